@@ -1,0 +1,129 @@
+import type {
+  CallId,
+  Diagnostic,
+  JsonObject,
+  JsonValue,
+  OutputMethod,
+  OutputPath,
+  ParameterValue,
+  Path,
+  PlanDocument,
+  PlanHash,
+} from "@obelisk/core";
+import type { DirectedGraph } from "graphology";
+import type { RetryPolicy } from "./tool-definition.js";
+
+/** A parameter (at any depth) whose value is a reference expression or a template. */
+export interface ParamReference {
+  /** Where the string sits inside the call's parameters (e.g. `["user", "id"]`). */
+  readonly location: Path;
+  /** JSON Pointer of the string in the submitted document. */
+  readonly pointer: string;
+  /** The parsed value (`reference` or `template`). */
+  readonly value: Extract<ParameterValue, { type: "reference" | "template" }>;
+}
+
+/** A call of this plan that writes a path overlapping a referenced path. */
+export interface WriterLink {
+  /** The writing call. */
+  readonly callId: CallId;
+  /** The writer's alternatives (0-based) whose targets overlap the path. */
+  readonly alternatives: readonly number[];
+  /** True when not every alternative of the writer writes it (the read is conditional, SPEC §6). */
+  readonly conditional: boolean;
+}
+
+/** One call after compilation. Only calls with a valid shape, a known tool and a usable id appear here. */
+export interface CompiledCall {
+  /** The call id (`_id`, or `<tool>$<n>`). */
+  readonly id: CallId;
+  /** 0-based position in plan order. */
+  readonly index: number;
+  /** JSON Pointer of the call in the submitted document. */
+  readonly pointer: string;
+  /** The tool's name. */
+  readonly tool: string;
+  /** The parameters as submitted (meta-properties removed). */
+  readonly params: JsonObject;
+  /** Every reference / template in the parameters, in document order. */
+  readonly references: readonly ParamReference[];
+  /** In-plan writers of each referenced path, keyed by the reference's canonical text. Self excluded. */
+  readonly writers: ReadonlyMap<string, readonly WriterLink[]>;
+  /** The parsed `_outputPath`, if any. */
+  readonly outputPath?: OutputPath;
+  /** `_outputMethod` (default `set`). */
+  readonly outputMethod: OutputMethod;
+  /** True when the call gave `_output` (latent tools). */
+  readonly hasOutput: boolean;
+  /** The `_output` value, when given. */
+  readonly output?: JsonValue;
+  /** `_description`. */
+  readonly description?: string;
+  /** `_rerun: true`. */
+  readonly rerun: boolean;
+  /** `_timeoutMs` override. */
+  readonly timeoutMs?: number;
+  /** `_retry` override. */
+  readonly retry?: Partial<RetryPolicy>;
+  /** The call object as submitted. */
+  readonly raw: JsonObject;
+}
+
+/** Node attributes of the plan graph. */
+export interface PlanNodeAttributes {
+  /** Tool name. */
+  readonly tool: string;
+  /** Position in plan order. */
+  readonly index: number;
+  /** Canonical text of every target, per alternative. */
+  readonly alternatives: readonly (readonly string[])[];
+  /** Remaining critical path from this node to the end of the graph, this node included (by cost). */
+  readonly criticalPath: number;
+}
+
+/** Edge attributes of the plan graph: writer → reader. */
+export interface PlanEdgeAttributes {
+  /** Writer alternatives the reader depends on (all of them for unconditional edges). */
+  readonly alternatives: readonly number[];
+  /** True when the edge depends on one alternative being taken. */
+  readonly conditional: boolean;
+  /** Reference texts carried by the edge. */
+  readonly references: readonly string[];
+}
+
+/** The DAG of a plan: one node per compiled call, keyed by call id. */
+export type PlanGraph = DirectedGraph<PlanNodeAttributes, PlanEdgeAttributes>;
+
+/** What `compile` returns. It never throws. */
+export interface CompiledPlan {
+  /** No error-severity diagnostics. */
+  readonly ok: boolean;
+  /** Hash of the plan's canonical JSON (approval binds to it). */
+  readonly planHash: PlanHash;
+  /** Every diagnostic, in document order. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** The normalized document, when the input was a plan at all. */
+  readonly document?: PlanDocument;
+  /** Compiled calls in plan order. */
+  readonly calls: readonly CompiledCall[];
+  /** The DAG. */
+  readonly graph: PlanGraph;
+  /** How many automatic ids were handed out (the engine advances the thread's counter by this). */
+  readonly autoIdsUsed: number;
+}
+
+/** What is known about the context at compile time (SPEC §6). All optional: unknown means "no diagnostic". */
+export interface CompileContext {
+  /** Snapshot of the thread's state. */
+  readonly state?: JsonValue;
+  /** The run's input. */
+  readonly input?: JsonValue;
+  /** JSON Schema of the input (in addition to the plan's own `inputSchema`). */
+  readonly inputSchema?: JsonObject;
+  /** JSON Schema of the thread's state. */
+  readonly stateSchema?: JsonObject;
+  /** Ids of call outputs stored on the thread (`†calls.<id>` from earlier runs). */
+  readonly callOutputs?: ReadonlySet<string>;
+  /** Values of host-declared extra kinds. */
+  readonly extraKinds?: Readonly<Record<string, JsonValue>>;
+}

@@ -1,0 +1,101 @@
+import type { CallId, JsonObject, RunId, ThreadId } from "@obelisk/core";
+import type { z } from "zod";
+
+const BRANCH_MARKER = Symbol.for("obelisk.branch");
+
+/** A schema given for a tool: a zod v4 schema or a JSON Schema object. */
+export type SchemaInput = z.ZodType | JsonObject;
+
+/** Retry policy for thrown errors (SPEC §7). */
+export interface RetryPolicy {
+  /** Total attempts, including the first. Default 1 (no retry). */
+  readonly attempts: number;
+  /** Delay before the first retry, in ms. Default 100. */
+  readonly backoffMs: number;
+  /** Multiplier applied to the delay after each retry. Default 2. */
+  readonly factor: number;
+  /** Upper bound of any delay, in ms. Default 30,000. */
+  readonly maxDelayMs: number;
+  /** Randomize each delay in [0, delay] ("full jitter"). Default false. */
+  readonly jitter: boolean;
+}
+
+/** A tool's choice of `||` alternative with the value to write there. Return it from `run`. */
+export interface BranchResult {
+  /** 0-based alternative index, or one of the tool's declared `outcomes`. */
+  readonly alternative: number | string;
+  /** The value written to that alternative. */
+  readonly value: unknown;
+  /** Marker checked by `isBranchResult`. */
+  readonly [BRANCH_MARKER]: true;
+}
+
+/** Picks the `||` alternative a call's value is written to: `return branch("failed", { reason })`. */
+export function branch(alternative: number | string, value: unknown): BranchResult {
+  return { alternative, value, [BRANCH_MARKER]: true };
+}
+
+/** True when a tool's return value is a `branch()` result. */
+export function isBranchResult(value: unknown): value is BranchResult {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRANCH_MARKER] === true;
+}
+
+/** What a tool implementation receives besides its arguments. */
+export interface ToolContext {
+  /** Aborted on timeout, on run cancellation and on failFast. */
+  readonly signal: AbortSignal;
+  /** The call being executed. */
+  readonly callId: CallId;
+  /** The current run. */
+  readonly runId: RunId;
+  /** The thread the run belongs to. */
+  readonly threadId: ThreadId;
+  /** 1-based attempt number. */
+  readonly attempt: number;
+  /** `<threadId>:<callId>`: stable across retries and resumes (at-least-once delivery). */
+  readonly idempotencyKey: string;
+  /** Same as the exported `branch()`: `return ctx.branch(1, value)`. */
+  branch(alternative: number | string, value: unknown): BranchResult;
+}
+
+/** Infers a tool's argument type from its input schema. */
+export type InferInput<S> = S extends z.ZodType ? z.output<S> : Record<string, unknown>;
+/** Infers a tool's result type from its output schema. */
+export type InferOutput<S> = S extends z.ZodType ? z.input<S> : unknown;
+
+/** A tool as users define it (SPEC §9). A plain object of this shape with JSON Schemas is accepted too. */
+export interface ToolDefinition<In extends SchemaInput = SchemaInput, Out extends SchemaInput = SchemaInput> {
+  /** Unique tool name (`[A-Za-z_][A-Za-z0-9_-]*`). */
+  readonly name: string;
+  /** What the tool does (shown to LLMs in the plan schema). */
+  readonly description?: string;
+  /** Input schema: parameters by name. Default: any object. */
+  readonly input?: In;
+  /** Output schema, when known. */
+  readonly output?: Out;
+  /** JSON Schema for the `_outputPath` string (`{ const }` prescribed or `{ pattern }` dynamic). */
+  readonly outputPath?: JsonObject;
+  /** Names of the `||` alternatives, in order. */
+  readonly outcomes?: readonly string[];
+  /** At most this many calls of this tool run at once. Default unbounded. */
+  readonly concurrency?: number;
+  /** Per-attempt timeout in ms. Default none. */
+  readonly timeoutMs?: number;
+  /** Retry policy for thrown errors. */
+  readonly retry?: Partial<RetryPolicy>;
+  /** Never treat a call of this tool as satisfied. Default false. */
+  readonly fresh?: boolean;
+  /** Relative cost hint used for critical-path priority. Default 1. */
+  readonly cost?: number;
+  /** The implementation; absent for latent tools (value comes from `_output`). */
+  readonly run?: (args: InferInput<In>, ctx: ToolContext) => unknown;
+}
+
+/** Defines a tool with types inferred from its zod schemas (an identity function at run time). */
+export function defineTool<In extends SchemaInput, Out extends SchemaInput = JsonObject>(
+  definition: ToolDefinition<In, Out> & {
+    run?: (args: InferInput<In>, ctx: ToolContext) => InferOutput<Out> | BranchResult | Promise<InferOutput<Out> | BranchResult>;
+  },
+): ToolDefinition<In, Out> {
+  return definition;
+}

@@ -1,0 +1,26 @@
+export type { JsonArray, JsonObject, JsonValue } from "./json-value.js";
+export type { Brand, CallId, RunId, ThreadId } from "./ids.js";
+export { asCallId, asRunId, asThreadId } from "./ids.js";
+export type { Path, PathSegment } from "./path.js";
+export { FORBIDDEN_SEGMENTS } from "./path.js";
+export type { KindInfo, KindTable } from "./kinds.js";
+export { BUILT_IN_KINDS, createKindTable, DEFAULT_KINDS } from "./kinds.js";
+export type { OutputMethod, OutputMethodInfo } from "./output-methods.js";
+export { DEFAULT_OUTPUT_METHOD, isOutputMethod, OUTPUT_METHODS } from "./output-methods.js";
+export type { DiagnosticCode, ObeliskCode, RuntimeErrorCode, Severity } from "./diagnostic-codes.js";
+export { DIAGNOSTIC_CODES, RUNTIME_ERROR_CODES, severityOf } from "./diagnostic-codes.js";
+export type { Diagnostic, SourcePosition } from "./diagnostic.js";
+export { ObeliskError } from "./obelisk-error.js";
+export { assertNever } from "./assert-never.js";
+export type {
+  InputExpression,
+  LanguageIssue,
+  OutputPath,
+  OutputTarget,
+  ParameterValue,
+  ParseResult,
+  Reference,
+} from "./language-ast.js";
+export type { Limits } from "./limits.js";
+export { DEFAULT_LIMITS, resolveLimits } from "./limits.js";
+export type { PlanCallSource, PlanDocument, PlanForm, PlanHash } from "./plan-document.js";

@@ -1,0 +1,30 @@
+/** Configurable limits on untrusted input (SPEC §11). Exceeding one is a `PLAN_LIMIT` diagnostic, never a crash. */
+export interface Limits {
+  /** Maximum size of a plan document, in bytes (UTF-8). Default 16 MiB. */
+  readonly maxDocumentBytes: number;
+  /** Maximum number of calls in a plan. Default 100,000. */
+  readonly maxCalls: number;
+  /** Maximum nesting depth of a plan document (objects and arrays). Default 64. */
+  readonly maxDepth: number;
+  /** Maximum length of any string in a plan, in characters. Default 1,000,000. */
+  readonly maxStringLength: number;
+  /** Maximum number of segments in one reference or output path. Default 32. */
+  readonly maxPathDepth: number;
+  /** Maximum size of one value written or stored (tool output, `state set`), in bytes of JSON. Default 64 MiB. */
+  readonly maxValueBytes: number;
+}
+
+/** Safe defaults for every limit. */
+export const DEFAULT_LIMITS: Limits = {
+  maxDocumentBytes: 16 * 1024 * 1024,
+  maxCalls: 100_000,
+  maxDepth: 64,
+  maxStringLength: 1_000_000,
+  maxPathDepth: 32,
+  maxValueBytes: 64 * 1024 * 1024,
+};
+
+/** Fills unspecified limits with their defaults. */
+export function resolveLimits(partial: Partial<Limits> = {}): Limits {
+  return { ...DEFAULT_LIMITS, ...partial };
+}

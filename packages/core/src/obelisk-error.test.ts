@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { ObeliskError } from "./obelisk-error.js";
+
+describe("ObeliskError", () => {
+  it("carries a stable code and is recognised by is()", () => {
+    const error = new ObeliskError("THREAD_BUSY", "busy", { hint: "wait" });
+    expect(ObeliskError.is(error)).toBe(true);
+    expect(error.code).toBe("THREAD_BUSY");
+    expect(error.hint).toBe("wait");
+  });
+
+  it("does not recognise other errors", () => {
+    expect(ObeliskError.is(new Error("x"))).toBe(false);
+    expect(ObeliskError.is({ code: "THREAD_BUSY" })).toBe(false);
+  });
+});

@@ -1,0 +1,267 @@
+import type { CallId, JsonObject, JsonValue, OutputMethod, Path, PlanHash, RunId, ThreadId } from "@obelisk/core";
+
+/** A value that may or may not be a promise (hot-path store methods return this so sync backends pay no await). */
+export type Awaitable<T> = T | Promise<T>;
+
+/** Final status of one call (SPEC §7). */
+export type CallStatus =
+  | "succeeded"
+  | "failed"
+  | "blocked"
+  | "waiting"
+  | "satisfied"
+  | "rejected"
+  | "deferred"
+  | "cancelled";
+
+/** Status of a run. `running` only while it is in progress (or after a crash, until resumed). */
+export type RunStatus = "running" | "succeeded" | "failed" | "cancelled";
+
+/** An error as recorded (and as written to a failure branch). */
+export interface RecordedError {
+  /** Error class name (`Error`, `TypeError`, …). */
+  readonly name: string;
+  /** Message. */
+  readonly message: string;
+  /** Stable code when known (`TIMEOUT`, `OUTPUT_NOT_JSON`, a tool's own code, …). */
+  readonly code?: string;
+  /** Extra JSON data attached by the tool. */
+  readonly data?: JsonValue;
+}
+
+/** One write into the state: a target path, a method and a value. */
+export interface StateWrite {
+  /** Path below the `state` root (non-empty). */
+  readonly path: Path;
+  /** How the value combines with what is there. */
+  readonly method: OutputMethod;
+  /** The value (JSON). */
+  readonly value: JsonValue;
+  /** The reference text of the target (`†state.user.name`). */
+  readonly reference: string;
+}
+
+/** The permanent record of one call in one run (SPEC §8). */
+export interface CallRecord {
+  /** Thread. */
+  readonly threadId: ThreadId;
+  /** Run. */
+  readonly runId: RunId;
+  /** Call id. */
+  readonly callId: CallId;
+  /** Tool name. */
+  readonly tool: string;
+  /** Outcome. */
+  readonly status: CallStatus;
+  /** Alternative written, when the output path has `||`. */
+  readonly branch?: number;
+  /** Attempts made (0 when never dispatched). */
+  readonly attempts: number;
+  /** ISO time the first attempt started. */
+  readonly startedAt?: string;
+  /** ISO time the call ended. */
+  readonly endedAt?: string;
+  /** Hash of tool + resolved parameters + output path + method: the "satisfied" key. Only for completed calls. */
+  readonly callHash?: string;
+  /** Resolved parameters, when the call was dispatched. */
+  readonly params?: JsonValue;
+  /** Canonical `_outputPath` text, if any. */
+  readonly outputPath?: string;
+  /** Output method. */
+  readonly outputMethod: OutputMethod;
+  /** The value written (or stored under `†calls.<id>`); kept so a satisfied call can re-apply it. */
+  readonly result?: JsonValue;
+  /** References written, in order. */
+  readonly wrote: readonly string[];
+  /** The error of a failed call, or of a failure routed to the last alternative. */
+  readonly error?: RecordedError;
+  /** Why a call is blocked / waiting / rejected / cancelled. */
+  readonly reason?: string;
+  /** Call description (`_description`). */
+  readonly description?: string;
+}
+
+/** Everything one call's completion changes, committed atomically (SPEC §8: durable per call). */
+export interface CallCommit {
+  /** The call's record. */
+  readonly record: CallRecord;
+  /** State writes, applied in order. */
+  readonly writes: readonly StateWrite[];
+  /** The output stored under `†calls.<id>` (calls without `_outputPath` only). */
+  readonly output?: JsonValue;
+}
+
+/** Result of a commit: refused writes leave the store unchanged. */
+export type CommitResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly error: { readonly code: "OUTPUT_SCHEMA_VIOLATION" | "OUTPUT_WRITE_FAILED"; readonly message: string; readonly reference?: string } };
+
+/** A run as recorded. */
+export interface RunRecord {
+  /** Run id. */
+  readonly runId: RunId;
+  /** Thread. */
+  readonly threadId: ThreadId;
+  /** Plan hash. */
+  readonly planHash: PlanHash;
+  /** The plan document as submitted (so `resume` can re-run it). */
+  readonly plan: JsonValue;
+  /** The run's input. */
+  readonly input: JsonValue;
+  /** Status. */
+  readonly status: RunStatus;
+  /** ISO start time. */
+  readonly startedAt: string;
+  /** ISO end time. */
+  readonly endedAt?: string;
+}
+
+/** One entry of a thread's write log. */
+export interface WriteLogEntry {
+  /** Monotonic sequence number within the thread. */
+  readonly seq: number;
+  /** Run. */
+  readonly runId: RunId;
+  /** Writing call id and tool. */
+  readonly call: { readonly id: string; readonly tool: string };
+  /** ISO time. */
+  readonly date: string;
+  /** The write. */
+  readonly write: StateWrite;
+}
+
+/** Metadata of one variable: a written state path or a stored call output (SPEC §8). */
+export interface VariableMeta {
+  /** The reference to use (`†state.user.summary`, `†calls.fetch$1`). */
+  readonly reference: string;
+  /** `state` for written paths, `calls` for stored call outputs. */
+  readonly scope: "state" | "calls";
+  /** JSON type name. */
+  readonly type: string;
+  /** Size of the JSON, in bytes. */
+  readonly bytes: number;
+  /** Item count: array length, object key count or string length. */
+  readonly count?: number;
+  /** What `count` counts. */
+  readonly countUnit?: "items" | "keys" | "characters";
+  /** Description (`_description` or the tool's). */
+  readonly description?: string;
+  /** Writer call. */
+  readonly writer: { readonly callId: string; readonly tool: string };
+  /** Run that wrote it last. */
+  readonly runId: string;
+  /** ISO creation time. */
+  readonly createdAt: string;
+  /** ISO last update time. */
+  readonly updatedAt: string;
+  /** Version, +1 per update. */
+  readonly version: number;
+  /** Bounded preview, computed at write time. */
+  readonly preview: string;
+}
+
+/** A stored value was evicted: reading it gives REF_EVICTED with when and why. */
+export interface Tombstone {
+  /** The reference that was evicted. */
+  readonly reference: string;
+  /** ISO time of eviction. */
+  readonly evictedAt: string;
+  /** Why (`keepLastN`, `maxVariables`, `maxBytes`, `maxAgeMs`, `reset`). */
+  readonly reason: string;
+}
+
+/** Retention policy, applied after a run (never during one). */
+export interface RetentionPolicy {
+  /** Max number of state variables kept. */
+  readonly maxVariables?: number;
+  /** Max total bytes of state variables. */
+  readonly maxBytes?: number;
+  /** Max age since last update, ms. */
+  readonly maxAgeMs?: number;
+  /** Max stored call outputs kept. Default 100. */
+  readonly maxCallOutputs?: number;
+  /** Max total bytes of stored call outputs. */
+  readonly maxCallOutputBytes?: number;
+  /** Max age of a stored call output, ms. Default 60 minutes. */
+  readonly maxCallOutputAgeMs?: number;
+}
+
+/** Information about a thread. */
+export interface ThreadInfo {
+  /** Thread id. */
+  readonly threadId: ThreadId;
+  /** JSON Schema the state must satisfy, if any. */
+  readonly stateSchema?: JsonObject;
+  /** ISO creation time. */
+  readonly createdAt: string;
+}
+
+/** A per-thread exclusive lock held by a run. */
+export interface RunLock {
+  /** Releases the lock (idempotent). */
+  release(): Awaitable<void>;
+}
+
+/** Statistics for a thread or a whole store. */
+export interface StoreStats {
+  /** Threads counted. */
+  readonly threads: number;
+  /** State variables and their bytes. */
+  readonly variables: number;
+  /** Bytes of state variables. */
+  readonly variableBytes: number;
+  /** Stored call outputs. */
+  readonly callOutputs: number;
+  /** Bytes of stored call outputs. */
+  readonly callOutputBytes: number;
+  /** Runs recorded. */
+  readonly runs: number;
+}
+
+/** The store contract every backend implements and the conformance suite checks. */
+export interface StateStore {
+  /** Backend name (`memory`, `sqlite`). */
+  readonly backend: string;
+  /** Creates the thread if needed; sets its state schema when given. */
+  openThread(threadId: ThreadId, options?: { readonly stateSchema?: JsonObject }): Promise<ThreadInfo>;
+  /** The folded state of a thread (frozen; `{}` for a new thread). */
+  readState(threadId: ThreadId): Awaitable<JsonObject>;
+  /** Takes the per-thread run lock; throws ObeliskError THREAD_BUSY (or waits up to `waitMs`). */
+  lockThread(threadId: ThreadId, options?: { readonly waitMs?: number }): Promise<RunLock>;
+  /** Reserves `count` automatic call-id numbers; returns the first. Counters only go up. */
+  reserveCallNumbers(threadId: ThreadId, count: number): Awaitable<number>;
+  /** Records a new run. */
+  createRun(run: RunRecord): Awaitable<void>;
+  /** Updates a run's status and end time. */
+  finishRun(runId: RunId, status: RunStatus, endedAt: string): Awaitable<void>;
+  /** A run by id. */
+  getRun(runId: RunId): Awaitable<RunRecord | undefined>;
+  /** Runs, newest first (optionally of one thread). */
+  listRuns(options?: { readonly threadId?: ThreadId; readonly limit?: number }): Awaitable<readonly RunRecord[]>;
+  /** The call records of one run, in commit order. */
+  listCallRecords(runId: RunId): Awaitable<readonly CallRecord[]>;
+  /** The latest completed record with this call hash on this thread (the "satisfied" check). */
+  findCompletedCall(threadId: ThreadId, callHash: string): Awaitable<CallRecord | undefined>;
+  /** Commits one call's completion atomically (validated against the state schema). */
+  commitCall(commit: CallCommit): Awaitable<CommitResult>;
+  /** A stored call output, a tombstone if evicted, or undefined. */
+  getCallOutput(threadId: ThreadId, callId: string): Awaitable<{ readonly value: JsonValue } | Tombstone | undefined>;
+  /** Ids of stored (not evicted) call outputs. */
+  listCallOutputIds(threadId: ThreadId): Awaitable<readonly string[]>;
+  /** The write log, oldest first. */
+  readWriteLog(threadId: ThreadId): Awaitable<readonly WriteLogEntry[]>;
+  /** Variables metadata, newest update first. */
+  listVariables(threadId: ThreadId): Awaitable<readonly VariableMeta[]>;
+  /** The tombstone of an evicted reference, if any. */
+  getTombstone(threadId: ThreadId, reference: string): Awaitable<Tombstone | undefined>;
+  /** Clears state, outputs and variables of a thread (counters stay). */
+  reset(threadId: ThreadId): Promise<void>;
+  /** Keeps the n most recently updated variables (and evicts the others with tombstones). */
+  keepLastN(threadId: ThreadId, n: number): Promise<void>;
+  /** Applies a retention policy now (the engine calls this after each run). */
+  applyRetention(threadId: ThreadId, policy: RetentionPolicy, now: Date): Promise<void>;
+  /** Statistics for one thread or the whole store. */
+  stats(threadId?: ThreadId): Awaitable<StoreStats>;
+  /** Releases resources. */
+  close(): Promise<void>;
+}
