@@ -24,3 +24,17 @@ export type {
 export type { Limits } from "./limits.js";
 export { DEFAULT_LIMITS, resolveLimits } from "./limits.js";
 export type { PlanCallSource, PlanDocument, PlanForm, PlanHash } from "./plan-document.js";
+export { parseReference } from "./parse-reference.js";
+export { parseExpression } from "./parse-expression.js";
+export { parseParameterString, TOOL_OUTPUT_PREFIX } from "./parse-parameter-string.js";
+export { parseOutputPath } from "./parse-output-path.js";
+export { formatPath, formatReference } from "./format-path.js";
+export { formatExpression } from "./format-expression.js";
+export { formatOutputPath } from "./format-output-path.js";
+export type { PathLookup } from "./get-at-path.js";
+export { getAtPath } from "./get-at-path.js";
+export type { ApplyOutputResult } from "./apply-output.js";
+export { applyOutput } from "./apply-output.js";
+export { pathsOverlap } from "./paths-overlap.js";
+export { didYouMean, nearestNames } from "./did-you-mean.js";
+export { CALL_ID_PATTERN, isValidCallId } from "./call-id.js";

@@ -1,0 +1,126 @@
+import { assertNever } from "./assert-never.js";
+import { defineOwn, isJsonArray, isJsonObject, withKey } from "./json-container.js";
+import type { JsonObject, JsonValue } from "./json-value.js";
+import type { OutputMethod } from "./output-methods.js";
+import { FORBIDDEN_SEGMENTS, type Path, type PathSegment } from "./path.js";
+
+/** The outcome of writing a value: the new root, or why the write is impossible. */
+export type ApplyOutputResult =
+  | { readonly ok: true; readonly value: JsonValue }
+  | { readonly ok: false; readonly message: string };
+
+type Step = ApplyOutputResult;
+
+const fail = (message: string): Step => ({ ok: false, message });
+
+/**
+ * Writes `value` at `path` below `root` with an output method (SPEC §3) and returns the new root.
+ * Immutable with structural sharing: inputs are never mutated; untouched branches are reused.
+ * Missing intermediate objects are created (a missing array only for index 0, which appends).
+ * Fails (never throws) when writing through a non-object, on a negative or out-of-range index, on a
+ * forbidden segment, or when the method does not fit the existing value:
+ * - `set` replaces;
+ * - `merge` deep-merges when both are objects (nested non-objects and arrays are replaced); a missing
+ *   target is set; any other combination fails;
+ * - `assign` shallow-merges objects; a missing target is set; the value must be an object;
+ * - `push` appends the value to an array (missing → `[value]`);
+ * - `concat` appends the items of an array value (missing → a copy of the value).
+ */
+export function applyOutput(
+  root: JsonValue | undefined,
+  path: Path,
+  method: OutputMethod,
+  value: JsonValue,
+): ApplyOutputResult {
+  for (const segment of path) {
+    if (typeof segment === "string" && FORBIDDEN_SEGMENTS.has(segment)) {
+      return fail(`the path segment "${segment}" is not allowed`);
+    }
+    if (typeof segment === "number" && (!Number.isSafeInteger(segment) || segment < 0)) {
+      return fail(`cannot write at index ${segment}: only non-negative integer indices can be written`);
+    }
+  }
+  return writeAt(root, path, 0, method, value);
+}
+
+/** Writes below `current` starting at `path[depth]`. */
+function writeAt(
+  current: JsonValue | undefined,
+  path: Path,
+  depth: number,
+  method: OutputMethod,
+  value: JsonValue,
+): Step {
+  if (depth === path.length) return combine(current, method, value);
+  const segment = path[depth] as PathSegment;
+  if (current === undefined) current = typeof segment === "number" ? [] : {};
+  if (isJsonArray(current)) {
+    if (typeof segment !== "number") return fail(`cannot write the key "${segment}" into an array`);
+    if (segment > current.length) {
+      return fail(`cannot write at index ${segment} of an array of length ${current.length}`);
+    }
+    const child = writeAt(current[segment], path, depth + 1, method, value);
+    if (!child.ok) return child;
+    const copy = current.slice();
+    copy[segment] = child.value;
+    return { ok: true, value: copy };
+  }
+  if (isJsonObject(current)) {
+    const key = String(segment);
+    const existing = Object.hasOwn(current, key) ? current[key] : undefined;
+    const child = writeAt(existing, path, depth + 1, method, value);
+    return child.ok ? { ok: true, value: withKey(current, key, child.value) } : child;
+  }
+  return fail(`cannot write through ${describe(current)} at segment ${JSON.stringify(segment)}`);
+}
+
+/** Combines the existing value at the target with the written value. */
+function combine(existing: JsonValue | undefined, method: OutputMethod, value: JsonValue): Step {
+  switch (method) {
+    case "set":
+      return { ok: true, value };
+    case "merge":
+      if (existing === undefined) return { ok: true, value };
+      if (isJsonObject(existing) && isJsonObject(value))
+        return { ok: true, value: deepMerge(existing, value) };
+      return fail(`merge needs objects on both sides, found ${describe(existing)} and ${describe(value)}`);
+    case "assign":
+      if (!isJsonObject(value)) return fail(`assign needs an object value, found ${describe(value)}`);
+      if (existing === undefined) return { ok: true, value };
+      if (!isJsonObject(existing))
+        return fail(`assign needs an object at the path, found ${describe(existing)}`);
+      return { ok: true, value: { ...existing, ...value } };
+    case "push":
+      if (existing === undefined) return { ok: true, value: [value] };
+      if (!isJsonArray(existing)) return fail(`push needs an array at the path, found ${describe(existing)}`);
+      return { ok: true, value: [...existing, value] };
+    case "concat":
+      if (!isJsonArray(value)) return fail(`concat needs an array value, found ${describe(value)}`);
+      if (existing === undefined) return { ok: true, value: value.slice() };
+      if (!isJsonArray(existing))
+        return fail(`concat needs an array at the path, found ${describe(existing)}`);
+      return { ok: true, value: [...existing, ...value] };
+    default:
+      return assertNever(method, "unknown output method");
+  }
+}
+
+/** Deep merge: keys of `source` win; nested objects merge; arrays and other values replace. */
+function deepMerge(target: JsonObject, source: JsonObject): JsonObject {
+  const result: Record<string, JsonValue> = { ...target };
+  for (const key of Object.keys(source)) {
+    const incoming = source[key] as JsonValue;
+    const present = Object.hasOwn(target, key) ? target[key] : undefined;
+    const merged = isJsonObject(present) && isJsonObject(incoming) ? deepMerge(present, incoming) : incoming;
+    defineOwn(result, key, merged);
+  }
+  return result;
+}
+
+/** Short description of a value's JSON type for messages. */
+function describe(value: JsonValue | undefined): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (isJsonArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}

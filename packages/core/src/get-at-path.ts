@@ -1,0 +1,32 @@
+import { isJsonArray, isJsonObject } from "./json-container.js";
+import type { JsonValue } from "./json-value.js";
+import { FORBIDDEN_SEGMENTS, type Path } from "./path.js";
+
+/** The outcome of reading a path: `found` distinguishes an existing `null` from a missing value. */
+export type PathLookup = { readonly found: true; readonly value: JsonValue } | { readonly found: false };
+
+const NOT_FOUND: PathLookup = Object.freeze({ found: false });
+
+/**
+ * Reads the value at `path` below `root`. Only own properties are read; forbidden segments
+ * (`__proto__`, `prototype`, `constructor`) are never found. A negative index counts from the end of an
+ * array; a non-negative index also reads an object key spelled the same (`†state.years.2024`).
+ */
+export function getAtPath(root: JsonValue | undefined, path: Path): PathLookup {
+  if (root === undefined) return NOT_FOUND;
+  let current: JsonValue = root;
+  for (const segment of path) {
+    let next: JsonValue | undefined;
+    if (isJsonArray(current)) {
+      if (typeof segment !== "number" || !Number.isInteger(segment)) return NOT_FOUND;
+      next = current[segment < 0 ? current.length + segment : segment];
+    } else if (isJsonObject(current)) {
+      const key = typeof segment === "number" ? (segment >= 0 ? String(segment) : undefined) : segment;
+      if (key === undefined || FORBIDDEN_SEGMENTS.has(key) || !Object.hasOwn(current, key)) return NOT_FOUND;
+      next = current[key];
+    }
+    if (next === undefined) return NOT_FOUND;
+    current = next;
+  }
+  return { found: true, value: current };
+}

@@ -1,0 +1,44 @@
+import { DEFAULT_KINDS, type KindTable } from "./kinds.js";
+import type { InputExpression, ParseResult, Reference } from "./language-ast.js";
+import { describeCharAt, type IssueResult, issueAt } from "./language-issue.js";
+import { DEFAULT_LIMITS, type Limits } from "./limits.js";
+import { isSpaceCode } from "./name-grammar.js";
+import { type ReferenceScanOptions, scanReference } from "./reference-scanner.js";
+import { scanAlternatives } from "./scan-alternatives.js";
+
+/** An expression scanned from a position, and where it ends (after its last reference). */
+export type ExpressionScan =
+  | { readonly ok: true; readonly expression: InputExpression; readonly end: number }
+  | IssueResult;
+
+/** Scans `†a && †b || †c` from `start`, stopping after the last reference (used whole and inside `{…}`). */
+export function scanExpression(text: string, start: number, options: ReferenceScanOptions): ExpressionScan {
+  const scan = scanAlternatives<Reference>(text, start, (source, offset) => {
+    const reference = scanReference(source, offset, options);
+    return reference.ok ? { ok: true, value: reference.reference, end: reference.end } : reference;
+  });
+  if (!scan.ok) return scan;
+  return { ok: true, expression: { alternatives: scan.alternatives }, end: scan.end };
+}
+
+/**
+ * Parses a whole input expression (SPEC §2): `||` alternatives of `&&` gates, `&&` binds tighter,
+ * `<|>` / `*>` spellings, whitespace around operators, no parentheses. Never throws.
+ */
+export function parseExpression(
+  text: string,
+  kinds: KindTable = DEFAULT_KINDS,
+  limits: Pick<Limits, "maxPathDepth"> = DEFAULT_LIMITS,
+): ParseResult<InputExpression> {
+  const scan = scanExpression(text, 0, { kinds, maxPathDepth: limits.maxPathDepth });
+  if (!scan.ok) return scan;
+  if (scan.end !== text.length) return unexpectedAfterExpression(text, scan.end);
+  return { ok: true, value: scan.expression };
+}
+
+/** The issue for text left over after a complete expression. */
+export function unexpectedAfterExpression(text: string, offset: number): IssueResult {
+  const found = isSpaceCode(text.charCodeAt(offset)) ? "whitespace" : describeCharAt(text, offset);
+  const hint = 'to mix text and references, wrap each reference in braces: "Hi {†input.name}"';
+  return issueAt("REF_SYNTAX", `unexpected ${found} after a reference; expected "||" or "&&"`, offset, hint);
+}

@@ -1,0 +1,95 @@
+import { formatOutputPath } from "./format-output-path.js";
+import { DEFAULT_KINDS, type KindTable } from "./kinds.js";
+import type { OutputPath, OutputTarget, ParseResult } from "./language-ast.js";
+import { describeCharAt, type IssueResult, issueAt } from "./language-issue.js";
+import { DEFAULT_LIMITS, type Limits } from "./limits.js";
+import { isSpaceCode } from "./name-grammar.js";
+import { pathsOverlap } from "./paths-overlap.js";
+import { type ReferenceScanOptions, scanReference } from "./reference-scanner.js";
+import { type OperandScan, scanAlternatives } from "./scan-alternatives.js";
+
+/**
+ * Parses an `_outputPath` (SPEC §3): `||` alternatives of `&&` targets, each a writable kind with a path
+ * whose first segment is a name and without negative indices; targets of one alternative may not overlap.
+ * `text` of the result is canonical. Never throws.
+ */
+export function parseOutputPath(
+  text: string,
+  kinds: KindTable = DEFAULT_KINDS,
+  limits: Pick<Limits, "maxPathDepth"> = DEFAULT_LIMITS,
+): ParseResult<OutputPath> {
+  const options: ReferenceScanOptions = {
+    kinds,
+    maxPathDepth: limits.maxPathDepth,
+    forbidNegativeIndex: true,
+  };
+  const starts: number[] = [];
+  const scan = scanAlternatives<OutputTarget>(text, 0, (source, offset) => {
+    const target = scanTarget(source, offset, options);
+    if (target.ok) starts.push(offset);
+    return target;
+  });
+  if (!scan.ok) return asOutputPathIssue(scan);
+  if (scan.end !== text.length) {
+    const found = isSpaceCode(text.charCodeAt(scan.end)) ? "whitespace" : describeCharAt(text, scan.end);
+    return issueAt(
+      "OUTPUT_PATH_SYNTAX",
+      `unexpected ${found} after a target; expected "||" or "&&"`,
+      scan.end,
+    );
+  }
+  const overlap = findOverlap(scan.alternatives, starts);
+  if (overlap !== undefined) return overlap;
+  const alternatives = scan.alternatives;
+  return { ok: true, value: { alternatives, text: formatOutputPath({ alternatives }) } };
+}
+
+/** One target: a reference to a writable kind whose path starts with a name. */
+function scanTarget(text: string, start: number, options: ReferenceScanOptions): OperandScan<OutputTarget> {
+  const scan = scanReference(text, start, options);
+  if (!scan.ok) return scan;
+  const { kind, path } = scan.reference;
+  if (options.kinds.get(kind)?.writable !== true) {
+    const writable = [...options.kinds.values()].filter((info) => info.writable).map((info) => info.kind);
+    const hint = writable.length > 0 ? `write to ${writable.map((k) => `†${k}`).join(" or ")}` : undefined;
+    return issueAt("OUTPUT_PATH_READONLY", `the kind "${kind}" is not writable`, start + 1, hint);
+  }
+  const first = path[0];
+  if (first === undefined) {
+    const message = `an output path needs at least one name segment, e.g. †${kind}.result`;
+    return issueAt("OUTPUT_PATH_SYNTAX", message, scan.end);
+  }
+  if (typeof first !== "string") {
+    const message = "the first segment of an output path must be a name, not an index";
+    return issueAt("OUTPUT_PATH_SYNTAX", message, start + 1 + kind.length);
+  }
+  return { ok: true, value: scan.reference, end: scan.end };
+}
+
+/** The first pair of overlapping targets inside one alternative, reported at the later target. */
+function findOverlap(
+  alternatives: readonly (readonly OutputTarget[])[],
+  starts: readonly number[],
+): IssueResult | undefined {
+  let index = 0;
+  for (const targets of alternatives) {
+    for (let i = 0; i < targets.length; i++) {
+      const target = targets[i] as OutputTarget;
+      for (let j = 0; j < i; j++) {
+        const earlier = targets[j] as OutputTarget;
+        if (earlier.kind === target.kind && pathsOverlap(earlier.path, target.path)) {
+          const message = `targets ${earlier.text} and ${target.text} overlap; each "&&" target must be distinct`;
+          return issueAt("OUTPUT_PATH_SYNTAX", message, starts[index + i] ?? 0);
+        }
+      }
+    }
+    index += targets.length;
+  }
+  return undefined;
+}
+
+/** Reference syntax errors inside an output path are reported as `OUTPUT_PATH_SYNTAX`. */
+function asOutputPathIssue(failure: IssueResult): IssueResult {
+  if (failure.issue.code !== "REF_SYNTAX") return failure;
+  return { ok: false, issue: { ...failure.issue, code: "OUTPUT_PATH_SYNTAX" } };
+}

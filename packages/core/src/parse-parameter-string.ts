@@ -1,0 +1,107 @@
+import { DEFAULT_KINDS, type KindTable } from "./kinds.js";
+import type { InputExpression, ParameterValue, ParseResult } from "./language-ast.js";
+import { issueAt } from "./language-issue.js";
+import { DEFAULT_LIMITS, type Limits } from "./limits.js";
+import { CHAR, isName, isNameCode, isNameStartCode, isSpaceCode } from "./name-grammar.js";
+import { parseExpression, scanExpression, unexpectedAfterExpression } from "./parse-expression.js";
+import { FORBIDDEN_SEGMENTS } from "./path.js";
+import type { ReferenceScanOptions } from "./reference-scanner.js";
+
+/** The legacy whole-value alias of `†calls.<callId>` (SPEC §2 rule 7). */
+export const TOOL_OUTPUT_PREFIX = "$tool_output.";
+
+const DAGGER = "†";
+
+/**
+ * Parses one string parameter value (SPEC §2 rules 1–4, 7): a whole expression becomes a reference,
+ * `††…` an escaped literal, `{†…}` inside a longer string a template, `$tool_output.<id>` an alias of
+ * `†calls.<id>`; anything else is a literal (flagged `suspicious` when it contains `†<known kind>.`).
+ * Never throws.
+ */
+export function parseParameterString(
+  text: string,
+  kinds: KindTable = DEFAULT_KINDS,
+  limits: Pick<Limits, "maxPathDepth"> = DEFAULT_LIMITS,
+): ParseResult<ParameterValue> {
+  const dagger = text.indexOf(DAGGER);
+  if (dagger === -1) {
+    if (text.charCodeAt(0) === CHAR.dollar && text.startsWith(TOOL_OUTPUT_PREFIX))
+      return parseToolOutput(text);
+    return literal(text, false);
+  }
+  if (dagger === 0) {
+    if (text.charCodeAt(1) === CHAR.dagger) return literal(text.slice(1), false);
+    const parsed = parseExpression(text, kinds, limits);
+    return parsed.ok ? { ok: true, value: { type: "reference", expression: parsed.value } } : parsed;
+  }
+  return parseTemplate(text, { kinds, maxPathDepth: limits.maxPathDepth });
+}
+
+/** A literal parse result. */
+function literal(value: string, suspicious: boolean): ParseResult<ParameterValue> {
+  return { ok: true, value: { type: "literal", value, suspicious } };
+}
+
+/** `$tool_output.<callId>`: a reference to `†calls.<callId>` when the rest is a name, else a literal. */
+function parseToolOutput(text: string): ParseResult<ParameterValue> {
+  const callId = text.slice(TOOL_OUTPUT_PREFIX.length);
+  if (!isName(callId)) return literal(text, false);
+  if (FORBIDDEN_SEGMENTS.has(callId)) {
+    const message = `the path segment "${callId}" is not allowed`;
+    return issueAt("REF_FORBIDDEN_SEGMENT", message, TOOL_OUTPUT_PREFIX.length);
+  }
+  const reference = { kind: "calls", path: [callId], text: `†calls.${callId}` };
+  return { ok: true, value: { type: "reference", expression: { alternatives: [[reference]] } } };
+}
+
+/** A string with a dagger after its first character: a template when it holds `{†…}`, else a literal. */
+function parseTemplate(text: string, options: ReferenceScanOptions): ParseResult<ParameterValue> {
+  const parts: (string | InputExpression)[] = [];
+  let pending = "";
+  let suspicious = false;
+  let pieceStart = 0;
+  for (;;) {
+    const open = text.indexOf("{†", pieceStart);
+    if (open === -1) break;
+    suspicious ||= hasSuspiciousReference(text, pieceStart, open, options.kinds);
+    pending += text.slice(pieceStart, open);
+    if (text.charCodeAt(open + 2) === CHAR.dagger) {
+      pending += "{†";
+      pieceStart = open + 3;
+      continue;
+    }
+    const scan = scanExpression(text, open + 1, options);
+    if (!scan.ok) return scan;
+    let close = scan.end;
+    while (close < text.length && isSpaceCode(text.charCodeAt(close))) close++;
+    if (close >= text.length) return issueAt("REF_SYNTAX", 'unclosed "{†": missing "}"', open);
+    if (text.charCodeAt(close) !== CHAR.closeBrace) return unexpectedAfterExpression(text, scan.end);
+    if (pending !== "") parts.push(pending);
+    parts.push(scan.expression);
+    pending = "";
+    pieceStart = close + 1;
+  }
+  suspicious ||= hasSuspiciousReference(text, pieceStart, text.length, options.kinds);
+  pending += text.slice(pieceStart);
+  if (parts.length === 0) return literal(pending, suspicious);
+  if (pending !== "") parts.push(pending);
+  return { ok: true, value: { type: "template", parts } };
+}
+
+/** True when `text[from, to)` contains `†<known kind>` followed by `.` or `[`. */
+export function hasSuspiciousReference(text: string, from: number, to: number, kinds: KindTable): boolean {
+  let dagger = text.indexOf(DAGGER, from);
+  while (dagger !== -1 && dagger < to) {
+    const kindStart = dagger + 1;
+    let pos = kindStart;
+    if (isNameStartCode(text.charCodeAt(pos))) {
+      pos++;
+      while (pos < to && isNameCode(text.charCodeAt(pos))) pos++;
+      const next = pos < to ? text.charCodeAt(pos) : -1;
+      if ((next === CHAR.dot || next === CHAR.openBracket) && kinds.has(text.slice(kindStart, pos)))
+        return true;
+    }
+    dagger = text.indexOf(DAGGER, kindStart);
+  }
+  return false;
+}

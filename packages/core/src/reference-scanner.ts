@@ -1,0 +1,242 @@
+import { didYouMean } from "./did-you-mean.js";
+import { formatReference } from "./format-path.js";
+import type { KindTable } from "./kinds.js";
+import type { Reference } from "./language-ast.js";
+import { describeCharAt, type IssueResult, issueAt } from "./language-issue.js";
+import { CHAR, isDigitCode, isNameCode, isNameStartCode } from "./name-grammar.js";
+import { FORBIDDEN_SEGMENTS, type PathSegment } from "./path.js";
+
+/** Options of one reference scan. */
+export interface ReferenceScanOptions {
+  /** Known kinds; an unknown kind is `REF_KIND_UNKNOWN`. */
+  readonly kinds: KindTable;
+  /** Maximum number of path segments (`PLAN_LIMIT` beyond). */
+  readonly maxPathDepth: number;
+  /** Output-path mode: a negative index is a syntax error. */
+  readonly forbidNegativeIndex?: boolean;
+}
+
+/** A reference scanned from `start` up to (not including) `end`. */
+export type ReferenceScan =
+  | { readonly ok: true; readonly reference: Reference; readonly end: number }
+  | IssueResult;
+
+const MAX_INDEX_DIGITS = 15;
+
+/**
+ * Scans one reference `†kind path` starting at `start` (which must hold `†`) and stops at the first
+ * character that cannot continue the path. The caller decides whether that character is acceptable.
+ * Single pass over char codes; never throws.
+ */
+export function scanReference(text: string, start: number, options: ReferenceScanOptions): ReferenceScan {
+  if (text.charCodeAt(start) !== CHAR.dagger) {
+    return issueAt(
+      "REF_SYNTAX",
+      `expected a reference starting with "†", found ${describeCharAt(text, start)}`,
+      start,
+    );
+  }
+  const kindStart = start + 1;
+  let pos = kindStart;
+  if (!isNameStartCode(text.charCodeAt(pos))) {
+    return issueAt("REF_SYNTAX", `expected a kind name after "†", found ${describeCharAt(text, pos)}`, pos);
+  }
+  pos++;
+  while (pos < text.length && isNameCode(text.charCodeAt(pos))) pos++;
+  const kind = text.slice(kindStart, pos);
+  if (!options.kinds.has(kind)) {
+    return issueAt(
+      "REF_KIND_UNKNOWN",
+      `unknown kind "${kind}"`,
+      kindStart,
+      didYouMean(kind, options.kinds.keys()),
+    );
+  }
+  const scanner = new PathScanner(text, pos, options);
+  const failure = scanner.scanPath();
+  if (failure !== undefined) return failure;
+  const end = scanner.pos;
+  const path = scanner.path;
+  const refText = scanner.canonical ? text.slice(start, end) : formatReference(kind, path);
+  return { ok: true, reference: { kind, path, text: refText }, end };
+}
+
+/** Scans the segments of a path; keeps its position, the segments and whether the source is canonical. */
+class PathScanner {
+  readonly path: PathSegment[] = [];
+  canonical = true;
+  private segment: PathSegment = "";
+
+  constructor(
+    private readonly text: string,
+    public pos: number,
+    private readonly options: ReferenceScanOptions,
+  ) {}
+
+  /** Scans segments while the next character is `.` or `[`; returns the first issue, if any. */
+  scanPath(): IssueResult | undefined {
+    const text = this.text;
+    while (this.pos < text.length) {
+      const code = text.charCodeAt(this.pos);
+      const segmentStart = this.pos;
+      let failure: IssueResult | undefined;
+      if (code === CHAR.dot) failure = this.scanDotSegment();
+      else if (code === CHAR.openBracket) failure = this.scanBracketSegment();
+      else return undefined;
+      if (failure !== undefined) return failure;
+      if (this.path.length >= this.options.maxPathDepth) {
+        const max = this.options.maxPathDepth;
+        return issueAt("PLAN_LIMIT", `path is deeper than the limit of ${max} segments`, segmentStart);
+      }
+      this.path.push(this.segment);
+    }
+    return undefined;
+  }
+
+  /** `.name` or `.index`. */
+  private scanDotSegment(): IssueResult | undefined {
+    const text = this.text;
+    const start = ++this.pos;
+    const code = text.charCodeAt(start);
+    if (isNameStartCode(code)) {
+      let pos = start + 1;
+      while (pos < text.length && isNameCode(text.charCodeAt(pos))) pos++;
+      this.pos = pos;
+      return this.acceptName(text.slice(start, pos), start);
+    }
+    if (isDigitCode(code) || code === CHAR.minus) {
+      this.canonical = false;
+      return this.scanIndex();
+    }
+    return issueAt(
+      "REF_SYNTAX",
+      `expected a name or an index after ".", found ${describeCharAt(text, start)}`,
+      start,
+    );
+  }
+
+  /** `[index]` or `["json string"]`. */
+  private scanBracketSegment(): IssueResult | undefined {
+    const text = this.text;
+    const start = ++this.pos;
+    const code = text.charCodeAt(start);
+    let failure: IssueResult | undefined;
+    if (code === CHAR.quote) {
+      this.canonical = false;
+      failure = this.scanJsonString();
+      if (failure === undefined) failure = this.acceptName(this.segment as string, start);
+    } else if (isDigitCode(code) || code === CHAR.minus) {
+      failure = this.scanIndex();
+    } else {
+      const found = describeCharAt(text, start);
+      return issueAt("REF_SYNTAX", `expected an index or a JSON string after "[", found ${found}`, start);
+    }
+    if (failure !== undefined) return failure;
+    if (text.charCodeAt(this.pos) !== CHAR.closeBracket) {
+      return issueAt("REF_SYNTAX", `expected "]", found ${describeCharAt(text, this.pos)}`, this.pos);
+    }
+    this.pos++;
+    return undefined;
+  }
+
+  /** Records a string segment unless it is forbidden. */
+  private acceptName(name: string, offset: number): IssueResult | undefined {
+    if (FORBIDDEN_SEGMENTS.has(name)) {
+      return issueAt("REF_FORBIDDEN_SEGMENT", `the path segment "${name}" is not allowed`, offset);
+    }
+    this.segment = name;
+    return undefined;
+  }
+
+  /** `-?[0-9]+` as a safe integer. */
+  private scanIndex(): IssueResult | undefined {
+    const text = this.text;
+    const start = this.pos;
+    const negative = text.charCodeAt(start) === CHAR.minus;
+    let pos = negative ? start + 1 : start;
+    const digitsStart = pos;
+    let value = 0;
+    while (pos < text.length && isDigitCode(text.charCodeAt(pos))) {
+      value = value * 10 + (text.charCodeAt(pos) - CHAR.zero);
+      pos++;
+    }
+    const digits = pos - digitsStart;
+    if (digits === 0) {
+      return issueAt("REF_SYNTAX", `expected a digit after "-", found ${describeCharAt(text, pos)}`, pos);
+    }
+    if (digits > MAX_INDEX_DIGITS) return issueAt("REF_SYNTAX", "index is too large", start);
+    if (negative && this.options.forbidNegativeIndex === true) {
+      return issueAt("REF_SYNTAX", "a negative index is not allowed when writing", start);
+    }
+    if ((digits > 1 && text.charCodeAt(digitsStart) === CHAR.zero) || (negative && value === 0)) {
+      this.canonical = false;
+    }
+    this.pos = pos;
+    this.segment = negative && value !== 0 ? -value : value;
+    return undefined;
+  }
+
+  /** A JSON string starting at the opening quote; decodes JSON escapes. */
+  private scanJsonString(): IssueResult | undefined {
+    const text = this.text;
+    const open = this.pos;
+    let pos = open + 1;
+    let chunkStart = pos;
+    let decoded = "";
+    while (pos < text.length) {
+      const code = text.charCodeAt(pos);
+      if (code === CHAR.quote) {
+        this.segment = decoded + text.slice(chunkStart, pos);
+        this.pos = pos + 1;
+        return undefined;
+      }
+      if (code < 0x20) return issueAt("REF_SYNTAX", "control character in a JSON string", pos);
+      if (code === CHAR.backslash) {
+        decoded += text.slice(chunkStart, pos);
+        const escaped = decodeEscape(text, pos);
+        if (escaped === undefined) return issueAt("REF_SYNTAX", "invalid escape in a JSON string", pos);
+        decoded += escaped;
+        pos += text.charCodeAt(pos + 1) === 0x75 ? 6 : 2;
+        chunkStart = pos;
+        continue;
+      }
+      pos++;
+    }
+    return issueAt("REF_SYNTAX", "unterminated JSON string", open);
+  }
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
+
+/** Decodes the escape at `pos` (a backslash); `undefined` when invalid. */
+function decodeEscape(text: string, pos: number): string | undefined {
+  const next = text[pos + 1];
+  if (next === undefined) return undefined;
+  if (next === "u") {
+    let value = 0;
+    for (let i = pos + 2; i < pos + 6; i++) {
+      const digit = hexValue(text.charCodeAt(i));
+      if (digit < 0) return undefined;
+      value = value * 16 + digit;
+    }
+    return String.fromCharCode(value);
+  }
+  return Object.hasOwn(SIMPLE_ESCAPES, next) ? SIMPLE_ESCAPES[next] : undefined;
+}
+
+/** Value of one hex digit, or -1. */
+function hexValue(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  if (code >= 0x61 && code <= 0x66) return code - 0x57;
+  if (code >= 0x41 && code <= 0x46) return code - 0x37;
+  return -1;
+}
