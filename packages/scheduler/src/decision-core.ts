@@ -1,0 +1,253 @@
+import type { CompiledCall, WriterLink } from "@obelisk/compiler";
+import { OUTPUT_METHODS, type Reference } from "@obelisk/core";
+import { type CallSlot, createCallSlot } from "./call-slot.js";
+import type { ContextProbe, CoreEffect, DecisionCoreOptions, SettleInfo } from "./decision-types.js";
+import { isApprovalReference, unsatisfiedEffect } from "./unsatisfied-effect.js";
+
+const NONE: readonly CoreEffect[] = [];
+const defaultWriters = (call: CompiledCall, reference: Reference): readonly WriterLink[] =>
+  call.writers.get(reference.text) ?? [];
+
+/**
+ * The scheduler's pure decision core (STYLE §2): run state + event → effects as data. No I/O, no timers:
+ * the runner performs the effects and reports back with `completed` / `settled`.
+ *
+ * Readiness follows SPEC §2/§7: operands are considered left to right; an operand is decided when all its
+ * in-plan writers have settled; `a || b` takes `a` as soon as it exists after its writers settle, without
+ * waiting for `b`'s writers. Each call keeps a counter of the unsettled writers of the operand it waits
+ * for, so a completion only re-evaluates its own dependents (O(edges) in total).
+ */
+export class DecisionCore {
+  private readonly slots: CallSlot[] = [];
+  private readonly byId = new Map<string, CallSlot>();
+  private readonly waiters = new Map<string, CallSlot[]>();
+  private readonly groups = new Map<string, CallSlot[]>();
+  private readonly parked = new Set<CallSlot>();
+  private readonly probe: ContextProbe;
+  private readonly writersOf: NonNullable<DecisionCoreOptions["writersOf"]>;
+  private readonly claims: DecisionCoreOptions["claims"];
+  private closed: boolean;
+  private settledCount = 0;
+  private finished = false;
+  private readonly slotOf = (id: string): CallSlot | undefined => this.byId.get(id);
+
+  /** Creates a core for one run. */
+  constructor(options: DecisionCoreOptions) {
+    this.probe = options.probe;
+    this.closed = options.closed ?? true;
+    this.writersOf = options.writersOf ?? defaultWriters;
+    this.claims = options.claims;
+  }
+
+  /** Number of calls added. */
+  get size(): number {
+    return this.slots.length;
+  }
+
+  /** The slot of a call by plan index. */
+  slot(index: number): CallSlot {
+    const slot = this.slots[index];
+    if (slot === undefined) throw new RangeError(`no call at index ${index}`);
+    return slot;
+  }
+
+  /** Adds calls (in plan order) and evaluates them; returns the effects. */
+  add(calls: readonly CompiledCall[]): CoreEffect[] {
+    const added: CallSlot[] = [];
+    for (const call of calls) {
+      const slot = createCallSlot(call, this.slots.length, this.writersOf);
+      this.slots.push(slot);
+      this.byId.set(call.id, slot);
+      this.joinGroups(slot);
+      added.push(slot);
+    }
+    const effects: CoreEffect[] = [];
+    if (this.parked.size > 0) this.claimParked(calls, effects);
+    for (const slot of added) this.evaluate(slot, effects);
+    return effects;
+  }
+
+  /** No more calls will be added: parked references are decided now. */
+  close(): CoreEffect[] {
+    this.closed = true;
+    const effects: CoreEffect[] = [];
+    const parked = [...this.parked];
+    this.parked.clear();
+    for (const slot of parked) {
+      slot.phase = "evaluating";
+      this.evaluate(slot, effects);
+    }
+    this.checkFinished(effects);
+    return effects;
+  }
+
+  /** The tool finished with a result for `alternative` (or none): decide when it may be committed. */
+  completed(index: number, alternative: number | undefined): readonly CoreEffect[] {
+    const slot = this.slot(index);
+    slot.phase = "held";
+    if (alternative !== undefined) slot.completedAlternative = alternative;
+    if (slot.groups.length === 0 || this.mayCommit(slot)) {
+      slot.phase = "committing";
+      return [{ type: "commit", index }];
+    }
+    return NONE;
+  }
+
+  /** The call settled (its commit is durable): wake its dependents and release ordered writers. */
+  settled(index: number, info: SettleInfo): CoreEffect[] {
+    const slot = this.slot(index);
+    if (slot.phase === "settled") return [];
+    slot.phase = "settled";
+    slot.status = info.status;
+    if (info.alternative !== undefined) slot.written = info.alternative;
+    this.settledCount++;
+    this.parked.delete(slot);
+    const effects: CoreEffect[] = [];
+    const waiting = this.waiters.get(slot.call.id);
+    if (waiting !== undefined) {
+      this.waiters.delete(slot.call.id);
+      for (const waiter of waiting) {
+        waiter.pending--;
+        if (waiter.pending === 0 && waiter.phase === "evaluating") this.evaluate(waiter, effects);
+      }
+    }
+    for (const group of slot.groups) this.releaseGroup(group, effects);
+    this.checkFinished(effects);
+    return effects;
+  }
+
+  /** Indexes of calls not yet dispatched nor settled (they end `cancelled` when the run is aborted). */
+  undispatched(): number[] {
+    const result: number[] = [];
+    for (const slot of this.slots)
+      if (slot.phase === "evaluating" || slot.phase === "parked") result.push(slot.index);
+    return result;
+  }
+
+  /** True when every call has settled and no more can be added. */
+  get done(): boolean {
+    return this.closed && this.settledCount === this.slots.length;
+  }
+
+  private checkFinished(effects: CoreEffect[]): void {
+    if (!this.finished && this.done) {
+      this.finished = true;
+      effects.push({ type: "finish" });
+    }
+  }
+
+  /** Advances a slot's cursor as far as the settled writers allow. */
+  private evaluate(slot: CallSlot, effects: CoreEffect[]): void {
+    const expressions = slot.expressions;
+    while (slot.expression < expressions.length) {
+      const alternatives = expressions[slot.expression]!;
+      const operand = alternatives[slot.alternative]![slot.operand]!;
+      if (!slot.subscribed) {
+        slot.subscribed = true;
+        slot.pending = this.subscribe(slot, operand.writers);
+      }
+      if (slot.pending > 0) return;
+      slot.subscribed = false;
+      if (this.probe.exists(operand.reference)) {
+        slot.operand++;
+        if (slot.operand === alternatives[slot.alternative]!.length) {
+          slot.expression++;
+          slot.alternative = 0;
+          slot.operand = 0;
+          slot.missing = [];
+        }
+        continue;
+      }
+      if (!this.closed && operand.writers.length === 0 && !isApprovalReference(operand.reference)) {
+        slot.phase = "parked";
+        this.parked.add(slot);
+        return;
+      }
+      slot.missing.push(operand);
+      slot.alternative++;
+      slot.operand = 0;
+      if (slot.alternative === alternatives.length) {
+        slot.phase = "dispatched";
+        effects.push(unsatisfiedEffect(slot, this.slotOf));
+        return;
+      }
+    }
+    slot.phase = "dispatched";
+    effects.push({ type: "dispatch", index: slot.index });
+  }
+
+  /** Subscribes to every unsettled writer; returns how many there are. */
+  private subscribe(slot: CallSlot, writers: readonly WriterLink[]): number {
+    let pending = 0;
+    for (const link of writers) {
+      const writer = this.byId.get(link.callId);
+      if (writer === slot || writer?.phase === "settled") continue;
+      if (writer === undefined && this.closed) continue;
+      pending++;
+      const list = this.waiters.get(link.callId);
+      if (list === undefined) this.waiters.set(link.callId, [slot]);
+      else list.push(slot);
+    }
+    return pending;
+  }
+
+  /** Streaming: new calls may claim paths parked calls are waiting for. */
+  private claimParked(calls: readonly CompiledCall[], effects: CoreEffect[]): void {
+    const claims = this.claims;
+    if (claims === undefined) return;
+    for (const slot of [...this.parked]) {
+      const operand = slot.expressions[slot.expression]![slot.alternative]![slot.operand]!;
+      for (const call of calls) {
+        const link = claims(call, operand.reference);
+        if (link !== undefined) operand.writers.push(link);
+      }
+      if (operand.writers.length > 0) {
+        this.parked.delete(slot);
+        slot.phase = "evaluating";
+        slot.subscribed = false;
+        this.evaluate(slot, effects);
+      }
+    }
+  }
+
+  /** Registers a call in the accumulation group of each target it may write with an accumulating method. */
+  private joinGroups(slot: CallSlot): void {
+    const outputPath = slot.call.outputPath;
+    if (outputPath === undefined || !OUTPUT_METHODS[slot.call.outputMethod].accumulating) return;
+    for (const alternative of outputPath.alternatives) {
+      for (const target of alternative) {
+        if (slot.groups.includes(target.text)) continue;
+        slot.groups.push(target.text);
+        const members = this.groups.get(target.text);
+        if (members === undefined) this.groups.set(target.text, [slot]);
+        else members.push(slot);
+      }
+    }
+  }
+
+  /** True when every earlier member of the groups the completed alternative writes has settled. */
+  private mayCommit(slot: CallSlot): boolean {
+    const alternative = slot.completedAlternative;
+    const targets = alternative === undefined ? undefined : slot.call.outputPath?.alternatives[alternative];
+    if (targets === undefined) return true;
+    for (const target of targets) {
+      for (const member of this.groups.get(target.text) ?? []) {
+        if (member === slot) break;
+        if (member.phase !== "settled") return false;
+      }
+    }
+    return true;
+  }
+
+  /** After a member settles, the next held member of the group may commit. */
+  private releaseGroup(text: string, effects: CoreEffect[]): void {
+    for (const member of this.groups.get(text) ?? []) {
+      if (member.phase === "settled") continue;
+      if (member.phase === "held" && this.mayCommit(member)) {
+        member.phase = "committing";
+        effects.push({ type: "commit", index: member.index });
+      }
+      return;
+    }
+  }
+}
