@@ -1,0 +1,51 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { canonicalJson } from "./canonical-json.js";
+
+describe("canonicalJson", () => {
+  it("sorts keys by UTF-16 code units at every level, without whitespace", () => {
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null }, B: true })).toBe(
+      '{"B":true,"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
+    expect(canonicalJson({ "\u{1F600}": 1, "\uFFFF": 2 })).toBe('{"\u{1F600}":1,"\uFFFF":2}');
+  });
+
+  it("follows JSON.stringify for strings, numbers and omitted values", () => {
+    expect(canonicalJson({ s: 'a"\n\u0001', n: -0, e: 1e21, f: 0.1, x: undefined, g: () => 1 })).toBe(
+      '{"e":1e+21,"f":0.1,"n":0,"s":"a\\"\\n\\u0001"}',
+    );
+    expect(canonicalJson([undefined, Number.NaN, Number.POSITIVE_INFINITY])).toBe("[null,null,null]");
+    expect(canonicalJson(JSON.parse('{"__proto__":{"b":1,"a":2}}'))).toBe('{"__proto__":{"a":2,"b":1}}');
+    expect(canonicalJson(new Date(0))).toBe('"1970-01-01T00:00:00.000Z"');
+  });
+
+  it("handles very deep values without recursion and throws on cycles", () => {
+    let deep: unknown = 1;
+    for (let level = 0; level < 100_000; level++) deep = [deep];
+    expect(canonicalJson(deep)).toHaveLength(200_001);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => canonicalJson(cyclic)).toThrow(expect.objectContaining({ code: "USAGE" }));
+    const shared = { a: 1 };
+    expect(canonicalJson([shared, shared])).toBe('[{"a":1},{"a":1}]');
+  });
+
+  it("is a fixed point and agrees with JSON.parse (property)", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = canonicalJson(value);
+        expect(canonicalJson(JSON.parse(text))).toBe(text);
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+    );
+  });
+
+  it("does not depend on key insertion order (property)", () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (record) => {
+        const reversed = Object.fromEntries(Object.entries(record).reverse());
+        expect(canonicalJson(reversed)).toBe(canonicalJson(record));
+      }),
+    );
+  });
+});

@@ -1,0 +1,86 @@
+import { ObeliskError } from "./obelisk-error.js";
+
+type Task =
+  | { readonly text: string }
+  | { readonly value: unknown; readonly inArray: boolean }
+  | { readonly leave: object };
+
+/** The JSON text of a primitive, or undefined when JSON omits it (undefined, functions, symbols). */
+function primitiveJson(value: unknown, inArray: boolean): string | undefined {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isFinite(value) ? JSON.stringify(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    case "bigint":
+      throw new ObeliskError("USAGE", "canonicalJson: a BigInt is not JSON");
+    default:
+      return inArray ? "null" : undefined;
+  }
+}
+
+/** Whether a property value is written at all (JSON drops undefined, functions and symbols in objects). */
+function isWritten(value: unknown): boolean {
+  return value !== undefined && typeof value !== "function" && typeof value !== "symbol";
+}
+
+/** Pushes the tasks that write an object or array (in reverse, for a stack). */
+function pushContainer(value: object, tasks: Task[]): void {
+  tasks.push({ leave: value });
+  if (Array.isArray(value)) {
+    tasks.push({ text: "]" });
+    for (let index = value.length - 1; index >= 0; index--) {
+      tasks.push({ value: value[index], inArray: true });
+      if (index > 0) tasks.push({ text: "," });
+    }
+    tasks.push({ text: "[" });
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((key) => isWritten(record[key]))
+    .sort();
+  tasks.push({ text: "}" });
+  for (let index = keys.length - 1; index >= 0; index--) {
+    const key = keys[index]!;
+    tasks.push({ value: record[key], inArray: false });
+    tasks.push({ text: `${index > 0 ? "," : ""}${JSON.stringify(key)}:` });
+  }
+  tasks.push({ text: "{" });
+}
+
+/**
+ * Canonical JSON (SPEC §6): object keys sorted by UTF-16 code units, no whitespace, strings and numbers
+ * as JSON.stringify writes them, undefined properties dropped, `toJSON` honoured. Iterative: any depth.
+ * Throws an ObeliskError (USAGE) on a cycle or a BigInt; undefined at the top level gives `null`.
+ */
+export function canonicalJson(value: unknown): string {
+  const parts: string[] = [];
+  const active = new Set<object>();
+  const tasks: Task[] = [{ value, inArray: true }];
+  while (tasks.length > 0) {
+    const task = tasks.pop()!;
+    if ("text" in task) parts.push(task.text);
+    else if ("leave" in task) active.delete(task.leave);
+    else {
+      let current = task.value;
+      if (
+        typeof current === "object" &&
+        current !== null &&
+        typeof (current as { toJSON?: unknown }).toJSON === "function"
+      ) {
+        current = (current as { toJSON: () => unknown }).toJSON();
+      }
+      if (typeof current !== "object" || current === null) {
+        parts.push(current === null ? "null" : (primitiveJson(current, task.inArray) ?? "null"));
+        continue;
+      }
+      if (active.has(current)) throw new ObeliskError("USAGE", "canonicalJson: the value contains a cycle");
+      active.add(current);
+      pushContainer(current, tasks);
+    }
+  }
+  return parts.join("");
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { normalizePlan } from "./normalize-plan.js";
+
+const codes = (value: unknown, limits = {}) =>
+  normalizePlan(value, { limits }).diagnostics.map((d) => [d.code, d.pointer]);
+
+describe("normalizePlan", () => {
+  it("accepts every form and keeps the source", () => {
+    const call = { _tool: "a" };
+    const plan = { type: "plan", plan: [call], id: "p", description: "d", inputSchema: { type: "object" } };
+    const result = normalizePlan(plan);
+    expect(result.diagnostics).toEqual([]);
+    expect(result.document).toMatchObject({ form: "plan", id: "p", description: "d", source: plan });
+    expect(result.document?.inputSchema).toEqual({ type: "object" });
+    expect(result.document?.calls[0]?.value).toBe(call);
+    expect(normalizePlan({ calls: [call] }).document?.form).toBe("calls");
+    expect(normalizePlan([call]).document?.form).toBe("array");
+    expect(normalizePlan(call).document?.form).toBe("call");
+    expect(normalizePlan({ plan: [call] }).document?.form).toBe("plan");
+    expect(normalizePlan({ $schema: "x", calls: [] }).diagnostics).toEqual([]);
+  });
+
+  it("treats an object with _tool as a call, even with a calls parameter", () => {
+    const call = { _tool: "batch", calls: [1], plan: "x", type: "job" };
+    expect(normalizePlan(call).document?.form).toBe("call");
+  });
+
+  it("rejects what is not a plan", () => {
+    expect(codes(undefined)).toEqual([["PLAN_SHAPE", ""]]);
+    expect(codes(true)).toEqual([["PLAN_SHAPE", ""]]);
+    expect(codes({})).toEqual([["PLAN_SHAPE", ""]]);
+    expect(codes({ type: "plan", plan: "x" })).toEqual([["PLAN_SHAPE", "/plan"]]);
+    expect(codes({ type: 1, plan: [] })).toEqual([["PLAN_SHAPE", "/type"]]);
+    expect(codes({ plan: [], "a/b": 1 })).toEqual([["PLAN_SHAPE", "/a~1b"]]);
+  });
+
+  it("enforces limits on an already-parsed value", () => {
+    expect(codes({ plan: [{ _tool: "a", x: { y: [[1]] } }] }, { maxDepth: 5 })).toEqual([
+      ["PLAN_LIMIT", "/plan/0/x/y/0"],
+    ]);
+    expect(codes([{ _tool: "abcdef" }], { maxStringLength: 5 })).toEqual([["PLAN_LIMIT", "/0/_tool"]]);
+    expect(codes([{}, {}], { maxCalls: 1 })).toEqual([["PLAN_LIMIT", ""]]);
+  });
+
+  it("terminates on cycles and shared sub-objects", () => {
+    const cyclic: Record<string, unknown> = { _tool: "a" };
+    cyclic.self = cyclic;
+    expect(codes(cyclic).map(([code]) => code)).toEqual(["PLAN_LIMIT"]);
+    let shared: unknown[] = [];
+    for (let level = 0; level < 60; level++) shared = [shared, shared];
+    expect(codes([{ _tool: "a", shared }])).toEqual([]);
+  });
+});

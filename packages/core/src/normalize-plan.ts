@@ -1,0 +1,150 @@
+import type { Diagnostic } from "./diagnostic.js";
+import { appendPointer } from "./json-pointer.js";
+import type { JsonObject } from "./json-value.js";
+import type { Limits } from "./limits.js";
+import { resolveLimits } from "./limits.js";
+import { planDiagnostic } from "./plan-diagnostic.js";
+import type { PlanCallSource, PlanDocument, PlanForm } from "./plan-document.js";
+import { planLimitDiagnostics } from "./plan-limit-diagnostics.js";
+
+/** The result of normalizing a plan document. */
+export interface NormalizePlanResult {
+  /** Present whenever the calls could be located (even with diagnostics on optional fields). */
+  readonly document?: PlanDocument;
+  /** PLAN_SHAPE / PLAN_LIMIT problems; the calls themselves are not validated here. */
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Options of {@link normalizePlan}. */
+export interface NormalizePlanOptions {
+  /** Limits to enforce (defaults: {@link DEFAULT_LIMITS}). */
+  readonly limits?: Partial<Limits>;
+}
+
+/** The accepted forms, for hints. */
+export const PLAN_FORMS_HINT =
+  'a plan is { "type": "plan", "plan": [calls] }, { "calls": [calls] }, an array of calls, ' +
+  'or one call object with "_tool"';
+
+const OPTIONAL_FIELDS = ["id", "description", "inputSchema", "$schema"] as const;
+
+type UnknownRecord = Record<string, unknown>;
+
+function isObject(value: unknown): value is UnknownRecord {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function own(value: UnknownRecord, key: string): unknown {
+  return Object.hasOwn(value, key) ? value[key] : undefined;
+}
+
+/** Locates the calls array and the form of a document object, or reports why it is not a plan. */
+function locateCalls(
+  value: UnknownRecord,
+  diagnostics: Diagnostic[],
+): { form: PlanForm; key: "plan" | "calls" } | undefined {
+  const type = own(value, "type");
+  if (type !== undefined && type !== "plan") {
+    diagnostics.push(
+      planDiagnostic("PLAN_SHAPE", 'a plan document has "type": "plan"', "/type", PLAN_FORMS_HINT),
+    );
+    return undefined;
+  }
+  const key =
+    Object.hasOwn(value, "plan") || type === "plan"
+      ? "plan"
+      : Object.hasOwn(value, "calls")
+        ? "calls"
+        : undefined;
+  if (key === undefined) {
+    const message = 'not a plan: an object needs "plan", "calls" or "_tool"';
+    diagnostics.push(planDiagnostic("PLAN_SHAPE", message, "", PLAN_FORMS_HINT));
+    return undefined;
+  }
+  if (!Array.isArray(own(value, key))) {
+    const pointer = Object.hasOwn(value, key) ? `/${key}` : "";
+    diagnostics.push(
+      planDiagnostic("PLAN_SHAPE", `"${key}" must be an array of calls`, pointer, PLAN_FORMS_HINT),
+    );
+    return undefined;
+  }
+  return { form: key === "plan" ? "plan" : "calls", key };
+}
+
+/** Checks the optional top-level fields and unknown keys; returns the valid optional fields. */
+function optionalFields(value: UnknownRecord, key: string, diagnostics: Diagnostic[]): UnknownRecord {
+  const fields: UnknownRecord = {};
+  const allowed = new Set<string>(["type", key, ...OPTIONAL_FIELDS]);
+  for (const name of Object.keys(value)) {
+    if (!allowed.has(name)) {
+      const hint = `allowed top-level fields: ${[...allowed].map((n) => `"${n}"`).join(", ")}`;
+      diagnostics.push(
+        planDiagnostic("PLAN_SHAPE", `unknown top-level field "${name}"`, appendPointer("", name), hint),
+      );
+    }
+  }
+  for (const name of ["id", "description"] as const) {
+    const field = own(value, name);
+    if (field === undefined) continue;
+    if (typeof field === "string") fields[name] = field;
+    else diagnostics.push(planDiagnostic("PLAN_SHAPE", `"${name}" must be a string`, `/${name}`));
+  }
+  const inputSchema = own(value, "inputSchema");
+  if (isObject(inputSchema)) fields.inputSchema = inputSchema as JsonObject;
+  else if (inputSchema !== undefined) {
+    diagnostics.push(
+      planDiagnostic("PLAN_SHAPE", '"inputSchema" must be a JSON Schema object', "/inputSchema"),
+    );
+  }
+  return fields;
+}
+
+function callSources(calls: readonly unknown[], base: string): PlanCallSource[] {
+  return calls.map((value, index) => ({ value, pointer: appendPointer(base, index), index }));
+}
+
+/** Normalizes the shape only (limits on depth and strings are assumed checked). */
+export function normalizePlanShape(value: unknown, limits: Limits): NormalizePlanResult {
+  const diagnostics: Diagnostic[] = [];
+  let form: PlanForm;
+  let calls: PlanCallSource[];
+  let fields: UnknownRecord = {};
+  let arrayPointer = "";
+  if (Array.isArray(value)) {
+    form = "array";
+    calls = callSources(value, "");
+  } else if (isObject(value) && Object.hasOwn(value, "_tool") && own(value, "type") !== "plan") {
+    form = "call";
+    calls = [{ value, pointer: "", index: 0 }];
+  } else if (isObject(value)) {
+    const located = locateCalls(value, diagnostics);
+    if (located === undefined) return { diagnostics };
+    form = located.form;
+    arrayPointer = `/${located.key}`;
+    calls = callSources(own(value, located.key) as unknown[], arrayPointer);
+    fields = optionalFields(value, located.key, diagnostics);
+  } else {
+    const what = value === null ? "null" : typeof value;
+    diagnostics.push(planDiagnostic("PLAN_SHAPE", `not a plan: got ${what}`, "", PLAN_FORMS_HINT));
+    return { diagnostics };
+  }
+  if (calls.length > limits.maxCalls) {
+    const message = `the plan has ${calls.length} calls, more than the limit of ${limits.maxCalls}`;
+    diagnostics.push(
+      planDiagnostic("PLAN_LIMIT", message, arrayPointer, "split the plan, or raise maxCalls"),
+    );
+    return { diagnostics };
+  }
+  return { document: { form, calls, ...fields, source: value } as PlanDocument, diagnostics };
+}
+
+/**
+ * Normalizes a parsed plan document from any accepted form (SPEC §5) and enforces the document limits
+ * (depth, string length, number of calls). Never throws; does not validate the calls themselves.
+ */
+export function normalizePlan(value: unknown, options: NormalizePlanOptions = {}): NormalizePlanResult {
+  const limits = resolveLimits(options.limits);
+  const limitDiagnostics = planLimitDiagnostics(value, limits);
+  if (limitDiagnostics.length > 0) return { diagnostics: limitDiagnostics };
+  return normalizePlanShape(value, limits);
+}

@@ -1,0 +1,144 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { resolvePointer } from "./json-pointer.js";
+import { parsePlanText } from "./parse-plan-text.js";
+
+const fixture = (name: string): string =>
+  readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8");
+const codes = (text: string, limits = {}) =>
+  parsePlanText(text, { limits }).diagnostics.map((d) => [d.code, d.pointer]);
+
+describe("parsePlanText: accepted forms", () => {
+  it("reads the canonical form with pointers /plan/i", () => {
+    const result = parsePlanText(fixture("plan-canonical.json"));
+    expect(result.diagnostics).toEqual([]);
+    expect(result.document?.form).toBe("plan");
+    expect(result.document?.id).toBe("greet");
+    expect(result.document?.calls.map((c) => c.pointer)).toEqual(["/plan/0", "/plan/1"]);
+    expect(result.document?.calls[1]?.value).toEqual({
+      _tool: "greetUser",
+      name: "†state.user.name",
+      count: 3,
+    });
+  });
+
+  it("reads { calls }, a bare array and a single call", () => {
+    expect(parsePlanText(fixture("plan-calls.json")).document?.calls.map((c) => c.pointer)).toEqual([
+      "/calls/0",
+      "/calls/1",
+    ]);
+    const array = parsePlanText('[{"_tool":"a"},{"_tool":"b"}]').document;
+    expect(array?.form).toBe("array");
+    expect(array?.calls.map((c) => c.pointer)).toEqual(["/0", "/1"]);
+    const call = parsePlanText('{"_tool":"a","x":1}').document;
+    expect(call?.form).toBe("call");
+    expect(call?.calls).toEqual([{ value: { _tool: "a", x: 1 }, pointer: "", index: 0 }]);
+  });
+
+  it("keeps __proto__ keys as own data without touching prototypes", () => {
+    const result = parsePlanText('{"_tool":"a","__proto__":{"polluted":true},"p":{"__proto__":[1]}}');
+    const value = result.document?.calls[0]?.value as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.hasOwn(value, "__proto__")).toBe(true);
+    expect(resolvePointer(value, "/__proto__/polluted")).toEqual({ found: true, value: true });
+    expect(resolvePointer(value, "/p/__proto__/0")).toEqual({ found: true, value: 1 });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("does not validate the calls themselves", () => {
+    expect(codes('{"type":"plan","plan":[1, null, {"no":"tool"}]}')).toEqual([]);
+  });
+});
+
+describe("parsePlanText: rejections", () => {
+  it("reports JSON_SYNTAX with line and column", () => {
+    const text = fixture("plan-bad-syntax.json");
+    const result = parsePlanText(text);
+    expect(result.document).toBeUndefined();
+    expect(result.diagnostics).toHaveLength(1);
+    const [diagnostic] = result.diagnostics;
+    expect(diagnostic?.code).toBe("JSON_SYNTAX");
+    expect(diagnostic?.pointer).toBe("");
+    const column = (text.split("\n")[3] ?? "").indexOf("'") + 1;
+    expect(diagnostic?.message).toContain(`line 4, column ${column}`);
+    expect(result.sourceMap?.positionOf("")).toMatchObject({ line: 4, column });
+  });
+
+  it.each([
+    ["", "empty"],
+    ['{"_tool": "a",}', "trailing comma"],
+    ['{"_tool": "a"} // note', "comment"],
+    ['{"_tool": "a"} {}', "two values"],
+    ["[1, 2", "unterminated"],
+    ["{'a': 1}", "single quotes"],
+    ["NaN", "NaN"],
+  ])("reports JSON_SYNTAX for %j (%s)", (text) => {
+    expect(codes(text)).toEqual([["JSON_SYNTAX", ""]]);
+  });
+
+  it("reports PLAN_SHAPE at the right pointer", () => {
+    expect(codes("42")).toEqual([["PLAN_SHAPE", ""]]);
+    expect(codes('"plan"')).toEqual([["PLAN_SHAPE", ""]]);
+    expect(codes("null")).toEqual([["PLAN_SHAPE", ""]]);
+    expect(codes('{"name":"x"}')).toEqual([["PLAN_SHAPE", ""]]);
+    expect(codes('{"type":"input","plan":[]}')).toEqual([["PLAN_SHAPE", "/type"]]);
+    expect(codes('{"type":"plan","plan":{}}')).toEqual([["PLAN_SHAPE", "/plan"]]);
+    expect(codes('{"type":"plan"}')).toEqual([["PLAN_SHAPE", ""]]);
+    expect(codes('{"calls":"a"}')).toEqual([["PLAN_SHAPE", "/calls"]]);
+    expect(codes('{"calls":[],"input":{}}')).toEqual([["PLAN_SHAPE", "/input"]]);
+  });
+
+  it("reports wrong optional fields but keeps the calls", () => {
+    const result = parsePlanText(fixture("plan-bad-shape.json"));
+    expect(result.diagnostics.map((d) => [d.code, d.pointer])).toEqual([["PLAN_SHAPE", "/id"]]);
+    expect(result.document?.calls).toHaveLength(1);
+    expect(result.document?.id).toBeUndefined();
+    expect(result.document?.description).toBe("greets");
+    expect(codes('{"plan":[],"description":1,"inputSchema":[]}')).toEqual([
+      ["PLAN_SHAPE", "/description"],
+      ["PLAN_SHAPE", "/inputSchema"],
+    ]);
+  });
+
+  it("hints at the accepted forms", () => {
+    expect(parsePlanText("42").diagnostics[0]?.hint).toContain('"type": "plan"');
+  });
+
+  it("reports PLAN_LIMIT for document bytes before parsing", () => {
+    expect(codes('{"_tool":"é"}', { maxDocumentBytes: 13 })).toEqual([["PLAN_LIMIT", ""]]);
+    expect(codes('{"_tool":"é"}', { maxDocumentBytes: 14 })).toEqual([]);
+    expect(codes("{{{ not json", { maxDocumentBytes: 3 })).toEqual([["PLAN_LIMIT", ""]]);
+  });
+
+  it("reports PLAN_LIMIT for too many calls at the array", () => {
+    expect(codes('{"type":"plan","plan":[{},{},{}]}', { maxCalls: 2 })).toEqual([["PLAN_LIMIT", "/plan"]]);
+    expect(codes('{"calls":[{},{},{}]}', { maxCalls: 2 })).toEqual([["PLAN_LIMIT", "/calls"]]);
+    expect(codes("[{},{},{}]", { maxCalls: 2 })).toEqual([["PLAN_LIMIT", ""]]);
+    expect(codes("[{},{}]", { maxCalls: 2 })).toEqual([]);
+  });
+
+  it("reports PLAN_LIMIT for depth at the too-deep value", () => {
+    const text = '{"plan":[{"_tool":"a","x":{"y":[1,{"z":2}]}}]}';
+    expect(codes(text, { maxDepth: 6 })).toEqual([]);
+    expect(codes(text, { maxDepth: 5 })).toEqual([["PLAN_LIMIT", "/plan/0/x/y/1"]]);
+    expect(codes(text, { maxDepth: 2 })).toEqual([["PLAN_LIMIT", "/plan/0"]]);
+  });
+
+  it("survives a 100,000-deep document", () => {
+    const text = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const result = parsePlanText(text);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["PLAN_LIMIT"]);
+    expect(result.diagnostics[0]?.pointer).toBe(`/${"0/".repeat(63)}0`);
+    expect(result.sourceMap?.positionOf(result.diagnostics[0]?.pointer ?? "")).toMatchObject({ column: 65 });
+    expect(codes(`{"a":${"[".repeat(100_000)}`)).toEqual([["PLAN_LIMIT", `/a${"/0".repeat(63)}`]]);
+  });
+
+  it("reports PLAN_LIMIT for long strings and keys at their pointer", () => {
+    const text = '{"plan":[{"_tool":"a","long":"abcdef","abcdefg":1}]}';
+    expect(codes(text, { maxStringLength: 6 })).toEqual([["PLAN_LIMIT", "/plan/0/abcdefg"]]);
+    expect(codes(text, { maxStringLength: 5 }).sort()).toEqual([
+      ["PLAN_LIMIT", "/plan/0/abcdefg"],
+      ["PLAN_LIMIT", "/plan/0/long"],
+    ]);
+  });
+});

@@ -1,0 +1,86 @@
+import type { Node, ParseError } from "jsonc-parser";
+import { parseTree, printParseErrorCode } from "jsonc-parser";
+import type { Diagnostic } from "./diagnostic.js";
+import type { Limits } from "./limits.js";
+import { resolveLimits } from "./limits.js";
+import { normalizePlanShape } from "./normalize-plan.js";
+import { planDiagnostic } from "./plan-diagnostic.js";
+import type { PlanDocument } from "./plan-document.js";
+import { depthLimitDiagnostic } from "./plan-limit-diagnostics.js";
+import { scanNestingDepth } from "./scan-nesting-depth.js";
+import type { SourceMap } from "./source-map.js";
+import { createSourceMap } from "./source-map.js";
+import { utf8LengthExceeds } from "./utf8-length.js";
+import { valueFromTree } from "./value-from-tree.js";
+
+/** The result of {@link parsePlanText}. */
+export interface PlanTextResult {
+  /** The normalized document, present whenever the calls could be located. */
+  readonly document?: PlanDocument;
+  /** Locates pointers and offsets in the text (absent only when the text is over the size limit). */
+  readonly sourceMap?: SourceMap;
+  /** JSON_SYNTAX, PLAN_LIMIT and PLAN_SHAPE problems. */
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Options of {@link parsePlanText}. */
+export interface ParsePlanTextOptions {
+  /** Limits to enforce (defaults: {@link DEFAULT_LIMITS}). */
+  readonly limits?: Partial<Limits>;
+}
+
+/** Names a jsonc-parser error in words (`InvalidSymbol` → `invalid symbol`). */
+function describeParseError(error: ParseError): string {
+  return printParseErrorCode(error.error)
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
+}
+
+/** Parses with jsonc-parser in strict JSON mode; returns the tree or the first syntax error. */
+function strictParse(text: string): { root?: Node; error?: ParseError } {
+  const errors: ParseError[] = [];
+  try {
+    const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
+    const error = errors[0];
+    if (error !== undefined) return { error };
+    return root === undefined ? { error: { error: 4, offset: 0, length: 0 } } : { root };
+  } catch {
+    // Defensive: the parser recursing too deep (depth is pre-scanned, so only with a huge maxDepth).
+    return { error: { error: 4, offset: 0, length: 0 } };
+  }
+}
+
+/**
+ * Parses a plan document from JSON text (SPEC §5, §11): size, syntax, depth and string-length checks,
+ * prototype-safe plain data (`__proto__` keys stay own data), then {@link normalizePlan}'s shape rules.
+ * Never throws.
+ */
+export function parsePlanText(text: string, options: ParsePlanTextOptions = {}): PlanTextResult {
+  const limits = resolveLimits(options.limits);
+  if (utf8LengthExceeds(text, limits.maxDocumentBytes)) {
+    const message = `the document is larger than the limit of ${limits.maxDocumentBytes} bytes`;
+    return { diagnostics: [planDiagnostic("PLAN_LIMIT", message, "", "raise maxDocumentBytes")] };
+  }
+  const tooDeep = scanNestingDepth(text, limits.maxDepth);
+  if (tooDeep !== undefined) {
+    const sourceMap = createSourceMap(text, undefined, new Map([[tooDeep.pointer, tooDeep]]));
+    return { sourceMap, diagnostics: [depthLimitDiagnostic(tooDeep.pointer, limits)] };
+  }
+  const { root, error } = strictParse(text);
+  if (root === undefined) {
+    const span = { offset: error?.offset ?? 0, length: Math.max(1, error?.length ?? 1) };
+    const sourceMap = createSourceMap(text, undefined, new Map([["", span]]));
+    const at = sourceMap.positionOfOffset(span.offset);
+    const what = error === undefined ? "invalid JSON" : describeParseError(error);
+    const message = `invalid JSON at line ${at.line}, column ${at.column}: ${what}`;
+    const syntax = planDiagnostic("JSON_SYNTAX", message, "", "the plan must be strict JSON (no comments)");
+    return { sourceMap, diagnostics: [syntax] };
+  }
+  const sourceMap = createSourceMap(text, root);
+  const built = valueFromTree(root, limits);
+  if (built.diagnostics.length > 0) return { sourceMap, diagnostics: built.diagnostics };
+  const normalized = normalizePlanShape(built.value, limits);
+  return normalized.document === undefined
+    ? { sourceMap, diagnostics: normalized.diagnostics }
+    : { document: normalized.document, sourceMap, diagnostics: normalized.diagnostics };
+}

@@ -1,0 +1,77 @@
+import type { Node } from "jsonc-parser";
+import type { Diagnostic } from "./diagnostic.js";
+import { appendPointer } from "./json-pointer.js";
+import type { Limits } from "./limits.js";
+import {
+  depthLimitDiagnostic,
+  MAX_LIMIT_DIAGNOSTICS,
+  stringLimitDiagnostic,
+} from "./plan-limit-diagnostics.js";
+
+interface Pending {
+  readonly node: Node;
+  readonly target: unknown[] | Record<string, unknown>;
+  readonly pointer: string;
+  readonly depth: number;
+}
+
+/** Sets an own, enumerable data property (a `__proto__` key stays data, never the prototype setter). */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+/**
+ * Builds plain data from a jsonc-parser tree without recursion, checking `maxDepth` (descent stops
+ * at a too-deep container) and `maxStringLength` (values and keys). Duplicate keys: the last wins.
+ */
+export function valueFromTree(root: Node, limits: Limits): { value: unknown; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const pending: Pending[] = [];
+  const build = (node: Node, pointer: string, depth: number): unknown => {
+    switch (node.type) {
+      case "object":
+      case "array": {
+        if (depth > limits.maxDepth) {
+          diagnostics.push(depthLimitDiagnostic(pointer, limits));
+          return node.type === "array" ? [] : {};
+        }
+        const target = node.type === "array" ? [] : {};
+        pending.push({ node, target, pointer, depth });
+        return target;
+      }
+      case "string":
+        if (typeof node.value === "string" && node.value.length > limits.maxStringLength) {
+          diagnostics.push(stringLimitDiagnostic(node.value.length, pointer, limits, false));
+        }
+        return node.value;
+      default:
+        return node.value;
+    }
+  };
+  const value = build(root, "", 1);
+  while (pending.length > 0 && diagnostics.length < MAX_LIMIT_DIAGNOSTICS) {
+    const { node, target, pointer, depth } = pending.pop()!;
+    const children = node.children ?? [];
+    if (Array.isArray(target)) {
+      children.forEach((child, index) => {
+        target.push(build(child, appendPointer(pointer, index), depth + 1));
+      });
+      continue;
+    }
+    for (const property of children) {
+      const [keyNode, valueNode] = property.children ?? [];
+      if (keyNode === undefined || valueNode === undefined) continue;
+      const key = String(keyNode.value);
+      const childPointer = appendPointer(pointer, key);
+      if (key.length > limits.maxStringLength) {
+        diagnostics.push(stringLimitDiagnostic(key.length, childPointer, limits, true));
+      }
+      setOwn(target, key, build(valueNode, childPointer, depth + 1));
+    }
+  }
+  return { value, diagnostics: diagnostics.slice(0, MAX_LIMIT_DIAGNOSTICS) };
+}
