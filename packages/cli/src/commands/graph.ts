@@ -1,0 +1,69 @@
+import { type Command, Option } from "commander";
+import { graphToDot, graphToJson, graphToMermaid } from "obelisk";
+import type { CommandContext } from "../command-context.js";
+import { type CommonOptions, withFormat, withInput, withStore, withTools } from "../common-options.js";
+import { withEngine } from "../engine-session.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
+import { createOutput } from "../output.js";
+import { parseInput } from "../parse-input.js";
+import { readPlanFile } from "../read-plan.js";
+import { printDiagnostics, printVerdict } from "../render-validation.js";
+
+interface GraphOptions extends CommonOptions {
+  readonly as: "mermaid" | "dot" | "json";
+}
+
+/** Registers `obelisk graph <plan> --tools <module> [--as mermaid|dot|json]`. */
+export function registerGraph(program: Command, context: CommandContext): void {
+  const command = program
+    .command("graph")
+    .description("print the plan graph (Mermaid, Graphviz DOT or JSON)")
+    .argument("<plan>", "plan file (JSON)");
+  withTools(command, true);
+  withInput(command);
+  withStore(command);
+  command.addOption(
+    new Option("--as <syntax>", "graph syntax").choices(["mermaid", "dot", "json"]).default("mermaid"),
+  );
+  withFormat(command);
+  command.action(async (plan: string, options: GraphOptions) => {
+    context.exit(await graphCommand(plan, options, context));
+  });
+}
+
+async function graphCommand(
+  planPath: string,
+  options: GraphOptions,
+  { io }: CommandContext,
+): Promise<ExitCode> {
+  const output = createOutput(io, options.format);
+  const plan = readPlanFile(planPath, io.cwd);
+  const input = parseInput(options.input, io.cwd);
+  const result = await withEngine({ tools: options.tools, store: options.store }, io, (engine) =>
+    engine.validate(plan.text, { threadId: options.thread, ...(input === undefined ? {} : { input }) }),
+  );
+  if (!result.ok && result.compiled.calls.length === 0) {
+    output.json({ ok: false, planHash: result.planHash, diagnostics: result.diagnostics });
+    printDiagnostics(output, result, plan);
+    printVerdict(output, result);
+    return EXIT.failed;
+  }
+  const graph = render(result.compiled, options.as);
+  if (options.format === "json") {
+    output.json({ as: options.as, graph: options.as === "json" ? JSON.parse(graph) : graph });
+  } else {
+    output.line(graph.trimEnd());
+  }
+  return result.ok ? EXIT.ok : EXIT.failed;
+}
+
+function render(compiled: Parameters<typeof graphToMermaid>[0], as: GraphOptions["as"]): string {
+  switch (as) {
+    case "mermaid":
+      return graphToMermaid(compiled);
+    case "dot":
+      return graphToDot(compiled);
+    case "json":
+      return JSON.stringify(graphToJson(compiled), null, 2);
+  }
+}

@@ -1,0 +1,30 @@
+import { type Command, Option } from "commander";
+import type { CommandContext } from "../command-context.js";
+import { type CommonOptions, parsePositive, withFormat, withStore, withTools } from "../common-options.js";
+import { createOutput } from "../output.js";
+import { runWithProgress } from "../run-plan.js";
+
+interface ResumeOptions extends Omit<CommonOptions, "thread"> {
+  readonly tools: string;
+  readonly concurrency?: number;
+  readonly failFast?: boolean;
+}
+
+/** Registers `obelisk resume <runId> --tools <module>`. */
+export function registerResume(program: Command, context: CommandContext): void {
+  const command = program
+    .command("resume")
+    .description("re-run a recorded run's plan with its input (satisfied calls are skipped)")
+    .argument("<runId>", "the run to resume");
+  withTools(command, true);
+  withStore(command, false);
+  command
+    .addOption(new Option("--concurrency <n>", "run at most n calls at once").argParser(parsePositive))
+    .option("--fail-fast", "abort everything in flight at the first unhandled failure");
+  withFormat(command);
+  command.action(async (runId: string, options: ResumeOptions) => {
+    const output = createOutput(context.io, options.format);
+    const code = await runWithProgress(output, context.io, options, async (engine) => engine.resume(runId));
+    context.exit(code);
+  });
+}

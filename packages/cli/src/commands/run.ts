@@ -1,0 +1,90 @@
+import { ObeliskError } from "@obelisk/core";
+import { type Command, Option } from "commander";
+import type { ValidationResult } from "obelisk";
+import type { CommandContext } from "../command-context.js";
+import {
+  type CommonOptions,
+  parsePositive,
+  withFormat,
+  withInput,
+  withStore,
+  withTools,
+} from "../common-options.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
+import { createOutput, type Output } from "../output.js";
+import { parseInput } from "../parse-input.js";
+import { type PlanFile, readPlanFile } from "../read-plan.js";
+import { printDiagnostics, printVerdict } from "../render-validation.js";
+import { runWithProgress } from "../run-plan.js";
+
+interface RunCommandOptions extends CommonOptions {
+  readonly tools: string;
+  readonly concurrency?: number;
+  readonly failFast?: boolean;
+  readonly approved?: string;
+}
+
+/** Registers `obelisk run <plan> --tools <module>`. */
+export function registerRun(program: Command, context: CommandContext): void {
+  const command = program
+    .command("run")
+    .description("validate a plan, then execute one tick on a thread (invalid plans are not run)")
+    .argument("<plan>", "plan file (JSON)");
+  withTools(command, true);
+  withInput(command);
+  withStore(command);
+  command
+    .addOption(new Option("--concurrency <n>", "run at most n calls at once").argParser(parsePositive))
+    .option("--fail-fast", "abort everything in flight at the first unhandled failure")
+    .option("--approved <hash>", "refuse to run unless the plan hash equals this approved hash");
+  withFormat(command);
+  command.action(async (plan: string, options: RunCommandOptions) => {
+    context.exit(await runCommand(plan, options, context));
+  });
+}
+
+async function runCommand(
+  planPath: string,
+  options: RunCommandOptions,
+  { io }: CommandContext,
+): Promise<ExitCode> {
+  const output = createOutput(io, options.format);
+  const plan = readPlanFile(planPath, io.cwd);
+  const input = parseInput(options.input, io.cwd);
+  const withInputOption = input === undefined ? {} : { input };
+  return runWithProgress(output, io, options, async (engine, start) => {
+    const validation = await engine.validate(plan.text, { threadId: options.thread, ...withInputOption });
+    if (!validation.ok) return reportInvalid(output, validation, plan);
+    printDiagnostics(output, validation, plan);
+    start(validation, options.thread);
+    try {
+      return await engine.run(plan.text, {
+        threadId: options.thread,
+        ...withInputOption,
+        ...(options.approved === undefined ? {} : { approvedHash: options.approved }),
+        ...(options.failFast === undefined ? {} : { failFast: options.failFast }),
+      });
+    } catch (error) {
+      if (ObeliskError.is(error) && error.code === "PLAN_INVALID" && isValidation(error.data)) {
+        return reportInvalid(output, error.data, plan);
+      }
+      throw error;
+    }
+  });
+}
+
+function isValidation(data: unknown): data is ValidationResult {
+  return (
+    typeof data === "object" &&
+    data !== null &&
+    Array.isArray((data as { diagnostics?: unknown }).diagnostics)
+  );
+}
+
+function reportInvalid(output: Output, validation: ValidationResult, plan: PlanFile): ExitCode {
+  output.json({ ok: false, planHash: validation.planHash, diagnostics: validation.diagnostics });
+  printDiagnostics(output, validation, plan);
+  printVerdict(output, validation);
+  output.line(output.colors.dim("the plan was not run"));
+  return EXIT.failed;
+}

@@ -1,0 +1,116 @@
+import { type Command, Option } from "commander";
+import type { Engine } from "obelisk";
+import type { CommandContext } from "../command-context.js";
+import { type CommonOptions, parseCount, parsePositive, withFormat, withStore } from "../common-options.js";
+import { withEngine } from "../engine-session.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
+import { createOutput, type Output } from "../output.js";
+import { parseJsonValue } from "../parse-input.js";
+import { usageError } from "../usage-error.js";
+
+interface StateOptions extends CommonOptions {
+  readonly last?: number;
+  readonly ref?: string[];
+  readonly value?: string;
+  readonly offset?: number;
+  readonly limit?: number;
+  readonly budget?: number;
+}
+
+type StateAction = (engine: Engine, options: StateOptions, output: Output) => Promise<void>;
+
+/** Registers `obelisk state summary|get|set|reset|keep`. */
+export function registerState(program: Command, context: CommandContext): void {
+  const state = program.command("state").description("inspect and edit a thread's stored variables");
+  const add = (name: string, description: string, action: StateAction): Command => {
+    const command = state.command(name).description(description);
+    withStore(command);
+    withFormat(command);
+    command.action(async (options: StateOptions) => {
+      const output = createOutput(context.io, options.format);
+      await withEngine({ store: options.store }, context.io, (engine) => action(engine, options, output));
+      context.exit(EXIT.ok as ExitCode);
+    });
+    return command;
+  };
+  add("summary", "list variables, newest first, within a character budget (never the full values)", summary)
+    .option("--last <n>", "only the n most recently updated variables", parsePositive)
+    .option("--ref <reference...>", "only these references")
+    .option("--budget <chars>", "character budget (default 4000)", parsePositive);
+  add("get", "print one stored value, or one page of an array or string", get)
+    .requiredOption("--ref <reference>", "the reference to read, e.g. †state.report")
+    .option("--offset <n>", "first item of the page", parseCount)
+    .option("--limit <n>", "items in the page", parsePositive);
+  add("set", "write one value by reference (how approvals under †state.approvals. are given)", set)
+    .requiredOption("--ref <reference>", "the reference to write, e.g. †state.approvals.refund")
+    .requiredOption("--value <json>", "the value, as JSON");
+  add("reset", "delete every variable, stored call output and run of the thread", reset);
+  add("keep", "keep only the n most recently updated variables", keep).addOption(
+    new Option("--last <n>", "how many variables to keep").argParser(parseCount).makeOptionMandatory(),
+  );
+}
+
+async function summary(engine: Engine, options: StateOptions, output: Output): Promise<void> {
+  const common = {
+    ...(options.last === undefined ? {} : { lastN: options.last }),
+    ...(options.ref === undefined ? {} : { refs: options.ref }),
+    ...(options.budget === undefined ? {} : { budgetChars: options.budget }),
+  };
+  if (output.format === "json") {
+    output.json(await engine.summarize(options.thread, { ...common, format: "json" }));
+    return;
+  }
+  const text = await engine.summarize(options.thread, { ...common, format: "markdown" });
+  output.line(String(text).trimEnd() || output.colors.dim(`thread ${options.thread} holds no variables`));
+}
+
+async function get(engine: Engine, options: StateOptions, output: Output): Promise<void> {
+  const ref = singleRef(options);
+  const page = {
+    ...(options.offset === undefined ? {} : { offset: options.offset }),
+    ...(options.limit === undefined ? {} : { limit: options.limit }),
+  };
+  const result = await engine.get(options.thread, ref, page);
+  output.json(result);
+  if (output.format === "text") printGot(output, ref, result);
+}
+
+function printGot(output: Output, ref: string, result: unknown): void {
+  const r = result as { value?: unknown; total?: number; offset?: number; limit?: number };
+  output.line(JSON.stringify(r.value ?? result, null, 2));
+  if (typeof r.total === "number") {
+    const from = r.offset ?? 0;
+    const count = Array.isArray(r.value) ? r.value.length : typeof r.value === "string" ? r.value.length : 0;
+    output.line(output.colors.dim(`${ref}: items ${from}–${from + count - 1} of ${r.total}`));
+  }
+}
+
+async function set(engine: Engine, options: StateOptions, output: Output): Promise<void> {
+  const ref = singleRef(options);
+  if (options.value === undefined) throw usageError("state set needs --value <json>");
+  const value = parseJsonValue(options.value, "--value");
+  await engine.set(options.thread, ref, value);
+  output.json({ ok: true, threadId: options.thread, ref, value });
+  output.line(`${output.colors.green("✓")} wrote ${ref} on thread ${options.thread}`);
+}
+
+async function reset(engine: Engine, options: StateOptions, output: Output): Promise<void> {
+  await engine.reset(options.thread);
+  output.json({ ok: true, threadId: options.thread });
+  output.line(`${output.colors.green("✓")} thread ${options.thread} reset`);
+}
+
+async function keep(engine: Engine, options: StateOptions, output: Output): Promise<void> {
+  const n = options.last ?? 0;
+  await engine.keepLastN(options.thread, n);
+  output.json({ ok: true, threadId: options.thread, kept: n });
+  output.line(
+    `${output.colors.green("✓")} kept the ${n} most recently updated variables of thread ${options.thread}`,
+  );
+}
+
+function singleRef(options: StateOptions): string {
+  const ref = Array.isArray(options.ref) ? options.ref[0] : (options.ref as string | undefined);
+  if (ref === undefined) throw usageError("missing --ref <reference>");
+  return ref;
+}

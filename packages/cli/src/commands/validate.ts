@@ -1,0 +1,50 @@
+import type { Command } from "commander";
+import type { CommandContext } from "../command-context.js";
+import { type CommonOptions, withFormat, withInput, withStore, withTools } from "../common-options.js";
+import { withEngine } from "../engine-session.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
+import { createOutput } from "../output.js";
+import { parseInput } from "../parse-input.js";
+import { readPlanFile } from "../read-plan.js";
+import { printDiagnostics, printGraphSummary, printVerdict, validationJson } from "../render-validation.js";
+
+/** Registers `obelisk validate <plan> --tools <module>`. */
+export function registerValidate(program: Command, context: CommandContext): void {
+  const command = program
+    .command("validate")
+    .description("compile a plan and print its diagnostics, plan hash and graph summary")
+    .argument("<plan>", "plan file (JSON)");
+  withTools(command, true);
+  withInput(command);
+  withStore(command);
+  withFormat(command);
+  command.action(async (plan: string, options: CommonOptions) => {
+    context.exit(await validateCommand(plan, options, context));
+  });
+}
+
+async function validateCommand(
+  planPath: string,
+  options: CommonOptions,
+  { io }: CommandContext,
+): Promise<ExitCode> {
+  const output = createOutput(io, options.format);
+  const plan = readPlanFile(planPath, io.cwd);
+  const input = parseInput(options.input, io.cwd);
+  const result = await withEngine({ tools: options.tools, store: options.store }, io, (engine) =>
+    engine.validate(plan.text, { threadId: options.thread, ...(input === undefined ? {} : { input }) }),
+  );
+  output.json(validationJson(result));
+  printDiagnostics(output, result, plan);
+  printVerdict(output, result);
+  printGraphSummary(output, result);
+  if (result.ok) {
+    output.line();
+    output.line(
+      output.colors.dim(
+        `approve and run it with: obelisk run ${planPath} --tools ${options.tools} --approved ${result.planHash}`,
+      ),
+    );
+  }
+  return result.ok ? EXIT.ok : EXIT.failed;
+}

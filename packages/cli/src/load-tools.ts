@@ -1,0 +1,57 @@
+import { existsSync, statSync } from "node:fs";
+import { extname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ToolDefinition } from "obelisk";
+import { errorMessage, usageError } from "./usage-error.js";
+
+/** Tools as a tools module exports them: an array, or an object by name. */
+export type LoadedTools = readonly ToolDefinition[] | Readonly<Record<string, ToolDefinition>>;
+
+const TYPESCRIPT = new Set([".ts", ".mts", ".cts", ".tsx"]);
+const JAVASCRIPT = new Set([".js", ".mjs", ".cjs"]);
+
+/** Loads a tools module (`.js`, `.mjs` or `.ts` through tsx) and checks its default export. Throws USAGE. */
+export async function loadTools(file: string, cwd: string): Promise<LoadedTools> {
+  const path = resolve(cwd, file);
+  if (!existsSync(path) || !statSync(path).isFile()) throw usageError(`tools module not found: ${file}`);
+  const extension = extname(path);
+  if (!TYPESCRIPT.has(extension) && !JAVASCRIPT.has(extension)) {
+    throw usageError(`tools module must be .js, .mjs or .ts: ${file}`);
+  }
+  const module = await importModule(path, extension, file);
+  return checkDefaultExport(module, file);
+}
+
+async function importModule(path: string, extension: string, file: string): Promise<unknown> {
+  const url = pathToFileURL(path).href;
+  try {
+    if (!TYPESCRIPT.has(extension)) return await import(url);
+    const { tsImport } = await import("tsx/esm/api");
+    return await tsImport(url, import.meta.url);
+  } catch (error) {
+    throw usageError(`tools module ${file} failed to load: ${errorMessage(error)}`, error);
+  }
+}
+
+function isToolLike(value: unknown): value is ToolDefinition {
+  return (
+    typeof value === "object" && value !== null && typeof (value as { name?: unknown }).name === "string"
+  );
+}
+
+function checkDefaultExport(module: unknown, file: string): LoadedTools {
+  const exported = (module as { default?: unknown } | null)?.default;
+  const problem = `tools module ${file} must default-export an array of tools or an object of tools by name`;
+  if (Array.isArray(exported)) {
+    const bad = exported.findIndex((tool) => !isToolLike(tool));
+    if (bad >= 0) throw usageError(`${problem} (item ${bad} has no name)`);
+    return exported as readonly ToolDefinition[];
+  }
+  if (typeof exported !== "object" || exported === null) throw usageError(problem);
+  const tools: Record<string, ToolDefinition> = {};
+  for (const [key, tool] of Object.entries(exported)) {
+    if (typeof tool !== "object" || tool === null) throw usageError(`${problem} (${key} is not a tool)`);
+    tools[key] = isToolLike(tool) ? tool : ({ ...(tool as object), name: key } as ToolDefinition);
+  }
+  return tools;
+}

@@ -1,0 +1,64 @@
+import { readFileSync } from "node:fs";
+import { Command, CommanderError } from "commander";
+import { type CliIo, processIo } from "./cli-io.js";
+import type { CommandContext } from "./command-context.js";
+import { registerGraph } from "./commands/graph.js";
+import { registerResume } from "./commands/resume.js";
+import { registerRun } from "./commands/run.js";
+import { registerRuns } from "./commands/runs.js";
+import { registerSchema } from "./commands/schema.js";
+import { registerState } from "./commands/state.js";
+import { registerValidate } from "./commands/validate.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
+import { reportError, sniffFormat } from "./output.js";
+import { usageError } from "./usage-error.js";
+
+/** The CLI's version (from its package.json). */
+export function cliVersion(): string {
+  const url = new URL("../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
+}
+
+/** Builds the `obelisk` program; commands report their exit code through `context.exit`. */
+export function createProgram(context: CommandContext): Command {
+  const program = new Command("obelisk")
+    .description("Validate, run and inspect Obelisk plans")
+    .version(cliVersion(), "-V, --version", "print the version")
+    .showSuggestionAfterError(true);
+  registerValidate(program, context);
+  registerRun(program, context);
+  registerGraph(program, context);
+  registerSchema(program, context);
+  registerState(program, context);
+  registerRuns(program, context);
+  registerResume(program, context);
+  configure(program, context.io);
+  return program;
+}
+
+function configure(command: Command, io: CliIo): void {
+  command.exitOverride().configureOutput({
+    writeOut: (text) => io.stdout.write(text),
+    writeErr: (text) => io.stderr.write(text),
+    outputError: () => {},
+  });
+  for (const sub of command.commands) configure(sub, io);
+}
+
+/** Runs the CLI with the given arguments (without `node` and the script) and returns the exit code. */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<ExitCode> {
+  const format = sniffFormat(argv);
+  let exitCode: ExitCode = EXIT.ok;
+  const program = createProgram({ io, exit: (code) => (exitCode = code) });
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return EXIT.ok;
+      const message = error.message.replace(/^error:\s*/, "");
+      return reportError(io, format, usageError(message));
+    }
+    return reportError(io, format, error);
+  }
+}

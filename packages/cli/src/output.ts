@@ -1,0 +1,82 @@
+import { ObeliskError } from "@obelisk/core";
+import pc from "picocolors";
+import type { CliIo, CliStream } from "./cli-io.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
+import { errorMessage } from "./usage-error.js";
+
+/** Output format of every command. */
+export type OutputFormat = "text" | "json";
+
+/** The colour functions used by text renderers (identity functions when colours are off). */
+export type Colors = ReturnType<typeof pc.createColors>;
+
+/** Where a command writes its result, in the chosen format. */
+export interface Output {
+  /** The chosen format. */
+  readonly format: OutputFormat;
+  /** Colours (enabled only on a TTY without NO_COLOR). */
+  readonly colors: Colors;
+  /** True when stdout is a terminal. */
+  readonly isTTY: boolean;
+  /** The underlying stdout. */
+  readonly stdout: CliStream;
+  /** Writes one line of text to stdout (text format only; ignored in json format). */
+  line(text?: string): void;
+  /** Writes THE json document to stdout (json format only). */
+  json(document: unknown): void;
+}
+
+/** True when colours should be used on this stream (a TTY, NO_COLOR unset; FORCE_COLOR forces). */
+export function colorsEnabled(stream: CliStream, env: CliIo["env"]): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "" && env.FORCE_COLOR !== "0") return true;
+  return stream.isTTY === true && env.TERM !== "dumb";
+}
+
+/** Creates the output of one command. */
+export function createOutput(io: CliIo, format: OutputFormat): Output {
+  const isTTY = io.stdout.isTTY === true;
+  return {
+    format,
+    colors: pc.createColors(colorsEnabled(io.stdout, io.env)),
+    isTTY,
+    stdout: io.stdout,
+    line(text = "") {
+      if (format === "text") io.stdout.write(`${text}\n`);
+    },
+    json(document) {
+      if (format === "json") io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    },
+  };
+}
+
+/** The code and exit code of anything thrown by a command. */
+export function classifyError(error: unknown): { code: string; message: string; exitCode: ExitCode } {
+  if (ObeliskError.is(error)) {
+    const exitCode = error.code === "USAGE" || error.code === "RUN_NOT_FOUND" ? EXIT.usage : EXIT.failed;
+    const hint = error.hint === undefined ? "" : ` (${error.hint})`;
+    return { code: error.code, message: `${errorMessage(error)}${hint}`, exitCode };
+  }
+  return { code: "INTERNAL", message: errorMessage(error), exitCode: EXIT.failed };
+}
+
+/** Reports an error the way every command does: json document on stdout (json format), one line on stderr. */
+export function reportError(io: CliIo, format: OutputFormat, error: unknown): ExitCode {
+  const { code, message, exitCode } = classifyError(error);
+  if (format === "json") io.stdout.write(`${JSON.stringify({ error: { code, message } }, null, 2)}\n`);
+  const colors = pc.createColors(colorsEnabled(io.stderr, io.env));
+  io.stderr.write(`${colors.red("error")} ${colors.dim(`[${code}]`)} ${message}\n`);
+  if (code === "INTERNAL" && io.env.OBELISK_DEBUG && error instanceof Error)
+    io.stderr.write(`${error.stack}\n`);
+  return exitCode;
+}
+
+/** The `--format` value of a raw argv, before commander parsed it (for errors commander itself raises). */
+export function sniffFormat(argv: readonly string[]): OutputFormat {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--format" && argv[i + 1] === "json") return "json";
+    if (arg === "--format=json") return "json";
+  }
+  return "text";
+}

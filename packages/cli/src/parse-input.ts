@@ -1,0 +1,44 @@
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { JsonValue } from "@obelisk/core";
+import { errorMessage, usageError } from "./usage-error.js";
+
+/** Parses `--input`: inline JSON (starts with `{`) or a JSON file; a plain object or an Input message. Throws USAGE. */
+export function parseInput(value: string | undefined, cwd: string): JsonValue | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  const inline = trimmed.startsWith("{") || trimmed.startsWith("[");
+  const text = inline ? trimmed : readInputFile(value, cwd);
+  const source = inline ? "inline --input" : `--input file ${value}`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw usageError(`malformed JSON in ${source}: ${errorMessage(error)}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw usageError(`${source} must be a JSON object or an Input message`);
+  }
+  return parsed as JsonValue;
+}
+
+function readInputFile(file: string, cwd: string): string {
+  const path = resolve(cwd, file);
+  if (!existsSync(path)) throw usageError(`--input is neither inline JSON nor an existing file: ${file}`);
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw usageError(`cannot read --input file ${file}: ${errorMessage(error)}`);
+  }
+}
+
+/** Parses a JSON value given on the command line (`state set --value`). Bare words are taken as strings. Throws USAGE. */
+export function parseJsonValue(text: string, flag: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch (error) {
+    if (/^[A-Za-z_][\w-]*$/.test(text))
+      throw usageError(`${flag} must be JSON (for a string, quote it: '"${text}"')`);
+    throw usageError(`malformed JSON in ${flag}: ${errorMessage(error)}`);
+  }
+}

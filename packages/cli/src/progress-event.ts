@@ -1,0 +1,34 @@
+import type { EngineEvent } from "obelisk";
+import type { ProgressEvent } from "./progress.js";
+
+/** Maps an engine event to what the progress display shows (undefined for events it does not show). */
+export function toProgressEvent(event: EngineEvent): ProgressEvent | undefined {
+  switch (event.type) {
+    case "call-start":
+      return { type: "call-start", callId: event.callId, attempt: event.attempt };
+    case "call-retry":
+      return {
+        type: "call-retry",
+        callId: event.callId,
+        attempt: event.attempt + 1,
+        message: event.error.message,
+      };
+    case "call-end": {
+      const detail =
+        event.error !== undefined
+          ? `${event.error.code ?? event.error.name}: ${event.error.message}`
+          : event.reason;
+      const branch = event.branch !== undefined && event.branch > 0 ? `branch ${event.branch}` : undefined;
+      const text = [branch, detail].filter((part) => part !== undefined).join(", ");
+      return {
+        type: "call-end",
+        callId: event.callId,
+        status: event.status,
+        ...(event.attempts > 0 ? { durationMs: event.durationMs } : {}),
+        ...(text === "" ? {} : { detail: text }),
+      };
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,1 @@
+throw new Error("this tools module cannot be loaded");

@@ -1,0 +1,71 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The repository root. */
+export const ROOT = resolve(here, "../../..");
+const BIN = join(ROOT, "packages/cli/dist/bin.js");
+
+/** Absolute path of a file of an example. */
+export const example = (name: string, file: string): string => join(ROOT, "examples", name, file);
+/** Absolute path of a test fixture. */
+export const fixture = (file: string): string => join(here, "__fixtures__", file);
+
+/** What one spawn of the binary produced. */
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A fresh temporary directory: the working directory of spawns (so the default store lands there). */
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "obelisk-cli-"));
+}
+
+/** Spawns `node packages/cli/dist/bin.js …args` in `cwd`. */
+export function obelisk(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd, timeout: 30_000, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", ...env } },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Spawns with `--format json` and parses stdout as exactly one JSON document. */
+export async function obeliskJson(
+  args: readonly string[],
+  cwd: string,
+): Promise<CliResult & { readonly json: Record<string, unknown> }> {
+  const result = await obelisk([...args, "--format", "json"], cwd);
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(result.stdout) as Record<string, unknown>;
+  } catch {
+    throw new Error(
+      `stdout is not one JSON document (exit ${result.code}):\n${result.stdout}\n${result.stderr}`,
+    );
+  }
+  return { ...result, json };
+}
+
+/** Asserts a usage-style failure: the exit code, one line on stderr, no stack trace. */
+export function expectOneLineError(result: CliResult, code: number): void {
+  expect(result.code).toBe(code);
+  expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  expect(result.stderr).not.toContain("    at ");
+}

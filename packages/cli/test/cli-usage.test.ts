@@ -1,0 +1,137 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { example, expectOneLineError, fixture, obelisk, obeliskJson, tempDir } from "./cli-harness.js";
+
+const cwd = tempDir();
+const greetingTools = example("greeting", "tools.ts");
+const greetingPlan = example("greeting", "plan.json");
+
+describe.concurrent("obelisk: help, version and usage errors (exit 2)", () => {
+  it("prints the version and help with exit 0", async () => {
+    const version = await obelisk(["--version"], cwd);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const help = await obelisk(["--help"], cwd);
+    expect(help.code).toBe(0);
+    for (const command of ["validate", "run", "graph", "schema", "state", "runs", "resume"]) {
+      expect(help.stdout).toContain(command);
+    }
+  });
+
+  it("has --help on subcommands", async () => {
+    const run = await obelisk(["run", "--help"], cwd);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("--approved <hash>");
+    const set = await obelisk(["state", "set", "--help"], cwd);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain("--value <json>");
+  });
+
+  it("rejects an unknown flag and an unknown command with one line", async () => {
+    expectOneLineError(
+      await obelisk(["validate", greetingPlan, "--tools", greetingTools, "--bogus"], cwd),
+      2,
+    );
+    expectOneLineError(await obelisk(["frobnicate"], cwd), 2);
+    expectOneLineError(
+      await obelisk(["run", greetingPlan, "--tools", greetingTools, "--concurrency", "0"], cwd),
+      2,
+    );
+  });
+
+  it("reports usage errors as one JSON document in json format", async () => {
+    const result = await obeliskJson(["validate", greetingPlan, "--tools", greetingTools, "--bogus"], cwd);
+    expectOneLineError(result, 2);
+    expect(result.json).toEqual({ error: { code: "USAGE", message: expect.any(String) } });
+    const format = await obelisk(["schema", "--tools", greetingTools, "--format", "yaml"], cwd);
+    expectOneLineError(format, 2);
+  });
+
+  it("rejects a missing plan file and a missing --tools", async () => {
+    const missing = await obeliskJson(["validate", join(cwd, "nope.json"), "--tools", greetingTools], cwd);
+    expectOneLineError(missing, 2);
+    expect(missing.json).toMatchObject({ error: { code: "USAGE" } });
+    expectOneLineError(await obelisk(["validate", greetingPlan], cwd), 2);
+    expectOneLineError(await obelisk(["validate", greetingPlan, "--tools", join(cwd, "none.ts")], cwd), 2);
+  });
+
+  it("reports a tools module that throws on import, with its message", async () => {
+    const result = await obelisk(["schema", "--tools", fixture("throws.mjs")], cwd);
+    expectOneLineError(result, 2);
+    expect(result.stderr).toContain("this tools module cannot be loaded");
+  });
+
+  it("rejects a tools module without a valid default export", async () => {
+    expectOneLineError(await obelisk(["schema", "--tools", fixture("no-default.mjs")], cwd), 2);
+  });
+
+  it("rejects an unknown store scheme and malformed --input", async () => {
+    const store = await obeliskJson(["state", "summary", "--store", "postgres://x"], cwd);
+    expectOneLineError(store, 2);
+    expect(store.json).toMatchObject({ error: { code: "USAGE" } });
+    const input = await obelisk(
+      ["run", greetingPlan, "--tools", greetingTools, "--input", "{ userName: "],
+      cwd,
+    );
+    expectOneLineError(input, 2);
+    const value = await obelisk(
+      ["state", "set", "--store", "memory", "--ref", "†state.x", "--value", "{nope"],
+      cwd,
+    );
+    expectOneLineError(value, 2);
+  });
+
+  it("reports a malformed JSON plan as JSON_SYNTAX with exit 1 and its line", async () => {
+    const json = await obeliskJson(
+      ["validate", fixture("malformed.json"), "--tools", fixture("tools.mjs")],
+      cwd,
+    );
+    expect(json.code).toBe(1);
+    expect(json.json.ok).toBe(false);
+    expect(json.json.diagnostics).toEqual([expect.objectContaining({ code: "JSON_SYNTAX", pointer: "" })]);
+    const text = await obelisk(["validate", fixture("malformed.json"), "--tools", fixture("tools.mjs")], cwd);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/malformed\.json:3:\d+: error JSON_SYNTAX/);
+    expect(text.stdout).toContain("^");
+    expect(text.stderr).not.toContain("    at ");
+  });
+
+  it("runs a plain .mjs tools module, and a failed run exits 1 with its errors", async () => {
+    const dir = tempDir();
+    const result = await obeliskJson(
+      ["run", fixture("failing-plan.json"), "--tools", fixture("tools.mjs")],
+      dir,
+    );
+    expect(result.code).toBe(1);
+    expect(result.json).toMatchObject({
+      status: "failed",
+      calls: {
+        boom: { status: "failed", error: { code: "EXPLODED" } },
+        after: { status: "blocked" },
+        independent: { status: "succeeded", wrote: ["†state.independent"] },
+      },
+      errors: [{ callId: "boom", error: { code: "EXPLODED" } }],
+      state: { independent: { text: "still runs" } },
+    });
+    const text = await obelisk(
+      ["run", fixture("failing-plan.json"), "--tools", fixture("tools.mjs"), "--store", "memory"],
+      dir,
+    );
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain("Run failed");
+    expect(text.stdout).toMatch(/boom\s+explode\s+✗ failed/);
+  });
+
+  it("creates the default SQLite store under .obelisk on first use", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "input.json"), '{ "userName": "Grace" }');
+    const result = await obeliskJson(
+      ["run", greetingPlan, "--tools", greetingTools, "--input", "input.json"],
+      dir,
+    );
+    expect(result.code).toBe(0);
+    const state = await obeliskJson(["state", "get", "--ref", "†state.greeting"], dir);
+    expect(state.json).toMatchObject({ value: { message: "Hello, Grace!" } });
+  });
+});
