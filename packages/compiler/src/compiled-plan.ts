@@ -9,6 +9,7 @@ import type {
   Path,
   PlanDocument,
   PlanHash,
+  SourceMap,
 } from "@obelisk/core";
 import type { DirectedGraph } from "graphology";
 import type { RetryPolicy } from "./tool-definition.js";
@@ -110,6 +111,8 @@ export interface CompiledPlan {
   readonly graph: PlanGraph;
   /** How many automatic ids were handed out (the engine advances the thread's counter by this). */
   readonly autoIdsUsed: number;
+  /** Line/column positions of pointers, when the plan was given as text. */
+  readonly sourceMap?: SourceMap;
 }
 
 /** What is known about the context at compile time (SPEC §6). All optional: unknown means "no diagnostic". */

@@ -1,14 +1,4 @@
 export type {
-  BranchResult,
-  InferInput,
-  InferOutput,
-  RetryPolicy,
-  SchemaInput,
-  ToolContext,
-  ToolDefinition,
-} from "./tool-definition.js";
-export { branch, defineTool, isBranchResult } from "./tool-definition.js";
-export type {
   CompileContext,
   CompiledCall,
   CompiledPlan,
@@ -18,3 +8,13 @@ export type {
   PlanNodeAttributes,
   WriterLink,
 } from "./compiled-plan.js";
+export type {
+  BranchResult,
+  InferInput,
+  InferOutput,
+  RetryPolicy,
+  SchemaInput,
+  ToolContext,
+  ToolDefinition,
+} from "./tool-definition.js";
+export { branch, defineTool, isBranchResult } from "./tool-definition.js";

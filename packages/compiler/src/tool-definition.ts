@@ -37,7 +37,9 @@ export function branch(alternative: number | string, value: unknown): BranchResu
 
 /** True when a tool's return value is a `branch()` result. */
 export function isBranchResult(value: unknown): value is BranchResult {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRANCH_MARKER] === true;
+  return (
+    typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRANCH_MARKER] === true
+  );
 }
 
 /** What a tool implementation receives besides its arguments. */
@@ -94,7 +96,10 @@ export interface ToolDefinition<In extends SchemaInput = SchemaInput, Out extend
 /** Defines a tool with types inferred from its zod schemas (an identity function at run time). */
 export function defineTool<In extends SchemaInput, Out extends SchemaInput = JsonObject>(
   definition: ToolDefinition<In, Out> & {
-    run?: (args: InferInput<In>, ctx: ToolContext) => InferOutput<Out> | BranchResult | Promise<InferOutput<Out> | BranchResult>;
+    run?: (
+      args: InferInput<In>,
+      ctx: ToolContext,
+    ) => InferOutput<Out> | BranchResult | Promise<InferOutput<Out> | BranchResult>;
   },
 ): ToolDefinition<In, Out> {
   return definition;

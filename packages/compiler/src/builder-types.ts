@@ -1,0 +1,38 @@
+import type { JsonObject, KindTable, Limits, OutputMethod, OutputTarget, Reference } from "@obelisk/core";
+import type { CompileContext, CompiledCall, WriterLink } from "./compiled-plan.js";
+import type { RegisteredTool } from "./registered-tool.js";
+
+/** A compiled call with what the plan-wide passes need. */
+export interface CallEntry {
+  /** The compiled call (its `writers` map is `writers` below). */
+  readonly call: CompiledCall;
+  /** In-plan writers of each referenced path, kept up to date as calls arrive. */
+  readonly writers: Map<string, WriterLink[]>;
+  /** The call's tool. */
+  readonly tool: RegisteredTool;
+  /** Targets per alternative; a call without `_outputPath` writes `†calls.<id>`. */
+  readonly alternatives: readonly (readonly OutputTarget[])[];
+}
+
+/** One target of one call in the writer index. */
+export interface WriterEntry {
+  readonly callId: string;
+  readonly alternative: number;
+  readonly target: OutputTarget;
+  readonly method: OutputMethod;
+}
+
+/** One reference operand of one call in the reader index. */
+export interface ReaderEntry {
+  readonly callId: string;
+  readonly reference: Reference;
+}
+
+/** Settings shared by the builder's passes. */
+export interface BuilderSettings {
+  readonly kinds: KindTable;
+  readonly limits: Limits;
+  readonly context: CompileContext;
+  /** The plan's own `inputSchema`, if any. */
+  readonly planInputSchema?: JsonObject;
+}

@@ -1,0 +1,66 @@
+import type { Diagnostic, JsonValue, KindTable, Limits, OutputPath } from "@obelisk/core";
+import { parseOutputPath } from "@obelisk/core";
+import { makeDiagnostic } from "./make-diagnostic.js";
+import type { RegisteredTool } from "./registered-tool.js";
+
+/**
+ * Parses and checks a call's `_outputPath` (SPEC §3): OUTPUT_PATH_SYNTAX / OUTPUT_PATH_READONLY /
+ * REF_FORBIDDEN_SEGMENT / REF_KIND_UNKNOWN from the parser, OUTPUT_PATH_NOT_ALLOWED for the tool's
+ * constraint, OUTCOME_UNKNOWN for more alternatives than declared outcomes. All at `/…/_outputPath`.
+ */
+export function checkOutputPath(
+  value: JsonValue,
+  pointer: string,
+  tool: RegisteredTool | undefined,
+  options: {
+    readonly kinds: KindTable;
+    readonly limits: Pick<Limits, "maxPathDepth">;
+    readonly callId: string | undefined;
+  },
+  out: Diagnostic[],
+): OutputPath | undefined {
+  const callId = options.callId;
+  if (typeof value !== "string") {
+    out.push(
+      makeDiagnostic("OUTPUT_PATH_SYNTAX", '_outputPath must be a string like "†state.result"', pointer, {
+        callId,
+      }),
+    );
+    return undefined;
+  }
+  const parsed = parseOutputPath(value, options.kinds, options.limits);
+  if (!parsed.ok) {
+    const { code, message, offset, hint } = parsed.issue;
+    out.push(makeDiagnostic(code, `${message} (at character ${offset + 1})`, pointer, { callId, hint }));
+    return undefined;
+  }
+  if (tool === undefined) return parsed.value;
+  if (tool.outputPathSchema !== undefined && tool.validateOutputPath(value).length > 0) {
+    const rule = tool.outputPathSchema;
+    const hint =
+      typeof rule.const === "string"
+        ? `this tool writes to ${rule.const}`
+        : typeof rule.pattern === "string"
+          ? `the path must match ${rule.pattern}`
+          : undefined;
+    out.push(
+      makeDiagnostic(
+        "OUTPUT_PATH_NOT_ALLOWED",
+        `tool "${tool.name}" does not allow _outputPath ${value}`,
+        pointer,
+        {
+          callId,
+          hint,
+        },
+      ),
+    );
+  }
+  const outcomes = tool.outcomes;
+  const count = parsed.value.alternatives.length;
+  if (outcomes !== undefined && count > outcomes.length) {
+    const message = `_outputPath has ${count} alternatives but tool "${tool.name}" declares ${outcomes.length} outcomes`;
+    const hint = `outcomes: ${outcomes.join(", ") || "(none)"}`;
+    out.push(makeDiagnostic("OUTCOME_UNKNOWN", message, pointer, { callId, hint }));
+  }
+  return parsed.value;
+}

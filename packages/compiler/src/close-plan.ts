@@ -1,0 +1,62 @@
+import type { Diagnostic } from "@obelisk/core";
+import type { CompiledCall, PlanGraph } from "./compiled-plan.js";
+import { computeCriticalPaths } from "./critical-path.js";
+import { findCycles } from "./find-cycles.js";
+import { makeDiagnostic } from "./make-diagnostic.js";
+import type { PlanBuilder } from "./plan-builder.js";
+import { referenceTypeMismatches } from "./reference-types.js";
+import { type IndexedDiagnostic, sortDiagnostics } from "./sort-diagnostics.js";
+import { unreachableCall } from "./unreachable-calls.js";
+import { unresolvedReferences } from "./unresolved-references.js";
+
+/** What the plan-wide passes produce. */
+export interface ClosedPlan {
+  readonly ok: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly calls: readonly CompiledCall[];
+  readonly graph: PlanGraph;
+  readonly autoIdsUsed: number;
+}
+
+function cycleDiagnostics(builder: PlanBuilder): IndexedDiagnostic[] {
+  return findCycles(builder.graph).map((path) => {
+    const start = builder.entries.get(path[0] as string);
+    const text = path.join(" → ");
+    const pointer = start?.call.pointer ?? "";
+    const diagnostic = makeDiagnostic("CYCLE", `calls form a cycle: ${text}`, pointer, {
+      callId: path[0],
+      hint: text,
+      related: path.slice(0, -1),
+    });
+    return { index: start?.call.index ?? -1, diagnostic };
+  });
+}
+
+/**
+ * Runs the plan-wide passes over a builder (cycles, REF_UNRESOLVED, REF_TYPE_MISMATCH, UNREACHABLE),
+ * computes every node's critical path and returns the diagnostics in document order.
+ */
+export function closePlan(
+  builder: PlanBuilder,
+  extra: readonly IndexedDiagnostic[],
+  document: unknown,
+): ClosedPlan {
+  const all: IndexedDiagnostic[] = [...extra, ...builder.diagnostics, ...cycleDiagnostics(builder)];
+  for (const entry of builder.entries.values()) {
+    const index = entry.call.index;
+    for (const diagnostic of unresolvedReferences(builder, entry)) all.push({ index, diagnostic });
+    for (const diagnostic of referenceTypeMismatches(builder, entry)) all.push({ index, diagnostic });
+    const unreachable = unreachableCall(entry);
+    if (unreachable !== undefined) all.push({ index, diagnostic: unreachable });
+  }
+  const paths = computeCriticalPaths(builder.graph, (id) => builder.entries.get(id)?.tool.cost ?? 1);
+  for (const [id, value] of paths) builder.graph.setNodeAttribute(id, "criticalPath", value);
+  const diagnostics = sortDiagnostics(all, document);
+  return {
+    ok: !diagnostics.some((diagnostic) => diagnostic.severity === "error"),
+    diagnostics,
+    calls: builder.calls,
+    graph: builder.graph,
+    autoIdsUsed: builder.autoIdsUsed,
+  };
+}

@@ -1,0 +1,100 @@
+import type { Diagnostic, JsonObject, PlanDocument, PlanHash } from "@obelisk/core";
+import { appendPointer, normalizePlan, planHash } from "@obelisk/core";
+import { closePlan } from "./close-plan.js";
+import { internalFailure } from "./compile.js";
+import { type CompileOptions, resolveCompileOptions } from "./compile-options.js";
+import type { CompiledCall, CompiledPlan, PlanGraph } from "./compiled-plan.js";
+import { makeDiagnostic } from "./make-diagnostic.js";
+import { type AddCallResult, PlanBuilder } from "./plan-builder.js";
+import type { ToolRegistry } from "./tool-registry.js";
+
+/** Options of `createIncrementalCompiler`. */
+export interface IncrementalCompileOptions extends CompileOptions {
+  /** JSON Schema of the run's input (what a plan document's `inputSchema` would say). */
+  readonly inputSchema?: JsonObject;
+}
+
+/** Compiles a plan one call at a time, as an LLM streams it (SPEC §7 Streaming). */
+export interface IncrementalCompiler {
+  /** Validates one call, wires it both ways, refuses it (CYCLE) when it would close a cycle. Never throws. */
+  addCall(call: unknown): AddCallResult;
+  /** Runs the plan-wide passes (REF_UNRESOLVED, types, UNREACHABLE) and returns the plan. Idempotent. */
+  close(): CompiledPlan;
+  /** Calls added so far, in order. */
+  readonly calls: readonly CompiledCall[];
+  /** The graph so far (critical paths are computed at close). */
+  readonly graph: PlanGraph;
+}
+
+/** Rebases limit diagnostics of one call (checked as a one-call document) onto its pointer. */
+function limitDiagnostics(call: unknown, pointer: string, options: CompileOptions): Diagnostic[] {
+  const checked = normalizePlan(call, { limits: { ...options.limits, maxCalls: Number.MAX_SAFE_INTEGER } });
+  return checked.diagnostics
+    .filter((diagnostic) => diagnostic.code === "PLAN_LIMIT")
+    .map((diagnostic) => ({ ...diagnostic, pointer: pointer + diagnostic.pointer }));
+}
+
+/**
+ * Creates an incremental compiler. Pointers are `/plan/<index>`. Batch `compile` uses the same builder,
+ * so both give the same graph and diagnostics for an acyclic plan.
+ */
+export function createIncrementalCompiler(
+  registry: ToolRegistry,
+  options: IncrementalCompileOptions = {},
+): IncrementalCompiler {
+  const resolved = resolveCompileOptions(options);
+  const settings = {
+    kinds: resolved.kinds,
+    limits: resolved.limits,
+    context: resolved.context,
+    ...(options.inputSchema === undefined ? {} : { planInputSchema: options.inputSchema }),
+  };
+  const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseCycles: true });
+  const values: unknown[] = [];
+  let closed: CompiledPlan | undefined;
+  const addCall = (call: unknown): AddCallResult => {
+    const index = values.length;
+    const pointer = appendPointer("/plan", index);
+    if (closed !== undefined)
+      return { ok: false, diagnostics: [makeDiagnostic("PLAN_SHAPE", "the plan is closed", pointer)] };
+    values.push(call);
+    try {
+      const limits =
+        index >= resolved.limits.maxCalls
+          ? [makeDiagnostic("PLAN_LIMIT", `more than ${resolved.limits.maxCalls} calls`, pointer)]
+          : limitDiagnostics(call, pointer, options);
+      if (limits.length > 0) {
+        for (const diagnostic of limits) builder.diagnostics.push({ index, diagnostic });
+        return { ok: false, diagnostics: limits };
+      }
+      return builder.add({ value: call, pointer, index });
+    } catch (error) {
+      const diagnostic = makeDiagnostic(
+        "PLAN_SHAPE",
+        `internal compiler error: ${(error as Error).message}`,
+        pointer,
+      );
+      builder.diagnostics.push({ index, diagnostic });
+      return { ok: false, diagnostics: [diagnostic] };
+    }
+  };
+  const close = (): CompiledPlan => {
+    if (closed !== undefined) return closed;
+    const source = { type: "plan", plan: values };
+    const document: PlanDocument = {
+      form: "plan",
+      calls: values.map((value, index) => ({ value, pointer: appendPointer("/plan", index), index })),
+      source,
+      ...(options.inputSchema === undefined ? {} : { inputSchema: options.inputSchema }),
+    };
+    let hash: PlanHash = "sha256:";
+    try {
+      hash = planHash(document);
+      closed = { ...closePlan(builder, [], source), planHash: hash, document };
+    } catch (error) {
+      closed = internalFailure(hash, error);
+    }
+    return closed;
+  };
+  return { addCall, close, calls: builder.calls, graph: builder.graph };
+}

@@ -1,0 +1,153 @@
+import type { JsonObject } from "@obelisk/core";
+import { ObeliskError } from "@obelisk/core";
+import type { RegisteredTool } from "./registered-tool.js";
+import type { SchemaCheck, SchemaCompiler } from "./schema-validator.js";
+import { isPlainObject, toJsonSchema } from "./to-json-schema.js";
+import type { RetryPolicy, ToolContext } from "./tool-definition.js";
+
+const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+const VALID: SchemaCheck = () => [];
+
+type Run = (args: JsonObject, ctx: ToolContext) => unknown;
+
+/** True for the spec's tool form: a JSON Schema object whose `properties._tool.const` names the tool. */
+export function isSpecToolForm(value: Record<string, unknown>): boolean {
+  const properties = value.properties;
+  return (
+    typeof value.name !== "string" &&
+    isPlainObject(properties) &&
+    isPlainObject(properties._tool) &&
+    typeof properties._tool.const === "string"
+  );
+}
+
+/** Converts the spec's tool form into the `defineTool` shape (meta-properties moved out of the input schema). */
+function fromSpecForm(value: Record<string, unknown>, run: unknown): Record<string, unknown> {
+  const properties = value.properties as Record<string, unknown>;
+  const params: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(properties)) if (!key.startsWith("_")) params[key] = schema;
+  const required = Array.isArray(value.required)
+    ? value.required.filter((k) => typeof k === "string" && !k.startsWith("_"))
+    : [];
+  const input: Record<string, unknown> = { ...value, properties: params };
+  delete input.description;
+  delete input.title;
+  if (required.length > 0) input.required = required;
+  else delete input.required;
+  const description = typeof value.description === "string" ? value.description : value.title;
+  return {
+    name: (properties._tool as Record<string, unknown>).const,
+    description,
+    input,
+    output: properties._output,
+    outputPath: properties._outputPath,
+    outcomes: value.outcomes ?? value["x-outcomes"],
+    run,
+  };
+}
+
+function optionalNumber(value: unknown, what: string, positive = true): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isFinite(value) || (positive && value <= 0)) {
+    throw new ObeliskError("USAGE", `${what} must be a positive number`);
+  }
+  return value;
+}
+
+function checkOutcomes(value: unknown, what: string): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
+    throw new ObeliskError("USAGE", `${what}: outcomes must be an array of strings`);
+  }
+  return value as string[];
+}
+
+function schemaCheck(compiler: SchemaCompiler, schema: JsonObject | undefined, what: string): SchemaCheck {
+  if (schema === undefined) return VALID;
+  compiler.assertValid(schema, what);
+  return compiler.lazyCheck(schema, what);
+}
+
+/**
+ * Normalizes one tool given in any accepted form (SPEC §9). `fallbackName` is the key when tools were
+ * given as an object by name. Throws `ObeliskError("USAGE")` for an invalid definition.
+ */
+export function normalizeTool(
+  given: unknown,
+  fallbackName: string | undefined,
+  compiler: SchemaCompiler,
+  implementations: Readonly<Record<string, unknown>>,
+): RegisteredTool {
+  if (!isPlainObject(given))
+    throw new ObeliskError("USAGE", `a tool must be an object (got ${typeof given})`);
+  const specForm = isSpecToolForm(given);
+  const specName = specForm
+    ? ((given.properties as Record<string, Record<string, unknown>>)._tool?.const as string)
+    : "";
+  const source = specForm ? fromSpecForm(given, given.run ?? implementations[specName]) : given;
+  const name = typeof source.name === "string" ? source.name : fallbackName;
+  if (name === undefined || !TOOL_NAME.test(name)) {
+    throw new ObeliskError(
+      "USAGE",
+      `invalid tool name ${JSON.stringify(name ?? null)}: expected [A-Za-z_][A-Za-z0-9_-]*`,
+    );
+  }
+  const what = `tool "${name}"`;
+  const run = source.run ?? implementations[name];
+  if (run !== undefined && typeof run !== "function")
+    throw new ObeliskError("USAGE", `${what}: run must be a function`);
+  const inputSchema =
+    source.input === undefined ? { type: "object" } : toJsonSchema(source.input, `${what} input`);
+  const outputSchema =
+    source.output === undefined ? undefined : toJsonSchema(source.output, `${what} output`);
+  const outputPathSchema =
+    source.outputPath === undefined ? undefined : toJsonSchema(source.outputPath, `${what} outputPath`);
+  return buildTool(
+    name,
+    source,
+    { inputSchema, outputSchema, outputPathSchema, run: run as Run | undefined },
+    compiler,
+  );
+}
+
+interface Parts {
+  readonly inputSchema: JsonObject;
+  readonly outputSchema: JsonObject | undefined;
+  readonly outputPathSchema: JsonObject | undefined;
+  readonly run: Run | undefined;
+}
+
+function buildTool(
+  name: string,
+  source: Record<string, unknown>,
+  parts: Parts,
+  compiler: SchemaCompiler,
+): RegisteredTool {
+  const what = `tool "${name}"`;
+  const retry = source.retry;
+  if (retry !== undefined && !isPlainObject(retry))
+    throw new ObeliskError("USAGE", `${what}: retry must be an object`);
+  const concurrency = optionalNumber(source.concurrency, `${what}: concurrency`);
+  const timeoutMs = optionalNumber(source.timeoutMs, `${what}: timeoutMs`);
+  const cost = optionalNumber(source.cost, `${what}: cost`, false) ?? 1;
+  const outcomes = checkOutcomes(source.outcomes, what);
+  const tool: RegisteredTool = {
+    name,
+    inputSchema: parts.inputSchema,
+    retry: (retry ?? {}) as Partial<RetryPolicy>,
+    fresh: source.fresh === true,
+    cost,
+    latent: parts.run === undefined,
+    validateInput: schemaCheck(compiler, parts.inputSchema, `${what} input schema`),
+    validateOutput: schemaCheck(compiler, parts.outputSchema, `${what} output schema`),
+    validateOutputPath: schemaCheck(compiler, parts.outputPathSchema, `${what} outputPath schema`),
+    ...(typeof source.description === "string" ? { description: source.description } : {}),
+    ...(parts.outputSchema === undefined ? {} : { outputSchema: parts.outputSchema }),
+    ...(parts.outputPathSchema === undefined ? {} : { outputPathSchema: parts.outputPathSchema }),
+    ...(outcomes === undefined ? {} : { outcomes }),
+    ...(concurrency === undefined ? {} : { concurrency }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(parts.run === undefined ? {} : { run: parts.run }),
+  };
+  return tool;
+}

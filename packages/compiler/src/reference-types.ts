@@ -1,0 +1,93 @@
+import type { Diagnostic, InputExpression, Reference } from "@obelisk/core";
+import { getAtPath } from "@obelisk/core";
+import type { CallEntry } from "./builder-types.js";
+import { makeDiagnostic } from "./make-diagnostic.js";
+import type { PlanBuilder } from "./plan-builder.js";
+import { jsonTypeOf, schemaAtPath, schemaTypes, typeCompatible } from "./schema-types.js";
+
+type Types = Set<string> | undefined;
+
+function union(sets: Types[]): Types {
+  const result = new Set<string>();
+  for (const set of sets) {
+    if (set === undefined) return undefined;
+    for (const type of set) result.add(type);
+  }
+  return result;
+}
+
+/** Types the writers of an operand can put at its path (undefined when any is unknown). */
+function writtenTypes(builder: PlanBuilder, entry: CallEntry, reference: Reference): Types {
+  const links = entry.writers.get(reference.text) ?? [];
+  const sets: Types[] = [];
+  for (const link of links) {
+    const writer = builder.entries.get(link.callId);
+    if (writer === undefined || writer.call.outputMethod !== "set") return undefined;
+    for (const alternative of link.alternatives) {
+      const isFailureBranch =
+        writer.alternatives.length > 1 && alternative === writer.alternatives.length - 1;
+      if (isFailureBranch) return undefined;
+      for (const target of writer.alternatives[alternative] ?? []) {
+        if (target.kind !== reference.kind || target.path.length > reference.path.length) return undefined;
+        const output = writer.call.hasOutput ? undefined : writer.tool.outputSchema;
+        if (writer.call.hasOutput) {
+          const found = getAtPath(writer.call.output, reference.path.slice(target.path.length));
+          sets.push(found.found ? new Set([jsonTypeOf(found.value)]) : undefined);
+          continue;
+        }
+        if (output === undefined) return undefined;
+        sets.push(schemaTypes(schemaAtPath(output, reference.path.slice(target.path.length)), output));
+      }
+    }
+  }
+  return union(sets);
+}
+
+/** Types of an operand: from its in-plan writers, else from the context's schemas or given input. */
+function operandTypes(builder: PlanBuilder, entry: CallEntry, reference: Reference): Types {
+  if ((entry.writers.get(reference.text)?.length ?? 0) > 0) return writtenTypes(builder, entry, reference);
+  const { context, planInputSchema } = builder.settings;
+  if (reference.kind === "input") {
+    if (context.input !== undefined) {
+      const found = getAtPath(context.input, reference.path);
+      return found.found ? new Set([jsonTypeOf(found.value)]) : undefined;
+    }
+    const schema = planInputSchema ?? context.inputSchema;
+    return schema === undefined ? undefined : schemaTypes(schemaAtPath(schema, reference.path), schema);
+  }
+  if (reference.kind === "state" && context.stateSchema !== undefined) {
+    return schemaTypes(schemaAtPath(context.stateSchema, reference.path), context.stateSchema);
+  }
+  return undefined;
+}
+
+/** Types an expression evaluates to: the last operand of any alternative. */
+function expressionTypes(builder: PlanBuilder, entry: CallEntry, expression: InputExpression): Types {
+  return union(
+    expression.alternatives.map((gate) => {
+      const last = gate[gate.length - 1];
+      return last === undefined ? undefined : operandTypes(builder, entry, last);
+    }),
+  );
+}
+
+/**
+ * REF_TYPE_MISMATCH where the referenced value's known types certainly cannot satisfy the parameter's
+ * schema (conservative: only JSON `type`s are compared, and only when both sides are known).
+ */
+export function referenceTypeMismatches(builder: PlanBuilder, entry: CallEntry): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const inputSchema = entry.tool.inputSchema;
+  for (const reference of entry.call.references) {
+    const allowed = schemaTypes(schemaAtPath(inputSchema, reference.location), inputSchema);
+    if (allowed === undefined) continue;
+    const value = reference.value;
+    const types =
+      value.type === "template" ? new Set(["string"]) : expressionTypes(builder, entry, value.expression);
+    if (types === undefined || types.size === 0 || [...types].some((type) => typeCompatible(type, allowed)))
+      continue;
+    const message = `the referenced value is ${[...types].join(" or ")} but the parameter needs ${[...allowed].join(" or ")}`;
+    out.push(makeDiagnostic("REF_TYPE_MISMATCH", message, reference.pointer, { callId: entry.call.id }));
+  }
+  return out;
+}

@@ -1,0 +1,42 @@
+import type { JsonObject } from "@obelisk/core";
+import type { SchemaCheck } from "./schema-validator.js";
+import type { RetryPolicy, ToolContext } from "./tool-definition.js";
+
+/** A tool implementation as the registry stores it. */
+export type ToolRun = (args: never, ctx: ToolContext) => unknown;
+
+/** A tool after registration: schemas as JSON Schema, defaults filled, validators cached. */
+export interface RegisteredTool {
+  /** Unique name. */
+  readonly name: string;
+  /** What the tool does. */
+  readonly description?: string;
+  /** JSON Schema of the parameters (an object schema; `{ type: "object" }` when none was given). */
+  readonly inputSchema: JsonObject;
+  /** JSON Schema of the result, when known. */
+  readonly outputSchema?: JsonObject;
+  /** JSON Schema the `_outputPath` string must satisfy, when constrained. */
+  readonly outputPathSchema?: JsonObject;
+  /** Names of the `||` alternatives, when declared. */
+  readonly outcomes?: readonly string[];
+  /** Per-tool concurrency limit. */
+  readonly concurrency?: number;
+  /** Per-attempt timeout in ms. */
+  readonly timeoutMs?: number;
+  /** Retry policy overrides (the scheduler fills the defaults). */
+  readonly retry: Partial<RetryPolicy>;
+  /** Never treated as satisfied. */
+  readonly fresh: boolean;
+  /** Cost hint for critical-path priority (default 1). */
+  readonly cost: number;
+  /** True when the tool has no implementation: its value comes from `_output`. */
+  readonly latent: boolean;
+  /** The implementation (absent for latent tools). Call it with the resolved arguments. */
+  readonly run?: (args: JsonObject, ctx: ToolContext) => unknown;
+  /** Checks parameters against the input schema (compiled once, on first use). */
+  readonly validateInput: SchemaCheck;
+  /** Checks a result against the output schema (always valid when there is none). */
+  readonly validateOutput: SchemaCheck;
+  /** Checks an `_outputPath` string against the tool's constraint (always valid when there is none). */
+  readonly validateOutputPath: SchemaCheck;
+}

@@ -1,0 +1,106 @@
+import type { JsonValue, Path } from "@obelisk/core";
+import { isPlainObject } from "./to-json-schema.js";
+
+type Schema = Record<string, unknown>;
+const MAX_REF_DEPTH = 32;
+
+/** The JSON type name of a value (`integer` for whole numbers). */
+export function jsonTypeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+function resolveRef(schema: unknown, root: unknown): unknown {
+  let current = schema;
+  for (
+    let depth = 0;
+    depth < MAX_REF_DEPTH && isPlainObject(current) && typeof current.$ref === "string";
+    depth++
+  ) {
+    const ref = current.$ref;
+    if (!ref.startsWith("#")) return undefined;
+    let target: unknown = root;
+    for (const raw of ref.slice(1).split("/").slice(1)) {
+      const key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+      target = isPlainObject(target) && Object.hasOwn(target, key) ? target[key] : undefined;
+    }
+    current = target;
+  }
+  return current;
+}
+
+function childSchema(schema: Schema, segment: string | number): unknown {
+  if (typeof segment === "number" || /^\d+$/.test(segment)) {
+    const index = Number(segment);
+    const prefix = schema.prefixItems;
+    if (Array.isArray(prefix) && index < prefix.length) return prefix[index];
+    if (isPlainObject(schema.items)) return schema.items;
+    if (typeof segment === "number") return undefined;
+  }
+  const properties = schema.properties;
+  if (isPlainObject(properties) && Object.hasOwn(properties, String(segment)))
+    return properties[String(segment)];
+  if (isPlainObject(schema.patternProperties)) return undefined;
+  return isPlainObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
+}
+
+/** The sub-schema at `path` inside `root` (local `$ref`s followed); undefined when not certainly known. */
+export function schemaAtPath(root: unknown, path: Path): Schema | undefined {
+  let current = resolveRef(root, root);
+  for (const segment of path) {
+    if (!isPlainObject(current) || current.anyOf !== undefined || current.oneOf !== undefined)
+      return undefined;
+    current = resolveRef(childSchema(current, segment), root);
+  }
+  return isPlainObject(current) ? current : undefined;
+}
+
+/** False when the schema certainly does not declare `path` (a closed or property-listing level lacks the key). */
+export function schemaDeclaresPath(root: unknown, path: Path): boolean {
+  let current = resolveRef(root, root);
+  for (const segment of path) {
+    if (!isPlainObject(current)) return true;
+    const properties = current.properties;
+    if (typeof segment === "string" && isPlainObject(properties) && !Object.hasOwn(properties, segment)) {
+      const open = current.patternProperties !== undefined || isPlainObject(current.additionalProperties);
+      if (!open && current.anyOf === undefined && current.oneOf === undefined && current.allOf === undefined)
+        return false;
+    }
+    const child = childSchema(current, segment);
+    if (child === undefined) return true;
+    current = resolveRef(child, root);
+  }
+  return true;
+}
+
+/** The JSON types a schema admits, or undefined when unknown (no `type`, `const` or `enum`). */
+export function schemaTypes(schema: unknown, root: unknown, depth = 0): Set<string> | undefined {
+  const resolved = resolveRef(schema, root);
+  if (!isPlainObject(resolved) || depth > MAX_REF_DEPTH) return undefined;
+  if (typeof resolved.type === "string") return new Set([resolved.type]);
+  if (Array.isArray(resolved.type))
+    return new Set(resolved.type.filter((t): t is string => typeof t === "string"));
+  if (Object.hasOwn(resolved, "const")) return new Set([jsonTypeOf(resolved.const)]);
+  if (Array.isArray(resolved.enum)) return new Set((resolved.enum as JsonValue[]).map(jsonTypeOf));
+  const union = resolved.anyOf ?? resolved.oneOf;
+  if (Array.isArray(union)) {
+    const types = new Set<string>();
+    for (const member of union) {
+      const memberTypes = schemaTypes(member, root, depth + 1);
+      if (memberTypes === undefined) return undefined;
+      for (const type of memberTypes) types.add(type);
+    }
+    return types;
+  }
+  return undefined;
+}
+
+/** True when a value of type `type` could satisfy a schema admitting `allowed`. */
+export function typeCompatible(type: string, allowed: ReadonlySet<string>): boolean {
+  if (allowed.has(type)) return true;
+  if (type === "integer") return allowed.has("number");
+  if (type === "number") return allowed.has("integer");
+  return false;
+}

@@ -1,0 +1,53 @@
+import type { Diagnostic, InputExpression, Reference } from "@obelisk/core";
+import type { CallEntry } from "./builder-types.js";
+import { makeDiagnostic } from "./make-diagnostic.js";
+
+type Needs = Map<string, ReadonlySet<number>>;
+
+/** Adds what one operand needs (a single conditional writer → that writer's alternatives); false on a contradiction. */
+function need(entry: CallEntry, operand: Reference, needs: Needs): boolean {
+  const links = entry.writers.get(operand.text) ?? [];
+  const only = links[0];
+  if (links.length !== 1 || only === undefined || !only.conditional) return true;
+  const current = needs.get(only.callId);
+  const wanted = new Set(only.alternatives);
+  if (current === undefined) {
+    needs.set(only.callId, wanted);
+    return true;
+  }
+  const both = new Set([...current].filter((alternative) => wanted.has(alternative)));
+  needs.set(only.callId, both);
+  return both.size > 0;
+}
+
+function gatePossible(entry: CallEntry, gate: readonly Reference[], base: Needs): boolean {
+  const needs = new Map(base);
+  return gate.every((operand) => need(entry, operand, needs));
+}
+
+function expressionsOf(value: CallEntry["call"]["references"][number]["value"]): InputExpression[] {
+  if (value.type === "reference") return [value.expression];
+  return value.parts.filter((part): part is InputExpression => typeof part !== "string");
+}
+
+/**
+ * UNREACHABLE for a call that needs two different alternatives of one writer (SPEC §6): across its
+ * mandatory operands (expressions with one alternative), or inside every alternative of one expression.
+ */
+export function unreachableCall(entry: CallEntry): Diagnostic | undefined {
+  const needs: Needs = new Map();
+  for (const reference of entry.call.references) {
+    for (const expression of expressionsOf(reference.value)) {
+      const gates = expression.alternatives;
+      const possible =
+        gates.length === 1
+          ? (gates[0] ?? []).every((operand) => need(entry, operand, needs))
+          : gates.some((gate) => gatePossible(entry, gate, needs));
+      if (possible) continue;
+      const message = `call "${entry.call.id}" needs two different alternatives of one call: it can never run`;
+      const related = [...needs.keys()];
+      return makeDiagnostic("UNREACHABLE", message, reference.pointer, { callId: entry.call.id, related });
+    }
+  }
+  return undefined;
+}
