@@ -1,4 +1,4 @@
-import { createEngine, type Engine, type EngineEvent } from "obelisk";
+import type { Engine, EngineEvent } from "obelisk";
 import type { CliIo } from "./cli-io.js";
 import { type LoadedTools, loadTools } from "./load-tools.js";
 import { openStore } from "./open-store.js";
@@ -25,6 +25,7 @@ export async function withEngine<T>(
 ): Promise<T> {
   const tools: LoadedTools = options.tools === undefined ? [] : await loadTools(options.tools, io.cwd);
   const store = await openStore(options.store, io.cwd);
+  const { createEngine } = await import("obelisk");
   const engine = createEngine({
     tools,
     store,

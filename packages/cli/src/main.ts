@@ -39,7 +39,7 @@ export function createProgram(context: CommandContext): Command {
 function configure(command: Command, io: CliIo): void {
   command.exitOverride().configureOutput({
     writeOut: (text) => io.stdout.write(text),
-    writeErr: (text) => io.stderr.write(text),
+    writeErr: () => {},
     outputError: () => {},
   });
   for (const sub of command.commands) configure(sub, io);
@@ -56,7 +56,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return EXIT.ok;
-      const message = error.message.replace(/^error:\s*/, "");
+      const message =
+        error.code === "commander.help"
+          ? `missing command: see ${["obelisk", ...argv.filter((arg) => !arg.startsWith("-"))].join(" ")} --help`
+          : error.message.replace(/^error:\s*/, "");
       return reportError(io, format, usageError(message));
     }
     return reportError(io, format, error);

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { createMemoryStore, type StateStore } from "obelisk";
+import type { StateStore } from "obelisk";
 import { errorMessage, usageError } from "./usage-error.js";
 
 /** The store used when `--store` is not given. */
@@ -8,7 +8,10 @@ export const DEFAULT_STORE = "sqlite:.obelisk/state.db";
 
 /** Opens `--store`: `memory` or `sqlite:<file>` (the file's directory is created). Throws USAGE. */
 export async function openStore(url: string, cwd: string): Promise<StateStore> {
-  if (url === "memory") return createMemoryStore();
+  if (url === "memory") {
+    const { createMemoryStore } = await import("obelisk");
+    return createMemoryStore();
+  }
   if (!url.startsWith("sqlite:")) {
     throw usageError(`unknown store "${url}": use memory or sqlite:<file>`);
   }

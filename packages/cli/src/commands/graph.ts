@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import { graphToDot, graphToJson, graphToMermaid } from "obelisk";
+import type { ValidationResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, withFormat, withInput, withStore, withTools } from "../common-options.js";
 import { withEngine } from "../engine-session.js";
@@ -48,7 +48,7 @@ async function graphCommand(
     printVerdict(output, result);
     return EXIT.failed;
   }
-  const graph = render(result.compiled, options.as);
+  const graph = await render(result.compiled, options.as);
   if (options.format === "json") {
     output.json({ as: options.as, graph: options.as === "json" ? JSON.parse(graph) : graph });
   } else {
@@ -57,7 +57,8 @@ async function graphCommand(
   return result.ok ? EXIT.ok : EXIT.failed;
 }
 
-function render(compiled: Parameters<typeof graphToMermaid>[0], as: GraphOptions["as"]): string {
+async function render(compiled: ValidationResult["compiled"], as: GraphOptions["as"]): Promise<string> {
+  const { graphToDot, graphToJson, graphToMermaid } = await import("obelisk");
   switch (as) {
     case "mermaid":
       return graphToMermaid(compiled);

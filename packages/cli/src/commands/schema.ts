@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { planJsonSchema } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, withFormat, withTools } from "../common-options.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
@@ -22,6 +21,7 @@ async function schemaCommand(
 ): Promise<ExitCode> {
   const output = createOutput(io, options.format);
   const tools = await loadTools(options.tools, io.cwd);
+  const { planJsonSchema } = await import("obelisk");
   const schema = planJsonSchema(tools);
   output.json(schema);
   output.line(JSON.stringify(schema, null, 2));
