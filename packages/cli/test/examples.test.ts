@@ -247,6 +247,7 @@ describe.concurrent("examples (each one runs, so none can rot)", () => {
       "CALL_ID_DUPLICATE",
       "REF_SUSPICIOUS",
       "CYCLE",
+      "REF_TYPE_MISMATCH",
       "OUTPUT_CONFLICT",
       "OUTPUT_PATH_SYNTAX",
     ]) {
