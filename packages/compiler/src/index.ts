@@ -1,3 +1,6 @@
+export { META_KEYS } from "./call-meta.js";
+export { compile } from "./compile.js";
+export type { CompileOptions } from "./compile-options.js";
 export type {
   CompileContext,
   CompiledCall,
@@ -8,6 +11,18 @@ export type {
   PlanNodeAttributes,
   WriterLink,
 } from "./compiled-plan.js";
+export { computeCriticalPaths } from "./critical-path.js";
+export { findCycles } from "./find-cycles.js";
+export { graphToDot } from "./graph-to-dot.js";
+export type { GraphJson, GraphJsonNode } from "./graph-to-json.js";
+export { graphToJson } from "./graph-to-json.js";
+export { graphToMermaid } from "./graph-to-mermaid.js";
+export type { IncrementalCompileOptions, IncrementalCompiler } from "./incremental-compiler.js";
+export { createIncrementalCompiler } from "./incremental-compiler.js";
+export type { AddCallResult } from "./plan-builder.js";
+export { planJsonSchema, REFERENCE_STRING_SCHEMA } from "./plan-json-schema.js";
+export type { RegisteredTool } from "./registered-tool.js";
+export type { SchemaCheck, SchemaIssue } from "./schema-validator.js";
 export type {
   BranchResult,
   InferInput,
@@ -18,3 +33,5 @@ export type {
   ToolDefinition,
 } from "./tool-definition.js";
 export { branch, defineTool, isBranchResult } from "./tool-definition.js";
+export type { ToolRegistry, ToolRegistryOptions } from "./tool-registry.js";
+export { createToolRegistry, isToolRegistry } from "./tool-registry.js";
