@@ -1,12 +1,15 @@
 import { distance } from "fastest-levenshtein";
 
-/** Names among `candidates` close to `name` by edit distance, nearest first (ties alphabetical), at most `max`. */
+/**
+ * Names among `candidates` close to `name` (edit distance ≤ 1 for names under 4 characters, else
+ * ≤ max(2, length / 3); case differences count half), nearest first, ties alphabetical, at most `max`.
+ */
 export function nearestNames(name: string, candidates: Iterable<string>, max = 3): string[] {
   const scored: { candidate: string; score: number }[] = [];
   const lowerName = name.toLowerCase();
+  const limit = name.length < 4 ? 1 : Math.max(2, Math.floor(name.length / 3));
   for (const candidate of candidates) {
     if (candidate === name) continue;
-    const limit = Math.max(1, Math.floor(Math.max(name.length, candidate.length) * 0.4));
     const score = Math.min(distance(name, candidate), distance(lowerName, candidate.toLowerCase()) + 0.5);
     if (score <= limit) scored.push({ candidate, score });
   }

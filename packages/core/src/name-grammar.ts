@@ -19,16 +19,32 @@ export const CHAR = {
   star: 0x2a,
 } as const;
 
+const NAME_START = 1;
+const NAME_PART = 2;
+
+/** ASCII lookup table: bit 1 = may start a name, bit 2 = may continue a name. */
+const NAME_TABLE: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  const mark = (from: number, to: number, bits: number) => {
+    for (let code = from; code <= to; code++) table[code] = bits;
+  };
+  mark(0x61, 0x7a, NAME_START | NAME_PART);
+  mark(0x41, 0x5a, NAME_START | NAME_PART);
+  mark(0x5f, 0x5f, NAME_START | NAME_PART);
+  mark(CHAR.dollar, CHAR.dollar, NAME_START | NAME_PART);
+  mark(CHAR.zero, CHAR.nine, NAME_PART);
+  mark(CHAR.minus, CHAR.minus, NAME_PART);
+  return table;
+})();
+
 /** True for a character that may start a `name` (`[A-Za-z_$]`). */
 export function isNameStartCode(code: number): boolean {
-  return (
-    (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === CHAR.dollar
-  );
+  return code < 128 && ((NAME_TABLE[code] as number) & NAME_START) !== 0;
 }
 
 /** True for a character that may continue a `name` (`[A-Za-z0-9_$-]`). */
 export function isNameCode(code: number): boolean {
-  return isNameStartCode(code) || (code >= CHAR.zero && code <= CHAR.nine) || code === CHAR.minus;
+  return code < 128 && ((NAME_TABLE[code] as number) & NAME_PART) !== 0;
 }
 
 /** True for a decimal digit. */

@@ -36,9 +36,12 @@ export function parseExpression(
   return { ok: true, value: scan.expression };
 }
 
-/** The issue for text left over after a complete expression. */
+/** The issue for text left over after a complete expression: reported at the first non-space character. */
 export function unexpectedAfterExpression(text: string, offset: number): IssueResult {
-  const found = isSpaceCode(text.charCodeAt(offset)) ? "whitespace" : describeCharAt(text, offset);
   const hint = 'to mix text and references, wrap each reference in braces: "Hi {†input.name}"';
-  return issueAt("REF_SYNTAX", `unexpected ${found} after a reference; expected "||" or "&&"`, offset, hint);
+  let pos = offset;
+  while (pos < text.length && isSpaceCode(text.charCodeAt(pos))) pos++;
+  if (pos >= text.length) return issueAt("REF_SYNTAX", "unexpected whitespace at the end", offset);
+  const found = describeCharAt(text, pos);
+  return issueAt("REF_SYNTAX", `unexpected ${found} after a reference; expected "||" or "&&"`, pos, hint);
 }

@@ -30,14 +30,7 @@ export function parseOutputPath(
     return target;
   });
   if (!scan.ok) return asOutputPathIssue(scan);
-  if (scan.end !== text.length) {
-    const found = isSpaceCode(text.charCodeAt(scan.end)) ? "whitespace" : describeCharAt(text, scan.end);
-    return issueAt(
-      "OUTPUT_PATH_SYNTAX",
-      `unexpected ${found} after a target; expected "||" or "&&"`,
-      scan.end,
-    );
-  }
+  if (scan.end !== text.length) return unexpectedAfterTarget(text, scan.end);
   const overlap = findOverlap(scan.alternatives, starts);
   if (overlap !== undefined) return overlap;
   const alternatives = scan.alternatives;
@@ -92,4 +85,13 @@ function findOverlap(
 function asOutputPathIssue(failure: IssueResult): IssueResult {
   if (failure.issue.code !== "REF_SYNTAX") return failure;
   return { ok: false, issue: { ...failure.issue, code: "OUTPUT_PATH_SYNTAX" } };
+}
+
+/** The issue for text left over after the last target: reported at the first non-space character. */
+function unexpectedAfterTarget(text: string, offset: number): IssueResult {
+  let pos = offset;
+  while (pos < text.length && isSpaceCode(text.charCodeAt(pos))) pos++;
+  if (pos >= text.length) return issueAt("OUTPUT_PATH_SYNTAX", "unexpected whitespace at the end", offset);
+  const found = describeCharAt(text, pos);
+  return issueAt("OUTPUT_PATH_SYNTAX", `unexpected ${found} after a target; expected "||" or "&&"`, pos);
 }

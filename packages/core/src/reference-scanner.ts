@@ -141,7 +141,8 @@ class PathScanner {
 
   /** Records a string segment unless it is forbidden. */
   private acceptName(name: string, offset: number): IssueResult | undefined {
-    if (FORBIDDEN_SEGMENTS.has(name)) {
+    const length = name.length;
+    if ((length === 9 || length === 11) && FORBIDDEN_SEGMENTS.has(name)) {
       return issueAt("REF_FORBIDDEN_SEGMENT", `the path segment "${name}" is not allowed`, offset);
     }
     this.segment = name;

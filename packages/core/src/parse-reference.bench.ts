@@ -1,0 +1,41 @@
+import { bench, describe } from "vitest";
+import { parseExpression } from "./parse-expression.js";
+import { parseOutputPath } from "./parse-output-path.js";
+import { parseParameterString } from "./parse-parameter-string.js";
+import { parseReference } from "./parse-reference.js";
+
+const COUNT = 100_000;
+const shapes = [
+  (i: number) => `†input.userName${i}`,
+  (i: number) => `†state.user.profile.field${i % 97}`,
+  (i: number) => `†state.items[${i % 1000}].name`,
+  (i: number) => `†calls.search$${i}`,
+  (i: number) => `†state.rows[-1].cells.${i % 10}`,
+  (i: number) => `†state.user["first name"].v${i % 13}`,
+  (i: number) => `†state.a.b.c.d.e.f.g${i % 7}`,
+  () => "†input",
+];
+const references = Array.from({ length: COUNT }, (_, i) =>
+  (shapes[i % shapes.length] as (i: number) => string)(i),
+);
+const literals = Array.from({ length: COUNT }, (_, i) => `plain literal value number ${i}`);
+const expressions = references.map((text, i) => `${text} || ${references[(i + 1) % COUNT]}`);
+const outputPaths = Array.from(
+  { length: COUNT },
+  (_, i) => `†state.result${i % 50}.summary && †state.audit.s${i}`,
+);
+
+/** Runs `parse` over every text once; the bench's ops/s × 100,000 is the per-item throughput. */
+function each(texts: readonly string[], parse: (text: string) => { ok: boolean }): void {
+  let failures = 0;
+  for (const text of texts) if (!parse(text).ok) failures++;
+  if (failures > 0) throw new Error(`${failures} unexpected parse failures`);
+}
+
+describe(`plan-language parsers (${COUNT.toLocaleString("en")} strings per op)`, () => {
+  bench("parseReference", () => each(references, (t) => parseReference(t)));
+  bench("parseExpression (two alternatives)", () => each(expressions, (t) => parseExpression(t)));
+  bench("parseParameterString (plain literal)", () => each(literals, (t) => parseParameterString(t)));
+  bench("parseParameterString (reference)", () => each(references, (t) => parseParameterString(t)));
+  bench("parseOutputPath (fan-out)", () => each(outputPaths, (t) => parseOutputPath(t)));
+});
