@@ -1,0 +1,72 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { JsonValue } from "./json-value.js";
+import { DEFAULT_PREVIEW_CHARS, previewValue } from "./value-preview.js";
+
+describe("previewValue", () => {
+  it("shows small values whole, as JSON", () => {
+    const value = { name: "Ada", tags: ["a", "b"], n: 1.5, ok: true, none: null, nested: { x: [] } };
+    expect(previewValue(value)).toEqual({ text: JSON.stringify(value), truncated: false, visited: 10 });
+    expect(previewValue('a"b\n').text).toBe(JSON.stringify('a"b\n'));
+    expect(previewValue({}).text).toBe("{}");
+  });
+
+  it("bounds a 1,000,000-element array by the budget", () => {
+    const preview = previewValue(Array.from({ length: 1_000_000 }, (_, index) => index));
+    expect(preview.text.length).toBeLessThanOrEqual(DEFAULT_PREVIEW_CHARS);
+    expect(preview.text).toMatch(/^\[0,1,2,.*,…\+\d+\]$/);
+    expect(preview.truncated).toBe(true);
+    expect(preview.visited).toBeLessThan(DEFAULT_PREVIEW_CHARS);
+  });
+
+  it("slices a 50 MB string", () => {
+    const preview = previewValue("x".repeat(50 * 1024 * 1024), { maxChars: 100 });
+    expect(preview.text.length).toBeLessThanOrEqual(100);
+    expect(preview.text).toMatch(/^"x+…\(\+\d+ chars\)"$/);
+    expect(preview.visited).toBe(1);
+  });
+
+  it("shares the budget among the members of an object of 100 KB strings", () => {
+    const value = Object.fromEntries(["a", "b", "c", "d", "e"].map((key) => [key, key.repeat(100_000)]));
+    const preview = previewValue(value);
+    expect(preview.text.length).toBeLessThanOrEqual(DEFAULT_PREVIEW_CHARS);
+    for (const key of ["a", "b", "c", "d", "e"]) expect(preview.text).toContain(`"${key}":"${key}${key}`);
+    expect(preview.visited).toBe(6);
+  });
+
+  it("touches a bounded number of keys of a huge object", () => {
+    const value: Record<string, number> = {};
+    for (let index = 0; index < 100_000; index++) value[`k${index}`] = index;
+    const preview = previewValue(value);
+    expect(preview.text.length).toBeLessThanOrEqual(DEFAULT_PREVIEW_CHARS);
+    expect(preview.text.endsWith(",…}")).toBe(true);
+    expect(preview.visited).toBeLessThan(60);
+  });
+
+  it("stops descending into deep values", () => {
+    let deep: JsonValue = 1;
+    for (let level = 0; level < 10_000; level++) deep = [deep];
+    const preview = previewValue(deep, { maxChars: 10_000 });
+    expect(preview.text).toContain("[…]");
+    expect(preview.visited).toBeLessThan(40);
+  });
+
+  it("keeps __proto__ keys as data and ignores inherited keys", () => {
+    const value = JSON.parse('{"__proto__":{"a":1}}') as JsonValue;
+    expect(previewValue(value).text).toBe('{"__proto__":{"a":1}}');
+    const inherited = Object.create({ hidden: 1 }) as Record<string, JsonValue>;
+    inherited.own = 2;
+    expect(previewValue(inherited).text).toBe('{"own":2}');
+  });
+
+  it("never exceeds maxChars, and is the JSON text when nothing is cut (property)", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 120 }), (value, maxChars) => {
+        const preview = previewValue(value as JsonValue, { maxChars });
+        expect(preview.text.length).toBeLessThanOrEqual(maxChars);
+        if (!preview.truncated) expect(preview.text).toBe(JSON.stringify(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,198 @@
+import type { JsonValue } from "./json-value.js";
+
+/** Default size of a preview, in characters. */
+export const DEFAULT_PREVIEW_CHARS = 200;
+/** Containers nested deeper than this are shown as `[…]` / `{…}`. */
+export const MAX_PREVIEW_DEPTH = 32;
+/** A container's remaining budget is shared among at most this many of its next members. */
+const SHARE_DIVISOR = 8;
+/** …but each member may use up to this many characters when they are left, so short members are not cut. */
+const MIN_SHARE = 16;
+/** Object keys are shown with at most this many characters. */
+const MAX_KEY_CHARS = 40;
+const ELLIPSIS = "…";
+
+/** Options of {@link previewValue}. */
+export interface PreviewOptions {
+  /** The maximum length of the preview text, in characters (UTF-16 code units). Default 200, at least 1. */
+  readonly maxChars?: number;
+}
+
+/** A bounded preview of a value. */
+export interface ValuePreview {
+  /** JSON-like text; `text.length <= maxChars` always (markers included). */
+  readonly text: string;
+  /** True when anything was left out or shortened. */
+  readonly truncated: boolean;
+  /** How many elements and keys were touched to build it (bounded by the budget, not the value's size). */
+  readonly visited: number;
+}
+
+interface Walk {
+  visited: number;
+  truncated: boolean;
+}
+
+/** A string shown within `budget` characters: whole, or cut with `…(+N chars)"` / `…"` / `…`. */
+function previewString(text: string, budget: number, walk: Walk): string {
+  if (text.length + 2 <= budget) {
+    const whole = JSON.stringify(text);
+    if (whole.length <= budget) return whole;
+  }
+  walk.truncated = true;
+  for (const long of [true, false]) {
+    const markerLength = long ? `${ELLIPSIS}(+${text.length} chars)"`.length : 2;
+    const room = budget - 1 - markerLength;
+    if (room < (long ? 4 : 0)) continue;
+    let keep = Math.min(room, text.length);
+    for (;;) {
+      if (keep > 0 && isHighSurrogate(text.charCodeAt(keep - 1))) keep--;
+      const escaped = JSON.stringify(text.slice(0, keep)).slice(1, -1);
+      if (escaped.length <= room) {
+        return `"${escaped}${ELLIPSIS}${long ? `(+${text.length - keep} chars)` : ""}"`;
+      }
+      keep -= Math.max(1, escaped.length - room);
+    }
+  }
+  return ELLIPSIS;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** A number, boolean or null shown within `budget` characters (or `…`). */
+function previewScalar(value: unknown, budget: number, walk: Walk): string {
+  const text =
+    typeof value === "number" && Number.isFinite(value)
+      ? String(value)
+      : typeof value === "boolean"
+        ? String(value)
+        : "null";
+  if (text.length <= budget) return text;
+  walk.truncated = true;
+  return ELLIPSIS;
+}
+
+/** The closing of a container cut short: `…+N` (arrays) or `…`, with a comma when members precede it. */
+function tailMarker(shown: number, remaining: number | undefined, room: number): string {
+  const comma = shown > 0 ? "," : "";
+  const counted = remaining === undefined ? undefined : `${comma}${ELLIPSIS}+${remaining}`;
+  if (counted !== undefined && counted.length <= room) return counted;
+  return `${comma}${ELLIPSIS}`.length <= room ? `${comma}${ELLIPSIS}` : "";
+}
+
+/** An array within `budget` (≥ 3) characters: first items, each given a fair share, then `…+N`. */
+function previewArray(value: readonly unknown[], budget: number, depth: number, walk: Walk): string {
+  let out = "[";
+  const count = value.length;
+  for (let index = 0; index < count; index++) {
+    const separator = index > 0 ? 1 : 0;
+    const reserve = index < count - 1 ? `,${ELLIPSIS}+${count - index - 1}`.length : 0;
+    const itemMax = budget - out.length - 1 - separator - reserve;
+    const share = Math.max(
+      Math.floor(itemMax / Math.min(count - index, SHARE_DIVISOR)),
+      Math.min(itemMax, MIN_SHARE),
+    );
+    walk.visited++;
+    const item = share >= 1 ? previewAny(value[index], share, depth + 1, walk) : ELLIPSIS;
+    if (item === ELLIPSIS) {
+      walk.truncated = true;
+      return `${out}${tailMarker(index, count - index, budget - out.length - 1)}]`;
+    }
+    out += `${separator ? "," : ""}${item}`;
+  }
+  return `${out}]`;
+}
+
+/**
+ * Appends one member (`"key":value`) within its fair share; returns false (appending nothing) when the
+ * budget is spent: the share is too small, the key would be cut for lack of room, or the value would be `…`.
+ */
+function appendMember(state: ObjectState, key: string, known: number, walk: Walk): boolean {
+  const separator = state.shown > 0 ? 1 : 0;
+  const memberMax = state.budget - state.out.length - 1 - separator - 2;
+  const fair = Math.floor(memberMax / Math.max(1, Math.min(known, SHARE_DIVISOR)));
+  const share = Math.max(fair, Math.min(memberMax, MIN_SHARE));
+  if (share < 4) return false;
+  const keyBudget = Math.min(MAX_KEY_CHARS, share - 2);
+  const keyText = previewString(key, keyBudget, walk);
+  const keyWhole = key.length + 2 <= keyBudget && keyText.length === JSON.stringify(key).length;
+  if (keyText === ELLIPSIS || (!keyWhole && keyBudget < MAX_KEY_CHARS)) return false;
+  const item = previewAny(state.value[key], share - keyText.length - 1, state.depth + 1, walk);
+  if (item === ELLIPSIS) return false;
+  state.out += `${separator ? "," : ""}${keyText}:${item}`;
+  state.shown++;
+  return true;
+}
+
+interface ObjectState {
+  readonly value: Record<string, unknown>;
+  readonly budget: number;
+  readonly depth: number;
+  out: string;
+  shown: number;
+}
+
+/**
+ * An object within `budget` characters: first members, each given a fair share, then `…`. One `for…in`
+ * pass with early exit and a small look-ahead buffer (to share the budget among the next members).
+ */
+function previewObject(value: Record<string, unknown>, budget: number, depth: number, walk: Walk): string {
+  const state: ObjectState = { value, budget, depth, out: "{", shown: 0 };
+  const ahead: string[] = [];
+  let cut = false;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || value[key] === undefined) continue;
+    walk.visited++;
+    if (budget < 3 || depth >= MAX_PREVIEW_DEPTH) {
+      walk.truncated = true;
+      return budget < 3 ? ELLIPSIS : `{${ELLIPSIS}}`;
+    }
+    ahead.push(key);
+    if (ahead.length <= SHARE_DIVISOR) continue;
+    if (!appendMember(state, ahead.shift()!, SHARE_DIVISOR, walk)) {
+      cut = true;
+      break;
+    }
+  }
+  while (!cut && ahead.length > 0)
+    cut = !appendMember(state, ahead[0]!, ahead.length, walk) || !ahead.shift();
+  if (state.shown === 0 && !cut) {
+    if (budget >= 2) return "{}";
+    walk.truncated = true;
+    return ELLIPSIS;
+  }
+  if (cut) walk.truncated = true;
+  const tail = cut ? tailMarker(state.shown, undefined, budget - state.out.length - 1) : "";
+  return `${state.out}${tail}}`;
+}
+
+/** Any value within `budget` (≥ 1) characters. */
+function previewAny(value: unknown, budget: number, depth: number, walk: Walk): string {
+  if (typeof value === "string") return previewString(value, budget, walk);
+  if (typeof value !== "object" || value === null) return previewScalar(value, budget, walk);
+  if (!Array.isArray(value)) return previewObject(value as Record<string, unknown>, budget, depth, walk);
+  if (value.length === 0 && budget >= 2) return "[]";
+  if (budget < 3 || depth >= MAX_PREVIEW_DEPTH) {
+    walk.truncated = true;
+    return budget < 3 ? ELLIPSIS : `[${ELLIPSIS}]`;
+  }
+  return previewArray(value, budget, depth, walk);
+}
+
+/**
+ * A bounded, JSON-like preview of a value (SPEC §8), e.g.
+ * `{"name":"Ada","tags":["a","b",…+98],"bio":"Lorem ipsu…(+4990 chars)"}`.
+ * `text.length <= maxChars` always: markers (`…`, `…+N` remaining items, `…(+N chars)` remaining
+ * characters) are counted in the budget. The cost is bounded by the budget, not the value: long strings
+ * are sliced, only the first members of arrays and objects are touched (own keys, `for…in` with early
+ * exit), nesting beyond {@link MAX_PREVIEW_DEPTH} is shown as `[…]`.
+ */
+export function previewValue(value: JsonValue, options: PreviewOptions = {}): ValuePreview {
+  const requested = Math.floor(options.maxChars ?? DEFAULT_PREVIEW_CHARS);
+  const budget = Number.isNaN(requested) ? DEFAULT_PREVIEW_CHARS : Math.max(1, requested);
+  const walk: Walk = { visited: 1, truncated: false };
+  const text = previewAny(value, budget, 0, walk);
+  return { text, truncated: walk.truncated, visited: walk.visited };
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { toJsonValue } from "./value-to-json-value.js";
+
+const rejection = (value: unknown, maxBytes?: number) => {
+  const result = toJsonValue(value, maxBytes === undefined ? {} : { maxBytes });
+  return result.ok ? "ok" : [result.code, result.pointer];
+};
+
+describe("toJsonValue", () => {
+  it("returns a frozen deep copy with its byte size", () => {
+    const source = { a: [1, "é", { b: null }], c: true, d: undefined };
+    const result = toJsonValue(source);
+    if (!result.ok) throw new Error(result.message);
+    expect(result.value).toEqual({ a: [1, "é", { b: null }], c: true });
+    expect(result.value).not.toBe(source);
+    expect((result.value as { a: unknown }).a).not.toBe(source.a);
+    expect(Object.isFrozen(result.value)).toBe(true);
+    expect(Object.isFrozen((result.value as { a: unknown[] }).a[2])).toBe(true);
+    expect(result.bytes).toBe(new TextEncoder().encode(JSON.stringify(source)).length);
+  });
+
+  it("keeps __proto__ as own data without polluting", () => {
+    const source = JSON.parse('{"__proto__":{"polluted":true},"x":[{"__proto__":1}]}') as unknown;
+    const result = toJsonValue(source);
+    if (!result.ok) throw new Error(result.message);
+    const copy = result.value as Record<string, unknown>;
+    expect(Object.hasOwn(copy, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(copy.polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(source));
+  });
+
+  it.each([
+    ["function", { a: { f: () => 1 } }, "/a/f"],
+    ["BigInt", [1, 2n], "/1"],
+    ["symbol", { s: Symbol("x") }, "/s"],
+    ["NaN", { n: Number.NaN }, "/n"],
+    ["Infinity", [Number.POSITIVE_INFINITY], "/0"],
+    ["undefined in an array", [1, undefined], "/1"],
+    ["a hole", Object.assign(new Array(3), { 0: 1, 2: 2 }), "/1"],
+    ["undefined", undefined, ""],
+    ["a Date", { when: new Date(0) }, "/when"],
+    ["a Map", new Map(), ""],
+    ["a class instance", { x: new (class Point {})() }, "/x"],
+  ])("rejects %s with OUTPUT_NOT_JSON at its pointer", (_name, value, pointer) => {
+    expect(rejection(value)).toEqual(["OUTPUT_NOT_JSON", pointer]);
+  });
+
+  it("rejects cycles but accepts shared sub-objects", () => {
+    const cyclic: Record<string, unknown> = { a: {} };
+    (cyclic.a as Record<string, unknown>).back = cyclic;
+    expect(rejection(cyclic)).toEqual(["OUTPUT_NOT_JSON", "/a/back"]);
+    const shared = { v: [1] };
+    const result = toJsonValue({ x: shared, y: shared });
+    expect(result.ok && result.bytes).toBe(JSON.stringify({ x: shared, y: shared }).length);
+  });
+
+  it("rejects nesting beyond 1,000 levels without overflowing the stack", () => {
+    let deep: unknown = 1;
+    for (let level = 0; level < 10_000; level++) deep = [deep];
+    expect(rejection(deep)).toEqual(["OUTPUT_NOT_JSON", `/${Array(1000).fill(0).join("/")}`]);
+    let ok: unknown = 1;
+    for (let level = 0; level < 1000; level++) ok = [ok];
+    expect(rejection(ok)).toBe("ok");
+  });
+
+  it("rejects values over maxBytes with OUTPUT_TOO_LARGE", () => {
+    expect(rejection({ a: "x".repeat(10) }, 17)).toEqual(["OUTPUT_TOO_LARGE", "/a"]);
+    expect(rejection({ a: "x".repeat(10) }, 18)).toBe("ok");
+    let doubling: unknown = [1];
+    for (let level = 0; level < 60; level++) doubling = [doubling, doubling];
+    expect(rejection(doubling, 1_000_000)).toEqual(["OUTPUT_TOO_LARGE", expect.any(String)]);
+  });
+
+  it("reports a throwing getter as OUTPUT_NOT_JSON", () => {
+    const value = Object.defineProperty({}, "x", {
+      enumerable: true,
+      get() {
+        throw new Error("boom");
+      },
+    });
+    expect(rejection(value)).toEqual(["OUTPUT_NOT_JSON", ""]);
+  });
+});

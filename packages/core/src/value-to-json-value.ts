@@ -1,0 +1,197 @@
+import { appendPointer } from "./json-pointer.js";
+import type { JsonValue } from "./json-value.js";
+import { DEFAULT_LIMITS } from "./limits.js";
+import { jsonPrimitiveByteSize, jsonStringByteSize } from "./value-json-byte-size.js";
+
+/** Values nested deeper than this (containers; the root container is depth 1) are not accepted as JSON. */
+export const MAX_VALUE_DEPTH = 1000;
+
+/** Options of {@link toJsonValue}. */
+export interface ToJsonValueOptions {
+  /** Maximum size of the value's compact JSON in UTF-8 bytes (default: `DEFAULT_LIMITS.maxValueBytes`). */
+  readonly maxBytes?: number;
+}
+
+/** The result of {@link toJsonValue}: a frozen, prototype-safe copy, or why the value is not acceptable. */
+export type ToJsonValueResult =
+  | { ok: true; value: JsonValue; bytes: number }
+  | { ok: false; code: "OUTPUT_NOT_JSON" | "OUTPUT_TOO_LARGE"; message: string; pointer: string };
+
+type Container = JsonValue[] | Record<string, JsonValue>;
+
+interface Frame {
+  readonly source: object;
+  readonly copy: Container;
+  readonly keys: readonly string[] | undefined;
+  readonly pointer: string;
+  readonly depth: number;
+  readonly startBytes: number;
+  index: number;
+  members: number;
+  height: number;
+}
+
+class Rejection {
+  constructor(
+    readonly code: "OUTPUT_NOT_JSON" | "OUTPUT_TOO_LARGE",
+    readonly message: string,
+    readonly pointer: string,
+  ) {}
+}
+
+const where = (pointer: string): string => (pointer === "" ? "the value itself" : `at ${pointer}`);
+
+/** Why a non-container value is not JSON, or undefined if it is. */
+function primitiveProblem(value: unknown): string | undefined {
+  switch (typeof value) {
+    case "number":
+      return Number.isFinite(value) ? undefined : `${value} is not a JSON number`;
+    case "string":
+    case "boolean":
+      return undefined;
+    case "object":
+      return value === null ? undefined : "unreachable";
+    default:
+      return `a ${typeof value} is not JSON`;
+  }
+}
+
+/** True for a plain object (prototype Object.prototype or null, from any realm) or an array. */
+function isPlainContainer(value: object): boolean {
+  if (Array.isArray(value)) return true;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+function describeInstance(value: object): string {
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return `an instance of ${typeof name === "string" && name !== "" ? name : "a class"} is not JSON`;
+}
+
+/** Copies a value as plain frozen JSON data (see {@link toJsonValue}); throws a Rejection. */
+function copyValue(root: unknown, maxBytes: number): { value: JsonValue; bytes: number } {
+  let bytes = 0;
+  const stack: Frame[] = [];
+  const active = new Set<object>();
+  const memo = new Map<object, { copy: Container; bytes: number; height: number }>();
+  const add = (count: number, pointer: string): void => {
+    bytes += count;
+    if (bytes > maxBytes)
+      throw new Rejection("OUTPUT_TOO_LARGE", `larger than ${maxBytes} bytes of JSON`, pointer);
+  };
+  /** Returns the copy of a leaf or memoized container, or undefined after pushing a new frame. */
+  const enter = (value: unknown, pointer: string, depth: number): JsonValue | undefined => {
+    if (typeof value !== "object" || value === null) {
+      const problem = primitiveProblem(value);
+      if (problem !== undefined)
+        throw new Rejection("OUTPUT_NOT_JSON", `${problem} (${where(pointer)})`, pointer);
+      add(jsonPrimitiveByteSize(value as null | boolean | number | string), pointer);
+      return Object.is(value, -0) ? 0 : (value as JsonValue);
+    }
+    if (active.has(value)) throw new Rejection("OUTPUT_NOT_JSON", `a cycle (${where(pointer)})`, pointer);
+    if (!isPlainContainer(value)) {
+      throw new Rejection("OUTPUT_NOT_JSON", `${describeInstance(value)} (${where(pointer)})`, pointer);
+    }
+    const done = memo.get(value);
+    if (done !== undefined && depth + done.height - 1 <= MAX_VALUE_DEPTH) {
+      add(done.bytes, pointer);
+      return done.copy;
+    }
+    if (depth > MAX_VALUE_DEPTH) {
+      throw new Rejection(
+        "OUTPUT_NOT_JSON",
+        `nested deeper than ${MAX_VALUE_DEPTH} levels (${where(pointer)})`,
+        pointer,
+      );
+    }
+    const keys = Array.isArray(value) ? undefined : Object.keys(value);
+    const copy: Container = keys === undefined ? [] : {};
+    stack.push({
+      source: value,
+      copy,
+      keys,
+      pointer,
+      depth,
+      startBytes: bytes,
+      index: 0,
+      members: 0,
+      height: 1,
+    });
+    active.add(value);
+    add(2, pointer);
+    return undefined;
+  };
+  let result = enter(root, "", 1);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const child = nextChild(frame, add);
+    if (child !== undefined) {
+      const copied = enter(child.value, child.pointer, frame.depth + 1);
+      if (copied !== undefined) place(frame, child.key, copied);
+      continue;
+    }
+    stack.pop();
+    active.delete(frame.source);
+    Object.freeze(frame.copy);
+    memo.set(frame.source, { copy: frame.copy, bytes: bytes - frame.startBytes, height: frame.height });
+    const parent = stack[stack.length - 1];
+    if (parent === undefined) result = frame.copy;
+    else {
+      parent.height = Math.max(parent.height, frame.height + 1);
+      place(parent, parent.keys?.[parent.index - 1], frame.copy);
+    }
+  }
+  return { value: result as JsonValue, bytes };
+}
+
+/** The next member of a frame to copy (skipping undefined properties), or undefined when done. */
+function nextChild(
+  frame: Frame,
+  add: (count: number, pointer: string) => void,
+): { key: string | undefined; value: unknown; pointer: string } | undefined {
+  const source = frame.source as Record<string, unknown>;
+  const length = frame.keys === undefined ? (frame.source as unknown[]).length : frame.keys.length;
+  while (frame.index < length) {
+    const key = frame.keys?.[frame.index];
+    const value = key === undefined ? source[frame.index] : source[key];
+    const pointer = appendPointer(frame.pointer, key ?? frame.index);
+    frame.index++;
+    if (key === undefined) {
+      if (value === undefined)
+        throw new Rejection("OUTPUT_NOT_JSON", `undefined in an array (${where(pointer)})`, pointer);
+      if (frame.members++ > 0) add(1, pointer);
+      return { key, value, pointer };
+    }
+    if (value === undefined) continue;
+    add(jsonStringByteSize(key) + (frame.members++ > 0 ? 2 : 1), pointer);
+    return { key, value, pointer };
+  }
+  return undefined;
+}
+
+/** Puts a copied child into its parent's copy (a `__proto__` key stays own data). */
+function place(frame: Frame, key: string | undefined, value: JsonValue): void {
+  if (Array.isArray(frame.copy)) frame.copy.push(value);
+  else if (key === "__proto__") {
+    Object.defineProperty(frame.copy, key, { value, writable: true, enumerable: true, configurable: true });
+  } else if (key !== undefined) frame.copy[key] = value;
+}
+
+/**
+ * Checks that a tool's return value is JSON and returns a deep, frozen, prototype-safe copy with its size.
+ * Rejected (OUTPUT_NOT_JSON, naming the first offender's pointer): functions, symbols, BigInt, NaN and
+ * ±Infinity, undefined inside arrays or at the top, cycles, class instances (Date, Map, …), nesting deeper
+ * than {@link MAX_VALUE_DEPTH}. Undefined object properties are dropped, as JSON does. Over `maxBytes`:
+ * OUTPUT_TOO_LARGE. Iterative, O(size); shared sub-objects are copied once and shared (they are frozen).
+ */
+export function toJsonValue(value: unknown, options: ToJsonValueOptions = {}): ToJsonValueResult {
+  try {
+    const copied = copyValue(value, options.maxBytes ?? DEFAULT_LIMITS.maxValueBytes);
+    return { ok: true, value: copied.value, bytes: copied.bytes };
+  } catch (error) {
+    if (error instanceof Rejection)
+      return { ok: false, code: error.code, message: error.message, pointer: error.pointer };
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, code: "OUTPUT_NOT_JSON", message: `reading the value threw: ${reason}`, pointer: "" };
+  }
+}

@@ -1,0 +1,48 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { JsonValue } from "./json-value.js";
+import { deepFreeze } from "./value-deep-freeze.js";
+import { itemCount } from "./value-item-count.js";
+import { jsonByteSize } from "./value-json-byte-size.js";
+import { jsonTypeOf } from "./value-json-type-of.js";
+
+describe("value utilities", () => {
+  it("jsonTypeOf names JSON types", () => {
+    expect([null, true, 1, "s", [], {}].map((v) => jsonTypeOf(v))).toEqual([
+      "null",
+      "boolean",
+      "number",
+      "string",
+      "array",
+      "object",
+    ]);
+  });
+
+  it("itemCount counts items, keys and characters", () => {
+    expect(itemCount([1, 2])).toEqual({ count: 2, unit: "items" });
+    expect(itemCount({ a: 1 })).toEqual({ count: 1, unit: "keys" });
+    expect(itemCount("abc")).toEqual({ count: 3, unit: "characters" });
+    expect(itemCount(3)).toBeUndefined();
+    expect(itemCount(null)).toBeUndefined();
+  });
+
+  it("jsonByteSize equals the UTF-8 length of JSON.stringify (property)", () => {
+    const encoder = new TextEncoder();
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(jsonByteSize(value as JsonValue)).toBe(encoder.encode(JSON.stringify(value)).length);
+      }),
+    );
+    expect(jsonByteSize({ a: "\u0001\ud800😀", b: undefined } as unknown as JsonValue)).toBe(
+      JSON.stringify({ a: "\u0001\ud800😀" }).replace("😀", "xxxx").length,
+    );
+  });
+
+  it("deepFreeze freezes everything reachable, cycles included", () => {
+    const value: Record<string, unknown> = { a: { b: [{ c: 1 }] } };
+    value.self = value;
+    expect(deepFreeze(value)).toBe(value);
+    expect(Object.isFrozen((value.a as { b: object[] }).b[0])).toBe(true);
+    expect(Object.isFrozen(value)).toBe(true);
+  });
+});
