@@ -1,3 +1,6 @@
+export { createMemoryStore } from "./memory-store.js";
+export type { Clock, StoreOptions } from "./store-options.js";
+export { DEFAULT_RETENTION } from "./store-options.js";
 export type {
   Awaitable,
   CallCommit,
@@ -17,3 +20,10 @@ export type {
   VariableMeta,
   WriteLogEntry,
 } from "./store-types.js";
+export type { GetValueOptions, GetValueResult } from "./variables/get-value.js";
+export { getValue } from "./variables/get-value.js";
+export type { SetValueOptions } from "./variables/set-value.js";
+export { SET_VALUE_TOOL, setValue } from "./variables/set-value.js";
+export type { SummarizeOptions, VariableSummary } from "./variables/summarize.js";
+export { summarize } from "./variables/summarize.js";
+export type { SummaryEntry } from "./variables/summary-renderers.js";

@@ -1,4 +1,13 @@
-import type { CallId, JsonObject, JsonValue, OutputMethod, Path, PlanHash, RunId, ThreadId } from "@obelisk/core";
+import type {
+  CallId,
+  JsonObject,
+  JsonValue,
+  OutputMethod,
+  Path,
+  PlanHash,
+  RunId,
+  ThreadId,
+} from "@obelisk/core";
 
 /** A value that may or may not be a promise (hot-path store methods return this so sync backends pay no await). */
 export type Awaitable<T> = T | Promise<T>;
@@ -94,7 +103,14 @@ export interface CallCommit {
 /** Result of a commit: refused writes leave the store unchanged. */
 export type CommitResult =
   | { readonly ok: true }
-  | { readonly ok: false; readonly error: { readonly code: "OUTPUT_SCHEMA_VIOLATION" | "OUTPUT_WRITE_FAILED"; readonly message: string; readonly reference?: string } };
+  | {
+      readonly ok: false;
+      readonly error: {
+        readonly code: "OUTPUT_SCHEMA_VIOLATION" | "OUTPUT_WRITE_FAILED";
+        readonly message: string;
+        readonly reference?: string;
+      };
+    };
 
 /** A run as recorded. */
 export interface RunRecord {
@@ -126,8 +142,13 @@ export interface WriteLogEntry {
   readonly call: { readonly id: string; readonly tool: string };
   /** ISO time. */
   readonly date: string;
-  /** The write. */
+  /** The write. For `op: "unset"` the path was removed (eviction); `method`/`value` are then `set`/`null`. */
   readonly write: StateWrite;
+  /**
+   * Internal entries that are not tool writes: `unset` removes `write.path` from the state (a variable
+   * was evicted), `reset` clears the whole state. Absent for ordinary writes.
+   */
+  readonly op?: "unset" | "reset";
 }
 
 /** Metadata of one variable: a written state path or a stored call output (SPEC §8). */
@@ -237,7 +258,10 @@ export interface StateStore {
   /** A run by id. */
   getRun(runId: RunId): Awaitable<RunRecord | undefined>;
   /** Runs, newest first (optionally of one thread). */
-  listRuns(options?: { readonly threadId?: ThreadId; readonly limit?: number }): Awaitable<readonly RunRecord[]>;
+  listRuns(options?: {
+    readonly threadId?: ThreadId;
+    readonly limit?: number;
+  }): Awaitable<readonly RunRecord[]>;
   /** The call records of one run, in commit order. */
   listCallRecords(runId: RunId): Awaitable<readonly CallRecord[]>;
   /** The latest completed record with this call hash on this thread (the "satisfied" check). */
@@ -245,7 +269,10 @@ export interface StateStore {
   /** Commits one call's completion atomically (validated against the state schema). */
   commitCall(commit: CallCommit): Awaitable<CommitResult>;
   /** A stored call output, a tombstone if evicted, or undefined. */
-  getCallOutput(threadId: ThreadId, callId: string): Awaitable<{ readonly value: JsonValue } | Tombstone | undefined>;
+  getCallOutput(
+    threadId: ThreadId,
+    callId: string,
+  ): Awaitable<{ readonly value: JsonValue } | Tombstone | undefined>;
   /** Ids of stored (not evicted) call outputs. */
   listCallOutputIds(threadId: ThreadId): Awaitable<readonly string[]>;
   /** The write log, oldest first. */
@@ -262,6 +289,14 @@ export interface StateStore {
   applyRetention(threadId: ThreadId, policy: RetentionPolicy, now: Date): Promise<void>;
   /** Statistics for one thread or the whole store. */
   stats(threadId?: ThreadId): Awaitable<StoreStats>;
+  /** Information about a thread, or undefined when it was never opened or written. */
+  getThread(threadId: ThreadId): Awaitable<ThreadInfo | undefined>;
+  /**
+   * Evicts entries older than the store's own age limits (`maxAgeMs`, `maxCallOutputAgeMs` of the
+   * store's `retention` option) against the store clock; returns how many were evicted. Called by the
+   * read APIs so expiry does not wait for the next write.
+   */
+  expireStale(threadId: ThreadId): Promise<number>;
   /** Releases resources. */
   close(): Promise<void>;
 }

@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { commitOf, commitOk, THREAD, write } from "./commit-fixtures.js";
+import type { OpenStore } from "./describe-store-conformance.js";
+
+/** Commit, fold, atomicity, schema and immutability cases. */
+export function commitCases(openStore: OpenStore): void {
+  describe("commits", () => {
+    it("reads an empty, frozen state for a new thread", async () => {
+      const store = await openStore();
+      const state = await store.readState(THREAD);
+      expect(state).toEqual({});
+      expect(Object.isFrozen(state)).toBe(true);
+    });
+
+    it("round-trips a committed write and creates intermediate objects", async () => {
+      const store = await openStore();
+      await commitOk(store, { callId: "a", writes: [write(["user", "profile", "name"], "Ada")] });
+      expect(await store.readState(THREAD)).toEqual({ user: { profile: { name: "Ada" } } });
+    });
+
+    it("folds all five output methods", async () => {
+      const store = await openStore();
+      await commitOk(store, { callId: "s", writes: [write(["obj"], { a: { x: 1 }, b: 1 })] });
+      await commitOk(store, { callId: "m", writes: [write(["obj"], { a: { y: 2 } }, "merge")] });
+      await commitOk(store, { callId: "as", writes: [write(["obj"], { b: 2, c: 3 }, "assign")] });
+      await commitOk(store, { callId: "p1", writes: [write(["list"], 1, "push")] });
+      await commitOk(store, { callId: "p2", writes: [write(["list"], [2], "push")] });
+      await commitOk(store, { callId: "c", writes: [write(["list"], [3, 4], "concat")] });
+      expect(await store.readState(THREAD)).toEqual({
+        obj: { a: { x: 1, y: 2 }, b: 2, c: 3 },
+        list: [1, [2], 3, 4],
+      });
+    });
+
+    it("logs every write in order with call, method, run and path", async () => {
+      const store = await openStore();
+      await commitOk(store, {
+        callId: "one",
+        tool: "t1",
+        writes: [write(["a"], 1), write(["b"], 2, "push")],
+      });
+      await commitOk(store, { callId: "two", tool: "t2", writes: [write(["a"], 3)] });
+      const log = await store.readWriteLog(THREAD);
+      expect(log.map((e) => [e.call.id, e.call.tool, e.write.reference, e.write.method, e.runId])).toEqual([
+        ["one", "t1", "†state.a", "set", "run-1"],
+        ["one", "t1", "†state.b", "push", "run-1"],
+        ["two", "t2", "†state.a", "set", "run-1"],
+      ]);
+      const seqs = log.map((e) => e.seq);
+      expect([...seqs].sort((x, y) => x - y)).toEqual(seqs);
+      expect(new Set(seqs).size).toBe(3);
+    });
+
+    it("leaves nothing behind when the second write of a commit fails", async () => {
+      const store = await openStore();
+      await commitOk(store, { callId: "seed", writes: [write(["obj"], { k: 1 })] });
+      const before = await store.readWriteLog(THREAD);
+      const result = await store.commitCall(
+        commitOf({ callId: "bad", writes: [write(["fresh"], 1), write(["obj"], 2, "push")] }),
+      );
+      expect(result).toMatchObject({
+        ok: false,
+        error: { code: "OUTPUT_WRITE_FAILED", reference: "†state.obj" },
+      });
+      expect(await store.readState(THREAD)).toEqual({ obj: { k: 1 } });
+      expect(await store.readWriteLog(THREAD)).toEqual(before);
+      expect(await store.listCallRecords(commitOf({ callId: "x" }).record.runId)).toHaveLength(1);
+      expect((await store.listVariables(THREAD)).map((v) => v.reference)).toEqual(["†state.obj"]);
+    });
+
+    it("refuses forbidden segments and non-JSON values without writing", async () => {
+      const store = await openStore();
+      const proto = await store.commitCall(commitOf({ callId: "p", writes: [write(["__proto__", "x"], 1)] }));
+      expect(proto).toMatchObject({ ok: false, error: { code: "OUTPUT_WRITE_FAILED" } });
+      const fn = await store.commitCall(
+        commitOf({ callId: "f", writes: [write(["f"], (() => 1) as never)] }),
+      );
+      expect(fn).toMatchObject({ ok: false, error: { code: "OUTPUT_WRITE_FAILED" } });
+      expect(await store.readState(THREAD)).toEqual({});
+      expect(({} as Record<string, unknown>).x).toBeUndefined();
+    });
+
+    it("validates writes against the state schema at their path, and writes nothing on a violation", async () => {
+      const store = await openStore();
+      await store.openThread(THREAD, {
+        stateSchema: {
+          type: "object",
+          properties: { user: { $ref: "#/$defs/user" }, tags: { type: "array", items: { type: "string" } } },
+          $defs: { user: { type: "object", properties: { age: { type: "number" } } } },
+        },
+      });
+      await commitOk(store, { callId: "ok", writes: [write(["user", "age"], 3)] });
+      const bad = await store.commitCall(
+        commitOf({ callId: "bad", writes: [write(["other"], 1), write(["user", "age"], "x")] }),
+      );
+      expect(bad).toMatchObject({
+        ok: false,
+        error: { code: "OUTPUT_SCHEMA_VIOLATION", reference: "†state.user.age" },
+      });
+      const push = await store.commitCall(commitOf({ callId: "tag", writes: [write(["tags"], 5, "push")] }));
+      expect(push).toMatchObject({ ok: false, error: { code: "OUTPUT_SCHEMA_VIOLATION" } });
+      expect(await store.readState(THREAD)).toEqual({ user: { age: 3 } });
+    });
+
+    it("checks the whole state when the schema is not a plain walk (required, additionalProperties: false)", async () => {
+      const store = await openStore();
+      await store.openThread(THREAD, {
+        stateSchema: {
+          type: "object",
+          additionalProperties: false,
+          properties: { a: { type: "object", required: ["id"] } },
+        },
+      });
+      const extra = await store.commitCall(commitOf({ callId: "x", writes: [write(["b"], 1)] }));
+      expect(extra).toMatchObject({ ok: false, error: { code: "OUTPUT_SCHEMA_VIOLATION" } });
+      const created = await store.commitCall(commitOf({ callId: "y", writes: [write(["a", "name"], "n")] }));
+      expect(created).toMatchObject({ ok: false, error: { code: "OUTPUT_SCHEMA_VIOLATION" } });
+      await commitOk(store, { callId: "z", writes: [write(["a"], { id: 1 })] });
+      await commitOk(store, { callId: "w", writes: [write(["a", "name"], "n")] });
+    });
+
+    it("stores copies: mutating the input or a returned value cannot change stored data", async () => {
+      const store = await openStore();
+      const input = { nested: { list: [1, 2] } };
+      const output = { items: [1] };
+      await commitOk(store, { callId: "a", writes: [write(["v"], input)], output: null });
+      await commitOk(store, { callId: "b", output });
+      input.nested.list.push(3);
+      output.items.push(2);
+      const state = await store.readState(THREAD);
+      expect(state).toEqual({ v: { nested: { list: [1, 2] } } });
+      expect(state.v).not.toBe(input);
+      expect(() => {
+        (state as Record<string, unknown>).v = 1;
+      }).toThrow();
+      const stored = await store.getCallOutput(THREAD, "b");
+      expect(stored).toEqual({ value: { items: [1] } });
+      expect(stored && "value" in stored && Object.isFrozen(stored.value)).toBe(true);
+    });
+
+    it("keeps state frozen after further writes (structural sharing never exposes mutable nodes)", async () => {
+      const store = await openStore();
+      await commitOk(store, { callId: "a", writes: [write(["a", "b"], { c: 1 })] });
+      await commitOk(store, { callId: "b", writes: [write(["a", "d"], [1], "concat")] });
+      const state = (await store.readState(THREAD)) as { a: { b: object; d: number[] } };
+      expect(Object.isFrozen(state.a) && Object.isFrozen(state.a.b) && Object.isFrozen(state.a.d)).toBe(true);
+    });
+  });
+}

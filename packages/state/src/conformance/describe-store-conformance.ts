@@ -1,0 +1,35 @@
+import { afterEach, describe } from "vitest";
+import type { StoreOptions } from "../store-options.js";
+import type { StateStore } from "../store-types.js";
+import { commitCases } from "./commit-cases.js";
+import type { MakeStore } from "./commit-fixtures.js";
+import { historyCases } from "./history-cases.js";
+import { lifecycleCases } from "./lifecycle-cases.js";
+import { lockCases } from "./lock-cases.js";
+import { variableCases } from "./variable-cases.js";
+
+/** Opens stores for a test and closes them afterwards. */
+export type OpenStore = (options?: StoreOptions) => Promise<StateStore>;
+
+/**
+ * The conformance suite every StateStore backend must pass (SPEC §8): commits, folding, atomicity,
+ * schema checks, history, counters, locks, variables, lifecycle and the earlier designs' weaknesses.
+ */
+export function describeStoreConformance(name: string, makeStore: MakeStore): void {
+  describe(`StateStore conformance: ${name}`, () => {
+    const open: StateStore[] = [];
+    afterEach(async () => {
+      for (const store of open.splice(0)) await store.close();
+    });
+    const openStore: OpenStore = async (options) => {
+      const store = await makeStore(options);
+      open.push(store);
+      return store;
+    };
+    commitCases(openStore);
+    historyCases(openStore);
+    lockCases(openStore);
+    variableCases(openStore);
+    lifecycleCases(openStore);
+  });
+}

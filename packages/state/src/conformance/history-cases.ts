@@ -1,0 +1,113 @@
+import { asRunId, asThreadId } from "@obelisk/core";
+import { describe, expect, it } from "vitest";
+import type { RunRecord } from "../store-types.js";
+import { commitOk, RUN, THREAD, write } from "./commit-fixtures.js";
+import type { OpenStore } from "./describe-store-conformance.js";
+
+const run = (id: string, threadId = THREAD): RunRecord => ({
+  runId: asRunId(id),
+  threadId,
+  planHash: "sha256:abc",
+  plan: { type: "plan", plan: [] },
+  input: { x: 1 },
+  status: "running",
+  startedAt: "2025-01-01T00:00:00.000Z",
+});
+
+/** Runs, call records, the satisfied check, stored call outputs, counters and statistics. */
+export function historyCases(openStore: OpenStore): void {
+  describe("history", () => {
+    it("records runs, finishes them and lists them newest first", async () => {
+      const store = await openStore();
+      await store.createRun(run("r1"));
+      await store.createRun(run("r2"));
+      await store.createRun(run("r3", asThreadId("other")));
+      await store.finishRun(asRunId("r1"), "succeeded", "2025-01-01T00:00:01.000Z");
+      expect(await store.getRun(asRunId("r1"))).toMatchObject({
+        status: "succeeded",
+        endedAt: "2025-01-01T00:00:01.000Z",
+        input: { x: 1 },
+      });
+      expect((await store.listRuns()).map((r) => r.runId)).toEqual(["r3", "r2", "r1"]);
+      expect((await store.listRuns({ threadId: THREAD, limit: 1 })).map((r) => r.runId)).toEqual(["r2"]);
+      expect(await store.getRun(asRunId("missing"))).toBeUndefined();
+      await expect(
+        Promise.resolve().then(() => store.finishRun(asRunId("missing"), "failed", "x")),
+      ).rejects.toMatchObject({
+        code: "RUN_NOT_FOUND",
+      });
+    });
+
+    it("lists call records in commit order and finds the latest succeeded record by hash", async () => {
+      const store = await openStore();
+      await commitOk(store, { callId: "a", callHash: "h1", output: 1 });
+      await commitOk(store, { callId: "b", callHash: "h2", status: "failed" });
+      await commitOk(store, { callId: "c", callHash: "h1", output: 2, runId: asRunId("run-2") });
+      expect((await store.listCallRecords(RUN)).map((r) => r.callId)).toEqual(["a", "b"]);
+      expect(await store.findCompletedCall(THREAD, "h1")).toMatchObject({ callId: "c", result: 2 });
+      expect(await store.findCompletedCall(THREAD, "h2")).toBeUndefined();
+      expect(await store.findCompletedCall(asThreadId("other"), "h1")).toBeUndefined();
+    });
+
+    it("stores outputs of calls without an output path under †calls.<id>", async () => {
+      const store = await openStore();
+      await commitOk(store, {
+        callId: "fetch$1",
+        tool: "fetch",
+        output: { rows: [1, 2, 3] },
+        description: "rows",
+      });
+      expect(await store.getCallOutput(THREAD, "fetch$1")).toEqual({ value: { rows: [1, 2, 3] } });
+      expect(await store.getCallOutput(THREAD, "nope")).toBeUndefined();
+      expect(await store.listCallOutputIds(THREAD)).toEqual(["fetch$1"]);
+      const [meta] = await store.listVariables(THREAD);
+      expect(meta).toMatchObject({
+        reference: "†calls.fetch$1",
+        scope: "calls",
+        type: "object",
+        count: 1,
+        countUnit: "keys",
+      });
+      expect(meta).toMatchObject({
+        description: "rows",
+        writer: { callId: "fetch$1", tool: "fetch" },
+        runId: "run-1",
+      });
+    });
+
+    it("reserves call numbers from a counter that only goes up", async () => {
+      const store = await openStore();
+      expect(await store.reserveCallNumbers(THREAD, 3)).toBe(1);
+      expect(await store.reserveCallNumbers(THREAD, 1)).toBe(4);
+      expect(await store.reserveCallNumbers(asThreadId("other"), 1)).toBe(1);
+      await commitOk(store, { callId: "x", writes: [write(["a"], 1)] });
+      await store.reset(THREAD);
+      expect(await store.reserveCallNumbers(THREAD, 1)).toBe(5);
+      await store.keepLastN(THREAD, 0);
+      expect(await store.reserveCallNumbers(THREAD, 2)).toBe(6);
+    });
+
+    it("counts variables, outputs, bytes and runs per thread and per store", async () => {
+      const store = await openStore();
+      await commitOk(store, { callId: "a", writes: [write(["a"], "abc")] });
+      await commitOk(store, { callId: "b", output: [1, 2] });
+      await commitOk(store, { callId: "c", threadId: asThreadId("t2"), writes: [write(["z"], 1)] });
+      await store.createRun(run("r1"));
+      expect(await store.stats(THREAD)).toEqual({
+        threads: 1,
+        variables: 1,
+        variableBytes: 5,
+        callOutputs: 1,
+        callOutputBytes: 5,
+        runs: 1,
+      });
+      expect(await store.stats()).toMatchObject({
+        threads: 2,
+        variables: 2,
+        variableBytes: 6,
+        callOutputs: 1,
+        runs: 1,
+      });
+    });
+  });
+}

@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { getValue } from "../variables/get-value.js";
+import { commitOf, commitOk, manualClock, THREAD, write } from "./commit-fixtures.js";
+import type { OpenStore } from "./describe-store-conformance.js";
+
+const MINUTE = 60_000;
+
+/** reset, keepLastN, retention, expiry on read and tombstones. */
+export function lifecycleCases(openStore: OpenStore): void {
+  describe("lifecycle", () => {
+    it("reset clears state, outputs and variables, leaves tombstones, keeps runs and counters", async () => {
+      const store = await openStore();
+      await store.reserveCallNumbers(THREAD, 2);
+      await commitOk(store, { callId: "a", writes: [write(["a"], 1)] });
+      await commitOk(store, { callId: "b", output: "out" });
+      await store.reset(THREAD);
+      expect(await store.readState(THREAD)).toEqual({});
+      expect(await store.listVariables(THREAD)).toEqual([]);
+      expect(await store.listCallOutputIds(THREAD)).toEqual([]);
+      expect(await store.getCallOutput(THREAD, "b")).toMatchObject({
+        reference: "†calls.b",
+        reason: "reset",
+      });
+      await expect(getValue(store, THREAD, "†state.a")).rejects.toMatchObject({
+        code: "REF_EVICTED",
+        data: { reason: "reset" },
+      });
+      expect(await store.listCallRecords(commitOf({ callId: "x" }).record.runId)).toHaveLength(2);
+      expect((await store.readWriteLog(THREAD)).map((e) => e.op)).toEqual(["reset"]);
+      expect(await store.reserveCallNumbers(THREAD, 1)).toBe(3);
+      await commitOk(store, { callId: "c", writes: [write(["a"], 2)] });
+      expect(await getValue(store, THREAD, "†state.a")).toEqual({ found: true, value: 2 });
+    });
+
+    it("keepLastN keeps the most recently UPDATED variables (an update moves a variable to most recent)", async () => {
+      const store = await openStore();
+      await commitOk(store, { callId: "x", writes: [write(["x"], 1)] });
+      await commitOk(store, { callId: "y", writes: [write(["y"], 1)] });
+      await commitOk(store, { callId: "z", writes: [write(["z"], 1)] });
+      await commitOk(store, { callId: "x2", writes: [write(["x"], 2)] });
+      await store.keepLastN(THREAD, 2);
+      expect((await store.listVariables(THREAD)).map((v) => v.reference)).toEqual(["†state.x", "†state.z"]);
+      expect(await store.readState(THREAD)).toEqual({ x: 2, z: 1 });
+      await expect(getValue(store, THREAD, "†state.y")).rejects.toMatchObject({
+        code: "REF_EVICTED",
+        data: { reason: "keepLastN" },
+      });
+      const log = await store.readWriteLog(THREAD);
+      expect(log.at(-1)).toMatchObject({ op: "unset", write: { reference: "†state.y" } });
+      await expect(store.keepLastN(THREAD, -1)).rejects.toMatchObject({ code: "USAGE" });
+      await store.keepLastN(THREAD, 0);
+      expect(await store.listVariables(THREAD)).toEqual([]);
+    });
+
+    it("evicting a variable takes the variables below it and its tombstone answers reads below it", async () => {
+      const store = await openStore();
+      await commitOk(store, { callId: "a", writes: [write(["a"], { b: { c: 1 } })] });
+      await commitOk(store, { callId: "b", writes: [write(["other"], 1)] });
+      await store.keepLastN(THREAD, 1);
+      await expect(getValue(store, THREAD, "†state.a.b.c")).rejects.toMatchObject({ code: "REF_EVICTED" });
+      expect(await store.getTombstone(THREAD, "†state.a")).toMatchObject({ reason: "keepLastN" });
+    });
+
+    it("applies retention by count, bytes and age, least recently updated first", async () => {
+      const clock = manualClock();
+      const store = await openStore({ now: clock.now });
+      for (const name of ["a", "b", "c", "d"]) {
+        await commitOk(store, { callId: name, writes: [write([name], name.repeat(10))] });
+        clock.advance(MINUTE);
+      }
+      await store.applyRetention(THREAD, { maxVariables: 3 }, new Date(clock.now()));
+      expect(await store.getTombstone(THREAD, "†state.a")).toMatchObject({ reason: "maxVariables" });
+      await store.applyRetention(THREAD, { maxBytes: 30 }, new Date(clock.now()));
+      expect(await store.getTombstone(THREAD, "†state.b")).toMatchObject({ reason: "maxBytes" });
+      await store.applyRetention(THREAD, { maxAgeMs: 1.5 * MINUTE }, new Date(clock.now()));
+      expect(await store.getTombstone(THREAD, "†state.c")).toMatchObject({ reason: "maxAgeMs" });
+      expect(await store.readState(THREAD)).toEqual({ d: "dddddddddd" });
+      await expect(store.applyRetention(THREAD, { maxBytes: -1 }, new Date())).rejects.toMatchObject({
+        code: "USAGE",
+      });
+    });
+
+    it("keeps at most 100 call outputs by default and never reuses their names", async () => {
+      const store = await openStore();
+      for (let index = 1; index <= 105; index++)
+        await commitOk(store, { callId: `t$${index}`, output: index });
+      await store.applyRetention(THREAD, {}, new Date());
+      await store.applyRetention(THREAD, { maxCallOutputs: 100 }, new Date());
+      const ids = await store.listCallOutputIds(THREAD);
+      expect(ids).toHaveLength(100);
+      expect(ids[0]).toBe("t$6");
+      expect(await store.getCallOutput(THREAD, "t$1")).toMatchObject({ reason: "maxCallOutputs" });
+    });
+
+    it("expires on read against the clock, not only on writes", async () => {
+      const clock = manualClock();
+      const store = await openStore({
+        now: clock.now,
+        retention: { maxCallOutputAgeMs: 60 * MINUTE, maxAgeMs: 10 * MINUTE },
+      });
+      await commitOk(store, { callId: "old", output: [1] });
+      await commitOk(store, { callId: "s", writes: [write(["s"], 1)] });
+      clock.advance(11 * MINUTE);
+      await expect(getValue(store, THREAD, "†state.s")).rejects.toMatchObject({
+        code: "REF_EVICTED",
+        data: { reason: "maxAgeMs" },
+      });
+      expect(await store.getCallOutput(THREAD, "old")).toEqual({ value: [1] });
+      clock.advance(50 * MINUTE);
+      expect(await store.getCallOutput(THREAD, "old")).toMatchObject({ reason: "maxCallOutputAgeMs" });
+      await expect(getValue(store, THREAD, "†calls.old")).rejects.toMatchObject({ code: "REF_EVICTED" });
+    });
+
+    it("never evicts before the triggering write succeeds: a refused commit loses nothing", async () => {
+      const store = await openStore();
+      await store.openThread(THREAD, {
+        stateSchema: { type: "object", properties: { n: { type: "number" } } },
+      });
+      await commitOk(store, { callId: "keep", output: "kept", writes: [write(["n"], 1)] });
+      const refused = await store.commitCall(
+        commitOf({ callId: "bad", output: "new", writes: [write(["n"], "x")] }),
+      );
+      expect(refused.ok).toBe(false);
+      await store.applyRetention(THREAD, { maxCallOutputs: 1, maxVariables: 1 }, new Date());
+      expect(await store.getCallOutput(THREAD, "keep")).toEqual({ value: "kept" });
+      expect(await store.getCallOutput(THREAD, "bad")).toBeUndefined();
+      expect(await store.readState(THREAD)).toEqual({ n: 1 });
+    });
+  });
+}

@@ -1,0 +1,242 @@
+import type { JsonObject, JsonValue, RunId, ThreadId } from "@obelisk/core";
+import { formatReference, ObeliskError } from "@obelisk/core";
+import { type Clock, DEFAULT_RETENTION, type StoreOptions } from "../store-options.js";
+import type {
+  CallCommit,
+  CallRecord,
+  CommitResult,
+  RetentionPolicy,
+  RunLock,
+  RunRecord,
+  RunStatus,
+  StateStore,
+  StoreStats,
+  ThreadInfo,
+  Tombstone,
+  VariableMeta,
+  WriteLogEntry,
+} from "../store-types.js";
+import { planCommit } from "./plan-commit.js";
+import { type EvictionRequest, planEviction, planReset } from "./plan-eviction.js";
+import { protectNested, selectForKeepLastN, selectForRetention } from "./select-evictions.js";
+import { createStateValidator } from "./state-validator.js";
+import { ThreadLocks } from "./thread-locks.js";
+import {
+  applyChangeToModel,
+  createThreadModel,
+  type ThreadChange,
+  type ThreadModel,
+} from "./thread-model.js";
+
+const COMMITTED: CommitResult = Object.freeze({ ok: true });
+const MAX_STALE_RETRIES = 5;
+
+/**
+ * The logic every backend shares: per-thread cached models (folded state + variables), commit planning,
+ * lifecycle, expiry and in-process locking. A backend persists `ThreadChange`s atomically and answers the
+ * history queries (runs, records, log, outputs, tombstones).
+ */
+export abstract class CachedStore implements StateStore {
+  abstract readonly backend: string;
+  protected readonly now: Clock;
+  protected readonly retention: RetentionPolicy;
+  protected readonly models = new Map<string, ThreadModel>();
+  protected readonly locks = new ThreadLocks();
+  protected closed = false;
+
+  constructor(options: StoreOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.retention = options.retention ?? DEFAULT_RETENTION;
+  }
+
+  /** Loads a thread's model from storage (undefined: the thread does not exist). */
+  protected abstract loadModel(threadId: ThreadId): ThreadModel | undefined;
+  /** Saves thread information (creation, schema). */
+  protected abstract saveThread(model: ThreadModel): void;
+  /** Persists a change atomically; returns false when storage moved past `model` (another writer). */
+  protected abstract persist(model: ThreadModel, change: ThreadChange): boolean;
+  /** Reads a stored call output's value. */
+  protected abstract readOutput(threadId: ThreadId, callId: string): JsonValue | undefined;
+  /** Reads a tombstone. */
+  protected abstract readTombstone(threadId: ThreadId, reference: string): Tombstone | undefined;
+
+  abstract reserveCallNumbers(threadId: ThreadId, count: number): number;
+  abstract createRun(run: RunRecord): void;
+  abstract finishRun(runId: RunId, status: RunStatus, endedAt: string): void;
+  abstract getRun(runId: RunId): RunRecord | undefined;
+  abstract listRuns(options?: {
+    readonly threadId?: ThreadId;
+    readonly limit?: number;
+  }): readonly RunRecord[];
+  abstract listCallRecords(runId: RunId): readonly CallRecord[];
+  abstract findCompletedCall(threadId: ThreadId, callHash: string): CallRecord | undefined;
+  abstract readWriteLog(threadId: ThreadId): readonly WriteLogEntry[];
+  abstract stats(threadId?: ThreadId): StoreStats;
+
+  protected assertOpen(): void {
+    if (this.closed) throw new ObeliskError("STORE_CLOSED", `the ${this.backend} store is closed`);
+  }
+
+  /** The cached model of a thread, loading or creating it. */
+  protected model(threadId: ThreadId): ThreadModel {
+    this.assertOpen();
+    let model = this.models.get(threadId);
+    if (model === undefined) {
+      model = this.loadModel(threadId);
+      if (model === undefined) {
+        model = createThreadModel({ threadId, createdAt: new Date(this.now()).toISOString() }, undefined);
+        this.saveThread(model);
+      }
+      this.models.set(threadId, model);
+    }
+    return model;
+  }
+
+  /** Plans and persists a change, re-planning against fresh storage when another writer got there first. */
+  protected mutate<T>(
+    threadId: ThreadId,
+    plan: (model: ThreadModel) => { change: ThreadChange; result: T } | { result: T },
+  ): T {
+    for (let attempt = 0; attempt < MAX_STALE_RETRIES; attempt++) {
+      const model = this.model(threadId);
+      const planned = plan(model);
+      if (!("change" in planned)) return planned.result;
+      if (this.persist(model, planned.change)) {
+        applyChangeToModel(model, planned.change);
+        return planned.result;
+      }
+      this.invalidate(threadId);
+    }
+    throw new ObeliskError("STORE_ERROR", `thread "${threadId}" keeps changing under this store; try again`);
+  }
+
+  async openThread(
+    threadId: ThreadId,
+    options: { readonly stateSchema?: JsonObject } = {},
+  ): Promise<ThreadInfo> {
+    const model = this.model(threadId);
+    if (options.stateSchema !== undefined) {
+      model.validator = createStateValidator(options.stateSchema);
+      model.info = { ...model.info, stateSchema: options.stateSchema };
+      this.saveThread(model);
+    }
+    return model.info;
+  }
+
+  getThread(threadId: ThreadId): ThreadInfo | undefined {
+    this.assertOpen();
+    return (this.models.get(threadId) ?? this.loadModel(threadId))?.info;
+  }
+
+  readState(threadId: ThreadId): JsonObject {
+    return this.model(threadId).state;
+  }
+
+  commitCall(commit: CallCommit): CommitResult {
+    return this.mutate<CommitResult>(commit.record.threadId, (model) => {
+      const planned = planCommit(model, commit, this.now());
+      return planned.ok ? { change: planned.change, result: COMMITTED } : { result: planned };
+    });
+  }
+
+  async lockThread(threadId: ThreadId, options: { readonly waitMs?: number } = {}): Promise<RunLock> {
+    this.assertOpen();
+    const waitMs = options.waitMs ?? 0;
+    await this.locks.acquire(threadId, waitMs);
+    try {
+      await this.acquireExternal(threadId, waitMs);
+    } catch (error) {
+      this.locks.release(threadId);
+      throw error;
+    }
+    this.invalidate(threadId);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.releaseExternal(threadId);
+        this.locks.release(threadId);
+      },
+    };
+  }
+
+  /** Forgets the cached model so the next access reloads it from storage (no-op where the cache is the data). */
+  protected invalidate(_threadId: ThreadId): void {}
+
+  /** Cross-process part of the lock (none in memory). */
+  protected async acquireExternal(_threadId: ThreadId, _waitMs: number): Promise<void> {}
+  /** Releases the cross-process part of the lock. */
+  protected releaseExternal(_threadId: ThreadId): void {}
+
+  getCallOutput(threadId: ThreadId, callId: string): { readonly value: JsonValue } | Tombstone | undefined {
+    const reference = formatReference("calls", [callId]);
+    const entry = this.model(threadId).variables.get(reference);
+    const maxAge = this.retention.maxCallOutputAgeMs;
+    if (entry !== undefined) {
+      const expired = maxAge !== undefined && this.now() - entry.updatedMs > maxAge;
+      if (expired && !this.locks.isHeld(threadId))
+        this.evict(threadId, [{ reference, reason: "maxCallOutputAgeMs" }]);
+      else {
+        const value = this.readOutput(threadId, callId);
+        if (value !== undefined) return { value };
+      }
+    }
+    return this.readTombstone(threadId, reference);
+  }
+
+  listCallOutputIds(threadId: ThreadId): readonly string[] {
+    const ids: string[] = [];
+    for (const entry of this.model(threadId).variables.values()) {
+      if (entry.meta.scope === "calls") ids.push(String(entry.path[0]));
+    }
+    return ids;
+  }
+
+  listVariables(threadId: ThreadId): readonly VariableMeta[] {
+    return [...this.model(threadId).variables.values()].reverse().map((entry) => entry.meta);
+  }
+
+  getTombstone(threadId: ThreadId, reference: string): Tombstone | undefined {
+    this.assertOpen();
+    return this.readTombstone(threadId, reference);
+  }
+
+  protected evict(threadId: ThreadId, requests: readonly EvictionRequest[]): number {
+    if (requests.length === 0) return 0;
+    return this.mutate(threadId, (model) => {
+      const change = planEviction(model, requests, this.now());
+      return { change, result: change.evictions.length };
+    });
+  }
+
+  async reset(threadId: ThreadId): Promise<void> {
+    this.mutate(threadId, (model) => ({ change: planReset(model, this.now()), result: undefined }));
+  }
+
+  async keepLastN(threadId: ThreadId, n: number): Promise<void> {
+    this.evict(threadId, selectForKeepLastN(this.model(threadId), n));
+  }
+
+  async applyRetention(threadId: ThreadId, policy: RetentionPolicy, now: Date): Promise<void> {
+    const effective = { ...this.retention, ...policy };
+    this.evict(threadId, selectForRetention(this.model(threadId), effective, now.getTime()));
+  }
+
+  async expireStale(threadId: ThreadId): Promise<number> {
+    if (this.locks.isHeld(threadId)) return 0;
+    const ages: RetentionPolicy = {
+      ...(this.retention.maxAgeMs === undefined ? {} : { maxAgeMs: this.retention.maxAgeMs }),
+      ...(this.retention.maxCallOutputAgeMs === undefined
+        ? {}
+        : { maxCallOutputAgeMs: this.retention.maxCallOutputAgeMs }),
+    };
+    const model = this.model(threadId);
+    return this.evict(threadId, protectNested(model, selectForRetention(model, ages, this.now())));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.models.clear();
+  }
+}

@@ -1,0 +1,24 @@
+import type { JsonValue } from "@obelisk/core";
+import { itemCount, jsonByteSize, jsonTypeOf, previewValue } from "@obelisk/core";
+import type { VariableMeta } from "../store-types.js";
+
+/** Longest preview stored per variable, in characters (summaries shrink it further). */
+export const STORED_PREVIEW_CHARS = 240;
+
+/** The value-derived part of variable metadata: type, size, item count, bounded preview. */
+export type ValueFacts = Pick<VariableMeta, "type" | "bytes" | "count" | "countUnit" | "preview">;
+
+/** Computes type, bytes, count and a bounded preview of a value (the preview never serialises the whole value). */
+export function describeValue(value: JsonValue): ValueFacts {
+  const counted = itemCount(value);
+  const facts: { -readonly [K in keyof ValueFacts]: ValueFacts[K] } = {
+    type: jsonTypeOf(value),
+    bytes: jsonByteSize(value),
+    preview: previewValue(value, { maxChars: STORED_PREVIEW_CHARS }).text,
+  };
+  if (counted !== undefined) {
+    facts.count = counted.count;
+    facts.countUnit = counted.unit;
+  }
+  return facts;
+}

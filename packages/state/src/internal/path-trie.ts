@@ -1,0 +1,83 @@
+import type { Path, PathSegment } from "@obelisk/core";
+
+interface TrieNode {
+  readonly children: Map<string, TrieNode>;
+  reference: string | undefined;
+}
+
+const keyOf = (segment: PathSegment): string => (typeof segment === "number" ? `#${segment}` : `.${segment}`);
+
+const newNode = (): TrieNode => ({ children: new Map(), reference: undefined });
+
+/** Index of variable paths: finds the variables above and below a path in O(depth) / O(subtree). */
+export class PathTrie {
+  private readonly root: TrieNode = newNode();
+
+  /** Records that `path` holds the variable `reference`. */
+  set(path: Path, reference: string): void {
+    let node = this.root;
+    for (const segment of path) {
+      const key = keyOf(segment);
+      let child = node.children.get(key);
+      if (child === undefined) {
+        child = newNode();
+        node.children.set(key, child);
+      }
+      node = child;
+    }
+    node.reference = reference;
+  }
+
+  /** Forgets the variable at `path` (prunes empty nodes). */
+  delete(path: Path): void {
+    const trail: TrieNode[] = [this.root];
+    let node = this.root;
+    for (const segment of path) {
+      const child = node.children.get(keyOf(segment));
+      if (child === undefined) return;
+      trail.push(child);
+      node = child;
+    }
+    node.reference = undefined;
+    for (let index = path.length; index > 0; index--) {
+      const current = trail[index]!;
+      if (current.reference !== undefined || current.children.size > 0) return;
+      trail[index - 1]!.children.delete(keyOf(path[index - 1]!));
+    }
+  }
+
+  /** References of variables at strict prefixes of `path`, outermost first. */
+  ancestors(path: Path): string[] {
+    const found: string[] = [];
+    let node: TrieNode | undefined = this.root;
+    for (const segment of path) {
+      if (node.reference !== undefined) found.push(node.reference);
+      node = node.children.get(keyOf(segment));
+      if (node === undefined) return found;
+    }
+    return found;
+  }
+
+  /** References of variables strictly below `path`. */
+  descendants(path: Path): string[] {
+    let node: TrieNode | undefined = this.root;
+    for (const segment of path) {
+      node = node.children.get(keyOf(segment));
+      if (node === undefined) return [];
+    }
+    const found: string[] = [];
+    const stack = [...node.children.values()];
+    while (stack.length > 0) {
+      const current = stack.pop()!;
+      if (current.reference !== undefined) found.push(current.reference);
+      for (const child of current.children.values()) stack.push(child);
+    }
+    return found;
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.root.children.clear();
+    this.root.reference = undefined;
+  }
+}

@@ -1,0 +1,108 @@
+import { ObeliskError } from "@obelisk/core";
+import type { RetentionPolicy } from "../store-types.js";
+import type { EvictionRequest } from "./plan-eviction.js";
+import type { ThreadModel, VariableEntry } from "./thread-model.js";
+
+interface Limits {
+  readonly count: number | undefined;
+  readonly bytes: number | undefined;
+  readonly ageMs: number | undefined;
+  readonly reasons: readonly [count: string, bytes: string, age: string];
+}
+
+const checkLimit = (name: string, value: number | undefined): void => {
+  if (value !== undefined && (typeof value !== "number" || Number.isNaN(value) || value < 0)) {
+    throw new ObeliskError(
+      "USAGE",
+      `retention ${name} must be a non-negative number (Infinity disables it), got ${value}`,
+    );
+  }
+};
+
+/** Least recently updated first; evicts by age, then count, then bytes. */
+function selectScope(entries: readonly VariableEntry[], limits: Limits, nowMs: number): EvictionRequest[] {
+  const chosen: EvictionRequest[] = [];
+  let kept = [...entries];
+  if (limits.ageMs !== undefined) {
+    const maxAge = limits.ageMs;
+    for (const entry of kept) {
+      if (nowMs - entry.updatedMs > maxAge)
+        chosen.push({ reference: entry.meta.reference, reason: limits.reasons[2] });
+    }
+    kept = kept.filter((entry) => nowMs - entry.updatedMs <= maxAge);
+  }
+  if (limits.count !== undefined && kept.length > limits.count) {
+    const excess = kept.length - limits.count;
+    for (const entry of kept.slice(0, excess))
+      chosen.push({ reference: entry.meta.reference, reason: limits.reasons[0] });
+    kept = kept.slice(excess);
+  }
+  if (limits.bytes !== undefined) {
+    let total = kept.reduce((sum, entry) => sum + entry.meta.bytes, 0);
+    for (const entry of kept) {
+      if (total <= limits.bytes) break;
+      total -= entry.meta.bytes;
+      chosen.push({ reference: entry.meta.reference, reason: limits.reasons[1] });
+    }
+  }
+  return chosen;
+}
+
+/**
+ * Drops requests for state variables nested inside a variable that stays: their value is part of the kept
+ * one (and a write below a variable also refreshes it, so the outer variable is never older).
+ */
+export function protectNested(model: ThreadModel, requests: readonly EvictionRequest[]): EvictionRequest[] {
+  const evicted = new Set(requests.map((request) => request.reference));
+  return requests.filter((request) => {
+    const entry = model.variables.get(request.reference);
+    if (entry === undefined || entry.meta.scope !== "state") return true;
+    return model.trie.ancestors(entry.path).every((above) => evicted.has(above));
+  });
+}
+
+/** The variables a retention policy evicts now, least recently updated first. */
+export function selectForRetention(
+  model: ThreadModel,
+  policy: RetentionPolicy,
+  nowMs: number,
+): EvictionRequest[] {
+  for (const [name, value] of Object.entries(policy)) checkLimit(name, value as number | undefined);
+  const all = [...model.variables.values()];
+  const state = all.filter((entry) => entry.meta.scope === "state");
+  const calls = all.filter((entry) => entry.meta.scope === "calls");
+  return protectNested(model, [
+    ...selectScope(
+      state,
+      {
+        count: policy.maxVariables,
+        bytes: policy.maxBytes,
+        ageMs: policy.maxAgeMs,
+        reasons: ["maxVariables", "maxBytes", "maxAgeMs"],
+      },
+      nowMs,
+    ),
+    ...selectScope(
+      calls,
+      {
+        count: policy.maxCallOutputs,
+        bytes: policy.maxCallOutputBytes,
+        ageMs: policy.maxCallOutputAgeMs,
+        reasons: ["maxCallOutputs", "maxCallOutputBytes", "maxCallOutputAgeMs"],
+      },
+      nowMs,
+    ),
+  ]);
+}
+
+/** The variables `keepLastN(n)` evicts: all but the n most recently updated (state and call outputs together). */
+export function selectForKeepLastN(model: ThreadModel, n: number): EvictionRequest[] {
+  if (!Number.isInteger(n) || n < 0)
+    throw new ObeliskError("USAGE", `keepLastN needs a non-negative integer, got ${n}`);
+  const all = [...model.variables.values()];
+  const requests = all.slice(0, Math.max(0, all.length - n));
+  return protectNested(
+    model,
+    requests.map((entry) => ({ reference: entry.meta.reference, reason: "keepLastN" })),
+  );
+}

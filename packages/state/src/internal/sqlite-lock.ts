@@ -1,0 +1,93 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { ObeliskError } from "@obelisk/core";
+import type { Database } from "better-sqlite3";
+import type { Clock } from "../store-options.js";
+import type { SqliteStatements } from "./sqlite-schema.js";
+
+/** Options of the cross-process lock. */
+export interface SqliteLockOptions {
+  /** Poll interval while waiting for another process's lock, ms. Default 25. */
+  readonly pollMs?: number;
+  /** Heartbeat interval of a held lock, ms. Default 5,000. */
+  readonly heartbeatMs?: number;
+  /** A lock whose heartbeat is older than this is taken over, ms. Default 30,000. */
+  readonly staleMs?: number;
+}
+
+interface LockRow {
+  owner: string;
+  host: string;
+  pid: number;
+  heartbeat_ms: number;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Cross-process thread locks in a `locks` table: a row (owner, host, pid, heartbeat) taken in an IMMEDIATE
+ * transaction. A row is taken over when its process is gone (same host) or its heartbeat is stale.
+ * Limits: another host's crashed owner is detected only by heartbeat age; waiting polls the table.
+ */
+export class SqliteLock {
+  private readonly owner = `${hostname()}:${process.pid}:${randomUUID()}`;
+  private readonly beats = new Map<string, ReturnType<typeof setInterval>>();
+  private readonly tryTake: (threadId: string) => boolean;
+
+  constructor(
+    db: Database,
+    private readonly statements: SqliteStatements,
+    private readonly now: Clock,
+    private readonly options: SqliteLockOptions = {},
+  ) {
+    this.tryTake = db.transaction((threadId: string): boolean => {
+      const row = statements.lockGet.get(threadId) as LockRow | undefined;
+      if (row !== undefined && row.owner !== this.owner && !this.isStale(row)) return false;
+      statements.lockPut.run(threadId, this.owner, hostname(), process.pid, this.now());
+      return true;
+    }).immediate;
+  }
+
+  private isStale(row: LockRow): boolean {
+    if (row.host === hostname() && !processAlive(row.pid)) return true;
+    return this.now() - row.heartbeat_ms > (this.options.staleMs ?? 30_000);
+  }
+
+  /** Takes the thread's row, polling up to `waitMs`; throws THREAD_BUSY. */
+  async acquire(threadId: string, waitMs: number): Promise<void> {
+    const pollMs = this.options.pollMs ?? 25;
+    for (let waited = 0; !this.tryTake(threadId); waited += pollMs) {
+      if (waited >= waitMs) {
+        throw new ObeliskError("THREAD_BUSY", `thread "${threadId}" is locked by another process`, {
+          data: { threadId, waitMs },
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+    const beat = setInterval(
+      () => this.statements.lockBeat.run(this.now(), threadId, this.owner),
+      this.options.heartbeatMs ?? 5_000,
+    );
+    beat.unref?.();
+    this.beats.set(threadId, beat);
+  }
+
+  /** Releases the thread's row (only if this store owns it). */
+  release(threadId: string): void {
+    clearInterval(this.beats.get(threadId));
+    this.beats.delete(threadId);
+    this.statements.lockDelete.run(threadId, this.owner);
+  }
+
+  /** Releases every row this store holds. */
+  releaseAll(): void {
+    for (const threadId of [...this.beats.keys()]) this.release(threadId);
+  }
+}

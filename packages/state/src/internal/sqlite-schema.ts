@@ -1,0 +1,140 @@
+import type { Database, Statement } from "better-sqlite3";
+
+/** Schema version stored in `meta`; bump with a migration when tables change. */
+export const SQLITE_SCHEMA_VERSION = 1;
+
+/** The SQLite schema (documented in the package README). */
+export const SQLITE_SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS threads (
+  thread_id TEXT PRIMARY KEY,
+  state_schema TEXT,
+  created_at TEXT NOT NULL,
+  next_seq INTEGER NOT NULL DEFAULT 1,
+  call_counter INTEGER NOT NULL DEFAULT 0,
+  snapshot TEXT NOT NULL DEFAULT '{}',
+  snapshot_seq INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE IF NOT EXISTS runs (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id TEXT NOT NULL UNIQUE,
+  thread_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  record TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_thread ON runs (thread_id, seq);
+CREATE TABLE IF NOT EXISTS call_records (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  thread_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  call_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  call_hash TEXT,
+  record TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS call_records_run ON call_records (run_id, id);
+CREATE INDEX IF NOT EXISTS call_records_hash ON call_records (thread_id, call_hash, id) WHERE call_hash IS NOT NULL;
+CREATE TABLE IF NOT EXISTS write_log (
+  thread_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  op TEXT,
+  entry TEXT NOT NULL,
+  PRIMARY KEY (thread_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS variables (
+  thread_id TEXT NOT NULL,
+  reference TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  path TEXT NOT NULL,
+  touch INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL,
+  bytes INTEGER NOT NULL,
+  meta TEXT NOT NULL,
+  PRIMARY KEY (thread_id, reference)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS call_outputs (
+  thread_id TEXT NOT NULL,
+  call_id TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (thread_id, call_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tombstones (
+  thread_id TEXT NOT NULL,
+  reference TEXT NOT NULL,
+  evicted_at TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  PRIMARY KEY (thread_id, reference)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS locks (
+  thread_id TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  host TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  heartbeat_ms INTEGER NOT NULL
+);
+`;
+
+const STATEMENTS = {
+  threadGet: "SELECT * FROM threads WHERE thread_id = ?",
+  threadInsert: "INSERT OR IGNORE INTO threads (thread_id, state_schema, created_at) VALUES (?, ?, ?)",
+  threadSchema: "UPDATE threads SET state_schema = ? WHERE thread_id = ?",
+  threadSeq: "SELECT next_seq FROM threads WHERE thread_id = ?",
+  threadSetSeq: "UPDATE threads SET next_seq = ? WHERE thread_id = ?",
+  threadSnapshot: "UPDATE threads SET snapshot = ?, snapshot_seq = ? WHERE thread_id = ?",
+  threadSnapshotIfCurrent:
+    "UPDATE threads SET snapshot = ?, snapshot_seq = ? WHERE thread_id = ? AND next_seq = ?",
+  threadCounter:
+    "UPDATE threads SET call_counter = call_counter + ? WHERE thread_id = ? RETURNING call_counter",
+  logInsert: "INSERT INTO write_log (thread_id, seq, op, entry) VALUES (?, ?, ?, ?)",
+  logSince: "SELECT entry FROM write_log WHERE thread_id = ? AND seq >= ? ORDER BY seq",
+  logAll: "SELECT entry FROM write_log WHERE thread_id = ? ORDER BY seq",
+  logClear: "DELETE FROM write_log WHERE thread_id = ?",
+  varUpsert:
+    "INSERT OR REPLACE INTO variables (thread_id, reference, scope, path, touch, updated_ms, bytes, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  varDelete: "DELETE FROM variables WHERE thread_id = ? AND reference = ?",
+  varClear: "DELETE FROM variables WHERE thread_id = ?",
+  varLoad:
+    "SELECT path, touch, updated_ms, meta FROM variables WHERE thread_id = ? ORDER BY touch, length(path) DESC",
+  outputUpsert: "INSERT OR REPLACE INTO call_outputs (thread_id, call_id, value) VALUES (?, ?, ?)",
+  outputGet: "SELECT value FROM call_outputs WHERE thread_id = ? AND call_id = ?",
+  outputDelete: "DELETE FROM call_outputs WHERE thread_id = ? AND call_id = ?",
+  outputClear: "DELETE FROM call_outputs WHERE thread_id = ?",
+  tombstoneUpsert:
+    "INSERT OR REPLACE INTO tombstones (thread_id, reference, evicted_at, reason) VALUES (?, ?, ?, ?)",
+  tombstoneDelete: "DELETE FROM tombstones WHERE thread_id = ? AND reference = ?",
+  tombstoneGet: "SELECT reference, evicted_at, reason FROM tombstones WHERE thread_id = ? AND reference = ?",
+  recordInsert:
+    "INSERT INTO call_records (thread_id, run_id, call_id, status, call_hash, record) VALUES (?, ?, ?, ?, ?, ?)",
+  recordsOfRun: "SELECT record FROM call_records WHERE run_id = ? ORDER BY id",
+  recordCompleted:
+    "SELECT record FROM call_records WHERE thread_id = ? AND call_hash = ? AND status = 'succeeded' ORDER BY id DESC LIMIT 1",
+  runInsert: "INSERT INTO runs (run_id, thread_id, status, record) VALUES (?, ?, ?, ?)",
+  runGet: "SELECT record FROM runs WHERE run_id = ?",
+  runUpdate: "UPDATE runs SET status = ?, record = ? WHERE run_id = ?",
+  runsAll: "SELECT record FROM runs ORDER BY seq DESC LIMIT ?",
+  runsOfThread: "SELECT record FROM runs WHERE thread_id = ? ORDER BY seq DESC LIMIT ?",
+  statsVars: "SELECT scope, count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM variables GROUP BY scope",
+  statsVarsThread:
+    "SELECT scope, count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM variables WHERE thread_id = ? GROUP BY scope",
+  statsThreads: "SELECT count(*) AS n FROM threads",
+  statsRuns: "SELECT count(*) AS n FROM runs",
+  statsRunsThread: "SELECT count(*) AS n FROM runs WHERE thread_id = ?",
+  lockGet: "SELECT owner, host, pid, heartbeat_ms FROM locks WHERE thread_id = ?",
+  lockPut: "INSERT OR REPLACE INTO locks (thread_id, owner, host, pid, heartbeat_ms) VALUES (?, ?, ?, ?, ?)",
+  lockBeat: "UPDATE locks SET heartbeat_ms = ? WHERE thread_id = ? AND owner = ?",
+  lockDelete: "DELETE FROM locks WHERE thread_id = ? AND owner = ?",
+} as const;
+
+/** The prepared statements of a store, by name (prepared once per connection). */
+export type SqliteStatements = { readonly [K in keyof typeof STATEMENTS]: Statement };
+
+/** Creates the tables (idempotent) and prepares every statement. */
+export function prepareSchema(db: Database): SqliteStatements {
+  db.exec(SQLITE_SCHEMA);
+  db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)").run(
+    String(SQLITE_SCHEMA_VERSION),
+  );
+  const prepared: Record<string, Statement> = {};
+  for (const [name, sql] of Object.entries(STATEMENTS)) prepared[name] = db.prepare(sql);
+  return prepared as SqliteStatements;
+}

@@ -1,0 +1,172 @@
+import type { JsonObject, JsonValue, Path } from "@obelisk/core";
+import { ObeliskError } from "@obelisk/core";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import formatsModule from "ajv-formats";
+import type { StateWrite } from "../store-types.js";
+
+const addFormats = formatsModule.default;
+const ROOT_KEY = "obelisk:state";
+
+/** Keywords that a write below a node cannot break while the node already existed (see `locateSchema`). */
+const SAFE_KEYWORDS = new Set([
+  "type",
+  "properties",
+  "additionalProperties",
+  "items",
+  "required",
+  "$ref",
+  "title",
+  "description",
+  "default",
+  "examples",
+  "$comment",
+  "$defs",
+  "definitions",
+  "$schema",
+  "$id",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+]);
+const ANNOTATIONS = new Set([
+  "title",
+  "description",
+  "default",
+  "examples",
+  "$comment",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+]);
+
+/** A failed check: what broke and at which written reference. */
+export interface SchemaFailure {
+  readonly message: string;
+  readonly reference: string;
+}
+
+/** Validates state writes against a thread's `stateSchema` (ajv 2020, compiled once, sub-schemas cached). */
+export interface StateValidator {
+  /** Checks the writes of one commit: `before`/`after` are the states around the commit. */
+  check(before: JsonObject, after: JsonObject, writes: readonly StateWrite[]): SchemaFailure | undefined;
+}
+
+type SchemaNode = { readonly [key: string]: unknown };
+const isNode = (value: unknown): value is SchemaNode =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const escapePointer = (segment: string): string => segment.replaceAll("~", "~0").replaceAll("/", "~1");
+
+function lookupPointer(root: SchemaNode, pointer: string): { node: SchemaNode; pointer: string } | undefined {
+  let node: unknown = root;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (!isNode(node) || !Object.hasOwn(node, key)) return undefined;
+    node = node[key];
+  }
+  return isNode(node) ? { node, pointer } : undefined;
+}
+
+function valueAt(root: JsonValue, path: Path): { exists: boolean; value: JsonValue | undefined } {
+  let current: JsonValue | undefined = root;
+  for (const segment of path) {
+    if (typeof current !== "object" || current === null || !Object.hasOwn(current, segment)) {
+      return { exists: false, value: undefined };
+    }
+    current = (current as Record<string, JsonValue>)[segment as string];
+  }
+  return { exists: true, value: current };
+}
+
+/**
+ * Finds the sub-schema that governs the value at `path`, following `properties`, `additionalProperties`,
+ * `items` and local `$ref`s. Returns undefined when the location needs the whole-state check (a keyword the
+ * walk cannot reason about, or an ancestor the write created), and `null` when nothing constrains it.
+ */
+function locateSchema(root: SchemaNode, path: Path, before: JsonObject): string | null | undefined {
+  let located: { node: SchemaNode; pointer: string } | undefined = { node: root, pointer: "" };
+  for (let depth = 0; depth < path.length; depth++) {
+    located = deref(root, located);
+    if (located === undefined) return undefined;
+    const { node, pointer } = located;
+    if (Object.keys(node).some((key) => !SAFE_KEYWORDS.has(key))) return undefined;
+    if (depth > 0 && !valueAt(before, path.slice(0, depth)).exists) return undefined;
+    const segment = path[depth]!;
+    if (typeof segment === "number") {
+      if (!isNode(node.items)) return node.items === undefined && node.type === undefined ? null : undefined;
+      located = { node: node.items, pointer: `${pointer}/items` };
+      continue;
+    }
+    const properties = node.properties;
+    if (isNode(properties) && isNode(properties[segment])) {
+      located = { node: properties[segment], pointer: `${pointer}/properties/${escapePointer(segment)}` };
+    } else if (isNode(node.additionalProperties)) {
+      located = { node: node.additionalProperties, pointer: `${pointer}/additionalProperties` };
+    } else if (
+      node.additionalProperties === undefined &&
+      node.type === undefined &&
+      properties === undefined
+    ) {
+      return null;
+    } else return node.additionalProperties === undefined ? null : undefined;
+  }
+  return deref(root, located)?.pointer;
+}
+
+function deref(root: SchemaNode, located: { node: SchemaNode; pointer: string } | undefined) {
+  let current = located;
+  for (let hops = 0; current !== undefined && typeof current.node.$ref === "string" && hops < 32; hops++) {
+    const ref: string = current.node.$ref as string;
+    if (!ref.startsWith("#")) return undefined;
+    if (Object.keys(current.node).some((key) => key !== "$ref" && !ANNOTATIONS.has(key))) return undefined;
+    current = lookupPointer(root, ref.slice(1));
+  }
+  return current;
+}
+
+function describeErrors(errors: readonly ErrorObject[] | null | undefined, prefix: string): string {
+  const first = errors?.[0];
+  if (first === undefined) return "value does not match the state schema";
+  return `${prefix}${first.instancePath} ${first.message ?? "is invalid"}`.trim();
+}
+
+/** Compiles a thread's state schema. Throws ObeliskError USAGE when the schema itself is invalid. */
+export function createStateValidator(schema: JsonObject): StateValidator {
+  const ajv = new Ajv2020({ strict: false, allErrors: false, strictTuples: false });
+  addFormats(ajv);
+  let whole: ValidateFunction;
+  try {
+    ajv.addSchema(schema, ROOT_KEY);
+    whole = ajv.getSchema(ROOT_KEY)!;
+  } catch (error) {
+    throw new ObeliskError("USAGE", `invalid stateSchema: ${(error as Error).message}`, { cause: error });
+  }
+  const cache = new Map<string, ValidateFunction | undefined>();
+  const compiled = (pointer: string): ValidateFunction | undefined => {
+    if (!cache.has(pointer)) {
+      try {
+        cache.set(pointer, ajv.getSchema(`${ROOT_KEY}#${pointer}`));
+      } catch {
+        cache.set(pointer, undefined);
+      }
+    }
+    return cache.get(pointer);
+  };
+  return {
+    check(before, after, writes) {
+      for (const write of writes) {
+        const pointer = locateSchema(schema, write.path, before);
+        if (pointer === null) continue;
+        const validate = pointer === undefined ? undefined : compiled(pointer);
+        if (validate === undefined) {
+          if (whole(after)) continue;
+          return { message: describeErrors(whole.errors, "†state"), reference: write.reference };
+        }
+        const { value } = valueAt(after, write.path);
+        if (validate(value)) continue;
+        return { message: describeErrors(validate.errors, write.reference), reference: write.reference };
+      }
+      return undefined;
+    },
+  };
+}

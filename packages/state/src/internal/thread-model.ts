@@ -1,0 +1,103 @@
+import type { JsonObject, JsonValue, Path, ThreadId } from "@obelisk/core";
+import type { CallRecord, ThreadInfo, Tombstone, VariableMeta, WriteLogEntry } from "../store-types.js";
+import { PathTrie } from "./path-trie.js";
+import type { StateValidator } from "./state-validator.js";
+
+/** A variable as cached per thread: its metadata, its path and its update order. */
+export interface VariableEntry {
+  /** Public metadata. */
+  readonly meta: VariableMeta;
+  /** State path (scope `state`) or `[callId]` (scope `calls`). */
+  readonly path: Path;
+  /** Update order: larger is more recent (a thread sequence number). */
+  readonly touch: number;
+  /** `updatedAt` in epoch ms. */
+  readonly updatedMs: number;
+}
+
+/** The in-memory view of one thread every backend keeps: folded state, variables, next sequence number. */
+export interface ThreadModel {
+  /** Thread id. */
+  readonly threadId: ThreadId;
+  /** Thread information. */
+  info: ThreadInfo;
+  /** Compiled state schema, if the thread has one. */
+  validator: StateValidator | undefined;
+  /** Folded, frozen state. */
+  state: JsonObject;
+  /** Variables by reference, ordered by `touch` ascending (least recently updated first). */
+  readonly variables: Map<string, VariableEntry>;
+  /** Paths of state variables. */
+  readonly trie: PathTrie;
+  /** Next sequence number (write log and update order). */
+  nextSeq: number;
+}
+
+/** An evicted variable: what was removed and its tombstone. */
+export interface Eviction {
+  /** The removed variable. */
+  readonly entry: VariableEntry;
+  /** Its tombstone. */
+  readonly tombstone: Tombstone;
+}
+
+/** Everything one commit or lifecycle operation changes in a thread; backends persist it atomically. */
+export interface ThreadChange {
+  /** New folded state. */
+  readonly state: JsonObject;
+  /** New write-log entries, in order. */
+  readonly log: readonly WriteLogEntry[];
+  /** Variables created or updated (their tombstones, if any, are cleared). */
+  readonly upserts: readonly VariableEntry[];
+  /** Variables removed without a tombstone (superseded by a write above them). */
+  readonly drops: readonly VariableEntry[];
+  /** Variables evicted (removed, with a tombstone). */
+  readonly evictions: readonly Eviction[];
+  /** New stored call outputs. */
+  readonly outputs: readonly { readonly callId: string; readonly value: JsonValue }[];
+  /** The call record, for commits. */
+  readonly record?: CallRecord;
+  /** True for `reset`: every variable, output and write-log entry of the thread goes. */
+  readonly reset?: boolean;
+  /** Next sequence number after the change. */
+  readonly nextSeq: number;
+}
+
+/** A fresh model for a thread. */
+export function createThreadModel(info: ThreadInfo, validator: StateValidator | undefined): ThreadModel {
+  return {
+    threadId: info.threadId,
+    info,
+    validator,
+    state: Object.freeze({}) as JsonObject,
+    variables: new Map(),
+    trie: new PathTrie(),
+    nextSeq: 1,
+  };
+}
+
+/** Adds or replaces a variable in the model (moving it to most recent). */
+export function putVariable(model: ThreadModel, entry: VariableEntry): void {
+  model.variables.delete(entry.meta.reference);
+  model.variables.set(entry.meta.reference, entry);
+  if (entry.meta.scope === "state") model.trie.set(entry.path, entry.meta.reference);
+}
+
+/** Removes a variable from the model. */
+export function removeVariable(model: ThreadModel, entry: VariableEntry): void {
+  model.variables.delete(entry.meta.reference);
+  if (entry.meta.scope === "state") model.trie.delete(entry.path);
+}
+
+/** Applies a persisted change to the cached model. */
+export function applyChangeToModel(model: ThreadModel, change: ThreadChange): void {
+  if (change.reset === true) {
+    model.variables.clear();
+    model.trie.clear();
+  }
+  for (const entry of change.drops) removeVariable(model, entry);
+  for (const { entry } of change.evictions) removeVariable(model, entry);
+  for (const entry of [...change.upserts].sort((a, b) => a.touch - b.touch)) putVariable(model, entry);
+  model.state = change.state;
+  model.nextSeq = change.nextSeq;
+}

@@ -1,0 +1,163 @@
+import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
+import { ObeliskError } from "@obelisk/core";
+import { CachedStore } from "./internal/cached-store.js";
+import { copyJson } from "./internal/copy-json.js";
+import type { ThreadChange, ThreadModel } from "./internal/thread-model.js";
+import type { StoreOptions } from "./store-options.js";
+import type {
+  CallRecord,
+  RunRecord,
+  RunStatus,
+  StateStore,
+  StoreStats,
+  Tombstone,
+  WriteLogEntry,
+} from "./store-types.js";
+
+interface ThreadData {
+  callCounter: number;
+  log: WriteLogEntry[];
+  readonly outputs: Map<string, JsonValue>;
+  readonly tombstones: Map<string, Tombstone>;
+  readonly completed: Map<string, CallRecord>;
+}
+
+/** The in-memory backend: the cached models are the data; history lives in maps. */
+class MemoryStore extends CachedStore {
+  readonly backend = "memory";
+  private readonly threads = new Map<string, ThreadData>();
+  private readonly runs = new Map<string, RunRecord>();
+  private readonly records = new Map<string, CallRecord[]>();
+
+  private data(threadId: string): ThreadData {
+    let data = this.threads.get(threadId);
+    if (data === undefined) {
+      data = { callCounter: 0, log: [], outputs: new Map(), tombstones: new Map(), completed: new Map() };
+      this.threads.set(threadId, data);
+    }
+    return data;
+  }
+
+  protected loadModel(): ThreadModel | undefined {
+    return undefined;
+  }
+
+  protected saveThread(model: ThreadModel): void {
+    this.data(model.threadId);
+  }
+
+  protected persist(model: ThreadModel, change: ThreadChange): boolean {
+    const data = this.data(model.threadId);
+    if (change.reset === true) {
+      data.log = [];
+      data.outputs.clear();
+    }
+    for (const { entry, tombstone } of change.evictions) {
+      data.tombstones.set(tombstone.reference, tombstone);
+      if (entry.meta.scope === "calls") data.outputs.delete(String(entry.path[0]));
+    }
+    for (const entry of change.drops)
+      if (entry.meta.scope === "calls") data.outputs.delete(String(entry.path[0]));
+    for (const entry of change.upserts) data.tombstones.delete(entry.meta.reference);
+    for (const output of change.outputs) data.outputs.set(output.callId, output.value);
+    for (const entry of change.log) data.log.push(entry);
+    const record = change.record;
+    if (record !== undefined) {
+      const list = this.records.get(record.runId) ?? [];
+      list.push(record);
+      this.records.set(record.runId, list);
+      if (record.status === "succeeded" && record.callHash !== undefined)
+        data.completed.set(record.callHash, record);
+    }
+    return true;
+  }
+
+  protected readOutput(threadId: ThreadId, callId: string): JsonValue | undefined {
+    return this.threads.get(threadId)?.outputs.get(callId);
+  }
+
+  protected readTombstone(threadId: ThreadId, reference: string): Tombstone | undefined {
+    return this.threads.get(threadId)?.tombstones.get(reference);
+  }
+
+  reserveCallNumbers(threadId: ThreadId, count: number): number {
+    this.model(threadId);
+    if (!Number.isInteger(count) || count < 1)
+      throw new ObeliskError("USAGE", `cannot reserve ${count} call numbers`);
+    const data = this.data(threadId);
+    const first = data.callCounter + 1;
+    data.callCounter += count;
+    return first;
+  }
+
+  createRun(run: RunRecord): void {
+    this.assertOpen();
+    this.model(run.threadId);
+    const copy = copyJson(run);
+    if (!copy.ok) throw new ObeliskError("USAGE", `run record is not JSON: ${copy.message}`);
+    this.runs.set(run.runId, copy.value as unknown as RunRecord);
+  }
+
+  finishRun(runId: RunId, status: RunStatus, endedAt: string): void {
+    this.assertOpen();
+    const run = this.runs.get(runId);
+    if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
+    this.runs.set(runId, Object.freeze({ ...run, status, endedAt }));
+  }
+
+  getRun(runId: RunId): RunRecord | undefined {
+    this.assertOpen();
+    return this.runs.get(runId);
+  }
+
+  listRuns(options: { readonly threadId?: ThreadId; readonly limit?: number } = {}): readonly RunRecord[] {
+    this.assertOpen();
+    const runs = [...this.runs.values()]
+      .reverse()
+      .filter((run) => options.threadId === undefined || run.threadId === options.threadId);
+    return options.limit === undefined ? runs : runs.slice(0, options.limit);
+  }
+
+  listCallRecords(runId: RunId): readonly CallRecord[] {
+    this.assertOpen();
+    return [...(this.records.get(runId) ?? [])];
+  }
+
+  findCompletedCall(threadId: ThreadId, callHash: string): CallRecord | undefined {
+    this.assertOpen();
+    return this.threads.get(threadId)?.completed.get(callHash);
+  }
+
+  readWriteLog(threadId: ThreadId): readonly WriteLogEntry[] {
+    this.assertOpen();
+    return [...(this.threads.get(threadId)?.log ?? [])];
+  }
+
+  stats(threadId?: ThreadId): StoreStats {
+    this.assertOpen();
+    const models = threadId === undefined ? [...this.models.values()] : [this.model(threadId)];
+    const totals = { state: { count: 0, bytes: 0 }, calls: { count: 0, bytes: 0 } };
+    for (const model of models) {
+      for (const { meta } of model.variables.values()) {
+        totals[meta.scope].count += 1;
+        totals[meta.scope].bytes += meta.bytes;
+      }
+    }
+    const runs = [...this.runs.values()].filter(
+      (run) => threadId === undefined || run.threadId === threadId,
+    ).length;
+    return {
+      threads: models.length,
+      variables: totals.state.count,
+      variableBytes: totals.state.bytes,
+      callOutputs: totals.calls.count,
+      callOutputBytes: totals.calls.bytes,
+      runs,
+    };
+  }
+}
+
+/** Creates an in-memory store (the library default). Hot-path methods answer synchronously. */
+export function createMemoryStore(options: StoreOptions = {}): StateStore {
+  return new MemoryStore(options);
+}

@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { asRunId } from "@obelisk/core";
+import { afterAll, describe, expect, it } from "vitest";
+import { commitOk, manualClock, RUN, THREAD, write } from "./conformance/commit-fixtures.js";
+import { describeStoreConformance } from "./conformance/describe-store-conformance.js";
+import { createSqliteStore } from "./sqlite-store.js";
+import type { StateStore } from "./store-types.js";
+import { getValue } from "./variables/get-value.js";
+
+const dir = mkdtempSync(join(tmpdir(), "obelisk-state-"));
+let counter = 0;
+const freshFile = (): string => join(dir, `store-${++counter}.db`);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describeStoreConformance("sqlite (file)", (options) => createSqliteStore(freshFile(), options));
+describeStoreConformance("sqlite (:memory:)", (options) => createSqliteStore(":memory:", options));
+
+describe("sqlite persistence", () => {
+  const stores: StateStore[] = [];
+  const open = (file: string, options = {}): StateStore => {
+    const store = createSqliteStore(file, options);
+    stores.push(store);
+    return store;
+  };
+  afterAll(async () => {
+    for (const store of stores) await store.close().catch(() => undefined);
+  });
+
+  it("shows everything committed after reopening the file (state, log, variables, records, runs, counters, tombstones)", async () => {
+    const file = freshFile();
+    const clock = manualClock();
+    const first = open(file, { now: clock.now });
+    await first.openThread(THREAD, {
+      stateSchema: { type: "object", properties: { n: { type: "number" } } },
+    });
+    await first.reserveCallNumbers(THREAD, 7);
+    await first.createRun({
+      runId: RUN,
+      threadId: THREAD,
+      planHash: "sha256:x",
+      plan: [],
+      input: {},
+      status: "running",
+      startedAt: "t",
+    });
+    await commitOk(first, {
+      callId: "a",
+      callHash: "h",
+      writes: [write(["list"], [1], "concat"), write(["n"], 1)],
+      description: "numbers",
+    });
+    await commitOk(first, { callId: "b", writes: [write(["list"], 2, "push")], output: { o: 1 } });
+    await commitOk(first, { callId: "gone", writes: [write(["gone"], "x")] });
+    await first.applyRetention(THREAD, { maxVariables: 2 }, new Date(clock.now()));
+    const variables = await first.listVariables(THREAD);
+    await first.close();
+
+    const second = open(file, { now: clock.now });
+    expect(await second.readState(THREAD)).toEqual({ list: [1, 2], gone: "x" });
+    expect(await second.listVariables(THREAD)).toEqual(variables);
+    expect((await second.readWriteLog(THREAD)).map((e) => e.op ?? e.write.method)).toEqual([
+      "concat",
+      "set",
+      "push",
+      "set",
+      "unset",
+    ]);
+    expect(await second.findCompletedCall(THREAD, "h")).toMatchObject({ callId: "a" });
+    expect((await second.listCallRecords(RUN)).map((r) => r.callId)).toEqual(["a", "b", "gone"]);
+    expect(await second.getRun(RUN)).toMatchObject({ status: "running" });
+    expect(await second.getCallOutput(THREAD, "b")).toEqual({ value: { o: 1 } });
+    expect(await second.reserveCallNumbers(THREAD, 1)).toBe(8);
+    await expect(getValue(second, THREAD, "†state.n")).rejects.toMatchObject({
+      code: "REF_EVICTED",
+      data: { reason: "maxVariables" },
+    });
+    const refused = await second.commitCall({
+      record: {
+        threadId: THREAD,
+        runId: asRunId("r2"),
+        callId: "c" as never,
+        tool: "t",
+        status: "succeeded",
+        attempts: 1,
+        outputMethod: "set",
+        wrote: [],
+      },
+      writes: [write(["n"], "not a number")],
+    });
+    expect(refused).toMatchObject({ ok: false, error: { code: "OUTPUT_SCHEMA_VIOLATION" } });
+  });
+
+  it("rebuilds the state from the write log when no snapshot was written (crash before close)", async () => {
+    const file = freshFile();
+    const first = open(file);
+    await commitOk(first, { callId: "a", writes: [write(["a"], { x: 1 })] });
+    await commitOk(first, { callId: "b", writes: [write(["a"], { y: 2 }, "merge")] });
+    const second = open(file);
+    expect(await second.readState(THREAD)).toEqual({ a: { x: 1, y: 2 } });
+    await first.close();
+  });
+
+  it("locks a thread across connections (another process's store sees THREAD_BUSY)", async () => {
+    const file = freshFile();
+    const one = open(file);
+    const two = open(file);
+    const lock = await one.lockThread(THREAD);
+    await expect(two.lockThread(THREAD)).rejects.toMatchObject({ code: "THREAD_BUSY" });
+    await lock.release();
+    const taken = await two.lockThread(THREAD);
+    await taken.release();
+  });
+
+  it("never loses an update between two connections writing one thread", async () => {
+    const file = freshFile();
+    const one = open(file);
+    const two = open(file);
+    await one.readState(THREAD);
+    await two.readState(THREAD);
+    await commitOk(one, { callId: "a", writes: [write(["log"], "one", "push")] });
+    await commitOk(two, { callId: "b", writes: [write(["log"], "two", "push")] });
+    await commitOk(one, { callId: "c", writes: [write(["log"], "three", "push")] });
+    expect(await two.readState(THREAD)).toEqual({ log: ["one", "two", "three"] });
+    expect(await one.readState(THREAD)).toEqual({ log: ["one", "two", "three"] });
+  });
+
+  it("refuses use after close with STORE_CLOSED and wraps open failures in STORE_ERROR", async () => {
+    const store = createSqliteStore(":memory:");
+    await store.close();
+    expect(() => store.readState(THREAD)).toThrow(expect.objectContaining({ code: "STORE_CLOSED" }));
+    expect(() => createSqliteStore(join(dir, "missing", "dir", "x.db"))).toThrow(
+      expect.objectContaining({ code: "STORE_ERROR" }),
+    );
+  });
+});

@@ -1,0 +1,338 @@
+import type { JsonObject, JsonValue, RunId, ThreadId } from "@obelisk/core";
+import { applyOutput, deepFreeze, ObeliskError } from "@obelisk/core";
+import BetterSqlite3 from "better-sqlite3";
+import { CachedStore } from "./internal/cached-store.js";
+import { SqliteLock, type SqliteLockOptions } from "./internal/sqlite-lock.js";
+import { prepareSchema, type SqliteStatements } from "./internal/sqlite-schema.js";
+import { createStateValidator } from "./internal/state-validator.js";
+import {
+  createThreadModel,
+  putVariable,
+  type ThreadChange,
+  type ThreadModel,
+} from "./internal/thread-model.js";
+import { unsetAtPath } from "./internal/unset-at-path.js";
+import type { StoreOptions } from "./store-options.js";
+import type {
+  CallRecord,
+  RunRecord,
+  RunStatus,
+  StateStore,
+  StoreStats,
+  Tombstone,
+  VariableMeta,
+  WriteLogEntry,
+} from "./store-types.js";
+
+/** Options of the SQLite backend. */
+export interface SqliteStoreOptions extends StoreOptions {
+  /**
+   * `normal` (default): WAL + synchronous=NORMAL — a commit survives a process crash; the last commits may
+   * be lost on power loss. `full`: synchronous=FULL — survives power loss, slower.
+   */
+  readonly durability?: "normal" | "full";
+  /** How long a write waits for another connection's write transaction, ms. Default 5,000. */
+  readonly busyTimeoutMs?: number;
+  /** Cross-process lock tuning. */
+  readonly lock?: SqliteLockOptions;
+}
+
+const parse = <T>(text: string): T => deepFreeze(JSON.parse(text) as JsonValue) as T;
+const wrap = (action: string, error: unknown): ObeliskError =>
+  ObeliskError.is(error)
+    ? error
+    : new ObeliskError("STORE_ERROR", `sqlite ${action} failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+
+interface ThreadRow {
+  state_schema: string | null;
+  created_at: string;
+  next_seq: number;
+  snapshot: string;
+  snapshot_seq: number;
+}
+
+/** Folds a write-log entry into a state (used when reopening a thread). */
+function foldEntry(state: JsonObject, entry: WriteLogEntry): JsonObject {
+  if (entry.op === "reset") return {};
+  if (entry.op === "unset") return unsetAtPath(state, entry.write.path);
+  const applied = applyOutput(state, entry.write.path, entry.write.method, entry.write.value);
+  if (!applied.ok)
+    throw new ObeliskError("STORE_ERROR", `write log entry ${entry.seq} does not apply: ${applied.message}`);
+  return applied.value as JsonObject;
+}
+
+/** The SQLite backend: one transaction per commit; folded state and variables cached per open thread. */
+class SqliteStore extends CachedStore {
+  readonly backend = "sqlite";
+  private readonly sql: SqliteStatements;
+  private readonly lock: SqliteLock;
+  private readonly persistTx: (model: ThreadModel, change: ThreadChange) => boolean;
+
+  constructor(
+    private readonly db: BetterSqlite3.Database,
+    options: SqliteStoreOptions,
+  ) {
+    super(options);
+    db.pragma("journal_mode = WAL");
+    db.pragma(`synchronous = ${options.durability === "full" ? "FULL" : "NORMAL"}`);
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`);
+    this.sql = prepareSchema(db);
+    this.lock = new SqliteLock(db, this.sql, this.now, options.lock);
+    this.persistTx = db.transaction((model: ThreadModel, change: ThreadChange) =>
+      this.write(model, change),
+    ).immediate;
+  }
+
+  protected loadModel(threadId: ThreadId): ThreadModel | undefined {
+    const row = this.sql.threadGet.get(threadId) as ThreadRow | undefined;
+    if (row === undefined) return undefined;
+    const schema = row.state_schema === null ? undefined : (JSON.parse(row.state_schema) as JsonObject);
+    const info = {
+      threadId,
+      createdAt: row.created_at,
+      ...(schema === undefined ? {} : { stateSchema: schema }),
+    };
+    const model = createThreadModel(info, schema === undefined ? undefined : createStateValidator(schema));
+    let state = JSON.parse(row.snapshot) as JsonObject;
+    for (const { entry } of this.sql.logSince.all(threadId, row.snapshot_seq) as { entry: string }[]) {
+      state = foldEntry(state, JSON.parse(entry) as WriteLogEntry);
+    }
+    model.state = deepFreeze(state);
+    model.nextSeq = row.next_seq;
+    type VarRow = { path: string; touch: number; updated_ms: number; meta: string };
+    for (const v of this.sql.varLoad.all(threadId) as VarRow[]) {
+      putVariable(model, {
+        meta: parse<VariableMeta>(v.meta),
+        path: parse(v.path),
+        touch: v.touch,
+        updatedMs: v.updated_ms,
+      });
+    }
+    return model;
+  }
+
+  protected saveThread(model: ThreadModel): void {
+    const schema = model.info.stateSchema === undefined ? null : JSON.stringify(model.info.stateSchema);
+    this.sql.threadInsert.run(model.threadId, schema, model.info.createdAt);
+    this.sql.threadSchema.run(schema, model.threadId);
+  }
+
+  protected override invalidate(threadId: ThreadId): void {
+    this.models.delete(threadId);
+  }
+
+  protected persist(model: ThreadModel, change: ThreadChange): boolean {
+    try {
+      return this.persistTx(model, change);
+    } catch (error) {
+      throw wrap("commit", error);
+    }
+  }
+
+  /** The body of the commit transaction. */
+  private write(model: ThreadModel, change: ThreadChange): boolean {
+    const { sql } = this;
+    const id = model.threadId;
+    const stored = sql.threadSeq.get(id) as { next_seq: number } | undefined;
+    if (stored === undefined || stored.next_seq !== model.nextSeq) return false;
+    if (change.reset === true)
+      for (const clear of [sql.logClear, sql.varClear, sql.outputClear]) clear.run(id);
+    for (const entry of change.log) sql.logInsert.run(id, entry.seq, entry.op ?? null, JSON.stringify(entry));
+    for (const { entry, tombstone } of change.evictions) {
+      sql.varDelete.run(id, entry.meta.reference);
+      if (entry.meta.scope === "calls") sql.outputDelete.run(id, String(entry.path[0]));
+      sql.tombstoneUpsert.run(id, tombstone.reference, tombstone.evictedAt, tombstone.reason);
+    }
+    for (const entry of change.drops) {
+      sql.varDelete.run(id, entry.meta.reference);
+      if (entry.meta.scope === "calls") sql.outputDelete.run(id, String(entry.path[0]));
+    }
+    for (const { meta, path, touch, updatedMs } of change.upserts) {
+      sql.varUpsert.run(
+        id,
+        meta.reference,
+        meta.scope,
+        JSON.stringify(path),
+        touch,
+        updatedMs,
+        meta.bytes,
+        JSON.stringify(meta),
+      );
+      sql.tombstoneDelete.run(id, meta.reference);
+    }
+    for (const output of change.outputs)
+      sql.outputUpsert.run(id, output.callId, JSON.stringify(output.value));
+    const record = change.record;
+    if (record !== undefined) {
+      sql.recordInsert.run(
+        id,
+        record.runId,
+        record.callId,
+        record.status,
+        record.callHash ?? null,
+        JSON.stringify(record),
+      );
+    }
+    if (change.nextSeq !== model.nextSeq) sql.threadSetSeq.run(change.nextSeq, id);
+    if (change.evictions.length > 0 || change.reset === true) {
+      sql.threadSnapshot.run(JSON.stringify(change.state), change.nextSeq, id);
+    }
+    return true;
+  }
+
+  protected readOutput(threadId: ThreadId, callId: string): JsonValue | undefined {
+    const row = this.sql.outputGet.get(threadId, callId) as { value: string } | undefined;
+    return row === undefined ? undefined : parse<JsonValue>(row.value);
+  }
+
+  protected readTombstone(threadId: ThreadId, reference: string): Tombstone | undefined {
+    const row = this.sql.tombstoneGet.get(threadId, reference) as
+      | { reference: string; evicted_at: string; reason: string }
+      | undefined;
+    return row === undefined
+      ? undefined
+      : Object.freeze({ reference: row.reference, evictedAt: row.evicted_at, reason: row.reason });
+  }
+
+  protected override async acquireExternal(threadId: ThreadId, waitMs: number): Promise<void> {
+    this.model(threadId);
+    await this.lock.acquire(threadId, waitMs);
+  }
+
+  protected override releaseExternal(threadId: ThreadId): void {
+    if (!this.closed) this.lock.release(threadId);
+  }
+
+  override readState(threadId: ThreadId): JsonObject {
+    const model = this.models.get(threadId);
+    if (model !== undefined) {
+      const stored = this.sql.threadSeq.get(threadId) as { next_seq: number } | undefined;
+      if (stored !== undefined && stored.next_seq !== model.nextSeq) this.invalidate(threadId);
+    }
+    return this.model(threadId).state;
+  }
+
+  reserveCallNumbers(threadId: ThreadId, count: number): number {
+    if (!Number.isInteger(count) || count < 1)
+      throw new ObeliskError("USAGE", `cannot reserve ${count} call numbers`);
+    this.model(threadId);
+    const row = this.sql.threadCounter.get(count, threadId) as { call_counter: number };
+    return row.call_counter - count + 1;
+  }
+
+  createRun(run: RunRecord): void {
+    this.model(run.threadId);
+    try {
+      this.sql.runInsert.run(run.runId, run.threadId, run.status, JSON.stringify(run));
+    } catch (error) {
+      throw wrap("createRun", error);
+    }
+  }
+
+  finishRun(runId: RunId, status: RunStatus, endedAt: string): void {
+    const run = this.getRun(runId);
+    if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
+    this.sql.runUpdate.run(status, JSON.stringify({ ...run, status, endedAt }), runId);
+  }
+
+  getRun(runId: RunId): RunRecord | undefined {
+    this.assertOpen();
+    const row = this.sql.runGet.get(runId) as { record: string } | undefined;
+    return row === undefined ? undefined : parse<RunRecord>(row.record);
+  }
+
+  listRuns(options: { readonly threadId?: ThreadId; readonly limit?: number } = {}): readonly RunRecord[] {
+    this.assertOpen();
+    const limit = options.limit ?? -1;
+    const rows = (
+      options.threadId === undefined
+        ? this.sql.runsAll.all(limit)
+        : this.sql.runsOfThread.all(options.threadId, limit)
+    ) as { record: string }[];
+    return rows.map((row) => parse<RunRecord>(row.record));
+  }
+
+  listCallRecords(runId: RunId): readonly CallRecord[] {
+    this.assertOpen();
+    return (this.sql.recordsOfRun.all(runId) as { record: string }[]).map((row) =>
+      parse<CallRecord>(row.record),
+    );
+  }
+
+  findCompletedCall(threadId: ThreadId, callHash: string): CallRecord | undefined {
+    this.assertOpen();
+    const row = this.sql.recordCompleted.get(threadId, callHash) as { record: string } | undefined;
+    return row === undefined ? undefined : parse<CallRecord>(row.record);
+  }
+
+  readWriteLog(threadId: ThreadId): readonly WriteLogEntry[] {
+    this.assertOpen();
+    return (this.sql.logAll.all(threadId) as { entry: string }[]).map((row) =>
+      parse<WriteLogEntry>(row.entry),
+    );
+  }
+
+  stats(threadId?: ThreadId): StoreStats {
+    this.assertOpen();
+    type ScopeRow = { scope: string; n: number; bytes: number };
+    const rows = (
+      threadId === undefined ? this.sql.statsVars.all() : this.sql.statsVarsThread.all(threadId)
+    ) as ScopeRow[];
+    const of = (scope: string) => rows.find((row) => row.scope === scope) ?? { n: 0, bytes: 0 };
+    const runs = (
+      threadId === undefined ? this.sql.statsRuns.get() : this.sql.statsRunsThread.get(threadId)
+    ) as { n: number };
+    const threads =
+      threadId === undefined
+        ? (this.sql.statsThreads.get() as { n: number }).n
+        : this.getThread(threadId) === undefined
+          ? 0
+          : 1;
+    const state = of("state");
+    const calls = of("calls");
+    return {
+      threads,
+      variables: state.n,
+      variableBytes: state.bytes,
+      callOutputs: calls.n,
+      callOutputBytes: calls.bytes,
+      runs: runs.n,
+    };
+  }
+
+  override async close(): Promise<void> {
+    if (this.closed) return;
+    for (const model of this.models.values()) {
+      try {
+        this.sql.threadSnapshotIfCurrent.run(
+          JSON.stringify(model.state),
+          model.nextSeq,
+          model.threadId,
+          model.nextSeq,
+        );
+      } catch {
+        // a snapshot only speeds up the next open; the write log stays authoritative
+      }
+    }
+    this.lock.releaseAll();
+    await super.close();
+    this.db.close();
+  }
+}
+
+/**
+ * Opens (or creates) a SQLite store in `file` (`:memory:` works). WAL journal, one IMMEDIATE transaction per
+ * commit, prepared statements. Throws ObeliskError STORE_ERROR when the file cannot be opened.
+ */
+export function createSqliteStore(file: string, options: SqliteStoreOptions = {}): StateStore {
+  let db: BetterSqlite3.Database | undefined;
+  try {
+    db = new BetterSqlite3(file);
+    return new SqliteStore(db, options);
+  } catch (error) {
+    db?.close();
+    throw wrap(`open ${file}`, error);
+  }
+}

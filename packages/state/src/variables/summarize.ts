@@ -1,0 +1,119 @@
+import type { ThreadId } from "@obelisk/core";
+import { ObeliskError } from "@obelisk/core";
+import type { StateStore, VariableMeta } from "../store-types.js";
+import { parseStoredReference } from "./parse-stored-reference.js";
+import {
+  jsonRenderer,
+  markdownRenderer,
+  type SummaryEntry,
+  type SummaryRenderer,
+  shortenPreview,
+  toSummaryEntry,
+} from "./summary-renderers.js";
+
+/** Options of {@link summarize}. */
+export interface SummarizeOptions {
+  /** Only the n most recently updated variables; `0` gives an empty summary. Negative is a USAGE error. */
+  readonly lastN?: number;
+  /** Only these references (unknown ones are reported in `notFound`). */
+  readonly refs?: readonly string[];
+  /** Maximum length of the whole text, in characters. Default 4000. */
+  readonly budgetChars?: number;
+  /** Output format. Default `markdown`. */
+  readonly format?: "markdown" | "json";
+}
+
+/** A summary: the text within budget, plus the same facts as data. */
+export interface VariableSummary {
+  /** The rendered summary (markdown, or a JSON array). Never longer than `budgetChars`. */
+  readonly text: string;
+  /** Entries shown, newest first. */
+  readonly entries: readonly SummaryEntry[];
+  /** How many selected variables were left out to stay within budget. */
+  readonly omitted: number;
+  /** Requested references that are not stored (missing, evicted or malformed). */
+  readonly notFound: readonly string[];
+}
+
+/** Preview lengths tried in turn: previews shrink before entries are cut. */
+const PREVIEW_STEPS = [240, 120, 60, 24] as const;
+const DEFAULT_BUDGET = 4000;
+
+function select(
+  all: readonly VariableMeta[],
+  options: SummarizeOptions,
+): { chosen: VariableMeta[]; notFound: string[] } {
+  if (options.refs === undefined) return { chosen: [...all], notFound: [] };
+  const wanted = new Set<string>();
+  const notFound: string[] = [];
+  for (const ref of options.refs) {
+    try {
+      wanted.add(parseStoredReference(ref).text);
+    } catch {
+      notFound.push(ref);
+    }
+  }
+  const chosen = all.filter((meta) => wanted.has(meta.reference));
+  const present = new Set(chosen.map((meta) => meta.reference));
+  for (const ref of wanted) if (!present.has(ref)) notFound.push(ref);
+  return { chosen, notFound };
+}
+
+/** Renders as many entries as fit with previews of `maxPreview` characters. */
+function fit(
+  renderer: SummaryRenderer,
+  entries: readonly SummaryEntry[],
+  notFound: readonly string[],
+  budget: number,
+  maxPreview: number,
+) {
+  const parts: string[] = [];
+  const separator = renderer.separator.length;
+  let used = renderer.compose([], 0, notFound).length + separator;
+  for (const [index, entry] of entries.entries()) {
+    const part = renderer.entry(entry, maxPreview);
+    const rest = entries.length - index - 1;
+    const footer = rest > 0 ? renderer.omitted(rest).length + separator : 0;
+    if (used + part.length + separator + footer > budget) break;
+    parts.push(part);
+    used += part.length + separator;
+  }
+  return parts;
+}
+
+/**
+ * Summarizes a thread's variables, newest first, within a character budget: reference, type, count,
+ * description, writer, update time and a short preview — never the full value. Previews shrink first,
+ * then entries are cut with a final note of how many were left out.
+ */
+export async function summarize(
+  store: StateStore,
+  threadId: ThreadId,
+  options: SummarizeOptions = {},
+): Promise<VariableSummary> {
+  const { lastN, budgetChars = DEFAULT_BUDGET } = options;
+  if (lastN !== undefined && (!Number.isInteger(lastN) || lastN < 0)) {
+    throw new ObeliskError("USAGE", `lastN must be a non-negative integer, got ${lastN}`);
+  }
+  if (!Number.isInteger(budgetChars) || budgetChars < 1) {
+    throw new ObeliskError("USAGE", `budgetChars must be a positive integer, got ${budgetChars}`);
+  }
+  const renderer = options.format === "json" ? jsonRenderer : markdownRenderer;
+  await store.expireStale(threadId);
+  const { chosen, notFound } = select(await store.listVariables(threadId), options);
+  const entries = chosen.slice(0, lastN ?? chosen.length).map(toSummaryEntry);
+  let parts: string[] = [];
+  let maxPreview: number = PREVIEW_STEPS[0];
+  for (const step of PREVIEW_STEPS) {
+    maxPreview = step;
+    parts = fit(renderer, entries, notFound, budgetChars, step);
+    if (parts.length === entries.length) break;
+  }
+  const omitted = entries.length - parts.length;
+  let text = renderer.compose(parts, omitted, notFound);
+  if (text.length > budgetChars) text = `${text.slice(0, Math.max(0, budgetChars - 1))}…`;
+  const shown = entries
+    .slice(0, parts.length)
+    .map((entry) => ({ ...entry, preview: shortenPreview(entry.preview, maxPreview) }));
+  return { text, entries: shown, omitted, notFound };
+}

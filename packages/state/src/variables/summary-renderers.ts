@@ -1,0 +1,90 @@
+import type { VariableMeta } from "../store-types.js";
+
+/** One variable as a summary shows it. */
+export interface SummaryEntry {
+  readonly reference: string;
+  readonly tool: string;
+  readonly callId: string;
+  readonly description: string | null;
+  readonly type: string;
+  readonly count: number | null;
+  readonly countUnit: "items" | "keys" | "characters" | null;
+  readonly bytes: number;
+  readonly updatedAt: string;
+  readonly preview: string;
+}
+
+/** Turns variable metadata into a summary entry. */
+export function toSummaryEntry(meta: VariableMeta): SummaryEntry {
+  return {
+    reference: meta.reference,
+    tool: meta.writer.tool,
+    callId: meta.writer.callId,
+    description: meta.description ?? null,
+    type: meta.type,
+    count: meta.count ?? null,
+    countUnit: meta.countUnit ?? null,
+    bytes: meta.bytes,
+    updatedAt: meta.updatedAt,
+    preview: meta.preview,
+  };
+}
+
+/** How one summary format is written: entries, the "left out" note and the not-found note are items. */
+export interface SummaryRenderer {
+  readonly separator: string;
+  /** The whole text from its items. */
+  compose(parts: readonly string[], omitted: number, notFound: readonly string[]): string;
+  entry(entry: SummaryEntry, maxPreview: number): string;
+  omitted(count: number): string;
+}
+
+/** Shortens a preview to `max` characters (with an ellipsis). */
+export const shortenPreview = (preview: string, max: number): string =>
+  preview.length <= max ? preview : `${preview.slice(0, Math.max(0, max - 1))}…`;
+
+const formatBytes = (bytes: number): string =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** Markdown: one section per variable. */
+export const markdownRenderer: SummaryRenderer = {
+  separator: "\n\n",
+  compose(parts, omitted, notFound) {
+    const items = [...parts];
+    if (omitted > 0) items.push(this.omitted(omitted));
+    if (notFound.length > 0) items.push(`Not found: ${notFound.join(", ")}`);
+    return items.length === 0 ? "No variables." : items.join(this.separator);
+  },
+  entry(entry, maxPreview) {
+    const count = entry.count === null ? "" : `, ${entry.count} ${entry.countUnit}`;
+    const lines = [
+      `### ${entry.reference}`,
+      `- type: ${entry.type}${count}, ${formatBytes(entry.bytes)}`,
+      ...(entry.description === null ? [] : [`- description: ${entry.description}`]),
+      `- updated: ${entry.updatedAt} by ${entry.tool} (${entry.callId})`,
+      `- preview: ${shortenPreview(entry.preview, maxPreview)}`,
+    ];
+    return lines.join("\n");
+  },
+  omitted: (count) => `… ${count} more variable${count === 1 ? "" : "s"} not shown (over the summary budget)`,
+};
+
+/** JSON: an array of entries; a final `{ "omitted": n }` when cut and `{ "reference", "notFound": true }` for unknown refs. */
+export const jsonRenderer: SummaryRenderer = {
+  separator: ",",
+  compose(parts, omitted, notFound) {
+    const items = [...parts];
+    if (omitted > 0) items.push(this.omitted(omitted));
+    for (const reference of notFound) items.push(JSON.stringify({ reference, notFound: true }));
+    return `[${items.join(",")}]`;
+  },
+  entry(entry, maxPreview) {
+    const { callId: _callId, countUnit: _unit, ...shown } = entry;
+    return JSON.stringify({ ...shown, preview: shortenPreview(entry.preview, maxPreview) });
+  },
+  omitted: (count) => JSON.stringify({ omitted: count }),
+};
