@@ -187,7 +187,9 @@ function previewAny(value: unknown, budget: number, depth: number, walk: Walk): 
  * `text.length <= maxChars` always: markers (`…`, `…+N` remaining items, `…(+N chars)` remaining
  * characters) are counted in the budget. The cost is bounded by the budget, not the value: long strings
  * are sliced, only the first members of arrays and objects are touched (own keys, `for…in` with early
- * exit), nesting beyond {@link MAX_PREVIEW_DEPTH} is shown as `[…]`.
+ * exit), nesting beyond {@link MAX_PREVIEW_DEPTH} is shown as `[…]`. One caveat outside our control: V8
+ * lists all keys of an object before the first `for…in` step, so a 1,000,000-key object still costs
+ * about as much as `Object.keys` (seconds); the JS-level work (`visited`) stays bounded.
  */
 export function previewValue(value: JsonValue, options: PreviewOptions = {}): ValuePreview {
   const requested = Math.floor(options.maxChars ?? DEFAULT_PREVIEW_CHARS);

@@ -1,0 +1,26 @@
+import { bench, describe } from "vitest";
+import type { JsonValue } from "./json-value.js";
+import { previewValue } from "./value-preview.js";
+
+const millionItems: JsonValue = Array.from({ length: 1_000_000 }, (_, index) => index);
+const millionKeys: Record<string, number> = {};
+for (let index = 0; index < 1_000_000; index++) millionKeys[`k${index}`] = index;
+const fiftyMegabytes = "x".repeat(50 * 1024 * 1024);
+
+// The array and string cases are bounded by the budget. The object case is dominated by V8 listing
+// every key of a dictionary-mode object before the first `for…in` step (not avoidable from JS).
+describe("previewValue (default 200 chars)", () => {
+  bench("1,000,000-element array", () => {
+    previewValue(millionItems);
+  });
+  bench("50 MB string", () => {
+    previewValue(fiftyMegabytes);
+  });
+  bench(
+    "1,000,000-key object",
+    () => {
+      previewValue(millionKeys);
+    },
+    { iterations: 3, time: 0 },
+  );
+});
