@@ -1,0 +1,87 @@
+import type { CompiledCall, WriterLink } from "@obelisk/compiler";
+import { asCallId, asThreadId, deepFreeze, pathsOverlap, type Reference } from "@obelisk/core";
+import type { StateStore } from "@obelisk/state";
+import { isThenable } from "./awaitable.js";
+import { expressionsOf } from "./call-slot.js";
+import type { WorkingContext } from "./working-context.js";
+
+/** The call id a `†calls.<id>…` reference names, if any. */
+function producerId(reference: Reference): string | undefined {
+  const first = reference.path[0];
+  return reference.kind === "calls" && typeof first === "string" ? first : undefined;
+}
+
+/**
+ * Writers of a reference: the compiler's links, plus the in-plan producer of a `†calls.<id>` reference
+ * (a call of this plan without `_outputPath`), added when the compiler did not link it.
+ */
+export function createWritersOf(byId: ReadonlyMap<string, CompiledCall>) {
+  return (call: CompiledCall, reference: Reference): readonly WriterLink[] => {
+    const links = call.writers.get(reference.text) ?? [];
+    const id = producerId(reference);
+    if (id === undefined) return links;
+    const producer = byId.get(id);
+    if (producer === undefined || producer === call || producer.outputPath !== undefined) return links;
+    if (links.some((link) => link.callId === producer.id)) return links;
+    return [...links, { callId: producer.id, alternatives: [0], conditional: false }];
+  };
+}
+
+/** Streaming: a call added later claims a parked reference when one of its targets overlaps it. */
+export function createClaims() {
+  return (writer: CompiledCall, reference: Reference): WriterLink | undefined => {
+    const outputPath = writer.outputPath;
+    if (outputPath === undefined) {
+      return producerId(reference) === writer.id
+        ? { callId: writer.id, alternatives: [0], conditional: false }
+        : undefined;
+    }
+    const alternatives: number[] = [];
+    outputPath.alternatives.forEach((targets, index) => {
+      if (
+        targets.some((target) => target.kind === reference.kind && pathsOverlap(target.path, reference.path))
+      ) {
+        alternatives.push(index);
+      }
+    });
+    if (alternatives.length === 0) return undefined;
+    return {
+      callId: asCallId(writer.id),
+      alternatives,
+      conditional: alternatives.length < outputPath.alternatives.length,
+    };
+  };
+}
+
+/**
+ * Loads the stored outputs (`†calls.<id>` from earlier runs) the calls read and no call of the plan
+ * produces, into the working context. Returns a promise only when the store answered asynchronously.
+ */
+export function preloadCallOutputs(
+  calls: readonly CompiledCall[],
+  byId: ReadonlyMap<string, CompiledCall>,
+  context: WorkingContext,
+  store: StateStore,
+  threadId: string,
+): Promise<void> | undefined {
+  const pending: Promise<void>[] = [];
+  for (const call of calls) {
+    for (const expression of expressionsOf(call)) {
+      for (const operands of expression.alternatives) {
+        for (const reference of operands) {
+          const id = producerId(reference);
+          if (id === undefined || context.hasCallOutput(id)) continue;
+          const producer = byId.get(id);
+          if (producer !== undefined && producer.outputPath === undefined) continue;
+          const stored = store.getCallOutput(asThreadId(threadId), id);
+          const keep = (found: Awaited<typeof stored>): void => {
+            if (found !== undefined && "value" in found) context.setCallOutput(id, deepFreeze(found.value));
+          };
+          if (isThenable(stored)) pending.push(Promise.resolve(stored).then(keep));
+          else keep(stored);
+        }
+      }
+    }
+  }
+  return pending.length === 0 ? undefined : Promise.all(pending).then(() => undefined);
+}

@@ -1,0 +1,187 @@
+import type { CompiledCall, RegisteredTool } from "@obelisk/compiler";
+import { asThreadId, type JsonObject, toJsonValue } from "@obelisk/core";
+import type { Awaitable, CallRecord } from "@obelisk/state";
+import { after } from "./awaitable.js";
+import { callHash } from "./call-hash.js";
+import type { CallEnding } from "./call-record.js";
+import type { ConfirmDecision } from "./confirm-types.js";
+import { toRecordedError } from "./event-hub.js";
+import { errorValue, interpretResult } from "./interpret-result.js";
+import type { InvokeOutcome } from "./invoke-tool.js";
+import { resolveParams } from "./resolve-params.js";
+import type { CallRun, PendingResult, RunnerOptions } from "./runner-types.js";
+import type { WorkingContext } from "./working-context.js";
+
+/** What dispatching needs from the runner. */
+export interface DispatchHost {
+  readonly options: RunnerOptions;
+  readonly context: WorkingContext;
+  /** True once the run is aborted (cancelled or failFast). */
+  readonly aborted: boolean;
+  /** Why the run was aborted. */
+  readonly abortReason: string;
+  /** Ends a call without a result (failed, deferred, rejected, cancelled). */
+  end(index: number, ending: CallEnding): void;
+  /** Hands a completed result to the decision core (committed in order). */
+  complete(index: number, pending: PendingResult): void;
+  /** Invokes the tool under the concurrency limits. */
+  invoke(index: number, tool: RegisteredTool): Awaitable<InvokeOutcome>;
+}
+
+const failed = (code: string, message: string): CallEnding => ({
+  status: "failed",
+  wrote: [],
+  error: { name: "ObeliskError", code, message },
+});
+
+/** Turns a tool result (or a latent `_output`) into a pending result or a failure. */
+export function completeValue(
+  host: DispatchHost,
+  index: number,
+  call: CompiledCall,
+  tool: RegisteredTool,
+  raw: unknown,
+): Awaitable<void> {
+  const interpreted = interpretResult(call, tool, raw, host.options.maxValueBytes);
+  if (!interpreted.ok) return host.end(index, { status: "failed", wrote: [], error: interpreted.error });
+  const alternative = call.outputPath === undefined ? undefined : interpreted.alternative;
+  host.complete(index, { status: "succeeded", alternative, value: interpreted.value });
+}
+
+/** Handles how the attempts ended: result, error (routed to the failure branch with ≥ 2 alternatives) or abort. */
+export function onInvoked(
+  host: DispatchHost,
+  index: number,
+  run: CallRun,
+  tool: RegisteredTool,
+  outcome: InvokeOutcome,
+): Awaitable<void> {
+  const call = run.call;
+  switch (outcome.kind) {
+    case "returned":
+      return completeValue(host, index, call, tool, outcome.value);
+    case "threw": {
+      const count = call.outputPath?.alternatives.length ?? 0;
+      if (count < 2) return host.end(index, { status: "failed", wrote: [], error: outcome.error });
+      return host.complete(index, {
+        status: "succeeded",
+        alternative: count - 1,
+        value: errorValue(outcome.error),
+        error: outcome.error,
+      });
+    }
+    case "cancelled":
+      return host.end(index, { status: "cancelled", wrote: [], reason: host.abortReason });
+  }
+}
+
+/** Applies the confirmation hook's decision. */
+function decide(
+  host: DispatchHost,
+  index: number,
+  run: CallRun,
+  tool: RegisteredTool,
+  decision: ConfirmDecision,
+): Awaitable<void> {
+  switch (decision.action) {
+    case "approve":
+      return execute(host, index, run, tool);
+    case "reject":
+      return host.end(index, { status: "rejected", wrote: [], reason: decision.reason });
+    case "modify": {
+      const json = toJsonValue(decision.params);
+      const issues = json.ok ? tool.validateInput(json.value) : [];
+      if (!json.ok || typeof json.value !== "object" || json.value === null || Array.isArray(json.value)) {
+        return host.end(index, failed("PARAM_INVALID", "modified parameters must be a JSON object"));
+      }
+      const first = issues[0];
+      if (first !== undefined) {
+        return host.end(
+          index,
+          failed("PARAM_INVALID", `modified parameter ${first.instancePath || "/"}: ${first.message}`),
+        );
+      }
+      run.params = json.value as JsonObject;
+      return execute(host, index, run, tool);
+    }
+    default:
+      return host.end(index, failed("CONFIRM_ERROR", "the confirm hook returned an unknown action"));
+  }
+}
+
+/** Invokes the tool (or writes a latent call's `_output`). */
+function execute(host: DispatchHost, index: number, run: CallRun, tool: RegisteredTool): Awaitable<void> {
+  if (host.aborted) return host.end(index, { status: "cancelled", wrote: [], reason: host.abortReason });
+  if (tool.latent) return completeValue(host, index, run.call, tool, run.call.output);
+  return after(host.invoke(index, tool), (outcome) => onInvoked(host, index, run, tool, outcome));
+}
+
+/** Asks the confirmation hook (when installed), then executes. */
+function confirmThenExecute(
+  host: DispatchHost,
+  index: number,
+  run: CallRun,
+  tool: RegisteredTool,
+): Awaitable<void> {
+  const confirm = host.options.confirm;
+  if (confirm === undefined || tool.latent) return execute(host, index, run, tool);
+  const call = run.call;
+  const request = {
+    callId: call.id,
+    tool: call.tool,
+    params: run.params ?? {},
+    ...(call.outputPath === undefined ? {} : { outputPath: call.outputPath.text }),
+  };
+  let decision: Awaitable<ConfirmDecision>;
+  try {
+    decision = confirm(request);
+  } catch (error) {
+    return host.end(index, failed("CONFIRM_ERROR", toRecordedError(error).message));
+  }
+  if (!(decision instanceof Promise)) return decide(host, index, run, tool, decision);
+  return decision.then(
+    (value) => decide(host, index, run, tool, value),
+    (error: unknown) => host.end(index, failed("CONFIRM_ERROR", toRecordedError(error).message)),
+  );
+}
+
+/** Reuses a completed record: the call is `satisfied`, its result re-applied where its targets lost it. */
+function reuse(host: DispatchHost, index: number, run: CallRun, record: CallRecord): Awaitable<void> {
+  const alternative = run.call.outputPath === undefined ? undefined : (record.branch ?? 0);
+  host.complete(index, {
+    status: "satisfied",
+    alternative,
+    value: record.result,
+    onlyMissing: true,
+    ...(record.error === undefined ? {} : { error: record.error }),
+  });
+}
+
+/**
+ * Dispatches a ready call: resolves its parameters (frozen), defers latent calls without `_output`, skips
+ * satisfied calls (same hash completed before, unless `_rerun` or a `fresh` tool), asks the confirm hook,
+ * then invokes the tool.
+ */
+export function dispatchCall(
+  host: DispatchHost,
+  index: number,
+  run: CallRun,
+  tool: RegisteredTool,
+): Awaitable<void> {
+  const call = run.call;
+  if (host.aborted) return host.end(index, { status: "cancelled", wrote: [], reason: host.abortReason });
+  run.params = resolveParams(call, host.context);
+  if (tool.latent && !call.hasOutput) {
+    return host.end(index, {
+      status: "deferred",
+      wrote: [],
+      reason: `latent tool ${call.tool} without _output`,
+    });
+  }
+  run.hash = callHash(call, run.params);
+  if (call.rerun || tool.fresh) return confirmThenExecute(host, index, run, tool);
+  const { store, threadId } = host.options;
+  return after(store.findCompletedCall(asThreadId(threadId), run.hash), (record) =>
+    record === undefined ? confirmThenExecute(host, index, run, tool) : reuse(host, index, run, record),
+  );
+}

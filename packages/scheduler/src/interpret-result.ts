@@ -1,0 +1,71 @@
+import { type CompiledCall, isBranchResult, type RegisteredTool } from "@obelisk/compiler";
+import { type JsonValue, toJsonValue } from "@obelisk/core";
+import type { RecordedError } from "@obelisk/state";
+
+/** A tool result ready to be written, or why the call failed. */
+export type Interpreted =
+  | { readonly ok: true; readonly alternative: number; readonly value: JsonValue }
+  | { readonly ok: false; readonly error: RecordedError };
+
+const failure = (code: string, message: string): Interpreted => ({
+  ok: false,
+  error: { name: "ObeliskError", code, message },
+});
+
+/** The alternative chosen by a `branch()` result: an index or one of the tool's `outcomes`. */
+function chooseAlternative(
+  call: CompiledCall,
+  tool: RegisteredTool,
+  alternative: number | string,
+): number | string {
+  const count = call.outputPath?.alternatives.length ?? 1;
+  const index = typeof alternative === "number" ? alternative : (tool.outcomes?.indexOf(alternative) ?? -1);
+  if (!Number.isInteger(index) || index < 0) return `unknown alternative ${JSON.stringify(alternative)}`;
+  if (index >= count) return `alternative ${index} does not exist: the output path has ${count}`;
+  return index;
+}
+
+/**
+ * Interprets what a tool returned (or a latent call's `_output`): a `branch()` result picks the alternative
+ * (BRANCH_INVALID when it does not exist), anything else writes the first. `undefined` counts as `null`.
+ * The value must be JSON (OUTPUT_NOT_JSON / OUTPUT_TOO_LARGE); values for the first alternative are
+ * checked against the tool's output schema (OUTPUT_INVALID).
+ */
+export function interpretResult(
+  call: CompiledCall,
+  tool: RegisteredTool,
+  returned: unknown,
+  maxBytes: number | undefined,
+): Interpreted {
+  let alternative = 0;
+  let raw = returned;
+  if (isBranchResult(returned)) {
+    const chosen = chooseAlternative(call, tool, returned.alternative);
+    if (typeof chosen === "string") return failure("BRANCH_INVALID", chosen);
+    alternative = chosen;
+    raw = returned.value;
+  }
+  const json = toJsonValue(raw === undefined ? null : raw, maxBytes === undefined ? {} : { maxBytes });
+  if (!json.ok) return failure(json.code, json.message);
+  if (alternative === 0) {
+    const issues = tool.validateOutput(json.value);
+    const first = issues[0];
+    if (first !== undefined) {
+      return failure(
+        "OUTPUT_INVALID",
+        `output${first.instancePath ? ` at ${first.instancePath}` : ""}: ${first.message}`,
+      );
+    }
+  }
+  return { ok: true, alternative, value: json.value };
+}
+
+/** The value written to the failure branch for an error (SPEC §3). */
+export function errorValue(error: RecordedError): JsonValue {
+  return {
+    name: error.name,
+    message: error.message,
+    ...(error.code === undefined ? {} : { code: error.code }),
+    ...(error.data === undefined ? {} : { data: error.data }),
+  };
+}

@@ -1,0 +1,144 @@
+import { branch, type RetryPolicy, type ToolContext } from "@obelisk/compiler";
+import { asCallId, asRunId, asThreadId, type JsonObject } from "@obelisk/core";
+import type { RecordedError } from "@obelisk/state";
+import { toRecordedError } from "./event-hub.js";
+import { retryDelay } from "./retry-delay.js";
+import type { Timers } from "./timers.js";
+
+/** How a call's attempts ended. */
+export type InvokeOutcome =
+  | { readonly kind: "returned"; readonly value: unknown; readonly attempts: number }
+  | { readonly kind: "threw"; readonly error: RecordedError; readonly attempts: number }
+  | { readonly kind: "cancelled"; readonly attempts: number };
+
+/** What `invokeTool` needs. */
+export interface InvokeRequest {
+  /** The implementation. */
+  readonly run: (args: JsonObject, ctx: ToolContext) => unknown;
+  /** Resolved, frozen arguments. */
+  readonly args: JsonObject;
+  /** Ids for the tool context. */
+  readonly callId: string;
+  readonly runId: string;
+  readonly threadId: string;
+  /** Retry policy (thrown errors and timeouts are retried). */
+  readonly policy: RetryPolicy;
+  /** Per-attempt timeout, if any. */
+  readonly timeoutMs: number | undefined;
+  /** The run's signal (cancellation and failFast). */
+  readonly signal: AbortSignal;
+  /** Timers and randomness. */
+  readonly timers: Timers;
+  readonly random: () => number;
+  /** Called before each attempt (1-based). */
+  readonly onAttempt: (attempt: number) => void;
+  /** Called before waiting for a retry. */
+  readonly onRetry: (attempt: number, delayMs: number, error: RecordedError) => void;
+}
+
+type AttemptResult = InvokeOutcome | Promise<InvokeOutcome>;
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+
+/** Runs one attempt: synchronously when the tool is synchronous and has no timeout. */
+function attempt(request: InvokeRequest, number: number): AttemptResult {
+  const { timeoutMs, signal } = request;
+  const controller = timeoutMs === undefined ? undefined : new AbortController();
+  const ctx: ToolContext = {
+    signal: controller?.signal ?? signal,
+    callId: asCallId(request.callId),
+    runId: asRunId(request.runId),
+    threadId: asThreadId(request.threadId),
+    attempt: number,
+    idempotencyKey: `${request.threadId}:${request.callId}`,
+    branch,
+  };
+  let result: unknown;
+  try {
+    result = request.run(request.args, ctx);
+  } catch (error) {
+    return { kind: "threw", error: toRecordedError(error, "TOOL_ERROR"), attempts: number };
+  }
+  if (!isThenable(result)) return { kind: "returned", value: result, attempts: number };
+  return new Promise<InvokeOutcome>((resolve) => {
+    let done = false;
+    let timer: unknown;
+    const finish = (outcome: InvokeOutcome): void => {
+      if (done) return;
+      done = true;
+      if (timer !== undefined) request.timers.clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      resolve(outcome);
+    };
+    const onAbort = (): void => {
+      controller?.abort(signal.reason);
+      finish({ kind: "cancelled", attempts: number });
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    if (controller !== undefined && timeoutMs !== undefined) {
+      timer = request.timers.setTimeout(() => {
+        const error: RecordedError = {
+          name: "TimeoutError",
+          message: `timed out after ${timeoutMs} ms`,
+          code: "TIMEOUT",
+        };
+        controller.abort(Object.assign(new Error(error.message), { name: error.name, code: "TIMEOUT" }));
+        finish({ kind: "threw", error, attempts: number });
+      }, timeoutMs);
+    }
+    result.then(
+      (value) => finish({ kind: "returned", value, attempts: number }),
+      (error: unknown) =>
+        finish({ kind: "threw", error: toRecordedError(error, "TOOL_ERROR"), attempts: number }),
+    );
+  });
+}
+
+/** Waits `ms` on the injected timers; resolves false when the run is aborted first. */
+function wait(request: InvokeRequest, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const { signal, timers } = request;
+    if (signal.aborted) return resolve(false);
+    const onAbort = (): void => {
+      timers.clearTimeout(handle);
+      resolve(false);
+    };
+    const handle = timers.setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Continues after a failed attempt: retry after the policy's delay, or give up. */
+async function retryAfter(
+  request: InvokeRequest,
+  failed: InvokeOutcome & { kind: "threw" },
+): Promise<InvokeOutcome> {
+  let outcome: InvokeOutcome = failed;
+  while (outcome.kind === "threw" && outcome.attempts < request.policy.attempts) {
+    const delayMs = retryDelay(request.policy, outcome.attempts, request.random);
+    request.onRetry(outcome.attempts + 1, delayMs, outcome.error);
+    if (!(await wait(request, delayMs))) return { kind: "cancelled", attempts: outcome.attempts };
+    request.onAttempt(outcome.attempts + 1);
+    outcome = await attempt(request, outcome.attempts + 1);
+  }
+  return outcome;
+}
+
+/**
+ * Invokes a tool with a per-attempt AbortSignal, timeout (`TIMEOUT`) and retries with backoff
+ * (thrown errors and timeouts only). Synchronous tools without a timeout complete synchronously.
+ */
+export function invokeTool(request: InvokeRequest): AttemptResult {
+  if (request.signal.aborted) return { kind: "cancelled", attempts: 0 };
+  request.onAttempt(1);
+  const first = attempt(request, 1);
+  const next = (outcome: InvokeOutcome): AttemptResult =>
+    outcome.kind === "threw" && outcome.attempts < request.policy.attempts
+      ? retryAfter(request, outcome)
+      : outcome;
+  return isThenable(first) ? first.then(next) : next(first);
+}

@@ -1,0 +1,413 @@
+import type { CompiledCall, RegisteredTool } from "@obelisk/compiler";
+import { assertNever, deepFreeze, ObeliskError } from "@obelisk/core";
+import type { Awaitable, CallCommit } from "@obelisk/state";
+import { after, isThenable } from "./awaitable.js";
+import { CallLimiter } from "./call-limiter.js";
+import { buildCallRecord, buildCallReport, type CallEnding } from "./call-record.js";
+import { createClaims, createWritersOf, preloadCallOutputs } from "./call-writers.js";
+import { DecisionCore } from "./decision-core.js";
+import type { CoreEffect } from "./decision-types.js";
+import { type DispatchHost, dispatchCall } from "./dispatch-call.js";
+import { EventHub, toRecordedError } from "./event-hub.js";
+import { type InvokeOutcome, invokeTool } from "./invoke-tool.js";
+import { resolveRetryPolicy } from "./retry-delay.js";
+import type { RunEvent } from "./run-event.js";
+import type { CallRun, ExecutionResult, PendingResult, RunnerOptions } from "./runner-types.js";
+import { applyWrites, missingWrites, writesFor } from "./state-writes.js";
+import { systemTimers } from "./timers.js";
+import { WorkingContext } from "./working-context.js";
+
+/** Distributes the `Omit` over the event union. */
+type EventInput = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "runId" | "at"> : never) : never;
+
+/**
+ * The thin runner around the decision core: performs its effects (dispatch with limits, timeouts and
+ * retries; commit through the store before dependents start; emit events) and reports back.
+ * Batch: `add(all calls)` then `close()`. Streaming: `add` one call at a time, `close()` at the end.
+ */
+export class PlanRunner implements DispatchHost {
+  readonly context: WorkingContext;
+  /** Resolves with the execution result once every call has settled. */
+  readonly result: Promise<ExecutionResult>;
+  private readonly core: DecisionCore;
+  private readonly runs: CallRun[] = [];
+  private readonly byId = new Map<string, CompiledCall>();
+  private readonly controller = new AbortController();
+  private readonly limiter: CallLimiter;
+  private readonly hub: EventHub;
+  private readonly now: () => number;
+  private readonly startedAt: number;
+  private readonly queue: CoreEffect[] = [];
+  private draining = false;
+  private commitTail: Promise<void> | undefined;
+  private loading: Promise<void> | undefined;
+  private cancelled = false;
+  private anyFailed = false;
+  private closed = false;
+  private settle!: (result: ExecutionResult) => void;
+  private reject!: (error: unknown) => void;
+  abortReason = "run cancelled";
+
+  /** Creates the runner and emits `run-start`. */
+  constructor(
+    readonly options: RunnerOptions,
+    plannedCalls = 0,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.startedAt = this.now();
+    this.hub = options.events ?? new EventHub();
+    this.result = new Promise((resolve, reject) => {
+      this.settle = resolve;
+      this.reject = reject;
+    });
+    this.context = new WorkingContext(
+      deepFreeze(options.input),
+      deepFreeze(options.state),
+      options.extraKinds ?? {},
+    );
+    this.core = new DecisionCore({
+      probe: this.context,
+      closed: options.streaming !== true,
+      writersOf: createWritersOf(this.byId),
+      claims: createClaims(),
+    });
+    const registry = options.registry;
+    this.limiter = new CallLimiter(
+      options.concurrency,
+      (tool) => registry.get(tool)?.concurrency,
+      this.controller.signal,
+    );
+    const signal = options.signal;
+    if (signal !== undefined) {
+      if (signal.aborted) this.cancelled = true;
+      else signal.addEventListener("abort", () => this.abortRun("run cancelled", true), { once: true });
+    }
+    this.emit({
+      type: "run-start",
+      threadId: options.threadId,
+      planHash: options.planHash,
+      calls: plannedCalls,
+    });
+    if (this.cancelled) this.abortRun("run cancelled", true);
+  }
+
+  /** True once the run is aborted. */
+  get aborted(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  /** Adds calls in plan order; each is dispatched as soon as it is ready. */
+  add(calls: readonly CompiledCall[]): void {
+    if (this.closed) throw new ObeliskError("USAGE", "the run is closed: no more calls can be added");
+    for (const call of calls) {
+      this.byId.set(call.id, call);
+      this.runs.push({ call, attempts: 0 });
+    }
+    const loaded = preloadCallOutputs(
+      calls,
+      this.byId,
+      this.context,
+      this.options.store,
+      this.options.threadId,
+    );
+    this.whenLoaded(loaded, () => this.feed(this.core.add(calls)));
+  }
+
+  /** No more calls: references still unclaimed end as REF_UNRESOLVED; resolves `result` when all settle. */
+  close(): Promise<ExecutionResult> {
+    if (!this.closed) {
+      this.closed = true;
+      this.whenLoaded(undefined, () => this.feed(this.core.close()));
+    }
+    return this.result;
+  }
+
+  private whenLoaded(loaded: Promise<void> | undefined, next: () => void): void {
+    if (loaded === undefined && this.loading === undefined) {
+      next();
+      return;
+    }
+    const previous = this.loading ?? Promise.resolve();
+    const chained = previous.then(() => loaded).then(next);
+    this.loading = chained.then(
+      () => {
+        if (this.loading === chained) this.loading = undefined;
+      },
+      (error: unknown) => this.fatal(error),
+    );
+  }
+
+  /** Queues the core's effects and performs them (iteratively: no deep recursion on long chains). */
+  private feed(effects: readonly CoreEffect[]): void {
+    for (const effect of effects) this.queue.push(effect);
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      for (let i = 0; i < this.queue.length; i++) this.perform(this.queue[i] as CoreEffect);
+    } finally {
+      this.queue.length = 0;
+      this.draining = false;
+    }
+  }
+
+  private perform(effect: CoreEffect): void {
+    try {
+      const done = this.performEffect(effect);
+      if (isThenable(done)) Promise.resolve(done).catch((error: unknown) => this.fatal(error));
+    } catch (error) {
+      this.fatal(error);
+    }
+  }
+
+  private performEffect(effect: CoreEffect): Awaitable<void> {
+    switch (effect.type) {
+      case "dispatch": {
+        const run = this.runOf(effect.index);
+        const tool = this.options.registry.get(run.call.tool) as RegisteredTool;
+        return dispatchCall(this, effect.index, run, tool);
+      }
+      case "unsatisfied":
+        if (this.aborted)
+          return this.end(effect.index, { status: "cancelled", wrote: [], reason: this.abortReason });
+        return this.end(effect.index, {
+          status: effect.status,
+          wrote: [],
+          reason: effect.reason,
+          ...(effect.code === undefined
+            ? {}
+            : { error: { name: "ObeliskError", code: effect.code, message: effect.reason } }),
+        });
+      case "commit":
+        return this.commitPending(effect.index);
+      case "finish":
+        return this.finish();
+      default:
+        return assertNever(effect);
+    }
+  }
+
+  private runOf(index: number): CallRun {
+    return this.runs[index] as CallRun;
+  }
+
+  /** Invokes the tool under the limits; fast path (no queue) when nothing is limited. */
+  invoke(index: number, tool: RegisteredTool): Awaitable<InvokeOutcome> {
+    const run = this.runOf(index);
+    const call = run.call;
+    const task = (): Awaitable<InvokeOutcome> =>
+      invokeTool({
+        run: tool.run as NonNullable<RegisteredTool["run"]>,
+        args: run.params ?? {},
+        callId: call.id,
+        runId: this.options.runId,
+        threadId: this.options.threadId,
+        policy: resolveRetryPolicy(tool.retry, call),
+        timeoutMs: call.timeoutMs ?? tool.timeoutMs,
+        signal: this.controller.signal,
+        timers: this.options.timers ?? systemTimers,
+        random: this.options.random ?? Math.random,
+        onAttempt: (attempt) => {
+          run.attempts = attempt;
+          run.startedAt ??= this.now();
+          if (!this.hub.idle)
+            this.emit({
+              type: "call-start",
+              callId: call.id,
+              tool: call.tool,
+              attempt,
+              params: run.params ?? {},
+            });
+        },
+        onRetry: (attempt, delayMs, error) =>
+          this.emit({ type: "call-retry", callId: call.id, tool: call.tool, attempt, delayMs, error }),
+      });
+    if (this.limiter.unlimited(tool.name)) return task();
+    const priority = this.options.graph?.getNodeAttribute(call.id, "criticalPath") ?? 0;
+    return this.limiter
+      .run(tool.name, priority, task)
+      .catch((): InvokeOutcome => ({ kind: "cancelled", attempts: run.attempts }));
+  }
+
+  /** A completed result: the core decides when it may be committed (plan order for accumulating paths). */
+  complete(index: number, pending: PendingResult): void {
+    this.runOf(index).pending = pending;
+    this.feed(this.core.completed(index, pending.alternative));
+  }
+
+  /** Commits a completed result: writes applied to the working state, then `store.commitCall`, then settle. */
+  private commitPending(index: number): void {
+    const run = this.runOf(index);
+    const pending = run.pending as PendingResult;
+    const call = run.call;
+    this.serial(() => {
+      let writes =
+        pending.alternative === undefined || pending.value === undefined
+          ? []
+          : writesFor(call, pending.alternative, pending.value);
+      if (pending.onlyMissing === true) writes = missingWrites(this.context.state, writes);
+      const applied = applyWrites(this.context.state, writes);
+      if (!applied.ok) {
+        const error = {
+          name: "ObeliskError",
+          code: "OUTPUT_WRITE_FAILED",
+          message: `${applied.reference}: ${applied.message}`,
+        };
+        return this.commitEnding(index, { status: "failed", wrote: [], error });
+      }
+      const output = call.outputPath === undefined ? pending.value : undefined;
+      const wrote = writes.map((write) => write.reference);
+      if (output !== undefined) wrote.push(`†calls.${call.id}`);
+      const count = call.outputPath?.alternatives.length ?? 0;
+      const ending: CallEnding = {
+        status: pending.status,
+        ...(pending.alternative !== undefined && count >= 2 ? { branch: pending.alternative } : {}),
+        ...(pending.value === undefined ? {} : { result: pending.value }),
+        wrote,
+        ...(pending.error === undefined ? {} : { error: pending.error }),
+      };
+      const endedAt = this.now();
+      const commit: CallCommit = {
+        record: buildCallRecord(run, ending, {
+          threadId: this.options.threadId,
+          runId: this.options.runId,
+          endedAt,
+        }),
+        writes,
+        ...(output === undefined ? {} : { output }),
+      };
+      return after(this.options.store.commitCall(commit), (result) => {
+        if (!result.ok) {
+          const { code, message } = result.error;
+          return this.commitEnding(index, {
+            status: "failed",
+            wrote: [],
+            error: { name: "ObeliskError", code, message },
+          });
+        }
+        this.context.setState(applied.state);
+        if (output !== undefined) this.context.setCallOutput(call.id, output);
+        if (!this.hub.idle) {
+          for (const write of writes) {
+            this.emit({
+              type: "state-write",
+              callId: call.id,
+              tool: call.tool,
+              reference: write.reference,
+              method: write.method,
+            });
+          }
+        }
+        this.settleCall(index, ending, endedAt);
+      });
+    });
+  }
+
+  /** Ends a call without a result: commits its record (no writes), then settles it. */
+  end(index: number, ending: CallEnding): void {
+    const run = this.runOf(index);
+    if (run.ending !== undefined) return;
+    run.ending = ending.status;
+    this.serial(() => this.commitEnding(index, ending));
+  }
+
+  private commitEnding(index: number, ending: CallEnding): Awaitable<void> {
+    const run = this.runOf(index);
+    run.ending = ending.status;
+    const endedAt = this.now();
+    const record = buildCallRecord(run, ending, {
+      threadId: this.options.threadId,
+      runId: this.options.runId,
+      endedAt,
+    });
+    return after(this.options.store.commitCall({ record, writes: [] }), () =>
+      this.settleCall(index, ending, endedAt),
+    );
+  }
+
+  private settleCall(index: number, ending: CallEnding, endedAt: number): void {
+    const run = this.runOf(index);
+    run.report = buildCallReport(run, ending, endedAt);
+    run.pending = undefined;
+    if (!this.hub.idle) {
+      const { callId, tool, status, attempts, durationMs, branch, reason, error } = run.report;
+      this.emit({
+        type: "call-end",
+        callId,
+        tool,
+        status,
+        attempts,
+        durationMs,
+        ...(branch === undefined ? {} : { branch }),
+        ...(reason === undefined ? {} : { reason }),
+        ...(error === undefined ? {} : { error }),
+      });
+    }
+    if (ending.status === "failed") {
+      this.anyFailed = true;
+      if (this.options.failFast === true) this.abortRun(`failFast: ${run.call.id} failed`, false);
+    }
+    const alternative =
+      ending.status === "succeeded" || ending.status === "satisfied"
+        ? (ending.branch ?? (run.call.outputPath ? 0 : undefined))
+        : undefined;
+    this.feed(
+      this.core.settled(index, {
+        status: ending.status,
+        ...(alternative === undefined ? {} : { alternative }),
+      }),
+    );
+  }
+
+  /** Aborts the run: in-flight calls get the abort, calls not yet dispatched end `cancelled`. */
+  private abortRun(reason: string, external: boolean): void {
+    if (this.aborted) return;
+    if (external) this.cancelled = true;
+    this.abortReason = reason;
+    this.controller.abort(new ObeliskError("CANCELLED", reason));
+    for (const index of this.core.undispatched()) this.end(index, { status: "cancelled", wrote: [], reason });
+  }
+
+  /** Runs commit steps one after another (synchronously while the store is synchronous). */
+  private serial(step: () => Awaitable<void>): void {
+    const tail = this.commitTail;
+    if (tail !== undefined) {
+      this.track(tail.then(step));
+      return;
+    }
+    const result = step();
+    if (isThenable(result)) this.track(Promise.resolve(result));
+  }
+
+  private track(promise: Promise<void>): void {
+    const tracked: Promise<void> = promise.then(
+      () => {
+        if (this.commitTail === tracked) this.commitTail = undefined;
+      },
+      (error: unknown) => this.fatal(error),
+    );
+    this.commitTail = tracked;
+  }
+
+  private finish(): void {
+    const status = this.cancelled ? "cancelled" : this.anyFailed ? "failed" : "succeeded";
+    const durationMs = Math.max(0, this.now() - this.startedAt);
+    this.emit({ type: "run-end", status, durationMs });
+    const calls = this.runs.map((run) => run.report).filter((report) => report !== undefined);
+    this.settle({ status, calls, state: this.context.state, durationMs });
+  }
+
+  /** A store or internal error: the run cannot continue. */
+  private fatal(error: unknown): void {
+    if (!this.aborted) this.controller.abort(error);
+    this.reject(
+      ObeliskError.is(error)
+        ? error
+        : new ObeliskError("STORE_ERROR", toRecordedError(error).message, { cause: error }),
+    );
+  }
+
+  private emit(event: EventInput): void {
+    if (this.hub.idle) return;
+    this.hub.emit({ ...event, runId: this.options.runId, at: this.now() } as RunEvent);
+  }
+}

@@ -1,0 +1,83 @@
+import type { CompiledCall } from "@obelisk/compiler";
+import type { InputExpression, JsonObject, JsonValue, Path } from "@obelisk/core";
+import type { WorkingContext } from "./working-context.js";
+
+const EMPTY: JsonObject = Object.freeze({});
+
+/** The value of an expression: the first `||` alternative whose operands all exist; its last operand. */
+export function evaluateExpression(
+  expression: InputExpression,
+  context: WorkingContext,
+): JsonValue | undefined {
+  for (const operands of expression.alternatives) {
+    let value: JsonValue | undefined;
+    for (const operand of operands) {
+      const read = context.read(operand);
+      if (!read.found) {
+        value = undefined;
+        break;
+      }
+      value = read.value;
+    }
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** A template's text: strings inserted as-is, other values as compact JSON (SPEC §2 rule 2). */
+function renderTemplate(parts: readonly (string | InputExpression)[], context: WorkingContext): string {
+  let text = "";
+  for (const part of parts) {
+    if (typeof part === "string") text += part;
+    else {
+      const value = evaluateExpression(part, context);
+      text += typeof value === "string" ? value : JSON.stringify(value ?? null);
+    }
+  }
+  return text;
+}
+
+/** A mutable deep copy of plain JSON (values from the plan). */
+function copyTree(value: JsonValue): JsonValue {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(copyTree);
+  const copy: Record<string, JsonValue> = {};
+  for (const key of Object.keys(value)) copy[key] = copyTree((value as JsonObject)[key] as JsonValue);
+  return copy;
+}
+
+/** Freezes a tree, stopping at values that are already frozen (resolved context values). */
+function freezeTree(value: JsonValue): void {
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const child of Array.isArray(value) ? value : Object.values(value)) freezeTree(child as JsonValue);
+}
+
+/** Sets `value` at `location` inside a mutable copy. */
+function setAt(root: JsonValue, location: Path, value: JsonValue): void {
+  let node = root as Record<string | number, JsonValue>;
+  for (let i = 0; i < location.length - 1; i++)
+    node = node[location[i] as string | number] as Record<string, JsonValue>;
+  node[location[location.length - 1] as string | number] = value;
+}
+
+/**
+ * Resolves a call's parameters at dispatch: whole-value references keep their JSON type, templates
+ * become strings, fallbacks and gates follow SPEC §2. The result is frozen (values handed to tools are
+ * immutable). Missing references resolve to `null` (readiness guarantees they exist).
+ */
+export function resolveParams(call: CompiledCall, context: WorkingContext): JsonObject {
+  if (call.references.length === 0 && Object.keys(call.params).length === 0) return EMPTY;
+  const root = copyTree(call.params) as JsonObject;
+  for (const reference of call.references) {
+    const parsed = reference.value;
+    const value =
+      parsed.type === "reference"
+        ? (evaluateExpression(parsed.expression, context) ?? null)
+        : renderTemplate(parsed.parts, context);
+    if (reference.location.length === 0) continue;
+    setAt(root, reference.location, value);
+  }
+  freezeTree(root);
+  return root;
+}

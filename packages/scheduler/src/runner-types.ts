@@ -1,0 +1,118 @@
+import type { CompiledCall, PlanGraph, ToolRegistry } from "@obelisk/compiler";
+import type { JsonObject, JsonValue, PlanHash } from "@obelisk/core";
+import type { CallStatus, RecordedError, StateStore } from "@obelisk/state";
+import type { ConfirmHook } from "./confirm-types.js";
+import type { EventHub } from "./event-hub.js";
+import type { Timers } from "./timers.js";
+
+/** Options of one execution (a run of a compiled plan, or a streaming run). */
+export interface RunnerOptions {
+  /** The tools the plan was compiled against. */
+  readonly registry: ToolRegistry;
+  /** Where records, writes and outputs are committed. */
+  readonly store: StateStore;
+  /** Thread. */
+  readonly threadId: string;
+  /** Run id (the run record is created by the caller). */
+  readonly runId: string;
+  /** Plan hash (for events). */
+  readonly planHash: PlanHash;
+  /** The run's input (frozen by the runner). */
+  readonly input: JsonValue;
+  /** The thread's state snapshot at the start of the run (frozen). */
+  readonly state: JsonObject;
+  /** Values of host-declared kinds. */
+  readonly extraKinds?: Readonly<Record<string, JsonValue>>;
+  /** The plan graph, for critical-path priority (`criticalPath` node attribute). */
+  readonly graph?: PlanGraph;
+  /** Global concurrency limit. Default unbounded. */
+  readonly concurrency?: number;
+  /** Abort everything at the first unhandled failure. Default false. */
+  readonly failFast?: boolean;
+  /** Confirmation hook. Default: approve everything. */
+  readonly confirm?: ConfirmHook;
+  /** Cancels the run: in-flight calls get the abort, the others end `cancelled`. */
+  readonly signal?: AbortSignal;
+  /** Timers for timeouts and retry delays. Default: the global timers. */
+  readonly timers?: Timers;
+  /** Clock in ms. Default `Date.now`. */
+  readonly now?: () => number;
+  /** Random source in [0, 1) (retry jitter). Default `Math.random`. */
+  readonly random?: () => number;
+  /** Max bytes of one output. Default `DEFAULT_LIMITS.maxValueBytes`. */
+  readonly maxValueBytes?: number;
+  /** Event observers. */
+  readonly events?: EventHub;
+  /** Streaming: calls are added one by one and `close()` ends the run. Default false (batch). */
+  readonly streaming?: boolean;
+}
+
+/** The final report of one call. */
+export interface CallReport {
+  /** Call id. */
+  readonly callId: string;
+  /** Tool name. */
+  readonly tool: string;
+  /** The call as submitted. */
+  readonly call: JsonObject;
+  /** Final status. */
+  readonly status: CallStatus;
+  /** Alternative written, when the output path has `||`. */
+  readonly branch?: number;
+  /** Attempts made. */
+  readonly attempts: number;
+  /** Wall time from first start to end (0 when never dispatched). */
+  readonly durationMs: number;
+  /** References written (`†calls.<id>` for stored outputs). */
+  readonly wrote: readonly string[];
+  /** Why the call is blocked / waiting / rejected / deferred / cancelled. */
+  readonly reason?: string;
+  /** The error of a failed call, or the one routed to the failure branch. */
+  readonly error?: RecordedError;
+}
+
+/** What an execution returns. */
+export interface ExecutionResult {
+  /** `succeeded` when no call failed, `failed` otherwise, `cancelled` when aborted. */
+  readonly status: "succeeded" | "failed" | "cancelled";
+  /** Reports in plan order. */
+  readonly calls: readonly CallReport[];
+  /** The working state at the end (equal to the committed state). */
+  readonly state: JsonObject;
+  /** Wall time. */
+  readonly durationMs: number;
+}
+
+/** Runner-side bookkeeping of one call. */
+export interface CallRun {
+  /** The compiled call. */
+  readonly call: CompiledCall;
+  /** Resolved parameters, once dispatched. */
+  params?: JsonObject;
+  /** Satisfied key, once computed. */
+  hash?: string;
+  /** Attempts made. */
+  attempts: number;
+  /** Clock time of the first attempt. */
+  startedAt?: number;
+  /** A completed result waiting for its commit. */
+  pending?: PendingResult | undefined;
+  /** Set once the call's ending is being committed (guards double endings on cancellation). */
+  ending?: CallStatus;
+  /** The final report. */
+  report?: CallReport;
+}
+
+/** A completed result waiting for its turn to be committed. */
+export interface PendingResult {
+  /** `succeeded` (tool or latent) or `satisfied` (recorded outcome re-applied). */
+  readonly status: "succeeded" | "satisfied";
+  /** Alternative written (undefined without an output path). */
+  readonly alternative: number | undefined;
+  /** The value. */
+  readonly value: JsonValue | undefined;
+  /** The error routed to the failure branch. */
+  readonly error?: RecordedError;
+  /** Satisfied calls: only these writes are re-applied. */
+  readonly onlyMissing?: boolean;
+}

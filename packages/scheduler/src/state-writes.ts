@@ -1,0 +1,43 @@
+import type { CompiledCall } from "@obelisk/compiler";
+import { applyOutput, canonicalJson, getAtPath, type JsonObject, type JsonValue } from "@obelisk/core";
+import type { StateWrite } from "@obelisk/state";
+
+/** The state writes of a value written to one alternative of a call's output path (fan-out: every target). */
+export function writesFor(call: CompiledCall, alternative: number, value: JsonValue): StateWrite[] {
+  const targets = call.outputPath?.alternatives[alternative] ?? [];
+  const writes: StateWrite[] = [];
+  for (const target of targets) {
+    if (target.kind !== "state") continue;
+    writes.push({ path: target.path, method: call.outputMethod, value, reference: target.text });
+  }
+  return writes;
+}
+
+/** Result of applying writes to the working state. */
+export type ApplyWritesResult =
+  | { readonly ok: true; readonly state: JsonObject }
+  | { readonly ok: false; readonly message: string; readonly reference: string };
+
+/** Applies writes in order to a state value (immutable, structural sharing). */
+export function applyWrites(state: JsonObject, writes: readonly StateWrite[]): ApplyWritesResult {
+  let current: JsonValue = state;
+  for (const write of writes) {
+    const applied = applyOutput(current, write.path, write.method, write.value);
+    if (!applied.ok) return { ok: false, message: applied.message, reference: write.reference };
+    current = applied.value;
+  }
+  return { ok: true, state: current as JsonObject };
+}
+
+/**
+ * Writes of a satisfied call that must be re-applied because their targets no longer hold the recorded
+ * value: a `set` target whose value differs, or any target that is missing (accumulating targets that
+ * exist are left alone: re-appending would duplicate).
+ */
+export function missingWrites(state: JsonObject, writes: readonly StateWrite[]): StateWrite[] {
+  return writes.filter((write) => {
+    const current = getAtPath(state, write.path);
+    if (!current.found) return true;
+    return write.method === "set" && canonicalJson(current.value) !== canonicalJson(write.value);
+  });
+}
