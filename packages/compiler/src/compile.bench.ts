@@ -1,0 +1,53 @@
+import { bench, describe } from "vitest";
+import { generatePlan, type PlanShape } from "./__fixtures__/generate-plans.js";
+import { exampleTools } from "./__fixtures__/tools.js";
+import { compile } from "./compile.js";
+import { createIncrementalCompiler } from "./incremental-compiler.js";
+import { createToolRegistry } from "./tool-registry.js";
+
+const registry = createToolRegistry(exampleTools);
+const shapes: PlanShape[] = ["chain", "fan-out", "random-dag"];
+
+function timeMs(run: () => void, repeat = 3): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < repeat; i++) {
+    const start = performance.now();
+    run();
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
+
+for (const shape of shapes) {
+  const times = [100, 1_000, 10_000].map((size) => {
+    const plan = generatePlan(shape, size);
+    compile(plan, registry);
+    return timeMs(() => compile(plan, registry));
+  });
+  const [t100, t1k, t10k] = times as [number, number, number];
+  console.log(
+    `compile ${shape}: 100 → ${t100.toFixed(1)} ms, 1k → ${t1k.toFixed(1)} ms, 10k → ${t10k.toFixed(1)} ms, 1k→10k ratio ${(t10k / t1k).toFixed(1)}×`,
+  );
+}
+{
+  const plan = generatePlan("random-dag", 10_000);
+  const perCall =
+    timeMs(() => {
+      const compiler = createIncrementalCompiler(registry);
+      for (const call of plan.plan) compiler.addCall(call);
+    }) / 10_000;
+  console.log(`incremental addCall (10k random DAG): ${(perCall * 1000).toFixed(1)} µs per call`);
+}
+
+describe("compile", () => {
+  for (const shape of shapes) {
+    const plan = generatePlan(shape, 10_000);
+    bench(
+      `${shape} 10k calls`,
+      () => {
+        compile(plan, registry);
+      },
+      { iterations: 3 },
+    );
+  }
+});
