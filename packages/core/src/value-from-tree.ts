@@ -16,7 +16,7 @@ interface Pending {
 }
 
 /** Sets an own, enumerable data property (a `__proto__` key stays data, never the prototype setter). */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__") {
     Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   } else {
