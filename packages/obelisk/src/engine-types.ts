@@ -1,6 +1,18 @@
-import type { CompiledPlan, ToolDefinition } from "@obelisk/compiler";
+import type { CompiledPlan, ToolDefinition, ToolRegistry } from "@obelisk/compiler";
 import type { Diagnostic, JsonObject, JsonValue, KindInfo, Limits, PlanHash } from "@obelisk/core";
-import type { CallStatus, RetentionPolicy, RunStatus, StateStore } from "@obelisk/state";
+import type { ConfirmDecision, ConfirmRequest, RunEvent, RunObserver, Timers } from "@obelisk/scheduler";
+import type {
+  CallRecord,
+  CallStatus,
+  GetValueOptions,
+  GetValueResult,
+  RetentionPolicy,
+  RunRecord,
+  RunStatus,
+  StateStore,
+  SummarizeOptions,
+  VariableSummary,
+} from "@obelisk/state";
 
 /** The outcome of one call in a run result (SPEC §10). */
 export interface CallOutcome {
@@ -64,24 +76,6 @@ export interface ValidationResult {
   readonly compiled: CompiledPlan;
 }
 
-/** What the confirmation hook answers for a call about to be dispatched. */
-export type ConfirmDecision =
-  | { readonly action: "approve" }
-  | { readonly action: "modify"; readonly params: JsonObject }
-  | { readonly action: "reject"; readonly reason: string };
-
-/** The call shown to the confirmation hook. */
-export interface ConfirmRequest {
-  /** Call id. */
-  readonly callId: string;
-  /** Tool name. */
-  readonly tool: string;
-  /** Resolved parameters. */
-  readonly params: JsonObject;
-  /** Canonical output path, if any. */
-  readonly outputPath?: string;
-}
-
 /** Options of `createEngine`. Every option is documented with its default. */
 export interface EngineOptions {
   /** Tools: an array or an object by name (defineTool results, plain objects or the spec's tool form). */
@@ -108,7 +102,15 @@ export interface EngineOptions {
   readonly generateId?: () => string;
   /** If a run's thread is busy: wait up to this many ms, then THREAD_BUSY. Default 0 (fail at once). */
   readonly lockWaitMs?: number;
+  /** JSON Schema of every thread's state (set on the thread when a run opens it). Default none. */
+  readonly stateSchema?: JsonObject;
+  /** Observer of every run's events (an observer that throws is reported, never fatal). Default none. */
+  readonly onEvent?: RunObserver;
+  /** Timers for timeouts and retry delays. Default: the global timers (so fake timers apply). */
+  readonly timers?: Timers;
 }
+
+export type { ConfirmDecision, ConfirmRequest };
 
 /** Options of one run. */
 export interface RunOptions {
@@ -124,4 +126,105 @@ export interface RunOptions {
   readonly failFast?: boolean;
   /** Values of host-declared extra kinds. */
   readonly context?: Readonly<Record<string, JsonValue>>;
+  /** Observer of this run's events (in addition to the engine's `onEvent`). */
+  readonly onEvent?: RunObserver;
+}
+
+/** Options of `validate`. */
+export interface ValidateOptions {
+  /** Thread whose context (state, stored call outputs, state schema) the plan is checked against. Default `"default"`. */
+  readonly threadId?: string;
+  /** The run's input (plain object or Input message). */
+  readonly input?: JsonValue;
+  /** Values of host-declared extra kinds. */
+  readonly context?: Readonly<Record<string, JsonValue>>;
+}
+
+/** A run started with `start`: its events as an async iterator, and its result. */
+export interface RunHandle {
+  /** Every event of the run, ending after `run-end`. Iterate it right away (events are buffered from creation). */
+  readonly events: AsyncIterable<RunEvent>;
+  /** The run result (rejects like `run`). */
+  readonly result: Promise<RunResult>;
+}
+
+/** What `add` answers for one streamed call. */
+export interface AddResult {
+  /** True when the call was accepted (it runs as soon as it is ready). */
+  readonly ok: boolean;
+  /** The call's id when accepted. */
+  readonly callId?: string;
+  /** Diagnostics of this call (a call closing a cycle is refused with CYCLE). */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Options of `open`. */
+export interface OpenOptions extends Omit<RunOptions, "approvedHash"> {
+  /** JSON Schema of the input (a streamed plan has no document-level `inputSchema`). */
+  readonly inputSchema?: JsonObject;
+}
+
+/** A streaming run (SPEC §7): calls are added one at a time as an LLM emits them. */
+export interface StreamingRun {
+  /** Run id. */
+  readonly runId: string;
+  /** Validates and wires one call; dispatches it as soon as it is ready. */
+  add(call: unknown): AddResult;
+  /** No more calls: unresolved references end as REF_UNRESOLVED errors; resolves when every call settled. */
+  close(): Promise<RunResult>;
+  /** Every event of the run, ending after `run-end`. */
+  readonly events: AsyncIterable<RunEvent>;
+}
+
+/** A run and its call records, as stored. */
+export interface RunDetails {
+  /** The run record. */
+  readonly run: RunRecord;
+  /** Its call records, in commit order. */
+  readonly calls: readonly CallRecord[];
+}
+
+/** The engine: the one object users need. */
+export interface Engine {
+  /** The store in use. */
+  readonly store: StateStore;
+  /** The tool registry. */
+  readonly registry: ToolRegistry;
+  /** Compiles a plan against a thread's context; no writes, no lock. */
+  validate(plan: unknown, options?: ValidateOptions): Promise<ValidationResult>;
+  /** Validates (PLAN_INVALID / PLAN_NOT_APPROVED / THREAD_BUSY are thrown) and executes one tick. */
+  run(plan: unknown, options?: RunOptions): Promise<RunResult>;
+  /** Like `run`, with the events as an async iterator. */
+  start(plan: unknown, options?: RunOptions): RunHandle;
+  /** Opens a streaming run (takes the thread lock until `close`). */
+  open(options?: OpenOptions): Promise<StreamingRun>;
+  /** Re-runs a recorded run's plan with its input on its thread (satisfied calls skip). RUN_NOT_FOUND when unknown. */
+  resume(
+    runId: string,
+    options?: Omit<RunOptions, "threadId" | "input" | "approvedHash">,
+  ): Promise<RunResult>;
+  /** Variables of a thread within a character budget (SPEC §8). */
+  summarize(threadId: string, options?: SummarizeOptions): Promise<VariableSummary>;
+  /** A stored value, or one page of it. */
+  get(threadId: string, reference: string, options?: GetValueOptions): Promise<GetValueResult>;
+  /** Writes one value by reference (how approvals are given). */
+  set(
+    threadId: string,
+    reference: string,
+    value: JsonValue,
+    options?: { readonly description?: string },
+  ): Promise<void>;
+  /** Clears a thread's state and outputs. */
+  reset(threadId: string): Promise<void>;
+  /** Keeps the n most recently updated variables. */
+  keepLastN(threadId: string, n: number): Promise<void>;
+  /** Run history. */
+  readonly runs: {
+    /** Runs, newest first. */
+    list(options?: { readonly threadId?: string; readonly limit?: number }): Promise<readonly RunRecord[]>;
+    /** One run with its call records; RUN_NOT_FOUND when unknown. */
+    show(runId: string): Promise<RunDetails>;
+  };
+  /** Closes the store. */
+  close(): Promise<void>;
 }

@@ -1,10 +1,38 @@
+export type { BranchResult, RetryPolicy, ToolContext, ToolDefinition } from "@obelisk/compiler";
+export { branch, defineTool } from "@obelisk/compiler";
+export type { Diagnostic, JsonObject, JsonValue, Limits, PlanHash } from "@obelisk/core";
+export { DEFAULT_LIMITS, ObeliskError } from "@obelisk/core";
+export type { RunEvent, RunObserver, Timers } from "@obelisk/scheduler";
 export type {
+  CallRecord,
+  CallStatus,
+  GetValueOptions,
+  GetValueResult,
+  RetentionPolicy,
+  RunRecord,
+  RunStatus,
+  StateStore,
+  SummarizeOptions,
+  VariableSummary,
+} from "@obelisk/state";
+export { createMemoryStore } from "@obelisk/state";
+export type { AgentTool } from "./agent-tools.js";
+export { agentTools } from "./agent-tools.js";
+export { createEngine } from "./create-engine.js";
+export type {
+  AddResult,
   CallOutcome,
   ConfirmDecision,
   ConfirmRequest,
+  Engine,
   EngineOptions,
+  OpenOptions,
+  RunDetails,
   RunError,
+  RunHandle,
   RunOptions,
   RunResult,
+  StreamingRun,
+  ValidateOptions,
   ValidationResult,
 } from "./engine-types.js";

@@ -1,1 +1,2 @@
-export {};
+export type { SqliteStoreOptions } from "@obelisk/state/sqlite";
+export { createSqliteStore } from "@obelisk/state/sqlite";

@@ -1,0 +1,103 @@
+import { planJsonSchema } from "@obelisk/compiler";
+import { type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
+import type { Engine } from "./engine-types.js";
+
+/** A framework-neutral tool definition an LLM agent can call. */
+export interface AgentTool {
+  /** Tool name (snake_case). */
+  readonly name: string;
+  /** What the tool does, for the model. */
+  readonly description: string;
+  /** JSON Schema of the arguments. */
+  readonly parameters: JsonObject;
+  /** Runs the tool; never throws for bad plans (diagnostics are returned as data). */
+  execute(args: Record<string, unknown>): Promise<JsonValue>;
+}
+
+const asJson = (value: unknown): JsonValue => JSON.parse(JSON.stringify(value)) as JsonValue;
+const optionalInteger = { type: "integer", minimum: 0 } as const;
+
+/** Runs a handler; ObeliskErrors become `{ ok: false, error: { code, message, data } }` for the model. */
+async function guarded(handler: () => Promise<unknown>): Promise<JsonValue> {
+  try {
+    return asJson(await handler());
+  } catch (error) {
+    if (!ObeliskError.is(error)) throw error;
+    return asJson({
+      ok: false,
+      error: { code: error.code, message: error.message, data: error.data ?? null },
+    });
+  }
+}
+
+/**
+ * Tools that let an LLM agent drive Obelisk on one thread from any framework: `validate_plan`, `run_plan`,
+ * `list_variables` (the summary) and `get_variable` (paged). See the README for the Vercel AI SDK and LangChain.js.
+ */
+export function agentTools(engine: Engine, threadId: string): AgentTool[] {
+  const plan = {
+    ...planJsonSchema(engine.registry),
+    description: "The plan: { type: 'plan', plan: [calls] }",
+  };
+  const input = { type: "object", description: "The run's input (read as †input...)" };
+  return [
+    {
+      name: "validate_plan",
+      description:
+        "Compile a plan and return every diagnostic (codes, JSON Pointers, hints) and its hash. Runs nothing.",
+      parameters: { type: "object", properties: { plan, input }, required: ["plan"] },
+      execute: (args) =>
+        guarded(async () => {
+          const { ok, planHash, diagnostics } = await engine.validate(args.plan, {
+            threadId,
+            input: args.input as JsonValue,
+          });
+          return { ok, planHash, diagnostics };
+        }),
+    },
+    {
+      name: "run_plan",
+      description:
+        "Validate and run a plan on the thread. Returns the run result: status per call, errors and state.",
+      parameters: { type: "object", properties: { plan, input }, required: ["plan"] },
+      execute: (args) =>
+        guarded(() => engine.run(args.plan, { threadId, input: (args.input ?? {}) as JsonValue })),
+    },
+    {
+      name: "list_variables",
+      description:
+        "Short summaries of the stored variables (reference, type, size, description, preview), newest first.",
+      parameters: {
+        type: "object",
+        properties: {
+          lastN: optionalInteger,
+          budgetChars: optionalInteger,
+          refs: { type: "array", items: { type: "string" } },
+        },
+      },
+      execute: (args) =>
+        guarded(async () => {
+          const summary = await engine.summarize(threadId, { ...(args as object), format: "markdown" });
+          return { text: summary.text, omitted: summary.omitted, notFound: summary.notFound };
+        }),
+    },
+    {
+      name: "get_variable",
+      description:
+        "Read one stored value by reference (e.g. †state.user), or one page of an array or string.",
+      parameters: {
+        type: "object",
+        properties: { reference: { type: "string" }, offset: optionalInteger, limit: optionalInteger },
+        required: ["reference"],
+      },
+      execute: (args) =>
+        guarded(() => {
+          const { offset, limit } = args as { offset?: number; limit?: number };
+          return engine.get(threadId, String(args.reference), {
+            ...(offset === undefined ? {} : { offset }),
+            ...(limit === undefined ? {} : { limit }),
+          });
+        }),
+    },
+  ];
+}

@@ -1,0 +1,74 @@
+import { createToolRegistry } from "@obelisk/compiler";
+import { asRunId, asThreadId, ObeliskError } from "@obelisk/core";
+import { EventChannel } from "@obelisk/scheduler";
+import { createMemoryStore, getValue, setValue, summarize } from "@obelisk/state";
+import { EngineRuntime } from "./engine-runtime.js";
+import type { Engine, EngineOptions, RunHandle, RunOptions, RunResult } from "./engine-types.js";
+import { openRun } from "./open-run.js";
+import { runPlan } from "./run-plan.js";
+
+/** Re-runs a recorded run's plan with its input (satisfied calls skip); marks a crashed original `cancelled`. */
+async function resumeRun(
+  engine: Engine,
+  runtime: EngineRuntime,
+  runId: string,
+  options: RunOptions,
+): Promise<RunResult> {
+  const record = await runtime.store.getRun(asRunId(runId));
+  if (record === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run ${runId}`);
+  const result = await engine.run(record.plan, {
+    ...options,
+    threadId: record.threadId,
+    input: record.input,
+  });
+  const after = await runtime.store.getRun(asRunId(runId));
+  if (after?.status === "running") await runtime.store.finishRun(asRunId(runId), "cancelled", runtime.iso());
+  return result;
+}
+
+/**
+ * Creates an engine (SPEC §7–§9): tools, a store (default in-memory), limits, hooks and injected clock,
+ * randomness and id generator. Throws ObeliskError USAGE for invalid tool definitions.
+ */
+export function createEngine(options: EngineOptions): Engine {
+  const registry = createToolRegistry(options.tools);
+  const store = options.store ?? createMemoryStore(options.now === undefined ? {} : { now: options.now });
+  const runtime = new EngineRuntime(options, registry, store);
+  const start = (plan: unknown, runOptions: RunOptions = {}): RunHandle => {
+    const channel = new EventChannel();
+    const result = runPlan(runtime, plan, runOptions, runtime.hub([runOptions.onEvent, channel.push]));
+    result.catch(() => channel.end());
+    return { events: channel, result };
+  };
+  const engine: Engine = {
+    store,
+    registry,
+    validate: (plan, validateOptions) => runtime.validate(plan, validateOptions),
+    run: (plan, runOptions = {}) => runPlan(runtime, plan, runOptions, runtime.hub([runOptions.onEvent])),
+    start,
+    open: (openOptions = {}) => openRun(runtime, openOptions),
+    resume: (runId, resumeOptions = {}) => resumeRun(engine, runtime, runId, resumeOptions),
+    summarize: (threadId, summarizeOptions) => summarize(store, asThreadId(threadId), summarizeOptions),
+    get: (threadId, reference, getOptions) => getValue(store, asThreadId(threadId), reference, getOptions),
+    set: async (threadId, reference, value, setOptions = {}) => {
+      await store.openThread(asThreadId(threadId));
+      await setValue(store, asThreadId(threadId), reference, value, { now: runtime.now, ...setOptions });
+    },
+    reset: (threadId) => store.reset(asThreadId(threadId)),
+    keepLastN: (threadId, n) => store.keepLastN(asThreadId(threadId), n),
+    runs: {
+      list: async (listOptions = {}) =>
+        store.listRuns({
+          ...(listOptions.threadId === undefined ? {} : { threadId: asThreadId(listOptions.threadId) }),
+          ...(listOptions.limit === undefined ? {} : { limit: listOptions.limit }),
+        }),
+      show: async (runId) => {
+        const run = await store.getRun(asRunId(runId));
+        if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run ${runId}`);
+        return { run, calls: await store.listCallRecords(asRunId(runId)) };
+      },
+    },
+    close: () => store.close(),
+  };
+  return engine;
+}

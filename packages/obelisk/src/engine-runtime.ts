@@ -1,0 +1,171 @@
+import { type CompileContext, type CompiledPlan, compile, type ToolRegistry } from "@obelisk/compiler";
+import {
+  asRunId,
+  asThreadId,
+  createKindTable,
+  type Diagnostic,
+  type JsonObject,
+  type JsonValue,
+  type KindTable,
+  ObeliskError,
+  type ThreadId,
+  toJsonValue,
+} from "@obelisk/core";
+import { EventHub, type RunObserver } from "@obelisk/scheduler";
+import { DEFAULT_RETENTION, type RunLock, type StateStore } from "@obelisk/state";
+import { InputChecker } from "./check-input.js";
+import type { EngineOptions, RunOptions, ValidateOptions, ValidationResult } from "./engine-types.js";
+import { type NormalizedInput, normalizeInput } from "./normalize-input.js";
+
+/** What a validated, locked run needs to start. */
+export interface PreparedRun {
+  readonly threadId: ThreadId;
+  readonly input: NormalizedInput;
+  readonly state: JsonObject;
+  readonly compiled: CompiledPlan;
+  readonly lock: RunLock;
+}
+
+/** The engine's shared machinery: registry, store, clocks and the prepare / finish steps of every run. */
+export class EngineRuntime {
+  readonly kinds: KindTable;
+  readonly now: () => number;
+  private readonly inputs = new InputChecker();
+
+  constructor(
+    readonly options: EngineOptions,
+    readonly registry: ToolRegistry,
+    readonly store: StateStore,
+  ) {
+    this.kinds = createKindTable(options.kinds ?? []);
+    this.now = options.now ?? Date.now;
+  }
+
+  /** ISO time from the injected clock. */
+  iso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  /** A new run id from the injected generator. */
+  runId() {
+    return asRunId((this.options.generateId ?? (() => crypto.randomUUID()))());
+  }
+
+  /** Opens the thread (setting the engine's state schema) and returns its compile context. */
+  async threadContext(
+    threadId: ThreadId,
+    input: NormalizedInput,
+    extra: RunOptions["context"],
+  ): Promise<CompileContext> {
+    const schema = this.options.stateSchema;
+    const thread = await this.store.openThread(
+      threadId,
+      schema === undefined ? undefined : { stateSchema: schema },
+    );
+    const state = await this.store.readState(threadId);
+    const callOutputs = new Set(await this.store.listCallOutputIds(threadId));
+    return {
+      state,
+      input: input.input,
+      callOutputs,
+      ...(input.schema === undefined ? {} : { inputSchema: input.schema }),
+      ...(thread.stateSchema === undefined ? {} : { stateSchema: thread.stateSchema }),
+      ...(extra === undefined ? {} : { extraKinds: extra }),
+    };
+  }
+
+  /** Compiles with the context and checks the input against the schemas. */
+  compile(
+    plan: unknown,
+    context: CompileContext,
+    input: NormalizedInput,
+    firstAutoIdNumber?: number,
+  ): ValidationResult {
+    const compiled = compile(plan, this.registry, {
+      context,
+      kinds: this.kinds,
+      ...(this.options.limits === undefined ? {} : { limits: this.options.limits }),
+      ...(firstAutoIdNumber === undefined ? {} : { firstAutoIdNumber }),
+    });
+    const inputDiagnostics = this.inputs.check(input, compiled.document?.inputSchema);
+    const diagnostics: readonly Diagnostic[] =
+      inputDiagnostics.length === 0 ? compiled.diagnostics : [...compiled.diagnostics, ...inputDiagnostics];
+    const ok = compiled.ok && inputDiagnostics.length === 0;
+    return { ok, planHash: compiled.planHash, diagnostics, compiled };
+  }
+
+  /** Input diagnostics against a schema given separately (streaming) and the Input message's schema. */
+  checkInput(input: NormalizedInput, schema: JsonObject | undefined): Diagnostic[] {
+    return this.inputs.check(input, schema);
+  }
+
+  /** `validate`: compile against the thread's context; no lock. */
+  async validate(plan: unknown, options: ValidateOptions = {}): Promise<ValidationResult> {
+    const threadId = asThreadId(options.threadId ?? "default");
+    const input = normalizeInput(options.input);
+    return this.compile(plan, await this.threadContext(threadId, input, options.context), input);
+  }
+
+  /** Takes the lock, validates (PLAN_INVALID, PLAN_NOT_APPROVED) and reserves automatic id numbers. */
+  async prepare(plan: unknown, options: RunOptions): Promise<PreparedRun> {
+    const threadId = asThreadId(options.threadId ?? "default");
+    const input = normalizeInput(options.input);
+    await this.store.openThread(
+      threadId,
+      this.options.stateSchema === undefined ? undefined : { stateSchema: this.options.stateSchema },
+    );
+    const lock = await this.store.lockThread(threadId, { waitMs: this.options.lockWaitMs ?? 0 });
+    try {
+      const context = await this.threadContext(threadId, input, options.context);
+      let validation = this.compile(plan, context, input);
+      if (!validation.ok) {
+        const { ok, planHash, diagnostics } = validation;
+        throw new ObeliskError(
+          "PLAN_INVALID",
+          `the plan is invalid (${diagnostics.filter((d) => d.severity === "error").length} errors)`,
+          {
+            data: { ok, planHash, diagnostics },
+          },
+        );
+      }
+      if (options.approvedHash !== undefined && options.approvedHash !== validation.planHash) {
+        throw new ObeliskError("PLAN_NOT_APPROVED", "the plan's hash differs from the approved hash", {
+          data: { planHash: validation.planHash, approvedHash: options.approvedHash },
+        });
+      }
+      const used = validation.compiled.autoIdsUsed;
+      if (used > 0) {
+        const first = await this.store.reserveCallNumbers(threadId, used);
+        if (first !== 1) validation = this.compile(plan, context, input, first);
+      }
+      return { threadId, input, state: context.state as JsonObject, compiled: validation.compiled, lock };
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /** The plan document as stored with the run (so `resume` can re-run it). */
+  storedPlan(compiled: CompiledPlan, plan: unknown): JsonValue {
+    const json = toJsonValue(compiled.document?.source ?? plan);
+    return json.ok ? json.value : null;
+  }
+
+  /** An event hub with the engine's and the run's observers. */
+  hub(observers: readonly (RunObserver | undefined)[]): EventHub {
+    const hub = new EventHub();
+    for (const observer of [this.options.onEvent, ...observers])
+      if (observer !== undefined) hub.subscribe(observer);
+    return hub;
+  }
+
+  /** After a run: retention (never during one), then the state to report. */
+  async afterRun(threadId: ThreadId): Promise<JsonObject> {
+    await this.store.applyRetention(
+      threadId,
+      this.options.retention ?? DEFAULT_RETENTION,
+      new Date(this.now()),
+    );
+    return this.store.readState(threadId);
+  }
+}

@@ -1,0 +1,103 @@
+import { createIncrementalCompiler } from "@obelisk/compiler";
+import { asThreadId, type JsonObject, ObeliskError } from "@obelisk/core";
+import { EventChannel, PlanRunner } from "@obelisk/scheduler";
+import type { EngineRuntime } from "./engine-runtime.js";
+import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
+import { normalizeInput } from "./normalize-input.js";
+import { toRunResult } from "./to-run-result.js";
+
+/**
+ * Opens a streaming run: takes the thread lock, records the run, and returns `add` / `close`. Each added
+ * call is compiled incrementally (a call closing a cycle is refused) and dispatched as soon as it is ready.
+ * Automatic ids start at a number reserved at open; the rest are reserved at close (the lock is held).
+ */
+export async function openRun(runtime: EngineRuntime, options: OpenOptions): Promise<StreamingRun> {
+  const threadId = asThreadId(options.threadId ?? "default");
+  const input = normalizeInput(options.input);
+  const store = runtime.store;
+  const engine = runtime.options;
+  await store.openThread(
+    threadId,
+    engine.stateSchema === undefined ? undefined : { stateSchema: engine.stateSchema },
+  );
+  const lock = await store.lockThread(threadId, { waitMs: engine.lockWaitMs ?? 0 });
+  const channel = new EventChannel();
+  try {
+    const context = await runtime.threadContext(threadId, input, options.context);
+    const inputSchema = options.inputSchema ?? input.schema;
+    const inputDiagnostics = runtime.checkInput(input, options.inputSchema);
+    if (inputDiagnostics.length > 0) {
+      throw new ObeliskError("PLAN_INVALID", "the input breaks its schema", {
+        data: { ok: false, planHash: "sha256:", diagnostics: inputDiagnostics },
+      });
+    }
+    const firstAutoIdNumber = await store.reserveCallNumbers(threadId, 1);
+    const compiler = createIncrementalCompiler(runtime.registry, {
+      context,
+      kinds: runtime.kinds,
+      firstAutoIdNumber,
+      ...(engine.limits === undefined ? {} : { limits: engine.limits }),
+      ...(inputSchema === undefined ? {} : { inputSchema }),
+    });
+    const runId = runtime.runId();
+    const emptyPlan = { type: "plan", plan: [] };
+    await store.createRun({
+      runId,
+      threadId,
+      planHash: "sha256:",
+      plan: emptyPlan,
+      input: options.input ?? {},
+      status: "running",
+      startedAt: runtime.iso(),
+    });
+    const hub = runtime.hub([options.onEvent, channel.push]);
+    const runner = new PlanRunner({
+      registry: runtime.registry,
+      store,
+      threadId,
+      runId,
+      planHash: "sha256:",
+      input: input.input,
+      state: context.state as JsonObject,
+      ...(options.context === undefined ? {} : { extraKinds: options.context }),
+      ...(engine.concurrency === undefined ? {} : { concurrency: engine.concurrency }),
+      failFast: options.failFast ?? engine.failFast ?? false,
+      ...(engine.confirm === undefined ? {} : { confirm: engine.confirm }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(engine.timers === undefined ? {} : { timers: engine.timers }),
+      now: runtime.now,
+      ...(engine.random === undefined ? {} : { random: engine.random }),
+      events: hub,
+      streaming: true,
+    });
+    let closing: Promise<RunResult> | undefined;
+    const add = (call: unknown): AddResult => {
+      if (closing !== undefined) throw new ObeliskError("USAGE", "the streaming run is closed");
+      const result = compiler.addCall(call);
+      if (result.ok && result.call !== undefined) {
+        runner.add([result.call]);
+        return { ok: true, callId: result.call.id, diagnostics: result.diagnostics };
+      }
+      return { ok: false, diagnostics: result.diagnostics };
+    };
+    const close = (): Promise<RunResult> => {
+      closing ??= (async () => {
+        try {
+          const compiled = compiler.close();
+          if (compiled.autoIdsUsed > 1) await store.reserveCallNumbers(threadId, compiled.autoIdsUsed - 1);
+          const execution = await runner.close();
+          await store.finishRun(runId, execution.status, runtime.iso());
+          const state = await runtime.afterRun(threadId);
+          return toRunResult(runId, threadId, compiled.planHash, execution, state);
+        } finally {
+          await lock.release();
+        }
+      })();
+      return closing;
+    };
+    return { runId, add, close, events: channel };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}

@@ -1,0 +1,61 @@
+import { type EventHub, executePlan } from "@obelisk/scheduler";
+import type { EngineRuntime } from "./engine-runtime.js";
+import type { RunOptions, RunResult } from "./engine-types.js";
+import { toRunResult } from "./to-run-result.js";
+
+/**
+ * One tick: takes the thread lock, validates, records the run (plan and input, so `resume` works),
+ * executes, finishes the run record, applies retention after the run and releases the lock.
+ */
+export async function runPlan(
+  runtime: EngineRuntime,
+  plan: unknown,
+  options: RunOptions,
+  hub: EventHub,
+): Promise<RunResult> {
+  const prepared = await runtime.prepare(plan, options);
+  const { threadId, compiled, lock } = prepared;
+  const engine = runtime.options;
+  try {
+    const runId = runtime.runId();
+    await runtime.store.createRun({
+      runId,
+      threadId,
+      planHash: compiled.planHash,
+      plan: runtime.storedPlan(compiled, plan),
+      input: options.input ?? {},
+      status: "running",
+      startedAt: runtime.iso(),
+    });
+    let execution: Awaited<ReturnType<typeof executePlan>>;
+    try {
+      execution = await executePlan(compiled, {
+        registry: runtime.registry,
+        store: runtime.store,
+        threadId,
+        runId,
+        planHash: compiled.planHash,
+        input: prepared.input.input,
+        state: prepared.state,
+        ...(options.context === undefined ? {} : { extraKinds: options.context }),
+        ...(engine.concurrency === undefined ? {} : { concurrency: engine.concurrency }),
+        failFast: options.failFast ?? engine.failFast ?? false,
+        ...(engine.confirm === undefined ? {} : { confirm: engine.confirm }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(engine.timers === undefined ? {} : { timers: engine.timers }),
+        now: runtime.now,
+        ...(engine.random === undefined ? {} : { random: engine.random }),
+        ...(engine.limits?.maxValueBytes === undefined ? {} : { maxValueBytes: engine.limits.maxValueBytes }),
+        events: hub,
+      });
+    } catch (error) {
+      await runtime.store.finishRun(runId, "failed", runtime.iso());
+      throw error;
+    }
+    await runtime.store.finishRun(runId, execution.status, runtime.iso());
+    const state = await runtime.afterRun(threadId);
+    return toRunResult(runId, threadId, compiled.planHash, execution, state);
+  } finally {
+    await lock.release();
+  }
+}
