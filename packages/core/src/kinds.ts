@@ -14,7 +14,12 @@ export interface KindInfo {
 export const BUILT_IN_KINDS: readonly KindInfo[] = [
   { kind: "input", writable: false, engineManaged: false, description: "the run's input (read-only)" },
   { kind: "state", writable: true, engineManaged: false, description: "the thread's persisted state" },
-  { kind: "calls", writable: false, engineManaged: true, description: "outputs of calls without _outputPath, by call id" },
+  {
+    kind: "calls",
+    writable: false,
+    engineManaged: true,
+    description: "outputs of calls without _outputPath, by call id",
+  },
 ];
 
 /** A lookup table of kinds by name. */

@@ -1,5 +1,5 @@
-import type { Path } from "./path.js";
 import type { DiagnosticCode } from "./diagnostic-codes.js";
+import type { Path } from "./path.js";
 
 /** A parsed reference `†<kind><path>` (SPEC §2). */
 export interface Reference {

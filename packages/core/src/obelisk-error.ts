@@ -10,15 +10,19 @@ export class ObeliskError extends Error {
   readonly data: unknown;
   /** Hint for the user, when there is one. */
   readonly hint: string | undefined;
-  private readonly [MARKER] = true;
 
   /** Creates an error with a stable code. */
-  constructor(code: ObeliskCode, message: string, options: { cause?: unknown; data?: unknown; hint?: string } = {}) {
+  constructor(
+    code: ObeliskCode,
+    message: string,
+    options: { cause?: unknown; data?: unknown; hint?: string } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ObeliskError";
     this.code = code;
     this.data = options.data;
     this.hint = options.hint;
+    Object.defineProperty(this, MARKER, { value: true });
   }
 
   /** True for any ObeliskError, even one from another copy of the package. */

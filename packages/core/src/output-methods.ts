@@ -14,10 +14,22 @@ export interface OutputMethodInfo {
 /** Every output method, once (STYLE §6: look properties up, no `if` chains). */
 export const OUTPUT_METHODS: Readonly<Record<OutputMethod, OutputMethodInfo>> = {
   set: { method: "set", accumulating: false, description: "replace the value at the path (default)" },
-  merge: { method: "merge", accumulating: true, description: "deep-merge objects into the value at the path" },
-  assign: { method: "assign", accumulating: true, description: "shallow-merge an object into the value at the path" },
+  merge: {
+    method: "merge",
+    accumulating: true,
+    description: "deep-merge objects into the value at the path",
+  },
+  assign: {
+    method: "assign",
+    accumulating: true,
+    description: "shallow-merge an object into the value at the path",
+  },
   push: { method: "push", accumulating: true, description: "append the value to the array at the path" },
-  concat: { method: "concat", accumulating: true, description: "append the items of an array value to the array at the path" },
+  concat: {
+    method: "concat",
+    accumulating: true,
+    description: "append the items of an array value to the array at the path",
+  },
 };
 
 /** The default output method. */
