@@ -1,4 +1,4 @@
-import type { Engine, EngineEvent } from "obelisk";
+import type { Engine, RunEvent } from "obelisk";
 import type { CliIo } from "./cli-io.js";
 import { type LoadedTools, loadTools } from "./load-tools.js";
 import { openStore } from "./open-store.js";
@@ -14,7 +14,7 @@ export interface SessionOptions {
   /** `--fail-fast`. */
   readonly failFast?: boolean | undefined;
   /** Observer of engine events (progress display). */
-  readonly onEvent?: ((event: EngineEvent) => void) | undefined;
+  readonly onEvent?: ((event: RunEvent) => void) | undefined;
 }
 
 /** Loads the tools, opens the store, creates an engine, runs `body` and always closes the engine. */

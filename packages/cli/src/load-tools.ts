@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ToolDefinition } from "obelisk";
+import type { ToolDefinition } from "@obelisk/compiler";
 import { errorMessage, usageError } from "./usage-error.js";
 
 /** Tools as a tools module exports them: an array, or an object by name. */

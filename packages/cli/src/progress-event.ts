@@ -1,8 +1,8 @@
-import type { EngineEvent } from "obelisk";
+import type { RunEvent } from "obelisk";
 import type { ProgressEvent } from "./progress.js";
 
 /** Maps an engine event to what the progress display shows (undefined for events it does not show). */
-export function toProgressEvent(event: EngineEvent): ProgressEvent | undefined {
+export function toProgressEvent(event: RunEvent): ProgressEvent | undefined {
   switch (event.type) {
     case "call-start":
       return { type: "call-start", callId: event.callId, attempt: event.attempt };

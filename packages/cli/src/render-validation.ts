@@ -1,7 +1,7 @@
+import { graphToJson } from "@obelisk/compiler";
 import type { Diagnostic } from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
 import type { Output } from "./output.js";
-import { planGraphJson } from "./plan-graph-json.js";
 import type { PlanFile } from "./read-plan.js";
 import { renderDiagnosticsText } from "./render-diagnostics.js";
 
@@ -11,7 +11,7 @@ export function validationJson(result: ValidationResult): Record<string, unknown
     ok: result.ok,
     planHash: result.planHash,
     diagnostics: result.diagnostics,
-    graph: planGraphJson(result.compiled),
+    graph: graphToJson(result.compiled),
   };
 }
 
@@ -42,7 +42,7 @@ export function printVerdict(output: Output, result: ValidationResult): void {
 /** Prints the plan hash and a graph summary: each call with its tool, what it waits for and where it writes. */
 export function printGraphSummary(output: Output, result: ValidationResult): void {
   const c = output.colors;
-  const graph = planGraphJson(result.compiled);
+  const graph = graphToJson(result.compiled);
   output.line(`${c.dim("plan hash")} ${result.planHash}`);
   const roots = graph.nodes.filter((node) => !graph.edges.some(([, to]) => to === node.id)).length;
   output.line(
@@ -51,7 +51,7 @@ export function printGraphSummary(output: Output, result: ValidationResult): voi
   for (const node of graph.nodes) {
     const after = graph.edges.filter(([, to]) => to === node.id).map(([from]) => from);
     const waits = after.length > 0 ? c.dim(` after ${after.join(", ")}`) : "";
-    const writes = node.outputPath === undefined ? c.dim(` → †calls.${node.id}`) : ` → ${node.outputPath}`;
+    const writes = ` → ${node.targets.map((targets) => targets.join(" && ")).join(" || ")}`;
     output.line(`  ${c.bold(node.id)} ${c.dim(`(${node.tool})`)}${waits}${writes}`);
   }
 }

@@ -1,4 +1,4 @@
-import type { Engine, EngineEvent, RunResult, ValidationResult } from "obelisk";
+import type { Engine, RunEvent, RunResult, ValidationResult } from "obelisk";
 import type { CliIo } from "./cli-io.js";
 import { withEngine } from "./engine-session.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
@@ -30,7 +30,7 @@ export async function runWithProgress(
   ) => Promise<RunResult | ExitCode>,
 ): Promise<ExitCode> {
   let progress: Progress | undefined;
-  const onEvent = (event: EngineEvent): void => {
+  const onEvent = (event: RunEvent): void => {
     const mapped = toProgressEvent(event);
     if (mapped !== undefined) progress?.handle(mapped);
   };

@@ -7,7 +7,7 @@ const cwd = tempDir();
 const greetingTools = example("greeting", "tools.ts");
 const greetingPlan = example("greeting", "plan.json");
 
-describe.concurrent("obelisk: help, version and usage errors (exit 2)", () => {
+describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeout: 120_000 }, () => {
   it("prints the version and help with exit 0", async () => {
     const version = await obelisk(["--version"], cwd);
     expect(version.code).toBe(0);

@@ -1,3 +1,4 @@
+import { graphToDot, graphToJson, graphToMermaid } from "@obelisk/compiler";
 import { type Command, Option } from "commander";
 import type { ValidationResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
@@ -48,7 +49,7 @@ async function graphCommand(
     printVerdict(output, result);
     return EXIT.failed;
   }
-  const graph = await render(result.compiled, options.as);
+  const graph = render(result.compiled, options.as);
   if (options.format === "json") {
     output.json({ as: options.as, graph: options.as === "json" ? JSON.parse(graph) : graph });
   } else {
@@ -57,8 +58,7 @@ async function graphCommand(
   return result.ok ? EXIT.ok : EXIT.failed;
 }
 
-async function render(compiled: ValidationResult["compiled"], as: GraphOptions["as"]): Promise<string> {
-  const { graphToDot, graphToJson, graphToMermaid } = await import("obelisk");
+function render(compiled: ValidationResult["compiled"], as: GraphOptions["as"]): string {
   switch (as) {
     case "mermaid":
       return graphToMermaid(compiled);

@@ -1,3 +1,4 @@
+import { createToolRegistry, planJsonSchema } from "@obelisk/compiler";
 import type { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, withFormat, withTools } from "../common-options.js";
@@ -21,8 +22,7 @@ async function schemaCommand(
 ): Promise<ExitCode> {
   const output = createOutput(io, options.format);
   const tools = await loadTools(options.tools, io.cwd);
-  const { planJsonSchema } = await import("obelisk");
-  const schema = planJsonSchema(tools);
+  const schema = planJsonSchema(createToolRegistry(tools));
   output.json(schema);
   output.line(JSON.stringify(schema, null, 2));
   return EXIT.ok;

@@ -1,5 +1,6 @@
+import { ObeliskError } from "@obelisk/core";
 import { type Command, Option } from "commander";
-import type { Engine } from "obelisk";
+import type { Engine, GetValueResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, parseCount, parsePositive, withFormat, withStore } from "../common-options.js";
 import { withEngine } from "../engine-session.js";
@@ -60,8 +61,8 @@ async function summary(engine: Engine, options: StateOptions, output: Output): P
     output.json(await engine.summarize(options.thread, { ...common, format: "json" }));
     return;
   }
-  const text = await engine.summarize(options.thread, { ...common, format: "markdown" });
-  output.line(String(text).trimEnd() || output.colors.dim(`thread ${options.thread} holds no variables`));
+  const summary = await engine.summarize(options.thread, { ...common, format: "markdown" });
+  output.line(summary.text.trimEnd() || output.colors.dim(`thread ${options.thread} holds no variables`));
 }
 
 async function get(engine: Engine, options: StateOptions, output: Output): Promise<void> {
@@ -71,18 +72,22 @@ async function get(engine: Engine, options: StateOptions, output: Output): Promi
     ...(options.limit === undefined ? {} : { limit: options.limit }),
   };
   const result = await engine.get(options.thread, ref, page);
+  if (!result.found)
+    throw new ObeliskError("REF_UNRESOLVED", `${ref} is not stored on thread ${options.thread}`);
   output.json(result);
   if (output.format === "text") printGot(output, ref, result);
 }
 
-function printGot(output: Output, ref: string, result: unknown): void {
-  const r = result as { value?: unknown; total?: number; offset?: number; limit?: number };
-  output.line(JSON.stringify(r.value ?? result, null, 2));
-  if (typeof r.total === "number") {
-    const from = r.offset ?? 0;
-    const count = Array.isArray(r.value) ? r.value.length : typeof r.value === "string" ? r.value.length : 0;
-    output.line(output.colors.dim(`${ref}: items ${from}–${from + count - 1} of ${r.total}`));
+function printGot(output: Output, ref: string, result: GetValueResult & { found: true }): void {
+  if ("value" in result) {
+    output.line(typeof result.value === "string" ? result.value : JSON.stringify(result.value, null, 2));
+    return;
   }
+  const page = "items" in result ? result.items : result.text;
+  output.line(typeof page === "string" ? page : JSON.stringify(page, null, 2));
+  const unit = "items" in result ? "items" : "characters";
+  const last = result.offset + page.length - 1;
+  output.line(output.colors.dim(`${ref}: ${unit} ${result.offset}–${last} of ${result.total}`));
 }
 
 async function set(engine: Engine, options: StateOptions, output: Output): Promise<void> {
