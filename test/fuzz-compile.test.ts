@@ -1,0 +1,153 @@
+import { compile, createToolRegistry } from "@obelisk/compiler";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { diagnosticProblems } from "./support/check-diagnostics.js";
+import { withSeed } from "./support/fuzz-seed.js";
+import { fuzzTools } from "./support/fuzz-tools.js";
+import { FUZZ_INPUT, validPlan } from "./support/plan-generators.js";
+import { FUZZ_MAX_STRING, mutatePlan, mutationSeed } from "./support/plan-mutations.js";
+
+const registry = createToolRegistry(fuzzTools);
+const context = { input: FUZZ_INPUT };
+const limits = { maxStringLength: FUZZ_MAX_STRING };
+const HASH = /^sha256:[0-9a-f]{64}$/;
+
+/** Compiles and returns every contract violation (never throws out of the property). */
+function check(submitted: unknown, options = { context, limits }): string[] {
+  const snapshot = typeof submitted === "string" ? submitted : JSON.stringify(submitted);
+  const result = compile(submitted, registry, options);
+  const problems = diagnosticProblems(submitted, result.ok, result.diagnostics);
+  if (!HASH.test(result.planHash)) problems.push(`bad plan hash ${result.planHash}`);
+  const after = typeof submitted === "string" ? submitted : JSON.stringify(submitted);
+  if (after !== snapshot) problems.push("compile changed the submitted document");
+  if (({} as Record<string, unknown>).polluted !== undefined) problems.push("Object.prototype polluted");
+  return problems;
+}
+
+/** Counts cases for docs/reliability.md. */
+export const compileCases = { valid: 0, mutated: 0, mutatedText: 0, random: 0, randomText: 0 };
+
+describe("front door: compile never throws and every diagnostic is well-formed", () => {
+  it("valid generated plans compile without errors (the base of every mutation)", async () => {
+    await withSeed("valid plans", (seed) =>
+      fc.assert(
+        fc.property(validPlan, (plan) => {
+          compileCases.valid += 1;
+          const result = compile(plan, registry, { context, limits });
+          expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+          expect(check(plan)).toEqual([]);
+        }),
+        { seed, numRuns: 500 },
+      ),
+    );
+  });
+
+  it("valid plans with one mutation (as values)", async () => {
+    await withSeed("mutated plans", (seed) =>
+      fc.assert(
+        fc.property(validPlan, mutationSeed, (plan, mutation) => {
+          compileCases.mutated += 1;
+          expect(check(mutatePlan(plan, mutation))).toEqual([]);
+        }),
+        { seed, numRuns: 2500 },
+      ),
+    );
+  });
+
+  it("valid plans with one mutation (as JSON text, with text-level damage)", async () => {
+    await withSeed("mutated text", (seed) =>
+      fc.assert(
+        fc.property(
+          validPlan,
+          mutationSeed,
+          fc.nat(),
+          fc.string({ maxLength: 3 }),
+          (plan, mutation, at, junk) => {
+            compileCases.mutatedText += 1;
+            const text = JSON.stringify(mutatePlan(plan, mutation), null, at % 3);
+            const cut = at % (text.length + 1);
+            const damaged = at % 4 === 0 ? text.slice(0, cut) + junk + text.slice(cut) : text;
+            expect(check(damaged)).toEqual([]);
+          },
+        ),
+        { seed, numRuns: 1000 },
+      ),
+    );
+  });
+
+  it("arbitrary values and arbitrary strings", async () => {
+    await withSeed("random documents", (seed) =>
+      fc.assert(
+        fc.property(
+          fc.oneof(fc.anything(), fc.jsonValue()),
+          fc.string({ unit: "binary", maxLength: 200 }),
+          (value, text) => {
+            compileCases.random += 1;
+            compileCases.randomText += 1;
+            expect(check(value)).toEqual([]);
+            expect(check(text)).toEqual([]);
+            expect(check(`{"type":"plan","plan":[${text}]}`)).toEqual([]);
+          },
+        ),
+        { seed, numRuns: 1000 },
+      ),
+    );
+  });
+});
+
+/** A valid plan of about `bytes` bytes: many calls, each with a long literal string. */
+function bigPlan(bytes: number): { type: "plan"; plan: Record<string, unknown>[] } {
+  const chunk = "a".repeat(50_000);
+  const plan = Array.from({ length: Math.ceil(bytes / 50_100) }, (_, index) => ({
+    _tool: "echo",
+    _id: `big${index}`,
+    text: chunk,
+  }));
+  return { type: "plan", plan };
+}
+
+describe("front door: big documents with the default limits", () => {
+  it("a 10 MB plan (value and text) compiles without errors", () => {
+    const plan = bigPlan(10 * 1024 * 1024);
+    const text = JSON.stringify(plan);
+    expect(text.length).toBeGreaterThan(10 * 1024 * 1024);
+    for (const submitted of [plan, text]) {
+      const result = compile(submitted, registry, { context });
+      expect(diagnosticProblems(submitted, result.ok, result.diagnostics)).toEqual([]);
+      expect(result.ok).toBe(true);
+    }
+  });
+
+  it("a 17 MB text is refused with PLAN_LIMIT at the document", () => {
+    const text = JSON.stringify(bigPlan(17 * 1024 * 1024));
+    const result = compile(text, registry, { context });
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.map((d) => [d.code, d.pointer])).toEqual([["PLAN_LIMIT", ""]]);
+  });
+
+  it("a string over the default 1,000,000 characters is PLAN_LIMIT at that string", () => {
+    const plan = { type: "plan", plan: [{ _tool: "greet", _id: "g", name: "n".repeat(1_000_001) }] };
+    for (const submitted of [plan, JSON.stringify(plan)]) {
+      const result = compile(submitted, registry, { context });
+      expect(diagnosticProblems(submitted, result.ok, result.diagnostics)).toEqual([]);
+      expect(result.diagnostics.map((d) => [d.code, d.pointer])).toContainEqual([
+        "PLAN_LIMIT",
+        "/plan/0/name",
+      ]);
+    }
+  });
+
+  it("10,000 levels of nesting (value and text) are PLAN_LIMIT, not a stack overflow", () => {
+    let deep: unknown = 1;
+    for (let level = 0; level < 10_000; level += 1) deep = [deep];
+    const plan = { type: "plan", plan: [{ _tool: "echo", _id: "e", deep }] };
+    for (const submitted of [
+      plan,
+      `{"type":"plan","plan":[{"_tool":"echo","deep":${"[".repeat(10_000)}${"]".repeat(10_000)}}]}`,
+    ]) {
+      const result = compile(submitted, registry, { context });
+      expect(diagnosticProblems(submitted, result.ok, result.diagnostics)).toEqual([]);
+      expect(result.diagnostics.map((d) => d.code)).toContain("PLAN_LIMIT");
+    }
+  });
+});
