@@ -163,6 +163,8 @@ export class PlanRunner implements DispatchHost {
     switch (effect.type) {
       case "dispatch": {
         const run = this.runOf(effect.index);
+        if (!this.hub.idle && !this.aborted)
+          this.emit({ type: "call-ready", callId: run.call.id, tool: run.call.tool });
         const tool = this.options.registry.get(run.call.tool) as RegisteredTool;
         return dispatchCall(this, effect.index, run, tool);
       }
