@@ -37,7 +37,12 @@ export function obelisk(
     execFile(
       process.execPath,
       [BIN, ...args],
-      { cwd, timeout: 60_000, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", ...env } },
+      {
+        cwd,
+        timeout: 60_000,
+        maxBuffer: 256 * 1024 * 1024,
+        env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", ...env },
+      },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
         done({ code, stdout, stderr });

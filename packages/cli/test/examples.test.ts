@@ -100,6 +100,8 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
       example("data-analysis", "tools.ts"),
       "--store",
       "memory",
+      "--input",
+      example("data-analysis", "input.json"),
     ];
     const mermaid = await obelisk(args, cwd);
     expect(mermaid.code).toBe(0);

@@ -55,6 +55,10 @@ async function graphCommand(
   } else {
     output.line(graph.trimEnd());
   }
+  if (!result.ok) {
+    const errors = result.diagnostics.filter((d) => d.severity === "error").length;
+    io.stderr.write(`warning: the plan has ${errors} error(s); see obelisk validate ${planPath}\n`);
+  }
   return result.ok ? EXIT.ok : EXIT.failed;
 }
 
