@@ -62,7 +62,26 @@ async function summary(engine: Engine, options: StateOptions, output: Output): P
     return;
   }
   const summary = await engine.summarize(options.thread, { ...common, format: "markdown" });
-  output.line(summary.text.trimEnd() || output.colors.dim(`thread ${options.thread} holds no variables`));
+  if (summary.entries.length === 0) {
+    output.line(output.colors.dim(`thread ${options.thread} holds no variables`));
+    return;
+  }
+  const bytes = summary.entries.reduce((sum, entry) => sum + entry.bytes, 0);
+  const omitted = summary.omitted > 0 ? `, ${summary.omitted} more left out to stay within budget` : "";
+  output.line(
+    output.colors.bold(
+      `Thread ${options.thread}: ${summary.entries.length} variables, newest first${omitted}. ` +
+        `${summary.text.length} characters describe ${formatBytes(bytes)} of data.`,
+    ),
+  );
+  output.line();
+  output.line(summary.text.trimEnd());
+  output.line();
+  output.line(
+    output.colors.dim(
+      "read a value (or one page of it): obelisk state get --ref <reference> [--offset N --limit N]",
+    ),
+  );
 }
 
 async function get(engine: Engine, options: StateOptions, output: Output): Promise<void> {
@@ -112,6 +131,12 @@ async function keep(engine: Engine, options: StateOptions, output: Output): Prom
   output.line(
     `${output.colors.green("✓")} kept the ${n} most recently updated variables of thread ${options.thread}`,
   );
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 function singleRef(options: StateOptions): string {
