@@ -1,6 +1,13 @@
 import type { JsonObject, JsonValue, Path } from "@obelisk/core";
 import { applyOutput, FORBIDDEN_SEGMENTS, formatReference, getAtPath } from "@obelisk/core";
-import type { CallCommit, CommitResult, StateWrite, VariableMeta, WriteLogEntry } from "../store-types.js";
+import type {
+  CallCommit,
+  CallRecord,
+  CommitResult,
+  StateWrite,
+  VariableMeta,
+  WriteLogEntry,
+} from "../store-types.js";
 import { copyJson, freezeNew } from "./copy-json.js";
 import { describeValue } from "./describe-value.js";
 import { ModelOverlay } from "./model-overlay.js";
@@ -133,7 +140,7 @@ export function planCommit(model: ThreadModel, commit: CallCommit, nowMs: number
       variableFor(overlay.get(reference), "calls", reference, [record.callId], copy.value, writer, seq++),
     );
   }
-  const recordCopy = copyJson(record);
+  const recordCopy = copyRecord(record, commit, folded.writes, outputs[0]?.value);
   if (!recordCopy.ok) return failure("OUTPUT_WRITE_FAILED", `call record: ${recordCopy.message}`);
   const { upserts, removed } = overlay.result();
   const change: ThreadChange = {
@@ -143,7 +150,7 @@ export function planCommit(model: ThreadModel, commit: CallCommit, nowMs: number
     drops: removed,
     evictions: [],
     outputs,
-    record: recordCopy.value as unknown as CallCommit["record"],
+    record: recordCopy.value,
     nextSeq: seq,
   };
   return { ok: true, change };
@@ -164,4 +171,33 @@ export function refreshed(
     version: entry.meta.version + 1,
   };
   return { meta, path: entry.path, touch, updatedMs: writer.nowMs };
+}
+
+/**
+ * A frozen copy of the call record. Its JSON parts are copied; a `result` that is the very value written
+ * (or stored as output) reuses that copy instead of copying it twice.
+ */
+function copyRecord(
+  record: CallRecord,
+  commit: CallCommit,
+  writes: readonly StateWrite[],
+  output: JsonValue | undefined,
+): { ok: true; value: CallRecord } | { ok: false; message: string } {
+  const copy: { -readonly [K in keyof CallRecord]: CallRecord[K] } = {
+    ...record,
+    wrote: Object.freeze([...record.wrote]),
+  };
+  for (const key of ["params", "result", "error"] as const) {
+    const value = record[key];
+    if (value === undefined) continue;
+    if (key === "result" && value === commit.output && output !== undefined) copy.result = output;
+    else if (key === "result" && value === commit.writes[0]?.value && writes[0] !== undefined)
+      copy.result = writes[0].value;
+    else {
+      const copied = copyJson(value);
+      if (!copied.ok) return copied;
+      (copy as Record<string, unknown>)[key] = copied.value;
+    }
+  }
+  return { ok: true, value: Object.freeze(copy) };
 }

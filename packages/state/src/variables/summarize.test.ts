@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { commitOk, THREAD, write } from "../conformance/commit-fixtures.js";
+import { createMemoryStore } from "../memory-store.js";
+import { summarize } from "./summarize.js";
+
+const MB = "y".repeat(1024 * 1024);
+
+async function storeWith(count: number, value: (index: number) => unknown = () => 1) {
+  const store = createMemoryStore();
+  for (let index = 0; index < count; index++) {
+    await commitOk(store, {
+      callId: `c${index}`,
+      tool: "load",
+      description: `value ${index}`,
+      writes: [write([`v${index}`], value(index) as never)],
+    });
+  }
+  return store;
+}
+
+describe("summarize", () => {
+  it("keeps 50 variables of 1 MB each within the default budget, previews shrunk and entries cut with a note", async () => {
+    const store = await storeWith(50, () => ({ text: MB }));
+    const summary = await summarize(store, THREAD);
+    expect(summary.text.length).toBeLessThanOrEqual(4000);
+    expect(summary.entries.length + summary.omitted).toBe(50);
+    expect(summary.omitted).toBeGreaterThan(0);
+    expect(summary.text).toContain(`${summary.omitted} more variables not shown`);
+    for (const entry of summary.entries) expect(entry.preview.length).toBeLessThanOrEqual(240);
+    expect(summary.entries[0]?.reference).toBe("†state.v49");
+  });
+
+  it("fits everything with shorter previews before cutting entries", async () => {
+    const store = await storeWith(10, () => "z".repeat(1000));
+    const roomy = await summarize(store, THREAD, { budgetChars: 100_000 });
+    const tight = await summarize(store, THREAD, { budgetChars: 2000 });
+    expect(roomy.omitted).toBe(0);
+    expect(tight.text.length).toBeLessThanOrEqual(2000);
+    expect(tight.entries[0]!.preview.length).toBeLessThan(roomy.entries[0]!.preview.length);
+  });
+
+  it("renders markdown sections with reference, type, count, description, update and preview", async () => {
+    const store = await storeWith(1, () => [1, 2, 3]);
+    const { text } = await summarize(store, THREAD);
+    expect(text).toContain("### †state.v0");
+    expect(text).toContain("- type: array, 3 items");
+    expect(text).toContain("- description: value 0");
+    expect(text).toMatch(/- updated: \d{4}-\d\d-\d\dT.* by load \(c0\)/);
+    expect(text).toContain("- preview: [1,2,3]");
+  });
+
+  it("renders JSON as an array of entries within the budget", async () => {
+    const store = await storeWith(30, () => ({ text: MB }));
+    const summary = await summarize(store, THREAD, { format: "json", budgetChars: 1500 });
+    expect(summary.text.length).toBeLessThanOrEqual(1500);
+    const parsed = JSON.parse(summary.text) as Record<string, unknown>[];
+    expect(parsed[0]).toEqual({
+      reference: "†state.v29",
+      tool: "load",
+      description: "value 29",
+      type: "object",
+      count: 1,
+      bytes: expect.any(Number),
+      updatedAt: expect.any(String),
+      preview: expect.any(String),
+    });
+    expect(parsed.at(-1)).toEqual({ omitted: summary.omitted });
+  });
+
+  it("gives an empty summary for lastN 0 and refuses a negative lastN", async () => {
+    const store = await storeWith(3);
+    const none = await summarize(store, THREAD, { lastN: 0 });
+    expect(none.entries).toEqual([]);
+    expect(none.text).toBe("No variables.");
+    expect((await summarize(store, THREAD, { lastN: 2 })).entries.map((e) => e.reference)).toEqual([
+      "†state.v2",
+      "†state.v1",
+    ]);
+    await expect(summarize(store, THREAD, { lastN: -1 })).rejects.toMatchObject({ code: "USAGE" });
+    await expect(summarize(store, THREAD, { budgetChars: 0 })).rejects.toMatchObject({ code: "USAGE" });
+  });
+
+  it("reports unknown and malformed refs instead of dropping them", async () => {
+    const store = await storeWith(2);
+    const summary = await summarize(store, THREAD, { refs: ["†state.v0", "†state.nope", "not a ref"] });
+    expect(summary.entries.map((e) => e.reference)).toEqual(["†state.v0"]);
+    expect(summary.notFound).toEqual(["not a ref", "†state.nope"]);
+    expect(summary.text).toContain("Not found: not a ref, †state.nope");
+    const json = await summarize(store, THREAD, { refs: ["†state.nope"], format: "json" });
+    expect(JSON.parse(json.text)).toEqual([{ reference: "†state.nope", notFound: true }]);
+  });
+});
