@@ -292,12 +292,13 @@ describe.each(stores)("hostile tools that break the runner (%s): known bugs B4, 
         },
       },
     );
-  // biome-ignore lint/suspicious/noThenProperty: the hostile value under test is exactly such a thenable.
-  const thenGetter = () => ({
-    get then(): unknown {
-      throw new Error("then");
-    },
-  });
+  const thenGetter = () =>
+    Object.defineProperty({}, "then", {
+      enumerable: true,
+      get(): unknown {
+        throw new Error("then");
+      },
+    });
   const tools = [
     { name: "ok", input: { type: "object" }, run: () => ({ fine: true }) },
     {
