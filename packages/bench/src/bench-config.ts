@@ -1,0 +1,68 @@
+import type { DagShape } from "./dag.js";
+import { DAG_SHAPES } from "./dag.js";
+
+/** Knobs of one benchmark session (the full run, or a quick one for development). */
+export interface BenchConfig {
+  /** Overhead: DAG sizes. */
+  readonly sizes: readonly number[];
+  /** Overhead: shapes. */
+  readonly shapes: readonly DagShape[];
+  /** Repetitions per size (after one warm-up; none for the largest size, warmed by the previous one). */
+  readonly repsBySize: (size: number) => number;
+  /** Largest size each slow peer runs at, with the reason. */
+  readonly caps: Readonly<Record<string, { readonly maxSize: number; readonly reason: string }>>;
+  /** Makespan: calls in the random DAG, sleep range and repetitions. */
+  readonly makespan: {
+    readonly size: number;
+    readonly minMs: number;
+    readonly maxMs: number;
+    readonly reps: number;
+  };
+  /** Compile: plan sizes and repetitions. */
+  readonly compile: { readonly sizes: readonly number[]; readonly reps: number };
+  /** Memory: the size of the run measured in a child process. */
+  readonly memorySize: number;
+  /** A run predicted (from the previous size) to take longer than this is skipped, with the reason. */
+  readonly maxRunMs: number;
+  /** Seed of every generator. */
+  readonly seed: number;
+}
+
+const SLOW_PEER_CAPS = {
+  "async-auto": {
+    maxSize: 1_000,
+    reason:
+      "async.auto's cost per call grows with the graph (it rescans waiting tasks on every completion): 1–16 ms per call at 10k here, i.e. 10–160 s per run",
+  },
+  langgraph: {
+    maxSize: 1_000,
+    reason:
+      "LangGraph costs milliseconds per node (supersteps, channels, checkpoint bookkeeping): a 10k run would take minutes",
+  },
+} as const;
+
+/** The full session of `pnpm bench` (under 5 minutes on 2 cores). */
+export const FULL_CONFIG: BenchConfig = {
+  sizes: [1_000, 10_000, 100_000],
+  shapes: DAG_SHAPES,
+  repsBySize: (size) => (size >= 100_000 ? 3 : 5),
+  caps: SLOW_PEER_CAPS,
+  makespan: { size: 200, minMs: 5, maxMs: 50, reps: 5 },
+  compile: { sizes: [1_000, 10_000], reps: 5 },
+  memorySize: 100_000,
+  maxRunMs: 20_000,
+  seed: 20_240_607,
+};
+
+/** A quick session for development (`pnpm bench --quick`): small sizes, few repetitions. */
+export const QUICK_CONFIG: BenchConfig = {
+  sizes: [200, 1_000],
+  shapes: DAG_SHAPES,
+  repsBySize: () => 2,
+  caps: SLOW_PEER_CAPS,
+  makespan: { size: 40, minMs: 1, maxMs: 5, reps: 2 },
+  compile: { sizes: [200, 1_000], reps: 2 },
+  memorySize: 2_000,
+  maxRunMs: 5_000,
+  seed: 20_240_607,
+};

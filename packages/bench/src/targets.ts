@@ -1,0 +1,87 @@
+import { round } from "./stats.js";
+import type { ContextFigures } from "./workloads/context.js";
+import type { MakespanCase } from "./workloads/makespan.js";
+import type { OverheadCase } from "./workloads/overhead.js";
+
+/** One of issue 7's targets, with what was measured. */
+export interface TargetCheck {
+  readonly target: string;
+  /** The measured figure (NaN when not measured). */
+  readonly measured: number;
+  readonly unit: string;
+  /** `undefined` when it could not be measured. */
+  readonly met: boolean | undefined;
+  readonly note?: string;
+}
+
+/** Names of the peer libraries (not the naive baseline). */
+export const PEER_NAMES: readonly string[] = ["async.auto", "p-graph", "LangGraph"];
+
+function usOf(c: OverheadCase, engine: string): number {
+  return c.engines.find((e) => e.engine === engine)?.usPerCall ?? Number.NaN;
+}
+
+function check(
+  target: string,
+  measured: number,
+  unit: string,
+  ok: (v: number) => boolean,
+  note?: string,
+): TargetCheck {
+  const met = Number.isFinite(measured) ? ok(measured) : undefined;
+  return { target, measured: round(measured), unit, met, ...(note === undefined ? {} : { note }) };
+}
+
+function worst(values: readonly number[], pick: (a: number, b: number) => number): number {
+  const finite = values.filter(Number.isFinite);
+  return finite.length === values.length && finite.length > 0 ? finite.reduce(pick) : Number.NaN;
+}
+
+/** Checks issue 7's targets against the figures (a missing figure leaves the target undecided). */
+export function checkTargets(
+  overhead: readonly OverheadCase[],
+  makespan: readonly MakespanCase[],
+  context: ContextFigures | undefined,
+): TargetCheck[] {
+  const mem = "Obelisk (memory)";
+  const at = (size: number) => overhead.filter((c) => c.size === size);
+  const perCall10k = worst(
+    at(10_000).map((c) => usOf(c, mem)),
+    Math.max,
+  );
+  const growth = worst(
+    at(100_000).map(
+      (c) => usOf(c, mem) / usOf(overhead.find((o) => o.shape === c.shape && o.size === 10_000) ?? c, mem),
+    ),
+    Math.max,
+  );
+  const vsLangGraph = worst(
+    at(1_000).map((c) => usOf(c, "LangGraph") / usOf(c, mem)),
+    Math.min,
+  );
+  const unbounded = makespan.find((m) => m.concurrency === "unbounded");
+  const limited = makespan.find((m) => m.concurrency === 4);
+  const obeliskOf = (m: MakespanCase | undefined) => m?.engines.find((e) => e.engine === mem);
+  const fifo = (limited?.engines ?? []).filter((e) => e.engine !== mem && !e.engine.includes("priorities"));
+  const bestFifo = worst(fifo.map((e) => e.medianMs ?? Number.NaN).filter(Number.isFinite), Math.min);
+  const gain = 1 - (obeliskOf(limited)?.medianMs ?? Number.NaN) / bestFifo;
+  return [
+    check(
+      "overhead ≤ 2 µs/call, memory store, every shape at 10k (worst shape)",
+      perCall10k,
+      "µs/call",
+      (v) => v <= 2,
+    ),
+    check("per-call cost at 100k ≤ 1.5× the cost at 10k (worst shape)", growth, "×", (v) => v <= 1.5),
+    check("≥ 100× faster than LangGraph (1k, worst shape)", vsLangGraph, "×", (v) => v >= 100),
+    check(
+      "makespan within 2% of the lower bound, unbounded",
+      obeliskOf(unbounded)?.ratioToBound ?? Number.NaN,
+      "× bound",
+      (v) => v <= 1.02,
+      `against the bound from observed sleeps: ${obeliskOf(unbounded)?.ratioToObservedBound ?? "?"}`,
+    ),
+    check("≥ 10% shorter makespan than the best FIFO peer, limit 4", gain * 100, "%", (v) => v >= 10),
+    check("context efficiency ≥ 50× (data-analysis)", context?.ratio ?? Number.NaN, "×", (v) => v >= 50),
+  ];
+}

@@ -1,0 +1,62 @@
+import { createEngine } from "obelisk";
+import { dagToPlan, stepTool } from "../adapters/obelisk.js";
+import type { BenchConfig } from "../bench-config.js";
+import { type DagShape, generateDag } from "../dag.js";
+import { median, round } from "../stats.js";
+import { work } from "../work.js";
+
+/** Validation time of one plan size. */
+export interface CompileFigure {
+  readonly size: number;
+  readonly medianMs: number;
+  readonly usPerCall: number;
+  readonly samplesMs: readonly number[];
+}
+
+/** Validation of one shape at every size, with the growth of the per-call cost. */
+export interface CompileCase {
+  readonly shape: DagShape;
+  readonly figures: readonly CompileFigure[];
+  /** µs per call at the largest size / µs per call at the smallest (1 = linear). */
+  readonly growth: number;
+  readonly error?: string;
+}
+
+/** Workload 3: Obelisk `validate` (compile + every check) on 1k and 10k-call plans. */
+export async function runCompile(config: BenchConfig, log: (line: string) => void): Promise<CompileCase[]> {
+  const engine = createEngine({ tools: [stepTool(work)] });
+  const cases: CompileCase[] = [];
+  try {
+    for (const shape of config.shapes) {
+      const figures: CompileFigure[] = [];
+      let error: string | undefined;
+      for (const size of config.compile.sizes) {
+        const plan = { type: "plan", plan: dagToPlan(generateDag(shape, size, config.seed)) };
+        const samples: number[] = [];
+        for (let rep = 0; rep <= config.compile.reps; rep++) {
+          const start = performance.now();
+          const result = await engine.validate(plan);
+          const ms = performance.now() - start;
+          if (!result.ok) error = `validate not ok: ${result.diagnostics[0]?.code ?? "?"}`;
+          if (rep > 0) samples.push(ms);
+        }
+        const ms = median(samples);
+        figures.push({
+          size,
+          medianMs: round(ms),
+          usPerCall: round((ms * 1000) / size),
+          samplesMs: samples.map((s) => round(s)),
+        });
+      }
+      const first = figures[0]?.usPerCall ?? Number.NaN;
+      const last = figures.at(-1)?.usPerCall ?? Number.NaN;
+      cases.push({ shape, figures, growth: round(last / first), ...(error === undefined ? {} : { error }) });
+      log(
+        `compile ${shape}: ${figures.map((f) => `${f.size}=${f.usPerCall}µs`).join(", ")} growth ${round(last / first)}`,
+      );
+    }
+  } finally {
+    await engine.close();
+  }
+  return cases;
+}

@@ -1,0 +1,100 @@
+import type { Adapter } from "../adapters/adapter.js";
+import { type EngineKey, loadAdapter } from "../adapters/registry.js";
+import type { BenchConfig } from "../bench-config.js";
+import { type DagShape, generateDag } from "../dag.js";
+import { measureInterleaved } from "../measure.js";
+import { median, round } from "../stats.js";
+import { referenceResults, work } from "../work.js";
+
+/** Engines of the overhead workload, in run order. */
+export const OVERHEAD_ENGINES: readonly EngineKey[] = [
+  "naive",
+  "async-auto",
+  "p-graph",
+  "langgraph",
+  "obelisk-memory",
+  "obelisk-sqlite",
+];
+
+/** One engine's figure on one case. */
+export interface EngineFigure {
+  /** Engine name. */
+  readonly engine: string;
+  /** Median wall time of a run (ms). */
+  readonly medianMs?: number;
+  /** Median µs per call. */
+  readonly usPerCall?: number;
+  /** Every timed sample (ms). */
+  readonly samplesMs?: readonly number[];
+  /** Why there is no figure. */
+  readonly skipped?: string;
+  /** Wrong results or a crash (the run does not count). */
+  readonly error?: string;
+}
+
+/** One DAG shape and size, every engine. */
+export interface OverheadCase {
+  readonly shape: DagShape;
+  readonly size: number;
+  readonly engines: readonly EngineFigure[];
+}
+
+/** Workload 1: no-op calls on each shape and size; µs per call for every engine. */
+export async function runOverhead(config: BenchConfig, log: (line: string) => void): Promise<OverheadCase[]> {
+  const adapters = new Map<EngineKey, Adapter>();
+  for (const key of OVERHEAD_ENGINES) adapters.set(key, await loadAdapter(key));
+  const cases: OverheadCase[] = [];
+  const largest = Math.max(...config.sizes);
+  const lastUs = new Map<string, number>();
+  for (const size of config.sizes) {
+    for (const shape of config.shapes) {
+      const dag = generateDag(shape, size, config.seed);
+      const expected = referenceResults(dag);
+      const skip = new Map<EngineKey, string>();
+      for (const key of OVERHEAD_ENGINES) {
+        const cap = config.caps[key];
+        const previous = lastUs.get(`${key}/${shape}`);
+        if (cap !== undefined && size > cap.maxSize) skip.set(key, cap.reason);
+        else if (previous !== undefined && (previous * size) / 1000 > config.maxRunMs) {
+          const seconds = Math.round((previous * size) / 1e6);
+          skip.set(
+            key,
+            `predicted ≈ ${seconds} s per run from its µs/call at the previous size (limit ${config.maxRunMs / 1000} s)`,
+          );
+        }
+      }
+      const active = OVERHEAD_ENGINES.filter((key) => !skip.has(key));
+      const samples = await measureInterleaved(
+        active.map((key) => adapters.get(key) as Adapter),
+        dag,
+        { task: work },
+        expected,
+        {
+          reps: config.repsBySize(size),
+          warmUp: size !== largest || config.sizes.length === 1,
+          repsFor: (ms) => (ms > 2_000 ? 3 : Number.POSITIVE_INFINITY),
+        },
+      );
+      const engines = OVERHEAD_ENGINES.map((key): EngineFigure => {
+        const index = active.indexOf(key);
+        const name = adapters.get(key)?.name ?? key;
+        if (index < 0) return { engine: name, skipped: skip.get(key) ?? "skipped" };
+        const entry = samples[index];
+        if (entry?.error !== undefined) return { engine: name, error: entry.error };
+        const ms = median(entry?.samples ?? []);
+        lastUs.set(`${key}/${shape}`, (ms * 1000) / size);
+        return {
+          engine: name,
+          medianMs: round(ms),
+          usPerCall: round((ms * 1000) / size),
+          samplesMs: (entry?.samples ?? []).map((s) => round(s)),
+        };
+      });
+      cases.push({ shape, size, engines });
+      log(
+        `overhead ${shape} ${size}: ${engines.map((e) => `${e.engine}=${e.usPerCall ?? e.error ?? "skip"}`).join(", ")}`,
+      );
+    }
+  }
+  return cases;
+}
