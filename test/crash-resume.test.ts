@@ -109,7 +109,10 @@ async function trial(index: number, killAfter: number, expected: JsonObject): Pr
   const resumed = await engine.resume(runId);
   const executedDuring = sideEntries(side).slice(executedBefore.length);
   const logAfter = await store.readWriteLog("crash" as never);
+  const original = await store.getRun(runId as never);
   await engine.close();
+  // The crashed run does not stay "running" forever once resumed.
+  expect(original?.status).not.toBe("running");
 
   expect(resumed.status).toBe("succeeded");
   expect(resumed.state).toEqual(expected);
