@@ -26,46 +26,60 @@ export interface RecordContext {
   readonly endedAt: number;
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
+let lastMs = Number.NaN;
+let lastIso = "";
+/** ISO time, memoized for the last millisecond (many calls end within the same one). */
+const iso = (ms: number): string => {
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+};
+
+/** Removes `readonly` (records are built field by field: cheaper than conditional spreads). */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The store record of a call (SPEC §8). `callHash` only for completed calls (succeeded, satisfied). */
 export function buildCallRecord(run: CallRun, ending: CallEnding, context: RecordContext): CallRecord {
   const call = run.call;
-  const completed = ending.status === "succeeded" || ending.status === "satisfied";
-  return {
+  const record: Mutable<CallRecord> = {
     threadId: asThreadId(context.threadId),
     runId: asRunId(context.runId),
     callId: asCallId(call.id),
     tool: call.tool,
     status: ending.status,
-    ...(ending.branch === undefined ? {} : { branch: ending.branch }),
     attempts: run.attempts,
-    ...(run.startedAt === undefined ? {} : { startedAt: iso(run.startedAt) }),
     endedAt: iso(context.endedAt),
-    ...(completed && run.hash !== undefined ? { callHash: run.hash } : {}),
-    ...(run.params === undefined ? {} : { params: run.params }),
-    ...(call.outputPath === undefined ? {} : { outputPath: call.outputPath.text }),
     outputMethod: call.outputMethod,
-    ...(ending.result === undefined ? {} : { result: ending.result }),
     wrote: ending.wrote,
-    ...(ending.error === undefined ? {} : { error: ending.error }),
-    ...(ending.reason === undefined ? {} : { reason: ending.reason }),
-    ...(call.description === undefined ? {} : { description: call.description }),
   };
+  if (ending.branch !== undefined) record.branch = ending.branch;
+  if (run.startedAt !== undefined) record.startedAt = iso(run.startedAt);
+  const completed = ending.status === "succeeded" || ending.status === "satisfied";
+  if (completed && run.hash !== undefined) record.callHash = run.hash;
+  if (run.params !== undefined) record.params = run.params;
+  if (call.outputPath !== undefined) record.outputPath = call.outputPath.text;
+  if (ending.result !== undefined) record.result = ending.result;
+  if (ending.error !== undefined) record.error = ending.error;
+  if (ending.reason !== undefined) record.reason = ending.reason;
+  if (call.description !== undefined) record.description = call.description;
+  return record;
 }
 
 /** The run result's report of a call. */
 export function buildCallReport(run: CallRun, ending: CallEnding, endedAt: number): CallReport {
-  return {
+  const report: Mutable<CallReport> = {
     callId: run.call.id,
     tool: run.call.tool,
     call: run.call.raw,
     status: ending.status,
-    ...(ending.branch === undefined ? {} : { branch: ending.branch }),
     attempts: run.attempts,
     durationMs: run.startedAt === undefined ? 0 : Math.max(0, endedAt - run.startedAt),
     wrote: ending.wrote,
-    ...(ending.reason === undefined ? {} : { reason: ending.reason }),
-    ...(ending.error === undefined ? {} : { error: ending.error }),
   };
+  if (ending.branch !== undefined) report.branch = ending.branch;
+  if (ending.reason !== undefined) report.reason = ending.reason;
+  if (ending.error !== undefined) report.error = ending.error;
+  return report;
 }

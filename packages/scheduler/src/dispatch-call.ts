@@ -1,5 +1,5 @@
 import type { CompiledCall, RegisteredTool } from "@obelisk/compiler";
-import { asThreadId, type JsonObject, toJsonValue } from "@obelisk/core";
+import { asThreadId, deepFreeze, type JsonObject, toJsonValue } from "@obelisk/core";
 import type { Awaitable, CallRecord } from "@obelisk/state";
 import { after } from "./awaitable.js";
 import { callHash } from "./call-hash.js";
@@ -151,7 +151,7 @@ function reuse(host: DispatchHost, index: number, run: CallRun, record: CallReco
   host.complete(index, {
     status: "satisfied",
     alternative,
-    value: record.result,
+    value: record.result === undefined ? undefined : deepFreeze(record.result),
     onlyMissing: true,
     ...(record.error === undefined ? {} : { error: record.error }),
   });

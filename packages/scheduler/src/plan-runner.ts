@@ -1,5 +1,5 @@
 import type { CompiledCall, RegisteredTool } from "@obelisk/compiler";
-import { assertNever, deepFreeze, ObeliskError } from "@obelisk/core";
+import { assertNever, deepFreeze, type JsonObject, ObeliskError, toJsonValue } from "@obelisk/core";
 import type { Awaitable, CallCommit } from "@obelisk/state";
 import { after, isThenable } from "./awaitable.js";
 import { CallLimiter } from "./call-limiter.js";
@@ -13,7 +13,7 @@ import { type InvokeOutcome, invokeTool } from "./invoke-tool.js";
 import { resolveRetryPolicy } from "./retry-delay.js";
 import type { RunEvent } from "./run-event.js";
 import type { CallRun, ExecutionResult, PendingResult, RunnerOptions } from "./runner-types.js";
-import { applyWrites, missingWrites, writesFor } from "./state-writes.js";
+import { missingWrites, writesFor } from "./state-writes.js";
 import { systemTimers } from "./timers.js";
 import { WorkingContext } from "./working-context.js";
 
@@ -247,15 +247,6 @@ export class PlanRunner implements DispatchHost {
           ? []
           : writesFor(call, pending.alternative, pending.value);
       if (pending.onlyMissing === true) writes = missingWrites(this.context.state, writes);
-      const applied = applyWrites(this.context.state, writes);
-      if (!applied.ok) {
-        const error = {
-          name: "ObeliskError",
-          code: "OUTPUT_WRITE_FAILED",
-          message: `${applied.reference}: ${applied.message}`,
-        };
-        return this.commitEnding(index, { status: "failed", wrote: [], error });
-      }
       const output = call.outputPath === undefined ? pending.value : undefined;
       const wrote = writes.map((write) => write.reference);
       if (output !== undefined) wrote.push(`†calls.${call.id}`);
@@ -286,7 +277,12 @@ export class PlanRunner implements DispatchHost {
             error: { name: "ObeliskError", code, message },
           });
         }
-        this.context.setState(applied.state);
+        const failure = this.context.write(writes);
+        if (failure !== undefined)
+          throw new ObeliskError(
+            "STORE_ERROR",
+            `the store accepted a write the working state cannot apply: ${failure}`,
+          );
         if (output !== undefined) this.context.setCallOutput(call.id, output);
         if (!this.hub.idle) {
           for (const write of writes) {
@@ -395,7 +391,13 @@ export class PlanRunner implements DispatchHost {
     const durationMs = Math.max(0, this.now() - this.startedAt);
     this.emit({ type: "run-end", status, durationMs });
     const calls = this.runs.map((run) => run.report).filter((report) => report !== undefined);
-    this.settle({ status, calls, state: this.context.state, durationMs });
+    const state = toJsonValue(this.context.state, { maxBytes: Number.MAX_SAFE_INTEGER });
+    this.settle({
+      status,
+      calls,
+      state: (state.ok ? state.value : this.context.state) as JsonObject,
+      durationMs,
+    });
   }
 
   /** A store or internal error: the run cannot continue. */

@@ -1,5 +1,5 @@
 import type { CompiledCall } from "@obelisk/compiler";
-import type { InputExpression, JsonObject, JsonValue, Path } from "@obelisk/core";
+import { type InputExpression, type JsonObject, type JsonValue, type Path, toJsonValue } from "@obelisk/core";
 import type { WorkingContext } from "./working-context.js";
 
 const EMPTY: JsonObject = Object.freeze({});
@@ -19,9 +19,16 @@ export function evaluateExpression(
       }
       value = read.value;
     }
-    if (value !== undefined) return value;
+    if (value !== undefined) return frozen(value);
   }
   return undefined;
+}
+
+/** A value safe to hand out: frozen values as they are, containers the runner owns as frozen copies. */
+function frozen(value: JsonValue): JsonValue {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  const copy = toJsonValue(value, { maxBytes: Number.MAX_SAFE_INTEGER });
+  return copy.ok ? copy.value : value;
 }
 
 /** A template's text: strings inserted as-is, other values as compact JSON (SPEC §2 rule 2). */

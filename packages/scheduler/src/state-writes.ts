@@ -1,5 +1,5 @@
 import type { CompiledCall } from "@obelisk/compiler";
-import { applyOutput, canonicalJson, getAtPath, type JsonObject, type JsonValue } from "@obelisk/core";
+import { canonicalJson, getAtPath, type JsonObject, type JsonValue } from "@obelisk/core";
 import type { StateWrite } from "@obelisk/state";
 
 /** The state writes of a value written to one alternative of a call's output path (fan-out: every target). */
@@ -11,22 +11,6 @@ export function writesFor(call: CompiledCall, alternative: number, value: JsonVa
     writes.push({ path: target.path, method: call.outputMethod, value, reference: target.text });
   }
   return writes;
-}
-
-/** Result of applying writes to the working state. */
-export type ApplyWritesResult =
-  | { readonly ok: true; readonly state: JsonObject }
-  | { readonly ok: false; readonly message: string; readonly reference: string };
-
-/** Applies writes in order to a state value (immutable, structural sharing). */
-export function applyWrites(state: JsonObject, writes: readonly StateWrite[]): ApplyWritesResult {
-  let current: JsonValue = state;
-  for (const write of writes) {
-    const applied = applyOutput(current, write.path, write.method, write.value);
-    if (!applied.ok) return { ok: false, message: applied.message, reference: write.reference };
-    current = applied.value;
-  }
-  return { ok: true, state: current as JsonObject };
 }
 
 /**

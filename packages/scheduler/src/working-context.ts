@@ -1,34 +1,39 @@
-import { getAtPath, type JsonObject, type JsonValue, type Reference } from "@obelisk/core";
+import { deepFreeze, getAtPath, type JsonObject, type JsonValue, type Reference } from "@obelisk/core";
+import type { StateWrite } from "@obelisk/state";
 import type { ContextProbe } from "./decision-types.js";
+import { ownedRoot, writeAllInPlace } from "./working-state.js";
 
 /** Result of reading a reference: found with a value, or missing. */
 export type ReadResult = { readonly found: true; readonly value: JsonValue } | { readonly found: false };
 
 /**
- * The run's in-memory working copy of the context: input, state (updated from the same writes that are
- * committed), call outputs (in-plan and preloaded stored ones) and host kinds. Every value in it is frozen,
- * so handing sub-values to tools is safe without copying.
+ * The run's in-memory working copy of the context: input, state (updated in place from the same writes
+ * that are committed), call outputs (in-plan and preloaded stored ones) and host kinds. Values from the
+ * store, the input and tools are frozen; containers the runner created are not (see `working-state.ts`),
+ * so `resolveParams` hands tools frozen copies of those.
  */
 export class WorkingContext implements ContextProbe {
   private readonly roots = new Map<string, JsonValue>();
+  private readonly stateRoot: Record<string, JsonValue>;
   private readonly calls: Record<string, JsonValue> = Object.create(null) as Record<string, JsonValue>;
 
   /** Creates the working copy (values must already be frozen JSON). */
   constructor(input: JsonValue, state: JsonObject, extra: Readonly<Record<string, JsonValue>> = {}) {
-    for (const [kind, value] of Object.entries(extra)) this.roots.set(kind, value);
+    for (const [kind, value] of Object.entries(extra)) this.roots.set(kind, deepFreeze(value));
     this.roots.set("input", input);
-    this.roots.set("state", state);
+    this.stateRoot = ownedRoot(state);
+    this.roots.set("state", this.stateRoot);
     this.roots.set("calls", this.calls as JsonObject);
   }
 
-  /** The current state. */
+  /** The current state (owned by the runner: do not hand it out without copying). */
   get state(): JsonObject {
-    return this.roots.get("state") as JsonObject;
+    return this.stateRoot;
   }
 
-  /** Replaces the state after a commit. */
-  setState(state: JsonObject): void {
-    this.roots.set("state", state);
+  /** Applies committed writes to the state; returns a failure message if one cannot be applied. */
+  write(writes: readonly StateWrite[]): string | undefined {
+    return writeAllInPlace(this.stateRoot, writes);
   }
 
   /** Records a call output (`†calls.<id>`). */

@@ -1,0 +1,26 @@
+import { compile, createToolRegistry } from "@obelisk/compiler";
+import { asRunId, asThreadId } from "@obelisk/core";
+import { executePlan } from "../src/index.js";
+import { createNullStore } from "./null-store.js";
+import { makePlan } from "./plans.js";
+
+const registry = createToolRegistry([{ name: "noop", run: () => 1 }]);
+const shape = (process.env.SHAPE ?? "wide") as "wide";
+const compiled = compile(makePlan(shape, 10000), registry);
+const store = createNullStore();
+const threadId = asThreadId("t");
+await store.openThread(threadId);
+for (let round = 0; round < 8; round++) {
+  const t1 = performance.now();
+  await executePlan(compiled, {
+    registry,
+    store,
+    threadId,
+    runId: asRunId("r"),
+    planHash: compiled.planHash,
+    input: {},
+    state: {},
+  });
+  const t2 = performance.now();
+  console.log(shape, "run", ((t2 - t1) / 10).toFixed(2), "µs/call");
+}

@@ -1,0 +1,85 @@
+/**
+ * Overhead per call, end to end (compile + schedule + resolve + write), with no-op tools on 10,000-call DAGs.
+ * Run: pnpm --filter @obelisk/scheduler bench:overhead  (or node --conditions=@obelisk/source --import tsx bench/overhead.ts)
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { compile, createToolRegistry } from "@obelisk/compiler";
+import { asRunId, asThreadId } from "@obelisk/core";
+import { createMemoryStore, type StateStore } from "@obelisk/state";
+import { createSqliteStore } from "@obelisk/state/sqlite";
+import { executePlan } from "../src/index.js";
+import { createNullStore } from "./null-store.js";
+import { makePlan, type Shape } from "./plans.js";
+
+const registry = createToolRegistry([{ name: "noop", run: () => 1 }]);
+const N = Number(process.env.CALLS ?? 10_000);
+
+async function once(
+  shape: Shape,
+  store: StateStore,
+  thread: string,
+): Promise<{ compileMs: number; runMs: number }> {
+  const plan = makePlan(shape, N);
+  const threadId = asThreadId(thread);
+  await store.openThread(threadId);
+  const t0 = performance.now();
+  const compiled = compile(plan, registry);
+  const t1 = performance.now();
+  if (!compiled.ok) throw new Error(JSON.stringify(compiled.diagnostics.slice(0, 3)));
+  const runId = asRunId(`run-${thread}`);
+  await store.createRun({
+    runId,
+    threadId,
+    planHash: compiled.planHash,
+    plan: null,
+    input: {},
+    status: "running",
+    startedAt: new Date().toISOString(),
+  });
+  const result = await executePlan(compiled, {
+    registry,
+    store,
+    threadId,
+    runId,
+    planHash: compiled.planHash,
+    input: {},
+    state: {},
+  });
+  const t2 = performance.now();
+  if (result.status !== "succeeded") throw new Error(`run ${result.status}`);
+  return { compileMs: t1 - t0, runMs: t2 - t1 };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "obelisk-bench-"));
+  const backends: [string, () => StateStore][] = [
+    ["none", () => createNullStore()],
+    ["memory", () => createMemoryStore()],
+    ["sqlite", () => createSqliteStore(join(dir, `bench-${Math.random()}.db`))],
+  ];
+  for (const [backend, open] of backends) {
+    for (const shape of ["chain", "wide", "random"] as const) {
+      const store = open();
+      await once(shape, store, "warmup");
+      const rounds = backend === "sqlite" ? 2 : 5;
+      let best = { compileMs: Infinity, runMs: Infinity };
+      for (let r = 0; r < rounds; r++) {
+        const t = await once(shape, store, `t${r}`);
+        if (t.compileMs + t.runMs < best.compileMs + best.runMs) best = t;
+      }
+      const total = best.compileMs + best.runMs;
+      console.log(
+        `${backend.padEnd(6)} ${shape.padEnd(6)} ${N} calls: compile ${((best.compileMs * 1000) / N).toFixed(2)} µs/call, ` +
+          `run ${((best.runMs * 1000) / N).toFixed(2)} µs/call, total ${((total * 1000) / N).toFixed(2)} µs/call ` +
+          `(${Math.round(N / (total / 1000)).toLocaleString("en")} calls/s)`,
+      );
+      await store.close();
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+await main();

@@ -1,0 +1,83 @@
+import { applyOutput, type JsonObject, type JsonValue, type OutputMethod, type Path } from "@obelisk/core";
+import type { StateWrite } from "@obelisk/state";
+
+type Container = Record<string, JsonValue> | JsonValue[];
+
+/** True for a container the working state owns (unfrozen: created by the runner, never seen by a tool). */
+export function isOwned(value: JsonValue | undefined): value is Container & JsonValue {
+  return typeof value === "object" && value !== null && !Object.isFrozen(value);
+}
+
+/** The child of an owned container at one segment, if present. */
+function childAt(parent: Container, segment: string | number): JsonValue | undefined {
+  if (Array.isArray(parent)) return typeof segment === "number" ? parent[segment] : undefined;
+  const key = String(segment);
+  return Object.hasOwn(parent, key) ? parent[key] : undefined;
+}
+
+/** Puts a value into an owned container, with the same checks `applyOutput` makes for that step. */
+function place(parent: Container, segment: string | number, value: JsonValue): string | undefined {
+  if (Array.isArray(parent)) {
+    if (typeof segment !== "number") return `cannot write the key "${segment}" into an array`;
+    if (segment > parent.length)
+      return `cannot write at index ${segment} of an array of length ${parent.length}`;
+    parent[segment] = value;
+    return undefined;
+  }
+  const key = String(segment);
+  if (key === "__proto__")
+    Object.defineProperty(parent, key, { value, writable: true, enumerable: true, configurable: true });
+  else parent[key] = value;
+  return undefined;
+}
+
+/**
+ * Applies one write to the working state in place, in O(path depth + size of the combined value):
+ * descends through containers the runner owns, then lets `applyOutput` (the one implementation of the
+ * output methods) combine the rest immutably and puts its result into the owned parent. Frozen values
+ * (initial state, tool outputs) are never mutated. Pushes onto an owned array append in place.
+ */
+export function writeInPlace(
+  root: Record<string, JsonValue>,
+  path: Path,
+  method: OutputMethod,
+  value: JsonValue,
+): string | undefined {
+  if (path.length === 0) return "cannot write the state root";
+  let parent: Container = root;
+  let depth = 0;
+  for (; depth < path.length - 1; depth++) {
+    const child = childAt(parent, path[depth] as string | number);
+    if (!isOwned(child)) break;
+    parent = child;
+  }
+  const segment = path[depth] as string | number;
+  const current = childAt(parent, segment);
+  const rest = path.slice(depth + 1);
+  if (rest.length === 0 && method === "push" && Array.isArray(current) && isOwned(current)) {
+    current.push(value);
+    return undefined;
+  }
+  const applied = applyOutput(current, rest, method, value);
+  if (!applied.ok) return applied.message;
+  return place(parent, segment, applied.value);
+}
+
+/** A mutable shallow copy of the state snapshot: the root the working state owns. */
+export function ownedRoot(state: JsonObject): Record<string, JsonValue> {
+  const root: Record<string, JsonValue> = {};
+  for (const key of Object.keys(state)) place(root, key, state[key] as JsonValue);
+  return root;
+}
+
+/** Applies writes in order; the first failure is returned (the store refused it too, so none is expected). */
+export function writeAllInPlace(
+  root: Record<string, JsonValue>,
+  writes: readonly StateWrite[],
+): string | undefined {
+  for (const write of writes) {
+    const failure = writeInPlace(root, write.path, write.method, write.value);
+    if (failure !== undefined) return `${write.reference}: ${failure}`;
+  }
+  return undefined;
+}
