@@ -26,6 +26,7 @@ export const crashFigures = {
   trials: 0,
   killedMidRun: 0,
   finishedBeforeKill: 0,
+  killedDuringResume: 0,
   executionsBeforeKill: 0,
   reExecuted: 0,
 };
@@ -48,9 +49,10 @@ function runAndKill(
   side: string,
   runId: string,
   killAfter: number,
+  mode: "run" | "resume" = "run",
 ): Promise<{ killed: boolean }> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [bundle, db, side, "crash", runId], {
+    const child: ChildProcess = spawn(process.execPath, [bundle, db, side, "crash", runId, mode], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let ticks = 0;
@@ -87,47 +89,79 @@ async function referenceState(): Promise<JsonObject> {
   return result.state;
 }
 
-/** One trial: kill at a seeded moment, check the database, resume, check every property. */
-async function trial(index: number, killAfter: number, expected: JsonObject): Promise<void> {
+/** Ids of the calls with a committed `succeeded` record in these runs, and the thread's write log. */
+async function committedIn(db: string, runIds: readonly string[]) {
+  const store = createSqliteStore(db);
+  const ids = new Set<string>();
+  for (const runId of runIds) {
+    for (const record of await store.listCallRecords(runId as never)) {
+      if (record.status === "succeeded") ids.add(record.callId);
+    }
+  }
+  const log = await store.readWriteLog("crash" as never);
+  await store.close();
+  return { ids, log };
+}
+
+/**
+ * One trial: kill at a seeded moment; optionally resume in a child and kill that too; check the database,
+ * resume in-process, check every property.
+ */
+async function trial(
+  index: number,
+  killAfter: number,
+  resumeKillAfter: number | undefined,
+  expected: JsonObject,
+) {
   const db = join(workDir, `trial-${index}.db`);
   const side = join(workDir, `trial-${index}.side`);
   const runId = `crash-run-${index}`;
   const { killed } = await runAndKill(db, side, runId, killAfter);
-  const executedBefore = sideEntries(side);
+  const executedFirst = sideEntries(side);
   expect(integrityCheck(db)).toBe("ok");
+  let { ids: committed, log: logBefore } = await committedIn(db, [runId]);
+  // A record never appears without its execution.
+  for (const id of committed) expect(executedFirst).toContain(id);
+  const committedFirst = committed.size;
+  let executedBefore = executedFirst;
+  let killedTwice = false;
+  if (resumeKillAfter !== undefined && committed.size < CRASH_PLAN_CALLS) {
+    killedTwice = (await runAndKill(db, side, runId, resumeKillAfter, "resume")).killed;
+    expect(integrityCheck(db)).toBe("ok");
+    executedBefore = sideEntries(side);
+    const duringChildResume = executedBefore.slice(executedFirst.length);
+    expect(duringChildResume.filter((id) => committed.has(id))).toEqual([]);
+    const after = await committedIn(db, [runId, `${runId}-resumed`]);
+    for (const id of committed) expect(after.ids).toContain(id);
+    expect(after.log.slice(0, logBefore.length)).toEqual(logBefore);
+    ({ ids: committed, log: logBefore } = after);
+  }
 
   const store = createSqliteStore(db);
-  const committed = (await store.listCallRecords(runId as never)).filter(
-    (record) => record.status === "succeeded",
-  );
-  const committedIds = new Set(committed.map((record) => record.callId as string));
-  const logBefore = await store.readWriteLog("crash" as never);
-  // Every committed call was executed by the child (a record never appears without its execution).
-  for (const id of committedIds) expect(executedBefore).toContain(id);
-
   const engine = createEngine({ tools: crashTools(side) as never, store });
   const resumed = await engine.resume(runId);
   const executedDuring = sideEntries(side).slice(executedBefore.length);
   const logAfter = await store.readWriteLog("crash" as never);
   const original = await store.getRun(runId as never);
   await engine.close();
-  // The crashed run does not stay "running" forever once resumed.
+  // The crashed run does not stay "running" once resumed.
   expect(original?.status).not.toBe("running");
-
   expect(resumed.status).toBe("succeeded");
   expect(resumed.state).toEqual(expected);
-  // A call whose completion was committed before the kill never runs again.
-  expect(executedDuring.filter((id) => committedIds.has(id))).toEqual([]);
-  // Every call runs at least once overall (at-least-once), and nothing committed is lost.
+  // A call whose completion was committed before a kill never runs again.
+  expect(executedDuring.filter((id) => committed.has(id))).toEqual([]);
+  // Every call ran at least once overall (at-least-once), and nothing committed is lost.
   expect(new Set([...executedBefore, ...executedDuring]).size).toBe(CRASH_PLAN_CALLS);
   expect(logAfter.slice(0, logBefore.length)).toEqual(logBefore);
   expect(integrityCheck(db)).toBe("ok");
 
   crashFigures.trials += 1;
-  if (killed && committedIds.size < CRASH_PLAN_CALLS) crashFigures.killedMidRun += 1;
+  if (killed && committedFirst < CRASH_PLAN_CALLS) crashFigures.killedMidRun += 1;
   else crashFigures.finishedBeforeKill += 1;
+  if (killedTwice) crashFigures.killedDuringResume += 1;
   crashFigures.executionsBeforeKill += executedBefore.length;
-  crashFigures.reExecuted += executedDuring.filter((id) => executedBefore.includes(id)).length;
+  const all = [...executedBefore, ...executedDuring];
+  crashFigures.reExecuted += all.length - new Set(all).size;
 }
 
 describe("crash and resume (SQLite, SIGKILL at a seeded moment)", () => {
@@ -135,17 +169,22 @@ describe("crash and resume (SQLite, SIGKILL at a seeded moment)", () => {
     const seed = fuzzSeed();
     const random = seededRandom(seed);
     const expected = await referenceState();
-    const moments = Array.from({ length: TRIALS }, () => 1 + Math.floor(random() * CRASH_PLAN_CALLS));
+    const moments = Array.from({ length: TRIALS }, (_, index) => ({
+      first: 1 + Math.floor(random() * CRASH_PLAN_CALLS),
+      // Every fourth trial also kills the resuming process (a crash during recovery).
+      resume: index % 4 === 3 ? 1 + Math.floor(random() * 10) : undefined,
+    }));
     let next = 0;
     const worker = async () => {
       while (next < moments.length) {
         const index = next++;
         try {
-          await trial(index, moments[index] as number, expected);
+          const moment = moments[index] as { first: number; resume: number | undefined };
+          await trial(index, moment.first, moment.resume, expected);
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           throw new Error(
-            `trial ${index} (kill after ${moments[index]} executions, OBELISK_FUZZ_SEED=${seed}): ${message}`,
+            `trial ${index} (kill after ${JSON.stringify(moments[index])} executions, OBELISK_FUZZ_SEED=${seed}): ${message}`,
             { cause: error },
           );
         }

@@ -15,15 +15,6 @@ export function documentOf(submitted: unknown): { readonly parsed: boolean; read
 }
 
 /**
- * KNOWN BUG (docs/reliability.md, B1): parsePlanText checks nesting depth before syntax, so text that is
- * both malformed and too deep gets PLAN_LIMIT with a pointer (and no JSON_SYNTAX). Exempted here so the
- * fuzz stays green; `known-bugs.test.ts` holds the focused failing test.
- */
-function isKnownDepthBug(diagnostic: Diagnostic): boolean {
-  return diagnostic.code === "PLAN_LIMIT" && /nested deeper/.test(diagnostic.message);
-}
-
-/**
  * Problems with a list of diagnostics for a submitted document (empty when all is well): each code is in
  * DIAGNOSTIC_CODES with its severity, each pointer resolves in the document (or is ""), no internal failure,
  * and `ok` agrees with the absence of errors.
@@ -43,7 +34,7 @@ export function diagnosticProblems(
     if (typeof diagnostic.pointer !== "string") problems.push(`pointer is not a string: ${label}`);
     else if (diagnostic.pointer !== "") {
       if (!document.parsed) {
-        if (!isKnownDepthBug(diagnostic)) problems.push(`pointer into unparseable text: ${label}`);
+        problems.push(`pointer into unparseable text: ${label}`);
       } else if (!resolvePointer(document.value, diagnostic.pointer).found)
         problems.push(`pointer does not resolve: ${label}`);
     }
