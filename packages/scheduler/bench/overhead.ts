@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     for (const shape of ["chain", "wide", "random"] as const) {
       const store = open();
       await once(shape, store, "warmup");
-      const rounds = backend === "sqlite" ? 2 : 5;
+      const rounds = backend === "none" ? 5 : 1;
       let best = { compileMs: Infinity, runMs: Infinity };
       for (let r = 0; r < rounds; r++) {
         const t = await once(shape, store, `t${r}`);

@@ -9,10 +9,11 @@ import { DecisionCore } from "./decision-core.js";
 import type { CoreEffect } from "./decision-types.js";
 import { type DispatchHost, dispatchCall } from "./dispatch-call.js";
 import { EventHub, toRecordedError } from "./event-hub.js";
-import { type InvokeOutcome, invokeTool } from "./invoke-tool.js";
+import { type InvokeOutcome, type InvokeRequest, invokeTool } from "./invoke-tool.js";
 import { resolveRetryPolicy } from "./retry-delay.js";
-import type { RunEvent } from "./run-event.js";
+import { callEndEvent, type RunEvent } from "./run-event.js";
 import type { CallRun, ExecutionResult, PendingResult, RunnerOptions } from "./runner-types.js";
+import { SerialSteps } from "./serial-steps.js";
 import { missingWrites, writesFor } from "./state-writes.js";
 import { systemTimers } from "./timers.js";
 import { WorkingContext } from "./working-context.js";
@@ -39,7 +40,7 @@ export class PlanRunner implements DispatchHost {
   private readonly startedAt: number;
   private readonly queue: CoreEffect[] = [];
   private draining = false;
-  private commitTail: Promise<void> | undefined;
+  private readonly steps = new SerialSteps((error) => this.fatal(error));
   private loading: Promise<void> | undefined;
   private cancelled = false;
   private anyFailed = false;
@@ -196,38 +197,42 @@ export class PlanRunner implements DispatchHost {
   invoke(index: number, tool: RegisteredTool): Awaitable<InvokeOutcome> {
     const run = this.runOf(index);
     const call = run.call;
-    const task = (): Awaitable<InvokeOutcome> =>
-      invokeTool({
-        run: tool.run as NonNullable<RegisteredTool["run"]>,
-        args: run.params ?? {},
-        callId: call.id,
-        runId: this.options.runId,
-        threadId: this.options.threadId,
-        policy: resolveRetryPolicy(tool.retry, call),
-        timeoutMs: call.timeoutMs ?? tool.timeoutMs,
-        signal: this.controller.signal,
-        timers: this.options.timers ?? systemTimers,
-        random: this.options.random ?? Math.random,
-        onAttempt: (attempt) => {
-          run.attempts = attempt;
-          run.startedAt ??= this.now();
-          if (!this.hub.idle)
-            this.emit({
-              type: "call-start",
-              callId: call.id,
-              tool: call.tool,
-              attempt,
-              params: run.params ?? {},
-            });
-        },
-        onRetry: (attempt, delayMs, error) =>
-          this.emit({ type: "call-retry", callId: call.id, tool: call.tool, attempt, delayMs, error }),
-      });
+    const task = (): Awaitable<InvokeOutcome> => invokeTool(this.invokeRequest(run, tool));
     if (this.limiter.unlimited(tool.name)) return task();
     const priority = this.options.graph?.getNodeAttribute(call.id, "criticalPath") ?? 0;
     return this.limiter
       .run(tool.name, priority, task)
       .catch((): InvokeOutcome => ({ kind: "cancelled", attempts: run.attempts }));
+  }
+
+  private invokeRequest(run: CallRun, tool: RegisteredTool): InvokeRequest {
+    const call = run.call;
+    return {
+      run: tool.run as NonNullable<RegisteredTool["run"]>,
+      args: run.params ?? {},
+      callId: call.id,
+      runId: this.options.runId,
+      threadId: this.options.threadId,
+      policy: resolveRetryPolicy(tool.retry, call),
+      timeoutMs: call.timeoutMs ?? tool.timeoutMs,
+      signal: this.controller.signal,
+      timers: this.options.timers ?? systemTimers,
+      random: this.options.random ?? Math.random,
+      onAttempt: (attempt) => {
+        run.attempts = attempt;
+        run.startedAt ??= this.now();
+        if (!this.hub.idle)
+          this.emit({
+            type: "call-start",
+            callId: call.id,
+            tool: call.tool,
+            attempt,
+            params: run.params ?? {},
+          });
+      },
+      onRetry: (attempt, delayMs, error) =>
+        this.emit({ type: "call-retry", callId: call.id, tool: call.tool, attempt, delayMs, error }),
+    };
   }
 
   /** A completed result: the core decides when it may be committed (plan order for accumulating paths). */
@@ -241,7 +246,7 @@ export class PlanRunner implements DispatchHost {
     const run = this.runOf(index);
     const pending = run.pending as PendingResult;
     const call = run.call;
-    this.serial(() => {
+    this.steps.run(() => {
       let writes =
         pending.alternative === undefined || pending.value === undefined
           ? []
@@ -305,7 +310,7 @@ export class PlanRunner implements DispatchHost {
     const run = this.runOf(index);
     if (run.ending !== undefined) return;
     run.ending = ending.status;
-    this.serial(() => this.commitEnding(index, ending));
+    this.steps.run(() => this.commitEnding(index, ending));
   }
 
   private commitEnding(index: number, ending: CallEnding): Awaitable<void> {
@@ -326,20 +331,7 @@ export class PlanRunner implements DispatchHost {
     const run = this.runOf(index);
     run.report = buildCallReport(run, ending, endedAt);
     run.pending = undefined;
-    if (!this.hub.idle) {
-      const { callId, tool, status, attempts, durationMs, branch, reason, error } = run.report;
-      this.emit({
-        type: "call-end",
-        callId,
-        tool,
-        status,
-        attempts,
-        durationMs,
-        ...(branch === undefined ? {} : { branch }),
-        ...(reason === undefined ? {} : { reason }),
-        ...(error === undefined ? {} : { error }),
-      });
-    }
+    if (!this.hub.idle) this.emit(callEndEvent(run.report));
     if (ending.status === "failed") {
       this.anyFailed = true;
       if (this.options.failFast === true) this.abortRun(`failFast: ${run.call.id} failed`, false);
@@ -363,27 +355,6 @@ export class PlanRunner implements DispatchHost {
     this.abortReason = reason;
     this.controller.abort(new ObeliskError("CANCELLED", reason));
     for (const index of this.core.undispatched()) this.end(index, { status: "cancelled", wrote: [], reason });
-  }
-
-  /** Runs commit steps one after another (synchronously while the store is synchronous). */
-  private serial(step: () => Awaitable<void>): void {
-    const tail = this.commitTail;
-    if (tail !== undefined) {
-      this.track(tail.then(step));
-      return;
-    }
-    const result = step();
-    if (isThenable(result)) this.track(Promise.resolve(result));
-  }
-
-  private track(promise: Promise<void>): void {
-    const tracked: Promise<void> = promise.then(
-      () => {
-        if (this.commitTail === tracked) this.commitTail = undefined;
-      },
-      (error: unknown) => this.fatal(error),
-    );
-    this.commitTail = tracked;
   }
 
   private finish(): void {

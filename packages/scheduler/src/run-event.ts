@@ -1,5 +1,6 @@
 import type { JsonObject, PlanHash } from "@obelisk/core";
 import type { CallStatus, RecordedError } from "@obelisk/state";
+import type { CallReport } from "./runner-types.js";
 
 /** Fields every event carries. */
 interface EventBase {
@@ -67,3 +68,21 @@ export type RunEventType = RunEvent["type"];
 
 /** An observer of run events. */
 export type RunObserver = (event: RunEvent) => void;
+
+/** The `call-end` event of a call's report (without `runId` and `at`, which the runner adds). */
+export function callEndEvent(
+  report: CallReport,
+): Omit<Extract<RunEvent, { type: "call-end" }>, "runId" | "at"> {
+  const { callId, tool, status, attempts, durationMs, branch, reason, error } = report;
+  return {
+    type: "call-end",
+    callId,
+    tool,
+    status,
+    attempts,
+    durationMs,
+    ...(branch === undefined ? {} : { branch }),
+    ...(reason === undefined ? {} : { reason }),
+    ...(error === undefined ? {} : { error }),
+  };
+}
