@@ -187,3 +187,57 @@ describe("two SQLite connections on one file (as two processes would)", () => {
     for (const engine of [one, two, three]) await engine.close();
   });
 });
+
+describe.each(stores)("lock waits and counters (%s)", (_name, makeStore) => {
+  it("a waiter gives up with THREAD_BUSY after lockWaitMs while the holder keeps the thread", async () => {
+    const gate = signal();
+    let started = 0;
+    const engine = createEngine({
+      store: makeStore(),
+      lockWaitMs: 30,
+      tools: raceTools(gate, () => started++) as never,
+    });
+    const holder = engine.run({ _tool: "gate", _outputPath: "†state.g" }, { threadId: "t" });
+    while (started === 0) await tick();
+    await expect(
+      engine.run({ type: "plan", plan: [INCREMENT] }, { threadId: "t", input: INPUT }),
+    ).rejects.toMatchObject({
+      code: "THREAD_BUSY",
+    });
+    gate.resolve();
+    expect((await holder).state).toEqual({ g: "opened" });
+    expect(
+      (await engine.run({ type: "plan", plan: [INCREMENT] }, { threadId: "t", input: INPUT })).state.counter,
+    ).toBe(1);
+    raceFigures.runs += 3;
+    raceFigures.busy += 1;
+    await engine.close();
+  });
+
+  it("automatic call numbers keep going up across reset() and (SQLite) reopening the file", async () => {
+    const file = join(workDir, `counters-${files++}.db`);
+    const open = () =>
+      createEngine({
+        store: _name === "sqlite" ? createSqliteStore(file) : makeStore(),
+        tools: raceTools(signal(), () => undefined) as never,
+      });
+    const numbers: number[] = [];
+    const record = (result: { calls: Record<string, unknown> }) =>
+      numbers.push(...Object.keys(result.calls).map((id) => Number(id.split("$")[1])));
+    let engine = open();
+    const two = { type: "plan", plan: [INCREMENT, { _tool: "inc", n: 1, _outputPath: "†state.x" }] };
+    record(await engine.run(two, { threadId: "t", input: INPUT }));
+    record(await engine.run({ type: "plan", plan: [INCREMENT] }, { threadId: "t", input: INPUT }));
+    await engine.reset("t");
+    record(await engine.run({ type: "plan", plan: [INCREMENT] }, { threadId: "t", input: INPUT }));
+    if (_name === "sqlite") {
+      await engine.close();
+      engine = open();
+      record(await engine.run({ type: "plan", plan: [INCREMENT] }, { threadId: "t", input: INPUT }));
+    }
+    expect(numbers.length).toBe(_name === "sqlite" ? 5 : 4);
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    expect(new Set(numbers).size).toBe(numbers.length);
+    await engine.close();
+  });
+});
