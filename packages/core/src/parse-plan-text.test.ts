@@ -130,7 +130,10 @@ describe("parsePlanText: rejections", () => {
     expect(result.diagnostics.map((d) => d.code)).toEqual(["PLAN_LIMIT"]);
     expect(result.diagnostics[0]?.pointer).toBe(`/${"0/".repeat(63)}0`);
     expect(result.sourceMap?.positionOf(result.diagnostics[0]?.pointer ?? "")).toMatchObject({ column: 65 });
-    expect(codes(`{"a":${"[".repeat(100_000)}`)).toEqual([["PLAN_LIMIT", `/a${"/0".repeat(63)}`]]);
+    expect(codes(`{"a":${"[".repeat(100_000)}${"]".repeat(100_000)}}`)).toEqual([
+      ["PLAN_LIMIT", `/a${"/0".repeat(63)}`],
+    ]);
+    expect(codes(`{"a":${"[".repeat(100_000)}`)).toEqual([["JSON_SYNTAX", ""]]);
   });
 
   it("reports PLAN_LIMIT for long strings and keys at their pointer", () => {

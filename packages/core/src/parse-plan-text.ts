@@ -50,6 +50,30 @@ function strictParse(text: string): { root?: Node; error?: ParseError } {
   }
 }
 
+/** The one JSON_SYNTAX diagnostic for text that is not JSON, located at `offset`. */
+function syntaxErrorResult(text: string, offset: number, length: number, what: string): PlanTextResult {
+  const span = { offset, length: Math.max(1, length) };
+  const sourceMap = createSourceMap(text, undefined, new Map([["", span]]));
+  const at = sourceMap.positionOfOffset(span.offset);
+  const message = `invalid JSON at line ${at.line}, column ${at.column}: ${what}`;
+  const syntax = planDiagnostic("JSON_SYNTAX", message, "", "the plan must be strict JSON (no comments)");
+  return { sourceMap, diagnostics: [syntax] };
+}
+
+/**
+ * Checks syntax of a document too deep for the recursive tree parser: V8's `JSON.parse` is not
+ * recursive. Returns the error offset (0 when the engine does not say), or undefined when the text is JSON.
+ */
+function nonRecursiveSyntaxErrorOffset(text: string): number | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    const position = /position (\d+)/.exec(error instanceof Error ? error.message : "");
+    return position?.[1] === undefined ? 0 : Math.min(Number(position[1]), text.length);
+  }
+}
+
 /**
  * Parses a plan document from JSON text (SPEC §5, §11): size, syntax, depth and string-length checks,
  * prototype-safe plain data (`__proto__` keys stay own data), then {@link normalizePlan}'s shape rules.
@@ -63,18 +87,16 @@ export function parsePlanText(text: string, options: ParsePlanTextOptions = {}):
   }
   const tooDeep = scanNestingDepth(text, limits.maxDepth);
   if (tooDeep !== undefined) {
+    // A document that is not JSON at all is a JSON_SYNTAX problem first (its pointers would lead nowhere).
+    const syntaxOffset = nonRecursiveSyntaxErrorOffset(text);
+    if (syntaxOffset !== undefined) return syntaxErrorResult(text, syntaxOffset, 1, "invalid JSON");
     const sourceMap = createSourceMap(text, undefined, new Map([[tooDeep.pointer, tooDeep]]));
     return { sourceMap, diagnostics: [depthLimitDiagnostic(tooDeep.pointer, limits)] };
   }
   const { root, error } = strictParse(text);
   if (root === undefined) {
-    const span = { offset: error?.offset ?? 0, length: Math.max(1, error?.length ?? 1) };
-    const sourceMap = createSourceMap(text, undefined, new Map([["", span]]));
-    const at = sourceMap.positionOfOffset(span.offset);
     const what = error === undefined ? "invalid JSON" : describeParseError(error);
-    const message = `invalid JSON at line ${at.line}, column ${at.column}: ${what}`;
-    const syntax = planDiagnostic("JSON_SYNTAX", message, "", "the plan must be strict JSON (no comments)");
-    return { sourceMap, diagnostics: [syntax] };
+    return syntaxErrorResult(text, error?.offset ?? 0, error?.length ?? 1, what);
   }
   const sourceMap = createSourceMap(text, root);
   const built = valueFromTree(root, limits);
