@@ -1,3 +1,4 @@
+/** Run phase only (compile once, execute 8 times, no persistence): `SHAPE=random node --conditions=@obelisk/source --import tsx bench/run-only.ts`; add --cpu-prof to profile. */
 import { compile, createToolRegistry } from "@obelisk/compiler";
 import { asRunId, asThreadId } from "@obelisk/core";
 import { executePlan } from "../src/index.js";
