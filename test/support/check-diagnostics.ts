@@ -5,7 +5,7 @@ import { DIAGNOSTIC_CODES, resolvePointer } from "@obelisk/core";
 const INTERNAL_FAILURE_HINT = "please report this plan as a bug";
 
 /** The document pointers are resolved in: the parsed text (own `__proto__` keys kept), or the value itself. */
-export function documentOf(submitted: unknown): { readonly parsed: boolean; readonly value: unknown } {
+function documentOf(submitted: unknown): { readonly parsed: boolean; readonly value: unknown } {
   if (typeof submitted !== "string") return { parsed: true, value: submitted };
   try {
     return { parsed: true, value: JSON.parse(submitted) };

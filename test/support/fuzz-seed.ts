@@ -1,5 +1,5 @@
 /** Default seed of every property test in this package (override with OBELISK_FUZZ_SEED). */
-export const DEFAULT_FUZZ_SEED = 20_240_601;
+const DEFAULT_FUZZ_SEED = 20_240_601;
 
 /** The seed of this run: `OBELISK_FUZZ_SEED` when set to an integer, else {@link DEFAULT_FUZZ_SEED}. */
 export function fuzzSeed(): number {

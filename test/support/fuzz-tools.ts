@@ -47,6 +47,3 @@ export const fuzzTools = [
     run: (args: JsonObject) => ({ ok: args.value !== null }),
   },
 ] as const;
-
-/** Tool names of {@link fuzzTools}. */
-export const FUZZ_TOOL_NAMES = fuzzTools.map((tool) => tool.name);

@@ -5,7 +5,7 @@ import type { PlanJson } from "./plan-generators.js";
 export const FUZZ_MAX_STRING = 10_000;
 
 /** The kinds of single mutation applied to a valid plan. */
-export const MUTATION_KINDS = [
+const MUTATION_KINDS = [
   "wrong-type",
   "unknown-tool",
   "broken-reference",
@@ -25,7 +25,7 @@ export const MUTATION_KINDS = [
 ] as const;
 
 /** One mutation kind. */
-export type MutationKind = (typeof MUTATION_KINDS)[number];
+type MutationKind = (typeof MUTATION_KINDS)[number];
 
 /** Random material a mutation draws from. */
 export interface MutationSeed {
@@ -66,7 +66,7 @@ const MALFORMED = [
 ];
 
 /** Sets an own data property, even for `__proto__` (never touches a prototype). */
-export function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
