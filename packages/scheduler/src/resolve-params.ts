@@ -1,5 +1,12 @@
 import type { CompiledCall } from "@obelisk/compiler";
-import { type InputExpression, type JsonObject, type JsonValue, type Path, toJsonValue } from "@obelisk/core";
+import {
+  type InputExpression,
+  type JsonObject,
+  type JsonValue,
+  type Path,
+  parseParameterString,
+  toJsonValue,
+} from "@obelisk/core";
 import type { WorkingContext } from "./working-context.js";
 
 const EMPTY: JsonObject = Object.freeze({});
@@ -44,8 +51,16 @@ function renderTemplate(parts: readonly (string | InputExpression)[], context: W
   return text;
 }
 
-/** A mutable deep copy of plain JSON (values from the plan). */
+/** A literal's text with escapes removed (`††x` → `†x`, `{††` → `{†`); strings without a dagger are as-is. */
+function literal(text: string): string {
+  if (!text.includes("†")) return text;
+  const parsed = parseParameterString(text);
+  return parsed.ok && parsed.value.type === "literal" ? parsed.value.value : text;
+}
+
+/** A mutable deep copy of plain JSON (values from the plan), literal escapes removed. */
 function copyTree(value: JsonValue): JsonValue {
+  if (typeof value === "string") return literal(value);
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map(copyTree);
   const copy: Record<string, JsonValue> = {};
