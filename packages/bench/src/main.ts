@@ -48,6 +48,11 @@ const memorySkips = new Map<string, string>(
     .filter(([, cap]) => cap.maxSize < config.memorySize)
     .map(([key, cap]) => [key, cap.reason]),
 );
+const sameRun = overhead.find((c) => c.shape === "sparse" && c.size === config.memorySize);
+for (const figure of sameRun?.engines ?? []) {
+  if (figure.skipped !== undefined)
+    memorySkips.set(figure.key, `skipped in the overhead workload: ${figure.skipped}`);
+}
 const memory = wants("memory") ? await runMemory(config, memorySkips, log) : [];
 
 const results: BenchResults = {

@@ -8,6 +8,8 @@ export interface TimedRun {
   readonly ms: number;
   /** Why the run does not count (wrong results or a thrown error). */
   readonly error?: string;
+  /** The run went over the time limit (and was cancelled where the engine supports it). */
+  readonly timedOut?: boolean;
 }
 
 const collectGarbage = (globalThis as { gc?: () => void }).gc;
@@ -18,20 +20,27 @@ export async function timeRun(
   dag: Dag,
   spec: RunSpec,
   expected: readonly number[],
+  timeoutMs = Number.POSITIVE_INFINITY,
 ): Promise<TimedRun> {
   collectGarbage?.();
   let prepared: Awaited<ReturnType<Adapter["prepare"]>> | undefined;
+  const start = performance.now();
   try {
-    prepared = await adapter.prepare(dag, spec);
-    const start = performance.now();
+    const limited = Number.isFinite(timeoutMs) ? { ...spec, signal: AbortSignal.timeout(timeoutMs) } : spec;
+    prepared = await adapter.prepare(dag, limited);
+    const runStart = performance.now();
     const results = await prepared.run();
-    const ms = performance.now() - start;
+    const ms = performance.now() - runStart;
+    if (ms > timeoutMs) return { ms, timedOut: true, error: `a run took over ${timeoutMs / 1000} s` };
     const mismatch = firstMismatch(expected, results);
     if (mismatch >= 0) {
       return { ms, error: `wrong result at node ${mismatch}: ${results[mismatch]} ≠ ${expected[mismatch]}` };
     }
     return { ms };
   } catch (error) {
+    if (performance.now() - start > timeoutMs) {
+      return { ms: Number.NaN, timedOut: true, error: `a run took over ${timeoutMs / 1000} s (cancelled)` };
+    }
     return {
       ms: Number.NaN,
       error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
@@ -49,6 +58,8 @@ export interface EngineSamples {
   readonly samples: number[];
   /** First error seen; samples stop counting once set. */
   error?: string;
+  /** Set when a run went over the time limit: the engine is too slow for this case (not an error). */
+  tooSlow?: string;
 }
 
 /**
@@ -65,26 +76,32 @@ export async function measureInterleaved(
     readonly reps: number;
     readonly warmUp: boolean;
     readonly repsFor?: (warmUpMs: number) => number;
+    readonly timeoutMs?: number;
   },
 ): Promise<EngineSamples[]> {
   const all: EngineSamples[] = adapters.map((adapter) => ({ engine: adapter.name, samples: [] }));
   const reps = adapters.map(() => options.reps);
   if (options.warmUp) {
     for (const [index, adapter] of adapters.entries()) {
-      const warm = await timeRun(adapter, dag, spec, expected);
+      const warm = await timeRun(adapter, dag, spec, expected, options.timeoutMs);
       const entry = all[index];
-      if (entry && warm.error !== undefined) entry.error = warm.error;
+      if (entry) record(entry, warm);
       if (options.repsFor) reps[index] = Math.min(options.reps, options.repsFor(warm.ms));
     }
   }
   for (let rep = 0; rep < options.reps; rep++) {
     for (const [index, adapter] of adapters.entries()) {
       const entry = all[index];
-      if (!entry || entry.error !== undefined || rep >= (reps[index] ?? 0)) continue;
-      const run = await timeRun(adapter, dag, spec, expected);
-      if (run.error !== undefined) entry.error = run.error;
-      else entry.samples.push(run.ms);
+      if (!entry || entry.error !== undefined || entry.tooSlow !== undefined || rep >= (reps[index] ?? 0))
+        continue;
+      record(entry, await timeRun(adapter, dag, spec, expected, options.timeoutMs), true);
     }
   }
   return all;
+}
+
+function record(entry: EngineSamples, run: TimedRun, keep = false): void {
+  if (run.timedOut) entry.tooSlow = run.error ?? "too slow";
+  else if (run.error !== undefined) entry.error = run.error;
+  else if (keep) entry.samples.push(run.ms);
 }

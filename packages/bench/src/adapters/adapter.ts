@@ -11,6 +11,8 @@ export interface RunSpec {
   readonly concurrency?: number;
   /** Known cost of each node, for engines that take user priorities (p-graph's oracle variant). */
   readonly cost?: readonly number[];
+  /** Cancels the run, for engines that support it (Obelisk): how a run over the time limit is stopped. */
+  readonly signal?: AbortSignal;
 }
 
 /** A run set up and ready to go: only `run` is timed. */

@@ -69,7 +69,13 @@ export function createObeliskAdapter(kind: ObeliskStoreKind): Adapter {
       });
       return {
         async run() {
-          const result = await engine.run({ type: "plan", plan: dagToPlan(dag) }, { threadId: "bench" });
+          const result = await engine.run(
+            { type: "plan", plan: dagToPlan(dag) },
+            {
+              threadId: "bench",
+              ...(spec.signal === undefined ? {} : { signal: spec.signal }),
+            },
+          );
           if (result.status !== "succeeded") {
             throw new Error(`Obelisk run ${result.status}: ${JSON.stringify(result.errors.slice(0, 3))}`);
           }

@@ -26,11 +26,17 @@ const ENGINES: readonly (EngineKey | "baseline")[] = [
   "obelisk-sqlite",
 ];
 
+/** A child that runs longer than this is killed (its engine is reported as too slow). */
+const CHILD_TIMEOUT_MS = 90_000;
+
 function runChild(
   args: readonly string[],
 ): Promise<{ ok: boolean; ms: number; maxRssMb: number; error?: string }> {
   return new Promise((resolve, reject) => {
-    const child = fork(CHILD, args, { stdio: ["ignore", "pipe", "pipe", "ipc"] });
+    const child = fork(CHILD, args, {
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
+      timeout: CHILD_TIMEOUT_MS,
+    });
     let out = "";
     let err = "";
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -45,7 +51,8 @@ function runChild(
       try {
         resolve(JSON.parse(line));
       } catch {
-        reject(new Error(`memory child exited ${code}: ${err.trim().split("\n").slice(-3).join(" | ")}`));
+        const reason = code === null ? `killed after ${CHILD_TIMEOUT_MS / 1000} s` : `exited ${code}`;
+        reject(new Error(`memory child ${reason}: ${err.trim().split("\n").slice(-3).join(" | ")}`));
       }
     });
   });

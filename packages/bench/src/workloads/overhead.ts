@@ -3,6 +3,7 @@ import { type EngineKey, loadAdapter } from "../adapters/registry.js";
 import type { BenchConfig } from "../bench-config.js";
 import { type DagShape, generateDag } from "../dag.js";
 import { measureInterleaved } from "../measure.js";
+import { predictRunMs, type SizedTime } from "../predict-run.js";
 import { median, round } from "../stats.js";
 import { referenceResults, work } from "../work.js";
 
@@ -18,6 +19,8 @@ export const OVERHEAD_ENGINES: readonly EngineKey[] = [
 
 /** One engine's figure on one case. */
 export interface EngineFigure {
+  /** Engine key (stable). */
+  readonly key: EngineKey;
   /** Engine name. */
   readonly engine: string;
   /** Median wall time of a run (ms). */
@@ -45,7 +48,7 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
   for (const key of OVERHEAD_ENGINES) adapters.set(key, await loadAdapter(key));
   const cases: OverheadCase[] = [];
   const largest = Math.max(...config.sizes);
-  const lastUs = new Map<string, number>();
+  const history = new Map<string, SizedTime[]>();
   for (const size of config.sizes) {
     for (const shape of config.shapes) {
       const dag = generateDag(shape, size, config.seed);
@@ -53,13 +56,12 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
       const skip = new Map<EngineKey, string>();
       for (const key of OVERHEAD_ENGINES) {
         const cap = config.caps[key];
-        const previous = lastUs.get(`${key}/${shape}`);
+        const predicted = predictRunMs(history.get(`${key}/${shape}`) ?? [], size);
         if (cap !== undefined && size > cap.maxSize) skip.set(key, cap.reason);
-        else if (previous !== undefined && (previous * size) / 1000 > config.maxRunMs) {
-          const seconds = Math.round((previous * size) / 1e6);
+        else if (predicted !== undefined && predicted > config.maxRunMs) {
           skip.set(
             key,
-            `predicted ≈ ${seconds} s per run from its µs/call at the previous size (limit ${config.maxRunMs / 1000} s)`,
+            `predicted ≈ ${Math.round(predicted / 1000)} s per run from its smaller sizes (limit ${config.maxRunMs / 1000} s)`,
           );
         }
       }
@@ -72,18 +74,24 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
         {
           reps: config.repsBySize(size),
           warmUp: size !== largest || config.sizes.length === 1,
-          repsFor: (ms) => (ms > 2_000 ? 3 : Number.POSITIVE_INFINITY),
+          repsFor: (ms) => (ms > 1_500 ? 3 : Number.POSITIVE_INFINITY),
+          timeoutMs: config.maxRunMs,
         },
       );
       const engines = OVERHEAD_ENGINES.map((key): EngineFigure => {
         const index = active.indexOf(key);
         const name = adapters.get(key)?.name ?? key;
-        if (index < 0) return { engine: name, skipped: skip.get(key) ?? "skipped" };
+        if (index < 0) return { key, engine: name, skipped: skip.get(key) ?? "skipped" };
         const entry = samples[index];
-        if (entry?.error !== undefined) return { engine: name, error: entry.error };
+        if (entry?.error !== undefined) return { key, engine: name, error: entry.error };
+        if (entry?.tooSlow !== undefined) {
+          history.set(`${key}/${shape}`, [{ size, ms: Number.POSITIVE_INFINITY }]);
+          return { key, engine: name, skipped: entry.tooSlow };
+        }
         const ms = median(entry?.samples ?? []);
-        lastUs.set(`${key}/${shape}`, (ms * 1000) / size);
+        history.set(`${key}/${shape}`, [...(history.get(`${key}/${shape}`) ?? []), { size, ms }]);
         return {
+          key,
           engine: name,
           medianMs: round(ms),
           usPerCall: round((ms * 1000) / size),
