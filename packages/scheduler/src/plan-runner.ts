@@ -5,6 +5,7 @@ import { after, isThenable } from "./awaitable.js";
 import { CallLimiter } from "./call-limiter.js";
 import { buildCallRecord, buildCallReport, type CallEnding } from "./call-record.js";
 import { createClaims, createWritersOf, preloadCallOutputs } from "./call-writers.js";
+import { buildCompletion } from "./completion-commit.js";
 import { DecisionCore } from "./decision-core.js";
 import type { CoreEffect } from "./decision-types.js";
 import { type DispatchHost, dispatchCall } from "./dispatch-call.js";
@@ -14,7 +15,6 @@ import { resolveRetryPolicy } from "./retry-delay.js";
 import { callEndEvent, type RunEvent } from "./run-event.js";
 import type { CallRun, ExecutionResult, PendingResult, RunnerOptions } from "./runner-types.js";
 import { SerialSteps } from "./serial-steps.js";
-import { missingWrites, writesFor } from "./state-writes.js";
 import { systemTimers } from "./timers.js";
 import { WorkingContext } from "./working-context.js";
 
@@ -247,32 +247,9 @@ export class PlanRunner implements DispatchHost {
     const pending = run.pending as PendingResult;
     const call = run.call;
     this.steps.run(() => {
-      let writes =
-        pending.alternative === undefined || pending.value === undefined
-          ? []
-          : writesFor(call, pending.alternative, pending.value);
-      if (pending.onlyMissing === true) writes = missingWrites(this.context.state, writes);
-      const output = call.outputPath === undefined ? pending.value : undefined;
-      const wrote = writes.map((write) => write.reference);
-      if (output !== undefined) wrote.push(`†calls.${call.id}`);
-      const count = call.outputPath?.alternatives.length ?? 0;
-      const ending: CallEnding = {
-        status: pending.status,
-        ...(pending.alternative !== undefined && count >= 2 ? { branch: pending.alternative } : {}),
-        ...(pending.value === undefined ? {} : { result: pending.value }),
-        wrote,
-        ...(pending.error === undefined ? {} : { error: pending.error }),
-      };
       const endedAt = this.now();
-      const commit: CallCommit = {
-        record: buildCallRecord(run, ending, {
-          threadId: this.options.threadId,
-          runId: this.options.runId,
-          endedAt,
-        }),
-        writes,
-        ...(output === undefined ? {} : { output }),
-      };
+      const context = { threadId: this.options.threadId, runId: this.options.runId, endedAt };
+      const { ending, commit, writes, output } = buildCompletion(run, pending, this.context.state, context);
       return after(this.options.store.commitCall(commit), (result) => {
         if (!result.ok) {
           const { code, message } = result.error;

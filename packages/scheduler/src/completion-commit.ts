@@ -1,0 +1,49 @@
+import type { JsonObject, JsonValue } from "@obelisk/core";
+import type { CallCommit, StateWrite } from "@obelisk/state";
+import { buildCallRecord, type CallEnding, type RecordContext } from "./call-record.js";
+import type { CallRun, PendingResult } from "./runner-types.js";
+import { missingWrites, writesFor } from "./state-writes.js";
+
+/** What committing a completed call writes. */
+export interface Completion {
+  /** The call's ending (status, branch, result, wrote, error). */
+  readonly ending: CallEnding;
+  /** The commit for the store. */
+  readonly commit: CallCommit;
+  /** State writes (fan-out targets of the chosen alternative; only the lost ones for satisfied calls). */
+  readonly writes: readonly StateWrite[];
+  /** The output stored under `†calls.<id>` (calls without `_outputPath`). */
+  readonly output: JsonValue | undefined;
+}
+
+/** Builds the commit of a completed call: writes of the chosen alternative, stored output, record. */
+export function buildCompletion(
+  run: CallRun,
+  pending: PendingResult,
+  state: JsonObject,
+  context: RecordContext,
+): Completion {
+  const call = run.call;
+  let writes =
+    pending.alternative === undefined || pending.value === undefined
+      ? []
+      : writesFor(call, pending.alternative, pending.value);
+  if (pending.onlyMissing === true) writes = missingWrites(state, writes);
+  const output = call.outputPath === undefined ? pending.value : undefined;
+  const wrote = writes.map((write) => write.reference);
+  if (output !== undefined) wrote.push(`†calls.${call.id}`);
+  const count = call.outputPath?.alternatives.length ?? 0;
+  const ending: CallEnding = {
+    status: pending.status,
+    ...(pending.alternative !== undefined && count >= 2 ? { branch: pending.alternative } : {}),
+    ...(pending.value === undefined ? {} : { result: pending.value }),
+    wrote,
+    ...(pending.error === undefined ? {} : { error: pending.error }),
+  };
+  const commit: CallCommit = {
+    record: buildCallRecord(run, ending, context),
+    writes,
+    ...(output === undefined ? {} : { output }),
+  };
+  return { ending, commit, writes, output };
+}
