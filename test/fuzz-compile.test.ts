@@ -151,3 +151,17 @@ describe("front door: big documents with the default limits", () => {
     }
   });
 });
+
+describe("front door: pathological but small documents (known bugs B6, B7; see docs/reliability.md)", () => {
+  // B6 — packages/compiler (wire-edges / plan-builder): every reader of a path gets one edge per writer of it,
+  // so W accumulating writers (push) and R readers of one path make W×R edges: a 127 KB plan (1,000 + 1,000
+  // calls) compiles in ~6 s with 1,000,000 edges and 630 MB; 5,000 + 5,000 calls (~600 KB) would need 25M
+  // edges. Expected (SPEC §11): a bounded cost (e.g. one "path settled" node per accumulated path) or a
+  // PLAN_LIMIT diagnostic, never an out-of-memory crash.
+  it.todo("B6: many accumulating writers × many readers of one path compile in bounded memory");
+  // B7 — packages/compiler, OUTPUT_CONFLICT detection: n calls writing one path with `set` give ~20n
+  // diagnostics and super-linear time (2,000 calls 0.8 s, 10,000 calls 6 s, 20,000 calls 17 s), well under
+  // the default maxCalls of 100,000. Expected: one diagnostic per conflicting call (or per group) in
+  // near-linear time.
+  it.todo("B7: thousands of calls writing one path give bounded OUTPUT_CONFLICT diagnostics quickly");
+});
