@@ -92,11 +92,10 @@ function contextTable(context: ContextFigures | undefined, error: string | undef
 }
 
 function memoryTable(figures: readonly MemoryFigure[]): string[] {
-  const lines = ["| engine | peak RSS (MB) | run (ms) |", "|---|---:|---:|"];
+  const lines = ["| engine | peak RSS (MB) | run (ms) | note |", "|---|---:|---:|---|"];
   for (const f of figures) {
-    const value =
-      f.error !== undefined ? "✗ error" : f.skipped !== undefined ? "—" : `${f.maxRssMb} | ${f.ms}`;
-    lines.push(`| ${f.engine} | ${value}${f.maxRssMb === undefined ? " | " : ""} |`);
+    const note = f.error !== undefined ? `✗ ${f.error}` : (f.skipped ?? "");
+    lines.push(`| ${f.engine} | ${f.maxRssMb ?? "—"} | ${f.ms ?? "—"} | ${note} |`);
   }
   return lines;
 }
@@ -116,7 +115,7 @@ function targetTable(targets: readonly TargetCheck[]): string[] {
 function skippedNotes(results: BenchResults): string[] {
   const seen = new Map<string, string>();
   for (const c of results.overhead)
-    for (const e of c.engines) if (e.skipped) seen.set(`${e.engine}: ${e.skipped}`, "");
+    for (const e of c.engines) if (e.skipped) seen.set(`${e.engine}, ${c.shape} ${c.size}: ${e.skipped}`, "");
   for (const c of results.overhead)
     for (const e of c.engines) if (e.error) seen.set(`${e.engine} ${c.shape} ${c.size}: ${e.error}`, "");
   return [...seen.keys()].map((line) => `- ${line}`);
