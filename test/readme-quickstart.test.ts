@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest";
+import { quickstart } from "../examples/quickstart/quickstart.js";
+
+describe("the README's library example (examples/quickstart)", () => {
+  it("validates, runs with the approved hash and summarizes", async () => {
+    const { result, summary } = await quickstart();
+    expect(result.status).toBe("succeeded");
+    expect(result.state).toEqual({ user: { id: "u1", name: "Ada" }, greeting: "HELLO ADA!" });
+    expect(Object.values(result.calls).map((call) => call.status)).toEqual(["succeeded", "succeeded"]);
+    // Newest first, with type, count and a preview of each variable.
+    expect(summary.indexOf("### †state.greeting")).toBeLessThan(summary.indexOf("### †state.user"));
+    expect(summary).toContain("type: string, 10 characters");
+    expect(summary).toContain('preview: {"id":"u1","name":"Ada"}');
+  });
+});
