@@ -50,7 +50,7 @@ export const FULL_CONFIG: BenchConfig = {
   makespan: { size: 200, minMs: 5, maxMs: 50, reps: 5 },
   compile: { sizes: [1_000, 10_000], reps: 5 },
   memorySize: 100_000,
-  maxRunMs: 8_000,
+  maxRunMs: 10_000,
   seed: 20_240_607,
 };
 

@@ -27,7 +27,7 @@ const ENGINES: readonly (EngineKey | "baseline")[] = [
 ];
 
 /** A child that runs longer than this is killed (its engine is reported as too slow). */
-const CHILD_TIMEOUT_MS = 90_000;
+export const MEMORY_CHILD_TIMEOUT_MS = 90_000;
 
 function runChild(
   args: readonly string[],
@@ -35,7 +35,7 @@ function runChild(
   return new Promise((resolve, reject) => {
     const child = fork(CHILD, args, {
       stdio: ["ignore", "pipe", "pipe", "ipc"],
-      timeout: CHILD_TIMEOUT_MS,
+      timeout: MEMORY_CHILD_TIMEOUT_MS,
     });
     let out = "";
     let err = "";
@@ -51,7 +51,7 @@ function runChild(
       try {
         resolve(JSON.parse(line));
       } catch {
-        const reason = code === null ? `killed after ${CHILD_TIMEOUT_MS / 1000} s` : `exited ${code}`;
+        const reason = code === null ? `killed after ${MEMORY_CHILD_TIMEOUT_MS / 1000} s` : `exited ${code}`;
         reject(new Error(`memory child ${reason}: ${err.trim().split("\n").slice(-3).join(" | ")}`));
       }
     });

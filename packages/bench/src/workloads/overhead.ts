@@ -31,6 +31,8 @@ export interface EngineFigure {
   readonly samplesMs?: readonly number[];
   /** Why there is no figure. */
   readonly skipped?: string;
+  /** The predicted run time (ms) behind a skip, when it was predicted. */
+  readonly predictedMs?: number;
   /** Wrong results or a crash (the run does not count). */
   readonly error?: string;
 }
@@ -54,11 +56,13 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
       const dag = generateDag(shape, size, config.seed);
       const expected = referenceResults(dag);
       const skip = new Map<EngineKey, string>();
+      const predictions = new Map<EngineKey, number>();
       for (const key of OVERHEAD_ENGINES) {
         const cap = config.caps[key];
         const predicted = predictRunMs(history.get(`${key}/${shape}`) ?? [], size);
         if (cap !== undefined && size > cap.maxSize) skip.set(key, cap.reason);
         else if (predicted !== undefined && predicted > config.maxRunMs) {
+          predictions.set(key, Math.round(predicted));
           skip.set(
             key,
             `predicted ≈ ${Math.round(predicted / 1000)} s per run from its smaller sizes (limit ${config.maxRunMs / 1000} s)`,
@@ -81,7 +85,15 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
       const engines = OVERHEAD_ENGINES.map((key): EngineFigure => {
         const index = active.indexOf(key);
         const name = adapters.get(key)?.name ?? key;
-        if (index < 0) return { key, engine: name, skipped: skip.get(key) ?? "skipped" };
+        if (index < 0) {
+          const predictedMs = predictions.get(key);
+          return {
+            key,
+            engine: name,
+            skipped: skip.get(key) ?? "skipped",
+            ...(predictedMs === undefined ? {} : { predictedMs }),
+          };
+        }
         const entry = samples[index];
         if (entry?.error !== undefined) return { key, engine: name, error: entry.error };
         if (entry?.tooSlow !== undefined) {
