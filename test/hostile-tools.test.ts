@@ -315,7 +315,7 @@ describe.each(stores)("hostile tools that break the runner (%s): known bugs B4, 
   // B4 — packages/scheduler/src/event-hub.ts, toRecordedError: `error instanceof Error` throws on a revoked
   // Proxy, so a tool that throws one rejects the whole run with STORE_ERROR instead of failing its call
   // (TOOL_ERROR). Expected: the call fails, siblings run, the run resolves with status "failed".
-  it.fails("B4: a tool that throws a revoked proxy fails only its call", async () => {
+  it("B4: a tool that throws a revoked proxy fails only its call", async () => {
     const engine = createEngine({ store: makeStore(), tools: tools as never });
     const result = await engine.run({
       type: "plan",
@@ -331,7 +331,7 @@ describe.each(stores)("hostile tools that break the runner (%s): known bugs B4, 
   // B5 — packages/scheduler/src/invoke-tool.ts, isThenable (called from attempt): reads `.then` of the value
   // a tool returned outside any try, so a Proxy whose get trap throws (or an object with a throwing `then`
   // getter) rejects the whole run with STORE_ERROR. Expected: the call fails with OUTPUT_NOT_JSON.
-  it.fails.each([
+  it.each([
     ["a proxy whose traps throw", "returnsTrap"],
     ["a throwing then getter", "returnsThenGetter"],
   ])("B5: a tool that returns %s fails only its call with OUTPUT_NOT_JSON", async (_label, tool) => {

@@ -124,7 +124,7 @@ describe.each(stores)("prototype pollution through the engine (%s)", (_name, mak
   // copy's prototype instead of an own key, so a plan literal {"__proto__":{"polluted":1}} reaches the tool
   // as an object whose prototype carries `polluted` (args.v.polluted === 1) and the call fails with
   // OUTPUT_NOT_JSON when its parameters are recorded. Expected: an own "__proto__" key, plain prototype.
-  it.fails("B2: a plan literal with a __proto__ key reaches the tool as own data", async () => {
+  it("B2: a plan literal with a __proto__ key reaches the tool as own data", async () => {
     fresh();
     seen.length = 0;
     const result = await engine.run(`{"type":"plan","plan":[{"_tool":"probe","v":${hostileJson}}]}`);

@@ -86,6 +86,8 @@ export class EngineRuntime {
       kinds: this.kinds,
       ...(this.options.limits === undefined ? {} : { limits: this.options.limits }),
       ...(firstAutoIdNumber === undefined ? {} : { firstAutoIdNumber }),
+      // Automatic ids skip ids the thread already holds outputs under (given ids cannot contain `$`).
+      ...(context.callOutputs === undefined ? {} : { usedCallIds: context.callOutputs }),
     });
     const inputDiagnostics = this.inputs.check(input, compiled.document?.inputSchema);
     const diagnostics: readonly Diagnostic[] =

@@ -60,6 +60,8 @@ export function onInvoked(
   switch (outcome.kind) {
     case "returned":
       return completeValue(host, index, call, tool, outcome.value);
+    case "invalid":
+      return host.end(index, { status: "failed", wrote: [], error: outcome.error });
     case "threw": {
       const count = call.outputPath?.alternatives.length ?? 0;
       if (count < 2) return host.end(index, { status: "failed", wrote: [], error: outcome.error });

@@ -1,14 +1,31 @@
 import type { RecordedError } from "@obelisk/state";
 import type { RunEvent, RunObserver } from "./run-event.js";
 
-/** Converts anything thrown into a recorded error. */
+const UNINSPECTABLE = "a value that cannot be inspected was thrown";
+
+/**
+ * Converts anything thrown into a recorded error. A value that throws while being inspected (a revoked
+ * `Proxy`, a throwing getter or `toString`) becomes a plain `Error` (bug B4): never throws.
+ */
 export function toRecordedError(error: unknown, fallbackCode?: string): RecordedError {
+  try {
+    return inspectError(error, fallbackCode);
+  } catch {
+    return {
+      name: "Error",
+      message: UNINSPECTABLE,
+      ...(fallbackCode === undefined ? {} : { code: fallbackCode }),
+    };
+  }
+}
+
+function inspectError(error: unknown, fallbackCode: string | undefined): RecordedError {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     const data = (error as { data?: unknown }).data;
     return {
-      name: error.name,
-      message: error.message,
+      name: typeof error.name === "string" ? error.name : "Error",
+      message: String(error.message),
       ...(typeof code === "string" ? { code } : fallbackCode === undefined ? {} : { code: fallbackCode }),
       ...(isJsonLike(data) ? { data: data as RecordedError["data"] & object } : {}),
     };

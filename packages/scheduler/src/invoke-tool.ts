@@ -9,6 +9,8 @@ import type { Timers } from "./timers.js";
 export type InvokeOutcome =
   | { readonly kind: "returned"; readonly value: unknown; readonly attempts: number }
   | { readonly kind: "threw"; readonly error: RecordedError; readonly attempts: number }
+  /** The value returned cannot even be inspected (not retried, not routed): the call fails. */
+  | { readonly kind: "invalid"; readonly error: RecordedError; readonly attempts: number }
   | { readonly kind: "cancelled"; readonly attempts: number };
 
 /** What `invokeTool` needs. */
@@ -38,8 +40,26 @@ export interface InvokeRequest {
 
 type AttemptResult = InvokeOutcome | Promise<InvokeOutcome>;
 
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+/** The `then` of a returned value; `null` when reading it throws (a hostile value, bug B5). */
+function thenOf(value: unknown): ((...args: unknown[]) => unknown) | undefined | null {
+  if ((typeof value !== "object" && typeof value !== "function") || value === null) return undefined;
+  try {
+    const then = (value as { then?: unknown }).then;
+    return typeof then === "function" ? (then as (...args: unknown[]) => unknown) : undefined;
+  } catch {
+    return null;
+  }
+}
+
+const unreadable = (attempts: number): InvokeOutcome => ({
+  kind: "invalid",
+  error: {
+    name: "ObeliskError",
+    code: "OUTPUT_NOT_JSON",
+    message: "the tool returned a value that cannot be inspected (reading it threw)",
+  },
+  attempts,
+});
 
 /** Runs one attempt: synchronously when the tool is synchronous and has no timeout. */
 function attempt(request: InvokeRequest, number: number): AttemptResult {
@@ -60,7 +80,9 @@ function attempt(request: InvokeRequest, number: number): AttemptResult {
   } catch (error) {
     return { kind: "threw", error: toRecordedError(error, "TOOL_ERROR"), attempts: number };
   }
-  if (!isThenable(result)) return { kind: "returned", value: result, attempts: number };
+  const then = thenOf(result);
+  if (then === null) return unreadable(number);
+  if (then === undefined) return { kind: "returned", value: result, attempts: number };
   return new Promise<InvokeOutcome>((resolve) => {
     let done = false;
     let timer: unknown;
@@ -87,11 +109,16 @@ function attempt(request: InvokeRequest, number: number): AttemptResult {
         finish({ kind: "threw", error, attempts: number });
       }, timeoutMs);
     }
-    result.then(
-      (value) => finish({ kind: "returned", value, attempts: number }),
-      (error: unknown) =>
-        finish({ kind: "threw", error: toRecordedError(error, "TOOL_ERROR"), attempts: number }),
-    );
+    try {
+      then.call(
+        result,
+        (value: unknown) => finish({ kind: "returned", value, attempts: number }),
+        (error: unknown) =>
+          finish({ kind: "threw", error: toRecordedError(error, "TOOL_ERROR"), attempts: number }),
+      );
+    } catch (error) {
+      finish({ kind: "threw", error: toRecordedError(error, "TOOL_ERROR"), attempts: number });
+    }
   });
 }
 
@@ -140,5 +167,5 @@ export function invokeTool(request: InvokeRequest): AttemptResult {
     outcome.kind === "threw" && outcome.attempts < request.policy.attempts
       ? retryAfter(request, outcome)
       : outcome;
-  return isThenable(first) ? first.then(next) : next(first);
+  return first instanceof Promise ? first.then(next) : next(first);
 }

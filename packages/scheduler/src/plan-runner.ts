@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { CompiledCall, RegisteredTool } from "@obelisk/compiler";
 import { assertNever, deepFreeze, type JsonObject, ObeliskError, toJsonValue } from "@obelisk/core";
 import type { Awaitable, CallCommit } from "@obelisk/state";
@@ -57,6 +58,8 @@ export class PlanRunner implements DispatchHost {
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
     this.hub = options.events ?? new EventHub();
+    // Every in-flight attempt listens to the run's signal (removed when it ends): no listener cap (bug B3).
+    setMaxListeners(0, this.controller.signal);
     this.result = new Promise((resolve, reject) => {
       this.settle = resolve;
       this.reject = reject;

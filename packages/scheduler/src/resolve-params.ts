@@ -64,8 +64,15 @@ function copyTree(value: JsonValue): JsonValue {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map(copyTree);
   const copy: Record<string, JsonValue> = {};
-  for (const key of Object.keys(value)) copy[key] = copyTree((value as JsonObject)[key] as JsonValue);
+  for (const key of Object.keys(value)) setOwn(copy, key, copyTree((value as JsonObject)[key] as JsonValue));
   return copy;
+}
+
+/** Sets an own data property: a `__proto__` key stays data and never becomes the prototype (bug B2). */
+function setOwn(target: Record<string | number, JsonValue>, key: string | number, value: JsonValue): void {
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** Freezes a tree, stopping at values that are already frozen (resolved context values). */
@@ -78,9 +85,12 @@ function freezeTree(value: JsonValue): void {
 /** Sets `value` at `location` inside a mutable copy. */
 function setAt(root: JsonValue, location: Path, value: JsonValue): void {
   let node = root as Record<string | number, JsonValue>;
-  for (let i = 0; i < location.length - 1; i++)
-    node = node[location[i] as string | number] as Record<string, JsonValue>;
-  node[location[location.length - 1] as string | number] = value;
+  for (let i = 0; i < location.length - 1; i++) {
+    const key = location[i] as string | number;
+    if (!Object.hasOwn(node, key)) return;
+    node = node[key] as Record<string, JsonValue>;
+  }
+  setOwn(node, location[location.length - 1] as string | number, value);
 }
 
 /**
