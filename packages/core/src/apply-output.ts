@@ -1,8 +1,9 @@
 import { assertNever } from "./assert-never.js";
-import { defineOwn, isJsonArray, isJsonObject, withKey } from "./json-container.js";
+import { isJsonArray, isJsonObject } from "./json-container.js";
 import type { JsonObject, JsonValue } from "./json-value.js";
 import type { OutputMethod } from "./output-methods.js";
 import { FORBIDDEN_SEGMENTS, type Path, type PathSegment } from "./path.js";
+import { COPY_ON_WRITE, type WritePolicy } from "./write-policy.js";
 
 /** The outcome of writing a value: the new root, or why the write is impossible. */
 export type ApplyOutputResult =
@@ -32,6 +33,21 @@ export function applyOutput(
   method: OutputMethod,
   value: JsonValue,
 ): ApplyOutputResult {
+  return writeOutput(root, path, method, value, COPY_ON_WRITE);
+}
+
+/**
+ * The one implementation of output writes, parameterised by how containers are obtained for change
+ * (copy on write, or in place for owned containers; see `write-policy.ts`). Every check happens on the way
+ * down and before a combine changes anything, so a failed write changes nothing.
+ */
+export function writeOutput(
+  root: JsonValue | undefined,
+  path: Path,
+  method: OutputMethod,
+  value: JsonValue,
+  policy: WritePolicy,
+): ApplyOutputResult {
   for (const segment of path) {
     if (typeof segment === "string" && FORBIDDEN_SEGMENTS.has(segment)) {
       return fail(`the path segment "${segment}" is not allowed`);
@@ -40,7 +56,7 @@ export function applyOutput(
       return fail(`cannot write at index ${segment}: only non-negative integer indices can be written`);
     }
   }
-  return writeAt(root, path, 0, method, value);
+  return writeAt(root, path, 0, method, value, policy);
 }
 
 /** Writes below `current` starting at `path[depth]`. */
@@ -50,8 +66,9 @@ function writeAt(
   depth: number,
   method: OutputMethod,
   value: JsonValue,
+  policy: WritePolicy,
 ): Step {
-  if (depth === path.length) return combine(current, method, value);
+  if (depth === path.length) return combine(current, method, value, policy);
   const segment = path[depth] as PathSegment;
   if (current === undefined) current = typeof segment === "number" ? [] : {};
   if (isJsonArray(current)) {
@@ -59,60 +76,76 @@ function writeAt(
     if (segment > current.length) {
       return fail(`cannot write at index ${segment} of an array of length ${current.length}`);
     }
-    const child = writeAt(current[segment], path, depth + 1, method, value);
+    const child = writeAt(current[segment], path, depth + 1, method, value, policy);
     if (!child.ok) return child;
-    const copy = current.slice();
-    copy[segment] = child.value;
-    return { ok: true, value: copy };
+    if (child.value === current[segment] && policy.owns(current)) return { ok: true, value: current };
+    const target = policy.array(current);
+    policy.put(target, segment, child.value);
+    return { ok: true, value: target };
   }
   if (isJsonObject(current)) {
     const key = String(segment);
     const existing = Object.hasOwn(current, key) ? current[key] : undefined;
-    const child = writeAt(existing, path, depth + 1, method, value);
-    return child.ok ? { ok: true, value: withKey(current, key, child.value) } : child;
+    const child = writeAt(existing, path, depth + 1, method, value, policy);
+    if (!child.ok) return child;
+    if (existing !== undefined && child.value === existing && policy.owns(current)) {
+      return { ok: true, value: current };
+    }
+    const target = policy.object(current);
+    policy.put(target, key, child.value);
+    return { ok: true, value: target };
   }
   return fail(`cannot write through ${describe(current)} at segment ${JSON.stringify(segment)}`);
 }
 
 /** Combines the existing value at the target with the written value. */
-function combine(existing: JsonValue | undefined, method: OutputMethod, value: JsonValue): Step {
+function combine(
+  existing: JsonValue | undefined,
+  method: OutputMethod,
+  value: JsonValue,
+  policy: WritePolicy,
+): Step {
   switch (method) {
     case "set":
       return { ok: true, value };
     case "merge":
       if (existing === undefined) return { ok: true, value };
       if (isJsonObject(existing) && isJsonObject(value))
-        return { ok: true, value: deepMerge(existing, value) };
+        return { ok: true, value: deepMerge(existing, value, policy) };
       return fail(`merge needs objects on both sides, found ${describe(existing)} and ${describe(value)}`);
-    case "assign":
+    case "assign": {
       if (!isJsonObject(value)) return fail(`assign needs an object value, found ${describe(value)}`);
       if (existing === undefined) return { ok: true, value };
       if (!isJsonObject(existing))
         return fail(`assign needs an object at the path, found ${describe(existing)}`);
-      return { ok: true, value: { ...existing, ...value } };
+      const target = policy.object(existing);
+      for (const key of Object.keys(value)) policy.put(target, key, value[key] as JsonValue);
+      return { ok: true, value: target };
+    }
     case "push":
       if (existing === undefined) return { ok: true, value: [value] };
       if (!isJsonArray(existing)) return fail(`push needs an array at the path, found ${describe(existing)}`);
-      return { ok: true, value: [...existing, value] };
+      return { ok: true, value: policy.append(existing, [value]) };
     case "concat":
       if (!isJsonArray(value)) return fail(`concat needs an array value, found ${describe(value)}`);
       if (existing === undefined) return { ok: true, value: value.slice() };
       if (!isJsonArray(existing))
         return fail(`concat needs an array at the path, found ${describe(existing)}`);
-      return { ok: true, value: [...existing, ...value] };
+      return { ok: true, value: policy.append(existing, value) };
     default:
       return assertNever(method, "unknown output method");
   }
 }
 
 /** Deep merge: keys of `source` win; nested objects merge; arrays and other values replace. */
-function deepMerge(target: JsonObject, source: JsonObject): JsonObject {
-  const result: Record<string, JsonValue> = { ...target };
+function deepMerge(target: JsonObject, source: JsonObject, policy: WritePolicy): JsonObject {
+  const result = policy.object(target);
   for (const key of Object.keys(source)) {
     const incoming = source[key] as JsonValue;
     const present = Object.hasOwn(target, key) ? target[key] : undefined;
-    const merged = isJsonObject(present) && isJsonObject(incoming) ? deepMerge(present, incoming) : incoming;
-    defineOwn(result, key, merged);
+    const merged =
+      isJsonObject(present) && isJsonObject(incoming) ? deepMerge(present, incoming, policy) : incoming;
+    if (merged !== present || !policy.owns(result)) policy.put(result, key, merged);
   }
   return result;
 }

@@ -1,5 +1,6 @@
 export type { ApplyOutputResult } from "./apply-output.js";
 export { applyOutput } from "./apply-output.js";
+export { applyOutputInPlace } from "./apply-output-in-place.js";
 export { assertNever } from "./assert-never.js";
 export { CALL_ID_PATTERN, isValidCallId } from "./call-id.js";
 export { canonicalJson } from "./canonical-json.js";
@@ -62,3 +63,4 @@ export type { PreviewOptions, ValuePreview } from "./value-preview.js";
 export { DEFAULT_PREVIEW_CHARS, MAX_PREVIEW_DEPTH, previewValue } from "./value-preview.js";
 export type { ToJsonValueOptions, ToJsonValueResult } from "./value-to-json-value.js";
 export { MAX_VALUE_DEPTH, toJsonValue } from "./value-to-json-value.js";
+export { WriteJournal } from "./write-journal.js";

@@ -17,10 +17,3 @@ export function isJsonArray(value: JsonValue | undefined): value is JsonArray {
 export function defineOwn(target: Record<string, JsonValue>, key: string, value: JsonValue): void {
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
-
-/** A shallow copy of an object with `key` set (own data property; input untouched). */
-export function withKey(source: JsonObject, key: string, value: JsonValue): JsonObject {
-  const copy: Record<string, JsonValue> = { ...source };
-  defineOwn(copy, key, value);
-  return copy;
-}

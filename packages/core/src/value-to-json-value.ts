@@ -23,7 +23,6 @@ interface Frame {
   readonly source: object;
   readonly copy: Container;
   readonly keys: readonly string[] | undefined;
-  readonly pointer: string;
   readonly depth: number;
   readonly startBytes: number;
   index: number;
@@ -40,6 +39,31 @@ class Rejection {
 }
 
 const where = (pointer: string): string => (pointer === "" ? "the value itself" : `at ${pointer}`);
+
+/**
+ * The JSON Pointer of the member each of the first `level` frames is copying: built only when a value is
+ * rejected, so copying costs no string work per node.
+ */
+function pointerAt(stack: readonly Frame[], level: number): string {
+  let pointer = "";
+  for (let index = 0; index < level; index++) {
+    const frame = stack[index] as Frame;
+    pointer = appendPointer(pointer, frame.keys?.[frame.index - 1] ?? frame.index - 1);
+  }
+  return pointer;
+}
+
+/** Throws a rejection at the member the first `level` frames point to. */
+function reject(
+  stack: readonly Frame[],
+  level: number,
+  code: Rejection["code"],
+  describeProblem: string,
+): never {
+  const pointer = pointerAt(stack, level);
+  const message = code === "OUTPUT_TOO_LARGE" ? describeProblem : `${describeProblem} (${where(pointer)})`;
+  throw new Rejection(code, message, pointer);
+}
 
 /** Why a non-container value is not JSON, or undefined if it is. */
 function primitiveProblem(value: unknown): string | undefined {
@@ -74,59 +98,42 @@ function copyValue(root: unknown, maxBytes: number): { value: JsonValue; bytes: 
   const stack: Frame[] = [];
   const active = new Set<object>();
   const memo = new Map<object, { copy: Container; bytes: number; height: number }>();
-  const add = (count: number, pointer: string): void => {
+  /** Counts bytes; `level` frames locate the member being counted (for the error pointer). */
+  const add = (count: number, level: number): void => {
     bytes += count;
-    if (bytes > maxBytes)
-      throw new Rejection("OUTPUT_TOO_LARGE", `larger than ${maxBytes} bytes of JSON`, pointer);
+    if (bytes > maxBytes) reject(stack, level, "OUTPUT_TOO_LARGE", `larger than ${maxBytes} bytes of JSON`);
   };
   /** Returns the copy of a leaf or memoized container, or undefined after pushing a new frame. */
-  const enter = (value: unknown, pointer: string, depth: number): JsonValue | undefined => {
+  const enter = (value: unknown, depth: number): JsonValue | undefined => {
+    const level = stack.length;
     if (typeof value !== "object" || value === null) {
       const problem = primitiveProblem(value);
-      if (problem !== undefined)
-        throw new Rejection("OUTPUT_NOT_JSON", `${problem} (${where(pointer)})`, pointer);
-      add(jsonPrimitiveByteSize(value as null | boolean | number | string), pointer);
+      if (problem !== undefined) reject(stack, level, "OUTPUT_NOT_JSON", problem);
+      add(jsonPrimitiveByteSize(value as null | boolean | number | string), level);
       return Object.is(value, -0) ? 0 : (value as JsonValue);
     }
-    if (active.has(value)) throw new Rejection("OUTPUT_NOT_JSON", `a cycle (${where(pointer)})`, pointer);
-    if (!isPlainContainer(value)) {
-      throw new Rejection("OUTPUT_NOT_JSON", `${describeInstance(value)} (${where(pointer)})`, pointer);
-    }
+    if (active.has(value)) reject(stack, level, "OUTPUT_NOT_JSON", "a cycle");
+    if (!isPlainContainer(value)) reject(stack, level, "OUTPUT_NOT_JSON", describeInstance(value));
     const done = memo.get(value);
     if (done !== undefined && depth + done.height - 1 <= MAX_VALUE_DEPTH) {
-      add(done.bytes, pointer);
+      add(done.bytes, level);
       return done.copy;
     }
-    if (depth > MAX_VALUE_DEPTH) {
-      throw new Rejection(
-        "OUTPUT_NOT_JSON",
-        `nested deeper than ${MAX_VALUE_DEPTH} levels (${where(pointer)})`,
-        pointer,
-      );
-    }
+    if (depth > MAX_VALUE_DEPTH)
+      reject(stack, level, "OUTPUT_NOT_JSON", `nested deeper than ${MAX_VALUE_DEPTH} levels`);
     const keys = Array.isArray(value) ? undefined : Object.keys(value);
     const copy: Container = keys === undefined ? [] : {};
-    stack.push({
-      source: value,
-      copy,
-      keys,
-      pointer,
-      depth,
-      startBytes: bytes,
-      index: 0,
-      members: 0,
-      height: 1,
-    });
+    add(2, level);
+    stack.push({ source: value, copy, keys, depth, startBytes: bytes - 2, index: 0, members: 0, height: 1 });
     active.add(value);
-    add(2, pointer);
     return undefined;
   };
-  let result = enter(root, "", 1);
+  let result = enter(root, 1);
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
-    const child = nextChild(frame, add);
+    const child = nextChild(frame, stack, add);
     if (child !== undefined) {
-      const copied = enter(child.value, child.pointer, frame.depth + 1);
+      const copied = enter(child.value, frame.depth + 1);
       if (copied !== undefined) place(frame, child.key, copied);
       continue;
     }
@@ -147,24 +154,23 @@ function copyValue(root: unknown, maxBytes: number): { value: JsonValue; bytes: 
 /** The next member of a frame to copy (skipping undefined properties), or undefined when done. */
 function nextChild(
   frame: Frame,
-  add: (count: number, pointer: string) => void,
-): { key: string | undefined; value: unknown; pointer: string } | undefined {
+  stack: readonly Frame[],
+  add: (count: number, level: number) => void,
+): { key: string | undefined; value: unknown } | undefined {
   const source = frame.source as Record<string, unknown>;
   const length = frame.keys === undefined ? (frame.source as unknown[]).length : frame.keys.length;
   while (frame.index < length) {
     const key = frame.keys?.[frame.index];
     const value = key === undefined ? source[frame.index] : source[key];
-    const pointer = appendPointer(frame.pointer, key ?? frame.index);
     frame.index++;
     if (key === undefined) {
-      if (value === undefined)
-        throw new Rejection("OUTPUT_NOT_JSON", `undefined in an array (${where(pointer)})`, pointer);
-      if (frame.members++ > 0) add(1, pointer);
-      return { key, value, pointer };
+      if (value === undefined) reject(stack, stack.length, "OUTPUT_NOT_JSON", "undefined in an array");
+      if (frame.members++ > 0) add(1, stack.length);
+      return { key, value };
     }
     if (value === undefined) continue;
-    add(jsonStringByteSize(key) + (frame.members++ > 0 ? 2 : 1), pointer);
-    return { key, value, pointer };
+    add(jsonStringByteSize(key) + (frame.members++ > 0 ? 2 : 1), stack.length);
+    return { key, value };
   }
   return undefined;
 }

@@ -1,0 +1,66 @@
+import { defineOwn } from "./json-container.js";
+import type { JsonArray, JsonObject, JsonValue } from "./json-value.js";
+import type { WriteJournal } from "./write-journal.js";
+
+/** A container a write may change. */
+export type WritableContainer = JsonValue[] | Record<string, JsonValue>;
+
+/**
+ * How the output engine (`writeOutput`) gets containers it may change: copy on write (every container on
+ * the path is copied; inputs never change) or in place (unfrozen containers are owned and changed in
+ * place, frozen ones are copied first). Internal to core.
+ */
+export interface WritePolicy {
+  /** True when `container` may be changed in place. */
+  owns(container: JsonArray | JsonObject): boolean;
+  /** A changeable version of an array: itself when owned, else a shallow copy. */
+  array(container: JsonArray): JsonValue[];
+  /** A changeable version of an object: itself when owned, else a shallow copy (own keys, `__proto__` as data). */
+  object(container: JsonObject): Record<string, JsonValue>;
+  /** Sets a key or index of a changeable container (never through a setter). */
+  put(target: WritableContainer, key: string | number, value: JsonValue): void;
+  /** `existing` followed by `items`: appended in place when owned, else a new array. */
+  append(existing: JsonArray, items: JsonArray): JsonArray;
+}
+
+/** Assigns without a setter: a `__proto__` key stays own data. */
+function assign(target: WritableContainer, key: string | number, value: JsonValue): void {
+  if (Array.isArray(target)) target[key as number] = value;
+  else if (key === "__proto__") defineOwn(target, key, value);
+  else target[key] = value;
+}
+
+/** Copy on write: every container on the path is a fresh shallow copy (the immutable `applyOutput`). */
+export const COPY_ON_WRITE: WritePolicy = {
+  owns: () => false,
+  array: (container) => container.slice(),
+  object: (container) => ({ ...container }),
+  put: assign,
+  append: (existing, items) => {
+    const copy = existing.slice();
+    for (const item of items) copy.push(item);
+    return copy;
+  },
+};
+
+const isOwned = (container: JsonArray | JsonObject): boolean => !Object.isFrozen(container);
+
+/** In place: unfrozen containers are changed where they are, frozen ones copied; changes go to `journal`. */
+export function inPlacePolicy(journal: WriteJournal | undefined): WritePolicy {
+  return {
+    owns: isOwned,
+    array: (container) => (isOwned(container) ? (container as JsonValue[]) : container.slice()),
+    object: (container) => (isOwned(container) ? (container as Record<string, JsonValue>) : { ...container }),
+    put: (target, key, value) => {
+      journal?.recordPut(target, key);
+      assign(target, key, value);
+    },
+    append: (existing, items) => {
+      if (!isOwned(existing)) return COPY_ON_WRITE.append(existing, items);
+      const target = existing as JsonValue[];
+      journal?.recordLength(target);
+      for (const item of items) target.push(item);
+      return target;
+    },
+  };
+}
