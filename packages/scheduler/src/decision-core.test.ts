@@ -134,6 +134,46 @@ describe("DecisionCore accumulation order", () => {
     expect(core.completed(1, 0)).toEqual([]);
     expect(core.settled(0, { status: "failed" })).toEqual([{ type: "commit", index: 1 }]);
   });
+
+  it("fails a held writer an earlier writer of its path waits for, instead of hanging", () => {
+    const { core } = setup();
+    const calls = [
+      fakeCall("a", 0, {
+        reads: [[["†state.y"]]],
+        writers: { "†state.y": [link("b")] },
+        writes: [["†state.log"]],
+        method: "push",
+      }),
+      fakeCall("b", 1, { writes: [["†state.log", "†state.y"]], method: "push" }),
+      fakeCall("c", 2, { writes: [["†state.log"]], method: "push" }),
+    ];
+    expect(core.add(calls)).toEqual([
+      { type: "dispatch", index: 1 },
+      { type: "dispatch", index: 2 },
+    ]);
+    expect(core.completed(2, 0)).toEqual([]);
+    const stalled = core.completed(1, 0);
+    expect(stalled).toEqual([
+      expect.objectContaining({
+        type: "unsatisfied",
+        index: 1,
+        status: "failed",
+        code: "OUTPUT_WRITE_FAILED",
+      }),
+    ]);
+    expect(core.settled(1, { status: "failed" })).toEqual([
+      expect.objectContaining({ type: "unsatisfied", index: 0, status: "blocked" }),
+    ]);
+    expect(core.settled(0, { status: "blocked" })).toEqual([{ type: "commit", index: 2 }]);
+    expect(core.settled(2, { status: "succeeded", alternative: 0 })).toEqual([{ type: "finish" }]);
+  });
+
+  it("does not break a wait while work is in flight", () => {
+    const { core } = setup();
+    core.add([0, 1].map((i) => fakeCall(`p${i}`, i, { writes: [["†state.list"]], method: "push" })));
+    expect(core.completed(1, 0)).toEqual([]);
+    expect(core.completed(0, 0)).toEqual([{ type: "commit", index: 0 }]);
+  });
 });
 
 describe("DecisionCore streaming", () => {

@@ -28,6 +28,8 @@ export class DecisionCore {
   private readonly claims: DecisionCoreOptions["claims"];
   private closed: boolean;
   private settledCount = 0;
+  /** Slots whose work is in flight (`dispatched` or `committing`): while none is, nothing can progress. */
+  private active = 0;
   private finished = false;
   private readonly slotOf = (id: string): CallSlot | undefined => this.byId.get(id);
 
@@ -78,6 +80,7 @@ export class DecisionCore {
       this.evaluate(slot, effects);
     }
     this.checkFinished(effects);
+    this.breakStall(effects);
     return effects;
   }
 
@@ -90,13 +93,17 @@ export class DecisionCore {
       slot.phase = "committing";
       return [{ type: "commit", index }];
     }
-    return NONE;
+    this.active--;
+    const effects: CoreEffect[] = [];
+    this.breakStall(effects);
+    return effects.length === 0 ? NONE : effects;
   }
 
   /** The call settled (its commit is durable): wake its dependents and release ordered writers. */
   settled(index: number, info: SettleInfo): CoreEffect[] {
     const slot = this.slot(index);
     if (slot.phase === "settled") return [];
+    if (slot.phase === "dispatched" || slot.phase === "committing") this.active--;
     slot.phase = "settled";
     slot.status = info.status;
     if (info.alternative !== undefined) slot.written = info.alternative;
@@ -113,6 +120,7 @@ export class DecisionCore {
     }
     for (const group of slot.groups) this.releaseGroup(group, effects);
     this.checkFinished(effects);
+    this.breakStall(effects);
     return effects;
   }
 
@@ -168,11 +176,13 @@ export class DecisionCore {
       slot.operand = 0;
       if (slot.alternative === alternatives.length) {
         slot.phase = "dispatched";
+        this.active++;
         effects.push(unsatisfiedEffect(slot, this.slotOf));
         return;
       }
     }
     slot.phase = "dispatched";
+    this.active++;
     effects.push({ type: "dispatch", index: slot.index });
   }
 
@@ -239,12 +249,46 @@ export class DecisionCore {
     return true;
   }
 
+  /**
+   * A closed run where nothing is in flight and not every call has settled is deadlocked: an accumulating
+   * writer is held behind an earlier writer of the same path that (transitively) reads one of its
+   * targets. The held writer that someone waits for fails `OUTPUT_WRITE_FAILED` (nothing written); its
+   * readers then decide as for any failed upstream call. Repeats until the run can progress: never hangs.
+   */
+  private breakStall(effects: CoreEffect[]): void {
+    if (this.active > 0 || !this.closed || this.done || this.parked.size > 0 || effects.length > 0) return;
+    let victim: CallSlot | undefined;
+    for (const slot of this.slots) {
+      if (slot.phase !== "held") continue;
+      victim ??= slot;
+      if (this.waiters.has(slot.call.id)) {
+        victim = slot;
+        break;
+      }
+    }
+    if (victim === undefined) return;
+    victim.phase = "dispatched";
+    this.active++;
+    effects.push({
+      type: "unsatisfied",
+      index: victim.index,
+      status: "failed",
+      code: "OUTPUT_WRITE_FAILED",
+      reason: `${victim.call.id} cannot be committed in plan order: an earlier writer of ${this.groupsText(victim)} waits for it (a plan where an accumulating writer reads a target of a later writer of the same path deadlocks)`,
+    });
+  }
+
+  private groupsText(slot: CallSlot): string {
+    return slot.groups.join(", ");
+  }
+
   /** After a member settles, the next held member of the group may commit. */
   private releaseGroup(text: string, effects: CoreEffect[]): void {
     for (const member of this.groups.get(text) ?? []) {
       if (member.phase === "settled") continue;
       if (member.phase === "held" && this.mayCommit(member)) {
         member.phase = "committing";
+        this.active++;
         effects.push({ type: "commit", index: member.index });
       }
       return;

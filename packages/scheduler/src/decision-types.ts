@@ -38,7 +38,7 @@ export type CoreEffect =
       readonly index: number;
       readonly status: "blocked" | "waiting" | "failed";
       readonly reason: string;
-      readonly code?: "REF_UNRESOLVED";
+      readonly code?: "REF_UNRESOLVED" | "OUTPUT_WRITE_FAILED";
     }
   /** The call's result may be committed now (accumulating writers are committed in plan order). */
   | { readonly type: "commit"; readonly index: number }

@@ -171,4 +171,22 @@ describe("hostile values", () => {
     expect(result.status).toBe("succeeded");
     expect(warnings).not.toContain("MaxListenersExceededWarning");
   });
+
+  it("an accumulating writer reading a target of a later writer of its path ends the run instead of hanging", async () => {
+    const registry = createToolRegistry([{ name: "acc", run: () => 1 }]);
+    const result = await run(registry, {
+      type: "plan",
+      plan: [
+        { _tool: "acc", _id: "a", y: "†state.y", _outputPath: "†state.log", _outputMethod: "push" },
+        { _tool: "acc", _id: "b", _outputPath: "†state.log && †state.y", _outputMethod: "push" },
+        { _tool: "acc", _id: "c", _outputPath: "†state.log", _outputMethod: "push" },
+      ],
+    });
+    expect(statusOf(result)).toEqual({
+      a: ["blocked", undefined],
+      b: ["failed", "OUTPUT_WRITE_FAILED"],
+      c: ["succeeded", undefined],
+    });
+    expect(result.state).toEqual({ log: [1] });
+  });
 });
