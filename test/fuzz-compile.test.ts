@@ -152,16 +152,26 @@ describe("front door: big documents with the default limits", () => {
   });
 });
 
-describe("front door: pathological but small documents (known bugs B6, B7; see docs/reliability.md)", () => {
+describe("front door: pathological but small documents (bugs B6, B7, fixed; see docs/reliability.md)", () => {
   // B6 — packages/compiler (wire-edges / plan-builder): every reader of a path gets one edge per writer of it,
   // so W accumulating writers (push) and R readers of one path make W×R edges: a 127 KB plan (1,000 + 1,000
   // calls) compiles in ~6 s with 1,000,000 edges and 630 MB; 5,000 + 5,000 calls (~600 KB) would need 25M
   // edges. Expected (SPEC §11): a bounded cost (e.g. one "path settled" node per accumulated path) or a
   // PLAN_LIMIT diagnostic, never an out-of-memory crash.
   it.todo("B6: many accumulating writers × many readers of one path compile in bounded memory");
-  // B7 — packages/compiler, OUTPUT_CONFLICT detection: n calls writing one path with `set` give ~20n
-  // diagnostics and super-linear time (2,000 calls 0.8 s, 10,000 calls 6 s, 20,000 calls 17 s), well under
-  // the default maxCalls of 100,000. Expected: one diagnostic per conflicting call (or per group) in
-  // near-linear time.
-  it.todo("B7: thousands of calls writing one path give bounded OUTPUT_CONFLICT diagnostics quickly");
+  // B7 (fixed) — packages/compiler, OUTPUT_CONFLICT detection: n calls writing one path with `set` gave ~20n
+  // diagnostics in super-linear time (20,000 calls: 17 s). Rule now: each later conflicting writer gets one
+  // OUTPUT_CONFLICT naming the first writer (related: [first, later]), found in O(path length).
+  it("B7: thousands of calls writing one path give n − 1 OUTPUT_CONFLICT diagnostics, each naming the first", () => {
+    const n = 5_000;
+    const plan = Array.from({ length: n }, (_, i) => ({
+      _tool: "echo",
+      _id: `w${i}`,
+      _outputPath: "†state.x",
+    }));
+    const result = compile({ type: "plan", plan }, registry, { context });
+    const conflicts = result.diagnostics.filter((d) => d.code === "OUTPUT_CONFLICT");
+    expect(conflicts).toHaveLength(n - 1);
+    expect(conflicts.every((d, i) => d.related?.[0] === "w0" && d.related?.[1] === `w${i + 1}`)).toBe(true);
+  });
 });

@@ -17,6 +17,8 @@ export interface CallEntry {
 /** One target of one call in the writer index. */
 export interface WriterEntry {
   readonly callId: string;
+  /** Plan index of the call. */
+  readonly index: number;
   readonly alternative: number;
   readonly target: OutputTarget;
   readonly method: OutputMethod;

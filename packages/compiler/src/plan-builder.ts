@@ -43,7 +43,7 @@ export class PlanBuilder {
   readonly phantomTargets = new PathIndex<true>();
   /** Ids of calls that could not be compiled. */
   readonly phantomIds = new Set<string>();
-  readonly #writers = new PathIndex<WriterEntry>();
+  readonly #writers = new PathIndex<WriterEntry>((entry) => !OUTPUT_METHODS[entry.method].accumulating);
   readonly #readers = new PathIndex<ReaderEntry>();
   readonly #givenIds = new Map<string, number>();
   #nextAuto: number;
@@ -164,6 +164,7 @@ export class PlanBuilder {
       for (const target of targets)
         this.#writers.add(target.kind, target.path, {
           callId: id,
+          index: source.index,
           alternative,
           target,
           method: call.outputMethod,
@@ -209,23 +210,23 @@ export class PlanBuilder {
     }
   }
 
+  /**
+   * OUTPUT_CONFLICT: for each target, the earliest earlier writer it conflicts with (one diagnostic per
+   * distinct earlier call, at most MAX_CONFLICTS_PER_CALL). Linear: n writers of one path give n − 1.
+   */
   #checkConflicts(entry: CallEntry, out: Diagnostic[]): void {
     if (entry.call.outputPath === undefined) return;
     const reported = new Set<string>();
     const accumulating = OUTPUT_METHODS[entry.call.outputMethod].accumulating;
     for (const targets of entry.alternatives) {
       for (const target of targets) {
-        for (const { entry: other, relation } of this.#writers.overlapping(target.kind, target.path)) {
-          if (
-            other.callId === entry.call.id ||
-            reported.has(other.callId) ||
-            reported.size >= MAX_CONFLICTS_PER_CALL
-          )
-            continue;
-          if (relation === "equal" && accumulating && OUTPUT_METHODS[other.method].accumulating) continue;
-          reported.add(other.callId);
-          out.push(conflictDiagnostic(entry, target, other));
-        }
+        if (reported.size >= MAX_CONFLICTS_PER_CALL) return;
+        let first: WriterEntry | undefined;
+        for (const { entry: other } of this.#writers.firstCandidates(target.kind, target.path, accumulating))
+          if (first === undefined || other.index < first.index) first = other;
+        if (first === undefined || reported.has(first.callId)) continue;
+        reported.add(first.callId);
+        out.push(conflictDiagnostic(entry, target, first));
       }
     }
   }

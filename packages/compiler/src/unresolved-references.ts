@@ -59,7 +59,7 @@ function judgeContext(builder: PlanBuilder, reference: Reference): Verdict {
 /** Judges one operand: resolved by an in-plan writer, or by the known context. */
 export function judgeOperand(builder: PlanBuilder, entry: CallEntry, reference: Reference): Verdict {
   if ((entry.writers.get(reference.text)?.length ?? 0) > 0) return undefined;
-  if (builder.phantomTargets.overlapping(reference.kind, reference.path).length > 0) return undefined;
+  if (builder.phantomTargets.hasOverlap(reference.kind, reference.path)) return undefined;
   if (reference.kind === "calls") return judgeCalls(builder, entry.call.id, reference);
   return judgeContext(builder, reference);
 }
