@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue, RunId, ThreadId } from "@obelisk/core";
-import { applyOutput, deepFreeze, ObeliskError } from "@obelisk/core";
+import { applyOutputInPlace, deepFreeze, ObeliskError } from "@obelisk/core";
 import BetterSqlite3 from "better-sqlite3";
 import { CachedStore } from "./internal/cached-store.js";
 import { SqliteLock, type SqliteLockOptions } from "./internal/sqlite-lock.js";
@@ -53,11 +53,11 @@ interface ThreadRow {
   snapshot_seq: number;
 }
 
-/** Folds a write-log entry into a state (used when reopening a thread). */
+/** Folds a write-log entry into a working tree, in place (used when reopening a thread; values are fresh parses). */
 function foldEntry(state: JsonObject, entry: WriteLogEntry): JsonObject {
   if (entry.op === "reset") return {};
   if (entry.op === "unset") return unsetAtPath(state, entry.write.path);
-  const applied = applyOutput(state, entry.write.path, entry.write.method, entry.write.value);
+  const applied = applyOutputInPlace(state, entry.write.path, entry.write.method, entry.write.value);
   if (!applied.ok)
     throw new ObeliskError("STORE_ERROR", `write log entry ${entry.seq} does not apply: ${applied.message}`);
   return applied.value as JsonObject;
@@ -99,7 +99,7 @@ class SqliteStore extends CachedStore {
     for (const { entry } of this.sql.logSince.all(threadId, row.snapshot_seq) as { entry: string }[]) {
       state = foldEntry(state, JSON.parse(entry) as WriteLogEntry);
     }
-    model.state = deepFreeze(state);
+    model.state = state;
     model.nextSeq = row.next_seq;
     type VarRow = { path: string; touch: number; updated_ms: number; meta: string };
     for (const v of this.sql.varLoad.all(threadId) as VarRow[]) {
@@ -211,7 +211,7 @@ class SqliteStore extends CachedStore {
       const stored = this.sql.threadSeq.get(threadId) as { next_seq: number } | undefined;
       if (stored !== undefined && stored.next_seq !== model.nextSeq) this.invalidate(threadId);
     }
-    return this.model(threadId).state;
+    return super.readState(threadId);
   }
 
   reserveCallNumbers(threadId: ThreadId, count: number): number {

@@ -138,6 +138,60 @@ export function commitCases(openStore: OpenStore): void {
       expect(stored && "value" in stored && Object.isFrozen(stored.value)).toBe(true);
     });
 
+    it("never changes a snapshot returned by readState when later commits write in place", async () => {
+      const store = await openStore();
+      await commitOk(store, { callId: "a", writes: [write(["list"], [1]), write(["obj", "x"], { y: 1 })] });
+      await commitOk(store, { callId: "b", writes: [write(["list"], 2, "push")] });
+      const snapshot = await store.readState(THREAD);
+      const copy = structuredClone(snapshot);
+      await commitOk(store, { callId: "c", writes: [write(["list"], 3, "push")] });
+      await commitOk(store, { callId: "d", writes: [write(["obj"], { x: { z: 2 } }, "merge")] });
+      await commitOk(store, { callId: "e", writes: [write(["obj", "w"], 1), write(["n1"], 1)] });
+      const refused = await store.commitCall(
+        commitOf({ callId: "f", writes: [write(["list"], 4, "push"), write(["obj", "w", "v"], 1)] }),
+      );
+      expect(refused.ok).toBe(false);
+      expect(snapshot).toEqual(copy);
+      expect(snapshot).toEqual({ list: [1, 2], obj: { x: { y: 1 } } });
+      expect(await store.readState(THREAD)).toEqual({
+        list: [1, 2, 3],
+        obj: { x: { y: 1, z: 2 }, w: 1 },
+        n1: 1,
+      });
+      expect(await store.readState(THREAD)).toBe(await store.readState(THREAD));
+    });
+
+    it("rolls back in-place changes of earlier writes when a later write or the schema refuses the commit", async () => {
+      const store = await openStore();
+      await store.openThread(THREAD, {
+        stateSchema: {
+          type: "object",
+          properties: { tags: { type: "array", items: { type: "string" } }, n: { type: "number" } },
+        },
+      });
+      await commitOk(store, { callId: "a", writes: [write(["tags"], ["a"]), write(["obj"], { k: 1 })] });
+      await commitOk(store, { callId: "b", writes: [write(["tags"], "b", "push")] });
+      const broken = await store.commitCall(
+        commitOf({ callId: "c", writes: [write(["tags"], "c", "push"), write(["obj", "k", "z"], 1)] }),
+      );
+      expect(broken).toMatchObject({ ok: false, error: { code: "OUTPUT_WRITE_FAILED" } });
+      const invalid = await store.commitCall(
+        commitOf({ callId: "d", writes: [write(["tags"], ["d"], "concat"), write(["n"], "x")] }),
+      );
+      expect(invalid).toMatchObject({
+        ok: false,
+        error: { code: "OUTPUT_SCHEMA_VIOLATION", reference: "†state.n" },
+      });
+      const item = await store.commitCall(commitOf({ callId: "e", writes: [write(["tags"], 5, "push")] }));
+      expect(item).toMatchObject({
+        ok: false,
+        error: { code: "OUTPUT_SCHEMA_VIOLATION", reference: "†state.tags" },
+      });
+      expect(await store.readState(THREAD)).toEqual({ tags: ["a", "b"], obj: { k: 1 } });
+      const tags = (await store.listVariables(THREAD)).find((v) => v.reference === "†state.tags");
+      expect(tags).toMatchObject({ count: 2, bytes: 9, version: 2 });
+    });
+
     it("keeps state frozen after further writes (structural sharing never exposes mutable nodes)", async () => {
       const store = await openStore();
       await commitOk(store, { callId: "a", writes: [write(["a", "b"], { c: 1 })] });

@@ -16,6 +16,7 @@ import type {
   VariableMeta,
   WriteLogEntry,
 } from "../store-types.js";
+import { freezeNew } from "./copy-json.js";
 import { planCommit } from "./plan-commit.js";
 import { type EvictionRequest, planEviction, planReset } from "./plan-eviction.js";
 import { protectNested, selectForKeepLastN, selectForRetention } from "./select-evictions.js";
@@ -92,16 +93,26 @@ export abstract class CachedStore implements StateStore {
     return model;
   }
 
-  /** Plans and persists a change, re-planning against fresh storage when another writer got there first. */
+  /**
+   * Plans and persists a change, re-planning against fresh storage when another writer got there first.
+   * A plan may have changed the model's working tree already; its `undo` reverts it when the change is not
+   * persisted (stale storage, or a storage error).
+   */
   protected mutate<T>(
     threadId: ThreadId,
-    plan: (model: ThreadModel) => { change: ThreadChange; result: T } | { result: T },
+    plan: (model: ThreadModel) => { change: ThreadChange; result: T; undo?: () => void } | { result: T },
   ): T {
     for (let attempt = 0; attempt < MAX_STALE_RETRIES; attempt++) {
       const model = this.model(threadId);
       const planned = plan(model);
       if (!("change" in planned)) return planned.result;
-      if (this.persist(model, planned.change)) {
+      let persisted = false;
+      try {
+        persisted = this.persist(model, planned.change);
+      } finally {
+        if (!persisted) planned.undo?.();
+      }
+      if (persisted) {
         applyChangeToModel(model, planned.change);
         return planned.result;
       }
@@ -128,14 +139,22 @@ export abstract class CachedStore implements StateStore {
     return (this.models.get(threadId) ?? this.loadModel(threadId))?.info;
   }
 
+  /**
+   * The thread's state as a frozen snapshot. The working tree is frozen where it is not yet (only the nodes
+   * changed since the last read), so a later commit copies the frozen nodes it changes instead of changing
+   * them: snapshots never change. O(1) when nothing was written since the last read.
+   */
   readState(threadId: ThreadId): JsonObject {
-    return this.model(threadId).state;
+    const model = this.model(threadId);
+    return freezeNew(model.state) as JsonObject;
   }
 
   commitCall(commit: CallCommit): CommitResult {
     return this.mutate<CommitResult>(commit.record.threadId, (model) => {
       const planned = planCommit(model, commit, this.now());
-      return planned.ok ? { change: planned.change, result: COMMITTED } : { result: planned };
+      return planned.ok
+        ? { change: planned.change, result: COMMITTED, undo: planned.undo }
+        : { result: planned };
     });
   }
 

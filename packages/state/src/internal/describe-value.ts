@@ -8,12 +8,15 @@ export const STORED_PREVIEW_CHARS = 240;
 /** The value-derived part of variable metadata: type, size, item count, bounded preview. */
 export type ValueFacts = Pick<VariableMeta, "type" | "bytes" | "count" | "countUnit" | "preview">;
 
-/** Computes type, bytes, count and a bounded preview of a value (the preview never serialises the whole value). */
-export function describeValue(value: JsonValue): ValueFacts {
+/**
+ * Computes type, bytes, count and a bounded preview of a value (the preview never serialises the whole
+ * value). Pass `bytes` when the JSON size is already known (e.g. from `toJsonValue`) to skip the size walk.
+ */
+export function describeValue(value: JsonValue, bytes?: number): ValueFacts {
   const counted = itemCount(value);
   const facts: { -readonly [K in keyof ValueFacts]: ValueFacts[K] } = {
     type: jsonTypeOf(value),
-    bytes: jsonByteSize(value),
+    bytes: bytes ?? jsonByteSize(value),
     preview: previewValue(value, { maxChars: STORED_PREVIEW_CHARS }).text,
   };
   if (counted !== undefined) {

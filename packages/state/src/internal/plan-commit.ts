@@ -1,5 +1,12 @@
 import type { JsonObject, JsonValue, Path } from "@obelisk/core";
-import { applyOutput, FORBIDDEN_SEGMENTS, formatReference, getAtPath } from "@obelisk/core";
+import {
+  applyOutputInPlace,
+  FORBIDDEN_SEGMENTS,
+  formatReference,
+  getAtPath,
+  toJsonValue,
+  WriteJournal,
+} from "@obelisk/core";
 import type {
   CallCommit,
   CallRecord,
@@ -8,14 +15,26 @@ import type {
   VariableMeta,
   WriteLogEntry,
 } from "../store-types.js";
-import { copyJson, freezeNew } from "./copy-json.js";
+import { copyJson } from "./copy-json.js";
 import { describeValue } from "./describe-value.js";
 import { ModelOverlay } from "./model-overlay.js";
+import type { SchemaPlan } from "./state-validator.js";
 import type { ThreadChange, ThreadModel, VariableEntry } from "./thread-model.js";
 
 type CommitFailure = Extract<CommitResult, { ok: false }>;
-/** A planned commit: the change to persist, or the reason nothing is written. */
-export type PlannedCommit = { readonly ok: true; readonly change: ThreadChange } | CommitFailure;
+/**
+ * A planned commit: the change to persist (already applied to the model's working tree; `undo` reverts
+ * the tree when the change is not persisted), or the reason nothing is written (nothing changed).
+ */
+export type PlannedCommit =
+  | { readonly ok: true; readonly change: ThreadChange; readonly undo: () => void }
+  | CommitFailure;
+
+/** A write whose value is a frozen copy, with the copy's JSON size. */
+interface CopiedWrite {
+  readonly write: StateWrite;
+  readonly bytes: number;
+}
 
 const failure = (
   code: CommitFailure["error"]["code"],
@@ -44,11 +63,12 @@ export function variableFor(
   value: JsonValue,
   writer: Writer,
   touch: number,
+  bytes?: number,
 ): VariableEntry {
   const meta: VariableMeta = {
     reference,
     scope,
-    ...describeValue(value),
+    ...describeValue(value, bytes),
     ...(writer.description === undefined ? {} : { description: writer.description }),
     writer: { callId: writer.callId, tool: writer.tool },
     runId: writer.runId,
@@ -59,13 +79,9 @@ export function variableFor(
   return { meta, path, touch, updatedMs: writer.nowMs };
 }
 
-/** Applies the writes in order; fails without side effects on the first impossible write. */
-function foldWrites(
-  state: JsonObject,
-  writes: readonly StateWrite[],
-): { ok: true; state: JsonObject; writes: StateWrite[] } | CommitFailure {
-  let current: JsonValue = state;
-  const copies: StateWrite[] = [];
+/** Copies the written values (frozen, with their JSON size); fails on the first value that is not JSON. */
+function copyWrites(writes: readonly StateWrite[]): { ok: true; writes: CopiedWrite[] } | CommitFailure {
+  const copies: CopiedWrite[] = [];
   for (const write of writes) {
     const reference = formatReference("state", write.path);
     if (
@@ -74,21 +90,71 @@ function foldWrites(
     ) {
       return failure("OUTPUT_WRITE_FAILED", `cannot write to ${reference}`, reference);
     }
-    const copy = copyJson(write.value);
+    const copy = toJsonValue(write.value);
     if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `${reference}: ${copy.message}`, reference);
-    const applied = applyOutput(current, write.path, write.method, copy.value);
-    if (!applied.ok) return failure("OUTPUT_WRITE_FAILED", `${reference}: ${applied.message}`, reference);
-    current = applied.value;
-    copies.push({ path: Object.freeze([...write.path]), method: write.method, value: copy.value, reference });
+    const path = Object.freeze([...write.path]);
+    copies.push({ write: { path, method: write.method, value: copy.value, reference }, bytes: copy.bytes });
   }
-  return { ok: true, state: freezeNew(current) as JsonObject, writes: copies };
+  return { ok: true, writes: copies };
 }
 
-/** Plans one call's commit against a thread model: fold, validate, variables, log. Pure: the model is untouched. */
+/**
+ * Applies the writes in order to the thread's working tree, in place (core `applyOutputInPlace`), journaling
+ * every change; on the first impossible write everything is rolled back. Returns the new root.
+ */
+function applyWrites(
+  state: JsonObject,
+  writes: readonly CopiedWrite[],
+  journal: WriteJournal,
+): { ok: true; state: JsonObject } | CommitFailure {
+  let current: JsonValue = state;
+  for (const { write } of writes) {
+    const applied = applyOutputInPlace(current, write.path, write.method, write.value, journal);
+    if (!applied.ok) {
+      journal.rollback();
+      const { reference } = write;
+      return failure("OUTPUT_WRITE_FAILED", `${reference}: ${applied.message}`, reference);
+    }
+    current = applied.value;
+  }
+  return { ok: true, state: current as JsonObject };
+}
+
+/**
+ * Plans one call's commit against a thread model: copy, apply in place, validate, variables, log. The
+ * model's working tree is changed in place; the returned `undo` restores it exactly (call it when the change
+ * is not persisted). On failure nothing is changed.
+ */
 export function planCommit(model: ThreadModel, commit: CallCommit, nowMs: number): PlannedCommit {
-  const folded = foldWrites(model.state, commit.writes);
-  if (!folded.ok) return folded;
-  const failed = model.validator?.check(model.state, folded.state, folded.writes);
+  const copied = copyWrites(commit.writes);
+  if (!copied.ok) return copied;
+  const schemaPlan = model.validator?.plan(
+    model.state,
+    copied.writes.map((c) => c.write),
+  );
+  const journal = new WriteJournal();
+  const applied = applyWrites(model.state, copied.writes, journal);
+  if (!applied.ok) return applied;
+  try {
+    const planned = planApplied(model, commit, nowMs, copied.writes, applied.state, schemaPlan);
+    if (!planned.ok) journal.rollback();
+    return planned.ok ? { ...planned, undo: () => journal.rollback() } : planned;
+  } catch (error) {
+    journal.rollback();
+    throw error;
+  }
+}
+
+/** The rest of a commit once its writes are applied: schema, variables, log, output and record. */
+function planApplied(
+  model: ThreadModel,
+  commit: CallCommit,
+  nowMs: number,
+  copies: readonly CopiedWrite[],
+  state: JsonObject,
+  schemaPlan: SchemaPlan | undefined,
+): { readonly ok: true; readonly change: ThreadChange } | CommitFailure {
+  const failed = schemaPlan === undefined ? undefined : model.validator?.verify(schemaPlan, state);
   if (failed !== undefined) return failure("OUTPUT_SCHEMA_VIOLATION", failed.message, failed.reference);
   const { record } = commit;
   const writer: Writer = {
@@ -102,7 +168,7 @@ export function planCommit(model: ThreadModel, commit: CallCommit, nowMs: number
   let seq = model.nextSeq;
   const overlay = new ModelOverlay(model);
   const log: WriteLogEntry[] = [];
-  for (const write of folded.writes) {
+  for (const { write, bytes } of copies) {
     const touch = seq++;
     log.push({
       seq: touch,
@@ -112,39 +178,37 @@ export function planCommit(model: ThreadModel, commit: CallCommit, nowMs: number
       write,
     });
     for (const below of overlay.descendants(write.path)) overlay.remove(below.meta.reference);
-    const here = getAtPath(folded.state, write.path);
+    const here = getAtPath(state, write.path);
     if (!here.found) continue;
+    const previous = overlay.get(write.reference);
+    const known = knownBytes(previous, write, bytes, here.value);
     overlay.put(
-      variableFor(
-        overlay.get(write.reference),
-        "state",
-        write.reference,
-        write.path,
-        here.value,
-        writer,
-        touch,
-      ),
+      variableFor(previous, "state", write.reference, write.path, here.value, writer, touch, known),
     );
     for (const above of overlay.ancestors(write.path)) {
-      const value = getAtPath(folded.state, above.path);
+      const value = getAtPath(state, above.path);
       if (value.found) overlay.put(refreshed(above, value.value, writer, touch));
     }
   }
   const outputs: { callId: string; value: JsonValue }[] = [];
+  let outputBytes: number | undefined;
   if (commit.output !== undefined) {
-    const copy = copyJson(commit.output);
+    const copy = toJsonValue(commit.output);
     if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `output: ${copy.message}`);
     const reference = formatReference("calls", [record.callId]);
     outputs.push({ callId: record.callId, value: copy.value });
+    outputBytes = copy.bytes;
+    const previous = overlay.get(reference);
     overlay.put(
-      variableFor(overlay.get(reference), "calls", reference, [record.callId], copy.value, writer, seq++),
+      variableFor(previous, "calls", reference, [record.callId], copy.value, writer, seq++, outputBytes),
     );
   }
-  const recordCopy = copyRecord(record, commit, folded.writes, outputs[0]?.value);
+  const writes = copies.map((c) => c.write);
+  const recordCopy = copyRecord(record, commit, writes, outputs[0]?.value);
   if (!recordCopy.ok) return failure("OUTPUT_WRITE_FAILED", `call record: ${recordCopy.message}`);
   const { upserts, removed } = overlay.result();
   const change: ThreadChange = {
-    state: folded.state,
+    state,
     log,
     upserts,
     drops: removed,
@@ -154,6 +218,27 @@ export function planCommit(model: ThreadModel, commit: CallCommit, nowMs: number
     nextSeq: seq,
   };
   return { ok: true, change };
+}
+
+/**
+ * The JSON size of the value now at a written path when it is known without walking it: the written value
+ * itself (`set`, or a method that found nothing there), or an append to an array whose variable is current.
+ */
+function knownBytes(
+  previous: VariableEntry | undefined,
+  write: StateWrite,
+  bytes: number,
+  now: JsonValue,
+): number | undefined {
+  if (now === write.value) return bytes;
+  if (previous === undefined || previous.meta.type !== "array" || !Array.isArray(now)) return undefined;
+  const before = previous.meta.count ?? 0;
+  if (write.method === "push")
+    return now.length === before + 1 ? previous.meta.bytes + bytes + (before > 0 ? 1 : 0) : undefined;
+  if (write.method !== "concat" || !Array.isArray(write.value)) return undefined;
+  const added = write.value.length;
+  if (now.length !== before + added) return undefined;
+  return previous.meta.bytes + (added === 0 ? 0 : bytes - 2 + (before > 0 ? 1 : 0));
 }
 
 /** An ancestor variable whose value changed because something below it was written: new facts, same writer. */

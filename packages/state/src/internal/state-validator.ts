@@ -46,10 +46,22 @@ export interface SchemaFailure {
   readonly reference: string;
 }
 
+/**
+ * Which sub-schema checks each write of a commit: a compiled sub-schema pointer, `undefined` (whole state),
+ * `null` (unconstrained); `items` marks a push/concat checked item by item against the array's `items`.
+ */
+export type SchemaPlan = readonly {
+  readonly write: StateWrite;
+  readonly pointer: string | null | undefined;
+  readonly items: boolean;
+}[];
+
 /** Validates state writes against a thread's `stateSchema` (ajv 2020, compiled once, sub-schemas cached). */
 export interface StateValidator {
-  /** Checks the writes of one commit: `before`/`after` are the states around the commit. */
-  check(before: JsonObject, after: JsonObject, writes: readonly StateWrite[]): SchemaFailure | undefined;
+  /** Plans the checks of one commit against the state before it (the write walk needs the old shape). */
+  plan(before: JsonObject, writes: readonly StateWrite[]): SchemaPlan;
+  /** Runs planned checks against the state after the commit. */
+  verify(plan: SchemaPlan, after: JsonObject): SchemaFailure | undefined;
 }
 
 type SchemaNode = { readonly [key: string]: unknown };
@@ -152,19 +164,39 @@ export function createStateValidator(schema: JsonObject): StateValidator {
     }
     return cache.get(pointer);
   };
-  return {
-    check(before, after, writes) {
-      for (const write of writes) {
-        const pointer = locateSchema(schema, write.path, before);
-        if (pointer === null) continue;
-        const validate = pointer === undefined ? undefined : compiled(pointer);
-        if (validate === undefined) {
-          if (whole(after)) continue;
-          return { message: describeErrors(whole.errors, "†state"), reference: write.reference };
-        }
-        const { value } = valueAt(after, write.path);
-        if (validate(value)) continue;
+  const planOne = (before: JsonObject, write: StateWrite): SchemaPlan[number] => {
+    if (write.method === "push" || write.method === "concat") {
+      const items = locateSchema(schema, [...write.path, 0], before);
+      if (items !== undefined && (items === null || compiled(items) !== undefined))
+        return { write, pointer: items, items: true };
+    }
+    return { write, pointer: locateSchema(schema, write.path, before), items: false };
+  };
+  const verifyOne = (entry: SchemaPlan[number], after: JsonObject): SchemaFailure | undefined => {
+    const { write, pointer } = entry;
+    if (pointer === null) return undefined;
+    const validate = pointer === undefined ? undefined : compiled(pointer);
+    if (validate === undefined) {
+      if (whole(after)) return undefined;
+      return { message: describeErrors(whole.errors, "†state"), reference: write.reference };
+    }
+    const values = !entry.items
+      ? [valueAt(after, write.path).value]
+      : write.method === "push"
+        ? [write.value]
+        : (write.value as readonly JsonValue[]);
+    for (const value of values) {
+      if (!validate(value))
         return { message: describeErrors(validate.errors, write.reference), reference: write.reference };
+    }
+    return undefined;
+  };
+  return {
+    plan: (before, writes) => writes.map((write) => planOne(before, write)),
+    verify(plan, after) {
+      for (const entry of plan) {
+        const failed = verifyOne(entry, after);
+        if (failed !== undefined) return failed;
       }
       return undefined;
     },

@@ -1,7 +1,8 @@
 import type { JsonObject, JsonValue, Path } from "@obelisk/core";
 
 /**
- * Removes the value at `path` (copy on write, structural sharing; the result's new nodes are frozen).
+ * Removes the value at `path` (copy on write, structural sharing). The result's new nodes are NOT frozen:
+ * they belong to the thread's working tree (a frozen node must only hold frozen nodes, see `readState`).
  * Returns `root` itself when nothing is there. Array elements are removed by splicing.
  */
 export function unsetAtPath(root: JsonObject, path: Path): JsonObject {
@@ -16,10 +17,10 @@ function removeBelow(current: JsonValue, path: Path, depth: number): JsonValue |
   if (Array.isArray(current)) {
     if (typeof segment !== "number" || segment < 0 || segment >= current.length) return undefined;
     const array = current as readonly JsonValue[];
-    if (last) return Object.freeze(array.filter((_, index) => index !== segment));
+    if (last) return array.filter((_, index) => index !== segment);
     const child = removeBelow(array[segment]!, path, depth + 1);
     if (child === undefined) return undefined;
-    return Object.freeze(array.map((item, index) => (index === segment ? child : item)));
+    return array.map((item, index) => (index === segment ? child : item));
   }
   const object = current as JsonObject;
   const key = String(segment);
@@ -27,9 +28,11 @@ function removeBelow(current: JsonValue, path: Path, depth: number): JsonValue |
   if (last) {
     const copy: Record<string, JsonValue> = { ...object };
     delete copy[key];
-    return Object.freeze(copy);
+    return copy;
   }
   const child = removeBelow(object[key]!, path, depth + 1);
   if (child === undefined) return undefined;
-  return Object.freeze({ ...object, [key]: child });
+  const copy: Record<string, JsonValue> = { ...object };
+  Object.defineProperty(copy, key, { value: child, writable: true, enumerable: true, configurable: true });
+  return copy;
 }
