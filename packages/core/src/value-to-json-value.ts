@@ -96,8 +96,9 @@ function describeInstance(value: object): string {
 function copyValue(root: unknown, maxBytes: number): { value: JsonValue; bytes: number } {
   let bytes = 0;
   const stack: Frame[] = [];
-  const active = new Set<object>();
-  const memo = new Map<object, { copy: Container; bytes: number; height: number }>();
+  // cycle and sharing bookkeeping only exists once a container holds a container (small values allocate none)
+  let active: Set<object> | undefined;
+  let memo: Map<object, { copy: Container; bytes: number; height: number }> | undefined;
   /** Counts bytes; `level` frames locate the member being counted (for the error pointer). */
   const add = (count: number, level: number): void => {
     bytes += count;
@@ -112,9 +113,11 @@ function copyValue(root: unknown, maxBytes: number): { value: JsonValue; bytes: 
       add(jsonPrimitiveByteSize(value as null | boolean | number | string), level);
       return Object.is(value, -0) ? 0 : (value as JsonValue);
     }
-    if (active.has(value)) reject(stack, level, "OUTPUT_NOT_JSON", "a cycle");
+    if (level > 0 && active === undefined) active = new Set(stack.map((frame) => frame.source));
+    if (active?.has(value)) reject(stack, level, "OUTPUT_NOT_JSON", "a cycle");
     if (!isPlainContainer(value)) reject(stack, level, "OUTPUT_NOT_JSON", describeInstance(value));
-    const done = memo.get(value);
+    if (level > 0) memo ??= new Map();
+    const done = memo?.get(value);
     if (done !== undefined && depth + done.height - 1 <= MAX_VALUE_DEPTH) {
       add(done.bytes, level);
       return done.copy;
@@ -125,7 +128,7 @@ function copyValue(root: unknown, maxBytes: number): { value: JsonValue; bytes: 
     const copy: Container = keys === undefined ? [] : {};
     add(2, level);
     stack.push({ source: value, copy, keys, depth, startBytes: bytes - 2, index: 0, members: 0, height: 1 });
-    active.add(value);
+    active?.add(value);
     return undefined;
   };
   let result = enter(root, 1);
@@ -138,12 +141,12 @@ function copyValue(root: unknown, maxBytes: number): { value: JsonValue; bytes: 
       continue;
     }
     stack.pop();
-    active.delete(frame.source);
+    active?.delete(frame.source);
     Object.freeze(frame.copy);
-    memo.set(frame.source, { copy: frame.copy, bytes: bytes - frame.startBytes, height: frame.height });
     const parent = stack[stack.length - 1];
     if (parent === undefined) result = frame.copy;
     else {
+      memo?.set(frame.source, { copy: frame.copy, bytes: bytes - frame.startBytes, height: frame.height });
       parent.height = Math.max(parent.height, frame.height + 1);
       place(parent, parent.keys?.[parent.index - 1], frame.copy);
     }

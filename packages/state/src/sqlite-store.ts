@@ -135,8 +135,13 @@ class SqliteStore extends CachedStore {
   private write(model: ThreadModel, change: ThreadChange): boolean {
     const { sql } = this;
     const id = model.threadId;
-    const stored = sql.threadSeq.get(id) as { next_seq: number } | undefined;
-    if (stored === undefined || stored.next_seq !== model.nextSeq) return false;
+    if (change.nextSeq !== model.nextSeq) {
+      // the sequence check and the sequence update in one statement: no row changed = another writer moved it
+      if (sql.threadAdvanceSeq.run(change.nextSeq, id, model.nextSeq).changes === 0) return false;
+    } else {
+      const stored = sql.threadSeq.get(id) as { next_seq: number } | undefined;
+      if (stored === undefined || stored.next_seq !== model.nextSeq) return false;
+    }
     if (change.reset === true)
       for (const clear of [sql.logClear, sql.varClear, sql.outputClear]) clear.run(id);
     for (const entry of change.log) sql.logInsert.run(id, entry.seq, entry.op ?? null, JSON.stringify(entry));
@@ -175,7 +180,6 @@ class SqliteStore extends CachedStore {
         JSON.stringify(record),
       );
     }
-    if (change.nextSeq !== model.nextSeq) sql.threadSetSeq.run(change.nextSeq, id);
     if (change.evictions.length > 0 || change.reset === true) {
       sql.threadSnapshot.run(JSON.stringify(change.state), change.nextSeq, id);
     }

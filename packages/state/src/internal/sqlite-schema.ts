@@ -79,7 +79,7 @@ const STATEMENTS = {
   threadInsert: "INSERT OR IGNORE INTO threads (thread_id, state_schema, created_at) VALUES (?, ?, ?)",
   threadSchema: "UPDATE threads SET state_schema = ? WHERE thread_id = ?",
   threadSeq: "SELECT next_seq FROM threads WHERE thread_id = ?",
-  threadSetSeq: "UPDATE threads SET next_seq = ? WHERE thread_id = ?",
+  threadAdvanceSeq: "UPDATE threads SET next_seq = ? WHERE thread_id = ? AND next_seq = ?",
   threadSnapshot: "UPDATE threads SET snapshot = ?, snapshot_seq = ? WHERE thread_id = ?",
   threadSnapshotIfCurrent:
     "UPDATE threads SET snapshot = ?, snapshot_seq = ? WHERE thread_id = ? AND next_seq = ?",
