@@ -153,12 +153,38 @@ describe("front door: big documents with the default limits", () => {
 });
 
 describe("front door: pathological but small documents (bugs B6, B7, fixed; see docs/reliability.md)", () => {
-  // B6 — packages/compiler (wire-edges / plan-builder): every reader of a path gets one edge per writer of it,
-  // so W accumulating writers (push) and R readers of one path make W×R edges: a 127 KB plan (1,000 + 1,000
-  // calls) compiles in ~6 s with 1,000,000 edges and 630 MB; 5,000 + 5,000 calls (~600 KB) would need 25M
-  // edges. Expected (SPEC §11): a bounded cost (e.g. one "path settled" node per accumulated path) or a
-  // PLAN_LIMIT diagnostic, never an out-of-memory crash.
-  it.todo("B6: many accumulating writers × many readers of one path compile in bounded memory");
+  // B6 (fixed) — packages/compiler: every reader of a path got one edge and one WriterLink per writer of it, so
+  // W accumulating writers (push) and R readers of one path made W×R (1,000 + 1,000 calls: 1,000,000 edges,
+  // ~6 s, 630 MB). Now all readers of one reference text share ONE writer list (a "writer group" hub in the
+  // compiler's internal DAG: W + R links); the graphology `graph` (W×R edges) is only built when accessed.
+  it("B6: many accumulating writers × many readers of one path share one writer list (O(W + R) links)", () => {
+    const w = 1_000;
+    const r = 1_000;
+    const plan = [
+      ...Array.from({ length: w }, (_, i) => ({
+        _tool: "echo",
+        _id: `w${i}`,
+        _outputPath: "†state.items",
+        _outputMethod: "push",
+      })),
+      ...Array.from({ length: r }, (_, i) => ({ _tool: "echo", _id: `r${i}`, items: "†state.items" })),
+    ];
+    const result = compile({ type: "plan", plan }, registry, { context });
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const lists = new Set<unknown>();
+    const links = new Set<unknown>();
+    for (const call of result.calls)
+      for (const list of call.writers.values()) {
+        lists.add(list);
+        for (const link of list) links.add(link);
+      }
+    expect(lists.size).toBe(1);
+    expect(links.size).toBe(w);
+    const reader = result.calls.find((call) => call.id === "r0");
+    expect(reader?.writers.get("†state.items")?.map((link) => link.callId)).toEqual(
+      Array.from({ length: w }, (_, i) => `w${i}`),
+    );
+  });
   // B7 (fixed) — packages/compiler, OUTPUT_CONFLICT detection: n calls writing one path with `set` gave ~20n
   // diagnostics in super-linear time (20,000 calls: 17 s). Rule now: each later conflicting writer gets one
   // OUTPUT_CONFLICT naming the first writer (related: [first, later]), found in O(path length).

@@ -1,4 +1,4 @@
-import type { JsonObject, KindTable, Limits, OutputMethod, OutputTarget, Reference } from "@obelisk/core";
+import type { JsonObject, KindTable, Limits, OutputMethod, OutputTarget } from "@obelisk/core";
 import type { CompileContext, CompiledCall, WriterLink } from "./compiled-plan.js";
 import type { RegisteredTool } from "./registered-tool.js";
 
@@ -22,12 +22,6 @@ export interface WriterEntry {
   readonly alternative: number;
   readonly target: OutputTarget;
   readonly method: OutputMethod;
-}
-
-/** One reference operand of one call in the reader index. */
-export interface ReaderEntry {
-  readonly callId: string;
-  readonly reference: Reference;
 }
 
 /** Settings shared by the builder's passes. */

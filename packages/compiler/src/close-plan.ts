@@ -1,9 +1,8 @@
 import type { Diagnostic } from "@obelisk/core";
-import type { CompiledCall, PlanGraph } from "./compiled-plan.js";
-import { computeCriticalPaths } from "./critical-path.js";
-import { findCycles } from "./find-cycles.js";
+import type { CompiledCall } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
+import { dagCriticalPaths, dagCycles } from "./plan-dag.js";
 import { referenceTypeMismatches } from "./reference-types.js";
 import { type IndexedDiagnostic, sortDiagnostics } from "./sort-diagnostics.js";
 import { unreachableCall } from "./unreachable-calls.js";
@@ -14,12 +13,13 @@ export interface ClosedPlan {
   readonly ok: boolean;
   readonly diagnostics: readonly Diagnostic[];
   readonly calls: readonly CompiledCall[];
-  readonly graph: PlanGraph;
+  /** Remaining critical path of every call (by cost). */
+  readonly criticalPaths: ReadonlyMap<string, number>;
   readonly autoIdsUsed: number;
 }
 
 function cycleDiagnostics(builder: PlanBuilder): IndexedDiagnostic[] {
-  return findCycles(builder.graph).map((path) => {
+  return dagCycles(builder.nodes).map((path) => {
     const start = builder.entries.get(path[0] as string);
     const text = path.join(" → ");
     const pointer = start?.call.pointer ?? "";
@@ -34,7 +34,7 @@ function cycleDiagnostics(builder: PlanBuilder): IndexedDiagnostic[] {
 
 /**
  * Runs the plan-wide passes over a builder (cycles, REF_UNRESOLVED, REF_TYPE_MISMATCH, UNREACHABLE),
- * computes every node's critical path and returns the diagnostics in document order.
+ * computes every call's critical path and returns the diagnostics in document order.
  */
 export function closePlan(
   builder: PlanBuilder,
@@ -49,14 +49,13 @@ export function closePlan(
     const unreachable = unreachableCall(entry);
     if (unreachable !== undefined) all.push({ index, diagnostic: unreachable });
   }
-  const paths = computeCriticalPaths(builder.graph, (id) => builder.entries.get(id)?.tool.cost ?? 1);
-  for (const [id, value] of paths) builder.graph.setNodeAttribute(id, "criticalPath", value);
+  const criticalPaths = dagCriticalPaths(builder.nodes);
   const diagnostics = sortDiagnostics(all, document);
   return {
     ok: !diagnostics.some((diagnostic) => diagnostic.severity === "error"),
     diagnostics,
     calls: builder.calls,
-    graph: builder.graph,
+    criticalPaths,
     autoIdsUsed: builder.autoIdsUsed,
   };
 }

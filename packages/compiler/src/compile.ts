@@ -1,9 +1,10 @@
 import type { Diagnostic, PlanDocument, PlanHash, SourceMap } from "@obelisk/core";
 import { canonicalJson, normalizePlan, parsePlanText, planHash, sha256Hex } from "@obelisk/core";
 import { DirectedGraph } from "graphology";
+import { buildPlanGraph, lazyByVersion } from "./build-plan-graph.js";
 import { closePlan } from "./close-plan.js";
 import { type CompileOptions, resolveCompileOptions } from "./compile-options.js";
-import type { CompiledPlan } from "./compiled-plan.js";
+import type { CompiledPlan, PlanGraph } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PlanBuilder } from "./plan-builder.js";
 import type { ToolRegistry } from "./tool-registry.js";
@@ -63,8 +64,12 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
     for (const source of document?.calls ?? []) builder.add(source);
     const extra = located.diagnostics.map((diagnostic) => ({ index: -1, diagnostic }));
     const closed = closePlan(builder, extra, document?.source ?? plan);
+    const graph = lazyGraph(builder, closed.criticalPaths);
     return {
       ...closed,
+      get graph() {
+        return graph();
+      },
       planHash: hash,
       ...(document === undefined ? {} : { document }),
       ...(located.sourceMap === undefined ? {} : { sourceMap: located.sourceMap }),
@@ -72,6 +77,17 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
   } catch (error) {
     return internalFailure(hash, error);
   }
+}
+
+/** The graphology graph of a builder, built on first call (and rebuilt if calls were added since). */
+export function lazyGraph(
+  builder: PlanBuilder,
+  criticalPaths?: ReadonlyMap<string, number>,
+): () => PlanGraph {
+  return lazyByVersion(
+    () => builder.version,
+    () => buildPlanGraph(builder.entries.values(), (e) => criticalPaths?.get(e.call.id) ?? e.tool.cost),
+  );
 }
 
 /** The result when the compiler itself failed (a bug): an error diagnostic instead of a throw. */
@@ -82,6 +98,7 @@ export function internalFailure(hash: PlanHash, error: unknown): CompiledPlan {
     planHash: hash,
     diagnostics: [makeDiagnostic("PLAN_SHAPE", message, "", { hint: "please report this plan as a bug" })],
     calls: [],
+    criticalPaths: new Map(),
     graph: new DirectedGraph(),
     autoIdsUsed: 0,
   };

@@ -107,8 +107,13 @@ export interface CompiledPlan {
   readonly document?: PlanDocument;
   /** Compiled calls in plan order. */
   readonly calls: readonly CompiledCall[];
-  /** The DAG. */
+  /**
+   * The DAG (graphology), built on first access: one edge per (writer, reader) pair, so W accumulating
+   * writers and R readers of one path give W × R edges here. Prefer `calls[].writers` and `criticalPaths`.
+   */
   readonly graph: PlanGraph;
+  /** Remaining critical path of every compiled call by id (by tool cost), without building `graph`. */
+  readonly criticalPaths?: ReadonlyMap<string, number>;
   /** How many automatic ids were handed out (the engine advances the thread's counter by this). */
   readonly autoIdsUsed: number;
   /** Line/column positions of pointers, when the plan was given as text. */

@@ -1,7 +1,7 @@
 import type { Diagnostic, JsonObject, PlanDocument, PlanHash } from "@obelisk/core";
 import { appendPointer, normalizePlan, planHash } from "@obelisk/core";
 import { closePlan } from "./close-plan.js";
-import { internalFailure } from "./compile.js";
+import { internalFailure, lazyGraph } from "./compile.js";
 import { type CompileOptions, resolveCompileOptions } from "./compile-options.js";
 import type { CompiledCall, CompiledPlan, PlanGraph } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -22,7 +22,7 @@ export interface IncrementalCompiler {
   close(): CompiledPlan;
   /** Calls added so far, in order. */
   readonly calls: readonly CompiledCall[];
-  /** The graph so far (critical paths are computed at close). */
+  /** The graph so far, built on access (critical paths are computed at close). */
   readonly graph: PlanGraph;
 }
 
@@ -90,11 +90,28 @@ export function createIncrementalCompiler(
     let hash: PlanHash = "sha256:";
     try {
       hash = planHash(document);
-      closed = { ...closePlan(builder, [], source), planHash: hash, document };
+      const plan = closePlan(builder, [], source);
+      const graph = lazyGraph(builder, plan.criticalPaths);
+      closed = {
+        ...plan,
+        get graph() {
+          return graph();
+        },
+        planHash: hash,
+        document,
+      };
     } catch (error) {
       closed = internalFailure(hash, error);
     }
     return closed;
   };
-  return { addCall, close, calls: builder.calls, graph: builder.graph };
+  const liveGraph = lazyGraph(builder);
+  return {
+    addCall,
+    close,
+    calls: builder.calls,
+    get graph() {
+      return liveGraph();
+    },
+  };
 }

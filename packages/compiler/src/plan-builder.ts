@@ -1,16 +1,22 @@
-import type { CallId, Diagnostic, JsonObject, OutputPath, OutputTarget, PlanCallSource } from "@obelisk/core";
-import { appendPointer, asCallId, isValidCallId, OUTPUT_METHODS } from "@obelisk/core";
-import { DirectedGraph } from "graphology";
-import { willCreateCycle } from "graphology-dag";
+import type {
+  CallId,
+  Diagnostic,
+  JsonObject,
+  OutputPath,
+  OutputTarget,
+  PlanCallSource,
+  Reference,
+} from "@obelisk/core";
+import { appendPointer, asCallId, isValidCallId, OUTPUT_METHODS, pathsOverlap } from "@obelisk/core";
 import { analyzeCallBody, type CallBody, readCallHead } from "./analyze-call.js";
-import type { BuilderSettings, CallEntry, ReaderEntry, WriterEntry } from "./builder-types.js";
-import type { CompiledCall, PlanGraph, WriterLink } from "./compiled-plan.js";
-import { cyclePathFrom } from "./find-cycles.js";
+import type { BuilderSettings, CallEntry, WriterEntry } from "./builder-types.js";
+import type { CompiledCall, WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PathIndex } from "./path-index.js";
+import { closingCycle, type DagNode, type WriterGroup } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { ToolRegistry } from "./tool-registry.js";
-import { addEdge, makeLink, operandsOf, readersOf, writersOf } from "./wire-edges.js";
+import { makeLink, operandsOf, writersOf } from "./wire-edges.js";
 
 /** The result of adding one call. */
 export interface AddCallResult {
@@ -34,7 +40,6 @@ const MAX_CONFLICTS_PER_CALL = 20;
 
 /** Builds the plan graph one call at a time; the plan-wide passes run over its state at close. */
 export class PlanBuilder {
-  readonly graph: PlanGraph = new DirectedGraph();
   readonly calls: CompiledCall[] = [];
   readonly entries = new Map<string, CallEntry>();
   /** Diagnostics with the plan index of their call (document-level ones use -1). */
@@ -43,8 +48,16 @@ export class PlanBuilder {
   readonly phantomTargets = new PathIndex<true>();
   /** Ids of calls that could not be compiled. */
   readonly phantomIds = new Set<string>();
+  /** Internal DAG nodes, in plan order (calls and writer groups; see plan-dag.ts). */
+  readonly nodes: DagNode[] = [];
+  /** Bumped on every added call (the lazily built graphology graph is rebuilt when it changed). */
+  version = 0;
   readonly #writers = new PathIndex<WriterEntry>((entry) => !OUTPUT_METHODS[entry.method].accumulating);
-  readonly #readers = new PathIndex<ReaderEntry>();
+  /** Writer groups by the path they read (shared and private). */
+  readonly #groupIndex = new PathIndex<WriterGroup>();
+  /** Shared writer groups by reference text. */
+  readonly #groupByText = new Map<string, WriterGroup>();
+  readonly #nodeById = new Map<string, DagNode>();
   readonly #givenIds = new Map<string, number>();
   #nextAuto: number;
   autoIdsUsed = 0;
@@ -131,35 +144,35 @@ export class PlanBuilder {
     body: CallBody,
     out: Diagnostic[],
   ): CompiledCall | undefined {
-    const writers = new Map<string, WriterLink[]>();
-    const call = makeCompiledCall(source, raw, tool, id, body, writers);
     const alternatives = body.outputPath?.alternatives ?? [
       [{ kind: "calls", path: [id], text: `†calls.${id}` }],
     ];
-    const entry: CallEntry = { call, writers, tool, alternatives };
-    const operands = operandsOf(body.references);
-    const countOf = (callId: string) =>
-      callId === id ? alternatives.length : (this.entries.get(callId)?.alternatives.length ?? 1);
-    const indexOf = (callId: string) =>
-      callId === id ? source.index : (this.entries.get(callId)?.call.index ?? 0);
-    for (const operand of operands) {
-      if (!writers.has(operand.text))
-        writers.set(operand.text, writersOf(operand, id, this.#writers, countOf, indexOf));
+    const groups = this.#groupsOf(id, operandsOf(body.references), alternatives);
+    const feeds = this.#feedsOf(id, alternatives);
+    if (this.options.refuseCycles && this.#refuseCycle(id, groups, feeds, source.pointer, out))
+      return undefined;
+    const writers = new Map<string, WriterLink[]>();
+    for (const group of groups) {
+      writers.set(group.reference.text, group.links);
+      group.readers.push(id);
+      if (group.owner === undefined) this.#groupByText.set(group.reference.text, group);
+      if (group.readers.length > 1) continue;
+      this.#groupIndex.add(group.reference.kind, group.reference.path, group);
+      for (const link of group.links) this.#nodeById.get(link.callId)?.outGroups.push(group);
     }
-    const readers = readersOf(alternatives, id, this.#readers);
-    this.graph.addNode(id, {
-      tool: tool.name,
-      index: source.index,
-      alternatives: alternatives.map((ts) => ts.map((t) => t.text)),
-      criticalPath: tool.cost,
-    });
-    for (const [text, links] of writers)
-      for (const link of links) addEdge(this.graph, link.callId, id, link, text);
-    if (this.options.refuseCycles && this.#refuseCycle(id, readers, source.pointer, out)) return undefined;
-    for (const [readerId, byText] of readers) this.#linkReader(readerId, byText, id, alternatives.length);
+    const call = makeCompiledCall(source, raw, tool, id, body, writers);
+    const entry: CallEntry = { call, writers, tool, alternatives };
+    const node: DagNode = { id, index: source.index, cost: tool.cost, outGroups: [] };
+    for (const [group, set] of feeds) {
+      group.links.push(makeLink(id, set, alternatives.length));
+      node.outGroups.push(group);
+    }
     this.#checkConflicts(entry, out);
     this.entries.set(id, entry);
+    this.nodes.push(node);
+    this.#nodeById.set(id, node);
     this.calls.push(call);
+    this.version++;
     alternatives.forEach((targets, alternative) => {
       for (const target of targets)
         this.#writers.add(target.kind, target.path, {
@@ -170,44 +183,76 @@ export class PlanBuilder {
           method: call.outputMethod,
         });
     });
-    for (const operand of operands)
-      this.#readers.add(operand.kind, operand.path, { callId: id, reference: operand });
     return call;
   }
 
-  #refuseCycle(id: string, readers: Map<string, unknown>, pointer: string, out: Diagnostic[]): boolean {
-    for (const readerId of readers.keys()) {
-      if (!willCreateCycle(this.graph, id, readerId)) continue;
-      this.graph.addEdge(id, readerId, { alternatives: [], conditional: false, references: [] });
-      const path = cyclePathFrom(this.graph, id, undefined);
-      this.graph.dropNode(id);
-      const message = `adding call "${id}" would close a cycle: ${path.join(" → ")}`;
-      out.push(
-        makeDiagnostic("CYCLE", message, pointer, {
-          callId: id,
-          hint: path.join(" → "),
-          related: path.slice(0, -1),
-        }),
+  /** The writer group of each distinct operand: shared by text, private when the call writes an overlapping path. */
+  #groupsOf(
+    id: string,
+    operands: readonly Reference[],
+    alternatives: readonly (readonly OutputTarget[])[],
+  ): WriterGroup[] {
+    const groups = new Map<string, WriterGroup>();
+    for (const operand of operands) {
+      if (groups.has(operand.text)) continue;
+      const writesIt = alternatives.some((targets) =>
+        targets.some((t) => t.kind === operand.kind && pathsOverlap(t.path, operand.path)),
       );
-      return true;
+      const shared = writesIt ? undefined : this.#groupByText.get(operand.text);
+      const group = shared ?? {
+        reference: operand,
+        links: writersOf(operand, id, this.#writers, this.#countOf, this.#indexOf),
+        readers: [],
+        ...(writesIt ? { owner: id } : {}),
+      };
+      groups.set(operand.text, group);
     }
-    return false;
+    return [...groups.values()];
   }
 
-  #linkReader(readerId: string, byText: Map<string, Set<number>>, writerId: CallId, total: number): void {
-    const reader = this.entries.get(readerId);
-    if (reader === undefined) return;
-    for (const [text, set] of byText) {
-      const link = makeLink(writerId, set, total);
-      const links = reader.writers.get(text) ?? [];
-      links.push(link);
-      links.sort(
-        (a, b) =>
-          (this.entries.get(a.callId)?.call.index ?? 0) - (this.entries.get(b.callId)?.call.index ?? 0),
-      );
-      reader.writers.set(text, links);
-      addEdge(this.graph, writerId, readerId, link, text);
-    }
+  /** Groups (of other calls) whose reference overlaps the new call's targets, with the overlapping alternatives. */
+  #feedsOf(id: string, alternatives: readonly (readonly OutputTarget[])[]): Map<WriterGroup, Set<number>> {
+    const feeds = new Map<WriterGroup, Set<number>>();
+    alternatives.forEach((targets, alternative) => {
+      for (const target of targets) {
+        for (const { entry: group } of this.#groupIndex.overlapping(target.kind, target.path)) {
+          if (group.owner === id) continue;
+          let set = feeds.get(group);
+          if (set === undefined) {
+            set = new Set();
+            feeds.set(group, set);
+          }
+          set.add(alternative);
+        }
+      }
+    });
+    return feeds;
+  }
+
+  readonly #indexOf = (callId: string): number => this.entries.get(callId)?.call.index ?? 0;
+  readonly #countOf = (callId: string): number => this.entries.get(callId)?.alternatives.length ?? 1;
+
+  #refuseCycle(
+    id: string,
+    groups: readonly WriterGroup[],
+    feeds: ReadonlyMap<WriterGroup, unknown>,
+    pointer: string,
+    out: Diagnostic[],
+  ): boolean {
+    const readers = [...feeds.keys()].flatMap((group) => group.readers);
+    if (readers.length === 0) return false;
+    const writers = new Set(groups.flatMap((group) => group.links.map((link) => link.callId as string)));
+    const path = closingCycle(id, readers, writers, (callId) => this.#nodeById.get(callId));
+    if (path === undefined) return false;
+    const message = `adding call "${id}" would close a cycle: ${path.join(" → ")}`;
+    out.push(
+      makeDiagnostic("CYCLE", message, pointer, {
+        callId: id,
+        hint: path.join(" → "),
+        related: path.slice(0, -1),
+      }),
+    );
+    return true;
   }
 
   /**

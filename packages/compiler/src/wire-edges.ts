@@ -1,5 +1,5 @@
-import type { OutputTarget, Reference } from "@obelisk/core";
-import type { ReaderEntry, WriterEntry } from "./builder-types.js";
+import type { Reference } from "@obelisk/core";
+import type { WriterEntry } from "./builder-types.js";
 import type { ParamReference, PlanGraph, WriterLink } from "./compiled-plan.js";
 import type { PathIndex } from "./path-index.js";
 
@@ -41,34 +41,6 @@ export function writersOf(
 export function makeLink(callId: string, alternatives: ReadonlySet<number>, total: number): WriterLink {
   const sorted = [...alternatives].sort((a, b) => a - b);
   return { callId: callId as WriterLink["callId"], alternatives: sorted, conditional: sorted.length < total };
-}
-
-/** Readers (call id → reference text → alternatives of the new call) whose operands overlap the new call's targets. */
-export function readersOf(
-  alternatives: readonly (readonly OutputTarget[])[],
-  selfId: string,
-  readers: PathIndex<ReaderEntry>,
-): Map<string, Map<string, Set<number>>> {
-  const result = new Map<string, Map<string, Set<number>>>();
-  alternatives.forEach((targets, alternative) => {
-    for (const target of targets) {
-      for (const { entry } of readers.overlapping(target.kind, target.path)) {
-        if (entry.callId === selfId) continue;
-        let byText = result.get(entry.callId);
-        if (byText === undefined) {
-          byText = new Map();
-          result.set(entry.callId, byText);
-        }
-        let set = byText.get(entry.reference.text);
-        if (set === undefined) {
-          set = new Set();
-          byText.set(entry.reference.text, set);
-        }
-        set.add(alternative);
-      }
-    }
-  });
-  return result;
 }
 
 /** Adds or merges the edge writer → reader for one link carried by one reference. */

@@ -1,0 +1,205 @@
+import type { Reference } from "@obelisk/core";
+import type { WriterLink } from "./compiled-plan.js";
+
+/**
+ * One shared list of in-plan writers of a reference text: a hub between its writers and its readers, so
+ * W writers and R readers of one path cost W + R links, not W × R (bug B6). Every reader of the text that
+ * does not itself write an overlapping path shares the same group; a reader that does gets a private
+ * group (`owner`) without itself.
+ */
+export interface WriterGroup {
+  /** The reference operand (its canonical text and path). */
+  readonly reference: Reference;
+  /** Writers in plan order; appended to as later writers arrive. Shared by reference with every reader. */
+  readonly links: WriterLink[];
+  /** Ids of the calls that read through this group. */
+  readonly readers: string[];
+  /** The reader of a private group (it writes an overlapping path itself and must not depend on itself). */
+  readonly owner?: string;
+}
+
+/** A compiled call in the internal DAG. */
+export interface DagNode {
+  readonly id: string;
+  readonly index: number;
+  readonly cost: number;
+  /** Groups this call writes into (its successors are their readers). */
+  readonly outGroups: WriterGroup[];
+}
+
+/** The internal DAG: calls and writer groups as vertices, numbered; successors as index lists. */
+interface Numbered {
+  readonly ids: (string | undefined)[];
+  readonly succ: number[][];
+}
+
+function numbered(nodes: readonly DagNode[]): Numbered {
+  const ids: (string | undefined)[] = nodes.map((node) => node.id);
+  const byId = new Map(nodes.map((node, i) => [node.id, i]));
+  const groupNumber = new Map<WriterGroup, number>();
+  const succ: number[][] = nodes.map(() => []);
+  nodes.forEach((node, i) => {
+    for (const group of node.outGroups) {
+      let g = groupNumber.get(group);
+      if (g === undefined) {
+        g = ids.length;
+        groupNumber.set(group, g);
+        ids.push(undefined);
+        succ.push(group.readers.map((reader) => byId.get(reader) as number));
+      }
+      (succ[i] as number[]).push(g);
+    }
+  });
+  return { ids, succ };
+}
+
+/** Remaining critical path of every call (its cost plus the largest among its readers'), O(V + E). */
+export function dagCriticalPaths(nodes: readonly DagNode[]): Map<string, number> {
+  const { ids, succ } = numbered(nodes);
+  const value = new Float64Array(ids.length);
+  const state = new Uint8Array(ids.length); // 0 new, 1 in progress, 2 done
+  for (let root = 0; root < ids.length; root++) {
+    if (state[root] !== 0) continue;
+    const stack = [root];
+    while (stack.length > 0) {
+      const v = stack[stack.length - 1] as number;
+      if (state[v] === 0) {
+        state[v] = 1;
+        for (const w of succ[v] as number[]) if (state[w] === 0) stack.push(w);
+        continue;
+      }
+      stack.pop();
+      if (state[v] === 2) continue;
+      let longest = 0;
+      for (const w of succ[v] as number[])
+        if (state[w] === 2) longest = Math.max(longest, value[w] as number);
+      value[v] = (v < nodes.length ? (nodes[v] as DagNode).cost : 0) + longest;
+      state[v] = 2;
+    }
+  }
+  return new Map(nodes.map((node, i) => [node.id, value[i] as number]));
+}
+
+/** Strongly connected components with more than one vertex (iterative Tarjan). */
+function cyclicComponents({ succ }: Numbered): number[][] {
+  const n = succ.length;
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const onStack = new Uint8Array(n);
+  const stack: number[] = [];
+  const components: number[][] = [];
+  let counter = 0;
+  for (let root = 0; root < n; root++) {
+    if (index[root] !== -1) continue;
+    const work: [number, number][] = [[root, 0]];
+    index[root] = low[root] = counter++;
+    stack.push(root);
+    onStack[root] = 1;
+    while (work.length > 0) {
+      const frame = work[work.length - 1] as [number, number];
+      const [v, position] = frame;
+      const next = (succ[v] as number[])[position];
+      if (next !== undefined) {
+        frame[1] = position + 1;
+        if (index[next] === -1) {
+          index[next] = low[next] = counter++;
+          stack.push(next);
+          onStack[next] = 1;
+          work.push([next, 0]);
+        } else if (onStack[next] === 1) low[v] = Math.min(low[v] as number, index[next] as number);
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent !== undefined) low[parent[0]] = Math.min(low[parent[0]] as number, low[v] as number);
+      if (low[v] !== index[v]) continue;
+      const component: number[] = [];
+      let member: number;
+      do {
+        member = stack.pop() as number;
+        onStack[member] = 0;
+        component.push(member);
+      } while (member !== v);
+      if (component.length > 1) components.push(component);
+    }
+  }
+  return components;
+}
+
+/** Shortest path start → … → start inside `members` (BFS), as call ids (group vertices left out). */
+function cycleFrom(graph: Numbered, start: number, members: ReadonlySet<number>): string[] {
+  const previous = new Map<number, number>();
+  const queue = [start];
+  for (let head = 0; head < queue.length; head++) {
+    const v = queue[head] as number;
+    for (const w of graph.succ[v] as number[]) {
+      if (!members.has(w)) continue;
+      if (w === start) {
+        const back: number[] = [];
+        for (let at: number | undefined = v; at !== undefined && at !== start; at = previous.get(at))
+          back.push(at);
+        const calls = back
+          .reverse()
+          .flatMap((at) => (graph.ids[at] === undefined ? [] : [graph.ids[at] as string]));
+        const id = graph.ids[start] as string;
+        return [id, ...calls, id];
+      }
+      if (!previous.has(w)) {
+        previous.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  const id = graph.ids[start] as string;
+  return [id, id];
+}
+
+/**
+ * Every cycle of the plan, one per strongly connected component: the path in edge order (writer →
+ * reader), starting and ending at the component's first call in plan order.
+ */
+export function dagCycles(nodes: readonly DagNode[]): string[][] {
+  const graph = numbered(nodes);
+  return cyclicComponents(graph).map((component) => {
+    const calls = component.filter((v) => v < nodes.length);
+    const start = calls.reduce((best, v) =>
+      (nodes[v] as DagNode).index < (nodes[best] as DagNode).index ? v : best,
+    );
+    return cycleFrom(graph, start, new Set(component));
+  });
+}
+
+/**
+ * Streaming: the cycle `id → … → id` that linking a new call would close, or undefined. `readers` are
+ * the calls that will read the new call (its successors), `writers` those it reads (its predecessors).
+ */
+export function closingCycle(
+  id: string,
+  readers: readonly string[],
+  writers: ReadonlySet<string>,
+  nodeOf: (id: string) => DagNode | undefined,
+): string[] | undefined {
+  const previous = new Map<string, string>();
+  const queue: string[] = [];
+  for (const reader of readers) {
+    if (previous.has(reader)) continue;
+    previous.set(reader, id);
+    queue.push(reader);
+  }
+  for (let head = 0; head < queue.length; head++) {
+    const at = queue[head] as string;
+    if (writers.has(at)) {
+      const path = [id];
+      for (let step: string | undefined = at; step !== undefined && step !== id; step = previous.get(step))
+        path.push(step);
+      return [id, ...path.slice(1).reverse(), id];
+    }
+    for (const group of nodeOf(at)?.outGroups ?? [])
+      for (const next of group.readers)
+        if (!previous.has(next) && next !== id) {
+          previous.set(next, at);
+          queue.push(next);
+        }
+  }
+  return undefined;
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { exampleTools } from "./__fixtures__/tools.js";
+import { compile } from "./compile.js";
+import { createIncrementalCompiler } from "./incremental-compiler.js";
+import { createToolRegistry } from "./tool-registry.js";
+
+const registry = createToolRegistry(exampleTools);
+const push = (id: string, message = "m") => ({
+  _tool: "log",
+  _id: id,
+  message,
+  _outputPath: "†state.items",
+  _outputMethod: "push",
+});
+const read = (id: string) => ({ _tool: "log", _id: id, message: "{†state.items}" });
+const writerIds = (
+  calls: readonly { id: string; writers: ReadonlyMap<string, readonly { callId: string }[]> }[],
+  id: string,
+) =>
+  calls
+    .find((call) => call.id === id)
+    ?.writers.get("†state.items")
+    ?.map((link) => link.callId);
+
+describe("writer groups (bug B6)", () => {
+  it("readers of one path share one writer list, in plan order, with readers before and after writers", () => {
+    const result = compile(
+      { type: "plan", plan: [read("r0"), push("a"), read("r1"), push("b"), read("r2")] },
+      registry,
+    );
+    expect(result.ok).toBe(true);
+    for (const id of ["r0", "r1", "r2"]) expect(writerIds(result.calls, id)).toEqual(["a", "b"]);
+    const lists = new Set(result.calls.flatMap((call) => [...call.writers.values()]));
+    expect(lists.size).toBe(1);
+    expect(result.graph.size).toBe(6);
+    expect(result.criticalPaths?.get("a")).toBe(2);
+  });
+
+  it("a writer that reads the path it writes does not depend on itself; other readers see it", () => {
+    const plan = [push("a"), push("b", "{†state.items}"), read("r"), push("c")];
+    const result = compile({ type: "plan", plan }, registry);
+    expect(result.diagnostics.filter((d) => d.code === "CYCLE")).toEqual([]);
+    expect(writerIds(result.calls, "b")).toEqual(["a", "c"]);
+    expect(writerIds(result.calls, "r")).toEqual(["a", "b", "c"]);
+    expect(result.graph.hasEdge("b", "b")).toBe(false);
+  });
+
+  it("streaming: a later writer joins the shared list; the live graph follows", () => {
+    const compiler = createIncrementalCompiler(registry);
+    compiler.addCall(read("r0"));
+    compiler.addCall(read("r1"));
+    expect(compiler.graph.size).toBe(0);
+    compiler.addCall(push("a"));
+    expect(compiler.graph.size).toBe(2);
+    const closed = compiler.close();
+    expect(writerIds(closed.calls, "r0")).toEqual(["a"]);
+    expect(writerIds(closed.calls, "r1")).toEqual(["a"]);
+  });
+
+  it("streaming: a writer that would close a cycle through a shared list is refused", () => {
+    const compiler = createIncrementalCompiler(registry);
+    compiler.addCall({ _tool: "log", _id: "x", message: "{†state.items}", _outputPath: "†state.x" });
+    const refused = compiler.addCall(push("y", "{†state.x}"));
+    expect(refused.ok).toBe(false);
+    expect(refused.diagnostics.map((d) => [d.code, d.hint])).toEqual([["CYCLE", "y → x → y"]]);
+    expect(compiler.graph.hasNode("y")).toBe(false);
+  });
+});
