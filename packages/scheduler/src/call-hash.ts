@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 import type { CompiledCall } from "@obelisk/compiler";
 import { canonicalJson, type JsonObject } from "@obelisk/core";
 
@@ -18,5 +18,15 @@ export function callKeyJson(call: CompiledCall, params: JsonObject): string {
  * output path text and method — plus the `_output` value for latent calls, so a changed `_output` runs again.
  */
 export function callHash(call: CompiledCall, params: JsonObject): string {
-  return `sha256:${createHash("sha256").update(callKeyJson(call, params)).digest("hex")}`;
+  return `sha256:${sha256Hex(callKeyJson(call, params))}`;
+}
+
+type OneShotHash = (algorithm: string, data: string, encoding: "hex") => string;
+/** `crypto.hash` (Node ≥ 20.12): one native call, ~2× cheaper than `createHash` for short keys. */
+const oneShot = (crypto as { hash?: OneShotHash }).hash;
+
+/** SHA-256 of a string as hex (the same digest either way). */
+function sha256Hex(text: string): string {
+  if (oneShot !== undefined) return oneShot("sha256", text, "hex");
+  return crypto.createHash("sha256").update(text).digest("hex");
 }

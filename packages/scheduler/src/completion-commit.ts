@@ -4,6 +4,8 @@ import { buildCallRecord, type CallEnding, type RecordContext } from "./call-rec
 import type { CallRun, PendingResult } from "./runner-types.js";
 import { missingWrites, writesFor } from "./state-writes.js";
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** What committing a completed call writes. */
 export interface Completion {
   /** The call's ending (status, branch, result, wrote, error). */
@@ -30,20 +32,15 @@ export function buildCompletion(
       : writesFor(call, pending.alternative, pending.value);
   if (pending.onlyMissing === true) writes = missingWrites(state, writes);
   const output = call.outputPath === undefined ? pending.value : undefined;
-  const wrote = writes.map((write) => write.reference);
+  const wrote = writes.length === 0 ? [] : writes.map((write) => write.reference);
   if (output !== undefined) wrote.push(`†calls.${call.id}`);
   const count = call.outputPath?.alternatives.length ?? 0;
-  const ending: CallEnding = {
-    status: pending.status,
-    ...(pending.alternative !== undefined && count >= 2 ? { branch: pending.alternative } : {}),
-    ...(pending.value === undefined ? {} : { result: pending.value }),
-    wrote,
-    ...(pending.error === undefined ? {} : { error: pending.error }),
-  };
-  const commit: CallCommit = {
-    record: buildCallRecord(run, ending, context),
-    writes,
-    ...(output === undefined ? {} : { output }),
-  };
+  // Built field by field (cheaper than conditional spreads on the hot path).
+  const ending: Mutable<CallEnding> = { status: pending.status, wrote };
+  if (pending.alternative !== undefined && count >= 2) ending.branch = pending.alternative;
+  if (pending.value !== undefined) ending.result = pending.value;
+  if (pending.error !== undefined) ending.error = pending.error;
+  const record = buildCallRecord(run, ending, context);
+  const commit: CallCommit = output === undefined ? { record, writes } : { record, writes, output };
   return { ending, commit, writes, output };
 }

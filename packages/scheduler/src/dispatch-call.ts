@@ -1,7 +1,7 @@
 import type { CompiledCall, RegisteredTool } from "@obelisk/compiler";
 import { asThreadId, deepFreeze, type JsonObject, toJsonValue } from "@obelisk/core";
 import type { Awaitable, CallRecord } from "@obelisk/state";
-import { after } from "./awaitable.js";
+import { isThenable } from "./awaitable.js";
 import { callHash } from "./call-hash.js";
 import type { CallEnding } from "./call-record.js";
 import type { ConfirmDecision } from "./confirm-types.js";
@@ -42,7 +42,13 @@ export function completeValue(
   tool: RegisteredTool,
   raw: unknown,
 ): Awaitable<void> {
-  const interpreted = interpretResult(call, tool, raw, host.options.maxValueBytes);
+  let interpreted: ReturnType<typeof interpretResult>;
+  try {
+    interpreted = interpretResult(call, tool, raw, host.options.maxValueBytes);
+  } catch {
+    // A hostile value whose inspection throws (bug B5's family): not JSON.
+    return host.end(index, failed("OUTPUT_NOT_JSON", "the tool returned a value that cannot be inspected"));
+  }
   if (!interpreted.ok) return host.end(index, { status: "failed", wrote: [], error: interpreted.error });
   const alternative = call.outputPath === undefined ? undefined : interpreted.alternative;
   host.complete(index, { status: "succeeded", alternative, value: interpreted.value });
@@ -115,7 +121,9 @@ function decide(
 function execute(host: DispatchHost, index: number, run: CallRun, tool: RegisteredTool): Awaitable<void> {
   if (host.aborted) return host.end(index, { status: "cancelled", wrote: [], reason: host.abortReason });
   if (tool.latent) return completeValue(host, index, run.call, tool, run.call.output);
-  return after(host.invoke(index, tool), (outcome) => onInvoked(host, index, run, tool, outcome));
+  const outcome = host.invoke(index, tool);
+  if (!(outcome instanceof Promise)) return onInvoked(host, index, run, tool, outcome);
+  return outcome.then((value) => onInvoked(host, index, run, tool, value));
 }
 
 /** Asks the confirmation hook (when installed), then executes. */
@@ -183,7 +191,18 @@ export function dispatchCall(
   run.hash = callHash(call, run.params);
   if (call.rerun || tool.fresh) return confirmThenExecute(host, index, run, tool);
   const { store, threadId } = host.options;
-  return after(store.findCompletedCall(asThreadId(threadId), run.hash), (record) =>
-    record === undefined ? confirmThenExecute(host, index, run, tool) : reuse(host, index, run, record),
-  );
+  const found = store.findCompletedCall(asThreadId(threadId), run.hash);
+  // Synchronous stores (memory, SQLite) answer at once: no closure, no microtask hop.
+  if (!isThenable(found)) return afterLookup(host, index, run, tool, found);
+  return Promise.resolve(found).then((record) => afterLookup(host, index, run, tool, record));
+}
+
+function afterLookup(
+  host: DispatchHost,
+  index: number,
+  run: CallRun,
+  tool: RegisteredTool,
+  record: CallRecord | undefined,
+): Awaitable<void> {
+  return record === undefined ? confirmThenExecute(host, index, run, tool) : reuse(host, index, run, record);
 }

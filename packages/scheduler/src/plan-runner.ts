@@ -1,22 +1,23 @@
 import { setMaxListeners } from "node:events";
-import type { CompiledCall, RegisteredTool } from "@obelisk/compiler";
+import type { CompiledCall, RegisteredTool, RetryPolicy } from "@obelisk/compiler";
 import { assertNever, deepFreeze, type JsonObject, ObeliskError, toJsonValue } from "@obelisk/core";
-import type { Awaitable, CallCommit } from "@obelisk/state";
+import type { Awaitable, CommitResult, RecordedError } from "@obelisk/state";
 import { after, isThenable } from "./awaitable.js";
+import { CallInvocation, type InvocationHost } from "./call-invocation.js";
 import { CallLimiter } from "./call-limiter.js";
 import { buildCallRecord, buildCallReport, type CallEnding } from "./call-record.js";
 import { createClaims, createWritersOf, preloadCallOutputs } from "./call-writers.js";
-import { buildCompletion } from "./completion-commit.js";
+import { buildCompletion, type Completion } from "./completion-commit.js";
 import { DecisionCore } from "./decision-core.js";
 import type { CoreEffect } from "./decision-types.js";
 import { type DispatchHost, dispatchCall } from "./dispatch-call.js";
 import { EventHub, toRecordedError } from "./event-hub.js";
-import { type InvokeOutcome, type InvokeRequest, invokeTool } from "./invoke-tool.js";
+import { type InvokeOutcome, invokeTool } from "./invoke-tool.js";
 import { resolveRetryPolicy } from "./retry-delay.js";
 import { callEndEvent, type RunEvent } from "./run-event.js";
 import type { CallRun, ExecutionResult, PendingResult, RunnerOptions } from "./runner-types.js";
 import { SerialSteps } from "./serial-steps.js";
-import { systemTimers } from "./timers.js";
+import { systemTimers, type Timers } from "./timers.js";
 import { WorkingContext } from "./working-context.js";
 
 /** Distributes the `Omit` over the event union. */
@@ -27,7 +28,7 @@ type EventInput = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "runI
  * retries; commit through the store before dependents start; emit events) and reports back.
  * Batch: `add(all calls)` then `close()`. Streaming: `add` one call at a time, `close()` at the end.
  */
-export class PlanRunner implements DispatchHost {
+export class PlanRunner implements DispatchHost, InvocationHost {
   readonly context: WorkingContext;
   /** Resolves with the execution result once every call has settled. */
   readonly result: Promise<ExecutionResult>;
@@ -40,6 +41,12 @@ export class PlanRunner implements DispatchHost {
   private readonly now: () => number;
   private readonly startedAt: number;
   private readonly queue: CoreEffect[] = [];
+  private readonly policies = new Map<string, RetryPolicy>();
+  readonly runId: string;
+  readonly threadId: string;
+  readonly signal: AbortSignal;
+  readonly timers: Timers;
+  readonly random: () => number;
   private draining = false;
   private readonly steps = new SerialSteps((error) => this.fatal(error));
   private loading: Promise<void> | undefined;
@@ -56,6 +63,11 @@ export class PlanRunner implements DispatchHost {
     plannedCalls = 0,
   ) {
     this.now = options.now ?? Date.now;
+    this.runId = options.runId;
+    this.threadId = options.threadId;
+    this.signal = this.controller.signal;
+    this.timers = options.timers ?? systemTimers;
+    this.random = options.random ?? Math.random;
     this.startedAt = this.now();
     this.hub = options.events ?? new EventHub();
     // Every in-flight attempt listens to the run's signal (removed when it ends): no listener cap (bug B3).
@@ -200,42 +212,40 @@ export class PlanRunner implements DispatchHost {
   invoke(index: number, tool: RegisteredTool): Awaitable<InvokeOutcome> {
     const run = this.runOf(index);
     const call = run.call;
-    const task = (): Awaitable<InvokeOutcome> => invokeTool(this.invokeRequest(run, tool));
-    if (this.limiter.unlimited(tool.name)) return task();
+    const request = new CallInvocation(this, run, tool, this.policyOf(call, tool));
+    if (this.limiter.unlimited(tool.name)) return invokeTool(request);
+    const task = (): Awaitable<InvokeOutcome> => invokeTool(request);
     const priority = this.options.graph?.getNodeAttribute(call.id, "criticalPath") ?? 0;
     return this.limiter
       .run(tool.name, priority, task)
       .catch((): InvokeOutcome => ({ kind: "cancelled", attempts: run.attempts }));
   }
 
-  private invokeRequest(run: CallRun, tool: RegisteredTool): InvokeRequest {
+  /** The effective retry policy: cached per tool for calls without their own `_retry`. */
+  private policyOf(call: CompiledCall, tool: RegisteredTool): RetryPolicy {
+    if (call.retry !== undefined) return resolveRetryPolicy(tool.retry, call);
+    let policy = this.policies.get(tool.name);
+    if (policy === undefined) {
+      policy = resolveRetryPolicy(tool.retry, call);
+      this.policies.set(tool.name, policy);
+    }
+    return policy;
+  }
+
+  /** {@link InvocationHost}: an attempt starts. */
+  attemptStarted(run: CallRun, attempt: number): void {
+    run.attempts = attempt;
+    run.startedAt ??= this.now();
+    if (!this.hub.idle) {
+      const call = run.call;
+      this.emit({ type: "call-start", callId: call.id, tool: call.tool, attempt, params: run.params ?? {} });
+    }
+  }
+
+  /** {@link InvocationHost}: a retry is scheduled. */
+  retrying(run: CallRun, attempt: number, delayMs: number, error: RecordedError): void {
     const call = run.call;
-    return {
-      run: tool.run as NonNullable<RegisteredTool["run"]>,
-      args: run.params ?? {},
-      callId: call.id,
-      runId: this.options.runId,
-      threadId: this.options.threadId,
-      policy: resolveRetryPolicy(tool.retry, call),
-      timeoutMs: call.timeoutMs ?? tool.timeoutMs,
-      signal: this.controller.signal,
-      timers: this.options.timers ?? systemTimers,
-      random: this.options.random ?? Math.random,
-      onAttempt: (attempt) => {
-        run.attempts = attempt;
-        run.startedAt ??= this.now();
-        if (!this.hub.idle)
-          this.emit({
-            type: "call-start",
-            callId: call.id,
-            tool: call.tool,
-            attempt,
-            params: run.params ?? {},
-          });
-      },
-      onRetry: (attempt, delayMs, error) =>
-        this.emit({ type: "call-retry", callId: call.id, tool: call.tool, attempt, delayMs, error }),
-    };
+    this.emit({ type: "call-retry", callId: call.id, tool: call.tool, attempt, delayMs, error });
   }
 
   /** A completed result: the core decides when it may be committed (plan order for accumulating paths). */
@@ -244,45 +254,61 @@ export class PlanRunner implements DispatchHost {
     this.feed(this.core.completed(index, pending.alternative));
   }
 
-  /** Commits a completed result: writes applied to the working state, then `store.commitCall`, then settle. */
+  /** Commits a completed result: `store.commitCall`, then the writes applied to the working state, then settle. */
   private commitPending(index: number): void {
+    this.steps.run(this.commitStep, index);
+  }
+
+  /** One serialized commit step (a field, so the hot path creates no closure per call). */
+  private readonly commitStep = (index: number): Awaitable<void> => {
     const run = this.runOf(index);
-    const pending = run.pending as PendingResult;
-    const call = run.call;
-    this.steps.run(() => {
-      const endedAt = this.now();
-      const context = { threadId: this.options.threadId, runId: this.options.runId, endedAt };
-      const { ending, commit, writes, output } = buildCompletion(run, pending, this.context.state, context);
-      return after(this.options.store.commitCall(commit), (result) => {
-        if (!result.ok) {
-          const { code, message } = result.error;
-          return this.commitEnding(index, {
-            status: "failed",
-            wrote: [],
-            error: { name: "ObeliskError", code, message },
-          });
-        }
-        const failure = this.context.write(writes);
-        if (failure !== undefined)
-          throw new ObeliskError(
-            "STORE_ERROR",
-            `the store accepted a write the working state cannot apply: ${failure}`,
-          );
-        if (output !== undefined) this.context.setCallOutput(call.id, output);
-        if (!this.hub.idle) {
-          for (const write of writes) {
-            this.emit({
-              type: "state-write",
-              callId: call.id,
-              tool: call.tool,
-              reference: write.reference,
-              method: write.method,
-            });
-          }
-        }
-        this.settleCall(index, ending, endedAt);
-      });
+    const endedAt = this.now();
+    const completion = buildCompletion(run, run.pending as PendingResult, this.context.state, {
+      threadId: this.threadId,
+      runId: this.runId,
+      endedAt,
     });
+    const result = this.options.store.commitCall(completion.commit);
+    if (!isThenable(result)) return this.committed(index, completion, endedAt, result);
+    return Promise.resolve(result).then((value) => this.committed(index, completion, endedAt, value));
+  };
+
+  /** After the store's answer: apply the writes to the working state and settle (or fail the call). */
+  private committed(
+    index: number,
+    completion: Completion,
+    endedAt: number,
+    result: CommitResult,
+  ): Awaitable<void> {
+    if (!result.ok) {
+      const { code, message } = result.error;
+      return this.commitEnding(index, {
+        status: "failed",
+        wrote: [],
+        error: { name: "ObeliskError", code, message },
+      });
+    }
+    const { writes, output, ending } = completion;
+    const failure = writes.length === 0 ? undefined : this.context.write(writes);
+    if (failure !== undefined)
+      throw new ObeliskError(
+        "STORE_ERROR",
+        `the store accepted a write the working state cannot apply: ${failure}`,
+      );
+    const call = this.runOf(index).call;
+    if (output !== undefined) this.context.setCallOutput(call.id, output);
+    if (!this.hub.idle) {
+      for (const write of writes) {
+        this.emit({
+          type: "state-write",
+          callId: call.id,
+          tool: call.tool,
+          reference: write.reference,
+          method: write.method,
+        });
+      }
+    }
+    this.settleCall(index, ending, endedAt);
   }
 
   /** Ends a call without a result: commits its record (no writes), then settles it. */
@@ -290,7 +316,7 @@ export class PlanRunner implements DispatchHost {
     const run = this.runOf(index);
     if (run.ending !== undefined) return;
     run.ending = ending.status;
-    this.steps.run(() => this.commitEnding(index, ending));
+    this.steps.run(() => this.commitEnding(index, ending), undefined);
   }
 
   private commitEnding(index: number, ending: CallEnding): Awaitable<void> {
@@ -321,10 +347,10 @@ export class PlanRunner implements DispatchHost {
         ? (ending.branch ?? (run.call.outputPath ? 0 : undefined))
         : undefined;
     this.feed(
-      this.core.settled(index, {
-        status: ending.status,
-        ...(alternative === undefined ? {} : { alternative }),
-      }),
+      this.core.settled(
+        index,
+        alternative === undefined ? { status: ending.status } : { status: ending.status, alternative },
+      ),
     );
   }
 

@@ -53,7 +53,8 @@ function renderTemplate(parts: readonly (string | InputExpression)[], context: W
 
 /** A literal's text with escapes removed (`††x` → `†x`, `{††` → `{†`); strings without a dagger are as-is. */
 function literal(text: string): string {
-  if (!text.includes("†")) return text;
+  // Only a leading `††` and `{††` are escapes (SPEC §2 rule 3); references are overwritten by `setAt`.
+  if (!text.startsWith("††") && !text.includes("{††")) return text;
   const parsed = parseParameterString(text);
   return parsed.ok && parsed.value.type === "literal" ? parsed.value.value : text;
 }

@@ -10,14 +10,14 @@ export class SerialSteps {
 
   constructor(private readonly onError: (error: unknown) => void) {}
 
-  /** Runs `step` now if nothing is pending, else after the pending steps. */
-  run(step: () => Awaitable<void>): void {
+  /** Runs `step(arg)` now if nothing is pending, else after the pending steps. */
+  run<A>(step: (arg: A) => Awaitable<void>, arg: A): void {
     const tail = this.tail;
     if (tail !== undefined) {
-      this.track(tail.then(step));
+      this.track(tail.then(() => step(arg)));
       return;
     }
-    const result = step();
+    const result = step(arg);
     if (isThenable(result)) this.track(Promise.resolve(result));
   }
 
