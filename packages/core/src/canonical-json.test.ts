@@ -49,3 +49,22 @@ describe("canonicalJson", () => {
     );
   });
 });
+
+describe("canonicalJson fast and deep paths", () => {
+  it("gives the same text below and above the recursion threshold (200 levels)", () => {
+    for (const depth of [199, 200, 201, 1_000]) {
+      let value: unknown = { b: 1, a: [undefined, "x"], c: undefined };
+      for (let level = 0; level < depth; level++) value = level % 2 === 0 ? [value] : { z: value, y: null };
+      let expected = '{"a":[null,"x"],"b":1}';
+      for (let level = 0; level < depth; level++)
+        expected = level % 2 === 0 ? `[${expected}]` : `{"y":null,"z":${expected}}`;
+      expect(canonicalJson(value)).toBe(expected);
+    }
+  });
+
+  it("still refuses a cycle on the fast path", () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    expect(() => canonicalJson(cyclic)).toThrow(/cycle/);
+  });
+});

@@ -57,6 +57,61 @@ function pushContainer(value: object, tasks: Task[]): void {
  * Throws an ObeliskError (USAGE) on a cycle or a BigInt; undefined at the top level gives `null`.
  */
 export function canonicalJson(value: unknown): string {
+  const fast = recursiveJson(value, true, 0, new Set());
+  return fast === TOO_DEEP ? iterativeJson(value) : (fast ?? "null");
+}
+
+const TOO_DEEP: unique symbol = Symbol("too deep");
+const MAX_RECURSION = 200;
+
+/** Fast path (the common, shallow case): plain recursion; gives up with TOO_DEEP past MAX_RECURSION levels. */
+function recursiveJson(
+  value: unknown,
+  inArray: boolean,
+  depth: number,
+  active: Set<object>,
+): string | undefined | typeof TOO_DEEP {
+  let current = value;
+  if (
+    typeof current === "object" &&
+    current !== null &&
+    typeof (current as { toJSON?: unknown }).toJSON === "function"
+  )
+    current = (current as { toJSON: () => unknown }).toJSON();
+  if (typeof current !== "object" || current === null)
+    return current === null ? "null" : (primitiveJson(current, inArray) ?? (inArray ? "null" : undefined));
+  if (depth >= MAX_RECURSION) return TOO_DEEP;
+  if (active.has(current)) throw new ObeliskError("USAGE", "canonicalJson: the value contains a cycle");
+  active.add(current);
+  let text: string;
+  if (Array.isArray(current)) {
+    text = "[";
+    for (let index = 0; index < current.length; index++) {
+      const item = recursiveJson(current[index], true, depth + 1, active);
+      if (item === TOO_DEEP) return TOO_DEEP;
+      text += `${index > 0 ? "," : ""}${item ?? "null"}`;
+    }
+    text += "]";
+  } else {
+    const record = current as Record<string, unknown>;
+    const keys = Object.keys(record)
+      .filter((key) => isWritten(record[key]))
+      .sort();
+    text = "{";
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index] as string;
+      const item = recursiveJson(record[key], false, depth + 1, active);
+      if (item === TOO_DEEP) return TOO_DEEP;
+      text += `${index > 0 ? "," : ""}${JSON.stringify(key)}:${item ?? "null"}`;
+    }
+    text += "}";
+  }
+  active.delete(current);
+  return text;
+}
+
+/** The general path: an explicit stack, any depth. */
+function iterativeJson(value: unknown): string {
   const parts: string[] = [];
   const active = new Set<object>();
   const tasks: Task[] = [{ value, inArray: true }];
