@@ -28,12 +28,16 @@ export interface RecordContext {
 
 let lastMs = Number.NaN;
 let lastIso = "";
-/** ISO time, memoized for the last millisecond (many calls end within the same one). */
+let previousMs = Number.NaN;
+let previousIso = "";
+/** ISO time, memoized for the last two milliseconds (start and end times alternate; many calls share them). */
 const iso = (ms: number): string => {
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
+  if (ms === lastMs) return lastIso;
+  if (ms === previousMs) return previousIso;
+  previousMs = lastMs;
+  previousIso = lastIso;
+  lastMs = ms;
+  lastIso = new Date(ms).toISOString();
   return lastIso;
 };
 
