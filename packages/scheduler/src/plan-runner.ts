@@ -23,6 +23,9 @@ import { WorkingContext } from "./working-context.js";
 /** Distributes the `Omit` over the event union. */
 type EventInput = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "runId" | "at"> : never) : never;
 
+/** Effects performed before the runner yields to the event loop (see `drain`). */
+const EFFECTS_PER_SLICE = 1024;
+
 /**
  * The thin runner around the decision core: performs its effects (dispatch with limits, timeouts and
  * retries; commit through the store before dependents start; emit events) and reports back.
@@ -48,6 +51,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   readonly timers: Timers;
   readonly random: () => number;
   private draining = false;
+  private cursor = 0;
   private readonly steps = new SerialSteps((error) => this.fatal(error));
   private loading: Promise<void> | undefined;
   private cancelled = false;
@@ -156,14 +160,28 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   /** Queues the core's effects and performs them (iteratively: no deep recursion on long chains). */
   private feed(effects: readonly CoreEffect[]): void {
     for (const effect of effects) this.queue.push(effect);
-    if (this.draining) return;
+    if (!this.draining) this.drain();
+  }
+
+  /**
+   * Performs queued effects. With synchronous tools and store a whole run could otherwise finish in one
+   * macrotask, so a cancellation signal or a timer could never fire: after a slice of effects the runner
+   * yields to the event loop and goes on from the same place. (`perform` never throws.)
+   */
+  private drain(): void {
     this.draining = true;
-    try {
-      for (let i = 0; i < this.queue.length; i++) this.perform(this.queue[i] as CoreEffect);
-    } finally {
-      this.queue.length = 0;
-      this.draining = false;
+    let performed = 0;
+    while (this.cursor < this.queue.length) {
+      if (performed === EFFECTS_PER_SLICE) {
+        setImmediate(() => this.drain());
+        return;
+      }
+      this.perform(this.queue[this.cursor++] as CoreEffect);
+      performed++;
     }
+    this.queue.length = 0;
+    this.cursor = 0;
+    this.draining = false;
   }
 
   private perform(effect: CoreEffect): void {
