@@ -2,9 +2,6 @@ import type { JsonObject } from "@obelisk/core";
 import type { SchemaCheck } from "./schema-validator.js";
 import type { RetryPolicy, ToolContext } from "./tool-definition.js";
 
-/** A tool implementation as the registry stores it. */
-export type ToolRun = (args: never, ctx: ToolContext) => unknown;
-
 /** A tool after registration: schemas as JSON Schema, defaults filled, validators cached. */
 export interface RegisteredTool {
   /** Unique name. */

@@ -46,7 +46,7 @@ describe.each(storeKinds())("SPEC scenarios on the $name store", (kind) => {
       { input: { userName: "Ada" } },
     );
     expect(result).toMatchObject({ status: "succeeded", state: { greeting: "Hello Ada" }, errors: [] });
-    expect(result.calls["greetUser$1"]).toMatchObject({
+    expect(result.calls.greetUser$1).toMatchObject({
       status: "succeeded",
       attempts: 1,
       wrote: ["†state.greeting"],

@@ -16,11 +16,6 @@ export function deferred<T = unknown>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
-/** Lets pending promise callbacks run (a few macrotask-free microtask turns). */
-export async function flush(turns = 20): Promise<void> {
-  for (let i = 0; i < turns; i++) await Promise.resolve();
-}
-
 /** Flushes microtasks until `condition` holds (no timers, no real waiting); throws if it never does. */
 export async function until(condition: () => boolean, turns = 5000): Promise<void> {
   for (let i = 0; i < turns; i++) {

@@ -1,21 +1,3 @@
-/** A promise with its resolve and reject exposed (controllable in tests: no sleeps). */
-export interface Deferred<T> {
-  readonly promise: Promise<T>;
-  resolve(value: T): void;
-  reject(error: unknown): void;
-}
-
-/** Creates a controllable promise. */
-export function deferred<T = unknown>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
 /** Lets pending promise callbacks run (a few macrotask-free microtask turns). */
 export async function flush(turns = 20): Promise<void> {
   for (let i = 0; i < turns; i++) await Promise.resolve();
