@@ -10,13 +10,13 @@ import type { ExecutionResult, RunnerOptions } from "./runner-types.js";
  */
 export function executePlan(
   plan: CompiledPlan,
-  options: Omit<RunnerOptions, "graph" | "streaming">,
+  options: Omit<RunnerOptions, "criticalPaths" | "streaming">,
 ): Promise<ExecutionResult> {
   if (!plan.ok)
     throw new ObeliskError("PLAN_INVALID", "the plan has errors; validate it first", {
       data: plan.diagnostics,
     });
-  const runner = new PlanRunner({ ...options, graph: plan.graph, streaming: false }, plan.calls.length);
+  const runner = new PlanRunner({ ...options, streaming: false, ...(plan.criticalPaths === undefined ? {} : { criticalPaths: plan.criticalPaths }) }, plan.calls.length);
   runner.add(plan.calls);
   return runner.close();
 }

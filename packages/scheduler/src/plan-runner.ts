@@ -233,7 +233,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const request = new CallInvocation(this, run, tool, this.policyOf(call, tool));
     if (this.limiter.unlimited(tool.name)) return invokeTool(request);
     const task = (): Awaitable<InvokeOutcome> => invokeTool(request);
-    const priority = this.options.graph?.getNodeAttribute(call.id, "criticalPath") ?? 0;
+    const priority = this.options.criticalPaths?.get(call.id) ?? 0;
     return this.limiter
       .run(tool.name, priority, task)
       .catch((): InvokeOutcome => ({ kind: "cancelled", attempts: run.attempts }));

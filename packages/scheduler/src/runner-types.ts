@@ -1,4 +1,4 @@
-import type { CompiledCall, PlanGraph, ToolRegistry } from "@obelisk/compiler";
+import type { CompiledCall, ToolRegistry } from "@obelisk/compiler";
 import type { JsonObject, JsonValue, PlanHash } from "@obelisk/core";
 import type { CallStatus, RecordedError, StateStore } from "@obelisk/state";
 import type { ConfirmHook } from "./confirm-types.js";
@@ -23,8 +23,8 @@ export interface RunnerOptions {
   readonly state: JsonObject;
   /** Values of host-declared kinds. */
   readonly extraKinds?: Readonly<Record<string, JsonValue>>;
-  /** The plan graph, for critical-path priority (`criticalPath` node attribute). */
-  readonly graph?: PlanGraph;
+  /** Remaining critical path of each call by id, for priority when calls compete for slots. */
+  readonly criticalPaths?: ReadonlyMap<string, number>;
   /** Global concurrency limit. Default unbounded. */
   readonly concurrency?: number;
   /** Abort everything at the first unhandled failure. Default false. */
