@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { toJsonValue } from "./value-to-json-value.js";
 
@@ -81,5 +82,37 @@ describe("toJsonValue", () => {
       },
     });
     expect(rejection(value)).toEqual(["OUTPUT_NOT_JSON", ""]);
+  });
+
+  it("copies any JSON value exactly, with the byte size JSON.stringify gives (quick and careful paths)", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const result = toJsonValue(value);
+        const text = JSON.stringify(value);
+        expect(result.ok && JSON.stringify(result.value)).toBe(text);
+        expect(result.ok && result.bytes).toBe(new TextEncoder().encode(text).length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("gives the same copy and size on both sides of the quick path's budget", () => {
+    for (const size of [1000, (1 << 20) - 2, (1 << 20) + 10]) {
+      const value = { items: Array.from({ length: size }, (_, i) => (i % 2 === 0 ? i : `s${i}`)) };
+      const result = toJsonValue(value);
+      expect(result.ok && result.bytes).toBe(JSON.stringify(value).length);
+      expect(result.ok && Object.isFrozen(result.value)).toBe(true);
+    }
+    const deep = JSON.parse(`${"[".repeat(70)}1${"]".repeat(70)}`) as unknown;
+    expect(toJsonValue(deep).ok && JSON.stringify((toJsonValue(deep) as { value: unknown }).value)).toBe(
+      JSON.stringify(deep),
+    );
+  });
+
+  it("rejects what the quick path cannot judge with the careful path's pointer", () => {
+    expect(rejection({ a: [1, { b: Number.NaN }] })).toEqual(["OUTPUT_NOT_JSON", "/a/1/b"]);
+    expect(rejection([1, () => 1])).toEqual(["OUTPUT_NOT_JSON", "/1"]);
+    expect(rejection({ d: new Date(0) })).toEqual(["OUTPUT_NOT_JSON", "/d"]);
+    expect(rejection({ a: "x".repeat(40) }, 20)[0]).toBe("OUTPUT_TOO_LARGE");
   });
 });

@@ -186,6 +186,75 @@ function place(frame: Frame, key: string | undefined, value: JsonValue): void {
   } else if (key !== undefined) frame.copy[key] = value;
 }
 
+/** What the quick copy has counted so far, and its byte limit. */
+interface QuickCounter {
+  bytes: number;
+  nodes: number;
+  readonly maxBytes: number;
+}
+
+/** Marks a value the quick copy leaves to the careful one. */
+const SLOW_PATH: unique symbol = Symbol("slow path");
+/** Depth and node budget of the quick copy: cycles and exponential sharing end in the careful path. */
+const QUICK_MAX_DEPTH = 64;
+const QUICK_MAX_NODES = 1 << 20;
+
+/**
+ * The common case of {@link toJsonValue} without its bookkeeping: small, plain, acyclic values copied
+ * recursively. Anything unusual (a non-JSON value, an instance, `__proto__` or undefined members, depth
+ * or size beyond the budget) returns SLOW_PATH and the careful copy decides, with its precise errors.
+ */
+function quickCopy(value: unknown, depth: number, counter: QuickCounter): JsonValue | typeof SLOW_PATH {
+  if (++counter.nodes > QUICK_MAX_NODES) return SLOW_PATH;
+  switch (typeof value) {
+    case "string":
+      counter.bytes += jsonStringByteSize(value);
+      return value;
+    case "boolean":
+      counter.bytes += value ? 4 : 5;
+      return value;
+    case "number":
+      if (!Number.isFinite(value)) return SLOW_PATH;
+      counter.bytes += jsonPrimitiveByteSize(value);
+      return value === 0 ? 0 : value;
+    case "object":
+      break;
+    default:
+      return SLOW_PATH;
+  }
+  if (value === null) {
+    counter.bytes += 4;
+    return null;
+  }
+  if (depth > QUICK_MAX_DEPTH || counter.bytes > counter.maxBytes) return SLOW_PATH;
+  if (Array.isArray(value)) {
+    const copy: JsonValue[] = [];
+    counter.bytes += value.length === 0 ? 2 : value.length + 1;
+    for (let i = 0; i < value.length; i++) {
+      const item = quickCopy(value[i], depth + 1, counter);
+      if (item === SLOW_PATH) return SLOW_PATH;
+      copy.push(item);
+    }
+    return Object.freeze(copy);
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return SLOW_PATH;
+  const copy: Record<string, JsonValue> = {};
+  let members = 0;
+  for (const key of Object.keys(value)) {
+    if (key === "__proto__") return SLOW_PATH;
+    const member = (value as Record<string, unknown>)[key];
+    if (member === undefined) return SLOW_PATH;
+    const item = quickCopy(member, depth + 1, counter);
+    if (item === SLOW_PATH) return SLOW_PATH;
+    copy[key] = item;
+    counter.bytes += jsonStringByteSize(key) + 1;
+    members++;
+  }
+  counter.bytes += members === 0 ? 2 : members + 1;
+  return Object.freeze(copy);
+}
+
 /**
  * Checks that a tool's return value is JSON and returns a deep, frozen, prototype-safe copy with its size.
  * Rejected (OUTPUT_NOT_JSON, naming the first offender's pointer): functions, symbols, BigInt, NaN and
@@ -194,8 +263,16 @@ function place(frame: Frame, key: string | undefined, value: JsonValue): void {
  * OUTPUT_TOO_LARGE. Iterative, O(size); shared sub-objects are copied once and shared (they are frozen).
  */
 export function toJsonValue(value: unknown, options: ToJsonValueOptions = {}): ToJsonValueResult {
+  const maxBytes = options.maxBytes ?? DEFAULT_LIMITS.maxValueBytes;
   try {
-    const copied = copyValue(value, options.maxBytes ?? DEFAULT_LIMITS.maxValueBytes);
+    const fast: QuickCounter = { bytes: 0, nodes: 0, maxBytes };
+    const copied = quickCopy(value, 1, fast);
+    if (copied !== SLOW_PATH && fast.bytes <= maxBytes) return { ok: true, value: copied, bytes: fast.bytes };
+  } catch {
+    // a throwing getter: the careful path below reports it
+  }
+  try {
+    const copied = copyValue(value, maxBytes);
     return { ok: true, value: copied.value, bytes: copied.bytes };
   } catch (error) {
     if (error instanceof Rejection)
