@@ -2,10 +2,13 @@ import type { Adapter } from "../adapters/adapter.js";
 import { type EngineKey, loadAdapter } from "../adapters/registry.js";
 import type { BenchConfig } from "../bench-config.js";
 import { type DagShape, generateDag } from "../dag.js";
-import { measureInterleaved } from "../measure.js";
+import { measureInterleaved, timeRun } from "../measure.js";
 import { predictRunMs, type SizedTime } from "../predict-run.js";
 import { median, round } from "../stats.js";
 import { referenceResults, work } from "../work.js";
+
+/** How many times the measured size the growth probe runs at. */
+const PROBE_FACTOR = 3;
 
 /** Engines of the overhead workload, in run order. */
 export const OVERHEAD_ENGINES: readonly EngineKey[] = [
@@ -59,6 +62,16 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
       const predictions = new Map<EngineKey, number>();
       for (const key of OVERHEAD_ENGINES) {
         const cap = config.caps[key];
+        if (cap === undefined || size <= cap.maxSize)
+          await probeGrowth(
+            adapters.get(key) as Adapter,
+            shape,
+            size,
+            config,
+            history,
+            `${key}/${shape}`,
+            log,
+          );
         const predicted = predictRunMs(history.get(`${key}/${shape}`) ?? [], size);
         if (cap !== undefined && size > cap.maxSize) skip.set(key, cap.reason);
         else if (predicted !== undefined && predicted > config.maxRunMs) {
@@ -117,4 +130,33 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
     }
   }
   return cases;
+}
+
+/**
+ * With one size measured, the prediction assumes quadratic growth. When that alone would skip a run a
+ * linear engine could finish in time, one untimed probe at a few times the measured size (checked like any
+ * run) gives the engine's real growth exponent instead.
+ */
+async function probeGrowth(
+  adapter: Adapter,
+  shape: DagShape,
+  size: number,
+  config: BenchConfig,
+  history: Map<string, SizedTime[]>,
+  historyKey: string,
+  log: (line: string) => void,
+): Promise<void> {
+  const known = history.get(historyKey) ?? [];
+  const last = known.at(-1);
+  if (known.length !== 1 || last === undefined || !Number.isFinite(last.ms)) return;
+  const quadratic = predictRunMs(known, size) ?? 0;
+  const linear = last.ms * (size / last.size);
+  if (quadratic <= config.maxRunMs || linear > config.maxRunMs) return;
+  const probeSize = Math.min(size, Math.round(last.size * PROBE_FACTOR));
+  if (probeSize <= last.size) return;
+  const dag = generateDag(shape, probeSize, config.seed);
+  const run = await timeRun(adapter, dag, { task: work }, referenceResults(dag), config.maxRunMs);
+  if (run.error !== undefined || !Number.isFinite(run.ms)) return;
+  history.set(historyKey, [...known, { size: probeSize, ms: run.ms }]);
+  log(`probe ${adapter.name} ${shape} ${probeSize}: ${round(run.ms)} ms (growth from ${last.size})`);
 }
