@@ -6,28 +6,47 @@ import type { SchemaIssue } from "./schema-validator.js";
 const COMBINATORS = new Set(["anyOf", "oneOf", "not", "if", "contains", "uniqueItems", "enum", "const"]);
 const GROUPING = new Set(["anyOf", "oneOf", "not"]);
 
-function isAncestor(ancestor: string, pointer: string): boolean {
-  return ancestor === "" || pointer.startsWith(`${ancestor}/`);
+/** Calls `visit` with every proper ancestor of a slash-separated path, nearest first; stops when it returns true. */
+function someAncestor(path: string, visit: (ancestor: string) => boolean): boolean {
+  for (
+    let slash = path.lastIndexOf("/");
+    slash >= 0;
+    slash = slash === 0 ? -1 : path.lastIndexOf("/", slash - 1)
+  ) {
+    if (visit(path.slice(0, slash))) return true;
+  }
+  return false;
 }
 
 /**
  * Keeps the issues that concern literal values: drops issues at a reference's position (references are
  * type-checked instead), combinator issues above one, and the sub-issues of `anyOf` / `oneOf` / `not`
- * (one diagnostic per violation: the combinator stands for its branches).
+ * (one diagnostic per violation: the combinator stands for its branches). Linear in issues × path depth
+ * (a call with thousands of references in one array gets thousands of issues).
  */
 export function literalIssues(
   issues: readonly SchemaIssue[],
   referencePointers: readonly string[],
 ): SchemaIssue[] {
-  const grouping = issues.filter((issue) => GROUPING.has(issue.keyword)).map((issue) => issue.schemaPath);
+  if (issues.length === 0) return [];
+  const grouping = new Set(issues.filter((issue) => GROUPING.has(issue.keyword)).map((i) => i.schemaPath));
+  const references = new Set(referencePointers);
+  const aboveReferences = new Set<string>();
+  for (const reference of referencePointers)
+    someAncestor(reference, (above) => !addNew(aboveReferences, above));
   return issues.filter((issue) => {
-    if (grouping.some((path) => issue.schemaPath.startsWith(`${path}/`))) return false;
-    for (const reference of referencePointers) {
-      if (issue.instancePath === reference || isAncestor(reference, issue.instancePath)) return false;
-      if (isAncestor(issue.instancePath, reference) && COMBINATORS.has(issue.keyword)) return false;
-    }
-    return true;
+    if (grouping.size > 0 && someAncestor(issue.schemaPath, (path) => grouping.has(path))) return false;
+    const at = issue.instancePath;
+    if (references.has(at) || someAncestor(at, (above) => references.has(above))) return false;
+    return !(COMBINATORS.has(issue.keyword) && aboveReferences.has(at));
   });
+}
+
+/** Adds a value to a set; false when it was there already. */
+function addNew(set: Set<string>, value: string): boolean {
+  if (set.has(value)) return false;
+  set.add(value);
+  return true;
 }
 
 /** Translates parameter issues: required → PARAM_MISSING, closed schema → PARAM_UNKNOWN, others PARAM_INVALID. */
