@@ -140,3 +140,165 @@ describe.each(stores)("prototype pollution through the engine (%s)", (_name, mak
     expect(result.status).toBe("succeeded");
   });
 });
+
+/** Look-alikes of forbidden names (Cyrillic letters, fullwidth underscores, zero-width joiner, case, space). */
+const LOOK_ALIKE_KEYS = [
+  "__prоto__",
+  "__proto__\u200d",
+  "\uff3f\uff3fproto\uff3f\uff3f",
+  "cоnstructor",
+  "prototypе",
+  "__proto__ ",
+  "__PROTO__",
+];
+
+describe.each(stores)("hostile names and look-alikes through the engine (%s)", (_name, makeStore) => {
+  let engine: Engine;
+  afterEach(async () => {
+    await engine.close();
+  });
+  const fresh = () => {
+    engine = createEngine({ tools: hostileTools([]) as never, store: makeStore() });
+    return engine;
+  };
+
+  it("look-alike keys in output paths are ordinary own keys: the state holds exactly what was written", async () => {
+    fresh();
+    const plan = LOOK_ALIKE_KEYS.map((key, index) => ({
+      _tool: "hostile",
+      _id: `w${index}`,
+      _outputPath: `†state[${JSON.stringify(key)}].inner`,
+    }));
+    const result = await engine.run({ type: "plan", plan });
+    expect(result.status).toBe("succeeded");
+    const state = await engine.store.readState("default" as never);
+    expect(Object.keys(state).sort()).toEqual([...LOOK_ALIKE_KEYS].sort());
+    for (const key of LOOK_ALIKE_KEYS) {
+      const holder = (state as Record<string, unknown>)[key] as Record<string, unknown>;
+      expect(Object.getPrototypeOf(holder)).toBe(Object.prototype);
+      expect(Object.keys(holder)).toEqual(["inner"]);
+      expect(JSON.stringify(holder.inner)).toBe(hostileJson);
+      const read = await engine.get("default", `†state[${JSON.stringify(key)}].inner.ok`);
+      expect(read).toMatchObject({ found: true, value: 3 });
+    }
+    // Reading them back by reference in a later plan gives the same data.
+    const seen: unknown[] = [];
+    engine = createEngine({ tools: hostileTools(seen) as never, store: engine.store });
+    const probe = await engine.run({ _tool: "probe", v: `†state[${JSON.stringify(LOOK_ALIKE_KEYS[0])}]` });
+    expect(probe.status).toBe("succeeded");
+    expect(seen).toEqual([{ polluted: undefined, plainPrototype: true }]);
+  });
+
+  it.each([
+    // JSON escapes inside a bracket segment decode to a forbidden name.
+    ['†state["\\u005f_proto__"].polluted', "REF_FORBIDDEN_SEGMENT"],
+    ['†state["__pro\\u0074o__"]', "REF_FORBIDDEN_SEGMENT"],
+    ['†state["constructor"]["prototype"]', "REF_FORBIDDEN_SEGMENT"],
+    ["†calls.__proto__", "REF_FORBIDDEN_SEGMENT"],
+    // Look-alike daggers, dots and quotes are not the language: a syntax error, never a write.
+    ["✝state.__proto__.polluted", "OUTPUT_PATH_SYNTAX"],
+    ["‡state.x", "OUTPUT_PATH_SYNTAX"],
+    ["†state．__proto__", "OUTPUT_PATH_SYNTAX"],
+    ["†state[“__proto__”]", "OUTPUT_PATH_SYNTAX"],
+    ["†state['__proto__']", "OUTPUT_PATH_SYNTAX"],
+    ["†state.\u202e__proto__", "OUTPUT_PATH_SYNTAX"],
+  ])("the output path %s is refused with %s at /_outputPath", async (outputPath, code) => {
+    fresh();
+    await engine.set("default", "†state.kept", 1);
+    await expect(engine.run({ _tool: "hostile", _outputPath: outputPath })).rejects.toMatchObject({
+      code: "PLAN_INVALID",
+      data: {
+        diagnostics: expect.arrayContaining([expect.objectContaining({ code, pointer: "/_outputPath" })]),
+      },
+    });
+    expect(await engine.store.readState("default" as never)).toEqual({ kept: 1 });
+  });
+
+  it.each([
+    '†state["\\u005f_proto__"]',
+    "†calls.__proto__",
+    "†calls.constructor",
+    "$tool_output.__proto__",
+    "hello {†state.__proto__}",
+    'hello {†state["constructor"]}',
+    "†state.x || †calls.__proto__.y",
+  ])("the reference %s is refused with REF_FORBIDDEN_SEGMENT at /v", async (reference) => {
+    fresh();
+    await expect(engine.run({ _tool: "probe", v: reference })).rejects.toMatchObject({
+      code: "PLAN_INVALID",
+      data: {
+        diagnostics: expect.arrayContaining([
+          expect.objectContaining({ code: "REF_FORBIDDEN_SEGMENT", pointer: "/v" }),
+        ]),
+      },
+    });
+  });
+
+  it("built-in names (toString, hasOwnProperty) are never found on state or input", async () => {
+    fresh();
+    for (const reference of ["†state.toString", "†state.hasOwnProperty", "†input.valueOf"]) {
+      await expect(engine.run({ _tool: "probe", v: reference }, { input: {} })).rejects.toMatchObject({
+        code: "PLAN_INVALID",
+        data: { diagnostics: [expect.objectContaining({ code: "REF_UNRESOLVED", pointer: "/v" })] },
+      });
+    }
+  });
+
+  it("a look-alike dagger in a parameter is a literal string, passed as is", async () => {
+    engine = createEngine({
+      store: makeStore(),
+      tools: [{ name: "echo", input: { type: "object" }, run: (args: unknown) => args }] as never,
+    });
+    const result = await engine.run({
+      _tool: "echo",
+      v: "✝state.__proto__.polluted",
+      _outputPath: "†state.o",
+    });
+    expect(result.status).toBe("succeeded");
+    expect(result.state).toEqual({ o: { v: "✝state.__proto__.polluted" } });
+  });
+
+  it('escaped "\\u005f\\u005fproto\\u005f\\u005f" keys in plan text and call ids named after built-ins stay data', async () => {
+    fresh();
+    const escaped = '{"\\u005f\\u005fproto\\u005f\\u005f":{"polluted":1},"ok":3}';
+    const seen: unknown[] = [];
+    engine = createEngine({ tools: hostileTools(seen) as never, store: engine.store });
+    const literal = await engine.run(`{"type":"plan","plan":[{"_tool":"probe","_id":"p","v":${escaped}}]}`);
+    expect(literal.status).toBe("succeeded");
+    expect(seen).toEqual([{ polluted: undefined, plainPrototype: true }]);
+    for (const id of ["constructor", "toString", "hasOwnProperty", "valueOf"]) {
+      // (distinct parameters: an identical stored call would be `satisfied` by the earlier one)
+      const result = await engine.run({ type: "plan", plan: [{ _tool: "hostile", _id: id, name: id }] });
+      expect(result.status).toBe("succeeded");
+      expect(Object.getPrototypeOf(result.calls)).toBe(Object.prototype);
+      expect(Object.keys(result.calls)).toEqual([id]);
+      expect(result.calls[id]?.status).toBe("succeeded");
+    }
+    const stored = await engine.get("default", "†calls.toString");
+    expect(JSON.stringify("value" in stored ? stored.value : undefined)).toBe(hostileJson);
+  });
+
+  // B8 — a call id that is a forbidden segment (`_id: "__proto__"`) is accepted by the compiler; the run
+  // result is built with `calls[id] = …`, so `result.calls` gets the call's outcome as its PROTOTYPE (no own
+  // key, `result.calls.status === "succeeded"` through the prototype) and the call is missing from the
+  // result; its output is stored under †calls.__proto__, a name no reference may read. Expected: the id is
+  // refused (an error diagnostic at /plan/0/_id), or kept as an own key of `result.calls`.
+  it.fails("B8: a call with _id __proto__ is refused, or reported as an own key of result.calls", async () => {
+    fresh();
+    let outcome: "refused" | "own key" | "lost";
+    try {
+      const result = await engine.run({ type: "plan", plan: [{ _tool: "hostile", _id: "__proto__" }] });
+      outcome =
+        Object.hasOwn(result.calls, "__proto__") && Object.getPrototypeOf(result.calls) === Object.prototype
+          ? "own key"
+          : "lost";
+    } catch (error) {
+      expect(error).toMatchObject({
+        code: "PLAN_INVALID",
+        data: { diagnostics: expect.arrayContaining([expect.objectContaining({ pointer: "/plan/0/_id" })]) },
+      });
+      outcome = "refused";
+    }
+    expect(outcome).not.toBe("lost");
+  });
+});
