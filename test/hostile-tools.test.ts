@@ -1,6 +1,6 @@
-import { createEngine, createMemoryStore, type Engine, type StateStore } from "obelisk";
+import { branch, createEngine, createMemoryStore, type Engine, type StateStore } from "obelisk";
 import { createSqliteStore } from "obelisk/sqlite";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualTimers, signal } from "./support/manual-timers.js";
 import { pollutionSigns } from "./support/prototype-guard.js";
 
@@ -380,5 +380,274 @@ describe("a 50 MB tool output with the default limits (64 MiB per value)", () =>
     expect(page).toMatchObject({ found: true, total: size });
     expect((await engine.run({ _tool: "ok", _outputPath: "†state.fine" })).status).toBe("succeeded");
     await engine.close();
+  });
+});
+
+/** An object with a `then` method (built with a computed key: the linter rightly flags literal thenables). */
+function thenable(then: (resolve: (value: unknown) => void) => void): object {
+  return { [["th", "en"].join("")]: then };
+}
+
+describe.each(stores)("more hostile outputs (%s)", (_name, makeStore) => {
+  let engine: Engine | undefined;
+  afterEach(async () => {
+    expect(pollutionSigns()).toEqual([]);
+    await engine?.close();
+    engine = undefined;
+  });
+  const okTool = { name: "ok", input: { type: "object" }, run: () => ({ fine: true }) };
+
+  let deep: unknown = "leaf";
+  for (let level = 0; level < 200_000; level += 1) deep = level % 2 === 0 ? [deep] : { d: deep };
+  const REFUSED: [string, () => unknown][] = [
+    ["an object with toJSON", () => ({ toJSON: () => "looks fine" })],
+    ["a nested toJSON", () => ({ a: { toJSON: () => 1 } })],
+    [
+      "a sparse array",
+      () => {
+        const holes: number[] = new Array(3);
+        holes[0] = 1;
+        holes[2] = 3;
+        return holes;
+      },
+    ],
+    [
+      "a class instance",
+      () =>
+        new (class Point {
+          x = 1;
+        })(),
+    ],
+    ["a boxed string", () => Object("s")],
+    ["a typed array", () => new Uint8Array(2)],
+    ["an Error", () => new Error("returned, not thrown")],
+    ["200,000 levels of nesting", () => deep],
+  ];
+  it.each(REFUSED)("%s: OUTPUT_NOT_JSON, nothing written, no stack overflow", async (_label, make) => {
+    engine = createEngine({
+      store: makeStore(),
+      tools: [okTool, { name: "weird", input: { type: "object" }, run: () => make() }] as never,
+    });
+    const result = await engine.run({
+      type: "plan",
+      plan: [
+        { _tool: "weird", _id: "w", _outputPath: "†state.w" },
+        { _tool: "weird", _id: "stored", n: 1 },
+      ],
+    });
+    expect(result.calls.w).toMatchObject({ status: "failed", error: { code: "OUTPUT_NOT_JSON" } });
+    expect(result.calls.stored).toMatchObject({ status: "failed", error: { code: "OUTPUT_NOT_JSON" } });
+    expect(result.state).toEqual({});
+    expect(await engine.store.listCallOutputIds("default" as never)).toEqual([]);
+    expect((await normalRun(engine)).status).toBe("succeeded");
+  });
+
+  const ACCEPTED: [string, () => unknown, unknown][] = [
+    ["-0 (JSON has no -0: stored as 0)", () => ({ z: -0 }), { z: 0 }],
+    [
+      "getters (read once, stored as data)",
+      () => ({
+        get a() {
+          return 1;
+        },
+      }),
+      { a: 1 },
+    ],
+    ["a transparent Proxy", () => new Proxy({ a: [1, 2] }, {}), { a: [1, 2] }],
+    ["a null-prototype object", () => Object.assign(Object.create(null), { a: 1 }), { a: 1 }],
+    [
+      "symbol keys and non-enumerable properties (dropped)",
+      () => Object.defineProperty({ a: 1, [Symbol("s")]: 2 }, "hidden", { value: 3, enumerable: false }),
+      { a: 1 },
+    ],
+    ["a thenable resolving to data", () => thenable((resolve) => resolve({ a: 1 })), { a: 1 }],
+  ];
+  it.each(ACCEPTED)("%s: the stored value is plain JSON data", async (_label, make, expected) => {
+    engine = createEngine({
+      store: makeStore(),
+      tools: [okTool, { name: "odd", input: { type: "object" }, run: () => make() }] as never,
+    });
+    const result = await engine.run({ _tool: "odd", _id: "o", _outputPath: "†state.o" });
+    expect(result.calls.o?.status).toBe("succeeded");
+    const stored = (await engine.store.readState("default" as never)) as Record<string, unknown>;
+    expect(JSON.stringify(stored.o)).toBe(JSON.stringify(expected));
+    expect(Object.getPrototypeOf(stored.o)).toBe(Object.prototype);
+  });
+
+  it("a tool that changes its output after returning it cannot change what was stored", async () => {
+    const held: { list: number[]; nested: { v: string } }[] = [];
+    let later: () => void = () => undefined;
+    const changed = new Promise<void>((resolve) => {
+      later = resolve;
+    });
+    engine = createEngine({
+      store: makeStore(),
+      tools: [
+        okTool,
+        {
+          name: "sneaky",
+          input: { type: "object" },
+          run: () => {
+            const value = { list: [1, 2], nested: { v: "original" } };
+            held.push(value);
+            return value;
+          },
+        },
+        {
+          name: "reader",
+          input: { type: "object" },
+          run: async (args: unknown) => {
+            for (const value of held) {
+              try {
+                value.list.push(99);
+                value.nested.v = "changed";
+              } catch {
+                // a frozen value refuses the change: as good as a copy
+              }
+            }
+            later();
+            return args;
+          },
+        },
+      ] as never,
+    });
+    const result = await engine.run({
+      type: "plan",
+      plan: [
+        { _tool: "sneaky", _id: "s", _outputPath: "†state.s" },
+        { _tool: "sneaky", _id: "c", n: 1 },
+        { _tool: "reader", _id: "r", after: "†state.s", _outputPath: "†state.r" },
+        {
+          _tool: "reader",
+          _id: "r2",
+          after: "†calls.c && †state.r",
+          v: "†calls.c",
+          _outputPath: "†state.r2",
+        },
+      ],
+    });
+    await changed;
+    expect(result.status).toBe("succeeded");
+    const original = { list: [1, 2], nested: { v: "original" } };
+    expect(result.state.s).toEqual(original);
+    expect((await engine.store.readState("default" as never)).s).toEqual(original);
+    expect(await engine.get("default", "†calls.c")).toMatchObject({ value: original });
+    expect((result.state.r2 as { v: unknown }).v).toEqual(original);
+  });
+
+  it("a thenable that never settles times out like a never-resolving promise (manual timers)", async () => {
+    const timers = new ManualTimers();
+    engine = createEngine({
+      store: makeStore(),
+      timers,
+      tools: [
+        okTool,
+        {
+          name: "stuck",
+          input: { type: "object" },
+          timeoutMs: 1_000,
+          run: () => thenable(() => undefined),
+        },
+      ] as never,
+    });
+    const running = engine.run({ _tool: "stuck", _id: "s", _outputPath: "†state.s" });
+    while (timers.scheduled().length === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(timers.scheduled()).toEqual([1_000]);
+    timers.fireAll();
+    const result = await running;
+    expect(result.calls.s).toMatchObject({ status: "failed", error: { code: "TIMEOUT" } });
+    expect((await normalRun(engine)).status).toBe("succeeded");
+  });
+
+  it("1,000 alternatives and 1,000 fan-out targets: the chosen one (and only it) is written", async () => {
+    engine = createEngine({
+      store: makeStore(),
+      tools: [
+        okTool,
+        {
+          name: "chooser",
+          input: { type: "object", properties: { pick: { type: "number" } } },
+          run: (args: { pick: number }) => branch(args.pick, { picked: args.pick }),
+        },
+      ] as never,
+    });
+    const alternatives = Array.from({ length: 1_000 }, (_, i) => `†state.alt.a${i}`).join(" || ");
+    const targets = Array.from({ length: 1_000 }, (_, i) => `†state.fan.f${i}`).join(" && ");
+    const result = await engine.run({
+      type: "plan",
+      plan: [
+        { _tool: "chooser", _id: "c", pick: 998, _outputPath: alternatives },
+        { _tool: "chooser", _id: "f", pick: 0, _outputPath: targets },
+        { _tool: "ok", _id: "after", v: "†state.alt.a998", _outputPath: "†state.after" },
+      ],
+    });
+    expect(result.status).toBe("succeeded");
+    expect(result.calls.c).toMatchObject({ status: "succeeded", branch: 998 });
+    expect(result.state.alt).toEqual({ a998: { picked: 998 } });
+    expect(Object.keys(result.state.fan as object)).toHaveLength(1_000);
+    expect(result.calls.after?.status).toBe("succeeded");
+  });
+});
+
+describe.each(stores)("timeouts beyond what a platform timer can hold (%s)", (_name, makeStore) => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Runs a call that waits for the test, with fake timers advanced by a minute: how it ended. */
+  async function outcomeOf(meta: Record<string, unknown>, toolTimeout: number | undefined): Promise<string> {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const gate = signal();
+    let aborted = false;
+    const engine = createEngine({
+      store: makeStore(),
+      tools: [
+        {
+          name: "slow",
+          input: { type: "object" },
+          ...(toolTimeout === undefined ? {} : { timeoutMs: toolTimeout }),
+          run: async (_args: unknown, ctx: { signal: AbortSignal }) => {
+            ctx.signal.addEventListener("abort", () => {
+              aborted = true;
+            });
+            await gate.promise;
+            return "done";
+          },
+        },
+      ] as never,
+    });
+    let outcome: string;
+    try {
+      const running = engine.run({ _tool: "slow", _id: "s", ...meta, _outputPath: "†state.s" });
+      await vi.advanceTimersByTimeAsync(60_000);
+      gate.resolve();
+      const result = await running;
+      outcome = aborted ? "timed out" : (result.calls.s?.status ?? "missing");
+    } catch (error) {
+      expect(error).toMatchObject({
+        code: "PLAN_INVALID",
+        data: { diagnostics: expect.arrayContaining([expect.objectContaining({ pointer: "/_timeoutMs" })]) },
+      });
+      outcome = "refused";
+    }
+    await engine.close();
+    return outcome;
+  }
+
+  it("control: the largest timeout a timer can hold (2^31 − 1 ms) lets a one-minute call finish", async () => {
+    expect(await outcomeOf({ _timeoutMs: 2 ** 31 - 1 }, undefined)).toBe("succeeded");
+  });
+
+  // B11 — packages/scheduler (attempt timeout): `_timeoutMs` (and a tool's `timeoutMs`) is handed to
+  // setTimeout as is. Node (and fake timers, which copy it) turn any delay above 2^31 − 1 ms (~24.8 days)
+  // into 1 ms with a TimeoutOverflowWarning, so `_timeoutMs: 2147483648` or `1e300` — "practically never" —
+  // makes every call that takes more than 1 ms fail with TIMEOUT at once. Expected: such a timeout is
+  // refused at validation (an error diagnostic at /_timeoutMs) or honoured (capped, or no timer at all).
+  it.fails.each([
+    ["_timeoutMs: 2 ** 31", { _timeoutMs: 2 ** 31 }, undefined],
+    ["_timeoutMs: 1e300", { _timeoutMs: 1e300 }, undefined],
+    ["a tool's timeoutMs: 2 ** 31", {}, 2 ** 31],
+  ])("B11: %s does not time the call out after 1 ms", async (_label, meta, toolTimeout) => {
+    expect(["succeeded", "refused"]).toContain(await outcomeOf(meta, toolTimeout));
   });
 });
