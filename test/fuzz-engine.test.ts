@@ -30,6 +30,7 @@ async function seededEngine(store: StateStore): Promise<Engine> {
 /** validate then run one document; returns every contract violation. */
 async function probe(engine: Engine, submitted: unknown): Promise<string[]> {
   engineCases.validated += 1;
+  const text = typeof submitted === "string" ? submitted : safeStringify(submitted);
   const validation = await engine.validate(submitted, { threadId: THREAD, input: FUZZ_INPUT });
   const problems = diagnosticProblems(submitted, validation.ok, validation.diagnostics);
   const before = await storeSnapshot(engine.store, THREAD);
@@ -50,13 +51,41 @@ async function probe(engine: Engine, submitted: unknown): Promise<string[]> {
     if ((await storeSnapshot(engine.store, THREAD)) !== before)
       problems.push("a rejected plan changed the store");
   }
+  const after = typeof submitted === "string" ? submitted : safeStringify(submitted);
+  if (after !== text) problems.push("validate or run changed the submitted document");
   problems.push(...pollutionSigns());
   return problems;
 }
 
+/** JSON text of any value (fc.anything() gives BigInt, cycles-free values, -0, …), for before/after checks. */
+function safeStringify(value: unknown): string {
+  try {
+    return (
+      JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? `${item}n` : item)) ?? ""
+    );
+  } catch {
+    return "(not serializable)";
+  }
+}
+
+/**
+ * The documents of the property: mostly a valid plan with one mutation (as a value or as JSON text), and one
+ * in ten an arbitrary value or arbitrary text.
+ */
+const submittedDocument: fc.Arbitrary<unknown> = fc.oneof(
+  {
+    weight: 9,
+    arbitrary: fc.tuple(validPlan, mutationSeed, fc.boolean()).map(([plan, mutation, asText]) => {
+      const mutated = mutatePlan(plan, mutation);
+      return asText ? JSON.stringify(mutated) : mutated;
+    }),
+  },
+  { weight: 1, arbitrary: fc.oneof(fc.anything(), fc.string({ unit: "binary", maxLength: 200 })) },
+);
+
 const stores: [string, () => StateStore, number][] = [
-  ["memory", () => createMemoryStore(), 500],
-  ["sqlite", () => createSqliteStore(":memory:"), 300],
+  ["memory", () => createMemoryStore(), 3_500],
+  ["sqlite", () => createSqliteStore(":memory:"), 1_500],
 ];
 
 describe.each(stores)("front door through the engine (%s store)", (_name, makeStore, numRuns) => {
@@ -72,15 +101,15 @@ describe.each(stores)("front door through the engine (%s store)", (_name, makeSt
     let cases = 0;
     await withSeed("engine fuzz", (seed) =>
       fc.assert(
-        fc.asyncProperty(validPlan, mutationSeed, fc.boolean(), async (plan, mutation, asText) => {
+        fc.asyncProperty(submittedDocument, async (submitted) => {
           if (++cases % 100 === 0) {
             engine = await seededEngine(makeStore());
             engines.push(engine);
           }
-          const mutated = mutatePlan(plan, mutation);
-          expect(await probe(engine, asText ? JSON.stringify(mutated) : mutated)).toEqual([]);
+          expect(await probe(engine, submitted)).toEqual([]);
         }),
-        { seed, numRuns },
+        // A case that does not settle within 10 s fails with its seed and path (no hang goes unnoticed).
+        { seed, numRuns, timeout: 10_000 },
       ),
     );
     const after = await engine.run(
@@ -89,7 +118,7 @@ describe.each(stores)("front door through the engine (%s store)", (_name, makeSt
     );
     expect(after.state.sum).toBe(3);
     expect(after.state.seeded).toEqual({ keep: [1, 2, 3] });
-  });
+  }, 180_000);
 });
 
 describe("a rejected plan on a new thread", () => {
@@ -105,4 +134,55 @@ describe("a rejected plan on a new thread", () => {
     expect(Object.keys(ok.calls)).toEqual(["add$1"]);
     await engine.close();
   });
+});
+
+/** A valid plan of about `bytes` bytes: many `echo` calls, each with a 50,000-character literal. */
+function bigPlan(bytes: number): { type: "plan"; plan: Record<string, unknown>[] } {
+  const chunk = "a".repeat(50_000);
+  const plan = Array.from({ length: Math.ceil(bytes / 50_100) }, (_, index) => ({
+    _tool: "echo",
+    _id: `big${index}`,
+    text: chunk,
+  }));
+  return { type: "plan", plan };
+}
+
+describe("huge documents through validate and run (SQLite store holding data, default limits)", () => {
+  it("10 MB: a mutated one is refused and changes nothing; the valid one runs; over-limit ones are PLAN_LIMIT", async () => {
+    const engine = createEngine({ tools: fuzzTools as never, store: createSqliteStore(":memory:") });
+    await engine.set(THREAD, "†state.seeded", { keep: [1, 2, 3] });
+    const plan = bigPlan(10 * 1024 * 1024);
+    const last = plan.plan.length - 1;
+    const mutated = JSON.parse(JSON.stringify(plan)) as typeof plan;
+    (mutated.plan[last] as Record<string, unknown>)._tool = "echoo";
+    const options = { threadId: THREAD, input: FUZZ_INPUT };
+    const before = await storeSnapshot(engine.store, THREAD);
+    let deep: unknown = 1;
+    for (let level = 0; level < 10_000; level += 1) deep = [deep];
+    const refused: [unknown, string, string | undefined][] = [
+      [mutated, "TOOL_UNKNOWN", `/plan/${last}/_tool`],
+      [JSON.stringify(mutated), "TOOL_UNKNOWN", `/plan/${last}/_tool`],
+      [JSON.stringify(bigPlan(17 * 1024 * 1024)), "PLAN_LIMIT", ""],
+      [{ _tool: "greet", name: "n".repeat(1_000_001) }, "PLAN_LIMIT", "/name"],
+      [{ _tool: "echo", deep }, "PLAN_LIMIT", undefined],
+    ];
+    for (const [submitted, code, pointer] of refused) {
+      const validation = await engine.validate(submitted, options);
+      expect(diagnosticProblems(submitted, validation.ok, validation.diagnostics)).toEqual([]);
+      expect(validation.diagnostics.map((d) => d.code)).toContain(code);
+      if (pointer !== undefined)
+        expect(validation.diagnostics.map((d) => [d.code, d.pointer])).toContainEqual([code, pointer]);
+      await expect(engine.run(submitted, options)).rejects.toMatchObject({ code: "PLAN_INVALID" });
+      expect(await storeSnapshot(engine.store, THREAD)).toBe(before);
+    }
+    expect(pollutionSigns()).toEqual([]);
+    const validation = await engine.validate(plan, options);
+    expect(validation.ok).toBe(true);
+    const result = await engine.run(JSON.stringify(plan), options);
+    expect(result.status).toBe("succeeded");
+    expect(Object.keys(result.calls)).toHaveLength(plan.plan.length);
+    expect(await engine.get(THREAD, `†calls.big${last}`)).toMatchObject({ found: true });
+    expect(result.state.seeded).toEqual({ keep: [1, 2, 3] });
+    await engine.close();
+  }, 60_000);
 });

@@ -66,6 +66,21 @@ describe.each(stores)("a plan's inputSchema is untrusted data (%s)", (_name, mak
     await engine.close();
   });
 
+  // B12 — packages/obelisk/src/check-input.ts (InputChecker.check): an input that breaks the plan's
+  // `inputSchema` gives PARAM_INVALID with a pointer into the INPUT ("/name" for input.name), not into the
+  // submitted document as SPEC §6 requires of every diagnostic ("an RFC 6901 JSON Pointer into the submitted
+  // document"). "/name" does not exist in the plan document, and for a document that has a /name (a single
+  // call with a `name` parameter) it would point at the wrong thing. Expected: a pointer that resolves in the
+  // document, e.g. the schema keyword that failed (/inputSchema/properties/name/maxLength) or "".
+  it.fails("B12: PARAM_INVALID for a bad input points into the submitted document", async () => {
+    const engine = createEngine({ tools: tools as never, store: makeStore() });
+    const plan = planWith({ type: "object", properties: { name: { type: "string", maxLength: 3 } } });
+    const validation = await engine.validate(plan, { input: { name: "too long" } });
+    expect(validation.diagnostics.map((d) => d.code)).toEqual(["PARAM_INVALID"]);
+    expect(diagnosticProblems(plan, validation.ok, validation.diagnostics)).toEqual([]);
+    await engine.close();
+  });
+
   // B9 — packages/obelisk/src/check-input.ts (InputChecker.validator): the plan's `inputSchema` is compiled
   // with ajv as if it were a host tool's schema (`createToolRegistry([{ name: "input", input: schema }])`),
   // outside the compiler's diagnostics. A broken schema makes `engine.validate` and `engine.run` THROW:

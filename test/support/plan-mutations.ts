@@ -22,6 +22,7 @@ const MUTATION_KINDS = [
   "duplicate-id",
   "bad-output-path",
   "bad-method",
+  "input-schema",
 ] as const;
 
 /** One mutation kind. */
@@ -63,6 +64,28 @@ const MALFORMED = [
   "†state.a && && †state.b",
   '†state["x',
   "†state.-1x",
+];
+
+/**
+ * Input schemas the fuzz input satisfies, typed so that some references no longer fit or resolve. Schemas
+ * that are not usable (B9) or that the input breaks (B12) have focused tests in hostile-input.test.ts.
+ */
+const INPUT_SCHEMAS: readonly unknown[] = [
+  {},
+  { type: "object" },
+  {
+    type: "object",
+    properties: {
+      userId: { type: "string" },
+      count: { type: "integer" },
+      names: { type: "array", items: { type: "string" } },
+    },
+    required: ["userId", "count", "names"],
+  },
+  { type: "object", properties: { userId: { type: "string" } }, required: ["userId"] },
+  { type: "object", properties: { count: { type: "number", minimum: 0 } }, additionalProperties: true },
+  { type: "object", properties: { userId: { enum: ["u1", "u2"] } } },
+  { type: "object", properties: { names: { type: "array", maxItems: 5 } } },
 ];
 
 /** Sets an own data property, even for `__proto__` (never touches a prototype). */
@@ -149,6 +172,10 @@ export function mutatePlan(plan: PlanJson, seed: MutationSeed): PlanJson {
       break;
     case "bad-method":
       call._outputMethod = seed.pick % 2 === 0 ? "append" : seed.value;
+      break;
+    case "input-schema":
+      (copy as unknown as Record<string, unknown>).inputSchema =
+        INPUT_SCHEMAS[seed.pick % INPUT_SCHEMAS.length];
       break;
   }
   return copy;
