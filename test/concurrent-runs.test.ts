@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEngine, createMemoryStore, type Engine, type StateStore } from "obelisk";
 import { createSqliteStore } from "obelisk/sqlite";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { signal } from "./support/manual-timers.js";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -15,6 +15,9 @@ afterAll(() => {
 
 /** Figures for docs/reliability.md. */
 export const raceFigures = { runs: 0, busy: 0 };
+afterAll(() => {
+  console.log(`concurrent-runs figures: ${JSON.stringify(raceFigures)}`);
+});
 
 /** `inc` adds one to its argument after a tick; `gate` waits for the test to open it. */
 function raceTools(gate: { promise: Promise<void> }, started: () => void) {
@@ -189,29 +192,45 @@ describe("two SQLite connections on one file (as two processes would)", () => {
 });
 
 describe.each(stores)("lock waits and counters (%s)", (_name, makeStore) => {
-  it("a waiter gives up with THREAD_BUSY after lockWaitMs while the holder keeps the thread", async () => {
-    const gate = signal();
-    let started = 0;
-    const engine = createEngine({
-      store: makeStore(),
-      lockWaitMs: 30,
-      tools: raceTools(gate, () => started++) as never,
-    });
-    const holder = engine.run({ _tool: "gate", _outputPath: "†state.g" }, { threadId: "t" });
-    while (started === 0) await tick();
-    await expect(
-      engine.run({ type: "plan", plan: [INCREMENT] }, { threadId: "t", input: INPUT }),
-    ).rejects.toMatchObject({
-      code: "THREAD_BUSY",
-    });
-    gate.resolve();
-    expect((await holder).state).toEqual({ g: "opened" });
-    expect(
-      (await engine.run({ type: "plan", plan: [INCREMENT] }, { threadId: "t", input: INPUT })).state.counter,
-    ).toBe(1);
-    raceFigures.runs += 3;
-    raceFigures.busy += 1;
-    await engine.close();
+  it("a waiter waits exactly lockWaitMs, then THREAD_BUSY; a waiter granted in time runs (fake timers)", async () => {
+    // The lock wait is the engine's own setTimeout: faked here, so no real time passes.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const gate = signal();
+      let started = 0;
+      const engine = createEngine({
+        store: makeStore(),
+        lockWaitMs: 30,
+        tools: raceTools(gate, () => started++) as never,
+      });
+      const holder = engine.run({ _tool: "gate", _outputPath: "†state.g" }, { threadId: "t" });
+      while (started === 0) await tick();
+      let settled: unknown;
+      const waiter = engine.run({ type: "plan", plan: [INCREMENT] }, { threadId: "t", input: INPUT }).then(
+        (result) => {
+          settled = result.status;
+        },
+        (error: { code?: string }) => {
+          settled = error.code;
+        },
+      );
+      await vi.advanceTimersByTimeAsync(29);
+      expect(settled).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      await waiter;
+      expect(settled).toBe("THREAD_BUSY");
+      // A second waiter is granted the lock when the holder ends, before its deadline, and runs.
+      const granted = engine.run({ type: "plan", plan: [INCREMENT] }, { threadId: "t", input: INPUT });
+      await vi.advanceTimersByTimeAsync(10);
+      gate.resolve();
+      expect((await holder).state).toEqual({ g: "opened" });
+      expect((await granted).state).toEqual({ g: "opened", counter: 1 });
+      raceFigures.runs += 3;
+      raceFigures.busy += 1;
+      await engine.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("automatic call numbers keep going up across reset() and (SQLite) reopening the file", async () => {

@@ -35,6 +35,9 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
 
 /** Figures for docs/reliability.md. */
 export const cliCases = { documents: 0, runs: 0 };
+afterAll(() => {
+  console.log(`fuzz-cli figures: ${JSON.stringify(cliCases)}`);
+});
 
 describe("front door through the CLI (validate and run, --format json, SQLite store)", () => {
   it("exit code 0/1, one JSON document on stdout, no stack trace, a refused plan leaves the store as it was", async () => {

@@ -1,6 +1,6 @@
 import { compile, createToolRegistry } from "@obelisk/compiler";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { diagnosticProblems } from "./support/check-diagnostics.js";
 import { withSeed } from "./support/fuzz-seed.js";
 import { fuzzTools } from "./support/fuzz-tools.js";
@@ -26,6 +26,9 @@ function check(submitted: unknown, options = { context, limits }): string[] {
 
 /** Counts cases for docs/reliability.md. */
 export const compileCases = { valid: 0, mutated: 0, mutatedText: 0, random: 0, randomText: 0 };
+afterAll(() => {
+  console.log(`fuzz-compile figures: ${JSON.stringify(compileCases)}`);
+});
 
 describe("front door: compile never throws and every diagnostic is well-formed", () => {
   it("valid generated plans compile without errors (the base of every mutation)", async () => {

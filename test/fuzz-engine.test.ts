@@ -16,6 +16,9 @@ const KNOWN_CODES = new Set<string>(RUNTIME_ERROR_CODES);
 
 /** Counts for docs/reliability.md. */
 export const engineCases = { validated: 0, ran: 0, rejected: 0, executed: 0 };
+afterAll(() => {
+  console.log(`fuzz-engine figures: ${JSON.stringify(engineCases)}`);
+});
 
 async function seededEngine(store: StateStore): Promise<Engine> {
   const engine = createEngine({

@@ -1,8 +1,17 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import fc from "fast-check";
 import { createEngine, createMemoryStore, type Engine, type StateStore } from "obelisk";
 import { createSqliteStore } from "obelisk/sqlite";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { withSeed } from "./support/fuzz-seed.js";
+
+const workDir = mkdtempSync(join(tmpdir(), "obelisk-race-fuzz-"));
+let files = 0;
+afterAll(() => {
+  rmSync(workDir, { recursive: true, force: true });
+});
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -37,6 +46,9 @@ const operation: fc.Arbitrary<Operation> = fc.record({
 
 /** Figures for docs/reliability.md. */
 export const raceFuzzFigures = { schedules: 0, operations: 0, busy: 0 };
+afterAll(() => {
+  console.log(`race-fuzz figures: ${JSON.stringify(raceFuzzFigures)}`);
+});
 
 /** Launches every operation at once (two engines on one store: one fails fast, one waits). */
 async function race(patient: Engine, impatient: Engine, ops: readonly Operation[]) {
@@ -55,19 +67,57 @@ async function race(patient: Engine, impatient: Engine, ops: readonly Operation[
   return Promise.allSettled(launched);
 }
 
-const stores: [string, () => StateStore, number][] = [
-  ["memory", () => createMemoryStore(), 40],
-  ["sqlite", () => createSqliteStore(":memory:"), 20],
+/** Two stores the engines use: one store twice, or two connections on one SQLite file (two processes). */
+interface Setup {
+  readonly patient: StateStore;
+  readonly impatient: StateStore;
+}
+const setups: [string, () => Setup, number][] = [
+  [
+    "memory",
+    () => {
+      const store = createMemoryStore();
+      return { patient: store, impatient: store };
+    },
+    40,
+  ],
+  [
+    "sqlite, one connection",
+    () => {
+      const store = createSqliteStore(":memory:");
+      return { patient: store, impatient: store };
+    },
+    20,
+  ],
+  [
+    "sqlite, two connections on one file",
+    () => {
+      const file = join(workDir, `race-${files++}.db`);
+      return { patient: createSqliteStore(file), impatient: createSqliteStore(file) };
+    },
+    12,
+  ],
 ];
 
-describe.each(stores)("random race schedules (%s)", (_name, makeStore, numRuns) => {
-  it("every accepted increment counts once, only THREAD_BUSY is refused, every set() lands", async () => {
+/** Counter writes of a thread's log: values in log order, and the automatic call numbers that wrote them. */
+function counterHistory(
+  log: readonly { call: { id: string }; write: { path: readonly unknown[]; value: unknown } }[],
+) {
+  const writes = log.filter((entry) => entry.write.path.length === 1 && entry.write.path[0] === "counter");
+  return {
+    values: writes.map((entry) => entry.write.value),
+    callNumbers: writes.map((entry) => Number(entry.call.id.split("$")[1])),
+  };
+}
+
+describe.each(setups)("random race schedules (%s)", (_name, makeSetup, numRuns) => {
+  it("every accepted increment counts once, counters never go back, only THREAD_BUSY is refused, every set() lands", async () => {
     await withSeed("race fuzz", (seed) =>
       fc.assert(
         fc.asyncProperty(fc.array(operation, { minLength: 2, maxLength: 12 }), async (ops) => {
-          const store = makeStore();
-          const patient = createEngine({ store, tools: tools as never, lockWaitMs: 60_000 });
-          const impatient = createEngine({ store, tools: tools as never });
+          const setup = makeSetup();
+          const patient = createEngine({ store: setup.patient, tools: tools as never, lockWaitMs: 60_000 });
+          const impatient = createEngine({ store: setup.impatient, tools: tools as never });
           const outcomes = await race(patient, impatient, ops);
           raceFuzzFigures.schedules += 1;
           raceFuzzFigures.operations += ops.length;
@@ -83,18 +133,30 @@ describe.each(stores)("random race schedules (%s)", (_name, makeStore, numRuns) 
               accepted[op.thread] = (accepted[op.thread] ?? 0) + 1;
             }
           }
+          // Two connections: read back through a fresh one (what a restarted process would see).
+          const twoConnections = setup.patient !== setup.impatient;
+          if (twoConnections) for (const store of [setup.patient, setup.impatient]) await store.close();
+          const reader = twoConnections
+            ? createSqliteStore(join(workDir, `race-${files - 1}.db`))
+            : setup.patient;
           for (let thread = 0; thread < 3; thread += 1) {
-            const state = (await store.readState(`t${thread}` as never)) as Record<string, unknown>;
+            const threadId = `t${thread}` as never;
+            const state = (await reader.readState(threadId)) as Record<string, unknown>;
             expect(state.counter ?? 0).toBe(accepted[thread]);
             const sets = ops.flatMap((op, index) =>
               op.kind === "set" && op.thread === thread ? [`set${index}`] : [],
             );
             for (const key of sets) expect(state[key]).toBe(Number(key.slice(3)));
+            // The counter only goes up, one at a time, and the call numbers that wrote it only go up.
+            const history = counterHistory(await reader.readWriteLog(threadId));
+            expect(history.values).toEqual(Array.from({ length: accepted[thread] ?? 0 }, (_, i) => i + 1));
+            expect(history.callNumbers).toEqual([...history.callNumbers].sort((a, b) => a - b));
+            expect(new Set(history.callNumbers).size).toBe(history.callNumbers.length);
           }
-          await store.close();
+          await reader.close();
         }),
         { seed, numRuns },
       ),
     );
-  });
+  }, 60_000);
 });
