@@ -266,7 +266,8 @@ describe.each(stores)("hostile names and look-alikes through the engine (%s)", (
     const literal = await engine.run(`{"type":"plan","plan":[{"_tool":"probe","_id":"p","v":${escaped}}]}`);
     expect(literal.status).toBe("succeeded");
     expect(seen).toEqual([{ polluted: undefined, plainPrototype: true }]);
-    for (const id of ["constructor", "toString", "hasOwnProperty", "valueOf"]) {
+    // (`constructor` is a forbidden segment, refused as a call id since B8; these are ordinary names)
+    for (const id of ["toString", "hasOwnProperty", "valueOf", "__defineGetter__"]) {
       // (distinct parameters: an identical stored call would be `satisfied` by the earlier one)
       const result = await engine.run({ type: "plan", plan: [{ _tool: "hostile", _id: id, name: id }] });
       expect(result.status).toBe("succeeded");
@@ -278,12 +279,12 @@ describe.each(stores)("hostile names and look-alikes through the engine (%s)", (
     expect(JSON.stringify("value" in stored ? stored.value : undefined)).toBe(hostileJson);
   });
 
-  // B8 — a call id that is a forbidden segment (`_id: "__proto__"`) is accepted by the compiler; the run
-  // result is built with `calls[id] = …`, so `result.calls` gets the call's outcome as its PROTOTYPE (no own
-  // key, `result.calls.status === "succeeded"` through the prototype) and the call is missing from the
-  // result; its output is stored under †calls.__proto__, a name no reference may read. Expected: the id is
-  // refused (an error diagnostic at /plan/0/_id), or kept as an own key of `result.calls`.
-  it.fails("B8: a call with _id __proto__ is refused, or reported as an own key of result.calls", async () => {
+  // B8 (fixed) — a call id that is a forbidden segment (`_id: "__proto__"`) was accepted by the compiler; the
+  // run result was built with `calls[id] = …`, so `result.calls` got the call's outcome as its PROTOTYPE (no
+  // own key) and the call was missing from the result; its output was stored under †calls.__proto__, a name
+  // no reference may read. Now the compiler refuses `__proto__`, `prototype` and `constructor` as call ids
+  // (CALL_ID_INVALID at /plan/N/_id) and `toRunResult` builds `calls` from entries (own data properties).
+  it("B8: a call with _id __proto__ is refused, or reported as an own key of result.calls", async () => {
     fresh();
     let outcome: "refused" | "own key" | "lost";
     try {
@@ -301,4 +302,17 @@ describe.each(stores)("hostile names and look-alikes through the engine (%s)", (
     }
     expect(outcome).not.toBe("lost");
   });
+  it.each(["__proto__", "prototype", "constructor"])(
+    "B8: _id %s is CALL_ID_INVALID at /plan/0/_id through validate and run, nothing written",
+    async (id) => {
+      fresh();
+      const plan = { type: "plan", plan: [{ _tool: "hostile", _id: id, _outputPath: "†state.x" }] };
+      const validation = await engine.validate(plan);
+      expect(validation.diagnostics.map((d) => [d.code, d.pointer])).toEqual([
+        ["CALL_ID_INVALID", "/plan/0/_id"],
+      ]);
+      await expect(engine.run(plan)).rejects.toMatchObject({ code: "PLAN_INVALID" });
+      expect(await engine.store.readState("default")).toEqual({});
+    },
+  );
 });

@@ -7,7 +7,14 @@ import type {
   PlanCallSource,
   Reference,
 } from "@obelisk/core";
-import { appendPointer, asCallId, isValidCallId, OUTPUT_METHODS, pathsOverlap } from "@obelisk/core";
+import {
+  appendPointer,
+  asCallId,
+  FORBIDDEN_SEGMENTS,
+  isValidCallId,
+  OUTPUT_METHODS,
+  pathsOverlap,
+} from "@obelisk/core";
 import { analyzeCallBody, type CallBody, readCallHead } from "./analyze-call.js";
 import type { BuilderSettings, CallEntry, WriterEntry } from "./builder-types.js";
 import type { CompiledCall, WriterLink } from "./compiled-plan.js";
@@ -100,8 +107,9 @@ export class PlanBuilder {
     const given = raw._id;
     if (given === undefined) return tool === undefined ? undefined : this.#autoId(tool.name);
     const at = appendPointer(pointer, "_id");
-    if (typeof given !== "string" || !isValidCallId(given)) {
-      const hint = "a call id is [A-Za-z_][A-Za-z0-9_-]* (no $: automatic ids use it)";
+    // A forbidden segment (SPEC §2 rule 5) could never be read as †calls.<id>, and must never become a key.
+    if (typeof given !== "string" || !isValidCallId(given) || FORBIDDEN_SEGMENTS.has(given)) {
+      const hint = "a call id is [A-Za-z_][A-Za-z0-9_-]*, not __proto__, prototype or constructor (no $)";
       out.push(makeDiagnostic("CALL_ID_INVALID", `invalid call id ${JSON.stringify(given)}`, at, { hint }));
       return undefined;
     }

@@ -10,23 +10,27 @@ export function toRunResult(
   execution: ExecutionResult,
   state: JsonObject,
 ): RunResult {
-  const calls: Record<string, CallOutcome> = {};
+  // Entries, not `calls[id] = …`: every id (even one the compiler would refuse) becomes an own data property.
+  const entries: [string, CallOutcome][] = [];
   const errors: RunError[] = [];
   for (const report of execution.calls) {
     const error =
       report.error === undefined
         ? undefined
         : { code: report.error.code ?? "TOOL_ERROR", message: report.error.message };
-    calls[report.callId] = {
-      tool: report.tool,
-      status: report.status,
-      ...(report.branch === undefined ? {} : { branch: report.branch }),
-      attempts: report.attempts,
-      durationMs: report.durationMs,
-      wrote: report.wrote,
-      ...(report.reason === undefined ? {} : { reason: report.reason }),
-      ...(error === undefined ? {} : { error }),
-    };
+    entries.push([
+      report.callId,
+      {
+        tool: report.tool,
+        status: report.status,
+        ...(report.branch === undefined ? {} : { branch: report.branch }),
+        attempts: report.attempts,
+        durationMs: report.durationMs,
+        wrote: report.wrote,
+        ...(report.reason === undefined ? {} : { reason: report.reason }),
+        ...(error === undefined ? {} : { error }),
+      },
+    ]);
     if (report.status === "failed" && error !== undefined)
       errors.push({ callId: report.callId, call: report.call, error });
   }
@@ -35,7 +39,7 @@ export function toRunResult(
     threadId,
     planHash,
     status: execution.status,
-    calls,
+    calls: Object.fromEntries(entries),
     errors,
     state,
     durationMs: execution.durationMs,
