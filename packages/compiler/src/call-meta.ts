@@ -17,6 +17,8 @@ export const META_KEYS: readonly string[] = [
   "_retry",
 ];
 const META_SET = new Set(META_KEYS);
+/** The longest `_timeoutMs` a timer can hold (2^31 − 1 ms). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** The meta-properties of a call, checked for type. */
 export interface CallMeta {
@@ -120,9 +122,10 @@ function checkMetaValue(
     case "_rerun":
       return typeof value === "boolean" ? { rerun: value } : shape("_rerun must be true or false");
     case "_timeoutMs":
-      return typeof value === "number" && Number.isFinite(value) && value > 0
+      // At most 2^31 − 1 ms (~24.8 days): a timer cannot hold more (Node fires it after 1 ms, bug B11).
+      return typeof value === "number" && value > 0 && value <= MAX_TIMEOUT_MS
         ? { timeoutMs: value }
-        : shape("_timeoutMs must be a positive number");
+        : shape(`_timeoutMs must be a positive number of ms, at most ${MAX_TIMEOUT_MS}`);
     case "_description":
       return typeof value === "string" ? { description: value } : shape("_description must be a string");
     case "_retry":

@@ -55,7 +55,7 @@ function metaProperties(tool: RegisteredTool): Mutable {
     _outputMethod: { enum: Object.keys(OUTPUT_METHODS) },
     _description: { type: "string" },
     _rerun: { type: "boolean" },
-    _timeoutMs: { type: "number", exclusiveMinimum: 0 },
+    _timeoutMs: { type: "number", exclusiveMinimum: 0, maximum: 2 ** 31 - 1 },
     _retry: { type: "object" },
   };
   if (tool.latent)
