@@ -3,7 +3,7 @@ import { asCallId, asRunId, asThreadId, type JsonObject } from "@obelisk/core";
 import type { RecordedError } from "@obelisk/state";
 import { toRecordedError } from "./event-hub.js";
 import { retryDelay } from "./retry-delay.js";
-import type { Timers } from "./timers.js";
+import { MAX_TIMER_MS, type Timers } from "./timers.js";
 
 /** How a call's attempts ended. */
 export type InvokeOutcome =
@@ -63,7 +63,9 @@ const unreadable = (attempts: number): InvokeOutcome => ({
 
 /** Runs one attempt: synchronously when the tool is synchronous and has no timeout. */
 function attempt(request: InvokeRequest, number: number): AttemptResult {
-  const { timeoutMs, signal } = request;
+  const { signal } = request;
+  // A timeout longer than a timer can hold (a tool's `timeoutMs`; `_timeoutMs` is refused) means no timer (B11).
+  const timeoutMs = (request.timeoutMs ?? Infinity) <= MAX_TIMER_MS ? request.timeoutMs : undefined;
   const controller = timeoutMs === undefined ? undefined : new AbortController();
   const ctx: ToolContext = {
     signal: controller?.signal ?? signal,
@@ -131,10 +133,13 @@ function wait(request: InvokeRequest, ms: number): Promise<boolean> {
       timers.clearTimeout(handle);
       resolve(false);
     };
-    const handle = timers.setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
+    const handle = timers.setTimeout(
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(true);
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    ); // a longer delay would fire after 1 ms (B11)
     signal.addEventListener("abort", onAbort, { once: true });
   });
 }
