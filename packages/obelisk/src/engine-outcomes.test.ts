@@ -1,0 +1,314 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { storeKinds } from "./__fixtures__/stores.js";
+import {
+  type ConfirmRequest,
+  createEngine,
+  defineTool,
+  type Engine,
+  type EngineOptions,
+  type RunEvent,
+} from "./index.js";
+
+/** Tools counting their invocations: `give` returns its `value`; `fail` throws; `fresh` is never satisfied. */
+function countingTools(counts: Record<string, number>) {
+  const count = (name: string) => {
+    counts[name] = (counts[name] ?? 0) + 1;
+  };
+  return [
+    defineTool({
+      name: "give",
+      run: (args: unknown) => {
+        count("give");
+        return (args as { value?: unknown }).value;
+      },
+    }),
+    defineTool({
+      name: "fail",
+      run: () => {
+        count("fail");
+        throw Object.assign(new Error("down"), { code: "E_DOWN" });
+      },
+    }),
+    defineTool({
+      name: "now",
+      fresh: true,
+      run: () => {
+        count("now");
+        return counts.now;
+      },
+    }),
+  ];
+}
+
+describe.each(storeKinds())("outcomes on the $name store", (kind) => {
+  let engine: Engine;
+  let counts: Record<string, number>;
+  const setup = (options: Partial<EngineOptions> = {}): Engine => {
+    counts = {};
+    engine = createEngine({ tools: countingTools(counts), ...options, store: kind.open() });
+    return engine;
+  };
+  afterEach(async () => {
+    await engine.close();
+    kind.cleanup();
+  });
+
+  it("_rerun and fresh tools run again; the other calls of the plan are satisfied", async () => {
+    const plan = [
+      { _tool: "give", _id: "same", value: 1, _outputPath: "†state.same" },
+      { _tool: "give", _id: "again", value: 2, _rerun: true, _outputPath: "†state.again" },
+      { _tool: "now", _id: "clock", _outputPath: "†state.clock" },
+      { _tool: "give", _id: "reader", value: "†state.clock", _outputPath: "†state.read" },
+    ];
+    await setup().run(plan);
+    const second = await engine.run(plan);
+    expect(second.calls.same?.status).toBe("satisfied");
+    expect(second.calls.again?.status).toBe("succeeded");
+    expect(second.calls.clock?.status).toBe("succeeded");
+    // The fresh tool's new value changes the reader's parameters: it runs again too.
+    expect(second.calls.reader?.status).toBe("succeeded");
+    expect(counts).toEqual({ give: 5, now: 2 });
+    expect(second.state).toEqual({ same: 1, again: 2, clock: 2, read: 2 });
+  });
+
+  it("a satisfied call re-applies its recorded result when its target no longer holds it", async () => {
+    const plan = [{ _tool: "give", _id: "g", value: { v: 1 }, _outputPath: "†state.g" }];
+    await setup().run(plan);
+    await engine.set("default", "†state.g", "changed by hand");
+    const second = await engine.run(plan);
+    expect(second.calls.g?.status).toBe("satisfied");
+    expect(counts.give).toBe(1);
+    expect(second.state).toEqual({ g: { v: 1 } });
+    expect(await engine.get("default", "†state.g")).toEqual({ found: true, value: { v: 1 } });
+  });
+
+  it("a satisfied call without an output path keeps its stored output readable by its dependents", async () => {
+    const plan = [
+      { _tool: "give", _id: "src", value: [1, 2, 3] },
+      { _tool: "give", _id: "use", value: "†calls.src", _outputPath: "†state.used" },
+    ];
+    await setup().run(plan);
+    const second = await engine.run(plan);
+    expect(second.calls.src?.status).toBe("satisfied");
+    expect(second.calls.use?.status).toBe("satisfied");
+    expect(counts.give).toBe(2);
+    expect(second.state).toEqual({ used: [1, 2, 3] });
+  });
+
+  it("a satisfied call keeps its recorded branch and routed error", async () => {
+    const plan = [
+      { _tool: "fail", _id: "f", _outputPath: "†state.ok || †state.err" },
+      { _tool: "give", _id: "onErr", value: "†state.err.code", _outputPath: "†state.handled" },
+    ];
+    const first = await setup().run(plan);
+    expect(first.calls.f).toMatchObject({ status: "succeeded", branch: 1, error: { code: "E_DOWN" } });
+    const second = await engine.run(plan);
+    expect(second.calls.f).toMatchObject({ status: "satisfied", branch: 1 });
+    expect(second.calls.onErr?.status).toBe("satisfied");
+    expect(counts.fail).toBe(1);
+    expect(second.state.handled).toBe("E_DOWN");
+  });
+
+  it("the confirm hook is not asked for satisfied calls; a call it modified is still satisfied on re-send", async () => {
+    const asked: string[] = [];
+    setup({
+      confirm: (request: ConfirmRequest) => {
+        asked.push(request.callId);
+        return { action: "modify", params: { value: "modified" } };
+      },
+    });
+    const plan = [{ _tool: "give", _id: "g", value: "original", _outputPath: "†state.g" }];
+    expect((await engine.run(plan)).state).toEqual({ g: "modified" });
+    const second = await engine.run(plan);
+    expect(second.calls.g?.status).toBe("satisfied");
+    expect(asked).toEqual(["g"]);
+  });
+
+  it("blocked reasons name the upstream call and the untaken alternative, transitively", async () => {
+    const result = await setup().run([
+      { _tool: "fail", _id: "f", _outputPath: "†state.ok || †state.err" },
+      { _tool: "give", _id: "onOk", value: "†state.ok", _outputPath: "†state.a" },
+      { _tool: "give", _id: "afterOk", value: "†state.a", _outputPath: "†state.b" },
+      { _tool: "fail", _id: "hard", _outputPath: "†state.hard" },
+      { _tool: "give", _id: "onHard", value: "†state.hard", _outputPath: "†state.c" },
+    ]);
+    expect(result.calls.onOk?.status).toBe("blocked");
+    expect(result.calls.onOk?.reason).toContain("f");
+    expect(result.calls.onOk?.reason).toContain("†state.ok");
+    expect(result.calls.afterOk?.status).toBe("blocked");
+    expect(result.calls.afterOk?.reason).toContain("onOk");
+    expect(result.calls.onHard?.status).toBe("blocked");
+    expect(result.calls.onHard?.reason).toContain("hard");
+    // Blocked is not failure: only `hard` is an error record.
+    expect(result.errors.map((error) => error.callId)).toEqual(["hard"]);
+    expect(result.status).toBe("failed");
+  });
+
+  it("a gate with an approval operand waits; every status reaches the call-end events", async () => {
+    const ends: [string, string][] = [];
+    const result = await setup().run(
+      [
+        { _tool: "give", _id: "prep", value: 1, _outputPath: "†state.prep" },
+        {
+          _tool: "give",
+          _id: "ship",
+          value: "†state.prep && †state.approvals.ship",
+          _outputPath: "†state.s",
+        },
+        { _tool: "give", _id: "after", value: "†state.s", _outputPath: "†state.t" },
+        { _tool: "fail", _id: "bad", _outputPath: "†state.bad" },
+        { _tool: "give", _id: "blocked", value: "†state.bad", _outputPath: "†state.u" },
+      ],
+      { onEvent: (event) => event.type === "call-end" && ends.push([event.callId, event.status]) },
+    );
+    expect(result.calls.ship?.status).toBe("waiting");
+    expect(result.calls.ship?.reason).toContain("†state.approvals.ship");
+    expect(result.calls.after?.status).toBe("waiting");
+    expect(new Map(ends)).toEqual(
+      new Map([
+        ["prep", "succeeded"],
+        ["ship", "waiting"],
+        ["after", "waiting"],
+        ["bad", "failed"],
+        ["blocked", "blocked"],
+      ]),
+    );
+    const records = await engine.runs.list();
+    const details = await engine.runs.show(records[0]?.runId as string);
+    expect(new Map(details.calls.map((record) => [record.callId, record.status]))).toEqual(new Map(ends));
+  });
+});
+
+describe("confirmation hook", () => {
+  it("answers asynchronously; a hook that throws or answers nonsense fails only that call (CONFIRM_ERROR)", async () => {
+    const requests: ConfirmRequest[] = [];
+    const engine = createEngine({
+      tools: countingTools({}),
+      confirm: async (request) => {
+        requests.push(request);
+        if (request.callId === "boom") throw new Error("hook bug");
+        if (request.callId === "odd") return { action: "maybe" } as never;
+        if (request.callId === "no") return { action: "reject", reason: "not now" };
+        return { action: "approve" };
+      },
+    });
+    const result = await engine.run(
+      [
+        { _tool: "give", _id: "yes", value: "†input.x", _outputPath: "†state.yes" },
+        { _tool: "give", _id: "no", value: 1, _outputPath: "†state.no" },
+        { _tool: "give", _id: "boom", value: 1, _outputPath: "†state.boom" },
+        { _tool: "give", _id: "odd", value: 1, _outputPath: "†state.odd" },
+      ],
+      { input: { x: { deep: true } } },
+    );
+    expect(result.calls.yes?.status).toBe("succeeded");
+    expect(result.calls.no).toMatchObject({ status: "rejected", reason: "not now" });
+    expect(result.calls.boom).toMatchObject({ status: "failed", error: { code: "CONFIRM_ERROR" } });
+    expect(result.calls.odd).toMatchObject({ status: "failed", error: { code: "CONFIRM_ERROR" } });
+    expect(result.errors.map((error) => error.callId)).toEqual(["boom", "odd"]);
+    expect(requests.find((request) => request.callId === "yes")).toEqual({
+      callId: "yes",
+      tool: "give",
+      params: { value: { deep: true } },
+      outputPath: "†state.yes",
+    });
+    expect(result.state).toEqual({ yes: { deep: true } });
+  });
+});
+
+describe("values handed to tools are immutable", () => {
+  it("a tool cannot change the input, stored state, another call's output or its own literals", async () => {
+    const attempts: string[] = [];
+    const mutate = defineTool({
+      name: "mutate",
+      run: (args: unknown) => {
+        const target = (args as { target: Record<string, unknown> | unknown[] }).target;
+        try {
+          if (Array.isArray(target)) target.push("mutated");
+          else target.mutated = true;
+          attempts.push("changed");
+        } catch (error) {
+          attempts.push(error instanceof TypeError ? "refused" : "other");
+        }
+        return "done";
+      },
+    });
+    const make = defineTool({ name: "make", run: () => ({ list: [1] }) });
+    const read = defineTool({ name: "read", run: (args: unknown) => args });
+    const engine = createEngine({ tools: [mutate, make, read] });
+    await engine.set("default", "†state.stored", { n: 1 });
+    const result = await engine.run(
+      [
+        { _tool: "make", _id: "made", _outputPath: "†state.made" },
+        { _tool: "make", _id: "out" },
+        { _tool: "mutate", _id: "m1", target: "†input.obj", _outputPath: "†state.m1" },
+        { _tool: "mutate", _id: "m2", target: "†state.stored", _outputPath: "†state.m2" },
+        { _tool: "mutate", _id: "m3", target: "†state.made", _outputPath: "†state.m3" },
+        { _tool: "mutate", _id: "m4", target: "†state.made.list", _outputPath: "†state.m4" },
+        { _tool: "mutate", _id: "m5", target: "†calls.out", _outputPath: "†state.m5" },
+        { _tool: "mutate", _id: "m6", target: { literal: 1 }, _outputPath: "†state.m6" },
+        { _tool: "make", _id: "inner", _outputPath: "†state.box.inner" },
+        { _tool: "mutate", _id: "m7", target: "†state.box", _outputPath: "†state.m7" },
+        { _tool: "make", _id: "push1", _outputPath: "†state.pushed", _outputMethod: "push" },
+        { _tool: "make", _id: "push2", _outputPath: "†state.pushed", _outputMethod: "push" },
+        { _tool: "mutate", _id: "m8", target: "†state.pushed", _outputPath: "†state.m8" },
+        { _tool: "mutate", _id: "m9", target: "†state" },
+        {
+          _tool: "read",
+          _id: "after",
+          input: "†input.obj",
+          made: "†state.m3 && †state.m4 && †state.made",
+          out: "†state.m5 && †calls.out",
+          _outputPath: "†state.after",
+        },
+      ],
+      { input: { obj: { a: 1 } } },
+    );
+    expect(attempts).toEqual(Array.from({ length: 9 }, () => "refused"));
+    expect(result.state.pushed).toEqual([{ list: [1] }, { list: [1] }]);
+    expect(result.state.box).toEqual({ inner: { list: [1] } });
+    expect(result.status).toBe("succeeded");
+    expect(result.state.stored).toEqual({ n: 1 });
+    expect(result.state.made).toEqual({ list: [1] });
+    expect(result.state.after).toEqual({ input: { a: 1 }, made: { list: [1] }, out: { list: [1] } });
+    expect(await engine.get("default", "†calls.out")).toEqual({ found: true, value: { list: [1] } });
+  });
+});
+
+describe("events", () => {
+  it("an observer that throws on every event never breaks the run; other observers see observer-error", async () => {
+    const seen: RunEvent["type"][] = [];
+    const engine = createEngine({
+      tools: countingTools({}),
+      onEvent: (event) => {
+        seen.push(event.type);
+      },
+    });
+    const result = await engine.run(
+      [
+        { _tool: "give", _id: "a", value: 1, _outputPath: "†state.a" },
+        { _tool: "give", _id: "b", value: "†state.a", _outputPath: "†state.b" },
+      ],
+      {
+        onEvent: () => {
+          throw new Error("observer bug");
+        },
+      },
+    );
+    expect(result.status).toBe("succeeded");
+    expect(result.state).toEqual({ a: 1, b: 1 });
+    expect(seen.filter((type) => type === "observer-error").length).toBeGreaterThan(0);
+    expect(seen.filter((type) => type !== "observer-error")).toEqual([
+      "run-start",
+      "call-ready",
+      "call-start",
+      "state-write",
+      "call-end",
+      "call-ready",
+      "call-start",
+      "state-write",
+      "call-end",
+      "run-end",
+    ]);
+  });
+});
