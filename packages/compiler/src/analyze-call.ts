@@ -7,44 +7,41 @@ import type { ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { literalIssues, outputDiagnostics, paramDiagnostics } from "./schema-issues.js";
+import type { SchemaIssue } from "./schema-validator.js";
 import { isPlainObject } from "./to-json-schema.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
-/** The head of a call: its object, its tool. */
-export interface CallHead {
-  readonly raw?: JsonObject;
-  readonly tool?: RegisteredTool;
-  readonly diagnostics: Diagnostic[];
+/** Checks that a call is an object (CALL_SHAPE); returns it, or undefined. */
+export function callObject(value: unknown, pointer: string, out: Diagnostic[]): JsonObject | undefined {
+  if (isPlainObject(value)) return value as JsonObject;
+  const what = Array.isArray(value) ? "an array" : value === null ? "null" : typeof value;
+  out.push(makeDiagnostic("CALL_SHAPE", `a call must be an object (got ${what})`, pointer));
+  return undefined;
 }
 
-/** Checks that a call is an object with a string `_tool` naming a known tool (CALL_SHAPE, TOOL_UNKNOWN). */
-export function readCallHead(value: unknown, pointer: string, registry: ToolRegistry): CallHead {
-  if (!isPlainObject(value)) {
-    const what = Array.isArray(value) ? "an array" : value === null ? "null" : typeof value;
-    return { diagnostics: [makeDiagnostic("CALL_SHAPE", `a call must be an object (got ${what})`, pointer)] };
-  }
-  const raw = value as JsonObject;
+/** Checks that a call has a string `_tool` naming a known tool (CALL_SHAPE, TOOL_UNKNOWN); returns the tool. */
+export function callTool(
+  raw: JsonObject,
+  pointer: string,
+  registry: ToolRegistry,
+  out: Diagnostic[],
+): RegisteredTool | undefined {
   const name = raw._tool;
   if (typeof name !== "string") {
     const at = name === undefined ? pointer : appendPointer(pointer, "_tool");
     const message = name === undefined ? "the call has no _tool" : "_tool must be a string";
-    return {
-      raw,
-      diagnostics: [makeDiagnostic("CALL_SHAPE", message, at, { hint: 'add "_tool": "<tool name>"' })],
-    };
+    out.push(makeDiagnostic("CALL_SHAPE", message, at, { hint: 'add "_tool": "<tool name>"' }));
+    return undefined;
   }
   const tool = registry.get(name);
-  if (tool !== undefined) return { raw, tool, diagnostics: [] };
+  if (tool !== undefined) return tool;
   const hint =
     didYouMean(name, registry.names) ??
     (registry.names.length > 0 ? `known tools: ${registry.names.slice(0, 10).join(", ")}` : undefined);
-  const diagnostic = makeDiagnostic(
-    "TOOL_UNKNOWN",
-    `no tool named "${name}"`,
-    appendPointer(pointer, "_tool"),
-    { hint },
+  out.push(
+    makeDiagnostic("TOOL_UNKNOWN", `no tool named "${name}"`, appendPointer(pointer, "_tool"), { hint }),
   );
-  return { raw, diagnostics: [diagnostic] };
+  return undefined;
 }
 
 /** Options for analysing a call body. */
@@ -58,42 +55,42 @@ export interface CallBody {
   readonly params: JsonObject;
   readonly references: ParamReference[];
   readonly meta: CallMeta;
-  readonly outputPath?: OutputPath;
-  readonly diagnostics: Diagnostic[];
+  readonly outputPath: OutputPath | undefined;
 }
 
+/** The parameters: every own key not starting with `_`, in key order. */
 function splitParams(raw: JsonObject): JsonObject {
   const params: Record<string, JsonValue> = {};
-  for (const [key, value] of Object.entries(raw)) if (!key.startsWith("_")) params[key] = value;
+  for (const key in raw) {
+    if (key.charCodeAt(0) === 0x5f || !Object.hasOwn(raw, key)) continue;
+    params[key] = raw[key] as JsonValue;
+  }
   return params;
 }
 
-/** Checks meta-properties, parameters, references and the output path of one call (tool may be unknown). */
+/**
+ * Checks meta-properties, parameters, references and the output path of one call (tool may be unknown);
+ * diagnostics go to `out`.
+ */
 export function analyzeCallBody(
   raw: JsonObject,
   pointer: string,
   tool: RegisteredTool | undefined,
   callId: string | undefined,
   options: AnalyzeOptions,
+  out: Diagnostic[],
 ): CallBody {
-  const diagnostics: Diagnostic[] = [];
-  const meta = checkCallMeta(raw, pointer, callId, diagnostics);
+  const meta = checkCallMeta(raw, pointer, callId, out);
   const params = splitParams(raw);
   const parseOptions = { kinds: options.kinds, limits: options.limits, callId };
-  const references = collectReferences(params, pointer, parseOptions, diagnostics);
-  if (tool !== undefined) checkAgainstTool(tool, raw, params, references, pointer, callId, meta, diagnostics);
+  const references = collectReferences(params, pointer, parseOptions, out);
+  if (tool !== undefined) checkAgainstTool(tool, raw, params, references, pointer, callId, meta, out);
   const outputPathValue = raw._outputPath;
   const outputPath =
     outputPathValue === undefined
       ? undefined
-      : checkOutputPath(
-          outputPathValue,
-          appendPointer(pointer, "_outputPath"),
-          tool,
-          parseOptions,
-          diagnostics,
-        );
-  return { params, references, meta, diagnostics, ...(outputPath === undefined ? {} : { outputPath }) };
+      : checkOutputPath(outputPathValue, pointer, tool, parseOptions, out);
+  return { params, references, meta, outputPath };
 }
 
 function checkAgainstTool(
@@ -106,16 +103,20 @@ function checkAgainstTool(
   meta: CallMeta,
   out: Diagnostic[],
 ): void {
-  const referencePointers = references.map((reference) => reference.pointer.slice(pointer.length));
-  const known = isPlainObject(tool.inputSchema.properties) ? Object.keys(tool.inputSchema.properties) : [];
-  const issues = literalIssues(
-    safeCheck(() => tool.validateInput(params), pointer, callId, out),
-    referencePointers,
-  );
-  out.push(...paramDiagnostics(issues, pointer, known, callId));
-  const outputPointer = appendPointer(pointer, "_output");
+  const checked = checkInput(tool, params, pointer, callId, out);
+  if (checked.length > 0) {
+    const referencePointers = references.map((reference) => reference.pointer.slice(pointer.length));
+    const issues = literalIssues(checked, referencePointers);
+    if (issues.length > 0) {
+      const known = isPlainObject(tool.inputSchema.properties)
+        ? Object.keys(tool.inputSchema.properties)
+        : [];
+      for (const diagnostic of paramDiagnostics(issues, pointer, known, callId)) out.push(diagnostic);
+    }
+  }
   if (!tool.latent) {
     if (meta.hasOutput) {
+      const outputPointer = appendPointer(pointer, "_output");
       const hint = "_output is only for latent tools (tools without an implementation)";
       out.push(
         makeDiagnostic(
@@ -135,6 +136,7 @@ function checkAgainstTool(
     );
     return;
   }
+  const outputPointer = appendPointer(pointer, "_output");
   out.push(
     ...outputDiagnostics(
       safeCheck(() => tool.validateOutput(raw._output), outputPointer, callId, out),
@@ -142,6 +144,29 @@ function checkAgainstTool(
       callId,
     ),
   );
+}
+
+/** The tool's input check (a broken schema becomes one PARAM_INVALID at the call). */
+function checkInput(
+  tool: RegisteredTool,
+  params: JsonObject,
+  pointer: string,
+  callId: string | undefined,
+  out: Diagnostic[],
+): readonly SchemaIssue[] {
+  try {
+    return tool.validateInput(params);
+  } catch (error) {
+    out.push(
+      makeDiagnostic(
+        "PARAM_INVALID",
+        `the tool's schema cannot be used: ${(error as Error).message}`,
+        pointer,
+        { callId },
+      ),
+    );
+    return [];
+  }
 }
 
 function safeCheck<T>(

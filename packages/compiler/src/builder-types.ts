@@ -1,9 +1,10 @@
 import type { JsonObject, KindTable, Limits, OutputMethod, OutputTarget } from "@obelisk/core";
 import type { CompileContext, CompiledCall, WriterLink } from "./compiled-plan.js";
+import type { DagNode } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 
-/** A compiled call with what the plan-wide passes need. */
-export interface CallEntry {
+/** A compiled call with what the plan-wide passes need (it is also its vertex of the internal DAG). */
+export interface CallEntry extends DagNode {
   /** The compiled call (its `writers` map is `writers` below). */
   readonly call: CompiledCall;
   /** In-plan writers of each referenced path, kept up to date as calls arrive. */
@@ -22,6 +23,8 @@ export interface WriterEntry {
   readonly alternative: number;
   readonly target: OutputTarget;
   readonly method: OutputMethod;
+  /** Number of alternatives of the call's output path (1 without `||`). */
+  readonly total: number;
 }
 
 /** Settings shared by the builder's passes. */

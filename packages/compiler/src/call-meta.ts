@@ -16,19 +16,18 @@ export const META_KEYS: readonly string[] = [
   "_timeoutMs",
   "_retry",
 ];
-const META_SET = new Set(META_KEYS);
 /** The longest `_timeoutMs` a timer can hold (2^31 − 1 ms). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
-/** The meta-properties of a call, checked for type. */
+/** The meta-properties of a call, checked for type (absent ones undefined). */
 export interface CallMeta {
   readonly outputMethod: OutputMethod;
-  readonly description?: string;
+  readonly description: string | undefined;
   readonly rerun: boolean;
-  readonly timeoutMs?: number;
-  readonly retry?: Partial<RetryPolicy>;
+  readonly timeoutMs: number | undefined;
+  readonly retry: Partial<RetryPolicy> | undefined;
   readonly hasOutput: boolean;
-  readonly output?: JsonValue;
+  readonly output: JsonValue | undefined;
 }
 
 const RETRY_FIELDS: Readonly<Record<string, "count" | "ms" | "factor" | "boolean">> = {
@@ -67,10 +66,12 @@ function checkRetry(value: unknown, pointer: string, out: Diagnostic[], callId: 
   return ok;
 }
 
+type MutableMeta = { -readonly [K in keyof CallMeta]: CallMeta[K] };
+
 /**
  * Checks the meta-properties of a call (everything but `_tool`, `_id` and `_outputPath`, checked elsewhere):
  * unknown `_` keys (META_UNKNOWN), `_outputMethod` (OUTPUT_METHOD_INVALID), and the types of `_rerun`,
- * `_timeoutMs`, `_retry`, `_description` (CALL_SHAPE at the key).
+ * `_timeoutMs`, `_description`, `_retry` (CALL_SHAPE).
  */
 export function checkCallMeta(
   raw: JsonObject,
@@ -78,61 +79,76 @@ export function checkCallMeta(
   callId: string | undefined,
   out: Diagnostic[],
 ): CallMeta {
-  let meta: { -readonly [K in keyof CallMeta]: CallMeta[K] } = {
+  const meta: MutableMeta = {
     outputMethod: "set",
+    description: undefined,
     rerun: false,
+    timeoutMs: undefined,
+    retry: undefined,
     hasOutput: false,
+    output: undefined,
   };
-  for (const [key, value] of Object.entries(raw)) {
-    if (!key.startsWith("_")) continue;
-    const at = appendPointer(pointer, key);
-    if (!META_SET.has(key)) {
-      const hint = didYouMean(key, META_KEYS) ?? "parameters cannot start with _";
-      out.push(makeDiagnostic("META_UNKNOWN", `unknown meta-property "${key}"`, at, { callId, hint }));
-      continue;
+  for (const key in raw) {
+    if (key.charCodeAt(0) !== 0x5f || !Object.hasOwn(raw, key)) continue;
+    const value = raw[key] as JsonValue;
+    switch (key) {
+      case "_tool":
+      case "_id":
+      case "_outputPath":
+        break;
+      case "_outputMethod":
+        if (isOutputMethod(value)) meta.outputMethod = value;
+        else invalidMethod(value, appendPointer(pointer, key), callId, out);
+        break;
+      case "_rerun":
+        if (typeof value === "boolean") meta.rerun = value;
+        else shape("_rerun must be true or false", pointer, key, callId, out);
+        break;
+      case "_timeoutMs":
+        // At most 2^31 − 1 ms (~24.8 days): a timer cannot hold more (Node fires it after 1 ms, bug B11).
+        if (typeof value === "number" && value > 0 && value <= MAX_TIMEOUT_MS) meta.timeoutMs = value;
+        else
+          shape(
+            `_timeoutMs must be a positive number of ms, at most ${MAX_TIMEOUT_MS}`,
+            pointer,
+            key,
+            callId,
+            out,
+          );
+        break;
+      case "_description":
+        if (typeof value === "string") meta.description = value;
+        else shape("_description must be a string", pointer, key, callId, out);
+        break;
+      case "_retry":
+        if (checkRetry(value, appendPointer(pointer, key), out, callId))
+          meta.retry = value as Partial<RetryPolicy>;
+        break;
+      case "_output":
+        meta.hasOutput = true;
+        meta.output = value;
+        break;
+      default: {
+        const hint = didYouMean(key, META_KEYS) ?? "parameters cannot start with _";
+        const at = appendPointer(pointer, key);
+        out.push(makeDiagnostic("META_UNKNOWN", `unknown meta-property "${key}"`, at, { callId, hint }));
+      }
     }
-    meta = { ...meta, ...checkMetaValue(key, value, at, callId, out) };
   }
   return meta;
 }
 
-function checkMetaValue(
-  key: string,
-  value: JsonValue,
-  at: string,
-  callId: string | undefined,
-  out: Diagnostic[],
-) {
-  const shape = (message: string) => {
-    out.push(makeDiagnostic("CALL_SHAPE", message, at, { callId }));
-    return {};
-  };
-  switch (key) {
-    case "_outputMethod":
-      if (isOutputMethod(value)) return { outputMethod: value };
-      out.push(
-        makeDiagnostic("OUTPUT_METHOD_INVALID", `unknown _outputMethod ${JSON.stringify(value)}`, at, {
-          callId,
-          hint:
-            (typeof value === "string" ? didYouMean(value, Object.keys(OUTPUT_METHODS)) : undefined) ??
-            `one of ${Object.keys(OUTPUT_METHODS).join(", ")}`,
-        }),
-      );
-      return {};
-    case "_rerun":
-      return typeof value === "boolean" ? { rerun: value } : shape("_rerun must be true or false");
-    case "_timeoutMs":
-      // At most 2^31 − 1 ms (~24.8 days): a timer cannot hold more (Node fires it after 1 ms, bug B11).
-      return typeof value === "number" && value > 0 && value <= MAX_TIMEOUT_MS
-        ? { timeoutMs: value }
-        : shape(`_timeoutMs must be a positive number of ms, at most ${MAX_TIMEOUT_MS}`);
-    case "_description":
-      return typeof value === "string" ? { description: value } : shape("_description must be a string");
-    case "_retry":
-      return checkRetry(value, at, out, callId) ? { retry: value as Partial<RetryPolicy> } : {};
-    case "_output":
-      return { hasOutput: true, output: value };
-    default:
-      return {};
-  }
+function shape(message: string, pointer: string, key: string, callId: string | undefined, out: Diagnostic[]) {
+  out.push(makeDiagnostic("CALL_SHAPE", message, appendPointer(pointer, key), { callId }));
+}
+
+function invalidMethod(value: JsonValue, at: string, callId: string | undefined, out: Diagnostic[]): void {
+  out.push(
+    makeDiagnostic("OUTPUT_METHOD_INVALID", `unknown _outputMethod ${JSON.stringify(value)}`, at, {
+      callId,
+      hint:
+        (typeof value === "string" ? didYouMean(value, Object.keys(OUTPUT_METHODS)) : undefined) ??
+        `one of ${Object.keys(OUTPUT_METHODS).join(", ")}`,
+    }),
+  );
 }

@@ -1,16 +1,16 @@
 import type { Diagnostic, JsonValue, KindTable, Limits, OutputPath } from "@obelisk/core";
-import { parseOutputPath } from "@obelisk/core";
+import { appendPointer, parseOutputPath } from "@obelisk/core";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { RegisteredTool } from "./registered-tool.js";
 
 /**
  * Parses and checks a call's `_outputPath` (SPEC §3): OUTPUT_PATH_SYNTAX / OUTPUT_PATH_READONLY /
  * REF_FORBIDDEN_SEGMENT / REF_KIND_UNKNOWN from the parser, OUTPUT_PATH_NOT_ALLOWED for the tool's
- * constraint, OUTCOME_UNKNOWN for more alternatives than declared outcomes. All at `/…/_outputPath`.
+ * constraint, OUTCOME_UNKNOWN for more alternatives than declared outcomes. All at `<callPointer>/_outputPath`.
  */
 export function checkOutputPath(
   value: JsonValue,
-  pointer: string,
+  callPointer: string,
   tool: RegisteredTool | undefined,
   options: {
     readonly kinds: KindTable;
@@ -20,6 +20,7 @@ export function checkOutputPath(
   out: Diagnostic[],
 ): OutputPath | undefined {
   const callId = options.callId;
+  const pointer = appendPointer(callPointer, "_outputPath");
   if (typeof value !== "string") {
     out.push(
       makeDiagnostic("OUTPUT_PATH_SYNTAX", '_outputPath must be a string like "†state.result"', pointer, {

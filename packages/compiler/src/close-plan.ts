@@ -2,7 +2,7 @@ import type { Diagnostic } from "@obelisk/core";
 import type { CompiledCall } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
-import { dagCriticalPaths, dagCycles } from "./plan-dag.js";
+import { analyzeDag } from "./plan-dag.js";
 import { referenceTypeMismatches } from "./reference-types.js";
 import { type IndexedDiagnostic, sortDiagnostics } from "./sort-diagnostics.js";
 import { unreachableCall } from "./unreachable-calls.js";
@@ -18,8 +18,8 @@ export interface ClosedPlan {
   readonly autoIdsUsed: number;
 }
 
-function cycleDiagnostics(builder: PlanBuilder): IndexedDiagnostic[] {
-  return dagCycles(builder.nodes).map((path) => {
+function cycleDiagnostics(builder: PlanBuilder, cycles: readonly string[][]): IndexedDiagnostic[] {
+  return cycles.map((path) => {
     const start = builder.entries.get(path[0] as string);
     const text = path.join(" → ");
     const pointer = start?.call.pointer ?? "";
@@ -41,7 +41,12 @@ export function closePlan(
   extra: readonly IndexedDiagnostic[],
   document: unknown,
 ): ClosedPlan {
-  const all: IndexedDiagnostic[] = [...extra, ...builder.diagnostics, ...cycleDiagnostics(builder)];
+  const dag = analyzeDag(builder.nodes, builder.planOrderIsTopological);
+  const all: IndexedDiagnostic[] = [
+    ...extra,
+    ...builder.diagnostics,
+    ...cycleDiagnostics(builder, dag.cycles),
+  ];
   for (const entry of builder.entries.values()) {
     const index = entry.call.index;
     for (const diagnostic of unresolvedReferences(builder, entry)) all.push({ index, diagnostic });
@@ -49,7 +54,7 @@ export function closePlan(
     const unreachable = unreachableCall(entry);
     if (unreachable !== undefined) all.push({ index, diagnostic: unreachable });
   }
-  const criticalPaths = dagCriticalPaths(builder.nodes);
+  const criticalPaths = dag.criticalPaths;
   const diagnostics = sortDiagnostics(all, document);
   return {
     ok: !diagnostics.some((diagnostic) => diagnostic.severity === "error"),

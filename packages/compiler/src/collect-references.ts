@@ -1,4 +1,4 @@
-import type { Diagnostic, JsonValue, KindTable, Limits, PathSegment } from "@obelisk/core";
+import type { Diagnostic, JsonObject, JsonValue, KindTable, Limits, PathSegment } from "@obelisk/core";
 import { appendPointer, parseParameterString } from "@obelisk/core";
 import type { ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -10,10 +10,20 @@ export interface ReferenceParseOptions {
   readonly callId: string | undefined;
 }
 
+/** The state of one walk over a call's parameters (`location` is the path of the value being visited). */
+interface Walk {
+  readonly callPointer: string;
+  readonly options: ReferenceParseOptions;
+  readonly out: Diagnostic[];
+  readonly references: ParamReference[];
+  readonly location: PathSegment[];
+}
+
 /**
  * Parses every string at any depth of a call's parameters (SPEC §2): references and templates are
  * collected in document order; malformed ones become REF_SYNTAX / REF_KIND_UNKNOWN /
  * REF_FORBIDDEN_SEGMENT at the string's pointer, suspicious literals REF_SUSPICIOUS warnings.
+ * Pointers and locations are built only for references and diagnostics.
  */
 export function collectReferences(
   params: Readonly<Record<string, JsonValue>>,
@@ -21,37 +31,56 @@ export function collectReferences(
   options: ReferenceParseOptions,
   out: Diagnostic[],
 ): ParamReference[] {
-  const references: ParamReference[] = [];
-  const visit = (value: JsonValue, location: PathSegment[], pointer: string): void => {
-    if (typeof value === "string") {
-      const reference = parseString(value, location, pointer, options, out);
-      if (reference !== undefined) references.push(reference);
-    } else if (Array.isArray(value)) {
-      value.forEach((item, index) => {
-        visit(item, [...location, index], appendPointer(pointer, index));
-      });
-    } else if (typeof value === "object" && value !== null) {
-      for (const [key, item] of Object.entries(value))
-        visit(item, [...location, key], appendPointer(pointer, key));
-    }
-  };
-  for (const [key, value] of Object.entries(params)) visit(value, [key], appendPointer(callPointer, key));
-  return references;
+  const walk: Walk = { callPointer, options, out, references: [], location: [] };
+  for (const key in params) {
+    if (!Object.hasOwn(params, key)) continue;
+    walk.location.push(key);
+    visit(params[key] as JsonValue, walk);
+    walk.location.pop();
+  }
+  return walk.references;
 }
 
-function parseString(
-  text: string,
-  location: PathSegment[],
-  pointer: string,
-  options: ReferenceParseOptions,
-  out: Diagnostic[],
-): ParamReference | undefined {
+function visit(value: JsonValue, walk: Walk): void {
+  if (typeof value === "string") {
+    // No dagger and no `$tool_output.` prefix: a plain literal (what parseParameterString would say).
+    if (value.charCodeAt(0) !== 0x24 && value.indexOf("†") === -1) return;
+    parseString(value, walk);
+  } else if (Array.isArray(value)) {
+    const location = walk.location;
+    for (let index = 0; index < value.length; index++) {
+      if (!(index in value)) continue;
+      location.push(index);
+      visit(value[index] as JsonValue, walk);
+      location.pop();
+    }
+  } else if (typeof value === "object" && value !== null) {
+    const location = walk.location;
+    for (const key of Object.keys(value)) {
+      location.push(key);
+      visit((value as JsonObject)[key] as JsonValue, walk);
+      location.pop();
+    }
+  }
+}
+
+function pointerOf(walk: Walk): string {
+  let pointer = walk.callPointer;
+  const location = walk.location;
+  for (let i = 0; i < location.length; i++) pointer = appendPointer(pointer, location[i] as PathSegment);
+  return pointer;
+}
+
+function parseString(text: string, walk: Walk): void {
+  const { options, out } = walk;
   const parsed = parseParameterString(text, options.kinds, options.limits);
   const callId = options.callId;
   if (!parsed.ok) {
     const { code, message, offset, hint } = parsed.issue;
-    out.push(makeDiagnostic(code, `${message} (at character ${offset + 1})`, pointer, { callId, hint }));
-    return undefined;
+    out.push(
+      makeDiagnostic(code, `${message} (at character ${offset + 1})`, pointerOf(walk), { callId, hint }),
+    );
+    return;
   }
   const value = parsed.value;
   if (value.type === "literal") {
@@ -59,13 +88,15 @@ function parseString(
       const hint =
         'write the whole value as a reference, wrap it as "{†…}" inside text, or escape it with "††"';
       out.push(
-        makeDiagnostic("REF_SUSPICIOUS", "a literal string contains what looks like a reference", pointer, {
-          callId,
-          hint,
-        }),
+        makeDiagnostic(
+          "REF_SUSPICIOUS",
+          "a literal string contains what looks like a reference",
+          pointerOf(walk),
+          { callId, hint },
+        ),
       );
     }
-    return undefined;
+    return;
   }
-  return { location, pointer, value };
+  walk.references.push({ location: walk.location.slice(), pointer: pointerOf(walk), value });
 }

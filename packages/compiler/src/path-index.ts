@@ -2,34 +2,31 @@ import type { Path, PathSegment } from "@obelisk/core";
 
 const ANY_INDEX = "\u0000*";
 
-interface TrieNode<T> {
-  readonly children: Map<string, TrieNode<T>>;
-  readonly entries: T[];
+/** One trie node; `children` and `entries` are created on first use (most nodes need only one of them). */
+class TrieNode<T> {
+  children: Map<string, TrieNode<T>> | undefined = undefined;
+  entries: T[] | undefined = undefined;
   /** The first entry stored strictly below this node. */
-  firstBelow?: T;
+  firstBelow: T | undefined = undefined;
   /** The first entry of this node for which the index's `flag` holds. */
-  firstFlagged?: T;
+  firstFlagged: T | undefined = undefined;
 }
 
-/** How the entries found by `overlapping` relate to the queried path. */
-export type Overlap = "ancestor" | "equal" | "descendant";
-
-/** A hit of `PathIndex.overlapping`. */
-export interface OverlapHit<T> {
-  /** The stored entry. */
-  readonly entry: T;
-  /** The stored path's relation to the queried path. */
-  readonly relation: Overlap;
-}
+const INDEX_KEYS: string[] = [];
 
 /** Object keys and array indices share one key space (`items[0]` and `items["0"]` overlap, conservatively). */
 function keyOf(segment: PathSegment): string {
-  if (typeof segment === "number" && segment < 0) return ANY_INDEX;
+  if (typeof segment === "string") return segment;
+  if (segment < 0) return ANY_INDEX;
+  if (segment < 1024 && (segment | 0) === segment) {
+    let key = INDEX_KEYS[segment];
+    if (key === undefined) {
+      key = String(segment);
+      INDEX_KEYS[segment] = key;
+    }
+    return key;
+  }
   return String(segment);
-}
-
-function newNode<T>(): TrieNode<T> {
-  return { children: new Map(), entries: [] };
 }
 
 /**
@@ -40,27 +37,33 @@ function newNode<T>(): TrieNode<T> {
 export class PathIndex<T> {
   readonly #roots = new Map<string, TrieNode<T>>();
 
-  /** `flag` marks entries that `firstCandidates` reports at an equal path (default: none). */
+  /** `flag` marks entries that `earliestCandidate` considers at an equal path (default: none). */
   constructor(readonly flag: (entry: T) => boolean = () => false) {}
 
   /** Stores `entry` under `kind` + `path`. */
   add(kind: string, path: Path, entry: T): void {
     let node: TrieNode<T> | undefined = this.#roots.get(kind);
     if (node === undefined) {
-      node = newNode<T>();
+      node = new TrieNode<T>();
       this.#roots.set(kind, node);
     }
-    for (const segment of path) {
+    for (let depth = 0; depth < path.length; depth++) {
       if (node.firstBelow === undefined) node.firstBelow = entry;
-      const key = keyOf(segment);
-      let child: TrieNode<T> | undefined = node.children.get(key);
+      const key = keyOf(path[depth] as PathSegment);
+      let children: Map<string, TrieNode<T>> | undefined = node.children;
+      if (children === undefined) {
+        children = new Map();
+        node.children = children;
+      }
+      let child: TrieNode<T> | undefined = children.get(key);
       if (child === undefined) {
-        child = newNode<T>();
-        node.children.set(key, child);
+        child = new TrieNode<T>();
+        children.set(key, child);
       }
       node = child;
     }
-    node.entries.push(entry);
+    if (node.entries === undefined) node.entries = [entry];
+    else node.entries.push(entry);
     if (node.firstFlagged === undefined && this.flag(entry)) node.firstFlagged = entry;
   }
 
@@ -71,70 +74,91 @@ export class PathIndex<T> {
   }
 
   /**
-   * The first-stored entry of each overlapping group, in O(path length): the first entry of every
-   * ancestor node, the first entry at the equal node (or its first flagged one when `flaggedOnly`), and
-   * the first entry stored below it. For write paths (no negative index).
+   * The earliest (by `rank`, first seen on ties) of the first-stored entries of each overlapping group,
+   * in O(path length): the first entry of every ancestor node, the first entry at the equal node (or its
+   * first flagged one when `flaggedOnly`), and the first entry stored below it. For write paths (no
+   * negative index).
    */
-  firstCandidates(kind: string, path: Path, flaggedOnly: boolean): OverlapHit<T>[] {
-    const hits: OverlapHit<T>[] = [];
+  earliestCandidate(
+    kind: string,
+    path: Path,
+    flaggedOnly: boolean,
+    rank: (entry: T) => number,
+  ): T | undefined {
+    let best: T | undefined;
     let node = this.#roots.get(kind);
     for (let depth = 0; node !== undefined && depth < path.length; depth++) {
-      const first = node.entries[0];
-      if (first !== undefined) hits.push({ entry: first, relation: "ancestor" });
-      node = node.children.get(keyOf(path[depth] as PathSegment));
+      const first = node.entries?.[0];
+      if (first !== undefined && (best === undefined || rank(first) < rank(best))) best = first;
+      node = node.children?.get(keyOf(path[depth] as PathSegment));
     }
-    if (node === undefined) return hits;
-    const equal = flaggedOnly ? node.firstFlagged : node.entries[0];
-    if (equal !== undefined) hits.push({ entry: equal, relation: "equal" });
-    if (node.firstBelow !== undefined) hits.push({ entry: node.firstBelow, relation: "descendant" });
-    return hits;
+    if (node === undefined) return best;
+    const equal = flaggedOnly ? node.firstFlagged : node.entries?.[0];
+    if (equal !== undefined && (best === undefined || rank(equal) < rank(best))) best = equal;
+    const below = node.firstBelow;
+    if (below !== undefined && (best === undefined || rank(below) < rank(best))) best = below;
+    return best;
   }
 
-  /** Every stored entry whose path overlaps `kind` + `path`. */
-  overlapping(kind: string, path: Path): OverlapHit<T>[] {
+  /**
+   * Appends every stored entry whose path overlaps `kind` + `path` to `out` (ancestors first, then the
+   * equal node, then its subtree) and returns `out`.
+   */
+  collectOverlapping(kind: string, path: Path, out: T[]): T[] {
     const root = this.#roots.get(kind);
-    const hits: OverlapHit<T>[] = [];
-    if (root !== undefined) this.#walk(root, path, 0, hits);
-    return hits;
-  }
-
-  #walk(node: TrieNode<T>, path: Path, depth: number, hits: OverlapHit<T>[]): void {
-    if (depth === path.length) {
-      for (const entry of node.entries) hits.push({ entry, relation: "equal" });
-      for (const child of node.children.values()) collectSubtree(child, hits);
-      return;
-    }
-    for (const entry of node.entries) hits.push({ entry, relation: "ancestor" });
-    const key = keyOf(path[depth] as PathSegment);
-    if (key === ANY_INDEX) {
-      for (const child of node.children.values()) this.#walk(child, path, depth + 1, hits);
-      return;
-    }
-    const child = node.children.get(key);
-    if (child !== undefined) this.#walk(child, path, depth + 1, hits);
-    const wildcard = node.children.get(ANY_INDEX);
-    if (wildcard !== undefined) this.#walk(wildcard, path, depth + 1, hits);
+    if (root !== undefined) walk(root, path, 0, out);
+    return out;
   }
 }
 
-function collectSubtree<T>(node: TrieNode<T>, hits: OverlapHit<T>[]): void {
+function pushAll<T>(entries: readonly T[] | undefined, out: T[]): void {
+  if (entries !== undefined) for (let i = 0; i < entries.length; i++) out.push(entries[i] as T);
+}
+
+function walk<T>(node: TrieNode<T>, path: Path, depth: number, out: T[]): void {
+  if (depth === path.length) {
+    pushAll(node.entries, out);
+    if (node.children !== undefined) for (const child of node.children.values()) collectSubtree(child, out);
+    return;
+  }
+  pushAll(node.entries, out);
+  const children = node.children;
+  if (children === undefined) return;
+  const key = keyOf(path[depth] as PathSegment);
+  if (key === ANY_INDEX) {
+    for (const child of children.values()) walk(child, path, depth + 1, out);
+    return;
+  }
+  const child = children.get(key);
+  if (child !== undefined) walk(child, path, depth + 1, out);
+  const wildcard = children.get(ANY_INDEX);
+  if (wildcard !== undefined) walk(wildcard, path, depth + 1, out);
+}
+
+function collectSubtree<T>(node: TrieNode<T>, out: T[]): void {
+  if (node.children === undefined) {
+    pushAll(node.entries, out);
+    return;
+  }
   const stack = [node];
   for (let current = stack.pop(); current !== undefined; current = stack.pop()) {
-    for (const entry of current.entries) hits.push({ entry, relation: "descendant" });
-    for (const child of current.children.values()) stack.push(child);
+    pushAll(current.entries, out);
+    if (current.children !== undefined) for (const child of current.children.values()) stack.push(child);
   }
 }
 
 function hasOverlapFrom<T>(node: TrieNode<T>, path: Path, depth: number): boolean {
-  if (node.entries.length > 0) return true;
+  if (node.entries !== undefined && node.entries.length > 0) return true;
   if (depth === path.length) return node.firstBelow !== undefined;
+  const children = node.children;
+  if (children === undefined) return false;
   const key = keyOf(path[depth] as PathSegment);
   if (key === ANY_INDEX) {
-    for (const child of node.children.values()) if (hasOverlapFrom(child, path, depth + 1)) return true;
+    for (const child of children.values()) if (hasOverlapFrom(child, path, depth + 1)) return true;
     return false;
   }
-  const child = node.children.get(key);
+  const child = children.get(key);
   if (child !== undefined && hasOverlapFrom(child, path, depth + 1)) return true;
-  const wildcard = node.children.get(ANY_INDEX);
+  const wildcard = children.get(ANY_INDEX);
   return wildcard !== undefined && hasOverlapFrom(wildcard, path, depth + 1);
 }

@@ -1,11 +1,11 @@
 import type {
   CallId,
   Diagnostic,
+  InputExpression,
   JsonObject,
   OutputPath,
   OutputTarget,
   PlanCallSource,
-  Reference,
 } from "@obelisk/core";
 import {
   appendPointer,
@@ -15,15 +15,16 @@ import {
   OUTPUT_METHODS,
   pathsOverlap,
 } from "@obelisk/core";
-import { analyzeCallBody, type CallBody, readCallHead } from "./analyze-call.js";
+import { analyzeCallBody, type CallBody, callObject, callTool } from "./analyze-call.js";
 import type { BuilderSettings, CallEntry, WriterEntry } from "./builder-types.js";
-import type { CompiledCall, WriterLink } from "./compiled-plan.js";
+import type { CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
+import { makeCompiledCall } from "./make-compiled-call.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PathIndex } from "./path-index.js";
-import { closingCycle, type DagNode, type WriterGroup } from "./plan-dag.js";
+import { closingCycle, type DagNode, WriterGroup } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { ToolRegistry } from "./tool-registry.js";
-import { makeLink, operandsOf, writersOf } from "./wire-edges.js";
+import { makeLink, writersOf } from "./wire-edges.js";
 
 /** The result of adding one call. */
 export interface AddCallResult {
@@ -57,6 +58,8 @@ export class PlanBuilder {
   readonly phantomIds = new Set<string>();
   /** Internal DAG nodes, in plan order (calls and writer groups; see plan-dag.ts). */
   readonly nodes: DagNode[] = [];
+  /** True while every link goes from an earlier call to a later one (then there is no cycle). */
+  planOrderIsTopological = true;
   /** Bumped on every added call (the lazily built graphology graph is rebuilt when it changed). */
   version = 0;
   readonly #writers = new PathIndex<WriterEntry>((entry) => !OUTPUT_METHODS[entry.method].accumulating);
@@ -64,7 +67,6 @@ export class PlanBuilder {
   readonly #groupIndex = new PathIndex<WriterGroup>();
   /** Shared writer groups by reference text. */
   readonly #groupByText = new Map<string, WriterGroup>();
-  readonly #nodeById = new Map<string, DagNode>();
   readonly #givenIds = new Map<string, number>();
   #nextAuto: number;
   autoIdsUsed = 0;
@@ -80,22 +82,24 @@ export class PlanBuilder {
   /** Validates one call, wires it into the graph and returns its diagnostics. */
   add(source: PlanCallSource): AddCallResult {
     const out: Diagnostic[] = [];
-    const head = readCallHead(source.value, source.pointer, this.registry);
-    out.push(...head.diagnostics);
+    const raw = callObject(source.value, source.pointer, out);
     let call: CompiledCall | undefined;
-    if (head.raw !== undefined) {
-      const id = this.#resolveId(head.raw, source.pointer, head.tool, out);
-      const body = analyzeCallBody(head.raw, source.pointer, head.tool, id, this.settings);
-      out.push(...body.diagnostics);
-      if (head.tool !== undefined && id !== undefined && this.#idUsable(head.raw, id)) {
-        call = this.#addCompiled(source, head.raw, head.tool, asCallId(id), body, out);
+    if (raw !== undefined) {
+      const tool = callTool(raw, source.pointer, this.registry, out);
+      const id = this.#resolveId(raw, source.pointer, tool, out);
+      const body = analyzeCallBody(raw, source.pointer, tool, id, this.settings, out);
+      if (tool !== undefined && id !== undefined && this.#idUsable(raw, id)) {
+        call = this.#addCompiled(source, raw, tool, asCallId(id), body, out);
       } else {
-        this.#addPhantom(head.raw, body.outputPath);
+        this.#addPhantom(raw, body.outputPath);
       }
     }
-    for (const diagnostic of out) this.diagnostics.push({ index: source.index, diagnostic });
-    const ok = call !== undefined && !out.some((d) => d.severity === "error");
-    return { ok, diagnostics: out, ...(call === undefined ? {} : { call }) };
+    let ok = call !== undefined;
+    for (const diagnostic of out) {
+      this.diagnostics.push({ index: source.index, diagnostic });
+      if (diagnostic.severity === "error") ok = false;
+    }
+    return call === undefined ? { ok, diagnostics: out } : { ok, diagnostics: out, call };
   }
 
   #resolveId(
@@ -155,75 +159,101 @@ export class PlanBuilder {
     const alternatives = body.outputPath?.alternatives ?? [
       [{ kind: "calls", path: [id], text: `†calls.${id}` }],
     ];
-    const groups = this.#groupsOf(id, operandsOf(body.references), alternatives);
+    const groups = this.#groupsOf(id, body.references, alternatives);
     const feeds = this.#feedsOf(id, alternatives);
     if (this.options.refuseCycles && this.#refuseCycle(id, groups, feeds, source.pointer, out))
       return undefined;
     const writers = new Map<string, WriterLink[]>();
+    const call = makeCompiledCall(source, raw, tool, id, body, writers);
+    const entry: CallEntry = {
+      id,
+      index: source.index,
+      cost: tool.cost,
+      position: this.nodes.length,
+      outGroups: [],
+      call,
+      writers,
+      tool,
+      alternatives,
+    };
     for (const group of groups) {
       writers.set(group.reference.text, group.links);
-      group.readers.push(id);
+      group.readers.push(entry);
       if (group.owner === undefined) this.#groupByText.set(group.reference.text, group);
       if (group.readers.length > 1) continue;
       this.#groupIndex.add(group.reference.kind, group.reference.path, group);
-      for (const link of group.links) this.#nodeById.get(link.callId)?.outGroups.push(group);
+      for (const link of group.links) this.entries.get(link.callId)?.outGroups.push(group);
     }
-    const call = makeCompiledCall(source, raw, tool, id, body, writers);
-    const entry: CallEntry = { call, writers, tool, alternatives };
-    const node: DagNode = { id, index: source.index, cost: tool.cost, outGroups: [] };
+    if (feeds.size > 0) this.planOrderIsTopological = false;
     for (const [group, set] of feeds) {
       group.links.push(makeLink(id, set, alternatives.length));
-      node.outGroups.push(group);
+      entry.outGroups.push(group);
     }
     this.#checkConflicts(entry, out);
     this.entries.set(id, entry);
-    this.nodes.push(node);
-    this.#nodeById.set(id, node);
+    this.nodes.push(entry);
     this.calls.push(call);
     this.version++;
-    alternatives.forEach((targets, alternative) => {
-      for (const target of targets)
+    const total = alternatives.length;
+    const method = call.outputMethod;
+    for (let alternative = 0; alternative < total; alternative++) {
+      for (const target of alternatives[alternative] as readonly OutputTarget[])
         this.#writers.add(target.kind, target.path, {
           callId: id,
           index: source.index,
           alternative,
           target,
-          method: call.outputMethod,
+          method,
+          total,
         });
-    });
+    }
     return call;
   }
 
   /** The writer group of each distinct operand: shared by text, private when the call writes an overlapping path. */
   #groupsOf(
     id: string,
-    operands: readonly Reference[],
+    references: readonly ParamReference[],
     alternatives: readonly (readonly OutputTarget[])[],
   ): WriterGroup[] {
-    const groups = new Map<string, WriterGroup>();
-    for (const operand of operands) {
-      if (groups.has(operand.text)) continue;
-      const writesIt = alternatives.some((targets) =>
-        targets.some((t) => t.kind === operand.kind && pathsOverlap(t.path, operand.path)),
-      );
-      const shared = writesIt ? undefined : this.#groupByText.get(operand.text);
-      const group = shared ?? {
-        reference: operand,
-        links: writersOf(operand, id, this.#writers, this.#countOf, this.#indexOf),
-        readers: [],
-        ...(writesIt ? { owner: id } : {}),
-      };
-      groups.set(operand.text, group);
+    const groups: WriterGroup[] = [];
+    for (const { value } of references) {
+      if (value.type === "reference") this.#groupsOfExpression(id, value.expression, alternatives, groups);
+      else if (value.type === "template")
+        for (const part of value.parts)
+          if (typeof part !== "string") this.#groupsOfExpression(id, part, alternatives, groups);
     }
-    return [...groups.values()];
+    return groups;
+  }
+
+  #groupsOfExpression(
+    id: string,
+    expression: InputExpression,
+    alternatives: readonly (readonly OutputTarget[])[],
+    groups: WriterGroup[],
+  ): void {
+    for (const gate of expression.alternatives)
+      for (const operand of gate) {
+        if (groups.some((group) => group.reference.text === operand.text)) continue;
+        const writesIt = alternatives.some((targets) =>
+          targets.some((t) => t.kind === operand.kind && pathsOverlap(t.path, operand.path)),
+        );
+        const shared = writesIt ? undefined : this.#groupByText.get(operand.text);
+        groups.push(
+          shared ??
+            new WriterGroup(operand, writersOf(operand, id, this.#writers), writesIt ? id : undefined),
+        );
+      }
   }
 
   /** Groups (of other calls) whose reference overlaps the new call's targets, with the overlapping alternatives. */
   #feedsOf(id: string, alternatives: readonly (readonly OutputTarget[])[]): Map<WriterGroup, Set<number>> {
     const feeds = new Map<WriterGroup, Set<number>>();
-    alternatives.forEach((targets, alternative) => {
-      for (const target of targets) {
-        for (const { entry: group } of this.#groupIndex.overlapping(target.kind, target.path)) {
+    const hits: WriterGroup[] = [];
+    for (let alternative = 0; alternative < alternatives.length; alternative++) {
+      for (const target of alternatives[alternative] as readonly OutputTarget[]) {
+        hits.length = 0;
+        for (const group of this.#groupIndex.collectOverlapping(target.kind, target.path, hits)) {
           if (group.owner === id) continue;
           let set = feeds.get(group);
           if (set === undefined) {
@@ -233,12 +263,9 @@ export class PlanBuilder {
           set.add(alternative);
         }
       }
-    });
+    }
     return feeds;
   }
-
-  readonly #indexOf = (callId: string): number => this.entries.get(callId)?.call.index ?? 0;
-  readonly #countOf = (callId: string): number => this.entries.get(callId)?.alternatives.length ?? 1;
 
   #refuseCycle(
     id: string,
@@ -250,7 +277,7 @@ export class PlanBuilder {
     const readers = [...feeds.keys()].flatMap((group) => group.readers);
     if (readers.length === 0) return false;
     const writers = new Set(groups.flatMap((group) => group.links.map((link) => link.callId as string)));
-    const path = closingCycle(id, readers, writers, (callId) => this.#nodeById.get(callId));
+    const path = closingCycle(id, readers, writers);
     if (path === undefined) return false;
     const message = `adding call "${id}" would close a cycle: ${path.join(" → ")}`;
     out.push(
@@ -269,21 +296,22 @@ export class PlanBuilder {
    */
   #checkConflicts(entry: CallEntry, out: Diagnostic[]): void {
     if (entry.call.outputPath === undefined) return;
-    const reported = new Set<string>();
+    let reported: Set<string> | undefined;
     const accumulating = OUTPUT_METHODS[entry.call.outputMethod].accumulating;
     for (const targets of entry.alternatives) {
       for (const target of targets) {
-        if (reported.size >= MAX_CONFLICTS_PER_CALL) return;
-        let first: WriterEntry | undefined;
-        for (const { entry: other } of this.#writers.firstCandidates(target.kind, target.path, accumulating))
-          if (first === undefined || other.index < first.index) first = other;
-        if (first === undefined || reported.has(first.callId)) continue;
+        if (reported !== undefined && reported.size >= MAX_CONFLICTS_PER_CALL) return;
+        const first = this.#writers.earliestCandidate(target.kind, target.path, accumulating, rankOf);
+        if (first === undefined || reported?.has(first.callId)) continue;
+        reported ??= new Set();
         reported.add(first.callId);
         out.push(conflictDiagnostic(entry, target, first));
       }
     }
   }
 }
+
+const rankOf = (entry: WriterEntry): number => entry.index;
 
 function conflictDiagnostic(entry: CallEntry, target: OutputTarget, other: WriterEntry): Diagnostic {
   const id = entry.call.id;
@@ -295,33 +323,4 @@ function conflictDiagnostic(entry: CallEntry, target: OutputTarget, other: Write
     hint,
     related: [other.callId, id],
   });
-}
-
-function makeCompiledCall(
-  source: PlanCallSource,
-  raw: JsonObject,
-  tool: RegisteredTool,
-  id: CallId,
-  body: CallBody,
-  writers: Map<string, WriterLink[]>,
-): CompiledCall {
-  const { meta } = body;
-  return {
-    id,
-    index: source.index,
-    pointer: source.pointer,
-    tool: tool.name,
-    params: body.params,
-    references: body.references,
-    writers,
-    outputMethod: meta.outputMethod,
-    hasOutput: meta.hasOutput,
-    rerun: meta.rerun,
-    raw,
-    ...(body.outputPath === undefined ? {} : { outputPath: body.outputPath }),
-    ...(meta.output === undefined ? {} : { output: meta.output }),
-    ...(meta.description === undefined ? {} : { description: meta.description }),
-    ...(meta.timeoutMs === undefined ? {} : { timeoutMs: meta.timeoutMs }),
-    ...(meta.retry === undefined ? {} : { retry: meta.retry }),
-  };
 }

@@ -1,30 +1,35 @@
 import type { Reference } from "@obelisk/core";
 import type { WriterLink } from "./compiled-plan.js";
 
+/** A compiled call in the internal DAG. */
+export interface DagNode {
+  readonly id: string;
+  readonly index: number;
+  readonly cost: number;
+  /** Position in the builder's `nodes` (plan order among compiled calls). */
+  readonly position: number;
+  /** Groups this call writes into (its successors are their readers). */
+  readonly outGroups: WriterGroup[];
+}
+
 /**
  * One shared list of in-plan writers of a reference text: a hub between its writers and its readers, so
  * W writers and R readers of one path cost W + R links, not W × R (bug B6). Every reader of the text that
  * does not itself write an overlapping path shares the same group; a reader that does gets a private
  * group (`owner`) without itself.
  */
-export interface WriterGroup {
-  /** The reference operand (its canonical text and path). */
-  readonly reference: Reference;
-  /** Writers in plan order; appended to as later writers arrive. Shared by reference with every reader. */
-  readonly links: WriterLink[];
-  /** Ids of the calls that read through this group. */
-  readonly readers: string[];
-  /** The reader of a private group (it writes an overlapping path itself and must not depend on itself). */
-  readonly owner?: string;
-}
+export class WriterGroup {
+  /** The calls that read through this group, in the order they were added. */
+  readonly readers: DagNode[] = [];
 
-/** A compiled call in the internal DAG. */
-export interface DagNode {
-  readonly id: string;
-  readonly index: number;
-  readonly cost: number;
-  /** Groups this call writes into (its successors are their readers). */
-  readonly outGroups: WriterGroup[];
+  constructor(
+    /** The reference operand (its canonical text and path). */
+    readonly reference: Reference,
+    /** Writers in plan order; appended to as later writers arrive. Shared by reference with every reader. */
+    readonly links: WriterLink[],
+    /** The reader of a private group (it writes an overlapping path itself and must not depend on itself). */
+    readonly owner: string | undefined,
+  ) {}
 }
 
 /** The internal DAG: calls and writer groups as vertices, numbered; successors as index lists. */
@@ -34,28 +39,34 @@ interface Numbered {
 }
 
 function numbered(nodes: readonly DagNode[]): Numbered {
-  const ids: (string | undefined)[] = nodes.map((node) => node.id);
-  const byId = new Map(nodes.map((node, i) => [node.id, i]));
+  const ids: (string | undefined)[] = new Array(nodes.length);
+  const succ: number[][] = new Array(nodes.length);
+  for (let i = 0; i < nodes.length; i++) {
+    ids[i] = (nodes[i] as DagNode).id;
+    succ[i] = [];
+  }
   const groupNumber = new Map<WriterGroup, number>();
-  const succ: number[][] = nodes.map(() => []);
-  nodes.forEach((node, i) => {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as DagNode;
     for (const group of node.outGroups) {
       let g = groupNumber.get(group);
       if (g === undefined) {
         g = ids.length;
         groupNumber.set(group, g);
         ids.push(undefined);
-        succ.push(group.readers.map((reader) => byId.get(reader) as number));
+        const readers = group.readers;
+        const next: number[] = new Array(readers.length);
+        for (let r = 0; r < readers.length; r++) next[r] = (readers[r] as DagNode).position;
+        succ.push(next);
       }
       (succ[i] as number[]).push(g);
     }
-  });
+  }
   return { ids, succ };
 }
 
-/** Remaining critical path of every call (its cost plus the largest among its readers'), O(V + E). */
-export function dagCriticalPaths(nodes: readonly DagNode[]): Map<string, number> {
-  const { ids, succ } = numbered(nodes);
+/** Remaining critical path of every vertex (its cost plus the largest among its successors'), O(V + E). */
+function criticalPathValues(nodes: readonly DagNode[], { ids, succ }: Numbered): Float64Array {
   const value = new Float64Array(ids.length);
   const state = new Uint8Array(ids.length); // 0 new, 1 in progress, 2 done
   for (let root = 0; root < ids.length; root++) {
@@ -77,7 +88,7 @@ export function dagCriticalPaths(nodes: readonly DagNode[]): Map<string, number>
       state[v] = 2;
     }
   }
-  return new Map(nodes.map((node, i) => [node.id, value[i] as number]));
+  return value;
 }
 
 /** Strongly connected components with more than one vertex (iterative Tarjan). */
@@ -154,19 +165,59 @@ function cycleFrom(graph: Numbered, start: number, members: ReadonlySet<number>)
   return [id, id];
 }
 
+/** What the plan-wide DAG passes give: every cycle, and every call's critical path. */
+export interface DagAnalysis {
+  /**
+   * Every cycle of the plan, one per strongly connected component: the path in edge order (writer →
+   * reader), starting and ending at the component's first call in plan order.
+   */
+  readonly cycles: string[][];
+  /** Remaining critical path of every call (its cost plus the largest among its readers'), by id, in plan order. */
+  readonly criticalPaths: Map<string, number>;
+}
+
 /**
- * Every cycle of the plan, one per strongly connected component: the path in edge order (writer →
- * reader), starting and ending at the component's first call in plan order.
+ * Cycles and critical paths of the internal DAG. When every link goes from an earlier call to a later one
+ * (`planOrderIsTopological`, the common case), there is no cycle and one backward sweep gives the critical
+ * paths; otherwise the general passes (Tarjan, depth-first longest paths) run on the numbered graph.
  */
-export function dagCycles(nodes: readonly DagNode[]): string[][] {
+export function analyzeDag(nodes: readonly DagNode[], planOrderIsTopological: boolean): DagAnalysis {
+  const criticalPaths = new Map<string, number>();
+  if (planOrderIsTopological) {
+    const value = new Float64Array(nodes.length);
+    const groupValue = new Map<WriterGroup, number>();
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      const node = nodes[i] as DagNode;
+      let longest = 0;
+      const groups = node.outGroups;
+      for (let g = 0; g < groups.length; g++) {
+        const group = groups[g] as WriterGroup;
+        let best = groupValue.get(group);
+        if (best === undefined) {
+          best = 0;
+          const readers = group.readers;
+          for (let r = 0; r < readers.length; r++)
+            best = Math.max(best, value[(readers[r] as DagNode).position] as number);
+          groupValue.set(group, best);
+        }
+        longest = Math.max(longest, best);
+      }
+      value[i] = node.cost + longest;
+    }
+    for (let i = 0; i < nodes.length; i++) criticalPaths.set((nodes[i] as DagNode).id, value[i] as number);
+    return { cycles: [], criticalPaths };
+  }
   const graph = numbered(nodes);
-  return cyclicComponents(graph).map((component) => {
+  const value = criticalPathValues(nodes, graph);
+  for (let i = 0; i < nodes.length; i++) criticalPaths.set((nodes[i] as DagNode).id, value[i] as number);
+  const cycles = cyclicComponents(graph).map((component) => {
     const calls = component.filter((v) => v < nodes.length);
     const start = calls.reduce((best, v) =>
       (nodes[v] as DagNode).index < (nodes[best] as DagNode).index ? v : best,
     );
     return cycleFrom(graph, start, new Set(component));
   });
+  return { cycles, criticalPaths };
 }
 
 /**
@@ -175,29 +226,29 @@ export function dagCycles(nodes: readonly DagNode[]): string[][] {
  */
 export function closingCycle(
   id: string,
-  readers: readonly string[],
+  readers: readonly DagNode[],
   writers: ReadonlySet<string>,
-  nodeOf: (id: string) => DagNode | undefined,
 ): string[] | undefined {
   const previous = new Map<string, string>();
-  const queue: string[] = [];
+  const queue: DagNode[] = [];
   for (const reader of readers) {
-    if (previous.has(reader)) continue;
-    previous.set(reader, id);
+    if (previous.has(reader.id)) continue;
+    previous.set(reader.id, id);
     queue.push(reader);
   }
   for (let head = 0; head < queue.length; head++) {
-    const at = queue[head] as string;
+    const node = queue[head] as DagNode;
+    const at = node.id;
     if (writers.has(at)) {
       const path = [id];
       for (let step: string | undefined = at; step !== undefined && step !== id; step = previous.get(step))
         path.push(step);
       return [id, ...path.slice(1).reverse(), id];
     }
-    for (const group of nodeOf(at)?.outGroups ?? [])
+    for (const group of node.outGroups)
       for (const next of group.readers)
-        if (!previous.has(next) && next !== id) {
-          previous.set(next, at);
+        if (!previous.has(next.id) && next.id !== id) {
+          previous.set(next.id, at);
           queue.push(next);
         }
   }

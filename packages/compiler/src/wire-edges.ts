@@ -1,46 +1,55 @@
 import type { Reference } from "@obelisk/core";
 import type { WriterEntry } from "./builder-types.js";
-import type { ParamReference, PlanGraph, WriterLink } from "./compiled-plan.js";
+import type { PlanGraph, WriterLink } from "./compiled-plan.js";
 import type { PathIndex } from "./path-index.js";
 
-/** Operands of every reference of a call: each `Reference` of each expression, in document order. */
-export function operandsOf(references: readonly ParamReference[]): Reference[] {
-  const operands: Reference[] = [];
-  for (const { value } of references) {
-    if (value.type === "reference") for (const gate of value.expression.alternatives) operands.push(...gate);
-    else if (value.type === "template")
-      for (const part of value.parts)
-        if (typeof part !== "string") for (const gate of part.alternatives) operands.push(...gate);
-  }
-  return operands;
+const scratch: WriterEntry[] = [];
+
+function byIndexThenAlternative(a: WriterEntry, b: WriterEntry): number {
+  return a.index - b.index || a.alternative - b.alternative;
 }
 
-/** Writer links of one reference operand: other calls whose targets overlap it, with the overlapping alternatives. */
+/**
+ * Writer links of one reference operand: other calls whose targets overlap it, with the overlapping
+ * alternatives (ascending), in plan order of the writers.
+ */
 export function writersOf(
   reference: Reference,
   selfId: string,
   writers: PathIndex<WriterEntry>,
-  alternativeCount: (callId: string) => number,
-  indexOf: (callId: string) => number,
 ): WriterLink[] {
-  const byCall = new Map<string, Set<number>>();
-  for (const { entry } of writers.overlapping(reference.kind, reference.path)) {
-    if (entry.callId === selfId) continue;
-    let set = byCall.get(entry.callId);
-    if (set === undefined) {
-      set = new Set();
-      byCall.set(entry.callId, set);
+  const hits = writers.collectOverlapping(reference.kind, reference.path, scratch);
+  try {
+    if (hits.length === 0) return [];
+    if (hits.length === 1) {
+      const only = hits[0] as WriterEntry;
+      return only.callId === selfId ? [] : [linkOf(only.callId, [only.alternative], only.total)];
     }
-    set.add(entry.alternative);
+    const sorted = hits.filter((entry) => entry.callId !== selfId).sort(byIndexThenAlternative);
+    const links: WriterLink[] = [];
+    for (let i = 0; i < sorted.length; ) {
+      const first = sorted[i] as WriterEntry;
+      const alternatives = [first.alternative];
+      for (i++; i < sorted.length && (sorted[i] as WriterEntry).callId === first.callId; i++) {
+        const alternative = (sorted[i] as WriterEntry).alternative;
+        if (alternative !== alternatives[alternatives.length - 1]) alternatives.push(alternative);
+      }
+      links.push(linkOf(first.callId, alternatives, first.total));
+    }
+    return links;
+  } finally {
+    scratch.length = 0;
   }
-  const links = [...byCall].map(([callId, set]) => makeLink(callId, set, alternativeCount(callId)));
-  return links.sort((a, b) => indexOf(a.callId) - indexOf(b.callId));
+}
+
+function linkOf(callId: string, sorted: number[], total: number): WriterLink {
+  return { callId: callId as WriterLink["callId"], alternatives: sorted, conditional: sorted.length < total };
 }
 
 /** A writer link. */
 export function makeLink(callId: string, alternatives: ReadonlySet<number>, total: number): WriterLink {
   const sorted = [...alternatives].sort((a, b) => a - b);
-  return { callId: callId as WriterLink["callId"], alternatives: sorted, conditional: sorted.length < total };
+  return linkOf(callId, sorted, total);
 }
 
 /** Adds or merges the edge writer → reader for one link carried by one reference. */

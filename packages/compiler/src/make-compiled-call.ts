@@ -1,0 +1,35 @@
+import type { CallId, JsonObject, PlanCallSource } from "@obelisk/core";
+import type { CallBody } from "./analyze-call.js";
+import type { CompiledCall, WriterLink } from "./compiled-plan.js";
+import type { RegisteredTool } from "./registered-tool.js";
+
+/** The compiled call of an analysed call body (optional fields only when present). */
+export function makeCompiledCall(
+  source: PlanCallSource,
+  raw: JsonObject,
+  tool: RegisteredTool,
+  id: CallId,
+  body: CallBody,
+  writers: Map<string, WriterLink[]>,
+): CompiledCall {
+  const { meta } = body;
+  const call: { -readonly [K in keyof CompiledCall]: CompiledCall[K] } = {
+    id,
+    index: source.index,
+    pointer: source.pointer,
+    tool: tool.name,
+    params: body.params,
+    references: body.references,
+    writers,
+    outputMethod: meta.outputMethod,
+    hasOutput: meta.hasOutput,
+    rerun: meta.rerun,
+    raw,
+  };
+  if (body.outputPath !== undefined) call.outputPath = body.outputPath;
+  if (meta.output !== undefined) call.output = meta.output;
+  if (meta.description !== undefined) call.description = meta.description;
+  if (meta.timeoutMs !== undefined) call.timeoutMs = meta.timeoutMs;
+  if (meta.retry !== undefined) call.retry = meta.retry;
+  return call;
+}
