@@ -67,6 +67,7 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
       ...(engine.timers === undefined ? {} : { timers: engine.timers }),
       now: runtime.now,
       ...(engine.random === undefined ? {} : { random: engine.random }),
+      ...(engine.limits?.maxValueBytes === undefined ? {} : { maxValueBytes: engine.limits.maxValueBytes }),
       events: hub,
       streaming: true,
     });
