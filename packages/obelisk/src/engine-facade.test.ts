@@ -37,8 +37,9 @@ describe("the public surface", () => {
   it("exports createEngine, defineTool, branch (the compiler's own), agentTools, ObeliskError, DEFAULT_LIMITS, createMemoryStore", () => {
     expect(obelisk.branch).toBe(compilerBranch);
     expect(obelisk.defineTool).toBe(compilerDefineTool);
-    for (const name of ["createEngine", "agentTools", "createMemoryStore"] as const)
-      expect(typeof obelisk[name]).toBe("function");
+    expect(typeof obelisk.createEngine).toBe("function");
+    expect(typeof obelisk.agentTools).toBe("function");
+    expect(typeof obelisk.createMemoryStore).toBe("function");
     expect(typeof obelisk.ObeliskError.is).toBe("function");
     expect(obelisk.DEFAULT_LIMITS.maxCalls).toBeGreaterThan(0);
   });
