@@ -1,0 +1,82 @@
+import { createToolRegistry } from "@obelisk/compiler";
+import { describe, expect, it } from "vitest";
+import { Controller } from "./__fixtures__/controlled-tools.js";
+import { until } from "./__fixtures__/deferred.js";
+import { type AgentTool, agentTools, createEngine, defineTool } from "./index.js";
+
+const give = defineTool({
+  name: "give",
+  input: { type: "object", properties: { value: {} }, required: ["value"] },
+  run: (args: unknown) => (args as { value: unknown }).value,
+});
+
+/** A validator of `schema`, compiled by the same JSON Schema validator the engine uses for tool inputs. */
+function validator(schema: Record<string, unknown>): (value: unknown) => boolean {
+  const tool = createToolRegistry([{ name: "probe", input: schema as never, run: () => null }]).get("probe");
+  if (tool === undefined) throw new Error("schema not registered");
+  return (value) => tool.validateInput(value as never).length === 0;
+}
+
+/** The tools by name, with arguments passed as a framework would: parsed from the model's JSON. */
+function byName(tools: AgentTool[]) {
+  const map = new Map(tools.map((tool) => [tool.name, tool]));
+  return (name: string, args: unknown) => {
+    const tool = map.get(name);
+    if (tool === undefined) throw new Error(`no agent tool ${name}`);
+    return tool.execute(JSON.parse(JSON.stringify(args)) as Record<string, unknown>);
+  };
+}
+
+describe("agentTools: the framework-neutral contract", () => {
+  it("each tool has a snake_case name, a description and a JSON Schema the engine's validator compiles", () => {
+    const tools = agentTools(createEngine({ tools: [give] }), "t");
+    for (const tool of tools) {
+      expect(tool.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      expect(tool.description.length).toBeGreaterThan(10);
+      expect(JSON.parse(JSON.stringify(tool.parameters))).toEqual(tool.parameters);
+      expect(tool.parameters.type).toBe("object");
+      expect(() => validator(tool.parameters)).not.toThrow();
+    }
+  });
+
+  it("the plan parameter is the plan JSON Schema of the engine's tools", () => {
+    const tools = agentTools(createEngine({ tools: [give] }), "t");
+    const validatePlan = tools.find((tool) => tool.name === "validate_plan");
+    const check = validator(validatePlan?.parameters ?? {});
+    const good = { plan: { type: "plan", plan: [{ _tool: "give", value: 1, _outputPath: "†state.x" }] } };
+    expect(check(good)).toBe(true);
+    expect(check({ plan: { type: "plan", plan: [{ _tool: "unknownTool" }] } })).toBe(false);
+    expect(check({})).toBe(false);
+  });
+
+  it("execute answers with JSON values; Obelisk errors come back as data, never thrown", async () => {
+    const control = new Controller();
+    const engine = createEngine({ tools: [give, control.tool("wait")] });
+    const call = byName(agentTools(engine, "agent"));
+    const plan = {
+      type: "plan",
+      plan: [{ _tool: "give", _id: "g", value: "†input.n", _outputPath: "†state.n" }],
+    };
+    const validation = (await call("validate_plan", { plan, input: { n: 2 } })) as Record<string, unknown>;
+    expect(validation).toMatchObject({ ok: true, diagnostics: [] });
+    expect(validation.planHash).toMatch(/^sha256:/);
+    const run = (await call("run_plan", { plan, input: { n: 2 } })) as Record<string, unknown>;
+    expect(run).toMatchObject({ status: "succeeded", threadId: "agent", state: { n: 2 } });
+    expect(JSON.parse(JSON.stringify(run))).toEqual(run);
+    expect(await call("list_variables", { refs: ["†state.n", "†state.none"] })).toMatchObject({
+      notFound: ["†state.none"],
+    });
+    expect(await call("get_variable", { reference: "†state.n" })).toEqual({ found: true, value: 2 });
+    expect(await call("get_variable", { reference: "†state.none" })).toEqual({ found: false });
+    await engine.keepLastN("agent", 0);
+    expect(await call("get_variable", { reference: "†state.n" })).toMatchObject({
+      ok: false,
+      error: { code: "REF_EVICTED" },
+    });
+    const busy = engine.run([{ _tool: "wait", key: "k", _outputPath: "†state.k" }], { threadId: "agent" });
+    await until(() => control.started.length === 1);
+    expect(await call("run_plan", { plan })).toMatchObject({ ok: false, error: { code: "THREAD_BUSY" } });
+    control.finish("k");
+    expect((await busy).status).toBe("succeeded");
+  });
+});
