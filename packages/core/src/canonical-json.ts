@@ -57,19 +57,49 @@ function pushContainer(value: object, tasks: Task[]): void {
  * Throws an ObeliskError (USAGE) on a cycle or a BigInt; undefined at the top level gives `null`.
  */
 export function canonicalJson(value: unknown): string {
-  const fast = recursiveJson(value, true, 0, new Set());
+  const fast = recursiveJson(value, true, 0);
   return fast === TOO_DEEP ? iterativeJson(value) : (fast ?? "null");
 }
 
 const TOO_DEEP: unique symbol = Symbol("too deep");
 const MAX_RECURSION = 200;
 
-/** Fast path (the common, shallow case): plain recursion; gives up with TOO_DEEP past MAX_RECURSION levels. */
+/** JSON texts of object keys seen so far (plans repeat a handful of keys thousands of times). */
+const keyTexts = new Map<string, string>();
+const MAX_KEY_TEXTS = 4096;
+
+function keyText(key: string): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(key);
+    if (keyTexts.size < MAX_KEY_TEXTS) keyTexts.set(key, text);
+  }
+  return text;
+}
+
+/** The written keys of an object, sorted by UTF-16 code units (most objects come sorted or nearly). */
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  let sorted = true;
+  let written = 0;
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    if (!isWritten(record[key])) continue;
+    if (written > 0 && (keys[written - 1] as string) > key) sorted = false;
+    keys[written++] = key;
+  }
+  keys.length = written;
+  return sorted ? keys : keys.sort();
+}
+
+/**
+ * Fast path (the common, shallow case): plain recursion; gives up with TOO_DEEP past MAX_RECURSION levels.
+ * A cycle also ends in TOO_DEEP, and the iterative path then reports it.
+ */
 function recursiveJson(
   value: unknown,
   inArray: boolean,
   depth: number,
-  active: Set<object>,
 ): string | undefined | typeof TOO_DEEP {
   let current = value;
   if (
@@ -81,32 +111,27 @@ function recursiveJson(
   if (typeof current !== "object" || current === null)
     return current === null ? "null" : (primitiveJson(current, inArray) ?? (inArray ? "null" : undefined));
   if (depth >= MAX_RECURSION) return TOO_DEEP;
-  if (active.has(current)) throw new ObeliskError("USAGE", "canonicalJson: the value contains a cycle");
-  active.add(current);
   let text: string;
   if (Array.isArray(current)) {
     text = "[";
     for (let index = 0; index < current.length; index++) {
-      const item = recursiveJson(current[index], true, depth + 1, active);
+      const item = recursiveJson(current[index], true, depth + 1);
       if (item === TOO_DEEP) return TOO_DEEP;
-      text += `${index > 0 ? "," : ""}${item ?? "null"}`;
+      text += index > 0 ? `,${item ?? "null"}` : (item ?? "null");
     }
     text += "]";
   } else {
     const record = current as Record<string, unknown>;
-    const keys = Object.keys(record)
-      .filter((key) => isWritten(record[key]))
-      .sort();
+    const keys = sortedKeys(record);
     text = "{";
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index] as string;
-      const item = recursiveJson(record[key], false, depth + 1, active);
+      const item = recursiveJson(record[key], false, depth + 1);
       if (item === TOO_DEEP) return TOO_DEEP;
-      text += `${index > 0 ? "," : ""}${JSON.stringify(key)}:${item ?? "null"}`;
+      text += `${index > 0 ? "," : ""}${keyText(key)}:${item ?? "null"}`;
     }
     text += "}";
   }
-  active.delete(current);
   return text;
 }
 

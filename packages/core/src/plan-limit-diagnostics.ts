@@ -6,10 +6,23 @@ import { planDiagnostic } from "./plan-diagnostic.js";
 /** At most this many limit diagnostics are reported for one document. */
 export const MAX_LIMIT_DIAGNOSTICS = 100;
 
+/** A container to walk; its pointer is built from the parent chain only when a diagnostic needs it. */
 interface Frame {
   readonly value: object;
-  readonly pointer: string;
+  readonly parent: Frame | undefined;
+  readonly key: string | number;
   readonly depth: number;
+}
+
+/** The pointer of `key` inside `frame` (the document itself when there is no frame). */
+function pointerOf(frame: Frame | undefined, key: string | number): string {
+  if (frame === undefined) return "";
+  const keys: (string | number)[] = [key];
+  for (let at = frame; at?.parent !== undefined; at = at.parent) keys.push(at.key);
+  let pointer = "";
+  for (let index = keys.length - 1; index >= 0; index--)
+    pointer = appendPointer(pointer, keys[index] as string | number);
+  return pointer;
 }
 
 /** PLAN_LIMIT diagnostic for a string (value or key) longer than the limit. */
@@ -47,34 +60,34 @@ export function planLimitDiagnostics(value: unknown, limits: Limits): Diagnostic
   const diagnostics: Diagnostic[] = [];
   const deepestSeen = new Map<object, number>();
   const stack: Frame[] = [];
-  const visit = (child: unknown, pointer: string, depth: number): void => {
+  const { maxDepth, maxStringLength } = limits;
+  const visit = (child: unknown, parent: Frame | undefined, key: string | number, depth: number): void => {
     if (typeof child === "string") {
-      if (child.length > limits.maxStringLength) {
-        diagnostics.push(stringLimitDiagnostic(child.length, pointer, limits, false));
-      }
+      if (child.length > maxStringLength)
+        diagnostics.push(stringLimitDiagnostic(child.length, pointerOf(parent, key), limits, false));
     } else if (typeof child === "object" && child !== null) {
-      if (depth > limits.maxDepth) diagnostics.push(depthLimitDiagnostic(pointer, limits));
+      if (depth > maxDepth) diagnostics.push(depthLimitDiagnostic(pointerOf(parent, key), limits));
       else if ((deepestSeen.get(child) ?? 0) < depth) {
         deepestSeen.set(child, depth);
-        stack.push({ value: child, pointer, depth });
+        stack.push({ value: child, parent, key, depth });
       }
     }
   };
-  visit(value, "", 1);
+  visit(value, undefined, "", 1);
   while (stack.length > 0 && diagnostics.length < MAX_LIMIT_DIAGNOSTICS) {
-    const frame = stack.pop()!;
-    if (Array.isArray(frame.value)) {
-      frame.value.forEach((item, index) => {
-        visit(item, appendPointer(frame.pointer, index), frame.depth + 1);
-      });
+    const frame = stack.pop() as Frame;
+    const container = frame.value;
+    const depth = frame.depth + 1;
+    if (Array.isArray(container)) {
+      for (let index = 0; index < container.length; index++) visit(container[index], frame, index, depth);
       continue;
     }
-    for (const [key, item] of Object.entries(frame.value)) {
-      const pointer = appendPointer(frame.pointer, key);
-      if (key.length > limits.maxStringLength) {
-        diagnostics.push(stringLimitDiagnostic(key.length, pointer, limits, true));
-      }
-      visit(item, pointer, frame.depth + 1);
+    const record = container as Record<string, unknown>;
+    for (const key in record) {
+      if (!Object.hasOwn(record, key)) continue;
+      if (key.length > maxStringLength)
+        diagnostics.push(stringLimitDiagnostic(key.length, pointerOf(frame, key), limits, true));
+      visit(record[key], frame, key, depth);
     }
   }
   return diagnostics.slice(0, MAX_LIMIT_DIAGNOSTICS);
