@@ -23,10 +23,13 @@ export function withFormat(command: Command): Command {
   );
 }
 
+/** The thread used when `--thread` is not given. */
+export const DEFAULT_THREAD = "default";
+
 /** Adds `--store <url>` and `--thread <id>`. */
 export function withStore(command: Command, thread = true): Command {
   command.option("--store <url>", "state store: memory or sqlite:<file>", DEFAULT_STORE);
-  if (thread) command.option("--thread <id>", "thread id", "default");
+  if (thread) command.option("--thread <id>", "thread id", DEFAULT_THREAD);
   return command;
 }
 

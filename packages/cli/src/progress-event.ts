@@ -5,11 +5,12 @@ import type { ProgressEvent } from "./progress.js";
 export function toProgressEvent(event: RunEvent): ProgressEvent | undefined {
   switch (event.type) {
     case "call-start":
-      return { type: "call-start", callId: event.callId, attempt: event.attempt };
+      return { type: "call-start", callId: event.callId, tool: event.tool, attempt: event.attempt };
     case "call-retry":
       return {
         type: "call-retry",
         callId: event.callId,
+        tool: event.tool,
         attempt: event.attempt + 1,
         message: event.error.message,
       };
@@ -23,6 +24,7 @@ export function toProgressEvent(event: RunEvent): ProgressEvent | undefined {
       return {
         type: "call-end",
         callId: event.callId,
+        tool: event.tool,
         status: event.status,
         ...(event.attempts > 0 ? { durationMs: event.durationMs } : {}),
         ...(text === "" ? {} : { detail: text }),

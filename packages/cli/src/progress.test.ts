@@ -9,33 +9,64 @@ function fakeIo(isTTY: boolean): { io: CliIo; text: () => string } {
   return { io: { stdout: stream, stderr: stream, env: { NO_COLOR: "1" }, cwd: "/" }, text: () => buffer };
 }
 
-const calls = [
-  { id: "fetch", tool: "fetchRecords" },
-  { id: "stats", tool: "computeStatistics" },
-  { id: "report", tool: "writeReport" },
-];
+const TOOLS: Record<string, string> = {
+  fetch: "fetchRecords",
+  stats: "computeStatistics",
+  report: "writeReport",
+};
+const tool = (callId: string): string => TOOLS[callId] ?? callId;
 
 describe("progress", () => {
   it("counts pending, running, done and blocked calls as events arrive", () => {
     const { io } = fakeIo(false);
-    const progress = createProgress(createOutput(io, "text"), calls, () => 0);
+    const progress = createProgress(createOutput(io, "text"), 3, () => 0);
     expect(progress.counts()).toEqual({ pending: 3, running: 0, done: 0, failed: 0, blocked: 0 });
-    progress.handle({ type: "call-start", callId: "fetch", attempt: 1 });
+    progress.handle({ type: "call-start", callId: "fetch", tool: tool("fetch"), attempt: 1 });
     expect(progress.counts()).toMatchObject({ pending: 2, running: 1 });
-    progress.handle({ type: "call-end", callId: "fetch", status: "succeeded", durationMs: 5 });
-    progress.handle({ type: "call-end", callId: "stats", status: "blocked", detail: "upstream failed" });
-    progress.handle({ type: "call-start", callId: "report", attempt: 1 });
-    progress.handle({ type: "call-end", callId: "report", status: "failed", durationMs: 1 });
+    progress.handle({
+      type: "call-end",
+      callId: "fetch",
+      tool: tool("fetch"),
+      status: "succeeded",
+      durationMs: 5,
+    });
+    progress.handle({
+      type: "call-end",
+      callId: "stats",
+      tool: tool("stats"),
+      status: "blocked",
+      detail: "upstream failed",
+    });
+    progress.handle({ type: "call-start", callId: "report", tool: tool("report"), attempt: 1 });
+    progress.handle({
+      type: "call-end",
+      callId: "report",
+      tool: tool("report"),
+      status: "failed",
+      durationMs: 1,
+    });
     progress.stop();
     expect(progress.counts()).toEqual({ pending: 0, running: 0, done: 1, failed: 1, blocked: 1 });
   });
 
   it("prints plain lines without control codes when stdout is not a TTY", () => {
     const { io, text } = fakeIo(false);
-    const progress = createProgress(createOutput(io, "text"), calls, () => 0);
-    progress.handle({ type: "call-start", callId: "fetch", attempt: 1 });
-    progress.handle({ type: "call-retry", callId: "fetch", attempt: 2, message: "flaky" });
-    progress.handle({ type: "call-end", callId: "fetch", status: "succeeded", durationMs: 12 });
+    const progress = createProgress(createOutput(io, "text"), 3, () => 0);
+    progress.handle({ type: "call-start", callId: "fetch", tool: tool("fetch"), attempt: 1 });
+    progress.handle({
+      type: "call-retry",
+      callId: "fetch",
+      tool: tool("fetch"),
+      attempt: 2,
+      message: "flaky",
+    });
+    progress.handle({
+      type: "call-end",
+      callId: "fetch",
+      tool: tool("fetch"),
+      status: "succeeded",
+      durationMs: 12,
+    });
     progress.stop();
     expect(text()).not.toContain("\x1b");
     expect(text()).toContain("start  fetch (fetchRecords)");
@@ -46,9 +77,9 @@ describe("progress", () => {
   it("redraws a status line with the counts and elapsed time on a TTY", () => {
     const { io, text } = fakeIo(true);
     let now = 0;
-    const progress = createProgress(createOutput(io, "text"), calls, () => now);
+    const progress = createProgress(createOutput(io, "text"), 3, () => now);
     now = 1500;
-    progress.handle({ type: "call-start", callId: "stats", attempt: 1 });
+    progress.handle({ type: "call-start", callId: "stats", tool: tool("stats"), attempt: 1 });
     progress.stop();
     expect(text()).toContain("\r\x1b[2K");
     expect(text()).toMatch(/2 pending · 1 running · 0 done · 0 blocked 1\.5 s/);
@@ -56,8 +87,8 @@ describe("progress", () => {
 
   it("prints nothing in json format", () => {
     const { io, text } = fakeIo(true);
-    const progress = createProgress(createOutput(io, "json"), calls, () => 0);
-    progress.handle({ type: "call-start", callId: "fetch", attempt: 1 });
+    const progress = createProgress(createOutput(io, "json"), 3, () => 0);
+    progress.handle({ type: "call-start", callId: "fetch", tool: tool("fetch"), attempt: 1 });
     progress.stop();
     expect(text()).toBe("");
   });

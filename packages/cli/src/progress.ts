@@ -1,26 +1,25 @@
 import type { Output } from "./output.js";
 import { type CallStatus, formatDuration, statusColor, statusSymbol } from "./status-style.js";
 
-/** A call the progress display tracks. */
-export interface ProgressCall {
-  /** Call id. */
-  readonly id: string;
-  /** Tool name. */
-  readonly tool: string;
-}
-
 /** What the progress display needs to know about engine events (mapped from the engine's event union). */
 export type ProgressEvent =
-  | { readonly type: "call-start"; readonly callId: string; readonly attempt: number }
+  | {
+      readonly type: "call-start";
+      readonly callId: string;
+      readonly tool: string;
+      readonly attempt: number;
+    }
   | {
       readonly type: "call-retry";
       readonly callId: string;
+      readonly tool: string;
       readonly attempt: number;
       readonly message?: string;
     }
   | {
       readonly type: "call-end";
       readonly callId: string;
+      readonly tool: string;
       readonly status: CallStatus;
       readonly durationMs?: number;
       readonly detail?: string;
@@ -52,14 +51,9 @@ export interface Progress {
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
-/** Creates the progress display of `run` for the given calls. */
-export function createProgress(
-  output: Output,
-  calls: readonly ProgressCall[],
-  now: () => number = Date.now,
-): Progress {
+/** Creates the progress display of a run of `total` calls (`run` and `resume`). */
+export function createProgress(output: Output, total: number, now: () => number = Date.now): Progress {
   const started = now();
-  const tools = new Map(calls.map((call) => [call.id, call.tool]));
   const running = new Set<string>();
   const ended = new Map<string, CallStatus>();
   const live = output.format === "text" && output.isTTY;
@@ -76,8 +70,8 @@ export function createProgress(
       else if (status === "failed") failed++;
       else blocked++;
     }
-    const total = Math.max(tools.size, ended.size + running.size);
-    return { pending: total - ended.size - running.size, running: running.size, done, failed, blocked };
+    const seen = Math.max(total, ended.size + running.size);
+    return { pending: seen - ended.size - running.size, running: running.size, done, failed, blocked };
   };
   const statusLine = (): string => {
     const n = counts();
@@ -99,12 +93,8 @@ export function createProgress(
     output.stdout.write(live ? `\r\x1b[2K${text}\n` : `${text}\n`);
     redraw();
   };
-  const name = (callId: string): string => {
-    const tool = tools.get(callId);
-    return tool === undefined || callId.startsWith(`${tool}$`)
-      ? c.bold(callId)
-      : `${c.bold(callId)} ${c.dim(`(${tool})`)}`;
-  };
+  const name = (callId: string, tool: string): string =>
+    callId.startsWith(`${tool}$`) ? c.bold(callId) : `${c.bold(callId)} ${c.dim(`(${tool})`)}`;
 
   if (live) {
     timer = setInterval(redraw, 100);
@@ -115,11 +105,11 @@ export function createProgress(
       switch (event.type) {
         case "call-start":
           running.add(event.callId);
-          if (event.attempt <= 1) print(`  ${c.cyan("▶")} start  ${name(event.callId)}`);
+          if (event.attempt <= 1) print(`  ${c.cyan("▶")} start  ${name(event.callId, event.tool)}`);
           return;
         case "call-retry":
           print(
-            `  ${c.yellow("↻")} retry  ${name(event.callId)} attempt ${event.attempt}${event.message ? `: ${event.message}` : ""}`,
+            `  ${c.yellow("↻")} retry  ${name(event.callId, event.tool)} attempt ${event.attempt}${event.message ? `: ${event.message}` : ""}`,
           );
           return;
         case "call-end": {
@@ -128,7 +118,7 @@ export function createProgress(
           const time = event.durationMs === undefined ? "" : ` ${c.dim(formatDuration(event.durationMs))}`;
           const detail = event.detail === undefined ? "" : c.dim(` — ${event.detail}`);
           const status = statusColor(c, event.status)(`${statusSymbol(event.status)} ${event.status}`);
-          print(`  ${status} ${name(event.callId)}${time}${detail}`);
+          print(`  ${status} ${name(event.callId, event.tool)}${time}${detail}`);
           return;
         }
       }

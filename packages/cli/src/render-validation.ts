@@ -2,6 +2,7 @@ import { graphToJson } from "@obelisk/compiler";
 import type { Diagnostic } from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
 import type { Output } from "./output.js";
+import { plural } from "./plural.js";
 import type { PlanFile } from "./read-plan.js";
 import { renderDiagnosticsText } from "./render-diagnostics.js";
 
@@ -32,11 +33,10 @@ export function tally(diagnostics: readonly Diagnostic[]): { errors: number; war
 export function printVerdict(output: Output, result: ValidationResult): void {
   const c = output.colors;
   const { errors, warnings } = tally(result.diagnostics);
-  const w = warnings === 1 ? "1 warning" : `${warnings} warnings`;
+  const w = plural(warnings, "warning");
   if (result.ok)
     output.line(`${c.green(c.bold("✓ plan is valid"))}${warnings > 0 ? c.yellow(` (${w})`) : ""}`);
-  else
-    output.line(c.red(c.bold(`✗ plan is invalid: ${errors === 1 ? "1 error" : `${errors} errors`}, ${w}`)));
+  else output.line(c.red(c.bold(`✗ plan is invalid: ${plural(errors, "error")}, ${w}`)));
 }
 
 /** Prints the plan hash and a graph summary: each call with its tool, what it waits for and where it writes. */
@@ -46,7 +46,7 @@ export function printGraphSummary(output: Output, result: ValidationResult): voi
   output.line(`${c.dim("plan hash")} ${result.planHash}`);
   const roots = graph.nodes.filter((node) => !graph.edges.some(([, to]) => to === node.id)).length;
   output.line(
-    `${c.dim("graph")}     ${graph.nodes.length} calls, ${graph.edges.length} dependencies, ${roots} can start at once`,
+    `${c.dim("graph")}     ${plural(graph.nodes.length, "call")}, ${plural(graph.edges.length, "dependency", "dependencies")}, ${roots} can start at once`,
   );
   for (const node of graph.nodes) {
     const after = graph.edges.filter(([, to]) => to === node.id).map(([from]) => from);

@@ -1,4 +1,4 @@
-import type { Engine, RunEvent, RunResult, ValidationResult } from "obelisk";
+import type { Engine, RunEvent, RunResult } from "obelisk";
 import type { CliIo } from "./cli-io.js";
 import { withEngine } from "./engine-session.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
@@ -6,6 +6,7 @@ import type { Output } from "./output.js";
 import { createProgress, type Progress } from "./progress.js";
 import { toProgressEvent } from "./progress-event.js";
 import { renderRunResult } from "./render-run-result.js";
+import { whatNext } from "./what-next.js";
 
 /** Options of a run or a resume. */
 export interface RunPlanOptions {
@@ -19,31 +20,30 @@ export interface RunPlanOptions {
   readonly failFast?: boolean | undefined;
 }
 
-/** Executes `body` (which starts one run) with a live progress display, then prints the result. */
+/**
+ * Executes `body` (which starts one run, or returns an exit code without running) with a live
+ * progress display driven by the engine's events, then prints the result.
+ */
 export async function runWithProgress(
   output: Output,
   io: CliIo,
   options: RunPlanOptions,
-  body: (
-    engine: Engine,
-    start: (validation: ValidationResult, threadId: string) => void,
-  ) => Promise<RunResult | ExitCode>,
+  body: (engine: Engine) => Promise<RunResult | ExitCode>,
 ): Promise<ExitCode> {
   let progress: Progress | undefined;
   const onEvent = (event: RunEvent): void => {
+    if (event.type === "run-start") {
+      progress?.stop();
+      printRunStart(output, event);
+      progress = createProgress(output, event.calls);
+      return;
+    }
     const mapped = toProgressEvent(event);
     if (mapped !== undefined) progress?.handle(mapped);
   };
-  const start = (validation: ValidationResult, threadId: string): void => {
-    const calls = validation.compiled.calls.map((call) => ({ id: call.id, tool: call.tool }));
-    output.line(
-      `${output.colors.bold("Running")} ${calls.length} call${calls.length === 1 ? "" : "s"} on thread ${output.colors.bold(threadId)} ${output.colors.dim(`(plan ${validation.planHash.slice(0, 19)}…)`)}`,
-    );
-    progress = createProgress(output, calls);
-  };
   const result = await withEngine({ ...options, onEvent }, io, async (engine) => {
     try {
-      return await body(engine, start);
+      return await body(engine);
     } finally {
       progress?.stop();
     }
@@ -51,19 +51,14 @@ export async function runWithProgress(
   if (typeof result === "number") return result;
   output.json(result);
   renderRunResult(output, result);
-  printWhatNext(output, result);
+  output.line();
+  for (const line of whatNext(result, options.store)) output.line(output.colors.dim(line));
   return result.status === "succeeded" ? EXIT.ok : EXIT.failed;
 }
 
-function printWhatNext(output: Output, result: RunResult): void {
+function printRunStart(output: Output, event: RunEvent & { type: "run-start" }): void {
   const c = output.colors;
-  const store = c.dim("[--store …]");
-  output.line();
-  output.line(c.dim(`inspect what was stored: obelisk state summary --thread ${result.threadId} ${store}`));
-  const waiting = Object.values(result.calls).some((call) => call.status === "waiting");
-  if (waiting) {
-    output.line(
-      c.dim("give an approval:        obelisk state set --ref †state.approvals.<name> --value true"),
-    );
-  }
+  const calls = `${event.calls} call${event.calls === 1 ? "" : "s"}`;
+  const plan = c.dim(`(plan ${event.planHash.slice(0, 19)}…, run ${event.runId})`);
+  output.line(`${c.bold("Running")} ${calls} on thread ${c.bold(event.threadId)} ${plan}`);
 }

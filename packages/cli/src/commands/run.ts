@@ -52,11 +52,13 @@ async function runCommand(
   const plan = readPlanFile(planPath, io.cwd);
   const input = parseInput(options.input, io.cwd);
   const withInputOption = input === undefined ? {} : { input };
-  return runWithProgress(output, io, options, async (engine, start) => {
+  return runWithProgress(output, io, options, async (engine) => {
     const validation = await engine.validate(plan.text, { threadId: options.thread, ...withInputOption });
     if (!validation.ok) return reportInvalid(output, validation, plan);
-    printDiagnostics(output, validation, plan);
-    start(validation, options.thread);
+    if (validation.diagnostics.length > 0) {
+      printDiagnostics(output, validation, plan);
+      printVerdict(output, validation);
+    }
     try {
       return await engine.run(plan.text, {
         threadId: options.thread,

@@ -4,6 +4,7 @@ import { type CommonOptions, parsePositive, withFormat, withStore } from "../com
 import { withEngine } from "../engine-session.js";
 import { EXIT } from "../exit-codes.js";
 import { createOutput, type Output } from "../output.js";
+import { renderRunDetails } from "../render-run-details.js";
 import { printTable } from "../render-run-result.js";
 import { statusColor } from "../status-style.js";
 
@@ -44,7 +45,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
     await withEngine({ store: options.store }, context.io, async (engine) => {
       const run = await engine.runs.show(runId);
       output.json(run);
-      output.line(JSON.stringify(run, null, 2));
+      if (output.format === "text") renderRunDetails(output, run);
     });
     context.exit(EXIT.ok);
   });

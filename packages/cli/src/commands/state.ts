@@ -7,6 +7,8 @@ import { withEngine } from "../engine-session.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { createOutput, type Output } from "../output.js";
 import { parseJsonValue } from "../parse-input.js";
+import { plural } from "../plural.js";
+import { collectRefOption, parseRefOption, parseWritableRefOption } from "../ref-option.js";
 import { usageError } from "../usage-error.js";
 
 interface StateOptions extends CommonOptions {
@@ -36,14 +38,18 @@ export function registerState(program: Command, context: CommandContext): void {
   };
   add("summary", "list variables, newest first, within a character budget (never the full values)", summary)
     .option("--last <n>", "only the n most recently updated variables", parsePositive)
-    .option("--ref <reference...>", "only these references")
+    .option("--ref <reference...>", "only these references", collectRefOption)
     .option("--budget <chars>", "character budget (default 4000)", parsePositive);
   add("get", "print one stored value, or one page of an array or string", get)
-    .requiredOption("--ref <reference>", "the reference to read, e.g. †state.report")
+    .requiredOption("--ref <reference>", "the reference to read, e.g. †state.report", parseRefOption)
     .option("--offset <n>", "first item of the page", parseCount)
     .option("--limit <n>", "items in the page", parsePositive);
   add("set", "write one value by reference (how approvals under †state.approvals. are given)", set)
-    .requiredOption("--ref <reference>", "the reference to write, e.g. †state.approvals.refund")
+    .requiredOption(
+      "--ref <reference>",
+      "the reference to write, e.g. †state.approvals.refund",
+      parseWritableRefOption,
+    )
     .requiredOption("--value <json>", "the value, as JSON");
   add("reset", "delete every variable, stored call output and run of the thread", reset);
   add("keep", "keep only the n most recently updated variables", keep).addOption(
@@ -70,7 +76,7 @@ async function summary(engine: Engine, options: StateOptions, output: Output): P
   const omitted = summary.omitted > 0 ? `, ${summary.omitted} more left out to stay within budget` : "";
   output.line(
     output.colors.bold(
-      `Thread ${options.thread}: ${summary.entries.length} variables, newest first${omitted}. ` +
+      `Thread ${options.thread}: ${plural(summary.entries.length, "variable")}, newest first${omitted}. ` +
         `${summary.text.length} characters describe ${formatBytes(bytes)} of data.`,
     ),
   );

@@ -1,12 +1,21 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
-import { type CommonOptions, withFormat, withInput, withStore, withTools } from "../common-options.js";
+import {
+  type CommonOptions,
+  DEFAULT_THREAD,
+  withFormat,
+  withInput,
+  withStore,
+  withTools,
+} from "../common-options.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
+import { DEFAULT_STORE } from "../open-store.js";
 import { createOutput } from "../output.js";
 import { parseInput } from "../parse-input.js";
 import { readPlanFile } from "../read-plan.js";
 import { printDiagnostics, printGraphSummary, printVerdict, validationJson } from "../render-validation.js";
+import { shellWord } from "../shell-word.js";
 
 /** Registers `obelisk validate <plan> --tools <module>`. */
 export function registerValidate(program: Command, context: CommandContext): void {
@@ -41,10 +50,18 @@ async function validateCommand(
   if (result.ok) {
     output.line();
     output.line(
-      output.colors.dim(
-        `approve and run it with: obelisk run ${planPath} --tools ${options.tools} --approved ${result.planHash}`,
-      ),
+      output.colors.dim(`approve and run it with: ${runCommandLine(planPath, options, result.planHash)}`),
     );
   }
   return result.ok ? EXIT.ok : EXIT.failed;
+}
+
+/** The `obelisk run` command that runs exactly this plan, with the same input, store and thread. */
+function runCommandLine(planPath: string, options: CommonOptions, planHash: string): string {
+  const words = ["obelisk", "run", planPath, "--tools", options.tools ?? ""];
+  if (options.input !== undefined) words.push("--input", options.input);
+  if (options.store !== DEFAULT_STORE) words.push("--store", options.store);
+  if (options.thread !== DEFAULT_THREAD) words.push("--thread", options.thread);
+  words.push("--approved", planHash);
+  return words.map(shellWord).join(" ");
 }

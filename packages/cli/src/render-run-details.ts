@@ -1,0 +1,58 @@
+import type { RunDetails } from "obelisk";
+import type { Output } from "./output.js";
+import { plural } from "./plural.js";
+import { printTable } from "./render-run-result.js";
+import { formatDuration, statusColor, statusSymbol } from "./status-style.js";
+
+const PREVIEW_CHARS = 200;
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? "undefined";
+  return text.length <= PREVIEW_CHARS
+    ? text
+    : `${text.slice(0, PREVIEW_CHARS)}…(+${text.length - PREVIEW_CHARS} chars)`;
+}
+
+/** Prints one recorded run in text: its status, times, input, and a table of its call records. */
+export function renderRunDetails(output: Output, details: RunDetails): void {
+  const c = output.colors;
+  const { run, calls } = details;
+  const took =
+    run.endedAt === undefined
+      ? ""
+      : ` in ${formatDuration(Date.parse(run.endedAt) - Date.parse(run.startedAt))}`;
+  output.line(
+    `${statusColor(c, run.status)(c.bold(`Run ${run.status}`))}${took} — ${plural(calls.length, "call record")}`,
+  );
+  output.line(c.dim(`  run ${run.runId} · thread ${run.threadId} · plan ${run.planHash}`));
+  output.line(
+    c.dim(`  started ${run.startedAt}${run.endedAt === undefined ? "" : ` · ended ${run.endedAt}`}`),
+  );
+  output.line(`  ${c.dim("input")} ${preview(run.input)}`);
+  if (calls.length > 0) {
+    output.line();
+    const rows: string[][] = [["call", "tool", "status", "attempts", "wrote / reason"]];
+    for (const call of calls) {
+      const status = statusColor(c, call.status)(`${statusSymbol(call.status)} ${call.status}`);
+      const branch = call.branch === undefined || call.branch === 0 ? "" : c.dim(` (branch ${call.branch})`);
+      const wrote = call.wrote.length > 0 ? call.wrote.join(", ") : c.dim("—");
+      const error =
+        call.error === undefined
+          ? ""
+          : c.red(` ${call.error.code ?? call.error.name}: ${call.error.message}`);
+      const reason = call.reason === undefined ? "" : c.yellow(` ${call.reason}`);
+      rows.push([
+        call.callId,
+        call.tool,
+        `${status}${branch}`,
+        String(call.attempts),
+        `${wrote}${error}${reason}`,
+      ]);
+    }
+    printTable(output, rows);
+  }
+  output.line();
+  output.line(
+    c.dim(`the whole record (plan, parameters, results): obelisk runs show ${run.runId} --format json`),
+  );
+}

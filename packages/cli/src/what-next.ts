@@ -1,0 +1,30 @@
+import type { RunResult } from "obelisk";
+import { DEFAULT_STORE } from "./open-store.js";
+import { shellWord } from "./shell-word.js";
+
+const APPROVAL = /†state\.approvals(?:\.[^\s,;()[\]]+|\[[^\]]*\])+/g;
+
+/** The commands to try after a run: inspect the state, and give the approvals waiting calls wait for. */
+export function whatNext(result: RunResult, store: string): string[] {
+  if (store === "memory") {
+    return [
+      "the memory store ends with this command; the default store (sqlite:.obelisk/state.db) keeps the state",
+    ];
+  }
+  const where = [
+    "--thread",
+    shellWord(result.threadId),
+    ...(store === DEFAULT_STORE ? [] : ["--store", shellWord(store)]),
+  ].join(" ");
+  const lines = [`inspect what was stored: obelisk state summary ${where}`];
+  const approvals = new Set<string>();
+  for (const call of Object.values(result.calls)) {
+    if (call.status !== "waiting") continue;
+    for (const match of call.reason?.matchAll(APPROVAL) ?? []) approvals.add(match[0]);
+  }
+  for (const ref of approvals) {
+    lines.push(`give the approval:       obelisk state set --ref ${shellWord(ref)} --value <json> ${where}`);
+  }
+  if (approvals.size > 0) lines.push("then run the same command again: the waiting calls go on");
+  return lines;
+}
