@@ -90,6 +90,11 @@ export class DecisionCore {
     slot.phase = "held";
     if (alternative !== undefined) slot.completedAlternative = alternative;
     if (slot.groups.length === 0 || this.mayCommit(slot)) {
+      const cancelled = slot.groups.length === 0 ? undefined : this.cancelledBefore(slot);
+      if (cancelled !== undefined) {
+        slot.phase = "dispatched";
+        return [cancelled];
+      }
       slot.phase = "committing";
       return [{ type: "commit", index }];
     }
@@ -250,6 +255,26 @@ export class DecisionCore {
   }
 
   /**
+   * An earlier writer of a path the completed alternative writes was cancelled (the run was aborted): the
+   * result cannot be committed in plan order, so the call ends `cancelled` too and runs again on resume
+   * after the earlier one (committing it would put its contribution first).
+   */
+  private cancelledBefore(slot: CallSlot): CoreEffect | undefined {
+    const alternative = slot.completedAlternative;
+    const targets = alternative === undefined ? undefined : slot.call.outputPath?.alternatives[alternative];
+    for (const target of targets ?? []) {
+      for (const member of this.groups.get(target.text) ?? []) {
+        if (member === slot) break;
+        if (member.status === "cancelled") {
+          const reason = `${slot.call.id} was not committed: ${member.call.id}, an earlier writer of ${target.text}, was cancelled`;
+          return { type: "unsatisfied", index: slot.index, status: "cancelled", reason };
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /**
    * A closed run where nothing is in flight and not every call has settled is deadlocked: an accumulating
    * writer is held behind an earlier writer of the same path that (transitively) reads one of its
    * targets. The held writer that someone waits for fails `OUTPUT_WRITE_FAILED` (nothing written); its
@@ -287,9 +312,10 @@ export class DecisionCore {
     for (const member of this.groups.get(text) ?? []) {
       if (member.phase === "settled") continue;
       if (member.phase === "held" && this.mayCommit(member)) {
-        member.phase = "committing";
         this.active++;
-        effects.push({ type: "commit", index: member.index });
+        const cancelled = this.cancelledBefore(member);
+        member.phase = cancelled === undefined ? "committing" : "dispatched";
+        effects.push(cancelled ?? { type: "commit", index: member.index });
       }
       return;
     }

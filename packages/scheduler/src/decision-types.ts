@@ -36,7 +36,7 @@ export type CoreEffect =
   | {
       readonly type: "unsatisfied";
       readonly index: number;
-      readonly status: "blocked" | "waiting" | "failed";
+      readonly status: "blocked" | "waiting" | "failed" | "cancelled";
       readonly reason: string;
       readonly code?: "REF_UNRESOLVED" | "OUTPUT_WRITE_FAILED";
     }
