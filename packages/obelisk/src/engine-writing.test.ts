@@ -257,7 +257,7 @@ describe.each(storeKinds())("accumulating writes on the $name store", (kind) => 
       const result = await running;
       expect(result.status).toBe("succeeded");
       expect(result.state.acc).toEqual(expected);
-      expect((await engine.get("default", "†state.acc")).value).toEqual(expected);
+      expect(await engine.get("default", "†state.acc")).toEqual({ found: true, value: expected });
     },
   );
 
