@@ -165,7 +165,10 @@ describe("plan-language parsers (properties)", () => {
         const expression = parseExpression(text);
         if (expression.ok) expect(parseExpression(formatExpression(expression.value))).toEqual(expression);
         const outputPath = parseOutputPath(text);
-        if (outputPath.ok) expect(parseOutputPath(outputPath.value.text)).toEqual(outputPath);
+        if (outputPath.ok) {
+          expect(outputPath.value.text).toBe(formatOutputPath(outputPath.value));
+          expect(parseOutputPath(outputPath.value.text)).toEqual(outputPath);
+        }
       }),
       { numRuns: 2000 },
     );

@@ -1,4 +1,3 @@
-import { formatOutputPath } from "./format-output-path.js";
 import { DEFAULT_KINDS, type KindTable } from "./kinds.js";
 import type { OutputPath, OutputTarget, ParseResult } from "./language-ast.js";
 import { describeCharAt, type IssueResult, issueAt } from "./language-issue.js";
@@ -34,7 +33,21 @@ export function parseOutputPath(
   const overlap = findOverlap(scan.alternatives, starts);
   if (overlap !== undefined) return overlap;
   const alternatives = scan.alternatives;
-  return { ok: true, value: { alternatives, text: formatOutputPath({ alternatives }) } };
+  return { ok: true, value: { alternatives, text: canonicalText(alternatives) } };
+}
+
+/** The canonical text from the targets' own canonical texts (what `formatOutputPath` gives, without re-formatting paths). */
+function canonicalText(alternatives: readonly (readonly OutputTarget[])[]): string {
+  let text = "";
+  for (let index = 0; index < alternatives.length; index++) {
+    if (index > 0) text += " || ";
+    const targets = alternatives[index] as readonly OutputTarget[];
+    for (let position = 0; position < targets.length; position++) {
+      if (position > 0) text += " && ";
+      text += (targets[position] as OutputTarget).text;
+    }
+  }
+  return text;
 }
 
 /** One target: a reference to a writable kind whose path starts with a name. */

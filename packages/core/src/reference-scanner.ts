@@ -1,5 +1,5 @@
 import { didYouMean } from "./did-you-mean.js";
-import { formatReference } from "./format-path.js";
+import { formatSegment } from "./format-path.js";
 import type { KindTable } from "./kinds.js";
 import type { Reference } from "./language-ast.js";
 import { describeCharAt, type IssueResult, issueAt } from "./language-issue.js";
@@ -23,6 +23,16 @@ export type ReferenceScan =
 
 const MAX_INDEX_DIGITS = 15;
 
+/** The kind name in `text[start, end)`: a built-in name as a constant (no new string, a cached hash for the kind table), any other as a slice. */
+function kindNameAt(text: string, start: number, end: number): string {
+  if (end - start === 5) {
+    const first = text.charCodeAt(start);
+    const name = first === 0x73 ? "state" : first === 0x69 ? "input" : first === 0x63 ? "calls" : undefined;
+    if (name !== undefined && text.startsWith(name, start)) return name;
+  }
+  return text.slice(start, end);
+}
+
 /**
  * Scans one reference `†kind path` starting at `start` (which must hold `†`) and stops at the first
  * character that cannot continue the path. The caller decides whether that character is acceptable.
@@ -43,7 +53,7 @@ export function scanReference(text: string, start: number, options: ReferenceSca
   }
   pos++;
   while (pos < text.length && isNameCode(text.charCodeAt(pos))) pos++;
-  const kind = text.slice(kindStart, pos);
+  const kind = kindNameAt(text, kindStart, pos);
   if (!options.kinds.has(kind)) {
     return issueAt(
       "REF_KIND_UNKNOWN",
@@ -52,23 +62,29 @@ export function scanReference(text: string, start: number, options: ReferenceSca
       didYouMean(kind, options.kinds.keys()),
     );
   }
-  const scanner = new PathScanner(text, pos, options);
+  const scanner = new PathScanner(text, start, pos, options);
   const failure = scanner.scanPath();
   if (failure !== undefined) return failure;
   const end = scanner.pos;
-  const path = scanner.path;
-  const refText = scanner.canonical ? text.slice(start, end) : formatReference(kind, path);
-  return { ok: true, reference: { kind, path, text: refText }, end };
+  const refText = scanner.canonicalText ?? text.slice(start, end);
+  return { ok: true, reference: { kind, path: scanner.path, text: refText }, end };
 }
 
-/** Scans the segments of a path; keeps its position, the segments and whether the source is canonical. */
+/**
+ * Scans the segments of a path; keeps its position and the segments. The canonical text is built only
+ * once a segment is written in a non-canonical form (`.0`, `[007]`, `["name"]`): until then it is the
+ * source itself.
+ */
 class PathScanner {
   readonly path: PathSegment[] = [];
-  canonical = true;
+  /** The canonical text of the reference so far, once the source stopped being canonical. */
+  canonicalText: string | undefined = undefined;
   private segment: PathSegment = "";
+  private segmentCanonical = true;
 
   constructor(
     private readonly text: string,
+    private readonly start: number,
     public pos: number,
     private readonly options: ReferenceScanOptions,
   ) {}
@@ -79,6 +95,7 @@ class PathScanner {
     while (this.pos < text.length) {
       const code = text.charCodeAt(this.pos);
       const segmentStart = this.pos;
+      this.segmentCanonical = true;
       let failure: IssueResult | undefined;
       if (code === CHAR.dot) failure = this.scanDotSegment();
       else if (code === CHAR.openBracket) failure = this.scanBracketSegment();
@@ -89,6 +106,12 @@ class PathScanner {
         return issueAt("PLAN_LIMIT", `path is deeper than the limit of ${max} segments`, segmentStart);
       }
       this.path.push(this.segment);
+      if (!this.segmentCanonical) {
+        const before = this.canonicalText ?? text.slice(this.start, segmentStart);
+        this.canonicalText = before + formatSegment(this.segment);
+      } else if (this.canonicalText !== undefined) {
+        this.canonicalText += text.slice(segmentStart, this.pos);
+      }
     }
     return undefined;
   }
@@ -105,7 +128,7 @@ class PathScanner {
       return this.acceptName(text.slice(start, pos), start);
     }
     if (isDigitCode(code) || code === CHAR.minus) {
-      this.canonical = false;
+      this.segmentCanonical = false;
       return this.scanIndex();
     }
     return issueAt(
@@ -122,7 +145,7 @@ class PathScanner {
     const code = text.charCodeAt(start);
     let failure: IssueResult | undefined;
     if (code === CHAR.quote) {
-      this.canonical = false;
+      this.segmentCanonical = false;
       failure = this.scanJsonString();
       if (failure === undefined) failure = this.acceptName(this.segment as string, start);
     } else if (isDigitCode(code) || code === CHAR.minus) {
@@ -170,7 +193,7 @@ class PathScanner {
       return issueAt("REF_SYNTAX", "a negative index is not allowed when writing", start);
     }
     if ((digits > 1 && text.charCodeAt(digitsStart) === CHAR.zero) || (negative && value === 0)) {
-      this.canonical = false;
+      this.segmentCanonical = false;
     }
     this.pos = pos;
     this.segment = negative && value !== 0 ? -value : value;
