@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Controller } from "./__fixtures__/controlled-tools.js";
+import { until } from "./__fixtures__/deferred.js";
+import { storeKinds } from "./__fixtures__/stores.js";
+import { createEngine, type Engine, type EngineOptions } from "./index.js";
+
+const call = (id: string, extra: Record<string, unknown> = {}) => ({
+  _tool: "wait",
+  _id: id,
+  key: id,
+  ...extra,
+});
+
+describe.each(storeKinds())("streaming runs on the $name store", (kind) => {
+  let engine: Engine;
+  let control: Controller;
+  const setup = (options: Partial<EngineOptions> = {}): Engine => {
+    control = new Controller();
+    engine = createEngine({ tools: [control.tool("wait")], ...options, store: kind.open() });
+    return engine;
+  };
+  afterEach(async () => {
+    await engine.close();
+    kind.cleanup();
+  });
+
+  it("a call whose references already exist starts at add, before close; its dependents follow as they arrive", async () => {
+    setup();
+    await engine.set("s", "†state.seed", 1);
+    const run = await engine.open({ threadId: "s" });
+    run.add(call("a", { value: "†state.seed", _outputPath: "†state.a" }));
+    await until(() => control.started.includes("a"));
+    control.finish("a");
+    run.add(call("b", { value: "†state.a", _outputPath: "†state.b" }));
+    await until(() => control.started.includes("b"));
+    control.finish("b");
+    const result = await run.close();
+    expect(result.status).toBe("succeeded");
+    expect(result.state).toEqual({ seed: 1, a: "a", b: "b" });
+  });
+
+  it("the run's signal cancels an open run: in-flight calls are aborted, calls added later end cancelled", async () => {
+    setup();
+    const abort = new AbortController();
+    const run = await engine.open({ threadId: "s", signal: abort.signal });
+    run.add(call("a", { _outputPath: "†state.a" }));
+    await until(() => control.started.includes("a"));
+    abort.abort();
+    run.add(call("late", { _outputPath: "†state.late" }));
+    const result = await run.close();
+    expect(result.status).toBe("cancelled");
+    expect(control.signals.get("a")?.aborted).toBe(true);
+    expect(result.calls.a?.status).toBe("cancelled");
+    expect(result.calls.late?.status).toBe("cancelled");
+    expect(control.started).toEqual(["a"]);
+    expect((await engine.runs.show(run.runId)).run.status).toBe("cancelled");
+  });
+
+  it("the engine's concurrency limit, confirm hook and failFast apply to streamed calls", async () => {
+    setup({
+      concurrency: 2,
+      failFast: true,
+      confirm: (request) =>
+        request.callId === "no" ? { action: "reject", reason: "not streamed" } : { action: "approve" },
+    });
+    const run = await engine.open({ threadId: "s" });
+    for (const id of ["x", "y", "no", "z"]) run.add(call(id, { _outputPath: `†state.${id}` }));
+    await until(() => control.started.length === 2);
+    expect(control.started).toEqual(["x", "y"]);
+    control.fail("x", new Error("boom"));
+    const result = await run.close();
+    expect(control.maxInFlight).toBe(2);
+    expect(result.status).toBe("failed");
+    expect(result.calls.x?.status).toBe("failed");
+    expect(result.calls.y?.status).toBe("cancelled");
+    expect(control.signals.get("y")?.aborted).toBe(true);
+    expect(result.calls.no).toMatchObject({ status: "rejected", reason: "not streamed" });
+    expect(result.calls.z?.status).toBe("cancelled");
+  });
+
+  it("the thread stays locked until close: a run on it meanwhile is THREAD_BUSY", async () => {
+    setup();
+    const run = await engine.open({ threadId: "s" });
+    await expect(
+      engine.run([call("other", { _outputPath: "†state.o" })], { threadId: "s" }),
+    ).rejects.toMatchObject({
+      code: "THREAD_BUSY",
+    });
+    await run.close();
+    const after = engine.run([call("other", { _outputPath: "†state.o" })], { threadId: "s" });
+    await until(() => control.started.includes("other"));
+    control.finish("other");
+    expect((await after).status).toBe("succeeded");
+  });
+});
