@@ -71,6 +71,26 @@ describe.each(storeKinds())("outcomes on the $name store", (kind) => {
     expect(second.state).toEqual({ same: 1, again: 2, clock: 2, read: 2 });
   });
 
+  it("the satisfied key is tool + resolved parameters + output path + method", async () => {
+    setup();
+    await engine.set("default", "†state.same", { a: 1 });
+    await engine.run([{ _tool: "give", _id: "g", value: { a: 1 }, _outputPath: "†state.o" }]);
+    const again = await engine.run([
+      // The same resolved parameters through a reference: satisfied.
+      { _tool: "give", _id: "g", value: "†state.same", _outputPath: "†state.o" },
+    ]);
+    expect(again.calls.g?.status).toBe("satisfied");
+    const method = await engine.run([
+      { _tool: "give", _id: "g", value: { a: 1 }, _outputPath: "†state.o", _outputMethod: "assign" },
+    ]);
+    expect(method.calls.g?.status).toBe("succeeded");
+    const path = await engine.run([{ _tool: "give", _id: "g", value: { a: 1 }, _outputPath: "†state.p" }]);
+    expect(path.calls.g?.status).toBe("succeeded");
+    const params = await engine.run([{ _tool: "give", _id: "g", value: { a: 2 }, _outputPath: "†state.p" }]);
+    expect(params.calls.g?.status).toBe("succeeded");
+    expect(counts.give).toBe(4);
+  });
+
   it("a satisfied call re-applies its recorded result when its target no longer holds it", async () => {
     const plan = [{ _tool: "give", _id: "g", value: { v: 1 }, _outputPath: "†state.g" }];
     await setup().run(plan);
