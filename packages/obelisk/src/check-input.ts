@@ -1,43 +1,87 @@
-import { createToolRegistry } from "@obelisk/compiler";
-import { canonicalJson, type Diagnostic, type JsonObject } from "@obelisk/core";
+import { canonicalJson, type Diagnostic, type JsonObject, ObeliskError } from "@obelisk/core";
+import { type CompiledInputSchema, InputSchemaCompiler } from "./input-schema-compiler.js";
 import type { NormalizedInput } from "./normalize-input.js";
 
-/** Checks values against JSON Schemas, compiling each schema once. */
+/** Compiled schemas kept (by canonical JSON); the oldest is dropped past this. */
+const CACHE_SIZE = 100;
+
+/** Where the plan's input schema came from: the submitted document (its pointer) or an API option. */
+export type SchemaSource = { readonly pointer: string } | "option";
+
+/** Checks a run's input against its schemas, compiling each schema once (untrusted: see `InputSchemaCompiler`). */
 export class InputChecker {
-  private readonly cache = new Map<
-    string,
-    (value: unknown) => readonly { instancePath: string; message: string }[]
-  >();
+  private readonly compiler = new InputSchemaCompiler();
+  private readonly cache = new Map<string, CompiledInputSchema>();
 
   /**
-   * Diagnostics for an input that breaks the plan's `inputSchema` or the Input message's `schema`:
-   * code PARAM_INVALID, pointer into the Input message (`/input/...`; `/...` for a plain input).
+   * Diagnostics for the plan's `inputSchema` and the Input message's `schema`. A plan schema in the document
+   * that is not usable gives PLAN_SHAPE under its pointer (`/inputSchema/...`); an input that breaks it gives
+   * PARAM_INVALID at the failing keyword (`/inputSchema/properties/name/maxLength`), the input location in the
+   * message. A schema outside the document (the Input message's, or given as an option) has no pointer: its
+   * violations are PARAM_INVALID at `""`, and an unusable one throws USAGE (it is the caller's input, not the plan).
    */
-  check(input: NormalizedInput, planSchema: JsonObject | undefined): Diagnostic[] {
+  check(
+    input: NormalizedInput,
+    planSchema: JsonObject | undefined,
+    source: SchemaSource = { pointer: "/inputSchema" },
+  ): Diagnostic[] {
     const diagnostics: Diagnostic[] = [];
-    const base = input.message ? "/input" : "";
-    for (const schema of [planSchema, input.schema]) {
-      if (schema === undefined) continue;
-      for (const issue of this.validator(schema)(input.input)) {
-        diagnostics.push({
-          code: "PARAM_INVALID",
-          severity: "error",
-          message: `input${issue.instancePath ? ` at ${issue.instancePath}` : ""}: ${issue.message}`,
-          pointer: base + issue.instancePath,
-        });
-      }
+    if (planSchema !== undefined) {
+      const what = source === "option" ? "the input schema option" : "inputSchema";
+      this.checkOne(input, planSchema, source === "option" ? undefined : source.pointer, what, diagnostics);
     }
+    if (input.schema !== undefined)
+      this.checkOne(input, input.schema, undefined, "the Input message's schema", diagnostics);
     return diagnostics;
   }
 
-  private validator(schema: JsonObject) {
-    const key = canonicalJson(schema);
-    let check = this.cache.get(key);
-    if (check === undefined) {
-      const tool = createToolRegistry([{ name: "input", input: schema }]).get("input");
-      check = tool === undefined ? () => [] : (value: unknown) => tool.validateInput(value);
-      this.cache.set(key, check);
+  private checkOne(
+    input: NormalizedInput,
+    schema: JsonObject,
+    base: string | undefined,
+    what: string,
+    out: Diagnostic[],
+  ): void {
+    const compiled = this.compiled(schema);
+    if (!compiled.ok) {
+      if (base === undefined) {
+        const reasons = compiled.problems.map((p) => `${p.pointer || "(root)"}: ${p.message}`).join("; ");
+        throw new ObeliskError("USAGE", `${what} is not a usable JSON Schema: ${reasons}`);
+      }
+      for (const problem of compiled.problems) {
+        out.push({
+          code: "PLAN_SHAPE",
+          severity: "error",
+          message: `${what} is not a usable JSON Schema: ${problem.message}`,
+          pointer: base + problem.pointer,
+        });
+      }
+      return;
     }
-    return check;
+    for (const issue of compiled.check(input.input)) {
+      out.push({
+        code: "PARAM_INVALID",
+        severity: "error",
+        message: `input${issue.instancePath ? ` at ${issue.instancePath}` : ""} breaks ${what}: ${issue.message}`,
+        pointer: (input.message ? "/input" : "") + issue.instancePath,
+      });
+    }
+  }
+
+  private compiled(schema: JsonObject): CompiledInputSchema {
+    let key: string | undefined;
+    try {
+      key = canonicalJson(schema);
+    } catch {
+      key = undefined; // (too deep to serialize: compiled uncached, and refused by the compiler)
+    }
+    const cached = key === undefined ? undefined : this.cache.get(key);
+    if (cached !== undefined) return cached;
+    const compiled = this.compiler.compile(schema);
+    if (key !== undefined) {
+      this.cache.set(key, compiled);
+      if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
+    }
+    return compiled;
   }
 }

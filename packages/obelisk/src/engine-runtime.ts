@@ -13,7 +13,7 @@ import {
 } from "@obelisk/core";
 import { EventHub, type RunObserver } from "@obelisk/scheduler";
 import { DEFAULT_RETENTION, type RunLock, type StateStore } from "@obelisk/state";
-import { InputChecker } from "./check-input.js";
+import { InputChecker, type SchemaSource } from "./check-input.js";
 import type { EngineOptions, RunOptions, ValidateOptions, ValidationResult } from "./engine-types.js";
 import { type NormalizedInput, normalizeInput } from "./normalize-input.js";
 
@@ -97,8 +97,8 @@ export class EngineRuntime {
   }
 
   /** Input diagnostics against a schema given separately (streaming) and the Input message's schema. */
-  checkInput(input: NormalizedInput, schema: JsonObject | undefined): Diagnostic[] {
-    return this.inputs.check(input, schema);
+  checkInput(input: NormalizedInput, schema: JsonObject | undefined, source: SchemaSource): Diagnostic[] {
+    return this.inputs.check(input, schema, source);
   }
 
   /** `validate`: compile against the thread's context; no lock. */

@@ -25,7 +25,7 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
   try {
     const context = await runtime.threadContext(threadId, input, options.context);
     const inputSchema = options.inputSchema ?? input.schema;
-    const inputDiagnostics = runtime.checkInput(input, options.inputSchema);
+    const inputDiagnostics = runtime.checkInput(input, options.inputSchema, "option");
     if (inputDiagnostics.length > 0) {
       throw new ObeliskError("PLAN_INVALID", "the input breaks its schema", {
         data: { ok: false, planHash: "sha256:", diagnostics: inputDiagnostics },

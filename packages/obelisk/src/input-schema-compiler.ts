@@ -1,0 +1,167 @@
+import { appendPointer, type JsonObject, resolvePointer } from "@obelisk/core";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import formatsModule from "ajv-formats";
+import { linearRegExp, UnsupportedPattern } from "./linear-reg-exp.js";
+
+const addFormats = formatsModule.default;
+
+/** What is wrong with a schema itself; `pointer` is inside the schema (`""` for the whole schema). */
+export interface SchemaProblem {
+  readonly pointer: string;
+  readonly message: string;
+}
+
+/** One violation by a checked value: where in the value, and the failing keyword (a pointer inside the schema). */
+export interface InputIssue {
+  readonly instancePath: string;
+  readonly schemaPointer: string;
+  readonly message: string;
+}
+
+/** A compiled input schema, or why it cannot be used. */
+export type CompiledInputSchema =
+  | { readonly ok: true; readonly check: (value: unknown) => readonly InputIssue[] }
+  | { readonly ok: false; readonly problems: readonly SchemaProblem[] };
+
+/** An ajv instance keeps what it compiled (patterns, `$id`s): it is replaced after this many schemas. */
+const SCHEMAS_PER_INSTANCE = 100;
+
+function newAjv(): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: false,
+    strictTuples: false,
+    validateFormats: true,
+    validateSchema: false, // checked first by `metaProblems`, with pointers
+    addUsedSchema: false, // a plan's `$id` must not become visible to another plan
+    code: { regExp: linearRegExp },
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+/** The first pointer inside `schema` where `match(key, value, parentKey)` holds (iterative: any depth). */
+function findPointer(
+  schema: JsonObject,
+  match: (key: string, value: unknown, parentKey: string | undefined) => boolean,
+): string | undefined {
+  const stack: [unknown, string, string | undefined][] = [[schema, "", undefined]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, pointer, nodeKey] = next;
+    if (typeof node !== "object" || node === null) continue;
+    const entries = Object.entries(node);
+    for (const [key, value] of entries) if (match(key, value, nodeKey)) return appendPointer(pointer, key);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, value] = entries[i] as [string, unknown];
+      stack.push([value, appendPointer(pointer, key), key]);
+    }
+  }
+  return undefined;
+}
+
+/** Problems found by the meta-schema, one per location inside the schema. */
+function metaProblems(ajv: Ajv2020, schema: JsonObject): SchemaProblem[] {
+  const meta = schema.$schema;
+  if (typeof meta === "string" && ajv.getSchema(meta) === undefined)
+    return [{ pointer: "/$schema", message: `unknown meta-schema ${JSON.stringify(meta)}` }];
+  if (ajv.validateSchema(schema) === true) return [];
+  const byPointer = new Map<string, string[]>();
+  for (const error of ajv.errors ?? []) {
+    const messages = byPointer.get(error.instancePath) ?? [];
+    messages.push(error.message ?? error.keyword);
+    byPointer.set(error.instancePath, messages);
+  }
+  if (byPointer.size === 0) byPointer.set("", ["does not follow the JSON Schema meta-schema"]);
+  return [...byPointer].map(([pointer, messages]) => ({ pointer, message: messages.join("; ") }));
+}
+
+/** The problem behind an error thrown while compiling, located in the schema where possible. */
+function compileProblem(schema: JsonObject, error: unknown): SchemaProblem {
+  if (error instanceof UnsupportedPattern) {
+    const pointer = findPointer(
+      schema,
+      (key, value, parentKey) =>
+        (key === "pattern" && value === error.pattern) ||
+        (parentKey === "patternProperties" && key === error.pattern),
+    );
+    return { pointer: pointer ?? "", message: error.message };
+  }
+  if (error instanceof RangeError)
+    return { pointer: "", message: `the schema refers to itself without end (${error.message})` };
+  const missing = (error as { missingRef?: unknown }).missingRef;
+  if (typeof missing === "string") {
+    // (ajv reports the reference normalized: "#" becomes "")
+    const written = (value: unknown): value is string =>
+      typeof value === "string" && (value === missing || value.replace(/#$/, "") === missing);
+    const pointer = findPointer(schema, (key, value) => key === "$ref" && written(value));
+    const found = pointer === undefined ? undefined : resolvePointer(schema, pointer);
+    const ref = found?.found === true ? found.value : missing;
+    return {
+      pointer: pointer ?? "",
+      message: `$ref ${JSON.stringify(ref)} cannot be resolved (a missing or endless reference; nothing is fetched)`,
+    };
+  }
+  return { pointer: "", message: error instanceof Error ? error.message : String(error) };
+}
+
+/** ajv's `schemaPath` (`#/properties/a/maxLength`, URI-encoded) as a pointer that resolves in `schema`, or `""`. */
+function schemaPointer(schema: JsonObject, schemaPath: string): string {
+  let pointer: string;
+  try {
+    pointer = decodeURIComponent(schemaPath.startsWith("#") ? schemaPath.slice(1) : schemaPath);
+  } catch {
+    return "";
+  }
+  return pointer.startsWith("/") && resolvePointer(schema, pointer).found ? pointer : "";
+}
+
+function toIssues(schema: JsonObject, errors: readonly ErrorObject[]): InputIssue[] {
+  return errors.map((error) => ({
+    instancePath: error.instancePath,
+    schemaPointer: schemaPointer(schema, error.schemaPath),
+    message: error.message ?? error.keyword,
+  }));
+}
+
+/**
+ * Compiles the JSON Schemas that come with a run (a plan's `inputSchema`, an Input message's `schema`): they
+ * are untrusted data, so patterns run on a linear-time engine and every failure — not a schema, an
+ * unsupported or invalid pattern, an unresolvable or endless `$ref` — is a problem returned, never a throw.
+ */
+export class InputSchemaCompiler {
+  #ajv: Ajv2020 | undefined;
+  #compiled = 0;
+
+  /** Compiles `schema` (or says why it cannot be used). */
+  compile(schema: JsonObject): CompiledInputSchema {
+    this.#ajv ??= newAjv();
+    const ajv = this.#ajv;
+    let problems: SchemaProblem[];
+    let validate: ValidateFunction | undefined;
+    try {
+      problems = metaProblems(ajv, schema);
+      if (problems.length === 0) validate = ajv.compile(schema);
+    } catch (error) {
+      problems = [compileProblem(schema, error)];
+    }
+    const hasId = findPointer(schema, (key) => key === "$id") !== undefined;
+    if (++this.#compiled >= SCHEMAS_PER_INSTANCE || problems.length > 0 || hasId) {
+      this.#ajv = undefined;
+      this.#compiled = 0;
+    }
+    if (validate === undefined) return { ok: false, problems };
+    const compiled = validate;
+    return {
+      ok: true,
+      check: (value) => {
+        try {
+          return compiled(value) ? [] : toIssues(schema, compiled.errors ?? []);
+        } catch (error) {
+          const reason = error instanceof RangeError ? "it is nested too deeply" : String(error);
+          return [{ instancePath: "", schemaPointer: "", message: `the input cannot be checked: ${reason}` }];
+        }
+      },
+    };
+  }
+}
