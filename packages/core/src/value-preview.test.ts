@@ -19,6 +19,17 @@ describe("previewValue", () => {
     expect(preview.visited).toBeLessThan(DEFAULT_PREVIEW_CHARS);
   });
 
+  it("bounds a 1,000,000-element array of objects and an object of such arrays by the budget", () => {
+    const rows = Array.from({ length: 1_000_000 }, (_, id) => ({ id, tags: ["a", "b"] }));
+    const preview = previewValue(rows);
+    expect(preview.text.length).toBeLessThanOrEqual(DEFAULT_PREVIEW_CHARS);
+    expect(preview.text).toMatch(/^\[{"id":0,"tags":\[.*,…\+\d+\]$/);
+    expect(preview.visited).toBeLessThan(DEFAULT_PREVIEW_CHARS);
+    const nested = previewValue({ a: rows, b: rows, c: "x".repeat(10_000_000) }, { maxChars: 120 });
+    expect(nested.text.length).toBeLessThanOrEqual(120);
+    expect(nested.visited).toBeLessThan(120);
+  });
+
   it("slices a 50 MB string", () => {
     const preview = previewValue("x".repeat(50 * 1024 * 1024), { maxChars: 100 });
     expect(preview.text.length).toBeLessThanOrEqual(100);
