@@ -217,11 +217,13 @@ export class PlanBuilder {
     alternatives: readonly (readonly OutputTarget[])[],
   ): WriterGroup[] {
     const groups: WriterGroup[] = [];
+    const seen = new Set<string>();
     for (const { value } of references) {
-      if (value.type === "reference") this.#groupsOfExpression(id, value.expression, alternatives, groups);
+      if (value.type === "reference")
+        this.#groupsOfExpression(id, value.expression, alternatives, groups, seen);
       else if (value.type === "template")
         for (const part of value.parts)
-          if (typeof part !== "string") this.#groupsOfExpression(id, part, alternatives, groups);
+          if (typeof part !== "string") this.#groupsOfExpression(id, part, alternatives, groups, seen);
     }
     return groups;
   }
@@ -231,10 +233,12 @@ export class PlanBuilder {
     expression: InputExpression,
     alternatives: readonly (readonly OutputTarget[])[],
     groups: WriterGroup[],
+    seen: Set<string>,
   ): void {
     for (const gate of expression.alternatives)
       for (const operand of gate) {
-        if (groups.some((group) => group.reference.text === operand.text)) continue;
+        if (seen.has(operand.text)) continue;
+        seen.add(operand.text);
         const writesIt = alternatives.some((targets) =>
           targets.some((t) => t.kind === operand.kind && pathsOverlap(t.path, operand.path)),
         );
