@@ -66,18 +66,28 @@ describe.each(stores)("a plan's inputSchema is untrusted data (%s)", (_name, mak
     await engine.close();
   });
 
-  // B12 — packages/obelisk/src/check-input.ts (InputChecker.check): an input that breaks the plan's
-  // `inputSchema` gives PARAM_INVALID with a pointer into the INPUT ("/name" for input.name), not into the
+  // B12 (fixed) — packages/obelisk/src/check-input.ts (InputChecker.check): an input that broke the plan's
+  // `inputSchema` gave PARAM_INVALID with a pointer into the INPUT ("/name" for input.name), not into the
   // submitted document as SPEC §6 requires of every diagnostic ("an RFC 6901 JSON Pointer into the submitted
-  // document"). "/name" does not exist in the plan document, and for a document that has a /name (a single
-  // call with a `name` parameter) it would point at the wrong thing. Expected: a pointer that resolves in the
-  // document, e.g. the schema keyword that failed (/inputSchema/properties/name/maxLength) or "".
-  it.fails("B12: PARAM_INVALID for a bad input points into the submitted document", async () => {
+  // document"). Now the pointer is the schema keyword that failed (/inputSchema/properties/name/maxLength);
+  // the input location is in the message.
+  it("B12: PARAM_INVALID for a bad input points into the submitted document", async () => {
     const engine = createEngine({ tools: tools as never, store: makeStore() });
     const plan = planWith({ type: "object", properties: { name: { type: "string", maxLength: 3 } } });
     const validation = await engine.validate(plan, { input: { name: "too long" } });
-    expect(validation.diagnostics.map((d) => d.code)).toEqual(["PARAM_INVALID"]);
+    expect(validation.diagnostics.map((d) => [d.code, d.pointer])).toEqual([
+      ["PARAM_INVALID", "/inputSchema/properties/name/maxLength"],
+    ]);
     expect(diagnosticProblems(plan, validation.ok, validation.diagnostics)).toEqual([]);
+    // A single-call document has a /name of its own: the pointer must not land there.
+    const call = { _tool: "echo", name: "†input.name" };
+    const input = {
+      type: "input",
+      input: { name: "too long" },
+      schema: { properties: { name: { maxLength: 3 } } },
+    };
+    const single = await engine.validate(call, { input });
+    expect(single.diagnostics.map((d) => [d.code, d.pointer])).toEqual([["PARAM_INVALID", ""]]);
     await engine.close();
   });
 

@@ -45,7 +45,68 @@ describe("InputChecker: a plan's inputSchema that is not usable gives PLAN_SHAPE
   });
 });
 
+describe("InputChecker: PARAM_INVALID points at the failing keyword in the document (B12)", () => {
+  it.each<[string, JsonObject, JsonValue, [string, string][]]>([
+    [
+      "maxLength",
+      { properties: { name: { maxLength: 2 } } },
+      { name: "Ada" },
+      [["PARAM_INVALID", "/inputSchema/properties/name/maxLength"]],
+    ],
+    ["required", { required: ["id"] }, {}, [["PARAM_INVALID", "/inputSchema/required"]]],
+    [
+      "a $ref'd keyword",
+      { properties: { n: { $ref: "#/$defs/n" } }, $defs: { n: { type: "integer" } } },
+      { n: "x" },
+      [["PARAM_INVALID", "/inputSchema/$defs/n/type"]],
+    ],
+    [
+      "a key needing escapes",
+      { properties: { "a/b~c": { type: "string" } } },
+      { "a/b~c": 1 },
+      [["PARAM_INVALID", "/inputSchema/properties/a~1b~0c/type"]],
+    ],
+  ])("%s", (_label, schema, input, expected) => {
+    const checker = new InputChecker();
+    const diagnostics = checker.check(normalizeInput(input), schema);
+    expect(diagnostics.map((d) => [d.code, d.pointer])).toEqual(expected);
+  });
+
+  it("the input location stays in the message", () => {
+    const [diagnostic] = new InputChecker().check(normalizeInput({ name: "Ada" }), {
+      properties: { name: { maxLength: 2 } },
+    });
+    expect(diagnostic?.message).toContain("/name");
+  });
+
+  it("a pointer given for the document's schema is used as the base", () => {
+    const diagnostics = new InputChecker().check(normalizeInput({}), { required: ["a"] }, { pointer: "/x" });
+    expect(diagnostics.map((d) => d.pointer)).toEqual(["/x/required"]);
+  });
+
+  it("an input too deep for a recursive schema is PARAM_INVALID at the schema, not a throw", () => {
+    let input: JsonObject = {};
+    for (let i = 0; i < 100_000; i++) input = { c: input };
+    const schema = {
+      $defs: { n: { type: "object", properties: { c: { $ref: "#/$defs/n" } } } },
+      $ref: "#/$defs/n",
+    };
+    expect(codes(new InputChecker(), schema, input)).toEqual([["PARAM_INVALID", "/inputSchema"]]);
+  });
+});
+
 describe("InputChecker: schemas outside the document (Input message, streaming option)", () => {
+  it("a violation of the Input message's schema is PARAM_INVALID at the document itself", () => {
+    const input = normalizeInput({
+      type: "input",
+      input: { n: "x" },
+      schema: { properties: { n: { type: "number" } } },
+    });
+    expect(new InputChecker().check(input, undefined).map((d) => [d.code, d.pointer])).toEqual([
+      ["PARAM_INVALID", ""],
+    ]);
+  });
+
   it.each<JsonObject>([{ $ref: "#" }, { type: 5 }, { pattern: "(a)\\1" }])(
     "an unusable Input message schema %j is the caller's error: USAGE",
     (schema) => {
@@ -60,8 +121,13 @@ describe("InputChecker: schemas outside the document (Input message, streaming o
     },
   );
 
-  it("an unusable schema given as an option throws USAGE", () => {
-    expect(() => new InputChecker().check(normalizeInput({}), { $ref: "#" }, "option")).toThrow(ObeliskError);
+  it('a schema given as an option: violations at "", an unusable one throws USAGE', () => {
+    const checker = new InputChecker();
+    const input = normalizeInput({ n: "x" });
+    expect(
+      checker.check(input, { properties: { n: { type: "number" } } }, "option").map((d) => d.pointer),
+    ).toEqual([""]);
+    expect(() => checker.check(input, { $ref: "#" }, "option")).toThrow(ObeliskError);
   });
 });
 
@@ -69,7 +135,7 @@ describe("InputChecker: patterns run in linear time (B10)", () => {
   it("^(a+)+$ against 20,000 a's and a '!' is answered (a backtracking engine would not finish)", () => {
     const schema = { properties: { name: { pattern: "^(a+)+$" } } };
     expect(codes(new InputChecker(), schema, { name: `${"a".repeat(20_000)}!` })).toEqual([
-      ["PARAM_INVALID", "/name"],
+      ["PARAM_INVALID", "/inputSchema/properties/name/pattern"],
     ]);
   });
 
@@ -83,13 +149,15 @@ describe("InputChecker: patterns run in linear time (B10)", () => {
     ["b", "abc", true],
   ])("ECMA-262 pattern %s against %j: %s", (pattern, text, ok) => {
     const schema = { properties: { s: { pattern } } };
-    expect(codes(new InputChecker(), schema, { s: text })).toEqual(ok ? [] : [["PARAM_INVALID", "/s"]]);
+    expect(codes(new InputChecker(), schema, { s: text })).toEqual(
+      ok ? [] : [["PARAM_INVALID", "/inputSchema/properties/s/pattern"]],
+    );
   });
 
   it("patternProperties use the same engine", () => {
     const schema = { patternProperties: { "^x_": { type: "number" } } };
     expect(codes(new InputChecker(), schema, { x_a: 1, x_b: "no", y: "free" })).toEqual([
-      ["PARAM_INVALID", "/x_b"],
+      ["PARAM_INVALID", "/inputSchema/patternProperties/^x_/type"],
     ]);
   });
 });

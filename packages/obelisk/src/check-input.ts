@@ -63,7 +63,7 @@ export class InputChecker {
         code: "PARAM_INVALID",
         severity: "error",
         message: `input${issue.instancePath ? ` at ${issue.instancePath}` : ""} breaks ${what}: ${issue.message}`,
-        pointer: (input.message ? "/input" : "") + issue.instancePath,
+        pointer: base === undefined ? "" : base + issue.schemaPointer,
       });
     }
   }

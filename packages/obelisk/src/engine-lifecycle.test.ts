@@ -100,7 +100,7 @@ describe("run guards", () => {
     };
     const validation = await engine.validate([{ _tool: "wait", key: "k" }], { input });
     expect(validation.ok).toBe(false);
-    expect(validation.diagnostics[0]).toMatchObject({ code: "PARAM_INVALID", pointer: "/input/n" });
+    expect(validation.diagnostics[0]).toMatchObject({ code: "PARAM_INVALID", pointer: "" });
     expect(await errorCode(engine.run([{ _tool: "wait", key: "k" }], { input }))).toBe("PLAN_INVALID");
   });
 
