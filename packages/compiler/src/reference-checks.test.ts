@@ -1,0 +1,205 @@
+import type { Diagnostic } from "@obelisk/core";
+import { describe, expect, it } from "vitest";
+import { exampleTools } from "./__fixtures__/tools.js";
+import { compile } from "./compile.js";
+import type { CompileContext } from "./compiled-plan.js";
+import { createToolRegistry } from "./tool-registry.js";
+
+const registry = createToolRegistry(exampleTools);
+const plan = (...calls: unknown[]) => ({ type: "plan", plan: calls });
+const codes = (diagnostics: readonly Diagnostic[]) => diagnostics.map((d) => [d.code, d.pointer]);
+const compileWith = (context: CompileContext, ...calls: unknown[]) =>
+  compile(plan(...calls), registry, { context });
+
+describe("REF_TYPE_MISMATCH through the writer's output schema at a sub-path", () => {
+  const fetch = { _tool: "fetchUser", _id: "f", userId: "u1", _outputPath: "†state.user" };
+
+  it("a number at †state.user.age into a string parameter is a mismatch, at the parameter", () => {
+    const result = compile(plan(fetch, { _tool: "log", message: "†state.user.age" }), registry);
+    expect(codes(result.diagnostics)).toEqual([["REF_TYPE_MISMATCH", "/plan/1/message"]]);
+  });
+
+  it("two levels down (†state.user.address.city, a string) into a number parameter is a mismatch", () => {
+    const result = compile(plan(fetch, { _tool: "add", a: "†state.user.address.city", b: 1 }), registry);
+    expect(codes(result.diagnostics)).toEqual([["REF_TYPE_MISMATCH", "/plan/1/a"]]);
+  });
+
+  it("a compatible sub-path and a template (always a string) into a string are fine", () => {
+    const result = compile(
+      plan(
+        fetch,
+        { _tool: "log", message: "†state.user.address.city" },
+        { _tool: "log", message: "age {†state.user.age}" },
+      ),
+      registry,
+    );
+    expect(result.diagnostics).toEqual([]);
+  });
+
+  it("a template into a number parameter is a mismatch", () => {
+    const result = compile(plan(fetch, { _tool: "add", a: "{†state.user.age}", b: 1 }), registry);
+    expect(codes(result.diagnostics)).toEqual([["REF_TYPE_MISMATCH", "/plan/1/a"]]);
+  });
+
+  it("unknown means no diagnostic: a writer without an output schema, or a routed failure branch", () => {
+    const result = compile(
+      plan(
+        { _tool: "now", _id: "n", _outputPath: "†state.t" },
+        { _tool: "add", a: "†state.t", b: 1 },
+        { _tool: "verifyUser", _id: "v", userId: "u", _outputPath: "†state.ok || †state.err" },
+        { _tool: "add", a: "†state.err", b: 2 },
+      ),
+      registry,
+    );
+    expect(result.diagnostics).toEqual([]);
+  });
+
+  it("a fallback is a mismatch only when no alternative can fit", () => {
+    const mixed = compile(
+      plan(fetch, { _tool: "add", a: "†state.user.name || †state.user.age", b: 1 }),
+      registry,
+    );
+    expect(mixed.diagnostics).toEqual([]);
+    const none = compile(
+      plan(fetch, { _tool: "add", a: "†state.user.name || †state.user.address.city", b: 1 }),
+      registry,
+    );
+    expect(codes(none.diagnostics)).toEqual([["REF_TYPE_MISMATCH", "/plan/1/a"]]);
+  });
+});
+
+describe("REF_TYPE_MISMATCH against the context's schemas and values", () => {
+  it("the plan's inputSchema", () => {
+    const result = compile(
+      {
+        type: "plan",
+        inputSchema: { type: "object", properties: { n: { type: "string" } } },
+        plan: [{ _tool: "add", a: "†input.n", b: 1 }],
+      },
+      registry,
+    );
+    expect(codes(result.diagnostics)).toEqual([["REF_TYPE_MISMATCH", "/plan/0/a"]]);
+  });
+
+  it("the given input value wins over schemas", () => {
+    const ok = compileWith({ input: { n: 3 } }, { _tool: "add", a: "†input.n", b: 1 });
+    expect(ok.diagnostics).toEqual([]);
+    const bad = compileWith({ input: { n: "3" } }, { _tool: "add", a: "†input.n", b: 1 });
+    expect(codes(bad.diagnostics)).toEqual([["REF_TYPE_MISMATCH", "/plan/0/a"]]);
+  });
+
+  it("the thread's state schema, at a nested path", () => {
+    const stateSchema = {
+      type: "object",
+      properties: { profile: { type: "object", properties: { age: { type: "integer" } } } },
+    };
+    const result = compileWith({ stateSchema }, { _tool: "log", message: "†state.profile.age" });
+    expect(codes(result.diagnostics)).toEqual([["REF_TYPE_MISMATCH", "/plan/0/message"]]);
+    const fits = compileWith({ stateSchema }, { _tool: "add", a: "†state.profile.age", b: 1 });
+    expect(fits.diagnostics).toEqual([]);
+  });
+});
+
+describe("REF_UNRESOLVED uses the known context", () => {
+  const read = (message: string) => ({ _tool: "log", message });
+
+  it("a state path is resolved by the thread's state snapshot", () => {
+    expect(compileWith({ state: { user: { name: "Ada" } } }, read("†state.user.name")).diagnostics).toEqual(
+      [],
+    );
+    expect(codes(compileWith({ state: { user: {} } }, read("†state.user.name")).diagnostics)).toEqual([
+      ["REF_UNRESOLVED", "/plan/0/message"],
+    ]);
+  });
+
+  it("an input path is resolved by the input, or by the input schema when no input is given", () => {
+    expect(compileWith({ input: { a: "x" } }, read("†input.a")).diagnostics).toEqual([]);
+    expect(codes(compileWith({ input: { a: "x" } }, read("†input.b")).diagnostics)).toEqual([
+      ["REF_UNRESOLVED", "/plan/0/message"],
+    ]);
+    const inputSchema = {
+      type: "object",
+      properties: { a: { type: "string" } },
+      additionalProperties: false,
+    };
+    expect(compileWith({ inputSchema }, read("†input.a")).diagnostics).toEqual([]);
+    expect(codes(compileWith({ inputSchema }, read("†input.b")).diagnostics)).toEqual([
+      ["REF_UNRESOLVED", "/plan/0/message"],
+    ]);
+  });
+
+  it("†calls.<id> is resolved by the thread's stored call outputs", () => {
+    const callOutputs = new Set(["earlier"]);
+    expect(compileWith({ callOutputs }, read("†calls.earlier")).diagnostics).toEqual([]);
+    expect(codes(compileWith({ callOutputs }, read("†calls.never")).diagnostics)).toEqual([
+      ["REF_UNRESOLVED", "/plan/0/message"],
+    ]);
+  });
+
+  it("paths under †state.approvals. are exempt (approval gates)", () => {
+    expect(compileWith({ state: {} }, read("†state.approvals.refund")).diagnostics).toEqual([]);
+  });
+
+  it("†calls.<id> of a call that has an _outputPath is unresolved, with a hint naming its path", () => {
+    const result = compileWith(
+      { state: {} },
+      { _tool: "greetUser", _id: "g", userName: "Ada", _outputPath: "†state.greeting" },
+      read("†calls.g"),
+    );
+    expect(codes(result.diagnostics)).toEqual([["REF_UNRESOLVED", "/plan/1/message"]]);
+    expect(result.diagnostics[0]?.hint).toContain("†state.greeting");
+  });
+});
+
+describe("cycles", () => {
+  it("a cycle through a fan-out target is reported with its path", () => {
+    const result = compile(
+      plan(
+        { _tool: "log", _id: "a", message: "†state.fromB", _outputPath: "†state.x && †state.fromA" },
+        { _tool: "log", _id: "b", message: "†state.fromA", _outputPath: "†state.y && †state.fromB" },
+      ),
+      registry,
+    );
+    expect(codes(result.diagnostics)).toEqual([["CYCLE", "/plan/0"]]);
+    expect(result.diagnostics[0]?.hint).toBe("a → b → a");
+  });
+
+  it("a three-call cycle through a conditional edge names every call in order", () => {
+    const result = compile(
+      plan(
+        { _tool: "verifyUser", _id: "a", userId: "†state.c", _outputPath: "†state.ok || †state.err" },
+        { _tool: "log", _id: "b", message: "ok: {†state.ok}", _outputPath: "†state.b" },
+        { _tool: "log", _id: "c", message: "†state.b", _outputPath: "†state.c" },
+      ),
+      registry,
+    );
+    expect(codes(result.diagnostics)).toEqual([["CYCLE", "/plan/0"]]);
+    expect(result.diagnostics[0]?.hint).toBe("a → b → c → a");
+  });
+
+  it("a call reading the path it writes reads the value from before the run: no cycle", () => {
+    const result = compileWith(
+      { state: { n: "x" } },
+      { _tool: "log", _id: "a", message: "†state.n", _outputPath: "†state.n" },
+    );
+    expect(result.diagnostics).toEqual([]);
+  });
+});
+
+describe("conditional edges", () => {
+  it("an edge from an alternative is conditional; from a fan-out target it is not", () => {
+    const result = compile(
+      plan(
+        { _tool: "verifyUser", _id: "v", userId: "u", _outputPath: "†state.ok || †state.err" },
+        { _tool: "log", _id: "s", message: "done", _outputPath: "†state.a && †state.b" },
+        { _tool: "log", _id: "r1", message: "†state.err" },
+        { _tool: "log", _id: "r2", message: "†state.b" },
+      ),
+      registry,
+    );
+    expect(result.ok).toBe(true);
+    const edge = (from: string, to: string) => result.graph.getEdgeAttributes(from, to);
+    expect(edge("v", "r1")).toMatchObject({ alternatives: [1], conditional: true });
+    expect(edge("s", "r2")).toMatchObject({ alternatives: [0], conditional: false });
+  });
+});
