@@ -191,3 +191,49 @@ describe("retries and timeouts (fake timers)", () => {
     expect(result.status).toBe("succeeded");
   });
 });
+
+describe("injected timers and clock", () => {
+  it("timeouts and retry delays use the engine's timers; durations come from its clock", async () => {
+    const scheduled: { callback: () => void; ms: number; cleared: boolean }[] = [];
+    const timers = {
+      setTimeout: (callback: () => void, ms: number) => {
+        scheduled.push({ callback, ms, cleared: false });
+        return scheduled.length - 1;
+      },
+      clearTimeout: (handle: unknown) => {
+        const timer = scheduled[handle as number];
+        if (timer !== undefined) timer.cleared = true;
+      },
+    };
+    let clock = 1_000;
+    let attempts = 0;
+    const hang = defineTool({
+      name: "hang",
+      timeoutMs: 30,
+      retry: { attempts: 2, backoffMs: 7 },
+      run: () => {
+        attempts++;
+        clock += 100;
+        return new Promise(() => {});
+      },
+    });
+    const running = createEngine({ tools: [hang], timers, now: () => clock }).run([
+      { _tool: "hang", _id: "h", _outputPath: "†state.h" },
+    ]);
+    const fire = async (ms: number) => {
+      await until(() => scheduled.some((timer) => timer.ms === ms && !timer.cleared));
+      const timer = scheduled.find((t) => t.ms === ms && !t.cleared);
+      if (timer === undefined) throw new Error(`no ${ms} ms timer`);
+      timer.cleared = true;
+      timer.callback();
+    };
+    await fire(30);
+    await fire(7);
+    await until(() => attempts === 2);
+    await fire(30);
+    const result = await running;
+    expect(result.calls.h).toMatchObject({ status: "failed", attempts: 2, error: { code: "TIMEOUT" } });
+    expect(result.calls.h?.durationMs).toBe(200);
+    expect(scheduled.map((timer) => timer.ms)).toEqual([30, 7, 30]);
+  });
+});
