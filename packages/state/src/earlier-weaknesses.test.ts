@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isValidCallId } from "@obelisk/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { commitOf, commitOk, manualClock, THREAD, write } from "./conformance/commit-fixtures.js";
 import { createMemoryStore } from "./memory-store.js";
 import { createSqliteStore } from "./sqlite-store.js";
 import { getValue } from "./variables/get-value.js";
+import { setValue } from "./variables/set-value.js";
 
 const dir = mkdtempSync(join(tmpdir(), "obelisk-weak-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,6 +23,24 @@ describe("the earlier designs' weaknesses do not happen here", () => {
       await (round % 2 === 0 ? store.reset(THREAD) : store.keepLastN(THREAD, 0));
     }
     expect(seen).toEqual(new Set([1, 2, 3]));
+  });
+
+  it("automatic ids cannot collide with given ones: a given id never contains `$`, every automatic id does", async () => {
+    const store = createMemoryStore();
+    await commitOk(store, { callId: "search", writes: [write(["given"], 1)] });
+    const first = await setValue(store, THREAD, "†state.a", 1);
+    await store.reset(THREAD);
+    const second = await setValue(store, THREAD, "†state.a", 2);
+    for (const automatic of [
+      first.callId,
+      second.callId,
+      `search$${await store.reserveCallNumbers(THREAD, 1)}`,
+    ]) {
+      expect(automatic).toContain("$");
+      expect(isValidCallId(automatic)).toBe(false);
+    }
+    expect(second.callId).not.toBe(first.callId);
+    expect(isValidCallId("search")).toBe(true);
   });
 
   it("an update moves a variable to most recent, so keep-last-n keeps what was just written", async () => {

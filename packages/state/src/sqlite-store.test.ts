@@ -102,6 +102,25 @@ describe("sqlite persistence", () => {
     await first.close();
   });
 
+  it("continues sequence numbers and counters after a restart, also after reset and keep-last-n", async () => {
+    const file = freshFile();
+    const first = open(file);
+    await commitOk(first, { callId: "a", writes: [write(["a"], 1), write(["b"], 1)] });
+    await first.keepLastN(THREAD, 1);
+    await first.reserveCallNumbers(THREAD, 3);
+    await first.close();
+    const second = open(file);
+    await commitOk(second, { callId: "c", writes: [write(["c"], 1)] });
+    await second.reset(THREAD);
+    expect(await second.reserveCallNumbers(THREAD, 1)).toBe(4);
+    await second.close();
+    const third = open(file);
+    await commitOk(third, { callId: "d", writes: [write(["d"], 1)] });
+    const seqs = (await third.readWriteLog(THREAD)).map((entry) => entry.seq);
+    expect(seqs).toEqual([5, 6]);
+    expect(await third.reserveCallNumbers(THREAD, 1)).toBe(5);
+  });
+
   it("locks a thread across connections (another process's store sees THREAD_BUSY)", async () => {
     const file = freshFile();
     const one = open(file);

@@ -9,7 +9,8 @@ export interface StoreOptions {
   readonly now?: Clock;
   /**
    * The store's own retention policy, used for expiry on read (`expireStale`, `getCallOutput`) and as the
-   * default of `applyRetention` fields left out. Default `{ maxCallOutputs: 100, maxCallOutputAgeMs: 3_600_000 }`.
+   * default of `applyRetention` fields left out. Fields left out keep their defaults
+   * ({@link DEFAULT_RETENTION}: `maxCallOutputs: 100`, `maxCallOutputAgeMs: 3_600_000`); `Infinity` disables one.
    */
   readonly retention?: RetentionPolicy;
 }

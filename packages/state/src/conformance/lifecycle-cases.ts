@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getValue } from "../variables/get-value.js";
+import { summarize } from "../variables/summarize.js";
 import { commitOf, commitOk, manualClock, THREAD, write } from "./commit-fixtures.js";
 import type { OpenStore } from "./describe-store-conformance.js";
 
@@ -69,7 +70,11 @@ export function lifecycleCases(openStore: OpenStore): void {
         clock.advance(MINUTE);
       }
       await store.applyRetention(THREAD, { maxVariables: 3 }, new Date(clock.now()));
-      expect(await store.getTombstone(THREAD, "†state.a")).toMatchObject({ reason: "maxVariables" });
+      expect(await store.getTombstone(THREAD, "†state.a")).toEqual({
+        reference: "†state.a",
+        evictedAt: new Date(clock.now()).toISOString(),
+        reason: "maxVariables",
+      });
       await store.applyRetention(THREAD, { maxBytes: 30 }, new Date(clock.now()));
       expect(await store.getTombstone(THREAD, "†state.b")).toMatchObject({ reason: "maxBytes" });
       await store.applyRetention(THREAD, { maxAgeMs: 1.5 * MINUTE }, new Date(clock.now()));
@@ -85,11 +90,63 @@ export function lifecycleCases(openStore: OpenStore): void {
       for (let index = 1; index <= 105; index++)
         await commitOk(store, { callId: `t$${index}`, output: index });
       await store.applyRetention(THREAD, {}, new Date());
-      await store.applyRetention(THREAD, { maxCallOutputs: 100 }, new Date());
       const ids = await store.listCallOutputIds(THREAD);
       expect(ids).toHaveLength(100);
       expect(ids[0]).toBe("t$6");
       expect(await store.getCallOutput(THREAD, "t$1")).toMatchObject({ reason: "maxCallOutputs" });
+      await commitOk(store, { callId: "t$106", output: 106 });
+      expect(await store.getCallOutput(THREAD, "t$1")).toMatchObject({ reason: "maxCallOutputs" });
+    });
+
+    it("expires call outputs after 60 minutes by default, after a run and on read", async () => {
+      const clock = manualClock();
+      const store = await openStore({ now: clock.now });
+      await commitOk(store, { callId: "a", output: "a" });
+      await commitOk(store, { callId: "b", output: "b" });
+      clock.advance(60 * MINUTE);
+      await store.applyRetention(THREAD, {}, new Date(clock.now()));
+      expect(await store.getCallOutput(THREAD, "a")).toEqual({ value: "a" });
+      clock.advance(1);
+      await store.applyRetention(THREAD, {}, new Date(clock.now()));
+      expect(await store.getCallOutput(THREAD, "a")).toEqual({
+        reference: "†calls.a",
+        evictedAt: new Date(clock.now()).toISOString(),
+        reason: "maxCallOutputAgeMs",
+      });
+      const readAt = new Date(clock.now()).toISOString();
+      await commitOk(store, { callId: "c", output: "c" });
+      clock.advance(60 * MINUTE + 1);
+      expect(await store.getCallOutput(THREAD, "c")).toMatchObject({ reason: "maxCallOutputAgeMs" });
+      expect(await store.getTombstone(THREAD, "†calls.b")).toMatchObject({ evictedAt: readAt });
+    });
+
+    it("keeps the call-output defaults when the store sets other limits; Infinity disables a limit", async () => {
+      const clock = manualClock();
+      const partial = await openStore({ now: clock.now, retention: { maxAgeMs: 10 * MINUTE } });
+      const unlimited = await openStore({
+        now: clock.now,
+        retention: { maxCallOutputs: Number.POSITIVE_INFINITY, maxCallOutputAgeMs: Number.POSITIVE_INFINITY },
+      });
+      for (const store of [partial, unlimited]) {
+        for (let index = 1; index <= 101; index++)
+          await commitOk(store, { callId: `t$${index}`, output: index });
+        await store.applyRetention(THREAD, {}, new Date(clock.now()));
+      }
+      expect(await partial.listCallOutputIds(THREAD)).toHaveLength(100);
+      expect(await unlimited.listCallOutputIds(THREAD)).toHaveLength(101);
+      clock.advance(24 * 60 * MINUTE);
+      expect(await partial.getCallOutput(THREAD, "t$2")).toMatchObject({ reason: "maxCallOutputAgeMs" });
+      expect(await unlimited.getCallOutput(THREAD, "t$2")).toEqual({ value: 2 });
+    });
+
+    it("evicts call outputs by total bytes, least recently stored first, separately from state", async () => {
+      const store = await openStore();
+      await commitOk(store, { callId: "s", writes: [write(["s"], "x".repeat(100))] });
+      for (const id of ["a", "b", "c"]) await commitOk(store, { callId: id, output: id.repeat(8) });
+      await store.applyRetention(THREAD, { maxCallOutputBytes: 20 }, new Date());
+      expect(await store.listCallOutputIds(THREAD)).toEqual(["b", "c"]);
+      expect(await store.getCallOutput(THREAD, "a")).toMatchObject({ reason: "maxCallOutputBytes" });
+      expect(await store.readState(THREAD)).toEqual({ s: "x".repeat(100) });
     });
 
     it("expires on read against the clock, not only on writes", async () => {
@@ -101,6 +158,8 @@ export function lifecycleCases(openStore: OpenStore): void {
       await commitOk(store, { callId: "old", output: [1] });
       await commitOk(store, { callId: "s", writes: [write(["s"], 1)] });
       clock.advance(11 * MINUTE);
+      const summary = await summarize(store, THREAD);
+      expect(summary.entries.map((entry) => entry.reference)).toEqual(["†calls.old"]);
       await expect(getValue(store, THREAD, "†state.s")).rejects.toMatchObject({
         code: "REF_EVICTED",
         data: { reason: "maxAgeMs" },

@@ -47,7 +47,7 @@ export abstract class CachedStore implements StateStore {
 
   constructor(options: StoreOptions = {}) {
     this.now = options.now ?? Date.now;
-    this.retention = options.retention ?? DEFAULT_RETENTION;
+    this.retention = { ...DEFAULT_RETENTION, ...options.retention };
   }
 
   /** Loads a thread's model from storage (undefined: the thread does not exist). */
