@@ -11,7 +11,7 @@ import {
   type ThreadId,
   toJsonValue,
 } from "@obelisk/core";
-import { EventHub, type RunObserver } from "@obelisk/scheduler";
+import { CallLimiter, EventHub, type RunObserver } from "@obelisk/scheduler";
 import { DEFAULT_RETENTION, type RunLock, type StateStore } from "@obelisk/state";
 import { InputChecker, type SchemaSource } from "./check-input.js";
 import type { EngineOptions, RunOptions, ValidateOptions, ValidationResult } from "./engine-types.js";
@@ -30,6 +30,8 @@ export interface PreparedRun {
 export class EngineRuntime {
   readonly kinds: KindTable;
   readonly now: () => number;
+  /** The engine's limits, shared by all its runs (global and per-tool limits hold across threads). */
+  readonly limiter: CallLimiter;
   private readonly inputs = new InputChecker();
 
   constructor(
@@ -39,6 +41,7 @@ export class EngineRuntime {
   ) {
     this.kinds = createKindTable(options.kinds ?? []);
     this.now = options.now ?? Date.now;
+    this.limiter = new CallLimiter(options.concurrency, (tool) => registry.get(tool)?.concurrency);
   }
 
   /** ISO time from the injected clock. */

@@ -93,6 +93,27 @@ describe.each(storeKinds())("scheduling on the $name store", (kind) => {
     expect(control.perTool.get("wait")?.max).toBe(2);
   });
 
+  it.each([
+    ["the engine's concurrency", { concurrency: 1 }],
+    ["a tool's concurrency", { waitConcurrency: 1 }],
+  ] as const)("%s holds across concurrent runs on different threads", async (_name, limits) => {
+    setup(limits);
+    const runs = ["t1", "t2", "t3"].map((threadId) =>
+      engine.run([call(`x-${threadId}`, { _outputPath: "†state.x" })], { threadId }),
+    );
+    let done = 0;
+    while (done < runs.length) {
+      await until(() => control.inFlight === 1);
+      await settle();
+      expect(control.inFlight).toBe(1);
+      control.finish(control.started[done] as string);
+      done++;
+    }
+    const results = await Promise.all(runs);
+    expect(results.map((result) => result.status)).toEqual(["succeeded", "succeeded", "succeeded"]);
+    expect(control.maxInFlight).toBe(1);
+  });
+
   it("critical path first also applies inside a tool's own queue", async () => {
     const running = setup({ waitConcurrency: 1 }).run([
       call("first", { _outputPath: "†state.first" }),

@@ -60,7 +60,7 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
       input: input.input,
       state: context.state as JsonObject,
       ...(options.context === undefined ? {} : { extraKinds: options.context }),
-      ...(engine.concurrency === undefined ? {} : { concurrency: engine.concurrency }),
+      limiter: runtime.limiter,
       failFast: options.failFast ?? engine.failFast ?? false,
       ...(engine.confirm === undefined ? {} : { confirm: engine.confirm }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),

@@ -38,7 +38,7 @@ export async function runPlan(
         input: prepared.input.input,
         state: prepared.state,
         ...(options.context === undefined ? {} : { extraKinds: options.context }),
-        ...(engine.concurrency === undefined ? {} : { concurrency: engine.concurrency }),
+        limiter: runtime.limiter,
         failFast: options.failFast ?? engine.failFast ?? false,
         ...(engine.confirm === undefined ? {} : { confirm: engine.confirm }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),

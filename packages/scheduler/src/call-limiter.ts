@@ -5,11 +5,13 @@ export class CallLimiter {
   private readonly global: PQueue | undefined;
   private readonly perTool = new Map<string, PQueue | undefined>();
 
-  /** `concurrency` is the global limit (undefined: unbounded); `toolLimit` gives each tool's own limit. */
+  /**
+   * `concurrency` is the global limit (undefined: unbounded); `toolLimit` gives each tool's own limit.
+   * One limiter may serve several runs at once (the engine shares one, so limits hold across threads).
+   */
   constructor(
     concurrency: number | undefined,
     private readonly toolLimit: (tool: string) => number | undefined,
-    private readonly signal: AbortSignal,
   ) {
     this.global = bounded(concurrency) ? new PQueue({ concurrency }) : undefined;
   }
@@ -21,14 +23,15 @@ export class CallLimiter {
 
   /**
    * Runs `task` when a slot of the tool and a global slot are free (tool slot first, so a call waiting for
-   * its tool never holds a global slot). Rejects with the abort reason if the run is aborted before it starts.
+   * its tool never holds a global slot). Rejects with the abort reason if `signal` (the call's run) is
+   * aborted before it starts.
    */
-  run<T>(tool: string, priority: number, task: () => T | Promise<T>): Promise<T> {
+  run<T>(tool: string, priority: number, signal: AbortSignal, task: () => T | Promise<T>): Promise<T> {
     const global = this.global;
-    const inner = global === undefined ? task : () => global.add(task, { priority, signal: this.signal });
+    const inner = global === undefined ? task : () => global.add(task, { priority, signal });
     const queue = this.queueOf(tool);
     if (queue === undefined) return Promise.resolve(inner());
-    return queue.add(inner, { priority, signal: this.signal }) as Promise<T>;
+    return queue.add(inner, { priority, signal }) as Promise<T>;
   }
 
   private queueOf(tool: string): PQueue | undefined {

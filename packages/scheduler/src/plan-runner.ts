@@ -92,11 +92,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       claims: createClaims(),
     });
     const registry = options.registry;
-    this.limiter = new CallLimiter(
-      options.concurrency,
-      (tool) => registry.get(tool)?.concurrency,
-      this.controller.signal,
-    );
+    this.limiter =
+      options.limiter ?? new CallLimiter(options.concurrency, (tool) => registry.get(tool)?.concurrency);
     const signal = options.signal;
     if (signal !== undefined) {
       if (signal.aborted) this.cancelled = true;
@@ -235,7 +232,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const task = (): Awaitable<InvokeOutcome> => invokeTool(request);
     const priority = this.options.criticalPaths?.get(call.id) ?? 0;
     return this.limiter
-      .run(tool.name, priority, task)
+      .run(tool.name, priority, this.signal, task)
       .catch((): InvokeOutcome => ({ kind: "cancelled", attempts: run.attempts }));
   }
 

@@ -1,6 +1,7 @@
 import type { CompiledCall, ToolRegistry } from "@obelisk/compiler";
 import type { JsonObject, JsonValue, PlanHash } from "@obelisk/core";
 import type { CallStatus, RecordedError, StateStore } from "@obelisk/state";
+import type { CallLimiter } from "./call-limiter.js";
 import type { ConfirmHook } from "./confirm-types.js";
 import type { EventHub } from "./event-hub.js";
 import type { Timers } from "./timers.js";
@@ -25,8 +26,14 @@ export interface RunnerOptions {
   readonly extraKinds?: Readonly<Record<string, JsonValue>>;
   /** Remaining critical path of each call by id, for priority when calls compete for slots. */
   readonly criticalPaths?: ReadonlyMap<string, number>;
-  /** Global concurrency limit. Default unbounded. */
+  /** Global concurrency limit. Default unbounded. Ignored when `limiter` is given. */
   readonly concurrency?: number;
+  /**
+   * Limits shared with other runs (an engine passes one, so its global and per-tool limits hold across
+   * concurrent runs on different threads). Default: a limiter for this run alone from `concurrency` and
+   * the tools' `concurrency`.
+   */
+  readonly limiter?: CallLimiter;
   /** Abort everything at the first unhandled failure. Default false. */
   readonly failFast?: boolean;
   /** Confirmation hook. Default: approve everything. */
