@@ -38,6 +38,20 @@ describe("InputChecker: a plan's inputSchema that is not usable gives PLAN_SHAPE
     expect(codes(checker, schema)).toEqual([["PLAN_SHAPE", pointer]]); // (cached: same answer)
   });
 
+  it("an unusable schema leaves the checker usable: the next schemas compile and check", () => {
+    const checker = new InputChecker();
+    for (const broken of [
+      { $ref: "#" },
+      { $defs: { a: { $ref: "#/$defs/a" } }, $ref: "#/$defs/a" },
+      { pattern: "(?=x)" },
+    ])
+      expect(codes(checker, broken)).toHaveLength(1);
+    expect(codes(checker, { properties: { name: { pattern: "^A" } } })).toEqual([]);
+    expect(codes(checker, { properties: { name: { pattern: "^B" } } })).toEqual([
+      ["PARAM_INVALID", "/inputSchema/properties/name/pattern"],
+    ]);
+  });
+
   it("a schema's $id is not visible to the next plan's schema", () => {
     const checker = new InputChecker();
     expect(codes(checker, { $defs: { y: { $id: "https://example.test/b", type: "number" } } })).toEqual([]);

@@ -24,7 +24,11 @@ export type CompiledInputSchema =
   | { readonly ok: true; readonly check: (value: unknown) => readonly InputIssue[] }
   | { readonly ok: false; readonly problems: readonly SchemaProblem[] };
 
-/** An ajv instance keeps what it compiled (patterns, `$id`s): it is replaced after this many schemas. */
+/**
+ * An ajv instance keeps what it compiled (its cache, pattern and function scope values, nested `$id`s): it
+ * is replaced after this many schemas (failed ones included), and at once after a schema with an `$id`.
+ * A failed compile leaves nothing another schema can see (no root is registered: `addUsedSchema: false`).
+ */
 const SCHEMAS_PER_INSTANCE = 100;
 
 function newAjv(): Ajv2020 {
@@ -146,7 +150,7 @@ export class InputSchemaCompiler {
       problems = [compileProblem(schema, error)];
     }
     const hasId = findPointer(schema, (key) => key === "$id") !== undefined;
-    if (++this.#compiled >= SCHEMAS_PER_INSTANCE || problems.length > 0 || hasId) {
+    if (++this.#compiled >= SCHEMAS_PER_INSTANCE || hasId) {
       this.#ajv = undefined;
       this.#compiled = 0;
     }
