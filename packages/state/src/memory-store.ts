@@ -63,9 +63,9 @@ class MemoryStore extends CachedStore {
     for (const entry of change.log) data.log.push(entry);
     const record = change.record;
     if (record !== undefined) {
-      const list = this.records.get(record.runId) ?? [];
-      list.push(record);
-      this.records.set(record.runId, list);
+      const list = this.records.get(record.runId);
+      if (list === undefined) this.records.set(record.runId, [record]);
+      else list.push(record);
       if (record.status === "succeeded" && record.callHash !== undefined)
         data.completed.set(record.callHash, record);
     }

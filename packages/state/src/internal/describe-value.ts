@@ -13,12 +13,20 @@ export type ValueFacts = Pick<VariableMeta, "type" | "bytes" | "count" | "countU
  * value). Pass `bytes` when the JSON size is already known (e.g. from `toJsonValue`) to skip the size walk.
  */
 export function describeValue(value: JsonValue, bytes?: number): ValueFacts {
+  return describeValueInto({}, value, bytes);
+}
+
+/** {@link describeValue} written into `target` (after its own fields), so callers build one object, not two. */
+export function describeValueInto<T extends object>(
+  target: T,
+  value: JsonValue,
+  bytes?: number,
+): T & ValueFacts {
+  const facts = target as T & { -readonly [K in keyof ValueFacts]: ValueFacts[K] };
+  facts.type = jsonTypeOf(value);
+  facts.bytes = bytes ?? jsonByteSize(value);
+  facts.preview = previewValue(value, { maxChars: STORED_PREVIEW_CHARS }).text;
   const counted = itemCount(value);
-  const facts: { -readonly [K in keyof ValueFacts]: ValueFacts[K] } = {
-    type: jsonTypeOf(value),
-    bytes: bytes ?? jsonByteSize(value),
-    preview: previewValue(value, { maxChars: STORED_PREVIEW_CHARS }).text,
-  };
   if (counted !== undefined) {
     facts.count = counted.count;
     facts.countUnit = counted.unit;

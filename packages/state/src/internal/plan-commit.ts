@@ -16,7 +16,8 @@ import type {
   WriteLogEntry,
 } from "../store-types.js";
 import { copyJson } from "./copy-json.js";
-import { describeValue } from "./describe-value.js";
+import { describeValue, describeValueInto } from "./describe-value.js";
+import { isoTime } from "./iso-time.js";
 import { ModelOverlay } from "./model-overlay.js";
 import type { SchemaPlan } from "./state-validator.js";
 import type { ThreadChange, ThreadModel, VariableEntry } from "./thread-model.js";
@@ -65,17 +66,16 @@ export function variableFor(
   touch: number,
   bytes?: number,
 ): VariableEntry {
-  const meta: VariableMeta = {
-    reference,
-    scope,
-    ...describeValue(value, bytes),
-    ...(writer.description === undefined ? {} : { description: writer.description }),
-    writer: { callId: writer.callId, tool: writer.tool },
-    runId: writer.runId,
-    createdAt: previous?.meta.createdAt ?? writer.date,
-    updatedAt: writer.date,
-    version: (previous?.meta.version ?? 0) + 1,
+  // Built field by field (no spreads): this runs for every write of every commit.
+  const meta = describeValueInto({ reference, scope }, value, bytes) as {
+    -readonly [K in keyof VariableMeta]: VariableMeta[K];
   };
+  if (writer.description !== undefined) meta.description = writer.description;
+  meta.writer = { callId: writer.callId, tool: writer.tool };
+  meta.runId = writer.runId;
+  meta.createdAt = previous?.meta.createdAt ?? writer.date;
+  meta.updatedAt = writer.date;
+  meta.version = (previous?.meta.version ?? 0) + 1;
   return { meta, path, touch, updatedMs: writer.nowMs };
 }
 
@@ -137,8 +137,11 @@ export function planCommit(model: ThreadModel, commit: CallCommit, nowMs: number
   if (!applied.ok) return applied;
   try {
     const planned = planApplied(model, commit, nowMs, copied.writes, applied.state, schemaPlan);
-    if (!planned.ok) journal.rollback();
-    return planned.ok ? { ...planned, undo: () => journal.rollback() } : planned;
+    if (!planned.ok) {
+      journal.rollback();
+      return planned;
+    }
+    return { ok: true, change: planned.change, undo: () => journal.rollback() };
   } catch (error) {
     journal.rollback();
     throw error;
@@ -162,7 +165,7 @@ function planApplied(
     tool: record.tool,
     runId: record.runId,
     description: record.description,
-    date: new Date(nowMs).toISOString(),
+    date: isoTime(nowMs),
     nowMs,
   };
   let seq = model.nextSeq;
@@ -258,6 +261,9 @@ export function refreshed(
   return { meta, path: entry.path, touch, updatedMs: writer.nowMs };
 }
 
+/** The JSON-valued fields of a call record, copied on commit. */
+const RECORD_JSON_FIELDS = ["params", "result", "error"] as const;
+
 /**
  * A frozen copy of the call record. Its JSON parts are copied; a `result` that is the very value written
  * (or stored as output) reuses that copy instead of copying it twice.
@@ -272,7 +278,7 @@ function copyRecord(
     ...record,
     wrote: Object.freeze([...record.wrote]),
   };
-  for (const key of ["params", "result", "error"] as const) {
+  for (const key of RECORD_JSON_FIELDS) {
     const value = record[key];
     if (value === undefined) continue;
     if (key === "result" && value === commit.output && output !== undefined) copy.result = output;

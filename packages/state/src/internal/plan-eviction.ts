@@ -2,6 +2,7 @@ import type { JsonObject, RunId } from "@obelisk/core";
 import { getAtPath } from "@obelisk/core";
 import type { VariableMeta, WriteLogEntry } from "../store-types.js";
 import { describeValue } from "./describe-value.js";
+import { isoTime } from "./iso-time.js";
 import { ModelOverlay } from "./model-overlay.js";
 import type { Eviction, ThreadChange, ThreadModel, VariableEntry } from "./thread-model.js";
 import { unsetAtPath } from "./unset-at-path.js";
@@ -50,7 +51,7 @@ export function planEviction(
   requests: readonly EvictionRequest[],
   nowMs: number,
 ): ThreadChange {
-  const date = new Date(nowMs).toISOString();
+  const date = isoTime(nowMs);
   const overlay = new ModelOverlay(model);
   const evictions: Eviction[] = [];
   const log: WriteLogEntry[] = [];
@@ -81,7 +82,7 @@ export function planEviction(
 
 /** Plans `reset`: state, outputs, variables and write log cleared, tombstones (reason `reset`) for every variable. */
 export function planReset(model: ThreadModel, nowMs: number): ThreadChange {
-  const date = new Date(nowMs).toISOString();
+  const date = isoTime(nowMs);
   const evictions = [...model.variables.values()].map((entry) => ({
     entry,
     tombstone: { reference: entry.meta.reference, evictedAt: date, reason: "reset" },

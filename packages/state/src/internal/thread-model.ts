@@ -97,7 +97,9 @@ export function applyChangeToModel(model: ThreadModel, change: ThreadChange): vo
   }
   for (const entry of change.drops) removeVariable(model, entry);
   for (const { entry } of change.evictions) removeVariable(model, entry);
-  for (const entry of [...change.upserts].sort((a, b) => a.touch - b.touch)) putVariable(model, entry);
+  const upserts =
+    change.upserts.length > 1 ? [...change.upserts].sort((a, b) => a.touch - b.touch) : change.upserts;
+  for (const entry of upserts) putVariable(model, entry);
   model.state = change.state;
   model.nextSeq = change.nextSeq;
 }
