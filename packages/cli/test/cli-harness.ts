@@ -8,7 +8,8 @@ import { expect } from "vitest";
 const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root. */
 export const ROOT = resolve(here, "../../..");
-const BIN = join(ROOT, "packages/cli/dist/bin.js");
+/** The built binary the tests spawn. */
+export const BIN = join(ROOT, "packages/cli/dist/bin.js");
 
 /** Absolute path of a file of an example. */
 export const example = (name: string, file: string): string => join(ROOT, "examples", name, file);

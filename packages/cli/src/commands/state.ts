@@ -51,7 +51,11 @@ export function registerState(program: Command, context: CommandContext): void {
       parseWritableRefOption,
     )
     .requiredOption("--value <json>", "the value, as JSON");
-  add("reset", "delete every variable, stored call output and run of the thread", reset);
+  add(
+    "reset",
+    "delete the thread's variables and stored call outputs (run history and call records stay)",
+    reset,
+  );
   add("keep", "keep only the n most recently updated variables", keep).addOption(
     new Option("--last <n>", "how many variables to keep").argParser(parseCount).makeOptionMandatory(),
   );
@@ -135,7 +139,7 @@ async function keep(engine: Engine, options: StateOptions, output: Output): Prom
   await engine.keepLastN(options.thread, n);
   output.json({ ok: true, threadId: options.thread, kept: n });
   output.line(
-    `${output.colors.green("✓")} kept the ${n} most recently updated variables of thread ${options.thread}`,
+    `${output.colors.green("✓")} kept the ${n === 1 ? "most recently updated variable" : `${n} most recently updated variables`} of thread ${options.thread}`,
   );
 }
 

@@ -1,0 +1,287 @@
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  type CliResult,
+  example,
+  expectOneLineError,
+  fixture,
+  obelisk,
+  obeliskJson,
+  tempDir,
+} from "./cli-harness.js";
+
+type Json = Record<string, unknown>;
+
+const greetingPlan = example("greeting", "plan.json");
+const greetingTools = example("greeting", "tools.ts");
+const shoutPlan = fixture("shout-plan.json");
+const jsTools = fixture("tools.js");
+// biome-ignore lint/suspicious/noControlCharactersInRegex: looks for ANSI colour codes
+const ANSI_COLOUR = /\x1b\[\d+m/;
+
+/** Every command and subcommand of SPEC §10. */
+const COMMANDS = [
+  [],
+  ["validate"],
+  ["run"],
+  ["graph"],
+  ["schema"],
+  ["state"],
+  ["state", "summary"],
+  ["state", "get"],
+  ["state", "set"],
+  ["state", "reset"],
+  ["state", "keep"],
+  ["runs"],
+  ["runs", "list"],
+  ["runs", "show"],
+  ["resume"],
+];
+
+/** Asserts the one JSON document of a failure: `{ "error": { "code", "message" } }` and nothing else. */
+function expectErrorDocument(result: CliResult & { json: Json }, exitCode: number, code: string): void {
+  expectOneLineError(result, exitCode);
+  expect(result.json).toEqual({ error: { code, message: expect.any(String) } });
+  expect((result.json.error as { message: string }).message).not.toContain("\n");
+}
+
+describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
+  it("has --help on every command and subcommand (exit 0, usage on stdout)", async () => {
+    const cwd = tempDir();
+    const results = await Promise.all(COMMANDS.map((path) => obelisk([...path, "--help"], cwd)));
+    results.forEach((result, i) => {
+      const path = ["obelisk", ...(COMMANDS[i] ?? [])].join(" ");
+      expect(result.code, path).toBe(0);
+      expect(result.stdout, path).toContain(`Usage: ${path}`);
+      expect(result.stdout, path).toContain("-h, --help");
+      expect(result.stderr, path).toBe("");
+    });
+    const leaves = results.filter((_, i) => !["", "state", "runs"].includes((COMMANDS[i] ?? []).join(" ")));
+    for (const result of leaves) expect(result.stdout).toContain("--format <format>");
+    const help = await obelisk(["help", "run"], cwd);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage: obelisk run");
+  });
+
+  it("a command group without its subcommand is a usage error", async () => {
+    const cwd = tempDir();
+    for (const group of ["state", "runs"]) {
+      const result = await obeliskJson([group], cwd);
+      expectErrorDocument(result, 2, "USAGE");
+    }
+  });
+
+  it("prints exactly one JSON document for every failure, with the exit code of SPEC §10", async () => {
+    const cwd = tempDir();
+    const missing = join(cwd, "missing.json");
+    const cases: [string, string[], number, string][] = [
+      ["validate: missing plan", ["validate", missing, "--tools", greetingTools], 2, "USAGE"],
+      ["run: tools module throws", ["run", greetingPlan, "--tools", fixture("throws.mjs")], 2, "USAGE"],
+      ["run: no default export", ["run", greetingPlan, "--tools", fixture("no-default.mjs")], 2, "USAGE"],
+      ["run: tools not a module", ["run", greetingPlan, "--tools", greetingPlan], 2, "USAGE"],
+      ["graph: missing --tools", ["graph", greetingPlan], 2, "USAGE"],
+      ["graph: bad --as", ["graph", greetingPlan, "--tools", greetingTools, "--as", "png"], 2, "USAGE"],
+      ["schema: unknown flag", ["schema", "--tools", greetingTools, "--nope"], 2, "USAGE"],
+      ["state summary: unknown store", ["state", "summary", "--store", "redis://x"], 2, "USAGE"],
+      ["state summary: bad --last", ["state", "summary", "--last", "-1"], 2, "USAGE"],
+      [
+        "state get: not stored",
+        ["state", "get", "--store", "memory", "--ref", "†state.x"],
+        1,
+        "REF_UNRESOLVED",
+      ],
+      ["state get: malformed --ref", ["state", "get", "--store", "memory", "--ref", "state.x"], 2, "USAGE"],
+      ["state get: missing --ref", ["state", "get", "--store", "memory"], 2, "USAGE"],
+      ["state set: read-only kind", ["state", "set", "--ref", "†input.x", "--value", "1"], 2, "USAGE"],
+      [
+        "state set: forbidden segment",
+        ["state", "set", "--ref", "†state.__proto__.x", "--value", "1"],
+        2,
+        "USAGE",
+      ],
+      ["state set: malformed --value", ["state", "set", "--ref", "†state.x", "--value", "{x"], 2, "USAGE"],
+      [
+        "state set: value not JSON data",
+        ["state", "set", "--ref", "†state.x", "--value", "1e999"],
+        1,
+        "OUTPUT_WRITE_FAILED",
+      ],
+      ["state reset: empty sqlite file", ["state", "reset", "--store", "sqlite:"], 2, "USAGE"],
+      ["state keep: missing --last", ["state", "keep"], 2, "USAGE"],
+      ["runs list: bad --limit", ["runs", "list", "--limit", "0"], 2, "USAGE"],
+      ["runs show: unknown run", ["runs", "show", "no-such-run", "--store", "memory"], 2, "RUN_NOT_FOUND"],
+      [
+        "resume: unknown run",
+        ["resume", "no-such-run", "--tools", greetingTools, "--store", "memory"],
+        2,
+        "RUN_NOT_FOUND",
+      ],
+      ["resume: missing run id", ["resume", "--tools", greetingTools], 2, "USAGE"],
+    ];
+    const results = await Promise.all(cases.map(([, args]) => obeliskJson(args, cwd)));
+    results.forEach((result, i) => {
+      const [label, , exitCode, code] = cases[i] ?? ["", [], 0, ""];
+      expect({ label, code: result.code }).toEqual({ label, code: exitCode });
+      expectErrorDocument(result, exitCode, code);
+    });
+  });
+
+  it("prints exactly one JSON document for every success", async () => {
+    const cwd = tempDir();
+    const store = ["--store", "sqlite:state/db.sqlite", "--thread", "t"];
+    const set = await obeliskJson(
+      ["state", "set", ...store, "--ref", "†state.a.b", "--value", '{"n":1}'],
+      cwd,
+    );
+    expect(set.json).toEqual({ ok: true, threadId: "t", ref: "†state.a.b", value: { n: 1 } });
+    await obelisk(["state", "set", ...store, "--ref", "†state.c", "--value", '"text"'], cwd);
+    const summary = await obeliskJson(["state", "summary", ...store], cwd);
+    expect(summary.code).toBe(0);
+    expect(JSON.stringify(summary.json)).toContain("†state.c");
+    const get = await obeliskJson(["state", "get", ...store, "--ref", "†state.a"], cwd);
+    expect(get.json).toMatchObject({ found: true, value: { b: { n: 1 } } });
+    const page = await obeliskJson(
+      ["state", "get", ...store, "--ref", "†state.c", "--offset", "1", "--limit", "2"],
+      cwd,
+    );
+    expect(page.json).toMatchObject({ found: true, text: "ex", offset: 1, total: 4 });
+    const keep = await obeliskJson(["state", "keep", ...store, "--last", "1"], cwd);
+    expect(keep.json).toEqual({ ok: true, threadId: "t", kept: 1 });
+    const kept = await obeliskJson(["state", "get", ...store, "--ref", "†state.a.b"], cwd);
+    expect(kept.code).toBe(1);
+    const reset = await obeliskJson(["state", "reset", ...store], cwd);
+    expect(reset.json).toEqual({ ok: true, threadId: "t" });
+    const runs = await obeliskJson(["runs", "list", ...store.slice(0, 2)], cwd);
+    expect(runs.json).toEqual({ runs: [] });
+    const schema = await obeliskJson(["schema", "--tools", jsTools], cwd);
+    expect(schema.json).toMatchObject({
+      $schema: expect.stringContaining("json-schema.org"),
+      type: "object",
+    });
+    expect(JSON.stringify(schema.json)).toContain('"const":"shout"');
+    const graph = await obeliskJson(["graph", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}'], cwd);
+    expect(graph.json).toEqual({ as: "mermaid", graph: expect.stringContaining("loud") });
+    expect(existsSync(join(cwd, "state/db.sqlite"))).toBe(true);
+    expect(existsSync(join(cwd, ".obelisk"))).toBe(false);
+  });
+
+  it("runs an invalid plan as one JSON document of diagnostics (exit 1), nothing run", async () => {
+    const cwd = tempDir();
+    const args = ["run", example("broken-plan", "plan.json"), "--tools", example("broken-plan", "tools.ts")];
+    const result = await obeliskJson(args, cwd);
+    expect(result.code).toBe(1);
+    expect(result.json).toMatchObject({ ok: false, planHash: expect.stringMatching(/^sha256:/) });
+    expect((result.json.diagnostics as unknown[]).length).toBeGreaterThan(10);
+    const runs = await obeliskJson(["runs", "list"], cwd);
+    expect(runs.json).toEqual({ runs: [] });
+  });
+
+  it("loads a plain .js tools module; --input takes inline JSON or a file, a plain object or an Input message", async () => {
+    const cwd = tempDir();
+    const base = ["run", shoutPlan, "--tools", jsTools, "--store", "memory"];
+    const inputs: [string, string][] = [
+      ['{"word":"plain"}', "PLAIN"],
+      ['  {"type":"input","input":{"word":"message"}}', "MESSAGE"],
+      [fixture("shout-input.json"), "FROM A FILE"],
+    ];
+    const results = await Promise.all(inputs.map(([input]) => obeliskJson([...base, "--input", input], cwd)));
+    results.forEach((result, i) => {
+      expect(result.code).toBe(0);
+      expect(result.json).toMatchObject({ status: "succeeded", state: { loud: inputs[i]?.[1] } });
+    });
+    writeFileSync(join(cwd, "relative.json"), '{ "word": "relative" }');
+    const relative = await obeliskJson([...base, "--input", "relative.json"], cwd);
+    expect(relative.json).toMatchObject({ state: { loud: "RELATIVE" } });
+    for (const bad of ["[1,2]", '"text"', "nope.json", "{ word: 1 }"]) {
+      expectErrorDocument(await obeliskJson([...base, "--input", bad], cwd), 2, "USAGE");
+    }
+  });
+
+  it("keeps state in sqlite:<file> between processes; memory forgets it", async () => {
+    const cwd = tempDir();
+    const file = join(cwd, "nested", "dir", "state.db");
+    const store = ["--store", `sqlite:${file}`];
+    const run = await obelisk(
+      ["run", shoutPlan, "--tools", jsTools, ...store, "--input", '{"word":"kept"}'],
+      cwd,
+    );
+    expect(run.code).toBe(0);
+    expect(existsSync(file)).toBe(true);
+    const get = await obeliskJson(["state", "get", "--ref", "†state.loud", ...store], cwd);
+    expect(get.json).toMatchObject({ found: true, value: "KEPT" });
+    const memory = await obeliskJson(["state", "get", "--ref", "†state.loud", "--store", "memory"], cwd);
+    expect(memory.code).toBe(1);
+    const runs = await obeliskJson(["runs", "list", ...store], cwd);
+    expect(runs.json.runs).toEqual([expect.objectContaining({ status: "succeeded", threadId: "default" })]);
+  });
+
+  it("prints the key lines of validate, run and runs show in text", async () => {
+    const cwd = tempDir();
+    const args = [greetingPlan, "--tools", greetingTools, "--input", '{"userName":"Ada"}'];
+    const valid = await obelisk(["validate", ...args, "--thread", "t"], cwd);
+    expect(valid.code).toBe(0);
+    expect(valid.stdout).toContain("✓ plan is valid");
+    expect(valid.stdout).toMatch(/plan hash sha256:[0-9a-f]{64}/);
+    expect(valid.stdout).toContain("graph     1 call, 0 dependencies, 1 can start at once");
+    expect(valid.stdout).toContain("greetUser$1 (greetUser) → †state.greeting");
+    const hash = /plan hash (sha256:[0-9a-f]{64})/.exec(valid.stdout)?.[1];
+    expect(valid.stdout).toContain(
+      `approve and run it with: obelisk run ${greetingPlan} --tools ${greetingTools} --input '{"userName":"Ada"}' --thread t --approved ${hash}`,
+    );
+    const run = await obelisk(["run", ...args, "--thread", "t", "--approved", String(hash)], cwd);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Running 1 call on thread t \(plan sha256:[0-9a-f]{12}…, run [\w-]+\)$/m);
+    expect(run.stdout).toMatch(/^ {2}▶ start {2}greetUser\$1$/m);
+    expect(run.stdout).toMatch(/^ {2}✓ succeeded greetUser\$1 \S+ m?s$/m);
+    expect(run.stdout).toMatch(/^Run succeeded in \S+ m?s — 1 succeeded$/m);
+    expect(run.stdout).toMatch(/^ {2}call +tool +status +time +wrote \/ reason$/m);
+    expect(run.stdout).toContain("inspect what was stored: obelisk state summary --thread t");
+    const runId = /run ([\w-]+)\)$/m.exec(run.stdout)?.[1];
+    const shown = await obelisk(["runs", "show", String(runId)], cwd);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^Run succeeded in \S+ m?s — 1 call record$/m);
+    expect(shown.stdout).toContain('input {"userName":"Ada"}');
+    expect(shown.stdout).toMatch(/greetUser\$1 +greetUser +✓ succeeded +1 +†state\.greeting/);
+    const list = await obelisk(["runs", "list"], cwd);
+    expect(list.stdout).toMatch(new RegExp(`${runId} +t +succeeded`));
+    const resumed = await obelisk(["resume", String(runId), "--tools", greetingTools], cwd);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/^ {2}= satisfied greetUser\$\d+$/m);
+    expect(resumed.stdout).toMatch(/^Run succeeded in \S+ m?s — 1 satisfied$/m);
+    const summary = await obelisk(["state", "summary", "--thread", "t"], cwd);
+    expect(summary.stdout).toMatch(
+      /^Thread t: 1 variable, newest first\. \d+ characters describe \d+ B of data\.$/m,
+    );
+    expect(summary.stdout).toContain("### †state.greeting");
+  });
+
+  it("uses colours only when asked for or on a terminal, and never with NO_COLOR", async () => {
+    const cwd = tempDir();
+    const args = [
+      "validate",
+      example("broken-plan", "plan.json"),
+      "--tools",
+      example("broken-plan", "tools.ts"),
+    ];
+    const [plain, forced, both] = await Promise.all([
+      obelisk(args, cwd, { NO_COLOR: "" }),
+      obelisk(args, cwd, { NO_COLOR: "", FORCE_COLOR: "1" }),
+      obelisk(args, cwd, { NO_COLOR: "1", FORCE_COLOR: "1" }),
+    ]);
+    expect(plain.stdout).toContain("error TOOL_UNKNOWN");
+    expect(plain.stdout).not.toContain("\x1b");
+    expect(forced.stdout).toMatch(ANSI_COLOUR);
+    expect(both.stdout).not.toContain("\x1b");
+    const failed = await obelisk(
+      ["run", fixture("failing-plan.json"), "--tools", fixture("tools.mjs"), "--store", "memory"],
+      cwd,
+      {
+        NO_COLOR: "",
+      },
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain("Run failed");
+    expect(failed.stdout).not.toContain("\x1b");
+  });
+});

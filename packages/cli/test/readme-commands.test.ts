@@ -1,0 +1,165 @@
+import { exec } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, ROOT, tempDir } from "./cli-harness.js";
+
+/** One command of a README's `sh` block. */
+interface ReadmeCommand {
+  /** The line as written. */
+  readonly line: string;
+  /** What is actually run: `pnpm [-s] obelisk` becomes `node <bin>`, `pnpm showcase` the showcase script. */
+  readonly shell: string;
+  /** Words a line of its stdout shows, in this order (from a `# → …` comment after it or on the next line). */
+  readonly expects: string[][];
+}
+
+const SHOWCASE = (
+  JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: { showcase: string } }
+).scripts.showcase;
+const OBELISK = /^pnpm (?:-s )?obelisk /;
+const EXPECT = /(?:^|\s)#\s*→\s*(.+)$/;
+
+/** The words of a `# → …` comment (`…` stands for anything). */
+function expectedWords(comment: string): string[] {
+  return comment.split(/\s+/).filter((word) => word !== "" && word !== "…");
+}
+
+/** True when one line of `stdout` shows `words` in order. */
+function showsInOrder(stdout: string, words: readonly string[]): boolean {
+  return stdout.split("\n").some((line) => {
+    let at = 0;
+    for (const word of words) {
+      const found = line.indexOf(word, at);
+      if (found < 0) return false;
+      at = found + word.length;
+    }
+    return true;
+  });
+}
+
+/** The `sh` blocks of a README, as commands (installs and the whole test suite are left out). */
+function readmeCommands(file: string): ReadmeCommand[] {
+  const blocks = [...readFileSync(file, "utf8").matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((m) => m[1] ?? "");
+  const commands: ReadmeCommand[] = [];
+  const variables: string[] = [];
+  for (const raw of blocks.flatMap((block) => block.split("\n"))) {
+    const expected = EXPECT.exec(raw)?.[1];
+    const line = raw.replace(/(?:^|\s+)#\s.*$/, "").trim();
+    const last = commands.at(-1);
+    if (line === "" && expected !== undefined && last !== undefined)
+      last.expects.push(expectedWords(expected));
+    if (line === "" || /pnpm install|pnpm test$/.test(line)) continue;
+    const expects = expected === undefined ? [] : [expectedWords(expected)];
+    if (/^[A-Z_]+=\S+$/.test(line)) variables.push(line);
+    else if (line === "pnpm showcase") commands.push({ line, shell: SHOWCASE, expects });
+    else if (OBELISK.test(line)) {
+      const shell = [...variables, line.replace(OBELISK, `node "${BIN}" `)].join("; ");
+      commands.push({ line, shell, expects });
+    } else throw new Error(`${relative(ROOT, file)}: a README command the test does not know: ${line}`);
+  }
+  return commands;
+}
+
+/** A working directory that looks like the checkout (examples and the built CLI) with no store yet. */
+function checkoutLike(): string {
+  const dir = tempDir();
+  symlinkSync(join(ROOT, "examples"), join(dir, "examples"));
+  symlinkSync(join(ROOT, "packages"), join(dir, "packages"));
+  return dir;
+}
+
+function sh(command: string, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    exec(
+      command,
+      { cwd, timeout: 120_000, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } },
+      (error, stdout, stderr) =>
+        done({ code: error === null ? 0 : Number(error.code ?? -1), stdout, stderr }),
+    );
+  });
+}
+
+const READMES = [
+  join(ROOT, "README.md"),
+  ...readdirSync(join(ROOT, "examples"), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, "examples", entry.name, "README.md")))
+    .map((entry) => join(ROOT, "examples", entry.name, "README.md")),
+];
+
+describe.concurrent("the commands shown in the READMEs work as shown", { timeout: 300_000 }, () => {
+  it("covers the repository README and every example README", () => {
+    expect(READMES.map((file) => relative(ROOT, file)).sort()).toEqual(
+      [
+        "README.md",
+        ...[
+          "broken-plan",
+          "data-analysis",
+          "fan-out",
+          "greeting",
+          "payments",
+          "schema-guided",
+          "verify-user",
+        ].map((name) => `examples/${name}/README.md`),
+      ].sort(),
+    );
+    for (const file of READMES) expect(readmeCommands(file).length, file).toBeGreaterThan(0);
+    const expectations = READMES.flatMap((file) =>
+      readmeCommands(file).flatMap((command) => command.expects),
+    );
+    expect(expectations.length).toBeGreaterThan(20);
+    expect(showsInOrder("  refund  issueRefund  ⏸ waiting", ["refund", "⏸", "waiting"])).toBe(true);
+    expect(showsInOrder("  ⏸ waiting refund", ["refund", "⏸", "waiting"])).toBe(false);
+  });
+
+  it.each(READMES.map((file) => [relative(ROOT, file), file]))("%s", async (_name, file) => {
+    const cwd = checkoutLike();
+    if (file === join(ROOT, "README.md")) expect((await sh(SHOWCASE, cwd)).code).toBe(0);
+    for (const { line, shell, expects } of readmeCommands(file)) {
+      const result = await sh(shell, cwd);
+      for (const words of expects)
+        expect(showsInOrder(result.stdout, words), `${line}\n→ ${words.join(" ")}`).toBe(true);
+      // Only the broken plan is meant to fail (exit 1: invalid plan); nothing is a usage error.
+      const expected = line.includes("broken-plan/plan.json") ? 1 : 0;
+      expect({ line, code: result.code, stderr: result.stderr }).toEqual({
+        line,
+        code: expected,
+        stderr: "",
+      });
+      expect(result.stdout.trim(), line).not.toBe("");
+      if (line.includes("--format json")) expect(() => JSON.parse(result.stdout), line).not.toThrow();
+    }
+  });
+
+  it("pnpm showcase runs data-analysis end to end on the default SQLite store and explains what it did", async () => {
+    const cwd = checkoutLike();
+    const result = await sh(SHOWCASE, cwd);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(existsSync(join(cwd, ".obelisk", "state.db"))).toBe(true);
+    const out = result.stdout;
+    expect(out).toMatch(/^Running 5 calls on thread showcase/m);
+    expect(out).toMatch(/^Run succeeded in \S+ m?s — 5 succeeded$/m);
+    for (const ref of ["sales.all", "sales.large", "stats.all", "stats.large", "report"]) {
+      expect(out).toContain(`### †state.${ref}`);
+    }
+    expect(out).toMatch(
+      /^Thread showcase: 5 variables, newest first\. \d+ characters describe 1\.\d MB of data\.$/m,
+    );
+    expect(out).toContain("type: array, 10000 items");
+    expect(out).toMatch(/^# Sales of at least 250$/m);
+    expect(out).toMatch(/^10000 sales worth [\d.]+ in total/m);
+    // A second showcase runs nothing again: `state reset` clears the variables, but the thread keeps its
+    // call records, so every call is satisfied and its recorded result is written back (SPEC §7).
+    const again = await sh(SHOWCASE, cwd);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^Run succeeded in \S+ m?s — 5 satisfied$/m);
+    expect(again.stdout).toMatch(/^# Sales of at least 250$/m);
+  });
+
+  it("pnpm obelisk works from the checkout root", async () => {
+    const result = await sh("pnpm -s obelisk --version", ROOT);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
