@@ -16,7 +16,14 @@ export function executePlan(
     throw new ObeliskError("PLAN_INVALID", "the plan has errors; validate it first", {
       data: plan.diagnostics,
     });
-  const runner = new PlanRunner({ ...options, streaming: false, ...(plan.criticalPaths === undefined ? {} : { criticalPaths: plan.criticalPaths }) }, plan.calls.length);
+  const runner = new PlanRunner(
+    {
+      ...options,
+      streaming: false,
+      ...(plan.criticalPaths === undefined ? {} : { criticalPaths: plan.criticalPaths }),
+    },
+    plan.calls.length,
+  );
   runner.add(plan.calls);
   return runner.close();
 }
