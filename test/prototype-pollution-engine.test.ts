@@ -312,7 +312,7 @@ describe.each(stores)("hostile names and look-alikes through the engine (%s)", (
         ["CALL_ID_INVALID", "/plan/0/_id"],
       ]);
       await expect(engine.run(plan)).rejects.toMatchObject({ code: "PLAN_INVALID" });
-      expect(await engine.store.readState("default")).toEqual({});
+      expect(await engine.get("default", "†state.x")).toMatchObject({ found: false });
     },
   );
 });
