@@ -45,22 +45,40 @@ export const COPY_ON_WRITE: WritePolicy = {
 
 const isOwned = (container: JsonArray | JsonObject): boolean => !Object.isFrozen(container);
 
+/**
+ * In place: unfrozen containers are changed where they are, frozen ones copied; changes go to `journal`.
+ * A class (methods on the prototype), so a commit's writes allocate one small object, not five closures.
+ */
+class InPlacePolicy implements WritePolicy {
+  constructor(private readonly journal: WriteJournal | undefined) {}
+
+  owns(container: JsonArray | JsonObject): boolean {
+    return isOwned(container);
+  }
+
+  array(container: JsonArray): JsonValue[] {
+    return isOwned(container) ? (container as JsonValue[]) : container.slice();
+  }
+
+  object(container: JsonObject): Record<string, JsonValue> {
+    return isOwned(container) ? (container as Record<string, JsonValue>) : { ...container };
+  }
+
+  put(target: WritableContainer, key: string | number, value: JsonValue): void {
+    this.journal?.recordPut(target, key);
+    assign(target, key, value);
+  }
+
+  append(existing: JsonArray, items: JsonArray): JsonArray {
+    if (!isOwned(existing)) return COPY_ON_WRITE.append(existing, items);
+    const target = existing as JsonValue[];
+    this.journal?.recordLength(target);
+    for (const item of items) target.push(item);
+    return target;
+  }
+}
+
 /** In place: unfrozen containers are changed where they are, frozen ones copied; changes go to `journal`. */
 export function inPlacePolicy(journal: WriteJournal | undefined): WritePolicy {
-  return {
-    owns: isOwned,
-    array: (container) => (isOwned(container) ? (container as JsonValue[]) : container.slice()),
-    object: (container) => (isOwned(container) ? (container as Record<string, JsonValue>) : { ...container }),
-    put: (target, key, value) => {
-      journal?.recordPut(target, key);
-      assign(target, key, value);
-    },
-    append: (existing, items) => {
-      if (!isOwned(existing)) return COPY_ON_WRITE.append(existing, items);
-      const target = existing as JsonValue[];
-      journal?.recordLength(target);
-      for (const item of items) target.push(item);
-      return target;
-    },
-  };
+  return new InPlacePolicy(journal);
 }
