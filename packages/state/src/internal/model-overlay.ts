@@ -62,6 +62,7 @@ export class ModelOverlay {
     references: readonly string[],
     matches: (entry: VariableEntry) => boolean,
   ): VariableEntry[] {
+    if (references.length === 0 && this.pending.size === 0) return [];
     const found = new Map<string, VariableEntry>();
     for (const reference of references) {
       const entry = this.get(reference);

@@ -1,11 +1,10 @@
 import type { Path, PathSegment } from "@obelisk/core";
 
+/** A node; children are keyed by the segment itself (a Map tells the index `0` from the key `"0"`). */
 interface TrieNode {
-  readonly children: Map<string, TrieNode>;
+  readonly children: Map<PathSegment, TrieNode>;
   reference: string | undefined;
 }
-
-const keyOf = (segment: PathSegment): string => (typeof segment === "number" ? `#${segment}` : `.${segment}`);
 
 const newNode = (): TrieNode => ({ children: new Map(), reference: undefined });
 
@@ -17,11 +16,10 @@ export class PathTrie {
   set(path: Path, reference: string): void {
     let node = this.root;
     for (const segment of path) {
-      const key = keyOf(segment);
-      let child = node.children.get(key);
+      let child = node.children.get(segment);
       if (child === undefined) {
         child = newNode();
-        node.children.set(key, child);
+        node.children.set(segment, child);
       }
       node = child;
     }
@@ -33,7 +31,7 @@ export class PathTrie {
     const trail: TrieNode[] = [this.root];
     let node = this.root;
     for (const segment of path) {
-      const child = node.children.get(keyOf(segment));
+      const child = node.children.get(segment);
       if (child === undefined) return;
       trail.push(child);
       node = child;
@@ -42,7 +40,7 @@ export class PathTrie {
     for (let index = path.length; index > 0; index--) {
       const current = trail[index]!;
       if (current.reference !== undefined || current.children.size > 0) return;
-      trail[index - 1]!.children.delete(keyOf(path[index - 1]!));
+      trail[index - 1]!.children.delete(path[index - 1]!);
     }
   }
 
@@ -52,7 +50,7 @@ export class PathTrie {
     let node: TrieNode | undefined = this.root;
     for (const segment of path) {
       if (node.reference !== undefined) found.push(node.reference);
-      node = node.children.get(keyOf(segment));
+      node = node.children.get(segment);
       if (node === undefined) return found;
     }
     return found;
@@ -62,7 +60,7 @@ export class PathTrie {
   descendants(path: Path): string[] {
     let node: TrieNode | undefined = this.root;
     for (const segment of path) {
-      node = node.children.get(keyOf(segment));
+      node = node.children.get(segment);
       if (node === undefined) return [];
     }
     const found: string[] = [];
