@@ -160,10 +160,35 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       type: "object",
     });
     expect(JSON.stringify(schema.json)).toContain('"const":"shout"');
-    const graph = await obeliskJson(["graph", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}'], cwd);
+    const graph = await obeliskJson(
+      ["graph", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', ...store],
+      cwd,
+    );
     expect(graph.json).toEqual({ as: "mermaid", graph: expect.stringContaining("loud") });
     expect(existsSync(join(cwd, "state/db.sqlite"))).toBe(true);
     expect(existsSync(join(cwd, ".obelisk"))).toBe(false);
+  });
+
+  it("--fail-fast aborts the calls in flight at the first failure; --concurrency is checked", async () => {
+    const cwd = tempDir();
+    const args = [
+      "run",
+      fixture("fail-fast-plan.json"),
+      "--tools",
+      fixture("tools.mjs"),
+      "--store",
+      "memory",
+    ];
+    const result = await obeliskJson([...args, "--fail-fast", "--concurrency", "2"], cwd);
+    expect(result.code).toBe(1);
+    // Without --fail-fast the waiting call would end only at its 20 s timeout, as failed (TIMEOUT).
+    expect(result.json).toMatchObject({
+      status: "failed",
+      calls: { boom: { status: "failed" }, waits: { status: "cancelled" } },
+    });
+    for (const bad of ["0", "-2", "1.5", "many"]) {
+      expectErrorDocument(await obeliskJson([...args, "--concurrency", bad], cwd), 2, "USAGE");
+    }
   });
 
   it("runs an invalid plan as one JSON document of diagnostics (exit 1), nothing run", async () => {

@@ -12,4 +12,13 @@ export default {
       throw Object.assign(new Error("kaboom"), { code: "EXPLODED" });
     },
   },
+  waitForAbort: {
+    description: "Settles only when its call is aborted (or at its timeout)",
+    input: { type: "object", properties: {} },
+    timeoutMs: 20_000,
+    run: (_args, ctx) =>
+      new Promise((_resolve, reject) => {
+        ctx.signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true });
+      }),
+  },
 };
