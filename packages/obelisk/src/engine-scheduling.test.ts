@@ -233,11 +233,9 @@ describe.each(storeKinds())("scheduling on the $name store", (kind) => {
     expect((await engine.runs.show("run-1")).run.status).toBe("cancelled");
   });
 
-  // Known deviation (found by the issue 5 audit): the failed call's slot is released when its attempt
-  // ends, before the failure is committed and failFast aborts the run, so a queued call starts (and is
-  // aborted at once). SPEC §7: failFast aborts everything in flight at the first unhandled failure; no
-  // call should start after it. Fixing it means holding a limited call's slot until the call settles.
-  it.fails("failFast: no queued call starts after the first failure when slots are scarce", async () => {
+  // Found by the issue 5 audit: the failed call's slot used to be released before failFast aborted the
+  // run, so a queued call started. SPEC §7: nothing starts after the first unhandled failure.
+  it("failFast: no queued call starts after the first failure when slots are scarce", async () => {
     const abortingEngine = setup({ concurrency: 1 });
     const running = abortingEngine.run(
       [call("x", { _outputPath: "†state.x" }), call("y", { _outputPath: "†state.y" })],
@@ -246,6 +244,8 @@ describe.each(storeKinds())("scheduling on the $name store", (kind) => {
     await until(() => control.started.length === 1);
     control.fail("x", new Error("boom"));
     const result = await running;
+    expect(result.status).toBe("failed");
+    expect(result.calls.x?.status).toBe("failed");
     expect(result.calls.y?.status).toBe("cancelled");
     expect(control.started).toEqual(["x"]);
   });

@@ -56,6 +56,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   private loading: Promise<void> | undefined;
   private cancelled = false;
   private anyFailed = false;
+  /** failFast: a certain failure is known; calls granted a slot from now on end `cancelled` unstarted. */
+  private failingFast = false;
   private closed = false;
   private settle!: (result: ExecutionResult) => void;
   private reject!: (error: unknown) => void;
@@ -229,11 +231,32 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const call = run.call;
     const request = new CallInvocation(this, run, tool, this.policyOf(call, tool));
     if (this.limiter.unlimited(tool.name)) return invokeTool(request);
-    const task = (): Awaitable<InvokeOutcome> => invokeTool(request);
+    const task = (): Awaitable<InvokeOutcome> => {
+      if (this.failingFast) return { kind: "cancelled", attempts: run.attempts };
+      const outcome = invokeTool(request);
+      if (this.options.failFast !== true) return outcome;
+      return isThenable<InvokeOutcome>(outcome)
+        ? Promise.resolve(outcome).then((value) => this.failFastEarly(call, value))
+        : this.failFastEarly(call, outcome);
+    };
     const priority = this.options.criticalPaths?.get(call.id) ?? 0;
     return this.limiter
       .run(tool.name, priority, this.signal, task)
       .catch((): InvokeOutcome => ({ kind: "cancelled", attempts: run.attempts }));
+  }
+
+  /**
+   * failFast with limited slots: a certain failure (an uninspectable result, or a thrown error with no
+   * failure branch) is marked before the call gives its slot back, so a queued call granted that slot ends
+   * `cancelled` without starting; the run itself is aborted when the failure settles.
+   */
+  private failFastEarly(call: CompiledCall, outcome: InvokeOutcome): InvokeOutcome {
+    const routed = (call.outputPath?.alternatives.length ?? 0) >= 2;
+    if (!this.failingFast && (outcome.kind === "invalid" || (outcome.kind === "threw" && !routed))) {
+      this.failingFast = true;
+      this.abortReason = `failFast: ${call.id} failed`;
+    }
+    return outcome;
   }
 
   /** The effective retry policy: cached per tool for calls without their own `_retry`. */
