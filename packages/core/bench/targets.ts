@@ -1,0 +1,95 @@
+/**
+ * The core targets of issue 2, measured on the built package (`dist`, what users run; build first):
+ * a reference parses in under 1 µs on average, a preview of any value costs under 50 µs.
+ * Plain loops timed with `performance.now`, after a warm-up, outside the test runner (vitest's module
+ * transform makes every imported call a few times slower than in a plain Node process).
+ * Run: `pnpm bench:targets` (also the last step of `pnpm bench`).
+ */
+import { loadavg } from "node:os";
+import type { JsonValue } from "@obelisk/core";
+import { parseOutputPath, parseReference, previewValue } from "@obelisk/core";
+
+interface Figure {
+  readonly name: string;
+  /** Mean µs per operation over the measured rounds. */
+  readonly mean: number;
+  /** Fastest round, µs per operation. */
+  readonly best: number;
+  readonly target?: number;
+}
+
+/** Times `rounds` rounds of `perRound` operations after `warmup` rounds; µs per operation. */
+function measure(name: string, perRound: number, rounds: number, run: () => void, target?: number): Figure {
+  for (let round = 0; round < 3; round++) run();
+  const times: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const start = performance.now();
+    run();
+    times.push(((performance.now() - start) * 1000) / perRound);
+  }
+  const mean = times.reduce((sum, time) => sum + time, 0) / times.length;
+  return { name, mean, best: Math.min(...times), ...(target === undefined ? {} : { target }) };
+}
+
+const COUNT = 100_000;
+const shapes = [
+  (i: number) => `†input.userName${i}`,
+  (i: number) => `†state.user.profile.field${i % 97}`,
+  (i: number) => `†state.items[${i % 1000}].name`,
+  (i: number) => `†calls.search$${i}`,
+  (i: number) => `†state.rows[-1].cells.${i % 10}`,
+  (i: number) => `†state.user["first name"].v${i % 13}`,
+  (i: number) => `†state.a.b.c.d.e.f.g${i % 7}`,
+  () => "†input",
+];
+const references = Array.from({ length: COUNT }, (_, i) =>
+  (shapes[i % shapes.length] as (i: number) => string)(i),
+);
+const outputPaths = references
+  .filter((text) => text.startsWith("†state.") && !text.includes("-1"))
+  .map((text, i) => `${text}.out && †state.audit.s${i}`);
+
+let failures = 0;
+const parseAll = (texts: readonly string[], parse: (text: string) => { ok: boolean }) => () => {
+  for (const text of texts) if (!parse(text).ok) failures++;
+};
+
+const PREVIEWS = 10_000;
+const millionItems: JsonValue = Array.from({ length: 1_000_000 }, (_, index) => index);
+const millionObjects: JsonValue = Array.from({ length: 1_000_000 }, (_, index) => ({
+  id: index,
+  tags: ["a"],
+}));
+const fiftyMegabytes = "x".repeat(50 * 1024 * 1024);
+const previewMany = (value: JsonValue) => () => {
+  for (let i = 0; i < PREVIEWS; i++) previewValue(value);
+};
+
+const figures: Figure[] = [
+  measure("parseReference (100,000 mixed references)", COUNT, 20, parseAll(references, parseReference), 1),
+  measure(
+    "parseOutputPath (fan-out of two targets)",
+    outputPaths.length,
+    20,
+    parseAll(outputPaths, parseOutputPath),
+  ),
+  measure("previewValue: 1,000,000-element array", PREVIEWS, 10, previewMany(millionItems), 50),
+  measure("previewValue: 1,000,000 objects", PREVIEWS, 10, previewMany(millionObjects), 50),
+  measure("previewValue: 50 MB string", PREVIEWS, 10, previewMany(fiftyMegabytes), 50),
+];
+if (failures > 0) throw new Error(`${failures} unexpected parse failures`);
+
+const [one, five] = loadavg();
+console.log(`Node ${process.version}, load average ${one?.toFixed(2)} (1 min) ${five?.toFixed(2)} (5 min)`);
+for (const figure of figures) {
+  const verdict =
+    figure.target === undefined
+      ? ""
+      : figure.mean < figure.target
+        ? ` < ${figure.target} µs: met`
+        : ` ≥ ${figure.target} µs: MISSED`;
+  const opsPerSecond = Math.round(1e6 / figure.mean).toLocaleString("en");
+  console.log(
+    `${figure.name.padEnd(44)} mean ${figure.mean.toFixed(3)} µs (best ${figure.best.toFixed(3)} µs), ${opsPerSecond} ops/s${verdict}`,
+  );
+}
