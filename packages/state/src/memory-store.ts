@@ -58,7 +58,8 @@ class MemoryStore extends CachedStore {
     }
     for (const entry of change.drops)
       if (entry.meta.scope === "calls") data.outputs.delete(String(entry.path[0]));
-    for (const entry of change.upserts) data.tombstones.delete(entry.meta.reference);
+    if (data.tombstones.size > 0)
+      for (const entry of change.upserts) data.tombstones.delete(entry.meta.reference);
     for (const output of change.outputs) data.outputs.set(output.callId, output.value);
     for (const entry of change.log) data.log.push(entry);
     const record = change.record;
