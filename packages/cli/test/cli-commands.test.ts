@@ -164,7 +164,15 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       ["graph", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', ...store],
       cwd,
     );
-    expect(graph.json).toEqual({ as: "mermaid", graph: expect.stringContaining("loud") });
+    expect(graph.json).toEqual({ as: "mermaid", ok: true, graph: expect.stringContaining("loud") });
+    const noInput = await obeliskJson(["graph", shoutPlan, "--tools", jsTools, "--as", "dot", ...store], cwd);
+    expect(noInput.code).toBe(1);
+    expect(noInput.json).toMatchObject({
+      as: "dot",
+      ok: false,
+      graph: expect.stringContaining("digraph"),
+      diagnostics: [{ code: "REF_UNRESOLVED", pointer: "/plan/0/text" }],
+    });
     expect(existsSync(join(cwd, "state/db.sqlite"))).toBe(true);
     expect(existsSync(join(cwd, ".obelisk"))).toBe(false);
   });

@@ -190,6 +190,10 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
     const waiting = await obelisk(refund, cwd);
     expect(waiting.code).toBe(0);
     expect(waiting.stdout).toMatch(/refund\s+issueRefund\s+⏸ waiting/);
+    // The run names the approval to give, for its thread.
+    expect(waiting.stdout).toMatch(
+      /^give the approval: +obelisk state set --ref †state\.approvals\.refund --value <json> --thread default$/m,
+    );
     const set = await obelisk(
       ["state", "set", "--ref", "†state.approvals.refund", "--value", '{"by":"ops"}'],
       cwd,

@@ -51,7 +51,12 @@ async function graphCommand(
   }
   const graph = render(result.compiled, options.as);
   if (options.format === "json") {
-    output.json({ as: options.as, graph: options.as === "json" ? JSON.parse(graph) : graph });
+    output.json({
+      as: options.as,
+      ok: result.ok,
+      graph: options.as === "json" ? JSON.parse(graph) : graph,
+      ...(result.ok ? {} : { diagnostics: result.diagnostics }),
+    });
   } else {
     output.line(graph.trimEnd());
   }
