@@ -121,12 +121,16 @@ describe.each(stores)("a plan's inputSchema is untrusted data (%s)", (_name, mak
     const engine = createEngine({ tools: tools as never, store: makeStore() });
     const input = { type: "input", input: { name: "Ada" }, schema: { $ref: "#" } };
     const plan = { _tool: "echo", name: "†input.name" };
+    await engine.set("default", "†state.kept", [1]);
+    const before = await storeSnapshot(engine.store, "default");
     for (const attempt of [() => engine.validate(plan, { input }), () => engine.run(plan, { input })]) {
-      await attempt().then(
+      const thrown = await attempt().then(
         () => undefined,
-        (error: unknown) => expect(ObeliskError.is(error)).toBe(true),
+        (error: unknown) => error,
       );
+      expect(ObeliskError.is(thrown) && thrown.code).toBe("USAGE");
     }
+    expect(await storeSnapshot(engine.store, "default")).toBe(before);
     await engine.close();
   });
 });
