@@ -2,7 +2,8 @@
  * The core targets of issue 2, measured on the built package (`dist`, what users run; build first):
  * a reference parses in under 1 µs on average, a preview of any value costs under 50 µs.
  * Plain loops timed with `performance.now`, after a warm-up, outside the test runner (vitest's module
- * transform makes every imported call a few times slower than in a plain Node process).
+ * transform makes every imported call a few times slower than in a plain Node process). Also prints the
+ * process CPU time per operation: on a shared machine wall time includes waiting for a core, CPU time not.
  * Run: `pnpm bench:targets` (also the last step of `pnpm bench`).
  */
 import { loadavg } from "node:os";
@@ -15,20 +16,25 @@ interface Figure {
   readonly mean: number;
   /** Fastest round, µs per operation. */
   readonly best: number;
+  /** Mean process CPU time (user + system), µs per operation. */
+  readonly cpu: number;
   readonly target?: number;
 }
 
-/** Times `rounds` rounds of `perRound` operations after `warmup` rounds; µs per operation. */
+/** Times `rounds` rounds of `perRound` operations after three warm-up rounds; µs per operation. */
 function measure(name: string, perRound: number, rounds: number, run: () => void, target?: number): Figure {
   for (let round = 0; round < 3; round++) run();
   const times: number[] = [];
+  const before = process.cpuUsage();
   for (let round = 0; round < rounds; round++) {
     const start = performance.now();
     run();
     times.push(((performance.now() - start) * 1000) / perRound);
   }
+  const used = process.cpuUsage(before);
+  const cpu = (used.user + used.system) / (rounds * perRound);
   const mean = times.reduce((sum, time) => sum + time, 0) / times.length;
-  return { name, mean, best: Math.min(...times), ...(target === undefined ? {} : { target }) };
+  return { name, mean, best: Math.min(...times), cpu, ...(target === undefined ? {} : { target }) };
 }
 
 const COUNT = 100_000;
@@ -82,14 +88,17 @@ if (failures > 0) throw new Error(`${failures} unexpected parse failures`);
 const [one, five] = loadavg();
 console.log(`Node ${process.version}, load average ${one?.toFixed(2)} (1 min) ${five?.toFixed(2)} (5 min)`);
 for (const figure of figures) {
+  const target = figure.target;
   const verdict =
-    figure.target === undefined
+    target === undefined
       ? ""
-      : figure.mean < figure.target
-        ? ` < ${figure.target} µs: met`
-        : ` ≥ ${figure.target} µs: MISSED`;
+      : figure.mean < target
+        ? `; target < ${target} µs: met`
+        : figure.cpu < target
+          ? `; target < ${target} µs: met on CPU time only`
+          : `; target < ${target} µs: MISSED`;
   const opsPerSecond = Math.round(1e6 / figure.mean).toLocaleString("en");
   console.log(
-    `${figure.name.padEnd(44)} mean ${figure.mean.toFixed(3)} µs (best ${figure.best.toFixed(3)} µs), ${opsPerSecond} ops/s${verdict}`,
+    `${figure.name.padEnd(44)} mean ${figure.mean.toFixed(3)} µs (best ${figure.best.toFixed(3)} µs, CPU ${figure.cpu.toFixed(3)} µs), ${opsPerSecond} ops/s${verdict}`,
   );
 }
