@@ -28,9 +28,10 @@ export async function runWithProgress(
   output: Output,
   io: CliIo,
   options: RunPlanOptions,
-  body: (engine: Engine) => Promise<RunResult | ExitCode>,
+  body: (engine: Engine, signal: AbortSignal) => Promise<RunResult | ExitCode>,
 ): Promise<ExitCode> {
   let progress: Progress | undefined;
+  const interrupt = onInterrupt(io);
   const onEvent = (event: RunEvent): void => {
     if (event.type === "run-start") {
       progress?.stop();
@@ -43,16 +44,17 @@ export async function runWithProgress(
   };
   const result = await withEngine({ ...options, onEvent }, io, async (engine) => {
     try {
-      return await body(engine);
+      return await body(engine, interrupt.signal);
     } finally {
       progress?.stop();
+      interrupt.dispose();
     }
   });
   if (typeof result === "number") return result;
   output.json(result);
   renderRunResult(output, result);
   output.line();
-  for (const line of whatNext(result, options.store)) output.line(output.colors.dim(line));
+  for (const line of whatNext(result, options.store, options.tools)) output.line(output.colors.dim(line));
   return result.status === "succeeded" ? EXIT.ok : EXIT.failed;
 }
 
@@ -61,4 +63,19 @@ function printRunStart(output: Output, event: RunEvent & { type: "run-start" }):
   const calls = `${event.calls} call${event.calls === 1 ? "" : "s"}`;
   const plan = c.dim(`(plan ${event.planHash.slice(0, 19)}…, run ${event.runId})`);
   output.line(`${c.bold("Running")} ${calls} on thread ${c.bold(event.threadId)} ${plan}`);
+}
+
+/**
+ * Ctrl-C (SIGINT) while a run executes cancels it: calls in flight are aborted, the run ends `cancelled`
+ * and is recorded as such (exit 1). A second Ctrl-C quits at once (exit 130).
+ */
+function onInterrupt(io: CliIo): { readonly signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const listener = (): void => {
+    if (controller.signal.aborted) process.exit(130);
+    io.stderr.write("interrupted: cancelling the run (Ctrl-C again to quit at once)\n");
+    controller.abort(new Error("interrupted (SIGINT)"));
+  };
+  process.on("SIGINT", listener);
+  return { signal: controller.signal, dispose: () => process.off("SIGINT", listener) };
 }

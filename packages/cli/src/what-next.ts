@@ -4,8 +4,8 @@ import { shellWord } from "./shell-word.js";
 
 const APPROVAL = /†state\.approvals(?:\.[^\s,;()[\]]+|\[[^\]]*\])+/g;
 
-/** The commands to try after a run: inspect the state, and give the approvals waiting calls wait for. */
-export function whatNext(result: RunResult, store: string): string[] {
+/** The commands to try after a run: inspect the state, resume a cancelled run, give the approvals calls wait for. */
+export function whatNext(result: RunResult, store: string, tools: string): string[] {
   if (store === "memory") {
     return [
       "the memory store ends with this command; the default store (sqlite:.obelisk/state.db) keeps the state",
@@ -17,6 +17,11 @@ export function whatNext(result: RunResult, store: string): string[] {
     ...(store === DEFAULT_STORE ? [] : ["--store", shellWord(store)]),
   ].join(" ");
   const lines = [`inspect what was stored: obelisk state summary ${where}`];
+  if (result.status === "cancelled") {
+    const resume = ["obelisk", "resume", result.runId, "--tools", tools];
+    if (store !== DEFAULT_STORE) resume.push("--store", store);
+    lines.push(`finish what is left:     ${resume.map(shellWord).join(" ")}`);
+  }
   const approvals = new Set<string>();
   for (const call of Object.values(result.calls)) {
     if (call.status !== "waiting") continue;

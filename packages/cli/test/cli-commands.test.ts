@@ -7,6 +7,7 @@ import {
   expectOneLineError,
   fixture,
   obelisk,
+  obeliskInterrupted,
   obeliskJson,
   tempDir,
 } from "./cli-harness.js";
@@ -197,6 +198,21 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     for (const bad of ["0", "-2", "1.5", "many"]) {
       expectErrorDocument(await obeliskJson([...args, "--concurrency", bad], cwd), 2, "USAGE");
     }
+  });
+
+  it("Ctrl-C cancels the run: calls in flight are aborted, the run is recorded as cancelled (exit 1)", async () => {
+    const cwd = tempDir();
+    const tools = fixture("tools.mjs");
+    const args = ["run", fixture("interrupt-plan.json"), "--tools", tools, "--thread", "i"];
+    const result = await obeliskInterrupted(args, cwd, "start  waits");
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stdout).toMatch(/^Run cancelled in \S+ m?s — 2 cancelled$/m);
+    expect(result.stdout).toMatch(/^ {2}waits +waitForAbort +⊝ cancelled/m);
+    const runId = /run ([\w-]+)\)$/m.exec(result.stdout)?.[1];
+    expect(result.stdout).toContain(`finish what is left:     obelisk resume ${runId} --tools ${tools}`);
+    const runs = await obeliskJson(["runs", "list"], cwd);
+    expect(runs.json.runs).toEqual([expect.objectContaining({ runId, status: "cancelled" })]);
   });
 
   it("runs an invalid plan as one JSON document of diagnostics (exit 1), nothing run", async () => {

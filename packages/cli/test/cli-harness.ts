@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -74,4 +74,28 @@ export function expectOneLineError(result: CliResult, code: number): void {
   expect(result.code).toBe(code);
   expect(result.stderr.trim().split("\n")).toHaveLength(1);
   expect(result.stderr).not.toContain("    at ");
+}
+
+/** Spawns the binary and sends it SIGINT once its stdout shows `when` (the test waits on output, not time). */
+export function obeliskInterrupted(args: readonly string[], cwd: string, when: string): Promise<CliResult> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "" },
+    });
+    let stdout = "";
+    let stderr = "";
+    let sent = false;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      if (!sent && stdout.includes(when)) {
+        sent = true;
+        child.kill("SIGINT");
+      }
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("close", (code) => done({ code: code ?? -1, stdout, stderr }));
+  });
 }

@@ -24,7 +24,9 @@ export function registerResume(program: Command, context: CommandContext): void 
   withFormat(command);
   command.action(async (runId: string, options: ResumeOptions) => {
     const output = createOutput(context.io, options.format);
-    const code = await runWithProgress(output, context.io, options, async (engine) => engine.resume(runId));
+    const code = await runWithProgress(output, context.io, options, async (engine, signal) =>
+      engine.resume(runId, { signal }),
+    );
     context.exit(code);
   });
 }

@@ -52,7 +52,7 @@ async function runCommand(
   const plan = readPlanFile(planPath, io.cwd);
   const input = parseInput(options.input, io.cwd);
   const withInputOption = input === undefined ? {} : { input };
-  return runWithProgress(output, io, options, async (engine) => {
+  return runWithProgress(output, io, options, async (engine, signal) => {
     const validation = await engine.validate(plan.text, { threadId: options.thread, ...withInputOption });
     if (!validation.ok) return reportInvalid(output, validation, plan);
     if (validation.diagnostics.length > 0) {
@@ -62,6 +62,7 @@ async function runCommand(
     try {
       return await engine.run(plan.text, {
         threadId: options.thread,
+        signal,
         ...withInputOption,
         ...(options.approved === undefined ? {} : { approvedHash: options.approved }),
         ...(options.failFast === undefined ? {} : { failFast: options.failFast }),
