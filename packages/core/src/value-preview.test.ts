@@ -70,6 +70,30 @@ describe("previewValue", () => {
     expect(previewValue(inherited).text).toBe('{"own":2}');
   });
 
+  it("writes keys and strings with quotes, backslashes, control characters and lone surrogates as JSON does (property)", () => {
+    const special = fc.constantFrom('"', "\\", "\n", "\u0001", "\u007f", "\ud800", "\udc00", "a", "é", "😀");
+    const text = fc.oneof(
+      fc.string({ unit: special, maxLength: 70 }),
+      fc.string({ unit: "binary", maxLength: 80 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.dictionary(text, text, { maxKeys: 4 }),
+        fc.integer({ min: 1, max: 400 }),
+        (value, maxChars) => {
+          const preview = previewValue(value, { maxChars });
+          expect(preview.text.length).toBeLessThanOrEqual(maxChars);
+          if (!preview.truncated) expect(preview.text).toBe(JSON.stringify(value));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+    for (const odd of ['"', "\\", "\n", "\u001f", "\ud800", "\udc00"]) {
+      const value = { [`k${odd}`]: `v${odd}` };
+      expect(previewValue(value).text).toBe(JSON.stringify(value));
+    }
+  });
+
   it("never exceeds maxChars, and is the JSON text when nothing is cut (property)", () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 120 }), (value, maxChars) => {

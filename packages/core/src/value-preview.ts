@@ -33,10 +33,28 @@ interface Walk {
   truncated: boolean;
 }
 
+/** Strings up to this length are checked for characters JSON escapes before falling back to JSON.stringify. */
+const PLAIN_CHECK_MAX = 64;
+
+/** True when `text` is short and JSON writes it as `"text"` (no quote, backslash, control or surrogate). */
+function isPlainJsonString(text: string): boolean {
+  if (text.length > PLAIN_CHECK_MAX) return false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return false;
+  }
+  return true;
+}
+
+/** The length of a string written as JSON (quotes and escapes included). */
+function jsonStringLength(text: string): number {
+  return isPlainJsonString(text) ? text.length + 2 : JSON.stringify(text).length;
+}
+
 /** A string shown within `budget` characters: whole, or cut with `…(+N chars)"` / `…"` / `…`. */
 function previewString(text: string, budget: number, walk: Walk): string {
   if (text.length + 2 <= budget) {
-    const whole = JSON.stringify(text);
+    const whole = isPlainJsonString(text) ? `"${text}"` : JSON.stringify(text);
     if (whole.length <= budget) return whole;
   }
   walk.truncated = true;
@@ -117,7 +135,7 @@ function appendMember(state: ObjectState, key: string, known: number, walk: Walk
   if (share < 4) return false;
   const keyBudget = Math.min(MAX_KEY_CHARS, share - 2);
   const keyText = previewString(key, keyBudget, walk);
-  const keyWhole = key.length + 2 <= keyBudget && keyText.length === JSON.stringify(key).length;
+  const keyWhole = key.length + 2 <= keyBudget && keyText.length === jsonStringLength(key);
   if (keyText === ELLIPSIS || (!keyWhole && keyBudget < MAX_KEY_CHARS)) return false;
   const item = previewAny(state.value[key], share - keyText.length - 1, state.depth + 1, walk);
   if (item === ELLIPSIS) return false;
