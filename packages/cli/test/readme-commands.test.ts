@@ -82,6 +82,7 @@ function sh(command: string, cwd: string): Promise<{ code: number; stdout: strin
 
 const READMES = [
   join(ROOT, "README.md"),
+  join(ROOT, "packages", "cli", "README.md"),
   ...readdirSync(join(ROOT, "examples"), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, "examples", entry.name, "README.md")))
     .map((entry) => join(ROOT, "examples", entry.name, "README.md")),
@@ -92,6 +93,7 @@ describe.concurrent("the commands shown in the READMEs work as shown", { timeout
     expect(READMES.map((file) => relative(ROOT, file)).sort()).toEqual(
       [
         "README.md",
+        "packages/cli/README.md",
         ...[
           "broken-plan",
           "data-analysis",
