@@ -215,6 +215,27 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     expect(runs.json.runs).toEqual([expect.objectContaining({ runId, status: "cancelled" })]);
   });
 
+  it("keeps what a tools module logs off stdout in json format", async () => {
+    const cwd = tempDir();
+    const args = [
+      "run",
+      fixture("chatty-plan.json"),
+      "--tools",
+      fixture("chatty-tools.mjs"),
+      "--store",
+      "memory",
+    ];
+    const json = await obeliskJson(args, cwd);
+    expect(json.code).toBe(0);
+    expect(json.json).toMatchObject({ status: "succeeded", state: { chat: { text: "hello" } } });
+    expect(json.stderr).toContain("chatty tools module loaded");
+    expect(json.stderr).toContain("chat says hello");
+    const schema = await obeliskJson(["schema", "--tools", fixture("chatty-tools.mjs")], cwd);
+    expect(schema.json).toMatchObject({ type: "object" });
+    const text = await obelisk(args, cwd);
+    expect(text.stdout).toContain("chat says hello");
+  });
+
   it("runs an invalid plan as one JSON document of diagnostics (exit 1), nothing run", async () => {
     const cwd = tempDir();
     const args = ["run", example("broken-plan", "plan.json"), "--tools", example("broken-plan", "tools.ts")];
