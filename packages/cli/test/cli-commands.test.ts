@@ -200,11 +200,20 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     }
   });
 
-  it("Ctrl-C cancels the run: calls in flight are aborted, the run is recorded as cancelled (exit 1)", async () => {
+  it("Ctrl-C cancels the run: calls in flight are aborted, the run is recorded as cancelled (exit 1); a busy thread is refused", async () => {
     const cwd = tempDir();
     const tools = fixture("tools.mjs");
     const args = ["run", fixture("interrupt-plan.json"), "--tools", tools, "--thread", "i"];
-    const result = await obeliskInterrupted(args, cwd, "start  waits");
+    let busy: (CliResult & { json: Json }) | undefined;
+    const result = await obeliskInterrupted(args, cwd, "start  waits", async () => {
+      // Meanwhile the thread is locked: a second run on it is refused at once.
+      busy = await obeliskJson(
+        ["run", shoutPlan, "--tools", jsTools, "--thread", "i", "--input", '{"word":"x"}'],
+        cwd,
+      );
+    });
+    expect(busy?.code).toBe(1);
+    expect(busy?.json).toEqual({ error: { code: "THREAD_BUSY", message: expect.any(String) } });
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stdout).toMatch(/^Run cancelled in \S+ m?s — 2 cancelled$/m);

@@ -76,8 +76,16 @@ export function expectOneLineError(result: CliResult, code: number): void {
   expect(result.stderr).not.toContain("    at ");
 }
 
-/** Spawns the binary and sends it SIGINT once its stdout shows `when` (the test waits on output, not time). */
-export function obeliskInterrupted(args: readonly string[], cwd: string, when: string): Promise<CliResult> {
+/**
+ * Spawns the binary and, once its stdout shows `when` (the test waits on output, not time), runs
+ * `meanwhile` and then sends the process SIGINT.
+ */
+export function obeliskInterrupted(
+  args: readonly string[],
+  cwd: string,
+  when: string,
+  meanwhile: () => Promise<void> = async () => {},
+): Promise<CliResult> {
   return new Promise((done) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
@@ -90,7 +98,7 @@ export function obeliskInterrupted(args: readonly string[], cwd: string, when: s
       stdout += chunk;
       if (!sent && stdout.includes(when)) {
         sent = true;
-        child.kill("SIGINT");
+        void meanwhile().finally(() => child.kill("SIGINT"));
       }
     });
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
