@@ -83,6 +83,13 @@ export function onInvoked(
   }
 }
 
+/** The failure for parameters that break the tool's input schema, or undefined when they fit. */
+function paramsRefused(tool: RegisteredTool, params: JsonObject): CallEnding | undefined {
+  const first = tool.validateInput(params)[0];
+  if (first === undefined) return undefined;
+  return failed("PARAM_INVALID", `parameter ${first.instancePath || "/"}: ${first.message}`);
+}
+
 /** Applies the confirmation hook's decision. */
 function decide(
   host: DispatchHost,
@@ -98,17 +105,11 @@ function decide(
       return host.end(index, { status: "rejected", wrote: [], reason: decision.reason });
     case "modify": {
       const json = toJsonValue(decision.params);
-      const issues = json.ok ? tool.validateInput(json.value) : [];
       if (!json.ok || typeof json.value !== "object" || json.value === null || Array.isArray(json.value)) {
         return host.end(index, failed("PARAM_INVALID", "modified parameters must be a JSON object"));
       }
-      const first = issues[0];
-      if (first !== undefined) {
-        return host.end(
-          index,
-          failed("PARAM_INVALID", `modified parameter ${first.instancePath || "/"}: ${first.message}`),
-        );
-      }
+      const refused = paramsRefused(tool, json.value as JsonObject);
+      if (refused !== undefined) return host.end(index, refused);
       run.params = json.value as JsonObject;
       return execute(host, index, run, tool);
     }
@@ -181,6 +182,12 @@ export function dispatchCall(
   const call = run.call;
   if (host.aborted) return host.end(index, { status: "cancelled", wrote: [], reason: host.abortReason });
   run.params = resolveParams(call, host.context);
+  // Literal parameters were checked at compile time; values that came through references are checked
+  // here, so a tool never receives arguments its input schema refuses.
+  if (call.references.length > 0 && !tool.latent) {
+    const refused = paramsRefused(tool, run.params);
+    if (refused !== undefined) return host.end(index, refused);
+  }
   if (tool.latent && !call.hasOutput) {
     return host.end(index, {
       status: "deferred",
