@@ -89,6 +89,11 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
     expect((await obelisk(["state", "reset"], cwd)).code).toBe(0);
     const empty = await obeliskJson(["state", "get", "--ref", "†state.report"], cwd);
     expect(empty.code).toBe(1);
+    // After a reset the thread starts afresh: every call runs again (nothing is satisfied).
+    const fresh = await obeliskJson(args, cwd);
+    expect(
+      Object.values(fresh.json.calls as Record<string, Json>).every((call) => call.status === "succeeded"),
+    ).toBe(true);
   });
 
   it("data-analysis: graph as mermaid, dot and json", async () => {

@@ -51,6 +51,7 @@ class MemoryStore extends CachedStore {
     if (change.reset === true) {
       data.log = [];
       data.outputs.clear();
+      data.completed.clear();
     }
     for (const { entry, tombstone } of change.evictions) {
       data.tombstones.set(tombstone.reference, tombstone);

@@ -143,7 +143,7 @@ class SqliteStore extends CachedStore {
       if (stored === undefined || stored.next_seq !== model.nextSeq) return false;
     }
     if (change.reset === true)
-      for (const clear of [sql.logClear, sql.varClear, sql.outputClear]) clear.run(id);
+      for (const clear of [sql.logClear, sql.varClear, sql.outputClear, sql.recordsForget]) clear.run(id);
     for (const entry of change.log) sql.logInsert.run(id, entry.seq, entry.op ?? null, JSON.stringify(entry));
     for (const { entry, tombstone } of change.evictions) {
       sql.varDelete.run(id, entry.meta.reference);

@@ -281,7 +281,10 @@ export interface StateStore {
   listVariables(threadId: ThreadId): Awaitable<readonly VariableMeta[]>;
   /** The tombstone of an evicted reference, if any. */
   getTombstone(threadId: ThreadId, reference: string): Awaitable<Tombstone | undefined>;
-  /** Clears state, outputs and variables of a thread (counters stay). */
+  /**
+   * Clears state, outputs and variables of a thread; its call records stay (run history) but no longer
+   * make a re-sent call `satisfied`. Counters stay.
+   */
   reset(threadId: ThreadId): Promise<void>;
   /** Keeps the n most recently updated variables (and evicts the others with tombstones). */
   keepLastN(threadId: ThreadId, n: number): Promise<void>;

@@ -33,6 +33,19 @@ export function lifecycleCases(openStore: OpenStore): void {
       expect(await getValue(store, THREAD, "†state.a")).toEqual({ found: true, value: 2 });
     });
 
+    it("reset forgets completed calls for the satisfied check but keeps them in the run history", async () => {
+      const store = await openStore();
+      await commitOk(store, { callId: "a", callHash: "h-a", writes: [write(["a"], 1)] });
+      expect(await store.findCompletedCall(THREAD, "h-a")).toMatchObject({ callId: "a" });
+      await store.reset(THREAD);
+      expect(await store.findCompletedCall(THREAD, "h-a")).toBeUndefined();
+      expect(await store.listCallRecords(commitOf({ callId: "x" }).record.runId)).toMatchObject([
+        { callId: "a", status: "succeeded" },
+      ]);
+      await commitOk(store, { callId: "a2", callHash: "h-a", writes: [write(["a"], 2)] });
+      expect(await store.findCompletedCall(THREAD, "h-a")).toMatchObject({ callId: "a2" });
+    });
+
     it("keepLastN keeps the most recently UPDATED variables (an update moves a variable to most recent)", async () => {
       const store = await openStore();
       await commitOk(store, { callId: "x", writes: [write(["x"], 1)] });

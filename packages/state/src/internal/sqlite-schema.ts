@@ -99,6 +99,8 @@ const STATEMENTS = {
   outputGet: "SELECT value FROM call_outputs WHERE thread_id = ? AND call_id = ?",
   outputDelete: "DELETE FROM call_outputs WHERE thread_id = ? AND call_id = ?",
   outputClear: "DELETE FROM call_outputs WHERE thread_id = ?",
+  /** reset: the records stay (run history) but no longer make a call satisfied. */
+  recordsForget: "UPDATE call_records SET call_hash = NULL WHERE thread_id = ? AND call_hash IS NOT NULL",
   tombstoneUpsert:
     "INSERT OR REPLACE INTO tombstones (thread_id, reference, evicted_at, reason) VALUES (?, ?, ?, ?)",
   tombstoneDelete: "DELETE FROM tombstones WHERE thread_id = ? AND reference = ?",
