@@ -7,7 +7,6 @@ import type { ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { literalIssues, outputDiagnostics, paramDiagnostics } from "./schema-issues.js";
-import type { SchemaIssue } from "./schema-validator.js";
 import { isPlainObject } from "./to-json-schema.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -103,7 +102,7 @@ function checkAgainstTool(
   meta: CallMeta,
   out: Diagnostic[],
 ): void {
-  const checked = checkInput(tool, params, pointer, callId, out);
+  const checked = safeCheck(() => tool.validateInput(params), pointer, callId, out);
   if (checked.length > 0) {
     const referencePointers = references.map((reference) => reference.pointer.slice(pointer.length));
     const issues = literalIssues(checked, referencePointers);
@@ -144,29 +143,6 @@ function checkAgainstTool(
       callId,
     ),
   );
-}
-
-/** The tool's input check (a broken schema becomes one PARAM_INVALID at the call). */
-function checkInput(
-  tool: RegisteredTool,
-  params: JsonObject,
-  pointer: string,
-  callId: string | undefined,
-  out: Diagnostic[],
-): readonly SchemaIssue[] {
-  try {
-    return tool.validateInput(params);
-  } catch (error) {
-    out.push(
-      makeDiagnostic(
-        "PARAM_INVALID",
-        `the tool's schema cannot be used: ${(error as Error).message}`,
-        pointer,
-        { callId },
-      ),
-    );
-    return [];
-  }
 }
 
 function safeCheck<T>(

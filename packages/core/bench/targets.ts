@@ -9,6 +9,7 @@
 import { loadavg } from "node:os";
 import type { JsonValue } from "@obelisk/core";
 import { parseOutputPath, parseReference, previewValue } from "@obelisk/core";
+import { mixedReferences } from "../src/__fixtures__/mixed-references.js";
 
 interface Figure {
   readonly name: string;
@@ -38,19 +39,7 @@ function measure(name: string, perRound: number, rounds: number, run: () => void
 }
 
 const COUNT = 100_000;
-const shapes = [
-  (i: number) => `†input.userName${i}`,
-  (i: number) => `†state.user.profile.field${i % 97}`,
-  (i: number) => `†state.items[${i % 1000}].name`,
-  (i: number) => `†calls.search$${i}`,
-  (i: number) => `†state.rows[-1].cells.${i % 10}`,
-  (i: number) => `†state.user["first name"].v${i % 13}`,
-  (i: number) => `†state.a.b.c.d.e.f.g${i % 7}`,
-  () => "†input",
-];
-const references = Array.from({ length: COUNT }, (_, i) =>
-  (shapes[i % shapes.length] as (i: number) => string)(i),
-);
+const references = mixedReferences(COUNT);
 const outputPaths = references
   .filter((text) => text.startsWith("†state.") && !text.includes("-1"))
   .map((text, i) => `${text}.out && †state.audit.s${i}`);

@@ -1,23 +1,12 @@
 import { bench, describe } from "vitest";
+import { mixedReferences } from "./__fixtures__/mixed-references.js";
 import { parseExpression } from "./parse-expression.js";
 import { parseOutputPath } from "./parse-output-path.js";
 import { parseParameterString } from "./parse-parameter-string.js";
 import { parseReference } from "./parse-reference.js";
 
 const COUNT = 100_000;
-const shapes = [
-  (i: number) => `†input.userName${i}`,
-  (i: number) => `†state.user.profile.field${i % 97}`,
-  (i: number) => `†state.items[${i % 1000}].name`,
-  (i: number) => `†calls.search$${i}`,
-  (i: number) => `†state.rows[-1].cells.${i % 10}`,
-  (i: number) => `†state.user["first name"].v${i % 13}`,
-  (i: number) => `†state.a.b.c.d.e.f.g${i % 7}`,
-  () => "†input",
-];
-const references = Array.from({ length: COUNT }, (_, i) =>
-  (shapes[i % shapes.length] as (i: number) => string)(i),
-);
+const references = mixedReferences(COUNT);
 const literals = Array.from({ length: COUNT }, (_, i) => `plain literal value number ${i}`);
 const expressions = references.map((text, i) => `${text} || ${references[(i + 1) % COUNT]}`);
 const outputPaths = Array.from(

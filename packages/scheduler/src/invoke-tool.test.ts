@@ -1,31 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { flush } from "./__fixtures__/deferred.js";
-import { type InvokeOutcome, type InvokeRequest, invokeTool } from "./invoke-tool.js";
+import { invokeRequest } from "./__fixtures__/invoke-request.js";
+import { type InvokeOutcome, invokeTool } from "./invoke-tool.js";
 import { DEFAULT_RETRY, retryDelay } from "./retry-delay.js";
-import { systemTimers } from "./timers.js";
 
-function request(
-  run: InvokeRequest["run"],
-  overrides: Partial<InvokeRequest> = {},
-): InvokeRequest & { retries: number[] } {
-  const retries: number[] = [];
-  return {
-    run,
-    args: {},
-    callId: "c",
-    runId: "r",
-    threadId: "t",
-    policy: DEFAULT_RETRY,
-    timeoutMs: undefined,
-    signal: new AbortController().signal,
-    timers: systemTimers,
-    random: () => 0.5,
-    onAttempt: () => {},
-    onRetry: (_attempt, delay) => retries.push(delay),
-    retries,
-    ...overrides,
-  };
-}
+const request = invokeRequest;
 
 describe("invokeTool", () => {
   beforeEach(() => {

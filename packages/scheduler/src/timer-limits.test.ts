@@ -1,26 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { flush } from "./__fixtures__/deferred.js";
-import { type InvokeOutcome, type InvokeRequest, invokeTool } from "./invoke-tool.js";
-import { DEFAULT_RETRY } from "./retry-delay.js";
-import { MAX_TIMER_MS, systemTimers } from "./timers.js";
+import { invokeRequest } from "./__fixtures__/invoke-request.js";
+import { type InvokeOutcome, invokeTool } from "./invoke-tool.js";
+import { MAX_TIMER_MS } from "./timers.js";
 
-function request(run: InvokeRequest["run"], overrides: Partial<InvokeRequest> = {}): InvokeRequest {
-  return {
-    run,
-    args: {},
-    callId: "c",
-    runId: "r",
-    threadId: "t",
-    policy: DEFAULT_RETRY,
-    timeoutMs: undefined,
-    signal: new AbortController().signal,
-    timers: systemTimers,
-    random: () => 0.5,
-    onAttempt: () => {},
-    onRetry: () => {},
-    ...overrides,
-  };
-}
+const request = invokeRequest;
 
 /** A tool that answers after one minute of (fake) time. */
 const oneMinute = () => new Promise((resolve) => setTimeout(() => resolve("done"), 60_000));
