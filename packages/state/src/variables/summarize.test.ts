@@ -39,6 +39,18 @@ describe("summarize", () => {
     expect(tight.entries[0]!.preview.length).toBeLessThan(roomy.entries[0]!.preview.length);
   });
 
+  it("labels a count of one in the singular", async () => {
+    for (const [value, label] of [
+      [[1], "array, 1 item,"],
+      [{ a: 1 }, "object, 1 key,"],
+      ["x", "string, 1 character,"],
+      [{ a: 1, b: 2 }, "object, 2 keys,"],
+    ] as const) {
+      const store = await storeWith(1, () => value);
+      expect((await summarize(store, THREAD)).text).toContain(`- type: ${label}`);
+    }
+  });
+
   it("renders markdown sections with reference, type, count, description, update and preview", async () => {
     const store = await storeWith(1, () => [1, 2, 3]);
     const { text } = await summarize(store, THREAD);

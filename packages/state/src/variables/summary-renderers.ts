@@ -60,7 +60,7 @@ export const markdownRenderer: SummaryRenderer = {
     return items.length === 0 ? "No variables." : items.join(this.separator);
   },
   entry(entry, maxPreview) {
-    const count = entry.count === null ? "" : `, ${entry.count} ${entry.countUnit}`;
+    const count = entry.count === null ? "" : `, ${entry.count} ${countLabel(entry.count, entry.countUnit)}`;
     const lines = [
       `### ${entry.reference}`,
       `- type: ${entry.type}${count}, ${formatBytes(entry.bytes)}`,
@@ -88,3 +88,9 @@ export const jsonRenderer: SummaryRenderer = {
   },
   omitted: (count) => JSON.stringify({ omitted: count }),
 };
+
+/** "1 item", "2 keys", "1 character": the unit in the singular for a count of one. */
+function countLabel(count: number, unit: SummaryEntry["countUnit"]): string {
+  if (unit === null) return "";
+  return count === 1 ? unit.slice(0, -1) : unit;
+}
