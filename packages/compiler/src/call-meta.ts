@@ -1,5 +1,5 @@
 import type { Diagnostic, JsonObject, JsonValue, OutputMethod } from "@obelisk/core";
-import { appendPointer, didYouMean, isOutputMethod, OUTPUT_METHODS } from "@obelisk/core";
+import { appendPointer, didYouMean, isOutputMethod, MAX_TIMER_MS, OUTPUT_METHODS } from "@obelisk/core";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { isPlainObject } from "./to-json-schema.js";
 import type { RetryPolicy } from "./tool-definition.js";
@@ -16,8 +16,6 @@ export const META_KEYS: readonly string[] = [
   "_timeoutMs",
   "_retry",
 ];
-/** The longest `_timeoutMs` a timer can hold (2^31 − 1 ms). */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** The meta-properties of a call, checked for type (absent ones undefined). */
 export interface CallMeta {
@@ -106,10 +104,10 @@ export function checkCallMeta(
         break;
       case "_timeoutMs":
         // At most 2^31 − 1 ms (~24.8 days): a timer cannot hold more (Node fires it after 1 ms, bug B11).
-        if (typeof value === "number" && value > 0 && value <= MAX_TIMEOUT_MS) meta.timeoutMs = value;
+        if (typeof value === "number" && value > 0 && value <= MAX_TIMER_MS) meta.timeoutMs = value;
         else
           shape(
-            `_timeoutMs must be a positive number of ms, at most ${MAX_TIMEOUT_MS}`,
+            `_timeoutMs must be a positive number of ms, at most ${MAX_TIMER_MS}`,
             pointer,
             key,
             callId,

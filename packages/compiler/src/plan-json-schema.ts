@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from "@obelisk/core";
-import { OUTPUT_METHODS } from "@obelisk/core";
+import { MAX_TIMER_MS, OUTPUT_METHODS } from "@obelisk/core";
 import type { RegisteredTool } from "./registered-tool.js";
 import { isPlainObject } from "./to-json-schema.js";
 import type { ToolRegistry } from "./tool-registry.js";
@@ -55,7 +55,7 @@ function metaProperties(tool: RegisteredTool): Mutable {
     _outputMethod: { enum: Object.keys(OUTPUT_METHODS) },
     _description: { type: "string" },
     _rerun: { type: "boolean" },
-    _timeoutMs: { type: "number", exclusiveMinimum: 0, maximum: 2 ** 31 - 1 },
+    _timeoutMs: { type: "number", exclusiveMinimum: 0, maximum: MAX_TIMER_MS },
     _retry: { type: "object" },
   };
   if (tool.latent)

@@ -31,6 +31,7 @@ export type {
 } from "./language-ast.js";
 export type { Limits } from "./limits.js";
 export { DEFAULT_LIMITS, resolveLimits } from "./limits.js";
+export { MAX_TIMER_MS } from "./max-timer-ms.js";
 export type { NormalizePlanOptions, NormalizePlanResult } from "./normalize-plan.js";
 export { normalizePlan, PLAN_FORMS_HINT } from "./normalize-plan.js";
 export { ObeliskError } from "./obelisk-error.js";

@@ -1,9 +1,9 @@
 import { branch, type RetryPolicy, type ToolContext } from "@obelisk/compiler";
-import { asCallId, asRunId, asThreadId, type JsonObject } from "@obelisk/core";
+import { asCallId, asRunId, asThreadId, type JsonObject, MAX_TIMER_MS } from "@obelisk/core";
 import type { RecordedError } from "@obelisk/state";
 import { toRecordedError } from "./event-hub.js";
 import { retryDelay } from "./retry-delay.js";
-import { MAX_TIMER_MS, type Timers } from "./timers.js";
+import type { Timers } from "./timers.js";
 
 /** How a call's attempts ended. */
 export type InvokeOutcome =

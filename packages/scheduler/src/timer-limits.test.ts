@@ -1,8 +1,8 @@
+import { MAX_TIMER_MS } from "@obelisk/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { flush } from "./__fixtures__/deferred.js";
 import { invokeRequest } from "./__fixtures__/invoke-request.js";
 import { type InvokeOutcome, invokeTool } from "./invoke-tool.js";
-import { MAX_TIMER_MS } from "./timers.js";
 
 const request = invokeRequest;
 

@@ -6,9 +6,6 @@ export interface Timers {
   clearTimeout(handle: unknown): void;
 }
 
-/** The longest delay a timer can hold (2^31 − 1 ms, ~24.8 days); Node fires a longer one after 1 ms. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /** The global timers, looked up at each call (so `vi.useFakeTimers()` applies). */
 export const systemTimers: Timers = {
   setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
