@@ -1,4 +1,4 @@
-import { asCallId, asRunId, asThreadId, type JsonValue } from "@obelisk/core";
+import { asCallId, asRunId, asThreadId, isoTime, type JsonValue } from "@obelisk/core";
 import type { CallRecord, CallStatus, RecordedError } from "@obelisk/state";
 import type { CallReport, CallRun } from "./runner-types.js";
 
@@ -26,21 +26,6 @@ export interface RecordContext {
   readonly endedAt: number;
 }
 
-let lastMs = Number.NaN;
-let lastIso = "";
-let previousMs = Number.NaN;
-let previousIso = "";
-/** ISO time, memoized for the last two milliseconds (start and end times alternate; many calls share them). */
-const iso = (ms: number): string => {
-  if (ms === lastMs) return lastIso;
-  if (ms === previousMs) return previousIso;
-  previousMs = lastMs;
-  previousIso = lastIso;
-  lastMs = ms;
-  lastIso = new Date(ms).toISOString();
-  return lastIso;
-};
-
 /** Removes `readonly` (records are built field by field: cheaper than conditional spreads). */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -54,12 +39,12 @@ export function buildCallRecord(run: CallRun, ending: CallEnding, context: Recor
     tool: call.tool,
     status: ending.status,
     attempts: run.attempts,
-    endedAt: iso(context.endedAt),
+    endedAt: isoTime(context.endedAt),
     outputMethod: call.outputMethod,
     wrote: ending.wrote,
   };
   if (ending.branch !== undefined) record.branch = ending.branch;
-  if (run.startedAt !== undefined) record.startedAt = iso(run.startedAt);
+  if (run.startedAt !== undefined) record.startedAt = isoTime(run.startedAt);
   const completed = ending.status === "succeeded" || ending.status === "satisfied";
   if (completed && run.hash !== undefined) record.callHash = run.hash;
   if (run.params !== undefined) record.params = run.params;

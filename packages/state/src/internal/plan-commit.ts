@@ -4,6 +4,7 @@ import {
   FORBIDDEN_SEGMENTS,
   formatReference,
   getAtPath,
+  isoTime,
   toJsonValue,
   WriteJournal,
 } from "@obelisk/core";
@@ -18,7 +19,6 @@ import type {
 } from "../store-types.js";
 import { copyJson } from "./copy-json.js";
 import { describeValue, describeValueInto } from "./describe-value.js";
-import { isoTime } from "./iso-time.js";
 import { ModelOverlay } from "./model-overlay.js";
 import type { SchemaPlan } from "./state-validator.js";
 import type { ThreadChange, ThreadModel, VariableEntry } from "./thread-model.js";

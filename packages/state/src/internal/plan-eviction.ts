@@ -1,8 +1,7 @@
 import type { JsonObject, RunId } from "@obelisk/core";
-import { getAtPath } from "@obelisk/core";
+import { getAtPath, isoTime } from "@obelisk/core";
 import type { VariableMeta, WriteLogEntry } from "../store-types.js";
 import { describeValue } from "./describe-value.js";
-import { isoTime } from "./iso-time.js";
 import { ModelOverlay } from "./model-overlay.js";
 import type { Eviction, ThreadChange, ThreadModel, VariableEntry } from "./thread-model.js";
 import { unsetAtPath } from "./unset-at-path.js";
