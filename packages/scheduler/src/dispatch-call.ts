@@ -54,6 +54,12 @@ export function completeValue(
   host.complete(index, { status: "succeeded", alternative, value: interpreted.value });
 }
 
+/** The alternative a thrown error is routed to (the last, SPEC §3), or undefined when the call has fewer than two. */
+export function failureBranch(call: CompiledCall): number | undefined {
+  const count = call.outputPath?.alternatives.length ?? 0;
+  return count < 2 ? undefined : count - 1;
+}
+
 /** Handles how the attempts ended: result, error (routed to the failure branch with ≥ 2 alternatives) or abort. */
 export function onInvoked(
   host: DispatchHost,
@@ -69,11 +75,12 @@ export function onInvoked(
     case "invalid":
       return host.end(index, { status: "failed", wrote: [], error: outcome.error });
     case "threw": {
-      const count = call.outputPath?.alternatives.length ?? 0;
-      if (count < 2) return host.end(index, { status: "failed", wrote: [], error: outcome.error });
+      const alternative = failureBranch(call);
+      if (alternative === undefined)
+        return host.end(index, { status: "failed", wrote: [], error: outcome.error });
       return host.complete(index, {
         status: "succeeded",
-        alternative: count - 1,
+        alternative,
         value: errorValue(outcome.error),
         error: outcome.error,
       });

@@ -10,7 +10,7 @@ import { createClaims, createWritersOf, preloadCallOutputs } from "./call-writer
 import { buildCompletion, type Completion } from "./completion-commit.js";
 import { DecisionCore } from "./decision-core.js";
 import type { CoreEffect } from "./decision-types.js";
-import { type DispatchHost, dispatchCall } from "./dispatch-call.js";
+import { type DispatchHost, dispatchCall, failureBranch } from "./dispatch-call.js";
 import { EventHub, toRecordedError } from "./event-hub.js";
 import { type InvokeOutcome, invokeTool } from "./invoke-tool.js";
 import { resolveRetryPolicy } from "./retry-delay.js";
@@ -251,8 +251,9 @@ export class PlanRunner implements DispatchHost, InvocationHost {
    * `cancelled` without starting; the run itself is aborted when the failure settles.
    */
   private failFastEarly(call: CompiledCall, outcome: InvokeOutcome): InvokeOutcome {
-    const routed = (call.outputPath?.alternatives.length ?? 0) >= 2;
-    if (!this.failingFast && (outcome.kind === "invalid" || (outcome.kind === "threw" && !routed))) {
+    const fails =
+      outcome.kind === "invalid" || (outcome.kind === "threw" && failureBranch(call) === undefined);
+    if (!this.failingFast && fails) {
       this.failingFast = true;
       this.abortReason = `failFast: ${call.id} failed`;
     }
