@@ -1,3 +1,4 @@
+import { joinOutputPath } from "./format-output-path.js";
 import { DEFAULT_KINDS, type KindTable } from "./kinds.js";
 import type { OutputPath, OutputTarget, ParseResult } from "./language-ast.js";
 import { describeCharAt, type IssueResult, issueAt } from "./language-issue.js";
@@ -6,6 +7,9 @@ import { isSpaceCode } from "./name-grammar.js";
 import { pathsOverlap } from "./paths-overlap.js";
 import { type ReferenceScanOptions, scanReference } from "./reference-scanner.js";
 import { type OperandScan, scanAlternatives } from "./scan-alternatives.js";
+
+/** A parsed target's text is already canonical: the output path's text joins them without re-formatting paths. */
+const targetText = (target: OutputTarget): string => target.text;
 
 /**
  * Parses an `_outputPath` (SPEC §3): `||` alternatives of `&&` targets, each a writable kind with a path
@@ -33,21 +37,7 @@ export function parseOutputPath(
   const overlap = findOverlap(scan.alternatives, starts);
   if (overlap !== undefined) return overlap;
   const alternatives = scan.alternatives;
-  return { ok: true, value: { alternatives, text: canonicalText(alternatives) } };
-}
-
-/** The canonical text from the targets' own canonical texts (what `formatOutputPath` gives, without re-formatting paths). */
-function canonicalText(alternatives: readonly (readonly OutputTarget[])[]): string {
-  let text = "";
-  for (let index = 0; index < alternatives.length; index++) {
-    if (index > 0) text += " || ";
-    const targets = alternatives[index] as readonly OutputTarget[];
-    for (let position = 0; position < targets.length; position++) {
-      if (position > 0) text += " && ";
-      text += (targets[position] as OutputTarget).text;
-    }
-  }
-  return text;
+  return { ok: true, value: { alternatives, text: joinOutputPath(alternatives, targetText) } };
 }
 
 /** One target: a reference to a writable kind whose path starts with a name. */
