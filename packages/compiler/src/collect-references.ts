@@ -1,5 +1,5 @@
 import type { Diagnostic, JsonObject, JsonValue, KindTable, Limits, PathSegment } from "@obelisk/core";
-import { appendPointer, parseParameterString } from "@obelisk/core";
+import { parseParameterString, pointerFromPath } from "@obelisk/core";
 import type { ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 
@@ -65,10 +65,7 @@ function visit(value: JsonValue, walk: Walk): void {
 }
 
 function pointerOf(walk: Walk): string {
-  let pointer = walk.callPointer;
-  const location = walk.location;
-  for (let i = 0; i < location.length; i++) pointer = appendPointer(pointer, location[i] as PathSegment);
-  return pointer;
+  return walk.callPointer + pointerFromPath(walk.location);
 }
 
 function parseString(text: string, walk: Walk): void {

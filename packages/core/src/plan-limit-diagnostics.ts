@@ -1,5 +1,5 @@
 import type { Diagnostic } from "./diagnostic.js";
-import { appendPointer } from "./json-pointer.js";
+import { pointerFromPath } from "./json-pointer.js";
 import type { Limits } from "./limits.js";
 import { planDiagnostic } from "./plan-diagnostic.js";
 
@@ -19,10 +19,7 @@ function pointerOf(frame: Frame | undefined, key: string | number): string {
   if (frame === undefined) return "";
   const keys: (string | number)[] = [key];
   for (let at = frame; at?.parent !== undefined; at = at.parent) keys.push(at.key);
-  let pointer = "";
-  for (let index = keys.length - 1; index >= 0; index--)
-    pointer = appendPointer(pointer, keys[index] as string | number);
-  return pointer;
+  return pointerFromPath(keys.reverse());
 }
 
 /** PLAN_LIMIT diagnostic for a string (value or key) longer than the limit. */
