@@ -1,6 +1,6 @@
+import { plural } from "@obelisk/core";
 import type { RunDetails } from "obelisk";
 import type { Output } from "./output.js";
-import { plural } from "./plural.js";
 import { printTable } from "./render-run-result.js";
 import { formatDuration, statusColor, statusSymbol } from "./status-style.js";
 

@@ -1,8 +1,8 @@
 import { graphToJson } from "@obelisk/compiler";
 import type { Diagnostic } from "@obelisk/core";
+import { plural } from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
 import type { Output } from "./output.js";
-import { plural } from "./plural.js";
 import type { PlanFile } from "./read-plan.js";
 import { renderDiagnosticsText } from "./render-diagnostics.js";
 

@@ -1,4 +1,4 @@
-import { ObeliskError } from "@obelisk/core";
+import { ObeliskError, plural } from "@obelisk/core";
 import { type Command, Option } from "commander";
 import type { Engine, GetValueResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
@@ -7,7 +7,6 @@ import { withEngine } from "../engine-session.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { createOutput, type Output } from "../output.js";
 import { parseJsonValue } from "../parse-input.js";
-import { plural } from "../plural.js";
 import { collectRefOption, parseRefOption, parseWritableRefOption } from "../ref-option.js";
 import { usageError } from "../usage-error.js";
 

@@ -1,3 +1,4 @@
+import { plural } from "@obelisk/core";
 import type { VariableMeta } from "../store-types.js";
 
 /** One variable as a summary shows it. */
@@ -60,7 +61,10 @@ export const markdownRenderer: SummaryRenderer = {
     return items.length === 0 ? "No variables." : items.join(this.separator);
   },
   entry(entry, maxPreview) {
-    const count = entry.count === null ? "" : `, ${entry.count} ${countLabel(entry.count, entry.countUnit)}`;
+    const count =
+      entry.count === null || entry.countUnit === null
+        ? ""
+        : `, ${plural(entry.count, entry.countUnit.slice(0, -1), entry.countUnit)}`;
     const lines = [
       `### ${entry.reference}`,
       `- type: ${entry.type}${count}, ${formatBytes(entry.bytes)}`,
@@ -70,7 +74,8 @@ export const markdownRenderer: SummaryRenderer = {
     ];
     return lines.join("\n");
   },
-  omitted: (count) => `… ${count} more variable${count === 1 ? "" : "s"} not shown (over the summary budget)`,
+  omitted: (count) =>
+    `… ${plural(count, "more variable", "more variables")} not shown (over the summary budget)`,
 };
 
 /** JSON: an array of entries; a final `{ "omitted": n }` when cut and `{ "reference", "notFound": true }` for unknown refs. */
@@ -88,9 +93,3 @@ export const jsonRenderer: SummaryRenderer = {
   },
   omitted: (count) => JSON.stringify({ omitted: count }),
 };
-
-/** "1 item", "2 keys", "1 character": the unit in the singular for a count of one. */
-function countLabel(count: number, unit: SummaryEntry["countUnit"]): string {
-  if (unit === null) return "";
-  return count === 1 ? unit.slice(0, -1) : unit;
-}
