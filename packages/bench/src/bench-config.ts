@@ -7,8 +7,12 @@ export interface BenchConfig {
   readonly sizes: readonly number[];
   /** Overhead: shapes. */
   readonly shapes: readonly DagShape[];
-  /** Repetitions per size (after one warm-up; none for the largest size, warmed by the previous one). */
+  /** Timed repetitions per size (fewer for the big sizes). */
   readonly repsBySize: (size: number) => number;
+  /** Timed repetitions of an engine whose first timed run of a case took over `slowRunMs` (if fewer). */
+  readonly slowRuns: { readonly ms: number; readonly reps: number };
+  /** The warm-up run of the first size uses a DAG this fraction of the size (JIT warm-up, not a measurement). */
+  readonly warmUpFraction: number;
   /** Largest size each slow peer runs at, with the reason. */
   readonly caps: Readonly<Record<string, { readonly maxSize: number; readonly reason: string }>>;
   /** Makespan: calls in the random DAG, sleep range and repetitions. */
@@ -22,8 +26,12 @@ export interface BenchConfig {
   readonly compile: { readonly sizes: readonly number[]; readonly reps: number };
   /** Memory: the size of the run measured in a child process. */
   readonly memorySize: number;
-  /** A run predicted (from the previous size) to take longer than this is skipped, with the reason. */
+  /** Overhead: a run predicted (from the smaller sizes) to take longer than this is skipped, with the reason. */
   readonly maxRunMs: number;
+  /** Overhead: a run that takes longer than this is cancelled (or discarded) and the engine stops on that case. */
+  readonly runTimeoutMs: number;
+  /** Memory: an engine whose one run is predicted (from the overhead workload) over this is skipped. */
+  readonly memoryMaxRunMs: number;
   /** Seed of every generator. */
   readonly seed: number;
 }
@@ -41,16 +49,23 @@ const SLOW_PEER_CAPS = {
   },
 } as const;
 
-/** The full session of `pnpm bench` (under 5 minutes on 2 cores). */
+/**
+ * The full session of `pnpm bench` (under 5 minutes on 2 cores together with the packages' own benches):
+ * 5 timed runs per case, 3 at 100k calls and for runs over 0.6 s; runs predicted over 3 s are skipped.
+ */
 export const FULL_CONFIG: BenchConfig = {
   sizes: [1_000, 10_000, 100_000],
   shapes: DAG_SHAPES,
   repsBySize: (size) => (size >= 100_000 ? 3 : 5),
+  slowRuns: { ms: 600, reps: 3 },
+  warmUpFraction: 0.25,
   caps: SLOW_PEER_CAPS,
   makespan: { size: 200, minMs: 5, maxMs: 50, reps: 5 },
   compile: { sizes: [1_000, 10_000], reps: 5 },
   memorySize: 100_000,
-  maxRunMs: 10_000,
+  maxRunMs: 3_000,
+  runTimeoutMs: 10_000,
+  memoryMaxRunMs: 10_000,
   seed: 20_240_607,
 };
 
@@ -59,10 +74,14 @@ export const QUICK_CONFIG: BenchConfig = {
   sizes: [200, 1_000],
   shapes: DAG_SHAPES,
   repsBySize: () => 2,
+  slowRuns: { ms: 600, reps: 2 },
+  warmUpFraction: 0.25,
   caps: SLOW_PEER_CAPS,
   makespan: { size: 40, minMs: 1, maxMs: 5, reps: 2 },
   compile: { sizes: [200, 1_000], reps: 2 },
   memorySize: 2_000,
-  maxRunMs: 5_000,
+  maxRunMs: 2_000,
+  runTimeoutMs: 5_000,
+  memoryMaxRunMs: 5_000,
   seed: 20_240_607,
 };

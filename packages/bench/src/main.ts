@@ -12,7 +12,7 @@ import { checkTargets } from "./targets.js";
 import { runCompile } from "./workloads/compile.js";
 import { type ContextFigures, runContext } from "./workloads/context.js";
 import { runMakespan } from "./workloads/makespan.js";
-import { MEMORY_CHILD_TIMEOUT_MS, runMemory } from "./workloads/memory.js";
+import { memorySkips, runMemory } from "./workloads/memory.js";
 import { runOverhead } from "./workloads/overhead.js";
 
 // LangGraph adds one abort listener per node to the run's signal; the default limit only prints warnings.
@@ -30,40 +30,43 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const machine = describeMachine();
 const started = performance.now();
 
-const overhead = wants("overhead") ? await runOverhead(config, log) : [];
-const makespan = wants("makespan") ? await runMakespan(config, log) : [];
-const compile = wants("compile") ? await runCompile(config, log) : [];
-let context: ContextFigures | undefined;
+const seconds: Record<string, number> = {};
+/** Runs one workload (when wanted) and records its wall time in seconds. */
+async function timed<T>(name: string, run: () => Promise<T>, none: T): Promise<T> {
+  if (!wants(name)) return none;
+  const start = performance.now();
+  const result = await run();
+  seconds[name] = Math.round((performance.now() - start) / 1000);
+  log(`${name}: ${seconds[name]} s`);
+  return result;
+}
+
+const overhead = await timed("overhead", () => runOverhead(config, log), []);
+const makespan = await timed("makespan", () => runMakespan(config, log), []);
+const compile = await timed("compile", () => runCompile(config, log), []);
 let contextError: string | undefined;
-if (wants("context")) {
-  try {
-    context = await runContext(log);
-  } catch (error) {
-    contextError = error instanceof Error ? error.message : String(error);
-    log(`context: ${contextError}`);
-  }
-}
-const memorySkips = new Map<string, string>(
-  Object.entries(config.caps)
-    .filter(([, cap]) => cap.maxSize < config.memorySize)
-    .map(([key, cap]) => [key, cap.reason]),
+const context = await timed(
+  "context",
+  async (): Promise<ContextFigures | undefined> => {
+    try {
+      return await runContext(log);
+    } catch (error) {
+      contextError = error instanceof Error ? error.message : String(error);
+      log(`context: ${contextError}`);
+      return undefined;
+    }
+  },
+  undefined,
 );
-const sameRun = overhead.find((c) => c.shape === "sparse" && c.size === config.memorySize);
-for (const figure of sameRun?.engines ?? []) {
-  // A predicted-slow engine still gets its memory run unless it could not finish before the child is killed.
-  const mayFinish = figure.predictedMs !== undefined && figure.predictedMs < MEMORY_CHILD_TIMEOUT_MS / 2;
-  if (figure.skipped !== undefined && !mayFinish) {
-    memorySkips.set(figure.key, `skipped in the overhead workload: ${figure.skipped}`);
-  }
-}
-const memory = wants("memory") ? await runMemory(config, memorySkips, log) : [];
+const memory = await timed("memory", () => runMemory(config, memorySkips(config, overhead), log), []);
 
 const results: BenchResults = {
   machine,
   mode: quick ? "quick" : "full",
   notes: [
-    "Medians of the timed runs; one warm-up run per engine and case is excluded (the largest overhead size has no separate warm-up: the previous size warmed the JIT).",
-    `Repetitions: ${config.sizes.map((s) => `${config.repsBySize(s)} at ${s.toLocaleString("en-US")}`).join(", ")} calls; an engine whose warm-up took > 1.5 s gets 3. Engines run interleaved in a fixed order.`,
+    `Medians of the timed runs. Warm-up runs are excluded: overhead, one per engine and case at ${config.sizes[0]?.toLocaleString("en-US")} calls, on a DAG of the same shape ${config.warmUpFraction}× the size (it warms the JIT; the larger sizes are warmed by the smaller ones); makespan, one per engine and setting with instant tasks; compile, one per plan.`,
+    `Repetitions: ${config.sizes.map((s) => `${config.repsBySize(s)} at ${s.toLocaleString("en-US")}`).join(", ")} calls; an engine whose first timed run of a case took over ${config.slowRuns.ms / 1000} s gets ${config.slowRuns.reps} (the samples are in results.json). Makespan: ${config.makespan.reps} per engine and setting; compile: ${config.compile.reps}. Engines run interleaved in a fixed order.`,
+    `Time limits: an overhead run predicted over ${config.maxRunMs / 1000} s from the engine's smaller sizes is skipped (reason under the table); a run over ${config.runTimeoutMs / 1000} s is cancelled and not counted; the single memory run is skipped when predicted over ${config.memoryMaxRunMs / 1000} s.`,
     "Every timed run is checked: each node's result must equal the sequential reference, or the figure is reported as an error.",
     `Memory: sparse DAG of ${config.memorySize.toLocaleString("en-US")} calls, one child process per engine (process.resourceUsage().maxRSS, whole process).`,
     "Fastest peer = the fastest of async.auto, p-graph and LangGraph (the naive Promise.all baseline is shown as the floor, not a peer).",
@@ -75,6 +78,7 @@ const results: BenchResults = {
   ...(contextError === undefined ? {} : { contextError }),
   memory,
   targets: checkTargets(overhead, makespan, context),
+  seconds,
   totalSeconds: Math.round((performance.now() - started) / 1000),
 };
 

@@ -56,16 +56,24 @@ export interface EngineSamples {
   readonly engine: string;
   /** Timed samples in ms (warm-up excluded). */
   readonly samples: number[];
+  /** Wall time spent on this engine for the case (warm-up, setup, checks and disposal included), ms. */
+  spentMs: number;
   /** First error seen; samples stop counting once set. */
   error?: string;
   /** Set when a run went over the time limit: the engine is too slow for this case (not an error). */
   tooSlow?: string;
 }
 
+/** A warm-up run: on the case's own DAG, or on a smaller one (enough to warm the JIT, cheaper). */
+export interface WarmUp {
+  readonly dag: Dag;
+  readonly expected: readonly number[];
+}
+
 /**
- * Runs every adapter on the same case: one warm-up each (unless `warmUp` is false), then `reps`
- * rounds in which the engines run in the same order (interleaved, so drift hits all alike).
- * `repsFor` may lower the repetitions of an engine whose warm-up was slow.
+ * Runs every adapter on the same case: one warm-up each (when `warmUp` is given; checked, not kept),
+ * then up to `reps` rounds in which the engines run in the same order (interleaved, so drift hits all
+ * alike). `repsFor` may lower the repetitions of an engine from its first timed run (a slow engine gets fewer).
  */
 export async function measureInterleaved(
   adapters: readonly Adapter[],
@@ -74,33 +82,40 @@ export async function measureInterleaved(
   expected: readonly number[],
   options: {
     readonly reps: number;
-    readonly warmUp: boolean;
-    readonly repsFor?: (warmUpMs: number) => number;
+    readonly warmUp?: WarmUp;
+    readonly repsFor?: (firstRunMs: number) => number;
     readonly timeoutMs?: number;
   },
 ): Promise<EngineSamples[]> {
-  const all: EngineSamples[] = adapters.map((adapter) => ({ engine: adapter.name, samples: [] }));
+  const all: EngineSamples[] = adapters.map((adapter) => ({ engine: adapter.name, samples: [], spentMs: 0 }));
   const reps = adapters.map(() => options.reps);
-  if (options.warmUp) {
-    for (const [index, adapter] of adapters.entries()) {
-      const warm = await timeRun(adapter, dag, spec, expected, options.timeoutMs);
-      const entry = all[index];
-      if (entry) record(entry, warm);
-      if (options.repsFor) reps[index] = Math.min(options.reps, options.repsFor(warm.ms));
-    }
+  const timed = async (index: number, run: () => Promise<TimedRun>, keep: boolean) => {
+    const entry = all[index];
+    if (!entry) return;
+    const start = performance.now();
+    const result = await run();
+    entry.spentMs += performance.now() - start;
+    record(entry, result, keep);
+    if (keep && entry.samples.length === 1 && options.repsFor)
+      reps[index] = Math.min(options.reps, options.repsFor(result.ms));
+  };
+  const { warmUp } = options;
+  if (warmUp !== undefined) {
+    for (const [index, adapter] of adapters.entries())
+      await timed(index, () => timeRun(adapter, warmUp.dag, spec, warmUp.expected, options.timeoutMs), false);
   }
   for (let rep = 0; rep < options.reps; rep++) {
     for (const [index, adapter] of adapters.entries()) {
       const entry = all[index];
       if (!entry || entry.error !== undefined || entry.tooSlow !== undefined || rep >= (reps[index] ?? 0))
         continue;
-      record(entry, await timeRun(adapter, dag, spec, expected, options.timeoutMs), true);
+      await timed(index, () => timeRun(adapter, dag, spec, expected, options.timeoutMs), true);
     }
   }
   return all;
 }
 
-function record(entry: EngineSamples, run: TimedRun, keep = false): void {
+function record(entry: EngineSamples, run: TimedRun, keep: boolean): void {
   if (run.timedOut) entry.tooSlow = run.error ?? "too slow";
   else if (run.error !== undefined) entry.error = run.error;
   else if (keep) entry.samples.push(run.ms);

@@ -19,6 +19,8 @@ export interface BenchResults {
   readonly contextError?: string;
   readonly memory: readonly MemoryFigure[];
   readonly targets: readonly TargetCheck[];
+  /** Wall time of each workload that ran (s). */
+  readonly seconds?: Readonly<Record<string, number>>;
   readonly totalSeconds: number;
 }
 
@@ -107,7 +109,8 @@ function targetTable(targets: readonly TargetCheck[]): string[] {
     "| target | measured | |",
     "|---|---:|---|",
     ...targets.map(
-      (t) => `| ${t.target} | ${t.measured} ${t.unit} | ${mark(t.met)}${t.note ? ` (${t.note})` : ""} |`,
+      (t) =>
+        `| ${t.target} | ${t.measured} ${t.unit} | ${mark(t.met)}${t.attainable === false ? ", unattainable here" : ""}${t.note ? ` (${t.note})` : ""} |`,
     ),
   ];
 }
@@ -121,13 +124,30 @@ function skippedNotes(results: BenchResults): string[] {
   return [...seen.keys()].map((line) => `- ${line}`);
 }
 
+function timeSplit(seconds: Readonly<Record<string, number>> | undefined): string {
+  const parts = Object.entries(seconds ?? {}).map(([name, s]) => `${name} ${s} s`);
+  return parts.length > 0 ? ` (${parts.join(", ")})` : "";
+}
+
+/** Where the overhead workload's time went: seconds per engine over every case (warm-ups and probes included). */
+function overheadTime(cases: readonly OverheadCase[]): string[] {
+  const spent = new Map<string, number>();
+  for (const c of cases)
+    for (const e of c.engines) spent.set(e.engine, (spent.get(e.engine) ?? 0) + (e.spentMs ?? 0));
+  if (cases.length === 0) return [];
+  const parts = [...spent].map(([engine, ms]) => `${engine} ${round(ms / 1000, 2)} s`);
+  return [
+    `Time spent per engine on this workload (warm-ups, probes, setup and checks included): ${parts.join(", ")}.`,
+  ];
+}
+
 /** Renders the results as markdown tables (what `pnpm bench` prints and the README shows). */
 export function renderReport(results: BenchResults): string {
   const m = results.machine;
   return [
     `## Obelisk benchmarks — ${m.date.slice(0, 10)}`,
     "",
-    `Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryMb} MB, ${m.os}, Node ${m.node}; load average at start ${m.loadAverageAtStart}. Mode: ${results.mode}; ${results.totalSeconds} s in all.`,
+    `Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryMb} MB, ${m.os}, Node ${m.node}; load average at start ${m.loadAverageAtStart}. Mode: ${results.mode}; ${results.totalSeconds} s in all${timeSplit(results.seconds)}.`,
     "",
     "### Targets (issue 7)",
     ...targetTable(results.targets),
@@ -136,6 +156,8 @@ export function renderReport(results: BenchResults): string {
     ...overheadTable(results.overhead),
     "",
     ...skippedNotes(results),
+    "",
+    ...overheadTime(results.overhead),
     "",
     "### 2. Makespan: 5–50 ms sleeps on a random 200-call DAG",
     ...makespanTable(results.makespan),

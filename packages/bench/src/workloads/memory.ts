@@ -2,6 +2,7 @@ import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { EngineKey } from "../adapters/registry.js";
 import type { BenchConfig } from "../bench-config.js";
+import type { OverheadCase } from "./overhead.js";
 
 /** Peak RSS of one engine's run in its own process. */
 export interface MemoryFigure {
@@ -13,6 +14,8 @@ export interface MemoryFigure {
   readonly ms?: number;
   readonly skipped?: string;
   readonly error?: string;
+  /** Wall time of the child process, startup included (ms). */
+  readonly spentMs?: number;
 }
 
 const CHILD = fileURLToPath(new URL("./memory-child.ts", import.meta.url));
@@ -26,16 +29,17 @@ const ENGINES: readonly (EngineKey | "baseline")[] = [
   "obelisk-sqlite",
 ];
 
-/** A child that runs longer than this is killed (its engine is reported as too slow). */
-export const MEMORY_CHILD_TIMEOUT_MS = 90_000;
+/** A child may run this many times the predicted-run limit (startup, DAG generation) before it is killed. */
+const CHILD_TIMEOUT_FACTOR = 3;
 
 function runChild(
   args: readonly string[],
+  timeoutMs: number,
 ): Promise<{ ok: boolean; ms: number; maxRssMb: number; error?: string }> {
   return new Promise((resolve, reject) => {
     const child = fork(CHILD, args, {
       stdio: ["ignore", "pipe", "pipe", "ipc"],
-      timeout: MEMORY_CHILD_TIMEOUT_MS,
+      timeout: timeoutMs,
     });
     let out = "";
     let err = "";
@@ -51,11 +55,34 @@ function runChild(
       try {
         resolve(JSON.parse(line));
       } catch {
-        const reason = code === null ? `killed after ${MEMORY_CHILD_TIMEOUT_MS / 1000} s` : `exited ${code}`;
+        const reason = code === null ? `killed after ${timeoutMs / 1000} s` : `exited ${code}`;
         reject(new Error(`memory child ${reason}: ${err.trim().split("\n").slice(-3).join(" | ")}`));
       }
     });
   });
+}
+
+/**
+ * Which engines the memory workload skips, and why: peers capped below `memorySize`, and engines the
+ * overhead workload skipped on the same DAG unless their one run is predicted within `memoryMaxRunMs`.
+ */
+export function memorySkips(config: BenchConfig, overhead: readonly OverheadCase[]): Map<string, string> {
+  const skips = new Map<string, string>(
+    Object.entries(config.caps)
+      .filter(([, cap]) => cap.maxSize < config.memorySize)
+      .map(([key, cap]) => [key, cap.reason]),
+  );
+  const sameRun = overhead.find((c) => c.shape === "sparse" && c.size === config.memorySize);
+  for (const figure of sameRun?.engines ?? []) {
+    if (figure.skipped === undefined || skips.has(figure.key)) continue;
+    const fits = figure.predictedMs !== undefined && figure.predictedMs <= config.memoryMaxRunMs;
+    if (!fits) {
+      const limit =
+        figure.predictedMs === undefined ? "" : ` (one run: limit ${config.memoryMaxRunMs / 1000} s)`;
+      skips.set(figure.key, `skipped in the overhead workload: ${figure.skipped}${limit}`);
+    }
+  }
+  return skips;
 }
 
 /** Workload 5: peak RSS of the sparse `memorySize`-call run, one child process per engine. */
@@ -71,16 +98,25 @@ export async function runMemory(
       figures.push({ engine, skipped: reason });
       continue;
     }
+    const start = performance.now();
     try {
-      const result = await runChild([engine, "sparse", String(config.memorySize), String(config.seed)]);
+      const result = await runChild(
+        [engine, "sparse", String(config.memorySize), String(config.seed)],
+        config.memoryMaxRunMs * CHILD_TIMEOUT_FACTOR,
+      );
       figures.push({
         engine,
         maxRssMb: result.maxRssMb,
         ms: result.ms,
         ...(result.error ? { error: result.error } : {}),
+        spentMs: Math.round(performance.now() - start),
       });
     } catch (error) {
-      figures.push({ engine, error: error instanceof Error ? error.message : String(error) });
+      figures.push({
+        engine,
+        error: error instanceof Error ? error.message : String(error),
+        spentMs: Math.round(performance.now() - start),
+      });
     }
     log(`memory ${engine}: ${JSON.stringify(figures.at(-1))}`);
   }

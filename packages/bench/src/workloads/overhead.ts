@@ -2,8 +2,9 @@ import type { Adapter } from "../adapters/adapter.js";
 import { type EngineKey, loadAdapter } from "../adapters/registry.js";
 import type { BenchConfig } from "../bench-config.js";
 import { type DagShape, generateDag } from "../dag.js";
-import { measureInterleaved, timeRun } from "../measure.js";
+import { measureInterleaved, timeRun, type WarmUp } from "../measure.js";
 import { predictRunMs, type SizedTime } from "../predict-run.js";
+import { type RunSkip, seconds, skipRun } from "../skip-run.js";
 import { median, round } from "../stats.js";
 import { referenceResults, work } from "../work.js";
 
@@ -38,6 +39,8 @@ export interface EngineFigure {
   readonly predictedMs?: number;
   /** Wrong results or a crash (the run does not count). */
   readonly error?: string;
+  /** Wall time the bench spent on this engine and case (warm-up, probe, setup and checks included), ms. */
+  readonly spentMs?: number;
 }
 
 /** One DAG shape and size, every engine. */
@@ -45,6 +48,8 @@ export interface OverheadCase {
   readonly shape: DagShape;
   readonly size: number;
   readonly engines: readonly EngineFigure[];
+  /** Wall time of the whole case (s). */
+  readonly seconds?: number;
 }
 
 /** Workload 1: no-op calls on each shape and size; µs per call for every engine. */
@@ -52,37 +57,43 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
   const adapters = new Map<EngineKey, Adapter>();
   for (const key of OVERHEAD_ENGINES) adapters.set(key, await loadAdapter(key));
   const cases: OverheadCase[] = [];
-  const largest = Math.max(...config.sizes);
+  const first = config.sizes[0];
   const history = new Map<string, SizedTime[]>();
   for (const size of config.sizes) {
     for (const shape of config.shapes) {
+      const caseStart = performance.now();
       const dag = generateDag(shape, size, config.seed);
       const expected = referenceResults(dag);
-      const skip = new Map<EngineKey, string>();
-      const predictions = new Map<EngineKey, number>();
+      const skip = new Map<EngineKey, RunSkip>();
+      const probeMs = new Map<EngineKey, number>();
       for (const key of OVERHEAD_ENGINES) {
         const cap = config.caps[key];
-        if (cap === undefined || size <= cap.maxSize)
-          await probeGrowth(
+        const historyKey = `${key}/${shape}`;
+        if (cap === undefined || size <= cap.maxSize) {
+          const spent = await probeGrowth(
             adapters.get(key) as Adapter,
             shape,
             size,
             config,
             history,
-            `${key}/${shape}`,
+            historyKey,
             log,
           );
-        const predicted = predictRunMs(history.get(`${key}/${shape}`) ?? [], size);
-        if (cap !== undefined && size > cap.maxSize) skip.set(key, cap.reason);
-        else if (predicted !== undefined && predicted > config.maxRunMs) {
-          predictions.set(key, Math.round(predicted));
-          skip.set(
-            key,
-            `predicted ≈ ${Math.round(predicted / 1000)} s per run from its smaller sizes (limit ${config.maxRunMs / 1000} s)`,
-          );
+          if (spent > 0) probeMs.set(key, spent);
         }
+        const reason = skipRun(key, size, config, history.get(historyKey) ?? []);
+        if (reason !== undefined) skip.set(key, reason);
       }
       const active = OVERHEAD_ENGINES.filter((key) => !skip.has(key));
+      let warmUp: WarmUp | undefined;
+      if (size === first) {
+        const warmDag = generateDag(
+          shape,
+          Math.max(3, Math.round(size * config.warmUpFraction)),
+          config.seed,
+        );
+        warmUp = { dag: warmDag, expected: referenceResults(warmDag) };
+      }
       const samples = await measureInterleaved(
         active.map((key) => adapters.get(key) as Adapter),
         dag,
@@ -90,42 +101,52 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
         expected,
         {
           reps: config.repsBySize(size),
-          warmUp: size !== largest || config.sizes.length === 1,
-          repsFor: (ms) => (ms > 1_500 ? 3 : Number.POSITIVE_INFINITY),
-          timeoutMs: config.maxRunMs,
+          ...(warmUp === undefined ? {} : { warmUp }),
+          repsFor: (ms) => (ms > config.slowRuns.ms ? config.slowRuns.reps : Number.POSITIVE_INFINITY),
+          timeoutMs: config.runTimeoutMs,
         },
       );
       const engines = OVERHEAD_ENGINES.map((key): EngineFigure => {
         const index = active.indexOf(key);
         const name = adapters.get(key)?.name ?? key;
+        const historyKey = `${key}/${shape}`;
+        const probe = probeMs.get(key) ?? 0;
         if (index < 0) {
-          const predictedMs = predictions.get(key);
+          const skipped = skip.get(key);
           return {
             key,
             engine: name,
-            skipped: skip.get(key) ?? "skipped",
-            ...(predictedMs === undefined ? {} : { predictedMs }),
+            skipped: skipped?.reason ?? "skipped",
+            ...(skipped?.predictedMs === undefined ? {} : { predictedMs: skipped.predictedMs }),
+            ...(probe > 0 ? { spentMs: Math.round(probe) } : {}),
           };
         }
         const entry = samples[index];
-        if (entry?.error !== undefined) return { key, engine: name, error: entry.error };
+        const spentMs = Math.round(probe + (entry?.spentMs ?? 0));
+        if (entry?.error !== undefined) return { key, engine: name, error: entry.error, spentMs };
         if (entry?.tooSlow !== undefined) {
-          history.set(`${key}/${shape}`, [{ size, ms: Number.POSITIVE_INFINITY }]);
-          return { key, engine: name, skipped: entry.tooSlow };
+          history.set(historyKey, [{ size, ms: Number.POSITIVE_INFINITY }]);
+          return { key, engine: name, skipped: entry.tooSlow, spentMs };
         }
         const ms = median(entry?.samples ?? []);
-        history.set(`${key}/${shape}`, [...(history.get(`${key}/${shape}`) ?? []), { size, ms }]);
+        history.set(historyKey, [...(history.get(historyKey) ?? []), { size, ms }]);
         return {
           key,
           engine: name,
           medianMs: round(ms),
           usPerCall: round((ms * 1000) / size),
           samplesMs: (entry?.samples ?? []).map((s) => round(s)),
+          spentMs,
         };
       });
-      cases.push({ shape, size, engines });
+      cases.push({ shape, size, engines, seconds: round((performance.now() - caseStart) / 1000) });
       log(
-        `overhead ${shape} ${size}: ${engines.map((e) => `${e.engine}=${e.usPerCall ?? e.error ?? "skip"}`).join(", ")}`,
+        `overhead ${shape} ${size} (${seconds(performance.now() - caseStart)}): ${engines
+          .map(
+            (e) =>
+              `${e.engine}=${e.usPerCall ?? (e.error !== undefined ? "error" : "skip")}${e.spentMs === undefined ? "" : ` [${e.samplesMs?.length ?? 0}× ${seconds(e.spentMs)}]`}`,
+          )
+          .join(", ")}`,
       );
     }
   }
@@ -135,7 +156,7 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
 /**
  * With one size measured, the prediction assumes quadratic growth. When that alone would skip a run a
  * linear engine could finish in time, one untimed probe at a few times the measured size (checked like any
- * run) gives the engine's real growth exponent instead.
+ * run) gives the engine's real growth exponent instead. Returns the wall time spent (0 when no probe ran).
  */
 async function probeGrowth(
   adapter: Adapter,
@@ -145,18 +166,21 @@ async function probeGrowth(
   history: Map<string, SizedTime[]>,
   historyKey: string,
   log: (line: string) => void,
-): Promise<void> {
+): Promise<number> {
   const known = history.get(historyKey) ?? [];
   const last = known.at(-1);
-  if (known.length !== 1 || last === undefined || !Number.isFinite(last.ms)) return;
+  if (known.length !== 1 || last === undefined || !Number.isFinite(last.ms)) return 0;
   const quadratic = predictRunMs(known, size) ?? 0;
   const linear = last.ms * (size / last.size);
-  if (quadratic <= config.maxRunMs || linear > config.maxRunMs) return;
+  if (quadratic <= config.maxRunMs || linear > config.maxRunMs) return 0;
   const probeSize = Math.min(size, Math.round(last.size * PROBE_FACTOR));
-  if (probeSize <= last.size) return;
+  if (probeSize <= last.size) return 0;
+  const start = performance.now();
   const dag = generateDag(shape, probeSize, config.seed);
-  const run = await timeRun(adapter, dag, { task: work }, referenceResults(dag), config.maxRunMs);
-  if (run.error !== undefined || !Number.isFinite(run.ms)) return;
+  const run = await timeRun(adapter, dag, { task: work }, referenceResults(dag), config.runTimeoutMs);
+  const spent = performance.now() - start;
+  if (run.error !== undefined || !Number.isFinite(run.ms)) return spent;
   history.set(historyKey, [...known, { size: probeSize, ms: run.ms }]);
   log(`probe ${adapter.name} ${shape} ${probeSize}: ${round(run.ms)} ms (growth from ${last.size})`);
+  return spent;
 }
