@@ -7,6 +7,9 @@ import type { WriteJournal } from "./write-journal.js";
 import { inPlacePolicy, type WritePolicy } from "./write-policy.js";
 
 const UNJOURNALED: WritePolicy = inPlacePolicy(undefined);
+/** The policy of the last journal seen: a journal reused for every write of a commit gets one policy. */
+let lastJournal: WriteJournal | undefined;
+let lastPolicy: WritePolicy = UNJOURNALED;
 
 /**
  * `applyOutput` (same methods, checks and failure messages) that changes a privately owned tree in place:
@@ -23,5 +26,10 @@ export function applyOutputInPlace(
   value: JsonValue,
   journal?: WriteJournal,
 ): ApplyOutputResult {
-  return writeOutput(root, path, method, value, journal === undefined ? UNJOURNALED : inPlacePolicy(journal));
+  if (journal === undefined) return writeOutput(root, path, method, value, UNJOURNALED);
+  if (journal !== lastJournal) {
+    lastJournal = journal;
+    lastPolicy = inPlacePolicy(journal);
+  }
+  return writeOutput(root, path, method, value, lastPolicy);
 }

@@ -10,9 +10,15 @@ export type ApplyOutputResult =
   | { readonly ok: true; readonly value: JsonValue }
   | { readonly ok: false; readonly message: string };
 
-type Step = ApplyOutputResult;
+/** Why a write is impossible (internal: the write steps return a value or this, not a result object). */
+class WriteFailure {
+  constructor(readonly message: string) {}
+}
 
-const fail = (message: string): Step => ({ ok: false, message });
+/** The new value below a step, or why the write is impossible (no result object per level). */
+type Step = JsonValue | WriteFailure;
+
+const fail = (message: string): WriteFailure => new WriteFailure(message);
 
 /**
  * Writes `value` at `path` below `root` with an output method (SPEC §3) and returns the new root.
@@ -50,13 +56,17 @@ export function writeOutput(
 ): ApplyOutputResult {
   for (const segment of path) {
     if (typeof segment === "string" && FORBIDDEN_SEGMENTS.has(segment)) {
-      return fail(`the path segment "${segment}" is not allowed`);
+      return { ok: false, message: `the path segment "${segment}" is not allowed` };
     }
     if (typeof segment === "number" && (!Number.isSafeInteger(segment) || segment < 0)) {
-      return fail(`cannot write at index ${segment}: only non-negative integer indices can be written`);
+      const message = `cannot write at index ${segment}: only non-negative integer indices can be written`;
+      return { ok: false, message };
     }
   }
-  return writeAt(root, path, 0, method, value, policy);
+  const written = writeAt(root, path, 0, method, value, policy);
+  return written instanceof WriteFailure
+    ? { ok: false, message: written.message }
+    : { ok: true, value: written };
 }
 
 /** Writes below `current` starting at `path[depth]`. */
@@ -77,23 +87,21 @@ function writeAt(
       return fail(`cannot write at index ${segment} of an array of length ${current.length}`);
     }
     const child = writeAt(current[segment], path, depth + 1, method, value, policy);
-    if (!child.ok) return child;
-    if (child.value === current[segment] && policy.owns(current)) return { ok: true, value: current };
+    if (child instanceof WriteFailure) return child;
+    if (child === current[segment] && policy.owns(current)) return current;
     const target = policy.array(current);
-    policy.put(target, segment, child.value);
-    return { ok: true, value: target };
+    policy.put(target, segment, child);
+    return target;
   }
   if (isJsonObject(current)) {
     const key = String(segment);
     const existing = Object.hasOwn(current, key) ? current[key] : undefined;
     const child = writeAt(existing, path, depth + 1, method, value, policy);
-    if (!child.ok) return child;
-    if (existing !== undefined && child.value === existing && policy.owns(current)) {
-      return { ok: true, value: current };
-    }
+    if (child instanceof WriteFailure) return child;
+    if (existing !== undefined && child === existing && policy.owns(current)) return current;
     const target = policy.object(current);
-    policy.put(target, key, child.value);
-    return { ok: true, value: target };
+    policy.put(target, key, child);
+    return target;
   }
   return fail(`cannot write through ${describe(current)} at segment ${JSON.stringify(segment)}`);
 }
@@ -107,31 +115,30 @@ function combine(
 ): Step {
   switch (method) {
     case "set":
-      return { ok: true, value };
+      return value;
     case "merge":
-      if (existing === undefined) return { ok: true, value };
-      if (isJsonObject(existing) && isJsonObject(value))
-        return { ok: true, value: deepMerge(existing, value, policy) };
+      if (existing === undefined) return value;
+      if (isJsonObject(existing) && isJsonObject(value)) return deepMerge(existing, value, policy);
       return fail(`merge needs objects on both sides, found ${describe(existing)} and ${describe(value)}`);
     case "assign": {
       if (!isJsonObject(value)) return fail(`assign needs an object value, found ${describe(value)}`);
-      if (existing === undefined) return { ok: true, value };
+      if (existing === undefined) return value;
       if (!isJsonObject(existing))
         return fail(`assign needs an object at the path, found ${describe(existing)}`);
       const target = policy.object(existing);
       for (const key of Object.keys(value)) policy.put(target, key, value[key] as JsonValue);
-      return { ok: true, value: target };
+      return target;
     }
     case "push":
-      if (existing === undefined) return { ok: true, value: [value] };
+      if (existing === undefined) return [value];
       if (!isJsonArray(existing)) return fail(`push needs an array at the path, found ${describe(existing)}`);
-      return { ok: true, value: policy.append(existing, [value]) };
+      return policy.append(existing, [value]);
     case "concat":
       if (!isJsonArray(value)) return fail(`concat needs an array value, found ${describe(value)}`);
-      if (existing === undefined) return { ok: true, value: value.slice() };
+      if (existing === undefined) return value.slice();
       if (!isJsonArray(existing))
         return fail(`concat needs an array at the path, found ${describe(existing)}`);
-      return { ok: true, value: policy.append(existing, value) };
+      return policy.append(existing, value);
     default:
       return assertNever(method, "unknown output method");
   }

@@ -2,7 +2,7 @@ import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
 import { CachedStore } from "./internal/cached-store.js";
 import { copyJson } from "./internal/copy-json.js";
-import type { ThreadChange, ThreadModel } from "./internal/thread-model.js";
+import type { Eviction, ThreadChange, ThreadModel, VariableEntry } from "./internal/thread-model.js";
 import type { StoreOptions } from "./store-options.js";
 import type {
   CallRecord,
@@ -53,16 +53,25 @@ class MemoryStore extends CachedStore {
       data.outputs.clear();
       data.completed.clear();
     }
-    for (const { entry, tombstone } of change.evictions) {
+    // indexed loops: this runs once per commit
+    const { evictions, drops, upserts, outputs, log } = change;
+    for (let index = 0; index < evictions.length; index++) {
+      const { entry, tombstone } = evictions[index] as Eviction;
       data.tombstones.set(tombstone.reference, tombstone);
       if (entry.meta.scope === "calls") data.outputs.delete(String(entry.path[0]));
     }
-    for (const entry of change.drops)
+    for (let index = 0; index < drops.length; index++) {
+      const entry = drops[index] as VariableEntry;
       if (entry.meta.scope === "calls") data.outputs.delete(String(entry.path[0]));
+    }
     if (data.tombstones.size > 0)
-      for (const entry of change.upserts) data.tombstones.delete(entry.meta.reference);
-    for (const output of change.outputs) data.outputs.set(output.callId, output.value);
-    for (const entry of change.log) data.log.push(entry);
+      for (let index = 0; index < upserts.length; index++)
+        data.tombstones.delete((upserts[index] as VariableEntry).meta.reference);
+    for (let index = 0; index < outputs.length; index++) {
+      const output = outputs[index] as ThreadChange["outputs"][number];
+      data.outputs.set(output.callId, output.value);
+    }
+    for (let index = 0; index < log.length; index++) data.log.push(log[index] as WriteLogEntry);
     const record = change.record;
     if (record !== undefined) {
       const list = this.records.get(record.runId);

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue, RunId, ThreadId } from "@obelisk/core";
-import { formatReference, ObeliskError } from "@obelisk/core";
+import { formatReference, ObeliskError, WriteJournal } from "@obelisk/core";
 import { type Clock, DEFAULT_RETENTION, type StoreOptions } from "../store-options.js";
 import type {
   CallCommit,
@@ -17,7 +17,7 @@ import type {
   WriteLogEntry,
 } from "../store-types.js";
 import { freezeNew } from "./copy-json.js";
-import { planCommit } from "./plan-commit.js";
+import { isCommitFailure, planCommit } from "./plan-commit.js";
 import { type EvictionRequest, planEviction, planReset } from "./plan-eviction.js";
 import { protectNested, selectForKeepLastN, selectForRetention } from "./select-evictions.js";
 import { createStateValidator } from "./state-validator.js";
@@ -43,6 +43,8 @@ export abstract class CachedStore implements StateStore {
   protected readonly retention: RetentionPolicy;
   protected readonly models = new Map<string, ThreadModel>();
   protected readonly locks = new ThreadLocks();
+  /** The journal of the commit being planned (empty between commits). */
+  private readonly journal = new WriteJournal();
   protected closed = false;
 
   constructor(options: StoreOptions = {}) {
@@ -149,13 +151,31 @@ export abstract class CachedStore implements StateStore {
     return freezeNew(model.state) as JsonObject;
   }
 
+  /**
+   * `mutate` specialised for the hot path (no closure, no wrapper objects per commit): the plan changes
+   * the working tree in place, journaled in the store's one reusable journal (commits are synchronous).
+   */
   commitCall(commit: CallCommit): CommitResult {
-    return this.mutate<CommitResult>(commit.record.threadId, (model) => {
-      const planned = planCommit(model, commit, this.now());
-      return planned.ok
-        ? { change: planned.change, result: COMMITTED, undo: planned.undo }
-        : { result: planned };
-    });
+    const threadId = commit.record.threadId;
+    const journal = this.journal;
+    for (let attempt = 0; attempt < MAX_STALE_RETRIES; attempt++) {
+      const model = this.model(threadId);
+      const planned = planCommit(model, commit, this.now(), journal);
+      if (isCommitFailure(planned)) return planned;
+      let persisted = false;
+      try {
+        persisted = this.persist(model, planned);
+      } finally {
+        if (persisted) journal.clear();
+        else journal.rollback();
+      }
+      if (persisted) {
+        applyChangeToModel(model, planned);
+        return COMMITTED;
+      }
+      this.invalidate(threadId);
+    }
+    throw new ObeliskError("STORE_ERROR", `thread "${threadId}" keeps changing under this store; try again`);
   }
 
   async lockThread(threadId: ThreadId, options: { readonly waitMs?: number } = {}): Promise<RunLock> {

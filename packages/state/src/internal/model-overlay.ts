@@ -8,69 +8,116 @@ export function isStrictPrefix(prefix: Path, path: Path): boolean {
   return true;
 }
 
+const NONE: readonly VariableEntry[] = Object.freeze([]);
+const NO_REFERENCES: string[] = [];
+const NO_ENTRIES: (VariableEntry | null)[] = [];
+/** Beyond this many pending changes, lookups go through a Map instead of a linear search. */
+const LINEAR_MAX = 16;
+
 /**
  * Pending variable changes on top of a thread model, so a planner can look variables up as if its
  * earlier changes were applied, without touching the model until the change is persisted.
+ * A commit changes a few variables: pending changes are two parallel arrays (references and entries,
+ * `null` for a removal) searched linearly, which allocates far less than a Map per commit (a Map index
+ * is added once a commit changes more than {@link LINEAR_MAX} variables).
  */
 export class ModelOverlay {
-  private readonly pending = new Map<string, VariableEntry | null>();
+  // created with their first element (an empty array's first push allocates room for 17)
+  private references: string[] = NO_REFERENCES;
+  private entries: (VariableEntry | null)[] = NO_ENTRIES;
+  private positions: Map<string, number> | undefined;
 
   constructor(private readonly model: ThreadModel) {}
 
   /** The variable at a reference, as changed so far. */
   get(reference: string): VariableEntry | undefined {
-    const pending = this.pending.get(reference);
-    if (pending === null) return undefined;
-    return pending ?? this.model.variables.get(reference);
+    const index = this.indexOf(reference);
+    if (index < 0) return this.model.variables.get(reference);
+    return this.entries[index] ?? undefined;
   }
 
   /** Creates or updates a variable. */
   put(entry: VariableEntry): void {
-    this.pending.set(entry.meta.reference, entry);
+    this.set(entry.meta.reference, entry);
   }
 
   /** Removes a variable. */
   remove(reference: string): void {
-    this.pending.set(reference, null);
+    this.set(reference, null);
   }
 
-  /** State variables strictly below `path`. */
-  descendants(path: Path): VariableEntry[] {
-    return this.collect(this.model.trie.descendants(path), (entry) => isStrictPrefix(path, entry.path));
+  /** State variables strictly below `path` (a shared empty array when there are none). */
+  descendants(path: Path): readonly VariableEntry[] {
+    return this.collect(this.model.trie.descendants(path), path, true);
   }
 
-  /** State variables strictly above `path`. */
-  ancestors(path: Path): VariableEntry[] {
-    return this.collect(this.model.trie.ancestors(path), (entry) => isStrictPrefix(entry.path, path));
+  /** State variables strictly above `path` (a shared empty array when there are none). */
+  ancestors(path: Path): readonly VariableEntry[] {
+    return this.collect(this.model.trie.ancestors(path), path, false);
   }
 
-  /** Final upserts and removed model entries. */
-  result(): { upserts: VariableEntry[]; removed: VariableEntry[] } {
-    const upserts: VariableEntry[] = [];
-    const removed: VariableEntry[] = [];
-    for (const [reference, entry] of this.pending) {
-      if (entry !== null) upserts.push(entry);
-      else {
-        const original = this.model.variables.get(reference);
-        if (original !== undefined) removed.push(original);
+  /** Final upserts (in the order first changed) and removed model entries. */
+  result(): { upserts: readonly VariableEntry[]; removed: readonly VariableEntry[] } {
+    let upserts: VariableEntry[] | undefined;
+    let removed: VariableEntry[] | undefined;
+    for (let index = 0; index < this.references.length; index++) {
+      const entry = this.entries[index];
+      if (entry !== null && entry !== undefined) {
+        if (upserts === undefined) upserts = [entry];
+        else upserts.push(entry);
+      } else {
+        const original = this.model.variables.get(this.references[index] as string);
+        if (original === undefined) continue;
+        if (removed === undefined) removed = [original];
+        else removed.push(original);
       }
     }
-    return { upserts, removed };
+    return { upserts: upserts ?? NONE, removed: removed ?? NONE };
   }
 
-  private collect(
-    references: readonly string[],
-    matches: (entry: VariableEntry) => boolean,
-  ): VariableEntry[] {
-    if (references.length === 0 && this.pending.size === 0) return [];
-    const found = new Map<string, VariableEntry>();
-    for (const reference of references) {
-      const entry = this.get(reference);
-      if (entry !== undefined) found.set(reference, entry);
+  private indexOf(reference: string): number {
+    if (this.positions === undefined) return this.references.indexOf(reference);
+    return this.positions.get(reference) ?? -1;
+  }
+
+  private set(reference: string, entry: VariableEntry | null): void {
+    const index = this.indexOf(reference);
+    if (index >= 0) {
+      this.entries[index] = entry;
+      return;
     }
-    for (const [reference, entry] of this.pending) {
-      if (entry !== null && entry.meta.scope === "state" && matches(entry)) found.set(reference, entry);
+    if (this.references.length === 0) {
+      this.references = [reference];
+      this.entries = [entry];
+    } else {
+      this.references.push(reference);
+      this.entries.push(entry);
     }
-    return [...found.values()];
+    if (this.positions !== undefined) this.positions.set(reference, this.references.length - 1);
+    else if (this.references.length > LINEAR_MAX)
+      this.positions = new Map(this.references.map((known, position) => [known, position]));
+  }
+
+  /**
+   * The entries (as changed so far) of the model's references, then the pending state entries below
+   * (`below`) or above `path` that the model does not list, each once.
+   */
+  private collect(references: readonly string[], path: Path, below: boolean): readonly VariableEntry[] {
+    let found: VariableEntry[] | undefined;
+    for (let index = 0; index < references.length; index++) {
+      const entry = this.get(references[index] as string);
+      if (entry === undefined) continue;
+      if (found === undefined) found = [entry];
+      else found.push(entry);
+    }
+    for (let index = 0; index < this.entries.length; index++) {
+      const entry = this.entries[index];
+      if (entry === null || entry === undefined || entry.meta.scope !== "state") continue;
+      if (!(below ? isStrictPrefix(path, entry.path) : isStrictPrefix(entry.path, path))) continue;
+      if (references.includes(this.references[index] as string)) continue;
+      if (found === undefined) found = [entry];
+      else found.push(entry);
+    }
+    return found ?? NONE;
   }
 }

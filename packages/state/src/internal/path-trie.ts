@@ -7,6 +7,7 @@ interface TrieNode {
 }
 
 const newNode = (): TrieNode => ({ children: new Map(), reference: undefined });
+const NONE: readonly string[] = Object.freeze([]);
 
 /** Index of variable paths: finds the variables above and below a path in O(depth) / O(subtree). */
 export class PathTrie {
@@ -15,7 +16,8 @@ export class PathTrie {
   /** Records that `path` holds the variable `reference`. */
   set(path: Path, reference: string): void {
     let node = this.root;
-    for (const segment of path) {
+    for (let index = 0; index < path.length; index++) {
+      const segment = path[index] as PathSegment;
       let child = node.children.get(segment);
       if (child === undefined) {
         child = newNode();
@@ -44,25 +46,29 @@ export class PathTrie {
     }
   }
 
-  /** References of variables at strict prefixes of `path`, outermost first. */
-  ancestors(path: Path): string[] {
-    const found: string[] = [];
+  /** References of variables at strict prefixes of `path`, outermost first (shared empty array: none). */
+  ancestors(path: Path): readonly string[] {
+    let found: string[] | undefined;
     let node: TrieNode | undefined = this.root;
-    for (const segment of path) {
-      if (node.reference !== undefined) found.push(node.reference);
-      node = node.children.get(segment);
-      if (node === undefined) return found;
+    for (let index = 0; index < path.length; index++) {
+      if (node.reference !== undefined) {
+        if (found === undefined) found = [node.reference];
+        else found.push(node.reference);
+      }
+      node = node.children.get(path[index] as PathSegment);
+      if (node === undefined) break;
     }
-    return found;
+    return found ?? NONE;
   }
 
-  /** References of variables strictly below `path`. */
-  descendants(path: Path): string[] {
+  /** References of variables strictly below `path` (shared empty array: none). */
+  descendants(path: Path): readonly string[] {
     let node: TrieNode | undefined = this.root;
-    for (const segment of path) {
-      node = node.children.get(segment);
-      if (node === undefined) return [];
+    for (let index = 0; index < path.length; index++) {
+      node = node.children.get(path[index] as PathSegment);
+      if (node === undefined) return NONE;
     }
+    if (node.children.size === 0) return NONE;
     const found: string[] = [];
     const stack = [...node.children.values()];
     while (stack.length > 0) {

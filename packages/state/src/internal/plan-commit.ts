@@ -5,8 +5,12 @@ import {
   formatReference,
   getAtPath,
   isoTime,
+  itemCountOf,
+  itemUnitOf,
+  jsonByteSize,
+  jsonTypeOf,
   toJsonValue,
-  WriteJournal,
+  type WriteJournal,
 } from "@obelisk/core";
 import type {
   CallCommit,
@@ -18,25 +22,14 @@ import type {
   WriteLogEntry,
 } from "../store-types.js";
 import { copyJson } from "./copy-json.js";
-import { describeValue, describeValueInto } from "./describe-value.js";
+import { describeValue, storedPreview } from "./describe-value.js";
 import { ModelOverlay } from "./model-overlay.js";
 import type { SchemaPlan } from "./state-validator.js";
 import type { ThreadChange, ThreadModel, VariableEntry } from "./thread-model.js";
 
 type CommitFailure = Extract<CommitResult, { ok: false }>;
-/**
- * A planned commit: the change to persist (already applied to the model's working tree; `undo` reverts
- * the tree when the change is not persisted), or the reason nothing is written (nothing changed).
- */
-export type PlannedCommit =
-  | { readonly ok: true; readonly change: ThreadChange; readonly undo: () => void }
-  | CommitFailure;
 
-/** A write whose value is a frozen copy, with the copy's JSON size. */
-interface CopiedWrite {
-  readonly write: StateWrite;
-  readonly bytes: number;
-}
+const NONE: readonly never[] = Object.freeze([]);
 
 const failure = (
   code: CommitFailure["error"]["code"],
@@ -47,9 +40,10 @@ const failure = (
   error: reference === undefined ? { code, message } : { code, message, reference },
 });
 
+/** Who wrote a variable and when: one per commit, shared by the variables it writes. */
 interface Writer {
-  readonly callId: string;
-  readonly tool: string;
+  /** The writer as stored in the metadata (one object shared by the commit's variables). */
+  readonly call: VariableMeta["writer"];
   readonly runId: string;
   readonly description: string | undefined;
   readonly date: string;
@@ -67,82 +61,150 @@ export function variableFor(
   touch: number,
   bytes?: number,
 ): VariableEntry {
-  // Built field by field (no spreads): this runs for every write of every commit.
-  const meta = describeValueInto({ reference, scope }, value, bytes) as {
-    -readonly [K in keyof VariableMeta]: VariableMeta[K];
-  };
-  if (writer.description !== undefined) meta.description = writer.description;
-  meta.writer = { callId: writer.callId, tool: writer.tool };
-  meta.runId = writer.runId;
-  meta.createdAt = previous?.meta.createdAt ?? writer.date;
-  meta.updatedAt = writer.date;
-  meta.version = (previous?.meta.version ?? 0) + 1;
+  // One object literal per shape, fields in one fixed order (no spreads, no added properties): this runs
+  // for every write of every commit.
+  const type = jsonTypeOf(value);
+  const size = bytes ?? jsonByteSize(value);
+  const preview = storedPreview(value);
+  const createdAt = previous?.meta.createdAt ?? writer.date;
+  const version = (previous?.meta.version ?? 0) + 1;
+  const count = itemCountOf(value);
+  const { call: writerCall, runId, date: updatedAt, description } = writer;
+  let meta: VariableMeta;
+  if (count === undefined) {
+    meta =
+      description === undefined
+        ? {
+            reference,
+            scope,
+            type,
+            bytes: size,
+            preview,
+            writer: writerCall,
+            runId,
+            createdAt,
+            updatedAt,
+            version,
+          }
+        : {
+            reference,
+            scope,
+            type,
+            bytes: size,
+            preview,
+            description,
+            writer: writerCall,
+            runId,
+            createdAt,
+            updatedAt,
+            version,
+          };
+  } else {
+    const countUnit = itemUnitOf(value);
+    meta =
+      description === undefined
+        ? {
+            reference,
+            scope,
+            type,
+            bytes: size,
+            preview,
+            count,
+            countUnit,
+            writer: writerCall,
+            runId,
+            createdAt,
+            updatedAt,
+            version,
+          }
+        : {
+            reference,
+            scope,
+            type,
+            bytes: size,
+            preview,
+            count,
+            countUnit,
+            description,
+            writer: writerCall,
+            runId,
+            createdAt,
+            updatedAt,
+            version,
+          };
+  }
   return { meta, path, touch, updatedMs: writer.nowMs };
 }
 
-/** Copies the written values (frozen, with their JSON size); fails on the first value that is not JSON. */
-function copyWrites(writes: readonly StateWrite[]): { ok: true; writes: CopiedWrite[] } | CommitFailure {
-  const copies: CopiedWrite[] = [];
-  for (const write of writes) {
-    const reference = formatReference("state", write.path);
-    if (
-      write.path.length === 0 ||
-      write.path.some((s) => typeof s === "string" && FORBIDDEN_SEGMENTS.has(s))
-    ) {
-      return failure("OUTPUT_WRITE_FAILED", `cannot write to ${reference}`, reference);
-    }
-    const copy = toJsonValue(write.value);
-    if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `${reference}: ${copy.message}`, reference);
-    const path = Object.freeze([...write.path]);
-    copies.push({ write: { path, method: write.method, value: copy.value, reference }, bytes: copy.bytes });
-  }
-  return { ok: true, writes: copies };
+/** True when a path segment may not be written. */
+function forbiddenPath(path: Path): boolean {
+  if (path.length === 0) return true;
+  for (const segment of path) if (typeof segment === "string" && FORBIDDEN_SEGMENTS.has(segment)) return true;
+  return false;
 }
 
 /**
- * Applies the writes in order to the thread's working tree, in place (core `applyOutputInPlace`), journaling
- * every change; on the first impossible write everything is rolled back. Returns the new root.
+ * Copies the written values (frozen) into `copies`, their JSON sizes into `sizes` (both sized for the
+ * writes: filled by index, no growth); fails on the first
+ * value that is not JSON. A frozen path is kept as it is (it cannot change), any other is copied.
  */
-function applyWrites(
-  state: JsonObject,
-  writes: readonly CopiedWrite[],
-  journal: WriteJournal,
-): { ok: true; state: JsonObject } | CommitFailure {
-  let current: JsonValue = state;
-  for (const { write } of writes) {
-    const applied = applyOutputInPlace(current, write.path, write.method, write.value, journal);
-    if (!applied.ok) {
-      journal.rollback();
-      const { reference } = write;
-      return failure("OUTPUT_WRITE_FAILED", `${reference}: ${applied.message}`, reference);
-    }
-    current = applied.value;
+function copyWrites(
+  writes: readonly StateWrite[],
+  copies: StateWrite[],
+  sizes: number[],
+): CommitFailure | undefined {
+  for (let index = 0; index < writes.length; index++) {
+    const write = writes[index] as StateWrite;
+    const reference = formatReference("state", write.path);
+    if (forbiddenPath(write.path))
+      return failure("OUTPUT_WRITE_FAILED", `cannot write to ${reference}`, reference);
+    const copy = toJsonValue(write.value);
+    if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `${reference}: ${copy.message}`, reference);
+    const path = Object.isFrozen(write.path) ? write.path : Object.freeze(write.path.slice());
+    copies[index] = { path, method: write.method, value: copy.value, reference };
+    sizes[index] = copy.bytes;
   }
-  return { ok: true, state: current as JsonObject };
+  return undefined;
 }
+
+/** True for a planned failure (as opposed to a planned change). */
+export const isCommitFailure = (planned: ThreadChange | CommitFailure): planned is CommitFailure =>
+  "error" in planned;
 
 /**
  * Plans one call's commit against a thread model: copy, apply in place, validate, variables, log. The
- * model's working tree is changed in place; the returned `undo` restores it exactly (call it when the change
- * is not persisted). On failure nothing is changed.
+ * model's working tree is changed in place and every change recorded in `journal` (empty on entry): roll
+ * it back when the change is not persisted, clear it when it is. On failure the journal is already rolled
+ * back and nothing is changed.
  */
-export function planCommit(model: ThreadModel, commit: CallCommit, nowMs: number): PlannedCommit {
-  const copied = copyWrites(commit.writes);
-  if (!copied.ok) return copied;
-  const schemaPlan = model.validator?.plan(
-    model.state,
-    copied.writes.map((c) => c.write),
-  );
-  const journal = new WriteJournal();
-  const applied = applyWrites(model.state, copied.writes, journal);
-  if (!applied.ok) return applied;
+export function planCommit(
+  model: ThreadModel,
+  commit: CallCommit,
+  nowMs: number,
+  journal: WriteJournal,
+): ThreadChange | CommitFailure {
+  const count = commit.writes.length;
+  const writes: StateWrite[] = new Array(count);
+  const sizes: number[] = new Array(count);
+  const refused = copyWrites(commit.writes, writes, sizes);
+  if (refused !== undefined) return refused;
+  const schemaPlan = model.validator?.plan(model.state, writes);
   try {
-    const planned = planApplied(model, commit, nowMs, copied.writes, applied.state, schemaPlan);
-    if (!planned.ok) {
-      journal.rollback();
-      return planned;
+    // the writes in order, in place (core `applyOutputInPlace`), every change journaled
+    let state: JsonValue = model.state;
+    for (let index = 0; index < count; index++) {
+      const write = writes[index] as StateWrite;
+      const applied = applyOutputInPlace(state, write.path, write.method, write.value, journal);
+      if (!applied.ok) {
+        journal.rollback();
+        const { reference } = write;
+        return failure("OUTPUT_WRITE_FAILED", `${reference}: ${applied.message}`, reference);
+      }
+      state = applied.value;
     }
-    return { ok: true, change: planned.change, undo: () => journal.rollback() };
+    const planned = planApplied(model, commit, nowMs, writes, sizes, state as JsonObject, schemaPlan);
+    if (isCommitFailure(planned)) journal.rollback();
+    return planned;
   } catch (error) {
     journal.rollback();
     throw error;
@@ -154,74 +216,77 @@ function planApplied(
   model: ThreadModel,
   commit: CallCommit,
   nowMs: number,
-  copies: readonly CopiedWrite[],
+  writes: readonly StateWrite[],
+  sizes: readonly number[],
   state: JsonObject,
   schemaPlan: SchemaPlan | undefined,
-): { readonly ok: true; readonly change: ThreadChange } | CommitFailure {
+): ThreadChange | CommitFailure {
   const failed = schemaPlan === undefined ? undefined : model.validator?.verify(schemaPlan, state);
   if (failed !== undefined) return failure("OUTPUT_SCHEMA_VIOLATION", failed.message, failed.reference);
   const { record } = commit;
+  const date = isoTime(nowMs);
   const writer: Writer = {
-    callId: record.callId,
-    tool: record.tool,
+    call: { callId: record.callId, tool: record.tool },
     runId: record.runId,
     description: record.description,
-    date: isoTime(nowMs),
+    date,
     nowMs,
   };
   let seq = model.nextSeq;
   const overlay = new ModelOverlay(model);
-  const log: WriteLogEntry[] = [];
-  for (const { write, bytes } of copies) {
+  const log: WriteLogEntry[] = new Array(writes.length);
+  const call = writes.length === 0 ? undefined : { id: record.callId, tool: record.tool };
+  for (let index = 0; index < writes.length; index++) {
+    const write = writes[index] as StateWrite;
     const touch = seq++;
-    log.push({
-      seq: touch,
-      runId: record.runId,
-      call: { id: record.callId, tool: record.tool },
-      date: writer.date,
-      write,
-    });
-    for (const below of overlay.descendants(write.path)) overlay.remove(below.meta.reference);
-    const here = getAtPath(state, write.path);
-    if (!here.found) continue;
+    log[index] = { seq: touch, runId: record.runId, call: call as WriteLogEntry["call"], date, write };
+    const below = overlay.descendants(write.path);
+    for (let at = 0; at < below.length; at++) overlay.remove((below[at] as VariableEntry).meta.reference);
+    // after a `set` the written value is what the path holds
+    const here = write.method === "set" ? write.value : valueAt(state, write.path);
+    if (here === undefined) continue;
     const previous = overlay.get(write.reference);
-    const known = knownBytes(previous, write, bytes, here.value);
-    overlay.put(
-      variableFor(previous, "state", write.reference, write.path, here.value, writer, touch, known),
-    );
-    for (const above of overlay.ancestors(write.path)) {
-      const value = getAtPath(state, above.path);
-      if (value.found) overlay.put(refreshed(above, value.value, writer, touch));
+    const known = knownBytes(previous, write, sizes[index] as number, here);
+    overlay.put(variableFor(previous, "state", write.reference, write.path, here, writer, touch, known));
+    const above = overlay.ancestors(write.path);
+    for (let at = 0; at < above.length; at++) {
+      const entry = above[at] as VariableEntry;
+      const value = valueAt(state, entry.path);
+      if (value !== undefined) overlay.put(refreshed(entry, value, writer, touch));
     }
   }
-  const outputs: { callId: string; value: JsonValue }[] = [];
-  let outputBytes: number | undefined;
+  let outputs: ThreadChange["outputs"] = NONE;
+  let output: JsonValue | undefined;
   if (commit.output !== undefined) {
     const copy = toJsonValue(commit.output);
     if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `output: ${copy.message}`);
     const reference = formatReference("calls", [record.callId]);
-    outputs.push({ callId: record.callId, value: copy.value });
-    outputBytes = copy.bytes;
+    output = copy.value;
+    outputs = [{ callId: record.callId, value: output }];
     const previous = overlay.get(reference);
     overlay.put(
-      variableFor(previous, "calls", reference, [record.callId], copy.value, writer, seq++, outputBytes),
+      variableFor(previous, "calls", reference, [record.callId], output, writer, seq++, copy.bytes),
     );
   }
-  const writes = copies.map((c) => c.write);
-  const recordCopy = copyRecord(record, commit, writes, outputs[0]?.value);
+  const recordCopy = copyRecord(record, commit, writes, output);
   if (!recordCopy.ok) return failure("OUTPUT_WRITE_FAILED", `call record: ${recordCopy.message}`);
   const { upserts, removed } = overlay.result();
-  const change: ThreadChange = {
+  return {
     state,
     log,
     upserts,
     drops: removed,
-    evictions: [],
+    evictions: NONE,
     outputs,
     record: recordCopy.value,
     nextSeq: seq,
   };
-  return { ok: true, change };
+}
+
+/** The value at a path of the state, or undefined when there is none (JSON has no undefined). */
+function valueAt(state: JsonObject, path: Path): JsonValue | undefined {
+  const found = getAtPath(state, path);
+  return found.found ? found.value : undefined;
 }
 
 /**
@@ -249,7 +314,7 @@ function knownBytes(
 export function refreshed(
   entry: VariableEntry,
   value: JsonValue,
-  writer: Pick<Writer, "date" | "nowMs">,
+  writer: { readonly date: string; readonly nowMs: number },
   touch: number,
 ): VariableEntry {
   const { count: _count, countUnit: _unit, ...kept } = entry.meta;
@@ -263,11 +328,15 @@ export function refreshed(
 }
 
 type MutableRecord = { -readonly [K in keyof CallRecord]: CallRecord[K] };
-type Copied = { ok: true; value: JsonValue | undefined } | { ok: false; message: string };
+type Copied =
+  | { readonly ok: true; readonly value: JsonValue | undefined }
+  | { readonly ok: false; readonly message: string };
+
+const ABSENT: Copied = Object.freeze({ ok: true, value: undefined });
 
 /** A JSON field of the record, copied (undefined stays undefined). */
 const copiedField = (value: JsonValue | undefined): Copied =>
-  value === undefined ? { ok: true, value: undefined } : copyJson(value);
+  value === undefined ? ABSENT : copyJson(value);
 
 /**
  * A frozen copy of the call record, built field by field in one fixed order (an object spread followed by

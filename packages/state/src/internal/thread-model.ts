@@ -95,11 +95,14 @@ export function applyChangeToModel(model: ThreadModel, change: ThreadChange): vo
     model.variables.clear();
     model.trie.clear();
   }
-  for (const entry of change.drops) removeVariable(model, entry);
-  for (const { entry } of change.evictions) removeVariable(model, entry);
+  // indexed loops: this runs once per commit
+  const { drops, evictions } = change;
+  for (let index = 0; index < drops.length; index++) removeVariable(model, drops[index] as VariableEntry);
+  for (let index = 0; index < evictions.length; index++)
+    removeVariable(model, (evictions[index] as Eviction).entry);
   const upserts =
     change.upserts.length > 1 ? [...change.upserts].sort((a, b) => a.touch - b.touch) : change.upserts;
-  for (const entry of upserts) putVariable(model, entry);
+  for (let index = 0; index < upserts.length; index++) putVariable(model, upserts[index] as VariableEntry);
   model.state = change.state;
   model.nextSeq = change.nextSeq;
 }
