@@ -2,21 +2,36 @@ import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
 import { CachedStore } from "./internal/cached-store.js";
 import { copyJson } from "./internal/copy-json.js";
-import type { Eviction, ThreadChange, ThreadModel, VariableEntry } from "./internal/thread-model.js";
+import {
+  commitLogEntry,
+  type Eviction,
+  type ThreadChange,
+  type ThreadModel,
+  type VariableEntry,
+} from "./internal/thread-model.js";
 import type { StoreOptions } from "./store-options.js";
 import type {
   CallRecord,
   RunRecord,
   RunStatus,
   StateStore,
+  StateWrite,
   StoreStats,
   Tombstone,
   WriteLogEntry,
 } from "./store-types.js";
 
+/**
+ * A thread's write log, flat, four slots per entry: seq, date, source, write. The source is the commit's
+ * call record (the entry is built on read, {@link commitLogEntry}) or, for lifecycle entries, the entry
+ * itself. No objects per logged write: the log grows with every write and lives as long as the thread.
+ */
+type FlatLog = (number | string | CallRecord | WriteLogEntry | StateWrite)[];
+const LOG_SLOTS = 4;
+
 interface ThreadData {
   callCounter: number;
-  log: WriteLogEntry[];
+  log: FlatLog;
   readonly outputs: Map<string, JsonValue>;
   readonly tombstones: Map<string, Tombstone>;
   readonly completed: Map<string, CallRecord>;
@@ -71,8 +86,17 @@ class MemoryStore extends CachedStore {
       const output = outputs[index] as ThreadChange["outputs"][number];
       data.outputs.set(output.callId, output.value);
     }
-    for (let index = 0; index < log.length; index++) data.log.push(log[index] as WriteLogEntry);
+    for (let index = 0; index < log.length; index++) {
+      const entry = log[index] as WriteLogEntry;
+      data.log.push(entry.seq, entry.date, entry, entry.write);
+    }
     const record = change.record;
+    const commitLog = change.commitLog;
+    if (commitLog !== undefined && record !== undefined) {
+      const { firstSeq, date, writes } = commitLog;
+      for (let index = 0; index < writes.length; index++)
+        data.log.push(firstSeq + index, date, record, writes[index] as StateWrite);
+    }
     if (record !== undefined) {
       const list = this.records.get(record.runId);
       if (list === undefined) this.records.set(record.runId, [record]);
@@ -141,7 +165,17 @@ class MemoryStore extends CachedStore {
 
   readWriteLog(threadId: ThreadId): readonly WriteLogEntry[] {
     this.assertOpen();
-    return [...(this.threads.get(threadId)?.log ?? [])];
+    const log = this.threads.get(threadId)?.log ?? [];
+    const entries: WriteLogEntry[] = [];
+    for (let at = 0; at < log.length; at += LOG_SLOTS) {
+      const source = log[at + 2] as CallRecord | WriteLogEntry;
+      entries.push(
+        "seq" in source
+          ? source
+          : commitLogEntry(log[at] as number, source, log[at + 1] as string, log[at + 3] as StateWrite),
+      );
+    }
+    return entries;
   }
 
   stats(threadId?: ThreadId): StoreStats {

@@ -6,6 +6,7 @@ import { SqliteLock, type SqliteLockOptions } from "./internal/sqlite-lock.js";
 import { prepareSchema, type SqliteStatements } from "./internal/sqlite-schema.js";
 import { createStateValidator } from "./internal/state-validator.js";
 import {
+  commitLogEntry,
   createThreadModel,
   putVariable,
   type ThreadChange,
@@ -18,6 +19,7 @@ import type {
   RunRecord,
   RunStatus,
   StateStore,
+  StateWrite,
   StoreStats,
   Tombstone,
   VariableMeta,
@@ -145,6 +147,14 @@ class SqliteStore extends CachedStore {
     if (change.reset === true)
       for (const clear of [sql.logClear, sql.varClear, sql.outputClear, sql.recordsForget]) clear.run(id);
     for (const entry of change.log) sql.logInsert.run(id, entry.seq, entry.op ?? null, JSON.stringify(entry));
+    const { commitLog, record } = change;
+    if (commitLog !== undefined && record !== undefined) {
+      const { firstSeq, date, writes } = commitLog;
+      for (let index = 0; index < writes.length; index++) {
+        const entry = commitLogEntry(firstSeq + index, record, date, writes[index] as StateWrite);
+        sql.logInsert.run(id, entry.seq, null, JSON.stringify(entry));
+      }
+    }
     for (const { entry, tombstone } of change.evictions) {
       sql.varDelete.run(id, entry.meta.reference);
       if (entry.meta.scope === "calls") sql.outputDelete.run(id, String(entry.path[0]));
@@ -169,7 +179,6 @@ class SqliteStore extends CachedStore {
     }
     for (const output of change.outputs)
       sql.outputUpsert.run(id, output.callId, JSON.stringify(output.value));
-    const record = change.record;
     if (record !== undefined) {
       sql.recordInsert.run(
         id,

@@ -1,5 +1,6 @@
+import { formatReference } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
-import { commitOf, commitOk, THREAD, write } from "./commit-fixtures.js";
+import { commitOf, commitOk, manualClock, RUN, THREAD, write } from "./commit-fixtures.js";
 import type { OpenStore } from "./describe-store-conformance.js";
 
 /** Commit, fold, atomicity, schema and immutability cases. */
@@ -49,6 +50,50 @@ export function commitCases(openStore: OpenStore): void {
       const seqs = log.map((e) => e.seq);
       expect([...seqs].sort((x, y) => x - y)).toEqual(seqs);
       expect(new Set(seqs).size).toBe(3);
+    });
+
+    it("logs complete entries, and rewriting a variable logs its canonical path and reference", async () => {
+      const clock = manualClock();
+      const store = await openStore({ now: clock.now });
+      await commitOk(store, { callId: "one", tool: "t1", writes: [write(["a", 0], 1), write(["b"], 2)] });
+      clock.advance(1500);
+      // a caller's own path array (mutated afterwards) and a non-canonical reference text
+      const path: (string | number)[] = ["a", 0];
+      const second = commitOf({ callId: "two", tool: "t2", writes: [write(["x"], 3)] });
+      const result = await store.commitCall({
+        ...second,
+        writes: [{ path, method: "set", value: 3, reference: "†state.a.0" }],
+      });
+      expect(result).toEqual({ ok: true });
+      path[1] = 7;
+      const call = (id: string, tool: string) => ({ id, tool });
+      const entry = (
+        seq: number,
+        id: string,
+        tool: string,
+        date: string,
+        p: (string | number)[],
+        value: number,
+      ) => ({
+        seq,
+        runId: RUN,
+        call: call(id, tool),
+        date,
+        write: { path: p, method: "set", value, reference: formatReference("state", p) },
+      });
+      const log = await store.readWriteLog(THREAD);
+      const first = log[0]!.seq;
+      expect(log).toEqual([
+        entry(first, "one", "t1", "2025-01-01T00:00:00.000Z", ["a", 0], 1),
+        entry(first + 1, "one", "t1", "2025-01-01T00:00:00.000Z", ["b"], 2),
+        entry(first + 2, "two", "t2", "2025-01-01T00:00:01.500Z", ["a", 0], 3),
+      ]);
+      expect(await store.readState(THREAD)).toEqual({ a: [3], b: 2 });
+      const variables = await store.listVariables(THREAD);
+      expect(variables.map((v) => [v.reference, v.version])).toEqual([
+        ["†state.a[0]", 2],
+        ["†state.b", 1],
+      ]);
     });
 
     it("leaves nothing behind when the second write of a commit fails", async () => {

@@ -46,6 +46,16 @@ export class PathTrie {
     }
   }
 
+  /** The reference of the variable at exactly `path`, if any. */
+  referenceAt(path: Path): string | undefined {
+    let node: TrieNode | undefined = this.root;
+    for (let index = 0; index < path.length; index++) {
+      node = node.children.get(path[index] as PathSegment);
+      if (node === undefined) return undefined;
+    }
+    return node.reference;
+  }
+
   /** References of variables at strict prefixes of `path`, outermost first (shared empty array: none). */
   ancestors(path: Path): readonly string[] {
     let found: string[] | undefined;

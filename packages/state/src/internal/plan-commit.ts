@@ -19,7 +19,6 @@ import type {
   RecordedError,
   StateWrite,
   VariableMeta,
-  WriteLogEntry,
 } from "../store-types.js";
 import { copyJson } from "./copy-json.js";
 import { describeValue, storedPreview } from "./describe-value.js";
@@ -145,22 +144,31 @@ function forbiddenPath(path: Path): boolean {
 
 /**
  * Copies the written values (frozen) into `copies`, their JSON sizes into `sizes` (both sized for the
- * writes: filled by index, no growth); fails on the first
- * value that is not JSON. A frozen path is kept as it is (it cannot change), any other is copied.
+ * writes: filled by index, no growth); fails on the first value that is not JSON. A path that already
+ * holds a state variable reuses that variable's (frozen) path and reference text, so rewriting a variable
+ * retains no new path or string; otherwise a frozen path is kept as it is and any other is copied.
  */
 function copyWrites(
+  model: ThreadModel,
   writes: readonly StateWrite[],
   copies: StateWrite[],
   sizes: number[],
 ): CommitFailure | undefined {
   for (let index = 0; index < writes.length; index++) {
     const write = writes[index] as StateWrite;
-    const reference = formatReference("state", write.path);
-    if (forbiddenPath(write.path))
+    const known = model.trie.referenceAt(write.path);
+    const entry = known === undefined ? undefined : model.variables.get(known);
+    const reference = entry?.meta.reference ?? formatReference("state", write.path);
+    if (entry === undefined && forbiddenPath(write.path))
       return failure("OUTPUT_WRITE_FAILED", `cannot write to ${reference}`, reference);
     const copy = toJsonValue(write.value);
     if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `${reference}: ${copy.message}`, reference);
-    const path = Object.isFrozen(write.path) ? write.path : Object.freeze(write.path.slice());
+    const path =
+      entry !== undefined
+        ? entry.path
+        : Object.isFrozen(write.path)
+          ? write.path
+          : Object.freeze(write.path.slice());
     copies[index] = { path, method: write.method, value: copy.value, reference };
     sizes[index] = copy.bytes;
   }
@@ -186,7 +194,7 @@ export function planCommit(
   const count = commit.writes.length;
   const writes: StateWrite[] = new Array(count);
   const sizes: number[] = new Array(count);
-  const refused = copyWrites(commit.writes, writes, sizes);
+  const refused = copyWrites(model, commit.writes, writes, sizes);
   if (refused !== undefined) return refused;
   const schemaPlan = model.validator?.plan(model.state, writes);
   try {
@@ -234,12 +242,10 @@ function planApplied(
   };
   let seq = model.nextSeq;
   const overlay = new ModelOverlay(model);
-  const log: WriteLogEntry[] = new Array(writes.length);
-  const call = writes.length === 0 ? undefined : { id: record.callId, tool: record.tool };
+  const commitLog = { firstSeq: seq, date, writes };
   for (let index = 0; index < writes.length; index++) {
     const write = writes[index] as StateWrite;
     const touch = seq++;
-    log[index] = { seq: touch, runId: record.runId, call: call as WriteLogEntry["call"], date, write };
     const below = overlay.descendants(write.path);
     for (let at = 0; at < below.length; at++) overlay.remove((below[at] as VariableEntry).meta.reference);
     // after a `set` the written value is what the path holds
@@ -273,7 +279,8 @@ function planApplied(
   const { upserts, removed } = overlay.result();
   return {
     state,
-    log,
+    log: NONE,
+    commitLog,
     upserts,
     drops: removed,
     evictions: NONE,

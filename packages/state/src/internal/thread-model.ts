@@ -1,5 +1,12 @@
 import type { JsonObject, JsonValue, Path, ThreadId } from "@obelisk/core";
-import type { CallRecord, ThreadInfo, Tombstone, VariableMeta, WriteLogEntry } from "../store-types.js";
+import type {
+  CallRecord,
+  StateWrite,
+  ThreadInfo,
+  Tombstone,
+  VariableMeta,
+  WriteLogEntry,
+} from "../store-types.js";
 import { PathTrie } from "./path-trie.js";
 import type { StateValidator } from "./state-validator.js";
 
@@ -41,12 +48,27 @@ export interface Eviction {
   readonly tombstone: Tombstone;
 }
 
+/**
+ * The write-log entries of a commit's writes, not built as objects: write `i` is entry `firstSeq + i`,
+ * written by the change's record (its run, call id and tool) at `date`. See {@link commitLogEntry}.
+ */
+export interface CommitLog {
+  /** Sequence number of the first write. */
+  readonly firstSeq: number;
+  /** ISO time of the commit. */
+  readonly date: string;
+  /** The writes, in order. */
+  readonly writes: readonly StateWrite[];
+}
+
 /** Everything one commit or lifecycle operation changes in a thread; backends persist it atomically. */
 export interface ThreadChange {
   /** New folded state. */
   readonly state: JsonObject;
-  /** New write-log entries, in order. */
+  /** New lifecycle write-log entries (`unset`, `reset`), in order. */
   readonly log: readonly WriteLogEntry[];
+  /** A commit's write-log entries (with `record`; after `log`, which a commit leaves empty). */
+  readonly commitLog?: CommitLog;
   /** Variables created or updated (their tombstones, if any, are cleared). */
   readonly upserts: readonly VariableEntry[];
   /** Variables removed without a tombstone (superseded by a write above them). */
@@ -61,6 +83,16 @@ export interface ThreadChange {
   readonly reset?: boolean;
   /** Next sequence number after the change. */
   readonly nextSeq: number;
+}
+
+/** The write-log entry of a commit's write. */
+export function commitLogEntry(
+  seq: number,
+  record: Pick<CallRecord, "runId" | "callId" | "tool">,
+  date: string,
+  write: StateWrite,
+): WriteLogEntry {
+  return { seq, runId: record.runId, call: { id: record.callId, tool: record.tool }, date, write };
 }
 
 /** A fresh model for a thread. */
