@@ -38,7 +38,8 @@ export function collectReferences(
     visit(params[key] as JsonValue, walk);
     walk.location.pop();
   }
-  return walk.references;
+  // An exact-size copy (a list grown by push keeps room for 17; it lives as long as the compiled plan).
+  return walk.references.length === 0 ? walk.references : walk.references.slice();
 }
 
 function visit(value: JsonValue, walk: Walk): void {

@@ -2,14 +2,50 @@ import type { Path, PathSegment } from "@obelisk/core";
 
 const ANY_INDEX = "\u0000*";
 
-/** One trie node; `children` and `entries` are created on first use (most nodes need only one of them). */
+/**
+ * One trie node; `children` and `entries` are created on first use (most nodes need only one of them).
+ * The first child is held inline (`onlyKey`, `onlyChild`): most nodes have one, and a Map costs ~190
+ * bytes that live as long as the compiled plan. `children` holds every child once there are two.
+ */
 class TrieNode<T> {
+  onlyKey: string | undefined = undefined;
+  onlyChild: TrieNode<T> | undefined = undefined;
   children: Map<string, TrieNode<T>> | undefined = undefined;
   entries: T[] | undefined = undefined;
   /** The first entry stored strictly below this node. */
   firstBelow: T | undefined = undefined;
   /** The first entry of this node for which the index's `flag` holds. */
   firstFlagged: T | undefined = undefined;
+}
+
+/** The child of `node` under `key`, if any. */
+function childOf<T>(node: TrieNode<T>, key: string): TrieNode<T> | undefined {
+  if (node.children !== undefined) return node.children.get(key);
+  return node.onlyKey === key ? node.onlyChild : undefined;
+}
+
+/** The child of `node` under `key`, created when missing. */
+function childFor<T>(node: TrieNode<T>, key: string): TrieNode<T> {
+  let children = node.children;
+  if (children === undefined) {
+    if (node.onlyChild === undefined) {
+      const child = new TrieNode<T>();
+      node.onlyKey = key;
+      node.onlyChild = child;
+      return child;
+    }
+    if (node.onlyKey === key) return node.onlyChild;
+    children = new Map([[node.onlyKey as string, node.onlyChild]]);
+    node.children = children;
+    node.onlyKey = undefined;
+    node.onlyChild = undefined;
+  }
+  let child = children.get(key);
+  if (child === undefined) {
+    child = new TrieNode<T>();
+    children.set(key, child);
+  }
+  return child;
 }
 
 const INDEX_KEYS: string[] = [];
@@ -49,18 +85,7 @@ export class PathIndex<T> {
     }
     for (let depth = 0; depth < path.length; depth++) {
       if (node.firstBelow === undefined) node.firstBelow = entry;
-      const key = keyOf(path[depth] as PathSegment);
-      let children: Map<string, TrieNode<T>> | undefined = node.children;
-      if (children === undefined) {
-        children = new Map();
-        node.children = children;
-      }
-      let child: TrieNode<T> | undefined = children.get(key);
-      if (child === undefined) {
-        child = new TrieNode<T>();
-        children.set(key, child);
-      }
-      node = child;
+      node = childFor(node, keyOf(path[depth] as PathSegment));
     }
     if (node.entries === undefined) node.entries = [entry];
     else node.entries.push(entry);
@@ -90,7 +115,7 @@ export class PathIndex<T> {
     for (let depth = 0; node !== undefined && depth < path.length; depth++) {
       const first = node.entries?.[0];
       if (first !== undefined && (best === undefined || rank(first) < rank(best))) best = first;
-      node = node.children?.get(keyOf(path[depth] as PathSegment));
+      node = childOf(node, keyOf(path[depth] as PathSegment));
     }
     if (node === undefined) return best;
     const equal = flaggedOnly ? node.firstFlagged : node.entries?.[0];
@@ -116,15 +141,20 @@ function pushAll<T>(entries: readonly T[] | undefined, out: T[]): void {
 }
 
 function walk<T>(node: TrieNode<T>, path: Path, depth: number, out: T[]): void {
-  if (depth === path.length) {
-    pushAll(node.entries, out);
-    if (node.children !== undefined) for (const child of node.children.values()) collectSubtree(child, out);
-    return;
-  }
   pushAll(node.entries, out);
   const children = node.children;
-  if (children === undefined) return;
+  if (depth === path.length) {
+    if (children !== undefined) for (const child of children.values()) collectSubtree(child, out);
+    else if (node.onlyChild !== undefined) collectSubtree(node.onlyChild, out);
+    return;
+  }
   const key = keyOf(path[depth] as PathSegment);
+  if (children === undefined) {
+    const only = node.onlyChild;
+    if (only !== undefined && (key === ANY_INDEX || node.onlyKey === key || node.onlyKey === ANY_INDEX))
+      walk(only, path, depth + 1, out);
+    return;
+  }
   if (key === ANY_INDEX) {
     for (const child of children.values()) walk(child, path, depth + 1, out);
     return;
@@ -138,21 +168,30 @@ function walk<T>(node: TrieNode<T>, path: Path, depth: number, out: T[]): void {
 function collectSubtree<T>(node: TrieNode<T>, out: T[]): void {
   if (node.children === undefined) {
     pushAll(node.entries, out);
+    if (node.onlyChild !== undefined) collectSubtree(node.onlyChild, out);
     return;
   }
   const stack = [node];
   for (let current = stack.pop(); current !== undefined; current = stack.pop()) {
     pushAll(current.entries, out);
     if (current.children !== undefined) for (const child of current.children.values()) stack.push(child);
+    else if (current.onlyChild !== undefined) stack.push(current.onlyChild);
   }
 }
 
 function hasOverlapFrom<T>(node: TrieNode<T>, path: Path, depth: number): boolean {
   if (node.entries !== undefined && node.entries.length > 0) return true;
   if (depth === path.length) return node.firstBelow !== undefined;
-  const children = node.children;
-  if (children === undefined) return false;
   const key = keyOf(path[depth] as PathSegment);
+  const children = node.children;
+  if (children === undefined) {
+    const only = node.onlyChild;
+    return (
+      only !== undefined &&
+      (key === ANY_INDEX || node.onlyKey === key || node.onlyKey === ANY_INDEX) &&
+      hasOverlapFrom(only, path, depth + 1)
+    );
+  }
   if (key === ANY_INDEX) {
     for (const child of children.values()) if (hasOverlapFrom(child, path, depth + 1)) return true;
     return false;

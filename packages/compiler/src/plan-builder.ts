@@ -21,7 +21,7 @@ import type { CompiledCall, ParamReference, WriterLink } from "./compiled-plan.j
 import { makeCompiledCall } from "./make-compiled-call.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PathIndex } from "./path-index.js";
-import { closingCycle, type DagNode, WriterGroup } from "./plan-dag.js";
+import { appended, closingCycle, type DagNode, WriterGroup } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { makeLink, writersOf } from "./wire-edges.js";
@@ -178,16 +178,19 @@ export class PlanBuilder {
     };
     for (const group of groups) {
       writers.set(group.reference.text, group.links);
-      group.readers.push(entry);
+      group.readers = appended(group.readers, entry);
       if (group.owner === undefined) this.#groupByText.set(group.reference.text, group);
       if (group.readers.length > 1) continue;
       this.#groupIndex.add(group.reference.kind, group.reference.path, group);
-      for (const link of group.links) this.entries.get(link.callId)?.outGroups.push(group);
+      for (const link of group.links) {
+        const writer = this.entries.get(link.callId);
+        if (writer !== undefined) writer.outGroups = appended(writer.outGroups, group);
+      }
     }
     if (feeds.size > 0) this.planOrderIsTopological = false;
     for (const [group, set] of feeds) {
       group.links.push(makeLink(id, set, alternatives.length));
-      entry.outGroups.push(group);
+      entry.outGroups = appended(entry.outGroups, group);
     }
     this.#checkConflicts(entry, out);
     this.entries.set(id, entry);

@@ -8,8 +8,21 @@ export interface DagNode {
   readonly cost: number;
   /** Position in the builder's `nodes` (plan order among compiled calls). */
   readonly position: number;
-  /** Groups this call writes into (its successors are their readers). */
-  readonly outGroups: WriterGroup[];
+  /** Groups this call writes into (its successors are their readers); grown with `appended`. */
+  outGroups: WriterGroup[];
+}
+
+/**
+ * `list` with `item` at the end: a new exact-size list while it is short, `push` beyond. A list grown by
+ * push from empty keeps room for 17 items, and these lists live as long as the compiled plan (most hold 1–3).
+ */
+export function appended<T>(list: T[], item: T): T[] {
+  if (list.length === 0) return [item];
+  if (list.length >= 16) {
+    list.push(item);
+    return list;
+  }
+  return list.concat([item]);
 }
 
 /**
@@ -19,8 +32,8 @@ export interface DagNode {
  * group (`owner`) without itself.
  */
 export class WriterGroup {
-  /** The calls that read through this group, in the order they were added. */
-  readonly readers: DagNode[] = [];
+  /** The calls that read through this group, in the order they were added (grown with `appended`). */
+  readers: DagNode[] = [];
 
   constructor(
     /** The reference operand (its canonical text and path). */

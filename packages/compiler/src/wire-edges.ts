@@ -23,7 +23,9 @@ export function writersOf(
     if (hits.length === 0) return [];
     if (hits.length === 1) {
       const only = hits[0] as WriterEntry;
-      return only.callId === selfId ? [] : [linkOf(only.callId, [only.alternative], only.total)];
+      return only.callId === selfId
+        ? []
+        : [linkOf(only.callId, singleAlternative(only.alternative), only.total)];
     }
     const sorted = hits.filter((entry) => entry.callId !== selfId).sort(byIndexThenAlternative);
     const links: WriterLink[] = [];
@@ -42,12 +44,27 @@ export function writersOf(
   }
 }
 
+/** Shared `[n]` lists for the common single-alternative link (links are read-only). */
+const SINGLE: number[][] = [];
+
+function singleAlternative(alternative: number): number[] {
+  if (alternative >= 8) return [alternative];
+  let list = SINGLE[alternative];
+  if (list === undefined) {
+    list = [alternative];
+    SINGLE[alternative] = list;
+  }
+  return list;
+}
+
 function linkOf(callId: string, sorted: number[], total: number): WriterLink {
   return { callId: callId as WriterLink["callId"], alternatives: sorted, conditional: sorted.length < total };
 }
 
 /** A writer link. */
 export function makeLink(callId: string, alternatives: ReadonlySet<number>, total: number): WriterLink {
+  if (alternatives.size === 1)
+    for (const only of alternatives) return linkOf(callId, singleAlternative(only), total);
   const sorted = [...alternatives].sort((a, b) => a - b);
   return linkOf(callId, sorted, total);
 }

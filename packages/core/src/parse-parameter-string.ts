@@ -85,7 +85,8 @@ function parseTemplate(text: string, options: ReferenceScanOptions): ParseResult
   pending += text.slice(pieceStart);
   if (parts.length === 0) return literal(pending, suspicious);
   if (pending !== "") parts.push(pending);
-  return { ok: true, value: { type: "template", parts } };
+  // An exact-size copy: parsed templates live as long as a compiled plan.
+  return { ok: true, value: { type: "template", parts: parts.slice() } };
 }
 
 /** True when `text[from, to)` contains `†<known kind>` followed by `.` or `[`. */

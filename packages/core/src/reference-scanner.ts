@@ -67,7 +67,9 @@ export function scanReference(text: string, start: number, options: ReferenceSca
   if (failure !== undefined) return failure;
   const end = scanner.pos;
   const refText = scanner.canonicalText ?? text.slice(start, end);
-  return { ok: true, reference: { kind, path: scanner.path, text: refText }, end };
+  // An exact-size copy: a path grown by push keeps spare capacity for 17 segments, and parsed paths live
+  // as long as the compiled plan.
+  return { ok: true, reference: { kind, path: scanner.path.slice(), text: refText }, end };
 }
 
 /**

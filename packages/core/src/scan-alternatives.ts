@@ -15,6 +15,8 @@ const AND = 2;
 /**
  * Scans `operand (op operand)*` where op is `||`/`<|>` (new alternative) or `&&`/`*>` (same alternative),
  * with optional whitespace around operators. Stops after the last operand: `end` excludes trailing space.
+ * The lists returned are exact-size copies (lists grown by push keep spare room for 17 items, and parsed
+ * expressions live as long as a compiled plan).
  */
 export function scanAlternatives<T>(
   text: string,
@@ -33,11 +35,11 @@ export function scanAlternatives<T>(
     while (opPos < text.length && isSpaceCode(text.charCodeAt(opPos))) opPos++;
     const operator = operatorAt(text, opPos);
     if (operator === 0) {
-      alternatives.push(current);
-      return { ok: true, alternatives, end };
+      alternatives.push(current.slice());
+      return { ok: true, alternatives: alternatives.slice(), end };
     }
     if (operator === OR) {
-      alternatives.push(current);
+      alternatives.push(current.slice());
       current = [];
     }
     pos = opPos + operatorLength(text, opPos);
