@@ -30,15 +30,19 @@ export async function runCompile(config: BenchConfig, log: (line: string) => voi
     for (const shape of config.shapes) {
       const figures: CompileFigure[] = [];
       let error: string | undefined;
-      for (const size of config.compile.sizes) {
+      for (const [sizeIndex, size] of config.compile.sizes.entries()) {
         const plan = { type: "plan", plan: dagToPlan(generateDag(shape, size, config.seed)) };
         const samples: number[] = [];
-        for (let rep = 0; rep <= config.compile.reps; rep++) {
+        // One warm-up at the first size (the larger sizes are warmed by it); fewer repetitions for slow runs.
+        let reps = config.compile.reps;
+        for (let rep = sizeIndex === 0 ? -1 : 0; rep < reps; rep++) {
           const start = performance.now();
           const result = await engine.validate(plan);
           const ms = performance.now() - start;
           if (!result.ok) error = `validate not ok: ${result.diagnostics[0]?.code ?? "?"}`;
-          if (rep > 0) samples.push(ms);
+          if (rep < 0) continue;
+          samples.push(ms);
+          if (rep === 0 && ms > config.slowRuns.ms) reps = Math.min(reps, config.slowRuns.reps);
         }
         const ms = median(samples);
         figures.push({
