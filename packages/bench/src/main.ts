@@ -29,6 +29,12 @@ const config = quick ? QUICK_CONFIG : FULL_CONFIG;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const machine = describeMachine();
 const started = performance.now();
+const cpuStart = process.cpuUsage();
+/** CPU seconds (user + system) of this process since `from` (the memory workload's children not included). */
+const cpuSecondsSince = (from: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(from);
+  return Math.round((used.user + used.system) / 1e6);
+};
 
 const seconds: Record<string, number> = {};
 /** Runs one workload (when wanted) and records its wall time in seconds. */
@@ -80,6 +86,7 @@ const results: BenchResults = {
   targets: checkTargets(overhead, makespan, context),
   seconds,
   totalSeconds: Math.round((performance.now() - started) / 1000),
+  cpuSeconds: cpuSecondsSince(cpuStart),
 };
 
 const report = renderReport(results);

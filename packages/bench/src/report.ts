@@ -22,6 +22,8 @@ export interface BenchResults {
   /** Wall time of each workload that ran (s). */
   readonly seconds?: Readonly<Record<string, number>>;
   readonly totalSeconds: number;
+  /** CPU seconds of the bench process (child processes not included): on a shared machine, wall time includes waiting for a core. */
+  readonly cpuSeconds?: number;
 }
 
 function cell(figure: EngineFigure | undefined): string {
@@ -147,7 +149,7 @@ export function renderReport(results: BenchResults): string {
   return [
     `## Obelisk benchmarks — ${m.date.slice(0, 10)}`,
     "",
-    `Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryMb} MB, ${m.os}, Node ${m.node}; load average at start ${m.loadAverageAtStart}. Mode: ${results.mode}; ${results.totalSeconds} s in all${timeSplit(results.seconds)}.`,
+    `Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryMb} MB, ${m.os}, Node ${m.node}; load average at start ${m.loadAverageAtStart}. Mode: ${results.mode}; ${results.totalSeconds} s in all${timeSplit(results.seconds)}${results.cpuSeconds === undefined ? "" : `; CPU time of the bench process ${results.cpuSeconds} s`}.`,
     "",
     "### Targets (issue 7)",
     ...targetTable(results.targets),
