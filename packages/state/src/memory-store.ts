@@ -34,7 +34,13 @@ interface ThreadData {
   log: FlatLog;
   readonly outputs: Map<string, JsonValue>;
   readonly tombstones: Map<string, Tombstone>;
+  /** Latest succeeded record per call hash, as of the last lookup (see `unindexed`). */
   readonly completed: Map<string, CallRecord>;
+  /**
+   * Succeeded records with a call hash committed since the last `findCompletedCall`, oldest first: the
+   * index is brought up to date on lookup, not per commit (a Map insert costs more than the push).
+   */
+  unindexed: CallRecord[];
 }
 
 /** The in-memory backend: the cached models are the data; history lives in maps. */
@@ -47,7 +53,14 @@ class MemoryStore extends CachedStore {
   private data(threadId: string): ThreadData {
     let data = this.threads.get(threadId);
     if (data === undefined) {
-      data = { callCounter: 0, log: [], outputs: new Map(), tombstones: new Map(), completed: new Map() };
+      data = {
+        callCounter: 0,
+        log: [],
+        outputs: new Map(),
+        tombstones: new Map(),
+        completed: new Map(),
+        unindexed: [],
+      };
       this.threads.set(threadId, data);
     }
     return data;
@@ -67,6 +80,7 @@ class MemoryStore extends CachedStore {
       data.log = [];
       data.outputs.clear();
       data.completed.clear();
+      data.unindexed = [];
     }
     // indexed loops: this runs once per commit
     const { evictions, drops, upserts, outputs, log } = change;
@@ -101,8 +115,7 @@ class MemoryStore extends CachedStore {
       const list = this.records.get(record.runId);
       if (list === undefined) this.records.set(record.runId, [record]);
       else list.push(record);
-      if (record.status === "succeeded" && record.callHash !== undefined)
-        data.completed.set(record.callHash, record);
+      if (record.status === "succeeded" && record.callHash !== undefined) data.unindexed.push(record);
     }
     return true;
   }
@@ -160,7 +173,13 @@ class MemoryStore extends CachedStore {
 
   findCompletedCall(threadId: ThreadId, callHash: string): CallRecord | undefined {
     this.assertOpen();
-    return this.threads.get(threadId)?.completed.get(callHash);
+    const data = this.threads.get(threadId);
+    if (data === undefined) return undefined;
+    if (data.unindexed.length > 0) {
+      for (const record of data.unindexed) data.completed.set(record.callHash as string, record);
+      data.unindexed = [];
+    }
+    return data.completed.get(callHash);
   }
 
   readWriteLog(threadId: ThreadId): readonly WriteLogEntry[] {
