@@ -1,4 +1,4 @@
-import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
+import type { JsonValue, OutputMethod, Path, RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
 import { CachedStore } from "./internal/cached-store.js";
 import { copyJson } from "./internal/copy-json.js";
@@ -22,12 +22,13 @@ import type {
 } from "./store-types.js";
 
 /**
- * A thread's write log, flat, four slots per entry: seq, date, source, write. The source is the commit's
- * call record (the entry is built on read, {@link commitLogEntry}) or, for lifecycle entries, the entry
- * itself. No objects per logged write: the log grows with every write and lives as long as the thread.
+ * A thread's write log, flat, seven slots per entry: seq, date, source, then the write's path, method,
+ * value and reference. The source is the commit's call record (the entry and its write are built on read,
+ * {@link commitLogEntry}) or, for lifecycle entries, the entry itself. No objects per logged write: the
+ * log grows with every write and lives as long as the thread.
  */
-type FlatLog = (number | string | CallRecord | WriteLogEntry | StateWrite)[];
-const LOG_SLOTS = 4;
+type FlatLog = (number | string | CallRecord | WriteLogEntry | Path | JsonValue)[];
+const LOG_SLOTS = 7;
 
 interface ThreadData {
   callCounter: number;
@@ -102,14 +103,16 @@ class MemoryStore extends CachedStore {
     }
     for (let index = 0; index < log.length; index++) {
       const entry = log[index] as WriteLogEntry;
-      data.log.push(entry.seq, entry.date, entry, entry.write);
+      data.log.push(entry.seq, entry.date, entry, null, null, null, null);
     }
     const record = change.record;
     const commitLog = change.commitLog;
     if (commitLog !== undefined && record !== undefined) {
       const { firstSeq, date, writes } = commitLog;
-      for (let index = 0; index < writes.length; index++)
-        data.log.push(firstSeq + index, date, record, writes[index] as StateWrite);
+      for (let index = 0; index < writes.length; index++) {
+        const { path, method, value, reference } = writes[index] as StateWrite;
+        data.log.push(firstSeq + index, date, record, path, method, value, reference);
+      }
     }
     if (record !== undefined) {
       const list = this.records.get(record.runId);
@@ -188,11 +191,17 @@ class MemoryStore extends CachedStore {
     const entries: WriteLogEntry[] = [];
     for (let at = 0; at < log.length; at += LOG_SLOTS) {
       const source = log[at + 2] as CallRecord | WriteLogEntry;
-      entries.push(
-        "seq" in source
-          ? source
-          : commitLogEntry(log[at] as number, source, log[at + 1] as string, log[at + 3] as StateWrite),
-      );
+      if ("seq" in source) {
+        entries.push(source);
+        continue;
+      }
+      const write: StateWrite = {
+        path: log[at + 3] as Path,
+        method: log[at + 4] as OutputMethod,
+        value: log[at + 5] as JsonValue,
+        reference: log[at + 6] as string,
+      };
+      entries.push(commitLogEntry(log[at] as number, source, log[at + 1] as string, write));
     }
     return entries;
   }

@@ -334,6 +334,26 @@ export function refreshed(
   return { meta, path: entry.path, touch, updatedMs: writer.nowMs };
 }
 
+/** Frozen one-reference `wrote` lists by reference, shared by the records (bounded: cleared when full). */
+const SINGLE_WROTE = new Map<string, readonly string[]>();
+const SINGLE_WROTE_MAX = 4096;
+
+/**
+ * A frozen copy of a record's `wrote`. Most calls write one target: those share one frozen array per
+ * reference text (records are frozen, so sharing is invisible), instead of each retaining its own.
+ */
+function frozenWrote(wrote: readonly string[]): readonly string[] {
+  if (wrote.length !== 1) return Object.freeze(wrote.slice());
+  const only = wrote[0] as string;
+  let shared = SINGLE_WROTE.get(only);
+  if (shared === undefined) {
+    if (SINGLE_WROTE.size >= SINGLE_WROTE_MAX) SINGLE_WROTE.clear();
+    shared = Object.freeze([only]);
+    SINGLE_WROTE.set(only, shared);
+  }
+  return shared;
+}
+
 type MutableRecord = { -readonly [K in keyof CallRecord]: CallRecord[K] };
 type Copied =
   | { readonly ok: true; readonly value: JsonValue | undefined }
@@ -387,7 +407,7 @@ function copyRecord(
   if (record.outputPath !== undefined) copy.outputPath = record.outputPath;
   copy.outputMethod = record.outputMethod;
   if (result.value !== undefined) copy.result = result.value;
-  copy.wrote = Object.freeze(record.wrote.slice());
+  copy.wrote = frozenWrote(record.wrote);
   if (error.value !== undefined) copy.error = error.value as unknown as RecordedError;
   if (record.reason !== undefined) copy.reason = record.reason;
   if (record.description !== undefined) copy.description = record.description;
