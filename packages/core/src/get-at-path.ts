@@ -13,20 +13,29 @@ const NOT_FOUND: PathLookup = Object.freeze({ found: false });
  * array; a non-negative index also reads an object key spelled the same (`†state.years.2024`).
  */
 export function getAtPath(root: JsonValue | undefined, path: Path): PathLookup {
-  if (root === undefined) return NOT_FOUND;
+  const value = valueAtPath(root, path);
+  return value === undefined ? NOT_FOUND : { found: true, value };
+}
+
+/**
+ * The value at `path` below `root`, or `undefined` when there is none (a JSON value is never
+ * `undefined`): {@link getAtPath} without allocating, for existence checks on hot paths.
+ */
+export function valueAtPath(root: JsonValue | undefined, path: Path): JsonValue | undefined {
+  if (root === undefined) return undefined;
   let current: JsonValue = root;
   for (const segment of path) {
     let next: JsonValue | undefined;
     if (isJsonArray(current)) {
-      if (typeof segment !== "number" || !Number.isInteger(segment)) return NOT_FOUND;
+      if (typeof segment !== "number" || !Number.isInteger(segment)) return undefined;
       next = current[segment < 0 ? current.length + segment : segment];
     } else if (isJsonObject(current)) {
       const key = typeof segment === "number" ? (segment >= 0 ? String(segment) : undefined) : segment;
-      if (key === undefined || FORBIDDEN_SEGMENTS.has(key) || !Object.hasOwn(current, key)) return NOT_FOUND;
+      if (key === undefined || FORBIDDEN_SEGMENTS.has(key) || !Object.hasOwn(current, key)) return undefined;
       next = current[key];
     }
-    if (next === undefined) return NOT_FOUND;
+    if (next === undefined) return undefined;
     current = next;
   }
-  return { found: true, value: current };
+  return current;
 }

@@ -2,25 +2,30 @@ import type { CompiledCall, WriterLink } from "@obelisk/compiler";
 import type { InputExpression, Reference } from "@obelisk/core";
 import type { CallStatus } from "@obelisk/state";
 
-/** One operand of an input expression with its (mutable, for streaming claims) in-plan writers. */
+/** A missing operand with its in-plan writers (kept for the reasons of blocked / waiting calls). */
 export interface Operand {
   /** The reference. */
   readonly reference: Reference;
   /** In-plan writers of the referenced path. */
-  readonly writers: WriterLink[];
+  readonly writers: readonly WriterLink[];
 }
 
 /** Where a call is in its life inside the decision core. */
 export type SlotPhase = "evaluating" | "parked" | "dispatched" | "held" | "committing" | "settled";
 
-/** The decision core's record of one call. */
+/** The decision core's record of one call (one per call for the whole run: kept small). */
 export interface CallSlot {
   /** Position in plan order. */
   readonly index: number;
   /** The compiled call. */
   readonly call: CompiledCall;
-  /** Expressions → `||` alternatives → `&&` operands. */
-  readonly expressions: readonly (readonly (readonly Operand[])[])[];
+  /** The call's input expressions: `||` alternatives of `&&` operands. */
+  readonly expressions: readonly InputExpression[];
+  /**
+   * Streaming runs only: each operand's writers as known when the call was added, extended by late claims.
+   * Batch runs read the compiled writer lists instead (every call is known up front).
+   */
+  readonly writers: Map<Reference, WriterLink[]> | undefined;
   /** Cursor: expression, alternative and operand being decided. */
   expression: number;
   alternative: number;
@@ -32,7 +37,7 @@ export interface CallSlot {
   /** Lifecycle phase. */
   phase: SlotPhase;
   /** Operands found missing while deciding the current expression (for reasons). */
-  missing: Operand[];
+  missing: readonly Operand[];
   /** Final status once settled. */
   status?: CallStatus;
   /** Alternative written once settled, if any. */
@@ -40,42 +45,58 @@ export interface CallSlot {
   /** The alternative of a completed result waiting for its turn (accumulating writers). */
   completedAlternative?: number;
   /** Accumulation groups this call belongs to (target texts). */
-  groups: string[];
+  groups: readonly string[];
 }
 
-/** Every input expression of a call's parameters, in document order. */
+/** Every input expression of a call's parameters, in document order (an exact-size array). */
 export function expressionsOf(call: CompiledCall): InputExpression[] {
-  const result: InputExpression[] = [];
-  for (const reference of call.references) {
-    const value = reference.value;
-    if (value.type === "reference") result.push(value.expression);
-    else for (const part of value.parts) if (typeof part !== "string") result.push(part);
+  let count = 0;
+  for (const { value } of call.references) {
+    if (value.type === "reference") count++;
+    else for (const part of value.parts) if (typeof part !== "string") count++;
+  }
+  const result = new Array<InputExpression>(count);
+  let next = 0;
+  for (const { value } of call.references) {
+    if (value.type === "reference") result[next++] = value.expression;
+    else for (const part of value.parts) if (typeof part !== "string") result[next++] = part;
   }
   return result;
 }
 
-/** Builds the slot of a call with its operands' writers. */
+/** The empty list slots share until they have a missing operand or a group (both are rare and short). */
+export const NO_ITEMS: readonly never[] = Object.freeze([]);
+
+/**
+ * Builds the slot of a call. `streaming`: snapshot each operand's writers now (later calls may claim the
+ * path and are added to the snapshot); batch runs look the compiled writers up when needed.
+ */
 export function createCallSlot(
   call: CompiledCall,
   index: number,
   writersOf: (call: CompiledCall, reference: Reference) => readonly WriterLink[],
+  streaming = false,
 ): CallSlot {
-  const expressions = expressionsOf(call).map((expression) =>
-    expression.alternatives.map((operands) =>
-      operands.map((reference) => ({ reference, writers: [...writersOf(call, reference)] })),
-    ),
-  );
+  const expressions = expressionsOf(call);
+  let writers: Map<Reference, WriterLink[]> | undefined;
+  if (streaming) {
+    writers = new Map();
+    for (const expression of expressions)
+      for (const operands of expression.alternatives)
+        for (const reference of operands) writers.set(reference, [...writersOf(call, reference)]);
+  }
   return {
     index,
     call,
     expressions,
+    writers,
     expression: 0,
     alternative: 0,
     operand: 0,
     pending: 0,
     subscribed: false,
     phase: "evaluating",
-    missing: [],
-    groups: [],
+    missing: NO_ITEMS,
+    groups: NO_ITEMS,
   };
 }

@@ -1,8 +1,14 @@
 import type { CompiledCall, WriterLink } from "@obelisk/compiler";
-import { asCallId, asThreadId, deepFreeze, pathsOverlap, type Reference } from "@obelisk/core";
+import {
+  asCallId,
+  asThreadId,
+  deepFreeze,
+  type InputExpression,
+  pathsOverlap,
+  type Reference,
+} from "@obelisk/core";
 import type { StateStore } from "@obelisk/state";
 import { isThenable } from "./awaitable.js";
-import { expressionsOf } from "./call-slot.js";
 import type { WorkingContext } from "./working-context.js";
 
 /** The call id a `†calls.<id>…` reference names, if any. */
@@ -65,22 +71,29 @@ export function preloadCallOutputs(
   threadId: string,
 ): Promise<void> | undefined {
   const pending: Promise<void>[] = [];
-  for (const call of calls) {
-    for (const expression of expressionsOf(call)) {
-      for (const operands of expression.alternatives) {
-        for (const reference of operands) {
-          const id = producerId(reference);
-          if (id === undefined || context.hasCallOutput(id)) continue;
-          const producer = byId.get(id);
-          if (producer !== undefined && producer.outputPath === undefined) continue;
-          const stored = store.getCallOutput(asThreadId(threadId), id);
-          const keep = (found: Awaited<typeof stored>): void => {
-            if (found !== undefined && "value" in found) context.setCallOutput(id, deepFreeze(found.value));
-          };
-          if (isThenable(stored)) pending.push(Promise.resolve(stored).then(keep));
-          else keep(stored);
-        }
+  const load = (id: string): void => {
+    if (context.hasCallOutput(id)) return;
+    const producer = byId.get(id);
+    if (producer !== undefined && producer.outputPath === undefined) return;
+    const stored = store.getCallOutput(asThreadId(threadId), id);
+    const keep = (found: Awaited<typeof stored>): void => {
+      if (found !== undefined && "value" in found) context.setCallOutput(id, deepFreeze(found.value));
+    };
+    if (isThenable(stored)) pending.push(Promise.resolve(stored).then(keep));
+    else keep(stored);
+  };
+  const visit = (expression: InputExpression): void => {
+    for (const operands of expression.alternatives) {
+      for (const reference of operands) {
+        const id = producerId(reference);
+        if (id !== undefined) load(id);
       }
+    }
+  };
+  for (const call of calls) {
+    for (const { value } of call.references) {
+      if (value.type === "reference") visit(value.expression);
+      else for (const part of value.parts) if (typeof part !== "string") visit(part);
     }
   }
   return pending.length === 0 ? undefined : Promise.all(pending).then(() => undefined);

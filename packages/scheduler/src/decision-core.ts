@@ -1,10 +1,9 @@
 import type { CompiledCall, WriterLink } from "@obelisk/compiler";
-import { OUTPUT_METHODS, type Reference } from "@obelisk/core";
-import { type CallSlot, createCallSlot } from "./call-slot.js";
+import { type InputExpression, OUTPUT_METHODS, type Reference } from "@obelisk/core";
+import { type CallSlot, createCallSlot, NO_ITEMS } from "./call-slot.js";
 import type { ContextProbe, CoreEffect, DecisionCoreOptions, SettleInfo } from "./decision-types.js";
 import { isApprovalReference, unsatisfiedEffect } from "./unsatisfied-effect.js";
 
-const NONE: readonly CoreEffect[] = [];
 const defaultWriters = (call: CompiledCall, reference: Reference): readonly WriterLink[] =>
   call.writers.get(reference.text) ?? [];
 
@@ -53,26 +52,28 @@ export class DecisionCore {
     return slot;
   }
 
-  /** Adds calls (in plan order) and evaluates them; returns the effects. */
-  add(calls: readonly CompiledCall[]): CoreEffect[] {
+  /**
+   * Adds calls (in plan order) and evaluates them; returns the effects. Every event method appends its
+   * effects to `effects` when given (the runner passes its queue: no array per event) and returns it.
+   */
+  add(calls: readonly CompiledCall[], effects: CoreEffect[] = []): CoreEffect[] {
     const added: CallSlot[] = [];
     for (const call of calls) {
-      const slot = createCallSlot(call, this.slots.length, this.writersOf);
+      const slot = createCallSlot(call, this.slots.length, this.writersOf, !this.closed);
       this.slots.push(slot);
       this.byId.set(call.id, slot);
       this.joinGroups(slot);
       added.push(slot);
     }
-    const effects: CoreEffect[] = [];
     if (this.parked.size > 0) this.claimParked(calls, effects);
     for (const slot of added) this.evaluate(slot, effects);
     return effects;
   }
 
   /** No more calls will be added: parked references are decided now. */
-  close(): CoreEffect[] {
+  close(effects: CoreEffect[] = []): CoreEffect[] {
+    const before = effects.length;
     this.closed = true;
-    const effects: CoreEffect[] = [];
     const parked = [...this.parked];
     this.parked.clear();
     for (const slot of parked) {
@@ -80,12 +81,13 @@ export class DecisionCore {
       this.evaluate(slot, effects);
     }
     this.checkFinished(effects);
-    this.breakStall(effects);
+    this.breakStall(effects, before);
     return effects;
   }
 
   /** The tool finished with a result for `alternative` (or none): decide when it may be committed. */
-  completed(index: number, alternative: number | undefined): readonly CoreEffect[] {
+  completed(index: number, alternative: number | undefined, effects: CoreEffect[] = []): CoreEffect[] {
+    const before = effects.length;
     const slot = this.slot(index);
     slot.phase = "held";
     if (alternative !== undefined) slot.completedAlternative = alternative;
@@ -93,28 +95,29 @@ export class DecisionCore {
       const cancelled = slot.groups.length === 0 ? undefined : this.cancelledBefore(slot);
       if (cancelled !== undefined) {
         slot.phase = "dispatched";
-        return [cancelled];
+        effects.push(cancelled);
+        return effects;
       }
       slot.phase = "committing";
-      return [{ type: "commit", index }];
+      effects.push({ type: "commit", index });
+      return effects;
     }
     this.active--;
-    const effects: CoreEffect[] = [];
-    this.breakStall(effects);
-    return effects.length === 0 ? NONE : effects;
+    this.breakStall(effects, before);
+    return effects;
   }
 
   /** The call settled (its commit is durable): wake its dependents and release ordered writers. */
-  settled(index: number, info: SettleInfo): CoreEffect[] {
+  settled(index: number, info: SettleInfo, effects: CoreEffect[] = []): CoreEffect[] {
+    const before = effects.length;
     const slot = this.slot(index);
-    if (slot.phase === "settled") return [];
+    if (slot.phase === "settled") return effects;
     if (slot.phase === "dispatched" || slot.phase === "committing") this.active--;
     slot.phase = "settled";
     slot.status = info.status;
     if (info.alternative !== undefined) slot.written = info.alternative;
     this.settledCount++;
     this.parked.delete(slot);
-    const effects: CoreEffect[] = [];
     const waiting = this.waiters.get(slot.call.id);
     if (waiting !== undefined) {
       this.waiters.delete(slot.call.id);
@@ -125,7 +128,7 @@ export class DecisionCore {
     }
     for (const group of slot.groups) this.releaseGroup(group, effects);
     this.checkFinished(effects);
-    this.breakStall(effects);
+    this.breakStall(effects, before);
     return effects;
   }
 
@@ -153,30 +156,32 @@ export class DecisionCore {
   private evaluate(slot: CallSlot, effects: CoreEffect[]): void {
     const expressions = slot.expressions;
     while (slot.expression < expressions.length) {
-      const alternatives = expressions[slot.expression]!;
-      const operand = alternatives[slot.alternative]![slot.operand]!;
+      const alternatives = (expressions[slot.expression] as InputExpression).alternatives;
+      const operands = alternatives[slot.alternative] as readonly Reference[];
+      const reference = operands[slot.operand] as Reference;
       if (!slot.subscribed) {
         slot.subscribed = true;
-        slot.pending = this.subscribe(slot, operand.writers);
+        slot.pending = this.subscribe(slot, this.operandWriters(slot, reference));
       }
       if (slot.pending > 0) return;
       slot.subscribed = false;
-      if (this.probe.exists(operand.reference)) {
+      if (this.probe.exists(reference)) {
         slot.operand++;
-        if (slot.operand === alternatives[slot.alternative]!.length) {
+        if (slot.operand === operands.length) {
           slot.expression++;
           slot.alternative = 0;
           slot.operand = 0;
-          slot.missing = [];
+          slot.missing = NO_ITEMS;
         }
         continue;
       }
-      if (!this.closed && operand.writers.length === 0 && !isApprovalReference(operand.reference)) {
+      const writers = this.operandWriters(slot, reference);
+      if (!this.closed && writers.length === 0 && !isApprovalReference(reference)) {
         slot.phase = "parked";
         this.parked.add(slot);
         return;
       }
-      slot.missing.push(operand);
+      slot.missing = [...slot.missing, { reference, writers }];
       slot.alternative++;
       slot.operand = 0;
       if (slot.alternative === alternatives.length) {
@@ -189,6 +194,17 @@ export class DecisionCore {
     slot.phase = "dispatched";
     this.active++;
     effects.push({ type: "dispatch", index: slot.index });
+  }
+
+  /** In-plan writers of an operand: the streaming snapshot (with late claims), else the compiled links. */
+  private operandWriters(slot: CallSlot, reference: Reference): readonly WriterLink[] {
+    return slot.writers?.get(reference) ?? this.writersOf(slot.call, reference);
+  }
+
+  /** The operand a slot is deciding. */
+  private currentOperand(slot: CallSlot): Reference {
+    const expression = slot.expressions[slot.expression] as InputExpression;
+    return (expression.alternatives[slot.alternative] as readonly Reference[])[slot.operand] as Reference;
   }
 
   /** Subscribes to every unsettled writer; returns how many there are. */
@@ -211,12 +227,14 @@ export class DecisionCore {
     const claims = this.claims;
     if (claims === undefined) return;
     for (const slot of [...this.parked]) {
-      const operand = slot.expressions[slot.expression]![slot.alternative]![slot.operand]!;
+      const reference = this.currentOperand(slot);
+      const writers = slot.writers?.get(reference);
+      if (writers === undefined) continue;
       for (const call of calls) {
-        const link = claims(call, operand.reference);
-        if (link !== undefined) operand.writers.push(link);
+        const link = claims(call, reference);
+        if (link !== undefined) writers.push(link);
       }
-      if (operand.writers.length > 0) {
+      if (writers.length > 0) {
         this.parked.delete(slot);
         slot.phase = "evaluating";
         slot.subscribed = false;
@@ -232,7 +250,7 @@ export class DecisionCore {
     for (const alternative of outputPath.alternatives) {
       for (const target of alternative) {
         if (slot.groups.includes(target.text)) continue;
-        slot.groups.push(target.text);
+        slot.groups = [...slot.groups, target.text];
         const members = this.groups.get(target.text);
         if (members === undefined) this.groups.set(target.text, [slot]);
         else members.push(slot);
@@ -280,8 +298,10 @@ export class DecisionCore {
    * targets. The held writer that someone waits for fails `OUTPUT_WRITE_FAILED` (nothing written); its
    * readers then decide as for any failed upstream call. Repeats until the run can progress: never hangs.
    */
-  private breakStall(effects: CoreEffect[]): void {
-    if (this.active > 0 || !this.closed || this.done || this.parked.size > 0 || effects.length > 0) return;
+  /** `before`: the length of `effects` when the event began (what this event added comes after it). */
+  private breakStall(effects: CoreEffect[], before: number): void {
+    if (this.active > 0 || !this.closed || this.done || this.parked.size > 0 || effects.length > before)
+      return;
     let victim: CallSlot | undefined;
     for (const slot of this.slots) {
       if (slot.phase !== "held") continue;

@@ -129,14 +129,20 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       this.options.store,
       this.options.threadId,
     );
-    this.whenLoaded(loaded, () => this.feed(this.core.add(calls)));
+    this.whenLoaded(loaded, () => {
+      this.core.add(calls, this.queue);
+      this.pump();
+    });
   }
 
   /** No more calls: references still unclaimed end as REF_UNRESOLVED; resolves `result` when all settle. */
   close(): Promise<ExecutionResult> {
     if (!this.closed) {
       this.closed = true;
-      this.whenLoaded(undefined, () => this.feed(this.core.close()));
+      this.whenLoaded(undefined, () => {
+        this.core.close(this.queue);
+        this.pump();
+      });
     }
     return this.result;
   }
@@ -156,9 +162,11 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     );
   }
 
-  /** Queues the core's effects and performs them (iteratively: no deep recursion on long chains). */
-  private feed(effects: readonly CoreEffect[]): void {
-    for (const effect of effects) this.queue.push(effect);
+  /**
+   * Performs the effects the core appended to the queue (iteratively: no deep recursion on long chains).
+   * The core writes into the queue itself, so no array is allocated per event.
+   */
+  private pump(): void {
     if (!this.draining) this.drain();
   }
 
@@ -290,7 +298,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   /** A completed result: the core decides when it may be committed (plan order for accumulating paths). */
   complete(index: number, pending: PendingResult): void {
     this.runOf(index).pending = pending;
-    this.feed(this.core.completed(index, pending.alternative));
+    this.core.completed(index, pending.alternative, this.queue);
+    this.pump();
   }
 
   /** Commits a completed result: `store.commitCall`, then the writes applied to the working state, then settle. */
@@ -385,12 +394,10 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       ending.status === "succeeded" || ending.status === "satisfied"
         ? (ending.branch ?? (run.call.outputPath ? 0 : undefined))
         : undefined;
-    this.feed(
-      this.core.settled(
-        index,
-        alternative === undefined ? { status: ending.status } : { status: ending.status, alternative },
-      ),
-    );
+    const info =
+      alternative === undefined ? { status: ending.status } : { status: ending.status, alternative };
+    this.core.settled(index, info, this.queue);
+    this.pump();
   }
 
   /** Aborts the run: in-flight calls get the abort, calls not yet dispatched end `cancelled`. */
@@ -407,11 +414,19 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const durationMs = Math.max(0, this.now() - this.startedAt);
     this.emit({ type: "run-end", status, durationMs });
     const calls = this.runs.map((run) => run.report).filter((report) => report !== undefined);
-    const state = toJsonValue(this.context.state, { maxBytes: Number.MAX_SAFE_INTEGER });
+    const working = this.context.state;
+    let copy: JsonObject | undefined;
     this.settle({
       status,
       calls,
-      state: (state.ok ? state.value : this.context.state) as JsonObject,
+      // A copy of the working state, made on first read: the engine reads the store's state instead.
+      get state(): JsonObject {
+        if (copy === undefined) {
+          const json = toJsonValue(working, { maxBytes: Number.MAX_SAFE_INTEGER });
+          copy = (json.ok ? json.value : working) as JsonObject;
+        }
+        return copy;
+      },
       durationMs,
     });
   }

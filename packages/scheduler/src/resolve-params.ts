@@ -19,12 +19,8 @@ export function evaluateExpression(
   for (const operands of expression.alternatives) {
     let value: JsonValue | undefined;
     for (const operand of operands) {
-      const read = context.read(operand);
-      if (!read.found) {
-        value = undefined;
-        break;
-      }
-      value = read.value;
+      value = context.valueOf(operand);
+      if (value === undefined) break;
     }
     if (value !== undefined) return frozen(value);
   }

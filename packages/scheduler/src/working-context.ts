@@ -1,10 +1,7 @@
-import { deepFreeze, getAtPath, type JsonObject, type JsonValue, type Reference } from "@obelisk/core";
+import { deepFreeze, type JsonObject, type JsonValue, type Reference, valueAtPath } from "@obelisk/core";
 import type { StateWrite } from "@obelisk/state";
 import type { ContextProbe } from "./decision-types.js";
 import { ownedRoot, writeAllInPlace } from "./working-state.js";
-
-/** Result of reading a reference: found with a value, or missing. */
-export type ReadResult = { readonly found: true; readonly value: JsonValue } | { readonly found: false };
 
 /**
  * The run's in-memory working copy of the context: input, state (updated in place from the same writes
@@ -46,13 +43,13 @@ export class WorkingContext implements ContextProbe {
     return Object.hasOwn(this.calls, callId);
   }
 
-  /** Reads a reference. */
-  read(reference: Reference): ReadResult {
-    return getAtPath(this.roots.get(reference.kind), reference.path);
+  /** The referenced value, or `undefined` when it does not exist. */
+  valueOf(reference: Reference): JsonValue | undefined {
+    return valueAtPath(this.roots.get(reference.kind), reference.path);
   }
 
   /** True when the reference exists (existence, not truthiness). */
   exists(reference: Reference): boolean {
-    return getAtPath(this.roots.get(reference.kind), reference.path).found;
+    return valueAtPath(this.roots.get(reference.kind), reference.path) !== undefined;
   }
 }
