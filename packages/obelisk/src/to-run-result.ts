@@ -1,5 +1,5 @@
 import type { JsonObject, PlanHash } from "@obelisk/core";
-import type { ExecutionResult } from "@obelisk/scheduler";
+import type { CallReport, ExecutionResult } from "@obelisk/scheduler";
 import type { CallOutcome, RunError, RunResult } from "./engine-types.js";
 
 /** The run result of SPEC §10 from an execution. */
@@ -10,27 +10,14 @@ export function toRunResult(
   execution: ExecutionResult,
   state: JsonObject,
 ): RunResult {
-  // Entries, not `calls[id] = …`: every id (even one the compiler would refuse) becomes an own data property.
-  const entries: [string, CallOutcome][] = [];
+  const calls: Record<string, CallOutcome> = {};
   const errors: RunError[] = [];
   for (const report of execution.calls) {
     const error =
       report.error === undefined
         ? undefined
         : { code: report.error.code ?? "TOOL_ERROR", message: report.error.message };
-    entries.push([
-      report.callId,
-      {
-        tool: report.tool,
-        status: report.status,
-        ...(report.branch === undefined ? {} : { branch: report.branch }),
-        attempts: report.attempts,
-        durationMs: report.durationMs,
-        wrote: report.wrote,
-        ...(report.reason === undefined ? {} : { reason: report.reason }),
-        ...(error === undefined ? {} : { error }),
-      },
-    ]);
+    setOwn(calls, report.callId, outcomeOf(report, error));
     if (report.status === "failed" && error !== undefined)
       errors.push({ callId: report.callId, call: report.call, error });
   }
@@ -39,9 +26,30 @@ export function toRunResult(
     threadId,
     planHash,
     status: execution.status,
-    calls: Object.fromEntries(entries),
+    calls,
     errors,
     state,
     durationMs: execution.durationMs,
   };
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A call's outcome, built field by field in the documented key order (no spread per call). */
+function outcomeOf(report: CallReport, error: CallOutcome["error"]): CallOutcome {
+  const outcome = { tool: report.tool, status: report.status } as Mutable<CallOutcome>;
+  if (report.branch !== undefined) outcome.branch = report.branch;
+  outcome.attempts = report.attempts;
+  outcome.durationMs = report.durationMs;
+  outcome.wrote = report.wrote;
+  if (report.reason !== undefined) outcome.reason = report.reason;
+  if (error !== undefined) outcome.error = error;
+  return outcome;
+}
+
+/** Every id (even `__proto__`) becomes an own data property, never the prototype. */
+function setOwn(target: Record<string, CallOutcome>, key: string, value: CallOutcome): void {
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
 }
