@@ -6,6 +6,7 @@ import type {
   OutputPath,
   OutputTarget,
   PlanCallSource,
+  Reference,
 } from "@obelisk/core";
 import {
   appendPointer,
@@ -159,7 +160,8 @@ export class PlanBuilder {
     const alternatives = body.outputPath?.alternatives ?? [
       [{ kind: "calls", path: [id], text: `†calls.${id}` }],
     ];
-    const groups = this.#groupsOf(id, body.references, alternatives);
+    const texts: string[] = [];
+    const groups = this.#groupsOf(id, body.references, alternatives, texts);
     const feeds = this.#feedsOf(id, alternatives);
     if (this.options.refuseCycles && this.#refuseCycle(id, groups, feeds, source.pointer, out))
       return undefined;
@@ -176,11 +178,12 @@ export class PlanBuilder {
       tool,
       alternatives,
     };
-    for (const group of groups) {
-      writers.set(group.reference.text, group.links);
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g] as WriterGroup;
+      writers.set(texts[g] as string, group.links);
       group.readers = appended(group.readers, entry);
-      if (group.owner === undefined) this.#groupByText.set(group.reference.text, group);
       if (group.readers.length > 1) continue;
+      if (group.owner === undefined) this.#groupByText.set(group.reference.text, group);
       this.#groupIndex.add(group.reference.kind, group.reference.path, group);
       for (const link of group.links) {
         const writer = this.entries.get(link.callId);
@@ -213,20 +216,25 @@ export class PlanBuilder {
     return call;
   }
 
-  /** The writer group of each distinct operand: shared by text, private when the call writes an overlapping path. */
+  /**
+   * The writer group of each distinct operand: shared by text, private when the call writes an overlapping
+   * path. `texts` gets each operand's own text (the key of the call's `writers`, so that looking up the
+   * call's references there finds the very same string, not an equal one: comparing distinct strings is
+   * what made those lookups slow).
+   */
   #groupsOf(
     id: string,
     references: readonly ParamReference[],
     alternatives: readonly (readonly OutputTarget[])[],
+    texts: string[],
   ): WriterGroup[] {
     const groups: WriterGroup[] = [];
-    const seen = new Set<string>();
     for (const { value } of references) {
       if (value.type === "reference")
-        this.#groupsOfExpression(id, value.expression, alternatives, groups, seen);
+        this.#groupsOfExpression(id, value.expression, alternatives, groups, texts);
       else if (value.type === "template")
         for (const part of value.parts)
-          if (typeof part !== "string") this.#groupsOfExpression(id, part, alternatives, groups, seen);
+          if (typeof part !== "string") this.#groupsOfExpression(id, part, alternatives, groups, texts);
     }
     return groups;
   }
@@ -236,16 +244,14 @@ export class PlanBuilder {
     expression: InputExpression,
     alternatives: readonly (readonly OutputTarget[])[],
     groups: WriterGroup[],
-    seen: Set<string>,
+    texts: string[],
   ): void {
     for (const gate of expression.alternatives)
       for (const operand of gate) {
-        if (seen.has(operand.text)) continue;
-        seen.add(operand.text);
-        const writesIt = alternatives.some((targets) =>
-          targets.some((t) => t.kind === operand.kind && pathsOverlap(t.path, operand.path)),
-        );
-        const shared = writesIt ? undefined : this.#groupByText.get(operand.text);
+        const text = operand.text;
+        if (seenBefore(texts, text)) continue;
+        const writesIt = writesOverlapping(alternatives, operand);
+        const shared = writesIt ? undefined : this.#groupByText.get(text);
         groups.push(
           shared ??
             new WriterGroup(operand, writersOf(operand, id, this.#writers), writesIt ? id : undefined),
@@ -319,6 +325,39 @@ export class PlanBuilder {
 }
 
 const rankOf = (entry: WriterEntry): number => entry.index;
+
+/** Large operand lists of one call, as sets (a scan is cheaper while the list is short). */
+const textSets = new WeakMap<string[], Set<string>>();
+
+/** Whether `texts` already holds `text`; adds it otherwise. */
+function seenBefore(texts: string[], text: string): boolean {
+  if (texts.length < 16) {
+    if (texts.includes(text)) return true;
+    texts.push(text);
+    return false;
+  }
+  let set = textSets.get(texts);
+  if (set === undefined) {
+    set = new Set(texts);
+    textSets.set(texts, set);
+  }
+  if (set.has(text)) return true;
+  set.add(text);
+  texts.push(text);
+  return false;
+}
+
+/** True when one of the call's targets overlaps the operand's path. */
+function writesOverlapping(alternatives: readonly (readonly OutputTarget[])[], operand: Reference): boolean {
+  for (let a = 0; a < alternatives.length; a++) {
+    const targets = alternatives[a] as readonly OutputTarget[];
+    for (let t = 0; t < targets.length; t++) {
+      const target = targets[t] as OutputTarget;
+      if (target.kind === operand.kind && pathsOverlap(target.path, operand.path)) return true;
+    }
+  }
+  return false;
+}
 
 function conflictDiagnostic(entry: CallEntry, target: OutputTarget, other: WriterEntry): Diagnostic {
   const id = entry.call.id;
