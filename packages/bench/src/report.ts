@@ -131,7 +131,7 @@ function timeSplit(seconds: Readonly<Record<string, number>> | undefined): strin
   return parts.length > 0 ? ` (${parts.join(", ")})` : "";
 }
 
-/** Where the overhead workload's time went: seconds per engine over every case (warm-ups and probes included). */
+/** Where the overhead workload's time went: seconds per engine over every case (warm-ups included). */
 function overheadTime(cases: readonly OverheadCase[]): string[] {
   const spent = new Map<string, number>();
   for (const c of cases)
@@ -139,7 +139,7 @@ function overheadTime(cases: readonly OverheadCase[]): string[] {
   if (cases.length === 0) return [];
   const parts = [...spent].map(([engine, ms]) => `${engine} ${round(ms / 1000, 2)} s`);
   return [
-    `Time spent per engine on this workload (warm-ups, probes, setup and checks included): ${parts.join(", ")}.`,
+    `Time spent per engine on this workload (warm-ups, setup and checks included): ${parts.join(", ")}.`,
   ];
 }
 

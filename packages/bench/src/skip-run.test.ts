@@ -16,18 +16,23 @@ describe("skipRun", () => {
     expect(skipRun("fast", 100_000, config, [])).toBeUndefined();
   });
 
-  it("skips on the linear floor when one size is known and even linear growth is over the limit", () => {
-    const skip = skipRun("fast", 10_000, config, [{ size: 1_000, ms: 400 }]);
-    expect(skip?.predictedMs).toBe(4_000);
+  it("predicts linear growth (the floor) when one size is known", () => {
+    expect(skipRun("fast", 10_000, config, [{ size: 1_000, ms: 400 }])?.predictedMs).toBe(4_000);
+    expect(skipRun("fast", 10_000, config, [{ size: 1_000, ms: 250 }])).toBeUndefined();
   });
 
   it("uses the measured growth when two sizes are known", () => {
     const known = [
-      { size: 1_000, ms: 20 },
+      { size: 1_000, ms: 100 },
       { size: 10_000, ms: 200 },
     ];
     expect(skipRun("fast", 100_000, config, known)).toBeUndefined();
     expect(skipRun("fast", 100_000, { ...config, maxRunMs: 1_000 }, known)?.predictedMs).toBe(2_000);
+    const quadratic = [
+      { size: 1_000, ms: 100 },
+      { size: 10_000, ms: 1_000 * 10 },
+    ];
+    expect(skipRun("fast", 20_000, config, quadratic)?.predictedMs).toBe(40_000);
   });
 
   it("skips every larger size after a run over the time limit, with no prediction", () => {

@@ -1,5 +1,5 @@
 import type { BenchConfig } from "./bench-config.js";
-import { predictRunMs, type SizedTime } from "./predict-run.js";
+import { growthExponent, predictRunMs, type SizedTime } from "./predict-run.js";
 
 /** Why an overhead run is skipped, with the predicted run time (ms) behind it when there is one. */
 export interface RunSkip {
@@ -14,8 +14,8 @@ export function seconds(ms: number): string {
 
 /**
  * Decides whether `engine` runs at `size` from its cap and its times at smaller sizes (`known`):
- * skipped when capped, after a run over the time limit, or when predicted over `config.maxRunMs`.
- * With one size known the growth is unknown: the skip then rests on linear growth, a floor.
+ * skipped when capped, after a run over the time limit, or when predicted over `config.maxRunMs`
+ * (with one size known, on linear growth: a floor).
  */
 export function skipRun(
   engine: string,
@@ -28,22 +28,15 @@ export function skipRun(
   const last = known.at(-1);
   if (last !== undefined && !Number.isFinite(last.ms))
     return { reason: `a run at ${last.size.toLocaleString("en-US")} calls went over the time limit` };
-  const limit = `limit ${seconds(config.maxRunMs)}`;
-  if (known.length === 1 && last !== undefined) {
-    const linear = last.ms * (size / last.size);
-    if (linear > config.maxRunMs) {
-      return {
-        reason: `predicted ≥ ${seconds(linear)} per run even at linear growth from its ${last.size.toLocaleString("en-US")}-call time (${limit})`,
-        predictedMs: Math.round(linear),
-      };
-    }
-  }
   const predicted = predictRunMs(known, size);
-  if (predicted !== undefined && predicted > config.maxRunMs) {
-    return {
-      reason: `predicted ≈ ${seconds(predicted)} per run from its smaller sizes (${limit})`,
-      predictedMs: Math.round(predicted),
-    };
-  }
-  return undefined;
+  if (predicted === undefined || predicted <= config.maxRunMs || last === undefined) return undefined;
+  const exponent = growthExponent(known);
+  const basis =
+    known.length === 1 || exponent === 1
+      ? `linear growth from its ${last.size.toLocaleString("en-US")}-call time`
+      : `growth ∝ size^${exponent.toFixed(2)} measured at its smaller sizes`;
+  return {
+    reason: `predicted ${known.length === 1 ? "≥" : "≈"} ${seconds(predicted)} per run (${basis}; limit ${seconds(config.maxRunMs)})`,
+    predictedMs: Math.round(predicted),
+  };
 }

@@ -2,14 +2,11 @@ import type { Adapter } from "../adapters/adapter.js";
 import { type EngineKey, loadAdapter } from "../adapters/registry.js";
 import type { BenchConfig } from "../bench-config.js";
 import { type DagShape, generateDag } from "../dag.js";
-import { measureInterleaved, timeRun, type WarmUp } from "../measure.js";
-import { predictRunMs, type SizedTime } from "../predict-run.js";
+import { measureInterleaved, type WarmUp } from "../measure.js";
+import type { SizedTime } from "../predict-run.js";
 import { type RunSkip, seconds, skipRun } from "../skip-run.js";
 import { median, round } from "../stats.js";
 import { referenceResults, work } from "../work.js";
-
-/** How many times the measured size the growth probe runs at. */
-const PROBE_FACTOR = 3;
 
 /** Engines of the overhead workload, in run order. */
 export const OVERHEAD_ENGINES: readonly EngineKey[] = [
@@ -39,7 +36,7 @@ export interface EngineFigure {
   readonly predictedMs?: number;
   /** Wrong results or a crash (the run does not count). */
   readonly error?: string;
-  /** Wall time the bench spent on this engine and case (warm-up, probe, setup and checks included), ms. */
+  /** Wall time the bench spent on this engine and case (warm-up, setup and checks included), ms. */
   readonly spentMs?: number;
 }
 
@@ -65,23 +62,8 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
       const dag = generateDag(shape, size, config.seed);
       const expected = referenceResults(dag);
       const skip = new Map<EngineKey, RunSkip>();
-      const probeMs = new Map<EngineKey, number>();
       for (const key of OVERHEAD_ENGINES) {
-        const cap = config.caps[key];
-        const historyKey = `${key}/${shape}`;
-        if (cap === undefined || size <= cap.maxSize) {
-          const spent = await probeGrowth(
-            adapters.get(key) as Adapter,
-            shape,
-            size,
-            config,
-            history,
-            historyKey,
-            log,
-          );
-          if (spent > 0) probeMs.set(key, spent);
-        }
-        const reason = skipRun(key, size, config, history.get(historyKey) ?? []);
+        const reason = skipRun(key, size, config, history.get(`${key}/${shape}`) ?? []);
         if (reason !== undefined) skip.set(key, reason);
       }
       const active = OVERHEAD_ENGINES.filter((key) => !skip.has(key));
@@ -110,7 +92,6 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
         const index = active.indexOf(key);
         const name = adapters.get(key)?.name ?? key;
         const historyKey = `${key}/${shape}`;
-        const probe = probeMs.get(key) ?? 0;
         if (index < 0) {
           const skipped = skip.get(key);
           return {
@@ -118,11 +99,10 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
             engine: name,
             skipped: skipped?.reason ?? "skipped",
             ...(skipped?.predictedMs === undefined ? {} : { predictedMs: skipped.predictedMs }),
-            ...(probe > 0 ? { spentMs: Math.round(probe) } : {}),
           };
         }
         const entry = samples[index];
-        const spentMs = Math.round(probe + (entry?.spentMs ?? 0));
+        const spentMs = Math.round(entry?.spentMs ?? 0);
         if (entry?.error !== undefined) return { key, engine: name, error: entry.error, spentMs };
         if (entry?.tooSlow !== undefined) {
           history.set(historyKey, [{ size, ms: Number.POSITIVE_INFINITY }]);
@@ -151,36 +131,4 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
     }
   }
   return cases;
-}
-
-/**
- * With one size measured, the prediction assumes quadratic growth. When that alone would skip a run a
- * linear engine could finish in time, one untimed probe at a few times the measured size (checked like any
- * run) gives the engine's real growth exponent instead. Returns the wall time spent (0 when no probe ran).
- */
-async function probeGrowth(
-  adapter: Adapter,
-  shape: DagShape,
-  size: number,
-  config: BenchConfig,
-  history: Map<string, SizedTime[]>,
-  historyKey: string,
-  log: (line: string) => void,
-): Promise<number> {
-  const known = history.get(historyKey) ?? [];
-  const last = known.at(-1);
-  if (known.length !== 1 || last === undefined || !Number.isFinite(last.ms)) return 0;
-  const quadratic = predictRunMs(known, size) ?? 0;
-  const linear = last.ms * (size / last.size);
-  if (quadratic <= config.maxRunMs || linear > config.maxRunMs) return 0;
-  const probeSize = Math.min(size, Math.round(last.size * PROBE_FACTOR));
-  if (probeSize <= last.size) return 0;
-  const start = performance.now();
-  const dag = generateDag(shape, probeSize, config.seed);
-  const run = await timeRun(adapter, dag, { task: work }, referenceResults(dag), config.runTimeoutMs);
-  const spent = performance.now() - start;
-  if (run.error !== undefined || !Number.isFinite(run.ms)) return spent;
-  history.set(historyKey, [...known, { size: probeSize, ms: run.ms }]);
-  log(`probe ${adapter.name} ${shape} ${probeSize}: ${round(run.ms)} ms (growth from ${last.size})`);
-  return spent;
 }
