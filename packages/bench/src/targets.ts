@@ -102,10 +102,15 @@ export function checkTargets(
   const bestFifo = worst(fifo.map((e) => e.medianMs ?? Number.NaN).filter(Number.isFinite), Math.min);
   const gain = 1 - (obeliskOf(limited)?.medianMs ?? Number.NaN) / bestFifo;
   const bound = limited?.lowerBoundMs ?? Number.NaN;
-  const reachable = canBeat(bestFifo, bound, 0.1);
+  const best = fifo.find((e) => e.medianMs === bestFifo);
+  // No schedule beats the lower bound. Timers overshoot every sleep, so the bound recomputed from the
+  // sleeps each run actually got is the tighter one; the nominal bound (seeded durations) is shown too.
+  const observed = best?.ratioToObservedBound ?? Number.NaN;
+  const reachable = canBeat(observed, 1, 0.1) && canBeat(bestFifo, bound, 0.1);
+  const oracle = limited?.engines.find((e) => e.engine.includes("priorities"));
   const unattainable = reachable
     ? ""
-    : `; unattainable on this DAG: 10% under the best FIFO peer is ${round(0.9 * bestFifo)} ms, below the lower bound max(critical path, total work / 4) = ${round(bound)} ms (that peer is within ${round((bestFifo / bound - 1) * 100, 2)}% of the bound)`;
+    : `; unattainable on this DAG: ${best?.engine ?? "the best FIFO peer"} is already within ${round((observed - 1) * 100, 2)}% of the lower bound max(critical path, total work / 4) from the observed sleeps (${round((bestFifo / bound - 1) * 100, 2)}% of the nominal ${round(bound)} ms), so 10% shorter would beat the bound${oracle?.medianMs === undefined ? "" : `; even ${oracle.engine}, which knows every duration, took ${oracle.medianMs} ms`}`;
   return [
     check(
       "overhead ≤ 2 µs/call, memory store, every shape at 10k (worst shape)",
