@@ -62,6 +62,35 @@ describe("canonicalJson fast and deep paths", () => {
     }
   });
 
+  it("writes boxed primitives by their own keys on every path, as before the native path", () => {
+    const boxed = [new Number(3), new String("ab"), new Boolean(false), Object(1n)];
+    expect(canonicalJson(boxed)).toBe('[{},{"0":"a","1":"b"},{},{}]');
+    let deep: unknown = boxed;
+    for (let level = 0; level < 100_000; level++) deep = [deep];
+    expect(canonicalJson(deep).slice(100_000, -100_000)).toBe('[{},{"0":"a","1":"b"},{},{}]');
+  });
+
+  it("writes long lists of out-of-order objects (the sorting replacer) like short ones (the JS writer)", () => {
+    const item = (i: number) => ({
+      z: i,
+      a: { y: [i, { d: 1, c: undefined }], x: null },
+      ...JSON.parse(`{"__proto__":{"q":${i},"p":"†"}}`),
+      m: () => i,
+      d: new Date(i),
+    });
+    const list = Array.from({ length: 100 }, (_, i) => item(i));
+    expect(canonicalJson(list)).toBe(`[${list.map((value) => canonicalJson(value)).join(",")}]`);
+    expect(canonicalJson(list[1])).toBe(
+      '{"__proto__":{"p":"†","q":1},"a":{"x":null,"y":[1,{"d":1}]},"d":"1970-01-01T00:00:00.001Z","z":1}',
+    );
+    const indexLike = Array.from({ length: 100 }, (_, i) => ({ "": i, "0": false, "10": 1, "2": 2 }));
+    expect(canonicalJson(indexLike)).toBe(`[${indexLike.map((value) => canonicalJson(value)).join(",")}]`);
+    expect(canonicalJson(indexLike[0])).toBe('{"":0,"0":false,"10":1,"2":2}');
+    const cyclic: unknown[] = Array.from({ length: 100 }, (_, i) => ({ b: i, a: i }));
+    cyclic.push(cyclic);
+    expect(() => canonicalJson(cyclic)).toThrow(expect.objectContaining({ code: "USAGE" }));
+  });
+
   it("still refuses a cycle on the fast path", () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;

@@ -57,8 +57,85 @@ function pushContainer(value: object, tasks: Task[]): void {
  * Throws an ObeliskError (USAGE) on a cycle or a BigInt; undefined at the top level gives `null`.
  */
 export function canonicalJson(value: unknown): string {
+  // Native JSON.stringify with keys put in order writes the same text with no intermediate strings; it
+  // throws on a BigInt, a cycle or a very deep value, which the paths below report or handle at any depth.
+  // Values already in canonical order (most parameters) are written by native JSON.stringify. Long
+  // arrays of out-of-order objects (plans) too, with a replacer that sorts: it costs a call per value,
+  // which only pays off against the JS writer for long lists (measured: a 10k-call plan 1.5-2x faster,
+  // small objects slower). A BigInt, a cycle or a very deep value makes JSON.stringify throw; the JS
+  // writer then reports it or handles it at any depth.
+  try {
+    if (inOrder(value, 0)) return JSON.stringify(value) ?? "null";
+    if (Array.isArray(value) && value.length >= LONG_LIST) return JSON.stringify(value, withSortedKeys);
+  } catch {
+    // fall through to the JS writer
+  }
   const fast = recursiveJson(value, true, 0);
   return fast === TOO_DEEP ? iterativeJson(value) : (fast ?? "null");
+}
+
+/** Arrays at least this long are worth the sorting replacer. */
+const LONG_LIST = 64;
+/** Thrown by the replacer for an object it cannot reorder (the JS writer takes over). */
+const UNORDERABLE = new Error("canonicalJson: keys a copy cannot order");
+
+/**
+ * True when plain JSON.stringify already writes `value` canonically: every object's keys in order, no
+ * `toJSON`, no boxed primitive, and shallow enough to check by recursion (else the replacer decides).
+ */
+function inOrder(value: unknown, depth: number): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  if (depth === MAX_RECURSION) return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (!inOrder(value[index], depth + 1)) return false;
+    return true;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function" || isBoxedPrimitive(value)) return false;
+  const record = value as Record<string, unknown>;
+  let previous: string | undefined;
+  for (const key of Object.keys(record)) {
+    if (previous !== undefined && previous > key) return false;
+    if (!inOrder(record[key], depth + 1)) return false;
+    previous = key;
+  }
+  return true;
+}
+
+/** `new Number(1)` and kin: JSON.stringify would unwrap them; canonical JSON writes their own keys (`{}`). */
+function isBoxedPrimitive(value: object): boolean {
+  return (
+    value instanceof Number || value instanceof String || value instanceof Boolean || value instanceof BigInt
+  );
+}
+
+/** JSON.stringify replacer: an object whose own keys are out of order is written from a sorted copy. */
+function withSortedKeys(_key: string, value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  let sorted = true;
+  for (let index = 1; index < keys.length; index++) {
+    if ((keys[index - 1] as string) > (keys[index] as string)) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted && !isBoxedPrimitive(value)) return value;
+  // A copy cannot hold index-like keys ("0", "10") after others: objects list them first, by number.
+  for (const key of keys) if (key.charCodeAt(0) <= 57 && key.charCodeAt(0) >= 48) throw UNORDERABLE;
+  keys.sort();
+  const copy: Record<string, unknown> = {};
+  for (const key of keys) {
+    if (key === "__proto__")
+      Object.defineProperty(copy, key, {
+        value: record[key],
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    else copy[key] = record[key];
+  }
+  return copy;
 }
 
 const TOO_DEEP: unique symbol = Symbol("too deep");
