@@ -4,7 +4,7 @@ import { describeCharAt, type IssueResult, issueAt } from "./language-issue.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { isSpaceCode } from "./name-grammar.js";
 import { type ReferenceScanOptions, scanReference } from "./reference-scanner.js";
-import { scanAlternatives } from "./scan-alternatives.js";
+import { type OperandScan, scanAlternatives } from "./scan-alternatives.js";
 
 /** An expression scanned from a position, and where it ends (after its last reference). */
 export type ExpressionScan =
@@ -13,12 +13,15 @@ export type ExpressionScan =
 
 /** Scans `†a && †b || †c` from `start`, stopping after the last reference (used whole and inside `{…}`). */
 export function scanExpression(text: string, start: number, options: ReferenceScanOptions): ExpressionScan {
-  const scan = scanAlternatives<Reference>(text, start, (source, offset) => {
-    const reference = scanReference(source, offset, options);
-    return reference.ok ? { ok: true, value: reference.reference, end: reference.end } : reference;
-  });
+  const scan = scanAlternatives<Reference, ReferenceScanOptions>(text, start, scanOperand, options);
   if (!scan.ok) return scan;
   return { ok: true, expression: { alternatives: scan.alternatives }, end: scan.end };
+}
+
+/** One operand of an expression: a reference. */
+function scanOperand(text: string, offset: number, options: ReferenceScanOptions): OperandScan<Reference> {
+  const reference = scanReference(text, offset, options);
+  return reference.ok ? { ok: true, value: reference.reference, end: reference.end } : reference;
 }
 
 /**

@@ -26,18 +26,28 @@ export function parseOutputPath(
     maxPathDepth: limits.maxPathDepth,
     forbidNegativeIndex: true,
   };
-  const starts: number[] = [];
-  const scan = scanAlternatives<OutputTarget>(text, 0, (source, offset) => {
-    const target = scanTarget(source, offset, options);
-    if (target.ok) starts.push(offset);
-    return target;
-  });
+  const context: TargetContext = { options, starts: [] };
+  const scan = scanAlternatives(text, 0, scanStartedTarget, context);
+  const starts = context.starts;
   if (!scan.ok) return asOutputPathIssue(scan);
   if (scan.end !== text.length) return unexpectedAfterTarget(text, scan.end);
   const overlap = findOverlap(scan.alternatives, starts);
   if (overlap !== undefined) return overlap;
   const alternatives = scan.alternatives;
   return { ok: true, value: { alternatives, text: joinOutputPath(alternatives, targetText) } };
+}
+
+/** What scanning the targets of one output path keeps: the scan options and where each target starts. */
+interface TargetContext {
+  readonly options: ReferenceScanOptions;
+  readonly starts: number[];
+}
+
+/** One target, remembering where it starts. */
+function scanStartedTarget(text: string, offset: number, context: TargetContext): OperandScan<OutputTarget> {
+  const target = scanTarget(text, offset, context.options);
+  if (target.ok) context.starts.push(offset);
+  return target;
 }
 
 /** One target: a reference to a writable kind whose path starts with a name. */

@@ -56,7 +56,10 @@ function parseToolOutput(text: string): ParseResult<ParameterValue> {
 
 /** A string with a dagger after its first character: a template when it holds `{†…}`, else a literal. */
 function parseTemplate(text: string, options: ReferenceScanOptions): ParseResult<ParameterValue> {
-  const parts: (string | InputExpression)[] = [];
+  // Parts go to a scratch list first (a template never starts another): only the exact-size list
+  // returned is allocated (parsed templates live as long as a compiled plan).
+  const parts = PARTS;
+  let count = 0;
   let pending = "";
   let suspicious = false;
   let pieceStart = 0;
@@ -76,18 +79,21 @@ function parseTemplate(text: string, options: ReferenceScanOptions): ParseResult
     while (close < text.length && isSpaceCode(text.charCodeAt(close))) close++;
     if (close >= text.length) return issueAt("REF_SYNTAX", 'unclosed "{†": missing "}"', open);
     if (text.charCodeAt(close) !== CHAR.closeBrace) return unexpectedAfterExpression(text, scan.end);
-    if (pending !== "") parts.push(pending);
-    parts.push(scan.expression);
+    if (pending !== "") parts[count++] = pending;
+    parts[count++] = scan.expression;
     pending = "";
     pieceStart = close + 1;
   }
   suspicious ||= hasSuspiciousReference(text, pieceStart, text.length, options.kinds);
   pending += text.slice(pieceStart);
-  if (parts.length === 0) return literal(pending, suspicious);
-  if (pending !== "") parts.push(pending);
-  // An exact-size copy: parsed templates live as long as a compiled plan.
-  return { ok: true, value: { type: "template", parts: parts.slice() } };
+  if (count === 0) return literal(pending, suspicious);
+  if (pending !== "") parts[count++] = pending;
+  const result = parts.slice(0, count);
+  parts.fill("", 0, count);
+  return { ok: true, value: { type: "template", parts: result } };
 }
+
+const PARTS: (string | InputExpression)[] = [];
 
 /** True when `text[from, to)` contains `†<known kind>` followed by `.` or `[`. */
 export function hasSuspiciousReference(text: string, from: number, to: number, kinds: KindTable): boolean {

@@ -62,34 +62,55 @@ export function scanReference(text: string, start: number, options: ReferenceSca
       didYouMean(kind, options.kinds.keys()),
     );
   }
-  const scanner = new PathScanner(text, start, pos, options);
+  const scanner = SCANNER;
+  scanner.reset(text, start, pos, options);
   const failure = scanner.scanPath();
   if (failure !== undefined) return failure;
   const end = scanner.pos;
   const refText = scanner.canonicalText ?? text.slice(start, end);
-  // An exact-size copy: a path grown by push keeps spare capacity for 17 segments, and parsed paths live
-  // as long as the compiled plan.
-  return { ok: true, reference: { kind, path: scanner.path.slice(), text: refText }, end };
+  return { ok: true, reference: { kind, path: scanner.takePath(), text: refText }, end };
 }
 
 /**
  * Scans the segments of a path; keeps its position and the segments. The canonical text is built only
  * once a segment is written in a non-canonical form (`.0`, `[007]`, `["name"]`): until then it is the
- * source itself.
+ * source itself. One instance is reused for every scan (`reset`; a scan never starts another), its
+ * segments in a scratch list: a scan allocates only the exact-size path it returns (a list grown by push
+ * keeps room for 17 segments, and parsed paths live as long as a compiled plan).
  */
 class PathScanner {
-  readonly path: PathSegment[] = [];
+  readonly #segments: PathSegment[] = [];
+  #count = 0;
   /** The canonical text of the reference so far, once the source stopped being canonical. */
   canonicalText: string | undefined = undefined;
   private segment: PathSegment = "";
   private segmentCanonical = true;
+  private text = "";
+  private start = 0;
+  pos = 0;
+  private options: ReferenceScanOptions = { kinds: new Map(), maxPathDepth: 0 };
 
-  constructor(
-    private readonly text: string,
-    private readonly start: number,
-    public pos: number,
-    private readonly options: ReferenceScanOptions,
-  ) {}
+  /** Starts a new scan of `text` (reference at `start`, path at `pos`). */
+  reset(text: string, start: number, pos: number, options: ReferenceScanOptions): void {
+    this.text = text;
+    this.start = start;
+    this.pos = pos;
+    this.options = options;
+    this.canonicalText = undefined;
+    this.segment = "";
+    this.segmentCanonical = true;
+    this.#count = 0;
+  }
+
+  /** The segments scanned, as a new exact-size list. */
+  takePath(): PathSegment[] {
+    const count = this.#count;
+    const segments = this.#segments;
+    if (count === 0) return [];
+    if (count === 1) return [segments[0] as PathSegment];
+    if (count === 2) return [segments[0] as PathSegment, segments[1] as PathSegment];
+    return segments.slice(0, count);
+  }
 
   /** Scans segments while the next character is `.` or `[`; returns the first issue, if any. */
   scanPath(): IssueResult | undefined {
@@ -103,11 +124,11 @@ class PathScanner {
       else if (code === CHAR.openBracket) failure = this.scanBracketSegment();
       else return undefined;
       if (failure !== undefined) return failure;
-      if (this.path.length >= this.options.maxPathDepth) {
+      if (this.#count >= this.options.maxPathDepth) {
         const max = this.options.maxPathDepth;
         return issueAt("PLAN_LIMIT", `path is deeper than the limit of ${max} segments`, segmentStart);
       }
-      this.path.push(this.segment);
+      this.#segments[this.#count++] = this.segment;
       if (!this.segmentCanonical) {
         const before = this.canonicalText ?? text.slice(this.start, segmentStart);
         this.canonicalText = before + formatSegment(this.segment);
@@ -231,6 +252,8 @@ class PathScanner {
     return issueAt("REF_SYNTAX", "unterminated JSON string", open);
   }
 }
+
+const SCANNER = new PathScanner();
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',

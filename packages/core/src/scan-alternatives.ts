@@ -15,32 +15,42 @@ const AND = 2;
 /**
  * Scans `operand (op operand)*` where op is `||`/`<|>` (new alternative) or `&&`/`*>` (same alternative),
  * with optional whitespace around operators. Stops after the last operand: `end` excludes trailing space.
- * The lists returned are exact-size copies (lists grown by push keep spare room for 17 items, and parsed
- * expressions live as long as a compiled plan).
+ * `scanOperand` gets `context` as its third argument (no closure per scan). The lists returned are
+ * exact-size (a list grown by push keeps room for 17 items, and parsed expressions live as long as a
+ * compiled plan); the common one-operand expression allocates no other list.
  */
-export function scanAlternatives<T>(
+export function scanAlternatives<T, C>(
   text: string,
   start: number,
-  scanOperand: (text: string, offset: number) => OperandScan<T>,
+  scanOperand: (text: string, offset: number, context: C) => OperandScan<T>,
+  context: C,
 ): AlternativesScan<T> {
-  const alternatives: T[][] = [];
-  let current: T[] = [];
+  let closed: T[][] | undefined;
+  let first: T | undefined;
+  let gate: T[] | undefined;
+  let count = 0;
   let pos = start;
   for (;;) {
-    const operand = scanOperand(text, pos);
+    const operand = scanOperand(text, pos, context);
     if (!operand.ok) return operand;
-    current.push(operand.value);
+    if (count === 0) first = operand.value;
+    else if (count === 1) gate = [first as T, operand.value];
+    else (gate as T[]).push(operand.value);
+    count++;
     const end = operand.end;
     let opPos = end;
     while (opPos < text.length && isSpaceCode(text.charCodeAt(opPos))) opPos++;
     const operator = operatorAt(text, opPos);
-    if (operator === 0) {
-      alternatives.push(current.slice());
-      return { ok: true, alternatives: alternatives.slice(), end };
-    }
-    if (operator === OR) {
-      alternatives.push(current.slice());
-      current = [];
+    if (operator === 0 || operator === OR) {
+      const finished = count === 1 ? [first as T] : count === 2 ? (gate as T[]) : (gate as T[]).slice();
+      if (operator === 0) {
+        const alternatives = closed === undefined ? [finished] : closed.concat([finished]);
+        return { ok: true, alternatives, end };
+      }
+      closed = closed === undefined ? [finished] : closed.concat([finished]);
+      first = undefined;
+      gate = undefined;
+      count = 0;
     }
     pos = opPos + operatorLength(text, opPos);
     while (pos < text.length && isSpaceCode(text.charCodeAt(pos))) pos++;
