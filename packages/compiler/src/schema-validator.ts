@@ -41,20 +41,42 @@ function toIssue(error: ErrorObject): SchemaIssue {
   };
 }
 
-/** Creates a schema compiler (one ajv instance; each schema compiled once, lazily). */
+const AJV_OPTIONS = { allErrors: true, strict: false, strictTuples: false, validateFormats: true } as const;
+
+/**
+ * The instance that checks schemas against the JSON Schema meta-schema, shared by every registry:
+ * compiling the meta-schema costs tens of milliseconds, which each `createEngine` used to pay. It never
+ * holds user schemas, so registries cannot collide on a schema's `$id`.
+ */
+let metaSchemaChecker: Ajv2020 | undefined;
+
+function metaChecker(): Ajv2020 {
+  if (metaSchemaChecker === undefined) {
+    metaSchemaChecker = new Ajv2020(AJV_OPTIONS);
+    addFormats(metaSchemaChecker);
+  }
+  return metaSchemaChecker;
+}
+
+/** Creates a schema compiler (one ajv instance per registry; each schema compiled once, lazily). */
 export function createSchemaCompiler(): SchemaCompiler {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, strictTuples: false, validateFormats: true });
+  // Every schema was checked by `assertValid` first: the compiling instance skips the meta-schema.
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, validateSchema: false });
   addFormats(ajv);
   return {
     assertValid(schema, what) {
+      const checker = metaChecker();
       let valid: boolean;
       try {
-        valid = ajv.validateSchema(schema) as boolean;
+        valid = checker.validateSchema(schema) as boolean;
       } catch (error) {
         throw new ObeliskError("USAGE", `${what} is not a valid JSON Schema`, { cause: error });
       }
       if (!valid)
-        throw new ObeliskError("USAGE", `${what} is not a valid JSON Schema: ${ajv.errorsText(ajv.errors)}`);
+        throw new ObeliskError(
+          "USAGE",
+          `${what} is not a valid JSON Schema: ${checker.errorsText(checker.errors)}`,
+        );
     },
     lazyCheck(schema, what) {
       let validate: ValidateFunction | undefined;

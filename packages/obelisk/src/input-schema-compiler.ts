@@ -31,6 +31,13 @@ export type CompiledInputSchema =
  */
 const SCHEMAS_PER_INSTANCE = 100;
 
+/**
+ * Checks schemas against the meta-schema for every compiler of the process: compiling the meta-schema
+ * costs tens of milliseconds, which each fresh instance used to pay on its first schema. It never compiles
+ * a run's schema, so nothing of one plan is visible to another through it.
+ */
+let metaSchemaChecker: Ajv2020 | undefined;
+
 function newAjv(): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
@@ -144,7 +151,8 @@ export class InputSchemaCompiler {
     let problems: SchemaProblem[];
     let validate: ValidateFunction | undefined;
     try {
-      problems = metaProblems(ajv, schema);
+      metaSchemaChecker ??= newAjv();
+      problems = metaProblems(metaSchemaChecker, schema);
       if (problems.length === 0) validate = ajv.compile(schema);
     } catch (error) {
       problems = [compileProblem(schema, error)];
