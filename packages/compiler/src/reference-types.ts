@@ -82,6 +82,8 @@ export function referenceTypeMismatches(builder: PlanBuilder, entry: CallEntry):
     const allowed = schemaTypes(schemaAtPath(inputSchema, reference.location), inputSchema);
     if (allowed === undefined) continue;
     const value = reference.value;
+    // A template is a string: most parameters holding one accept strings (no set to build then).
+    if (value.type === "template" && typeCompatible("string", allowed)) continue;
     const types =
       value.type === "template" ? new Set(["string"]) : expressionTypes(builder, entry, value.expression);
     if (types === undefined || types.size === 0 || [...types].some((type) => typeCompatible(type, allowed)))

@@ -1,5 +1,6 @@
 import type { Diagnostic, InputExpression, Reference } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
+import type { WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 
 type Needs = Map<string, ReadonlySet<number>>;
@@ -30,11 +31,35 @@ function expressionsOf(value: CallEntry["call"]["references"][number]["value"]):
   return value.parts.filter((part): part is InputExpression => typeof part !== "string");
 }
 
+/** True when some operand has a single, conditional writer (only those can make a call unreachable). */
+function hasConditionalOperand(entry: CallEntry): boolean {
+  for (const reference of entry.call.references) {
+    const value = reference.value;
+    if (value.type === "reference") {
+      if (expressionHasConditional(entry, value.expression)) return true;
+    } else {
+      for (const part of value.parts)
+        if (typeof part !== "string" && expressionHasConditional(entry, part)) return true;
+    }
+  }
+  return false;
+}
+
+function expressionHasConditional(entry: CallEntry, expression: InputExpression): boolean {
+  for (const gate of expression.alternatives)
+    for (const operand of gate) {
+      const links = entry.writers.get(operand.text);
+      if (links !== undefined && links.length === 1 && (links[0] as WriterLink).conditional) return true;
+    }
+  return false;
+}
+
 /**
  * UNREACHABLE for a call that needs two different alternatives of one writer (SPEC §6): across its
  * mandatory operands (expressions with one alternative), or inside every alternative of one expression.
  */
 export function unreachableCall(entry: CallEntry): Diagnostic | undefined {
+  if (!hasConditionalOperand(entry)) return undefined;
   const needs: Needs = new Map();
   for (const reference of entry.call.references) {
     for (const expression of expressionsOf(reference.value)) {

@@ -64,37 +64,55 @@ export function judgeOperand(builder: PlanBuilder, entry: CallEntry, reference: 
   return judgeContext(builder, reference);
 }
 
-function expressionsOf(value: EntryReference["value"]): InputExpression[] {
-  if (value.type === "reference") return [value.expression];
-  return value.parts.filter((part): part is InputExpression => typeof part !== "string");
-}
-type EntryReference = CallEntry["call"]["references"][number];
-
 /**
  * REF_UNRESOLVED for every expression none of whose `||` alternatives can resolve (an alternative
  * fails when any of its `&&` operands has no in-plan writer and the known context lacks it).
  */
 export function unresolvedReferences(builder: PlanBuilder, entry: CallEntry): Diagnostic[] {
-  const out: Diagnostic[] = [];
+  let out: Diagnostic[] | undefined;
   for (const reference of entry.call.references) {
-    for (const expression of expressionsOf(reference.value)) {
-      let first: { reference: Reference; hint?: string } | undefined;
-      const resolvable = expression.alternatives.some((gate) =>
-        gate.every((operand) => {
-          const verdict = judgeOperand(builder, entry, operand);
-          if (verdict !== undefined && first === undefined) first = { reference: operand, ...verdict };
-          return verdict === undefined;
-        }),
-      );
-      if (resolvable || first === undefined) continue;
-      const message = `nothing writes ${first.reference.text} and the known context lacks it`;
-      out.push(
-        makeDiagnostic("REF_UNRESOLVED", message, reference.pointer, {
-          callId: entry.call.id,
-          hint: first.hint,
-        }),
-      );
-    }
+    const value = reference.value;
+    if (value.type === "reference") out = checkExpression(builder, entry, reference, value.expression, out);
+    else
+      for (const part of value.parts)
+        if (typeof part !== "string") out = checkExpression(builder, entry, reference, part, out);
   }
+  return out ?? [];
+}
+
+/** Adds the REF_UNRESOLVED of one expression, if any, to `out` (created on the first one). */
+function checkExpression(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  reference: EntryReference,
+  expression: InputExpression,
+  out: Diagnostic[] | undefined,
+): Diagnostic[] | undefined {
+  let first: Reference | undefined;
+  let firstHint: string | undefined;
+  for (const gate of expression.alternatives) {
+    let resolvable = true;
+    for (const operand of gate) {
+      const verdict = judgeOperand(builder, entry, operand);
+      if (verdict === undefined) continue;
+      if (first === undefined) {
+        first = operand;
+        firstHint = verdict.hint;
+      }
+      resolvable = false;
+      break;
+    }
+    if (resolvable) return out;
+  }
+  if (first === undefined) return out;
+  const message = `nothing writes ${first.text} and the known context lacks it`;
+  const diagnostic = makeDiagnostic("REF_UNRESOLVED", message, reference.pointer, {
+    callId: entry.call.id,
+    hint: firstHint,
+  });
+  if (out === undefined) return [diagnostic];
+  out.push(diagnostic);
   return out;
 }
+
+type EntryReference = CallEntry["call"]["references"][number];
