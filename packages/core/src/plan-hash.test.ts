@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { canonicalJson } from "./canonical-json.js";
 import { normalizePlan } from "./normalize-plan.js";
 import { parsePlanText } from "./parse-plan-text.js";
 import type { PlanDocument } from "./plan-document.js";
@@ -61,5 +62,45 @@ describe("planHash", () => {
       { ...base, inputSchema: {} },
     ];
     for (const variant of variants) expect(planHash(documentOf(variant))).not.toBe(hash);
+  });
+});
+
+describe("planHash in pieces", () => {
+  const whole = (document: PlanDocument): string => {
+    const canonical: Record<string, unknown> = { type: "plan", plan: document.calls.map((c) => c.value) };
+    if (document.id !== undefined) canonical.id = document.id;
+    if (document.description !== undefined) canonical.description = document.description;
+    if (document.inputSchema !== undefined) canonical.inputSchema = document.inputSchema;
+    return `sha256:${sha256Hex(canonicalJson(canonical))}`;
+  };
+
+  it("equals the hash of the whole canonical text, with and without id, description and input schema", () => {
+    const calls = Array.from({ length: 300 }, (_, i) => ({
+      _tool: "log",
+      _id: `c${i}`,
+      m: `{†state.s${i}} é😀`,
+    }));
+    const deep: Record<string, unknown> = {};
+    let at = deep;
+    for (let i = 0; i < 250; i++) {
+      const next: Record<string, unknown> = {};
+      at.z = next;
+      at.a = i;
+      at = next;
+    }
+    const raw = (values: unknown[], extra: Partial<PlanDocument> = {}): PlanDocument => ({
+      form: "plan",
+      calls: values.map((value, index) => ({ value, index, pointer: `/plan/${index}` })),
+      source: null,
+      ...extra,
+    });
+    const documents = [
+      documentOf({ type: "plan", plan: calls }),
+      documentOf({ type: "plan", plan: calls, id: "p1", description: "d\u2028\ud800" }),
+      raw([{ _tool: "a", deep }, undefined], { inputSchema: { type: "object", b: 1, a: [2] } }),
+      raw([], { id: "only" }),
+    ];
+    for (const document of documents) expect(planHash(document)).toBe(whole(document));
+    expect(new Set(documents.map(planHash)).size).toBe(documents.length);
   });
 });
