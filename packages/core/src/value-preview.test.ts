@@ -62,6 +62,12 @@ describe("previewValue", () => {
     expect(preview.visited).toBeLessThan(40);
   });
 
+  it("shows an empty key like any other (no spurious cut after it)", () => {
+    for (const value of [{ "": 1 }, { "": { "": 2 } }, { a: 1, "": [""] }]) {
+      expect(previewValue(value)).toMatchObject({ text: JSON.stringify(value), truncated: false });
+    }
+  });
+
   it("keeps __proto__ keys as data and ignores inherited keys", () => {
     const value = JSON.parse('{"__proto__":{"a":1}}') as JsonValue;
     expect(previewValue(value).text).toBe('{"__proto__":{"a":1}}');

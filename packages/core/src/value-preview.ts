@@ -174,8 +174,10 @@ function previewObject(value: Record<string, unknown>, budget: number, depth: nu
       break;
     }
   }
-  while (!cut && ahead.length > 0)
-    cut = !appendMember(state, ahead[0]!, ahead.length, walk) || !ahead.shift();
+  while (!cut && ahead.length > 0) {
+    cut = !appendMember(state, ahead[0]!, ahead.length, walk);
+    if (!cut) ahead.shift();
+  }
   if (state.shown === 0 && !cut) {
     if (budget >= 2) return "{}";
     walk.truncated = true;
