@@ -13,16 +13,23 @@ export interface DagNode {
 }
 
 /**
- * `list` with `item` at the end: a new exact-size list while it is short, `push` beyond. A list grown by
- * push from empty keeps room for 17 items, and these lists live as long as the compiled plan (most hold 1–3).
+ * `list` with `item` at the end: a new exact-size list up to 4 items, `push` beyond. A list grown by push
+ * from empty keeps room for 17 items, and these lists live as long as the compiled plan (most hold 1–3).
  */
 export function appended<T>(list: T[], item: T): T[] {
-  if (list.length === 0) return [item];
-  if (list.length >= 16) {
-    list.push(item);
-    return list;
+  switch (list.length) {
+    case 0:
+      return [item];
+    case 1:
+      return [list[0] as T, item];
+    case 2:
+      return [list[0] as T, list[1] as T, item];
+    case 3:
+      return [list[0] as T, list[1] as T, list[2] as T, item];
+    default:
+      list.push(item);
+      return list;
   }
-  return list.concat([item]);
 }
 
 /**
