@@ -1,5 +1,5 @@
 import type { JsonObject } from "@obelisk/core";
-import { ObeliskError } from "@obelisk/core";
+import { canonicalJson, ObeliskError } from "@obelisk/core";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
@@ -58,11 +58,56 @@ function metaChecker(): Ajv2020 {
   return metaSchemaChecker;
 }
 
-/** Creates a schema compiler (one ajv instance per registry; each schema compiled once, lazily). */
-export function createSchemaCompiler(): SchemaCompiler {
-  // Every schema was checked by `assertValid` first: the compiling instance skips the meta-schema.
+/** Compiled validators by schema text, shared by every registry: a fresh engine reuses them. */
+const validatorsByText = new Map<string, ValidateFunction>();
+const MAX_SHARED_VALIDATORS = 256;
+/** ajv keeps every schema it compiled: the shared instance is replaced after this many. */
+const COMPILES_PER_INSTANCE = 128;
+let sharedCompiler: Ajv2020 | undefined;
+let sharedCompiles = 0;
+
+/** An instance that compiles already-checked schemas (the meta-schema is not compiled again). */
+function compilingAjv(): Ajv2020 {
   const ajv = new Ajv2020({ ...AJV_OPTIONS, validateSchema: false });
   addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * A schema that names itself (`$id`) or refers outside itself (a `$ref` not starting with `#`) can depend
+ * on what else its instance holds, so it is compiled by its registry's own instance and never shared.
+ */
+const SELF_CONTAINED = /"\$id"|"\$ref":"(?!#)/;
+
+/** The validator of a self-contained schema: compiled once per process (per schema text). */
+function sharedValidator(schema: JsonObject, text: string): ValidateFunction {
+  const known = validatorsByText.get(text);
+  if (known !== undefined) return known;
+  if (sharedCompiler === undefined || sharedCompiles >= COMPILES_PER_INSTANCE) {
+    sharedCompiler = compilingAjv();
+    sharedCompiles = 0;
+  }
+  sharedCompiles++;
+  const validate = sharedCompiler.compile(schema);
+  if (validatorsByText.size >= MAX_SHARED_VALIDATORS)
+    validatorsByText.delete(validatorsByText.keys().next().value as string);
+  validatorsByText.set(text, validate);
+  return validate;
+}
+
+/**
+ * Creates a schema compiler: schemas are checked against the meta-schema at once and compiled lazily,
+ * on first use; self-contained ones are compiled once per process, the others by this compiler's own
+ * ajv instance (created when first needed).
+ */
+export function createSchemaCompiler(): SchemaCompiler {
+  let own: Ajv2020 | undefined;
+  const compileSchema = (schema: JsonObject): ValidateFunction => {
+    const text = canonicalJson(schema);
+    if (!SELF_CONTAINED.test(text)) return sharedValidator(schema, text);
+    own ??= compilingAjv();
+    return own.compile(schema);
+  };
   return {
     assertValid(schema, what) {
       const checker = metaChecker();
@@ -83,7 +128,7 @@ export function createSchemaCompiler(): SchemaCompiler {
       return (value) => {
         if (validate === undefined) {
           try {
-            validate = ajv.compile(schema);
+            validate = compileSchema(schema);
           } catch (error) {
             throw new ObeliskError("USAGE", `${what} cannot be compiled: ${(error as Error).message}`, {
               cause: error,
