@@ -144,6 +144,9 @@ function appendMember(state: ObjectState, key: string, known: number, walk: Walk
   return true;
 }
 
+/** The look-ahead buffer of an object before its first key (never changed: replaced on the first key). */
+const NO_KEYS: string[] = [];
+
 interface ObjectState {
   readonly value: Record<string, unknown>;
   readonly budget: number;
@@ -158,7 +161,8 @@ interface ObjectState {
  */
 function previewObject(value: Record<string, unknown>, budget: number, depth: number, walk: Walk): string {
   const state: ObjectState = { value, budget, depth, out: "{", shown: 0 };
-  const ahead: string[] = [];
+  // created with its first key (pushing onto an empty array allocates room for 17): most objects are small
+  let ahead: string[] = NO_KEYS;
   let cut = false;
   for (const key in value) {
     if (!Object.hasOwn(value, key) || value[key] === undefined) continue;
@@ -167,7 +171,8 @@ function previewObject(value: Record<string, unknown>, budget: number, depth: nu
       walk.truncated = true;
       return budget < 3 ? ELLIPSIS : `{${ELLIPSIS}}`;
     }
-    ahead.push(key);
+    if (ahead.length === 0) ahead = [key];
+    else ahead.push(key);
     if (ahead.length <= SHARE_DIVISOR) continue;
     if (!appendMember(state, ahead.shift()!, SHARE_DIVISOR, walk)) {
       cut = true;
