@@ -3,7 +3,7 @@ import type { CompiledCall } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { analyzeDag } from "./plan-dag.js";
-import { referenceTypeMismatches } from "./reference-types.js";
+import { referenceTypeMismatches, type WrittenTypesCache } from "./reference-types.js";
 import { type IndexedDiagnostic, sortDiagnostics } from "./sort-diagnostics.js";
 import { unreachableCall } from "./unreachable-calls.js";
 import { unresolvedReferences } from "./unresolved-references.js";
@@ -47,10 +47,12 @@ export function closePlan(
     ...builder.diagnostics,
     ...cycleDiagnostics(builder, dag.cycles),
   ];
+  const written: WrittenTypesCache = new Map();
   for (const entry of builder.entries.values()) {
     const index = entry.call.index;
     for (const diagnostic of unresolvedReferences(builder, entry)) all.push({ index, diagnostic });
-    for (const diagnostic of referenceTypeMismatches(builder, entry)) all.push({ index, diagnostic });
+    for (const diagnostic of referenceTypeMismatches(builder, entry, written))
+      all.push({ index, diagnostic });
     const unreachable = unreachableCall(entry);
     if (unreachable !== undefined) all.push({ index, diagnostic: unreachable });
   }

@@ -1,6 +1,7 @@
 import type { Diagnostic, InputExpression, Reference } from "@obelisk/core";
 import { getAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
+import type { WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { jsonTypeOf, schemaAtPath, schemaTypes, typeCompatible } from "./schema-types.js";
@@ -16,9 +17,31 @@ function union(sets: Types[]): Types {
   return result;
 }
 
+/**
+ * Types the writers of an operand can put at its path, by its writer list (a writer group's list is shared
+ * by every reader of one text, so one answer serves them all: the check touches several objects of each
+ * writer, which in a large plan are far apart in memory).
+ */
+export type WrittenTypesCache = Map<readonly WriterLink[], Types>;
+
 /** Types the writers of an operand can put at its path (undefined when any is unknown). */
-function writtenTypes(builder: PlanBuilder, entry: CallEntry, reference: Reference): Types {
-  const links = entry.writers.get(reference.text) ?? [];
+function writtenTypes(
+  builder: PlanBuilder,
+  links: readonly WriterLink[],
+  reference: Reference,
+  cache: WrittenTypesCache,
+): Types {
+  if (cache.has(links)) return cache.get(links);
+  const types = computeWrittenTypes(builder, links, reference);
+  cache.set(links, types);
+  return types;
+}
+
+function computeWrittenTypes(
+  builder: PlanBuilder,
+  links: readonly WriterLink[],
+  reference: Reference,
+): Types {
   const sets: Types[] = [];
   for (const link of links) {
     const writer = builder.entries.get(link.callId);
@@ -44,8 +67,14 @@ function writtenTypes(builder: PlanBuilder, entry: CallEntry, reference: Referen
 }
 
 /** Types of an operand: from its in-plan writers, else from the context's schemas or given input. */
-function operandTypes(builder: PlanBuilder, entry: CallEntry, reference: Reference): Types {
-  if ((entry.writers.get(reference.text)?.length ?? 0) > 0) return writtenTypes(builder, entry, reference);
+function operandTypes(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  reference: Reference,
+  cache: WrittenTypesCache,
+): Types {
+  const links = entry.writers.get(reference.text);
+  if (links !== undefined && links.length > 0) return writtenTypes(builder, links, reference, cache);
   const { context, planInputSchema } = builder.settings;
   if (reference.kind === "input") {
     if (context.input !== undefined) {
@@ -62,11 +91,16 @@ function operandTypes(builder: PlanBuilder, entry: CallEntry, reference: Referen
 }
 
 /** Types an expression evaluates to: the last operand of any alternative. */
-function expressionTypes(builder: PlanBuilder, entry: CallEntry, expression: InputExpression): Types {
+function expressionTypes(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  expression: InputExpression,
+  cache: WrittenTypesCache,
+): Types {
   return union(
     expression.alternatives.map((gate) => {
       const last = gate[gate.length - 1];
-      return last === undefined ? undefined : operandTypes(builder, entry, last);
+      return last === undefined ? undefined : operandTypes(builder, entry, last, cache);
     }),
   );
 }
@@ -75,7 +109,11 @@ function expressionTypes(builder: PlanBuilder, entry: CallEntry, expression: Inp
  * REF_TYPE_MISMATCH where the referenced value's known types certainly cannot satisfy the parameter's
  * schema (conservative: only JSON `type`s are compared, and only when both sides are known).
  */
-export function referenceTypeMismatches(builder: PlanBuilder, entry: CallEntry): Diagnostic[] {
+export function referenceTypeMismatches(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  cache: WrittenTypesCache = new Map(),
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const inputSchema = entry.tool.inputSchema;
   for (const reference of entry.call.references) {
@@ -85,7 +123,9 @@ export function referenceTypeMismatches(builder: PlanBuilder, entry: CallEntry):
     // A template is a string: most parameters holding one accept strings (no set to build then).
     if (value.type === "template" && typeCompatible("string", allowed)) continue;
     const types =
-      value.type === "template" ? new Set(["string"]) : expressionTypes(builder, entry, value.expression);
+      value.type === "template"
+        ? new Set(["string"])
+        : expressionTypes(builder, entry, value.expression, cache);
     if (types === undefined || types.size === 0 || [...types].some((type) => typeCompatible(type, allowed)))
       continue;
     const message = `the referenced value is ${[...types].join(" or ")} but the parameter needs ${[...allowed].join(" or ")}`;
