@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asRunId } from "@obelisk/core";
+import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { commitOk, manualClock, RUN, THREAD, write } from "./conformance/commit-fixtures.js";
 import { describeStoreConformance } from "./conformance/describe-store-conformance.js";
@@ -100,6 +101,46 @@ describe("sqlite persistence", () => {
     const second = open(file);
     expect(await second.readState(THREAD)).toEqual({ a: { x: 1, y: 2 } });
     await first.close();
+  });
+
+  it("keeps snapshots out of the threads row each commit updates, and still reads one written there by older files", async () => {
+    const file = freshFile();
+    const first = open(file);
+    await commitOk(first, { callId: "a", writes: [write(["big"], "x".repeat(50_000))] });
+    await commitOk(first, { callId: "b", writes: [write(["n"], 1)] });
+    await first.close();
+    const raw = new BetterSqlite3(file);
+    const row = () =>
+      raw.prepare("SELECT snapshot, snapshot_seq FROM threads WHERE thread_id = ?").get(THREAD) as {
+        snapshot: string;
+        snapshot_seq: number;
+      };
+    const saved = raw
+      .prepare("SELECT snapshot, snapshot_seq FROM snapshots WHERE thread_id = ?")
+      .get(THREAD) as {
+      snapshot: string;
+      snapshot_seq: number;
+    };
+    expect(row()).toEqual({ snapshot: "{}", snapshot_seq: 1 });
+    expect(JSON.parse(saved.snapshot)).toEqual({ big: "x".repeat(50_000), n: 1 });
+    // the layout of older files: the snapshot in the threads row, no snapshots row; the log entries it
+    // covers are removed so that only the snapshot can give the state back
+    raw
+      .prepare("UPDATE threads SET snapshot = ?, snapshot_seq = ? WHERE thread_id = ?")
+      .run(saved.snapshot, saved.snapshot_seq, THREAD);
+    raw.prepare("DELETE FROM snapshots").run();
+    raw.prepare("DELETE FROM write_log WHERE seq < ?").run(saved.snapshot_seq);
+    raw.close();
+    const second = open(file);
+    expect(await second.readState(THREAD)).toEqual({ big: "x".repeat(50_000), n: 1 });
+    await commitOk(second, { callId: "c", writes: [write(["n"], 2)] });
+    await second.close();
+    const reopened = new BetterSqlite3(file);
+    expect(reopened.prepare("SELECT snapshot FROM threads WHERE thread_id = ?").get(THREAD)).toEqual({
+      snapshot: "{}",
+    });
+    reopened.close();
+    expect(await open(file).readState(THREAD)).toEqual({ big: "x".repeat(50_000), n: 2 });
   });
 
   it("continues sequence numbers and counters after a restart, also after reset and keep-last-n", async () => {

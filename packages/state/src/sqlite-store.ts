@@ -190,7 +190,8 @@ class SqliteStore extends CachedStore {
       );
     }
     if (change.evictions.length > 0 || change.reset === true) {
-      sql.threadSnapshot.run(JSON.stringify(change.state), change.nextSeq, id);
+      sql.snapshotPut.run(id, JSON.stringify(change.state), change.nextSeq);
+      sql.threadSnapshotClear.run(id);
     }
     return true;
   }
@@ -315,16 +316,20 @@ class SqliteStore extends CachedStore {
     };
   }
 
+  /** Saves the model's state as the thread's snapshot when the model is still current (one transaction). */
+  private saveSnapshotIfCurrent(model: ThreadModel): void {
+    const { sql } = this;
+    this.db.transaction(() => {
+      const saved = sql.snapshotPutIfCurrent.run(JSON.stringify(model.state), model.threadId, model.nextSeq);
+      if (saved.changes > 0) sql.threadSnapshotClear.run(model.threadId);
+    })();
+  }
+
   override async close(): Promise<void> {
     if (this.closed) return;
     for (const model of this.models.values()) {
       try {
-        this.sql.threadSnapshotIfCurrent.run(
-          JSON.stringify(model.state),
-          model.nextSeq,
-          model.threadId,
-          model.nextSeq,
-        );
+        this.saveSnapshotIfCurrent(model);
       } catch {
         // a snapshot only speeds up the next open; the write log stays authoritative
       }

@@ -7,6 +7,10 @@ export const SQLITE_SCHEMA_VERSION = 1;
  * The SQLite schema (documented in the package README). `call_records.id` is the rowid without
  * AUTOINCREMENT: rows are never deleted, so ids still only go up, and a commit does not also write
  * `sqlite_sequence` (one page fewer in the WAL per call). Files created with AUTOINCREMENT work unchanged.
+ * Snapshots of the folded state live in `snapshots`, not in the `threads` row every commit updates
+ * (`next_seq`): SQLite rewrites a whole row on update, reading a large snapshot's overflow pages each time.
+ * `threads.snapshot` / `snapshot_seq` remain for files written before: read when `snapshots` has no row,
+ * emptied (`'{}'`, from seq 1: the write log is complete since the last reset) when a snapshot is saved.
  */
 export const SQLITE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -18,6 +22,11 @@ CREATE TABLE IF NOT EXISTS threads (
   call_counter INTEGER NOT NULL DEFAULT 0,
   snapshot TEXT NOT NULL DEFAULT '{}',
   snapshot_seq INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+  thread_id TEXT PRIMARY KEY,
+  snapshot TEXT NOT NULL,
+  snapshot_seq INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS runs (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -79,14 +88,18 @@ CREATE TABLE IF NOT EXISTS locks (
 `;
 
 const STATEMENTS = {
-  threadGet: "SELECT * FROM threads WHERE thread_id = ?",
+  threadGet:
+    "SELECT t.state_schema, t.created_at, t.next_seq, coalesce(s.snapshot, t.snapshot) AS snapshot, coalesce(s.snapshot_seq, t.snapshot_seq) AS snapshot_seq FROM threads t LEFT JOIN snapshots s ON s.thread_id = t.thread_id WHERE t.thread_id = ?",
   threadInsert: "INSERT OR IGNORE INTO threads (thread_id, state_schema, created_at) VALUES (?, ?, ?)",
   threadSchema: "UPDATE threads SET state_schema = ? WHERE thread_id = ?",
   threadSeq: "SELECT next_seq FROM threads WHERE thread_id = ?",
   threadAdvanceSeq: "UPDATE threads SET next_seq = ? WHERE thread_id = ? AND next_seq = ?",
-  threadSnapshot: "UPDATE threads SET snapshot = ?, snapshot_seq = ? WHERE thread_id = ?",
-  threadSnapshotIfCurrent:
-    "UPDATE threads SET snapshot = ?, snapshot_seq = ? WHERE thread_id = ? AND next_seq = ?",
+  snapshotPut: "INSERT OR REPLACE INTO snapshots (thread_id, snapshot, snapshot_seq) VALUES (?, ?, ?)",
+  snapshotPutIfCurrent:
+    "INSERT OR REPLACE INTO snapshots (thread_id, snapshot, snapshot_seq) SELECT thread_id, ?, next_seq FROM threads WHERE thread_id = ? AND next_seq = ?",
+  /** Files written before `snapshots` existed kept the snapshot in the threads row: empty it once. */
+  threadSnapshotClear:
+    "UPDATE threads SET snapshot = '{}', snapshot_seq = 1 WHERE thread_id = ? AND (snapshot <> '{}' OR snapshot_seq <> 1)",
   threadCounter:
     "UPDATE threads SET call_counter = call_counter + ? WHERE thread_id = ? RETURNING call_counter",
   logInsert: "INSERT INTO write_log (thread_id, seq, op, entry) VALUES (?, ?, ?, ?)",
