@@ -1,4 +1,4 @@
-import type { CompiledCall } from "@obelisk/compiler";
+import type { CompiledCall, ParamReference } from "@obelisk/compiler";
 import {
   type InputExpression,
   type JsonObject,
@@ -61,7 +61,11 @@ function copyTree(value: JsonValue): JsonValue {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map(copyTree);
   const copy: Record<string, JsonValue> = {};
-  for (const key of Object.keys(value)) setOwn(copy, key, copyTree((value as JsonObject)[key] as JsonValue));
+  const keys = Object.keys(value);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    setOwn(copy, key, copyTree((value as JsonObject)[key] as JsonValue));
+  }
   return copy;
 }
 
@@ -76,7 +80,13 @@ function setOwn(target: Record<string | number, JsonValue>, key: string | number
 function freezeTree(value: JsonValue): void {
   if (value === null || typeof value !== "object" || Object.isFrozen(value)) return;
   Object.freeze(value);
-  for (const child of Array.isArray(value) ? value : Object.values(value)) freezeTree(child as JsonValue);
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) freezeTree(value[index] as JsonValue);
+    return;
+  }
+  const keys = Object.keys(value);
+  for (let index = 0; index < keys.length; index++)
+    freezeTree((value as JsonObject)[keys[index] as string] as JsonValue);
 }
 
 /** Sets `value` at `location` inside a mutable copy. */
@@ -98,7 +108,9 @@ function setAt(root: JsonValue, location: Path, value: JsonValue): void {
 export function resolveParams(call: CompiledCall, context: WorkingContext): JsonObject {
   if (call.references.length === 0 && Object.keys(call.params).length === 0) return EMPTY;
   const root = copyTree(call.params) as JsonObject;
-  for (const reference of call.references) {
+  const references = call.references;
+  for (let index = 0; index < references.length; index++) {
+    const reference = references[index] as ParamReference;
     const parsed = reference.value;
     const value =
       parsed.type === "reference"
