@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import type { CompiledCall, RegisteredTool, RetryPolicy } from "@obelisk/compiler";
 import { assertNever, deepFreeze, type JsonObject, ObeliskError, toJsonValue } from "@obelisk/core";
-import type { Awaitable, CommitResult, RecordedError } from "@obelisk/state";
+import type { Awaitable, CommitResult, RecordedError, StateStore } from "@obelisk/state";
 import { after, isThenable } from "./awaitable.js";
 import { CallInvocation, type InvocationHost } from "./call-invocation.js";
 import { CallLimiter } from "./call-limiter.js";
@@ -44,6 +44,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   private readonly now: () => number;
   private readonly startedAt: number;
   private readonly queue: CoreEffect[] = [];
+  /** Results waiting for the group commit at the end of the drain (stores with `commitCalls`). */
+  private grouped: number[] = [];
   private readonly policies = new Map<string, RetryPolicy>();
   readonly runId: string;
   readonly threadId: string;
@@ -178,13 +180,18 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   private drain(): void {
     this.draining = true;
     let performed = 0;
-    while (this.cursor < this.queue.length) {
-      if (performed === EFFECTS_PER_SLICE) {
-        setImmediate(() => this.drain());
-        return;
+    for (;;) {
+      while (this.cursor < this.queue.length) {
+        if (performed === EFFECTS_PER_SLICE) {
+          this.flushGroup();
+          setImmediate(() => this.drain());
+          return;
+        }
+        this.perform(this.queue[this.cursor++] as CoreEffect);
+        performed++;
       }
-      this.perform(this.queue[this.cursor++] as CoreEffect);
-      performed++;
+      if (this.grouped.length === 0) break;
+      this.flushGroup(); // its settled calls may queue more effects
     }
     this.queue.length = 0;
     this.cursor = 0;
@@ -304,8 +311,57 @@ export class PlanRunner implements DispatchHost, InvocationHost {
 
   /** Commits a completed result: `store.commitCall`, then the writes applied to the working state, then settle. */
   private commitPending(index: number): void {
-    this.steps.run(this.commitStep, index);
+    if (this.options.store.commitCalls === undefined) this.steps.run(this.commitStep, index);
+    else this.grouped.push(index);
   }
+
+  /**
+   * Group commit: the results that completed during this drain are made durable by one store transaction
+   * (each call's commit still atomic on its own), then applied and settled in order. Nothing of theirs is
+   * visible to a dependent before that transaction is durable. Satisfied results that re-apply only
+   * missing values are decided against the state one at a time, so a group holding one commits singly.
+   */
+  private flushGroup(): void {
+    const indexes = this.grouped;
+    if (indexes.length === 0) return;
+    this.grouped = [];
+    const single = indexes.length === 1 || indexes.some((index) => this.runOf(index).pending?.onlyMissing);
+    if (single) for (const index of indexes) this.steps.run(this.commitStep, index);
+    else this.steps.run(this.commitGroup, indexes);
+  }
+
+  /** One serialized group commit step. */
+  private readonly commitGroup = (indexes: readonly number[]): Awaitable<void> => {
+    const endedAt = this.now();
+    const completions = indexes.map((index) => {
+      const run = this.runOf(index);
+      return buildCompletion(run, run.pending as PendingResult, this.context.state, {
+        threadId: this.threadId,
+        runId: this.runId,
+        endedAt,
+      });
+    });
+    const store = this.options.store as Required<Pick<StateStore, "commitCalls">>;
+    const results = store.commitCalls(completions.map((completion) => completion.commit));
+    const apply = (answers: readonly CommitResult[]): Awaitable<void> => {
+      if (answers.length !== indexes.length)
+        throw new ObeliskError("STORE_ERROR", "the store answered a group commit with the wrong count");
+      const commitAt = (at: number): Awaitable<void> =>
+        this.committed(
+          indexes[at] as number,
+          completions[at] as Completion,
+          endedAt,
+          answers[at] as CommitResult,
+        );
+      let chained = commitAt(0);
+      for (let at = 1; at < indexes.length; at++) {
+        const next = at;
+        chained = after(chained, () => commitAt(next));
+      }
+      return chained;
+    };
+    return isThenable(results) ? Promise.resolve(results).then(apply) : apply(results);
+  };
 
   /** One serialized commit step (a field, so the hot path creates no closure per call). */
   private readonly commitStep = (index: number): Awaitable<void> => {
@@ -364,6 +420,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const run = this.runOf(index);
     if (run.ending !== undefined) return;
     run.ending = ending.status;
+    this.flushGroup(); // records reach the store in the order the calls ended
     this.steps.run(() => this.commitEnding(index, ending), undefined);
   }
 

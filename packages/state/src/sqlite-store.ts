@@ -15,7 +15,9 @@ import {
 import { unsetAtPath } from "./internal/unset-at-path.js";
 import type { StoreOptions } from "./store-options.js";
 import type {
+  CallCommit,
   CallRecord,
+  CommitResult,
   RunRecord,
   RunStatus,
   StateStore,
@@ -71,6 +73,8 @@ class SqliteStore extends CachedStore {
   private readonly sql: SqliteStatements;
   private readonly lock: SqliteLock;
   private readonly persistTx: (model: ThreadModel, change: ThreadChange) => boolean;
+  /** One IMMEDIATE transaction around several commits (each commit's own transaction nests as a savepoint). */
+  private readonly commitAllTx: (commits: readonly CallCommit[]) => CommitResult[];
 
   constructor(
     private readonly db: BetterSqlite3.Database,
@@ -85,6 +89,20 @@ class SqliteStore extends CachedStore {
     this.persistTx = db.transaction((model: ThreadModel, change: ThreadChange) =>
       this.write(model, change),
     ).immediate;
+    this.commitAllTx = db.transaction((commits: readonly CallCommit[]) =>
+      commits.map((commit) => super.commitCall(commit)),
+    ).immediate;
+  }
+
+  /** {@link StateStore.commitCalls}: one durable transaction (one WAL commit) for calls completed together. */
+  commitCalls(commits: readonly CallCommit[]): CommitResult[] {
+    try {
+      return this.commitAllTx(commits);
+    } catch (error) {
+      // The cached models already hold the commits made before the failure: reload them from the file.
+      for (const commit of commits) this.invalidate(commit.record.threadId);
+      throw ObeliskError.is(error) ? error : wrap("commit", error);
+    }
   }
 
   protected loadModel(threadId: ThreadId): ThreadModel | undefined {

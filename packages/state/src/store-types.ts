@@ -268,6 +268,13 @@ export interface StateStore {
   findCompletedCall(threadId: ThreadId, callHash: string): Awaitable<CallRecord | undefined>;
   /** Commits one call's completion atomically (validated against the state schema). */
   commitCall(commit: CallCommit): Awaitable<CommitResult>;
+  /**
+   * Optional group commit: several calls' completions, in order, made durable by one transaction. Each
+   * commit is atomic on its own and answered as `commitCall` would (a refused one leaves the others);
+   * a storage error throws and none of them is durable. The scheduler uses it for completions that
+   * arrive together, and `commitCall` otherwise.
+   */
+  commitCalls?(commits: readonly CallCommit[]): Awaitable<readonly CommitResult[]>;
   /** A stored call output, a tombstone if evicted, or undefined. */
   getCallOutput(
     threadId: ThreadId,
