@@ -49,6 +49,9 @@ interface Writer {
   readonly nowMs: number;
 }
 
+/** Removes `readonly` (the metadata is built field by field). */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** Builds (or refreshes) a variable entry for the value now at `path`. */
 export function variableFor(
   previous: VariableEntry | undefined,
@@ -60,8 +63,6 @@ export function variableFor(
   touch: number,
   bytes?: number,
 ): VariableEntry {
-  // One object literal per shape, fields in one fixed order (no spreads, no added properties): this runs
-  // for every write of every commit.
   const type = jsonTypeOf(value);
   const size = bytes ?? jsonByteSize(value);
   const preview = storedPreview(value);
@@ -69,69 +70,18 @@ export function variableFor(
   const version = (previous?.meta.version ?? 0) + 1;
   const count = itemCountOf(value);
   const { call: writerCall, runId, date: updatedAt, description } = writer;
-  let meta: VariableMeta;
-  if (count === undefined) {
-    meta =
-      description === undefined
-        ? {
-            reference,
-            scope,
-            type,
-            bytes: size,
-            preview,
-            writer: writerCall,
-            runId,
-            createdAt,
-            updatedAt,
-            version,
-          }
-        : {
-            reference,
-            scope,
-            type,
-            bytes: size,
-            preview,
-            description,
-            writer: writerCall,
-            runId,
-            createdAt,
-            updatedAt,
-            version,
-          };
-  } else {
-    const countUnit = itemUnitOf(value);
-    meta =
-      description === undefined
-        ? {
-            reference,
-            scope,
-            type,
-            bytes: size,
-            preview,
-            count,
-            countUnit,
-            writer: writerCall,
-            runId,
-            createdAt,
-            updatedAt,
-            version,
-          }
-        : {
-            reference,
-            scope,
-            type,
-            bytes: size,
-            preview,
-            count,
-            countUnit,
-            description,
-            writer: writerCall,
-            runId,
-            createdAt,
-            updatedAt,
-            version,
-          };
+  // Built in one fixed field order (the metadata's documented key order); optional fields only when set.
+  const meta = { reference, scope, type, bytes: size, preview } as Mutable<VariableMeta>;
+  if (count !== undefined) {
+    meta.count = count;
+    meta.countUnit = itemUnitOf(value);
   }
+  if (description !== undefined) meta.description = description;
+  meta.writer = writerCall;
+  meta.runId = runId;
+  meta.createdAt = createdAt;
+  meta.updatedAt = updatedAt;
+  meta.version = version;
   return { meta, path, touch, updatedMs: writer.nowMs };
 }
 
