@@ -99,6 +99,12 @@ describe("planHash in pieces", () => {
       documentOf({ type: "plan", plan: calls, id: "p1", description: "d\u2028\ud800" }),
       raw([{ _tool: "a", deep }, undefined], { inputSchema: { type: "object", b: 1, a: [2] } }),
       raw([], { id: "only" }),
+      // long pieces holding index-like keys, a 250-level value and an undefined call
+      raw([
+        ...Array.from({ length: 150 }, (_, i) => ({ _tool: "t", "10": i, "2": [i], "": { b: 1, a: 2 } })),
+        { _tool: "deep", deep },
+        undefined,
+      ]),
     ];
     for (const document of documents) expect(planHash(document)).toBe(whole(document));
     expect(new Set(documents.map(planHash)).size).toBe(documents.length);

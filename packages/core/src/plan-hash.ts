@@ -25,16 +25,13 @@ export function planHash(document: PlanDocument): PlanHash {
   const hash = createSha256();
   const head = `{${member("description", document.description)}${member("id", document.id)}${member("inputSchema", document.inputSchema)}`;
   const calls = document.calls;
-  let piece: string[] = [`${head}"plan":[`];
-  for (let index = 0; index < calls.length; index++) {
-    const text = canonicalJson((calls[index] as PlanDocument["calls"][number]).value);
-    piece.push(index > 0 ? `,${text}` : text);
-    if (piece.length >= CALLS_PER_PIECE) {
-      hash.update(piece.join(""));
-      piece = [];
-    }
+  hash.update(`${head}"plan":[`);
+  for (let start = 0; start < calls.length; start += CALLS_PER_PIECE) {
+    const values = calls.slice(start, start + CALLS_PER_PIECE).map((call) => call.value);
+    // The canonical text of the piece as an array, without its brackets: the calls joined by commas.
+    const text = canonicalJson(values);
+    hash.update(start > 0 ? `,${text.slice(1, -1)}` : text.slice(1, -1));
   }
-  piece.push('],"type":"plan"}');
-  hash.update(piece.join(""));
+  hash.update('],"type":"plan"}');
   return `sha256:${hash.digestHex()}`;
 }
