@@ -2,7 +2,7 @@ import type { Diagnostic, JsonObject, JsonValue, KindTable, Limits, OutputPath }
 import { appendPointer, didYouMean } from "@obelisk/core";
 import { type CallMeta, checkCallMeta } from "./call-meta.js";
 import { checkOutputPath } from "./check-output-path.js";
-import { collectReferences } from "./collect-references.js";
+import { collectReferences, type ParsedStrings } from "./collect-references.js";
 import type { ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -47,6 +47,8 @@ export function callTool(
 export interface AnalyzeOptions {
   readonly kinds: KindTable;
   readonly limits: Limits;
+  /** Strings parsed by earlier calls of the plan. */
+  readonly parsedStrings?: ParsedStrings;
 }
 
 /** Everything checked about one call, apart from the plan-wide rules. */
@@ -81,7 +83,12 @@ export function analyzeCallBody(
 ): CallBody {
   const meta = checkCallMeta(raw, pointer, callId, out);
   const params = splitParams(raw);
-  const parseOptions = { kinds: options.kinds, limits: options.limits, callId };
+  const parseOptions = {
+    kinds: options.kinds,
+    limits: options.limits,
+    callId,
+    parsedStrings: options.parsedStrings,
+  };
   const references = collectReferences(params, pointer, parseOptions, out);
   if (tool !== undefined) checkAgainstTool(tool, raw, params, references, pointer, callId, meta, out);
   const outputPathValue = raw._outputPath;

@@ -1,4 +1,5 @@
 import type { JsonObject, KindTable, Limits, OutputMethod, OutputTarget } from "@obelisk/core";
+import type { ParsedStrings } from "./collect-references.js";
 import type { CompileContext, CompiledCall, WriterLink } from "./compiled-plan.js";
 import type { DagNode } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -34,4 +35,6 @@ export interface BuilderSettings {
   readonly context: CompileContext;
   /** The plan's own `inputSchema`, if any. */
   readonly planInputSchema?: JsonObject;
+  /** Parsed reference and template strings of this plan, by text (see `collectReferences`). */
+  readonly parsedStrings?: ParsedStrings;
 }

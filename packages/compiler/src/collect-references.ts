@@ -1,13 +1,32 @@
-import type { Diagnostic, JsonObject, JsonValue, KindTable, Limits, PathSegment } from "@obelisk/core";
+import type {
+  Diagnostic,
+  JsonObject,
+  JsonValue,
+  KindTable,
+  Limits,
+  ParameterValue,
+  PathSegment,
+} from "@obelisk/core";
 import { parseParameterString, pointerFromPath } from "@obelisk/core";
 import type { ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
+
+/** A parsed reference or template. */
+type ParsedString = Extract<ParameterValue, { type: "reference" | "template" }>;
+
+/**
+ * Reference and template strings already parsed in this plan, by text: plans repeat the same references
+ * (a path read by several calls), and a parsed value is immutable, so the calls share it.
+ */
+export type ParsedStrings = Map<string, ParsedString>;
 
 /** What `collectReferences` needs to parse strings. */
 export interface ReferenceParseOptions {
   readonly kinds: KindTable;
   readonly limits: Pick<Limits, "maxPathDepth">;
   readonly callId: string | undefined;
+  /** Strings parsed before with the same kinds and limits (the plan's compile shares one). */
+  readonly parsedStrings?: ParsedStrings | undefined;
 }
 
 /** The state of one walk over a call's parameters (`location` is the path of the value being visited). */
@@ -71,6 +90,11 @@ function pointerOf(walk: Walk): string {
 
 function parseString(text: string, walk: Walk): void {
   const { options, out } = walk;
+  const known = options.parsedStrings?.get(text);
+  if (known !== undefined) {
+    walk.references.push({ location: walk.location.slice(), pointer: pointerOf(walk), value: known });
+    return;
+  }
   const parsed = parseParameterString(text, options.kinds, options.limits);
   const callId = options.callId;
   if (!parsed.ok) {
@@ -96,5 +120,6 @@ function parseString(text: string, walk: Walk): void {
     }
     return;
   }
+  options.parsedStrings?.set(text, value);
   walk.references.push({ location: walk.location.slice(), pointer: pointerOf(walk), value });
 }

@@ -58,6 +58,7 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
       kinds: resolved.kinds,
       limits: resolved.limits,
       context: resolved.context,
+      parsedStrings: new Map(),
       ...(document?.inputSchema === undefined ? {} : { planInputSchema: document.inputSchema }),
     };
     const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseCycles: false });

@@ -47,6 +47,7 @@ export function createIncrementalCompiler(
     kinds: resolved.kinds,
     limits: resolved.limits,
     context: resolved.context,
+    parsedStrings: new Map(),
     ...(options.inputSchema === undefined ? {} : { planInputSchema: options.inputSchema }),
   };
   const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseCycles: true });
