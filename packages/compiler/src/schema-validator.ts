@@ -77,7 +77,7 @@ function compilingAjv(): Ajv2020 {
  * A schema that names itself (`$id`) or refers outside itself (a `$ref` not starting with `#`) can depend
  * on what else its instance holds, so it is compiled by its registry's own instance and never shared.
  */
-const SELF_CONTAINED = /"\$id"|"\$ref":"(?!#)/;
+const NOT_SELF_CONTAINED = /"\$id"|"\$(?:ref|dynamicRef|recursiveRef)":"(?!#)/;
 
 /** The validator of a self-contained schema: compiled once per process (per schema text). */
 function sharedValidator(schema: JsonObject, text: string): ValidateFunction {
@@ -104,7 +104,7 @@ export function createSchemaCompiler(): SchemaCompiler {
   let own: Ajv2020 | undefined;
   const compileSchema = (schema: JsonObject): ValidateFunction => {
     const text = canonicalJson(schema);
-    if (!SELF_CONTAINED.test(text)) return sharedValidator(schema, text);
+    if (!NOT_SELF_CONTAINED.test(text)) return sharedValidator(schema, text);
     own ??= compilingAjv();
     return own.compile(schema);
   };
