@@ -50,18 +50,13 @@ export interface CallSlot {
 
 /** Every input expression of a call's parameters, in document order (an exact-size array). */
 export function expressionsOf(call: CompiledCall): InputExpression[] {
-  let count = 0;
+  const result: InputExpression[] = [];
   for (const { value } of call.references) {
-    if (value.type === "reference") count++;
-    else for (const part of value.parts) if (typeof part !== "string") count++;
+    if (value.type === "reference") result.push(value.expression);
+    else for (const part of value.parts) if (typeof part !== "string") result.push(part);
   }
-  const result = new Array<InputExpression>(count);
-  let next = 0;
-  for (const { value } of call.references) {
-    if (value.type === "reference") result[next++] = value.expression;
-    else for (const part of value.parts) if (typeof part !== "string") result[next++] = part;
-  }
-  return result;
+  // A list grown by push keeps room for 17 items; slots keep theirs for the whole run.
+  return result.slice();
 }
 
 /** The empty list slots share until they have a missing operand or a group (both are rare and short). */
