@@ -123,7 +123,7 @@ function withSortedKeys(_key: string, value: unknown): unknown {
   if (sorted && !isBoxedPrimitive(value)) return value;
   // A copy cannot hold index-like keys ("0", "10") after others: objects list them first, by number.
   for (const key of keys) if (key.charCodeAt(0) <= 57 && key.charCodeAt(0) >= 48) throw UNORDERABLE;
-  keys.sort();
+  sortKeys(keys);
   const copy: Record<string, unknown> = {};
   for (const key of keys) {
     if (key === "__proto__")
@@ -154,6 +154,24 @@ function keyText(key: string): string {
   return text;
 }
 
+/**
+ * Sorts keys in place by UTF-16 code units (what `Array.prototype.sort` does by default). Objects have a
+ * handful of keys: an insertion sort does not allocate, where the built-in sort copies into a work array.
+ */
+function sortKeys(keys: string[]): string[] {
+  if (keys.length > 16) return keys.sort();
+  for (let index = 1; index < keys.length; index++) {
+    const key = keys[index] as string;
+    let at = index - 1;
+    while (at >= 0 && (keys[at] as string) > key) {
+      keys[at + 1] = keys[at] as string;
+      at--;
+    }
+    keys[at + 1] = key;
+  }
+  return keys;
+}
+
 /** The written keys of an object, sorted by UTF-16 code units (most objects come sorted or nearly). */
 function sortedKeys(record: Record<string, unknown>): string[] {
   const keys = Object.keys(record);
@@ -166,7 +184,7 @@ function sortedKeys(record: Record<string, unknown>): string[] {
     keys[written++] = key;
   }
   keys.length = written;
-  return sorted ? keys : keys.sort();
+  return sorted ? keys : sortKeys(keys);
 }
 
 /**
