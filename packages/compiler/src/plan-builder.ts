@@ -24,6 +24,7 @@ import { makeDiagnostic } from "./make-diagnostic.js";
 import { PathIndex } from "./path-index.js";
 import { appended, closingCycle, type DagNode, WriterGroup } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
+import type { DeclaredTypes } from "./schema-types.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { makeLink, writersOf } from "./wire-edges.js";
 
@@ -57,6 +58,8 @@ export class PlanBuilder {
   readonly phantomTargets = new PathIndex<true>();
   /** Ids of calls that could not be compiled. */
   readonly phantomIds = new Set<string>();
+  /** Types schema objects declare, for the type checks of this plan (see `schemaTypes`). */
+  readonly declaredTypes: DeclaredTypes = new Map();
   /** Internal DAG nodes, in plan order (calls and writer groups; see plan-dag.ts). */
   readonly nodes: DagNode[] = [];
   /** True while every link goes from an earlier call to a later one (then there is no cycle). */

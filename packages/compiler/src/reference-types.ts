@@ -8,12 +8,12 @@ import { jsonTypeOf, schemaAtPath, schemaTypes, typeCompatible } from "./schema-
 
 type Types = Set<string> | undefined;
 
+/** The union of type sets (undefined when any is unknown). Type sets are never changed once made. */
 function union(sets: Types[]): Types {
+  for (const set of sets) if (set === undefined) return undefined;
+  if (sets.length === 1) return sets[0];
   const result = new Set<string>();
-  for (const set of sets) {
-    if (set === undefined) return undefined;
-    for (const type of set) result.add(type);
-  }
+  for (const set of sets) for (const type of set as Set<string>) result.add(type);
   return result;
 }
 
@@ -59,7 +59,13 @@ function computeWrittenTypes(
           continue;
         }
         if (output === undefined) return undefined;
-        sets.push(schemaTypes(schemaAtPath(output, reference.path.slice(target.path.length)), output));
+        sets.push(
+          schemaTypes(
+            schemaAtPath(output, reference.path.slice(target.path.length)),
+            output,
+            builder.declaredTypes,
+          ),
+        );
       }
     }
   }
@@ -82,10 +88,16 @@ function operandTypes(
       return found.found ? new Set([jsonTypeOf(found.value)]) : undefined;
     }
     const schema = planInputSchema ?? context.inputSchema;
-    return schema === undefined ? undefined : schemaTypes(schemaAtPath(schema, reference.path), schema);
+    return schema === undefined
+      ? undefined
+      : schemaTypes(schemaAtPath(schema, reference.path), schema, builder.declaredTypes);
   }
   if (reference.kind === "state" && context.stateSchema !== undefined) {
-    return schemaTypes(schemaAtPath(context.stateSchema, reference.path), context.stateSchema);
+    return schemaTypes(
+      schemaAtPath(context.stateSchema, reference.path),
+      context.stateSchema,
+      builder.declaredTypes,
+    );
   }
   return undefined;
 }
@@ -117,7 +129,11 @@ export function referenceTypeMismatches(
   const out: Diagnostic[] = [];
   const inputSchema = entry.tool.inputSchema;
   for (const reference of entry.call.references) {
-    const allowed = schemaTypes(schemaAtPath(inputSchema, reference.location), inputSchema);
+    const allowed = schemaTypes(
+      schemaAtPath(inputSchema, reference.location),
+      inputSchema,
+      builder.declaredTypes,
+    );
     if (allowed === undefined) continue;
     const value = reference.value;
     // A template is a string: most parameters holding one accept strings (no set to build then).

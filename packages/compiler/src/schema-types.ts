@@ -75,20 +75,43 @@ export function schemaDeclaresPath(root: unknown, path: Path): boolean {
   return true;
 }
 
+/**
+ * Types schema objects declare themselves (`type`, `const`, `enum`), by object: they do not depend on the
+ * root, so one compile keeps them (every reader of `number[]` items shares one set; sets are never
+ * changed once made). Per compile, not per process: a caller may change a schema object between runs.
+ */
+export type DeclaredTypes = Map<object, Set<string>>;
+
+function typesDeclaredBy(schema: Record<string, unknown>): Set<string> | undefined {
+  if (typeof schema.type === "string") return new Set([schema.type]);
+  if (Array.isArray(schema.type))
+    return new Set(schema.type.filter((t): t is string => typeof t === "string"));
+  if (Object.hasOwn(schema, "const")) return new Set([jsonTypeOf(schema.const as JsonValue)]);
+  if (Array.isArray(schema.enum)) return new Set((schema.enum as JsonValue[]).map(jsonTypeOf));
+  return undefined;
+}
+
 /** The JSON types a schema admits, or undefined when unknown (no `type`, `const` or `enum`). */
-export function schemaTypes(schema: unknown, root: unknown, depth = 0): Set<string> | undefined {
+export function schemaTypes(
+  schema: unknown,
+  root: unknown,
+  declaredTypes?: DeclaredTypes,
+  depth = 0,
+): Set<string> | undefined {
   const resolved = resolveRef(schema, root);
   if (!isPlainObject(resolved) || depth > MAX_REF_DEPTH) return undefined;
-  if (typeof resolved.type === "string") return new Set([resolved.type]);
-  if (Array.isArray(resolved.type))
-    return new Set(resolved.type.filter((t): t is string => typeof t === "string"));
-  if (Object.hasOwn(resolved, "const")) return new Set([jsonTypeOf(resolved.const)]);
-  if (Array.isArray(resolved.enum)) return new Set((resolved.enum as JsonValue[]).map(jsonTypeOf));
+  const known = declaredTypes?.get(resolved);
+  if (known !== undefined) return known;
+  const declared = typesDeclaredBy(resolved);
+  if (declared !== undefined) {
+    declaredTypes?.set(resolved, declared);
+    return declared;
+  }
   const union = resolved.anyOf ?? resolved.oneOf;
   if (Array.isArray(union)) {
     const types = new Set<string>();
     for (const member of union) {
-      const memberTypes = schemaTypes(member, root, depth + 1);
+      const memberTypes = schemaTypes(member, root, declaredTypes, depth + 1);
       if (memberTypes === undefined) return undefined;
       for (const type of memberTypes) types.add(type);
     }
