@@ -29,16 +29,32 @@ export function literalIssues(
   referencePointers: readonly string[],
 ): SchemaIssue[] {
   if (issues.length === 0) return [];
-  const grouping = new Set(issues.filter((issue) => GROUPING.has(issue.keyword)).map((i) => i.schemaPath));
-  const references = new Set(referencePointers);
-  const aboveReferences = new Set<string>();
-  for (const reference of referencePointers)
-    someAncestor(reference, (above) => !addNew(aboveReferences, above));
+  // Most calls' issues are the reference strings themselves (a `number[]` holding references): the sets
+  // below are built only when an issue needs them.
+  let grouping: Set<string> | undefined;
+  for (const issue of issues) {
+    if (!GROUPING.has(issue.keyword)) continue;
+    grouping ??= new Set();
+    grouping.add(issue.schemaPath);
+  }
+  const references = referencePointers.length <= 8 ? undefined : new Set(referencePointers);
+  const isReference = (at: string): boolean =>
+    references === undefined ? referencePointers.includes(at) : references.has(at);
+  let aboveReferences: Set<string> | undefined;
+  const isAboveReference = (at: string): boolean => {
+    if (aboveReferences === undefined) {
+      const above = new Set<string>();
+      for (const reference of referencePointers)
+        someAncestor(reference, (ancestor) => !addNew(above, ancestor));
+      aboveReferences = above;
+    }
+    return aboveReferences.has(at);
+  };
   return issues.filter((issue) => {
-    if (grouping.size > 0 && someAncestor(issue.schemaPath, (path) => grouping.has(path))) return false;
+    if (grouping !== undefined && someAncestor(issue.schemaPath, (path) => grouping.has(path))) return false;
     const at = issue.instancePath;
-    if (references.has(at) || someAncestor(at, (above) => references.has(above))) return false;
-    return !(COMBINATORS.has(issue.keyword) && aboveReferences.has(at));
+    if (isReference(at) || someAncestor(at, isReference)) return false;
+    return !(COMBINATORS.has(issue.keyword) && isAboveReference(at));
   });
 }
 
