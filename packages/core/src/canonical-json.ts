@@ -1,3 +1,4 @@
+import { setOwn } from "./json-container.js";
 import { ObeliskError } from "./obelisk-error.js";
 
 type Task =
@@ -125,16 +126,7 @@ function withSortedKeys(_key: string, value: unknown): unknown {
   for (const key of keys) if (key.charCodeAt(0) <= 57 && key.charCodeAt(0) >= 48) throw UNORDERABLE;
   sortKeys(keys);
   const copy: Record<string, unknown> = {};
-  for (const key of keys) {
-    if (key === "__proto__")
-      Object.defineProperty(copy, key, {
-        value: record[key],
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      });
-    else copy[key] = record[key];
-  }
+  for (const key of keys) setOwn(copy, key, record[key]);
   return copy;
 }
 

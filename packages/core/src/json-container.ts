@@ -11,6 +11,16 @@ export function isJsonArray(value: JsonValue | undefined): value is JsonArray {
 }
 
 /**
+ * Sets `key` as an own, enumerable data property: by assignment, except a key named `__proto__`, which
+ * is defined (an assignment would go through the prototype setter and change the object's prototype).
+ */
+export function setOwn<T>(target: Record<string | number, T>, key: string | number, value: T): void {
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
+}
+
+/**
  * Defines `key` as an own, enumerable data property of a freshly built object. Never goes through a
  * setter, so a key named `__proto__` stays plain data and cannot change the object's prototype.
  */

@@ -1,5 +1,6 @@
 import type { Node } from "jsonc-parser";
 import type { Diagnostic } from "./diagnostic.js";
+import { setOwn } from "./json-container.js";
 import { appendPointer } from "./json-pointer.js";
 import type { Limits } from "./limits.js";
 import {
@@ -13,15 +14,6 @@ interface Pending {
   readonly target: unknown[] | Record<string, unknown>;
   readonly pointer: string;
   readonly depth: number;
-}
-
-/** Sets an own, enumerable data property (a `__proto__` key stays data, never the prototype setter). */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") {
-    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { setOwn } from "./json-container.js";
 import { appendPointer } from "./json-pointer.js";
 import type { JsonValue } from "./json-value.js";
 import { DEFAULT_LIMITS } from "./limits.js";
@@ -181,9 +182,7 @@ function nextChild(
 /** Puts a copied child into its parent's copy (a `__proto__` key stays own data). */
 function place(frame: Frame, key: string | undefined, value: JsonValue): void {
   if (Array.isArray(frame.copy)) frame.copy.push(value);
-  else if (key === "__proto__") {
-    Object.defineProperty(frame.copy, key, { value, writable: true, enumerable: true, configurable: true });
-  } else if (key !== undefined) frame.copy[key] = value;
+  else if (key !== undefined) setOwn(frame.copy, key, value);
 }
 
 /** What the quick copy has counted so far, and its byte limit. */

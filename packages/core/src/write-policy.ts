@@ -1,4 +1,4 @@
-import { defineOwn } from "./json-container.js";
+import { setOwn } from "./json-container.js";
 import type { JsonArray, JsonObject, JsonValue } from "./json-value.js";
 import type { WriteJournal } from "./write-journal.js";
 
@@ -26,8 +26,7 @@ export interface WritePolicy {
 /** Assigns without a setter: a `__proto__` key stays own data. */
 function assign(target: WritableContainer, key: string | number, value: JsonValue): void {
   if (Array.isArray(target)) target[key as number] = value;
-  else if (key === "__proto__") defineOwn(target, key, value);
-  else target[key] = value;
+  else setOwn(target, key, value);
 }
 
 /** Copy on write: every container on the path is a fresh shallow copy (the immutable `applyOutput`). */

@@ -1,4 +1,4 @@
-import type { JsonObject, PlanHash } from "@obelisk/core";
+import { type JsonObject, type PlanHash, setOwn } from "@obelisk/core";
 import type { CallReport, ExecutionResult } from "@obelisk/scheduler";
 import type { CallOutcome, RunError, RunResult } from "./engine-types.js";
 
@@ -17,6 +17,7 @@ export function toRunResult(
       report.error === undefined
         ? undefined
         : { code: report.error.code ?? "TOOL_ERROR", message: report.error.message };
+    // Every id (even `__proto__`) becomes an own data property, never the prototype.
     setOwn(calls, report.callId, outcomeOf(report, error));
     if (report.status === "failed" && error !== undefined)
       errors.push({ callId: report.callId, call: report.call, error });
@@ -45,11 +46,4 @@ function outcomeOf(report: CallReport, error: CallOutcome["error"]): CallOutcome
   if (report.reason !== undefined) outcome.reason = report.reason;
   if (error !== undefined) outcome.error = error;
   return outcome;
-}
-
-/** Every id (even `__proto__`) becomes an own data property, never the prototype. */
-function setOwn(target: Record<string, CallOutcome>, key: string, value: CallOutcome): void {
-  if (key === "__proto__")
-    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  else target[key] = value;
 }

@@ -5,6 +5,7 @@ import {
   type JsonValue,
   type Path,
   parseParameterString,
+  setOwn,
   toJsonValue,
 } from "@obelisk/core";
 import type { WorkingContext } from "./working-context.js";
@@ -67,13 +68,6 @@ function copyTree(value: JsonValue): JsonValue {
     setOwn(copy, key, copyTree((value as JsonObject)[key] as JsonValue));
   }
   return copy;
-}
-
-/** Sets an own data property: a `__proto__` key stays data and never becomes the prototype (bug B2). */
-function setOwn(target: Record<string | number, JsonValue>, key: string | number, value: JsonValue): void {
-  if (key === "__proto__")
-    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  else target[key] = value;
 }
 
 /** Freezes a tree, stopping at values that are already frozen (resolved context values). */

@@ -1,4 +1,11 @@
-import { applyOutput, type JsonObject, type JsonValue, type OutputMethod, type Path } from "@obelisk/core";
+import {
+  applyOutput,
+  type JsonObject,
+  type JsonValue,
+  type OutputMethod,
+  type Path,
+  setOwn,
+} from "@obelisk/core";
 import type { StateWrite } from "@obelisk/state";
 
 type Container = Record<string, JsonValue> | JsonValue[];
@@ -24,10 +31,7 @@ function place(parent: Container, segment: string | number, value: JsonValue): s
     parent[segment] = value;
     return undefined;
   }
-  const key = String(segment);
-  if (key === "__proto__")
-    Object.defineProperty(parent, key, { value, writable: true, enumerable: true, configurable: true });
-  else parent[key] = value;
+  setOwn(parent, String(segment), value);
   return undefined;
 }
 
