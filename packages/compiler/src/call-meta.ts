@@ -1,4 +1,4 @@
-import type { Diagnostic, JsonObject, JsonValue, OutputMethod } from "@obelisk/core";
+import type { Diagnostic, JsonObject, JsonValue, Mutable, OutputMethod } from "@obelisk/core";
 import { appendPointer, didYouMean, isOutputMethod, MAX_TIMER_MS, OUTPUT_METHODS } from "@obelisk/core";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { isPlainObject } from "./to-json-schema.js";
@@ -64,8 +64,6 @@ function checkRetry(value: unknown, pointer: string, out: Diagnostic[], callId: 
   return ok;
 }
 
-type MutableMeta = { -readonly [K in keyof CallMeta]: CallMeta[K] };
-
 /**
  * Checks the meta-properties of a call (everything but `_tool`, `_id` and `_outputPath`, checked elsewhere):
  * unknown `_` keys (META_UNKNOWN), `_outputMethod` (OUTPUT_METHOD_INVALID), and the types of `_rerun`,
@@ -77,7 +75,7 @@ export function checkCallMeta(
   callId: string | undefined,
   out: Diagnostic[],
 ): CallMeta {
-  const meta: MutableMeta = {
+  const meta: Mutable<CallMeta> = {
     outputMethod: "set",
     description: undefined,
     rerun: false,

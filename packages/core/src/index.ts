@@ -34,6 +34,7 @@ export type {
 export type { Limits } from "./limits.js";
 export { DEFAULT_LIMITS, resolveLimits } from "./limits.js";
 export { MAX_TIMER_MS } from "./max-timer-ms.js";
+export type { Mutable } from "./mutable.js";
 export type { NormalizePlanOptions, NormalizePlanResult } from "./normalize-plan.js";
 export { normalizePlan, PLAN_FORMS_HINT } from "./normalize-plan.js";
 export { ObeliskError } from "./obelisk-error.js";

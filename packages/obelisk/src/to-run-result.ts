@@ -1,4 +1,4 @@
-import { type JsonObject, type PlanHash, setOwn } from "@obelisk/core";
+import { type JsonObject, type Mutable, type PlanHash, setOwn } from "@obelisk/core";
 import type { CallReport, ExecutionResult } from "@obelisk/scheduler";
 import type { CallOutcome, RunError, RunResult } from "./engine-types.js";
 
@@ -33,8 +33,6 @@ export function toRunResult(
     durationMs: execution.durationMs,
   };
 }
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A call's outcome, built field by field in the documented key order (no spread per call). */
 function outcomeOf(report: CallReport, error: CallOutcome["error"]): CallOutcome {

@@ -1,4 +1,4 @@
-import { asCallId, asRunId, asThreadId, isoTime, type JsonValue } from "@obelisk/core";
+import { asCallId, asRunId, asThreadId, isoTime, type JsonValue, type Mutable } from "@obelisk/core";
 import type { CallRecord, CallStatus, RecordedError } from "@obelisk/state";
 import type { CallReport, CallRun } from "./runner-types.js";
 
@@ -25,9 +25,6 @@ export interface RecordContext {
   /** Clock time of the end. */
   readonly endedAt: number;
 }
-
-/** Removes `readonly` (records are built field by field: cheaper than conditional spreads). */
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The store record of a call (SPEC §8). `callHash` only for completed calls (succeeded, satisfied). */
 export function buildCallRecord(run: CallRun, ending: CallEnding, context: RecordContext): CallRecord {

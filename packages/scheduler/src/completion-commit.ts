@@ -1,10 +1,8 @@
-import type { JsonObject, JsonValue } from "@obelisk/core";
+import type { JsonObject, JsonValue, Mutable } from "@obelisk/core";
 import type { CallCommit, StateWrite } from "@obelisk/state";
 import { buildCallRecord, type CallEnding, type RecordContext } from "./call-record.js";
 import type { CallRun, PendingResult } from "./runner-types.js";
 import { missingWrites, writesFor } from "./state-writes.js";
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** What committing a completed call writes. */
 export interface Completion {

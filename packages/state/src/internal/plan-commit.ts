@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue, Path } from "@obelisk/core";
+import type { JsonObject, JsonValue, Mutable, Path } from "@obelisk/core";
 import {
   applyOutputInPlace,
   FORBIDDEN_SEGMENTS,
@@ -48,9 +48,6 @@ interface Writer {
   readonly date: string;
   readonly nowMs: number;
 }
-
-/** Removes `readonly` (the metadata is built field by field). */
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Builds (or refreshes) a variable entry for the value now at `path`. */
 export function variableFor(
@@ -304,7 +301,6 @@ function frozenWrote(wrote: readonly string[]): readonly string[] {
   return shared;
 }
 
-type MutableRecord = { -readonly [K in keyof CallRecord]: CallRecord[K] };
 type Copied =
   | { readonly ok: true; readonly value: JsonValue | undefined }
   | { readonly ok: false; readonly message: string };
@@ -347,7 +343,7 @@ function copyRecord(
     callId: record.callId,
     tool: record.tool,
     status: record.status,
-  } as MutableRecord;
+  } as Mutable<CallRecord>;
   if (record.branch !== undefined) copy.branch = record.branch;
   copy.attempts = record.attempts;
   if (record.startedAt !== undefined) copy.startedAt = record.startedAt;
