@@ -1,6 +1,6 @@
 import type { JsonObject } from "@obelisk/core";
 import { canonicalJson, ObeliskError } from "@obelisk/core";
-import type { ErrorObject, ValidateFunction } from "ajv";
+import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
 
@@ -51,11 +51,15 @@ const AJV_OPTIONS = { allErrors: true, strict: false, strictTuples: false, valid
 let metaSchemaChecker: Ajv2020 | undefined;
 
 function metaChecker(): Ajv2020 {
-  if (metaSchemaChecker === undefined) {
-    metaSchemaChecker = new Ajv2020(AJV_OPTIONS);
-    addFormats(metaSchemaChecker);
-  }
+  metaSchemaChecker ??= newAjv(AJV_OPTIONS);
   return metaSchemaChecker;
+}
+
+/** An ajv instance with the formats. */
+function newAjv(options: Options): Ajv2020 {
+  const ajv = new Ajv2020(options);
+  addFormats(ajv);
+  return ajv;
 }
 
 /** Compiled validators by schema text, shared by every registry: a fresh engine reuses them. */
@@ -68,9 +72,7 @@ let sharedCompiles = 0;
 
 /** An instance that compiles already-checked schemas (the meta-schema is not compiled again). */
 function compilingAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ ...AJV_OPTIONS, validateSchema: false });
-  addFormats(ajv);
-  return ajv;
+  return newAjv({ ...AJV_OPTIONS, validateSchema: false });
 }
 
 /**
