@@ -22,12 +22,26 @@ export async function loadTools(file: string, cwd: string): Promise<LoadedTools>
   return checkDefaultExport(module, file);
 }
 
+let typeScriptLoader: Promise<void> | undefined;
+
+/**
+ * Registers tsx's loader once per process, globally (it also serves the `require` calls of a `.cts`
+ * module). A TypeScript tools module then imports the very instances of `obelisk`, zod and the rest that
+ * the CLI already loaded. (`tsImport` loads each module in a namespace of its own: a second copy of every
+ * package it imports, which cost ~0.6 s per tools module and split module state between two copies.)
+ */
+function registerTypeScript(): Promise<void> {
+  typeScriptLoader ??= import("tsx/esm/api").then(({ register }) => {
+    register();
+  });
+  return typeScriptLoader;
+}
+
 async function importModule(path: string, extension: string, file: string): Promise<unknown> {
   const url = pathToFileURL(path).href;
   try {
-    if (!TYPESCRIPT.has(extension)) return await import(url);
-    const { tsImport } = await import("tsx/esm/api");
-    return await tsImport(url, import.meta.url);
+    if (TYPESCRIPT.has(extension)) await registerTypeScript();
+    return await import(url);
   } catch (error) {
     throw usageError(`tools module ${file} failed to load: ${errorMessage(error)}`, error);
   }

@@ -277,6 +277,18 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     }
   });
 
+  it("loads TypeScript tools modules through tsx: .mts as an ES module, .cts as CommonJS", async () => {
+    const cwd = tempDir();
+    const run = (tools: string) =>
+      obeliskJson(
+        ["run", shoutPlan, "--tools", fixture(tools), "--store", "memory", "--input", '{"word":"ts"}'],
+        cwd,
+      );
+    const [esm, commonJs] = await Promise.all([run("shout-tools.mts"), run("shout-tools.cts")]);
+    expect(esm.json).toMatchObject({ status: "succeeded", state: { loud: "TS!" } });
+    expect(commonJs.json).toMatchObject({ status: "succeeded", state: { loud: "TS" } });
+  });
+
   it("keeps state in sqlite:<file> between processes; memory forgets it", async () => {
     const cwd = tempDir();
     const file = join(cwd, "nested", "dir", "state.db");

@@ -1,0 +1,13 @@
+// An ES module TypeScript tools module (`.mts`) built with `defineTool` from the `obelisk` package.
+import { defineTool } from "obelisk";
+
+const suffix: string = "!";
+
+export default [
+  defineTool({
+    name: "shout",
+    description: "Upper-cases its text",
+    input: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+    run: ({ text }: { text: string }) => `${text.toUpperCase()}${suffix}`,
+  }),
+];
