@@ -7,6 +7,7 @@ import type { ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { literalIssues, outputDiagnostics, paramDiagnostics } from "./schema-issues.js";
+import type { SchemaIssue } from "./schema-validator.js";
 import { isPlainObject } from "./to-json-schema.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -110,7 +111,7 @@ function checkAgainstTool(
   out: Diagnostic[],
 ): void {
   const checked = safeCheck(() => tool.validateInput(params), pointer, callId, out);
-  if (checked.length > 0) {
+  if (checked.length > 0 && !allAtReferences(checked, references, pointer.length)) {
     const referencePointers = references.map((reference) => reference.pointer.slice(pointer.length));
     const issues = literalIssues(checked, referencePointers);
     if (issues.length > 0) {
@@ -150,6 +151,32 @@ function checkAgainstTool(
       callId,
     ),
   );
+}
+
+/**
+ * True when every issue sits exactly at a reference string (a reference where the schema wants a number,
+ * the common case): `literalIssues` drops all of them, so the check ends without building its lists.
+ */
+function allAtReferences(
+  issues: readonly SchemaIssue[],
+  references: readonly ParamReference[],
+  callPointerLength: number,
+): boolean {
+  if (references.length > 16) return false;
+  let next = 0;
+  for (const issue of issues) {
+    const at = issue.instancePath;
+    let found = false;
+    for (let k = 0; k < references.length && !found; k++) {
+      const candidate = (references[(next + k) % references.length] as ParamReference).pointer;
+      if (candidate.length === callPointerLength + at.length && candidate.endsWith(at)) {
+        found = true;
+        next = (next + k + 1) % references.length;
+      }
+    }
+    if (!found) return false;
+  }
+  return true;
 }
 
 function safeCheck<T>(

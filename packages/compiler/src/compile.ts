@@ -62,7 +62,7 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
       ...(document?.inputSchema === undefined ? {} : { planInputSchema: document.inputSchema }),
     };
     const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseCycles: false });
-    for (const source of document?.calls ?? []) builder.add(source);
+    for (const source of document?.calls ?? []) builder.addQuietly(source);
     const extra = located.diagnostics.map((diagnostic) => ({ index: -1, diagnostic }));
     const closed = closePlan(builder, extra, document?.source ?? plan);
     const graph = lazyGraph(builder, closed.criticalPaths);

@@ -47,6 +47,8 @@ export interface PlanBuilderOptions {
 }
 
 const MAX_CONFLICTS_PER_CALL = 20;
+/** The feeds of a call that feeds no group (never written to). */
+const NO_FEEDS: ReadonlyMap<WriterGroup, ReadonlySet<number>> = new Map();
 
 /** Builds the plan graph one call at a time; the plan-wide passes run over its state at close. */
 export class PlanBuilder {
@@ -86,6 +88,22 @@ export class PlanBuilder {
   /** Validates one call, wires it into the graph and returns its diagnostics. */
   add(source: PlanCallSource): AddCallResult {
     const out: Diagnostic[] = [];
+    const call = this.#add(source, out);
+    let ok = call !== undefined;
+    for (const diagnostic of out) if (diagnostic.severity === "error") ok = false;
+    return call === undefined ? { ok, diagnostics: out } : { ok, diagnostics: out, call };
+  }
+
+  /** `add` for a batch compile, which reads the diagnostics at close: no per-call result or list. */
+  addQuietly(source: PlanCallSource): void {
+    const out = this.#scratch;
+    this.#add(source, out);
+    out.length = 0;
+  }
+
+  readonly #scratch: Diagnostic[] = [];
+
+  #add(source: PlanCallSource, out: Diagnostic[]): CompiledCall | undefined {
     const raw = callObject(source.value, source.pointer, out);
     let call: CompiledCall | undefined;
     if (raw !== undefined) {
@@ -98,12 +116,8 @@ export class PlanBuilder {
         this.#addPhantom(raw, body.outputPath);
       }
     }
-    let ok = call !== undefined;
-    for (const diagnostic of out) {
-      this.diagnostics.push({ index: source.index, diagnostic });
-      if (diagnostic.severity === "error") ok = false;
-    }
-    return call === undefined ? { ok, diagnostics: out } : { ok, diagnostics: out, call };
+    for (const diagnostic of out) this.diagnostics.push({ index: source.index, diagnostic });
+    return call;
   }
 
   #resolveId(
@@ -263,14 +277,18 @@ export class PlanBuilder {
   }
 
   /** Groups (of other calls) whose reference overlaps the new call's targets, with the overlapping alternatives. */
-  #feedsOf(id: string, alternatives: readonly (readonly OutputTarget[])[]): Map<WriterGroup, Set<number>> {
-    const feeds = new Map<WriterGroup, Set<number>>();
-    const hits: WriterGroup[] = [];
+  #feedsOf(
+    id: string,
+    alternatives: readonly (readonly OutputTarget[])[],
+  ): ReadonlyMap<WriterGroup, ReadonlySet<number>> {
+    let feeds: Map<WriterGroup, Set<number>> | undefined;
+    const hits = this.#hits;
     for (let alternative = 0; alternative < alternatives.length; alternative++) {
       for (const target of alternatives[alternative] as readonly OutputTarget[]) {
         hits.length = 0;
         for (const group of this.#groupIndex.collectOverlapping(target.kind, target.path, hits)) {
           if (group.owner === id) continue;
+          feeds ??= new Map();
           let set = feeds.get(group);
           if (set === undefined) {
             set = new Set();
@@ -280,8 +298,11 @@ export class PlanBuilder {
         }
       }
     }
-    return feeds;
+    hits.length = 0;
+    return feeds ?? NO_FEEDS;
   }
+
+  readonly #hits: WriterGroup[] = [];
 
   #refuseCycle(
     id: string,

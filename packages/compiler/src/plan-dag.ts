@@ -41,6 +41,9 @@ export function appended<T>(list: T[], item: T): T[] {
 export class WriterGroup {
   /** The calls that read through this group, in the order they were added (grown with `appended`). */
   readers: DagNode[] = [];
+  /** Largest critical path among the readers, valid in the analysis numbered `analysis` (see analyzeDag). */
+  longest = 0;
+  analysis = 0;
 
   constructor(
     /** The reference operand (its canonical text and path). */
@@ -185,6 +188,9 @@ function cycleFrom(graph: Numbered, start: number, members: ReadonlySet<number>)
   return [id, id];
 }
 
+/** Number of the latest `analyzeDag` (tags the group values it computed). */
+let analyses = 0;
+
 /** What the plan-wide DAG passes give: every cycle, and every call's critical path. */
 export interface DagAnalysis {
   /**
@@ -205,22 +211,23 @@ export function analyzeDag(nodes: readonly DagNode[], planOrderIsTopological: bo
   const criticalPaths = new Map<string, number>();
   if (planOrderIsTopological) {
     const value = new Float64Array(nodes.length);
-    const groupValue = new Map<WriterGroup, number>();
+    // A group's value is kept on the group, marked with this analysis' number (no map of groups).
+    const analysis = ++analyses;
     for (let i = nodes.length - 1; i >= 0; i--) {
       const node = nodes[i] as DagNode;
       let longest = 0;
       const groups = node.outGroups;
       for (let g = 0; g < groups.length; g++) {
         const group = groups[g] as WriterGroup;
-        let best = groupValue.get(group);
-        if (best === undefined) {
-          best = 0;
+        if (group.analysis !== analysis) {
+          let best = 0;
           const readers = group.readers;
           for (let r = 0; r < readers.length; r++)
             best = Math.max(best, value[(readers[r] as DagNode).position] as number);
-          groupValue.set(group, best);
+          group.longest = best;
+          group.analysis = analysis;
         }
-        longest = Math.max(longest, best);
+        longest = Math.max(longest, group.longest);
       }
       value[i] = node.cost + longest;
     }

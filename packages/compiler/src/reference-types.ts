@@ -109,12 +109,33 @@ function expressionTypes(
   expression: InputExpression,
   cache: WrittenTypesCache,
 ): Types {
-  return union(
-    expression.alternatives.map((gate) => {
-      const last = gate[gate.length - 1];
-      return last === undefined ? undefined : operandTypes(builder, entry, last, cache);
-    }),
-  );
+  const alternatives = expression.alternatives;
+  if (alternatives.length === 1)
+    return gateTypes(builder, entry, alternatives[0] as readonly Reference[], cache);
+  const sets: Types[] = [];
+  for (const gate of alternatives) {
+    const types = gateTypes(builder, entry, gate, cache);
+    if (types === undefined) return undefined;
+    sets.push(types);
+  }
+  return union(sets);
+}
+
+/** Types of one `&&` alternative: its last operand's. */
+function gateTypes(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  gate: readonly Reference[],
+  cache: WrittenTypesCache,
+): Types {
+  const last = gate[gate.length - 1];
+  return last === undefined ? undefined : operandTypes(builder, entry, last, cache);
+}
+
+/** True when some type of `types` could satisfy a schema admitting `allowed`. */
+function someCompatible(types: ReadonlySet<string>, allowed: ReadonlySet<string>): boolean {
+  for (const type of types) if (typeCompatible(type, allowed)) return true;
+  return false;
 }
 
 /**
@@ -125,8 +146,8 @@ export function referenceTypeMismatches(
   builder: PlanBuilder,
   entry: CallEntry,
   cache: WrittenTypesCache = new Map(),
-): Diagnostic[] {
-  const out: Diagnostic[] = [];
+): readonly Diagnostic[] {
+  let out: Diagnostic[] | undefined;
   const inputSchema = entry.tool.inputSchema;
   for (const reference of entry.call.references) {
     const allowed = schemaTypes(
@@ -142,10 +163,13 @@ export function referenceTypeMismatches(
       value.type === "template"
         ? new Set(["string"])
         : expressionTypes(builder, entry, value.expression, cache);
-    if (types === undefined || types.size === 0 || [...types].some((type) => typeCompatible(type, allowed)))
-      continue;
+    if (types === undefined || types.size === 0 || someCompatible(types, allowed)) continue;
     const message = `the referenced value is ${[...types].join(" or ")} but the parameter needs ${[...allowed].join(" or ")}`;
+    out ??= [];
     out.push(makeDiagnostic("REF_TYPE_MISMATCH", message, reference.pointer, { callId: entry.call.id }));
   }
-  return out;
+  return out ?? NONE;
 }
+
+/** The result when there is no mismatch (never written to). */
+const NONE: readonly Diagnostic[] = [];
