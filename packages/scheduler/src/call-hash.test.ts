@@ -1,4 +1,5 @@
 import { canonicalJson, sha256Hex } from "@obelisk/core";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fakeCall } from "./__fixtures__/fake-call.js";
 import { callHash, callKeyJson } from "./call-hash.js";
@@ -22,5 +23,27 @@ describe("callHash", () => {
     const key = { tool: call.tool, params: {}, outputPath: null, method: "set", output: { v: 1 } };
     expect(callKeyJson(call, {})).toBe(canonicalJson(key));
     expect(callHash(call, { a: 1 })).not.toBe(callHash(call, { a: 2 }));
+  });
+
+  it("equals the canonical JSON of the key for any tool, output path text and method (escapes included)", () => {
+    const text = fc.oneof(
+      fc.string({ unit: "binary" }),
+      fc.constantFrom("†state.a", 'a"b', "a\\b", "\u0001", "\ud800", "😀"),
+    );
+    fc.assert(
+      fc.property(text, text, text, fc.boolean(), (tool, path, method, withPath) => {
+        const base = fakeCall("c", 0, withPath ? { writes: [["†state.a"]] } : {});
+        const outputPath = base.outputPath === undefined ? undefined : { ...base.outputPath, text: path };
+        const call = {
+          ...base,
+          tool,
+          outputMethod: method as "set",
+          ...(outputPath === undefined ? {} : { outputPath }),
+        };
+        const params = { b: [path], a: 1 };
+        const key = { tool, params, outputPath: outputPath?.text ?? null, method };
+        expect(callKeyJson(call, params)).toBe(canonicalJson(key));
+      }),
+    );
   });
 });

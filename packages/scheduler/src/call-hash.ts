@@ -2,15 +2,31 @@ import * as crypto from "node:crypto";
 import type { CompiledCall } from "@obelisk/compiler";
 import { canonicalJson, type JsonObject } from "@obelisk/core";
 
+/** True when JSON.stringify writes `text` as it is between quotes (no quote, backslash, control or surrogate). */
+function plain(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return false;
+  }
+  return true;
+}
+
 /**
  * The canonical JSON of a call's satisfied key `{ method, output?, outputPath, params, tool }`: written
  * with its keys already in sorted order, so only the parameters (and `_output`) go through `canonicalJson`.
- * Equal to `canonicalJson(key)` (a test holds it to that).
+ * Equal to `canonicalJson(key)` (a test holds it to that). Strings that need no escape are written between
+ * quotes of the surrounding text: JSON.stringify of a string holding `†` (every reference text) reserves a
+ * large two-byte buffer, and each separate piece adds a string to the concatenation.
  */
 export function callKeyJson(call: CompiledCall, params: JsonObject): string {
   const output = call.hasOutput ? `"output":${canonicalJson(call.output ?? null)},` : "";
-  const outputPath = call.outputPath === undefined ? "null" : JSON.stringify(call.outputPath.text);
-  return `{"method":${JSON.stringify(call.outputMethod)},${output}"outputPath":${outputPath},"params":${canonicalJson(params)},"tool":${JSON.stringify(call.tool)}}`;
+  const path = call.outputPath?.text;
+  const method = call.outputMethod;
+  const tool = call.tool;
+  if (path !== undefined && plain(path) && plain(method) && plain(tool))
+    return `{"method":"${method}",${output}"outputPath":"${path}","params":${canonicalJson(params)},"tool":"${tool}"}`;
+  const outputPath = path === undefined ? "null" : JSON.stringify(path);
+  return `{"method":${JSON.stringify(method)},${output}"outputPath":${outputPath},"params":${canonicalJson(params)},"tool":${JSON.stringify(tool)}}`;
 }
 
 /**
