@@ -1,4 +1,4 @@
-import type { CompiledCall, WriterLink } from "@obelisk/compiler";
+import type { CompiledCall, ParamReference, WriterLink } from "@obelisk/compiler";
 import type { InputExpression, Reference } from "@obelisk/core";
 import type { CallStatus } from "@obelisk/state";
 
@@ -19,8 +19,14 @@ export interface CallSlot {
   readonly index: number;
   /** The compiled call. */
   readonly call: CompiledCall;
-  /** The call's input expressions: `||` alternatives of `&&` operands. */
-  readonly expressions: readonly InputExpression[];
+  /**
+   * The call's input expressions (`||` alternatives of `&&` operands) when a parameter is a template;
+   * undefined when every reference is one whole value: expression `i` is then `call.references[i]`'s
+   * (see {@link expressionAt}), so the common slot holds no list of its own.
+   */
+  readonly expressions: readonly InputExpression[] | undefined;
+  /** How many input expressions the call has. */
+  readonly expressionCount: number;
   /**
    * Streaming runs only: each operand's writers as known when the call was added, extended by late claims.
    * Batch runs read the compiled writer lists instead (every call is known up front).
@@ -39,17 +45,17 @@ export interface CallSlot {
   /** Operands found missing while deciding the current expression (for reasons). */
   missing: readonly Operand[];
   /** Final status once settled. */
-  status?: CallStatus;
+  status: CallStatus | undefined;
   /** Alternative written once settled, if any. */
-  written?: number;
+  written: number | undefined;
   /** The alternative of a completed result waiting for its turn (accumulating writers). */
-  completedAlternative?: number;
+  completedAlternative: number | undefined;
   /** Accumulation groups this call belongs to (target texts). */
   groups: readonly string[];
 }
 
 /** Every input expression of a call's parameters, in document order (an exact-size array). */
-export function expressionsOf(call: CompiledCall): InputExpression[] {
+function expressionsOf(call: CompiledCall): InputExpression[] {
   const result: InputExpression[] = [];
   for (const { value } of call.references) {
     if (value.type === "reference") result.push(value.expression);
@@ -57,6 +63,21 @@ export function expressionsOf(call: CompiledCall): InputExpression[] {
   }
   // A list grown by push keeps room for 17 items; slots keep theirs for the whole run.
   return result.slice();
+}
+
+/** The input expression at `position` of a slot (see {@link CallSlot.expressions}). */
+export function expressionAt(slot: CallSlot, position: number): InputExpression {
+  if (slot.expressions !== undefined) return slot.expressions[position] as InputExpression;
+  return ((slot.call.references[position] as ParamReference).value as { expression: InputExpression })
+    .expression;
+}
+
+/** The number of input expressions of a call, or -1 when a parameter is a template (see `expressionsOf`). */
+function wholeReferences(call: CompiledCall): number {
+  const references = call.references;
+  for (let index = 0; index < references.length; index++)
+    if ((references[index] as ParamReference).value.type !== "reference") return -1;
+  return references.length;
 }
 
 /** The empty list slots share until they have a missing operand or a group (both are rare and short). */
@@ -72,18 +93,22 @@ export function createCallSlot(
   writersOf: (call: CompiledCall, reference: Reference) => readonly WriterLink[],
   streaming = false,
 ): CallSlot {
-  const expressions = expressionsOf(call);
+  const whole = wholeReferences(call);
+  const expressions = whole === -1 ? expressionsOf(call) : undefined;
+  const expressionCount = expressions === undefined ? whole : expressions.length;
   let writers: Map<Reference, WriterLink[]> | undefined;
   if (streaming) {
     writers = new Map();
-    for (const expression of expressions)
+    for (const expression of expressions ?? expressionsOf(call))
       for (const operands of expression.alternatives)
         for (const reference of operands) writers.set(reference, [...writersOf(call, reference)]);
   }
+  // Every field is set here (optional ones as undefined), so all slots share one shape and none grows later.
   return {
     index,
     call,
     expressions,
+    expressionCount,
     writers,
     expression: 0,
     alternative: 0,
@@ -92,6 +117,9 @@ export function createCallSlot(
     subscribed: false,
     phase: "evaluating",
     missing: NO_ITEMS,
+    status: undefined,
+    written: undefined,
+    completedAlternative: undefined,
     groups: NO_ITEMS,
   };
 }

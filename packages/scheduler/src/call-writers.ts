@@ -1,8 +1,14 @@
 import type { CompiledCall, WriterLink } from "@obelisk/compiler";
-import { asCallId, asThreadId, deepFreeze, pathsOverlap, type Reference } from "@obelisk/core";
+import {
+  asCallId,
+  asThreadId,
+  deepFreeze,
+  type InputExpression,
+  pathsOverlap,
+  type Reference,
+} from "@obelisk/core";
 import type { StateStore } from "@obelisk/state";
 import { isThenable } from "./awaitable.js";
-import { expressionsOf } from "./call-slot.js";
 import type { WorkingContext } from "./working-context.js";
 
 /** The call id a `†calls.<id>…` reference names, if any. */
@@ -76,14 +82,19 @@ export function preloadCallOutputs(
     if (isThenable(stored)) pending.push(Promise.resolve(stored).then(keep));
     else keep(stored);
   };
-  for (const call of calls) {
-    for (const expression of expressionsOf(call)) {
-      for (const operands of expression.alternatives) {
-        for (const reference of operands) {
-          const id = producerId(reference);
-          if (id !== undefined) load(id);
-        }
+  const loadAll = (expression: InputExpression): void => {
+    for (const operands of expression.alternatives) {
+      for (const reference of operands) {
+        const id = producerId(reference);
+        if (id !== undefined) load(id);
       }
+    }
+  };
+  // The expressions are walked in place (no list of them per call).
+  for (const call of calls) {
+    for (const { value } of call.references) {
+      if (value.type === "reference") loadAll(value.expression);
+      else for (const part of value.parts) if (typeof part !== "string") loadAll(part);
     }
   }
   return pending.length === 0 ? undefined : Promise.all(pending).then(() => undefined);

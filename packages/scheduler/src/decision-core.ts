@@ -1,6 +1,6 @@
 import type { CompiledCall, WriterLink } from "@obelisk/compiler";
-import { type InputExpression, OUTPUT_METHODS, type Reference } from "@obelisk/core";
-import { type CallSlot, createCallSlot, NO_ITEMS } from "./call-slot.js";
+import { OUTPUT_METHODS, type Reference } from "@obelisk/core";
+import { type CallSlot, createCallSlot, expressionAt, NO_ITEMS } from "./call-slot.js";
 import type { ContextProbe, CoreEffect, DecisionCoreOptions, SettleInfo } from "./decision-types.js";
 import { isApprovalReference, unsatisfiedEffect } from "./unsatisfied-effect.js";
 
@@ -154,9 +154,8 @@ export class DecisionCore {
 
   /** Advances a slot's cursor as far as the settled writers allow. */
   private evaluate(slot: CallSlot, effects: CoreEffect[]): void {
-    const expressions = slot.expressions;
-    while (slot.expression < expressions.length) {
-      const alternatives = (expressions[slot.expression] as InputExpression).alternatives;
+    while (slot.expression < slot.expressionCount) {
+      const alternatives = expressionAt(slot, slot.expression).alternatives;
       const operands = alternatives[slot.alternative] as readonly Reference[];
       const reference = operands[slot.operand] as Reference;
       if (!slot.subscribed) {
@@ -203,7 +202,7 @@ export class DecisionCore {
 
   /** The operand a slot is deciding. */
   private currentOperand(slot: CallSlot): Reference {
-    const expression = slot.expressions[slot.expression] as InputExpression;
+    const expression = expressionAt(slot, slot.expression);
     return (expression.alternatives[slot.alternative] as readonly Reference[])[slot.operand] as Reference;
   }
 

@@ -168,9 +168,15 @@ export function invokeTool(request: InvokeRequest): AttemptResult {
   if (request.signal.aborted) return { kind: "cancelled", attempts: 0 };
   request.onAttempt(1);
   const first = attempt(request, 1);
-  const next = (outcome: InvokeOutcome): AttemptResult =>
-    outcome.kind === "threw" && outcome.attempts < request.policy.attempts
-      ? retryAfter(request, outcome)
-      : outcome;
-  return first instanceof Promise ? first.then(next) : next(first);
+  // A synchronous first attempt continues without a closure.
+  return first instanceof Promise
+    ? first.then((outcome) => afterFirst(request, outcome))
+    : afterFirst(request, first);
+}
+
+/** After the first attempt: retries a thrown error while the policy allows, else the outcome as it is. */
+function afterFirst(request: InvokeRequest, outcome: InvokeOutcome): AttemptResult {
+  return outcome.kind === "threw" && outcome.attempts < request.policy.attempts
+    ? retryAfter(request, outcome)
+    : outcome;
 }

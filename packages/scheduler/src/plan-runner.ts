@@ -122,7 +122,16 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     if (this.closed) throw new ObeliskError("USAGE", "the run is closed: no more calls can be added");
     for (const call of calls) {
       this.byId.set(call.id, call);
-      this.runs.push({ call, attempts: 0 });
+      this.runs.push({
+        call,
+        params: undefined,
+        hash: undefined,
+        attempts: 0,
+        startedAt: undefined,
+        pending: undefined,
+        ending: undefined,
+        report: undefined,
+      });
     }
     const loaded = preloadCallOutputs(
       calls,

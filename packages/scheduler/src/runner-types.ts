@@ -90,24 +90,24 @@ export interface ExecutionResult {
   readonly durationMs: number;
 }
 
-/** Runner-side bookkeeping of one call. */
+/** Runner-side bookkeeping of one call (every field set at creation: one shape, nothing grows later). */
 export interface CallRun {
   /** The compiled call. */
   readonly call: CompiledCall;
   /** Resolved parameters, once dispatched. */
-  params?: JsonObject;
+  params: JsonObject | undefined;
   /** Satisfied key, once computed. */
-  hash?: string;
+  hash: string | undefined;
   /** Attempts made. */
   attempts: number;
   /** Clock time of the first attempt. */
-  startedAt?: number;
+  startedAt: number | undefined;
   /** A completed result waiting for its commit. */
-  pending?: PendingResult | undefined;
+  pending: PendingResult | undefined;
   /** Set once the call's ending is being committed (guards double endings on cancellation). */
-  ending?: CallStatus;
+  ending: CallStatus | undefined;
   /** The final report. */
-  report?: CallReport;
+  report: CallReport | undefined;
 }
 
 /** A completed result waiting for its turn to be committed. */

@@ -10,6 +10,9 @@ import type { StateWrite } from "@obelisk/state";
 
 type Container = Record<string, JsonValue> | JsonValue[];
 
+/** The rest of a path written at its last segment (shared: most writes target an owned parent). */
+const NO_SEGMENTS: Path = Object.freeze([]);
+
 /** True for a container the working state owns (unfrozen: created by the runner, never seen by a tool). */
 export function isOwned(value: JsonValue | undefined): value is Container & JsonValue {
   return typeof value === "object" && value !== null && !Object.isFrozen(value);
@@ -57,7 +60,7 @@ export function writeInPlace(
   }
   const segment = path[depth] as string | number;
   const current = childAt(parent, segment);
-  const rest = path.slice(depth + 1);
+  const rest = depth + 1 === path.length ? NO_SEGMENTS : path.slice(depth + 1);
   if (rest.length === 0 && method === "push" && Array.isArray(current) && isOwned(current)) {
     current.push(value);
     return undefined;
