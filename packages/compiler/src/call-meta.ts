@@ -75,23 +75,14 @@ export function checkCallMeta(
   callId: string | undefined,
   out: Diagnostic[],
 ): CallMeta {
-  const meta: Mutable<CallMeta> = {
-    outputMethod: "set",
-    description: undefined,
-    rerun: false,
-    timeoutMs: undefined,
-    retry: undefined,
-    hasOutput: false,
-    output: undefined,
-  };
+  // Most calls set no meta-property beyond these three: they share the defaults (a new object otherwise).
+  let meta: Mutable<CallMeta> | undefined;
   for (const key in raw) {
     if (key.charCodeAt(0) !== 0x5f || !Object.hasOwn(raw, key)) continue;
+    if (key === "_tool" || key === "_id" || key === "_outputPath") continue;
+    meta ??= { ...DEFAULT_META };
     const value = raw[key] as JsonValue;
     switch (key) {
-      case "_tool":
-      case "_id":
-      case "_outputPath":
-        break;
       case "_outputMethod":
         if (isOutputMethod(value)) meta.outputMethod = value;
         else invalidMethod(value, appendPointer(pointer, key), callId, out);
@@ -131,8 +122,19 @@ export function checkCallMeta(
       }
     }
   }
-  return meta;
+  return meta ?? DEFAULT_META;
 }
+
+/** The meta of a call that sets none (shared, frozen). */
+const DEFAULT_META: CallMeta = Object.freeze({
+  outputMethod: "set",
+  description: undefined,
+  rerun: false,
+  timeoutMs: undefined,
+  retry: undefined,
+  hasOutput: false,
+  output: undefined,
+});
 
 function shape(message: string, pointer: string, key: string, callId: string | undefined, out: Diagnostic[]) {
   out.push(makeDiagnostic("CALL_SHAPE", message, appendPointer(pointer, key), { callId }));

@@ -20,8 +20,8 @@ export function checkOutputPath(
   out: Diagnostic[],
 ): OutputPath | undefined {
   const callId = options.callId;
-  const pointer = appendPointer(callPointer, "_outputPath");
   if (typeof value !== "string") {
+    const pointer = appendPointer(callPointer, "_outputPath");
     out.push(
       makeDiagnostic("OUTPUT_PATH_SYNTAX", '_outputPath must be a string like "†state.result"', pointer, {
         callId,
@@ -32,6 +32,7 @@ export function checkOutputPath(
   const parsed = parseOutputPath(value, options.kinds, options.limits);
   if (!parsed.ok) {
     const { code, message, offset, hint } = parsed.issue;
+    const pointer = appendPointer(callPointer, "_outputPath");
     out.push(makeDiagnostic(code, `${message} (at character ${offset + 1})`, pointer, { callId, hint }));
     return undefined;
   }
@@ -48,7 +49,7 @@ export function checkOutputPath(
       makeDiagnostic(
         "OUTPUT_PATH_NOT_ALLOWED",
         `tool "${tool.name}" does not allow _outputPath ${value}`,
-        pointer,
+        appendPointer(callPointer, "_outputPath"),
         {
           callId,
           hint,
@@ -61,7 +62,9 @@ export function checkOutputPath(
   if (outcomes !== undefined && count > outcomes.length) {
     const message = `_outputPath has ${count} alternatives but tool "${tool.name}" declares ${outcomes.length} outcomes`;
     const hint = `outcomes: ${outcomes.join(", ") || "(none)"}`;
-    out.push(makeDiagnostic("OUTCOME_UNKNOWN", message, pointer, { callId, hint }));
+    out.push(
+      makeDiagnostic("OUTCOME_UNKNOWN", message, appendPointer(callPointer, "_outputPath"), { callId, hint }),
+    );
   }
   return parsed.value;
 }

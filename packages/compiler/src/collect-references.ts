@@ -31,12 +31,24 @@ export interface ReferenceParseOptions {
 
 /** The state of one walk over a call's parameters (`location` is the path of the value being visited). */
 interface Walk {
-  readonly callPointer: string;
-  readonly options: ReferenceParseOptions;
-  readonly out: Diagnostic[];
+  callPointer: string;
+  options: ReferenceParseOptions;
+  out: Diagnostic[];
   readonly references: ParamReference[];
   readonly location: PathSegment[];
 }
+
+/**
+ * The one walk, reused by every call (a walk never starts another): its lists are scratch, emptied at
+ * the start and end of each walk, so a call allocates only the exact-size list of references it returns.
+ */
+const WALK: Walk = {
+  callPointer: "",
+  options: { kinds: new Map(), limits: { maxPathDepth: 0 }, callId: undefined },
+  out: [],
+  references: [],
+  location: [],
+};
 
 /**
  * Parses every string at any depth of a call's parameters (SPEC §2): references and templates are
@@ -50,16 +62,31 @@ export function collectReferences(
   options: ReferenceParseOptions,
   out: Diagnostic[],
 ): ParamReference[] {
-  const walk: Walk = { callPointer, options, out, references: [], location: [] };
-  for (const key in params) {
-    if (!Object.hasOwn(params, key)) continue;
-    walk.location.push(key);
-    visit(params[key] as JsonValue, walk);
-    walk.location.pop();
+  const walk = WALK;
+  walk.callPointer = callPointer;
+  walk.options = options;
+  walk.out = out;
+  const { references, location } = walk;
+  references.length = 0;
+  location.length = 0;
+  try {
+    for (const key in params) {
+      if (!Object.hasOwn(params, key)) continue;
+      location.push(key);
+      visit(params[key] as JsonValue, walk);
+      location.pop();
+    }
+    // An exact-size copy (a list grown by push keeps room for 17; it lives as long as the compiled plan).
+    return references.length === 0 ? [] : references.slice();
+  } finally {
+    references.length = 0;
+    location.length = 0;
+    walk.out = NO_OUT;
   }
-  // An exact-size copy (a list grown by push keeps room for 17; it lives as long as the compiled plan).
-  return walk.references.length === 0 ? walk.references : walk.references.slice();
 }
+
+/** What the idle walk points at instead of the last call's diagnostics. */
+const NO_OUT: Diagnostic[] = [];
 
 function visit(value: JsonValue, walk: Walk): void {
   if (typeof value === "string") {

@@ -128,14 +128,15 @@ export class PlanBuilder {
   ): string | undefined {
     const given = raw._id;
     if (given === undefined) return tool === undefined ? undefined : this.#autoId(tool.name);
-    const at = appendPointer(pointer, "_id");
     // A forbidden segment (SPEC §2 rule 5) could never be read as †calls.<id>, and must never become a key.
     if (typeof given !== "string" || !isValidCallId(given) || FORBIDDEN_SEGMENTS.has(given)) {
       const hint = "a call id is [A-Za-z_][A-Za-z0-9_-]*, not __proto__, prototype or constructor (no $)";
+      const at = appendPointer(pointer, "_id");
       out.push(makeDiagnostic("CALL_ID_INVALID", `invalid call id ${JSON.stringify(given)}`, at, { hint }));
       return undefined;
     }
     if (this.#givenIds.has(given)) {
+      const at = appendPointer(pointer, "_id");
       out.push(
         makeDiagnostic("CALL_ID_DUPLICATE", `call id "${given}" is used twice`, at, {
           callId: given,
@@ -177,12 +178,16 @@ export class PlanBuilder {
     const alternatives = body.outputPath?.alternatives ?? [
       [{ kind: "calls", path: [id], text: `†calls.${id}` }],
     ];
-    const texts: string[] = [];
+    const texts = this.#texts;
+    texts.length = 0;
+    this.#textSet = undefined;
+    this.#groups.length = 0;
     const groups = this.#groupsOf(id, body.references, alternatives, texts);
     const feeds = this.#feedsOf(id, alternatives);
     if (this.options.refuseCycles && this.#refuseCycle(id, groups, feeds, source.pointer, out))
       return undefined;
     const writers = new Map<string, WriterLink[]>();
+    for (let g = 0; g < groups.length; g++) writers.set(texts[g] as string, (groups[g] as WriterGroup).links);
     const call = makeCompiledCall(source, raw, tool, id, body, writers);
     const entry: CallEntry = {
       id,
@@ -197,7 +202,6 @@ export class PlanBuilder {
     };
     for (let g = 0; g < groups.length; g++) {
       const group = groups[g] as WriterGroup;
-      writers.set(texts[g] as string, group.links);
       group.readers = appended(group.readers, entry);
       if (group.readers.length > 1) continue;
       if (group.owner === undefined) this.#groupByText.set(group.reference.text, group);
@@ -245,7 +249,7 @@ export class PlanBuilder {
     alternatives: readonly (readonly OutputTarget[])[],
     texts: string[],
   ): WriterGroup[] {
-    const groups: WriterGroup[] = [];
+    const groups = this.#groups;
     for (const { value } of references) {
       if (value.type === "reference")
         this.#groupsOfExpression(id, value.expression, alternatives, groups, texts);
@@ -266,7 +270,7 @@ export class PlanBuilder {
     for (const gate of expression.alternatives)
       for (const operand of gate) {
         const text = operand.text;
-        if (seenBefore(texts, text)) continue;
+        if (this.#seenBefore(texts, text)) continue;
         const writesIt = writesOverlapping(alternatives, operand);
         const shared = writesIt ? undefined : this.#groupByText.get(text);
         groups.push(
@@ -303,6 +307,29 @@ export class PlanBuilder {
   }
 
   readonly #hits: WriterGroup[] = [];
+  /** Scratch lists of `#addCompiled` (emptied before it returns): operand texts and their groups. */
+  readonly #texts: string[] = [];
+  readonly #groups: WriterGroup[] = [];
+  /** `#texts` as a set, once it is long. */
+  #textSet: Set<string> | undefined;
+
+  /** Whether `texts` already holds `text`; adds it otherwise. */
+  #seenBefore(texts: string[], text: string): boolean {
+    if (texts.length < 16) {
+      if (texts.includes(text)) return true;
+      texts.push(text);
+      return false;
+    }
+    let set = this.#textSet;
+    if (set === undefined) {
+      set = new Set(texts);
+      this.#textSet = set;
+    }
+    if (set.has(text)) return true;
+    set.add(text);
+    texts.push(text);
+    return false;
+  }
 
   #refuseCycle(
     id: string,
@@ -349,27 +376,6 @@ export class PlanBuilder {
 }
 
 const rankOf = (entry: WriterEntry): number => entry.index;
-
-/** Large operand lists of one call, as sets (a scan is cheaper while the list is short). */
-const textSets = new WeakMap<string[], Set<string>>();
-
-/** Whether `texts` already holds `text`; adds it otherwise. */
-function seenBefore(texts: string[], text: string): boolean {
-  if (texts.length < 16) {
-    if (texts.includes(text)) return true;
-    texts.push(text);
-    return false;
-  }
-  let set = textSets.get(texts);
-  if (set === undefined) {
-    set = new Set(texts);
-    textSets.set(texts, set);
-  }
-  if (set.has(text)) return true;
-  set.add(text);
-  texts.push(text);
-  return false;
-}
 
 /** True when one of the call's targets overlaps the operand's path. */
 function writesOverlapping(alternatives: readonly (readonly OutputTarget[])[], operand: Reference): boolean {

@@ -21,17 +21,14 @@ export function parseOutputPath(
   kinds: KindTable = DEFAULT_KINDS,
   limits: Pick<Limits, "maxPathDepth"> = DEFAULT_LIMITS,
 ): ParseResult<OutputPath> {
-  const options: ReferenceScanOptions = {
-    kinds,
-    maxPathDepth: limits.maxPathDepth,
-    forbidNegativeIndex: true,
-  };
-  const context: TargetContext = { options, starts: [] };
-  const scan = scanAlternatives(text, 0, scanStartedTarget, context);
+  const context = contextFor(kinds, limits.maxPathDepth);
   const starts = context.starts;
+  starts.length = 0;
+  const scan = scanAlternatives(text, 0, scanStartedTarget, context);
   if (!scan.ok) return asOutputPathIssue(scan);
   if (scan.end !== text.length) return unexpectedAfterTarget(text, scan.end);
   const overlap = findOverlap(scan.alternatives, starts);
+  starts.length = 0;
   if (overlap !== undefined) return overlap;
   const alternatives = scan.alternatives;
   return { ok: true, value: { alternatives, text: joinOutputPath(alternatives, targetText) } };
@@ -41,6 +38,22 @@ export function parseOutputPath(
 interface TargetContext {
   readonly options: ReferenceScanOptions;
   readonly starts: number[];
+}
+
+/**
+ * The context of the latest parse, reused while the kinds and depth limit stay the same (a plan's output
+ * paths are parsed one after the other with the same ones; a parse never starts another): no options
+ * object and no list of starts per parse.
+ */
+let lastContext: TargetContext | undefined;
+
+function contextFor(kinds: KindTable, maxPathDepth: number): TargetContext {
+  const last = lastContext;
+  if (last !== undefined && last.options.kinds === kinds && last.options.maxPathDepth === maxPathDepth)
+    return last;
+  const context: TargetContext = { options: { kinds, maxPathDepth, forbidNegativeIndex: true }, starts: [] };
+  lastContext = context;
+  return context;
 }
 
 /** One target, remembering where it starts. */
