@@ -115,4 +115,30 @@ describe("toJsonValue", () => {
     expect(rejection({ d: new Date(0) })).toEqual(["OUTPUT_NOT_JSON", "/d"]);
     expect(rejection({ a: "x".repeat(40) }, 20)[0]).toBe("OUTPUT_TOO_LARGE");
   });
+
+  it("reuses its own frozen copies at any depth instead of copying them again, with the same size", () => {
+    const first = toJsonValue({ rows: [{ a: 1 }, { b: "é" }], note: null });
+    if (!first.ok) throw new Error(first.message);
+    const again = toJsonValue(first.value);
+    expect(again.ok && again.value).toBe(first.value);
+    expect(again.ok && again.bytes).toBe(first.bytes);
+    const holder = { id: "x", result: first.value };
+    const held = toJsonValue(holder);
+    if (!held.ok) throw new Error(held.message);
+    expect(held.value).not.toBe(holder);
+    expect((held.value as { result: unknown }).result).toBe(first.value);
+    expect(held.bytes).toBe(JSON.stringify(holder).length + 1);
+    expect(rejection(first.value, first.bytes - 1)[0]).toBe("OUTPUT_TOO_LARGE");
+  });
+
+  it("still copies and checks a frozen value it did not make", () => {
+    const frozen = Object.freeze({ a: Object.freeze([1, 2]) });
+    const copy = toJsonValue(frozen);
+    expect(copy.ok && copy.value).not.toBe(frozen);
+    expect(copy.ok && copy.value).toEqual(frozen);
+    expect(rejection(Object.freeze({ a: Object.freeze({ b: Number.NaN }) }))).toEqual([
+      "OUTPUT_NOT_JSON",
+      "/a/b",
+    ]);
+  });
 });

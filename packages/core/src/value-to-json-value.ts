@@ -13,6 +13,18 @@ export interface ToJsonValueOptions {
   readonly maxBytes?: number;
 }
 
+/**
+ * The roots of the frozen copies {@link toJsonValue} made, with their JSON size. Copying one of them again
+ * (the scheduler copies a tool's output, then the store copies the record holding it) returns it as it is:
+ * it is frozen JSON already, so the second copy could not differ from it.
+ */
+const FROZEN_COPIES = new WeakMap<object, number>();
+
+/** The JSON size of a value when it is one of {@link toJsonValue}'s own frozen copies. */
+function knownCopyBytes(value: object): number | undefined {
+  return Object.isFrozen(value) ? FROZEN_COPIES.get(value) : undefined;
+}
+
 /** The result of {@link toJsonValue}: a frozen, prototype-safe copy, or why the value is not acceptable. */
 export type ToJsonValueResult =
   | { ok: true; value: JsonValue; bytes: number }
@@ -226,6 +238,11 @@ function quickCopy(value: unknown, depth: number, counter: QuickCounter): JsonVa
     return null;
   }
   if (depth > QUICK_MAX_DEPTH || counter.bytes > counter.maxBytes) return SLOW_PATH;
+  const known = knownCopyBytes(value);
+  if (known !== undefined) {
+    counter.bytes += known;
+    return value as JsonValue;
+  }
   if (Array.isArray(value)) {
     const copy: JsonValue[] = [];
     counter.bytes += value.length === 0 ? 2 : value.length + 1;
@@ -260,23 +277,31 @@ function quickCopy(value: unknown, depth: number, counter: QuickCounter): JsonVa
  * ±Infinity, undefined inside arrays or at the top, cycles, class instances (Date, Map, …), nesting deeper
  * than {@link MAX_VALUE_DEPTH}. Undefined object properties are dropped, as JSON does. Over `maxBytes`:
  * OUTPUT_TOO_LARGE. Iterative, O(size); shared sub-objects are copied once and shared (they are frozen).
+ * A container that is itself one of these copies is reused as it is, at any depth: O(1) for it.
  */
 export function toJsonValue(value: unknown, options: ToJsonValueOptions = {}): ToJsonValueResult {
   const maxBytes = options.maxBytes ?? DEFAULT_LIMITS.maxValueBytes;
   try {
     const fast: QuickCounter = { bytes: 0, nodes: 0, maxBytes };
     const copied = quickCopy(value, 1, fast);
-    if (copied !== SLOW_PATH && fast.bytes <= maxBytes) return { ok: true, value: copied, bytes: fast.bytes };
+    if (copied !== SLOW_PATH && fast.bytes <= maxBytes) return copyMade(copied, fast.bytes);
   } catch {
     // a throwing getter: the careful path below reports it
   }
   try {
     const copied = copyValue(value, maxBytes);
-    return { ok: true, value: copied.value, bytes: copied.bytes };
+    return copyMade(copied.value, copied.bytes);
   } catch (error) {
     if (error instanceof Rejection)
       return { ok: false, code: error.code, message: error.message, pointer: error.pointer };
     const reason = error instanceof Error ? error.message : String(error);
     return { ok: false, code: "OUTPUT_NOT_JSON", message: `reading the value threw: ${reason}`, pointer: "" };
   }
+}
+
+/** A successful copy: a container is remembered, so copying it again costs nothing. */
+function copyMade(value: JsonValue, bytes: number): ToJsonValueResult {
+  if (typeof value === "object" && value !== null && !FROZEN_COPIES.has(value))
+    FROZEN_COPIES.set(value, bytes);
+  return { ok: true, value, bytes };
 }
