@@ -51,6 +51,22 @@ function jsonStringLength(text: string): number {
   return isPlainJsonString(text) ? text.length + 2 : JSON.stringify(text).length;
 }
 
+/** True when the first `length` characters of `text` need no JSON escape (and hold no surrogate). */
+function isPlainPrefix(text: string, length: number): boolean {
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return false;
+  }
+  return true;
+}
+
+/** The number of decimal digits of a non-negative integer (its text length, without making the text). */
+function decimalDigits(value: number): number {
+  let digits = 1;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  return digits;
+}
+
 /** A string shown within `budget` characters: whole, or cut with `…(+N chars)"` / `…"` / `…`. */
 function previewString(text: string, budget: number, walk: Walk): string {
   if (text.length + 2 <= budget) {
@@ -58,14 +74,17 @@ function previewString(text: string, budget: number, walk: Walk): string {
     if (whole.length <= budget) return whole;
   }
   walk.truncated = true;
-  for (const long of [true, false]) {
-    const markerLength = long ? `${ELLIPSIS}(+${text.length} chars)"`.length : 2;
+  for (let pass = 0; pass < 2; pass++) {
+    const long = pass === 0;
+    // `…(+N chars)"` or `…"`, counted without being written
+    const markerLength = long ? 11 + decimalDigits(text.length) : 2;
     const room = budget - 1 - markerLength;
     if (room < (long ? 4 : 0)) continue;
     let keep = Math.min(room, text.length);
     for (;;) {
-      if (keep > 0 && isHighSurrogate(text.charCodeAt(keep - 1))) keep--;
-      const escaped = JSON.stringify(text.slice(0, keep)).slice(1, -1);
+      const plain = keep >= 0 && isPlainPrefix(text, keep);
+      if (!plain && keep > 0 && isHighSurrogate(text.charCodeAt(keep - 1))) keep--;
+      const escaped = plain ? text.slice(0, keep) : JSON.stringify(text.slice(0, keep)).slice(1, -1);
       if (escaped.length <= room) {
         return `"${escaped}${ELLIPSIS}${long ? `(+${text.length - keep} chars)` : ""}"`;
       }
@@ -94,10 +113,11 @@ function previewScalar(value: unknown, budget: number, walk: Walk): string {
 
 /** The closing of a container cut short: `…+N` (arrays) or `…`, with a comma when members precede it. */
 function tailMarker(shown: number, remaining: number | undefined, room: number): string {
-  const comma = shown > 0 ? "," : "";
-  const counted = remaining === undefined ? undefined : `${comma}${ELLIPSIS}+${remaining}`;
-  if (counted !== undefined && counted.length <= room) return counted;
-  return `${comma}${ELLIPSIS}`.length <= room ? `${comma}${ELLIPSIS}` : "";
+  const comma = shown > 0 ? 1 : 0;
+  if (remaining !== undefined && comma + 2 + decimalDigits(remaining) <= room)
+    return `${comma ? "," : ""}${ELLIPSIS}+${remaining}`;
+  if (comma + 1 > room) return "";
+  return comma ? `,${ELLIPSIS}` : ELLIPSIS;
 }
 
 /** An array within `budget` (≥ 3) characters: first items, each given a fair share, then `…+N`. */
@@ -106,7 +126,8 @@ function previewArray(value: readonly unknown[], budget: number, depth: number, 
   const count = value.length;
   for (let index = 0; index < count; index++) {
     const separator = index > 0 ? 1 : 0;
-    const reserve = index < count - 1 ? `,${ELLIPSIS}+${count - index - 1}`.length : 0;
+    // room for `,…+N` (N items left), counted without being written
+    const reserve = index < count - 1 ? 3 + decimalDigits(count - index - 1) : 0;
     const itemMax = budget - out.length - 1 - separator - reserve;
     const share = Math.max(
       Math.floor(itemMax / Math.min(count - index, SHARE_DIVISOR)),
@@ -144,9 +165,6 @@ function appendMember(state: ObjectState, key: string, known: number, walk: Walk
   return true;
 }
 
-/** The look-ahead buffer of an object before its first key (never changed: replaced on the first key). */
-const NO_KEYS: string[] = [];
-
 interface ObjectState {
   readonly value: Record<string, unknown>;
   readonly budget: number;
@@ -155,33 +173,49 @@ interface ObjectState {
   shown: number;
 }
 
+/** The index of the first key from `from` on whose member is defined (`keys.length` when none). */
+function nextDefined(value: Record<string, unknown>, keys: readonly string[], from: number): number {
+  let index = from;
+  while (index < keys.length && value[keys[index] as string] === undefined) index++;
+  return index;
+}
+
 /**
- * An object within `budget` characters: first members, each given a fair share, then `…`. One `for…in`
- * pass with early exit and a small look-ahead buffer (to share the budget among the next members).
+ * An object within `budget` characters: first members, each given a fair share of what is left, then `…`.
+ * A member's share divides the room among the members looked at ahead of it (at most
+ * {@link SHARE_DIVISOR}); `visited` counts the members looked at. Keys are read one by one from
+ * `Object.keys` and the walk stops early, so the JavaScript work stays bounded by the budget.
  */
 function previewObject(value: Record<string, unknown>, budget: number, depth: number, walk: Walk): string {
-  const state: ObjectState = { value, budget, depth, out: "{", shown: 0 };
-  // created with its first key (pushing onto an empty array allocates room for 17): most objects are small
-  let ahead: string[] = NO_KEYS;
-  let cut = false;
-  for (const key in value) {
-    if (!Object.hasOwn(value, key) || value[key] === undefined) continue;
+  const keys = Object.keys(value);
+  let visit = nextDefined(value, keys, 0);
+  if (visit === keys.length) {
+    if (budget >= 2) return "{}";
+    walk.truncated = true;
+    return ELLIPSIS;
+  }
+  if (budget < 3 || depth >= MAX_PREVIEW_DEPTH) {
     walk.visited++;
-    if (budget < 3 || depth >= MAX_PREVIEW_DEPTH) {
-      walk.truncated = true;
-      return budget < 3 ? ELLIPSIS : `{${ELLIPSIS}}`;
-    }
-    if (ahead.length === 0) ahead = [key];
-    else ahead.push(key);
-    if (ahead.length <= SHARE_DIVISOR) continue;
-    if (!appendMember(state, ahead.shift()!, SHARE_DIVISOR, walk)) {
+    walk.truncated = true;
+    return budget < 3 ? ELLIPSIS : `{${ELLIPSIS}}`;
+  }
+  const state: ObjectState = { value, budget, depth, out: "{", shown: 0 };
+  let member = visit;
+  let seen = 0;
+  let cut = false;
+  for (; visit < keys.length; visit = nextDefined(value, keys, visit + 1)) {
+    walk.visited++;
+    seen++;
+    if (seen - state.shown <= SHARE_DIVISOR) continue;
+    if (!appendMember(state, keys[member] as string, SHARE_DIVISOR, walk)) {
       cut = true;
       break;
     }
+    member = nextDefined(value, keys, member + 1);
   }
-  while (!cut && ahead.length > 0) {
-    cut = !appendMember(state, ahead[0]!, ahead.length, walk);
-    if (!cut) ahead.shift();
+  while (!cut && state.shown < seen) {
+    cut = !appendMember(state, keys[member] as string, seen - state.shown, walk);
+    if (!cut) member = nextDefined(value, keys, member + 1);
   }
   if (state.shown === 0 && !cut) {
     if (budget >= 2) return "{}";
@@ -211,10 +245,10 @@ function previewAny(value: unknown, budget: number, depth: number, walk: Walk): 
  * `{"name":"Ada","tags":["a","b",…+98],"bio":"Lorem ipsu…(+4990 chars)"}`.
  * `text.length <= maxChars` always: markers (`…`, `…+N` remaining items, `…(+N chars)` remaining
  * characters) are counted in the budget. The cost is bounded by the budget, not the value: long strings
- * are sliced, only the first members of arrays and objects are touched (own keys, `for…in` with early
- * exit), nesting beyond {@link MAX_PREVIEW_DEPTH} is shown as `[…]`. One caveat outside our control: V8
- * lists all keys of an object before the first `for…in` step, so a 1,000,000-key object still costs
- * about as much as `Object.keys` (seconds); the JS-level work (`visited`) stays bounded.
+ * are sliced, only the first members of arrays and objects are touched (own keys, read from
+ * `Object.keys` with early exit), nesting beyond {@link MAX_PREVIEW_DEPTH} is shown as `[…]`. One caveat
+ * outside our control: listing an object's keys is native work proportional to their number, so a
+ * 1,000,000-key object still costs about as much as `Object.keys`; the JS-level work (`visited`) stays bounded.
  */
 export function previewValue(value: JsonValue, options: PreviewOptions = {}): ValuePreview {
   const requested = Math.floor(options.maxChars ?? DEFAULT_PREVIEW_CHARS);
