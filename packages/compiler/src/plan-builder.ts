@@ -73,7 +73,8 @@ export class PlanBuilder {
   readonly #groupIndex = new PathIndex<WriterGroup>();
   /** Shared writer groups by reference text. */
   readonly #groupByText = new Map<string, WriterGroup>();
-  readonly #givenIds = new Map<string, number>();
+  /** Given ids of calls refused because they would close a cycle (they still count as used ids). */
+  readonly #refusedIds = new Set<string>();
   #nextAuto: number;
   autoIdsUsed = 0;
 
@@ -135,7 +136,9 @@ export class PlanBuilder {
       out.push(makeDiagnostic("CALL_ID_INVALID", `invalid call id ${JSON.stringify(given)}`, at, { hint }));
       return undefined;
     }
-    if (this.#givenIds.has(given)) {
+    // Used before: by a compiled call (auto ids hold a `$`, never equal to a given id), by a call that
+    // could not be compiled, or by one refused for a cycle. No set of every given id is kept.
+    if (this.entries.has(given) || this.phantomIds.has(given) || this.#refusedIds.has(given)) {
       const at = appendPointer(pointer, "_id");
       out.push(
         makeDiagnostic("CALL_ID_DUPLICATE", `call id "${given}" is used twice`, at, {
@@ -145,7 +148,6 @@ export class PlanBuilder {
       );
       return given;
     }
-    this.#givenIds.set(given, -1);
     return given;
   }
 
@@ -184,8 +186,10 @@ export class PlanBuilder {
     this.#groups.length = 0;
     const groups = this.#groupsOf(id, body.references, alternatives, texts);
     const feeds = this.#feedsOf(id, alternatives);
-    if (this.options.refuseCycles && this.#refuseCycle(id, groups, feeds, source.pointer, out))
+    if (this.options.refuseCycles && this.#refuseCycle(id, groups, feeds, source.pointer, out)) {
+      if (typeof raw._id === "string") this.#refusedIds.add(raw._id);
       return undefined;
+    }
     const writers = new Map<string, WriterLink[]>();
     for (let g = 0; g < groups.length; g++) writers.set(texts[g] as string, (groups[g] as WriterGroup).links);
     const call = makeCompiledCall(source, raw, tool, id, body, writers);
