@@ -52,6 +52,8 @@ export interface CallSlot {
   completedAlternative: number | undefined;
   /** Accumulation groups this call belongs to (target texts). */
   groups: readonly string[];
+  /** Slots waiting for this call to settle (in the order they subscribed); cleared when it settles. */
+  waiters: CallSlot[] | undefined;
 }
 
 /** Every input expression of a call's parameters, in document order (an exact-size array). */
@@ -121,5 +123,6 @@ export function createCallSlot(
     written: undefined,
     completedAlternative: undefined,
     groups: NO_ITEMS,
+    waiters: undefined,
   };
 }

@@ -19,7 +19,8 @@ const defaultWriters = (call: CompiledCall, reference: Reference): readonly Writ
 export class DecisionCore {
   private readonly slots: CallSlot[] = [];
   private readonly byId = new Map<string, CallSlot>();
-  private readonly waiters = new Map<string, CallSlot[]>();
+  /** Streaming: slots waiting for a writer not added yet, by its id (moved onto its slot when it is added). */
+  private readonly early = new Map<string, CallSlot[]>();
   private readonly groups = new Map<string, CallSlot[]>();
   private readonly parked = new Set<CallSlot>();
   private readonly probe: ContextProbe;
@@ -62,6 +63,10 @@ export class DecisionCore {
       const slot = createCallSlot(call, this.slots.length, this.writersOf, !this.closed);
       this.slots.push(slot);
       this.byId.set(call.id, slot);
+      if (this.early.size > 0) {
+        slot.waiters = this.early.get(call.id);
+        this.early.delete(call.id);
+      }
       this.joinGroups(slot);
       added.push(slot);
     }
@@ -118,10 +123,11 @@ export class DecisionCore {
     if (info.alternative !== undefined) slot.written = info.alternative;
     this.settledCount++;
     this.parked.delete(slot);
-    const waiting = this.waiters.get(slot.call.id);
+    const waiting = slot.waiters;
     if (waiting !== undefined) {
-      this.waiters.delete(slot.call.id);
-      for (const waiter of waiting) {
+      slot.waiters = undefined;
+      for (let at = 0; at < waiting.length; at++) {
+        const waiter = waiting[at] as CallSlot;
         waiter.pending--;
         if (waiter.pending === 0 && waiter.phase === "evaluating") this.evaluate(waiter, effects);
       }
@@ -209,13 +215,19 @@ export class DecisionCore {
   /** Subscribes to every unsettled writer; returns how many there are. */
   private subscribe(slot: CallSlot, writers: readonly WriterLink[]): number {
     let pending = 0;
-    for (const link of writers) {
+    for (let at = 0; at < writers.length; at++) {
+      const link = writers[at] as WriterLink;
       const writer = this.byId.get(link.callId);
       if (writer === slot || writer?.phase === "settled") continue;
       if (writer === undefined && this.closed) continue;
       pending++;
-      const list = this.waiters.get(link.callId);
-      if (list === undefined) this.waiters.set(link.callId, [slot]);
+      if (writer !== undefined) {
+        if (writer.waiters === undefined) writer.waiters = [slot];
+        else writer.waiters.push(slot);
+        continue;
+      }
+      const list = this.early.get(link.callId);
+      if (list === undefined) this.early.set(link.callId, [slot]);
       else list.push(slot);
     }
     return pending;
@@ -305,7 +317,7 @@ export class DecisionCore {
     for (const slot of this.slots) {
       if (slot.phase !== "held") continue;
       victim ??= slot;
-      if (this.waiters.has(slot.call.id)) {
+      if (slot.waiters !== undefined) {
         victim = slot;
         break;
       }
