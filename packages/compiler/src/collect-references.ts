@@ -8,6 +8,7 @@ import type {
   PathSegment,
 } from "@obelisk/core";
 import { parseParameterString, pointerFromPath } from "@obelisk/core";
+import { clearList } from "./clear-list.js";
 import type { ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 
@@ -67,8 +68,8 @@ export function collectReferences(
   walk.options = options;
   walk.out = out;
   const { references, location } = walk;
-  references.length = 0;
-  location.length = 0;
+  clearList(references);
+  clearList(location);
   try {
     for (const key in params) {
       if (!Object.hasOwn(params, key)) continue;
@@ -79,8 +80,8 @@ export function collectReferences(
     // An exact-size copy (a list grown by push keeps room for 17; it lives as long as the compiled plan).
     return references.length === 0 ? [] : references.slice();
   } finally {
-    references.length = 0;
-    location.length = 0;
+    clearList(references);
+    clearList(location);
     walk.out = NO_OUT;
   }
 }

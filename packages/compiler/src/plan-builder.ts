@@ -18,6 +18,7 @@ import {
 } from "@obelisk/core";
 import { analyzeCallBody, type CallBody, callObject, callTool } from "./analyze-call.js";
 import type { BuilderSettings, CallEntry, WriterEntry } from "./builder-types.js";
+import { clearList } from "./clear-list.js";
 import type { CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
 import { makeCompiledCall } from "./make-compiled-call.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -99,7 +100,7 @@ export class PlanBuilder {
   addQuietly(source: PlanCallSource): void {
     const out = this.#scratch;
     this.#add(source, out);
-    out.length = 0;
+    clearList(out);
   }
 
   readonly #scratch: Diagnostic[] = [];
@@ -181,9 +182,9 @@ export class PlanBuilder {
       [{ kind: "calls", path: [id], text: `†calls.${id}` }],
     ];
     const texts = this.#texts;
-    texts.length = 0;
+    clearList(texts);
     this.#textSet = undefined;
-    this.#groups.length = 0;
+    clearList(this.#groups);
     const groups = this.#groupsOf(id, body.references, alternatives, texts);
     const feeds = this.#feedsOf(id, alternatives);
     if (this.options.refuseCycles && this.#refuseCycle(id, groups, feeds, source.pointer, out)) {
@@ -293,7 +294,7 @@ export class PlanBuilder {
     const hits = this.#hits;
     for (let alternative = 0; alternative < alternatives.length; alternative++) {
       for (const target of alternatives[alternative] as readonly OutputTarget[]) {
-        hits.length = 0;
+        clearList(hits);
         for (const group of this.#groupIndex.collectOverlapping(target.kind, target.path, hits)) {
           if (group.owner === id) continue;
           feeds ??= new Map();
@@ -306,7 +307,7 @@ export class PlanBuilder {
         }
       }
     }
-    hits.length = 0;
+    clearList(hits);
     return feeds ?? NO_FEEDS;
   }
 

@@ -1,5 +1,6 @@
 import type { Reference } from "@obelisk/core";
 import type { WriterEntry } from "./builder-types.js";
+import { clearList } from "./clear-list.js";
 import type { PlanGraph, WriterLink } from "./compiled-plan.js";
 import type { PathIndex } from "./path-index.js";
 
@@ -40,7 +41,7 @@ export function writersOf(
     }
     return links;
   } finally {
-    scratch.length = 0;
+    clearList(scratch);
   }
 }
 

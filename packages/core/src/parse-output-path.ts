@@ -23,12 +23,12 @@ export function parseOutputPath(
 ): ParseResult<OutputPath> {
   const context = contextFor(kinds, limits.maxPathDepth);
   const starts = context.starts;
-  starts.length = 0;
+  // Emptied by pop: `length = 0` would drop the list's storage, and the next push allocate it again.
+  while (starts.length > 0) starts.pop();
   const scan = scanAlternatives(text, 0, scanStartedTarget, context);
   if (!scan.ok) return asOutputPathIssue(scan);
   if (scan.end !== text.length) return unexpectedAfterTarget(text, scan.end);
   const overlap = findOverlap(scan.alternatives, starts);
-  starts.length = 0;
   if (overlap !== undefined) return overlap;
   const alternatives = scan.alternatives;
   return { ok: true, value: { alternatives, text: joinOutputPath(alternatives, targetText) } };
