@@ -199,6 +199,20 @@ describe("DecisionCore streaming", () => {
     expect(core.close()[0]).toMatchObject({ type: "unsatisfied", status: "failed", code: "REF_UNRESOLVED" });
   });
 
+  it("wakes a reader subscribed to a writer added later, once that writer settles", () => {
+    const present = new Set<string>();
+    const core = new DecisionCore({ probe: { exists: (r) => present.has(r.text) }, closed: false });
+    const reader = fakeCall("r", 0, { reads: [[["†state.a"]]], writers: { "†state.a": [link("w")] } });
+    expect(core.add([reader])).toEqual([]);
+    expect(core.add([fakeCall("w", 1, { writes: [["†state.a"]] })])).toEqual([
+      { type: "dispatch", index: 1 },
+    ]);
+    present.add("†state.a");
+    expect(core.settled(1, { status: "succeeded", alternative: 0 })).toEqual([
+      { type: "dispatch", index: 0 },
+    ]);
+  });
+
   it("lists undispatched calls for cancellation", () => {
     const { core } = setup();
     core.add([
