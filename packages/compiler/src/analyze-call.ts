@@ -2,7 +2,7 @@ import type { Diagnostic, JsonObject, JsonValue, KindTable, Limits, OutputPath }
 import { appendPointer, didYouMean } from "@obelisk/core";
 import { type CallMeta, checkCallMeta } from "./call-meta.js";
 import { checkOutputPath } from "./check-output-path.js";
-import { collectReferences, type ParsedStrings } from "./collect-references.js";
+import { collectReferences, type ParsedStrings, type SharedLocations } from "./collect-references.js";
 import type { ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -50,6 +50,8 @@ export interface AnalyzeOptions {
   readonly limits: Limits;
   /** Strings parsed by earlier calls of the plan. */
   readonly parsedStrings?: ParsedStrings;
+  /** Locations shared by the calls of the plan. */
+  readonly sharedLocations?: SharedLocations;
 }
 
 /** Everything checked about one call, apart from the plan-wide rules. */
@@ -89,6 +91,7 @@ export function analyzeCallBody(
     limits: options.limits,
     callId,
     parsedStrings: options.parsedStrings,
+    sharedLocations: options.sharedLocations,
   };
   const references = collectReferences(params, pointer, parseOptions, out);
   if (tool !== undefined) checkAgainstTool(tool, raw, params, references, pointer, callId, meta, out);

@@ -1,5 +1,5 @@
 import type { JsonObject, KindTable, Limits, OutputMethod, OutputTarget } from "@obelisk/core";
-import type { ParsedStrings } from "./collect-references.js";
+import type { ParsedStrings, SharedLocations } from "./collect-references.js";
 import type { CompileContext, CompiledCall, WriterLink } from "./compiled-plan.js";
 import type { DagNode } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -37,4 +37,6 @@ export interface BuilderSettings {
   readonly planInputSchema?: JsonObject;
   /** Parsed reference and template strings of this plan, by text (see `collectReferences`). */
   readonly parsedStrings?: ParsedStrings;
+  /** Reference locations shared by the calls of this plan (see `collectReferences`). */
+  readonly sharedLocations?: SharedLocations;
 }

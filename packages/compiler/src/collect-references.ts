@@ -21,6 +21,22 @@ type ParsedString = Extract<ParameterValue, { type: "reference" | "template" }>;
  */
 export type ParsedStrings = Map<string, ParsedString>;
 
+/** A location inside a call's parameters and its JSON Pointer there (e.g. `["inputs", 0]`, `/inputs/0`). */
+interface SharedLocation {
+  readonly location: PathSegment[];
+  readonly suffix: string;
+}
+
+/**
+ * Locations shared by the references of one compile, by first segment: slot 0 for the parameter itself,
+ * slot i + 1 for its item i (i < 64). Calls of a plan repeat them (`inputs[0]` in every call), a location
+ * is never changed once made, and each one would otherwise cost a list and a pointer per reference, as
+ * long as the compiled plan lives.
+ */
+export type SharedLocations = Map<string, (SharedLocation | undefined)[]>;
+
+const MAX_SHARED_INDEX = 64;
+
 /** What `collectReferences` needs to parse strings. */
 export interface ReferenceParseOptions {
   readonly kinds: KindTable;
@@ -28,6 +44,8 @@ export interface ReferenceParseOptions {
   readonly callId: string | undefined;
   /** Strings parsed before with the same kinds and limits (the plan's compile shares one). */
   readonly parsedStrings?: ParsedStrings | undefined;
+  /** Locations shared by the calls of one compile. */
+  readonly sharedLocations?: SharedLocations | undefined;
 }
 
 /** The state of one walk over a call's parameters (`location` is the path of the value being visited). */
@@ -116,11 +134,44 @@ function pointerOf(walk: Walk): string {
   return walk.callPointer + pointerFromPath(walk.location);
 }
 
+/** The shared location of the current one (a parameter or an item of one), if it can be shared. */
+function sharedLocation(walk: Walk): SharedLocation | undefined {
+  const cache = walk.options.sharedLocations;
+  const location = walk.location;
+  const first = location[0];
+  if (cache === undefined || typeof first !== "string" || location.length > 2) return undefined;
+  const second = location[1];
+  let slot = 0;
+  if (location.length === 2) {
+    if (typeof second !== "number" || second >= MAX_SHARED_INDEX) return undefined;
+    slot = second + 1;
+  }
+  let slots = cache.get(first);
+  if (slots === undefined) {
+    slots = [];
+    cache.set(first, slots);
+  }
+  let shared = slots[slot];
+  if (shared === undefined) {
+    shared = { location: location.slice(), suffix: pointerFromPath(location) };
+    slots[slot] = shared;
+  }
+  return shared;
+}
+
+/** Records a reference at the current location. */
+function addReference(walk: Walk, value: ParsedString): void {
+  const shared = sharedLocation(walk);
+  const location = shared === undefined ? walk.location.slice() : shared.location;
+  const pointer = walk.callPointer + (shared === undefined ? pointerFromPath(walk.location) : shared.suffix);
+  walk.references.push({ location, pointer, value });
+}
+
 function parseString(text: string, walk: Walk): void {
   const { options, out } = walk;
   const known = options.parsedStrings?.get(text);
   if (known !== undefined) {
-    walk.references.push({ location: walk.location.slice(), pointer: pointerOf(walk), value: known });
+    addReference(walk, known);
     return;
   }
   const parsed = parseParameterString(text, options.kinds, options.limits);
@@ -149,5 +200,5 @@ function parseString(text: string, walk: Walk): void {
     return;
   }
   options.parsedStrings?.set(text, value);
-  walk.references.push({ location: walk.location.slice(), pointer: pointerOf(walk), value });
+  addReference(walk, value);
 }

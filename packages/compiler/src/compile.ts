@@ -59,6 +59,7 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
       limits: resolved.limits,
       context: resolved.context,
       parsedStrings: new Map(),
+      sharedLocations: new Map(),
       ...(document?.inputSchema === undefined ? {} : { planInputSchema: document.inputSchema }),
     };
     const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseCycles: false });

@@ -48,6 +48,7 @@ export function createIncrementalCompiler(
     limits: resolved.limits,
     context: resolved.context,
     parsedStrings: new Map(),
+    sharedLocations: new Map(),
     ...(options.inputSchema === undefined ? {} : { planInputSchema: options.inputSchema }),
   };
   const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseCycles: true });
