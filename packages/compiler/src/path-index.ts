@@ -6,11 +6,13 @@ const ANY_INDEX = "\u0000*";
  * One trie node; `children` and `entries` are created on first use (most nodes need only one of them).
  * The first child is held inline (`onlyKey`, `onlyChild`): most nodes have one, and a Map costs ~190
  * bytes that live as long as the compiled plan. `children` holds every child once there are two.
+ * Likewise the first entry (`first`; most paths have one writer): `entries` holds the later ones.
  */
 class TrieNode<T> {
   onlyKey: string | undefined = undefined;
   onlyChild: TrieNode<T> | undefined = undefined;
   children: Map<string, TrieNode<T>> | undefined = undefined;
+  first: T | undefined = undefined;
   entries: T[] | undefined = undefined;
   /** The first entry stored strictly below this node. */
   firstBelow: T | undefined = undefined;
@@ -87,7 +89,8 @@ export class PathIndex<T> {
       if (node.firstBelow === undefined) node.firstBelow = entry;
       node = childFor(node, keyOf(path[depth] as PathSegment));
     }
-    if (node.entries === undefined) node.entries = [entry];
+    if (node.first === undefined) node.first = entry;
+    else if (node.entries === undefined) node.entries = [entry];
     else node.entries.push(entry);
     if (node.firstFlagged === undefined && this.flag(entry)) node.firstFlagged = entry;
   }
@@ -113,12 +116,12 @@ export class PathIndex<T> {
     let best: T | undefined;
     let node = this.#roots.get(kind);
     for (let depth = 0; node !== undefined && depth < path.length; depth++) {
-      const first = node.entries?.[0];
+      const first = node.first;
       if (first !== undefined && (best === undefined || rank(first) < rank(best))) best = first;
       node = childOf(node, keyOf(path[depth] as PathSegment));
     }
     if (node === undefined) return best;
-    const equal = flaggedOnly ? node.firstFlagged : node.entries?.[0];
+    const equal = flaggedOnly ? node.firstFlagged : node.first;
     if (equal !== undefined && (best === undefined || rank(equal) < rank(best))) best = equal;
     const below = node.firstBelow;
     if (below !== undefined && (best === undefined || rank(below) < rank(best))) best = below;
@@ -136,12 +139,16 @@ export class PathIndex<T> {
   }
 }
 
-function pushAll<T>(entries: readonly T[] | undefined, out: T[]): void {
+/** Appends the entries of one node, in the order they were stored. */
+function pushAll<T>(node: TrieNode<T>, out: T[]): void {
+  if (node.first === undefined) return;
+  out.push(node.first);
+  const entries = node.entries;
   if (entries !== undefined) for (let i = 0; i < entries.length; i++) out.push(entries[i] as T);
 }
 
 function walk<T>(node: TrieNode<T>, path: Path, depth: number, out: T[]): void {
-  pushAll(node.entries, out);
+  pushAll(node, out);
   const children = node.children;
   if (depth === path.length) {
     if (children !== undefined) for (const child of children.values()) collectSubtree(child, out);
@@ -167,20 +174,20 @@ function walk<T>(node: TrieNode<T>, path: Path, depth: number, out: T[]): void {
 
 function collectSubtree<T>(node: TrieNode<T>, out: T[]): void {
   if (node.children === undefined) {
-    pushAll(node.entries, out);
+    pushAll(node, out);
     if (node.onlyChild !== undefined) collectSubtree(node.onlyChild, out);
     return;
   }
   const stack = [node];
   for (let current = stack.pop(); current !== undefined; current = stack.pop()) {
-    pushAll(current.entries, out);
+    pushAll(current, out);
     if (current.children !== undefined) for (const child of current.children.values()) stack.push(child);
     else if (current.onlyChild !== undefined) stack.push(current.onlyChild);
   }
 }
 
 function hasOverlapFrom<T>(node: TrieNode<T>, path: Path, depth: number): boolean {
-  if (node.entries !== undefined && node.entries.length > 0) return true;
+  if (node.first !== undefined) return true;
   if (depth === path.length) return node.firstBelow !== undefined;
   const key = keyOf(path[depth] as PathSegment);
   const children = node.children;
