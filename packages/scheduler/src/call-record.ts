@@ -29,22 +29,48 @@ export interface RecordContext {
 /** The store record of a call (SPEC §8). `callHash` only for completed calls (succeeded, satisfied). */
 export function buildCallRecord(run: CallRun, ending: CallEnding, context: RecordContext): CallRecord {
   const call = run.call;
-  const record: Mutable<CallRecord> = {
-    threadId: asThreadId(context.threadId),
-    runId: asRunId(context.runId),
-    callId: asCallId(call.id),
-    tool: call.tool,
-    status: ending.status,
-    attempts: run.attempts,
-    endedAt: isoTime(context.endedAt),
-    outputMethod: call.outputMethod,
-    wrote: ending.wrote,
-  };
-  if (ending.branch !== undefined) record.branch = ending.branch;
-  if (run.startedAt !== undefined) record.startedAt = isoTime(run.startedAt);
+  const threadId = asThreadId(context.threadId);
+  const runId = asRunId(context.runId);
+  const callId = asCallId(call.id);
+  const endedAt = isoTime(context.endedAt);
   const completed = ending.status === "succeeded" || ending.status === "satisfied";
-  if (completed && run.hash !== undefined) record.callHash = run.hash;
-  if (run.params !== undefined) record.params = run.params;
+  const hash = completed ? run.hash : undefined;
+  const { startedAt, params } = run;
+  let record: Mutable<CallRecord>;
+  if (ending.branch === undefined && startedAt !== undefined && hash !== undefined && params !== undefined) {
+    // The common completed call in one literal: the same fields in the same order as below, but no
+    // property store grown field by field.
+    record = {
+      threadId,
+      runId,
+      callId,
+      tool: call.tool,
+      status: ending.status,
+      attempts: run.attempts,
+      endedAt,
+      outputMethod: call.outputMethod,
+      wrote: ending.wrote,
+      startedAt: isoTime(startedAt),
+      callHash: hash,
+      params,
+    };
+  } else {
+    record = {
+      threadId,
+      runId,
+      callId,
+      tool: call.tool,
+      status: ending.status,
+      attempts: run.attempts,
+      endedAt,
+      outputMethod: call.outputMethod,
+      wrote: ending.wrote,
+    };
+    if (ending.branch !== undefined) record.branch = ending.branch;
+    if (startedAt !== undefined) record.startedAt = isoTime(startedAt);
+    if (hash !== undefined) record.callHash = hash;
+    if (params !== undefined) record.params = params;
+  }
   if (call.outputPath !== undefined) record.outputPath = call.outputPath.text;
   if (ending.result !== undefined) record.result = ending.result;
   if (ending.error !== undefined) record.error = ending.error;

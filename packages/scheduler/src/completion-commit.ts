@@ -16,6 +16,18 @@ export interface Completion {
   readonly output: JsonValue | undefined;
 }
 
+/** The references written: each write's, then the stored output's (exact-size lists). */
+function wroteOf(writes: readonly StateWrite[], output: string | undefined): string[] {
+  const extra = output === undefined ? 0 : 1;
+  if (writes.length + extra === 0) return [];
+  if (writes.length === 0) return [output as string];
+  if (writes.length === 1 && extra === 0) return [(writes[0] as StateWrite).reference];
+  const wrote: string[] = [];
+  for (const write of writes) wrote.push(write.reference);
+  if (output !== undefined) wrote.push(output);
+  return wrote;
+}
+
 /** Builds the commit of a completed call: writes of the chosen alternative, stored output, record. */
 export function buildCompletion(
   run: CallRun,
@@ -30,13 +42,16 @@ export function buildCompletion(
       : writesFor(call, pending.alternative, pending.value);
   if (pending.onlyMissing === true) writes = missingWrites(state, writes);
   const output = call.outputPath === undefined ? pending.value : undefined;
-  const wrote = writes.length === 0 ? [] : writes.map((write) => write.reference);
-  if (output !== undefined) wrote.push(`†calls.${call.id}`);
+  const wrote = wroteOf(writes, output === undefined ? undefined : `†calls.${call.id}`);
   const count = call.outputPath?.alternatives.length ?? 0;
-  // Built field by field (cheaper than conditional spreads on the hot path).
-  const ending: Mutable<CallEnding> = { status: pending.status, wrote };
+  // Built field by field (cheaper than conditional spreads on the hot path); a result is the common case.
+  // The ending stays inside the runner (records and reports copy its fields by name).
+  const value = pending.value;
+  const ending: Mutable<CallEnding> =
+    value === undefined
+      ? { status: pending.status, wrote }
+      : { status: pending.status, wrote, result: value };
   if (pending.alternative !== undefined && count >= 2) ending.branch = pending.alternative;
-  if (pending.value !== undefined) ending.result = pending.value;
   if (pending.error !== undefined) ending.error = pending.error;
   const record = buildCallRecord(run, ending, context);
   const commit: CallCommit = output === undefined ? { record, writes } : { record, writes, output };

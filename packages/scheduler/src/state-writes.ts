@@ -5,10 +5,15 @@ import type { StateWrite } from "@obelisk/state";
 /** The state writes of a value written to one alternative of a call's output path (fan-out: every target). */
 export function writesFor(call: CompiledCall, alternative: number, value: JsonValue): StateWrite[] {
   const targets = call.outputPath?.alternatives[alternative] ?? [];
+  const method = call.outputMethod;
+  // The common single state target gets an exact-size list (a list grown by push reserves 17 places).
+  const only = targets.length === 1 ? targets[0] : undefined;
+  if (only !== undefined && only.kind === "state")
+    return [{ path: only.path, method, value, reference: only.text }];
   const writes: StateWrite[] = [];
   for (const target of targets) {
     if (target.kind !== "state") continue;
-    writes.push({ path: target.path, method: call.outputMethod, value, reference: target.text });
+    writes.push({ path: target.path, method, value, reference: target.text });
   }
   return writes;
 }
