@@ -1,5 +1,15 @@
+import { createRequire } from "node:module";
 import type { RegExpEngine } from "ajv/dist/types/index.js";
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+
+const require = createRequire(import.meta.url);
+let engine: typeof RE2JS | undefined;
+
+/** re2js, loaded on the first pattern (most plans have none; importing it costs every process 20-50 ms). */
+function re2(): typeof RE2JS {
+  engine ??= (require("re2js") as typeof import("re2js")).RE2JS;
+  return engine;
+}
 
 /** Thrown when a pattern cannot be compiled to a linear-time matcher (backreferences, lookaround, bad syntax). */
 export class UnsupportedPattern extends Error {
@@ -26,7 +36,8 @@ export const linearRegExp: RegExpEngine = Object.assign(
   (pattern: string) => {
     let compiled: RE2JS;
     try {
-      compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+      const RE2 = re2();
+      compiled = RE2.compile(RE2.translateRegExp(pattern));
     } catch (error) {
       throw new UnsupportedPattern(pattern, error);
     }
