@@ -91,6 +91,40 @@ describe("canonicalJson fast and deep paths", () => {
     expect(() => canonicalJson(cyclic)).toThrow(expect.objectContaining({ code: "USAGE" }));
   });
 
+  it("writes long lists of flat out-of-order objects (sorted copies, native writer) like each item alone", () => {
+    const call = (i: number) => ({
+      _tool: "step",
+      _id: `n${i}`,
+      inputs: [`†state.n${i - 1}`, i, null, { a: 1, b: [true] }],
+      _outputPath: `†state.n${i}`,
+      skipped: undefined,
+      run: () => i,
+      ...JSON.parse(`{"__proto__":${i}}`),
+    });
+    const calls = Array.from({ length: 100 }, (_, i) => call(i));
+    expect(canonicalJson(calls)).toBe(`[${calls.map((value) => canonicalJson(value)).join(",")}]`);
+    expect(canonicalJson(calls[2])).toBe(
+      '{"__proto__":2,"_id":"n2","_outputPath":"†state.n2","_tool":"step","inputs":["†state.n1",2,null,{"a":1,"b":[true]}]}',
+    );
+    const mixed: unknown[] = [...calls, "text", 3, null, [{ b: 1, a: 2 }], undefined];
+    expect(canonicalJson(mixed)).toBe(`[${mixed.map((value) => canonicalJson(value) ?? "null").join(",")}]`);
+  });
+
+  it("writes any long list of objects like its items one by one (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 }), {
+          minLength: 64,
+          maxLength: 80,
+        }),
+        (list) => {
+          expect(canonicalJson(list)).toBe(`[${list.map((value) => canonicalJson(value)).join(",")}]`);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it("still refuses a cycle on the fast path", () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;

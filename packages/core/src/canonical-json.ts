@@ -67,7 +67,10 @@ export function canonicalJson(value: unknown): string {
   // writer then reports it or handles it at any depth.
   try {
     if (inOrder(value, 0)) return JSON.stringify(value) ?? "null";
-    if (Array.isArray(value) && value.length >= LONG_LIST) return JSON.stringify(value, withSortedKeys);
+    if (Array.isArray(value) && value.length >= LONG_LIST) {
+      const items = sortedItems(value);
+      return items === undefined ? JSON.stringify(value, withSortedKeys) : JSON.stringify(items);
+    }
   } catch {
     // fall through to the JS writer
   }
@@ -107,6 +110,46 @@ function isBoxedPrimitive(value: object): boolean {
   return (
     value instanceof Number || value instanceof String || value instanceof Boolean || value instanceof BigInt
   );
+}
+
+/**
+ * The items of a long list with each object among them replaced by a copy with its keys in order, when
+ * that is all the list needs (the objects' values already canonical, no `toJSON`, no index-like key to
+ * reorder): native JSON.stringify then writes the list canonically without calling a replacer for every
+ * value (a plan's calls: flat objects, keys out of order). Undefined when the replacer is needed.
+ */
+function sortedItems(list: readonly unknown[]): unknown[] | undefined {
+  if (typeof (list as { toJSON?: unknown }).toJSON === "function") return undefined;
+  const items: unknown[] = new Array(list.length);
+  for (let index = 0; index < list.length; index++) {
+    const item = list[index];
+    if (typeof item !== "object" || item === null || Array.isArray(item)) {
+      if (!inOrder(item, 1)) return undefined;
+      items[index] = item;
+      continue;
+    }
+    if (typeof (item as { toJSON?: unknown }).toJSON === "function" || isBoxedPrimitive(item))
+      return undefined;
+    const record = item as Record<string, unknown>;
+    const keys = Object.keys(record);
+    let sorted = true;
+    for (let at = 0; at < keys.length; at++) {
+      const key = keys[at] as string;
+      if (!inOrder(record[key], 2)) return undefined;
+      if (at > 0 && (keys[at - 1] as string) > key) sorted = false;
+    }
+    if (sorted) {
+      items[index] = item;
+      continue;
+    }
+    // A copy cannot hold index-like keys ("0", "10") after others: objects list them first, by number.
+    for (const key of keys) if (key.charCodeAt(0) <= 57 && key.charCodeAt(0) >= 48) return undefined;
+    sortKeys(keys);
+    const copy: Record<string, unknown> = {};
+    for (const key of keys) setOwn(copy, key, record[key]);
+    items[index] = copy;
+  }
+  return items;
 }
 
 /** JSON.stringify replacer: an object whose own keys are out of order is written from a sorted copy. */
