@@ -11,6 +11,37 @@ import type { StateStore } from "@obelisk/state";
 import { isThenable } from "./awaitable.js";
 import type { WorkingContext } from "./working-context.js";
 
+/** Finds a call of the run by id. */
+export interface CallLookup {
+  get(id: string): CompiledCall | undefined;
+}
+
+/**
+ * The calls added to a run, by id (a later call with the same id wins, as in a Map). Only `†calls.<id>`
+ * references ask for it, so the map is built on first use and kept up to date from then on: a run
+ * without such references builds none.
+ */
+export class CallsById implements CallLookup {
+  private map: Map<string, CompiledCall> | undefined;
+
+  /** `added`: the calls added so far, in order (read when the map is first needed). */
+  constructor(private readonly added: readonly { readonly call: CompiledCall }[]) {}
+
+  /** Records a call just added (after it was appended to `added`). */
+  add(call: CompiledCall): void {
+    this.map?.set(call.id, call);
+  }
+
+  /** The call with this id, if one was added. */
+  get(id: string): CompiledCall | undefined {
+    if (this.map === undefined) {
+      this.map = new Map();
+      for (const { call } of this.added) this.map.set(call.id, call);
+    }
+    return this.map.get(id);
+  }
+}
+
 /** The call id a `†calls.<id>…` reference names, if any. */
 function producerId(reference: Reference): string | undefined {
   const first = reference.path[0];
@@ -21,7 +52,7 @@ function producerId(reference: Reference): string | undefined {
  * Writers of a reference: the compiler's links, plus the in-plan producer of a `†calls.<id>` reference
  * (a call of this plan without `_outputPath`), added when the compiler did not link it.
  */
-export function createWritersOf(byId: ReadonlyMap<string, CompiledCall>) {
+export function createWritersOf(byId: CallLookup) {
   return (call: CompiledCall, reference: Reference): readonly WriterLink[] => {
     const links = call.writers.get(reference.text) ?? [];
     const id = producerId(reference);
@@ -65,7 +96,7 @@ export function createClaims() {
  */
 export function preloadCallOutputs(
   calls: readonly CompiledCall[],
-  byId: ReadonlyMap<string, CompiledCall>,
+  byId: CallLookup,
   context: WorkingContext,
   store: StateStore,
   threadId: string,

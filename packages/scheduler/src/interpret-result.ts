@@ -12,6 +12,24 @@ const failure = (code: string, message: string): Interpreted => ({
   error: { name: "ObeliskError", code, message },
 });
 
+/** Longer than the JSON of any finite number, boolean or null (`-1.7976931348623157e+308` is 24 bytes). */
+const PRIMITIVE_JSON_BYTES = 32;
+
+/** Marks a value {@link primitiveJson} leaves to `toJsonValue`. */
+const NOT_PRIMITIVE: unique symbol = Symbol("not primitive");
+
+/**
+ * What `toJsonValue` makes of a finite number, a boolean, null or undefined (null), without its copy
+ * machinery, when the size limit cannot refuse them (`-0` becomes `0`); NOT_PRIMITIVE for anything else.
+ */
+function primitiveJson(raw: unknown, maxBytes: number | undefined): JsonValue | typeof NOT_PRIMITIVE {
+  if (maxBytes !== undefined && maxBytes < PRIMITIVE_JSON_BYTES) return NOT_PRIMITIVE;
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw === "boolean") return raw;
+  if (typeof raw === "number" && Number.isFinite(raw)) return raw === 0 ? 0 : raw;
+  return NOT_PRIMITIVE;
+}
+
 /** The alternative chosen by a `branch()` result: an index or one of the tool's `outcomes`. */
 function chooseAlternative(
   call: CompiledCall,
@@ -45,10 +63,14 @@ export function interpretResult(
     alternative = chosen;
     raw = returned.value;
   }
-  const json = toJsonValue(raw === undefined ? null : raw, maxBytes === undefined ? {} : { maxBytes });
-  if (!json.ok) return failure(json.code, json.message);
+  let value = primitiveJson(raw, maxBytes);
+  if (value === NOT_PRIMITIVE) {
+    const json = toJsonValue(raw === undefined ? null : raw, maxBytes === undefined ? {} : { maxBytes });
+    if (!json.ok) return failure(json.code, json.message);
+    value = json.value;
+  }
   if (alternative === 0) {
-    const issues = tool.validateOutput(json.value);
+    const issues = tool.validateOutput(value);
     const first = issues[0];
     if (first !== undefined) {
       return failure(
@@ -57,7 +79,7 @@ export function interpretResult(
       );
     }
   }
-  return { ok: true, alternative, value: json.value };
+  return { ok: true, alternative, value };
 }
 
 /** The value written to the failure branch for an error (SPEC §3). */

@@ -6,7 +6,7 @@ import { after, isThenable } from "./awaitable.js";
 import { CallInvocation, type InvocationHost } from "./call-invocation.js";
 import { CallLimiter } from "./call-limiter.js";
 import { buildCallRecord, buildCallReport, type CallEnding } from "./call-record.js";
-import { createClaims, createWritersOf, preloadCallOutputs } from "./call-writers.js";
+import { CallsById, createClaims, createWritersOf, preloadCallOutputs } from "./call-writers.js";
 import { buildCompletion, type Completion } from "./completion-commit.js";
 import { DecisionCore } from "./decision-core.js";
 import type { CoreEffect } from "./decision-types.js";
@@ -37,7 +37,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   readonly result: Promise<ExecutionResult>;
   private readonly core: DecisionCore;
   private readonly runs: CallRun[] = [];
-  private readonly byId = new Map<string, CompiledCall>();
+  private readonly byId = new CallsById(this.runs);
   private readonly controller = new AbortController();
   private readonly limiter: CallLimiter;
   private readonly hub: EventHub;
@@ -121,7 +121,6 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   add(calls: readonly CompiledCall[]): void {
     if (this.closed) throw new ObeliskError("USAGE", "the run is closed: no more calls can be added");
     for (const call of calls) {
-      this.byId.set(call.id, call);
       this.runs.push({
         call,
         params: undefined,
@@ -132,6 +131,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
         ending: undefined,
         report: undefined,
       });
+      this.byId.add(call);
     }
     const loaded = preloadCallOutputs(
       calls,

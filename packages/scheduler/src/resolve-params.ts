@@ -62,10 +62,9 @@ function copyTree(value: JsonValue): JsonValue {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map(copyTree);
   const copy: Record<string, JsonValue> = {};
-  const keys = Object.keys(value);
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index] as string;
-    setOwn(copy, key, copyTree((value as JsonObject)[key] as JsonValue));
+  // for-in reads the shape's cached key list where Object.keys copies it; inherited keys are skipped.
+  for (const key in value) {
+    if (Object.hasOwn(value, key)) setOwn(copy, key, copyTree((value as JsonObject)[key] as JsonValue));
   }
   return copy;
 }
@@ -78,9 +77,7 @@ function freezeTree(value: JsonValue): void {
     for (let index = 0; index < value.length; index++) freezeTree(value[index] as JsonValue);
     return;
   }
-  const keys = Object.keys(value);
-  for (let index = 0; index < keys.length; index++)
-    freezeTree((value as JsonObject)[keys[index] as string] as JsonValue);
+  for (const key in value) if (Object.hasOwn(value, key)) freezeTree((value as JsonObject)[key] as JsonValue);
 }
 
 /** Sets `value` at `location` inside a mutable copy. */
