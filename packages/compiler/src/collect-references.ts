@@ -134,18 +134,24 @@ function pointerOf(walk: Walk): string {
   return walk.callPointer + pointerFromPath(walk.location);
 }
 
+/**
+ * True for the locations a compile shares (a parameter, or an item of one below index 64): the same list
+ * serves every reference there, so a cache keyed by the list holds one entry per location.
+ */
+export function isSharedLocation(location: readonly PathSegment[]): boolean {
+  if (typeof location[0] !== "string") return false;
+  if (location.length === 1) return true;
+  const second = location[1];
+  return location.length === 2 && typeof second === "number" && second < MAX_SHARED_INDEX;
+}
+
 /** The shared location of the current one (a parameter or an item of one), if it can be shared. */
 function sharedLocation(walk: Walk): SharedLocation | undefined {
   const cache = walk.options.sharedLocations;
   const location = walk.location;
-  const first = location[0];
-  if (cache === undefined || typeof first !== "string" || location.length > 2) return undefined;
-  const second = location[1];
-  let slot = 0;
-  if (location.length === 2) {
-    if (typeof second !== "number" || second >= MAX_SHARED_INDEX) return undefined;
-    slot = second + 1;
-  }
+  if (cache === undefined || !isSharedLocation(location)) return undefined;
+  const first = location[0] as string;
+  const slot = location.length === 1 ? 0 : (location[1] as number) + 1;
   let slots = cache.get(first);
   if (slots === undefined) {
     slots = [];

@@ -5,6 +5,7 @@ import type {
   JsonObject,
   OutputPath,
   OutputTarget,
+  PathSegment,
   PlanCallSource,
   Reference,
 } from "@obelisk/core";
@@ -63,6 +64,11 @@ export class PlanBuilder {
   readonly phantomIds = new Set<string>();
   /** Types schema objects declare, for the type checks of this plan (see `schemaTypes`). */
   readonly declaredTypes: DeclaredTypes = new Map();
+  /** Types the parameter schema admits at each shared reference location (see `referenceTypeMismatches`). */
+  readonly allowedTypes = new Map<
+    readonly PathSegment[],
+    { readonly schema: JsonObject; readonly types: Set<string> | undefined }
+  >();
   /** Internal DAG nodes, in plan order (calls and writer groups; see plan-dag.ts). */
   readonly nodes: DagNode[] = [];
   /** True while every link goes from an earlier call to a later one (then there is no cycle). */

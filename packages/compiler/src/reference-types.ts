@@ -1,6 +1,7 @@
-import type { Diagnostic, InputExpression, Reference } from "@obelisk/core";
+import type { Diagnostic, InputExpression, JsonObject, Path, Reference } from "@obelisk/core";
 import { getAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
+import { isSharedLocation } from "./collect-references.js";
 import type { WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
@@ -139,6 +140,22 @@ function someCompatible(types: ReadonlySet<string>, allowed: ReadonlySet<string>
 }
 
 /**
+ * Types the parameter schema admits at a location: remembered per shared location list (the calls of a
+ * plan repeat `inputs[0]`), with the schema they were computed for (a plan of several tools recomputes
+ * when the tool changes).
+ */
+function allowedTypes(builder: PlanBuilder, inputSchema: JsonObject, location: Path): Types {
+  const shared = isSharedLocation(location);
+  if (shared) {
+    const known = builder.allowedTypes.get(location);
+    if (known !== undefined && known.schema === inputSchema) return known.types;
+  }
+  const types = schemaTypes(schemaAtPath(inputSchema, location), inputSchema, builder.declaredTypes);
+  if (shared) builder.allowedTypes.set(location, { schema: inputSchema, types });
+  return types;
+}
+
+/**
  * REF_TYPE_MISMATCH where the referenced value's known types certainly cannot satisfy the parameter's
  * schema (conservative: only JSON `type`s are compared, and only when both sides are known).
  */
@@ -150,11 +167,7 @@ export function referenceTypeMismatches(
   let out: Diagnostic[] | undefined;
   const inputSchema = entry.tool.inputSchema;
   for (const reference of entry.call.references) {
-    const allowed = schemaTypes(
-      schemaAtPath(inputSchema, reference.location),
-      inputSchema,
-      builder.declaredTypes,
-    );
+    const allowed = allowedTypes(builder, inputSchema, reference.location);
     if (allowed === undefined) continue;
     const value = reference.value;
     // A template is a string: most parameters holding one accept strings (no set to build then).
