@@ -131,6 +131,21 @@ describe("toJsonValue", () => {
     expect(rejection(first.value, first.bytes - 1)[0]).toBe("OUTPUT_TOO_LARGE");
   });
 
+  it("keeps the depth limit when a reused copy is nested deeper", () => {
+    const nest = (levels: number, leaf: unknown): unknown => {
+      let value = leaf;
+      for (let level = 0; level < levels; level++) value = [value];
+      return value;
+    };
+    const deepest = toJsonValue(nest(1000, 0));
+    if (!deepest.ok) throw new Error(deepest.message);
+    expect(rejection([deepest.value])[0]).toBe("OUTPUT_NOT_JSON");
+    const shallow = toJsonValue({ x: [1] });
+    if (!shallow.ok) throw new Error(shallow.message);
+    expect(toJsonValue(nest(998, shallow.value)).ok).toBe(true);
+    expect(rejection(nest(999, shallow.value))).toEqual(["OUTPUT_NOT_JSON", `${"/0".repeat(999)}/x`]);
+  });
+
   it("still copies and checks a frozen value it did not make", () => {
     const frozen = Object.freeze({ a: Object.freeze([1, 2]) });
     const copy = toJsonValue(frozen);

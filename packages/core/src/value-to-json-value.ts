@@ -18,10 +18,16 @@ export interface ToJsonValueOptions {
  * (the scheduler copies a tool's output, then the store copies the record holding it) returns it as it is:
  * it is frozen JSON already, so the second copy could not differ from it.
  */
-const FROZEN_COPIES = new WeakMap<object, number>();
+const FROZEN_COPIES = new WeakMap<object, KnownCopy>();
 
-/** The JSON size of a value when it is one of {@link toJsonValue}'s own frozen copies. */
-function knownCopyBytes(value: object): number | undefined {
+/** What is remembered of a frozen copy: its JSON size, and its height (levels of containers, itself included). */
+interface KnownCopy {
+  readonly bytes: number;
+  readonly height: number;
+}
+
+/** The size and height of a value when it is one of {@link toJsonValue}'s own frozen copies. */
+function knownCopy(value: object): KnownCopy | undefined {
   return Object.isFrozen(value) ? FROZEN_COPIES.get(value) : undefined;
 }
 
@@ -106,7 +112,7 @@ function describeInstance(value: object): string {
 }
 
 /** Copies a value as plain frozen JSON data (see {@link toJsonValue}); throws a Rejection. */
-function copyValue(root: unknown, maxBytes: number): { value: JsonValue; bytes: number } {
+function copyValue(root: unknown, maxBytes: number): { value: JsonValue; bytes: number; height: number } {
   let bytes = 0;
   const stack: Frame[] = [];
   // cycle and sharing bookkeeping only exists once a container holds a container (small values allocate none)
@@ -133,6 +139,8 @@ function copyValue(root: unknown, maxBytes: number): { value: JsonValue; bytes: 
     const done = memo?.get(value);
     if (done !== undefined && depth + done.height - 1 <= MAX_VALUE_DEPTH) {
       add(done.bytes, level);
+      const parent = stack[level - 1];
+      if (parent !== undefined) parent.height = Math.max(parent.height, done.height + 1);
       return done.copy;
     }
     if (depth > MAX_VALUE_DEPTH)
@@ -145,6 +153,7 @@ function copyValue(root: unknown, maxBytes: number): { value: JsonValue; bytes: 
     return undefined;
   };
   let result = enter(root, 1);
+  let height = 0;
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
     const child = nextChild(frame, stack, add);
@@ -157,14 +166,16 @@ function copyValue(root: unknown, maxBytes: number): { value: JsonValue; bytes: 
     active?.delete(frame.source);
     Object.freeze(frame.copy);
     const parent = stack[stack.length - 1];
-    if (parent === undefined) result = frame.copy;
-    else {
+    if (parent === undefined) {
+      result = frame.copy;
+      height = frame.height;
+    } else {
       memo?.set(frame.source, { copy: frame.copy, bytes: bytes - frame.startBytes, height: frame.height });
       parent.height = Math.max(parent.height, frame.height + 1);
       place(parent, parent.keys?.[parent.index - 1], frame.copy);
     }
   }
-  return { value: result as JsonValue, bytes };
+  return { value: result as JsonValue, bytes, height };
 }
 
 /** The next member of a frame to copy (skipping undefined properties), or undefined when done. */
@@ -201,6 +212,8 @@ function place(frame: Frame, key: string | undefined, value: JsonValue): void {
 interface QuickCounter {
   bytes: number;
   nodes: number;
+  /** The deepest container level reached (the root is level 1): the copy's height. */
+  deepest: number;
   readonly maxBytes: number;
 }
 
@@ -238,11 +251,15 @@ function quickCopy(value: unknown, depth: number, counter: QuickCounter): JsonVa
     return null;
   }
   if (depth > QUICK_MAX_DEPTH || counter.bytes > counter.maxBytes) return SLOW_PATH;
-  const known = knownCopyBytes(value);
+  const known = knownCopy(value);
   if (known !== undefined) {
-    counter.bytes += known;
+    const reach = depth + known.height - 1;
+    if (reach > MAX_VALUE_DEPTH) return SLOW_PATH;
+    if (reach > counter.deepest) counter.deepest = reach;
+    counter.bytes += known.bytes;
     return value as JsonValue;
   }
+  if (depth > counter.deepest) counter.deepest = depth;
   if (Array.isArray(value)) {
     const copy: JsonValue[] = [];
     counter.bytes += value.length === 0 ? 2 : value.length + 1;
@@ -282,15 +299,15 @@ function quickCopy(value: unknown, depth: number, counter: QuickCounter): JsonVa
 export function toJsonValue(value: unknown, options: ToJsonValueOptions = {}): ToJsonValueResult {
   const maxBytes = options.maxBytes ?? DEFAULT_LIMITS.maxValueBytes;
   try {
-    const fast: QuickCounter = { bytes: 0, nodes: 0, maxBytes };
+    const fast: QuickCounter = { bytes: 0, nodes: 0, deepest: 0, maxBytes };
     const copied = quickCopy(value, 1, fast);
-    if (copied !== SLOW_PATH && fast.bytes <= maxBytes) return copyMade(copied, fast.bytes);
+    if (copied !== SLOW_PATH && fast.bytes <= maxBytes) return copyMade(copied, fast.bytes, fast.deepest);
   } catch {
     // a throwing getter: the careful path below reports it
   }
   try {
     const copied = copyValue(value, maxBytes);
-    return copyMade(copied.value, copied.bytes);
+    return copyMade(copied.value, copied.bytes, copied.height);
   } catch (error) {
     if (error instanceof Rejection)
       return { ok: false, code: error.code, message: error.message, pointer: error.pointer };
@@ -300,8 +317,8 @@ export function toJsonValue(value: unknown, options: ToJsonValueOptions = {}): T
 }
 
 /** A successful copy: a container is remembered, so copying it again costs nothing. */
-function copyMade(value: JsonValue, bytes: number): ToJsonValueResult {
+function copyMade(value: JsonValue, bytes: number, height: number): ToJsonValueResult {
   if (typeof value === "object" && value !== null && !FROZEN_COPIES.has(value))
-    FROZEN_COPIES.set(value, bytes);
+    FROZEN_COPIES.set(value, { bytes, height });
   return { ok: true, value, bytes };
 }
