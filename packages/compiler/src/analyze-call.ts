@@ -1,4 +1,12 @@
-import type { Diagnostic, JsonObject, JsonValue, KindTable, Limits, OutputPath } from "@obelisk/core";
+import type {
+  Diagnostic,
+  JsonObject,
+  JsonValue,
+  KindTable,
+  Limits,
+  OutputPath,
+  PathSegment,
+} from "@obelisk/core";
 import { appendPointer, didYouMean } from "@obelisk/core";
 import { type CallMeta, checkCallMeta } from "./call-meta.js";
 import { checkOutputPath } from "./check-output-path.js";
@@ -113,8 +121,8 @@ function checkAgainstTool(
   meta: CallMeta,
   out: Diagnostic[],
 ): void {
-  const checked = safeCheck(() => tool.validateInput(params), pointer, callId, out);
-  if (checked.length > 0 && !allAtReferences(checked, references, pointer.length)) {
+  const checked = checkInput(tool, params, pointer, callId, out);
+  if (checked.length > 0 && !allAtReferences(checked, references)) {
     const referencePointers = references.map((reference) => reference.pointer.slice(pointer.length));
     const issues = literalIssues(checked, referencePointers);
     if (issues.length > 0) {
@@ -156,23 +164,58 @@ function checkAgainstTool(
   );
 }
 
+/** `tool.validateInput(params)`, or a PARAM_INVALID diagnostic when the schema cannot be used (no closure per call). */
+function checkInput(
+  tool: RegisteredTool,
+  params: JsonObject,
+  pointer: string,
+  callId: string | undefined,
+  out: Diagnostic[],
+): readonly SchemaIssue[] {
+  try {
+    return tool.validateInput(params);
+  } catch (error) {
+    out.push(unusableSchema(error, pointer, callId));
+    return [];
+  }
+}
+
+/**
+ * True when `pointer` is the JSON Pointer of `location` (`/inputs/0` for `["inputs", 0]`), compared in
+ * place: no pointer string is built, and the reference's own pointer (a concatenation) is not flattened.
+ */
+function pointsAt(pointer: string, location: readonly PathSegment[]): boolean {
+  let at = 0;
+  for (const segment of location) {
+    if (pointer.charCodeAt(at) !== 0x2f) return false;
+    at++;
+    const token = typeof segment === "number" ? String(segment) : segment;
+    for (let i = 0; i < token.length; i++) {
+      const code = token.charCodeAt(i);
+      if (code === 0x7e || code === 0x2f) {
+        // `~` is written `~0`, `/` is written `~1`.
+        if (pointer.charCodeAt(at) !== 0x7e || pointer.charCodeAt(at + 1) !== (code === 0x7e ? 0x30 : 0x31))
+          return false;
+        at += 2;
+      } else if (pointer.charCodeAt(at++) !== code) return false;
+    }
+  }
+  return at === pointer.length;
+}
+
 /**
  * True when every issue sits exactly at a reference string (a reference where the schema wants a number,
  * the common case): `literalIssues` drops all of them, so the check ends without building its lists.
  */
-function allAtReferences(
-  issues: readonly SchemaIssue[],
-  references: readonly ParamReference[],
-  callPointerLength: number,
-): boolean {
+function allAtReferences(issues: readonly SchemaIssue[], references: readonly ParamReference[]): boolean {
   if (references.length > 16) return false;
   let next = 0;
   for (const issue of issues) {
     const at = issue.instancePath;
     let found = false;
     for (let k = 0; k < references.length && !found; k++) {
-      const candidate = (references[(next + k) % references.length] as ParamReference).pointer;
-      if (candidate.length === callPointerLength + at.length && candidate.endsWith(at)) {
+      const candidate = references[(next + k) % references.length] as ParamReference;
+      if (pointsAt(at, candidate.location)) {
         found = true;
         next = (next + k + 1) % references.length;
       }
@@ -191,14 +234,13 @@ function safeCheck<T>(
   try {
     return check();
   } catch (error) {
-    out.push(
-      makeDiagnostic(
-        "PARAM_INVALID",
-        `the tool's schema cannot be used: ${(error as Error).message}`,
-        pointer,
-        { callId },
-      ),
-    );
+    out.push(unusableSchema(error, pointer, callId));
     return [];
   }
+}
+
+/** PARAM_INVALID for a tool schema that could not be compiled or run. */
+function unusableSchema(error: unknown, pointer: string, callId: string | undefined): Diagnostic {
+  const message = `the tool's schema cannot be used: ${(error as Error).message}`;
+  return makeDiagnostic("PARAM_INVALID", message, pointer, { callId });
 }
