@@ -117,7 +117,7 @@ describe("toJsonValue", () => {
   });
 
   it("reuses its own frozen copies at any depth instead of copying them again, with the same size", () => {
-    const first = toJsonValue({ rows: [{ a: 1 }, { b: "é" }], note: null });
+    const first = toJsonValue({ rows: [{ a: 1 }, { b: "é" }], note: null }, { remember: true });
     if (!first.ok) throw new Error(first.message);
     const again = toJsonValue(first.value);
     expect(again.ok && again.value).toBe(first.value);
@@ -137,13 +137,21 @@ describe("toJsonValue", () => {
       for (let level = 0; level < levels; level++) value = [value];
       return value;
     };
-    const deepest = toJsonValue(nest(1000, 0));
+    const deepest = toJsonValue(nest(1000, 0), { remember: true });
     if (!deepest.ok) throw new Error(deepest.message);
     expect(rejection([deepest.value])[0]).toBe("OUTPUT_NOT_JSON");
-    const shallow = toJsonValue({ x: [1] });
+    const shallow = toJsonValue({ x: [1] }, { remember: true });
     if (!shallow.ok) throw new Error(shallow.message);
     expect(toJsonValue(nest(998, shallow.value)).ok).toBe(true);
     expect(rejection(nest(999, shallow.value))).toEqual(["OUTPUT_NOT_JSON", `${"/0".repeat(999)}/x`]);
+  });
+
+  it("copies again a copy made without remember", () => {
+    const first = toJsonValue({ a: [1] });
+    if (!first.ok) throw new Error(first.message);
+    const again = toJsonValue(first.value);
+    expect(again.ok && again.value).not.toBe(first.value);
+    expect(again.ok && again.value).toEqual(first.value);
   });
 
   it("still copies and checks a frozen value it did not make", () => {

@@ -11,12 +11,18 @@ export const MAX_VALUE_DEPTH = 1000;
 export interface ToJsonValueOptions {
   /** Maximum size of the value's compact JSON in UTF-8 bytes (default: `DEFAULT_LIMITS.maxValueBytes`). */
   readonly maxBytes?: number;
+  /**
+   * Remember the copy: a later `toJsonValue` of it, at any depth of what it copies, takes it as it is
+   * instead of copying it again. For copies that are handed on and copied once more (a tool's output on its
+   * way into the store); other copies skip the bookkeeping.
+   */
+  readonly remember?: boolean;
 }
 
 /**
- * The roots of the frozen copies {@link toJsonValue} made, with their JSON size. Copying one of them again
- * (the scheduler copies a tool's output, then the store copies the record holding it) returns it as it is:
- * it is frozen JSON already, so the second copy could not differ from it.
+ * The roots of the frozen copies {@link toJsonValue} made with `remember`, with their JSON size and height.
+ * Copying one of them again (the scheduler copies a tool's output, then the store copies the record holding
+ * it) returns it as it is: it is frozen JSON already, so the second copy could not differ from it.
  */
 const FROZEN_COPIES = new WeakMap<object, KnownCopy>();
 
@@ -294,20 +300,21 @@ function quickCopy(value: unknown, depth: number, counter: QuickCounter): JsonVa
  * ±Infinity, undefined inside arrays or at the top, cycles, class instances (Date, Map, …), nesting deeper
  * than {@link MAX_VALUE_DEPTH}. Undefined object properties are dropped, as JSON does. Over `maxBytes`:
  * OUTPUT_TOO_LARGE. Iterative, O(size); shared sub-objects are copied once and shared (they are frozen).
- * A container that is itself one of these copies is reused as it is, at any depth: O(1) for it.
+ * A container that is itself one of these copies, made with `remember`, is reused as it is, at any depth.
  */
 export function toJsonValue(value: unknown, options: ToJsonValueOptions = {}): ToJsonValueResult {
   const maxBytes = options.maxBytes ?? DEFAULT_LIMITS.maxValueBytes;
   try {
     const fast: QuickCounter = { bytes: 0, nodes: 0, deepest: 0, maxBytes };
     const copied = quickCopy(value, 1, fast);
-    if (copied !== SLOW_PATH && fast.bytes <= maxBytes) return copyMade(copied, fast.bytes, fast.deepest);
+    if (copied !== SLOW_PATH && fast.bytes <= maxBytes)
+      return copyMade(copied, fast.bytes, fast.deepest, options.remember === true);
   } catch {
     // a throwing getter: the careful path below reports it
   }
   try {
     const copied = copyValue(value, maxBytes);
-    return copyMade(copied.value, copied.bytes, copied.height);
+    return copyMade(copied.value, copied.bytes, copied.height, options.remember === true);
   } catch (error) {
     if (error instanceof Rejection)
       return { ok: false, code: error.code, message: error.message, pointer: error.pointer };
@@ -316,9 +323,9 @@ export function toJsonValue(value: unknown, options: ToJsonValueOptions = {}): T
   }
 }
 
-/** A successful copy: a container is remembered, so copying it again costs nothing. */
-function copyMade(value: JsonValue, bytes: number, height: number): ToJsonValueResult {
-  if (typeof value === "object" && value !== null && !FROZEN_COPIES.has(value))
+/** A successful copy; a container copied with `remember` is remembered, so copying it again costs nothing. */
+function copyMade(value: JsonValue, bytes: number, height: number, remember: boolean): ToJsonValueResult {
+  if (remember && typeof value === "object" && value !== null && !FROZEN_COPIES.has(value))
     FROZEN_COPIES.set(value, { bytes, height });
   return { ok: true, value, bytes };
 }

@@ -152,7 +152,8 @@ export class EngineRuntime {
 
   /** The plan document as stored with the run (so `resume` can re-run it). */
   storedPlan(compiled: CompiledPlan, plan: unknown): JsonValue {
-    const json = toJsonValue(compiled.document?.source ?? plan);
+    // remembered: the store's copy of the run record takes this one as is
+    const json = toJsonValue(compiled.document?.source ?? plan, { remember: true });
     return json.ok ? json.value : null;
   }
 

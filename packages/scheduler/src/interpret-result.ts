@@ -65,7 +65,11 @@ export function interpretResult(
   }
   let value = primitiveJson(raw, maxBytes);
   if (value === NOT_PRIMITIVE) {
-    const json = toJsonValue(raw === undefined ? null : raw, maxBytes === undefined ? {} : { maxBytes });
+    // remembered: the store's copy of the record, the writes and the stored output takes this one as is
+    const json = toJsonValue(raw === undefined ? null : raw, {
+      remember: true,
+      ...(maxBytes === undefined ? {} : { maxBytes }),
+    });
     if (!json.ok) return failure(json.code, json.message);
     value = json.value;
   }
