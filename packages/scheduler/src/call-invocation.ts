@@ -20,36 +20,55 @@ export interface InvocationHost {
 }
 
 /**
- * One call's invoke request: a class (methods on the prototype) rather than an object literal with
- * closures, so the hot path allocates one small object per call.
+ * One call's invoke request: a class (methods and getters on the prototype) rather than an object literal
+ * with closures, so the hot path allocates one small object per call; what the runner or the call already
+ * holds is read through getters instead of being copied into each request.
  */
 export class CallInvocation implements InvokeRequest {
-  readonly run: InvokeRequest["run"];
-  readonly args: JsonObject;
-  readonly callId: string;
-  readonly runId: string;
-  readonly threadId: string;
-  readonly timeoutMs: number | undefined;
-  readonly signal: AbortSignal;
-  readonly timers: Timers;
-  readonly random: () => number;
-
   constructor(
     private readonly host: InvocationHost,
     private readonly callRun: CallRun,
-    tool: RegisteredTool,
+    private readonly tool: RegisteredTool,
     readonly policy: RetryPolicy,
-  ) {
-    const call = callRun.call;
-    this.run = tool.run as InvokeRequest["run"];
-    this.args = callRun.params ?? {};
-    this.callId = call.id;
-    this.runId = host.runId;
-    this.threadId = host.threadId;
-    this.timeoutMs = call.timeoutMs ?? tool.timeoutMs;
-    this.signal = host.signal;
-    this.timers = host.timers;
-    this.random = host.random;
+  ) {}
+
+  /** The implementation. */
+  get run(): InvokeRequest["run"] {
+    return this.tool.run as InvokeRequest["run"];
+  }
+
+  /** Resolved, frozen arguments. */
+  get args(): JsonObject {
+    return this.callRun.params ?? {};
+  }
+
+  get callId(): string {
+    return this.callRun.call.id;
+  }
+
+  get runId(): string {
+    return this.host.runId;
+  }
+
+  get threadId(): string {
+    return this.host.threadId;
+  }
+
+  /** The call's `_timeoutMs`, else the tool's. */
+  get timeoutMs(): number | undefined {
+    return this.callRun.call.timeoutMs ?? this.tool.timeoutMs;
+  }
+
+  get signal(): AbortSignal {
+    return this.host.signal;
+  }
+
+  get timers(): Timers {
+    return this.host.timers;
+  }
+
+  get random(): () => number {
+    return this.host.random;
   }
 
   /** Called before each attempt (1-based). */

@@ -16,16 +16,21 @@ export interface Completion {
   readonly output: JsonValue | undefined;
 }
 
-/** The references written: each write's, then the stored output's (exact-size lists). */
-function wroteOf(writes: readonly StateWrite[], output: string | undefined): string[] {
+const NOTHING_WRITTEN: readonly string[] = Object.freeze([]);
+
+/**
+ * The references written: each write's, then the stored output's (exact-size, frozen lists: the store
+ * keeps a frozen list of strings as it is instead of copying it into the record).
+ */
+function wroteOf(writes: readonly StateWrite[], output: string | undefined): readonly string[] {
   const extra = output === undefined ? 0 : 1;
-  if (writes.length + extra === 0) return [];
-  if (writes.length === 0) return [output as string];
-  if (writes.length === 1 && extra === 0) return [(writes[0] as StateWrite).reference];
+  if (writes.length + extra === 0) return NOTHING_WRITTEN;
+  if (writes.length === 0) return Object.freeze([output as string]);
+  if (writes.length === 1 && extra === 0) return Object.freeze([(writes[0] as StateWrite).reference]);
   const wrote: string[] = [];
   for (const write of writes) wrote.push(write.reference);
   if (output !== undefined) wrote.push(output);
-  return wrote;
+  return Object.freeze(wrote);
 }
 
 /** Builds the commit of a completed call: writes of the chosen alternative, stored output, record. */

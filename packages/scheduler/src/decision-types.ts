@@ -25,7 +25,7 @@ export interface SettleInfo {
   /** Final status. */
   readonly status: CallStatus;
   /** The alternative written (succeeded / satisfied calls with an output), if any. */
-  readonly alternative?: number;
+  readonly alternative?: number | undefined;
 }
 
 /** An effect decided by the core, performed by the runner. */

@@ -1,6 +1,13 @@
 import { setMaxListeners } from "node:events";
 import type { CompiledCall, RegisteredTool, RetryPolicy } from "@obelisk/compiler";
-import { assertNever, deepFreeze, type JsonObject, ObeliskError, toJsonValue } from "@obelisk/core";
+import {
+  assertNever,
+  deepFreeze,
+  type JsonObject,
+  type Mutable,
+  ObeliskError,
+  toJsonValue,
+} from "@obelisk/core";
 import type { Awaitable, CommitResult, RecordedError, StateStore } from "@obelisk/state";
 import { after, isThenable } from "./awaitable.js";
 import { CallInvocation, type InvocationHost } from "./call-invocation.js";
@@ -9,7 +16,7 @@ import { buildCallRecord, buildCallReport, type CallEnding } from "./call-record
 import { CallsById, createClaims, createWritersOf, preloadCallOutputs } from "./call-writers.js";
 import { buildCompletion, type Completion } from "./completion-commit.js";
 import { DecisionCore } from "./decision-core.js";
-import type { CoreEffect } from "./decision-types.js";
+import type { CoreEffect, SettleInfo } from "./decision-types.js";
 import { type DispatchHost, dispatchCall, failureBranch } from "./dispatch-call.js";
 import { EventHub, toRecordedError } from "./event-hub.js";
 import { type InvokeOutcome, invokeTool } from "./invoke-tool.js";
@@ -44,6 +51,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   private readonly now: () => number;
   private readonly startedAt: number;
   private readonly queue: CoreEffect[] = [];
+  private readonly settleInfo: Mutable<SettleInfo> = { status: "succeeded", alternative: undefined };
   /** Results waiting for the group commit at the end of the drain (stores with `commitCalls`). */
   private grouped: number[] = [];
   private readonly policies = new Map<string, RetryPolicy>();
@@ -460,8 +468,10 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       ending.status === "succeeded" || ending.status === "satisfied"
         ? (ending.branch ?? (run.call.outputPath ? 0 : undefined))
         : undefined;
-    const info =
-      alternative === undefined ? { status: ending.status } : { status: ending.status, alternative };
+    // One object for every settle: the core reads it at once and keeps nothing of it.
+    const info = this.settleInfo;
+    info.status = ending.status;
+    info.alternative = alternative;
     this.core.settled(index, info, this.queue);
     this.pump();
   }
