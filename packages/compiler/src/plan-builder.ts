@@ -118,7 +118,7 @@ export class PlanBuilder {
       const tool = callTool(raw, source.pointer, this.registry, out);
       const id = this.#resolveId(raw, source.pointer, tool, out);
       const body = analyzeCallBody(raw, source.pointer, tool, id, this.settings, out);
-      if (tool !== undefined && id !== undefined && this.#idUsable(raw, id)) {
+      if (tool !== undefined && id !== undefined && this.#idUsable(raw)) {
         call = this.#addCompiled(source, raw, tool, asCallId(id), body, out);
       } else {
         this.#addPhantom(raw, body.outputPath);
@@ -145,7 +145,9 @@ export class PlanBuilder {
     }
     // Used before: by a compiled call (auto ids hold a `$`, never equal to a given id), by a call that
     // could not be compiled, or by one refused for a cycle. No set of every given id is kept.
-    if (this.entries.has(given) || this.phantomIds.has(given) || this.#refusedIds.has(given)) {
+    const compiled = this.entries.has(given);
+    this.#givenIdCompiled = compiled;
+    if (compiled || this.phantomIds.has(given) || this.#refusedIds.has(given)) {
       const at = appendPointer(pointer, "_id");
       out.push(
         makeDiagnostic("CALL_ID_DUPLICATE", `call id "${given}" is used twice`, at, {
@@ -158,8 +160,12 @@ export class PlanBuilder {
     return given;
   }
 
-  #idUsable(raw: JsonObject, id: string): boolean {
-    return raw._id === undefined || !this.entries.has(id);
+  /** Whether the valid `_id` that `#resolveId` last saw belongs to a compiled call (then it is not usable). */
+  #givenIdCompiled = false;
+
+  /** An automatic id is always usable; a given one unless a compiled call has it (known from `#resolveId`). */
+  #idUsable(raw: JsonObject): boolean {
+    return raw._id === undefined || !this.#givenIdCompiled;
   }
 
   #autoId(tool: string): string {
