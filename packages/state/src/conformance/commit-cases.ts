@@ -183,6 +183,19 @@ export function commitCases(openStore: OpenStore): void {
       expect(stored && "value" in stored && Object.isFrozen(stored.value)).toBe(true);
     });
 
+    it("stores a record's wrote list as a frozen copy, whether the caller's list is frozen or not", async () => {
+      const store = await openStore();
+      const mutable = commitOf({ callId: "a", writes: [write(["x"], 1), write(["y"], 2)] });
+      const given = mutable.record.wrote as string[];
+      await store.commitCall(mutable);
+      given.push("†state.z");
+      const frozen = commitOf({ callId: "b", writes: [write(["w"], 1)] });
+      await store.commitCall({ ...frozen, record: { ...frozen.record, wrote: Object.freeze(["†state.w"]) } });
+      const records = await store.listCallRecords(RUN);
+      expect(records.map((record) => record.wrote)).toEqual([["†state.x", "†state.y"], ["†state.w"]]);
+      expect(records.every((record) => Object.isFrozen(record.wrote))).toBe(true);
+    });
+
     it("never changes a snapshot returned by readState when later commits write in place", async () => {
       const store = await openStore();
       await commitOk(store, { callId: "a", writes: [write(["list"], [1]), write(["obj", "x"], { y: 1 })] });

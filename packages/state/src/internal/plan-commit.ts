@@ -285,18 +285,26 @@ export function refreshed(
 const SINGLE_WROTE = new Map<string, readonly string[]>();
 const SINGLE_WROTE_MAX = 4096;
 
+/** True when every item of a list is a string. */
+function allStrings(list: readonly unknown[]): boolean {
+  for (let index = 0; index < list.length; index++) if (typeof list[index] !== "string") return false;
+  return true;
+}
+
 /**
- * A frozen copy of a record's `wrote`. Most calls write one target: those share one frozen array per
- * reference text (records are frozen, so sharing is invisible), instead of each retaining its own.
+ * A frozen copy of a record's `wrote`: a frozen list of strings (what the scheduler hands over) is kept as
+ * it is. Otherwise most calls write one target: those share one frozen array per reference text (records
+ * are frozen, so sharing is invisible), instead of each retaining its own; once the table is full, new
+ * texts get their own array (clearing it would make a plan of many distinct targets rebuild it forever).
  */
 function frozenWrote(wrote: readonly string[]): readonly string[] {
+  if (Object.isFrozen(wrote) && allStrings(wrote)) return wrote;
   if (wrote.length !== 1) return Object.freeze(wrote.slice());
   const only = wrote[0] as string;
   let shared = SINGLE_WROTE.get(only);
   if (shared === undefined) {
-    if (SINGLE_WROTE.size >= SINGLE_WROTE_MAX) SINGLE_WROTE.clear();
     shared = Object.freeze([only]);
-    SINGLE_WROTE.set(only, shared);
+    if (SINGLE_WROTE.size < SINGLE_WROTE_MAX) SINGLE_WROTE.set(only, shared);
   }
   return shared;
 }
