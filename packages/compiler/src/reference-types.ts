@@ -23,7 +23,7 @@ function union(sets: Types[]): Types {
  * by every reader of one text, so one answer serves them all: the check touches several objects of each
  * writer, which in a large plan are far apart in memory).
  */
-export type WrittenTypesCache = Map<readonly WriterLink[], Types>;
+export type WrittenTypesCache = Map<readonly WriterLink[], Set<string> | null>;
 
 /** Types the writers of an operand can put at its path (undefined when any is unknown). */
 function writtenTypes(
@@ -32,9 +32,11 @@ function writtenTypes(
   reference: Reference,
   cache: WrittenTypesCache,
 ): Types {
-  if (cache.has(links)) return cache.get(links);
+  // One lookup: an unknown answer is kept as null.
+  const known = cache.get(links);
+  if (known !== undefined) return known ?? undefined;
   const types = computeWrittenTypes(builder, links, reference);
-  cache.set(links, types);
+  cache.set(links, types ?? null);
   return types;
 }
 
