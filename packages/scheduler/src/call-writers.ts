@@ -1,4 +1,4 @@
-import type { CompiledCall, WriterLink } from "@obelisk/compiler";
+import type { CompiledCall, ParamReference, WriterLink } from "@obelisk/compiler";
 import {
   asCallId,
   asThreadId,
@@ -114,16 +114,21 @@ export function preloadCallOutputs(
     else keep(stored);
   };
   const loadAll = (expression: InputExpression): void => {
-    for (const operands of expression.alternatives) {
-      for (const reference of operands) {
-        const id = producerId(reference);
+    const alternatives = expression.alternatives;
+    for (let alternative = 0; alternative < alternatives.length; alternative++) {
+      const operands = alternatives[alternative] as readonly Reference[];
+      for (let operand = 0; operand < operands.length; operand++) {
+        const id = producerId(operands[operand] as Reference);
         if (id !== undefined) load(id);
       }
     }
   };
-  // The expressions are walked in place (no list of them per call).
-  for (const call of calls) {
-    for (const { value } of call.references) {
+  // The expressions are walked in place (no list of them per call), with indexed loops: this walk runs
+  // once per run over every call, mostly before it is optimized (an iterator object per loop then).
+  for (let at = 0; at < calls.length; at++) {
+    const references = (calls[at] as CompiledCall).references;
+    for (let index = 0; index < references.length; index++) {
+      const value = (references[index] as ParamReference).value;
       if (value.type === "reference") loadAll(value.expression);
       else for (const part of value.parts) if (typeof part !== "string") loadAll(part);
     }

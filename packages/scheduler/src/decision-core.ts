@@ -59,7 +59,8 @@ export class DecisionCore {
    */
   add(calls: readonly CompiledCall[], effects: CoreEffect[] = []): CoreEffect[] {
     const added: CallSlot[] = [];
-    for (const call of calls) {
+    for (let at = 0; at < calls.length; at++) {
+      const call = calls[at] as CompiledCall;
       const slot = createCallSlot(call, this.slots.length, this.writersOf, !this.closed);
       this.slots.push(slot);
       this.byId.set(call.id, slot);
@@ -71,7 +72,7 @@ export class DecisionCore {
       added.push(slot);
     }
     if (this.parked.size > 0) this.claimParked(calls, effects);
-    for (const slot of added) this.evaluate(slot, effects);
+    for (let at = 0; at < added.length; at++) this.evaluate(added[at] as CallSlot, effects);
     return effects;
   }
 
@@ -132,7 +133,8 @@ export class DecisionCore {
         if (waiter.pending === 0 && waiter.phase === "evaluating") this.evaluate(waiter, effects);
       }
     }
-    for (const group of slot.groups) this.releaseGroup(group, effects);
+    const groups = slot.groups;
+    for (let at = 0; at < groups.length; at++) this.releaseGroup(groups[at] as string, effects);
     this.checkFinished(effects);
     this.breakStall(effects, before);
     return effects;

@@ -12,7 +12,7 @@ import type { Awaitable, CommitResult, RecordedError, StateStore } from "@obelis
 import { after, isThenable } from "./awaitable.js";
 import { CallInvocation, type InvocationHost } from "./call-invocation.js";
 import { CallLimiter } from "./call-limiter.js";
-import { buildCallRecord, buildCallReport, type CallEnding } from "./call-record.js";
+import { buildCallRecord, buildCallReport, type CallEnding, type RecordContext } from "./call-record.js";
 import { CallsById, createClaims, createWritersOf, preloadCallOutputs } from "./call-writers.js";
 import { buildCompletion, type Completion } from "./completion-commit.js";
 import { DecisionCore } from "./decision-core.js";
@@ -51,6 +51,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   private readonly now: () => number;
   private readonly startedAt: number;
   private readonly queue: CoreEffect[] = [];
+  private readonly recordContext: Mutable<RecordContext>;
   private readonly settleInfo: Mutable<SettleInfo> = { status: "succeeded", alternative: undefined };
   /** Results waiting for the group commit at the end of the drain (stores with `commitCalls`). */
   private grouped: number[] = [];
@@ -85,6 +86,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     this.timers = options.timers ?? systemTimers;
     this.random = options.random ?? Math.random;
     this.startedAt = this.now();
+    this.recordContext = { threadId: options.threadId, runId: options.runId, endedAt: 0 };
     this.hub = options.events ?? new EventHub();
     // Every in-flight attempt listens to the run's signal (removed when it ends): no listener cap (bug B3).
     setMaxListeners(0, this.controller.signal);
@@ -128,7 +130,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   /** Adds calls in plan order; each is dispatched as soon as it is ready. */
   add(calls: readonly CompiledCall[]): void {
     if (this.closed) throw new ObeliskError("USAGE", "the run is closed: no more calls can be added");
-    for (const call of calls) {
+    for (let at = 0; at < calls.length; at++) {
+      const call = calls[at] as CompiledCall;
       this.runs.push({
         call,
         params: undefined,
@@ -384,11 +387,10 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   private readonly commitStep = (index: number): Awaitable<void> => {
     const run = this.runOf(index);
     const endedAt = this.now();
-    const completion = buildCompletion(run, run.pending as PendingResult, this.context.state, {
-      threadId: this.threadId,
-      runId: this.runId,
-      endedAt,
-    });
+    // One record context for every single commit: buildCallRecord reads it at once and keeps nothing of it.
+    const context = this.recordContext;
+    context.endedAt = endedAt;
+    const completion = buildCompletion(run, run.pending as PendingResult, this.context.state, context);
     const result = this.options.store.commitCall(completion.commit);
     if (!isThenable(result)) return this.committed(index, completion, endedAt, result);
     return Promise.resolve(result).then((value) => this.committed(index, completion, endedAt, value));

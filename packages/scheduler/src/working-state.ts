@@ -82,7 +82,8 @@ export function writeAllInPlace(
   root: Record<string, JsonValue>,
   writes: readonly StateWrite[],
 ): string | undefined {
-  for (const write of writes) {
+  for (let at = 0; at < writes.length; at++) {
+    const write = writes[at] as StateWrite;
     const failure = writeInPlace(root, write.path, write.method, write.value);
     if (failure !== undefined) return `${write.reference}: ${failure}`;
   }
