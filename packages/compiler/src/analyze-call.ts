@@ -6,6 +6,7 @@ import type {
   Limits,
   OutputPath,
   PathSegment,
+  TemplateExpressions,
 } from "@obelisk/core";
 import { appendPointer, didYouMean } from "@obelisk/core";
 import { type CallMeta, checkCallMeta } from "./call-meta.js";
@@ -60,6 +61,8 @@ export interface AnalyzeOptions {
   readonly parsedStrings?: ParsedStrings;
   /** Locations shared by the calls of the plan. */
   readonly sharedLocations?: SharedLocations;
+  /** Template parts parsed by earlier calls of the plan. */
+  readonly templateExpressions?: TemplateExpressions;
 }
 
 /** Everything checked about one call, apart from the plan-wide rules. */
@@ -100,6 +103,7 @@ export function analyzeCallBody(
     callId,
     parsedStrings: options.parsedStrings,
     sharedLocations: options.sharedLocations,
+    templateExpressions: options.templateExpressions,
   };
   const references = collectReferences(params, pointer, parseOptions, out);
   if (tool !== undefined) checkAgainstTool(tool, raw, params, references, pointer, callId, meta, out);

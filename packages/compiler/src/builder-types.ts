@@ -1,4 +1,11 @@
-import type { JsonObject, KindTable, Limits, OutputMethod, OutputTarget } from "@obelisk/core";
+import type {
+  JsonObject,
+  KindTable,
+  Limits,
+  OutputMethod,
+  OutputTarget,
+  TemplateExpressions,
+} from "@obelisk/core";
 import type { ParsedStrings, SharedLocations } from "./collect-references.js";
 import type { CompileContext, CompiledCall, WriterLink } from "./compiled-plan.js";
 import type { DagNode } from "./plan-dag.js";
@@ -39,4 +46,6 @@ export interface BuilderSettings {
   readonly parsedStrings?: ParsedStrings;
   /** Reference locations shared by the calls of this plan (see `collectReferences`). */
   readonly sharedLocations?: SharedLocations;
+  /** Template parts parsed in this plan, by text (see core's `parseParameterString`). */
+  readonly templateExpressions?: TemplateExpressions;
 }

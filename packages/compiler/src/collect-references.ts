@@ -6,6 +6,7 @@ import type {
   Limits,
   ParameterValue,
   PathSegment,
+  TemplateExpressions,
 } from "@obelisk/core";
 import { parseParameterString, pointerFromPath } from "@obelisk/core";
 import { clearList } from "./clear-list.js";
@@ -46,6 +47,8 @@ export interface ReferenceParseOptions {
   readonly parsedStrings?: ParsedStrings | undefined;
   /** Locations shared by the calls of one compile. */
   readonly sharedLocations?: SharedLocations | undefined;
+  /** Template parts parsed before with the same kinds and limits (shared expressions). */
+  readonly templateExpressions?: TemplateExpressions | undefined;
 }
 
 /** The state of one walk over a call's parameters (`location` is the path of the value being visited). */
@@ -180,7 +183,7 @@ function parseString(text: string, walk: Walk): void {
     addReference(walk, known);
     return;
   }
-  const parsed = parseParameterString(text, options.kinds, options.limits);
+  const parsed = parseParameterString(text, options.kinds, options.limits, options.templateExpressions);
   const callId = options.callId;
   if (!parsed.ok) {
     const { code, message, offset, hint } = parsed.issue;

@@ -60,6 +60,7 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
       context: resolved.context,
       parsedStrings: new Map(),
       sharedLocations: new Map(),
+      templateExpressions: new Map(),
       ...(document?.inputSchema === undefined ? {} : { planInputSchema: document.inputSchema }),
     };
     const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseCycles: false });

@@ -49,6 +49,7 @@ export function createIncrementalCompiler(
     context: resolved.context,
     parsedStrings: new Map(),
     sharedLocations: new Map(),
+    templateExpressions: new Map(),
     ...(options.inputSchema === undefined ? {} : { planInputSchema: options.inputSchema }),
   };
   const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseCycles: true });

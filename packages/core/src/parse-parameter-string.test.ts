@@ -157,4 +157,28 @@ describe("parseParameterString", () => {
       issue: { code: "PLAN_LIMIT" },
     });
   });
+
+  it("shares template parts through a cache and parses exactly as without it", () => {
+    const known = new Map();
+    const texts = [
+      "a {†state.x.y} b {†state.z || †input.q} c",
+      "{†state.x.y}{†state.z || †input.q}",
+      'q {†state["a}b"]} r {†state.x.y }',
+      "s {†state.x.y",
+      "t {†state.x.y]} u",
+      "v {††state.x.y} w {†state.x.y}",
+    ];
+    for (const round of [1, 2])
+      for (const text of texts)
+        expect(parseParameterString(text, undefined, undefined, known), `${text} (round ${round})`).toEqual(
+          parseParameterString(text),
+        );
+    const first = parseParameterString("{†state.x.y} !", undefined, undefined, known);
+    const second = parseParameterString("x {†state.x.y}", undefined, undefined, known);
+    if (!first.ok || !second.ok || first.value.type !== "template" || second.value.type !== "template")
+      throw new Error("expected templates");
+    expect(second.value.parts[1]).toBe(first.value.parts[0]);
+    // Only parts that end at their first "}" are kept: a brace inside a quoted segment is not a key.
+    expect([...known.keys()].sort()).toEqual(["†state.x.y", "†state.x.y ", "†state.z || †input.q"]);
+  });
 });

@@ -13,6 +13,13 @@ export const TOOL_OUTPUT_PREFIX = "$tool_output.";
 const DAGGER = "†";
 
 /**
+ * Expressions of `{†…}` template parts parsed before, by their text between the braces: a plan's
+ * templates repeat references (`{†state.step5.text}` in every reader's message), and a parsed expression
+ * is immutable, so the templates can share it. Only for one set of kinds and one depth limit.
+ */
+export type TemplateExpressions = Map<string, InputExpression>;
+
+/**
  * Parses one string parameter value (SPEC §2 rules 1–4, 7): a whole expression becomes a reference,
  * `††…` an escaped literal, `{†…}` inside a longer string a template, `$tool_output.<id>` an alias of
  * `†calls.<id>`; anything else is a literal (flagged `suspicious` when it contains `†<known kind>.`).
@@ -22,6 +29,7 @@ export function parseParameterString(
   text: string,
   kinds: KindTable = DEFAULT_KINDS,
   limits: Pick<Limits, "maxPathDepth"> = DEFAULT_LIMITS,
+  templateExpressions?: TemplateExpressions,
 ): ParseResult<ParameterValue> {
   const dagger = text.indexOf(DAGGER);
   if (dagger === -1) {
@@ -34,7 +42,7 @@ export function parseParameterString(
     const parsed = parseExpression(text, kinds, limits);
     return parsed.ok ? { ok: true, value: { type: "reference", expression: parsed.value } } : parsed;
   }
-  return parseTemplate(text, { kinds, maxPathDepth: limits.maxPathDepth });
+  return parseTemplate(text, { kinds, maxPathDepth: limits.maxPathDepth }, templateExpressions);
 }
 
 /** A literal parse result. */
@@ -55,7 +63,11 @@ function parseToolOutput(text: string): ParseResult<ParameterValue> {
 }
 
 /** A string with a dagger after its first character: a template when it holds `{†…}`, else a literal. */
-function parseTemplate(text: string, options: ReferenceScanOptions): ParseResult<ParameterValue> {
+function parseTemplate(
+  text: string,
+  options: ReferenceScanOptions,
+  known: TemplateExpressions | undefined,
+): ParseResult<ParameterValue> {
   // Parts go to a scratch list first (a template never starts another): only the exact-size list
   // returned is allocated (parsed templates live as long as a compiled plan).
   const parts = PARTS;
@@ -73,14 +85,24 @@ function parseTemplate(text: string, options: ReferenceScanOptions): ParseResult
       pieceStart = open + 3;
       continue;
     }
-    const scan = scanExpression(text, open + 1, options);
-    if (!scan.ok) return scan;
-    let close = scan.end;
-    while (close < text.length && isSpaceCode(text.charCodeAt(close))) close++;
-    if (close >= text.length) return issueAt("REF_SYNTAX", 'unclosed "{†": missing "}"', open);
-    if (text.charCodeAt(close) !== CHAR.closeBrace) return unexpectedAfterExpression(text, scan.end);
+    // A part whose text up to the first "}" was parsed before, ending at that brace, parses the same
+    // (the scan decides from those characters alone): its expression is shared.
+    const firstClose = known === undefined ? -1 : text.indexOf("}", open + 2);
+    const key = firstClose === -1 ? undefined : text.slice(open + 1, firstClose);
+    let expression = key === undefined ? undefined : known?.get(key);
+    let close = firstClose;
+    if (expression === undefined) {
+      const scan = scanExpression(text, open + 1, options);
+      if (!scan.ok) return scan;
+      close = scan.end;
+      while (close < text.length && isSpaceCode(text.charCodeAt(close))) close++;
+      if (close >= text.length) return issueAt("REF_SYNTAX", 'unclosed "{†": missing "}"', open);
+      if (text.charCodeAt(close) !== CHAR.closeBrace) return unexpectedAfterExpression(text, scan.end);
+      expression = scan.expression;
+      if (key !== undefined && close === firstClose) known?.set(key, expression);
+    }
     if (pending !== "") parts[count++] = pending;
-    parts[count++] = scan.expression;
+    parts[count++] = expression;
     pending = "";
     pieceStart = close + 1;
   }
