@@ -1,7 +1,8 @@
 import type { RegisteredTool, RetryPolicy } from "@obelisk/compiler";
-import type { JsonObject } from "@obelisk/core";
+import { type JsonObject, keepShapes } from "@obelisk/core";
 import type { RecordedError } from "@obelisk/state";
 import type { InvokeRequest } from "./invoke-tool.js";
+import { DEFAULT_RETRY } from "./retry-delay.js";
 import type { CallRun } from "./runner-types.js";
 import type { Timers } from "./timers.js";
 
@@ -81,3 +82,10 @@ export class CallInvocation implements InvokeRequest {
     this.host.retrying(this.callRun, attempt, delayMs, error);
   }
 }
+
+// Every invoke request lives for one call: one kept instance keeps the class's hidden class (see
+// keepShapes). Its fields only need to be objects: the stand-ins are never read.
+keepShapes(
+  new CallInvocation({} as InvocationHost, {} as CallRun, {} as RegisteredTool, DEFAULT_RETRY),
+  new AbortController(),
+);

@@ -36,6 +36,8 @@ export interface CallSlot {
   expression: number;
   alternative: number;
   operand: number;
+  /** The operands of the alternative the cursor is in, once read (cleared when the cursor leaves it). */
+  operands: readonly Reference[] | undefined;
   /** Writers of the current operand not yet settled (valid when `subscribed`). */
   pending: number;
   /** True once the current operand's unsettled writers were subscribed to. */
@@ -115,6 +117,7 @@ export function createCallSlot(
     expression: 0,
     alternative: 0,
     operand: 0,
+    operands: undefined,
     pending: 0,
     subscribed: false,
     phase: "evaluating",

@@ -163,8 +163,13 @@ export class DecisionCore {
   /** Advances a slot's cursor as far as the settled writers allow. */
   private evaluate(slot: CallSlot, effects: CoreEffect[]): void {
     while (slot.expression < slot.expressionCount) {
-      const alternatives = expressionAt(slot, slot.expression).alternatives;
-      const operands = alternatives[slot.alternative] as readonly Reference[];
+      // The operand list is kept while the cursor stays in it: waking up reads it without walking the
+      // compiled call again.
+      let operands = slot.operands;
+      if (operands === undefined) {
+        operands = expressionAt(slot, slot.expression).alternatives[slot.alternative] as readonly Reference[];
+        slot.operands = operands;
+      }
       const reference = operands[slot.operand] as Reference;
       if (!slot.subscribed) {
         slot.subscribed = true;
@@ -178,6 +183,7 @@ export class DecisionCore {
           slot.expression++;
           slot.alternative = 0;
           slot.operand = 0;
+          slot.operands = undefined;
           slot.missing = NO_ITEMS;
         }
         continue;
@@ -191,7 +197,8 @@ export class DecisionCore {
       slot.missing = [...slot.missing, { reference, writers }];
       slot.alternative++;
       slot.operand = 0;
-      if (slot.alternative === alternatives.length) {
+      slot.operands = undefined;
+      if (slot.alternative === expressionAt(slot, slot.expression).alternatives.length) {
         slot.phase = "dispatched";
         this.active++;
         effects.push(unsatisfiedEffect(slot, this.slotOf));
