@@ -61,9 +61,13 @@ export function writeInPlace(
   const segment = path[depth] as string | number;
   const current = childAt(parent, segment);
   const rest = depth + 1 === path.length ? NO_SEGMENTS : path.slice(depth + 1);
-  if (rest.length === 0 && method === "push" && Array.isArray(current) && isOwned(current)) {
-    current.push(value);
-    return undefined;
+  if (rest.length === 0) {
+    // `set` at the last segment is the value itself (what applyOutput answers, without its result object).
+    if (method === "set") return place(parent, segment, value);
+    if (method === "push" && Array.isArray(current) && isOwned(current)) {
+      current.push(value);
+      return undefined;
+    }
   }
   const applied = applyOutput(current, rest, method, value);
   if (!applied.ok) return applied.message;
