@@ -20,6 +20,7 @@ export { setOwn } from "./json-container.js";
 export type { PointerResolution } from "./json-pointer.js";
 export { appendPointer, parsePointer, pointerFromPath, resolvePointer } from "./json-pointer.js";
 export type { JsonArray, JsonObject, JsonValue } from "./json-value.js";
+export { keepShapes } from "./keep-shapes.js";
 export type { KindInfo, KindTable } from "./kinds.js";
 export { BUILT_IN_KINDS, createKindTable, DEFAULT_KINDS } from "./kinds.js";
 export type {

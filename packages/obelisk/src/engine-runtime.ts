@@ -15,6 +15,7 @@ import { CallLimiter, EventHub, type RunObserver } from "@obelisk/scheduler";
 import { DEFAULT_RETENTION, type RunLock, type StateStore } from "@obelisk/state";
 import { InputChecker, type SchemaSource } from "./check-input.js";
 import type { EngineOptions, RunOptions, ValidateOptions, ValidationResult } from "./engine-types.js";
+import { keepRunShapesSoon } from "./keep-run-shapes.js";
 import { type NormalizedInput, normalizeInput } from "./normalize-input.js";
 
 /** What a validated, locked run needs to start. */
@@ -167,6 +168,7 @@ export class EngineRuntime {
 
   /** After a run: retention (never during one), then the state to report. */
   async afterRun(threadId: ThreadId): Promise<JsonObject> {
+    keepRunShapesSoon();
     await this.store.applyRetention(
       threadId,
       this.options.retention ?? DEFAULT_RETENTION,

@@ -1,5 +1,5 @@
-import type { Path } from "@obelisk/core";
-import type { ThreadModel, VariableEntry } from "./thread-model.js";
+import { asThreadId, keepShapes, type Path } from "@obelisk/core";
+import { createThreadModel, type ThreadModel, type VariableEntry } from "./thread-model.js";
 
 /** True when `prefix` is a strict prefix of `path`. */
 export function isStrictPrefix(prefix: Path, path: Path): boolean {
@@ -121,3 +121,6 @@ export class ModelOverlay {
     return found ?? NONE;
   }
 }
+
+// Every overlay lives for one commit: one kept instance keeps the class's hidden class (see keepShapes).
+keepShapes(new ModelOverlay(createThreadModel({ threadId: asThreadId("shape"), createdAt: "" }, undefined)));

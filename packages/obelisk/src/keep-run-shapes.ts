@@ -1,0 +1,87 @@
+import { compile, createToolRegistry, type ToolDefinition } from "@obelisk/compiler";
+import { asThreadId, keepShapes } from "@obelisk/core";
+import { type ExecutionResult, PlanRunner } from "@obelisk/scheduler";
+import { createMemoryStore } from "@obelisk/state";
+
+let done = false;
+let scheduled = false;
+/** Captured at import: a test's fake timers must not hold or run it. */
+const realSetImmediate = setImmediate;
+
+/** A synchronous and an asynchronous no-op tool: both ways a result comes back. */
+const SHAPE_TOOLS: readonly ToolDefinition[] = [
+  {
+    name: "sync",
+    input: { type: "object", properties: { from: { type: "array", items: { type: "number" } } } },
+    run: () => 1,
+  },
+  {
+    name: "async",
+    input: { type: "object", properties: { from: { type: "array", items: { type: "number" } } } },
+    run: () => Promise.resolve(2),
+  },
+];
+
+/** Two calls, the second reading the first's result: compile, dependencies, resolution, commits. */
+const SHAPE_PLAN = [
+  { _tool: "sync", _id: "a", from: [], _outputPath: "†state.a" },
+  { _tool: "async", _id: "b", from: ["†state.a"], _outputPath: "†state.b" },
+];
+
+/**
+ * Schedules {@link keepRunShapes} once per process, after the first run has ended: unreferenced, so a
+ * short-lived process (one CLI command) exits without paying for it, while a host that goes on has it
+ * before the next full GC.
+ */
+export function keepRunShapesSoon(): void {
+  if (scheduled) return;
+  scheduled = true;
+  realSetImmediate(keepRunShapes).unref();
+}
+
+/**
+ * Compiles and runs the two-call plan on a private in-memory store: the objects to keep, and the run's
+ * result (exported for its test: if the plan stopped compiling, the keeping would quietly do nothing).
+ */
+export function runShapesPlan(): {
+  readonly objects: readonly object[];
+  readonly result: Promise<ExecutionResult>;
+} {
+  const registry = createToolRegistry(SHAPE_TOOLS);
+  const store = createMemoryStore();
+  const compiled = compile(SHAPE_PLAN, registry);
+  if (!compiled.ok)
+    return { objects: [], result: Promise.reject(new Error("the shapes plan does not compile")) };
+  const threadId = asThreadId("shapes");
+  void store.openThread(threadId);
+  const options = {
+    registry,
+    store,
+    threadId,
+    runId: "shapes",
+    planHash: compiled.planHash,
+    input: {},
+    state: {},
+  };
+  const runner = new PlanRunner(options, compiled.calls.length);
+  runner.add(compiled.calls);
+  const result = runner.close();
+  // a runner that never runs keeps the shapes its parts have before a run (its signal, its queues)
+  return { objects: [registry, store, compiled, runner, new PlanRunner(options, 0)], result };
+}
+
+/**
+ * Once per process: runs {@link runShapesPlan} and keeps every object of it (registry, store, compiled plan
+ * with its builder, runners), so that the engine's classes keep their hidden classes between runs. Without
+ * it, a full GC after a run frees them (no instance is left), V8 throws away the optimized code that checks
+ * for them, and the next run re-warms in the interpreter: about 2x slower runs after every full GC
+ * (docs/decisions/0007-keep-run-shapes.md). Costs tens of milliseconds once (cold code) and a few
+ * kilobytes for the life of the process; nothing of it is visible to any engine.
+ */
+function keepRunShapes(): void {
+  if (done) return;
+  done = true;
+  const { objects, result } = runShapesPlan();
+  keepShapes(...objects, result);
+  result.catch(() => {});
+}
