@@ -40,6 +40,32 @@ export function buildCallRecord(run: CallRun, ending: CallEnding, context: Recor
   if (ending.branch === undefined && startedAt !== undefined && hash !== undefined && params !== undefined) {
     // The common completed call in one literal: the same fields in the same order as below, but no
     // property store grown field by field.
+    const outputPath = call.outputPath?.text;
+    const result = ending.result;
+    if (
+      outputPath !== undefined &&
+      result !== undefined &&
+      ending.error === undefined &&
+      ending.reason === undefined &&
+      call.description === undefined
+    ) {
+      return {
+        threadId,
+        runId,
+        callId,
+        tool: call.tool,
+        status: ending.status,
+        attempts: run.attempts,
+        endedAt,
+        outputMethod: call.outputMethod,
+        wrote: ending.wrote,
+        startedAt: isoTime(startedAt),
+        callHash: hash,
+        params,
+        outputPath,
+        result,
+      };
+    }
     record = {
       threadId,
       runId,
