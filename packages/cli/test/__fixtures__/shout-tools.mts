@@ -8,6 +8,6 @@ export default [
     name: "shout",
     description: "Upper-cases its text",
     input: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-    run: ({ text }: { text: string }) => `${text.toUpperCase()}${suffix}`,
+    run: (args) => `${String(args.text).toUpperCase()}${suffix}`,
   }),
 ];
