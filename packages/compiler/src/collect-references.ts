@@ -60,13 +60,20 @@ interface Walk {
   readonly location: PathSegment[];
 }
 
+/** What the idle walk points at instead of the last call's options (which hold a compile's caches). */
+const IDLE_OPTIONS: ReferenceParseOptions = {
+  kinds: new Map(),
+  limits: { maxPathDepth: 0 },
+  callId: undefined,
+};
+
 /**
  * The one walk, reused by every call (a walk never starts another): its lists are scratch, emptied at
  * the start and end of each walk, so a call allocates only the exact-size list of references it returns.
  */
 const WALK: Walk = {
   callPointer: "",
-  options: { kinds: new Map(), limits: { maxPathDepth: 0 }, callId: undefined },
+  options: IDLE_OPTIONS,
   out: [],
   references: [],
   location: [],
@@ -103,7 +110,11 @@ export function collectReferences(
   } finally {
     clearList(references);
     clearList(location);
+    // Nothing of the call stays reachable from the idle walk: not its diagnostics, not the compile's
+    // parse caches (a module-level reference would keep the last plan's parsed strings alive).
     walk.out = NO_OUT;
+    walk.options = IDLE_OPTIONS;
+    walk.callPointer = "";
   }
 }
 

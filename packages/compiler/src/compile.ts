@@ -67,7 +67,7 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
     for (const source of document?.calls ?? []) builder.addQuietly(source);
     const extra = located.diagnostics.map((diagnostic) => ({ index: -1, diagnostic }));
     const closed = closePlan(builder, extra, document?.source ?? plan);
-    const graph = lazyGraph(builder, closed.criticalPaths);
+    const graph = closedGraph(builder.entries, closed.criticalPaths);
     return {
       ...closed,
       get graph() {
@@ -91,6 +91,22 @@ export function lazyGraph(
     () => builder.version,
     () => buildPlanGraph(builder.entries.values(), (e) => criticalPaths?.get(e.call.id) ?? e.tool.cost),
   );
+}
+
+/**
+ * The graphology graph of a closed batch compile, built on first call. It keeps only the call entries:
+ * the builder (its tries, its maps by reference text, the plan's parse caches) is garbage once the
+ * compile returns, instead of living as long as the compiled plan.
+ */
+function closedGraph(
+  entries: PlanBuilder["entries"],
+  criticalPaths: ReadonlyMap<string, number>,
+): () => PlanGraph {
+  let graph: PlanGraph | undefined;
+  return () => {
+    graph ??= buildPlanGraph(entries.values(), (e) => criticalPaths.get(e.call.id) ?? e.tool.cost);
+    return graph;
+  };
 }
 
 /** The result when the compiler itself failed (a bug): an error diagnostic instead of a throw. */
