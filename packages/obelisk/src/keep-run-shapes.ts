@@ -1,4 +1,9 @@
-import { compile, createToolRegistry, type ToolDefinition } from "@obelisk/compiler";
+import {
+  compile,
+  createIncrementalCompiler,
+  createToolRegistry,
+  type ToolDefinition,
+} from "@obelisk/compiler";
 import { asThreadId, keepShapes } from "@obelisk/core";
 import { type ExecutionResult, PlanRunner } from "@obelisk/scheduler";
 import { createMemoryStore } from "@obelisk/state";
@@ -66,13 +71,17 @@ export function runShapesPlan(): {
   const runner = new PlanRunner(options, compiled.calls.length);
   runner.add(compiled.calls);
   const result = runner.close();
+  // The compiled plan does not keep the compiler's plan builder; an incremental compiler does.
+  const incremental = createIncrementalCompiler(registry);
+  for (const call of SHAPE_PLAN) incremental.addCall(call);
+  incremental.close();
   // a runner that never runs keeps the shapes its parts have before a run (its signal, its queues)
-  return { objects: [registry, store, compiled, runner, new PlanRunner(options, 0)], result };
+  return { objects: [registry, store, compiled, incremental, runner, new PlanRunner(options, 0)], result };
 }
 
 /**
- * Once per process: runs {@link runShapesPlan} and keeps every object of it (registry, store, compiled plan
- * with its builder, runners), so that the engine's classes keep their hidden classes between runs. Without
+ * Once per process: runs {@link runShapesPlan} and keeps every object of it (registry, store, compiled plan,
+ * an incremental compiler holding its plan builder, runners), so that the engine's classes keep their hidden classes between runs. Without
  * it, a full GC after a run frees them (no instance is left), V8 throws away the optimized code that checks
  * for them, and the next run re-warms in the interpreter: about 2x slower runs after every full GC
  * (docs/decisions/0007-keep-run-shapes.md). Costs tens of milliseconds once (cold code) and a few
