@@ -212,12 +212,14 @@ function pointsAt(pointer: string, location: readonly PathSegment[]): boolean {
  * the common case): `literalIssues` drops all of them, so the check ends without building its lists.
  */
 function allAtReferences(issues: readonly SchemaIssue[], references: readonly ParamReference[]): boolean {
-  if (references.length > 16) return false;
+  // Issues come in document order, like the references: each is looked for from the reference after the
+  // previous one's, among a few (linear however many references; a miss leaves it to literalIssues).
+  const tries = Math.min(references.length, 4);
   let next = 0;
   for (const issue of issues) {
     const at = issue.instancePath;
     let found = false;
-    for (let k = 0; k < references.length && !found; k++) {
+    for (let k = 0; k < tries && !found; k++) {
       const candidate = references[(next + k) % references.length] as ParamReference;
       if (pointsAt(at, candidate.location)) {
         found = true;
