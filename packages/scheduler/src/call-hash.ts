@@ -11,18 +11,46 @@ function plain(text: string): boolean {
   return true;
 }
 
+/** Most distinct methods or tools whose key pieces are kept (a registry has a handful). */
+const MAX_PIECES = 256;
+/** `{"method":"<method>","outputPath":"` by method: the start of every key without `_output`. */
+const heads = new Map<string, string>();
+/** `,"tool":"<tool>"}` by tool: the end of every key. */
+const tails = new Map<string, string>();
+
+/** The cached piece for `name`, made by `make` when `name` needs no escape; undefined otherwise. */
+function piece(cache: Map<string, string>, name: string, make: (name: string) => string): string | undefined {
+  let text = cache.get(name);
+  if (text === undefined) {
+    if (!plain(name)) return undefined;
+    text = make(name);
+    if (cache.size < MAX_PIECES) cache.set(name, text);
+  }
+  return text;
+}
+
+const makeHead = (method: string): string => `{"method":"${method}","outputPath":"`;
+const makeTail = (tool: string): string => `,"tool":"${tool}"}`;
+
 /**
  * The canonical JSON of a call's satisfied key `{ method, output?, outputPath, params, tool }`: written
  * with its keys already in sorted order, so only the parameters (and `_output`) go through `canonicalJson`.
  * Equal to `canonicalJson(key)` (a test holds it to that). Strings that need no escape are written between
  * quotes of the surrounding text: JSON.stringify of a string holding `†` (every reference text) reserves a
- * large two-byte buffer, and each separate piece adds a string to the concatenation.
+ * large two-byte buffer. The pieces before the output path and after the parameters depend only on the
+ * method and the tool, so they are kept: each concatenation adds a string to the key.
  */
 export function callKeyJson(call: CompiledCall, params: JsonObject): string {
-  const output = call.hasOutput ? `"output":${canonicalJson(call.output ?? null)},` : "";
   const path = call.outputPath?.text;
   const method = call.outputMethod;
   const tool = call.tool;
+  if (!call.hasOutput && path !== undefined && plain(path)) {
+    const head = piece(heads, method, makeHead);
+    const tail = piece(tails, tool, makeTail);
+    if (head !== undefined && tail !== undefined)
+      return `${head}${path}","params":${canonicalJson(params)}${tail}`;
+  }
+  const output = call.hasOutput ? `"output":${canonicalJson(call.output ?? null)},` : "";
   if (path !== undefined && plain(path) && plain(method) && plain(tool))
     return `{"method":"${method}",${output}"outputPath":"${path}","params":${canonicalJson(params)},"tool":"${tool}"}`;
   const outputPath = path === undefined ? "null" : JSON.stringify(path);
