@@ -1,4 +1,3 @@
-import { graphToDot, graphToJson, graphToMermaid } from "@obelisk/compiler";
 import { type Command, Option } from "commander";
 import type { ValidationResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
@@ -49,7 +48,7 @@ async function graphCommand(
     printVerdict(output, result);
     return EXIT.failed;
   }
-  const graph = render(result.compiled, options.as);
+  const graph = await render(result.compiled, options.as);
   if (options.format === "json") {
     output.json({
       as: options.as,
@@ -67,7 +66,9 @@ async function graphCommand(
   return result.ok ? EXIT.ok : EXIT.failed;
 }
 
-function render(compiled: ValidationResult["compiled"], as: GraphOptions["as"]): string {
+/** The graph as text; the compiler is imported here, not at start-up (see render-graph-summary.ts). */
+async function render(compiled: ValidationResult["compiled"], as: GraphOptions["as"]): Promise<string> {
+  const { graphToDot, graphToJson, graphToMermaid } = await import("@obelisk/compiler");
   switch (as) {
     case "mermaid":
       return graphToMermaid(compiled);

@@ -1,4 +1,3 @@
-import { createToolRegistry, planJsonSchema } from "@obelisk/compiler";
 import type { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, withFormat, withTools } from "../common-options.js";
@@ -22,6 +21,8 @@ async function schemaCommand(
 ): Promise<ExitCode> {
   const output = createOutput(io, options.format);
   const tools = await loadTools(options.tools, io.cwd);
+  // imported here, not at start-up (see render-graph-summary.ts)
+  const { createToolRegistry, planJsonSchema } = await import("@obelisk/compiler");
   const schema = planJsonSchema(createToolRegistry(tools));
   output.json(schema);
   output.line(JSON.stringify(schema, null, 2));

@@ -14,7 +14,7 @@ import { DEFAULT_STORE } from "../open-store.js";
 import { createOutput } from "../output.js";
 import { parseInput } from "../parse-input.js";
 import { readPlanFile } from "../read-plan.js";
-import { printDiagnostics, printGraphSummary, printVerdict, validationJson } from "../render-validation.js";
+import { printDiagnostics, printVerdict } from "../render-validation.js";
 import { shellWord } from "../shell-word.js";
 
 /** Registers `obelisk validate <plan> --tools <module>`. */
@@ -43,6 +43,7 @@ async function validateCommand(
   const result = await withEngine({ tools: options.tools, store: options.store }, io, (engine) =>
     engine.validate(plan.text, { threadId: options.thread, ...(input === undefined ? {} : { input }) }),
   );
+  const { printGraphSummary, validationJson } = await import("../render-graph-summary.js");
   output.json(validationJson(result));
   printDiagnostics(output, result, plan);
   printVerdict(output, result);
