@@ -13,11 +13,41 @@ export const TOOL_OUTPUT_PREFIX = "$tool_output.";
 const DAGGER = "†";
 
 /**
- * Expressions of `{†…}` template parts parsed before, by their text between the braces: a plan's
- * templates repeat references (`{†state.step5.text}` in every reader's message), and a parsed expression
- * is immutable, so the templates can share it. Only for one set of kinds and one depth limit.
+ * Expressions of `{†…}` template parts parsed before, by a hash of their text between the braces (each
+ * with that text): a plan's templates repeat references (`{†state.step5.text}` in every reader's
+ * message), and a parsed expression is immutable, so the templates can share it. Keyed by a number, not
+ * by the text: a part's text is a slice of its template, and looking such a string up in a map costs
+ * several times more than hashing its characters. Only for one set of kinds and one depth limit.
  */
-export type TemplateExpressions = Map<string, InputExpression>;
+export type TemplateExpressions = Map<number, TemplatePart[]>;
+
+/** A template part parsed before: its text between the braces and its expression. */
+interface TemplatePart {
+  readonly text: string;
+  readonly expression: InputExpression;
+}
+
+/** Hash of `text[from, to)`. */
+function hashOf(text: string, from: number, to: number): number {
+  let hash = to - from;
+  for (let index = from; index < to; index++) hash = (Math.imul(hash, 31) + text.charCodeAt(index)) | 0;
+  return hash;
+}
+
+/** The expression of the part `text[from, to)` if it was parsed before. */
+function knownPart(
+  known: TemplateExpressions,
+  hash: number,
+  text: string,
+  from: number,
+  to: number,
+): InputExpression | undefined {
+  const parts = known.get(hash);
+  if (parts === undefined) return undefined;
+  for (const part of parts)
+    if (part.text.length === to - from && text.startsWith(part.text, from)) return part.expression;
+  return undefined;
+}
 
 /**
  * Parses one string parameter value (SPEC §2 rules 1–4, 7): a whole expression becomes a reference,
@@ -88,8 +118,11 @@ function parseTemplate(
     // A part whose text up to the first "}" was parsed before, ending at that brace, parses the same
     // (the scan decides from those characters alone): its expression is shared.
     const firstClose = known === undefined ? -1 : text.indexOf("}", open + 2);
-    const key = firstClose === -1 ? undefined : text.slice(open + 1, firstClose);
-    let expression = key === undefined ? undefined : known?.get(key);
+    const hash = firstClose === -1 ? 0 : hashOf(text, open + 1, firstClose);
+    let expression =
+      known === undefined || firstClose === -1
+        ? undefined
+        : knownPart(known, hash, text, open + 1, firstClose);
     let close = firstClose;
     if (expression === undefined) {
       const scan = scanExpression(text, open + 1, options);
@@ -99,7 +132,12 @@ function parseTemplate(
       if (close >= text.length) return issueAt("REF_SYNTAX", 'unclosed "{†": missing "}"', open);
       if (text.charCodeAt(close) !== CHAR.closeBrace) return unexpectedAfterExpression(text, scan.end);
       expression = scan.expression;
-      if (key !== undefined && close === firstClose) known?.set(key, expression);
+      if (known !== undefined && firstClose !== -1 && close === firstClose) {
+        const part = { text: text.slice(open + 1, firstClose), expression };
+        const parts = known.get(hash);
+        if (parts === undefined) known.set(hash, [part]);
+        else parts.push(part);
+      }
     }
     if (pending !== "") parts[count++] = pending;
     parts[count++] = expression;
