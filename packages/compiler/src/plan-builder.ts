@@ -323,8 +323,9 @@ export class PlanBuilder {
     return feeds ?? NO_FEEDS;
   }
 
+  /** Scratch list of `#feedsOf`. */
   readonly #hits: WriterGroup[] = [];
-  /** Scratch lists of `#addCompiled` (emptied before it returns): operand texts and their groups. */
+  /** Scratch lists of `#addCompiled` (emptied when it starts): operand texts and their groups. */
   readonly #texts: string[] = [];
   readonly #groups: WriterGroup[] = [];
   /** `#texts` as a set, once it is long. */
