@@ -2,6 +2,9 @@ import { type CompiledCall, isBranchResult, type RegisteredTool } from "@obelisk
 import { type JsonValue, toJsonValue } from "@obelisk/core";
 import type { RecordedError } from "@obelisk/state";
 
+/** The options of a tool output's copy without a size limit of the run (one object for every call). */
+const REMEMBER = Object.freeze({ remember: true });
+
 /** A tool result ready to be written, or why the call failed. */
 export type Interpreted =
   | { readonly ok: true; readonly alternative: number; readonly value: JsonValue }
@@ -66,10 +69,10 @@ export function interpretResult(
   let value = primitiveJson(raw, maxBytes);
   if (value === NOT_PRIMITIVE) {
     // remembered: the store's copy of the record, the writes and the stored output takes this one as is
-    const json = toJsonValue(raw === undefined ? null : raw, {
-      remember: true,
-      ...(maxBytes === undefined ? {} : { maxBytes }),
-    });
+    const json = toJsonValue(
+      raw === undefined ? null : raw,
+      maxBytes === undefined ? REMEMBER : { remember: true, maxBytes },
+    );
     if (!json.ok) return failure(json.code, json.message);
     value = json.value;
   }
