@@ -46,6 +46,11 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   private readonly runs: CallRun[] = [];
   private readonly byId = new CallsById(this.runs);
   private readonly controller = new AbortController();
+  /**
+   * Set when the runner aborts its controller (nothing else can): reading it avoids Node's AbortSignal
+   * getter on every dispatch, whose optimized code a full GC between runs threw away (decision 0007).
+   */
+  private abortedFlag = false;
   private readonly limiter: CallLimiter;
   private readonly hub: EventHub;
   private readonly now: () => number;
@@ -124,7 +129,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
 
   /** True once the run is aborted. */
   get aborted(): boolean {
-    return this.controller.signal.aborted;
+    return this.abortedFlag;
   }
 
   /** Adds calls in plan order; each is dispatched as soon as it is ready. */
@@ -483,6 +488,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     if (this.aborted) return;
     if (external) this.cancelled = true;
     this.abortReason = reason;
+    this.abortedFlag = true;
     this.controller.abort(new ObeliskError("CANCELLED", reason));
     for (const index of this.core.undispatched()) this.end(index, { status: "cancelled", wrote: [], reason });
   }
@@ -511,7 +517,10 @@ export class PlanRunner implements DispatchHost, InvocationHost {
 
   /** A store or internal error: the run cannot continue. */
   private fatal(error: unknown): void {
-    if (!this.aborted) this.controller.abort(error);
+    if (!this.aborted) {
+      this.abortedFlag = true;
+      this.controller.abort(error);
+    }
     this.reject(
       ObeliskError.is(error)
         ? error
