@@ -148,7 +148,7 @@ class PathScanner {
       let pos = start + 1;
       while (pos < text.length && isNameCode(text.charCodeAt(pos))) pos++;
       this.pos = pos;
-      return this.acceptName(text.slice(start, pos), start);
+      return this.acceptName(nameAt(text, start, pos), start);
     }
     if (isDigitCode(code) || code === CHAR.minus) {
       this.segmentCanonical = false;
@@ -254,6 +254,27 @@ class PathScanner {
 }
 
 const SCANNER = new PathScanner();
+
+/**
+ * Names scanned lately, by a slot of their first and last character and length: plans repeat names
+ * (`.text`, `.result` in every reference to a call's output), and a repeated one is returned instead of
+ * a new copy that would live as long as the parsed path. A fixed table: nothing accumulates.
+ */
+const NAMES: (string | undefined)[] = new Array(256).fill(undefined);
+/** Longer slices may be views into their source text, which the table would then keep alive. */
+const MAX_SHARED_NAME = 12;
+
+/** The name `text[start, end)`: a recently scanned equal string, or a new slice. */
+function nameAt(text: string, start: number, end: number): string {
+  const length = end - start;
+  if (length > MAX_SHARED_NAME) return text.slice(start, end);
+  const slot = (text.charCodeAt(start) * 31 + text.charCodeAt(end - 1) * 7 + length) & 255;
+  const known = NAMES[slot];
+  if (known !== undefined && known.length === length && text.startsWith(known, start)) return known;
+  const name = text.slice(start, end);
+  NAMES[slot] = name;
+  return name;
+}
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
