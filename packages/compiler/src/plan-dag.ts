@@ -41,6 +41,11 @@ export function appended<T>(list: T[], item: T): T[] {
 export class WriterGroup {
   /** The calls that read through this group, in the order they were added (grown with `appended`). */
   readers: DagNode[] = [];
+  /**
+   * The `writers` map of a reader whose only operand reads through this (shared) group by its text:
+   * `{ reference.text → links }`, the same for every such reader, so they share it (see PlanBuilder).
+   */
+  soleWriters: Map<string, WriterLink[]> | undefined = undefined;
   /** Largest critical path among the readers, valid in the analysis numbered `analysis` (see analyzeDag). */
   longest = 0;
   analysis = 0;
