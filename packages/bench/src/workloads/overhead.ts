@@ -84,7 +84,12 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
         {
           reps: config.repsBySize(size),
           ...(warmUp === undefined ? {} : { warmUp }),
-          repsFor: (ms) => (ms > config.slowRuns.ms ? config.slowRuns.reps : Number.POSITIVE_INFINITY),
+          repsFor: (ms) =>
+            ms > config.maxRunMs
+              ? 1
+              : ms > config.slowRuns.ms
+                ? config.slowRuns.reps
+                : Number.POSITIVE_INFINITY,
           timeoutMs: config.runTimeoutMs,
         },
       );
