@@ -80,12 +80,13 @@ export function runShapesPlan(): {
 }
 
 /**
- * Once per process: runs {@link runShapesPlan} and keeps every object of it (registry, store, compiled plan,
- * an incremental compiler holding its plan builder, runners), so that the engine's classes keep their hidden classes between runs. Without
- * it, a full GC after a run frees them (no instance is left), V8 throws away the optimized code that checks
- * for them, and the next run re-warms in the interpreter: about 2x slower runs after every full GC
- * (docs/decisions/0007-keep-run-shapes.md). Costs tens of milliseconds once (cold code) and a few
- * kilobytes for the life of the process; nothing of it is visible to any engine.
+ * Once per process: runs {@link runShapesPlan} and keeps every object of it (registry, store, compiled
+ * plan, an incremental compiler holding its plan builder, runners), so that the engine's classes keep
+ * their hidden classes between runs. Without it, a full GC after a run frees them (no instance is left),
+ * V8 throws away the optimized code that checks for them, and the next run re-warms in the interpreter:
+ * 2-3x slower runs after every full GC (docs/decisions/0007-keep-run-shapes.md). Costs tens of
+ * milliseconds once (cold code) and a few kilobytes for the life of the process; nothing of it is visible
+ * to any engine.
  */
 function keepRunShapes(): void {
   if (done) return;
