@@ -1,3 +1,4 @@
+import { needsNoJsonEscape } from "./json-plain-string.js";
 import type { JsonValue } from "./json-value.js";
 
 /** Default size of a preview, in characters. */
@@ -38,26 +39,12 @@ const PLAIN_CHECK_MAX = 64;
 
 /** True when `text` is short and JSON writes it as `"text"` (no quote, backslash, control or surrogate). */
 function isPlainJsonString(text: string): boolean {
-  if (text.length > PLAIN_CHECK_MAX) return false;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return false;
-  }
-  return true;
+  return text.length <= PLAIN_CHECK_MAX && needsNoJsonEscape(text);
 }
 
 /** The length of a string written as JSON (quotes and escapes included). */
 function jsonStringLength(text: string): number {
   return isPlainJsonString(text) ? text.length + 2 : JSON.stringify(text).length;
-}
-
-/** True when the first `length` characters of `text` need no JSON escape (and hold no surrogate). */
-function isPlainPrefix(text: string, length: number): boolean {
-  for (let index = 0; index < length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return false;
-  }
-  return true;
 }
 
 /** The number of decimal digits of a non-negative integer (its text length, without making the text). */
@@ -82,7 +69,7 @@ function previewString(text: string, budget: number, walk: Walk): string {
     if (room < (long ? 4 : 0)) continue;
     let keep = Math.min(room, text.length);
     for (;;) {
-      const plain = keep >= 0 && isPlainPrefix(text, keep);
+      const plain = keep >= 0 && needsNoJsonEscape(text, keep);
       if (!plain && keep > 0 && isHighSurrogate(text.charCodeAt(keep - 1))) keep--;
       const escaped = plain ? text.slice(0, keep) : JSON.stringify(text.slice(0, keep)).slice(1, -1);
       if (escaped.length <= room) {

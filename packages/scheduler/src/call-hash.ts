@@ -1,15 +1,6 @@
 import * as crypto from "node:crypto";
 import type { CompiledCall } from "@obelisk/compiler";
-import { canonicalJson, type JsonObject } from "@obelisk/core";
-
-/** True when JSON.stringify writes `text` as it is between quotes (no quote, backslash, control or surrogate). */
-function plain(text: string): boolean {
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return false;
-  }
-  return true;
-}
+import { canonicalJson, type JsonObject, needsNoJsonEscape } from "@obelisk/core";
 
 /** Most distinct methods or tools whose key pieces are kept (a registry has a handful). */
 const MAX_PIECES = 256;
@@ -22,7 +13,7 @@ const tails = new Map<string, string>();
 function piece(cache: Map<string, string>, name: string, make: (name: string) => string): string | undefined {
   let text = cache.get(name);
   if (text === undefined) {
-    if (!plain(name)) return undefined;
+    if (!needsNoJsonEscape(name)) return undefined;
     text = make(name);
     if (cache.size < MAX_PIECES) cache.set(name, text);
   }
@@ -44,14 +35,14 @@ export function callKeyJson(call: CompiledCall, params: JsonObject): string {
   const path = call.outputPath?.text;
   const method = call.outputMethod;
   const tool = call.tool;
-  if (!call.hasOutput && path !== undefined && plain(path)) {
+  if (!call.hasOutput && path !== undefined && needsNoJsonEscape(path)) {
     const head = piece(heads, method, makeHead);
     const tail = piece(tails, tool, makeTail);
     if (head !== undefined && tail !== undefined)
       return `${head}${path}","params":${canonicalJson(params)}${tail}`;
   }
   const output = call.hasOutput ? `"output":${canonicalJson(call.output ?? null)},` : "";
-  if (path !== undefined && plain(path) && plain(method) && plain(tool))
+  if (path !== undefined && needsNoJsonEscape(path) && needsNoJsonEscape(method) && needsNoJsonEscape(tool))
     return `{"method":"${method}",${output}"outputPath":"${path}","params":${canonicalJson(params)},"tool":"${tool}"}`;
   const outputPath = path === undefined ? "null" : JSON.stringify(path);
   return `{"method":${JSON.stringify(method)},${output}"outputPath":${outputPath},"params":${canonicalJson(params)},"tool":${JSON.stringify(tool)}}`;
