@@ -13,18 +13,13 @@ let scheduled = false;
 /** Captured at import: a test's fake timers must not hold or run it. */
 const realSetImmediate = setImmediate;
 
+/** The shape tools' input: a list of numbers (read by reference in the second call). */
+const FROM_NUMBERS = { type: "object", properties: { from: { type: "array", items: { type: "number" } } } };
+
 /** A synchronous and an asynchronous no-op tool: both ways a result comes back. */
 const SHAPE_TOOLS: readonly ToolDefinition[] = [
-  {
-    name: "sync",
-    input: { type: "object", properties: { from: { type: "array", items: { type: "number" } } } },
-    run: () => 1,
-  },
-  {
-    name: "async",
-    input: { type: "object", properties: { from: { type: "array", items: { type: "number" } } } },
-    run: () => Promise.resolve(2),
-  },
+  { name: "sync", input: FROM_NUMBERS, run: () => 1 },
+  { name: "async", input: FROM_NUMBERS, run: () => Promise.resolve(2) },
 ];
 
 /** Two calls, the second reading the first's result: compile, dependencies, resolution, commits. */
