@@ -26,13 +26,13 @@ export interface BenchConfig {
   readonly compile: { readonly sizes: readonly number[]; readonly reps: number };
   /** Memory: the size of the run measured in a child process. */
   readonly memorySize: number;
+  /** Overhead: a run predicted (from the smaller sizes) to take longer than this is skipped, with the reason. */
+  readonly maxRunMs: number;
   /**
    * Overhead: an engine whose first timed run of a case takes longer than this gets no more repetitions
-   * (one sample), so a run predicted up to `onceRunMs` costs one run, not three.
+   * (one sample), so a run predicted up to `maxRunMs` costs one run, not three.
    */
-  readonly maxRunMs: number;
-  /** Overhead: a run predicted (from the smaller sizes) to take longer than this is skipped, with the reason. */
-  readonly onceRunMs: number;
+  readonly oneSampleMs: number;
   /** Overhead: a run that takes longer than this is cancelled (or discarded) and the engine stops on that case. */
   readonly runTimeoutMs: number;
   /** Memory: an engine whose one run is predicted (from the overhead workload) over this is skipped. */
@@ -69,8 +69,8 @@ export const FULL_CONFIG: BenchConfig = {
   makespan: { size: 200, minMs: 5, maxMs: 50, reps: 5 },
   compile: { sizes: [1_000, 10_000], reps: 5 },
   memorySize: 100_000,
-  maxRunMs: 3_000,
-  onceRunMs: 6_000,
+  maxRunMs: 6_000,
+  oneSampleMs: 3_000,
   runTimeoutMs: 10_000,
   memoryMaxRunMs: 10_000,
   seed: 20_240_607,
@@ -87,8 +87,8 @@ export const QUICK_CONFIG: BenchConfig = {
   makespan: { size: 40, minMs: 1, maxMs: 5, reps: 2 },
   compile: { sizes: [200, 1_000], reps: 2 },
   memorySize: 2_000,
-  maxRunMs: 2_000,
-  onceRunMs: 4_000,
+  maxRunMs: 4_000,
+  oneSampleMs: 2_000,
   runTimeoutMs: 5_000,
   memoryMaxRunMs: 5_000,
   seed: 20_240_607,

@@ -3,7 +3,7 @@ import { skipRun } from "./skip-run.js";
 
 const config = {
   caps: { slow: { maxSize: 1_000, reason: "capped" } },
-  onceRunMs: 3_000,
+  maxRunMs: 3_000,
 };
 
 describe("skipRun", () => {
@@ -27,7 +27,7 @@ describe("skipRun", () => {
       { size: 10_000, ms: 200 },
     ];
     expect(skipRun("fast", 100_000, config, known)).toBeUndefined();
-    expect(skipRun("fast", 100_000, { ...config, onceRunMs: 1_000 }, known)?.predictedMs).toBe(2_000);
+    expect(skipRun("fast", 100_000, { ...config, maxRunMs: 1_000 }, known)?.predictedMs).toBe(2_000);
     const quadratic = [
       { size: 1_000, ms: 100 },
       { size: 10_000, ms: 1_000 * 10 },

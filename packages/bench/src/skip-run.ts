@@ -14,13 +14,13 @@ export function seconds(ms: number): string {
 
 /**
  * Decides whether `engine` runs at `size` from its cap and its times at smaller sizes (`known`):
- * skipped when capped, after a run over the time limit, or when predicted over `config.onceRunMs`
+ * skipped when capped, after a run over the time limit, or when predicted over `config.maxRunMs`
  * (with one size known, on linear growth: a floor).
  */
 export function skipRun(
   engine: string,
   size: number,
-  config: Pick<BenchConfig, "caps" | "onceRunMs">,
+  config: Pick<BenchConfig, "caps" | "maxRunMs">,
   known: readonly SizedTime[],
 ): RunSkip | undefined {
   const cap = config.caps[engine];
@@ -29,14 +29,14 @@ export function skipRun(
   if (last !== undefined && !Number.isFinite(last.ms))
     return { reason: `a run at ${last.size.toLocaleString("en-US")} calls went over the time limit` };
   const predicted = predictRunMs(known, size);
-  if (predicted === undefined || predicted <= config.onceRunMs || last === undefined) return undefined;
+  if (predicted === undefined || predicted <= config.maxRunMs || last === undefined) return undefined;
   const exponent = growthExponent(known);
   const basis =
     known.length === 1 || exponent === 1
       ? `linear growth from its ${last.size.toLocaleString("en-US")}-call time`
       : `growth ∝ size^${exponent.toFixed(2)} measured at its smaller sizes`;
   return {
-    reason: `predicted ${known.length === 1 ? "≥" : "≈"} ${seconds(predicted)} per run (${basis}; limit ${seconds(config.onceRunMs)})`,
+    reason: `predicted ${known.length === 1 ? "≥" : "≈"} ${seconds(predicted)} per run (${basis}; limit ${seconds(config.maxRunMs)})`,
     predictedMs: Math.round(predicted),
   };
 }

@@ -85,7 +85,7 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
           reps: config.repsBySize(size),
           ...(warmUp === undefined ? {} : { warmUp }),
           repsFor: (ms) =>
-            ms > config.maxRunMs
+            ms > config.oneSampleMs
               ? 1
               : ms > config.slowRuns.ms
                 ? config.slowRuns.reps
