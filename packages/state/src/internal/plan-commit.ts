@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue, Mutable, Path } from "@obelisk/core";
 import {
   applyOutputInPlace,
+  DEFAULT_LIMITS,
   FORBIDDEN_SEGMENTS,
   formatReference,
   getAtPath,
@@ -20,8 +21,8 @@ import type {
   StateWrite,
   VariableMeta,
 } from "../store-types.js";
-import { copyJson } from "./copy-json.js";
 import { describeValue, storedPreview } from "./describe-value.js";
+import { isFrozenJson } from "./frozen-json.js";
 import { ModelOverlay } from "./model-overlay.js";
 import type { SchemaPlan } from "./state-validator.js";
 import type { ThreadChange, ThreadModel, VariableEntry } from "./thread-model.js";
@@ -222,7 +223,8 @@ function planApplied(
     );
   }
   const recordCopy = copyRecord(record, commit, writes, output);
-  if (!recordCopy.ok) return failure("OUTPUT_WRITE_FAILED", `call record: ${recordCopy.message}`);
+  if (recordCopy instanceof NotJson)
+    return failure("OUTPUT_WRITE_FAILED", `call record: ${recordCopy.message}`);
   const { upserts, removed } = overlay.result();
   return {
     state,
@@ -232,7 +234,7 @@ function planApplied(
     drops: removed,
     evictions: NONE,
     outputs,
-    record: recordCopy.value,
+    record: recordCopy,
     nextSeq: seq,
   };
 }
@@ -309,15 +311,21 @@ function frozenWrote(wrote: readonly string[]): readonly string[] {
   return shared;
 }
 
-type Copied =
-  | { readonly ok: true; readonly value: JsonValue | undefined }
-  | { readonly ok: false; readonly message: string };
+/** Why a field of the record is not JSON. */
+class NotJson {
+  constructor(readonly message: string) {}
+}
 
-const ABSENT: Copied = Object.freeze({ ok: true, value: undefined });
-
-/** A JSON field of the record, copied (undefined stays undefined). */
-const copiedField = (value: JsonValue | undefined): Copied =>
-  value === undefined ? ABSENT : copyJson(value);
+/**
+ * A JSON field of the record as stored (undefined stays undefined): a value that is already deep-frozen
+ * JSON ({@link isFrozenJson}, e.g. the parameters the scheduler resolved and froze) is kept, as its copy
+ * could not differ from it; anything else is copied.
+ */
+function storedField(value: JsonValue | undefined): JsonValue | undefined | NotJson {
+  if (value === undefined || isFrozenJson(value, DEFAULT_LIMITS.maxValueBytes)) return value;
+  const copy = toJsonValue(value);
+  return copy.ok ? copy.value : new NotJson(copy.message);
+}
 
 /**
  * A frozen copy of the call record, built field by field in one fixed order (an object spread followed by
@@ -330,11 +338,11 @@ function copyRecord(
   commit: CallCommit,
   writes: readonly StateWrite[],
   output: JsonValue | undefined,
-): { ok: true; value: CallRecord } | { ok: false; message: string } {
-  const params = copiedField(record.params);
-  if (!params.ok) return params;
-  const error = copiedField(record.error as JsonValue | undefined);
-  if (!error.ok) return error;
+): CallRecord | NotJson {
+  const params = storedField(record.params);
+  if (params instanceof NotJson) return params;
+  const error = storedField(record.error as JsonValue | undefined);
+  if (error instanceof NotJson) return error;
   const reused =
     record.result === undefined
       ? undefined
@@ -343,8 +351,8 @@ function copyRecord(
         : record.result === commit.writes[0]?.value
           ? writes[0]?.value
           : undefined;
-  const result: Copied = reused === undefined ? copiedField(record.result) : { ok: true, value: reused };
-  if (!result.ok) return result;
+  const result = reused === undefined ? storedField(record.result) : reused;
+  if (result instanceof NotJson) return result;
   const copy = {
     threadId: record.threadId,
     runId: record.runId,
@@ -357,13 +365,13 @@ function copyRecord(
   if (record.startedAt !== undefined) copy.startedAt = record.startedAt;
   if (record.endedAt !== undefined) copy.endedAt = record.endedAt;
   if (record.callHash !== undefined) copy.callHash = record.callHash;
-  if (params.value !== undefined) copy.params = params.value;
+  if (params !== undefined) copy.params = params;
   if (record.outputPath !== undefined) copy.outputPath = record.outputPath;
   copy.outputMethod = record.outputMethod;
-  if (result.value !== undefined) copy.result = result.value;
+  if (result !== undefined) copy.result = result;
   copy.wrote = frozenWrote(record.wrote);
-  if (error.value !== undefined) copy.error = error.value as unknown as RecordedError;
+  if (error !== undefined) copy.error = error as unknown as RecordedError;
   if (record.reason !== undefined) copy.reason = record.reason;
   if (record.description !== undefined) copy.description = record.description;
-  return { ok: true, value: Object.freeze(copy) };
+  return Object.freeze(copy);
 }
