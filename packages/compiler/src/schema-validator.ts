@@ -41,6 +41,20 @@ function toIssue(error: ErrorObject): SchemaIssue {
   };
 }
 
+const NO_ISSUES: readonly SchemaIssue[] = [];
+
+/**
+ * ajv's errors as issues: its own list when every error has a message (ajv's default), which has every
+ * field an issue has; else copies with the keyword as the message. A call's references in a typed
+ * parameter (`number[]` holding `†state.x` strings) give an error each: no second object per error.
+ */
+function issuesOf(errors: readonly ErrorObject[] | null | undefined): readonly SchemaIssue[] {
+  if (errors === null || errors === undefined) return NO_ISSUES;
+  for (let index = 0; index < errors.length; index++)
+    if (typeof (errors[index] as ErrorObject).message !== "string") return errors.map(toIssue);
+  return errors as readonly SchemaIssue[];
+}
+
 const AJV_OPTIONS = { allErrors: true, strict: false, strictTuples: false, validateFormats: true } as const;
 
 /**
@@ -137,7 +151,7 @@ export function createSchemaCompiler(): SchemaCompiler {
             });
           }
         }
-        return validate(value) ? [] : (validate.errors ?? []).map(toIssue);
+        return validate(value) ? [] : issuesOf(validate.errors);
       };
     },
   };
