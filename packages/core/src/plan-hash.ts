@@ -30,7 +30,9 @@ export function planHash(document: PlanDocument): PlanHash {
     const values = calls.slice(start, start + CALLS_PER_PIECE).map((call) => call.value);
     // The canonical text of the piece as an array, without its brackets: the calls joined by commas.
     const text = canonicalJson(values);
-    hash.update(start > 0 ? `,${text.slice(1, -1)}` : text.slice(1, -1));
+    // The comma apart: a concatenation would be flattened (copied) again before hashing.
+    if (start > 0) hash.update(",");
+    hash.update(text.slice(1, -1));
   }
   hash.update('],"type":"plan"}');
   return `sha256:${hash.digestHex()}`;
