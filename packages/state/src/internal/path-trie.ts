@@ -1,12 +1,15 @@
 import type { Path, PathSegment } from "@obelisk/core";
 
-/** A node; children are keyed by the segment itself (a Map tells the index `0` from the key `"0"`). */
+/**
+ * A node; children are keyed by the segment itself (a Map tells the index `0` from the key `"0"`). Most
+ * nodes are leaves (a variable's own path): their Map is created with their first child.
+ */
 interface TrieNode {
-  readonly children: Map<PathSegment, TrieNode>;
+  children: Map<PathSegment, TrieNode> | undefined;
   reference: string | undefined;
 }
 
-const newNode = (): TrieNode => ({ children: new Map(), reference: undefined });
+const newNode = (): TrieNode => ({ children: undefined, reference: undefined });
 const NONE: readonly string[] = Object.freeze([]);
 
 /** Index of variable paths: finds the variables above and below a path in O(depth) / O(subtree). */
@@ -18,9 +21,10 @@ export class PathTrie {
     let node = this.root;
     for (let index = 0; index < path.length; index++) {
       const segment = path[index] as PathSegment;
-      let child = node.children.get(segment);
+      let child = node.children?.get(segment);
       if (child === undefined) {
         child = newNode();
+        node.children ??= new Map();
         node.children.set(segment, child);
       }
       node = child;
@@ -33,7 +37,7 @@ export class PathTrie {
     const trail: TrieNode[] = [this.root];
     let node = this.root;
     for (const segment of path) {
-      const child = node.children.get(segment);
+      const child = node.children?.get(segment);
       if (child === undefined) return;
       trail.push(child);
       node = child;
@@ -41,8 +45,8 @@ export class PathTrie {
     node.reference = undefined;
     for (let index = path.length; index > 0; index--) {
       const current = trail[index]!;
-      if (current.reference !== undefined || current.children.size > 0) return;
-      trail[index - 1]!.children.delete(path[index - 1]!);
+      if (current.reference !== undefined || (current.children?.size ?? 0) > 0) return;
+      trail[index - 1]!.children?.delete(path[index - 1]!);
     }
   }
 
@@ -50,7 +54,7 @@ export class PathTrie {
   referenceAt(path: Path): string | undefined {
     let node: TrieNode | undefined = this.root;
     for (let index = 0; index < path.length; index++) {
-      node = node.children.get(path[index] as PathSegment);
+      node = node.children?.get(path[index] as PathSegment);
       if (node === undefined) return undefined;
     }
     return node.reference;
@@ -65,7 +69,7 @@ export class PathTrie {
         if (found === undefined) found = [node.reference];
         else found.push(node.reference);
       }
-      node = node.children.get(path[index] as PathSegment);
+      node = node.children?.get(path[index] as PathSegment);
       if (node === undefined) break;
     }
     return found ?? NONE;
@@ -75,23 +79,23 @@ export class PathTrie {
   descendants(path: Path): readonly string[] {
     let node: TrieNode | undefined = this.root;
     for (let index = 0; index < path.length; index++) {
-      node = node.children.get(path[index] as PathSegment);
+      node = node.children?.get(path[index] as PathSegment);
       if (node === undefined) return NONE;
     }
-    if (node.children.size === 0) return NONE;
+    if (node.children === undefined || node.children.size === 0) return NONE;
     const found: string[] = [];
     const stack = [...node.children.values()];
     while (stack.length > 0) {
       const current = stack.pop()!;
       if (current.reference !== undefined) found.push(current.reference);
-      for (const child of current.children.values()) stack.push(child);
+      if (current.children !== undefined) for (const child of current.children.values()) stack.push(child);
     }
     return found;
   }
 
   /** Forgets everything. */
   clear(): void {
-    this.root.children.clear();
+    this.root.children = undefined;
     this.root.reference = undefined;
   }
 }
