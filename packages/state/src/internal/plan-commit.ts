@@ -24,6 +24,7 @@ import type {
 import { describeValue, storedPreview } from "./describe-value.js";
 import { isFrozenJson } from "./frozen-json.js";
 import { ModelOverlay } from "./model-overlay.js";
+import { isStateReference } from "./state-reference.js";
 import type { SchemaPlan } from "./state-validator.js";
 import type { ThreadChange, ThreadModel, VariableEntry } from "./thread-model.js";
 
@@ -94,7 +95,8 @@ function forbiddenPath(path: Path): boolean {
  * Copies the written values (frozen) into `copies`, their JSON sizes into `sizes` (both sized for the
  * writes: filled by index, no growth); fails on the first value that is not JSON. A path that already
  * holds a state variable reuses that variable's (frozen) path and reference text, so rewriting a variable
- * retains no new path or string; otherwise a frozen path is kept as it is and any other is copied.
+ * retains no new path or string; otherwise a frozen path is kept as it is and any other is copied, and the
+ * write's reference text is kept when it is the path's canonical text (else that text is built).
  */
 function copyWrites(
   model: ThreadModel,
@@ -106,7 +108,11 @@ function copyWrites(
     const write = writes[index] as StateWrite;
     const known = model.trie.referenceAt(write.path);
     const entry = known === undefined ? undefined : model.variables.get(known);
-    const reference = entry?.meta.reference ?? formatReference("state", write.path);
+    const reference =
+      entry?.meta.reference ??
+      (typeof write.reference === "string" && isStateReference(write.reference, write.path)
+        ? write.reference
+        : formatReference("state", write.path));
     if (entry === undefined && forbiddenPath(write.path))
       return failure("OUTPUT_WRITE_FAILED", `cannot write to ${reference}`, reference);
     const copy = toJsonValue(write.value);
