@@ -105,11 +105,21 @@ export class EngineRuntime {
     return this.inputs.check(input, schema, source);
   }
 
-  /** `validate`: compile against the thread's context; no lock. */
+  /** `validate`: compile against the thread's context (automatic ids as a run would number them); no lock. */
   async validate(plan: unknown, options: ValidateOptions = {}): Promise<ValidationResult> {
     const threadId = asThreadId(options.threadId ?? "default");
     const input = normalizeInput(options.input);
-    return this.compile(plan, await this.threadContext(threadId, input, options.context), input);
+    const context = await this.threadContext(threadId, input, options.context);
+    return this.compile(plan, context, input, await this.nextCallNumber(threadId));
+  }
+
+  /**
+   * The thread's next automatic id number when the store can tell it without reserving (else 1): a run
+   * compiles with it and then reserves, so a plan with automatic ids is compiled once, not twice.
+   */
+  private async nextCallNumber(threadId: ThreadId): Promise<number> {
+    const next = await this.store.nextCallNumber?.(threadId);
+    return Number.isSafeInteger(next) && (next as number) > 0 ? (next as number) : 1;
   }
 
   /** Takes the lock, validates (PLAN_INVALID, PLAN_NOT_APPROVED) and reserves automatic id numbers. */
@@ -123,7 +133,8 @@ export class EngineRuntime {
     const lock = await this.store.lockThread(threadId, { waitMs: this.options.lockWaitMs ?? 0 });
     try {
       const context = await this.threadContext(threadId, input, options.context);
-      let validation = this.compile(plan, context, input);
+      const expectedFirst = await this.nextCallNumber(threadId);
+      let validation = this.compile(plan, context, input, expectedFirst);
       if (!validation.ok) {
         const { ok, planHash, diagnostics } = validation;
         throw new ObeliskError(
@@ -142,7 +153,8 @@ export class EngineRuntime {
       const used = validation.compiled.autoIdsUsed;
       if (used > 0) {
         const first = await this.store.reserveCallNumbers(threadId, used);
-        if (first !== 1) validation = this.compile(plan, context, input, first);
+        // Only when the store could not tell the number beforehand (or someone reserved in between).
+        if (first !== expectedFirst) validation = this.compile(plan, context, input, first);
       }
       return { threadId, input, state: context.state as JsonObject, compiled: validation.compiled, lock };
     } catch (error) {

@@ -141,6 +141,11 @@ class MemoryStore extends CachedStore {
     return first;
   }
 
+  nextCallNumber(threadId: ThreadId): number {
+    this.model(threadId);
+    return this.data(threadId).callCounter + 1;
+  }
+
   createRun(run: RunRecord): void {
     this.assertOpen();
     this.model(run.threadId);

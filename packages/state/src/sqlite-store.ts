@@ -254,6 +254,12 @@ class SqliteStore extends CachedStore {
     return row.call_counter - count + 1;
   }
 
+  nextCallNumber(threadId: ThreadId): number {
+    this.model(threadId);
+    const row = this.sql.threadCounterRead.get(threadId) as { call_counter: number } | undefined;
+    return (row?.call_counter ?? 0) + 1;
+  }
+
   createRun(run: RunRecord): void {
     this.model(run.threadId);
     try {

@@ -251,6 +251,11 @@ export interface StateStore {
   lockThread(threadId: ThreadId, options?: { readonly waitMs?: number }): Promise<RunLock>;
   /** Reserves `count` automatic call-id numbers; returns the first. Counters only go up. */
   reserveCallNumbers(threadId: ThreadId, count: number): Awaitable<number>;
+  /**
+   * The first number the next `reserveCallNumbers` would return, reserving nothing. Optional: the engine
+   * uses it to compile a plan with automatic ids once instead of twice on a thread that already has some.
+   */
+  nextCallNumber?(threadId: ThreadId): Awaitable<number>;
   /** Records a new run. */
   createRun(run: RunRecord): Awaitable<void>;
   /** Updates a run's status and end time. */

@@ -87,6 +87,17 @@ export function historyCases(openStore: OpenStore): void {
       expect(await store.reserveCallNumbers(THREAD, 2)).toBe(6);
     });
 
+    it("tells the next call number without reserving it", async () => {
+      const store = await openStore();
+      expect(store.nextCallNumber).toBeTypeOf("function");
+      expect(await store.nextCallNumber?.(THREAD)).toBe(1);
+      expect(await store.nextCallNumber?.(THREAD)).toBe(1);
+      expect(await store.reserveCallNumbers(THREAD, 3)).toBe(1);
+      expect(await store.nextCallNumber?.(THREAD)).toBe(4);
+      expect(await store.reserveCallNumbers(THREAD, 1)).toBe(4);
+      expect(await store.nextCallNumber?.(asThreadId("other"))).toBe(1);
+    });
+
     it("counts variables, outputs, bytes and runs per thread and per store", async () => {
       const store = await openStore();
       await commitOk(store, { callId: "a", writes: [write(["a"], "abc")] });

@@ -102,6 +102,7 @@ const STATEMENTS = {
     "UPDATE threads SET snapshot = '{}', snapshot_seq = 1 WHERE thread_id = ? AND (snapshot <> '{}' OR snapshot_seq <> 1)",
   threadCounter:
     "UPDATE threads SET call_counter = call_counter + ? WHERE thread_id = ? RETURNING call_counter",
+  threadCounterRead: "SELECT call_counter FROM threads WHERE thread_id = ?",
   logInsert: "INSERT INTO write_log (thread_id, seq, op, entry) VALUES (?, ?, ?, ?)",
   logSince: "SELECT entry FROM write_log WHERE thread_id = ? AND seq >= ? ORDER BY seq",
   logAll: "SELECT entry FROM write_log WHERE thread_id = ? ORDER BY seq",
