@@ -68,19 +68,61 @@ export function variableFor(
   const createdAt = previous?.meta.createdAt ?? writer.date;
   const version = (previous?.meta.version ?? 0) + 1;
   const count = itemCountOf(value);
-  const { call: writerCall, runId, date: updatedAt, description } = writer;
-  // Built in one fixed field order (the metadata's documented key order); optional fields only when set.
-  const meta = { reference, scope, type, bytes: size, preview } as Mutable<VariableMeta>;
-  if (count !== undefined) {
-    meta.count = count;
-    meta.countUnit = itemUnitOf(value);
+  const { call, runId, date: updatedAt, description } = writer;
+  // One literal per combination of the optional fields, all in the metadata's documented key order: no
+  // object grown field by field (that moves its fields to a separate, grown property store).
+  let meta: VariableMeta;
+  if (count === undefined)
+    meta =
+      description === undefined
+        ? { reference, scope, type, bytes: size, preview, writer: call, runId, createdAt, updatedAt, version }
+        : {
+            reference,
+            scope,
+            type,
+            bytes: size,
+            preview,
+            description,
+            writer: call,
+            runId,
+            createdAt,
+            updatedAt,
+            version,
+          };
+  else {
+    const countUnit = itemUnitOf(value);
+    meta =
+      description === undefined
+        ? {
+            reference,
+            scope,
+            type,
+            bytes: size,
+            preview,
+            count,
+            countUnit,
+            writer: call,
+            runId,
+            createdAt,
+            updatedAt,
+            version,
+          }
+        : {
+            reference,
+            scope,
+            type,
+            bytes: size,
+            preview,
+            count,
+            countUnit,
+            description,
+            writer: call,
+            runId,
+            createdAt,
+            updatedAt,
+            version,
+          };
   }
-  if (description !== undefined) meta.description = description;
-  meta.writer = writerCall;
-  meta.runId = runId;
-  meta.createdAt = createdAt;
-  meta.updatedAt = updatedAt;
-  meta.version = version;
   return { meta, path, touch, updatedMs: writer.nowMs };
 }
 
@@ -359,6 +401,56 @@ function copyRecord(
           : undefined;
   const result = reused === undefined ? storedField(record.result) : reused;
   if (result instanceof NotJson) return result;
+  const { startedAt, endedAt, callHash, outputPath } = record;
+  if (
+    startedAt !== undefined &&
+    endedAt !== undefined &&
+    callHash !== undefined &&
+    params !== undefined &&
+    result !== undefined &&
+    record.branch === undefined &&
+    error === undefined &&
+    record.reason === undefined &&
+    record.description === undefined
+  ) {
+    // The common completed call in one literal, fields in the same order as below.
+    const { threadId, runId, callId, tool, status, attempts, outputMethod } = record;
+    const wrote = frozenWrote(record.wrote);
+    return Object.freeze(
+      outputPath === undefined
+        ? {
+            threadId,
+            runId,
+            callId,
+            tool,
+            status,
+            attempts,
+            startedAt,
+            endedAt,
+            callHash,
+            params,
+            outputMethod,
+            result,
+            wrote,
+          }
+        : {
+            threadId,
+            runId,
+            callId,
+            tool,
+            status,
+            attempts,
+            startedAt,
+            endedAt,
+            callHash,
+            params,
+            outputPath,
+            outputMethod,
+            result,
+            wrote,
+          },
+    );
+  }
   const copy = {
     threadId: record.threadId,
     runId: record.runId,
