@@ -16,7 +16,7 @@ export interface CallEntry extends DagNode {
   /** The compiled call (its `writers` map is `writers` below). */
   readonly call: CompiledCall;
   /** In-plan writers of each referenced path, kept up to date as calls arrive. */
-  readonly writers: Map<string, WriterLink[]>;
+  readonly writers: ReadonlyMap<string, readonly WriterLink[]>;
   /** The call's tool. */
   readonly tool: RegisteredTool;
   /** Targets per alternative; a call without `_outputPath` writes `†calls.<id>`. */

@@ -10,7 +10,7 @@ export function makeCompiledCall(
   tool: RegisteredTool,
   id: CallId,
   body: CallBody,
-  writers: Map<string, WriterLink[]>,
+  writers: ReadonlyMap<string, readonly WriterLink[]>,
 ): CompiledCall {
   const { meta, outputPath } = body;
   // With `outputPath` (the common case) in the literal itself: a property added afterwards goes to a

@@ -29,6 +29,7 @@ import type { RegisteredTool } from "./registered-tool.js";
 import type { DeclaredTypes } from "./schema-types.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { makeLink, writersOf } from "./wire-edges.js";
+import { writerTable } from "./writer-table.js";
 
 /** The result of adding one call. */
 export interface AddCallResult {
@@ -203,7 +204,7 @@ export class PlanBuilder {
       if (typeof raw._id === "string") this.#refusedIds.add(raw._id);
       return undefined;
     }
-    const writers = writersMap(groups, texts);
+    const writers = writersOfCall(groups, texts);
     const call = makeCompiledCall(source, raw, tool, id, body, writers);
     const entry: CallEntry = {
       id,
@@ -395,25 +396,21 @@ export class PlanBuilder {
 const rankOf = (entry: WriterEntry): number => entry.index;
 
 /**
- * A call's `writers` map (operand text → links). A call whose only operand reads through a shared group,
- * by the very text the group was made for, gets the group's one map: `{ text → links }` is the same for
- * all of them (a fan-out's 10k readers of one path held 10k equal maps). Maps are never changed once
- * made; the links list is the group's, shared anyway.
+ * A call's `writers` (operand text → links, see WriterTable). A call whose only operand reads through a
+ * shared group, by the very text the group was made for, gets the group's one table: `{ text → links }` is
+ * the same for all of them (a fan-out's 10k readers of one path held 10k equal maps). Tables are never
+ * changed once made; the links list is the group's, shared anyway.
  */
-function writersMap(groups: readonly WriterGroup[], texts: readonly string[]): Map<string, WriterLink[]> {
+function writersOfCall(
+  groups: readonly WriterGroup[],
+  texts: readonly string[],
+): ReadonlyMap<string, readonly WriterLink[]> {
   const only = groups.length === 1 ? (groups[0] as WriterGroup) : undefined;
   if (only !== undefined && only.owner === undefined && texts[0] === only.reference.text) {
-    let shared = only.soleWriters;
-    if (shared === undefined) {
-      shared = new Map();
-      shared.set(only.reference.text, only.links);
-      only.soleWriters = shared;
-    }
-    return shared;
+    only.soleWriters ??= writerTable(texts, groups);
+    return only.soleWriters;
   }
-  const writers = new Map<string, WriterLink[]>();
-  for (let g = 0; g < groups.length; g++) writers.set(texts[g] as string, (groups[g] as WriterGroup).links);
-  return writers;
+  return writerTable(texts, groups);
 }
 
 /** True when one of the call's targets overlaps the operand's path. */

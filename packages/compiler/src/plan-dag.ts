@@ -45,7 +45,7 @@ export class WriterGroup {
    * The `writers` map of a reader whose only operand reads through this (shared) group by its text:
    * `{ reference.text → links }`, the same for every such reader, so they share it (see PlanBuilder).
    */
-  soleWriters: Map<string, WriterLink[]> | undefined = undefined;
+  soleWriters: ReadonlyMap<string, readonly WriterLink[]> | undefined = undefined;
   /** Largest critical path among the readers, valid in the analysis numbered `analysis` (see analyzeDag). */
   longest = 0;
   analysis = 0;
