@@ -50,4 +50,15 @@ describe("normalizePlan", () => {
     for (let level = 0; level < 60; level++) shared = [shared, shared];
     expect(codes([{ _tool: "a", shared }])).toEqual([]);
   });
+
+  it("reports a long string in a shared sub-object once, and a deep one where it is deepest", () => {
+    const leaf = { text: "abcdefgh" };
+    expect(codes([{ _tool: "a", p: leaf, q: leaf }], { maxStringLength: 6 })).toEqual([
+      ["PLAN_LIMIT", "/0/p/text"],
+    ]);
+    const deep = { x: [1] };
+    expect(codes([{ _tool: "a", p: deep, q: { r: deep } }], { maxDepth: 4 })).toEqual([
+      ["PLAN_LIMIT", "/0/q/r/x"],
+    ]);
+  });
 });

@@ -48,12 +48,49 @@ export function depthLimitDiagnostic(pointer: string, limits: Limits): Diagnosti
   );
 }
 
+/** The quick check recurses (one frame per level): only up to this `maxDepth`. */
+const MAX_QUICK_DEPTH = 1_000;
+/** Containers the quick check visits at most (shared sub-objects count each time they are reached). */
+const QUICK_BUDGET = 4_000_000;
+let quickBudget = 0;
+
+/**
+ * True when a plain recursive walk of the whole tree (shared sub-objects walked each time they are
+ * reached) finds nothing over the limits within its budget: then the walk below, which visits a subset
+ * of the same places, finds nothing either. It keeps no map of containers and builds no frames, which
+ * the walk below does for each container (a plan of 10k calls: 20k frames and map entries, for nothing
+ * in the usual case). False when it finds something or runs out of budget (a cycle always ends in a
+ * container deeper than `maxDepth`): the walk below then decides.
+ */
+function withinLimits(value: unknown, depth: number, maxDepth: number, maxStringLength: number): boolean {
+  if (typeof value === "string") return value.length <= maxStringLength;
+  if (typeof value !== "object" || value === null) return true;
+  if (depth > maxDepth || --quickBudget < 0) return false;
+  const next = depth + 1;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++)
+      if (!withinLimits(value[index], next, maxDepth, maxStringLength)) return false;
+    return true;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    if (key.length > maxStringLength || !withinLimits(record[key], next, maxDepth, maxStringLength))
+      return false;
+  }
+  return true;
+}
+
 /**
  * Walks an already-parsed value iteratively and reports nesting deeper than `maxDepth`
  * (the root container is depth 1; descent stops there) and strings or keys longer than `maxStringLength`.
  * Shared sub-objects are walked again only when reached deeper, so cycles and DAGs terminate.
  */
 export function planLimitDiagnostics(value: unknown, limits: Limits): Diagnostic[] {
+  if (limits.maxDepth <= MAX_QUICK_DEPTH) {
+    quickBudget = QUICK_BUDGET;
+    if (withinLimits(value, 1, limits.maxDepth, limits.maxStringLength)) return [];
+  }
   const diagnostics: Diagnostic[] = [];
   const deepestSeen = new Map<object, number>();
   const stack: Frame[] = [];
