@@ -24,7 +24,7 @@ import type { CompiledCall, ParamReference, WriterLink } from "./compiled-plan.j
 import { makeCompiledCall } from "./make-compiled-call.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PathIndex } from "./path-index.js";
-import { appended, closingCycle, type DagNode, WriterGroup } from "./plan-dag.js";
+import { appended, closingCycle, type DagNode, NO_ITEMS, WriterGroup } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { DeclaredTypes } from "./schema-types.js";
 import type { ToolRegistry } from "./tool-registry.js";
@@ -211,7 +211,7 @@ export class PlanBuilder {
       index: source.index,
       cost: tool.cost,
       position: this.nodes.length,
-      outGroups: [],
+      outGroups: NO_ITEMS,
       call,
       writers,
       tool,

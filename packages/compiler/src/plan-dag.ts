@@ -13,6 +13,13 @@ export interface DagNode {
 }
 
 /**
+ * The empty list every node's `outGroups` and every group's `readers` start as, shared: `appended` never
+ * changes a list shorter than 4 (a new `[]` per call and per group was garbage at once, or kept for as
+ * long as the compiled plan by calls that feed no group). Never push to it.
+ */
+export const NO_ITEMS: never[] = [];
+
+/**
  * `list` with `item` at the end: a new exact-size list up to 4 items, `push` beyond. A list grown by push
  * from empty keeps room for 17 items, and these lists live as long as the compiled plan (most hold 1–3).
  */
@@ -40,7 +47,7 @@ export function appended<T>(list: T[], item: T): T[] {
  */
 export class WriterGroup {
   /** The calls that read through this group, in the order they were added (grown with `appended`). */
-  readers: DagNode[] = [];
+  readers: DagNode[] = NO_ITEMS;
   /**
    * The `writers` map of a reader whose only operand reads through this (shared) group by its text:
    * `{ reference.text → links }`, the same for every such reader, so they share it (see PlanBuilder).
