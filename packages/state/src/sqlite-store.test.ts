@@ -186,6 +186,22 @@ describe("sqlite persistence", () => {
     expect(await one.readState(THREAD)).toEqual({ log: ["one", "two", "three"] });
   });
 
+  it("clears a tombstone another connection left when the variable is written again", async () => {
+    const file = freshFile();
+    const one = open(file);
+    const two = open(file);
+    await commitOk(one, { callId: "a", writes: [write(["x"], 1)] });
+    await commitOk(two, { callId: "b", writes: [write(["y"], 2)] });
+    await two.keepLastN(THREAD, 1);
+    expect(await one.getTombstone(THREAD, "†state.x")).toMatchObject({ reason: "keepLastN" });
+    await commitOk(one, { callId: "c", writes: [write(["x"], 3)] });
+    expect(await one.getTombstone(THREAD, "†state.x")).toBeUndefined();
+    await two.reset(THREAD);
+    await commitOk(one, { callId: "d", writes: [write(["y"], 4)] });
+    expect(await two.getTombstone(THREAD, "†state.y")).toBeUndefined();
+    expect(await two.getTombstone(THREAD, "†state.x")).toMatchObject({ reason: "reset" });
+  });
+
   it("refuses use after close with STORE_CLOSED and wraps open failures in STORE_ERROR", async () => {
     const store = createSqliteStore(":memory:");
     await store.close();

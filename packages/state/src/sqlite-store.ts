@@ -73,6 +73,13 @@ class SqliteStore extends CachedStore {
   private readonly sql: SqliteStatements;
   private readonly lock: SqliteLock;
   private readonly persistTx: (model: ThreadModel, change: ThreadChange) => boolean;
+  /**
+   * Models whose thread had no tombstone when loaded or created here and has had no eviction or reset
+   * persisted through this store since: a state variable written there cannot have a tombstone to clear.
+   * (Another connection evicting or resetting a state variable advances the thread's sequence number, so
+   * this store's next commit re-plans against a reloaded model; call-output tombstones are always cleared.)
+   */
+  private readonly noStateTombstones = new WeakSet<ThreadModel>();
   /** One IMMEDIATE transaction around several commits (each commit's own transaction nests as a savepoint). */
   private readonly commitAllTx: (commits: readonly CallCommit[]) => CommitResult[];
 
@@ -121,6 +128,7 @@ class SqliteStore extends CachedStore {
     }
     model.state = state;
     model.nextSeq = row.next_seq;
+    this.noteTombstones(model);
     type VarRow = { path: string; touch: number; updated_ms: number; meta: string };
     for (const v of this.sql.varLoad.all(threadId) as VarRow[]) {
       putVariable(model, {
@@ -137,6 +145,13 @@ class SqliteStore extends CachedStore {
     const schema = model.info.stateSchema === undefined ? null : JSON.stringify(model.info.stateSchema);
     this.sql.threadInsert.run(model.threadId, schema, model.info.createdAt);
     this.sql.threadSchema.run(schema, model.threadId);
+    this.noteTombstones(model);
+  }
+
+  /** Records whether the model's thread has no tombstone at all in the file now. */
+  private noteTombstones(model: ThreadModel): void {
+    if (this.sql.tombstoneAny.get(model.threadId) === undefined) this.noStateTombstones.add(model);
+    else this.noStateTombstones.delete(model);
   }
 
   protected override invalidate(threadId: ThreadId): void {
@@ -173,6 +188,8 @@ class SqliteStore extends CachedStore {
         sql.logInsert.run(id, entry.seq, null, JSON.stringify(entry));
       }
     }
+    if (change.evictions.length > 0 || change.reset === true) this.noStateTombstones.delete(model);
+    const clearStateTombstones = !this.noStateTombstones.has(model);
     for (const { entry, tombstone } of change.evictions) {
       sql.varDelete.run(id, entry.meta.reference);
       if (entry.meta.scope === "calls") sql.outputDelete.run(id, String(entry.path[0]));
@@ -193,7 +210,7 @@ class SqliteStore extends CachedStore {
         meta.bytes,
         JSON.stringify(meta),
       );
-      sql.tombstoneDelete.run(id, meta.reference);
+      if (clearStateTombstones || meta.scope !== "state") sql.tombstoneDelete.run(id, meta.reference);
     }
     for (const output of change.outputs)
       sql.outputUpsert.run(id, output.callId, JSON.stringify(output.value));
