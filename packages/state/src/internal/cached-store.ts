@@ -45,6 +45,12 @@ export abstract class CachedStore implements StateStore {
   protected readonly locks = new ThreadLocks();
   /** The journal of the commit being planned (empty between commits). */
   private readonly journal = new WriteJournal();
+  /**
+   * The last commit time and its ISO text: commits in one millisecond share it. The store's own entry, not
+   * core's `isoTime`, whose two entries hold a call's start and end times as the scheduler formats them.
+   */
+  private commitMs = Number.NaN;
+  private commitDate = "";
   protected closed = false;
 
   constructor(options: StoreOptions = {}) {
@@ -160,7 +166,12 @@ export abstract class CachedStore implements StateStore {
     const journal = this.journal;
     for (let attempt = 0; attempt < MAX_STALE_RETRIES; attempt++) {
       const model = this.model(threadId);
-      const planned = planCommit(model, commit, this.now(), journal);
+      const nowMs = this.now();
+      if (nowMs !== this.commitMs) {
+        this.commitDate = new Date(nowMs).toISOString();
+        this.commitMs = nowMs;
+      }
+      const planned = planCommit(model, commit, nowMs, this.commitDate, journal);
       if (isCommitFailure(planned)) return planned;
       let persisted = false;
       try {

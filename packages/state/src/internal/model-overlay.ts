@@ -58,6 +58,9 @@ export class ModelOverlay {
 
   /** Final upserts (in the order first changed) and removed model entries. */
   result(): { upserts: readonly VariableEntry[]; removed: readonly VariableEntry[] } {
+    // the common case, only upserts: the entries array is the list (the overlay is done with it)
+    if (this.entries.length === 0) return { upserts: NONE, removed: NONE };
+    if (!this.entries.includes(null)) return { upserts: this.entries as VariableEntry[], removed: NONE };
     let upserts: VariableEntry[] | undefined;
     let removed: VariableEntry[] | undefined;
     for (let index = 0; index < this.references.length; index++) {

@@ -5,7 +5,6 @@ import {
   FORBIDDEN_SEGMENTS,
   formatReference,
   getAtPath,
-  isoTime,
   itemCountOf,
   itemUnitOf,
   jsonByteSize,
@@ -134,6 +133,17 @@ function forbiddenPath(path: Path): boolean {
 }
 
 /**
+ * The JSON size of a number other than -0, a boolean or null, which `toJsonValue` would return as they
+ * are; -1 for anything else (strings included: their size depends on escaping).
+ */
+function scalarBytes(value: unknown): number {
+  if (typeof value === "number")
+    return Number.isFinite(value) && !Object.is(value, -0) ? String(value).length : -1;
+  if (typeof value === "boolean") return value ? 4 : 5;
+  return value === null ? 4 : -1;
+}
+
+/**
  * Copies the written values (frozen) into `copies`, their JSON sizes into `sizes` (both sized for the
  * writes: filled by index, no growth); fails on the first value that is not JSON. A path that already
  * holds a state variable reuses that variable's (frozen) path and reference text, so rewriting a variable
@@ -157,16 +167,22 @@ function copyWrites(
         : formatReference("state", write.path));
     if (entry === undefined && forbiddenPath(write.path))
       return failure("OUTPUT_WRITE_FAILED", `cannot write to ${reference}`, reference);
-    const copy = toJsonValue(write.value);
-    if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `${reference}: ${copy.message}`, reference);
+    let value = write.value;
+    let bytes = scalarBytes(value);
+    if (bytes < 0) {
+      const copy = toJsonValue(value);
+      if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `${reference}: ${copy.message}`, reference);
+      value = copy.value;
+      bytes = copy.bytes;
+    }
     const path =
       entry !== undefined
         ? entry.path
         : Object.isFrozen(write.path)
           ? write.path
           : Object.freeze(write.path.slice());
-    copies[index] = { path, method: write.method, value: copy.value, reference };
-    sizes[index] = copy.bytes;
+    copies[index] = { path, method: write.method, value, reference };
+    sizes[index] = bytes;
   }
   return undefined;
 }
@@ -176,7 +192,8 @@ export const isCommitFailure = (planned: ThreadChange | CommitFailure): planned 
   "error" in planned;
 
 /**
- * Plans one call's commit against a thread model: copy, apply in place, validate, variables, log. The
+ * Plans one call's commit against a thread model at `nowMs` (ISO text `date`): copy, apply in place,
+ * validate, variables, log. The
  * model's working tree is changed in place and every change recorded in `journal` (empty on entry): roll
  * it back when the change is not persisted, clear it when it is. On failure the journal is already rolled
  * back and nothing is changed.
@@ -185,6 +202,7 @@ export function planCommit(
   model: ThreadModel,
   commit: CallCommit,
   nowMs: number,
+  date: string,
   journal: WriteJournal,
 ): ThreadChange | CommitFailure {
   const count = commit.writes.length;
@@ -206,7 +224,7 @@ export function planCommit(
       }
       state = applied.value;
     }
-    const planned = planApplied(model, commit, nowMs, writes, sizes, state as JsonObject, schemaPlan);
+    const planned = planApplied(model, commit, nowMs, date, writes, sizes, state as JsonObject, schemaPlan);
     if (isCommitFailure(planned)) journal.rollback();
     return planned;
   } catch (error) {
@@ -220,6 +238,7 @@ function planApplied(
   model: ThreadModel,
   commit: CallCommit,
   nowMs: number,
+  date: string,
   writes: readonly StateWrite[],
   sizes: readonly number[],
   state: JsonObject,
@@ -228,7 +247,6 @@ function planApplied(
   const failed = schemaPlan === undefined ? undefined : model.validator?.verify(schemaPlan, state);
   if (failed !== undefined) return failure("OUTPUT_SCHEMA_VIOLATION", failed.message, failed.reference);
   const { record } = commit;
-  const date = isoTime(nowMs);
   const writer: Writer = {
     call: { callId: record.callId, tool: record.tool },
     runId: record.runId,
