@@ -14,6 +14,7 @@ import { checkOutputPath } from "./check-output-path.js";
 import { collectReferences, type ParsedStrings, type SharedLocations } from "./collect-references.js";
 import type { ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
+import { paramsForSchemaCheck } from "./reference-witnesses.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { literalIssues, outputDiagnostics, paramDiagnostics } from "./schema-issues.js";
 import type { SchemaIssue } from "./schema-validator.js";
@@ -125,7 +126,13 @@ function checkAgainstTool(
   meta: CallMeta,
   out: Diagnostic[],
 ): void {
-  const checked = checkInput(tool, params, pointer, callId, out);
+  const checked = checkInput(
+    tool,
+    paramsForSchemaCheck(tool.inputSchema, params, references),
+    pointer,
+    callId,
+    out,
+  );
   if (checked.length > 0 && !allAtReferences(checked, references)) {
     const referencePointers = references.map((reference) => reference.pointer.slice(pointer.length));
     const issues = literalIssues(checked, referencePointers);
