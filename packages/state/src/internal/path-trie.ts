@@ -64,11 +64,13 @@ export class PathTrie {
   ancestors(path: Path): readonly string[] {
     let found: string[] | undefined;
     let node: TrieNode | undefined = this.root;
+    // the prefixes of lengths 0 to path.length - 1: the node at the path itself is never looked up
     for (let index = 0; index < path.length; index++) {
       if (node.reference !== undefined) {
         if (found === undefined) found = [node.reference];
         else found.push(node.reference);
       }
+      if (index === path.length - 1) break;
       node = node.children?.get(path[index] as PathSegment);
       if (node === undefined) break;
     }
