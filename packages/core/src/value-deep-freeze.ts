@@ -1,11 +1,23 @@
-/** Freezes a value and everything reachable from it (own properties; iterative, cycle-safe). Returns it. */
+/**
+ * Objects known to be deeply frozen: frozen, and so is everything reachable through their data properties.
+ * A frozen object's properties can never change, so membership stays true for the object's lifetime.
+ */
+const deeplyFrozen = new WeakSet<object>();
+
+/**
+ * Freezes a value and everything reachable from it (own properties; iterative, cycle-safe). Returns it.
+ * Objects a previous call froze whole are not walked again: freezing a thread's new state snapshot costs
+ * its new nodes, not the whole state (the runner freezes the state it is given at the start of every run).
+ */
 export function deepFreeze<T>(value: T): T {
+  if ((typeof value !== "object" && typeof value !== "function") || value === null) return value;
+  if (deeplyFrozen.has(value)) return value;
   const seen = new Set<object>();
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const current = stack.pop();
     if ((typeof current !== "object" && typeof current !== "function") || current === null) continue;
-    if (seen.has(current)) continue;
+    if (seen.has(current) || deeplyFrozen.has(current)) continue;
     seen.add(current);
     Object.freeze(current);
     for (const key of Reflect.ownKeys(current)) {
@@ -13,5 +25,7 @@ export function deepFreeze<T>(value: T): T {
       if (descriptor !== undefined && "value" in descriptor) stack.push(descriptor.value);
     }
   }
+  // Marked only once the whole walk succeeded (a hostile object may throw half-way).
+  for (const object of seen) deeplyFrozen.add(object);
   return value;
 }

@@ -45,4 +45,51 @@ describe("value utilities", () => {
     expect(Object.isFrozen((value.a as { b: object[] }).b[0])).toBe(true);
     expect(Object.isFrozen(value)).toBe(true);
   });
+
+  it("deepFreeze does not walk again what it froze whole before, even under a new parent", () => {
+    let walks = 0;
+    /** A plain object whose own keys are counted each time they are listed. */
+    const counted = (target: object) =>
+      new Proxy(target, {
+        ownKeys: (inner) => {
+          walks++;
+          return Reflect.ownKeys(inner);
+        },
+      });
+    const child = counted({ big: counted([1, 2, 3]) });
+    deepFreeze(child);
+    const afterFirst = walks;
+    expect(afterFirst).toBeGreaterThan(0);
+    deepFreeze(child);
+    const parent = { child, fresh: { x: 1 } };
+    deepFreeze(parent);
+    expect(walks).toBe(afterFirst);
+    expect(Object.isFrozen(parent.fresh)).toBe(true);
+  });
+
+  it("deepFreeze marks nothing when a value refuses to be frozen half-way, so a later call walks it again", () => {
+    let walks = 0;
+    const hostile = new Proxy(
+      {},
+      {
+        preventExtensions: () => {
+          throw new Error("no");
+        },
+      },
+    );
+    const inner = new Proxy(
+      { hostile },
+      {
+        ownKeys: (target) => {
+          walks++;
+          return Reflect.ownKeys(target);
+        },
+      },
+    );
+    expect(() => deepFreeze({ inner })).toThrow("no");
+    const afterFirst = walks;
+    expect(afterFirst).toBeGreaterThan(0);
+    expect(() => deepFreeze({ inner })).toThrow("no");
+    expect(walks).toBe(2 * afterFirst);
+  });
 });
