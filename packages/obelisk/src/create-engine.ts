@@ -2,6 +2,7 @@ import { createToolRegistry } from "@obelisk/compiler";
 import { asRunId, asThreadId, ObeliskError } from "@obelisk/core";
 import { EventChannel } from "@obelisk/scheduler";
 import { createMemoryStore, getValue, setValue, summarize } from "@obelisk/state";
+import { editThread } from "./edit-thread.js";
 import { EngineRuntime } from "./engine-runtime.js";
 import type { Engine, EngineOptions, RunHandle, RunOptions, RunResult } from "./engine-types.js";
 import { openRun } from "./open-run.js";
@@ -51,11 +52,14 @@ export function createEngine(options: EngineOptions): Engine {
     summarize: (threadId, summarizeOptions) => summarize(store, asThreadId(threadId), summarizeOptions),
     get: (threadId, reference, getOptions) => getValue(store, asThreadId(threadId), reference, getOptions),
     set: async (threadId, reference, value, setOptions = {}) => {
-      await store.openThread(asThreadId(threadId));
-      await setValue(store, asThreadId(threadId), reference, value, { now: runtime.now, ...setOptions });
+      const thread = asThreadId(threadId);
+      await editThread(runtime, thread, () =>
+        setValue(store, thread, reference, value, { now: runtime.now, ...setOptions }),
+      );
     },
-    reset: (threadId) => store.reset(asThreadId(threadId)),
-    keepLastN: (threadId, n) => store.keepLastN(asThreadId(threadId), n),
+    reset: (threadId) => editThread(runtime, asThreadId(threadId), () => store.reset(asThreadId(threadId))),
+    keepLastN: (threadId, n) =>
+      editThread(runtime, asThreadId(threadId), () => store.keepLastN(asThreadId(threadId), n)),
     runs: {
       list: async (listOptions = {}) =>
         store.listRuns({

@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Controller } from "./__fixtures__/controlled-tools.js";
+import { until } from "./__fixtures__/deferred.js";
+import { storeKinds } from "./__fixtures__/stores.js";
+import { createEngine, type Engine, ObeliskError } from "./index.js";
+
+const codeOf = async (promise: Promise<unknown>): Promise<string | undefined> => {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return ObeliskError.is(error) ? error.code : "not an ObeliskError";
+  }
+};
+
+const plan = [
+  { _tool: "wait", _id: "a", key: "a", _outputPath: "†state.a" },
+  { _tool: "wait", _id: "h", key: "h", value: "†state.a", _outputPath: "†state.h" },
+];
+
+type Edit = (engine: Engine) => Promise<void>;
+/** Each edit and the state it leaves after the run's `{ a: "a", h: "h" }`. */
+const edits: ReadonlyArray<readonly [string, Edit, object]> = [
+  ["reset", (engine) => engine.reset("t"), {}],
+  ["keepLastN(0)", (engine) => engine.keepLastN("t", 0), {}],
+  ["set", (engine) => engine.set("t", "†state.a", "overwritten"), { a: "overwritten", h: "h" }],
+];
+
+describe.each(storeKinds())("variable edits and the thread lock on the $name store", (kind) => {
+  let engine: Engine;
+  afterEach(async () => {
+    await engine.close();
+    kind.cleanup();
+  });
+
+  it.each(edits)(
+    "%s while a run holds the thread is THREAD_BUSY and changes nothing",
+    async (_name, edit) => {
+      const control = new Controller();
+      engine = createEngine({ tools: [control.tool("wait")], store: kind.open() });
+      const running = engine.run(plan, { threadId: "t" });
+      await until(() => control.started.length === 1);
+      control.finish("a");
+      await until(() => control.started.includes("h"));
+      expect(await codeOf(edit(engine))).toBe("THREAD_BUSY");
+      control.finish("h");
+      const result = await running;
+      expect(result.status).toBe("succeeded");
+      expect(result.state).toEqual({ a: "a", h: "h" });
+      expect(await engine.get("t", "†state")).toMatchObject({ found: true, value: { a: "a", h: "h" } });
+    },
+  );
+
+  it.each(edits)(
+    "%s with lockWaitMs waits for the run to end, then applies",
+    async (_name, edit, expected) => {
+      const control = new Controller();
+      engine = createEngine({ tools: [control.tool("wait")], store: kind.open(), lockWaitMs: 60_000 });
+      const running = engine.run(plan, { threadId: "t" });
+      await until(() => control.started.length === 1);
+      let edited = false;
+      const editing = edit(engine).then(() => {
+        edited = true;
+      });
+      control.finish("a");
+      await until(() => control.started.includes("h"));
+      expect(edited).toBe(false);
+      control.finish("h");
+      expect((await running).state).toEqual({ a: "a", h: "h" });
+      await editing;
+      expect(edited).toBe(true);
+      expect(await engine.get("t", "†state")).toEqual({ found: true, value: expected });
+    },
+  );
+
+  it("an edit releases the lock: a run after it takes the thread", async () => {
+    const control = new Controller();
+    engine = createEngine({ tools: [control.tool("wait")], store: kind.open() });
+    await engine.set("t", "†state.x", 1);
+    await engine.keepLastN("t", 5);
+    await engine.reset("t");
+    const running = engine.run(plan.slice(0, 1), { threadId: "t" });
+    await until(() => control.started.length === 1);
+    control.finish("a");
+    expect((await running).status).toBe("succeeded");
+  });
+
+  it("set on a thread no run has touched checks the engine's stateSchema", async () => {
+    const stateSchema = { type: "object", properties: { count: { type: "integer", minimum: 0 } } };
+    engine = createEngine({ tools: [], store: kind.open(), stateSchema });
+    expect(await codeOf(engine.set("fresh", "†state.count", -3))).toBe("OUTPUT_SCHEMA_VIOLATION");
+    expect(await engine.get("fresh", "†state.count")).toMatchObject({ found: false });
+    await engine.set("fresh", "†state.count", 3);
+    expect(await engine.get("fresh", "†state.count")).toMatchObject({ found: true, value: 3 });
+  });
+});
