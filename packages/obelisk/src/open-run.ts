@@ -1,5 +1,5 @@
 import { createIncrementalCompiler } from "@obelisk/compiler";
-import { asThreadId, type JsonObject, ObeliskError } from "@obelisk/core";
+import { asThreadId, type JsonObject, ObeliskError, type RunId } from "@obelisk/core";
 import { EventChannel, PlanRunner } from "@obelisk/scheduler";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
@@ -22,6 +22,7 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
   );
   const lock = await store.lockThread(threadId, { waitMs: engine.lockWaitMs ?? 0 });
   const channel = new EventChannel();
+  let created: RunId | undefined;
   try {
     const context = await runtime.threadContext(threadId, input, options.context);
     const inputSchema = options.inputSchema ?? input.schema;
@@ -50,6 +51,7 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
       status: "running",
       startedAt: runtime.iso(),
     });
+    created = runId;
     const hub = runtime.hub([options.onEvent, channel.push]);
     const runner = new PlanRunner({
       registry: runtime.registry,
@@ -83,13 +85,22 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
     };
     const close = (): Promise<RunResult> => {
       closing ??= (async () => {
+        let runnerClosed = false;
+        let finished = false;
         try {
           const compiled = compiler.close();
           if (compiled.autoIdsUsed > 1) await store.reserveCallNumbers(threadId, compiled.autoIdsUsed - 1);
+          runnerClosed = true;
           const execution = await runner.close();
           await store.finishRun(runId, execution.status, runtime.iso());
+          finished = true;
           const state = await runtime.afterRun(threadId);
           return toRunResult(runId, threadId, compiled.planHash, execution, state);
+        } catch (error) {
+          // Calls still in flight settle before the lock goes; the run record never stays "running".
+          if (!runnerClosed) await runner.close().catch(() => undefined);
+          if (!finished) await finishFailed(runtime, runId);
+          throw error;
         } finally {
           await lock.release();
         }
@@ -98,7 +109,23 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
     };
     return { runId, add, close, events: channel };
   } catch (error) {
+    if (created !== undefined) await finishFailed(runtime, created);
     await lock.release();
     throw error;
+  }
+}
+
+/** Marks a run `failed` after an error that ended it (best effort: the error that ended it is what is thrown). */
+async function finishFailed(runtime: EngineRuntime, runId: RunId): Promise<void> {
+  try {
+    let endedAt: string;
+    try {
+      endedAt = runtime.iso();
+    } catch {
+      endedAt = new Date().toISOString(); // (an injected clock that fails: the record still ends)
+    }
+    await runtime.store.finishRun(runId, "failed", endedAt);
+  } catch {
+    // the store is failing too: its error would hide the one that ended the run
   }
 }
