@@ -74,6 +74,11 @@ function keyOf(segment: PathSegment): string {
  */
 export class PathIndex<T> {
   readonly #roots = new Map<string, TrieNode<T>>();
+  /**
+   * True once a path with a negative index was stored: only then can a node have an any-index child, so
+   * only then do queries look for one (a second, missing, lookup in a node's map per level otherwise).
+   */
+  #wildcards = false;
 
   /** `flag` marks entries that `earliestCandidate` considers at an equal path (default: none). */
   constructor(readonly flag: (entry: T) => boolean = () => false) {}
@@ -87,7 +92,9 @@ export class PathIndex<T> {
     }
     for (let depth = 0; depth < path.length; depth++) {
       if (node.firstBelow === undefined) node.firstBelow = entry;
-      node = childFor(node, keyOf(path[depth] as PathSegment));
+      const key = keyOf(path[depth] as PathSegment);
+      if (key === ANY_INDEX) this.#wildcards = true;
+      node = childFor(node, key);
     }
     if (node.first === undefined) node.first = entry;
     else if (node.entries === undefined) node.entries = [entry];
@@ -98,7 +105,7 @@ export class PathIndex<T> {
   /** True when some stored path overlaps `kind` + `path` (stops at the first hit). */
   hasOverlap(kind: string, path: Path): boolean {
     const root = this.#roots.get(kind);
-    return root !== undefined && hasOverlapFrom(root, path, 0);
+    return root !== undefined && hasOverlapFrom(root, path, 0, this.#wildcards);
   }
 
   /**
@@ -134,7 +141,7 @@ export class PathIndex<T> {
    */
   collectOverlapping(kind: string, path: Path, out: T[]): T[] {
     const root = this.#roots.get(kind);
-    if (root !== undefined) walk(root, path, 0, out);
+    if (root !== undefined) walk(root, path, 0, out, this.#wildcards);
     return out;
   }
 }
@@ -147,7 +154,8 @@ function pushAll<T>(node: TrieNode<T>, out: T[]): void {
   if (entries !== undefined) for (let i = 0; i < entries.length; i++) out.push(entries[i] as T);
 }
 
-function walk<T>(node: TrieNode<T>, path: Path, depth: number, out: T[]): void {
+/** `wildcards`: whether the index holds any-index children at all (see PathIndex). */
+function walk<T>(node: TrieNode<T>, path: Path, depth: number, out: T[], wildcards: boolean): void {
   pushAll(node, out);
   const children = node.children;
   if (depth === path.length) {
@@ -159,17 +167,18 @@ function walk<T>(node: TrieNode<T>, path: Path, depth: number, out: T[]): void {
   if (children === undefined) {
     const only = node.onlyChild;
     if (only !== undefined && (key === ANY_INDEX || node.onlyKey === key || node.onlyKey === ANY_INDEX))
-      walk(only, path, depth + 1, out);
+      walk(only, path, depth + 1, out, wildcards);
     return;
   }
   if (key === ANY_INDEX) {
-    for (const child of children.values()) walk(child, path, depth + 1, out);
+    for (const child of children.values()) walk(child, path, depth + 1, out, wildcards);
     return;
   }
   const child = children.get(key);
-  if (child !== undefined) walk(child, path, depth + 1, out);
+  if (child !== undefined) walk(child, path, depth + 1, out, wildcards);
+  if (!wildcards) return;
   const wildcard = children.get(ANY_INDEX);
-  if (wildcard !== undefined) walk(wildcard, path, depth + 1, out);
+  if (wildcard !== undefined) walk(wildcard, path, depth + 1, out, wildcards);
 }
 
 function collectSubtree<T>(node: TrieNode<T>, out: T[]): void {
@@ -186,7 +195,7 @@ function collectSubtree<T>(node: TrieNode<T>, out: T[]): void {
   }
 }
 
-function hasOverlapFrom<T>(node: TrieNode<T>, path: Path, depth: number): boolean {
+function hasOverlapFrom<T>(node: TrieNode<T>, path: Path, depth: number, wildcards: boolean): boolean {
   if (node.first !== undefined) return true;
   if (depth === path.length) return node.firstBelow !== undefined;
   const key = keyOf(path[depth] as PathSegment);
@@ -196,15 +205,16 @@ function hasOverlapFrom<T>(node: TrieNode<T>, path: Path, depth: number): boolea
     return (
       only !== undefined &&
       (key === ANY_INDEX || node.onlyKey === key || node.onlyKey === ANY_INDEX) &&
-      hasOverlapFrom(only, path, depth + 1)
+      hasOverlapFrom(only, path, depth + 1, wildcards)
     );
   }
   if (key === ANY_INDEX) {
-    for (const child of children.values()) if (hasOverlapFrom(child, path, depth + 1)) return true;
+    for (const child of children.values()) if (hasOverlapFrom(child, path, depth + 1, wildcards)) return true;
     return false;
   }
   const child = children.get(key);
-  if (child !== undefined && hasOverlapFrom(child, path, depth + 1)) return true;
+  if (child !== undefined && hasOverlapFrom(child, path, depth + 1, wildcards)) return true;
+  if (!wildcards) return false;
   const wildcard = children.get(ANY_INDEX);
-  return wildcard !== undefined && hasOverlapFrom(wildcard, path, depth + 1);
+  return wildcard !== undefined && hasOverlapFrom(wildcard, path, depth + 1, wildcards);
 }
