@@ -1,4 +1,5 @@
 import type { RecordedError } from "@obelisk/state";
+import { isThenable } from "./awaitable.js";
 import type { RunEvent, RunObserver } from "./run-event.js";
 
 const UNINSPECTABLE = "a value that cannot be inspected was thrown";
@@ -49,7 +50,9 @@ function isJsonLike(value: unknown): boolean {
 
 /**
  * Delivers run events to observers. An observer that throws is reported with an `observer-error` event to
- * the other observers and never breaks the run.
+ * the other observers and never breaks the run. An observer that returns a promise (an `async` function)
+ * is not awaited: events stay synchronous and in order; if the promise rejects, the rejection is reported
+ * the same way when it happens (possibly after `run-end`) and is never left unhandled.
  */
 export class EventHub {
   private readonly observers: RunObserver[] = [];
@@ -71,13 +74,25 @@ export class EventHub {
   /** Emits one event to every observer. */
   emit(event: RunEvent): void {
     for (const observer of this.observers) {
+      let returned: unknown;
       try {
-        observer(event);
+        returned = observer(event);
       } catch (error) {
         if (event.type === "observer-error") continue;
         this.reportFailure(observer, event, error);
+        continue;
       }
+      if (returned !== undefined) this.watch(returned, observer, event);
     }
+  }
+
+  /** Reports the rejection of a promise an observer returned (ignored for `observer-error` events). */
+  private watch(returned: unknown, observer: RunObserver, event: RunEvent): void {
+    const report =
+      event.type === "observer-error"
+        ? undefined
+        : (error: unknown) => this.reportFailure(observer, event, error);
+    settleQuietly(returned, report);
   }
 
   private reportFailure(failed: RunObserver, event: RunEvent, error: unknown): void {
@@ -91,10 +106,27 @@ export class EventHub {
     for (const observer of this.observers) {
       if (observer === failed) continue;
       try {
-        observer(report);
+        const returned: unknown = observer(report);
+        if (returned !== undefined) settleQuietly(returned, undefined);
       } catch {
         // An observer failing on the failure report is ignored.
       }
     }
   }
+}
+
+/**
+ * Handles a value an observer returned: when it is a thenable, its rejection (or a `then` that throws)
+ * goes to `onRejected`, or is dropped; it never becomes an unhandled rejection.
+ */
+function settleQuietly(returned: unknown, onRejected: ((error: unknown) => void) | undefined): void {
+  let thenable: boolean;
+  try {
+    thenable = isThenable(returned);
+  } catch (error) {
+    onRejected?.(error);
+    return;
+  }
+  if (!thenable) return;
+  Promise.resolve(returned as PromiseLike<unknown>).then(undefined, (error: unknown) => onRejected?.(error));
 }

@@ -66,7 +66,10 @@ export type RunEvent =
 /** The event types, for exhaustive handling. */
 export type RunEventType = RunEvent["type"];
 
-/** An observer of run events. */
+/**
+ * An observer of run events. It may be `async`: the promise it returns is not awaited (events stay in
+ * order); a rejection is reported as an `observer-error` event to the other observers, never fatal.
+ */
 export type RunObserver = (event: RunEvent) => void;
 
 /** The `call-end` event of a call's report (without `runId` and `at`, which the runner adds). */
