@@ -1,0 +1,86 @@
+import type { JsonValue } from "@obelisk/core";
+import { describe, expect, it } from "vitest";
+import { agentTools, createEngine, ObeliskError } from "./index.js";
+import { normalizeInput } from "./normalize-input.js";
+
+const val = { name: "val", input: { type: "object", properties: { v: {} } }, run: (args: unknown) => args };
+const plan = [{ _tool: "val", v: "†input.a", _outputPath: "†state.got" }];
+
+const codeOf = async (work: () => Promise<unknown>): Promise<string | undefined> => {
+  try {
+    await work();
+    return undefined;
+  } catch (error) {
+    return ObeliskError.is(error) ? error.code : "not an ObeliskError";
+  }
+};
+
+describe("the input of a run is a plain object or an Input message (SPEC §5)", () => {
+  const shapes: JsonValue[] = [
+    5,
+    "str",
+    [1, 2],
+    true,
+    null,
+    { type: "input", input: 5 },
+    { type: "input", input: [1] },
+    { type: "input", input: "x" },
+  ];
+
+  it.each(shapes.map((shape) => [shape]))(
+    "%j is refused with USAGE by run, validate and open",
+    async (input) => {
+      const engine = createEngine({ tools: [val] });
+      expect(await codeOf(() => engine.run(plan, { input }))).toBe("USAGE");
+      expect(await codeOf(() => engine.validate(plan, { input }))).toBe("USAGE");
+      expect(await codeOf(() => engine.open({ input }))).toBe("USAGE");
+      expect(await engine.runs.list()).toEqual([]);
+      // the thread was not locked by the refused calls
+      expect((await engine.run(plan, { input: { a: 1 } })).state).toEqual({ got: { v: 1 } });
+    },
+  );
+
+  it("agentTools' run_plan answers a non-object input as a USAGE error result", async () => {
+    const engine = createEngine({ tools: [val] });
+    const runPlan = agentTools(engine, "t").find((tool) => tool.name === "run_plan");
+    expect(await runPlan?.execute({ plan, input: 5 })).toMatchObject({ ok: false, error: { code: "USAGE" } });
+  });
+
+  it("plain objects and Input messages are accepted", () => {
+    expect(normalizeInput(undefined)).toEqual({ input: {}, message: false });
+    expect(normalizeInput({ a: 1 })).toEqual({ input: { a: 1 }, message: false });
+    expect(normalizeInput({ type: "input" })).toEqual({ input: { type: "input" }, message: false });
+    expect(normalizeInput({ type: "input", input: { a: 1 } })).toEqual({ input: { a: 1 }, message: true });
+    expect(normalizeInput({ type: "input", input: null })).toEqual({ input: {}, message: true });
+  });
+});
+
+describe("the Input message's schema", () => {
+  it.each<[JsonValue]>([[5], ["string"], [null], [[]], [[{}]]])(
+    "%j is not a JSON Schema: USAGE",
+    async (schema) => {
+      const engine = createEngine({ tools: [val] });
+      const input = { type: "input", input: { a: 1 }, schema };
+      expect(await codeOf(() => engine.run(plan, { threadId: "m", input }))).toBe("USAGE");
+      expect(await codeOf(() => engine.validate(plan, { input }))).toBe("USAGE");
+      expect(await engine.runs.list()).toEqual([]);
+    },
+  );
+
+  it("false refuses every input: PARAM_INVALID at the document, run throws PLAN_INVALID", async () => {
+    const engine = createEngine({ tools: [val] });
+    const input = { type: "input", input: { a: 1 }, schema: false };
+    const validation = await engine.validate(plan, { input });
+    expect(validation.ok).toBe(false);
+    expect(validation.diagnostics.map((d) => [d.code, d.pointer])).toEqual([["PARAM_INVALID", ""]]);
+    expect(await codeOf(() => engine.run(plan, { input }))).toBe("PLAN_INVALID");
+    const empty = { type: "input", input: {}, schema: false };
+    expect((await engine.validate(plan, { input: empty })).ok).toBe(false);
+  });
+
+  it("true checks nothing", async () => {
+    const engine = createEngine({ tools: [val] });
+    const input = { type: "input", input: { a: 1 }, schema: true };
+    expect((await engine.run(plan, { input })).state).toEqual({ got: { v: 1 } });
+  });
+});
