@@ -79,4 +79,31 @@ describe("agentTools: the framework-neutral contract", () => {
     control.finish("k");
     expect((await busy).status).toBe("succeeded");
   });
+
+  it.each([["validate_plan"], ["run_plan"], ["list_variables"], ["get_variable"]])(
+    "%s answers arguments that are not an object (null, a number, an array) with a USAGE result",
+    async (name) => {
+      const call = byName(agentTools(createEngine({ tools: [give] }), "t"));
+      for (const args of [null, 5, [], "plan"])
+        expect(await call(name, args)).toMatchObject({ ok: false, error: { code: "USAGE" } });
+    },
+  );
+
+  it("list_variables: every lastN / budgetChars its schema accepts, the engine accepts; refs must be an array", async () => {
+    const engine = createEngine({ tools: [give] });
+    const tools = agentTools(engine, "t");
+    const listVariables = tools.find((tool) => tool.name === "list_variables");
+    const check = validator(listVariables?.parameters ?? {});
+    const call = byName(tools);
+    for (const key of ["lastN", "budgetChars"]) {
+      for (const value of [-1, 0, 1, 2.5, 100]) {
+        const answer = (await call("list_variables", { [key]: value })) as Record<string, unknown>;
+        expect([key, value, check({ [key]: value })]).toEqual([key, value, answer.ok !== false]);
+      }
+    }
+    expect(await call("list_variables", { refs: "†state.a" })).toMatchObject({
+      ok: false,
+      error: { code: "USAGE" },
+    });
+  });
 });

@@ -17,10 +17,18 @@ export interface AgentTool {
 const asJson = (value: unknown): JsonValue => JSON.parse(JSON.stringify(value)) as JsonValue;
 const optionalInteger = { type: "integer", minimum: 0 } as const;
 
-/** Runs a handler; ObeliskErrors become `{ ok: false, error: { code, message, data } }` for the model. */
-async function guarded(handler: () => Promise<unknown>): Promise<JsonValue> {
+/**
+ * Runs a handler with the call's arguments; ObeliskErrors become `{ ok: false, error: { code, message, data } }`
+ * for the model, and so do arguments that are not an object (USAGE).
+ */
+async function guarded(
+  args: unknown,
+  handler: (args: Record<string, unknown>) => Promise<unknown>,
+): Promise<JsonValue> {
   try {
-    return asJson(await handler());
+    if (typeof args !== "object" || args === null || Array.isArray(args))
+      throw new ObeliskError("USAGE", "the tool's arguments must be a JSON object");
+    return asJson(await handler(args as Record<string, unknown>));
   } catch (error) {
     if (!ObeliskError.is(error)) throw error;
     return asJson({
@@ -46,8 +54,8 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
       description:
         "Compile a plan and return every diagnostic (codes, JSON Pointers, hints) and its hash. Runs nothing.",
       parameters: { type: "object", properties: { plan, input }, required: ["plan"] },
-      execute: (args) =>
-        guarded(async () => {
+      execute: (given) =>
+        guarded(given, async (args) => {
           const { ok, planHash, diagnostics } = await engine.validate(args.plan, {
             threadId,
             input: args.input as JsonValue,
@@ -60,8 +68,8 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
       description:
         "Validate and run a plan on the thread. Returns the run result: status per call, errors and state.",
       parameters: { type: "object", properties: { plan, input }, required: ["plan"] },
-      execute: (args) =>
-        guarded(() => engine.run(args.plan, { threadId, input: (args.input ?? {}) as JsonValue })),
+      execute: (given) =>
+        guarded(given, (args) => engine.run(args.plan, { threadId, input: (args.input ?? {}) as JsonValue })),
     },
     {
       name: "list_variables",
@@ -71,13 +79,13 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
         type: "object",
         properties: {
           lastN: optionalInteger,
-          budgetChars: optionalInteger,
+          budgetChars: { type: "integer", minimum: 1 },
           refs: { type: "array", items: { type: "string" } },
         },
       },
-      execute: (args) =>
-        guarded(async () => {
-          const summary = await engine.summarize(threadId, { ...(args as object), format: "markdown" });
+      execute: (given) =>
+        guarded(given, async (args) => {
+          const summary = await engine.summarize(threadId, { ...args, format: "markdown" });
           return { text: summary.text, omitted: summary.omitted, notFound: summary.notFound };
         }),
     },
@@ -90,8 +98,8 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
         properties: { reference: { type: "string" }, offset: optionalInteger, limit: optionalInteger },
         required: ["reference"],
       },
-      execute: (args) =>
-        guarded(() => {
+      execute: (given) =>
+        guarded(given, (args) => {
           const { offset, limit } = args as { offset?: number; limit?: number };
           return engine.get(threadId, String(args.reference), {
             ...(offset === undefined ? {} : { offset }),

@@ -5,6 +5,7 @@ import { createMemoryStore, getValue, setValue, summarize } from "@obelisk/state
 import { editThread } from "./edit-thread.js";
 import { EngineRuntime } from "./engine-runtime.js";
 import type { Engine, EngineOptions, RunHandle, RunOptions, RunResult } from "./engine-types.js";
+import { checkSummarizeOptions, requireString } from "./facade-arguments.js";
 import { openRun } from "./open-run.js";
 import { runPlan } from "./run-plan.js";
 
@@ -49,10 +50,13 @@ export function createEngine(options: EngineOptions): Engine {
     start,
     open: (openOptions = {}) => openRun(runtime, openOptions),
     resume: (runId, resumeOptions = {}) => resumeRun(engine, runtime, runId, resumeOptions),
-    summarize: (threadId, summarizeOptions) => summarize(store, asThreadId(threadId), summarizeOptions),
-    get: (threadId, reference, getOptions) => getValue(store, asThreadId(threadId), reference, getOptions),
+    summarize: async (threadId, summarizeOptions) =>
+      summarize(store, asThreadId(threadId), checkSummarizeOptions(summarizeOptions)),
+    get: async (threadId, reference, getOptions) =>
+      getValue(store, asThreadId(threadId), requireString(reference, "the reference"), getOptions),
     set: async (threadId, reference, value, setOptions = {}) => {
       const thread = asThreadId(threadId);
+      requireString(reference, "the reference");
       await editThread(runtime, thread, () =>
         setValue(store, thread, reference, value, { now: runtime.now, ...setOptions }),
       );

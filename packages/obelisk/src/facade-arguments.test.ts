@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { createEngine, ObeliskError } from "./index.js";
+
+const codeOf = async (work: () => Promise<unknown>): Promise<string | undefined> => {
+  try {
+    await work();
+    return undefined;
+  } catch (error) {
+    return ObeliskError.is(error) ? error.code : "not an ObeliskError";
+  }
+};
+
+describe("the facade refuses arguments of the wrong type with USAGE (not a TypeError)", () => {
+  it("get and set with a reference that is not a string", async () => {
+    const engine = createEngine({ tools: [] });
+    await engine.set("t", "†state.a", 1);
+    expect(await codeOf(() => engine.get("t", 42 as unknown as string))).toBe("USAGE");
+    expect(await codeOf(() => engine.get("t", null as unknown as string))).toBe("USAGE");
+    expect(await codeOf(() => engine.set("t", 42 as unknown as string, 1))).toBe("USAGE");
+    expect(await engine.get("t", "†state")).toEqual({ found: true, value: { a: 1 } });
+  });
+
+  it("summarize with refs that is not an array of strings", async () => {
+    const engine = createEngine({ tools: [] });
+    await engine.set("t", "†state.a", 1);
+    const refs = ["†state.a", 5] as unknown as string[];
+    expect(await codeOf(() => engine.summarize("t", { refs: "†state.a" as unknown as string[] }))).toBe(
+      "USAGE",
+    );
+    expect(await codeOf(() => engine.summarize("t", { refs }))).toBe("USAGE");
+    expect(await codeOf(() => engine.summarize("t", 5 as never))).toBe("USAGE");
+    expect((await engine.summarize("t", { refs: ["†state.a"] })).entries).toHaveLength(1);
+  });
+});
