@@ -2,6 +2,8 @@ import { createToolRegistry } from "@obelisk/compiler";
 import { asRunId, asThreadId, ObeliskError } from "@obelisk/core";
 import { EventChannel } from "@obelisk/scheduler";
 import { createMemoryStore, getValue, setValue, summarize } from "@obelisk/state";
+import { checkEngineOptions } from "./check-engine-options.js";
+import { withCheckedHooks } from "./checked-hooks.js";
 import { editThread } from "./edit-thread.js";
 import { EngineRuntime } from "./engine-runtime.js";
 import type { Engine, EngineOptions, RunHandle, RunOptions, RunResult } from "./engine-types.js";
@@ -30,9 +32,11 @@ async function resumeRun(
 
 /**
  * Creates an engine (SPEC §7–§9): tools, a store (default in-memory), limits, hooks and injected clock,
- * randomness and id generator. Throws ObeliskError USAGE for invalid tool definitions.
+ * randomness and id generator. Throws ObeliskError USAGE for invalid tool definitions and invalid options.
  */
-export function createEngine(options: EngineOptions): Engine {
+export function createEngine(given: EngineOptions): Engine {
+  checkEngineOptions(given);
+  const options = withCheckedHooks(given);
   const registry = createToolRegistry(options.tools);
   const store = options.store ?? createMemoryStore(options.now === undefined ? {} : { now: options.now });
   const runtime = new EngineRuntime(options, registry, store);

@@ -4,6 +4,7 @@ import { EventChannel, PlanRunner } from "@obelisk/scheduler";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
 import { normalizeInput } from "./normalize-input.js";
+import { recordRun } from "./record-run.js";
 import { toRunResult } from "./to-run-result.js";
 
 /**
@@ -42,7 +43,7 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
     });
     const runId = runtime.runId();
     const emptyPlan = { type: "plan", plan: [] };
-    await store.createRun({
+    await recordRun(store, {
       runId,
       threadId,
       planHash: "sha256:",

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { storeKinds } from "./__fixtures__/stores.js";
+import { createEngine, type EngineOptions, ObeliskError } from "./index.js";
+
+const val = { name: "val", input: { type: "object", properties: { v: {} } }, run: (args: unknown) => args };
+const plan = [{ _tool: "val", v: 1, _outputPath: "†state.x" }];
+
+const thrownCode = (work: () => unknown): string | undefined => {
+  try {
+    work();
+    return undefined;
+  } catch (error) {
+    return ObeliskError.is(error) ? error.code : "not an ObeliskError";
+  }
+};
+
+const rejectedCode = async (work: () => Promise<unknown>): Promise<string | undefined> => {
+  try {
+    await work();
+    return undefined;
+  } catch (error) {
+    return ObeliskError.is(error) ? error.code : "not an ObeliskError";
+  }
+};
+
+describe("createEngine refuses options that would silently mean something else (USAGE)", () => {
+  it.each<[string, Record<string, unknown>]>([
+    ["concurrency 0", { concurrency: 0 }],
+    ["concurrency -1", { concurrency: -1 }],
+    ["concurrency NaN", { concurrency: Number.NaN }],
+    ["concurrency 1.5", { concurrency: 1.5 }],
+    ["concurrency '2'", { concurrency: "2" }],
+    ["limit NaN", { limits: { maxCalls: Number.NaN } }],
+    ["limit '3'", { limits: { maxDepth: "3" } }],
+    ["limit 0", { limits: { maxCalls: 0 } }],
+    ["limit -1", { limits: { maxCalls: -1 } }],
+    ["unknown limit", { limits: { maxCall: 2 } }],
+    ["limits not an object", { limits: 5 }],
+    ["lockWaitMs -1", { lockWaitMs: -1 }],
+    ["lockWaitMs NaN", { lockWaitMs: Number.NaN }],
+    ["lockWaitMs past a timer's range", { lockWaitMs: 1e12 }],
+    ["stateSchema false", { stateSchema: false }],
+    ["stateSchema true", { stateSchema: true }],
+    ["stateSchema an array", { stateSchema: [] }],
+    ["retention maxVariables NaN", { retention: { maxVariables: Number.NaN } }],
+    ["retention maxVariables -1", { retention: { maxVariables: -1 } }],
+    ["unknown retention field", { retention: { maxVariable: 2 } }],
+    ["now not a function", { now: 5 }],
+    ["generateId not a function", { generateId: "id" }],
+    ["failFast not a boolean", { failFast: "yes" }],
+  ])("%s", (_label, options) => {
+    expect(thrownCode(() => createEngine({ tools: [val], ...options } as EngineOptions))).toBe("USAGE");
+  });
+
+  it("options that are not an object", () => {
+    expect(thrownCode(() => createEngine(undefined as unknown as EngineOptions))).toBe("USAGE");
+  });
+
+  it.each<[string, Partial<EngineOptions>]>([
+    ["concurrency 1", { concurrency: 1 }],
+    ["concurrency Infinity", { concurrency: Number.POSITIVE_INFINITY }],
+    ["limits given", { limits: { maxCalls: 5, maxValueBytes: Number.POSITIVE_INFINITY } }],
+    ["lockWaitMs 0", { lockWaitMs: 0 }],
+    ["retention Infinity and 0", { retention: { maxVariables: Number.POSITIVE_INFINITY, maxAgeMs: 0 } }],
+    ["stateSchema {}", { stateSchema: {} }],
+  ])("accepts %s and runs", async (_label, options) => {
+    const engine = createEngine({ tools: [val], ...options });
+    expect((await engine.run(plan)).status).toBe("succeeded");
+  });
+});
+
+describe("injected clock and id generator", () => {
+  it("a clock answering NaN makes the run fail with USAGE, not a RangeError", async () => {
+    const engine = createEngine({ tools: [val], now: () => Number.NaN });
+    expect(await rejectedCode(() => engine.run(plan))).toBe("USAGE");
+  });
+
+  it("an id generator answering an empty string or a number makes the run fail with USAGE", async () => {
+    const empty = createEngine({ tools: [val], generateId: () => "" });
+    expect(await rejectedCode(() => empty.run(plan))).toBe("USAGE");
+    const numeric = createEngine({ tools: [val], generateId: () => 7 as unknown as string });
+    expect(await rejectedCode(() => numeric.open())).toBe("USAGE");
+  });
+
+  it.each(storeKinds())(
+    "a repeated run id never overwrites another run's record ($name store)",
+    async (kind) => {
+      const engine = createEngine({ tools: [val], store: kind.open(), generateId: () => "same" });
+      try {
+        const first = await engine.open({ threadId: "a" });
+        first.add({ _tool: "val", v: 1, _outputPath: "†state.x" });
+        expect((await first.close()).status).toBe("succeeded");
+        expect(await rejectedCode(() => engine.open({ threadId: "b" }))).toBe("USAGE");
+        expect((await engine.runs.list()).map((run) => [run.runId, run.threadId, run.status])).toEqual([
+          ["same", "a", "succeeded"],
+        ]);
+        // the refused open released its lock
+        expect(await rejectedCode(() => engine.open({ threadId: "b" }))).toBe("USAGE");
+      } finally {
+        await engine.close();
+        kind.cleanup();
+      }
+    },
+  );
+});

@@ -1,0 +1,79 @@
+import { DEFAULT_LIMITS, MAX_TIMER_MS, ObeliskError } from "@obelisk/core";
+import type { RetentionPolicy } from "@obelisk/state";
+import type { EngineOptions } from "./engine-types.js";
+
+/** Every retention field (a new one is a compile error here until it is listed). */
+const RETENTION_FIELDS = {
+  maxVariables: true,
+  maxBytes: true,
+  maxAgeMs: true,
+  maxCallOutputs: true,
+  maxCallOutputBytes: true,
+  maxCallOutputAgeMs: true,
+} as const satisfies Record<keyof RetentionPolicy, true>;
+
+const usage = (message: string): ObeliskError => new ObeliskError("USAGE", `createEngine: ${message}`);
+
+const shown = (value: unknown): string =>
+  typeof value === "string" ? JSON.stringify(value) : value === null ? "null" : String(value);
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const isPositiveCount = (value: unknown): boolean =>
+  value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && (value as number) >= 1);
+
+function checkLimits(limits: unknown): void {
+  if (limits === undefined) return;
+  if (!isRecord(limits)) throw usage("limits must be an object of limits by name");
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Object.hasOwn(DEFAULT_LIMITS, name))
+      throw usage(`unknown limit ${name} (limits: ${Object.keys(DEFAULT_LIMITS).join(", ")})`);
+    if (value !== undefined && !isPositiveCount(value))
+      throw usage(`limit ${name} must be a positive integer (or Infinity), got ${shown(value)}`);
+  }
+}
+
+function checkRetention(retention: unknown): void {
+  if (retention === undefined) return;
+  if (!isRecord(retention)) throw usage("retention must be an object");
+  for (const [name, value] of Object.entries(retention)) {
+    if (!Object.hasOwn(RETENTION_FIELDS, name))
+      throw usage(`unknown retention field ${name} (fields: ${Object.keys(RETENTION_FIELDS).join(", ")})`);
+    if (value !== undefined && (typeof value !== "number" || Number.isNaN(value) || value < 0))
+      throw usage(
+        `retention ${name} must be a non-negative number (Infinity disables it), got ${shown(value)}`,
+      );
+  }
+}
+
+function checkFunctions(options: EngineOptions): void {
+  for (const name of ["confirm", "now", "random", "generateId", "onEvent"] as const) {
+    const value: unknown = options[name];
+    if (value !== undefined && typeof value !== "function") throw usage(`${name} must be a function`);
+  }
+}
+
+/**
+ * Refuses engine options that would silently mean something else (SPEC §11: a clear error, never a limit
+ * quietly disabled): `concurrency` other than a positive integer or Infinity, an unknown limit or one that is
+ * not a positive integer (NaN, "3", 0), a negative or too long `lockWaitMs`, a `stateSchema` that is not a
+ * JSON Schema object, a bad retention field, hooks that are not functions. Throws ObeliskError USAGE.
+ */
+export function checkEngineOptions(options: EngineOptions): void {
+  if (!isRecord(options)) throw usage("options must be an object ({ tools, … })");
+  const { concurrency, lockWaitMs, stateSchema, failFast } = options as Record<string, unknown>;
+  if (concurrency !== undefined && !isPositiveCount(concurrency))
+    throw usage(`concurrency must be a positive integer (or Infinity: unbounded), got ${shown(concurrency)}`);
+  if (
+    lockWaitMs !== undefined &&
+    (typeof lockWaitMs !== "number" || !(lockWaitMs >= 0 && lockWaitMs <= MAX_TIMER_MS))
+  )
+    throw usage(`lockWaitMs must be a number of ms from 0 to ${MAX_TIMER_MS}, got ${shown(lockWaitMs)}`);
+  if (stateSchema !== undefined && !isRecord(stateSchema))
+    throw usage(`stateSchema must be a JSON Schema object, got ${shown(stateSchema)}`);
+  if (failFast !== undefined && typeof failFast !== "boolean") throw usage("failFast must be a boolean");
+  checkLimits(options.limits);
+  checkRetention(options.retention);
+  checkFunctions(options);
+}
