@@ -1,10 +1,10 @@
 import type { CompiledCall, RegisteredTool } from "@obelisk/compiler";
-import { asThreadId, deepFreeze, type JsonObject, toJsonValue } from "@obelisk/core";
+import { assertNever, asThreadId, deepFreeze, type JsonObject, toJsonValue } from "@obelisk/core";
 import type { Awaitable, CallRecord } from "@obelisk/state";
 import { isThenable } from "./awaitable.js";
 import { callHash } from "./call-hash.js";
 import type { CallEnding } from "./call-record.js";
-import type { ConfirmDecision } from "./confirm-types.js";
+import { checkDecision } from "./check-decision.js";
 import { toRecordedError } from "./event-hub.js";
 import { errorValue, interpretResult } from "./interpret-result.js";
 import type { InvokeOutcome } from "./invoke-tool.js";
@@ -20,6 +20,8 @@ export interface DispatchHost {
   readonly aborted: boolean;
   /** Why the run was aborted. */
   readonly abortReason: string;
+  /** The run's signal (aborted with the run). */
+  readonly signal: AbortSignal;
   /** Ends a call without a result (failed, deferred, rejected, cancelled). */
   end(index: number, ending: CallEnding): void;
   /** Hands a completed result to the decision core (committed in order). */
@@ -103,13 +105,18 @@ function decide(
   index: number,
   run: CallRun,
   tool: RegisteredTool,
-  decision: ConfirmDecision,
+  answer: unknown,
 ): Awaitable<void> {
+  const decision = checkDecision(answer);
   switch (decision.action) {
     case "approve":
       return execute(host, index, run, tool);
     case "reject":
-      return host.end(index, { status: "rejected", wrote: [], reason: decision.reason });
+      return host.end(index, {
+        status: "rejected",
+        wrote: [],
+        ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+      });
     case "modify": {
       const json = toJsonValue(decision.params);
       if (!json.ok || typeof json.value !== "object" || json.value === null || Array.isArray(json.value)) {
@@ -120,8 +127,10 @@ function decide(
       run.params = json.value as JsonObject;
       return execute(host, index, run, tool);
     }
+    case "invalid":
+      return host.end(index, failed("CONFIRM_ERROR", decision.message));
     default:
-      return host.end(index, failed("CONFIRM_ERROR", "the confirm hook returned an unknown action"));
+      return assertNever(decision);
   }
 }
 
@@ -150,17 +159,55 @@ function confirmThenExecute(
     params: run.params ?? {},
     ...(call.outputPath === undefined ? {} : { outputPath: call.outputPath.text }),
   };
-  let decision: Awaitable<ConfirmDecision>;
+  let decision: unknown;
   try {
     decision = confirm(request);
+    if (!isThenable(decision)) return decide(host, index, run, tool, decision);
   } catch (error) {
     return host.end(index, failed("CONFIRM_ERROR", toRecordedError(error).message));
   }
-  if (!(decision instanceof Promise)) return decide(host, index, run, tool, decision);
-  return decision.then(
-    (value) => decide(host, index, run, tool, value),
-    (error: unknown) => host.end(index, failed("CONFIRM_ERROR", toRecordedError(error).message)),
-  );
+  return awaitDecision(host, index, run, tool, decision);
+}
+
+/**
+ * Waits for a hook's pending answer, raced against the run's signal: when the run is aborted first the
+ * call ends `cancelled` at once and a late answer is ignored (its ending is already taken), so a hook that
+ * never answers cannot hold a cancelled run (bug M4).
+ */
+function awaitDecision(
+  host: DispatchHost,
+  index: number,
+  run: CallRun,
+  tool: RegisteredTool,
+  decision: PromiseLike<unknown>,
+): Promise<void> {
+  const signal = host.signal;
+  if (host.aborted) return Promise.resolve(host.end(index, cancelledEnding(host)));
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => resolve(host.end(index, cancelledEnding(host)));
+    signal.addEventListener("abort", onAbort, { once: true });
+    const settle = (next: () => Awaitable<void>): void => {
+      signal.removeEventListener("abort", onAbort);
+      if (host.aborted) {
+        resolve();
+        return;
+      }
+      try {
+        resolve(next());
+      } catch (error) {
+        reject(error);
+      }
+    };
+    Promise.resolve(decision).then(
+      (value) => settle(() => decide(host, index, run, tool, value)),
+      (error: unknown) =>
+        settle(() => host.end(index, failed("CONFIRM_ERROR", toRecordedError(error).message))),
+    );
+  });
+}
+
+function cancelledEnding(host: DispatchHost): CallEnding {
+  return { status: "cancelled", wrote: [], reason: host.abortReason };
 }
 
 /** Reuses a completed record: the call is `satisfied`, its result re-applied where its targets lost it. */

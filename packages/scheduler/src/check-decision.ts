@@ -1,0 +1,36 @@
+import { toRecordedError } from "./event-hub.js";
+
+/** What a confirmation hook answered, checked: a decision, or why it is not one. */
+type CheckedDecision =
+  | { readonly action: "approve" }
+  | { readonly action: "modify"; readonly params: unknown }
+  | { readonly action: "reject"; readonly reason: string | undefined }
+  | { readonly action: "invalid"; readonly message: string };
+
+/**
+ * Reads a hook's answer once, defensively: anything but an object with a known `action` (undefined, null,
+ * a string, a throwing getter) is invalid, so it fails the call with CONFIRM_ERROR (bug M4).
+ */
+export function checkDecision(decision: unknown): CheckedDecision {
+  if (typeof decision !== "object" || decision === null)
+    return { action: "invalid", message: `the confirm hook returned ${describe(decision)}, not a decision` };
+  try {
+    const { action } = decision as { action?: unknown };
+    if (action === "approve") return { action };
+    if (action === "modify") return { action, params: (decision as { params?: unknown }).params };
+    if (action === "reject") {
+      const reason = (decision as { reason?: unknown }).reason;
+      return { action, reason: reason === undefined ? undefined : String(reason) };
+    }
+    return { action: "invalid", message: "the confirm hook returned an unknown action" };
+  } catch (error) {
+    return {
+      action: "invalid",
+      message: `reading the confirm hook's decision threw: ${toRecordedError(error).message}`,
+    };
+  }
+}
+
+function describe(value: unknown): string {
+  return value === null ? "null" : typeof value === "undefined" ? "undefined" : `a ${typeof value}`;
+}

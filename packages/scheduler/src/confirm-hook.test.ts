@@ -1,0 +1,128 @@
+import { createToolRegistry, type ToolContext } from "@obelisk/compiler";
+import { asRunId } from "@obelisk/core";
+import { describe, expect, it } from "vitest";
+import { flush } from "./__fixtures__/deferred.js";
+import { runPlan, statusOf } from "./__fixtures__/run-plan.js";
+import type { ConfirmDecision, ConfirmHook } from "./confirm-types.js";
+
+const plan = [
+  { _tool: "val", _id: "ok", v: 1, _outputPath: "†state.ok" },
+  { _tool: "val", _id: "ask", v: 2, _outputPath: "†state.ask" },
+];
+
+function registryCounting(ran: string[]) {
+  return createToolRegistry([
+    {
+      name: "val",
+      run: (args: { v?: unknown }, context: ToolContext) => {
+        ran.push(context.callId);
+        return args.v;
+      },
+    },
+  ]);
+}
+
+/** A hook answering `answer` for call `ask` (synchronously, or as a resolved promise) and approving others. */
+function hookAnswering(answer: unknown, async: boolean): ConfirmHook {
+  return (request) => {
+    const value = (request.callId === "ask" ? answer : { action: "approve" }) as ConfirmDecision;
+    return async ? Promise.resolve(value) : value;
+  };
+}
+
+const throwingGetter = {
+  get action(): string {
+    throw new Error("getter throws");
+  },
+};
+
+describe("confirm hook answers that are not decisions (M4)", () => {
+  for (const async of [false, true]) {
+    for (const [label, answer] of [
+      ["undefined", undefined],
+      ["null", null],
+      ["a string", "approve"],
+      ["an object with a throwing action getter", throwingGetter],
+      ["an unknown action", { action: "maybe" }],
+    ] as const) {
+      it(`${label} (${async ? "async" : "sync"}) fails only that call with CONFIRM_ERROR, with a record`, async () => {
+        const ran: string[] = [];
+        const { result, store } = await runPlan(registryCounting(ran), plan, {
+          confirm: hookAnswering(answer, async),
+        });
+        expect(result.status).toBe("failed");
+        expect(statusOf(result)).toEqual({
+          ok: ["succeeded", undefined],
+          ask: ["failed", "CONFIRM_ERROR"],
+        });
+        expect(ran).toEqual(["ok"]);
+        const records = await store.listCallRecords(asRunId("r"));
+        expect(records.map((record) => [record.callId, record.status, record.error?.code])).toContainEqual([
+          "ask",
+          "failed",
+          "CONFIRM_ERROR",
+        ]);
+        expect(result.state).toEqual({ ok: 1 });
+      });
+    }
+  }
+
+  it("a reject without a reason still rejects the call", async () => {
+    const ran: string[] = [];
+    const { result } = await runPlan(registryCounting(ran), plan, {
+      confirm: hookAnswering({ action: "reject" }, false),
+    });
+    expect(statusOf(result).ask).toEqual(["rejected", undefined]);
+    expect(result.status).toBe("succeeded");
+  });
+});
+
+describe("aborting a run while the confirm hook is pending (M4)", () => {
+  it("the waiting call ends cancelled and the run settles; a late answer is ignored", async () => {
+    const ran: string[] = [];
+    const answers: ((decision: ConfirmDecision) => void)[] = [];
+    const controller = new AbortController();
+    const running = runPlan(registryCounting(ran), plan, {
+      signal: controller.signal,
+      confirm: (request) =>
+        request.callId === "ask"
+          ? new Promise<ConfirmDecision>((resolve) => answers.push(resolve))
+          : { action: "approve" },
+    });
+    await flush();
+    expect(answers).toHaveLength(1);
+    controller.abort();
+    const { result } = await running;
+    expect(result.status).toBe("cancelled");
+    expect(statusOf(result)).toEqual({ ok: ["succeeded", undefined], ask: ["cancelled", undefined] });
+    answers[0]?.({ action: "approve" });
+    await flush();
+    expect(ran).toEqual(["ok"]);
+  });
+
+  it("failFast: another call's failure cancels a call whose confirmation never comes", async () => {
+    const registry = createToolRegistry([
+      {
+        name: "val",
+        run: (args: { v?: unknown }) => {
+          if (args.v === "boom") throw new Error("boom");
+          return args.v;
+        },
+      },
+    ]);
+    const { result } = await runPlan(
+      registry,
+      [
+        { _tool: "val", _id: "ask", v: 2, _outputPath: "†state.ask" },
+        { _tool: "val", _id: "bad", v: "boom", _outputPath: "†state.bad" },
+      ],
+      {
+        failFast: true,
+        confirm: (request) =>
+          request.callId === "ask" ? new Promise<ConfirmDecision>(() => {}) : { action: "approve" },
+      },
+    );
+    expect(result.status).toBe("failed");
+    expect(statusOf(result)).toEqual({ ask: ["cancelled", undefined], bad: ["failed", "TOOL_ERROR"] });
+  });
+});
