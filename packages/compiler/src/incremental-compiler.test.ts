@@ -20,6 +20,19 @@ describe("incremental compiler", () => {
     expect(compiler.graph.hasEdge("writer", "reader")).toBe(true);
   });
 
+  it("refuses a call holding a value that is not JSON, and still closes with a hash", () => {
+    const compiler = createIncrementalCompiler(registry);
+    const bigint = compiler.addCall({ _tool: "log", _id: "a", message: 1n });
+    expect(bigint.ok).toBe(false);
+    expect(bigint.diagnostics.map((d) => [d.code, d.pointer])).toEqual([["JSON_SYNTAX", "/plan/0/message"]]);
+    const date = compiler.addCall({ _tool: "log", _id: "b", message: new Date(0) });
+    expect(date.diagnostics.map((d) => [d.code, d.pointer])).toEqual([["JSON_SYNTAX", "/plan/1/message"]]);
+    expect(compiler.addCall({ _tool: "log", _id: "c", message: "fine" }).ok).toBe(true);
+    const closed = compiler.close();
+    expect(closed.planHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(closed.calls.map((call) => call.id)).toEqual(["c"]);
+  });
+
   it("refuses a call that would close a cycle", () => {
     const compiler = createIncrementalCompiler(registry);
     compiler.addCall({ _tool: "log", _id: "a", message: "†state.b", _outputPath: "†state.a" });

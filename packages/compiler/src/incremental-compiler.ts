@@ -1,5 +1,5 @@
-import type { Diagnostic, JsonObject, PlanDocument, PlanHash } from "@obelisk/core";
-import { appendPointer, normalizePlan, planHash } from "@obelisk/core";
+import type { Diagnostic, JsonObject, JsonValue, PlanDocument, PlanHash } from "@obelisk/core";
+import { appendPointer, normalizePlan, planHash, toJsonValue } from "@obelisk/core";
 import { closePlan } from "./close-plan.js";
 import { internalFailure, lazyGraph } from "./compile.js";
 import { type CompileOptions, resolveCompileOptions } from "./compile-options.js";
@@ -26,12 +26,22 @@ export interface IncrementalCompiler {
   readonly graph: PlanGraph;
 }
 
-/** Rebases limit diagnostics of one call (checked as a one-call document) onto its pointer. */
-function limitDiagnostics(call: unknown, pointer: string, options: CompileOptions): Diagnostic[] {
+/**
+ * One call checked as a one-call document: its limit and not-JSON diagnostics, rebased onto its pointer,
+ * and the frozen JSON copy that is compiled, hashed and stored (null for a value that is not JSON).
+ */
+function checkCall(
+  call: unknown,
+  pointer: string,
+  options: CompileOptions,
+): { readonly diagnostics: Diagnostic[]; readonly value: JsonValue } {
   const checked = normalizePlan(call, { limits: { ...options.limits, maxCalls: Number.MAX_SAFE_INTEGER } });
-  return checked.diagnostics
-    .filter((diagnostic) => diagnostic.code === "PLAN_LIMIT")
+  const diagnostics = checked.diagnostics
+    .filter((diagnostic) => diagnostic.code === "PLAN_LIMIT" || diagnostic.code === "JSON_SYNTAX")
     .map((diagnostic) => ({ ...diagnostic, pointer: pointer + diagnostic.pointer }));
+  if (checked.document !== undefined) return { diagnostics, value: checked.document.source as JsonValue };
+  const copy = toJsonValue(call, { maxBytes: Number.MAX_SAFE_INTEGER, remember: true });
+  return { diagnostics, value: copy.ok ? copy.value : null };
 }
 
 /**
@@ -60,17 +70,19 @@ export function createIncrementalCompiler(
     const pointer = appendPointer("/plan", index);
     if (closed !== undefined)
       return { ok: false, diagnostics: [makeDiagnostic("PLAN_SHAPE", "the plan is closed", pointer)] };
-    values.push(call);
+    values.push(null);
     try {
-      const limits =
+      const checked = checkCall(call, pointer, options);
+      values[index] = checked.value;
+      const refused =
         index >= resolved.limits.maxCalls
           ? [makeDiagnostic("PLAN_LIMIT", `more than ${resolved.limits.maxCalls} calls`, pointer)]
-          : limitDiagnostics(call, pointer, options);
-      if (limits.length > 0) {
-        for (const diagnostic of limits) builder.diagnostics.push({ index, diagnostic });
-        return { ok: false, diagnostics: limits };
+          : checked.diagnostics;
+      if (refused.length > 0) {
+        for (const diagnostic of refused) builder.diagnostics.push({ index, diagnostic });
+        return { ok: false, diagnostics: refused };
       }
-      return builder.add({ value: call, pointer, index });
+      return builder.add({ value: checked.value, pointer, index });
     } catch (error) {
       const diagnostic = makeDiagnostic(
         "PLAN_SHAPE",

@@ -12,7 +12,7 @@ describe("normalizePlan", () => {
     expect(result.diagnostics).toEqual([]);
     expect(result.document).toMatchObject({ form: "plan", id: "p", description: "d", source: plan });
     expect(result.document?.inputSchema).toEqual({ type: "object" });
-    expect(result.document?.calls[0]?.value).toBe(call);
+    expect(result.document?.calls[0]?.value).toEqual(call);
     expect(normalizePlan({ calls: [call] }).document?.form).toBe("calls");
     expect(normalizePlan([call]).document?.form).toBe("array");
     expect(normalizePlan(call).document?.form).toBe("call");
@@ -48,7 +48,47 @@ describe("normalizePlan", () => {
     expect(codes(cyclic).map(([code]) => code)).toEqual(["PLAN_LIMIT"]);
     let shared: unknown[] = [];
     for (let level = 0; level < 60; level++) shared = [shared, shared];
-    expect(codes([{ _tool: "a", shared }])).toEqual([]);
+    expect(codes([{ _tool: "a", shared }])).toEqual([["PLAN_LIMIT", ""]]);
+    let small: unknown[] = [];
+    for (let level = 0; level < 10; level++) small = [small, small];
+    expect(codes([{ _tool: "a", small }])).toEqual([]);
+  });
+
+  it("works on a frozen JSON copy: later changes to the value change nothing", () => {
+    const call = { _tool: "a", x: { y: 1 } };
+    const result = normalizePlan([call]);
+    call.x.y = 2;
+    const copied = result.document?.calls[0]?.value as { x: { y: number } };
+    expect(copied.x.y).toBe(1);
+    expect(Object.isFrozen(copied.x)).toBe(true);
+    expect(result.document?.source).toEqual([{ _tool: "a", x: { y: 1 } }]);
+  });
+
+  it("refuses values that are not JSON with JSON_SYNTAX at their pointer", () => {
+    const date = Object.assign(new Date(0), { path: "/etc" });
+    expect(codes([{ _tool: "a", when: date }])).toEqual([["JSON_SYNTAX", "/0/when"]]);
+    expect(codes([{ _tool: "a", n: Number.NaN }])).toEqual([["JSON_SYNTAX", "/0/n"]]);
+    expect(codes([{ _tool: "a", n: Number.POSITIVE_INFINITY }])).toEqual([["JSON_SYNTAX", "/0/n"]]);
+    expect(codes([{ _tool: "a", m: new Map([["k", 1]]) }])).toEqual([["JSON_SYNTAX", "/0/m"]]);
+    expect(codes([{ _tool: "a", b: 1n }])).toEqual([["JSON_SYNTAX", "/0/b"]]);
+    expect(codes([{ _tool: "a", f: () => 1 }])).toEqual([["JSON_SYNTAX", "/0/f"]]);
+    // biome-ignore lint/suspicious/noSparseArray: a hole is what is tested
+    expect(codes([{ _tool: "a", holes: [1, , 3] }])).toEqual([["JSON_SYNTAX", "/0/holes/1"]]);
+    const hostile = {
+      _tool: "a",
+      get p(): never {
+        throw new Error("no");
+      },
+    };
+    expect(codes([hostile]).map(([code]) => code)).toEqual(["JSON_SYNTAX"]);
+  });
+
+  it("reads -0 as 0 and refuses a plan over maxDocumentBytes", () => {
+    const copied = normalizePlan([{ _tool: "a", z: -0 }]).document?.calls[0]?.value as { z: number };
+    expect(Object.is(copied.z, 0)).toBe(true);
+    expect(codes([{ _tool: "a", text: "x".repeat(100) }], { maxDocumentBytes: 50 })).toEqual([
+      ["PLAN_LIMIT", ""],
+    ]);
   });
 
   it("reports a long string in a shared sub-object once, and a deep one where it is deepest", () => {

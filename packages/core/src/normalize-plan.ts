@@ -6,6 +6,7 @@ import { resolveLimits } from "./limits.js";
 import { planDiagnostic } from "./plan-diagnostic.js";
 import type { PlanCallSource, PlanDocument, PlanForm } from "./plan-document.js";
 import { planLimitDiagnostics } from "./plan-limit-diagnostics.js";
+import { toJsonValue } from "./value-to-json-value.js";
 
 /** The result of normalizing a plan document. */
 export interface NormalizePlanResult {
@@ -140,11 +141,40 @@ export function normalizePlanShape(value: unknown, limits: Limits): NormalizePla
 
 /**
  * Normalizes a parsed plan document from any accepted form (SPEC §5) and enforces the document limits
- * (depth, string length, number of calls). Never throws; does not validate the calls themselves.
+ * (depth, string length, number of calls). The document's `source` is a frozen JSON copy of `value`
+ * (what is hashed, compiled, stored and run: later changes to `value` change nothing). Never throws; does
+ * not validate the calls themselves.
  */
 export function normalizePlan(value: unknown, options: NormalizePlanOptions = {}): NormalizePlanResult {
   const limits = resolveLimits(options.limits);
-  const limitDiagnostics = planLimitDiagnostics(value, limits);
+  let limitDiagnostics: Diagnostic[];
+  try {
+    limitDiagnostics = planLimitDiagnostics(value, limits);
+  } catch {
+    // A value whose inspection throws: the copy below reports it with its pointer.
+    limitDiagnostics = [];
+  }
   if (limitDiagnostics.length > 0) return { diagnostics: limitDiagnostics };
-  return normalizePlanShape(value, limits);
+  if (typeof value !== "object" || value === null) return normalizePlanShape(value, limits);
+  const copy = toJsonValue(value, { maxBytes: limits.maxDocumentBytes, remember: true });
+  if (copy.ok) return normalizePlanShape(copy.value, limits);
+  if (copy.code === "OUTPUT_TOO_LARGE") {
+    const message = `the plan is larger than the limit of ${limits.maxDocumentBytes} bytes of JSON`;
+    return { diagnostics: [planDiagnostic("PLAN_LIMIT", message, "", "raise maxDocumentBytes")] };
+  }
+  return { diagnostics: [notJsonDiagnostic(copy.message, copy.pointer)] };
+}
+
+/**
+ * A plan value that is not plain JSON (a Date or other class instance, a Map, NaN or ±Infinity, a BigInt, a
+ * function, a sparse array, a getter that throws, a cycle): refused, since the plan is hashed, approved,
+ * stored and run as JSON and such a value would mean something else in each of those.
+ */
+function notJsonDiagnostic(message: string, pointer: string): Diagnostic {
+  return planDiagnostic(
+    "JSON_SYNTAX",
+    `the plan is not JSON: ${message}`,
+    pointer,
+    "plans hold only JSON values: plain objects, arrays, strings, finite numbers, booleans and null",
+  );
 }

@@ -145,3 +145,21 @@ describe("parsePlanText: rejections", () => {
     ]);
   });
 });
+
+describe("parsePlanText: numbers a double cannot hold", () => {
+  it("refuses 1e999 and -1e999 with JSON_SYNTAX at their pointer and position", () => {
+    const text = '[{"_tool":"a","v":1e999,"w":[-1e999]}]';
+    expect(codes(text)).toEqual([
+      ["JSON_SYNTAX", "/0/v"],
+      ["JSON_SYNTAX", "/0/w/0"],
+    ]);
+    const result = parsePlanText(text);
+    expect(result.document).toBeUndefined();
+    expect(result.sourceMap?.positionOf("/0/v")).toMatchObject({ line: 1, column: 19 });
+  });
+
+  it("reads -0 as 0 (the plan's canonical text writes it so)", () => {
+    const value = parsePlanText('[{"_tool":"a","z":-0}]').document?.calls[0]?.value as { z: number };
+    expect(Object.is(value.z, 0)).toBe(true);
+  });
+});

@@ -3,11 +3,22 @@ import type { Diagnostic } from "./diagnostic.js";
 import { setOwn } from "./json-container.js";
 import { appendPointer } from "./json-pointer.js";
 import type { Limits } from "./limits.js";
+import { planDiagnostic } from "./plan-diagnostic.js";
 import {
   depthLimitDiagnostic,
   MAX_LIMIT_DIAGNOSTICS,
   stringLimitDiagnostic,
 } from "./plan-limit-diagnostics.js";
+
+/** A number literal too large for a double (`1e999`): JSON.parse would read it as ±Infinity. */
+function numberRangeDiagnostic(pointer: string): Diagnostic {
+  return planDiagnostic(
+    "JSON_SYNTAX",
+    "a number is out of range (it is not a finite double)",
+    pointer,
+    "write a smaller number, or the value as a string",
+  );
+}
 
 interface Pending {
   readonly node: Node;
@@ -40,6 +51,13 @@ export function valueFromTree(root: Node, limits: Limits): { value: unknown; dia
           diagnostics.push(stringLimitDiagnostic(node.value.length, pointer, limits, false));
         }
         return node.value;
+      case "number":
+        if (!Number.isFinite(node.value)) {
+          diagnostics.push(numberRangeDiagnostic(pointer));
+          return null;
+        }
+        // JSON has one zero: "-0" reads as 0, as the plan's canonical text (its hash) writes it.
+        return node.value === 0 ? 0 : node.value;
       default:
         return node.value;
     }
