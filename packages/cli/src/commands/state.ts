@@ -1,6 +1,6 @@
 import { ObeliskError, plural } from "@obelisk/core";
 import { type Command, Option } from "commander";
-import type { Engine, GetValueResult } from "obelisk";
+import type { Engine, GetValueResult, VariableSummary } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, parseCount, parsePositive, withFormat, withStore } from "../common-options.js";
 import { withEngine } from "../engine-session.js";
@@ -72,7 +72,7 @@ async function summary(engine: Engine, options: StateOptions, output: Output): P
   }
   const summary = await engine.summarize(options.thread, { ...common, format: "markdown" });
   if (summary.entries.length === 0) {
-    output.line(output.colors.dim(`thread ${options.thread} holds no variables`));
+    for (const line of emptySummaryLines(options, summary)) output.line(output.colors.dim(line));
     return;
   }
   const bytes = summary.entries.reduce((sum, entry) => sum + entry.bytes, 0);
@@ -91,6 +91,22 @@ async function summary(engine: Engine, options: StateOptions, output: Output): P
       "read a value (or one page of it): obelisk state get --ref <reference> [--offset N --limit N]",
     ),
   );
+}
+
+/** What an empty text summary says: every variable left out for the budget, references not stored, or none. */
+function emptySummaryLines(options: StateOptions, summary: VariableSummary): string[] {
+  const lines: string[] = [];
+  if (summary.omitted > 0) {
+    const budget = options.budget === undefined ? "the default budget" : `${options.budget} characters`;
+    lines.push(
+      `thread ${options.thread}: ${plural(summary.omitted, "variable")} left out to stay within ${budget} ` +
+        "(raise --budget, or narrow with --last or --ref)",
+    );
+  }
+  if (summary.notFound.length > 0)
+    lines.push(`not stored on thread ${options.thread} (missing or evicted): ${summary.notFound.join(", ")}`);
+  if (lines.length === 0) lines.push(`thread ${options.thread} holds no variables`);
+  return lines;
 }
 
 async function get(engine: Engine, options: StateOptions, output: Output): Promise<void> {
