@@ -4,6 +4,22 @@ import { makeDiagnostic } from "./make-diagnostic.js";
 import type { RegisteredTool } from "./registered-tool.js";
 
 /**
+ * True when the tool's `_outputPath` constraint allows the path: every target of every alternative, by its
+ * canonical text, satisfies it (checking the whole text would let `†state.user.x && †state.approvals.y`
+ * through a pattern like `^†state\.user\.`). A `const` or `enum` constraint may also name the whole
+ * canonical text of a path with several targets: an exact match cannot smuggle anything in.
+ */
+function outputPathAllowed(tool: RegisteredTool, path: OutputPath): boolean {
+  const rule = tool.outputPathSchema;
+  if (rule !== undefined && (rule.const !== undefined || rule.enum !== undefined)) {
+    if (tool.validateOutputPath(path.text).length === 0) return true;
+  }
+  for (const targets of path.alternatives)
+    for (const target of targets) if (tool.validateOutputPath(target.text).length > 0) return false;
+  return true;
+}
+
+/**
  * Parses and checks a call's `_outputPath` (SPEC §3): OUTPUT_PATH_SYNTAX / OUTPUT_PATH_READONLY /
  * REF_FORBIDDEN_SEGMENT / REF_KIND_UNKNOWN from the parser, OUTPUT_PATH_NOT_ALLOWED for the tool's
  * constraint, OUTCOME_UNKNOWN for more alternatives than declared outcomes. All at `<callPointer>/_outputPath`.
@@ -37,7 +53,7 @@ export function checkOutputPath(
     return undefined;
   }
   if (tool === undefined) return parsed.value;
-  if (tool.outputPathSchema !== undefined && tool.validateOutputPath(value).length > 0) {
+  if (tool.outputPathSchema !== undefined && !outputPathAllowed(tool, parsed.value)) {
     const rule = tool.outputPathSchema;
     const hint =
       typeof rule.const === "string"

@@ -25,6 +25,25 @@ describe("tool registry", () => {
     ).toEqual(["OUTPUT_PATH_NOT_ALLOWED"]);
   });
 
+  it("an _outputPath constraint holds for every target: && and || cannot smuggle a path past a pattern", () => {
+    const guarded = createToolRegistry([
+      { name: "note", outputPath: { pattern: "^†state\\.user\\." }, outcomes: ["ok", "failed"] },
+      { name: "fixed", outputPath: { const: "†state.a || †state.b" }, outcomes: ["ok", "failed"] },
+    ]);
+    const codes = (outputPath: string, tool = "note") =>
+      compile([{ _tool: tool, _outputPath: outputPath }], guarded)
+        .diagnostics.filter((d) => d.severity === "error")
+        .map((d) => [d.code, d.pointer]);
+    const refused = [["OUTPUT_PATH_NOT_ALLOWED", "/0/_outputPath"]];
+    expect(codes("†state.user.p && †state.approvals.refund")).toEqual(refused);
+    expect(codes("†state.user.p || †state.approvals.refund")).toEqual(refused);
+    expect(codes("†state.approvals.refund && †state.user.p")).toEqual(refused);
+    expect(codes("†state.user.p && †state.user.q")).toEqual([]);
+    expect(codes("†state.user.p || †state.user.failed")).toEqual([]);
+    expect(codes("†state.a || †state.b", "fixed")).toEqual([]);
+    expect(codes("†state.a", "fixed")).toEqual(refused);
+  });
+
   it("later duplicates win with a warning; invalid tools throw USAGE", () => {
     const dup = createToolRegistry([
       { name: "t", cost: 1 },
