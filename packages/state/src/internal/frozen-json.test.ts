@@ -36,6 +36,8 @@ describe("isFrozenJson", () => {
       deepFreeze(JSON.parse('{"__proto__": 1}')),
       deepFreeze({ a: new Date(0) }),
       deepFreeze(Object.create({ inherited: 1 })),
+      Object.freeze(Object.defineProperty({ a: 1 }, "toJSON", { value: () => "x" })),
+      Object.freeze(Object.defineProperty([1], "toJSON", { value: () => "x" })),
       -0,
     ];
     for (const value of cases) expect(isFrozenJson(value as never, 1000)).toBe(false);

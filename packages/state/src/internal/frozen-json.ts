@@ -19,10 +19,12 @@ interface Budget {
 /**
  * True when `value` is already what `toJsonValue` would copy it to: deep-frozen plain JSON (arrays and
  * `Object.prototype` objects of data properties, finite numbers other than -0, no undefined member, no
- * `__proto__` key), small enough to check quickly, and provably within `maxBytes` of JSON (each string
- * counted at its worst escaping). Such a value can be kept instead of copied: nobody can change it, and
- * its copy would hold the same members. Anything else answers false and the caller copies, which gives
- * the precise verdict. Allocates nothing.
+ * `__proto__` key, no own `toJSON`), small enough to check quickly, and provably within `maxBytes` of
+ * JSON (each string counted at its worst escaping). Such a value can be kept instead of copied: nobody
+ * can change it, and its copy would hold the same members and serialise to the same text. (Hidden members
+ * other than `toJSON`, non-enumerable or symbol-keyed, are not looked for: JSON never shows them, a copy
+ * would drop them.) Anything else answers false and the caller copies, which gives the precise verdict.
+ * Allocates nothing but its counter.
  */
 export function isFrozenJson(value: JsonValue, maxBytes: number): boolean {
   const budget: Budget = { nodes: 0, bytes: 0 };
@@ -51,6 +53,8 @@ function frozenJsonNode(value: unknown, depth: number, budget: Budget): boolean 
     return true;
   }
   if (depth > MAX_DEPTH || !Object.isFrozen(value)) return false;
+  // an own `toJSON`, even a hidden one, could change what JSON.stringify writes: left to the copy
+  if (Object.hasOwn(value, "toJSON")) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto === Array.prototype) {
     const list = value as readonly unknown[];
