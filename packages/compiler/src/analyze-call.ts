@@ -96,7 +96,7 @@ export function analyzeCallBody(
   options: AnalyzeOptions,
   out: Diagnostic[],
 ): CallBody {
-  const meta = checkCallMeta(raw, pointer, callId, out);
+  const meta = checkCallMeta(raw, pointer, callId, out, options.limits);
   const params = splitParams(raw);
   const parseOptions = {
     kinds: options.kinds,

@@ -1,5 +1,12 @@
-import type { Diagnostic, JsonObject, JsonValue, Mutable, OutputMethod } from "@obelisk/core";
-import { appendPointer, didYouMean, isOutputMethod, MAX_TIMER_MS, OUTPUT_METHODS } from "@obelisk/core";
+import type { Diagnostic, JsonObject, JsonValue, Limits, Mutable, OutputMethod } from "@obelisk/core";
+import {
+  appendPointer,
+  DEFAULT_LIMITS,
+  didYouMean,
+  isOutputMethod,
+  MAX_TIMER_MS,
+  OUTPUT_METHODS,
+} from "@obelisk/core";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { isPlainObject } from "./to-json-schema.js";
 import type { RetryPolicy } from "./tool-definition.js";
@@ -43,7 +50,22 @@ function retryFieldOk(kind: "count" | "ms" | "factor" | "boolean", value: unknow
   return kind === "factor" ? value >= 1 : value >= 0;
 }
 
-function checkRetry(value: unknown, pointer: string, out: Diagnostic[], callId: string | undefined): boolean {
+/** The limit a plan's `_retry` field is held to (SPEC §11: a plan cannot keep a run and its thread busy). */
+function retryFieldLimit(key: string, limits: RetryLimits): number | undefined {
+  if (key === "attempts") return limits.maxRetryAttempts;
+  return key === "backoffMs" || key === "maxDelayMs" ? limits.maxRetryDelayMs : undefined;
+}
+
+/** The limits `checkCallMeta` applies. */
+export type RetryLimits = Pick<Limits, "maxRetryAttempts" | "maxRetryDelayMs">;
+
+function checkRetry(
+  value: unknown,
+  pointer: string,
+  out: Diagnostic[],
+  callId: string | undefined,
+  limits: RetryLimits,
+): boolean {
   if (!isPlainObject(value)) {
     out.push(makeDiagnostic("CALL_SHAPE", "_retry must be an object", pointer, { callId }));
     return false;
@@ -59,6 +81,14 @@ function checkRetry(value: unknown, pointer: string, out: Diagnostic[], callId: 
     } else if (!retryFieldOk(kind, field)) {
       out.push(makeDiagnostic("CALL_SHAPE", `_retry.${key} has an invalid value`, at, { callId }));
       ok = false;
+    } else {
+      const limit = retryFieldLimit(key, limits);
+      if (limit !== undefined && (field as number) > limit) {
+        const setting = key === "attempts" ? "maxRetryAttempts" : "maxRetryDelayMs";
+        const message = `_retry.${key} is ${field}, more than the limit of ${limit}`;
+        out.push(makeDiagnostic("PLAN_LIMIT", message, at, { callId, hint: `lower it, or raise ${setting}` }));
+        ok = false;
+      }
     }
   }
   return ok;
@@ -74,6 +104,7 @@ export function checkCallMeta(
   pointer: string,
   callId: string | undefined,
   out: Diagnostic[],
+  limits: RetryLimits = DEFAULT_LIMITS,
 ): CallMeta {
   // Most calls set no meta-property beyond these three: they share the defaults (a new object otherwise).
   let meta: Mutable<CallMeta> | undefined;
@@ -108,7 +139,7 @@ export function checkCallMeta(
         else shape("_description must be a string", pointer, key, callId, out);
         break;
       case "_retry":
-        if (checkRetry(value, appendPointer(pointer, key), out, callId))
+        if (checkRetry(value, appendPointer(pointer, key), out, callId, limits))
           meta.retry = value as Partial<RetryPolicy>;
         break;
       case "_output":

@@ -20,6 +20,8 @@ describe("limits: safe defaults", () => {
       maxStringLength: 1_000_000,
       maxPathDepth: 32,
       maxValueBytes: 64 * MIB,
+      maxRetryAttempts: 10,
+      maxRetryDelayMs: 60_000,
     });
   });
 

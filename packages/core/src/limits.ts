@@ -12,6 +12,10 @@ export interface Limits {
   readonly maxPathDepth: number;
   /** Maximum size of one value written or stored (tool output, `state set`), in bytes of JSON. Default 64 MiB. */
   readonly maxValueBytes: number;
+  /** Maximum `_retry.attempts` a plan may ask for (a tool's own policy is not limited). Default 10. */
+  readonly maxRetryAttempts: number;
+  /** Maximum `_retry.backoffMs` and `_retry.maxDelayMs` a plan may ask for, in ms. Default 60,000. */
+  readonly maxRetryDelayMs: number;
 }
 
 /** Safe defaults for every limit. */
@@ -22,6 +26,8 @@ export const DEFAULT_LIMITS: Limits = {
   maxStringLength: 1_000_000,
   maxPathDepth: 32,
   maxValueBytes: 64 * 1024 * 1024,
+  maxRetryAttempts: 10,
+  maxRetryDelayMs: 60_000,
 };
 
 /** Fills unspecified limits with their defaults. */
