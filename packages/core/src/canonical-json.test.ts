@@ -110,6 +110,40 @@ describe("canonicalJson fast and deep paths", () => {
     expect(canonicalJson(mixed)).toBe(`[${mixed.map((value) => canonicalJson(value) ?? "null").join(",")}]`);
   });
 
+  it("writes long lists of plain objects (one sorted key list, native writer) like each item alone", () => {
+    const call = (i: number) => ({
+      z: { "10": i, "9": [i, { y: 1, x: 2 }], b: undefined },
+      _tool: "step",
+      _id: `n${i}`,
+      inputs: [`†state.n${i - 1}`, i],
+    });
+    const calls: unknown[] = Array.from({ length: 100 }, (_, i) => call(i));
+    const bare = Object.assign(Object.create(null) as object, { k: 1, a: { c: 2, b: 1 } });
+    calls.push(bare);
+    const expected = `[${calls.map((value) => canonicalJson(value)).join(",")}]`;
+    expect(canonicalJson(calls)).toBe(expected);
+    expect(canonicalJson(calls[3])).toBe(
+      '{"_id":"n3","_tool":"step","inputs":["†state.n2",3],"z":{"10":3,"9":[3,{"x":2,"y":1}]}}',
+    );
+    // A non-enumerable own property named like another object's key is not written; an instance of a
+    // class writes its own keys only.
+    const hidden = { b: 1, a: 2 };
+    Object.defineProperty(hidden, "_id", { value: "secret", enumerable: false });
+    class Item {
+      b = 1;
+      a = 2;
+    }
+    for (const odd of [hidden, new Item(), Object(5)]) {
+      const list = [...calls, odd];
+      expect(canonicalJson(list)).toBe(`[${list.map((value) => canonicalJson(value)).join(",")}]`);
+    }
+    expect([hidden, new Item(), Object(5)].map((odd) => canonicalJson(odd))).toEqual([
+      '{"a":2,"b":1}',
+      '{"a":2,"b":1}',
+      "{}",
+    ]);
+  });
+
   it("writes any long list of objects like its items one by one (property)", () => {
     fc.assert(
       fc.property(

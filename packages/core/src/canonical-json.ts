@@ -68,6 +68,8 @@ export function canonicalJson(value: unknown): string {
   try {
     if (inOrder(value, 0)) return JSON.stringify(value) ?? "null";
     if (Array.isArray(value) && value.length >= LONG_LIST) {
+      const listed = listedJson(value);
+      if (listed !== undefined) return listed;
       const items = sortedItems(value);
       return items === undefined ? JSON.stringify(value, withSortedKeys) : JSON.stringify(items);
     }
@@ -150,6 +152,64 @@ function sortedItems(list: readonly unknown[]): unknown[] | undefined {
     items[index] = copy;
   }
   return items;
+}
+
+/** Plain objects met by `gatherKeys`, and how many enumerable keys each has (scratch of `listedJson`). */
+const GATHERED: object[] = [];
+const KEY_COUNTS: number[] = [];
+
+/**
+ * Adds the keys of every object in `value` to `keys` (and the object to GATHERED): false when some object
+ * is not a plain one (another prototype, `toJSON`, an inherited enumerable key, a `__proto__` key) or the
+ * value is too deep (maybe a cycle).
+ */
+function gatherKeys(value: unknown, keys: Set<string>, depth: number): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  if (depth >= MAX_RECURSION || typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++)
+      if (!gatherKeys(value[index], keys, depth + 1)) return false;
+    return true;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  const record = value as Record<string, unknown>;
+  let count = 0;
+  for (const key in record) {
+    if (key === "__proto__" || !Object.hasOwn(record, key)) return false;
+    keys.add(key);
+    count++;
+    if (!gatherKeys(record[key], keys, depth + 1)) return false;
+  }
+  GATHERED.push(record);
+  KEY_COUNTS.push(count);
+  return true;
+}
+
+/**
+ * A long list of plain objects written by native JSON.stringify with the sorted keys of all its objects
+ * as the property list: every object is written with its keys in that order, which is canonical order,
+ * without a sorted copy of each object (a plan's calls: flat objects, keys out of order). Undefined when
+ * some object is not plain, or has an own non-enumerable property named like a listed key (which the
+ * list would write).
+ */
+function listedJson(list: readonly unknown[]): string | undefined {
+  const keys = new Set<string>();
+  try {
+    for (let index = 0; index < list.length; index++) if (!gatherKeys(list[index], keys, 1)) return undefined;
+    const listed = sortKeys([...keys]);
+    for (let at = 0; at < GATHERED.length; at++) {
+      const record = GATHERED[at] as object;
+      let own = 0;
+      for (let k = 0; k < listed.length; k++) if (Object.hasOwn(record, listed[k] as string)) own++;
+      if (own !== KEY_COUNTS[at]) return undefined;
+    }
+    return JSON.stringify(list, listed);
+  } finally {
+    // Nothing of the list stays reachable from the scratch lists.
+    while (GATHERED.length > 0) GATHERED.pop();
+    while (KEY_COUNTS.length > 0) KEY_COUNTS.pop();
+  }
 }
 
 /** JSON.stringify replacer: an object whose own keys are out of order is written from a sorted copy. */
