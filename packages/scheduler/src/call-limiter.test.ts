@@ -1,0 +1,97 @@
+import { createToolRegistry, type ToolContext } from "@obelisk/compiler";
+import { describe, expect, it } from "vitest";
+import { flush } from "./__fixtures__/deferred.js";
+import { runPlan } from "./__fixtures__/run-plan.js";
+import { CallLimiter } from "./call-limiter.js";
+
+/** Tasks that record when they start and finish when the test says so. */
+function gatedTasks() {
+  const started: string[] = [];
+  const finish = new Map<string, () => void>();
+  const task = (name: string) => () => {
+    started.push(name);
+    return new Promise<string>((resolve) => finish.set(name, () => resolve(name)));
+  };
+  return { started, finish: (name: string) => finish.get(name)?.(), task };
+}
+
+const signal = new AbortController().signal;
+
+describe("CallLimiter (M6: critical path first for the first free slots too)", () => {
+  it("ranks the calls asking in one turn by priority before any starts, FIFO among equals", async () => {
+    const limiter = new CallLimiter(1, () => undefined);
+    const { started, finish, task } = gatedTasks();
+    const done = [
+      limiter.run("t", 1, signal, task("lone")),
+      limiter.run("t", 2, signal, task("mid-a")),
+      limiter.run("t", 4, signal, task("head")),
+      limiter.run("t", 2, signal, task("mid-b")),
+    ];
+    await flush();
+    expect(started).toEqual(["head"]);
+    for (const name of ["head", "mid-a", "mid-b"]) {
+      finish(name);
+      await flush();
+    }
+    finish("lone");
+    expect(await Promise.all(done)).toEqual(["lone", "mid-a", "head", "mid-b"]);
+    expect(started).toEqual(["head", "mid-a", "mid-b", "lone"]);
+  });
+
+  it("ranks by priority under a tool's own limit, with several slots", async () => {
+    const limiter = new CallLimiter(undefined, (tool) => (tool === "t" ? 2 : undefined));
+    const { started, task } = gatedTasks();
+    limiter.run("t", 0, signal, task("a"));
+    limiter.run("t", 0, signal, task("b"));
+    limiter.run("t", 3, signal, task("c"));
+    limiter.run("t", 5, signal, task("d"));
+    await flush();
+    expect(started).toEqual(["d", "c"]);
+    expect(limiter.unlimited("other")).toBe(true);
+    expect(await limiter.run("other", 0, signal, () => 7)).toBe(7);
+  });
+
+  it("a call asking while the run is aborted is rejected with the abort reason and never starts", async () => {
+    const limiter = new CallLimiter(1, () => undefined);
+    const controller = new AbortController();
+    const { started, task } = gatedTasks();
+    const asked = limiter.run("t", 1, controller.signal, task("x"));
+    controller.abort(new Error("stop"));
+    await expect(asked).rejects.toThrow("stop");
+    expect(started).toEqual([]);
+  });
+});
+
+describe("runs with scarce slots (M6)", () => {
+  it("concurrency 1: the head of the longest chain starts before a lone call listed first", async () => {
+    const started: string[] = [];
+    const finish = new Map<string, () => void>();
+    const registry = createToolRegistry([
+      {
+        name: "t",
+        run: (_args: unknown, context: ToolContext) => {
+          started.push(context.callId);
+          return new Promise<number>((resolve) => finish.set(context.callId, () => resolve(1)));
+        },
+      },
+    ]);
+    const running = runPlan(
+      registry,
+      [
+        { _tool: "t", _id: "lone", _outputPath: "†state.lone" },
+        { _tool: "t", _id: "head", _outputPath: "†state.c0" },
+        { _tool: "t", _id: "c1", v: "†state.c0", _outputPath: "†state.c1" },
+        { _tool: "t", _id: "c2", v: "†state.c1", _outputPath: "†state.c2" },
+      ],
+      { concurrency: 1 },
+    );
+    for (const next of ["head", "lone", "c1", "c2"]) {
+      await flush(50);
+      expect(started.at(-1)).toBe(next);
+      finish.get(next)?.();
+    }
+    const { result } = await running;
+    expect(result.status).toBe("succeeded");
+    expect(started).toEqual(["head", "lone", "c1", "c2"]);
+  });
+});
