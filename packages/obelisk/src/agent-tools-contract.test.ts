@@ -89,7 +89,7 @@ describe("agentTools: the framework-neutral contract", () => {
     },
   );
 
-  it("list_variables: every lastN / budgetChars its schema accepts, the engine accepts; refs must be an array", async () => {
+  it("list_variables: every lastN / budgetChars its schema accepts, the engine accepts; refs must be an array; get_variable's reference a string", async () => {
     const engine = createEngine({ tools: [give] });
     const tools = agentTools(engine, "t");
     const listVariables = tools.find((tool) => tool.name === "list_variables");
@@ -101,6 +101,8 @@ describe("agentTools: the framework-neutral contract", () => {
         expect([key, value, check({ [key]: value })]).toEqual([key, value, answer.ok !== false]);
       }
     }
+    for (const args of [{}, { reference: 5 }, { reference: null }])
+      expect(await call("get_variable", args)).toMatchObject({ ok: false, error: { code: "USAGE" } });
     expect(await call("list_variables", { refs: "†state.a" })).toMatchObject({
       ok: false,
       error: { code: "USAGE" },

@@ -101,7 +101,7 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
       execute: (given) =>
         guarded(given, (args) => {
           const { offset, limit } = args as { offset?: number; limit?: number };
-          return engine.get(threadId, String(args.reference), {
+          return engine.get(threadId, args.reference as string, {
             ...(offset === undefined ? {} : { offset }),
             ...(limit === undefined ? {} : { limit }),
           });
