@@ -61,7 +61,7 @@ export { sha256Hex } from "./sha256-hex.js";
 export type { SourceMap, SourceSpan } from "./source-map.js";
 export { createSourceMap } from "./source-map.js";
 export { utf8Length } from "./utf8-length.js";
-export { deepFreeze } from "./value-deep-freeze.js";
+export { deepFreeze, markDeeplyFrozen } from "./value-deep-freeze.js";
 export type { ItemCount, ItemUnit } from "./value-item-count.js";
 export { itemCount, itemCountOf, itemUnitOf } from "./value-item-count.js";
 export { jsonByteSize } from "./value-json-byte-size.js";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "./json-value.js";
-import { deepFreeze } from "./value-deep-freeze.js";
+import { deepFreeze, markDeeplyFrozen } from "./value-deep-freeze.js";
 import { itemCount } from "./value-item-count.js";
 import { jsonByteSize } from "./value-json-byte-size.js";
 import { jsonTypeOf } from "./value-json-type-of.js";
@@ -65,6 +65,26 @@ describe("value utilities", () => {
     deepFreeze(parent);
     expect(walks).toBe(afterFirst);
     expect(Object.isFrozen(parent.fresh)).toBe(true);
+  });
+
+  it("markDeeplyFrozen spares deepFreeze the walk of a frozen value, and ignores one that is not frozen", () => {
+    let walks = 0;
+    const counted = (target: object) =>
+      new Proxy(target, {
+        ownKeys: (inner) => {
+          walks++;
+          return Reflect.ownKeys(inner);
+        },
+      });
+    const frozen = counted(Object.freeze({ a: 1 }));
+    markDeeplyFrozen(frozen);
+    walks = 0;
+    deepFreeze(frozen);
+    expect(walks).toBe(0);
+    const open = { a: { b: 1 } };
+    markDeeplyFrozen(open);
+    deepFreeze(open);
+    expect(Object.isFrozen(open.a)).toBe(true);
   });
 
   it("deepFreeze marks nothing when a value refuses to be frozen half-way, so a later call walks it again", () => {

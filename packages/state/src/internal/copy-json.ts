@@ -1,5 +1,5 @@
 import type { JsonValue } from "@obelisk/core";
-import { toJsonValue } from "@obelisk/core";
+import { markDeeplyFrozen, toJsonValue } from "@obelisk/core";
 
 /** A copied value, or why it is not JSON. */
 export type CopyResult =
@@ -27,5 +27,8 @@ export function freezeNew(value: JsonValue): JsonValue {
     Object.freeze(current);
     for (const child of Object.values(current)) stack.push(child);
   }
+  // Deeply frozen now (frozen nodes of the tree only hold frozen nodes): the runner's deepFreeze of this
+  // snapshot at the start of a run need not walk it again.
+  if (typeof value === "object" && value !== null) markDeeplyFrozen(value);
   return value;
 }
