@@ -148,9 +148,16 @@ function witnessOf(schema: unknown): Witness {
   return witness;
 }
 
-/** A shallow copy of a container (own enumerable keys, holes kept). */
+/**
+ * A shallow copy of a container (own enumerable keys). An array is copied item by item: a plan's arrays
+ * are frozen, and `slice` of a frozen array takes V8's generic path (~3x slower). A hole becomes
+ * undefined, which a schema check reads the same way.
+ */
 function copyOf(value: JsonValue): JsonValue {
-  return Array.isArray(value) ? value.slice() : { ...(value as JsonObject) };
+  if (!Array.isArray(value)) return { ...(value as JsonObject) };
+  const copy: JsonValue[] = new Array(value.length);
+  for (let index = 0; index < value.length; index++) copy[index] = value[index] as JsonValue;
+  return copy;
 }
 
 /** The containers copied for the current call (scratch, emptied after each call). */
