@@ -138,6 +138,10 @@ describe("REF_UNRESOLVED uses the known context", () => {
 
   it("paths under †state.approvals. are exempt (approval gates)", () => {
     expect(compileWith({ state: {} }, read("†state.approvals.refund")).diagnostics).toEqual([]);
+    // The whole approvals object is no gate: unresolved like any other missing path (as at run time).
+    expect(compileWith({ state: {} }, read("†state.approvals")).diagnostics.map((d) => d.code)).toEqual([
+      "REF_UNRESOLVED",
+    ]);
   });
 
   it("†calls.<id> of a call that has an _outputPath is unresolved, with a hint naming its path", () => {

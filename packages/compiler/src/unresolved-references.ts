@@ -31,7 +31,8 @@ function judgeContext(builder: PlanBuilder, reference: Reference): Verdict {
   const path = reference.path;
   switch (reference.kind) {
     case "state":
-      if (path[0] === "approvals" || context.state === undefined) return undefined;
+      // Paths under †state.approvals. are approval gates (SPEC §7); †state.approvals itself is not.
+      if ((path[0] === "approvals" && path.length >= 2) || context.state === undefined) return undefined;
       return getAtPath(context.state, path).found
         ? undefined
         : { hint: "the thread's state has no value there and no call of this plan writes it" };
