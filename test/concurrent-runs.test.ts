@@ -123,16 +123,19 @@ describe.each(stores)("concurrent runs (%s)", (_name, makeStore) => {
     await engine.close();
   });
 
-  it("set() during a run and a streaming run holding the lock lose nothing", async () => {
+  it("set() during a run is THREAD_BUSY (SPEC §8: edits never land during a run); a streaming run holding the lock loses nothing", async () => {
     const gate = signal();
     let started = 0;
     const engine = createEngine({ store: makeStore(), tools: raceTools(gate, () => started++) as never });
     const running = engine.run({ _tool: "gate", _outputPath: "†state.g" }, { threadId: "t" });
     while (started === 0) await tick();
-    await engine.set("t", "†state.fromSet", { written: true });
+    await expect(engine.set("t", "†state.fromSet", { written: true })).rejects.toMatchObject({
+      code: "THREAD_BUSY",
+    });
     gate.resolve();
     const result = await running;
-    expect(result.state).toEqual({ g: "opened", fromSet: { written: true } });
+    expect(result.state).toEqual({ g: "opened" });
+    await engine.set("t", "†state.fromSet", { written: true });
 
     const stream = await engine.open({ threadId: "t", input: INPUT });
     await expect(
