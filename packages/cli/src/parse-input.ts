@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { JsonValue } from "@obelisk/core";
+import { readUtf8File } from "./read-utf8.js";
 import { errorMessage, usageError } from "./usage-error.js";
 
 /** Parses `--input`: inline JSON (starts with `{`) or a JSON file; a plain object or an Input message. Throws USAGE. */
@@ -26,7 +27,7 @@ function readInputFile(file: string, cwd: string): string {
   const path = resolve(cwd, file);
   if (!existsSync(path)) throw usageError(`--input is neither inline JSON nor an existing file: ${file}`);
   try {
-    return readFileSync(path, "utf8");
+    return readUtf8File(path);
   } catch (error) {
     throw usageError(`cannot read --input file ${file}: ${errorMessage(error)}`);
   }

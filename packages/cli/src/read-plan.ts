@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { readUtf8File } from "./read-utf8.js";
 import { errorMessage, usageError } from "./usage-error.js";
 
 /** A plan file's text, as read from disk (JSON errors are the compiler's business: JSON_SYNTAX). */
@@ -15,7 +16,7 @@ export function readPlanFile(file: string, cwd: string): PlanFile {
   const path = resolve(cwd, file);
   try {
     if (!statSync(path).isFile()) throw new Error("not a file");
-    return { name: file, text: readFileSync(path, "utf8") };
+    return { name: file, text: readUtf8File(path) };
   } catch (error) {
     const reason = (error as { code?: string }).code === "ENOENT" ? "no such file" : errorMessage(error);
     throw usageError(`cannot read plan file ${file}: ${reason}`);

@@ -66,6 +66,21 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     expectOneLineError(await obelisk(["schema", "--tools", fixture("no-default.mjs")], cwd), 2);
   });
 
+  it("refuses a plan or --input file that is not UTF-8 (no silent U+FFFD), naming the byte", async () => {
+    const plan = join(cwd, "latin1-plan.json");
+    writeFileSync(plan, Buffer.from('{"type":"plan","plan":[{"_tool":"greetUser","userName":"Jos\xe9"}]}', "latin1"));
+    const refused = await obeliskJson(["validate", plan, "--tools", greetingTools], cwd);
+    expectOneLineError(refused, 2);
+    expect(refused.json).toMatchObject({ error: { code: "USAGE" } });
+    expect(JSON.stringify(refused.json)).toMatch(/byte \d+ is not valid UTF-8/);
+    const input = join(cwd, "latin1-input.json");
+    writeFileSync(input, Buffer.from('{"userName":"Jos\xe9"}', "latin1"));
+    expectOneLineError(
+      await obelisk(["run", greetingPlan, "--tools", greetingTools, "--input", input], cwd),
+      2,
+    );
+  });
+
   it("rejects an unknown store scheme and malformed --input", async () => {
     const store = await obeliskJson(["state", "summary", "--store", "postgres://x"], cwd);
     expectOneLineError(store, 2);
