@@ -96,10 +96,34 @@ describe("injected clock and id generator", () => {
         ]);
         // the refused open released its lock
         expect(await rejectedCode(() => engine.open({ threadId: "b" }))).toBe("USAGE");
+        expect(await rejectedCode(() => engine.run(plan, { threadId: "c" }))).toBe("USAGE");
+        expect((await engine.runs.list()).map((run) => run.threadId)).toEqual(["a"]);
+        expect(
+          (await engine.run(plan, { threadId: "a" }).catch((error: unknown) => error)) as object,
+        ).toMatchObject({
+          code: "USAGE",
+        });
       } finally {
         await engine.close();
         kind.cleanup();
       }
     },
   );
+});
+
+describe("host kinds", () => {
+  const hostKind = { kind: "env", writable: false, engineManaged: false, description: "env" };
+  it("are read-only context: a writable, engine-managed, built-in or malformed kind is refused", () => {
+    expect(thrownCode(() => createEngine({ tools: [val], kinds: [{ ...hostKind, writable: true }] }))).toBe(
+      "USAGE",
+    );
+    expect(
+      thrownCode(() => createEngine({ tools: [val], kinds: [{ ...hostKind, engineManaged: true }] })),
+    ).toBe("USAGE");
+    expect(thrownCode(() => createEngine({ tools: [val], kinds: [{ ...hostKind, kind: "state" }] }))).toBe(
+      "USAGE",
+    );
+    expect(thrownCode(() => createEngine({ tools: [val], kinds: ["env"] as never }))).toBe("USAGE");
+    expect(thrownCode(() => createEngine({ tools: [val], kinds: [hostKind] }))).toBeUndefined();
+  });
 });

@@ -27,6 +27,25 @@ export interface PreparedRun {
   readonly lock: RunLock;
 }
 
+/**
+ * The engine's kind table: host kinds are read-only data supplied per run (`RunOptions.context`); only
+ * `†state` is written, and only by the engine, so a writable or engine-managed host kind is refused (USAGE)
+ * instead of accepting writes that would be dropped.
+ */
+function engineKinds(extra: EngineOptions["kinds"]): KindTable {
+  const table = createKindTable(extra ?? []);
+  for (const info of extra ?? []) {
+    if (info.writable || info.engineManaged) {
+      const what = info.writable ? "writable" : "engine-managed";
+      throw new ObeliskError(
+        "USAGE",
+        `kind "${info.kind}" cannot be ${what}: host kinds are read-only context`,
+      );
+    }
+  }
+  return table;
+}
+
 /** The engine's shared machinery: registry, store, clocks and the prepare / finish steps of every run. */
 export class EngineRuntime {
   readonly kinds: KindTable;
@@ -40,7 +59,7 @@ export class EngineRuntime {
     readonly registry: ToolRegistry,
     readonly store: StateStore,
   ) {
-    this.kinds = createKindTable(options.kinds ?? []);
+    this.kinds = engineKinds(options.kinds);
     this.now = options.now ?? Date.now;
     this.limiter = new CallLimiter(options.concurrency, (tool) => registry.get(tool)?.concurrency);
   }

@@ -1,6 +1,7 @@
 import { type EventHub, executePlan } from "@obelisk/scheduler";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { RunOptions, RunResult } from "./engine-types.js";
+import { recordRun } from "./record-run.js";
 import { toRunResult } from "./to-run-result.js";
 
 /**
@@ -18,7 +19,7 @@ export async function runPlan(
   const engine = runtime.options;
   try {
     const runId = runtime.runId();
-    await runtime.store.createRun({
+    await recordRun(runtime.store, {
       runId,
       threadId,
       planHash: compiled.planHash,
