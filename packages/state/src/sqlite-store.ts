@@ -55,6 +55,28 @@ interface ThreadRow {
   next_seq: number;
   snapshot: string;
   snapshot_seq: number;
+  version: number;
+}
+
+/** A thread's `next_seq` and change counter: equal to a cached model's, the model is current. */
+interface ThreadVersion {
+  next_seq: number;
+  version: number;
+}
+
+/**
+ * A snapshot is also written in a commit's transaction once the write log after the last snapshot is longer
+ * (in JSON characters) than both the snapshot and this: a reload (another process's change, a restart)
+ * parses at most about twice the state's size, and writing snapshots costs O(1) per logged character.
+ */
+const SNAPSHOT_MIN_LOG_CHARS = 256 * 1024;
+
+/** The sizes behind the snapshot rule, per cached model (JSON characters). */
+interface LogFacts {
+  /** The last snapshot's length. */
+  snapshotChars: number;
+  /** The write-log entries persisted after it. */
+  logChars: number;
 }
 
 /** Folds a write-log entry into a working tree, in place (used when reopening a thread; values are fresh parses). */
@@ -80,6 +102,8 @@ class SqliteStore extends CachedStore {
    * this store's next commit re-plans against a reloaded model; call-output tombstones are always cleared.)
    */
   private readonly noStateTombstones = new WeakSet<ThreadModel>();
+  /** Snapshot and log sizes per cached model (see {@link SNAPSHOT_MIN_LOG_CHARS}). */
+  private readonly logFacts = new WeakMap<ThreadModel, LogFacts>();
   /** One IMMEDIATE transaction around several commits (each commit's own transaction nests as a savepoint). */
   private readonly commitAllTx: (commits: readonly CallCommit[]) => CommitResult[];
 
@@ -123,11 +147,15 @@ class SqliteStore extends CachedStore {
     };
     const model = createThreadModel(info, schema === undefined ? undefined : createStateValidator(schema));
     let state = JSON.parse(row.snapshot) as JsonObject;
+    let logChars = 0;
     for (const { entry } of this.sql.logSince.all(threadId, row.snapshot_seq) as { entry: string }[]) {
       state = foldEntry(state, JSON.parse(entry) as WriteLogEntry);
+      logChars += entry.length;
     }
     model.state = state;
     model.nextSeq = row.next_seq;
+    model.version = row.version;
+    this.logFacts.set(model, { snapshotChars: row.snapshot.length, logChars });
     this.noteTombstones(model);
     type VarRow = { path: string; touch: number; updated_ms: number; meta: string };
     for (const v of this.sql.varLoad.all(threadId) as VarRow[]) {
@@ -144,8 +172,34 @@ class SqliteStore extends CachedStore {
   protected saveThread(model: ThreadModel): void {
     const schema = model.info.stateSchema === undefined ? null : JSON.stringify(model.info.stateSchema);
     this.sql.threadInsert.run(model.threadId, schema, model.info.createdAt);
-    this.sql.threadSchema.run(schema, model.threadId);
+    const changed = this.sql.threadSchema.get(schema, model.threadId, schema) as ThreadVersion | undefined;
+    // current only when nobody else changed the thread since the model was loaded; else reload on next check
+    if (changed !== undefined)
+      model.version =
+        changed.version === model.version + 1 && changed.next_seq === model.nextSeq ? changed.version : -1;
     this.noteTombstones(model);
+  }
+
+  /** True when the file holds no change of the model's thread the model does not have. */
+  private isCurrent(model: ThreadModel): boolean {
+    const stored = this.sql.threadSeq.get(model.threadId) as ThreadVersion | undefined;
+    return stored !== undefined && stored.next_seq === model.nextSeq && stored.version === model.version;
+  }
+
+  /** Keeps the cached model when the file proves it current (no reload per run of an unchanged thread). */
+  protected override refresh(threadId: ThreadId): void {
+    const model = this.models.get(threadId);
+    if (model !== undefined && !this.isCurrent(model)) this.invalidate(threadId);
+  }
+
+  /** The snapshot-rule sizes of a model (a model created here starts with an empty snapshot and log). */
+  private factsOf(model: ThreadModel): LogFacts {
+    let facts = this.logFacts.get(model);
+    if (facts === undefined) {
+      facts = { snapshotChars: 2, logChars: 0 };
+      this.logFacts.set(model, facts);
+    }
+    return facts;
   }
 
   /** Records whether the model's thread has no tombstone at all in the file now. */
@@ -160,7 +214,9 @@ class SqliteStore extends CachedStore {
 
   protected persist(model: ThreadModel, change: ThreadChange): boolean {
     try {
-      return this.persistTx(model, change);
+      const persisted = this.persistTx(model, change);
+      if (persisted) model.version++;
+      return persisted;
     } catch (error) {
       throw wrap("commit", error);
     }
@@ -170,22 +226,33 @@ class SqliteStore extends CachedStore {
   private write(model: ThreadModel, change: ThreadChange): boolean {
     const { sql } = this;
     const id = model.threadId;
-    if (change.nextSeq !== model.nextSeq) {
-      // the sequence check and the sequence update in one statement: no row changed = another writer moved it
-      if (sql.threadAdvanceSeq.run(change.nextSeq, id, model.nextSeq).changes === 0) return false;
-    } else {
-      const stored = sql.threadSeq.get(id) as { next_seq: number } | undefined;
-      if (stored === undefined || stored.next_seq !== model.nextSeq) return false;
-    }
-    if (change.reset === true)
+    // the staleness check and the update in one statement: no row changed = another writer moved the thread
+    const advanced = sql.threadAdvance.run(
+      change.nextSeq,
+      model.version + 1,
+      id,
+      model.nextSeq,
+      model.version,
+    );
+    if (advanced.changes === 0) return false;
+    const facts = this.factsOf(model);
+    if (change.reset === true) {
       for (const clear of [sql.logClear, sql.varClear, sql.outputClear, sql.recordsForget]) clear.run(id);
-    for (const entry of change.log) sql.logInsert.run(id, entry.seq, entry.op ?? null, JSON.stringify(entry));
+      facts.logChars = 0;
+    }
+    for (const entry of change.log) {
+      const text = JSON.stringify(entry);
+      sql.logInsert.run(id, entry.seq, entry.op ?? null, text);
+      facts.logChars += text.length;
+    }
     const { commitLog, record } = change;
     if (commitLog !== undefined && record !== undefined) {
       const { firstSeq, date, writes } = commitLog;
       for (let index = 0; index < writes.length; index++) {
         const entry = commitLogEntry(firstSeq + index, record, date, writes[index] as StateWrite);
-        sql.logInsert.run(id, entry.seq, null, JSON.stringify(entry));
+        const text = JSON.stringify(entry);
+        sql.logInsert.run(id, entry.seq, null, text);
+        facts.logChars += text.length;
       }
     }
     if (change.evictions.length > 0 || change.reset === true) this.noStateTombstones.delete(model);
@@ -224,9 +291,16 @@ class SqliteStore extends CachedStore {
         JSON.stringify(record),
       );
     }
-    if (change.evictions.length > 0 || change.reset === true) {
-      sql.snapshotPut.run(id, JSON.stringify(change.state), change.nextSeq);
+    if (
+      change.evictions.length > 0 ||
+      change.reset === true ||
+      facts.logChars > Math.max(facts.snapshotChars, SNAPSHOT_MIN_LOG_CHARS)
+    ) {
+      const snapshot = JSON.stringify(change.state);
+      sql.snapshotPut.run(id, snapshot, change.nextSeq);
       sql.threadSnapshotClear.run(id);
+      facts.snapshotChars = snapshot.length;
+      facts.logChars = 0;
     }
     return true;
   }
@@ -256,10 +330,7 @@ class SqliteStore extends CachedStore {
 
   override readState(threadId: ThreadId): JsonObject {
     const model = this.models.get(threadId);
-    if (model !== undefined) {
-      const stored = this.sql.threadSeq.get(threadId) as { next_seq: number } | undefined;
-      if (stored !== undefined && stored.next_seq !== model.nextSeq) this.invalidate(threadId);
-    }
+    if (model !== undefined && !this.isCurrent(model)) this.invalidate(threadId);
     return super.readState(threadId);
   }
 

@@ -199,7 +199,7 @@ export abstract class CachedStore implements StateStore {
       this.locks.release(threadId);
       throw error;
     }
-    this.invalidate(threadId);
+    this.refresh(threadId);
     let released = false;
     return {
       release: () => {
@@ -213,6 +213,11 @@ export abstract class CachedStore implements StateStore {
 
   /** Forgets the cached model so the next access reloads it from storage (no-op where the cache is the data). */
   protected invalidate(_threadId: ThreadId): void {}
+
+  /** Makes the cached model current with storage once the lock is held (default: reload it). */
+  protected refresh(threadId: ThreadId): void {
+    this.invalidate(threadId);
+  }
 
   /** Cross-process part of the lock (none in memory). */
   protected async acquireExternal(_threadId: ThreadId, _waitMs: number): Promise<void> {}

@@ -1,7 +1,7 @@
 import type { Database, Statement } from "better-sqlite3";
 
 /** Schema version stored in `meta`; bump with a migration when tables change. */
-export const SQLITE_SCHEMA_VERSION = 1;
+export const SQLITE_SCHEMA_VERSION = 2;
 
 /**
  * The SQLite schema (documented in the package README). `call_records.id` is the rowid without
@@ -11,6 +11,8 @@ export const SQLITE_SCHEMA_VERSION = 1;
  * (`next_seq`): SQLite rewrites a whole row on update, reading a large snapshot's overflow pages each time.
  * `threads.snapshot` / `snapshot_seq` remain for files written before: read when `snapshots` has no row,
  * emptied (`'{}'`, from seq 1: the write log is complete since the last reset) when a snapshot is saved.
+ * `threads.version` (schema version 2) counts the persisted changes of a thread (every commit, eviction,
+ * reset and schema change): a cached model whose version and `next_seq` match the row is current.
  */
 export const SQLITE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -21,7 +23,8 @@ CREATE TABLE IF NOT EXISTS threads (
   next_seq INTEGER NOT NULL DEFAULT 1,
   call_counter INTEGER NOT NULL DEFAULT 0,
   snapshot TEXT NOT NULL DEFAULT '{}',
-  snapshot_seq INTEGER NOT NULL DEFAULT 1
+  snapshot_seq INTEGER NOT NULL DEFAULT 1,
+  version INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS snapshots (
   thread_id TEXT PRIMARY KEY,
@@ -89,11 +92,15 @@ CREATE TABLE IF NOT EXISTS locks (
 
 const STATEMENTS = {
   threadGet:
-    "SELECT t.state_schema, t.created_at, t.next_seq, coalesce(s.snapshot, t.snapshot) AS snapshot, coalesce(s.snapshot_seq, t.snapshot_seq) AS snapshot_seq FROM threads t LEFT JOIN snapshots s ON s.thread_id = t.thread_id WHERE t.thread_id = ?",
+    "SELECT t.state_schema, t.created_at, t.next_seq, coalesce(s.snapshot, t.snapshot) AS snapshot, coalesce(s.snapshot_seq, t.snapshot_seq) AS snapshot_seq, t.version FROM threads t LEFT JOIN snapshots s ON s.thread_id = t.thread_id WHERE t.thread_id = ?",
   threadInsert: "INSERT OR IGNORE INTO threads (thread_id, state_schema, created_at) VALUES (?, ?, ?)",
-  threadSchema: "UPDATE threads SET state_schema = ? WHERE thread_id = ?",
-  threadSeq: "SELECT next_seq FROM threads WHERE thread_id = ?",
-  threadAdvanceSeq: "UPDATE threads SET next_seq = ? WHERE thread_id = ? AND next_seq = ?",
+  /** A schema change is a change of the thread: it bumps the version (no-op when the schema is the same). */
+  threadSchema:
+    "UPDATE threads SET state_schema = ?, version = version + 1 WHERE thread_id = ? AND state_schema IS NOT ? RETURNING next_seq, version",
+  threadSeq: "SELECT next_seq, version FROM threads WHERE thread_id = ?",
+  /** The staleness check and the advance in one statement: no row changed = another writer moved the thread. */
+  threadAdvance:
+    "UPDATE threads SET next_seq = ?, version = ? WHERE thread_id = ? AND next_seq = ? AND version = ?",
   snapshotPut: "INSERT OR REPLACE INTO snapshots (thread_id, snapshot, snapshot_seq) VALUES (?, ?, ?)",
   snapshotPutIfCurrent:
     "INSERT OR REPLACE INTO snapshots (thread_id, snapshot, snapshot_seq) SELECT thread_id, ?, next_seq FROM threads WHERE thread_id = ? AND next_seq = ?",
@@ -149,12 +156,35 @@ const STATEMENTS = {
 /** The prepared statements of a store, by name (prepared once per connection). */
 export type SqliteStatements = { readonly [K in keyof typeof STATEMENTS]: Statement };
 
-/** Creates the tables (idempotent) and prepares every statement. */
+/**
+ * Brings a file written by schema version 1 up to date: adds `threads.version` (0 for every thread; the
+ * first change makes it 1). Checked and altered in one IMMEDIATE transaction, so two processes opening
+ * the same old file do not both add the column. Older readers ignore the column; their writes still
+ * advance `next_seq`, which every check compares as well.
+ */
+function migrate(db: Database): void {
+  const current = (): boolean =>
+    (db.prepare("PRAGMA table_info(threads)").all() as { name: string }[]).some(
+      (column) => column.name === "version",
+    );
+  if (current()) return;
+  db.transaction(() => {
+    if (current()) return;
+    db.exec("ALTER TABLE threads ADD COLUMN version INTEGER NOT NULL DEFAULT 0");
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version' AND CAST(value AS INTEGER) < ?").run(
+      String(SQLITE_SCHEMA_VERSION),
+      SQLITE_SCHEMA_VERSION,
+    );
+  }).immediate();
+}
+
+/** Creates the tables (idempotent), migrates older files and prepares every statement. */
 export function prepareSchema(db: Database): SqliteStatements {
   db.exec(SQLITE_SCHEMA);
   db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)").run(
     String(SQLITE_SCHEMA_VERSION),
   );
+  migrate(db);
   const prepared: Record<string, Statement> = {};
   for (const [name, sql] of Object.entries(STATEMENTS)) prepared[name] = db.prepare(sql);
   return prepared as SqliteStatements;

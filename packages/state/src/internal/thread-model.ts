@@ -38,6 +38,8 @@ export interface ThreadModel {
   readonly trie: PathTrie;
   /** Next sequence number (write log and update order). */
   nextSeq: number;
+  /** The stored thread's change counter the model is current with (SQLite `threads.version`; 0 in memory). */
+  version: number;
 }
 
 /** An evicted variable: what was removed and its tombstone. */
@@ -105,6 +107,7 @@ export function createThreadModel(info: ThreadInfo, validator: StateValidator | 
     variables: new Map(),
     trie: new PathTrie(),
     nextSeq: 1,
+    version: 0,
   };
 }
 

@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { commitOf, commitOk, THREAD, write } from "./conformance/commit-fixtures.js";
+import { createSqliteStore } from "./sqlite-store.js";
+import type { StateStore } from "./store-types.js";
+
+const dir = mkdtempSync(join(tmpdir(), "obelisk-reload-"));
+let counter = 0;
+const freshFile = (): string => join(dir, `store-${++counter}.db`);
+const stores: StateStore[] = [];
+const open = (file: string): StateStore => {
+  const store = createSqliteStore(file);
+  stores.push(store);
+  return store;
+};
+afterAll(async () => {
+  for (const store of stores) await store.close().catch(() => undefined);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** One "run" on a connection: lock, then whatever `body` does, then release. */
+async function underLock(store: StateStore, body: () => Promise<void> | void): Promise<void> {
+  const lock = await store.lockThread(THREAD);
+  try {
+    await body();
+  } finally {
+    await lock.release();
+  }
+}
+
+describe("sqlite: the cached thread model across runs", () => {
+  it("keeps the cached model when a lock finds the thread unchanged (no reload per run)", async () => {
+    const store = open(freshFile());
+    await commitOk(store, { callId: "a", writes: [write(["n"], 1)], output: { o: 1 } });
+    const before = store.readState(THREAD);
+    await underLock(store, () => undefined);
+    // a reload parses the state again: a different object
+    expect(store.readState(THREAD)).toBe(before);
+    await underLock(store, () => commitOk(store, { callId: "b", writes: [write(["m"], 2)] }));
+    expect(store.readState(THREAD)).toEqual({ n: 1, m: 2 });
+  });
+
+  it("sees another connection's commit, call-output eviction and schema change at lock time", async () => {
+    const file = freshFile();
+    const one = open(file);
+    const two = open(file);
+    await commitOk(one, { callId: "a", output: { big: 1 } });
+    await underLock(two, () => undefined);
+    expect(two.listCallOutputIds(THREAD)).toEqual(["a"]);
+    // an eviction of a call output does not move the thread's sequence number
+    await one.applyRetention(THREAD, { maxCallOutputs: 0 }, new Date());
+    await underLock(two, () => {
+      expect(two.listCallOutputIds(THREAD)).toEqual([]);
+    });
+    await one.openThread(THREAD, {
+      stateSchema: { type: "object", properties: { n: { type: "number" } } },
+    });
+    await underLock(two, () => {
+      const refused = two.commitCall(commitOf({ callId: "b", writes: [write(["n"], "text")] }));
+      expect(refused).toMatchObject({ ok: false, error: { code: "OUTPUT_SCHEMA_VIOLATION" } });
+    });
+    await commitOk(one, { callId: "c", writes: [write(["n"], 1)] });
+    await underLock(two, () => {
+      expect(two.readState(THREAD)).toEqual({ n: 1 });
+    });
+  });
+
+  it("re-plans a commit when another connection changed the thread without moving its sequence", async () => {
+    const file = freshFile();
+    const one = open(file);
+    const two = open(file);
+    await commitOk(one, { callId: "a", output: 1 });
+    expect(two.listCallOutputIds(THREAD)).toEqual(["a"]);
+    await one.applyRetention(THREAD, { maxCallOutputs: 0 }, new Date());
+    // two's model still lists the evicted output; its commit must not bring it back into the variables
+    await commitOk(two, { callId: "b", writes: [write(["x"], 1)] });
+    expect(await two.listCallOutputIds(THREAD)).toEqual([]);
+    expect((await two.listVariables(THREAD)).map((v) => v.reference)).toEqual(["†state.x"]);
+    const fresh = open(file);
+    expect(await fresh.listVariables(THREAD)).toEqual(await two.listVariables(THREAD));
+  });
+
+  it("migrates a schema-1 file (no threads.version) and keeps its data", async () => {
+    const file = freshFile();
+    const first = open(file);
+    await commitOk(first, { callId: "a", writes: [write(["n"], 1)] });
+    await first.close();
+    const raw = new BetterSqlite3(file);
+    raw.exec("ALTER TABLE threads DROP COLUMN version");
+    raw.prepare("UPDATE meta SET value = '1' WHERE key = 'schema_version'").run();
+    raw.close();
+    const one = open(file);
+    const two = open(file);
+    expect(one.readState(THREAD)).toEqual({ n: 1 });
+    await underLock(two, () => commitOk(two, { callId: "b", writes: [write(["n"], 2)] }));
+    await underLock(one, () => {
+      expect(one.readState(THREAD)).toEqual({ n: 2 });
+    });
+    const check = new BetterSqlite3(file);
+    expect(check.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({
+      value: "2",
+    });
+    expect(check.prepare("SELECT version FROM threads").get()).toEqual({ version: 1 });
+    check.close();
+  });
+
+  it("sees a commit by a schema-1 writer (which advances next_seq but not version)", async () => {
+    const file = freshFile();
+    const one = open(file);
+    await commitOk(one, { callId: "a", writes: [write(["n"], 1)] });
+    const other = open(file);
+    await commitOk(other, { callId: "b", writes: [write(["n"], 2)] });
+    // make the file look as if an older writer had made the last commit: version unchanged
+    const raw = new BetterSqlite3(file);
+    raw.prepare("UPDATE threads SET version = version - 1").run();
+    raw.close();
+    await underLock(one, () => {
+      expect(one.readState(THREAD)).toEqual({ n: 2 });
+    });
+  });
+
+  it("writes a snapshot in the commit once the log after the last one outgrows it, so reloads stay bounded", async () => {
+    const file = freshFile();
+    const store = open(file);
+    await commitOk(store, { callId: "a", writes: [write(["small"], 1)] });
+    await commitOk(store, { callId: "b", writes: [write(["big"], "x".repeat(300_000))] });
+    await commitOk(store, { callId: "c", writes: [write(["small"], 2)] });
+    const raw = new BetterSqlite3(file);
+    expect(raw.prepare("SELECT snapshot_seq FROM snapshots").get()).toEqual({ snapshot_seq: 3 });
+    // only the snapshot and the log after it can give the state back
+    raw.prepare("DELETE FROM write_log WHERE seq < 3").run();
+    raw.close();
+    expect(open(file).readState(THREAD)).toEqual({ small: 2, big: "x".repeat(300_000) });
+  });
+});
