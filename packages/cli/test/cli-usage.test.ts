@@ -68,7 +68,10 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
 
   it("refuses a plan or --input file that is not UTF-8 (no silent U+FFFD), naming the byte", async () => {
     const plan = join(cwd, "latin1-plan.json");
-    writeFileSync(plan, Buffer.from('{"type":"plan","plan":[{"_tool":"greetUser","userName":"Jos\xe9"}]}', "latin1"));
+    writeFileSync(
+      plan,
+      Buffer.from('{"type":"plan","plan":[{"_tool":"greetUser","userName":"Jos\xe9"}]}', "latin1"),
+    );
     const refused = await obeliskJson(["validate", plan, "--tools", greetingTools], cwd);
     expectOneLineError(refused, 2);
     expect(refused.json).toMatchObject({ error: { code: "USAGE" } });
