@@ -226,6 +226,7 @@ class SqliteStore extends CachedStore {
   private write(model: ThreadModel, change: ThreadChange): boolean {
     const { sql } = this;
     const id = model.threadId;
+    this.lock.assertOwned(id);
     // the staleness check and the update in one statement: no row changed = another writer moved the thread
     const advanced = sql.threadAdvance.run(
       change.nextSeq,

@@ -33,7 +33,10 @@ function processAlive(pid: number): boolean {
 
 /**
  * Cross-process thread locks in a `locks` table: a row (owner, host, pid, heartbeat) taken in an IMMEDIATE
- * transaction. A row is taken over when its process is gone (same host) or its heartbeat is stale.
+ * transaction. A row is taken over when its process is gone (same host) or its heartbeat is stale, also
+ * when that process is still alive (hung, or its event loop blocked past `staleMs`; a pid may also have
+ * been reused). The previous owner finds out at its next commit: {@link SqliteLock.assertOwned} refuses it
+ * inside the commit's transaction, so a takeover never loses an update.
  * Limits: another host's crashed owner is detected only by heartbeat age; waiting polls the table.
  */
 export class SqliteLock {
@@ -77,6 +80,23 @@ export class SqliteLock {
     );
     beat.unref?.();
     this.beats.set(threadId, beat);
+  }
+
+  /**
+   * Throws THREAD_BUSY when this store took the thread's lock and its row is gone or another owner's (taken
+   * over as stale). Run inside the commit's transaction, so the answer holds for the commit.
+   */
+  assertOwned(threadId: string): void {
+    if (!this.beats.has(threadId)) return;
+    if (this.statements.lockOwned.get(threadId, this.owner) !== undefined) return;
+    throw new ObeliskError(
+      "THREAD_BUSY",
+      `thread "${threadId}" is no longer locked by this run (another process took the lock over): the commit was refused`,
+      {
+        data: { threadId },
+        hint: `a lock whose holder sends no heartbeat for ${this.options.staleMs ?? 30_000} ms (event loop blocked, process suspended) may be taken over`,
+      },
+    );
   }
 
   /** Releases the thread's row (only if this store owns it). */

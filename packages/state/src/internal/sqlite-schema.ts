@@ -151,6 +151,7 @@ const STATEMENTS = {
   lockPut: "INSERT OR REPLACE INTO locks (thread_id, owner, host, pid, heartbeat_ms) VALUES (?, ?, ?, ?, ?)",
   lockBeat: "UPDATE locks SET heartbeat_ms = ? WHERE thread_id = ? AND owner = ?",
   lockDelete: "DELETE FROM locks WHERE thread_id = ? AND owner = ?",
+  lockOwned: "SELECT 1 FROM locks WHERE thread_id = ? AND owner = ?",
 } as const;
 
 /** The prepared statements of a store, by name (prepared once per connection). */
