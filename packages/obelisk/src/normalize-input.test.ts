@@ -47,11 +47,12 @@ describe("the input of a run is a plain object or an Input message (SPEC §5)", 
   });
 
   it("plain objects and Input messages are accepted", () => {
-    expect(normalizeInput(undefined)).toEqual({ input: {}, message: false });
-    expect(normalizeInput({ a: 1 })).toEqual({ input: { a: 1 }, message: false });
-    expect(normalizeInput({ type: "input" })).toEqual({ input: { type: "input" }, message: false });
-    expect(normalizeInput({ type: "input", input: { a: 1 } })).toEqual({ input: { a: 1 }, message: true });
-    expect(normalizeInput({ type: "input", input: null })).toEqual({ input: {}, message: true });
+    expect(normalizeInput(undefined)).toEqual({ input: {}, message: false, given: {} });
+    expect(normalizeInput({ a: 1 })).toEqual({ input: { a: 1 }, message: false, given: { a: 1 } });
+    expect(normalizeInput({ type: "input" })).toMatchObject({ input: { type: "input" }, message: false });
+    const message = { type: "input", input: { a: 1 } };
+    expect(normalizeInput(message)).toEqual({ input: { a: 1 }, message: true, given: message });
+    expect(normalizeInput({ type: "input", input: null })).toMatchObject({ input: {}, message: true });
   });
 });
 
@@ -82,5 +83,36 @@ describe("the Input message's schema", () => {
     const engine = createEngine({ tools: [val] });
     const input = { type: "input", input: { a: 1 }, schema: true };
     expect((await engine.run(plan, { input })).state).toEqual({ got: { v: 1 } });
+  });
+});
+
+describe("the input is a frozen JSON copy", () => {
+  it("refuses values JSON cannot hold (validate, run and open alike), before anything is recorded", async () => {
+    const engine = createEngine({ tools: [val] });
+    for (const bad of [
+      { a: Number.NaN },
+      { a: new Date(0) },
+      { a: 1n },
+      { type: "input", input: { a: Infinity } },
+    ]) {
+      const input = bad as unknown as JsonValue;
+      expect(await codeOf(() => engine.validate(plan, { input }))).toBe("USAGE");
+      expect(await codeOf(() => engine.run(plan, { input }))).toBe("USAGE");
+      expect(await codeOf(() => engine.open({ input }))).toBe("USAGE");
+    }
+    expect(await engine.runs.list()).toEqual([]);
+    await engine.close();
+  });
+
+  it("leaves the caller's objects as they were (not frozen) and runs with what was given", async () => {
+    const engine = createEngine({ tools: [val] });
+    const input = { a: { deep: 1 } };
+    const result = await engine.run(plan, { input });
+    expect(result.state).toEqual({ got: { v: { deep: 1 } } });
+    expect(Object.isFrozen(input)).toBe(false);
+    expect(Object.isFrozen(input.a)).toBe(false);
+    const [run] = await engine.runs.list();
+    expect(run?.input).toEqual({ a: { deep: 1 } });
+    await engine.close();
   });
 });

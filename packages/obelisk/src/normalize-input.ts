@@ -1,4 +1,4 @@
-import { type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
+import { type JsonObject, type JsonValue, ObeliskError, toJsonValue } from "@obelisk/core";
 
 /** A run's input after unwrapping an Input message. */
 export interface NormalizedInput {
@@ -8,9 +8,15 @@ export interface NormalizedInput {
   readonly schema?: JsonObject;
   /** True when the input came as an Input message (pointers then start at `/input`). */
   readonly message: boolean;
+  /** What was given, as a frozen JSON copy (stored with the run, for `resume`); `{}` when nothing was. */
+  readonly given: JsonValue;
 }
 
-const NO_INPUT: NormalizedInput = { input: {}, message: false };
+const NO_INPUT: NormalizedInput = Object.freeze({
+  input: Object.freeze({}),
+  message: false,
+  given: Object.freeze({}),
+});
 /** The schema `false` as an object: nothing satisfies it. */
 const NOTHING: JsonObject = Object.freeze({ not: Object.freeze({}) });
 
@@ -19,6 +25,10 @@ const isObject = (value: unknown): value is JsonObject =>
 
 const describe = (value: unknown): string =>
   value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+
+/** A message cut to a readable length (a pointer 1,000 levels deep is not). */
+const shortened = (message: string): string =>
+  message.length <= 200 ? message : `${message.slice(0, 199)}…`;
 
 const usage = (message: string): ObeliskError =>
   new ObeliskError("USAGE", message, {
@@ -31,19 +41,25 @@ const usage = (message: string): ObeliskError =>
  * object too (missing or null: `{}`), and its `schema` a JSON Schema: an object, `true` (no check) or `false`
  * (every input refused); any other schema throws USAGE.
  */
-export function normalizeInput(given: JsonValue | undefined): NormalizedInput {
-  if (given === undefined) return NO_INPUT;
-  if (!isObject(given)) throw usage(`the input must be a plain object, not ${describe(given)}`);
-  if (given.type !== "input" || !Object.hasOwn(given, "input")) return { input: given, message: false };
+export function normalizeInput(raw: JsonValue | undefined): NormalizedInput {
+  if (raw === undefined) return NO_INPUT;
+  if (!isObject(raw)) throw usage(`the input must be a plain object, not ${describe(raw)}`);
+  // A frozen JSON copy: what the plan reads is what is stored with the run, and the caller's objects are
+  // neither frozen nor read again later (NaN, a Date, a BigInt… are refused here, before any lock).
+  const copy = toJsonValue(raw, { remember: true });
+  if (!copy.ok) throw usage(`the input is not JSON: ${shortened(copy.message)}`);
+  const given = copy.value as JsonObject;
+  if (given.type !== "input" || !Object.hasOwn(given, "input"))
+    return { input: given, message: false, given };
   const input = given.input ?? {};
   if (!isObject(input))
     throw usage(`the Input message's input must be a plain object, not ${describe(input)}`);
   const schema = given.schema;
-  if (schema === undefined || schema === true) return { input, message: true };
-  if (schema === false) return { input, message: true, schema: NOTHING };
+  if (schema === undefined || schema === true) return { input, message: true, given };
+  if (schema === false) return { input, message: true, schema: NOTHING, given };
   if (!isObject(schema))
     throw usage(
       `the Input message's schema must be a JSON Schema (an object, true or false), not ${describe(schema)}`,
     );
-  return { input, message: true, schema };
+  return { input, message: true, schema, given };
 }

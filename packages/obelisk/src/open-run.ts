@@ -48,7 +48,7 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
       threadId,
       planHash: "sha256:",
       plan: emptyPlan,
-      input: options.input ?? {},
+      input: input.given,
       status: "running",
       startedAt: runtime.iso(),
     });

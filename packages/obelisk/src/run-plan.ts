@@ -24,7 +24,7 @@ export async function runPlan(
       threadId,
       planHash: compiled.planHash,
       plan: runtime.storedPlan(compiled, plan),
-      input: options.input ?? {},
+      input: prepared.input.given,
       status: "running",
       startedAt: runtime.iso(),
     });
