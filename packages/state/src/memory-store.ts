@@ -2,6 +2,7 @@ import type { JsonValue, OutputMethod, Path, RunId, ThreadId } from "@obelisk/co
 import { ObeliskError } from "@obelisk/core";
 import { CachedStore } from "./internal/cached-store.js";
 import { copyJson } from "./internal/copy-json.js";
+import type { RunsQuery } from "./internal/history-arguments.js";
 import {
   commitLogEntry,
   type Eviction,
@@ -161,21 +162,18 @@ class MemoryStore extends CachedStore {
     this.runs.set(runId, Object.freeze({ ...run, status, endedAt }));
   }
 
-  getRun(runId: RunId): RunRecord | undefined {
-    this.assertOpen();
+  protected readRun(runId: RunId): RunRecord | undefined {
     return this.runs.get(runId);
   }
 
-  listRuns(options: { readonly threadId?: ThreadId; readonly limit?: number } = {}): readonly RunRecord[] {
-    this.assertOpen();
+  protected queryRuns({ threadId, limit }: RunsQuery): readonly RunRecord[] {
     const runs = [...this.runs.values()]
       .reverse()
-      .filter((run) => options.threadId === undefined || run.threadId === options.threadId);
-    return options.limit === undefined ? runs : runs.slice(0, options.limit);
+      .filter((run) => threadId === undefined || run.threadId === threadId);
+    return limit === undefined ? runs : runs.slice(0, limit);
   }
 
-  listCallRecords(runId: RunId): readonly CallRecord[] {
-    this.assertOpen();
+  protected readCallRecords(runId: RunId): readonly CallRecord[] {
     return [...(this.records.get(runId) ?? [])];
   }
 

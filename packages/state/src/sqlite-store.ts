@@ -2,6 +2,7 @@ import type { JsonObject, JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { applyOutputInPlace, deepFreeze, ObeliskError } from "@obelisk/core";
 import BetterSqlite3 from "better-sqlite3";
 import { CachedStore } from "./internal/cached-store.js";
+import type { RunsQuery } from "./internal/history-arguments.js";
 import { SqliteLock, type SqliteLockOptions } from "./internal/sqlite-lock.js";
 import { prepareSchema, type SqliteStatements } from "./internal/sqlite-schema.js";
 import { createStateValidator } from "./internal/state-validator.js";
@@ -364,25 +365,21 @@ class SqliteStore extends CachedStore {
     this.sql.runUpdate.run(status, JSON.stringify({ ...run, status, endedAt }), runId);
   }
 
-  getRun(runId: RunId): RunRecord | undefined {
-    this.assertOpen();
+  protected readRun(runId: RunId): RunRecord | undefined {
     const row = this.sql.runGet.get(runId) as { record: string } | undefined;
     return row === undefined ? undefined : parse<RunRecord>(row.record);
   }
 
-  listRuns(options: { readonly threadId?: ThreadId; readonly limit?: number } = {}): readonly RunRecord[] {
-    this.assertOpen();
-    const limit = options.limit ?? -1;
+  protected queryRuns({ threadId, limit: given }: RunsQuery): readonly RunRecord[] {
+    // SQLite: a negative LIMIT means no limit
+    const limit = given ?? -1;
     const rows = (
-      options.threadId === undefined
-        ? this.sql.runsAll.all(limit)
-        : this.sql.runsOfThread.all(options.threadId, limit)
+      threadId === undefined ? this.sql.runsAll.all(limit) : this.sql.runsOfThread.all(threadId, limit)
     ) as { record: string }[];
     return rows.map((row) => parse<RunRecord>(row.record));
   }
 
-  listCallRecords(runId: RunId): readonly CallRecord[] {
-    this.assertOpen();
+  protected readCallRecords(runId: RunId): readonly CallRecord[] {
     return (this.sql.recordsOfRun.all(runId) as { record: string }[]).map((row) =>
       parse<CallRecord>(row.record),
     );

@@ -38,6 +38,44 @@ export function historyCases(openStore: OpenStore): void {
       });
     });
 
+    it("refuses bad listRuns / getRun / listCallRecords arguments with USAGE, the same on every backend", async () => {
+      const store = await openStore();
+      for (const id of ["r1", "r2", "r3"]) await store.createRun(run(id));
+      const listed = async (options: unknown) =>
+        (await store.listRuns(options as Parameters<typeof store.listRuns>[0])).map((r) => r.runId);
+      expect(await listed(undefined)).toEqual(["r3", "r2", "r1"]);
+      expect(await listed({})).toEqual(["r3", "r2", "r1"]);
+      expect(await listed({ limit: 0 })).toEqual([]);
+      expect(await listed({ limit: 2 })).toEqual(["r3", "r2"]);
+      expect(await listed({ limit: 10 })).toEqual(["r3", "r2", "r1"]);
+      expect(await listed({ threadId: "nobody" })).toEqual([]);
+      const refused = [
+        { limit: -1 },
+        { limit: Number.NaN },
+        { limit: 1.5 },
+        { limit: "2" },
+        { limit: Number.POSITIVE_INFINITY },
+        { limit: Number.NEGATIVE_INFINITY },
+        { limit: null },
+        { threadId: {} },
+        { threadId: 5 },
+        { threadId: null },
+        null,
+        5,
+        [],
+      ];
+      for (const options of refused)
+        await expect(Promise.resolve().then(() => listed(options))).rejects.toMatchObject({ code: "USAGE" });
+      for (const runId of [{}, 5, null, undefined]) {
+        await expect(Promise.resolve().then(() => store.getRun(runId as never))).rejects.toMatchObject({
+          code: "USAGE",
+        });
+        await expect(
+          Promise.resolve().then(() => store.listCallRecords(runId as never)),
+        ).rejects.toMatchObject({ code: "USAGE" });
+      }
+    });
+
     it("lists call records in commit order and finds the latest succeeded record by hash", async () => {
       const store = await openStore();
       await commitOk(store, { callId: "a", callHash: "h1", output: 1 });

@@ -17,6 +17,7 @@ import type {
   WriteLogEntry,
 } from "../store-types.js";
 import { freezeNew } from "./copy-json.js";
+import { checkRunId, checkRunsQuery, type RunsQuery } from "./history-arguments.js";
 import { isCommitFailure, planCommit } from "./plan-commit.js";
 import { type EvictionRequest, planEviction, planReset } from "./plan-eviction.js";
 import { protectNested, selectForKeepLastN, selectForRetention } from "./select-evictions.js";
@@ -72,15 +73,31 @@ export abstract class CachedStore implements StateStore {
   abstract reserveCallNumbers(threadId: ThreadId, count: number): number;
   abstract createRun(run: RunRecord): void;
   abstract finishRun(runId: RunId, status: RunStatus, endedAt: string): void;
-  abstract getRun(runId: RunId): RunRecord | undefined;
-  abstract listRuns(options?: {
-    readonly threadId?: ThreadId;
-    readonly limit?: number;
-  }): readonly RunRecord[];
-  abstract listCallRecords(runId: RunId): readonly CallRecord[];
+  /** A run by id (the id checked already). */
+  protected abstract readRun(runId: RunId): RunRecord | undefined;
+  /** Runs, newest first (arguments checked already). */
+  protected abstract queryRuns(query: RunsQuery): readonly RunRecord[];
+  /** A run's call records in commit order (the id checked already). */
+  protected abstract readCallRecords(runId: RunId): readonly CallRecord[];
   abstract findCompletedCall(threadId: ThreadId, callHash: string): CallRecord | undefined;
   abstract readWriteLog(threadId: ThreadId): readonly WriteLogEntry[];
   abstract stats(threadId?: ThreadId): StoreStats;
+
+  getRun(runId: RunId): RunRecord | undefined {
+    this.assertOpen();
+    return this.readRun(checkRunId(runId));
+  }
+
+  /** Runs, newest first; the same argument checks on every backend (USAGE). */
+  listRuns(options?: { readonly threadId?: ThreadId; readonly limit?: number }): readonly RunRecord[] {
+    this.assertOpen();
+    return this.queryRuns(checkRunsQuery(options));
+  }
+
+  listCallRecords(runId: RunId): readonly CallRecord[] {
+    this.assertOpen();
+    return this.readCallRecords(checkRunId(runId));
+  }
 
   protected assertOpen(): void {
     if (this.closed) throw new ObeliskError("STORE_CLOSED", `the ${this.backend} store is closed`);
