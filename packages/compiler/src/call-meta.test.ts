@@ -1,4 +1,4 @@
-import type { Diagnostic } from "@obelisk/core";
+import type { Diagnostic, JsonValue } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { checkCallMeta } from "./call-meta.js";
 
@@ -20,7 +20,7 @@ describe("checkCallMeta: _timeoutMs (bug B11)", () => {
 });
 
 describe("checkCallMeta: _retry is bounded (a plan cannot hold a run and its thread for days)", () => {
-  const check = (retry: unknown, limits?: { maxRetryAttempts: number; maxRetryDelayMs: number }) => {
+  const check = (retry: JsonValue, limits?: { maxRetryAttempts: number; maxRetryDelayMs: number }) => {
     const out: Diagnostic[] = [];
     const meta = checkCallMeta({ _tool: "t", _retry: retry }, "/plan/0", "c", out, limits);
     return { retry: meta.retry, codes: out.map((d) => [d.code, d.pointer]) };

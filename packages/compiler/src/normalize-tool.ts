@@ -2,8 +2,9 @@ import type { JsonObject } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { SchemaCheck, SchemaCompiler } from "./schema-validator.js";
-import { isPlainObject, toJsonSchema } from "./to-json-schema.js";
+import { isPlainObject, isZodSchema, toJsonSchema } from "./to-json-schema.js";
 import type { RetryPolicy, ToolContext } from "./tool-definition.js";
+import { runWithZodInput, withZodOutputCheck } from "./zod-checks.js";
 
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const VALID: SchemaCheck = () => [];
@@ -102,12 +103,20 @@ export function normalizeTool(
     source.output === undefined ? undefined : toJsonSchema(source.output, `${what} output`);
   const outputPathSchema =
     source.outputPath === undefined ? undefined : toJsonSchema(source.outputPath, `${what} outputPath`);
-  return buildTool(
+  const tool = buildTool(
     name,
     source,
-    { inputSchema, outputSchema, outputPathSchema, run: run as Run | undefined },
+    {
+      inputSchema,
+      outputSchema,
+      outputPathSchema,
+      run: runWithZodInput(source.input, run as Run | undefined),
+    },
     compiler,
   );
+  return isZodSchema(source.output)
+    ? { ...tool, validateOutput: withZodOutputCheck(source.output, tool.validateOutput) }
+    : tool;
 }
 
 interface Parts {

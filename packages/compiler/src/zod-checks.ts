@@ -1,0 +1,55 @@
+import { appendPointer, type JsonObject, ObeliskError } from "@obelisk/core";
+import type { z } from "zod";
+import type { SchemaCheck, SchemaIssue } from "./schema-validator.js";
+import { isZodSchema } from "./to-json-schema.js";
+import type { ToolContext } from "./tool-definition.js";
+
+type Run = (args: JsonObject, ctx: ToolContext) => unknown;
+
+/** A zod issue as a schema issue (keyword `zod`: a check JSON Schema cannot express, e.g. a refinement). */
+function toIssue(issue: z.core.$ZodIssue): SchemaIssue {
+  let instancePath = "";
+  for (const segment of issue.path) instancePath = appendPointer(instancePath, String(segment));
+  return {
+    instancePath,
+    keyword: "zod",
+    schemaPath: "",
+    params: { code: issue.code },
+    message: issue.message,
+  };
+}
+
+/**
+ * A tool defined with a zod input schema gets what zod's `parse` gives (SPEC §9: `run` is typed with the
+ * schema's output): defaults filled, transforms and coercions applied, refinements checked. The JSON Schema
+ * check (compile time and dispatch) has already passed; what zod still refuses (a refinement) fails the
+ * call with PARAM_INVALID, before the implementation runs.
+ */
+export function runWithZodInput(schema: unknown, run: Run | undefined): Run | undefined {
+  if (run === undefined || !isZodSchema(schema)) return run;
+  return (args, ctx) => {
+    const parsed = schema.safeParse(args);
+    if (!parsed.success) {
+      const first = toIssue(parsed.error.issues[0] as z.core.$ZodIssue);
+      throw new ObeliskError(
+        "PARAM_INVALID",
+        `parameter ${first.instancePath || "/"}: ${first.message} (the tool's zod schema)`,
+      );
+    }
+    return run(parsed.data as JsonObject, ctx);
+  };
+}
+
+/**
+ * The output check of a tool with a zod output schema: the JSON Schema check, then zod's own (its
+ * refinements). Transforms are not applied: what is stored is the JSON value the tool returned.
+ */
+export function withZodOutputCheck(schema: unknown, check: SchemaCheck): SchemaCheck {
+  if (!isZodSchema(schema)) return check;
+  return (value) => {
+    const issues = check(value);
+    if (issues.length > 0) return issues;
+    const parsed = schema.safeParse(value);
+    return parsed.success ? [] : parsed.error.issues.map((issue) => toIssue(issue as z.core.$ZodIssue));
+  };
+}
