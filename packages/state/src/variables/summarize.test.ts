@@ -101,4 +101,30 @@ describe("summarize", () => {
     const json = await summarize(store, THREAD, { refs: ["†state.nope"], format: "json" });
     expect(JSON.parse(json.text)).toEqual([{ reference: "†state.nope", notFound: true }]);
   });
+
+  it("always gives valid JSON within the budget (budgets 2 up; notes left out before entries) and refuses a JSON budget of 1", async () => {
+    const store = await storeWith(4, (index) => "x".repeat(index * 300));
+    const refs = ["†state.v3", "†state.v1", "†state.nope", "not a ref", "†state.gone"];
+    for (const options of [{}, { refs }]) {
+      for (let budgetChars = 2; budgetChars <= 1500; budgetChars++) {
+        const summary = await summarize(store, THREAD, { ...options, budgetChars, format: "json" });
+        expect(summary.text.length).toBeLessThanOrEqual(budgetChars);
+        const parsed = JSON.parse(summary.text) as { reference?: string; omitted?: number }[];
+        // the entries the text shows are the entries the result lists
+        const shown = parsed.filter((item) => item.omitted === undefined && !("notFound" in item));
+        expect(shown.map((item) => item.reference)).toEqual(summary.entries.map((entry) => entry.reference));
+        expect(summary.entries.length + summary.omitted).toBe("refs" in options ? 2 : 4);
+      }
+    }
+    const tiny = await summarize(store, THREAD, { budgetChars: 14, format: "json" });
+    expect(tiny.text).toBe("[]");
+    expect(tiny.omitted).toBe(4);
+    const notes = await summarize(store, THREAD, { refs, budgetChars: 40, format: "json" });
+    expect(JSON.parse(notes.text)).toEqual([{ omitted: 2 }]);
+    expect(notes.notFound).toHaveLength(3);
+    await expect(summarize(store, THREAD, { budgetChars: 1, format: "json" })).rejects.toMatchObject({
+      code: "USAGE",
+    });
+    expect((await summarize(store, THREAD, { budgetChars: 1 })).text).toBe("…");
+  });
 });

@@ -4,6 +4,7 @@ import type { StateStore, VariableMeta } from "../store-types.js";
 import { parseStoredReference } from "./parse-stored-reference.js";
 import {
   jsonRenderer,
+  MIN_JSON_SUMMARY_CHARS,
   markdownRenderer,
   type SummaryEntry,
   type SummaryRenderer,
@@ -17,7 +18,7 @@ export interface SummarizeOptions {
   readonly lastN?: number;
   /** Only these references (unknown ones are reported in `notFound`). */
   readonly refs?: readonly string[];
-  /** Maximum length of the whole text, in characters. Default 4000. */
+  /** Maximum length of the whole text, in characters (>= 1; >= 2 for JSON). Default 4000. */
   readonly budgetChars?: number;
   /** Output format. Default `markdown`. */
   readonly format?: "markdown" | "json";
@@ -25,7 +26,11 @@ export interface SummarizeOptions {
 
 /** A summary: the text within budget, plus the same facts as data. */
 export interface VariableSummary {
-  /** The rendered summary (markdown, or a JSON array). Never longer than `budgetChars`. */
+  /**
+   * The rendered summary (markdown, or a JSON array). Never longer than `budgetChars`. JSON is always
+   * valid: when not even the notes fit, not-found notes, then the omitted note, then entries are left out
+   * (`[]` at least; a JSON budget below 2 is USAGE); markdown is cut with `…`.
+   */
   readonly text: string;
   /** Entries shown, newest first. */
   readonly entries: readonly SummaryEntry[];
@@ -99,6 +104,12 @@ export async function summarize(
     throw new ObeliskError("USAGE", `budgetChars must be a positive integer, got ${budgetChars}`);
   }
   const renderer = options.format === "json" ? jsonRenderer : markdownRenderer;
+  if (renderer === jsonRenderer && budgetChars < MIN_JSON_SUMMARY_CHARS) {
+    throw new ObeliskError(
+      "USAGE",
+      `a JSON summary needs budgetChars >= ${MIN_JSON_SUMMARY_CHARS} (the smallest valid document is []), got ${budgetChars}`,
+    );
+  }
   await store.expireStale(threadId);
   const { chosen, notFound } = select(await store.listVariables(threadId), options);
   const entries = chosen.slice(0, lastN ?? chosen.length).map(toSummaryEntry);
@@ -109,11 +120,16 @@ export async function summarize(
     parts = fit(renderer, entries, notFound, budgetChars, step);
     if (parts.length === entries.length) break;
   }
-  const omitted = entries.length - parts.length;
+  let omitted = entries.length - parts.length;
   let text = renderer.compose(parts, omitted, notFound);
-  if (text.length > budgetChars) text = `${text.slice(0, Math.max(0, budgetChars - 1))}…`;
+  let count = parts.length;
+  if (text.length > budgetChars) {
+    // only when not even the notes fit (fit() counts the not-found notes and the omitted note)
+    ({ text, shown: count } = renderer.within(parts, omitted, notFound, budgetChars));
+    omitted = entries.length - count;
+  }
   const shown = entries
-    .slice(0, parts.length)
+    .slice(0, count)
     .map((entry) => ({ ...entry, preview: shortenPreview(entry.preview, maxPreview) }));
   return { text, entries: shown, omitted, notFound };
 }

@@ -38,6 +38,16 @@ export interface SummaryRenderer {
   compose(parts: readonly string[], omitted: number, notFound: readonly string[]): string;
   entry(entry: SummaryEntry, maxPreview: number): string;
   omitted(count: number): string;
+  /**
+   * The whole text within `budget` characters when `compose` is longer, and how many of `parts` it still
+   * shows (the entries come first, so they are the last to go).
+   */
+  within(
+    parts: readonly string[],
+    omitted: number,
+    notFound: readonly string[],
+    budget: number,
+  ): { text: string; shown: number };
 }
 
 /** Shortens a preview to `max` characters (with an ellipsis). */
@@ -76,7 +86,14 @@ export const markdownRenderer: SummaryRenderer = {
   },
   omitted: (count) =>
     `… ${plural(count, "more variable", "more variables")} not shown (over the summary budget)`,
+  within(parts, omitted, notFound, budget) {
+    const text = this.compose(parts, omitted, notFound);
+    return { text: `${text.slice(0, Math.max(0, budget - 1))}…`, shown: parts.length };
+  },
 };
+
+/** The smallest JSON summary: an empty array. A JSON budget below its length is refused. */
+export const MIN_JSON_SUMMARY_CHARS = 2;
 
 /** JSON: an array of entries; a final `{ "omitted": n }` when cut and `{ "reference", "notFound": true }` for unknown refs. */
 export const jsonRenderer: SummaryRenderer = {
@@ -92,4 +109,21 @@ export const jsonRenderer: SummaryRenderer = {
     return JSON.stringify({ ...shown, preview: shortenPreview(entry.preview, maxPreview) });
   },
   omitted: (count) => JSON.stringify({ omitted: count }),
+  /**
+   * Always valid JSON: the longest run of items from the start that fits (not-found notes go first, then
+   * the omitted note, then entries from the last); `[]` at least (budget >= 2, checked by `summarize`).
+   */
+  within(parts, omitted, notFound, budget) {
+    const items = [...parts];
+    if (omitted > 0) items.push(this.omitted(omitted));
+    for (const reference of notFound) items.push(JSON.stringify({ reference, notFound: true }));
+    let count = items.length;
+    let length = 2 + Math.max(0, count - 1);
+    for (const item of items) length += item.length;
+    while (count > 0 && length > budget) {
+      count--;
+      length -= (items[count] as string).length + (count > 0 ? 1 : 0);
+    }
+    return { text: `[${items.slice(0, count).join(",")}]`, shown: Math.min(count, parts.length) };
+  },
 };
