@@ -2,6 +2,7 @@ import type { Engine, RunEvent } from "obelisk";
 import type { CliIo } from "./cli-io.js";
 import { type LoadedTools, loadTools } from "./load-tools.js";
 import { openStore } from "./open-store.js";
+import { printRegistryWarnings } from "./registry-warnings.js";
 
 /** What a command needs to open an engine. */
 export interface SessionOptions {
@@ -33,6 +34,7 @@ export async function withEngine<T>(
     ...(options.failFast === undefined ? {} : { failFast: options.failFast }),
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
   });
+  printRegistryWarnings(io, engine.registry.warnings);
   try {
     return await body(engine);
   } finally {

@@ -66,6 +66,21 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     expectOneLineError(await obelisk(["schema", "--tools", fixture("no-default.mjs")], cwd), 2);
   });
 
+  it("warns on stderr when a tools module defines a tool name twice (the later wins), exit unchanged", async () => {
+    const tools = fixture("duplicate-tools.mjs");
+    const plan = join(cwd, "echo-plan.json");
+    writeFileSync(plan, JSON.stringify([{ _tool: "echo", _outputPath: "†state.said" }]));
+    const validate = await obelisk(["validate", plan, "--tools", tools], cwd);
+    expect(validate.code).toBe(0);
+    expect(validate.stderr).toMatch(/^warning \[REGISTRY_DUPLICATE_TOOL\] tool "echo"/m);
+    const schema = await obeliskJson(["schema", "--tools", tools], cwd);
+    expect(schema.code).toBe(0);
+    expect(schema.stderr).toContain("REGISTRY_DUPLICATE_TOOL");
+    const run = await obeliskJson(["run", plan, "--tools", tools, "--store", "memory"], cwd);
+    expect(run.code).toBe(0);
+    expect(JSON.stringify(run.json)).toContain('"said":"second"');
+  });
+
   it("refuses a plan or --input file that is not UTF-8 (no silent U+FFFD), naming the byte", async () => {
     const plan = join(cwd, "latin1-plan.json");
     writeFileSync(

@@ -4,6 +4,7 @@ import { type CommonOptions, withFormat, withTools } from "../common-options.js"
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { loadTools } from "../load-tools.js";
 import { createOutput } from "../output.js";
+import { printRegistryWarnings } from "../registry-warnings.js";
 
 /** Registers `obelisk schema --tools <module>`. */
 export function registerSchema(program: Command, context: CommandContext): void {
@@ -23,7 +24,9 @@ async function schemaCommand(
   const tools = await loadTools(options.tools, io.cwd);
   // imported here, not at start-up (see render-graph-summary.ts)
   const { createToolRegistry, planJsonSchema } = await import("@obelisk/compiler");
-  const schema = planJsonSchema(createToolRegistry(tools));
+  const registry = createToolRegistry(tools);
+  printRegistryWarnings(io, registry.warnings);
+  const schema = planJsonSchema(registry);
   output.json(schema);
   output.line(JSON.stringify(schema, null, 2));
   return EXIT.ok;
