@@ -1,5 +1,12 @@
 import type { CompiledCall, RegisteredTool } from "@obelisk/compiler";
-import { assertNever, asThreadId, deepFreeze, type JsonObject, toJsonValue } from "@obelisk/core";
+import {
+  assertNever,
+  asThreadId,
+  deepFreeze,
+  type JsonObject,
+  ObeliskError,
+  toJsonValue,
+} from "@obelisk/core";
 import type { Awaitable, CallRecord } from "@obelisk/state";
 import { isThenable } from "./awaitable.js";
 import { callHash } from "./call-hash.js";
@@ -235,7 +242,24 @@ export function dispatchCall(
 ): Awaitable<void> {
   const call = run.call;
   if (host.aborted) return host.end(index, { status: "cancelled", wrote: [], reason: host.abortReason });
-  run.params = resolveParams(call, host.context);
+  try {
+    run.params = resolveParams(call, host.context, host.options.maxValueBytes);
+  } catch (error) {
+    // References that would make the parameters larger than one value may be (bug H6): the call fails
+    // before the tool runs; its record keeps no parameters.
+    if (!ObeliskError.is(error) || error.code !== "OUTPUT_TOO_LARGE") throw error;
+    run.params = undefined;
+    return host.end(index, {
+      status: "failed",
+      wrote: [],
+      error: {
+        name: "ObeliskError",
+        code: error.code,
+        message: error.message,
+        data: error.data as JsonObject,
+      },
+    });
+  }
   // Literal parameters were checked at compile time; values that came through references are checked
   // here, so a tool never receives arguments its input schema refuses.
   if (call.references.length > 0 && !tool.latent) {

@@ -1,51 +1,110 @@
 import type { CompiledCall, ParamReference } from "@obelisk/compiler";
 import {
+  DEFAULT_LIMITS,
   type InputExpression,
   type JsonObject,
   type JsonValue,
+  jsonByteSize,
+  ObeliskError,
   type Path,
   parseParameterString,
   setOwn,
   toJsonValue,
 } from "@obelisk/core";
+import { addJsonBounds, rememberJsonBytes, type SizeBounds } from "./value-size.js";
 import type { WorkingContext } from "./working-context.js";
 
 const EMPTY: JsonObject = Object.freeze({});
+
+/**
+ * Scratch size bounds: of the parameters being resolved, and of one template piece (resolving is
+ * synchronous and never nested, so one of each serves every call without allocating).
+ */
+const BOUNDS: SizeBounds = { lower: 0, upper: 0 };
+const PIECE: SizeBounds = { lower: 0, upper: 0 };
+
+/** Marks a value that would make a call's resolved parameters larger than the limit. */
+const TOO_LARGE: unique symbol = Symbol("too large");
+type TooLarge = typeof TOO_LARGE;
 
 /** The value of an expression: the first `||` alternative whose operands all exist; its last operand. */
 export function evaluateExpression(
   expression: InputExpression,
   context: WorkingContext,
 ): JsonValue | undefined {
+  return evaluateWithin(expression, context, Number.MAX_SAFE_INTEGER) as JsonValue | undefined;
+}
+
+/** {@link evaluateExpression}, or TOO_LARGE when the copy of a runner-owned container passes `maxBytes`. */
+function evaluateWithin(
+  expression: InputExpression,
+  context: WorkingContext,
+  maxBytes: number,
+): JsonValue | undefined | TooLarge {
   for (const operands of expression.alternatives) {
     let value: JsonValue | undefined;
     for (const operand of operands) {
       value = context.valueOf(operand);
       if (value === undefined) break;
     }
-    if (value !== undefined) return frozen(value);
+    if (value !== undefined) return frozen(value, maxBytes);
   }
   return undefined;
 }
 
-/** A value safe to hand out: frozen values as they are, containers the runner owns as frozen copies. */
-function frozen(value: JsonValue): JsonValue {
+/**
+ * A value safe to hand out: frozen values as they are, containers the runner owns as frozen copies (whose
+ * size is remembered), or TOO_LARGE when such a copy passes `maxBytes` (it stops there).
+ */
+function frozen(value: JsonValue, maxBytes: number): JsonValue | TooLarge {
   if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
-  const copy = toJsonValue(value, { maxBytes: Number.MAX_SAFE_INTEGER });
-  return copy.ok ? copy.value : value;
+  const copy = toJsonValue(value, { maxBytes: Math.max(0, maxBytes) });
+  if (!copy.ok) return copy.code === "OUTPUT_TOO_LARGE" ? TOO_LARGE : value;
+  rememberJsonBytes(copy.value, copy.bytes);
+  return copy.value;
 }
 
-/** A template's text: strings inserted as-is, other values as compact JSON (SPEC §2 rule 2). */
-function renderTemplate(parts: readonly (string | InputExpression)[], context: WorkingContext): string {
+/**
+ * A template's text: strings inserted as-is, other values as compact JSON (SPEC §2 rule 2); TOO_LARGE as
+ * soon as the text would pass `room` bytes of JSON (every UTF-16 unit is at least one byte, the quotes two
+ * more), before the text is built: a template repeating a large value cannot grow without limit.
+ */
+function renderTemplate(
+  parts: readonly (string | InputExpression)[],
+  context: WorkingContext,
+  room: number,
+): string | TooLarge {
   let text = "";
-  for (const part of parts) {
-    if (typeof part === "string") text += part;
-    else {
-      const value = evaluateExpression(part, context);
-      text += typeof value === "string" ? value : JSON.stringify(value ?? null);
+  try {
+    for (const part of parts) {
+      const piece = typeof part === "string" ? part : templatePiece(part, context, room - text.length - 2);
+      if (piece === TOO_LARGE || text.length + piece.length + 2 > room) return TOO_LARGE;
+      text += piece;
     }
+  } catch (error) {
+    // a limit beyond what a JavaScript string can hold (Invalid string length): never uncaught
+    if (error instanceof RangeError) return TOO_LARGE;
+    throw error;
   }
   return text;
+}
+
+/** The text a template inserts for an expression, or TOO_LARGE when it cannot fit in `room` characters. */
+function templatePiece(
+  expression: InputExpression,
+  context: WorkingContext,
+  room: number,
+): string | TooLarge {
+  // JSON of B bytes has at least B / 3 UTF-16 units: a container over 3 × room bytes cannot fit
+  const value = evaluateWithin(expression, context, room * 3);
+  if (value === TOO_LARGE || typeof value === "string") return value;
+  if (typeof value === "object" && value !== null) {
+    PIECE.lower = 0;
+    PIECE.upper = 0;
+    addJsonBounds(value, PIECE);
+    if (PIECE.lower > room * 3) return TOO_LARGE;
+  }
+  return JSON.stringify(value ?? null);
 }
 
 /** A literal's text with escapes removed (`††x` → `†x`, `{††` → `{†`); strings without a dagger are as-is. */
@@ -80,6 +139,16 @@ function freezeTree(value: JsonValue): void {
   for (const key in value) if (Object.hasOwn(value, key)) freezeTree((value as JsonObject)[key] as JsonValue);
 }
 
+/** The value at `location` (own properties only, as `setAt` writes them), or null when there is none. */
+function valueAt(root: JsonValue, location: Path): JsonValue {
+  let node: JsonValue | undefined = root;
+  for (const key of location) {
+    if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return null;
+    node = (node as Record<string | number, JsonValue>)[key];
+  }
+  return node ?? null;
+}
+
 /** Sets `value` at `location` inside a mutable copy. */
 function setAt(root: JsonValue, location: Path, value: JsonValue): void {
   let node = root as Record<string | number, JsonValue>;
@@ -95,21 +164,99 @@ function setAt(root: JsonValue, location: Path, value: JsonValue): void {
  * Resolves a call's parameters at dispatch: whole-value references keep their JSON type, templates
  * become strings, fallbacks and gates follow SPEC §2. The result is frozen (values handed to tools are
  * immutable). Missing references resolve to `null` (readiness guarantees they exist).
+ *
+ * The resolved parameters are held to `maxBytes` of JSON (the run's value limit), measured while they are
+ * resolved, without serializing anything: a few references to one large stored value cannot make a huge
+ * argument. Throws an `ObeliskError` OUTPUT_TOO_LARGE (`data.pointer`: the reference where the limit was
+ * passed) as soon as it is passed. Cheap bounds decide almost always (a string's length, a number, the
+ * remembered size of a frozen container); only parameters whose bounds straddle the limit are measured
+ * exactly, literals included.
  */
-export function resolveParams(call: CompiledCall, context: WorkingContext): JsonObject {
+export function resolveParams(
+  call: CompiledCall,
+  context: WorkingContext,
+  maxBytes: number = DEFAULT_LIMITS.maxValueBytes,
+): JsonObject {
   if (call.references.length === 0 && Object.keys(call.params).length === 0) return EMPTY;
   const root = copyTree(call.params) as JsonObject;
   const references = call.references;
+  const bounds = BOUNDS;
+  bounds.lower = 0;
+  bounds.upper = 0;
+  let exact: ExactSize | undefined;
   for (let index = 0; index < references.length; index++) {
     const reference = references[index] as ParamReference;
+    if (reference.location.length === 0) continue;
     const parsed = reference.value;
+    const room = maxBytes - bounds.lower;
     const value =
       parsed.type === "reference"
-        ? (evaluateExpression(parsed.expression, context) ?? null)
-        : renderTemplate(parsed.parts, context);
-    if (reference.location.length === 0) continue;
+        ? (evaluateWithin(parsed.expression, context, room) ?? null)
+        : renderTemplate(parsed.parts, context, room);
+    if (value === TOO_LARGE) throw tooLarge(reference, maxBytes);
+    addJsonBounds(value, bounds);
+    if (bounds.lower > maxBytes) throw tooLarge(reference, maxBytes);
     setAt(root, reference.location, value);
+    if (exact === undefined) {
+      if (bounds.upper <= maxBytes) continue;
+      exact = new ExactSize(call, root);
+      exact.addResolved(references, index);
+    } else exact.add(value);
+    if (exact.bytes > maxBytes) throw tooLarge(reference, maxBytes);
   }
   freezeTree(root);
   return root;
+}
+
+/**
+ * The exact JSON size of parameters being resolved, once the cheap bounds cannot decide: the literal part
+ * (keys, separators, literal values; reference texts not counted) plus the values resolved so far, so it
+ * only grows and passes the limit at the reference that makes the parameters too large.
+ */
+class ExactSize {
+  bytes: number;
+  /** Sizes of the strings and containers measured, so one large value read many times is walked once. */
+  private readonly measured = new Map<JsonValue, number>();
+
+  /** Starts from the literal part of the parameters. */
+  constructor(
+    call: CompiledCall,
+    private readonly root: JsonObject,
+  ) {
+    let bytes = jsonByteSize(copyTree(call.params));
+    for (const reference of call.references)
+      if (reference.location.length > 0) bytes -= jsonByteSize(valueAt(call.params, reference.location));
+    this.bytes = bytes;
+  }
+
+  /** Adds the references resolved so far (`0..last`), read back from the parameters being built. */
+  addResolved(references: readonly ParamReference[], last: number): void {
+    for (let index = 0; index <= last; index++) {
+      const reference = references[index] as ParamReference;
+      if (reference.location.length > 0) this.add(valueAt(this.root, reference.location));
+    }
+  }
+
+  /** Adds a resolved value. */
+  add(value: JsonValue): void {
+    this.bytes += this.sizeOf(value);
+  }
+
+  private sizeOf(value: JsonValue): number {
+    if (typeof value !== "object" && typeof value !== "string") return jsonByteSize(value);
+    let bytes = this.measured.get(value);
+    if (bytes === undefined) {
+      bytes = jsonByteSize(value);
+      this.measured.set(value, bytes);
+    }
+    return bytes;
+  }
+}
+
+function tooLarge(reference: ParamReference, maxBytes: number): ObeliskError {
+  return new ObeliskError(
+    "OUTPUT_TOO_LARGE",
+    `the resolved parameters would be larger than ${maxBytes} bytes of JSON (the limit of one value), passed at ${reference.pointer}`,
+    { data: { pointer: reference.pointer, maxBytes } },
+  );
 }
