@@ -57,6 +57,17 @@ describe("tool registry", () => {
     expect(() => createToolRegistry([{ name: "bad", input: { type: 12 } }])).toThrow(
       expect.objectContaining({ code: "USAGE" }),
     );
+    // An invalid regular expression is refused at registration, not in the middle of every compile.
+    for (const tool of [
+      { name: "p", outputPath: { pattern: "^†state\\.(" } },
+      { name: "p", input: { type: "object", properties: { s: { type: "string", pattern: "[" } } } },
+      { name: "p", input: { type: "object", patternProperties: { "(": {} } } },
+    ])
+      expect(() => createToolRegistry([tool])).toThrow(expect.objectContaining({ code: "USAGE" }));
+    // A "pattern" inside data (const, enum, default, examples) is not a regular expression.
+    expect(
+      createToolRegistry([{ name: "ok", input: { type: "object", default: { pattern: "(" } } }]).get("ok"),
+    ).toBeDefined();
   });
 });
 

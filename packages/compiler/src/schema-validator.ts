@@ -3,6 +3,7 @@ import { canonicalJson, ObeliskError } from "@obelisk/core";
 import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
+import { invalidPattern } from "./schema-patterns.js";
 
 const addFormats = formatsModule.default;
 
@@ -137,6 +138,12 @@ export function createSchemaCompiler(): SchemaCompiler {
         throw new ObeliskError(
           "USAGE",
           `${what} is not a valid JSON Schema: ${checker.errorsText(checker.errors)}`,
+        );
+      const pattern = invalidPattern(schema);
+      if (pattern !== undefined)
+        throw new ObeliskError(
+          "USAGE",
+          `${what}: the pattern ${JSON.stringify(pattern)} is not a valid regular expression`,
         );
     },
     lazyCheck(schema, what) {
