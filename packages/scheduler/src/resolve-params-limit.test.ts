@@ -54,6 +54,13 @@ describe("resolved parameters are held to the value limit (H6)", () => {
     expect(outcome(call, context, 10_000_100)).toBe("ok 10000008");
   });
 
+  it("a limit beyond what a JavaScript string holds still stops references and templates (no RangeError)", () => {
+    const context = contextOf({ big: "x".repeat(8 * 1024 * 1024) });
+    const refs = callWith(Array.from({ length: 70 }, () => "†state.big"));
+    expect(outcome(refs, context, 2 ** 40)).toBe("OUTPUT_TOO_LARGE /0/v/63");
+    expect(outcome(callWith("{†state.big}".repeat(100)), context, 2 ** 40)).toBe("OUTPUT_TOO_LARGE /0/v");
+  });
+
   it("measures stored containers, and copies of containers the runner owns stop at the limit", () => {
     const big = { list: Array.from({ length: 300 }, (_, index) => ({ index, text: "z".repeat(10) })) };
     const call = callWith(["†state.big", "†state.big", "†state.big"]);

@@ -23,6 +23,13 @@ const EMPTY: JsonObject = Object.freeze({});
 const BOUNDS: SizeBounds = { lower: 0, upper: 0 };
 const PIECE: SizeBounds = { lower: 0, upper: 0 };
 
+/**
+ * The most resolved parameters can hold whatever the configured limit: their JSON must fit in one
+ * JavaScript string (V8: 2^29 − 24 UTF-16 units, each at least one byte) with room for the call hash's
+ * keys around it.
+ */
+const MAX_PARAMS_BYTES = 2 ** 29 - 2 ** 20;
+
 /** Marks a value that would make a call's resolved parameters larger than the limit. */
 const TOO_LARGE: unique symbol = Symbol("too large");
 type TooLarge = typeof TOO_LARGE;
@@ -165,21 +172,22 @@ function setAt(root: JsonValue, location: Path, value: JsonValue): void {
  * become strings, fallbacks and gates follow SPEC §2. The result is frozen (values handed to tools are
  * immutable). Missing references resolve to `null` (readiness guarantees they exist).
  *
- * The resolved parameters are held to `maxBytes` of JSON (the run's value limit), measured while they are
- * resolved, without serializing anything: a few references to one large stored value cannot make a huge
- * argument. Throws an `ObeliskError` OUTPUT_TOO_LARGE (`data.pointer`: the reference where the limit was
- * passed) as soon as it is passed. Cheap bounds decide almost always (a string's length, a number, the
- * remembered size of a frozen container); only parameters whose bounds straddle the limit are measured
- * exactly, literals included.
+ * The resolved parameters are held to `limit` bytes of JSON (the run's value limit; one beyond what a
+ * JavaScript string holds counts as ~511 MiB), measured while they are resolved, without serializing: a
+ * few references to one large stored value cannot make a huge argument. Throws an `ObeliskError`
+ * OUTPUT_TOO_LARGE (`data.pointer`: the reference where the limit was passed) as soon as it is passed.
+ * Cheap bounds decide almost always (a string's length, a number, a container's bounds); only parameters
+ * whose bounds straddle the limit are measured exactly, literals included.
  */
 export function resolveParams(
   call: CompiledCall,
   context: WorkingContext,
-  maxBytes: number = DEFAULT_LIMITS.maxValueBytes,
+  limit: number = DEFAULT_LIMITS.maxValueBytes,
 ): JsonObject {
   if (call.references.length === 0 && Object.keys(call.params).length === 0) return EMPTY;
   const root = copyTree(call.params) as JsonObject;
   const references = call.references;
+  const maxBytes = Math.min(limit, MAX_PARAMS_BYTES);
   const bounds = BOUNDS;
   bounds.lower = 0;
   bounds.upper = 0;
