@@ -134,4 +134,9 @@ export interface CompileContext {
   readonly callOutputs?: ReadonlySet<string>;
   /** Values of host-declared extra kinds. */
   readonly extraKinds?: Readonly<Record<string, JsonValue>>;
+  /**
+   * When and why a variable was evicted (`"evicted at <time> (<reason>)"`), by its reference text, when the
+   * thread evicted it: an unresolved reference to it (or below it) then says so (SPEC §8, REF_EVICTED).
+   */
+  readonly evicted?: (reference: string) => string | undefined;
 }

@@ -1,5 +1,5 @@
 import type { Diagnostic, InputExpression, Reference } from "@obelisk/core";
-import { getAtPath } from "@obelisk/core";
+import { formatReference, getAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
@@ -7,6 +7,18 @@ import { schemaDeclaresPath } from "./schema-types.js";
 
 /** Why an operand is unresolved (undefined when it resolves or cannot be judged). */
 type Verdict = { readonly hint?: string } | undefined;
+
+/** The eviction of the reference or of the variable above it that held it, as a hint (REF_EVICTED). */
+function evictedHint(builder: PlanBuilder, reference: Reference): string | undefined {
+  const evicted = builder.settings.context.evicted;
+  if (evicted === undefined) return undefined;
+  for (let length = reference.path.length; length >= 1; length--) {
+    const text = formatReference(reference.kind, reference.path.slice(0, length));
+    const when = evicted(text);
+    if (when !== undefined) return `REF_EVICTED: ${text} was ${when}; it cannot be read any more`;
+  }
+  return undefined;
+}
 
 function judgeCalls(builder: PlanBuilder, self: string, reference: Reference): Verdict {
   const id = reference.path[0];
@@ -23,7 +35,11 @@ function judgeCalls(builder: PlanBuilder, self: string, reference: Reference): V
   if (target !== undefined || builder.phantomIds.has(id)) return undefined;
   const stored = builder.settings.context.callOutputs;
   if (stored === undefined || stored.has(id)) return undefined;
-  return { hint: "no call of this plan has that id, and the thread has no stored output for it" };
+  return {
+    hint:
+      evictedHint(builder, reference) ??
+      "no call of this plan has that id, and the thread has no stored output for it",
+  };
 }
 
 function judgeContext(builder: PlanBuilder, reference: Reference): Verdict {
@@ -35,7 +51,11 @@ function judgeContext(builder: PlanBuilder, reference: Reference): Verdict {
       if ((path[0] === "approvals" && path.length >= 2) || context.state === undefined) return undefined;
       return getAtPath(context.state, path).found
         ? undefined
-        : { hint: "the thread's state has no value there and no call of this plan writes it" };
+        : {
+            hint:
+              evictedHint(builder, reference) ??
+              "the thread's state has no value there and no call of this plan writes it",
+          };
     case "input": {
       if (context.input !== undefined)
         return getAtPath(context.input, path).found

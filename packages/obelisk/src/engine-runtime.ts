@@ -94,7 +94,19 @@ export class EngineRuntime {
       ...(input.schema === undefined ? {} : { inputSchema: input.schema }),
       ...(thread.stateSchema === undefined ? {} : { stateSchema: thread.stateSchema }),
       ...(extra === undefined ? {} : { extraKinds: extra }),
+      evicted: (reference) => this.evictedAt(threadId, reference),
     };
+  }
+
+  /** "evicted at <time> (<reason>)" when the store answers at once that `reference` was evicted. */
+  private evictedAt(threadId: ThreadId, reference: string): string | undefined {
+    try {
+      const tombstone = this.store.getTombstone(threadId, reference);
+      if (tombstone === undefined || tombstone instanceof Promise) return undefined;
+      return `evicted at ${tombstone.evictedAt} (${tombstone.reason})`;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Compiles with the context and checks the input against the schemas. */
