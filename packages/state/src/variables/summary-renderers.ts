@@ -61,6 +61,12 @@ const formatBytes = (bytes: number): string =>
       ? `${(bytes / 1024).toFixed(1)} KB`
       : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+/**
+ * A description on one line: its line breaks become spaces, so a description cannot start a line of
+ * the summary (a `### …` heading in it would read as another variable's entry).
+ */
+const oneLine = (text: string): string => text.replace(/[\r\n\u2028\u2029\u0085]+/g, " ");
+
 /** Markdown: one section per variable. */
 export const markdownRenderer: SummaryRenderer = {
   separator: "\n\n",
@@ -78,7 +84,7 @@ export const markdownRenderer: SummaryRenderer = {
     const lines = [
       `### ${entry.reference}`,
       `- type: ${entry.type}${count}, ${formatBytes(entry.bytes)}`,
-      ...(entry.description === null ? [] : [`- description: ${entry.description}`]),
+      ...(entry.description === null ? [] : [`- description: ${oneLine(entry.description)}`]),
       `- updated: ${entry.updatedAt} by ${entry.tool} (${entry.callId})`,
       `- preview: ${shortenPreview(entry.preview, maxPreview)}`,
     ];
