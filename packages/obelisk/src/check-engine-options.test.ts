@@ -1,27 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { codeOf, thrownCode } from "./__fixtures__/error-codes.js";
 import { storeKinds } from "./__fixtures__/stores.js";
-import { createEngine, type EngineOptions, ObeliskError } from "./index.js";
+import { createEngine, type EngineOptions } from "./index.js";
 
 const val = { name: "val", input: { type: "object", properties: { v: {} } }, run: (args: unknown) => args };
 const plan = [{ _tool: "val", v: 1, _outputPath: "†state.x" }];
-
-const thrownCode = (work: () => unknown): string | undefined => {
-  try {
-    work();
-    return undefined;
-  } catch (error) {
-    return ObeliskError.is(error) ? error.code : "not an ObeliskError";
-  }
-};
-
-const rejectedCode = async (work: () => Promise<unknown>): Promise<string | undefined> => {
-  try {
-    await work();
-    return undefined;
-  } catch (error) {
-    return ObeliskError.is(error) ? error.code : "not an ObeliskError";
-  }
-};
 
 describe("createEngine refuses options that would silently mean something else (USAGE)", () => {
   it.each<[string, Record<string, unknown>]>([
@@ -72,14 +55,14 @@ describe("createEngine refuses options that would silently mean something else (
 describe("injected clock and id generator", () => {
   it("a clock answering NaN makes the run fail with USAGE, not a RangeError", async () => {
     const engine = createEngine({ tools: [val], now: () => Number.NaN });
-    expect(await rejectedCode(() => engine.run(plan))).toBe("USAGE");
+    expect(await codeOf(() => engine.run(plan))).toBe("USAGE");
   });
 
   it("an id generator answering an empty string or a number makes the run fail with USAGE", async () => {
     const empty = createEngine({ tools: [val], generateId: () => "" });
-    expect(await rejectedCode(() => empty.run(plan))).toBe("USAGE");
+    expect(await codeOf(() => empty.run(plan))).toBe("USAGE");
     const numeric = createEngine({ tools: [val], generateId: () => 7 as unknown as string });
-    expect(await rejectedCode(() => numeric.open())).toBe("USAGE");
+    expect(await codeOf(() => numeric.open())).toBe("USAGE");
   });
 
   it.each(storeKinds())(
@@ -90,13 +73,13 @@ describe("injected clock and id generator", () => {
         const first = await engine.open({ threadId: "a" });
         first.add({ _tool: "val", v: 1, _outputPath: "†state.x" });
         expect((await first.close()).status).toBe("succeeded");
-        expect(await rejectedCode(() => engine.open({ threadId: "b" }))).toBe("USAGE");
+        expect(await codeOf(() => engine.open({ threadId: "b" }))).toBe("USAGE");
         expect((await engine.runs.list()).map((run) => [run.runId, run.threadId, run.status])).toEqual([
           ["same", "a", "succeeded"],
         ]);
         // the refused open released its lock
-        expect(await rejectedCode(() => engine.open({ threadId: "b" }))).toBe("USAGE");
-        expect(await rejectedCode(() => engine.run(plan, { threadId: "c" }))).toBe("USAGE");
+        expect(await codeOf(() => engine.open({ threadId: "b" }))).toBe("USAGE");
+        expect(await codeOf(() => engine.run(plan, { threadId: "c" }))).toBe("USAGE");
         expect((await engine.runs.list()).map((run) => run.threadId)).toEqual(["a"]);
         expect(
           (await engine.run(plan, { threadId: "a" }).catch((error: unknown) => error)) as object,

@@ -1,17 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Controller } from "./__fixtures__/controlled-tools.js";
 import { until } from "./__fixtures__/deferred.js";
+import { codeOf } from "./__fixtures__/error-codes.js";
 import { storeKinds } from "./__fixtures__/stores.js";
-import { createEngine, type Engine, ObeliskError } from "./index.js";
-
-const codeOf = async (promise: Promise<unknown>): Promise<string | undefined> => {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return ObeliskError.is(error) ? error.code : "not an ObeliskError";
-  }
-};
+import { createEngine, type Engine } from "./index.js";
 
 const plan = [
   { _tool: "wait", _id: "a", key: "a", _outputPath: "†state.a" },

@@ -1,5 +1,6 @@
 import { branch as compilerBranch, defineTool as compilerDefineTool } from "@obelisk/compiler";
 import { afterEach, describe, expect, it } from "vitest";
+import { codeOf } from "./__fixtures__/error-codes.js";
 import { storeKinds } from "./__fixtures__/stores.js";
 import * as obelisk from "./index.js";
 import { createEngine, defineTool, type Engine, ObeliskError, type RunEvent } from "./index.js";
@@ -11,15 +12,6 @@ const fail = defineTool({
     throw Object.assign(new Error("down"), { code: "E_DOWN" });
   },
 });
-
-const codeOf = async (promise: Promise<unknown>): Promise<string | undefined> => {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return ObeliskError.is(error) ? error.code : "not an ObeliskError";
-  }
-};
 
 const RESULT_KEYS = ["calls", "durationMs", "errors", "planHash", "runId", "state", "status", "threadId"];
 const OUTCOME_KEYS = new Set([

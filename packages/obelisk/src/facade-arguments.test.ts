@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createEngine, ObeliskError } from "./index.js";
-
-const codeOf = async (work: () => Promise<unknown>): Promise<string | undefined> => {
-  try {
-    await work();
-    return undefined;
-  } catch (error) {
-    return ObeliskError.is(error) ? error.code : "not an ObeliskError";
-  }
-};
+import { codeOf } from "./__fixtures__/error-codes.js";
+import { createEngine } from "./index.js";
 
 describe("the facade refuses arguments of the wrong type with USAGE (not a TypeError)", () => {
   it("get and set with a reference that is not a string", async () => {

@@ -1,19 +1,11 @@
 import type { JsonValue } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
-import { agentTools, createEngine, ObeliskError } from "./index.js";
+import { codeOf } from "./__fixtures__/error-codes.js";
+import { agentTools, createEngine } from "./index.js";
 import { normalizeInput } from "./normalize-input.js";
 
 const val = { name: "val", input: { type: "object", properties: { v: {} } }, run: (args: unknown) => args };
 const plan = [{ _tool: "val", v: "†input.a", _outputPath: "†state.got" }];
-
-const codeOf = async (work: () => Promise<unknown>): Promise<string | undefined> => {
-  try {
-    await work();
-    return undefined;
-  } catch (error) {
-    return ObeliskError.is(error) ? error.code : "not an ObeliskError";
-  }
-};
 
 describe("the input of a run is a plain object or an Input message (SPEC §5)", () => {
   const shapes: JsonValue[] = [

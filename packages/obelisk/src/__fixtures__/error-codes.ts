@@ -1,0 +1,23 @@
+import { ObeliskError } from "../index.js";
+
+const codeOfError = (error: unknown): string => (ObeliskError.is(error) ? error.code : "not an ObeliskError");
+
+/** The ObeliskError code `work` (a promise, or a function run now) rejects or throws with; undefined if it succeeds. */
+export async function codeOf(work: Promise<unknown> | (() => unknown)): Promise<string | undefined> {
+  try {
+    await (typeof work === "function" ? work() : work);
+    return undefined;
+  } catch (error) {
+    return codeOfError(error);
+  }
+}
+
+/** The ObeliskError code a synchronous `work` throws with; undefined if it returns. */
+export function thrownCode(work: () => unknown): string | undefined {
+  try {
+    work();
+    return undefined;
+  } catch (error) {
+    return codeOfError(error);
+  }
+}
