@@ -86,7 +86,9 @@ function checkRetry(
       if (limit !== undefined && (field as number) > limit) {
         const setting = key === "attempts" ? "maxRetryAttempts" : "maxRetryDelayMs";
         const message = `_retry.${key} is ${field}, more than the limit of ${limit}`;
-        out.push(makeDiagnostic("PLAN_LIMIT", message, at, { callId, hint: `lower it, or raise ${setting}` }));
+        out.push(
+          makeDiagnostic("PLAN_LIMIT", message, at, { callId, hint: `lower it, or raise ${setting}` }),
+        );
         ok = false;
       }
     }
