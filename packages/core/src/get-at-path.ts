@@ -19,12 +19,14 @@ export function getAtPath(root: JsonValue | undefined, path: Path): PathLookup {
 
 /**
  * The value at `path` below `root`, or `undefined` when there is none (a JSON value is never
- * `undefined`): {@link getAtPath} without allocating, for existence checks on hot paths.
+ * `undefined`): {@link getAtPath} without allocating, for existence checks on hot paths. With `from`,
+ * the first `from` segments are taken as already resolved to `root`.
  */
-export function valueAtPath(root: JsonValue | undefined, path: Path): JsonValue | undefined {
+export function valueAtPath(root: JsonValue | undefined, path: Path, from = 0): JsonValue | undefined {
   if (root === undefined) return undefined;
   let current: JsonValue = root;
-  for (const segment of path) {
+  for (let index = from; index < path.length; index++) {
+    const segment = path[index] as string | number;
     let next: JsonValue | undefined;
     if (isJsonArray(current)) {
       if (typeof segment !== "number" || !Number.isInteger(segment)) return undefined;

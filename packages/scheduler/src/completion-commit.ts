@@ -1,8 +1,8 @@
-import type { JsonObject, JsonValue, Mutable } from "@obelisk/core";
+import type { JsonValue, Mutable } from "@obelisk/core";
 import type { CallCommit, StateWrite } from "@obelisk/state";
 import { buildCallRecord, type CallEnding, type RecordContext } from "./call-record.js";
 import type { CallRun, PendingResult } from "./runner-types.js";
-import { missingWrites, writesFor } from "./state-writes.js";
+import { missingWrites, type StateReader, writesFor } from "./state-writes.js";
 
 /** What committing a completed call writes. */
 export interface Completion {
@@ -37,7 +37,7 @@ function wroteOf(writes: readonly StateWrite[], output: string | undefined): rea
 export function buildCompletion(
   run: CallRun,
   pending: PendingResult,
-  state: JsonObject,
+  stateAt: StateReader,
   context: RecordContext,
 ): Completion {
   const call = run.call;
@@ -45,7 +45,7 @@ export function buildCompletion(
     pending.alternative === undefined || pending.value === undefined
       ? []
       : writesFor(call, pending.alternative, pending.value);
-  if (pending.onlyMissing === true) writes = missingWrites(state, writes);
+  if (pending.onlyMissing === true) writes = missingWrites(stateAt, writes);
   const output = call.outputPath === undefined ? pending.value : undefined;
   const wrote = wroteOf(writes, output === undefined ? undefined : `†calls.${call.id}`);
   const count = call.outputPath?.alternatives.length ?? 0;

@@ -360,7 +360,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const endedAt = this.now();
     const completions = indexes.map((index) => {
       const run = this.runOf(index);
-      return buildCompletion(run, run.pending as PendingResult, this.context.state, {
+      return buildCompletion(run, run.pending as PendingResult, this.context.stateAt, {
         threadId: this.threadId,
         runId: this.runId,
         endedAt,
@@ -395,7 +395,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     // One record context for every single commit: buildCallRecord reads it at once and keeps nothing of it.
     const context = this.recordContext;
     context.endedAt = endedAt;
-    const completion = buildCompletion(run, run.pending as PendingResult, this.context.state, context);
+    const completion = buildCompletion(run, run.pending as PendingResult, this.context.stateAt, context);
     const result = this.options.store.commitCall(completion.commit);
     if (!isThenable(result)) return this.committed(index, completion, endedAt, result);
     return Promise.resolve(result).then((value) => this.committed(index, completion, endedAt, value));
@@ -498,7 +498,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const durationMs = Math.max(0, this.now() - this.startedAt);
     this.emit({ type: "run-end", status, durationMs });
     const calls = this.runs.map((run) => run.report).filter((report) => report !== undefined);
-    const working = this.context.state;
+    const context = this.context;
     let copy: JsonObject | undefined;
     this.settle({
       status,
@@ -506,6 +506,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       // A copy of the working state, made on first read: the engine reads the store's state instead.
       get state(): JsonObject {
         if (copy === undefined) {
+          const working = context.state;
           const json = toJsonValue(working, { maxBytes: Number.MAX_SAFE_INTEGER });
           copy = (json.ok ? json.value : working) as JsonObject;
         }

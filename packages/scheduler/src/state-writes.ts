@@ -1,5 +1,5 @@
 import type { CompiledCall } from "@obelisk/compiler";
-import { canonicalJson, getAtPath, type JsonObject, type JsonValue } from "@obelisk/core";
+import { canonicalJson, type JsonValue, type Path } from "@obelisk/core";
 import type { StateWrite } from "@obelisk/state";
 
 /** The state writes of a value written to one alternative of a call's output path (fan-out: every target). */
@@ -23,10 +23,13 @@ export function writesFor(call: CompiledCall, alternative: number, value: JsonVa
  * value: a `set` target whose value differs, or any target that is missing (accumulating targets that
  * exist are left alone: re-appending would duplicate).
  */
-export function missingWrites(state: JsonObject, writes: readonly StateWrite[]): StateWrite[] {
+export function missingWrites(stateAt: StateReader, writes: readonly StateWrite[]): StateWrite[] {
   return writes.filter((write) => {
-    const current = getAtPath(state, write.path);
-    if (!current.found) return true;
-    return write.method === "set" && canonicalJson(current.value) !== canonicalJson(write.value);
+    const current = stateAt(write.path);
+    if (current === undefined) return true;
+    return write.method === "set" && canonicalJson(current) !== canonicalJson(write.value);
   });
 }
+
+/** Reads the run's current state at a path (`undefined`: nothing there). */
+export type StateReader = (path: Path) => JsonValue | undefined;

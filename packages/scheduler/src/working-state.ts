@@ -1,11 +1,4 @@
-import {
-  applyOutput,
-  type JsonObject,
-  type JsonValue,
-  type OutputMethod,
-  type Path,
-  setOwn,
-} from "@obelisk/core";
+import { applyOutput, type JsonValue, type OutputMethod, type Path, setOwn } from "@obelisk/core";
 import type { StateWrite } from "@obelisk/state";
 
 type Container = Record<string, JsonValue> | JsonValue[];
@@ -72,13 +65,6 @@ export function writeInPlace(
   const applied = applyOutput(current, rest, method, value);
   if (!applied.ok) return applied.message;
   return place(parent, segment, applied.value);
-}
-
-/** A mutable shallow copy of the state snapshot: the root the working state owns. */
-export function ownedRoot(state: JsonObject): Record<string, JsonValue> {
-  const root: Record<string, JsonValue> = {};
-  for (const key of Object.keys(state)) place(root, key, state[key] as JsonValue);
-  return root;
 }
 
 /** Applies writes in order; the first failure is returned (the store refused it too, so none is expected). */
