@@ -58,7 +58,7 @@ describe("WorkingContext's state (the snapshot under an overlay of the keys a ru
         fc.array(probe, { maxLength: 6 }),
         (base, writes, probes) => {
           const before = JSON.stringify(base);
-        const context = new WorkingContext({}, base);
+          const context = new WorkingContext({}, base);
           let expected: JsonValue = base;
           for (const { path, method, value: written } of writes) {
             const reference = path.map(String).join(".");
