@@ -46,6 +46,7 @@ describe("paramsForSchemaCheck", () => {
 
   it("checks the parameters as given when a keyword could see a value elsewhere, or nothing is replaced", () => {
     const params = { inputs: ["†state.a"] };
+    // biome-ignore lint/suspicious/noThenProperty: a JSON Schema's if/then, not a thenable
     const conditional = { ...schema, if: { required: ["x"] }, then: { required: ["y"] } };
     expect(paramsForSchemaCheck(conditional, params, [at("inputs", 0)])).toBe(params);
     const unique = { type: "object", properties: { inputs: { type: "array", uniqueItems: true } } };
