@@ -6,6 +6,16 @@ import { itemCount } from "./value-item-count.js";
 import { jsonByteSize } from "./value-json-byte-size.js";
 import { jsonTypeOf } from "./value-json-type-of.js";
 
+/** Wraps `target` so each listing of its own keys adds one to `counter.walks`. */
+function countingKeys<T extends object>(target: T, counter: { walks: number }): T {
+  return new Proxy(target, {
+    ownKeys: (inner) => {
+      counter.walks++;
+      return Reflect.ownKeys(inner);
+    },
+  });
+}
+
 describe("value utilities", () => {
   it("jsonTypeOf names JSON types", () => {
     expect([null, true, 1, "s", [], {}].map((v) => jsonTypeOf(v))).toEqual([
@@ -47,40 +57,25 @@ describe("value utilities", () => {
   });
 
   it("deepFreeze does not walk again what it froze whole before, even under a new parent", () => {
-    let walks = 0;
-    /** A plain object whose own keys are counted each time they are listed. */
-    const counted = (target: object) =>
-      new Proxy(target, {
-        ownKeys: (inner) => {
-          walks++;
-          return Reflect.ownKeys(inner);
-        },
-      });
-    const child = counted({ big: counted([1, 2, 3]) });
+    const counter = { walks: 0 };
+    const child = countingKeys({ big: countingKeys([1, 2, 3], counter) }, counter);
     deepFreeze(child);
-    const afterFirst = walks;
+    const afterFirst = counter.walks;
     expect(afterFirst).toBeGreaterThan(0);
     deepFreeze(child);
     const parent = { child, fresh: { x: 1 } };
     deepFreeze(parent);
-    expect(walks).toBe(afterFirst);
+    expect(counter.walks).toBe(afterFirst);
     expect(Object.isFrozen(parent.fresh)).toBe(true);
   });
 
   it("markDeeplyFrozen spares deepFreeze the walk of a frozen value, and ignores one that is not frozen", () => {
-    let walks = 0;
-    const counted = (target: object) =>
-      new Proxy(target, {
-        ownKeys: (inner) => {
-          walks++;
-          return Reflect.ownKeys(inner);
-        },
-      });
-    const frozen = counted(Object.freeze({ a: 1 }));
+    const counter = { walks: 0 };
+    const frozen = countingKeys(Object.freeze({ a: 1 }), counter);
     markDeeplyFrozen(frozen);
-    walks = 0;
+    counter.walks = 0;
     deepFreeze(frozen);
-    expect(walks).toBe(0);
+    expect(counter.walks).toBe(0);
     const open = { a: { b: 1 } };
     markDeeplyFrozen(open);
     deepFreeze(open);
@@ -88,7 +83,7 @@ describe("value utilities", () => {
   });
 
   it("deepFreeze marks nothing when a value refuses to be frozen half-way, so a later call walks it again", () => {
-    let walks = 0;
+    const counter = { walks: 0 };
     const hostile = new Proxy(
       {},
       {
@@ -97,19 +92,11 @@ describe("value utilities", () => {
         },
       },
     );
-    const inner = new Proxy(
-      { hostile },
-      {
-        ownKeys: (target) => {
-          walks++;
-          return Reflect.ownKeys(target);
-        },
-      },
-    );
+    const inner = countingKeys({ hostile }, counter);
     expect(() => deepFreeze({ inner })).toThrow("no");
-    const afterFirst = walks;
+    const afterFirst = counter.walks;
     expect(afterFirst).toBeGreaterThan(0);
     expect(() => deepFreeze({ inner })).toThrow("no");
-    expect(walks).toBe(2 * afterFirst);
+    expect(counter.walks).toBe(2 * afterFirst);
   });
 });
