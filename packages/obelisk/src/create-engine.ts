@@ -40,6 +40,7 @@ export function createEngine(given: EngineOptions): Engine {
   const registry = createToolRegistry(options.tools);
   const store = options.store ?? createMemoryStore(options.now === undefined ? {} : { now: options.now });
   const runtime = new EngineRuntime(options, registry, store);
+  const maxValueBytes = options.limits?.maxValueBytes;
   const start = (plan: unknown, runOptions: RunOptions = {}): RunHandle => {
     const channel = new EventChannel();
     const result = runPlan(runtime, plan, runOptions, runtime.hub([runOptions.onEvent, channel.push]));
@@ -62,7 +63,11 @@ export function createEngine(given: EngineOptions): Engine {
       const thread = asThreadId(threadId);
       requireString(reference, "the reference");
       await editThread(runtime, thread, () =>
-        setValue(store, thread, reference, value, { now: runtime.now, ...setOptions }),
+        setValue(store, thread, reference, value, {
+          now: runtime.now,
+          ...setOptions,
+          ...(maxValueBytes === undefined ? {} : { maxValueBytes }),
+        }),
       );
     },
     reset: (threadId) => editThread(runtime, asThreadId(threadId), () => store.reset(asThreadId(threadId))),

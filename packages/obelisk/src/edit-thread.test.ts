@@ -85,4 +85,12 @@ describe.each(storeKinds())("variable edits and the thread lock on the $name sto
     await engine.set("fresh", "†state.count", 3);
     expect(await engine.get("fresh", "†state.count")).toMatchObject({ found: true, value: 3 });
   });
+
+  it("set holds the value to the engine's maxValueBytes, like a tool's write", async () => {
+    engine = createEngine({ tools: [], store: kind.open(), limits: { maxValueBytes: 100 } });
+    expect(await codeOf(engine.set("t", "†state.big", "x".repeat(200)))).toBe("OUTPUT_WRITE_FAILED");
+    expect(await engine.get("t", "†state.big")).toMatchObject({ found: false });
+    await engine.set("t", "†state.big", "x".repeat(50));
+    expect(await engine.get("t", "†state.big")).toMatchObject({ found: true, value: "x".repeat(50) });
+  });
 });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Controller } from "./__fixtures__/controlled-tools.js";
 import { until } from "./__fixtures__/deferred.js";
 import { storeKinds } from "./__fixtures__/stores.js";
-import { createEngine, defineTool, type Engine, type RunEvent } from "./index.js";
+import { createEngine, DEFAULT_LIMITS, defineTool, type Engine, type RunEvent } from "./index.js";
 
 const call = (id: string, extra: Record<string, unknown> = {}) => ({
   _tool: "wait",
@@ -288,5 +288,43 @@ describe("failures and statuses", () => {
     ]);
     expect(result.state).toEqual({ good: 7 });
     expect(result.calls.bad).toMatchObject({ status: "failed", error: { code: "PARAM_INVALID" } });
+  });
+
+  it("a maxValueBytes above the default is the store's limit too (an output over 64 MiB is stored)", async () => {
+    const large = "x".repeat(DEFAULT_LIMITS.maxValueBytes + 1);
+    const engine = createEngine({
+      tools: [{ name: "large", run: () => large }],
+      limits: { maxValueBytes: 2 * DEFAULT_LIMITS.maxValueBytes },
+    });
+    const result = await engine.run([{ _tool: "large", _id: "l", _outputPath: "†state.l" }]);
+    expect(result.calls.l?.status).toBe("succeeded");
+    expect((result.state.l as string).length).toBe(large.length);
+  });
+
+  it("confirm modify is held to the engine's maxValueBytes, like resolved parameters", async () => {
+    let runs = 0;
+    const echo = defineTool({
+      name: "echo",
+      input: { type: "object", properties: { s: { type: "string" } }, required: ["s"] },
+      run: (args: unknown) => {
+        runs++;
+        return (args as { s: string }).s.length;
+      },
+    });
+    const engine = createEngine({
+      tools: [echo],
+      limits: { maxValueBytes: 200 },
+      confirm: (request) => ({
+        action: "modify",
+        params: { s: "x".repeat(request.callId === "small" ? 100 : 300) },
+      }),
+    });
+    const result = await engine.run([
+      { _tool: "echo", _id: "small", s: "a", _outputPath: "†state.small" },
+      { _tool: "echo", _id: "large", s: "a", _outputPath: "†state.large" },
+    ]);
+    expect(result.state).toEqual({ small: 100 });
+    expect(result.calls.large).toMatchObject({ status: "failed", error: { code: "OUTPUT_TOO_LARGE" } });
+    expect(runs).toBe(1);
   });
 });

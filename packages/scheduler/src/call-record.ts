@@ -24,6 +24,8 @@ export interface RecordContext {
   readonly runId: string;
   /** Clock time of the end. */
   readonly endedAt: number;
+  /** The run's value limit, given to the store with each commit (what it may store, in bytes of JSON). */
+  readonly maxValueBytes: number;
 }
 
 /** The store record of a call (SPEC §8). `callHash` only for completed calls (succeeded, satisfied). */

@@ -59,6 +59,8 @@ export function buildCompletion(
   if (pending.alternative !== undefined && count >= 2) ending.branch = pending.alternative;
   if (pending.error !== undefined) ending.error = pending.error;
   const record = buildCallRecord(run, ending, context);
-  const commit: CallCommit = output === undefined ? { record, writes } : { record, writes, output };
+  const maxValueBytes = context.maxValueBytes;
+  const commit: CallCommit =
+    output === undefined ? { record, writes, maxValueBytes } : { record, writes, output, maxValueBytes };
   return { ending, commit, writes, output };
 }

@@ -2,6 +2,7 @@ import type { CompiledCall, RegisteredTool } from "@obelisk/compiler";
 import {
   assertNever,
   asThreadId,
+  DEFAULT_LIMITS,
   deepFreeze,
   type JsonObject,
   ObeliskError,
@@ -125,7 +126,12 @@ function decide(
         ...(decision.reason === undefined ? {} : { reason: decision.reason }),
       });
     case "modify": {
-      const json = toJsonValue(decision.params);
+      // held to the run's value limit, like resolved parameters (a confirm hook cannot pass a larger argument)
+      const json = toJsonValue(decision.params, {
+        maxBytes: host.options.maxValueBytes ?? DEFAULT_LIMITS.maxValueBytes,
+      });
+      if (!json.ok && json.code === "OUTPUT_TOO_LARGE")
+        return host.end(index, failed("OUTPUT_TOO_LARGE", `modified parameters: ${json.message}`));
       if (!json.ok || typeof json.value !== "object" || json.value === null || Array.isArray(json.value)) {
         return host.end(index, failed("PARAM_INVALID", "modified parameters must be a JSON object"));
       }

@@ -2,6 +2,7 @@ import { setMaxListeners } from "node:events";
 import type { CompiledCall, RegisteredTool, RetryPolicy } from "@obelisk/compiler";
 import {
   assertNever,
+  DEFAULT_LIMITS,
   deepFreeze,
   type JsonObject,
   type Mutable,
@@ -91,7 +92,12 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     this.timers = options.timers ?? systemTimers;
     this.random = options.random ?? Math.random;
     this.startedAt = this.now();
-    this.recordContext = { threadId: options.threadId, runId: options.runId, endedAt: 0 };
+    this.recordContext = {
+      threadId: options.threadId,
+      runId: options.runId,
+      endedAt: 0,
+      maxValueBytes: options.maxValueBytes ?? DEFAULT_LIMITS.maxValueBytes,
+    };
     this.hub = options.events ?? new EventHub();
     // Every in-flight attempt listens to the run's signal (removed when it ends): no listener cap (bug B3).
     setMaxListeners(0, this.controller.signal);
@@ -364,6 +370,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
         threadId: this.threadId,
         runId: this.runId,
         endedAt,
+        maxValueBytes: this.recordContext.maxValueBytes,
       });
     });
     const store = this.options.store as Required<Pick<StateStore, "commitCalls">>;
@@ -452,12 +459,14 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const run = this.runOf(index);
     run.ending = ending.status;
     const endedAt = this.now();
+    const { maxValueBytes } = this.recordContext;
     const record = buildCallRecord(run, ending, {
       threadId: this.options.threadId,
       runId: this.options.runId,
       endedAt,
+      maxValueBytes,
     });
-    return after(this.options.store.commitCall({ record, writes: [] }), () =>
+    return after(this.options.store.commitCall({ record, writes: [], maxValueBytes }), () =>
       this.settleCall(index, ending, endedAt),
     );
   }

@@ -98,6 +98,8 @@ export interface CallCommit {
   readonly writes: readonly StateWrite[];
   /** The output stored under `†calls.<id>` (calls without `_outputPath` only). */
   readonly output?: JsonValue;
+  /** Largest value the commit may store, in bytes of JSON: the engine's `maxValueBytes` (default 64 MiB). */
+  readonly maxValueBytes?: number;
 }
 
 /** Result of a commit: refused writes leave the store unchanged. */

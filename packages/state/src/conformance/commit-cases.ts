@@ -125,6 +125,29 @@ export function commitCases(openStore: OpenStore): void {
       expect(({} as Record<string, unknown>).x).toBeUndefined();
     });
 
+    it("holds every value of a commit to the commit's maxValueBytes (writes, stored output, record)", async () => {
+      const store = await openStore();
+      const long = "x".repeat(300);
+      const limited = (spec: Parameters<typeof commitOf>[0]) => ({ ...commitOf(spec), maxValueBytes: 200 });
+      const big = await store.commitCall(limited({ callId: "w", writes: [write(["big"], long)] }));
+      expect(big).toMatchObject({
+        ok: false,
+        error: { code: "OUTPUT_WRITE_FAILED", reference: "†state.big" },
+      });
+      const output = await store.commitCall(limited({ callId: "o", output: long }));
+      expect(output).toMatchObject({ ok: false, error: { code: "OUTPUT_WRITE_FAILED" } });
+      const params = limited({ callId: "p", writes: [write(["small"], 1)] });
+      const withParams = { ...params, record: { ...params.record, params: { text: long } } };
+      expect(await store.commitCall(withParams)).toMatchObject({
+        ok: false,
+        error: { code: "OUTPUT_WRITE_FAILED" },
+      });
+      expect(await store.readState(THREAD)).toEqual({});
+      // the same values fit the default limit
+      await commitOk(store, { callId: "w2", writes: [write(["big"], long)] });
+      expect(await store.readState(THREAD)).toEqual({ big: long });
+    });
+
     it("validates writes against the state schema at their path, and writes nothing on a violation", async () => {
       const store = await openStore();
       await store.openThread(THREAD, {

@@ -155,6 +155,7 @@ function copyWrites(
   writes: readonly StateWrite[],
   copies: StateWrite[],
   sizes: number[],
+  maxBytes: number,
 ): CommitFailure | undefined {
   for (let index = 0; index < writes.length; index++) {
     const write = writes[index] as StateWrite;
@@ -170,7 +171,7 @@ function copyWrites(
     let value = write.value;
     let bytes = scalarBytes(value);
     if (bytes < 0) {
-      const copy = toJsonValue(value);
+      const copy = toJsonValue(value, { maxBytes });
       if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `${reference}: ${copy.message}`, reference);
       value = copy.value;
       bytes = copy.bytes;
@@ -208,7 +209,7 @@ export function planCommit(
   const count = commit.writes.length;
   const writes: StateWrite[] = new Array(count);
   const sizes: number[] = new Array(count);
-  const refused = copyWrites(model, commit.writes, writes, sizes);
+  const refused = copyWrites(model, commit.writes, writes, sizes, maxBytesOf(commit));
   if (refused !== undefined) return refused;
   const schemaPlan = model.validator?.plan(model.state, writes);
   try {
@@ -278,7 +279,7 @@ function planApplied(
   let outputs: ThreadChange["outputs"] = NONE;
   let output: JsonValue | undefined;
   if (commit.output !== undefined) {
-    const copy = toJsonValue(commit.output);
+    const copy = toJsonValue(commit.output, { maxBytes: maxBytesOf(commit) });
     if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `output: ${copy.message}`);
     const reference = formatReference("calls", [record.callId]);
     output = copy.value;
@@ -377,6 +378,11 @@ function frozenWrote(wrote: readonly string[]): readonly string[] {
   return shared;
 }
 
+/** The largest value a commit may store: the engine's limit it carries, or the default. */
+function maxBytesOf(commit: CallCommit): number {
+  return commit.maxValueBytes ?? DEFAULT_LIMITS.maxValueBytes;
+}
+
 /** Why a field of the record is not JSON. */
 class NotJson {
   constructor(readonly message: string) {}
@@ -387,9 +393,9 @@ class NotJson {
  * JSON ({@link isFrozenJson}, e.g. the parameters the scheduler resolved and froze) is kept, as its copy
  * could not differ from it; anything else is copied.
  */
-function storedField(value: JsonValue | undefined): JsonValue | undefined | NotJson {
-  if (value === undefined || isFrozenJson(value, DEFAULT_LIMITS.maxValueBytes)) return value;
-  const copy = toJsonValue(value);
+function storedField(value: JsonValue | undefined, maxBytes: number): JsonValue | undefined | NotJson {
+  if (value === undefined || isFrozenJson(value, maxBytes)) return value;
+  const copy = toJsonValue(value, { maxBytes });
   return copy.ok ? copy.value : new NotJson(copy.message);
 }
 
@@ -405,9 +411,10 @@ function copyRecord(
   writes: readonly StateWrite[],
   output: JsonValue | undefined,
 ): CallRecord | NotJson {
-  const params = storedField(record.params);
+  const maxBytes = maxBytesOf(commit);
+  const params = storedField(record.params, maxBytes);
   if (params instanceof NotJson) return params;
-  const error = storedField(record.error as JsonValue | undefined);
+  const error = storedField(record.error as JsonValue | undefined, maxBytes);
   if (error instanceof NotJson) return error;
   const reused =
     record.result === undefined
@@ -417,7 +424,7 @@ function copyRecord(
         : record.result === commit.writes[0]?.value
           ? writes[0]?.value
           : undefined;
-  const result = reused === undefined ? storedField(record.result) : reused;
+  const result = reused === undefined ? storedField(record.result, maxBytes) : reused;
   if (result instanceof NotJson) return result;
   const { startedAt, endedAt, callHash, outputPath } = record;
   if (

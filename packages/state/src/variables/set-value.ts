@@ -14,6 +14,8 @@ export interface SetValueOptions {
   readonly description?: string;
   /** Clock for the record's times (default `Date.now`). */
   readonly now?: () => number;
+  /** Largest value that may be written, in bytes of JSON (the engine's `maxValueBytes`; default 64 MiB). */
+  readonly maxValueBytes?: number;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function setValue(
   const result = await store.commitCall({
     record,
     writes: [{ path: target.path, method: "set", value, reference: target.text }],
+    ...(options.maxValueBytes === undefined ? {} : { maxValueBytes: options.maxValueBytes }),
   });
   if (!result.ok)
     throw new ObeliskError(result.error.code, result.error.message, { data: { reference: target.text } });
