@@ -109,4 +109,32 @@ describe("host kinds", () => {
     expect(thrownCode(() => createEngine({ tools: [val], kinds: ["env"] as never }))).toBe("USAGE");
     expect(thrownCode(() => createEngine({ tools: [val], kinds: [hostKind] }))).toBeUndefined();
   });
+
+  it("a run reads a frozen JSON copy of its context: the caller's object is neither frozen nor read later", async () => {
+    const echo = { name: "echo", run: (args: unknown) => (args as { v: unknown }).v };
+    const engine = createEngine({ tools: [echo], kinds: [hostKind] });
+    const given = { env: { region: "eu" } };
+    const plan = [{ _tool: "echo", _id: "e", v: "†env.region", _outputPath: "†state.region" }];
+    const result = await engine.run(plan, { context: given });
+    expect(result.state).toEqual({ region: "eu" });
+    expect(Object.isFrozen(given.env)).toBe(false);
+    expect((await engine.validate(plan, { context: given })).ok).toBe(true);
+    expect(Object.isFrozen(given)).toBe(false);
+  });
+
+  it.each([
+    ["a Date", { env: new Date(0) }],
+    ["NaN", { env: { n: Number.NaN } }],
+    ["a function", { env: { f: () => 1 } }],
+    ["an array", [1]],
+    ["a string", "env"],
+  ])("a context holding %s is USAGE before the thread is locked", async (_name, context) => {
+    const engine = createEngine({ tools: [val], kinds: [hostKind] });
+    const plan = [{ _tool: "val", _id: "v", _outputPath: "†state.v" }];
+    const options = { context: context as never, threadId: "t" };
+    await expect(engine.run(plan, options)).rejects.toMatchObject({ code: "USAGE" });
+    await expect(engine.validate(plan, options)).rejects.toMatchObject({ code: "USAGE" });
+    await expect(engine.open(options)).rejects.toMatchObject({ code: "USAGE" });
+    expect(await engine.runs.list({ threadId: "t" })).toEqual([]);
+  });
 });

@@ -16,7 +16,12 @@ import { DEFAULT_RETENTION, type RunLock, type StateStore } from "@obelisk/state
 import { InputChecker, type SchemaSource } from "./check-input.js";
 import type { EngineOptions, RunOptions, ValidateOptions, ValidationResult } from "./engine-types.js";
 import { keepRunShapesSoon } from "./keep-run-shapes.js";
-import { type NormalizedInput, normalizeInput } from "./normalize-input.js";
+import {
+  type HostContext,
+  type NormalizedInput,
+  normalizeContext,
+  normalizeInput,
+} from "./normalize-input.js";
 
 /** What a validated, locked run needs to start. */
 export interface PreparedRun {
@@ -25,6 +30,8 @@ export interface PreparedRun {
   readonly state: JsonObject;
   readonly compiled: CompiledPlan;
   readonly lock: RunLock;
+  /** The run's host-kind values, as a frozen JSON copy. */
+  readonly extraKinds: HostContext | undefined;
 }
 
 /**
@@ -78,7 +85,7 @@ export class EngineRuntime {
   async threadContext(
     threadId: ThreadId,
     input: NormalizedInput,
-    extra: RunOptions["context"],
+    extra: HostContext | undefined,
   ): Promise<CompileContext> {
     const schema = this.options.stateSchema;
     const thread = await this.store.openThread(
@@ -140,7 +147,8 @@ export class EngineRuntime {
   async validate(plan: unknown, options: ValidateOptions = {}): Promise<ValidationResult> {
     const threadId = asThreadId(options.threadId ?? "default");
     const input = normalizeInput(options.input);
-    const context = await this.threadContext(threadId, input, options.context);
+    const extra = normalizeContext(options.context);
+    const context = await this.threadContext(threadId, input, extra);
     return this.compile(plan, context, input, await this.nextCallNumber(threadId));
   }
 
@@ -157,13 +165,14 @@ export class EngineRuntime {
   async prepare(plan: unknown, options: RunOptions): Promise<PreparedRun> {
     const threadId = asThreadId(options.threadId ?? "default");
     const input = normalizeInput(options.input);
+    const extraKinds = normalizeContext(options.context);
     await this.store.openThread(
       threadId,
       this.options.stateSchema === undefined ? undefined : { stateSchema: this.options.stateSchema },
     );
     const lock = await this.store.lockThread(threadId, { waitMs: this.options.lockWaitMs ?? 0 });
     try {
-      const context = await this.threadContext(threadId, input, options.context);
+      const context = await this.threadContext(threadId, input, extraKinds);
       const expectedFirst = await this.nextCallNumber(threadId);
       let validation = this.compile(plan, context, input, expectedFirst);
       if (!validation.ok) {
@@ -187,7 +196,8 @@ export class EngineRuntime {
         // Only when the store could not tell the number beforehand (or someone reserved in between).
         if (first !== expectedFirst) validation = this.compile(plan, context, input, first);
       }
-      return { threadId, input, state: context.state as JsonObject, compiled: validation.compiled, lock };
+      const state = context.state as JsonObject;
+      return { threadId, input, state, compiled: validation.compiled, lock, extraKinds };
     } catch (error) {
       await lock.release();
       throw error;

@@ -124,7 +124,7 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   /** Overrides the engine's failFast. */
   readonly failFast?: boolean;
-  /** Values of host-declared extra kinds. */
+  /** Values of host-declared extra kinds (read as a frozen JSON copy; not JSON: USAGE). */
   readonly context?: Readonly<Record<string, JsonValue>>;
   /** Observer of this run's events (in addition to the engine's `onEvent`). */
   readonly onEvent?: RunObserver;

@@ -63,3 +63,22 @@ export function normalizeInput(raw: JsonValue | undefined): NormalizedInput {
     );
   return { input, message: true, schema, given };
 }
+
+/** Values of host-declared kinds for one run or validation (`RunOptions.context`). */
+export type HostContext = Readonly<Record<string, JsonValue>>;
+
+/**
+ * The run's `context` as a frozen JSON copy, like the input: the plan reads what was given at the start,
+ * and the caller's objects are neither frozen nor read again later. Not a plain object, or not JSON
+ * (NaN, a Date, a function…): USAGE, before any lock.
+ */
+export function normalizeContext(raw: unknown): HostContext | undefined {
+  if (raw === undefined) return undefined;
+  const hint = "give a plain object of JSON values, one per host-declared kind: { <kind>: <value> }";
+  if (!isObject(raw))
+    throw new ObeliskError("USAGE", `the context must be a plain object, not ${describe(raw)}`, { hint });
+  const copy = toJsonValue(raw, { remember: true });
+  if (!copy.ok)
+    throw new ObeliskError("USAGE", `the context is not JSON: ${shortened(copy.message)}`, { hint });
+  return copy.value as HostContext;
+}

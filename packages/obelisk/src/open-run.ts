@@ -3,7 +3,7 @@ import { asThreadId, type JsonObject, ObeliskError, type RunId } from "@obelisk/
 import { EventChannel, PlanRunner } from "@obelisk/scheduler";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
-import { normalizeInput } from "./normalize-input.js";
+import { normalizeContext, normalizeInput } from "./normalize-input.js";
 import { recordRun } from "./record-run.js";
 import { toRunResult } from "./to-run-result.js";
 
@@ -15,6 +15,7 @@ import { toRunResult } from "./to-run-result.js";
 export async function openRun(runtime: EngineRuntime, options: OpenOptions): Promise<StreamingRun> {
   const threadId = asThreadId(options.threadId ?? "default");
   const input = normalizeInput(options.input);
+  const extraKinds = normalizeContext(options.context);
   const store = runtime.store;
   const engine = runtime.options;
   await store.openThread(
@@ -25,7 +26,7 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
   const channel = new EventChannel();
   let created: RunId | undefined;
   try {
-    const context = await runtime.threadContext(threadId, input, options.context);
+    const context = await runtime.threadContext(threadId, input, extraKinds);
     const inputSchema = options.inputSchema ?? input.schema;
     const inputDiagnostics = runtime.checkInput(input, options.inputSchema, "option");
     if (inputDiagnostics.length > 0) {
@@ -62,7 +63,7 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
       planHash: "sha256:",
       input: input.input,
       state: context.state as JsonObject,
-      ...(options.context === undefined ? {} : { extraKinds: options.context }),
+      ...(extraKinds === undefined ? {} : { extraKinds }),
       limiter: runtime.limiter,
       failFast: options.failFast ?? engine.failFast ?? false,
       ...(engine.confirm === undefined ? {} : { confirm: engine.confirm }),

@@ -38,7 +38,7 @@ export async function runPlan(
         planHash: compiled.planHash,
         input: prepared.input.input,
         state: prepared.state,
-        ...(options.context === undefined ? {} : { extraKinds: options.context }),
+        ...(prepared.extraKinds === undefined ? {} : { extraKinds: prepared.extraKinds }),
         limiter: runtime.limiter,
         failFast: options.failFast ?? engine.failFast ?? false,
         ...(engine.confirm === undefined ? {} : { confirm: engine.confirm }),
