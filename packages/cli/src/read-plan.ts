@@ -1,5 +1,10 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import type { ValidationResult } from "obelisk";
+import type { CliIo } from "./cli-io.js";
+import type { CommonOptions } from "./common-options.js";
+import { withEngine } from "./engine-session.js";
+import { parseInput } from "./parse-input.js";
 import { readUtf8File } from "./read-utf8.js";
 import { errorMessage, usageError } from "./usage-error.js";
 
@@ -21,4 +26,18 @@ export function readPlanFile(file: string, cwd: string): PlanFile {
     const reason = (error as { code?: string }).code === "ENOENT" ? "no such file" : errorMessage(error);
     throw usageError(`cannot read plan file ${file}: ${reason}`);
   }
+}
+
+/** A plan file and its validation against the thread (`--tools`, `--store`, `--thread`, `--input`). */
+export async function validatePlanFile(
+  planPath: string,
+  options: CommonOptions,
+  io: CliIo,
+): Promise<{ readonly plan: PlanFile; readonly result: ValidationResult }> {
+  const plan = readPlanFile(planPath, io.cwd);
+  const input = parseInput(options.input, io.cwd);
+  const result = await withEngine({ tools: options.tools, store: options.store }, io, (engine) =>
+    engine.validate(plan.text, { threadId: options.thread, ...(input === undefined ? {} : { input }) }),
+  );
+  return { plan, result };
 }

@@ -2,11 +2,9 @@ import { type Command, Option } from "commander";
 import type { ValidationResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, withFormat, withInput, withStore, withTools } from "../common-options.js";
-import { withEngine } from "../engine-session.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { createOutput } from "../output.js";
-import { parseInput } from "../parse-input.js";
-import { readPlanFile } from "../read-plan.js";
+import { validatePlanFile } from "../read-plan.js";
 import { printDiagnostics, printVerdict } from "../render-validation.js";
 
 interface GraphOptions extends CommonOptions {
@@ -37,11 +35,7 @@ async function graphCommand(
   { io }: CommandContext,
 ): Promise<ExitCode> {
   const output = createOutput(io, options.format);
-  const plan = readPlanFile(planPath, io.cwd);
-  const input = parseInput(options.input, io.cwd);
-  const result = await withEngine({ tools: options.tools, store: options.store }, io, (engine) =>
-    engine.validate(plan.text, { threadId: options.thread, ...(input === undefined ? {} : { input }) }),
-  );
+  const { plan, result } = await validatePlanFile(planPath, options, io);
   if (!result.ok && result.compiled.calls.length === 0) {
     output.json({ ok: false, planHash: result.planHash, diagnostics: result.diagnostics });
     printDiagnostics(output, result, plan);

@@ -8,12 +8,10 @@ import {
   withStore,
   withTools,
 } from "../common-options.js";
-import { withEngine } from "../engine-session.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { DEFAULT_STORE } from "../open-store.js";
 import { createOutput } from "../output.js";
-import { parseInput } from "../parse-input.js";
-import { readPlanFile } from "../read-plan.js";
+import { validatePlanFile } from "../read-plan.js";
 import { printDiagnostics, printVerdict } from "../render-validation.js";
 import { shellWord } from "../shell-word.js";
 
@@ -38,11 +36,7 @@ async function validateCommand(
   { io }: CommandContext,
 ): Promise<ExitCode> {
   const output = createOutput(io, options.format);
-  const plan = readPlanFile(planPath, io.cwd);
-  const input = parseInput(options.input, io.cwd);
-  const result = await withEngine({ tools: options.tools, store: options.store }, io, (engine) =>
-    engine.validate(plan.text, { threadId: options.thread, ...(input === undefined ? {} : { input }) }),
-  );
+  const { plan, result } = await validatePlanFile(planPath, options, io);
   const { printGraphSummary, validationJson } = await import("../render-graph-summary.js");
   output.json(validationJson(result));
   printDiagnostics(output, result, plan);
