@@ -154,6 +154,7 @@ class SqliteStore extends CachedStore {
       logChars += entry.length;
     }
     model.state = state;
+    model.unfrozenKeys = undefined;
     model.nextSeq = row.next_seq;
     model.version = row.version;
     this.logFacts.set(model, { snapshotChars: row.snapshot.length, logChars });

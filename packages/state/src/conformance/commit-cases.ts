@@ -280,5 +280,48 @@ export function commitCases(openStore: OpenStore): void {
       const state = (await store.readState(THREAD)) as { a: { b: object; d: number[] } };
       expect(Object.isFrozen(state.a) && Object.isFrozen(state.a.b) && Object.isFrozen(state.a.d)).toBe(true);
     });
+
+    it("every snapshot is deeply frozen and never changes, whatever the commits between reads", async () => {
+      const store = await openStore();
+      const unfrozen = (value: unknown, at = ""): string[] => {
+        if (typeof value !== "object" || value === null) return [];
+        const own = Object.isFrozen(value) ? [] : [at || "/"];
+        return own.concat(...Object.entries(value).map(([key, child]) => unfrozen(child, `${at}/${key}`)));
+      };
+      await commitOk(store, {
+        callId: "s1",
+        writes: [write(["list"], [{ n: 0 }]), write(["doc", "a"], { x: 1 })],
+      });
+      const first = await store.readState(THREAD);
+      const firstText = JSON.stringify(first);
+      // several commits between two reads: in place under the root, nested and accumulating writes
+      await commitOk(store, { callId: "s2", writes: [write(["list"], { n: 1 }, "push")] });
+      await commitOk(store, { callId: "s3", writes: [write(["doc", "b", "c"], [1, { d: 2 }])] });
+      await commitOk(store, {
+        callId: "s4",
+        writes: [write(["list"], [{ n: 2 }], "concat"), write(["e"], { f: {} })],
+      });
+      await commitOk(store, { callId: "s5", writes: [write(["doc", "a"], { y: [3] }, "merge")] });
+      const second = await store.readState(THREAD);
+      expect(unfrozen(second)).toEqual([]);
+      expect(JSON.stringify(first)).toBe(firstText);
+      expect(second).toEqual({
+        list: [{ n: 0 }, { n: 1 }, { n: 2 }],
+        doc: { a: { x: 1, y: [3] }, b: { c: [1, { d: 2 }] } },
+        e: { f: {} },
+      });
+      // an eviction, then a commit, between reads
+      await store.keepLastN(THREAD, 1);
+      await commitOk(store, { callId: "s6", writes: [write(["g"], { h: [{}] })] });
+      const third = await store.readState(THREAD);
+      expect(unfrozen(third)).toEqual([]);
+      expect(JSON.stringify(second)).toBe(
+        JSON.stringify({
+          list: [{ n: 0 }, { n: 1 }, { n: 2 }],
+          doc: { a: { x: 1, y: [3] }, b: { c: [1, { d: 2 }] } },
+          e: { f: {} },
+        }),
+      );
+    });
   });
 }

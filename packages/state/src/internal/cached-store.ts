@@ -16,7 +16,6 @@ import type {
   VariableMeta,
   WriteLogEntry,
 } from "../store-types.js";
-import { freezeNew } from "./copy-json.js";
 import { checkRunId, checkRunsQuery, type RunsQuery } from "./history-arguments.js";
 import { isCommitFailure, planCommit } from "./plan-commit.js";
 import { type EvictionRequest, planEviction, planReset } from "./plan-eviction.js";
@@ -26,6 +25,7 @@ import { ThreadLocks } from "./thread-locks.js";
 import {
   applyChangeToModel,
   createThreadModel,
+  frozenState,
   type ThreadChange,
   type ThreadModel,
 } from "./thread-model.js";
@@ -171,7 +171,7 @@ export abstract class CachedStore implements StateStore {
    */
   readState(threadId: ThreadId): JsonObject {
     const model = this.model(threadId);
-    return freezeNew(model.state) as JsonObject;
+    return frozenState(model);
   }
 
   /**

@@ -25,10 +25,23 @@ export function freezeNew(value: JsonValue): JsonValue {
     const current = stack.pop();
     if (typeof current !== "object" || current === null || Object.isFrozen(current)) continue;
     Object.freeze(current);
-    for (const child of Object.values(current)) stack.push(child);
+    // Only unfrozen containers are pushed, own keys and keyed reads instead of `Object.values`: the root of a thread
+    // with thousands of top-level keys is walked on every run (a dictionary-mode object: `Object.values`
+    // costs ~0.25 µs a key there, this ~0.15).
+    if (Array.isArray(current)) {
+      for (let index = 0; index < current.length; index++) pushUnfrozen(stack, current[index]);
+    } else {
+      const object = current as Readonly<Record<string, JsonValue>>;
+      const keys = Object.keys(object);
+      for (let index = 0; index < keys.length; index++) pushUnfrozen(stack, object[keys[index] as string]);
+    }
   }
   // Deeply frozen now (frozen nodes of the tree only hold frozen nodes): the runner's deepFreeze of this
   // snapshot at the start of a run need not walk it again.
   if (typeof value === "object" && value !== null) markDeeplyFrozen(value);
   return value;
+}
+
+function pushUnfrozen(stack: JsonValue[], value: JsonValue | undefined): void {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) stack.push(value);
 }

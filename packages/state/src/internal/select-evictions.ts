@@ -61,37 +61,49 @@ export function protectNested(model: ThreadModel, requests: readonly EvictionReq
   });
 }
 
-/** The variables a retention policy evicts now, least recently updated first. */
+/** True when a scope's limits can evict anything (`undefined` and `Infinity` never do). */
+const limits = (scope: Limits): boolean =>
+  [scope.count, scope.bytes, scope.ageMs].some(
+    (limit) => limit !== undefined && limit !== Number.POSITIVE_INFINITY,
+  );
+
+/**
+ * The variables a retention policy evicts now, least recently updated first. Runs after every run: a
+ * scope without limits (by default, state variables) is not collected at all, so a thread with thousands
+ * of variables costs one pass over them, not several copies.
+ */
 export function selectForRetention(
   model: ThreadModel,
   policy: RetentionPolicy,
   nowMs: number,
 ): EvictionRequest[] {
   for (const [name, value] of Object.entries(policy)) checkLimit(name, value as number | undefined);
-  const all = [...model.variables.values()];
-  const state = all.filter((entry) => entry.meta.scope === "state");
-  const calls = all.filter((entry) => entry.meta.scope === "calls");
+  const stateLimits: Limits = {
+    count: policy.maxVariables,
+    bytes: policy.maxBytes,
+    ageMs: policy.maxAgeMs,
+    reasons: ["maxVariables", "maxBytes", "maxAgeMs"],
+  };
+  const callLimits: Limits = {
+    count: policy.maxCallOutputs,
+    bytes: policy.maxCallOutputBytes,
+    ageMs: policy.maxCallOutputAgeMs,
+    reasons: ["maxCallOutputs", "maxCallOutputBytes", "maxCallOutputAgeMs"],
+  };
+  const wantsState = limits(stateLimits);
+  const wantsCalls = limits(callLimits);
+  if (!wantsState && !wantsCalls) return [];
+  const state: VariableEntry[] = [];
+  const calls: VariableEntry[] = [];
+  for (const entry of model.variables.values()) {
+    const scope = entry.meta.scope;
+    if (scope === "state") {
+      if (wantsState) state.push(entry);
+    } else if (scope === "calls" && wantsCalls) calls.push(entry);
+  }
   return protectNested(model, [
-    ...selectScope(
-      state,
-      {
-        count: policy.maxVariables,
-        bytes: policy.maxBytes,
-        ageMs: policy.maxAgeMs,
-        reasons: ["maxVariables", "maxBytes", "maxAgeMs"],
-      },
-      nowMs,
-    ),
-    ...selectScope(
-      calls,
-      {
-        count: policy.maxCallOutputs,
-        bytes: policy.maxCallOutputBytes,
-        ageMs: policy.maxCallOutputAgeMs,
-        reasons: ["maxCallOutputs", "maxCallOutputBytes", "maxCallOutputAgeMs"],
-      },
-      nowMs,
-    ),
+    ...(wantsState ? selectScope(state, stateLimits, nowMs) : []),
+    ...(wantsCalls ? selectScope(calls, callLimits, nowMs) : []),
   ]);
 }
 
