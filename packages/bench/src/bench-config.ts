@@ -24,6 +24,8 @@ export interface BenchConfig {
   };
   /** Compile: plan sizes and repetitions. */
   readonly compile: { readonly sizes: readonly number[]; readonly reps: number };
+  /** Agent loop: ticks on one thread per store, and the block of ticks whose median is reported. */
+  readonly agentLoop: { readonly ticks: number; readonly block: number };
   /** Memory: the size of the run measured in a child process. */
   readonly memorySize: number;
   /** Overhead: a run predicted (from the smaller sizes) to take longer than this is skipped, with the reason. */
@@ -68,6 +70,7 @@ export const FULL_CONFIG: BenchConfig = {
   caps: SLOW_PEER_CAPS,
   makespan: { size: 200, minMs: 5, maxMs: 50, reps: 5 },
   compile: { sizes: [1_000, 10_000], reps: 5 },
+  agentLoop: { ticks: 1_000, block: 100 },
   memorySize: 100_000,
   maxRunMs: 6_000,
   oneSampleMs: 3_000,
@@ -86,6 +89,7 @@ export const QUICK_CONFIG: BenchConfig = {
   caps: SLOW_PEER_CAPS,
   makespan: { size: 40, minMs: 1, maxMs: 5, reps: 2 },
   compile: { sizes: [200, 1_000], reps: 2 },
+  agentLoop: { ticks: 60, block: 20 },
   memorySize: 2_000,
   maxRunMs: 4_000,
   oneSampleMs: 2_000,

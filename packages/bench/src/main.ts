@@ -1,7 +1,7 @@
 /**
  * `pnpm bench` for packages/bench: runs the five workloads of issue 7 side by side, prints a markdown
  * table and writes results.json (and results.md). `--quick`: small sizes, for development.
- * `--only=overhead,makespan,compile,context,memory`: a subset.
+ * `--only=overhead,makespan,compile,context,agent-loop,memory`: a subset.
  */
 import { setMaxListeners } from "node:events";
 import { writeFile } from "node:fs/promises";
@@ -9,6 +9,7 @@ import { FULL_CONFIG, QUICK_CONFIG } from "./bench-config.js";
 import { describeMachine } from "./machine.js";
 import { type BenchResults, renderReport } from "./report.js";
 import { checkTargets } from "./targets.js";
+import { runAgentLoop } from "./workloads/agent-loop.js";
 import { runCompile } from "./workloads/compile.js";
 import { type ContextFigures, runContext } from "./workloads/context.js";
 import { runMakespan } from "./workloads/makespan.js";
@@ -64,6 +65,7 @@ const context = await timed(
   },
   undefined,
 );
+const agentLoop = await timed("agent-loop", () => runAgentLoop(config, log), []);
 const memory = await timed("memory", () => runMemory(config, memorySkips(config, overhead), log), []);
 
 const results: BenchResults = {
@@ -75,6 +77,7 @@ const results: BenchResults = {
     `Time limits: an overhead run predicted over ${config.maxRunMs / 1000} s from the engine's smaller sizes is skipped (reason under the table); a run over ${config.runTimeoutMs / 1000} s is cancelled and not counted; the single memory run is skipped when predicted over ${config.memoryMaxRunMs / 1000} s.`,
     "Every timed run is checked: each node's result must equal the sequential reference, or the figure is reported as an error.",
     `Memory: sparse DAG of ${config.memorySize.toLocaleString("en-US")} calls, one child process per engine (process.resourceUsage().maxRSS, whole process).`,
+    `Agent loop: ${config.agentLoop.ticks.toLocaleString("en-US")} ticks per store on one engine and thread; each tick timed whole (validate, lock, run, durable commits, retention, result); medians of the first and last ${config.agentLoop.block} ticks. Obelisk only: it is what the engine does between two LLM turns.`,
     "Fastest peer = the fastest of async.auto, p-graph and LangGraph (the naive Promise.all baseline is shown as the floor, not a peer).",
   ],
   overhead,
@@ -83,6 +86,8 @@ const results: BenchResults = {
   ...(context === undefined ? {} : { context }),
   ...(contextError === undefined ? {} : { contextError }),
   memory,
+  agentLoop,
+  agentLoopBlock: config.agentLoop.block,
   targets: checkTargets(overhead, makespan, context),
   seconds,
   totalSeconds: Math.round((performance.now() - started) / 1000),

@@ -1,6 +1,7 @@
 import type { MachineInfo } from "./machine.js";
 import { round } from "./stats.js";
 import { PEER_NAMES, type TargetCheck } from "./targets.js";
+import type { AgentLoopFigure } from "./workloads/agent-loop.js";
 import type { CompileCase } from "./workloads/compile.js";
 import type { ContextFigures } from "./workloads/context.js";
 import type { MakespanCase } from "./workloads/makespan.js";
@@ -18,6 +19,10 @@ export interface BenchResults {
   readonly context?: ContextFigures;
   readonly contextError?: string;
   readonly memory: readonly MemoryFigure[];
+  /** Workload 6 (absent in results written before it existed). */
+  readonly agentLoop?: readonly AgentLoopFigure[];
+  /** Ticks in the agent loop's first and last blocks. */
+  readonly agentLoopBlock?: number;
   readonly targets: readonly TargetCheck[];
   /** Wall time of each workload that ran (s). */
   readonly seconds?: Readonly<Record<string, number>>;
@@ -104,6 +109,19 @@ function memoryTable(figures: readonly MemoryFigure[]): string[] {
   return lines;
 }
 
+function agentLoopTable(figures: readonly AgentLoopFigure[], block: number): string[] {
+  if (figures.length === 0) return ["(not run)"];
+  const lines = [
+    `| store | ticks | ms per tick, first ${block} | ms per tick, last ${block} | growth | variables at the end |`,
+    "|---|---:|---:|---:|---:|---:|",
+  ];
+  for (const f of figures) {
+    const growth = f.error === undefined ? `${f.growth}×` : `✗ ${f.error}`;
+    lines.push(`| ${f.store} | ${f.ticks} | ${f.firstMs} | ${f.lastMs} | ${growth} | ${f.variables} |`);
+  }
+  return lines;
+}
+
 function targetTable(targets: readonly TargetCheck[]): string[] {
   const mark = (met: boolean | undefined) =>
     met === undefined ? "not measured" : met ? "✓ met" : "✗ missed";
@@ -172,6 +190,9 @@ export function renderReport(results: BenchResults): string {
     "",
     `### 5. Memory: peak RSS of one ${results.memory.length > 0 ? "sparse" : ""} run in a child process`,
     ...memoryTable(results.memory),
+    "",
+    `### 6. Agent loop: one thread, a 4-call plan per tick (3 new variables, a push onto one list)`,
+    ...agentLoopTable(results.agentLoop ?? [], results.agentLoopBlock ?? 0),
     "",
     ...results.notes.map((note) => `- ${note}`),
     "",
