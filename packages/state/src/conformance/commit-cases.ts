@@ -315,6 +315,17 @@ export function commitCases(openStore: OpenStore): void {
       await commitOk(store, { callId: "s6", writes: [write(["g"], { h: [{}] })] });
       const third = await store.readState(THREAD);
       expect(unfrozen(third)).toEqual([]);
+      // a call output evicted by retention (the state itself unchanged), then a commit, between reads
+      await commitOk(store, { callId: "o1", output: { kept: [1] } });
+      await store.applyRetention(THREAD, { maxCallOutputs: 0 }, new Date());
+      await commitOk(store, {
+        callId: "s7",
+        writes: [write(["i"], { j: [{}] }), write(["g", "h"], [2], "concat")],
+      });
+      const fourth = await store.readState(THREAD);
+      expect(unfrozen(fourth)).toEqual([]);
+      expect(fourth).toMatchObject({ g: { h: [{}, 2] }, i: { j: [{}] } });
+      expect(third).toMatchObject({ g: { h: [{}] } });
       expect(JSON.stringify(second)).toBe(
         JSON.stringify({
           list: [{ n: 0 }, { n: 1 }, { n: 2 }],

@@ -153,14 +153,19 @@ export function applyChangeToModel(model: ThreadModel, change: ThreadChange): vo
 /**
  * Records which top-level keys a change may have left unfrozen. A commit copies the frozen containers on
  * its write paths (and changes unfrozen ones in place), so only the subtrees under its writes' first
- * segments can hold unfrozen nodes; any other change makes them unknown.
+ * segments can hold unfrozen nodes. A change that leaves the state as it was (evicting call outputs) keeps
+ * them; any other change (unsets, a reset) makes them unknown.
  */
 function noteUnfrozenKeys(model: ThreadModel, change: ThreadChange): void {
   const known = model.unfrozenKeys;
   if (known === undefined) return;
-  const writes = change.commitLog?.writes;
-  if (writes === undefined || change.reset === true || change.log.length > 0 || change.evictions.length > 0) {
+  if (change.reset === true || change.log.length > 0) {
     model.unfrozenKeys = undefined;
+    return;
+  }
+  const writes = change.commitLog?.writes;
+  if (writes === undefined) {
+    if (change.state !== model.state) model.unfrozenKeys = undefined;
     return;
   }
   for (let index = 0; index < writes.length; index++) {
