@@ -1,6 +1,19 @@
+import { createRequire } from "node:module";
 import type { JsonObject } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
-import { z } from "zod";
+import type { z } from "zod";
+
+/**
+ * zod, loaded on the first zod schema: importing it costs ~140 ms, which a process whose tools use JSON
+ * Schema (or a CLI command that only reads the store) need not pay; a caller with zod schemas has loaded
+ * it already. Its CommonJS build converts schemas made with its ES module build (same global registry:
+ * descriptions and metadata are kept).
+ */
+let zod: typeof z | undefined;
+const loadZod = (): typeof z => {
+  zod ??= (createRequire(import.meta.url)("zod") as { z: typeof z }).z;
+  return zod;
+};
 
 /** True when `value` is a zod v4 schema (it carries the `_zod` internals). */
 export function isZodSchema(value: unknown): value is z.ZodType {
@@ -20,7 +33,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function toJsonSchema(schema: unknown, what: string): JsonObject {
   if (isZodSchema(schema)) {
     try {
-      return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonObject;
+      return loadZod().toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonObject;
     } catch (error) {
       throw new ObeliskError("USAGE", `${what}: the zod schema cannot be converted to JSON Schema`, {
         cause: error,
