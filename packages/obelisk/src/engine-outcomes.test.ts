@@ -91,6 +91,26 @@ describe.each(storeKinds())("outcomes on the $name store", (kind) => {
     expect(counts.give).toBe(4);
   });
 
+  it("calls passing 2,000 records (literal or by reference) are satisfied when the plan is sent again", async () => {
+    setup();
+    const rows = Array.from({ length: 2_000 }, (_, i) => ({ i, name: `row ${i}` }));
+    const plan = [
+      { _tool: "give", _id: "rows", value: rows, _outputPath: "†state.rows" },
+      { _tool: "give", _id: "copy", value: "†state.rows", _outputPath: "†state.copy" },
+    ];
+    expect((await engine.run(plan)).status).toBe("succeeded");
+    if (kind.name === "sqlite") {
+      // a new engine on the same file: the records are read back from disk, as new arrays
+      await engine.close();
+      engine = createEngine({ tools: countingTools(counts), store: kind.open() });
+    }
+    const again = await engine.run(plan);
+    expect([again.calls.rows?.status, again.calls.copy?.status]).toEqual(["satisfied", "satisfied"]);
+    expect(counts.give).toBe(2);
+    const changed = await engine.run([{ ...plan[0], value: [...rows.slice(1), { i: 0 }] }, plan[1]]);
+    expect([changed.calls.rows?.status, changed.calls.copy?.status]).toEqual(["succeeded", "succeeded"]);
+  });
+
   it("a satisfied call re-applies its recorded result when its target no longer holds it", async () => {
     const plan = [{ _tool: "give", _id: "g", value: { v: 1 }, _outputPath: "†state.g" }];
     await setup().run(plan);

@@ -47,3 +47,53 @@ describe("callHash", () => {
     );
   });
 });
+
+describe("callHash of large stored arrays (digested)", () => {
+  const records = (count: number, last = "z") =>
+    Object.freeze(
+      Array.from({ length: count }, (_, i) => Object.freeze({ id: i, name: i === count - 1 ? last : "r" })),
+    );
+  const reading = fakeCall("c", 0, { reads: [[["†state.records"]]], writes: [["†state.out"]] });
+  const params = (value: unknown) => Object.freeze({ p0: value, limit: 3 }) as never;
+
+  it("equal content gives equal keys, whatever the objects; changed content changes the key", () => {
+    const a = records(2_000);
+    const b = records(2_000);
+    expect(a).not.toBe(b);
+    expect(callHash(reading, params(a))).toBe(callHash(reading, params(b)));
+    expect(callHash(reading, params(a))).not.toBe(callHash(reading, params(records(2_000, "y"))));
+    expect(callHash(reading, params(a))).not.toBe(callHash(reading, params(records(2_001))));
+  });
+
+  it("writes the array as a NUL-marked digest that no parameter value can spell", () => {
+    const a = records(1_024);
+    const key = callKeyJson(reading, params(a));
+    const digest = `\u0000sha256:${sha256Hex(canonicalJson(a))}`;
+    expect(key).toContain(`"params":{"limit":3,"p0":${digest}}`);
+    expect(key).not.toContain('"name"');
+    // the same text as a string is escaped by JSON, so it cannot collide
+    expect(callHash(reading, params(digest))).not.toBe(callHash(reading, params(a)));
+  });
+
+  it("keeps the plain canonical JSON below 1,024 items", () => {
+    const small = records(1_023);
+    const key = {
+      tool: reading.tool,
+      params: { p0: small, limit: 3 },
+      outputPath: "†state.out",
+      method: "set",
+    };
+    expect(callKeyJson(reading, params(small))).toBe(canonicalJson(key));
+  });
+
+  it("depends on the values only: literal or referenced, frozen or not, nested anywhere", () => {
+    const literal = fakeCall("c", 0, { writes: [["†state.out"]] });
+    const large = records(2_000);
+    const copy = large.map((item) => ({ ...item }));
+    expect(callHash(literal, { p0: large, limit: 3 } as never)).toBe(callHash(reading, params(copy)));
+    const nested = (value: unknown) => ({ a: [{ b: value }], c: "x" }) as never;
+    expect(callKeyJson(literal, nested(large))).toBe(callKeyJson(literal, nested(copy)));
+    expect(callKeyJson(literal, nested(large))).toContain(`"b":\u0000sha256:`);
+    expect(callHash(literal, nested(large))).not.toBe(callHash(literal, nested(records(2_000, "y"))));
+  });
+});
