@@ -259,9 +259,7 @@ export abstract class CachedStore implements StateStore {
 
   listCallOutputIds(threadId: ThreadId): readonly string[] {
     const ids: string[] = [];
-    for (const entry of this.model(threadId).variables.values()) {
-      if (entry.meta.scope === "calls") ids.push(String(entry.path[0]));
-    }
+    for (const entry of this.model(threadId).callOutputs.values()) ids.push(String(entry.path[0]));
     return ids;
   }
 

@@ -69,8 +69,8 @@ const limits = (scope: Limits): boolean =>
 
 /**
  * The variables a retention policy evicts now, least recently updated first. Runs after every run: a
- * scope without limits (by default, state variables) is not collected at all, so a thread with thousands
- * of variables costs one pass over them, not several copies.
+ * scope without limits (by default, state variables) is not collected at all, and call outputs come from
+ * their own index, so a thread with thousands of state variables and the default policy costs O(outputs).
  */
 export function selectForRetention(
   model: ThreadModel,
@@ -94,13 +94,9 @@ export function selectForRetention(
   const wantsCalls = limits(callLimits);
   if (!wantsState && !wantsCalls) return [];
   const state: VariableEntry[] = [];
-  const calls: VariableEntry[] = [];
-  for (const entry of model.variables.values()) {
-    const scope = entry.meta.scope;
-    if (scope === "state") {
-      if (wantsState) state.push(entry);
-    } else if (scope === "calls" && wantsCalls) calls.push(entry);
-  }
+  if (wantsState)
+    for (const entry of model.variables.values()) if (entry.meta.scope === "state") state.push(entry);
+  const calls = wantsCalls ? [...model.callOutputs.values()] : [];
   return protectNested(model, [
     ...(wantsState ? selectScope(state, stateLimits, nowMs) : []),
     ...(wantsCalls ? selectScope(calls, callLimits, nowMs) : []),

@@ -40,6 +40,8 @@ export interface ThreadModel {
   unfrozenKeys: Set<string> | undefined;
   /** Variables by reference, ordered by `touch` ascending (least recently updated first). */
   readonly variables: Map<string, VariableEntry>;
+  /** The stored call outputs among `variables`, in the same order (what retention and listings of outputs read). */
+  readonly callOutputs: Map<string, VariableEntry>;
   /** Paths of state variables. */
   readonly trie: PathTrie;
   /** Next sequence number (write log and update order). */
@@ -111,6 +113,7 @@ export function createThreadModel(info: ThreadInfo, validator: StateValidator | 
     validator,
     state: Object.freeze({}) as JsonObject,
     variables: new Map(),
+    callOutputs: new Map(),
     trie: new PathTrie(),
     nextSeq: 1,
     version: 0,
@@ -120,21 +123,28 @@ export function createThreadModel(info: ThreadInfo, validator: StateValidator | 
 
 /** Adds or replaces a variable in the model (moving it to most recent). */
 export function putVariable(model: ThreadModel, entry: VariableEntry): void {
-  model.variables.delete(entry.meta.reference);
-  model.variables.set(entry.meta.reference, entry);
-  if (entry.meta.scope === "state") model.trie.set(entry.path, entry.meta.reference);
+  const reference = entry.meta.reference;
+  model.variables.delete(reference);
+  model.variables.set(reference, entry);
+  if (entry.meta.scope === "state") model.trie.set(entry.path, reference);
+  else {
+    model.callOutputs.delete(reference);
+    model.callOutputs.set(reference, entry);
+  }
 }
 
 /** Removes a variable from the model. */
 export function removeVariable(model: ThreadModel, entry: VariableEntry): void {
   model.variables.delete(entry.meta.reference);
   if (entry.meta.scope === "state") model.trie.delete(entry.path);
+  else model.callOutputs.delete(entry.meta.reference);
 }
 
 /** Applies a persisted change to the cached model. */
 export function applyChangeToModel(model: ThreadModel, change: ThreadChange): void {
   if (change.reset === true) {
     model.variables.clear();
+    model.callOutputs.clear();
     model.trie.clear();
   }
   // indexed loops: this runs once per commit
