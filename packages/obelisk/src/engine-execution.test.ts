@@ -301,6 +301,24 @@ describe("failures and statuses", () => {
     expect((result.state.l as string).length).toBe(large.length);
   });
 
+  it("a small maxValueBytes never loses a call's record: failures larger than the limit are recorded", async () => {
+    const engine = createEngine({
+      tools: [
+        { name: "boom", run: () => Promise.reject(new Error("e".repeat(400))) },
+        { name: "big", run: () => "x".repeat(300) },
+      ],
+      limits: { maxValueBytes: 200 },
+    });
+    const result = await engine.run([
+      { _tool: "boom", _id: "b", _outputPath: "†state.b" },
+      { _tool: "big", _id: "g", _outputPath: "†state.g" },
+    ]);
+    expect(result.calls.b?.error?.message).toHaveLength(400);
+    expect(result.calls.g?.error?.code).toBe("OUTPUT_TOO_LARGE");
+    const { calls } = await engine.runs.show(result.runId);
+    expect(calls.map((call) => `${call.callId}:${call.status}`).sort()).toEqual(["b:failed", "g:failed"]);
+  });
+
   it("confirm modify is held to the engine's maxValueBytes, like resolved parameters", async () => {
     let runs = 0;
     const echo = defineTool({

@@ -98,7 +98,11 @@ export interface CallCommit {
   readonly writes: readonly StateWrite[];
   /** The output stored under `†calls.<id>` (calls without `_outputPath` only). */
   readonly output?: JsonValue;
-  /** Largest value the commit may store, in bytes of JSON: the engine's `maxValueBytes` (default 64 MiB). */
+  /**
+   * Largest value the commit may write or store as output, in bytes of JSON: the engine's `maxValueBytes`
+   * (default 64 MiB). The record's fields are held to the larger of it and the default, so a record is
+   * never refused because of a small limit.
+   */
   readonly maxValueBytes?: number;
 }
 

@@ -411,7 +411,9 @@ function copyRecord(
   writes: readonly StateWrite[],
   output: JsonValue | undefined,
 ): CallRecord | NotJson {
-  const maxBytes = maxBytesOf(commit);
+  // Never below the default: a small engine limit must not lose the record of a call that failed because
+  // of it (its error, parameters and result were held to that limit already where they came from).
+  const maxBytes = Math.max(maxBytesOf(commit), DEFAULT_LIMITS.maxValueBytes);
   const params = storedField(record.params, maxBytes);
   if (params instanceof NotJson) return params;
   const error = storedField(record.error as JsonValue | undefined, maxBytes);
