@@ -65,7 +65,8 @@ export function createEngine(given: EngineOptions): Engine {
       await editThread(runtime, thread, () =>
         setValue(store, thread, reference, value, {
           now: runtime.now,
-          ...setOptions,
+          // only what the API offers: a plain-JS caller cannot pass the run id, clock or limit this way
+          ...(setOptions.description === undefined ? {} : { description: setOptions.description }),
           ...(maxValueBytes === undefined ? {} : { maxValueBytes }),
         }),
       );

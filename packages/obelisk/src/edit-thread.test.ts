@@ -86,6 +86,13 @@ describe.each(storeKinds())("variable edits and the thread lock on the $name sto
     expect(await engine.get("fresh", "†state.count")).toMatchObject({ found: true, value: 3 });
   });
 
+  it("set takes only its documented options: a plain-JS caller cannot pass a limit or a run id", async () => {
+    engine = createEngine({ tools: [], store: kind.open() });
+    await engine.set("t", "†state.v", "x".repeat(50), { maxValueBytes: 10, runId: "forged" } as never);
+    expect(await engine.get("t", "†state.v")).toMatchObject({ found: true, value: "x".repeat(50) });
+    expect(await engine.runs.list({ threadId: "t" })).toEqual([]);
+  });
+
   it("set holds the value to the engine's maxValueBytes, like a tool's write", async () => {
     engine = createEngine({ tools: [], store: kind.open(), limits: { maxValueBytes: 100 } });
     expect(await codeOf(engine.set("t", "†state.big", "x".repeat(200)))).toBe("OUTPUT_WRITE_FAILED");

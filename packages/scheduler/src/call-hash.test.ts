@@ -86,6 +86,38 @@ describe("callHash of large stored arrays (digested)", () => {
     expect(callKeyJson(reading, params(small))).toBe(canonicalJson(key));
   });
 
+  it("keeps a digest only for parameters the caller says are deeply frozen", () => {
+    const items = Array.from({ length: 1_100 }, (_, i) => ({ v: i }));
+    const shallow = Object.freeze(items);
+    const before = callHash(reading, params(shallow));
+    (items[0] as { v: number }).v = 999;
+    const fresh = callHash(reading, params(items.map((item) => ({ ...item }))));
+    expect(callHash(reading, params(shallow))).toBe(fresh);
+    expect(fresh).not.toBe(before);
+    // deep-frozen (as the scheduler's resolved parameters are): the digest is kept, and stays right
+    const frozen = records(1_100);
+    expect(callHash(reading, params(frozen), true)).toBe(callHash(reading, params(frozen)));
+    expect(callHash(reading, params(frozen), true)).toBe(callHash(reading, params(records(1_100)), true));
+  });
+
+  it("digests every large array once, wherever it sits, the same container read twice included", () => {
+    const big = records(1_024);
+    const shared = Object.freeze({ rows: big, n: 1 });
+    const many = Object.freeze(
+      Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i % 2 === 0 ? big : shared])),
+    );
+    const key = callKeyJson(reading, many as never);
+    expect(key.split("\u0000sha256:").length - 1).toBe(50);
+    expect(key).not.toContain("obelisk-digest");
+    const copy = Object.fromEntries(
+      Object.entries(many).map(([k, v]) => [
+        k,
+        Array.isArray(v) ? records(1_024) : { rows: records(1_024), n: 1 },
+      ]),
+    );
+    expect(callKeyJson(reading, copy as never)).toBe(key);
+  });
+
   it("depends on the values only: literal or referenced, frozen or not, nested anywhere", () => {
     const literal = fakeCall("c", 0, { writes: [["†state.out"]] });
     const large = records(2_000);

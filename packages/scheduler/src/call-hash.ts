@@ -39,8 +39,8 @@ const makeTail = (tool: string): string => `,"tool":"${tool}"}`;
  * large two-byte buffer. The pieces before the output path and after the parameters depend only on the
  * method and the tool, so they are kept: each concatenation adds a string to the key.
  */
-export function callKeyJson(call: CompiledCall, params: JsonObject): string {
-  return keyJson(call, paramsKeyJson(params));
+export function callKeyJson(call: CompiledCall, params: JsonObject, deeplyFrozen = false): string {
+  return keyJson(call, paramsKeyJson(params, deeplyFrozen));
 }
 
 function keyJson(call: CompiledCall, paramsJson: string): string {
@@ -63,94 +63,91 @@ function keyJson(call: CompiledCall, paramsJson: string): string {
 const DIGEST_FROM_ITEMS = 1024;
 /** Below this depth of the parameters, arrays are not looked for (their text is written as usual). */
 const DIGEST_MAX_DEPTH = 64;
-/** The digest text of each large frozen array (stored values never change: hashed once however often read). */
+/** The digest text of each large deeply frozen array (it never changes: hashed once however often read). */
 const DIGESTS = new WeakMap<object, string>();
-/** Stands for the `i`-th digested array while the parameters are written (a per-process nonce: never in a plan). */
+/** Stands for a digested array while the parameters are written (a per-process nonce: never in a plan). */
 const SENTINEL = `\u0000obelisk-digest-${crypto.randomBytes(8).toString("hex")}-`;
+/** The sentinels as canonical JSON writes them, with their number. */
+const SENTINEL_TEXT = new RegExp(`${escapeRegExp(JSON.stringify(SENTINEL).slice(0, -1))}(\\d+)"`, "g");
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
+}
+
+type Container = JsonValue[] | Record<string, JsonValue>;
 
 /**
  * The canonical JSON of the resolved parameters as the key holds them. Each array of 1,024 items or more
- * (not inside another such array) is written as `\u0000sha256:<digest of its canonical JSON>`, the digest
- * kept per frozen array: a plan whose calls read the same 10,000 stored records hashed them again for every
- * call (half of the data-analysis example's engine time). The rule depends only on the values, so equal
- * parameters give equal keys, literal or referenced; a raw NUL never occurs in canonical JSON (JSON escapes
- * it), so no parameter value can spell a digest.
+ * (not inside another such array) is written as `\u0000sha256:<digest of its canonical JSON>`: a plan
+ * whose calls read the same 10,000 stored records hashed them again for every call (half of the
+ * data-analysis example's engine time). The digest is kept per array when `deeplyFrozen` (the scheduler's
+ * resolved parameters are). The rule depends only on the values, so equal parameters give equal keys,
+ * literal or referenced; a raw NUL never occurs in canonical JSON (JSON escapes it), so no parameter value
+ * can spell a digest. Linear in the parameters however many large arrays they hold: one copy of each
+ * container on their paths, one pass to put the digests in.
  */
-function paramsKeyJson(params: JsonObject): string {
-  const large: { readonly path: Path; readonly digest: string }[] = [];
-  collectLarge(params, [], large);
-  if (large.length === 0) return canonicalJson(params);
-  let keyed = params;
-  for (let at = 0; at < large.length; at++)
-    keyed = replacedAt(keyed, (large[at] as (typeof large)[number]).path, `${SENTINEL}${at}`);
-  let written = canonicalJson(keyed);
-  for (let at = 0; at < large.length; at++) {
-    const { digest } = large[at] as (typeof large)[number];
-    written = written.split(JSON.stringify(`${SENTINEL}${at}`)).join(digest);
-  }
-  return written;
+function paramsKeyJson(params: JsonObject, deeplyFrozen: boolean): string {
+  const digests: string[] = [];
+  const keyed = withDigests(params, [], digests, new Map(), deeplyFrozen);
+  if (digests.length === 0) return canonicalJson(params);
+  return canonicalJson(keyed).replace(SENTINEL_TEXT, (_, at: string) => digests[Number(at)] as string);
 }
 
-/** Appends the path and digest of every large array in `value` (not descending into one). */
-function collectLarge(
+/**
+ * `value` with a sentinel in place of every large array in it (the containers on their paths copied once
+ * each, `copies` by original; the rest shared), their digests appended to `digests`. Returns `value` itself
+ * when it holds none.
+ */
+function withDigests(
   value: JsonValue,
   path: (string | number)[],
-  into: { readonly path: Path; readonly digest: string }[],
-): void {
-  if (typeof value !== "object" || value === null || path.length > DIGEST_MAX_DEPTH) return;
-  if (Array.isArray(value)) {
-    if (value.length >= DIGEST_FROM_ITEMS) {
-      into.push({ path: path.slice(), digest: digestOf(value) });
-      return;
-    }
-    for (let index = 0; index < value.length; index++) {
-      const item = value[index] as JsonValue;
-      if (typeof item !== "object" || item === null) continue;
-      path.push(index);
-      collectLarge(item, path, into);
-      path.pop();
-    }
-    return;
+  digests: string[],
+  copies: Map<object, Container>,
+  deeplyFrozen: boolean,
+): JsonValue {
+  if (typeof value !== "object" || value === null || path.length > DIGEST_MAX_DEPTH) return value;
+  if (Array.isArray(value) && value.length >= DIGEST_FROM_ITEMS) {
+    digests.push(digestOf(value, deeplyFrozen));
+    return `${SENTINEL}${digests.length - 1}`;
   }
-  for (const key of Object.keys(value)) {
-    const item = (value as JsonObject)[key] as JsonValue;
+  const known = copies.get(value);
+  if (known !== undefined) return known;
+  let copy: Container | undefined;
+  const keys = Array.isArray(value) ? undefined : Object.keys(value);
+  const count = keys === undefined ? (value as JsonValue[]).length : keys.length;
+  for (let at = 0; at < count; at++) {
+    const key = keys === undefined ? at : (keys[at] as string);
+    const item = (value as Record<string | number, JsonValue>)[key] as JsonValue;
     if (typeof item !== "object" || item === null) continue;
     path.push(key);
-    collectLarge(item, path, into);
+    const replaced = withDigests(item, path, digests, copies, deeplyFrozen);
     path.pop();
+    if (replaced === item) continue;
+    if (copy === undefined) {
+      copy = Array.isArray(value) ? value.slice() : { ...(value as JsonObject) };
+      copies.set(value, copy);
+    }
+    if (Array.isArray(copy)) copy[key as number] = replaced;
+    else setOwn(copy, key as string, replaced);
   }
+  return copy ?? value;
 }
 
-function digestOf(value: readonly JsonValue[]): string {
-  const known = DIGESTS.get(value);
+function digestOf(value: readonly JsonValue[], deeplyFrozen: boolean): string {
+  const known = deeplyFrozen ? DIGESTS.get(value) : undefined;
   if (known !== undefined) return known;
   const digest = `\u0000sha256:${sha256Hex(canonicalJson(value))}`;
-  if (Object.isFrozen(value)) DIGESTS.set(value, digest);
+  if (deeplyFrozen) DIGESTS.set(value, digest);
   return digest;
-}
-
-/** A copy of `root` with `value` at `path` (every container on the path copied; the others shared). */
-function replacedAt(root: JsonObject, path: Path, value: JsonValue): JsonObject {
-  const copy = (node: JsonValue | undefined): JsonValue[] | Record<string, JsonValue> =>
-    Array.isArray(node) ? node.slice() : { ...(node as JsonObject) };
-  const top = copy(root) as Record<string, JsonValue>;
-  let node: JsonValue[] | Record<string, JsonValue> = top;
-  for (let depth = 0; depth < path.length; depth++) {
-    const segment = path[depth] as string | number;
-    const next = depth === path.length - 1 ? value : copy((node as Record<string, JsonValue>)[segment]);
-    if (Array.isArray(node)) node[segment as number] = next;
-    else setOwn(node, segment, next);
-    if (typeof next === "object" && next !== null) node = next as JsonValue[] | Record<string, JsonValue>;
-  }
-  return top;
 }
 
 /**
  * The "satisfied" key of a call (SPEC §7): SHA-256 of the canonical JSON of tool, resolved parameters,
  * output path text and method — plus the `_output` value for latent calls, so a changed `_output` runs again.
+ * `deeplyFrozen`: the caller guarantees `params` never change (the digests of their large arrays are kept).
  */
-export function callHash(call: CompiledCall, params: JsonObject): string {
-  return `sha256:${sha256Hex(callKeyJson(call, params))}`;
+export function callHash(call: CompiledCall, params: JsonObject, deeplyFrozen = false): string {
+  return `sha256:${sha256Hex(callKeyJson(call, params, deeplyFrozen))}`;
 }
 
 type OneShotHash = (algorithm: string, data: string, encoding: "hex") => string;

@@ -2,7 +2,6 @@ import type { CompiledCall, RegisteredTool } from "@obelisk/compiler";
 import {
   assertNever,
   asThreadId,
-  DEFAULT_LIMITS,
   deepFreeze,
   type JsonObject,
   ObeliskError,
@@ -16,7 +15,7 @@ import { checkDecision } from "./check-decision.js";
 import { toRecordedError } from "./event-hub.js";
 import { errorValue, interpretResult } from "./interpret-result.js";
 import type { InvokeOutcome } from "./invoke-tool.js";
-import { resolveParams } from "./resolve-params.js";
+import { paramsLimit, resolveParams } from "./resolve-params.js";
 import type { CallRun, PendingResult, RunnerOptions } from "./runner-types.js";
 import type { WorkingContext } from "./working-context.js";
 
@@ -127,9 +126,7 @@ function decide(
       });
     case "modify": {
       // held to the run's value limit, like resolved parameters (a confirm hook cannot pass a larger argument)
-      const json = toJsonValue(decision.params, {
-        maxBytes: host.options.maxValueBytes ?? DEFAULT_LIMITS.maxValueBytes,
-      });
+      const json = toJsonValue(decision.params, { maxBytes: paramsLimit(host.options.maxValueBytes) });
       if (!json.ok && json.code === "OUTPUT_TOO_LARGE")
         return host.end(index, failed("OUTPUT_TOO_LARGE", `modified parameters: ${json.message}`));
       if (!json.ok || typeof json.value !== "object" || json.value === null || Array.isArray(json.value)) {
@@ -279,7 +276,8 @@ export function dispatchCall(
       reason: `latent tool ${call.tool} without _output`,
     });
   }
-  run.hash = callHash(call, run.params);
+  // resolved parameters are deep-frozen (resolveParams): the digests of their large arrays can be kept
+  run.hash = callHash(call, run.params, true);
   if (call.rerun || tool.fresh) return confirmThenExecute(host, index, run, tool);
   const { store, threadId } = host.options;
   const found = store.findCompletedCall(asThreadId(threadId), run.hash);

@@ -30,6 +30,11 @@ const PIECE: SizeBounds = { lower: 0, upper: 0 };
  */
 const MAX_PARAMS_BYTES = 2 ** 29 - 2 ** 20;
 
+/** The most a call's parameters may hold under the run's value limit (resolved or modified by confirm). */
+export function paramsLimit(maxValueBytes: number = DEFAULT_LIMITS.maxValueBytes): number {
+  return Math.min(maxValueBytes, MAX_PARAMS_BYTES);
+}
+
 /** Marks a value that would make a call's resolved parameters larger than the limit. */
 const TOO_LARGE: unique symbol = Symbol("too large");
 type TooLarge = typeof TOO_LARGE;
@@ -187,7 +192,7 @@ export function resolveParams(
   if (call.references.length === 0 && Object.keys(call.params).length === 0) return EMPTY;
   const root = copyTree(call.params) as JsonObject;
   const references = call.references;
-  const maxBytes = Math.min(limit, MAX_PARAMS_BYTES);
+  const maxBytes = paramsLimit(limit);
   const bounds = BOUNDS;
   bounds.lower = 0;
   bounds.upper = 0;
