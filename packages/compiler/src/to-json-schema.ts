@@ -4,16 +4,26 @@ import { ObeliskError } from "@obelisk/core";
 import type { z } from "zod";
 
 /**
- * zod, loaded on the first zod schema: importing it costs ~140 ms, which a process whose tools use JSON
- * Schema (or a CLI command that only reads the store) need not pay; a caller with zod schemas has loaded
- * it already. Its CommonJS build converts schemas made with its ES module build (same global registry:
- * descriptions and metadata are kept).
+ * zod, for schemas without their own `toJSONSchema` (zod before 4.1): loaded on the first such schema, as
+ * importing it costs ~140 ms, which a process whose tools use JSON Schema (or a CLI command that only
+ * reads the store) need not pay. Its CommonJS build converts schemas made with its ES module build (same
+ * global registry: descriptions and metadata are kept).
  */
 let zod: typeof z | undefined;
 const loadZod = (): typeof z => {
   zod ??= (createRequire(import.meta.url)("zod") as { z: typeof z }).z;
   return zod;
 };
+
+/** The options every conversion uses. */
+const CONVERSION = { io: "input", unrepresentable: "any" } as const;
+
+/** Converts with the schema's own zod (its `toJSONSchema` method) when it has one, else with ours. */
+function zodToJsonSchema(schema: z.ZodType): JsonObject {
+  const own = (schema as { toJSONSchema?: (options: typeof CONVERSION) => unknown }).toJSONSchema;
+  if (typeof own === "function") return own.call(schema, CONVERSION) as JsonObject;
+  return loadZod().toJSONSchema(schema, CONVERSION) as JsonObject;
+}
 
 /** True when `value` is a zod v4 schema (it carries the `_zod` internals). */
 export function isZodSchema(value: unknown): value is z.ZodType {
@@ -33,7 +43,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function toJsonSchema(schema: unknown, what: string): JsonObject {
   if (isZodSchema(schema)) {
     try {
-      return loadZod().toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonObject;
+      return zodToJsonSchema(schema);
     } catch (error) {
       throw new ObeliskError("USAGE", `${what}: the zod schema cannot be converted to JSON Schema`, {
         cause: error,
