@@ -1,13 +1,6 @@
 import * as crypto from "node:crypto";
 import type { CompiledCall } from "@obelisk/compiler";
-import {
-  canonicalJson,
-  type JsonObject,
-  type JsonValue,
-  needsNoJsonEscape,
-  type Path,
-  setOwn,
-} from "@obelisk/core";
+import { canonicalJson, type JsonObject, type JsonValue, needsNoJsonEscape, setOwn } from "@obelisk/core";
 
 /** Most distinct methods or tools whose key pieces are kept (a registry has a handful). */
 const MAX_PIECES = 256;
@@ -83,35 +76,28 @@ type Container = JsonValue[] | Record<string, JsonValue>;
  * data-analysis example's engine time). The digest is kept per array when `deeplyFrozen` (the scheduler's
  * resolved parameters are). The rule depends only on the values, so equal parameters give equal keys,
  * literal or referenced; a raw NUL never occurs in canonical JSON (JSON escapes it), so no parameter value
- * can spell a digest. Linear in the parameters however many large arrays they hold: one copy of each
- * container on their paths, one pass to put the digests in.
+ * can spell a digest. Linear in the parameters however many large arrays they hold: the containers on their
+ * paths copied as they are walked, one pass to put the digests in.
  */
 function paramsKeyJson(params: JsonObject, deeplyFrozen: boolean): string {
   const digests: string[] = [];
-  const keyed = withDigests(params, [], digests, new Map(), deeplyFrozen);
+  const keyed = withDigests(params, 0, digests, deeplyFrozen);
   if (digests.length === 0) return canonicalJson(params);
   return canonicalJson(keyed).replace(SENTINEL_TEXT, (_, at: string) => digests[Number(at)] as string);
 }
 
 /**
- * `value` with a sentinel in place of every large array in it (the containers on their paths copied once
- * each, `copies` by original; the rest shared), their digests appended to `digests`. Returns `value` itself
- * when it holds none.
+ * `value` with a sentinel in place of every large array in it (each container on their paths copied, the
+ * rest shared), their digests appended to `digests`; `value` itself when it holds none. A container read
+ * twice is walked twice, as canonical JSON writes it twice: the cost stays that of writing the text, and
+ * the result depends on the values and their depth only, never on which objects are shared.
  */
-function withDigests(
-  value: JsonValue,
-  path: (string | number)[],
-  digests: string[],
-  copies: Map<object, Container>,
-  deeplyFrozen: boolean,
-): JsonValue {
-  if (typeof value !== "object" || value === null || path.length > DIGEST_MAX_DEPTH) return value;
+function withDigests(value: JsonValue, depth: number, digests: string[], deeplyFrozen: boolean): JsonValue {
+  if (typeof value !== "object" || value === null || depth > DIGEST_MAX_DEPTH) return value;
   if (Array.isArray(value) && value.length >= DIGEST_FROM_ITEMS) {
     digests.push(digestOf(value, deeplyFrozen));
     return `${SENTINEL}${digests.length - 1}`;
   }
-  const known = copies.get(value);
-  if (known !== undefined) return known;
   let copy: Container | undefined;
   const keys = Array.isArray(value) ? undefined : Object.keys(value);
   const count = keys === undefined ? (value as JsonValue[]).length : keys.length;
@@ -119,14 +105,9 @@ function withDigests(
     const key = keys === undefined ? at : (keys[at] as string);
     const item = (value as Record<string | number, JsonValue>)[key] as JsonValue;
     if (typeof item !== "object" || item === null) continue;
-    path.push(key);
-    const replaced = withDigests(item, path, digests, copies, deeplyFrozen);
-    path.pop();
+    const replaced = withDigests(item, depth + 1, digests, deeplyFrozen);
     if (replaced === item) continue;
-    if (copy === undefined) {
-      copy = Array.isArray(value) ? value.slice() : { ...(value as JsonObject) };
-      copies.set(value, copy);
-    }
+    copy ??= Array.isArray(value) ? value.slice() : { ...(value as JsonObject) };
     if (Array.isArray(copy)) copy[key as number] = replaced;
     else setOwn(copy, key as string, replaced);
   }
