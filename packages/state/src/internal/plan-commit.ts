@@ -411,8 +411,8 @@ function copyRecord(
   writes: readonly StateWrite[],
   output: JsonValue | undefined,
 ): CallRecord | NotJson {
-  // Never below the default: a small engine limit must not lose the record of a call that failed because
-  // of it (its error, parameters and result were held to that limit already where they came from).
+  // Never below the default: a small engine limit must not lose the record of a call that failed (a tool's
+  // error is not held to that limit, and the error reporting OUTPUT_TOO_LARGE may pass it itself).
   const maxBytes = Math.max(maxBytesOf(commit), DEFAULT_LIMITS.maxValueBytes);
   const params = storedField(record.params, maxBytes);
   if (params instanceof NotJson) return params;
