@@ -2,7 +2,15 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Controller } from "./__fixtures__/controlled-tools.js";
 import { until } from "./__fixtures__/deferred.js";
 import { storeKinds } from "./__fixtures__/stores.js";
-import { createEngine, DEFAULT_LIMITS, defineTool, type Engine, type RunEvent } from "./index.js";
+import {
+  createEngine,
+  createMemoryStore,
+  DEFAULT_LIMITS,
+  defineTool,
+  type Engine,
+  type RunEvent,
+  type StateStore,
+} from "./index.js";
 
 const call = (id: string, extra: Record<string, unknown> = {}) => ({
   _tool: "wait",
@@ -317,6 +325,34 @@ describe("failures and statuses", () => {
     expect(result.calls.g?.error?.code).toBe("OUTPUT_TOO_LARGE");
     const { calls } = await engine.runs.show(result.runId);
     expect(calls.map((call) => `${call.callId}:${call.status}`).sort()).toEqual(["b:failed", "g:failed"]);
+  });
+
+  it("a failed call's record the store refuses is kept cut (no parameters, short error), never lost", async () => {
+    const store = createMemoryStore();
+    const commitCall = store.commitCall.bind(store);
+    const refusing: StateStore = Object.assign(Object.create(store) as StateStore, {
+      commitCall: (commit: Parameters<StateStore["commitCall"]>[0]) =>
+        commit.record.status === "failed" && commit.record.params !== undefined
+          ? { ok: false, error: { code: "OUTPUT_WRITE_FAILED", message: "call record: too large" } }
+          : commitCall(commit),
+    });
+    const engine = createEngine({
+      tools: [
+        { name: "boom", run: () => Promise.reject(Object.assign(new Error("down"), { code: "E_DOWN" })) },
+      ],
+      store: refusing,
+    });
+    const result = await engine.run([{ _tool: "boom", _id: "b", p: 1, _outputPath: "†state.b" }]);
+    expect(result.calls.b).toMatchObject({ status: "failed", error: { code: "E_DOWN", message: "down" } });
+    const { calls } = await engine.runs.show(result.runId);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({
+      callId: "b",
+      status: "failed",
+      error: { name: "Error", code: "E_DOWN" },
+    });
+    expect(calls[0]?.params).toBeUndefined();
+    expect(calls[0]?.error?.message).toBe("down (record cut by the store: call record: too large)");
   });
 
   it("confirm modify is held to the engine's maxValueBytes, like resolved parameters", async () => {

@@ -28,6 +28,20 @@ export interface RecordContext {
   readonly maxValueBytes: number;
 }
 
+/** Most characters of an error message kept in a record cut by {@link keepableRecord}. */
+const CUT_MESSAGE_CHARS = 1_000;
+
+/**
+ * A record the store can keep when it refused the full one (a field too large, or not JSON): no
+ * parameters or result, the error cut to its name, code and the start of its message, with the reason.
+ */
+export function keepableRecord(record: CallRecord, reason: string): CallRecord {
+  const { params: _params, result: _result, error, ...rest } = record;
+  const message = `${String(error?.message ?? "").slice(0, CUT_MESSAGE_CHARS)} (record cut by the store: ${reason.slice(0, 200)})`;
+  const code = typeof error?.code === "string" ? { code: error.code } : {};
+  return { ...rest, error: { name: String(error?.name ?? "Error"), ...code, message } };
+}
+
 /** The store record of a call (SPEC §8). `callHash` only for completed calls (succeeded, satisfied). */
 export function buildCallRecord(run: CallRun, ending: CallEnding, context: RecordContext): CallRecord {
   const call = run.call;

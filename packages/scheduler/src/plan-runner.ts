@@ -13,7 +13,13 @@ import type { Awaitable, CommitResult, RecordedError, StateStore } from "@obelis
 import { after, isThenable } from "./awaitable.js";
 import { CallInvocation, type InvocationHost } from "./call-invocation.js";
 import { CallLimiter } from "./call-limiter.js";
-import { buildCallRecord, buildCallReport, type CallEnding, type RecordContext } from "./call-record.js";
+import {
+  buildCallRecord,
+  buildCallReport,
+  type CallEnding,
+  keepableRecord,
+  type RecordContext,
+} from "./call-record.js";
 import { CallsById, createClaims, createWritersOf, preloadCallOutputs } from "./call-writers.js";
 import { buildCompletion, type Completion } from "./completion-commit.js";
 import { DecisionCore } from "./decision-core.js";
@@ -466,9 +472,15 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       endedAt,
       maxValueBytes,
     });
-    return after(this.options.store.commitCall({ record, writes: [], maxValueBytes }), () =>
-      this.settleCall(index, ending, endedAt),
-    );
+    const store = this.options.store;
+    return after(store.commitCall({ record, writes: [], maxValueBytes }), (result) => {
+      if (result.ok) return this.settleCall(index, ending, endedAt);
+      // Every call leaves a record (SPEC §8): one the store refused (a field it cannot keep) is kept cut.
+      const cut = keepableRecord(record, result.error.message);
+      return after(store.commitCall({ record: cut, writes: [], maxValueBytes }), () =>
+        this.settleCall(index, ending, endedAt),
+      );
+    });
   }
 
   private settleCall(index: number, ending: CallEnding, endedAt: number): void {
