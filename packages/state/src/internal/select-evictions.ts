@@ -62,7 +62,7 @@ export function protectNested(model: ThreadModel, requests: readonly EvictionReq
 }
 
 /** True when a scope's limits can evict anything (`undefined` and `Infinity` never do). */
-const limits = (scope: Limits): boolean =>
+const canEvict = (scope: Limits): boolean =>
   [scope.count, scope.bytes, scope.ageMs].some(
     (limit) => limit !== undefined && limit !== Number.POSITIVE_INFINITY,
   );
@@ -90,16 +90,16 @@ export function selectForRetention(
     ageMs: policy.maxCallOutputAgeMs,
     reasons: ["maxCallOutputs", "maxCallOutputBytes", "maxCallOutputAgeMs"],
   };
-  const wantsState = limits(stateLimits);
-  const wantsCalls = limits(callLimits);
+  const wantsState = canEvict(stateLimits);
+  const wantsCalls = canEvict(callLimits);
   if (!wantsState && !wantsCalls) return [];
   const state: VariableEntry[] = [];
   if (wantsState)
     for (const entry of model.variables.values()) if (entry.meta.scope === "state") state.push(entry);
   const calls = wantsCalls ? [...model.callOutputs.values()] : [];
   return protectNested(model, [
-    ...(wantsState ? selectScope(state, stateLimits, nowMs) : []),
-    ...(wantsCalls ? selectScope(calls, callLimits, nowMs) : []),
+    ...selectScope(state, stateLimits, nowMs),
+    ...selectScope(calls, callLimits, nowMs),
   ]);
 }
 
