@@ -11,8 +11,14 @@ export interface BenchConfig {
   readonly repsBySize: (size: number) => number;
   /** Timed repetitions of an engine whose first timed run of a case took over `slowRunMs` (if fewer). */
   readonly slowRuns: { readonly ms: number; readonly reps: number };
-  /** The warm-up run of the first size uses a DAG this fraction of the size (JIT warm-up, not a measurement). */
+  /** The first warm-up run of the first size uses a DAG this fraction of the size (JIT warm-up, not a measurement). */
   readonly warmUpFraction: number;
+  /**
+   * Further warm-up runs, on the case's own DAG (overhead, compile) or with instant tasks (makespan): each
+   * engine repeats them until it has spent `budgetMs` on warm-up or made `maxRuns` of them, whichever
+   * comes first; the same rule for every engine.
+   */
+  readonly warmUp: { readonly budgetMs: number; readonly maxRuns: number };
   /** Largest size each slow peer runs at, with the reason. */
   readonly caps: Readonly<Record<string, { readonly maxSize: number; readonly reason: string }>>;
   /** Makespan: calls in the random DAG, sleep range and repetitions. */
@@ -67,6 +73,7 @@ export const FULL_CONFIG: BenchConfig = {
   repsBySize: (size) => (size >= 100_000 ? 1 : 5),
   slowRuns: { ms: 600, reps: 3 },
   warmUpFraction: 0.25,
+  warmUp: { budgetMs: 1_000, maxRuns: 15 },
   caps: SLOW_PEER_CAPS,
   makespan: { size: 200, minMs: 5, maxMs: 50, reps: 5 },
   compile: { sizes: [1_000, 10_000], reps: 5 },
@@ -86,6 +93,7 @@ export const QUICK_CONFIG: BenchConfig = {
   repsBySize: () => 2,
   slowRuns: { ms: 600, reps: 2 },
   warmUpFraction: 0.25,
+  warmUp: { budgetMs: 100, maxRuns: 2 },
   caps: SLOW_PEER_CAPS,
   makespan: { size: 40, minMs: 1, maxMs: 5, reps: 2 },
   compile: { sizes: [200, 1_000], reps: 2 },

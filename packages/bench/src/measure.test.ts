@@ -63,6 +63,24 @@ describe("measureInterleaved", () => {
     expect(log.filter((line) => line.startsWith("bad"))).toHaveLength(1);
   });
 
+  it("repeats warm-up runs on the case's DAG within the run budget, for every engine", async () => {
+    const log: string[] = [];
+    await measureInterleaved([fake("a", log), fake("b", log)], dag, { task: work }, expected, {
+      reps: 1,
+      warmUp: { ...warmUp, repeat: { budgetMs: 60_000, maxRuns: 2 } },
+    });
+    expect(log).toEqual(["a:5", "a:20", "a:20", "b:5", "b:20", "b:20", "a:20", "b:20"]);
+  });
+
+  it("stops repeating warm-up runs once the time budget is spent", async () => {
+    const log: string[] = [];
+    await measureInterleaved([fake("a", log)], dag, { task: work }, expected, {
+      reps: 1,
+      warmUp: { ...warmUp, repeat: { budgetMs: 0, maxRuns: 5 } },
+    });
+    expect(log).toEqual(["a:5", "a:20"]);
+  });
+
   it("checks the warm-up run too", async () => {
     const log: string[] = [];
     const all = await measureInterleaved([fake("bad", log, true)], dag, { task: work }, expected, {

@@ -64,14 +64,43 @@ export interface EngineSamples {
   tooSlow?: string;
 }
 
-/** A warm-up run: on the case's own DAG, or on a smaller one (enough to warm the JIT, cheaper). */
+/**
+ * Warm-up before the timed runs: one run on `dag` (a smaller DAG of the same shape: cheap for slow engines),
+ * then, with `repeat`, runs on the case's own DAG until the engine has spent `budgetMs` on warm-up or made
+ * `maxRuns` of them. One run is not enough to warm a JIT: Obelisk's 1k-call runs go from ~90 to ~15 µs
+ * per call over its first ten, p-graph's from ~15 to ~6.
+ */
 export interface WarmUp {
   readonly dag: Dag;
   readonly expected: readonly number[];
+  readonly repeat?: WarmUpBudget;
+}
+
+/** How long warm-up goes on: until `budgetMs` is spent or `maxRuns` runs are made, whichever comes first. */
+export interface WarmUpBudget {
+  readonly budgetMs: number;
+  readonly maxRuns: number;
 }
 
 /**
- * Runs every adapter on the same case: one warm-up each (when `warmUp` is given; checked, not kept),
+ * Repeats `once` (a warm-up run that reports whether it may go on) within `budget`, counting from `spentMs`
+ * already spent. Returns the time it spent.
+ */
+export async function warmUntil(
+  budget: WarmUpBudget,
+  once: () => Promise<boolean>,
+  spentMs = 0,
+): Promise<number> {
+  const start = performance.now();
+  for (let run = 0; run < budget.maxRuns; run++) {
+    if (spentMs + performance.now() - start >= budget.budgetMs) break;
+    if (!(await once())) break;
+  }
+  return performance.now() - start;
+}
+
+/**
+ * Runs every adapter on the same case: its warm-up runs (when `warmUp` is given; checked, not kept),
  * then up to `reps` rounds in which the engines run in the same order (interleaved, so drift hits all
  * alike). `repsFor` may lower the repetitions of an engine from its first timed run (a slow engine gets fewer).
  */
@@ -101,8 +130,21 @@ export async function measureInterleaved(
   };
   const { warmUp } = options;
   if (warmUp !== undefined) {
-    for (const [index, adapter] of adapters.entries())
+    for (const [index, adapter] of adapters.entries()) {
+      const entry = all[index];
+      if (!entry) continue;
       await timed(index, () => timeRun(adapter, warmUp.dag, spec, warmUp.expected, options.timeoutMs), false);
+      if (warmUp.repeat === undefined) continue;
+      await warmUntil(
+        warmUp.repeat,
+        async () => {
+          if (entry.error !== undefined || entry.tooSlow !== undefined) return false;
+          await timed(index, () => timeRun(adapter, dag, spec, expected, options.timeoutMs), false);
+          return true;
+        },
+        entry.spentMs,
+      );
+    }
   }
   for (let rep = 0; rep < options.reps; rep++) {
     for (const [index, adapter] of adapters.entries()) {

@@ -2,6 +2,7 @@ import { createEngine } from "obelisk";
 import { dagToPlan, stepTool } from "../adapters/obelisk.js";
 import type { BenchConfig } from "../bench-config.js";
 import { type DagShape, generateDag } from "../dag.js";
+import { warmUntil } from "../measure.js";
 import { median, round } from "../stats.js";
 import { work } from "../work.js";
 
@@ -33,14 +34,17 @@ export async function runCompile(config: BenchConfig, log: (line: string) => voi
       for (const [sizeIndex, size] of config.compile.sizes.entries()) {
         const plan = { type: "plan", plan: dagToPlan(generateDag(shape, size, config.seed)) };
         const samples: number[] = [];
-        // One warm-up at the first size (the larger sizes are warmed by it); fewer repetitions for slow runs.
+        // Warm-up at the first size (the larger sizes are warmed by it); fewer repetitions for slow runs.
+        if (sizeIndex === 0) {
+          await engine.validate(plan);
+          await warmUntil(config.warmUp, async () => (await engine.validate(plan)).ok);
+        }
         let reps = config.compile.reps;
-        for (let rep = sizeIndex === 0 ? -1 : 0; rep < reps; rep++) {
+        for (let rep = 0; rep < reps; rep++) {
           const start = performance.now();
           const result = await engine.validate(plan);
           const ms = performance.now() - start;
           if (!result.ok) error = `validate not ok: ${result.diagnostics[0]?.code ?? "?"}`;
-          if (rep < 0) continue;
           samples.push(ms);
           if (rep === 0 && ms > config.slowRuns.ms) reps = Math.min(reps, config.slowRuns.reps);
         }

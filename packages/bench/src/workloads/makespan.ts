@@ -3,7 +3,7 @@ import type { Adapter, NodeTask } from "../adapters/adapter.js";
 import { type EngineKey, loadAdapter } from "../adapters/registry.js";
 import type { BenchConfig } from "../bench-config.js";
 import { criticalPath, type Dag, generateDag } from "../dag.js";
-import { timeRun } from "../measure.js";
+import { timeRun, warmUntil } from "../measure.js";
 import { createRandom, randomInt } from "../random.js";
 import { median, round } from "../stats.js";
 import { referenceResults, work } from "../work.js";
@@ -74,13 +74,15 @@ export async function runMakespan(config: BenchConfig, log: (line: string) => vo
       cost: durations,
       ...(limit === undefined ? {} : { concurrency: limit }),
     });
-    for (const adapter of active)
-      await timeRun(
-        adapter,
-        dag,
-        spec(async (i, inputs) => work(i, inputs)),
-        expected,
+    // Warm-up with instant tasks (not timed): at least one run, more within the budget.
+    for (const adapter of active) {
+      const instant = spec(async (i, inputs) => work(i, inputs));
+      await timeRun(adapter, dag, instant, expected);
+      await warmUntil(
+        config.warmUp,
+        async () => (await timeRun(adapter, dag, instant, expected)).error === undefined,
       );
+    }
     const runs = active.map(() => ({
       ms: [] as number[],
       ratios: [] as number[],

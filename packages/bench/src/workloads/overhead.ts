@@ -74,7 +74,7 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
           Math.max(3, Math.round(size * config.warmUpFraction)),
           config.seed,
         );
-        warmUp = { dag: warmDag, expected: referenceResults(warmDag) };
+        warmUp = { dag: warmDag, expected: referenceResults(warmDag), repeat: config.warmUp };
       }
       const samples = await measureInterleaved(
         active.map((key) => adapters.get(key) as Adapter),
