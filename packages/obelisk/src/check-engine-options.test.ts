@@ -122,6 +122,31 @@ describe("host kinds", () => {
     expect(Object.isFrozen(given)).toBe(false);
   });
 
+  it("the input and the context are held to the engine's limits.maxValueBytes, not the default", async () => {
+    const engine = createEngine({ tools: [val], kinds: [hostKind], limits: { maxValueBytes: 1_000 } });
+    const plan = [{ _tool: "val", _id: "v", _outputPath: "†state.v" }];
+    const big = "x".repeat(2_000);
+    for (const options of [
+      { input: { big }, threadId: "t" },
+      { input: { type: "input", input: { big } }, threadId: "t" },
+      { context: { env: big }, threadId: "t" },
+    ]) {
+      for (const refused of [
+        engine.run(plan, options),
+        engine.validate(plan, options),
+        engine.open(options),
+      ]) {
+        await expect(refused).rejects.toMatchObject({
+          code: "USAGE",
+          message: expect.stringContaining("limits.maxValueBytes"),
+        });
+      }
+    }
+    expect(await engine.runs.list({ threadId: "t" })).toEqual([]);
+    const small = { input: { small: "x" }, context: { env: "eu" }, threadId: "t" };
+    expect((await engine.run(plan, small)).status).toBe("succeeded");
+  });
+
   it.each([
     ["a Date", { env: new Date(0) }],
     ["NaN", { env: { n: Number.NaN } }],

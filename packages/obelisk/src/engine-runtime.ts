@@ -146,8 +146,9 @@ export class EngineRuntime {
   /** `validate`: compile against the thread's context (automatic ids as a run would number them); no lock. */
   async validate(plan: unknown, options: ValidateOptions = {}): Promise<ValidationResult> {
     const threadId = asThreadId(options.threadId ?? "default");
-    const input = normalizeInput(options.input);
-    const extra = normalizeContext(options.context);
+    const maxBytes = this.options.limits?.maxValueBytes;
+    const input = normalizeInput(options.input, maxBytes);
+    const extra = normalizeContext(options.context, maxBytes);
     const context = await this.threadContext(threadId, input, extra);
     return this.compile(plan, context, input, await this.nextCallNumber(threadId));
   }
@@ -164,8 +165,9 @@ export class EngineRuntime {
   /** Takes the lock, validates (PLAN_INVALID, PLAN_NOT_APPROVED) and reserves automatic id numbers. */
   async prepare(plan: unknown, options: RunOptions): Promise<PreparedRun> {
     const threadId = asThreadId(options.threadId ?? "default");
-    const input = normalizeInput(options.input);
-    const extraKinds = normalizeContext(options.context);
+    const maxBytes = this.options.limits?.maxValueBytes;
+    const input = normalizeInput(options.input, maxBytes);
+    const extraKinds = normalizeContext(options.context, maxBytes);
     await this.store.openThread(
       threadId,
       this.options.stateSchema === undefined ? undefined : { stateSchema: this.options.stateSchema },

@@ -30,6 +30,12 @@ const describe = (value: unknown): string =>
 const shortened = (message: string): string =>
   message.length <= 200 ? message : `${message.slice(0, 199)}…`;
 
+/** Why a copy was refused: a size over the limit names the limit; anything else is "not JSON". */
+const refusal = (what: string, copy: { code: string; message: string }): string =>
+  copy.code === "OUTPUT_TOO_LARGE"
+    ? `the ${what} is ${copy.message} (limits.maxValueBytes)`
+    : `the ${what} is not JSON: ${shortened(copy.message)}`;
+
 const usage = (message: string): ObeliskError =>
   new ObeliskError("USAGE", message, {
     hint: 'give a plain object, or an Input message { "type": "input", "input": { … }, "schema"?: { … } }',
@@ -39,15 +45,16 @@ const usage = (message: string): ObeliskError =>
  * Accepts a plain object or an Input message `{ "type": "input", "input": { … }, "schema"?: … }` (SPEC §5);
  * anything else (a number, string, array, boolean, null) throws USAGE. The message's `input` must be a plain
  * object too (missing or null: `{}`), and its `schema` a JSON Schema: an object, `true` (no check) or `false`
- * (every input refused); any other schema throws USAGE.
+ * (every input refused); any other schema throws USAGE. The input is stored with the run, so it is held to
+ * the engine's `maxValueBytes` (default: core's) like every stored value.
  */
-export function normalizeInput(raw: JsonValue | undefined): NormalizedInput {
+export function normalizeInput(raw: JsonValue | undefined, maxBytes?: number): NormalizedInput {
   if (raw === undefined) return NO_INPUT;
   if (!isObject(raw)) throw usage(`the input must be a plain object, not ${describe(raw)}`);
   // A frozen JSON copy: what the plan reads is what is stored with the run, and the caller's objects are
   // neither frozen nor read again later (NaN, a Date, a BigInt… are refused here, before any lock).
-  const copy = toJsonValue(raw, { remember: true });
-  if (!copy.ok) throw usage(`the input is not JSON: ${shortened(copy.message)}`);
+  const copy = toJsonValue(raw, { remember: true, ...(maxBytes === undefined ? {} : { maxBytes }) });
+  if (!copy.ok) throw usage(refusal("input", copy));
   const given = copy.value as JsonObject;
   if (given.type !== "input" || !Object.hasOwn(given, "input"))
     return { input: given, message: false, given };
@@ -70,15 +77,14 @@ export type HostContext = Readonly<Record<string, JsonValue>>;
 /**
  * The run's `context` as a frozen JSON copy, like the input: the plan reads what was given at the start,
  * and the caller's objects are neither frozen nor read again later. Not a plain object, or not JSON
- * (NaN, a Date, a function…): USAGE, before any lock.
+ * (NaN, a Date, a function…), or larger than `maxBytes` (the engine's `maxValueBytes`): USAGE, before any lock.
  */
-export function normalizeContext(raw: unknown): HostContext | undefined {
+export function normalizeContext(raw: unknown, maxBytes?: number): HostContext | undefined {
   if (raw === undefined) return undefined;
   const hint = "give a plain object of JSON values, one per host-declared kind: { <kind>: <value> }";
   if (!isObject(raw))
     throw new ObeliskError("USAGE", `the context must be a plain object, not ${describe(raw)}`, { hint });
-  const copy = toJsonValue(raw, { remember: true });
-  if (!copy.ok)
-    throw new ObeliskError("USAGE", `the context is not JSON: ${shortened(copy.message)}`, { hint });
+  const copy = toJsonValue(raw, { remember: true, ...(maxBytes === undefined ? {} : { maxBytes }) });
+  if (!copy.ok) throw new ObeliskError("USAGE", refusal("context", copy), { hint });
   return copy.value as HostContext;
 }

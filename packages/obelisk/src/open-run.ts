@@ -14,10 +14,11 @@ import { toRunResult } from "./to-run-result.js";
  */
 export async function openRun(runtime: EngineRuntime, options: OpenOptions): Promise<StreamingRun> {
   const threadId = asThreadId(options.threadId ?? "default");
-  const input = normalizeInput(options.input);
-  const extraKinds = normalizeContext(options.context);
-  const store = runtime.store;
   const engine = runtime.options;
+  const maxBytes = engine.limits?.maxValueBytes;
+  const input = normalizeInput(options.input, maxBytes);
+  const extraKinds = normalizeContext(options.context, maxBytes);
+  const store = runtime.store;
   await store.openThread(
     threadId,
     engine.stateSchema === undefined ? undefined : { stateSchema: engine.stateSchema },
