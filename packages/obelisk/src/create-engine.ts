@@ -11,20 +11,28 @@ import { checkSummarizeOptions, requireString } from "./facade-arguments.js";
 import { openRun } from "./open-run.js";
 import { runPlan } from "./run-plan.js";
 
-/** Re-runs a recorded run's plan with its input (satisfied calls skip); marks a crashed original `cancelled`. */
-async function resumeRun(
-  engine: Engine,
-  runtime: EngineRuntime,
-  runId: string,
-  options: RunOptions,
-): Promise<RunResult> {
+/**
+ * Re-runs a recorded run's plan with its input (satisfied calls skip); marks a crashed original `cancelled`.
+ * Calls without `_id` get the ids they had in the original run (so `ctx.idempotencyKey` stays the same).
+ */
+async function resumeRun(runtime: EngineRuntime, runId: string, options: RunOptions): Promise<RunResult> {
   const record = await runtime.store.getRun(asRunId(runId));
   if (record === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run ${runId}`);
-  const result = await engine.run(record.plan, {
-    ...options,
-    threadId: record.threadId,
-    input: record.input,
-  });
+  const first = record.firstAutoIdNumber;
+  const resumed =
+    first === undefined || !Number.isSafeInteger(first) || first < 1
+      ? undefined
+      : {
+          firstAutoIdNumber: first,
+          ownCallIds: new Set((await runtime.store.listCallRecords(record.runId)).map((call) => call.callId)),
+        };
+  const result = await runPlan(
+    runtime,
+    record.plan,
+    { ...options, threadId: record.threadId, input: record.input },
+    runtime.hub([options.onEvent]),
+    resumed,
+  );
   const after = await runtime.store.getRun(asRunId(runId));
   if (after?.status === "running") await runtime.store.finishRun(asRunId(runId), "cancelled", runtime.iso());
   return result;
@@ -54,7 +62,7 @@ export function createEngine(given: EngineOptions): Engine {
     run: (plan, runOptions = {}) => runPlan(runtime, plan, runOptions, runtime.hub([runOptions.onEvent])),
     start,
     open: (openOptions = {}) => openRun(runtime, openOptions),
-    resume: (runId, resumeOptions = {}) => resumeRun(engine, runtime, runId, resumeOptions),
+    resume: (runId, resumeOptions = {}) => resumeRun(runtime, runId, resumeOptions),
     summarize: async (threadId, summarizeOptions) =>
       summarize(store, asThreadId(threadId), checkSummarizeOptions(summarizeOptions)),
     get: async (threadId, reference, getOptions) =>

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createMemoryStore } from "@obelisk/state";
 import { createSqliteStore } from "@obelisk/state/sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { Controller } from "./__fixtures__/controlled-tools.js";
@@ -69,6 +70,57 @@ describe("durability", () => {
     expect((await second.runs.show(interrupted.runId)).run.status).toBe("cancelled");
     await second.close();
   });
+
+  it.each(["memory", "sqlite"] as const)(
+    "resume gives calls without _id the ids (and idempotency keys) they had in the interrupted run (%s)",
+    async (kind) => {
+      dir = mkdtempSync(join(tmpdir(), "obelisk-resume-ids-"));
+      const file = join(dir, "state.db");
+      const memory = kind === "memory" ? createMemoryStore() : undefined;
+      const open = () => memory ?? createSqliteStore(file);
+      const noIds = [
+        { _tool: "wait", key: "a", _outputPath: "†state.a" },
+        { _tool: "wait", key: "b", value: "†state.a", _outputPath: "†state.b" },
+        { _tool: "wait", key: "c" },
+      ];
+      // an earlier run on the thread, so the interrupted run's numbers do not start at 1
+      await createEngine({ tools: [syncWait([])], store: open() }).run([{ _tool: "wait", key: "z" }], {
+        threadId: "t",
+      });
+      const control = new Controller();
+      const first = createEngine({ tools: [control.tool("wait")], store: open() });
+      const abort = new AbortController();
+      const running = first.run(noIds, { threadId: "t", signal: abort.signal });
+      await until(() => control.started.length === 2);
+      control.finish("c");
+      control.finish("a");
+      await until(() => control.started.includes("b"));
+      abort.abort();
+      const interrupted = await running;
+      expect(interrupted.status).toBe("cancelled");
+      expect(Object.keys(interrupted.calls)).toEqual(["wait$2", "wait$3", "wait$4"]);
+      expect(interrupted.calls["wait$3"]?.status).toBe("cancelled");
+
+      const keys: string[] = [];
+      const keyed = defineTool({
+        name: "wait",
+        run: (input: unknown, ctx) => {
+          keys.push(`${ctx.callId} ${ctx.idempotencyKey}`);
+          return (input as { key: string }).key;
+        },
+      });
+      const second = createEngine({ tools: [keyed], store: open() });
+      const resumed = await second.resume(interrupted.runId);
+      expect(resumed.status).toBe("succeeded");
+      expect(keys).toEqual(["wait$3 t:wait$3"]);
+      expect(resumed.calls["wait$2"]?.status).toBe("satisfied");
+      expect(resumed.calls["wait$4"]?.status).toBe("satisfied");
+      // the resumed run reserved no numbers: the next run goes on from the interrupted run's
+      const next = await second.run([{ _tool: "wait", key: "n" }], { threadId: "t" });
+      expect(Object.keys(next.calls)).toEqual(["wait$5"]);
+      await second.close();
+    },
+  );
 
   it("resume of an unknown run is RUN_NOT_FOUND", async () => {
     const engine = createEngine({ tools: [syncWait([])] });

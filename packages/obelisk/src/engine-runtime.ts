@@ -32,6 +32,22 @@ export interface PreparedRun {
   readonly lock: RunLock;
   /** The run's host-kind values, as a frozen JSON copy. */
   readonly extraKinds: HostContext | undefined;
+  /** The first automatic id number the plan was compiled with (absent: the plan has no automatic ids). */
+  readonly firstAutoIdNumber: number | undefined;
+}
+
+/** A resumed run's numbering: the original run's first automatic id number and the call ids it recorded. */
+export interface ResumedNumbering {
+  readonly firstAutoIdNumber: number;
+  readonly ownCallIds: ReadonlySet<string>;
+}
+
+/** `ids` without `except` (the same set when there is nothing to take out). */
+function withoutIds(ids: ReadonlySet<string>, except: ReadonlySet<string> | undefined): ReadonlySet<string> {
+  if (except === undefined || except.size === 0) return ids;
+  const kept = new Set(ids);
+  for (const id of except) kept.delete(id);
+  return kept;
 }
 
 /**
@@ -122,14 +138,18 @@ export class EngineRuntime {
     context: CompileContext,
     input: NormalizedInput,
     firstAutoIdNumber?: number,
+    ownCallIds?: ReadonlySet<string>,
   ): ValidationResult {
     const compiled = compile(plan, this.registry, {
       context,
       kinds: this.kinds,
       ...(this.options.limits === undefined ? {} : { limits: this.options.limits }),
       ...(firstAutoIdNumber === undefined ? {} : { firstAutoIdNumber }),
-      // Automatic ids skip ids the thread already holds outputs under (given ids cannot contain `$`).
-      ...(context.callOutputs === undefined ? {} : { usedCallIds: context.callOutputs }),
+      // Automatic ids skip ids the thread already holds outputs under (given ids cannot contain `$`),
+      // except, on resume, the outputs the resumed run itself stored under them.
+      ...(context.callOutputs === undefined
+        ? {}
+        : { usedCallIds: withoutIds(context.callOutputs, ownCallIds) }),
     });
     const inputDiagnostics = this.inputs.check(input, compiled.document?.inputSchema);
     const diagnostics: readonly Diagnostic[] =
@@ -162,8 +182,11 @@ export class EngineRuntime {
     return Number.isSafeInteger(next) && (next as number) > 0 ? (next as number) : 1;
   }
 
-  /** Takes the lock, validates (PLAN_INVALID, PLAN_NOT_APPROVED) and reserves automatic id numbers. */
-  async prepare(plan: unknown, options: RunOptions): Promise<PreparedRun> {
+  /**
+   * Takes the lock, validates (PLAN_INVALID, PLAN_NOT_APPROVED) and reserves automatic id numbers; a resumed
+   * run is numbered as the original was (its numbers are reserved already).
+   */
+  async prepare(plan: unknown, options: RunOptions, resumed?: ResumedNumbering): Promise<PreparedRun> {
     const threadId = asThreadId(options.threadId ?? "default");
     const maxBytes = this.options.limits?.maxValueBytes;
     const input = normalizeInput(options.input, maxBytes);
@@ -175,8 +198,8 @@ export class EngineRuntime {
     const lock = await this.store.lockThread(threadId, { waitMs: this.options.lockWaitMs ?? 0 });
     try {
       const context = await this.threadContext(threadId, input, extraKinds);
-      const expectedFirst = await this.nextCallNumber(threadId);
-      let validation = this.compile(plan, context, input, expectedFirst);
+      const expectedFirst = resumed?.firstAutoIdNumber ?? (await this.nextCallNumber(threadId));
+      let validation = this.compile(plan, context, input, expectedFirst, resumed?.ownCallIds);
       if (!validation.ok) {
         const { ok, planHash, diagnostics } = validation;
         throw new ObeliskError(
@@ -193,13 +216,15 @@ export class EngineRuntime {
         });
       }
       const used = validation.compiled.autoIdsUsed;
-      if (used > 0) {
+      let firstAutoIdNumber = used > 0 ? expectedFirst : undefined;
+      if (used > 0 && resumed === undefined) {
         const first = await this.store.reserveCallNumbers(threadId, used);
         // Only when the store could not tell the number beforehand (or someone reserved in between).
         if (first !== expectedFirst) validation = this.compile(plan, context, input, first);
+        firstAutoIdNumber = first;
       }
       const state = context.state as JsonObject;
-      return { threadId, input, state, compiled: validation.compiled, lock, extraKinds };
+      return { threadId, input, state, compiled: validation.compiled, lock, extraKinds, firstAutoIdNumber };
     } catch (error) {
       await lock.release();
       throw error;

@@ -1,20 +1,22 @@
 import { type EventHub, executePlan } from "@obelisk/scheduler";
-import type { EngineRuntime } from "./engine-runtime.js";
+import type { EngineRuntime, ResumedNumbering } from "./engine-runtime.js";
 import type { RunOptions, RunResult } from "./engine-types.js";
 import { recordRun } from "./record-run.js";
 import { toRunResult } from "./to-run-result.js";
 
 /**
  * One tick: takes the thread lock, validates, records the run (plan and input, so `resume` works),
- * executes, finishes the run record, applies retention after the run and releases the lock.
+ * executes, finishes the run record, applies retention after the run and releases the lock. `resumed`: the
+ * automatic ids are numbered as in the run being resumed.
  */
 export async function runPlan(
   runtime: EngineRuntime,
   plan: unknown,
   options: RunOptions,
   hub: EventHub,
+  resumed?: ResumedNumbering,
 ): Promise<RunResult> {
-  const prepared = await runtime.prepare(plan, options);
+  const prepared = await runtime.prepare(plan, options, resumed);
   const { threadId, compiled, lock } = prepared;
   const engine = runtime.options;
   try {
@@ -25,6 +27,7 @@ export async function runPlan(
       planHash: compiled.planHash,
       plan: runtime.storedPlan(compiled, plan),
       input: prepared.input.given,
+      ...(prepared.firstAutoIdNumber === undefined ? {} : { firstAutoIdNumber: prepared.firstAutoIdNumber }),
       status: "running",
       startedAt: runtime.iso(),
     });

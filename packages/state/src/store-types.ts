@@ -130,6 +130,11 @@ export interface RunRecord {
   readonly plan: JsonValue;
   /** The run's input. */
   readonly input: JsonValue;
+  /**
+   * The first automatic id number (`<tool>$<n>`) the plan was compiled with, when it has calls without
+   * `_id`: `resume` numbers them the same, so a re-run call keeps its id and `ctx.idempotencyKey`.
+   */
+  readonly firstAutoIdNumber?: number;
   /** Status. */
   readonly status: RunStatus;
   /** ISO start time. */
