@@ -16,6 +16,7 @@ import {
   collectReferences,
   type ParsedStrings,
   type ReferenceParseOptions,
+  rememberOutputTarget,
   type SharedLocations,
 } from "./collect-references.js";
 import type { ParamReference } from "./compiled-plan.js";
@@ -119,6 +120,8 @@ export function analyzeCallBody(
       outputPathValue === undefined
         ? undefined
         : checkOutputPath(outputPathValue, pointer, tool, parseOptions, out);
+    if (outputPath !== undefined && options.parsedStrings !== undefined)
+      rememberOutputTarget(outputPath, options.parsedStrings);
     return { params, references, meta, outputPath };
   } finally {
     // Nothing of the compile (its parse caches) stays reachable from the module.

@@ -4,6 +4,8 @@ import type {
   JsonValue,
   KindTable,
   Limits,
+  OutputPath,
+  OutputTarget,
   ParameterValue,
   PathSegment,
   TemplateExpressions,
@@ -16,11 +18,30 @@ import { makeDiagnostic } from "./make-diagnostic.js";
 /** A parsed reference or template. */
 type ParsedString = Extract<ParameterValue, { type: "reference" | "template" }>;
 
+/** The alternatives `[[target]]` of an output path with one target (see `rememberOutputTarget`). */
+type OneTarget = readonly (readonly OutputTarget[])[];
+
 /**
  * Reference and template strings already parsed in this plan, by text: plans repeat the same references
- * (a path read by several calls), and a parsed value is immutable, so the calls share it.
+ * (a path read by several calls), and a parsed value is immutable, so the calls share it. A text that so
+ * far only a call's one-target output path had holds that path's alternatives, made a reference on first read.
  */
-export type ParsedStrings = Map<string, ParsedString>;
+export type ParsedStrings = Map<string, ParsedString | OneTarget>;
+
+/**
+ * Remembers a one-target output path under its target's canonical text: a parameter string that is
+ * exactly that text parses to a reference to the same kind and path (the text round-trips through the
+ * parser), so its reader shares the writer's target, path and text instead of parsing copies of them,
+ * which lived as long as the compiled plan.
+ */
+export function rememberOutputTarget(outputPath: OutputPath, parsedStrings: ParsedStrings): void {
+  const alternatives = outputPath.alternatives;
+  if (alternatives.length !== 1) return;
+  const targets = alternatives[0] as readonly OutputTarget[];
+  if (targets.length !== 1) return;
+  const text = (targets[0] as OutputTarget).text;
+  if (!parsedStrings.has(text)) parsedStrings.set(text, alternatives);
+}
 
 /** A location inside a call's parameters and its JSON Pointer there (e.g. `["inputs", 0]`, `/inputs/0`). */
 interface SharedLocation {
@@ -189,9 +210,16 @@ function addReference(walk: Walk, value: ParsedString): void {
 
 function parseString(text: string, walk: Walk): void {
   const { options, out } = walk;
-  const known = options.parsedStrings?.get(text);
+  const parsedStrings = options.parsedStrings;
+  const known = parsedStrings?.get(text);
   if (known !== undefined) {
-    addReference(walk, known);
+    if (isParsed(known)) addReference(walk, known);
+    else {
+      // What parseParameterString returns for the target's text, around the writer's own lists.
+      const value: ParsedString = { type: "reference", expression: { alternatives: known } };
+      parsedStrings?.set(text, value);
+      addReference(walk, value);
+    }
     return;
   }
   const parsed = parseParameterString(text, options.kinds, options.limits, options.templateExpressions);
@@ -219,6 +247,10 @@ function parseString(text: string, walk: Walk): void {
     }
     return;
   }
-  options.parsedStrings?.set(text, value);
+  parsedStrings?.set(text, value);
   addReference(walk, value);
+}
+
+function isParsed(known: ParsedString | OneTarget): known is ParsedString {
+  return !Array.isArray(known);
 }
