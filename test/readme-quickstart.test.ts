@@ -3,7 +3,10 @@ import { quickstart } from "../examples/quickstart/quickstart.js";
 
 describe("the README's library example (examples/quickstart)", () => {
   it("validates, runs with the approved hash and summarizes", async () => {
-    const { result, summary } = await quickstart();
+    const { check, result, summary } = await quickstart();
+    // validated before the input exists: the plan is valid, and the hash it approves is the one run
+    expect(check).toMatchObject({ ok: true, diagnostics: [] });
+    expect(result.planHash).toBe(check.planHash);
     expect(result.status).toBe("succeeded");
     expect(result.state).toEqual({ user: { id: "u1", name: "Ada" }, greeting: "HELLO ADA!" });
     expect(Object.values(result.calls).map((call) => call.status)).toEqual(["succeeded", "succeeded"]);

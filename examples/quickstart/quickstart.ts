@@ -1,4 +1,4 @@
-import type { RunResult, StateStore } from "obelisk";
+import type { RunResult, StateStore, ValidationResult } from "obelisk";
 import { createEngine, createMemoryStore, defineTool } from "obelisk";
 import { z } from "zod";
 
@@ -30,7 +30,7 @@ const plan = {
 /** The README's library example: validate, approve by hash, run, summarize. */
 export async function quickstart(
   store: StateStore = createMemoryStore(),
-): Promise<{ result: RunResult; summary: string }> {
+): Promise<{ check: ValidationResult; result: RunResult; summary: string }> {
   const engine = createEngine({ tools: [fetchUser, greet], store });
   const check = await engine.validate(plan); // { ok, planHash, diagnostics }
   const result = await engine.run(plan, {
@@ -40,5 +40,5 @@ export async function quickstart(
   });
   const summary = (await engine.summarize("t1", { format: "markdown" })).text;
   await engine.close();
-  return { result, summary };
+  return { check, result, summary };
 }

@@ -102,6 +102,7 @@ export class EngineRuntime {
     threadId: ThreadId,
     input: NormalizedInput,
     extra: HostContext | undefined,
+    inputKnown = true,
   ): Promise<CompileContext> {
     const schema = this.options.stateSchema;
     const thread = await this.store.openThread(
@@ -112,7 +113,8 @@ export class EngineRuntime {
     const callOutputs = new Set(await this.store.listCallOutputIds(threadId));
     return {
       state,
-      input: input.input,
+      // Unknown (validate before the input exists): references into †input are judged by the schemas.
+      ...(inputKnown ? { input: input.input } : {}),
       callOutputs,
       ...(input.schema === undefined ? {} : { inputSchema: input.schema }),
       ...(thread.stateSchema === undefined ? {} : { stateSchema: thread.stateSchema }),
@@ -132,11 +134,11 @@ export class EngineRuntime {
     }
   }
 
-  /** Compiles with the context and checks the input against the schemas. */
+  /** Compiles with the context and checks the input against the schemas (`undefined`: the input is unknown). */
   compile(
     plan: unknown,
     context: CompileContext,
-    input: NormalizedInput,
+    input: NormalizedInput | undefined,
     firstAutoIdNumber?: number,
     ownCallIds?: ReadonlySet<string>,
   ): ValidationResult {
@@ -151,7 +153,8 @@ export class EngineRuntime {
         ? {}
         : { usedCallIds: withoutIds(context.callOutputs, ownCallIds) }),
     });
-    const inputDiagnostics = this.inputs.check(input, compiled.document?.inputSchema);
+    const inputDiagnostics =
+      input === undefined ? [] : this.inputs.check(input, compiled.document?.inputSchema);
     const diagnostics: readonly Diagnostic[] =
       inputDiagnostics.length === 0 ? compiled.diagnostics : [...compiled.diagnostics, ...inputDiagnostics];
     const ok = compiled.ok && inputDiagnostics.length === 0;
@@ -163,14 +166,19 @@ export class EngineRuntime {
     return this.inputs.check(input, schema, source);
   }
 
-  /** `validate`: compile against the thread's context (automatic ids as a run would number them); no lock. */
+  /**
+   * `validate`: compile against the thread's context (automatic ids as a run would number them); no lock.
+   * Without `options.input` the input is unknown (a plan is approved before its inputs exist): references
+   * into †input are judged by the plan's `inputSchema` alone, and no input is checked against it.
+   */
   async validate(plan: unknown, options: ValidateOptions = {}): Promise<ValidationResult> {
     const threadId = asThreadId(options.threadId ?? "default");
     const maxBytes = this.options.limits?.maxValueBytes;
+    const inputKnown = options.input !== undefined;
     const input = normalizeInput(options.input, maxBytes);
     const extra = normalizeContext(options.context, maxBytes);
-    const context = await this.threadContext(threadId, input, extra);
-    return this.compile(plan, context, input, await this.nextCallNumber(threadId));
+    const context = await this.threadContext(threadId, input, extra, inputKnown);
+    return this.compile(plan, context, inputKnown ? input : undefined, await this.nextCallNumber(threadId));
   }
 
   /**

@@ -134,7 +134,11 @@ export interface RunOptions {
 export interface ValidateOptions {
   /** Thread whose context (state, stored call outputs, state schema) the plan is checked against. Default `"default"`. */
   readonly threadId?: string;
-  /** The run's input (plain object or Input message). */
+  /**
+   * The run's input (plain object or Input message). Absent: the input is unknown, as when a plan is
+   * approved before its inputs exist; references into †input are then checked against the plan's
+   * `inputSchema` only (the path must be declared, the types must fit), and without one not at all.
+   */
   readonly input?: JsonValue;
   /** Values of host-declared extra kinds. */
   readonly context?: Readonly<Record<string, JsonValue>>;
