@@ -63,6 +63,7 @@ export { createSourceMap } from "./source-map.js";
 export { utf8Length } from "./utf8-length.js";
 export { deepFreeze, markDeeplyFrozen } from "./value-deep-freeze.js";
 export type { ItemCount, ItemUnit } from "./value-item-count.js";
+export { codePointLength, codePointSlice } from "./code-points.js";
 export { itemCount, itemCountOf, itemUnitOf } from "./value-item-count.js";
 export { jsonByteSize } from "./value-json-byte-size.js";
 export type { JsonType } from "./value-json-type-of.js";

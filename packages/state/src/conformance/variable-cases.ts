@@ -63,6 +63,20 @@ export function variableCases(openStore: OpenStore): void {
       });
     });
 
+    it("counts and pages strings by characters (code points): a page never cuts an emoji in half", async () => {
+      const store = await openStore();
+      await commitOk(store, { callId: "a", writes: [write(["emoji"], "😀😀😀 naïve")] });
+      expect(await getValue(store, THREAD, "†state.emoji", { offset: 1, limit: 2 })).toEqual({
+        found: true,
+        text: "😀😀",
+        offset: 1,
+        limit: 2,
+        total: 9,
+      });
+      const meta = (await store.listVariables(THREAD)).find((v) => v.reference === "†state.emoji");
+      expect(meta).toMatchObject({ count: 9, countUnit: "characters" });
+    });
+
     it("gets values, pages of arrays and strings, and tells a stored null from a missing path", async () => {
       const store = await openStore();
       await commitOk(store, {

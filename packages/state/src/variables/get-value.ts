@@ -1,11 +1,11 @@
 import type { JsonArray, JsonValue, Path, ThreadId } from "@obelisk/core";
-import { formatReference, getAtPath, ObeliskError } from "@obelisk/core";
+import { codePointLength, codePointSlice, formatReference, getAtPath, ObeliskError } from "@obelisk/core";
 import type { StateStore, Tombstone } from "../store-types.js";
 import { parseStoredReference } from "./parse-stored-reference.js";
 
 /** Options of {@link getValue}: ask for one page of an array or string. */
 export interface GetValueOptions {
-  /** First item / character of the page (default 0). */
+  /** First item / character (code point) of the page (default 0). */
   readonly offset?: number;
   /** Page size (default: the rest). */
   readonly limit?: number;
@@ -62,11 +62,12 @@ async function findTombstone(
 function page(value: JsonValue, options: GetValueOptions): GetValueResult {
   if (options.offset === undefined && options.limit === undefined) return { found: true, value };
   if (!Array.isArray(value) && typeof value !== "string") return { found: true, value };
-  const total = value.length;
+  // A string pages by characters (code points), so a page never cuts an emoji in half.
+  const total = typeof value === "string" ? codePointLength(value) : value.length;
   const offset = Math.min(options.offset ?? 0, total);
   const limit = Math.min(options.limit ?? total - offset, total - offset);
   if (typeof value === "string")
-    return { found: true, text: value.slice(offset, offset + limit), offset, limit, total };
+    return { found: true, text: codePointSlice(value, offset, limit), offset, limit, total };
   return { found: true, items: (value as JsonArray).slice(offset, offset + limit), offset, limit, total };
 }
 
