@@ -32,6 +32,19 @@ describe("EventHub", () => {
     expect(seen.map((received) => received.type)).toEqual(["run-start", "observer-error"]);
   });
 
+  it("an observer subscribed after the one that throws still gets the event before the report", () => {
+    const hub = new EventHub();
+    hub.subscribe(() => {
+      throw new Error("observer bug");
+    });
+    const seen: RunEvent[] = [];
+    hub.subscribe((received) => {
+      seen.push(received);
+    });
+    hub.emit(event("call-start"));
+    expect(seen.map((received) => received.type)).toEqual(["call-start", "observer-error"]);
+  });
+
   it("H5: reports the rejection of an async observer instead of leaving it unhandled", async () => {
     const { hub, seen } = recordingHub();
     let rejectIt: (error: unknown) => void = () => {};

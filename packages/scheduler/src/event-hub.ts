@@ -71,19 +71,24 @@ export class EventHub {
     };
   }
 
-  /** Emits one event to every observer. */
+  /**
+   * Emits one event to every observer. An observer's failure is reported once every observer has had the
+   * event, so no observer sees the `observer-error` before the event it is about.
+   */
   emit(event: RunEvent): void {
+    let failures: { observer: RunObserver; error: unknown }[] | undefined;
     for (const observer of this.observers) {
       let returned: unknown;
       try {
         returned = observer(event);
       } catch (error) {
-        if (event.type === "observer-error") continue;
-        this.reportFailure(observer, event, error);
+        if (event.type !== "observer-error") (failures ??= []).push({ observer, error });
         continue;
       }
       if (returned !== undefined) this.watch(returned, observer, event);
     }
+    if (failures !== undefined)
+      for (const { observer, error } of failures) this.reportFailure(observer, event, error);
   }
 
   /** Reports the rejection of a promise an observer returned (ignored for `observer-error` events). */
