@@ -166,9 +166,16 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       cwd,
     );
     expect(graph.json).toEqual({ as: "mermaid", ok: true, graph: expect.stringContaining("loud") });
-    const noInput = await obeliskJson(["graph", shoutPlan, "--tools", jsTools, "--as", "dot", ...store], cwd);
-    expect(noInput.code).toBe(1);
-    expect(noInput.json).toMatchObject({
+    // without --input the input is unknown (a plan is approved before its inputs exist): nothing to resolve
+    const noInput = await obeliskJson(["graph", shoutPlan, "--tools", jsTools, ...store], cwd);
+    expect(noInput.code).toBe(0);
+    expect(noInput.json).toMatchObject({ ok: true });
+    const emptyInput = await obeliskJson(
+      ["graph", shoutPlan, "--tools", jsTools, "--as", "dot", "--input", "{}", ...store],
+      cwd,
+    );
+    expect(emptyInput.code).toBe(1);
+    expect(emptyInput.json).toMatchObject({
       as: "dot",
       ok: false,
       graph: expect.stringContaining("digraph"),
@@ -176,6 +183,24 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     });
     expect(existsSync(join(cwd, "state/db.sqlite"))).toBe(true);
     expect(existsSync(join(cwd, ".obelisk"))).toBe(false);
+  });
+
+  it("state get pages strings by characters, says when a page is empty and when a value is not paged", async () => {
+    const cwd = tempDir();
+    const store = ["--store", "sqlite:state/db.sqlite", "--thread", "t"];
+    await obelisk(["state", "set", ...store, "--ref", "†state.e", "--value", '"😀😀😀 naïve"'], cwd);
+    await obelisk(["state", "set", ...store, "--ref", "†state.o", "--value", '{"a":1}'], cwd);
+    const emoji = await obelisk(
+      ["state", "get", ...store, "--ref", "†state.e", "--offset", "1", "--limit", "2"],
+      cwd,
+    );
+    expect(emoji.stdout).toContain("😀😀\n");
+    expect(emoji.stdout).toContain("characters 1–2 of 9");
+    const past = await obelisk(["state", "get", ...store, "--ref", "†state.e", "--offset", "20"], cwd);
+    expect(past.code).toBe(0);
+    expect(past.stdout).toContain("no characters from 9 (9 in all)");
+    const object = await obelisk(["state", "get", ...store, "--ref", "†state.o", "--limit", "1"], cwd);
+    expect(object.stdout).toContain("only arrays and strings are paged");
   });
 
   it("--fail-fast aborts the calls in flight at the first failure; --concurrency is checked", async () => {

@@ -119,18 +119,30 @@ async function get(engine: Engine, options: StateOptions, output: Output): Promi
   if (!result.found)
     throw new ObeliskError("REF_UNRESOLVED", `${ref} is not stored on thread ${options.thread}`);
   output.json(result);
-  if (output.format === "text") printGot(output, ref, result);
+  if (output.format === "text")
+    printGot(output, ref, result, options.offset !== undefined || options.limit !== undefined);
 }
 
-function printGot(output: Output, ref: string, result: GetValueResult & { found: true }): void {
+function printGot(
+  output: Output,
+  ref: string,
+  result: GetValueResult & { found: true },
+  paged: boolean,
+): void {
   if ("value" in result) {
     output.line(typeof result.value === "string" ? result.value : JSON.stringify(result.value, null, 2));
+    // --offset/--limit page arrays and strings; anything else comes whole, and the reader is told so
+    if (paged) output.line(output.colors.dim(`${ref}: the whole value (only arrays and strings are paged)`));
     return;
   }
   const page = "items" in result ? result.items : result.text;
-  output.line(typeof page === "string" ? page : JSON.stringify(page, null, 2));
   const unit = "items" in result ? "items" : "characters";
-  const last = result.offset + page.length - 1;
+  if (result.limit === 0) {
+    output.line(output.colors.dim(`${ref}: no ${unit} from ${result.offset} (${result.total} in all)`));
+    return;
+  }
+  output.line(typeof page === "string" ? page : JSON.stringify(page, null, 2));
+  const last = result.offset + result.limit - 1;
   output.line(output.colors.dim(`${ref}: ${unit} ${result.offset}–${last} of ${result.total}`));
 }
 
