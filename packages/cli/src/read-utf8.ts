@@ -1,10 +1,13 @@
 import { readFileSync } from "node:fs";
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+// A leading BOM (Windows editors and PowerShell write one) is dropped: JSON text has none, and JSON.parse
+// would call it an invalid symbol at 1:1.
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Reads a text file that must be UTF-8 (JSON is): bytes that are not UTF-8 throw instead of silently
- * becoming U+FFFD, which would change the plan (and its hash) without a word. A BOM is kept, as before.
+ * becoming U+FFFD, which would change the plan (and its hash) without a word. A leading byte order mark is
+ * dropped.
  */
 export function readUtf8File(path: string): string {
   const bytes = readFileSync(path);

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { example, expectOneLineError, fixture, obelisk, obeliskJson, tempDir } from "./cli-harness.js";
@@ -97,6 +97,16 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
       await obelisk(["run", greetingPlan, "--tools", greetingTools, "--input", input], cwd),
       2,
     );
+  });
+
+  it("reads a plan and an --input file that start with a byte order mark (Windows editors write one)", async () => {
+    const plan = join(cwd, "bom-plan.json");
+    writeFileSync(plan, `\ufeff${readFileSync(greetingPlan, "utf8")}`);
+    const input = join(cwd, "bom-input.json");
+    writeFileSync(input, '\ufeff{"userName":"Ada"}');
+    const checked = await obeliskJson(["validate", plan, "--tools", greetingTools, "--input", input], cwd);
+    expect(checked.code).toBe(0);
+    expect(checked.json).toMatchObject({ ok: true });
   });
 
   it("rejects an unknown store scheme and malformed --input", async () => {
