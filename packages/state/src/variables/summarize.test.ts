@@ -116,6 +116,22 @@ describe("summarize", () => {
     expect(JSON.parse(json.text)).toEqual([{ reference: "†state.nope", notFound: true }]);
   });
 
+  it("a reference selects the variables under it and the one holding it", async () => {
+    const store = createMemoryStore();
+    await commitOk(store, {
+      callId: "c",
+      writes: [write(["sales", "all"], [1, 2, 3]), write(["sales", "large"], [3]), write(["other"], 1)],
+    });
+    const parent = await summarize(store, THREAD, { refs: ["†state.sales"] });
+    expect(parent.entries.map((e) => e.reference).sort()).toEqual(["†state.sales.all", "†state.sales.large"]);
+    expect(parent.notFound).toEqual([]);
+    const inside = await summarize(store, THREAD, { refs: ["†state.sales.all[0]", "†state.sales.none"] });
+    expect(inside.entries.map((e) => e.reference)).toEqual(["†state.sales.all"]);
+    expect(inside.notFound).toEqual(["†state.sales.none"]);
+    const both = await summarize(store, THREAD, { refs: ["†state.sales", "†state.sales.all"] });
+    expect(both.entries).toHaveLength(2);
+  });
+
   it("always gives valid JSON within the budget (budgets 2 up; notes left out before entries) and refuses a JSON budget of 1", async () => {
     const store = await storeWith(4, (index) => "x".repeat(index * 300));
     const refs = ["†state.v3", "†state.v1", "†state.nope", "not a ref", "†state.gone"];

@@ -1,5 +1,5 @@
-import type { ThreadId } from "@obelisk/core";
-import { ObeliskError } from "@obelisk/core";
+import type { Path, Reference, ThreadId } from "@obelisk/core";
+import { ObeliskError, parseReference } from "@obelisk/core";
 import type { StateStore, VariableMeta } from "../store-types.js";
 import { parseStoredReference } from "./parse-stored-reference.js";
 import {
@@ -16,7 +16,10 @@ import {
 export interface SummarizeOptions {
   /** Only the n most recently updated variables; `0` gives an empty summary. Negative is a USAGE error. */
   readonly lastN?: number;
-  /** Only these references (unknown ones are reported in `notFound`). */
+  /**
+   * Only the variables at, under or holding these references (`†state.sales` selects `†state.sales.all`);
+   * a reference that selects none is reported in `notFound`.
+   */
   readonly refs?: readonly string[];
   /** Maximum length of the whole text, in characters (>= 1; >= 2 for JSON). Default 4000. */
   readonly budgetChars?: number;
@@ -44,23 +47,45 @@ export interface VariableSummary {
 const PREVIEW_STEPS = [240, 120, 60, 24] as const;
 const DEFAULT_BUDGET = 4000;
 
+/** True when one path is a prefix of the other (segments compared as text: `[0]` and `.0` are one key). */
+function nested(a: Path, b: Path): boolean {
+  const length = Math.min(a.length, b.length);
+  for (let at = 0; at < length; at++) if (String(a[at]) !== String(b[at])) return false;
+  return true;
+}
+
+/**
+ * The variables a list of references selects: each reference selects the variables at it, under it
+ * (`†state.sales` selects `†state.sales.all`) and the one holding it (`†state.sales.all[0]` selects
+ * `†state.sales.all`). A reference that selects nothing (or does not parse) is not found.
+ */
 function select(
   all: readonly VariableMeta[],
   options: SummarizeOptions,
 ): { chosen: VariableMeta[]; notFound: string[] } {
   if (options.refs === undefined) return { chosen: [...all], notFound: [] };
-  const wanted = new Set<string>();
+  const wanted: Reference[] = [];
   const notFound: string[] = [];
   for (const ref of options.refs) {
     try {
-      wanted.add(parseStoredReference(ref).text);
+      wanted.push(parseStoredReference(ref));
     } catch {
       notFound.push(ref);
     }
   }
-  const chosen = all.filter((meta) => wanted.has(meta.reference));
-  const present = new Set(chosen.map((meta) => meta.reference));
-  for (const ref of wanted) if (!present.has(ref)) notFound.push(ref);
+  const matched = new Set<Reference>();
+  const chosen = all.filter((meta) => {
+    const parsed = parseReference(meta.reference);
+    if (!parsed.ok) return false;
+    let selected = false;
+    for (const ref of wanted) {
+      if (ref.kind !== parsed.value.kind || !nested(ref.path, parsed.value.path)) continue;
+      matched.add(ref);
+      selected = true;
+    }
+    return selected;
+  });
+  for (const ref of wanted) if (!matched.has(ref)) notFound.push(ref.text);
   return { chosen, notFound };
 }
 
