@@ -1,7 +1,9 @@
 import { plural } from "@obelisk/core";
 import type { RunDetails } from "obelisk";
+import { DEFAULT_STORE } from "./open-store.js";
 import type { Output } from "./output.js";
 import { printTable } from "./render-run-result.js";
+import { shellWord } from "./shell-word.js";
 import { formatDuration, statusColor, statusSymbol } from "./status-style.js";
 
 const PREVIEW_CHARS = 200;
@@ -13,8 +15,11 @@ function preview(value: unknown): string {
     : `${text.slice(0, PREVIEW_CHARS)}…(+${text.length - PREVIEW_CHARS} chars)`;
 }
 
-/** Prints one recorded run in text: its status, times, input, and a table of its call records. */
-export function renderRunDetails(output: Output, details: RunDetails): void {
+/**
+ * Prints one recorded run in text: its status, times, input, and a table of its call records; `store` goes
+ * into the suggested command when it is not the default.
+ */
+export function renderRunDetails(output: Output, details: RunDetails, store: string): void {
   const c = output.colors;
   const { run, calls } = details;
   const took =
@@ -53,6 +58,8 @@ export function renderRunDetails(output: Output, details: RunDetails): void {
   }
   output.line();
   output.line(
-    c.dim(`the whole record (plan, parameters, results): obelisk runs show ${run.runId} --format json`),
+    c.dim(
+      `the whole record (plan, parameters, results): obelisk runs show ${shellWord(run.runId)}${store === DEFAULT_STORE ? "" : ` --store ${shellWord(store)}`} --format json`,
+    ),
   );
 }

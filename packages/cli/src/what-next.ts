@@ -4,6 +4,15 @@ import { shellWord } from "./shell-word.js";
 
 const APPROVAL = /†state\.approvals(?:\.[^\s,;()[\]]+|\[[^\]]*\])+/g;
 
+/** `--thread <id>` and, off the default store, `--store <url>`: where a suggested command must look. */
+export function threadFlags(threadId: string, store: string): string {
+  return [
+    "--thread",
+    shellWord(threadId),
+    ...(store === DEFAULT_STORE ? [] : ["--store", shellWord(store)]),
+  ].join(" ");
+}
+
 /** The commands to try after a run: inspect the state, resume a cancelled run, give the approvals calls wait for. */
 export function whatNext(result: RunResult, store: string, tools: string): string[] {
   if (store === "memory") {
@@ -11,11 +20,7 @@ export function whatNext(result: RunResult, store: string, tools: string): strin
       "the memory store ends with this command; the default store (sqlite:.obelisk/state.db) keeps the state",
     ];
   }
-  const where = [
-    "--thread",
-    shellWord(result.threadId),
-    ...(store === DEFAULT_STORE ? [] : ["--store", shellWord(store)]),
-  ].join(" ");
+  const where = threadFlags(result.threadId, store);
   const lines = [`inspect what was stored: obelisk state summary ${where}`];
   if (result.status === "cancelled") {
     const resume = ["obelisk", "resume", result.runId, "--tools", tools];

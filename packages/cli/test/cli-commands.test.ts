@@ -203,6 +203,29 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     expect(object.stdout).toContain("only arrays and strings are paged");
   });
 
+  it("the commands a text output suggests name the thread and the store it used", async () => {
+    const cwd = tempDir();
+    const store = ["--store", "sqlite:state/db.sqlite", "--thread", "t"];
+    const ran = await obeliskJson(
+      ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', ...store],
+      cwd,
+    );
+    const runId = (ran.json as { runId: string }).runId;
+    const summary = await obelisk(["state", "summary", ...store], cwd);
+    expect(summary.stdout).toMatch(
+      /obelisk state get --ref <reference> .*--thread t --store sqlite:state\/db\.sqlite/,
+    );
+    const shown = await obelisk(["runs", "show", runId, "--store", "sqlite:state/db.sqlite"], cwd);
+    expect(shown.stdout).toContain(`obelisk runs show ${runId} --store sqlite:state/db.sqlite --format json`);
+    const refused = await obeliskJson(
+      ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', "--approved", "sha256:abc", ...store],
+      cwd,
+    );
+    expect(refused.code).toBe(1);
+    expect(JSON.stringify(refused.json)).toContain("sha256:abc");
+    expect(JSON.stringify(refused.json)).toMatch(/the plan's hash sha256:[0-9a-f]{64}/);
+  });
+
   it("--fail-fast aborts the calls in flight at the first failure; --concurrency is checked", async () => {
     const cwd = tempDir();
     const args = [

@@ -52,7 +52,7 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
     {
       name: "validate_plan",
       description:
-        "Compile a plan and return every diagnostic (codes, JSON Pointers, hints) and its hash. Runs nothing.",
+        "Compile a plan and return every diagnostic (codes, JSON Pointers, hints) and its hash. Runs nothing. Without input, †input references are checked against the plan's inputSchema only.",
       parameters: { type: "object", properties: { plan, input }, required: ["plan"] },
       execute: (given) =>
         guarded(given, async (args) => {

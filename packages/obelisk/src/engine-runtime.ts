@@ -219,9 +219,13 @@ export class EngineRuntime {
         );
       }
       if (options.approvedHash !== undefined && options.approvedHash !== validation.planHash) {
-        throw new ObeliskError("PLAN_NOT_APPROVED", "the plan's hash differs from the approved hash", {
-          data: { planHash: validation.planHash, approvedHash: options.approvedHash },
-        });
+        throw new ObeliskError(
+          "PLAN_NOT_APPROVED",
+          `the plan's hash ${validation.planHash} differs from the approved hash ${String(options.approvedHash).slice(0, 80)}`,
+          {
+            data: { planHash: validation.planHash, approvedHash: options.approvedHash },
+          },
+        );
       }
       const used = validation.compiled.autoIdsUsed;
       let firstAutoIdNumber = used > 0 ? expectedFirst : undefined;

@@ -45,7 +45,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
     await withEngine({ store: options.store }, context.io, async (engine) => {
       const run = await engine.runs.show(runId);
       output.json(run);
-      if (output.format === "text") renderRunDetails(output, run);
+      if (output.format === "text") renderRunDetails(output, run, options.store);
     });
     context.exit(EXIT.ok);
   });

@@ -9,6 +9,7 @@ import { createOutput, type Output } from "../output.js";
 import { parseJsonValue } from "../parse-input.js";
 import { collectRefOption, parseRefOption, parseWritableRefOption } from "../ref-option.js";
 import { usageError } from "../usage-error.js";
+import { threadFlags } from "../what-next.js";
 
 interface StateOptions extends CommonOptions {
   readonly last?: number;
@@ -88,7 +89,7 @@ async function summary(engine: Engine, options: StateOptions, output: Output): P
   output.line();
   output.line(
     output.colors.dim(
-      "read a value (or one page of it): obelisk state get --ref <reference> [--offset N --limit N]",
+      `read a value (or one page of it): obelisk state get --ref <reference> [--offset N --limit N] ${threadFlags(options.thread, options.store)}`,
     ),
   );
 }
