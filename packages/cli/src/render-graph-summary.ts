@@ -20,7 +20,11 @@ export function validationJson(result: ValidationResult): Record<string, unknown
 export function printGraphSummary(output: Output, result: ValidationResult): void {
   const c = output.colors;
   const graph = graphToJson(result.compiled);
-  output.line(`${c.dim("plan hash")} ${result.planHash}`);
+  // A document that is not JSON has no plan to approve: its hash only names the text that was read.
+  const notJson = result.diagnostics.some((diagnostic) => diagnostic.code === "JSON_SYNTAX");
+  output.line(
+    `${c.dim("plan hash")} ${result.planHash}${notJson ? c.dim(" (of the text: it is not JSON, nothing to approve)") : ""}`,
+  );
   const roots = graph.nodes.filter((node) => !graph.edges.some(([, to]) => to === node.id)).length;
   output.line(
     `${c.dim("graph")}     ${plural(graph.nodes.length, "call")}, ${plural(graph.edges.length, "dependency", "dependencies")}, ${roots} can start at once`,

@@ -137,6 +137,7 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/malformed\.json:3:\d+: error JSON_SYNTAX/);
     expect(text.stdout).toContain("^");
+    expect(text.stdout).toContain("it is not JSON, nothing to approve");
     expect(text.stderr).not.toContain("    at ");
   });
 
