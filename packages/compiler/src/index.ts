@@ -20,7 +20,8 @@ export { graphToMermaid } from "./graph-to-mermaid.js";
 export type { IncrementalCompileOptions, IncrementalCompiler } from "./incremental-compiler.js";
 export { createIncrementalCompiler } from "./incremental-compiler.js";
 export type { AddCallResult } from "./plan-builder.js";
-export { planJsonSchema, REFERENCE_STRING_SCHEMA } from "./plan-json-schema.js";
+export { planJsonSchema } from "./plan-json-schema.js";
+export { REFERENCE_STRING_SCHEMA } from "./reference-string-schema.js";
 export type { RegisteredTool } from "./registered-tool.js";
 export type { SchemaCheck, SchemaIssue } from "./schema-validator.js";
 export type {

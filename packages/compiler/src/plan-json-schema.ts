@@ -1,52 +1,35 @@
 import type { JsonObject, JsonValue } from "@obelisk/core";
 import { MAX_TIMER_MS, OUTPUT_METHODS } from "@obelisk/core";
+import { moveToolSchema } from "./move-tool-schema.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { isPlainObject } from "./to-json-schema.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
-/** A reference or template string (contains a dagger) or the legacy `$tool_output.<id>` alias. */
-export const REFERENCE_STRING_SCHEMA: JsonObject = {
-  type: "string",
-  pattern: "†|^\\$tool_output\\.",
-  description: "a reference like †state.user.name, an expression (†a || †b), or a template with {†…}",
-};
-const MAX_DEPTH = 24;
 type Mutable = Record<string, JsonValue>;
 
-/** Rewrites local `$ref`s to the tool's `$defs` moved into the plan schema under a prefix. */
-function rewriteRefs(value: JsonValue, prefix: string): JsonValue {
-  if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, prefix));
-  if (!isPlainObject(value)) return value;
-  const out: Mutable = {};
-  for (const [key, item] of Object.entries(value as JsonObject)) {
-    if (key === "$schema" || key === "$id") continue;
-    if (key === "$ref" && typeof item === "string" && item.startsWith("#/$defs/"))
-      out[key] = `#/$defs/${prefix}${item.slice(8)}`;
-    else out[key] = rewriteRefs(item, prefix);
-  }
-  return out;
+/** A pattern property of the tool's root, for parameter keys only (meta keys start with `_`). */
+function parameterPattern(pattern: string): string {
+  return `^(?=[^_])[\\s\\S]*?(?:${pattern})`;
 }
 
-/** A schema that also accepts a reference string, recursively for nested object properties and items. */
-function allowReferences(schema: JsonValue, depth: number): JsonValue {
-  if (!isPlainObject(schema) || depth > MAX_DEPTH) return schema;
-  const copy: Mutable = { ...(schema as JsonObject) };
-  const properties = copy.properties;
-  if (isPlainObject(properties)) {
-    const mapped: Mutable = {};
-    for (const [key, item] of Object.entries(properties as JsonObject))
-      mapped[key] = allowReferences(item, depth + 1);
-    copy.properties = mapped;
+/**
+ * Which keys besides the named ones a call takes: the root's pattern properties (each its schema or a
+ * reference), and any other key not starting with `_` unless the root is closed. With both pattern and
+ * additional properties, other keys take anything (the schema cannot say "none of the patterns" simply).
+ */
+function extraParameters(root: Mutable): Mutable | undefined {
+  const patterns = isPlainObject(root.patternProperties) ? (root.patternProperties as JsonObject) : {};
+  const extra: Mutable = {};
+  for (const [pattern, schema] of Object.entries(patterns)) extra[parameterPattern(pattern)] = schema;
+  const additional = root.additionalProperties;
+  if (additional !== false) {
+    const hasPatterns = Object.keys(extra).length > 0;
+    extra["^[^_]"] = isPlainObject(additional) && !hasPatterns ? additional : {};
   }
-  if (isPlainObject(copy.items)) copy.items = allowReferences(copy.items as JsonValue, depth + 1);
-  if (Array.isArray(copy.prefixItems))
-    copy.prefixItems = copy.prefixItems.map((item) => allowReferences(item, depth + 1));
-  if (isPlainObject(copy.additionalProperties))
-    copy.additionalProperties = allowReferences(copy.additionalProperties as JsonValue, depth + 1);
-  return depth === 0 ? copy : { anyOf: [copy, REFERENCE_STRING_SCHEMA] };
+  return Object.keys(extra).length === 0 ? undefined : extra;
 }
 
-function metaProperties(tool: RegisteredTool): Mutable {
+function metaProperties(tool: RegisteredTool, defs: Mutable): Mutable {
   const outputPath = tool.outputPathSchema === undefined ? { pattern: "^†" } : tool.outputPathSchema;
   const meta: Mutable = {
     _tool: { const: tool.name },
@@ -59,30 +42,28 @@ function metaProperties(tool: RegisteredTool): Mutable {
     _retry: { type: "object" },
   };
   if (tool.latent)
-    meta._output = tool.outputSchema === undefined ? {} : rewriteRefs(tool.outputSchema, `${tool.name}__`);
+    meta._output =
+      tool.outputSchema === undefined
+        ? {}
+        : moveToolSchema(tool.outputSchema, `${tool.name}__output`, defs, { references: false });
   return meta;
 }
 
-/** The schema of one call of `tool`: `_tool` const, parameters (each its schema or a reference), meta-properties. */
+/**
+ * The schema of one call of `tool`: `_tool` const, parameters (each its schema or a reference, at any depth),
+ * meta-properties. The tool's schema and its definitions move into `defs` (see `moveToolSchema`).
+ */
 export function callSchema(tool: RegisteredTool, defs: Mutable): JsonObject {
-  const input = rewriteRefs(tool.inputSchema, `${tool.name}__`) as Mutable;
-  if (isPlainObject(input.$defs)) {
-    for (const [key, def] of Object.entries(input.$defs as JsonObject)) defs[`${tool.name}__${key}`] = def;
-  }
-  const params = allowReferences({ ...input, $defs: null }, 0) as Mutable;
+  const root = moveToolSchema(tool.inputSchema, tool.name, defs, { references: true });
+  const input: Mutable = isPlainObject(root) ? (root as Mutable) : {};
   const properties = {
-    ...(isPlainObject(params.properties) ? (params.properties as JsonObject) : {}),
-    ...metaProperties(tool),
+    ...(isPlainObject(input.properties) ? (input.properties as JsonObject) : {}),
+    ...metaProperties(tool, defs),
   };
   const required = ["_tool", ...(Array.isArray(input.required) ? input.required : [])];
-  const closed = input.additionalProperties === false;
   const schema: Mutable = { type: "object", properties, required, additionalProperties: false };
-  if (!closed)
-    schema.patternProperties = {
-      "^[^_]": isPlainObject(input.additionalProperties)
-        ? allowReferences(input.additionalProperties as JsonValue, 1)
-        : {},
-    };
+  const extra = extraParameters(input);
+  if (extra !== undefined) schema.patternProperties = extra;
   if (tool.description !== undefined) schema.description = tool.description;
   return schema;
 }

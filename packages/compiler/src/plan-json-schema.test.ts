@@ -1,0 +1,193 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { compile } from "./compile.js";
+import { planJsonSchema } from "./plan-json-schema.js";
+import { defineTool } from "./tool-definition.js";
+import type { ToolRegistry } from "./tool-registry.js";
+import { createToolRegistry } from "./tool-registry.js";
+
+/** Whether the compiler accepts a plan (state and input unknown, so REF_UNRESOLVED is not a verdict). */
+function compilerAccepts(plan: unknown, registry: ToolRegistry): boolean {
+  return compile(plan, registry).diagnostics.every(
+    (d) => d.severity !== "error" || d.code === "REF_UNRESOLVED",
+  );
+}
+
+/** The plan schema of a registry, compiled by ajv as the existing tests do. */
+function schemaValidator(registry: ToolRegistry) {
+  return new Ajv2020({ strict: false }).compile(planJsonSchema(registry));
+}
+
+const plan = (...calls: unknown[]) => ({ type: "plan", plan: calls });
+
+const Category: z.ZodType = z.object({
+  name: z.string(),
+  get children() {
+    return z.array(Category);
+  },
+});
+
+/** Tools whose input schemas refer to themselves: `#`, `#/$defs/…`, `#/definitions/…`, pointers, anchors. */
+const refTools = createToolRegistry([
+  {
+    name: "tree",
+    input: {
+      type: "object",
+      properties: { node: { $ref: "#/$defs/node" } },
+      required: ["node"],
+      $defs: {
+        node: {
+          type: "object",
+          properties: { name: { type: "string" }, kids: { type: "array", items: { $ref: "#/$defs/node" } } },
+          required: ["name"],
+        },
+      },
+    },
+    run: () => 1,
+  },
+  {
+    name: "rec",
+    input: { type: "object", properties: { n: { type: "integer" }, next: { $ref: "#" } } },
+    run: () => 1,
+  },
+  {
+    name: "old",
+    input: {
+      type: "object",
+      properties: { p: { $ref: "#/definitions/point" }, q: { $ref: "#/properties/p" } },
+      definitions: {
+        point: { type: "object", properties: { x: { type: "number" } }, additionalProperties: false },
+      },
+    },
+    run: () => 1,
+  },
+  {
+    name: "anchored",
+    input: {
+      type: "object",
+      properties: { a: { $ref: "#item" }, list: { type: "array", items: { $ref: "#/$defs/item" } } },
+      $defs: { item: { $anchor: "item", type: "integer", minimum: 1 } },
+    },
+    run: () => 1,
+  },
+  // Same definition name as `tree`: each tool's definitions stay its own.
+  {
+    name: "other",
+    input: {
+      type: "object",
+      properties: { node: { $ref: "#/$defs/node" } },
+      $defs: { node: { type: "boolean" } },
+    },
+    run: () => 1,
+  },
+  {
+    name: "en",
+    input: {
+      type: "object",
+      properties: { mode: { enum: ["a", "b"] }, count: { type: "integer", minimum: 1 } },
+      required: ["mode"],
+      additionalProperties: false,
+    },
+    run: () => 1,
+  },
+  {
+    name: "latent",
+    output: { type: "object", properties: { v: { type: "integer" }, next: { $ref: "#" } } },
+  },
+  defineTool({ name: "cat", input: z.object({ root: Category }), run: () => 1 }),
+  {
+    name: "combo",
+    input: {
+      type: "object",
+      properties: {
+        v: {
+          anyOf: [
+            { type: "object", properties: { k: { type: "integer" } }, required: ["k"] },
+            { type: "array", prefixItems: [{ type: "number" }] },
+          ],
+        },
+        m: { type: "object", patternProperties: { "^x": { type: "integer" } } },
+        d: { type: "object", additionalProperties: { type: "integer" } },
+      },
+    },
+    run: () => 1,
+  },
+]);
+
+/** [name, plan, accepted by the compiler]: the schema must give the same verdict. */
+const refCases: readonly (readonly [string, unknown, boolean])[] = [
+  ["tree ok", plan({ _tool: "tree", node: { name: "a", kids: [{ name: "b" }] } }), true],
+  ["tree nested ref", plan({ _tool: "tree", node: { name: "a", kids: ["†state.k"] } }), true],
+  ["tree nested name ref", plan({ _tool: "tree", node: { name: "a", kids: [{ name: "†state.k" }] } }), true],
+  ["tree whole ref", plan({ _tool: "tree", node: "†state.n" }), true],
+  ["tree bad nested", plan({ _tool: "tree", node: { name: "a", kids: [{ name: 5 }] } }), false],
+  ["tree missing name deep", plan({ _tool: "tree", node: { name: "a", kids: [{}] } }), false],
+  ["rec ok", plan({ _tool: "rec", n: 1, next: { n: 2 } }), true],
+  ["rec deep", plan({ _tool: "rec", n: 1, next: { next: { next: { n: 3 } } } }), true],
+  ["rec bad", plan({ _tool: "rec", n: 1, next: { n: "x" } }), false],
+  ["rec ref in next.n", plan({ _tool: "rec", n: 1, next: { n: "†state.n" } }), true],
+  ["rec next whole ref", plan({ _tool: "rec", next: "†state.next" }), true],
+  ["rec next has _tool", plan({ _tool: "rec", next: { n: 2, _tool: "x" } }), true],
+  ["old ok", plan({ _tool: "old", p: { x: 1 }, q: { x: 2 } }), true],
+  ["old ref inside", plan({ _tool: "old", p: { x: "†state.x" }, q: { x: "†state.y" } }), true],
+  ["old bad", plan({ _tool: "old", q: { x: 1, y: 2 } }), false],
+  ["anchored ok", plan({ _tool: "anchored", a: 2, list: [1, "†state.i"] }), true],
+  ["anchored bad", plan({ _tool: "anchored", a: 0 }), false],
+  ["anchored bad item", plan({ _tool: "anchored", list: [0] }), false],
+  ["other node is boolean", plan({ _tool: "other", node: true }), true],
+  ["other node is not tree's node", plan({ _tool: "other", node: { name: "a" } }), false],
+  ["en ok", plan({ _tool: "en", mode: "a" }), true],
+  ["en bad", plan({ _tool: "en", mode: "c" }), false],
+  ["en refs", plan({ _tool: "en", mode: "†input.m", count: "†input.c" }), true],
+  ["en count 0", plan({ _tool: "en", mode: "a", count: 0 }), false],
+  ["en unknown parameter given a reference", plan({ _tool: "en", mode: "a", other: "†state.o" }), false],
+  ["latent _output nested", plan({ _tool: "latent", _output: { v: 1, next: { v: 2 } } }), true],
+  ["latent _output bad nested", plan({ _tool: "latent", _output: { next: { v: "x" } } }), false],
+  ["latent _output is literal", plan({ _tool: "latent", _output: { v: "†state.v" } }), false],
+  ["cat ok", plan({ _tool: "cat", root: { name: "a", children: [{ name: "b", children: [] }] } }), true],
+  [
+    "cat refs deep",
+    plan({ _tool: "cat", root: { name: "a", children: [{ name: "†state.n", children: "†state.c" }] } }),
+    true,
+  ],
+  ["cat bad deep", plan({ _tool: "cat", root: { name: "a", children: [{ name: 1, children: [] }] } }), false],
+  ["combo object branch ref", plan({ _tool: "combo", v: { k: "†state.k" } }), true],
+  ["combo tuple ref", plan({ _tool: "combo", v: ["†state.k"] }), true],
+  ["combo bad branch", plan({ _tool: "combo", v: { k: "one" } }), false],
+  ["combo pattern property ref", plan({ _tool: "combo", m: { x1: "†state.k" }, d: { a: "†state.a" } }), true],
+  ["combo pattern property bad", plan({ _tool: "combo", m: { x1: "one" } }), false],
+  ["combo additional property bad", plan({ _tool: "combo", d: { a: "one" } }), false],
+];
+
+describe("plan JSON schema: tool schemas with $ref", () => {
+  const validate = schemaValidator(refTools);
+  it.each(refCases)("%s: the schema agrees with the compiler", (_name, document, accepted) => {
+    expect(compilerAccepts(document, refTools)).toBe(accepted);
+    expect(validate(document)).toBe(accepted);
+  });
+
+  it("every $ref resolves inside the plan schema's own $defs, under the tool's key", () => {
+    const schema = planJsonSchema(refTools);
+    const refs: string[] = [];
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (typeof value === "object" && value !== null)
+        for (const [key, item] of Object.entries(value)) {
+          if (key === "$ref") refs.push(item as string);
+          else walk(item);
+        }
+    };
+    walk(schema);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs)
+      expect(ref).toMatch(/^#\/\$defs\/(tree|rec|old|anchored|other|cat|latent)(__|\/|$)/);
+    expect(JSON.stringify(schema)).not.toContain('"$anchor"');
+  });
+
+  it("strict ajv compiles it too", () => {
+    // strictTuples off: `combo`'s own one-item prefixItems would trip it, whatever the plan schema does.
+    const ajv = new Ajv2020({ strict: true, strictTuples: false });
+    expect(() => ajv.compile(planJsonSchema(refTools))).not.toThrow();
+  });
+});
