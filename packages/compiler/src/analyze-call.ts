@@ -11,6 +11,7 @@ import type {
 } from "@obelisk/core";
 import { appendPointer, DEFAULT_LIMITS, didYouMean } from "@obelisk/core";
 import { type CallMeta, checkCallMeta } from "./call-meta.js";
+import { checkMissingOutputPath } from "./check-missing-output-path.js";
 import { checkOutputPath } from "./check-output-path.js";
 import {
   collectReferences,
@@ -118,7 +119,7 @@ export function analyzeCallBody(
     const outputPathValue = raw._outputPath;
     const outputPath =
       outputPathValue === undefined
-        ? undefined
+        ? checkMissingOutputPath(pointer, tool, callId, out)
         : checkOutputPath(outputPathValue, pointer, tool, parseOptions, out);
     if (outputPath !== undefined && options.parsedStrings !== undefined)
       rememberOutputTarget(outputPath, options.parsedStrings);

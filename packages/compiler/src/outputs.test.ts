@@ -102,7 +102,7 @@ describe("plan JSON schema", () => {
       type: "plan",
       plan: [
         { _tool: "add", a: 1, b: "†state.n", _outputPath: "†state.sum" },
-        { _tool: "sendEmail", to: "x" },
+        { _tool: "sendEmail", to: "x", _outputPath: "†state.mail.sent" },
       ],
     };
     expect(validate(plan)).toBe(true);

@@ -191,3 +191,22 @@ describe("plan JSON schema: tool schemas with $ref", () => {
     expect(() => ajv.compile(planJsonSchema(refTools))).not.toThrow();
   });
 });
+
+describe("plan JSON schema: _outputPath rules", () => {
+  const ruled = createToolRegistry([
+    { name: "translate", outputPath: { const: "†state.translation" }, run: () => 1 },
+    { name: "note", outputPath: { pattern: "^†state\\.notes\\." }, run: () => 1 },
+    { name: "free", run: () => 1 },
+  ]);
+  const validate = schemaValidator(ruled);
+  it.each([
+    ["const rule, no _outputPath", plan({ _tool: "translate" }), false],
+    ["const rule, the path", plan({ _tool: "translate", _outputPath: "†state.translation" }), true],
+    ["pattern rule, no _outputPath", plan({ _tool: "note" }), false],
+    ["pattern rule, a matching path", plan({ _tool: "note", _outputPath: "†state.notes.a" }), true],
+    ["no rule, no _outputPath", plan({ _tool: "free" }), true],
+  ] as const)("%s: the schema agrees with the compiler", (_name, document, accepted) => {
+    expect(compilerAccepts(document, ruled)).toBe(accepted);
+    expect(validate(document)).toBe(accepted);
+  });
+});

@@ -60,7 +60,9 @@ export function callSchema(tool: RegisteredTool, defs: Mutable): JsonObject {
     ...(isPlainObject(input.properties) ? (input.properties as JsonObject) : {}),
     ...metaProperties(tool, defs),
   };
-  const required = ["_tool", ...(Array.isArray(input.required) ? input.required : [])];
+  // A tool with an outputPath rule cannot be called without one (the compiler's OUTPUT_PATH_NOT_ALLOWED).
+  const ruled = tool.outputPathSchema === undefined ? [] : ["_outputPath"];
+  const required = ["_tool", ...ruled, ...(Array.isArray(input.required) ? input.required : [])];
   const schema: Mutable = { type: "object", properties, required, additionalProperties: false };
   const extra = extraParameters(input);
   if (extra !== undefined) schema.patternProperties = extra;
