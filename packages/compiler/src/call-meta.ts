@@ -35,7 +35,8 @@ export interface CallMeta {
   readonly output: JsonValue | undefined;
 }
 
-const RETRY_FIELDS: Readonly<Record<string, "count" | "ms" | "factor" | "boolean">> = {
+/** Each `_retry` field and how it is typed (also the plan JSON Schema's `_retry`). */
+export const RETRY_FIELDS: Readonly<Record<string, "count" | "ms" | "factor" | "boolean">> = {
   attempts: "count",
   backoffMs: "ms",
   factor: "factor",

@@ -210,3 +210,64 @@ describe("plan JSON schema: _outputPath rules", () => {
     expect(validate(document)).toBe(accepted);
   });
 });
+
+describe("plan JSON schema: as strict as the compiler where that is certain", () => {
+  const tools = createToolRegistry([
+    {
+      name: "greet",
+      input: {
+        type: "object",
+        properties: { name: { type: "string" }, times: { type: "integer" } },
+        required: ["name"],
+        additionalProperties: false,
+      },
+      run: () => 1,
+    },
+    { name: "lang", outputPath: { pattern: "^†state\\.language" }, run: () => 1 },
+  ]);
+  const validate = schemaValidator(tools);
+  const greet = (extra: Record<string, unknown>) => ({ _tool: "greet", name: "Ada", ...extra });
+  it.each([
+    ["_outputPath in †input", plan(greet({ _outputPath: "†input.x" })), false],
+    ["_outputPath in †calls", plan(greet({ _outputPath: "†calls.x" })), false],
+    [
+      "_outputPath with a read-only || alternative",
+      plan(greet({ _outputPath: "†state.a || †input.b" })),
+      false,
+    ],
+    ["_outputPath with a read-only && target", plan(greet({ _outputPath: "†state.a&&†calls.b" })), false],
+    [
+      "_outputPath naming †input inside a quoted segment",
+      plan(greet({ _outputPath: '†state["x || †input.y"]' })),
+      true,
+    ],
+    ["_outputPath in †state", plan(greet({ _outputPath: "†state.a || †state.b && †state.c" })), true],
+    ["_id __proto__", plan(greet({ _id: "__proto__" })), false],
+    ["_id constructor", plan(greet({ _id: "constructor" })), false],
+    ["_id prototypes", plan(greet({ _id: "prototypes" })), true],
+    ["_retry attempts not a number", plan(greet({ _retry: { attempts: "x" } })), false],
+    ["_retry attempts 0", plan(greet({ _retry: { attempts: 0 } })), false],
+    ["_retry attempts 1.5", plan(greet({ _retry: { attempts: 1.5 } })), false],
+    ["_retry factor 0.5", plan(greet({ _retry: { factor: 0.5 } })), false],
+    ["_retry backoffMs -1", plan(greet({ _retry: { backoffMs: -1 } })), false],
+    ["_retry jitter not boolean", plan(greet({ _retry: { jitter: 1 } })), false],
+    ["_retry unknown field", plan(greet({ _retry: { attempt: 2 } })), false],
+    ["_retry not an object", plan(greet({ _retry: 3 })), false],
+    [
+      "_retry all fields",
+      plan(greet({ _retry: { attempts: 3, backoffMs: 0, factor: 1, maxDelayMs: 500, jitter: true } })),
+      true,
+    ],
+    ["a bare † is no reference", plan(greet({ times: "†" })), false],
+    ["† and a space is no reference either", plan(greet({ times: "† x" })), false],
+    ["a reference", plan(greet({ times: "†state.n" })), true],
+    ["an escaped dagger is a literal string", plan(greet({ name: "††" })), true],
+    ["a template", plan(greet({ name: "Hi {†state.n}" })), true],
+    ["the $tool_output alias", plan(greet({ times: "$tool_output.x" })), true],
+    ['no "type"', { plan: [greet({})] }, true],
+    ["pattern rule, one target", plan({ _tool: "lang", _outputPath: "†state.language" }), true],
+  ] as const)("%s: the schema agrees with the compiler", (_name, document, accepted) => {
+    expect(compilerAccepts(document, tools)).toBe(accepted);
+    expect(validate(document)).toBe(accepted);
+  });
+});

@@ -1,6 +1,8 @@
 import type { JsonObject, JsonValue } from "@obelisk/core";
-import { MAX_TIMER_MS, OUTPUT_METHODS } from "@obelisk/core";
+import { FORBIDDEN_SEGMENTS, MAX_TIMER_MS, OUTPUT_METHODS } from "@obelisk/core";
+import { RETRY_FIELDS } from "./call-meta.js";
 import { moveToolSchema } from "./move-tool-schema.js";
+import { outputPathSchema } from "./output-path-schema.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { isPlainObject } from "./to-json-schema.js";
 import type { ToolRegistry } from "./tool-registry.js";
@@ -29,17 +31,32 @@ function extraParameters(root: Mutable): Mutable | undefined {
   return Object.keys(extra).length === 0 ? undefined : extra;
 }
 
+/** The schema of each `_retry` field, as the compiler's call-meta check types it (limits are per compile). */
+const RETRY_FIELD_SCHEMAS: Readonly<Record<(typeof RETRY_FIELDS)[string], JsonObject>> = {
+  count: { type: "integer", minimum: 1 },
+  ms: { type: "number", minimum: 0 },
+  factor: { type: "number", minimum: 1 },
+  boolean: { type: "boolean" },
+};
+
+const RETRY_SCHEMA: JsonObject = {
+  type: "object",
+  properties: Object.fromEntries(
+    Object.entries(RETRY_FIELDS).map(([field, kind]) => [field, RETRY_FIELD_SCHEMAS[kind]]),
+  ),
+  additionalProperties: false,
+};
+
 function metaProperties(tool: RegisteredTool, defs: Mutable): Mutable {
-  const outputPath = tool.outputPathSchema === undefined ? { pattern: "^†" } : tool.outputPathSchema;
   const meta: Mutable = {
     _tool: { const: tool.name },
-    _id: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_-]*$" },
-    _outputPath: { type: "string", ...outputPath },
+    _id: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_-]*$", not: { enum: [...FORBIDDEN_SEGMENTS] } },
+    _outputPath: outputPathSchema(tool),
     _outputMethod: { enum: Object.keys(OUTPUT_METHODS) },
     _description: { type: "string" },
     _rerun: { type: "boolean" },
     _timeoutMs: { type: "number", exclusiveMinimum: 0, maximum: MAX_TIMER_MS },
-    _retry: { type: "object" },
+    _retry: RETRY_SCHEMA,
   };
   if (tool.latent)
     meta._output =
@@ -92,7 +109,7 @@ export function planJsonSchema(registry: ToolRegistry): JsonObject {
       inputSchema: { type: "object" },
       plan: { type: "array", items: calls.length === 0 ? false : { anyOf: calls } },
     },
-    required: ["type", "plan"],
+    required: ["plan"],
     additionalProperties: false,
     ...(Object.keys(defs).length === 0 ? {} : { $defs: defs }),
   };

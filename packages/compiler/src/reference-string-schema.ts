@@ -1,8 +1,11 @@
 import type { JsonObject } from "@obelisk/core";
 
-/** A reference or template string (contains a dagger) or the legacy `$tool_output.<id>` alias. */
+/**
+ * A reference or template string — a dagger followed by a kind name (`†state.x`, `†a || †b`, `{†…}`; a bare
+ * `†` is not one) — or the legacy `$tool_output.<id>` alias.
+ */
 export const REFERENCE_STRING_SCHEMA: JsonObject = {
   type: "string",
-  pattern: "†|^\\$tool_output\\.",
+  pattern: "†[A-Za-z_$]|^\\$tool_output\\.",
   description: "a reference like †state.user.name, an expression (†a || †b), or a template with {†…}",
 };

@@ -1,0 +1,27 @@
+import type { JsonObject, JsonValue } from "@obelisk/core";
+import { BUILT_IN_KINDS } from "@obelisk/core";
+import type { RegisteredTool } from "./registered-tool.js";
+
+/**
+ * Matches an output path with a target in a read-only built-in kind (`†input`, `†calls`: SPEC §3), at the
+ * start or after an operator (`||`, `&&`, `<|>`, `*>`) outside the JSON strings of quoted segments. Hosts
+ * may add writable kinds, but never redefine a built-in one, so this holds for every kind table.
+ */
+const READ_ONLY_TARGET = (() => {
+  const kinds = BUILT_IN_KINDS.filter((info) => !info.writable).map((info) => info.kind);
+  const quoted = '"(?:[^"\\\\]|\\\\.)*"';
+  return `^(?:[^"]|${quoted})*?(?:^|\\|\\||&&|<\\|>|\\*>)\\s*†(?:${kinds.join("|")})(?![A-Za-z0-9_$-])`;
+})();
+
+/**
+ * The schema of a call's `_outputPath` in the plan JSON Schema: a string starting with a dagger, or the
+ * tool's own rule, and no target in a read-only kind. (A `pattern` rule applies to the whole text, not to
+ * each `||`/`&&` target as the compiler does: see the compiler README.)
+ */
+export function outputPathSchema(tool: RegisteredTool): JsonObject {
+  const rule: JsonObject = tool.outputPathSchema ?? { pattern: "^†" };
+  const schema: Record<string, JsonValue> = { type: "string", ...rule };
+  const readOnly: JsonObject = { pattern: READ_ONLY_TARGET };
+  if (schema.not === undefined) return { ...schema, not: readOnly };
+  return { allOf: [schema, { not: readOnly }] };
+}
