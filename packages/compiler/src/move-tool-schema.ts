@@ -43,7 +43,7 @@ function refPointer(ref: string): string | undefined {
 }
 
 /** A plan-schema `$defs` key not taken yet: `base` made of name characters, with `_2`, `_3`… on a clash. */
-export function allocateDefKey(defs: Mutable, base: string): string {
+function allocateDefKey(defs: Mutable, base: string): string {
   const clean = base.replace(/[^A-Za-z0-9_-]/g, "_");
   let key = clean;
   for (let n = 2; Object.hasOwn(defs, key); n += 1) key = `${clean}_${n}`;
