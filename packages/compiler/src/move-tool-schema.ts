@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from "@obelisk/core";
-import { REFERENCE_STRING_SCHEMA } from "./reference-string-schema.js";
+import { BARE_DAGGER_SCHEMA, REFERENCE_STRING_SCHEMA } from "./reference-string-schema.js";
 import { isPlainObject } from "./to-json-schema.js";
 
 type Mutable = Record<string, JsonValue>;
@@ -71,7 +71,7 @@ function moveChild(
   const wrap = takesReference(move, value, atValue, place.keyword);
   const moved = moveSchema(move, value, from, wrap ? `${to}/anyOf/0` : to);
   if (wrap) move.pointers.set(from, to);
-  return wrap ? { anyOf: [moved, REFERENCE_STRING_SCHEMA] } : moved;
+  return wrap ? { anyOf: [moved, REFERENCE_STRING_SCHEMA], not: BARE_DAGGER_SCHEMA } : moved;
 }
 
 /** Copies one schema, recording where each subschema lands and which `$ref`s to rewrite. */
@@ -151,7 +151,8 @@ function rewriteRefs(move: Move, root: JsonValue): void {
  * `$defs[<key>__<name>]`, and every local `$ref` (`#`, `#/…`, `#anchor`) is rewritten to point there, so it
  * resolves within the tool's own schema. With `references`, every subschema that takes a value (properties,
  * items, additional/pattern properties… at any depth, inside definitions and combinators) also accepts a
- * reference string; the root itself does not. Returns the moved root.
+ * reference string, and refuses a bare dagger (`"†"`, always REF_SYNTAX); the root itself does not.
+ * Returns the moved root.
  */
 export function moveToolSchema(
   schema: JsonValue,

@@ -9,3 +9,9 @@ export const REFERENCE_STRING_SCHEMA: JsonObject = {
   pattern: "†[A-Za-z_$]|^\\$tool_output\\.",
   description: "a reference like †state.user.name, an expression (†a || †b), or a template with {†…}",
 };
+
+/**
+ * A string the compiler always refuses wherever a value goes (REF_SYNTAX): a dagger at the start that is
+ * neither an escape (`††`) nor followed by a kind name — `"†"`, `"† x"`. Used as `not` beside a value's schema.
+ */
+export const BARE_DAGGER_SCHEMA: JsonObject = { type: "string", pattern: "^†(?:$|[^†A-Za-z_$])" };
