@@ -19,6 +19,7 @@ import {
 } from "@obelisk/core";
 import { analyzeCallBody, type CallBody, callObject, callTool } from "./analyze-call.js";
 import type { BuilderSettings, CallEntry, WriterEntry } from "./builder-types.js";
+import { checkStateSchemaWrites, type StateSchemaCheck } from "./check-state-schema-writes.js";
 import { clearList } from "./clear-list.js";
 import type { CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
 import { makeCompiledCall } from "./make-compiled-call.js";
@@ -92,6 +93,9 @@ export class PlanBuilder {
     readonly options: PlanBuilderOptions,
   ) {
     this.#nextAuto = options.firstAutoIdNumber;
+    const stateSchema = settings.context.stateSchema;
+    if (stateSchema !== undefined)
+      this.#stateSchemaCheck = { stateSchema, declaredTypes: this.declaredTypes, slots: new Map() };
   }
 
   /** Validates one call, wires it into the graph and returns its diagnostics. */
@@ -112,6 +116,9 @@ export class PlanBuilder {
 
   readonly #scratch: Diagnostic[] = [];
 
+  /** Writes into `†state` are checked against the thread's state schema when there is one (per-path cache). */
+  readonly #stateSchemaCheck: StateSchemaCheck | undefined;
+
   #add(source: PlanCallSource, out: Diagnostic[]): CompiledCall | undefined {
     const raw = callObject(source.value, source.pointer, out);
     let call: CompiledCall | undefined;
@@ -119,6 +126,8 @@ export class PlanBuilder {
       const tool = callTool(raw, source.pointer, this.registry, out);
       const id = this.#resolveId(raw, source.pointer, tool, out);
       const body = analyzeCallBody(raw, source.pointer, tool, id, this.settings, out);
+      if (tool !== undefined && body.outputPath !== undefined && this.#stateSchemaCheck !== undefined)
+        checkStateSchemaWrites(this.#stateSchemaCheck, raw, source.pointer, tool, id, body, out);
       if (tool !== undefined && id !== undefined && this.#idUsable(raw)) {
         call = this.#addCompiled(source, raw, tool, asCallId(id), body, out);
       } else {
