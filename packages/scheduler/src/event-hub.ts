@@ -82,7 +82,10 @@ export class EventHub {
       try {
         returned = observer(event);
       } catch (error) {
-        if (event.type !== "observer-error") (failures ??= []).push({ observer, error });
+        if (event.type !== "observer-error") {
+          failures ??= [];
+          failures.push({ observer, error });
+        }
         continue;
       }
       if (returned !== undefined) this.watch(returned, observer, event);
