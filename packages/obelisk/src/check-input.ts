@@ -19,9 +19,10 @@ export class InputChecker {
    * PARAM_INVALID at the failing keyword (`/inputSchema/properties/name/maxLength`), the input location in the
    * message. A schema outside the document (the Input message's, or given as an option) has no pointer: its
    * violations are PARAM_INVALID at `""`, and an unusable one throws USAGE (it is the caller's input, not the plan).
+   * With no input (`undefined`: validating before the input exists) only the plan schema's usability is checked.
    */
   check(
-    input: NormalizedInput,
+    input: NormalizedInput | undefined,
     planSchema: JsonObject | undefined,
     source: SchemaSource = { pointer: "/inputSchema" },
   ): Diagnostic[] {
@@ -30,13 +31,13 @@ export class InputChecker {
       const what = source === "option" ? "the input schema option" : "inputSchema";
       this.checkOne(input, planSchema, source === "option" ? undefined : source.pointer, what, diagnostics);
     }
-    if (input.schema !== undefined)
+    if (input?.schema !== undefined)
       this.checkOne(input, input.schema, undefined, "the Input message's schema", diagnostics);
     return diagnostics;
   }
 
   private checkOne(
-    input: NormalizedInput,
+    input: NormalizedInput | undefined,
     schema: JsonObject,
     base: string | undefined,
     what: string,
@@ -58,6 +59,7 @@ export class InputChecker {
       }
       return;
     }
+    if (input === undefined) return;
     for (const issue of compiled.check(input.input)) {
       out.push({
         code: "PARAM_INVALID",

@@ -153,8 +153,7 @@ export class EngineRuntime {
         ? {}
         : { usedCallIds: withoutIds(context.callOutputs, ownCallIds) }),
     });
-    const inputDiagnostics =
-      input === undefined ? [] : this.inputs.check(input, compiled.document?.inputSchema);
+    const inputDiagnostics = this.inputs.check(input, compiled.document?.inputSchema);
     const diagnostics: readonly Diagnostic[] =
       inputDiagnostics.length === 0 ? compiled.diagnostics : [...compiled.diagnostics, ...inputDiagnostics];
     const ok = compiled.ok && inputDiagnostics.length === 0;

@@ -44,6 +44,13 @@ describe("validate before the input exists (no input given: the input is unknown
     ]);
   });
 
+  it("an inputSchema that is not a usable JSON Schema is PLAN_SHAPE with or without an input", async () => {
+    const engine = createEngine({ tools: [greet] });
+    const plan = { type: "plan", inputSchema: { type: 5 }, plan: [{ _tool: "greet", name: "x" }] };
+    expect(codes(await engine.validate(plan))).toEqual([["PLAN_SHAPE", "/inputSchema/type"]]);
+    expect(codes(await engine.validate(plan, { input: {} }))).toEqual([["PLAN_SHAPE", "/inputSchema/type"]]);
+  });
+
   it("given an input, validate checks it against the inputSchema as run does", async () => {
     const engine = createEngine({ tools: [greet] });
     const plan = { type: "plan", inputSchema, plan: [{ _tool: "greet", name: "†input.userName" }] };
