@@ -149,7 +149,6 @@ describe("a broken plan: every problem, in document order", () => {
       ["OUTPUT_CONFLICT", "/plan/6/_outputPath"],
       ["LATENT_WITHOUT_OUTPUT", "/plan/7"],
       ["OUTCOME_UNKNOWN", "/plan/8/_outputPath"],
-      ["REF_TYPE_MISMATCH", "/plan/9/message"],
       ["UNREACHABLE", "/plan/9/message"],
       ["REF_TYPE_MISMATCH", "/plan/10/a"],
       ["REF_UNRESOLVED", "/plan/10/b"],

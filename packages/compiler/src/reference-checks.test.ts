@@ -54,6 +54,20 @@ describe("REF_TYPE_MISMATCH through the writer's output schema at a sub-path", (
     expect(result.diagnostics).toEqual([]);
   });
 
+  it("only the first alternative's type is known: a branch() value of a later one may be any JSON", () => {
+    // fetchUser's output schema is an object; only its first alternative is checked against it when it runs
+    const three = "†state.ok || †state.other || †state.err";
+    const result = compile(
+      plan(
+        { _tool: "fetchUser", _id: "f", userId: "u", _outputPath: three },
+        { _tool: "log", message: "†state.other" },
+        { _tool: "log", message: "†state.ok" },
+      ),
+      registry,
+    );
+    expect(codes(result.diagnostics)).toEqual([["REF_TYPE_MISMATCH", "/plan/2/message"]]);
+  });
+
   it("a fallback is a mismatch only when no alternative can fit", () => {
     const mixed = compile(
       plan(fetch, { _tool: "add", a: "†state.user.name || †state.user.age", b: 1 }),

@@ -50,9 +50,9 @@ function computeWrittenTypes(
     const writer = builder.entries.get(link.callId);
     if (writer === undefined || writer.call.outputMethod !== "set") return undefined;
     for (const alternative of link.alternatives) {
-      const isFailureBranch =
-        writer.alternatives.length > 1 && alternative === writer.alternatives.length - 1;
-      if (isFailureBranch) return undefined;
+      // Only the first alternative's value is known: it is checked against the output schema at run time,
+      // while a `branch(k, value)` for k ≥ 1 may hold any JSON and the last of two or more gets the error.
+      if (alternative !== 0) return undefined;
       for (const target of writer.alternatives[alternative] ?? []) {
         if (target.kind !== reference.kind || target.path.length > reference.path.length) return undefined;
         const output = writer.call.hasOutput ? undefined : writer.tool.outputSchema;
