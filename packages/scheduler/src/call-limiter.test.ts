@@ -85,13 +85,15 @@ describe("runs with scarce slots (M6)", () => {
       ],
       { concurrency: 1 },
     );
-    for (const next of ["head", "lone", "c1", "c2"]) {
+    // head's slot goes to c1 (a longer remaining path than lone's), not to lone, which waited first;
+    // then lone and c2 tie (1 call left each) and lone, which asked first, goes first
+    for (const next of ["head", "c1", "lone", "c2"]) {
       await flush(50);
       expect(started.at(-1)).toBe(next);
       finish.get(next)?.();
     }
     const { result } = await running;
     expect(result.status).toBe("succeeded");
-    expect(started).toEqual(["head", "lone", "c1", "c2"]);
+    expect(started).toEqual(["head", "c1", "lone", "c2"]);
   });
 });

@@ -33,8 +33,15 @@ export interface DispatchHost {
   end(index: number, ending: CallEnding): void;
   /** Hands a completed result to the decision core (committed in order). */
   complete(index: number, pending: PendingResult): void;
-  /** Invokes the tool under the concurrency limits. */
-  invoke(index: number, tool: RegisteredTool): Awaitable<InvokeOutcome>;
+  /**
+   * Invokes the tool under the concurrency limits and hands the outcome to `settle` before the call's slot
+   * is given back, so the calls its result makes ready are queued (and ranked) by then.
+   */
+  invoke(
+    index: number,
+    tool: RegisteredTool,
+    settle: (outcome: InvokeOutcome) => Awaitable<void>,
+  ): Awaitable<void>;
 }
 
 const failed = (code: string, message: string): CallEnding => ({
@@ -148,9 +155,7 @@ function decide(
 function execute(host: DispatchHost, index: number, run: CallRun, tool: RegisteredTool): Awaitable<void> {
   if (host.aborted) return host.end(index, { status: "cancelled", wrote: [], reason: host.abortReason });
   if (tool.latent) return completeValue(host, index, run.call, tool, run.call.output);
-  const outcome = host.invoke(index, tool);
-  if (!(outcome instanceof Promise)) return onInvoked(host, index, run, tool, outcome);
-  return outcome.then((value) => onInvoked(host, index, run, tool, value));
+  return host.invoke(index, tool, (outcome) => onInvoked(host, index, run, tool, outcome));
 }
 
 /** Asks the confirmation hook (when installed), then executes. */

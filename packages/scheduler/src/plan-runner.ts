@@ -277,24 +277,42 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     return this.runs[index] as CallRun;
   }
 
-  /** Invokes the tool under the limits; fast path (no queue) when nothing is limited. */
-  invoke(index: number, tool: RegisteredTool): Awaitable<InvokeOutcome> {
+  /**
+   * Invokes the tool under the limits and settles its outcome; fast path (no queue) when nothing is
+   * limited. Under a limit the outcome is settled inside the slot: a freed slot would otherwise go to a
+   * call already waiting before this call's dependents (perhaps on the critical path) were even queued.
+   */
+  invoke(
+    index: number,
+    tool: RegisteredTool,
+    settle: (outcome: InvokeOutcome) => Awaitable<void>,
+  ): Awaitable<void> {
     const run = this.runOf(index);
     const call = run.call;
     const request = new CallInvocation(this, run, tool, this.policyOf(call, tool));
-    if (this.limiter.unlimited(tool.name)) return invokeTool(request);
-    const task = (): Awaitable<InvokeOutcome> => {
-      if (this.failingFast) return { kind: "cancelled", attempts: run.attempts };
+    if (this.limiter.unlimited(tool.name)) {
       const outcome = invokeTool(request);
-      if (this.options.failFast !== true) return outcome;
-      return isThenable<InvokeOutcome>(outcome)
-        ? Promise.resolve(outcome).then((value) => this.failFastEarly(call, value))
-        : this.failFastEarly(call, outcome);
+      return isThenable<InvokeOutcome>(outcome) ? Promise.resolve(outcome).then(settle) : settle(outcome);
+    }
+    let started = false;
+    const task = (): Awaitable<void> => {
+      started = true;
+      if (this.failingFast) return settle({ kind: "cancelled", attempts: run.attempts });
+      const outcome = invokeTool(request);
+      const failFast = this.options.failFast === true;
+      if (!isThenable<InvokeOutcome>(outcome))
+        return settle(failFast ? this.failFastEarly(call, outcome) : outcome);
+      return Promise.resolve(outcome).then((value) =>
+        settle(failFast ? this.failFastEarly(call, value) : value),
+      );
     };
     const priority = this.options.criticalPaths?.get(call.id) ?? 0;
-    return this.limiter
-      .run(tool.name, priority, this.signal, task)
-      .catch((): InvokeOutcome => ({ kind: "cancelled", attempts: run.attempts }));
+    return this.limiter.run(tool.name, priority, this.signal, task).catch((error: unknown) => {
+      // Refused before it started (the run was aborted while it waited): the call is cancelled. A failure
+      // while settling is the runner's own and fatal, as on the fast path.
+      if (started) throw error;
+      return settle({ kind: "cancelled", attempts: run.attempts });
+    });
   }
 
   /**
