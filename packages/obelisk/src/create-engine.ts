@@ -94,7 +94,11 @@ export function createEngine(given: EngineOptions): Engine {
         return { run, calls: await store.listCallRecords(asRunId(runId)) };
       },
     },
-    close: () => store.close(),
+    close: async () => {
+      // runs in flight are cancelled and finish their records before the store goes
+      await runtime.active.closeAll();
+      await store.close();
+    },
   };
   return engine;
 }

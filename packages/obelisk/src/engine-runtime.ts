@@ -13,6 +13,7 @@ import {
 } from "@obelisk/core";
 import { CallLimiter, EventHub, type RunObserver } from "@obelisk/scheduler";
 import { DEFAULT_RETENTION, type RunLock, type StateStore } from "@obelisk/state";
+import { ActiveRuns } from "./active-runs.js";
 import { InputChecker, type SchemaSource } from "./check-input.js";
 import type { EngineOptions, RunOptions, ValidateOptions, ValidationResult } from "./engine-types.js";
 import { keepRunShapesSoon } from "./keep-run-shapes.js";
@@ -75,6 +76,8 @@ export class EngineRuntime {
   readonly now: () => number;
   /** The engine's limits, shared by all its runs (global and per-tool limits hold across threads). */
   readonly limiter: CallLimiter;
+  /** Runs in flight: `close()` cancels them and waits for their records before the store closes. */
+  readonly active = new ActiveRuns();
   private readonly inputs = new InputChecker();
 
   constructor(

@@ -229,6 +229,9 @@ export interface Engine {
     /** One run with its call records; RUN_NOT_FOUND when unknown. */
     show(runId: string): Promise<RunDetails>;
   };
-  /** Closes the store. */
+  /**
+   * Cancels the runs in flight (batch and streaming: their tools get the abort, their records end
+   * `cancelled`), waits until each has finished, then closes the store. Runs asked for afterwards: STORE_CLOSED.
+   */
   close(): Promise<void>;
 }

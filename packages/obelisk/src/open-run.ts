@@ -13,6 +13,24 @@ import { toRunResult } from "./to-run-result.js";
  * Automatic ids start at a number reserved at open; the rest are reserved at close (the lock is held).
  */
 export async function openRun(runtime: EngineRuntime, options: OpenOptions): Promise<StreamingRun> {
+  // The run holds a lease on the engine until it is closed: `engine.close()` aborts and closes it first.
+  const lease = runtime.active.lease(options.signal);
+  try {
+    const stream = await leasedOpen(runtime, options, lease.signal);
+    const close = (): Promise<RunResult> => stream.close().finally(() => lease.release());
+    lease.closer = close;
+    return { ...stream, close };
+  } catch (error) {
+    lease.release();
+    throw error;
+  }
+}
+
+async function leasedOpen(
+  runtime: EngineRuntime,
+  options: OpenOptions,
+  signal: AbortSignal,
+): Promise<StreamingRun> {
   const threadId = asThreadId(options.threadId ?? "default");
   const engine = runtime.options;
   const maxBytes = engine.limits?.maxValueBytes;
@@ -68,7 +86,7 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
       limiter: runtime.limiter,
       failFast: options.failFast ?? engine.failFast ?? false,
       ...(engine.confirm === undefined ? {} : { confirm: engine.confirm }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      signal,
       ...(engine.timers === undefined ? {} : { timers: engine.timers }),
       now: runtime.now,
       ...(engine.random === undefined ? {} : { random: engine.random }),

@@ -7,7 +7,8 @@ import { toRunResult } from "./to-run-result.js";
 /**
  * One tick: takes the thread lock, validates, records the run (plan and input, so `resume` works),
  * executes, finishes the run record, applies retention after the run and releases the lock. `resumed`: the
- * automatic ids are numbered as in the run being resumed.
+ * automatic ids are numbered as in the run being resumed. The run holds a lease on the engine until it has
+ * ended, so `engine.close()` cancels it and waits for its record instead of closing the store under it.
  */
 export async function runPlan(
   runtime: EngineRuntime,
@@ -15,6 +16,22 @@ export async function runPlan(
   options: RunOptions,
   hub: EventHub,
   resumed?: ResumedNumbering,
+): Promise<RunResult> {
+  const lease = runtime.active.lease(options.signal);
+  try {
+    return await leasedRun(runtime, plan, options, hub, lease.signal, resumed);
+  } finally {
+    lease.release();
+  }
+}
+
+async function leasedRun(
+  runtime: EngineRuntime,
+  plan: unknown,
+  options: RunOptions,
+  hub: EventHub,
+  signal: AbortSignal,
+  resumed: ResumedNumbering | undefined,
 ): Promise<RunResult> {
   const prepared = await runtime.prepare(plan, options, resumed);
   const { threadId, compiled, lock } = prepared;
@@ -45,7 +62,7 @@ export async function runPlan(
         limiter: runtime.limiter,
         failFast: options.failFast ?? engine.failFast ?? false,
         ...(engine.confirm === undefined ? {} : { confirm: engine.confirm }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        signal,
         ...(engine.timers === undefined ? {} : { timers: engine.timers }),
         now: runtime.now,
         ...(engine.random === undefined ? {} : { random: engine.random }),

@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createSqliteStore } from "@obelisk/state/sqlite";
+import { afterEach, describe, expect, it } from "vitest";
+import { Controller } from "./__fixtures__/controlled-tools.js";
+import { until } from "./__fixtures__/deferred.js";
+import { codeOf } from "./__fixtures__/error-codes.js";
+import { createEngine } from "./index.js";
+
+const plan = [
+  { _tool: "wait", _id: "a", key: "a", _outputPath: "†state.a" },
+  { _tool: "wait", _id: "b", key: "b", value: "†state.a", _outputPath: "†state.b" },
+];
+
+describe("engine.close() while runs are in flight", () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("cancels a run, waits for its record, then closes the store; nothing is left running", async () => {
+    dir = mkdtempSync(join(tmpdir(), "obelisk-close-"));
+    const file = join(dir, "state.db");
+    const control = new Controller();
+    const engine = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
+    const running = engine.run(plan, { threadId: "t" });
+    await until(() => control.started.length === 1);
+    const closed = engine.close();
+    const result = await running;
+    await closed;
+    expect(result.status).toBe("cancelled");
+    expect(result.calls.a?.status).toBe("cancelled");
+    expect(control.signals.get("a")?.aborted).toBe(true);
+    expect(await codeOf(() => engine.run(plan, { threadId: "t" }))).toBe("STORE_CLOSED");
+
+    const reopened = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
+    const [run] = await reopened.runs.list({ threadId: "t" });
+    expect(run?.status).toBe("cancelled");
+    const details = await reopened.runs.show(run?.runId ?? "");
+    expect(details.calls.map((call) => [call.callId, call.status]).sort()).toEqual([
+      ["a", "cancelled"],
+      ["b", "cancelled"],
+    ]);
+    await reopened.close();
+  });
+
+  it("closes an open streaming run (its record finished) before the store", async () => {
+    dir = mkdtempSync(join(tmpdir(), "obelisk-close-"));
+    const file = join(dir, "state.db");
+    const control = new Controller();
+    const engine = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
+    const stream = await engine.open({ threadId: "s" });
+    stream.add(plan[0]);
+    await until(() => control.started.length === 1);
+    await engine.close();
+    expect((await stream.close()).status).toBe("cancelled");
+    const reopened = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
+    const [run] = await reopened.runs.list({ threadId: "s" });
+    expect(run?.status).toBe("cancelled");
+    await reopened.close();
+  });
+});
