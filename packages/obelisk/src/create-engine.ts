@@ -7,7 +7,7 @@ import { withCheckedHooks } from "./checked-hooks.js";
 import { editThread } from "./edit-thread.js";
 import { EngineRuntime } from "./engine-runtime.js";
 import type { Engine, EngineOptions, RunHandle, RunOptions, RunResult } from "./engine-types.js";
-import { checkSummarizeOptions, requireString } from "./facade-arguments.js";
+import { checkRunOptions, checkSummarizeOptions, requireString } from "./facade-arguments.js";
 import { openRun } from "./open-run.js";
 import { runPlan } from "./run-plan.js";
 
@@ -51,18 +51,26 @@ export function createEngine(given: EngineOptions): Engine {
   const maxValueBytes = options.limits?.maxValueBytes;
   const start = (plan: unknown, runOptions: RunOptions = {}): RunHandle => {
     const channel = new EventChannel();
-    const result = runPlan(runtime, plan, runOptions, runtime.hub([runOptions.onEvent, channel.push]));
+    let result: Promise<RunResult>;
+    try {
+      checkRunOptions(runOptions);
+      result = runPlan(runtime, plan, runOptions, runtime.hub([runOptions.onEvent, channel.push]));
+    } catch (error) {
+      result = Promise.reject(error);
+    }
     result.catch(() => channel.end());
     return { events: channel, result };
   };
   const engine: Engine = {
     store,
     registry,
-    validate: (plan, validateOptions) => runtime.validate(plan, validateOptions),
-    run: (plan, runOptions = {}) => runPlan(runtime, plan, runOptions, runtime.hub([runOptions.onEvent])),
+    validate: async (plan, validateOptions) => runtime.validate(plan, checkRunOptions(validateOptions)),
+    run: async (plan, runOptions = {}) =>
+      runPlan(runtime, plan, checkRunOptions(runOptions), runtime.hub([runOptions.onEvent])),
     start,
-    open: (openOptions = {}) => openRun(runtime, openOptions),
-    resume: (runId, resumeOptions = {}) => resumeRun(runtime, runId, resumeOptions),
+    open: async (openOptions = {}) => openRun(runtime, checkRunOptions(openOptions)),
+    resume: async (runId, resumeOptions = {}) =>
+      resumeRun(runtime, requireString(runId, "the run id"), checkRunOptions(resumeOptions)),
     summarize: async (threadId, summarizeOptions) =>
       summarize(store, asThreadId(threadId), checkSummarizeOptions(summarizeOptions)),
     get: async (threadId, reference, getOptions) =>

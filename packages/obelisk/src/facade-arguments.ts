@@ -21,3 +21,39 @@ export function checkSummarizeOptions(options: SummarizeOptions | undefined): Su
     throw new ObeliskError("USAGE", 'refs must be an array of reference strings, e.g. ["†state.user"]');
   return options;
 }
+
+const describe = (value: unknown): string =>
+  value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+
+/** True for an AbortSignal (or a look-alike from another realm: `aborted` and `addEventListener`). */
+const isSignal = (value: unknown): boolean =>
+  value instanceof AbortSignal ||
+  (typeof value === "object" &&
+    value !== null &&
+    typeof (value as { aborted?: unknown }).aborted === "boolean" &&
+    typeof (value as { addEventListener?: unknown }).addEventListener === "function");
+
+/**
+ * Checks the options of `run`, `start`, `resume`, `open` and `validate` that the engine reads itself (input
+ * and context are copied and checked on their own): a wrong type is USAGE before anything is locked or
+ * recorded, instead of a raw TypeError from deep inside a run or a thread no reference can name.
+ */
+export function checkRunOptions<T>(options: T): T {
+  if (options === undefined) return options;
+  if (typeof options !== "object" || options === null || Array.isArray(options))
+    throw new ObeliskError("USAGE", `the options must be an object, not ${describe(options)}`);
+  const given = options as Record<string, unknown>;
+  const wrong = (name: string, want: string) =>
+    new ObeliskError("USAGE", `${name} must be ${want}, not ${describe(given[name])}`);
+  const threadId = given.threadId;
+  if (threadId !== undefined && (typeof threadId !== "string" || threadId.length === 0))
+    throw wrong("threadId", "a non-empty string");
+  if (given.approvedHash !== undefined && typeof given.approvedHash !== "string")
+    throw wrong("approvedHash", "a string (the planHash validate returned)");
+  if (given.signal !== undefined && !isSignal(given.signal)) throw wrong("signal", "an AbortSignal");
+  if (given.failFast !== undefined && typeof given.failFast !== "boolean")
+    throw wrong("failFast", "a boolean");
+  if (given.onEvent !== undefined && typeof given.onEvent !== "function")
+    throw wrong("onEvent", "a function (the observer)");
+  return options;
+}

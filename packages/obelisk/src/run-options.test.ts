@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { codeOf } from "./__fixtures__/error-codes.js";
+import { createEngine } from "./index.js";
+
+const echo = { name: "echo", run: () => 1 };
+const plan = [{ _tool: "echo", _id: "e", _outputPath: "†state.e" }];
+
+describe("run options are checked before anything is locked or recorded (SPEC §11)", () => {
+  it.each([
+    ["threadId: a number", { threadId: 5 }],
+    ["threadId: an object", { threadId: { id: "t" } }],
+    ["threadId: empty", { threadId: "" }],
+    ["signal: a plain object", { signal: {} }],
+    ["failFast: a string", { failFast: "yes" }],
+    ["onEvent: a string", { onEvent: "log" }],
+    ["approvedHash: a number", { approvedHash: 1 }],
+    ["the options: an array", []],
+  ])("%s is USAGE from run, start, validate and open", async (_label, options) => {
+    const engine = createEngine({ tools: [echo] });
+    const given = options as never;
+    expect(await codeOf(() => engine.run(plan, given))).toBe("USAGE");
+    expect(await codeOf(() => engine.start(plan, given).result)).toBe("USAGE");
+    expect(await codeOf(() => engine.validate(plan, given))).toBe("USAGE");
+    expect(await codeOf(() => engine.open(given))).toBe("USAGE");
+    expect(await engine.runs.list()).toEqual([]);
+    expect((await engine.run(plan)).status).toBe("succeeded");
+  });
+
+  it("resume checks its run id and options too", async () => {
+    const engine = createEngine({ tools: [echo] });
+    const { runId } = await engine.run(plan, { threadId: "t" });
+    expect(await codeOf(() => engine.resume(5 as never))).toBe("USAGE");
+    expect(await codeOf(() => engine.resume(runId, { signal: {} } as never))).toBe("USAGE");
+    expect((await engine.resume(runId)).calls.e?.status).toBe("satisfied");
+  });
+});
