@@ -196,7 +196,12 @@ export class EngineRuntime {
    * Takes the lock, validates (PLAN_INVALID, PLAN_NOT_APPROVED) and reserves automatic id numbers; a resumed
    * run is numbered as the original was (its numbers are reserved already).
    */
-  async prepare(plan: unknown, options: RunOptions, resumed?: ResumedNumbering): Promise<PreparedRun> {
+  async prepare(
+    plan: unknown,
+    options: RunOptions,
+    resumed?: ResumedNumbering,
+    signal?: AbortSignal,
+  ): Promise<PreparedRun> {
     const threadId = asThreadId(options.threadId ?? "default");
     const maxBytes = this.options.limits?.maxValueBytes;
     const input = normalizeInput(options.input, maxBytes);
@@ -205,7 +210,11 @@ export class EngineRuntime {
       threadId,
       this.options.stateSchema === undefined ? undefined : { stateSchema: this.options.stateSchema },
     );
-    const lock = await this.store.lockThread(threadId, { waitMs: this.options.lockWaitMs ?? 0 });
+    // a run cancelled while it waits for the thread gives up the wait (THREAD_BUSY): nothing is recorded
+    const lock = await this.store.lockThread(threadId, {
+      waitMs: this.options.lockWaitMs ?? 0,
+      ...(signal === undefined ? {} : { signal }),
+    });
     try {
       const context = await this.threadContext(threadId, input, extraKinds);
       const expectedFirst = resumed?.firstAutoIdNumber ?? (await this.nextCallNumber(threadId));

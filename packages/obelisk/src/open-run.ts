@@ -41,7 +41,7 @@ async function leasedOpen(
     threadId,
     engine.stateSchema === undefined ? undefined : { stateSchema: engine.stateSchema },
   );
-  const lock = await store.lockThread(threadId, { waitMs: engine.lockWaitMs ?? 0 });
+  const lock = await store.lockThread(threadId, { waitMs: engine.lockWaitMs ?? 0, signal });
   const channel = new EventChannel();
   let created: RunId | undefined;
   try {

@@ -33,7 +33,7 @@ async function leasedRun(
   signal: AbortSignal,
   resumed: ResumedNumbering | undefined,
 ): Promise<RunResult> {
-  const prepared = await runtime.prepare(plan, options, resumed);
+  const prepared = await runtime.prepare(plan, options, resumed, signal);
   const { threadId, compiled, lock } = prepared;
   const engine = runtime.options;
   try {

@@ -322,9 +322,13 @@ class SqliteStore extends CachedStore {
       : Object.freeze({ reference: row.reference, evictedAt: row.evicted_at, reason: row.reason });
   }
 
-  protected override async acquireExternal(threadId: ThreadId, waitMs: number): Promise<void> {
+  protected override async acquireExternal(
+    threadId: ThreadId,
+    waitMs: number,
+    signal?: AbortSignal,
+  ): Promise<void> {
     this.model(threadId);
-    await this.lock.acquire(threadId, waitMs);
+    await this.lock.acquire(threadId, waitMs, signal);
   }
 
   protected override releaseExternal(threadId: ThreadId): void {

@@ -258,8 +258,14 @@ export interface StateStore {
   openThread(threadId: ThreadId, options?: { readonly stateSchema?: JsonObject }): Promise<ThreadInfo>;
   /** The folded state of a thread (frozen; `{}` for a new thread). */
   readState(threadId: ThreadId): Awaitable<JsonObject>;
-  /** Takes the per-thread run lock; throws ObeliskError THREAD_BUSY (or waits up to `waitMs`). */
-  lockThread(threadId: ThreadId, options?: { readonly waitMs?: number }): Promise<RunLock>;
+  /**
+   * Takes the per-thread run lock; throws ObeliskError THREAD_BUSY (or waits up to `waitMs`). A `signal`
+   * aborted when the call would wait, or during the wait, gives it up: THREAD_BUSY with `data.cancelled`.
+   */
+  lockThread(
+    threadId: ThreadId,
+    options?: { readonly waitMs?: number; readonly signal?: AbortSignal },
+  ): Promise<RunLock>;
   /** Reserves `count` automatic call-id numbers; returns the first. Counters only go up. */
   reserveCallNumbers(threadId: ThreadId, count: number): Awaitable<number>;
   /**

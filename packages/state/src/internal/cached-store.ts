@@ -206,12 +206,15 @@ export abstract class CachedStore implements StateStore {
     throw new ObeliskError("STORE_ERROR", `thread "${threadId}" keeps changing under this store; try again`);
   }
 
-  async lockThread(threadId: ThreadId, options: { readonly waitMs?: number } = {}): Promise<RunLock> {
+  async lockThread(
+    threadId: ThreadId,
+    options: { readonly waitMs?: number; readonly signal?: AbortSignal } = {},
+  ): Promise<RunLock> {
     this.assertOpen();
     const waitMs = options.waitMs ?? 0;
-    await this.locks.acquire(threadId, waitMs);
+    await this.locks.acquire(threadId, waitMs, options.signal);
     try {
-      await this.acquireExternal(threadId, waitMs);
+      await this.acquireExternal(threadId, waitMs, options.signal);
     } catch (error) {
       this.locks.release(threadId);
       throw error;
@@ -237,7 +240,11 @@ export abstract class CachedStore implements StateStore {
   }
 
   /** Cross-process part of the lock (none in memory). */
-  protected async acquireExternal(_threadId: ThreadId, _waitMs: number): Promise<void> {}
+  protected async acquireExternal(
+    _threadId: ThreadId,
+    _waitMs: number,
+    _signal?: AbortSignal,
+  ): Promise<void> {}
   /** Releases the cross-process part of the lock. */
   protected releaseExternal(_threadId: ThreadId): void {}
 

@@ -4,6 +4,7 @@ import { ObeliskError } from "@obelisk/core";
 import type { Database } from "better-sqlite3";
 import type { Clock } from "../store-options.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
+import { cancelledWait } from "./thread-locks.js";
 
 /** Options of the cross-process lock. */
 export interface SqliteLockOptions {
@@ -63,10 +64,11 @@ export class SqliteLock {
     return this.now() - row.heartbeat_ms > (this.options.staleMs ?? 30_000);
   }
 
-  /** Takes the thread's row, polling up to `waitMs`; throws THREAD_BUSY. */
-  async acquire(threadId: string, waitMs: number): Promise<void> {
+  /** Takes the thread's row, polling up to `waitMs`; throws THREAD_BUSY (also when `signal` aborts the wait). */
+  async acquire(threadId: string, waitMs: number, signal?: AbortSignal): Promise<void> {
     const pollMs = this.options.pollMs ?? 25;
     for (let waited = 0; !this.tryTake(threadId); waited += pollMs) {
+      if (signal?.aborted) throw cancelledWait(threadId);
       if (waited >= waitMs) {
         throw new ObeliskError("THREAD_BUSY", `thread "${threadId}" is locked by another process`, {
           data: { threadId, waitMs },

@@ -6,6 +6,12 @@ const busy = (threadId: string, waitMs: number): ObeliskError =>
     hint: "runs on one thread never overlap: wait for the other run, or pass a lock wait time",
   });
 
+/** A wait for the lock given up because the run waiting for it was cancelled. */
+export const cancelledWait = (threadId: string): ObeliskError =>
+  new ObeliskError("THREAD_BUSY", `gave up waiting for thread "${threadId}": the run was cancelled`, {
+    data: { threadId, cancelled: true },
+  });
+
 /**
  * In-process exclusive locks per thread. A second locker waits (FIFO) up to `waitMs` and then fails with
  * THREAD_BUSY; a release hands the lock straight to the next waiter. Timeouts use `setTimeout`
@@ -20,25 +26,35 @@ export class ThreadLocks {
     return this.held.has(threadId);
   }
 
-  /** Takes the lock, waiting up to `waitMs` (0: fail at once). */
-  acquire(threadId: string, waitMs: number): Promise<void> {
+  /**
+   * Takes the lock, waiting up to `waitMs` (0: fail at once); a `signal` aborted when it would wait, or while
+   * it waits, gives the wait up (THREAD_BUSY, `data.cancelled`). A free lock is taken whatever the signal.
+   */
+  acquire(threadId: string, waitMs: number, signal?: AbortSignal): Promise<void> {
     if (!this.held.has(threadId)) {
       this.held.add(threadId);
       return Promise.resolve();
     }
+    if (signal?.aborted) return Promise.reject(cancelledWait(threadId));
     if (!(waitMs > 0)) return Promise.reject(busy(threadId, waitMs));
     return new Promise<void>((resolve, reject) => {
       const queue = this.waiters.get(threadId) ?? [];
       this.waiters.set(threadId, queue);
-      const grant = (): void => {
+      const leave = (error: ObeliskError): void => {
         clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
+        signal?.removeEventListener("abort", cancel);
         const index = queue.indexOf(grant);
         if (index >= 0) queue.splice(index, 1);
-        reject(busy(threadId, waitMs));
-      }, waitMs);
+        reject(error);
+      };
+      const cancel = (): void => leave(cancelledWait(threadId));
+      const grant = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", cancel);
+        resolve();
+      };
+      const timer = setTimeout(() => leave(busy(threadId, waitMs)), waitMs);
+      signal?.addEventListener("abort", cancel, { once: true });
       queue.push(grant);
     });
   }
