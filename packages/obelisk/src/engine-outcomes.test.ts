@@ -251,6 +251,9 @@ describe("confirmation hook", () => {
       tool: "give",
       params: { value: { deep: true } },
       outputPath: "†state.yes",
+      runId: result.runId,
+      threadId: "default",
+      signal: expect.any(AbortSignal),
     });
     expect(result.state).toEqual({ yes: { deep: true } });
   });

@@ -1,10 +1,13 @@
 import { toRecordedError } from "./event-hub.js";
 
+/** The reason of a rejection whose hook gave none (SPEC §7: a rejected call has its reason in the result). */
+const DEFAULT_REJECT_REASON = "rejected by the confirm hook (no reason given)";
+
 /** What a confirmation hook answered, checked: a decision, or why it is not one. */
 type CheckedDecision =
   | { readonly action: "approve" }
   | { readonly action: "modify"; readonly params: unknown }
-  | { readonly action: "reject"; readonly reason: string | undefined }
+  | { readonly action: "reject"; readonly reason: string }
   | { readonly action: "invalid"; readonly message: string };
 
 /**
@@ -16,11 +19,19 @@ export function checkDecision(decision: unknown): CheckedDecision {
     return { action: "invalid", message: `the confirm hook returned ${describe(decision)}, not a decision` };
   try {
     const { action } = decision as { action?: unknown };
-    if (action === "approve") return { action };
+    if (action === "approve") {
+      // params with approve is ambiguous (the host may have meant modify): running the original would be wrong
+      if ((decision as { params?: unknown }).params !== undefined)
+        return {
+          action: "invalid",
+          message: 'the confirm hook approved with params: answer "modify" to change them',
+        };
+      return { action };
+    }
     if (action === "modify") return { action, params: (decision as { params?: unknown }).params };
     if (action === "reject") {
       const reason = (decision as { reason?: unknown }).reason;
-      return { action, reason: reason === undefined ? undefined : String(reason) };
+      return { action, reason: reason === undefined ? DEFAULT_REJECT_REASON : String(reason) };
     }
     return { action: "invalid", message: "the confirm hook returned an unknown action" };
   } catch (error) {

@@ -44,6 +44,7 @@ describe("confirm hook answers that are not decisions (M4)", () => {
       ["a string", "approve"],
       ["an object with a throwing action getter", throwingGetter],
       ["an unknown action", { action: "maybe" }],
+      ["approve with params (the host meant modify?)", { action: "approve", params: { v: 3 } }],
     ] as const) {
       it(`${label} (${async ? "async" : "sync"}) fails only that call with CONFIRM_ERROR, with a record`, async () => {
         const ran: string[] = [];
@@ -67,13 +68,25 @@ describe("confirm hook answers that are not decisions (M4)", () => {
     }
   }
 
-  it("a reject without a reason still rejects the call", async () => {
+  it("a reject without a reason still rejects the call, with a reason in the result (SPEC §7)", async () => {
     const ran: string[] = [];
     const { result } = await runPlan(registryCounting(ran), plan, {
       confirm: hookAnswering({ action: "reject" }, false),
     });
     expect(statusOf(result).ask).toEqual(["rejected", undefined]);
+    expect(result.calls.find((call) => call.callId === "ask")?.reason).toMatch(/no reason given/);
     expect(result.status).toBe("succeeded");
+  });
+
+  it("the hook is told the run, the thread and the run's signal", async () => {
+    const seen: { runId: string; threadId: string; aborted: boolean }[] = [];
+    await runPlan(registryCounting([]), plan.slice(0, 1), {
+      confirm: (request) => {
+        seen.push({ runId: request.runId, threadId: request.threadId, aborted: request.signal.aborted });
+        return { action: "approve" };
+      },
+    });
+    expect(seen).toEqual([{ runId: "r", threadId: expect.any(String), aborted: false }]);
   });
 });
 

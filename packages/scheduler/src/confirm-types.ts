@@ -1,6 +1,10 @@
 import type { JsonObject } from "@obelisk/core";
 
-/** What the confirmation hook answers for a call about to be dispatched. */
+/**
+ * What the confirmation hook answers for a call about to be dispatched. `modify`'s params are taken as
+ * literal values (re-validated against the tool's input schema; a `†` string in them is not resolved), and
+ * `approve` takes no params (an approve with params is CONFIRM_ERROR: answer `modify` to change them).
+ */
 export type ConfirmDecision =
   | { readonly action: "approve" }
   | { readonly action: "modify"; readonly params: JsonObject }
@@ -16,6 +20,15 @@ export interface ConfirmRequest {
   readonly params: JsonObject;
   /** Canonical output path, if any. */
   readonly outputPath?: string;
+  /** The run and thread asking (for a person's approval screen). */
+  readonly runId: string;
+  readonly threadId: string;
+  /**
+   * Aborted when the run is cancelled: a hook waiting for a person can stop waiting (the call already ends
+   * `cancelled`; a late answer is ignored). No timeout covers the hook: a hook that never answers holds the
+   * call until the run is aborted.
+   */
+  readonly signal: AbortSignal;
 }
 
 /** The confirmation hook: asked for each ready call just before dispatch (never for satisfied calls). */

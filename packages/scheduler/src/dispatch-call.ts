@@ -126,11 +126,7 @@ function decide(
     case "approve":
       return execute(host, index, run, tool);
     case "reject":
-      return host.end(index, {
-        status: "rejected",
-        wrote: [],
-        ...(decision.reason === undefined ? {} : { reason: decision.reason }),
-      });
+      return host.end(index, { status: "rejected", wrote: [], reason: decision.reason });
     case "modify": {
       // held to the run's value limit, like resolved parameters (a confirm hook cannot pass a larger argument)
       const json = toJsonValue(decision.params, { maxBytes: paramsLimit(host.options.maxValueBytes) });
@@ -173,6 +169,9 @@ function confirmThenExecute(
     tool: call.tool,
     params: run.params ?? {},
     ...(call.outputPath === undefined ? {} : { outputPath: call.outputPath.text }),
+    runId: host.options.runId,
+    threadId: host.options.threadId,
+    signal: host.signal,
   };
   let decision: unknown;
   try {
