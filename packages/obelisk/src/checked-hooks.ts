@@ -4,10 +4,18 @@ import type { EngineOptions } from "./engine-types.js";
 /** The largest time a Date can hold, in ms from the epoch. */
 const MAX_DATE_MS = 8.64e15;
 
-/** A clock that throws USAGE when the injected one answers something that is not a time (NaN, "1", 1e300). */
+/**
+ * A clock that throws USAGE when the injected one answers something that is not a time (NaN, "1", 1e300)
+ * or throws itself.
+ */
 function checkedClock(now: () => number): () => number {
   return () => {
-    const time = now();
+    let time: unknown;
+    try {
+      time = now();
+    } catch (error) {
+      throw new ObeliskError("USAGE", "the engine's now() threw", { cause: error });
+    }
     if (typeof time !== "number" || !(Math.abs(time) <= MAX_DATE_MS))
       throw new ObeliskError(
         "USAGE",

@@ -34,7 +34,8 @@ async function resumeRun(runtime: EngineRuntime, runId: string, options: RunOpti
     resumed,
   );
   const after = await runtime.store.getRun(asRunId(runId));
-  if (after?.status === "running") await runtime.store.finishRun(asRunId(runId), "cancelled", runtime.iso());
+  if (after?.status === "running")
+    await runtime.store.finishRun(asRunId(runId), "cancelled", runtime.endedAt());
   return result;
 }
 

@@ -95,6 +95,15 @@ export class EngineRuntime {
     return new Date(this.now()).toISOString();
   }
 
+  /** The end time for a run record: the injected clock's, or the real one when that clock fails, so the record still ends. */
+  endedAt(): string {
+    try {
+      return this.iso();
+    } catch {
+      return new Date().toISOString();
+    }
+  }
+
   /** A new run id from the injected generator. */
   runId() {
     return asRunId((this.options.generateId ?? (() => crypto.randomUUID()))());

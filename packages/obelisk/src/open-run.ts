@@ -113,7 +113,7 @@ async function leasedOpen(
           if (compiled.autoIdsUsed > 1) await store.reserveCallNumbers(threadId, compiled.autoIdsUsed - 1);
           runnerClosed = true;
           const execution = await runner.close();
-          await store.finishRun(runId, execution.status, runtime.iso());
+          await store.finishRun(runId, execution.status, runtime.endedAt());
           finished = true;
           const state = await runtime.afterRun(threadId);
           return toRunResult(runId, threadId, compiled.planHash, execution, state);
@@ -139,13 +139,7 @@ async function leasedOpen(
 /** Marks a run `failed` after an error that ended it (best effort: the error that ended it is what is thrown). */
 async function finishFailed(runtime: EngineRuntime, runId: RunId): Promise<void> {
   try {
-    let endedAt: string;
-    try {
-      endedAt = runtime.iso();
-    } catch {
-      endedAt = new Date().toISOString(); // (an injected clock that fails: the record still ends)
-    }
-    await runtime.store.finishRun(runId, "failed", endedAt);
+    await runtime.store.finishRun(runId, "failed", runtime.endedAt());
   } catch {
     // the store is failing too: its error would hide the one that ended the run
   }

@@ -70,10 +70,10 @@ async function leasedRun(
         events: hub,
       });
     } catch (error) {
-      await runtime.store.finishRun(runId, "failed", runtime.iso());
+      await runtime.store.finishRun(runId, "failed", runtime.endedAt());
       throw error;
     }
-    await runtime.store.finishRun(runId, execution.status, runtime.iso());
+    await runtime.store.finishRun(runId, execution.status, runtime.endedAt());
     const state = await runtime.afterRun(threadId);
     return toRunResult(runId, threadId, compiled.planHash, execution, state);
   } finally {
