@@ -45,6 +45,50 @@ describe("engine.close() while runs are in flight", () => {
     await reopened.close();
   });
 
+  it("a streaming run cut off by close() keeps its calls: resume runs what was left, with the same ids", async () => {
+    dir = mkdtempSync(join(tmpdir(), "obelisk-close-"));
+    const file = join(dir, "state.db");
+    const control = new Controller();
+    const engine = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
+    const stream = await engine.open({ threadId: "s" });
+    // automatic ids: wait$1 finishes, wait$2 is in flight when the engine closes
+    expect(stream.add({ _tool: "wait", key: "one", _outputPath: "†state.one" })).toMatchObject({
+      callId: "wait$1",
+    });
+    expect(
+      stream.add({ _tool: "wait", key: "two", value: "†state.one", _outputPath: "†state.two" }),
+    ).toMatchObject({
+      callId: "wait$2",
+    });
+    await until(() => control.started.length === 1);
+    control.pending.get("one")?.resolve("one");
+    await until(() => control.started.length === 2);
+    await engine.close();
+    const { runId } = stream;
+
+    const keys: string[] = [];
+    const second = createEngine({
+      tools: [
+        {
+          name: "wait",
+          input: { type: "object", properties: { key: { type: "string" }, value: {} }, required: ["key"] },
+          run: (args: unknown, ctx) => {
+            keys.push(ctx.idempotencyKey);
+            return (args as { key: string }).key;
+          },
+        },
+      ],
+      store: createSqliteStore(file),
+    });
+    const resumed = await second.resume(runId);
+    expect(resumed.status).toBe("succeeded");
+    expect(resumed.calls["wait$1"]?.status).toBe("satisfied");
+    expect(resumed.calls["wait$2"]?.status).toBe("succeeded");
+    expect(keys).toEqual(["s:wait$2"]);
+    expect(resumed.state).toEqual({ one: "one", two: "two" });
+    await second.close();
+  });
+
   it("closes an open streaming run (its record finished) before the store", async () => {
     dir = mkdtempSync(join(tmpdir(), "obelisk-close-"));
     const file = join(dir, "state.db");

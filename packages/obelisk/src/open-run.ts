@@ -1,5 +1,12 @@
 import { createIncrementalCompiler } from "@obelisk/compiler";
-import { asThreadId, type JsonObject, ObeliskError, type RunId } from "@obelisk/core";
+import {
+  asThreadId,
+  type JsonObject,
+  type JsonValue,
+  ObeliskError,
+  type RunId,
+  toJsonValue,
+} from "@obelisk/core";
 import { EventChannel, PlanRunner } from "@obelisk/scheduler";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
@@ -69,6 +76,7 @@ async function leasedOpen(
       planHash: "sha256:",
       plan: emptyPlan,
       input: input.given,
+      firstAutoIdNumber,
       status: "running",
       startedAt: runtime.iso(),
     });
@@ -95,10 +103,14 @@ async function leasedOpen(
       streaming: true,
     });
     let closing: Promise<RunResult> | undefined;
+    // the calls accepted, as JSON copies: the run record ends with them, so `resume` can re-run them
+    const accepted: JsonValue[] = [];
     const add = (call: unknown): AddResult => {
       if (closing !== undefined) throw new ObeliskError("USAGE", "the streaming run is closed");
       const result = compiler.addCall(call);
       if (result.ok && result.call !== undefined) {
+        const copy = toJsonValue(call);
+        if (copy.ok) accepted.push(copy.value);
         runner.add([result.call]);
         return { ok: true, callId: result.call.id, diagnostics: result.diagnostics };
       }
@@ -113,7 +125,10 @@ async function leasedOpen(
           if (compiled.autoIdsUsed > 1) await store.reserveCallNumbers(threadId, compiled.autoIdsUsed - 1);
           runnerClosed = true;
           const execution = await runner.close();
-          await store.finishRun(runId, execution.status, runtime.endedAt());
+          await store.finishRun(runId, execution.status, runtime.endedAt(), {
+            plan: { type: "plan", plan: accepted },
+            planHash: compiled.planHash,
+          });
           finished = true;
           const state = await runtime.afterRun(threadId);
           return toRunResult(runId, threadId, compiled.planHash, execution, state);

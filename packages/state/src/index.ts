@@ -7,6 +7,7 @@ export type {
   CallRecord,
   CallStatus,
   CommitResult,
+  FinalPlan,
   RecordedError,
   RetentionPolicy,
   RunLock,

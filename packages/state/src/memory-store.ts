@@ -13,6 +13,7 @@ import {
 import type { StoreOptions } from "./store-options.js";
 import type {
   CallRecord,
+  FinalPlan,
   RunRecord,
   RunStatus,
   StateStore,
@@ -155,11 +156,13 @@ class MemoryStore extends CachedStore {
     this.runs.set(run.runId, copy.value as unknown as RunRecord);
   }
 
-  finishRun(runId: RunId, status: RunStatus, endedAt: string): void {
+  finishRun(runId: RunId, status: RunStatus, endedAt: string, final?: FinalPlan): void {
     this.assertOpen();
     const run = this.runs.get(runId);
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
-    this.runs.set(runId, Object.freeze({ ...run, status, endedAt }));
+    const copy = copyJson({ ...run, ...final, status, endedAt });
+    if (!copy.ok) throw new ObeliskError("USAGE", `run record is not JSON: ${copy.message}`);
+    this.runs.set(runId, copy.value as unknown as RunRecord);
   }
 
   protected readRun(runId: RunId): RunRecord | undefined {

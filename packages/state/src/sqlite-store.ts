@@ -19,6 +19,7 @@ import type {
   CallCommit,
   CallRecord,
   CommitResult,
+  FinalPlan,
   RunRecord,
   RunStatus,
   StateStore,
@@ -364,10 +365,10 @@ class SqliteStore extends CachedStore {
     }
   }
 
-  finishRun(runId: RunId, status: RunStatus, endedAt: string): void {
+  finishRun(runId: RunId, status: RunStatus, endedAt: string, final?: FinalPlan): void {
     const run = this.getRun(runId);
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
-    this.sql.runUpdate.run(status, JSON.stringify({ ...run, status, endedAt }), runId);
+    this.sql.runUpdate.run(status, JSON.stringify({ ...run, ...final, status, endedAt }), runId);
   }
 
   protected readRun(runId: RunId): RunRecord | undefined {

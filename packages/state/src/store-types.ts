@@ -143,6 +143,14 @@ export interface RunRecord {
   readonly endedAt?: string;
 }
 
+/** The plan a run ended with, when it was not known at its start (a streaming run's calls). */
+export interface FinalPlan {
+  /** The plan document (`{ type: "plan", plan: [calls] }`). */
+  readonly plan: JsonValue;
+  /** Its hash. */
+  readonly planHash: PlanHash;
+}
+
 /** One entry of a thread's write log. */
 export interface WriteLogEntry {
   /** Monotonic sequence number within the thread. */
@@ -275,8 +283,11 @@ export interface StateStore {
   nextCallNumber?(threadId: ThreadId): Awaitable<number>;
   /** Records a new run. */
   createRun(run: RunRecord): Awaitable<void>;
-  /** Updates a run's status and end time. */
-  finishRun(runId: RunId, status: RunStatus, endedAt: string): Awaitable<void>;
+  /**
+   * Updates a run's status and end time; `final` replaces its plan document and hash (a streaming run is
+   * recorded before its calls arrive, and keeps them this way so `resume` can re-run them).
+   */
+  finishRun(runId: RunId, status: RunStatus, endedAt: string, final?: FinalPlan): Awaitable<void>;
   /** A run by id. */
   getRun(runId: RunId): Awaitable<RunRecord | undefined>;
   /** Runs, newest first (optionally of one thread). */

@@ -31,6 +31,17 @@ export function historyCases(openStore: OpenStore): void {
       expect((await store.listRuns()).map((r) => r.runId)).toEqual(["r3", "r2", "r1"]);
       expect((await store.listRuns({ threadId: THREAD, limit: 1 })).map((r) => r.runId)).toEqual(["r2"]);
       expect(await store.getRun(asRunId("missing"))).toBeUndefined();
+      // a run recorded before its calls were known (streaming) ends with its plan
+      const plan = { type: "plan", plan: [{ _tool: "t", _id: "a" }] };
+      await store.finishRun(asRunId("r2"), "cancelled", "2025-01-01T00:00:02.000Z", {
+        plan,
+        planHash: "sha256:abc" as never,
+      });
+      expect(await store.getRun(asRunId("r2"))).toMatchObject({
+        status: "cancelled",
+        plan,
+        planHash: "sha256:abc",
+      });
       await expect(
         Promise.resolve().then(() => store.finishRun(asRunId("missing"), "failed", "x")),
       ).rejects.toMatchObject({
