@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { asThreadId } from "@obelisk/core";
+import { createSqliteStore } from "@obelisk/state/sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { Controller } from "./__fixtures__/controlled-tools.js";
 import { until } from "./__fixtures__/deferred.js";
@@ -34,5 +38,41 @@ describe.each(storeKinds())("a run cancelled while it waits for the thread lock 
     expect(await engine.runs.list({ threadId: "t" })).toHaveLength(1);
     expect(await engine.store.nextCallNumber?.(asThreadId("t"))).toBe(1);
     await engine.close();
+  });
+});
+
+describe("a run cancelled while another connection to the SQLite file holds the thread", () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("gives up the cross-process wait at once (THREAD_BUSY, cancelled)", async () => {
+    dir = mkdtempSync(join(tmpdir(), "obelisk-lockwait-"));
+    const file = join(dir, "state.db");
+    const control = new Controller();
+    // two engines, two connections: the second waits on the file's lock row, not the in-process lock
+    const holder = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
+    const waiter = createEngine({
+      tools: [control.tool("wait")],
+      store: createSqliteStore(file),
+      lockWaitMs: 600_000,
+    });
+    const first = holder.run(call("a"), { threadId: "t" });
+    await until(() => control.started.length === 1);
+    const abort = new AbortController();
+    const waiting = waiter.run(call("b"), { threadId: "t", signal: abort.signal });
+    abort.abort();
+    const error = await waiting.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect((error as ObeliskError).code).toBe("THREAD_BUSY");
+    expect((error as ObeliskError).data).toMatchObject({ cancelled: true });
+    control.pending.get("a")?.resolve(1);
+    expect((await first).status).toBe("succeeded");
+    expect(await waiter.runs.list({ threadId: "t" })).toHaveLength(1);
+    await waiter.close();
+    await holder.close();
   });
 });
