@@ -49,6 +49,16 @@ describe("agentTools: the framework-neutral contract", () => {
     expect(check({})).toBe(false);
   });
 
+  it("run_plan's answer stays small however much the thread holds (a summary, not the state)", async () => {
+    const engine = createEngine({ tools: [give] });
+    const big = Array.from({ length: 50_000 }, (_, i) => ({ id: i, name: `record ${i}` }));
+    await engine.set("agent", "†state.records", big);
+    const call = byName(agentTools(engine, "agent"));
+    const run = await call("run_plan", { plan: [{ _tool: "give", _id: "g", value: 1, _outputPath: "†state.n" }] });
+    expect(run).toMatchObject({ status: "succeeded" });
+    expect(JSON.stringify(run).length).toBeLessThan(5_000);
+  });
+
   it("execute answers with JSON values; Obelisk errors come back as data, never thrown", async () => {
     const control = new Controller();
     const engine = createEngine({ tools: [give, control.tool("wait")] });
@@ -61,7 +71,14 @@ describe("agentTools: the framework-neutral contract", () => {
     expect(validation).toMatchObject({ ok: true, diagnostics: [] });
     expect(validation.planHash).toMatch(/^sha256:/);
     const run = (await call("run_plan", { plan, input: { n: 2 } })) as Record<string, unknown>;
-    expect(run).toMatchObject({ status: "succeeded", threadId: "agent", state: { n: 2 } });
+    expect(run).toMatchObject({
+      status: "succeeded",
+      threadId: "agent",
+      calls: { g: { wrote: ["†state.n"] } },
+    });
+    // the state is not returned (it may hold anything the thread ever stored): a summary of what was written
+    expect(run).not.toHaveProperty("state");
+    expect(run.summary).toContain("†state.n");
     expect(JSON.parse(JSON.stringify(run))).toEqual(run);
     expect(await call("list_variables", { refs: ["†state.n", "†state.none"] })).toMatchObject({
       notFound: ["†state.none"],

@@ -38,6 +38,9 @@ async function guarded(
   }
 }
 
+/** The budget of the summary `run_plan` returns of what the run wrote (characters). */
+const RUN_SUMMARY_CHARS = 2_000;
+
 /**
  * Tools that let an LLM agent drive Obelisk on one thread from any framework: `validate_plan`, `run_plan`,
  * `list_variables` (the summary) and `get_variable` (paged). See the README for the Vercel AI SDK and LangChain.js.
@@ -66,10 +69,23 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
     {
       name: "run_plan",
       description:
-        "Validate and run a plan on the thread. Returns the run result: status per call, errors and state.",
+        "Validate and run a plan on the thread. Returns the status of each call, the errors, and a short summary of the variables the run wrote (read their values with get_variable).",
       parameters: { type: "object", properties: { plan, input }, required: ["plan"] },
       execute: (given) =>
-        guarded(given, (args) => engine.run(args.plan, { threadId, input: (args.input ?? {}) as JsonValue })),
+        guarded(given, async (args) => {
+          // Not the state: one earlier run's 200,000-item list would fill the model's context. What this run
+          // wrote comes as a bounded summary, like list_variables.
+          const { state: _state, ...result } = await engine.run(args.plan, {
+            threadId,
+            input: (args.input ?? {}) as JsonValue,
+          });
+          const wrote = [...new Set(Object.values(result.calls).flatMap((call) => call.wrote))];
+          const summary =
+            wrote.length === 0
+              ? "No variables written."
+              : (await engine.summarize(threadId, { refs: wrote, budgetChars: RUN_SUMMARY_CHARS })).text;
+          return { ...result, summary };
+        }),
     },
     {
       name: "list_variables",
