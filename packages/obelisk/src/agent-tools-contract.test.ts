@@ -54,7 +54,9 @@ describe("agentTools: the framework-neutral contract", () => {
     const big = Array.from({ length: 50_000 }, (_, i) => ({ id: i, name: `record ${i}` }));
     await engine.set("agent", "†state.records", big);
     const call = byName(agentTools(engine, "agent"));
-    const run = await call("run_plan", { plan: [{ _tool: "give", _id: "g", value: 1, _outputPath: "†state.n" }] });
+    const run = await call("run_plan", {
+      plan: [{ _tool: "give", _id: "g", value: 1, _outputPath: "†state.n" }],
+    });
     expect(run).toMatchObject({ status: "succeeded" });
     expect(JSON.stringify(run).length).toBeLessThan(5_000);
   });
