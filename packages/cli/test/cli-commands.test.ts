@@ -226,6 +226,24 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     expect(JSON.stringify(refused.json)).toMatch(/the plan's hash sha256:[0-9a-f]{64}/);
   });
 
+  it("resume of a run whose plan no longer compiles prints its diagnostics, as run does (exit 1)", async () => {
+    const cwd = tempDir();
+    const store = ["--store", "sqlite:state/db.sqlite"];
+    const ran = await obeliskJson(
+      ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', ...store],
+      cwd,
+    );
+    const runId = (ran.json as { runId: string }).runId;
+    const otherTools = example("greeting", "tools.ts");
+    const json = await obeliskJson(["resume", runId, "--tools", otherTools, ...store], cwd);
+    expect(json.code).toBe(1);
+    expect(json.json).toMatchObject({ ok: false, diagnostics: [{ code: "TOOL_UNKNOWN" }] });
+    const text = await obelisk(["resume", runId, "--tools", otherTools, ...store], cwd);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain("TOOL_UNKNOWN");
+    expect(text.stdout).toContain("the plan was not run");
+  });
+
   it("--fail-fast aborts the calls in flight at the first failure; --concurrency is checked", async () => {
     const cwd = tempDir();
     const args = [

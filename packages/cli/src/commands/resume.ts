@@ -2,6 +2,7 @@ import { type Command, Option } from "commander";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, parsePositive, withFormat, withStore, withTools } from "../common-options.js";
 import { createOutput } from "../output.js";
+import { invalidPlanOf, reportInvalid } from "../report-invalid.js";
 import { runWithProgress } from "../run-plan.js";
 
 interface ResumeOptions extends Omit<CommonOptions, "thread"> {
@@ -24,9 +25,20 @@ export function registerResume(program: Command, context: CommandContext): void 
   withFormat(command);
   command.action(async (runId: string, options: ResumeOptions) => {
     const output = createOutput(context.io, options.format);
-    const code = await runWithProgress(output, context.io, options, async (engine, signal) =>
-      engine.resume(runId, { signal }),
-    );
+    const code = await runWithProgress(output, context.io, options, async (engine, signal) => {
+      try {
+        return await engine.resume(runId, { signal });
+      } catch (error) {
+        // a recorded plan that no longer compiles (the tools changed): its diagnostics, as `run` prints them
+        const invalid = invalidPlanOf(error);
+        if (invalid === undefined) throw error;
+        const { run } = await engine.runs.show(runId);
+        return reportInvalid(output, invalid, {
+          name: `run ${runId}`,
+          text: JSON.stringify(run.plan, null, 2),
+        });
+      }
+    });
     context.exit(code);
   });
 }

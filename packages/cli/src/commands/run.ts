@@ -1,6 +1,4 @@
-import { ObeliskError } from "@obelisk/core";
 import { type Command, Option } from "commander";
-import type { ValidationResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import {
   type CommonOptions,
@@ -10,11 +8,12 @@ import {
   withStore,
   withTools,
 } from "../common-options.js";
-import { EXIT, type ExitCode } from "../exit-codes.js";
-import { createOutput, type Output } from "../output.js";
+import type { ExitCode } from "../exit-codes.js";
+import { createOutput } from "../output.js";
 import { parseInput } from "../parse-input.js";
-import { type PlanFile, readPlanFile } from "../read-plan.js";
+import { readPlanFile } from "../read-plan.js";
 import { printDiagnostics, printVerdict } from "../render-validation.js";
+import { invalidPlanOf, reportInvalid } from "../report-invalid.js";
 import { runWithProgress } from "../run-plan.js";
 
 interface RunCommandOptions extends CommonOptions {
@@ -68,26 +67,9 @@ async function runCommand(
         ...(options.failFast === undefined ? {} : { failFast: options.failFast }),
       });
     } catch (error) {
-      if (ObeliskError.is(error) && error.code === "PLAN_INVALID" && isValidation(error.data)) {
-        return reportInvalid(output, error.data, plan);
-      }
+      const invalid = invalidPlanOf(error);
+      if (invalid !== undefined) return reportInvalid(output, invalid, plan);
       throw error;
     }
   });
-}
-
-function isValidation(data: unknown): data is ValidationResult {
-  return (
-    typeof data === "object" &&
-    data !== null &&
-    Array.isArray((data as { diagnostics?: unknown }).diagnostics)
-  );
-}
-
-function reportInvalid(output: Output, validation: ValidationResult, plan: PlanFile): ExitCode {
-  output.json({ ok: false, planHash: validation.planHash, diagnostics: validation.diagnostics });
-  printDiagnostics(output, validation, plan);
-  printVerdict(output, validation);
-  output.line(output.colors.dim("the plan was not run"));
-  return EXIT.failed;
 }

@@ -1,0 +1,26 @@
+import { ObeliskError } from "@obelisk/core";
+import type { ValidationResult } from "obelisk";
+import { EXIT, type ExitCode } from "./exit-codes.js";
+import type { Output } from "./output.js";
+import type { PlanFile } from "./read-plan.js";
+import { printDiagnostics, printVerdict } from "./render-validation.js";
+
+/** The validation an engine's PLAN_INVALID error carries, or undefined for any other error. */
+export function invalidPlanOf(error: unknown): ValidationResult | undefined {
+  if (!ObeliskError.is(error) || error.code !== "PLAN_INVALID") return undefined;
+  const data: unknown = error.data;
+  return typeof data === "object" &&
+    data !== null &&
+    Array.isArray((data as { diagnostics?: unknown }).diagnostics)
+    ? (data as ValidationResult)
+    : undefined;
+}
+
+/** Prints an invalid plan's diagnostics (json: `{ ok: false, planHash, diagnostics }`); exit 1, nothing run. */
+export function reportInvalid(output: Output, validation: ValidationResult, plan: PlanFile): ExitCode {
+  output.json({ ok: false, planHash: validation.planHash, diagnostics: validation.diagnostics });
+  printDiagnostics(output, validation, plan);
+  printVerdict(output, validation);
+  output.line(output.colors.dim("the plan was not run"));
+  return EXIT.failed;
+}
