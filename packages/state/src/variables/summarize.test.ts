@@ -106,12 +106,19 @@ describe("summarize", () => {
     await expect(summarize(store, THREAD, { budgetChars: 0 })).rejects.toMatchObject({ code: "USAGE" });
   });
 
-  it("reports unknown and malformed refs instead of dropping them", async () => {
+  it("reports unknown refs instead of dropping them, and refuses malformed ones with their code", async () => {
     const store = await storeWith(2);
-    const summary = await summarize(store, THREAD, { refs: ["†state.v0", "†state.nope", "not a ref"] });
+    const summary = await summarize(store, THREAD, { refs: ["†state.v0", "†state.nope"] });
     expect(summary.entries.map((e) => e.reference)).toEqual(["†state.v0"]);
-    expect(summary.notFound).toEqual(["not a ref", "†state.nope"]);
-    expect(summary.text).toContain("Not found: not a ref, †state.nope");
+    expect(summary.notFound).toEqual(["†state.nope"]);
+    expect(summary.text).toContain("Not found: †state.nope");
+    for (const [ref, code] of [
+      ["not a ref", "REF_SYNTAX"],
+      ["†inptu.x", "REF_KIND_UNKNOWN"],
+      ["†state.__proto__", "REF_FORBIDDEN_SEGMENT"],
+      ["†input.x", "USAGE"],
+    ])
+      await expect(summarize(store, THREAD, { refs: [ref as string] })).rejects.toMatchObject({ code });
     const json = await summarize(store, THREAD, { refs: ["†state.nope"], format: "json" });
     expect(JSON.parse(json.text)).toEqual([{ reference: "†state.nope", notFound: true }]);
   });
@@ -134,7 +141,7 @@ describe("summarize", () => {
 
   it("always gives valid JSON within the budget (budgets 2 up; notes left out before entries) and refuses a JSON budget of 1", async () => {
     const store = await storeWith(4, (index) => "x".repeat(index * 300));
-    const refs = ["†state.v3", "†state.v1", "†state.nope", "not a ref", "†state.gone"];
+    const refs = ["†state.v3", "†state.v1", "†state.nope", "†state.missing", "†state.gone"];
     for (const options of [{}, { refs }]) {
       for (let budgetChars = 2; budgetChars <= 1500; budgetChars++) {
         const summary = await summarize(store, THREAD, { ...options, budgetChars, format: "json" });

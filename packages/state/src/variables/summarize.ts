@@ -18,7 +18,8 @@ export interface SummarizeOptions {
   readonly lastN?: number;
   /**
    * Only the variables at, under or holding these references (`†state.sales` selects `†state.sales.all`);
-   * a reference that selects none is reported in `notFound`.
+   * a reference that selects none is reported in `notFound`; a malformed one is refused with its code
+   * (REF_SYNTAX, REF_KIND_UNKNOWN, REF_FORBIDDEN_SEGMENT; USAGE for a kind that is not stored).
    */
   readonly refs?: readonly string[];
   /** Maximum length of the whole text, in characters (>= 1; >= 2 for JSON). Default 4000. */
@@ -57,22 +58,17 @@ function nested(a: Path, b: Path): boolean {
 /**
  * The variables a list of references selects: each reference selects the variables at it, under it
  * (`†state.sales` selects `†state.sales.all`) and the one holding it (`†state.sales.all[0]` selects
- * `†state.sales.all`). A reference that selects nothing (or does not parse) is not found.
+ * `†state.sales.all`). A reference that selects nothing is not found; one that does not parse throws.
  */
 function select(
   all: readonly VariableMeta[],
   options: SummarizeOptions,
 ): { chosen: VariableMeta[]; notFound: string[] } {
   if (options.refs === undefined) return { chosen: [...all], notFound: [] };
-  const wanted: Reference[] = [];
+  // a malformed reference is the caller's mistake, refused with its code like get's (a model that misspells
+  // a kind must not be told the variable is gone)
+  const wanted = options.refs.map((ref) => parseStoredReference(ref));
   const notFound: string[] = [];
-  for (const ref of options.refs) {
-    try {
-      wanted.push(parseStoredReference(ref));
-    } catch {
-      notFound.push(ref);
-    }
-  }
   const matched = new Set<Reference>();
   const chosen = all.filter((meta) => {
     const parsed = parseReference(meta.reference);
