@@ -49,6 +49,12 @@ describe("agentTools: the framework-neutral contract", () => {
     expect(check({})).toBe(false);
   });
 
+  it("needs a thread id: missing, empty or not a string is USAGE", () => {
+    const engine = createEngine({ tools: [give] });
+    for (const threadId of [undefined, "", 5])
+      expect(() => agentTools(engine, threadId as never)).toThrow(expect.objectContaining({ code: "USAGE" }));
+  });
+
   it("run_plan's answer stays small however much the thread holds (a summary, not the state)", async () => {
     const engine = createEngine({ tools: [give] });
     const big = Array.from({ length: 50_000 }, (_, i) => ({ id: i, name: `record ${i}` }));

@@ -46,6 +46,9 @@ const RUN_SUMMARY_CHARS = 2_000;
  * `list_variables` (the summary) and `get_variable` (paged). See the README for the Vercel AI SDK and LangChain.js.
  */
 export function agentTools(engine: Engine, threadId: string): AgentTool[] {
+  // the thread is the conversation: a missing or empty one would silently share "default" with everyone
+  if (typeof threadId !== "string" || threadId.length === 0)
+    throw new ObeliskError("USAGE", "agentTools(engine, threadId) needs the thread id: a non-empty string");
   const plan = {
     ...planJsonSchema(engine.registry),
     description: "The plan: { type: 'plan', plan: [calls] }",
