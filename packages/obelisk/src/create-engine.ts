@@ -7,7 +7,12 @@ import { withCheckedHooks } from "./checked-hooks.js";
 import { editThread } from "./edit-thread.js";
 import { EngineRuntime } from "./engine-runtime.js";
 import type { Engine, EngineOptions, RunHandle, RunOptions, RunResult } from "./engine-types.js";
-import { checkRunOptions, checkSummarizeOptions, requireString } from "./facade-arguments.js";
+import {
+  checkRunOptions,
+  checkSummarizeOptions,
+  requireString,
+  requireThreadId,
+} from "./facade-arguments.js";
 import { openRun } from "./open-run.js";
 import { runPlan } from "./run-plan.js";
 
@@ -73,11 +78,11 @@ export function createEngine(given: EngineOptions): Engine {
     resume: async (runId, resumeOptions = {}) =>
       resumeRun(runtime, requireString(runId, "the run id"), checkRunOptions(resumeOptions)),
     summarize: async (threadId, summarizeOptions) =>
-      summarize(store, asThreadId(threadId), checkSummarizeOptions(summarizeOptions)),
+      summarize(store, requireThreadId(threadId), checkSummarizeOptions(summarizeOptions)),
     get: async (threadId, reference, getOptions) =>
-      getValue(store, asThreadId(threadId), requireString(reference, "the reference"), getOptions),
+      getValue(store, requireThreadId(threadId), requireString(reference, "the reference"), getOptions),
     set: async (threadId, reference, value, setOptions = {}) => {
-      const thread = asThreadId(threadId);
+      const thread = requireThreadId(threadId);
       requireString(reference, "the reference");
       await editThread(runtime, thread, () =>
         setValue(store, thread, reference, value, {
@@ -88,9 +93,14 @@ export function createEngine(given: EngineOptions): Engine {
         }),
       );
     },
-    reset: (threadId) => editThread(runtime, asThreadId(threadId), () => store.reset(asThreadId(threadId))),
-    keepLastN: (threadId, n) =>
-      editThread(runtime, asThreadId(threadId), () => store.keepLastN(asThreadId(threadId), n)),
+    reset: async (threadId) => {
+      const thread = requireThreadId(threadId);
+      await editThread(runtime, thread, () => store.reset(thread));
+    },
+    keepLastN: async (threadId, n) => {
+      const thread = requireThreadId(threadId);
+      return editThread(runtime, thread, () => store.keepLastN(thread, n));
+    },
     runs: {
       list: async (listOptions = {}) =>
         store.listRuns({

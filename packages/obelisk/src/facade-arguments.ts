@@ -1,4 +1,4 @@
-import { ObeliskError } from "@obelisk/core";
+import { asThreadId, ObeliskError, type ThreadId } from "@obelisk/core";
 import type { SummarizeOptions } from "@obelisk/state";
 
 /** Throws USAGE unless `value` is a string (the engine is called from untyped code and by LLM tool calls). */
@@ -23,7 +23,13 @@ export function checkSummarizeOptions(options: SummarizeOptions | undefined): Su
 }
 
 const describe = (value: unknown): string =>
-  value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+  value === null
+    ? "null"
+    : value === ""
+      ? "an empty string"
+      : Array.isArray(value)
+        ? "an array"
+        : `a ${typeof value}`;
 
 /** True for an AbortSignal (or a look-alike from another realm: `aborted` and `addEventListener`). */
 const isSignal = (value: unknown): boolean =>
@@ -56,4 +62,11 @@ export function checkRunOptions<T>(options: T): T {
   if (given.onEvent !== undefined && typeof given.onEvent !== "function")
     throw wrong("onEvent", "a function (the observer)");
   return options;
+}
+
+/** A thread id as the engine's methods take it: a non-empty string (USAGE otherwise), as `run` checks it. */
+export function requireThreadId(value: unknown): ThreadId {
+  if (typeof value !== "string" || value.length === 0)
+    throw new ObeliskError("USAGE", `the thread id must be a non-empty string, not ${describe(value)}`);
+  return asThreadId(value);
 }

@@ -33,4 +33,17 @@ describe("run options are checked before anything is locked or recorded (SPEC §
     expect(await codeOf(() => engine.resume(runId, { signal: {} } as never))).toBe("USAGE");
     expect((await engine.resume(runId)).calls.e?.status).toBe("satisfied");
   });
+
+  it.each([[""], [5], [undefined]])(
+    "the variables API refuses the thread id %j with USAGE",
+    async (threadId) => {
+      const engine = createEngine({ tools: [echo] });
+      const thread = threadId as never;
+      expect(await codeOf(() => engine.summarize(thread))).toBe("USAGE");
+      expect(await codeOf(() => engine.get(thread, "†state.e"))).toBe("USAGE");
+      expect(await codeOf(() => engine.set(thread, "†state.e", 1))).toBe("USAGE");
+      expect(await codeOf(() => engine.reset(thread))).toBe("USAGE");
+      expect(await codeOf(() => engine.keepLastN(thread, 1))).toBe("USAGE");
+    },
+  );
 });
