@@ -49,15 +49,20 @@ export function withInput(command: Command): Command {
   );
 }
 
-/** Parses a non-negative integer flag value (commander reports the error: exit 2). */
+/** A whole number of at least `min` (and at most the largest safe integer), or a flag error saying so. */
+function wholeNumber(value: string, min: number): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < min)
+    throw new InvalidArgumentError(`expected a whole number from ${min} to ${Number.MAX_SAFE_INTEGER}`);
+  return number;
+}
+
+/** Parses a non-negative integer flag value. */
 export function parseCount(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError("expected a non-negative integer");
-  return Number(value);
+  return wholeNumber(value, 0);
 }
 
 /** Parses a positive integer flag value. */
 export function parsePositive(value: string): number {
-  const count = parseCount(value);
-  if (count < 1) throw new InvalidArgumentError("expected a positive integer");
-  return count;
+  return wholeNumber(value, 1);
 }

@@ -13,10 +13,12 @@ const JAVASCRIPT = new Set([".js", ".mjs", ".cjs"]);
 /** Loads a tools module (`.js`, `.mjs` or `.ts` through tsx) and checks its default export. Throws USAGE. */
 export async function loadTools(file: string, cwd: string): Promise<LoadedTools> {
   const path = resolve(cwd, file);
-  if (!existsSync(path) || !statSync(path).isFile()) throw usageError(`tools module not found: ${file}`);
+  if (!existsSync(path)) throw usageError(`tools module not found: ${file}`);
+  if (!statSync(path).isFile()) throw usageError(`tools module is not a file: ${file}`);
   const extension = extname(path);
   if (!TYPESCRIPT.has(extension) && !JAVASCRIPT.has(extension)) {
-    throw usageError(`tools module must be .js, .mjs or .ts: ${file}`);
+    const known = [...JAVASCRIPT, ...TYPESCRIPT].join(", ");
+    throw usageError(`tools module must be one of ${known}: ${file}`);
   }
   const module = await importModule(path, extension, file);
   return checkDefaultExport(module, file);

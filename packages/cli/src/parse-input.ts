@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { JsonValue } from "@obelisk/core";
 import { readUtf8File } from "./read-utf8.js";
@@ -25,7 +25,9 @@ export function parseInput(value: string | undefined, cwd: string): JsonValue | 
 
 function readInputFile(file: string, cwd: string): string {
   const path = resolve(cwd, file);
+  if (file.trim() === "") throw usageError("--input is empty: give inline JSON or a JSON file");
   if (!existsSync(path)) throw usageError(`--input is neither inline JSON nor an existing file: ${file}`);
+  if (!statSync(path).isFile()) throw usageError(`--input is not a file: ${file}`);
   try {
     return readUtf8File(path);
   } catch (error) {

@@ -109,6 +109,28 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     expect(checked.json).toMatchObject({ ok: true });
   });
 
+  it("says what is wrong with an empty --input, a directory as input or tools, an unknown module extension", async () => {
+    const empty = await obeliskJson(["run", greetingPlan, "--tools", greetingTools, "--input", ""], cwd);
+    expectOneLineError(empty, 2);
+    expect(JSON.stringify(empty.json)).toContain("--input is empty");
+    const dirInput = await obeliskJson(["run", greetingPlan, "--tools", greetingTools, "--input", "."], cwd);
+    expect(JSON.stringify(dirInput.json)).toContain("--input is not a file");
+    const dirTools = await obeliskJson(["validate", greetingPlan, "--tools", "."], cwd);
+    expectOneLineError(dirTools, 2);
+    expect(JSON.stringify(dirTools.json)).toContain("tools module is not a file");
+    const text = join(cwd, "tools.txt");
+    writeFileSync(text, "export default []");
+    const extension = await obeliskJson(["validate", greetingPlan, "--tools", text], cwd);
+    expect(JSON.stringify(extension.json)).toContain(".mts");
+    const huge = await obeliskJson(
+      ["run", greetingPlan, "--tools", greetingTools, "--concurrency", "99999999999999999999999"],
+      cwd,
+    );
+    expectOneLineError(huge, 2);
+    expect(JSON.stringify(huge.json)).not.toContain("createEngine");
+    expect(JSON.stringify(huge.json)).toContain("whole number from 1");
+  });
+
   it("rejects an unknown store scheme and malformed --input", async () => {
     const store = await obeliskJson(["state", "summary", "--store", "postgres://x"], cwd);
     expectOneLineError(store, 2);
