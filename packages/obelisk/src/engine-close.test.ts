@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createSqliteStore } from "@obelisk/state/sqlite";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Controller } from "./__fixtures__/controlled-tools.js";
 import { until } from "./__fixtures__/deferred.js";
 import { codeOf } from "./__fixtures__/error-codes.js";
+import { tempStoreFiles } from "./__fixtures__/temp-store-file.js";
 import { createEngine } from "./index.js";
 
 const plan = [
@@ -14,14 +12,10 @@ const plan = [
 ];
 
 describe("engine.close() while runs are in flight", () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  });
+  const newFile = tempStoreFiles("obelisk-test-");
 
   it("cancels a run, waits for its record, then closes the store; nothing is left running", async () => {
-    dir = mkdtempSync(join(tmpdir(), "obelisk-close-"));
-    const file = join(dir, "state.db");
+    const file = newFile();
     const control = new Controller();
     const engine = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
     const running = engine.run(plan, { threadId: "t" });
@@ -46,8 +40,7 @@ describe("engine.close() while runs are in flight", () => {
   });
 
   it("a streaming run cut off by close() keeps its calls: resume runs what was left, with the same ids", async () => {
-    dir = mkdtempSync(join(tmpdir(), "obelisk-close-"));
-    const file = join(dir, "state.db");
+    const file = newFile();
     const control = new Controller();
     const engine = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
     const stream = await engine.open({ threadId: "s" });
@@ -82,16 +75,15 @@ describe("engine.close() while runs are in flight", () => {
     });
     const resumed = await second.resume(runId);
     expect(resumed.status).toBe("succeeded");
-    expect(resumed.calls["wait$1"]?.status).toBe("satisfied");
-    expect(resumed.calls["wait$2"]?.status).toBe("succeeded");
+    expect(resumed.calls.wait$1?.status).toBe("satisfied");
+    expect(resumed.calls.wait$2?.status).toBe("succeeded");
     expect(keys).toEqual(["s:wait$2"]);
     expect(resumed.state).toEqual({ one: "one", two: "two" });
     await second.close();
   });
 
   it("closes an open streaming run (its record finished) before the store", async () => {
-    dir = mkdtempSync(join(tmpdir(), "obelisk-close-"));
-    const file = join(dir, "state.db");
+    const file = newFile();
     const control = new Controller();
     const engine = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
     const stream = await engine.open({ threadId: "s" });

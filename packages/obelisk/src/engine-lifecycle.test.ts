@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createMemoryStore } from "@obelisk/state";
 import { createSqliteStore } from "@obelisk/state/sqlite";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Controller } from "./__fixtures__/controlled-tools.js";
 import { until } from "./__fixtures__/deferred.js";
+import { tempStoreFiles } from "./__fixtures__/temp-store-file.js";
 import { agentTools, createEngine, defineTool, ObeliskError, type RunEvent } from "./index.js";
 
 const plan = [
@@ -37,14 +35,10 @@ const errorCode = async (promise: Promise<unknown>): Promise<string | undefined>
 };
 
 describe("durability", () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  });
+  const newFile = tempStoreFiles("obelisk-test-");
 
   it("resume after an interrupted run executes only the unfinished calls and reaches the same state", async () => {
-    dir = mkdtempSync(join(tmpdir(), "obelisk-resume-"));
-    const file = join(dir, "state.db");
+    const file = newFile();
     const control = new Controller();
     const first = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
     const abort = new AbortController();
@@ -74,8 +68,7 @@ describe("durability", () => {
   it.each(["memory", "sqlite"] as const)(
     "resume gives calls without _id the ids (and idempotency keys) they had in the interrupted run (%s)",
     async (kind) => {
-      dir = mkdtempSync(join(tmpdir(), "obelisk-resume-ids-"));
-      const file = join(dir, "state.db");
+      const file = newFile();
       const memory = kind === "memory" ? createMemoryStore() : undefined;
       const open = () => memory ?? createSqliteStore(file);
       const noIds = [
@@ -99,7 +92,7 @@ describe("durability", () => {
       const interrupted = await running;
       expect(interrupted.status).toBe("cancelled");
       expect(Object.keys(interrupted.calls)).toEqual(["wait$2", "wait$3", "wait$4"]);
-      expect(interrupted.calls["wait$3"]?.status).toBe("cancelled");
+      expect(interrupted.calls.wait$3?.status).toBe("cancelled");
 
       const keys: string[] = [];
       const keyed = defineTool({
@@ -113,8 +106,8 @@ describe("durability", () => {
       const resumed = await second.resume(interrupted.runId);
       expect(resumed.status).toBe("succeeded");
       expect(keys).toEqual(["wait$3 t:wait$3"]);
-      expect(resumed.calls["wait$2"]?.status).toBe("satisfied");
-      expect(resumed.calls["wait$4"]?.status).toBe("satisfied");
+      expect(resumed.calls.wait$2?.status).toBe("satisfied");
+      expect(resumed.calls.wait$4?.status).toBe("satisfied");
       // the resumed run reserved no numbers: the next run goes on from the interrupted run's
       const next = await second.run([{ _tool: "wait", key: "n" }], { threadId: "t" });
       expect(Object.keys(next.calls)).toEqual(["wait$5"]);

@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { asThreadId } from "@obelisk/core";
 import { createSqliteStore } from "@obelisk/state/sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { Controller } from "./__fixtures__/controlled-tools.js";
 import { until } from "./__fixtures__/deferred.js";
 import { storeKinds } from "./__fixtures__/stores.js";
+import { tempStoreFiles } from "./__fixtures__/temp-store-file.js";
 import { createEngine, ObeliskError } from "./index.js";
 
 const call = (key: string) => [{ _tool: "wait", _id: key, key, _outputPath: `†state.${key}` }];
@@ -42,14 +40,10 @@ describe.each(storeKinds())("a run cancelled while it waits for the thread lock 
 });
 
 describe("a run cancelled while another connection to the SQLite file holds the thread", () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  });
+  const newFile = tempStoreFiles("obelisk-test-");
 
   it("gives up the cross-process wait at once (THREAD_BUSY, cancelled)", async () => {
-    dir = mkdtempSync(join(tmpdir(), "obelisk-lockwait-"));
-    const file = join(dir, "state.db");
+    const file = newFile();
     const control = new Controller();
     // two engines, two connections: the second waits on the file's lock row, not the in-process lock
     const holder = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
