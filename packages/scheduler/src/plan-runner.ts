@@ -290,21 +290,13 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const run = this.runOf(index);
     const call = run.call;
     const request = new CallInvocation(this, run, tool, this.policyOf(call, tool));
-    if (this.limiter.unlimited(tool.name)) {
-      const outcome = invokeTool(request);
-      return isThenable<InvokeOutcome>(outcome) ? Promise.resolve(outcome).then(settle) : settle(outcome);
-    }
+    if (this.limiter.unlimited(tool.name)) return after(invokeTool(request), settle);
     let started = false;
     const task = (): Awaitable<void> => {
       started = true;
       if (this.failingFast) return settle({ kind: "cancelled", attempts: run.attempts });
-      const outcome = invokeTool(request);
-      const failFast = this.options.failFast === true;
-      if (!isThenable<InvokeOutcome>(outcome))
-        return settle(failFast ? this.failFastEarly(call, outcome) : outcome);
-      return Promise.resolve(outcome).then((value) =>
-        settle(failFast ? this.failFastEarly(call, value) : value),
-      );
+      if (this.options.failFast !== true) return after(invokeTool(request), settle);
+      return after(invokeTool(request), (outcome) => settle(this.failFastEarly(call, outcome)));
     };
     const priority = this.options.criticalPaths?.get(call.id) ?? 0;
     return this.limiter.run(tool.name, priority, this.signal, task).catch((error: unknown) => {
@@ -416,7 +408,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       }
       return chained;
     };
-    return isThenable(results) ? Promise.resolve(results).then(apply) : apply(results);
+    return after(results, apply);
   };
 
   /** One serialized commit step (a field, so the hot path creates no closure per call). */
