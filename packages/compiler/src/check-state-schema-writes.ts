@@ -10,7 +10,14 @@ import { appendPointer } from "@obelisk/core";
 import type { CallBody } from "./analyze-call.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { RegisteredTool } from "./registered-tool.js";
-import { type DeclaredTypes, jsonTypeOf, schemaAtPath, schemaTypes, typeCompatible } from "./schema-types.js";
+import {
+  type DeclaredTypes,
+  jsonTypeOf,
+  schemaAtPath,
+  schemaTypes,
+  someCompatible,
+  typeCompatible,
+} from "./schema-types.js";
 import { isPlainObject } from "./to-json-schema.js";
 
 type Types = Set<string> | undefined;
@@ -118,11 +125,6 @@ function writtenShape(call: StateWriteCall, value: Types): WrittenShape {
         return { types: undefined, items: undefined, everyItem: false };
       return { types: ARRAY, items: concatItems(call), everyItem: true };
   }
-}
-
-function someCompatible(types: ReadonlySet<string>, allowed: ReadonlySet<string>): boolean {
-  for (const type of types) if (typeCompatible(type, allowed)) return true;
-  return false;
 }
 
 function everyCompatible(types: ReadonlySet<string>, allowed: ReadonlySet<string>): boolean {

@@ -5,7 +5,7 @@ import { isSharedLocation } from "./collect-references.js";
 import type { WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
-import { jsonTypeOf, schemaAtPath, schemaTypes, typeCompatible } from "./schema-types.js";
+import { jsonTypeOf, schemaAtPath, schemaTypes, someCompatible, typeCompatible } from "./schema-types.js";
 
 type Types = Set<string> | undefined;
 
@@ -133,12 +133,6 @@ function gateTypes(
 ): Types {
   const last = gate[gate.length - 1];
   return last === undefined ? undefined : operandTypes(builder, entry, last, cache);
-}
-
-/** True when some type of `types` could satisfy a schema admitting `allowed`. */
-function someCompatible(types: ReadonlySet<string>, allowed: ReadonlySet<string>): boolean {
-  for (const type of types) if (typeCompatible(type, allowed)) return true;
-  return false;
 }
 
 /**

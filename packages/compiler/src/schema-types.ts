@@ -127,3 +127,9 @@ export function typeCompatible(type: string, allowed: ReadonlySet<string>): bool
   if (type === "number") return allowed.has("integer");
   return false;
 }
+
+/** True when some type of `types` could satisfy a schema admitting `allowed`. */
+export function someCompatible(types: ReadonlySet<string>, allowed: ReadonlySet<string>): boolean {
+  for (const type of types) if (typeCompatible(type, allowed)) return true;
+  return false;
+}
