@@ -1,13 +1,11 @@
 import { asThreadId, ObeliskError, type ThreadId } from "@obelisk/core";
 import type { SummarizeOptions } from "@obelisk/state";
+import { describeValue } from "./describe-value.js";
 
 /** Throws USAGE unless `value` is a string (the engine is called from untyped code and by LLM tool calls). */
 export function requireString(value: unknown, what: string): string {
   if (typeof value !== "string")
-    throw new ObeliskError(
-      "USAGE",
-      `${what} must be a string, not ${value === null ? "null" : typeof value}`,
-    );
+    throw new ObeliskError("USAGE", `${what} must be a string, not ${describeValue(value)}`);
   return value;
 }
 
@@ -21,15 +19,6 @@ export function checkSummarizeOptions(options: SummarizeOptions | undefined): Su
     throw new ObeliskError("USAGE", 'refs must be an array of reference strings, e.g. ["†state.user"]');
   return options;
 }
-
-const describe = (value: unknown): string =>
-  value === null
-    ? "null"
-    : value === ""
-      ? "an empty string"
-      : Array.isArray(value)
-        ? "an array"
-        : `a ${typeof value}`;
 
 /** True for an AbortSignal (or a look-alike from another realm: `aborted` and `addEventListener`). */
 const isSignal = (value: unknown): boolean =>
@@ -47,10 +36,10 @@ const isSignal = (value: unknown): boolean =>
 export function checkRunOptions<T>(options: T): T {
   if (options === undefined) return options;
   if (typeof options !== "object" || options === null || Array.isArray(options))
-    throw new ObeliskError("USAGE", `the options must be an object, not ${describe(options)}`);
+    throw new ObeliskError("USAGE", `the options must be an object, not ${describeValue(options)}`);
   const given = options as Record<string, unknown>;
   const wrong = (name: string, want: string) =>
-    new ObeliskError("USAGE", `${name} must be ${want}, not ${describe(given[name])}`);
+    new ObeliskError("USAGE", `${name} must be ${want}, not ${describeValue(given[name])}`);
   const threadId = given.threadId;
   if (threadId !== undefined && (typeof threadId !== "string" || threadId.length === 0))
     throw wrong("threadId", "a non-empty string");
@@ -67,6 +56,6 @@ export function checkRunOptions<T>(options: T): T {
 /** A thread id as the engine's methods take it: a non-empty string (USAGE otherwise), as `run` checks it. */
 export function requireThreadId(value: unknown): ThreadId {
   if (typeof value !== "string" || value.length === 0)
-    throw new ObeliskError("USAGE", `the thread id must be a non-empty string, not ${describe(value)}`);
+    throw new ObeliskError("USAGE", `the thread id must be a non-empty string, not ${describeValue(value)}`);
   return asThreadId(value);
 }

@@ -1,4 +1,5 @@
 import { type JsonObject, type JsonValue, ObeliskError, toJsonValue } from "@obelisk/core";
+import { describeValue } from "./describe-value.js";
 
 /** A run's input after unwrapping an Input message. */
 export interface NormalizedInput {
@@ -22,9 +23,6 @@ const NOTHING: JsonObject = Object.freeze({ not: Object.freeze({}) });
 
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
-
-const describe = (value: unknown): string =>
-  value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
 
 /** A message cut to a readable length (a pointer 1,000 levels deep is not). */
 const shortened = (message: string): string =>
@@ -50,7 +48,7 @@ const usage = (message: string): ObeliskError =>
  */
 export function normalizeInput(raw: JsonValue | undefined, maxBytes?: number): NormalizedInput {
   if (raw === undefined) return NO_INPUT;
-  if (!isObject(raw)) throw usage(`the input must be a plain object, not ${describe(raw)}`);
+  if (!isObject(raw)) throw usage(`the input must be a plain object, not ${describeValue(raw)}`);
   // A frozen JSON copy: what the plan reads is what is stored with the run, and the caller's objects are
   // neither frozen nor read again later (NaN, a Date, a BigInt… are refused here, before any lock).
   const copy = toJsonValue(raw, { remember: true, ...(maxBytes === undefined ? {} : { maxBytes }) });
@@ -60,13 +58,13 @@ export function normalizeInput(raw: JsonValue | undefined, maxBytes?: number): N
     return { input: given, message: false, given };
   const input = given.input ?? {};
   if (!isObject(input))
-    throw usage(`the Input message's input must be a plain object, not ${describe(input)}`);
+    throw usage(`the Input message's input must be a plain object, not ${describeValue(input)}`);
   const schema = given.schema;
   if (schema === undefined || schema === true) return { input, message: true, given };
   if (schema === false) return { input, message: true, schema: NOTHING, given };
   if (!isObject(schema))
     throw usage(
-      `the Input message's schema must be a JSON Schema (an object, true or false), not ${describe(schema)}`,
+      `the Input message's schema must be a JSON Schema (an object, true or false), not ${describeValue(schema)}`,
     );
   return { input, message: true, schema, given };
 }
@@ -83,7 +81,9 @@ export function normalizeContext(raw: unknown, maxBytes?: number): HostContext |
   if (raw === undefined) return undefined;
   const hint = "give a plain object of JSON values, one per host-declared kind: { <kind>: <value> }";
   if (!isObject(raw))
-    throw new ObeliskError("USAGE", `the context must be a plain object, not ${describe(raw)}`, { hint });
+    throw new ObeliskError("USAGE", `the context must be a plain object, not ${describeValue(raw)}`, {
+      hint,
+    });
   const copy = toJsonValue(raw, { remember: true, ...(maxBytes === undefined ? {} : { maxBytes }) });
   if (!copy.ok) throw new ObeliskError("USAGE", refusal("context", copy), { hint });
   return copy.value as HostContext;
