@@ -104,6 +104,21 @@ export class EngineRuntime {
     }
   }
 
+  /**
+   * A run's input and host-kind values as frozen JSON copies, held to the engine's `maxValueBytes` like every
+   * stored value (USAGE otherwise, before any lock).
+   */
+  runValues(options: { readonly input?: JsonValue; readonly context?: unknown }): {
+    readonly input: NormalizedInput;
+    readonly extraKinds: HostContext | undefined;
+  } {
+    const maxBytes = this.options.limits?.maxValueBytes;
+    return {
+      input: normalizeInput(options.input, maxBytes),
+      extraKinds: normalizeContext(options.context, maxBytes),
+    };
+  }
+
   /** A new run id from the injected generator. */
   runId() {
     return asRunId((this.options.generateId ?? (() => crypto.randomUUID()))());
@@ -184,11 +199,9 @@ export class EngineRuntime {
    */
   async validate(plan: unknown, options: ValidateOptions = {}): Promise<ValidationResult> {
     const threadId = asThreadId(options.threadId ?? "default");
-    const maxBytes = this.options.limits?.maxValueBytes;
     const inputKnown = options.input !== undefined;
-    const input = normalizeInput(options.input, maxBytes);
-    const extra = normalizeContext(options.context, maxBytes);
-    const context = await this.threadContext(threadId, input, extra, inputKnown);
+    const { input, extraKinds } = this.runValues(options);
+    const context = await this.threadContext(threadId, input, extraKinds, inputKnown);
     return this.compile(plan, context, inputKnown ? input : undefined, await this.nextCallNumber(threadId));
   }
 
@@ -212,9 +225,7 @@ export class EngineRuntime {
     signal?: AbortSignal,
   ): Promise<PreparedRun> {
     const threadId = asThreadId(options.threadId ?? "default");
-    const maxBytes = this.options.limits?.maxValueBytes;
-    const input = normalizeInput(options.input, maxBytes);
-    const extraKinds = normalizeContext(options.context, maxBytes);
+    const { input, extraKinds } = this.runValues(options);
     await this.store.openThread(
       threadId,
       this.options.stateSchema === undefined ? undefined : { stateSchema: this.options.stateSchema },

@@ -10,7 +10,6 @@ import {
 import { EventChannel, PlanRunner } from "@obelisk/scheduler";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
-import { normalizeContext, normalizeInput } from "./normalize-input.js";
 import { recordRun } from "./record-run.js";
 import { toRunResult } from "./to-run-result.js";
 
@@ -40,9 +39,7 @@ async function leasedOpen(
 ): Promise<StreamingRun> {
   const threadId = asThreadId(options.threadId ?? "default");
   const engine = runtime.options;
-  const maxBytes = engine.limits?.maxValueBytes;
-  const input = normalizeInput(options.input, maxBytes);
-  const extraKinds = normalizeContext(options.context, maxBytes);
+  const { input, extraKinds } = runtime.runValues(options);
   const store = runtime.store;
   await store.openThread(
     threadId,
