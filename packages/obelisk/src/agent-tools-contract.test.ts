@@ -114,6 +114,56 @@ describe("agentTools: the framework-neutral contract", () => {
     },
   );
 
+  it("get_variable's reference schema has a pattern: it accepts stored references and refuses the rest, which the handler refuses too (with a hint)", async () => {
+    const engine = createEngine({ tools: [give] });
+    await engine.set("t", "†state.user", { name: "Ada", tags: ["a"] });
+    const tools = agentTools(engine, "t");
+    const getVariable = tools.find((tool) => tool.name === "get_variable");
+    const reference = (getVariable?.parameters.properties as Record<string, Record<string, unknown>>).reference;
+    expect(reference).toMatchObject({ type: "string", pattern: expect.stringMatching(/^\^†/) });
+    const check = validator(getVariable?.parameters ?? {});
+    const call = byName(tools);
+    for (const good of ["†state", "†state.user", "†state.user.tags[0]", '†state["user"]', "†calls.c1", '†calls["c 1"]']) {
+      expect([good, check({ reference: good })]).toEqual([good, true]);
+      expect([good, await call("get_variable", { reference: good })]).not.toMatchObject([good, { ok: false }]);
+    }
+    const bad = [
+      ["state.user", "REF_SYNTAX"],
+      ["", "REF_SYNTAX"],
+      ["†", "REF_SYNTAX"],
+      ["†input.x", "USAGE"],
+      ["†calls", "USAGE"],
+      ["†calls[0]", "USAGE"],
+      ["†stat.x", "REF_KIND_UNKNOWN"],
+      ["$tool_output.c1", "REF_SYNTAX"],
+      ["hello {†state.user}", "REF_SYNTAX"],
+      ["†statex", "REF_KIND_UNKNOWN"],
+    ] as const;
+    for (const [text, code] of bad) {
+      expect([text, check({ reference: text })]).toEqual([text, false]);
+      expect([text, await call("get_variable", { reference: text })]).toMatchObject([
+        text,
+        { ok: false, error: { code, message: expect.any(String) } },
+      ]);
+    }
+    expect(await call("get_variable", { reference: "state.user" })).toMatchObject({
+      error: { hint: expect.stringContaining('"†state.user"') },
+    });
+    expect(await call("get_variable", { reference: "$tool_output.c1" })).toMatchObject({
+      error: { hint: expect.stringContaining('"†calls.c1"') },
+    });
+    // the pattern checks the kind; what it lets through is still parsed and refused with its code
+    for (const text of ["†state.a..b", "†state.user || †state.x"]) {
+      expect(check({ reference: text })).toBe(true);
+      expect(await call("get_variable", { reference: text })).toMatchObject({
+        ok: false,
+        error: { code: "REF_SYNTAX" },
+      });
+    }
+    const listVariables = tools.find((tool) => tool.name === "list_variables");
+    expect(validator(listVariables?.parameters ?? {})({ refs: ["state.user"] })).toBe(false);
+  });
+
   it("list_variables: every lastN / budgetChars its schema accepts, the engine accepts; refs must be an array; get_variable's reference a string", async () => {
     const engine = createEngine({ tools: [give] });
     const tools = agentTools(engine, "t");

@@ -1,5 +1,6 @@
 import { planJsonSchema } from "@obelisk/compiler";
 import { type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
+import { STORED_REFERENCE_SCHEMA } from "@obelisk/state";
 import type { Engine } from "./engine-types.js";
 
 /** A framework-neutral tool definition an LLM agent can call. */
@@ -18,8 +19,9 @@ const asJson = (value: unknown): JsonValue => JSON.parse(JSON.stringify(value)) 
 const optionalInteger = { type: "integer", minimum: 0 } as const;
 
 /**
- * Runs a handler with the call's arguments; ObeliskErrors become `{ ok: false, error: { code, message, data } }`
- * for the model, and so do arguments that are not an object (USAGE).
+ * Runs a handler with the call's arguments; ObeliskErrors become
+ * `{ ok: false, error: { code, message, data, hint? } }` for the model, and so do arguments that are not an
+ * object (USAGE).
  */
 async function guarded(
   args: unknown,
@@ -33,7 +35,12 @@ async function guarded(
     if (!ObeliskError.is(error)) throw error;
     return asJson({
       ok: false,
-      error: { code: error.code, message: error.message, data: error.data ?? null },
+      error: {
+        code: error.code,
+        message: error.message,
+        data: error.data ?? null,
+        ...(error.hint === undefined ? {} : { hint: error.hint }),
+      },
     });
   }
 }
@@ -99,7 +106,7 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
         properties: {
           lastN: optionalInteger,
           budgetChars: { type: "integer", minimum: 1 },
-          refs: { type: "array", items: { type: "string" } },
+          refs: { type: "array", items: STORED_REFERENCE_SCHEMA },
         },
       },
       execute: (given) =>
@@ -114,7 +121,9 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
         "Read one stored value by reference (e.g. †state.user), or one page of an array or string.",
       parameters: {
         type: "object",
-        properties: { reference: { type: "string" }, offset: optionalInteger, limit: optionalInteger },
+        // the pattern guides a model's structured output; the handler still refuses what it lets through
+        // (a bad path: REF_SYNTAX, …) and what a framework passes unchecked, with code, message and hint
+        properties: { reference: STORED_REFERENCE_SCHEMA, offset: optionalInteger, limit: optionalInteger },
         required: ["reference"],
       },
       execute: (given) =>

@@ -25,6 +25,7 @@ export type { GetValueOptions, GetValueResult } from "./variables/get-value.js";
 export { getValue } from "./variables/get-value.js";
 export type { SetValueOptions } from "./variables/set-value.js";
 export { SET_VALUE_TOOL, setValue } from "./variables/set-value.js";
+export { STORED_REFERENCE_SCHEMA } from "./variables/stored-reference-schema.js";
 export type { SummarizeOptions, VariableSummary } from "./variables/summarize.js";
 export { summarize } from "./variables/summarize.js";
 export type { SummaryEntry } from "./variables/summary-renderers.js";
