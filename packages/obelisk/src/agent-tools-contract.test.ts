@@ -164,6 +164,25 @@ describe("agentTools: the framework-neutral contract", () => {
     expect(validator(listVariables?.parameters ?? {})({ refs: ["state.user"] })).toBe(false);
   });
 
+  it("list_variables refuses lastN 0 with a hint instead of answering \"No variables.\" on a thread that has some", async () => {
+    const engine = createEngine({ tools: [give] });
+    await engine.set("t", "†state.a", 1);
+    await engine.set("t", "†state.b", 2);
+    const call = byName(agentTools(engine, "t"));
+    expect(await call("list_variables", { lastN: 0 })).toEqual({
+      ok: false,
+      error: {
+        code: "USAGE",
+        message: expect.stringContaining("lastN"),
+        data: null,
+        hint: expect.stringContaining("leave lastN out"),
+      },
+    });
+    const one = (await call("list_variables", { lastN: 1 })) as { text: string };
+    expect(one.text).toContain("†state.b");
+    expect(one.text).not.toContain("†state.a");
+  });
+
   it("list_variables: every lastN / budgetChars its schema accepts, the engine accepts; refs must be an array; get_variable's reference a string", async () => {
     const engine = createEngine({ tools: [give] });
     const tools = agentTools(engine, "t");

@@ -104,7 +104,8 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
       parameters: {
         type: "object",
         properties: {
-          lastN: optionalInteger,
+          // 0 is refused like the engine refuses it (an empty list would read "No variables.")
+          lastN: { type: "integer", minimum: 1, description: "only the n newest; leave out for all" },
           budgetChars: { type: "integer", minimum: 1 },
           refs: { type: "array", items: STORED_REFERENCE_SCHEMA },
         },

@@ -93,16 +93,20 @@ describe("summarize", () => {
     expect(parsed.at(-1)).toEqual({ omitted: summary.omitted });
   });
 
-  it("gives an empty summary for lastN 0 and refuses a negative lastN", async () => {
+  it("refuses lastN 0 (it read \"No variables.\" on a thread that has some), a negative or a fractional lastN", async () => {
     const store = await storeWith(3);
-    const none = await summarize(store, THREAD, { lastN: 0 });
-    expect(none.entries).toEqual([]);
-    expect(none.text).toBe("No variables.");
     expect((await summarize(store, THREAD, { lastN: 2 })).entries.map((e) => e.reference)).toEqual([
       "†state.v2",
       "†state.v1",
     ]);
-    await expect(summarize(store, THREAD, { lastN: -1 })).rejects.toMatchObject({ code: "USAGE" });
+    expect((await summarize(store, THREAD, { lastN: 1 })).entries).toHaveLength(1);
+    for (const lastN of [0, -1, 1.5, Number.NaN])
+      await expect(summarize(store, THREAD, { lastN })).rejects.toMatchObject({
+        code: "USAGE",
+        message: expect.stringContaining("lastN"),
+        hint: expect.stringContaining("leave lastN out"),
+      });
+    expect((await summarize(store, THREAD)).entries).toHaveLength(3);
     await expect(summarize(store, THREAD, { budgetChars: 0 })).rejects.toMatchObject({ code: "USAGE" });
   });
 

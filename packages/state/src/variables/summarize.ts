@@ -14,7 +14,11 @@ import {
 
 /** Options of {@link summarize}. */
 export interface SummarizeOptions {
-  /** Only the n most recently updated variables; `0` gives an empty summary. Negative is a USAGE error. */
+  /**
+   * Only the n most recently updated variables (a whole number >= 1; leave it out for all). `0` is refused
+   * with USAGE, like a negative or fractional n: an empty summary would read "No variables." on a thread
+   * that has some (to remove variables, `keepLastN(0)`).
+   */
   readonly lastN?: number;
   /**
    * Only the variables at, under or holding these references (`†state.sales` selects `†state.sales.all`);
@@ -118,8 +122,10 @@ export async function summarize(
   options: SummarizeOptions = {},
 ): Promise<VariableSummary> {
   const { lastN, budgetChars = DEFAULT_BUDGET } = options;
-  if (lastN !== undefined && (!Number.isInteger(lastN) || lastN < 0)) {
-    throw new ObeliskError("USAGE", `lastN must be a non-negative integer, got ${lastN}`);
+  if (lastN !== undefined && (!Number.isInteger(lastN) || lastN < 1)) {
+    throw new ObeliskError("USAGE", `lastN must be a whole number of at least 1, got ${lastN}`, {
+      hint: "leave lastN out to list every variable (keepLastN is what removes variables)",
+    });
   }
   if (!Number.isInteger(budgetChars) || budgetChars < 1) {
     throw new ObeliskError("USAGE", `budgetChars must be a positive integer, got ${budgetChars}`);
