@@ -68,6 +68,22 @@ describe("sqlite: the cached thread model across runs", () => {
     });
   });
 
+  it("an eviction's emptied parents are gone for another connection and after a reopen too", async () => {
+    const file = freshFile();
+    const one = open(file);
+    const two = open(file);
+    await commitOk(one, { callId: "p", writes: [write(["user", "profile"], { name: "Ada" })] });
+    await commitOk(one, { callId: "o", writes: [write(["other"], 1)] });
+    expect(two.readState(THREAD)).toEqual({ user: { profile: { name: "Ada" } }, other: 1 });
+    await one.keepLastN(THREAD, 1);
+    expect(one.readState(THREAD)).toEqual({ other: 1 });
+    await underLock(two, () => {
+      expect(two.readState(THREAD)).toEqual({ other: 1 });
+    });
+    await one.close();
+    expect(open(file).readState(THREAD)).toEqual({ other: 1 });
+  });
+
   it("re-plans a commit when another connection changed the thread without moving its sequence", async () => {
     const file = freshFile();
     const one = open(file);

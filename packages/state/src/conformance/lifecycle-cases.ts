@@ -1,8 +1,26 @@
+import { applyOutput, type JsonObject } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
+import { unsetAtPath } from "../internal/unset-at-path.js";
+import type { StateStore } from "../store-types.js";
 import { getValue } from "../variables/get-value.js";
 import { summarize } from "../variables/summarize.js";
 import { commitOf, commitOk, manualClock, THREAD, write } from "./commit-fixtures.js";
 import type { OpenStore } from "./describe-store-conformance.js";
+
+/** The thread's state as its write log folds (SPEC §8: the state is the fold of its write log). */
+async function foldedLog(store: StateStore): Promise<JsonObject> {
+  let state: JsonObject = {};
+  for (const entry of await store.readWriteLog(THREAD)) {
+    if (entry.op === "reset") state = {};
+    else if (entry.op === "unset") state = unsetAtPath(state, entry.write.path);
+    else {
+      const applied = applyOutput(state, entry.write.path, entry.write.method, entry.write.value);
+      if (!applied.ok) throw new Error(applied.message);
+      state = applied.value as JsonObject;
+    }
+  }
+  return state;
+}
 
 const MINUTE = 60_000;
 
@@ -73,6 +91,50 @@ export function lifecycleCases(openStore: OpenStore): void {
       await store.keepLastN(THREAD, 1);
       await expect(getValue(store, THREAD, "†state.a.b.c")).rejects.toMatchObject({ code: "REF_EVICTED" });
       expect(await store.getTombstone(THREAD, "†state.a")).toMatchObject({ reason: "keepLastN" });
+    });
+
+    it("evicting a variable removes the parents its write only created: the state reads as if never written", async () => {
+      const store = await openStore();
+      await commitOk(store, { callId: "p", writes: [write(["user", "profile"], { name: "Ada" })] });
+      await commitOk(store, { callId: "d", writes: [write(["a", "b", "c", "d"], 1)] });
+      await commitOk(store, { callId: "l", writes: [write(["list", 0], "x")] });
+      await commitOk(store, { callId: "o", writes: [write(["other"], 1)] });
+      await store.keepLastN(THREAD, 1);
+      // not { user: {}, a: { b: { c: {} } }, list: [], other: 1 }
+      expect(await store.readState(THREAD)).toEqual({ other: 1 });
+      expect(await getValue(store, THREAD, "†state.user")).toEqual({ found: false });
+      await expect(getValue(store, THREAD, "†state.user.profile")).rejects.toMatchObject({
+        code: "REF_EVICTED",
+      });
+      expect(await store.getTombstone(THREAD, "†state.user")).toBeUndefined();
+      const unsets = (await store.readWriteLog(THREAD)).filter((entry) => entry.op === "unset");
+      expect(unsets.map((entry) => entry.write.reference)).toEqual([
+        "†state.user.profile",
+        "†state.user",
+        "†state.a.b.c.d",
+        "†state.a",
+        "†state.list[0]",
+        "†state.list",
+      ]);
+      expect(await foldedLog(store)).toEqual(await store.readState(THREAD));
+    });
+
+    it("a container a write put there itself stays when emptied of others, and so does a parent still holding something", async () => {
+      const store = await openStore();
+      await commitOk(store, { callId: "p", writes: [write(["user", "profile"], 1)] });
+      await commitOk(store, { callId: "s", writes: [write(["user", "settings"], {})] });
+      await commitOk(store, { callId: "b", writes: [write(["box"], {})] });
+      await commitOk(store, { callId: "i", writes: [write(["box2", "item"], [])] });
+      await store.keepLastN(THREAD, 3);
+      // user still holds settings (an empty object its write put there): both stay
+      expect(await store.readState(THREAD)).toEqual({ user: { settings: {} }, box: {}, box2: { item: [] } });
+      await store.keepLastN(THREAD, 1);
+      // box was written as {}: evicting it removes it; box2 was only item's parent and goes with item;
+      // user went with settings, the last thing in it
+      expect(await store.readState(THREAD)).toEqual({ box2: { item: [] } });
+      await store.keepLastN(THREAD, 0);
+      expect(await store.readState(THREAD)).toEqual({});
+      expect(await foldedLog(store)).toEqual({});
     });
 
     it("applies retention by count, bytes and age, least recently updated first", async () => {

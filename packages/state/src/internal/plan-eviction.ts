@@ -1,7 +1,8 @@
-import type { JsonObject, RunId } from "@obelisk/core";
-import { getAtPath, isoTime } from "@obelisk/core";
+import type { JsonObject, Path, RunId } from "@obelisk/core";
+import { formatReference, getAtPath, isoTime } from "@obelisk/core";
 import type { VariableMeta, WriteLogEntry } from "../store-types.js";
 import { describeValue } from "./describe-value.js";
+import { emptyParent } from "./empty-parent.js";
 import { ModelOverlay } from "./model-overlay.js";
 import type { Eviction, ThreadChange, ThreadModel, VariableEntry } from "./thread-model.js";
 import { unsetAtPath } from "./unset-at-path.js";
@@ -17,17 +18,17 @@ const lifecycleEntry = (
   date: string,
   reason: string,
   op: "unset" | "reset",
-  entry?: VariableEntry,
+  target?: { readonly path: Path; readonly reference: string },
 ): WriteLogEntry => ({
   seq,
   runId: "obelisk.lifecycle" as RunId,
   call: { id: "obelisk", tool: `obelisk.${reason}` },
   date,
   write: {
-    path: entry?.path ?? [],
+    path: target?.path ?? [],
     method: "set",
     value: null,
-    reference: entry?.meta.reference ?? "†state",
+    reference: target?.reference ?? "†state",
   },
   op,
 });
@@ -44,6 +45,8 @@ function withFacts(entry: VariableEntry, state: JsonObject): VariableEntry | und
 /**
  * Plans the eviction of variables: each leaves a tombstone; a state variable also takes the variables below
  * it, its value is removed from the folded state and an `unset` entry is logged, so fold and variables agree.
+ * Parents the evicted value left empty go too when no variable sits at them (they were only created as
+ * parents of writes below: decision record 0010), with an `unset` entry of their own.
  */
 export function planEviction(
   model: ThreadModel,
@@ -69,8 +72,17 @@ export function planEviction(
     }
     if (entry.meta.scope !== "state") continue;
     state = unsetAtPath(state, entry.path);
-    log.push(lifecycleEntry(seq++, date, request.reason, "unset", entry));
-    for (const above of overlay.ancestors(entry.path)) {
+    const { path, meta } = entry;
+    log.push(lifecycleEntry(seq++, date, request.reason, "unset", { path, reference: meta.reference }));
+    // containers the write only created as parents go with it (logged, so a replay of the log agrees)
+    const holders = overlay.ancestors(path);
+    const parent = emptyParent(state, path, (length) => holders.some((held) => held.path.length === length));
+    if (parent !== undefined) {
+      state = unsetAtPath(state, parent);
+      const reference = formatReference("state", parent);
+      log.push(lifecycleEntry(seq++, date, request.reason, "unset", { path: parent, reference }));
+    }
+    for (const above of holders) {
       const updated = withFacts(above, state);
       if (updated !== undefined) overlay.put(updated);
     }
