@@ -61,6 +61,23 @@ describe("summarize", () => {
     expect(text).toContain("- preview: [1,2,3]");
   });
 
+  it("shows the same facts in both forms: the writer's call id and the count with its unit", async () => {
+    const cases = [
+      [[1, 2, 3], "array", 3, "items", "array, 3 items"],
+      [{ a: 1 }, "object", 1, "keys", "object, 1 key"],
+      ["héllo 👋", "string", 7, "characters", "string, 7 characters"],
+      [42, "number", null, null, "number, 2 B"],
+    ] as const;
+    for (const [value, type, count, countUnit, line] of cases) {
+      const store = await storeWith(1, () => value);
+      const [entry] = JSON.parse((await summarize(store, THREAD, { format: "json" })).text) as object[];
+      expect(entry).toMatchObject({ reference: "†state.v0", tool: "load", callId: "c0", type, count, countUnit });
+      const { text } = await summarize(store, THREAD);
+      expect(text).toContain(`- type: ${line}`);
+      expect(text).toContain("by load (c0)");
+    }
+  });
+
   it("keeps a description on one line: its line breaks cannot start a fake entry", async () => {
     const store = createMemoryStore();
     await commitOk(store, {
@@ -83,9 +100,11 @@ describe("summarize", () => {
     expect(parsed[0]).toEqual({
       reference: "†state.v29",
       tool: "load",
+      callId: "c29",
       description: "value 29",
       type: "object",
       count: 1,
+      countUnit: "keys",
       bytes: expect.any(Number),
       updatedAt: expect.any(String),
       preview: expect.any(String),

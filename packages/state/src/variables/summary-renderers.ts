@@ -1,15 +1,26 @@
 import { plural } from "@obelisk/core";
 import type { VariableMeta } from "../store-types.js";
 
-/** One variable as a summary shows it. */
+/**
+ * One variable as a summary shows it (SPEC §8), the same facts in both forms: markdown writes them as
+ * `### <reference>`, `- type: <type>, <count> <countUnit>, <bytes>`, `- description: …`,
+ * `- updated: <updatedAt> by <tool> (<callId>)`, `- preview: …`; JSON as these fields, in this order.
+ */
 export interface SummaryEntry {
+  /** The `†` reference to read it with. */
   readonly reference: string;
+  /** The tool of the call that last wrote it. */
   readonly tool: string;
+  /** The id of that call. */
   readonly callId: string;
   readonly description: string | null;
+  /** JSON type: object, array, string, number, boolean or null. */
   readonly type: string;
+  /** Array items, object keys or string characters (code points); null for other types. */
   readonly count: number | null;
+  /** What `count` counts; null exactly when `count` is. */
   readonly countUnit: "items" | "keys" | "characters" | null;
+  /** Size of its JSON text in bytes (UTF-8). */
   readonly bytes: number;
   readonly updatedAt: string;
   readonly preview: string;
@@ -101,7 +112,11 @@ export const markdownRenderer: SummaryRenderer = {
 /** The smallest JSON summary: an empty array. A JSON budget below its length is refused. */
 export const MIN_JSON_SUMMARY_CHARS = 2;
 
-/** JSON: an array of entries; a final `{ "omitted": n }` when cut and `{ "reference", "notFound": true }` for unknown refs. */
+/**
+ * JSON: an array of entries (`{ reference, tool, callId, description, type, count, countUnit, bytes,
+ * updatedAt, preview }`); a final `{ "omitted": n }` when cut and `{ "reference", "notFound": true }` for
+ * unknown refs.
+ */
 export const jsonRenderer: SummaryRenderer = {
   separator: ",",
   compose(parts, omitted, notFound) {
@@ -111,8 +126,8 @@ export const jsonRenderer: SummaryRenderer = {
     return `[${items.join(",")}]`;
   },
   entry(entry, maxPreview) {
-    const { callId: _callId, countUnit: _unit, ...shown } = entry;
-    return JSON.stringify({ ...shown, preview: shortenPreview(entry.preview, maxPreview) });
+    // every fact the markdown form shows, the writer's call id and the count's unit included
+    return JSON.stringify({ ...entry, preview: shortenPreview(entry.preview, maxPreview) });
   },
   omitted: (count) => JSON.stringify({ omitted: count }),
   /**
