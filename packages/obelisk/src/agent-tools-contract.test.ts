@@ -118,14 +118,25 @@ describe("agentTools: the framework-neutral contract", () => {
     const engine = createEngine({ tools: [give] });
     await engine.set("t", "†state.user", { name: "Ada", tags: ["a"] });
     const tools = agentTools(engine, "t");
-    const getVariable = tools.find((tool) => tool.name === "get_variable");
-    const reference = (getVariable?.parameters.properties as Record<string, Record<string, unknown>>).reference;
-    expect(reference).toMatchObject({ type: "string", pattern: expect.stringMatching(/^\^†/) });
-    const check = validator(getVariable?.parameters ?? {});
+    const parameters = tools.find((tool) => tool.name === "get_variable")?.parameters ?? {};
+    expect(parameters.properties).toMatchObject({
+      reference: { type: "string", pattern: expect.stringMatching(/^\^†/) },
+    });
+    const check = validator(parameters);
     const call = byName(tools);
-    for (const good of ["†state", "†state.user", "†state.user.tags[0]", '†state["user"]', "†calls.c1", '†calls["c 1"]']) {
+    for (const good of [
+      "†state",
+      "†state.user",
+      "†state.user.tags[0]",
+      '†state["user"]',
+      "†calls.c1",
+      '†calls["c 1"]',
+    ]) {
       expect([good, check({ reference: good })]).toEqual([good, true]);
-      expect([good, await call("get_variable", { reference: good })]).not.toMatchObject([good, { ok: false }]);
+      expect([good, await call("get_variable", { reference: good })]).not.toMatchObject([
+        good,
+        { ok: false },
+      ]);
     }
     const bad = [
       ["state.user", "REF_SYNTAX"],
@@ -164,7 +175,7 @@ describe("agentTools: the framework-neutral contract", () => {
     expect(validator(listVariables?.parameters ?? {})({ refs: ["state.user"] })).toBe(false);
   });
 
-  it("list_variables refuses lastN 0 with a hint instead of answering \"No variables.\" on a thread that has some", async () => {
+  it('list_variables refuses lastN 0 with a hint instead of answering "No variables." on a thread that has some', async () => {
     const engine = createEngine({ tools: [give] });
     await engine.set("t", "†state.a", 1);
     await engine.set("t", "†state.b", 2);

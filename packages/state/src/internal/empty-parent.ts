@@ -14,7 +14,11 @@ function contentSize(value: JsonValue): number {
  * only created as a parent of a write below it; a container written as `{}` or `[]` is a variable and stays).
  * Undefined when the parent still holds something, is a variable, or is the state itself.
  */
-export function emptyParent(state: JsonValue, path: Path, isVariable: (length: number) => boolean): Path | undefined {
+export function emptyParent(
+  state: JsonValue,
+  path: Path,
+  isVariable: (length: number) => boolean,
+): Path | undefined {
   let outermost: Path | undefined;
   for (let length = path.length - 1; length > 0; length--) {
     if (isVariable(length)) break;

@@ -31,7 +31,9 @@ export function parseStoredReference(text: string, forWrite = false): Reference 
     throw new ObeliskError(
       "USAGE",
       `${text}: only †state… and †calls.<id>… references are stored in a thread`,
-      { hint: "a thread stores †state (e.g. †state.user) and call outputs (†calls.<callId>); †input is given per run" },
+      {
+        hint: "a thread stores †state (e.g. †state.user) and call outputs (†calls.<callId>); †input is given per run",
+      },
     );
   }
   return parsed.value;

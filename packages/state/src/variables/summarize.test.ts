@@ -71,7 +71,14 @@ describe("summarize", () => {
     for (const [value, type, count, countUnit, line] of cases) {
       const store = await storeWith(1, () => value);
       const [entry] = JSON.parse((await summarize(store, THREAD, { format: "json" })).text) as object[];
-      expect(entry).toMatchObject({ reference: "†state.v0", tool: "load", callId: "c0", type, count, countUnit });
+      expect(entry).toMatchObject({
+        reference: "†state.v0",
+        tool: "load",
+        callId: "c0",
+        type,
+        count,
+        countUnit,
+      });
       const { text } = await summarize(store, THREAD);
       expect(text).toContain(`- type: ${line}`);
       expect(text).toContain("by load (c0)");
@@ -112,7 +119,7 @@ describe("summarize", () => {
     expect(parsed.at(-1)).toEqual({ omitted: summary.omitted });
   });
 
-  it("refuses lastN 0 (it read \"No variables.\" on a thread that has some), a negative or a fractional lastN", async () => {
+  it('refuses lastN 0 (it read "No variables." on a thread that has some), a negative or a fractional lastN', async () => {
     const store = await storeWith(3);
     expect((await summarize(store, THREAD, { lastN: 2 })).entries.map((e) => e.reference)).toEqual([
       "†state.v2",
