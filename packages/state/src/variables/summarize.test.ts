@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { commitOk, THREAD, write } from "../conformance/commit-fixtures.js";
+import { commitOk, manualClock, THREAD, write } from "../conformance/commit-fixtures.js";
 import { createMemoryStore } from "../memory-store.js";
 import { summarize } from "./summarize.js";
 
@@ -151,6 +151,21 @@ describe("summarize", () => {
       await expect(summarize(store, THREAD, { refs: [ref as string] })).rejects.toMatchObject({ code });
     const json = await summarize(store, THREAD, { refs: ["†state.nope"], format: "json" });
     expect(JSON.parse(json.text)).toEqual([{ reference: "†state.nope", notFound: true }]);
+  });
+
+  it("refuses bad options before expiry on read evicts anything (bad input changes nothing)", async () => {
+    const clock = manualClock();
+    const store = createMemoryStore({ now: clock.now, retention: { maxAgeMs: 1000 } });
+    await commitOk(store, { callId: "c0", writes: [write(["v0"], 1)] });
+    clock.advance(5000);
+    await expect(summarize(store, THREAD, { refs: ["state.v0"] })).rejects.toMatchObject({
+      code: "REF_SYNTAX",
+    });
+    await expect(summarize(store, THREAD, { lastN: 0 })).rejects.toMatchObject({ code: "USAGE" });
+    expect((await store.listVariables(THREAD)).map((meta) => meta.reference)).toEqual(["†state.v0"]);
+    expect(await store.getTombstone(THREAD, "†state.v0")).toBeUndefined();
+    expect((await summarize(store, THREAD)).entries).toEqual([]);
+    expect(await store.getTombstone(THREAD, "†state.v0")).toMatchObject({ reason: "maxAgeMs" });
   });
 
   it("a reference selects the variables under it and the one holding it", async () => {

@@ -62,16 +62,13 @@ function nested(a: Path, b: Path): boolean {
 /**
  * The variables a list of references selects: each reference selects the variables at it, under it
  * (`†state.sales` selects `†state.sales.all`) and the one holding it (`†state.sales.all[0]` selects
- * `†state.sales.all`). A reference that selects nothing is not found; one that does not parse throws.
+ * `†state.sales.all`). A reference that selects nothing is not found (they are parsed before, by the caller).
  */
 function select(
   all: readonly VariableMeta[],
-  options: SummarizeOptions,
+  wanted: readonly Reference[] | undefined,
 ): { chosen: VariableMeta[]; notFound: string[] } {
-  if (options.refs === undefined) return { chosen: [...all], notFound: [] };
-  // a malformed reference is the caller's mistake, refused with its code like get's (a model that misspells
-  // a kind must not be told the variable is gone)
-  const wanted = options.refs.map((ref) => parseStoredReference(ref));
+  if (wanted === undefined) return { chosen: [...all], notFound: [] };
   const notFound: string[] = [];
   const matched = new Set<Reference>();
   const chosen = all.filter((meta) => {
@@ -137,8 +134,11 @@ export async function summarize(
       `a JSON summary needs budgetChars >= ${MIN_JSON_SUMMARY_CHARS} (the smallest valid document is []), got ${budgetChars}`,
     );
   }
+  // a malformed reference is the caller's mistake, refused with its code like get's (a model that misspells
+  // a kind must not be told the variable is gone), before expiry on read changes anything
+  const wanted = options.refs?.map((ref) => parseStoredReference(ref));
   await store.expireStale(threadId);
-  const { chosen, notFound } = select(await store.listVariables(threadId), options);
+  const { chosen, notFound } = select(await store.listVariables(threadId), wanted);
   const entries = chosen.slice(0, lastN ?? chosen.length).map(toSummaryEntry);
   let parts: string[] = [];
   let maxPreview: number = PREVIEW_STEPS[0];
