@@ -1,10 +1,10 @@
 import type { JsonObject, JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { applyOutputInPlace, deepFreeze, ObeliskError } from "@obelisk/core";
-import BetterSqlite3 from "better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
 import { CachedStore } from "./internal/cached-store.js";
 import type { RunsQuery } from "./internal/history-arguments.js";
 import { SqliteLock, type SqliteLockOptions } from "./internal/sqlite-lock.js";
-import { prepareSchema, type SqliteStatements } from "./internal/sqlite-schema.js";
+import type { SqliteStatements } from "./internal/sqlite-schema.js";
 import { createStateValidator } from "./internal/state-validator.js";
 import {
   commitLogEntry,
@@ -14,6 +14,7 @@ import {
   type ThreadModel,
 } from "./internal/thread-model.js";
 import { unsetAtPath } from "./internal/unset-at-path.js";
+import { isReadonlyError, type OpenedSqlite, openSqlite } from "./sqlite-open.js";
 import type { StoreOptions } from "./store-options.js";
 import type {
   CallCommit,
@@ -37,19 +38,38 @@ export interface SqliteStoreOptions extends StoreOptions {
    * be lost on power loss. `full`: synchronous=FULL — survives power loss, slower.
    */
   readonly durability?: "normal" | "full";
-  /** How long a write waits for another connection's write transaction, ms. Default 5,000. */
+  /**
+   * How long a write (and opening a file another process is creating) waits for another connection's
+   * write transaction, ms. Default 5,000.
+   */
   readonly busyTimeoutMs?: number;
+  /**
+   * Open the file read-only: reads work, every write is refused (`STORE_ERROR`, `data.reason: "readonly"`)
+   * and nothing in the file changes. Default: read-only only when the file exists and this process cannot
+   * write it (or its directory). The file must exist.
+   */
+  readonly readonly?: boolean;
   /** Cross-process lock tuning. */
   readonly lock?: SqliteLockOptions;
 }
 
 const parse = <T>(text: string): T => deepFreeze(JSON.parse(text) as JsonValue) as T;
-const wrap = (action: string, error: unknown): ObeliskError =>
-  ObeliskError.is(error)
-    ? error
-    : new ObeliskError("STORE_ERROR", `sqlite ${action} failed: ${(error as Error).message}`, {
-        cause: error,
-      });
+const wrap = (action: string, error: unknown, file?: string): ObeliskError => {
+  if (ObeliskError.is(error)) return error;
+  if (file !== undefined && isReadonlyError(error)) return readonlyError(file, action, error);
+  return new ObeliskError("STORE_ERROR", `sqlite ${action} failed: ${(error as Error).message}`, {
+    cause: error,
+  });
+};
+
+/** The error of a write to a store that cannot be written: `STORE_ERROR` with `data.reason: "readonly"`. */
+function readonlyError(file: string, action: string, cause?: unknown): ObeliskError {
+  return new ObeliskError("STORE_ERROR", `cannot ${action}: the SQLite store ${file} is read-only`, {
+    ...(cause === undefined ? {} : { cause }),
+    hint: "this process may not write the file or its directory (or it was opened read-only); reading works",
+    data: { reason: "readonly", file },
+  });
+}
 
 interface ThreadRow {
   state_schema: string | null;
@@ -109,15 +129,26 @@ class SqliteStore extends CachedStore {
   /** One IMMEDIATE transaction around several commits (each commit's own transaction nests as a savepoint). */
   private readonly commitAllTx: (commits: readonly CallCommit[]) => CommitResult[];
 
+  private readonly db: BetterSqlite3.Database;
+  /** True when the connection cannot write: every write is refused with {@link readonlyError}. */
+  private readonly readonly: boolean;
+  /**
+   * Read-only store: set while expiry on read runs. Its evictions then change only the cached model (what
+   * this store shows), never the file; their tombstones are kept here, by thread and reference.
+   */
+  private expiringView = false;
+  private readonly viewTombstones = new Map<ThreadId, Map<string, Tombstone>>();
+
   constructor(
-    private readonly db: BetterSqlite3.Database,
+    opened: OpenedSqlite,
+    private readonly file: string,
     options: SqliteStoreOptions,
   ) {
     super(options);
-    db.pragma("journal_mode = WAL");
-    db.pragma(`synchronous = ${options.durability === "full" ? "FULL" : "NORMAL"}`);
-    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`);
-    this.sql = prepareSchema(db);
+    const { db } = opened;
+    this.db = db;
+    this.readonly = opened.readonly;
+    this.sql = opened.statements;
     this.lock = new SqliteLock(db, this.sql, this.now, options.lock);
     this.persistTx = db.transaction((model: ThreadModel, change: ThreadChange) =>
       this.write(model, change),
@@ -127,14 +158,21 @@ class SqliteStore extends CachedStore {
     ).immediate;
   }
 
+  /** Throws the read-only error before a write is tried. */
+  private assertWritable(action: string): void {
+    if (this.readonly) throw readonlyError(this.file, action);
+  }
+
   /** {@link StateStore.commitCalls}: one durable transaction (one WAL commit) for calls completed together. */
   commitCalls(commits: readonly CallCommit[]): CommitResult[] {
+    this.assertOpen();
+    this.assertWritable("commit");
     try {
       return this.commitAllTx(commits);
     } catch (error) {
       // The cached models already hold the commits made before the failure: reload them from the file.
       for (const commit of commits) this.invalidate(commit.record.threadId);
-      throw ObeliskError.is(error) ? error : wrap("commit", error);
+      throw wrap("commit", error, this.file);
     }
   }
 
@@ -173,6 +211,8 @@ class SqliteStore extends CachedStore {
   }
 
   protected saveThread(model: ThreadModel): void {
+    // read-only: a thread the file lacks (or a schema given to it) lives in the cached model only
+    if (this.readonly) return;
     const schema = model.info.stateSchema === undefined ? null : JSON.stringify(model.info.stateSchema);
     this.sql.threadInsert.run(model.threadId, schema, model.info.createdAt);
     const changed = this.sql.threadSchema.get(schema, model.threadId, schema) as ThreadVersion | undefined;
@@ -216,13 +256,50 @@ class SqliteStore extends CachedStore {
   }
 
   protected persist(model: ThreadModel, change: ThreadChange): boolean {
+    if (this.readonly) {
+      if (!this.expiringView) throw readonlyError(this.file, `change thread "${model.threadId}"`);
+      this.keepViewTombstones(model.threadId, change);
+      return true;
+    }
     try {
       const persisted = this.persistTx(model, change);
       if (persisted) model.version++;
       return persisted;
     } catch (error) {
-      throw wrap("commit", error);
+      throw wrap("commit", error, this.file);
     }
+  }
+
+  /** Read-only store: remembers the tombstones of evictions made by expiry on read (see `expiringView`). */
+  private keepViewTombstones(threadId: ThreadId, change: ThreadChange): void {
+    let tombstones = this.viewTombstones.get(threadId);
+    if (tombstones === undefined) {
+      tombstones = new Map();
+      this.viewTombstones.set(threadId, tombstones);
+    }
+    for (const { tombstone } of change.evictions) tombstones.set(tombstone.reference, tombstone);
+  }
+
+  /** Runs expiry on read; on a read-only store its evictions change what this store shows, not the file. */
+  private expiring<T>(expire: () => T): T {
+    if (!this.readonly) return expire();
+    this.expiringView = true;
+    try {
+      return expire();
+    } finally {
+      this.expiringView = false;
+    }
+  }
+
+  override expireStale(threadId: ThreadId): Promise<number> {
+    return this.expiring(() => super.expireStale(threadId));
+  }
+
+  override getCallOutput(
+    threadId: ThreadId,
+    callId: string,
+  ): { readonly value: JsonValue } | Tombstone | undefined {
+    return this.expiring(() => super.getCallOutput(threadId, callId));
   }
 
   /** The body of the commit transaction. */
@@ -315,6 +392,8 @@ class SqliteStore extends CachedStore {
   }
 
   protected readTombstone(threadId: ThreadId, reference: string): Tombstone | undefined {
+    const seen = this.viewTombstones.get(threadId)?.get(reference);
+    if (seen !== undefined) return seen;
     const row = this.sql.tombstoneGet.get(threadId, reference) as
       | { reference: string; evicted_at: string; reason: string }
       | undefined;
@@ -328,6 +407,7 @@ class SqliteStore extends CachedStore {
     waitMs: number,
     signal?: AbortSignal,
   ): Promise<void> {
+    this.assertWritable(`change thread "${threadId}"`);
     this.model(threadId);
     await this.lock.acquire(threadId, waitMs, signal);
   }
@@ -345,6 +425,7 @@ class SqliteStore extends CachedStore {
   reserveCallNumbers(threadId: ThreadId, count: number): number {
     if (!Number.isInteger(count) || count < 1)
       throw new ObeliskError("USAGE", `cannot reserve ${count} call numbers`);
+    this.assertWritable(`reserve call numbers on thread "${threadId}"`);
     this.model(threadId);
     const row = this.sql.threadCounter.get(count, threadId) as { call_counter: number };
     return row.call_counter - count + 1;
@@ -357,17 +438,20 @@ class SqliteStore extends CachedStore {
   }
 
   createRun(run: RunRecord): void {
+    this.assertOpen();
+    this.assertWritable("record a run");
     this.model(run.threadId);
     try {
       this.sql.runInsert.run(run.runId, run.threadId, run.status, JSON.stringify(run));
     } catch (error) {
-      throw wrap("createRun", error);
+      throw wrap("createRun", error, this.file);
     }
   }
 
   finishRun(runId: RunId, status: RunStatus, endedAt: string, final?: FinalPlan): void {
     const run = this.getRun(runId);
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
+    this.assertWritable(`finish run "${runId}"`);
     this.sql.runUpdate.run(status, JSON.stringify({ ...run, ...final, status, endedAt }), runId);
   }
 
@@ -443,7 +527,7 @@ class SqliteStore extends CachedStore {
 
   override async close(): Promise<void> {
     if (this.closed) return;
-    for (const model of this.models.values()) {
+    for (const model of this.readonly ? [] : this.models.values()) {
       try {
         this.saveSnapshotIfCurrent(model);
       } catch {
@@ -458,15 +542,21 @@ class SqliteStore extends CachedStore {
 
 /**
  * Opens (or creates) a SQLite store in `file` (`:memory:` works). WAL journal, one IMMEDIATE transaction per
- * commit, prepared statements. Throws ObeliskError STORE_ERROR when the file cannot be opened.
+ * commit, prepared statements. Several processes may open (and create) one file at once. A file this process
+ * cannot write is opened read-only (see {@link SqliteStoreOptions.readonly}). Throws ObeliskError
+ * STORE_ERROR when the file cannot be opened.
  */
 export function createSqliteStore(file: string, options: SqliteStoreOptions = {}): StateStore {
-  let db: BetterSqlite3.Database | undefined;
+  let opened: OpenedSqlite | undefined;
   try {
-    db = new BetterSqlite3(file);
-    return new SqliteStore(db, options);
+    opened = openSqlite(file, {
+      readonly: options.readonly,
+      busyTimeoutMs: options.busyTimeoutMs ?? 5_000,
+      durability: options.durability,
+    });
+    return new SqliteStore(opened, file, options);
   } catch (error) {
-    db?.close();
+    opened?.db.close();
     throw wrap(`open ${file}`, error);
   }
 }
