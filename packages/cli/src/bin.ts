@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { Console } from "node:console";
+import { processIo } from "./cli-io.js";
+import { reserveStdoutForJson } from "./json-stdout.js";
 import { main } from "./main.js";
 import { sniffFormat } from "./output.js";
 
@@ -10,7 +11,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 const argv = process.argv.slice(2);
-// In json format stdout holds exactly one JSON document: what tools modules log goes to stderr.
-if (sniffFormat(argv) === "json") globalThis.console = new Console(process.stderr, process.stderr);
+// In json format stdout holds exactly one JSON document: whatever else is printed goes to stderr.
+const io = sniffFormat(argv) === "json" ? reserveStdoutForJson(processIo()) : processIo();
 
-process.exitCode = await main(argv);
+process.exitCode = await main(argv, io);

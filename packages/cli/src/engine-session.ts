@@ -1,7 +1,7 @@
 import type { Engine, RunEvent } from "obelisk";
 import type { CliIo } from "./cli-io.js";
 import { type LoadedTools, loadTools } from "./load-tools.js";
-import { openStore } from "./open-store.js";
+import { openStore, type StoreAccess } from "./open-store.js";
 import { printRegistryWarnings } from "./registry-warnings.js";
 
 /** What a command needs to open an engine. */
@@ -10,6 +10,8 @@ export interface SessionOptions {
   readonly tools?: string | undefined;
   /** `--store` url. */
   readonly store: string;
+  /** What the command does with the store (whether a missing store file is created). */
+  readonly storeAccess: StoreAccess;
   /** `--concurrency`. */
   readonly concurrency?: number | undefined;
   /** `--fail-fast`. */
@@ -25,7 +27,7 @@ export async function withEngine<T>(
   body: (engine: Engine) => Promise<T>,
 ): Promise<T> {
   const tools: LoadedTools = options.tools === undefined ? [] : await loadTools(options.tools, io.cwd);
-  const store = await openStore(options.store, io.cwd);
+  const store = await openStore(options.store, io, options.storeAccess);
   const { createEngine } = await import("obelisk");
   const engine = createEngine({
     tools,

@@ -36,8 +36,11 @@ export async function validatePlanFile(
 ): Promise<{ readonly plan: PlanFile; readonly result: ValidationResult }> {
   const plan = readPlanFile(planPath, io.cwd);
   const input = parseInput(options.input, io.cwd);
-  const result = await withEngine({ tools: options.tools, store: options.store }, io, (engine) =>
-    engine.validate(plan.text, { threadId: options.thread, ...(input === undefined ? {} : { input }) }),
+  const result = await withEngine(
+    { tools: options.tools, store: options.store, storeAccess: "context" },
+    io,
+    (engine) =>
+      engine.validate(plan.text, { threadId: options.thread, ...(input === undefined ? {} : { input }) }),
   );
   return { plan, result };
 }

@@ -42,7 +42,7 @@ export async function runWithProgress(
     const mapped = toProgressEvent(event);
     if (mapped !== undefined) progress?.handle(mapped);
   };
-  const result = await withEngine({ ...options, onEvent }, io, async (engine) => {
+  const result = await withEngine({ ...options, storeAccess: "create", onEvent }, io, async (engine) => {
     try {
       return await body(engine, interrupt.signal);
     } finally {

@@ -1,8 +1,11 @@
 import { ObeliskError } from "@obelisk/core";
 
 /** A usage error (bad flag, unreadable file, tools module that does not load): exit code 2, one line on stderr. */
-export function usageError(message: string, cause?: unknown): ObeliskError {
-  return new ObeliskError("USAGE", oneLine(message), cause === undefined ? {} : { cause });
+export function usageError(message: string, cause?: unknown, hint?: string): ObeliskError {
+  return new ObeliskError("USAGE", oneLine(message), {
+    ...(cause === undefined ? {} : { cause }),
+    ...(hint === undefined ? {} : { hint }),
+  });
 }
 
 /** Collapses a message to its first non-empty line (no stack traces, no multi-line dumps). */

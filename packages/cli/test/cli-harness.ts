@@ -28,17 +28,19 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "obelisk-cli-"));
 }
 
-/** Spawns `node packages/cli/dist/bin.js …args` in `cwd`. */
+/** Spawns `node packages/cli/dist/bin.js …args` in `cwd` (as another user when `user` is given: root only). */
 export function obelisk(
   args: readonly string[],
   cwd: string,
   env: Record<string, string> = {},
+  user: { readonly uid: number; readonly gid: number } | undefined = undefined,
 ): Promise<CliResult> {
   return new Promise((done) => {
     execFile(
       process.execPath,
       [BIN, ...args],
       {
+        ...user,
         cwd,
         timeout: 60_000,
         maxBuffer: 256 * 1024 * 1024,

@@ -5,6 +5,7 @@ import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, parseCount, parsePositive, withFormat, withStore } from "../common-options.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
+import type { StoreAccess } from "../open-store.js";
 import { createOutput, type Output } from "../output.js";
 import { parseJsonValue } from "../parse-input.js";
 import { collectRefOption, parseRefOption, parseWritableRefOption } from "../ref-option.js";
@@ -25,13 +26,20 @@ type StateAction = (engine: Engine, options: StateOptions, output: Output) => Pr
 /** Registers `obelisk state summary|get|set|reset|keep`. */
 export function registerState(program: Command, context: CommandContext): void {
   const state = program.command("state").description("inspect and edit a thread's stored variables");
-  const add = (name: string, description: string, action: StateAction): Command => {
+  const add = (
+    name: string,
+    description: string,
+    action: StateAction,
+    storeAccess: StoreAccess = "existing",
+  ): Command => {
     const command = state.command(name).description(description);
     withStore(command);
     withFormat(command);
     command.action(async (options: StateOptions) => {
       const output = createOutput(context.io, options.format);
-      await withEngine({ store: options.store }, context.io, (engine) => action(engine, options, output));
+      await withEngine({ store: options.store, storeAccess }, context.io, (engine) =>
+        action(engine, options, output),
+      );
       context.exit(EXIT.ok as ExitCode);
     });
     return command;
@@ -44,7 +52,8 @@ export function registerState(program: Command, context: CommandContext): void {
     .requiredOption("--ref <reference>", "the reference to read, e.g. †state.report", parseRefOption)
     .option("--offset <n>", "first item of the page", parseCount)
     .option("--limit <n>", "items in the page", parsePositive);
-  add("set", "write one value by reference (how approvals under †state.approvals. are given)", set)
+  // `set` creates the store: an approval may be given before the plan's first run
+  add("set", "write one value by reference (how approvals under †state.approvals. are given)", set, "create")
     .requiredOption(
       "--ref <reference>",
       "the reference to write, e.g. †state.approvals.refund",

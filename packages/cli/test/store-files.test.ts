@@ -1,0 +1,133 @@
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { expectOneLineError, fixture, obelisk, obeliskJson, tempDir } from "./cli-harness.js";
+
+const shoutPlan = fixture("shout-plan.json");
+const jsTools = fixture("tools.js");
+const digest = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+describe.concurrent("obelisk: which commands create a store file", { timeout: 180_000 }, () => {
+  it("commands that read refuse a --store file that does not exist, naming it, and create nothing", async () => {
+    const cwd = tempDir();
+    const store = ["--store", "sqlite:sub/typo.db"];
+    const commands = [
+      ["state", "get", "--ref", "†state.x", ...store],
+      ["state", "summary", ...store],
+      ["state", "reset", ...store],
+      ["state", "keep", "--last", "1", ...store],
+      ["runs", "list", ...store],
+      ["runs", "show", "some-run", ...store],
+    ];
+    const results = await Promise.all(commands.map((args) => obeliskJson(args, cwd)));
+    results.forEach((result, i) => {
+      expectOneLineError(result, 2);
+      expect(result.json, commands[i]?.join(" ")).toEqual({
+        error: { code: "USAGE", message: expect.stringContaining("store file sub/typo.db does not exist") },
+      });
+      expect(result.stderr).toContain("(check --store (nothing was created)");
+    });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("validate and graph read a missing --store file as an empty thread, with a warning, and create nothing", async () => {
+    const cwd = tempDir();
+    const args = [shoutPlan, "--tools", jsTools, "--store", "sqlite:typo.db"];
+    const [validate, graph] = await Promise.all([
+      obeliskJson(["validate", ...args], cwd),
+      obelisk(["graph", ...args], cwd),
+    ]);
+    expect(validate.code).toBe(0);
+    expect(validate.json).toMatchObject({ ok: true });
+    expect(validate.stderr).toBe(
+      "warning: store file typo.db does not exist: validating against an empty thread\n",
+    );
+    expect(graph.code).toBe(0);
+    expect(graph.stderr).toContain("store file typo.db does not exist");
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("in a fresh directory the default store reads as empty (no runs, no variables) and is not created", async () => {
+    const cwd = tempDir();
+    const [runs, runsJson, summary, get, show, validate, reset] = await Promise.all([
+      obelisk(["runs", "list"], cwd),
+      obeliskJson(["runs", "list"], cwd),
+      obelisk(["state", "summary"], cwd),
+      obeliskJson(["state", "get", "--ref", "†state.x"], cwd),
+      obeliskJson(["runs", "show", "some-run"], cwd),
+      obelisk(["validate", shoutPlan, "--tools", jsTools], cwd),
+      obelisk(["state", "reset"], cwd),
+    ]);
+    expect(runs).toMatchObject({ code: 0, stdout: "no runs recorded\n", stderr: "" });
+    expect(runsJson.json).toEqual({ runs: [] });
+    expect(summary).toMatchObject({ code: 0, stdout: "thread default holds no variables\n", stderr: "" });
+    expect(get.code).toBe(1);
+    expect(get.json).toMatchObject({ error: { code: "REF_UNRESOLVED" } });
+    expect(show.code).toBe(2);
+    expect(show.json).toMatchObject({ error: { code: "RUN_NOT_FOUND" } });
+    expect(validate).toMatchObject({ code: 0, stderr: "" });
+    expect(reset.code).toBe(0);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("run and state set create the store (and its directory); parallel first runs share the default one", async () => {
+    const cwd = tempDir();
+    const set = await obelisk(
+      ["state", "set", "--ref", "†state.approvals.go", "--value", "true", "--store", "sqlite:new/s.db"],
+      cwd,
+    );
+    expect(set.code).toBe(0);
+    expect(existsSync(join(cwd, "new", "s.db"))).toBe(true);
+    // three processes create the default store at once (the first open of a fresh file used to fail
+    // now and then with "database is locked")
+    const runs = await Promise.all(
+      ["a", "b", "c"].map((thread) =>
+        obelisk(["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', "--thread", thread], cwd),
+      ),
+    );
+    for (const run of runs) expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+    const list = await obeliskJson(["runs", "list"], cwd);
+    expect((list.json.runs as unknown[]).length).toBe(3);
+  });
+
+  it("reads a store file this user may not write (read-only directory); a write is refused with STORE_ERROR", async () => {
+    const cwd = tempDir();
+    chmodSync(cwd, 0o755);
+    const store = ["--store", "sqlite:ro/state.db"];
+    const run = await obelisk(
+      ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"kept"}', ...store],
+      cwd,
+    );
+    expect(run.code).toBe(0);
+    const file = join(cwd, "ro", "state.db");
+    const before = digest(file);
+    chmodSync(file, 0o444);
+    chmodSync(join(cwd, "ro"), 0o555);
+    // root may write any file: as root, read as `nobody`, for whom the file really is read-only
+    const reader = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+    try {
+      const as = (args: string[]) => obelisk([...args, "--format", "json"], cwd, {}, reader);
+      const [list, get, summary, set, again] = await Promise.all([
+        as(["runs", "list", ...store]),
+        as(["state", "get", "--ref", "†state.loud", ...store]),
+        as(["state", "summary", ...store]),
+        as(["state", "set", "--ref", "†state.loud", "--value", '"changed"', ...store]),
+        as(["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"again"}', ...store]),
+      ]);
+      expect(list.code).toBe(0);
+      expect(JSON.parse(list.stdout)).toMatchObject({ runs: [{ status: "succeeded" }] });
+      expect(JSON.parse(get.stdout)).toMatchObject({ found: true, value: "KEPT" });
+      expect(summary.code).toBe(0);
+      for (const refused of [set, again]) {
+        expectOneLineError(refused, 1);
+        expect(JSON.parse(refused.stdout)).toEqual({
+          error: { code: "STORE_ERROR", message: expect.stringContaining("is read-only") },
+        });
+      }
+      expect(digest(file)).toBe(before);
+    } finally {
+      chmodSync(join(cwd, "ro"), 0o755);
+    }
+  });
+});
