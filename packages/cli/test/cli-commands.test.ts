@@ -311,6 +311,33 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     expect(text.stdout).toContain("chat says hello");
   });
 
+  it("keeps a tools module's own process.stdout.write off stdout in json format", async () => {
+    const cwd = tempDir();
+    const tools = ["--tools", fixture("writing-tools.mjs")];
+    const args = ["run", fixture("writing-plan.json"), ...tools, "--store", "memory"];
+    const json = await obeliskJson(args, cwd);
+    expect(json.code).toBe(0);
+    expect(json.json).toMatchObject({ status: "succeeded", state: { scribble: { text: "hello" } } });
+    for (const line of [
+      "raw write on import",
+      "raw write says hello",
+      "raw write with an encoding",
+      "raw write of a buffer",
+    ])
+      expect(json.stderr).toContain(line);
+    const [validate, schema, failed] = await Promise.all([
+      obeliskJson(["validate", fixture("writing-plan.json"), ...tools], cwd),
+      obeliskJson(["schema", ...tools], cwd),
+      obeliskJson(["run", fixture("writing-plan.json"), ...tools, "--store", "redis://x"], cwd),
+    ]);
+    expect(validate.json).toMatchObject({ ok: true });
+    expect(schema.json).toMatchObject({ type: "object" });
+    expect(failed.code).toBe(2);
+    expect(failed.json).toEqual({ error: { code: "USAGE", message: expect.any(String) } });
+    const text = await obelisk(args, cwd);
+    expect(text.stdout).toContain("raw write says hello");
+  });
+
   it("runs an invalid plan as one JSON document of diagnostics (exit 1), nothing run", async () => {
     const cwd = tempDir();
     const args = ["run", example("broken-plan", "plan.json"), "--tools", example("broken-plan", "tools.ts")];
