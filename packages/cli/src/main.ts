@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { ObeliskError } from "@obelisk/core";
 import { Command, CommanderError } from "commander";
 import { type CliIo, processIo } from "./cli-io.js";
 import type { CommandContext } from "./command-context.js";
@@ -10,6 +11,8 @@ import { registerSchema } from "./commands/schema.js";
 import { registerState } from "./commands/state.js";
 import { registerValidate } from "./commands/validate.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
+import { formatAfterCommand } from "./format-after-command.js";
+import { helpArguments, missingCommand } from "./help-request.js";
 import { reportError, sniffFormat } from "./output.js";
 import { usageError } from "./usage-error.js";
 
@@ -50,17 +53,20 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   const format = sniffFormat(argv);
   let exitCode: ExitCode = EXIT.ok;
   const program = createProgram({ io, exit: (code) => (exitCode = code) });
+  const args = formatAfterCommand(program, argv);
+  const help = helpArguments(program, args);
+  if (ObeliskError.is(help)) return reportError(io, format, help);
   try {
-    await program.parseAsync([...argv], { from: "user" });
+    await program.parseAsync(help ?? args, { from: "user" });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return EXIT.ok;
-      const message =
+      const usage =
         error.code === "commander.help"
-          ? `missing command: see ${["obelisk", ...argv.filter((arg) => !arg.startsWith("-"))].join(" ")} --help`
-          : error.message.replace(/^error:\s*/, "");
-      return reportError(io, format, usageError(message));
+          ? missingCommand(program, args)
+          : usageError(error.message.replace(/^error:\s*/, ""));
+      return reportError(io, format, usage);
     }
     return reportError(io, format, error);
   }

@@ -40,6 +40,50 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     );
   });
 
+  it("takes --format before the command too, and says which command is missing", async () => {
+    const before = await obelisk(["--format", "json", "runs", "list", "--store", "memory"], cwd);
+    expect(before.code).toBe(0);
+    expect(JSON.parse(before.stdout)).toEqual({ runs: [] });
+    const equals = await obelisk(["--format=json", "schema", "--tools", greetingTools], cwd);
+    expect(JSON.parse(equals.stdout)).toMatchObject({ type: "object" });
+    const cases: [string[], string][] = [
+      [["--format", "json"], "missing command: see obelisk --help"],
+      [["--format", "json", "state"], "missing command: see obelisk state --help"],
+      [["state", "--format", "json"], "missing command: see obelisk state --help"],
+      [["--format", "json", "frobnicate"], "unknown command 'frobnicate'"],
+    ];
+    for (const [args, message] of cases) {
+      const result = await obelisk(args, cwd);
+      expectOneLineError(result, 2);
+      expect(JSON.parse(result.stdout), args.join(" ")).toEqual({ error: { code: "USAGE", message } });
+    }
+    const invalid = await obelisk(["--format", "yaml", "runs", "list", "--store", "memory"], cwd);
+    expectOneLineError(invalid, 2);
+    expect(invalid.stderr).toContain("Allowed choices are text, json");
+  });
+
+  it("says that a help topic is no command, and which commands there are", async () => {
+    const unknown = await obelisk(["help", "nothing"], cwd);
+    expectOneLineError(unknown, 2);
+    expect(unknown.stdout).toBe("");
+    expect(unknown.stderr).toBe(
+      "error [USAGE] unknown command 'nothing' (obelisk has: validate, run, graph, schema, state, runs, resume; see obelisk --help)\n",
+    );
+    const nested = await obeliskJson(["state", "help", "nothing"], cwd);
+    expectOneLineError(nested, 2);
+    expect(nested.json).toEqual({
+      error: {
+        code: "USAGE",
+        message: expect.stringMatching(
+          /^unknown command 'state nothing' \(obelisk state has: summary, get, /,
+        ),
+      },
+    });
+    const known = await obelisk(["help", "state", "get"], cwd);
+    expect(known.code).toBe(0);
+    expect(known.stdout).toContain("Usage: obelisk state get");
+  });
+
   it("reports usage errors as one JSON document in json format", async () => {
     const result = await obeliskJson(["validate", greetingPlan, "--tools", greetingTools, "--bogus"], cwd);
     expectOneLineError(result, 2);
