@@ -13,6 +13,7 @@ import { integrityCheck } from "./support/sqlite-integrity.js";
 
 const TRIALS = Number(process.env.OBELISK_CRASH_TRIALS ?? 20);
 const PARALLEL = 2;
+const STREAM_TRIALS = Math.max(1, Math.ceil(TRIALS / 3));
 const CHILD = fileURLToPath(new URL("./fixtures/crash-child.ts", import.meta.url));
 const workDir = mkdtempSync(join(tmpdir(), "obelisk-crash-"));
 const bundle = join(workDir, "crash-child.mjs");
@@ -53,7 +54,7 @@ function runAndKill(
   side: string,
   runId: string,
   killAfter: number,
-  mode: "run" | "resume" = "run",
+  mode: "run" | "resume" | "stream" = "run",
 ): Promise<{ killed: boolean }> {
   return new Promise((resolve, reject) => {
     const args = [bundle, db, side, "crash", runId, mode, String(killAfter)];
@@ -188,7 +189,76 @@ async function trial(
   crashFigures.reExecuted += all.length - new Set(all).size;
 }
 
+/** The state and stored outputs of an uninterrupted run of the crash plan's first `count` calls. */
+async function prefixReference(count: number) {
+  const engine = createEngine({ tools: crashTools(join(workDir, `prefix-${count}.side`)) as never });
+  const result = await engine.run(
+    { type: "plan", plan: crashPlan().plan.slice(0, count) },
+    { threadId: "crash" },
+  );
+  await engine.close();
+  expect(result.status).toBe("succeeded");
+  return result.state;
+}
+
+/**
+ * A streaming run killed at a seeded moment: every call that ran is in the run record, the record holds
+ * the accepted calls in order, and resume runs exactly the accepted calls that had not committed.
+ */
+async function streamTrial(index: number, killAfter: number) {
+  const db = join(workDir, `stream-${index}.db`);
+  const side = join(workDir, `stream-${index}.side`);
+  const runId = `crash-stream-${index}`;
+  const { killed } = await runAndKill(db, side, runId, killAfter, "stream");
+  expect(killed).toBe(true);
+  const executedFirst = sideEntries(side);
+  expect(integrityCheck(db)).toBe("ok");
+  const { ids: committed } = await committedIn(db, [runId]);
+  const store = createSqliteStore(db);
+  const record = await store.getRun(runId as never);
+  expect(record?.status).toBe("running");
+  const accepted = ((record?.plan as { plan?: { _id: string }[] } | undefined)?.plan ?? []).map(
+    (call) => call._id,
+  );
+  // the calls arrived in plan order; none ran before it was in the record
+  expect(accepted).toEqual(
+    crashPlan()
+      .plan.slice(0, accepted.length)
+      .map((call) => call._id),
+  );
+  for (const id of executedFirst) expect(accepted).toContain(id);
+  const engine = createEngine({ tools: crashTools(side) as never, store });
+  const resumed = await engine.resume(runId);
+  const executedDuring = sideEntries(side).slice(executedFirst.length);
+  await engine.close();
+  expect(resumed.status).toBe("succeeded");
+  expect(Object.keys(resumed.calls).sort()).toEqual([...accepted].sort());
+  expect(executedDuring.filter((id) => committed.has(id))).toEqual([]);
+  expect(new Set([...executedFirst, ...executedDuring])).toEqual(new Set(accepted));
+  expect(resumed.state).toEqual(await prefixReference(accepted.length));
+  expect(integrityCheck(db)).toBe("ok");
+}
+
 describe("crash and resume (SQLite, SIGKILL at a seeded moment)", () => {
+  it("a streaming run killed mid-stream resumes exactly the accepted calls that had not committed", async () => {
+    const seed = fuzzSeed();
+    const random = seededRandom(seed + 1);
+    for (let index = 0; index < STREAM_TRIALS; index++) {
+      const killAfter = 1 + Math.floor(random() * CRASH_PLAN_CALLS);
+      try {
+        await streamTrial(index, killAfter);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new Error(
+          `stream trial ${index} (kill after ${killAfter} executions, OBELISK_FUZZ_SEED=${seed}): ${message}`,
+          {
+            cause: error,
+          },
+        );
+      }
+    }
+  }, 120_000);
+
   it(`survives ${TRIALS} kills: state equals an uninterrupted run, committed calls never rerun`, async () => {
     const seed = fuzzSeed();
     const random = seededRandom(seed);

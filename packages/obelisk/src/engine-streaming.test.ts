@@ -39,6 +39,29 @@ describe.each(storeKinds())("streaming runs on the $name store", (kind) => {
     expect(result.state).toEqual({ seed: 1, a: "a", b: "b" });
   });
 
+  it("each accepted call is in the run record before add returns (a crash mid-stream leaves them to resume)", async () => {
+    setup();
+    const run = await engine.open({ threadId: "s" });
+    const first = call("a", { _outputPath: "†state.a" });
+    run.add(first);
+    expect((await engine.runs.show(run.runId)).run).toMatchObject({
+      status: "running",
+      plan: { type: "plan", plan: [first] },
+    });
+    const refused = run.add(call("bad", { _outputPath: "state.bad" }));
+    expect(refused.ok).toBe(false);
+    const second = { _tool: "wait", key: "b", value: "†state.a" };
+    run.add(second);
+    expect((await engine.runs.show(run.runId)).run.plan).toEqual({ type: "plan", plan: [first, second] });
+    await until(() => control.started.includes("a"));
+    control.finish("a");
+    await until(() => control.started.includes("b"));
+    control.finish("b");
+    const result = await run.close();
+    expect(result.status).toBe("succeeded");
+    expect((await engine.runs.show(run.runId)).run.plan).toEqual({ type: "plan", plan: [first, second] });
+  });
+
   it("the run's signal cancels an open run: in-flight calls are aborted, calls added later end cancelled", async () => {
     setup();
     const abort = new AbortController();

@@ -8,6 +8,7 @@ import {
   toJsonValue,
 } from "@obelisk/core";
 import { EventChannel, PlanRunner } from "@obelisk/scheduler";
+import { CallRecorder } from "./call-recorder.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
 import { recordRun } from "./record-run.js";
@@ -102,13 +103,14 @@ async function leasedOpen(
     let closing: Promise<RunResult> | undefined;
     // the calls accepted, as JSON copies: the run record ends with them, so `resume` can re-run them
     const accepted: JsonValue[] = [];
+    const recorder = new CallRecorder(store, runId, (call) => runner.add([call]));
     const add = (call: unknown): AddResult => {
       if (closing !== undefined) throw new ObeliskError("USAGE", "the streaming run is closed");
       const result = compiler.addCall(call);
       if (result.ok && result.call !== undefined) {
         const copy = toJsonValue(call);
+        recorder.record(copy.ok ? copy.value : undefined, result.call);
         if (copy.ok) accepted.push(copy.value);
-        runner.add([result.call]);
         return { ok: true, callId: result.call.id, diagnostics: result.diagnostics };
       }
       return { ok: false, diagnostics: result.diagnostics };
@@ -118,6 +120,7 @@ async function leasedOpen(
         let runnerClosed = false;
         let finished = false;
         try {
+          await recorder.settled();
           const compiled = compiler.close();
           if (compiled.autoIdsUsed > 1) await store.reserveCallNumbers(threadId, compiled.autoIdsUsed - 1);
           runnerClosed = true;

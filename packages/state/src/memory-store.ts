@@ -1,5 +1,6 @@
 import type { JsonValue, OutputMethod, Path, RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
+import { withAppendedCalls } from "./internal/append-run-calls.js";
 import { CachedStore } from "./internal/cached-store.js";
 import { copyJson } from "./internal/copy-json.js";
 import type { RunsQuery } from "./internal/history-arguments.js";
@@ -161,6 +162,16 @@ class MemoryStore extends CachedStore {
     const run = this.runs.get(runId);
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
     const copy = copyJson({ ...run, ...final, status, endedAt });
+    if (!copy.ok) throw new ObeliskError("USAGE", `run record is not JSON: ${copy.message}`);
+    this.runs.set(runId, copy.value as unknown as RunRecord);
+  }
+
+  appendRunCalls(runId: RunId, calls: readonly JsonValue[]): void {
+    this.assertOpen();
+    const run = this.runs.get(runId);
+    if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
+    const plan = withAppendedCalls(run, calls);
+    const copy = copyJson({ ...run, plan });
     if (!copy.ok) throw new ObeliskError("USAGE", `run record is not JSON: ${copy.message}`);
     this.runs.set(runId, copy.value as unknown as RunRecord);
   }

@@ -81,6 +81,7 @@ describe("sqlite store opened read-only", () => {
     await expectReadonly(() => store.lockThread(THREAD));
     await expectReadonly(() => store.reserveCallNumbers(THREAD, 1));
     await expectReadonly(() => store.finishRun(RUN, "failed", "t"));
+    await expectReadonly(() => store.appendRunCalls?.(RUN, [{ _tool: "t" }]));
     await expectReadonly(() =>
       store.createRun({
         runId: asRunId("run-2"),

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { applyOutputInPlace, deepFreeze, ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
+import { withAppendedCalls } from "./internal/append-run-calls.js";
 import { CachedStore } from "./internal/cached-store.js";
 import type { RunsQuery } from "./internal/history-arguments.js";
 import { SqliteLock, type SqliteLockOptions } from "./internal/sqlite-lock.js";
@@ -453,6 +454,18 @@ class SqliteStore extends CachedStore {
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
     this.assertWritable(`finish run "${runId}"`);
     this.sql.runUpdate.run(status, JSON.stringify({ ...run, ...final, status, endedAt }), runId);
+  }
+
+  appendRunCalls(runId: RunId, calls: readonly JsonValue[]): void {
+    const run = this.getRun(runId);
+    if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
+    this.assertWritable(`record the calls of run "${runId}"`);
+    const plan = withAppendedCalls(run, calls);
+    try {
+      this.sql.runUpdate.run(run.status, JSON.stringify({ ...run, plan }), runId);
+    } catch (error) {
+      throw wrap("appendRunCalls", error, this.file);
+    }
   }
 
   protected readRun(runId: RunId): RunRecord | undefined {

@@ -288,6 +288,12 @@ export interface StateStore {
    * recorded before its calls arrive, and keeps them this way so `resume` can re-run them).
    */
   finishRun(runId: RunId, status: RunStatus, endedAt: string, final?: FinalPlan): Awaitable<void>;
+  /**
+   * Appends calls to the plan document of a `running` run (a streaming run's accepted calls, each made
+   * durable before it can run, so `resume` after a crash re-runs what the stream had accepted). Optional:
+   * without it a streaming run's calls reach its record only when it finishes.
+   */
+  appendRunCalls?(runId: RunId, calls: readonly JsonValue[]): Awaitable<void>;
   /** A run by id. */
   getRun(runId: RunId): Awaitable<RunRecord | undefined>;
   /** Runs, newest first (optionally of one thread). */

@@ -49,6 +49,32 @@ export function historyCases(openStore: OpenStore): void {
       });
     });
 
+    it("appends a streaming run's calls to its plan while it runs, and refuses once it has ended", async () => {
+      const store = await openStore();
+      await store.createRun(run("r1"));
+      const first = { _tool: "t", _id: "a" };
+      const second = { _tool: "t", _id: "b", x: "†state.a" };
+      await store.appendRunCalls?.(asRunId("r1"), [first]);
+      await store.appendRunCalls?.(asRunId("r1"), [second]);
+      expect(await store.getRun(asRunId("r1"))).toMatchObject({
+        status: "running",
+        plan: { type: "plan", plan: [first, second] },
+        input: { x: 1 },
+      });
+      await expect(
+        Promise.resolve().then(() => store.appendRunCalls?.(asRunId("missing"), [first])),
+      ).rejects.toMatchObject({ code: "RUN_NOT_FOUND" });
+      await store.createRun({ ...run("r2"), plan: [] });
+      await expect(
+        Promise.resolve().then(() => store.appendRunCalls?.(asRunId("r2"), [first])),
+      ).rejects.toMatchObject({ code: "USAGE", message: expect.stringContaining("no call list") });
+      await store.finishRun(asRunId("r1"), "succeeded", "2025-01-01T00:00:01.000Z");
+      await expect(
+        Promise.resolve().then(() => store.appendRunCalls?.(asRunId("r1"), [first])),
+      ).rejects.toMatchObject({ code: "USAGE", message: expect.stringContaining("has ended") });
+      expect((await store.getRun(asRunId("r1")))?.plan).toEqual({ type: "plan", plan: [first, second] });
+    });
+
     it("refuses bad listRuns / getRun / listCallRecords arguments with USAGE, the same on every backend", async () => {
       const store = await openStore();
       for (const id of ["r1", "r2", "r3"]) await store.createRun(run(id));

@@ -73,6 +73,7 @@ export abstract class CachedStore implements StateStore {
   abstract reserveCallNumbers(threadId: ThreadId, count: number): number;
   abstract createRun(run: RunRecord): void;
   abstract finishRun(runId: RunId, status: RunStatus, endedAt: string): void;
+  abstract appendRunCalls(runId: RunId, calls: readonly JsonValue[]): void;
   /** A run by id (the id checked already). */
   protected abstract readRun(runId: RunId): RunRecord | undefined;
   /** Runs, newest first (arguments checked already). */
