@@ -20,8 +20,22 @@ function outputPathAllowed(tool: RegisteredTool, path: OutputPath): boolean {
 }
 
 /**
+ * The text of the first target at or under `†state.approvals` (SPEC §7: approvals are given by a person,
+ * with the variables API; a plan that wrote one would open its own approval gate), or undefined.
+ * Targets above it cannot hold one: `†state` alone is no target, and a write to any other path of the state
+ * cannot reach `approvals` (decision 0011).
+ */
+function approvalTarget(path: OutputPath): string | undefined {
+  for (const targets of path.alternatives)
+    for (const target of targets)
+      if (target.kind === "state" && target.path[0] === "approvals") return target.text;
+  return undefined;
+}
+
+/**
  * Parses and checks a call's `_outputPath` (SPEC §3): OUTPUT_PATH_SYNTAX / OUTPUT_PATH_READONLY /
- * REF_FORBIDDEN_SEGMENT / REF_KIND_UNKNOWN from the parser, OUTPUT_PATH_NOT_ALLOWED for the tool's
+ * REF_FORBIDDEN_SEGMENT / REF_KIND_UNKNOWN from the parser, OUTPUT_PATH_READONLY for a
+ * target under `†state.approvals`, OUTPUT_PATH_NOT_ALLOWED for the tool's
  * constraint, OUTCOME_UNKNOWN for more alternatives than declared outcomes. All at `<callPointer>/_outputPath`.
  */
 export function checkOutputPath(
@@ -51,6 +65,18 @@ export function checkOutputPath(
     const pointer = appendPointer(callPointer, "_outputPath");
     out.push(makeDiagnostic(code, `${message} (at character ${offset + 1})`, pointer, { callId, hint }));
     return undefined;
+  }
+  const approval = approvalTarget(parsed.value);
+  if (approval !== undefined) {
+    const message = `${approval} is an approval: a plan cannot write under †state.approvals`;
+    const hint =
+      "approvals are given by a person (engine.set or `obelisk state set --ref †state.approvals.<name>`), never by the plan";
+    out.push(
+      makeDiagnostic("OUTPUT_PATH_READONLY", message, appendPointer(callPointer, "_outputPath"), {
+        callId,
+        hint,
+      }),
+    );
   }
   if (tool === undefined) return parsed.value;
   if (tool.outputPathSchema !== undefined && !outputPathAllowed(tool, parsed.value)) {

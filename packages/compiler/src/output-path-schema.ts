@@ -3,14 +3,18 @@ import { BUILT_IN_KINDS } from "@obelisk/core";
 import type { RegisteredTool } from "./registered-tool.js";
 
 /**
- * Matches an output path with a target in a read-only built-in kind (`†input`, `†calls`: SPEC §3), at the
+ * Matches an output path with a target in a read-only built-in kind (`†input`, `†calls`: SPEC §3) or at or
+ * under `†state.approvals` (written `.approvals` or `["approvals"]`; decision 0011), at the
  * start or after an operator (`||`, `&&`, `<|>`, `*>`) outside the JSON strings of quoted segments. Hosts
  * may add writable kinds, but never redefine a built-in one, so this holds for every kind table.
  */
 const READ_ONLY_TARGET = (() => {
   const kinds = BUILT_IN_KINDS.filter((info) => !info.writable).map((info) => info.kind);
   const quoted = '"(?:[^"\\\\]|\\\\.)*"';
-  return `^(?:[^"]|${quoted})*?(?:^|\\|\\||&&|<\\|>|\\*>)\\s*†(?:${kinds.join("|")})(?![A-Za-z0-9_$-])`;
+  const end = "(?![A-Za-z0-9_$-])";
+  // An approval (SPEC §7) is given by a person, never written by a plan: †state.approvals is read-only too.
+  const approvals = `state(?:\\.approvals|\\["approvals"\\])${end}`;
+  return `^(?:[^"]|${quoted})*?(?:^|\\|\\||&&|<\\|>|\\*>)\\s*†(?:(?:${kinds.join("|")})${end}|${approvals})`;
 })();
 
 /**

@@ -35,9 +35,11 @@ describe("tool registry", () => {
         .diagnostics.filter((d) => d.severity === "error")
         .map((d) => [d.code, d.pointer]);
     const refused = [["OUTPUT_PATH_NOT_ALLOWED", "/0/_outputPath"]];
-    expect(codes("†state.user.p && †state.approvals.refund")).toEqual(refused);
-    expect(codes("†state.user.p || †state.approvals.refund")).toEqual(refused);
-    expect(codes("†state.approvals.refund && †state.user.p")).toEqual(refused);
+    // (a target under †state.approvals is refused for every tool as well: OUTPUT_PATH_READONLY)
+    const approval = [["OUTPUT_PATH_READONLY", "/0/_outputPath"], ...refused];
+    expect(codes("†state.user.p && †state.approvals.refund")).toEqual(approval);
+    expect(codes("†state.user.p || †state.approvals.refund")).toEqual(approval);
+    expect(codes("†state.approvals.refund && †state.user.p")).toEqual(approval);
     expect(codes("†state.user.p && †state.user.q")).toEqual([]);
     expect(codes("†state.user.p || †state.user.failed")).toEqual([]);
     expect(codes("†state.a || †state.b", "fixed")).toEqual([]);
