@@ -158,8 +158,51 @@ describe("parsePlanText: numbers a double cannot hold", () => {
     expect(result.sourceMap?.positionOf("/0/v")).toMatchObject({ line: 1, column: 19 });
   });
 
+  it("refuses integers beyond ±2^53 that a double cannot hold exactly, and accepts those it can", () => {
+    const text = '[{"_tool":"a","id":12345678901234567890,"n":[-9007199254740993],"ok":9007199254740992}]';
+    expect(codes(text)).toEqual([
+      ["JSON_SYNTAX", "/0/id"],
+      ["JSON_SYNTAX", "/0/n/0"],
+    ]);
+    const [first] = parsePlanText(text).diagnostics;
+    expect(first?.message).toContain("12345678901234567890");
+    expect(first?.hint).toContain("string");
+    // exactly representable beyond 2^53, fractions and exponents keep their usual meaning
+    expect(codes('[{"_tool":"a","v":18014398509481984,"w":1.5e300,"x":0.1}]')).toEqual([]);
+    expect(codes('[{"_tool":"a","v":9007199254740991,"w":-9007199254740991}]')).toEqual([]);
+    // JSON.stringify's own text of a large double reads back as that double
+    expect(codes(JSON.stringify([{ _tool: "a", v: 2 ** 60, w: -(2 ** 70) }]))).toEqual([]);
+    expect(codes('[{"_tool":"a","v":1152921504606846976}]')).toEqual([]);
+  });
+
   it("reads -0 as 0 (the plan's canonical text writes it so)", () => {
     const value = parsePlanText('[{"_tool":"a","z":-0}]').document?.calls[0]?.value as { z: number };
     expect(Object.is(value.z, 0)).toBe(true);
+  });
+});
+
+describe("parsePlanText: a key twice in one object", () => {
+  it("is JSON_SYNTAX at the later key's pointer and position, whatever the level", () => {
+    const text = '{"type":"plan","plan":[{"_tool":"a","n":1,"_outputPath":"†state.x","n":1000}]}';
+    expect(codes(text)).toEqual([["JSON_SYNTAX", "/plan/0/n"]]);
+    const result = parsePlanText(text);
+    expect(result.document).toBeUndefined();
+    expect(result.diagnostics[0]?.message).toContain('"n" occurs twice');
+    expect(result.sourceMap?.positionOf("/plan/0/n")).toMatchObject({
+      line: 1,
+      column: text.indexOf("1000") + 1,
+    });
+    // a second call list would replace the first: an empty plan would be approved
+    const replaced = '{"type":"plan","plan":[{"_tool":"a"}],\n"plan":[]}';
+    expect(codes(replaced)).toEqual([["JSON_SYNTAX", "/plan"]]);
+    expect(parsePlanText(replaced).sourceMap?.positionOf("/plan")).toMatchObject({ line: 2, column: 8 });
+  });
+
+  it("refuses a repeated meta-property and a repeated __proto__ key alike", () => {
+    expect(codes('[{"_tool":"a","_outputPath":"†state.safe","_outputPath":"†state.danger"}]')).toEqual([
+      ["JSON_SYNTAX", "/0/_outputPath"],
+    ]);
+    expect(codes('[{"_tool":"a","__proto__":1,"__proto__":2}]')).toEqual([["JSON_SYNTAX", "/0/__proto__"]]);
+    expect(codes('[{"_tool":"a","x":{"k":1},"y":{"k":1}}]')).toEqual([]);
   });
 });

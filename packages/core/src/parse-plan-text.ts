@@ -99,7 +99,7 @@ export function parsePlanText(text: string, options: ParsePlanTextOptions = {}):
     return syntaxErrorResult(text, error?.offset ?? 0, error?.length ?? 1, what);
   }
   const sourceMap = createSourceMap(text, root);
-  const built = valueFromTree(root, limits);
+  const built = valueFromTree(root, limits, text);
   if (built.diagnostics.length > 0) return { sourceMap, diagnostics: built.diagnostics };
   const normalized = normalizePlanShape(built.value, limits);
   return normalized.document === undefined

@@ -20,6 +20,38 @@ function numberRangeDiagnostic(pointer: string): Diagnostic {
   );
 }
 
+/**
+ * An integer literal beyond ±2^53 that a double cannot hold exactly (`12345678901234567890` reads as
+ * `12345678901234567000`): two different texts would run as, and hash like, the same plan.
+ */
+function numberPrecisionDiagnostic(pointer: string, literal: string): Diagnostic {
+  return planDiagnostic(
+    "JSON_SYNTAX",
+    `the integer ${literal.length > 40 ? `${literal.slice(0, 40)}…` : literal} cannot be held exactly (it is beyond ±2^53)`,
+    pointer,
+    "write it as a string (an id, an account number), or as a number within ±9007199254740991",
+  );
+}
+
+/** A member name that occurs twice in one object: JSON.parse keeps the last, a reader sees the first. */
+function duplicateKeyDiagnostic(pointer: string, key: string): Diagnostic {
+  return planDiagnostic(
+    "JSON_SYNTAX",
+    `the key ${JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key)} occurs twice in one object`,
+    pointer,
+    "keep one of them: a plan must say each thing once (the approved text would not be what runs)",
+  );
+}
+
+/**
+ * True when an integer literal beyond ±2^53 names another number than the double it parsed to: neither
+ * that double's exact value nor its shortest text (`JSON.stringify` writes 2^60 as 1152921504606847000).
+ */
+function losesPrecision(value: number, literal: string): boolean {
+  if (Math.abs(value) <= Number.MAX_SAFE_INTEGER || !/^-?\d+$/.test(literal)) return false;
+  return literal !== String(value) && BigInt(literal) !== BigInt(value);
+}
+
 interface Pending {
   readonly node: Node;
   readonly target: unknown[] | Record<string, unknown>;
@@ -29,9 +61,14 @@ interface Pending {
 
 /**
  * Builds plain data from a jsonc-parser tree without recursion, checking `maxDepth` (descent stops
- * at a too-deep container) and `maxStringLength` (values and keys). Duplicate keys: the last wins.
+ * at a too-deep container) and `maxStringLength` (values and keys). A key repeated in one object and an
+ * integer a double cannot hold exactly (read from `text`, the source of the tree) are `JSON_SYNTAX`.
  */
-export function valueFromTree(root: Node, limits: Limits): { value: unknown; diagnostics: Diagnostic[] } {
+export function valueFromTree(
+  root: Node,
+  limits: Limits,
+  text: string,
+): { value: unknown; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const pending: Pending[] = [];
   const build = (node: Node, pointer: string, depth: number): unknown => {
@@ -55,6 +92,11 @@ export function valueFromTree(root: Node, limits: Limits): { value: unknown; dia
         if (!Number.isFinite(node.value)) {
           diagnostics.push(numberRangeDiagnostic(pointer));
           return null;
+        }
+        if (losesPrecision(node.value, text.slice(node.offset, node.offset + node.length))) {
+          diagnostics.push(
+            numberPrecisionDiagnostic(pointer, text.slice(node.offset, node.offset + node.length)),
+          );
         }
         // JSON has one zero: "-0" reads as 0, as the plan's canonical text (its hash) writes it.
         return node.value === 0 ? 0 : node.value;
@@ -80,6 +122,7 @@ export function valueFromTree(root: Node, limits: Limits): { value: unknown; dia
       if (key.length > limits.maxStringLength) {
         diagnostics.push(stringLimitDiagnostic(key.length, childPointer, limits, true));
       }
+      if (Object.hasOwn(target, key)) diagnostics.push(duplicateKeyDiagnostic(childPointer, key));
       setOwn(target, key, build(valueNode, childPointer, depth + 1));
     }
   }
