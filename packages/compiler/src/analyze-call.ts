@@ -11,6 +11,7 @@ import type {
 } from "@obelisk/core";
 import { appendPointer, DEFAULT_LIMITS, didYouMean } from "@obelisk/core";
 import { type CallMeta, checkCallMeta } from "./call-meta.js";
+import { checkLiteralOutput, type LiteralOutputOptions } from "./check-literal-output.js";
 import { checkMissingOutputPath } from "./check-missing-output-path.js";
 import { checkOutputPath } from "./check-output-path.js";
 import {
@@ -115,7 +116,8 @@ export function analyzeCallBody(
   parseOptions.templateExpressions = options.templateExpressions;
   try {
     const references = collectReferences(params, pointer, parseOptions, out);
-    if (tool !== undefined) checkAgainstTool(tool, raw, params, references, pointer, callId, meta, out);
+    if (tool !== undefined)
+      checkAgainstTool(tool, raw, params, references, pointer, parseOptions, meta, out);
     const outputPathValue = raw._outputPath;
     const outputPath =
       outputPathValue === undefined
@@ -152,10 +154,11 @@ function checkAgainstTool(
   params: JsonObject,
   references: readonly ParamReference[],
   pointer: string,
-  callId: string | undefined,
+  literalOptions: LiteralOutputOptions,
   meta: CallMeta,
   out: Diagnostic[],
 ): void {
+  const callId = literalOptions.callId;
   const checked = checkInput(
     tool,
     paramsForSchemaCheck(tool.inputSchema, params, references),
@@ -196,6 +199,7 @@ function checkAgainstTool(
     return;
   }
   const outputPointer = appendPointer(pointer, "_output");
+  checkLiteralOutput(raw._output as JsonValue, outputPointer, literalOptions, out);
   out.push(
     ...outputDiagnostics(
       safeCheck(() => tool.validateOutput(raw._output), outputPointer, callId, out),

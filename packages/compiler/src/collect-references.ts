@@ -14,6 +14,7 @@ import { parseParameterString, pointerFromPath } from "@obelisk/core";
 import { clearList } from "./clear-list.js";
 import type { ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
+import { misusedToolOutputAlias } from "./misused-tool-output-alias.js";
 
 /** A parsed reference or template. */
 type ParsedString = Extract<ParameterValue, { type: "reference" | "template" }>;
@@ -144,8 +145,13 @@ const NO_OUT: Diagnostic[] = [];
 
 function visit(value: JsonValue, walk: Walk): void {
   if (typeof value === "string") {
-    // No dagger and no `$tool_output.` prefix: a plain literal (what parseParameterString would say).
-    if (value.charCodeAt(0) !== 0x24 && value.indexOf("†") === -1) return;
+    // No dagger and no `$tool_output.` prefix: a plain literal (what parseParameterString would say),
+    // suspicious only if it uses the `$tool_output.` alias inside text.
+    if (value.charCodeAt(0) !== 0x24 && value.indexOf("†") === -1) {
+      const hint = misusedToolOutputAlias(value);
+      if (hint !== undefined) suspicious(walk, hint);
+      return;
+    }
     parseString(value, walk);
   } else if (Array.isArray(value)) {
     const location = walk.location;
@@ -213,7 +219,10 @@ function parseString(text: string, walk: Walk): void {
   const parsedStrings = options.parsedStrings;
   const known = parsedStrings?.get(text);
   if (known !== undefined) {
-    if (isParsed(known)) addReference(walk, known);
+    if (isParsed(known)) {
+      if (known.type === "template") checkTemplate(text, known, walk);
+      addReference(walk, known);
+    }
     else {
       // What parseParameterString returns for the target's text, around the writer's own lists.
       const value: ParsedString = { type: "reference", expression: { alternatives: known } };
@@ -233,22 +242,32 @@ function parseString(text: string, walk: Walk): void {
   }
   const value = parsed.value;
   if (value.type === "literal") {
-    if (value.suspicious) {
-      const hint =
-        'write the whole value as a reference, wrap it as "{†…}" inside text, or escape it with "††"';
-      out.push(
-        makeDiagnostic(
-          "REF_SUSPICIOUS",
-          "a literal string contains what looks like a reference",
-          pointerOf(walk),
-          { callId, hint },
-        ),
-      );
-    }
+    const hint = misusedToolOutputAlias(text) ?? (value.suspicious ? SUSPICIOUS_HINT : undefined);
+    if (hint !== undefined) suspicious(walk, hint);
     return;
   }
+  if (value.type === "template") checkTemplate(text, value, walk);
   parsedStrings?.set(text, value);
   addReference(walk, value);
+}
+
+const SUSPICIOUS_HINT =
+  'write the whole value as a reference, wrap it as "{†…}" inside text, or escape it with "††"';
+
+/** REF_SUSPICIOUS for a template whose literal parts hold `†<kind>.` or a `$tool_output.` alias. */
+function checkTemplate(text: string, value: ParsedString & { type: "template" }, walk: Walk): void {
+  const hint = misusedToolOutputAlias(text) ?? (value.suspicious === true ? SUSPICIOUS_HINT : undefined);
+  if (hint !== undefined) suspicious(walk, hint);
+}
+
+/** A REF_SUSPICIOUS warning at the current string. */
+function suspicious(walk: Walk, hint: string): void {
+  walk.out.push(
+    makeDiagnostic("REF_SUSPICIOUS", "a literal string contains what looks like a reference", pointerOf(walk), {
+      callId: walk.options.callId,
+      hint,
+    }),
+  );
 }
 
 function isParsed(known: ParsedString | OneTarget): known is ParsedString {

@@ -27,8 +27,15 @@ export type ParameterValue =
   | { readonly type: "literal"; readonly value: string; readonly suspicious: boolean }
   /** The whole string is an expression: replaced by the value with its JSON type kept. */
   | { readonly type: "reference"; readonly expression: InputExpression }
-  /** A template: literal parts and `{†…}` expressions; strings inserted as-is, other values as compact JSON. */
-  | { readonly type: "template"; readonly parts: readonly (string | InputExpression)[] };
+  /**
+   * A template: literal parts and `{†…}` expressions; strings inserted as-is, other values as compact JSON.
+   * `suspicious` (only present when true) when a literal part contains `†<known kind>.` (SPEC §2 rule 4).
+   */
+  | {
+      readonly type: "template";
+      readonly parts: readonly (string | InputExpression)[];
+      readonly suspicious?: true;
+    };
 
 /** One target of an output path: a writable kind and a path with at least one name segment. */
 export interface OutputTarget {

@@ -105,6 +105,14 @@ describe("parseParameterString", () => {
     },
   );
 
+  it("flags a template whose literal parts hold †<kind>. (only then: the key is absent otherwise)", () => {
+    expect(parsed("x {†input.a} and †input.b")).toMatchObject({ type: "template", suspicious: true });
+    expect(parsed("see †state.y: {†input.a}")).toMatchObject({ type: "template", suspicious: true });
+    expect(parsed("x {†input.a} ††state.y")).toMatchObject({ type: "template", suspicious: true });
+    expect(parsed("{††state.x} and {†input.a}")).not.toHaveProperty("suspicious");
+    expect(parsed("{†input.a} costs 5 † each")).not.toHaveProperty("suspicious");
+  });
+
   it("uses the kind table for suspicious literals", () => {
     const kinds = createKindTable([
       { kind: "env", writable: false, engineManaged: false, description: "env" },

@@ -52,7 +52,8 @@ function knownPart(
 /**
  * Parses one string parameter value (SPEC §2 rules 1–4, 7): a whole expression becomes a reference,
  * `††…` an escaped literal, `{†…}` inside a longer string a template, `$tool_output.<id>` an alias of
- * `†calls.<id>`; anything else is a literal (flagged `suspicious` when it contains `†<known kind>.`).
+ * `†calls.<id>`; anything else is a literal (flagged `suspicious` when it contains `†<known kind>.`, as is a
+ * template whose literal parts do).
  * Never throws.
  */
 export function parseParameterString(
@@ -150,7 +151,11 @@ function parseTemplate(
   if (pending !== "") parts[count++] = pending;
   const result = parts.slice(0, count);
   parts.fill("", 0, count);
-  return { ok: true, value: { type: "template", parts: result } };
+  // A literal part holding `†<known kind>.` (an unbraced reference next to a braced one) is flagged too.
+  const value: ParameterValue = suspicious
+    ? { type: "template", parts: result, suspicious: true }
+    : { type: "template", parts: result };
+  return { ok: true, value };
 }
 
 const PARTS: (string | InputExpression)[] = [];
