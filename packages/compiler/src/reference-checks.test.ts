@@ -150,6 +150,25 @@ describe("REF_UNRESOLVED uses the known context", () => {
     ]);
   });
 
+  it("a call reading its own †calls.<id> needs an output stored by an earlier run (as a †state self-read)", () => {
+    const self = { _tool: "log", _id: "a", message: "†calls.a" };
+    const fresh = compileWith({ callOutputs: new Set() }, self);
+    expect(fresh.diagnostics.map((d) => [d.code, d.severity, d.pointer])).toEqual([
+      ["REF_UNRESOLVED", "error", "/plan/0/message"],
+    ]);
+    expect(fresh.diagnostics[0]?.hint).toContain("its own output");
+    expect(compileWith({ callOutputs: new Set(["a"]) }, self).diagnostics).toEqual([]);
+    // In a fallback, another operand can still resolve it; without a known thread nothing is judged.
+    expect(
+      compileWith(
+        { callOutputs: new Set() },
+        { ...self, message: "†calls.a || †calls.b" },
+        { ...read("x"), _id: "b" },
+      ).diagnostics,
+    ).toEqual([]);
+    expect(compile(plan(self), registry).diagnostics).toEqual([]);
+  });
+
   it("paths under †state.approvals. are exempt (approval gates)", () => {
     expect(compileWith({ state: {} }, read("†state.approvals.refund")).diagnostics).toEqual([]);
     // The whole approvals object is no gate: unresolved like any other missing path (as at run time).

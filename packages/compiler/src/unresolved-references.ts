@@ -32,13 +32,16 @@ function judgeCalls(builder: PlanBuilder, self: string, reference: Reference): V
         .join(" or ")} instead`,
     };
   }
-  if (target !== undefined || builder.phantomIds.has(id)) return undefined;
+  // A call reading its own †calls.<id> reads the output stored before the run (SPEC §6), like †state.
+  if ((target !== undefined && id !== self) || builder.phantomIds.has(id)) return undefined;
   const stored = builder.settings.context.callOutputs;
   if (stored === undefined || stored.has(id)) return undefined;
   return {
     hint:
       evictedHint(builder, reference) ??
-      "no call of this plan has that id, and the thread has no stored output for it",
+      (id === self
+        ? "a call cannot read its own output: this reads the output an earlier run stored, and the thread holds none"
+        : "no call of this plan has that id, and the thread has no stored output for it"),
   };
 }
 
