@@ -222,8 +222,7 @@ function parseString(text: string, walk: Walk): void {
     if (isParsed(known)) {
       if (known.type === "template") checkTemplate(text, known, walk);
       addReference(walk, known);
-    }
-    else {
+    } else {
       // What parseParameterString returns for the target's text, around the writer's own lists.
       const value: ParsedString = { type: "reference", expression: { alternatives: known } };
       parsedStrings?.set(text, value);
@@ -263,10 +262,15 @@ function checkTemplate(text: string, value: ParsedString & { type: "template" },
 /** A REF_SUSPICIOUS warning at the current string. */
 function suspicious(walk: Walk, hint: string): void {
   walk.out.push(
-    makeDiagnostic("REF_SUSPICIOUS", "a literal string contains what looks like a reference", pointerOf(walk), {
-      callId: walk.options.callId,
-      hint,
-    }),
+    makeDiagnostic(
+      "REF_SUSPICIOUS",
+      "a literal string contains what looks like a reference",
+      pointerOf(walk),
+      {
+        callId: walk.options.callId,
+        hint,
+      },
+    ),
   );
 }
 

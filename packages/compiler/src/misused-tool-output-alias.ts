@@ -13,7 +13,8 @@ const CALL_ID = /^[A-Za-z_$][A-Za-z0-9_$-]*/;
 export function misusedToolOutputAlias(text: string): string | undefined {
   const dollar = text.indexOf("$");
   if (dollar === -1) return undefined;
-  const at = dollar === 0 && text.startsWith(TOOL_OUTPUT_PREFIX) ? 0 : text.indexOf(TOOL_OUTPUT_PREFIX, dollar);
+  const at =
+    dollar === 0 && text.startsWith(TOOL_OUTPUT_PREFIX) ? 0 : text.indexOf(TOOL_OUTPUT_PREFIX, dollar);
   if (at === -1) return undefined;
   const rest = text.slice(at + TOOL_OUTPUT_PREFIX.length);
   const id = CALL_ID.exec(rest)?.[0];
