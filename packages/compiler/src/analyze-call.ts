@@ -116,9 +116,10 @@ export function analyzeCallBody(
   parseOptions.templateExpressions = options.templateExpressions;
   try {
     const references = collectReferences(params, pointer, parseOptions, out);
-    if (tool !== undefined)
-      checkAgainstTool(tool, raw, params, references, pointer, parseOptions, meta, out);
+    if (tool !== undefined) checkAgainstTool(tool, raw, params, references, pointer, parseOptions, meta, out);
     const outputPathValue = raw._outputPath;
+    if (outputPathValue === undefined && meta.outputMethod !== "set")
+      methodWithoutPath(meta, pointer, callId, out);
     const outputPath =
       outputPathValue === undefined
         ? checkMissingOutputPath(pointer, tool, callId, out)
@@ -133,6 +134,28 @@ export function analyzeCallBody(
     parseOptions.templateExpressions = undefined;
     parseOptions.callId = undefined;
   }
+}
+
+/**
+ * OUTPUT_METHOD_INVALID for an accumulating `_outputMethod` on a call without `_outputPath`: its output is
+ * stored under `†calls.<id>`, replacing what was there (SPEC §3), so `push`/`concat`/`merge`/`assign`
+ * would silently do nothing. `set` (what happens anyway) is accepted.
+ */
+function methodWithoutPath(
+  meta: CallMeta,
+  pointer: string,
+  callId: string | undefined,
+  out: Diagnostic[],
+): void {
+  const message = `_outputMethod "${meta.outputMethod}" needs an _outputPath`;
+  const hint =
+    'without _outputPath the output is stored under †calls.<id> and replaces it; add an _outputPath such as "†state.items", or remove _outputMethod';
+  out.push(
+    makeDiagnostic("OUTPUT_METHOD_INVALID", message, appendPointer(pointer, "_outputMethod"), {
+      callId,
+      hint,
+    }),
+  );
 }
 
 /**
