@@ -23,6 +23,7 @@ import {
   normalizeContext,
   normalizeInput,
 } from "./normalize-input.js";
+import { withInputDiagnostics } from "./with-input-diagnostics.js";
 
 /** What a validated, locked run needs to start. */
 export interface PreparedRun {
@@ -181,8 +182,7 @@ export class EngineRuntime {
         : { usedCallIds: withoutIds(context.callOutputs, ownCallIds) }),
     });
     const inputDiagnostics = this.inputs.check(input, compiled.document?.inputSchema);
-    const diagnostics: readonly Diagnostic[] =
-      inputDiagnostics.length === 0 ? compiled.diagnostics : [...compiled.diagnostics, ...inputDiagnostics];
+    const diagnostics = withInputDiagnostics(compiled.diagnostics, inputDiagnostics, compiled.document);
     const ok = compiled.ok && inputDiagnostics.length === 0;
     return { ok, planHash: compiled.planHash, diagnostics, compiled };
   }
