@@ -14,33 +14,29 @@ import {
   requireThreadId,
 } from "./facade-arguments.js";
 import { openRun } from "./open-run.js";
+import { resumeChain } from "./resume-chain.js";
 import { runPlan } from "./run-plan.js";
 
 /**
- * Re-runs a recorded run's plan with its input (satisfied calls skip); marks a crashed original `cancelled`.
- * Calls without `_id` get the ids they had in the original run (so `ctx.idempotencyKey` stays the same).
+ * Re-runs a recorded run's plan with its input (satisfied calls skip); marks the runs it continues that are
+ * still `running` (crashed) `cancelled`. Calls without `_id` get the ids they had in the original run (so
+ * `ctx.idempotencyKey` stays the same), also when the run resumed is itself a crashed resume.
  */
 async function resumeRun(runtime: EngineRuntime, runId: string, options: RunOptions): Promise<RunResult> {
   const record = await runtime.store.getRun(asRunId(runId));
   if (record === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run ${runId}`);
-  const first = record.firstAutoIdNumber;
-  const resumed =
-    first === undefined || !Number.isSafeInteger(first) || first < 1
-      ? undefined
-      : {
-          firstAutoIdNumber: first,
-          ownCallIds: new Set((await runtime.store.listCallRecords(record.runId)).map((call) => call.callId)),
-        };
+  const chain = await resumeChain(runtime.store, record);
   const result = await runPlan(
     runtime,
     record.plan,
     { ...options, threadId: record.threadId, input: record.input },
     runtime.hub([options.onEvent]),
-    resumed,
+    chain,
   );
-  const after = await runtime.store.getRun(asRunId(runId));
-  if (after?.status === "running")
-    await runtime.store.finishRun(asRunId(runId), "cancelled", runtime.endedAt());
+  for (const run of chain.runs) {
+    const after = await runtime.store.getRun(run.runId);
+    if (after?.status === "running") await runtime.store.finishRun(run.runId, "cancelled", runtime.endedAt());
+  }
   return result;
 }
 

@@ -1,13 +1,14 @@
 import { type EventHub, executePlan } from "@obelisk/scheduler";
-import type { EngineRuntime, ResumedNumbering } from "./engine-runtime.js";
+import type { EngineRuntime } from "./engine-runtime.js";
 import type { RunOptions, RunResult } from "./engine-types.js";
 import { recordRun } from "./record-run.js";
+import type { ResumeChain } from "./resume-chain.js";
 import { toRunResult } from "./to-run-result.js";
 
 /**
  * One tick: takes the thread lock, validates, records the run (plan and input, so `resume` works),
  * executes, finishes the run record, applies retention after the run and releases the lock. `resumed`: the
- * automatic ids are numbered as in the run being resumed. The run holds a lease on the engine until it has
+ * automatic ids are numbered as in the runs being resumed, whose records satisfy only their own calls. The run holds a lease on the engine until it has
  * ended, so `engine.close()` cancels it and waits for its record instead of closing the store under it.
  */
 export async function runPlan(
@@ -15,7 +16,7 @@ export async function runPlan(
   plan: unknown,
   options: RunOptions,
   hub: EventHub,
-  resumed?: ResumedNumbering,
+  resumed?: ResumeChain,
 ): Promise<RunResult> {
   const lease = runtime.active.lease(options.signal);
   try {
@@ -31,9 +32,9 @@ async function leasedRun(
   options: RunOptions,
   hub: EventHub,
   signal: AbortSignal,
-  resumed: ResumedNumbering | undefined,
+  resumed: ResumeChain | undefined,
 ): Promise<RunResult> {
-  const prepared = await runtime.prepare(plan, options, resumed, signal);
+  const prepared = await runtime.prepare(plan, options, resumed?.numbering, signal);
   const { threadId, compiled, lock } = prepared;
   const engine = runtime.options;
   try {
@@ -45,6 +46,7 @@ async function leasedRun(
       plan: runtime.storedPlan(compiled, plan),
       input: prepared.input.given,
       ...(prepared.firstAutoIdNumber === undefined ? {} : { firstAutoIdNumber: prepared.firstAutoIdNumber }),
+      ...(resumed === undefined ? {} : { resumeOf: resumed.resumeOf }),
       status: "running",
       startedAt: runtime.iso(),
     });
@@ -68,6 +70,7 @@ async function leasedRun(
         ...(engine.random === undefined ? {} : { random: engine.random }),
         ...(engine.limits?.maxValueBytes === undefined ? {} : { maxValueBytes: engine.limits.maxValueBytes }),
         events: hub,
+        ...(resumed === undefined ? {} : { resumes: resumed.runIds }),
       });
     } catch (error) {
       await runtime.store.finishRun(runId, "failed", runtime.endedAt());

@@ -31,6 +31,11 @@ export interface DispatchHost {
   readonly signal: AbortSignal;
   /** Ends a call without a result (failed, deferred, rejected, cancelled). */
   end(index: number, ending: CallEnding): void;
+  /**
+   * True when a completed record may satisfy `call`: one of an earlier run (SPEC §7), or of this run or a
+   * run it resumes only when `call` wrote it (an identical sibling's record is not this call's work).
+   */
+  mayReuse(record: CallRecord, call: CompiledCall): boolean;
   /** Hands a completed result to the decision core (committed in order). */
   complete(index: number, pending: PendingResult): void;
   /**
@@ -297,5 +302,7 @@ function afterLookup(
   tool: RegisteredTool,
   record: CallRecord | undefined,
 ): Awaitable<void> {
-  return record === undefined ? confirmThenExecute(host, index, run, tool) : reuse(host, index, run, record);
+  return record === undefined || !host.mayReuse(record, run.call)
+    ? confirmThenExecute(host, index, run, tool)
+    : reuse(host, index, run, record);
 }

@@ -9,7 +9,7 @@ import {
   ObeliskError,
   toJsonValue,
 } from "@obelisk/core";
-import type { Awaitable, CommitResult, RecordedError, StateStore } from "@obelisk/state";
+import type { Awaitable, CallRecord, CommitResult, RecordedError, StateStore } from "@obelisk/state";
 import { after, isThenable } from "./awaitable.js";
 import { CallInvocation, type InvocationHost } from "./call-invocation.js";
 import { CallLimiter } from "./call-limiter.js";
@@ -320,6 +320,12 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       this.abortReason = `failFast: ${call.id} failed`;
     }
     return outcome;
+  }
+
+  /** {@link DispatchHost.mayReuse}: a record of this run or of a run it resumes satisfies only its own call. */
+  mayReuse(record: CallRecord, call: CompiledCall): boolean {
+    if (record.callId === call.id) return true;
+    return record.runId !== this.runId && this.options.resumes?.has(record.runId) !== true;
   }
 
   /** The effective retry policy: cached per tool for calls without their own `_retry`. */

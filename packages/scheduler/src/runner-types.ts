@@ -52,6 +52,11 @@ export interface RunnerOptions {
   readonly events?: EventHub;
   /** Streaming: calls are added one by one and `close()` ends the run. Default false (batch). */
   readonly streaming?: boolean;
+  /**
+   * The runs this run resumes (a resume chain): their records satisfy only the call with the same id,
+   * as this run's own records do, so an unfinished call is never `satisfied` by an identical sibling's record.
+   */
+  readonly resumes?: ReadonlySet<string>;
 }
 
 /** The final report of one call. */

@@ -135,6 +135,8 @@ export interface RunRecord {
    * `_id`: `resume` numbers them the same, so a re-run call keeps its id and `ctx.idempotencyKey`.
    */
   readonly firstAutoIdNumber?: number;
+  /** The run this one resumes (`engine.resume`), when it is a resume: a resume of it continues the chain. */
+  readonly resumeOf?: RunId;
   /** Status. */
   readonly status: RunStatus;
   /** ISO start time. */

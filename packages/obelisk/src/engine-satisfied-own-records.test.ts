@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { type Deferred, deferred, until } from "./__fixtures__/deferred.js";
+import { createEngine, createMemoryStore, defineTool } from "./index.js";
+
+/** A `step` tool whose invocations finish in the order the test says; records each idempotency key. */
+function heldSteps() {
+  const keys: string[] = [];
+  const gates: Deferred<unknown>[] = [];
+  const tool = defineTool({
+    name: "step",
+    input: { type: "object", properties: { n: {} } },
+    run: (input: unknown, ctx) => {
+      keys.push(ctx.idempotencyKey);
+      const gate = deferred<unknown>();
+      gates.push(gate);
+      return gate.promise.then(() => (input as { n: unknown }).n);
+    },
+  });
+  return { tool, keys, gates };
+}
+
+const twice = [
+  { _tool: "step", n: 2, _outputPath: "†state.list", _outputMethod: "push" },
+  { _tool: "step", n: 2, _outputPath: "†state.list", _outputMethod: "push" },
+];
+
+describe("a completed record satisfies a call of its own run (or resume chain) only when that call wrote it", () => {
+  it("one run: a call whose resolved parameters equal an earlier sibling's still runs (its push is not lost)", async () => {
+    const engine = createEngine({
+      tools: [
+        { name: "echo", input: { type: "object" }, run: (args) => (args as { v: unknown }).v },
+        { name: "later", input: { type: "object" }, run: async (args) => (args as { v: unknown }).v },
+      ],
+    });
+    const result = await engine.run(
+      [
+        { _tool: "echo", _id: "c1", v: 1, _outputPath: "†state.list", _outputMethod: "push" },
+        { _tool: "later", _id: "w", v: 1, _outputPath: "†state.one" },
+        { _tool: "echo", _id: "c2", v: "†state.one", _outputPath: "†state.list", _outputMethod: "push" },
+      ],
+      { threadId: "t" },
+    );
+    expect(result.calls.c2?.status).toBe("succeeded");
+    expect(result.state).toEqual({ list: [1, 1], one: 1 });
+    // a re-sent plan still runs nothing: the earlier run's records satisfy both calls
+    const again = await engine.run(
+      [
+        { _tool: "echo", _id: "c1", v: 1, _outputPath: "†state.list", _outputMethod: "push" },
+        { _tool: "echo", _id: "c2", v: 1, _outputPath: "†state.list", _outputMethod: "push" },
+      ],
+      { threadId: "t" },
+    );
+    expect(Object.values(again.calls).map((call) => call.status)).toEqual(["satisfied", "satisfied"]);
+    await engine.close();
+  });
+
+  it("resume after an interruption: an unfinished call is not satisfied by its identical sibling's record", async () => {
+    const held = heldSteps();
+    const store = createMemoryStore();
+    const engine = createEngine({ tools: [held.tool], store, concurrency: 1 });
+    const abort = new AbortController();
+    const running = engine.run(twice, { threadId: "t", signal: abort.signal });
+    await until(() => held.gates.length === 1);
+    held.gates[0]?.resolve(undefined);
+    await until(() => held.gates.length === 2);
+    abort.abort();
+    const interrupted = await running;
+    expect(interrupted.status).toBe("cancelled");
+    expect(interrupted.state).toEqual({ list: [2] });
+
+    const resuming = engine.resume(interrupted.runId);
+    await until(() => held.gates.length === 3);
+    held.gates[2]?.resolve(undefined);
+    const resumed = await resuming;
+    expect(resumed.status).toBe("succeeded");
+    expect(resumed.calls["step$1"]?.status).toBe("satisfied");
+    expect(resumed.calls["step$2"]?.status).toBe("succeeded");
+    expect(resumed.state).toEqual({ list: [2, 2] });
+    expect(held.keys).toEqual(["t:step$1", "t:step$2", "t:step$2"]);
+    await engine.close();
+  });
+
+  it("resume of a crashed resume keeps the original ids, and ends every crashed run of the chain", async () => {
+    const held = heldSteps();
+    const store = createMemoryStore();
+    const engine = createEngine({ tools: [held.tool], store, concurrency: 1 });
+    // outputs stored under †calls.<automatic id> only: a shifted id would store a call under another's name
+    const plan = [
+      { _tool: "step", n: 2 },
+      { _tool: "step", n: 3 },
+    ];
+    const abort = new AbortController();
+    const running = engine.run(plan, { threadId: "t", signal: abort.signal });
+    await until(() => held.gates.length === 1);
+    held.gates[0]?.resolve(undefined);
+    await until(() => held.gates.length === 2);
+    abort.abort();
+    const original = await running;
+    // as after two crashes: the original still `running`, and a resume of it that died at once (recorded
+    // `running`, no call records)
+    const crashed = await store.getRun(original.runId);
+    if (crashed === undefined) throw new Error("no original record");
+    await store.finishRun(original.runId, "running", "x");
+    await store.createRun({
+      ...crashed,
+      runId: "crashed-resume" as never,
+      resumeOf: original.runId,
+      status: "running",
+    });
+
+    const resuming = engine.resume("crashed-resume");
+    await until(() => held.gates.length === 3);
+    held.gates[2]?.resolve(undefined);
+    const resumed = await resuming;
+    expect(resumed.status).toBe("succeeded");
+    expect(Object.keys(resumed.calls)).toEqual(["step$1", "step$2"]);
+    expect(held.keys).toEqual(["t:step$1", "t:step$2", "t:step$2"]);
+    expect(await engine.get("t", "†calls.step$2")).toMatchObject({ value: 3 });
+    expect(await engine.get("t", "†calls.step$3")).toMatchObject({ found: false });
+    expect((await engine.runs.show("crashed-resume")).run.status).toBe("cancelled");
+    expect((await engine.runs.show(original.runId)).run.status).toBe("cancelled");
+    expect((await engine.runs.show(resumed.runId)).run).toMatchObject({ resumeOf: "crashed-resume" });
+    await engine.close();
+  });
+});
