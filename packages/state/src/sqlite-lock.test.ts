@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { commitOf, commitOk, manualClock, THREAD, write } from "./conformance/commit-fixtures.js";
 import { createSqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
 import type { StateStore } from "./store-types.js";
@@ -74,5 +75,54 @@ describe("sqlite: a lock taken over as stale never loses an update (M1)", () => 
     await commitOk(b, { callId: "held", writes: [write(["y"], 1)] });
     await lock.release();
     expect(a.readState(THREAD)).toEqual({ x: 1, y: 1 });
+  });
+});
+
+describe("sqlite: the lock heartbeat", () => {
+  it("skips a beat while another program write-locks the file, instead of throwing out of its timer", async () => {
+    const file = join(dir, `store-${++counter}.db`);
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      const clock = manualClock();
+      const store = createSqliteStore(file, { now: clock.now, busyTimeoutMs: 1, lock: { heartbeatMs: 10 } });
+      stores.push(store);
+      const lock = await store.lockThread(THREAD);
+      const other = new Database(file);
+      const heartbeat = () =>
+        (
+          other.prepare("SELECT heartbeat_ms FROM locks WHERE thread_id = ?").get(THREAD) as {
+            heartbeat_ms: number;
+          }
+        ).heartbeat_ms;
+      const before = heartbeat();
+      other.exec("BEGIN IMMEDIATE");
+      clock.advance(1_000);
+      expect(() => vi.advanceTimersByTime(25)).not.toThrow();
+      other.exec("ROLLBACK");
+      expect(heartbeat()).toBe(before);
+      // the next beat after the file is free again goes through
+      clock.advance(1_000);
+      vi.advanceTimersByTime(10);
+      expect(heartbeat()).toBe(before + 2_000);
+      other.close();
+      await lock.release();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("sqlite: expiry on read waits while a run of another connection holds the thread", () => {
+  it("keeps an expired call output while the other store's lock is live, and expires it once released", async () => {
+    const { a, b, clockB } = twoConnections({ retention: { maxCallOutputAgeMs: 1_000 } });
+    const lockA = await a.lockThread(THREAD);
+    await commitOk(a, { callId: "c1", writes: [], output: { big: 1 } });
+    clockB.advance(5_000);
+    // b's clock says the output expired, but a's run holds the thread (its heartbeat is fresh for b's staleMs)
+    expect(await b.getCallOutput(THREAD, "c1")).toEqual({ value: { big: 1 } });
+    expect(await b.expireStale(THREAD)).toBe(0);
+    expect(await a.getCallOutput(THREAD, "c1")).toEqual({ value: { big: 1 } });
+    await lockA.release();
+    expect(await b.getCallOutput(THREAD, "c1")).toMatchObject({ reason: "maxCallOutputAgeMs" });
   });
 });

@@ -413,6 +413,11 @@ class SqliteStore extends CachedStore {
     await this.lock.acquire(threadId, waitMs, signal);
   }
 
+  /** Also a run of another connection or process (its live row in the `locks` table). */
+  protected override lockedByRun(threadId: ThreadId): boolean {
+    return super.lockedByRun(threadId) || this.lock.heldElsewhere(threadId);
+  }
+
   protected override releaseExternal(threadId: ThreadId): void {
     if (!this.closed) this.lock.release(threadId);
   }

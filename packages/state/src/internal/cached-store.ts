@@ -240,6 +240,11 @@ export abstract class CachedStore implements StateStore {
     this.invalidate(threadId);
   }
 
+  /** True while a run holds the thread (expiry on read waits until it has ended: SPEC §8). */
+  protected lockedByRun(threadId: ThreadId): boolean {
+    return this.locks.isHeld(threadId);
+  }
+
   /** Cross-process part of the lock (none in memory). */
   protected async acquireExternal(
     _threadId: ThreadId,
@@ -255,7 +260,7 @@ export abstract class CachedStore implements StateStore {
     const maxAge = this.retention.maxCallOutputAgeMs;
     if (entry !== undefined) {
       const expired = maxAge !== undefined && this.now() - entry.updatedMs > maxAge;
-      if (expired && !this.locks.isHeld(threadId))
+      if (expired && !this.lockedByRun(threadId))
         this.evict(threadId, [{ reference, reason: "maxCallOutputAgeMs" }]);
       else {
         const value = this.readOutput(threadId, callId);
@@ -302,7 +307,7 @@ export abstract class CachedStore implements StateStore {
   }
 
   async expireStale(threadId: ThreadId): Promise<number> {
-    if (this.locks.isHeld(threadId)) return 0;
+    if (this.lockedByRun(threadId)) return 0;
     const ages: RetentionPolicy = {
       ...(this.retention.maxAgeMs === undefined ? {} : { maxAgeMs: this.retention.maxAgeMs }),
       ...(this.retention.maxCallOutputAgeMs === undefined

@@ -76,12 +76,22 @@ export class SqliteLock {
       }
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
-    const beat = setInterval(
-      () => this.statements.lockBeat.run(this.now(), threadId, this.owner),
-      this.options.heartbeatMs ?? 5_000,
-    );
+    const beat = setInterval(() => this.beat(threadId), this.options.heartbeatMs ?? 5_000);
     beat.unref?.();
     this.beats.set(threadId, beat);
+  }
+
+  /**
+   * One heartbeat. A failure (the file write-locked by another program past the busy timeout, a disk
+   * error) is skipped, never thrown out of the timer: the next beat tries again, and if the lock is taken
+   * over as stale meanwhile, the next commit is refused ({@link assertOwned}).
+   */
+  private beat(threadId: string): void {
+    try {
+      this.statements.lockBeat.run(this.now(), threadId, this.owner);
+    } catch {
+      // skipped: see above
+    }
   }
 
   /**
@@ -99,6 +109,12 @@ export class SqliteLock {
         hint: `a lock whose holder sends no heartbeat for ${this.options.staleMs ?? 30_000} ms (event loop blocked, process suspended) may be taken over`,
       },
     );
+  }
+
+  /** True when another store (connection or process) holds the thread's row and it is not stale. */
+  heldElsewhere(threadId: string): boolean {
+    const row = this.statements.lockGet.get(threadId) as LockRow | undefined;
+    return row !== undefined && row.owner !== this.owner && !this.isStale(row);
   }
 
   /** Releases the thread's row (only if this store owns it). */
