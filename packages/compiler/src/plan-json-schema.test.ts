@@ -244,7 +244,7 @@ describe("plan JSON schema: as strict as the compiler where that is certain", ()
     ["_outputPath in †state", plan(greet({ _outputPath: "†state.a || †state.b && †state.c" })), true],
     ["_outputPath under †state.approvals", plan(greet({ _outputPath: "†state.approvals.pay" })), false],
     ["_outputPath †state.approvals", plan(greet({ _outputPath: "†state.a && †state.approvals" })), false],
-    ["_outputPath †state[\"approvals\"]", plan(greet({ _outputPath: '†state["approvals"].x' })), false],
+    ['_outputPath †state["approvals"]', plan(greet({ _outputPath: '†state["approvals"].x' })), false],
     ["_outputPath †state.approvalsLog", plan(greet({ _outputPath: "†state.approvalsLog" })), true],
     ["_outputPath †state.user.approvals", plan(greet({ _outputPath: "†state.user.approvals" })), true],
     ["_id __proto__", plan(greet({ _id: "__proto__" })), false],

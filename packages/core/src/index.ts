@@ -46,7 +46,11 @@ export { DEFAULT_OUTPUT_METHOD, isOutputMethod, OUTPUT_METHODS } from "./output-
 export { parseExpression } from "./parse-expression.js";
 export { parseOutputPath } from "./parse-output-path.js";
 export type { TemplateExpressions } from "./parse-parameter-string.js";
-export { hasSuspiciousReference, parseParameterString, TOOL_OUTPUT_PREFIX } from "./parse-parameter-string.js";
+export {
+  hasSuspiciousReference,
+  parseParameterString,
+  TOOL_OUTPUT_PREFIX,
+} from "./parse-parameter-string.js";
 export type { ParsePlanTextOptions, PlanTextResult } from "./parse-plan-text.js";
 export { parsePlanText } from "./parse-plan-text.js";
 export { parseReference } from "./parse-reference.js";

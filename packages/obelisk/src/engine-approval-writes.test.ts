@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { createEngine } from "./index.js";
+import { createEngine, type ToolDefinition } from "./index.js";
 
 // SPEC §7: an approval under †state.approvals. is given by a person (engine.set, `obelisk state set`); a plan
 // that wrote one would open its own approval gate (decision 0011).
-const tools = [
+const tools: ToolDefinition[] = [
   { name: "latent", input: { type: "object" }, output: { type: "object" } },
-  { name: "echo", input: { type: "object", properties: { v: {} } }, run: ({ v }: { v: unknown }) => v },
+  {
+    name: "echo",
+    input: { type: "object", properties: { v: {} } },
+    run: (args) => (args as { v: number }).v,
+  },
 ];
 const selfApproving = [
   { _tool: "latent", _id: "approve", _output: { a: 1 }, _outputPath: "†state.approvals.pay" },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createEngine } from "./index.js";
+import { createEngine, type JsonObject } from "./index.js";
 
 const tools = [{ name: "echo", input: { type: "object", properties: { v: {} } }, run: () => 1 }];
-const pointers = async (plan: unknown, input?: Record<string, unknown>) => {
+const pointers = async (plan: unknown, input?: JsonObject) => {
   const engine = createEngine({ tools });
   const result = await engine.validate(plan, input === undefined ? {} : { input });
   await engine.close();
