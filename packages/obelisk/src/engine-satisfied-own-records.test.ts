@@ -1,3 +1,4 @@
+import { asRunId } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { type Deferred, deferred, until } from "./__fixtures__/deferred.js";
 import { createEngine, createMemoryStore, defineTool } from "./index.js";
@@ -73,8 +74,8 @@ describe("a completed record satisfies a call of its own run (or resume chain) o
     held.gates[2]?.resolve(undefined);
     const resumed = await resuming;
     expect(resumed.status).toBe("succeeded");
-    expect(resumed.calls["step$1"]?.status).toBe("satisfied");
-    expect(resumed.calls["step$2"]?.status).toBe("succeeded");
+    expect(resumed.calls.step$1?.status).toBe("satisfied");
+    expect(resumed.calls.step$2?.status).toBe("succeeded");
     expect(resumed.state).toEqual({ list: [2, 2] });
     expect(held.keys).toEqual(["t:step$1", "t:step$2", "t:step$2"]);
     await engine.close();
@@ -98,13 +99,14 @@ describe("a completed record satisfies a call of its own run (or resume chain) o
     const original = await running;
     // as after two crashes: the original still `running`, and a resume of it that died at once (recorded
     // `running`, no call records)
-    const crashed = await store.getRun(original.runId);
+    const originalId = asRunId(original.runId);
+    const crashed = await store.getRun(originalId);
     if (crashed === undefined) throw new Error("no original record");
-    await store.finishRun(original.runId, "running", "x");
+    await store.finishRun(originalId, "running", "x");
     await store.createRun({
       ...crashed,
-      runId: "crashed-resume" as never,
-      resumeOf: original.runId,
+      runId: asRunId("crashed-resume"),
+      resumeOf: originalId,
       status: "running",
     });
 
