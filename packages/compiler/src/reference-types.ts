@@ -1,4 +1,4 @@
-import type { Diagnostic, InputExpression, JsonObject, Path, Reference } from "@obelisk/core";
+import type { Diagnostic, InputExpression, JsonObject, JsonValue, Path, Reference } from "@obelisk/core";
 import { getAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import { isSharedLocation } from "./collect-references.js";
@@ -85,6 +85,8 @@ function operandTypes(
   const links = entry.writers.get(reference.text);
   if (links !== undefined && links.length > 0) return writtenTypes(builder, links, reference, cache);
   const { context, planInputSchema } = builder.settings;
+  const known = contextValue(builder, reference);
+  if (known !== undefined) return new Set([jsonTypeOf(known.value)]);
   if (reference.kind === "input") {
     if (context.input !== undefined) {
       const found = getAtPath(context.input, reference.path);
@@ -105,7 +107,39 @@ function operandTypes(
   return undefined;
 }
 
-/** Types an expression evaluates to: the last operand of any alternative. */
+/**
+ * The value of an operand that no call of the plan writes, when the known context holds it (the run's
+ * input, the thread's state, a host kind's value), else undefined. (Stored call outputs are not known.)
+ */
+function contextValue(builder: PlanBuilder, reference: Reference): { readonly value: JsonValue } | undefined {
+  const context = builder.settings.context;
+  const kind = reference.kind;
+  const root =
+    kind === "input"
+      ? context.input
+      : kind === "state"
+        ? context.state
+        : kind === "calls"
+          ? undefined
+          : context.extraKinds?.[kind];
+  if (root === undefined || builder.phantomTargets.hasOverlap(kind, reference.path)) return undefined;
+  const found = getAtPath(root, reference.path);
+  return found.found ? { value: found.value } : undefined;
+}
+
+/** True when every operand of a `&&` alternative certainly exists before the run (no writer in the plan). */
+function gateExists(builder: PlanBuilder, entry: CallEntry, gate: readonly Reference[]): boolean {
+  for (const operand of gate) {
+    if ((entry.writers.get(operand.text)?.length ?? 0) > 0) return false;
+    if (contextValue(builder, operand) === undefined) return false;
+  }
+  return true;
+}
+
+/**
+ * Types an expression evaluates to: the last operand of any alternative, or of the first one whose
+ * operands certainly exist (a fallback takes the first that exists: later ones cannot be its value).
+ */
 function expressionTypes(
   builder: PlanBuilder,
   entry: CallEntry,
@@ -117,6 +151,10 @@ function expressionTypes(
     return gateTypes(builder, entry, alternatives[0] as readonly Reference[], cache);
   const sets: Types[] = [];
   for (const gate of alternatives) {
+    if (gateExists(builder, entry, gate)) {
+      sets.push(gateTypes(builder, entry, gate, cache));
+      return union(sets);
+    }
     const types = gateTypes(builder, entry, gate, cache);
     if (types === undefined) return undefined;
     sets.push(types);
