@@ -1,6 +1,6 @@
 import type { JsonValue, OutputMethod, Path, RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
-import { withAppendedCalls } from "./internal/append-run-calls.js";
+import { assertAppendable, withAppendedCalls } from "./internal/append-run-calls.js";
 import { CachedStore } from "./internal/cached-store.js";
 import { copyJson } from "./internal/copy-json.js";
 import type { RunsQuery } from "./internal/history-arguments.js";
@@ -53,6 +53,8 @@ class MemoryStore extends CachedStore {
   private readonly threads = new Map<string, ThreadData>();
   private readonly runs = new Map<string, RunRecord>();
   private readonly records = new Map<string, CallRecord[]>();
+  /** Calls appended to running runs (`appendRunCalls`), folded into the record when the run finishes. */
+  private readonly appended = new Map<string, JsonValue[]>();
 
   private data(threadId: string): ThreadData {
     let data = this.threads.get(threadId);
@@ -159,9 +161,10 @@ class MemoryStore extends CachedStore {
 
   finishRun(runId: RunId, status: RunStatus, endedAt: string, final?: FinalPlan): void {
     this.assertOpen();
-    const run = this.runs.get(runId);
+    const run = this.readRun(runId);
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
     const copy = copyJson({ ...run, ...final, status, endedAt });
+    this.appended.delete(runId);
     if (!copy.ok) throw new ObeliskError("USAGE", `run record is not JSON: ${copy.message}`);
     this.runs.set(runId, copy.value as unknown as RunRecord);
   }
@@ -170,21 +173,28 @@ class MemoryStore extends CachedStore {
     this.assertOpen();
     const run = this.runs.get(runId);
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
-    const plan = withAppendedCalls(run, calls);
-    const copy = copyJson({ ...run, plan });
-    if (!copy.ok) throw new ObeliskError("USAGE", `run record is not JSON: ${copy.message}`);
-    this.runs.set(runId, copy.value as unknown as RunRecord);
+    assertAppendable(run);
+    const copy = copyJson(calls);
+    if (!copy.ok) throw new ObeliskError("USAGE", `appended calls are not JSON: ${copy.message}`);
+    let appended = this.appended.get(runId);
+    if (appended === undefined) {
+      appended = [];
+      this.appended.set(runId, appended);
+    }
+    for (const call of copy.value as readonly JsonValue[]) appended.push(call);
   }
 
   protected readRun(runId: RunId): RunRecord | undefined {
-    return this.runs.get(runId);
+    const run = this.runs.get(runId);
+    return run === undefined ? undefined : withAppendedCalls(run, this.appended.get(runId) ?? []);
   }
 
   protected queryRuns({ threadId, limit }: RunsQuery): readonly RunRecord[] {
     const runs = [...this.runs.values()]
       .reverse()
       .filter((run) => threadId === undefined || run.threadId === threadId);
-    return limit === undefined ? runs : runs.slice(0, limit);
+    const listed = limit === undefined ? runs : runs.slice(0, limit);
+    return listed.map((run) => withAppendedCalls(run, this.appended.get(run.runId) ?? []));
   }
 
   protected readCallRecords(runId: RunId): readonly CallRecord[] {

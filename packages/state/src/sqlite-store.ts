@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { applyOutputInPlace, deepFreeze, ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
-import { withAppendedCalls } from "./internal/append-run-calls.js";
+import { assertAppendable, withAppendedCalls } from "./internal/append-run-calls.js";
 import { CachedStore } from "./internal/cached-store.js";
 import type { RunsQuery } from "./internal/history-arguments.js";
 import { SqliteLock, type SqliteLockOptions } from "./internal/sqlite-lock.js";
@@ -129,6 +129,12 @@ class SqliteStore extends CachedStore {
   private readonly logFacts = new WeakMap<ThreadModel, LogFacts>();
   /** One IMMEDIATE transaction around several commits (each commit's own transaction nests as a savepoint). */
   private readonly commitAllTx: (commits: readonly CallCommit[]) => CommitResult[];
+  /** Appends calls to a running run (`run_calls`, one row each). */
+  private readonly appendTx: (runId: RunId, first: number, texts: readonly string[]) => void;
+  /** Writes a run's final record and drops its appended-call rows (folded into the record). */
+  private readonly finishTx: (runId: RunId, status: RunStatus, record: string) => void;
+  /** The next `run_calls` sequence number of each run this store appended to. */
+  private readonly appendNext = new Map<string, number>();
 
   private readonly db: BetterSqlite3.Database;
   /** True when the connection cannot write: every write is refused with {@link readonlyError}. */
@@ -157,6 +163,13 @@ class SqliteStore extends CachedStore {
     this.commitAllTx = db.transaction((commits: readonly CallCommit[]) =>
       commits.map((commit) => super.commitCall(commit)),
     ).immediate;
+    this.appendTx = db.transaction((runId: RunId, first: number, texts: readonly string[]) => {
+      for (let at = 0; at < texts.length; at++) this.sql.runCallAppend.run(runId, first + at, texts[at]);
+    });
+    this.finishTx = db.transaction((runId: RunId, status: RunStatus, record: string) => {
+      this.sql.runUpdate.run(status, record, runId);
+      this.sql.runCallsDelete.run(runId);
+    });
   }
 
   /** Throws the read-only error before a write is tried. */
@@ -458,24 +471,45 @@ class SqliteStore extends CachedStore {
     const run = this.getRun(runId);
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
     this.assertWritable(`finish run "${runId}"`);
-    this.sql.runUpdate.run(status, JSON.stringify({ ...run, ...final, status, endedAt }), runId);
+    // the appended calls are folded into the record (they are in `run`), in one transaction
+    this.finishTx(runId, status, JSON.stringify({ ...run, ...final, status, endedAt }));
+    this.appendNext.delete(runId);
   }
 
   appendRunCalls(runId: RunId, calls: readonly JsonValue[]): void {
-    const run = this.getRun(runId);
-    if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
+    this.assertOpen();
     this.assertWritable(`record the calls of run "${runId}"`);
-    const plan = withAppendedCalls(run, calls);
+    let next = this.appendNext.get(runId);
+    if (next === undefined) {
+      // checked once per run: later appends cost only their calls (the record is not rewritten)
+      const run = this.getRun(runId);
+      if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
+      assertAppendable(run);
+      next = (this.sql.runCallsNext.get(runId) as { next: number }).next;
+    }
+    const texts = calls.map((call) => JSON.stringify(call));
+    const first = next;
     try {
-      this.sql.runUpdate.run(run.status, JSON.stringify({ ...run, plan }), runId);
+      this.appendTx(runId, first, texts);
     } catch (error) {
       throw wrap("appendRunCalls", error, this.file);
     }
+    this.appendNext.set(runId, first + texts.length);
   }
 
   protected readRun(runId: RunId): RunRecord | undefined {
     const row = this.sql.runGet.get(runId) as { record: string } | undefined;
-    return row === undefined ? undefined : parse<RunRecord>(row.record);
+    return row === undefined ? undefined : this.withRunCalls(parse<RunRecord>(row.record));
+  }
+
+  /** A running run's record with the calls appended to it (`run_calls`) at the end of its plan. */
+  private withRunCalls(run: RunRecord): RunRecord {
+    if (run.status !== "running") return run;
+    const rows = this.sql.runCallsOf.all(run.runId) as { call: string }[];
+    return withAppendedCalls(
+      run,
+      rows.map((row) => parse<JsonValue>(row.call)),
+    );
   }
 
   protected queryRuns({ threadId, limit: given }: RunsQuery): readonly RunRecord[] {
@@ -484,7 +518,7 @@ class SqliteStore extends CachedStore {
     const rows = (
       threadId === undefined ? this.sql.runsAll.all(limit) : this.sql.runsOfThread.all(threadId, limit)
     ) as { record: string }[];
-    return rows.map((row) => parse<RunRecord>(row.record));
+    return rows.map((row) => this.withRunCalls(parse<RunRecord>(row.record)));
   }
 
   protected readCallRecords(runId: RunId): readonly CallRecord[] {

@@ -68,6 +68,11 @@ export function historyCases(openStore: OpenStore): void {
       await expect(
         Promise.resolve().then(() => store.appendRunCalls?.(asRunId("r2"), [first])),
       ).rejects.toMatchObject({ code: "USAGE", message: expect.stringContaining("no call list") });
+      expect((await store.listRuns({ threadId: THREAD, limit: 2 })).map((r) => r.plan)).toContainEqual({
+        type: "plan",
+        plan: [first, second],
+      });
+      // finishing without a final plan keeps the appended calls in the record
       await store.finishRun(asRunId("r1"), "succeeded", "2025-01-01T00:00:01.000Z");
       await expect(
         Promise.resolve().then(() => store.appendRunCalls?.(asRunId("r1"), [first])),

@@ -88,6 +88,12 @@ CREATE TABLE IF NOT EXISTS locks (
   pid INTEGER NOT NULL,
   heartbeat_ms INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS run_calls (
+  run_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  call TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
 `;
 
 const STATEMENTS = {
@@ -139,6 +145,10 @@ const STATEMENTS = {
   runInsert: "INSERT INTO runs (run_id, thread_id, status, record) VALUES (?, ?, ?, ?)",
   runGet: "SELECT record FROM runs WHERE run_id = ?",
   runUpdate: "UPDATE runs SET status = ?, record = ? WHERE run_id = ?",
+  runCallAppend: "INSERT INTO run_calls (run_id, seq, call) VALUES (?, ?, ?)",
+  runCallsOf: "SELECT call FROM run_calls WHERE run_id = ? ORDER BY seq",
+  runCallsNext: "SELECT coalesce(max(seq), 0) + 1 AS next FROM run_calls WHERE run_id = ?",
+  runCallsDelete: "DELETE FROM run_calls WHERE run_id = ?",
   runsAll: "SELECT record FROM runs ORDER BY seq DESC LIMIT ?",
   runsOfThread: "SELECT record FROM runs WHERE thread_id = ? ORDER BY seq DESC LIMIT ?",
   statsVars: "SELECT scope, count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM variables GROUP BY scope",
