@@ -171,13 +171,14 @@ export class DecisionCore {
         slot.operands = operands;
       }
       const reference = operands[slot.operand] as Reference;
+      const writers = this.operandWriters(slot, reference);
       if (!slot.subscribed) {
         slot.subscribed = true;
-        slot.pending = this.subscribe(slot, this.operandWriters(slot, reference));
+        slot.pending = this.subscribe(slot, writers);
       }
       if (slot.pending > 0) return;
       slot.subscribed = false;
-      if (this.probe.exists(reference)) {
+      if (this.decidedPresent(writers, reference)) {
         slot.operand++;
         if (slot.operand === operands.length) {
           slot.expression++;
@@ -188,7 +189,6 @@ export class DecisionCore {
         }
         continue;
       }
-      const writers = this.operandWriters(slot, reference);
       if (!this.closed && writers.length === 0 && !isApprovalReference(reference)) {
         slot.phase = "parked";
         this.parked.add(slot);
@@ -208,6 +208,35 @@ export class DecisionCore {
     slot.phase = "dispatched";
     this.active++;
     effects.push({ type: "dispatch", index: slot.index });
+  }
+
+  /**
+   * True when a decided operand holds a value for this run: with in-plan writers, one of them must have
+   * written it (settled succeeded or satisfied, on an alternative that writes the path) — a value an earlier
+   * run left there does not stand in for a writer that took another alternative, failed or was blocked
+   * (SPEC §6: a conditional reference is satisfied only if its alternative is taken). Without in-plan
+   * writers, the known context decides.
+   */
+  private decidedPresent(writers: readonly WriterLink[], reference: Reference): boolean {
+    if (writers.length > 0 && !this.someWriterWrote(writers)) return false;
+    return this.probe.exists(reference);
+  }
+
+  /** True when `reference`, an operand of the call at `index`, holds a value for this run (see below). */
+  present(index: number, reference: Reference): boolean {
+    return this.decidedPresent(this.operandWriters(this.slot(index), reference), reference);
+  }
+
+  private someWriterWrote(writers: readonly WriterLink[]): boolean {
+    for (let at = 0; at < writers.length; at++) {
+      const link = writers[at] as WriterLink;
+      const writer = this.byId.get(link.callId);
+      if (writer === undefined) continue;
+      const status = writer.status;
+      if (status !== "succeeded" && status !== "satisfied") continue;
+      if (writer.written === undefined || link.alternatives.includes(writer.written)) return true;
+    }
+    return false;
   }
 
   /** In-plan writers of an operand: the streaming snapshot (with late claims), else the compiled links. */

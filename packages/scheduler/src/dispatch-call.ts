@@ -15,7 +15,7 @@ import { checkDecision } from "./check-decision.js";
 import { toRecordedError } from "./event-hub.js";
 import { errorValue, interpretResult } from "./interpret-result.js";
 import type { InvokeOutcome } from "./invoke-tool.js";
-import { paramsLimit, resolveParams } from "./resolve-params.js";
+import { type OperandFilter, paramsLimit, resolveParams } from "./resolve-params.js";
 import type { CallRun, PendingResult, RunnerOptions } from "./runner-types.js";
 import type { WorkingContext } from "./working-context.js";
 
@@ -23,6 +23,8 @@ import type { WorkingContext } from "./working-context.js";
 export interface DispatchHost {
   readonly options: RunnerOptions;
   readonly context: WorkingContext;
+  /** Which operands hold a value for this run (fallbacks skip the others). */
+  readonly operands: OperandFilter;
   /** True once the run is aborted (cancelled or failFast). */
   readonly aborted: boolean;
   /** Why the run was aborted. */
@@ -255,7 +257,7 @@ export function dispatchCall(
   const call = run.call;
   if (host.aborted) return host.end(index, { status: "cancelled", wrote: [], reason: host.abortReason });
   try {
-    run.params = resolveParams(call, host.context, host.options.maxValueBytes);
+    run.params = resolveParams(call, host.context, host.options.maxValueBytes, host.operands, index);
   } catch (error) {
     // References that would make the parameters larger than one value may be (bug H6): the call fails
     // before the tool runs; its record keeps no parameters.

@@ -27,6 +27,7 @@ import type { CoreEffect, SettleInfo } from "./decision-types.js";
 import { type DispatchHost, dispatchCall, failureBranch } from "./dispatch-call.js";
 import { EventHub, toRecordedError } from "./event-hub.js";
 import { type InvokeOutcome, invokeTool } from "./invoke-tool.js";
+import type { OperandFilter } from "./resolve-params.js";
 import { resolveRetryPolicy } from "./retry-delay.js";
 import { callEndEvent, type RunEvent } from "./run-event.js";
 import type { CallRun, ExecutionResult, PendingResult, RunnerOptions } from "./runner-types.js";
@@ -50,6 +51,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   /** Resolves with the execution result once every call has settled. */
   readonly result: Promise<ExecutionResult>;
   private readonly core: DecisionCore;
+  /** {@link DispatchHost.operands}: the decision core's answer. */
+  readonly operands: OperandFilter;
   private readonly runs: CallRun[] = [];
   private readonly byId = new CallsById(this.runs);
   private readonly controller = new AbortController();
@@ -122,6 +125,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       writersOf: createWritersOf(this.byId),
       claims: createClaims(),
     });
+    this.operands = this.core;
     const registry = options.registry;
     this.limiter =
       options.limiter ?? new CallLimiter(options.concurrency, (tool) => registry.get(tool)?.concurrency);

@@ -8,6 +8,7 @@ import {
   ObeliskError,
   type Path,
   parseParameterString,
+  type Reference,
   setOwn,
   toJsonValue,
 } from "@obelisk/core";
@@ -47,16 +48,32 @@ export function evaluateExpression(
   return evaluateWithin(expression, context, Number.MAX_SAFE_INTEGER) as JsonValue | undefined;
 }
 
+/**
+ * Which operands hold a value for this run (the decision core's answer: a path an earlier run left a value
+ * at does not count when this plan's writer of it did not write it). Consulted for fallbacks only: a
+ * single-alternative expression is dispatched only once all its operands are present.
+ */
+export interface OperandFilter {
+  /** True when `reference`, an operand of the call at `index`, holds a value for this run. */
+  present(index: number, reference: Reference): boolean;
+}
+
+/** The filter of the `resolveParams` in progress (it is synchronous), and its call's index. */
+let activeFilter: OperandFilter | undefined;
+let activeIndex = 0;
+
 /** {@link evaluateExpression}, or TOO_LARGE when the copy of a runner-owned container passes `maxBytes`. */
 function evaluateWithin(
   expression: InputExpression,
   context: WorkingContext,
   maxBytes: number,
 ): JsonValue | undefined | TooLarge {
+  const filter = expression.alternatives.length > 1 ? activeFilter : undefined;
   for (const operands of expression.alternatives) {
     let value: JsonValue | undefined;
     for (const operand of operands) {
-      value = context.valueOf(operand);
+      value =
+        filter === undefined || filter.present(activeIndex, operand) ? context.valueOf(operand) : undefined;
       if (value === undefined) break;
     }
     if (value !== undefined) return frozen(value, maxBytes);
@@ -174,7 +191,8 @@ function setAt(root: JsonValue, location: Path, value: JsonValue): void {
 
 /**
  * Resolves a call's parameters at dispatch: whole-value references keep their JSON type, templates
- * become strings, fallbacks and gates follow SPEC §2. The result is frozen (values handed to tools are
+ * become strings, fallbacks and gates follow SPEC §2 (a fallback skips an operand `filter` says is not
+ * present for this run; `index` is the call's). The result is frozen (values handed to tools are
  * immutable). Missing references resolve to `null` (readiness guarantees they exist).
  *
  * The resolved parameters are held to `limit` bytes of JSON (the run's value limit; one beyond what a
@@ -188,8 +206,20 @@ export function resolveParams(
   call: CompiledCall,
   context: WorkingContext,
   limit: number = DEFAULT_LIMITS.maxValueBytes,
+  filter?: OperandFilter,
+  index = 0,
 ): JsonObject {
   if (call.references.length === 0 && Object.keys(call.params).length === 0) return EMPTY;
+  activeFilter = filter;
+  activeIndex = index;
+  try {
+    return resolveReferences(call, context, limit);
+  } finally {
+    activeFilter = undefined;
+  }
+}
+
+function resolveReferences(call: CompiledCall, context: WorkingContext, limit: number): JsonObject {
   const root = copyTree(call.params) as JsonObject;
   const references = call.references;
   const maxBytes = paramsLimit(limit);
