@@ -199,7 +199,7 @@ describe("batch and incremental agree on state-schema writes", () => {
     output: fc.constantFrom<unknown>(undefined, 1, 1.5, "s", [1], ["s", 2], { a: 1 }, null),
   });
 
-  it("same diagnostics", () => {
+  it("same diagnostics (a call refused while streaming is no writer: only conflicts with it differ)", () => {
     fc.assert(
       fc.property(fc.array(callArb, { minLength: 1, maxLength: 10 }), (specs) => {
         const calls = specs.map((spec, i) => ({
@@ -213,8 +213,12 @@ describe("batch and incremental agree on state-schema writes", () => {
         }));
         const batch = compile(plan(...calls), registry, { context: { stateSchema } });
         const incremental = createIncrementalCompiler(registry, { context: { stateSchema } });
-        for (const call of calls) incremental.addCall(call);
-        expect(incremental.close().diagnostics).toEqual(batch.diagnostics);
+        const added = calls.map((call) => incremental.addCall(call));
+        const streamed = incremental.close().diagnostics;
+        if (added.every((result) => result.ok)) expect(streamed).toEqual(batch.diagnostics);
+        const perCall = (diagnostics: readonly Diagnostic[]) =>
+          diagnostics.filter((diagnostic) => diagnostic.code !== "OUTPUT_CONFLICT");
+        expect(perCall(streamed)).toEqual(perCall(batch.diagnostics));
       }),
       { numRuns: 100 },
     );

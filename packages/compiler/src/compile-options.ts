@@ -22,7 +22,7 @@ export function resolveCompileOptions(options: CompileOptions): {
   readonly context: CompileContext;
   readonly kinds: KindTable;
   readonly limits: Limits;
-  readonly builder: Omit<PlanBuilderOptions, "refuseCycles">;
+  readonly builder: Omit<PlanBuilderOptions, "refuseInvalid">;
 } {
   return {
     context: options.context ?? {},

@@ -63,7 +63,7 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
       templateExpressions: new Map(),
       ...(document?.inputSchema === undefined ? {} : { planInputSchema: document.inputSchema }),
     };
-    const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseCycles: false });
+    const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseInvalid: false });
     for (const source of document?.calls ?? []) builder.addQuietly(source);
     const extra = located.diagnostics.map((diagnostic) => ({ index: -1, diagnostic }));
     const closed = closePlan(builder, extra, document?.source ?? plan);

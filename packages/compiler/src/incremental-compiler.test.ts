@@ -59,6 +59,112 @@ describe("incremental compiler", () => {
   });
 });
 
+describe("a refused call leaves nothing behind (streaming)", () => {
+  const codes = (diagnostics: readonly { code: string; pointer: string }[]) =>
+    diagnostics.map((d) => [d.code, d.pointer]);
+  const writersOf = (compiler: ReturnType<typeof createIncrementalCompiler>, id: string, text: string) =>
+    compiler.calls.find((call) => call.id === id)?.writers.get(text) ?? [];
+
+  it("a call refused for PARAM_INVALID is no writer: a later reader has none and is REF_UNRESOLVED at close", () => {
+    const compiler = createIncrementalCompiler(registry, { context: { state: {} } });
+    const refused = compiler.addCall({ _tool: "log", _id: "w", message: 5, _outputPath: "†state.w" });
+    expect(refused.ok).toBe(false);
+    expect(refused.call).toBeUndefined();
+    expect(
+      compiler.addCall({ _tool: "log", _id: "r", message: "†state.w", _outputPath: "†state.r" }).ok,
+    ).toBe(true);
+    expect(compiler.calls.map((call) => call.id)).toEqual(["r"]);
+    expect(writersOf(compiler, "r", "†state.w")).toEqual([]);
+    expect(compiler.graph.hasNode("w")).toBe(false);
+    expect(codes(compiler.close().diagnostics)).toEqual([
+      ["PARAM_INVALID", "/plan/0/message"],
+      ["REF_UNRESOLVED", "/plan/1/message"],
+    ]);
+  });
+
+  it("its _id stays free: the corrected call, sent again with the same id, is accepted and wired", () => {
+    const compiler = createIncrementalCompiler(registry, { context: { state: {} } });
+    compiler.addCall({ _tool: "log", _id: "w", message: 5, _outputPath: "†state.w" });
+    compiler.addCall({ _tool: "log", _id: "r", message: "†state.w", _outputPath: "†state.r" });
+    const again = compiler.addCall({ _tool: "log", _id: "w", message: "five", _outputPath: "†state.w" });
+    expect(again.ok).toBe(true);
+    expect(again.diagnostics).toEqual([]);
+    expect(writersOf(compiler, "r", "†state.w")).toEqual([
+      { callId: "w", alternatives: [0], conditional: false },
+    ]);
+    expect(codes(compiler.close().diagnostics)).toEqual([["PARAM_INVALID", "/plan/0/message"]]);
+  });
+
+  it("a target under †state.approvals (OUTPUT_PATH_READONLY) does not become the gate's writer", () => {
+    const compiler = createIncrementalCompiler(registry);
+    const refused = compiler.addCall({
+      _tool: "approve",
+      _id: "a",
+      _output: { approved: true },
+      _outputPath: "†state.approvals.pay",
+    });
+    expect(codes(refused.diagnostics)).toEqual([["OUTPUT_PATH_READONLY", "/plan/0/_outputPath"]]);
+    compiler.addCall({ _tool: "log", _id: "pay", message: "†state.approvals.pay" });
+    expect(compiler.calls.map((call) => call.id)).toEqual(["pay"]);
+    expect(writersOf(compiler, "pay", "†state.approvals.pay")).toEqual([]);
+  });
+
+  it("a call refused for OUTPUT_CONFLICT is no writer; the first writer stays the only one", () => {
+    const compiler = createIncrementalCompiler(registry);
+    compiler.addCall({ _tool: "log", _id: "a", message: "1", _outputPath: "†state.x" });
+    const conflict = compiler.addCall({ _tool: "log", _id: "b", message: "2", _outputPath: "†state.x" });
+    expect(codes(conflict.diagnostics)).toEqual([["OUTPUT_CONFLICT", "/plan/1/_outputPath"]]);
+    expect(conflict.call).toBeUndefined();
+    compiler.addCall({ _tool: "log", _id: "c", message: "†state.x" });
+    expect(writersOf(compiler, "c", "†state.x")).toEqual([
+      { callId: "a", alternatives: [0], conditional: false },
+    ]);
+    // and it is not a writer the next one conflicts with
+    const next = compiler.addCall({ _tool: "log", _id: "d", message: "3", _outputPath: "†state.y" });
+    expect(next.ok).toBe(true);
+  });
+
+  it("a call refused for a cycle leaves its id free too", () => {
+    const compiler = createIncrementalCompiler(registry);
+    compiler.addCall({ _tool: "log", _id: "a", message: "†state.b", _outputPath: "†state.a" });
+    expect(
+      compiler.addCall({ _tool: "log", _id: "b", message: "†state.a", _outputPath: "†state.b" }).ok,
+    ).toBe(false);
+    const again = compiler.addCall({ _tool: "log", _id: "b", message: "seed", _outputPath: "†state.b" });
+    expect(again.ok).toBe(true);
+    expect(writersOf(compiler, "a", "†state.b")).toEqual([
+      { callId: "b", alternatives: [0], conditional: false },
+    ]);
+  });
+
+  it("a call with an unknown tool is refused without a trace: its id is free, its targets written by nobody", () => {
+    const compiler = createIncrementalCompiler(registry, { context: { state: {} } });
+    compiler.addCall({ _tool: "nope", _id: "n", _outputPath: "†state.n" });
+    compiler.addCall({ _tool: "log", _id: "r", message: "†state.n" });
+    expect(compiler.addCall({ _tool: "log", _id: "n", message: "m", _outputPath: "†state.m" }).ok).toBe(true);
+    expect(codes(compiler.close().diagnostics)).toEqual([
+      ["TOOL_UNKNOWN", "/plan/0/_tool"],
+      ["REF_UNRESOLVED", "/plan/1/message"],
+    ]);
+  });
+
+  it("batch compile keeps an invalid call as a writer (no cascade of REF_UNRESOLVED) and its id as used", () => {
+    const batch = compile(
+      [
+        { _tool: "log", _id: "w", message: 5, _outputPath: "†state.w" },
+        { _tool: "log", _id: "r", message: "†state.w" },
+        { _tool: "log", _id: "w", message: "five", _outputPath: "†state.v" },
+      ],
+      registry,
+      { context: { state: {} } },
+    );
+    expect(codes(batch.diagnostics)).toEqual([
+      ["PARAM_INVALID", "/0/message"],
+      ["CALL_ID_DUPLICATE", "/2/_id"],
+    ]);
+  });
+});
+
 const callArb = (size: number) =>
   fc.record({
     target: fc.integer({ min: 0, max: size }),

@@ -62,7 +62,7 @@ export function createIncrementalCompiler(
     templateExpressions: new Map(),
     ...(options.inputSchema === undefined ? {} : { planInputSchema: options.inputSchema }),
   };
-  const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseCycles: true });
+  const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseInvalid: true });
   const values: unknown[] = [];
   let closed: CompiledPlan | undefined;
   const addCall = (call: unknown): AddCallResult => {

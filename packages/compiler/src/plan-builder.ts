@@ -46,8 +46,12 @@ export interface AddCallResult {
 export interface PlanBuilderOptions {
   readonly firstAutoIdNumber: number;
   readonly usedCallIds: ReadonlySet<string>;
-  /** Refuse a call that would close a cycle (streaming) instead of reporting cycles at close (batch). */
-  readonly refuseCycles: boolean;
+  /**
+   * Streaming: refuse a call with an error (including one that would close a cycle) instead of keeping it
+   * for the plan-wide passes (batch). A refused call leaves nothing behind but its diagnostics (and the
+   * automatic id number it took): it is no writer, no phantom, and its `_id` stays free for a later call.
+   */
+  readonly refuseInvalid: boolean;
 }
 
 const MAX_CONFLICTS_PER_CALL = 20;
@@ -82,8 +86,6 @@ export class PlanBuilder {
   readonly #groupIndex = new PathIndex<WriterGroup>();
   /** Shared writer groups by reference text. */
   readonly #groupByText = new Map<string, WriterGroup>();
-  /** Given ids of calls refused because they would close a cycle (they still count as used ids). */
-  readonly #refusedIds = new Set<string>();
   #nextAuto: number;
   autoIdsUsed = 0;
 
@@ -128,10 +130,13 @@ export class PlanBuilder {
       const body = analyzeCallBody(raw, source.pointer, tool, id, this.settings, out);
       if (tool !== undefined && body.outputPath !== undefined && this.#stateSchemaCheck !== undefined)
         checkStateSchemaWrites(this.#stateSchemaCheck, raw, source.pointer, tool, id, body, out);
-      if (tool !== undefined && id !== undefined && this.#idUsable(raw)) {
-        call = this.#addCompiled(source, raw, tool, asCallId(id), body, out);
-      } else {
-        this.#addPhantom(raw, body.outputPath);
+      // Streaming refuses a call with an error: as if it had never been sent (no writer, no phantom).
+      if (!this.options.refuseInvalid || !hasError(out)) {
+        if (tool !== undefined && id !== undefined && this.#idUsable(raw)) {
+          call = this.#addCompiled(source, raw, tool, asCallId(id), body, out);
+        } else {
+          this.#addPhantom(raw, body.outputPath);
+        }
       }
     }
     for (const diagnostic of out) this.diagnostics.push({ index: source.index, diagnostic });
@@ -153,11 +158,12 @@ export class PlanBuilder {
       out.push(makeDiagnostic("CALL_ID_INVALID", `invalid call id ${JSON.stringify(given)}`, at, { hint }));
       return undefined;
     }
-    // Used before: by a compiled call (auto ids hold a `$`, never equal to a given id), by a call that
-    // could not be compiled, or by one refused for a cycle. No set of every given id is kept.
+    // Used before: by a compiled call (auto ids hold a `$`, never equal to a given id), or by a call that
+    // could not be compiled (batch). A call refused while streaming leaves its id free. No set of every
+    // given id is kept.
     const compiled = this.entries.has(given);
     this.#givenIdCompiled = compiled;
-    if (compiled || this.phantomIds.has(given) || this.#refusedIds.has(given)) {
+    if (compiled || this.phantomIds.has(given)) {
       const at = appendPointer(pointer, "_id");
       out.push(
         makeDiagnostic("CALL_ID_DUPLICATE", `call id "${given}" is used twice`, at, {
@@ -209,10 +215,8 @@ export class PlanBuilder {
     clearList(this.#groups);
     const groups = this.#groupsOf(id, body.references, alternatives, texts);
     const feeds = this.#feedsOf(id, alternatives);
-    if (this.options.refuseCycles && this.#refuseCycle(id, groups, feeds, source.pointer, out)) {
-      if (typeof raw._id === "string") this.#refusedIds.add(raw._id);
+    if (this.options.refuseInvalid && this.#refuseCycle(id, groups, feeds, source.pointer, out))
       return undefined;
-    }
     const writers = writersOfCall(groups, texts);
     const call = makeCompiledCall(source, raw, tool, id, body, writers);
     const entry: CallEntry = {
@@ -226,6 +230,8 @@ export class PlanBuilder {
       tool,
       alternatives,
     };
+    // Before any wiring: a call refused for a conflict (streaming) must not be linked to anything.
+    if (this.#checkConflicts(entry, out) && this.options.refuseInvalid) return undefined;
     for (let g = 0; g < groups.length; g++) {
       const group = groups[g] as WriterGroup;
       group.readers = appended(group.readers, entry);
@@ -242,7 +248,6 @@ export class PlanBuilder {
       group.links.push(makeLink(id, set, alternatives.length));
       entry.outGroups = appended(entry.outGroups, group);
     }
-    this.#checkConflicts(entry, out);
     this.entries.set(id, entry);
     this.nodes.push(entry);
     this.calls.push(call);
@@ -385,13 +390,13 @@ export class PlanBuilder {
    * OUTPUT_CONFLICT: for each target, the earliest earlier writer it conflicts with (one diagnostic per
    * distinct earlier call, at most MAX_CONFLICTS_PER_CALL). Linear: n writers of one path give n − 1.
    */
-  #checkConflicts(entry: CallEntry, out: Diagnostic[]): void {
-    if (entry.call.outputPath === undefined) return;
+  #checkConflicts(entry: CallEntry, out: Diagnostic[]): boolean {
+    if (entry.call.outputPath === undefined) return false;
     let reported: Set<string> | undefined;
     const accumulating = OUTPUT_METHODS[entry.call.outputMethod].accumulating;
     for (const targets of entry.alternatives) {
       for (const target of targets) {
-        if (reported !== undefined && reported.size >= MAX_CONFLICTS_PER_CALL) return;
+        if (reported !== undefined && reported.size >= MAX_CONFLICTS_PER_CALL) return true;
         const first = this.#writers.earliestCandidate(target.kind, target.path, accumulating, rankOf);
         if (first === undefined || reported?.has(first.callId)) continue;
         reported ??= new Set();
@@ -399,10 +404,16 @@ export class PlanBuilder {
         out.push(conflictDiagnostic(entry, target, first));
       }
     }
+    return reported !== undefined;
   }
 }
 
 const rankOf = (entry: WriterEntry): number => entry.index;
+
+function hasError(diagnostics: readonly Diagnostic[]): boolean {
+  for (const diagnostic of diagnostics) if (diagnostic.severity === "error") return true;
+  return false;
+}
 
 /**
  * A call's `writers` (operand text → links, see WriterTable). A call whose only operand reads through a
