@@ -5,7 +5,8 @@ import { branch, createEngine, defineTool } from "./index.js";
 const verify = defineTool({
   name: "verify",
   input: { type: "object", properties: { id: { type: "string" } }, required: ["id"] },
-  run: ({ id }: { id: string }) => {
+  run: (args) => {
+    const id = String(args.id);
     if (id === "bad") return branch(1, { id, why: "rejected" });
     if (id === "err") throw new Error("verifier down");
     return { id };
@@ -15,7 +16,7 @@ const mailed: string[] = [];
 const mail = defineTool({
   name: "mail",
   input: { type: "object", properties: { user: {}, to: {} } },
-  run: ({ user, to }: { user: unknown; to: unknown }) => {
+  run: ({ user, to }) => {
     mailed.push(`${JSON.stringify(to)} about ${JSON.stringify(user)}`);
     return "sent";
   },

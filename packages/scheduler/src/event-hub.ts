@@ -1,3 +1,4 @@
+import { toJsonValue } from "@obelisk/core";
 import type { RecordedError } from "@obelisk/state";
 import { isThenable } from "./awaitable.js";
 import type { RunEvent, RunObserver } from "./run-event.js";
@@ -24,11 +25,14 @@ function inspectError(error: unknown, fallbackCode: string | undefined): Recorde
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     const data = (error as { data?: unknown }).data;
+    // only data that is JSON as it is (a Date, NaN, a function, a cycle: dropped): the error is recorded
+    // and routed to a failure branch as JSON, and must never fail on its way there
+    const json = data === undefined ? undefined : toJsonValue(data);
     return {
       name: typeof error.name === "string" ? error.name : "Error",
       message: String(error.message),
       ...(typeof code === "string" ? { code } : fallbackCode === undefined ? {} : { code: fallbackCode }),
-      ...(isJsonLike(data) ? { data: data as RecordedError["data"] & object } : {}),
+      ...(json?.ok === true ? { data: json.value } : {}),
     };
   }
   return {
@@ -36,16 +40,6 @@ function inspectError(error: unknown, fallbackCode: string | undefined): Recorde
     message: String(error),
     ...(fallbackCode === undefined ? {} : { code: fallbackCode }),
   };
-}
-
-/** A cheap JSON check for error data (plain data only; anything else is dropped). */
-function isJsonLike(value: unknown): boolean {
-  if (value === undefined) return false;
-  try {
-    return JSON.stringify(value) !== undefined;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { CompiledCall, ParamReference } from "@obelisk/compiler";
 import {
+  canonicalJson,
   DEFAULT_LIMITS,
   type InputExpression,
   type JsonObject,
@@ -94,7 +95,7 @@ function frozen(value: JsonValue, maxBytes: number): JsonValue | TooLarge {
 }
 
 /**
- * A template's text: strings inserted as-is, other values as compact JSON (SPEC §2 rule 2); TOO_LARGE as
+ * A template's text: strings inserted as-is, other values as canonical JSON (SPEC §2 rule 2); TOO_LARGE as
  * soon as the text would pass `room` bytes of JSON (every UTF-16 unit is at least one byte, the quotes two
  * more), before the text is built: a template repeating a large value cannot grow without limit.
  */
@@ -133,7 +134,9 @@ function templatePiece(
     addJsonBounds(value, PIECE);
     if (PIECE.lower > room * 3) return TOO_LARGE;
   }
-  return JSON.stringify(value ?? null);
+  // keys in sorted order: an object built by several writers has them in the order they finished, and
+  // the text must not depend on that (SPEC §2 determinism)
+  return canonicalJson(value ?? null);
 }
 
 /** A literal's text with escapes removed (`††x` → `†x`, `{††` → `{†`); strings without a dagger are as-is. */
