@@ -4,6 +4,7 @@ import { assertAppendable, withAppendedCalls } from "./internal/append-run-calls
 import { CachedStore } from "./internal/cached-store.js";
 import { copyJson } from "./internal/copy-json.js";
 import type { RunsQuery } from "./internal/history-arguments.js";
+import { supersededTombstones } from "./internal/superseded-tombstones.js";
 import {
   commitLogEntry,
   type Eviction,
@@ -38,6 +39,8 @@ interface ThreadData {
   log: FlatLog;
   readonly outputs: Map<string, JsonValue>;
   readonly tombstones: Map<string, Tombstone>;
+  /** True once a state variable was evicted (its tombstone, or one above a later write, may need clearing). */
+  stateTombstones: boolean;
   /** Latest succeeded record per call hash, as of the last lookup (see `unindexed`). */
   readonly completed: Map<string, CallRecord>;
   /**
@@ -64,6 +67,7 @@ class MemoryStore extends CachedStore {
         log: [],
         outputs: new Map(),
         tombstones: new Map(),
+        stateTombstones: false,
         completed: new Map(),
         unindexed: [],
       };
@@ -93,6 +97,7 @@ class MemoryStore extends CachedStore {
     for (let index = 0; index < evictions.length; index++) {
       const { entry, tombstone } = evictions[index] as Eviction;
       data.tombstones.set(tombstone.reference, tombstone);
+      if (entry.meta.scope === "state") data.stateTombstones = true;
       if (entry.meta.scope === "calls") data.outputs.delete(String(entry.path[0]));
     }
     for (let index = 0; index < drops.length; index++) {
@@ -100,8 +105,12 @@ class MemoryStore extends CachedStore {
       if (entry.meta.scope === "calls") data.outputs.delete(String(entry.path[0]));
     }
     if (data.tombstones.size > 0)
-      for (let index = 0; index < upserts.length; index++)
-        data.tombstones.delete((upserts[index] as VariableEntry).meta.reference);
+      for (let index = 0; index < upserts.length; index++) {
+        const entry = upserts[index] as VariableEntry;
+        data.tombstones.delete(entry.meta.reference);
+        if (data.stateTombstones)
+          for (const above of supersededTombstones(entry)) data.tombstones.delete(above);
+      }
     for (let index = 0; index < outputs.length; index++) {
       const output = outputs[index] as ThreadChange["outputs"][number];
       data.outputs.set(output.callId, output.value);

@@ -14,6 +14,7 @@ import {
   type ThreadChange,
   type ThreadModel,
 } from "./internal/thread-model.js";
+import { supersededTombstones } from "./internal/superseded-tombstones.js";
 import { unsetAtPath } from "./internal/unset-at-path.js";
 import { isReadonlyError, type OpenedSqlite, openSqlite } from "./sqlite-open.js";
 import type { StoreOptions } from "./store-options.js";
@@ -350,7 +351,8 @@ class SqliteStore extends CachedStore {
         facts.logChars += text.length;
       }
     }
-    if (change.evictions.length > 0 || change.reset === true) this.noStateTombstones.delete(model);
+    if (change.reset === true || change.evictions.some(({ entry }) => entry.meta.scope === "state"))
+      this.noStateTombstones.delete(model);
     const clearStateTombstones = !this.noStateTombstones.has(model);
     for (const { entry, tombstone } of change.evictions) {
       sql.varDelete.run(id, entry.meta.reference);
@@ -372,7 +374,12 @@ class SqliteStore extends CachedStore {
         meta.bytes,
         JSON.stringify(meta),
       );
-      if (clearStateTombstones || meta.scope !== "state") sql.tombstoneDelete.run(id, meta.reference);
+      if (meta.scope !== "state") sql.tombstoneDelete.run(id, meta.reference);
+      else if (clearStateTombstones) {
+        sql.tombstoneDelete.run(id, meta.reference);
+        for (const above of supersededTombstones({ meta, path, touch, updatedMs }))
+          sql.tombstoneDelete.run(id, above);
+      }
     }
     for (const output of change.outputs)
       sql.outputUpsert.run(id, output.callId, JSON.stringify(output.value));

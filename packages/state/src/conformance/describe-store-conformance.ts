@@ -3,9 +3,11 @@ import type { StoreOptions } from "../store-options.js";
 import type { StateStore } from "../store-types.js";
 import { commitCases } from "./commit-cases.js";
 import type { MakeStore } from "./commit-fixtures.js";
+import { evictionCases } from "./eviction-cases.js";
 import { historyCases } from "./history-cases.js";
 import { lifecycleCases } from "./lifecycle-cases.js";
 import { lockCases } from "./lock-cases.js";
+import { overwriteCases } from "./overwrite-cases.js";
 import { variableCases } from "./variable-cases.js";
 
 /** Opens stores for a test and closes them afterwards. */
@@ -31,5 +33,7 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
     lockCases(openStore);
     variableCases(openStore);
     lifecycleCases(openStore);
+    evictionCases(openStore);
+    overwriteCases(openStore);
   });
 }

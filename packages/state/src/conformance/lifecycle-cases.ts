@@ -108,13 +108,14 @@ export function lifecycleCases(openStore: OpenStore): void {
       });
       expect(await store.getTombstone(THREAD, "†state.user")).toBeUndefined();
       const unsets = (await store.readWriteLog(THREAD)).filter((entry) => entry.op === "unset");
+      // the evicted variables, then the parents the batch left empty (outermost only)
       expect(unsets.map((entry) => entry.write.reference)).toEqual([
         "†state.user.profile",
-        "†state.user",
         "†state.a.b.c.d",
-        "†state.a",
         "†state.list[0]",
+        "†state.user",
         "†state.list",
+        "†state.a",
       ]);
       expect(await foldedLog(store)).toEqual(await store.readState(THREAD));
     });

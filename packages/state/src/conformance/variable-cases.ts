@@ -26,6 +26,8 @@ export function variableCases(openStore: OpenStore): void {
         bytes: 13,
         count: 11,
         countUnit: "characters",
+        // a write without a description keeps the variable's
+        description: "greeting",
         writer: { callId: "w$2", tool: "writer" },
         runId: "run-1",
         createdAt: "2025-01-01T00:00:00.000Z",

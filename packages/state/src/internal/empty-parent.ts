@@ -1,32 +1,56 @@
 import type { JsonValue, Path } from "@obelisk/core";
-import { getAtPath } from "@obelisk/core";
+import type { TreeEditor } from "./tree-editor.js";
 
-/** Keys of an object or items of an array; -1 for anything else (not a container). */
-function contentSize(value: JsonValue): number {
-  if (Array.isArray(value)) return value.length;
-  if (typeof value === "object" && value !== null) return Object.keys(value).length;
-  return -1;
+const keyOf = (path: Path): string => JSON.stringify(path);
+
+/**
+ * True when a container holds nothing: an object without keys, or an array whose items are all holes
+ * (`null` where no variable sits: what evicting an element leaves, decision record 0013). A `null` a write
+ * put at an element is a variable and counts as content.
+ */
+function holdsNothing(value: JsonValue | undefined, path: Path, isVariable: (path: Path) => boolean): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (!Array.isArray(value)) return Object.keys(value).length === 0;
+  for (let index = 0; index < value.length; index++)
+    if (value[index] !== null || isVariable([...path, index])) return false;
+  return true;
 }
 
 /**
- * The outermost container above `path` (in `state`, read after the value at `path` was removed) that is left
- * holding nothing but the now-empty chain down to `path`, and that no variable sits at (`isVariable`: it was
- * only created as a parent of a write below it; a container written as `{}` or `[]` is a variable and stays).
- * Undefined when the parent still holds something, is a variable, or is the state itself.
+ * Removes, after a batch of removals (`removed`: their paths), the containers above them left holding
+ * nothing, innermost first and up the path, unless a variable sits at one (`isVariable`: something wrote
+ * it as a target; a container written as `{}` stays) or it is the state itself (decision record 0010).
+ * Each container is looked at once per batch. Returns the outermost removed containers (to be logged: a
+ * replay that removes them after the batch's own removals gets the same tree).
  */
-export function emptyParent(
-  state: JsonValue,
-  path: Path,
-  isVariable: (length: number) => boolean,
-): Path | undefined {
-  let outermost: Path | undefined;
-  for (let length = path.length - 1; length > 0; length--) {
-    if (isVariable(length)) break;
-    const parent = path.slice(0, length);
-    const found = getAtPath(state, parent);
-    // the innermost parent must be empty; each one above it holds only the chain being removed
-    if (!found.found || contentSize(found.value) !== (length === path.length - 1 ? 0 : 1)) break;
-    outermost = parent;
+export function removeEmptyParents(
+  editor: TreeEditor,
+  removed: readonly Path[],
+  isVariable: (path: Path) => boolean,
+): Path[] {
+  const byDepth = new Map<number, Map<string, Path>>();
+  let deepest = 0;
+  const offer = (path: Path): void => {
+    if (path.length === 0) return;
+    let bucket = byDepth.get(path.length);
+    if (bucket === undefined) {
+      bucket = new Map();
+      byDepth.set(path.length, bucket);
+    }
+    bucket.set(keyOf(path), path);
+    deepest = Math.max(deepest, path.length);
+  };
+  for (const path of removed) offer(path.slice(0, -1));
+  const gone = new Set<string>();
+  const removedParents: Path[] = [];
+  for (let depth = deepest; depth > 0; depth--) {
+    for (const [key, path] of byDepth.get(depth) ?? []) {
+      if (isVariable(path) || !holdsNothing(editor.get(path), path, isVariable)) continue;
+      editor.remove(path);
+      gone.add(key);
+      removedParents.push(path);
+      offer(path.slice(0, -1));
+    }
   }
-  return outermost;
+  return removedParents.filter((path) => !gone.has(keyOf(path.slice(0, -1))));
 }

@@ -67,7 +67,9 @@ export function variableFor(
   const createdAt = previous?.meta.createdAt ?? writer.date;
   const version = (previous?.meta.version ?? 0) + 1;
   const count = itemCountOf(value);
-  const { call, runId, date: updatedAt, description } = writer;
+  const { call, runId, date: updatedAt } = writer;
+  // a write without a description keeps the variable's (M3: appending to a described list kept nothing)
+  const description = writer.description ?? previous?.meta.description;
   // One literal per combination of the optional fields, all in the metadata's documented key order: no
   // object grown field by field (that moves its fields to a separate, grown property store).
   let meta: VariableMeta;
@@ -262,7 +264,7 @@ function planApplied(
     const write = writes[index] as StateWrite;
     const touch = seq++;
     const below = overlay.descendants(write.path);
-    for (let at = 0; at < below.length; at++) overlay.remove((below[at] as VariableEntry).meta.reference);
+    if (below.length > 0) settleBelow(overlay, write, below, state, writer, touch);
     // after a `set` the written value is what the path holds
     const here = write.method === "set" ? write.value : valueAt(state, write.path);
     if (here === undefined) continue;
@@ -278,7 +280,9 @@ function planApplied(
   }
   let outputs: ThreadChange["outputs"] = NONE;
   let output: JsonValue | undefined;
-  if (commit.output !== undefined) {
+  // a satisfied call (a re-sent plan) whose output is still stored re-applies nothing: the variable stays
+  // as it is (no new version or update time), as for its state targets (SPEC §7)
+  if (commit.output !== undefined && !(record.status === "satisfied" && isStoredOutput(overlay, record))) {
     const copy = toJsonValue(commit.output, { maxBytes: maxBytesOf(commit) });
     if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `output: ${copy.message}`);
     const reference = formatReference("calls", [record.callId]);
@@ -304,6 +308,55 @@ function planApplied(
     record: recordCopy,
     nextSeq: seq,
   };
+}
+
+/** True when the call's output is stored (a live `†calls.<id>` variable). */
+const isStoredOutput = (overlay: ModelOverlay, record: CallRecord): boolean =>
+  overlay.get(formatReference("calls", [record.callId])) !== undefined;
+
+/**
+ * The variables below a written path: a `set` replaces the value, so they are superseded (dropped). An
+ * accumulating write keeps those whose values it left as they were (an append never changes existing
+ * items; `assign` and `merge` leave the keys they do not name) and refreshes those a deep `merge` changed
+ * inside, keeping their writer and description.
+ */
+function settleBelow(
+  overlay: ModelOverlay,
+  write: StateWrite,
+  below: readonly VariableEntry[],
+  state: JsonObject,
+  writer: Writer,
+  touch: number,
+): void {
+  for (let at = 0; at < below.length; at++) {
+    const entry = below[at] as VariableEntry;
+    const fate = write.method === "set" ? "drop" : fateBelow(write, entry.path, state);
+    if (fate === "drop") overlay.remove(entry.meta.reference);
+    else if (fate === "refresh") {
+      const value = valueAt(state, entry.path);
+      if (value === undefined) overlay.remove(entry.meta.reference);
+      else overlay.put(refreshed(entry, value, writer, touch));
+    }
+  }
+}
+
+/** What an accumulating write did to a variable below its path (see {@link settleBelow}). */
+function fateBelow(write: StateWrite, path: Path, state: JsonObject): "keep" | "drop" | "refresh" {
+  if (write.method === "push" || write.method === "concat") return "keep";
+  let level: JsonValue = write.value;
+  for (let depth = write.path.length; depth < path.length; depth++) {
+    const segment = path[depth];
+    if (typeof level !== "object" || level === null || Array.isArray(level)) return "keep";
+    if (typeof segment !== "string" || !Object.hasOwn(level, segment)) return "keep";
+    if (write.method === "assign") return "drop";
+    const next = (level as JsonObject)[segment] as JsonValue;
+    // merge places a value as it is where it replaces (not both objects): the same value is there now
+    const here = valueAt(state, path.slice(0, depth + 1));
+    if (here === next && here !== undefined) return "drop";
+    if (depth === path.length - 1) return "refresh";
+    level = next;
+  }
+  return "keep";
 }
 
 /** The value at a path of the state, or undefined when there is none (JSON has no undefined). */

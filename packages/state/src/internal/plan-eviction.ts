@@ -2,10 +2,10 @@ import type { JsonObject, Path, RunId } from "@obelisk/core";
 import { formatReference, getAtPath, isoTime } from "@obelisk/core";
 import type { VariableMeta, WriteLogEntry } from "../store-types.js";
 import { describeValue } from "./describe-value.js";
-import { emptyParent } from "./empty-parent.js";
-import { ModelOverlay } from "./model-overlay.js";
+import { removeEmptyParents } from "./empty-parent.js";
+import { schemaPins } from "./schema-pins.js";
 import type { Eviction, ThreadChange, ThreadModel, VariableEntry } from "./thread-model.js";
-import { unsetAtPath } from "./unset-at-path.js";
+import { TreeEditor } from "./tree-editor.js";
 
 /** A reference to evict and why (`keepLastN`, `maxVariables`, `maxBytes`, `maxAgeMs`, `maxCallOutputs`, …). */
 export interface EvictionRequest {
@@ -45,49 +45,77 @@ function withFacts(entry: VariableEntry, state: JsonObject): VariableEntry | und
 /**
  * Plans the eviction of variables: each leaves a tombstone; a state variable also takes the variables below
  * it, its value is removed from the folded state and an `unset` entry is logged, so fold and variables agree.
- * Parents the evicted value left empty go too when no variable sits at them (they were only created as
- * parents of writes below: decision record 0010), with an `unset` entry of their own.
+ * An evicted array element becomes `null` (a hole): no other element moves (decision record 0013). Parents
+ * the evicted values left holding nothing go too when no variable sits at them (they were only created as
+ * parents of writes below: decision record 0010), with an `unset` entry of their own. A state eviction that
+ * would leave a state the thread's schema refuses is not made: the variables it needs stay (0013).
  */
 export function planEviction(
   model: ThreadModel,
   requests: readonly EvictionRequest[],
   nowMs: number,
 ): ThreadChange {
+  let active = requests;
+  for (let round = 0; ; round++) {
+    const change = planBatch(model, active, nowMs);
+    const pinned = schemaPins(model, active, change.state, round);
+    if (pinned === undefined) return change;
+    active = active.filter((request) => !pinned.has(request));
+  }
+}
+
+/**
+ * One batch of evictions, whatever its size, in O(evicted × depth + size of the containers touched): the
+ * state is edited copy on write once per container (not one copy of the state per eviction), and variables
+ * are looked up in the model's index directly.
+ */
+function planBatch(model: ThreadModel, requests: readonly EvictionRequest[], nowMs: number): ThreadChange {
   const date = isoTime(nowMs);
-  const overlay = new ModelOverlay(model);
+  const evicted = new Set<string>();
   const evictions: Eviction[] = [];
   const log: WriteLogEntry[] = [];
-  let state = model.state;
+  const editor = new TreeEditor(model.state);
+  const removed: Path[] = [];
+  const holders = new Map<string, VariableEntry>();
   let seq = model.nextSeq;
+  const evict = (entry: VariableEntry, reason: string): void => {
+    evicted.add(entry.meta.reference);
+    evictions.push({ entry, tombstone: { reference: entry.meta.reference, evictedAt: date, reason } });
+  };
   for (const request of requests) {
-    const entry = overlay.get(request.reference);
+    const entry = evicted.has(request.reference) ? undefined : model.variables.get(request.reference);
     if (entry === undefined) continue;
-    const victims = entry.meta.scope === "state" ? [entry, ...overlay.descendants(entry.path)] : [entry];
-    for (const victim of victims) {
-      overlay.remove(victim.meta.reference);
-      evictions.push({
-        entry: victim,
-        tombstone: { reference: victim.meta.reference, evictedAt: date, reason: request.reason },
-      });
-    }
+    evict(entry, request.reason);
     if (entry.meta.scope !== "state") continue;
-    state = unsetAtPath(state, entry.path);
-    const { path, meta } = entry;
-    log.push(lifecycleEntry(seq++, date, request.reason, "unset", { path, reference: meta.reference }));
-    // containers the write only created as parents go with it (logged, so a replay of the log agrees)
-    const holders = overlay.ancestors(path);
-    const parent = emptyParent(state, path, (length) => holders.some((held) => held.path.length === length));
-    if (parent !== undefined) {
-      state = unsetAtPath(state, parent);
-      const reference = formatReference("state", parent);
-      log.push(lifecycleEntry(seq++, date, request.reason, "unset", { path: parent, reference }));
+    for (const below of model.trie.descendants(entry.path)) {
+      const victim = evicted.has(below) ? undefined : model.variables.get(below);
+      if (victim !== undefined) evict(victim, request.reason);
     }
-    for (const above of holders) {
-      const updated = withFacts(above, state);
-      if (updated !== undefined) overlay.put(updated);
+    const { path, meta } = entry;
+    if (editor.remove(path)) removed.push(path);
+    log.push(lifecycleEntry(seq++, date, request.reason, "unset", { path, reference: meta.reference }));
+    for (const above of model.trie.ancestors(path)) {
+      const holder = model.variables.get(above);
+      if (holder !== undefined) holders.set(above, holder);
     }
   }
-  const { upserts } = overlay.result();
+  const isVariable = (path: Path): boolean => {
+    const reference = model.trie.referenceAt(path);
+    return reference !== undefined && !evicted.has(reference);
+  };
+  // containers the writes only created as parents go with them (logged, so a replay of the log agrees)
+  const reason = requests[0]?.reason ?? "keepLastN";
+  for (const parent of removeEmptyParents(editor, removed, isVariable)) {
+    const reference = formatReference("state", parent);
+    log.push(lifecycleEntry(seq++, date, reason, "unset", { path: parent, reference }));
+  }
+  const state = editor.root;
+  const upserts: VariableEntry[] = [];
+  for (const [reference, holder] of holders) {
+    if (evicted.has(reference)) continue;
+    const updated = withFacts(holder, state);
+    if (updated !== undefined) upserts.push(updated);
+  }
   return { state, log, upserts, drops: [], evictions, outputs: [], nextSeq: seq };
 }
 

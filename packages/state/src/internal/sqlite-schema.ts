@@ -135,7 +135,9 @@ const STATEMENTS = {
   tombstoneUpsert:
     "INSERT OR REPLACE INTO tombstones (thread_id, reference, evicted_at, reason) VALUES (?, ?, ?, ?)",
   tombstoneDelete: "DELETE FROM tombstones WHERE thread_id = ? AND reference = ?",
-  tombstoneAny: "SELECT 1 FROM tombstones WHERE thread_id = ? LIMIT 1",
+  // state tombstones only (call-output ones are always cleared by reference): a range of the primary key
+  tombstoneAny:
+    "SELECT 1 FROM tombstones WHERE thread_id = ? AND reference >= '†state' AND reference < '†statf' LIMIT 1",
   tombstoneGet: "SELECT reference, evicted_at, reason FROM tombstones WHERE thread_id = ? AND reference = ?",
   recordInsert:
     "INSERT INTO call_records (thread_id, run_id, call_id, status, call_hash, record) VALUES (?, ?, ?, ?, ?, ?)",

@@ -62,6 +62,11 @@ export interface StateValidator {
   plan(before: JsonObject, writes: readonly StateWrite[]): SchemaPlan;
   /** Runs planned checks against the state after the commit. */
   verify(plan: SchemaPlan, after: JsonObject): SchemaFailure | undefined;
+  /**
+   * Checks a whole state (eviction: what is left must still match). Undefined when it matches, else where
+   * the first problem is: the path of the failing value, or of the missing property for `required`.
+   */
+  violation(state: JsonObject): Path | undefined;
 }
 
 type SchemaNode = { readonly [key: string]: unknown };
@@ -105,15 +110,21 @@ function locateSchema(root: SchemaNode, path: Path, before: JsonObject): string 
     if (depth > 0 && !valueAt(before, path.slice(0, depth)).exists) return undefined;
     const segment = path[depth]!;
     if (typeof segment === "number") {
+      if (node.items === true) return null;
       if (!isNode(node.items)) return node.items === undefined && node.type === undefined ? null : undefined;
       located = { node: node.items, pointer: `${pointer}/items` };
       continue;
     }
     const properties = node.properties;
-    if (isNode(properties) && isNode(properties[segment])) {
-      located = { node: properties[segment], pointer: `${pointer}/properties/${escapePointer(segment)}` };
-    } else if (isNode(node.additionalProperties)) {
+    const named = isNode(properties) && Object.hasOwn(properties, segment) ? properties[segment] : undefined;
+    // a literal `true` sub-schema allows anything: nothing to check, not a reason for the whole-state check
+    if (named === true || (named === undefined && node.additionalProperties === true)) return null;
+    if (isNode(named)) {
+      located = { node: named, pointer: `${pointer}/properties/${escapePointer(segment)}` };
+    } else if (named === undefined && isNode(node.additionalProperties)) {
       located = { node: node.additionalProperties, pointer: `${pointer}/additionalProperties` };
+    } else if (named !== undefined) {
+      return undefined;
     } else if (
       node.additionalProperties === undefined &&
       node.type === undefined &&
@@ -140,6 +151,20 @@ function describeErrors(errors: readonly ErrorObject[] | null | undefined, prefi
   const first = errors?.[0];
   if (first === undefined) return "value does not match the state schema";
   return `${prefix}${first.instancePath} ${first.message ?? "is invalid"}`.trim();
+}
+
+/** Where an ajv error is, as a state path (segments as pointer text: compare with `String(segment)`). */
+function errorLocation(error: ErrorObject): Path {
+  const path: string[] =
+    error.instancePath === ""
+      ? []
+      : error.instancePath
+          .split("/")
+          .slice(1)
+          .map((raw) => raw.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const missing = (error.params as { missingProperty?: unknown }).missingProperty;
+  if (typeof missing === "string") path.push(missing);
+  return path;
 }
 
 /** Compiles a thread's state schema. Throws ObeliskError USAGE when the schema itself is invalid. */
@@ -193,6 +218,11 @@ export function createStateValidator(schema: JsonObject): StateValidator {
   };
   return {
     plan: (before, writes) => writes.map((write) => planOne(before, write)),
+    violation(state) {
+      if (whole(state)) return undefined;
+      const first = whole.errors?.[0];
+      return first === undefined ? [] : errorLocation(first);
+    },
     verify(plan, after) {
       for (const entry of plan) {
         const failed = verifyOne(entry, after);
