@@ -1,3 +1,4 @@
+import { codePointLength } from "./code-points.js";
 import { needsNoJsonEscape } from "./json-plain-string.js";
 import type { JsonValue } from "./json-value.js";
 
@@ -54,7 +55,11 @@ function decimalDigits(value: number): number {
   return digits;
 }
 
-/** A string shown within `budget` characters: whole, or cut with `…(+N chars)"` / `…"` / `…`. */
+/**
+ * A string shown within `budget` characters: whole, or cut with `…(+N chars)"` / `…"` / `…`. N counts
+ * characters (code points) as item counts do, and the kept start is as long as the escapes allow: a
+ * string of tabs or lone surrogates shows some of them, not an empty `"…(+N chars)"`.
+ */
 function previewString(text: string, budget: number, walk: Walk): string {
   if (text.length + 2 <= budget) {
     const whole = isPlainJsonString(text) ? `"${text}"` : JSON.stringify(text);
@@ -63,19 +68,22 @@ function previewString(text: string, budget: number, walk: Walk): string {
   walk.truncated = true;
   for (let pass = 0; pass < 2; pass++) {
     const long = pass === 0;
-    // `…(+N chars)"` or `…"`, counted without being written
+    // `…(+N chars)"` or `…"`, counted without being written; N is at most the code units left
     const markerLength = long ? 11 + decimalDigits(text.length) : 2;
     const room = budget - 1 - markerLength;
     if (room < (long ? 4 : 0)) continue;
     let keep = Math.min(room, text.length);
     for (;;) {
-      const plain = keep >= 0 && needsNoJsonEscape(text, keep);
+      const plain = needsNoJsonEscape(text, keep);
       if (!plain && keep > 0 && isHighSurrogate(text.charCodeAt(keep - 1))) keep--;
       const escaped = plain ? text.slice(0, keep) : JSON.stringify(text.slice(0, keep)).slice(1, -1);
       if (escaped.length <= room) {
-        return `"${escaped}${ELLIPSIS}${long ? `(+${text.length - keep} chars)` : ""}"`;
+        // the rest in characters: a pair never straddles `keep` (it was moved off one above)
+        const rest = long ? `(+${codePointLength(text.slice(keep))} chars)` : "";
+        return `"${escaped}${ELLIPSIS}${rest}"`;
       }
-      keep -= Math.max(1, escaped.length - room);
+      // shrink in proportion to the escapes (a tab is 2 characters, a lone surrogate 6), at least by one
+      keep = Math.max(0, Math.min(keep - 1, Math.floor((keep * room) / escaped.length)));
     }
   }
   return ELLIPSIS;
@@ -139,7 +147,10 @@ function appendMember(state: ObjectState, key: string, known: number, walk: Walk
   const separator = state.shown > 0 ? 1 : 0;
   const memberMax = state.budget - state.out.length - 1 - separator - 2;
   const fair = Math.floor(memberMax / Math.max(1, Math.min(known, SHARE_DIVISOR)));
-  const share = Math.max(fair, Math.min(memberMax, MIN_SHARE));
+  // at least room for the key (up to MAX_KEY_CHARS), `:` and a short value: a wide object with long keys
+  // shows its first members instead of `{…}`
+  const keyRoom = Math.min(key.length + 2, MAX_KEY_CHARS);
+  const share = Math.max(fair, Math.min(memberMax, Math.max(MIN_SHARE, keyRoom + 1 + MIN_SHARE)));
   if (share < 4) return false;
   const keyBudget = Math.min(MAX_KEY_CHARS, share - 2);
   const keyText = previewString(key, keyBudget, walk);
@@ -232,7 +243,7 @@ function previewAny(value: unknown, budget: number, depth: number, walk: Walk): 
  * `{"name":"Ada","tags":["a","b",…+98],"bio":"Lorem ipsu…(+4990 chars)"}`.
  * `text.length <= maxChars` always: markers (`…`, `…+N` remaining items, `…(+N chars)` remaining
  * characters) are counted in the budget. The cost is bounded by the budget, not the value: long strings
- * are sliced, only the first members of arrays and objects are touched (own keys, read from
+ * are sliced (counting the characters left of a cut string is one native scan for surrogates), only the first members of arrays and objects are touched (own keys, read from
  * `Object.keys` with early exit), nesting beyond {@link MAX_PREVIEW_DEPTH} is shown as `[…]`. One caveat
  * outside our control: listing an object's keys is native work proportional to their number, so a
  * 1,000,000-key object still costs about as much as `Object.keys`; the JS-level work (`visited`) stays bounded.
