@@ -1,9 +1,20 @@
 import type { JsonArray, JsonValue, Path, ThreadId } from "@obelisk/core";
-import { codePointLength, codePointSlice, formatReference, getAtPath, ObeliskError } from "@obelisk/core";
+import {
+  codePointLength,
+  codePointSlice,
+  formatReference,
+  getAtPath,
+  jsonTypeOf,
+  ObeliskError,
+  parseReference,
+} from "@obelisk/core";
 import type { StateStore, Tombstone } from "../store-types.js";
 import { parseStoredReference } from "./parse-stored-reference.js";
 
-/** Options of {@link getValue}: ask for one page of an array or string. */
+/**
+ * Options of {@link getValue}: ask for one page of an array (items) or a string (characters). Given for
+ * an object, number, boolean or null, they are refused (USAGE), never ignored.
+ */
 export interface GetValueOptions {
   /** First item / character (code point) of the page (default 0). */
   readonly offset?: number;
@@ -11,7 +22,10 @@ export interface GetValueOptions {
   readonly limit?: number;
 }
 
-/** What {@link getValue} found: nothing, the whole value, or one page of an array (`items`) or string (`text`). */
+/**
+ * What {@link getValue} found: nothing, the whole value, or one page of an array (`items`) or string
+ * (`text`). In a page, `limit` is how many items or characters it holds and `total` how many the value has.
+ */
 export type GetValueResult =
   | { readonly found: false }
   | { readonly found: true; readonly value: JsonValue }
@@ -39,9 +53,17 @@ const evicted = (reference: string, tombstone: Tombstone): ObeliskError =>
     },
   );
 
-const checkPaging = (name: string, value: number | undefined): void => {
-  if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
-    throw new ObeliskError("USAGE", `${name} must be a non-negative integer, got ${value}`);
+/** A refused paging argument as the message shows it: `-1`, `the string "1"`, `null`, `an object`. */
+function describeGiven(value: unknown): string {
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") return `the string ${JSON.stringify(value.slice(0, 40))}`;
+  if (value === null) return "null";
+  return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+const checkPaging = (name: string, value: unknown): void => {
+  if (value !== undefined && (!Number.isInteger(value) || (value as number) < 0)) {
+    throw new ObeliskError("USAGE", `${name} must be a non-negative integer, got ${describeGiven(value)}`);
   }
 };
 
@@ -59,9 +81,9 @@ async function findTombstone(
   return undefined;
 }
 
-function page(value: JsonValue, options: GetValueOptions): GetValueResult {
+function page(text: string, value: JsonValue, options: GetValueOptions): GetValueResult {
   if (options.offset === undefined && options.limit === undefined) return { found: true, value };
-  if (!Array.isArray(value) && typeof value !== "string") return { found: true, value };
+  if (!Array.isArray(value) && typeof value !== "string") return refusePaging(text, value);
   // A string pages by characters (code points), so a page never cuts an emoji in half.
   const total = typeof value === "string" ? codePointLength(value) : value.length;
   const offset = Math.min(options.offset ?? 0, total);
@@ -72,10 +94,63 @@ function page(value: JsonValue, options: GetValueOptions): GetValueResult {
 }
 
 /**
- * Reads a stored value by reference (`†state…`, `†calls.<id>…`): the value, or one page of an array or
- * string with its total length. A missing path is `{ found: false }` (a stored `null` is found); an evicted
- * one throws ObeliskError REF_EVICTED with `data: { reference, evictedAt, reason }`. Expired entries are
- * evicted first (expiry is checked against the store clock on read).
+ * offset/limit on an object, number, boolean or null: refused with USAGE, never silently ignored (the
+ * whole value was answered before, however large: a caller asking for a page must not get 4 MB).
+ */
+function refusePaging(text: string, value: JsonValue): never {
+  const type = jsonTypeOf(value);
+  const what = type === "null" ? "null" : type === "object" ? "an object" : `a ${type}`;
+  throw new ObeliskError(
+    "USAGE",
+    `${text} is ${what}: offset and limit page arrays (items) and strings (characters) only`,
+    {
+      data: { reference: text, type },
+      hint:
+        type === "object"
+          ? `read it whole without offset and limit, or one key at a time (${text}.<key>); the summary (summarize) shows its size first`
+          : "read it without offset and limit",
+    },
+  );
+}
+
+/**
+ * `†calls.<id>` of a call that has an `_outputPath` is not stored there (SPEC §3, one value, one name):
+ * REF_UNRESOLVED naming the paths that call wrote, when its variables still say so. Only on this miss
+ * path, and over variable metadata (no value is read).
+ */
+async function outputElsewhere(
+  store: StateStore,
+  threadId: ThreadId,
+  text: string,
+  callId: string,
+  below: Path,
+): Promise<ObeliskError | undefined> {
+  const wrote: string[] = [];
+  for (const meta of await store.listVariables(threadId)) {
+    if (meta.scope !== "state" || meta.writer.callId !== callId) continue;
+    const parsed = parseReference(meta.reference);
+    if (!parsed.ok) continue;
+    // the variables under another one the call wrote are shown by it (†state.w covers †state.w.x)
+    wrote.push(below.length === 0 ? meta.reference : formatReference("state", [...parsed.value.path, ...below]));
+  }
+  if (wrote.length === 0) return undefined;
+  const shown = wrote.slice(0, 5);
+  const more = wrote.length > shown.length ? ` (and ${wrote.length - shown.length} more)` : "";
+  return new ObeliskError(
+    "REF_UNRESOLVED",
+    `${text} is not stored: call ${callId} has an _outputPath, its output was written to ${shown.join(", ")}${more}`,
+    { data: { reference: text, callId, wrote: shown }, hint: `read ${shown[0]} instead` },
+  );
+}
+
+/**
+ * Reads a stored value by reference (`†state…`, `†calls.<id>…`): the whole value (no size limit: this is
+ * the library API; an LLM reads through the bounded `get_variable` agent tool), or one page of an array
+ * or string with its total length (offset/limit on any other value: USAGE). A missing path is `{ found: false }` (a stored `null` is found);
+ * an evicted one throws ObeliskError REF_EVICTED with `data: { reference, evictedAt, reason }`;
+ * `†calls.<id>` of a call whose output went to an `_outputPath` throws REF_UNRESOLVED with a hint naming
+ * that path (when the call is still the writer of a variable). Expired entries are evicted first (expiry
+ * is checked against the store clock on read).
  */
 export async function getValue(
   store: StateStore,
@@ -96,8 +171,12 @@ export async function getValue(
     below = path.slice(1);
   } else root = await store.readState(threadId);
   const lookup = getAtPath(root, below);
-  if (lookup.found) return page(lookup.value, options);
+  if (lookup.found) return page(text, lookup.value, options);
   const tombstone = await findTombstone(store, threadId, kind, path);
   if (tombstone !== undefined) throw evicted(text, tombstone);
+  if (kind === "calls" && root === undefined) {
+    const elsewhere = await outputElsewhere(store, threadId, text, String(path[0]), below);
+    if (elsewhere !== undefined) throw elsewhere;
+  }
   return { found: false };
 }
