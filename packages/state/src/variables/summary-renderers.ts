@@ -26,13 +26,51 @@ export interface SummaryEntry {
   readonly preview: string;
 }
 
-/** Turns variable metadata into a summary entry. */
+/**
+ * Caps of one entry's free-text fields (characters), so that one entry never takes the budget of the
+ * others: a 5,000-character description or reference is shortened with `…`, never the reason older
+ * variables are not shown. Previews are capped by the stored preview (240) and shrink further with the
+ * budget.
+ */
+export const ENTRY_CAPS = Object.freeze({ description: 240, reference: 160, name: 80 });
+
+/** True for the second half of a surrogate pair (a cut before it would leave a lone high surrogate). */
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+
+/** A cut index moved off the middle of a surrogate pair. */
+const safeCut = (text: string, at: number): number =>
+  at > 0 && at < text.length && isLowSurrogate(text.charCodeAt(at)) ? at - 1 : at;
+
+/** `text` within `max` characters: whole, or its start and `…` (a surrogate pair is never split). */
+export function shortenText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, safeCut(text, Math.max(0, max - 1)))}…`;
+}
+
+/**
+ * A reference within `max` characters: whole, or its start, `…` and its end (the end names the
+ * variable). Shortened references are for reading only; `entries` keep the full one to pass to `get`.
+ */
+export function shortenReference(reference: string, max: number = ENTRY_CAPS.reference): string {
+  if (reference.length <= max) return reference;
+  const head = Math.ceil((max - 1) / 2);
+  const tailStart = reference.length - (max - 1 - head);
+  const start = safeCut(reference, head);
+  const end = tailStart < reference.length && isLowSurrogate(reference.charCodeAt(tailStart)) ? tailStart + 1 : tailStart;
+  return `${reference.slice(0, start)}…${reference.slice(end)}`;
+}
+
+/**
+ * Turns variable metadata into a summary entry: description, tool and call id are capped
+ * ({@link ENTRY_CAPS}); the reference stays whole here (a caller reads the variable with it) and is
+ * shortened where it is rendered.
+ */
 export function toSummaryEntry(meta: VariableMeta): SummaryEntry {
   return {
     reference: meta.reference,
-    tool: meta.writer.tool,
-    callId: meta.writer.callId,
-    description: meta.description ?? null,
+    tool: shortenText(meta.writer.tool, ENTRY_CAPS.name),
+    callId: shortenText(meta.writer.callId, ENTRY_CAPS.name),
+    description: meta.description === undefined ? null : shortenText(meta.description, ENTRY_CAPS.description),
     type: meta.type,
     count: meta.count ?? null,
     countUnit: meta.countUnit ?? null,
@@ -62,8 +100,7 @@ export interface SummaryRenderer {
 }
 
 /** Shortens a preview to `max` characters (with an ellipsis). */
-export const shortenPreview = (preview: string, max: number): string =>
-  preview.length <= max ? preview : `${preview.slice(0, Math.max(0, max - 1))}…`;
+export const shortenPreview = (preview: string, max: number): string => shortenText(preview, max);
 
 const formatBytes = (bytes: number): string =>
   bytes < 1024
@@ -93,7 +130,7 @@ export const markdownRenderer: SummaryRenderer = {
         ? ""
         : `, ${plural(entry.count, entry.countUnit.slice(0, -1), entry.countUnit)}`;
     const lines = [
-      `### ${entry.reference}`,
+      `### ${shortenReference(entry.reference)}`,
       `- type: ${entry.type}${count}, ${formatBytes(entry.bytes)}`,
       ...(entry.description === null ? [] : [`- description: ${oneLine(entry.description)}`]),
       `- updated: ${entry.updatedAt} by ${entry.tool} (${entry.callId})`,
@@ -127,7 +164,11 @@ export const jsonRenderer: SummaryRenderer = {
   },
   entry(entry, maxPreview) {
     // every fact the markdown form shows, the writer's call id and the count's unit included
-    return JSON.stringify({ ...entry, preview: shortenPreview(entry.preview, maxPreview) });
+    return JSON.stringify({
+      ...entry,
+      reference: shortenReference(entry.reference),
+      preview: shortenPreview(entry.preview, maxPreview),
+    });
   },
   omitted: (count) => JSON.stringify({ omitted: count }),
   /**
