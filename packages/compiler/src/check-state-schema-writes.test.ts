@@ -76,9 +76,53 @@ describe("writes into †state are checked against the state schema (SPEC §5)",
         { _tool: "strOut", _outputPath: "†state.other" },
         { _tool: "strOut", _outputPath: "†state.user.nickname" },
         { _tool: "strOut", _outputPath: "†state.free" },
-        { _tool: "strOut", _outputPath: "†state.count.below" },
+        { _tool: "strOut", _outputPath: "†state.free.below" },
+        { _tool: "strOut", _outputPath: "†state.profile.below" },
+        { _tool: "anyOut", _outputPath: "†state.tags.0" },
       ),
     ).toEqual([]);
+  });
+
+  it("a write below a value the schema types as a scalar is a mismatch, whatever the value and method (review 4 M3)", () => {
+    const scalars: JsonObject = {
+      type: "object",
+      properties: {
+        count: { type: "integer" },
+        maybe: { type: ["string", "null"] },
+        level: { enum: ["low", "high"] },
+        either: { anyOf: [{ type: "integer" }, { type: "boolean" }] },
+        nullable: { type: ["object", "null"], properties: { n: { type: "integer" } } },
+        user: { type: "object", properties: { age: { type: "integer" } } },
+      },
+    };
+    const compiled = compile(
+      plan(
+        { _tool: "strOut", _outputPath: "†state.count.x" },
+        { _tool: "anyOut", _outputPath: "†state.count.x.y", _outputMethod: "merge" },
+        { _tool: "latent", _output: 1, _outputPath: "†state.maybe[0]" },
+        { _tool: "anyOut", _outputPath: "†state.level.x", _outputMethod: "push" },
+        { _tool: "anyOut", _outputPath: "†state.either.x" },
+        { _tool: "anyOut", _outputPath: "†state.ok || †state.user.age.years" },
+        { _tool: "anyOut", _outputPath: "†state.nullable.n" },
+        { _tool: "anyOut", _outputPath: "†state.nullable.n.deeper" },
+      ),
+      registry,
+      { context: { stateSchema: scalars } },
+    );
+    const found = compiled.diagnostics.filter((d) => d.code !== "OUTPUT_CONFLICT");
+    expect(codes(found)).toEqual([
+      MISMATCH(0),
+      MISMATCH(1),
+      MISMATCH(2),
+      MISMATCH(3),
+      MISMATCH(4),
+      MISMATCH(5),
+      MISMATCH(7),
+    ]);
+    expect(found[0]?.message).toBe(
+      "†state.count.x is below †state.count, which the state schema types as integer: nothing can be written below it",
+    );
+    expect(found[6]?.message).toContain("below †state.nullable.n,");
   });
 
   it("nested sub-paths, through a local $ref", () => {
@@ -116,14 +160,14 @@ describe("writes into †state are checked against the state schema (SPEC §5)",
     ).toEqual([MISMATCH(1), MISMATCH(2), MISMATCH(3)]);
   });
 
-  it("concat: a tool's array may be empty (items unknown), but the path must take an array", () => {
+  it("concat: a tool's array may be empty (items unknown), but the path must take an array (and the value be one)", () => {
     expect(
       check(
         { _tool: "strList", _outputPath: "†state.tags", _outputMethod: "concat" },
         { _tool: "strList", _outputPath: "†state.count", _outputMethod: "concat" },
         { _tool: "strOut", _outputPath: "†state.count", _outputMethod: "concat" },
       ),
-    ).toEqual([MISMATCH(1)]);
+    ).toEqual([MISMATCH(1), MISMATCH(2)]);
   });
 
   it("merge leaves the value or an object; assign leaves an object", () => {

@@ -6,13 +6,15 @@ import type {
   OutputPath,
   OutputTarget,
 } from "@obelisk/core";
-import { appendPointer } from "@obelisk/core";
+import { appendPointer, formatReference } from "@obelisk/core";
 import type { CallBody } from "./analyze-call.js";
+import { firstValueTypes } from "./check-output-method-value.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import {
   type DeclaredTypes,
   jsonTypeOf,
+  scalarAncestor,
   schemaAtPath,
   schemaTypes,
   someCompatible,
@@ -22,10 +24,14 @@ import { isPlainObject } from "./to-json-schema.js";
 
 type Types = Set<string> | undefined;
 
-/** What the state schema says about one written path: the types it admits there and for its array items. */
+/**
+ * What the state schema says about one written path: the types it admits there and for its array items,
+ * and the nearest ancestor it types as a scalar (nothing can be written below it), as a message.
+ */
 interface StateSlot {
   readonly types: Types;
   readonly itemTypes: Types;
+  readonly belowScalar: string | undefined;
 }
 
 /** Per compile: the state schema's answer for each written `†state` path, by the target's canonical text. */
@@ -65,13 +71,22 @@ function slotOf(check: StateSchemaCheck, target: OutputTarget): StateSlot {
   const schema = schemaAtPath(stateSchema, target.path);
   const slot: StateSlot =
     schema === undefined
-      ? { types: undefined, itemTypes: undefined }
+      ? { types: undefined, itemTypes: undefined, belowScalar: belowScalar(check, target) }
       : {
           types: schemaTypes(schema, stateSchema, declaredTypes),
           itemTypes: itemTypesOf(schema, stateSchema, declaredTypes),
+          belowScalar: belowScalar(check, target),
         };
   check.slots.set(target.text, slot);
   return slot;
+}
+
+/** The message for a target below a value the state schema types as a scalar, or undefined. */
+function belowScalar(check: StateSchemaCheck, target: OutputTarget): string | undefined {
+  const scalar = scalarAncestor(check.stateSchema, target.path, check.declaredTypes);
+  if (scalar === undefined) return undefined;
+  const above = formatReference("state", target.path.slice(0, scalar.length));
+  return `${target.text} is below ${above}, which the state schema types as ${list(scalar.types)}: nothing can be written below it`;
 }
 
 /** What one write puts at its path (`types`) and, for push/concat, as array items (`items`). */
@@ -82,16 +97,9 @@ interface WrittenShape {
   readonly everyItem: boolean;
 }
 
-/**
- * Types of the value a call writes to its first alternative: a latent call's `_output`, else the tool's
- * output schema (the engine checks the first alternative's value against it). Values of the other
- * alternatives are unknown: a `branch()` value is not checked against the output schema, and the last
- * alternative of two or more may get the error object instead (SPEC §3).
- */
+/** Types of the value a call writes to its first alternative (see `firstValueTypes`). */
 function valueTypes(call: StateWriteCall, declaredTypes: DeclaredTypes): Types {
-  if (call.tool.latent && call.hasOutput) return new Set([jsonTypeOf(call.output)]);
-  const schema = call.tool.outputSchema;
-  return schema === undefined ? undefined : schemaTypes(schema, schema, declaredTypes);
+  return firstValueTypes(call.tool, call.hasOutput, call.output, declaredTypes);
 }
 
 /** Item types of a concatenated value: each item's of a latent call's `_output` array, else unknown. */
@@ -193,6 +201,16 @@ export function checkStateSchemaWrites(
     for (const target of alternatives[alternative] as readonly OutputTarget[]) {
       if (target.kind !== "state") continue;
       const slot = slotOf(check, target);
+      // Whatever the value and the method: writing through a scalar fails, creating a container breaks the schema.
+      if (slot.belowScalar !== undefined) {
+        out.push(
+          makeDiagnostic("REF_TYPE_MISMATCH", slot.belowScalar, pointerOf(raw, callPointer), {
+            callId,
+            hint: SCALAR_HINT,
+          }),
+        );
+        continue;
+      }
       if (slot.types === undefined && slot.itemTypes === undefined) continue;
       // Only the first alternative's value is known (see `valueTypes`); each shape is made once per call.
       if (alternative === 0) first ??= writtenShape(call, valueTypes(call, check.declaredTypes));
@@ -216,3 +234,4 @@ function pointerOf(raw: JsonObject, callPointer: string): string {
 }
 
 const HINT = "write to a path whose state-schema type fits the value, or use a tool whose output fits";
+const SCALAR_HINT = "write to the scalar itself or to a path the state schema lets hold objects or arrays";

@@ -19,6 +19,7 @@ import {
 } from "@obelisk/core";
 import { analyzeCallBody, type CallBody, callObject, callTool } from "./analyze-call.js";
 import type { BuilderSettings, CallEntry, WriterEntry } from "./builder-types.js";
+import { checkOutputMethodValue } from "./check-output-method-value.js";
 import { checkStateSchemaWrites, type StateSchemaCheck } from "./check-state-schema-writes.js";
 import { clearList } from "./clear-list.js";
 import type { CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
@@ -128,8 +129,11 @@ export class PlanBuilder {
       const tool = callTool(raw, source.pointer, this.registry, out);
       const id = this.#resolveId(raw, source.pointer, tool, out);
       const body = analyzeCallBody(raw, source.pointer, tool, id, this.settings, out);
-      if (tool !== undefined && body.outputPath !== undefined && this.#stateSchemaCheck !== undefined)
-        checkStateSchemaWrites(this.#stateSchemaCheck, raw, source.pointer, tool, id, body, out);
+      if (tool !== undefined && body.outputPath !== undefined) {
+        checkOutputMethodValue(raw, source.pointer, tool, id, body, this.declaredTypes, out);
+        if (this.#stateSchemaCheck !== undefined)
+          checkStateSchemaWrites(this.#stateSchemaCheck, raw, source.pointer, tool, id, body, out);
+      }
       // Streaming refuses a call with an error: as if it had never been sent (no writer, no phantom).
       if (!this.options.refuseInvalid || !hasError(out)) {
         if (tool !== undefined && id !== undefined && this.#idUsable(raw)) {

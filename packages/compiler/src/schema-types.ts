@@ -57,6 +57,30 @@ export function schemaAtPath(root: unknown, path: Path): Schema | undefined {
   return isPlainObject(current) ? current : undefined;
 }
 
+/**
+ * The nearest ancestor of `path` (a proper prefix, as its length) whose schema certainly admits only
+ * scalars — known types, none of them `object` or `array` — with those types; undefined when there is
+ * none or the walk stops being certain (`anyOf`/`oneOf` on the way, an undescribed level). Nothing can
+ * be written below such a value: writing through a scalar fails, and a container created where it is
+ * missing breaks the schema.
+ */
+export function scalarAncestor(
+  root: unknown,
+  path: Path,
+  declaredTypes?: DeclaredTypes,
+): { readonly length: number; readonly types: Set<string> } | undefined {
+  let current = resolveRef(root, root);
+  for (let length = 1; length < path.length; length++) {
+    if (!isPlainObject(current) || current.anyOf !== undefined || current.oneOf !== undefined)
+      return undefined;
+    current = resolveRef(childSchema(current, path[length - 1] as string | number), root);
+    const types = schemaTypes(current, root, declaredTypes);
+    if (types !== undefined && types.size > 0 && !types.has("object") && !types.has("array"))
+      return { length, types };
+  }
+  return undefined;
+}
+
 /** False when the schema certainly does not declare `path` (a closed or property-listing level lacks the key). */
 export function schemaDeclaresPath(root: unknown, path: Path): boolean {
   let current = resolveRef(root, root);
