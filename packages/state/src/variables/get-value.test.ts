@@ -7,7 +7,12 @@ async function storeWithValues() {
   const store = createMemoryStore();
   await commitOk(store, {
     callId: "a",
-    writes: [write(["obj"], { a: 1, b: 2, c: 3 }), write(["n"], 5), write(["none"], null), write(["list"], [1, 2])],
+    writes: [
+      write(["obj"], { a: 1, b: 2, c: 3 }),
+      write(["n"], 5),
+      write(["none"], null),
+      write(["list"], [1, 2]),
+    ],
   });
   return store;
 }
@@ -31,7 +36,10 @@ describe("getValue: paging arguments are never silently ignored (review 7 H2, L3
     }
     // without paging arguments the library API answers whole values, and pages arrays as before
     expect(await getValue(store, THREAD, "†state.obj")).toEqual({ found: true, value: { a: 1, b: 2, c: 3 } });
-    expect(await getValue(store, THREAD, "†state.list", { limit: 1 })).toMatchObject({ items: [1], total: 2 });
+    expect(await getValue(store, THREAD, "†state.list", { limit: 1 })).toMatchObject({
+      items: [1],
+      total: 2,
+    });
   });
 
   it("says what a refused offset or limit was: a string is not shown as a number", async () => {

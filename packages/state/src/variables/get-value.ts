@@ -131,7 +131,9 @@ async function outputElsewhere(
     const parsed = parseReference(meta.reference);
     if (!parsed.ok) continue;
     // the variables under another one the call wrote are shown by it (†state.w covers †state.w.x)
-    wrote.push(below.length === 0 ? meta.reference : formatReference("state", [...parsed.value.path, ...below]));
+    wrote.push(
+      below.length === 0 ? meta.reference : formatReference("state", [...parsed.value.path, ...below]),
+    );
   }
   if (wrote.length === 0) return undefined;
   const shown = wrote.slice(0, 5);

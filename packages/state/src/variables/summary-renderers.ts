@@ -56,7 +56,10 @@ export function shortenReference(reference: string, max: number = ENTRY_CAPS.ref
   const head = Math.ceil((max - 1) / 2);
   const tailStart = reference.length - (max - 1 - head);
   const start = safeCut(reference, head);
-  const end = tailStart < reference.length && isLowSurrogate(reference.charCodeAt(tailStart)) ? tailStart + 1 : tailStart;
+  const end =
+    tailStart < reference.length && isLowSurrogate(reference.charCodeAt(tailStart))
+      ? tailStart + 1
+      : tailStart;
   return `${reference.slice(0, start)}…${reference.slice(end)}`;
 }
 
@@ -70,7 +73,8 @@ export function toSummaryEntry(meta: VariableMeta): SummaryEntry {
     reference: meta.reference,
     tool: shortenText(meta.writer.tool, ENTRY_CAPS.name),
     callId: shortenText(meta.writer.callId, ENTRY_CAPS.name),
-    description: meta.description === undefined ? null : shortenText(meta.description, ENTRY_CAPS.description),
+    description:
+      meta.description === undefined ? null : shortenText(meta.description, ENTRY_CAPS.description),
     type: meta.type,
     count: meta.count ?? null,
     countUnit: meta.countUnit ?? null,
