@@ -1,6 +1,8 @@
 import { planJsonSchema } from "@obelisk/compiler";
 import { type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
 import { STORED_REFERENCE_SCHEMA } from "@obelisk/state";
+import { GET_LIMITS, getForModel } from "./agent-tools-get.js";
+import { boundRunAnswer, cutMessage } from "./agent-tools-run.js";
 import type { Engine } from "./engine-types.js";
 
 /** A framework-neutral tool definition an LLM agent can call. */
@@ -17,6 +19,8 @@ export interface AgentTool {
 
 const asJson = (value: unknown): JsonValue => JSON.parse(JSON.stringify(value)) as JsonValue;
 const optionalInteger = { type: "integer", minimum: 0 } as const;
+/** Characters kept of the message and of the hint of an error the tools answer with. */
+const ERROR_TEXT_CHARS = 1_000;
 
 /**
  * Runs a handler with the call's arguments; ObeliskErrors become
@@ -37,9 +41,10 @@ async function guarded(
       ok: false,
       error: {
         code: error.code,
-        message: error.message,
+        // a message or hint quoting a huge value must not fill the model's context
+        message: cutMessage(error.message, ERROR_TEXT_CHARS),
         data: error.data ?? null,
-        ...(error.hint === undefined ? {} : { hint: error.hint }),
+        ...(error.hint === undefined ? {} : { hint: cutMessage(error.hint, ERROR_TEXT_CHARS) }),
       },
     });
   }
@@ -47,6 +52,8 @@ async function guarded(
 
 /** The budget of the summary `run_plan` returns of what the run wrote (characters). */
 const RUN_SUMMARY_CHARS = 2_000;
+/** The largest `budgetChars` of `list_variables` (its default is the engine's, 4000). */
+export const MAX_LIST_CHARS = 20_000;
 
 /**
  * Tools that let an LLM agent drive Obelisk on one thread from any framework: `validate_plan`, `run_plan`,
@@ -94,24 +101,29 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
             wrote.length === 0
               ? "No variables written."
               : (await engine.summarize(threadId, { refs: wrote, budgetChars: RUN_SUMMARY_CHARS })).text;
-          return { ...result, summary };
+          // error messages are cut and given once (in calls[id].error), the whole answer is bounded
+          return boundRunAnswer(result, summary);
         }),
     },
     {
       name: "list_variables",
-      description:
-        "Short summaries of the stored variables (reference, type, size, description, preview), newest first.",
+      description: `Short summaries of the stored variables (reference, type, size, description, preview), newest first, within budgetChars characters (default 4000, at most ${MAX_LIST_CHARS}).`,
       parameters: {
         type: "object",
         properties: {
           // 0 is refused like the engine refuses it (an empty list would read "No variables.")
           lastN: { type: "integer", minimum: 1, description: "only the n newest; leave out for all" },
-          budgetChars: { type: "integer", minimum: 1 },
+          budgetChars: { type: "integer", minimum: 1, maximum: MAX_LIST_CHARS },
           refs: { type: "array", items: STORED_REFERENCE_SCHEMA },
         },
       },
       execute: (given) =>
         guarded(given, async (args) => {
+          const budget = args.budgetChars;
+          if (typeof budget === "number" && budget > MAX_LIST_CHARS)
+            throw new ObeliskError("USAGE", `budgetChars must be at most ${MAX_LIST_CHARS}, got ${budget}`, {
+              hint: "narrow the list with lastN or refs, and read values with get_variable",
+            });
           const summary = await engine.summarize(threadId, { ...args, format: "markdown" });
           return { text: summary.text, omitted: summary.omitted, notFound: summary.notFound };
         }),
@@ -119,7 +131,10 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
     {
       name: "get_variable",
       description:
-        "Read one stored value by reference (e.g. †state.user), or one page of an array or string.",
+        `Read one stored value by reference (e.g. †state.user, †state.list[0], †calls.c1). Small values come whole; ` +
+        `a large array, object or string comes one page at a time (default ${GET_LIMITS.pageItems} items or keys, ` +
+        `${GET_LIMITS.pageChars} characters; every answer is at most ${GET_LIMITS.answerChars} characters) with ` +
+        "total, next and a note saying how to read on. offset/limit page arrays (items), objects (keys) and strings (characters).",
       parameters: {
         type: "object",
         // the pattern guides a model's structured output; the handler still refuses what it lets through
@@ -127,14 +142,7 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
         properties: { reference: STORED_REFERENCE_SCHEMA, offset: optionalInteger, limit: optionalInteger },
         required: ["reference"],
       },
-      execute: (given) =>
-        guarded(given, (args) => {
-          const { offset, limit } = args as { offset?: number; limit?: number };
-          return engine.get(threadId, args.reference as string, {
-            ...(offset === undefined ? {} : { offset }),
-            ...(limit === undefined ? {} : { limit }),
-          });
-        }),
+      execute: (given) => guarded(given, (args) => getForModel(engine, threadId, args)),
     },
   ];
 }

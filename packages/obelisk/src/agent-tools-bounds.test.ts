@@ -1,0 +1,214 @@
+import { describe, expect, it } from "vitest";
+import { MAX_LIST_CHARS } from "./agent-tools.js";
+import { GET_LIMITS } from "./agent-tools-get.js";
+import { RUN_LIMITS } from "./agent-tools-run.js";
+import { type AgentTool, agentTools, createEngine, defineTool } from "./index.js";
+
+const give = defineTool({
+  name: "give",
+  input: { type: "object", properties: { value: {} }, required: ["value"] },
+  run: (args: unknown) => (args as { value: unknown }).value,
+});
+const thrower = defineTool({
+  name: "thrower",
+  input: { type: "object" },
+  run: () => {
+    throw Object.assign(new Error(`boom ${"E".repeat(500_000)}`), { code: "X" });
+  },
+});
+
+/** The tools by name, called with JSON arguments as a framework would. */
+function byName(tools: AgentTool[]) {
+  const map = new Map(tools.map((tool) => [tool.name, tool]));
+  return async (name: string, args: unknown) =>
+    (await map.get(name)?.execute(JSON.parse(JSON.stringify(args)) as Record<string, unknown>)) as Record<
+      string,
+      unknown
+    >;
+}
+
+const size = (value: unknown): number => JSON.stringify(value).length;
+
+async function bigThread() {
+  const engine = createEngine({ tools: [give, thrower] });
+  const wide: Record<string, string> = {};
+  for (let index = 0; index < 50_000; index++) wide[`k${index}`] = "v".repeat(20);
+  await engine.set("t", "†state.wide", wide);
+  await engine.set(
+    "t",
+    "†state.arr",
+    Array.from({ length: 50_000 }, (_, index) => `item${index}`),
+  );
+  await engine.set("t", "†state.str", "s".repeat(1_000_000));
+  await engine.set("t", "†state.arrOfBig", ["x".repeat(1_000_000), "y"]);
+  await engine.set("t", "†state.small", { a: 1 });
+  return { engine, call: byName(agentTools(engine, "t")) };
+}
+
+describe("get_variable: every answer is bounded (review 7 H2)", () => {
+  it("pages an object by keys: limit is honoured, the page says how to go on", async () => {
+    const { call } = await bigThread();
+    const page = await call("get_variable", { reference: "†state.wide", limit: 10 });
+    expect(page).toMatchObject({
+      found: true,
+      type: "object",
+      offset: 0,
+      limit: 10,
+      total: 50_000,
+      next: 10,
+    });
+    expect(Object.keys(page.entries as object)).toEqual(Array.from({ length: 10 }, (_, i) => `k${i}`));
+    expect(page.note).toContain('"offset":10');
+    const last = await call("get_variable", { reference: "†state.wide", offset: 49_995 });
+    expect(Object.keys(last.entries as object)).toHaveLength(5);
+    expect(last).not.toHaveProperty("next");
+  });
+
+  it("without limit, large arrays, objects and strings come as a default page within the budget", async () => {
+    const { call } = await bigThread();
+    for (const reference of ["†state.wide", "†state.arr", "†state.str", "†state", "†state.arrOfBig"]) {
+      const answer = await call("get_variable", { reference });
+      expect([reference, size(answer) <= GET_LIMITS.answerChars]).toEqual([reference, true]);
+      expect(answer).toMatchObject({ found: true, offset: 0 });
+      // a note says what was left out: the next page, or the values too large to show (†state: every key)
+      expect(answer.note).toEqual(expect.any(String));
+    }
+    expect(await call("get_variable", { reference: "†state.arr" })).toMatchObject({
+      limit: GET_LIMITS.pageItems,
+    });
+    // small values still come whole
+    expect(await call("get_variable", { reference: "†state.small" })).toEqual({
+      found: true,
+      value: { a: 1 },
+    });
+  });
+
+  it("a huge limit is cut to the character budget, with a note", async () => {
+    const { call } = await bigThread();
+    const text = await call("get_variable", { reference: "†state.str", offset: 10, limit: 1_000_000 });
+    expect(size(text)).toBeLessThanOrEqual(GET_LIMITS.answerChars);
+    expect(text).toMatchObject({ type: "string", offset: 10, total: 1_000_000 });
+    expect(text.next).toBe(10 + (text.limit as number));
+    expect(text.note).toContain(`within ${GET_LIMITS.answerChars} characters`);
+    const items = await call("get_variable", { reference: "†state.wide", limit: 1_000_000 });
+    expect(size(items)).toBeLessThanOrEqual(GET_LIMITS.answerChars);
+    expect(items.limit).toBeGreaterThan(GET_LIMITS.pageItems);
+  });
+
+  it("one item larger than the budget is cut: its reference and a preview, and the page goes on after it", async () => {
+    const { call } = await bigThread();
+    const page = await call("get_variable", { reference: "†state.arrOfBig", limit: 1 });
+    expect(size(page)).toBeLessThan(2_000);
+    expect(page).toMatchObject({
+      items: [],
+      limit: 1,
+      next: 1,
+      tooLarge: [
+        { reference: "†state.arrOfBig[0]", preview: expect.stringMatching(/^"xxx.*…\(\+\d+ chars\)"$/) },
+      ],
+    });
+    // the whole state: small keys inline, large ones listed with where to read them
+    const state = await call("get_variable", { reference: "†state" });
+    expect(state.entries).toEqual({ small: { a: 1 } });
+    expect((state.tooLarge as { reference: string }[]).map((entry) => entry.reference)).toEqual([
+      "†state.wide",
+      "†state.arr",
+      "†state.str",
+      "†state.arrOfBig",
+    ]);
+  });
+
+  it("offset/limit on a number is USAGE; a string offset says it was a string", async () => {
+    const { engine, call } = await bigThread();
+    await engine.set("t", "†state.n", 5);
+    expect(await call("get_variable", { reference: "†state.n" })).toEqual({ found: true, value: 5 });
+    expect(await call("get_variable", { reference: "†state.n", limit: 1 })).toMatchObject({
+      ok: false,
+      error: { code: "USAGE" },
+    });
+    // review 7 L3: "not undefined", not "not a undefined"
+    expect(await call("get_variable", {})).toMatchObject({
+      error: { code: "USAGE", message: "the reference must be a string, not undefined" },
+    });
+    await expect(engine.get("t", { ref: 1 } as never)).rejects.toMatchObject({
+      message: "the reference must be a string, not an object",
+    });
+    expect(await call("get_variable", { reference: "†state.arr", offset: "2" })).toMatchObject({
+      error: { code: "USAGE", message: 'offset must be a non-negative integer, got the string "2"' },
+    });
+  });
+
+  it("†calls.<id> of a call with an _outputPath names the path it wrote (review 7 M7)", async () => {
+    const engine = createEngine({ tools: [give] });
+    const call = byName(agentTools(engine, "t"));
+    await call("run_plan", { plan: [{ _tool: "give", _id: "w1", value: 1, _outputPath: "†state.w" }] });
+    expect(await call("get_variable", { reference: "†calls.w1" })).toMatchObject({
+      ok: false,
+      error: { code: "REF_UNRESOLVED", hint: "read †state.w instead" },
+    });
+    expect(await call("get_variable", { reference: "†calls.zzz" })).toEqual({ found: false });
+  });
+});
+
+describe("list_variables: budgetChars has a maximum (review 7 M6)", () => {
+  it("the schema and the handler refuse more than the maximum", async () => {
+    const engine = createEngine({ tools: [give] });
+    for (let index = 0; index < 300; index++) await engine.set("t", `†state.v${index}`, "z".repeat(100));
+    const tools = agentTools(engine, "t");
+    const listVariables = tools.find((tool) => tool.name === "list_variables");
+    expect(listVariables?.parameters).toMatchObject({
+      properties: { budgetChars: { maximum: MAX_LIST_CHARS } },
+    });
+    const call = byName(tools);
+    expect(await call("list_variables", { budgetChars: 10_000_000 })).toMatchObject({
+      ok: false,
+      error: { code: "USAGE", message: expect.stringContaining(String(MAX_LIST_CHARS)) },
+    });
+    const most = await call("list_variables", { budgetChars: MAX_LIST_CHARS });
+    expect((most.text as string).length).toBeLessThanOrEqual(MAX_LIST_CHARS);
+    expect(most.omitted).toBeGreaterThan(0);
+  });
+});
+
+describe("run_plan: tool errors are cut and given once (review 7 H3)", () => {
+  it("a 500 KB error message gives a small answer, the message once", async () => {
+    const engine = createEngine({ tools: [give, thrower] });
+    const call = byName(agentTools(engine, "t"));
+    for (const outputPath of ["†state.x", "†state.ok || †state.err"]) {
+      const run = await call("run_plan", { plan: [{ _tool: "thrower", _id: "c", _outputPath: outputPath }] });
+      expect(size(run)).toBeLessThan(3_000);
+      // once in the call's outcome, not again in errors (the summary may preview the failure-branch value)
+      const text = JSON.stringify({ calls: run.calls, errors: run.errors });
+      expect(text.split("boom ").length - 1).toBe(1);
+      expect(run).toMatchObject({
+        calls: { c: { error: { code: "X", message: expect.stringMatching(/^boom E+…\(\+\d+ chars\)$/) } } },
+      });
+    }
+    const failed = await call("run_plan", {
+      plan: [{ _tool: "thrower", _id: "d", _outputPath: "†state.y" }],
+    });
+    expect(failed.errors).toEqual([{ callId: "d", code: "X" }]);
+    // the full error is still in the call record
+    const [record] = (await engine.runs.show(failed.runId as string)).calls;
+    expect(record?.error?.message.length).toBeGreaterThan(500_000);
+  });
+
+  it("a plan of many calls gives an answer within the budget, failed calls first, with a note", async () => {
+    const engine = createEngine({ tools: [give, thrower] });
+    const call = byName(agentTools(engine, "t"));
+    const plan = [
+      ...Array.from({ length: 400 }, (_, i) => ({
+        _tool: "give",
+        _id: `g${i}`,
+        value: i,
+        _outputPath: `†state.m${i}`,
+      })),
+      { _tool: "thrower", _id: "bad", _outputPath: "†state.bad" },
+    ];
+    const run = await call("run_plan", { plan });
+    expect(size(run)).toBeLessThanOrEqual(RUN_LIMITS.answerChars);
+    expect(Object.keys(run.calls as object)[0]).toBe("bad");
+    expect(run.omitted).toMatchObject({ calls: expect.any(Number) });
+    expect(run.note).toContain("401 calls");
+  });
+});

@@ -1,0 +1,295 @@
+import {
+  codePointLength,
+  codePointSlice,
+  formatReference,
+  type JsonObject,
+  type JsonValue,
+  ObeliskError,
+  type Path,
+  parseReference,
+  plural,
+  previewValue,
+  setOwn,
+} from "@obelisk/core";
+import type { Engine } from "./engine-types.js";
+
+/**
+ * Bounds of what `get_variable` answers (SPEC §9: what the model sees is bounded). Every answer is at most
+ * {@link GET_ANSWER_CHARS} characters of JSON (plus the reference the model gave, when a note repeats it).
+ */
+export const GET_LIMITS = Object.freeze({
+  /** Hard budget of one answer, in characters of its JSON. */
+  answerChars: 8_000,
+  /** Items (arrays) or keys (objects) of a page when `limit` is not given. */
+  pageItems: 50,
+  /** Characters of a string page when `limit` is not given. */
+  pageChars: 4_000,
+  /** An object page lists a value over this many characters of JSON in `tooLarge` instead. */
+  itemChars: 2_000,
+  /** Characters of the preview of one item too large to show in a page. */
+  previewChars: 200,
+});
+const GET_ANSWER_CHARS = GET_LIMITS.answerChars;
+/** A value comes whole when its JSON fits the budget with `{"found":true,"value":…}` around it. */
+const WHOLE_CHARS = GET_ANSWER_CHARS - 40;
+/** Longest item reference an answer names (a longer key cannot be named within the budget). */
+const MAX_NAMED_REFERENCE = 1_000;
+
+/** What the model sees: the whole value, one page, or not found (errors come back as data). */
+type Answer = Record<string, JsonValue>;
+
+/**
+ * The length of `value` as JSON when it is at most `max`, else `max + 1`. The walk stops as soon as `max`
+ * is passed, so a 1 MB item costs about `max` work, not its size.
+ */
+export function jsonLengthWithin(value: JsonValue, max: number): number {
+  let used = 0;
+  const over = max + 1;
+  const walk = (node: JsonValue): boolean => {
+    if (typeof node === "string") {
+      used += node.length + 2 > max - used ? node.length + 2 : JSON.stringify(node).length;
+      return used <= max;
+    }
+    if (typeof node !== "object" || node === null) {
+      used += JSON.stringify(node).length;
+      return used <= max;
+    }
+    used += 2;
+    let first = true;
+    if (Array.isArray(node)) {
+      for (const item of node) {
+        used += first ? 0 : 1;
+        first = false;
+        if (used > max || !walk(item)) return false;
+      }
+      return used <= max;
+    }
+    for (const key in node) {
+      if (!Object.hasOwn(node, key)) continue;
+      used += (first ? 0 : 1) + 1;
+      first = false;
+      if (used > max) return false;
+      if (!walk(key) || !walk((node as JsonObject)[key] as JsonValue)) return false;
+    }
+    return used <= max;
+  };
+  return walk(value) ? used : over;
+}
+
+const jsonLength = (value: JsonValue): number => JSON.stringify(value).length;
+
+/** `get_variable({ reference, offset })` as the model would write it, for notes. */
+const nextCall = (reference: string, offset: number): string =>
+  `get_variable({"reference":${JSON.stringify(reference)},"offset":${offset}})`;
+
+/** The page's facts (`offset`, `limit` = how many it holds, `total`) and a note on how to page on. */
+function pageNote(
+  reference: string,
+  unit: "items" | "keys" | "characters",
+  offset: number,
+  shown: number,
+  total: number,
+  cutForBudget: boolean,
+): Answer {
+  const end = offset + shown;
+  if (end >= total) return {};
+  const why = cutForBudget
+    ? `cut to stay within ${GET_ANSWER_CHARS} characters`
+    : `a page of ${plural(shown, unit.slice(0, -1), unit)}`;
+  const span = shown === 0 ? `no ${unit}` : `${unit} ${offset}–${end - 1}`;
+  return {
+    next: end,
+    note: `Showing ${span} of ${total} (${why}). Next page: ${nextCall(reference, end)}; set limit for another page size.`,
+  };
+}
+
+/** An item too large for a page: where to read it, and the start of it. */
+function tooLargeEntry(kind: string, path: Path, at: string | number, item: JsonValue): Answer {
+  const preview = previewValue(item, { maxChars: GET_LIMITS.previewChars }).text;
+  const itemReference = formatReference(kind, [...path, at]);
+  // a key too long to name within the budget is only previewed
+  return itemReference.length <= MAX_NAMED_REFERENCE ? { reference: itemReference, preview } : { preview };
+}
+
+/**
+ * One page of an array or object within the budget, from `offset`, at most `limit` items or keys, while
+ * the answer stays within {@link GET_ANSWER_CHARS}. In an object page, a value over
+ * {@link GET_LIMITS.itemChars} (unless the page is one key) is listed in `tooLarge` (its reference and a
+ * preview) instead of `entries`, and the page goes on. An array page stays contiguous (`items[k]` is item
+ * `offset + k`): it ends before an item that does not fit, and a first item too large for the whole
+ * budget is given as `tooLarge` alone.
+ */
+function containerPage(
+  reference: string,
+  kind: string,
+  path: Path,
+  value: readonly JsonValue[] | JsonObject,
+  offset: number,
+  limit: number,
+): Answer {
+  const keys = Array.isArray(value) ? undefined : Object.keys(value);
+  const total = keys?.length ?? (value as JsonValue[]).length;
+  const start = Math.min(offset, total);
+  const stop = Math.min(total, start + limit);
+  const unit = keys === undefined ? "items" : "keys";
+  const items: JsonValue[] = [];
+  const entries: JsonObject = {};
+  const tooLarge: Answer[] = [];
+  // the frame: every field but the items, with room for the numbers and the longest note
+  const frame =
+    jsonLength({
+      found: true,
+      type: keys === undefined ? "array" : "object",
+      offset: start,
+      limit: 0,
+      total,
+    }) +
+    2 * reference.length +
+    480;
+  const itemCap = keys === undefined || stop - start === 1 ? GET_ANSWER_CHARS : GET_LIMITS.itemChars;
+  let used = frame;
+  let at = start;
+  for (; at < stop; at++) {
+    const key = keys?.[at];
+    const item = (key === undefined ? (value as JsonValue[])[at] : (value as JsonObject)[key]) as JsonValue;
+    const keyCost = key === undefined ? 0 : jsonLength(key) + 1;
+    const room = GET_ANSWER_CHARS - used - keyCost - 1;
+    const max = Math.min(room, itemCap);
+    const size = max > 0 ? jsonLengthWithin(item, max) : max + 1;
+    if (size <= max) {
+      if (key === undefined) items.push(item);
+      else setOwn(entries, key, item);
+      used += size + keyCost + 1;
+      continue;
+    }
+    const overCap = jsonLengthWithin(item, itemCap) > itemCap;
+    // an array page ends before an item that does not fit, unless the page would be empty
+    if (!overCap || (key === undefined && at > start)) break;
+    const entry = tooLargeEntry(kind, path, key ?? at, item);
+    const cost = jsonLength(entry) + 1;
+    if (used + cost > GET_ANSWER_CHARS && tooLarge.length + at - start > 0) break;
+    tooLarge.push(entry);
+    used += cost;
+    if (key === undefined) {
+      at++;
+      break;
+    }
+  }
+  const covered = at - start;
+  const answer: Answer = {
+    found: true,
+    type: keys === undefined ? "array" : "object",
+    offset: start,
+    limit: covered,
+    total,
+    ...(keys === undefined ? { items } : { entries }),
+  };
+  if (tooLarge.length === 0)
+    return { ...answer, ...pageNote(reference, unit, start, covered, total, at < stop) };
+  const paging = pageNote(reference, unit, start, covered, total, at < stop);
+  const what =
+    keys === undefined ? "This item is" : `${tooLarge.length === 1 ? "This value is" : "These values are"}`;
+  const note =
+    `${what} too large to show here (over ${keys === undefined ? GET_ANSWER_CHARS : GET_LIMITS.itemChars} characters): ` +
+    `tooLarge gives each one's reference and preview; read one by its reference, by pages (offset/limit).`;
+  return {
+    ...answer,
+    tooLarge,
+    ...paging,
+    note: typeof paging.note === "string" ? `${paging.note} ${note}` : note,
+  };
+}
+
+/** One page of a string: characters from `offset`, at most `limit`, within the budget (escapes counted). */
+function stringPage(reference: string, text: string, offset: number, limit: number): Answer {
+  const total = codePointLength(text);
+  const start = Math.min(offset, total);
+  const wanted = Math.min(limit, total - start);
+  const room = GET_ANSWER_CHARS - 2 * reference.length - 420;
+  let keep = Math.min(wanted, Math.max(0, room));
+  let page = codePointSlice(text, start, keep);
+  for (let size = jsonLength(page); size > room && keep > 0; size = jsonLength(page)) {
+    keep = Math.max(0, Math.min(keep - 1, Math.floor((keep * room) / size)));
+    page = codePointSlice(page, 0, keep);
+  }
+  return {
+    found: true,
+    type: "string",
+    offset: start,
+    limit: keep,
+    total,
+    text: page,
+    ...pageNote(reference, "characters", start, keep, total, keep < wanted),
+  };
+}
+
+/** offset / limit: a non-negative integer when given (USAGE otherwise, saying what was given). */
+function checkPaging(name: string, value: unknown): void {
+  if (value === undefined || (Number.isInteger(value) && (value as number) >= 0)) return;
+  const given =
+    typeof value === "number"
+      ? String(value)
+      : typeof value === "string"
+        ? `the string ${JSON.stringify(value.slice(0, 40))}`
+        : value === null
+          ? "null"
+          : Array.isArray(value)
+            ? "an array"
+            : `a ${typeof value}`;
+  throw new ObeliskError("USAGE", `${name} must be a non-negative integer, got ${given}`);
+}
+
+/**
+ * `get_variable`: a stored value as the model may see it. Numbers, booleans and null, and arrays, objects
+ * and strings that fit one default page within the budget, come whole (`{ found, value }`); the others
+ * come as one page (`items`, `entries` — objects page by keys, in their stored order — or `text`, with
+ * `offset`, `limit` = how many shown, `total`, and `next` / `note` saying how to read on). `offset`/`limit`
+ * always give a page (USAGE on a number, boolean or null). Every answer stays within {@link GET_ANSWER_CHARS} characters.
+ */
+export async function getForModel(
+  engine: Engine,
+  threadId: string,
+  args: Record<string, unknown>,
+): Promise<Answer> {
+  const { offset, limit } = args as { offset?: unknown; limit?: unknown };
+  const paged = offset !== undefined || limit !== undefined;
+  const reference = args.reference as string;
+  checkPaging("offset", offset);
+  checkPaging("limit", limit);
+  // engine.get checks the reference (REF_*, USAGE); the page is cut here within the budget from the whole
+  // value, which the store holds already (no copy)
+  const result = await engine.get(threadId, reference);
+  if (!result.found || !("value" in result)) return { found: false };
+  const parsed = parseReference(reference);
+  if (!parsed.ok) throw new ObeliskError("REF_SYNTAX", `${reference}: ${parsed.issue.message}`);
+  const { kind, path } = parsed.value;
+  const value = result.value;
+  const fitsWhole = (count: number, unit: number): boolean =>
+    !paged && count <= unit && jsonLengthWithin(value, WHOLE_CHARS) <= WHOLE_CHARS;
+  if (typeof value !== "object" || value === null) {
+    if (paged && typeof value !== "string")
+      throw new ObeliskError(
+        "USAGE",
+        `${reference} is ${value === null ? "null" : `a ${typeof value}`}: offset and limit page arrays (items), objects (keys) and strings (characters)`,
+        { hint: "read it without offset and limit" },
+      );
+    if (typeof value !== "string" || fitsWhole(codePointLength(value), GET_LIMITS.pageChars))
+      return { found: true, value };
+    return stringPage(
+      reference,
+      value,
+      (offset as number | undefined) ?? 0,
+      (limit as number | undefined) ?? GET_LIMITS.pageChars,
+    );
+  }
+  if (fitsWhole(Array.isArray(value) ? value.length : Object.keys(value).length, GET_LIMITS.pageItems))
+    return { found: true, value };
+  return containerPage(
+    reference,
+    kind,
+    path,
+    value,
+    (offset as number | undefined) ?? 0,
+    (limit as number | undefined) ?? GET_LIMITS.pageItems,
+  );
+}

@@ -1,0 +1,107 @@
+import type { JsonValue } from "@obelisk/core";
+import { codePointLength } from "@obelisk/core";
+import type { CallOutcome, RunResult } from "./engine-types.js";
+
+/** Bounds of what `run_plan` answers (SPEC §9: what the model sees is bounded). */
+export const RUN_LIMITS = Object.freeze({
+  /** Characters kept of one error message or skip reason (the rest is counted: `…(+N chars)`). */
+  messageChars: 300,
+  /** Hard budget of one answer, in characters of its JSON (the summary is bounded on its own, 2,000). */
+  answerChars: 16_000,
+});
+
+/** `text` within {@link RUN_LIMITS.messageChars}: whole, or its start and `…(+N chars)` (N in characters). */
+export function cutMessage(text: string, max: number = RUN_LIMITS.messageChars): string {
+  if (text.length <= max) return text;
+  let keep = max;
+  const code = text.charCodeAt(keep - 1);
+  if (code >= 0xd800 && code <= 0xdbff) keep--;
+  return `${text.slice(0, keep)}…(+${codePointLength(text.slice(keep))} chars)`;
+}
+
+const size = (value: unknown): number => JSON.stringify(value).length;
+
+/** A call's outcome with its error message and reason cut. */
+function boundOutcome(outcome: CallOutcome): CallOutcome {
+  if (outcome.error === undefined && outcome.reason === undefined) return outcome;
+  return {
+    ...outcome,
+    ...(outcome.reason === undefined ? {} : { reason: cutMessage(outcome.reason) }),
+    ...(outcome.error === undefined
+      ? {}
+      : { error: { code: outcome.error.code, message: cutMessage(outcome.error.message) } }),
+  };
+}
+
+/** Calls that did not succeed first (the model needs those), in plan order otherwise. */
+const failedFirst = (entries: [string, CallOutcome][]): [string, CallOutcome][] => [
+  ...entries.filter(([, outcome]) => outcome.status !== "succeeded"),
+  ...entries.filter(([, outcome]) => outcome.status === "succeeded"),
+];
+
+/**
+ * The run result as `run_plan` answers it: without the state (a summary of what the run wrote instead),
+ * each error message and reason cut to {@link RUN_LIMITS.messageChars} characters, given once
+ * (`calls[id].error`; `errors` lists the failed call ids and codes only), and the whole answer within
+ * {@link RUN_LIMITS.answerChars}: when a plan has too many calls, the calls that did not succeed are kept
+ * first and `omitted` / `note` say what was left out. The full errors stay in the run's call records.
+ */
+export function boundRunAnswer(result: Omit<RunResult, "state">, summary: string): JsonValue {
+  const entries = failedFirst(
+    Object.entries(result.calls).map(([id, outcome]): [string, CallOutcome] => [id, boundOutcome(outcome)]),
+  );
+  const errors = result.errors.map((error) => ({ callId: error.callId, code: error.error.code }));
+  const head = {
+    runId: result.runId,
+    threadId: result.threadId,
+    planHash: result.planHash,
+    status: result.status,
+  };
+  const whole = {
+    ...head,
+    calls: Object.fromEntries(entries),
+    errors,
+    durationMs: result.durationMs,
+    summary,
+  };
+  if (size(whole) <= RUN_LIMITS.answerChars) return toJson(whole);
+  // too many calls: as many as fit (failed first), then as many error entries as fit, and say so
+  let room = RUN_LIMITS.answerChars - size({ ...head, calls: {}, errors: [], durationMs: 0, summary }) - 400;
+  const calls: Record<string, CallOutcome> = {};
+  let shownCalls = 0;
+  // the calls may take three quarters of the room when there are error entries to show too
+  let callsRoom = errors.length === 0 ? room : Math.floor(room * 0.75);
+  room -= callsRoom;
+  for (const [id, outcome] of entries) {
+    const cost = size(id) + size(outcome) + 2;
+    if (cost > callsRoom) break;
+    Object.defineProperty(calls, id, {
+      value: outcome,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    callsRoom -= cost;
+    shownCalls++;
+  }
+  room += callsRoom;
+  const shownErrors: typeof errors = [];
+  for (const error of errors) {
+    const cost = size(error) + 1;
+    if (cost > room) break;
+    shownErrors.push(error);
+    room -= cost;
+  }
+  const omitted = { calls: entries.length - shownCalls, errors: errors.length - shownErrors.length };
+  return toJson({
+    ...head,
+    calls,
+    errors: shownErrors,
+    omitted,
+    note: `The plan has ${entries.length} calls: ${omitted.calls} calls and ${omitted.errors} error entries are not shown to keep this answer within ${RUN_LIMITS.answerChars} characters (calls that did not succeed are shown first). Read what the run wrote with list_variables and get_variable.`,
+    durationMs: result.durationMs,
+    summary,
+  });
+}
+
+const toJson = (value: unknown): JsonValue => JSON.parse(JSON.stringify(value)) as JsonValue;
