@@ -7,6 +7,7 @@ import type { RunsQuery } from "./internal/history-arguments.js";
 import { SqliteLock, type SqliteLockOptions } from "./internal/sqlite-lock.js";
 import type { SqliteStatements } from "./internal/sqlite-schema.js";
 import { createStateValidator } from "./internal/state-validator.js";
+import { supersededTombstones } from "./internal/superseded-tombstones.js";
 import {
   commitLogEntry,
   createThreadModel,
@@ -14,7 +15,6 @@ import {
   type ThreadChange,
   type ThreadModel,
 } from "./internal/thread-model.js";
-import { supersededTombstones } from "./internal/superseded-tombstones.js";
 import { unsetAtPath } from "./internal/unset-at-path.js";
 import { isReadonlyError, type OpenedSqlite, openSqlite } from "./sqlite-open.js";
 import type { StoreOptions } from "./store-options.js";

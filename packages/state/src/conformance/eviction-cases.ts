@@ -128,7 +128,9 @@ export function evictionCases(openStore: OpenStore): void {
       const store = await openStore({ now: clock.now });
       const writes = Array.from({ length: 500 }, (_, index) => write([`k${index}`], index));
       const items = Array.from({ length: 500 }, (_, index) => write(["items", index], index));
-      expect((await store.commitCall(commitOf({ callId: "w", writes: [...writes, ...items] }))).ok).toBe(true);
+      expect((await store.commitCall(commitOf({ callId: "w", writes: [...writes, ...items] }))).ok).toBe(
+        true,
+      );
       const before = (await store.readWriteLog(THREAD)).length;
       await store.keepLastN(THREAD, 3);
       expect(await store.readState(THREAD)).toEqual({

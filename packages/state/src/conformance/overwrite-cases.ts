@@ -61,7 +61,10 @@ export function overwriteCases(openStore: OpenStore): void {
       await commitOk(store, { callId: "a", description: "arr", writes: [write(["a"], [1])] });
       await commitOk(store, { callId: "c", writes: [write(["a"], [3], "concat")] });
       await commitOk(store, { callId: "p", writes: [write(["a"], 4, "push")] });
-      expect(await variable(store, "†state.a")).toMatchObject({ description: "arr", writer: { callId: "p" } });
+      expect(await variable(store, "†state.a")).toMatchObject({
+        description: "arr",
+        writer: { callId: "p" },
+      });
       await commitOk(store, { callId: "o", description: "parent desc", writes: [write(["o"], { x: 1 })] });
       await commitOk(store, { callId: "m", writes: [write(["o"], { y: 1 }, "merge")] });
       expect((await variable(store, "†state.o"))?.description).toBe("parent desc");

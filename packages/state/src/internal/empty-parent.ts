@@ -8,7 +8,11 @@ const keyOf = (path: Path): string => JSON.stringify(path);
  * (`null` where no variable sits: what evicting an element leaves, decision record 0013). A `null` a write
  * put at an element is a variable and counts as content.
  */
-function holdsNothing(value: JsonValue | undefined, path: Path, isVariable: (path: Path) => boolean): boolean {
+function holdsNothing(
+  value: JsonValue | undefined,
+  path: Path,
+  isVariable: (path: Path) => boolean,
+): boolean {
   if (typeof value !== "object" || value === null) return false;
   if (!Array.isArray(value)) return Object.keys(value).length === 0;
   for (let index = 0; index < value.length; index++)
