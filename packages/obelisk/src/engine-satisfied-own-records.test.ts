@@ -55,6 +55,24 @@ describe("a completed record satisfies a call of its own run (or resume chain) o
     await engine.close();
   });
 
+  it("a satisfied call whose stored output the thread still holds writes nothing and leaves its metadata", async () => {
+    let clock = 1_000;
+    const engine = createEngine({
+      tools: [{ name: "echo", input: { type: "object" }, run: (args) => (args as { v: unknown }).v }],
+      now: () => clock,
+    });
+    const plan = [{ _tool: "echo", _id: "out", v: 7 }];
+    const entry = async () =>
+      (await engine.summarize("t", { format: "json", refs: ["†calls.out"] })).entries?.[0];
+    await engine.run(plan, { threadId: "t" });
+    const before = await entry();
+    clock += 60_000;
+    const again = await engine.run(plan, { threadId: "t" });
+    expect(again.calls.out).toMatchObject({ status: "satisfied", wrote: [] });
+    expect(await entry()).toEqual(before);
+    await engine.close();
+  });
+
   it("resume after an interruption: an unfinished call is not satisfied by its identical sibling's record", async () => {
     const held = heldSteps();
     const store = createMemoryStore();

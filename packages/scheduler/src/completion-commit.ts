@@ -46,7 +46,8 @@ export function buildCompletion(
       ? []
       : writesFor(call, pending.alternative, pending.value);
   if (pending.onlyMissing === true) writes = missingWrites(stateAt, writes);
-  const output = call.outputPath === undefined ? pending.value : undefined;
+  // a satisfied call re-stores its output only when the thread lost it, like its state targets
+  const output = call.outputPath === undefined && pending.outputHeld !== true ? pending.value : undefined;
   const wrote = wroteOf(writes, output === undefined ? undefined : `†calls.${call.id}`);
   const count = call.outputPath?.alternatives.length ?? 0;
   // Built field by field (cheaper than conditional spreads on the hot path); a result is the common case.

@@ -233,12 +233,31 @@ function cancelledEnding(host: DispatchHost): CallEnding {
 
 /** Reuses a completed record: the call is `satisfied`, its result re-applied where its targets lost it. */
 function reuse(host: DispatchHost, index: number, run: CallRun, record: CallRecord): Awaitable<void> {
+  if (run.call.outputPath !== undefined || record.result === undefined)
+    return satisfied(host, index, run, record, false);
+  // a stored output (†calls.<id>) the thread still holds is not stored again (nor its metadata touched)
+  const { store, threadId } = host.options;
+  const held = store.getCallOutput(asThreadId(threadId), run.call.id);
+  if (!isThenable(held)) return satisfied(host, index, run, record, held !== undefined && "value" in held);
+  return Promise.resolve(held).then((found) =>
+    satisfied(host, index, run, record, found !== undefined && "value" in found),
+  );
+}
+
+function satisfied(
+  host: DispatchHost,
+  index: number,
+  run: CallRun,
+  record: CallRecord,
+  outputHeld: boolean,
+): void {
   const alternative = run.call.outputPath === undefined ? undefined : (record.branch ?? 0);
   host.complete(index, {
     status: "satisfied",
     alternative,
     value: record.result === undefined ? undefined : deepFreeze(record.result),
     onlyMissing: true,
+    ...(outputHeld ? { outputHeld } : {}),
     ...(record.error === undefined ? {} : { error: record.error }),
   });
 }

@@ -127,4 +127,6 @@ export interface PendingResult {
   readonly error?: RecordedError;
   /** Satisfied calls: only these writes are re-applied. */
   readonly onlyMissing?: boolean;
+  /** Satisfied calls without `_outputPath`: the thread still holds their output (not stored again). */
+  readonly outputHeld?: boolean;
 }
