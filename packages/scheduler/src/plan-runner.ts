@@ -457,7 +457,9 @@ export class PlanRunner implements DispatchHost, InvocationHost {
         `the store accepted a write the working state cannot apply: ${failure}`,
       );
     const call = this.runOf(index).call;
-    if (output !== undefined) this.context.setCallOutput(call.id, output);
+    // a satisfied call's output the thread still holds was not stored again: its dependents read it here
+    const known = output ?? (call.outputPath === undefined ? this.runOf(index).pending?.value : undefined);
+    if (known !== undefined) this.context.setCallOutput(call.id, known);
     if (!this.hub.idle) {
       for (const write of writes) {
         this.emit({
