@@ -119,10 +119,9 @@ describe("writes into †state are checked against the state schema (SPEC §5)",
       MISMATCH(5),
       MISMATCH(7),
     ]);
-    expect(found[0]?.message).toBe(
-      "†state.count.x is below †state.count, which the state schema types as integer: nothing can be written below it",
-    );
-    expect(found[6]?.message).toContain("below †state.nullable.n,");
+    // the message names the scalar the write is below
+    expect(found[0]?.message).toContain("†state.count,");
+    expect(found[6]?.message).toContain("†state.nullable.n,");
   });
 
   it("nested sub-paths, through a local $ref", () => {
