@@ -200,7 +200,9 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     expect(past.code).toBe(0);
     expect(past.stdout).toContain("no characters from 9 (9 in all)");
     const object = await obelisk(["state", "get", ...store, "--ref", "†state.o", "--limit", "1"], cwd);
-    expect(object.stdout).toContain("only arrays and strings are paged");
+    expect(object.code).toBe(2);
+    expect(object.stderr).toContain("USAGE");
+    expect(object.stderr).toContain("arrays (items) and strings (characters)");
   });
 
   it("the commands a text output suggests name the thread and the store it used", async () => {

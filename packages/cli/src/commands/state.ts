@@ -129,20 +129,13 @@ async function get(engine: Engine, options: StateOptions, output: Output): Promi
   if (!result.found)
     throw new ObeliskError("REF_UNRESOLVED", `${ref} is not stored on thread ${options.thread}`);
   output.json(result);
-  if (output.format === "text")
-    printGot(output, ref, result, options.offset !== undefined || options.limit !== undefined);
+  if (output.format === "text") printGot(output, ref, result);
 }
 
-function printGot(
-  output: Output,
-  ref: string,
-  result: GetValueResult & { found: true },
-  paged: boolean,
-): void {
+/** Prints a value, or a page of one (`--offset/--limit` on anything but an array or string is USAGE). */
+function printGot(output: Output, ref: string, result: GetValueResult & { found: true }): void {
   if ("value" in result) {
     output.line(typeof result.value === "string" ? result.value : JSON.stringify(result.value, null, 2));
-    // --offset/--limit page arrays and strings; anything else comes whole, and the reader is told so
-    if (paged) output.line(output.colors.dim(`${ref}: the whole value (only arrays and strings are paged)`));
     return;
   }
   const page = "items" in result ? result.items : result.text;
