@@ -45,6 +45,9 @@ export function evictionCases(openStore: OpenStore): void {
         "†state.items[1]": ["second", '"second"'],
       });
       expect(await store.getTombstone(THREAD, "†state.items[0]")).toMatchObject({ reason: "maxVariables" });
+      // reading the hole answers REF_EVICTED, its neighbours their own values
+      await expect(getValue(store, THREAD, "†state.items[0]")).rejects.toMatchObject({ code: "REF_EVICTED" });
+      expect(await getValue(store, THREAD, "†state.items[1]")).toEqual({ found: true, value: "second" });
       // a second eviction takes the value of the variable it evicts, not its neighbour's
       await store.keepLastN(THREAD, 1);
       expect(await store.readState(THREAD)).toEqual({ items: [null, null, "third"] });
@@ -63,6 +66,7 @@ export function evictionCases(openStore: OpenStore): void {
       await store.keepLastN(THREAD, 1);
       expect(await store.readState(THREAD)).toEqual({ l: [null, null] });
       expect(await getValue(store, THREAD, "†state.l[1]")).toEqual({ found: true, value: null });
+      await expect(getValue(store, THREAD, "†state.l[0]")).rejects.toMatchObject({ code: "REF_EVICTED" });
       expect(await foldedLog(store)).toEqual(await store.readState(THREAD));
     });
 

@@ -173,7 +173,15 @@ export async function getValue(
     below = path.slice(1);
   } else root = await store.readState(threadId);
   const lookup = getAtPath(root, below);
-  if (lookup.found) return page(text, lookup.value, options);
+  if (lookup.found) {
+    // an evicted array element is a null hole (the later elements keep their places): its tombstone,
+    // exactly at this path, tells it from a written null
+    if (lookup.value === null && kind === "state" && typeof path[path.length - 1] === "number") {
+      const hole = await store.getTombstone(threadId, formatReference("state", path));
+      if (hole !== undefined) throw evicted(text, hole);
+    }
+    return page(text, lookup.value, options);
+  }
   const tombstone = await findTombstone(store, threadId, kind, path);
   if (tombstone !== undefined) throw evicted(text, tombstone);
   if (kind === "calls" && root === undefined) {
