@@ -62,6 +62,24 @@ describe.each(storeKinds())("streaming runs on the $name store", (kind) => {
     expect((await engine.runs.show(run.runId)).run.plan).toEqual({ type: "plan", plan: [first, second] });
   });
 
+  it("the run's plan hash is the hash of the calls it accepted (a refused call is not part of it)", async () => {
+    setup();
+    const run = await engine.open({ threadId: "s" });
+    const accepted = call("a", { _outputPath: "†state.a" });
+    run.add(accepted);
+    expect(run.add(call("bad", { _outputPath: "†state.approvals.x" })).ok).toBe(false);
+    await until(() => control.started.includes("a"));
+    control.finish("a");
+    const result = await run.close();
+    const expected = (await engine.validate({ type: "plan", plan: [accepted] }, { threadId: "other" }))
+      .planHash;
+    expect(result.planHash).toBe(expected);
+    expect((await engine.runs.show(run.runId)).run).toMatchObject({
+      planHash: expected,
+      plan: { type: "plan", plan: [accepted] },
+    });
+  });
+
   it("the run's signal cancels an open run: in-flight calls are aborted, calls added later end cancelled", async () => {
     setup();
     const abort = new AbortController();

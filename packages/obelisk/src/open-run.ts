@@ -3,7 +3,9 @@ import {
   asThreadId,
   type JsonObject,
   type JsonValue,
+  normalizePlan,
   ObeliskError,
+  planHash,
   type RunId,
   toJsonValue,
 } from "@obelisk/core";
@@ -67,7 +69,13 @@ async function leasedOpen(
       ...(inputSchema === undefined ? {} : { inputSchema }),
     });
     const runId = runtime.runId();
-    const emptyPlan = { type: "plan", plan: [] };
+    // the plan document the record keeps (calls appended as they are accepted): what `resume` re-runs
+    const planOf = (calls: JsonValue[]): JsonObject => ({
+      type: "plan",
+      plan: calls,
+      ...(options.inputSchema === undefined ? {} : { inputSchema: options.inputSchema as JsonObject }),
+    });
+    const emptyPlan = planOf([]);
     await recordRun(store, {
       runId,
       threadId,
@@ -125,13 +133,14 @@ async function leasedOpen(
           if (compiled.autoIdsUsed > 1) await store.reserveCallNumbers(threadId, compiled.autoIdsUsed - 1);
           runnerClosed = true;
           const execution = await runner.close();
-          await store.finishRun(runId, execution.status, runtime.endedAt(), {
-            plan: { type: "plan", plan: accepted },
-            planHash: compiled.planHash,
-          });
+          // the hash of what ran (the accepted calls): calls `add` refused are not part of it
+          const plan = planOf(accepted);
+          const document = normalizePlan(plan).document;
+          const hash = document === undefined ? compiled.planHash : planHash(document);
+          await store.finishRun(runId, execution.status, runtime.endedAt(), { plan, planHash: hash });
           finished = true;
           const state = await runtime.afterRun(threadId);
-          return toRunResult(runId, threadId, compiled.planHash, execution, state);
+          return toRunResult(runId, threadId, hash, execution, state);
         } catch (error) {
           // Calls still in flight settle before the lock goes; the run record never stays "running".
           if (!runnerClosed) await runner.close().catch(() => undefined);
