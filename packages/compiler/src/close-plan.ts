@@ -1,5 +1,6 @@
 import type { Diagnostic } from "@obelisk/core";
 import type { CompiledCall } from "./compiled-plan.js";
+import { cycleText } from "./cycle-text.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { analyzeDag } from "./plan-dag.js";
@@ -21,7 +22,7 @@ export interface ClosedPlan {
 function cycleDiagnostics(builder: PlanBuilder, cycles: readonly string[][]): IndexedDiagnostic[] {
   return cycles.map((path) => {
     const start = builder.entries.get(path[0] as string);
-    const text = path.join(" → ");
+    const text = cycleText(path);
     const pointer = start?.call.pointer ?? "";
     const diagnostic = makeDiagnostic("CYCLE", `calls form a cycle: ${text}`, pointer, {
       callId: path[0],

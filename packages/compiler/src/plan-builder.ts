@@ -23,6 +23,7 @@ import { checkOutputMethodValue } from "./check-output-method-value.js";
 import { checkStateSchemaWrites, type StateSchemaCheck } from "./check-state-schema-writes.js";
 import { clearList } from "./clear-list.js";
 import type { CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
+import { cycleText } from "./cycle-text.js";
 import { makeCompiledCall } from "./make-compiled-call.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PathIndex } from "./path-index.js";
@@ -379,11 +380,12 @@ export class PlanBuilder {
     const writers = new Set(groups.flatMap((group) => group.links.map((link) => link.callId as string)));
     const path = closingCycle(id, readers, writers);
     if (path === undefined) return false;
-    const message = `adding call "${id}" would close a cycle: ${path.join(" → ")}`;
+    const text = cycleText(path);
+    const message = `adding call "${id}" would close a cycle: ${text}`;
     out.push(
       makeDiagnostic("CYCLE", message, pointer, {
         callId: id,
-        hint: path.join(" → "),
+        hint: text,
         related: path.slice(0, -1),
       }),
     );
