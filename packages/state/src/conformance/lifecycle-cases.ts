@@ -80,6 +80,11 @@ export function lifecycleCases(openStore: OpenStore): void {
       const log = await store.readWriteLog(THREAD);
       expect(log.at(-1)).toMatchObject({ op: "unset", write: { reference: "†state.y" } });
       await expect(store.keepLastN(THREAD, -1)).rejects.toMatchObject({ code: "USAGE" });
+      await expect(store.keepLastN(THREAD, 1.5)).rejects.toMatchObject({ code: "USAGE" });
+      await expect(store.keepLastN(THREAD, Number.NaN)).rejects.toMatchObject({ code: "USAGE" });
+      // Infinity keeps every variable, as it switches a retention limit off
+      await store.keepLastN(THREAD, Number.POSITIVE_INFINITY);
+      expect(await store.listVariables(THREAD)).toHaveLength(2);
       await store.keepLastN(THREAD, 0);
       expect(await store.listVariables(THREAD)).toEqual([]);
     });

@@ -103,10 +103,16 @@ export function selectForRetention(
   ]);
 }
 
-/** The variables `keepLastN(n)` evicts: all but the n most recently updated (state and call outputs together). */
+/**
+ * The variables `keepLastN(n)` evicts: all but the n most recently updated (state and call outputs
+ * together). `Infinity` keeps every one, as it switches a retention limit off.
+ */
 export function selectForKeepLastN(model: ThreadModel, n: number): EvictionRequest[] {
+  if (n === Number.POSITIVE_INFINITY) return [];
   if (!Number.isInteger(n) || n < 0)
-    throw new ObeliskError("USAGE", `keepLastN needs a non-negative integer, got ${n}`);
+    throw new ObeliskError("USAGE", `keepLastN needs a non-negative integer or Infinity, got ${n}`, {
+      hint: "keepLastN(0) evicts every variable; keepLastN(Infinity) keeps them all",
+    });
   const all = [...model.variables.values()];
   const requests = all.slice(0, Math.max(0, all.length - n));
   return protectNested(
