@@ -1,5 +1,6 @@
-import type { JsonValue, OutputMethod, Path, RunId, ThreadId } from "@obelisk/core";
-import { asCallId, asRunId, asThreadId, formatReference } from "@obelisk/core";
+import type { JsonObject, JsonValue, OutputMethod, Path, RunId, ThreadId } from "@obelisk/core";
+import { applyOutput, asCallId, asRunId, asThreadId, formatReference } from "@obelisk/core";
+import { unsetAtPath } from "../internal/unset-at-path.js";
 import type { StoreOptions } from "../store-options.js";
 import type { CallCommit, CallRecord, CallStatus, StateStore, StateWrite } from "../store-types.js";
 
@@ -61,4 +62,19 @@ export function manualClock(start = Date.UTC(2025, 0, 1)): {
 export async function commitOk(store: StateStore, spec: CommitSpec): Promise<void> {
   const result = await store.commitCall(commitOf(spec));
   if (!result.ok) throw new Error(`commit refused: ${result.error.code} ${result.error.message}`);
+}
+
+/** The thread's state as its write log folds (SPEC §8: the state is the fold of its write log). */
+export async function foldedLog(store: StateStore): Promise<JsonObject> {
+  let state: JsonObject = {};
+  for (const entry of await store.readWriteLog(THREAD)) {
+    if (entry.op === "reset") state = {};
+    else if (entry.op === "unset") state = unsetAtPath(state, entry.write.path);
+    else {
+      const applied = applyOutput(state, entry.write.path, entry.write.method, entry.write.value);
+      if (!applied.ok) throw new Error(applied.message);
+      state = applied.value as JsonObject;
+    }
+  }
+  return state;
 }

@@ -1,25 +1,8 @@
-import { applyOutput, type JsonObject } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
-import { unsetAtPath } from "../internal/unset-at-path.js";
 import type { StateStore } from "../store-types.js";
 import { getValue } from "../variables/get-value.js";
-import { commitOf, commitOk, manualClock, THREAD, write } from "./commit-fixtures.js";
+import { commitOf, commitOk, foldedLog, manualClock, THREAD, write } from "./commit-fixtures.js";
 import type { OpenStore } from "./describe-store-conformance.js";
-
-/** The thread's state as its write log folds (SPEC §8). */
-async function foldedLog(store: StateStore): Promise<JsonObject> {
-  let state: JsonObject = {};
-  for (const entry of await store.readWriteLog(THREAD)) {
-    if (entry.op === "reset") state = {};
-    else if (entry.op === "unset") state = unsetAtPath(state, entry.write.path);
-    else {
-      const applied = applyOutput(state, entry.write.path, entry.write.method, entry.write.value);
-      if (!applied.ok) throw new Error(applied.message);
-      state = applied.value as JsonObject;
-    }
-  }
-  return state;
-}
 
 /** Each listed variable's value read by its reference, with its preview (they must agree). */
 async function listedValues(store: StateStore): Promise<Record<string, unknown>> {
