@@ -17,6 +17,17 @@ describe("nearestNames", () => {
     expect(nearestNames("state", ["state"])).toEqual([]);
     expect(nearestNames("ab", ["aa", "ac", "ad", "ae"], 2)).toEqual(["aa", "ac"]);
   });
+
+  it("counts an adjacent swap as one edit", () => {
+    expect(nearestNames("evn", ["env", "state", "input"])).toEqual(["env"]);
+    expect(nearestNames("inptu", ["input"])).toEqual(["input"]);
+    expect(nearestNames("abc", ["cba"])).toEqual([]);
+  });
+
+  it("suggests nothing when the distance is large relative to the name", () => {
+    expect(nearestNames("_foo", ["_tool", "_id", "_output"])).toEqual([]);
+    expect(nearestNames("_tol", ["_tool"])).toEqual(["_tool"]);
+  });
 });
 
 describe("didYouMean", () => {

@@ -1,16 +1,49 @@
 import { distance } from "fastest-levenshtein";
 
+/** True when `a` and `b` (equal length) differ only by one swap of two adjacent characters. */
+function oneAdjacentSwap(a: string, b: string): boolean {
+  let at = 0;
+  while (at < a.length && a.charCodeAt(at) === b.charCodeAt(at)) at++;
+  return (
+    at + 1 < a.length &&
+    a.charCodeAt(at) === b.charCodeAt(at + 1) &&
+    a.charCodeAt(at + 1) === b.charCodeAt(at) &&
+    a.slice(at + 2) === b.slice(at + 2)
+  );
+}
+
+/** Edit distance where swapping two adjacent characters counts as one edit (`evn` → `env`). */
+function editDistance(a: string, b: string): number {
+  const edits = distance(a, b);
+  return edits === 2 && a.length === b.length && oneAdjacentSwap(a, b) ? 1 : edits;
+}
+
 /**
- * Names among `candidates` close to `name` (edit distance ≤ 1 for names under 4 characters, else
- * ≤ max(2, length / 3); case differences count half), nearest first, ties alphabetical, at most `max`.
+ * The largest score a suggestion may have for a name of `length` characters: small relative to the
+ * length, since no suggestion beats a wrong one (`_foo` is two edits from `_tool`, half the name).
+ */
+function scoreLimit(length: number): number {
+  if (length < 4) return 1;
+  if (length < 6) return 1.5;
+  return Math.max(2, Math.floor(length / 3));
+}
+
+/**
+ * Names among `candidates` close to `name` (edit distance, an adjacent swap counting as one edit, ≤ 1
+ * for names under 4 characters, ≤ 1.5 under 6, else ≤ max(2, length / 3); case differences count
+ * half), nearest first, ties alphabetical, at most `max`. Candidates whose length alone puts them out of
+ * reach cost one comparison.
  */
 export function nearestNames(name: string, candidates: Iterable<string>, max = 3): string[] {
   const scored: { candidate: string; score: number }[] = [];
   const lowerName = name.toLowerCase();
-  const limit = name.length < 4 ? 1 : Math.max(2, Math.floor(name.length / 3));
+  const limit = scoreLimit(name.length);
   for (const candidate of candidates) {
-    if (candidate === name) continue;
-    const score = Math.min(distance(name, candidate), distance(lowerName, candidate.toLowerCase()) + 0.5);
+    if (candidate === name || Math.abs(candidate.length - name.length) > limit) continue;
+    const score = Math.min(
+      editDistance(name, candidate),
+      editDistance(lowerName, candidate.toLowerCase()) + 0.5,
+    );
     if (score <= limit) scored.push({ candidate, score });
   }
   scored.sort(
