@@ -1,6 +1,7 @@
 import type { Diagnostic, JsonValue, KindTable, Limits, OutputPath } from "@obelisk/core";
 import { appendPointer, parseOutputPath } from "@obelisk/core";
 import { makeDiagnostic } from "./make-diagnostic.js";
+import { parseIssueHint } from "./parse-issue-hint.js";
 import type { RegisteredTool } from "./registered-tool.js";
 
 /**
@@ -61,8 +62,9 @@ export function checkOutputPath(
   }
   const parsed = parseOutputPath(value, options.kinds, options.limits);
   if (!parsed.ok) {
-    const { code, message, offset, hint } = parsed.issue;
+    const { code, message, offset } = parsed.issue;
     const pointer = appendPointer(callPointer, "_outputPath");
+    const hint = parseIssueHint(parsed.issue);
     out.push(makeDiagnostic(code, `${message} (at character ${offset + 1})`, pointer, { callId, hint }));
     return undefined;
   }

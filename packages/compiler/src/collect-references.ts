@@ -14,6 +14,7 @@ import { parseParameterString, pointerFromPath } from "@obelisk/core";
 import { clearList } from "./clear-list.js";
 import type { ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
+import { parseIssueHint } from "./parse-issue-hint.js";
 import { misusedToolOutputAlias } from "./misused-tool-output-alias.js";
 
 /** A parsed reference or template. */
@@ -233,7 +234,8 @@ function parseString(text: string, walk: Walk): void {
   const parsed = parseParameterString(text, options.kinds, options.limits, options.templateExpressions);
   const callId = options.callId;
   if (!parsed.ok) {
-    const { code, message, offset, hint } = parsed.issue;
+    const { code, message, offset } = parsed.issue;
+    const hint = parseIssueHint(parsed.issue);
     out.push(
       makeDiagnostic(code, `${message} (at character ${offset + 1})`, pointerOf(walk), { callId, hint }),
     );

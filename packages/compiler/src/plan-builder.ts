@@ -57,6 +57,9 @@ export interface PlanBuilderOptions {
 }
 
 const MAX_CONFLICTS_PER_CALL = 20;
+/** The hint of CALL_ID_INVALID. */
+const CALL_ID_HINT =
+  "a call id starts with a letter or _ and continues with letters, digits, _ or - (no $, which automatic ids use), and is not __proto__, prototype or constructor";
 /** The feeds of a call that feeds no group (never written to). */
 const NO_FEEDS: ReadonlyMap<WriterGroup, ReadonlySet<number>> = new Map();
 
@@ -158,7 +161,7 @@ export class PlanBuilder {
     if (given === undefined) return tool === undefined ? undefined : this.#autoId(tool.name);
     // A forbidden segment (SPEC §2 rule 5) could never be read as †calls.<id>, and must never become a key.
     if (typeof given !== "string" || !isValidCallId(given) || FORBIDDEN_SEGMENTS.has(given)) {
-      const hint = "a call id is [A-Za-z_][A-Za-z0-9_-]*, not __proto__, prototype or constructor (no $)";
+      const hint = CALL_ID_HINT;
       const at = appendPointer(pointer, "_id");
       out.push(makeDiagnostic("CALL_ID_INVALID", `invalid call id ${JSON.stringify(given)}`, at, { hint }));
       return undefined;

@@ -50,12 +50,43 @@ export function literalIssues(
     }
     return aboveReferences.has(at);
   };
+  const explainedIfs = explainedConditionals(issues);
   return issues.filter((issue) => {
+    if (explainedIfs !== undefined && explainedIfs.has(ifKey(issue))) return false;
     if (grouping !== undefined && someAncestor(issue.schemaPath, (path) => grouping.has(path))) return false;
     const at = issue.instancePath;
     if (isReference(at) || someAncestor(at, isReference)) return false;
     return !(COMBINATORS.has(issue.keyword) && isAboveReference(at));
   });
+}
+
+/** The branch an `if` issue failed in (`#/…/then` or `#/…/else`) and where, as one key. */
+function ifKey(issue: SchemaIssue): string {
+  if (issue.keyword !== "if") return "";
+  const branch = issue.params.failingKeyword;
+  return `${issue.schemaPath.slice(0, issue.schemaPath.length - 2)}${String(branch)}\u0000${issue.instancePath}`;
+}
+
+/**
+ * The keys (see `ifKey`) of the `if` issues ("must match \"then\" schema") that a more specific issue of
+ * their branch, at or below their pointer, already explains: the wrapper adds nothing to it. Undefined
+ * when there is no `if` issue (the common case: nothing is built). Linear in issues × depth.
+ */
+function explainedConditionals(issues: readonly SchemaIssue[]): Set<string> | undefined {
+  if (!issues.some((issue) => issue.keyword === "if")) return undefined;
+  const explained = new Set<string>();
+  for (const issue of issues) {
+    if (issue.keyword === "if") continue;
+    someAncestor(issue.schemaPath, (branch) => {
+      if (branch.endsWith("/then") || branch.endsWith("/else")) {
+        const at = issue.instancePath;
+        explained.add(`${branch}\u0000${at}`);
+        someAncestor(at, (above) => !addNew(explained, `${branch}\u0000${above}`));
+      }
+      return false;
+    });
+  }
+  return explained;
 }
 
 /** Adds a value to a set; false when it was there already. */
@@ -91,8 +122,32 @@ export function paramDiagnostics(
       const message = `unknown parameter "${name}" (the schema is closed)`;
       return makeDiagnostic("PARAM_UNKNOWN", message, appendPointer(at, name), { callId, hint });
     }
-    return makeDiagnostic("PARAM_INVALID", `${where}: ${issue.message}`, at, { callId });
+    return makeDiagnostic("PARAM_INVALID", `${where}: ${issueMessage(issue)}`, at, { callId });
   });
+}
+
+/** At most this many allowed values are listed for a failed `enum`. */
+const MAX_LISTED_VALUES = 10;
+/** A listed value longer than this (as JSON) is cut. */
+const MAX_VALUE_TEXT = 60;
+
+/** A value as short JSON text. */
+function valueText(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length <= MAX_VALUE_TEXT ? text : `${text.slice(0, MAX_VALUE_TEXT - 1)}…`;
+}
+
+/** ajv's message, with the allowed values of a failed `enum` (the first ten, then "…") or `const`. */
+function issueMessage(issue: SchemaIssue): string {
+  if (issue.keyword === "enum" && Array.isArray(issue.params.allowedValues)) {
+    const values = issue.params.allowedValues as readonly unknown[];
+    const listed = values.slice(0, MAX_LISTED_VALUES).map(valueText).join(", ");
+    const more = values.length > MAX_LISTED_VALUES ? `, … (${values.length - MAX_LISTED_VALUES} more)` : "";
+    return `must be one of ${listed}${more}`;
+  }
+  if (issue.keyword === "const" && Object.hasOwn(issue.params, "allowedValue"))
+    return `must be ${valueText(issue.params.allowedValue)}`;
+  return issue.message;
 }
 
 /** Translates issues of a latent call's `_output` (PARAM_INVALID at `/…/_output` + the value's path). */
@@ -105,7 +160,7 @@ export function outputDiagnostics(
   return kept.map((issue) =>
     makeDiagnostic(
       "PARAM_INVALID",
-      `_output${issue.instancePath}: ${issue.message}`,
+      `_output${issue.instancePath}: ${issueMessage(issue)}`,
       outputPointer + issue.instancePath,
       {
         callId,
