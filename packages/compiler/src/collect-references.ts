@@ -14,8 +14,8 @@ import { parseParameterString, pointerFromPath } from "@obelisk/core";
 import { clearList } from "./clear-list.js";
 import type { ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
-import { parseIssueHint } from "./parse-issue-hint.js";
 import { misusedToolOutputAlias } from "./misused-tool-output-alias.js";
+import { parseIssueHint } from "./parse-issue-hint.js";
 
 /** A parsed reference or template. */
 type ParsedString = Extract<ParameterValue, { type: "reference" | "template" }>;

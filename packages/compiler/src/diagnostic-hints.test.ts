@@ -27,6 +27,7 @@ const registry = createToolRegistry([
       type: "object",
       properties: { a: { type: "string" }, b: { type: "string" } },
       if: { properties: { a: { const: "x" } }, required: ["a"] },
+      // biome-ignore lint/suspicious/noThenProperty: a JSON Schema's if/then, not a thenable
       then: { required: ["b"] },
     },
     run: () => 1,
@@ -38,7 +39,9 @@ const shown = (diagnostics: readonly Diagnostic[]) =>
 
 describe("REF_KIND_UNKNOWN hints include host kinds", () => {
   it('"evn" with the host kind env suggests env', () => {
-    const kinds = createKindTable([{ kind: "env", writable: false, engineManaged: false, description: "env" }]);
+    const kinds = createKindTable([
+      { kind: "env", writable: false, engineManaged: false, description: "env" },
+    ]);
     const result = compile(plan({ _tool: "log", message: "†evn.x" }), registry, { kinds });
     expect(shown(result.diagnostics)).toMatchObject([
       { code: "REF_KIND_UNKNOWN", pointer: "/plan/0/message", hint: 'did you mean "env"?' },

@@ -136,6 +136,22 @@ export class PathIndex<T> {
   }
 
   /**
+   * Adds to `out` the keys stored directly below `kind` + `path` (exact segments; array indices as
+   * text, no any-index key) until `out` holds `max` names. For hints: never on the compile path.
+   */
+  childKeys(kind: string, path: Path, out: Set<string>, max: number): void {
+    let node = this.#roots.get(kind);
+    for (let depth = 0; node !== undefined && depth < path.length; depth++)
+      node = childOf(node, keyOf(path[depth] as PathSegment));
+    if (node === undefined) return;
+    const keys = node.children?.keys() ?? (node.onlyKey === undefined ? [] : [node.onlyKey]);
+    for (const key of keys) {
+      if (out.size >= max) return;
+      if (key !== ANY_INDEX) out.add(key);
+    }
+  }
+
+  /**
    * Appends every stored entry whose path overlaps `kind` + `path` to `out` (ancestors first, then the
    * equal node, then its subtree) and returns `out`.
    */

@@ -105,6 +105,12 @@ export class PlanBuilder {
       this.#stateSchemaCheck = { stateSchema, declaredTypes: this.declaredTypes, slots: new Map() };
   }
 
+  /** Adds to `out` the keys that calls of this plan write directly below `kind` + `path` (at most `max`; hints). */
+  writtenKeysBelow(kind: string, path: readonly PathSegment[], out: Set<string>, max: number): void {
+    this.#writers.childKeys(kind, path, out, max);
+    this.phantomTargets.childKeys(kind, path, out, max);
+  }
+
   /** Validates one call, wires it into the graph and returns its diagnostics. */
   add(source: PlanCallSource): AddCallResult {
     const out: Diagnostic[] = [];

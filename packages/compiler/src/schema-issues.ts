@@ -52,7 +52,7 @@ export function literalIssues(
   };
   const explainedIfs = explainedConditionals(issues);
   return issues.filter((issue) => {
-    if (explainedIfs !== undefined && explainedIfs.has(ifKey(issue))) return false;
+    if (explainedIfs?.has(ifKey(issue))) return false;
     if (grouping !== undefined && someAncestor(issue.schemaPath, (path) => grouping.has(path))) return false;
     const at = issue.instancePath;
     if (isReference(at) || someAncestor(at, isReference)) return false;

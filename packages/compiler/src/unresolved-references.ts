@@ -2,11 +2,15 @@ import type { Diagnostic, InputExpression, Reference } from "@obelisk/core";
 import { formatReference, getAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
+import { nearReferenceHint } from "./near-reference-hint.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { schemaDeclaresPath } from "./schema-types.js";
 
-/** Why an operand is unresolved (undefined when it resolves or cannot be judged). */
-type Verdict = { readonly hint?: string } | undefined;
+/**
+ * Why an operand is unresolved (undefined when it resolves or cannot be judged); `near`: a did-you-mean
+ * may help (not when the path was there and got evicted, nor for a call reading its own output).
+ */
+type Verdict = { readonly hint?: string; readonly near?: boolean } | undefined;
 
 /** The eviction of the reference or of the variable above it that held it, as a hint (REF_EVICTED). */
 function evictedHint(builder: PlanBuilder, reference: Reference): string | undefined {
@@ -36,37 +40,35 @@ function judgeCalls(builder: PlanBuilder, self: string, reference: Reference): V
   if ((target !== undefined && id !== self) || builder.phantomIds.has(id)) return undefined;
   const stored = builder.settings.context.callOutputs;
   if (stored === undefined || stored.has(id)) return undefined;
-  return {
-    hint:
-      evictedHint(builder, reference) ??
-      (id === self
-        ? "a call cannot read its own output: this reads the output an earlier run stored, and the thread holds none"
-        : "no call of this plan has that id, and the thread has no stored output for it"),
-  };
+  const evicted = evictedHint(builder, reference);
+  if (evicted !== undefined) return { hint: evicted };
+  if (id === self)
+    return {
+      hint: "a call cannot read its own output: this reads the output an earlier run stored, and the thread holds none",
+    };
+  return { hint: "no call of this plan has that id, and the thread has no stored output for it", near: true };
 }
 
 function judgeContext(builder: PlanBuilder, reference: Reference): Verdict {
   const { context, planInputSchema } = builder.settings;
   const path = reference.path;
   switch (reference.kind) {
-    case "state":
+    case "state": {
       // Paths under †state.approvals. are approval gates (SPEC §7); †state.approvals itself is not.
       if ((path[0] === "approvals" && path.length >= 2) || context.state === undefined) return undefined;
-      return getAtPath(context.state, path).found
-        ? undefined
-        : {
-            hint:
-              evictedHint(builder, reference) ??
-              "the thread's state has no value there and no call of this plan writes it",
-          };
+      if (getAtPath(context.state, path).found) return undefined;
+      const evicted = evictedHint(builder, reference);
+      if (evicted !== undefined) return { hint: evicted };
+      return { hint: "the thread's state has no value there and no call of this plan writes it", near: true };
+    }
     case "input": {
       if (context.input !== undefined)
         return getAtPath(context.input, path).found
           ? undefined
-          : { hint: "the run's input has no value there" };
+          : { hint: "the run's input has no value there", near: true };
       for (const schema of [planInputSchema, context.inputSchema]) {
         if (schema !== undefined && !schemaDeclaresPath(schema, path))
-          return { hint: "the input schema does not declare this path" };
+          return { hint: "the input schema does not declare this path", near: true };
       }
       return undefined;
     }
@@ -75,7 +77,7 @@ function judgeContext(builder: PlanBuilder, reference: Reference): Verdict {
       if (value === undefined) return undefined;
       return getAtPath(value, path).found
         ? undefined
-        : { hint: `the ${reference.kind} context has no value there` };
+        : { hint: `the ${reference.kind} context has no value there`, near: true };
     }
   }
 }
@@ -113,7 +115,7 @@ function checkExpression(
   out: Diagnostic[] | undefined,
 ): Diagnostic[] | undefined {
   let first: Reference | undefined;
-  let firstHint: string | undefined;
+  let firstVerdict: Verdict;
   for (const gate of expression.alternatives) {
     let resolvable = true;
     for (const operand of gate) {
@@ -121,7 +123,7 @@ function checkExpression(
       if (verdict === undefined) continue;
       if (first === undefined) {
         first = operand;
-        firstHint = verdict.hint;
+        firstVerdict = verdict;
       }
       resolvable = false;
       break;
@@ -132,7 +134,7 @@ function checkExpression(
   const message = `nothing writes ${first.text} and the known context lacks it`;
   const diagnostic = makeDiagnostic("REF_UNRESOLVED", message, reference.pointer, {
     callId: entry.call.id,
-    hint: firstHint,
+    hint: unresolvedHint(builder, first, firstVerdict),
   });
   if (out === undefined) return [diagnostic];
   out.push(diagnostic);
@@ -140,3 +142,12 @@ function checkExpression(
 }
 
 type EntryReference = CallEntry["call"]["references"][number];
+
+/** The hint of a REF_UNRESOLVED: the verdict's, with the did-you-mean (see near-reference-hint.ts) first. */
+function unresolvedHint(builder: PlanBuilder, reference: Reference, verdict: Verdict): string | undefined {
+  const general = verdict?.hint;
+  const near = verdict?.near === true ? nearReferenceHint(builder, reference) : undefined;
+  if (near === undefined) return general;
+  if (near.replaces || general === undefined) return near.text;
+  return `${near.text} (${general})`;
+}

@@ -1,0 +1,145 @@
+import type { Diagnostic } from "@obelisk/core";
+import { describe, expect, it } from "vitest";
+import { exampleTools } from "./__fixtures__/tools.js";
+import { compile } from "./compile.js";
+import type { CompileContext } from "./compiled-plan.js";
+import { createToolRegistry } from "./tool-registry.js";
+
+const registry = createToolRegistry(exampleTools);
+const plan = (...calls: unknown[]) => ({ type: "plan", plan: calls });
+const unresolved = (diagnostics: readonly Diagnostic[]) =>
+  diagnostics.map((d) => ({ code: d.code, pointer: d.pointer, hint: d.hint }));
+const compileWith = (context: CompileContext, ...calls: unknown[]) =>
+  compile(plan(...calls), registry, { context });
+const fetch = { _tool: "fetchUser", userId: "u1", _outputPath: "†state.user" };
+
+describe("REF_UNRESOLVED did-you-mean", () => {
+  it("suggests a path the plan writes (†state.usr → †state.user)", () => {
+    const result = compileWith({ state: {} }, fetch, { _tool: "log", message: "†state.usr.name" });
+    expect(unresolved(result.diagnostics)).toEqual([
+      {
+        code: "REF_UNRESOLVED",
+        pointer: "/plan/1/message",
+        hint: 'did you mean "†state.user.name"? (the thread\'s state has no value there and no call of this plan writes it)',
+      },
+    ]);
+  });
+
+  it("suggests a key the thread's stored state holds, at the level where the path goes wrong", () => {
+    const state = { profile: { email: "a@b", name: "n" } };
+    const result = compileWith({ state }, { _tool: "log", message: "†state.profile.emial" });
+    expect(unresolved(result.diagnostics)).toMatchObject([
+      {
+        code: "REF_UNRESOLVED",
+        pointer: "/plan/0/message",
+        hint: expect.stringMatching(/^did you mean "†state\.profile\.email"\?/),
+      },
+    ]);
+  });
+
+  it("suggests a declared state-schema property", () => {
+    const stateSchema = { type: "object", properties: { summary: { type: "string" } } };
+    const result = compileWith({ state: {}, stateSchema }, { _tool: "log", message: "†state.sumary" });
+    expect(result.diagnostics[0]?.hint).toMatch(/^did you mean "†state\.summary"\?/);
+  });
+
+  it("suggests a call id (†calls.fech → †calls.fetch)", () => {
+    const result = compileWith(
+      { callOutputs: new Set() },
+      { _tool: "fetchUser", _id: "fetch", userId: "u1" },
+      { _tool: "log", message: "†calls.fech" },
+    );
+    expect(unresolved(result.diagnostics)).toEqual([
+      {
+        code: "REF_UNRESOLVED",
+        pointer: "/plan/1/message",
+        hint: 'did you mean "†calls.fetch"? (no call of this plan has that id, and the thread has no stored output for it)',
+      },
+    ]);
+  });
+
+  it("suggests a stored call id of the thread", () => {
+    const result = compileWith(
+      { callOutputs: new Set(["summarize"]) },
+      { _tool: "log", message: "†calls.sumarize" },
+    );
+    expect(result.diagnostics[0]?.hint).toMatch(/^did you mean "†calls\.summarize"\?/);
+  });
+
+  it("names the call ids of a tool whose name stands where a call id belongs", () => {
+    const result = compileWith(
+      { callOutputs: new Set() },
+      { _tool: "fetchUser", userId: "u1" },
+      { _tool: "fetchUser", userId: "u2" },
+      { _tool: "log", message: "†calls.fetchUser" },
+    );
+    expect(unresolved(result.diagnostics)).toEqual([
+      {
+        code: "REF_UNRESOLVED",
+        pointer: "/plan/2/message",
+        hint: '"fetchUser" is a tool name, not a call id; its calls have the ids "fetchUser$1", "fetchUser$2": read †calls.fetchUser$1',
+      },
+    ]);
+  });
+
+  it("points a tool name at its call's _outputPath, and says when no call uses the tool", () => {
+    const result = compileWith(
+      { callOutputs: new Set() },
+      fetch,
+      { _tool: "log", message: "†calls.fetchUser" },
+      { _tool: "log", message: "†calls.add" },
+    );
+    expect(unresolved(result.diagnostics)).toEqual([
+      {
+        code: "REF_UNRESOLVED",
+        pointer: "/plan/1/message",
+        hint: '"fetchUser" is a tool name, not a call id; its call has the id "fetchUser$1": read †state.user',
+      },
+      {
+        code: "REF_UNRESOLVED",
+        pointer: "/plan/2/message",
+        hint: '"add" is a tool name, not a call id, and no call of this plan uses that tool',
+      },
+    ]);
+  });
+
+  it("suggests a declared input property (case differences count half)", () => {
+    const inputSchema = { type: "object", properties: { userId: { type: "string" } } };
+    const result = compile(
+      { type: "plan", inputSchema, plan: [{ _tool: "log", message: "†input.userid" }] },
+      registry,
+    );
+    expect(unresolved(result.diagnostics)).toEqual([
+      {
+        code: "REF_UNRESOLVED",
+        pointer: "/plan/0/message",
+        hint: 'did you mean "†input.userId"? (the input schema does not declare this path)',
+      },
+    ]);
+  });
+
+  it("suggests a key of the run's input", () => {
+    const result = compileWith({ input: { userId: "u" } }, { _tool: "log", message: "†input.usrId" });
+    expect(result.diagnostics[0]?.hint).toMatch(/^did you mean "†input\.userId"\?/);
+  });
+
+  it("keeps the general hint when no known name is near", () => {
+    const result = compileWith({ state: {} }, fetch, { _tool: "log", message: "†state.totally" });
+    expect(unresolved(result.diagnostics)).toEqual([
+      {
+        code: "REF_UNRESOLVED",
+        pointer: "/plan/1/message",
+        hint: "the thread's state has no value there and no call of this plan writes it",
+      },
+    ]);
+  });
+
+  it("compares only a bounded number of names of one level", () => {
+    const state = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`key${i}`, i]));
+    const result = compileWith({ state }, { _tool: "log", message: "†state.kye0" });
+    expect(result.diagnostics.map((d) => [d.code, d.pointer])).toEqual([
+      ["REF_UNRESOLVED", "/plan/0/message"],
+    ]);
+    expect(result.diagnostics[0]?.hint).toMatch(/^did you mean "†state\.key0"\?/);
+  });
+});

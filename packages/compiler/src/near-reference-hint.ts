@@ -1,0 +1,144 @@
+import type { JsonValue, Path, Reference } from "@obelisk/core";
+import { formatReference, getAtPath, nearestNames } from "@obelisk/core";
+import type { CallEntry } from "./builder-types.js";
+import type { PlanBuilder } from "./plan-builder.js";
+import { schemaAtPath } from "./schema-types.js";
+
+/** At most this many names of one level (or call ids) are compared with an unresolved name. */
+const MAX_CANDIDATES = 5000;
+/** At most this many calls of a tool are named when a tool name stands where a call id belongs. */
+const MAX_TOOL_CALLS = 3;
+
+/** What the call-id hints need of a builder, gathered in one pass per builder version (only when asked). */
+interface CallNames {
+  readonly version: number;
+  /** Call ids of the plan (compiled, then uncompiled) and stored ones, at most MAX_CANDIDATES. */
+  readonly ids: ReadonlySet<string>;
+  /** The first MAX_TOOL_CALLS + 1 calls of each tool, in plan order. */
+  readonly byTool: ReadonlyMap<string, readonly CallEntry[]>;
+}
+
+const callNamesCache = new WeakMap<PlanBuilder, CallNames>();
+
+function callNames(builder: PlanBuilder): CallNames {
+  const cached = callNamesCache.get(builder);
+  if (cached !== undefined && cached.version === builder.version) return cached;
+  const ids = new Set<string>();
+  const byTool = new Map<string, CallEntry[]>();
+  for (const entry of builder.entries.values()) {
+    if (ids.size < MAX_CANDIDATES) ids.add(entry.id);
+    const list = byTool.get(entry.tool.name);
+    if (list === undefined) byTool.set(entry.tool.name, [entry]);
+    else if (list.length <= MAX_TOOL_CALLS) list.push(entry);
+  }
+  for (const source of [builder.phantomIds, builder.settings.context.callOutputs ?? []])
+    for (const id of source) {
+      if (ids.size >= MAX_CANDIDATES) break;
+      ids.add(id);
+    }
+  const names = { version: builder.version, ids, byTool };
+  callNamesCache.set(builder, names);
+  return names;
+}
+
+/** What to read for a call's output: its `_outputPath` targets, else `†calls.<id>`. */
+function readText(entry: CallEntry): string {
+  const outputPath = entry.call.outputPath;
+  if (outputPath === undefined) return `†calls.${entry.id}`;
+  return outputPath.alternatives
+    .flat()
+    .map((target) => target.text)
+    .join(" or ");
+}
+
+/** The hint for `†calls.<name>` where `name` is a tool's name, not a call id: the ids of its calls. */
+function toolNameHint(name: string, calls: readonly CallEntry[] | undefined): string {
+  const first = calls?.[0];
+  if (calls === undefined || first === undefined)
+    return `"${name}" is a tool name, not a call id, and no call of this plan uses that tool`;
+  const ids = calls
+    .slice(0, MAX_TOOL_CALLS)
+    .map((entry) => JSON.stringify(entry.id))
+    .join(", ");
+  const more = calls.length > MAX_TOOL_CALLS ? ", …" : "";
+  const have = calls.length === 1 ? "its call has the id" : "its calls have the ids";
+  return `"${name}" is a tool name, not a call id; ${have} ${ids}${more}: read ${readText(first)}`;
+}
+
+/** The hint of an unresolved `†calls.<id>`: a tool name, or the nearest call id. */
+function nearCallHint(builder: PlanBuilder, reference: Reference): NearHint | undefined {
+  const id = reference.path[0];
+  if (typeof id !== "string") return undefined;
+  const names = callNames(builder);
+  if (builder.registry.get(id) !== undefined)
+    return { replaces: true, text: toolNameHint(id, names.byTool.get(id)) };
+  const [near] = nearestNames(id, names.ids, 1);
+  if (near === undefined) return undefined;
+  const text = `did you mean ${JSON.stringify(formatReference("calls", [near, ...reference.path.slice(1)]))}?`;
+  return { replaces: false, text };
+}
+
+/** Adds up to MAX_CANDIDATES own keys of `value` (a plain object) to `out`. */
+function addKeys(value: JsonValue | undefined, out: Set<string>): void {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return;
+  for (const key in value) {
+    if (out.size >= MAX_CANDIDATES) return;
+    if (Object.hasOwn(value, key)) out.add(key);
+  }
+}
+
+/** The names known one level below `kind` + `parent`: written by the plan, in the known value, declared. */
+function knownNamesBelow(builder: PlanBuilder, kind: string, parent: Path): Set<string> {
+  const names = new Set<string>();
+  builder.writtenKeysBelow(kind, parent, names, MAX_CANDIDATES);
+  const { context, planInputSchema } = builder.settings;
+  const value =
+    kind === "state" ? context.state : kind === "input" ? context.input : context.extraKinds?.[kind];
+  const found = getAtPath(value, parent);
+  if (found.found) addKeys(found.value, names);
+  const schemas =
+    kind === "state" ? [context.stateSchema] : kind === "input" ? [planInputSchema, context.inputSchema] : [];
+  for (const root of schemas) {
+    if (root === undefined) continue;
+    const properties = schemaAtPath(root, parent)?.properties;
+    if (properties !== null && typeof properties === "object" && !Array.isArray(properties))
+      addKeys(properties as JsonValue, names);
+  }
+  return names;
+}
+
+/**
+ * The hint of an unresolved path: at the first segment that no known name of its level matches, the
+ * nearest known one (the rest of the path kept), e.g. `†state.usr.name` → `†state.user.name`.
+ */
+function nearPathHint(builder: PlanBuilder, reference: Reference): NearHint | undefined {
+  const path = reference.path;
+  for (let depth = 0; depth < path.length; depth++) {
+    const segment = path[depth];
+    if (typeof segment !== "string") return undefined;
+    const parent = path.slice(0, depth);
+    const names = knownNamesBelow(builder, reference.kind, parent);
+    if (names.has(segment)) continue;
+    const [near] = nearestNames(segment, names, 1);
+    if (near === undefined) return undefined;
+    const fixed = formatReference(reference.kind, [...parent, near, ...path.slice(depth + 1)]);
+    return { replaces: false, text: `did you mean ${JSON.stringify(fixed)}?` };
+  }
+  return undefined;
+}
+
+/** A did-you-mean for an unresolved reference; `replaces`: it says more than the general hint. */
+export interface NearHint {
+  readonly replaces: boolean;
+  readonly text: string;
+}
+
+/**
+ * The did-you-mean of an unresolved reference: the nearest (edit distance) known name where the path
+ * goes wrong — among the paths the plan writes, the call ids, the declared input (and state) properties
+ * and the known context — or, for `†calls.<tool name>`, the ids of that tool's calls. Computed only when
+ * the diagnostic is emitted, over bounded candidate lists (MAX_CANDIDATES per level).
+ */
+export function nearReferenceHint(builder: PlanBuilder, reference: Reference): NearHint | undefined {
+  return reference.kind === "calls" ? nearCallHint(builder, reference) : nearPathHint(builder, reference);
+}
