@@ -3,6 +3,7 @@ import { applyOutputInPlace, deepFreeze, ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
 import { assertAppendable, withAppendedCalls } from "./internal/append-run-calls.js";
 import { CachedStore } from "./internal/cached-store.js";
+import { FileIdentity } from "./internal/file-identity.js";
 import type { RunsQuery } from "./internal/history-arguments.js";
 import { SqliteLock, type SqliteLockOptions } from "./internal/sqlite-lock.js";
 import type { SqliteStatements } from "./internal/sqlite-schema.js";
@@ -134,6 +135,8 @@ class SqliteStore extends CachedStore {
   private readonly appendTx: (runId: RunId, first: number, texts: readonly string[]) => void;
   /** Writes a run's final record and drops its appended-call rows (folded into the record). */
   private readonly finishTx: (runId: RunId, status: RunStatus, record: string) => void;
+  /** The opened file's identity: a run that starts or ends after it was deleted or replaced fails. */
+  private readonly identity: FileIdentity;
   /** The next `run_calls` sequence number of each run this store appended to. */
   private readonly appendNext = new Map<string, number>();
 
@@ -158,6 +161,7 @@ class SqliteStore extends CachedStore {
     this.readonly = opened.readonly;
     this.sql = opened.statements;
     this.lock = new SqliteLock(db, this.sql, this.now, options.lock);
+    this.identity = new FileIdentity(file);
     this.persistTx = db.transaction((model: ThreadModel, change: ThreadChange) =>
       this.write(model, change),
     ).immediate;
@@ -429,6 +433,7 @@ class SqliteStore extends CachedStore {
     signal?: AbortSignal,
   ): Promise<void> {
     this.assertWritable(`change thread "${threadId}"`);
+    this.identity.assertSame(`change thread "${threadId}"`);
     this.model(threadId);
     await this.lock.acquire(threadId, waitMs, signal);
   }
@@ -478,6 +483,7 @@ class SqliteStore extends CachedStore {
     const run = this.getRun(runId);
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
     this.assertWritable(`finish run "${runId}"`);
+    this.identity.assertSame(`finish run "${runId}"`);
     // the appended calls are folded into the record (they are in `run`), in one transaction
     this.finishTx(runId, status, JSON.stringify({ ...run, ...final, status, endedAt }));
     this.appendNext.delete(runId);
