@@ -8,8 +8,9 @@ import { toRunResult } from "./to-run-result.js";
 /**
  * One tick: takes the thread lock, validates, records the run (plan and input, so `resume` works),
  * executes, finishes the run record, applies retention after the run and releases the lock. `resumed`: the
- * automatic ids are numbered as in the runs being resumed, whose records satisfy only their own calls. The run holds a lease on the engine until it has
- * ended, so `engine.close()` cancels it and waits for its record instead of closing the store under it.
+ * automatic ids are numbered as in the runs being resumed, whose records satisfy only their own calls.
+ * The run holds a lease on the engine until it has ended, so `engine.close()` cancels it and waits for its
+ * record instead of closing the store under it.
  */
 export async function runPlan(
   runtime: EngineRuntime,
