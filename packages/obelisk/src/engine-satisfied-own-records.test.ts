@@ -73,6 +73,25 @@ describe("a completed record satisfies a call of its own run (or resume chain) o
     await engine.close();
   });
 
+  it("a satisfied call re-stores its output when the thread holds another run's output under its id", async () => {
+    const engine = createEngine({
+      tools: [{ name: "echo", input: { type: "object" }, run: (args) => (args as { v: unknown }).v }],
+    });
+    await engine.run([{ _tool: "echo", _id: "x", v: 1 }], { threadId: "t" });
+    await engine.run([{ _tool: "echo", _id: "x", v: 2 }], { threadId: "t" });
+    const again = await engine.run(
+      [
+        { _tool: "echo", _id: "x", v: 1 },
+        { _tool: "echo", _id: "reads", v: "†calls.x", _outputPath: "†state.read" },
+      ],
+      { threadId: "t" },
+    );
+    expect(again.calls.x).toMatchObject({ status: "satisfied", wrote: ["†calls.x"] });
+    expect(again.state.read).toBe(1);
+    expect(await engine.get("t", "†calls.x")).toEqual({ found: true, value: 1 });
+    await engine.close();
+  });
+
   it("resume after an interruption: an unfinished call is not satisfied by its identical sibling's record", async () => {
     const held = heldSteps();
     const store = createMemoryStore();
@@ -96,6 +115,38 @@ describe("a completed record satisfies a call of its own run (or resume chain) o
     expect(resumed.calls.step$2?.status).toBe("succeeded");
     expect(resumed.state).toEqual({ list: [2, 2] });
     expect(held.keys).toEqual(["t:step$1", "t:step$2", "t:step$2"]);
+    await engine.close();
+  });
+
+  it("resume: a completed call is satisfied by its own record though an identical sibling committed after it", async () => {
+    const held = heldSteps();
+    const engine = createEngine({
+      tools: [
+        held.tool,
+        { name: "echo", input: { type: "object" }, run: (args) => (args as { v: unknown }).v },
+      ],
+    });
+    const abort = new AbortController();
+    const running = engine.run(
+      [
+        { _tool: "echo", _id: "p1", v: 1, _outputPath: "†state.l", _outputMethod: "push" },
+        { _tool: "echo", _id: "g", v: 1, _outputPath: "†state.g" },
+        { _tool: "echo", _id: "p2", v: "†state.g", _outputPath: "†state.l", _outputMethod: "push" },
+        { _tool: "step", _id: "slow", n: 0 },
+      ],
+      { threadId: "t", signal: abort.signal },
+    );
+    await until(() => held.gates.length === 1);
+    abort.abort();
+    const interrupted = await running;
+    expect(interrupted.state.l).toEqual([1, 1]);
+    const resuming = engine.resume(interrupted.runId);
+    await until(() => held.gates.length === 2);
+    held.gates[1]?.resolve(undefined);
+    const resumed = await resuming;
+    expect(resumed.calls.p1?.status).toBe("satisfied");
+    expect(resumed.calls.p2?.status).toBe("satisfied");
+    expect(resumed.state.l).toEqual([1, 1]);
     await engine.close();
   });
 

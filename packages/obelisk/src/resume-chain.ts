@@ -1,5 +1,5 @@
 import type { RunId } from "@obelisk/core";
-import type { RunRecord, StateStore } from "@obelisk/state";
+import type { CallRecord, RunRecord, StateStore } from "@obelisk/state";
 import type { ResumedNumbering } from "./engine-runtime.js";
 
 /** Most runs a resume chain is followed through (a resume of a resume of …), newest first. */
@@ -13,6 +13,11 @@ export interface ResumeChain {
   readonly runs: readonly RunRecord[];
   /** Their ids: their records satisfy only the call with the same id. */
   readonly runIds: ReadonlySet<string>;
+  /**
+   * The latest completed (`succeeded`) record of each call id in the chain: a call is satisfied by its own
+   * record even when the store's latest record of the same key is an identical sibling's.
+   */
+  readonly records: ReadonlyMap<string, CallRecord>;
   /** The original numbering of automatic ids (absent for records without `firstAutoIdNumber`). */
   readonly numbering: ResumedNumbering | undefined;
 }
@@ -33,13 +38,21 @@ export async function resumeChain(store: StateStore, record: RunRecord): Promise
     runIds.add(previous.runId);
     current = previous;
   }
-  const first = record.firstAutoIdNumber;
-  let numbering: ResumedNumbering | undefined;
-  if (first !== undefined && Number.isSafeInteger(first) && first >= 1) {
-    const ownCallIds = new Set<string>();
-    for (const run of runs)
-      for (const call of await store.listCallRecords(run.runId)) ownCallIds.add(call.callId);
-    numbering = { firstAutoIdNumber: first, ownCallIds };
+  const ownCallIds = new Set<string>();
+  const records = new Map<string, CallRecord>();
+  // newest run first: the first succeeded record met for an id is its latest
+  for (const run of runs) {
+    const calls = await store.listCallRecords(run.runId);
+    for (let at = calls.length - 1; at >= 0; at--) {
+      const call = calls[at] as CallRecord;
+      ownCallIds.add(call.callId);
+      if (call.status === "succeeded" && !records.has(call.callId)) records.set(call.callId, call);
+    }
   }
-  return { resumeOf: record.runId, runs, runIds, numbering };
+  const first = record.firstAutoIdNumber;
+  const numbering =
+    first !== undefined && Number.isSafeInteger(first) && first >= 1
+      ? { firstAutoIdNumber: first, ownCallIds }
+      : undefined;
+  return { resumeOf: record.runId, runs, runIds, records, numbering };
 }

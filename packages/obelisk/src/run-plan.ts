@@ -71,7 +71,7 @@ async function leasedRun(
         ...(engine.random === undefined ? {} : { random: engine.random }),
         ...(engine.limits?.maxValueBytes === undefined ? {} : { maxValueBytes: engine.limits.maxValueBytes }),
         events: hub,
-        ...(resumed === undefined ? {} : { resumes: resumed.runIds }),
+        ...(resumed === undefined ? {} : { resumes: resumed.runIds, resumedRecords: resumed.records }),
       });
     } catch (error) {
       await runtime.store.finishRun(runId, "failed", runtime.endedAt());

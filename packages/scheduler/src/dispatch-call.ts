@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { CompiledCall, RegisteredTool } from "@obelisk/compiler";
 import {
   assertNever,
@@ -7,7 +8,7 @@ import {
   ObeliskError,
   toJsonValue,
 } from "@obelisk/core";
-import type { Awaitable, CallRecord } from "@obelisk/state";
+import type { Awaitable, CallRecord, StateStore } from "@obelisk/state";
 import { isThenable } from "./awaitable.js";
 import { callHash } from "./call-hash.js";
 import type { CallEnding } from "./call-record.js";
@@ -235,13 +236,15 @@ function cancelledEnding(host: DispatchHost): CallEnding {
 function reuse(host: DispatchHost, index: number, run: CallRun, record: CallRecord): Awaitable<void> {
   if (run.call.outputPath !== undefined || record.result === undefined)
     return satisfied(host, index, run, record, false);
-  // a stored output (†calls.<id>) the thread still holds is not stored again (nor its metadata touched)
+  // a stored output (†calls.<id>) the thread still holds is not stored again (nor its metadata touched);
+  // one another run stored under the same id is replaced, as a satisfied call's lost targets are
   const { store, threadId } = host.options;
+  const result = record.result;
+  const holds = (found: Awaited<ReturnType<StateStore["getCallOutput"]>>): boolean =>
+    found !== undefined && "value" in found && isDeepStrictEqual(found.value, result);
   const held = store.getCallOutput(asThreadId(threadId), run.call.id);
-  if (!isThenable(held)) return satisfied(host, index, run, record, held !== undefined && "value" in held);
-  return Promise.resolve(held).then((found) =>
-    satisfied(host, index, run, record, found !== undefined && "value" in found),
-  );
+  if (!isThenable(held)) return satisfied(host, index, run, record, holds(held));
+  return Promise.resolve(held).then((found) => satisfied(host, index, run, record, holds(found)));
 }
 
 function satisfied(
@@ -309,7 +312,11 @@ export function dispatchCall(
   // resolved parameters are deep-frozen (resolveParams): the digests of their large arrays can be kept
   run.hash = callHash(call, run.params, true);
   if (call.rerun || tool.fresh) return confirmThenExecute(host, index, run, tool);
-  const { store, threadId } = host.options;
+  const { store, threadId, resumedRecords } = host.options;
+  // resumed: the call's own record of the chain first (the store answers only the latest of a key, which
+  // may be an identical sibling's: a completed push would run again)
+  const own = resumedRecords?.get(call.id);
+  if (own !== undefined && own.callHash === run.hash) return reuse(host, index, run, own);
   const found = store.findCompletedCall(asThreadId(threadId), run.hash);
   // Synchronous stores (memory, SQLite) answer at once: no closure, no microtask hop.
   if (!isThenable(found)) return afterLookup(host, index, run, tool, found);

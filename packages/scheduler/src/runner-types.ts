@@ -1,6 +1,6 @@
 import type { CompiledCall, ToolRegistry } from "@obelisk/compiler";
 import type { JsonObject, JsonValue, PlanHash } from "@obelisk/core";
-import type { CallStatus, RecordedError, StateStore } from "@obelisk/state";
+import type { CallRecord, CallStatus, RecordedError, StateStore } from "@obelisk/state";
 import type { CallLimiter } from "./call-limiter.js";
 import type { ConfirmHook } from "./confirm-types.js";
 import type { EventHub } from "./event-hub.js";
@@ -57,6 +57,8 @@ export interface RunnerOptions {
    * as this run's own records do, so an unfinished call is never `satisfied` by an identical sibling's record.
    */
   readonly resumes?: ReadonlySet<string>;
+  /** The latest completed record of each call id in that chain: a call is satisfied by its own first. */
+  readonly resumedRecords?: ReadonlyMap<string, CallRecord>;
 }
 
 /** The final report of one call. */

@@ -72,7 +72,8 @@ export function overwriteCases(openStore: OpenStore): void {
       expect((await variable(store, "†state.o"))?.description).toBe("new");
     });
 
-    it("a satisfied call whose output is still stored changes nothing; an evicted one is stored again (review 7 M4)", async () => {
+    it("a satisfied commit without an output changes nothing; one with an output stores it (review 7 M4)", async () => {
+      // the scheduler sends a satisfied call's output only when the thread lost it or holds another value
       const clock = manualClock();
       const store = await openStore({ now: clock.now });
       await commitOk(store, { callId: "c1", output: "co" });
@@ -80,10 +81,13 @@ export function overwriteCases(openStore: OpenStore): void {
       await commitOk(store, { callId: "b", writes: [write(["b"], 1)] });
       clock.advance(60_000);
       const before = await variable(store, "†calls.c1");
-      await commitOk(store, { callId: "c1", status: "satisfied", output: "co" });
+      await commitOk(store, { callId: "c1", status: "satisfied" });
       expect(await variable(store, "†calls.c1")).toEqual(before);
+      await commitOk(store, { callId: "c1", status: "satisfied", output: "other run's" });
+      expect(await store.getCallOutput(THREAD, "c1")).toEqual({ value: "other run's" });
       await store.keepLastN(THREAD, 1);
-      expect((await store.listVariables(THREAD)).map((meta) => meta.reference)).toEqual(["†state.b"]);
+      expect((await store.listVariables(THREAD)).map((meta) => meta.reference)).toEqual(["†calls.c1"]);
+      await store.keepLastN(THREAD, 0);
       await commitOk(store, { callId: "c1", status: "satisfied", output: "co" });
       expect(await store.getCallOutput(THREAD, "c1")).toEqual({ value: "co" });
     });

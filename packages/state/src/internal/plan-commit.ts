@@ -280,9 +280,9 @@ function planApplied(
   }
   let outputs: ThreadChange["outputs"] = NONE;
   let output: JsonValue | undefined;
-  // a satisfied call (a re-sent plan) whose output is still stored re-applies nothing: the variable stays
-  // as it is (no new version or update time), as for its state targets (SPEC §7)
-  if (commit.output !== undefined && !(record.status === "satisfied" && isStoredOutput(overlay, record))) {
+  // a satisfied call (a re-sent plan) sends an output only when the thread lost it or holds another
+  // value under its id (the scheduler compares): one it still holds stays as it is (no new version)
+  if (commit.output !== undefined) {
     const copy = toJsonValue(commit.output, { maxBytes: maxBytesOf(commit) });
     if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `output: ${copy.message}`);
     const reference = formatReference("calls", [record.callId]);
@@ -309,10 +309,6 @@ function planApplied(
     nextSeq: seq,
   };
 }
-
-/** True when the call's output is stored (a live `†calls.<id>` variable). */
-const isStoredOutput = (overlay: ModelOverlay, record: CallRecord): boolean =>
-  overlay.get(formatReference("calls", [record.callId])) !== undefined;
 
 /**
  * The variables below a written path: a `set` replaces the value, so they are superseded (dropped). An
