@@ -135,6 +135,8 @@ export class PlanBuilder {
   #add(source: PlanCallSource, out: Diagnostic[]): CompiledCall | undefined {
     const raw = callObject(source.value, source.pointer, out);
     let call: CompiledCall | undefined;
+    const autoBefore = this.#nextAuto;
+    const autoUsedBefore = this.autoIdsUsed;
     if (raw !== undefined) {
       const tool = callTool(raw, source.pointer, this.registry, out);
       const id = this.#resolveId(raw, source.pointer, tool, out);
@@ -152,6 +154,12 @@ export class PlanBuilder {
           this.#addPhantom(raw, body.outputPath);
         }
       }
+    }
+    // A refused streamed call gives its automatic number back: the run record keeps only the accepted
+    // calls, and `resume` numbers those without gaps, so the ids (and idempotency keys) must agree.
+    if (call === undefined && this.options.refuseInvalid) {
+      this.#nextAuto = autoBefore;
+      this.autoIdsUsed = autoUsedBefore;
     }
     for (const diagnostic of out) this.diagnostics.push({ index: source.index, diagnostic });
     return call;

@@ -45,6 +45,55 @@ describe.each(storeKinds())("a call refused by add on the $name store did not ha
     kind.cleanup();
   });
 
+  it("its automatic id goes to the next call, so resume gives the accepted calls the ids they had", async () => {
+    const keys: string[] = [];
+    let hold: (() => void) | undefined;
+    engine = createEngine({
+      store: kind.open(),
+      tools: [
+        {
+          name: "echo",
+          input: { type: "object", properties: { v: {} } },
+          run: (args, ctx) => {
+            keys.push(`${ctx.idempotencyKey}=${String((args as { v: unknown }).v)}`);
+            if ((args as { v: unknown }).v !== "b" || hold === undefined) return (args as { v: unknown }).v;
+            return new Promise((resolve) => {
+              hold = () => resolve("b");
+            });
+          },
+        },
+      ],
+    });
+    hold = () => {};
+    const abort = new AbortController();
+    const run = await engine.open({ threadId: "s", signal: abort.signal });
+    expect(run.add({ _tool: "echo", v: "a", _outputPath: "†state.a" })).toMatchObject({
+      ok: true,
+      callId: "echo$1",
+    });
+    expect(run.add({ _tool: "echo", v: "bad", _outputPath: "†input.q" }).ok).toBe(false);
+    expect(run.add({ _tool: "echo", v: "b", _outputPath: "†state.b" })).toMatchObject({
+      ok: true,
+      callId: "echo$2",
+    });
+    expect(run.add({ _tool: "echo", v: "c", _outputPath: "†state.c" })).toMatchObject({
+      ok: true,
+      callId: "echo$3",
+    });
+    abort.abort();
+    const interrupted = await closeWithin(run.close());
+    expect(interrupted).not.toBe("still pending");
+    hold = undefined;
+    const resumed = await engine.resume(run.runId);
+    expect(resumed.status).toBe("succeeded");
+    expect(Object.fromEntries(Object.entries(resumed.calls).map(([id, call]) => [id, call.status]))).toEqual({
+      echo$1: "satisfied",
+      echo$2: "succeeded",
+      echo$3: "satisfied",
+    });
+    expect(keys).toEqual(["s:echo$1=a", "s:echo$2=b", "s:echo$3=c", "s:echo$2=b"]);
+  });
+
   it("a reader of its path is not wired to it: close ends the reader REF_UNRESOLVED instead of hanging", async () => {
     const run = await setup().open({ threadId: "t", input: { amount: 5 } });
     const refused = run.add({ _tool: "latent", _id: "w", _output: 5, _outputPath: "†state.w" });
