@@ -3,6 +3,7 @@ import {
   asCallId,
   asThreadId,
   deepFreeze,
+  formatReference,
   type InputExpression,
   pathsOverlap,
   type Reference,
@@ -113,13 +114,27 @@ export function preloadCallOutputs(
     if (isThenable(stored)) pending.push(Promise.resolve(stored).then(keep));
     else keep(stored);
   };
+  // An evicted array element is a null hole (decision 0013): a plan reading it finds nothing, as for an
+  // evicted key. Only a null at an index is asked about (its tombstone), so this costs nothing otherwise.
+  const checkHole = (reference: Reference): void => {
+    const path = reference.path;
+    if (typeof path[path.length - 1] !== "number" || context.stateAt(path) !== null) return;
+    const tombstone = store.getTombstone(asThreadId(threadId), formatReference("state", path));
+    const keep = (found: Awaited<typeof tombstone>): void => {
+      if (found !== undefined) context.addHole(path);
+    };
+    if (isThenable(tombstone)) pending.push(Promise.resolve(tombstone).then(keep));
+    else keep(tombstone);
+  };
   const loadAll = (expression: InputExpression): void => {
     const alternatives = expression.alternatives;
     for (let alternative = 0; alternative < alternatives.length; alternative++) {
       const operands = alternatives[alternative] as readonly Reference[];
       for (let operand = 0; operand < operands.length; operand++) {
-        const id = producerId(operands[operand] as Reference);
+        const reference = operands[operand] as Reference;
+        const id = producerId(reference);
         if (id !== undefined) load(id);
+        else if (reference.kind === "state") checkHole(reference);
       }
     }
   };

@@ -18,6 +18,13 @@ function topKey(segment: string | number): string | undefined {
   return key === undefined || FORBIDDEN_SEGMENTS.has(key) ? undefined : key;
 }
 
+/** A path as one string whose prefixes are its ancestors' keys (segments end with a separator). */
+function pathKey(path: Path): string {
+  let key = "";
+  for (const segment of path) key += `${typeof segment === "number" ? `#${segment}` : `.${segment}`}\u0000`;
+  return key;
+}
+
 /**
  * The run's in-memory working copy of the context: input, state (updated in place from the same writes
  * that are committed), call outputs (in-plan and preloaded stored ones) and host kinds. Values from the
@@ -78,6 +85,7 @@ export class WorkingContext implements ContextProbe {
   write(writes: readonly StateWrite[]): string | undefined {
     const written = this.written;
     const base = this.baseState;
+    if (this.holes !== undefined) this.fillHoles(writes);
     for (let at = 0; at < writes.length; at++) {
       const path = (writes[at] as StateWrite).path;
       if (path.length === 0) continue;
@@ -90,6 +98,15 @@ export class WorkingContext implements ContextProbe {
     return writeAllInPlace(written, writes);
   }
 
+  /** A write at, above or below a hole gives it a value again (or replaces what holds it). */
+  private fillHoles(writes: readonly StateWrite[]): void {
+    const holes = this.holes as Set<string>;
+    for (const write of writes) {
+      const written = pathKey(write.path);
+      for (const hole of holes) if (hole.startsWith(written) || written.startsWith(hole)) holes.delete(hole);
+    }
+  }
+
   /** Records a call output (`†calls.<id>`). */
   setCallOutput(callId: string, value: JsonValue): void {
     this.calls[callId] = value;
@@ -100,10 +117,20 @@ export class WorkingContext implements ContextProbe {
     return Object.hasOwn(this.calls, callId);
   }
 
+  /** Evicted array elements (null holes) read by the plan, by path key, until this run writes them. */
+  private holes: Set<string> | undefined = undefined;
+
+  /** Marks the null at `path` as an evicted array element: it reads as missing until written. */
+  addHole(path: Path): void {
+    this.holes ??= new Set();
+    this.holes.add(pathKey(path));
+  }
+
   /** The referenced value, or `undefined` when it does not exist. */
   valueOf(reference: Reference): JsonValue | undefined {
-    if (reference.kind === "state") return this.stateAt(reference.path);
-    return valueAtPath(this.roots.get(reference.kind), reference.path);
+    if (reference.kind !== "state") return valueAtPath(this.roots.get(reference.kind), reference.path);
+    const value = this.stateAt(reference.path);
+    return value === null && this.holes?.has(pathKey(reference.path)) === true ? undefined : value;
   }
 
   /** True when the reference exists (existence, not truthiness). */
