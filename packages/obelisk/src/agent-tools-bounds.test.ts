@@ -118,6 +118,20 @@ describe("get_variable: every answer is bounded (review 7 H2)", () => {
     ]);
   });
 
+  it("a key too long for a page is listed in tooLarge and the page moves past it (no endless next)", async () => {
+    const engine = createEngine({ tools: [give] });
+    await engine.set("t", "†state.longkey", { ["k".repeat(50_000)]: 1, b: 2 });
+    const call = byName(agentTools(engine, "t"));
+    const first = await call("get_variable", { reference: "†state.longkey", limit: 1 });
+    expect(size(first)).toBeLessThan(2_000);
+    expect(first).toMatchObject({ entries: {}, limit: 1, next: 1 });
+    expect(first.tooLarge).toHaveLength(1);
+    const second = await call("get_variable", { reference: "†state.longkey", offset: 1 });
+    expect(second).toMatchObject({ entries: { b: 2 }, limit: 1, total: 2 });
+    const whole = await call("get_variable", { reference: "†state.longkey" });
+    expect(whole).toMatchObject({ entries: { b: 2 }, limit: 2 });
+  });
+
   it("offset/limit on a number is USAGE; a string offset says it was a string", async () => {
     const { engine, call } = await bigThread();
     await engine.set("t", "†state.n", 5);

@@ -162,7 +162,8 @@ function containerPage(
       used += size + keyCost + 1;
       continue;
     }
-    const overCap = jsonLengthWithin(item, itemCap) > itemCap;
+    // a key too long for a page counts as too large too: otherwise a page could never get past it
+    const overCap = keyCost > GET_LIMITS.itemChars || jsonLengthWithin(item, itemCap) > itemCap;
     // an array page ends before an item that does not fit, unless the page would be empty
     if (!overCap || (key === undefined && at > start)) break;
     const entry = tooLargeEntry(kind, path, key ?? at, item);
