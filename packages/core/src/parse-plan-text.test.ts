@@ -173,6 +173,15 @@ describe("parsePlanText: numbers a double cannot hold", () => {
     // JSON.stringify's own text of a large double reads back as that double
     expect(codes(JSON.stringify([{ _tool: "a", v: 2 ** 60, w: -(2 ** 70) }]))).toEqual([]);
     expect(codes('[{"_tool":"a","v":1152921504606846976}]')).toEqual([]);
+    // any spelling of a number the double changes (review 8 M4), and the shortest texts with exponents
+    expect(
+      codes('[{"_tool":"a","f":9007199254740993.0,"e":9007199254740993e0,"h":9007199254740992.5}]'),
+    ).toEqual([
+      ["JSON_SYNTAX", "/0/f"],
+      ["JSON_SYNTAX", "/0/e"],
+      ["JSON_SYNTAX", "/0/h"],
+    ]);
+    expect(codes('[{"_tool":"a","v":1e21,"w":1.5e300,"x":9007199254740992.0,"y":-2e53}]')).toEqual([]);
   });
 
   it("reads -0 as 0 (the plan's canonical text writes it so)", () => {

@@ -43,13 +43,38 @@ function duplicateKeyDiagnostic(pointer: string, key: string): Diagnostic {
   );
 }
 
+/** A decimal literal's exact value as `digits × 10^-scale` (scale ≥ 0), or undefined when it is not one. */
+function exactDecimal(text: string): { digits: bigint; scale: number } | undefined {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (match === null) return undefined;
+  const [, sign, whole, fraction = "", exponent = "0"] = match;
+  let scale = fraction.length - Number(exponent);
+  let digits = BigInt(`${sign}${whole}${fraction}`);
+  if (scale < 0) {
+    digits *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { digits, scale };
+}
+
+/** True when two exact decimals are the same number. */
+function sameDecimal(a: { digits: bigint; scale: number }, b: { digits: bigint; scale: number }): boolean {
+  const scale = Math.max(a.scale, b.scale);
+  return a.digits * 10n ** BigInt(scale - a.scale) === b.digits * 10n ** BigInt(scale - b.scale);
+}
+
 /**
- * True when an integer literal beyond ±2^53 names another number than the double it parsed to: neither
- * that double's exact value nor its shortest text (`JSON.stringify` writes 2^60 as 1152921504606847000).
+ * True when a number literal beyond ±2^53 names another number than the double it parsed to: neither that
+ * double's exact value nor its shortest text (`JSON.stringify` writes 2^60 as 1152921504606847000), in any
+ * spelling (`9007199254740993`, `9007199254740993.0`, `9007199254740993e0`, `9007199254740992.5`).
  */
 function losesPrecision(value: number, literal: string): boolean {
-  if (Math.abs(value) <= Number.MAX_SAFE_INTEGER || !/^-?\d+$/.test(literal)) return false;
-  return literal !== String(value) && BigInt(literal) !== BigInt(value);
+  if (Math.abs(value) <= Number.MAX_SAFE_INTEGER || literal === String(value)) return false;
+  const exact = exactDecimal(literal);
+  if (exact === undefined) return false;
+  const shortest = exactDecimal(String(value));
+  if (shortest !== undefined && sameDecimal(exact, shortest)) return false;
+  return !sameDecimal(exact, { digits: BigInt(value), scale: 0 });
 }
 
 interface Pending {
