@@ -27,7 +27,7 @@ function numberRangeDiagnostic(pointer: string): Diagnostic {
 function numberPrecisionDiagnostic(pointer: string, literal: string): Diagnostic {
   return planDiagnostic(
     "JSON_SYNTAX",
-    `the integer ${literal.length > 40 ? `${literal.slice(0, 40)}…` : literal} cannot be held exactly (it is beyond ±2^53)`,
+    `the number ${literal.length > 40 ? `${literal.slice(0, 40)}…` : literal} cannot be held exactly (it is beyond ±2^53)`,
     pointer,
     "write it as a string (an id, an account number), or as a number within ±9007199254740991",
   );
