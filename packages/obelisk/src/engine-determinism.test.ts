@@ -56,6 +56,34 @@ describe("what a run hands on does not depend on which call finished first (SPEC
     expect(rendered).toEqual(['Describe {"age":36,"name":"Ada"}', 'Describe {"age":36,"name":"Ada"}']);
   });
 
+  it("a concat call's thrown error is appended to its failure branch as one item", async () => {
+    const engine = createEngine({
+      tools: [
+        defineTool({
+          name: "fetchMore",
+          input: { type: "object" },
+          run: () => {
+            throw Object.assign(new Error("page gone"), { code: "GONE" });
+          },
+        }),
+      ],
+    });
+    const result = await engine.run(
+      [
+        {
+          _tool: "fetchMore",
+          _id: "f",
+          _outputPath: "†state.items || †state.errors",
+          _outputMethod: "concat",
+        },
+      ],
+      { threadId: "t" },
+    );
+    expect(result.calls.f).toMatchObject({ status: "succeeded", branch: 1, error: { code: "GONE" } });
+    expect(result.state.errors).toEqual([{ name: "Error", message: "page gone", code: "GONE" }]);
+    await engine.close();
+  });
+
   it("a thrown error whose data is not JSON still goes to the failure branch, without that data", async () => {
     const engine = createEngine({
       tools: [

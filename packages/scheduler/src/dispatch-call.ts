@@ -102,10 +102,13 @@ export function onInvoked(
       const alternative = failureBranch(call);
       if (alternative === undefined)
         return host.end(index, { status: "failed", wrote: [], error: outcome.error });
+      // concat appends an array's items: the error object goes in as one item, so the failure branch
+      // of a concat call can be written at all (it always failed OUTPUT_WRITE_FAILED before)
+      const value = errorValue(outcome.error);
       return host.complete(index, {
         status: "succeeded",
         alternative,
-        value: errorValue(outcome.error),
+        value: call.outputMethod === "concat" ? [value] : value,
         error: outcome.error,
       });
     }
