@@ -26,11 +26,17 @@ describe("a plan reading an evicted array element (a null hole) finds nothing th
           _outputPath: "†state.picked",
         },
         { _tool: "echo", _id: "live", v: "†state.items[2]", _outputPath: "†state.live" },
+        {
+          _tool: "echo",
+          _id: "fromEnd",
+          v: "†state.items[-3] || †state.items[-1]",
+          _outputPath: "†state.end",
+        },
       ],
       { threadId: "t" },
     );
     expect(result.calls.hole).toMatchObject({ status: "failed", error: { code: "REF_UNRESOLVED" } });
-    expect(result.state).toMatchObject({ picked: "second", live: "third" });
+    expect(result.state).toMatchObject({ picked: "second", live: "third", end: "third" });
     // written again in a run, it is a value for the calls after the writer
     const refilled = await engine.run(
       [

@@ -118,8 +118,15 @@ export function preloadCallOutputs(
   // evicted key. Only a null at an index is asked about (its tombstone), so this costs nothing otherwise.
   const checkHole = (reference: Reference): void => {
     const path = reference.path;
-    if (typeof path[path.length - 1] !== "number" || context.stateAt(path) !== null) return;
-    const tombstone = store.getTombstone(asThreadId(threadId), formatReference("state", path));
+    const last = path[path.length - 1];
+    if (typeof last !== "number" || context.stateAt(path) !== null) return;
+    // a negative index counts from the end: the tombstone names the element by its position
+    const parent = last < 0 ? context.stateAt(path.slice(0, -1)) : undefined;
+    const position = Array.isArray(parent) ? parent.length + last : last;
+    const tombstone = store.getTombstone(
+      asThreadId(threadId),
+      formatReference("state", [...path.slice(0, -1), position]),
+    );
     const keep = (found: Awaited<typeof tombstone>): void => {
       if (found !== undefined) context.addHole(path);
     };

@@ -30,6 +30,9 @@ export function evictionCases(openStore: OpenStore): void {
       expect(await store.getTombstone(THREAD, "†state.items[0]")).toMatchObject({ reason: "maxVariables" });
       // reading the hole answers REF_EVICTED, its neighbours their own values
       await expect(getValue(store, THREAD, "†state.items[0]")).rejects.toMatchObject({ code: "REF_EVICTED" });
+      await expect(getValue(store, THREAD, "†state.items[-3]")).rejects.toMatchObject({
+        code: "REF_EVICTED",
+      });
       expect(await getValue(store, THREAD, "†state.items[1]")).toEqual({ found: true, value: "second" });
       // a second eviction takes the value of the variable it evicts, not its neighbour's
       await store.keepLastN(THREAD, 1);

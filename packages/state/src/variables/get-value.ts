@@ -176,8 +176,16 @@ export async function getValue(
   if (lookup.found) {
     // an evicted array element is a null hole (the later elements keep their places): its tombstone,
     // exactly at this path, tells it from a written null
-    if (lookup.value === null && kind === "state" && typeof path[path.length - 1] === "number") {
-      const hole = await store.getTombstone(threadId, formatReference("state", path));
+    const last = path[path.length - 1];
+    if (lookup.value === null && kind === "state" && typeof last === "number") {
+      // a negative index counts from the end: the tombstone names the element by its position
+      const parent = last < 0 ? getAtPath(root, below.slice(0, -1)) : undefined;
+      const position =
+        parent?.found === true && Array.isArray(parent.value) ? parent.value.length + last : last;
+      const hole = await store.getTombstone(
+        threadId,
+        formatReference("state", [...path.slice(0, -1), position]),
+      );
       if (hole !== undefined) throw evicted(text, hole);
     }
     return page(text, lookup.value, options);
