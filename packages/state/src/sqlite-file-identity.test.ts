@@ -3,21 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asRunId } from "@obelisk/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { RUN, THREAD } from "./conformance/commit-fixtures.js";
+import { RUN, runRecord, THREAD } from "./conformance/commit-fixtures.js";
 import { createSqliteStore } from "./sqlite-store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "obelisk-identity-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const run = {
-  runId: RUN,
-  threadId: THREAD,
-  planHash: "sha256:x",
-  plan: [],
-  input: {},
-  status: "running",
-  startedAt: "t",
-} as const;
+const run = runRecord();
 
 describe("sqlite: a store file deleted or replaced under an open store (review 5 L1)", () => {
   it.each(["deleted", "replaced"])(

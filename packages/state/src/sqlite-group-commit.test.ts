@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { commitOf, RUN, THREAD, write } from "./conformance/commit-fixtures.js";
+import { commitOf, RUN, runRecord, THREAD, write } from "./conformance/commit-fixtures.js";
 import { createSqliteStore } from "./sqlite-store.js";
 import type { CallCommit, StateStore } from "./store-types.js";
 
@@ -18,15 +18,7 @@ async function openFile(file = join(dir, `group-${++counter}.db`)) {
   const store = createSqliteStore(file);
   stores.push(store);
   await store.openThread(THREAD, { stateSchema: { type: "object", properties: { n: { type: "number" } } } });
-  await store.createRun({
-    runId: RUN,
-    threadId: THREAD,
-    planHash: "sha256:x",
-    plan: null,
-    input: {},
-    status: "running",
-    startedAt: "2025-01-01T00:00:00.000Z",
-  });
+  await store.createRun(runRecord({ plan: null, startedAt: "2025-01-01T00:00:00.000Z" }));
   const commitCalls = store.commitCalls?.bind(store);
   if (commitCalls === undefined) throw new Error("the SQLite store has no commitCalls");
   return { store, file, commitCalls };

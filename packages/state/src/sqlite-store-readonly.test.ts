@@ -6,7 +6,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { asRunId, ObeliskError } from "@obelisk/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { commitOf, commitOk, manualClock, RUN, THREAD, write } from "./conformance/commit-fixtures.js";
+import {
+  commitOf,
+  commitOk,
+  manualClock,
+  RUN,
+  runRecord,
+  THREAD,
+  write,
+} from "./conformance/commit-fixtures.js";
 import { createSqliteStore } from "./sqlite-store.js";
 import type { StateStore } from "./store-types.js";
 import { getValue } from "./variables/get-value.js";
@@ -30,15 +38,7 @@ async function filledStore(now = Date.now): Promise<{ folder: string; file: stri
   folders.push(folder);
   const file = join(folder, "state.db");
   const store = createSqliteStore(file, { now });
-  await store.createRun({
-    runId: RUN,
-    threadId: THREAD,
-    planHash: "sha256:x",
-    plan: [],
-    input: {},
-    status: "succeeded",
-    startedAt: "t",
-  });
+  await store.createRun(runRecord({ status: "succeeded" }));
   await commitOk(store, { callId: "a", writes: [write(["greeting"], "hi")] });
   await commitOk(store, { callId: "b", writes: [write(["n"], 1)], output: { o: 1 } });
   await store.close();

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { asRunId } from "@obelisk/core";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { commitOk, manualClock, RUN, THREAD, write } from "./conformance/commit-fixtures.js";
+import { commitOk, manualClock, RUN, runRecord, THREAD, write } from "./conformance/commit-fixtures.js";
 import { describeStoreConformance } from "./conformance/describe-store-conformance.js";
 import { createSqliteStore } from "./sqlite-store.js";
 import type { StateStore } from "./store-types.js";
@@ -37,15 +37,7 @@ describe("sqlite persistence", () => {
       stateSchema: { type: "object", properties: { n: { type: "number" } } },
     });
     await first.reserveCallNumbers(THREAD, 7);
-    await first.createRun({
-      runId: RUN,
-      threadId: THREAD,
-      planHash: "sha256:x",
-      plan: [],
-      input: {},
-      status: "running",
-      startedAt: "t",
-    });
+    await first.createRun(runRecord());
     await commitOk(first, {
       callId: "a",
       callHash: "h",

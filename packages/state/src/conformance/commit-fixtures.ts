@@ -2,7 +2,14 @@ import type { JsonObject, JsonValue, OutputMethod, Path, RunId, ThreadId } from 
 import { applyOutput, asCallId, asRunId, asThreadId, formatReference } from "@obelisk/core";
 import { unsetAtPath } from "../internal/unset-at-path.js";
 import type { StoreOptions } from "../store-options.js";
-import type { CallCommit, CallRecord, CallStatus, StateStore, StateWrite } from "../store-types.js";
+import type {
+  CallCommit,
+  CallRecord,
+  CallStatus,
+  RunRecord,
+  StateStore,
+  StateWrite,
+} from "../store-types.js";
 
 /** Makes a store for one test; `cleanup` runs after it. */
 export type MakeStore = (options?: StoreOptions) => StateStore | Promise<StateStore>;
@@ -77,4 +84,18 @@ export async function foldedLog(store: StateStore): Promise<JsonObject> {
     }
   }
   return state;
+}
+
+/** A run record for store tests: {@link RUN} on {@link THREAD}, `running`, with `changes` applied. */
+export function runRecord(changes: Partial<RunRecord> = {}): RunRecord {
+  return {
+    runId: RUN,
+    threadId: THREAD,
+    planHash: "sha256:x",
+    plan: [],
+    input: {},
+    status: "running",
+    startedAt: "t",
+    ...changes,
+  };
 }
