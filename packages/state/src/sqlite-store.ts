@@ -1,11 +1,11 @@
 import type { JsonObject, JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { applyOutputInPlace, deepFreeze, ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
-import { assertAppendable, withAppendedCalls } from "./internal/append-run-calls.js";
 import { CachedStore } from "./internal/cached-store.js";
 import { FileIdentity } from "./internal/file-identity.js";
 import type { RunsQuery } from "./internal/history-arguments.js";
 import { SqliteLock, type SqliteLockOptions } from "./internal/sqlite-lock.js";
+import { SqliteRuns } from "./internal/sqlite-runs.js";
 import type { SqliteStatements } from "./internal/sqlite-schema.js";
 import { createStateValidator } from "./internal/state-validator.js";
 import { supersededTombstones } from "./internal/superseded-tombstones.js";
@@ -131,14 +131,10 @@ class SqliteStore extends CachedStore {
   private readonly logFacts = new WeakMap<ThreadModel, LogFacts>();
   /** One IMMEDIATE transaction around several commits (each commit's own transaction nests as a savepoint). */
   private readonly commitAllTx: (commits: readonly CallCommit[]) => CommitResult[];
-  /** Appends calls to a running run (`run_calls`, one row each). */
-  private readonly appendTx: (runId: RunId, first: number, texts: readonly string[]) => void;
-  /** Writes a run's final record and drops its appended-call rows (folded into the record). */
-  private readonly finishTx: (runId: RunId, status: RunStatus, record: string) => void;
+  /** The run records (and a streaming run's appended calls). */
+  private readonly runs: SqliteRuns;
   /** The opened file's identity: a run that starts or ends after it was deleted or replaced fails. */
   private readonly identity: FileIdentity;
-  /** The next `run_calls` sequence number of each run this store appended to. */
-  private readonly appendNext = new Map<string, number>();
 
   private readonly db: BetterSqlite3.Database;
   /** True when the connection cannot write: every write is refused with {@link readonlyError}. */
@@ -168,13 +164,7 @@ class SqliteStore extends CachedStore {
     this.commitAllTx = db.transaction((commits: readonly CallCommit[]) =>
       commits.map((commit) => super.commitCall(commit)),
     ).immediate;
-    this.appendTx = db.transaction((runId: RunId, first: number, texts: readonly string[]) => {
-      for (let at = 0; at < texts.length; at++) this.sql.runCallAppend.run(runId, first + at, texts[at]);
-    });
-    this.finishTx = db.transaction((runId: RunId, status: RunStatus, record: string) => {
-      this.sql.runUpdate.run(status, record, runId);
-      this.sql.runCallsDelete.run(runId);
-    });
+    this.runs = new SqliteRuns(db, this.sql, parse);
   }
 
   /** Throws the read-only error before a write is tried. */
@@ -473,7 +463,7 @@ class SqliteStore extends CachedStore {
     this.assertWritable("record a run");
     this.model(run.threadId);
     try {
-      this.sql.runInsert.run(run.runId, run.threadId, run.status, JSON.stringify(run));
+      this.runs.insert(run);
     } catch (error) {
       throw wrap("createRun", error, this.file);
     }
@@ -484,54 +474,25 @@ class SqliteStore extends CachedStore {
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
     this.assertWritable(`finish run "${runId}"`);
     this.identity.assertSame(`finish run "${runId}"`);
-    // the appended calls are folded into the record (they are in `run`), in one transaction
-    this.finishTx(runId, status, JSON.stringify({ ...run, ...final, status, endedAt }));
-    this.appendNext.delete(runId);
+    this.runs.finish(run, status, endedAt, final);
   }
 
   appendRunCalls(runId: RunId, calls: readonly JsonValue[]): void {
     this.assertOpen();
     this.assertWritable(`record the calls of run "${runId}"`);
-    let next = this.appendNext.get(runId);
-    if (next === undefined) {
-      // checked once per run: later appends cost only their calls (the record is not rewritten)
-      const run = this.getRun(runId);
-      if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
-      assertAppendable(run);
-      next = (this.sql.runCallsNext.get(runId) as { next: number }).next;
-    }
-    const texts = calls.map((call) => JSON.stringify(call));
-    const first = next;
     try {
-      this.appendTx(runId, first, texts);
+      this.runs.append(runId, calls);
     } catch (error) {
       throw wrap("appendRunCalls", error, this.file);
     }
-    this.appendNext.set(runId, first + texts.length);
   }
 
   protected readRun(runId: RunId): RunRecord | undefined {
-    const row = this.sql.runGet.get(runId) as { record: string } | undefined;
-    return row === undefined ? undefined : this.withRunCalls(parse<RunRecord>(row.record));
+    return this.runs.read(runId);
   }
 
-  /** A running run's record with the calls appended to it (`run_calls`) at the end of its plan. */
-  private withRunCalls(run: RunRecord): RunRecord {
-    if (run.status !== "running") return run;
-    const rows = this.sql.runCallsOf.all(run.runId) as { call: string }[];
-    return withAppendedCalls(
-      run,
-      rows.map((row) => parse<JsonValue>(row.call)),
-    );
-  }
-
-  protected queryRuns({ threadId, limit: given }: RunsQuery): readonly RunRecord[] {
-    // SQLite: a negative LIMIT means no limit
-    const limit = given ?? -1;
-    const rows = (
-      threadId === undefined ? this.sql.runsAll.all(limit) : this.sql.runsOfThread.all(threadId, limit)
-    ) as { record: string }[];
-    return rows.map((row) => this.withRunCalls(parse<RunRecord>(row.record)));
+  protected queryRuns(query: RunsQuery): readonly RunRecord[] {
+    return this.runs.query(query);
   }
 
   protected readCallRecords(runId: RunId): readonly CallRecord[] {

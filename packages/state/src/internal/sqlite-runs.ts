@@ -1,0 +1,83 @@
+import { type JsonValue, ObeliskError, type RunId } from "@obelisk/core";
+import type BetterSqlite3 from "better-sqlite3";
+import type { FinalPlan, RunRecord, RunStatus } from "../store-types.js";
+import { assertAppendable, withAppendedCalls } from "./append-run-calls.js";
+import type { RunsQuery } from "./history-arguments.js";
+import type { SqliteStatements } from "./sqlite-schema.js";
+
+/**
+ * The run records of the SQLite store: one `runs` row per run, and while a streaming run goes on, one
+ * `run_calls` row per call appended to it (an append never rewrites the record); reads return the record
+ * with those calls at the end of its plan, and finishing folds them in and drops the rows.
+ */
+export class SqliteRuns {
+  private readonly appendTx: (runId: RunId, first: number, texts: readonly string[]) => void;
+  private readonly finishTx: (runId: RunId, status: RunStatus, record: string) => void;
+  /** The next `run_calls` sequence number of each run this store appended to. */
+  private readonly appendNext = new Map<string, number>();
+
+  constructor(
+    db: BetterSqlite3.Database,
+    private readonly sql: SqliteStatements,
+    private readonly parse: <T>(text: string) => T,
+  ) {
+    this.appendTx = db.transaction((runId: RunId, first: number, texts: readonly string[]) => {
+      for (let at = 0; at < texts.length; at++) sql.runCallAppend.run(runId, first + at, texts[at]);
+    });
+    this.finishTx = db.transaction((runId: RunId, status: RunStatus, record: string) => {
+      sql.runUpdate.run(status, record, runId);
+      sql.runCallsDelete.run(runId);
+    });
+  }
+
+  /** Records a new run. */
+  insert(run: RunRecord): void {
+    this.sql.runInsert.run(run.runId, run.threadId, run.status, JSON.stringify(run));
+  }
+
+  /** Ends `run` (read with its appended calls): status, end time, `final` plan; one transaction. */
+  finish(run: RunRecord, status: RunStatus, endedAt: string, final?: FinalPlan): void {
+    this.finishTx(run.runId, status, JSON.stringify({ ...run, ...final, status, endedAt }));
+    this.appendNext.delete(run.runId);
+  }
+
+  /** Appends calls to a running run's plan: checked once per run (RUN_NOT_FOUND, USAGE), then O(calls). */
+  append(runId: RunId, calls: readonly JsonValue[]): void {
+    let next = this.appendNext.get(runId);
+    if (next === undefined) {
+      const run = this.read(runId);
+      if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
+      assertAppendable(run);
+      next = (this.sql.runCallsNext.get(runId) as { next: number }).next;
+    }
+    const texts = calls.map((call) => JSON.stringify(call));
+    this.appendTx(runId, next, texts);
+    this.appendNext.set(runId, next + texts.length);
+  }
+
+  /** A run by id, with the calls appended to it. */
+  read(runId: RunId): RunRecord | undefined {
+    const row = this.sql.runGet.get(runId) as { record: string } | undefined;
+    return row === undefined ? undefined : this.withCalls(this.parse<RunRecord>(row.record));
+  }
+
+  /** Runs, newest first. */
+  query({ threadId, limit: given }: RunsQuery): readonly RunRecord[] {
+    // SQLite: a negative LIMIT means no limit
+    const limit = given ?? -1;
+    const rows = (
+      threadId === undefined ? this.sql.runsAll.all(limit) : this.sql.runsOfThread.all(threadId, limit)
+    ) as { record: string }[];
+    return rows.map((row) => this.withCalls(this.parse<RunRecord>(row.record)));
+  }
+
+  /** A running run's record with the calls appended to it at the end of its plan. */
+  private withCalls(run: RunRecord): RunRecord {
+    if (run.status !== "running") return run;
+    const rows = this.sql.runCallsOf.all(run.runId) as { call: string }[];
+    return withAppendedCalls(
+      run,
+      rows.map((row) => this.parse<JsonValue>(row.call)),
+    );
+  }
+}
