@@ -185,6 +185,28 @@ describe("list_variables: budgetChars has a maximum (review 7 M6)", () => {
 });
 
 describe("run_plan: tool errors are cut and given once (review 7 H3)", () => {
+  it("validate_plan and run_plan bound a plan's diagnostics: the first in order, the rest counted by code", async () => {
+    const engine = createEngine({ tools: [give] });
+    const call = byName(agentTools(engine, "t"));
+    const plan = Array.from({ length: 300 }, (_, index) => ({ _tool: "gvie", _id: `c${index}`, value: 1 }));
+    const validation = await call("validate_plan", { plan });
+    expect(size(validation)).toBeLessThan(14_000);
+    const shown = validation.diagnostics as { code: string; pointer: string }[];
+    expect(shown[0]).toMatchObject({ code: "TOOL_UNKNOWN", pointer: "/0/_tool" });
+    expect(validation.omitted).toEqual({ TOOL_UNKNOWN: 300 - shown.length });
+    expect(validation.note).toContain("validate again");
+    const ran = await call("run_plan", { plan });
+    expect(size(ran)).toBeLessThan(14_000);
+    expect(ran).toMatchObject({
+      ok: false,
+      error: { code: "PLAN_INVALID", data: { omitted: { TOOL_UNKNOWN: 300 - shown.length } } },
+    });
+    // a plan whose diagnostics fit is answered whole
+    const small = await call("validate_plan", { plan: plan.slice(0, 2) });
+    expect(small.diagnostics).toHaveLength(2);
+    expect(small.omitted).toBeUndefined();
+  });
+
   it("a 500 KB error message gives a small answer, the message once", async () => {
     const engine = createEngine({ tools: [give, thrower] });
     const call = byName(agentTools(engine, "t"));

@@ -1,6 +1,7 @@
 import { planJsonSchema } from "@obelisk/compiler";
 import { type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
 import { STORED_REFERENCE_SCHEMA } from "@obelisk/state";
+import { boundDiagnostics, boundErrorData } from "./agent-tools-diagnostics.js";
 import { GET_LIMITS, getForModel } from "./agent-tools-get.js";
 import { boundRunAnswer, cutMessage } from "./agent-tools-run.js";
 import type { Engine } from "./engine-types.js";
@@ -43,7 +44,8 @@ async function guarded(
         code: error.code,
         // a message or hint quoting a huge value must not fill the model's context
         message: cutMessage(error.message, ERROR_TEXT_CHARS),
-        data: error.data ?? null,
+        // a plan's diagnostics (PLAN_INVALID) are bounded as validate_plan's are
+        data: boundErrorData(error.data),
         ...(error.hint === undefined ? {} : { hint: cutMessage(error.hint, ERROR_TEXT_CHARS) }),
       },
     });
@@ -72,7 +74,7 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
     {
       name: "validate_plan",
       description:
-        "Compile a plan and return every diagnostic (codes, JSON Pointers, hints) and its hash. Runs nothing. Without input, †input references are checked against the plan's inputSchema only.",
+        "Compile a plan and return its diagnostics (codes, JSON Pointers, hints; the first ones within a budget, the rest counted by code) and its hash. Runs nothing. Without input, †input references are checked against the plan's inputSchema only.",
       parameters: { type: "object", properties: { plan, input }, required: ["plan"] },
       execute: (given) =>
         guarded(given, async (args) => {
@@ -80,7 +82,7 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
             threadId,
             input: args.input as JsonValue,
           });
-          return { ok, planHash, diagnostics };
+          return { ok, planHash, ...boundDiagnostics(diagnostics) };
         }),
     },
     {

@@ -1,0 +1,61 @@
+import type { Diagnostic, JsonValue } from "@obelisk/core";
+import { cutMessage } from "./agent-tools-run.js";
+
+/** Characters of JSON the diagnostics of one answer may take (the model fixes the first ones first). */
+export const DIAGNOSTICS_CHARS = 12_000;
+
+/** A diagnostic as the model gets it: message and hint cut, structured fields as they are. */
+function boundDiagnostic(diagnostic: Diagnostic): Diagnostic {
+  return {
+    ...diagnostic,
+    message: cutMessage(diagnostic.message),
+    ...(diagnostic.hint === undefined ? {} : { hint: cutMessage(diagnostic.hint) }),
+    ...(diagnostic.related === undefined || diagnostic.related.length <= 20
+      ? {}
+      : { related: diagnostic.related.slice(0, 20) }),
+  };
+}
+
+/**
+ * The diagnostics of a plan within {@link DIAGNOSTICS_CHARS}, in document order, each message and hint
+ * cut; when some do not fit, `omitted` counts them by code and `note` says how to see them (a plan of 300
+ * broken calls answered 41 KB). Nothing is left out when they fit.
+ */
+export function boundDiagnostics(diagnostics: readonly Diagnostic[]): {
+  diagnostics: Diagnostic[];
+  omitted?: Record<string, number>;
+  note?: string;
+} {
+  const kept: Diagnostic[] = [];
+  let used = 2;
+  let at = 0;
+  for (; at < diagnostics.length; at++) {
+    const bounded = boundDiagnostic(diagnostics[at] as Diagnostic);
+    const cost = JSON.stringify(bounded).length + 1;
+    if (used + cost > DIAGNOSTICS_CHARS && kept.length > 0) break;
+    kept.push(bounded);
+    used += cost;
+  }
+  if (at === diagnostics.length) return { diagnostics: kept };
+  const omitted: Record<string, number> = {};
+  for (const diagnostic of diagnostics.slice(at))
+    omitted[diagnostic.code] = (omitted[diagnostic.code] ?? 0) + 1;
+  const left = diagnostics.length - at;
+  return {
+    diagnostics: kept,
+    omitted,
+    note: `${left} more diagnostic${left === 1 ? "" : "s"} not shown (counted by code in omitted): fix these, then validate again.`,
+  };
+}
+
+/** Error data with a plan's diagnostics (PLAN_INVALID) bounded the same way; other data as it is. */
+export function boundErrorData(data: unknown): JsonValue {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return (data ?? null) as JsonValue;
+  const diagnostics = (data as { diagnostics?: unknown }).diagnostics;
+  if (!Array.isArray(diagnostics)) return data as JsonValue;
+  const bounded: unknown = {
+    ...(data as Record<string, JsonValue>),
+    ...boundDiagnostics(diagnostics as Diagnostic[]),
+  };
+  return bounded as JsonValue;
+}
