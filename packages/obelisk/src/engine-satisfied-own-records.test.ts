@@ -150,6 +150,44 @@ describe("a completed record satisfies a call of its own run (or resume chain) o
     await engine.close();
   });
 
+  it("a re-sent plan: each completed record satisfies one call, so an identical call that had not finished runs", async () => {
+    const held = heldSteps();
+    const engine = createEngine({
+      tools: [
+        held.tool,
+        { name: "echo", input: { type: "object" }, run: (args) => (args as { v: unknown }).v },
+      ],
+      concurrency: 1,
+    });
+    const plan = [
+      { _tool: "echo", _id: "p1", v: 1, _outputPath: "†state.l", _outputMethod: "push" },
+      { _tool: "step", _id: "slow", n: 0 },
+      { _tool: "echo", _id: "p2", v: 1, _outputPath: "†state.l", _outputMethod: "push" },
+    ];
+    const abort = new AbortController();
+    const running = engine.run(plan, { threadId: "t", signal: abort.signal });
+    await until(() => held.gates.length === 1);
+    abort.abort();
+    expect((await running).state.l).toEqual([1]);
+    // sent again with run (not resume): p1 is satisfied by its record, p2 had not run and runs now
+    const again = engine.run(plan, { threadId: "t" });
+    await until(() => held.gates.length === 2);
+    held.gates[1]?.resolve(undefined);
+    const second = await again;
+    expect(second.calls.p1?.status).toBe("satisfied");
+    expect(second.calls.p2?.status).toBe("succeeded");
+    expect(second.state.l).toEqual([1, 1]);
+    // and once every call has a record, sending it again runs nothing
+    const third = await engine.run(plan, { threadId: "t" });
+    expect(Object.values(third.calls).map((call) => call.status)).toEqual([
+      "satisfied",
+      "satisfied",
+      "satisfied",
+    ]);
+    expect(third.state.l).toEqual([1, 1]);
+    await engine.close();
+  });
+
   it("resume of a crashed resume keeps the original ids, and ends every crashed run of the chain", async () => {
     const held = heldSteps();
     const store = createMemoryStore();

@@ -39,6 +39,8 @@ export interface DispatchHost {
    * run it resumes only when `call` wrote it (an identical sibling's record is not this call's work).
    */
   mayReuse(record: CallRecord, call: CompiledCall): boolean;
+  /** Takes a completed record for one call of this run: false when another call took it already. */
+  claim(record: CallRecord): boolean;
   /** Hands a completed result to the decision core (committed in order). */
   complete(index: number, pending: PendingResult): void;
   /**
@@ -319,7 +321,7 @@ export function dispatchCall(
   // resumed: the call's own record of the chain first (the store answers only the latest of a key, which
   // may be an identical sibling's: a completed push would run again)
   const own = resumedRecords?.get(call.id);
-  if (own !== undefined && own.callHash === run.hash) return reuse(host, index, run, own);
+  if (own !== undefined && own.callHash === run.hash && host.claim(own)) return reuse(host, index, run, own);
   const found = store.findCompletedCall(asThreadId(threadId), run.hash);
   // Synchronous stores (memory, SQLite) answer at once: no closure, no microtask hop.
   if (!isThenable(found)) return afterLookup(host, index, run, tool, found);
@@ -333,7 +335,28 @@ function afterLookup(
   tool: RegisteredTool,
   record: CallRecord | undefined,
 ): Awaitable<void> {
-  return record === undefined || !host.mayReuse(record, run.call)
-    ? confirmThenExecute(host, index, run, tool)
-    : reuse(host, index, run, record);
+  if (record === undefined) return confirmThenExecute(host, index, run, tool);
+  if (host.mayReuse(record, run.call) && host.claim(record)) return reuse(host, index, run, record);
+  // the latest record of the key is a sibling's, or another call of this run took it: an earlier one
+  // may be this call's (two identical calls of a re-sent plan are each satisfied by their own record)
+  const { store, threadId } = host.options;
+  const earlier = store.findCompletedCalls?.(asThreadId(threadId), run.hash as string, EARLIER_RECORDS);
+  if (earlier === undefined) return confirmThenExecute(host, index, run, tool);
+  if (!isThenable(earlier)) return pickEarlier(host, index, run, tool, earlier);
+  return Promise.resolve(earlier).then((records) => pickEarlier(host, index, run, tool, records));
+}
+
+/** How many completed records of one key are looked at for a call whose latest one is taken. */
+const EARLIER_RECORDS = 16;
+
+function pickEarlier(
+  host: DispatchHost,
+  index: number,
+  run: CallRun,
+  tool: RegisteredTool,
+  records: readonly CallRecord[],
+): Awaitable<void> {
+  for (const record of records)
+    if (host.mayReuse(record, run.call) && host.claim(record)) return reuse(host, index, run, record);
+  return confirmThenExecute(host, index, run, tool);
 }

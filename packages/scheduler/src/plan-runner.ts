@@ -326,6 +326,18 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     return outcome;
   }
 
+  /** Completed records that satisfied a call of this run (`<runId> <callId>`): each satisfies one call. */
+  private claimed: Set<string> | undefined = undefined;
+
+  /** {@link DispatchHost.claim}. */
+  claim(record: CallRecord): boolean {
+    const key = `${record.runId} ${record.callId}`;
+    this.claimed ??= new Set();
+    if (this.claimed.has(key)) return false;
+    this.claimed.add(key);
+    return true;
+  }
+
   /** {@link DispatchHost.mayReuse}: a record of this run or of a run it resumes satisfies only its own call. */
   mayReuse(record: CallRecord, call: CompiledCall): boolean {
     if (record.callId === call.id) return true;

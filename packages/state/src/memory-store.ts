@@ -43,6 +43,8 @@ interface ThreadData {
   stateTombstones: boolean;
   /** Latest succeeded record per call hash, as of the last lookup (see `unindexed`). */
   readonly completed: Map<string, CallRecord>;
+  /** The earlier succeeded records of a call hash that has several, oldest first (rare). */
+  readonly earlier: Map<string, CallRecord[]>;
   /**
    * Succeeded records with a call hash committed since the last `findCompletedCall`, oldest first: the
    * index is brought up to date on lookup, not per commit (a Map insert costs more than the push).
@@ -69,6 +71,7 @@ class MemoryStore extends CachedStore {
         tombstones: new Map(),
         stateTombstones: false,
         completed: new Map(),
+        earlier: new Map(),
         unindexed: [],
       };
       this.threads.set(threadId, data);
@@ -90,6 +93,7 @@ class MemoryStore extends CachedStore {
       data.log = [];
       data.outputs.clear();
       data.completed.clear();
+      data.earlier.clear();
       data.unindexed = [];
     }
     // indexed loops: this runs once per commit
@@ -211,14 +215,37 @@ class MemoryStore extends CachedStore {
   }
 
   findCompletedCall(threadId: ThreadId, callHash: string): CallRecord | undefined {
+    return this.indexed(threadId)?.completed.get(callHash);
+  }
+
+  findCompletedCalls(threadId: ThreadId, callHash: string, limit: number): readonly CallRecord[] {
+    const data = this.indexed(threadId);
+    const latest = data?.completed.get(callHash);
+    if (data === undefined || latest === undefined) return [];
+    const earlier = data.earlier.get(callHash) ?? [];
+    const records = [latest];
+    for (let at = earlier.length - 1; at >= 0 && records.length < limit; at--)
+      records.push(earlier[at] as CallRecord);
+    return records;
+  }
+
+  /** The thread's satisfied index, brought up to date with the records committed since the last lookup. */
+  private indexed(threadId: ThreadId): ThreadData | undefined {
     this.assertOpen();
     const data = this.threads.get(threadId);
-    if (data === undefined) return undefined;
-    if (data.unindexed.length > 0) {
-      for (const record of data.unindexed) data.completed.set(record.callHash as string, record);
-      data.unindexed = [];
+    if (data === undefined || data.unindexed.length === 0) return data;
+    for (const record of data.unindexed) {
+      const hash = record.callHash as string;
+      const previous = data.completed.get(hash);
+      if (previous !== undefined) {
+        const list = data.earlier.get(hash);
+        if (list === undefined) data.earlier.set(hash, [previous]);
+        else list.push(previous);
+      }
+      data.completed.set(hash, record);
     }
-    return data.completed.get(callHash);
+    data.unindexed = [];
+    return data;
   }
 
   readWriteLog(threadId: ThreadId): readonly WriteLogEntry[] {

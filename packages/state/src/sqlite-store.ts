@@ -507,6 +507,12 @@ class SqliteStore extends CachedStore {
     return row === undefined ? undefined : parse<CallRecord>(row.record);
   }
 
+  findCompletedCalls(threadId: ThreadId, callHash: string, limit: number): readonly CallRecord[] {
+    this.assertOpen();
+    const rows = this.sql.recordsCompleted.all(threadId, callHash, limit) as { record: string }[];
+    return rows.map((row) => parse<CallRecord>(row.record));
+  }
+
   readWriteLog(threadId: ThreadId): readonly WriteLogEntry[] {
     this.assertOpen();
     return (this.sql.logAll.all(threadId) as { entry: string }[]).map((row) =>

@@ -307,6 +307,12 @@ export interface StateStore {
   listCallRecords(runId: RunId): Awaitable<readonly CallRecord[]>;
   /** The latest completed record with this call hash on this thread (the "satisfied" check). */
   findCompletedCall(threadId: ThreadId, callHash: string): Awaitable<CallRecord | undefined>;
+  /**
+   * The latest `limit` completed records with this call hash on this thread, newest first. Optional: the
+   * scheduler asks for it only when the latest record cannot satisfy a call (a record satisfies one call of
+   * a run), so two identical calls of a re-sent plan are each satisfied by their own record.
+   */
+  findCompletedCalls?(threadId: ThreadId, callHash: string, limit: number): Awaitable<readonly CallRecord[]>;
   /** Commits one call's completion atomically (validated against the state schema). */
   commitCall(commit: CallCommit): Awaitable<CommitResult>;
   /**

@@ -127,6 +127,14 @@ export function historyCases(openStore: OpenStore): void {
       expect(await store.findCompletedCall(THREAD, "h1")).toMatchObject({ callId: "c", result: 2 });
       expect(await store.findCompletedCall(THREAD, "h2")).toBeUndefined();
       expect(await store.findCompletedCall(asThreadId("other"), "h1")).toBeUndefined();
+      // every succeeded record of a key, newest first, at most `limit`
+      await commitOk(store, { callId: "d", callHash: "h1", output: 3, runId: asRunId("run-3") });
+      const calls = async (limit: number) =>
+        ((await store.findCompletedCalls?.(THREAD, "h1", limit)) ?? []).map((r) => r.callId);
+      expect(await calls(10)).toEqual(["d", "c", "a"]);
+      expect(await calls(2)).toEqual(["d", "c"]);
+      expect(await store.findCompletedCalls?.(THREAD, "h2", 10)).toEqual([]);
+      expect(await store.findCompletedCalls?.(asThreadId("other"), "h1", 10)).toEqual([]);
     });
 
     it("stores outputs of calls without an output path under †calls.<id>", async () => {

@@ -39,6 +39,7 @@ export function lifecycleCases(openStore: OpenStore): void {
       expect(await store.findCompletedCall(THREAD, "h-a")).toMatchObject({ callId: "a" });
       await store.reset(THREAD);
       expect(await store.findCompletedCall(THREAD, "h-a")).toBeUndefined();
+      expect(await store.findCompletedCalls?.(THREAD, "h-a", 10)).toEqual([]);
       expect(await store.listCallRecords(commitOf({ callId: "x" }).record.runId)).toMatchObject([
         { callId: "a", status: "succeeded" },
       ]);

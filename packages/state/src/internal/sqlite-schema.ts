@@ -142,6 +142,8 @@ const STATEMENTS = {
   recordInsert:
     "INSERT INTO call_records (thread_id, run_id, call_id, status, call_hash, record) VALUES (?, ?, ?, ?, ?, ?)",
   recordsOfRun: "SELECT record FROM call_records WHERE run_id = ? ORDER BY id",
+  recordsCompleted:
+    "SELECT record FROM call_records WHERE thread_id = ? AND call_hash = ? AND status = 'succeeded' ORDER BY id DESC LIMIT ?",
   recordCompleted:
     "SELECT record FROM call_records WHERE thread_id = ? AND call_hash = ? AND status = 'succeeded' ORDER BY id DESC LIMIT 1",
   runInsert: "INSERT INTO runs (run_id, thread_id, status, record) VALUES (?, ?, ?, ?)",
