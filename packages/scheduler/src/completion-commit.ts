@@ -1,4 +1,4 @@
-import type { JsonValue, Mutable } from "@obelisk/core";
+import type { Mutable } from "@obelisk/core";
 import type { CallCommit, StateWrite } from "@obelisk/state";
 import { buildCallRecord, type CallEnding, type RecordContext } from "./call-record.js";
 import type { CallRun, PendingResult } from "./runner-types.js";
@@ -12,8 +12,6 @@ export interface Completion {
   readonly commit: CallCommit;
   /** State writes (fan-out targets of the chosen alternative; only the lost ones for satisfied calls). */
   readonly writes: readonly StateWrite[];
-  /** The output stored under `†calls.<id>` (calls without `_outputPath`). */
-  readonly output: JsonValue | undefined;
 }
 
 const NOTHING_WRITTEN: readonly string[] = Object.freeze([]);
@@ -63,5 +61,5 @@ export function buildCompletion(
   const maxValueBytes = context.maxValueBytes;
   const commit: CallCommit =
     output === undefined ? { record, writes, maxValueBytes } : { record, writes, output, maxValueBytes };
-  return { ending, commit, writes, output };
+  return { ending, commit, writes };
 }

@@ -461,17 +461,18 @@ export class PlanRunner implements DispatchHost, InvocationHost {
         error: { name: "ObeliskError", code, message },
       });
     }
-    const { writes, output, ending } = completion;
+    const { writes, ending } = completion;
     const failure = writes.length === 0 ? undefined : this.context.write(writes);
     if (failure !== undefined)
       throw new ObeliskError(
         "STORE_ERROR",
         `the store accepted a write the working state cannot apply: ${failure}`,
       );
-    const call = this.runOf(index).call;
-    // a satisfied call's output the thread still holds was not stored again: its dependents read it here
-    const known = output ?? (call.outputPath === undefined ? this.runOf(index).pending?.value : undefined);
-    if (known !== undefined) this.context.setCallOutput(call.id, known);
+    const run = this.runOf(index);
+    const call = run.call;
+    // dependents read the output here, also one a satisfied call did not store again (the thread holds it)
+    if (call.outputPath === undefined && run.pending?.value !== undefined)
+      this.context.setCallOutput(call.id, run.pending.value);
     if (!this.hub.idle) {
       for (const write of writes) {
         this.emit({

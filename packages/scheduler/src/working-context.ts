@@ -4,6 +4,7 @@ import {
   type JsonObject,
   type JsonValue,
   type Path,
+  pathsOverlap,
   type Reference,
   setOwn,
   valueAtPath,
@@ -16,13 +17,6 @@ import { writeAllInPlace } from "./working-state.js";
 function topKey(segment: string | number): string | undefined {
   const key = typeof segment === "number" ? (segment >= 0 ? String(segment) : undefined) : segment;
   return key === undefined || FORBIDDEN_SEGMENTS.has(key) ? undefined : key;
-}
-
-/** A path as one string whose prefixes are its ancestors' keys (segments end with a separator). */
-function pathKey(path: Path): string {
-  let key = "";
-  for (const segment of path) key += `${typeof segment === "number" ? `#${segment}` : `.${segment}`}\u0000`;
-  return key;
 }
 
 /**
@@ -100,11 +94,9 @@ export class WorkingContext implements ContextProbe {
 
   /** A write at, above or below a hole gives it a value again (or replaces what holds it). */
   private fillHoles(writes: readonly StateWrite[]): void {
-    const holes = this.holes as Set<string>;
-    for (const write of writes) {
-      const written = pathKey(write.path);
-      for (const hole of holes) if (hole.startsWith(written) || written.startsWith(hole)) holes.delete(hole);
-    }
+    const holes = this.holes as Map<string, Path>;
+    for (const write of writes)
+      for (const [key, hole] of holes) if (pathsOverlap(write.path, hole)) holes.delete(key);
   }
 
   /** Records a call output (`†calls.<id>`). */
@@ -117,20 +109,20 @@ export class WorkingContext implements ContextProbe {
     return Object.hasOwn(this.calls, callId);
   }
 
-  /** Evicted array elements (null holes) read by the plan, by path key, until this run writes them. */
-  private holes: Set<string> | undefined = undefined;
+  /** Evicted array elements (null holes) read by the plan, by their path's JSON, until this run writes them. */
+  private holes: Map<string, Path> | undefined = undefined;
 
   /** Marks the null at `path` as an evicted array element: it reads as missing until written. */
   addHole(path: Path): void {
-    this.holes ??= new Set();
-    this.holes.add(pathKey(path));
+    this.holes ??= new Map();
+    this.holes.set(JSON.stringify(path), path);
   }
 
   /** The referenced value, or `undefined` when it does not exist. */
   valueOf(reference: Reference): JsonValue | undefined {
     if (reference.kind !== "state") return valueAtPath(this.roots.get(reference.kind), reference.path);
     const value = this.stateAt(reference.path);
-    return value === null && this.holes?.has(pathKey(reference.path)) === true ? undefined : value;
+    return value === null && this.holes?.has(JSON.stringify(reference.path)) === true ? undefined : value;
   }
 
   /** True when the reference exists (existence, not truthiness). */
