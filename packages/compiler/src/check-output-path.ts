@@ -1,5 +1,5 @@
 import type { Diagnostic, JsonValue, KindTable, Limits, OutputPath } from "@obelisk/core";
-import { appendPointer, parseOutputPath } from "@obelisk/core";
+import { appendPointer, codePointLength, parseOutputPath } from "@obelisk/core";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { parseIssueHint } from "./parse-issue-hint.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -65,7 +65,14 @@ export function checkOutputPath(
     const { code, message, offset } = parsed.issue;
     const pointer = appendPointer(callPointer, "_outputPath");
     const hint = parseIssueHint(parsed.issue);
-    out.push(makeDiagnostic(code, `${message} (at character ${offset + 1})`, pointer, { callId, hint }));
+    out.push(
+      makeDiagnostic(
+        code,
+        `${message} (at character ${codePointLength(value.slice(0, offset)) + 1})`,
+        pointer,
+        { callId, hint },
+      ),
+    );
     return undefined;
   }
   const approval = approvalTarget(parsed.value);

@@ -10,7 +10,7 @@ import type {
   PathSegment,
   TemplateExpressions,
 } from "@obelisk/core";
-import { parseParameterString, pointerFromPath } from "@obelisk/core";
+import { codePointLength, parseParameterString, pointerFromPath } from "@obelisk/core";
 import { clearList } from "./clear-list.js";
 import type { ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -237,7 +237,12 @@ function parseString(text: string, walk: Walk): void {
     const { code, message, offset } = parsed.issue;
     const hint = parseIssueHint(parsed.issue);
     out.push(
-      makeDiagnostic(code, `${message} (at character ${offset + 1})`, pointerOf(walk), { callId, hint }),
+      makeDiagnostic(
+        code,
+        `${message} (at character ${codePointLength(text.slice(0, offset)) + 1})`,
+        pointerOf(walk),
+        { callId, hint },
+      ),
     );
     return;
   }

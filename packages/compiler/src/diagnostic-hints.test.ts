@@ -147,3 +147,47 @@ describe("PLAN_LIMIT for path depth", () => {
     ]);
   });
 });
+
+describe("syntax positions and trailing whitespace", () => {
+  it("counts the position in characters, so an emoji before the error counts once", () => {
+    const result = compile(plan({ _tool: "log", message: "🙂🙂 {†input.}" }), registry);
+    expect(shown(result.diagnostics)).toMatchObject([
+      { code: "REF_SYNTAX", message: 'expected a name or an index after ".", found "}" (at character 12)' },
+    ]);
+  });
+
+  it("counts an output path's position in characters", () => {
+    const result = compile(plan({ _tool: "log", message: "x", _outputPath: "†state.🙂.a. " }), registry);
+    expect(shown(result.diagnostics)).toMatchObject([
+      {
+        code: "OUTPUT_PATH_SYNTAX",
+        message: 'expected a name or an index after ".", found "🙂" (at character 8)',
+      },
+    ]);
+  });
+
+  it("whitespace after a whole reference or an output path says to remove it", () => {
+    const hint = 'remove the whitespace at the end: it is allowed only around "||" and "&&"';
+    const result = compile(
+      plan({ _tool: "log", message: "†input.x ", _outputPath: "†state.o\t" }),
+      registry,
+      {
+        input: { x: "hi" },
+      },
+    );
+    expect(shown(result.diagnostics)).toEqual([
+      {
+        code: "REF_SYNTAX",
+        pointer: "/plan/0/message",
+        message: "unexpected whitespace at the end (at character 9)",
+        hint,
+      },
+      {
+        code: "OUTPUT_PATH_SYNTAX",
+        pointer: "/plan/0/_outputPath",
+        message: "unexpected whitespace at the end (at character 9)",
+        hint,
+      },
+    ]);
+  });
+});

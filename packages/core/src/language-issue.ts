@@ -7,6 +7,10 @@ export interface IssueResult {
   readonly issue: LanguageIssue;
 }
 
+/** The hint for whitespace after the last reference of an expression or the last target of an output path. */
+export const TRAILING_SPACE_HINT =
+  'remove the whitespace at the end: it is allowed only around "||" and "&&"';
+
 /** Builds a failed parse result. */
 export function issueAt(code: DiagnosticCode, message: string, offset: number, hint?: string): IssueResult {
   const issue: LanguageIssue =
