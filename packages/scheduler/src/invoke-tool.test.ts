@@ -99,6 +99,44 @@ describe("invokeTool", () => {
     expect(signal?.aborted).toBe(true);
   });
 
+  it("ends cancelled when the run is aborted while the tool's synchronous part runs", async () => {
+    const controller = new AbortController();
+    const pending = invokeTool(
+      request(
+        () => {
+          controller.abort();
+          return new Promise(() => {});
+        },
+        { signal: controller.signal },
+      ),
+    );
+    expect(await pending).toEqual({ kind: "cancelled", attempts: 1 });
+  });
+
+  it("ends every in-flight attempt of a run once when it is aborted, in the order they started", async () => {
+    const controller = new AbortController();
+    const order: number[] = [];
+    const pending = [1, 2, 3].map((n) =>
+      (
+        invokeTool(
+          request(() => new Promise(() => {}), { signal: controller.signal }),
+        ) as Promise<InvokeOutcome>
+      ).then((outcome) => {
+        order.push(n);
+        return outcome;
+      }),
+    );
+    // an attempt that ended before the abort is not touched by it
+    expect(await invokeTool(request(() => Promise.resolve(7), { signal: controller.signal }))).toEqual({
+      kind: "returned",
+      value: 7,
+      attempts: 1,
+    });
+    controller.abort();
+    expect(await Promise.all(pending)).toEqual([1, 2, 3].map(() => ({ kind: "cancelled", attempts: 1 })));
+    expect(order).toEqual([1, 2, 3]);
+  });
+
   it("computes jittered delays from the injected random source", () => {
     const policy = { attempts: 5, backoffMs: 100, factor: 3, maxDelayMs: 1000, jitter: true };
     expect(retryDelay(policy, 1, () => 0.5)).toBe(50);

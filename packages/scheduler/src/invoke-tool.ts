@@ -40,6 +40,34 @@ export interface InvokeRequest {
 
 type AttemptResult = InvokeOutcome | Promise<InvokeOutcome>;
 
+/**
+ * The abort handlers of the in-flight attempts, by run signal: one listener per run instead of an
+ * EventTarget add/remove pair per attempt (~6 µs of every call after a wake-up). Handlers run in the
+ * order their attempts started, as listeners would.
+ */
+const inFlight = new WeakMap<AbortSignal, Set<() => void>>();
+
+/** Registers `handler` for the run's abort; the returned set is where to delete it when the attempt ends. */
+function onRunAbort(signal: AbortSignal, handler: () => void): Set<() => void> {
+  let handlers = inFlight.get(signal);
+  if (handlers === undefined) {
+    const registered = new Set<() => void>();
+    handlers = registered;
+    inFlight.set(signal, registered);
+    signal.addEventListener(
+      "abort",
+      () => {
+        const now = [...registered];
+        registered.clear();
+        for (const run of now) run();
+      },
+      { once: true },
+    );
+  }
+  handlers.add(handler);
+  return handlers;
+}
+
 /** The `then` of a returned value; `null` when reading it throws (a hostile value, bug B5). */
 function thenOf(value: unknown): ((...args: unknown[]) => unknown) | undefined | null {
   if ((typeof value !== "object" && typeof value !== "function") || value === null) return undefined;
@@ -92,14 +120,16 @@ function attempt(request: InvokeRequest, number: number): AttemptResult {
       if (done) return;
       done = true;
       if (timer !== undefined) request.timers.clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
+      handlers.delete(onAbort);
       resolve(outcome);
     };
     const onAbort = (): void => {
       controller?.abort(signal.reason);
       finish({ kind: "cancelled", attempts: number });
     };
-    signal.addEventListener("abort", onAbort, { once: true });
+    const handlers = onRunAbort(signal, onAbort);
+    // aborted while the tool's synchronous part ran: no abort event is coming
+    if (signal.aborted) onAbort();
     if (controller !== undefined && timeoutMs !== undefined) {
       timer = request.timers.setTimeout(() => {
         const error: RecordedError = {
