@@ -21,3 +21,27 @@ describe("cancelling a run of synchronous tools", () => {
     expect(statuses.every((status) => status === "succeeded" || status === "cancelled")).toBe(true);
   });
 });
+
+describe("a tool that cancels its own run", () => {
+  it("ends cancelled when the abort comes during the tool's synchronous part and its promise never settles", async () => {
+    const controller = new AbortController();
+    const engine = createEngine({
+      tools: [
+        {
+          name: "stop",
+          input: { type: "object" },
+          run: () => {
+            controller.abort();
+            return new Promise(() => {});
+          },
+        },
+      ],
+    });
+    const result = await engine.run([{ _tool: "stop", _id: "s", _outputPath: "†state.s" }], {
+      signal: controller.signal,
+    });
+    expect(result.status).toBe("cancelled");
+    expect(result.calls.s?.status).toBe("cancelled");
+    expect(result.state).toEqual({});
+  });
+});
