@@ -4,7 +4,8 @@ import { assertAppendable, withAppendedCalls } from "./internal/append-run-calls
 import { CachedStore } from "./internal/cached-store.js";
 import { copyJson } from "./internal/copy-json.js";
 import type { RunsQuery } from "./internal/history-arguments.js";
-import { supersededTombstones } from "./internal/superseded-tombstones.js";
+import { PathTrie } from "./internal/path-trie.js";
+import { statePathOf } from "./internal/superseded-below.js";
 import {
   commitLogEntry,
   type Eviction,
@@ -39,8 +40,8 @@ interface ThreadData {
   log: FlatLog;
   readonly outputs: Map<string, JsonValue>;
   readonly tombstones: Map<string, Tombstone>;
-  /** True once a state variable was evicted (its tombstone, or one above a later write, may need clearing). */
-  stateTombstones: boolean;
+  /** The state tombstones among `tombstones`, by path (those at, above and below a write are found by it). */
+  readonly statePaths: PathTrie;
   /** Latest succeeded record per call hash, as of the last lookup (see `unindexed`). */
   readonly completed: Map<string, CallRecord>;
   /** The earlier succeeded records of a call hash that has several, oldest first (rare). */
@@ -69,7 +70,7 @@ class MemoryStore extends CachedStore {
         log: [],
         outputs: new Map(),
         tombstones: new Map(),
-        stateTombstones: false,
+        statePaths: new PathTrie(),
         completed: new Map(),
         earlier: new Map(),
         unindexed: [],
@@ -101,20 +102,28 @@ class MemoryStore extends CachedStore {
     for (let index = 0; index < evictions.length; index++) {
       const { entry, tombstone } = evictions[index] as Eviction;
       data.tombstones.set(tombstone.reference, tombstone);
-      if (entry.meta.scope === "state") data.stateTombstones = true;
-      if (entry.meta.scope === "calls") data.outputs.delete(String(entry.path[0]));
+      if (entry.meta.scope === "state") data.statePaths.set(entry.path, tombstone.reference);
+      else data.outputs.delete(String(entry.path[0]));
     }
     for (let index = 0; index < drops.length; index++) {
       const entry = drops[index] as VariableEntry;
       if (entry.meta.scope === "calls") data.outputs.delete(String(entry.path[0]));
     }
-    if (data.tombstones.size > 0)
+    if (data.tombstones.size > 0) {
+      // a written variable supersedes the tombstones at and above its path (review 7 L2)
       for (let index = 0; index < upserts.length; index++) {
         const entry = upserts[index] as VariableEntry;
-        data.tombstones.delete(entry.meta.reference);
-        if (data.stateTombstones)
-          for (const above of supersededTombstones(entry)) data.tombstones.delete(above);
+        if (entry.meta.scope !== "state") data.tombstones.delete(entry.meta.reference);
+        else for (const reference of data.statePaths.takeAlong(entry.path)) data.tombstones.delete(reference);
       }
+      const cleared = change.clearedTombstones;
+      for (let index = 0; index < cleared.length; index++) {
+        const reference = cleared[index] as string;
+        const path = statePathOf(reference);
+        if (path !== undefined) data.statePaths.delete(path);
+        data.tombstones.delete(reference);
+      }
+    }
     for (let index = 0; index < outputs.length; index++) {
       const output = outputs[index] as ThreadChange["outputs"][number];
       data.outputs.set(output.callId, output.value);
@@ -147,6 +156,10 @@ class MemoryStore extends CachedStore {
 
   protected readTombstone(threadId: ThreadId, reference: string): Tombstone | undefined {
     return this.threads.get(threadId)?.tombstones.get(reference);
+  }
+
+  protected stateTombstonesBelow(model: ThreadModel, write: StateWrite): readonly string[] {
+    return this.data(model.threadId).statePaths.descendants(write.path);
   }
 
   reserveCallNumbers(threadId: ThreadId, count: number): number {

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { commitOf, commitOk, THREAD, write } from "./conformance/commit-fixtures.js";
+import { commitOf, commitOk, foldedLog, THREAD, write } from "./conformance/commit-fixtures.js";
+import { answer } from "./conformance/superseded-tombstone-cases.js";
 import { createSqliteStore } from "./sqlite-store.js";
 import type { StateStore } from "./store-types.js";
 
@@ -82,6 +83,52 @@ describe("sqlite: the cached thread model across runs", () => {
     });
     await one.close();
     expect(open(file).readState(THREAD)).toEqual({ other: 1 });
+  });
+
+  it("a write above tombstoned paths clears them in the file: right after a reopen, and the log still folds", async () => {
+    const file = freshFile();
+    const first = open(file);
+    await commitOk(first, { callId: "b", writes: [write(["a", "b"], 1)] });
+    await commitOk(first, { callId: "l0", writes: [write(["list", 0], "x")] });
+    await commitOk(first, { callId: "x", writes: [write(["a", "x"], 2)] });
+    await commitOk(first, { callId: "l1", writes: [write(["list", 1], "y")] });
+    await first.keepLastN(THREAD, 2);
+    await first.close();
+    // a reopened store knows the thread has tombstones
+    const second = open(file);
+    expect(await answer(second, "†state.a.b")).toEqual({ evicted: "keepLastN" });
+    expect(await answer(second, "†state.list[0]")).toEqual({ evicted: "keepLastN" });
+    await commitOk(second, { callId: "s", writes: [write(["a"], { c: 1 }), write(["list"], [null, 5])] });
+    expect(await answer(second, "†state.a.b")).toEqual({ found: false });
+    expect(await answer(second, "†state.list[0]")).toEqual({ found: true, value: null });
+    await second.close();
+    const third = open(file);
+    expect(third.readState(THREAD)).toEqual({ a: { c: 1 }, list: [null, 5] });
+    expect(await foldedLog(third)).toEqual(third.readState(THREAD));
+    expect(await answer(third, "†state.a.b")).toEqual({ found: false });
+    expect(await answer(third, "†state.list[0]")).toEqual({ found: true, value: null });
+    expect(third.getTombstone(THREAD, "†state.list[0]")).toBeUndefined();
+  });
+
+  it("a write above a path another connection evicted clears its tombstone", async () => {
+    const file = freshFile();
+    const one = open(file);
+    const two = open(file);
+    await commitOk(one, { callId: "b", writes: [write(["a", "b"], 1)] });
+    await commitOk(one, { callId: "x", writes: [write(["a", "x"], 2)] });
+    // two's model is loaded while the thread has no tombstone
+    expect(two.readState(THREAD)).toEqual({ a: { b: 1, x: 2 } });
+    await one.keepLastN(THREAD, 1);
+    await commitOk(two, { callId: "s", writes: [write(["a"], { c: 1 })] });
+    expect(await answer(two, "†state.a.b")).toEqual({ found: false });
+    expect(await answer(one, "†state.a.b")).toEqual({ found: false });
+    // two has written †state.a with nothing below it; one evicts below it, then two writes it again
+    await commitOk(one, { callId: "d", writes: [write(["a", "d"], 1)] });
+    await commitOk(one, { callId: "e", writes: [write(["e"], 1)] });
+    await one.keepLastN(THREAD, 1);
+    expect(await answer(two, "†state.a.d")).toEqual({ evicted: "keepLastN" });
+    await commitOk(two, { callId: "t", writes: [write(["a"], { c: 2 })] });
+    expect(await answer(two, "†state.a.d")).toEqual({ found: false });
   });
 
   it("re-plans a commit when another connection changed the thread without moving its sequence", async () => {

@@ -56,6 +56,9 @@ export interface SqliteStoreOptions extends StoreOptions {
   readonly lock?: SqliteLockOptions;
 }
 
+const NONE: readonly string[] = Object.freeze([]);
+/** At most this many references remembered per model with no tombstone below (then it starts over). */
+const NOTHING_BELOW_MAX = 4096;
 const parse = <T>(text: string): T => deepFreeze(JSON.parse(text) as JsonValue) as T;
 const wrap = (action: string, error: unknown, file?: string): ObeliskError => {
   if (ObeliskError.is(error)) return error;
@@ -121,12 +124,11 @@ class SqliteStore extends CachedStore {
   private readonly lock: SqliteLock;
   private readonly persistTx: (model: ThreadModel, change: ThreadChange) => boolean;
   /**
-   * Models whose thread had no tombstone when loaded or created here and has had no eviction or reset
-   * persisted through this store since: a state variable written there cannot have a tombstone to clear.
-   * (Another connection evicting or resetting a state variable advances the thread's sequence number, so
-   * this store's next commit re-plans against a reloaded model; call-output tombstones are always cleared.)
+   * Per cached model, written references the file holds no state tombstone below. Only an eviction or a
+   * reset adds tombstones: this store's forget the model's set; another connection's make the next commit
+   * reload the model. A thread rewriting the same paths asks the file once per path, not once per write.
    */
-  private readonly noStateTombstones = new WeakSet<ThreadModel>();
+  private readonly nothingBelow = new WeakMap<ThreadModel, Set<string>>();
   /** Snapshot and log sizes per cached model (see {@link SNAPSHOT_MIN_LOG_CHARS}). */
   private readonly logFacts = new WeakMap<ThreadModel, LogFacts>();
   /** One IMMEDIATE transaction around several commits (each commit's own transaction nests as a savepoint). */
@@ -254,10 +256,14 @@ class SqliteStore extends CachedStore {
     return facts;
   }
 
-  /** Records whether the model's thread has no tombstone at all in the file now. */
+  /**
+   * Records whether the model's thread has a state tombstone in the file now (`stateTombstones`: without
+   * one, a state variable written there has no tombstone to clear). Another connection evicting or
+   * resetting a state variable advances the thread's sequence number, so this store's next commit re-plans
+   * against a reloaded model; call-output tombstones are always cleared.
+   */
   private noteTombstones(model: ThreadModel): void {
-    if (this.sql.tombstoneAny.get(model.threadId) === undefined) this.noStateTombstones.add(model);
-    else this.noStateTombstones.delete(model);
+    model.stateTombstones = this.sql.tombstoneAny.get(model.threadId) !== undefined;
   }
 
   protected override invalidate(threadId: ThreadId): void {
@@ -345,9 +351,10 @@ class SqliteStore extends CachedStore {
         facts.logChars += text.length;
       }
     }
-    if (change.reset === true || change.evictions.some(({ entry }) => entry.meta.scope === "state"))
-      this.noStateTombstones.delete(model);
-    const clearStateTombstones = !this.noStateTombstones.has(model);
+    // the model learns of this change's tombstones once it is persisted (`applyChangeToModel`)
+    const evictsState = change.evictions.some(({ entry }) => entry.meta.scope === "state");
+    if (evictsState) this.nothingBelow.delete(model);
+    const clearStateTombstones = model.stateTombstones || evictsState;
     for (const { entry, tombstone } of change.evictions) {
       sql.varDelete.run(id, entry.meta.reference);
       if (entry.meta.scope === "calls") sql.outputDelete.run(id, String(entry.path[0]));
@@ -375,6 +382,7 @@ class SqliteStore extends CachedStore {
           sql.tombstoneDelete.run(id, above);
       }
     }
+    for (const reference of change.clearedTombstones) sql.tombstoneDelete.run(id, reference);
     for (const output of change.outputs)
       sql.outputUpsert.run(id, output.callId, JSON.stringify(output.value));
     if (record !== undefined) {
@@ -404,6 +412,32 @@ class SqliteStore extends CachedStore {
   protected readOutput(threadId: ThreadId, callId: string): JsonValue | undefined {
     const row = this.sql.outputGet.get(threadId, callId) as { value: string } | undefined;
     return row === undefined ? undefined : parse<JsonValue>(row.value);
+  }
+
+  /**
+   * Two ranges of the tombstones' primary key, one per way a child's reference continues its parent's
+   * (`.`, `[`); a reference found with none below is remembered (see {@link nothingBelow}).
+   */
+  protected stateTombstonesBelow(model: ThreadModel, write: StateWrite): readonly string[] {
+    const parent = write.reference;
+    let known = this.nothingBelow.get(model);
+    if (known?.has(parent)) return NONE;
+    const id = model.threadId;
+    const rows = this.sql.tombstonesBelow.all(
+      id,
+      `${parent}.`,
+      `${parent}/`,
+      id,
+      `${parent}[`,
+      `${parent}\\`,
+    ) as { reference: string }[];
+    if (rows.length > 0) return rows.map((row) => row.reference);
+    if (known === undefined || known.size >= NOTHING_BELOW_MAX) {
+      known = new Set();
+      this.nothingBelow.set(model, known);
+    }
+    known.add(parent);
+    return NONE;
   }
 
   protected readTombstone(threadId: ThreadId, reference: string): Tombstone | undefined {

@@ -8,6 +8,7 @@ import { historyCases } from "./history-cases.js";
 import { lifecycleCases } from "./lifecycle-cases.js";
 import { lockCases } from "./lock-cases.js";
 import { overwriteCases } from "./overwrite-cases.js";
+import { supersededTombstoneCases } from "./superseded-tombstone-cases.js";
 import { variableCases } from "./variable-cases.js";
 
 /** Opens stores for a test and closes them afterwards. */
@@ -15,7 +16,8 @@ export type OpenStore = (options?: StoreOptions) => Promise<StateStore>;
 
 /**
  * The conformance suite every StateStore backend must pass (SPEC §8): commits, folding, atomicity,
- * schema checks, history, counters, locks, variables, lifecycle and the earlier designs' weaknesses.
+ * schema checks, history, counters, locks, variables, lifecycle, the tombstones writes supersede and the
+ * earlier designs' weaknesses.
  */
 export function describeStoreConformance(name: string, makeStore: MakeStore): void {
   describe(`StateStore conformance: ${name}`, () => {
@@ -35,5 +37,6 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
     lifecycleCases(openStore);
     evictionCases(openStore);
     overwriteCases(openStore);
+    supersededTombstoneCases(openStore);
   });
 }

@@ -10,6 +10,7 @@ import type {
   RunRecord,
   RunStatus,
   StateStore,
+  StateWrite,
   StoreStats,
   ThreadInfo,
   Tombstone,
@@ -21,6 +22,7 @@ import { isCommitFailure, planCommit } from "./plan-commit.js";
 import { type EvictionRequest, planEviction, planReset } from "./plan-eviction.js";
 import { protectNested, selectForKeepLastN, selectForRetention } from "./select-evictions.js";
 import { createStateValidator } from "./state-validator.js";
+import type { TombstonesBelow } from "./superseded-below.js";
 import { ThreadLocks } from "./thread-locks.js";
 import {
   applyChangeToModel,
@@ -52,6 +54,9 @@ export abstract class CachedStore implements StateStore {
    */
   private commitMs = Number.NaN;
   private commitDate = "";
+  /** The backend's {@link stateTombstonesBelow}, as the commit planner asks it. */
+  private readonly tombstonesBelow: TombstonesBelow = (model, write) =>
+    this.stateTombstonesBelow(model, write);
   protected closed = false;
 
   constructor(options: StoreOptions = {}) {
@@ -69,6 +74,8 @@ export abstract class CachedStore implements StateStore {
   protected abstract readOutput(threadId: ThreadId, callId: string): JsonValue | undefined;
   /** Reads a tombstone. */
   protected abstract readTombstone(threadId: ThreadId, reference: string): Tombstone | undefined;
+  /** References of the state tombstones strictly below a write's path in the model's thread (none: empty). */
+  protected abstract stateTombstonesBelow(model: ThreadModel, write: StateWrite): readonly string[];
 
   abstract reserveCallNumbers(threadId: ThreadId, count: number): number;
   abstract createRun(run: RunRecord): void;
@@ -189,7 +196,7 @@ export abstract class CachedStore implements StateStore {
         this.commitDate = new Date(nowMs).toISOString();
         this.commitMs = nowMs;
       }
-      const planned = planCommit(model, commit, nowMs, this.commitDate, journal);
+      const planned = planCommit(model, commit, nowMs, this.commitDate, journal, this.tombstonesBelow);
       if (isCommitFailure(planned)) return planned;
       let persisted = false;
       try {

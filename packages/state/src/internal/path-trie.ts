@@ -12,7 +12,10 @@ interface TrieNode {
 const newNode = (): TrieNode => ({ children: undefined, reference: undefined });
 const NONE: readonly string[] = Object.freeze([]);
 
-/** Index of variable paths: finds the variables above and below a path in O(depth) / O(subtree). */
+/**
+ * Index of variable paths (or of any references by path, e.g. the memory store's tombstones): finds the
+ * variables above and below a path in O(depth) / O(subtree).
+ */
 export class PathTrie {
   private readonly root: TrieNode = newNode();
 
@@ -48,6 +51,34 @@ export class PathTrie {
       if (current.reference !== undefined || (current.children?.size ?? 0) > 0) return;
       trail[index - 1]!.children?.delete(path[index - 1]!);
     }
+  }
+
+  /**
+   * Forgets the entries at `path` and at every prefix of it, and returns their references (a shared empty
+   * array when there are none). O(depth).
+   */
+  takeAlong(path: Path): readonly string[] {
+    let found: string[] | undefined;
+    const trail: TrieNode[] = [this.root];
+    let node: TrieNode | undefined = this.root;
+    for (let index = 0; index <= path.length; index++) {
+      if (node.reference !== undefined) {
+        if (found === undefined) found = [node.reference];
+        else found.push(node.reference);
+        node.reference = undefined;
+      }
+      if (index === path.length) break;
+      node = node.children?.get(path[index] as PathSegment);
+      if (node === undefined) break;
+      trail.push(node);
+    }
+    if (found === undefined) return NONE;
+    for (let index = trail.length - 1; index > 0; index--) {
+      const current = trail[index]!;
+      if (current.reference !== undefined || (current.children?.size ?? 0) > 0) break;
+      trail[index - 1]!.children?.delete(path[index - 1]!);
+    }
+    return found;
   }
 
   /** The reference of the variable at exactly `path`, if any. */

@@ -25,6 +25,7 @@ import { isFrozenJson } from "./frozen-json.js";
 import { ModelOverlay } from "./model-overlay.js";
 import { isStateReference } from "./state-reference.js";
 import type { SchemaPlan } from "./state-validator.js";
+import { supersededBelow, type TombstonesBelow } from "./superseded-below.js";
 import type { ThreadChange, ThreadModel, VariableEntry } from "./thread-model.js";
 
 type CommitFailure = Extract<CommitResult, { ok: false }>;
@@ -199,7 +200,8 @@ export const isCommitFailure = (planned: ThreadChange | CommitFailure): planned 
  * validate, variables, log. The
  * model's working tree is changed in place and every change recorded in `journal` (empty on entry): roll
  * it back when the change is not persisted, clear it when it is. On failure the journal is already rolled
- * back and nothing is changed.
+ * back and nothing is changed. While the thread has state tombstones, each write is checked, before it is
+ * applied, for those below its path it supersedes (`tombstonesBelow` finds them).
  */
 export function planCommit(
   model: ThreadModel,
@@ -207,6 +209,7 @@ export function planCommit(
   nowMs: number,
   date: string,
   journal: WriteJournal,
+  tombstonesBelow: TombstonesBelow,
 ): ThreadChange | CommitFailure {
   const count = commit.writes.length;
   const writes: StateWrite[] = new Array(count);
@@ -217,8 +220,11 @@ export function planCommit(
   try {
     // the writes in order, in place (core `applyOutputInPlace`), every change journaled
     let state: JsonValue = model.state;
+    let cleared: string[] | undefined;
+    const tombstoned = model.stateTombstones;
     for (let index = 0; index < count; index++) {
       const write = writes[index] as StateWrite;
+      if (tombstoned) cleared = supersededBelow(tombstonesBelow(model, write), state, write, cleared);
       const applied = applyOutputInPlace(state, write.path, write.method, write.value, journal);
       if (!applied.ok) {
         journal.rollback();
@@ -228,8 +234,11 @@ export function planCommit(
       state = applied.value;
     }
     const planned = planApplied(model, commit, nowMs, date, writes, sizes, state as JsonObject, schemaPlan);
-    if (isCommitFailure(planned)) journal.rollback();
-    return planned;
+    if (isCommitFailure(planned)) {
+      journal.rollback();
+      return planned;
+    }
+    return cleared === undefined ? planned : { ...planned, clearedTombstones: cleared };
   } catch (error) {
     journal.rollback();
     throw error;
@@ -304,6 +313,7 @@ function planApplied(
     upserts,
     drops: removed,
     evictions: NONE,
+    clearedTombstones: NONE,
     outputs,
     record: recordCopy,
     nextSeq: seq,

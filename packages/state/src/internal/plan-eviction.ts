@@ -116,7 +116,16 @@ function planBatch(model: ThreadModel, requests: readonly EvictionRequest[], now
     const updated = withFacts(holder, state);
     if (updated !== undefined) upserts.push(updated);
   }
-  return { state, log, upserts, drops: [], evictions, outputs: [], nextSeq: seq };
+  return {
+    state,
+    log,
+    upserts,
+    drops: [],
+    evictions,
+    clearedTombstones: [],
+    outputs: [],
+    nextSeq: seq,
+  };
 }
 
 /** Plans `reset`: state, outputs, variables and write log cleared, tombstones (reason `reset`) for every variable. */
@@ -134,6 +143,7 @@ export function planReset(model: ThreadModel, nowMs: number): ThreadChange {
     upserts: [],
     drops: [],
     evictions,
+    clearedTombstones: [],
     outputs: [],
     reset: true,
     nextSeq: model.nextSeq + 1,

@@ -138,6 +138,12 @@ const STATEMENTS = {
   // state tombstones only (call-output ones are always cleared by reference): a range of the primary key
   tombstoneAny:
     "SELECT 1 FROM tombstones WHERE thread_id = ? AND reference >= '†state' AND reference < '†statf' LIMIT 1",
+  /**
+   * The references below a parent's: two ranges of the primary key (those continuing it with `.`, then
+   * with `[`), each searched in the index (an OR of the two would scan every tombstone of the thread).
+   */
+  tombstonesBelow:
+    "SELECT reference FROM tombstones WHERE thread_id = ? AND reference > ? AND reference < ? UNION ALL SELECT reference FROM tombstones WHERE thread_id = ? AND reference > ? AND reference < ?",
   tombstoneGet: "SELECT reference, evicted_at, reason FROM tombstones WHERE thread_id = ? AND reference = ?",
   recordInsert:
     "INSERT INTO call_records (thread_id, run_id, call_id, status, call_hash, record) VALUES (?, ?, ?, ?, ?, ?)",

@@ -48,6 +48,11 @@ export interface ThreadModel {
   nextSeq: number;
   /** The stored thread's change counter the model is current with (SQLite `threads.version`; 0 in memory). */
   version: number;
+  /**
+   * False while the thread is known to hold no state tombstone (a new thread, or one a backend loaded
+   * without any): a commit then looks for no tombstone to clear. Set by a state eviction or a reset.
+   */
+  stateTombstones: boolean;
 }
 
 /** An evicted variable: what was removed and its tombstone. */
@@ -85,6 +90,8 @@ export interface ThreadChange {
   readonly drops: readonly VariableEntry[];
   /** Variables evicted (removed, with a tombstone). */
   readonly evictions: readonly Eviction[];
+  /** References of state tombstones below written paths that the writes superseded (cleared). */
+  readonly clearedTombstones: readonly string[];
   /** New stored call outputs. */
   readonly outputs: readonly { readonly callId: string; readonly value: JsonValue }[];
   /** The call record, for commits. */
@@ -118,6 +125,7 @@ export function createThreadModel(info: ThreadInfo, validator: StateValidator | 
     nextSeq: 1,
     version: 0,
     unfrozenKeys: undefined,
+    stateTombstones: false,
   };
 }
 
@@ -150,8 +158,11 @@ export function applyChangeToModel(model: ThreadModel, change: ThreadChange): vo
   // indexed loops: this runs once per commit
   const { drops, evictions } = change;
   for (let index = 0; index < drops.length; index++) removeVariable(model, drops[index] as VariableEntry);
-  for (let index = 0; index < evictions.length; index++)
-    removeVariable(model, (evictions[index] as Eviction).entry);
+  for (let index = 0; index < evictions.length; index++) {
+    const { entry } = evictions[index] as Eviction;
+    removeVariable(model, entry);
+    if (entry.meta.scope === "state") model.stateTombstones = true;
+  }
   const upserts =
     change.upserts.length > 1 ? [...change.upserts].sort((a, b) => a.touch - b.touch) : change.upserts;
   for (let index = 0; index < upserts.length; index++) putVariable(model, upserts[index] as VariableEntry);
