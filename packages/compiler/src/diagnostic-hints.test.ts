@@ -168,13 +168,7 @@ describe("syntax positions and trailing whitespace", () => {
 
   it("whitespace after a whole reference or an output path says to remove it", () => {
     const hint = 'remove the whitespace at the end: it is allowed only around "||" and "&&"';
-    const result = compile(
-      plan({ _tool: "log", message: "†input.x ", _outputPath: "†state.o\t" }),
-      registry,
-      {
-        input: { x: "hi" },
-      },
-    );
+    const result = compile(plan({ _tool: "log", message: "†input.x ", _outputPath: "†state.o\t" }), registry);
     expect(shown(result.diagnostics)).toEqual([
       {
         code: "REF_SYNTAX",
