@@ -207,6 +207,33 @@ describe("run_plan: tool errors are cut and given once (review 7 H3)", () => {
     expect(small.omitted).toBeUndefined();
   });
 
+  it("a diagnostic's pointer, call id and related ids are cut: huge names give a small answer", async () => {
+    const strict = defineTool({
+      name: "strict",
+      input: { type: "object", properties: { value: {} }, additionalProperties: false },
+      run: () => 1,
+    });
+    const engine = createEngine({ tools: [give, strict] });
+    const call = byName(agentTools(engine, "t"));
+    const longName = "p".repeat(100_000);
+    const longId = "i".repeat(60_000);
+    for (const plan of [
+      [{ _tool: "strict", value: 1, [longName]: 1 }],
+      [
+        { _tool: "give", _id: longId, value: 1 },
+        { _tool: "give", _id: longId, value: 2 },
+      ],
+    ]) {
+      const validation = await call("validate_plan", { plan });
+      expect(size(validation)).toBeLessThan(3_000);
+      const [first] = validation.diagnostics as { pointer: string; callId?: string; related?: string[] }[];
+      const texts = [first?.pointer, first?.callId, ...(first?.related ?? [])].map(String);
+      expect(texts.filter((text) => /…\(\+\d+ chars\)$/.test(text)).length).toBeGreaterThan(0);
+      for (const text of texts) expect(text.length).toBeLessThan(250);
+      expect(size(await call("run_plan", { plan }))).toBeLessThan(3_000);
+    }
+  });
+
   it("a 500 KB error message gives a small answer, the message once", async () => {
     const engine = createEngine({ tools: [give, thrower] });
     const call = byName(agentTools(engine, "t"));

@@ -4,15 +4,27 @@ import { cutMessage } from "./agent-tools-run.js";
 /** Characters of JSON the diagnostics of one answer may take (the model fixes the first ones first). */
 export const DIAGNOSTICS_CHARS = 12_000;
 
-/** A diagnostic as the model gets it: message and hint cut, structured fields as they are. */
+/** Characters kept of a diagnostic's pointer, call id and each related id (a plan's names can be megabytes). */
+const NAME_CHARS = 200;
+/** Related calls kept per diagnostic. */
+const RELATED_ITEMS = 20;
+
+/**
+ * A diagnostic as the model gets it: message and hint cut, and so are its pointer, call id and related ids
+ * (a 100,000-character parameter name made a 100 KB answer): at most ~5,000 characters each, so the first
+ * one always fits the budget.
+ */
 function boundDiagnostic(diagnostic: Diagnostic): Diagnostic {
+  const { callId, hint, related } = diagnostic;
   return {
     ...diagnostic,
     message: cutMessage(diagnostic.message),
-    ...(diagnostic.hint === undefined ? {} : { hint: cutMessage(diagnostic.hint) }),
-    ...(diagnostic.related === undefined || diagnostic.related.length <= 20
+    pointer: cutMessage(diagnostic.pointer, NAME_CHARS),
+    ...(callId === undefined ? {} : { callId: cutMessage(callId, NAME_CHARS) }),
+    ...(hint === undefined ? {} : { hint: cutMessage(hint) }),
+    ...(related === undefined
       ? {}
-      : { related: diagnostic.related.slice(0, 20) }),
+      : { related: related.slice(0, RELATED_ITEMS).map((id) => cutMessage(id, NAME_CHARS)) }),
   };
 }
 
