@@ -132,6 +132,24 @@ describe("get_variable: every answer is bounded (review 7 H2)", () => {
     expect(whole).toMatchObject({ entries: { b: 2 }, limit: 2 });
   });
 
+  it("values under keys too long to name are told apart: the key's start and its position", async () => {
+    const engine = createEngine({ tools: [give] });
+    const keys = [0, 1, 2].map((index) => `k${index}${"x".repeat(10_000)}`);
+    await engine.set("t", "†state.long", Object.fromEntries(keys.map((key, index) => [key, index])));
+    const call = byName(agentTools(engine, "t"));
+    const answer = await call("get_variable", { reference: "†state.long" });
+    expect(size(answer)).toBeLessThan(GET_LIMITS.answerChars);
+    expect(answer.tooLarge).toEqual(
+      [0, 1, 2].map((index) => ({
+        key: `k${index}${"x".repeat(98)}…(+9902 chars)`,
+        index,
+        preview: String(index),
+      })),
+    );
+    expect(answer.note).toContain("3 entries without a reference have keys too long to name");
+    expect(answer.note).not.toContain("tooLarge gives each one's reference");
+  });
+
   it("offset/limit on a number is USAGE; a string offset says it was a string", async () => {
     const { engine, call } = await bigThread();
     await engine.set("t", "†state.n", 5);

@@ -11,6 +11,7 @@ import {
   previewValue,
   setOwn,
 } from "@obelisk/core";
+import { cutMessage } from "./agent-tools-run.js";
 import type { Engine } from "./engine-types.js";
 
 /**
@@ -103,12 +104,24 @@ function pageNote(
   };
 }
 
-/** An item too large for a page: where to read it, and the start of it. */
-function tooLargeEntry(kind: string, path: Path, at: string | number, item: JsonValue): Answer {
+/** Characters kept of a key too long to name (`key` of its `tooLarge` entry). */
+const CUT_KEY_CHARS = 100;
+
+/**
+ * An item too large for a page: where to read it, and the start of it. A key too long to name within the
+ * budget gets no reference: its start (`key`, cut), its position among the keys (`index`) and the preview.
+ */
+function tooLargeEntry(
+  kind: string,
+  path: Path,
+  at: string | number,
+  item: JsonValue,
+  index: number,
+): Answer {
   const preview = previewValue(item, { maxChars: GET_LIMITS.previewChars }).text;
   const itemReference = formatReference(kind, [...path, at]);
-  // a key too long to name within the budget is only previewed
-  return itemReference.length <= MAX_NAMED_REFERENCE ? { reference: itemReference, preview } : { preview };
+  if (itemReference.length <= MAX_NAMED_REFERENCE) return { reference: itemReference, preview };
+  return { key: cutMessage(String(at), CUT_KEY_CHARS), index, preview };
 }
 
 /**
@@ -166,7 +179,7 @@ function containerPage(
     const overCap = keyCost > GET_LIMITS.itemChars || jsonLengthWithin(item, itemCap) > itemCap;
     // an array page ends before an item that does not fit, unless the page would be empty
     if (!overCap || (key === undefined && at > start)) break;
-    const entry = tooLargeEntry(kind, path, key ?? at, item);
+    const entry = tooLargeEntry(kind, path, key ?? at, item, at);
     const cost = jsonLength(entry) + 1;
     if (used + cost > GET_ANSWER_CHARS && tooLarge.length + at - start > 0) break;
     tooLarge.push(entry);
@@ -190,9 +203,16 @@ function containerPage(
   const paging = pageNote(reference, unit, start, covered, total, at < stop);
   const what =
     keys === undefined ? "This item is" : `${tooLarge.length === 1 ? "This value is" : "These values are"}`;
+  const unnamed = tooLarge.filter((entry) => entry.reference === undefined).length;
+  const named = tooLarge.length - unnamed;
   const note =
-    `${what} too large to show here (over ${keys === undefined ? GET_ANSWER_CHARS : GET_LIMITS.itemChars} characters): ` +
-    `tooLarge gives each one's reference and preview; read one by its reference, by pages (offset/limit).`;
+    `${what} too large to show here (over ${keys === undefined ? GET_ANSWER_CHARS : GET_LIMITS.itemChars} characters of key and value): ` +
+    (named === 0
+      ? ""
+      : "tooLarge gives each one's reference and preview; read one by its reference, by pages (offset/limit).") +
+    (unnamed === 0
+      ? ""
+      : `${named === 0 ? "" : " "}${plural(unnamed, "entry", "entries")} without a reference ${unnamed === 1 ? "has a key" : "have keys"} too long to name: key is its start, index its position among the keys, preview the start of the value.`);
   return {
     ...answer,
     tooLarge,
