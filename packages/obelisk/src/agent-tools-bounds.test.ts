@@ -200,6 +200,37 @@ describe("list_variables: budgetChars has a maximum (review 7 M6)", () => {
     expect((most.text as string).length).toBeLessThanOrEqual(MAX_LIST_CHARS);
     expect(most.omitted).toBeGreaterThan(0);
   });
+
+  it("the budget holds for the text as the model receives it, escapes included", async () => {
+    const engine = createEngine({ tools: [give] });
+    for (let index = 0; index < 300; index++)
+      await engine.set(
+        "t",
+        `†state.v${index}`,
+        { s: '\u0001"'.repeat(200), index },
+        { description: "\u0001".repeat(300) },
+      );
+    const call = byName(agentTools(engine, "t"));
+    for (const [args, budget] of [
+      [{}, 4_000],
+      [{ budgetChars: MAX_LIST_CHARS }, MAX_LIST_CHARS],
+      [{ budgetChars: 500 }, 500],
+    ] as const) {
+      const answer = await call("list_variables", args);
+      expect(JSON.stringify(answer.text).length - 2).toBeLessThanOrEqual(budget);
+      // an entry (its description alone is 1,800 characters as JSON) fits the larger budgets only
+      if (budget > 500) expect(answer.text).toContain("†state.v");
+      expect(answer.omitted).toBeGreaterThan(0);
+    }
+    expect(await call("list_variables", { budgetChars: "big" })).toMatchObject({
+      ok: false,
+      error: { code: "USAGE" },
+    });
+    expect(await call("list_variables", { budgetChars: 0 })).toMatchObject({
+      ok: false,
+      error: { code: "USAGE" },
+    });
+  });
 });
 
 describe("run_plan: tool errors are cut and given once (review 7 H3)", () => {

@@ -56,6 +56,38 @@ async function guarded(
 const RUN_SUMMARY_CHARS = 2_000;
 /** The largest `budgetChars` of `list_variables` (its default is the engine's, 4000). */
 export const MAX_LIST_CHARS = 20_000;
+/** `list_variables`' budget when none is given (the engine's `summarize` default). */
+const DEFAULT_LIST_CHARS = 4_000;
+/** Summaries asked for at most, shrinking the budget, until the text fits as JSON. */
+const LIST_TRIES = 4;
+
+/**
+ * The summary whose text, as the JSON string the model receives, fits `budget`: the engine's budget counts
+ * characters of the text, and escapes (control characters, quotes, backslashes in previews and
+ * descriptions) made answers up to 4× the budget. Asks again with a budget shrunk by the measured overrun.
+ */
+async function summaryWithin(
+  engine: Engine,
+  threadId: string,
+  args: Record<string, unknown>,
+  given: unknown,
+): Promise<Awaited<ReturnType<Engine["summarize"]>>> {
+  // the first ask is the budget as given: the engine refuses a malformed one (USAGE)
+  let summary = await engine.summarize(threadId, {
+    ...args,
+    budgetChars: given as number,
+    format: "markdown",
+  });
+  const budget = given as number;
+  let ask = budget;
+  for (let tries = 1; tries < LIST_TRIES; tries++) {
+    const cost = JSON.stringify(summary.text).length - 2;
+    if (cost <= budget || ask === 1) break;
+    ask = Math.max(1, Math.floor((ask * budget) / cost) - 8);
+    summary = await engine.summarize(threadId, { ...args, budgetChars: ask, format: "markdown" });
+  }
+  return summary;
+}
 
 /**
  * Tools that let an LLM agent drive Obelisk on one thread from any framework: `validate_plan`, `run_plan`,
@@ -126,7 +158,7 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
             throw new ObeliskError("USAGE", `budgetChars must be at most ${MAX_LIST_CHARS}, got ${budget}`, {
               hint: "narrow the list with lastN or refs, and read values with get_variable",
             });
-          const summary = await engine.summarize(threadId, { ...args, format: "markdown" });
+          const summary = await summaryWithin(engine, threadId, args, budget ?? DEFAULT_LIST_CHARS);
           return { text: summary.text, omitted: summary.omitted, notFound: summary.notFound };
         }),
     },
