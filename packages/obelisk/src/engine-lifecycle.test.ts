@@ -211,6 +211,8 @@ describe("streaming", () => {
     expect((await handle.result).status).toBe("succeeded");
     expect(types[0]).toBe("run-start");
     expect(types.at(-1)).toBe("run-end");
+    // iterable once: a second loop would have shared the events with the first
+    expect(() => handle.events[Symbol.asyncIterator]()).toThrow(expect.objectContaining({ code: "USAGE" }));
   });
 });
 

@@ -146,7 +146,10 @@ export interface ValidateOptions {
 
 /** A run started with `start`: its events as an async iterator, and its result. */
 export interface RunHandle {
-  /** Every event of the run, ending after `run-end`. Iterate it right away (events are buffered from creation). */
+  /**
+   * Every event of the run, ending after `run-end`. Iterate it right away (events are buffered from
+   * creation), and once: a second iteration throws `USAGE` (more observers: `onEvent`).
+   */
   readonly events: AsyncIterable<RunEvent>;
   /** The run result (rejects like `run`). */
   readonly result: Promise<RunResult>;
@@ -176,7 +179,7 @@ export interface StreamingRun {
   add(call: unknown): AddResult;
   /** No more calls: unresolved references end as REF_UNRESOLVED errors; resolves when every call settled. */
   close(): Promise<RunResult>;
-  /** Every event of the run, ending after `run-end`. */
+  /** Every event of the run, ending after `run-end`; iterable once (a second iteration throws `USAGE`). */
   readonly events: AsyncIterable<RunEvent>;
 }
 
