@@ -1,13 +1,14 @@
 import { createToolRegistry } from "@obelisk/compiler";
-import { asRunId, asThreadId, ObeliskError } from "@obelisk/core";
+import { asRunId, ObeliskError } from "@obelisk/core";
 import { EventChannel } from "@obelisk/scheduler";
-import { createMemoryStore, getValue, setValue, summarize } from "@obelisk/state";
+import { createMemoryStore, getValue, type StateStore, setValue, summarize } from "@obelisk/state";
 import { checkEngineOptions } from "./check-engine-options.js";
 import { withCheckedHooks } from "./checked-hooks.js";
 import { editThread } from "./edit-thread.js";
 import { EngineRuntime } from "./engine-runtime.js";
 import type { Engine, EngineOptions, RunHandle, RunOptions, RunResult } from "./engine-types.js";
 import {
+  checkOptionsObject,
   checkRunOptions,
   checkSummarizeOptions,
   requireString,
@@ -76,10 +77,16 @@ export function createEngine(given: EngineOptions): Engine {
     summarize: async (threadId, summarizeOptions) =>
       summarize(store, requireThreadId(threadId), checkSummarizeOptions(summarizeOptions)),
     get: async (threadId, reference, getOptions) =>
-      getValue(store, requireThreadId(threadId), requireString(reference, "the reference"), getOptions),
+      getValue(
+        store,
+        requireThreadId(threadId),
+        requireString(reference, "the reference"),
+        checkOptionsObject(getOptions, "get"),
+      ),
     set: async (threadId, reference, value, setOptions = {}) => {
       const thread = requireThreadId(threadId);
       requireString(reference, "the reference");
+      checkOptionsObject(setOptions, "set");
       await editThread(runtime, thread, () =>
         setValue(store, thread, reference, value, {
           now: runtime.now,
@@ -98,11 +105,9 @@ export function createEngine(given: EngineOptions): Engine {
       return editThread(runtime, thread, () => store.keepLastN(thread, n));
     },
     runs: {
-      list: async (listOptions = {}) =>
-        store.listRuns({
-          ...(listOptions.threadId === undefined ? {} : { threadId: asThreadId(listOptions.threadId) }),
-          ...(listOptions.limit === undefined ? {} : { limit: listOptions.limit }),
-        }),
+      // the built-in stores check threadId and limit as well (USAGE)
+      list: async (listOptions) =>
+        store.listRuns(checkOptionsObject(listOptions, "runs.list") as Parameters<StateStore["listRuns"]>[0]),
       show: async (runId) => {
         const run = await store.getRun(asRunId(runId));
         if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run ${runId}`);

@@ -9,6 +9,17 @@ export function requireString(value: unknown, what: string): string {
   return value;
 }
 
+/** Throws USAGE unless `options` is undefined or a plain object (`null`, a number or an array would be misread). */
+export function checkOptionsObject<T>(options: T, what: string): T {
+  if (options === undefined) return options;
+  if (typeof options !== "object" || options === null || Array.isArray(options))
+    throw new ObeliskError(
+      "USAGE",
+      `the options of ${what} must be an object, not ${describeValue(options)}`,
+    );
+  return options;
+}
+
 /** Checks what `summarize` cannot: `refs`, when given, is an array of strings (a lone string is not split). */
 export function checkSummarizeOptions(options: SummarizeOptions | undefined): SummarizeOptions | undefined {
   if (options === undefined) return undefined;
