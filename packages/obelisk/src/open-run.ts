@@ -22,6 +22,7 @@ import { toRunResult } from "./to-run-result.js";
  * Automatic ids start at a number reserved at open; the rest are reserved at close (the lock is held).
  */
 export async function openRun(runtime: EngineRuntime, options: OpenOptions): Promise<StreamingRun> {
+  refuseApprovedHash(options);
   // The run holds a lease on the engine until it is closed: `engine.close()` aborts and closes it first.
   const lease = runtime.active.lease(options.signal);
   try {
@@ -33,6 +34,22 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
     lease.release();
     throw error;
   }
+}
+
+/**
+ * A stream cannot be approved in advance: its plan (and so its hash) exists only once it is closed, and a
+ * call runs as soon as it is added. `OpenOptions` leaves `approvedHash` out; an untyped caller passing one
+ * gets USAGE (before anything is locked or recorded) instead of an approval that is never checked.
+ */
+function refuseApprovedHash(options: OpenOptions): void {
+  if ((options as { readonly approvedHash?: unknown }).approvedHash === undefined) return;
+  throw new ObeliskError(
+    "USAGE",
+    "open does not take approvedHash: a streamed plan cannot be approved in advance",
+    {
+      hint: "validate the complete plan, have its planHash approved, then run it with run(plan, { approvedHash })",
+    },
+  );
 }
 
 async function leasedOpen(
