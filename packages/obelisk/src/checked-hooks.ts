@@ -38,11 +38,33 @@ function checkedIds(generateId: () => string): () => string {
   };
 }
 
-/** The options with the injected clock and id generator checked on every use (the defaults need no check). */
+/**
+ * A random source that throws USAGE when the injected one throws or answers outside [0, 1): retry jitter
+ * from it would exceed `maxDelayMs` (a throw from inside a retry failed the run as a STORE_ERROR).
+ */
+function checkedRandom(random: () => number): () => number {
+  return () => {
+    let value: unknown;
+    try {
+      value = random();
+    } catch (error) {
+      throw new ObeliskError("USAGE", "the engine's random() threw", { cause: error });
+    }
+    if (typeof value !== "number" || !(value >= 0 && value < 1))
+      throw new ObeliskError(
+        "USAGE",
+        `the engine's random() must return a number in [0, 1), got ${String(value)}`,
+      );
+    return value;
+  };
+}
+
+/** The options with the injected clock, random source and id generator checked on every use (the defaults need no check). */
 export function withCheckedHooks(options: EngineOptions): EngineOptions {
   return {
     ...options,
     ...(options.now === undefined ? {} : { now: checkedClock(options.now) }),
+    ...(options.random === undefined ? {} : { random: checkedRandom(options.random) }),
     ...(options.generateId === undefined ? {} : { generateId: checkedIds(options.generateId) }),
   };
 }

@@ -38,3 +38,36 @@ describe("an injected clock that breaks during a run", () => {
     },
   );
 });
+
+describe("an injected random source that breaks during a retry", () => {
+  const flaky = {
+    name: "flaky",
+    retry: { attempts: 3, backoffMs: 10, maxDelayMs: 20, jitter: true },
+    run: () => {
+      throw new Error("always");
+    },
+  };
+
+  const broken: [string, () => number][] = [
+    [
+      "throws",
+      () => {
+        throw new Error("random broke");
+      },
+    ],
+    ["answers outside [0, 1)", () => 5],
+    ["answers NaN", () => Number.NaN],
+  ];
+  it.each(broken)(
+    "(%s) fails the run with USAGE, not STORE_ERROR, and the record ends",
+    async (_name, random) => {
+      const engine = createEngine({ tools: [flaky], random });
+      const code = await codeOf(() =>
+        engine.run([{ _tool: "flaky", _id: "f", _outputPath: "†state.f" }], { threadId: "t" }),
+      );
+      expect(code).toBe("USAGE");
+      const runs = await engine.runs.list({ threadId: "t" });
+      expect(runs.map((run) => run.status)).toEqual(["failed"]);
+    },
+  );
+});
