@@ -1,4 +1,4 @@
-import { resolvePointer } from "@obelisk/core";
+import { type Diagnostic, type JsonObject, resolvePointer } from "@obelisk/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { exampleTools } from "./__fixtures__/tools.js";
@@ -203,6 +203,149 @@ describe("batch and incremental agree (acyclic plans)", () => {
         },
       ),
       { numRuns: 100 },
+    );
+  });
+});
+
+/**
+ * Plans of typed calls (`add`: numbers → number, `log`: string → string) reading earlier calls' outputs
+ * (through `†state` or `†calls`), the input and the thread's state, against contexts that know the input
+ * (or only its schema) and the state (with or without a state schema). Plan order is writer before reader.
+ */
+const typedReadArb = fc.constantFrom(
+  "literal",
+  "earlier",
+  "earlierOtherKind",
+  "†input.n",
+  "†input.s",
+  "†input.missing",
+  "†state.count",
+  "†state.name",
+  "†state.free",
+  "†state.nobody",
+  "†calls.nobody",
+);
+type TypedRead = typeof typedReadArb extends fc.Arbitrary<infer T> ? T : never;
+const typedCallArb = fc.record({
+  tool: fc.constantFrom("add", "log"),
+  toState: fc.boolean(),
+  read: typedReadArb,
+  earlier: fc.nat(),
+});
+const typedContextArb = fc.record({
+  inputKnown: fc.boolean(),
+  stateSchema: fc.boolean(),
+  stored: fc.boolean(),
+});
+const inputSchema = {
+  type: "object",
+  properties: { n: { type: "number" }, s: { type: "string" } },
+} as const;
+
+function typedPlan(specs: readonly { tool: string; toState: boolean; read: TypedRead; earlier: number }[]) {
+  return specs.map((spec, i) => {
+    const param = spec.tool === "add" ? "a" : "message";
+    let value: string | number = spec.tool === "add" ? 1 : "x";
+    if (spec.read === "earlier" || spec.read === "earlierOtherKind") {
+      if (i > 0) {
+        const j = spec.earlier % i;
+        const toState = (specs[j]?.toState ?? false) !== (spec.read === "earlierOtherKind");
+        value = toState ? `†state.c${j}` : `†calls.c${j}`;
+      }
+    } else if (spec.read !== "literal") value = spec.read;
+    return {
+      _tool: spec.tool,
+      _id: `c${i}`,
+      [param]: value,
+      ...(spec.tool === "add" ? { b: 2 } : {}),
+      ...(spec.toState ? { _outputPath: `†state.c${i}` } : {}),
+    };
+  });
+}
+
+function typedOptions(context: { inputKnown: boolean; stateSchema: boolean; stored: boolean }) {
+  return {
+    inputSchema: inputSchema as unknown as JsonObject,
+    context: {
+      ...(context.inputKnown ? { input: { n: 1, s: "s" } } : {}),
+      state: context.stored ? { count: 3, name: "n", free: 4 } : {},
+      callOutputs: new Set<string>(),
+      ...(context.stateSchema
+        ? {
+            stateSchema: {
+              type: "object",
+              properties: { count: { type: "integer" }, name: { type: "string" } },
+            } as JsonObject,
+          }
+        : {}),
+    },
+  };
+}
+
+/** REF_UNRESOLVED of a path a later call may still write (†state, †calls): `add` leaves it to `close`. */
+const deferred = (call: Record<string, unknown>, diagnostic: Diagnostic) =>
+  diagnostic.code === "REF_UNRESOLVED" &&
+  /^†(state|calls)\./.test(String(call[diagnostic.pointer.split("/")[3] ?? ""]));
+const sortedCodes = (diagnostics: readonly Diagnostic[]) =>
+  diagnostics.map((d) => `${d.code} ${d.pointer}`).sort();
+
+describe("batch and incremental agree on what each call reads (types, input, state)", () => {
+  it("each add answers what batch compile says of that call after the calls accepted before it", () => {
+    fc.assert(
+      fc.property(
+        fc.array(typedCallArb, { minLength: 1, maxLength: 8 }),
+        typedContextArb,
+        (specs, context) => {
+          const calls = typedPlan(specs);
+          const { inputSchema: schema, context: compileContext } = typedOptions(context);
+          const incremental = createIncrementalCompiler(registry, {
+            inputSchema: schema,
+            context: compileContext,
+          });
+          const accepted: (typeof calls)[number][] = [];
+          for (const [i, call] of calls.entries()) {
+            const added = incremental.addCall(call);
+            const plan = { type: "plan", plan: [...accepted, call], inputSchema: schema };
+            const prefix = compile(plan, registry, { context: compileContext });
+            const own = `/plan/${accepted.length}`;
+            const expected = prefix.diagnostics
+              .filter((d) => d.pointer === own || d.pointer.startsWith(`${own}/`))
+              .filter((d) => d.code !== "UNREACHABLE" && !deferred(call, d))
+              .map((d) => ({ ...d, pointer: `/plan/${i}${d.pointer.slice(own.length)}` }));
+            expect(sortedCodes(added.diagnostics)).toEqual(sortedCodes(expected));
+            expect(added.ok).toBe(!expected.some((d) => d.severity === "error"));
+            if (added.ok) accepted.push(call);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("when every call is accepted, close gives batch compile's graph, diagnostics and hash", () => {
+    fc.assert(
+      fc.property(
+        fc.array(typedCallArb, { minLength: 1, maxLength: 8 }),
+        typedContextArb,
+        (specs, context) => {
+          const calls = typedPlan(specs);
+          const { inputSchema: schema, context: compileContext } = typedOptions(context);
+          const incremental = createIncrementalCompiler(registry, {
+            inputSchema: schema,
+            context: compileContext,
+          });
+          const accepted = calls.map((call) => incremental.addCall(call).ok);
+          fc.pre(accepted.every(Boolean));
+          const closed = incremental.close();
+          const batch = compile({ type: "plan", plan: calls, inputSchema: schema }, registry, {
+            context: compileContext,
+          });
+          expect(graphToJson(closed)).toEqual(graphToJson(batch));
+          expect(closed.diagnostics).toEqual(batch.diagnostics);
+          expect(closed.planHash).toBe(batch.planHash);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

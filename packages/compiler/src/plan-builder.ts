@@ -24,6 +24,7 @@ import { checkStateSchemaWrites, type StateSchemaCheck } from "./check-state-sch
 import { clearList } from "./clear-list.js";
 import type { CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
 import { cycleText } from "./cycle-text.js";
+import { knownReferenceDiagnostics } from "./known-references.js";
 import { makeCompiledCall } from "./make-compiled-call.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PathIndex } from "./path-index.js";
@@ -254,6 +255,8 @@ export class PlanBuilder {
     };
     // Before any wiring: a call refused for a conflict (streaming) must not be linked to anything.
     if (this.#checkConflicts(entry, out) && this.options.refuseInvalid) return undefined;
+    // Streaming: what the plan-wide passes would say of its references and is known already refuses it.
+    if (this.options.refuseInvalid && knownReferenceDiagnostics(this, entry, out)) return undefined;
     for (let g = 0; g < groups.length; g++) {
       const group = groups[g] as WriterGroup;
       group.readers = appended(group.readers, entry);

@@ -82,9 +82,27 @@ function judgeContext(builder: PlanBuilder, reference: Reference): Verdict {
   }
 }
 
-/** Judges one operand: resolved by an in-plan writer, or by the known context. */
-export function judgeOperand(builder: PlanBuilder, entry: CallEntry, reference: Reference): Verdict {
+/**
+ * Whether a call added later may still write into `kind` (a writable kind, or one the engine fills from
+ * the plan's calls, like `†calls`): then a path of it nothing writes yet is not unresolved before close.
+ */
+function writableLater(builder: PlanBuilder, kind: string): boolean {
+  const info = builder.settings.kinds.get(kind);
+  return info === undefined || info.writable || info.engineManaged;
+}
+
+/**
+ * Judges one operand: resolved by an in-plan writer, or by the known context. `atAdd` (streaming, the call
+ * just arrived): an operand of a kind a later call may still write is not judged (it waits for a writer).
+ */
+export function judgeOperand(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  reference: Reference,
+  atAdd = false,
+): Verdict {
   if ((entry.writers.get(reference.text)?.length ?? 0) > 0) return undefined;
+  if (atAdd && writableLater(builder, reference.kind)) return undefined;
   if (builder.phantomTargets.hasOverlap(reference.kind, reference.path)) return undefined;
   if (reference.kind === "calls") return judgeCalls(builder, entry.call.id, reference);
   return judgeContext(builder, reference);
@@ -92,16 +110,18 @@ export function judgeOperand(builder: PlanBuilder, entry: CallEntry, reference: 
 
 /**
  * REF_UNRESOLVED for every expression none of whose `||` alternatives can resolve (an alternative
- * fails when any of its `&&` operands has no in-plan writer and the known context lacks it).
+ * fails when any of its `&&` operands has no in-plan writer and the known context lacks it). `atAdd`:
+ * only the operands no later call can write are judged (see `judgeOperand`).
  */
-export function unresolvedReferences(builder: PlanBuilder, entry: CallEntry): Diagnostic[] {
+export function unresolvedReferences(builder: PlanBuilder, entry: CallEntry, atAdd = false): Diagnostic[] {
   let out: Diagnostic[] | undefined;
   for (const reference of entry.call.references) {
     const value = reference.value;
-    if (value.type === "reference") out = checkExpression(builder, entry, reference, value.expression, out);
+    if (value.type === "reference")
+      out = checkExpression(builder, entry, reference, value.expression, out, atAdd);
     else
       for (const part of value.parts)
-        if (typeof part !== "string") out = checkExpression(builder, entry, reference, part, out);
+        if (typeof part !== "string") out = checkExpression(builder, entry, reference, part, out, atAdd);
   }
   return out ?? [];
 }
@@ -113,13 +133,14 @@ function checkExpression(
   reference: EntryReference,
   expression: InputExpression,
   out: Diagnostic[] | undefined,
+  atAdd: boolean,
 ): Diagnostic[] | undefined {
   let first: Reference | undefined;
   let firstVerdict: Verdict;
   for (const gate of expression.alternatives) {
     let resolvable = true;
     for (const operand of gate) {
-      const verdict = judgeOperand(builder, entry, operand);
+      const verdict = judgeOperand(builder, entry, operand, atAdd);
       if (verdict === undefined) continue;
       if (first === undefined) {
         first = operand;
