@@ -1,7 +1,9 @@
 import { existsSync, statSync } from "node:fs";
+import { register as registerHooks } from "node:module";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ToolDefinition } from "@obelisk/compiler";
+import { TYPESCRIPT_MODULE_HOOKS } from "./typescript-module-hooks.js";
 import { errorMessage, usageError } from "./usage-error.js";
 
 /** Tools as a tools module exports them: an array, or an object by name. */
@@ -10,7 +12,10 @@ export type LoadedTools = readonly ToolDefinition[] | Readonly<Record<string, To
 const TYPESCRIPT = new Set([".ts", ".mts", ".cts", ".tsx"]);
 const JAVASCRIPT = new Set([".js", ".mjs", ".cjs"]);
 
-/** Loads a tools module (`.js`, `.mjs` or `.ts` through tsx) and checks its default export. Throws USAGE. */
+/**
+ * Loads a tools module (`.js`, `.mjs`, `.cjs`; TypeScript through tsx: `.ts`, `.tsx` and `.mts` as ES modules,
+ * `.cts` as CommonJS) and checks its default export. Throws USAGE.
+ */
 export async function loadTools(file: string, cwd: string): Promise<LoadedTools> {
   const path = resolve(cwd, file);
   if (!existsSync(path)) throw usageError(`tools module not found: ${file}`);
@@ -31,10 +36,13 @@ let typeScriptLoader: Promise<void> | undefined;
  * module). A TypeScript tools module then imports the very instances of `obelisk`, zod and the rest that
  * the CLI already loaded. (`tsImport` loads each module in a namespace of its own: a second copy of every
  * package it imports, which cost ~0.6 s per tools module and split module state between two copies.)
+ * Then the hooks that make a `.ts` or `.tsx` file an ES module whatever its package.json says (SPEC §10:
+ * the tools module is an ES module; tsx alone follows the package's `"type"`).
  */
 function registerTypeScript(): Promise<void> {
   typeScriptLoader ??= import("tsx/esm/api").then(({ register }) => {
     register();
+    registerHooks(TYPESCRIPT_MODULE_HOOKS);
   });
   return typeScriptLoader;
 }
