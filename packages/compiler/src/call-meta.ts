@@ -44,7 +44,8 @@ export const RETRY_FIELDS: Readonly<Record<string, "count" | "ms" | "factor" | "
   jitter: "boolean",
 };
 
-function retryFieldOk(kind: "count" | "ms" | "factor" | "boolean", value: unknown): boolean {
+/** Whether a `_retry` (or tool `retry`) field's value has its kind: a whole count ≥ 1, ms ≥ 0, a factor ≥ 1. */
+export function retryFieldOk(kind: "count" | "ms" | "factor" | "boolean", value: unknown): boolean {
   if (kind === "boolean") return typeof value === "boolean";
   if (typeof value !== "number" || !Number.isFinite(value)) return false;
   if (kind === "count") return Number.isInteger(value) && value >= 1;

@@ -1,9 +1,10 @@
 import type { JsonObject } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
+import { checkToolRetry } from "./check-tool-retry.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { SchemaCheck, SchemaCompiler } from "./schema-validator.js";
 import { isPlainObject, isZodSchema, toJsonSchema } from "./to-json-schema.js";
-import type { RetryPolicy, ToolContext } from "./tool-definition.js";
+import type { ToolContext } from "./tool-definition.js";
 import { runWithZodInput, withZodOutputCheck } from "./zod-checks.js";
 
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -133,9 +134,7 @@ function buildTool(
   compiler: SchemaCompiler,
 ): RegisteredTool {
   const what = `tool "${name}"`;
-  const retry = source.retry;
-  if (retry !== undefined && !isPlainObject(retry))
-    throw new ObeliskError("USAGE", `${what}: retry must be an object`);
+  const retry = checkToolRetry(source.retry, what);
   const concurrency = optionalNumber(source.concurrency, `${what}: concurrency`);
   const timeoutMs = optionalNumber(source.timeoutMs, `${what}: timeoutMs`);
   const cost = optionalNumber(source.cost, `${what}: cost`, false) ?? 1;
@@ -143,7 +142,7 @@ function buildTool(
   const tool: RegisteredTool = {
     name,
     inputSchema: parts.inputSchema,
-    retry: (retry ?? {}) as Partial<RetryPolicy>,
+    retry,
     fresh: source.fresh === true,
     cost,
     latent: parts.run === undefined,
