@@ -3,6 +3,7 @@ import { register as registerHooks } from "node:module";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ToolDefinition } from "@obelisk/compiler";
+import { unlessStalled } from "./on-stall.js";
 import { TYPESCRIPT_MODULE_HOOKS } from "./typescript-module-hooks.js";
 import { errorMessage, usageError } from "./usage-error.js";
 
@@ -51,7 +52,13 @@ async function importModule(path: string, extension: string, file: string): Prom
   const url = pathToFileURL(path).href;
   try {
     if (TYPESCRIPT.has(extension)) await registerTypeScript();
-    return await import(url);
+    return await unlessStalled(
+      import(url),
+      () =>
+        new Error(
+          "its top-level await (or that of a module it imports) can never settle: no timer, I/O or other work is left that could settle it",
+        ),
+    );
   } catch (error) {
     throw usageError(`tools module ${file} failed to load: ${errorMessage(error)}`, error);
   }

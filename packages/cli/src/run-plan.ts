@@ -6,6 +6,7 @@ import type { Output } from "./output.js";
 import { createProgress, type Progress } from "./progress.js";
 import { toProgressEvent } from "./progress-event.js";
 import { renderRunResult } from "./render-run-result.js";
+import { runCancellation } from "./run-cancellation.js";
 import { whatNext } from "./what-next.js";
 
 /** Options of a run or a resume. */
@@ -31,8 +32,11 @@ export async function runWithProgress(
   body: (engine: Engine, signal: AbortSignal) => Promise<RunResult | ExitCode>,
 ): Promise<ExitCode> {
   let progress: Progress | undefined;
-  const interrupt = onInterrupt(io);
+  const inFlight = new Map<string, string>();
+  const cancellation = runCancellation(io, () => [...inFlight].map(([id, tool]) => `${id} (${tool})`));
   const onEvent = (event: RunEvent): void => {
+    if (event.type === "call-start") inFlight.set(event.callId, event.tool);
+    if (event.type === "call-end") inFlight.delete(event.callId);
     if (event.type === "run-start") {
       progress?.stop();
       printRunStart(output, event);
@@ -42,14 +46,18 @@ export async function runWithProgress(
     const mapped = toProgressEvent(event);
     if (mapped !== undefined) progress?.handle(mapped);
   };
-  const result = await withEngine({ ...options, storeAccess: "create", onEvent }, io, async (engine) => {
-    try {
-      return await body(engine, interrupt.signal);
-    } finally {
-      progress?.stop();
-      interrupt.dispose();
-    }
-  });
+  let result: RunResult | ExitCode;
+  try {
+    result = await withEngine({ ...options, storeAccess: "create", onEvent }, io, async (engine) => {
+      try {
+        return await body(engine, cancellation.signal);
+      } finally {
+        progress?.stop();
+      }
+    });
+  } finally {
+    cancellation.dispose();
+  }
   if (typeof result === "number") return result;
   output.json(result);
   renderRunResult(output, result);
@@ -63,19 +71,4 @@ function printRunStart(output: Output, event: RunEvent & { type: "run-start" }):
   const calls = `${event.calls} call${event.calls === 1 ? "" : "s"}`;
   const plan = c.dim(`(plan ${event.planHash.slice(0, 19)}…, run ${event.runId})`);
   output.line(`${c.bold("Running")} ${calls} on thread ${c.bold(event.threadId)} ${plan}`);
-}
-
-/**
- * Ctrl-C (SIGINT) while a run executes cancels it: calls in flight are aborted, the run ends `cancelled`
- * and is recorded as such (exit 1). A second Ctrl-C quits at once (exit 130).
- */
-function onInterrupt(io: CliIo): { readonly signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const listener = (): void => {
-    if (controller.signal.aborted) process.exit(130);
-    io.stderr.write("interrupted: cancelling the run (Ctrl-C again to quit at once)\n");
-    controller.abort(new Error("interrupted (SIGINT)"));
-  };
-  process.on("SIGINT", listener);
-  return { signal: controller.signal, dispose: () => process.off("SIGINT", listener) };
 }
