@@ -20,7 +20,7 @@ export { graphToMermaid } from "./graph-to-mermaid.js";
 export type { IncrementalCompileOptions, IncrementalCompiler } from "./incremental-compiler.js";
 export { createIncrementalCompiler } from "./incremental-compiler.js";
 export type { AddCallResult } from "./plan-builder.js";
-export { planJsonSchema } from "./plan-json-schema.js";
+export { type PlanJsonSchemaOptions, planJsonSchema } from "./plan-json-schema.js";
 export { REFERENCE_STRING_SCHEMA } from "./reference-string-schema.js";
 export type { RegisteredTool } from "./registered-tool.js";
 export type { SchemaCheck, SchemaIssue } from "./schema-validator.js";

@@ -1,6 +1,8 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { generatePlan } from "./__fixtures__/generate-plans.js";
+import { exampleTools } from "./__fixtures__/tools.js";
 import { compile } from "./compile.js";
 import { planJsonSchema } from "./plan-json-schema.js";
 import { defineTool } from "./tool-definition.js";
@@ -245,6 +247,28 @@ describe("plan JSON schema: as strict as the compiler where that is certain", ()
     ["_outputPath under †state.approvals", plan(greet({ _outputPath: "†state.approvals.pay" })), false],
     ["_outputPath †state.approvals", plan(greet({ _outputPath: "†state.a && †state.approvals" })), false],
     ['_outputPath †state["approvals"]', plan(greet({ _outputPath: '†state["approvals"].x' })), false],
+    // a quoted segment is a JSON string: its escapes are decoded (\u0076 is "v")
+    [
+      '_outputPath †state["appro\\u0076als"] (a JSON escape in the segment)',
+      plan(greet({ _outputPath: '†state["appro\\u0076als"].x' })),
+      false,
+    ],
+    [
+      "_outputPath with every letter of approvals escaped, hex in either case",
+      plan(
+        greet({
+          _outputPath:
+            '†state.a || †state["\\u0061\\u0070\\u0070\\u0072\\u006F\\u0076\\u0061\\u006c\\u0073"]',
+        }),
+      ),
+      false,
+    ],
+    ['_outputPath †state["approvals2"]', plan(greet({ _outputPath: '†state["approvals2"]' })), true],
+    [
+      '_outputPath †state["appro\\u0076alsLog"]',
+      plan(greet({ _outputPath: '†state["appro\\u0076alsLog"]' })),
+      true,
+    ],
     ["_outputPath †state.approvalsLog", plan(greet({ _outputPath: "†state.approvalsLog" })), true],
     ["_outputPath †state.user.approvals", plan(greet({ _outputPath: "†state.user.approvals" })), true],
     ["_id __proto__", plan(greet({ _id: "__proto__" })), false],
@@ -258,6 +282,12 @@ describe("plan JSON schema: as strict as the compiler where that is certain", ()
     ["_retry jitter not boolean", plan(greet({ _retry: { jitter: 1 } })), false],
     ["_retry unknown field", plan(greet({ _retry: { attempt: 2 } })), false],
     ["_retry not an object", plan(greet({ _retry: 3 })), false],
+    // the default limits (maxRetryAttempts 10, maxRetryDelayMs 60,000): PLAN_LIMIT above them
+    ["_retry attempts 1000", plan(greet({ _retry: { attempts: 1000 } })), false],
+    ["_retry attempts 10", plan(greet({ _retry: { attempts: 10 } })), true],
+    ["_retry backoffMs 1e12", plan(greet({ _retry: { attempts: 2, backoffMs: 1e12 } })), false],
+    ["_retry maxDelayMs 1e12", plan(greet({ _retry: { attempts: 2, maxDelayMs: 1e12 } })), false],
+    ["_retry delays 60000", plan(greet({ _retry: { backoffMs: 60_000, maxDelayMs: 60_000 } })), true],
     [
       "_retry all fields",
       plan(greet({ _retry: { attempts: 3, backoffMs: 0, factor: 1, maxDelayMs: 500, jitter: true } })),
@@ -278,4 +308,33 @@ describe("plan JSON schema: as strict as the compiler where that is certain", ()
     expect(compilerAccepts(document, tools)).toBe(accepted);
     expect(validate(document)).toBe(accepted);
   });
+});
+
+describe("plan JSON schema: _retry within the limits the plans are compiled with", () => {
+  const tools = createToolRegistry([{ name: "t", run: () => 1 }]);
+  const limits = { maxRetryAttempts: 20, maxRetryDelayMs: 120_000 };
+  const validate = new Ajv2020({ strict: false }).compile(planJsonSchema(tools, { limits }));
+  const accepts = (document: unknown) =>
+    compile(document, tools, { limits }).diagnostics.every((d) => d.severity !== "error");
+  it.each([
+    [{ attempts: 20, backoffMs: 120_000, maxDelayMs: 120_000 }, true],
+    [{ attempts: 21 }, false],
+    [{ backoffMs: 120_001 }, false],
+    [{ maxDelayMs: 120_001 }, false],
+  ] as const)("%o: the schema agrees with the compiler", (retry, accepted) => {
+    const document = plan({ _tool: "t", _retry: retry });
+    expect(accepts(document)).toBe(accepted);
+    expect(validate(document)).toBe(accepted);
+  });
+});
+
+describe("plan JSON schema: the valid generated plans still validate", () => {
+  const registry = createToolRegistry(exampleTools);
+  const validate = schemaValidator(registry);
+  for (const shape of ["chain", "fan-out", "random-dag"] as const)
+    it(shape, () => {
+      const document = generatePlan(shape, 50, 7);
+      expect(compile(document, registry).ok).toBe(true);
+      expect(validate(document)).toBe(true);
+    });
 });

@@ -1,6 +1,6 @@
-import type { JsonObject, JsonValue } from "@obelisk/core";
-import { FORBIDDEN_SEGMENTS, MAX_TIMER_MS, OUTPUT_METHODS } from "@obelisk/core";
-import { RETRY_FIELDS } from "./call-meta.js";
+import type { JsonObject, JsonValue, Limits } from "@obelisk/core";
+import { FORBIDDEN_SEGMENTS, MAX_TIMER_MS, OUTPUT_METHODS, resolveLimits } from "@obelisk/core";
+import { RETRY_FIELDS, type RetryLimits } from "./call-meta.js";
 import { moveToolSchema } from "./move-tool-schema.js";
 import { outputPathSchema } from "./output-path-schema.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -31,23 +31,26 @@ function extraParameters(root: Mutable): Mutable | undefined {
   return Object.keys(extra).length === 0 ? undefined : extra;
 }
 
-/** The schema of each `_retry` field, as the compiler's call-meta check types it (limits are per compile). */
-const RETRY_FIELD_SCHEMAS: Readonly<Record<(typeof RETRY_FIELDS)[string], JsonObject>> = {
-  count: { type: "integer", minimum: 1 },
-  ms: { type: "number", minimum: 0 },
-  factor: { type: "number", minimum: 1 },
-  boolean: { type: "boolean" },
-};
+/**
+ * The schema of a call's `_retry`, as the compiler's call-meta check types it and within the limits a
+ * compile applies (`maxRetryAttempts`, `maxRetryDelayMs`: PLAN_LIMIT above them), as `_timeoutMs` states
+ * its maximum.
+ */
+function retrySchema(limits: RetryLimits): JsonObject {
+  const kinds: Readonly<Record<(typeof RETRY_FIELDS)[string], JsonObject>> = {
+    count: { type: "integer", minimum: 1, maximum: limits.maxRetryAttempts },
+    ms: { type: "number", minimum: 0, maximum: limits.maxRetryDelayMs },
+    factor: { type: "number", minimum: 1 },
+    boolean: { type: "boolean" },
+  };
+  return {
+    type: "object",
+    properties: Object.fromEntries(Object.entries(RETRY_FIELDS).map(([field, kind]) => [field, kinds[kind]])),
+    additionalProperties: false,
+  };
+}
 
-const RETRY_SCHEMA: JsonObject = {
-  type: "object",
-  properties: Object.fromEntries(
-    Object.entries(RETRY_FIELDS).map(([field, kind]) => [field, RETRY_FIELD_SCHEMAS[kind]]),
-  ),
-  additionalProperties: false,
-};
-
-function metaProperties(tool: RegisteredTool, defs: Mutable): Mutable {
+function metaProperties(tool: RegisteredTool, defs: Mutable, retry: JsonObject): Mutable {
   const meta: Mutable = {
     _tool: { const: tool.name },
     _id: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_-]*$", not: { enum: [...FORBIDDEN_SEGMENTS] } },
@@ -56,7 +59,7 @@ function metaProperties(tool: RegisteredTool, defs: Mutable): Mutable {
     _description: { type: "string" },
     _rerun: { type: "boolean" },
     _timeoutMs: { type: "number", exclusiveMinimum: 0, maximum: MAX_TIMER_MS },
-    _retry: RETRY_SCHEMA,
+    _retry: retry,
   };
   if (tool.latent)
     meta._output =
@@ -68,14 +71,15 @@ function metaProperties(tool: RegisteredTool, defs: Mutable): Mutable {
 
 /**
  * The schema of one call of `tool`: `_tool` const, parameters (each its schema or a reference, at any depth),
- * meta-properties. The tool's schema and its definitions move into `defs` (see `moveToolSchema`).
+ * meta-properties (`retry`: the `_retry` schema). The tool's schema and its definitions move into `defs`
+ * (see `moveToolSchema`).
  */
-export function callSchema(tool: RegisteredTool, defs: Mutable): JsonObject {
+function callSchema(tool: RegisteredTool, defs: Mutable, retry: JsonObject): JsonObject {
   const root = moveToolSchema(tool.inputSchema, tool.name, defs, { references: true });
   const input: Mutable = isPlainObject(root) ? (root as Mutable) : {};
   const properties = {
     ...(isPlainObject(input.properties) ? (input.properties as JsonObject) : {}),
-    ...metaProperties(tool, defs),
+    ...metaProperties(tool, defs, retry),
   };
   // A tool with an outputPath rule cannot be called without one (the compiler's OUTPUT_PATH_NOT_ALLOWED).
   const ruled = tool.outputPathSchema === undefined ? [] : ["_outputPath"];
@@ -87,16 +91,23 @@ export function callSchema(tool: RegisteredTool, defs: Mutable): JsonObject {
   return schema;
 }
 
+/** Options of `planJsonSchema`. */
+export interface PlanJsonSchemaOptions {
+  /** The limits the plans will be compiled with (default `DEFAULT_LIMITS`): the `_retry` maxima. */
+  readonly limits?: Partial<Limits>;
+}
+
 /**
  * The plan JSON Schema (2020-12) for a registry (SPEC §6): an LLM's structured output can be constrained
  * by it. Each call is one of the tools (`_tool` const); each parameter accepts its own schema or a
- * reference string; `_outputPath` follows the tool's rule.
+ * reference string; `_outputPath` follows the tool's rule; `_retry` stays within the limits.
  */
-export function planJsonSchema(registry: ToolRegistry): JsonObject {
+export function planJsonSchema(registry: ToolRegistry, options: PlanJsonSchemaOptions = {}): JsonObject {
   const defs: Mutable = {};
+  const retry = retrySchema(resolveLimits(options.limits));
   const calls = registry.names.flatMap((name) => {
     const tool = registry.get(name);
-    return tool === undefined ? [] : [callSchema(tool, defs)];
+    return tool === undefined ? [] : [callSchema(tool, defs, retry)];
   });
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
