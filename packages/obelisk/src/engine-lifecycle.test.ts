@@ -134,6 +134,17 @@ describe("run guards", () => {
     const data = (error as ObeliskError).data as { diagnostics: { code: string; pointer: string }[] };
     expect(data.diagnostics[0]).toMatchObject({ code: "TOOL_UNKNOWN", pointer: "/0/_tool" });
     expect(await engine.runs.list()).toEqual([]);
+    // the message alone says what is wrong and where (a log of error.message is often all there is)
+    expect((error as ObeliskError).message).toMatch(
+      /^the plan is invalid \(1 error\): TOOL_UNKNOWN at \/0\/_tool: /,
+    );
+    expect((error as ObeliskError).hint).toContain("error.data.diagnostics");
+    const two = await engine
+      .run([{ _tool: "nope" }, { _tool: "nope2" }], { threadId: "t" })
+      .catch((e: unknown) => e);
+    expect((two as ObeliskError).message).toMatch(
+      /^the plan is invalid \(2 errors\): TOOL_UNKNOWN at \/0\/_tool: .* \(and 1 more error\)$/,
+    );
   });
 
   it("an input that breaks the Input message's schema is PLAN_INVALID", async () => {

@@ -8,6 +8,7 @@ import {
   type JsonValue,
   type KindTable,
   ObeliskError,
+  plural,
   type ThreadId,
   toJsonValue,
 } from "@obelisk/core";
@@ -241,13 +242,10 @@ export class EngineRuntime {
       let validation = this.compile(plan, context, input, expectedFirst, resumed?.ownCallIds);
       if (!validation.ok) {
         const { ok, planHash, diagnostics } = validation;
-        throw new ObeliskError(
-          "PLAN_INVALID",
-          `the plan is invalid (${diagnostics.filter((d) => d.severity === "error").length} errors)`,
-          {
-            data: { ok, planHash, diagnostics },
-          },
-        );
+        throw new ObeliskError("PLAN_INVALID", invalidPlanMessage(diagnostics), {
+          data: { ok, planHash, diagnostics },
+          hint: "every diagnostic (code, pointer, message, hint) is in error.data.diagnostics; engine.validate returns them too",
+        });
       }
       if (options.approvedHash !== undefined && options.approvedHash !== validation.planHash) {
         throw new ObeliskError(
@@ -299,4 +297,25 @@ export class EngineRuntime {
     );
     return this.store.readState(threadId);
   }
+}
+
+/** Characters kept of the first error's message in a PLAN_INVALID message. */
+const FIRST_ERROR_CHARS = 200;
+
+/**
+ * The message of a PLAN_INVALID error: how many errors, and the first one (code, pointer, message), so a
+ * log of `error.message` says what is wrong and where.
+ */
+function invalidPlanMessage(diagnostics: readonly Diagnostic[]): string {
+  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === "error");
+  const first = errors[0];
+  const count = plural(errors.length, "error");
+  if (first === undefined) return `the plan is invalid (${count})`;
+  const where = first.pointer === "" ? "the document" : first.pointer.slice(0, FIRST_ERROR_CHARS);
+  const text =
+    first.message.length > FIRST_ERROR_CHARS
+      ? `${first.message.slice(0, FIRST_ERROR_CHARS)}…`
+      : first.message;
+  const others = errors.length > 1 ? ` (and ${plural(errors.length - 1, "more error")})` : "";
+  return `the plan is invalid (${count}): ${first.code} at ${where}: ${text}${others}`;
 }
