@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ObeliskError } from "@obelisk/core";
 import type { StateStore } from "obelisk";
+import type { SqliteStoreOptions } from "obelisk/sqlite";
 import type { CliIo } from "./cli-io.js";
 import { errorMessage, usageError } from "./usage-error.js";
 
@@ -9,15 +10,19 @@ import { errorMessage, usageError } from "./usage-error.js";
 export const DEFAULT_STORE = "sqlite:.obelisk/state.db";
 
 /**
- * What a command does with its store, which decides what a store file that does not exist means:
- * - `create` (run, resume, state set): the file and its directory are created.
- * - `existing` (state summary/get/reset/keep, runs list/show): a missing file is refused (USAGE), so a
- *   mistyped `--store` creates nothing; the default store, when missing, is an empty store (no runs, no
- *   variables) and nothing is created.
- * - `context` (validate, graph: the store only gives the thread's state to validate against): a missing
- *   file is read as an empty store with a warning (none for the default store); nothing is created.
+ * What a command does with its store, which decides what a store file that does not exist, or that holds
+ * no store, means:
+ * - `create` (run, resume, state set): a missing file and its directory are created; an empty file
+ *   becomes a store.
+ * - `edit` (state reset/keep) and `read` (state summary/get, runs list/show): a missing file is refused
+ *   (USAGE), so a mistyped `--store` creates nothing; the default store, when missing, is an empty store (no
+ *   runs, no variables) and nothing is created. `read` opens the file read-only: nothing in it changes.
+ * - `context` (validate, graph: the store only gives the thread's state to validate against): read-only;
+ *   a missing file is read as an empty store with a warning (none for the default store).
+ * Except for `create`, a file that is not an Obelisk store (empty, another program's database) is refused
+ * (USAGE) and left as it is.
  */
-export type StoreAccess = "create" | "existing" | "context";
+export type StoreAccess = "create" | "edit" | "read" | "context";
 
 /** Opens `--store`: `memory` or `sqlite:<file>` (see {@link StoreAccess}). Throws USAGE. */
 export async function openStore(url: string, io: CliIo, access: StoreAccess): Promise<StateStore> {
@@ -30,7 +35,7 @@ export async function openStore(url: string, io: CliIo, access: StoreAccess): Pr
   const path = file === ":memory:" ? file : resolve(io.cwd, file);
   if (path !== ":memory:" && access !== "create" && !existsSync(path)) {
     if (path === resolve(io.cwd, DEFAULT_STORE.slice("sqlite:".length))) return emptyStore();
-    if (access === "existing") {
+    if (access !== "context") {
       throw usageError(
         `store file ${file} does not exist`,
         undefined,
@@ -43,11 +48,25 @@ export async function openStore(url: string, io: CliIo, access: StoreAccess): Pr
   try {
     if (access === "create" && path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     const { createSqliteStore } = await import("obelisk/sqlite");
-    return await createSqliteStore(path);
+    return await createSqliteStore(path, path === ":memory:" ? {} : SQLITE_OPTIONS[access]);
   } catch (error) {
-    const hint = ObeliskError.is(error) ? error.hint : undefined;
-    throw usageError(`cannot open store ${url}: ${errorMessage(error)}`, error, hint);
+    throw usageError(`cannot open store ${url}: ${errorMessage(error)}`, error, hintOf(error));
   }
+}
+
+/** How each access opens a SQLite file (`sqlite::memory:` is always a new store: nothing to leave as it was). */
+const SQLITE_OPTIONS = {
+  create: {},
+  edit: { create: false },
+  read: { readonly: true },
+  context: { readonly: true },
+} as const satisfies Record<StoreAccess, SqliteStoreOptions>;
+
+function hintOf(error: unknown): string | undefined {
+  if (!ObeliskError.is(error)) return undefined;
+  if ((error.data as { reason?: unknown } | undefined)?.reason === "not-a-store")
+    return "check --store (the file was left as it was); obelisk run and obelisk state set create a store in a missing or empty file";
+  return error.hint;
 }
 
 async function emptyStore(): Promise<StateStore> {

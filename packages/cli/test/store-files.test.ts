@@ -1,12 +1,33 @@
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectOneLineError, fixture, obelisk, obeliskJson, tempDir } from "./cli-harness.js";
+import { expectOneLineError, fixture, obelisk, obeliskJson, ROOT, tempDir } from "./cli-harness.js";
 
 const shoutPlan = fixture("shout-plan.json");
 const jsTools = fixture("tools.js");
 const digest = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+/** better-sqlite3, as the state package has it (to make another program's database). */
+const Sqlite = createRequire(join(ROOT, "packages/state/package.json"))("better-sqlite3") as new (
+  file: string,
+) => { exec(sql: string): void; close(): void };
+
+/** Every command that reads a store without creating one, on `store` (validate and graph with tools). */
+function commandsOn(store: string, thread = "default"): string[][] {
+  const at = ["--store", store, "--thread", thread];
+  return [
+    ["state", "summary", ...at],
+    ["state", "get", "--ref", "†state.x", ...at],
+    ["state", "reset", ...at],
+    ["state", "keep", "--last", "1", ...at],
+    ["runs", "list", "--store", store],
+    ["runs", "show", "some-run", "--store", store],
+    ["validate", shoutPlan, "--tools", jsTools, ...at],
+    ["graph", shoutPlan, "--tools", jsTools, ...at],
+  ];
+}
 
 describe.concurrent("obelisk: which commands create a store file", { timeout: 180_000 }, () => {
   it("commands that read refuse a --store file that does not exist, naming it, and create nothing", async () => {
@@ -69,6 +90,51 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     expect(validate).toMatchObject({ code: 0, stderr: "" });
     expect(reset.code).toBe(0);
     expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("refuses a file that is not an Obelisk store (another program's database, an empty file), leaving it as it was (exit 2)", async () => {
+    const cwd = tempDir();
+    const app = new Sqlite(join(cwd, "app.db"));
+    app.exec(
+      "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users (name) VALUES ('ada')",
+    );
+    app.close();
+    writeFileSync(join(cwd, "empty.db"), "");
+    const before = { app: digest(join(cwd, "app.db")), empty: digest(join(cwd, "empty.db")) };
+    for (const [file, what] of [
+      ["app.db", "another program's database"],
+      ["empty.db", "an empty file"],
+    ]) {
+      const commands = commandsOn(`sqlite:${file}`);
+      const results = await Promise.all(commands.map((args) => obeliskJson(args, cwd)));
+      results.forEach((result, i) => {
+        const command = commands[i]?.join(" ");
+        expectOneLineError(result, 2);
+        expect(result.json, command).toEqual({
+          error: { code: "USAGE", message: expect.stringContaining(`is not an Obelisk store (${what})`) },
+        });
+      });
+    }
+    expect({ app: digest(join(cwd, "app.db")), empty: digest(join(cwd, "empty.db")) }).toEqual(before);
+    expect(readdirSync(cwd).sort()).toEqual(["app.db", "empty.db"]);
+  });
+
+  it("commands that read leave a store byte for byte as it was, also with a --thread it does not hold", async () => {
+    const cwd = tempDir();
+    const store = "sqlite:s.db";
+    const ran = await obelisk(
+      ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', "--store", store],
+      cwd,
+    );
+    expect(ran.code).toBe(0);
+    const before = digest(join(cwd, "s.db"));
+    const reads = commandsOn(store, "typo").filter(([, sub]) => sub !== "reset" && sub !== "keep");
+    const results = await Promise.all(reads.map((args) => obelisk(args, cwd)));
+    // summary, get (REF_UNRESOLVED), runs list, runs show (RUN_NOT_FOUND), validate, graph
+    expect(results.map((result) => result.code)).toEqual([0, 1, 0, 2, 0, 0]);
+    expect(results[0]?.stdout).toBe("thread typo holds no variables\n");
+    expect(digest(join(cwd, "s.db"))).toBe(before);
+    expect(readdirSync(cwd)).toEqual(["s.db"]);
   });
 
   it("run and state set create the store (and its directory); parallel first runs share the default one", async () => {

@@ -1,7 +1,12 @@
 import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import { ObeliskError } from "@obelisk/core";
 import BetterSqlite3 from "better-sqlite3";
-import { prepareSchema, type SqliteStatements } from "./internal/sqlite-schema.js";
+import {
+  prepareSchema,
+  prepareStatements,
+  type SqliteStatements,
+  storeFileKind,
+} from "./internal/sqlite-schema.js";
 
 /** A store file's connection, ready for the store: pragmas set, schema checked, statements prepared. */
 export interface OpenedSqlite {
@@ -15,6 +20,8 @@ export interface OpenedSqlite {
 export interface SqliteOpenOptions {
   /** Open read-only even when the file is writable. */
   readonly readonly?: boolean | undefined;
+  /** False: refuse a file that holds no store yet (missing, empty, another program's database). */
+  readonly create?: boolean | undefined;
   /** How long opening and writes wait for another connection, ms. */
   readonly busyTimeoutMs: number;
   /** `synchronous` pragma of a writable connection. */
@@ -59,11 +66,29 @@ function mayWrite(file: string): boolean {
   }
 }
 
+const NOT_A_STORE = {
+  missing: "it does not exist",
+  empty: "an empty file",
+  foreign: "another program's database",
+} as const;
+
+/** The refusal of a file that holds no store where one must exist: STORE_ERROR, `data.reason: "not-a-store"`. */
+function notAStore(file: string, kind: keyof typeof NOT_A_STORE): ObeliskError {
+  return new ObeliskError("STORE_ERROR", `${file} is not an Obelisk store (${NOT_A_STORE[kind]})`, {
+    hint: "check the file name; a store is created only by opening a new or empty file for writing",
+    data: { reason: "not-a-store", file },
+  });
+}
+
 function openWritable(file: string, options: SqliteOpenOptions): OpenedSqlite {
   const db = new BetterSqlite3(file, { timeout: options.busyTimeoutMs });
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
     const statements = retryWhileBusy(options.busyTimeoutMs, () => {
+      if (options.create === false) {
+        const kind = storeFileKind(db);
+        if (kind === "empty" || kind === "foreign") throw notAStore(file, kind);
+      }
       if (db.pragma("journal_mode", { simple: true }) !== "wal") db.pragma("journal_mode = WAL");
       return prepareSchema(db);
     });
@@ -76,24 +101,51 @@ function openWritable(file: string, options: SqliteOpenOptions): OpenedSqlite {
 }
 
 /**
- * A read-only connection. In a directory this process cannot write, SQLite cannot create the WAL index
- * (`-shm`) a WAL file needs, even to read: the file is then read into memory once (a snapshot as of the
- * open) when no `-wal` file holds changes the main file lacks.
+ * A read-only connection. A file this process may write gets a read-write connection that SQLite forbids
+ * every change (`query_only`): unlike a read-only one, it removes the `-wal` and `-shm` files it needed
+ * when it closes, so reading leaves nothing behind. In a directory this process cannot write, SQLite
+ * cannot create the WAL index (`-shm`) a WAL file needs, even to read: the file is then read into memory
+ * once (a snapshot as of the open) when no `-wal` file holds changes the main file lacks.
  */
 function openReadonly(file: string, options: SqliteOpenOptions): OpenedSqlite {
-  let db = new BetterSqlite3(file, { readonly: true, fileMustExist: true, timeout: options.busyTimeoutMs });
+  const db = readConnection(file, options);
   try {
-    db.prepare("SELECT count(*) FROM sqlite_master").get();
-  } catch (error) {
-    db.close();
-    if (!isReadonlyError(error) && sqliteCode(error) !== "SQLITE_CANTOPEN") throw error;
-    db = openSnapshot(file, error);
-  }
-  try {
-    return { db, statements: prepareReadonlySchema(db, file), readonly: true };
+    return {
+      db,
+      statements: retryWhileBusy(options.busyTimeoutMs, () => existingSchema(db, file)),
+      readonly: true,
+    };
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/** Opens `file` for reading only (see {@link openReadonly}); the first read tells whether it works. */
+function readConnection(file: string, options: SqliteOpenOptions): BetterSqlite3.Database {
+  const probe = (db: BetterSqlite3.Database): unknown =>
+    retryWhileBusy(options.busyTimeoutMs, () => db.prepare("SELECT count(*) FROM sqlite_master").get());
+  const cannotRead = (error: unknown): boolean =>
+    isReadonlyError(error) || sqliteCode(error) === "SQLITE_CANTOPEN";
+  if (mayWrite(file)) {
+    const db = new BetterSqlite3(file, { fileMustExist: true, timeout: options.busyTimeoutMs });
+    try {
+      db.pragma("query_only = ON");
+      probe(db);
+      return db;
+    } catch (error) {
+      db.close();
+      if (!cannotRead(error)) throw error;
+    }
+  }
+  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true, timeout: options.busyTimeoutMs });
+  try {
+    probe(db);
+    return db;
+  } catch (error) {
+    db.close();
+    if (!cannotRead(error)) throw error;
+    return openSnapshot(file, error);
   }
 }
 
@@ -116,35 +168,33 @@ function openSnapshot(file: string, cause: unknown): BetterSqlite3.Database {
 }
 
 /**
- * Prepares the statements without writing: `prepareSchema`'s one write (the schema version row) goes to a
- * temporary `meta` table that shadows the file's for that statement. A file that lacks a table, index or
- * column (not an Obelisk store, or one written by an older version) cannot be brought up to date read-only.
+ * The statements of a file opened read-only, which must hold a store of this schema version: an empty file
+ * and another program's database are not stores (`not-a-store`); a store of an older version cannot be
+ * brought up to date without writing (`readonly`).
  */
-function prepareReadonlySchema(db: BetterSqlite3.Database, file: string): SqliteStatements {
-  db.exec("CREATE TEMP TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-  try {
-    return prepareSchema(db);
-  } catch (error) {
-    if (!isReadonlyError(error)) throw error;
+function existingSchema(db: BetterSqlite3.Database, file: string): SqliteStatements {
+  const kind = storeFileKind(db);
+  if (kind === "empty" || kind === "foreign") throw notAStore(file, kind);
+  if (kind === "older") {
     throw new ObeliskError(
       "STORE_ERROR",
-      `cannot read ${file}: it is read-only and is not an Obelisk store of this version`,
+      `cannot read ${file} read-only: it is a store of an older version, brought up to date only by writing it`,
       {
-        cause: error,
-        hint: "an empty file, another program's database or a store written by an older version; an older store is brought up to date by opening it once with write access",
+        hint: "open it once with write access (a run, or any store opened writable) to bring it up to date",
         data: { reason: "readonly", file },
       },
     );
-  } finally {
-    db.exec("DROP TABLE temp.meta");
   }
+  return prepareStatements(db);
 }
 
 /**
- * Opens a store file (creating it when missing): read-write when possible; read-only when asked, when the
- * file is not writable by this process, or when SQLite refuses to write it (a read-only directory).
+ * Opens a store file (creating it when missing, unless `create` is false): read-write when possible;
+ * read-only when asked, when the file is not writable by this process, or when SQLite refuses to write it
+ * (a read-only directory).
  */
 export function openSqlite(file: string, options: SqliteOpenOptions): OpenedSqlite {
+  if (options.create === false && file !== ":memory:" && !existsSync(file)) throw notAStore(file, "missing");
   if (options.readonly !== true && mayWrite(file)) {
     try {
       return openWritable(file, options);

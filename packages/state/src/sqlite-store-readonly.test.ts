@@ -120,7 +120,10 @@ describe("sqlite store opened read-only", () => {
     const empty = join(dir, "empty.db");
     writeFileSync(empty, "");
     expect(() => createSqliteStore(empty, { readonly: true })).toThrow(
-      expect.objectContaining({ code: "STORE_ERROR", data: expect.objectContaining({ reason: "readonly" }) }),
+      expect.objectContaining({
+        code: "STORE_ERROR",
+        data: expect.objectContaining({ reason: "not-a-store" }),
+      }),
     );
   });
 });

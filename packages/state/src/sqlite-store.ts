@@ -49,9 +49,19 @@ export interface SqliteStoreOptions extends StoreOptions {
   /**
    * Open the file read-only: reads work, every write is refused (`STORE_ERROR`, `data.reason: "readonly"`)
    * and nothing in the file changes. Default: read-only only when the file exists and this process cannot
-   * write it (or its directory). The file must exist.
+   * write it (or its directory). The file must exist and hold a store of this schema version (an empty
+   * file or another program's database: `STORE_ERROR`, `data.reason: "not-a-store"`); nothing beside it is
+   * left behind (a writable file is read through a connection that may change nothing, which removes
+   * SQLite's `-wal` and `-shm` files when it closes).
    */
   readonly readonly?: boolean;
+  /**
+   * `true` (default): a missing or empty file becomes a new store, and another program's database gets the
+   * store's tables beside its own. `false`: the file must already hold a store; a missing file, an empty
+   * one or another program's database is refused (`STORE_ERROR`, `data.reason: "not-a-store"`) and left as
+   * it is. A store of an older schema version is still brought up to date when the file can be written.
+   */
+  readonly create?: boolean;
   /** Cross-process lock tuning. */
   readonly lock?: SqliteLockOptions;
 }
@@ -607,16 +617,17 @@ class SqliteStore extends CachedStore {
 }
 
 /**
- * Opens (or creates) a SQLite store in `file` (`:memory:` works). WAL journal, one IMMEDIATE transaction per
- * commit, prepared statements. Several processes may open (and create) one file at once. A file this process
- * cannot write is opened read-only (see {@link SqliteStoreOptions.readonly}). Throws ObeliskError
- * STORE_ERROR when the file cannot be opened.
+ * Opens (or creates, unless {@link SqliteStoreOptions.create} is false) a SQLite store in `file` (`:memory:`
+ * works). WAL journal, one IMMEDIATE transaction per commit, prepared statements. Several processes may open
+ * (and create) one file at once. A file this process cannot write is opened read-only (see
+ * {@link SqliteStoreOptions.readonly}). Throws ObeliskError STORE_ERROR when the file cannot be opened.
  */
 export function createSqliteStore(file: string, options: SqliteStoreOptions = {}): StateStore {
   let opened: OpenedSqlite | undefined;
   try {
     opened = openSqlite(file, {
       readonly: options.readonly,
+      create: options.create,
       busyTimeoutMs: options.busyTimeoutMs ?? 5_000,
       durability: options.durability,
     });

@@ -24,7 +24,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
   withFormat(list);
   list.action(async (options: RunsOptions) => {
     const output = createOutput(context.io, options.format);
-    await withEngine({ store: options.store, storeAccess: "existing" }, context.io, async (engine) => {
+    await withEngine({ store: options.store, storeAccess: "read" }, context.io, async (engine) => {
       const records = await engine.runs.list({
         ...(options.thread === undefined ? {} : { threadId: options.thread }),
         limit: options.limit ?? 20,
@@ -42,7 +42,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
   withFormat(show);
   show.action(async (runId: string, options: RunsOptions) => {
     const output = createOutput(context.io, options.format);
-    await withEngine({ store: options.store, storeAccess: "existing" }, context.io, async (engine) => {
+    await withEngine({ store: options.store, storeAccess: "read" }, context.io, async (engine) => {
       const run = await engine.runs.show(runId);
       output.json(run);
       if (output.format === "text") renderRunDetails(output, run, options.store);

@@ -30,7 +30,7 @@ export function registerState(program: Command, context: CommandContext): void {
     name: string,
     description: string,
     action: StateAction,
-    storeAccess: StoreAccess = "existing",
+    storeAccess: StoreAccess = "read",
   ): Command => {
     const command = state.command(name).description(description);
     withStore(command);
@@ -64,8 +64,9 @@ export function registerState(program: Command, context: CommandContext): void {
     "reset",
     "delete the thread's variables and stored call outputs (run history and call records stay)",
     reset,
+    "edit",
   );
-  add("keep", "keep only the n most recently updated variables", keep).addOption(
+  add("keep", "keep only the n most recently updated variables", keep, "edit").addOption(
     new Option("--last <n>", "how many variables to keep").argParser(parseCount).makeOptionMandatory(),
   );
 }

@@ -177,6 +177,13 @@ const STATEMENTS = {
 /** The prepared statements of a store, by name (prepared once per connection). */
 export type SqliteStatements = { readonly [K in keyof typeof STATEMENTS]: Statement };
 
+/** True when the file's `threads` table has the `version` column of schema version 2. */
+function hasThreadVersions(db: Database): boolean {
+  return (db.prepare("PRAGMA main.table_info(threads)").all() as { name: string }[]).some(
+    (column) => column.name === "version",
+  );
+}
+
 /**
  * Brings a file written by schema version 1 up to date: adds `threads.version` (0 for every thread; the
  * first change makes it 1). Checked and altered in one IMMEDIATE transaction, so two processes opening
@@ -184,19 +191,43 @@ export type SqliteStatements = { readonly [K in keyof typeof STATEMENTS]: Statem
  * advance `next_seq`, which every check compares as well.
  */
 function migrate(db: Database): void {
-  const current = (): boolean =>
-    (db.prepare("PRAGMA table_info(threads)").all() as { name: string }[]).some(
-      (column) => column.name === "version",
-    );
-  if (current()) return;
+  if (hasThreadVersions(db)) return;
   db.transaction(() => {
-    if (current()) return;
+    if (hasThreadVersions(db)) return;
     db.exec("ALTER TABLE threads ADD COLUMN version INTEGER NOT NULL DEFAULT 0");
     db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version' AND CAST(value AS INTEGER) < ?").run(
       String(SQLITE_SCHEMA_VERSION),
       SQLITE_SCHEMA_VERSION,
     );
   }).immediate();
+}
+
+/**
+ * What a file holds, read without writing: `store` (an Obelisk store of this schema version), `older` (one
+ * that needs {@link prepareSchema} to bring it up to date), `empty` (no table: an empty or new file) or
+ * `foreign` (another program's database). A store is recognised by the schema version row of its `meta`
+ * table, which {@link prepareSchema} writes after every table exists.
+ */
+export function storeFileKind(db: Database): "store" | "older" | "empty" | "foreign" {
+  const tables = db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'").all() as {
+    name: string;
+  }[];
+  if (tables.length === 0) return "empty";
+  let row: unknown;
+  try {
+    row = db.prepare("SELECT value FROM main.meta WHERE key = 'schema_version'").get();
+  } catch {
+    return "foreign"; // no `meta` table, or one of another shape
+  }
+  if (row === undefined) return "foreign";
+  return hasThreadVersions(db) ? "store" : "older";
+}
+
+/** Prepares every statement of the store (the tables must exist). */
+export function prepareStatements(db: Database): SqliteStatements {
+  const prepared: Record<string, Statement> = {};
+  for (const [name, sql] of Object.entries(STATEMENTS)) prepared[name] = db.prepare(sql);
+  return prepared as SqliteStatements;
 }
 
 /** Creates the tables (idempotent), migrates older files and prepares every statement. */
@@ -206,7 +237,5 @@ export function prepareSchema(db: Database): SqliteStatements {
     String(SQLITE_SCHEMA_VERSION),
   );
   migrate(db);
-  const prepared: Record<string, Statement> = {};
-  for (const [name, sql] of Object.entries(STATEMENTS)) prepared[name] = db.prepare(sql);
-  return prepared as SqliteStatements;
+  return prepareStatements(db);
 }

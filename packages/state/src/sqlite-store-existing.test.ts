@@ -1,0 +1,140 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ObeliskError } from "@obelisk/core";
+import BetterSqlite3 from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { commitOk, THREAD, write } from "./conformance/commit-fixtures.js";
+import { createSqliteStore } from "./sqlite-store.js";
+
+const root = mkdtempSync(join(tmpdir(), "obelisk-existing-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let counter = 0;
+
+const digest = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+/** A fresh directory for one case. */
+function folder(): string {
+  const dir = join(root, `case-${++counter}`);
+  rmSync(dir, { recursive: true, force: true });
+  return mkdtempSync(`${dir}-`);
+}
+
+/** Another program's SQLite database (rollback journal, one table). */
+function foreignDatabase(dir: string): string {
+  const file = join(dir, "app.db");
+  const db = new BetterSqlite3(file);
+  db.exec("CREATE TABLE meta (key TEXT, value TEXT); CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)");
+  db.prepare("INSERT INTO users (name) VALUES (?)").run("ada");
+  db.close();
+  return file;
+}
+
+/** A store file holding one thread with one variable, closed. */
+async function storeFile(dir: string): Promise<string> {
+  const file = join(dir, "state.db");
+  const store = createSqliteStore(file);
+  await commitOk(store, { callId: "a", writes: [write(["greeting"], "hi")] });
+  await store.close();
+  return file;
+}
+
+/** The error `open` throws (fails the test when it throws none). */
+function refusal(open: () => unknown): ObeliskError {
+  try {
+    open();
+  } catch (error) {
+    if (ObeliskError.is(error)) return error;
+    throw error;
+  }
+  throw new Error("the store opened");
+}
+
+describe("sqlite store: opening a file that must already hold a store", () => {
+  it("readonly refuses an empty file and another program's database (not-a-store), leaving each as it was", () => {
+    const dir = folder();
+    const empty = join(dir, "empty.db");
+    writeFileSync(empty, "");
+    const foreign = foreignDatabase(dir);
+    const before = { empty: digest(empty), foreign: digest(foreign) };
+    for (const [file, what] of [
+      [empty, "an empty file"],
+      [foreign, "another program's database"],
+    ] as const) {
+      const error = refusal(() => createSqliteStore(file, { readonly: true }));
+      expect(error).toMatchObject({ code: "STORE_ERROR", data: { reason: "not-a-store", file } });
+      expect(error.message).toContain(`is not an Obelisk store (${what})`);
+      expect(error.hint).toBeDefined();
+    }
+    expect({ empty: digest(empty), foreign: digest(foreign) }).toEqual(before);
+    expect(readdirSync(dir).sort()).toEqual(["app.db", "empty.db"]);
+  });
+
+  it("readonly reads a thread the file lacks as empty without storing it, and leaves no file beside the store", async () => {
+    const dir = folder();
+    const file = await storeFile(dir);
+    const before = digest(file);
+    const files = readdirSync(dir);
+    const store = createSqliteStore(file, { readonly: true });
+    const typo = "typo" as typeof THREAD;
+    await store.openThread(typo);
+    expect(store.readState(typo)).toEqual({});
+    expect(await store.listVariables(typo)).toEqual([]);
+    expect(store.readState(THREAD)).toEqual({ greeting: "hi" });
+    await store.close();
+    expect(digest(file)).toBe(before);
+    expect(readdirSync(dir)).toEqual(files);
+    const reopened = createSqliteStore(file, { readonly: true });
+    expect(await reopened.getThread(typo)).toBeUndefined();
+    expect((await reopened.stats()).threads).toBe(1);
+    await reopened.close();
+  });
+
+  it("create: false refuses a missing file, an empty one and another program's database, changing nothing", () => {
+    const dir = folder();
+    const missing = join(dir, "missing.db");
+    const empty = join(dir, "empty.db");
+    writeFileSync(empty, "");
+    const foreign = foreignDatabase(dir);
+    const before = { empty: digest(empty), foreign: digest(foreign) };
+    for (const [file, what] of [
+      [missing, "it does not exist"],
+      [empty, "an empty file"],
+      [foreign, "another program's database"],
+    ] as const) {
+      const error = refusal(() => createSqliteStore(file, { create: false }));
+      expect(error).toMatchObject({ code: "STORE_ERROR", data: { reason: "not-a-store", file } });
+      expect(error.message).toContain(`is not an Obelisk store (${what})`);
+    }
+    expect(existsSync(missing)).toBe(false);
+    expect({ empty: digest(empty), foreign: digest(foreign) }).toEqual(before);
+    expect(readdirSync(dir).sort()).toEqual(["app.db", "empty.db"]);
+  });
+
+  it("create: false opens a store as usual (writes work)", async () => {
+    const file = await storeFile(folder());
+    const store = createSqliteStore(file, { create: false });
+    await commitOk(store, { callId: "b", writes: [write(["n"], 1)] });
+    expect(store.readState(THREAD)).toEqual({ greeting: "hi", n: 1 });
+    await store.close();
+  });
+
+  it("readonly refuses a store of an older schema version (readonly: it cannot be brought up to date)", async () => {
+    const file = await storeFile(folder());
+    const db = new BetterSqlite3(file);
+    db.exec(
+      "ALTER TABLE threads DROP COLUMN version; UPDATE meta SET value = '1' WHERE key = 'schema_version'",
+    );
+    db.close();
+    const before = digest(file);
+    const error = refusal(() => createSqliteStore(file, { readonly: true }));
+    expect(error).toMatchObject({ code: "STORE_ERROR", data: { reason: "readonly" } });
+    expect(error.message).toContain("older version");
+    expect(digest(file)).toBe(before);
+    // opened with write access (also with create: false), it is brought up to date
+    const store = createSqliteStore(file, { create: false });
+    expect(store.readState(THREAD)).toEqual({ greeting: "hi" });
+    await store.close();
+  });
+});
