@@ -1,5 +1,5 @@
 import { planJsonSchema } from "@obelisk/compiler";
-import { type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
+import { type Diagnostic, type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
 import { STORED_REFERENCE_SCHEMA } from "@obelisk/state";
 import { boundDiagnostics, boundErrorData } from "./agent-tools-diagnostics.js";
 import { GET_LIMITS, getForModel } from "./agent-tools-get.js";
@@ -89,14 +89,68 @@ async function summaryWithin(
   return summary;
 }
 
+/** What the host's approval hook of `run_plan` is shown: the valid plan, its hash and its warnings. */
+export interface PlanApprovalRequest {
+  /** The plan as the model sent it. */
+  readonly plan: unknown;
+  /** The hash a run of it will have (`validate`'s `planHash`). */
+  readonly planHash: string;
+  /** The run's input as the model sent it (`{}` when none). */
+  readonly input: JsonValue;
+  /** The thread the plan would run on. */
+  readonly threadId: string;
+  /** Its warnings (a plan with errors never reaches the hook). */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Options of {@link agentTools}. */
+export interface AgentToolsOptions {
+  /**
+   * Asked before `run_plan` runs a valid plan: `true` runs it, bound to the hash shown (the run refuses any
+   * other plan: `PLAN_NOT_APPROVED`); `false` or a string (the reason) refuses it and the model is told so.
+   * A person approving plans by hash (SPEC §6) checks `planHash` against what they approved. Default: every
+   * valid plan runs.
+   */
+  readonly approve?: (request: PlanApprovalRequest) => boolean | string | Promise<boolean | string>;
+}
+
+/** The host's answer for a plan, or the error the model gets when it is refused (or the hook fails). */
+async function askApproval(
+  approve: NonNullable<AgentToolsOptions["approve"]>,
+  request: PlanApprovalRequest,
+): Promise<void> {
+  let answer: unknown;
+  try {
+    answer = await approve(request);
+  } catch (error) {
+    throw new ObeliskError("PLAN_NOT_APPROVED", `the approval of plan ${request.planHash} failed`, {
+      cause: error,
+      hint: "the host could not decide; ask the user, then send the plan again",
+      data: { planHash: request.planHash },
+    });
+  }
+  if (answer === true) return;
+  const reason = typeof answer === "string" && answer.length > 0 ? `: ${answer}` : "";
+  throw new ObeliskError("PLAN_NOT_APPROVED", `plan ${request.planHash} was not approved${reason}`, {
+    hint: "change the plan as the reason says (or ask the user), validate it and send it again",
+    data: { planHash: request.planHash },
+  });
+}
+
 /**
  * Tools that let an LLM agent drive Obelisk on one thread from any framework: `validate_plan`, `run_plan`,
- * `list_variables` (the summary) and `get_variable` (paged). See the README for the Vercel AI SDK and LangChain.js.
+ * `list_variables` (the summary) and `get_variable` (paged). With `approve`, `run_plan` runs only the plans
+ * the host approves, each bound to its hash. See the README for the Vercel AI SDK and LangChain.js.
  */
-export function agentTools(engine: Engine, threadId: string): AgentTool[] {
+export function agentTools(engine: Engine, threadId: string, options: AgentToolsOptions = {}): AgentTool[] {
   // the thread is the conversation: a missing or empty one would silently share "default" with everyone
   if (typeof threadId !== "string" || threadId.length === 0)
     throw new ObeliskError("USAGE", "agentTools(engine, threadId) needs the thread id: a non-empty string");
+  if (typeof options !== "object" || options === null)
+    throw new ObeliskError("USAGE", "agentTools' options must be an object { approve? }");
+  const approve = options.approve;
+  if (approve !== undefined && typeof approve !== "function")
+    throw new ObeliskError("USAGE", "agentTools' approve must be a function (request) => boolean | reason");
   const plan = {
     ...planJsonSchema(engine.registry),
     description: "The plan: { type: 'plan', plan: [calls] }",
@@ -126,9 +180,21 @@ export function agentTools(engine: Engine, threadId: string): AgentTool[] {
         guarded(given, async (args) => {
           // Not the state: one earlier run's 200,000-item list would fill the model's context. What this run
           // wrote comes as a bounded summary, like list_variables.
+          const runInput = (args.input ?? {}) as JsonValue;
+          let approvedHash: string | undefined;
+          if (approve !== undefined) {
+            const validation = await engine.validate(args.plan, { threadId, input: runInput });
+            // an invalid plan is refused by the run below with its diagnostics, as without a hook
+            if (validation.ok) {
+              const request = { plan: args.plan, planHash: validation.planHash, input: runInput, threadId };
+              await askApproval(approve, { ...request, diagnostics: validation.diagnostics });
+              approvedHash = validation.planHash;
+            }
+          }
           const { state: _state, ...result } = await engine.run(args.plan, {
             threadId,
-            input: (args.input ?? {}) as JsonValue,
+            input: runInput,
+            ...(approvedHash === undefined ? {} : { approvedHash }),
           });
           const wrote = [...new Set(Object.values(result.calls).flatMap((call) => call.wrote))];
           const summary =

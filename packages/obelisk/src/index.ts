@@ -16,7 +16,7 @@ export type {
   VariableSummary,
 } from "@obelisk/state";
 export { createMemoryStore } from "@obelisk/state";
-export type { AgentTool } from "./agent-tools.js";
+export type { AgentTool, AgentToolsOptions, PlanApprovalRequest } from "./agent-tools.js";
 export { agentTools } from "./agent-tools.js";
 export { createEngine } from "./create-engine.js";
 export type {

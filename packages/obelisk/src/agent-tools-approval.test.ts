@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { type AgentTool, agentTools, createEngine, defineTool, type PlanApprovalRequest } from "./index.js";
+
+const sent: string[] = [];
+const sendEmail = defineTool({
+  name: "sendEmail",
+  input: { type: "object", properties: { to: { type: "string" } }, required: ["to"] },
+  run: (args: unknown) => {
+    sent.push((args as { to: string }).to);
+    return "sent";
+  },
+});
+
+const plan = (to: string) => ({
+  type: "plan",
+  plan: [{ _tool: "sendEmail", _id: "mail", to, _outputPath: "†state.mail" }],
+});
+
+function runPlan(tools: AgentTool[]) {
+  const tool = tools.find((candidate) => candidate.name === "run_plan");
+  return (args: Record<string, unknown>) => tool?.execute(args) as Promise<Record<string, unknown>>;
+}
+
+describe("agentTools' approve: run_plan runs only what the host approves, bound to its hash", () => {
+  it("a plan whose hash a person approved runs; a tampered one is refused and runs nothing", async () => {
+    sent.length = 0;
+    const engine = createEngine({ tools: [sendEmail] });
+    const approved = (await engine.validate(plan("ops@example.com"))).planHash;
+    const seen: PlanApprovalRequest[] = [];
+    const run = runPlan(
+      agentTools(engine, "t", {
+        approve: (request) => {
+          seen.push(request);
+          return request.planHash === approved || "only the plan the user approved may run";
+        },
+      }),
+    );
+    expect(await run({ plan: plan("ops@example.com") })).toMatchObject({ status: "succeeded" });
+    const refused = await run({ plan: plan("attacker@example.com") });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        code: "PLAN_NOT_APPROVED",
+        message: expect.stringContaining("only the plan the user approved may run"),
+        data: { planHash: seen[1]?.planHash },
+      },
+    });
+    expect(sent).toEqual(["ops@example.com"]);
+    expect(seen.map((request) => [request.threadId, request.input])).toEqual([
+      ["t", {}],
+      ["t", {}],
+    ]);
+    expect(await engine.get("t", "†state.mail")).toEqual({ found: true, value: "sent" });
+  });
+
+  it("false, a throwing hook and a rejected promise refuse; an invalid plan never reaches the hook", async () => {
+    sent.length = 0;
+    const engine = createEngine({ tools: [sendEmail] });
+    let asked = 0;
+    for (const approve of [
+      () => false,
+      () => {
+        throw new Error("approval service down");
+      },
+      () => Promise.reject(new Error("timeout")),
+    ]) {
+      const run = runPlan(agentTools(engine, "t", { approve }));
+      expect(await run({ plan: plan("a@example.com") })).toMatchObject({
+        ok: false,
+        error: { code: "PLAN_NOT_APPROVED" },
+      });
+    }
+    const run = runPlan(
+      agentTools(engine, "t", {
+        approve: () => {
+          asked++;
+          return true;
+        },
+      }),
+    );
+    expect(await run({ plan: { type: "plan", plan: [{ _tool: "sendEmial", to: "x" }] } })).toMatchObject({
+      ok: false,
+      error: { code: "PLAN_INVALID" },
+    });
+    expect(asked).toBe(0);
+    expect(sent).toEqual([]);
+    expect(await engine.runs.list()).toEqual([]);
+  });
+
+  it("options that are not an object, or an approve that is not a function, are USAGE", () => {
+    const engine = createEngine({ tools: [sendEmail] });
+    expect(() => agentTools(engine, "t", null as never)).toThrow(expect.objectContaining({ code: "USAGE" }));
+    expect(() => agentTools(engine, "t", { approve: "yes" as never })).toThrow(
+      expect.objectContaining({ code: "USAGE" }),
+    );
+  });
+});
