@@ -15,7 +15,7 @@ import {
   requireThreadId,
 } from "./facade-arguments.js";
 import { openRun } from "./open-run.js";
-import { resumeChain } from "./resume-chain.js";
+import { cancelCrashedRuns, resumeChain } from "./resume-chain.js";
 import { runPlan } from "./run-plan.js";
 
 /**
@@ -34,10 +34,7 @@ async function resumeRun(runtime: EngineRuntime, runId: string, options: RunOpti
     runtime.hub([options.onEvent]),
     chain,
   );
-  for (const run of chain.runs) {
-    const after = await runtime.store.getRun(run.runId);
-    if (after?.status === "running") await runtime.store.finishRun(run.runId, "cancelled", runtime.endedAt());
-  }
+  await cancelCrashedRuns(runtime.store, chain, () => runtime.endedAt());
   return result;
 }
 

@@ -3,9 +3,7 @@ import {
   asThreadId,
   type JsonObject,
   type JsonValue,
-  normalizePlan,
   ObeliskError,
-  planHash,
   type RunId,
   toJsonValue,
 } from "@obelisk/core";
@@ -13,7 +11,7 @@ import { EventChannel, PlanRunner } from "@obelisk/scheduler";
 import { CallRecorder } from "./call-recorder.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
-import { recordRun } from "./record-run.js";
+import { recordRun, storedPlanHash } from "./record-run.js";
 import { toRunResult } from "./to-run-result.js";
 
 /**
@@ -152,8 +150,7 @@ async function leasedOpen(
           const execution = await runner.close();
           // the hash of what ran (the accepted calls): calls `add` refused are not part of it
           const plan = planOf(accepted);
-          const document = normalizePlan(plan).document;
-          const hash = document === undefined ? compiled.planHash : planHash(document);
+          const hash = storedPlanHash(plan) ?? compiled.planHash;
           await store.finishRun(runId, execution.status, runtime.endedAt(), { plan, planHash: hash });
           finished = true;
           const state = await runtime.afterRun(threadId);

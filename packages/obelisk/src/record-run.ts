@@ -1,4 +1,11 @@
-import { ObeliskError, type RunId } from "@obelisk/core";
+import {
+  type JsonValue,
+  normalizePlan,
+  ObeliskError,
+  type PlanHash,
+  planHash,
+  type RunId,
+} from "@obelisk/core";
 import type { RunRecord, StateStore } from "@obelisk/state";
 
 /**
@@ -13,4 +20,13 @@ export async function recordRun(store: StateStore, run: RunRecord): Promise<void
       { data: { runId: run.runId } },
     );
   await store.createRun(run);
+}
+
+/**
+ * The hash of a plan document as the record stores it (a streaming run's: the calls it accepted, with its
+ * `inputSchema`), the same `validate` gives; undefined when it is not a plan document.
+ */
+export function storedPlanHash(plan: JsonValue): PlanHash | undefined {
+  const document = normalizePlan(plan).document;
+  return document === undefined ? undefined : planHash(document);
 }

@@ -1,6 +1,7 @@
 import type { RunId } from "@obelisk/core";
 import type { CallRecord, RunRecord, StateStore } from "@obelisk/state";
 import type { ResumedNumbering } from "./engine-runtime.js";
+import { storedPlanHash } from "./record-run.js";
 
 /** Most runs a resume chain is followed through (a resume of a resume of …), newest first. */
 const MAX_CHAIN = 1000;
@@ -55,4 +56,23 @@ export async function resumeChain(store: StateStore, record: RunRecord): Promise
       ? { firstAutoIdNumber: first, ownCallIds }
       : undefined;
   return { resumeOf: record.runId, runs, runIds, records, numbering };
+}
+
+/**
+ * Marks the runs of the chain still `running` (their process died) `cancelled`, once the resume has run. A
+ * streamed one was recorded without a hash (`sha256:`: its plan grew call by call and the hash is computed
+ * at close, which never came): it gets the hash of its stored plan, the calls it had accepted.
+ */
+export async function cancelCrashedRuns(
+  store: StateStore,
+  chain: ResumeChain,
+  endedAt: () => string,
+): Promise<void> {
+  for (const run of chain.runs) {
+    const after = await store.getRun(run.runId);
+    if (after?.status !== "running") continue;
+    const hash = after.planHash === "sha256:" ? storedPlanHash(after.plan) : undefined;
+    const final = hash === undefined ? undefined : { plan: after.plan, planHash: hash };
+    await store.finishRun(run.runId, "cancelled", endedAt(), final);
+  }
 }
