@@ -1,4 +1,4 @@
-import { ObeliskError, plural } from "@obelisk/core";
+import { asThreadId, ObeliskError, plural } from "@obelisk/core";
 import { type Command, Option } from "commander";
 import type { Engine, GetValueResult, VariableSummary } from "obelisk";
 import type { CommandContext } from "../command-context.js";
@@ -160,18 +160,42 @@ async function set(engine: Engine, options: StateOptions, output: Output): Promi
 }
 
 async function reset(engine: Engine, options: StateOptions, output: Output): Promise<void> {
-  await engine.reset(options.thread);
+  // a thread the store does not hold has nothing to reset: it is not created
+  const exists = (await engine.store.getThread(asThreadId(options.thread))) !== undefined;
+  if (exists) await engine.reset(options.thread);
   output.json({ ok: true, threadId: options.thread });
-  output.line(`${output.colors.green("✓")} thread ${options.thread} reset`);
+  output.line(
+    exists
+      ? `${output.colors.green("✓")} thread ${options.thread} reset`
+      : output.colors.dim(`thread ${options.thread} does not exist: nothing to reset`),
+  );
 }
 
+/** `keep --last N`: reports the variables actually kept (fewer than N when the thread holds fewer). */
 async function keep(engine: Engine, options: StateOptions, output: Output): Promise<void> {
   const n = options.last ?? 0;
+  const thread = asThreadId(options.thread);
+  if ((await engine.store.getThread(thread)) === undefined) {
+    output.json({ ok: true, threadId: options.thread, kept: 0 });
+    output.line(output.colors.dim(`thread ${options.thread} does not exist: nothing to keep`));
+    return;
+  }
+  const held = (await engine.store.listVariables(thread)).length;
   await engine.keepLastN(options.thread, n);
-  output.json({ ok: true, threadId: options.thread, kept: n });
-  output.line(
-    `${output.colors.green("✓")} kept the ${n === 1 ? "most recently updated variable" : `${n} most recently updated variables`} of thread ${options.thread}`,
-  );
+  const kept = (await engine.store.listVariables(thread)).length;
+  output.json({ ok: true, threadId: options.thread, kept });
+  output.line(`${output.colors.green("✓")} thread ${options.thread}: ${keptText(held, kept, n)}`);
+}
+
+/** What `keep --last n` did to a thread that held `held` variables and now holds `kept`. */
+function keptText(held: number, kept: number, n: number): string {
+  const evicted = held - kept;
+  if (held === 0) return "holds no variables, nothing to keep";
+  if (evicted <= 0) return `kept all ${plural(kept, "variable")}, nothing to evict (--last ${n})`;
+  if (kept === 0) return `evicted all ${plural(evicted, "variable")} (--last ${n})`;
+  const newest =
+    kept === 1 ? "the most recently updated variable" : `the ${kept} most recently updated variables`;
+  return `kept ${newest}, evicted ${evicted}`;
 }
 
 function formatBytes(bytes: number): string {
