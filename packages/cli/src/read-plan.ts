@@ -40,7 +40,11 @@ export async function validatePlanFile(
     { tools: options.tools, store: options.store, storeAccess: "context" },
     io,
     (engine) =>
-      engine.validate(plan.text, { threadId: options.thread, ...(input === undefined ? {} : { input }) }),
+      // any JSON the user gave: the engine refuses what is not a plain object (USAGE, exit 2)
+      engine.validate(plan.text, {
+        threadId: options.thread,
+        ...(input === undefined ? {} : { input: input as object }),
+      }),
   );
   return { plan, result };
 }

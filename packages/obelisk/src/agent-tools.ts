@@ -164,9 +164,10 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
       parameters: { type: "object", properties: { plan, input }, required: ["plan"] },
       execute: (given) =>
         guarded(given, async (args) => {
+          // the model's input is checked by the engine (USAGE for anything but a plain object of JSON values)
           const { ok, planHash, diagnostics } = await engine.validate(args.plan, {
             threadId,
-            input: args.input as JsonValue,
+            input: args.input as object,
           });
           return { ok, planHash, ...boundDiagnostics(diagnostics) };
         }),
@@ -183,7 +184,7 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
           const runInput = (args.input ?? {}) as JsonValue;
           let approvedHash: string | undefined;
           if (approve !== undefined) {
-            const validation = await engine.validate(args.plan, { threadId, input: runInput });
+            const validation = await engine.validate(args.plan, { threadId, input: runInput as object });
             // an invalid plan is refused by the run below with its diagnostics, as without a hook
             if (validation.ok) {
               const request = { plan: args.plan, planHash: validation.planHash, input: runInput, threadId };
@@ -193,7 +194,7 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
           }
           const { state: _state, ...result } = await engine.run(args.plan, {
             threadId,
-            input: runInput,
+            input: runInput as object,
             ...(approvedHash === undefined ? {} : { approvedHash }),
           });
           const wrote = [...new Set(Object.values(result.calls).flatMap((call) => call.wrote))];

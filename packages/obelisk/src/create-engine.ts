@@ -14,6 +14,7 @@ import {
   requireString,
   requireThreadId,
 } from "./facade-arguments.js";
+import { requireJson } from "./normalize-input.js";
 import { openRun } from "./open-run.js";
 import { cancelCrashedRuns, resumeChain } from "./resume-chain.js";
 import { runPlan } from "./run-plan.js";
@@ -30,7 +31,7 @@ async function resumeRun(runtime: EngineRuntime, runId: string, options: RunOpti
   const result = await runPlan(
     runtime,
     record.plan,
-    { ...options, threadId: record.threadId, input: record.input },
+    { ...options, threadId: record.threadId, input: record.input as object },
     runtime.hub([options.onEvent]),
     chain,
   );
@@ -84,8 +85,9 @@ export function createEngine(given: EngineOptions): Engine {
       const thread = requireThreadId(threadId);
       requireString(reference, "the reference");
       checkOptionsObject(setOptions, "set");
+      const json = requireJson(value, "value");
       await editThread(runtime, thread, () =>
-        setValue(store, thread, reference, value, {
+        setValue(store, thread, reference, json, {
           now: runtime.now,
           // only what the API offers: a plain-JS caller cannot pass the run id, clock or limit this way
           ...(setOptions.description === undefined ? {} : { description: setOptions.description }),

@@ -110,7 +110,7 @@ export class EngineRuntime {
    * A run's input and host-kind values as frozen JSON copies, held to the engine's `maxValueBytes` like every
    * stored value (USAGE otherwise, before any lock).
    */
-  runValues(options: { readonly input?: JsonValue; readonly context?: unknown }): {
+  runValues(options: { readonly input?: unknown; readonly context?: unknown }): {
     readonly input: NormalizedInput;
     readonly extraKinds: HostContext | undefined;
   } {

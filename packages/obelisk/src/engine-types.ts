@@ -1,5 +1,5 @@
 import type { CompiledPlan, ToolDefinition, ToolRegistry } from "@obelisk/compiler";
-import type { Diagnostic, JsonObject, JsonValue, KindInfo, Limits, PlanHash } from "@obelisk/core";
+import type { Diagnostic, JsonObject, KindInfo, Limits, PlanHash } from "@obelisk/core";
 import type { ConfirmDecision, ConfirmRequest, RunEvent, RunObserver, Timers } from "@obelisk/scheduler";
 import type {
   CallRecord,
@@ -116,16 +116,19 @@ export type { ConfirmDecision, ConfirmRequest };
 export interface RunOptions {
   /** Thread. Default `"default"`. */
   readonly threadId?: string;
-  /** The run's input (plain object or Input message). */
-  readonly input?: JsonValue;
+  /**
+   * The run's input: a plain object of JSON values, or an Input message (checked at run time, `USAGE`
+   * otherwise). Typed `object` so that a value declared with an `interface` is accepted as it is.
+   */
+  readonly input?: object;
   /** When given, the plan's hash must equal it (PLAN_NOT_APPROVED otherwise). */
   readonly approvedHash?: string;
   /** Cancels the run. */
   readonly signal?: AbortSignal;
   /** Overrides the engine's failFast. */
   readonly failFast?: boolean;
-  /** Values of host-declared extra kinds (read as a frozen JSON copy; not JSON: USAGE). */
-  readonly context?: Readonly<Record<string, JsonValue>>;
+  /** Values of host-declared extra kinds by kind (read as a frozen JSON copy; not JSON: USAGE). */
+  readonly context?: object;
   /** Observer of this run's events (in addition to the engine's `onEvent`). */
   readonly onEvent?: RunObserver;
 }
@@ -138,10 +141,11 @@ export interface ValidateOptions {
    * The run's input (plain object or Input message). Absent: the input is unknown, as when a plan is
    * approved before its inputs exist; references into †input are then checked against the plan's
    * `inputSchema` only (the path must be declared, the types must fit), and without one not at all.
+   * Checked at run time like `RunOptions.input`.
    */
-  readonly input?: JsonValue;
-  /** Values of host-declared extra kinds. */
-  readonly context?: Readonly<Record<string, JsonValue>>;
+  readonly input?: object;
+  /** Values of host-declared extra kinds by kind (checked at run time). */
+  readonly context?: object;
 }
 
 /** A run started with `start`: its events as an async iterator, and its result. */
@@ -214,11 +218,14 @@ export interface Engine {
   summarize(threadId: string, options?: SummarizeOptions): Promise<VariableSummary>;
   /** A stored value, or one page of it. */
   get(threadId: string, reference: string, options?: GetValueOptions): Promise<GetValueResult>;
-  /** Writes one value by reference (how approvals are given). */
+  /**
+   * Writes one value by reference (how approvals are given). The value must be JSON (checked: `USAGE`
+   * otherwise); typed `unknown` so that a value declared with an `interface` is accepted as it is.
+   */
   set(
     threadId: string,
     reference: string,
-    value: JsonValue,
+    value: unknown,
     options?: { readonly description?: string },
   ): Promise<void>;
   /** Clears a thread's state and outputs. */

@@ -39,3 +39,27 @@ describe("the facade refuses arguments of the wrong type with USAGE (not a TypeE
     expect((await engine.summarize("t", { refs: ["†state.a"] })).entries).toHaveLength(1);
   });
 });
+
+describe("values declared with an interface are accepted by the types, and checked at run time", () => {
+  interface Ticket {
+    id: string;
+    priority: number;
+  }
+
+  it("input, context and set values typed by an interface compile and run; non-JSON is USAGE", async () => {
+    const engine = createEngine({
+      tools: [{ name: "echo", input: { type: "object" }, run: (args: unknown) => args }],
+      kinds: [{ kind: "env", writable: false, engineManaged: false, description: "host values" }],
+    });
+    const ticket: Ticket = { id: "t-1", priority: 2 };
+    const env: { region: Ticket } = { region: ticket };
+    const plan = [{ _tool: "echo", id: "†input.id", region: "†env.region.id", _outputPath: "†state.echo" }];
+    const result = await engine.run(plan, { threadId: "t", input: ticket, context: { env } });
+    expect(result.state.echo).toEqual({ id: "t-1", region: "t-1" });
+    await engine.set("t", "†state.ticket", ticket);
+    expect(await engine.get("t", "†state.ticket")).toEqual({ found: true, value: ticket });
+    expect(await codeOf(() => engine.set("t", "†state.when", new Date()))).toBe("USAGE");
+    expect(await codeOf(() => engine.set("t", "†state.fn", () => 1))).toBe("USAGE");
+    expect(await codeOf(() => engine.run(plan, { threadId: "t", input: new Map() }))).toBe("USAGE");
+  });
+});

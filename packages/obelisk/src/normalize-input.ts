@@ -28,6 +28,16 @@ const isObject = (value: unknown): value is JsonObject =>
 const shortened = (message: string): string =>
   message.length <= 200 ? message : `${message.slice(0, 199)}…`;
 
+/**
+ * `value` when it is JSON (a `Date`, a function, a `Map`, `NaN`… throw USAGE); its size is left to the
+ * store, which holds a value to `maxValueBytes` like a tool's write.
+ */
+export function requireJson(value: unknown, what: string): JsonValue {
+  const copy = toJsonValue(value, { maxBytes: Number.MAX_SAFE_INTEGER });
+  if (!copy.ok) throw usage(refusal(what, copy));
+  return value as JsonValue;
+}
+
 /** Why a copy was refused: a size over the limit names the limit; anything else is "not JSON". */
 const refusal = (what: string, copy: { code: string; message: string }): string =>
   copy.code === "OUTPUT_TOO_LARGE"
@@ -46,7 +56,7 @@ const usage = (message: string): ObeliskError =>
  * (every input refused); any other schema throws USAGE. The input is stored with the run, so it is held to
  * the engine's `maxValueBytes` (default: core's) like every stored value.
  */
-export function normalizeInput(raw: JsonValue | undefined, maxBytes?: number): NormalizedInput {
+export function normalizeInput(raw: unknown, maxBytes?: number): NormalizedInput {
   if (raw === undefined) return NO_INPUT;
   if (!isObject(raw)) throw usage(`the input must be a plain object, not ${describeValue(raw)}`);
   // A frozen JSON copy: what the plan reads is what is stored with the run, and the caller's objects are

@@ -50,7 +50,8 @@ async function runCommand(
   const output = createOutput(io, options.format);
   const plan = readPlanFile(planPath, io.cwd);
   const input = parseInput(options.input, io.cwd);
-  const withInputOption = input === undefined ? {} : { input };
+  // any JSON the user gave: the engine refuses what is not a plain object (USAGE, exit 2)
+  const withInputOption = input === undefined ? {} : { input: input as object };
   return runWithProgress(output, io, options, async (engine, signal) => {
     const validation = await engine.validate(plan.text, { threadId: options.thread, ...withInputOption });
     if (!validation.ok) return reportInvalid(output, validation, plan);
