@@ -13,4 +13,11 @@ describe("ObeliskError", () => {
     expect(ObeliskError.is(new Error("x"))).toBe(false);
     expect(ObeliskError.is({ code: "THREAD_BUSY" })).toBe(false);
   });
+
+  it("is(value, code) is true only for an ObeliskError of that code", () => {
+    const error = new ObeliskError("THREAD_BUSY", "busy");
+    expect(ObeliskError.is(error, "THREAD_BUSY")).toBe(true);
+    expect(ObeliskError.is(error, "USAGE")).toBe(false);
+    expect(ObeliskError.is({ code: "THREAD_BUSY" }, "THREAD_BUSY")).toBe(false);
+  });
 });

@@ -1,4 +1,24 @@
+import type { Diagnostic } from "./diagnostic.js";
 import type { ObeliskCode } from "./diagnostic-codes.js";
+import type { PlanHash } from "./plan-document.js";
+
+/** The `data` an ObeliskError carries, by code; other codes carry `unknown` (often nothing). */
+export interface ObeliskErrorData {
+  /** The plan's validation: its hash and every diagnostic. */
+  readonly PLAN_INVALID: {
+    readonly ok: false;
+    readonly planHash: PlanHash;
+    readonly diagnostics: readonly Diagnostic[];
+  };
+  /** The plan's hash, and the hash it was held to (absent when a host's approval hook refused it). */
+  readonly PLAN_NOT_APPROVED: { readonly planHash: PlanHash; readonly approvedHash?: string };
+}
+
+/** An ObeliskError of one code, its `data` typed as {@link ObeliskErrorData} says. */
+export type ObeliskErrorOf<C extends ObeliskCode> = ObeliskError & {
+  readonly code: C;
+  readonly data: C extends keyof ObeliskErrorData ? ObeliskErrorData[C] : unknown;
+};
 
 const MARKER = Symbol.for("obelisk.error");
 
@@ -26,7 +46,12 @@ export class ObeliskError extends Error {
   }
 
   /** True for any ObeliskError, even one from another copy of the package. */
-  static is(value: unknown): value is ObeliskError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  static is(value: unknown): value is ObeliskError;
+  /** True for an ObeliskError of `code`: narrows `data` (`ObeliskError.is(error, "PLAN_INVALID")`). */
+  static is<C extends ObeliskCode>(value: unknown, code: C): value is ObeliskErrorOf<C>;
+  static is(value: unknown, code?: ObeliskCode): boolean {
+    const marked =
+      typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+    return marked && (code === undefined || (value as ObeliskError).code === code);
   }
 }

@@ -1,5 +1,5 @@
 import type { CompiledPlan, ToolDefinition, ToolRegistry } from "@obelisk/compiler";
-import type { Diagnostic, JsonObject, KindInfo, Limits, PlanHash } from "@obelisk/core";
+import type { Diagnostic, JsonObject, KindInfo, Limits, ObeliskCode, PlanHash } from "@obelisk/core";
 import type { ConfirmDecision, ConfirmRequest, RunEvent, RunObserver, Timers } from "@obelisk/scheduler";
 import type {
   CallRecord,
@@ -13,6 +13,12 @@ import type {
   SummarizeOptions,
   VariableSummary,
 } from "@obelisk/state";
+
+/**
+ * The code of a call's error: one of Obelisk's stable codes (`TIMEOUT`, `PARAM_INVALID`, …), or the
+ * `code` a tool's own error carried (any string), so a `switch` over it needs a `default`.
+ */
+export type CallErrorCode = ObeliskCode | (string & {});
 
 /** The outcome of one call in a run result (SPEC §10). */
 export interface CallOutcome {
@@ -31,7 +37,7 @@ export interface CallOutcome {
   /** Why the call is blocked / waiting / rejected / deferred / cancelled. */
   readonly reason?: string;
   /** The error of a failed call, or the one routed to the failure branch. */
-  readonly error?: { readonly code: string; readonly message: string };
+  readonly error?: { readonly code: CallErrorCode; readonly message: string };
 }
 
 /** One failed call, as reported in `errors` (SPEC §7). */
@@ -41,7 +47,7 @@ export interface RunError {
   /** The call as submitted. */
   readonly call: JsonObject;
   /** What went wrong. */
-  readonly error: { readonly code: string; readonly message: string };
+  readonly error: { readonly code: CallErrorCode; readonly message: string };
 }
 
 /** The result of a run: exactly the JSON shape of SPEC §10. */

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { codeOf } from "./__fixtures__/error-codes.js";
-import { createEngine } from "./index.js";
+import {
+  type CallErrorCode,
+  createEngine,
+  type DiagnosticCode,
+  type ObeliskCode,
+  ObeliskError,
+} from "./index.js";
 
 describe("the facade refuses arguments of the wrong type with USAGE (not a TypeError)", () => {
   it("get and set with a reference that is not a string", async () => {
@@ -61,5 +67,37 @@ describe("values declared with an interface are accepted by the types, and check
     expect(await codeOf(() => engine.set("t", "†state.when", new Date()))).toBe("USAGE");
     expect(await codeOf(() => engine.set("t", "†state.fn", () => 1))).toBe("USAGE");
     expect(await codeOf(() => engine.run(plan, { threadId: "t", input: new Map() }))).toBe("USAGE");
+  });
+});
+
+describe("error codes and data are typed where users read them", () => {
+  it("ObeliskError.is(error, code) narrows to that code and types PLAN_INVALID's data", async () => {
+    const engine = createEngine({ tools: [] });
+    const error = await engine.run([{ _tool: "nope" }]).catch((caught: unknown) => caught);
+    expect(ObeliskError.is(error, "PLAN_NOT_APPROVED")).toBe(false);
+    if (!ObeliskError.is(error, "PLAN_INVALID")) throw new Error("expected PLAN_INVALID");
+    // typed: no cast needed to read the diagnostics (a typo in the code would not compile)
+    const codes: DiagnosticCode[] = error.data.diagnostics.map((diagnostic) => diagnostic.code);
+    expect(codes).toEqual(["TOOL_UNKNOWN"]);
+    expect(error.data.planHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(ObeliskError.is(new Error("x"), "PLAN_INVALID")).toBe(false);
+  });
+
+  it("a call's error code offers Obelisk's codes and still takes a tool's own", async () => {
+    const engine = createEngine({
+      tools: [
+        {
+          name: "boom",
+          input: { type: "object" },
+          run: () => {
+            throw Object.assign(new Error("no"), { code: "MY_CODE" });
+          },
+        },
+      ],
+    });
+    const result = await engine.run([{ _tool: "boom", _id: "b", _outputPath: "†state.b" }]);
+    const code: CallErrorCode | undefined = result.calls.b?.error?.code;
+    const known: ObeliskCode = "TOOL_ERROR";
+    expect([code, known]).toEqual(["MY_CODE", "TOOL_ERROR"]);
   });
 });

@@ -1,6 +1,17 @@
 export type { BranchResult, RetryPolicy, ToolContext, ToolDefinition } from "@obelisk/compiler";
 export { branch, defineTool } from "@obelisk/compiler";
-export type { Diagnostic, JsonObject, JsonValue, Limits, PlanHash } from "@obelisk/core";
+export type {
+  Diagnostic,
+  DiagnosticCode,
+  JsonObject,
+  JsonValue,
+  Limits,
+  ObeliskCode,
+  ObeliskErrorData,
+  ObeliskErrorOf,
+  PlanHash,
+  RuntimeErrorCode,
+} from "@obelisk/core";
 export { DEFAULT_LIMITS, ObeliskError } from "@obelisk/core";
 export type { RunEvent, RunObserver, Timers } from "@obelisk/scheduler";
 export type {
@@ -21,6 +32,7 @@ export { agentTools } from "./agent-tools.js";
 export { createEngine } from "./create-engine.js";
 export type {
   AddResult,
+  CallErrorCode,
   CallOutcome,
   ConfirmDecision,
   ConfirmRequest,

@@ -14,7 +14,7 @@ export function executePlan(
 ): Promise<ExecutionResult> {
   if (!plan.ok)
     throw new ObeliskError("PLAN_INVALID", "the plan has errors; validate it first", {
-      data: plan.diagnostics,
+      data: { ok: false, planHash: plan.planHash, diagnostics: plan.diagnostics },
     });
   const runner = new PlanRunner(
     {
