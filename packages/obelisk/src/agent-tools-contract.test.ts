@@ -49,6 +49,25 @@ describe("agentTools: the framework-neutral contract", () => {
     expect(check({})).toBe(false);
   });
 
+  it("the plan schema holds _retry to the engine's limits, as the engine's validate does", async () => {
+    const retried = (attempts: number) => ({
+      plan: { type: "plan", plan: [{ _tool: "give", value: 1, _retry: { attempts } }] },
+    });
+    for (const [limits, allowed] of [
+      [undefined, 10],
+      [{ maxRetryAttempts: 20 }, 20],
+    ] as const) {
+      const engine = createEngine({ tools: [give], ...(limits === undefined ? {} : { limits }) });
+      expect(engine.limits.maxRetryAttempts).toBe(allowed);
+      const validatePlan = agentTools(engine, "t").find((tool) => tool.name === "validate_plan");
+      const check = validator(validatePlan?.parameters ?? {});
+      expect(check(retried(allowed))).toBe(true);
+      expect(check(retried(allowed + 1))).toBe(false);
+      expect((await engine.validate(retried(allowed).plan)).ok).toBe(true);
+      expect((await engine.validate(retried(allowed + 1).plan)).ok).toBe(false);
+    }
+  });
+
   it("needs a thread id: missing, empty or not a string is USAGE", () => {
     const engine = createEngine({ tools: [give] });
     for (const threadId of [undefined, "", 5])

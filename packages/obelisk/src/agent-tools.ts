@@ -152,7 +152,8 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
   if (approve !== undefined && typeof approve !== "function")
     throw new ObeliskError("USAGE", "agentTools' approve must be a function (request) => boolean | reason");
   const plan = {
-    ...planJsonSchema(engine.registry),
+    // the engine's limits: a _retry the engine allows is allowed by the schema the model is held to
+    ...planJsonSchema(engine.registry, { limits: engine.limits }),
     description: "The plan: { type: 'plan', plan: [calls] }",
   };
   const input = { type: "object", description: "The run's input (read as †input...)" };

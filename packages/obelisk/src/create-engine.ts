@@ -1,5 +1,5 @@
 import { createToolRegistry } from "@obelisk/compiler";
-import { asRunId, ObeliskError } from "@obelisk/core";
+import { asRunId, ObeliskError, resolveLimits } from "@obelisk/core";
 import { EventChannel } from "@obelisk/scheduler";
 import { createMemoryStore, getValue, type StateStore, setValue, summarize } from "@obelisk/state";
 import { checkEngineOptions } from "./check-engine-options.js";
@@ -65,6 +65,7 @@ export function createEngine(given: EngineOptions): Engine {
   const engine: Engine = {
     store,
     registry,
+    limits: Object.freeze(resolveLimits(options.limits)),
     validate: async (plan, validateOptions) => runtime.validate(plan, checkRunOptions(validateOptions)),
     run: async (plan, runOptions = {}) =>
       runPlan(runtime, plan, checkRunOptions(runOptions), runtime.hub([runOptions.onEvent])),

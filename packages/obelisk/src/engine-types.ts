@@ -207,6 +207,8 @@ export interface Engine {
   readonly store: StateStore;
   /** The tool registry. */
   readonly registry: ToolRegistry;
+  /** The limits plans and values are held to (`EngineOptions.limits` over `DEFAULT_LIMITS`). */
+  readonly limits: Readonly<Limits>;
   /** Compiles a plan against a thread's context; no writes, no lock. */
   validate(plan: unknown, options?: ValidateOptions): Promise<ValidationResult>;
   /** Validates (PLAN_INVALID / PLAN_NOT_APPROVED / THREAD_BUSY are thrown) and executes one tick. */
