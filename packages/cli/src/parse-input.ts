@@ -35,13 +35,32 @@ function readInputFile(file: string, cwd: string): string {
   }
 }
 
-/** Parses a JSON value given on the command line (`state set --value`). Bare words are taken as strings. Throws USAGE. */
+/**
+ * Parses a JSON value given on the command line (`state set --value`). A bare word, or a number JavaScript
+ * cannot hold (`1e999` parses as Infinity, which no JSON value is), is refused. Throws USAGE.
+ */
 export function parseJsonValue(text: string, flag: string): JsonValue {
+  let value: JsonValue;
   try {
-    return JSON.parse(text) as JsonValue;
+    value = JSON.parse(text) as JsonValue;
   } catch (error) {
     if (/^[A-Za-z_][\w-]*$/.test(text))
       throw usageError(`${flag} must be JSON (for a string, quote it: '"${text}"')`);
     throw usageError(`malformed JSON in ${flag}: ${errorMessage(error)}`);
   }
+  const huge = nonFiniteNumber(value);
+  if (huge !== undefined)
+    throw usageError(`${flag} holds a number out of range (${huge}): JSON numbers must be finite`);
+  return value;
+}
+
+/** The first number that is not finite in a parsed value (only a literal too large parses so), if any. */
+function nonFiniteNumber(value: JsonValue): number | undefined {
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : value;
+  if (typeof value !== "object" || value === null) return undefined;
+  for (const item of Object.values(value)) {
+    const found = nonFiniteNumber(item as JsonValue);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

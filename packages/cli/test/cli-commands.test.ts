@@ -103,10 +103,10 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       ],
       ["state set: malformed --value", ["state", "set", "--ref", "†state.x", "--value", "{x"], 2, "USAGE"],
       [
-        "state set: value not JSON data",
+        "state set: a number JSON cannot hold",
         ["state", "set", "--ref", "†state.x", "--value", "1e999"],
-        1,
-        "OUTPUT_WRITE_FAILED",
+        2,
+        "USAGE",
       ],
       ["state reset: empty sqlite file", ["state", "reset", "--store", "sqlite:"], 2, "USAGE"],
       ["state keep: missing --last", ["state", "keep"], 2, "USAGE"],
@@ -126,6 +126,8 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       expect({ label, code: result.code }).toEqual({ label, code: exitCode });
       expectErrorDocument(result, exitCode, code);
     });
+    const tooBig = results[cases.findIndex(([label]) => label.includes("JSON cannot hold"))];
+    expect(tooBig?.stderr).toContain("--value holds a number out of range (Infinity)");
   });
 
   it("prints exactly one JSON document for every success", async () => {
