@@ -353,6 +353,38 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     expect(runs.json).toEqual({ runs: [] });
   });
 
+  it("locates the diagnostics of a plan the run refuses (line:column, source line, caret), with or without --input", async () => {
+    const cwd = tempDir();
+    const plan = example("data-analysis", "plan.json");
+    const args = ["run", plan, "--tools", example("data-analysis", "tools.ts"), "--store", "memory"];
+    const [without, withInput] = await Promise.all([
+      obelisk(args, cwd),
+      obelisk([...args, "--input", "{}"], cwd),
+    ]);
+    for (const result of [without, withInput]) {
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(`${plan}:8:16: error REF_UNRESOLVED: nothing writes †input.count`);
+      expect(result.stdout).toContain(
+        '  8 |       "count": "†input.count",\n    |                ^~~~~~~~~~~~~~',
+      );
+      expect(result.stdout).not.toContain("(at /plan/0/count)");
+    }
+    expect(without.stdout).toBe(withInput.stdout);
+    // a resumed run whose recorded plan no longer compiles: located in the recorded plan as printed
+    const store = ["--store", "sqlite:s.db"];
+    const ran = await obeliskJson(
+      ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', ...store],
+      cwd,
+    );
+    const runId = (ran.json as { runId: string }).runId;
+    const resumed = await obelisk(
+      ["resume", runId, "--tools", example("greeting", "tools.ts"), ...store],
+      cwd,
+    );
+    expect(resumed.code).toBe(1);
+    expect(resumed.stdout).toMatch(new RegExp(`^run ${runId}:\\d+:\\d+: error TOOL_UNKNOWN`, "m"));
+  });
+
   it("loads a plain .js tools module; --input takes inline JSON or a file, a plain object or an Input message", async () => {
     const cwd = tempDir();
     const base = ["run", shoutPlan, "--tools", jsTools, "--store", "memory"];
