@@ -60,8 +60,12 @@ export interface ToolContext {
   branch(alternative: number | string, value: unknown): BranchResult;
 }
 
-/** Infers a tool's argument type from its input schema. */
-export type InferInput<S> = S extends z.ZodType ? z.output<S> : Record<string, unknown>;
+/**
+ * Infers a tool's argument type from its input schema: the zod schema's output type, else any object.
+ * Not distributive (`[S]`): for the default `SchemaInput` (a zod schema or a JSON Schema) it is any object,
+ * where a distributive form gave `z.output<z.ZodType> | Record<…>`, that is `unknown`.
+ */
+export type InferInput<S> = [S] extends [z.ZodType] ? z.output<S> : Record<string, unknown>;
 /** Infers a tool's result type from its output schema. */
 export type InferOutput<S> = S extends z.ZodType ? z.input<S> : unknown;
 
@@ -89,8 +93,13 @@ export interface ToolDefinition<In extends SchemaInput = SchemaInput, Out extend
   readonly fresh?: boolean;
   /** Relative cost hint used for critical-path priority. Default 1. */
   readonly cost?: number;
-  /** The implementation; absent for latent tools (value comes from `_output`). */
-  readonly run?: (args: InferInput<In>, ctx: ToolContext) => unknown;
+  /**
+   * The implementation; absent for latent tools (value comes from `_output`). A method, so its argument is
+   * compared both ways: a plain tool may declare its own argument type (`run(args: { q: string })`; with
+   * an `interface` type, which has no index signature, give it as a `type` or cast). Arguments are checked
+   * against the input schema at run time.
+   */
+  run?(args: InferInput<In>, ctx: ToolContext): unknown;
 }
 
 /** Defines a tool with types inferred from its zod schemas (an identity function at run time). */

@@ -1,0 +1,72 @@
+import { describe, expectTypeOf, it } from "vitest";
+import { z } from "zod";
+import { defineTool, type InferInput, type ToolDefinition } from "./tool-definition.js";
+
+// Type-level tests: `pnpm lint` type-checks this file, so a regression fails there (the runtime part
+// only checks that the definitions are the objects given).
+
+/** A plain-object tool written inline where a ToolDefinition is expected: args are "any object". */
+const inline: ToolDefinition = {
+  name: "search",
+  input: { type: "object", properties: { q: { type: "string" } } },
+  run: (args) => {
+    expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
+    return [args.q];
+  },
+};
+
+/** defineTool without an input schema: args are "any object" too. */
+const noInput = defineTool({
+  name: "echo",
+  run: (args) => {
+    expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
+    return { got: args.x };
+  },
+});
+
+/** A plain-object tool whose run declares its own argument type (a JSON Schema input). */
+const typedPlain = {
+  name: "search2",
+  input: { type: "object", properties: { q: { type: "string" } } },
+  run: (args: { q: string }) => [args.q.length],
+};
+
+/** zod inference is kept: defaults and transforms give run their output type. */
+const zodTool = defineTool({
+  name: "greet",
+  input: z.object({
+    name: z.string(),
+    times: z.number().default(1),
+    at: z.string().transform((s) => s.length),
+  }),
+  output: z.object({ text: z.string() }),
+  run: (args) => {
+    expectTypeOf(args).toEqualTypeOf<{ name: string; times: number; at: number }>();
+    return { text: args.name.repeat(args.times) };
+  },
+});
+
+describe("ToolDefinition types", () => {
+  it("accepts plain, input-less, typed plain and zod tools in one list", () => {
+    const tools: ToolDefinition[] = [inline, noInput, typedPlain, zodTool];
+    expectTypeOf<InferInput<ToolDefinition["input"]>>().toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf<InferInput<z.ZodObject<{ q: z.ZodString }>>>().toEqualTypeOf<{ q: string }>();
+    // @ts-expect-error a zod tool's run gets the schema's output type, not any object
+    defineTool({ name: "bad", input: z.object({ q: z.string() }), run: (args: { q: number }) => args.q });
+    defineTool({
+      name: "badOutput",
+      output: z.object({ k: z.number() }),
+      // @ts-expect-error the result must match the output schema
+      run: () => ({ k: "x" }),
+    });
+    const [first, second, third, fourth] = tools;
+    expectTypeOf(first).toEqualTypeOf<ToolDefinition | undefined>();
+    for (const [tool, given] of [
+      [first, inline],
+      [second, noInput],
+      [third, typedPlain],
+      [fourth, zodTool],
+    ] as const)
+      if (tool !== given) throw new Error("a definition changed");
+  });
+});
