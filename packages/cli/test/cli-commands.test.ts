@@ -65,6 +65,19 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     expect(help.stdout).toContain("Usage: obelisk run");
   });
 
+  it("state reset --help says what reset does: completed calls are forgotten, run history stays", async () => {
+    const cwd = tempDir();
+    const [reset, state] = await Promise.all([
+      obelisk(["state", "reset", "--help"], cwd),
+      obelisk(["state", "--help"], cwd),
+    ]);
+    for (const help of [reset, state]) {
+      const text = help.stdout.replace(/\s+/g, " "); // commander wraps long descriptions
+      expect(text).toContain("forget its completed calls (a re-sent plan runs again)");
+      expect(text).not.toContain("call records stay");
+    }
+  });
+
   it("a command group without its subcommand is a usage error", async () => {
     const cwd = tempDir();
     for (const group of ["state", "runs"]) {

@@ -62,7 +62,7 @@ export function registerState(program: Command, context: CommandContext): void {
     .requiredOption("--value <json>", "the value, as JSON");
   add(
     "reset",
-    "delete the thread's variables and stored call outputs (run history and call records stay)",
+    "delete the thread's variables and stored call outputs and forget its completed calls (a re-sent plan runs again); run history stays",
     reset,
     "edit",
   );
