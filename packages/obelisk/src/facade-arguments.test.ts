@@ -65,6 +65,10 @@ describe("values declared with an interface are accepted by the types, and check
     await engine.set("t", "†state.ticket", ticket);
     expect(await engine.get("t", "†state.ticket")).toEqual({ found: true, value: ticket });
     expect(await codeOf(() => engine.set("t", "†state.when", new Date()))).toBe("USAGE");
+    await expect(engine.set("t", "†state.n", Number.POSITIVE_INFINITY)).rejects.toMatchObject({
+      code: "USAGE",
+      hint: expect.stringContaining("give a JSON value"),
+    });
     expect(await codeOf(() => engine.set("t", "†state.fn", () => 1))).toBe("USAGE");
     expect(await codeOf(() => engine.run(plan, { threadId: "t", input: new Map() }))).toBe("USAGE");
   });

@@ -34,7 +34,10 @@ const shortened = (message: string): string =>
  */
 export function requireJson(value: unknown, what: string): JsonValue {
   const copy = toJsonValue(value, { maxBytes: Number.MAX_SAFE_INTEGER });
-  if (!copy.ok) throw usage(refusal(what, copy));
+  if (!copy.ok)
+    throw new ObeliskError("USAGE", refusal(what, copy), {
+      hint: "give a JSON value: a string, a finite number, a boolean, null, or arrays and plain objects of them (a Date as its ISO string)",
+    });
   return value as JsonValue;
 }
 
