@@ -138,3 +138,22 @@ describe("sqlite store: opening a file that must already hold a store", () => {
     await store.close();
   });
 });
+
+describe("a store whose folder does not exist", () => {
+  it("is refused with STORE_ERROR reason no-folder and a hint to create the folder; nothing is created", () => {
+    const dir = join(folder(), "missing", "deeper");
+    let error: unknown;
+    try {
+      createSqliteStore(join(dir, "state.db"));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(ObeliskError.is(error, "STORE_ERROR")).toBe(true);
+    expect(error).toMatchObject({
+      message: expect.stringContaining("does not exist"),
+      hint: expect.stringContaining("create the folder first"),
+      data: { reason: "no-folder" },
+    });
+    expect(existsSync(dir)).toBe(false);
+  });
+});

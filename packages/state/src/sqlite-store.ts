@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import type { JsonObject, JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { applyOutputInPlace, deepFreeze, ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
@@ -634,6 +636,22 @@ export function createSqliteStore(file: string, options: SqliteStoreOptions = {}
     return new SqliteStore(opened, file, options);
   } catch (error) {
     opened?.db.close();
-    throw wrap(`open ${file}`, error);
+    throw missingFolderError(file, error) ?? wrap(`open ${file}`, error);
   }
+}
+
+/** The error when `file`'s folder does not exist (SQLite creates the file, never its folder), else undefined. */
+function missingFolderError(file: string, error: unknown): ObeliskError | undefined {
+  if (ObeliskError.is(error) || file === ":memory:" || file.startsWith("file:")) return undefined;
+  const folder = dirname(resolve(file));
+  if (existsSync(folder)) return undefined;
+  return new ObeliskError(
+    "STORE_ERROR",
+    `cannot open the SQLite store ${file}: its folder ${folder} does not exist`,
+    {
+      cause: error,
+      hint: `create the folder first (mkdirSync(${JSON.stringify(dirname(file))}, { recursive: true })): the store creates its file, not its folder`,
+      data: { reason: "no-folder", file },
+    },
+  );
 }
