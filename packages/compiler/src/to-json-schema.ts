@@ -30,6 +30,14 @@ export function isZodSchema(value: unknown): value is z.ZodType {
   return typeof value === "object" && value !== null && "_zod" in value;
 }
 
+/**
+ * True when `value` looks like a zod 3 schema: `_def` and a `safeParse` method, no `_zod` (zod 4's
+ * internals). A JSON Schema holds no functions, so one with a `_def` key is not mistaken for it.
+ */
+function isZod3Schema(value: Record<string, unknown>): boolean {
+  return "_def" in value && typeof value.safeParse === "function" && !("_zod" in value);
+}
+
 /** True for a plain (non-array, non-null) object. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -50,7 +58,16 @@ export function toJsonSchema(schema: unknown, what: string): JsonObject {
       });
     }
   }
-  if (isPlainObject(schema)) return schema as JsonObject;
+  if (isPlainObject(schema)) {
+    // A zod 3 schema is an object too: taken for a JSON Schema, it failed as "data/required must be array".
+    if (isZod3Schema(schema))
+      throw new ObeliskError(
+        "USAGE",
+        `${what}: zod 3 schemas are not supported: use zod ≥ 4 or a JSON Schema`,
+        { hint: 'install zod ≥ 4 and import { z } from "zod" (not "zod/v3"), or give a JSON Schema object' },
+      );
+    return schema as JsonObject;
+  }
   if (schema === true) return {};
   throw new ObeliskError("USAGE", `${what}: expected a zod schema or a JSON Schema object`);
 }
