@@ -101,7 +101,7 @@ export function normalizeTool(
   const inputSchema =
     source.input === undefined ? { type: "object" } : toJsonSchema(source.input, `${what} input`);
   const outputSchema =
-    source.output === undefined ? undefined : toJsonSchema(source.output, `${what} output`);
+    source.output === undefined ? undefined : toJsonSchema(source.output, `${what} output`, "output");
   const outputPathSchema =
     source.outputPath === undefined ? undefined : toJsonSchema(source.outputPath, `${what} outputPath`);
   const tool = buildTool(

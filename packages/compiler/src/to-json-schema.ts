@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import type { JsonObject } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
 import type { z } from "zod";
+import { createJsonlessWatch, type JsonlessWatch, type SchemaSide } from "./create-jsonless-watch.js";
 
 /**
  * zod, for schemas without their own `toJSONSchema` (zod before 4.1): loaded on the first such schema, as
@@ -15,14 +16,22 @@ const loadZod = (): typeof z => {
   return zod;
 };
 
-/** The options every conversion uses. */
-const CONVERSION = { io: "input", unrepresentable: "any" } as const;
+/**
+ * The options of a conversion: `io: "input"`, and `unrepresentable: "any"` with an `override` hook that
+ * notes the types no JSON value satisfies (refused after the conversion, naming each field). The hook,
+ * not an `unrepresentable` function: that form is recent, and a schema is converted by its own zod.
+ */
+interface Conversion {
+  readonly io: "input";
+  readonly unrepresentable: "any";
+  readonly override: JsonlessWatch["override"];
+}
 
 /** Converts with the schema's own zod (its `toJSONSchema` method) when it has one, else with ours. */
-function zodToJsonSchema(schema: z.ZodType): JsonObject {
-  const own = (schema as { toJSONSchema?: (options: typeof CONVERSION) => unknown }).toJSONSchema;
-  if (typeof own === "function") return own.call(schema, CONVERSION) as JsonObject;
-  return loadZod().toJSONSchema(schema, CONVERSION) as JsonObject;
+function zodToJsonSchema(schema: z.ZodType, conversion: Conversion): JsonObject {
+  const own = (schema as { toJSONSchema?: (options: Conversion) => unknown }).toJSONSchema;
+  if (typeof own === "function") return own.call(schema, conversion) as JsonObject;
+  return loadZod().toJSONSchema(schema, conversion) as JsonObject;
 }
 
 /** True when `value` is a zod v4 schema (it carries the `_zod` internals). */
@@ -46,17 +55,26 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 /**
  * Converts a tool schema (zod v4 or JSON Schema) to a JSON Schema object, once.
  * `io: "input"` describes what a caller passes (defaults optional); used for inputs and outputs alike,
- * because a tool returns the un-parsed shape. Throws `USAGE` for anything else.
+ * because a tool returns the un-parsed shape. Throws `USAGE` for anything else, and for a zod schema with
+ * a type no JSON value satisfies (`z.date()`, `z.bigint()`, …; `side` picks the hint's advice).
  */
-export function toJsonSchema(schema: unknown, what: string): JsonObject {
+export function toJsonSchema(schema: unknown, what: string, side: SchemaSide = "input"): JsonObject {
   if (isZodSchema(schema)) {
+    const jsonless = createJsonlessWatch();
+    let converted: JsonObject;
     try {
-      return zodToJsonSchema(schema);
+      converted = zodToJsonSchema(schema, {
+        io: "input",
+        unrepresentable: "any",
+        override: jsonless.override,
+      });
     } catch (error) {
       throw new ObeliskError("USAGE", `${what}: the zod schema cannot be converted to JSON Schema`, {
         cause: error,
       });
     }
+    jsonless.refuse(what, side);
+    return converted;
   }
   if (isPlainObject(schema)) {
     // A zod 3 schema is an object too: taken for a JSON Schema, it failed as "data/required must be array".
