@@ -21,7 +21,7 @@ import {
   rememberOutputTarget,
   type SharedLocations,
 } from "./collect-references.js";
-import type { ParamReference } from "./compiled-plan.js";
+import type { CompileContext, ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { paramsForSchemaCheck } from "./reference-witnesses.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -73,6 +73,10 @@ export interface AnalyzeOptions {
   readonly sharedLocations?: SharedLocations;
   /** Template parts parsed by earlier calls of the plan. */
   readonly templateExpressions?: TemplateExpressions;
+  /** The known context (a bare `input.x` naming data there is flagged REF_SUSPICIOUS). */
+  readonly context?: CompileContext;
+  /** The plan's own `inputSchema`, if any. */
+  readonly planInputSchema?: JsonObject;
 }
 
 /** Everything checked about one call, apart from the plan-wide rules. */
@@ -114,6 +118,8 @@ export function analyzeCallBody(
   parseOptions.parsedStrings = options.parsedStrings;
   parseOptions.sharedLocations = options.sharedLocations;
   parseOptions.templateExpressions = options.templateExpressions;
+  parseOptions.context = options.context;
+  parseOptions.planInputSchema = options.planInputSchema;
   try {
     const references = collectReferences(params, pointer, parseOptions, out);
     if (tool !== undefined) checkAgainstTool(tool, raw, params, references, pointer, parseOptions, meta, out);
@@ -133,6 +139,8 @@ export function analyzeCallBody(
     parseOptions.sharedLocations = undefined;
     parseOptions.templateExpressions = undefined;
     parseOptions.callId = undefined;
+    parseOptions.context = undefined;
+    parseOptions.planInputSchema = undefined;
   }
 }
 
@@ -169,6 +177,8 @@ const PARSE_OPTIONS: Mutable<ReferenceParseOptions> = {
   parsedStrings: undefined,
   sharedLocations: undefined,
   templateExpressions: undefined,
+  context: undefined,
+  planInputSchema: undefined,
 };
 
 function checkAgainstTool(

@@ -12,10 +12,17 @@ import type {
 } from "@obelisk/core";
 import { codePointLength, parseParameterString, pointerFromPath } from "@obelisk/core";
 import { clearList } from "./clear-list.js";
-import type { ParamReference } from "./compiled-plan.js";
+import type { CompileContext, ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { misusedToolOutputAlias } from "./misused-tool-output-alias.js";
 import { parseIssueHint } from "./parse-issue-hint.js";
+import {
+  bareSpellingHint,
+  dollarSpellingHint,
+  hasKnownData,
+  kindAt,
+  kindNamesOf,
+} from "./reference-spelling-hint.js";
 
 /** A parsed reference or template. */
 type ParsedString = Extract<ParameterValue, { type: "reference" | "template" }>;
@@ -72,6 +79,10 @@ export interface ReferenceParseOptions {
   readonly sharedLocations?: SharedLocations | undefined;
   /** Template parts parsed before with the same kinds and limits (shared expressions). */
   readonly templateExpressions?: TemplateExpressions | undefined;
+  /** The known context: a bare `input.x` holding data there is flagged (see `bareSpellingHint`). */
+  readonly context?: CompileContext | undefined;
+  /** The plan's own `inputSchema`, if any (its properties are known input paths too). */
+  readonly planInputSchema?: JsonObject | undefined;
 }
 
 /** The state of one walk over a call's parameters (`location` is the path of the value being visited). */
@@ -81,6 +92,8 @@ interface Walk {
   out: Diagnostic[];
   readonly references: ParamReference[];
   readonly location: PathSegment[];
+  /** The kind names, when the known context holds data a bare `kind.path` string could name. */
+  bareKindNames: readonly string[] | undefined;
 }
 
 /** What the idle walk points at instead of the last call's options (which hold a compile's caches). */
@@ -100,6 +113,7 @@ const WALK: Walk = {
   out: [],
   references: [],
   location: [],
+  bareKindNames: undefined,
 };
 
 /**
@@ -118,6 +132,7 @@ export function collectReferences(
   walk.callPointer = callPointer;
   walk.options = options;
   walk.out = out;
+  walk.bareKindNames = hasKnownData(options) ? kindNamesOf(options.kinds) : undefined;
   const { references, location } = walk;
   clearList(references);
   clearList(location);
@@ -138,6 +153,7 @@ export function collectReferences(
     walk.out = NO_OUT;
     walk.options = IDLE_OPTIONS;
     walk.callPointer = "";
+    walk.bareKindNames = undefined;
   }
 }
 
@@ -146,11 +162,10 @@ const NO_OUT: Diagnostic[] = [];
 
 function visit(value: JsonValue, walk: Walk): void {
   if (typeof value === "string") {
-    // No dagger and no `$tool_output.` prefix: a plain literal (what parseParameterString would say),
-    // suspicious only if it uses the `$tool_output.` alias inside text.
+    // No dagger and no `$` first: a plain literal (what parseParameterString would say), suspicious only
+    // if it uses the `$tool_output.` alias inside text or spells a reference without the dagger.
     if (value.charCodeAt(0) !== 0x24 && value.indexOf("†") === -1) {
-      const hint = misusedToolOutputAlias(value);
-      if (hint !== undefined) suspicious(walk, hint);
+      plainLiteral(value, walk);
       return;
     }
     parseString(value, walk);
@@ -171,6 +186,34 @@ function visit(value: JsonValue, walk: Walk): void {
     }
   }
 }
+
+/**
+ * REF_SUSPICIOUS for a plain literal (no dagger) that misuses the `$tool_output.` alias, or spells a
+ * reference with `$` / `${…}` or, naming known data, without a sigil (`input.userName`). The common string
+ * costs one search for `$` (made before too) and, when the known context holds data, one `startsWith` per kind.
+ */
+function plainLiteral(text: string, walk: Walk): void {
+  const dollar = text.indexOf("$");
+  if (dollar !== -1) {
+    const alias = misusedToolOutputAlias(text, dollar);
+    if (alias !== undefined) {
+      suspicious(walk, alias);
+      return;
+    }
+    const spelt = dollarSpellingHint(text, dollar, walk.options);
+    if (spelt !== undefined) {
+      suspicious(walk, spelt, SPELLING_MESSAGE);
+      return;
+    }
+  }
+  const names = walk.bareKindNames;
+  if (names === undefined || !kindAt(text, 0, names)) return;
+  const bare = bareSpellingHint(text, walk.options);
+  if (bare !== undefined) suspicious(walk, bare, SPELLING_MESSAGE);
+}
+
+/** The message of a reference spelt without the dagger. */
+const SPELLING_MESSAGE = 'a literal string spells a reference without "†": the tool gets the text as written';
 
 function pointerOf(walk: Walk): string {
   return walk.callPointer + pointerFromPath(walk.location);
@@ -249,7 +292,14 @@ function parseString(text: string, walk: Walk): void {
   const value = parsed.value;
   if (value.type === "literal") {
     const hint = misusedToolOutputAlias(text) ?? (value.suspicious ? SUSPICIOUS_HINT : undefined);
-    if (hint !== undefined) suspicious(walk, hint);
+    if (hint !== undefined) {
+      suspicious(walk, hint);
+      return;
+    }
+    // `$input.x`, `${input.x}` (literals starting with `$` come here).
+    const dollar = text.indexOf("$");
+    const spelt = dollar === -1 ? undefined : dollarSpellingHint(text, dollar, options);
+    if (spelt !== undefined) suspicious(walk, spelt, SPELLING_MESSAGE);
     return;
   }
   if (value.type === "template") checkTemplate(text, value, walk);
@@ -260,24 +310,29 @@ function parseString(text: string, walk: Walk): void {
 const SUSPICIOUS_HINT =
   'write the whole value as a reference, wrap it as "{†…}" inside text, or escape it with "††"';
 
-/** REF_SUSPICIOUS for a template whose literal parts hold `†<kind>.` or a `$tool_output.` alias. */
+/** REF_SUSPICIOUS for a template whose literal parts hold `†<kind>.`, a `$tool_output.` alias or a `${<reference>}`. */
 function checkTemplate(text: string, value: ParsedString & { type: "template" }, walk: Walk): void {
-  const hint = misusedToolOutputAlias(text) ?? (value.suspicious === true ? SUSPICIOUS_HINT : undefined);
-  if (hint !== undefined) suspicious(walk, hint);
+  const dollar = text.indexOf("$");
+  const hint =
+    (dollar === -1 ? undefined : misusedToolOutputAlias(text, dollar)) ??
+    (value.suspicious === true ? SUSPICIOUS_HINT : undefined);
+  if (hint !== undefined) {
+    suspicious(walk, hint);
+    return;
+  }
+  // `${input.x}` beside a `{†…}` slot.
+  const spelt = dollar === -1 ? undefined : dollarSpellingHint(text, dollar, walk.options);
+  if (spelt !== undefined) suspicious(walk, spelt, SPELLING_MESSAGE);
 }
 
 /** A REF_SUSPICIOUS warning at the current string. */
-function suspicious(walk: Walk, hint: string): void {
+function suspicious(
+  walk: Walk,
+  hint: string,
+  message = "a literal string contains what looks like a reference",
+): void {
   walk.out.push(
-    makeDiagnostic(
-      "REF_SUSPICIOUS",
-      "a literal string contains what looks like a reference",
-      pointerOf(walk),
-      {
-        callId: walk.options.callId,
-        hint,
-      },
-    ),
+    makeDiagnostic("REF_SUSPICIOUS", message, pointerOf(walk), { callId: walk.options.callId, hint }),
   );
 }
 

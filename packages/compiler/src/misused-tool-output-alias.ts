@@ -8,10 +8,9 @@ const CALL_ID = /^[A-Za-z_$][A-Za-z0-9_$-]*/;
  * whole-value alias of `†calls.<callId>` only): with a path after the id (`$tool_output.f.name`), or
  * inside longer text (`"see $tool_output.f"`). Such a string is a literal, sent as written. Undefined when
  * the string holds no `$tool_output.<name>`, or is exactly the alias (a reference). Cheap for the common
- * string: one search for `$`.
+ * string: one search for `$` (`dollar`, when the caller has made it).
  */
-export function misusedToolOutputAlias(text: string): string | undefined {
-  const dollar = text.indexOf("$");
+export function misusedToolOutputAlias(text: string, dollar = text.indexOf("$")): string | undefined {
   if (dollar === -1) return undefined;
   const at =
     dollar === 0 && text.startsWith(TOOL_OUTPUT_PREFIX) ? 0 : text.indexOf(TOOL_OUTPUT_PREFIX, dollar);
