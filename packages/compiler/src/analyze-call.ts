@@ -12,6 +12,7 @@ import type {
 import { appendPointer, DEFAULT_LIMITS, didYouMean } from "@obelisk/core";
 import { type CallMeta, checkCallMeta } from "./call-meta.js";
 import { checkLiteralOutput, type LiteralOutputOptions } from "./check-literal-output.js";
+import { checkMetaLikeParam } from "./check-meta-like-param.js";
 import { checkMissingOutputPath } from "./check-missing-output-path.js";
 import { checkOutputPath } from "./check-output-path.js";
 import {
@@ -87,12 +88,23 @@ export interface CallBody {
   readonly outputPath: OutputPath | undefined;
 }
 
-/** The parameters: every own key not starting with `_`, in key order. */
-function splitParams(raw: JsonObject): JsonObject {
+/**
+ * The parameters: every own key not starting with `_`, in key order, except a meta-property's name without
+ * its `_` that the tool does not declare (PARAM_UNKNOWN, see `checkMetaLikeParam`).
+ */
+function splitParams(
+  raw: JsonObject,
+  tool: RegisteredTool | undefined,
+  pointer: string,
+  callId: string | undefined,
+  out: Diagnostic[],
+): JsonObject {
   const params: Record<string, JsonValue> = {};
   for (const key in raw) {
     if (key.charCodeAt(0) === 0x5f || !Object.hasOwn(raw, key)) continue;
-    params[key] = raw[key] as JsonValue;
+    const value = raw[key] as JsonValue;
+    if (checkMetaLikeParam(key, value, tool, pointer, callId, out)) continue;
+    params[key] = value;
   }
   return params;
 }
@@ -110,7 +122,7 @@ export function analyzeCallBody(
   out: Diagnostic[],
 ): CallBody {
   const meta = checkCallMeta(raw, pointer, callId, out, options.limits);
-  const params = splitParams(raw);
+  const params = splitParams(raw, tool, pointer, callId, out);
   const parseOptions = PARSE_OPTIONS;
   parseOptions.kinds = options.kinds;
   parseOptions.limits = options.limits;

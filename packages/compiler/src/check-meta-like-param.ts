@@ -1,0 +1,82 @@
+import type { Diagnostic, JsonObject, JsonValue } from "@obelisk/core";
+import { appendPointer, isOutputMethod } from "@obelisk/core";
+import { makeDiagnostic } from "./make-diagnostic.js";
+import type { RegisteredTool } from "./registered-tool.js";
+import { isPlainObject } from "./to-json-schema.js";
+
+/**
+ * Meta-properties a plan may write without their `_` by mistake, by that name. Not `description`: it is a
+ * common real parameter, and a missing `_description` only costs a summary line.
+ */
+const META_LIKE: ReadonlySet<string> = new Set([
+  "tool",
+  "id",
+  "outputPath",
+  "outputMethod",
+  "output",
+  "rerun",
+  "timeoutMs",
+  "retry",
+]);
+
+/** First characters of the names above (`o`, `t`, `i`, `r`): most parameters are passed over on it. */
+function mayBeMetaLike(key: string): boolean {
+  const first = key.charCodeAt(0);
+  return first === 0x6f || first === 0x74 || first === 0x69 || first === 0x72;
+}
+
+/** True when the input schema lists its parameters (`properties`) and `key` is not one of them. */
+function undeclared(schema: JsonObject, key: string): boolean {
+  const properties = schema.properties;
+  return isPlainObject(properties) && !Object.hasOwn(properties, key);
+}
+
+/**
+ * True when the schema takes keys it does not list: no `properties` (a tool without input: any object),
+ * or extra keys opened on purpose (`additionalProperties` a schema or `true`, `patternProperties`).
+ */
+function takesAnyKey(schema: JsonObject): boolean {
+  const extra = schema.additionalProperties;
+  return (
+    !isPlainObject(schema.properties) ||
+    extra === true ||
+    isPlainObject(extra) ||
+    schema.patternProperties !== undefined
+  );
+}
+
+/** True for a value only a meta-property would hold: an output path (`†…`) or an output method's name. */
+function unmistakable(key: string, value: JsonValue): boolean {
+  if (typeof value !== "string") return false;
+  if (key === "outputPath") return value.charCodeAt(0) === 0x2020 && value.charCodeAt(1) !== 0x2020;
+  return key === "outputMethod" && isOutputMethod(value);
+}
+
+/**
+ * PARAM_UNKNOWN for a parameter named like a meta-property without its `_` (`outputPath`, `id`, `tool`, …)
+ * that the tool's input schema does not declare, with the hint `did you mean "_outputPath"?`. Such a key
+ * was taken as a parameter: `outputPath: "†state.x"` got REF_UNRESOLVED (nothing writes †state.x) or, once
+ * the path existed, ran and wrote `†calls.<id>` instead.
+ * - A tool that lists its parameters: any of these names it does not list.
+ * - A tool that takes any key (no `properties`, or extra keys opened on purpose), where `id` or `output`
+ *   may well be real parameters: only an `outputPath` holding an output path and an `outputMethod`
+ *   holding a method name.
+ * True when reported: the caller then drops the key from the parameters (its value is no parameter, so
+ * no reference or schema diagnostic of it follows).
+ */
+export function checkMetaLikeParam(
+  key: string,
+  value: JsonValue,
+  tool: RegisteredTool | undefined,
+  pointer: string,
+  callId: string | undefined,
+  out: Diagnostic[],
+): boolean {
+  if (tool === undefined || !mayBeMetaLike(key) || !META_LIKE.has(key)) return false;
+  const schema = tool.inputSchema;
+  if (takesAnyKey(schema) ? !unmistakable(key, value) : !undeclared(schema, key)) return false;
+  const message = `tool "${tool.name}" has no parameter "${key}"`;
+  const hint = `did you mean "_${key}"?`;
+  out.push(makeDiagnostic("PARAM_UNKNOWN", message, appendPointer(pointer, key), { callId, hint }));
+  return true;
+}
