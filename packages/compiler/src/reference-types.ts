@@ -1,8 +1,8 @@
 import type { Diagnostic, InputExpression, JsonObject, JsonValue, Path, Reference } from "@obelisk/core";
-import { getAtPath } from "@obelisk/core";
+import { formatExpression, getAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import { isSharedLocation } from "./collect-references.js";
-import type { WriterLink } from "./compiled-plan.js";
+import type { ParamReference, WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { jsonTypeOf, schemaAtPath, schemaTypes, someCompatible, typeCompatible } from "./schema-types.js";
@@ -211,11 +211,38 @@ export function referenceTypeMismatches(
         ? new Set(["string"])
         : expressionTypes(builder, entry, value.expression, cache);
     if (types === undefined || types.size === 0 || someCompatible(types, allowed)) continue;
-    const message = `the referenced value is ${[...types].join(" or ")} but the parameter needs ${[...allowed].join(" or ")}`;
     out ??= [];
-    out.push(makeDiagnostic("REF_TYPE_MISMATCH", message, reference.pointer, { callId: entry.call.id }));
+    out.push(mismatch(value, types, allowed, reference.pointer, entry.call.id));
   }
   return out ?? NONE;
+}
+
+/**
+ * The REF_TYPE_MISMATCH of one parameter. A template is a string whatever its references hold (SPEC §2
+ * rule 2): the message says so (it said "the referenced value is string", false on its face for
+ * `{†input.count}` holding 5), and a whole value that is one slot gets the hint to drop the braces.
+ */
+function mismatch(
+  value: ParamReference["value"],
+  types: ReadonlySet<string>,
+  allowed: ReadonlySet<string>,
+  pointer: string,
+  callId: string,
+): Diagnostic {
+  const needs = [...allowed].join(" or ");
+  if (value.type !== "template") {
+    const message = `the referenced value is ${[...types].join(" or ")} but the parameter needs ${needs}`;
+    return makeDiagnostic("REF_TYPE_MISMATCH", message, pointer, { callId });
+  }
+  const [slot] = value.parts;
+  const whole = value.parts.length === 1 && typeof slot === "object" ? slot : undefined;
+  const message =
+    whole === undefined
+      ? `the value is a template, and a template is a string: the parameter needs ${needs}`
+      : `the braces make the value a template, and a template is a string: the parameter needs ${needs}`;
+  const hint =
+    whole === undefined ? undefined : `drop the braces: ${JSON.stringify(formatExpression(whole))}`;
+  return makeDiagnostic("REF_TYPE_MISMATCH", message, pointer, { callId, hint });
 }
 
 /** The result when there is no mismatch (never written to). */
