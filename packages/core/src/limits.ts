@@ -12,7 +12,10 @@ export interface Limits {
   readonly maxPathDepth: number;
   /** Maximum size of one value written or stored (tool output, `state set`), in bytes of JSON. Default 64 MiB. */
   readonly maxValueBytes: number;
-  /** Maximum `_retry.attempts` a plan may ask for (a tool's own policy is not limited). Default 10. */
+  /**
+   * Maximum `_retry.attempts` a plan may ask for. Default 10. A tool's own `retry` policy is not held to it
+   * (trusted configuration); it is capped at 1000 attempts at registration (decision 0014).
+   */
   readonly maxRetryAttempts: number;
   /** Maximum `_retry.backoffMs` and `_retry.maxDelayMs` a plan may ask for, in ms. Default 60,000. */
   readonly maxRetryDelayMs: number;
