@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from "node:
 import { ObeliskError } from "@obelisk/core";
 import BetterSqlite3 from "better-sqlite3";
 import {
+  addMissingTablesAsTemp,
   prepareSchema,
   prepareStatements,
   type SqliteStatements,
@@ -185,6 +186,7 @@ function existingSchema(db: BetterSqlite3.Database, file: string): SqliteStateme
       },
     );
   }
+  addMissingTablesAsTemp(db);
   return prepareStatements(db);
 }
 

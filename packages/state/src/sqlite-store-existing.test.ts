@@ -139,6 +139,28 @@ describe("sqlite store: opening a file that must already hold a store", () => {
   });
 });
 
+describe("a store written by an older build (a table added since is missing)", () => {
+  it("readonly reads it, the missing table as empty, and leaves the file as it was", async () => {
+    const dir = folder();
+    const file = await storeFile(dir);
+    const db = new BetterSqlite3(file);
+    db.exec("DROP TABLE run_calls");
+    db.close();
+    const before = digest(file);
+    const store = createSqliteStore(file, { readonly: true });
+    expect(await store.readState(THREAD)).toEqual({ greeting: "hi" });
+    expect(await store.listRuns()).toEqual([]);
+    await store.close();
+    expect(digest(file)).toBe(before);
+    // a writable open brings it up to date, as before
+    const writable = createSqliteStore(file);
+    await writable.close();
+    const check = new BetterSqlite3(file, { readonly: true });
+    expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'run_calls'").get()).toBeDefined();
+    check.close();
+  });
+});
+
 describe("a store whose folder does not exist", () => {
   it("is refused with STORE_ERROR reason no-folder and a hint to create the folder; nothing is created", () => {
     const dir = join(folder(), "missing", "deeper");

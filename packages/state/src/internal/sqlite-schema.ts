@@ -223,6 +223,40 @@ export function storeFileKind(db: Database): "store" | "older" | "empty" | "fore
   return hasThreadVersions(db) ? "store" : "older";
 }
 
+/** Each table of {@link SQLITE_SCHEMA} by name, with its definition. */
+const SCHEMA_TABLES: readonly { readonly name: string; readonly definition: string }[] = SQLITE_SCHEMA.split(
+  ";",
+)
+  .map((statement) => statement.trim())
+  .flatMap((statement) => {
+    const name = /^CREATE TABLE IF NOT EXISTS (\w+)/.exec(statement)?.[1];
+    return name === undefined ? [] : [{ name, definition: statement }];
+  });
+
+/**
+ * Read-only: gives a store written by an older build the tables added since without a schema version
+ * (`run_calls`, stop 18) as empty TEMP tables, so its statements prepare and read "nothing" there instead
+ * of failing with "no such table". Writes nothing to the file: a temporary table lives in the connection.
+ */
+export function addMissingTablesAsTemp(db: Database): void {
+  const present = new Set(
+    (db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+      (row) => row.name,
+    ),
+  );
+  const missing = SCHEMA_TABLES.filter((table) => !present.has(table.name));
+  if (missing.length === 0) return;
+  // query_only forbids even a TEMP table: lifted for these statements only
+  const queryOnly = Number(db.pragma("query_only", { simple: true })) === 1;
+  if (queryOnly) db.pragma("query_only = OFF");
+  try {
+    for (const table of missing)
+      db.exec(table.definition.replace("CREATE TABLE IF NOT EXISTS", "CREATE TEMP TABLE IF NOT EXISTS"));
+  } finally {
+    if (queryOnly) db.pragma("query_only = ON");
+  }
+}
+
 /** Prepares every statement of the store (the tables must exist). */
 export function prepareStatements(db: Database): SqliteStatements {
   const prepared: Record<string, Statement> = {};
