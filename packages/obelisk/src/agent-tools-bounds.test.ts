@@ -231,6 +231,35 @@ describe("list_variables: budgetChars has a maximum (review 7 M6)", () => {
       error: { code: "USAGE" },
     });
   });
+
+  it("holds for entries whose escapes differ from one to the next (seeded mixes, several budgets)", async () => {
+    for (let seed = 1; seed <= 8; seed++) {
+      let state = seed;
+      const random = () => {
+        state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+        return state / 2_147_483_648;
+      };
+      const engine = createEngine({ tools: [give] });
+      const count = 20 + Math.floor(random() * 60);
+      for (let index = 0; index < count; index++) {
+        const heavy = random() < 0.5;
+        const length = Math.floor(random() * 600);
+        await engine.set(
+          "t",
+          `†state.v${index}`,
+          heavy ? "\u0001".repeat(Math.floor(random() * 400)) : "plain",
+          {
+            description: heavy ? "\u0001".repeat(length) : "d".repeat(length),
+          },
+        );
+      }
+      const call = byName(agentTools(engine, "t"));
+      for (const budget of [200, 500, 1_000, 2_000, 4_000, 8_000]) {
+        const answer = await call("list_variables", { budgetChars: budget });
+        expect(JSON.stringify(answer.text).length - 2).toBeLessThanOrEqual(budget);
+      }
+    }
+  });
 });
 
 describe("run_plan: tool errors are cut and given once (review 7 H3)", () => {

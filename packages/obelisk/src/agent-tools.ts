@@ -58,8 +58,23 @@ const RUN_SUMMARY_CHARS = 2_000;
 export const MAX_LIST_CHARS = 20_000;
 /** `list_variables`' budget when none is given (the engine's `summarize` default). */
 const DEFAULT_LIST_CHARS = 4_000;
-/** Summaries asked for at most, shrinking the budget, until the text fits as JSON. */
-const LIST_TRIES = 4;
+/** Summaries asked for at most, shrinking the budget, until the text fits as JSON (then it is cut). */
+const LIST_TRIES = 5;
+
+/** Characters of JSON a string's characters take inside a JSON string (escapes counted). */
+const jsonChars = (text: string): number => JSON.stringify(text).length - 2;
+
+/** `text` cut (at a character) so that, as a JSON string, it fits `budget`, ending with `…`. */
+function cutToJson(text: string, budget: number): string {
+  let used = 1; // the …
+  let end = 0;
+  for (const character of text) {
+    used += jsonChars(character);
+    if (used > budget) break;
+    end += character.length;
+  }
+  return `${text.slice(0, end)}…`;
+}
 
 /**
  * The summary whose text, as the JSON string the model receives, fits `budget`: the engine's budget counts
@@ -80,13 +95,14 @@ async function summaryWithin(
   });
   const budget = given as number;
   let ask = budget;
-  for (let tries = 1; tries < LIST_TRIES; tries++) {
-    const cost = JSON.stringify(summary.text).length - 2;
-    if (cost <= budget || ask === 1) break;
-    ask = Math.max(1, Math.floor((ask * budget) / cost) - 8);
+  for (let tries = 1; ; tries++) {
+    const cost = jsonChars(summary.text);
+    if (cost <= budget) return summary;
+    // escapes differ from entry to entry: what is left is cut rather than asked for again and again
+    if (ask === 1 || tries === LIST_TRIES) return { ...summary, text: cutToJson(summary.text, budget) };
+    ask = Math.max(1, Math.floor((ask * budget * 0.95) / cost) - 8);
     summary = await engine.summarize(threadId, { ...args, budgetChars: ask, format: "markdown" });
   }
-  return summary;
 }
 
 /** What the host's approval hook of `run_plan` is shown: the valid plan, its hash and its warnings. */
