@@ -328,6 +328,28 @@ describe("plan JSON schema: _retry within the limits the plans are compiled with
   });
 });
 
+describe("plan JSON schema: an infinite limit states no maximum", () => {
+  const tools = createToolRegistry([{ name: "t", run: () => 1 }]);
+  const limits = { maxRetryAttempts: Infinity, maxRetryDelayMs: Infinity };
+  // As a model or provider receives it: sent as JSON text (Infinity would become null).
+  const schema = JSON.parse(JSON.stringify(planJsonSchema(tools, { limits }))) as Record<string, unknown>;
+
+  it("holds only finite numbers (it survives JSON) and compiles in strict-off ajv", () => {
+    expect(JSON.stringify(planJsonSchema(tools, { limits }))).toBe(JSON.stringify(schema));
+    expect(JSON.stringify(schema)).not.toContain("null");
+    expect(() => new Ajv2020({ strict: false }).compile(schema)).not.toThrow();
+  });
+
+  it("takes a large value, as the compiler does", () => {
+    const validate = new Ajv2020({ strict: false }).compile(schema);
+    const document = plan({ _tool: "t", _retry: { attempts: 1e9, backoffMs: 1e12, maxDelayMs: 1e12 } });
+    expect(compile(document, tools, { limits }).diagnostics.filter((d) => d.severity === "error")).toEqual(
+      [],
+    );
+    expect(validate(document)).toBe(true);
+  });
+});
+
 describe("plan JSON schema: the valid generated plans still validate", () => {
   const registry = createToolRegistry(exampleTools);
   const validate = schemaValidator(registry);

@@ -32,14 +32,22 @@ function extraParameters(root: Mutable): Mutable | undefined {
 }
 
 /**
+ * `maximum: limit`, or nothing for a limit of `Infinity` (allowed: no limit). JSON has no Infinity: sent as
+ * JSON it became `maximum: null`, which no JSON Schema validator takes.
+ */
+function atMost(limit: number): JsonObject {
+  return Number.isFinite(limit) ? { maximum: limit } : {};
+}
+
+/**
  * The schema of a call's `_retry`, as the compiler's call-meta check types it and within the limits a
  * compile applies (`maxRetryAttempts`, `maxRetryDelayMs`: PLAN_LIMIT above them), as `_timeoutMs` states
  * its maximum.
  */
 function retrySchema(limits: RetryLimits): JsonObject {
   const kinds: Readonly<Record<(typeof RETRY_FIELDS)[string], JsonObject>> = {
-    count: { type: "integer", minimum: 1, maximum: limits.maxRetryAttempts },
-    ms: { type: "number", minimum: 0, maximum: limits.maxRetryDelayMs },
+    count: { type: "integer", minimum: 1, ...atMost(limits.maxRetryAttempts) },
+    ms: { type: "number", minimum: 0, ...atMost(limits.maxRetryDelayMs) },
     factor: { type: "number", minimum: 1 },
     boolean: { type: "boolean" },
   };
