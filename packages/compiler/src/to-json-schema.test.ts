@@ -2,6 +2,7 @@ import { ObeliskError } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { z as z3 } from "zod/v3";
+import { compile } from "./compile.js";
 import { createToolRegistry } from "./tool-registry.js";
 
 /** The USAGE error registering `tool` throws (fails the test when it registers or throws another error). */
@@ -59,10 +60,10 @@ describe("zod types no JSON value satisfies (z.date(), z.bigint(), z.map(), …)
   });
 
   it.each([
-    { path: "list[].at", input: z.object({ list: z.array(z.object({ at: z.date().optional() })) }) },
+    { path: "list[].at", input: z.object({ list: z.array(z.object({ at: z.date() })) }) },
     { path: "pair[1]", input: z.object({ pair: z.tuple([z.string(), z.date()]) }) },
     { path: "byName.*", input: z.object({ byName: z.record(z.string(), z.date()) }) },
-    { path: "either", input: z.object({ either: z.union([z.string(), z.date()]) }) },
+    { path: "either", input: z.object({ either: z.union([z.bigint(), z.date()]) }) },
     { path: "deep.inner.n", input: z.object({ deep: z.object({ inner: z.object({ n: z.bigint() }) }) }) },
   ])("a nested field is named by its path: $path", ({ path, input }) => {
     const error = usageError({ name: "t", input, run: () => 1 });
@@ -105,5 +106,76 @@ describe("zod types no JSON value satisfies (z.date(), z.bigint(), z.map(), …)
     },
   ])("$name is accepted", ({ input }) => {
     expect(() => createToolRegistry([{ name: "t", input, output: input, run: () => 1 }])).not.toThrow();
+  });
+});
+
+describe("a jsonless type under an alternative JSON satisfies is accepted, and the schema refuses a value for it", () => {
+  it.each([
+    { name: "z.union([z.date(), z.string()])", field: z.union([z.date(), z.string()]) },
+    { name: "z.date().optional()", field: z.date().optional() },
+    { name: "z.date().nullable()", field: z.date().nullable() },
+    {
+      name: "z.union([z.date(), z.null()]).default(null)",
+      field: z.union([z.date(), z.null()]).default(null),
+    },
+    { name: "z.union([z.number(), z.nan()])", field: z.union([z.number(), z.nan()]) },
+    { name: "an optional object holding a date", field: z.object({ at: z.date() }).optional() },
+  ])("$name is accepted (input and output)", ({ field }) => {
+    const schema = z.object({ field });
+    expect(() =>
+      createToolRegistry([{ name: "t", input: schema, output: schema, run: () => 1 }]),
+    ).not.toThrow();
+  });
+
+  const registry = createToolRegistry([
+    { name: "optional", input: z.object({ when: z.date().optional() }), run: () => 1 },
+    { name: "either", input: z.object({ when: z.union([z.date(), z.string()]) }), run: () => 1 },
+    { name: "nullable", input: z.object({ when: z.date().nullable() }), run: () => 1 },
+    { name: "number", input: z.object({ n: z.union([z.number(), z.nan()]) }), run: () => 1 },
+    { name: "caught", input: z.object({ when: z.date().catch(new Date(0)) }), run: () => 1 },
+  ]);
+  const codes = (call: Record<string, unknown>) =>
+    compile([call], registry).diagnostics.map((d) => ({ code: d.code, pointer: d.pointer }));
+
+  it.each([
+    ["an optional date: left out", { _tool: "optional" }, []],
+    [
+      "an optional date: a string",
+      { _tool: "optional", when: "2020-01-01" },
+      [{ code: "PARAM_INVALID", pointer: "/0/when" }],
+    ],
+    ["date | string: a string", { _tool: "either", when: "2020-01-01" }, []],
+    [
+      "date | string: a number",
+      { _tool: "either", when: 5 },
+      [{ code: "PARAM_INVALID", pointer: "/0/when" }],
+    ],
+    ["a nullable date: null", { _tool: "nullable", when: null }, []],
+    [
+      "a nullable date: a string",
+      { _tool: "nullable", when: "x" },
+      [{ code: "PARAM_INVALID", pointer: "/0/when" }],
+    ],
+    ["number | NaN: a number", { _tool: "number", n: 5 }, []],
+    ["number | NaN: a string", { _tool: "number", n: "NaN" }, [{ code: "PARAM_INVALID", pointer: "/0/n" }]],
+    ["a caught date takes anything (.catch replaces it)", { _tool: "caught", when: "x" }, []],
+  ] as const)("%s", (_name, call, expected) => {
+    expect(codes(call)).toEqual(expected);
+  });
+
+  it("the member JSON cannot hold becomes a schema nothing satisfies ({ not: {} })", () => {
+    const properties = (registry.get("optional")?.inputSchema.properties ?? {}) as Record<string, unknown>;
+    expect(properties.when).toEqual({ not: {} });
+    expect(registry.get("optional")?.inputSchema.required).toBeUndefined();
+  });
+
+  it.each([
+    { path: "when", input: z.object({ when: z.union([z.date(), z.bigint()]) }) },
+    { path: "inner.at", input: z.object({ inner: z.union([z.object({ at: z.date() }), z.bigint()]) }) },
+    { path: "when", input: z.object({ when: z.date(), other: z.date().optional() }) },
+  ])("still refused when no alternative JSON satisfies: $path", ({ path, input }) => {
+    const error = usageError({ name: "t", input, run: () => 1 });
+    expect(error.message).toContain(`${path} is z.`);
+    expect(error.message).not.toContain("other");
   });
 });

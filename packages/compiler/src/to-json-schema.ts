@@ -3,6 +3,7 @@ import type { JsonObject } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
 import type { z } from "zod";
 import { createJsonlessWatch, type JsonlessWatch, type SchemaSide } from "./create-jsonless-watch.js";
+import { findJsonlessUses } from "./find-jsonless-uses.js";
 
 /**
  * zod, for schemas without their own `toJSONSchema` (zod before 4.1): loaded on the first such schema, as
@@ -18,7 +19,8 @@ const loadZod = (): typeof z => {
 
 /**
  * The options of a conversion: `io: "input"`, and `unrepresentable: "any"` with an `override` hook that
- * notes the types no JSON value satisfies (refused after the conversion, naming each field). The hook,
+ * notes the types no JSON value satisfies (refused after the conversion where a value must have one,
+ * naming each field; elsewhere written as `{ not: {} }`). The hook,
  * not an `unrepresentable` function: that form is recent, and a schema is converted by its own zod.
  */
 interface Conversion {
@@ -56,11 +58,12 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * Converts a tool schema (zod v4 or JSON Schema) to a JSON Schema object, once.
  * `io: "input"` describes what a caller passes (defaults optional); used for inputs and outputs alike,
  * because a tool returns the un-parsed shape. Throws `USAGE` for anything else, and for a zod schema with
- * a type no JSON value satisfies (`z.date()`, `z.bigint()`, …; `side` picks the hint's advice).
+ * a type no JSON value satisfies where a value must have it (`z.date()`, `z.bigint()`, …, not under a union,
+ * `.optional()`, `.nullable()`, `.default()` or `.catch()` JSON can satisfy; `side` picks the hint's advice).
  */
 export function toJsonSchema(schema: unknown, what: string, side: SchemaSide = "input"): JsonObject {
   if (isZodSchema(schema)) {
-    const jsonless = createJsonlessWatch();
+    const jsonless = createJsonlessWatch(findJsonlessUses(schema));
     let converted: JsonObject;
     try {
       converted = zodToJsonSchema(schema, {
