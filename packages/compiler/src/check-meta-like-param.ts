@@ -25,24 +25,10 @@ function mayBeMetaLike(key: string): boolean {
   return first === 0x6f || first === 0x74 || first === 0x69 || first === 0x72;
 }
 
-/** True when the input schema lists its parameters (`properties`) and `key` is not one of them. */
-function undeclared(schema: JsonObject, key: string): boolean {
+/** True when the input schema lists `key` among its parameters. */
+function declared(schema: JsonObject, key: string): boolean {
   const properties = schema.properties;
-  return isPlainObject(properties) && !Object.hasOwn(properties, key);
-}
-
-/**
- * True when the schema takes keys it does not list: no `properties` (a tool without input: any object),
- * or extra keys opened on purpose (`additionalProperties` a schema or `true`, `patternProperties`).
- */
-function takesAnyKey(schema: JsonObject): boolean {
-  const extra = schema.additionalProperties;
-  return (
-    !isPlainObject(schema.properties) ||
-    extra === true ||
-    isPlainObject(extra) ||
-    schema.patternProperties !== undefined
-  );
+  return isPlainObject(properties) && Object.hasOwn(properties, key);
 }
 
 /** True for a value only a meta-property would hold: an output path (`†…`) or an output method's name. */
@@ -57,9 +43,11 @@ function unmistakable(key: string, value: JsonValue): boolean {
  * that the tool's input schema does not declare, with the hint `did you mean "_outputPath"?`. Such a key
  * was taken as a parameter: `outputPath: "†state.x"` got REF_UNRESOLVED (nothing writes †state.x) or, once
  * the path existed, ran and wrote `†calls.<id>` instead.
- * - A tool that lists its parameters: any of these names it does not list.
- * - A tool that takes any key (no `properties`, or extra keys opened on purpose), where `id` or `output`
- *   may well be real parameters: only an `outputPath` holding an output path and an `outputMethod`
+ * - A tool whose input is closed (`closedInput`: `additionalProperties: false`, a stripping or strict zod
+ *   object): any of these names it does not list (it would be refused, or never reach the tool).
+ * - A tool that takes extra keys (no `properties`; a JSON Schema that lists `properties` without closing
+ *   them, JSON Schema's default; extras opened on purpose), where `id` or `output` may well be real
+ *   parameters that reach the tool: only an `outputPath` holding an output path and an `outputMethod`
  *   holding a method name.
  * True when reported: the caller then drops the key from the parameters (its value is no parameter, so
  * no reference or schema diagnostic of it follows).
@@ -74,7 +62,7 @@ export function checkMetaLikeParam(
 ): boolean {
   if (tool === undefined || !mayBeMetaLike(key) || !META_LIKE.has(key)) return false;
   const schema = tool.inputSchema;
-  if (takesAnyKey(schema) ? !unmistakable(key, value) : !undeclared(schema, key)) return false;
+  if (tool.closedInput ? declared(schema, key) : !unmistakable(key, value)) return false;
   const message = `tool "${tool.name}" has no parameter "${key}"`;
   const hint = `did you mean "_${key}"?`;
   out.push(makeDiagnostic("PARAM_UNKNOWN", message, appendPointer(pointer, key), { callId, hint }));

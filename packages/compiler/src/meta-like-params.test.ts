@@ -17,6 +17,17 @@ const registry = createToolRegistry([
     input: { type: "object", additionalProperties: { type: "string" } },
     run: () => 1,
   },
+  { name: "listed", input: { type: "object", properties: { name: { type: "string" } } }, run: () => 1 },
+  {
+    name: "closed",
+    input: { type: "object", properties: { name: { type: "string" } }, additionalProperties: false },
+    run: () => 1,
+  },
+  {
+    name: "unevaluated",
+    input: { type: "object", properties: { name: { type: "string" } }, unevaluatedProperties: false },
+    run: () => 1,
+  },
   {
     name: "record",
     input: { type: "object", properties: { id: { type: "string" }, output: {}, tool: {}, description: {} } },
@@ -105,4 +116,24 @@ describe("a parameter named like a meta-property without its _ that the tool doe
   ])("not flagged: %s", (_why, call) => {
     expect(diagnosticsOf(call)).toEqual([]);
   });
+
+  it.each(["id", "output", "tool", "retry"])(
+    "a JSON Schema that lists properties without closing them takes extra keys (JSON Schema's default): %s is a parameter",
+    (key) => {
+      expect(diagnosticsOf({ _tool: "listed", name: "A", [key]: "u1", _outputPath: "†state.r" })).toEqual([]);
+    },
+  );
+
+  it("a JSON Schema that lists properties without closing them: an unmistakable value is still flagged", () => {
+    const call = { _tool: "listed", name: "A", outputPath: "†state.g", outputMethod: "merge" };
+    expect(shape(diagnosticsOf(call))).toEqual([unknownMeta("outputPath"), unknownMeta("outputMethod")]);
+  });
+
+  it.each(["closed", "unevaluated"])(
+    "a %s JSON Schema (extra keys refused): id is PARAM_UNKNOWN with the hint",
+    (tool) => {
+      const call = { _tool: tool, name: "A", id: "u1", _outputPath: "†state.r" };
+      expect(shape(diagnosticsOf(call))).toEqual([unknownMeta("id")]);
+    },
+  );
 });

@@ -1,6 +1,7 @@
 import type { JsonObject } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
 import { checkToolRetry } from "./check-tool-retry.js";
+import { isClosedInput } from "./is-closed-input.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { SchemaCheck, SchemaCompiler } from "./schema-validator.js";
 import { isPlainObject, isZodSchema, toJsonSchema } from "./to-json-schema.js";
@@ -142,6 +143,7 @@ function buildTool(
   const tool: RegisteredTool = {
     name,
     inputSchema: parts.inputSchema,
+    closedInput: isClosedInput(source.input, parts.inputSchema),
     retry,
     fresh: source.fresh === true,
     cost,

@@ -10,6 +10,11 @@ export interface RegisteredTool {
   readonly description?: string;
   /** JSON Schema of the parameters (an object schema; `{ type: "object" }` when none was given). */
   readonly inputSchema: JsonObject;
+  /**
+   * True when the input takes no parameter besides those it lists (`additionalProperties: false` or
+   * `unevaluatedProperties: false` at the top, or a zod object that strips or refuses unknown keys).
+   */
+  readonly closedInput: boolean;
   /** JSON Schema of the result, when known. */
   readonly outputSchema?: JsonObject;
   /** JSON Schema the `_outputPath` string must satisfy, when constrained. */
