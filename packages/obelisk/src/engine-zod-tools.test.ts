@@ -61,3 +61,21 @@ describe("a tool defined with zod gets what zod's parse gives (its run is typed 
     expect(result.state).toEqual({});
   });
 });
+
+describe("zod types JSON cannot hold, through createEngine", () => {
+  it("a tool that requires a z.date() is refused with USAGE naming the field; an optional one is accepted", async () => {
+    const required = defineTool({ name: "remind", input: z.object({ when: z.date() }), run: () => 1 });
+    expect(() => createEngine({ tools: [required] })).toThrow(
+      expect.objectContaining({ code: "USAGE", message: expect.stringContaining("when") }),
+    );
+    const optional = defineTool({
+      name: "remind",
+      input: z.object({ when: z.date().optional(), text: z.string() }),
+      run: ({ text }) => text,
+    });
+    const engine = createEngine({ tools: [optional] });
+    expect((await engine.validate([{ _tool: "remind", text: "hi" }])).ok).toBe(true);
+    const withWhen = await engine.validate([{ _tool: "remind", text: "hi", when: "2026-11-25" }]);
+    expect(withWhen.diagnostics).toMatchObject([{ code: "PARAM_INVALID", pointer: "/0/when" }]);
+  });
+});
