@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
+import type { CliIo } from "../src/cli-io.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root. */
@@ -108,4 +109,18 @@ export function obeliskInterrupted(
     });
     child.on("close", (code) => done({ code: code ?? -1, stdout, stderr }));
   });
+}
+
+/** Runs the CLI in-process (from source) in `cwd`, without colours; returns the exit code and stdout. */
+export async function cliInProcess(args: string[], cwd: string): Promise<{ code: number; stdout: string }> {
+  const { main } = await import("../src/main.js");
+  let stdout = "";
+  const io: CliIo = {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: () => true },
+    env: { NO_COLOR: "1" },
+    cwd,
+  };
+  const code = await main(args, io);
+  return { code, stdout };
 }

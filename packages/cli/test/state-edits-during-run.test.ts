@@ -1,9 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CliIo } from "../src/cli-io.js";
-import { main } from "../src/main.js";
-import { fixture, tempDir } from "./cli-harness.js";
+import { cliInProcess, fixture, tempDir } from "./cli-harness.js";
 
 declare global {
   var obeliskTestGate: Promise<void> | undefined;
@@ -12,14 +10,7 @@ declare global {
 
 /** Runs the CLI in-process (from source) with `--format json`; returns the exit code and the parsed stdout. */
 async function cli(args: string[], cwd: string): Promise<{ code: number; json: Record<string, unknown> }> {
-  let stdout = "";
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: () => true },
-    env: {},
-    cwd,
-  };
-  const code = await main([...args, "--format", "json"], io);
+  const { code, stdout } = await cliInProcess([...args, "--format", "json"], cwd);
   return { code, json: JSON.parse(stdout) as Record<string, unknown> };
 }
 

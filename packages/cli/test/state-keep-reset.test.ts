@@ -2,22 +2,9 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CliIo } from "../src/cli-io.js";
-import { main } from "../src/main.js";
-import { tempDir } from "./cli-harness.js";
+import { cliInProcess, tempDir } from "./cli-harness.js";
 
-/** Runs the CLI in-process (from source) in `cwd`. */
-async function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string }> {
-  let stdout = "";
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: () => true },
-    env: { NO_COLOR: "1" },
-    cwd,
-  };
-  const code = await main(args, io);
-  return { code, stdout };
-}
+const cli = cliInProcess;
 
 const digest = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
 

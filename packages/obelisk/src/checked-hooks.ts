@@ -5,66 +5,50 @@ import type { EngineOptions } from "./engine-types.js";
 const MAX_DATE_MS = 8.64e15;
 
 /**
- * A clock that throws USAGE when the injected one answers something that is not a time (NaN, "1", 1e300)
- * or throws itself.
+ * `hook`, checked on every use: one that throws, or answers something `accepts` refuses, throws USAGE
+ * naming the hook (`name`) and what it must return (`want`).
  */
-function checkedClock(now: () => number): () => number {
-  return () => {
-    let time: unknown;
-    try {
-      time = now();
-    } catch (error) {
-      throw new ObeliskError("USAGE", "the engine's now() threw", { cause: error });
-    }
-    if (typeof time !== "number" || !(Math.abs(time) <= MAX_DATE_MS))
-      throw new ObeliskError(
-        "USAGE",
-        `the engine's now() must return ms since the epoch, got ${String(time)}`,
-      );
-    return time;
-  };
-}
-
-/** An id generator that throws USAGE when the injected one answers something other than a non-empty string. */
-function checkedIds(generateId: () => string): () => string {
-  return () => {
-    const id: unknown = generateId();
-    if (typeof id !== "string" || id.length === 0)
-      throw new ObeliskError(
-        "USAGE",
-        `the engine's generateId() must return a non-empty string, got ${String(id)}`,
-      );
-    return id;
-  };
-}
-
-/**
- * A random source that throws USAGE when the injected one throws or answers outside [0, 1): retry jitter
- * from it would exceed `maxDelayMs` (a throw from inside a retry failed the run as a STORE_ERROR).
- */
-function checkedRandom(random: () => number): () => number {
+function checked<T>(
+  name: string,
+  want: string,
+  hook: () => unknown,
+  accepts: (value: unknown) => value is T,
+): () => T {
   return () => {
     let value: unknown;
     try {
-      value = random();
+      value = hook();
     } catch (error) {
-      throw new ObeliskError("USAGE", "the engine's random() threw", { cause: error });
+      throw new ObeliskError("USAGE", `the engine's ${name}() threw`, { cause: error });
     }
-    if (typeof value !== "number" || !(value >= 0 && value < 1))
-      throw new ObeliskError(
-        "USAGE",
-        `the engine's random() must return a number in [0, 1), got ${String(value)}`,
-      );
+    if (!accepts(value))
+      throw new ObeliskError("USAGE", `the engine's ${name}() must return ${want}, got ${String(value)}`);
     return value;
   };
 }
 
-/** The options with the injected clock, random source and id generator checked on every use (the defaults need no check). */
+/** A time (ms since the epoch) a Date can hold (not NaN, "1" or 1e300). */
+const isTime = (value: unknown): value is number =>
+  typeof value === "number" && Math.abs(value) <= MAX_DATE_MS;
+/** A number in [0, 1): retry jitter from anything else would exceed `maxDelayMs`. */
+const isUnitInterval = (value: unknown): value is number =>
+  typeof value === "number" && value >= 0 && value < 1;
+const isNonEmptyString = (value: unknown): value is string => typeof value === "string" && value.length > 0;
+
+/**
+ * The options with the injected clock, random source and id generator checked on every use (the defaults
+ * need no check): a random source that threw inside a retry failed the run as a STORE_ERROR.
+ */
 export function withCheckedHooks(options: EngineOptions): EngineOptions {
+  const { now, random, generateId } = options;
   return {
     ...options,
-    ...(options.now === undefined ? {} : { now: checkedClock(options.now) }),
-    ...(options.random === undefined ? {} : { random: checkedRandom(options.random) }),
-    ...(options.generateId === undefined ? {} : { generateId: checkedIds(options.generateId) }),
+    ...(now === undefined ? {} : { now: checked("now", "ms since the epoch", now, isTime) }),
+    ...(random === undefined
+      ? {}
+      : { random: checked("random", "a number in [0, 1)", random, isUnitInterval) }),
+    ...(generateId === undefined
+      ? {}
+      : { generateId: checked("generateId", "a non-empty string", generateId, isNonEmptyString) }),
   };
 }
