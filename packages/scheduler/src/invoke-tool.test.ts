@@ -99,7 +99,7 @@ describe("invokeTool", () => {
     expect(signal?.aborted).toBe(true);
   });
 
-  it("ends cancelled when the run is aborted while the tool's synchronous part runs", async () => {
+  it("ends cancelled when the run is aborted while the tool's synchronous part runs, leaving no timer", async () => {
     const controller = new AbortController();
     const pending = invokeTool(
       request(
@@ -107,10 +107,12 @@ describe("invokeTool", () => {
           controller.abort();
           return new Promise(() => {});
         },
-        { signal: controller.signal },
+        { signal: controller.signal, timeoutMs: 60_000 },
       ),
     );
     expect(await pending).toEqual({ kind: "cancelled", attempts: 1 });
+    // a timeout timer set after the abort would keep the process alive for a minute
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it("ends every in-flight attempt of a run once when it is aborted, in the order they started", async () => {

@@ -128,9 +128,9 @@ function attempt(request: InvokeRequest, number: number): AttemptResult {
       finish({ kind: "cancelled", attempts: number });
     };
     const handlers = onRunAbort(signal, onAbort);
-    // aborted while the tool's synchronous part ran: no abort event is coming
+    // aborted while the tool's synchronous part ran: no abort event is coming (and no timer is wanted)
     if (signal.aborted) onAbort();
-    if (controller !== undefined && timeoutMs !== undefined) {
+    if (!done && controller !== undefined && timeoutMs !== undefined) {
       timer = request.timers.setTimeout(() => {
         const error: RecordedError = {
           name: "TimeoutError",
