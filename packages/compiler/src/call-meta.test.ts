@@ -46,3 +46,12 @@ describe("checkCallMeta: _retry is bounded (a plan cannot hold a run and its thr
     expect(check({ backoffMs: 6 }, limits).codes).toEqual([["PLAN_LIMIT", "/plan/0/_retry/backoffMs"]]);
   });
 });
+
+describe("checkCallMeta: _retry fields are the policy's own names", () => {
+  it.each(["constructor", "toString", "__proto__"])("an inherited name (%s) is CALL_SHAPE", (field) => {
+    const out: Diagnostic[] = [];
+    const retry = JSON.parse(`{"${field}": 3}`) as JsonValue;
+    checkCallMeta({ _tool: "t", _retry: retry }, "/plan/0", "c", out);
+    expect(out.map((d) => [d.code, d.message])).toEqual([["CALL_SHAPE", `unknown _retry field "${field}"`]]);
+  });
+});

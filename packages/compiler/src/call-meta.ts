@@ -44,6 +44,11 @@ export const RETRY_FIELDS: Readonly<Record<string, "count" | "ms" | "factor" | "
   jitter: "boolean",
 };
 
+/** The kind of a `_retry` (or tool `retry`) field, or undefined for an unknown one (own keys only: not `constructor`). */
+export function retryFieldKind(key: string): (typeof RETRY_FIELDS)[string] | undefined {
+  return Object.hasOwn(RETRY_FIELDS, key) ? RETRY_FIELDS[key] : undefined;
+}
+
 /** Whether a `_retry` (or tool `retry`) field's value has its kind: a whole count ≥ 1, ms ≥ 0, a factor ≥ 1. */
 export function retryFieldOk(kind: "count" | "ms" | "factor" | "boolean", value: unknown): boolean {
   if (kind === "boolean") return typeof value === "boolean";
@@ -74,7 +79,7 @@ function checkRetry(
   }
   let ok = true;
   for (const [key, field] of Object.entries(value)) {
-    const kind = RETRY_FIELDS[key];
+    const kind = retryFieldKind(key);
     const at = appendPointer(pointer, key);
     if (kind === undefined) {
       const hint = didYouMean(key, Object.keys(RETRY_FIELDS));

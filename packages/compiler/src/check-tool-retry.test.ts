@@ -43,6 +43,13 @@ describe("a tool's retry policy is checked when the tool is registered (USAGE)",
     expect(registering({ attempt: 3 })).toMatch(/retry\.attempt\b.*did you mean "attempts"/);
   });
 
+  it.each(["constructor", "toString", "hasOwnProperty"])(
+    "an inherited name (%s) is an unknown field, not a known one",
+    (field) => {
+      expect(registering(JSON.parse(`{"${field}": 3}`))).toContain(`unknown field retry.${field}`);
+    },
+  );
+
   it("a policy that is not an object is refused, as before", () => {
     expect(registering(3)).toContain("retry must be an object");
   });

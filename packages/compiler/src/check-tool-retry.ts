@@ -1,5 +1,5 @@
 import { didYouMean, ObeliskError } from "@obelisk/core";
-import { RETRY_FIELDS, retryFieldOk } from "./call-meta.js";
+import { RETRY_FIELDS, retryFieldKind, retryFieldOk } from "./call-meta.js";
 import { isPlainObject } from "./to-json-schema.js";
 import type { RetryPolicy } from "./tool-definition.js";
 
@@ -27,7 +27,7 @@ export function checkToolRetry(retry: unknown, what: string): Partial<RetryPolic
   if (retry === undefined) return {};
   if (!isPlainObject(retry)) throw new ObeliskError("USAGE", `${what}: retry must be an object`);
   for (const [key, value] of Object.entries(retry)) {
-    const kind = RETRY_FIELDS[key];
+    const kind = retryFieldKind(key);
     if (kind === undefined) {
       const hint =
         didYouMean(key, Object.keys(RETRY_FIELDS)) ?? `one of ${Object.keys(RETRY_FIELDS).join(", ")}`;
