@@ -128,7 +128,9 @@ function readConnection(file: string, options: SqliteOpenOptions): BetterSqlite3
     retryWhileBusy(options.busyTimeoutMs, () => db.prepare("SELECT count(*) FROM sqlite_master").get());
   const cannotRead = (error: unknown): boolean =>
     isReadonlyError(error) || sqliteCode(error) === "SQLITE_CANTOPEN";
-  if (mayWrite(file)) {
+  // A read-write connection checkpoints a non-empty -wal into the file when it closes (the file's bytes
+  // change): then the real read-only connection is used, which leaves -wal and -shm as they are.
+  if (mayWrite(file) && !walHasChanges(file)) {
     const db = new BetterSqlite3(file, { fileMustExist: true, timeout: options.busyTimeoutMs });
     try {
       db.pragma("query_only = ON");
@@ -150,9 +152,15 @@ function readConnection(file: string, options: SqliteOpenOptions): BetterSqlite3
   }
 }
 
+/** True when a `-wal` file beside `file` holds changes (frames not yet checkpointed into the file). */
+function walHasChanges(file: string): boolean {
+  const wal = `${file}-wal`;
+  return existsSync(wal) && statSync(wal).size > 0;
+}
+
 function openSnapshot(file: string, cause: unknown): BetterSqlite3.Database {
   const wal = `${file}-wal`;
-  if (existsSync(wal) && statSync(wal).size > 0) {
+  if (walHasChanges(file)) {
     throw new ObeliskError(
       "STORE_ERROR",
       `cannot read ${file}: its directory is not writable and ${wal} holds changes not yet in the file`,

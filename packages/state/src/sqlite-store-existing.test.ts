@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -158,6 +159,22 @@ describe("a store written by an older build (a table added since is missing)", (
     const check = new BetterSqlite3(file, { readonly: true });
     expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'run_calls'").get()).toBeDefined();
     check.close();
+  });
+});
+
+describe("reading a store whose -wal holds changes (a writer died without closing)", () => {
+  it("readonly leaves the file's bytes and the -wal as they were (no checkpoint at close)", async () => {
+    const file = await storeFile(folder());
+    // a writer that exits without closing: its changes stay in the -wal, not yet in the file
+    const writer = `const D=require("better-sqlite3");const db=new D(${JSON.stringify(file)});db.pragma("wal_autocheckpoint=0");db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('note', 'x')").run();process.exit(0);`;
+    execFileSync(process.execPath, ["-e", writer], { cwd: import.meta.dirname });
+    const wal = `${file}-wal`;
+    const before = { file: digest(file), wal: digest(wal) };
+    expect(readFileSync(wal).length).toBeGreaterThan(0);
+    const store = createSqliteStore(file, { readonly: true });
+    expect(await store.readState(THREAD)).toEqual({ greeting: "hi" });
+    await store.close();
+    expect({ file: digest(file), wal: digest(wal) }).toEqual(before);
   });
 });
 
