@@ -1,7 +1,7 @@
 import { createToolRegistry } from "@obelisk/compiler";
-import { asRunId, ObeliskError, resolveLimits } from "@obelisk/core";
+import { asRunId, asThreadId, ObeliskError, resolveLimits } from "@obelisk/core";
 import { EventChannel } from "@obelisk/scheduler";
-import { createMemoryStore, getValue, type StateStore, setValue, summarize } from "@obelisk/state";
+import { createMemoryStore, getValue, setValue, summarize } from "@obelisk/state";
 import { checkEngineOptions } from "./check-engine-options.js";
 import { withCheckedHooks } from "./checked-hooks.js";
 import { editThread } from "./edit-thread.js";
@@ -106,8 +106,15 @@ export function createEngine(given: EngineOptions): Engine {
     },
     runs: {
       // the built-in stores check threadId and limit as well (USAGE)
-      list: async (listOptions) =>
-        store.listRuns(checkOptionsObject(listOptions, "runs.list") as Parameters<StateStore["listRuns"]>[0]),
+      list: async (listOptions) => {
+        const { threadId, limit } = checkOptionsObject(listOptions, "runs.list") ?? {};
+        if (threadId !== undefined) requireString(threadId, "runs.list's threadId");
+        // only the two options reach the store, which checks limit (USAGE)
+        return store.listRuns({
+          ...(threadId === undefined ? {} : { threadId: asThreadId(threadId) }),
+          ...(limit === undefined ? {} : { limit }),
+        });
+      },
       show: async (runId) => {
         const run = await store.getRun(asRunId(runId));
         if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run ${runId}`);

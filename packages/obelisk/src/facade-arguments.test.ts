@@ -3,6 +3,7 @@ import { codeOf } from "./__fixtures__/error-codes.js";
 import {
   type CallErrorCode,
   createEngine,
+  createMemoryStore,
   type DiagnosticCode,
   type ObeliskCode,
   ObeliskError,
@@ -103,5 +104,26 @@ describe("error codes and data are typed where users read them", () => {
     const code: CallErrorCode | undefined = result.calls.b?.error?.code;
     const known: ObeliskCode = "TOOL_ERROR";
     expect([code, known]).toEqual(["MY_CODE", "TOOL_ERROR"]);
+  });
+});
+
+describe("runs.list passes only its two options to the store", () => {
+  it("extra keys are not forwarded; a threadId that is not a string is USAGE", async () => {
+    const seen: unknown[] = [];
+    const memory = createMemoryStore();
+    const store = new Proxy(memory, {
+      get(target, key, receiver) {
+        if (key === "listRuns")
+          return (options: unknown) => {
+            seen.push(options);
+            return target.listRuns(options as never);
+          };
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const engine = createEngine({ tools: [], store });
+    await engine.runs.list({ threadId: "t", limit: 2, extra: 1 } as never);
+    expect(seen).toEqual([{ threadId: "t", limit: 2 }]);
+    expect(await codeOf(() => engine.runs.list({ threadId: 5 } as never))).toBe("USAGE");
   });
 });

@@ -29,7 +29,7 @@ const shortened = (message: string): string =>
   message.length <= 200 ? message : `${message.slice(0, 199)}…`;
 
 /**
- * `value` when it is JSON (a `Date`, a function, a `Map`, `NaN`… throw USAGE); its size is left to the
+ * A JSON copy of `value` (a `Date`, a function, a `Map`, `NaN`… throw USAGE); its size is left to the
  * store, which holds a value to `maxValueBytes` like a tool's write.
  */
 export function requireJson(value: unknown, what: string): JsonValue {
@@ -38,7 +38,8 @@ export function requireJson(value: unknown, what: string): JsonValue {
     throw new ObeliskError("USAGE", refusal(what, copy), {
       hint: "give a JSON value: a string, a finite number, a boolean, null, or arrays and plain objects of them (a Date as its ISO string)",
     });
-  return value as JsonValue;
+  // the checked copy: what is stored is what was checked (a getter cannot answer differently later)
+  return copy.value;
 }
 
 /** Why a copy was refused: a size over the limit names the limit; anything else is "not JSON". */
