@@ -58,6 +58,8 @@ export class PathTrie {
    * array when there are none). O(depth).
    */
   takeAlong(path: Path): readonly string[] {
+    // no state tombstone at all (only call outputs were evicted): nothing to walk or allocate
+    if (this.root.reference === undefined && (this.root.children?.size ?? 0) === 0) return NONE;
     let found: string[] | undefined;
     const trail: TrieNode[] = [this.root];
     let node: TrieNode | undefined = this.root;
