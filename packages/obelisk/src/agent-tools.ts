@@ -1,6 +1,6 @@
 import { planJsonSchema } from "@obelisk/compiler";
 import { type Diagnostic, type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
-import { STORED_REFERENCE_SCHEMA } from "@obelisk/state";
+import { DEFAULT_SUMMARY_CHARS, STORED_REFERENCE_SCHEMA } from "@obelisk/state";
 import { boundDiagnostics, boundErrorData } from "./agent-tools-diagnostics.js";
 import { GET_LIMITS, getForModel } from "./agent-tools-get.js";
 import { boundRunAnswer, cutMessage } from "./agent-tools-run.js";
@@ -54,10 +54,8 @@ async function guarded(
 
 /** The budget of the summary `run_plan` returns of what the run wrote (characters). */
 const RUN_SUMMARY_CHARS = 2_000;
-/** The largest `budgetChars` of `list_variables` (its default is the engine's, 4000). */
+/** The largest `budgetChars` of `list_variables` (its default is the engine's, `DEFAULT_SUMMARY_CHARS`). */
 export const MAX_LIST_CHARS = 20_000;
-/** `list_variables`' budget when none is given (the engine's `summarize` default). */
-const DEFAULT_LIST_CHARS = 4_000;
 /** Summaries asked for at most, shrinking the budget, until the text fits as JSON (then it is cut). */
 const LIST_TRIES = 5;
 
@@ -225,7 +223,7 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
     },
     {
       name: "list_variables",
-      description: `Short summaries of the stored variables (reference, type, size, description, preview), newest first, within budgetChars characters (default 4000, at most ${MAX_LIST_CHARS}).`,
+      description: `Short summaries of the stored variables (reference, type, size, description, preview), newest first, within budgetChars characters (default ${DEFAULT_SUMMARY_CHARS}, at most ${MAX_LIST_CHARS}).`,
       parameters: {
         type: "object",
         properties: {
@@ -242,7 +240,7 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
             throw new ObeliskError("USAGE", `budgetChars must be at most ${MAX_LIST_CHARS}, got ${budget}`, {
               hint: "narrow the list with lastN or refs, and read values with get_variable",
             });
-          const summary = await summaryWithin(engine, threadId, args, budget ?? DEFAULT_LIST_CHARS);
+          const summary = await summaryWithin(engine, threadId, args, budget ?? DEFAULT_SUMMARY_CHARS);
           return { text: summary.text, omitted: summary.omitted, notFound: summary.notFound };
         }),
     },

@@ -50,7 +50,8 @@ export interface VariableSummary {
 
 /** Preview lengths tried in turn: previews shrink before entries are cut. */
 const PREVIEW_STEPS = [240, 120, 60, 24] as const;
-const DEFAULT_BUDGET = 4000;
+/** `budgetChars` when none is given. */
+export const DEFAULT_SUMMARY_CHARS = 4000;
 
 /** True when one path is a prefix of the other (segments compared as text: `[0]` and `.0` are one key). */
 function nested(a: Path, b: Path): boolean {
@@ -118,7 +119,7 @@ export async function summarize(
   threadId: ThreadId,
   options: SummarizeOptions = {},
 ): Promise<VariableSummary> {
-  const { lastN, budgetChars = DEFAULT_BUDGET } = options;
+  const { lastN, budgetChars = DEFAULT_SUMMARY_CHARS } = options;
   if (lastN !== undefined && (!Number.isInteger(lastN) || lastN < 1)) {
     throw new ObeliskError("USAGE", `lastN must be a whole number of at least 1, got ${lastN}`, {
       hint: "leave lastN out to list every variable (keepLastN is what removes variables)",
