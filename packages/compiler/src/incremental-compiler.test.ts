@@ -282,6 +282,13 @@ function typedOptions(context: { inputKnown: boolean; stateSchema: boolean; stor
   };
 }
 
+/** The options of a typed context, and an incremental compiler made with them. */
+function typedIncremental(context: Parameters<typeof typedOptions>[0]) {
+  const { inputSchema: schema, context: compileContext } = typedOptions(context);
+  const incremental = createIncrementalCompiler(registry, { inputSchema: schema, context: compileContext });
+  return { schema, compileContext, incremental };
+}
+
 /** REF_UNRESOLVED of a path a later call may still write (†state, †calls): `add` leaves it to `close`. */
 const deferred = (call: Record<string, unknown>, diagnostic: Diagnostic) =>
   diagnostic.code === "REF_UNRESOLVED" &&
@@ -297,11 +304,7 @@ describe("batch and incremental agree on what each call reads (types, input, sta
         typedContextArb,
         (specs, context) => {
           const calls = typedPlan(specs);
-          const { inputSchema: schema, context: compileContext } = typedOptions(context);
-          const incremental = createIncrementalCompiler(registry, {
-            inputSchema: schema,
-            context: compileContext,
-          });
+          const { schema, compileContext, incremental } = typedIncremental(context);
           const accepted: (typeof calls)[number][] = [];
           for (const [i, call] of calls.entries()) {
             const added = incremental.addCall(call);
@@ -329,11 +332,7 @@ describe("batch and incremental agree on what each call reads (types, input, sta
         typedContextArb,
         (specs, context) => {
           const calls = typedPlan(specs);
-          const { inputSchema: schema, context: compileContext } = typedOptions(context);
-          const incremental = createIncrementalCompiler(registry, {
-            inputSchema: schema,
-            context: compileContext,
-          });
+          const { schema, compileContext, incremental } = typedIncremental(context);
           const accepted = calls.map((call) => incremental.addCall(call).ok);
           fc.pre(accepted.every(Boolean));
           const closed = incremental.close();
