@@ -54,7 +54,7 @@ export function createEngine(given: EngineOptions): Engine {
     const channel = new EventChannel();
     let result: Promise<RunResult>;
     try {
-      checkRunOptions(runOptions);
+      checkRunOptions(runOptions, "start");
       result = runPlan(runtime, plan, runOptions, runtime.hub([runOptions.onEvent, channel.push]));
     } catch (error) {
       result = Promise.reject(error);
@@ -66,13 +66,14 @@ export function createEngine(given: EngineOptions): Engine {
     store,
     registry,
     limits: Object.freeze(resolveLimits(options.limits)),
-    validate: async (plan, validateOptions) => runtime.validate(plan, checkRunOptions(validateOptions)),
+    validate: async (plan, validateOptions) =>
+      runtime.validate(plan, checkRunOptions(validateOptions, "validate")),
     run: async (plan, runOptions = {}) =>
-      runPlan(runtime, plan, checkRunOptions(runOptions), runtime.hub([runOptions.onEvent])),
+      runPlan(runtime, plan, checkRunOptions(runOptions, "run"), runtime.hub([runOptions.onEvent])),
     start,
-    open: async (openOptions = {}) => openRun(runtime, checkRunOptions(openOptions)),
+    open: async (openOptions = {}) => openRun(runtime, checkRunOptions(openOptions, "open")),
     resume: async (runId, resumeOptions = {}) =>
-      resumeRun(runtime, requireString(runId, "the run id"), checkRunOptions(resumeOptions)),
+      resumeRun(runtime, requireString(runId, "the run id"), checkRunOptions(resumeOptions, "resume")),
     summarize: async (threadId, summarizeOptions) =>
       summarize(store, requireThreadId(threadId), checkSummarizeOptions(summarizeOptions)),
     get: async (threadId, reference, getOptions) =>

@@ -22,13 +22,12 @@ export function checkOptionsObject<T>(options: T, what: string): T {
 
 /** Checks what `summarize` cannot: `refs`, when given, is an array of strings (a lone string is not split). */
 export function checkSummarizeOptions(options: SummarizeOptions | undefined): SummarizeOptions | undefined {
-  if (options === undefined) return undefined;
-  if (typeof options !== "object" || options === null || Array.isArray(options))
-    throw new ObeliskError("USAGE", "summarize options must be an object");
-  const refs: unknown = options.refs;
+  const checked = checkOptionsObject(options, "summarize");
+  if (checked === undefined) return undefined;
+  const refs: unknown = checked.refs;
   if (refs !== undefined && (!Array.isArray(refs) || refs.some((ref) => typeof ref !== "string")))
     throw new ObeliskError("USAGE", 'refs must be an array of reference strings, e.g. ["†state.user"]');
-  return options;
+  return checked;
 }
 
 /** True for an AbortSignal (or a look-alike from another realm: `aborted` and `addEventListener`). */
@@ -44,10 +43,8 @@ const isSignal = (value: unknown): boolean =>
  * and context are copied and checked on their own): a wrong type is USAGE before anything is locked or
  * recorded, instead of a raw TypeError from deep inside a run or a thread no reference can name.
  */
-export function checkRunOptions<T>(options: T): T {
-  if (options === undefined) return options;
-  if (typeof options !== "object" || options === null || Array.isArray(options))
-    throw new ObeliskError("USAGE", `the options must be an object, not ${describeValue(options)}`);
+export function checkRunOptions<T>(options: T, method: string): T {
+  if (checkOptionsObject(options, method) === undefined) return options;
   const given = options as Record<string, unknown>;
   const wrong = (name: string, want: string) =>
     new ObeliskError("USAGE", `${name} must be ${want}, not ${describeValue(given[name])}`);
