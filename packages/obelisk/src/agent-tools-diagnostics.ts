@@ -1,5 +1,5 @@
 import type { Diagnostic, JsonValue } from "@obelisk/core";
-import { cutMessage } from "./agent-tools-run.js";
+import { cutMessage } from "./cut-message.js";
 
 /** Characters of JSON the diagnostics of one answer may take (the model fixes the first ones first). */
 export const DIAGNOSTICS_CHARS = 12_000;

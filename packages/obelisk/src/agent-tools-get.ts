@@ -11,7 +11,7 @@ import {
   previewValue,
   setOwn,
 } from "@obelisk/core";
-import { cutMessage } from "./agent-tools-run.js";
+import { cutMessage } from "./cut-message.js";
 import type { Engine } from "./engine-types.js";
 
 /**

@@ -1,23 +1,14 @@
 import type { JsonValue } from "@obelisk/core";
-import { codePointLength } from "@obelisk/core";
+import { cutMessage, MESSAGE_CHARS } from "./cut-message.js";
 import type { CallOutcome, RunResult } from "./engine-types.js";
 
 /** Bounds of what `run_plan` answers (SPEC §9: what the model sees is bounded). */
 export const RUN_LIMITS = Object.freeze({
   /** Characters kept of one error message or skip reason (the rest is counted: `…(+N chars)`). */
-  messageChars: 300,
+  messageChars: MESSAGE_CHARS,
   /** Hard budget of one answer, in characters of its JSON (the summary is bounded on its own, 2,000). */
   answerChars: 16_000,
 });
-
-/** `text` within {@link RUN_LIMITS.messageChars}: whole, or its start and `…(+N chars)` (N in characters). */
-export function cutMessage(text: string, max: number = RUN_LIMITS.messageChars): string {
-  if (text.length <= max) return text;
-  let keep = max;
-  const code = text.charCodeAt(keep - 1);
-  if (code >= 0xd800 && code <= 0xdbff) keep--;
-  return `${text.slice(0, keep)}…(+${codePointLength(text.slice(keep))} chars)`;
-}
 
 const size = (value: unknown): number => JSON.stringify(value).length;
 

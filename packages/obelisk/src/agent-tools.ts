@@ -3,7 +3,8 @@ import { type Diagnostic, type JsonObject, type JsonValue, ObeliskError } from "
 import { DEFAULT_SUMMARY_CHARS, STORED_REFERENCE_SCHEMA } from "@obelisk/state";
 import { boundDiagnostics, boundErrorData } from "./agent-tools-diagnostics.js";
 import { GET_LIMITS, getForModel } from "./agent-tools-get.js";
-import { boundRunAnswer, cutMessage } from "./agent-tools-run.js";
+import { boundRunAnswer } from "./agent-tools-run.js";
+import { cutMessage } from "./cut-message.js";
 import type { Engine } from "./engine-types.js";
 
 /** A framework-neutral tool definition an LLM agent can call. */

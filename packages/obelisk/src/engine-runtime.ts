@@ -16,6 +16,7 @@ import { CallLimiter, EventHub, type RunObserver } from "@obelisk/scheduler";
 import { DEFAULT_RETENTION, type RunLock, type StateStore } from "@obelisk/state";
 import { ActiveRuns } from "./active-runs.js";
 import { InputChecker, type SchemaSource } from "./check-input.js";
+import { cutMessage } from "./cut-message.js";
 import type { EngineOptions, RunOptions, ValidateOptions, ValidationResult } from "./engine-types.js";
 import { keepRunShapesSoon } from "./keep-run-shapes.js";
 import {
@@ -311,11 +312,8 @@ function invalidPlanMessage(diagnostics: readonly Diagnostic[]): string {
   const first = errors[0];
   const count = plural(errors.length, "error");
   if (first === undefined) return `the plan is invalid (${count})`;
-  const where = first.pointer === "" ? "the document" : first.pointer.slice(0, FIRST_ERROR_CHARS);
-  const text =
-    first.message.length > FIRST_ERROR_CHARS
-      ? `${first.message.slice(0, FIRST_ERROR_CHARS)}…`
-      : first.message;
+  const where = first.pointer === "" ? "the document" : cutMessage(first.pointer, FIRST_ERROR_CHARS);
+  const text = cutMessage(first.message, FIRST_ERROR_CHARS);
   const others = errors.length > 1 ? ` (and ${plural(errors.length - 1, "more error")})` : "";
   return `the plan is invalid (${count}): ${first.code} at ${where}: ${text}${others}`;
 }
