@@ -4,6 +4,7 @@ import { createEngine, createMemoryStore, type Diagnostic, type Engine, type Sta
 import { createSqliteStore } from "obelisk/sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import { diagnosticProblems } from "./support/check-diagnostics.js";
+import { outcomeProblems } from "./support/check-outcomes.js";
 import { withSeed } from "./support/fuzz-seed.js";
 import { fuzzTools } from "./support/fuzz-tools.js";
 import { FUZZ_INPUT, validPlan } from "./support/plan-generators.js";
@@ -43,6 +44,7 @@ async function probe(engine: Engine, submitted: unknown): Promise<string[]> {
     engineCases.executed += 1;
     if (!validation.ok) problems.push("validate refused a plan that run accepted");
     if (!["succeeded", "failed"].includes(result.status)) problems.push(`run status ${result.status}`);
+    problems.push(...outcomeProblems(result));
   } catch (error) {
     if (!ObeliskError.is(error)) return [...problems, `non-Obelisk throw: ${String(error)}`];
     if (!KNOWN_CODES.has(error.code)) problems.push(`unknown error code ${error.code}`);

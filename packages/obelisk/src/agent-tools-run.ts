@@ -15,13 +15,14 @@ const size = (value: unknown): number => JSON.stringify(value).length;
 /** A call's outcome with its error message and reason cut. */
 function boundOutcome(outcome: CallOutcome): CallOutcome {
   if (outcome.error === undefined && outcome.reason === undefined) return outcome;
+  // Only fields the outcome has are replaced (by cut copies), so its status still decides which it has.
   return {
     ...outcome,
     ...(outcome.reason === undefined ? {} : { reason: cutMessage(outcome.reason) }),
     ...(outcome.error === undefined
       ? {}
       : { error: { code: outcome.error.code, message: cutMessage(outcome.error.message) } }),
-  };
+  } as CallOutcome;
 }
 
 /** Calls that did not succeed first (the model needs those), in plan order otherwise. */

@@ -1,9 +1,15 @@
 import type { CompiledPlan, ToolDefinition, ToolRegistry } from "@obelisk/compiler";
 import type { Diagnostic, JsonObject, KindInfo, Limits, ObeliskCode, PlanHash } from "@obelisk/core";
-import type { ConfirmDecision, ConfirmRequest, RunEvent, RunObserver, Timers } from "@obelisk/scheduler";
+import type {
+  CallStatusFacts,
+  ConfirmDecision,
+  ConfirmRequest,
+  RunEvent,
+  RunObserver,
+  Timers,
+} from "@obelisk/scheduler";
 import type {
   CallRecord,
-  CallStatus,
   GetValueOptions,
   GetValueResult,
   RetentionPolicy,
@@ -20,25 +26,30 @@ import type {
  */
 export type CallErrorCode = ObeliskCode | (string & {});
 
-/** The outcome of one call in a run result (SPEC §10). */
-export interface CallOutcome {
+/** The error of a call in a run result: a stable code (or the tool's own) and a message. */
+export interface CallError {
+  /** Obelisk's code (`TIMEOUT`, `PARAM_INVALID`, …) or the `code` of the tool's own error. */
+  readonly code: CallErrorCode;
+  /** What went wrong. */
+  readonly message: string;
+}
+
+/**
+ * The outcome of one call in a run result (SPEC §10). Its `status` decides the rest: `succeeded` and
+ * `satisfied` may have `branch` (and `error` when a failure was routed to the last alternative); `failed`
+ * always has `error`; `blocked`, `waiting`, `rejected`, `deferred` and `cancelled` always have `reason`.
+ * Checking `status` narrows the type, so `outcome.error.code` needs no `?.` once `status === "failed"`.
+ */
+export type CallOutcome = CallStatusFacts<CallError> & {
   /** Tool name. */
   readonly tool: string;
-  /** Final status. */
-  readonly status: CallStatus;
-  /** Alternative written, when the output path has `||`. */
-  readonly branch?: number;
   /** Attempts made. */
   readonly attempts: number;
   /** Wall time from first start to end (0 when never dispatched). */
   readonly durationMs: number;
   /** References written. */
   readonly wrote: readonly string[];
-  /** Why the call is blocked / waiting / rejected / deferred / cancelled. */
-  readonly reason?: string;
-  /** The error of a failed call, or the one routed to the failure branch. */
-  readonly error?: { readonly code: CallErrorCode; readonly message: string };
-}
+};
 
 /** One failed call, as reported in `errors` (SPEC §7). */
 export interface RunError {
@@ -47,7 +58,7 @@ export interface RunError {
   /** The call as submitted. */
   readonly call: JsonObject;
   /** What went wrong. */
-  readonly error: { readonly code: CallErrorCode; readonly message: string };
+  readonly error: CallError;
 }
 
 /** The result of a run: exactly the JSON shape of SPEC §10. */

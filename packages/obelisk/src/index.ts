@@ -32,6 +32,7 @@ export { agentTools } from "./agent-tools.js";
 export { createEngine } from "./create-engine.js";
 export type {
   AddResult,
+  CallError,
   CallErrorCode,
   CallOutcome,
   ConfirmDecision,

@@ -1,22 +1,14 @@
 import { asCallId, asRunId, asThreadId, isoTime, type JsonValue, type Mutable } from "@obelisk/core";
-import type { CallRecord, CallStatus, RecordedError } from "@obelisk/state";
-import type { CallReport, CallRun } from "./runner-types.js";
+import type { CallRecord, RecordedError } from "@obelisk/state";
+import type { CallReport, CallRun, CallStatusFacts } from "./runner-types.js";
 
 /** The final facts of a call, from which its record and report are built. */
-export interface CallEnding {
-  /** Final status. */
-  readonly status: CallStatus;
-  /** Alternative written. */
-  readonly branch?: number;
+export type CallEnding = CallStatusFacts<RecordedError> & {
   /** Value written / stored (kept so a satisfied call can re-apply it). */
   readonly result?: JsonValue;
   /** References written. */
   readonly wrote: readonly string[];
-  /** Error (failed, or routed to the failure branch). */
-  readonly error?: RecordedError;
-  /** Reason (blocked, waiting, rejected, deferred, cancelled). */
-  readonly reason?: string;
-}
+};
 
 /** Where and when a call ended. */
 export interface RecordContext {
@@ -123,7 +115,9 @@ export function buildCallRecord(run: CallRun, ending: CallEnding, context: Recor
 
 /** The run result's report of a call. */
 export function buildCallReport(run: CallRun, ending: CallEnding, endedAt: number): CallReport {
-  const report: Mutable<CallReport> = {
+  // Built field by field in one key order; `branch`, `reason` and `error` are copied from the ending, whose
+  // type already ties them to its status.
+  const report = {
     callId: run.call.id,
     tool: run.call.tool,
     call: run.call.raw,
@@ -131,7 +125,7 @@ export function buildCallReport(run: CallRun, ending: CallEnding, endedAt: numbe
     attempts: run.attempts,
     durationMs: run.startedAt === undefined ? 0 : Math.max(0, endedAt - run.startedAt),
     wrote: ending.wrote,
-  };
+  } as Mutable<CallReport>;
   if (ending.branch !== undefined) report.branch = ending.branch;
   if (ending.reason !== undefined) report.reason = ending.reason;
   if (ending.error !== undefined) report.error = ending.error;

@@ -36,9 +36,17 @@ export type CoreEffect =
   | {
       readonly type: "unsatisfied";
       readonly index: number;
-      readonly status: "blocked" | "waiting" | "failed" | "cancelled";
+      readonly status: "blocked" | "waiting" | "cancelled";
       readonly reason: string;
-      readonly code?: "REF_UNRESOLVED" | "OUTPUT_WRITE_FAILED";
+      readonly code?: undefined;
+    }
+  /** The call cannot run for a reason that is an error of the run (a failure): settle it failed. */
+  | {
+      readonly type: "unsatisfied";
+      readonly index: number;
+      readonly status: "failed";
+      readonly reason: string;
+      readonly code: "REF_UNRESOLVED" | "OUTPUT_WRITE_FAILED";
     }
   /** The call's result may be committed now (accumulating writers are committed in plan order). */
   | { readonly type: "commit"; readonly index: number }

@@ -14,7 +14,13 @@ export { PlanRunner } from "./plan-runner.js";
 export { evaluateExpression, resolveParams } from "./resolve-params.js";
 export { DEFAULT_RETRY, resolveRetryPolicy, retryDelay } from "./retry-delay.js";
 export type { RunEvent, RunEventType, RunObserver } from "./run-event.js";
-export type { CallReport, ExecutionResult, RunnerOptions } from "./runner-types.js";
+export type {
+  CallReport,
+  CallStatusFacts,
+  ExecutionResult,
+  ReasonedStatus,
+  RunnerOptions,
+} from "./runner-types.js";
 export type { Timers } from "./timers.js";
 export { systemTimers } from "./timers.js";
 export { isApprovalReference } from "./unsatisfied-effect.js";

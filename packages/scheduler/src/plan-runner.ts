@@ -260,13 +260,13 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       case "unsatisfied":
         if (this.aborted)
           return this.end(effect.index, { status: "cancelled", wrote: [], reason: this.abortReason });
+        if (effect.status !== "failed")
+          return this.end(effect.index, { status: effect.status, wrote: [], reason: effect.reason });
         return this.end(effect.index, {
-          status: effect.status,
+          status: "failed",
           wrote: [],
           reason: effect.reason,
-          ...(effect.code === undefined
-            ? {}
-            : { error: { name: "ObeliskError", code: effect.code, message: effect.reason } }),
+          error: { name: "ObeliskError", code: effect.code, message: effect.reason },
         });
       case "commit":
         return this.commitPending(effect.index);

@@ -61,29 +61,54 @@ export interface RunnerOptions {
   readonly resumedRecords?: ReadonlyMap<string, CallRecord>;
 }
 
-/** The final report of one call. */
-export interface CallReport {
+/** Statuses of a call that did not run to an end of its own: each comes with a reason. */
+export type ReasonedStatus = "blocked" | "waiting" | "rejected" | "deferred" | "cancelled";
+
+/**
+ * What a call's status says about its other fields: a call that ran (or was satisfied) may carry the
+ * alternative it wrote and an error routed to its failure branch; a failed call always has its error (and a
+ * reason when it failed before dispatch); every other status has its reason and neither of the others.
+ */
+export type CallStatusFacts<E> =
+  | {
+      readonly status: "succeeded" | "satisfied";
+      /** Alternative written, when the output path has `||`. */
+      readonly branch?: number;
+      /** The error routed to the failure branch (the last alternative). */
+      readonly error?: E;
+      readonly reason?: undefined;
+    }
+  | {
+      readonly status: "failed";
+      readonly branch?: undefined;
+      /** Why the call failed. */
+      readonly error: E;
+      /** Why the call could not run, when it failed before dispatch (an unresolved reference). */
+      readonly reason?: string;
+    }
+  | {
+      readonly status: ReasonedStatus;
+      readonly branch?: undefined;
+      readonly error?: undefined;
+      /** Why the call is blocked / waiting / rejected / deferred / cancelled. */
+      readonly reason: string;
+    };
+
+/** The final report of one call: its status decides which of `branch`, `error` and `reason` it has. */
+export type CallReport = CallStatusFacts<RecordedError> & {
   /** Call id. */
   readonly callId: string;
   /** Tool name. */
   readonly tool: string;
   /** The call as submitted. */
   readonly call: JsonObject;
-  /** Final status. */
-  readonly status: CallStatus;
-  /** Alternative written, when the output path has `||`. */
-  readonly branch?: number;
   /** Attempts made. */
   readonly attempts: number;
   /** Wall time from first start to end (0 when never dispatched). */
   readonly durationMs: number;
   /** References written (`†calls.<id>` for stored outputs). */
   readonly wrote: readonly string[];
-  /** Why the call is blocked / waiting / rejected / deferred / cancelled. */
-  readonly reason?: string;
-  /** The error of a failed call, or the one routed to the failure branch. */
-  readonly error?: RecordedError;
-}
+};
 
 /** What an execution returns. */
 export interface ExecutionResult {
