@@ -17,7 +17,7 @@ export { getAtPath, valueAtPath } from "./get-at-path.js";
 export type { Brand, CallId, RunId, ThreadId } from "./ids.js";
 export { asCallId, asRunId, asThreadId } from "./ids.js";
 export { isoTime } from "./iso-time.js";
-export { setOwn } from "./json-container.js";
+export { isJsonArray, isJsonObject, setOwn } from "./json-container.js";
 export { needsNoJsonEscape } from "./json-plain-string.js";
 export type { PointerResolution } from "./json-pointer.js";
 export { appendPointer, parsePointer, pointerFromPath, resolvePointer } from "./json-pointer.js";

@@ -122,6 +122,47 @@ describe.each(storeKinds())("outcomes on the $name store", (kind) => {
     expect(await engine.get("default", "†state.g")).toEqual({ found: true, value: { v: 1 } });
   });
 
+  it("satisfied merge/assign/push/concat calls re-apply what their target no longer holds", async () => {
+    const plan = [
+      { _tool: "give", _id: "m", value: { a: { b: 1 } }, _outputPath: "†state.m", _outputMethod: "merge" },
+      { _tool: "give", _id: "s", value: { k: 1 }, _outputPath: "†state.s", _outputMethod: "assign" },
+      { _tool: "give", _id: "p", value: "x", _outputPath: "†state.p", _outputMethod: "push" },
+      { _tool: "give", _id: "c", value: [1, 2], _outputPath: "†state.c", _outputMethod: "concat" },
+    ];
+    await setup().run(plan);
+    const held = await engine.run(plan);
+    expect(Object.values(held.calls).map((call) => call.wrote)).toEqual([[], [], [], []]);
+    await engine.set("default", "†state.m", { a: { c: 2 } });
+    await engine.set("default", "†state.s", { k: 2, other: 0 });
+    await engine.set("default", "†state.p", ["y"]);
+    await engine.set("default", "†state.c", [2]);
+    const again = await engine.run(plan);
+    expect(Object.values(again.calls).map((call) => call.status)).toEqual(Array(4).fill("satisfied"));
+    expect(counts.give).toBe(4);
+    expect(again.state).toEqual({
+      m: { a: { c: 2, b: 1 } },
+      s: { k: 1, other: 0 },
+      p: ["y", "x"],
+      c: [2, 1, 2],
+    });
+  });
+
+  it("satisfied accumulating co-writers of an evicted path all re-apply, in plan order", async () => {
+    const plan = ["a", "b", "a"].map((value, i) => ({
+      _tool: "give",
+      _id: `w${i}`,
+      value,
+      _outputPath: "†state.log",
+      _outputMethod: "push",
+    }));
+    await setup().run(plan);
+    await engine.keepLastN("default", 0);
+    const again = await engine.run(plan);
+    expect(Object.values(again.calls).map((call) => call.status)).toEqual(Array(3).fill("satisfied"));
+    expect(counts.give).toBe(3);
+    expect(again.state).toEqual({ log: ["a", "b", "a"] });
+  });
+
   it("a satisfied call without an output path keeps its stored output readable by its dependents", async () => {
     const plan = [
       { _tool: "give", _id: "src", value: [1, 2, 3] },
@@ -216,6 +257,53 @@ describe.each(storeKinds())("outcomes on the $name store", (kind) => {
     const records = await engine.runs.list();
     const details = await engine.runs.show(records[0]?.runId as string);
     expect(new Map(details.calls.map((record) => [record.callId, record.status]))).toEqual(new Map(ends));
+  });
+});
+
+describe("a reader of a path several calls write", () => {
+  const engine = (): Engine => createEngine({ tools: countingTools({}) });
+  const push = (id: string, tool: string, value: unknown = id) => ({
+    _tool: tool,
+    _id: id,
+    value,
+    _outputPath: "†state.list",
+    _outputMethod: "push",
+  });
+  const reader = { _tool: "give", _id: "reader", value: "†state.list", _outputPath: "†state.read" };
+
+  it("is blocked when one writer failed, though the others wrote (no partial value)", async () => {
+    const result = await engine().run([push("bad", "fail"), push("good", "give"), reader]);
+    expect(result.calls.reader).toMatchObject({ status: "blocked", reason: "upstream call bad failed" });
+    expect(result.state).toEqual({ list: ["good"] });
+  });
+
+  it("waits when one writer waits for an approval, and runs once it is given", async () => {
+    const waiting = push("gated", "give", "†state.approvals.go");
+    const run = engine();
+    const first = await run.run([waiting, push("good", "give"), reader]);
+    expect(first.calls.gated?.status).toBe("waiting");
+    expect(first.calls.reader?.status).toBe("waiting");
+    await run.set("default", "†state.approvals.go", "yes");
+    const second = await run.run([waiting, push("good", "give"), reader]);
+    expect(second.calls.reader?.status).toBe("succeeded");
+    expect(second.state.read).toEqual(["good", "yes"]);
+  });
+
+  it("is blocked when a writer below the path failed; a writer that took its other alternative is no failure", async () => {
+    const parts = [
+      { _tool: "fail", _id: "a", _outputPath: "†state.user.a" },
+      { _tool: "give", _id: "b", value: 2, _outputPath: "†state.user.b" },
+      { _tool: "give", _id: "reader", value: "†state.user", _outputPath: "†state.read" },
+    ];
+    const failed = await engine().run(parts);
+    expect(failed.calls.reader).toMatchObject({ status: "blocked", reason: "upstream call a failed" });
+    const routed = await engine().run([
+      { ...parts[0], _outputPath: "†state.user.a || †state.error" },
+      ...parts.slice(1),
+    ]);
+    expect(routed.calls.a).toMatchObject({ status: "succeeded", branch: 1 });
+    expect(routed.calls.reader?.status).toBe("succeeded");
+    expect(routed.state.read).toEqual({ b: 2 });
   });
 });
 

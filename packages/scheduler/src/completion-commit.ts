@@ -31,19 +31,23 @@ function wroteOf(writes: readonly StateWrite[], output: string | undefined): rea
   return Object.freeze(wrote);
 }
 
-/** Builds the commit of a completed call: writes of the chosen alternative, stored output, record. */
+/**
+ * Builds the commit of a completed call: writes of the chosen alternative, stored output, record. `rebuilding`
+ * is the run's set of paths satisfied accumulating writers are rebuilding (see `missingWrites`).
+ */
 export function buildCompletion(
   run: CallRun,
   pending: PendingResult,
   stateAt: StateReader,
   context: RecordContext,
+  rebuilding: Set<string>,
 ): Completion {
   const call = run.call;
   let writes =
     pending.alternative === undefined || pending.value === undefined
       ? []
       : writesFor(call, pending.alternative, pending.value);
-  if (pending.onlyMissing === true) writes = missingWrites(stateAt, writes);
+  if (pending.onlyMissing === true) writes = missingWrites(stateAt, writes, rebuilding);
   // a satisfied call re-stores its output only when the thread lost it, like its state targets
   const output = call.outputPath === undefined && pending.outputHeld !== true ? pending.value : undefined;
   const wrote = wroteOf(writes, output === undefined ? undefined : `†calls.${call.id}`);

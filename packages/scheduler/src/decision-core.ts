@@ -2,7 +2,7 @@ import type { CompiledCall, WriterLink } from "@obelisk/compiler";
 import { OUTPUT_METHODS, type Reference } from "@obelisk/core";
 import { type CallSlot, createCallSlot, expressionAt, NO_ITEMS } from "./call-slot.js";
 import type { ContextProbe, CoreEffect, DecisionCoreOptions, SettleInfo } from "./decision-types.js";
-import { isApprovalReference, unsatisfiedEffect } from "./unsatisfied-effect.js";
+import { deliveredStatus, isApprovalReference, unsatisfiedEffect } from "./unsatisfied-effect.js";
 
 const defaultWriters = (call: CompiledCall, reference: Reference): readonly WriterLink[] =>
   call.writers.get(reference.text) ?? [];
@@ -178,7 +178,7 @@ export class DecisionCore {
       }
       if (slot.pending > 0) return;
       slot.subscribed = false;
-      if (this.decidedPresent(writers, reference)) {
+      if (this.decidedPresent(slot, writers, reference)) {
         slot.operand++;
         if (slot.operand === operands.length) {
           slot.expression++;
@@ -212,31 +212,36 @@ export class DecisionCore {
 
   /**
    * True when a decided operand holds a value for this run: with in-plan writers, one of them must have
-   * written it (settled succeeded or satisfied, on an alternative that writes the path) — a value an earlier
-   * run left there does not stand in for a writer that took another alternative, failed or was blocked
-   * (SPEC §6: a conditional reference is satisfied only if its alternative is taken). Without in-plan
+   * written it (settled succeeded or satisfied, on an alternative that writes the path) and none may have
+   * ended without its contribution (failed, blocked, rejected, waiting, deferred, cancelled) — a value an
+   * earlier run left there, or the part other writers made, does not stand in for a writer that did not
+   * deliver (SPEC §7: a failed or blocked upstream leaves the reference unsatisfied). A writer that took
+   * another of its alternatives is not a failure (SPEC §6: a conditional reference). Without in-plan
    * writers, the known context decides.
    */
-  private decidedPresent(writers: readonly WriterLink[], reference: Reference): boolean {
-    if (writers.length > 0 && !this.someWriterWrote(writers)) return false;
+  private decidedPresent(slot: CallSlot, writers: readonly WriterLink[], reference: Reference): boolean {
+    if (writers.length > 0 && !this.writersDelivered(slot, writers)) return false;
     return this.probe.exists(reference);
   }
 
   /** True when `reference`, an operand of the call at `index`, holds a value for this run (see below). */
   present(index: number, reference: Reference): boolean {
-    return this.decidedPresent(this.operandWriters(this.slot(index), reference), reference);
+    const slot = this.slot(index);
+    return this.decidedPresent(slot, this.operandWriters(slot, reference), reference);
   }
 
-  private someWriterWrote(writers: readonly WriterLink[]): boolean {
+  /** Some writer wrote the path and every other settled without failing (see `decidedPresent`). */
+  private writersDelivered(reader: CallSlot, writers: readonly WriterLink[]): boolean {
+    let wrote = false;
     for (let at = 0; at < writers.length; at++) {
       const link = writers[at] as WriterLink;
       const writer = this.byId.get(link.callId);
-      if (writer === undefined) continue;
-      const status = writer.status;
-      if (status !== "succeeded" && status !== "satisfied") continue;
-      if (writer.written === undefined || link.alternatives.includes(writer.written)) return true;
+      // the reader's own write is read from before the run; a writer never added (closed stream) is absent
+      if (writer === undefined || writer === reader) continue;
+      if (!deliveredStatus(writer.status)) return false;
+      if (writer.written === undefined || link.alternatives.includes(writer.written)) wrote = true;
     }
-    return false;
+    return wrote;
   }
 
   /** In-plan writers of an operand: the streaming snapshot (with late claims), else the compiled links. */

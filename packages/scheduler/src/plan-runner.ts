@@ -70,6 +70,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   private readonly settleInfo: Mutable<SettleInfo> = { status: "succeeded", alternative: undefined };
   /** Results waiting for the group commit at the end of the drain (stores with `commitCalls`). */
   private grouped: number[] = [];
+  /** Paths satisfied accumulating writers of this run are rebuilding (found missing; see `missingWrites`). */
+  private readonly rebuilding = new Set<string>();
   private readonly policies = new Map<string, RetryPolicy>();
   readonly runId: string;
   readonly threadId: string;
@@ -404,12 +406,18 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const endedAt = this.now();
     const completions = indexes.map((index) => {
       const run = this.runOf(index);
-      return buildCompletion(run, run.pending as PendingResult, this.context.stateAt, {
-        threadId: this.threadId,
-        runId: this.runId,
-        endedAt,
-        maxValueBytes: this.recordContext.maxValueBytes,
-      });
+      return buildCompletion(
+        run,
+        run.pending as PendingResult,
+        this.context.stateAt,
+        {
+          threadId: this.threadId,
+          runId: this.runId,
+          endedAt,
+          maxValueBytes: this.recordContext.maxValueBytes,
+        },
+        this.rebuilding,
+      );
     });
     const store = this.options.store as Required<Pick<StateStore, "commitCalls">>;
     const results = store.commitCalls(completions.map((completion) => completion.commit));
@@ -440,7 +448,13 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     // One record context for every single commit: buildCallRecord reads it at once and keeps nothing of it.
     const context = this.recordContext;
     context.endedAt = endedAt;
-    const completion = buildCompletion(run, run.pending as PendingResult, this.context.stateAt, context);
+    const completion = buildCompletion(
+      run,
+      run.pending as PendingResult,
+      this.context.stateAt,
+      context,
+      this.rebuilding,
+    );
     const result = this.options.store.commitCall(completion.commit);
     if (!isThenable(result)) return this.committed(index, completion, endedAt, result);
     return Promise.resolve(result).then((value) => this.committed(index, completion, endedAt, value));

@@ -1,11 +1,17 @@
 import type { WriterLink } from "@obelisk/compiler";
 import type { Reference } from "@obelisk/core";
+import type { CallStatus } from "@obelisk/state";
 import type { CallSlot, Operand } from "./call-slot.js";
 import type { CoreEffect } from "./decision-types.js";
 
 /** True for a path under `†state.approvals.` (an approval gate, SPEC §7). */
 export function isApprovalReference(reference: Reference): boolean {
   return reference.kind === "state" && reference.path.length >= 2 && reference.path[0] === "approvals";
+}
+
+/** True for the statuses of a writer that settled with its contribution made (or its other alternative taken). */
+export function deliveredStatus(status: CallStatus | undefined): boolean {
+  return status === "succeeded" || status === "satisfied";
 }
 
 /** Why one writer did not provide the path. */
@@ -24,13 +30,21 @@ function describeWriter(link: WriterLink, writer: CallSlot | undefined, referenc
   return `upstream call ${link.callId} ${status === "failed" ? "failed" : `is ${status ?? "unsettled"}`}`;
 }
 
-/** Why one operand is missing. */
-function describeOperand(operand: Operand, slotOf: (id: string) => CallSlot | undefined): string {
+/** Why one operand is missing for the call `readerId`. */
+function describeOperand(
+  operand: Operand,
+  readerId: string,
+  slotOf: (id: string) => CallSlot | undefined,
+): string {
   if (operand.writers.length === 0) {
     const text = operand.reference.text;
     return isApprovalReference(operand.reference) ? `waits for approval ${text}` : `${text} does not exist`;
   }
-  return operand.writers
+  // When some writer did not deliver, those are the reason (the others' part is not the whole value).
+  const undelivered = operand.writers.filter(
+    (link) => link.callId !== readerId && !deliveredStatus(slotOf(link.callId)?.status),
+  );
+  return (undelivered.length > 0 ? undelivered : operand.writers)
     .map((link) => describeWriter(link, slotOf(link.callId), operand.reference))
     .join("; ");
 }
@@ -42,7 +56,7 @@ function describeOperand(operand: Operand, slotOf: (id: string) => CallSlot | un
  */
 export function unsatisfiedEffect(slot: CallSlot, slotOf: (id: string) => CallSlot | undefined): CoreEffect {
   const missing = slot.missing;
-  const reason = missing.map((operand) => describeOperand(operand, slotOf)).join("; ");
+  const reason = missing.map((operand) => describeOperand(operand, slot.call.id, slotOf)).join("; ");
   const waiting = missing.some(
     (operand) =>
       isApprovalReference(operand.reference) ||
