@@ -345,6 +345,19 @@ describe("confirmation hook", () => {
     });
     expect(result.state).toEqual({ yes: { deep: true } });
   });
+
+  it("refuses modified parameters holding a meta-property (PARAM_INVALID): the tool never sees it", async () => {
+    const seen: unknown[] = [];
+    const engine = createEngine({
+      tools: [{ name: "echo", run: (args) => seen.push(args) }],
+      confirm: () => ({ action: "modify", params: { x: 1, _outputPath: "†state.hijack" } }),
+    });
+    const result = await engine.run([{ _tool: "echo", _id: "e", x: 0, _outputPath: "†state.e" }]);
+    expect(result.calls.e).toMatchObject({ status: "failed", error: { code: "PARAM_INVALID" } });
+    expect(result.calls.e?.error?.message).toContain('"_outputPath"');
+    expect(seen).toEqual([]);
+    expect(result.state).toEqual({});
+  });
 });
 
 describe("values handed to tools are immutable", () => {

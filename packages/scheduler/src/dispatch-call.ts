@@ -148,6 +148,16 @@ function decide(
       if (!json.ok || typeof json.value !== "object" || json.value === null || Array.isArray(json.value)) {
         return host.end(index, failed("PARAM_INVALID", "modified parameters must be a JSON object"));
       }
+      // SPEC §4: parameters never start with `_` (a `_outputPath` here would be handed to the tool as data)
+      const meta = Object.keys(json.value).find((key) => key.startsWith("_"));
+      if (meta !== undefined)
+        return host.end(
+          index,
+          failed(
+            "PARAM_INVALID",
+            `modified parameters cannot hold ${JSON.stringify(meta)}: a key starting with "_" is a meta-property, not a parameter (the call's meta-properties are fixed by the plan)`,
+          ),
+        );
       const refused = paramsRefused(tool, json.value as JsonObject);
       if (refused !== undefined) return host.end(index, refused);
       run.params = json.value as JsonObject;

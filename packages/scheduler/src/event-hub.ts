@@ -1,4 +1,5 @@
-import { toJsonValue } from "@obelisk/core";
+import { isBranchResult } from "@obelisk/compiler";
+import { type JsonValue, toJsonValue } from "@obelisk/core";
 import type { RecordedError } from "@obelisk/state";
 import { isThenable } from "./awaitable.js";
 import type { RunEvent, RunObserver } from "./run-event.js";
@@ -22,24 +23,67 @@ export function toRecordedError(error: unknown, fallbackCode?: string): Recorded
 }
 
 function inspectError(error: unknown, fallbackCode: string | undefined): RecordedError {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    const data = (error as { data?: unknown }).data;
+  if (isBranchResult(error))
+    return withCode(
+      { name: "Error", message: "the tool threw a branch() result: return it to choose an alternative" },
+      undefined,
+      fallbackCode,
+    );
+  // An Error, or a plain object shaped like one (`{ name?, message, code?, data? }`: what some SDKs and
+  // JSON-RPC clients throw, and the failure-branch shape itself), keeps its fields.
+  if (error instanceof Error || hasMessage(error)) {
+    const { name, message, code, data } = error as {
+      name?: unknown;
+      message: unknown;
+      code?: unknown;
+      data?: unknown;
+    };
     // only data that is JSON as it is (a Date, NaN, a function, a cycle: dropped): the error is recorded
     // and routed to a failure branch as JSON, and must never fail on its way there
     const json = data === undefined ? undefined : toJsonValue(data);
-    return {
-      name: typeof error.name === "string" ? error.name : "Error",
-      message: String(error.message),
-      ...(typeof code === "string" ? { code } : fallbackCode === undefined ? {} : { code: fallbackCode }),
-      ...(json?.ok === true ? { data: json.value } : {}),
+    const recorded: RecordedError = {
+      name: typeof name === "string" ? name : "Error",
+      message: String(message),
     };
+    return withCode(recorded, code, fallbackCode, json?.ok === true ? json.value : undefined);
   }
+  return withCode({ name: "Error", message: describeThrown(error) }, undefined, fallbackCode);
+}
+
+const hasMessage = (value: unknown): value is { message: string } =>
+  typeof value === "object" && value !== null && typeof (value as { message?: unknown }).message === "string";
+
+/** Adds the error's own string code (else the fallback) and its JSON data, in the record's key order. */
+function withCode(
+  recorded: { name: string; message: string },
+  code: unknown,
+  fallbackCode: string | undefined,
+  data?: JsonValue,
+): RecordedError {
+  const chosen = typeof code === "string" ? code : fallbackCode;
   return {
-    name: "Error",
-    message: String(error),
-    ...(fallbackCode === undefined ? {} : { code: fallbackCode }),
+    ...recorded,
+    ...(chosen === undefined ? {} : { code: chosen }),
+    ...(data === undefined ? {} : { data }),
   };
+}
+
+/** Most characters of a thrown non-error value's JSON kept in the message (and bytes looked at). */
+const THROWN_TEXT_CHARS = 200;
+const THROWN_JSON_BYTES = 4_096;
+
+/** A thrown value that is no error: its compact JSON (cut), so `{ status: 429 }` does not read "[object Object]". */
+function describeThrown(value: unknown): string {
+  if (typeof value !== "object" || value === null) return String(value);
+  const json = toJsonValue(value, { maxBytes: THROWN_JSON_BYTES });
+  if (!json.ok) return "a non-error object was thrown (not JSON, or too large to show)";
+  const text = JSON.stringify(json.value);
+  if (text.length <= THROWN_TEXT_CHARS) return `a non-error value was thrown: ${text}`;
+  // never end on half a surrogate pair
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(THROWN_TEXT_CHARS - 1))
+    ? THROWN_TEXT_CHARS - 1
+    : THROWN_TEXT_CHARS;
+  return `a non-error value was thrown: ${text.slice(0, end)}…`;
 }
 
 /**

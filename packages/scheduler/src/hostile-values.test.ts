@@ -1,4 +1,4 @@
-import { compile, createToolRegistry, type ToolRegistry } from "@obelisk/compiler";
+import { branch, compile, createToolRegistry, type ToolRegistry } from "@obelisk/compiler";
 import { asRunId, asThreadId } from "@obelisk/core";
 import { createMemoryStore } from "@obelisk/state";
 import { describe, expect, it } from "vitest";
@@ -109,6 +109,26 @@ describe("hostile values", () => {
       code: "TOOL_ERROR",
     });
     expect(toRecordedError(toStringThrows).name).toBe("Error");
+  });
+
+  it("a thrown plain object keeps its name, message, code and data; other thrown values are described", () => {
+    const sdkError = { name: "ApiError", message: "rate limited", code: "E_RATE", data: { retryAfter: 3 } };
+    expect(toRecordedError(sdkError, "TOOL_ERROR")).toEqual(sdkError);
+    expect(toRecordedError({ message: "no code" }, "TOOL_ERROR")).toEqual({
+      name: "Error",
+      message: "no code",
+      code: "TOOL_ERROR",
+    });
+    expect(toRecordedError({ status: 429 }).message).toBe('a non-error value was thrown: {"status":429}');
+    expect(toRecordedError(branch(1, "x")).message).toBe(
+      "the tool threw a branch() result: return it to choose an alternative",
+    );
+    const long = toRecordedError({ text: `${"a".repeat(190)}😀😀` }).message;
+    expect(long.endsWith("a…")).toBe(true); // the emoji that straddles the cut is left out whole
+    expect(toRecordedError({ big: "x".repeat(10_000) }).message).toBe(
+      "a non-error object was thrown (not JSON, or too large to show)",
+    );
+    expect(toRecordedError("plain text")).toEqual({ name: "Error", message: "plain text" });
   });
 
   it.each([
