@@ -192,3 +192,38 @@ describe("one test per diagnostic code", () => {
     expect(codes(result.diagnostics)).toEqual([["UNREACHABLE", "/plan/1/message"]]);
   });
 });
+
+describe("values that are not JSON", () => {
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({ _tool: "greetUser" }, {});
+    revoke();
+    return proxy;
+  };
+  const throwingGets = new Proxy(
+    { _tool: "greetUser" },
+    {
+      get() {
+        throw new Error("get trap");
+      },
+    },
+  );
+
+  it.each([
+    ["a revoked Proxy", revoked()],
+    ["a list holding one", [revoked()]],
+    ["a Proxy whose reads throw", throwingGets],
+  ])("%s is JSON_SYNTAX, never an internal error", (_name, value) => {
+    const result = compile(value, registry);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["JSON_SYNTAX"]);
+    expect(result.planHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it("a cycle is JSON_SYNTAX at its pointer, whatever maxDepth is (an infinite one used to run out of memory)", () => {
+    const call: Record<string, unknown> = { _tool: "greetUser", userName: {} };
+    (call.userName as Record<string, unknown>).self = call.userName;
+    for (const maxDepth of [64, Number.POSITIVE_INFINITY]) {
+      const result = compile(plan(call), registry, { limits: { maxDepth } });
+      expect(codes(result.diagnostics)).toEqual([["JSON_SYNTAX", "/plan/0/userName/self"]]);
+    }
+  });
+});

@@ -18,15 +18,24 @@ interface Located {
 
 function isPlanDocument(value: unknown): value is PlanDocument {
   if (typeof value !== "object" || value === null) return false;
-  const candidate = value as Partial<PlanDocument>;
-  return typeof candidate.form === "string" && Array.isArray(candidate.calls) && "source" in candidate;
+  try {
+    const candidate = value as Partial<PlanDocument>;
+    return typeof candidate.form === "string" && Array.isArray(candidate.calls) && "source" in candidate;
+  } catch {
+    return false; // a throwing getter or a revoked Proxy: normalizing reports it as not JSON
+  }
 }
 
+/** The hash of a value that is not a plan document (it is refused; the hash only names what was sent). */
 function hashOf(value: unknown): PlanHash {
   try {
     return `sha256:${sha256Hex(typeof value === "string" ? value : canonicalJson(value))}`;
   } catch {
-    return `sha256:${sha256Hex(String(value))}`;
+    try {
+      return `sha256:${sha256Hex(String(value))}`;
+    } catch {
+      return `sha256:${sha256Hex("")}`; // uninspectable (a revoked Proxy): nothing to hash
+    }
   }
 }
 

@@ -45,7 +45,11 @@ describe("normalizePlan", () => {
   it("terminates on cycles and shared sub-objects", () => {
     const cyclic: Record<string, unknown> = { _tool: "a" };
     cyclic.self = cyclic;
-    expect(codes(cyclic).map(([code]) => code)).toEqual(["PLAN_LIMIT"]);
+    // a cycle is not JSON (the walk of the limits does not follow it, whatever maxDepth is)
+    expect(codes(cyclic)).toEqual([["JSON_SYNTAX", "/self"]]);
+    expect(
+      normalizePlan(cyclic, { limits: { maxDepth: Number.POSITIVE_INFINITY } }).diagnostics,
+    ).toMatchObject([{ code: "JSON_SYNTAX", pointer: "/self" }]);
     let shared: unknown[] = [];
     for (let level = 0; level < 60; level++) shared = [shared, shared];
     expect(codes([{ _tool: "a", shared }])).toEqual([["PLAN_LIMIT", ""]]);

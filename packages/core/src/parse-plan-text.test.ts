@@ -158,6 +158,21 @@ describe("parsePlanText: numbers a double cannot hold", () => {
     expect(result.sourceMap?.positionOf("/0/v")).toMatchObject({ line: 1, column: 19 });
   });
 
+  it("refuses nonzero numbers too small for a double (1e-400 would read as 0), and accepts zeros", () => {
+    const text = '[{"_tool":"a","v":1e-400,"w":[-2.5E-999],"z":[0e-400,0.000,-0,0E5,5e-324]}]';
+    expect(codes(text)).toEqual([
+      ["JSON_SYNTAX", "/0/v"],
+      ["JSON_SYNTAX", "/0/w/0"],
+    ]);
+    expect(parsePlanText(text).diagnostics[0]?.message).toContain("too small");
+  });
+
+  it("ignores a leading byte order mark (positions are counted after it)", () => {
+    const result = parsePlanText('\uFEFF[{"_tool":"a","v":1e999}]');
+    expect(codes('\uFEFF[{"_tool":"a"}]')).toEqual([]);
+    expect(result.sourceMap?.positionOf("/0/v")).toMatchObject({ line: 1, column: 19 });
+  });
+
   it("refuses integers beyond ±2^53 that a double cannot hold exactly, and accepts those it can", () => {
     const text = '[{"_tool":"a","id":12345678901234567890,"n":[-9007199254740993],"ok":9007199254740992}]';
     expect(codes(text)).toEqual([

@@ -77,9 +77,12 @@ function nonRecursiveSyntaxErrorOffset(text: string): number | undefined {
 /**
  * Parses a plan document from JSON text (SPEC §5, §11): size, syntax, depth and string-length checks,
  * prototype-safe plain data (`__proto__` keys stay own data), then {@link normalizePlan}'s shape rules.
- * Never throws.
+ * A leading byte order mark is ignored. Never throws.
  */
-export function parsePlanText(text: string, options: ParsePlanTextOptions = {}): PlanTextResult {
+export function parsePlanText(source: string, options: ParsePlanTextOptions = {}): PlanTextResult {
+  // A leading byte order mark (Windows editors write one) is not part of the JSON: dropped, as the CLI
+  // drops it when it reads a file, so line:column positions are the ones an editor shows.
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   const limits = resolveLimits(options.limits);
   if (utf8LengthExceeds(text, limits.maxDocumentBytes)) {
     const message = `the document is larger than the limit of ${limits.maxDocumentBytes} bytes`;

@@ -84,7 +84,9 @@ function withinLimits(value: unknown, depth: number, maxDepth: number, maxString
 /**
  * Walks an already-parsed value iteratively and reports nesting deeper than `maxDepth`
  * (the root container is depth 1; descent stops there) and strings or keys longer than `maxStringLength`.
- * Shared sub-objects are walked again only when reached deeper, so cycles and DAGs terminate.
+ * Shared sub-objects are walked again only when reached deeper; a path longer than the number of distinct
+ * containers seen holds a cycle and is not followed, so cycles terminate whatever `maxDepth` is (and are
+ * left to the JSON copy, which reports them as such).
  */
 export function planLimitDiagnostics(value: unknown, limits: Limits): Diagnostic[] {
   if (limits.maxDepth <= MAX_QUICK_DEPTH) {
@@ -100,6 +102,9 @@ export function planLimitDiagnostics(value: unknown, limits: Limits): Diagnostic
       if (child.length > maxStringLength)
         diagnostics.push(stringLimitDiagnostic(child.length, pointerOf(parent, key), limits, false));
     } else if (typeof child === "object" && child !== null) {
+      // More ancestors than distinct containers seen: the path repeats one, a cycle. Not a depth problem
+      // (the JSON copy reports the cycle), and with an infinite maxDepth the walk would never end.
+      if (depth - 1 > deepestSeen.size) return;
       if (depth > maxDepth) diagnostics.push(depthLimitDiagnostic(pointerOf(parent, key), limits));
       else if ((deepestSeen.get(child) ?? 0) < depth) {
         deepestSeen.set(child, depth);

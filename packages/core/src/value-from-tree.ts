@@ -20,6 +20,19 @@ function numberRangeDiagnostic(pointer: string): Diagnostic {
   );
 }
 
+/** A nonzero number literal too small for a double (`1e-400`): JSON.parse would read it as 0. */
+function numberUnderflowDiagnostic(pointer: string): Diagnostic {
+  return planDiagnostic(
+    "JSON_SYNTAX",
+    "a number is too small for a double (it would read as 0)",
+    pointer,
+    "write 0 if that is meant, or the value as a string",
+  );
+}
+
+/** True when a literal that parsed to 0 has a nonzero digit before its exponent. */
+const underflows = (literal: string): boolean => /[1-9]/.test(literal.split(/[eE]/)[0] ?? "");
+
 /**
  * An integer literal beyond ±2^53 that a double cannot hold exactly (`12345678901234567890` reads as
  * `12345678901234567000`): two different texts would run as, and hash like, the same plan.
@@ -117,6 +130,10 @@ export function valueFromTree(
         if (!Number.isFinite(node.value)) {
           diagnostics.push(numberRangeDiagnostic(pointer));
           return null;
+        }
+        if (node.value === 0 && underflows(text.slice(node.offset, node.offset + node.length))) {
+          diagnostics.push(numberUnderflowDiagnostic(pointer));
+          return 0;
         }
         if (losesPrecision(node.value, text.slice(node.offset, node.offset + node.length))) {
           diagnostics.push(
