@@ -4,6 +4,7 @@ import { ObeliskError } from "@obelisk/core";
 import type { z } from "zod";
 import { createJsonlessWatch, type JsonlessWatch, type SchemaSide } from "./create-jsonless-watch.js";
 import { findJsonlessUses } from "./find-jsonless-uses.js";
+import { widenLenientSchema } from "./widen-lenient-schema.js";
 
 /**
  * zod, for schemas without their own `toJSONSchema` (zod before 4.1): loaded on the first such schema, as
@@ -20,7 +21,8 @@ const loadZod = (): typeof z => {
 /**
  * The options of a conversion: `io: "input"`, and `unrepresentable: "any"` with an `override` hook that
  * notes the types no JSON value satisfies (refused after the conversion where a value must have one,
- * naming each field; elsewhere written as `{ not: {} }`). The hook,
+ * naming each field; elsewhere written as `{ not: {} }`) and widens what zod's parse accepts more of than
+ * its converted inner type (`z.coerce.*`, `z.preprocess`, `.catch`: `widen-lenient-schema.ts`). The hook,
  * not an `unrepresentable` function: that form is recent, and a schema is converted by its own zod.
  */
 interface Conversion {
@@ -57,9 +59,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 /**
  * Converts a tool schema (zod v4 or JSON Schema) to a JSON Schema object, once.
  * `io: "input"` describes what a caller passes (defaults optional); used for inputs and outputs alike,
- * because a tool returns the un-parsed shape. Throws `USAGE` for anything else, and for a zod schema with
- * a type no JSON value satisfies where a value must have it (`z.date()`, `z.bigint()`, …, not under a union,
- * `.optional()`, `.nullable()`, `.default()` or `.catch()` JSON can satisfy; `side` picks the hint's advice).
+ * because a tool returns the un-parsed shape. `z.coerce.*`, `z.preprocess` and `.catch` become "anything"
+ * (`{}`): their parse takes values their inner type refuses. Throws `USAGE` for anything else, and for a
+ * zod schema with a type no JSON value satisfies where a value must have it (`z.date()`, `z.bigint()`, …,
+ * not under a union, `.optional()`, `.nullable()`, `.default()` or `.catch()` JSON can satisfy; `side`
+ * picks the hint's advice).
  */
 export function toJsonSchema(schema: unknown, what: string, side: SchemaSide = "input"): JsonObject {
   if (isZodSchema(schema)) {
@@ -69,7 +73,10 @@ export function toJsonSchema(schema: unknown, what: string, side: SchemaSide = "
       converted = zodToJsonSchema(schema, {
         io: "input",
         unrepresentable: "any",
-        override: jsonless.override,
+        override: (context) => {
+          jsonless.override(context);
+          widenLenientSchema(context);
+        },
       });
     } catch (error) {
       throw new ObeliskError("USAGE", `${what}: the zod schema cannot be converted to JSON Schema`, {
