@@ -11,7 +11,10 @@ describe.concurrent("obelisk: a promise that nothing can settle (the event loop 
     expect(result.code).toBe(1);
     expect(result.json).toMatchObject({
       status: "cancelled",
-      calls: { q: { status: "succeeded" }, w: { status: "cancelled" } },
+      calls: {
+        q: { status: "succeeded" },
+        w: { status: "cancelled", reason: "run cancelled: stalled: a promise never settled" },
+      },
     });
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stderr).toMatch(/^stalled: .*call w \(wait\).*never settle.*cancelling the run/);

@@ -162,8 +162,32 @@ describe.each(storeKinds())("execution on the $name store", (kind) => {
     abort.abort();
     const result = await running;
     expect(result.status).toBe("cancelled");
-    expect(result.calls.x?.status).toBe("cancelled");
-    expect(result.calls.y?.status).toBe("cancelled");
+    expect(result.calls.x).toMatchObject({ status: "cancelled", reason: "run cancelled" });
+    expect(result.calls.y).toMatchObject({ status: "cancelled", reason: "run cancelled" });
+  });
+
+  it("cancelled calls give the caller's own abort reason", async () => {
+    const plan = [
+      call("x", { _outputPath: "†state.x" }),
+      call("y", { value: "†state.x", _outputPath: "†state.y" }),
+    ];
+    const abort = new AbortController();
+    const running = setup().run(plan, { signal: abort.signal });
+    await until(() => control.started.length === 1);
+    abort.abort("user pressed stop");
+    const stopped = await running;
+    expect(stopped.calls.x?.reason).toBe("run cancelled: user pressed stop");
+    expect(stopped.calls.y?.reason).toBe("run cancelled: user pressed stop");
+    const reasons = [
+      [new Error("shutting down"), "run cancelled: shutting down"],
+      [new DOMException("late", "TimeoutError"), "run cancelled: the run's signal timed out"],
+      [new DOMException("This operation was aborted", "AbortError"), "run cancelled"],
+      [`${"x".repeat(199)}😀`, `run cancelled: ${"x".repeat(199)}…`],
+    ] as const;
+    for (const [reason, expected] of reasons) {
+      const result = await engine.run(plan, { threadId: "other", signal: AbortSignal.abort(reason) });
+      expect(result.calls.x?.reason).toBe(expected);
+    }
   });
 
   it("an observer that throws does not break the run and is reported", async () => {

@@ -134,7 +134,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const signal = options.signal;
     if (signal !== undefined) {
       if (signal.aborted) this.cancelled = true;
-      else signal.addEventListener("abort", () => this.abortRun("run cancelled", true), { once: true });
+      else signal.addEventListener("abort", () => this.abortRun(cancelReason(signal), true), { once: true });
     }
     this.emit({
       type: "run-start",
@@ -142,7 +142,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       planHash: options.planHash,
       calls: plannedCalls,
     });
-    if (this.cancelled) this.abortRun("run cancelled", true);
+    if (this.cancelled) this.abortRun(cancelReason(signal as AbortSignal), true);
   }
 
   /** True once the run is aborted. */
@@ -603,4 +603,29 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     if (this.hub.idle) return;
     this.hub.emit({ ...event, runId: this.options.runId, at: this.now() } as RunEvent);
   }
+}
+
+/** Most characters of the caller's abort reason kept in the calls' reason. */
+const CANCEL_REASON_CHARS = 200;
+
+/**
+ * The reason cancelled calls give: "run cancelled", with the caller's own reason when it gave one
+ * (`controller.abort("user pressed stop")`, an `Error`); Node's default abort reason adds nothing, and a
+ * timeout signal says so.
+ */
+function cancelReason(signal: AbortSignal): string {
+  let detail: string | undefined;
+  try {
+    const reason: unknown = signal.reason;
+    if (reason instanceof Error && reason.name === "TimeoutError") detail = "the run's signal timed out";
+    else if (reason instanceof Error && reason.name !== "AbortError") detail = String(reason.message);
+    else if (typeof reason === "string") detail = reason;
+  } catch {
+    detail = undefined; // a reason that cannot be read adds nothing
+  }
+  if (detail === undefined || detail.trim() === "") return "run cancelled";
+  if (detail.length <= CANCEL_REASON_CHARS) return `run cancelled: ${detail}`;
+  const high = /[\uD800-\uDBFF]/.test(detail.charAt(CANCEL_REASON_CHARS - 1)); // never half a surrogate pair
+  const cut = `${detail.slice(0, high ? CANCEL_REASON_CHARS - 1 : CANCEL_REASON_CHARS)}…`;
+  return `run cancelled: ${cut}`;
 }
