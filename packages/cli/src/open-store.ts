@@ -13,14 +13,16 @@ export const DEFAULT_STORE = "sqlite:.obelisk/state.db";
  * What a command does with its store, which decides what a store file that does not exist, or that holds
  * no store, means:
  * - `create` (run, resume, state set): a missing file and its directory are created; an empty file
- *   becomes a store.
+ *   becomes a store; another program's database (a non-empty file that holds no store) is refused, as by
+ *   every access: the CLI never adds the store's tables to it (a mistyped `--store` would otherwise change
+ *   another program's file; the library's `createSqliteStore(file)` still can, on purpose).
  * - `edit` (state reset/keep) and `read` (state summary/get, runs list/show): a missing file is refused
  *   (USAGE), so a mistyped `--store` creates nothing; the default store, when missing, is an empty store (no
  *   runs, no variables) and nothing is created. `read` opens the file read-only: nothing in it changes.
  * - `context` (validate, graph: the store only gives the thread's state to validate against): read-only;
  *   a missing file is read as an empty store with a warning (none for the default store).
  * Except for `create`, a file that is not an Obelisk store (empty, another program's database) is refused
- * (USAGE) and left as it is.
+ * (USAGE) and left as it is; `create` refuses only another program's database.
  */
 export type StoreAccess = "create" | "edit" | "read" | "context";
 
@@ -56,7 +58,7 @@ export async function openStore(url: string, io: CliIo, access: StoreAccess): Pr
 
 /** How each access opens a SQLite file (`sqlite::memory:` is always a new store: nothing to leave as it was). */
 const SQLITE_OPTIONS = {
-  create: {},
+  create: { create: "if-empty" },
   edit: { create: false },
   read: { readonly: true },
   context: { readonly: true },
@@ -65,7 +67,7 @@ const SQLITE_OPTIONS = {
 function hintOf(error: unknown): string | undefined {
   if (!ObeliskError.is(error)) return undefined;
   if ((error.data as { reason?: unknown } | undefined)?.reason === "not-a-store")
-    return "check --store (the file was left as it was); obelisk run and obelisk state set create a store in a missing or empty file";
+    return "check --store (the file was left as it was); obelisk run and obelisk state set create a store in a missing or empty file, never in another program's database";
   return error.hint;
 }
 

@@ -119,6 +119,45 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     expect(readdirSync(cwd).sort()).toEqual(["app.db", "empty.db"]);
   });
 
+  it("run, resume and state set refuse another program's database too (exit 2), leaving it byte for byte as it was", async () => {
+    const cwd = tempDir();
+    const databases = {
+      // no table of the store's names: the library would add its tables beside these; the CLI refuses
+      "app.db":
+        "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users (name) VALUES ('ada')",
+      // tables of the store's names with other columns: this used to fail half way, the file half converted
+      "clash.db": "CREATE TABLE threads (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE runs (x)",
+    };
+    for (const [file, sql] of Object.entries(databases)) {
+      const app = new Sqlite(join(cwd, file));
+      app.exec(sql);
+      app.close();
+    }
+    const digests = () => Object.keys(databases).map((file) => digest(join(cwd, file)));
+    const before = digests();
+    for (const file of Object.keys(databases)) {
+      const store = ["--store", `sqlite:${file}`];
+      const commands = [
+        ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', ...store],
+        ["resume", "some-run", "--tools", jsTools, ...store],
+        ["state", "set", "--ref", "†state.x", "--value", "1", ...store],
+      ];
+      const results = await Promise.all(commands.map((args) => obeliskJson(args, cwd)));
+      results.forEach((result, i) => {
+        expectOneLineError(result, 2);
+        expect(result.json, commands[i]?.join(" ")).toEqual({
+          error: {
+            code: "USAGE",
+            message: expect.stringContaining("is not an Obelisk store (another program's database)"),
+          },
+        });
+        expect(result.stderr).toContain("(check --store (the file was left as it was)");
+      });
+    }
+    expect(digests()).toEqual(before);
+    expect(readdirSync(cwd).sort()).toEqual(["app.db", "clash.db"]);
+  });
+
   it("commands that read leave a store byte for byte as it was, also with a --thread it does not hold", async () => {
     const cwd = tempDir();
     const store = "sqlite:s.db";

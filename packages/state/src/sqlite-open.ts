@@ -3,11 +3,13 @@ import { ObeliskError } from "@obelisk/core";
 import BetterSqlite3 from "better-sqlite3";
 import {
   addMissingTablesAsTemp,
-  prepareSchema,
+  ensureSchema,
   prepareStatements,
   type SqliteStatements,
+  type StoreFileKind,
   storeFileKind,
 } from "./internal/sqlite-schema.js";
+import { findSchemaClash } from "./internal/sqlite-schema-clash.js";
 
 /** A store file's connection, ready for the store: pragmas set, schema checked, statements prepared. */
 export interface OpenedSqlite {
@@ -21,8 +23,12 @@ export interface OpenedSqlite {
 export interface SqliteOpenOptions {
   /** Open read-only even when the file is writable. */
   readonly readonly?: boolean | undefined;
-  /** False: refuse a file that holds no store yet (missing, empty, another program's database). */
-  readonly create?: boolean | undefined;
+  /**
+   * True (default): make a missing or empty file a store, and add the store's tables to another program's
+   * database unless some clash with its own. `"if-empty"`: the same, but refuse another program's database.
+   * False: refuse a file that holds no store yet (missing, empty, another program's database).
+   */
+  readonly create?: boolean | "if-empty" | undefined;
   /** How long opening and writes wait for another connection, ms. */
   readonly busyTimeoutMs: number;
   /** `synchronous` pragma of a writable connection. */
@@ -42,7 +48,7 @@ const PAUSE = new Int32Array(new SharedArrayBuffer(4));
  * SQLite's own busy handler makes). Needed when several processes open one fresh file at once: switching
  * a new file to WAL takes an exclusive lock, and SQLite answers SQLITE_BUSY at once there instead of
  * waiting `busy_timeout` (seen as "database is locked" from the second of three parallel `validate`s).
- * Every step retried is idempotent (`IF NOT EXISTS`, `INSERT OR IGNORE`, a migration that checks first).
+ * Every step retried is idempotent (one transaction that checks what the file holds first, the journal mode).
  */
 function retryWhileBusy<T>(timeoutMs: number, step: () => T): T {
   const deadline = Date.now() + timeoutMs;
@@ -81,20 +87,55 @@ function notAStore(file: string, kind: keyof typeof NOT_A_STORE): ObeliskError {
   });
 }
 
+/** The refusal of another program's database with an object named like one of the store's (see {@link findSchemaClash}). */
+function clashError(
+  file: string,
+  clash: { readonly name: string; readonly description: string },
+): ObeliskError {
+  return new ObeliskError(
+    "STORE_ERROR",
+    `${file} is not an Obelisk store (another program's database: ${clash.description})`,
+    {
+      hint: "give the store a file of its own: its tables cannot be added beside this database's (the file was left as it was)",
+      data: { reason: "not-a-store", file, clash: clash.name },
+    },
+  );
+}
+
+/**
+ * Throws when a file that holds `kind` may not be made a store (see {@link SqliteOpenOptions.create}):
+ * asked before, and again inside, the transaction that would create the schema, before it writes anything.
+ */
+function admitter(
+  db: BetterSqlite3.Database,
+  file: string,
+  create: SqliteOpenOptions["create"],
+): (kind: StoreFileKind) => void {
+  return (kind: StoreFileKind): void => {
+    if (create === false && (kind === "empty" || kind === "foreign")) throw notAStore(file, kind);
+    if (kind !== "foreign") return;
+    if (create === "if-empty") throw notAStore(file, kind);
+    const clash = findSchemaClash(db);
+    if (clash !== undefined) throw clashError(file, clash);
+  };
+}
+
+/**
+ * A read-write connection to a store file that holds a complete store afterwards, or that was left as it
+ * was: the schema is created in one transaction (see {@link ensureSchema}) and only then is the file
+ * switched to WAL, so a refused or failed open changes nothing in it, journal mode included.
+ */
 function openWritable(file: string, options: SqliteOpenOptions): OpenedSqlite {
   const db = new BetterSqlite3(file, { timeout: options.busyTimeoutMs });
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
-    const statements = retryWhileBusy(options.busyTimeoutMs, () => {
-      if (options.create === false) {
-        const kind = storeFileKind(db);
-        if (kind === "empty" || kind === "foreign") throw notAStore(file, kind);
-      }
+    const admit = admitter(db, file, options.create);
+    retryWhileBusy(options.busyTimeoutMs, () => {
+      ensureSchema(db, admit);
       if (db.pragma("journal_mode", { simple: true }) !== "wal") db.pragma("journal_mode = WAL");
-      return prepareSchema(db);
     });
     db.pragma(`synchronous = ${options.durability === "full" ? "FULL" : "NORMAL"}`);
-    return { db, statements, readonly: false };
+    return { db, statements: prepareStatements(db), readonly: false };
   } catch (error) {
     db.close();
     throw error;

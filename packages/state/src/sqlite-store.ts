@@ -59,11 +59,16 @@ export interface SqliteStoreOptions extends StoreOptions {
   readonly readonly?: boolean;
   /**
    * `true` (default): a missing or empty file becomes a new store, and another program's database gets the
-   * store's tables beside its own. `false`: the file must already hold a store; a missing file, an empty
-   * one or another program's database is refused (`STORE_ERROR`, `data.reason: "not-a-store"`) and left as
-   * it is. A store of an older schema version is still brought up to date when the file can be written.
+   * store's tables beside its own — unless one of its tables, indexes or views has the name of one of the
+   * store's with another shape (a `threads` table with other columns): that database is refused
+   * (`STORE_ERROR`, `data: { reason: "not-a-store", file, clash: "<name>" }`). `"if-empty"`: a missing or
+   * empty file becomes a new store; another program's database is refused (`not-a-store`) — what the CLI's
+   * writing commands use. `false`: the file must already hold a store; a missing file, an empty one or
+   * another program's database is refused (`not-a-store`). A refused file is left byte for byte as it was
+   * (journal mode included). A store of an older schema version is still brought up to date when the file
+   * can be written.
    */
-  readonly create?: boolean;
+  readonly create?: boolean | "if-empty";
   /** Cross-process lock tuning. */
   readonly lock?: SqliteLockOptions;
 }

@@ -1,100 +1,13 @@
 import type { Database, Statement } from "better-sqlite3";
+import { SCHEMA_INDEXES, SCHEMA_TABLES } from "./sqlite-tables.js";
 
 /** Schema version stored in `meta`; bump with a migration when tables change. */
 export const SQLITE_SCHEMA_VERSION = 2;
 
-/**
- * The SQLite schema (documented in the package README). `call_records.id` is the rowid without
- * AUTOINCREMENT: rows are never deleted, so ids still only go up, and a commit does not also write
- * `sqlite_sequence` (one page fewer in the WAL per call). Files created with AUTOINCREMENT work unchanged.
- * Snapshots of the folded state live in `snapshots`, not in the `threads` row every commit updates
- * (`next_seq`): SQLite rewrites a whole row on update, reading a large snapshot's overflow pages each time.
- * `threads.snapshot` / `snapshot_seq` remain for files written before: read when `snapshots` has no row,
- * emptied (`'{}'`, from seq 1: the write log is complete since the last reset) when a snapshot is saved.
- * `threads.version` (schema version 2) counts the persisted changes of a thread (every commit, eviction,
- * reset and schema change): a cached model whose version and `next_seq` match the row is current.
- */
-export const SQLITE_SCHEMA = `
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS threads (
-  thread_id TEXT PRIMARY KEY,
-  state_schema TEXT,
-  created_at TEXT NOT NULL,
-  next_seq INTEGER NOT NULL DEFAULT 1,
-  call_counter INTEGER NOT NULL DEFAULT 0,
-  snapshot TEXT NOT NULL DEFAULT '{}',
-  snapshot_seq INTEGER NOT NULL DEFAULT 1,
-  version INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS snapshots (
-  thread_id TEXT PRIMARY KEY,
-  snapshot TEXT NOT NULL,
-  snapshot_seq INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS runs (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  run_id TEXT NOT NULL UNIQUE,
-  thread_id TEXT NOT NULL,
-  status TEXT NOT NULL,
-  record TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS runs_thread ON runs (thread_id, seq);
-CREATE TABLE IF NOT EXISTS call_records (
-  id INTEGER PRIMARY KEY,
-  thread_id TEXT NOT NULL,
-  run_id TEXT NOT NULL,
-  call_id TEXT NOT NULL,
-  status TEXT NOT NULL,
-  call_hash TEXT,
-  record TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS call_records_run ON call_records (run_id, id);
-CREATE INDEX IF NOT EXISTS call_records_hash ON call_records (thread_id, call_hash, id) WHERE call_hash IS NOT NULL;
-CREATE TABLE IF NOT EXISTS write_log (
-  thread_id TEXT NOT NULL,
-  seq INTEGER NOT NULL,
-  op TEXT,
-  entry TEXT NOT NULL,
-  PRIMARY KEY (thread_id, seq)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS variables (
-  thread_id TEXT NOT NULL,
-  reference TEXT NOT NULL,
-  scope TEXT NOT NULL,
-  path TEXT NOT NULL,
-  touch INTEGER NOT NULL,
-  updated_ms INTEGER NOT NULL,
-  bytes INTEGER NOT NULL,
-  meta TEXT NOT NULL,
-  PRIMARY KEY (thread_id, reference)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS call_outputs (
-  thread_id TEXT NOT NULL,
-  call_id TEXT NOT NULL,
-  value TEXT NOT NULL,
-  PRIMARY KEY (thread_id, call_id)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS tombstones (
-  thread_id TEXT NOT NULL,
-  reference TEXT NOT NULL,
-  evicted_at TEXT NOT NULL,
-  reason TEXT NOT NULL,
-  PRIMARY KEY (thread_id, reference)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS locks (
-  thread_id TEXT PRIMARY KEY,
-  owner TEXT NOT NULL,
-  host TEXT NOT NULL,
-  pid INTEGER NOT NULL,
-  heartbeat_ms INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS run_calls (
-  run_id TEXT NOT NULL,
-  seq INTEGER NOT NULL,
-  call TEXT NOT NULL,
-  PRIMARY KEY (run_id, seq)
-) WITHOUT ROWID;
-`;
+/** The whole schema as SQL, one statement per table and index (see {@link SCHEMA_TABLES}). */
+const SQLITE_SCHEMA = [...SCHEMA_TABLES, ...SCHEMA_INDEXES]
+  .map((object) => `${object.definition};`)
+  .join("\n");
 
 const STATEMENTS = {
   threadGet:
@@ -186,27 +99,24 @@ function hasThreadVersions(db: Database): boolean {
 
 /**
  * Brings a file written by schema version 1 up to date: adds `threads.version` (0 for every thread; the
- * first change makes it 1). Checked and altered in one IMMEDIATE transaction, so two processes opening
- * the same old file do not both add the column. Older readers ignore the column; their writes still
+ * first change makes it 1). Runs inside {@link ensureSchema}'s IMMEDIATE transaction, so two processes
+ * opening the same old file do not both add the column. Older readers ignore the column; their writes still
  * advance `next_seq`, which every check compares as well.
  */
 function migrate(db: Database): void {
   if (hasThreadVersions(db)) return;
-  db.transaction(() => {
-    if (hasThreadVersions(db)) return;
-    db.exec("ALTER TABLE threads ADD COLUMN version INTEGER NOT NULL DEFAULT 0");
-    db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version' AND CAST(value AS INTEGER) < ?").run(
-      String(SQLITE_SCHEMA_VERSION),
-      SQLITE_SCHEMA_VERSION,
-    );
-  }).immediate();
+  db.exec("ALTER TABLE threads ADD COLUMN version INTEGER NOT NULL DEFAULT 0");
+  db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version' AND CAST(value AS INTEGER) < ?").run(
+    String(SQLITE_SCHEMA_VERSION),
+    SQLITE_SCHEMA_VERSION,
+  );
 }
 
 /**
  * What a file holds, read without writing: `store` (an Obelisk store of this schema version), `older` (one
- * that needs {@link prepareSchema} to bring it up to date), `empty` (no table: an empty or new file) or
+ * that needs {@link ensureSchema} to bring it up to date), `empty` (no table: an empty or new file) or
  * `foreign` (another program's database). A store is recognised by the schema version row of its `meta`
- * table, which {@link prepareSchema} writes after every table exists.
+ * table, which {@link ensureSchema} writes in the transaction that creates every table.
  */
 export function storeFileKind(db: Database): "store" | "older" | "empty" | "foreign" {
   const tables = db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'").all() as {
@@ -223,28 +133,13 @@ export function storeFileKind(db: Database): "store" | "older" | "empty" | "fore
   return hasThreadVersions(db) ? "store" : "older";
 }
 
-/** Each table of {@link SQLITE_SCHEMA} by name, with its definition. */
-const SCHEMA_TABLES: readonly { readonly name: string; readonly definition: string }[] = SQLITE_SCHEMA.split(
-  ";",
-)
-  .map((statement) => statement.trim())
-  .flatMap((statement) => {
-    const name = /^CREATE TABLE IF NOT EXISTS (\w+)/.exec(statement)?.[1];
-    return name === undefined ? [] : [{ name, definition: statement }];
-  });
-
 /**
  * Read-only: gives a store written by an older build the tables added since without a schema version
  * (`run_calls`, stop 18) as empty TEMP tables, so its statements prepare and read "nothing" there instead
  * of failing with "no such table". Writes nothing to the file: a temporary table lives in the connection.
  */
 export function addMissingTablesAsTemp(db: Database): void {
-  const present = new Set(
-    (db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
-      (row) => row.name,
-    ),
-  );
-  const missing = SCHEMA_TABLES.filter((table) => !present.has(table.name));
+  const missing = missingTables(db);
   if (missing.length === 0) return;
   // query_only forbids even a TEMP table: lifted for these statements only
   const queryOnly = Number(db.pragma("query_only", { simple: true })) === 1;
@@ -264,12 +159,39 @@ export function prepareStatements(db: Database): SqliteStatements {
   return prepared as SqliteStatements;
 }
 
-/** Creates the tables (idempotent), migrates older files and prepares every statement. */
-export function prepareSchema(db: Database): SqliteStatements {
-  db.exec(SQLITE_SCHEMA);
-  db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)").run(
-    String(SQLITE_SCHEMA_VERSION),
+/** The store's tables `db`'s file lacks. */
+function missingTables(db: Database): typeof SCHEMA_TABLES {
+  const present = new Set(
+    (db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+      (row) => row.name.toLowerCase(),
+    ),
   );
-  migrate(db);
-  return prepareStatements(db);
+  return SCHEMA_TABLES.filter((table) => !present.has(table.name));
+}
+
+/** What a file holds, as {@link storeFileKind} tells it. */
+export type StoreFileKind = ReturnType<typeof storeFileKind>;
+
+/**
+ * Makes `db`'s file hold a complete store of this schema version, all at once or not at all: the tables and
+ * indexes it lacks, the schema version row and the migration of an older store are written in one
+ * IMMEDIATE transaction, after `admit` has seen what the file holds (it throws to refuse the file: nothing
+ * was written; it is asked before the transaction too, so a refusal needs no write lock). A store that
+ * lacks nothing is only read (no write lock is taken). The journal mode is not changed here (SQLite cannot
+ * change it inside a transaction): the caller switches to WAL afterwards.
+ */
+export function ensureSchema(db: Database, admit: (kind: StoreFileKind) => void): void {
+  const kind = storeFileKind(db);
+  if (kind === "store" && missingTables(db).length === 0) return;
+  admit(kind); // a refusal first without the write lock (another program may hold it), then again inside
+  db.transaction(() => {
+    const kind = storeFileKind(db);
+    admit(kind);
+    if (kind === "store" && missingTables(db).length === 0) return;
+    db.exec(SQLITE_SCHEMA);
+    db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)").run(
+      String(SQLITE_SCHEMA_VERSION),
+    );
+    migrate(db);
+  }).immediate();
 }

@@ -1,0 +1,98 @@
+/** A table or index of the store's SQLite schema: its name and its one `CREATE … IF NOT EXISTS` statement. */
+export interface SchemaObject {
+  readonly name: string;
+  /** The table an index is on (for a table, itself). */
+  readonly table: string;
+  /** One statement, without the closing `;`. */
+  readonly definition: string;
+}
+
+const table = (name: string, body: string, suffix = ""): SchemaObject => ({
+  name,
+  table: name,
+  definition: `CREATE TABLE IF NOT EXISTS ${name} (${body})${suffix}`,
+});
+const index = (name: string, on: string, rest: string): SchemaObject => ({
+  name,
+  table: on,
+  definition: `CREATE INDEX IF NOT EXISTS ${name} ON ${on} ${rest}`,
+});
+
+/**
+ * The tables of the SQLite schema (documented in the package README), one statement each: listed as data,
+ * so no code splits SQL text into statements. `call_records.id` is the rowid without AUTOINCREMENT: rows
+ * are never deleted, so ids still only go up, and a commit does not also write `sqlite_sequence` (one page
+ * fewer in the WAL per call). Files created with AUTOINCREMENT work unchanged. Snapshots of the folded
+ * state live in `snapshots`, not in the `threads` row every commit updates (`next_seq`): SQLite rewrites a
+ * whole row on update, reading a large snapshot's overflow pages each time. `threads.snapshot` /
+ * `snapshot_seq` remain for files written before: read when `snapshots` has no row, emptied (`'{}'`, from
+ * seq 1: the write log is complete since the last reset) when a snapshot is saved. `threads.version`
+ * (schema version 2) counts the persisted changes of a thread (every commit, eviction, reset and schema
+ * change): a cached model whose version and `next_seq` match the row is current.
+ */
+export const SCHEMA_TABLES: readonly SchemaObject[] = [
+  table("meta", "key TEXT PRIMARY KEY, value TEXT NOT NULL"),
+  table(
+    "threads",
+    `thread_id TEXT PRIMARY KEY, state_schema TEXT, created_at TEXT NOT NULL,
+  next_seq INTEGER NOT NULL DEFAULT 1, call_counter INTEGER NOT NULL DEFAULT 0,
+  snapshot TEXT NOT NULL DEFAULT '{}', snapshot_seq INTEGER NOT NULL DEFAULT 1,
+  version INTEGER NOT NULL DEFAULT 0`,
+  ),
+  table("snapshots", "thread_id TEXT PRIMARY KEY, snapshot TEXT NOT NULL, snapshot_seq INTEGER NOT NULL"),
+  table(
+    "runs",
+    `seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL UNIQUE, thread_id TEXT NOT NULL,
+  status TEXT NOT NULL, record TEXT NOT NULL`,
+  ),
+  table(
+    "call_records",
+    `id INTEGER PRIMARY KEY, thread_id TEXT NOT NULL, run_id TEXT NOT NULL, call_id TEXT NOT NULL,
+  status TEXT NOT NULL, call_hash TEXT, record TEXT NOT NULL`,
+  ),
+  table(
+    "write_log",
+    "thread_id TEXT NOT NULL, seq INTEGER NOT NULL, op TEXT, entry TEXT NOT NULL, PRIMARY KEY (thread_id, seq)",
+    " WITHOUT ROWID",
+  ),
+  table(
+    "variables",
+    `thread_id TEXT NOT NULL, reference TEXT NOT NULL, scope TEXT NOT NULL, path TEXT NOT NULL,
+  touch INTEGER NOT NULL, updated_ms INTEGER NOT NULL, bytes INTEGER NOT NULL, meta TEXT NOT NULL,
+  PRIMARY KEY (thread_id, reference)`,
+    " WITHOUT ROWID",
+  ),
+  table(
+    "call_outputs",
+    "thread_id TEXT NOT NULL, call_id TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (thread_id, call_id)",
+    " WITHOUT ROWID",
+  ),
+  table(
+    "tombstones",
+    `thread_id TEXT NOT NULL, reference TEXT NOT NULL, evicted_at TEXT NOT NULL, reason TEXT NOT NULL,
+  PRIMARY KEY (thread_id, reference)`,
+    " WITHOUT ROWID",
+  ),
+  table(
+    "locks",
+    "thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL, heartbeat_ms INTEGER NOT NULL",
+  ),
+  table(
+    "run_calls",
+    "run_id TEXT NOT NULL, seq INTEGER NOT NULL, call TEXT NOT NULL, PRIMARY KEY (run_id, seq)",
+    " WITHOUT ROWID",
+  ),
+];
+
+/** The indexes of the SQLite schema. */
+export const SCHEMA_INDEXES: readonly SchemaObject[] = [
+  index("runs_thread", "runs", "(thread_id, seq)"),
+  index("call_records_run", "call_records", "(run_id, id)"),
+  index("call_records_hash", "call_records", "(thread_id, call_hash, id) WHERE call_hash IS NOT NULL"),
+];
+
+/**
+ * Columns a store of an older schema version may lack, by table: added by the migration that brings it up
+ * to date (a half-created file of such a version is not another program's table).
+ */
+export const MIGRATED_COLUMNS: Readonly<Record<string, readonly string[]>> = { threads: ["version"] };
