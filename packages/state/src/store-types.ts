@@ -186,11 +186,21 @@ export interface VariableMeta {
   readonly count?: number;
   /** What `count` counts. */
   readonly countUnit?: "items" | "keys" | "characters";
-  /** Description (`_description` or the tool's). */
+  /**
+   * The `_description` of the call that wrote it; a later write without one keeps it, one with one replaces
+   * it. Absent when no write gave one: the tool's description is not used (it describes the tool, not
+   * this value).
+   */
   readonly description?: string;
-  /** Writer call. */
+  /**
+   * The call that last wrote this path (or, for `†calls.<id>`, made the output). A write below the path (or
+   * a deep `merge` into it) refreshes the facts, `version` and `updatedAt` but keeps the writer.
+   */
   readonly writer: { readonly callId: string; readonly tool: string };
-  /** Run that wrote it last. */
+  /**
+   * The run of {@link writer}'s call (with it, it names one write): like the writer, kept when a later
+   * run writes only below the path, so it is not always the run that changed the value last.
+   */
   readonly runId: string;
   /** ISO creation time. */
   readonly createdAt: string;

@@ -1,3 +1,4 @@
+import { asRunId } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import type { StateStore, VariableMeta } from "../store-types.js";
 import { commitOk, manualClock, THREAD, write } from "./commit-fixtures.js";
@@ -43,6 +44,21 @@ export function overwriteCases(openStore: OpenStore): void {
         count: 2,
         version: 2,
       });
+    });
+
+    it("a later run writing below a variable refreshes its facts, keeping its writer and that writer's run", async () => {
+      const store = await openStore();
+      const [r1, r2] = [asRunId("r1"), asRunId("r2")];
+      await commitOk(store, { callId: "val$1", runId: r1, writes: [write(["a"], { b: 1 })] });
+      await commitOk(store, { callId: "val$1", runId: r2, writes: [write(["a", "c"], 2)] });
+      // writer and runId name one write together: val$1 of r2 did not write †state.a
+      expect(await variable(store, "†state.a")).toMatchObject({
+        writer: { callId: "val$1" },
+        runId: "r1",
+        count: 2,
+        version: 2,
+      });
+      expect(await variable(store, "†state.a.c")).toMatchObject({ writer: { callId: "val$1" }, runId: "r2" });
     });
 
     it("push and concat keep the element variables they append after (review 7 M2)", async () => {

@@ -392,7 +392,10 @@ function knownBytes(
   return previous.meta.bytes + (added === 0 ? 0 : bytes - 2 + (before > 0 ? 1 : 0));
 }
 
-/** An ancestor variable whose value changed because something below it was written: new facts, same writer. */
+/**
+ * An ancestor variable whose value changed because something below it was written: new facts, same writer,
+ * run id and description (they name the write of the path itself).
+ */
 export function refreshed(
   entry: VariableEntry,
   value: JsonValue,
