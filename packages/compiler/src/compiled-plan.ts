@@ -132,6 +132,13 @@ export interface CompileContext {
   readonly stateSchema?: JsonObject;
   /** Ids of call outputs stored on the thread (`†calls.<id>` from earlier runs). */
   readonly callOutputs?: ReadonlySet<string>;
+  /**
+   * The value stored under `†calls.<id>`, when the host can answer at once (undefined: unknown). Asked only
+   * for ids in `callOutputs` that the plan reads, at most once per id per compile (the thread may hold many
+   * large outputs: none is loaded that no reference names); with it, paths below a stored output are
+   * checked (REF_UNRESOLVED) and typed (REF_TYPE_MISMATCH) as the state snapshot's are. A throw is unknown.
+   */
+  readonly callOutput?: (id: string) => { readonly value: JsonValue } | undefined;
   /** Values of host-declared extra kinds. */
   readonly extraKinds?: Readonly<Record<string, JsonValue>>;
   /**

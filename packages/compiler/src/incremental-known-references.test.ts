@@ -91,7 +91,11 @@ describe("streaming add refuses what is already known to be wrong (as batch comp
   });
 
   it("a reader of the input judged by the input schema (the plan's or the context's)", () => {
-    const inputSchema: JsonObject = { type: "object", properties: { a: { type: "number" } } };
+    const inputSchema: JsonObject = {
+      type: "object",
+      properties: { a: { type: "number" } },
+      additionalProperties: false,
+    };
     const calls = [
       { _tool: "log", _id: "r", message: "†input.a" },
       { _tool: "log", _id: "u", message: "†input.undeclared" },

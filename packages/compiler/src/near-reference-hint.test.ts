@@ -104,7 +104,11 @@ describe("REF_UNRESOLVED did-you-mean", () => {
   });
 
   it("suggests a declared input property (case differences count half)", () => {
-    const inputSchema = { type: "object", properties: { userId: { type: "string" } } };
+    const inputSchema = {
+      type: "object",
+      properties: { userId: { type: "string" } },
+      additionalProperties: false,
+    };
     const result = compile(
       { type: "plan", inputSchema, plan: [{ _tool: "log", message: "†input.userid" }] },
       registry,
@@ -113,7 +117,7 @@ describe("REF_UNRESOLVED did-you-mean", () => {
       {
         code: "REF_UNRESOLVED",
         pointer: "/plan/0/message",
-        hint: 'did you mean "†input.userId"? (the input schema does not declare this path)',
+        hint: 'did you mean "†input.userId"? (the input schema allows no value at this path)',
       },
     ]);
   });

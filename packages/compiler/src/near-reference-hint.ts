@@ -1,8 +1,9 @@
 import type { JsonValue, Path, Reference } from "@obelisk/core";
-import { formatReference, getAtPath, nearestNames } from "@obelisk/core";
+import { formatReference, nearestNames, valueAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { schemaAtPath } from "./schema-types.js";
+import { storedCallOutput } from "./stored-call-output.js";
 
 /** At most this many names of one level (or call ids) are compared with an unresolved name. */
 const MAX_CANDIDATES = 5000;
@@ -69,6 +70,9 @@ function toolNameHint(name: string, calls: readonly CallEntry[] | undefined): st
 function nearCallHint(builder: PlanBuilder, reference: Reference): NearHint | undefined {
   const id = reference.path[0];
   if (typeof id !== "string") return undefined;
+  // A stored output whose value lacks the path: the nearest key of that value where the path goes wrong.
+  const stored = storedCallOutput(builder, id);
+  if (stored !== undefined) return nearPathHint(reference, 1, (parent) => keysAt(stored.value, parent, 1));
   const names = callNames(builder);
   if (builder.registry.get(id) !== undefined)
     return { replaces: true, text: toolNameHint(id, names.byTool.get(id)) };
@@ -87,6 +91,12 @@ function addKeys(value: JsonValue | undefined, out: Set<string>): void {
   }
 }
 
+/** Up to MAX_CANDIDATES keys of the object at `parent` (its segments from `from` on) below `root`. */
+function keysAt(root: JsonValue, parent: Path, from: number, names = new Set<string>()): Set<string> {
+  addKeys(valueAtPath(root, parent, from), names);
+  return names;
+}
+
 /** The names known one level below `kind` + `parent`: written by the plan, in the known value, declared. */
 function knownNamesBelow(builder: PlanBuilder, kind: string, parent: Path): Set<string> {
   const names = new Set<string>();
@@ -94,8 +104,7 @@ function knownNamesBelow(builder: PlanBuilder, kind: string, parent: Path): Set<
   const { context, planInputSchema } = builder.settings;
   const value =
     kind === "state" ? context.state : kind === "input" ? context.input : context.extraKinds?.[kind];
-  const found = getAtPath(value, parent);
-  if (found.found) addKeys(found.value, names);
+  if (value !== undefined) keysAt(value, parent, 0, names);
   const schemas =
     kind === "state" ? [context.stateSchema] : kind === "input" ? [planInputSchema, context.inputSchema] : [];
   for (const root of schemas) {
@@ -111,13 +120,17 @@ function knownNamesBelow(builder: PlanBuilder, kind: string, parent: Path): Set<
  * The hint of an unresolved path: at the first segment that no known name of its level matches, the
  * nearest known one (the rest of the path kept), e.g. `†state.usr.name` → `†state.user.name`.
  */
-function nearPathHint(builder: PlanBuilder, reference: Reference): NearHint | undefined {
+function nearPathHint(
+  reference: Reference,
+  start: number,
+  knownNames: (parent: Path) => Set<string>,
+): NearHint | undefined {
   const path = reference.path;
-  for (let depth = 0; depth < path.length; depth++) {
+  for (let depth = start; depth < path.length; depth++) {
     const segment = path[depth];
     if (typeof segment !== "string") return undefined;
     const parent = path.slice(0, depth);
-    const names = knownNamesBelow(builder, reference.kind, parent);
+    const names = knownNames(parent);
     if (names.has(segment)) continue;
     const [near] = nearestNames(segment, names, 1);
     if (near === undefined) return undefined;
@@ -140,5 +153,6 @@ export interface NearHint {
  * the diagnostic is emitted, over bounded candidate lists (MAX_CANDIDATES per level).
  */
 export function nearReferenceHint(builder: PlanBuilder, reference: Reference): NearHint | undefined {
-  return reference.kind === "calls" ? nearCallHint(builder, reference) : nearPathHint(builder, reference);
+  if (reference.kind === "calls") return nearCallHint(builder, reference);
+  return nearPathHint(reference, 0, (parent) => knownNamesBelow(builder, reference.kind, parent));
 }

@@ -1,11 +1,12 @@
 import type { Diagnostic, InputExpression, JsonObject, JsonValue, Path, Reference } from "@obelisk/core";
-import { formatExpression, getAtPath } from "@obelisk/core";
+import { formatExpression, getAtPath, valueAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import { isSharedLocation } from "./collect-references.js";
 import type { ParamReference, WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { jsonTypeOf, schemaAtPath, schemaTypes, someCompatible, typeCompatible } from "./schema-types.js";
+import { storedCallOutput } from "./stored-call-output.js";
 
 type Types = Set<string> | undefined;
 
@@ -35,7 +36,7 @@ function writtenTypes(
   // One lookup: an unknown answer is kept as null.
   const known = cache.get(links);
   if (known !== undefined) return known ?? undefined;
-  const types = computeWrittenTypes(builder, links, reference);
+  const types = withStateSchema(builder, reference, computeWrittenTypes(builder, links, reference));
   cache.set(links, types ?? null);
   return types;
 }
@@ -75,6 +76,35 @@ function computeWrittenTypes(
   return union(sets);
 }
 
+/** The types both `types` and `schema` admit (integer for number against integer); either may be unknown. */
+function intersect(types: Types, schema: Types): Types {
+  if (types === undefined || schema === undefined) return types ?? schema;
+  const both = new Set<string>();
+  for (const type of types) {
+    if (schema.has(type)) both.add(type);
+    else if (type === "number" ? schema.has("integer") : type === "integer" && schema.has("number"))
+      both.add("integer");
+  }
+  return both;
+}
+
+/**
+ * Written types of a `†state` path narrowed by the state schema there: every write is checked against it
+ * at run time (SPEC §5), so the value read has one of its types too, whatever the writer's (unknown) type.
+ * No common type (the writer can only break the schema, reported at its `_outputPath`): the writer's types
+ * stay, so its readers are reported as before.
+ */
+function withStateSchema(builder: PlanBuilder, reference: Reference, types: Types): Types {
+  const stateSchema = builder.settings.context.stateSchema;
+  if (stateSchema === undefined || reference.kind !== "state") return types;
+  const schema = schemaTypes(schemaAtPath(stateSchema, reference.path), stateSchema, builder.declaredTypes);
+  const both = intersect(types, schema);
+  return both !== undefined && both.size === 0 ? types : both;
+}
+
+/** `†state` itself: the whole state is always an object. */
+const OBJECT: Set<string> = new Set(["object"]);
+
 /** Types of an operand: from its in-plan writers, else from the context's schemas or given input. */
 function operandTypes(
   builder: PlanBuilder,
@@ -82,10 +112,11 @@ function operandTypes(
   reference: Reference,
   cache: WrittenTypesCache,
 ): Types {
+  if (reference.path.length === 0 && reference.kind === "state") return OBJECT;
   const links = entry.writers.get(reference.text);
   if (links !== undefined && links.length > 0) return writtenTypes(builder, links, reference, cache);
   const { context, planInputSchema } = builder.settings;
-  const known = contextValue(builder, reference);
+  const known = contextValue(builder, entry, reference);
   if (known !== undefined) return new Set([jsonTypeOf(known.value)]);
   if (reference.kind === "input") {
     if (context.input !== undefined) {
@@ -109,29 +140,47 @@ function operandTypes(
 
 /**
  * The value of an operand that no call of the plan writes, when the known context holds it (the run's
- * input, the thread's state, a host kind's value), else undefined. (Stored call outputs are not known.)
+ * input, the thread's state, a host kind's value, a stored call output), else undefined.
  */
-function contextValue(builder: PlanBuilder, reference: Reference): { readonly value: JsonValue } | undefined {
+function contextValue(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  reference: Reference,
+): { readonly value: JsonValue } | undefined {
   const context = builder.settings.context;
   const kind = reference.kind;
+  if (kind === "calls") return storedValue(builder, entry, reference);
   const root =
-    kind === "input"
-      ? context.input
-      : kind === "state"
-        ? context.state
-        : kind === "calls"
-          ? undefined
-          : context.extraKinds?.[kind];
+    kind === "input" ? context.input : kind === "state" ? context.state : context.extraKinds?.[kind];
   if (root === undefined || builder.phantomTargets.hasOverlap(kind, reference.path)) return undefined;
   const found = getAtPath(root, reference.path);
   return found.found ? { value: found.value } : undefined;
+}
+
+/**
+ * The value at `†calls.<id>…` in the output the thread stores for `<id>`, when no other call of the plan
+ * (compiled or not) has that id — one with an `_outputPath` is REF_UNRESOLVED instead — and the host gave
+ * the value (`storedCallOutput`). A call's own id reads its stored output, as at run time.
+ */
+function storedValue(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  reference: Reference,
+): { readonly value: JsonValue } | undefined {
+  const id = reference.path[0];
+  if (typeof id !== "string" || builder.phantomIds.has(id)) return undefined;
+  if (id !== entry.call.id && builder.entries.has(id)) return undefined;
+  const stored = storedCallOutput(builder, id);
+  if (stored === undefined || builder.phantomTargets.hasOverlap("calls", reference.path)) return undefined;
+  const value = valueAtPath(stored.value, reference.path, 1);
+  return value === undefined ? undefined : { value };
 }
 
 /** True when every operand of a `&&` alternative certainly exists before the run (no writer in the plan). */
 function gateExists(builder: PlanBuilder, entry: CallEntry, gate: readonly Reference[]): boolean {
   for (const operand of gate) {
     if ((entry.writers.get(operand.text)?.length ?? 0) > 0) return false;
-    if (contextValue(builder, operand) === undefined) return false;
+    if (contextValue(builder, entry, operand) === undefined) return false;
   }
   return true;
 }

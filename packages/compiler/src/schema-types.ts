@@ -2,7 +2,8 @@ import type { JsonValue, Path } from "@obelisk/core";
 import { isPlainObject } from "./to-json-schema.js";
 
 type Schema = Record<string, unknown>;
-const MAX_REF_DEPTH = 32;
+/** How many `$ref`s in a row are followed (and how deep combinators are searched). */
+export const MAX_REF_DEPTH = 32;
 
 /** The JSON type name of a value (`integer` for whole numbers). */
 export function jsonTypeOf(value: unknown): string {
@@ -12,7 +13,8 @@ export function jsonTypeOf(value: unknown): string {
   return typeof value;
 }
 
-function resolveRef(schema: unknown, root: unknown): unknown {
+/** `schema` with its local `$ref`s followed (undefined for a non-local or dangling one). */
+export function resolveRef(schema: unknown, root: unknown): unknown {
   let current = schema;
   for (
     let depth = 0;
@@ -31,7 +33,8 @@ function resolveRef(schema: unknown, root: unknown): unknown {
   return current;
 }
 
-function childSchema(schema: Schema, segment: string | number): unknown {
+/** The schema of one path segment below `schema`, when one place certainly gives it (else undefined). */
+export function childSchema(schema: Schema, segment: string | number): unknown {
   if (typeof segment === "number" || /^\d+$/.test(segment)) {
     const index = Number(segment);
     const prefix = schema.prefixItems;
@@ -79,24 +82,6 @@ export function scalarAncestor(
       return { length, types };
   }
   return undefined;
-}
-
-/** False when the schema certainly does not declare `path` (a closed or property-listing level lacks the key). */
-export function schemaDeclaresPath(root: unknown, path: Path): boolean {
-  let current = resolveRef(root, root);
-  for (const segment of path) {
-    if (!isPlainObject(current)) return true;
-    const properties = current.properties;
-    if (typeof segment === "string" && isPlainObject(properties) && !Object.hasOwn(properties, segment)) {
-      const open = current.patternProperties !== undefined || isPlainObject(current.additionalProperties);
-      if (!open && current.anyOf === undefined && current.oneOf === undefined && current.allOf === undefined)
-        return false;
-    }
-    const child = childSchema(current, segment);
-    if (child === undefined) return true;
-    current = resolveRef(child, root);
-  }
-  return true;
 }
 
 /**

@@ -1,10 +1,11 @@
 import type { Diagnostic, InputExpression, Reference } from "@obelisk/core";
-import { formatReference, getAtPath } from "@obelisk/core";
+import { formatReference, getAtPath, valueAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { nearReferenceHint } from "./near-reference-hint.js";
 import type { PlanBuilder } from "./plan-builder.js";
-import { schemaDeclaresPath } from "./schema-types.js";
+import { schemaExcludesPath } from "./schema-excludes-path.js";
+import { storedCallOutput } from "./stored-call-output.js";
 
 /**
  * Why an operand is unresolved (undefined when it resolves or cannot be judged); `near`: a did-you-mean
@@ -39,7 +40,13 @@ function judgeCalls(builder: PlanBuilder, self: string, reference: Reference): V
   // A call reading its own †calls.<id> reads the output stored before the run (SPEC §6), like †state.
   if ((target !== undefined && id !== self) || builder.phantomIds.has(id)) return undefined;
   const stored = builder.settings.context.callOutputs;
-  if (stored === undefined || stored.has(id)) return undefined;
+  if (stored === undefined) return undefined;
+  if (stored.has(id)) {
+    // Below a stored output: judged against its value when the host gave it (unknown otherwise).
+    const output = reference.path.length > 1 ? storedCallOutput(builder, id) : undefined;
+    if (output === undefined || valueAtPath(output.value, reference.path, 1) !== undefined) return undefined;
+    return { hint: `the output stored for call "${id}" has no value there`, near: true };
+  }
   const evicted = evictedHint(builder, reference);
   if (evicted !== undefined) return { hint: evicted };
   if (id === self)
@@ -66,9 +73,10 @@ function judgeContext(builder: PlanBuilder, reference: Reference): Verdict {
         return getAtPath(context.input, path).found
           ? undefined
           : { hint: "the run's input has no value there", near: true };
+      // Without the input, only a path every valid input lacks is unresolved (decision 0018).
       for (const schema of [planInputSchema, context.inputSchema]) {
-        if (schema !== undefined && !schemaDeclaresPath(schema, path))
-          return { hint: "the input schema does not declare this path", near: true };
+        if (schema !== undefined && schemaExcludesPath(schema, path))
+          return { hint: "the input schema allows no value at this path", near: true };
       }
       return undefined;
     }

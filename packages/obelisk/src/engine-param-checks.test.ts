@@ -53,12 +53,14 @@ describe.each(storeKinds())("parameters resolved from references are checked at 
     expect(received.sort()).toEqual(["ada", "count 7"]);
   });
 
-  it("a value from the thread's stored call outputs is checked too", async () => {
+  it("a value from the thread's stored call outputs is checked when validating (REF_TYPE_MISMATCH)", async () => {
     engine = createEngine({ tools: [give, shout], store: kind.open() });
     await engine.run([{ _tool: "give", _id: "g", value: { not: "text" } }]);
-    // The compiler does not know the type of a stored call output: the run-time check catches it.
-    const result = await engine.run([{ _tool: "shout", _id: "s", text: "†calls.g" }]);
-    expect(result.calls.s).toMatchObject({ status: "failed", error: { code: "PARAM_INVALID" } });
+    // The compiler reads the stored output the plan names (before 2026-11-25 only the run-time check did).
+    const plan = [{ _tool: "shout", _id: "s", text: "†calls.g" }];
+    const validated = await engine.validate(plan);
+    expect(validated.diagnostics.map((d) => [d.code, d.pointer])).toEqual([["REF_TYPE_MISMATCH", "/0/text"]]);
+    await expect(engine.run(plan)).rejects.toMatchObject({ code: "PLAN_INVALID" });
     expect(received).toEqual([]);
   });
 

@@ -149,8 +149,28 @@ export class EngineRuntime {
       ...(input.schema === undefined ? {} : { inputSchema: input.schema }),
       ...(thread.stateSchema === undefined ? {} : { stateSchema: thread.stateSchema }),
       ...(extra === undefined ? {} : { extraKinds: extra }),
+      callOutput: (id) => this.storedOutput(threadId, id),
       evicted: (reference) => this.evictedAt(threadId, reference),
     };
+  }
+
+  /**
+   * The output stored under `†calls.<id>` when the store answers at once (the memory and SQLite stores do;
+   * a promise is unknown, as for `evictedAt`): the compiler asks only for the stored outputs a plan reads,
+   * once each, so a thread's other (possibly large) outputs are never loaded to compile.
+   */
+  private storedOutput(threadId: ThreadId, id: string): { readonly value: JsonValue } | undefined {
+    try {
+      const stored = this.store.getCallOutput(threadId, id);
+      if (stored instanceof Promise) {
+        stored.catch(() => undefined); // an asynchronous store: unknown (no diagnostic), nothing left unhandled
+        return undefined;
+      }
+      if (stored === undefined || !("value" in stored)) return undefined;
+      return { value: stored.value };
+    } catch {
+      return undefined;
+    }
   }
 
   /** "evicted at <time> (<reason>)" when the store answers at once that `reference` was evicted. */

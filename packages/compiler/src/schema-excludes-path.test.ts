@@ -1,0 +1,92 @@
+import type { Diagnostic, JsonObject } from "@obelisk/core";
+import { describe, expect, it } from "vitest";
+import { exampleTools } from "./__fixtures__/tools.js";
+import { compile } from "./compile.js";
+import { schemaExcludesPath } from "./schema-excludes-path.js";
+import { createToolRegistry } from "./tool-registry.js";
+
+const registry = createToolRegistry(exampleTools);
+const codes = (diagnostics: readonly Diagnostic[]) => diagnostics.map((d) => [d.code, d.pointer]);
+const withA = (extra: JsonObject): JsonObject => ({ type: "object", properties: { a: {} }, ...extra });
+
+describe("an input path is unresolved without the input only when its schema certainly excludes it", () => {
+  it.each<[string, JsonObject]>([
+    ["no additionalProperties", withA({})],
+    ["additionalProperties: {}", withA({ additionalProperties: {} })],
+    ["additionalProperties: true", withA({ additionalProperties: true })],
+    ["required: [b]", withA({ required: ["b"] })],
+    ["dependentRequired", withA({ dependentRequired: { a: ["b"] } })],
+    // biome-ignore lint/suspicious/noThenProperty: a JSON Schema's if/then, not a thenable
+    ["if/then", withA({ if: { required: ["a"] }, then: { properties: { b: {} } } })],
+    ["dependentSchemas", withA({ dependentSchemas: { a: { properties: { b: {} } } } })],
+    ["unevaluatedProperties schema", withA({ unevaluatedProperties: { type: "number" } })],
+    // biome-ignore lint/suspicious/noThenProperty: a JSON Schema's if/then, not a thenable
+    ["unevaluatedProperties: false beside if/then", withA({ unevaluatedProperties: false, then: {} })],
+    ["patternProperties", withA({ patternProperties: { "^z": {} }, additionalProperties: false })],
+    [
+      "anyOf with one open member",
+      {
+        anyOf: [
+          withA({ additionalProperties: false }),
+          { properties: { b: {} }, additionalProperties: false },
+        ],
+      },
+    ],
+    ["allOf of open members", { allOf: [withA({}), { properties: { b: {} } }] }],
+  ])("%s: may hold †input.b, no diagnostic", (_name, schema) => {
+    expect(schemaExcludesPath(schema, ["b"])).toBe(false);
+    const plan = { type: "plan", inputSchema: schema, plan: [{ _tool: "log", message: "†input.b" }] };
+    expect(compile(plan, registry).diagnostics).toEqual([]);
+  });
+
+  it.each<[string, JsonObject, (string | number)[]]>([
+    ["additionalProperties: false", withA({ additionalProperties: false }), ["b"]],
+    ["unevaluatedProperties: false alone", withA({ unevaluatedProperties: false }), ["b"]],
+    ["a false property", { properties: { b: false } }, ["b"]],
+    [
+      "an allOf member closed",
+      { allOf: [withA({ additionalProperties: false }), { properties: { b: {} } }] },
+      ["b"],
+    ],
+    [
+      "every anyOf member closed",
+      {
+        anyOf: [
+          withA({ additionalProperties: false }),
+          { properties: { c: {} }, additionalProperties: false },
+        ],
+      },
+      ["b"],
+    ],
+    ["closed one level down", { properties: { a: withA({ additionalProperties: false }) } }, ["a", "b"]],
+    [
+      "closed below a $ref",
+      { $ref: "#/$defs/in", $defs: { in: withA({ additionalProperties: false }) } },
+      ["b", "c"],
+    ],
+    [
+      "closed below array items",
+      { properties: { l: { items: withA({ additionalProperties: false }) } } },
+      ["l", 0, "b"],
+    ],
+  ])("%s: certainly excluded, REF_UNRESOLVED", (_name, schema, path) => {
+    expect(schemaExcludesPath(schema, path)).toBe(true);
+  });
+
+  it("types are not used, and indexes are not judged", () => {
+    expect(schemaExcludesPath({ properties: { a: { type: "string" } } }, ["a", "x"])).toBe(false);
+    expect(schemaExcludesPath({ additionalProperties: false }, [0])).toBe(false);
+  });
+
+  it("the certain case keeps its did-you-mean; the input itself still decides when given", () => {
+    const inputSchema = withA({ properties: { name: {} }, additionalProperties: false });
+    const plan = { type: "plan", inputSchema, plan: [{ _tool: "log", message: "†input.nmae" }] };
+    const result = compile(plan, registry);
+    expect(codes(result.diagnostics)).toEqual([["REF_UNRESOLVED", "/plan/0/message"]]);
+    expect(result.diagnostics[0]?.hint).toMatch(/^did you mean "†input\.name"\?/);
+    const open = { type: "plan", inputSchema: withA({}), plan: [{ _tool: "log", message: "†input.b" }] };
+    expect(codes(compile(open, registry, { context: { input: { a: 1 } } }).diagnostics)).toEqual([
+      ["REF_UNRESOLVED", "/plan/0/message"],
+    ]);
+  });
+});

@@ -1,0 +1,75 @@
+import type { Path } from "@obelisk/core";
+import { childSchema, MAX_REF_DEPTH, resolveRef } from "./schema-types.js";
+import { isPlainObject } from "./to-json-schema.js";
+
+/** Keywords whose subschemas may evaluate a property (for `unevaluatedProperties`), or that we do not follow. */
+const IN_PLACE = [
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentSchemas",
+  "$ref",
+  "$dynamicRef",
+];
+
+/** True when the level has `patternProperties` (a pattern might match the key: not judged). */
+function hasPatterns(level: Record<string, unknown>): boolean {
+  const patterns = level.patternProperties;
+  return patterns !== undefined && !(isPlainObject(patterns) && Object.keys(patterns).length === 0);
+}
+
+/**
+ * True when no value valid against `schema` can be an object holding `key`: the level (or an `allOf`
+ * member, or every `anyOf`/`oneOf` member) is `false`, or lists no such property, has no
+ * `patternProperties` and says `additionalProperties: false` — or `unevaluatedProperties: false` with no
+ * `additionalProperties` and no keyword that could evaluate the key elsewhere.
+ */
+function levelExcludes(schema: unknown, key: string, root: unknown, depth: number): boolean {
+  const level = resolveRef(schema, root);
+  if (level === false) return true;
+  if (!isPlainObject(level) || depth > MAX_REF_DEPTH) return false;
+  const properties = level.properties;
+  if (!(isPlainObject(properties) && Object.hasOwn(properties, key)) && !hasPatterns(level)) {
+    if (level.additionalProperties === false) return true;
+    if (
+      level.unevaluatedProperties === false &&
+      level.additionalProperties === undefined &&
+      !IN_PLACE.some((keyword) => level[keyword] !== undefined)
+    )
+      return true;
+  }
+  const all = level.allOf;
+  if (Array.isArray(all) && all.some((member) => levelExcludes(member, key, root, depth + 1))) return true;
+  for (const union of [level.anyOf, level.oneOf]) {
+    if (
+      Array.isArray(union) &&
+      union.length > 0 &&
+      union.every((member) => levelExcludes(member, key, root, depth + 1))
+    )
+      return true;
+  }
+  return false;
+}
+
+/**
+ * True when the schema **certainly** excludes `path`: no value valid against it holds a value there. Each
+ * named segment is judged at its level (see `levelExcludes`); the walk goes on below a listed property or
+ * an `additionalProperties` schema and stops (unknown: false) wherever the next schema is not certain
+ * (`patternProperties`, a combinator alone, `true`, an index into an array). A `false` schema on the way
+ * excludes. Types are not used: `†input.a.x` with `a: { type: "string" }` is not judged.
+ */
+export function schemaExcludesPath(root: unknown, path: Path): boolean {
+  let current = resolveRef(root, root);
+  for (const segment of path) {
+    if (current === false) return true;
+    if (!isPlainObject(current)) return false;
+    // An index may be an array's (arrays hold no named keys, so a string segment is judged as a key).
+    if (typeof segment === "string" && levelExcludes(current, segment, root, 0)) return true;
+    current = resolveRef(childSchema(current, segment), root);
+  }
+  return current === false;
+}
