@@ -1,4 +1,5 @@
 import type { Diagnostic } from "@obelisk/core";
+import { commitOrderSteps } from "./commit-order.js";
 import type { CompiledCall } from "./compiled-plan.js";
 import { cycleText } from "./cycle-text.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -24,9 +25,11 @@ function cycleDiagnostics(builder: PlanBuilder, cycles: readonly string[][]): In
     const start = builder.entries.get(path[0] as string);
     const text = cycleText(path);
     const pointer = start?.call.pointer ?? "";
-    const diagnostic = makeDiagnostic("CYCLE", `calls form a cycle: ${text}`, pointer, {
+    const steps = commitOrderSteps(path, builder.entries);
+    const message = `calls form a cycle: ${text}${steps === undefined ? "" : ` (${steps.explanation})`}`;
+    const diagnostic = makeDiagnostic("CYCLE", message, pointer, {
       callId: path[0],
-      hint: text,
+      hint: steps === undefined ? text : `${text}: ${steps.advice}`,
       related: path.slice(0, -1),
     });
     return { index: start?.call.index ?? -1, diagnostic };

@@ -81,7 +81,9 @@ export function cyclePathFrom(
 
 /**
  * Every cycle of the plan graph, one per strongly connected component: the path in edge order
- * (writer → reader), starting and ending at the component's first call in plan order.
+ * (writer → reader), starting and ending at the component's first call in plan order. The graph's edges
+ * are references only: a cycle that needs the plan-order commit of co-writers (decision 0019), which
+ * `compile` reports as CYCLE, is not found here.
  */
 export function findCycles(graph: PlanGraph): string[][] {
   return cyclicComponents(graph).map((component) => {

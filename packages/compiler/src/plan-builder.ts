@@ -22,6 +22,7 @@ import type { BuilderSettings, CallEntry, WriterEntry } from "./builder-types.js
 import { checkOutputMethodValue } from "./check-output-method-value.js";
 import { checkStateSchemaWrites, type StateSchemaCheck } from "./check-state-schema-writes.js";
 import { clearList } from "./clear-list.js";
+import { CommitOrder, commitOrderSteps } from "./commit-order.js";
 import type { CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
 import { cycleText } from "./cycle-text.js";
 import { knownReferenceDiagnostics } from "./known-references.js";
@@ -88,6 +89,8 @@ export class PlanBuilder {
   /** Bumped on every added call (the lazily built graphology graph is rebuilt when it changed). */
   version = 0;
   readonly #writers = new PathIndex<WriterEntry>((entry) => !OUTPUT_METHODS[entry.method].accumulating);
+  /** The plan-order commits of accumulating co-writers (edges for cycle detection only). */
+  readonly #commitOrder = new CommitOrder();
   /** Writer groups by the path they read (shared and private). */
   readonly #groupIndex = new PathIndex<WriterGroup>();
   /** Shared writer groups by reference text. */
@@ -238,7 +241,7 @@ export class PlanBuilder {
     clearList(this.#groups);
     const groups = this.#groupsOf(id, body.references, alternatives, texts);
     const feeds = this.#feedsOf(id, alternatives);
-    if (this.options.refuseInvalid && this.#refuseCycle(id, groups, feeds, source.pointer, out))
+    if (this.options.refuseInvalid && this.#refuseCycle(id, body, alternatives, groups, feeds, source, out))
       return undefined;
     const writers = writersOfCall(groups, texts);
     const call = makeCompiledCall(source, raw, tool, id, body, writers);
@@ -248,6 +251,7 @@ export class PlanBuilder {
       cost: tool.cost,
       position: this.nodes.length,
       outGroups: NO_ITEMS,
+      commitNext: NO_ITEMS,
       call,
       writers,
       tool,
@@ -273,6 +277,7 @@ export class PlanBuilder {
       group.links.push(makeLink(id, set, alternatives.length));
       entry.outGroups = appended(entry.outGroups, group);
     }
+    this.#commitOrder.add(entry);
     this.entries.set(id, entry);
     this.nodes.push(entry);
     this.calls.push(call);
@@ -388,24 +393,35 @@ export class PlanBuilder {
     return false;
   }
 
+  /**
+   * Streaming: refuses a call that would close a cycle: its readers (the groups it feeds) lead back to a
+   * call it reads or commits after (an earlier co-writer of a path it accumulates into).
+   */
   #refuseCycle(
     id: string,
+    body: CallBody,
+    alternatives: readonly (readonly OutputTarget[])[],
     groups: readonly WriterGroup[],
     feeds: ReadonlyMap<WriterGroup, unknown>,
-    pointer: string,
+    source: PlanCallSource,
     out: Diagnostic[],
   ): boolean {
     const readers = [...feeds.keys()].flatMap((group) => group.readers);
     if (readers.length === 0) return false;
     const writers = new Set(groups.flatMap((group) => group.links.map((link) => link.callId as string)));
+    const commitsAfter = new Set<string>();
+    for (const earlier of this.#commitOrder.earlier(body.meta.outputMethod, alternatives))
+      if (!writers.has(earlier.id)) commitsAfter.add(earlier.id);
+    for (const earlier of commitsAfter) writers.add(earlier);
     const path = closingCycle(id, readers, writers);
     if (path === undefined) return false;
     const text = cycleText(path);
-    const message = `adding call "${id}" would close a cycle: ${text}`;
+    const steps = commitOrderSteps(path, this.entries, { id, alternatives, commitsAfter });
+    const message = `adding call "${id}" would close a cycle: ${text}${steps === undefined ? "" : ` (${steps.explanation})`}`;
     out.push(
-      makeDiagnostic("CYCLE", message, pointer, {
+      makeDiagnostic("CYCLE", message, source.pointer, {
         callId: id,
-        hint: text,
+        hint: steps === undefined ? text : `${text}: ${steps.advice}`,
         related: path.slice(0, -1),
       }),
     );

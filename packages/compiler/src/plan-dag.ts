@@ -10,6 +10,12 @@ export interface DagNode {
   readonly position: number;
   /** Groups this call writes into (its successors are their readers); grown with `appended`. */
   outGroups: WriterGroup[];
+  /**
+   * The next accumulating co-writer of each path this call accumulates into: it commits only after this
+   * one (see commit-order.ts). Counted by cycle detection only: not an edge of the graph, not in critical
+   * paths. Grown with `appended`.
+   */
+  commitNext: DagNode[];
 }
 
 /**
@@ -217,7 +223,9 @@ export interface DagAnalysis {
 /**
  * Cycles and critical paths of the internal DAG. When every link goes from an earlier call to a later one
  * (`planOrderIsTopological`, the common case), there is no cycle and one backward sweep gives the critical
- * paths; otherwise the general passes (Tarjan, depth-first longest paths) run on the numbered graph.
+ * paths; otherwise the general passes (Tarjan, depth-first longest paths) run on the numbered graph. Cycles
+ * also follow the plan-order commits of co-writers (`commitNext`, always earlier → later); critical paths
+ * do not.
  */
 export function analyzeDag(nodes: readonly DagNode[], planOrderIsTopological: boolean): DagAnalysis {
   const criticalPaths = new Map<string, number>();
@@ -249,6 +257,9 @@ export function analyzeDag(nodes: readonly DagNode[], planOrderIsTopological: bo
   const graph = numbered(nodes);
   const value = criticalPathValues(nodes, graph);
   for (let i = 0; i < nodes.length; i++) criticalPaths.set((nodes[i] as DagNode).id, value[i] as number);
+  // Plan-order commits of co-writers close cycles too (they point forward: plan order stays topological).
+  for (let i = 0; i < nodes.length; i++)
+    for (const next of (nodes[i] as DagNode).commitNext) (graph.succ[i] as number[]).push(next.position);
   const cycles = cyclicComponents(graph).map((component) => {
     const calls = component.filter((v) => v < nodes.length);
     const start = calls.reduce((best, v) =>
@@ -261,7 +272,8 @@ export function analyzeDag(nodes: readonly DagNode[], planOrderIsTopological: bo
 
 /**
  * Streaming: the cycle `id → … → id` that linking a new call would close, or undefined. `readers` are
- * the calls that will read the new call (its successors), `writers` those it reads (its predecessors).
+ * the calls that will read the new call (its successors), `writers` those it reads or commits after (its
+ * predecessors). The search follows references and the plan-order commits of co-writers (`commitNext`).
  */
 export function closingCycle(
   id: string,
@@ -290,6 +302,11 @@ export function closingCycle(
           previous.set(next.id, at);
           queue.push(next);
         }
+    for (const next of node.commitNext)
+      if (!previous.has(next.id) && next.id !== id) {
+        previous.set(next.id, at);
+        queue.push(next);
+      }
   }
   return undefined;
 }

@@ -39,7 +39,8 @@ describe("writer groups (bug B6)", () => {
   it("a writer that reads the path it writes does not depend on itself; other readers see it", () => {
     const plan = [push("a"), push("b", "{†state.items}"), read("r"), push("c")];
     const result = compile({ type: "plan", plan }, registry);
-    expect(result.diagnostics.filter((d) => d.code === "CYCLE")).toEqual([]);
+    // b waits for c's contribution, and c commits only after b (plan order): that is a cycle, not b → b.
+    expect(result.diagnostics.filter((d) => d.code === "CYCLE").map((d) => d.related)).toEqual([["b", "c"]]);
     expect(writerIds(result.calls, "b")).toEqual(["a", "c"]);
     expect(writerIds(result.calls, "r")).toEqual(["a", "b", "c"]);
     expect(result.graph.hasEdge("b", "b")).toBe(false);
