@@ -303,10 +303,19 @@ describe("plan JSON schema: as strict as the compiler where that is certain", ()
     ["a template", plan(greet({ name: "Hi {†state.n}" })), true],
     ["the $tool_output alias", plan(greet({ times: "$tool_output.x" })), true],
     ['no "type"', { plan: [greet({})] }, true],
+    ['a "$schema" editor hint', { $schema: "./plan.schema.json", type: "plan", plan: [greet({})] }, true],
     ["pattern rule, one target", plan({ _tool: "lang", _outputPath: "†state.language" }), true],
   ] as const)("%s: the schema agrees with the compiler", (_name, document, accepted) => {
     expect(compilerAccepts(document, tools)).toBe(accepted);
     expect(validate(document)).toBe(accepted);
+  });
+});
+
+describe('plan JSON schema: the top-level "$schema" editor hint (decision 0001)', () => {
+  it("is a string: an editor flags another value, which the compiler ignores", () => {
+    const validate = schemaValidator(createToolRegistry([{ name: "t", run: () => 1 }]));
+    expect(validate({ $schema: "https://example.com/plan.schema.json", plan: [] })).toBe(true);
+    expect(validate({ $schema: 5, plan: [] })).toBe(false);
   });
 });
 

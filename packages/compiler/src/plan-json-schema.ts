@@ -122,6 +122,8 @@ export function planJsonSchema(registry: ToolRegistry, options: PlanJsonSchemaOp
     title: "Obelisk plan",
     type: "object",
     properties: {
+      // The editor hint a plan file may carry (decision 0001: not part of the hash; the compiler takes a string).
+      $schema: { type: "string" },
       type: { const: "plan" },
       id: { type: "string" },
       description: { type: "string" },
