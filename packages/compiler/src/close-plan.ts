@@ -1,4 +1,4 @@
-import type { Diagnostic } from "@obelisk/core";
+import type { Diagnostic, SourceMap } from "@obelisk/core";
 import { commitOrderSteps } from "./commit-order.js";
 import type { CompiledCall } from "./compiled-plan.js";
 import { cycleText } from "./cycle-text.js";
@@ -44,6 +44,7 @@ export function closePlan(
   builder: PlanBuilder,
   extra: readonly IndexedDiagnostic[],
   document: unknown,
+  sourceMap?: SourceMap,
 ): ClosedPlan {
   const dag = analyzeDag(builder.nodes, builder.planOrderIsTopological);
   const all: IndexedDiagnostic[] = [
@@ -61,7 +62,7 @@ export function closePlan(
     if (unreachable !== undefined) all.push({ index, diagnostic: unreachable });
   }
   const criticalPaths = dag.criticalPaths;
-  const diagnostics = sortDiagnostics(all, document);
+  const diagnostics = sortDiagnostics(all, document, sourceMap);
   return {
     ok: !diagnostics.some((diagnostic) => diagnostic.severity === "error"),
     diagnostics,

@@ -134,6 +134,8 @@ describe("a broken plan: every problem, in document order", () => {
         { _tool: "log", _id: "g", message: "†state.a && †state.b" },
         { _tool: "add", _id: "m", a: "{†state.a}", b: "†calls.sum" },
       ],
+      // A document-level problem after the calls is reported after theirs: document order, not level.
+      id: 5,
     });
     const result = compile(text, registry);
     expect(result.diagnostics.map((d) => [d.code, d.pointer])).toEqual([
@@ -154,6 +156,7 @@ describe("a broken plan: every problem, in document order", () => {
       ["UNREACHABLE", "/plan/9/message"],
       ["REF_TYPE_MISMATCH", "/plan/10/a"],
       ["REF_UNRESOLVED", "/plan/10/b"],
+      ["PLAN_SHAPE", "/id"],
     ]);
     expect(result.sourceMap?.positionOf("/plan/3/message")?.line).toBe(1);
   });

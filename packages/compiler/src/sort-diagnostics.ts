@@ -1,4 +1,4 @@
-import type { Diagnostic } from "@obelisk/core";
+import type { Diagnostic, SourceMap } from "@obelisk/core";
 import { parsePointer } from "@obelisk/core";
 
 /** A diagnostic with the plan index of its call (-1 for the document itself). */
@@ -7,6 +7,7 @@ export interface IndexedDiagnostic {
   readonly diagnostic: Diagnostic;
 }
 
+/** The position of the pointed value in the parsed document: key order of objects, index order of arrays. */
 function rankOf(root: unknown, pointer: string): number[] {
   const rank: number[] = [];
   let current = root;
@@ -32,15 +33,37 @@ function compareRanks(a: readonly number[], b: readonly number[]): number {
 }
 
 /**
- * Sorts diagnostics in document order: document-level first, then by call index, then by the position of
- * the pointed value inside the document (key order of objects, index order of arrays). Stable.
+ * Where the pointed value starts in the submitted text: the offset of the pointer, or of its nearest
+ * parent the text holds (a missing parameter is reported at its call).
  */
-export function sortDiagnostics(diagnostics: readonly IndexedDiagnostic[], document: unknown): Diagnostic[] {
+function offsetOf(sourceMap: SourceMap, pointer: string): number {
+  for (let at = pointer; ; at = at.slice(0, at.lastIndexOf("/"))) {
+    const position = sourceMap.positionOf(at);
+    if (position !== undefined) return position.offset;
+    if (at === "") return 0;
+  }
+}
+
+/**
+ * Sorts diagnostics in document order (SPEC §6, every diagnostic at once), stable. A plan given as text
+ * is ordered by where each pointed value starts in the text (`sourceMap`): a document whose JSON could
+ * not be built (duplicate keys, numbers out of range) has only the text, and the text's order is the one
+ * a reader follows (integer-like keys come first in a parsed object). Otherwise by the position of the
+ * pointed value in the document (key order of objects, index order of arrays). Document-level
+ * diagnostics (`/id`) take their place among the calls' (`/plan/0/…`); equal places keep the order the
+ * passes produced.
+ */
+export function sortDiagnostics(
+  diagnostics: readonly IndexedDiagnostic[],
+  document: unknown,
+  sourceMap?: SourceMap,
+): Diagnostic[] {
   const keyed = diagnostics.map((item, order) => ({
-    ...item,
+    diagnostic: item.diagnostic,
     order,
+    offset: sourceMap === undefined ? 0 : offsetOf(sourceMap, item.diagnostic.pointer),
     rank: rankOf(document, item.diagnostic.pointer),
   }));
-  keyed.sort((a, b) => a.index - b.index || compareRanks(a.rank, b.rank) || a.order - b.order);
+  keyed.sort((a, b) => a.offset - b.offset || compareRanks(a.rank, b.rank) || a.order - b.order);
   return keyed.map((item) => item.diagnostic);
 }

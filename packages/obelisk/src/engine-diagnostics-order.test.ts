@@ -9,8 +9,9 @@ const pointers = async (plan: unknown, input?: JsonObject) => {
   return result.diagnostics.map((d) => [d.code, d.pointer]);
 };
 
-// The compiler's order: document-level first (by the document's key order), then by call index.
-describe("input-schema diagnostics are document-level: they come before every call's", () => {
+// The compiler's order: document order (where each pointed value is in the text, or the key order of
+// the parsed document); the input's diagnostics take the place of their top-level key.
+describe("input-schema diagnostics take their place in document order", () => {
   it("an unusable inputSchema (PLAN_SHAPE) before a call's TOOL_UNKNOWN", async () => {
     const plan = {
       type: "plan",
@@ -23,7 +24,7 @@ describe("input-schema diagnostics are document-level: they come before every ca
     ]);
   });
 
-  it("an input breaking it (PARAM_INVALID) too, and among document-level ones in key order", async () => {
+  it("an input breaking it (PARAM_INVALID) too; after the calls when the key comes after the plan", async () => {
     const plan = {
       inputSchema: { type: "object", properties: { a: { type: "string", maxLength: 1 } } },
       type: "plan",
@@ -35,8 +36,21 @@ describe("input-schema diagnostics are document-level: they come before every ca
     ]);
     const text = '{"plan":[{"_tool":"nope"}],"inputSchema":{"type":"strin"},"id":5}';
     expect(await pointers(text)).toEqual([
+      ["TOOL_UNKNOWN", "/plan/0/_tool"],
       ["PLAN_SHAPE", "/inputSchema/type"],
       ["PLAN_SHAPE", "/id"],
+    ]);
+    const inputSchema = { type: "object", properties: { a: { type: "string" } } };
+    const object = { plan: [{ _tool: "nope" }], inputSchema, id: 5 };
+    expect(await pointers(object, { a: 1 })).toEqual([
+      ["TOOL_UNKNOWN", "/plan/0/_tool"],
+      ["PARAM_INVALID", "/inputSchema/properties/a/type"],
+      ["PLAN_SHAPE", "/id"],
+    ]);
+    const between = { id: 5, inputSchema: { type: "strin" }, plan: [{ _tool: "nope" }] };
+    expect(await pointers(between)).toEqual([
+      ["PLAN_SHAPE", "/id"],
+      ["PLAN_SHAPE", "/inputSchema/type"],
       ["TOOL_UNKNOWN", "/plan/0/_tool"],
     ]);
   });
