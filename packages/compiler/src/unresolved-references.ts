@@ -1,4 +1,4 @@
-import type { Diagnostic, InputExpression, Reference } from "@obelisk/core";
+import type { Diagnostic, InputExpression, JsonValue, Reference } from "@obelisk/core";
 import { formatReference, getAtPath, valueAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -81,8 +81,13 @@ function judgeContext(builder: PlanBuilder, reference: Reference): Verdict {
       return undefined;
     }
     default: {
-      const value = context.extraKinds?.[reference.kind];
-      if (value === undefined) return undefined;
+      // Without `extraKinds` the host kinds' values are unknown (validate without a context); with it, a
+      // kind it does not hold has no value in this run.
+      const values = context.extraKinds;
+      if (values === undefined) return undefined;
+      if (!Object.hasOwn(values, reference.kind))
+        return { hint: `the run's context gives no value for the ${reference.kind} kind`, near: false };
+      const value = values[reference.kind] as JsonValue;
       return getAtPath(value, path).found
         ? undefined
         : { hint: `the ${reference.kind} context has no value there`, near: true };

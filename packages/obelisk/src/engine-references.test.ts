@@ -64,3 +64,34 @@ describe("reference resolution", () => {
     expect(result.state.n).toBe(2);
   });
 });
+
+describe("host kinds (†env)", () => {
+  const engine = () =>
+    createEngine({
+      tools: [echo],
+      kinds: [{ kind: "env", writable: false, engineManaged: false, description: "host values" }],
+    });
+  const plan = [{ _tool: "echo", _id: "e", region: "†env.region", _outputPath: "†state.e" }];
+  const codes = (diagnostics: readonly { code: string; pointer: string }[]) =>
+    diagnostics.map((d) => [d.code, d.pointer]);
+
+  it("a run without a value for a read kind is PLAN_INVALID before anything runs, as for a missing input", async () => {
+    const error = await engine()
+      .run(plan)
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "PLAN_INVALID" });
+    const diagnostics = (
+      error as { data: { diagnostics: { code: string; pointer: string; hint?: string }[] } }
+    ).data.diagnostics;
+    expect(codes(diagnostics)).toEqual([["REF_UNRESOLVED", "/0/region"]]);
+    expect(diagnostics[0]?.hint).toContain("no value for the env kind");
+    const ran = await engine().run(plan, { context: { env: { region: "eu" } } });
+    expect(ran.state.e).toEqual({ region: "eu" });
+  });
+
+  it("validate without a context leaves host kinds unknown; with one, judges them", async () => {
+    expect((await engine().validate(plan)).ok).toBe(true);
+    const judged = await engine().validate(plan, { context: { other: 1 } });
+    expect(codes(judged.diagnostics)).toEqual([["REF_UNRESOLVED", "/0/region"]]);
+  });
+});

@@ -27,6 +27,11 @@ import {
 } from "./normalize-input.js";
 import { withInputDiagnostics } from "./with-input-diagnostics.js";
 
+/** A run's input and host values are known (a run has them; `validate` only when given). */
+const KNOWN = Object.freeze({ input: true, context: true });
+/** The host values of a run given no context: none. */
+const NO_HOST_VALUES: HostContext = Object.freeze({});
+
 /** What a validated, locked run needs to start. */
 export interface PreparedRun {
   readonly threadId: ThreadId;
@@ -127,13 +132,19 @@ export class EngineRuntime {
     return asRunId((this.options.generateId ?? (() => crypto.randomUUID()))());
   }
 
-  /** Opens the thread (setting the engine's state schema) and returns its compile context. */
+  /**
+   * Opens the thread (setting the engine's state schema) and returns its compile context. `known` says
+   * whether the run's input and host-kind values are known (a run: always; `validate`: when given): a known
+   * context without a value for a declared kind has none (`†env.x` is REF_UNRESOLVED, as at run time).
+   */
   async threadContext(
     threadId: ThreadId,
     input: NormalizedInput,
     extra: HostContext | undefined,
-    inputKnown = true,
+    known: { readonly input: boolean; readonly context: boolean } = KNOWN,
   ): Promise<CompileContext> {
+    const inputKnown = known.input;
+    const hostValues = extra ?? (known.context ? NO_HOST_VALUES : undefined);
     const schema = this.options.stateSchema;
     const thread = await this.store.openThread(
       threadId,
@@ -148,7 +159,7 @@ export class EngineRuntime {
       callOutputs,
       ...(input.schema === undefined ? {} : { inputSchema: input.schema }),
       ...(thread.stateSchema === undefined ? {} : { stateSchema: thread.stateSchema }),
-      ...(extra === undefined ? {} : { extraKinds: extra }),
+      ...(hostValues === undefined ? {} : { extraKinds: hostValues }),
       callOutput: (id) => this.storedOutput(threadId, id),
       evicted: (reference) => this.evictedAt(threadId, reference),
     };
@@ -223,7 +234,10 @@ export class EngineRuntime {
     const threadId = asThreadId(options.threadId ?? "default");
     const inputKnown = options.input !== undefined;
     const { input, extraKinds } = this.runValues(options);
-    const context = await this.threadContext(threadId, input, extraKinds, inputKnown);
+    const context = await this.threadContext(threadId, input, extraKinds, {
+      input: inputKnown,
+      context: options.context !== undefined,
+    });
     return this.compile(plan, context, inputKnown ? input : undefined, await this.nextCallNumber(threadId));
   }
 
