@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { exampleTools } from "./__fixtures__/tools.js";
 import { compile } from "./compile.js";
 import type { CompileContext } from "./compiled-plan.js";
+import { MAX_NEAR_HINTS } from "./near-reference-hint.js";
 import { createToolRegistry } from "./tool-registry.js";
 
 const registry = createToolRegistry(exampleTools);
@@ -145,5 +146,19 @@ describe("REF_UNRESOLVED did-you-mean", () => {
       ["REF_UNRESOLVED", "/plan/0/message"],
     ]);
     expect(result.diagnostics[0]?.hint).toMatch(/^did you mean "†state\.key0"\?/);
+  });
+});
+
+describe("REF_UNRESOLVED did-you-mean at scale", () => {
+  it(`gives did-you-means to the first ${MAX_NEAR_HINTS} unresolved references of a plan only (each costs a scan)`, () => {
+    const state = { profile: { email: "a@b" } };
+    const calls = Array.from({ length: MAX_NEAR_HINTS + 3 }, () => ({
+      _tool: "log",
+      message: "†state.profile.emial",
+    }));
+    const hints = compileWith({ state }, ...calls).diagnostics.map((d) => d.hint ?? "");
+    expect(hints).toHaveLength(MAX_NEAR_HINTS + 3);
+    expect(hints.filter((hint) => hint.startsWith("did you mean"))).toHaveLength(MAX_NEAR_HINTS);
+    expect(hints.at(-1)).toBe("the thread's state has no value there and no call of this plan writes it");
   });
 });

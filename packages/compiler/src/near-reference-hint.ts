@@ -9,6 +9,10 @@ import { storedCallOutput } from "./stored-call-output.js";
 const MAX_CANDIDATES = 5000;
 /** At most this many calls of a tool are named when a tool name stands where a call id belongs. */
 const MAX_TOOL_CALLS = 3;
+/** At most this many did-you-mean hints per plan (compile or stream); later unresolved references get none. */
+export const MAX_NEAR_HINTS = 200;
+/** Hints computed so far, per plan builder. */
+const hintsGiven = new WeakMap<PlanBuilder, number>();
 
 /** What the call-id hints need of a builder, gathered in one pass per builder version (only when asked). */
 interface CallNames {
@@ -153,6 +157,11 @@ export interface NearHint {
  * the diagnostic is emitted, over bounded candidate lists (MAX_CANDIDATES per level).
  */
 export function nearReferenceHint(builder: PlanBuilder, reference: Reference): NearHint | undefined {
+  // Each hint compares the name with up to MAX_CANDIDATES known ones (~0.5 ms): a plan with thousands of
+  // unresolved references gets did-you-means for its first MAX_NEAR_HINTS only (5,000 took 2.4 s).
+  const given = hintsGiven.get(builder) ?? 0;
+  if (given >= MAX_NEAR_HINTS) return undefined;
+  hintsGiven.set(builder, given + 1);
   if (reference.kind === "calls") return nearCallHint(builder, reference);
   return nearPathHint(reference, 0, (parent) => knownNamesBelow(builder, reference.kind, parent));
 }
