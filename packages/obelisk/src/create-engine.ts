@@ -103,7 +103,12 @@ export function createEngine(given: EngineOptions): Engine {
     },
     keepLastN: async (threadId, n) => {
       const thread = requireThreadId(threadId);
-      return editThread(runtime, thread, () => store.keepLastN(thread, n));
+      return editThread(runtime, thread, async () => {
+        const held = (await store.listVariables(thread)).length;
+        await store.keepLastN(thread, n);
+        const kept = (await store.listVariables(thread)).length;
+        return { kept, evicted: Math.max(0, held - kept) };
+      });
     },
     runs: {
       // the built-in stores check threadId and limit as well (USAGE)

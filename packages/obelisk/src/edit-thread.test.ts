@@ -10,7 +10,7 @@ const plan = [
   { _tool: "wait", _id: "h", key: "h", value: "†state.a", _outputPath: "†state.h" },
 ];
 
-type Edit = (engine: Engine) => Promise<void>;
+type Edit = (engine: Engine) => Promise<unknown>;
 /** Each edit and the state it leaves after the run's `{ a: "a", h: "h" }`. */
 const edits: ReadonlyArray<readonly [string, Edit, object]> = [
   ["reset", (engine) => engine.reset("t"), {}],

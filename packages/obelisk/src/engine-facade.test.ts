@@ -170,7 +170,7 @@ describe.each(storeKinds())("the engine facade on the $name store", (kind) => {
     });
     expect(await engine.get("t", "†calls.out.k")).toEqual({ found: true, value: "v" });
     await engine.set("t", "†state.text", "newest");
-    await engine.keepLastN("t", 1);
+    expect(await engine.keepLastN("t", 1)).toEqual({ kept: 1, evicted: 2 });
     expect((await engine.summarize("t", { format: "json" })).entries.map((e) => e.reference)).toEqual([
       "†state.text",
     ]);

@@ -51,6 +51,14 @@ export type CallOutcome = CallStatusFacts<CallError> & {
   readonly wrote: readonly string[];
 };
 
+/** What `keepLastN` did: variables the thread holds now, and variables it evicted. */
+export interface KeepLastNResult {
+  /** Variables kept. */
+  readonly kept: number;
+  /** Variables evicted. */
+  readonly evicted: number;
+}
+
 /** One failed call, as reported in `errors` (SPEC §7). */
 export interface RunError {
   /** The failed call. */
@@ -249,8 +257,11 @@ export interface Engine {
   ): Promise<void>;
   /** Clears a thread's state and outputs. */
   reset(threadId: string): Promise<void>;
-  /** Keeps the n most recently updated variables. */
-  keepLastN(threadId: string, n: number): Promise<void>;
+  /**
+   * Keeps the n most recently updated variables (the others are evicted, SPEC §8) and says how many were
+   * kept and evicted — counted under the thread's lock, so a run or edit elsewhere cannot skew them.
+   */
+  keepLastN(threadId: string, n: number): Promise<KeepLastNResult>;
   /** Run history. */
   readonly runs: {
     /** Runs, newest first. */

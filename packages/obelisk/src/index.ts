@@ -39,6 +39,7 @@ export type {
   ConfirmRequest,
   Engine,
   EngineOptions,
+  KeepLastNResult,
   OpenOptions,
   RunDetails,
   RunError,

@@ -180,17 +180,15 @@ async function keep(engine: Engine, options: StateOptions, output: Output): Prom
     output.line(output.colors.dim(`thread ${options.thread} does not exist: nothing to keep`));
     return;
   }
-  const held = (await engine.store.listVariables(thread)).length;
-  await engine.keepLastN(options.thread, n);
-  const kept = (await engine.store.listVariables(thread)).length;
+  // counted under the thread's lock by the engine: a run elsewhere cannot skew them
+  const { kept, evicted } = await engine.keepLastN(options.thread, n);
   output.json({ ok: true, threadId: options.thread, kept });
-  output.line(`${output.colors.green("✓")} thread ${options.thread}: ${keptText(held, kept, n)}`);
+  output.line(`${output.colors.green("✓")} thread ${options.thread}: ${keptText(kept, evicted, n)}`);
 }
 
-/** What `keep --last n` did to a thread that held `held` variables and now holds `kept`. */
-function keptText(held: number, kept: number, n: number): string {
-  const evicted = held - kept;
-  if (held === 0) return "holds no variables, nothing to keep";
+/** What `keep --last n` did: `kept` variables kept, `evicted` evicted. */
+function keptText(kept: number, evicted: number, n: number): string {
+  if (kept + evicted === 0) return "holds no variables, nothing to keep";
   if (evicted <= 0) return `kept all ${plural(kept, "variable")}, nothing to evict (--last ${n})`;
   if (kept === 0) return `evicted all ${plural(evicted, "variable")} (--last ${n})`;
   const newest =
