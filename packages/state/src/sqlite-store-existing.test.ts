@@ -7,13 +7,12 @@ import { ObeliskError } from "@obelisk/core";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { commitOk, THREAD, write } from "./conformance/commit-fixtures.js";
+import { digest, refusal } from "./conformance/file-fixtures.js";
 import { createSqliteStore } from "./sqlite-store.js";
 
 const root = mkdtempSync(join(tmpdir(), "obelisk-existing-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let counter = 0;
-
-const digest = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 /** A fresh directory for one case. */
 function folder(): string {
@@ -39,17 +38,6 @@ async function storeFile(dir: string): Promise<string> {
   await commitOk(store, { callId: "a", writes: [write(["greeting"], "hi")] });
   await store.close();
   return file;
-}
-
-/** The error `open` throws (fails the test when it throws none). */
-function refusal(open: () => unknown): ObeliskError {
-  try {
-    open();
-  } catch (error) {
-    if (ObeliskError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("the store opened");
 }
 
 describe("sqlite store: opening a file that must already hold a store", () => {

@@ -2,10 +2,11 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ObeliskError } from "@obelisk/core";
+import type { ObeliskError } from "@obelisk/core";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { commitOk, THREAD, write } from "./conformance/commit-fixtures.js";
+import { digest, refusal } from "./conformance/file-fixtures.js";
 import { ensureSchema } from "./internal/sqlite-schema.js";
 import { SCHEMA_TABLES } from "./internal/sqlite-tables.js";
 import { createSqliteStore } from "./sqlite-store.js";
@@ -13,8 +14,6 @@ import { createSqliteStore } from "./sqlite-store.js";
 const root = mkdtempSync(join(tmpdir(), "obelisk-foreign-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let counter = 0;
-
-const digest = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 /** Another program's SQLite database (rollback journal) made by `sql`, in a fresh directory. */
 function database(sql: string): string {
@@ -37,17 +36,6 @@ function shape(file: string): { journal: unknown; tables: string[] } {
   } finally {
     db.close();
   }
-}
-
-/** The error `open` throws (fails the test when it throws none). */
-function refusal(open: () => unknown): ObeliskError {
-  try {
-    open();
-  } catch (error) {
-    if (ObeliskError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("the store opened");
 }
 
 /** Opening `file` throws STORE_ERROR not-a-store and leaves it, and its directory, as they were. */

@@ -15,6 +15,7 @@ import {
   THREAD,
   write,
 } from "./conformance/commit-fixtures.js";
+import { digest } from "./conformance/file-fixtures.js";
 import { createSqliteStore } from "./sqlite-store.js";
 import type { StateStore } from "./store-types.js";
 import { getValue } from "./variables/get-value.js";
@@ -29,8 +30,6 @@ afterAll(() => {
 });
 
 const HOUR = 60 * 60 * 1000;
-const digest = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
-
 /** A store file in a fresh directory holding one run, two state writes and a stored call output. */
 async function filledStore(now = Date.now): Promise<{ folder: string; file: string }> {
   const folder = join(dir, `case-${++counter}`);
