@@ -24,6 +24,15 @@ function describeOutcome(outcome: CallOutcome): string {
   }
 }
 
+/** Narrowing by excluding statuses works too (each status is its own member of the union). */
+function reasonUnlessRan(outcome: CallOutcome): string | undefined {
+  if (outcome.status !== "failed" && outcome.status !== "succeeded" && outcome.status !== "satisfied") {
+    expectTypeOf(outcome.reason).toEqualTypeOf<string>();
+    return outcome.reason;
+  }
+  return undefined;
+}
+
 describe("CallOutcome", () => {
   it("has the fields its status promises, so narrowing on status is safe", async () => {
     const engine = createEngine({
@@ -49,6 +58,7 @@ describe("CallOutcome", () => {
     const described = Object.fromEntries(
       Object.entries(result.calls).map(([id, outcome]) => [id, describeOutcome(outcome)]),
     );
+    expect(reasonUnlessRan(result.calls.after as CallOutcome)).toMatch(/failing/);
     expect(described).toEqual({
       fine: "ok",
       failing: "failed: E_BOOM",

@@ -163,6 +163,42 @@ describe.each(storeKinds())("outcomes on the $name store", (kind) => {
     expect(again.state).toEqual({ log: ["a", "b", "a"] });
   });
 
+  it("a co-writer that runs again and re-creates an evicted path makes the satisfied ones after it re-apply", async () => {
+    const plan = ["a", "b", "a"].map((value, i) => ({
+      _tool: "give",
+      _id: `w${i}`,
+      value,
+      _outputPath: "†state.log",
+      _outputMethod: "push",
+      ...(i === 0 ? { _rerun: true } : {}),
+    }));
+    await setup().run(plan);
+    await engine.keepLastN("default", 0);
+    const again = await engine.run(plan);
+    expect(Object.values(again.calls).map((call) => call.status)).toEqual([
+      "succeeded",
+      "satisfied",
+      "satisfied",
+    ]);
+    expect(again.state).toEqual({ log: ["a", "b", "a"] });
+  });
+
+  it("satisfied co-writers of a path that still exists write nothing (their parts overlap by design)", async () => {
+    const plan = [
+      { _tool: "give", _id: "m1", value: { a: { x: 1 } }, _outputPath: "†state.o", _outputMethod: "merge" },
+      { _tool: "give", _id: "m2", value: { a: { x: 2 } }, _outputPath: "†state.o", _outputMethod: "merge" },
+      { _tool: "give", _id: "p1", value: "x", _outputPath: "†state.l", _outputMethod: "push" },
+      { _tool: "give", _id: "p2", value: "y", _outputPath: "†state.l", _outputMethod: "push" },
+    ];
+    const first = await setup().run(plan);
+    const again = await engine.run(plan);
+    expect(Object.values(again.calls).map((call) => [call.status, call.wrote])).toEqual(
+      Array(4).fill(["satisfied", []]),
+    );
+    expect(again.state).toEqual(first.state);
+    expect(again.state).toEqual({ o: { a: { x: 2 } }, l: ["x", "y"] });
+  });
+
   it("a satisfied call without an output path keeps its stored output readable by its dependents", async () => {
     const plan = [
       { _tool: "give", _id: "src", value: [1, 2, 3] },

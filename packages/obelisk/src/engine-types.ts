@@ -165,11 +165,14 @@ export interface ValidateOptions {
   /**
    * The run's input (plain object or Input message). Absent: the input is unknown, as when a plan is
    * approved before its inputs exist; references into †input are then checked against the plan's
-   * `inputSchema` only (the path must be declared, the types must fit), and without one not at all.
-   * Checked at run time like `RunOptions.input`.
+   * `inputSchema` only (a path is unresolved only when the schema certainly excludes it — decision 0018 —
+   * and the types must fit), and without one not at all. Checked at run time like `RunOptions.input`.
    */
   readonly input?: object;
-  /** Values of host-declared extra kinds by kind (checked at run time). */
+  /**
+   * Values of host-declared extra kinds by kind. Absent: host kinds are unknown (not checked); given: a kind
+   * it has no value for is `REF_UNRESOLVED`, as in a run.
+   */
   readonly context?: object;
 }
 

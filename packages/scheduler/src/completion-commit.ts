@@ -1,8 +1,14 @@
-import type { Mutable } from "@obelisk/core";
+import { type Mutable, OUTPUT_METHODS } from "@obelisk/core";
 import type { CallCommit, StateWrite } from "@obelisk/state";
 import { buildCallRecord, type CallEnding, type RecordContext } from "./call-record.js";
 import type { CallRun, PendingResult } from "./runner-types.js";
-import { missingWrites, type StateReader, writesFor } from "./state-writes.js";
+import {
+  missingWrites,
+  noteRebuilt,
+  type Reapplication,
+  type StateReader,
+  writesFor,
+} from "./state-writes.js";
 
 /** What committing a completed call writes. */
 export interface Completion {
@@ -32,22 +38,23 @@ function wroteOf(writes: readonly StateWrite[], output: string | undefined): rea
 }
 
 /**
- * Builds the commit of a completed call: writes of the chosen alternative, stored output, record. `rebuilding`
- * is the run's set of paths satisfied accumulating writers are rebuilding (see `missingWrites`).
+ * Builds the commit of a completed call: writes of the chosen alternative, stored output, record.
+ * `reapplication` decides which of a satisfied call's writes are re-applied (see `missingWrites`).
  */
 export function buildCompletion(
   run: CallRun,
   pending: PendingResult,
   stateAt: StateReader,
   context: RecordContext,
-  rebuilding: Set<string>,
+  reapplication: Reapplication,
 ): Completion {
   const call = run.call;
   let writes =
     pending.alternative === undefined || pending.value === undefined
       ? []
       : writesFor(call, pending.alternative, pending.value);
-  if (pending.onlyMissing === true) writes = missingWrites(stateAt, writes, rebuilding);
+  if (pending.onlyMissing === true) writes = missingWrites(stateAt, writes, reapplication);
+  else if (OUTPUT_METHODS[call.outputMethod].accumulating) noteRebuilt(stateAt, writes, reapplication);
   // a satisfied call re-stores its output only when the thread lost it, like its state targets
   const output = call.outputPath === undefined && pending.outputHeld !== true ? pending.value : undefined;
   const wrote = wroteOf(writes, output === undefined ? undefined : `†calls.${call.id}`);

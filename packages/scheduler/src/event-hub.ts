@@ -72,11 +72,22 @@ function withCode(
 const THROWN_TEXT_CHARS = 200;
 const THROWN_JSON_BYTES = 4_096;
 
+/** Most keys named for a thrown object too large to show. */
+const THROWN_KEYS = 10;
+
+/** `: keys a, b, …` of a thrown object (its own enumerable keys, the first few): what it was, at least. */
+function keysOf(value: object): string {
+  const keys = Object.keys(value);
+  if (keys.length === 0) return "";
+  const shown = keys.slice(0, THROWN_KEYS).map((key) => (key.length > 40 ? `${key.slice(0, 40)}…` : key));
+  return ` with keys ${shown.join(", ")}${keys.length > THROWN_KEYS ? ", …" : ""}`;
+}
+
 /** A thrown value that is no error: its compact JSON (cut), so `{ status: 429 }` does not read "[object Object]". */
 function describeThrown(value: unknown): string {
   if (typeof value !== "object" || value === null) return String(value);
   const json = toJsonValue(value, { maxBytes: THROWN_JSON_BYTES });
-  if (!json.ok) return "a non-error object was thrown (not JSON, or too large to show)";
+  if (!json.ok) return `a non-error object was thrown (not JSON, or too large to show)${keysOf(value)}`;
   const text = JSON.stringify(json.value);
   if (text.length <= THROWN_TEXT_CHARS) return `a non-error value was thrown: ${text}`;
   // never end on half a surrogate pair

@@ -135,8 +135,8 @@ describe("hostile values", () => {
     );
     const long = toRecordedError({ text: `${"a".repeat(190)}😀😀` }).message;
     expect(long.endsWith("a…")).toBe(true); // the emoji that straddles the cut is left out whole
-    expect(toRecordedError({ big: "x".repeat(10_000) }).message).toBe(
-      "a non-error object was thrown (not JSON, or too large to show)",
+    expect(toRecordedError({ big: "x".repeat(10_000), code: 7 }).message).toBe(
+      "a non-error object was thrown (not JSON, or too large to show) with keys big, code",
     );
     expect(toRecordedError("plain text")).toEqual({ name: "Error", message: "plain text" });
   });

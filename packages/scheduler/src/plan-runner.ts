@@ -32,6 +32,7 @@ import { resolveRetryPolicy } from "./retry-delay.js";
 import { callEndEvent, type RunEvent } from "./run-event.js";
 import type { CallRun, ExecutionResult, PendingResult, RunnerOptions } from "./runner-types.js";
 import { SerialSteps } from "./serial-steps.js";
+import type { Reapplication } from "./state-writes.js";
 import { systemTimers, type Timers } from "./timers.js";
 import { WorkingContext } from "./working-context.js";
 
@@ -70,8 +71,11 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   private readonly settleInfo: Mutable<SettleInfo> = { status: "succeeded", alternative: undefined };
   /** Results waiting for the group commit at the end of the drain (stores with `commitCalls`). */
   private grouped: number[] = [];
-  /** Paths satisfied accumulating writers of this run are rebuilding (found missing; see `missingWrites`). */
-  private readonly rebuilding = new Set<string>();
+  /** What decides a satisfied call's re-application (see `missingWrites`). */
+  private readonly reapplication: Reapplication = {
+    rebuilding: new Set<string>(),
+    coWritten: (text) => this.core.coWritten(text),
+  };
   private readonly policies = new Map<string, RetryPolicy>();
   readonly runId: string;
   readonly threadId: string;
@@ -416,7 +420,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
           endedAt,
           maxValueBytes: this.recordContext.maxValueBytes,
         },
-        this.rebuilding,
+        this.reapplication,
       );
     });
     const store = this.options.store as Required<Pick<StateStore, "commitCalls">>;
@@ -453,7 +457,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       run.pending as PendingResult,
       this.context.stateAt,
       context,
-      this.rebuilding,
+      this.reapplication,
     );
     const result = this.options.store.commitCall(completion.commit);
     if (!isThenable(result)) return this.committed(index, completion, endedAt, result);

@@ -64,20 +64,24 @@ export interface RunnerOptions {
 /** Statuses of a call that did not run to an end of its own: each comes with a reason. */
 export type ReasonedStatus = "blocked" | "waiting" | "rejected" | "deferred" | "cancelled";
 
+/** The facts of a call that ran (or was satisfied): one member per status, so `!==` checks narrow too. */
+interface CompletedFacts<S extends "succeeded" | "satisfied", E> {
+  readonly status: S;
+  /** Alternative written, when the output path has `||`. */
+  readonly branch?: number;
+  /** The error routed to the failure branch (the last alternative). */
+  readonly error?: E;
+  readonly reason?: undefined;
+}
+
 /**
  * What a call's status says about its other fields: a call that ran (or was satisfied) may carry the
  * alternative it wrote and an error routed to its failure branch; a failed call always has its error (and a
  * reason when it failed before dispatch); every other status has its reason and neither of the others.
  */
 export type CallStatusFacts<E> =
-  | {
-      readonly status: "succeeded" | "satisfied";
-      /** Alternative written, when the output path has `||`. */
-      readonly branch?: number;
-      /** The error routed to the failure branch (the last alternative). */
-      readonly error?: E;
-      readonly reason?: undefined;
-    }
+  | CompletedFacts<"succeeded", E>
+  | CompletedFacts<"satisfied", E>
   | {
       readonly status: "failed";
       readonly branch?: undefined;

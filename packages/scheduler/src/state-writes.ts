@@ -25,30 +25,59 @@ export function writesFor(call: CompiledCall, alternative: number, value: JsonVa
   return writes;
 }
 
+/** What deciding a satisfied call's re-application needs to know about the run. */
+export interface Reapplication {
+  /**
+   * Paths (JSON of the path) an accumulating write of this run re-created (found missing): the later
+   * satisfied co-writers of such a path re-apply theirs too, so the rebuilt value is the one the plan made.
+   */
+  readonly rebuilding: Set<string>;
+  /** True when other calls of the plan accumulate into the target `text` too. */
+  coWritten(text: string): boolean;
+}
+
 /**
  * Writes of a satisfied call that must be re-applied because their targets no longer hold the recorded
- * value (SPEC §7), by method: `set` — the value there differs; `merge` — some part of the recorded object
- * is not there; `assign` — some recorded key is missing or differs; `push` — no item equals the recorded
- * one; `concat` — some recorded item is in no place of the array; and any target that is missing. A
- * target an accumulating write found missing is being rebuilt: the later satisfied co-writers of that path
- * in this run (committed in plan order after it) re-apply theirs too, even where an equal item is already
- * back, so the rebuilt value is the one the plan made. `rebuilding` keeps those paths for the run.
+ * value (SPEC §7): any target that is missing, or being rebuilt in this run; a `set` target whose value
+ * differs; and, for an accumulating write that no other call of the plan shares its path with, a target
+ * that lost its contribution — `merge`: some part of the recorded object is not there; `assign`: some
+ * recorded key is missing or differs; `push`: no item equals the recorded one; `concat`: some recorded item
+ * is in no place of the array. Co-writers' contributions overlap by design (a later `merge` of the same key
+ * replaces an earlier one's), so a shared path that exists is taken as held: judging each alone would
+ * re-write the state on every re-send, and cost a scan of the array per co-writer.
  */
 export function missingWrites(
   stateAt: StateReader,
   writes: readonly StateWrite[],
-  rebuilding: Set<string>,
+  reapplication: Reapplication,
 ): StateWrite[] {
   return writes.filter((write) => {
     const current = stateAt(write.path);
     if (write.method === "set") return current === undefined || !sameJson(current, write.value);
     const key = JSON.stringify(write.path);
     if (current === undefined) {
-      rebuilding.add(key);
+      reapplication.rebuilding.add(key);
       return true;
     }
-    return rebuilding.has(key) || !holdsContribution(current, write.method, write.value);
+    if (reapplication.rebuilding.has(key)) return true;
+    return (
+      !reapplication.coWritten(write.reference) && !holdsContribution(current, write.method, write.value)
+    );
   });
+}
+
+/**
+ * Marks the paths an executed call's accumulating writes re-create (missing before it): the satisfied
+ * co-writers after it re-apply theirs (see {@link Reapplication.rebuilding}).
+ */
+export function noteRebuilt(
+  stateAt: StateReader,
+  writes: readonly StateWrite[],
+  reapplication: Reapplication,
+): void {
+  for (const write of writes)
+    if (write.method !== "set" && stateAt(write.path) === undefined)
+      reapplication.rebuilding.add(JSON.stringify(write.path));
 }
 
 const sameJson = (a: JsonValue, b: JsonValue): boolean => canonicalJson(a) === canonicalJson(b);
