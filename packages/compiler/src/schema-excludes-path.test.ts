@@ -89,4 +89,28 @@ describe("an input path is unresolved without the input only when its schema cer
       ["REF_UNRESOLVED", "/plan/0/message"],
     ]);
   });
+
+  it("judges each subschema once: allOf chains of $refs cost their size, not width^depth (an untrusted schema)", () => {
+    // 3 refs per level, 24 levels: 3^24 visits without the memo (the test would time out), 24 with it
+    const $defs: Record<string, unknown> = { d24: { properties: { a: {} }, additionalProperties: false } };
+    for (let level = 23; level >= 0; level--) {
+      const next = { $ref: `#/$defs/d${level + 1}` };
+      $defs[`d${level}`] = { allOf: [{ properties: { z: {} } }, next, next, next] };
+    }
+    const schema = { $defs, $ref: "#/$defs/d0" };
+    expect(schemaExcludesPath(schema, ["b"])).toBe(true);
+    expect(schemaExcludesPath(schema, ["a"])).toBe(false);
+  });
+
+  it("a $ref cycle is not judged (unknown), and neither is a schema past the visit budget", () => {
+    const cyclic = { $defs: { loop: { allOf: [{ $ref: "#/$defs/loop" }] } }, $ref: "#/$defs/loop" };
+    expect(schemaExcludesPath(cyclic, ["b"])).toBe(false);
+    const wide = {
+      anyOf: Array.from({ length: 3_000 }, (_, i) => ({
+        properties: { [`k${i}`]: {} },
+        additionalProperties: false,
+      })),
+    };
+    expect(schemaExcludesPath(wide, ["b"])).toBe(false);
+  });
 });

@@ -22,16 +22,40 @@ function hasPatterns(level: Record<string, unknown>): boolean {
   return patterns !== undefined && !(isPlainObject(patterns) && Object.keys(patterns).length === 0);
 }
 
+/** Subschemas one judgment of a key may visit; past it the answer is "unknown" (an untrusted schema). */
+const MAX_VISITS = 2_000;
+
+/** One judgment of a key: each subschema judged once (a `$ref` DAG is not walked once per path to it). */
+interface Judgment {
+  readonly key: string;
+  readonly root: unknown;
+  readonly seen: Map<object, boolean>;
+  visits: number;
+}
+
 /**
  * True when no value valid against `schema` can be an object holding `key`: the level (or an `allOf`
  * member, or every `anyOf`/`oneOf` member) is `false`, or lists no such property, has no
  * `patternProperties` and says `additionalProperties: false` — or `unevaluatedProperties: false` with no
- * `additionalProperties` and no keyword that could evaluate the key elsewhere.
+ * `additionalProperties` and no keyword that could evaluate the key elsewhere. Each subschema is judged
+ * once and at most MAX_VISITS of them (then: unknown), so a schema of `allOf`s of `$ref`s costs no more
+ * than its size (it cost width^depth: a 1.3 KB input schema took 2 s, a larger one minutes).
  */
-function levelExcludes(schema: unknown, key: string, root: unknown, depth: number): boolean {
-  const level = resolveRef(schema, root);
+function levelExcludes(schema: unknown, judgment: Judgment, depth: number): boolean {
+  const level = resolveRef(schema, judgment.root);
   if (level === false) return true;
   if (!isPlainObject(level) || depth > MAX_REF_DEPTH) return false;
+  const known = judgment.seen.get(level);
+  if (known !== undefined) return known;
+  if (++judgment.visits > MAX_VISITS) return false;
+  judgment.seen.set(level, false); // a cycle through `$ref`s reads as "not excluded" (unknown)
+  const excluded = judgeLevel(level, judgment, depth);
+  judgment.seen.set(level, excluded);
+  return excluded;
+}
+
+function judgeLevel(level: Record<string, unknown>, judgment: Judgment, depth: number): boolean {
+  const key = judgment.key;
   const properties = level.properties;
   if (!(isPlainObject(properties) && Object.hasOwn(properties, key)) && !hasPatterns(level)) {
     if (level.additionalProperties === false) return true;
@@ -43,12 +67,12 @@ function levelExcludes(schema: unknown, key: string, root: unknown, depth: numbe
       return true;
   }
   const all = level.allOf;
-  if (Array.isArray(all) && all.some((member) => levelExcludes(member, key, root, depth + 1))) return true;
+  if (Array.isArray(all) && all.some((member) => levelExcludes(member, judgment, depth + 1))) return true;
   for (const union of [level.anyOf, level.oneOf]) {
     if (
       Array.isArray(union) &&
       union.length > 0 &&
-      union.every((member) => levelExcludes(member, key, root, depth + 1))
+      union.every((member) => levelExcludes(member, judgment, depth + 1))
     )
       return true;
   }
@@ -68,7 +92,11 @@ export function schemaExcludesPath(root: unknown, path: Path): boolean {
     if (current === false) return true;
     if (!isPlainObject(current)) return false;
     // An index may be an array's (arrays hold no named keys, so a string segment is judged as a key).
-    if (typeof segment === "string" && levelExcludes(current, segment, root, 0)) return true;
+    if (
+      typeof segment === "string" &&
+      levelExcludes(current, { key: segment, root, seen: new Map(), visits: 0 }, 0)
+    )
+      return true;
     current = resolveRef(childSchema(current, segment), root);
   }
   return current === false;
