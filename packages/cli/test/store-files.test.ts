@@ -127,6 +127,12 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
         "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users (name) VALUES ('ada')",
       // tables of the store's names with other columns: this used to fail half way, the file half converted
       "clash.db": "CREATE TABLE threads (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE runs (x)",
+      // a meta table with a schema_version row does not make an older store: this used to gain the store's
+      // tables (meta.db) or have its threads table altered before failing (meta-clash.db)
+      "meta.db":
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '7'); CREATE TABLE users (id INTEGER)",
+      "meta-clash.db":
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '7'); CREATE TABLE threads (thread_id TEXT, other TEXT)",
     };
     for (const [file, sql] of Object.entries(databases)) {
       const app = new Sqlite(join(cwd, file));
@@ -155,7 +161,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
       });
     }
     expect(digests()).toEqual(before);
-    expect(readdirSync(cwd).sort()).toEqual(["app.db", "clash.db"]);
+    expect(readdirSync(cwd).sort()).toEqual(["app.db", "clash.db", "meta-clash.db", "meta.db"]);
   });
 
   it("commands that read leave a store byte for byte as it was, also with a --thread it does not hold", async () => {

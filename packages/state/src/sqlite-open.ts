@@ -104,7 +104,9 @@ function clashError(
 
 /**
  * Throws when a file that holds `kind` may not be made a store (see {@link SqliteOpenOptions.create}):
- * asked before, and again inside, the transaction that would create the schema, before it writes anything.
+ * asked before, and again inside, the transaction that would create the schema or migrate an older store,
+ * before it writes anything. Every file that holds tables is checked for clashes, an older store too
+ * ({@link storeFileKind} calls a file with clashes foreign already: this keeps the rule in one place).
  */
 function admitter(
   db: BetterSqlite3.Database,
@@ -113,19 +115,43 @@ function admitter(
 ): (kind: StoreFileKind) => void {
   return (kind: StoreFileKind): void => {
     if (create === false && (kind === "empty" || kind === "foreign")) throw notAStore(file, kind);
-    if (kind !== "foreign") return;
-    if (create === "if-empty") throw notAStore(file, kind);
+    if (kind === "empty") return;
+    if (kind === "foreign" && create === "if-empty") throw notAStore(file, kind);
     const clash = findSchemaClash(db);
     if (clash !== undefined) throw clashError(file, clash);
   };
 }
 
 /**
+ * Before a read-write connection opens a file with a `-wal` beside it: refuses the file, if it is to be
+ * refused, through a read connection (see {@link readConnection}). The read-write connection would fold
+ * the `-wal` into the file and remove `-wal` and `-shm` when it closes, so a refusal decided there changed
+ * the file's bytes. Errors other than a refusal are left to the read-write open, which meets them too.
+ */
+function refuseBeforeWriting(file: string, options: SqliteOpenOptions): void {
+  if (file === ":memory:" || !existsSync(`${file}-wal`)) return;
+  let db: BetterSqlite3.Database;
+  try {
+    db = readConnection(file, options);
+  } catch {
+    return;
+  }
+  try {
+    const admit = admitter(db, file, options.create);
+    retryWhileBusy(options.busyTimeoutMs, () => admit(storeFileKind(db)));
+  } finally {
+    db.close();
+  }
+}
+
+/**
  * A read-write connection to a store file that holds a complete store afterwards, or that was left as it
  * was: the schema is created in one transaction (see {@link ensureSchema}) and only then is the file
- * switched to WAL, so a refused or failed open changes nothing in it, journal mode included.
+ * switched to WAL, so a refused or failed open changes nothing in it, journal mode included; a file with
+ * a `-wal` beside it is refused before the read-write connection opens (see {@link refuseBeforeWriting}).
  */
 function openWritable(file: string, options: SqliteOpenOptions): OpenedSqlite {
+  refuseBeforeWriting(file, options);
   const db = new BetterSqlite3(file, { timeout: options.busyTimeoutMs });
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);

@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ObeliskError } from "@obelisk/core";
@@ -6,8 +7,8 @@ import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { commitOk, THREAD, write } from "./conformance/commit-fixtures.js";
 import { digest, refusal } from "./conformance/file-fixtures.js";
-import { ensureSchema } from "./internal/sqlite-schema.js";
-import { SCHEMA_TABLES } from "./internal/sqlite-tables.js";
+import { ensureSchema, storeFileKind } from "./internal/sqlite-schema.js";
+import { LATER_TABLES, SCHEMA_TABLES } from "./internal/sqlite-tables.js";
 import { createSqliteStore } from "./sqlite-store.js";
 
 const root = mkdtempSync(join(tmpdir(), "obelisk-foreign-"));
@@ -147,5 +148,114 @@ describe('sqlite store: create: "if-empty" (the CLI\'s writing commands)', () =>
     const store = createSqliteStore(file, { create: "if-empty" });
     expect(store.readState(THREAD)).toEqual({ n: 1 });
     await store.close();
+  });
+});
+
+/** A `meta` table of the store's shape holding a `schema_version` row, as another program may have one. */
+const META =
+  "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '7');";
+
+/** The store's schema of version 1 (no `threads.version`, none of the tables added since), as SQL. */
+const VERSION_1 = SCHEMA_TABLES.filter((table) => !LATER_TABLES.includes(table.name))
+  .map((table) => table.definition.replace(/,\s*version INTEGER NOT NULL DEFAULT 0/, ""))
+  .join(";\n");
+
+/** What `storeFileKind` tells of `file` (opened read-only). */
+function kindOf(file: string): string {
+  const db = new BetterSqlite3(file, { readonly: true });
+  try {
+    return storeFileKind(db);
+  } finally {
+    db.close();
+  }
+}
+
+describe("sqlite store: a meta table with a schema_version row does not make a store", () => {
+  it("another program's database with one is foreign: refused by if-empty, false and readonly, unchanged", () => {
+    const file = database(`${META} CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)`);
+    expect(kindOf(file)).toBe("foreign");
+    for (const options of [{ create: "if-empty" }, { create: false }, { readonly: true }] as const) {
+      const error = expectRefusedUnchanged(file, () => createSqliteStore(file, options));
+      expect(error.message).toContain("is not an Obelisk store (another program's database)");
+    }
+    expect(shape(file)).toEqual({ journal: "delete", tables: ["meta", "users"] });
+  });
+
+  it("one whose threads table has other columns is refused as a clash, its threads table not altered", () => {
+    const file = database(`${META} CREATE TABLE threads (thread_id TEXT, other TEXT)`);
+    const error = expectRefusedUnchanged(file, () => createSqliteStore(file));
+    expect(error.data).toMatchObject({ clash: "threads" });
+    expect(shape(file)).toEqual({ journal: "delete", tables: ["meta", "threads"] });
+  });
+
+  it("one with every table of an older store but one of them of other columns is foreign, not an older store", () => {
+    const file = database(
+      `${META} ${VERSION_1.replace("status TEXT NOT NULL, record", "state TEXT, record")};`,
+    );
+    expect(kindOf(file)).toBe("foreign");
+    const error = expectRefusedUnchanged(file, () => createSqliteStore(file));
+    expect(error.data).toMatchObject({ clash: "runs" });
+  });
+
+  it("one that lacks a table every store has is foreign, also with threads.version", () => {
+    const threads = SCHEMA_TABLES.find((table) => table.name === "threads")?.definition ?? "";
+    const file = database(`${META} ${threads}; CREATE TABLE users (id INTEGER)`);
+    expect(kindOf(file)).toBe("foreign");
+    expectRefusedUnchanged(file, () => createSqliteStore(file, { create: "if-empty" }));
+  });
+
+  it("a store of version 1 as its first builds wrote it (no snapshots, no run_calls) is older and upgraded", async () => {
+    const file = join(mkdtempSync(join(root, "v1-")), "state.db");
+    const first = createSqliteStore(file);
+    await commitOk(first, { callId: "a", writes: [write(["n"], 1)] });
+    await first.close();
+    const db = new BetterSqlite3(file);
+    db.exec(`ALTER TABLE threads DROP COLUMN version; UPDATE meta SET value = '1' WHERE key = 'schema_version';
+      DROP TABLE snapshots; DROP TABLE run_calls; PRAGMA journal_mode = DELETE`);
+    db.close();
+    expect(kindOf(file)).toBe("older");
+    const store = createSqliteStore(file, { create: "if-empty" });
+    expect(store.readState(THREAD)).toEqual({ n: 1 });
+    await store.close();
+    expect(kindOf(file)).toBe("store");
+  });
+
+  it("ensureSchema rolls everything back when the file is no complete store afterwards (migration included)", () => {
+    const file = database(`${META} CREATE TABLE threads (thread_id TEXT, other TEXT)`);
+    const before = digest(file);
+    const db = new BetterSqlite3(file);
+    // admitting the file anyway: the migration alters their threads table, which is still no store's
+    expect(() => ensureSchema(db, () => undefined)).toThrow(/not a complete store/);
+    db.close();
+    expect(digest(file)).toBe(before);
+    expect(shape(file)).toEqual({ journal: "delete", tables: ["meta", "threads"] });
+  });
+});
+
+describe("sqlite store: another program's database in WAL mode whose -wal holds changes", () => {
+  /** A WAL database whose writer exited without closing: its changes are in the -wal only. */
+  function walDatabase(sql: string): string {
+    const file = join(mkdtempSync(join(root, `wal-${++counter}-`)), "app.db");
+    const writer = `const D=require("better-sqlite3");const db=new D(${JSON.stringify(file)});db.pragma("journal_mode=WAL");db.pragma("wal_autocheckpoint=0");db.exec(${JSON.stringify(sql)});process.exit(0);`;
+    execFileSync(process.execPath, ["-e", writer], { cwd: import.meta.dirname });
+    return file;
+  }
+
+  it("a refusal leaves the file and its -wal byte for byte as they were, and -shm in place", () => {
+    for (const [sql, options] of [
+      ["CREATE TABLE users (id INTEGER); INSERT INTO users VALUES (1)", { create: "if-empty" }],
+      ["CREATE TABLE threads (id INTEGER); INSERT INTO threads VALUES (1)", {}],
+      ["CREATE TABLE users (id INTEGER); INSERT INTO users VALUES (1)", { create: false }],
+    ] as const) {
+      const file = walDatabase(sql);
+      const wal = `${file}-wal`;
+      const before = { file: digest(file), wal: digest(wal) };
+      expect(readFileSync(wal).length).toBeGreaterThan(0);
+      expectRefusedUnchanged(file, () => createSqliteStore(file, options));
+      expect({ file: digest(file), wal: digest(wal), shm: existsSync(`${file}-shm`) }).toEqual({
+        ...before,
+        shm: true,
+      });
+    }
   });
 });

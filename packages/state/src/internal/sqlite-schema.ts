@@ -1,5 +1,6 @@
 import type { Database, Statement } from "better-sqlite3";
-import { SCHEMA_INDEXES, SCHEMA_TABLES } from "./sqlite-tables.js";
+import { findSchemaClash } from "./sqlite-schema-clash.js";
+import { LATER_TABLES, SCHEMA_INDEXES, SCHEMA_TABLES } from "./sqlite-tables.js";
 
 /** Schema version stored in `meta`; bump with a migration when tables change. */
 export const SQLITE_SCHEMA_VERSION = 2;
@@ -112,24 +113,44 @@ function migrate(db: Database): void {
   );
 }
 
+/** The store's tables that every store has, of every schema version (see {@link LATER_TABLES}). */
+const FIRST_TABLES = SCHEMA_TABLES.filter((table) => !LATER_TABLES.includes(table.name)).map(
+  (table) => table.name,
+);
+
+/** True when `db` has a `meta` table whose `schema_version` row holds a whole number from 1. */
+function hasSchemaVersion(db: Database): boolean {
+  let row: { value?: unknown } | undefined;
+  try {
+    row = db.prepare("SELECT value FROM main.meta WHERE key = 'schema_version'").get() as typeof row;
+  } catch {
+    return false; // no `meta` table, or one of another shape
+  }
+  return row !== undefined && /^[1-9][0-9]*$/.test(String(row.value));
+}
+
 /**
  * What a file holds, read without writing: `store` (an Obelisk store of this schema version), `older` (one
- * that needs {@link ensureSchema} to bring it up to date), `empty` (no table: an empty or new file) or
- * `foreign` (another program's database). A store is recognised by the schema version row of its `meta`
- * table, which {@link ensureSchema} writes in the transaction that creates every table.
+ * that needs {@link ensureSchema} to bring it up to date), `empty` (no table, view, index or trigger: an
+ * empty or new file) or `foreign` (another program's database). A store, of this version or an older one,
+ * has all of these — a `meta` row alone does not make a store:
+ * - a `meta` table whose `schema_version` row holds a whole number (written in the transaction that
+ *   creates every table);
+ * - every store table of schema version 1 (all but {@link LATER_TABLES});
+ * - no object that clashes with the store's ({@link findSchemaClash}): every table of a store table's name
+ *   has exactly that table's columns, where an older store may lack the migrated ones (`threads.version`).
+ * It is `store` when `threads` has the `version` column of schema version 2, `older` when not.
  */
 export function storeFileKind(db: Database): "store" | "older" | "empty" | "foreign" {
-  const tables = db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'").all() as {
+  const objects = db.prepare("SELECT type, name FROM main.sqlite_master").all() as {
+    type: string;
     name: string;
   }[];
-  if (tables.length === 0) return "empty";
-  let row: unknown;
-  try {
-    row = db.prepare("SELECT value FROM main.meta WHERE key = 'schema_version'").get();
-  } catch {
-    return "foreign"; // no `meta` table, or one of another shape
-  }
-  if (row === undefined) return "foreign";
+  if (objects.length === 0) return "empty";
+  const tables = new Set(objects.filter((row) => row.type === "table").map((row) => row.name.toLowerCase()));
+  if (!tables.has("meta") || !hasSchemaVersion(db)) return "foreign";
+  if (FIRST_TABLES.some((name) => !tables.has(name))) return "foreign";
+  if (findSchemaClash(db) !== undefined) return "foreign";
   return hasThreadVersions(db) ? "store" : "older";
 }
 
@@ -176,9 +197,11 @@ export type StoreFileKind = ReturnType<typeof storeFileKind>;
  * Makes `db`'s file hold a complete store of this schema version, all at once or not at all: the tables and
  * indexes it lacks, the schema version row and the migration of an older store are written in one
  * IMMEDIATE transaction, after `admit` has seen what the file holds (it throws to refuse the file: nothing
- * was written; it is asked before the transaction too, so a refusal needs no write lock). A store that
- * lacks nothing is only read (no write lock is taken). The journal mode is not changed here (SQLite cannot
- * change it inside a transaction): the caller switches to WAL afterwards.
+ * was written; it is asked before the transaction too, so a refusal needs no write lock). Before it
+ * commits, the transaction checks that the file now is a complete store of this version (by
+ * {@link storeFileKind}, so also that no table clashes with the store's): if not, it throws and rolls
+ * everything back. A store that lacks nothing is only read (no write lock is taken). The journal mode is
+ * not changed here (SQLite cannot change it inside a transaction): the caller switches to WAL afterwards.
  */
 export function ensureSchema(db: Database, admit: (kind: StoreFileKind) => void): void {
   const kind = storeFileKind(db);
@@ -193,5 +216,12 @@ export function ensureSchema(db: Database, admit: (kind: StoreFileKind) => void)
       String(SQLITE_SCHEMA_VERSION),
     );
     migrate(db);
+    const missing = missingTables(db);
+    const now = storeFileKind(db);
+    if (now !== "store" || missing.length > 0) {
+      throw new Error(
+        `the file is not a complete store after creating its schema (${now}${missing.length > 0 ? `, lacking ${missing.map((table) => table.name).join(", ")}` : ""}): nothing was changed`,
+      );
+    }
   }).immediate();
 }

@@ -96,3 +96,11 @@ export const SCHEMA_INDEXES: readonly SchemaObject[] = [
  * to date (a half-created file of such a version is not another program's table).
  */
 export const MIGRATED_COLUMNS: Readonly<Record<string, readonly string[]>> = { threads: ["version"] };
+
+/**
+ * Tables added since schema version 1 without a new schema version (`snapshots`, `run_calls`): a store of
+ * any version may lack them, and opening it writable adds them. Every other table of {@link SCHEMA_TABLES}
+ * has been written, with its indexes, before the `schema_version` row by every build since the first: a
+ * store lacking one of them is not a store (see `storeFileKind`).
+ */
+export const LATER_TABLES: readonly string[] = ["snapshots", "run_calls"];
