@@ -5,6 +5,7 @@ import {
   addMissingTablesAsTemp,
   ensureSchema,
   prepareStatements,
+  SQLITE_SCHEMA_VERSION,
   type SqliteStatements,
   type StoreFileKind,
   storeFileKind,
@@ -108,12 +109,25 @@ function clashError(
  * before it writes anything. Every file that holds tables is checked for clashes, an older store too
  * ({@link storeFileKind} calls a file with clashes foreign already: this keeps the rule in one place).
  */
+/** The refusal of a store written by a newer schema version: this build would misread or damage it. */
+function newerStore(file: string): ObeliskError {
+  return new ObeliskError(
+    "STORE_ERROR",
+    `${file} is a store of a newer schema version than this Obelisk reads (${SQLITE_SCHEMA_VERSION})`,
+    {
+      hint: "open it with the Obelisk version that wrote it, or a newer one; it was left as it was",
+      data: { reason: "newer-version", file },
+    },
+  );
+}
+
 function admitter(
   db: BetterSqlite3.Database,
   file: string,
   create: SqliteOpenOptions["create"],
 ): (kind: StoreFileKind) => void {
   return (kind: StoreFileKind): void => {
+    if (kind === "newer") throw newerStore(file);
     if (create === false && (kind === "empty" || kind === "foreign")) throw notAStore(file, kind);
     if (kind === "empty") return;
     if (kind === "foreign" && create === "if-empty") throw notAStore(file, kind);
@@ -250,6 +264,7 @@ function openSnapshot(file: string, cause: unknown): BetterSqlite3.Database {
  */
 function existingSchema(db: BetterSqlite3.Database, file: string): SqliteStatements {
   const kind = storeFileKind(db);
+  if (kind === "newer") throw newerStore(file);
   if (kind === "empty" || kind === "foreign") throw notAStore(file, kind);
   if (kind === "older") {
     throw new ObeliskError(

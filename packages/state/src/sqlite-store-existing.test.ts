@@ -125,6 +125,21 @@ describe("sqlite store: opening a file that must already hold a store", () => {
     expect(store.readState(THREAD)).toEqual({ greeting: "hi" });
     await store.close();
   });
+
+  it("refuses a store of a newer schema version, writable or read-only, leaving it as it was", async () => {
+    const file = await storeFile(folder());
+    const db = new BetterSqlite3(file);
+    db.exec("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+    db.close();
+    const before = digest(file);
+    for (const options of [{}, { readonly: true }, { create: false }] as const) {
+      const error = refusal(() => createSqliteStore(file, options));
+      expect(error).toMatchObject({ code: "STORE_ERROR", data: { reason: "newer-version" } });
+      expect(error.message).toContain("newer schema version");
+    }
+    expect(digest(file)).toBe(before);
+    expect(readdirSync(join(file, ".."))).toEqual(["state.db"]);
+  });
 });
 
 describe("a store written by an older build (a table added since is missing)", () => {

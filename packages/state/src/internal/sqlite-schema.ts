@@ -141,7 +141,7 @@ function hasSchemaVersion(db: Database): boolean {
  *   has exactly that table's columns, where an older store may lack the migrated ones (`threads.version`).
  * It is `store` when `threads` has the `version` column of schema version 2, `older` when not.
  */
-export function storeFileKind(db: Database): "store" | "older" | "empty" | "foreign" {
+export function storeFileKind(db: Database): "store" | "older" | "newer" | "empty" | "foreign" {
   const objects = db.prepare("SELECT type, name FROM main.sqlite_master").all() as {
     type: string;
     name: string;
@@ -151,7 +151,16 @@ export function storeFileKind(db: Database): "store" | "older" | "empty" | "fore
   if (!tables.has("meta") || !hasSchemaVersion(db)) return "foreign";
   if (FIRST_TABLES.some((name) => !tables.has(name))) return "foreign";
   if (findSchemaClash(db) !== undefined) return "foreign";
+  if (schemaVersion(db) > SQLITE_SCHEMA_VERSION) return "newer";
   return hasThreadVersions(db) ? "store" : "older";
+}
+
+/** The `schema_version` row of a file {@link hasSchemaVersion} accepted. */
+function schemaVersion(db: Database): number {
+  const row = db.prepare("SELECT value FROM main.meta WHERE key = 'schema_version'").get() as {
+    value: unknown;
+  };
+  return Number(row.value);
 }
 
 /**
