@@ -9,6 +9,7 @@ import { referenceTypeMismatches, type WrittenTypesCache } from "./reference-typ
 import { type IndexedDiagnostic, sortDiagnostics } from "./sort-diagnostics.js";
 import { unreachableCall } from "./unreachable-calls.js";
 import { unresolvedReferences } from "./unresolved-references.js";
+import { CONDITIONAL_OPERAND, linksSummary, UNLINKED_OPERAND } from "./writer-table.js";
 
 /** What the plan-wide passes produce. */
 export interface ClosedPlan {
@@ -55,10 +56,14 @@ export function closePlan(
   const written: WrittenTypesCache = new Map();
   for (const entry of builder.entries.values()) {
     const index = entry.call.index;
-    for (const diagnostic of unresolvedReferences(builder, entry)) all.push({ index, diagnostic });
+    // Most calls have a writer for every operand and no conditional one: their references are not walked
+    // for REF_UNRESOLVED and UNREACHABLE (see `linksSummary`).
+    const summary = linksSummary(entry.writers);
+    if ((summary & UNLINKED_OPERAND) !== 0)
+      for (const diagnostic of unresolvedReferences(builder, entry)) all.push({ index, diagnostic });
     for (const diagnostic of referenceTypeMismatches(builder, entry, written))
       all.push({ index, diagnostic });
-    const unreachable = unreachableCall(entry);
+    const unreachable = (summary & CONDITIONAL_OPERAND) === 0 ? undefined : unreachableCall(entry);
     if (unreachable !== undefined) all.push({ index, diagnostic: unreachable });
   }
   const criticalPaths = dag.criticalPaths;

@@ -27,21 +27,19 @@ import {
 /** A parsed reference or template. */
 type ParsedString = Extract<ParameterValue, { type: "reference" | "template" }>;
 
-/** The alternatives `[[target]]` of an output path with one target (see `rememberOutputTarget`). */
-type OneTarget = readonly (readonly OutputTarget[])[];
-
 /**
  * Reference and template strings already parsed in this plan, by text: plans repeat the same references
- * (a path read by several calls), and a parsed value is immutable, so the calls share it. A text that so
- * far only a call's one-target output path had holds that path's alternatives, made a reference on first read.
+ * (a path read by several calls), and a parsed value is immutable, so the calls share it. A call's
+ * one-target output path is there too (see `rememberOutputTarget`).
  */
-export type ParsedStrings = Map<string, ParsedString | OneTarget>;
+export type ParsedStrings = Map<string, ParsedString>;
 
 /**
  * Remembers a one-target output path under its target's canonical text: a parameter string that is
  * exactly that text parses to a reference to the same kind and path (the text round-trips through the
  * parser), so its reader shares the writer's target, path and text instead of parsing copies of them,
- * which lived as long as the compiled plan.
+ * which lived as long as the compiled plan. The reference is made here, not at the first read: that was a
+ * second store into this map (of 10k entries in a 10k-call plan, a cache miss or two) per path read.
  */
 export function rememberOutputTarget(outputPath: OutputPath, parsedStrings: ParsedStrings): void {
   const alternatives = outputPath.alternatives;
@@ -49,7 +47,8 @@ export function rememberOutputTarget(outputPath: OutputPath, parsedStrings: Pars
   const targets = alternatives[0] as readonly OutputTarget[];
   if (targets.length !== 1) return;
   const text = (targets[0] as OutputTarget).text;
-  if (!parsedStrings.has(text)) parsedStrings.set(text, alternatives);
+  // What parseParameterString returns for the target's text, around the writer's own lists.
+  if (!parsedStrings.has(text)) parsedStrings.set(text, { type: "reference", expression: { alternatives } });
 }
 
 /** A location inside a call's parameters and its JSON Pointer there (e.g. `["inputs", 0]`, `/inputs/0`). */
@@ -263,15 +262,8 @@ function parseString(text: string, walk: Walk): void {
   const parsedStrings = options.parsedStrings;
   const known = parsedStrings?.get(text);
   if (known !== undefined) {
-    if (isParsed(known)) {
-      if (known.type === "template") checkTemplate(text, known, walk);
-      addReference(walk, known);
-    } else {
-      // What parseParameterString returns for the target's text, around the writer's own lists.
-      const value: ParsedString = { type: "reference", expression: { alternatives: known } };
-      parsedStrings?.set(text, value);
-      addReference(walk, value);
-    }
+    if (known.type === "template") checkTemplate(text, known, walk);
+    addReference(walk, known);
     return;
   }
   const parsed = parseParameterString(text, options.kinds, options.limits, options.templateExpressions);
@@ -334,8 +326,4 @@ function suspicious(
   walk.out.push(
     makeDiagnostic("REF_SUSPICIOUS", message, pointerOf(walk), { callId: walk.options.callId, hint }),
   );
-}
-
-function isParsed(known: ParsedString | OneTarget): known is ParsedString {
-  return !Array.isArray(known);
 }

@@ -88,6 +88,11 @@ export class PlanBuilder {
   planOrderIsTopological = true;
   /** Bumped on every added call (the lazily built graphology graph is rebuilt when it changed). */
   version = 0;
+  /**
+   * True once a compiled call's output has known types (a latent call's `_output`, or a tool with an
+   * output schema): until then every in-plan writer's type is unknown (see `referenceTypeMismatches`).
+   */
+  typedWriters = false;
   readonly #writers = new PathIndex<WriterEntry>((entry) => !OUTPUT_METHODS[entry.method].accumulating);
   /** The plan-order commits of accumulating co-writers (edges for cycle detection only). */
   readonly #commitOrder = new CommitOrder();
@@ -282,6 +287,7 @@ export class PlanBuilder {
     this.nodes.push(entry);
     this.calls.push(call);
     this.version++;
+    if (call.hasOutput || tool.outputSchema !== undefined) this.typedWriters = true;
     const total = alternatives.length;
     const method = call.outputMethod;
     for (let alternative = 0; alternative < total; alternative++) {

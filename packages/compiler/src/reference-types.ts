@@ -33,6 +33,8 @@ function writtenTypes(
   reference: Reference,
   cache: WrittenTypesCache,
 ): Types {
+  // No compiled call declares what it writes and no state schema narrows it: unknown, without the lookup.
+  if (!builder.typedWriters && builder.settings.context.stateSchema === undefined) return undefined;
   // One lookup: an unknown answer is kept as null.
   const known = cache.get(links);
   if (known !== undefined) return known ?? undefined;

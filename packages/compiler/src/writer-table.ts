@@ -26,6 +26,15 @@ class WriterTable implements ReadonlyMap<string, readonly WriterLink[]> {
     this.#rest = rest;
   }
 
+  /** `linksSummary` of this table, read from its fields. */
+  summary(): number {
+    let summary = summaryOf(this.#links);
+    const rest = this.#rest;
+    if (rest !== undefined)
+      for (let at = 1; at < rest.length; at += 2) summary |= summaryOf(rest[at] as readonly WriterLink[]);
+    return summary;
+  }
+
   get size(): number {
     return this.#rest === undefined ? 1 : 1 + this.#rest.length / 2;
   }
@@ -78,6 +87,30 @@ class WriterTable implements ReadonlyMap<string, readonly WriterLink[]> {
         map.set(rest[at] as string, rest[at + 1] as readonly WriterLink[]);
     return map;
   }
+}
+
+/** `linksSummary` bit: some operand has no in-plan writer. */
+export const UNLINKED_OPERAND = 1;
+/** `linksSummary` bit: some operand has one writer, and it writes the path in some alternatives only. */
+export const CONDITIONAL_OPERAND = 2;
+
+function summaryOf(links: readonly WriterLink[]): number {
+  if (links.length === 0) return UNLINKED_OPERAND;
+  return links.length === 1 && (links[0] as WriterLink).conditional ? CONDITIONAL_OPERAND : 0;
+}
+
+/**
+ * What the close passes need to know of a call's operands before walking its references (the table holds
+ * every operand's text): `UNLINKED_OPERAND` when one has no writer (else none can be REF_UNRESOLVED),
+ * `CONDITIONAL_OPERAND` when one has a single conditional writer (else the call cannot be UNREACHABLE).
+ * One pass over the table's fields instead of a walk through each reference's parsed value, whose objects
+ * in a large plan are far apart in memory.
+ */
+export function linksSummary(table: ReadonlyMap<string, readonly WriterLink[]>): number {
+  if (table instanceof WriterTable) return table.summary();
+  let summary = 0;
+  for (const links of table.values()) summary |= summaryOf(links);
+  return summary;
 }
 
 /** A writer group, as far as a table reads it. */
