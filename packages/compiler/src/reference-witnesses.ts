@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue, PathSegment } from "@obelisk/core";
 import { setOwn } from "@obelisk/core";
+import { ANNOTATION_KEYWORDS } from "./annotation-keywords.js";
 import { clearList } from "./clear-list.js";
 import type { ParamReference } from "./compiled-plan.js";
 
@@ -9,16 +10,10 @@ import type { ParamReference } from "./compiled-plan.js";
  * schema made of these only, replacing the value at one place changes the schema's issues at that place
  * and at its containers' enum/const only; every other issue stays the same.
  */
-const ISOLATING = new Set([
+const ISOLATING = new Set<string>([
   "$schema",
   "$comment",
-  "title",
-  "description",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
+  ...ANNOTATION_KEYWORDS,
   "type",
   "properties",
   "required",

@@ -1,3 +1,4 @@
+import { ANNOTATION_KEYWORDS } from "./annotation-keywords.js";
 import { definitionOf, type ZodDefinition } from "./jsonless-kinds.js";
 
 /** What zod's `override` hook is given for each schema it converted (zod 4.0 and later). */
@@ -7,15 +8,7 @@ interface OverrideContext {
 }
 
 /** The keywords that only annotate (2020-12 meta-data vocabulary): kept on a widened schema. */
-const ANNOTATIONS: ReadonlySet<string> = new Set([
-  "title",
-  "description",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-]);
+const ANNOTATIONS: ReadonlySet<string> = new Set(ANNOTATION_KEYWORDS);
 
 /** True for `z.preprocess(fn, inner)`: a pipe whose input side is a transform. */
 function isPreprocess(definition: ZodDefinition): boolean {

@@ -147,34 +147,30 @@ describe.each(storeKinds())("outcomes on the $name store", (kind) => {
     });
   });
 
-  it("satisfied accumulating co-writers of an evicted path all re-apply, in plan order", async () => {
+  /** Three push co-writers of †state.log ("a", "b", "a"), run, evicted, and sent again: the second run. */
+  const resentAfterEviction = async (firstRerun: boolean) => {
     const plan = ["a", "b", "a"].map((value, i) => ({
       _tool: "give",
       _id: `w${i}`,
       value,
       _outputPath: "†state.log",
       _outputMethod: "push",
+      ...(firstRerun && i === 0 ? { _rerun: true } : {}),
     }));
     await setup().run(plan);
     await engine.keepLastN("default", 0);
-    const again = await engine.run(plan);
+    return engine.run(plan);
+  };
+
+  it("satisfied accumulating co-writers of an evicted path all re-apply, in plan order", async () => {
+    const again = await resentAfterEviction(false);
     expect(Object.values(again.calls).map((call) => call.status)).toEqual(Array(3).fill("satisfied"));
     expect(counts.give).toBe(3);
     expect(again.state).toEqual({ log: ["a", "b", "a"] });
   });
 
   it("a co-writer that runs again and re-creates an evicted path makes the satisfied ones after it re-apply", async () => {
-    const plan = ["a", "b", "a"].map((value, i) => ({
-      _tool: "give",
-      _id: `w${i}`,
-      value,
-      _outputPath: "†state.log",
-      _outputMethod: "push",
-      ...(i === 0 ? { _rerun: true } : {}),
-    }));
-    await setup().run(plan);
-    await engine.keepLastN("default", 0);
-    const again = await engine.run(plan);
+    const again = await resentAfterEviction(true);
     expect(Object.values(again.calls).map((call) => call.status)).toEqual([
       "succeeded",
       "satisfied",
