@@ -40,18 +40,7 @@ const ISOLATING = new Set<string>([
 ]);
 
 /** Keywords a leaf schema may have for a witness to be known: the type and annotations. */
-const WITNESS_KEYS = new Set([
-  "$schema",
-  "$comment",
-  "title",
-  "description",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-  "type",
-]);
+const WITNESS_KEYS = new Set<string>(["$schema", "$comment", ...ANNOTATION_KEYWORDS, "type"]);
 
 /** A value of each JSON type that `{ "type": <it> }` accepts (never changed: ajv only reads values). */
 const WITNESS_BY_TYPE: Readonly<Record<string, JsonValue>> = {
