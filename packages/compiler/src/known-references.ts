@@ -16,7 +16,10 @@ export function knownReferenceDiagnostics(
   entry: CallEntry,
   out: Diagnostic[],
 ): boolean {
-  const found = [...unresolvedReferences(builder, entry, true), ...referenceTypeMismatches(builder, entry)];
+  const found = [
+    ...unresolvedReferences(builder, entry, true),
+    ...referenceTypeMismatches(builder, entry, new Map(), true),
+  ];
   for (const diagnostic of found) out.push(diagnostic);
   return found.some((diagnostic) => diagnostic.severity === "error");
 }

@@ -7,6 +7,7 @@ import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { jsonTypeOf, schemaAtPath, schemaTypes, someCompatible, typeCompatible } from "./schema-types.js";
 import { storedCallOutput } from "./stored-call-output.js";
+import { judgeOperand } from "./unresolved-references.js";
 
 type Types = Set<string> | undefined;
 
@@ -187,21 +188,31 @@ function gateExists(builder: PlanBuilder, entry: CallEntry, gate: readonly Refer
   return true;
 }
 
+/** True when some operand of a `&&` alternative certainly does not exist (REF_UNRESOLVED's own verdict). */
+function gateMissing(builder: PlanBuilder, entry: CallEntry, gate: readonly Reference[], atAdd: boolean) {
+  for (const operand of gate) if (judgeOperand(builder, entry, operand, atAdd) !== undefined) return true;
+  return false;
+}
+
 /**
  * Types an expression evaluates to: the last operand of any alternative, or of the first one whose
- * operands certainly exist (a fallback takes the first that exists: later ones cannot be its value).
+ * operands certainly exist (a fallback takes the first that exists: later ones cannot be its value). An
+ * alternative with an operand that certainly does not exist is skipped (the fallback never takes it);
+ * `atAdd` (streaming, the call just arrived): one a later call may still write is not skipped.
  */
 function expressionTypes(
   builder: PlanBuilder,
   entry: CallEntry,
   expression: InputExpression,
   cache: WrittenTypesCache,
+  atAdd: boolean,
 ): Types {
   const alternatives = expression.alternatives;
   if (alternatives.length === 1)
     return gateTypes(builder, entry, alternatives[0] as readonly Reference[], cache);
   const sets: Types[] = [];
   for (const gate of alternatives) {
+    if (gateMissing(builder, entry, gate, atAdd)) continue;
     if (gateExists(builder, entry, gate)) {
       sets.push(gateTypes(builder, entry, gate, cache));
       return union(sets);
@@ -248,6 +259,7 @@ export function referenceTypeMismatches(
   builder: PlanBuilder,
   entry: CallEntry,
   cache: WrittenTypesCache = new Map(),
+  atAdd = false,
 ): readonly Diagnostic[] {
   let out: Diagnostic[] | undefined;
   const inputSchema = entry.tool.inputSchema;
@@ -260,7 +272,7 @@ export function referenceTypeMismatches(
     const types =
       value.type === "template"
         ? new Set(["string"])
-        : expressionTypes(builder, entry, value.expression, cache);
+        : expressionTypes(builder, entry, value.expression, cache, atAdd);
     if (types === undefined || types.size === 0 || someCompatible(types, allowed)) continue;
     out ??= [];
     out.push(mismatch(value, types, allowed, reference.pointer, entry.call.id));
