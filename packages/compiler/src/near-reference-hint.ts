@@ -2,6 +2,7 @@ import type { JsonValue, Path, Reference } from "@obelisk/core";
 import { formatReference, nearestNames, valueAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import type { PlanBuilder } from "./plan-builder.js";
+import { schemaExcludesPath } from "./schema-excludes-path.js";
 import { schemaAtPath } from "./schema-types.js";
 import { storedCallOutput } from "./stored-call-output.js";
 
@@ -128,6 +129,7 @@ function nearPathHint(
   reference: Reference,
   start: number,
   knownNames: (parent: Path) => Set<string>,
+  allowed?: (prefix: Path) => boolean,
 ): NearHint | undefined {
   const path = reference.path;
   for (let depth = start; depth < path.length; depth++) {
@@ -135,7 +137,7 @@ function nearPathHint(
     if (typeof segment !== "string") return undefined;
     const parent = path.slice(0, depth);
     const names = knownNames(parent);
-    if (names.has(segment)) continue;
+    if (names.has(segment) || allowed?.(path.slice(0, depth + 1)) === true) continue;
     const [near] = nearestNames(segment, names, 1);
     if (near === undefined) return undefined;
     const fixed = formatReference(reference.kind, [...parent, near, ...path.slice(depth + 1)]);
@@ -163,5 +165,23 @@ export function nearReferenceHint(builder: PlanBuilder, reference: Reference): N
   if (given >= MAX_NEAR_HINTS) return undefined;
   hintsGiven.set(builder, given + 1);
   if (reference.kind === "calls") return nearCallHint(builder, reference);
-  return nearPathHint(reference, 0, (parent) => knownNamesBelow(builder, reference.kind, parent));
+  return nearPathHint(
+    reference,
+    0,
+    (parent) => knownNamesBelow(builder, reference.kind, parent),
+    schemaAllows(builder, reference),
+  );
+}
+
+/**
+ * For `†input` judged by its schemas alone (no input given): a prefix the schemas do not exclude is not
+ * where the path goes wrong (`†input.b.y` with `b` allowed by `additionalProperties` and `y` excluded below
+ * it is corrected at `y`, not at `b`: decision 0018).
+ */
+function schemaAllows(builder: PlanBuilder, reference: Reference): ((prefix: Path) => boolean) | undefined {
+  const { context, planInputSchema } = builder.settings;
+  if (reference.kind !== "input" || context.input !== undefined) return undefined;
+  const schemas = [planInputSchema, context.inputSchema].filter((schema) => schema !== undefined);
+  if (schemas.length === 0) return undefined;
+  return (prefix) => !schemas.some((schema) => schemaExcludesPath(schema, prefix));
 }

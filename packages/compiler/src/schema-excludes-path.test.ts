@@ -78,6 +78,17 @@ describe("an input path is unresolved without the input only when its schema cer
     expect(schemaExcludesPath({ additionalProperties: false }, [0])).toBe(false);
   });
 
+  it("the did-you-mean corrects the segment the schema excludes, not an allowed one above it", () => {
+    const inputSchema = {
+      properties: { a: {} },
+      additionalProperties: { properties: { z: {} }, additionalProperties: false },
+    };
+    const plan = { type: "plan", inputSchema, plan: [{ _tool: "log", message: "†input.b.y" }] };
+    const [diagnostic] = compile(plan, registry).diagnostics;
+    expect(diagnostic?.code).toBe("REF_UNRESOLVED");
+    expect(diagnostic?.hint).toMatch(/^did you mean "†input\.b\.z"\?/);
+  });
+
   it("the certain case keeps its did-you-mean; the input itself still decides when given", () => {
     const inputSchema = withA({ properties: { name: {} }, additionalProperties: false });
     const plan = { type: "plan", inputSchema, plan: [{ _tool: "log", message: "†input.nmae" }] };
