@@ -167,6 +167,16 @@ describe("parsePlanText: numbers a double cannot hold", () => {
     expect(parsePlanText(text).diagnostics[0]?.message).toContain("too small");
   });
 
+  it("text nested deeper than the parser's stack (only with a huge maxDepth) is PLAN_LIMIT, not a syntax error", () => {
+    const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+    const result = parsePlanText(deep, {
+      limits: { maxDepth: Number.POSITIVE_INFINITY, maxDocumentBytes: 1e7 },
+    });
+    expect(result.diagnostics).toMatchObject([
+      { code: "PLAN_LIMIT", pointer: "", hint: expect.stringContaining("maxDepth") },
+    ]);
+  });
+
   it("ignores a leading byte order mark (positions are counted after it)", () => {
     const result = parsePlanText('\uFEFF[{"_tool":"a","v":1e999}]');
     expect(codes('\uFEFF[{"_tool":"a"}]')).toEqual([]);

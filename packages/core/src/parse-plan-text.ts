@@ -37,7 +37,7 @@ function describeParseError(error: ParseError): string {
 }
 
 /** Parses with jsonc-parser in strict JSON mode; returns the tree or the first syntax error. */
-function strictParse(text: string): { root?: Node; error?: ParseError } {
+function strictParse(text: string): { root?: Node; error?: ParseError; overflow?: true } {
   const errors: ParseError[] = [];
   try {
     const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
@@ -45,8 +45,8 @@ function strictParse(text: string): { root?: Node; error?: ParseError } {
     if (error !== undefined) return { error };
     return root === undefined ? { error: { error: 4, offset: 0, length: 0 } } : { root };
   } catch {
-    // Defensive: the parser recursing too deep (depth is pre-scanned, so only with a huge maxDepth).
-    return { error: { error: 4, offset: 0, length: 0 } };
+    // The parser recursing past the stack: depth is pre-scanned, so only with a huge maxDepth.
+    return { overflow: true };
   }
 }
 
@@ -96,7 +96,12 @@ export function parsePlanText(source: string, options: ParsePlanTextOptions = {}
     const sourceMap = createSourceMap(text, undefined, new Map([[tooDeep.pointer, tooDeep]]));
     return { sourceMap, diagnostics: [depthLimitDiagnostic(tooDeep.pointer, limits)] };
   }
-  const { root, error } = strictParse(text);
+  const { root, error, overflow } = strictParse(text);
+  if (overflow === true) {
+    const message =
+      "the document is nested too deeply to be parsed (more levels than the parser's stack holds)";
+    return { diagnostics: [planDiagnostic("PLAN_LIMIT", message, "", "lower maxDepth (the default is 64)")] };
+  }
   if (root === undefined) {
     const what = error === undefined ? "invalid JSON" : describeParseError(error);
     return syntaxErrorResult(text, error?.offset ?? 0, error?.length ?? 1, what);
