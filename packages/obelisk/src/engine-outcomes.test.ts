@@ -179,7 +179,7 @@ describe.each(storeKinds())("outcomes on the $name store", (kind) => {
     expect(again.state).toEqual({ log: ["a", "b", "a"] });
   });
 
-  it("satisfied co-writers of a path that still exists write nothing (their parts overlap by design)", async () => {
+  it("re-sending co-writers of one path, in a batch or streamed, leaves the state as the plan made it", async () => {
     const plan = [
       { _tool: "give", _id: "m1", value: { a: { x: 1 } }, _outputPath: "†state.o", _outputMethod: "merge" },
       { _tool: "give", _id: "m2", value: { a: { x: 2 } }, _outputPath: "†state.o", _outputMethod: "merge" },
@@ -187,12 +187,21 @@ describe.each(storeKinds())("outcomes on the $name store", (kind) => {
       { _tool: "give", _id: "p2", value: "y", _outputPath: "†state.l", _outputMethod: "push" },
     ];
     const first = await setup().run(plan);
+    expect(first.state).toEqual({ o: { a: { x: 2 } }, l: ["x", "y"] });
     const again = await engine.run(plan);
-    expect(Object.values(again.calls).map((call) => [call.status, call.wrote])).toEqual(
-      Array(4).fill(["satisfied", []]),
-    );
+    expect(Object.values(again.calls).map((call) => call.status)).toEqual(Array(4).fill("satisfied"));
+    // the push co-writers' items are there; m1's x was replaced by m2's by design: m1 is re-applied, then m2
+    expect(Object.values(again.calls).map((call) => call.wrote.length)).toEqual([1, 1, 0, 0]);
     expect(again.state).toEqual(first.state);
-    expect(again.state).toEqual({ o: { a: { x: 2 } }, l: ["x", "y"] });
+    const stream = await engine.open({});
+    for (const call of plan) stream.add(call);
+    const streamed = await stream.close();
+    expect(Object.values(streamed.calls).map((call) => call.status)).toEqual(Array(4).fill("satisfied"));
+    expect(streamed.state).toEqual(first.state);
+    // a hand edit that drops a co-writer's part is repaired, in either mode
+    await engine.set("default", "†state.l", ["y"]);
+    await engine.set("default", "†state.o", { a: {} });
+    expect((await engine.run(plan)).state).toEqual({ o: { a: { x: 2 } }, l: ["y", "x"] });
   });
 
   it("a satisfied call without an output path keeps its stored output readable by its dependents", async () => {

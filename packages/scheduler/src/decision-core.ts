@@ -297,11 +297,6 @@ export class DecisionCore {
     }
   }
 
-  /** True when more than one call of the plan (so far) accumulates into the target `text`. */
-  coWritten(text: string): boolean {
-    return (this.groups.get(text)?.length ?? 0) > 1;
-  }
-
   /** Registers a call in the accumulation group of each target it may write with an accumulating method. */
   private joinGroups(slot: CallSlot): void {
     const outputPath = slot.call.outputPath;

@@ -32,7 +32,7 @@ import { resolveRetryPolicy } from "./retry-delay.js";
 import { callEndEvent, type RunEvent } from "./run-event.js";
 import type { CallRun, ExecutionResult, PendingResult, RunnerOptions } from "./runner-types.js";
 import { SerialSteps } from "./serial-steps.js";
-import type { Reapplication } from "./state-writes.js";
+import { newReapplication, type Reapplication } from "./state-writes.js";
 import { systemTimers, type Timers } from "./timers.js";
 import { WorkingContext } from "./working-context.js";
 
@@ -72,10 +72,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   /** Results waiting for the group commit at the end of the drain (stores with `commitCalls`). */
   private grouped: number[] = [];
   /** What decides a satisfied call's re-application (see `missingWrites`). */
-  private readonly reapplication: Reapplication = {
-    rebuilding: new Set<string>(),
-    coWritten: (text) => this.core.coWritten(text),
-  };
+  private readonly reapplication: Reapplication = newReapplication();
   private readonly policies = new Map<string, RetryPolicy>();
   readonly runId: string;
   readonly threadId: string;
