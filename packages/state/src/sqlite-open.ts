@@ -103,12 +103,6 @@ function clashError(
   );
 }
 
-/**
- * Throws when a file that holds `kind` may not be made a store (see {@link SqliteOpenOptions.create}):
- * asked before, and again inside, the transaction that would create the schema or migrate an older store,
- * before it writes anything. Every file that holds tables is checked for clashes, an older store too
- * ({@link storeFileKind} calls a file with clashes foreign already: this keeps the rule in one place).
- */
 /** The refusal of a store written by a newer schema version: this build would misread or damage it. */
 function newerStore(file: string): ObeliskError {
   return new ObeliskError(
@@ -121,6 +115,12 @@ function newerStore(file: string): ObeliskError {
   );
 }
 
+/**
+ * Throws when a file that holds `kind` may not be made a store (see {@link SqliteOpenOptions.create}):
+ * asked before, and again inside, the transaction that would create the schema or migrate an older store,
+ * before it writes anything. Every file that holds tables is checked for clashes, an older store too
+ * ({@link storeFileKind} calls a file with clashes foreign already: this keeps the rule in one place).
+ */
 function admitter(
   db: BetterSqlite3.Database,
   file: string,

@@ -129,7 +129,10 @@ describe("sqlite store: opening a file that must already hold a store", () => {
   it("refuses a store of a newer schema version, writable or read-only, leaving it as it was", async () => {
     const file = await storeFile(folder());
     const db = new BetterSqlite3(file);
-    db.exec("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+    // a later schema changed a table's columns: still a newer store, not another program's database
+    db.exec(
+      "UPDATE meta SET value = '99' WHERE key = 'schema_version'; ALTER TABLE threads ADD COLUMN label TEXT",
+    );
     db.close();
     const before = digest(file);
     for (const options of [{}, { readonly: true }, { create: false }] as const) {

@@ -153,7 +153,7 @@ describe('sqlite store: create: "if-empty" (the CLI\'s writing commands)', () =>
 
 /** A `meta` table of the store's shape holding a `schema_version` row, as another program may have one. */
 const META =
-  "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '7');";
+  "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '1');";
 
 /** The store's schema of version 1 (no `threads.version`, none of the tables added since), as SQL. */
 const VERSION_1 = SCHEMA_TABLES.filter((table) => !LATER_TABLES.includes(table.name))
@@ -195,6 +195,12 @@ describe("sqlite store: a meta table with a schema_version row does not make a s
     expect(kindOf(file)).toBe("foreign");
     const error = expectRefusedUnchanged(file, () => createSqliteStore(file));
     expect(error.data).toMatchObject({ clash: "runs" });
+  });
+
+  it("a newer schema version counts only with a store's threads and runs tables; a meta row alone is foreign", () => {
+    const file = database(`${META.replace("'1'", "'99'")} CREATE TABLE users (id INTEGER)`);
+    expect(kindOf(file)).toBe("foreign");
+    expectRefusedUnchanged(file, () => createSqliteStore(file, { create: "if-empty" }));
   });
 
   it("one that lacks a table every store has is foreign, also with threads.version", () => {

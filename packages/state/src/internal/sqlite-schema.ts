@@ -149,9 +149,11 @@ export function storeFileKind(db: Database): "store" | "older" | "newer" | "empt
   if (objects.length === 0) return "empty";
   const tables = new Set(objects.filter((row) => row.type === "table").map((row) => row.name.toLowerCase()));
   if (!tables.has("meta") || !hasSchemaVersion(db)) return "foreign";
+  // A later schema may have added, changed or dropped tables: its version decides before their shapes do.
+  if (schemaVersion(db) > SQLITE_SCHEMA_VERSION && tables.has("threads") && tables.has("runs"))
+    return "newer";
   if (FIRST_TABLES.some((name) => !tables.has(name))) return "foreign";
   if (findSchemaClash(db) !== undefined) return "foreign";
-  if (schemaVersion(db) > SQLITE_SCHEMA_VERSION) return "newer";
   return hasThreadVersions(db) ? "store" : "older";
 }
 
