@@ -77,10 +77,20 @@ const THROWN_KEYS = 10;
 
 /** `: keys a, b, …` of a thrown object (its own enumerable keys, the first few): what it was, at least. */
 function keysOf(value: object): string {
+  if (Array.isArray(value)) return ` (an array of ${value.length} items)`;
   const keys = Object.keys(value);
   if (keys.length === 0) return "";
-  const shown = keys.slice(0, THROWN_KEYS).map((key) => (key.length > 40 ? `${key.slice(0, 40)}…` : key));
+  // each key as JSON (quoted, control characters escaped), cut without splitting a surrogate pair
+  const shown = keys
+    .slice(0, THROWN_KEYS)
+    .map((key) => JSON.stringify(key.length > 40 ? cutText(key, 40) : key));
   return ` with keys ${shown.join(", ")}${keys.length > THROWN_KEYS ? ", …" : ""}`;
+}
+
+/** The first `chars` UTF-16 units of `text`, one fewer when that would end on half a surrogate pair, and "…". */
+function cutText(text: string, chars: number): string {
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(chars - 1)) ? chars - 1 : chars;
+  return `${text.slice(0, end)}…`;
 }
 
 /** A thrown value that is no error: its compact JSON (cut), so `{ status: 429 }` does not read "[object Object]". */
@@ -90,11 +100,7 @@ function describeThrown(value: unknown): string {
   if (!json.ok) return `a non-error object was thrown (not JSON, or too large to show)${keysOf(value)}`;
   const text = JSON.stringify(json.value);
   if (text.length <= THROWN_TEXT_CHARS) return `a non-error value was thrown: ${text}`;
-  // never end on half a surrogate pair
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(THROWN_TEXT_CHARS - 1))
-    ? THROWN_TEXT_CHARS - 1
-    : THROWN_TEXT_CHARS;
-  return `a non-error value was thrown: ${text.slice(0, end)}…`;
+  return `a non-error value was thrown: ${cutText(text, THROWN_TEXT_CHARS)}`;
 }
 
 /**

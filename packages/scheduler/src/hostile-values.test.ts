@@ -136,9 +136,16 @@ describe("hostile values", () => {
     const long = toRecordedError({ text: `${"a".repeat(190)}😀😀` }).message;
     expect(long.endsWith("a…")).toBe(true); // the emoji that straddles the cut is left out whole
     expect(toRecordedError({ big: "x".repeat(10_000), code: 7 }).message).toBe(
-      "a non-error object was thrown (not JSON, or too large to show) with keys big, code",
+      'a non-error object was thrown (not JSON, or too large to show) with keys "big", "code"',
     );
     expect(toRecordedError("plain text")).toEqual({ name: "Error", message: "plain text" });
+    const oddKeys = toRecordedError({
+      [`${"k".repeat(39)}😀`]: 1,
+      "a\nb": 2,
+      big: "x".repeat(5_000),
+    }).message;
+    expect(oddKeys).toContain(`with keys "${"k".repeat(39)}…", "a\\nb", "big"`);
+    expect(toRecordedError(Array(5_000).fill("xx")).message).toContain("(an array of 5000 items)");
   });
 
   it.each([
