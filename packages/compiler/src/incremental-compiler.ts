@@ -5,6 +5,7 @@ import { internalFailure, lazyGraph } from "./compile.js";
 import { type CompileOptions, resolveCompileOptions } from "./compile-options.js";
 import type { CompiledCall, CompiledPlan, PlanGraph } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
+import { startHintPass } from "./near-reference-hint.js";
 import { type AddCallResult, PlanBuilder } from "./plan-builder.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -82,6 +83,7 @@ export function createIncrementalCompiler(
         for (const diagnostic of refused) builder.diagnostics.push({ index, diagnostic });
         return { ok: false, diagnostics: refused };
       }
+      startHintPass(builder); // each arriving call gets its own did-you-mean budget
       return builder.add({ value: checked.value, pointer, index });
     } catch (error) {
       const diagnostic = makeDiagnostic(
@@ -105,6 +107,7 @@ export function createIncrementalCompiler(
     let hash: PlanHash = "sha256:";
     try {
       hash = planHash(document);
+      startHintPass(builder);
       const plan = closePlan(builder, [], source);
       const graph = lazyGraph(builder, plan.criticalPaths);
       closed = {

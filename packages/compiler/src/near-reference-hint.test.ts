@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { exampleTools } from "./__fixtures__/tools.js";
 import { compile } from "./compile.js";
 import type { CompileContext } from "./compiled-plan.js";
+import { createIncrementalCompiler } from "./incremental-compiler.js";
 import { MAX_NEAR_HINTS } from "./near-reference-hint.js";
 import { createToolRegistry } from "./tool-registry.js";
 
@@ -160,5 +161,14 @@ describe("REF_UNRESOLVED did-you-mean at scale", () => {
     expect(hints).toHaveLength(MAX_NEAR_HINTS + 3);
     expect(hints.filter((hint) => hint.startsWith("did you mean"))).toHaveLength(MAX_NEAR_HINTS);
     expect(hints.at(-1)).toBe("the thread's state has no value there and no call of this plan writes it");
+  });
+
+  it("streaming: each arriving call has its own budget, so refused calls do not use up later ones' hints", () => {
+    const compiler = createIncrementalCompiler(registry, { context: { input: { name: "n" } } });
+    for (let i = 0; i < MAX_NEAR_HINTS + 5; i++) {
+      const added = compiler.addCall({ _tool: "log", message: "†input.nmae" });
+      expect(added.ok).toBe(false);
+      if (!added.ok) expect(added.diagnostics[0]?.hint).toMatch(/^did you mean "†input\.name"\?/);
+    }
   });
 });

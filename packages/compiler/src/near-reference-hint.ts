@@ -10,10 +10,18 @@ import { storedCallOutput } from "./stored-call-output.js";
 const MAX_CANDIDATES = 5000;
 /** At most this many calls of a tool are named when a tool name stands where a call id belongs. */
 const MAX_TOOL_CALLS = 3;
-/** At most this many did-you-mean hints per plan (compile or stream); later unresolved references get none. */
+/** At most this many did-you-mean hints per plan (per arriving call and at close when streaming). */
 export const MAX_NEAR_HINTS = 200;
-/** Hints computed so far, per plan builder. */
+/** Hints computed so far, per plan builder (in the current pass, when streaming). */
 const hintsGiven = new WeakMap<PlanBuilder, number>();
+
+/**
+ * Starts a new did-you-mean budget for `builder`: streaming gives each arriving call (and the close) its
+ * own, so calls refused earlier do not use up the hints of the ones that come after.
+ */
+export function startHintPass(builder: PlanBuilder): void {
+  hintsGiven.delete(builder);
+}
 
 /** What the call-id hints need of a builder, gathered in one pass per builder version (only when asked). */
 interface CallNames {
