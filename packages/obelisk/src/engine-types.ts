@@ -239,7 +239,10 @@ export interface Engine {
   start(plan: unknown, options?: RunOptions): RunHandle;
   /** Opens a streaming run (takes the thread lock until `close`). */
   open(options?: OpenOptions): Promise<StreamingRun>;
-  /** Re-runs a recorded run's plan with its input on its thread (satisfied calls skip). RUN_NOT_FOUND when unknown. */
+  /**
+   * Re-runs a recorded run's plan with its input on its thread (satisfied calls skip). RUN_NOT_FOUND when
+   * unknown. The run's `context` (host-kind values) is not recorded: give it again in `options.context`.
+   */
   resume(
     runId: string,
     options?: Omit<RunOptions, "threadId" | "input" | "approvedHash">,
