@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { codePointLength, codePointSlice } from "./code-points.js";
+import { codePointLength, codePointSlice, cutIndex, cutText } from "./code-points.js";
 
 describe("characters are code points (SPEC §8: string lengths labelled as characters)", () => {
   it("counts a surrogate pair once and a lone surrogate once", () => {
@@ -28,5 +28,16 @@ describe("characters are code points (SPEC §8: string lengths labelled as chara
       }),
       { seed: 20_240_601, numRuns: 500 },
     );
+  });
+});
+
+describe("cutText / cutIndex", () => {
+  it("keeps short text whole and cuts long text at max units, one fewer rather than split a pair", () => {
+    expect(cutText("abc", 3)).toBe("abc");
+    expect(cutText("abcd", 3)).toBe("abc…");
+    expect(cutText("ab😀c", 3)).toBe("ab…");
+    expect(cutIndex("ab😀c", 3)).toBe(2);
+    expect(cutIndex("ab😀c", 4)).toBe(4);
+    expect(cutIndex("ab", 5)).toBe(2);
   });
 });

@@ -37,3 +37,14 @@ export function codePointSlice(text: string, offset: number, limit: number): str
   const begin = unitIndex(text, offset, 0, 0);
   return text.slice(begin, unitIndex(text, offset + limit, begin, offset));
 }
+
+/** How many code units of `text` to keep within `max`: `max`, one fewer when that would split a surrogate pair. */
+export function cutIndex(text: string, max: number): number {
+  if (text.length <= max) return text.length;
+  return max > 0 && isHigh(text.charCodeAt(max - 1)) ? max - 1 : max;
+}
+
+/** `text` within `max` code units (never half a surrogate pair), with `…` after it when it was longer. */
+export function cutText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, cutIndex(text, max))}…`;
+}

@@ -4,7 +4,7 @@ export { applyOutputInPlace } from "./apply-output-in-place.js";
 export { assertNever } from "./assert-never.js";
 export { CALL_ID_PATTERN, isValidCallId } from "./call-id.js";
 export { canonicalJson } from "./canonical-json.js";
-export { codePointLength, codePointSlice } from "./code-points.js";
+export { codePointLength, codePointSlice, cutIndex, cutText } from "./code-points.js";
 export type { Diagnostic, SourcePosition } from "./diagnostic.js";
 export type { DiagnosticCode, ObeliskCode, RuntimeErrorCode, Severity } from "./diagnostic-codes.js";
 export { DIAGNOSTIC_CODES, RUNTIME_ERROR_CODES, severityOf } from "./diagnostic-codes.js";

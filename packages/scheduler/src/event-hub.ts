@@ -1,5 +1,5 @@
 import { isBranchResult } from "@obelisk/compiler";
-import { type JsonValue, toJsonValue } from "@obelisk/core";
+import { cutText, type JsonValue, toJsonValue } from "@obelisk/core";
 import type { RecordedError } from "@obelisk/state";
 import { isThenable } from "./awaitable.js";
 import type { RunEvent, RunObserver } from "./run-event.js";
@@ -81,16 +81,8 @@ function keysOf(value: object): string {
   const keys = Object.keys(value);
   if (keys.length === 0) return "";
   // each key as JSON (quoted, control characters escaped), cut without splitting a surrogate pair
-  const shown = keys
-    .slice(0, THROWN_KEYS)
-    .map((key) => JSON.stringify(key.length > 40 ? cutText(key, 40) : key));
+  const shown = keys.slice(0, THROWN_KEYS).map((key) => JSON.stringify(cutText(key, 40)));
   return ` with keys ${shown.join(", ")}${keys.length > THROWN_KEYS ? ", …" : ""}`;
-}
-
-/** The first `chars` UTF-16 units of `text`, one fewer when that would end on half a surrogate pair, and "…". */
-function cutText(text: string, chars: number): string {
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(chars - 1)) ? chars - 1 : chars;
-  return `${text.slice(0, end)}…`;
 }
 
 /** A thrown value that is no error: its compact JSON (cut), so `{ status: 429 }` does not read "[object Object]". */

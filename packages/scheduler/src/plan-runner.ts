@@ -2,6 +2,7 @@ import { setMaxListeners } from "node:events";
 import type { CompiledCall, RegisteredTool, RetryPolicy } from "@obelisk/compiler";
 import {
   assertNever,
+  cutText,
   DEFAULT_LIMITS,
   deepFreeze,
   type JsonObject,
@@ -625,8 +626,5 @@ function cancelReason(signal: AbortSignal): string {
     detail = undefined; // a reason that cannot be read adds nothing
   }
   if (detail === undefined || detail.trim() === "") return "run cancelled";
-  if (detail.length <= CANCEL_REASON_CHARS) return `run cancelled: ${detail}`;
-  const high = /[\uD800-\uDBFF]/.test(detail.charAt(CANCEL_REASON_CHARS - 1)); // never half a surrogate pair
-  const cut = `${detail.slice(0, high ? CANCEL_REASON_CHARS - 1 : CANCEL_REASON_CHARS)}…`;
-  return `run cancelled: ${cut}`;
+  return `run cancelled: ${cutText(detail, CANCEL_REASON_CHARS)}`;
 }
