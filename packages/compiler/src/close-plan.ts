@@ -6,7 +6,7 @@ import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { analyzeDag } from "./plan-dag.js";
 import { referenceTypeMismatches, type WrittenTypesCache } from "./reference-types.js";
-import { type IndexedDiagnostic, sortDiagnostics } from "./sort-diagnostics.js";
+import { sortDiagnostics } from "./sort-diagnostics.js";
 import { unreachableCall } from "./unreachable-calls.js";
 import { unresolvedReferences } from "./unresolved-references.js";
 import { CONDITIONAL_OPERAND, linksSummary, UNLINKED_OPERAND } from "./writer-table.js";
@@ -21,19 +21,18 @@ export interface ClosedPlan {
   readonly autoIdsUsed: number;
 }
 
-function cycleDiagnostics(builder: PlanBuilder, cycles: readonly string[][]): IndexedDiagnostic[] {
+function cycleDiagnostics(builder: PlanBuilder, cycles: readonly string[][]): Diagnostic[] {
   return cycles.map((path) => {
     const start = builder.entries.get(path[0] as string);
     const text = cycleText(path);
     const pointer = start?.call.pointer ?? "";
     const steps = commitOrderSteps(path, builder.entries);
     const message = `calls form a cycle: ${text}${steps === undefined ? "" : ` (${steps.explanation})`}`;
-    const diagnostic = makeDiagnostic("CYCLE", message, pointer, {
+    return makeDiagnostic("CYCLE", message, pointer, {
       callId: path[0],
       hint: steps === undefined ? text : `${text}: ${steps.advice}`,
       related: path.slice(0, -1),
     });
-    return { index: start?.call.index ?? -1, diagnostic };
   });
 }
 
@@ -43,28 +42,21 @@ function cycleDiagnostics(builder: PlanBuilder, cycles: readonly string[][]): In
  */
 export function closePlan(
   builder: PlanBuilder,
-  extra: readonly IndexedDiagnostic[],
+  extra: readonly Diagnostic[],
   document: unknown,
   sourceMap?: SourceMap,
 ): ClosedPlan {
   const dag = analyzeDag(builder.nodes, builder.planOrderIsTopological);
-  const all: IndexedDiagnostic[] = [
-    ...extra,
-    ...builder.diagnostics,
-    ...cycleDiagnostics(builder, dag.cycles),
-  ];
+  const all: Diagnostic[] = [...extra, ...builder.diagnostics, ...cycleDiagnostics(builder, dag.cycles)];
   const written: WrittenTypesCache = new Map();
   for (const entry of builder.entries.values()) {
-    const index = entry.call.index;
     // Most calls have a writer for every operand and no conditional one: their references are not walked
     // for REF_UNRESOLVED and UNREACHABLE (see `linksSummary`).
     const summary = linksSummary(entry.writers);
-    if ((summary & UNLINKED_OPERAND) !== 0)
-      for (const diagnostic of unresolvedReferences(builder, entry)) all.push({ index, diagnostic });
-    for (const diagnostic of referenceTypeMismatches(builder, entry, written))
-      all.push({ index, diagnostic });
+    if ((summary & UNLINKED_OPERAND) !== 0) all.push(...unresolvedReferences(builder, entry));
+    all.push(...referenceTypeMismatches(builder, entry, written));
     const unreachable = (summary & CONDITIONAL_OPERAND) === 0 ? undefined : unreachableCall(entry);
-    if (unreachable !== undefined) all.push({ index, diagnostic: unreachable });
+    if (unreachable !== undefined) all.push(unreachable);
   }
   const criticalPaths = dag.criticalPaths;
   const diagnostics = sortDiagnostics(all, document, sourceMap);

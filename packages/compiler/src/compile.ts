@@ -74,8 +74,7 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
     };
     const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseInvalid: false });
     for (const source of document?.calls ?? []) builder.addQuietly(source);
-    const extra = located.diagnostics.map((diagnostic) => ({ index: -1, diagnostic }));
-    const closed = closePlan(builder, extra, document?.source ?? plan, located.sourceMap);
+    const closed = closePlan(builder, located.diagnostics, document?.source ?? plan, located.sourceMap);
     const graph = closedGraph(builder.entries, closed.criticalPaths);
     return {
       ...closed,

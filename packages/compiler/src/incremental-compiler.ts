@@ -80,7 +80,7 @@ export function createIncrementalCompiler(
           ? [makeDiagnostic("PLAN_LIMIT", `more than ${resolved.limits.maxCalls} calls`, pointer)]
           : checked.diagnostics;
       if (refused.length > 0) {
-        for (const diagnostic of refused) builder.diagnostics.push({ index, diagnostic });
+        builder.diagnostics.push(...refused);
         return { ok: false, diagnostics: refused };
       }
       startHintPass(builder); // each arriving call gets its own did-you-mean budget
@@ -91,7 +91,7 @@ export function createIncrementalCompiler(
         `internal compiler error: ${(error as Error).message}`,
         pointer,
       );
-      builder.diagnostics.push({ index, diagnostic });
+      builder.diagnostics.push(diagnostic);
       return { ok: false, diagnostics: [diagnostic] };
     }
   };

@@ -69,8 +69,8 @@ const NO_FEEDS: ReadonlyMap<WriterGroup, ReadonlySet<number>> = new Map();
 export class PlanBuilder {
   readonly calls: CompiledCall[] = [];
   readonly entries = new Map<string, CallEntry>();
-  /** Diagnostics with the plan index of their call (document-level ones use -1). */
-  readonly diagnostics: { readonly index: number; readonly diagnostic: Diagnostic }[] = [];
+  /** Diagnostics of the calls added so far (refused ones included), in the order they were found. */
+  readonly diagnostics: Diagnostic[] = [];
   /** Targets of calls that could not be compiled: they still count as writers for REF_UNRESOLVED. */
   readonly phantomTargets = new PathIndex<true>();
   /** Ids of calls that could not be compiled. */
@@ -170,7 +170,7 @@ export class PlanBuilder {
       this.#nextAuto = autoBefore;
       this.autoIdsUsed = autoUsedBefore;
     }
-    for (const diagnostic of out) this.diagnostics.push({ index: source.index, diagnostic });
+    this.diagnostics.push(...out);
     return call;
   }
 

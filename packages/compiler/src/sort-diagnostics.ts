@@ -1,12 +1,6 @@
 import type { Diagnostic, SourceMap } from "@obelisk/core";
 import { parsePointer } from "@obelisk/core";
 
-/** A diagnostic with the plan index of its call (-1 for the document itself). */
-export interface IndexedDiagnostic {
-  readonly index: number;
-  readonly diagnostic: Diagnostic;
-}
-
 /** The position of the pointed value in the parsed document: key order of objects, index order of arrays. */
 function rankOf(root: unknown, pointer: string): number[] {
   const rank: number[] = [];
@@ -54,15 +48,15 @@ function offsetOf(sourceMap: SourceMap, pointer: string): number {
  * passes produced.
  */
 export function sortDiagnostics(
-  diagnostics: readonly IndexedDiagnostic[],
+  diagnostics: readonly Diagnostic[],
   document: unknown,
   sourceMap?: SourceMap,
 ): Diagnostic[] {
-  const keyed = diagnostics.map((item, order) => ({
-    diagnostic: item.diagnostic,
+  const keyed = diagnostics.map((diagnostic, order) => ({
+    diagnostic,
     order,
-    offset: sourceMap === undefined ? 0 : offsetOf(sourceMap, item.diagnostic.pointer),
-    rank: rankOf(document, item.diagnostic.pointer),
+    offset: sourceMap === undefined ? 0 : offsetOf(sourceMap, diagnostic.pointer),
+    rank: rankOf(document, diagnostic.pointer),
   }));
   keyed.sort((a, b) => a.offset - b.offset || compareRanks(a.rank, b.rank) || a.order - b.order);
   return keyed.map((item) => item.diagnostic);
