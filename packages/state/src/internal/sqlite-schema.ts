@@ -118,15 +118,15 @@ const FIRST_TABLES = SCHEMA_TABLES.filter((table) => !LATER_TABLES.includes(tabl
   (table) => table.name,
 );
 
-/** True when `db` has a `meta` table whose `schema_version` row holds a whole number from 1. */
-function hasSchemaVersion(db: Database): boolean {
+/** The whole number from 1 in `db`'s `meta` `schema_version` row, or undefined (no such table or row). */
+function schemaVersion(db: Database): number | undefined {
   let row: { value?: unknown } | undefined;
   try {
     row = db.prepare("SELECT value FROM main.meta WHERE key = 'schema_version'").get() as typeof row;
   } catch {
-    return false; // no `meta` table, or one of another shape
+    return undefined; // no `meta` table, or one of another shape
   }
-  return row !== undefined && /^[1-9][0-9]*$/.test(String(row.value));
+  return row !== undefined && /^[1-9][0-9]*$/.test(String(row.value)) ? Number(row.value) : undefined;
 }
 
 /**
@@ -148,21 +148,13 @@ export function storeFileKind(db: Database): "store" | "older" | "newer" | "empt
   }[];
   if (objects.length === 0) return "empty";
   const tables = new Set(objects.filter((row) => row.type === "table").map((row) => row.name.toLowerCase()));
-  if (!tables.has("meta") || !hasSchemaVersion(db)) return "foreign";
+  const version = tables.has("meta") ? schemaVersion(db) : undefined;
+  if (version === undefined) return "foreign";
   // A later schema may have added, changed or dropped tables: its version decides before their shapes do.
-  if (schemaVersion(db) > SQLITE_SCHEMA_VERSION && tables.has("threads") && tables.has("runs"))
-    return "newer";
+  if (version > SQLITE_SCHEMA_VERSION && tables.has("threads") && tables.has("runs")) return "newer";
   if (FIRST_TABLES.some((name) => !tables.has(name))) return "foreign";
   if (findSchemaClash(db) !== undefined) return "foreign";
   return hasThreadVersions(db) ? "store" : "older";
-}
-
-/** The `schema_version` row of a file {@link hasSchemaVersion} accepted. */
-function schemaVersion(db: Database): number {
-  const row = db.prepare("SELECT value FROM main.meta WHERE key = 'schema_version'").get() as {
-    value: unknown;
-  };
-  return Number(row.value);
 }
 
 /**
