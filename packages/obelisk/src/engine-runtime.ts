@@ -166,33 +166,19 @@ export class EngineRuntime {
   }
 
   /**
-   * The output stored under `†calls.<id>` when the store answers at once (the memory and SQLite stores do;
-   * a promise is unknown, as for `evictedAt`): the compiler asks only for the stored outputs a plan reads,
-   * once each, so a thread's other (possibly large) outputs are never loaded to compile.
+   * The output stored under `†calls.<id>` when the store answers at once (see {@link answerNow}): the
+   * compiler asks only for the stored outputs a plan reads, once each, so a thread's other (possibly large)
+   * outputs are never loaded to compile.
    */
   private storedOutput(threadId: ThreadId, id: string): { readonly value: JsonValue } | undefined {
-    try {
-      const stored = this.store.getCallOutput(threadId, id);
-      if (stored instanceof Promise) {
-        stored.catch(() => undefined); // an asynchronous store: unknown (no diagnostic), nothing left unhandled
-        return undefined;
-      }
-      if (stored === undefined || !("value" in stored)) return undefined;
-      return { value: stored.value };
-    } catch {
-      return undefined;
-    }
+    const stored = answerNow(() => this.store.getCallOutput(threadId, id));
+    return stored === undefined || !("value" in stored) ? undefined : { value: stored.value };
   }
 
   /** "evicted at <time> (<reason>)" when the store answers at once that `reference` was evicted. */
   private evictedAt(threadId: ThreadId, reference: string): string | undefined {
-    try {
-      const tombstone = this.store.getTombstone(threadId, reference);
-      if (tombstone === undefined || tombstone instanceof Promise) return undefined;
-      return `evicted at ${tombstone.evictedAt} (${tombstone.reason})`;
-    } catch {
-      return undefined;
-    }
+    const tombstone = answerNow(() => this.store.getTombstone(threadId, reference));
+    return tombstone === undefined ? undefined : `evicted at ${tombstone.evictedAt} (${tombstone.reason})`;
   }
 
   /** Compiles with the context and checks the input against the schemas (`undefined`: the input is unknown). */
@@ -350,4 +336,20 @@ function invalidPlanMessage(diagnostics: readonly Diagnostic[]): string {
   const text = cutMessage(first.message, FIRST_ERROR_CHARS);
   const others = errors.length > 1 ? ` (and ${plural(errors.length - 1, "more error")})` : "";
   return `the plan is invalid (${count}): ${first.code} at ${where}: ${text}${others}`;
+}
+
+/**
+ * A store's answer when it gives one at once (the memory and SQLite stores do), else undefined: compile is
+ * synchronous, so an asynchronous store's answer is "unknown" (no diagnostic), its promise handled, and a
+ * store that throws is unknown too.
+ */
+function answerNow<T>(ask: () => T | Promise<T>): T | undefined {
+  try {
+    const answer = ask();
+    if (!(answer instanceof Promise)) return answer;
+    answer.catch(() => undefined);
+  } catch {
+    // unknown
+  }
+  return undefined;
 }
