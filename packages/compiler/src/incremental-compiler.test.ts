@@ -282,6 +282,11 @@ function typedOptions(context: { inputKnown: boolean; stateSchema: boolean; stor
   };
 }
 
+/** A typed plan (1–8 calls) and the context it is compiled against. */
+const typedCaseArb = fc
+  .tuple(fc.array(typedCallArb, { minLength: 1, maxLength: 8 }), typedContextArb)
+  .map(([specs, context]) => ({ calls: typedPlan(specs), context }));
+
 /** The options of a typed context, and an incremental compiler made with them. */
 function typedIncremental(context: Parameters<typeof typedOptions>[0]) {
   const { inputSchema: schema, context: compileContext } = typedOptions(context);
@@ -299,51 +304,41 @@ const sortedCodes = (diagnostics: readonly Diagnostic[]) =>
 describe("batch and incremental agree on what each call reads (types, input, state)", () => {
   it("each add answers what batch compile says of that call after the calls accepted before it", () => {
     fc.assert(
-      fc.property(
-        fc.array(typedCallArb, { minLength: 1, maxLength: 8 }),
-        typedContextArb,
-        (specs, context) => {
-          const calls = typedPlan(specs);
-          const { schema, compileContext, incremental } = typedIncremental(context);
-          const accepted: (typeof calls)[number][] = [];
-          for (const [i, call] of calls.entries()) {
-            const added = incremental.addCall(call);
-            const plan = { type: "plan", plan: [...accepted, call], inputSchema: schema };
-            const prefix = compile(plan, registry, { context: compileContext });
-            const own = `/plan/${accepted.length}`;
-            const expected = prefix.diagnostics
-              .filter((d) => d.pointer === own || d.pointer.startsWith(`${own}/`))
-              .filter((d) => d.code !== "UNREACHABLE" && !deferred(call, d))
-              .map((d) => ({ ...d, pointer: `/plan/${i}${d.pointer.slice(own.length)}` }));
-            expect(sortedCodes(added.diagnostics)).toEqual(sortedCodes(expected));
-            expect(added.ok).toBe(!expected.some((d) => d.severity === "error"));
-            if (added.ok) accepted.push(call);
-          }
-        },
-      ),
+      fc.property(typedCaseArb, ({ calls, context }) => {
+        const { schema, compileContext, incremental } = typedIncremental(context);
+        const accepted: (typeof calls)[number][] = [];
+        for (const [i, call] of calls.entries()) {
+          const added = incremental.addCall(call);
+          const plan = { type: "plan", plan: [...accepted, call], inputSchema: schema };
+          const prefix = compile(plan, registry, { context: compileContext });
+          const own = `/plan/${accepted.length}`;
+          const expected = prefix.diagnostics
+            .filter((d) => d.pointer === own || d.pointer.startsWith(`${own}/`))
+            .filter((d) => d.code !== "UNREACHABLE" && !deferred(call, d))
+            .map((d) => ({ ...d, pointer: `/plan/${i}${d.pointer.slice(own.length)}` }));
+          expect(sortedCodes(added.diagnostics)).toEqual(sortedCodes(expected));
+          expect(added.ok).toBe(!expected.some((d) => d.severity === "error"));
+          if (added.ok) accepted.push(call);
+        }
+      }),
       { numRuns: 300 },
     );
   });
 
   it("when every call is accepted, close gives batch compile's graph, diagnostics and hash", () => {
     fc.assert(
-      fc.property(
-        fc.array(typedCallArb, { minLength: 1, maxLength: 8 }),
-        typedContextArb,
-        (specs, context) => {
-          const calls = typedPlan(specs);
-          const { schema, compileContext, incremental } = typedIncremental(context);
-          const accepted = calls.map((call) => incremental.addCall(call).ok);
-          fc.pre(accepted.every(Boolean));
-          const closed = incremental.close();
-          const batch = compile({ type: "plan", plan: calls, inputSchema: schema }, registry, {
-            context: compileContext,
-          });
-          expect(graphToJson(closed)).toEqual(graphToJson(batch));
-          expect(closed.diagnostics).toEqual(batch.diagnostics);
-          expect(closed.planHash).toBe(batch.planHash);
-        },
-      ),
+      fc.property(typedCaseArb, ({ calls, context }) => {
+        const { schema, compileContext, incremental } = typedIncremental(context);
+        const accepted = calls.map((call) => incremental.addCall(call).ok);
+        fc.pre(accepted.every(Boolean));
+        const closed = incremental.close();
+        const batch = compile({ type: "plan", plan: calls, inputSchema: schema }, registry, {
+          context: compileContext,
+        });
+        expect(graphToJson(closed)).toEqual(graphToJson(batch));
+        expect(closed.diagnostics).toEqual(batch.diagnostics);
+        expect(closed.planHash).toBe(batch.planHash);
+      }),
       { numRuns: 300 },
     );
   });
