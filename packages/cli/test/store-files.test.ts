@@ -164,6 +164,33 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     expect(readdirSync(cwd).sort()).toEqual(["app.db", "clash.db", "meta-clash.db", "meta.db"]);
   });
 
+  it("every command refuses a file SQLite cannot read (random bytes) with a hint, leaving it as it was (exit 2)", async () => {
+    const cwd = tempDir();
+    const file = join(cwd, "broken.db");
+    writeFileSync(file, Buffer.alloc(8192, 7));
+    const before = digest(file);
+    const store = ["--store", "sqlite:broken.db"];
+    const commands = [
+      ...commandsOn("sqlite:broken.db"),
+      ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', ...store],
+      ["resume", "some-run", "--tools", jsTools, ...store],
+      ["state", "set", "--ref", "†state.x", "--value", "1", ...store],
+    ];
+    const results = await Promise.all(commands.map((args) => obeliskJson(args, cwd)));
+    results.forEach((result, i) => {
+      expectOneLineError(result, 2);
+      expect(result.json, commands[i]?.join(" ")).toEqual({
+        error: {
+          code: "USAGE",
+          message: expect.stringContaining("broken.db is not a SQLite database, or a damaged one (SQLite: "),
+        },
+      });
+      expect(result.stderr).toContain("(restore the file from a backup, or use another file");
+    });
+    expect(digest(file)).toBe(before);
+    expect(readdirSync(cwd)).toEqual(["broken.db"]);
+  });
+
   it("commands that read leave a store byte for byte as it was, also with a --thread it does not hold", async () => {
     const cwd = tempDir();
     const store = "sqlite:s.db";

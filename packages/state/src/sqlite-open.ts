@@ -41,6 +41,9 @@ const sqliteCode = (error: unknown): string => String((error as { code?: unknown
 const isBusy = (error: unknown): boolean => /^SQLITE_BUSY(_|$)/.test(sqliteCode(error));
 /** SQLITE_READONLY and its extended codes (a read-only file, or a directory where -wal/-shm cannot be made). */
 export const isReadonlyError = (error: unknown): boolean => /^SQLITE_READONLY(_|$)/.test(sqliteCode(error));
+/** SQLITE_NOTADB and SQLITE_CORRUPT (with extended codes): the file is not a SQLite database, or a damaged one. */
+export const isCorruptError = (error: unknown): boolean =>
+  /^SQLITE_(NOTADB|CORRUPT)(_|$)/.test(sqliteCode(error));
 
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 

@@ -19,7 +19,7 @@ import {
   type ThreadModel,
 } from "./internal/thread-model.js";
 import { unsetAtPath } from "./internal/unset-at-path.js";
-import { isReadonlyError, type OpenedSqlite, openSqlite } from "./sqlite-open.js";
+import { isCorruptError, isReadonlyError, type OpenedSqlite, openSqlite } from "./sqlite-open.js";
 import type { StoreOptions } from "./store-options.js";
 import type {
   CallCommit,
@@ -80,6 +80,7 @@ const parse = <T>(text: string): T => deepFreeze(JSON.parse(text) as JsonValue) 
 const wrap = (action: string, error: unknown, file?: string): ObeliskError => {
   if (ObeliskError.is(error)) return error;
   if (file !== undefined && isReadonlyError(error)) return readonlyError(file, action, error);
+  if (file !== undefined && isCorruptError(error)) return corruptError(file, error);
   return new ObeliskError("STORE_ERROR", `sqlite ${action} failed: ${(error as Error).message}`, {
     cause: error,
   });
@@ -92,6 +93,19 @@ function readonlyError(file: string, action: string, cause?: unknown): ObeliskEr
     hint: "this process may not write the file or its directory (or it was opened read-only); reading works",
     data: { reason: "readonly", file },
   });
+}
+
+/** A file SQLite cannot read as a database: `STORE_ERROR` with `data.reason: "corrupt"`. */
+function corruptError(file: string, cause: unknown): ObeliskError {
+  return new ObeliskError(
+    "STORE_ERROR",
+    `${file} is not a SQLite database, or a damaged one (SQLite: ${(cause as Error).message})`,
+    {
+      cause,
+      hint: "restore the file from a backup, or use another file: the store never repairs or overwrites it",
+      data: { reason: "corrupt", file },
+    },
+  );
 }
 
 interface ThreadRow {
@@ -641,7 +655,7 @@ export function createSqliteStore(file: string, options: SqliteStoreOptions = {}
     return new SqliteStore(opened, file, options);
   } catch (error) {
     opened?.db.close();
-    throw missingFolderError(file, error) ?? wrap(`open ${file}`, error);
+    throw missingFolderError(file, error) ?? wrap(`open ${file}`, error, file);
   }
 }
 
