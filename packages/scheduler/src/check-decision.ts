@@ -1,7 +1,10 @@
+import { cutText } from "@obelisk/core";
 import { toRecordedError } from "./event-hub.js";
 
 /** The reason of a rejection whose hook gave none (SPEC §7: a rejected call has its reason in the result). */
 const DEFAULT_REJECT_REASON = "rejected by the confirm hook (no reason given)";
+/** A rejection's reason is kept to this many characters (it is stored with the call and shown to the LLM). */
+const MAX_REJECT_REASON_CHARS = 2_000;
 
 /** What a confirmation hook answered, checked: a decision, or why it is not one. */
 type CheckedDecision =
@@ -31,7 +34,13 @@ export function checkDecision(decision: unknown): CheckedDecision {
     if (action === "modify") return { action, params: (decision as { params?: unknown }).params };
     if (action === "reject") {
       const reason = (decision as { reason?: unknown }).reason;
-      return { action, reason: reason === undefined ? DEFAULT_REJECT_REASON : String(reason) };
+      if (reason === undefined) return { action, reason: DEFAULT_REJECT_REASON };
+      if (typeof reason !== "string")
+        return {
+          action: "invalid",
+          message: `the confirm hook rejected with ${describe(reason)} as its reason, not a string`,
+        };
+      return { action, reason: cutText(reason, MAX_REJECT_REASON_CHARS) };
     }
     return { action: "invalid", message: "the confirm hook returned an unknown action" };
   } catch (error) {
@@ -43,5 +52,7 @@ export function checkDecision(decision: unknown): CheckedDecision {
 }
 
 function describe(value: unknown): string {
-  return value === null ? "null" : typeof value === "undefined" ? "undefined" : `a ${typeof value}`;
+  if (value === null || value === undefined) return String(value);
+  const type = Array.isArray(value) ? "array" : typeof value;
+  return `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 }

@@ -45,6 +45,8 @@ describe("confirm hook answers that are not decisions (M4)", () => {
       ["an object with a throwing action getter", throwingGetter],
       ["an unknown action", { action: "maybe" }],
       ["approve with params (the host meant modify?)", { action: "approve", params: { v: 3 } }],
+      ["reject with an object as its reason", { action: "reject", reason: { why: "no" } }],
+      ["reject with a number as its reason", { action: "reject", reason: 42 }],
     ] as const) {
       it(`${label} (${async ? "async" : "sync"}) fails only that call with CONFIRM_ERROR, with a record`, async () => {
         const ran: string[] = [];
@@ -76,6 +78,29 @@ describe("confirm hook answers that are not decisions (M4)", () => {
     expect(statusOf(result).ask).toEqual(["rejected", undefined]);
     expect(result.calls.find((call) => call.callId === "ask")?.reason).toMatch(/no reason given/);
     expect(result.status).toBe("succeeded");
+  });
+
+  it("a reject's reason is kept as given up to 2,000 characters, and cut there", async () => {
+    for (const [reason, kept] of [
+      ["needs a human", "needs a human"],
+      ["x".repeat(5_000), "x".repeat(2_000)],
+    ]) {
+      const { result } = await runPlan(registryCounting([]), plan, {
+        confirm: hookAnswering({ action: "reject", reason }, false),
+      });
+      const ask = result.calls.find((call) => call.callId === "ask");
+      expect(ask?.status).toBe("rejected");
+      expect(ask?.reason?.startsWith(kept)).toBe(true);
+      expect(ask?.reason?.length).toBeLessThanOrEqual(2_001);
+    }
+  });
+
+  it("the message of a reject whose reason is not a string names its type", async () => {
+    const { result } = await runPlan(registryCounting([]), plan, {
+      confirm: hookAnswering({ action: "reject", reason: { why: "no" } }, false),
+    });
+    const ask = result.calls.find((call) => call.callId === "ask");
+    expect(ask?.error?.message).toContain("the confirm hook rejected with an object as its reason, not a string");
   });
 
   it("the hook is told the run, the thread and the run's signal", async () => {
