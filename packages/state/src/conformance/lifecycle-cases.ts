@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { getValue } from "../variables/get-value.js";
 import { summarize } from "../variables/summarize.js";
-import { commitOf, commitOk, foldedLog, manualClock, THREAD, write } from "./commit-fixtures.js";
+import { asRunId } from "@obelisk/core";
+import { commitOf, commitOk, foldedLog, manualClock, runRecord, THREAD, write } from "./commit-fixtures.js";
 import type { OpenStore } from "./describe-store-conformance.js";
 
 const MINUTE = 60_000;
@@ -9,6 +10,47 @@ const MINUTE = 60_000;
 /** reset, keepLastN, retention, expiry on read and tombstones. */
 export function lifecycleCases(openStore: OpenStore): void {
   describe("lifecycle", () => {
+    it("every method after close answers STORE_CLOSED (an ObeliskError), reads included", async () => {
+      const store = await openStore();
+      await commitOk(store, { callId: "a", writes: [write(["a"], 1)] });
+      await store.close();
+      const uses: [string, () => unknown][] = [
+        ["openThread", () => store.openThread(THREAD)],
+        ["readState", () => store.readState(THREAD)],
+        ["lockThread", () => store.lockThread(THREAD)],
+        ["reserveCallNumbers", () => store.reserveCallNumbers(THREAD, 1)],
+        ["createRun", () => store.createRun(runRecord({ runId: asRunId("run-2") }))],
+        ["finishRun", () => store.finishRun(asRunId("run-2"), "succeeded", new Date(0).toISOString())],
+        ["getRun", () => store.getRun(asRunId("run-1"))],
+        ["listRuns", () => store.listRuns({ threadId: THREAD })],
+        ["listCallRecords", () => store.listCallRecords(asRunId("run-1"))],
+        ["findCompletedCall", () => store.findCompletedCall(THREAD, "h")],
+        ["commitCall", () => store.commitCall(commitOf({ callId: "b" }))],
+        ["getCallOutput", () => store.getCallOutput(THREAD, "a")],
+        ["listCallOutputIds", () => store.listCallOutputIds(THREAD)],
+        ["readWriteLog", () => store.readWriteLog(THREAD)],
+        ["listVariables", () => store.listVariables(THREAD)],
+        ["getTombstone", () => store.getTombstone(THREAD, "†state.a")],
+        ["reset", () => store.reset(THREAD)],
+        ["keepLastN", () => store.keepLastN(THREAD, 1)],
+        ["applyRetention", () => store.applyRetention(THREAD, {}, new Date(0))],
+        ["stats", () => store.stats(THREAD)],
+        ["getThread", () => store.getThread(THREAD)],
+        ["expireStale", () => store.expireStale(THREAD)],
+        ["getValue", () => getValue(store, THREAD, "†state.a")],
+        ["summarize", () => summarize(store, THREAD)],
+      ];
+      for (const [name, use] of uses) {
+        let failure: unknown;
+        try {
+          await use();
+        } catch (error) {
+          failure = error;
+        }
+        expect(failure, name).toMatchObject({ name: "ObeliskError", code: "STORE_CLOSED" });
+      }
+    });
+
     it("reset clears state, outputs and variables, leaves tombstones, keeps runs and counters", async () => {
       const store = await openStore();
       await store.reserveCallNumbers(THREAD, 2);

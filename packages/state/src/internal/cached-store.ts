@@ -314,6 +314,7 @@ export abstract class CachedStore implements StateStore {
   }
 
   async expireStale(threadId: ThreadId): Promise<number> {
+    this.assertOpen(); // before lockedByRun: SQLite asks its (closed) database whether another process runs
     if (this.lockedByRun(threadId)) return 0;
     const ages: RetentionPolicy = {
       ...(this.retention.maxAgeMs === undefined ? {} : { maxAgeMs: this.retention.maxAgeMs }),
