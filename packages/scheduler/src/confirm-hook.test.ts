@@ -100,7 +100,9 @@ describe("confirm hook answers that are not decisions (M4)", () => {
       confirm: hookAnswering({ action: "reject", reason: { why: "no" } }, false),
     });
     const ask = result.calls.find((call) => call.callId === "ask");
-    expect(ask?.error?.message).toContain("the confirm hook rejected with an object as its reason, not a string");
+    expect(ask?.error?.message).toContain(
+      "the confirm hook rejected with an object as its reason, not a string",
+    );
   });
 
   it("the hook is told the run, the thread and the run's signal", async () => {

@@ -1,7 +1,7 @@
+import { asRunId } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { getValue } from "../variables/get-value.js";
 import { summarize } from "../variables/summarize.js";
-import { asRunId } from "@obelisk/core";
 import { commitOf, commitOk, foldedLog, manualClock, runRecord, THREAD, write } from "./commit-fixtures.js";
 import type { OpenStore } from "./describe-store-conformance.js";
 
