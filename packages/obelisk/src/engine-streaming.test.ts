@@ -119,6 +119,32 @@ describe.each(storeKinds())("streaming runs on the $name store", (kind) => {
     expect(result.calls.z?.status).toBe("cancelled");
   });
 
+  it("with scarce slots a streamed call ranks as a call nothing follows, not below every batch call", async () => {
+    setup({ concurrency: 1 });
+    const first = engine.run([call("first", { _outputPath: "†state.first" })], { threadId: "a" });
+    await until(() => control.started.includes("first"));
+    const ready: string[] = [];
+    const onEvent = (event: { type: string; callId?: string }) => {
+      if (event.type === "call-ready" && event.callId !== undefined) ready.push(event.callId);
+    };
+    const run = await engine.open({ threadId: "s", onEvent });
+    run.add(call("x", { _outputPath: "†state.x" }));
+    await until(() => ready.includes("x"));
+    const later = engine.run([call("y", { _outputPath: "†state.y" })], { threadId: "b", onEvent });
+    await until(() => ready.includes("y"));
+    for (let turn = 0; turn < 20; turn++) await Promise.resolve(); // both ask the limiter for a slot
+    control.finish("first");
+    await until(() => control.started.length === 2);
+    // before, the streamed call had priority 0: the batch call asked after it started first
+    expect(control.started).toEqual(["first", "x"]);
+    control.finish("x");
+    await until(() => control.started.includes("y"));
+    control.finish("y");
+    expect((await first).status).toBe("succeeded");
+    expect((await later).status).toBe("succeeded");
+    expect((await run.close()).status).toBe("succeeded");
+  });
+
   it("the thread stays locked until close: a run on it meanwhile is THREAD_BUSY", async () => {
     setup();
     const run = await engine.open({ threadId: "s" });

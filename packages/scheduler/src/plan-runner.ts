@@ -306,7 +306,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       if (this.options.failFast !== true) return after(invokeTool(request), settle);
       return after(invokeTool(request), (outcome) => settle(this.failFastEarly(call, outcome)));
     };
-    const priority = this.options.criticalPaths?.get(call.id) ?? 0;
+    // A streamed call's remaining path is unknown until close: it ranks as a call nothing follows (its cost).
+    const priority = this.options.criticalPaths?.get(call.id) ?? tool.cost;
     return this.limiter.run(tool.name, priority, this.signal, task).catch((error: unknown) => {
       // Refused before it started (the run was aborted while it waited): the call is cancelled. A failure
       // while settling is the runner's own and fatal, as on the fast path.
