@@ -80,21 +80,31 @@ describe.each(storeKinds())("streaming runs on the $name store", (kind) => {
     });
   });
 
-  it("the run's signal cancels an open run: in-flight calls are aborted, calls added later end cancelled", async () => {
+  it("the run's signal ends an open run: in-flight calls are aborted, the record ends cancelled and the thread is free without close()", async () => {
     setup();
     const abort = new AbortController();
     const run = await engine.open({ threadId: "s", signal: abort.signal });
     run.add(call("a", { _outputPath: "†state.a" }));
     await until(() => control.started.includes("a"));
     abort.abort();
-    run.add(call("late", { _outputPath: "†state.late" }));
+    expect(() => run.add(call("late", { _outputPath: "†state.late" }))).toThrow(
+      expect.objectContaining({ code: "USAGE", message: expect.stringContaining("was cancelled") }),
+    );
+    // before, the record stayed running and the thread locked (THREAD_BUSY) until the host called close()
+    for (let turn = 0; turn < 200; turn++) {
+      if ((await engine.runs.show(run.runId)).run.status !== "running") break;
+    }
+    const next = engine.run([call("next", { _outputPath: "†state.next" })], { threadId: "s" });
+    await until(() => control.started.includes("next"));
+    control.finish("next");
+    expect((await next).status).toBe("succeeded");
+    expect((await engine.runs.show(run.runId)).run.status).toBe("cancelled");
+    expect(control.signals.get("a")?.aborted).toBe(true);
     const result = await run.close();
     expect(result.status).toBe("cancelled");
-    expect(control.signals.get("a")?.aborted).toBe(true);
     expect(result.calls.a?.status).toBe("cancelled");
-    expect(result.calls.late?.status).toBe("cancelled");
-    expect(control.started).toEqual(["a"]);
-    expect((await engine.runs.show(run.runId)).run.status).toBe("cancelled");
+    expect(result.calls.late).toBeUndefined();
+    expect(control.started).toEqual(["a", "next"]);
   });
 
   it("the engine's concurrency limit, confirm hook and failFast apply to streamed calls", async () => {

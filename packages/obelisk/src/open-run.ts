@@ -25,8 +25,17 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
   const lease = runtime.active.lease(options.signal);
   try {
     const stream = await leasedOpen(runtime, options, lease.signal);
-    const close = (): Promise<RunResult> => stream.close().finally(() => lease.release());
+    let closed: Promise<RunResult> | undefined;
+    const close = (): Promise<RunResult> => {
+      closed ??= stream.close().finally(() => lease.release());
+      return closed;
+    };
     lease.closer = close;
+    // An aborted stream ends at once, as an aborted run does: its record ends `cancelled` and the thread is
+    // released without waiting for the host's `close()`, which then answers the same result.
+    const endOnAbort = (): void => void close().catch(() => undefined);
+    if (lease.signal.aborted) endOnAbort();
+    else lease.signal.addEventListener("abort", endOnAbort, { once: true });
     return { ...stream, close };
   } catch (error) {
     lease.release();
@@ -128,7 +137,12 @@ async function leasedOpen(
     const accepted: JsonValue[] = [];
     const recorder = new CallRecorder(store, runId, (call) => runner.add([call]));
     const add = (call: unknown): AddResult => {
-      if (closing !== undefined) throw new ObeliskError("USAGE", "the streaming run is closed");
+      if (closing !== undefined) {
+        const message = signal.aborted
+          ? "the streaming run was cancelled (its signal was aborted): no more calls can be added"
+          : "the streaming run is closed";
+        throw new ObeliskError("USAGE", message);
+      }
       const result = compiler.addCall(call);
       if (result.ok && result.call !== undefined) {
         const copy = toJsonValue(call);
