@@ -150,6 +150,45 @@ describe("a completed record satisfies a call of its own run (or resume chain) o
     await engine.close();
   });
 
+  it("resume: a completed call that reads the path it writes (a counter) is satisfied, not applied twice", async () => {
+    const held = heldSteps();
+    let increments = 0;
+    const engine = createEngine({
+      tools: [
+        held.tool,
+        {
+          name: "inc",
+          input: { type: "object", properties: { n: { type: "number" } } },
+          run: (args) => {
+            increments++;
+            return (args as { n: number }).n + 1;
+          },
+        },
+      ],
+    });
+    const abort = new AbortController();
+    const plan = [
+      { _tool: "inc", _id: "inc", n: "†state.count || †input.zero", _outputPath: "†state.count" },
+      { _tool: "step", _id: "slow", n: 0 },
+    ];
+    const running = engine.run(plan, { threadId: "t", input: { zero: 0 }, signal: abort.signal });
+    await until(() => held.gates.length === 1 && increments === 1);
+    abort.abort();
+    const interrupted = await running;
+    expect(interrupted.calls.inc?.status).toBe("succeeded");
+    expect(interrupted.state).toEqual({ count: 1 });
+    const resuming = engine.resume(interrupted.runId);
+    await until(() => held.gates.length === 2);
+    held.gates[1]?.resolve(undefined);
+    const resumed = await resuming;
+    // before, its parameters read the count it had written (n: 1 instead of 0): the key differed and it ran again
+    expect(resumed.calls.inc?.status).toBe("satisfied");
+    expect(resumed.calls.slow?.status).toBe("succeeded");
+    expect(resumed.state).toEqual({ count: 1 });
+    expect(increments).toBe(1);
+    await engine.close();
+  });
+
   it("a re-sent plan: each completed record satisfies one call, so an identical call that had not finished runs", async () => {
     const held = heldSteps();
     const engine = createEngine({
