@@ -81,10 +81,11 @@ describe("confirm hook answers that are not decisions (M4)", () => {
   });
 
   it("a reject's reason is kept as given up to 2,000 characters, and cut there", async () => {
-    for (const [reason, kept] of [
+    const cases: readonly (readonly [string, string])[] = [
       ["needs a human", "needs a human"],
       ["x".repeat(5_000), "x".repeat(2_000)],
-    ]) {
+    ];
+    for (const [reason, kept] of cases) {
       const { result } = await runPlan(registryCounting([]), plan, {
         confirm: hookAnswering({ action: "reject", reason }, false),
       });
