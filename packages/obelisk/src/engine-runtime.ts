@@ -245,6 +245,7 @@ export class EngineRuntime {
     options: RunOptions,
     resumed?: ResumedNumbering,
     signal?: AbortSignal,
+    streamed = false,
   ): Promise<PreparedRun> {
     const threadId = asThreadId(options.threadId ?? "default");
     const { input, extraKinds } = this.runValues(options);
@@ -261,6 +262,10 @@ export class EngineRuntime {
       const context = await this.threadContext(threadId, input, extraKinds);
       const expectedFirst = resumed?.firstAutoIdNumber ?? (await this.nextCallNumber(threadId));
       let validation = this.compile(plan, context, input, expectedFirst, resumed?.ownCallIds);
+      // A stream's calls are resumed as the stream ran them: a reference nothing among them writes fails
+      // its own call REF_UNRESOLVED (as at close), the other calls run.
+      if (!validation.ok && streamed && onlyUnresolved(validation.diagnostics))
+        validation = { ...validation, ok: true, compiled: runnable(validation.compiled) };
       if (!validation.ok) {
         const { ok, planHash, diagnostics } = validation;
         throw new ObeliskError("PLAN_INVALID", invalidPlanMessage(diagnostics), {
@@ -318,6 +323,19 @@ export class EngineRuntime {
     );
     return this.store.readState(threadId);
   }
+}
+
+/** The compiled plan marked valid, its lazy `graph` getter kept as a getter (a spread would build it). */
+function runnable(compiled: CompiledPlan): CompiledPlan {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(compiled)) as CompiledPlan;
+  return Object.assign(copy, { ok: true });
+}
+
+/** True when every error among `diagnostics` is REF_UNRESOLVED (the run's calls decide those at run time). */
+function onlyUnresolved(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.every(
+    (diagnostic) => diagnostic.severity !== "error" || diagnostic.code === "REF_UNRESOLVED",
+  );
 }
 
 /** Characters kept of the first error's message in a PLAN_INVALID message. */

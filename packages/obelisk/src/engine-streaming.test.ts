@@ -155,6 +155,41 @@ describe.each(storeKinds())("streaming runs on the $name store", (kind) => {
     expect((await run.close()).status).toBe("succeeded");
   });
 
+  it("resume of a cut-off stream runs its unfinished calls; a reader whose writer never came fails REF_UNRESOLVED alone", async () => {
+    setup();
+    const abort = new AbortController();
+    const run = await engine.open({ threadId: "s", signal: abort.signal });
+    run.add(call("fast", { _outputPath: "†state.fast" }));
+    run.add(call("slow", { _outputPath: "†state.slow" }));
+    run.add(call("down", { value: "†state.slow", _outputPath: "†state.down" }));
+    // accepted: a writer of †state.later may still come when it is added
+    expect(run.add(call("named", { value: "†state.later", _outputPath: "†state.named" })).ok).toBe(true);
+    await until(() => control.started.includes("slow"));
+    control.finish("fast");
+    await until(() => control.pending.has("fast") && control.inFlight === 1);
+    abort.abort();
+    expect((await run.close()).status).toBe("cancelled");
+    expect((await engine.runs.show(run.runId)).run.streamed).toBe(true);
+
+    // before, the stored calls were compiled as a batch plan: PLAN_INVALID, and nothing ran
+    const resuming = engine.resume(run.runId);
+    await until(() => control.started.filter((key) => key === "slow").length === 2);
+    control.finish("slow");
+    await until(() => control.started.includes("down"));
+    control.finish("down");
+    const resumed = await resuming;
+    expect(resumed.status).toBe("failed");
+    expect(Object.fromEntries(Object.entries(resumed.calls).map(([id, c]) => [id, c.status]))).toEqual({
+      fast: "satisfied",
+      slow: "succeeded",
+      down: "succeeded",
+      named: "failed",
+    });
+    expect(resumed.calls.named?.error?.code).toBe("REF_UNRESOLVED");
+    expect(resumed.state).toEqual({ fast: "fast", slow: "slow", down: "down" });
+    expect((await engine.runs.show(resumed.runId)).run.streamed).toBe(true);
+  });
+
   it("the thread stays locked until close: a run on it meanwhile is THREAD_BUSY", async () => {
     setup();
     const run = await engine.open({ threadId: "s" });

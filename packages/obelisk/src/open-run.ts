@@ -107,6 +107,7 @@ async function leasedOpen(
       plan: emptyPlan,
       input: input.given,
       firstAutoIdNumber,
+      streamed: true,
       status: "running",
       startedAt: runtime.iso(),
     });

@@ -35,7 +35,8 @@ async function leasedRun(
   signal: AbortSignal,
   resumed: ResumeChain | undefined,
 ): Promise<RunResult> {
-  const prepared = await runtime.prepare(plan, options, resumed?.numbering, signal);
+  const streamed = resumed?.runs[0]?.streamed === true;
+  const prepared = await runtime.prepare(plan, options, resumed?.numbering, signal, streamed);
   const { threadId, compiled, lock } = prepared;
   const engine = runtime.options;
   try {
@@ -48,6 +49,7 @@ async function leasedRun(
       input: prepared.input.given,
       ...(prepared.firstAutoIdNumber === undefined ? {} : { firstAutoIdNumber: prepared.firstAutoIdNumber }),
       ...(resumed === undefined ? {} : { resumeOf: resumed.resumeOf }),
+      ...(streamed ? { streamed } : {}),
       status: "running",
       startedAt: runtime.iso(),
     });

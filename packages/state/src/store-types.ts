@@ -137,6 +137,12 @@ export interface RunRecord {
   readonly firstAutoIdNumber?: number;
   /** The run this one resumes (`engine.resume`), when it is a resume: a resume of it continues the chain. */
   readonly resumeOf?: RunId;
+  /**
+   * A streaming run (`engine.open`), or a resume of one: its plan is the calls it accepted, which `resume`
+   * runs as the stream would have (a reference nothing among them writes fails its call REF_UNRESOLVED
+   * instead of refusing the whole plan).
+   */
+  readonly streamed?: boolean;
   /** Status. */
   readonly status: RunStatus;
   /** ISO start time. */
