@@ -1,25 +1,46 @@
 #!/usr/bin/env node
 import { processIo } from "./cli-io.js";
+import { EXIT } from "./exit-codes.js";
 import { reserveStdoutForJson } from "./json-stdout.js";
 import { main } from "./main.js";
 import { onStall } from "./on-stall.js";
+import { onUncaught } from "./on-uncaught.js";
 import { reportError, sniffFormat } from "./output.js";
-
-// A closed pipe (`obelisk … | head`) is not an error worth a stack trace.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  throw error;
-});
+import { guardStdio } from "./stdio-guard.js";
+import { errorMessage } from "./usage-error.js";
 
 const argv = process.argv.slice(2);
+const format = sniffFormat(argv);
 // In json format stdout holds exactly one JSON document: whatever else is printed goes to stderr.
-const io = sniffFormat(argv) === "json" ? reserveStdoutForJson(processIo()) : processIo();
+// A closed or failing stdout or stderr (`obelisk … | head`) drops what is written to it, and the command
+// goes on to its end (a run finishes and is recorded); its exit code is the command's.
+const stdio = guardStdio(format === "json" ? reserveStdoutForJson(processIo()) : processIo());
+const { io } = stdio;
 
 // The last word when the event loop empties while the command still waits and no wait inside it (a run,
 // a tools module loading) ended it: say so (exit 1) instead of Node's silent exit 13.
 const stalled = onStall(() => {
   const error = new Error("the command could not finish: it waits on a promise that can never settle");
-  process.exitCode = reportError(io, sniffFormat(argv), error);
+  process.exitCode = reportError(io, format, error);
 });
-process.exitCode = await main(argv, io);
+// An exception a tools module throws outside a run (a run cancels itself: run-cancellation.ts): one line,
+// no stack trace, exit 1.
+onUncaught((error, kind) => {
+  io.stderr.write(`error [INTERNAL] ${kind}: ${errorMessage(error)}\n`);
+  void stdio.drain().then(() => process.exit(EXIT.failed));
+});
+let exitCode: number = await main(argv, io);
 stalled();
+await stdio.drain();
+const failed = stdio.stdoutError();
+if (failed !== undefined && failed.code !== "EPIPE") {
+  // the reader closing the pipe early (`| head`) is no error; a full disk is: the output is incomplete
+  io.stderr.write(
+    `error [INTERNAL] cannot write to stdout: ${errorMessage(failed)} (the output is incomplete)\n`,
+  );
+  exitCode = Math.max(exitCode, EXIT.failed);
+}
+// The command is over: a tool that ignores its abort signal (the run was cancelled, or its call timed
+// out) must not hold the process until it returns.
+await stdio.drain();
+process.exit(exitCode);

@@ -1,39 +1,67 @@
 import type { CliIo } from "./cli-io.js";
 import { onStall } from "./on-stall.js";
+import { onUncaught, type UncaughtKind } from "./on-uncaught.js";
+import { errorMessage } from "./usage-error.js";
 
 /** The signal that cancels a run, and how to stop listening once it ended. */
 export interface RunCancellation {
-  /** Aborted by Ctrl-C, or when the run waits on a promise nothing can settle. */
+  /** Aborted by Ctrl-C (or SIGTERM, SIGHUP), a tool's uncaught error, or a promise nothing can settle. */
   readonly signal: AbortSignal;
   /** Stops listening (the run ended). */
   dispose(): void;
 }
 
+/** The signals that cancel a run, with the exit code of a second one (128 + its number) and what it is. */
+const SIGNALS = {
+  SIGINT: { exitCode: 130, again: "Ctrl-C again to quit at once" },
+  SIGTERM: { exitCode: 143, again: "SIGTERM again to quit at once" },
+  SIGHUP: { exitCode: 129, again: "SIGHUP again to quit at once" },
+} as const satisfies Record<string, { exitCode: number; again: string }>;
+
+type CancelSignal = keyof typeof SIGNALS;
+
 /**
  * Cancels a run (its calls in flight are aborted, it ends `cancelled` and is recorded so: exit 1, and
- * `obelisk resume` finishes it) on Ctrl-C (SIGINT; a second one quits at once, exit 130), and when the event
- * loop empties while the run still waits: a tool's promise that nothing can settle. `callsInFlight` names
- * the calls started and not ended (`id (tool)`), for the line that says so on stderr.
+ * `obelisk resume` finishes it) on Ctrl-C (SIGINT), SIGTERM (`kill`, `timeout`, CI cancellation, `docker
+ * stop`) and SIGHUP (the terminal closed) — a second one quits at once (exit 128 + the signal's number) —;
+ * on an exception a tool throws outside its call's promise (in a timer callback) or a promise it rejects
+ * and nobody handles; and when the event loop empties while the run still waits: a tool's promise that
+ * nothing can settle. `callsInFlight` names the calls started and not ended (`id (tool)`), for the line
+ * that says so on stderr.
  */
 export function runCancellation(io: CliIo, callsInFlight: () => readonly string[]): RunCancellation {
   const controller = new AbortController();
-  const interrupt = (): void => {
-    if (controller.signal.aborted) process.exit(130);
-    io.stderr.write("interrupted: cancelling the run (Ctrl-C again to quit at once)\n");
-    controller.abort(new Error("interrupted (SIGINT)"));
+  const interrupt = (name: CancelSignal): void => {
+    if (controller.signal.aborted) process.exit(SIGNALS[name].exitCode);
+    io.stderr.write(`interrupted (${name}): cancelling the run (${SIGNALS[name].again})\n`);
+    controller.abort(new Error(`interrupted (${name})`));
   };
   const stalled = (): void => {
     if (controller.signal.aborted) return;
     io.stderr.write(`stalled: ${stalledCalls(callsInFlight())}: cancelling the run\n`);
     controller.abort(new Error("stalled: a promise never settled"));
   };
-  process.on("SIGINT", interrupt);
+  const uncaught = (error: unknown, kind: UncaughtKind): void => {
+    const message = errorMessage(error);
+    const calls = callsInFlight();
+    const running = calls.length === 0 ? "" : ` (running: ${calls.join(", ")})`;
+    const action = controller.signal.aborted ? "" : ": cancelling the run";
+    io.stderr.write(`error [TOOL_ERROR] a tool's ${kind}: ${message}${running}${action}\n`);
+    if (!controller.signal.aborted) controller.abort(new Error(`a tool's ${kind}: ${message}`));
+  };
+  const listeners = Object.keys(SIGNALS).map((name) => {
+    const listener = (): void => interrupt(name as CancelSignal);
+    process.on(name, listener);
+    return [name, listener] as const;
+  });
   const removeStall = onStall(stalled);
+  const removeUncaught = onUncaught(uncaught);
   return {
     signal: controller.signal,
     dispose: () => {
-      process.off("SIGINT", interrupt);
+      for (const [name, listener] of listeners) process.off(name, listener);
       removeStall();
+      removeUncaught();
     },
   };
 }

@@ -19,7 +19,7 @@ export const fixture = (file: string): string => join(here, "__fixtures__", file
 
 /** What one spawn of the binary produced. */
 export interface CliResult {
-  readonly code: number;
+  readonly code: number | string;
   readonly stdout: string;
   readonly stderr: string;
 }
@@ -123,4 +123,49 @@ export async function cliInProcess(args: string[], cwd: string): Promise<{ code:
   };
   const code = await main(args, io);
   return { code, stdout };
+}
+
+/** How {@link obeliskSpawned} treats the child's streams. */
+export interface SpawnOptions {
+  /** Streams whose reading end is closed at once: a reader that went away (`obelisk run … | head`). */
+  readonly close?: readonly ("stdout" | "stderr")[];
+  /** A file descriptor the child's stdout is written to instead of a pipe (e.g. one open on /dev/full). */
+  readonly stdoutFd?: number;
+  /** Once stdout or stderr shows `when` (the test waits on output, not time), the process is sent `signal`. */
+  readonly when?: string;
+  /** The signal sent once `when` shows. */
+  readonly signal?: NodeJS.Signals;
+}
+
+/** Spawns the binary with the streams and the signal of `options`; resolves when the process has exited. */
+export function obeliskSpawned(
+  args: readonly string[],
+  cwd: string,
+  options: SpawnOptions = {},
+): Promise<CliResult> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "" },
+      stdio: ["ignore", options.stdoutFd ?? "pipe", "pipe"],
+    });
+    const text = { stdout: "", stderr: "" };
+    let sent = false;
+    for (const name of ["stdout", "stderr"] as const) {
+      const stream = child[name];
+      if (stream === null) continue;
+      if (options.close?.includes(name)) {
+        stream.destroy();
+        continue;
+      }
+      stream.setEncoding("utf8").on("data", (chunk: string) => {
+        text[name] += chunk;
+        if (sent || options.when === undefined || !`${text.stdout}${text.stderr}`.includes(options.when))
+          return;
+        sent = true;
+        child.kill(options.signal ?? "SIGINT");
+      });
+    }
+    child.on("close", (code, signal) => done({ code: code ?? `killed by ${signal}`, ...text }));
+  });
 }

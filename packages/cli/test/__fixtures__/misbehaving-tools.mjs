@@ -1,0 +1,53 @@
+// Tools that misbehave outside their call's promise, or ignore their abort signal.
+export default {
+  pause: {
+    description: "returns after 100 ms: turns enough of the event loop for a failed write to be reported",
+    input: { type: "object", properties: {} },
+    run: () => new Promise((resolve) => setTimeout(() => resolve("paused"), 100)),
+  },
+  explode: {
+    description: "always throws",
+    input: { type: "object", properties: {} },
+    run: () => {
+      throw new Error("kaboom");
+    },
+  },
+  throwLater: {
+    description: "returns, then throws from a timer callback (an uncaught exception)",
+    input: { type: "object", properties: {} },
+    run: () => {
+      setTimeout(() => {
+        throw new Error("uncaught in timer");
+      }, 0);
+      return 1;
+    },
+  },
+  rejectFloating: {
+    description: "returns, leaving a rejected promise nobody handles",
+    input: { type: "object", properties: {} },
+    run: () => {
+      Promise.reject(new Error("floating rejection"));
+      return 1;
+    },
+  },
+  waitForAbort: {
+    description: "says it started, then settles only when its call is aborted (or at its timeout)",
+    input: { type: "object", properties: {} },
+    // a timer, so that the event loop does not empty (which would cancel the run as stalled)
+    timeoutMs: 20_000,
+    run: (_args, ctx) => {
+      console.log("waitForAbort started");
+      return new Promise((_resolve, reject) => {
+        ctx.signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true });
+      });
+    },
+  },
+  stubborn: {
+    description: "says it started, then ignores its abort signal and waits ten minutes",
+    input: { type: "object", properties: {} },
+    run: () => {
+      console.log("stubborn started");
+      return new Promise((resolve) => setTimeout(() => resolve("late"), 600_000));
+    },
+  },
+};

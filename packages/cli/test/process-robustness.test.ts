@@ -1,0 +1,140 @@
+import { closeSync, existsSync, openSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { fixture, obeliskJson, obeliskSpawned, tempDir } from "./cli-harness.js";
+
+const tools = fixture("misbehaving-tools.mjs");
+
+/** The status of the one run recorded in the store of `cwd`. */
+async function recordedStatus(cwd: string): Promise<unknown> {
+  const runs = await obeliskJson(["runs", "list", "--store", "sqlite:s.db"], cwd);
+  const list = runs.json.runs as { status: string }[];
+  expect(list).toHaveLength(1);
+  return list[0]?.status;
+}
+
+function parsed(stdout: string): Record<string, unknown> {
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+describe.concurrent("obelisk: closed or failing stdout and stderr (review-cli 1)", () => {
+  it("a reader that closed stdout (| head) does not end the run: it finishes, is recorded, and the exit code is the run's", async () => {
+    const cwd = tempDir();
+    const args = ["run", fixture("pause-then-fail-plan.json"), "--tools", tools, "--store", "sqlite:s.db"];
+    const result = await obeliskSpawned(args, cwd, { close: ["stdout"] });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("");
+    expect(await recordedStatus(cwd)).toBe("failed");
+  });
+
+  it("a closed stderr does not end the run either (the stalled notice is dropped, the result is printed)", async () => {
+    const cwd = tempDir();
+    const args = ["run", fixture("stall-plan.json"), "--tools", fixture("never-settles.mjs")];
+    const result = await obeliskSpawned([...args, "--store", "sqlite:s.db", "--format", "json"], cwd, {
+      close: ["stderr"],
+    });
+    expect(result.code).toBe(1);
+    expect(parsed(result.stdout)).toMatchObject({ status: "cancelled" });
+    expect(await recordedStatus(cwd)).toBe("cancelled");
+  });
+
+  it.skipIf(!existsSync("/dev/full"))(
+    "a stdout write that fails otherwise (a full disk) is one line on stderr, no stack trace, exit 1",
+    async () => {
+      const cwd = tempDir();
+      const full = openSync("/dev/full", "w");
+      const args = [
+        "run",
+        fixture("shout-plan.json"),
+        "--tools",
+        fixture("tools.js"),
+        "--input",
+        '{"word":"x"}',
+      ];
+      try {
+        for (const format of ["text", "json"]) {
+          const result = await obeliskSpawned([...args, "--store", "memory", "--format", format], cwd, {
+            stdoutFd: full,
+          });
+          expect(result.code).toBe(1);
+          expect(result.stderr).toMatch(/^error \[INTERNAL\] cannot write to stdout: ENOSPC.*\n$/);
+        }
+      } finally {
+        closeSync(full);
+      }
+    },
+  );
+});
+
+describe.concurrent("obelisk: a tool's uncaught exception or unhandled rejection (review-cli 2)", () => {
+  it("an exception thrown in a tool's timer cancels the run: one error line, the run result, recorded cancelled, exit 1", async () => {
+    const cwd = tempDir();
+    const args = ["run", fixture("throw-later-plan.json"), "--tools", tools, "--store", "sqlite:s.db"];
+    const result = await obeliskSpawned(args, cwd);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^error \[TOOL_ERROR\] a tool's uncaught exception: uncaught in timer \(running: waits \(waitForAbort\)\): cancelling the run$/m,
+    );
+    expect(result.stderr).not.toContain("    at ");
+    expect(result.stdout).toMatch(/^Run cancelled in /m);
+    expect(result.stdout).toMatch(/finish what is left: +obelisk resume [\w-]+ --tools /);
+    expect(await recordedStatus(cwd)).toBe("cancelled");
+  });
+
+  it("a promise a tool rejects and nobody handles: the same, and in json the run result document", async () => {
+    const cwd = tempDir();
+    const args = ["run", fixture("reject-floating-plan.json"), "--tools", tools, "--store", "sqlite:s.db"];
+    const result = await obeliskSpawned([...args, "--format", "json"], cwd);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("error [TOOL_ERROR] a tool's unhandled rejection: floating rejection");
+    expect(result.stderr).not.toContain("    at ");
+    expect(parsed(result.stdout)).toMatchObject({
+      status: "cancelled",
+      calls: {
+        rejecter: { status: "succeeded" },
+        waits: { status: "cancelled", reason: expect.stringContaining("floating rejection") },
+      },
+    });
+    expect(await recordedStatus(cwd)).toBe("cancelled");
+  });
+});
+
+describe.concurrent("obelisk: SIGTERM and SIGHUP cancel a run as Ctrl-C does (review-cli 3)", () => {
+  for (const signal of ["SIGTERM", "SIGHUP"] as const) {
+    it(`${signal}: the run is cancelled and recorded so, its result printed (text and json), exit 1`, async () => {
+      for (const format of ["text", "json"]) {
+        const cwd = tempDir();
+        const args = ["run", fixture("wait-for-abort-plan.json"), "--tools", tools, "--store", "sqlite:s.db"];
+        const result = await obeliskSpawned([...args, "--format", format], cwd, {
+          when: "waitForAbort started",
+          signal,
+        });
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(`interrupted (${signal}): cancelling the run`);
+        if (format === "json") expect(parsed(result.stdout)).toMatchObject({ status: "cancelled" });
+        else expect(result.stdout).toMatch(/^Run cancelled in /m);
+        expect(await recordedStatus(cwd)).toBe("cancelled");
+      }
+    });
+  }
+});
+
+describe.concurrent("obelisk: the command ends with the run, whatever a tool that ignores its signal does (review-cli 4)", () => {
+  it("a call past its timeout fails the run, and the process exits without waiting for the tool", async () => {
+    const cwd = tempDir();
+    const args = ["run", fixture("stubborn-timeout-plan.json"), "--tools", tools, "--store", "memory"];
+    const result = await obeliskSpawned([...args, "--format", "json"], cwd);
+    expect(result.code).toBe(1);
+    expect(parsed(result.stdout)).toMatchObject({
+      status: "failed",
+      calls: { slow: { status: "failed", error: { code: "TIMEOUT" } } },
+    });
+  });
+
+  it("Ctrl-C cancels the run, and the process exits without waiting for the tool", async () => {
+    const cwd = tempDir();
+    const args = ["run", fixture("stubborn-plan.json"), "--tools", tools, "--store", "memory"];
+    const result = await obeliskSpawned(args, cwd, { when: "stubborn started", signal: "SIGINT" });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^Run cancelled in /m);
+  });
+});
