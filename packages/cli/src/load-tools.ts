@@ -70,18 +70,46 @@ function isToolLike(value: unknown): value is ToolDefinition {
   );
 }
 
-function checkDefaultExport(module: unknown, file: string): LoadedTools {
+/** Why a value cannot be a tool (an array, a primitive, a `run` that is no function), or undefined. */
+function notATool(value: unknown): string | undefined {
+  if (Array.isArray(value)) return "an array";
+  if (typeof value !== "object" || value === null) return value === null ? "null" : `a ${typeof value}`;
+  const run = (value as { run?: unknown }).run;
+  if (run !== undefined && typeof run !== "function") return "its run is not a function";
+  return undefined;
+}
+
+/**
+ * The module's default export. A CommonJS module (`.cjs`, `.cts`) written with `export default tools` is
+ * compiled to `exports.default = tools` (with `__esModule`), and importing it gives `module.exports` as the
+ * default: the tools are its `default`, as bundlers and tsx's interop read it. Also `exports.default = tools`
+ * written by hand (the only key).
+ */
+function defaultExport(module: unknown): unknown {
   const exported = (module as { default?: unknown } | null)?.default;
+  if (typeof exported !== "object" || exported === null || Array.isArray(exported)) return exported;
+  if (!Object.hasOwn(exported, "default")) return exported;
+  const inner = (exported as { default: unknown }).default;
+  const esModule = (exported as { __esModule?: unknown }).__esModule === true;
+  const onlyDefault = Object.keys(exported).length === 1 && !isToolLike(inner);
+  return esModule || onlyDefault ? inner : exported;
+}
+
+function checkDefaultExport(module: unknown, file: string): LoadedTools {
+  const exported = defaultExport(module);
   const problem = `tools module ${file} must default-export an array of tools or an object of tools by name`;
   if (Array.isArray(exported)) {
     const bad = exported.findIndex((tool) => !isToolLike(tool));
     if (bad >= 0) throw usageError(`${problem} (item ${bad} has no name)`);
+    const why = exported.map(notATool).findIndex((reason) => reason !== undefined);
+    if (why >= 0) throw usageError(`${problem} (item ${why} is not a tool: ${notATool(exported[why])})`);
     return exported as readonly ToolDefinition[];
   }
   if (typeof exported !== "object" || exported === null) throw usageError(problem);
   const tools: Record<string, ToolDefinition> = {};
   for (const [key, tool] of Object.entries(exported)) {
-    if (typeof tool !== "object" || tool === null) throw usageError(`${problem} (${key} is not a tool)`);
+    const why = notATool(tool);
+    if (why !== undefined) throw usageError(`${problem} (${key} is not a tool: ${why})`);
     tools[key] = isToolLike(tool) ? tool : ({ ...(tool as object), name: key } as ToolDefinition);
   }
   return tools;

@@ -110,6 +110,37 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     expectOneLineError(await obelisk(["schema", "--tools", fixture("no-default.mjs")], cwd), 2);
   });
 
+  it("reads the default export of a CommonJS module (exports.default, export default in a .cts) (review-cli 5)", async () => {
+    for (const tools of ["export-default-tools.cts", "exports-default-tools.cjs"]) {
+      const run = await obeliskJson(
+        [
+          "run",
+          fixture("shout-plan.json"),
+          "--tools",
+          fixture(tools),
+          "--store",
+          "memory",
+          "--input",
+          '{"word":"hey"}',
+        ],
+        cwd,
+      );
+      expect(run.code, tools).toBe(0);
+      expect(run.json).toMatchObject({ status: "succeeded" });
+    }
+  });
+
+  it("refuses values that are not tools in an object of tools by name (an array is no latent tool) (review-cli 5)", async () => {
+    const result = await obeliskJson(["schema", "--tools", fixture("not-tools.mjs")], cwd);
+    expectOneLineError(result, 2);
+    expect(result.json).toEqual({
+      error: {
+        code: "USAGE",
+        message: expect.stringMatching(/not-tools\.mjs .*\(foo is not a tool: an array\)$/),
+      },
+    });
+  });
+
   it("warns on stderr when a tools module defines a tool name twice (the later wins), exit unchanged", async () => {
     const tools = fixture("duplicate-tools.mjs");
     const plan = join(cwd, "echo-plan.json");
