@@ -20,23 +20,50 @@ export interface SessionOptions {
   readonly onEvent?: ((event: RunEvent) => void) | undefined;
 }
 
-/** Loads the tools, opens the store, creates an engine, runs `body` and always closes the engine. */
+/**
+ * Loads the tools, opens the store, creates an engine, runs `body` and always closes the engine.
+ *
+ * With `check`, the command may be refused before the store is opened as `storeAccess` says (which may
+ * create the file, its directory, or a thread row): `check` first runs on an engine over the store opened
+ * read-only (a missing file is an empty store), and an answer other than undefined is the command's, with
+ * nothing created or changed (SPEC §11: bad input never changes state). A store that cannot be opened
+ * read-only (an older store version, brought up to date only by writing) skips the check: `body` then
+ * meets the same refusal.
+ */
 export async function withEngine<T>(
   options: SessionOptions,
   io: CliIo,
   body: (engine: Engine) => Promise<T>,
+  check?: (engine: Engine) => Promise<T | undefined>,
 ): Promise<T> {
   const tools: LoadedTools = options.tools === undefined ? [] : await loadTools(options.tools, io.cwd);
-  const store = await openStore(options.store, io, options.storeAccess);
   const { createEngine } = await import("obelisk");
-  const engine = createEngine({
-    tools,
-    store,
-    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-    ...(options.failFast === undefined ? {} : { failFast: options.failFast }),
-    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
-  });
-  printRegistryWarnings(io, engine.registry.warnings);
+  let warned = false;
+  const open = async (access: StoreAccess): Promise<Engine> => {
+    const store = await openStore(options.store, io, access);
+    const engine = createEngine({
+      tools,
+      store,
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(options.failFast === undefined ? {} : { failFast: options.failFast }),
+      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    });
+    if (!warned) printRegistryWarnings(io, engine.registry.warnings);
+    warned = true;
+    return engine;
+  };
+  if (check !== undefined) {
+    const checking = await open("check").catch(() => undefined);
+    if (checking !== undefined) {
+      try {
+        const refused = await check(checking);
+        if (refused !== undefined) return refused;
+      } finally {
+        await checking.close();
+      }
+    }
+  }
+  const engine = await open(options.storeAccess);
   try {
     return await body(engine);
   } finally {

@@ -21,10 +21,12 @@ export const DEFAULT_STORE = "sqlite:.obelisk/state.db";
  *   runs, no variables) and nothing is created. `read` opens the file read-only: nothing in it changes.
  * - `context` (validate, graph: the store only gives the thread's state to validate against): read-only;
  *   a missing file is read as an empty store with a warning (none for the default store).
+ * - `check` (what run and resume check before they open the store to write: the plan, its approval, the
+ *   run id): read-only; a missing file is an empty store, silently (the command may go on to create it).
  * Except for `create`, a file that is not an Obelisk store (empty, another program's database) is refused
  * (USAGE) and left as it is; `create` refuses only another program's database.
  */
-export type StoreAccess = "create" | "edit" | "read" | "context";
+export type StoreAccess = "create" | "edit" | "read" | "context" | "check";
 
 /** Opens `--store`: `memory` or `sqlite:<file>` (see {@link StoreAccess}). Throws USAGE. */
 export async function openStore(url: string, io: CliIo, access: StoreAccess): Promise<StateStore> {
@@ -36,7 +38,8 @@ export async function openStore(url: string, io: CliIo, access: StoreAccess): Pr
   if (file.length === 0) throw usageError("sqlite store needs a file: sqlite:<file>");
   const path = file === ":memory:" ? file : resolve(io.cwd, file);
   if (path !== ":memory:" && access !== "create" && !existsSync(path)) {
-    if (path === resolve(io.cwd, DEFAULT_STORE.slice("sqlite:".length))) return emptyStore();
+    if (access === "check" || path === resolve(io.cwd, DEFAULT_STORE.slice("sqlite:".length)))
+      return emptyStore();
     if (access !== "context") {
       throw usageError(
         `store file ${file} does not exist`,
@@ -62,6 +65,7 @@ const SQLITE_OPTIONS = {
   edit: { create: false },
   read: { readonly: true },
   context: { readonly: true },
+  check: { readonly: true },
 } as const satisfies Record<StoreAccess, SqliteStoreOptions>;
 
 function hintOf(error: unknown): string | undefined {

@@ -23,13 +23,15 @@ export interface RunPlanOptions {
 
 /**
  * Executes `body` (which starts one run, or returns an exit code without running) with a live
- * progress display driven by the engine's events, then prints the result.
+ * progress display driven by the engine's events, then prints the result. `check` (see `withEngine`)
+ * may refuse the command first, on the store opened read-only: then nothing is created.
  */
 export async function runWithProgress(
   output: Output,
   io: CliIo,
   options: RunPlanOptions,
   body: (engine: Engine, signal: AbortSignal) => Promise<RunResult | ExitCode>,
+  check?: (engine: Engine) => Promise<ExitCode | undefined>,
 ): Promise<ExitCode> {
   let progress: Progress | undefined;
   const inFlight = new Map<string, string>();
@@ -48,13 +50,18 @@ export async function runWithProgress(
   };
   let result: RunResult | ExitCode;
   try {
-    result = await withEngine({ ...options, storeAccess: "create", onEvent }, io, async (engine) => {
-      try {
-        return await body(engine, cancellation.signal);
-      } finally {
-        progress?.stop();
-      }
-    });
+    result = await withEngine(
+      { ...options, storeAccess: "create", onEvent },
+      io,
+      async (engine) => {
+        try {
+          return await body(engine, cancellation.signal);
+        } finally {
+          progress?.stop();
+        }
+      },
+      check,
+    );
   } finally {
     cancellation.dispose();
   }

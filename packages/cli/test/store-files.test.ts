@@ -209,6 +209,42 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     expect(readdirSync(cwd)).toEqual(["s.db"]);
   });
 
+  it("refused commands create no store file, no directory and no thread row (review-cli 6)", async () => {
+    const cwd = tempDir();
+    const at = (store: string): string[] => ["--store", `sqlite:${store}`];
+    const run = ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}'];
+    const refused: [string[], number][] = [
+      [["state", "set", "--ref", "†state.a", "--value", "{bad", ...at("value/s.db")], 2],
+      [["state", "set", "--ref", "†state.a", "--value", "1e999", ...at("huge/s.db")], 2],
+      [["run", fixture("malformed.json"), "--tools", jsTools, ...at("invalid/s.db")], 1],
+      [[...run, "--approved", `sha256:${"0".repeat(64)}`, ...at("approved/s.db")], 1],
+      [
+        [
+          ...run.slice(0, -1),
+          '{"type":"input","input":{"word":1},"schema":{"properties":{"word":{"type":"string"}}}}',
+          ...at("input/s.db"),
+        ],
+        1,
+      ],
+      [["resume", "no-such-run", "--tools", jsTools, ...at("resume/s.db")], 2],
+    ];
+    const results = await Promise.all(refused.map(([args]) => obelisk(args, cwd)));
+    expect(results.map((result) => result.code)).toEqual(refused.map(([, code]) => code));
+    expect(readdirSync(cwd)).toEqual([]);
+    // on an existing store, a refused run on a mistyped thread does not add that thread
+    expect((await obelisk([...run, ...at("s.db")], cwd)).code).toBe(0);
+    const before = digest(join(cwd, "s.db"));
+    const ghosts = await Promise.all([
+      obelisk(
+        ["run", fixture("malformed.json"), "--tools", jsTools, ...at("s.db"), "--thread", "ghost1"],
+        cwd,
+      ),
+      obelisk([...run, "--approved", `sha256:${"0".repeat(64)}`, ...at("s.db"), "--thread", "ghost2"], cwd),
+    ]);
+    expect(ghosts.map((result) => result.code)).toEqual([1, 1]);
+    expect(digest(join(cwd, "s.db"))).toBe(before);
+  });
+
   it("run and state set create the store (and its directory); parallel first runs share the default one", async () => {
     const cwd = tempDir();
     const set = await obelisk(

@@ -1,6 +1,8 @@
 import { type Command, Option } from "commander";
+import type { Engine, RunResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, parsePositive, withFormat, withStore, withTools } from "../common-options.js";
+import type { ExitCode } from "../exit-codes.js";
 import { createOutput } from "../output.js";
 import { invalidPlanOf, reportInvalid } from "../report-invalid.js";
 import { runWithProgress } from "../run-plan.js";
@@ -25,7 +27,7 @@ export function registerResume(program: Command, context: CommandContext): void 
   withFormat(command);
   command.action(async (runId: string, options: ResumeOptions) => {
     const output = createOutput(context.io, options.format);
-    const code = await runWithProgress(output, context.io, options, async (engine, signal) => {
+    const resume = async (engine: Engine, signal: AbortSignal): Promise<RunResult | ExitCode> => {
       try {
         return await engine.resume(runId, { signal });
       } catch (error) {
@@ -38,7 +40,14 @@ export function registerResume(program: Command, context: CommandContext): void 
           text: JSON.stringify(run.plan, null, 2),
         });
       }
-    });
+    };
+    // an unknown run id (RUN_NOT_FOUND) is refused on the store opened read-only: a mistyped --store
+    // is not created
+    const check = async (engine: Engine): Promise<undefined> => {
+      await engine.runs.show(runId);
+      return undefined;
+    };
+    const code = await runWithProgress(output, context.io, options, resume, check);
     context.exit(code);
   });
 }

@@ -1,4 +1,6 @@
+import { ObeliskError } from "@obelisk/core";
 import { type Command, Option } from "commander";
+import type { Engine, RunResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import {
   type CommonOptions,
@@ -52,13 +54,20 @@ async function runCommand(
   const input = parseInput(options.input, io.cwd);
   // any JSON the user gave: the engine refuses what is not a plain object (USAGE, exit 2)
   const withInputOption = input === undefined ? {} : { input: input as object };
-  return runWithProgress(output, io, options, async (engine, signal) => {
+  // Checked on the store opened read-only: an invalid plan, a hash that is not the approved one, or an
+  // input the engine refuses create no store file and no thread row.
+  const check = async (engine: Engine): Promise<ExitCode | undefined> => {
     const validation = await engine.validate(plan.text, { threadId: options.thread, ...withInputOption });
     if (!validation.ok) return reportInvalid(output, validation, plan);
+    if (options.approved !== undefined && options.approved !== validation.planHash)
+      throw notApproved(validation.planHash, options.approved);
     if (validation.diagnostics.length > 0) {
       printDiagnostics(output, validation, plan);
       printVerdict(output, validation);
     }
+    return undefined;
+  };
+  const run = async (engine: Engine, signal: AbortSignal): Promise<RunResult | ExitCode> => {
     try {
       return await engine.run(plan.text, {
         threadId: options.thread,
@@ -72,5 +81,15 @@ async function runCommand(
       if (invalid !== undefined) return reportInvalid(output, invalid, plan);
       throw error;
     }
-  });
+  };
+  return runWithProgress(output, io, options, run, check);
+}
+
+/** The engine's refusal of a plan whose hash is not the approved one (as `engine.run` words it). */
+function notApproved(planHash: string, approved: string): ObeliskError {
+  return new ObeliskError(
+    "PLAN_NOT_APPROVED",
+    `the plan's hash ${planHash} differs from the approved hash ${approved.slice(0, 80)}`,
+    { data: { planHash, approvedHash: approved } },
+  );
 }

@@ -1,4 +1,4 @@
-import { asThreadId, ObeliskError, plural } from "@obelisk/core";
+import { asThreadId, type JsonValue, ObeliskError, plural } from "@obelisk/core";
 import { type Command, Option } from "commander";
 import type { Engine, GetValueResult, VariableSummary } from "obelisk";
 import type { CommandContext } from "../command-context.js";
@@ -31,12 +31,15 @@ export function registerState(program: Command, context: CommandContext): void {
     description: string,
     action: StateAction,
     storeAccess: StoreAccess = "read",
+    check: (options: StateOptions) => void = () => {},
   ): Command => {
     const command = state.command(name).description(description);
     withStore(command);
     withFormat(command);
     command.action(async (options: StateOptions) => {
       const output = createOutput(context.io, options.format);
+      // what the flags alone refuse is refused before the store is opened (a refused set creates nothing)
+      check(options);
       await withEngine({ store: options.store, storeAccess }, context.io, (engine) =>
         action(engine, options, output),
       );
@@ -53,7 +56,13 @@ export function registerState(program: Command, context: CommandContext): void {
     .option("--offset <n>", "first item of the page", parseCount)
     .option("--limit <n>", "items in the page", parsePositive);
   // `set` creates the store: an approval may be given before the plan's first run
-  add("set", "write one value by reference (how approvals under †state.approvals. are given)", set, "create")
+  add(
+    "set",
+    "write one value by reference (how approvals under †state.approvals. are given)",
+    set,
+    "create",
+    setValue,
+  )
     .requiredOption(
       "--ref <reference>",
       "the reference to write, e.g. †state.approvals.refund",
@@ -150,10 +159,16 @@ function printGot(output: Output, ref: string, result: GetValueResult & { found:
   output.line(output.colors.dim(`${ref}: ${unit} ${result.offset}–${last} of ${result.total}`));
 }
 
+/** The `--value` of `state set`, parsed (USAGE when it is missing or not JSON). */
+function setValue(options: StateOptions): JsonValue {
+  singleRef(options);
+  if (options.value === undefined) throw usageError("state set needs --value <json>");
+  return parseJsonValue(options.value, "--value");
+}
+
 async function set(engine: Engine, options: StateOptions, output: Output): Promise<void> {
   const ref = singleRef(options);
-  if (options.value === undefined) throw usageError("state set needs --value <json>");
-  const value = parseJsonValue(options.value, "--value");
+  const value = setValue(options);
   await engine.set(options.thread, ref, value);
   output.json({ ok: true, threadId: options.thread, ref, value });
   output.line(`${output.colors.green("✓")} wrote ${ref} on thread ${options.thread}`);
