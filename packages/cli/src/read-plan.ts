@@ -1,11 +1,12 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { DEFAULT_LIMITS } from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
 import type { CliIo } from "./cli-io.js";
 import type { CommonOptions } from "./common-options.js";
 import { withEngine } from "./engine-session.js";
 import { parseInput } from "./parse-input.js";
-import { readUtf8File } from "./read-utf8.js";
+import { decodeUtf8, overLimitBytes, readUtf8File } from "./read-utf8.js";
 import { errorMessage, usageError } from "./usage-error.js";
 
 /** A plan file's text, as read from disk (JSON errors are the compiler's business: JSON_SYNTAX). */
@@ -16,16 +17,61 @@ export interface PlanFile {
   readonly text: string;
 }
 
-/** Reads a plan file. A missing or unreadable file is a usage error (exit 2). */
-export function readPlanFile(file: string, cwd: string): PlanFile {
+/** The name a plan read from standard input (`-`) has in diagnostics. */
+export const STDIN_PLAN = "<stdin>";
+
+/**
+ * Reads a plan file, or standard input for `-` (`cat plan.json | obelisk run - …`). A missing or unreadable
+ * file is a usage error (exit 2). No more than the document size limit (and a few bytes) is read: the
+ * compiler refuses a larger document (PLAN_LIMIT) from what was read.
+ */
+export async function readPlanFile(file: string, cwd: string): Promise<PlanFile> {
+  const maxBytes = DEFAULT_LIMITS.maxDocumentBytes;
+  if (file === "-") {
+    try {
+      return { name: STDIN_PLAN, text: await readStdin(maxBytes) };
+    } catch (error) {
+      throw usageError(`cannot read the plan from standard input: ${errorMessage(error)}`);
+    }
+  }
   const path = resolve(cwd, file);
   try {
-    if (!statSync(path).isFile()) throw new Error("not a file");
-    return { name: file, text: readUtf8File(path) };
+    if (!statSync(path).isFile())
+      throw new Error("not a regular file (to pipe a plan in, give - and send it to stdin)");
+    return { name: file, text: readUtf8File(path, maxBytes) };
   } catch (error) {
     const reason = (error as { code?: string }).code === "ENOENT" ? "no such file" : errorMessage(error);
     throw usageError(`cannot read plan file ${file}: ${reason}`);
   }
+}
+
+/** Standard input as UTF-8 text, reading no more than is needed to tell it is larger than `maxBytes`. */
+function readStdin(maxBytes: number): Promise<string> {
+  const cap = overLimitBytes(maxBytes);
+  return new Promise((done, fail) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const stdin = process.stdin;
+    const finish = (cut: boolean): void => {
+      stdin.off("data", onData).off("end", onEnd).off("error", onError);
+      // let go of stdin: it must not keep the process alive (nor hide a run that can never settle)
+      stdin.pause();
+      if (cut) stdin.destroy();
+      try {
+        done(decodeUtf8(Buffer.concat(chunks).subarray(0, cap), cut));
+      } catch (error) {
+        fail(error);
+      }
+    };
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      total += chunk.length;
+      if (total >= cap) finish(true);
+    };
+    const onEnd = (): void => finish(false);
+    const onError = (error: Error): void => fail(error);
+    stdin.on("data", onData).on("end", onEnd).on("error", onError);
+  });
 }
 
 /** A plan file and its validation against the thread (`--tools`, `--store`, `--thread`, `--input`). */
@@ -34,7 +80,7 @@ export async function validatePlanFile(
   options: CommonOptions,
   io: CliIo,
 ): Promise<{ readonly plan: PlanFile; readonly result: ValidationResult }> {
-  const plan = readPlanFile(planPath, io.cwd);
+  const plan = await readPlanFile(planPath, io.cwd);
   const input = parseInput(options.input, io.cwd);
   const result = await withEngine(
     { tools: options.tools, store: options.store, storeAccess: "context" },

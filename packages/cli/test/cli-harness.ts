@@ -135,6 +135,8 @@ export interface SpawnOptions {
   readonly when?: string;
   /** The signal sent once `when` shows. */
   readonly signal?: NodeJS.Signals;
+  /** Text written to the child's stdin (then closed); without it stdin is closed at once. */
+  readonly stdin?: string;
 }
 
 /** Spawns the binary with the streams and the signal of `options`; resolves when the process has exited. */
@@ -147,8 +149,9 @@ export function obeliskSpawned(
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
       env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "" },
-      stdio: ["ignore", options.stdoutFd ?? "pipe", "pipe"],
+      stdio: [options.stdin === undefined ? "ignore" : "pipe", options.stdoutFd ?? "pipe", "pipe"],
     });
+    child.stdin?.end(options.stdin);
     const text = { stdout: "", stderr: "" };
     let sent = false;
     for (const name of ["stdout", "stderr"] as const) {

@@ -1,7 +1,15 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { closeSync, ftruncateSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { example, expectOneLineError, fixture, obelisk, obeliskJson, tempDir } from "./cli-harness.js";
+import {
+  example,
+  expectOneLineError,
+  fixture,
+  obelisk,
+  obeliskJson,
+  obeliskSpawned,
+  tempDir,
+} from "./cli-harness.js";
 
 const cwd = tempDir();
 const greetingTools = example("greeting", "tools.ts");
@@ -165,13 +173,54 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     const refused = await obeliskJson(["validate", plan, "--tools", greetingTools], cwd);
     expectOneLineError(refused, 2);
     expect(refused.json).toMatchObject({ error: { code: "USAGE" } });
-    expect(JSON.stringify(refused.json)).toMatch(/byte \d+ is not valid UTF-8/);
+    // the 0xE9 of "José" (latin1) is byte 60
+    expect(refused.json).toMatchObject({ error: { message: expect.stringContaining("byte 60, 0xE9,") } });
+    // a sequence cut short is named by its first byte (review-cli 14): 0xE2 0x82 then "("
+    const cut = join(cwd, "cut-plan.json");
+    writeFileSync(cut, Buffer.from([0x61, 0x62, 0xe2, 0x82, 0x28]));
+    const cutRefused = await obeliskJson(["validate", cut, "--tools", greetingTools], cwd);
+    expect(cutRefused.json).toMatchObject({ error: { message: expect.stringContaining("byte 3, 0xE2,") } });
     const input = join(cwd, "latin1-input.json");
     writeFileSync(input, Buffer.from('{"userName":"Jos\xe9"}', "latin1"));
     expectOneLineError(
       await obelisk(["run", greetingPlan, "--tools", greetingTools, "--input", input], cwd),
       2,
     );
+  });
+
+  it("reads a plan from standard input given as - (review-cli 7); a pipe given by name says how", async () => {
+    const text = readFileSync(greetingPlan, "utf8");
+    const validated = await obeliskSpawned(
+      ["validate", "-", "--tools", greetingTools, "--format", "json"],
+      cwd,
+      {
+        stdin: text,
+      },
+    );
+    expect(validated.code).toBe(0);
+    expect(JSON.parse(validated.stdout)).toMatchObject({ ok: true });
+    const args = ["run", "-", "--tools", greetingTools, "--input", '{"userName":"Ada"}', "--store", "memory"];
+    const ran = await obeliskSpawned([...args, "--format", "json"], cwd, { stdin: text });
+    expect(ran.code).toBe(0);
+    expect(JSON.parse(ran.stdout)).toMatchObject({ status: "succeeded" });
+    const invalid = await obeliskSpawned(["validate", "-", "--tools", greetingTools], cwd, { stdin: "[1," });
+    expect(invalid.code).toBe(1);
+    expect(invalid.stdout).toMatch(/^<stdin>:1:\d+: error JSON_SYNTAX/m);
+    const fifo = await obelisk(["validate", "/dev/stdin", "--tools", greetingTools], cwd);
+    expectOneLineError(fifo, 2);
+    expect(fifo.stderr).toContain("give - and send it to stdin");
+  });
+
+  it("refuses a plan file over the document size limit without reading all of it (review-cli 8)", async () => {
+    // sparse: 3 GB on paper, nothing on disk; reading it whole failed (Node reads at most 2 GiB at once)
+    const huge = join(cwd, "huge-plan.json");
+    const fd = openSync(huge, "w");
+    ftruncateSync(fd, 3 * 1024 ** 3);
+    closeSync(fd);
+    const result = await obeliskJson(["validate", huge, "--tools", greetingTools], cwd);
+    rmSync(huge);
+    expect(result.code).toBe(1);
+    expect(result.json).toMatchObject({ ok: false, diagnostics: [{ code: "PLAN_LIMIT" }] });
   });
 
   it("reads a plan and an --input file that start with a byte order mark (Windows editors write one)", async () => {

@@ -50,7 +50,7 @@ async function runCommand(
   { io }: CommandContext,
 ): Promise<ExitCode> {
   const output = createOutput(io, options.format);
-  const plan = readPlanFile(planPath, io.cwd);
+  const plan = await readPlanFile(planPath, io.cwd);
   const input = parseInput(options.input, io.cwd);
   // any JSON the user gave: the engine refuses what is not a plain object (USAGE, exit 2)
   const withInputOption = input === undefined ? {} : { input: input as object };
