@@ -62,6 +62,69 @@ describe("CallLimiter (M6: critical path first for the first free slots too)", (
   });
 });
 
+describe("CallLimiter: a call holds no slot while it waits for the other (scheduling review 1)", () => {
+  it("a low-priority call waiting for the global slot does not keep its tool's slot from a better call", async () => {
+    const limiter = new CallLimiter(1, (tool) => (tool === "a" ? 1 : undefined));
+    const { started, finish, task } = gatedTasks();
+    limiter.run("b", 4, signal, task("xhead"));
+    limiter.run("a", 1, signal, task("aleaf"));
+    await flush();
+    expect(started).toEqual(["xhead"]);
+    limiter.run("a", 3, signal, task("ahigh"));
+    limiter.run("b", 2, signal, task("p1"));
+    limiter.run("b", 2, signal, task("p2"));
+    finish("xhead");
+    await flush();
+    // before, aleaf held tool a's only slot while it waited: p1, p2 and aleaf all started before ahigh
+    expect(started).toEqual(["xhead", "ahigh"]);
+    for (const name of ["ahigh", "p1", "p2"]) {
+      finish(name);
+      await flush();
+    }
+    expect(started).toEqual(["xhead", "ahigh", "p1", "p2", "aleaf"]);
+  });
+
+  it("a call waiting for its tool's slot does not hold a global one: another tool's call starts", async () => {
+    const limiter = new CallLimiter(2, (tool) => (tool === "a" ? 1 : undefined));
+    const { started, finish, task } = gatedTasks();
+    limiter.run("a", 5, signal, task("a1"));
+    limiter.run("a", 5, signal, task("a2"));
+    limiter.run("b", 1, signal, task("b1"));
+    await flush();
+    expect(started).toEqual(["a1", "b1"]);
+    finish("a1");
+    await flush();
+    expect(started).toEqual(["a1", "b1", "a2"]);
+  });
+
+  it("a waiting call whose run is aborted leaves the queue: the next call gets the slot", async () => {
+    const limiter = new CallLimiter(1, () => undefined);
+    const controller = new AbortController();
+    const { started, finish, task } = gatedTasks();
+    limiter.run("t", 3, signal, task("running"));
+    const dropped = limiter.run("t", 2, controller.signal, task("dropped"));
+    limiter.run("t", 1, signal, task("next"));
+    await flush();
+    controller.abort(new Error("cancelled"));
+    await expect(dropped).rejects.toThrow("cancelled");
+    finish("running");
+    await flush();
+    expect(started).toEqual(["running", "next"]);
+  });
+
+  it("a task that throws gives its slots back and rejects", async () => {
+    const limiter = new CallLimiter(1, () => 1);
+    const { started, task } = gatedTasks();
+    const thrown = limiter.run("t", 2, signal, () => {
+      throw new Error("boom");
+    });
+    limiter.run("t", 1, signal, task("after"));
+    await expect(thrown).rejects.toThrow("boom");
+    await flush();
+    expect(started).toEqual(["after"]);
+  });
+});
+
 describe("runs with scarce slots (M6)", () => {
   it("concurrency 1: the head of the longest chain starts before a lone call listed first", async () => {
     const started: string[] = [];

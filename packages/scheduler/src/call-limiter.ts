@@ -1,29 +1,45 @@
-import PQueue from "p-queue";
+import { type Ranked, ranksBefore, SlotHeap } from "./slot-heap.js";
 
-/** A call waiting to be handed to the queues (see {@link CallLimiter.run}). */
-interface SlotRequest {
-  readonly tool: string;
-  readonly priority: number;
-  readonly signal: AbortSignal;
+/** A call waiting for its slots (see {@link CallLimiter.run}). */
+interface Waiting extends Ranked {
+  readonly slots: ToolSlots;
   readonly task: () => unknown;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
+  /** Started, or its run aborted while it waited (then left in its heap, skipped when it comes up). */
+  gone: boolean;
 }
 
-/** Higher priority first; `sort` is stable, so requests of equal priority keep their order. */
-const byPriority = (a: SlotRequest, b: SlotRequest): number => b.priority - a.priority;
+/** One tool's slots and the calls of it waiting for one. */
+interface ToolSlots {
+  readonly limit: number;
+  running: number;
+  readonly waiting: SlotHeap<Waiting>;
+}
 
 /**
- * Limits how many calls run at once: globally and per tool, highest priority first when slots are scarce.
- * p-queue starts a task the moment it is added if a slot is free, so the calls that ask for a slot in one
- * turn (a drain of the runner, or several runs sharing the limiter) are collected and handed to the queues
- * at the end of that turn (a microtask, no timer), highest priority first: the first free slots go to the
- * longest remaining critical path too, not to the first call in plan order (SPEC §7, bug M6).
+ * Limits how many calls run at once: globally and per tool, highest priority first when slots are scarce
+ * (SPEC §7). A call starts only when a slot of its tool and a global slot are both free, and then the free
+ * global slot goes to the best waiting call whose tool has a free slot: no call holds one slot while it
+ * waits for the other. (Two nested p-queues did: a low-priority call took its tool's only slot and then
+ * waited in the global queue behind every higher-priority call, so the critical path's next call of that
+ * tool waited behind all of them — decision 0020.) Calls asking in one turn (a drain of the runner, or
+ * several runs sharing the limiter) are ranked together before any of them starts: the free slots are
+ * handed out in a microtask, not at the first request.
  */
 export class CallLimiter {
-  private readonly global: PQueue | undefined;
-  private readonly perTool = new Map<string, PQueue | undefined>();
-  private requests: SlotRequest[] = [];
+  private readonly globalLimit: number;
+  private running = 0;
+  private readonly tools = new Map<string, ToolSlots>();
+  /** Tools with calls waiting (a pick looks at their best only). */
+  private readonly busy = new Set<ToolSlots>();
+  private asked = 0;
+  private scheduled = false;
+  /**
+   * The calls asked under each run's signal, for its one abort listener: a listener per waiting call made
+   * every start O(listeners) (Node's EventTarget removes by a linear search), quadratic in a run's calls.
+   */
+  private readonly bySignal = new WeakMap<AbortSignal, Waiting[]>();
 
   /**
    * `concurrency` is the global limit (undefined: unbounded); `toolLimit` gives each tool's own limit.
@@ -33,65 +49,153 @@ export class CallLimiter {
     concurrency: number | undefined,
     private readonly toolLimit: (tool: string) => number | undefined,
   ) {
-    this.global = bounded(concurrency) ? new PQueue({ concurrency }) : undefined;
+    this.globalLimit = bounded(concurrency) ? concurrency : Number.POSITIVE_INFINITY;
   }
 
   /** True when a call of this tool needs no slot at all (the fast path: it starts at once). */
   unlimited(tool: string): boolean {
-    return this.global === undefined && this.queueOf(tool) === undefined;
+    return (
+      this.globalLimit === Number.POSITIVE_INFINITY && this.slotsOf(tool).limit === Number.POSITIVE_INFINITY
+    );
   }
 
   /**
-   * Runs `task` when a slot of the tool and a global slot are free (tool slot first, so a call waiting for
-   * its tool never holds a global slot). Calls asking in the same turn are ranked by `priority` (higher
-   * first, equal ones in the order they asked) before any of them starts. Rejects with the abort reason if
-   * `signal` (the call's run) is aborted before it starts.
+   * Runs `task` when a slot of the tool and a global slot are free; its slots are given back when the
+   * task's promise settles. Higher `priority` first, equal ones in the order they asked. Rejects with the
+   * abort reason if `signal` (the call's run) is aborted before it starts.
    */
   run<T>(tool: string, priority: number, signal: AbortSignal, task: () => T | Promise<T>): Promise<T> {
     if (this.unlimited(tool)) return Promise.resolve(task());
     return new Promise<T>((resolve, reject) => {
-      this.requests.push({
-        tool,
+      if (signal.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const slots = this.slotsOf(tool);
+      const waiting: Waiting = {
         priority,
-        signal,
+        order: this.asked++,
+        slots,
         task,
         resolve: resolve as (value: unknown) => void,
         reject,
-      });
-      if (this.requests.length === 1) queueMicrotask(this.handOver);
+        gone: false,
+      };
+      const asked = this.underSignal(signal);
+      // the calls that started are dropped now and then: a run's list stays about as long as its queue
+      if (asked.length >= 64 && (asked.length & 63) === 0) dropGone(asked);
+      asked.push(waiting);
+      slots.waiting.push(waiting);
+      this.busy.add(slots);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        queueMicrotask(this.handOut);
+      }
     });
   }
 
-  /** Hands this turn's requests to the queues, highest priority first. */
-  private readonly handOver = (): void => {
-    const requests = this.requests;
-    this.requests = [];
-    if (requests.length > 1) requests.sort(byPriority);
-    for (const request of requests) {
-      try {
-        request.resolve(this.enqueue(request));
-      } catch (error) {
-        request.reject(error);
-      }
+  /** The list of calls asked under `signal`, with the one listener that rejects those still waiting. */
+  private underSignal(signal: AbortSignal): Waiting[] {
+    let asked = this.bySignal.get(signal);
+    if (asked === undefined) {
+      const list: Waiting[] = [];
+      asked = list;
+      this.bySignal.set(signal, list);
+      const onAbort = (): void => {
+        for (const waiting of list) {
+          if (waiting.gone) continue;
+          waiting.gone = true;
+          waiting.reject(signal.reason);
+        }
+        list.length = 0;
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
     }
+    return asked;
+  }
+
+  private readonly handOut = (): void => {
+    this.scheduled = false;
+    this.pump();
   };
 
-  private enqueue(request: SlotRequest): Promise<unknown> {
-    const { tool, priority, signal, task } = request;
-    const global = this.global;
-    const inner = global === undefined ? task : () => global.add(task, { priority, signal });
-    const queue = this.queueOf(tool);
-    if (queue === undefined) return Promise.resolve(inner());
-    return queue.add(inner, { priority, signal });
+  /** Starts the best waiting calls while slots are free. */
+  private pump(): void {
+    while (this.running < this.globalLimit) {
+      const next = this.best();
+      if (next === undefined) return;
+      this.start(next);
+    }
   }
 
-  private queueOf(tool: string): PQueue | undefined {
-    if (this.perTool.has(tool)) return this.perTool.get(tool);
-    const limit = this.toolLimit(tool);
-    const queue = bounded(limit) ? new PQueue({ concurrency: limit }) : undefined;
-    this.perTool.set(tool, queue);
-    return queue;
+  /** The best waiting call whose tool has a free slot (its heap's best: O(tools with calls waiting)). */
+  private best(): Waiting | undefined {
+    let best: Waiting | undefined;
+    for (const slots of this.busy) {
+      if (slots.running >= slots.limit) continue;
+      let head = slots.waiting.peek();
+      while (head?.gone === true) {
+        slots.waiting.pop();
+        head = slots.waiting.peek();
+      }
+      if (head === undefined) this.busy.delete(slots);
+      else if (best === undefined || ranksBefore(head, best)) best = head;
+    }
+    return best;
   }
+
+  private start(waiting: Waiting): void {
+    const { slots } = waiting;
+    slots.waiting.pop();
+    if (slots.waiting.size === 0) this.busy.delete(slots);
+    waiting.gone = true;
+    this.running++;
+    slots.running++;
+    const release = (): void => {
+      this.running--;
+      slots.running--;
+      this.pump();
+    };
+    let result: unknown;
+    try {
+      result = waiting.task();
+    } catch (error) {
+      release();
+      waiting.reject(error);
+      return;
+    }
+    Promise.resolve(result).then(
+      (value) => {
+        release();
+        waiting.resolve(value);
+      },
+      (error: unknown) => {
+        release();
+        waiting.reject(error);
+      },
+    );
+  }
+
+  private slotsOf(tool: string): ToolSlots {
+    let slots = this.tools.get(tool);
+    if (slots === undefined) {
+      const limit = this.toolLimit(tool);
+      slots = {
+        limit: bounded(limit) ? limit : Number.POSITIVE_INFINITY,
+        running: 0,
+        waiting: new SlotHeap<Waiting>(),
+      };
+      this.tools.set(tool, slots);
+    }
+    return slots;
+  }
+}
+
+/** Removes the entries that started or were aborted, in place. */
+function dropGone(list: Waiting[]): void {
+  let kept = 0;
+  for (const waiting of list) if (!waiting.gone) list[kept++] = waiting;
+  list.length = kept;
 }
 
 function bounded(limit: number | undefined): limit is number {
