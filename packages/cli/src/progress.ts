@@ -1,3 +1,4 @@
+import { displayText } from "./display-text.js";
 import type { Output } from "./output.js";
 import { type CallStatus, formatDuration, statusColor, statusSymbol } from "./status-style.js";
 
@@ -109,14 +110,14 @@ export function createProgress(output: Output, total: number, now: () => number 
           return;
         case "call-retry":
           print(
-            `  ${c.yellow("↻")} retry  ${name(event.callId, event.tool)} attempt ${event.attempt}${event.message ? `: ${event.message}` : ""}`,
+            `  ${c.yellow("↻")} retry  ${name(event.callId, event.tool)} attempt ${event.attempt}${event.message ? `: ${displayText(event.message)}` : ""}`,
           );
           return;
         case "call-end": {
           running.delete(event.callId);
           ended.set(event.callId, event.status);
           const time = event.durationMs === undefined ? "" : ` ${c.dim(formatDuration(event.durationMs))}`;
-          const detail = event.detail === undefined ? "" : c.dim(` — ${event.detail}`);
+          const detail = event.detail === undefined ? "" : c.dim(` — ${displayText(event.detail)}`);
           const status = statusColor(c, event.status)(`${statusSymbol(event.status)} ${event.status}`);
           print(`  ${status} ${name(event.callId, event.tool)}${time}${detail}`);
           return;

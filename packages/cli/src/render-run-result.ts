@@ -1,4 +1,5 @@
 import type { RunResult } from "obelisk";
+import { displayText } from "./display-text.js";
 import type { Output } from "./output.js";
 import { formatDuration, statusColor, statusSymbol } from "./status-style.js";
 
@@ -39,7 +40,8 @@ export function renderRunResult(output: Output, result: RunResult): void {
   output.line(
     `${statusColor(c, result.status)(c.bold(`Run ${result.status}`))} in ${formatDuration(result.durationMs)} — ${parts || "no calls"}`,
   );
-  output.line(c.dim(`  run ${result.runId} · thread ${result.threadId} · plan ${result.planHash}`));
+  const thread = displayText(result.threadId);
+  output.line(c.dim(`  run ${result.runId} · thread ${thread} · plan ${result.planHash}`));
   if (entries.length === 0) return;
   output.line();
   const rows: string[][] = [["call", "tool", "status", "time", "wrote / reason"]];
@@ -47,13 +49,14 @@ export function renderRunResult(output: Output, result: RunResult): void {
     const status = statusColor(c, call.status)(`${statusSymbol(call.status)} ${call.status}`);
     const branch = call.branch === undefined || call.branch === 0 ? "" : c.dim(` (branch ${call.branch})`);
     const wrote = call.wrote.length > 0 ? call.wrote.join(", ") : c.dim("—");
-    const why = call.error !== undefined ? c.red(` ${call.error.code}: ${call.error.message}`) : "";
-    const reason = call.reason !== undefined ? c.yellow(` ${call.reason}`) : "";
+    const why =
+      call.error !== undefined ? c.red(` ${call.error.code}: ${displayText(call.error.message)}`) : "";
+    const reason = call.reason !== undefined ? c.yellow(` ${displayText(call.reason)}`) : "";
     const time = call.attempts > 0 ? formatDuration(call.durationMs) : c.dim("—");
     rows.push([callId, call.tool, `${status}${branch}`, time, `${wrote}${why}${reason}`]);
   }
   printTable(output, rows);
   for (const error of result.errors) {
-    output.line(c.red(`  ✗ ${error.callId}: ${error.error.code}: ${error.error.message}`));
+    output.line(c.red(`  ✗ ${error.callId}: ${error.error.code}: ${displayText(error.error.message)}`));
   }
 }

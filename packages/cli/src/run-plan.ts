@@ -1,5 +1,6 @@
 import type { Engine, RunEvent, RunResult } from "obelisk";
 import type { CliIo } from "./cli-io.js";
+import { displayText } from "./display-text.js";
 import { withEngine } from "./engine-session.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import type { Output } from "./output.js";
@@ -77,5 +78,5 @@ function printRunStart(output: Output, event: RunEvent & { type: "run-start" }):
   const c = output.colors;
   const calls = `${event.calls} call${event.calls === 1 ? "" : "s"}`;
   const plan = c.dim(`(plan ${event.planHash.slice(0, 19)}…, run ${event.runId})`);
-  output.line(`${c.bold("Running")} ${calls} on thread ${c.bold(event.threadId)} ${plan}`);
+  output.line(`${c.bold("Running")} ${calls} on thread ${c.bold(displayText(event.threadId))} ${plan}`);
 }

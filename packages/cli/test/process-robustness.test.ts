@@ -138,3 +138,16 @@ describe.concurrent("obelisk: the command ends with the run, whatever a tool tha
     expect(result.stdout).toMatch(/^Run cancelled in /m);
   });
 });
+
+describe.concurrent("obelisk: a tool's message in text output (review-cli 11)", () => {
+  it("control characters of an error message are shown escaped: one table row, no escape sequence reaches the terminal", async () => {
+    const cwd = tempDir();
+    const args = ["run", fixture("noisy-plan.json"), "--tools", tools, "--store", "memory"];
+    const result = await obeliskSpawned(args, cwd);
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toContain("\x1b");
+    expect(result.stdout).toMatch(
+      /^ +loud +noisy +✗ failed .*TOOL_ERROR: line one\\nline two\\x1b\[31mred$/m,
+    );
+  });
+});

@@ -5,6 +5,14 @@ export default {
     input: { type: "object", properties: {} },
     run: () => new Promise((resolve) => setTimeout(() => resolve("paused"), 100)),
   },
+  noisy: {
+    description:
+      "throws a message with a newline and a terminal escape sequence (as a remote error body may)",
+    input: { type: "object", properties: {} },
+    run: () => {
+      throw new Error("line one\nline two\x1b[31mred");
+    },
+  },
   explode: {
     description: "always throws",
     input: { type: "object", properties: {} },
