@@ -234,13 +234,28 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     );
     const shown = await obelisk(["runs", "show", runId, "--store", "sqlite:state/db.sqlite"], cwd);
     expect(shown.stdout).toContain(`obelisk runs show ${runId} --store sqlite:state/db.sqlite --format json`);
+    const other = `sha256:${"0".repeat(64)}`;
     const refused = await obeliskJson(
-      ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', "--approved", "sha256:abc", ...store],
+      ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', "--approved", other, ...store],
       cwd,
     );
     expect(refused.code).toBe(1);
-    expect(JSON.stringify(refused.json)).toContain("sha256:abc");
+    expect(JSON.stringify(refused.json)).toContain(other);
     expect(JSON.stringify(refused.json)).toMatch(/the plan's hash sha256:[0-9a-f]{64}/);
+    // a value that is no plan hash is a bad flag value (review-cli 12); the bare digits get a hint
+    const hash = (refused.json as { error: { message: string } }).error.message.match(
+      /sha256:([0-9a-f]{64})/,
+    )?.[1];
+    const malformed = ["sha256:abc", "abc", String(hash)].map((approved) =>
+      obeliskJson(
+        ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', "--approved", approved, ...store],
+        cwd,
+      ),
+    );
+    const [short, word, bare] = await Promise.all(malformed);
+    for (const result of [short, word, bare])
+      expectErrorDocument(result as CliResult & { json: Json }, 2, "USAGE");
+    expect(JSON.stringify(bare?.json)).toContain(`add the sha256: prefix: sha256:${hash}`);
   });
 
   it("resume of a run whose plan no longer compiles prints its diagnostics, as run does (exit 1)", async () => {

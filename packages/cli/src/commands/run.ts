@@ -1,5 +1,5 @@
 import { ObeliskError } from "@obelisk/core";
-import { type Command, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import type { Engine, RunResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import {
@@ -37,7 +37,12 @@ export function registerRun(program: Command, context: CommandContext): void {
   command
     .addOption(new Option("--concurrency <n>", "run at most n calls at once").argParser(parsePositive))
     .option("--fail-fast", "abort everything in flight at the first unhandled failure")
-    .option("--approved <hash>", "refuse to run unless the plan hash equals this approved hash");
+    .addOption(
+      new Option(
+        "--approved <hash>",
+        "refuse to run unless the plan hash equals this approved hash",
+      ).argParser(parseApprovedHash),
+    );
   withFormat(command);
   command.action(async (plan: string, options: RunCommandOptions) => {
     context.exit(await runCommand(plan, options, context));
@@ -83,6 +88,19 @@ async function runCommand(
     }
   };
   return runWithProgress(output, io, options, run, check);
+}
+
+/** A `--approved` value: a plan hash as `obelisk validate` prints it, `sha256:` and 64 hex digits. */
+function parseApprovedHash(value: string): string {
+  if (/^sha256:[0-9a-f]{64}$/.test(value)) return value;
+  const digits = /^(?:sha256:)?([0-9a-f]{64})$/i.exec(value)?.[1];
+  if (digits !== undefined && !value.startsWith("sha256:"))
+    throw new InvalidArgumentError(`add the sha256: prefix: sha256:${digits.toLowerCase()}`);
+  if (digits !== undefined)
+    throw new InvalidArgumentError(`hex digits are lower case: sha256:${digits.toLowerCase()}`);
+  throw new InvalidArgumentError(
+    "expected a plan hash, sha256:<64 hex digits>, as obelisk validate prints it",
+  );
 }
 
 /** The engine's refusal of a plan whose hash is not the approved one (as `engine.run` words it). */
