@@ -54,6 +54,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   let exitCode: ExitCode = EXIT.ok;
   const program = createProgram({ io, exit: (code) => (exitCode = code) });
   const args = formatAfterCommand(program, argv);
+  // json: the version too is one JSON document
+  if (format === "json" && args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+    io.stdout.write(`${JSON.stringify({ version: cliVersion() }, null, 2)}\n`);
+    return EXIT.ok;
+  }
   const help = helpArguments(program, args);
   if (ObeliskError.is(help)) return reportError(io, format, help);
   try {

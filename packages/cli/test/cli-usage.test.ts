@@ -27,6 +27,26 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     }
   });
 
+  it("prints the version as a JSON document in json format (review-cli 19)", async () => {
+    for (const args of [
+      ["--format", "json", "--version"],
+      ["-V", "--format=json"],
+    ]) {
+      const version = await obelisk(args, cwd);
+      expect(version.code).toBe(0);
+      expect(JSON.parse(version.stdout)).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+    }
+  });
+
+  it("run --format json prints the plan's warnings on stderr, stdout holding the run result (review-cli 18)", async () => {
+    const plan = join(cwd, "suspicious-plan.json");
+    writeFileSync(plan, '[{"_tool":"shout","text":"hello †state.x. there","_outputPath":"†state.said"}]');
+    const run = await obeliskJson(["run", plan, "--tools", fixture("tools.js"), "--store", "memory"], cwd);
+    expect(run.code).toBe(0);
+    expect(run.json).toMatchObject({ status: "succeeded" });
+    expect(run.stderr).toMatch(/^.*suspicious-plan\.json:1:\d+: warning REF_SUSPICIOUS: /m);
+  });
+
   it("has --help on subcommands", async () => {
     const run = await obelisk(["run", "--help"], cwd);
     expect(run.code).toBe(0);

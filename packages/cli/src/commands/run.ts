@@ -1,6 +1,7 @@
 import { ObeliskError } from "@obelisk/core";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { Engine, RunResult } from "obelisk";
+import pc from "picocolors";
 import type { CommandContext } from "../command-context.js";
 import {
   type CommonOptions,
@@ -14,6 +15,7 @@ import type { ExitCode } from "../exit-codes.js";
 import { createOutput } from "../output.js";
 import { parseInput } from "../parse-input.js";
 import { readPlanFile } from "../read-plan.js";
+import { renderDiagnosticsText } from "../render-diagnostics.js";
 import { printDiagnostics, printVerdict } from "../render-validation.js";
 import { invalidPlanOf, reportInvalid } from "../report-invalid.js";
 import { runWithProgress } from "../run-plan.js";
@@ -69,6 +71,9 @@ async function runCommand(
     if (validation.diagnostics.length > 0) {
       printDiagnostics(output, validation, plan);
       printVerdict(output, validation);
+      // json: stdout holds only the run result; the warnings (REF_SUSPICIOUS…) go to stderr as in text
+      if (output.format === "json")
+        io.stderr.write(`${renderDiagnosticsText(validation, plan, pc.createColors(false)).trimEnd()}\n`);
     }
     return undefined;
   };
