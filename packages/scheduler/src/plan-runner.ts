@@ -10,7 +10,14 @@ import {
   ObeliskError,
   toJsonValue,
 } from "@obelisk/core";
-import type { Awaitable, CallRecord, CommitResult, RecordedError, StateStore } from "@obelisk/state";
+import type {
+  Awaitable,
+  CallCommit,
+  CallRecord,
+  CommitResult,
+  RecordedError,
+  StateStore,
+} from "@obelisk/state";
 import { after, isThenable } from "./awaitable.js";
 import { CallInvocation, type InvocationHost } from "./call-invocation.js";
 import { CallLimiter } from "./call-limiter.js";
@@ -383,10 +390,12 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     this.pump();
   }
 
-  /** Commits a completed result: `store.commitCall`, then the writes applied to the working state, then settle. */
+  /**
+   * Commits a completed result at the end of this drain, with the others that completed during it: the
+   * store's commit, then the writes applied to the working state, then settle.
+   */
   private commitPending(index: number): void {
-    if (this.options.store.commitCalls === undefined) this.steps.run(this.commitStep, index);
-    else this.grouped.push(index);
+    this.grouped.push(index);
   }
 
   /**
@@ -422,8 +431,12 @@ export class PlanRunner implements DispatchHost, InvocationHost {
         this.reapplication,
       );
     });
-    const store = this.options.store as Required<Pick<StateStore, "commitCalls">>;
-    const results = store.commitCalls(completions.map((completion) => completion.commit));
+    const commits = completions.map((completion) => completion.commit);
+    // A store without group commit takes the same commits one by one: what reaches the store, and in
+    // which order (write log, records, ties in retention), does not depend on the store (differential
+    // review F1–F4: the memory store used to commit, and record failures, as each call ended).
+    const store = this.options.store;
+    const results = store.commitCalls === undefined ? commitEach(store, commits) : store.commitCalls(commits);
     const apply = (answers: readonly CommitResult[]): Awaitable<void> => {
       if (answers.length !== indexes.length)
         throw new ObeliskError("STORE_ERROR", "the store answered a group commit with the wrong count");
@@ -628,4 +641,22 @@ function cancelReason(signal: AbortSignal): string {
   }
   if (detail === undefined || detail.trim() === "") return "run cancelled";
   return `run cancelled: ${cutText(detail, CANCEL_REASON_CHARS)}`;
+}
+
+/** `commits` through `store.commitCall` one after the other (each atomic on its own), their answers in order. */
+function commitEach(store: StateStore, commits: readonly CallCommit[]): Awaitable<readonly CommitResult[]> {
+  const answers: CommitResult[] = [];
+  const from = (start: number): Awaitable<readonly CommitResult[]> => {
+    for (let at = start; at < commits.length; at++) {
+      const answer = store.commitCall(commits[at] as CallCommit);
+      if (isThenable(answer))
+        return Promise.resolve(answer).then((value) => {
+          answers.push(value);
+          return from(at + 1);
+        });
+      answers.push(answer);
+    }
+    return answers;
+  };
+  return from(0);
 }
