@@ -47,6 +47,15 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     expect(run.stderr).toMatch(/^.*suspicious-plan\.json:1:\d+: warning REF_SUSPICIOUS: /m);
   });
 
+  it("graph of a plan with errors points at the validate command that works, --tools included (review-cli 19)", async () => {
+    const plan = join(cwd, "half-plan.json");
+    writeFileSync(plan, '[{"_tool":"shout","text":"a","_outputPath":"†state.a"},{"_tool":"nope"}]');
+    const tools = fixture("tools.js");
+    const graph = await obelisk(["graph", plan, "--tools", tools], cwd);
+    expect(graph.code).toBe(1);
+    expect(graph.stderr).toContain(`see obelisk validate ${plan} --tools ${tools}\n`);
+  });
+
   it("has --help on subcommands", async () => {
     const run = await obelisk(["run", "--help"], cwd);
     expect(run.code).toBe(0);

@@ -6,6 +6,7 @@ import { EXIT, type ExitCode } from "../exit-codes.js";
 import { createOutput } from "../output.js";
 import { validatePlanFile } from "../read-plan.js";
 import { printDiagnostics, printVerdict } from "../render-validation.js";
+import { shellWord } from "../shell-word.js";
 
 interface GraphOptions extends CommonOptions {
   readonly as: "mermaid" | "dot" | "json";
@@ -55,7 +56,8 @@ async function graphCommand(
   }
   if (!result.ok) {
     const errors = result.diagnostics.filter((d) => d.severity === "error").length;
-    io.stderr.write(`warning: the plan has ${errors} error(s); see obelisk validate ${planPath}\n`);
+    const validate = ["obelisk", "validate", planPath, "--tools", options.tools ?? ""].map(shellWord);
+    io.stderr.write(`warning: the plan has ${errors} error(s); see ${validate.join(" ")}\n`);
   }
   return result.ok ? EXIT.ok : EXIT.failed;
 }
