@@ -31,6 +31,8 @@ import { withInputDiagnostics } from "./with-input-diagnostics.js";
 const KNOWN = Object.freeze({ input: true, context: true });
 /** The host values of a run given no context: none. */
 const NO_HOST_VALUES: HostContext = Object.freeze({});
+/** The state of a thread the store does not hold yet. */
+const EMPTY_STATE: JsonObject = Object.freeze({});
 
 /** What a validated, locked run needs to start. */
 export interface PreparedRun {
@@ -145,11 +147,21 @@ export class EngineRuntime {
   ): Promise<CompileContext> {
     const inputKnown = known.input;
     const hostValues = extra ?? (known.context ? NO_HOST_VALUES : undefined);
-    const schema = this.options.stateSchema;
-    const thread = await this.store.openThread(
-      threadId,
-      schema === undefined ? undefined : { stateSchema: schema },
-    );
+    // Read, never opened: validating (or refusing a run) leaves no thread behind (differential review F6).
+    const thread = await this.store.getThread(threadId);
+    const stateSchema = this.options.stateSchema ?? thread?.stateSchema;
+    if (thread === undefined) {
+      return {
+        state: EMPTY_STATE,
+        ...(inputKnown ? { input: input.input } : {}),
+        callOutputs: new Set(),
+        ...(input.schema === undefined ? {} : { inputSchema: input.schema }),
+        ...(stateSchema === undefined ? {} : { stateSchema }),
+        ...(hostValues === undefined ? {} : { extraKinds: hostValues }),
+        callOutput: () => undefined,
+        evicted: () => undefined,
+      };
+    }
     const state = await this.store.readState(threadId);
     const callOutputs = new Set(await this.store.listCallOutputIds(threadId));
     return {
@@ -158,7 +170,7 @@ export class EngineRuntime {
       ...(inputKnown ? { input: input.input } : {}),
       callOutputs,
       ...(input.schema === undefined ? {} : { inputSchema: input.schema }),
-      ...(thread.stateSchema === undefined ? {} : { stateSchema: thread.stateSchema }),
+      ...(stateSchema === undefined ? {} : { stateSchema }),
       ...(hostValues === undefined ? {} : { extraKinds: hostValues }),
       callOutput: (id) => this.storedOutput(threadId, id),
       evicted: (reference) => this.evictedAt(threadId, reference),
@@ -232,6 +244,7 @@ export class EngineRuntime {
    * compiles with it and then reserves, so a plan with automatic ids is compiled once, not twice.
    */
   private async nextCallNumber(threadId: ThreadId): Promise<number> {
+    if ((await this.store.getThread(threadId)) === undefined) return 1; // asking would create the thread
     const next = await this.store.nextCallNumber?.(threadId);
     return Number.isSafeInteger(next) && (next as number) > 0 ? (next as number) : 1;
   }
@@ -249,10 +262,6 @@ export class EngineRuntime {
   ): Promise<PreparedRun> {
     const threadId = asThreadId(options.threadId ?? "default");
     const { input, extraKinds } = this.runValues(options);
-    await this.store.openThread(
-      threadId,
-      this.options.stateSchema === undefined ? undefined : { stateSchema: this.options.stateSchema },
-    );
     // a run cancelled while it waits for the thread gives up the wait (THREAD_BUSY): nothing is recorded
     const lock = await this.store.lockThread(threadId, {
       waitMs: this.options.lockWaitMs ?? 0,
@@ -282,6 +291,11 @@ export class EngineRuntime {
           },
         );
       }
+      // Opened (created, with the engine's state schema) only once the plan is accepted.
+      await this.store.openThread(
+        threadId,
+        this.options.stateSchema === undefined ? undefined : { stateSchema: this.options.stateSchema },
+      );
       const used = validation.compiled.autoIdsUsed;
       let firstAutoIdNumber = used > 0 ? expectedFirst : undefined;
       if (used > 0 && resumed === undefined) {

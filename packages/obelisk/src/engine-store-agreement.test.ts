@@ -85,3 +85,33 @@ describe("the same run leaves the same commit order on every store (differential
     expect(seen[0]).toEqual(seen[1]);
   });
 });
+
+describe("refused and validated plans leave no thread behind (differential review F6)", () => {
+  const kinds = storeKinds();
+  afterAll(() => {
+    for (const kind of kinds) kind.cleanup();
+  });
+
+  for (const kind of kinds) {
+    it(`${kind.name}: validate, an invalid plan and an unapproved one create no thread; a run does`, async () => {
+      const store = kind.open();
+      const stateSchema = { type: "object" };
+      const engine = createEngine({ tools: TOOLS, store, stateSchema });
+      const valid = [{ _tool: "add", _id: "a", _outputPath: "†state.a" }];
+      const invalid = [{ _tool: "nope", _id: "a" }];
+      expect((await engine.validate(valid, { threadId: "v" })).ok).toBe(true);
+      expect((await engine.validate(invalid, { threadId: "v" })).ok).toBe(false);
+      await expect(engine.run(invalid, { threadId: "r" })).rejects.toMatchObject({ code: "PLAN_INVALID" });
+      await expect(engine.run(valid, { threadId: "r", approvedHash: "sha256:0" })).rejects.toMatchObject({
+        code: "PLAN_NOT_APPROVED",
+      });
+      // before, each of these opened (created) its thread
+      expect((await store.stats()).threads).toBe(0);
+      expect(await store.getThread("r" as never)).toBeUndefined();
+      expect((await engine.run(valid, { threadId: "r" })).status).toBe("succeeded");
+      expect(await store.getThread("r" as never)).toMatchObject({ stateSchema });
+      expect((await store.stats()).threads).toBe(1);
+      await engine.close();
+    });
+  }
+});

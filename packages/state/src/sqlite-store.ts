@@ -489,7 +489,6 @@ class SqliteStore extends CachedStore {
   ): Promise<void> {
     this.assertWritable(`change thread "${threadId}"`);
     this.identity.assertSame(`change thread "${threadId}"`);
-    this.model(threadId);
     await this.lock.acquire(threadId, waitMs, signal);
   }
 
