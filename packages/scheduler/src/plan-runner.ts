@@ -409,8 +409,14 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     if (indexes.length === 0) return;
     this.grouped = [];
     const single = indexes.length === 1 || indexes.some((index) => this.runOf(index).pending?.onlyMissing);
-    if (single) for (const index of indexes) this.steps.run(this.commitStep, index);
-    else this.steps.run(this.commitGroup, indexes);
+    // A step that fails synchronously (a store or an injected clock that throws) ends the run, as a
+    // failing effect does: this runs at the end of a drain, outside `perform`.
+    try {
+      if (single) for (const index of indexes) this.steps.run(this.commitStep, index);
+      else this.steps.run(this.commitGroup, indexes);
+    } catch (error) {
+      this.fatal(error);
+    }
   }
 
   /** One serialized group commit step. */
