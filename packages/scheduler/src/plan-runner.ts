@@ -422,46 +422,57 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   /** One serialized group commit step. */
   private readonly commitGroup = (indexes: readonly number[]): Awaitable<void> => {
     const endedAt = this.now();
-    const completions = indexes.map((index) => {
-      const run = this.runOf(index);
-      return buildCompletion(
+    // One record context for the group: buildCallRecord reads it at once and keeps nothing of it.
+    const context = this.recordContext;
+    context.endedAt = endedAt;
+    const completions: Completion[] = new Array(indexes.length);
+    const commits: CallCommit[] = new Array(indexes.length);
+    for (let at = 0; at < indexes.length; at++) {
+      const run = this.runOf(indexes[at] as number);
+      const completion = buildCompletion(
         run,
         run.pending as PendingResult,
         this.context.stateAt,
-        {
-          threadId: this.threadId,
-          runId: this.runId,
-          endedAt,
-          maxValueBytes: this.recordContext.maxValueBytes,
-        },
+        context,
         this.reapplication,
       );
-    });
-    const commits = completions.map((completion) => completion.commit);
+      completions[at] = completion;
+      commits[at] = completion.commit;
+    }
     // A store without group commit takes the same commits one by one: what reaches the store, and in
     // which order (write log, records, ties in retention), does not depend on the store (differential
     // review F1–F4: the memory store used to commit, and record failures, as each call ended).
     const store = this.options.store;
     const results = store.commitCalls === undefined ? commitEach(store, commits) : store.commitCalls(commits);
-    const apply = (answers: readonly CommitResult[]): Awaitable<void> => {
+    return after(results, (answers) => {
       if (answers.length !== indexes.length)
         throw new ObeliskError("STORE_ERROR", "the store answered a group commit with the wrong count");
-      const commitAt = (at: number): Awaitable<void> =>
-        this.committed(
-          indexes[at] as number,
-          completions[at] as Completion,
-          endedAt,
-          answers[at] as CommitResult,
-        );
-      let chained = commitAt(0);
-      for (let at = 1; at < indexes.length; at++) {
-        const next = at;
-        chained = after(chained, () => commitAt(next));
-      }
-      return chained;
-    };
-    return after(results, apply);
+      return this.applyCommitted(indexes, completions, endedAt, answers, 0);
+    });
   };
+
+  /** Applies and settles a group's answers in order from `start` (no closure per call while they are synchronous). */
+  private applyCommitted(
+    indexes: readonly number[],
+    completions: readonly Completion[],
+    endedAt: number,
+    answers: readonly CommitResult[],
+    start: number,
+  ): Awaitable<void> {
+    for (let at = start; at < indexes.length; at++) {
+      const done = this.committed(
+        indexes[at] as number,
+        completions[at] as Completion,
+        endedAt,
+        answers[at] as CommitResult,
+      );
+      if (isThenable(done))
+        return Promise.resolve(done).then(() =>
+          this.applyCommitted(indexes, completions, endedAt, answers, at + 1),
+        );
+    }
+    return undefined;
+  }
 
   /** One serialized commit step (a field, so the hot path creates no closure per call). */
   private readonly commitStep = (index: number): Awaitable<void> => {
