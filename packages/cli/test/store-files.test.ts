@@ -29,6 +29,16 @@ function commandsOn(store: string, thread = "default"): string[][] {
   ];
 }
 
+/** The commands that write a store (and create it when missing), on `store`. */
+function writeCommandsOn(store: string): string[][] {
+  const at = ["--store", store];
+  return [
+    ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', ...at],
+    ["resume", "some-run", "--tools", jsTools, ...at],
+    ["state", "set", "--ref", "†state.x", "--value", "1", ...at],
+  ];
+}
+
 describe.concurrent("obelisk: which commands create a store file", { timeout: 180_000 }, () => {
   it("commands that read refuse a --store file that does not exist, naming it, and create nothing", async () => {
     const cwd = tempDir();
@@ -142,12 +152,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     const digests = () => Object.keys(databases).map((file) => digest(join(cwd, file)));
     const before = digests();
     for (const file of Object.keys(databases)) {
-      const store = ["--store", `sqlite:${file}`];
-      const commands = [
-        ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', ...store],
-        ["resume", "some-run", "--tools", jsTools, ...store],
-        ["state", "set", "--ref", "†state.x", "--value", "1", ...store],
-      ];
+      const commands = writeCommandsOn(`sqlite:${file}`);
       const results = await Promise.all(commands.map((args) => obeliskJson(args, cwd)));
       results.forEach((result, i) => {
         expectOneLineError(result, 2);
@@ -169,13 +174,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     const file = join(cwd, "broken.db");
     writeFileSync(file, Buffer.alloc(8192, 7));
     const before = digest(file);
-    const store = ["--store", "sqlite:broken.db"];
-    const commands = [
-      ...commandsOn("sqlite:broken.db"),
-      ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', ...store],
-      ["resume", "some-run", "--tools", jsTools, ...store],
-      ["state", "set", "--ref", "†state.x", "--value", "1", ...store],
-    ];
+    const commands = [...commandsOn("sqlite:broken.db"), ...writeCommandsOn("sqlite:broken.db")];
     const results = await Promise.all(commands.map((args) => obeliskJson(args, cwd)));
     results.forEach((result, i) => {
       expectOneLineError(result, 2);
