@@ -189,6 +189,36 @@ describe("a completed record satisfies a call of its own run (or resume chain) o
     await engine.close();
   });
 
+  it("resume: a completed call whose input an upstream fresh tool made again runs again (no stale value)", async () => {
+    const held = heldSteps();
+    let stamps = 0;
+    const engine = createEngine({
+      tools: [
+        held.tool,
+        { name: "stamp", fresh: true, run: () => ++stamps },
+        { name: "copy", input: { type: "object" }, run: (args) => (args as { v: unknown }).v },
+      ],
+    });
+    const abort = new AbortController();
+    const plan = [
+      { _tool: "stamp", _id: "stamp", _outputPath: "†state.stamp" },
+      { _tool: "copy", _id: "copy", v: "†state.stamp", _outputPath: "†state.copy" },
+      { _tool: "step", _id: "slow", n: 0 },
+    ];
+    const running = engine.run(plan, { threadId: "t", signal: abort.signal });
+    await until(() => held.gates.length === 1);
+    abort.abort();
+    expect((await running).state).toEqual({ stamp: 1, copy: 1 });
+    const resuming = engine.resume((await engine.runs.list({ threadId: "t" }))[0]?.runId as string);
+    await until(() => held.gates.length === 2);
+    held.gates[1]?.resolve(undefined);
+    const resumed = await resuming;
+    expect(resumed.calls.stamp?.status).toBe("succeeded");
+    expect(resumed.calls.copy?.status).toBe("succeeded");
+    expect(resumed.state).toEqual({ stamp: 2, copy: 2 });
+    await engine.close();
+  });
+
   it("a re-sent plan: each completed record satisfies one call, so an identical call that had not finished runs", async () => {
     const held = heldSteps();
     const engine = createEngine({

@@ -16,6 +16,7 @@ import { checkDecision } from "./check-decision.js";
 import { toRecordedError } from "./event-hub.js";
 import { errorValue, interpretResult } from "./interpret-result.js";
 import type { InvokeOutcome } from "./invoke-tool.js";
+import { completedBefore } from "./own-record-match.js";
 import { type OperandFilter, paramsLimit, resolveParams } from "./resolve-params.js";
 import type { CallRun, PendingResult, RunnerOptions } from "./runner-types.js";
 import type { WorkingContext } from "./working-context.js";
@@ -331,28 +332,12 @@ export function dispatchCall(
   // resumed: the call's own record of the chain first (the store answers only the latest of a key, which
   // may be an identical sibling's: a completed push would run again)
   const own = resumedRecords?.get(call.id);
-  if (own !== undefined && completedBefore(own, call, run.hash) && host.claim(own))
+  if (own !== undefined && completedBefore(own, call, run.hash, run.params) && host.claim(own))
     return reuse(host, index, run, own);
   const found = store.findCompletedCall(asThreadId(threadId), run.hash);
   // Synchronous stores (memory, SQLite) answer at once: no closure, no microtask hop.
   if (!isThenable(found)) return afterLookup(host, index, run, tool, found);
   return Promise.resolve(found).then((record) => afterLookup(host, index, run, tool, record));
-}
-
-/**
- * Whether a resumed call's own record of the chain is this call having completed before the interruption:
- * the same key, or the same tool, output path and method with other parameters. Its parameters can only
- * differ through writes committed after it started — its own, when it reads the path it writes (a counter:
- * `n: "†state.count || †input.zero"` into `†state.count`), or a value set by hand before the resume —
- * so running it again would apply it twice (decision 0012).
- */
-function completedBefore(own: CallRecord, call: CompiledCall, hash: string): boolean {
-  if (own.callHash === hash) return true;
-  return (
-    own.tool === call.tool &&
-    own.outputMethod === call.outputMethod &&
-    own.outputPath === call.outputPath?.text
-  );
 }
 
 function afterLookup(
