@@ -10,14 +10,7 @@ import {
   ObeliskError,
   toJsonValue,
 } from "@obelisk/core";
-import type {
-  Awaitable,
-  CallCommit,
-  CallRecord,
-  CommitResult,
-  RecordedError,
-  StateStore,
-} from "@obelisk/state";
+import type { Awaitable, CallCommit, CallRecord, CommitResult, RecordedError } from "@obelisk/state";
 import { after, isThenable } from "./awaitable.js";
 import { CallInvocation, type InvocationHost } from "./call-invocation.js";
 import { CallLimiter } from "./call-limiter.js";
@@ -443,13 +436,57 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     // which order (write log, records, ties in retention), does not depend on the store (differential
     // review F1–F4: the memory store used to commit, and record failures, as each call ended).
     const store = this.options.store;
-    const results = store.commitCalls === undefined ? commitEach(store, commits) : store.commitCalls(commits);
-    return after(results, (answers) => {
+    if (store.commitCalls === undefined) return this.commitEach(indexes, completions, commits, endedAt);
+    return after(store.commitCalls(commits), (answers) => {
       if (answers.length !== indexes.length)
         throw new ObeliskError("STORE_ERROR", "the store answered a group commit with the wrong count");
-      return this.applyCommitted(indexes, completions, endedAt, answers, 0);
+      return this.applyCommitted(indexes, completions, endedAt, answers, 0, indexes.length);
     });
   };
+
+  /**
+   * A group through `store.commitCall`, one by one. Synchronous answers are applied once all are in, as a
+   * group commit's are; from the first asynchronous answer on, each commit is applied as soon as it is
+   * durable, so a dependent does not wait for its siblings' commits (regression review 2).
+   */
+  private commitEach(
+    indexes: readonly number[],
+    completions: readonly Completion[],
+    commits: readonly CallCommit[],
+    endedAt: number,
+  ): Awaitable<void> {
+    const store = this.options.store;
+    const answers: CommitResult[] = new Array(commits.length);
+    for (let at = 0; at < commits.length; at++) {
+      const answer = store.commitCall(commits[at] as CallCommit);
+      if (isThenable(answer)) {
+        const pending = answer;
+        return after(this.applyCommitted(indexes, completions, endedAt, answers, 0, at), () =>
+          this.commitRest(indexes, completions, commits, endedAt, at, pending),
+        );
+      }
+      answers[at] = answer;
+    }
+    return this.applyCommitted(indexes, completions, endedAt, answers, 0, commits.length);
+  }
+
+  /** Waits for the commit at `at`, applies it, then commits and applies the rest one at a time. */
+  private commitRest(
+    indexes: readonly number[],
+    completions: readonly Completion[],
+    commits: readonly CallCommit[],
+    endedAt: number,
+    at: number,
+    pending: PromiseLike<CommitResult>,
+  ): Promise<void> {
+    return Promise.resolve(pending).then(async (answer) => {
+      await this.committed(indexes[at] as number, completions[at] as Completion, endedAt, answer);
+      for (let next = at + 1; next < commits.length; next++) {
+        const result = await this.options.store.commitCall(commits[next] as CallCommit);
+        await this.committed(indexes[next] as number, completions[next] as Completion, endedAt, result);
+      }
+    });
+  }
 
   /** Applies and settles a group's answers in order from `start` (no closure per call while they are synchronous). */
   private applyCommitted(
@@ -458,8 +495,9 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     endedAt: number,
     answers: readonly CommitResult[],
     start: number,
+    end: number,
   ): Awaitable<void> {
-    for (let at = start; at < indexes.length; at++) {
+    for (let at = start; at < end; at++) {
       const done = this.committed(
         indexes[at] as number,
         completions[at] as Completion,
@@ -468,7 +506,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       );
       if (isThenable(done))
         return Promise.resolve(done).then(() =>
-          this.applyCommitted(indexes, completions, endedAt, answers, at + 1),
+          this.applyCommitted(indexes, completions, endedAt, answers, at + 1, end),
         );
     }
     return undefined;
@@ -658,22 +696,4 @@ function cancelReason(signal: AbortSignal): string {
   }
   if (detail === undefined || detail.trim() === "") return "run cancelled";
   return `run cancelled: ${cutText(detail, CANCEL_REASON_CHARS)}`;
-}
-
-/** `commits` through `store.commitCall` one after the other (each atomic on its own), their answers in order. */
-function commitEach(store: StateStore, commits: readonly CallCommit[]): Awaitable<readonly CommitResult[]> {
-  const answers: CommitResult[] = [];
-  const from = (start: number): Awaitable<readonly CommitResult[]> => {
-    for (let at = start; at < commits.length; at++) {
-      const answer = store.commitCall(commits[at] as CallCommit);
-      if (isThenable(answer))
-        return Promise.resolve(answer).then((value) => {
-          answers.push(value);
-          return from(at + 1);
-        });
-      answers.push(answer);
-    }
-    return answers;
-  };
-  return from(0);
 }
