@@ -34,13 +34,8 @@ export function checkDecision(decision: unknown): CheckedDecision {
     if (action === "modify") return { action, params: (decision as { params?: unknown }).params };
     if (action === "reject") {
       const reason = (decision as { reason?: unknown }).reason;
-      if (reason === undefined) return { action, reason: DEFAULT_REJECT_REASON };
-      if (typeof reason !== "string")
-        return {
-          action: "invalid",
-          message: `the confirm hook rejected with ${describe(reason)} as its reason, not a string`,
-        };
-      return { action, reason: cutText(reason, MAX_REJECT_REASON_CHARS) };
+      if (reason === undefined || reason === null) return { action, reason: DEFAULT_REJECT_REASON };
+      return { action, reason: cutText(reasonText(reason), MAX_REJECT_REASON_CHARS) };
     }
     return { action: "invalid", message: "the confirm hook returned an unknown action" };
   } catch (error) {
@@ -48,6 +43,20 @@ export function checkDecision(decision: unknown): CheckedDecision {
       action: "invalid",
       message: `reading the confirm hook's decision threw: ${toRecordedError(error).message}`,
     };
+  }
+}
+
+/**
+ * A rejection's reason as text (SPEC §7: a rejected call has its reason in the result): a string as given,
+ * an error's message, anything else as JSON — never "[object Object]".
+ */
+function reasonText(reason: unknown): string {
+  if (typeof reason === "string") return reason;
+  if (reason instanceof Error) return reason.message;
+  try {
+    return JSON.stringify(reason) ?? String(reason);
+  } catch {
+    return String(reason); // a cycle or a BigInt
   }
 }
 
