@@ -4,6 +4,9 @@ import { closeSync, openSync, readSync } from "node:fs";
 // would call it an invalid symbol at 1:1.
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
+/** The UTF-8 bytes of a byte order mark (U+FEFF). */
+const BOM_BYTES = 3;
+
 /**
  * Reads a text file that must be UTF-8 (JSON is): bytes that are not UTF-8 throw instead of silently
  * becoming U+FFFD, which would change the plan (and its hash) without a word. A leading byte order mark is
@@ -30,21 +33,26 @@ export function readUtf8File(path: string, maxBytes = Number.POSITIVE_INFINITY):
 }
 
 /**
- * How many bytes to read to know whether a document is larger than `maxBytes`: past it, plus the bytes of
- * a UTF-8 sequence the cut may split (dropped when decoding the cut text).
+ * How many bytes to read to know whether a document is larger than `maxBytes`. When the document was cut
+ * there, the text handed on must still be larger than `maxBytes`, or the compiler would see a truncated
+ * document under the limit (one that is not JSON could run, a valid one would be a JSON_SYNTAX): one byte
+ * past the limit, plus a leading byte order mark decoding drops and a second one the compiler drops (3
+ * bytes each). The UTF-8 sequence the cut may split costs nothing: {@link decodeUtf8} puts U+FFFD (3 bytes)
+ * in place of the unread rest.
  */
 export function overLimitBytes(maxBytes: number): number {
-  return Number.isFinite(maxBytes) ? maxBytes + 4 : Number.MAX_SAFE_INTEGER;
+  return Number.isFinite(maxBytes) ? maxBytes + 1 + 2 * BOM_BYTES : Number.MAX_SAFE_INTEGER;
 }
 
 /**
  * Decodes bytes that must be UTF-8 (see {@link readUtf8File}). `cut`: the bytes are the start of a longer
- * text, so a sequence cut at their end is not an error (it is dropped).
+ * text, so a sequence cut at their end is not an error: the text ends with U+FFFD in place of the rest,
+ * which was not read (never fewer bytes than were dropped, so a text cut over a limit stays over it).
  */
 export function decodeUtf8(bytes: Uint8Array, cut = false): string {
   try {
     if (!cut) return strictUtf8.decode(bytes);
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: true });
+    return `${new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: true })}\uFFFD`;
   } catch {
     const at = firstInvalidByte(bytes);
     const hex = (bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, "0");

@@ -252,6 +252,23 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     expect(result.json).toMatchObject({ ok: false, diagnostics: [{ code: "PLAN_LIMIT" }] });
   });
 
+  it("a plan over the limit that starts with a byte order mark is PLAN_LIMIT, from a file and from stdin (review-cli2 1)", async () => {
+    // the read stops just past the limit, inside the 4-byte character: the text read is valid JSON
+    const max = 16 * 1024 * 1024;
+    const doc = '{"type":"plan","plan":[]}';
+    const text = `\ufeff${doc}${" ".repeat(max - 1 - doc.length)}😀${" trailing garbage".repeat(10)}`;
+    const big = join(cwd, "bom-garbage.json");
+    writeFileSync(big, text);
+    const fromFile = await obeliskJson(["validate", big, "--tools", greetingTools], cwd);
+    rmSync(big);
+    expect(fromFile.code).toBe(1);
+    expect(fromFile.json).toMatchObject({ ok: false, diagnostics: [{ code: "PLAN_LIMIT" }] });
+    const args = ["validate", "-", "--tools", greetingTools, "--format", "json"];
+    const fromStdin = await obeliskSpawned(args, cwd, { stdin: text });
+    expect(fromStdin.code).toBe(1);
+    expect(JSON.parse(fromStdin.stdout)).toMatchObject({ ok: false, diagnostics: [{ code: "PLAN_LIMIT" }] });
+  });
+
   it("reads a plan and an --input file that start with a byte order mark (Windows editors write one)", async () => {
     const plan = join(cwd, "bom-plan.json");
     writeFileSync(plan, `\ufeff${readFileSync(greetingPlan, "utf8")}`);
