@@ -1,5 +1,7 @@
 #!/usr/bin/env node
+import type { CliStream } from "./cli-io.js";
 import { processIo } from "./cli-io.js";
+import { markEscaped } from "./command-stop.js";
 import { EXIT } from "./exit-codes.js";
 import { reserveStdoutForJson } from "./json-stdout.js";
 import { main } from "./main.js";
@@ -15,7 +17,23 @@ const format = sniffFormat(argv);
 // A closed or failing stdout or stderr (`obelisk … | head`) drops what is written to it, and the command
 // goes on to its end (a run finishes and is recorded); its exit code is the command's.
 const stdio = guardStdio(format === "json" ? reserveStdoutForJson(processIo()) : processIo());
-const { io } = stdio;
+// Whether the command wrote to stdout, and whether it may still: once an exception escaped outside a run
+// and was reported, nothing more is printed (in json the error document is the one document).
+let wroteStdout = false;
+let stopped = false;
+const stdout: CliStream = {
+  write(text: string) {
+    if (stopped) return false;
+    wroteStdout = true;
+    return stdio.io.stdout.write(text);
+  },
+  get isTTY() {
+    return stdio.io.stdout.isTTY === true;
+  },
+};
+const io = { ...stdio.io, stdout };
+// The exit code at least: 1 once an exception escaped outside a run, whatever the command returns.
+let atLeast: number = EXIT.ok;
 
 // The last word when the event loop empties while the command still waits and no wait inside it (a run,
 // a tools module loading) ended it: say so (exit 1) instead of Node's silent exit 13.
@@ -23,13 +41,20 @@ const stalled = onStall(() => {
   const error = new Error("the command could not finish: it waits on a promise that can never settle");
   process.exitCode = reportError(io, format, error);
 });
-// An exception a tools module throws outside a run (a run cancels itself: run-cancellation.ts): one line,
-// no stack trace, exit 1.
+// An exception a tools module throws outside a run (a run cancels itself: run-cancellation.ts), while it
+// loads or after the run: one line (in json, also the error document, unless the command's own document
+// was printed), no stack trace, exit 1. The command stops where it stands (command-stop.ts: no store is
+// opened, no run started) and the process exits once the output is written.
 onUncaught((error, kind) => {
-  io.stderr.write(`error [INTERNAL] ${kind}: ${errorMessage(error)}\n`);
+  if (stopped) return;
+  atLeast = EXIT.failed;
+  markEscaped();
+  const message = `${kind}: ${errorMessage(error)}`;
+  reportError(io, wroteStdout ? "text" : format, new Error(message));
+  stopped = true;
   void stdio.drain().then(() => process.exit(EXIT.failed));
 });
-let exitCode: number = await main(argv, io);
+let exitCode: number = Math.max(await main(argv, io), atLeast);
 stalled();
 await stdio.drain();
 const failed = stdio.stdoutError();
@@ -43,4 +68,4 @@ if (failed !== undefined && failed.code !== "EPIPE") {
 // The command is over: a tool that ignores its abort signal (the run was cancelled, or its call timed
 // out) must not hold the process until it returns.
 await stdio.drain();
-process.exit(exitCode);
+process.exit(Math.max(exitCode, atLeast));

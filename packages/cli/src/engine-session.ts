@@ -1,5 +1,6 @@
 import type { Engine, RunEvent } from "obelisk";
 import type { CliIo } from "./cli-io.js";
+import { stopIfEscaped } from "./command-stop.js";
 import { type LoadedTools, loadTools } from "./load-tools.js";
 import { openStore, type StoreAccess } from "./open-store.js";
 import { printRegistryWarnings } from "./registry-warnings.js";
@@ -38,6 +39,7 @@ export async function withEngine<T>(
 ): Promise<T> {
   const tools: LoadedTools = options.tools === undefined ? [] : await loadTools(options.tools, io.cwd);
   const { createEngine } = await import("obelisk");
+  stopIfEscaped();
   let warned = false;
   const open = async (access: StoreAccess): Promise<Engine> => {
     const store = await openStore(options.store, io, access);
@@ -65,6 +67,7 @@ export async function withEngine<T>(
   }
   const engine = await open(options.storeAccess);
   try {
+    stopIfEscaped();
     return await body(engine);
   } finally {
     await engine.close();

@@ -3,6 +3,7 @@ import { ObeliskError } from "@obelisk/core";
 import { Command, CommanderError } from "commander";
 import { type CliIo, processIo } from "./cli-io.js";
 import type { CommandContext } from "./command-context.js";
+import { CommandStopped } from "./command-stop.js";
 import { registerGraph } from "./commands/graph.js";
 import { registerResume } from "./commands/resume.js";
 import { registerRun } from "./commands/run.js";
@@ -73,6 +74,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
           : usageError(error.message.replace(/^error:\s*/, ""));
       return reportError(io, format, usage);
     }
+    // already reported by the bin (an exception that escaped outside a run), with its exit code
+    if (error instanceof CommandStopped) return EXIT.failed;
     return reportError(io, format, error);
   }
 }

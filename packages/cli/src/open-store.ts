@@ -4,6 +4,7 @@ import { ObeliskError } from "@obelisk/core";
 import type { StateStore } from "obelisk";
 import type { SqliteStoreOptions } from "obelisk/sqlite";
 import type { CliIo } from "./cli-io.js";
+import { stopIfEscaped } from "./command-stop.js";
 import { errorMessage, usageError } from "./usage-error.js";
 
 /** The store used when `--store` is not given. */
@@ -50,9 +51,11 @@ export async function openStore(url: string, io: CliIo, access: StoreAccess): Pr
     io.stderr.write(`warning: store file ${file} does not exist: validating against an empty thread\n`);
     return emptyStore();
   }
+  const { createSqliteStore } = await import("obelisk/sqlite");
+  // nothing is created or opened once the command stopped (an exception escaped while it started)
+  stopIfEscaped();
   try {
     if (access === "create" && path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    const { createSqliteStore } = await import("obelisk/sqlite");
     return await createSqliteStore(path, path === ":memory:" ? {} : SQLITE_OPTIONS[access]);
   } catch (error) {
     throw usageError(`cannot open store ${url}: ${errorMessage(error)}`, error, hintOf(error));

@@ -7,6 +7,8 @@ import { errorMessage } from "./usage-error.js";
 export interface RunCancellation {
   /** Aborted by Ctrl-C (or SIGTERM, SIGHUP), a tool's uncaught error, or a promise nothing can settle. */
   readonly signal: AbortSignal;
+  /** True once a tool's uncaught exception or unhandled rejection was heard (the command then exits 1). */
+  uncaught(): boolean;
   /** Stops listening (the run ended). */
   dispose(): void;
 }
@@ -41,7 +43,9 @@ export function runCancellation(io: CliIo, callsInFlight: () => readonly string[
     io.stderr.write(`stalled: ${stalledCalls(callsInFlight())}: cancelling the run\n`);
     controller.abort(new Error("stalled: a promise never settled"));
   };
+  let heard = false;
   const uncaught = (error: unknown, kind: UncaughtKind): void => {
+    heard = true;
     const message = errorMessage(error);
     const calls = callsInFlight();
     const running = calls.length === 0 ? "" : ` (running: ${calls.join(", ")})`;
@@ -58,6 +62,7 @@ export function runCancellation(io: CliIo, callsInFlight: () => readonly string[
   const removeUncaught = onUncaught(uncaught);
   return {
     signal: controller.signal,
+    uncaught: () => heard,
     dispose: () => {
       for (const [name, listener] of listeners) process.off(name, listener);
       removeStall();

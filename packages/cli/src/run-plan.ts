@@ -36,7 +36,7 @@ export async function runWithProgress(
 ): Promise<ExitCode> {
   let progress: Progress | undefined;
   const inFlight = new Map<string, string>();
-  const cancellation = runCancellation(io, () => [...inFlight].map(([id, tool]) => `${id} (${tool})`));
+  let uncaught = false;
   const onEvent = (event: RunEvent): void => {
     if (event.type === "call-start") inFlight.set(event.callId, event.tool);
     if (event.type === "call-end") inFlight.delete(event.callId);
@@ -49,29 +49,31 @@ export async function runWithProgress(
     const mapped = toProgressEvent(event);
     if (mapped !== undefined) progress?.handle(mapped);
   };
-  let result: RunResult | ExitCode;
-  try {
-    result = await withEngine(
-      { ...options, storeAccess: "create", onEvent },
-      io,
-      async (engine) => {
-        try {
-          return await body(engine, cancellation.signal);
-        } finally {
-          progress?.stop();
-        }
-      },
-      check,
-    );
-  } finally {
-    cancellation.dispose();
-  }
+  // Signals and uncaught exceptions cancel the run only once it is about to start: before that (the tools
+  // module loading, the check, the store opening) a signal ends the process at once (128 + its number) and
+  // an uncaught exception stops the command (see bin.ts), creating no store and recording no run.
+  const result = await withEngine(
+    { ...options, storeAccess: "create", onEvent },
+    io,
+    async (engine) => {
+      const cancellation = runCancellation(io, () => [...inFlight].map(([id, tool]) => `${id} (${tool})`));
+      try {
+        return await body(engine, cancellation.signal);
+      } finally {
+        uncaught = cancellation.uncaught();
+        cancellation.dispose();
+        progress?.stop();
+      }
+    },
+    check,
+  );
   if (typeof result === "number") return result;
   output.json(result);
   renderRunResult(output, result);
   output.line();
   for (const line of whatNext(result, options.store, options.tools)) output.line(output.colors.dim(line));
-  return result.status === "succeeded" ? EXIT.ok : EXIT.failed;
+  // a tool's uncaught exception is a failure even when it came too late to cancel any call
+  return result.status === "succeeded" && !uncaught ? EXIT.ok : EXIT.failed;
 }
 
 function printRunStart(output: Output, event: RunEvent & { type: "run-start" }): void {

@@ -98,6 +98,62 @@ describe.concurrent("obelisk: a tool's uncaught exception or unhandled rejection
   });
 });
 
+describe.concurrent("obelisk: before the run starts, a signal or an uncaught exception creates nothing (review-cli2 2, 4)", () => {
+  const plan = fixture("wait-for-abort-plan.json");
+  for (const [signal, killed] of [
+    ["SIGTERM", "killed by SIGTERM"],
+    ["SIGHUP", "killed by SIGHUP"],
+  ] as const) {
+    it(`${signal} while the tools module loads ends the process at once: no store, no run`, async () => {
+      const cwd = tempDir();
+      const args = ["run", plan, "--tools", fixture("slow-load-tools.mjs"), "--store", "sqlite:s.db"];
+      const result = await obeliskSpawned(args, cwd, { when: "tools module loading", signal });
+      expect(result.code).toBe(killed);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).not.toContain("cancelling the run");
+      expect(existsSync(`${cwd}/s.db`)).toBe(false);
+    });
+  }
+
+  it("an exception thrown while the tools module loads: one error line, exit 1, no store, no resume hint", async () => {
+    const cwd = tempDir();
+    const args = ["run", plan, "--tools", fixture("throw-at-load-tools.mjs"), "--store", "sqlite:s.db"];
+    const text = await obeliskSpawned(args, cwd);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toBe("error [INTERNAL] uncaught exception: thrown while loading\n");
+    expect(text.stdout).toBe("");
+    const json = await obeliskSpawned([...args, "--format", "json"], cwd);
+    expect(json.code).toBe(1);
+    expect(parsed(json.stdout)).toEqual({
+      error: { code: "INTERNAL", message: "uncaught exception: thrown while loading" },
+    });
+    expect(existsSync(`${cwd}/s.db`)).toBe(false);
+  });
+
+  it("the same in validate and schema: in json the error document on stdout", async () => {
+    const cwd = tempDir();
+    const tools = fixture("throw-at-load-tools.mjs");
+    for (const args of [
+      ["validate", plan, "--tools", tools],
+      ["schema", "--tools", tools],
+    ]) {
+      const result = await obeliskSpawned([...args, "--format", "json"], cwd);
+      expect(result.code).toBe(1);
+      expect(parsed(result.stdout)).toEqual({
+        error: { code: "INTERNAL", message: "uncaught exception: thrown while loading" },
+      });
+    }
+  });
+
+  it("a tool's exception right after its call succeeded: exit 1, whenever it comes", async () => {
+    const cwd = tempDir();
+    const args = ["run", fixture("throw-later-alone-plan.json"), "--tools", tools, "--store", "memory"];
+    const result = await obeliskSpawned(args, cwd);
+    expect(result.stderr).toMatch(/uncaught exception: uncaught in timer/);
+    expect(result.code).toBe(1);
+  });
+});
+
 describe.concurrent("obelisk: SIGTERM and SIGHUP cancel a run as Ctrl-C does (review-cli 3)", () => {
   for (const signal of ["SIGTERM", "SIGHUP"] as const) {
     it(`${signal}: the run is cancelled and recorded so, its result printed (text and json), exit 1`, async () => {

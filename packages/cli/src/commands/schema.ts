@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
+import { stopIfEscaped } from "../command-stop.js";
 import { type CommonOptions, withFormat, withTools } from "../common-options.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { loadTools } from "../load-tools.js";
@@ -24,6 +25,7 @@ async function schemaCommand(
   const tools = await loadTools(options.tools, io.cwd);
   // imported here, not at start-up (see render-graph-summary.ts)
   const { createToolRegistry, planJsonSchema } = await import("@obelisk/compiler");
+  stopIfEscaped();
   const registry = createToolRegistry(tools);
   printRegistryWarnings(io, registry.warnings);
   const schema = planJsonSchema(registry);
