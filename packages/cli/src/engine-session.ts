@@ -1,3 +1,4 @@
+import { ObeliskError } from "@obelisk/core";
 import type { Engine, RunEvent } from "obelisk";
 import type { CliIo } from "./cli-io.js";
 import { stopIfEscaped } from "./command-stop.js";
@@ -26,10 +27,12 @@ export interface SessionOptions {
  *
  * With `check`, the command may be refused before the store is opened as `storeAccess` says (which may
  * create the file, its directory, or a thread row): `check` first runs on an engine over the store opened
- * read-only (a missing file is an empty store), and an answer other than undefined is the command's, with
- * nothing created or changed (SPEC §11: bad input never changes state). A store that cannot be opened
- * read-only (an older store version, brought up to date only by writing) skips the check: `body` then
- * meets the same refusal.
+ * read-only (a missing or empty file is an empty store), and an answer other than undefined is the
+ * command's, with nothing created or changed (SPEC §11: bad input never changes state). Whatever refuses
+ * that open (tools the engine refuses, a file that is no store) refuses the command. A store of an older
+ * version, which only writing brings up to date, cannot be opened read-only: `check` then runs on the
+ * store opened as `storeAccess` says, before `body` (the file exists already; it is brought up to date,
+ * and nothing else is written when the command is refused).
  */
 export async function withEngine<T>(
   options: SessionOptions,
@@ -54,8 +57,13 @@ export async function withEngine<T>(
     warned = true;
     return engine;
   };
+  let checkLater = false;
   if (check !== undefined) {
-    const checking = await open("check").catch(() => undefined);
+    const checking = await open("check").catch((error: unknown) => {
+      if (!onlyWritingReads(error)) throw error;
+      checkLater = true;
+      return undefined;
+    });
     if (checking !== undefined) {
       try {
         const refused = await check(checking);
@@ -68,8 +76,18 @@ export async function withEngine<T>(
   const engine = await open(options.storeAccess);
   try {
     stopIfEscaped();
+    if (checkLater && check !== undefined) {
+      const refused = await check(engine);
+      if (refused !== undefined) return refused;
+    }
     return await body(engine);
   } finally {
     await engine.close();
   }
+}
+
+/** True for the refusal of a store read-only that only writing can bring up to date (an older version). */
+function onlyWritingReads(error: unknown): boolean {
+  const cause = ObeliskError.is(error) && error.cause !== undefined ? error.cause : error;
+  return ObeliskError.is(cause) && (cause.data as { reason?: unknown } | undefined)?.reason === "readonly";
 }

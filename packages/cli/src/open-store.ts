@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ObeliskError } from "@obelisk/core";
 import type { StateStore } from "obelisk";
@@ -23,7 +23,8 @@ export const DEFAULT_STORE = "sqlite:.obelisk/state.db";
  * - `context` (validate, graph: the store only gives the thread's state to validate against): read-only;
  *   a missing file is read as an empty store with a warning (none for the default store).
  * - `check` (what run and resume check before they open the store to write: the plan, its approval, the
- *   run id): read-only; a missing file is an empty store, silently (the command may go on to create it).
+ *   run id): read-only; a missing or empty file is an empty store, silently (the command may go on to
+ *   create it, or make a store of it).
  * Except for `create`, a file that is not an Obelisk store (empty, another program's database) is refused
  * (USAGE) and left as it is; `create` refuses only another program's database.
  */
@@ -38,6 +39,9 @@ export async function openStore(url: string, io: CliIo, access: StoreAccess): Pr
   const file = url.slice("sqlite:".length);
   if (file.length === 0) throw usageError("sqlite store needs a file: sqlite:<file>");
   const path = file === ":memory:" ? file : resolve(io.cwd, file);
+  // an empty file is what `create` makes a store of: the check before it reads it as an empty store
+  if (access === "check" && path !== ":memory:" && existsSync(path) && statSync(path).size === 0)
+    return emptyStore();
   if (path !== ":memory:" && access !== "create" && !existsSync(path)) {
     if (access === "check" || path === resolve(io.cwd, DEFAULT_STORE.slice("sqlite:".length)))
       return emptyStore();

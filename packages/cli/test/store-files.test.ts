@@ -244,6 +244,46 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     expect(digest(join(cwd, "s.db"))).toBe(before);
   });
 
+  it("run and resume check an empty store file as an empty store: refused, it stays empty; valid, its warnings are printed (review-cli2 3)", async () => {
+    const cwd = tempDir();
+    const empty = (name: string): string[] => {
+      writeFileSync(join(cwd, name), "");
+      return ["--store", `sqlite:${name}`];
+    };
+    const run = ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}'];
+    const refused = await Promise.all([
+      obelisk(["run", fixture("malformed.json"), "--tools", jsTools, ...empty("invalid.db")], cwd),
+      obelisk([...run, "--approved", `sha256:${"0".repeat(64)}`, ...empty("approved.db")], cwd),
+      obelisk(["resume", "no-such-run", "--tools", jsTools, ...empty("resume.db")], cwd),
+    ]);
+    expect(refused.map((result) => result.code)).toEqual([1, 1, 2]);
+    for (const name of ["invalid.db", "approved.db", "resume.db"])
+      expect(readFileSync(join(cwd, name))).toHaveLength(0);
+    const warned = await obelisk(
+      ["run", fixture("suspicious-plan.json"), "--tools", jsTools, ...empty("warn.db")],
+      cwd,
+    );
+    expect(warned.code).toBe(0);
+    expect(warned.stdout).toMatch(/warning REF_SUSPICIOUS[\s\S]*plan is valid \(1 warning\)[\s\S]*^Running/m);
+  });
+
+  it("tools the engine refuses are refused before the store is opened: no file, no directory (review-cli2 3)", async () => {
+    const cwd = tempDir();
+    const tools = fixture("bad-concurrency-tools.mjs");
+    const results = await Promise.all([
+      obelisk(
+        ["run", shoutPlan, "--tools", tools, "--input", '{"word":"x"}', "--store", "sqlite:a/s.db"],
+        cwd,
+      ),
+      obelisk(["resume", "some-run", "--tools", tools, "--store", "sqlite:b/s.db"], cwd),
+    ]);
+    for (const result of results) {
+      expectOneLineError(result, 2);
+      expect(result.stderr).toContain("concurrency must be a positive number");
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it("run and state set create the store (and its directory); parallel first runs share the default one", async () => {
     const cwd = tempDir();
     const set = await obelisk(
