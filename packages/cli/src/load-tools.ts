@@ -83,7 +83,9 @@ function notATool(value: unknown): string | undefined {
  * The module's default export. A CommonJS module (`.cjs`, `.cts`) written with `export default tools` is
  * compiled to `exports.default = tools` (with `__esModule`), and importing it gives `module.exports` as the
  * default: the tools are its `default`, as bundlers and tsx's interop read it. Also `exports.default = tools`
- * written by hand (the only key).
+ * written by hand (the only key) — but only when that `default` holds tools (an array, or an object whose
+ * values are all objects): `export default { default: { description, input, run } }` is an object of
+ * tools whose one tool is named `default`.
  */
 function defaultExport(module: unknown): unknown {
   const exported = (module as { default?: unknown } | null)?.default;
@@ -91,8 +93,17 @@ function defaultExport(module: unknown): unknown {
   if (!Object.hasOwn(exported, "default")) return exported;
   const inner = (exported as { default: unknown }).default;
   const esModule = (exported as { __esModule?: unknown }).__esModule === true;
-  const onlyDefault = Object.keys(exported).length === 1 && !isToolLike(inner);
+  const onlyDefault = Object.keys(exported).length === 1 && holdsTools(inner);
   return esModule || onlyDefault ? inner : exported;
+}
+
+/** True for an array, or an object of tools by name (every value an object): not a tool itself. */
+function holdsTools(value: unknown): boolean {
+  if (Array.isArray(value)) return true;
+  if (typeof value !== "object" || value === null || isToolLike(value)) return false;
+  return Object.values(value).every(
+    (item) => typeof item === "object" && item !== null && !Array.isArray(item),
+  );
 }
 
 function checkDefaultExport(module: unknown, file: string): LoadedTools {

@@ -167,6 +167,14 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     }
   });
 
+  it("loads an object of tools whose one tool is named default (review-cli2 5)", async () => {
+    const tools = fixture("default-named-tool.mjs");
+    const plan = fixture("default-named-plan.json");
+    const run = await obeliskJson(["run", plan, "--tools", tools, "--store", "memory"], cwd);
+    expect(run.code).toBe(0);
+    expect(run.json).toMatchObject({ status: "succeeded", state: { d: 1 } });
+  });
+
   it("refuses values that are not tools in an object of tools by name (an array is no latent tool) (review-cli 5)", async () => {
     const result = await obeliskJson(["schema", "--tools", fixture("not-tools.mjs")], cwd);
     expectOneLineError(result, 2);
