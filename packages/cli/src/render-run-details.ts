@@ -1,5 +1,6 @@
 import { plural } from "@obelisk/core";
 import type { RunDetails } from "obelisk";
+import { displayText } from "./display-text.js";
 import { DEFAULT_STORE } from "./open-store.js";
 import type { Output } from "./output.js";
 import { printTable } from "./render-run-result.js";
@@ -29,7 +30,7 @@ export function renderRunDetails(output: Output, details: RunDetails, store: str
   output.line(
     `${statusColor(c, run.status)(c.bold(`Run ${run.status}`))}${took} — ${plural(calls.length, "call record")}`,
   );
-  output.line(c.dim(`  run ${run.runId} · thread ${run.threadId} · plan ${run.planHash}`));
+  output.line(c.dim(`  run ${run.runId} · thread ${displayText(run.threadId)} · plan ${run.planHash}`));
   output.line(
     c.dim(`  started ${run.startedAt}${run.endedAt === undefined ? "" : ` · ended ${run.endedAt}`}`),
   );

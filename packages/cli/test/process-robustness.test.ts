@@ -207,3 +207,30 @@ describe.concurrent("obelisk: a tool's message in text output (review-cli 11)", 
     );
   });
 });
+
+describe.concurrent("obelisk: a thread id's control characters in text output (review-cli2 6)", () => {
+  it("are escaped in every line: run and its what-next hints, state summary and set, runs list", async () => {
+    const cwd = tempDir();
+    const thread = "x\x1b[31mRED\nnl";
+    const at = ["--thread", thread, "--store", "sqlite:s.db"];
+    const outputs = [];
+    const plan = fixture("shout-plan.json");
+    const run = ["run", plan, "--tools", fixture("tools.js"), "--input", '{"word":"hi"}', ...at];
+    for (const args of [
+      run,
+      ["state", "summary", ...at],
+      ["state", "set", "--ref", "†state.approvals.a", "--value", "1", ...at],
+      ["runs", "list", "--store", "sqlite:s.db"],
+    ]) {
+      const result = await obeliskSpawned(args, cwd);
+      expect(result.code, args.join(" ")).toBe(0);
+      outputs.push(result.stdout);
+    }
+    for (const stdout of outputs) {
+      expect(stdout).not.toContain("\x1b");
+      expect(stdout).not.toContain("RED\nnl");
+      expect(stdout).toContain("x\\x1b[31mRED\\nnl");
+    }
+    expect(outputs[0]).toContain("obelisk state summary --thread $'x\\x1b[31mRED\\nnl'");
+  });
+});

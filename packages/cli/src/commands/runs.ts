@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, parsePositive, withFormat, withStore } from "../common-options.js";
+import { displayText } from "../display-text.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT } from "../exit-codes.js";
 import { createOutput, type Output } from "../output.js";
@@ -67,7 +68,7 @@ function printRuns(output: Output, records: readonly RunLine[]): void {
   const rows = [["run", "thread", "status", "started", "plan"]];
   for (const run of records) {
     const status = statusColor(output.colors, run.status)(run.status);
-    rows.push([run.runId, run.threadId, status, run.startedAt, `${run.planHash.slice(0, 19)}…`]);
+    rows.push([run.runId, displayText(run.threadId), status, run.startedAt, `${run.planHash.slice(0, 19)}…`]);
   }
   printTable(output, rows);
 }

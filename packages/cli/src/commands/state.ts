@@ -3,6 +3,7 @@ import { type Command, Option } from "commander";
 import type { Engine, GetValueResult, VariableSummary } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, parseCount, parsePositive, withFormat, withStore } from "../common-options.js";
+import { displayText } from "../display-text.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import type { StoreAccess } from "../open-store.js";
@@ -99,7 +100,7 @@ async function summary(engine: Engine, options: StateOptions, output: Output): P
   const omitted = summary.omitted > 0 ? `, ${summary.omitted} more left out to stay within budget` : "";
   output.line(
     output.colors.bold(
-      `Thread ${options.thread}: ${plural(summary.entries.length, "variable")}, newest first${omitted}. ` +
+      `Thread ${displayText(options.thread)}: ${plural(summary.entries.length, "variable")}, newest first${omitted}. ` +
         `${summary.text.length} characters describe ${formatBytes(bytes)} of data.`,
     ),
   );
@@ -119,13 +120,15 @@ function emptySummaryLines(options: StateOptions, summary: VariableSummary): str
   if (summary.omitted > 0) {
     const budget = options.budget === undefined ? "the default budget" : `${options.budget} characters`;
     lines.push(
-      `thread ${options.thread}: ${plural(summary.omitted, "variable")} left out to stay within ${budget} ` +
+      `thread ${displayText(options.thread)}: ${plural(summary.omitted, "variable")} left out to stay within ${budget} ` +
         "(raise --budget, or narrow with --last or --ref)",
     );
   }
   if (summary.notFound.length > 0)
-    lines.push(`not stored on thread ${options.thread} (missing or evicted): ${summary.notFound.join(", ")}`);
-  if (lines.length === 0) lines.push(`thread ${options.thread} holds no variables`);
+    lines.push(
+      `not stored on thread ${displayText(options.thread)} (missing or evicted): ${summary.notFound.join(", ")}`,
+    );
+  if (lines.length === 0) lines.push(`thread ${displayText(options.thread)} holds no variables`);
   return lines;
 }
 
@@ -137,7 +140,7 @@ async function get(engine: Engine, options: StateOptions, output: Output): Promi
   };
   const result = await engine.get(options.thread, ref, page);
   if (!result.found)
-    throw new ObeliskError("REF_UNRESOLVED", `${ref} is not stored on thread ${options.thread}`);
+    throw new ObeliskError("REF_UNRESOLVED", `${ref} is not stored on thread ${displayText(options.thread)}`);
   output.json(result);
   if (output.format === "text") printGot(output, ref, result);
 }
@@ -171,7 +174,7 @@ async function set(engine: Engine, options: StateOptions, output: Output): Promi
   const value = setValue(options);
   await engine.set(options.thread, ref, value);
   output.json({ ok: true, threadId: options.thread, ref, value });
-  output.line(`${output.colors.green("✓")} wrote ${ref} on thread ${options.thread}`);
+  output.line(`${output.colors.green("✓")} wrote ${ref} on thread ${displayText(options.thread)}`);
 }
 
 async function reset(engine: Engine, options: StateOptions, output: Output): Promise<void> {
@@ -181,8 +184,8 @@ async function reset(engine: Engine, options: StateOptions, output: Output): Pro
   output.json({ ok: true, threadId: options.thread });
   output.line(
     exists
-      ? `${output.colors.green("✓")} thread ${options.thread} reset`
-      : output.colors.dim(`thread ${options.thread} does not exist: nothing to reset`),
+      ? `${output.colors.green("✓")} thread ${displayText(options.thread)} reset`
+      : output.colors.dim(`thread ${displayText(options.thread)} does not exist: nothing to reset`),
   );
 }
 
@@ -192,13 +195,15 @@ async function keep(engine: Engine, options: StateOptions, output: Output): Prom
   const thread = asThreadId(options.thread);
   if ((await engine.store.getThread(thread)) === undefined) {
     output.json({ ok: true, threadId: options.thread, kept: 0 });
-    output.line(output.colors.dim(`thread ${options.thread} does not exist: nothing to keep`));
+    output.line(output.colors.dim(`thread ${displayText(options.thread)} does not exist: nothing to keep`));
     return;
   }
   // counted under the thread's lock by the engine: a run elsewhere cannot skew them
   const { kept, evicted } = await engine.keepLastN(options.thread, n);
   output.json({ ok: true, threadId: options.thread, kept });
-  output.line(`${output.colors.green("✓")} thread ${options.thread}: ${keptText(kept, evicted, n)}`);
+  output.line(
+    `${output.colors.green("✓")} thread ${displayText(options.thread)}: ${keptText(kept, evicted, n)}`,
+  );
 }
 
 /** What `keep --last n` did: `kept` variables kept, `evicted` evicted. */
