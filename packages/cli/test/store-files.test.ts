@@ -39,6 +39,23 @@ function writeCommandsOn(store: string): string[][] {
   ];
 }
 
+/** Runs every command in `cwd`: each ends in one USAGE error line (exit 2) saying `message`, `hint` on stderr. */
+async function expectUsageRefusals(
+  commands: string[][],
+  cwd: string,
+  message: string,
+  hint?: string,
+): Promise<void> {
+  const results = await Promise.all(commands.map((args) => obeliskJson(args, cwd)));
+  results.forEach((result, i) => {
+    expectOneLineError(result, 2);
+    expect(result.json, commands[i]?.join(" ")).toEqual({
+      error: { code: "USAGE", message: expect.stringContaining(message) },
+    });
+    if (hint !== undefined) expect(result.stderr).toContain(hint);
+  });
+}
+
 describe.concurrent("obelisk: which commands create a store file", { timeout: 180_000 }, () => {
   it("commands that read refuse a --store file that does not exist, naming it, and create nothing", async () => {
     const cwd = tempDir();
@@ -115,15 +132,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
       ["app.db", "another program's database"],
       ["empty.db", "an empty file"],
     ]) {
-      const commands = commandsOn(`sqlite:${file}`);
-      const results = await Promise.all(commands.map((args) => obeliskJson(args, cwd)));
-      results.forEach((result, i) => {
-        const command = commands[i]?.join(" ");
-        expectOneLineError(result, 2);
-        expect(result.json, command).toEqual({
-          error: { code: "USAGE", message: expect.stringContaining(`is not an Obelisk store (${what})`) },
-        });
-      });
+      await expectUsageRefusals(commandsOn(`sqlite:${file}`), cwd, `is not an Obelisk store (${what})`);
     }
     expect({ app: digest(join(cwd, "app.db")), empty: digest(join(cwd, "empty.db")) }).toEqual(before);
     expect(readdirSync(cwd).sort()).toEqual(["app.db", "empty.db"]);
@@ -152,18 +161,12 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     const digests = () => Object.keys(databases).map((file) => digest(join(cwd, file)));
     const before = digests();
     for (const file of Object.keys(databases)) {
-      const commands = writeCommandsOn(`sqlite:${file}`);
-      const results = await Promise.all(commands.map((args) => obeliskJson(args, cwd)));
-      results.forEach((result, i) => {
-        expectOneLineError(result, 2);
-        expect(result.json, commands[i]?.join(" ")).toEqual({
-          error: {
-            code: "USAGE",
-            message: expect.stringContaining("is not an Obelisk store (another program's database)"),
-          },
-        });
-        expect(result.stderr).toContain("(check --store (the file was left as it was)");
-      });
+      await expectUsageRefusals(
+        writeCommandsOn(`sqlite:${file}`),
+        cwd,
+        "is not an Obelisk store (another program's database)",
+        "(check --store (the file was left as it was)",
+      );
     }
     expect(digests()).toEqual(before);
     expect(readdirSync(cwd).sort()).toEqual(["app.db", "clash.db", "meta-clash.db", "meta.db"]);
@@ -174,18 +177,12 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     const file = join(cwd, "broken.db");
     writeFileSync(file, Buffer.alloc(8192, 7));
     const before = digest(file);
-    const commands = [...commandsOn("sqlite:broken.db"), ...writeCommandsOn("sqlite:broken.db")];
-    const results = await Promise.all(commands.map((args) => obeliskJson(args, cwd)));
-    results.forEach((result, i) => {
-      expectOneLineError(result, 2);
-      expect(result.json, commands[i]?.join(" ")).toEqual({
-        error: {
-          code: "USAGE",
-          message: expect.stringContaining("broken.db is not a SQLite database, or a damaged one (SQLite: "),
-        },
-      });
-      expect(result.stderr).toContain("(restore the file from a backup, or use another file");
-    });
+    await expectUsageRefusals(
+      [...commandsOn("sqlite:broken.db"), ...writeCommandsOn("sqlite:broken.db")],
+      cwd,
+      "broken.db is not a SQLite database, or a damaged one (SQLite: ",
+      "(restore the file from a backup, or use another file",
+    );
     expect(digest(file)).toBe(before);
     expect(readdirSync(cwd)).toEqual(["broken.db"]);
   });
