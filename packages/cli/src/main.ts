@@ -40,6 +40,15 @@ export function createProgram(context: CommandContext): Command {
   return program;
 }
 
+/** True when the arguments are `--version` (or `-V`), repeated or after a command name: commander prints it. */
+function asksVersionOnly(program: Command, args: readonly string[]): boolean {
+  const isVersion = (arg: string) => arg === "--version" || arg === "-V";
+  const commands = new Set(program.commands.map((command) => command.name()));
+  const rest = args.filter((arg, at) => arg !== "--format" && args[at - 1] !== "--format");
+  const others = rest.filter((arg) => !arg.startsWith("--format="));
+  return others.some(isVersion) && others.every((arg) => isVersion(arg) || commands.has(arg));
+}
+
 function configure(command: Command, io: CliIo): void {
   command.exitOverride().configureOutput({
     writeOut: (text) => io.stdout.write(text),
@@ -56,7 +65,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   const program = createProgram({ io, exit: (code) => (exitCode = code) });
   const args = formatAfterCommand(program, argv);
   // json: the version too is one JSON document
-  if (format === "json" && args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+  if (format === "json" && asksVersionOnly(program, args)) {
     io.stdout.write(`${JSON.stringify({ version: cliVersion() }, null, 2)}\n`);
     return EXIT.ok;
   }

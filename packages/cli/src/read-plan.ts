@@ -28,6 +28,13 @@ export const STDIN_PLAN = "<stdin>";
 export async function readPlanFile(file: string, cwd: string): Promise<PlanFile> {
   const maxBytes = DEFAULT_LIMITS.maxDocumentBytes;
   if (file === "-") {
+    // a terminal: the command would wait for a plan nobody is sending, with no word of why
+    if (process.stdin.isTTY === true)
+      throw usageError(
+        "the plan is read from standard input (-), which is a terminal",
+        undefined,
+        "pipe or redirect the plan into it: obelisk validate - < plan.json, or cat plan.json | obelisk run - …",
+      );
     try {
       return { name: STDIN_PLAN, text: await readStdin(maxBytes) };
     } catch (error) {

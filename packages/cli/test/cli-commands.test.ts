@@ -246,16 +246,19 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     const hash = (refused.json as { error: { message: string } }).error.message.match(
       /sha256:([0-9a-f]{64})/,
     )?.[1];
-    const malformed = ["sha256:abc", "abc", String(hash)].map((approved) =>
-      obeliskJson(
-        ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', "--approved", approved, ...store],
-        cwd,
-      ),
+    const malformed = ["sha256:abc", "abc", String(hash), `SHA256:${String(hash).toUpperCase()}`].map(
+      (approved) =>
+        obeliskJson(
+          ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', "--approved", approved, ...store],
+          cwd,
+        ),
     );
-    const [short, word, bare] = await Promise.all(malformed);
-    for (const result of [short, word, bare])
+    const [short, word, bare, upper] = await Promise.all(malformed);
+    for (const result of [short, word, bare, upper])
       expectErrorDocument(result as CliResult & { json: Json }, 2, "USAGE");
     expect(JSON.stringify(bare?.json)).toContain(`add the sha256: prefix: sha256:${hash}`);
+    // an upper-case prefix is there: the hint says what is wrong (it said to add the prefix)
+    expect(JSON.stringify(upper?.json)).toContain(`a plan hash is written in lower case: sha256:${hash}`);
   });
 
   it("resume of a run whose plan no longer compiles prints its diagnostics, as run does (exit 1)", async () => {

@@ -1,7 +1,9 @@
-import { closeSync, ftruncateSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  BIN,
   example,
   expectOneLineError,
   fixture,
@@ -31,12 +33,29 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     for (const args of [
       ["--format", "json", "--version"],
       ["-V", "--format=json"],
+      ["--format", "json", "run", "--version"],
+      ["--format", "json", "--version", "--version"],
     ]) {
       const version = await obelisk(args, cwd);
       expect(version.code).toBe(0);
       expect(JSON.parse(version.stdout)).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
     }
   });
+
+  it.skipIf(!existsSync("/usr/bin/script"))(
+    "a plan from standard input (-) that is a terminal is refused at once with a hint, not waited for",
+    () => {
+      // `script` gives the command a pseudo-terminal as its stdin; before, validate waited until killed
+      const command = `node ${BIN} validate - --tools ${greetingTools}`;
+      const result = spawnSync("/usr/bin/script", ["-qec", command, "/dev/null"], {
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      expect(result.status).toBe(2);
+      expect(result.stdout).toContain("the plan is read from standard input (-), which is a terminal");
+      expect(result.stdout).toContain("pipe or redirect the plan into it");
+    },
+  );
 
   it("run --format json prints the plan's warnings on stderr, stdout holding the run result (review-cli 18)", async () => {
     const plan = join(cwd, "suspicious-plan.json");

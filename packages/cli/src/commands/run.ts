@@ -98,11 +98,11 @@ async function runCommand(
 /** A `--approved` value: a plan hash as `obelisk validate` prints it, `sha256:` and 64 hex digits. */
 function parseApprovedHash(value: string): string {
   if (/^sha256:[0-9a-f]{64}$/.test(value)) return value;
-  const digits = /^(?:sha256:)?([0-9a-f]{64})$/i.exec(value)?.[1];
-  if (digits !== undefined && !value.startsWith("sha256:"))
+  const [, prefix, digits] = /^(sha256:)?([0-9a-f]{64})$/i.exec(value) ?? [];
+  if (digits !== undefined && prefix === undefined)
     throw new InvalidArgumentError(`add the sha256: prefix: sha256:${digits.toLowerCase()}`);
   if (digits !== undefined)
-    throw new InvalidArgumentError(`hex digits are lower case: sha256:${digits.toLowerCase()}`);
+    throw new InvalidArgumentError(`a plan hash is written in lower case: sha256:${digits.toLowerCase()}`);
   throw new InvalidArgumentError(
     "expected a plan hash, sha256:<64 hex digits>, as obelisk validate prints it",
   );
