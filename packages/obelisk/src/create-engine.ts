@@ -1,7 +1,7 @@
 import { createToolRegistry } from "@obelisk/compiler";
-import { asRunId, asThreadId, ObeliskError, resolveLimits } from "@obelisk/core";
+import { asRunId, asThreadId, ObeliskError, resolveLimits, type ThreadId } from "@obelisk/core";
 import { EventChannel } from "@obelisk/scheduler";
-import { createMemoryStore, getValue, setValue, summarize } from "@obelisk/state";
+import { createMemoryStore, getValue, type StateStore, setValue, summarize } from "@obelisk/state";
 import { checkEngineOptions } from "./check-engine-options.js";
 import { withCheckedHooks } from "./checked-hooks.js";
 import { editThread } from "./edit-thread.js";
@@ -40,6 +40,15 @@ async function resumeRun(runtime: EngineRuntime, runId: string, options: RunOpti
 }
 
 /**
+ * The store to read `threadId` from: the engine's, or — for a thread it does not hold — an empty one, so
+ * that reading an unknown thread answers as an empty thread without creating its record (the stores
+ * create a thread on first access; differential review F6).
+ */
+async function readableStore(store: StateStore, threadId: ThreadId): Promise<StateStore> {
+  return (await store.getThread(threadId)) === undefined ? createMemoryStore() : store;
+}
+
+/**
  * Creates an engine (SPEC §7–§9): tools, a store (default in-memory), limits, hooks and injected clock,
  * randomness and id generator. Throws ObeliskError USAGE for invalid tool definitions and invalid options.
  */
@@ -74,15 +83,17 @@ export function createEngine(given: EngineOptions): Engine {
     open: async (openOptions = {}) => openRun(runtime, checkRunOptions(openOptions, "open")),
     resume: async (runId, resumeOptions = {}) =>
       resumeRun(runtime, requireString(runId, "the run id"), checkRunOptions(resumeOptions, "resume")),
-    summarize: async (threadId, summarizeOptions) =>
-      summarize(store, requireThreadId(threadId), checkSummarizeOptions(summarizeOptions)),
-    get: async (threadId, reference, getOptions) =>
-      getValue(
-        store,
-        requireThreadId(threadId),
-        requireString(reference, "the reference"),
-        checkOptionsObject(getOptions, "get"),
-      ),
+    summarize: async (threadId, summarizeOptions) => {
+      const thread = requireThreadId(threadId);
+      const options = checkSummarizeOptions(summarizeOptions);
+      return summarize(await readableStore(store, thread), thread, options);
+    },
+    get: async (threadId, reference, getOptions) => {
+      const thread = requireThreadId(threadId);
+      const text = requireString(reference, "the reference");
+      const options = checkOptionsObject(getOptions, "get");
+      return getValue(await readableStore(store, thread), thread, text, options);
+    },
     set: async (threadId, reference, value, setOptions = {}) => {
       const thread = requireThreadId(threadId);
       requireString(reference, "the reference");

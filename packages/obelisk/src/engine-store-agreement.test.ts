@@ -93,7 +93,7 @@ describe("refused and validated plans leave no thread behind (differential revie
   });
 
   for (const kind of kinds) {
-    it(`${kind.name}: validate, an invalid plan and an unapproved one create no thread; a run does`, async () => {
+    it(`${kind.name}: validate, get, summarize, an invalid plan and an unapproved one create no thread; a run does`, async () => {
       const store = kind.open();
       const stateSchema = { type: "object" };
       const engine = createEngine({ tools: TOOLS, store, stateSchema });
@@ -106,6 +106,9 @@ describe("refused and validated plans leave no thread behind (differential revie
         code: "PLAN_NOT_APPROVED",
       });
       // before, each of these opened (created) its thread
+      // reading an unknown thread answers as an empty one, and creates nothing either
+      expect(await engine.summarize("g")).toMatchObject({ entries: [], text: "No variables." });
+      expect(await engine.get("g", "†state.a")).toEqual({ found: false });
       expect((await store.stats()).threads).toBe(0);
       expect(await store.getThread("r" as never)).toBeUndefined();
       expect((await engine.run(valid, { threadId: "r" })).status).toBe("succeeded");
