@@ -143,6 +143,10 @@ describe("host kinds", () => {
       }
     }
     expect(await engine.runs.list({ threadId: "t" })).toEqual([]);
+    // a too-large input is told to go by reference, not to be "a plain object" (it is one)
+    await expect(engine.run(plan, { input: { big }, threadId: "t" })).rejects.toMatchObject({
+      hint: expect.stringContaining("pass large data by reference"),
+    });
     const small = { input: { small: "x" }, context: { env: "eu" }, threadId: "t" };
     expect((await engine.run(plan, small)).status).toBe("succeeded");
   });

@@ -66,6 +66,10 @@ export function normalizeInput(raw: unknown, maxBytes?: number): NormalizedInput
   // A frozen JSON copy: what the plan reads is what is stored with the run, and the caller's objects are
   // neither frozen nor read again later (NaN, a Date, a BigInt… are refused here, before any lock).
   const copy = toJsonValue(raw, { remember: true, ...(maxBytes === undefined ? {} : { maxBytes }) });
+  if (!copy.ok && copy.code === "OUTPUT_TOO_LARGE")
+    throw new ObeliskError("USAGE", refusal("input", copy), {
+      hint: "pass large data by reference instead: store it with engine.set (or a tool) and read it with †state",
+    });
   if (!copy.ok) throw usage(refusal("input", copy));
   const given = copy.value as JsonObject;
   if (given.type !== "input" || !Object.hasOwn(given, "input"))
