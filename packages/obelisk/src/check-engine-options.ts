@@ -1,6 +1,7 @@
 import { DEFAULT_LIMITS, MAX_TIMER_MS, ObeliskError } from "@obelisk/core";
 import type { RetentionPolicy } from "@obelisk/state";
 import type { EngineOptions } from "./engine-types.js";
+import { refuseUnknownKeys } from "./facade-arguments.js";
 
 /** Every retention field (a new one is a compile error here until it is listed). */
 const RETENTION_FIELDS = {
@@ -54,14 +55,35 @@ function checkFunctions(options: EngineOptions): void {
   }
 }
 
+/** The options `createEngine` knows. */
+const ENGINE_OPTIONS: ReadonlySet<string> = new Set([
+  "tools",
+  "store",
+  "concurrency",
+  "limits",
+  "confirm",
+  "failFast",
+  "kinds",
+  "retention",
+  "now",
+  "random",
+  "generateId",
+  "lockWaitMs",
+  "stateSchema",
+  "onEvent",
+  "timers",
+]);
+
 /**
  * Refuses engine options that would silently mean something else (SPEC §11: a clear error, never a limit
  * quietly disabled): `concurrency` other than a positive integer or Infinity, an unknown limit or one that is
  * not a positive integer (NaN, "3", 0), a negative or too long `lockWaitMs`, a `stateSchema` that is not a
- * JSON Schema object, a bad retention field, hooks that are not functions. Throws ObeliskError USAGE.
+ * JSON Schema object, a bad retention field, hooks that are not functions, and an option it does not know
+ * (a misspelt `concurency` was ignored). Throws ObeliskError USAGE.
  */
 export function checkEngineOptions(options: EngineOptions): void {
   if (!isRecord(options)) throw usage("options must be an object ({ tools, … })");
+  refuseUnknownKeys(options, ENGINE_OPTIONS, "createEngine");
   const { concurrency, lockWaitMs, stateSchema, failFast } = options as Record<string, unknown>;
   if (concurrency !== undefined && !isPositiveCount(concurrency))
     throw usage(`concurrency must be a positive integer (or Infinity: unbounded), got ${shown(concurrency)}`);

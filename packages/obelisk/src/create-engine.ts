@@ -11,6 +11,7 @@ import {
   checkOptionsObject,
   checkRunOptions,
   checkSummarizeOptions,
+  refuseUnknownKeys,
   requireString,
   requireThreadId,
 } from "./facade-arguments.js";
@@ -38,6 +39,10 @@ async function resumeRun(runtime: EngineRuntime, runId: string, options: RunOpti
   await cancelCrashedRuns(runtime.store, chain, () => runtime.endedAt());
   return result;
 }
+
+const GET_OPTIONS: ReadonlySet<string> = new Set(["offset", "limit"]);
+const SET_OPTIONS: ReadonlySet<string> = new Set(["description"]);
+const LIST_OPTIONS: ReadonlySet<string> = new Set(["threadId", "limit"]);
 
 /**
  * The store to read `threadId` from: the engine's, or — for a thread it does not hold — an empty one, so
@@ -92,12 +97,13 @@ export function createEngine(given: EngineOptions): Engine {
       const thread = requireThreadId(threadId);
       const text = requireString(reference, "the reference");
       const options = checkOptionsObject(getOptions, "get");
+      if (options !== undefined) refuseUnknownKeys(options, GET_OPTIONS, "get");
       return getValue(await readableStore(store, thread), thread, text, options);
     },
     set: async (threadId, reference, value, setOptions = {}) => {
       const thread = requireThreadId(threadId);
       requireString(reference, "the reference");
-      checkOptionsObject(setOptions, "set");
+      refuseUnknownKeys(checkOptionsObject(setOptions, "set"), SET_OPTIONS, "set");
       const json = requireJson(value, "value");
       await editThread(runtime, thread, () =>
         setValue(store, thread, reference, json, {
@@ -124,7 +130,9 @@ export function createEngine(given: EngineOptions): Engine {
     runs: {
       // the built-in stores check threadId and limit as well (USAGE)
       list: async (listOptions) => {
-        const { threadId, limit } = checkOptionsObject(listOptions, "runs.list") ?? {};
+        const given = checkOptionsObject(listOptions, "runs.list");
+        if (given !== undefined) refuseUnknownKeys(given, LIST_OPTIONS, "runs.list");
+        const { threadId, limit } = given ?? {};
         if (threadId !== undefined) requireString(threadId, "runs.list's threadId");
         // only the two options reach the store, which checks limit (USAGE)
         return store.listRuns({

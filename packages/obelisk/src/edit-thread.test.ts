@@ -86,10 +86,12 @@ describe.each(storeKinds())("variable edits and the thread lock on the $name sto
     expect(await engine.get("fresh", "†state.count")).toMatchObject({ found: true, value: 3 });
   });
 
-  it("set takes only its documented options: a plain-JS caller cannot pass a limit or a run id", async () => {
+  it("set takes only its documented options: a plain-JS caller's limit or run id is USAGE, nothing written", async () => {
     engine = createEngine({ tools: [], store: kind.open() });
-    await engine.set("t", "†state.v", "x".repeat(50), { maxValueBytes: 10, runId: "forged" } as never);
-    expect(await engine.get("t", "†state.v")).toMatchObject({ found: true, value: "x".repeat(50) });
+    await expect(
+      engine.set("t", "†state.v", "x".repeat(50), { maxValueBytes: 10, runId: "forged" } as never),
+    ).rejects.toMatchObject({ code: "USAGE", message: 'unknown option "maxValueBytes" for set' });
+    expect(await engine.get("t", "†state.v")).toMatchObject({ found: false });
     expect(await engine.runs.list({ threadId: "t" })).toEqual([]);
   });
 

@@ -108,7 +108,7 @@ describe("error codes and data are typed where users read them", () => {
 });
 
 describe("runs.list passes only its two options to the store", () => {
-  it("extra keys are not forwarded; a threadId that is not a string is USAGE", async () => {
+  it("an unknown key is USAGE; a threadId that is not a string is USAGE", async () => {
     const seen: unknown[] = [];
     const memory = createMemoryStore();
     const store = new Proxy(memory, {
@@ -122,8 +122,41 @@ describe("runs.list passes only its two options to the store", () => {
       },
     });
     const engine = createEngine({ tools: [], store });
-    await engine.runs.list({ threadId: "t", limit: 2, extra: 1 } as never);
+    await engine.runs.list({ threadId: "t", limit: 2 });
     expect(seen).toEqual([{ threadId: "t", limit: 2 }]);
+    expect(await codeOf(() => engine.runs.list({ threadId: "t", extra: 1 } as never))).toBe("USAGE");
     expect(await codeOf(() => engine.runs.list({ threadId: 5 } as never))).toBe("USAGE");
+  });
+});
+
+describe("an option the method does not know is USAGE with the nearest known one (docs review 1)", () => {
+  it("a misspelt option of run, validate, open, resume, summarize, get or createEngine is refused", async () => {
+    const engine = createEngine({ tools: [{ name: "t", run: () => 1 }] });
+    const plan = [{ _tool: "t", _id: "a", _outputPath: "†state.a" }];
+    // before, approvedhash was dropped and the plan ran unapproved; threadID ran on the thread "default"
+    for (const [refused, key, near] of [
+      [() => engine.run(plan, { approvedhash: "sha256:0" } as never), "approvedhash", "approvedHash"],
+      [() => engine.run(plan, { threadID: "t" } as never), "threadID", "threadId"],
+      [() => engine.validate(plan, { inputs: {} } as never), "inputs", "input"],
+      [() => engine.open({ failfast: true } as never), "failfast", "failFast"],
+      [() => engine.resume("r", { singal: undefined } as never), "singal", "signal"],
+      [() => engine.summarize("t", { lastn: 2 } as never), "lastn", "lastN"],
+      [() => engine.get("t", "†state.a", { ofset: 1 } as never), "ofset", "offset"],
+      [() => createEngine({ tools: [], concurency: 1 } as never), "concurency", "concurrency"],
+    ] as const) {
+      let error: unknown;
+      try {
+        await refused();
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toMatchObject({
+        code: "USAGE",
+        message: expect.stringContaining(`unknown option "${key}"`),
+        hint: `did you mean "${near}"?`,
+      });
+    }
+    expect(await engine.runs.list()).toEqual([]);
+    await engine.close();
   });
 });

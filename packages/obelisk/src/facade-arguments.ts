@@ -1,4 +1,4 @@
-import { asThreadId, ObeliskError, type ThreadId } from "@obelisk/core";
+import { asThreadId, didYouMean, ObeliskError, type ThreadId } from "@obelisk/core";
 import type { SummarizeOptions } from "@obelisk/state";
 import { describeValue } from "./describe-value.js";
 
@@ -20,10 +20,38 @@ export function checkOptionsObject<T>(options: T, what: string): T {
   return options;
 }
 
+/**
+ * Throws USAGE for a key of `options` that is none of `known`, with the nearest known one as a hint: a
+ * misspelt option would otherwise be dropped without a word (`approvedhash` ran an unapproved plan,
+ * `threadID` ran on the thread "default").
+ */
+export function refuseUnknownKeys(options: object, known: ReadonlySet<string>, what: string): void {
+  for (const key of Object.keys(options)) {
+    if (known.has(key)) continue;
+    const hint = didYouMean(key, known) ?? `the options of ${what} are ${[...known].join(", ")}`;
+    throw new ObeliskError("USAGE", `unknown option ${JSON.stringify(key)} for ${what}`, { hint });
+  }
+}
+
+const SUMMARIZE_OPTIONS: ReadonlySet<string> = new Set(["lastN", "refs", "budgetChars", "format"]);
+
+/** The options `run`, `start`, `resume`, `open` and `validate` know (one set: one object may serve them all). */
+const RUN_OPTIONS: ReadonlySet<string> = new Set([
+  "threadId",
+  "input",
+  "context",
+  "approvedHash",
+  "signal",
+  "failFast",
+  "onEvent",
+  "inputSchema",
+]);
+
 /** Checks what `summarize` cannot: `refs`, when given, is an array of strings (a lone string is not split). */
 export function checkSummarizeOptions(options: SummarizeOptions | undefined): SummarizeOptions | undefined {
   const checked = checkOptionsObject(options, "summarize");
   if (checked === undefined) return undefined;
+  refuseUnknownKeys(checked, SUMMARIZE_OPTIONS, "summarize");
   const refs: unknown = checked.refs;
   if (refs !== undefined && (!Array.isArray(refs) || refs.some((ref) => typeof ref !== "string")))
     throw new ObeliskError("USAGE", 'refs must be an array of reference strings, e.g. ["†state.user"]');
@@ -46,6 +74,7 @@ const isSignal = (value: unknown): boolean =>
 export function checkRunOptions<T>(options: T, method: string): T {
   if (checkOptionsObject(options, method) === undefined) return options;
   const given = options as Record<string, unknown>;
+  refuseUnknownKeys(given, RUN_OPTIONS, method);
   const wrong = (name: string, want: string) =>
     new ObeliskError("USAGE", `${name} must be ${want}, not ${describeValue(given[name])}`);
   const threadId = given.threadId;

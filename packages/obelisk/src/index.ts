@@ -5,14 +5,17 @@ export type {
   DiagnosticCode,
   JsonObject,
   JsonValue,
+  KindInfo,
   Limits,
   ObeliskCode,
   ObeliskErrorData,
   ObeliskErrorOf,
   PlanHash,
+  RunId,
   RuntimeErrorCode,
+  ThreadId,
 } from "@obelisk/core";
-export { DEFAULT_LIMITS, ObeliskError } from "@obelisk/core";
+export { asRunId, asThreadId, DEFAULT_LIMITS, ObeliskError } from "@obelisk/core";
 export type { RunEvent, RunObserver, Timers } from "@obelisk/scheduler";
 export type {
   CallRecord,
