@@ -32,7 +32,7 @@ export async function quickstart(
   store: StateStore = createMemoryStore(),
 ): Promise<{ check: ValidationResult; result: RunResult; summary: string }> {
   const engine = createEngine({ tools: [fetchUser, greet], store });
-  const check = await engine.validate(plan); // { ok, planHash, diagnostics }
+  const check = await engine.validate(plan); // { ok, planHash, diagnostics, compiled }
   const result = await engine.run(plan, {
     threadId: "t1",
     input: { userId: "u1" },
