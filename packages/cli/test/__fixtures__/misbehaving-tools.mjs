@@ -1,9 +1,14 @@
 // Tools that misbehave outside their call's promise, or ignore their abort signal.
 export default {
   pause: {
-    description: "returns after 100 ms: turns enough of the event loop for a failed write to be reported",
+    description: "returns once the CLI's stdout has failed (its reader closed the pipe): no timer to wait on",
     input: { type: "object", properties: {} },
-    run: () => new Promise((resolve) => setTimeout(() => resolve("paused"), 100)),
+    run: () =>
+      new Promise((resolve) => {
+        const stdout = process.stdout;
+        if (stdout.errored || stdout.destroyed) resolve("paused");
+        else stdout.once("error", () => resolve("paused")).once("close", () => resolve("paused"));
+      }),
   },
   noisy: {
     description:
