@@ -415,20 +415,11 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   /** One serialized group commit step. */
   private readonly commitGroup = (indexes: readonly number[]): Awaitable<void> => {
     const endedAt = this.now();
-    // One record context for the group: buildCallRecord reads it at once and keeps nothing of it.
-    const context = this.recordContext;
-    context.endedAt = endedAt;
+    this.recordContext.endedAt = endedAt;
     const completions: Completion[] = new Array(indexes.length);
     const commits: CallCommit[] = new Array(indexes.length);
     for (let at = 0; at < indexes.length; at++) {
-      const run = this.runOf(indexes[at] as number);
-      const completion = buildCompletion(
-        run,
-        run.pending as PendingResult,
-        this.context.stateAt,
-        context,
-        this.reapplication,
-      );
+      const completion = this.completionOf(indexes[at] as number);
       completions[at] = completion;
       commits[at] = completion.commit;
     }
@@ -512,20 +503,26 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     return undefined;
   }
 
-  /** One serialized commit step (a field, so the hot path creates no closure per call). */
-  private readonly commitStep = (index: number): Awaitable<void> => {
+  /**
+   * The completion (commit and writes) of a call's pending result, built with the runner's one record
+   * context, whose `endedAt` the caller sets: buildCallRecord reads it at once and keeps nothing of it.
+   */
+  private completionOf(index: number): Completion {
     const run = this.runOf(index);
-    const endedAt = this.now();
-    // One record context for every single commit: buildCallRecord reads it at once and keeps nothing of it.
-    const context = this.recordContext;
-    context.endedAt = endedAt;
-    const completion = buildCompletion(
+    return buildCompletion(
       run,
       run.pending as PendingResult,
       this.context.stateAt,
-      context,
+      this.recordContext,
       this.reapplication,
     );
+  }
+
+  /** One serialized commit step (a field, so the hot path creates no closure per call). */
+  private readonly commitStep = (index: number): Awaitable<void> => {
+    const endedAt = this.now();
+    this.recordContext.endedAt = endedAt;
+    const completion = this.completionOf(index);
     const result = this.options.store.commitCall(completion.commit);
     if (!isThenable(result)) return this.committed(index, completion, endedAt, result);
     return Promise.resolve(result).then((value) => this.committed(index, completion, endedAt, value));
