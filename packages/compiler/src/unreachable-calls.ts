@@ -1,4 +1,4 @@
-import type { Diagnostic, InputExpression, Reference } from "@obelisk/core";
+import { type Diagnostic, type InputExpression, parameterExpressions, type Reference } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import type { WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -24,11 +24,6 @@ function need(entry: CallEntry, operand: Reference, needs: Needs): boolean {
 function gatePossible(entry: CallEntry, gate: readonly Reference[], base: Needs): boolean {
   const needs = new Map(base);
   return gate.every((operand) => need(entry, operand, needs));
-}
-
-function expressionsOf(value: CallEntry["call"]["references"][number]["value"]): InputExpression[] {
-  if (value.type === "reference") return [value.expression];
-  return value.parts.filter((part): part is InputExpression => typeof part !== "string");
 }
 
 /** True when some operand has a single, conditional writer (only those can make a call unreachable). */
@@ -62,7 +57,7 @@ export function unreachableCall(entry: CallEntry): Diagnostic | undefined {
   if (!hasConditionalOperand(entry)) return undefined;
   const needs: Needs = new Map();
   for (const reference of entry.call.references) {
-    for (const expression of expressionsOf(reference.value)) {
+    for (const expression of parameterExpressions(reference.value)) {
       const gates = expression.alternatives;
       const possible =
         gates.length === 1

@@ -44,6 +44,7 @@ export type { ObeliskErrorData, ObeliskErrorOf } from "./obelisk-error.js";
 export { ObeliskError } from "./obelisk-error.js";
 export type { OutputMethod, OutputMethodInfo } from "./output-methods.js";
 export { DEFAULT_OUTPUT_METHOD, isOutputMethod, OUTPUT_METHODS } from "./output-methods.js";
+export { parameterExpressions } from "./parameter-expressions.js";
 export { parseExpression } from "./parse-expression.js";
 export { parseOutputPath } from "./parse-output-path.js";
 export type { TemplateExpressions } from "./parse-parameter-string.js";

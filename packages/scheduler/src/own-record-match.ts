@@ -1,5 +1,5 @@
 import type { CompiledCall, ParamReference } from "@obelisk/compiler";
-import { canonicalJson, type InputExpression, type JsonValue, type Path, pathsOverlap } from "@obelisk/core";
+import { canonicalJson, type JsonValue, type Path, parameterExpressions, pathsOverlap } from "@obelisk/core";
 import type { CallRecord } from "@obelisk/state";
 
 /**
@@ -28,12 +28,7 @@ export function completedBefore(
 function readsOwnTarget(reference: ParamReference, call: CompiledCall): boolean {
   const targets = call.outputPath?.alternatives.flat() ?? [];
   if (targets.length === 0) return false;
-  const value = reference.value;
-  const expressions: InputExpression[] =
-    value.type === "reference"
-      ? [value.expression]
-      : value.parts.filter((part): part is InputExpression => typeof part !== "string");
-  return expressions.some((expression) =>
+  return parameterExpressions(reference.value).some((expression) =>
     expression.alternatives.some((gate) =>
       gate.some((operand) =>
         targets.some((target) => target.kind === operand.kind && pathsOverlap(target.path, operand.path)),
