@@ -1,7 +1,7 @@
 import { createToolRegistry } from "@obelisk/compiler";
 import { asRunId, asThreadId, ObeliskError, resolveLimits, type ThreadId } from "@obelisk/core";
 import { EventChannel } from "@obelisk/scheduler";
-import { createMemoryStore, getValue, type StateStore, setValue, summarize } from "@obelisk/state";
+import { createMemoryStore, getValue, type StateStore, summarize } from "@obelisk/state";
 import { checkEngineOptions } from "./check-engine-options.js";
 import { withCheckedHooks } from "./checked-hooks.js";
 import { editThread } from "./edit-thread.js";
@@ -12,6 +12,7 @@ import {
   checkRunOptions,
   checkSummarizeOptions,
   refuseUnknownKeys,
+  requireKeepCount,
   requireString,
   requireThreadId,
 } from "./facade-arguments.js";
@@ -19,6 +20,7 @@ import { requireJson } from "./normalize-input.js";
 import { openRun } from "./open-run.js";
 import { cancelCrashedRuns, resumeChain } from "./resume-chain.js";
 import { runPlan } from "./run-plan.js";
+import { setThreadValue } from "./set-thread-value.js";
 
 /**
  * Re-runs a recorded run's plan with its input (satisfied calls skip); marks the runs it continues that are
@@ -105,26 +107,29 @@ export function createEngine(given: EngineOptions): Engine {
       requireString(reference, "the reference");
       refuseUnknownKeys(checkOptionsObject(setOptions, "set"), SET_OPTIONS, "set");
       const json = requireJson(value, "value");
-      await editThread(runtime, thread, () =>
-        setValue(store, thread, reference, json, {
-          now: runtime.now,
-          // only what the API offers: a plain-JS caller cannot pass the run id, clock or limit this way
-          ...(setOptions.description === undefined ? {} : { description: setOptions.description }),
-          ...(maxValueBytes === undefined ? {} : { maxValueBytes }),
-        }),
-      );
+      await setThreadValue(runtime, thread, reference, json, {
+        now: runtime.now,
+        // only what the API offers: a plain-JS caller cannot pass the run id, clock or limit this way
+        ...(setOptions.description === undefined ? {} : { description: setOptions.description }),
+        ...(maxValueBytes === undefined ? {} : { maxValueBytes }),
+      });
     },
+    // on a thread the store does not hold there is nothing to clear or evict: it is not created
     reset: async (threadId) => {
       const thread = requireThreadId(threadId);
-      await editThread(runtime, thread, () => store.reset(thread));
+      await editThread(runtime, thread, async (held) => {
+        if (held !== undefined) await store.reset(thread);
+      });
     },
     keepLastN: async (threadId, n) => {
       const thread = requireThreadId(threadId);
-      return editThread(runtime, thread, async () => {
-        const held = (await store.listVariables(thread)).length;
-        await store.keepLastN(thread, n);
+      const count = requireKeepCount(n);
+      return editThread(runtime, thread, async (held) => {
+        if (held === undefined) return { kept: 0, evicted: 0 };
+        const before = (await store.listVariables(thread)).length;
+        await store.keepLastN(thread, count);
         const kept = (await store.listVariables(thread)).length;
-        return { kept, evicted: Math.max(0, held - kept) };
+        return { kept, evicted: Math.max(0, before - kept) };
       });
     },
     runs: {

@@ -96,3 +96,17 @@ export function requireThreadId(value: unknown): ThreadId {
     throw new ObeliskError("USAGE", `the thread id must be a non-empty string, not ${describeValue(value)}`);
   return asThreadId(value);
 }
+
+/**
+ * `keepLastN`'s n as the stores take it: a non-negative integer or Infinity (USAGE otherwise), checked before
+ * the thread is locked, so a bad n changes nothing.
+ */
+export function requireKeepCount(value: unknown): number {
+  if (value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && (value as number) >= 0))
+    return value as number;
+  throw new ObeliskError(
+    "USAGE",
+    `keepLastN needs a non-negative integer or Infinity, not ${typeof value === "number" ? value : describeValue(value)}`,
+    { hint: "keepLastN(0) evicts every variable; keepLastN(Infinity) keeps them all" },
+  );
+}
