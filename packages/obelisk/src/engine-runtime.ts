@@ -13,7 +13,7 @@ import {
   toJsonValue,
 } from "@obelisk/core";
 import { CallLimiter, EventHub, type RunObserver } from "@obelisk/scheduler";
-import { DEFAULT_RETENTION, type RunLock, type StateStore } from "@obelisk/state";
+import { DEFAULT_RETENTION, type RunLock, type StateStore, type ThreadInfo } from "@obelisk/state";
 import { ActiveRuns } from "./active-runs.js";
 import { InputChecker, type SchemaSource } from "./check-input.js";
 import { cutMessage } from "./cut-message.js";
@@ -135,20 +135,21 @@ export class EngineRuntime {
   }
 
   /**
-   * Opens the thread (setting the engine's state schema) and returns its compile context. `known` says
-   * whether the run's input and host-kind values are known (a run: always; `validate`: when given): a known
-   * context without a value for a declared kind has none (`†env.x` is REF_UNRESOLVED, as at run time).
+   * The compile context of a thread, given as the store holds it (`getThread`, read once by the caller;
+   * undefined: the store holds no such thread, read as empty). Read, never opened: validating (or refusing
+   * a run) leaves no thread behind (differential review F6). `known` says whether the run's input and
+   * host-kind values are known (a run: always; `validate`: when given): a known context without a value for
+   * a declared kind has none (`†env.x` is REF_UNRESOLVED, as at run time).
    */
   async threadContext(
     threadId: ThreadId,
+    thread: ThreadInfo | undefined,
     input: NormalizedInput,
     extra: HostContext | undefined,
     known: { readonly input: boolean; readonly context: boolean } = KNOWN,
   ): Promise<CompileContext> {
     const inputKnown = known.input;
     const hostValues = extra ?? (known.context ? NO_HOST_VALUES : undefined);
-    // Read, never opened: validating (or refusing a run) leaves no thread behind (differential review F6).
-    const thread = await this.store.getThread(threadId);
     const stateSchema = this.options.stateSchema ?? thread?.stateSchema;
     if (thread === undefined) {
       return {
@@ -232,19 +233,22 @@ export class EngineRuntime {
     const threadId = asThreadId(options.threadId ?? "default");
     const inputKnown = options.input !== undefined;
     const { input, extraKinds } = this.runValues(options);
-    const context = await this.threadContext(threadId, input, extraKinds, {
+    const thread = await this.store.getThread(threadId);
+    const context = await this.threadContext(threadId, thread, input, extraKinds, {
       input: inputKnown,
       context: options.context !== undefined,
     });
-    return this.compile(plan, context, inputKnown ? input : undefined, await this.nextCallNumber(threadId));
+    const first = await this.nextCallNumber(threadId, thread);
+    return this.compile(plan, context, inputKnown ? input : undefined, first);
   }
 
   /**
    * The thread's next automatic id number when the store can tell it without reserving (else 1): a run
-   * compiles with it and then reserves, so a plan with automatic ids is compiled once, not twice.
+   * compiles with it and then reserves, so a plan with automatic ids is compiled once, not twice. `thread`
+   * is the thread as the store holds it (read once with the context).
    */
-  private async nextCallNumber(threadId: ThreadId): Promise<number> {
-    if ((await this.store.getThread(threadId)) === undefined) return 1; // asking would create the thread
+  private async nextCallNumber(threadId: ThreadId, thread: ThreadInfo | undefined): Promise<number> {
+    if (thread === undefined) return 1; // asking would create the thread
     const next = await this.store.nextCallNumber?.(threadId);
     return Number.isSafeInteger(next) && (next as number) > 0 ? (next as number) : 1;
   }
@@ -268,8 +272,9 @@ export class EngineRuntime {
       ...(signal === undefined ? {} : { signal }),
     });
     try {
-      const context = await this.threadContext(threadId, input, extraKinds);
-      const expectedFirst = resumed?.firstAutoIdNumber ?? (await this.nextCallNumber(threadId));
+      const thread = await this.store.getThread(threadId);
+      const context = await this.threadContext(threadId, thread, input, extraKinds);
+      const expectedFirst = resumed?.firstAutoIdNumber ?? (await this.nextCallNumber(threadId, thread));
       let validation = this.compile(plan, context, input, expectedFirst, resumed?.ownCallIds);
       // A stream's calls are resumed as the stream ran them: a reference nothing among them writes fails
       // its own call REF_UNRESOLVED (as at close), the other calls run.

@@ -76,7 +76,7 @@ async function leasedOpen(
   const channel = new EventChannel();
   let created: RunId | undefined;
   try {
-    const context = await runtime.threadContext(threadId, input, extraKinds);
+    const context = await runtime.threadContext(threadId, await store.getThread(threadId), input, extraKinds);
     const inputSchema = options.inputSchema ?? input.schema;
     const inputDiagnostics = runtime.checkInput(input, options.inputSchema, "option");
     if (inputDiagnostics.length > 0) {
