@@ -1,4 +1,5 @@
 import type { Diagnostic, SourceMap } from "@obelisk/core";
+import { automaticIdReferences } from "./automatic-id-references.js";
 import { commitOrderSteps } from "./commit-order.js";
 import type { CompiledCall } from "./compiled-plan.js";
 import { cycleText } from "./cycle-text.js";
@@ -37,8 +38,8 @@ function cycleDiagnostics(builder: PlanBuilder, cycles: readonly string[][]): Di
 }
 
 /**
- * Runs the plan-wide passes over a builder (cycles, REF_UNRESOLVED, REF_TYPE_MISMATCH, UNREACHABLE),
- * computes every call's critical path and returns the diagnostics in document order.
+ * Runs the plan-wide passes over a builder (cycles, REF_UNRESOLVED, REF_TYPE_MISMATCH, UNREACHABLE, reads of
+ * automatic ids), computes every call's critical path and returns the diagnostics in document order.
  */
 export function closePlan(
   builder: PlanBuilder,
@@ -49,7 +50,9 @@ export function closePlan(
   const dag = analyzeDag(builder.nodes, builder.planOrderIsTopological);
   const all: Diagnostic[] = [...extra, ...builder.diagnostics, ...cycleDiagnostics(builder, dag.cycles)];
   const written: WrittenTypesCache = new Map();
+  const autoNamedTools = builder.autoNamedTools.size > 0 ? builder.autoNamedTools : undefined;
   for (const entry of builder.entries.values()) {
+    if (autoNamedTools !== undefined) automaticIdReferences(builder, entry, autoNamedTools, all);
     // Most calls have a writer for every operand and no conditional one: their references are not walked
     // for REF_UNRESOLVED and UNREACHABLE (see `linksSummary`).
     const summary = linksSummary(entry.writers);

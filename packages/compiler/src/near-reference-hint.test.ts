@@ -68,7 +68,7 @@ describe("REF_UNRESOLVED did-you-mean", () => {
     expect(result.diagnostics[0]?.hint).toMatch(/^did you mean "†calls\.summarize"\?/);
   });
 
-  it("names the call ids of a tool whose name stands where a call id belongs", () => {
+  it("says to name the unnamed call of a tool whose name stands where a call id belongs (not its automatic id)", () => {
     const result = compileWith(
       { callOutputs: new Set() },
       { _tool: "fetchUser", userId: "u1" },
@@ -79,7 +79,7 @@ describe("REF_UNRESOLVED did-you-mean", () => {
       {
         code: "REF_UNRESOLVED",
         pointer: "/plan/2/message",
-        hint: '"fetchUser" is a tool name, not a call id; its calls have the ids "fetchUser$1", "fetchUser$2": read †calls.fetchUser$1',
+        hint: '"fetchUser" is a tool name, not a call id: give that fetchUser call an "_id" and read †calls.<that id> (its automatic id "fetchUser$1" is numbered anew on every run)',
       },
     ]);
   });

@@ -1,5 +1,5 @@
 import type { JsonValue, Path, Reference } from "@obelisk/core";
-import { formatReference, nearestNames, valueAtPath } from "@obelisk/core";
+import { formatPath, formatReference, nearestNames, valueAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { schemaExcludesPath } from "./schema-excludes-path.js";
@@ -65,11 +65,25 @@ function readText(entry: CallEntry): string {
     .join(" or ");
 }
 
+/** True when the call's id was given by the engine (`<tool>$<n>`, numbered anew on every run). */
+const hasAutomaticId = (entry: CallEntry): boolean => entry.call.raw._id === undefined;
+
+/** The advice for reading an unnamed call's output: name it (its automatic id changes from run to run). */
+function nameItAdvice(entry: CallEntry, rest: Path): string {
+  const targets = entry.call.outputPath?.alternatives;
+  const only = targets?.length === 1 && targets[0]?.length === 1 ? targets[0][0] : undefined;
+  if (only !== undefined)
+    return `read what that ${entry.tool.name} call writes: ${only.text}${formatPath(rest)}`;
+  return `give that ${entry.tool.name} call an "_id" and read †calls.<that id>${formatPath(rest)} (its automatic id "${entry.id}" is numbered anew on every run)`;
+}
+
 /** The hint for `†calls.<name>` where `name` is a tool's name, not a call id: the ids of its calls. */
-function toolNameHint(name: string, calls: readonly CallEntry[] | undefined): string {
+function toolNameHint(name: string, calls: readonly CallEntry[] | undefined, rest: Path): string {
   const first = calls?.[0];
   if (calls === undefined || first === undefined)
     return `"${name}" is a tool name, not a call id, and no call of this plan uses that tool`;
+  if (hasAutomaticId(first) && first.call.outputPath === undefined)
+    return `"${name}" is a tool name, not a call id: ${nameItAdvice(first, rest)}`;
   const ids = calls
     .slice(0, MAX_TOOL_CALLS)
     .map((entry) => JSON.stringify(entry.id))
@@ -87,10 +101,17 @@ function nearCallHint(builder: PlanBuilder, reference: Reference): NearHint | un
   const stored = storedCallOutput(builder, id);
   if (stored !== undefined) return nearPathHint(reference, 1, (parent) => keysAt(stored.value, parent, 1));
   const names = callNames(builder);
+  const rest = reference.path.slice(1);
   if (builder.registry.get(id) !== undefined)
-    return { replaces: true, text: toolNameHint(id, names.byTool.get(id)) };
+    return { replaces: true, text: toolNameHint(id, names.byTool.get(id), rest) };
   const [near] = nearestNames(id, names.ids, 1);
   if (near === undefined) return undefined;
+  const nearEntry = builder.entries.get(near);
+  if (nearEntry !== undefined && hasAutomaticId(nearEntry))
+    return {
+      replaces: true,
+      text: `did you mean this plan's unnamed call? ${nameItAdvice(nearEntry, rest)}`,
+    };
   const text = `did you mean ${JSON.stringify(formatReference("calls", [near, ...reference.path.slice(1)]))}?`;
   return { replaces: false, text };
 }

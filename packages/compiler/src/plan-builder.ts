@@ -102,6 +102,8 @@ export class PlanBuilder {
   readonly #groupByText = new Map<string, WriterGroup>();
   #nextAuto: number;
   autoIdsUsed = 0;
+  /** Tools with a compiled call that has an automatic id (see `automaticIdReferences`). */
+  readonly autoNamedTools = new Set<string>();
 
   constructor(
     readonly registry: ToolRegistry,
@@ -283,6 +285,7 @@ export class PlanBuilder {
       entry.outGroups = appended(entry.outGroups, group);
     }
     this.#commitOrder.add(entry);
+    if (raw._id === undefined) this.autoNamedTools.add(tool.name);
     this.entries.set(id, entry);
     this.nodes.push(entry);
     this.calls.push(call);
