@@ -9,6 +9,7 @@ import {
   type KindTable,
   ObeliskError,
   plural,
+  type RunId,
   type ThreadId,
   toJsonValue,
 } from "@obelisk/core";
@@ -25,6 +26,7 @@ import {
   normalizeContext,
   normalizeInput,
 } from "./normalize-input.js";
+import { refuseRecordedRunId } from "./record-run.js";
 import { withInputDiagnostics } from "./with-input-diagnostics.js";
 
 /** A run's input and host values are known (a run has them; `validate` only when given). */
@@ -37,6 +39,8 @@ const EMPTY_STATE: JsonObject = Object.freeze({});
 /** What a validated, locked run needs to start. */
 export interface PreparedRun {
   readonly threadId: ThreadId;
+  /** The run's id, new to the store. */
+  readonly runId: RunId;
   readonly input: NormalizedInput;
   readonly state: JsonObject;
   readonly compiled: CompiledPlan;
@@ -129,9 +133,14 @@ export class EngineRuntime {
     };
   }
 
-  /** A new run id from the injected generator. */
-  runId() {
-    return asRunId((this.options.generateId ?? (() => crypto.randomUUID()))());
+  /**
+   * A new run id from the injected generator; USAGE when the store already holds a run with it. Asked for
+   * once a run is accepted, before its thread is opened or call numbers taken: a refused id leaves no trace.
+   */
+  async newRunId(): Promise<RunId> {
+    const runId = asRunId((this.options.generateId ?? (() => crypto.randomUUID()))());
+    await refuseRecordedRunId(this.store, runId);
+    return runId;
   }
 
   /**
@@ -296,7 +305,8 @@ export class EngineRuntime {
           },
         );
       }
-      // Opened (created, with the engine's state schema) only once the plan is accepted.
+      const runId = await this.newRunId();
+      // Opened (created, with the engine's state schema) only once the plan and the run id are accepted.
       await this.store.openThread(
         threadId,
         this.options.stateSchema === undefined ? undefined : { stateSchema: this.options.stateSchema },
@@ -310,7 +320,8 @@ export class EngineRuntime {
         firstAutoIdNumber = first;
       }
       const state = context.state as JsonObject;
-      return { threadId, input, state, compiled: validation.compiled, lock, extraKinds, firstAutoIdNumber };
+      const compiled = validation.compiled;
+      return { threadId, runId, input, state, compiled, lock, extraKinds, firstAutoIdNumber };
     } catch (error) {
       await lock.release();
       throw error;

@@ -15,9 +15,11 @@ import { recordRun, storedPlanHash } from "./record-run.js";
 import { toRunResult } from "./to-run-result.js";
 
 /**
- * Opens a streaming run: takes the thread lock, records the run, and returns `add` / `close`. Each added
- * call is compiled incrementally (a call closing a cycle is refused) and dispatched as soon as it is ready.
- * Automatic ids start at a number reserved at open; the rest are reserved at close (the lock is held).
+ * Opens a streaming run: takes the thread lock, checks the input, opens the thread, records the run, and
+ * returns `add` / `close`. Each added call is compiled incrementally (a call closing a cycle is refused)
+ * and dispatched as soon as it is ready. Automatic ids start at a number reserved at open; the rest are
+ * reserved at close (the lock is held). A refused open (PLAN_INVALID input, THREAD_BUSY, a repeated run id)
+ * creates no thread, gives none the engine's schema and takes no number.
  */
 export async function openRun(runtime: EngineRuntime, options: OpenOptions): Promise<StreamingRun> {
   refuseApprovedHash(options);
@@ -68,10 +70,6 @@ async function leasedOpen(
   const engine = runtime.options;
   const { input, extraKinds } = runtime.runValues(options);
   const store = runtime.store;
-  await store.openThread(
-    threadId,
-    engine.stateSchema === undefined ? undefined : { stateSchema: engine.stateSchema },
-  );
   const lock = await store.lockThread(threadId, { waitMs: engine.lockWaitMs ?? 0, signal });
   const channel = new EventChannel();
   let created: RunId | undefined;
@@ -84,6 +82,12 @@ async function leasedOpen(
         data: { ok: false, planHash: "sha256:", diagnostics: inputDiagnostics },
       });
     }
+    const runId = await runtime.newRunId();
+    // Opened (created, with the engine's state schema) only once the stream is accepted, as a run's thread.
+    await store.openThread(
+      threadId,
+      engine.stateSchema === undefined ? undefined : { stateSchema: engine.stateSchema },
+    );
     const firstAutoIdNumber = await store.reserveCallNumbers(threadId, 1);
     const compiler = createIncrementalCompiler(runtime.registry, {
       context,
@@ -92,7 +96,6 @@ async function leasedOpen(
       ...(engine.limits === undefined ? {} : { limits: engine.limits }),
       ...(inputSchema === undefined ? {} : { inputSchema }),
     });
-    const runId = runtime.runId();
     // the plan document the record keeps (calls appended as they are accepted): what `resume` re-runs
     const planOf = (calls: JsonValue[]): JsonObject => ({
       type: "plan",

@@ -9,16 +9,24 @@ import {
 import type { RunRecord, StateStore } from "@obelisk/state";
 
 /**
- * Records a new run; a run id the store already holds (an injected `generateId` that repeats itself) is
- * refused with USAGE instead of overwriting another run's record.
+ * Throws USAGE when the store already holds a run with this id (an injected `generateId` that repeats
+ * itself): a run asks before it opens its thread or takes call numbers, so the refusal leaves no trace.
  */
-export async function recordRun(store: StateStore, run: RunRecord): Promise<void> {
-  if ((await store.getRun(run.runId as RunId)) !== undefined)
+export async function refuseRecordedRunId(store: StateStore, runId: RunId): Promise<void> {
+  if ((await store.getRun(runId)) !== undefined)
     throw new ObeliskError(
       "USAGE",
-      `run id ${run.runId} is already recorded: the engine's generateId() must not repeat an id`,
-      { data: { runId: run.runId } },
+      `run id ${runId} is already recorded: the engine's generateId() must not repeat an id`,
+      { data: { runId } },
     );
+}
+
+/**
+ * Records a new run; a run id the store already holds is refused with USAGE (asked again here: a run of
+ * another thread may have recorded it since) instead of overwriting another run's record.
+ */
+export async function recordRun(store: StateStore, run: RunRecord): Promise<void> {
+  await refuseRecordedRunId(store, run.runId);
   await store.createRun(run);
 }
 

@@ -37,10 +37,9 @@ async function leasedRun(
 ): Promise<RunResult> {
   const streamed = resumed?.runs[0]?.streamed === true;
   const prepared = await runtime.prepare(plan, options, resumed?.numbering, signal, streamed);
-  const { threadId, compiled, lock } = prepared;
+  const { threadId, runId, compiled, lock } = prepared;
   const engine = runtime.options;
   try {
-    const runId = runtime.runId();
     await recordRun(runtime.store, {
       runId,
       threadId,
