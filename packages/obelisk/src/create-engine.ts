@@ -106,6 +106,8 @@ export function createEngine(given: EngineOptions): Engine {
       const thread = requireThreadId(threadId);
       requireString(reference, "the reference");
       refuseUnknownKeys(checkOptionsObject(setOptions, "set"), SET_OPTIONS, "set");
+      // a plain-JS caller's number or object was stored as the description, and summaries then threw
+      if (setOptions.description !== undefined) requireString(setOptions.description, "set's description");
       const json = requireJson(value, "value");
       await setThreadValue(runtime, thread, reference, json, {
         now: runtime.now,

@@ -84,6 +84,22 @@ describe.each(snapshotStoreKinds())("a refused engine.set on the $name store", (
     expect(await engine.store.getThread(asThreadId("fresh"))).toBeUndefined();
   });
 
+  it.each([42, { text: "x" }, ["x"], null])(
+    "a description that is not a string (%j) is USAGE: nothing stored, and summaries still answer",
+    async (description) => {
+      const engine = await prepared();
+      const before = await opened.snapshot(THREADS);
+      for (const thread of THREADS) {
+        await expect(engine.set(thread, "†state.count", 2, { description } as never)).rejects.toMatchObject({
+          code: "USAGE",
+          message: expect.stringContaining("description must be a string"),
+        });
+      }
+      expect(await opened.snapshot(THREADS)).toBe(before);
+      expect((await engine.summarize("t")).entries).toHaveLength(3);
+    },
+  );
+
   it("takes no call number: the next set and the next automatic call ids follow on", async () => {
     const engine = await prepared();
     for (const [, reference, value] of [...refusals, ...existingOnly])
