@@ -115,6 +115,24 @@ describe.each(snapshotStoreKinds())("a refused engine.set on the $name store", (
     expect(Object.keys(run.calls)).toEqual(["echo$5"]);
   });
 
+  it("a store without nextCallNumber still takes sets, numbered as before", async () => {
+    opened = kind.open();
+    const store = new Proxy(opened.store, {
+      get: (target, key) => {
+        if (key === "nextCallNumber") return undefined;
+        const value = Reflect.get(target, key, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const engine = createEngine({ tools: [], store, stateSchema });
+    engines.push(engine);
+    await engine.set("t", "†state.count", 1);
+    expect(await codeOf(engine.set("fresh", "†state.count", -1))).toBe("OUTPUT_SCHEMA_VIOLATION");
+    expect(await engine.store.getThread(asThreadId("fresh"))).toBeUndefined();
+    await engine.set("t", "†state.count", 2);
+    expect(await setIds(engine)).toEqual(["obelisk-set$1", "obelisk-set$2"]);
+  });
+
   it("a set refused on a thread it would give the engine's state schema leaves the thread's schema", async () => {
     opened = kind.open();
     await engineOf().set("t", "†state.count", 1);
