@@ -12,7 +12,7 @@ import type {
 import { appendPointer, DEFAULT_LIMITS, didYouMean } from "@obelisk/core";
 import { type CallMeta, checkCallMeta } from "./call-meta.js";
 import { checkLiteralOutput, type LiteralOutputOptions } from "./check-literal-output.js";
-import { checkMetaLikeParam } from "./check-meta-like-param.js";
+import { checkMetaLikeParam, checkStrippedParam } from "./check-meta-like-param.js";
 import { checkMissingOutputPath } from "./check-missing-output-path.js";
 import { checkOutputPath } from "./check-output-path.js";
 import {
@@ -90,7 +90,8 @@ export interface CallBody {
 
 /**
  * The parameters: every own key not starting with `_`, in key order, except a meta-property's name without
- * its `_` that the tool does not declare (PARAM_UNKNOWN, see `checkMetaLikeParam`).
+ * its `_` that the tool does not declare and a key a stripping zod object would drop (PARAM_UNKNOWN, see
+ * `checkMetaLikeParam` and `checkStrippedParam`).
  */
 function splitParams(
   raw: JsonObject,
@@ -104,6 +105,7 @@ function splitParams(
     if (key.charCodeAt(0) === 0x5f || !Object.hasOwn(raw, key)) continue;
     const value = raw[key] as JsonValue;
     if (checkMetaLikeParam(key, value, tool, pointer, callId, out)) continue;
+    if (checkStrippedParam(key, tool, pointer, callId, out)) continue;
     params[key] = value;
   }
   return params;

@@ -1,5 +1,5 @@
 import type { Diagnostic, JsonObject, JsonValue } from "@obelisk/core";
-import { appendPointer, isOutputMethod } from "@obelisk/core";
+import { appendPointer, didYouMean, isOutputMethod } from "@obelisk/core";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { isPlainObject } from "./to-json-schema.js";
@@ -65,6 +65,36 @@ export function checkMetaLikeParam(
   if (tool.closedInput ? declared(schema, key) : !unmistakable(key, value)) return false;
   const message = `tool "${tool.name}" has no parameter "${key}"`;
   const hint = `did you mean "_${key}"?`;
+  out.push(makeDiagnostic("PARAM_UNKNOWN", message, appendPointer(pointer, key), { callId, hint }));
+  return true;
+}
+
+/**
+ * PARAM_UNKNOWN for a parameter that a stripping zod object (`z.object`) does not declare: the tool is
+ * closed (`closedInput`) but its JSON Schema is not (zod's input schema leaves `additionalProperties`
+ * out), so ajv accepts the key and zod drops it before the tool runs — a misspelt optional parameter
+ * (`limt: 2`) was silently ignored. Closed JSON Schemas are left to ajv (same code and hint). True when
+ * reported: the caller drops the key from the parameters.
+ */
+export function checkStrippedParam(
+  key: string,
+  tool: RegisteredTool | undefined,
+  pointer: string,
+  callId: string | undefined,
+  out: Diagnostic[],
+): boolean {
+  if (tool === undefined || !tool.closedInput) return false;
+  const schema = tool.inputSchema;
+  if (schema.additionalProperties === false || schema.unevaluatedProperties === false) return false;
+  if (declared(schema, key)) return false;
+  const properties = schema.properties;
+  const known = isPlainObject(properties) ? Object.keys(properties) : [];
+  const hint =
+    didYouMean(key, known) ??
+    (known.length === 0
+      ? "the tool takes no parameters"
+      : `its parameters: ${known.slice(0, 10).join(", ")}${known.length > 10 ? ", …" : ""}`);
+  const message = `unknown parameter "${key}" (tool "${tool.name}" does not declare it, and its zod object drops it)`;
   out.push(makeDiagnostic("PARAM_UNKNOWN", message, appendPointer(pointer, key), { callId, hint }));
   return true;
 }

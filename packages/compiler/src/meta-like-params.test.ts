@@ -7,7 +7,7 @@ import { createIncrementalCompiler } from "./incremental-compiler.js";
 import { defineTool } from "./tool-definition.js";
 import { createToolRegistry } from "./tool-registry.js";
 
-const registry = createToolRegistry([
+const definitions = [
   defineTool({ name: "greet", input: z.object({ name: z.string() }), run: ({ name }) => `hi ${name}` }),
   defineTool({ name: "strict", input: z.strictObject({ name: z.string() }), run: () => 1 }),
   defineTool({ name: "loose", input: z.looseObject({ name: z.string() }), run: () => 1 }),
@@ -33,7 +33,8 @@ const registry = createToolRegistry([
     input: { type: "object", properties: { id: { type: "string" }, output: {}, tool: {}, description: {} } },
     run: () => 1,
   },
-]);
+];
+const registry = createToolRegistry(definitions);
 
 const shape = (diagnostics: readonly Diagnostic[]) =>
   diagnostics.map((d) => ({ code: d.code, severity: d.severity, pointer: d.pointer, hint: d.hint }));
@@ -107,11 +108,11 @@ describe("a parameter named like a meta-property without its _ that the tool doe
     ["additionalProperties given as a schema", { _tool: "headers", id: "x", _outputPath: "†state.r" }],
     [
       "description (a common real parameter)",
-      { _tool: "greet", name: "A", description: "x", _outputPath: "†state.r" },
+      { _tool: "listed", name: "A", description: "x", _outputPath: "†state.r" },
     ],
     [
       "another spelling (not a meta name)",
-      { _tool: "greet", name: "A", output_path: "x", _outputPath: "†state.r" },
+      { _tool: "listed", name: "A", output_path: "x", _outputPath: "†state.r" },
     ],
   ])("not flagged: %s", (_why, call) => {
     expect(diagnosticsOf(call)).toEqual([]);
@@ -136,4 +137,43 @@ describe("a parameter named like a meta-property without its _ that the tool doe
       expect(shape(diagnosticsOf(call))).toEqual([unknownMeta("id")]);
     },
   );
+});
+
+describe("a parameter a stripping zod object (z.object) does not declare", () => {
+  const none = defineTool({ name: "none", input: z.object({}), run: () => 1 });
+  const search = defineTool({
+    name: "search",
+    input: z.object({ userId: z.string(), limit: z.number().optional() }),
+    run: () => 1,
+  });
+  const tools = createToolRegistry([search, none, ...definitions]);
+  const check = (call: object) => {
+    const result = compile({ type: "plan", plan: [call] }, tools, { context: { state: {} } });
+    return shape(result.diagnostics);
+  };
+
+  it("is PARAM_UNKNOWN with the nearest declared name (zod would drop it before the tool runs)", () => {
+    expect(check({ _tool: "search", userId: "u1", limt: 2 })).toEqual([
+      { code: "PARAM_UNKNOWN", severity: "error", pointer: "/plan/0/limt", hint: 'did you mean "limit"?' },
+    ]);
+  });
+
+  it("lists the parameters when no name is near, or says there are none", () => {
+    expect(check({ _tool: "search", userId: "u1", reason: "x" })[0]?.hint).toBe(
+      "its parameters: userId, limit",
+    );
+    expect(check({ _tool: "none", extra: 1 })[0]?.hint).toBe("the tool takes no parameters");
+  });
+
+  it("drops the key: a reference in it is not checked as well", () => {
+    expect(check({ _tool: "search", userId: "u1", limt: "†state.nowhere" }).map((d) => d.code)).toEqual([
+      "PARAM_UNKNOWN",
+    ]);
+  });
+
+  it("is reported once for a closed schema (ajv's), and not at all for an open one", () => {
+    expect(check({ _tool: "strict", name: "A", nmae: "B" }).map((d) => d.code)).toEqual(["PARAM_UNKNOWN"]);
+    expect(check({ _tool: "loose", name: "A", nmae: "B" })).toEqual([]);
+    expect(check({ _tool: "listed", name: "A", nmae: "B" })).toEqual([]);
+  });
 });
