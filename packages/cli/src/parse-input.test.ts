@@ -7,6 +7,17 @@ import { sniffFormat } from "./output.js";
 import { parseInput, parseJsonValue } from "./parse-input.js";
 import { oneLine } from "./usage-error.js";
 
+/** The one-line message of the USAGE error `action` throws (with its hint, as the CLI prints it). */
+function usageOf(action: () => unknown): string {
+  try {
+    action();
+  } catch (error) {
+    if (!ObeliskError.is(error) || error.code !== "USAGE") return "not a USAGE error";
+    return error.hint === undefined ? error.message : `${error.message} (${error.hint})`;
+  }
+  return "nothing thrown";
+}
+
 function codeOf(action: () => unknown): string | undefined {
   try {
     action();
@@ -41,6 +52,58 @@ describe("parseJsonValue", () => {
     expect(parseJsonValue('{"by":"ops"}', "--value")).toEqual({ by: "ops" });
     expect(parseJsonValue("true", "--value")).toBe(true);
     expect(codeOf(() => parseJsonValue("yes", "--value"))).toBe("USAGE");
+  });
+
+  it("refuses what the plan reader refuses: a repeated key, an integer beyond ±2^53, a number out of range", () => {
+    expect(usageOf(() => parseJsonValue('{"a": {"b": 1, "b": 2}}', "--value"))).toBe(
+      '--value: the key "b" occurs twice in one object, at /a/b (keep one of them: JSON.parse would silently keep the last)',
+    );
+    expect(usageOf(() => parseJsonValue('[{"a": 1, "a": 1}]', "--value"))).toContain(
+      'the key "a" occurs twice',
+    );
+    expect(usageOf(() => parseJsonValue('{"id": -12345678901234567890}', "--value"))).toMatch(
+      /^--value: the number -12345678901234567890 cannot be held exactly \(it is beyond ±2\^53\), at \/id \(write it as a string/,
+    );
+    expect(usageOf(() => parseJsonValue("9007199254740993", "--value"))).toMatch(
+      /^--value: the number 9007199254740993 cannot be held exactly \(it is beyond ±2\^53\) \(/,
+    );
+    expect(usageOf(() => parseJsonValue("1e999", "--value"))).toBe(
+      "--value holds a number out of range (Infinity): JSON numbers must be finite",
+    );
+    expect(usageOf(() => parseJsonValue('{"x": [-1e999]}', "--value"))).toBe(
+      "--value holds a number out of range (-Infinity) at /x/0: JSON numbers must be finite",
+    );
+    expect(usageOf(() => parseJsonValue("[0, 1e-400]", "--value"))).toMatch(
+      /^--value holds a number too small for a double \(1e-400\) at \/1: it would read as 0/,
+    );
+    // the first problem in the text is named (core's reader finds the last object's first)
+    expect(usageOf(() => parseJsonValue('{"a": 1, "a": 2, "z": {"b": 1, "b": 2}}', "--value"))).toContain(
+      "at /a ",
+    );
+  });
+
+  it("accepts what JSON.parse reads exactly, also when it looks suspicious", () => {
+    const exact =
+      '[9007199254740992, 1152921504606846976, 1e-5, 0, -0, 0.5e-3, "re-run 1e-400", "k\\":", {"__proto__": 1}]';
+    expect(parseJsonValue(exact, "--value")).toEqual(JSON.parse(exact));
+    expect(parseJsonValue('{"a": {"x": 1}, "b": {"x": 2}}', "--value")).toEqual({ a: { x: 1 }, b: { x: 2 } });
+  });
+});
+
+describe("parseInput reads as strictly", () => {
+  const dir = mkdtempSync(join(tmpdir(), "obelisk-input-"));
+  writeFileSync(
+    join(dir, "twice.json"),
+    '\ufeff{\n  "type": "input",\n  "input": { "a": 1,\n    "a": 2 }\n}\n',
+  );
+
+  it("names the flag, the key, its pointer and, in a file, its line and column (after a byte order mark)", () => {
+    expect(usageOf(() => parseInput("twice.json", dir))).toMatch(
+      /^--input file twice\.json: the key "a" occurs twice in one object, at \/input\/a \(line 4, column 10\)/,
+    );
+    expect(usageOf(() => parseInput('{"n": 123456789012345678901234567890}', dir))).toMatch(
+      /^inline --input: the number 123456789012345678901234567890 cannot be held exactly .*, at \/n \(/,
+    );
   });
 });
 

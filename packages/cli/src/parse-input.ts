@@ -2,9 +2,13 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { JsonValue } from "@obelisk/core";
 import { readUtf8File } from "./read-utf8.js";
+import { refuseWhatJsonParseHides } from "./strict-json.js";
 import { errorMessage, usageError } from "./usage-error.js";
 
-/** Parses `--input`: inline JSON (starts with `{`) or a JSON file; a plain object or an Input message. Throws USAGE. */
+/**
+ * Parses `--input`: inline JSON (starts with `{`) or a JSON file; a plain object or an Input message. JSON
+ * the plan reader refuses (a repeated key, an integer beyond ±2^53…) is refused too. Throws USAGE.
+ */
 export function parseInput(value: string | undefined, cwd: string): JsonValue | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
@@ -20,6 +24,7 @@ export function parseInput(value: string | undefined, cwd: string): JsonValue | 
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw usageError(`${source} must be a JSON object or an Input message`);
   }
+  refuseWhatJsonParseHides(text, parsed, source, !inline);
   return parsed as JsonValue;
 }
 
@@ -36,8 +41,9 @@ function readInputFile(file: string, cwd: string): string {
 }
 
 /**
- * Parses a JSON value given on the command line (`state set --value`). A bare word, or a number JavaScript
- * cannot hold (`1e999` parses as Infinity, which no JSON value is), is refused. Throws USAGE.
+ * Parses a JSON value given on the command line (`state set --value`). A bare word, a number JavaScript
+ * cannot hold (`1e999` parses as Infinity, which no JSON value is), and what else the plan reader refuses
+ * (a repeated key, an integer beyond ±2^53) are refused. Throws USAGE.
  */
 export function parseJsonValue(text: string, flag: string): JsonValue {
   let value: JsonValue;
@@ -48,19 +54,6 @@ export function parseJsonValue(text: string, flag: string): JsonValue {
       throw usageError(`${flag} must be JSON (for a string, quote it: '"${text}"')`);
     throw usageError(`malformed JSON in ${flag}: ${errorMessage(error)}`);
   }
-  const huge = nonFiniteNumber(value);
-  if (huge !== undefined)
-    throw usageError(`${flag} holds a number out of range (${huge}): JSON numbers must be finite`);
+  refuseWhatJsonParseHides(text, value, flag);
   return value;
-}
-
-/** The first number that is not finite in a parsed value (only a literal too large parses so), if any. */
-function nonFiniteNumber(value: JsonValue): number | undefined {
-  if (typeof value === "number") return Number.isFinite(value) ? undefined : value;
-  if (typeof value !== "object" || value === null) return undefined;
-  for (const item of Object.values(value)) {
-    const found = nonFiniteNumber(item as JsonValue);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
