@@ -16,6 +16,7 @@ import { checkMetaLikeParam, checkStrippedParam } from "./check-meta-like-param.
 import { checkMissingOutputPath } from "./check-missing-output-path.js";
 import { checkOutputPath } from "./check-output-path.js";
 import {
+  type BareSpelling,
   collectReferences,
   type ParsedStrings,
   type ReferenceParseOptions,
@@ -78,6 +79,8 @@ export interface AnalyzeOptions {
   readonly context?: CompileContext;
   /** The plan's own `inputSchema`, if any. */
   readonly planInputSchema?: JsonObject;
+  /** Bare `kind.path` literals for the close pass (see `BareSpelling`). */
+  readonly bareSpellings?: BareSpelling[];
 }
 
 /** Everything checked about one call, apart from the plan-wide rules. */
@@ -134,6 +137,7 @@ export function analyzeCallBody(
   parseOptions.templateExpressions = options.templateExpressions;
   parseOptions.context = options.context;
   parseOptions.planInputSchema = options.planInputSchema;
+  parseOptions.bareSpellings = options.bareSpellings;
   try {
     const references = collectReferences(params, pointer, parseOptions, out);
     if (tool !== undefined) checkAgainstTool(tool, raw, params, references, pointer, parseOptions, meta, out);
@@ -155,6 +159,7 @@ export function analyzeCallBody(
     parseOptions.callId = undefined;
     parseOptions.context = undefined;
     parseOptions.planInputSchema = undefined;
+    parseOptions.bareSpellings = undefined;
   }
 }
 
@@ -193,6 +198,7 @@ const PARSE_OPTIONS: Mutable<ReferenceParseOptions> = {
   templateExpressions: undefined,
   context: undefined,
   planInputSchema: undefined,
+  bareSpellings: undefined,
 };
 
 function checkAgainstTool(

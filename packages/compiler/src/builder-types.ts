@@ -6,7 +6,7 @@ import type {
   OutputTarget,
   TemplateExpressions,
 } from "@obelisk/core";
-import type { ParsedStrings, SharedLocations } from "./collect-references.js";
+import type { BareSpelling, ParsedStrings, SharedLocations } from "./collect-references.js";
 import type { CompileContext, CompiledCall, WriterLink } from "./compiled-plan.js";
 import type { DagNode } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -48,4 +48,6 @@ export interface BuilderSettings {
   readonly sharedLocations?: SharedLocations;
   /** Template parts parsed in this plan, by text (see core's `parseParameterString`). */
   readonly templateExpressions?: TemplateExpressions;
+  /** Bare `kind.path` literals of the compiled calls, checked at close against what the plan writes. */
+  readonly bareSpellings?: BareSpelling[];
 }

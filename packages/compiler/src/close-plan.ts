@@ -1,5 +1,6 @@
 import type { Diagnostic, SourceMap } from "@obelisk/core";
 import { automaticIdReferences } from "./automatic-id-references.js";
+import { bareSpellingsOfWrittenPaths } from "./bare-spellings.js";
 import { commitOrderSteps } from "./commit-order.js";
 import type { CompiledCall } from "./compiled-plan.js";
 import { cycleText } from "./cycle-text.js";
@@ -39,7 +40,7 @@ function cycleDiagnostics(builder: PlanBuilder, cycles: readonly string[][]): Di
 
 /**
  * Runs the plan-wide passes over a builder (cycles, REF_UNRESOLVED, REF_TYPE_MISMATCH, UNREACHABLE, reads of
- * automatic ids), computes every call's critical path and returns the diagnostics in document order.
+ * automatic ids, references spelt without the dagger), computes every call's critical path and returns the diagnostics in document order.
  */
 export function closePlan(
   builder: PlanBuilder,
@@ -61,6 +62,7 @@ export function closePlan(
     const unreachable = (summary & CONDITIONAL_OPERAND) === 0 ? undefined : unreachableCall(entry);
     if (unreachable !== undefined) all.push(unreachable);
   }
+  bareSpellingsOfWrittenPaths(builder, all);
   const criticalPaths = dag.criticalPaths;
   const diagnostics = sortDiagnostics(all, document, sourceMap);
   return {

@@ -82,6 +82,15 @@ export interface ReferenceParseOptions {
   readonly context?: CompileContext | undefined;
   /** The plan's own `inputSchema`, if any (its properties are known input paths too). */
   readonly planInputSchema?: JsonObject | undefined;
+  /** Where bare `kind.path` literals the known context does not explain go, for the close pass to check. */
+  readonly bareSpellings?: BareSpelling[] | undefined;
+}
+
+/** A whole literal `<kind>.<path>` (no dagger), checked at close against what the plan writes. */
+export interface BareSpelling {
+  readonly callId: string | undefined;
+  readonly pointer: string;
+  readonly text: string;
 }
 
 /** The state of one walk over a call's parameters (`location` is the path of the value being visited). */
@@ -91,8 +100,10 @@ interface Walk {
   out: Diagnostic[];
   readonly references: ParamReference[];
   readonly location: PathSegment[];
-  /** The kind names, when the known context holds data a bare `kind.path` string could name. */
+  /** The kind names, when a bare `kind.path` string is looked at (known data, or a close pass to come). */
   bareKindNames: readonly string[] | undefined;
+  /** Whether the known context holds data a bare `kind.path` string could name. */
+  knownData: boolean;
 }
 
 /** What the idle walk points at instead of the last call's options (which hold a compile's caches). */
@@ -113,6 +124,7 @@ const WALK: Walk = {
   references: [],
   location: [],
   bareKindNames: undefined,
+  knownData: false,
 };
 
 /**
@@ -131,7 +143,9 @@ export function collectReferences(
   walk.callPointer = callPointer;
   walk.options = options;
   walk.out = out;
-  walk.bareKindNames = hasKnownData(options) ? kindNamesOf(options.kinds) : undefined;
+  walk.knownData = hasKnownData(options);
+  walk.bareKindNames =
+    walk.knownData || options.bareSpellings !== undefined ? kindNamesOf(options.kinds) : undefined;
   const { references, location } = walk;
   clearList(references);
   clearList(location);
@@ -153,6 +167,7 @@ export function collectReferences(
     walk.options = IDLE_OPTIONS;
     walk.callPointer = "";
     walk.bareKindNames = undefined;
+    walk.knownData = false;
   }
 }
 
@@ -207,12 +222,14 @@ function plainLiteral(text: string, walk: Walk): void {
   }
   const names = walk.bareKindNames;
   if (names === undefined || !kindAt(text, 0, names)) return;
-  const bare = bareSpellingHint(text, walk.options);
+  const bare = walk.knownData ? bareSpellingHint(text, walk.options) : undefined;
   if (bare !== undefined) suspicious(walk, bare, SPELLING_MESSAGE);
+  else walk.options.bareSpellings?.push({ callId: walk.options.callId, pointer: pointerOf(walk), text });
 }
 
 /** The message of a reference spelt without the dagger. */
-const SPELLING_MESSAGE = 'a literal string spells a reference without "†": the tool gets the text as written';
+export const SPELLING_MESSAGE =
+  'a literal string spells a reference without "†": the tool gets the text as written';
 
 function pointerOf(walk: Walk): string {
   return walk.callPointer + pointerFromPath(walk.location);

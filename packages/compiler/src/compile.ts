@@ -70,6 +70,7 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
       parsedStrings: new Map(),
       sharedLocations: new Map(),
       templateExpressions: new Map(),
+      bareSpellings: [],
       ...(document?.inputSchema === undefined ? {} : { planInputSchema: document.inputSchema }),
     };
     const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseInvalid: false });

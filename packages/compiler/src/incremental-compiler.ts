@@ -61,6 +61,7 @@ export function createIncrementalCompiler(
     parsedStrings: new Map(),
     sharedLocations: new Map(),
     templateExpressions: new Map(),
+    bareSpellings: [],
     ...(options.inputSchema === undefined ? {} : { planInputSchema: options.inputSchema }),
   };
   const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseInvalid: true });

@@ -116,6 +116,11 @@ export class PlanBuilder {
       this.#stateSchemaCheck = { stateSchema, declaredTypes: this.declaredTypes, slots: new Map() };
   }
 
+  /** True when a call of this plan (compiled or not) writes a path overlapping `kind` + `path`. */
+  writesOverlapping(kind: string, path: readonly PathSegment[]): boolean {
+    return this.#writers.hasOverlap(kind, path) || this.phantomTargets.hasOverlap(kind, path);
+  }
+
   /** Adds to `out` the keys that calls of this plan write directly below `kind` + `path` (at most `max`; hints). */
   writtenKeysBelow(kind: string, path: readonly PathSegment[], out: Set<string>, max: number): void {
     this.#writers.childKeys(kind, path, out, max);
@@ -148,6 +153,7 @@ export class PlanBuilder {
     let call: CompiledCall | undefined;
     const autoBefore = this.#nextAuto;
     const autoUsedBefore = this.autoIdsUsed;
+    const bareBefore = this.settings.bareSpellings?.length ?? 0;
     if (raw !== undefined) {
       const tool = callTool(raw, source.pointer, this.registry, out);
       const id = this.#resolveId(raw, source.pointer, tool, out);
@@ -172,6 +178,10 @@ export class PlanBuilder {
       this.#nextAuto = autoBefore;
       this.autoIdsUsed = autoUsedBefore;
     }
+    // Only compiled calls' bare spellings are checked at close (a call that could not be compiled reports
+    // its own errors; a refused streamed call is as if never sent).
+    if (call === undefined && this.settings.bareSpellings !== undefined)
+      this.settings.bareSpellings.length = bareBefore;
     this.diagnostics.push(...out);
     return call;
   }

@@ -125,3 +125,61 @@ describe("a bare kind.path (no †) is flagged only when that path is known data
     expect(greet(text, context)).toEqual([]);
   });
 });
+
+describe("a bare kind.path (no †) naming a path the plan itself writes", () => {
+  const writeUser = { _tool: "echo", _outputPath: "†state.user" };
+  const greetWith = (name: string, to = "†state.g") => ({ _tool: "greet", name, _outputPath: to });
+  const planned = (...calls: object[]) => compile(calls, registry).diagnostics;
+
+  it("is REF_SUSPICIOUS at the literal, whether the writer comes before or after it", () => {
+    const expected = [
+      {
+        code: "REF_SUSPICIOUS",
+        severity: "warning",
+        pointer: "/1/name",
+        hint: 'did you mean "†state.user.id"? (this plan writes that path)',
+      },
+    ];
+    expect(shape(planned(writeUser, greetWith("state.user.id")))).toEqual(expected);
+    expect(shape(planned(greetWith("x", "†state.h"), greetWith("state.user.id"), writeUser))).toEqual(
+      expected,
+    );
+  });
+
+  it("covers a path below or above the written one, and a call's own †calls.<id>", () => {
+    expect(planned({ _tool: "echo", _outputPath: "†state.user.id" }, greetWith("state.user"))).toHaveLength(
+      1,
+    );
+    const named = { _tool: "echo", _id: "lookup" };
+    expect(shape(planned(named, greetWith("calls.lookup.name")))[0]?.hint).toBe(
+      'did you mean "†calls.lookup.name"? (this plan writes that path)',
+    );
+  });
+
+  it("says nothing for a path no call writes, a longer text, or a file name", () => {
+    expect(planned(writeUser, greetWith("state.users"))).toEqual([]);
+    expect(planned(writeUser, greetWith("see state.user.id"))).toEqual([]);
+    expect(planned(writeUser, greetWith("input.txt"))).toEqual([]);
+  });
+
+  it("warns once when the known context explains it already (the earlier check wins)", () => {
+    const diagnostics = compile([writeUser, greetWith("state.user.id")], registry, {
+      context: { state: { user: { id: "u1" } } },
+    }).diagnostics;
+    expect(shape(diagnostics).map((d) => [d.code, d.hint])).toEqual([
+      ["REF_SUSPICIOUS", 'did you mean "†state.user.id"?'],
+    ]);
+  });
+
+  it("gives the same warning when the plan is streamed, and none for a refused call", () => {
+    const stream = createIncrementalCompiler(registry);
+    expect(stream.addCall(greetWith("state.user.id")).diagnostics).toEqual([]);
+    // Refused (a missing required parameter): its bare literal is not looked at when the stream closes.
+    expect(stream.addCall({ _tool: "greet", other: "state.user.name", _outputPath: "†state.h" }).ok).toBe(
+      false,
+    );
+    stream.addCall(writeUser);
+    const warnings = stream.close().diagnostics.filter((d) => d.severity === "warning");
+    expect(warnings.map((d) => [d.code, d.pointer])).toEqual([["REF_SUSPICIOUS", "/plan/0/name"]]);
+  });
+});
