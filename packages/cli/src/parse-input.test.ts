@@ -33,9 +33,12 @@ describe("parseInput", () => {
   writeFileSync(join(dir, "bad.json"), "{ nope");
 
   it("accepts inline JSON objects, Input messages and files", () => {
-    expect(parseInput('{"a":1}', dir)).toEqual({ a: 1 });
-    expect(parseInput('{"type":"input","input":{"a":1}}', dir)).toEqual({ type: "input", input: { a: 1 } });
-    expect(parseInput("input.json", dir)).toEqual({ userName: "Ada" });
+    expect(parseInput('{"a":1}', dir)?.value).toEqual({ a: 1 });
+    expect(parseInput('{"type":"input","input":{"a":1}}', dir)?.value).toEqual({
+      type: "input",
+      input: { a: 1 },
+    });
+    expect(parseInput("input.json", dir)?.value).toEqual({ userName: "Ada" });
     expect(parseInput(undefined, dir)).toBeUndefined();
   });
 
@@ -104,6 +107,14 @@ describe("parseInput reads as strictly", () => {
     expect(usageOf(() => parseInput('{"n": 123456789012345678901234567890}', dir))).toMatch(
       /^inline --input: the number 123456789012345678901234567890 cannot be held exactly .*, at \/n \(/,
     );
+  });
+
+  it("keeps where an inline input came from, and can locate its pointers", () => {
+    const input = parseInput(' {"a": {"b": 1}}', dir);
+    expect(input).toMatchObject({ value: { a: { b: 1 } }, name: "<--input>", inline: true });
+    expect(input?.sourceMap()?.positionOf("/a/b")).toMatchObject({ line: 1, column: 13 });
+    writeFileSync(join(dir, "plain.json"), '{ "a": 1 }');
+    expect(parseInput("plain.json", dir)).toMatchObject({ name: "plain.json", inline: false });
   });
 });
 

@@ -1,15 +1,32 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { JsonValue } from "@obelisk/core";
+import type { JsonValue, SourceMap } from "@obelisk/core";
 import { readUtf8File } from "./read-utf8.js";
-import { refuseWhatJsonParseHides } from "./strict-json.js";
+import { refuseWhatJsonParseHides, valueSourceMap } from "./strict-json.js";
 import { errorMessage, usageError } from "./usage-error.js";
+
+/** The name an inline `--input` has in diagnostics (as `<stdin>` names a plan read from standard input). */
+export const INLINE_INPUT = "<--input>";
+
+/** `--input`, read: its value, and where it came from (to locate a diagnostic about it). */
+export interface ParsedInput {
+  /** The parsed JSON: a plain object or an Input message (the engine checks which). */
+  readonly value: JsonValue;
+  /** The JSON text (a file's without its byte order mark). */
+  readonly text: string;
+  /** The file as the user gave it, or {@link INLINE_INPUT} for inline JSON. */
+  readonly name: string;
+  /** True for inline JSON, false for a file. */
+  readonly inline: boolean;
+  /** Locates pointers in `text` (made on first use: only a diagnostic about the input needs it). */
+  sourceMap(): SourceMap | undefined;
+}
 
 /**
  * Parses `--input`: inline JSON (starts with `{`) or a JSON file; a plain object or an Input message. JSON
  * the plan reader refuses (a repeated key, an integer beyond ±2^53…) is refused too. Throws USAGE.
  */
-export function parseInput(value: string | undefined, cwd: string): JsonValue | undefined {
+export function parseInput(value: string | undefined, cwd: string): ParsedInput | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   const inline = trimmed.startsWith("{") || trimmed.startsWith("[");
@@ -25,7 +42,14 @@ export function parseInput(value: string | undefined, cwd: string): JsonValue | 
     throw usageError(`${source} must be a JSON object or an Input message`);
   }
   refuseWhatJsonParseHides(text, parsed, source, !inline);
-  return parsed as JsonValue;
+  let sourceMap: SourceMap | undefined;
+  return {
+    value: parsed as JsonValue,
+    text,
+    name: inline ? INLINE_INPUT : value,
+    inline,
+    sourceMap: () => (sourceMap ??= valueSourceMap(text)),
+  };
 }
 
 function readInputFile(file: string, cwd: string): string {

@@ -2,10 +2,11 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEFAULT_LIMITS } from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
+import { forCli } from "./cli-diagnostics.js";
 import type { CliIo } from "./cli-io.js";
 import type { CommonOptions } from "./common-options.js";
 import { withEngine } from "./engine-session.js";
-import { parseInput } from "./parse-input.js";
+import { type ParsedInput, parseInput } from "./parse-input.js";
 import { decodeUtf8, overLimitBytes, readUtf8File } from "./read-utf8.js";
 import { errorMessage, usageError } from "./usage-error.js";
 
@@ -81,12 +82,15 @@ function readStdin(maxBytes: number): Promise<string> {
   });
 }
 
-/** A plan file and its validation against the thread (`--tools`, `--store`, `--thread`, `--input`). */
+/**
+ * A plan file and its validation against the thread (`--tools`, `--store`, `--thread`, `--input`), its
+ * diagnostics as the CLI prints them (`forCli`).
+ */
 export async function validatePlanFile(
   planPath: string,
   options: CommonOptions,
   io: CliIo,
-): Promise<{ readonly plan: PlanFile; readonly result: ValidationResult }> {
+): Promise<{ readonly plan: PlanFile; readonly input?: ParsedInput; readonly result: ValidationResult }> {
   const plan = await readPlanFile(planPath, io.cwd);
   const input = parseInput(options.input, io.cwd);
   const result = await withEngine(
@@ -96,8 +100,8 @@ export async function validatePlanFile(
       // any JSON the user gave: the engine refuses what is not a plain object (USAGE, exit 2)
       engine.validate(plan.text, {
         threadId: options.thread,
-        ...(input === undefined ? {} : { input: input as object }),
+        ...(input === undefined ? {} : { input: input.value as object }),
       }),
   );
-  return { plan, result };
+  return { plan, ...(input === undefined ? {} : { input }), result: forCli(result, input) };
 }

@@ -2,13 +2,22 @@ import type { Diagnostic } from "@obelisk/core";
 import { plural } from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
 import type { Output } from "./output.js";
+import type { ParsedInput } from "./parse-input.js";
 import type { PlanFile } from "./read-plan.js";
 import { renderDiagnosticsText } from "./render-diagnostics.js";
 
-/** Prints the diagnostics of a plan like a compiler (file:line:col, source line, caret, hint). */
-export function printDiagnostics(output: Output, result: ValidationResult, plan: PlanFile): void {
+/**
+ * Prints the diagnostics of a plan like a compiler (file:line:col, source line, caret, hint); those about
+ * `--input` are located in it.
+ */
+export function printDiagnostics(
+  output: Output,
+  result: Pick<ValidationResult, "diagnostics" | "compiled">,
+  plan: PlanFile,
+  input?: ParsedInput,
+): void {
   if (result.diagnostics.length === 0) return;
-  output.line(renderDiagnosticsText(result, plan, output.colors).trimEnd());
+  output.line(renderDiagnosticsText(result, plan, output.colors, input).trimEnd());
   output.line();
 }
 

@@ -2,6 +2,7 @@ import { ObeliskError } from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import type { Output } from "./output.js";
+import type { ParsedInput } from "./parse-input.js";
 import type { PlanFile } from "./read-plan.js";
 import { printDiagnostics, printVerdict } from "./render-validation.js";
 
@@ -16,10 +17,18 @@ export function invalidPlanOf(error: unknown): ValidationResult | undefined {
     : undefined;
 }
 
-/** Prints an invalid plan's diagnostics (json: `{ ok: false, planHash, diagnostics }`); exit 1, nothing run. */
-export function reportInvalid(output: Output, validation: ValidationResult, plan: PlanFile): ExitCode {
+/**
+ * Prints an invalid plan's diagnostics (json: `{ ok: false, planHash, diagnostics }`); exit 1, nothing run.
+ * The diagnostics are printed as given: the caller makes them the CLI's (`forCli`).
+ */
+export function reportInvalid(
+  output: Output,
+  validation: ValidationResult,
+  plan: PlanFile,
+  input?: ParsedInput,
+): ExitCode {
   output.json({ ok: false, planHash: validation.planHash, diagnostics: validation.diagnostics });
-  printDiagnostics(output, validation, plan);
+  printDiagnostics(output, validation, plan, input);
   printVerdict(output, validation);
   output.line(output.colors.dim("the plan was not run"));
   return EXIT.failed;

@@ -26,6 +26,11 @@ function readValueText(text: string): { problems: Diagnostic[]; sourceMap: Sourc
   return { problems, sourceMap: read.sourceMap };
 }
 
+/** The source map of a JSON value's text (line and column of a pointer), read as the plan reader reads. */
+export function valueSourceMap(text: string): SourceMap | undefined {
+  return readValueText(text).sourceMap;
+}
+
 /** The number of members in JSON text is at most the number of `"` followed by a colon (and blanks). */
 function colonsAfterQuotes(text: string): number {
   let count = 0;

@@ -36,10 +36,10 @@ async function graphCommand(
   { io }: CommandContext,
 ): Promise<ExitCode> {
   const output = createOutput(io, options.format);
-  const { plan, result } = await validatePlanFile(planPath, options, io);
+  const { plan, input, result } = await validatePlanFile(planPath, options, io);
   if (!result.ok && result.compiled.calls.length === 0) {
     output.json({ ok: false, planHash: result.planHash, diagnostics: result.diagnostics });
-    printDiagnostics(output, result, plan);
+    printDiagnostics(output, result, plan, input);
     printVerdict(output, result);
     return EXIT.failed;
   }

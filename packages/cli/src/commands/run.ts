@@ -1,7 +1,8 @@
 import { ObeliskError } from "@obelisk/core";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import type { Engine, RunResult } from "obelisk";
+import type { Engine, RunResult, ValidationResult } from "obelisk";
 import pc from "picocolors";
+import { forCli } from "../cli-diagnostics.js";
 import type { CommandContext } from "../command-context.js";
 import {
   type CommonOptions,
@@ -60,20 +61,25 @@ async function runCommand(
   const plan = await readPlanFile(planPath, io.cwd);
   const input = parseInput(options.input, io.cwd);
   // any JSON the user gave: the engine refuses what is not a plain object (USAGE, exit 2)
-  const withInputOption = input === undefined ? {} : { input: input as object };
+  const withInputOption = input === undefined ? {} : { input: input.value as object };
+  const invalid = (validation: ValidationResult): ExitCode =>
+    reportInvalid(output, forCli(validation, input), plan, input);
   // Checked on the store opened read-only: an invalid plan, a hash that is not the approved one, or an
   // input the engine refuses create no store file and no thread row.
   const check = async (engine: Engine): Promise<ExitCode | undefined> => {
-    const validation = await engine.validate(plan.text, { threadId: options.thread, ...withInputOption });
-    if (!validation.ok) return reportInvalid(output, validation, plan);
+    const found = await engine.validate(plan.text, { threadId: options.thread, ...withInputOption });
+    if (!found.ok) return invalid(found);
+    const validation = forCli(found, input);
     if (options.approved !== undefined && options.approved !== validation.planHash)
       throw notApproved(validation.planHash, options.approved);
     if (validation.diagnostics.length > 0) {
-      printDiagnostics(output, validation, plan);
+      printDiagnostics(output, validation, plan, input);
       printVerdict(output, validation);
       // json: stdout holds only the run result; the warnings (REF_SUSPICIOUS…) go to stderr as in text
-      if (output.format === "json")
-        io.stderr.write(`${renderDiagnosticsText(validation, plan, pc.createColors(false)).trimEnd()}\n`);
+      if (output.format === "json") {
+        const text = renderDiagnosticsText(validation, plan, pc.createColors(false), input);
+        io.stderr.write(`${text.trimEnd()}\n`);
+      }
     }
     return undefined;
   };
@@ -87,8 +93,8 @@ async function runCommand(
         ...(options.failFast === undefined ? {} : { failFast: options.failFast }),
       });
     } catch (error) {
-      const invalid = invalidPlanOf(error);
-      if (invalid !== undefined) return reportInvalid(output, invalid, plan);
+      const refused = invalidPlanOf(error);
+      if (refused !== undefined) return invalid(refused);
       throw error;
     }
   };

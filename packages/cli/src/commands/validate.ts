@@ -36,10 +36,10 @@ async function validateCommand(
   { io }: CommandContext,
 ): Promise<ExitCode> {
   const output = createOutput(io, options.format);
-  const { plan, result } = await validatePlanFile(planPath, options, io);
+  const { plan, input, result } = await validatePlanFile(planPath, options, io);
   const { printGraphSummary, validationJson } = await import("../render-graph-summary.js");
   output.json(validationJson(result));
-  printDiagnostics(output, result, plan);
+  printDiagnostics(output, result, plan, input);
   printVerdict(output, result);
   printGraphSummary(output, result);
   if (result.ok) {
