@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createKindTable } from "./kinds.js";
 import { parseOutputPath } from "./parse-output-path.js";
+import { parseParameterString } from "./parse-parameter-string.js";
 
 describe("parseOutputPath", () => {
   it.each([
@@ -90,5 +91,37 @@ describe("parseOutputPath", () => {
       ok: false,
       issue: { code: "PLAN_LIMIT", offset: 8 },
     });
+  });
+});
+
+describe("an output path written without its dagger", () => {
+  const kinds = createKindTable();
+  const hintOf = (text: string) => {
+    const parsed = parseOutputPath(text, kinds, { maxPathDepth: 32 });
+    return parsed.ok ? "parsed" : parsed.issue.hint;
+  };
+
+  it.each([
+    ["state.u", '"†state.u"'],
+    ["input[0].x", '"†input[0].x"'],
+    ["†state.a || state.b", '"†state.b"'],
+  ])("%s → did you mean %s", (text, fixed) => {
+    expect(hintOf(text)).toBe(`did you mean ${fixed}? (every reference starts with "†")`);
+  });
+
+  it.each(["stat.u", "state", "  state.u", "1state.u"])("%j gets no guess", (text) => {
+    expect(hintOf(text)).toBeUndefined();
+  });
+});
+
+describe("a literal where an operand of || belongs", () => {
+  it("is REF_SYNTAX with a hint that operands are references and where a default goes", () => {
+    for (const text of ["†state.nick || 'friend'", '†state.nick || "friend"', "†state.n || 0"]) {
+      const parsed = parseParameterString(text, createKindTable(), { maxPathDepth: 32 });
+      expect(parsed.ok ? "parsed" : [parsed.issue.code, parsed.issue.hint]).toEqual([
+        "REF_SYNTAX",
+        expect.stringContaining("a literal default is not part of the language"),
+      ]);
+    }
   });
 });

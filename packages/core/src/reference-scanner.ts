@@ -44,6 +44,7 @@ export function scanReference(text: string, start: number, options: ReferenceSca
       "REF_SYNTAX",
       `expected a reference starting with "†", found ${describeCharAt(text, start)}`,
       start,
+      daggerHint(text, start, options),
     );
   }
   const kindStart = start + 1;
@@ -69,6 +70,31 @@ export function scanReference(text: string, start: number, options: ReferenceSca
   const end = scanner.pos;
   const refText = scanner.canonicalText ?? text.slice(start, end);
   return { ok: true, reference: { kind, path: scanner.takePath(), text: refText }, end };
+}
+
+/** The hint for a quoted text or a number where an operand of `||` / `&&` belongs. */
+const LITERAL_OPERAND_HINT =
+  'every operand of || and && is a reference: a literal default is not part of the language; put it in the input or state and read it ("†state.nick || †input.defaultNick")';
+
+/**
+ * The hint for a reference written without its dagger (`state.user` where `†state.user` belongs): the
+ * reference that `†` + the rest starts with, when that is a known kind followed by a path; for a quoted
+ * text or a number after an operator, that operands are references. Only on the error path.
+ */
+function daggerHint(text: string, start: number, options: ReferenceScanOptions): string | undefined {
+  const first = text.charCodeAt(start);
+  if (start > 0 && (first === 0x27 || first === 0x22 || (first >= 0x30 && first <= 0x39)))
+    return LITERAL_OPERAND_HINT;
+  if (!isNameStartCode(first)) return undefined;
+  let pos = start + 1;
+  while (pos < text.length && isNameCode(text.charCodeAt(pos))) pos++;
+  const next = text.charCodeAt(pos);
+  if ((next !== CHAR.dot && next !== CHAR.openBracket) || !options.kinds.has(text.slice(start, pos)))
+    return undefined;
+  const scanned = scanReference(`†${text.slice(start)}`, 0, options);
+  return scanned.ok
+    ? `did you mean ${JSON.stringify(scanned.reference.text)}? (every reference starts with "†")`
+    : undefined;
 }
 
 /**
