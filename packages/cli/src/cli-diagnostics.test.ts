@@ -1,4 +1,4 @@
-import type { Diagnostic } from "@obelisk/core";
+import { type Diagnostic, resolveLimits } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { type CliDiagnostic, forCli } from "./cli-diagnostics.js";
 import { parseInput } from "./parse-input.js";
@@ -11,7 +11,7 @@ const broken = (message: string, pointer = "/inputSchema/properties/x/type"): Di
   pointer,
 });
 const located = (diagnostic: Diagnostic, text: string) =>
-  (forCli({ diagnostics: [diagnostic] }, input(text)).diagnostics[0] as CliDiagnostic).input;
+  (forCli({ diagnostics: [diagnostic] }, input(text), resolveLimits()).diagnostics[0] as CliDiagnostic).input;
 
 describe("forCli", () => {
   it("locates an input that breaks a schema in the input, whatever its keys hold", () => {
@@ -43,8 +43,27 @@ describe("forCli", () => {
 
   it("leaves other diagnostics, and all of them without an input, as they are", () => {
     const literal = broken("must be string", "/plan/0/x");
-    expect(forCli({ diagnostics: [literal] }, input('{"x": 1}')).diagnostics).toEqual([literal]);
+    expect(forCli({ diagnostics: [literal] }, input('{"x": 1}'), resolveLimits()).diagnostics).toEqual([
+      literal,
+    ]);
     const about = broken("input at /x breaks inputSchema: must be string");
-    expect(forCli({ diagnostics: [about] }, undefined).diagnostics).toEqual([about]);
+    expect(forCli({ diagnostics: [about] }, undefined, resolveLimits()).diagnostics).toEqual([about]);
+  });
+
+  it("adds the flag to a PLAN_LIMIT hint, keeping every field", () => {
+    const limit: Diagnostic = {
+      code: "PLAN_LIMIT",
+      severity: "error",
+      message: "nested deeper than the limit of 64 levels",
+      pointer: "/plan/0/a",
+      callId: "c",
+      hint: "flatten the structure, or raise maxDepth",
+    };
+    expect(forCli({ diagnostics: [limit] }, undefined, resolveLimits()).diagnostics).toEqual([
+      {
+        ...limit,
+        hint: "flatten the structure, or raise maxDepth; with the CLI: --limits maxDepth=<n> (now 64)",
+      },
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import {
   type Diagnostic,
   isJsonObject,
   type JsonValue,
+  type Limits,
   parsePointer,
   pointerFromPath,
   resolvePointer,
@@ -9,6 +10,7 @@ import {
   type SourcePosition,
 } from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
+import { limitHint } from "./limits-option.js";
 import type { ParsedInput } from "./parse-input.js";
 
 /**
@@ -95,16 +97,19 @@ function inputLocation(diagnostic: Diagnostic, input: ParsedInput): InputLocatio
 }
 
 /**
- * The validation as the CLI prints it (text and json alike): a PARAM_INVALID of an input that breaks a
- * schema says where in `--input` it is (`input`). Nothing else changes.
+ * The validation as the CLI prints it (text and json alike): a PLAN_LIMIT hint also says how to change the
+ * limit with `--limits`, and a PARAM_INVALID of an input that breaks a schema says where in `--input` it is
+ * (`input`). Nothing else changes.
  */
 export function forCli<T extends Pick<ValidationResult, "diagnostics">>(
   result: T,
   input: ParsedInput | undefined,
+  limits: Limits,
 ): T {
-  if (input === undefined) return result;
   const diagnostics = result.diagnostics.map((diagnostic): CliDiagnostic => {
-    const location = inputLocation(diagnostic, input);
+    if (diagnostic.code === "PLAN_LIMIT")
+      return { ...diagnostic, hint: limitHint(diagnostic.hint, diagnostic.message, limits) };
+    const location = input === undefined ? undefined : inputLocation(diagnostic, input);
     return location === undefined ? diagnostic : { ...diagnostic, input: location };
   });
   return { ...result, diagnostics };

@@ -1,4 +1,4 @@
-import { ObeliskError } from "@obelisk/core";
+import { type Limits, ObeliskError } from "@obelisk/core";
 import type { Engine, RunEvent } from "obelisk";
 import type { CliIo } from "./cli-io.js";
 import { stopIfEscaped } from "./command-stop.js";
@@ -18,6 +18,8 @@ export interface SessionOptions {
   readonly concurrency?: number | undefined;
   /** `--fail-fast`. */
   readonly failFast?: boolean | undefined;
+  /** `--limits`. */
+  readonly limits?: Partial<Limits> | undefined;
   /** Observer of engine events (progress display). */
   readonly onEvent?: ((event: RunEvent) => void) | undefined;
 }
@@ -51,6 +53,7 @@ export async function withEngine<T>(
       store,
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       ...(options.failFast === undefined ? {} : { failFast: options.failFast }),
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     });
     if (!warned) printRegistryWarnings(io, engine.registry.warnings);

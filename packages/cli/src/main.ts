@@ -14,6 +14,7 @@ import { registerValidate } from "./commands/validate.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { formatAfterCommand } from "./format-after-command.js";
 import { helpArguments, missingCommand } from "./help-request.js";
+import { unknownOptionMessage } from "./limits-option.js";
 import { reportError, sniffFormat } from "./output.js";
 import { usageError } from "./usage-error.js";
 
@@ -80,7 +81,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       const usage =
         error.code === "commander.help"
           ? missingCommand(program, args)
-          : usageError(error.message.replace(/^error:\s*/, ""));
+          : usageError(unknownOptionMessage(error.message.replace(/^error:\s*/, "")));
       return reportError(io, format, usage);
     }
     // already reported by the bin (an exception that escaped outside a run), with its exit code

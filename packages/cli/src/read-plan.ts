@@ -1,11 +1,12 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { DEFAULT_LIMITS } from "@obelisk/core";
+import { type Limits, resolveLimits } from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
 import { forCli } from "./cli-diagnostics.js";
 import type { CliIo } from "./cli-io.js";
 import type { CommonOptions } from "./common-options.js";
 import { withEngine } from "./engine-session.js";
+import { LARGE_INPUT_INSTEAD, withValueLimitHint } from "./limits-option.js";
 import { type ParsedInput, parseInput } from "./parse-input.js";
 import { decodeUtf8, overLimitBytes, readUtf8File } from "./read-utf8.js";
 import { errorMessage, usageError } from "./usage-error.js";
@@ -16,6 +17,8 @@ export interface PlanFile {
   readonly name: string;
   /** The file's text. */
   readonly text: string;
+  /** The limits it is checked against (`--limits`; unset ones: the defaults). */
+  readonly limits?: Partial<Limits>;
 }
 
 /** The name a plan read from standard input (`-`) has in diagnostics. */
@@ -23,11 +26,15 @@ export const STDIN_PLAN = "<stdin>";
 
 /**
  * Reads a plan file, or standard input for `-` (`cat plan.json | obelisk run - …`). A missing or unreadable
- * file is a usage error (exit 2). No more than the document size limit (and a few bytes) is read: the
- * compiler refuses a larger document (PLAN_LIMIT) from what was read.
+ * file is a usage error (exit 2). No more than the document size limit (`limits.maxDocumentBytes`, and a
+ * few bytes) is read: the compiler refuses a larger document (PLAN_LIMIT) from what was read.
  */
-export async function readPlanFile(file: string, cwd: string): Promise<PlanFile> {
-  const maxBytes = DEFAULT_LIMITS.maxDocumentBytes;
+export async function readPlanFile(
+  file: string,
+  cwd: string,
+  limits: Partial<Limits> = {},
+): Promise<PlanFile> {
+  const maxBytes = resolveLimits(limits).maxDocumentBytes;
   if (file === "-") {
     // a terminal: the command would wait for a plan nobody is sending, with no word of why
     if (process.stdin.isTTY === true)
@@ -37,7 +44,7 @@ export async function readPlanFile(file: string, cwd: string): Promise<PlanFile>
         "pipe or redirect the plan into it: obelisk validate - < plan.json, or cat plan.json | obelisk run - …",
       );
     try {
-      return { name: STDIN_PLAN, text: await readStdin(maxBytes) };
+      return { name: STDIN_PLAN, text: await readStdin(maxBytes), limits };
     } catch (error) {
       throw usageError(`cannot read the plan from standard input: ${errorMessage(error)}`);
     }
@@ -46,7 +53,7 @@ export async function readPlanFile(file: string, cwd: string): Promise<PlanFile>
   try {
     if (!statSync(path).isFile())
       throw new Error("not a regular file (to pipe a plan in, give - and send it to stdin)");
-    return { name: file, text: readUtf8File(path, maxBytes) };
+    return { name: file, text: readUtf8File(path, maxBytes), limits };
   } catch (error) {
     const reason = (error as { code?: string }).code === "ENOENT" ? "no such file" : errorMessage(error);
     throw usageError(`cannot read plan file ${file}: ${reason}`);
@@ -82,26 +89,43 @@ function readStdin(maxBytes: number): Promise<string> {
   });
 }
 
+/** `validate`'s and `graph`'s options: the common ones and `--limits`. */
+export interface PlanCheckOptions extends CommonOptions {
+  /** `--limits`. */
+  readonly limits?: Partial<Limits>;
+}
+
 /**
- * A plan file and its validation against the thread (`--tools`, `--store`, `--thread`, `--input`), its
- * diagnostics as the CLI prints them (`forCli`).
+ * A plan file and its validation against the thread (`--tools`, `--store`, `--thread`, `--input`,
+ * `--limits`), its diagnostics as the CLI prints them (`forCli`).
  */
 export async function validatePlanFile(
   planPath: string,
-  options: CommonOptions,
+  options: PlanCheckOptions,
   io: CliIo,
 ): Promise<{ readonly plan: PlanFile; readonly input?: ParsedInput; readonly result: ValidationResult }> {
-  const plan = await readPlanFile(planPath, io.cwd);
+  const limits = options.limits ?? {};
+  const plan = await readPlanFile(planPath, io.cwd, limits);
   const input = parseInput(options.input, io.cwd);
   const result = await withEngine(
-    { tools: options.tools, store: options.store, storeAccess: "context" },
+    { tools: options.tools, store: options.store, storeAccess: "context", limits },
     io,
-    (engine) =>
-      // any JSON the user gave: the engine refuses what is not a plain object (USAGE, exit 2)
-      engine.validate(plan.text, {
-        threadId: options.thread,
-        ...(input === undefined ? {} : { input: input.value as object }),
-      }),
+    async (engine) => {
+      try {
+        // any JSON the user gave: the engine refuses what is not a plain object (USAGE, exit 2)
+        return await engine.validate(plan.text, {
+          threadId: options.thread,
+          ...(input === undefined ? {} : { input: input.value as object }),
+        });
+      } catch (error) {
+        if (input === undefined) throw error;
+        throw withValueLimitHint(error, input.value, resolveLimits(limits), LARGE_INPUT_INSTEAD);
+      }
+    },
   );
-  return { plan, ...(input === undefined ? {} : { input }), result: forCli(result, input) };
+  return {
+    plan,
+    ...(input === undefined ? {} : { input }),
+    result: forCli(result, input, resolveLimits(limits)),
+  };
 }

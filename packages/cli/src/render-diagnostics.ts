@@ -50,9 +50,12 @@ function inInput(diagnostic: CliDiagnostic, plan: PlanFile, sourceMap: SourceMap
 
 /**
  * The compiled plan's source map, or one made from the plan's text: a plan refused by `run` or `resume`
- * (PLAN_INVALID) carries its diagnostics without the compiled plan.
+ * (PLAN_INVALID) carries its diagnostics without the compiled plan (read with the limits it was checked
+ * against: `--limits`).
  */
 function sourceMapOf(result: Pick<ValidationResult, "compiled">, plan: PlanFile): SourceMap | undefined {
   const compiled = (result.compiled as ValidationResult["compiled"] | undefined)?.sourceMap;
-  return compiled ?? parsePlanText(plan.text).sourceMap;
+  return (
+    compiled ?? parsePlanText(plan.text, plan.limits === undefined ? {} : { limits: plan.limits }).sourceMap
+  );
 }

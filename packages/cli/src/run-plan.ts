@@ -1,3 +1,4 @@
+import type { Limits } from "@obelisk/core";
 import type { Engine, RunEvent, RunResult } from "obelisk";
 import type { CliIo } from "./cli-io.js";
 import { displayText } from "./display-text.js";
@@ -20,6 +21,8 @@ export interface RunPlanOptions {
   readonly concurrency?: number | undefined;
   /** `--fail-fast`. */
   readonly failFast?: boolean | undefined;
+  /** `--limits`. */
+  readonly limits?: Partial<Limits> | undefined;
 }
 
 /**
@@ -71,7 +74,7 @@ export async function runWithProgress(
   output.json(result);
   renderRunResult(output, result);
   output.line();
-  for (const line of whatNext(result, options.store, options.tools)) output.line(output.colors.dim(line));
+  for (const line of whatNext(result, options)) output.line(output.colors.dim(line));
   // a tool's uncaught exception is a failure even when it came too late to cancel any call
   return result.status === "succeeded" && !uncaught ? EXIT.ok : EXIT.failed;
 }

@@ -1,4 +1,6 @@
+import type { Limits } from "@obelisk/core";
 import type { RunResult } from "obelisk";
+import { limitsWords } from "./limits-option.js";
 import { DEFAULT_STORE } from "./open-store.js";
 import { shellWord } from "./shell-word.js";
 
@@ -13,8 +15,14 @@ export function threadFlags(threadId: string, store: string): string {
   ].join(" ");
 }
 
-/** The commands to try after a run: inspect the state, resume a cancelled run, give the approvals calls wait for. */
-export function whatNext(result: RunResult, store: string, tools: string): string[] {
+/**
+ * The commands to try after a run: inspect the state, resume a cancelled run (with the same `--limits`),
+ * give the approvals calls wait for.
+ */
+export function whatNext(
+  result: RunResult,
+  { store, tools, limits }: { store: string; tools: string; limits?: Partial<Limits> | undefined },
+): string[] {
   if (store === "memory") {
     return [
       "the memory store ends with this command; the default store (sqlite:.obelisk/state.db) keeps the state",
@@ -25,6 +33,7 @@ export function whatNext(result: RunResult, store: string, tools: string): strin
   if (result.status === "cancelled") {
     const resume = ["obelisk", "resume", result.runId, "--tools", tools];
     if (store !== DEFAULT_STORE) resume.push("--store", store);
+    resume.push(...limitsWords(limits));
     lines.push(`finish what is left:     ${resume.map(shellWord).join(" ")}`);
   }
   const approvals = new Set<string>();

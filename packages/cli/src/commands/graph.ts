@@ -1,14 +1,15 @@
 import { type Command, Option } from "commander";
 import type { ValidationResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
-import { type CommonOptions, withFormat, withInput, withStore, withTools } from "../common-options.js";
+import { withFormat, withInput, withStore, withTools } from "../common-options.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
+import { limitsWords, withLimits } from "../limits-option.js";
 import { createOutput } from "../output.js";
-import { validatePlanFile } from "../read-plan.js";
+import { type PlanCheckOptions, validatePlanFile } from "../read-plan.js";
 import { printDiagnostics, printVerdict } from "../render-validation.js";
 import { shellWord } from "../shell-word.js";
 
-interface GraphOptions extends CommonOptions {
+interface GraphOptions extends PlanCheckOptions {
   readonly as: "mermaid" | "dot" | "json";
 }
 
@@ -24,6 +25,7 @@ export function registerGraph(program: Command, context: CommandContext): void {
   command.addOption(
     new Option("--as <syntax>", "graph syntax").choices(["mermaid", "dot", "json"]).default("mermaid"),
   );
+  withLimits(command);
   withFormat(command);
   command.action(async (plan: string, options: GraphOptions) => {
     context.exit(await graphCommand(plan, options, context));
@@ -56,7 +58,8 @@ async function graphCommand(
   }
   if (!result.ok) {
     const errors = result.diagnostics.filter((d) => d.severity === "error").length;
-    const validate = ["obelisk", "validate", planPath, "--tools", options.tools ?? ""].map(shellWord);
+    const words = ["obelisk", "validate", planPath, "--tools", options.tools ?? ""];
+    const validate = [...words, ...limitsWords(options.limits)].map(shellWord);
     io.stderr.write(`warning: the plan has ${errors} error(s); see ${validate.join(" ")}\n`);
   }
   return result.ok ? EXIT.ok : EXIT.failed;

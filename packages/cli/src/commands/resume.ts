@@ -1,8 +1,11 @@
+import { type Limits, resolveLimits } from "@obelisk/core";
 import { type Command, Option } from "commander";
 import type { Engine, RunResult } from "obelisk";
+import { forCli } from "../cli-diagnostics.js";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, parsePositive, withFormat, withStore, withTools } from "../common-options.js";
 import type { ExitCode } from "../exit-codes.js";
+import { withLimits } from "../limits-option.js";
 import { createOutput } from "../output.js";
 import { invalidPlanOf, reportInvalid } from "../report-invalid.js";
 import { runWithProgress } from "../run-plan.js";
@@ -11,6 +14,7 @@ interface ResumeOptions extends Omit<CommonOptions, "thread"> {
   readonly tools: string;
   readonly concurrency?: number;
   readonly failFast?: boolean;
+  readonly limits?: Partial<Limits>;
 }
 
 /** Registers `obelisk resume <runId> --tools <module>`. */
@@ -24,6 +28,7 @@ export function registerResume(program: Command, context: CommandContext): void 
   command
     .addOption(new Option("--concurrency <n>", "run at most n calls at once").argParser(parsePositive))
     .option("--fail-fast", "abort everything in flight at the first unhandled failure");
+  withLimits(command);
   withFormat(command);
   command.action(async (runId: string, options: ResumeOptions) => {
     const output = createOutput(context.io, options.format);
@@ -35,9 +40,11 @@ export function registerResume(program: Command, context: CommandContext): void 
         const invalid = invalidPlanOf(error);
         if (invalid === undefined) throw error;
         const { run } = await engine.runs.show(runId);
-        return reportInvalid(output, invalid, {
+        const limits = options.limits ?? {};
+        return reportInvalid(output, forCli(invalid, undefined, resolveLimits(limits)), {
           name: `run ${runId}`,
           text: JSON.stringify(run.plan, null, 2),
+          limits,
         });
       }
     };

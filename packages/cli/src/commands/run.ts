@@ -1,4 +1,4 @@
-import { ObeliskError } from "@obelisk/core";
+import { type Limits, ObeliskError, resolveLimits } from "@obelisk/core";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { Engine, RunResult, ValidationResult } from "obelisk";
 import pc from "picocolors";
@@ -13,6 +13,7 @@ import {
   withTools,
 } from "../common-options.js";
 import type { ExitCode } from "../exit-codes.js";
+import { LARGE_INPUT_INSTEAD, withLimits, withValueLimitHint } from "../limits-option.js";
 import { createOutput } from "../output.js";
 import { parseInput } from "../parse-input.js";
 import { readPlanFile } from "../read-plan.js";
@@ -26,6 +27,7 @@ interface RunCommandOptions extends CommonOptions {
   readonly concurrency?: number;
   readonly failFast?: boolean;
   readonly approved?: string;
+  readonly limits?: Partial<Limits>;
 }
 
 /** Registers `obelisk run <plan> --tools <module>`. */
@@ -46,6 +48,7 @@ export function registerRun(program: Command, context: CommandContext): void {
         "refuse to run unless the plan hash equals this approved hash",
       ).argParser(parseApprovedHash),
     );
+  withLimits(command);
   withFormat(command);
   command.action(async (plan: string, options: RunCommandOptions) => {
     context.exit(await runCommand(plan, options, context));
@@ -58,18 +61,24 @@ async function runCommand(
   { io }: CommandContext,
 ): Promise<ExitCode> {
   const output = createOutput(io, options.format);
-  const plan = await readPlanFile(planPath, io.cwd);
+  const limits = options.limits ?? {};
+  const plan = await readPlanFile(planPath, io.cwd, limits);
   const input = parseInput(options.input, io.cwd);
   // any JSON the user gave: the engine refuses what is not a plain object (USAGE, exit 2)
   const withInputOption = input === undefined ? {} : { input: input.value as object };
   const invalid = (validation: ValidationResult): ExitCode =>
-    reportInvalid(output, forCli(validation, input), plan, input);
+    reportInvalid(output, forCli(validation, input, resolveLimits(limits)), plan, input);
   // Checked on the store opened read-only: an invalid plan, a hash that is not the approved one, or an
   // input the engine refuses create no store file and no thread row.
   const check = async (engine: Engine): Promise<ExitCode | undefined> => {
-    const found = await engine.validate(plan.text, { threadId: options.thread, ...withInputOption });
+    const found = await engine
+      .validate(plan.text, { threadId: options.thread, ...withInputOption })
+      .catch((error: unknown) => {
+        if (input === undefined) throw error;
+        throw withValueLimitHint(error, input.value, resolveLimits(limits), LARGE_INPUT_INSTEAD);
+      });
     if (!found.ok) return invalid(found);
-    const validation = forCli(found, input);
+    const validation = forCli(found, input, resolveLimits(limits));
     if (options.approved !== undefined && options.approved !== validation.planHash)
       throw notApproved(validation.planHash, options.approved);
     if (validation.diagnostics.length > 0) {
@@ -98,7 +107,7 @@ async function runCommand(
       throw error;
     }
   };
-  return runWithProgress(output, io, options, run, check);
+  return runWithProgress(output, io, { ...options, limits }, run, check);
 }
 
 /** A `--approved` value: a plan hash as `obelisk validate` prints it, `sha256:` and 64 hex digits. */

@@ -1,9 +1,10 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
-import { type CommonOptions, parsePositive, withFormat, withStore } from "../common-options.js";
+import { type CommonOptions, withFormat, withStore } from "../common-options.js";
 import { displayText } from "../display-text.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT } from "../exit-codes.js";
+import { parsePageLimit } from "../limits-option.js";
 import { createOutput, type Output } from "../output.js";
 import { renderRunDetails } from "../render-run-details.js";
 import { printTable } from "../render-run-result.js";
@@ -21,7 +22,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
   withStore(list, false);
   list
     .option("--thread <id>", "only runs of this thread")
-    .option("--limit <n>", "at most n runs (default 20)", parsePositive);
+    .option("--limit <n>", "at most n runs (default 20)", parsePageLimit);
   withFormat(list);
   list.action(async (options: RunsOptions) => {
     const output = createOutput(context.io, options.format);

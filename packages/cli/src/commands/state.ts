@@ -1,4 +1,4 @@
-import { asThreadId, type JsonValue, ObeliskError, plural } from "@obelisk/core";
+import { asThreadId, type JsonValue, type Limits, ObeliskError, plural, resolveLimits } from "@obelisk/core";
 import { type Command, Option } from "commander";
 import type { Engine, GetValueResult, VariableSummary } from "obelisk";
 import type { CommandContext } from "../command-context.js";
@@ -6,6 +6,7 @@ import { type CommonOptions, parseCount, parsePositive, withFormat, withStore } 
 import { displayText } from "../display-text.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
+import { parsePageLimit, withLimits, withValueLimitHint } from "../limits-option.js";
 import type { StoreAccess } from "../open-store.js";
 import { createOutput, type Output } from "../output.js";
 import { parseJsonValue } from "../parse-input.js";
@@ -20,6 +21,8 @@ interface StateOptions extends CommonOptions {
   readonly offset?: number;
   readonly limit?: number;
   readonly budget?: number;
+  /** `--limits` (`set`: the value is held to `maxValueBytes`). */
+  readonly limits?: Partial<Limits>;
 }
 
 type StateAction = (engine: Engine, options: StateOptions, output: Output) => Promise<void>;
@@ -41,7 +44,8 @@ export function registerState(program: Command, context: CommandContext): void {
       const output = createOutput(context.io, options.format);
       // what the flags alone refuse is refused before the store is opened (a refused set creates nothing)
       check(options);
-      await withEngine({ store: options.store, storeAccess }, context.io, (engine) =>
+      const limits = options.limits === undefined ? {} : { limits: options.limits };
+      await withEngine({ store: options.store, storeAccess, ...limits }, context.io, (engine) =>
         action(engine, options, output),
       );
       context.exit(EXIT.ok as ExitCode);
@@ -55,9 +59,9 @@ export function registerState(program: Command, context: CommandContext): void {
   add("get", "print one stored value, or one page of an array or string", get)
     .requiredOption("--ref <reference>", "the reference to read, e.g. †state.report", parseRefOption)
     .option("--offset <n>", "first item of the page", parseCount)
-    .option("--limit <n>", "items in the page", parsePositive);
+    .option("--limit <n>", "items in the page", parsePageLimit);
   // `set` creates the store: an approval may be given before the plan's first run
-  add(
+  const setCommand = add(
     "set",
     "write one value by reference (how approvals under †state.approvals. are given)",
     set,
@@ -70,6 +74,7 @@ export function registerState(program: Command, context: CommandContext): void {
       parseWritableRefOption,
     )
     .requiredOption("--value <json>", "the value, as JSON");
+  withLimits(setCommand);
   add(
     "reset",
     "delete the thread's variables and stored call outputs and forget its completed calls (a re-sent plan runs again); run history stays",
@@ -172,7 +177,11 @@ function setValue(options: StateOptions): JsonValue {
 async function set(engine: Engine, options: StateOptions, output: Output): Promise<void> {
   const ref = singleRef(options);
   const value = setValue(options);
-  await engine.set(options.thread, ref, value);
+  try {
+    await engine.set(options.thread, ref, value);
+  } catch (error) {
+    throw withValueLimitHint(error, value, resolveLimits(options.limits));
+  }
   output.json({ ok: true, threadId: options.thread, ref, value });
   output.line(`${output.colors.green("✓")} wrote ${ref} on thread ${displayText(options.thread)}`);
 }

@@ -1,17 +1,11 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
-import {
-  type CommonOptions,
-  DEFAULT_THREAD,
-  withFormat,
-  withInput,
-  withStore,
-  withTools,
-} from "../common-options.js";
+import { DEFAULT_THREAD, withFormat, withInput, withStore, withTools } from "../common-options.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
+import { limitsWords, withLimits } from "../limits-option.js";
 import { DEFAULT_STORE } from "../open-store.js";
 import { createOutput } from "../output.js";
-import { validatePlanFile } from "../read-plan.js";
+import { type PlanCheckOptions, validatePlanFile } from "../read-plan.js";
 import { printDiagnostics, printVerdict } from "../render-validation.js";
 import { shellWord } from "../shell-word.js";
 
@@ -24,15 +18,16 @@ export function registerValidate(program: Command, context: CommandContext): voi
   withTools(command, true);
   withInput(command);
   withStore(command);
+  withLimits(command);
   withFormat(command);
-  command.action(async (plan: string, options: CommonOptions) => {
+  command.action(async (plan: string, options: PlanCheckOptions) => {
     context.exit(await validateCommand(plan, options, context));
   });
 }
 
 async function validateCommand(
   planPath: string,
-  options: CommonOptions,
+  options: PlanCheckOptions,
   { io }: CommandContext,
 ): Promise<ExitCode> {
   const output = createOutput(io, options.format);
@@ -51,12 +46,13 @@ async function validateCommand(
   return result.ok ? EXIT.ok : EXIT.failed;
 }
 
-/** The `obelisk run` command that runs exactly this plan, with the same input, store and thread. */
-function runCommandLine(planPath: string, options: CommonOptions, planHash: string): string {
+/** The `obelisk run` command that runs exactly this plan, with the same input, store, thread and limits. */
+function runCommandLine(planPath: string, options: PlanCheckOptions, planHash: string): string {
   const words = ["obelisk", "run", planPath, "--tools", options.tools ?? ""];
   if (options.input !== undefined) words.push("--input", options.input);
   if (options.store !== DEFAULT_STORE) words.push("--store", options.store);
   if (options.thread !== DEFAULT_THREAD) words.push("--thread", options.thread);
+  words.push(...limitsWords(options.limits));
   words.push("--approved", planHash);
   return words.map(shellWord).join(" ");
 }
