@@ -3,7 +3,7 @@ import { automaticIdReferences } from "./automatic-id-references.js";
 import { bareSpellingsOfWrittenPaths } from "./bare-spellings.js";
 import { commitOrderSteps } from "./commit-order.js";
 import type { CompiledCall } from "./compiled-plan.js";
-import { cycleText } from "./cycle-text.js";
+import { cycleHint, cycleText, readsByWriters } from "./cycle-text.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { analyzeDag } from "./plan-dag.js";
@@ -32,7 +32,8 @@ function cycleDiagnostics(builder: PlanBuilder, cycles: readonly string[][]): Di
     const message = `calls form a cycle: ${text}${steps === undefined ? "" : ` (${steps.explanation})`}`;
     return makeDiagnostic("CYCLE", message, pointer, {
       callId: path[0],
-      hint: steps === undefined ? text : `${text}: ${steps.advice}`,
+      hint:
+        steps === undefined ? cycleHint(path, readsByWriters(builder.entries)) : `${text}: ${steps.advice}`,
       related: path.slice(0, -1),
     });
   });

@@ -44,7 +44,11 @@ describe("incremental compiler", () => {
     });
     expect(refused.ok).toBe(false);
     expect(refused.diagnostics.map((d) => [d.code, d.pointer, d.hint])).toEqual([
-      ["CYCLE", "/plan/1", "b → a → b"],
+      [
+        "CYCLE",
+        "/plan/1",
+        "b → a → b: b reads †state.a (written by a); a reads †state.b (written by b). Remove one of these reads, or have one of the calls write another path",
+      ],
     ]);
     expect(compiler.graph.hasNode("b")).toBe(false);
   });

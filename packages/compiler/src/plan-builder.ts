@@ -24,7 +24,7 @@ import { checkStateSchemaWrites, type StateSchemaCheck } from "./check-state-sch
 import { clearList } from "./clear-list.js";
 import { CommitOrder, commitOrderSteps } from "./commit-order.js";
 import type { CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
-import { cycleText } from "./cycle-text.js";
+import { cycleHint, cycleText, type ReadBetween, readsByWriters } from "./cycle-text.js";
 import { knownReferenceDiagnostics } from "./known-references.js";
 import { makeCompiledCall } from "./make-compiled-call.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -440,11 +440,35 @@ export class PlanBuilder {
     out.push(
       makeDiagnostic("CYCLE", message, source.pointer, {
         callId: id,
-        hint: steps === undefined ? text : `${text}: ${steps.advice}`,
+        hint:
+          steps === undefined
+            ? cycleHint(path, this.#readsWith(id, groups, feeds))
+            : `${text}: ${steps.advice}`,
         related: path.slice(0, -1),
       }),
     );
     return true;
+  }
+
+  /**
+   * Reads between calls for a cycle's hint while `id` is being added (streaming): it is in no entry yet,
+   * so its own reads come from the groups just found for it, and the reads it would feed from `feeds`
+   * (the groups of other calls that read what it writes). Only on the error path.
+   */
+  #readsWith(
+    id: string,
+    groups: readonly WriterGroup[],
+    feeds: ReadonlyMap<WriterGroup, unknown>,
+  ): ReadBetween {
+    const others = readsByWriters(this.entries);
+    const own = readsByWriters(new Map([[id, { writers: writersOfCall(groups, this.#texts) }]]));
+    return (reader, writer) => {
+      if (reader === id) return own(reader, writer);
+      if (writer !== id) return others(reader, writer);
+      for (const group of feeds.keys())
+        if (group.readers.some((entry) => entry.id === reader)) return group.reference.text;
+      return undefined;
+    };
   }
 
   /**

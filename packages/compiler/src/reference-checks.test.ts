@@ -198,7 +198,9 @@ describe("cycles", () => {
       registry,
     );
     expect(codes(result.diagnostics)).toEqual([["CYCLE", "/plan/0"]]);
-    expect(result.diagnostics[0]?.hint).toBe("a → b → a");
+    expect(result.diagnostics[0]?.hint).toMatch(
+      /^a → b → a: a reads †state\.fromB \(written by b\); b reads †state\.fromA/,
+    );
   });
 
   it("a three-call cycle through a conditional edge names every call in order", () => {
@@ -211,7 +213,9 @@ describe("cycles", () => {
       registry,
     );
     expect(codes(result.diagnostics)).toEqual([["CYCLE", "/plan/0"]]);
-    expect(result.diagnostics[0]?.hint).toBe("a → b → c → a");
+    expect(result.diagnostics[0]?.hint).toBe(
+      "a → b → c → a: b reads †state.ok (written by a); c reads †state.b (written by b); a reads †state.c (written by c). Remove one of these reads, or have one of the calls write another path",
+    );
   });
 
   it("a call reading the path it writes reads the value from before the run: no cycle", () => {

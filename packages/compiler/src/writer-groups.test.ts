@@ -63,7 +63,12 @@ describe("writer groups (bug B6)", () => {
     compiler.addCall({ _tool: "log", _id: "x", message: "{†state.items}", _outputPath: "†state.x" });
     const refused = compiler.addCall(push("y", "{†state.x}"));
     expect(refused.ok).toBe(false);
-    expect(refused.diagnostics.map((d) => [d.code, d.hint])).toEqual([["CYCLE", "y → x → y"]]);
+    expect(refused.diagnostics.map((d) => [d.code, d.hint])).toEqual([
+      [
+        "CYCLE",
+        "y → x → y: y reads †state.x (written by x); x reads †state.items (written by y). Remove one of these reads, or have one of the calls write another path",
+      ],
+    ]);
     expect(compiler.graph.hasNode("y")).toBe(false);
   });
 });
