@@ -129,15 +129,37 @@ describe("REF_UNRESOLVED did-you-mean", () => {
     expect(result.diagnostics[0]?.hint).toMatch(/^did you mean "†input\.userId"\?/);
   });
 
-  it("keeps the general hint when no known name is near", () => {
+  it("lists the names known at that level when none is near, and keeps the general hint", () => {
     const result = compileWith({ state: {} }, fetch, { _tool: "log", message: "†state.totally" });
     expect(unresolved(result.diagnostics)).toEqual([
       {
         code: "REF_UNRESOLVED",
         pointer: "/plan/1/message",
-        hint: "the thread's state has no value there and no call of this plan writes it",
+        hint: 'the names known there: "user" (the thread\'s state has no value there and no call of this plan writes it)',
       },
     ]);
+    const empty = compileWith({ state: {} }, { _tool: "log", message: "†state.totally" });
+    expect(empty.diagnostics[0]?.hint).toBe(
+      "the thread's state has no value there and no call of this plan writes it",
+    );
+    const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${i}`, i]));
+    const listed = compileWith({ state: many }, { _tool: "log", message: "†state.zzzzzz" });
+    expect(listed.diagnostics[0]?.hint).toMatch(/^the names known there: "k0", "k1", .*"k7", … \(/);
+  });
+
+  it("points a name read from a list at one of its items", () => {
+    const state = { orders: [{ total: 3 }] };
+    const result = compileWith({ state }, { _tool: "log", message: "†state.orders.total" });
+    expect(result.diagnostics[0]?.hint).toBe(
+      '†state.orders is a list: read one of its items, e.g. "†state.orders[0].total" (the thread\'s state has no value there and no call of this plan writes it)',
+    );
+    const stored = compileWith(
+      { callOutputs: new Set(["find"]), callOutput: () => ({ value: { rows: [1, 2] } }) },
+      { _tool: "log", message: "†calls.find.rows.first" },
+    );
+    expect(stored.diagnostics[0]?.hint).toMatch(
+      /^†calls\.find\.rows is a list: read one of its items, e\.g\. "†calls\.find\.rows\[0\]\.first"/,
+    );
   });
 
   it("compares only a bounded number of names of one level", () => {

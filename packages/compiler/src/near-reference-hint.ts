@@ -99,7 +99,14 @@ function nearCallHint(builder: PlanBuilder, reference: Reference): NearHint | un
   if (typeof id !== "string") return undefined;
   // A stored output whose value lacks the path: the nearest key of that value where the path goes wrong.
   const stored = storedCallOutput(builder, id);
-  if (stored !== undefined) return nearPathHint(reference, 1, (parent) => keysAt(stored.value, parent, 1));
+  if (stored !== undefined)
+    return nearPathHint(
+      reference,
+      1,
+      (parent) => keysAt(stored.value, parent, 1),
+      undefined,
+      (parent) => valueAtPath(stored.value, parent, 1),
+    );
   const names = callNames(builder);
   const rest = reference.path.slice(1);
   if (builder.registry.get(id) !== undefined)
@@ -159,6 +166,7 @@ function nearPathHint(
   start: number,
   knownNames: (parent: Path) => Set<string>,
   allowed?: (prefix: Path) => boolean,
+  knownValue?: (parent: Path) => JsonValue | undefined,
 ): NearHint | undefined {
   const path = reference.path;
   for (let depth = start; depth < path.length; depth++) {
@@ -168,11 +176,36 @@ function nearPathHint(
     const names = knownNames(parent);
     if (names.has(segment) || allowed?.(path.slice(0, depth + 1)) === true) continue;
     const [near] = nearestNames(segment, names, 1);
-    if (near === undefined) return undefined;
-    const fixed = formatReference(reference.kind, [...parent, near, ...path.slice(depth + 1)]);
-    return { replaces: false, text: `did you mean ${JSON.stringify(fixed)}?` };
+    if (near !== undefined) {
+      const fixed = formatReference(reference.kind, [...parent, near, ...path.slice(depth + 1)]);
+      return { replaces: false, text: `did you mean ${JSON.stringify(fixed)}?` };
+    }
+    // A name read from a list (`†state.orders.total`): an item has it, the list does not.
+    if (Array.isArray(knownValue?.(parent))) {
+      const item = formatReference(reference.kind, [...parent, 0, ...path.slice(depth)]);
+      const list = formatReference(reference.kind, parent);
+      return {
+        replaces: false,
+        text: `${list} is a list: read one of its items, e.g. ${JSON.stringify(item)}`,
+      };
+    }
+    if (names.size === 0) return undefined;
+    const listed = [...names].slice(0, MAX_NAMES_LISTED).map((name) => JSON.stringify(name));
+    const more = names.size > MAX_NAMES_LISTED ? ", …" : "";
+    return { replaces: false, text: `the names known there: ${listed.join(", ")}${more}` };
   }
   return undefined;
+}
+
+/** At most this many names of one level are listed when none is near the unresolved one. */
+const MAX_NAMES_LISTED = 8;
+
+/** The known value of a kind at `path` (the thread's state, the run's input, a host kind's value). */
+function contextValueAt(builder: PlanBuilder, kind: string, path: Path): JsonValue | undefined {
+  const context = builder.settings.context;
+  const root =
+    kind === "state" ? context.state : kind === "input" ? context.input : context.extraKinds?.[kind];
+  return valueAtPath(root, path);
 }
 
 /** A did-you-mean for an unresolved reference; `replaces`: it says more than the general hint. */
@@ -199,6 +232,7 @@ export function nearReferenceHint(builder: PlanBuilder, reference: Reference): N
     0,
     (parent) => knownNamesBelow(builder, reference.kind, parent),
     schemaAllows(builder, reference),
+    (parent) => contextValueAt(builder, reference.kind, parent),
   );
 }
 

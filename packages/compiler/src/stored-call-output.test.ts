@@ -34,7 +34,9 @@ describe("paths below a stored call output are checked against its value (as the
       ["REF_UNRESOLVED", "/plan/0/message"],
       ["REF_UNRESOLVED", "/plan/1/message"],
     ]);
-    expect(result.diagnostics[0]?.hint).toBe('the output stored for call "named" has no value there');
+    expect(result.diagnostics[0]?.hint).toBe(
+      'the names known there: "a", "list" (the output stored for call "named" has no value there)',
+    );
     expect(result.diagnostics[1]?.hint).toBe(
       'did you mean "†calls.named.list[0]"? (the output stored for call "named" has no value there)',
     );
