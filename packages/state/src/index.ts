@@ -8,6 +8,8 @@ export type {
   CallStatus,
   CommitResult,
   FinalPlan,
+  NumberedCommitOptions,
+  NumberedCommitResult,
   RecordedError,
   RetentionPolicy,
   RunLock,

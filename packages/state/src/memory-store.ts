@@ -7,6 +7,7 @@ import type { RunsQuery } from "./internal/history-arguments.js";
 import { PathTrie } from "./internal/path-trie.js";
 import { statePathOf } from "./internal/superseded-below.js";
 import {
+  type CommitExtras,
   commitLogEntry,
   type Eviction,
   type ThreadChange,
@@ -88,8 +89,12 @@ class MemoryStore extends CachedStore {
     this.data(model.threadId);
   }
 
-  protected persist(model: ThreadModel, change: ThreadChange): boolean {
+  protected persist(model: ThreadModel, change: ThreadChange, extras?: CommitExtras): boolean {
+    const callNumber = extras?.callNumber;
+    if (callNumber !== undefined && callNumber !== this.peekCallNumber(model.threadId)) return false;
+    // the model is the data: a thread created or given a schema by the commit is the model once cached
     const data = this.data(model.threadId);
+    if (callNumber !== undefined) data.callCounter = callNumber;
     if (change.reset === true) {
       data.log = [];
       data.outputs.clear();
@@ -163,9 +168,10 @@ class MemoryStore extends CachedStore {
   }
 
   reserveCallNumbers(threadId: ThreadId, count: number): number {
-    this.model(threadId);
+    this.assertOpen();
     if (!Number.isInteger(count) || count < 1)
       throw new ObeliskError("USAGE", `cannot reserve ${count} call numbers`);
+    this.model(threadId);
     const data = this.data(threadId);
     const first = data.callCounter + 1;
     data.callCounter += count;
@@ -173,15 +179,19 @@ class MemoryStore extends CachedStore {
   }
 
   nextCallNumber(threadId: ThreadId): number {
-    this.model(threadId);
-    return this.data(threadId).callCounter + 1;
+    this.assertOpen();
+    return this.peekCallNumber(threadId);
+  }
+
+  protected peekCallNumber(threadId: ThreadId): number {
+    return (this.threads.get(threadId)?.callCounter ?? 0) + 1;
   }
 
   createRun(run: RunRecord): void {
     this.assertOpen();
-    this.model(run.threadId);
     const copy = copyJson(run);
     if (!copy.ok) throw new ObeliskError("USAGE", `run record is not JSON: ${copy.message}`);
+    this.model(run.threadId);
     this.runs.set(run.runId, copy.value as unknown as RunRecord);
   }
 
@@ -284,7 +294,8 @@ class MemoryStore extends CachedStore {
 
   stats(threadId?: ThreadId): StoreStats {
     this.assertOpen();
-    const models = threadId === undefined ? [...this.models.values()] : [this.model(threadId)];
+    const held = threadId === undefined ? undefined : this.storedModel(threadId);
+    const models = threadId === undefined ? [...this.models.values()] : held === undefined ? [] : [held];
     const totals = { state: { count: 0, bytes: 0 }, calls: { count: 0, bytes: 0 } };
     for (const model of models) {
       for (const { meta } of model.variables.values()) {

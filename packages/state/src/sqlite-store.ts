@@ -12,6 +12,7 @@ import type { SqliteStatements } from "./internal/sqlite-schema.js";
 import { createStateValidator } from "./internal/state-validator.js";
 import { supersededTombstones } from "./internal/superseded-tombstones.js";
 import {
+  type CommitExtras,
   commitLogEntry,
   createThreadModel,
   putVariable,
@@ -153,7 +154,7 @@ class SqliteStore extends CachedStore {
   readonly backend = "sqlite";
   private readonly sql: SqliteStatements;
   private readonly lock: SqliteLock;
-  private readonly persistTx: (model: ThreadModel, change: ThreadChange) => boolean;
+  private readonly persistTx: (model: ThreadModel, change: ThreadChange, extras?: CommitExtras) => boolean;
   /**
    * Per cached model, written references the file holds no state tombstone below. Only an eviction or a
    * reset adds tombstones: this store's forget the model's set; another connection's make the next commit
@@ -166,6 +167,8 @@ class SqliteStore extends CachedStore {
   private readonly commitAllTx: (commits: readonly CallCommit[]) => CommitResult[];
   /** The run records (and a streaming run's appended calls). */
   private readonly runs: SqliteRuns;
+  /** Records a run, then creates its thread when the file lacks it (a model is cached once saved). */
+  private readonly createRunTx: (run: RunRecord) => void;
   /** The opened file's identity: a run that starts or ends after it was deleted or replaced fails. */
   private readonly identity: FileIdentity;
 
@@ -191,13 +194,17 @@ class SqliteStore extends CachedStore {
     this.sql = opened.statements;
     this.lock = new SqliteLock(db, this.sql, this.now, options.lock);
     this.identity = new FileIdentity(file);
-    this.persistTx = db.transaction((model: ThreadModel, change: ThreadChange) =>
-      this.write(model, change),
+    this.persistTx = db.transaction((model: ThreadModel, change: ThreadChange, extras?: CommitExtras) =>
+      this.write(model, change, extras),
     ).immediate;
     this.commitAllTx = db.transaction((commits: readonly CallCommit[]) =>
       commits.map((commit) => super.commitCall(commit)),
     ).immediate;
     this.runs = new SqliteRuns(db, this.sql, parse);
+    this.createRunTx = db.transaction((run: RunRecord) => {
+      this.runs.insert(run);
+      this.model(run.threadId);
+    }).immediate;
   }
 
   /** Throws the read-only error before a write is tried. */
@@ -301,14 +308,15 @@ class SqliteStore extends CachedStore {
     this.models.delete(threadId);
   }
 
-  protected persist(model: ThreadModel, change: ThreadChange): boolean {
+  protected persist(model: ThreadModel, change: ThreadChange, extras?: CommitExtras): boolean {
     if (this.readonly) {
-      if (!this.expiringView) throw readonlyError(this.file, `change thread "${model.threadId}"`);
+      if (!this.expiringView || extras?.create === true)
+        throw readonlyError(this.file, `change thread "${model.threadId}"`);
       this.keepViewTombstones(model.threadId, change);
       return true;
     }
     try {
-      const persisted = this.persistTx(model, change);
+      const persisted = this.persistTx(model, change, extras);
       if (persisted) model.version++;
       return persisted;
     } catch (error) {
@@ -348,11 +356,26 @@ class SqliteStore extends CachedStore {
     return this.expiring(() => super.getCallOutput(threadId, callId));
   }
 
+  /**
+   * The checks of a commit's `extras` (read in the commit's transaction, before anything is written): a
+   * thread to create must still be missing, a call number must still be the counter's next. False: another
+   * writer got there first.
+   */
+  private extrasHold(id: ThreadId, extras: CommitExtras | undefined): boolean {
+    if (extras?.create === true && this.sql.threadSeq.get(id) !== undefined) return false;
+    if (extras?.callNumber === undefined) return true;
+    const row = this.sql.threadCounterRead.get(id) as { call_counter: number } | undefined;
+    return (row?.call_counter ?? 0) + 1 === extras.callNumber;
+  }
+
   /** The body of the commit transaction. */
-  private write(model: ThreadModel, change: ThreadChange): boolean {
+  private write(model: ThreadModel, change: ThreadChange, extras?: CommitExtras): boolean {
     const { sql } = this;
     const id = model.threadId;
     this.lock.assertOwned(id);
+    if (!this.extrasHold(id, extras)) return false;
+    const schema = model.info.stateSchema === undefined ? null : JSON.stringify(model.info.stateSchema);
+    if (extras?.create === true) sql.threadInsert.run(id, schema, model.info.createdAt);
     // the staleness check and the update in one statement: no row changed = another writer moved the thread
     const advanced = sql.threadAdvance.run(
       change.nextSeq,
@@ -362,6 +385,9 @@ class SqliteStore extends CachedStore {
       model.version,
     );
     if (advanced.changes === 0) return false;
+    // the change's own version step covers the schema and the counter
+    if (extras?.schema === true && extras.create !== true) sql.threadSchemaSet.run(schema, id);
+    if (extras?.callNumber !== undefined) sql.threadCounterSet.run(extras.callNumber, id);
     const facts = this.factsOf(model);
     if (change.reset === true) {
       for (const clear of [sql.logClear, sql.varClear, sql.outputClear, sql.recordsForget]) clear.run(id);
@@ -508,6 +534,7 @@ class SqliteStore extends CachedStore {
   }
 
   reserveCallNumbers(threadId: ThreadId, count: number): number {
+    this.assertOpen();
     if (!Number.isInteger(count) || count < 1)
       throw new ObeliskError("USAGE", `cannot reserve ${count} call numbers`);
     this.assertWritable(`reserve call numbers on thread "${threadId}"`);
@@ -517,17 +544,25 @@ class SqliteStore extends CachedStore {
   }
 
   nextCallNumber(threadId: ThreadId): number {
-    this.model(threadId);
+    this.assertOpen();
+    return this.peekCallNumber(threadId);
+  }
+
+  protected peekCallNumber(threadId: ThreadId): number {
     const row = this.sql.threadCounterRead.get(threadId) as { call_counter: number } | undefined;
     return (row?.call_counter ?? 0) + 1;
   }
 
+  protected override assertNumberable(threadId: ThreadId): void {
+    this.assertWritable(`take a call number on thread "${threadId}"`);
+  }
+
+  /** The run and, when the file lacks it, its thread, in one transaction: a refused run creates no thread. */
   createRun(run: RunRecord): void {
     this.assertOpen();
     this.assertWritable("record a run");
-    this.model(run.threadId);
     try {
-      this.runs.insert(run);
+      this.createRunTx(run);
     } catch (error) {
       throw wrap("createRun", error, this.file);
     }

@@ -118,6 +118,24 @@ export type CommitResult =
       };
     };
 
+/**
+ * The answer of {@link StateStore.commitNumbered}: the commit's answer, with the call number it took when
+ * accepted.
+ */
+export type NumberedCommitResult =
+  | { readonly ok: true; readonly callNumber: number }
+  | Extract<CommitResult, { readonly ok: false }>;
+
+/** Options of {@link StateStore.commitNumbered}. */
+export interface NumberedCommitOptions {
+  /**
+   * The state schema the thread holds from this commit on, as `openThread(threadId, { stateSchema })` gives
+   * it: the writes are checked against it, and the thread takes it only with the accepted commit (a schema
+   * of the same JSON text as the thread's changes nothing).
+   */
+  readonly stateSchema?: JsonObject;
+}
+
 /** A run as recorded. */
 export interface RunRecord {
   /** Run id. */
@@ -295,10 +313,24 @@ export interface StateStore {
   /** Reserves `count` automatic call-id numbers; returns the first. Counters only go up. */
   reserveCallNumbers(threadId: ThreadId, count: number): Awaitable<number>;
   /**
-   * The first number the next `reserveCallNumbers` would return, reserving nothing. Optional: the engine
-   * uses it to compile a plan with automatic ids once instead of twice on a thread that already has some.
+   * The first number the next `reserveCallNumbers` would return, reserving nothing (and creating no thread:
+   * 1 for a thread the store does not hold). Optional: the engine uses it to compile a plan with automatic
+   * ids once instead of twice on a thread that already has some.
    */
   nextCallNumber?(threadId: ThreadId): Awaitable<number>;
+  /**
+   * Commits one call as the thread's next automatic call, all or nothing: `build` is given the number the
+   * thread's counter gives next (`nextCallNumber`) and returns the commit (its record's call id holds the
+   * number). Only an accepted commit takes the number, creates the thread when the store does not hold it
+   * and gives it `options.stateSchema`; a refused one changes nothing (SQLite: one transaction). `build` may
+   * be called again with another number when another writer took the first meanwhile. Optional: `setValue`
+   * uses it, and without it checks the write on a scratch copy of the thread before it reserves a number.
+   */
+  commitNumbered?(
+    threadId: ThreadId,
+    build: (callNumber: number) => CallCommit,
+    options?: NumberedCommitOptions,
+  ): Awaitable<NumberedCommitResult>;
   /** Records a new run. */
   createRun(run: RunRecord): Awaitable<void>;
   /**

@@ -7,6 +7,7 @@ import { evictionCases } from "./eviction-cases.js";
 import { historyCases } from "./history-cases.js";
 import { lifecycleCases } from "./lifecycle-cases.js";
 import { lockCases } from "./lock-cases.js";
+import { numberedCases } from "./numbered-cases.js";
 import { overwriteCases } from "./overwrite-cases.js";
 import { supersededTombstoneCases } from "./superseded-tombstone-cases.js";
 import { variableCases } from "./variable-cases.js";
@@ -33,6 +34,7 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
     commitCases(openStore);
     historyCases(openStore);
     lockCases(openStore);
+    numberedCases(openStore);
     variableCases(openStore);
     lifecycleCases(openStore);
     evictionCases(openStore);

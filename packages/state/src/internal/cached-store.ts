@@ -5,6 +5,8 @@ import type {
   CallCommit,
   CallRecord,
   CommitResult,
+  NumberedCommitOptions,
+  NumberedCommitResult,
   RetentionPolicy,
   RunLock,
   RunRecord,
@@ -20,12 +22,13 @@ import type {
 import { checkRunId, checkRunsQuery, type RunsQuery } from "./history-arguments.js";
 import { isCommitFailure, planCommit } from "./plan-commit.js";
 import { type EvictionRequest, planEviction, planReset } from "./plan-eviction.js";
-import { protectNested, selectForKeepLastN, selectForRetention } from "./select-evictions.js";
-import { createStateValidator } from "./state-validator.js";
+import { checkKeepCount, protectNested, selectForKeepLastN, selectForRetention } from "./select-evictions.js";
+import { createStateValidator, type StateValidator } from "./state-validator.js";
 import type { TombstonesBelow } from "./superseded-below.js";
 import { ThreadLocks } from "./thread-locks.js";
 import {
   applyChangeToModel,
+  type CommitExtras,
   createThreadModel,
   frozenState,
   type ThreadChange,
@@ -34,6 +37,14 @@ import {
 
 const COMMITTED: CommitResult = Object.freeze({ ok: true });
 const MAX_STALE_RETRIES = 5;
+/** A commit of a thread the store holds, with nothing else to persist. */
+const NO_EXTRAS: CommitExtras = Object.freeze({});
+/** A commit that creates its thread. */
+const CREATES: CommitExtras = Object.freeze({ create: true });
+/** The answer of a commit that found storage moved past its model (another writer): plan it again. */
+const STALE = Symbol("stale");
+/** The state of a thread the store does not hold. */
+const NO_STATE: JsonObject = Object.freeze({});
 
 /**
  * The logic every backend shares: per-thread cached models (folded state + variables), commit planning,
@@ -68,8 +79,13 @@ export abstract class CachedStore implements StateStore {
   protected abstract loadModel(threadId: ThreadId): ThreadModel | undefined;
   /** Saves thread information (creation, schema). */
   protected abstract saveThread(model: ThreadModel): void;
-  /** Persists a change atomically; returns false when storage moved past `model` (another writer). */
-  protected abstract persist(model: ThreadModel, change: ThreadChange): boolean;
+  /**
+   * Persists a change atomically, with the commit's `extras` (thread creation, schema, call number);
+   * returns false, persisting nothing, when storage moved past `model` (another writer).
+   */
+  protected abstract persist(model: ThreadModel, change: ThreadChange, extras?: CommitExtras): boolean;
+  /** The number the thread's counter gives next (1 for a thread the store does not hold); creates nothing. */
+  protected abstract peekCallNumber(threadId: ThreadId): number;
   /** Reads a stored call output's value. */
   protected abstract readOutput(threadId: ThreadId, callId: string): JsonValue | undefined;
   /** Reads a tombstone. */
@@ -111,18 +127,29 @@ export abstract class CachedStore implements StateStore {
     if (this.closed) throw new ObeliskError("STORE_CLOSED", `the ${this.backend} store is closed`);
   }
 
-  /** The cached model of a thread, loading or creating it. */
-  protected model(threadId: ThreadId): ThreadModel {
+  /** The cached model of a thread the store holds, loading it; undefined (nothing created) for another. */
+  protected storedModel(threadId: ThreadId): ThreadModel | undefined {
     this.assertOpen();
     let model = this.models.get(threadId);
     if (model === undefined) {
       model = this.loadModel(threadId);
-      if (model === undefined) {
-        model = createThreadModel({ threadId, createdAt: new Date(this.now()).toISOString() }, undefined);
-        this.saveThread(model);
-      }
-      this.models.set(threadId, model);
+      if (model !== undefined) this.models.set(threadId, model);
     }
+    return model;
+  }
+
+  /** A model for a thread the store does not hold: neither saved nor cached (a commit creates it). */
+  private newModel(threadId: ThreadId): ThreadModel {
+    return createThreadModel({ threadId, createdAt: new Date(this.now()).toISOString() }, undefined);
+  }
+
+  /** The cached model of a thread, loading or creating it. */
+  protected model(threadId: ThreadId): ThreadModel {
+    const stored = this.storedModel(threadId);
+    if (stored !== undefined) return stored;
+    const model = this.newModel(threadId);
+    this.saveThread(model);
+    this.models.set(threadId, model);
     return model;
   }
 
@@ -151,16 +178,20 @@ export abstract class CachedStore implements StateStore {
       }
       this.invalidate(threadId);
     }
-    throw new ObeliskError("STORE_ERROR", `thread "${threadId}" keeps changing under this store; try again`);
+    throw keepsChanging(threadId);
   }
 
   async openThread(
     threadId: ThreadId,
     options: { readonly stateSchema?: JsonObject } = {},
   ): Promise<ThreadInfo> {
+    this.assertOpen();
+    // compiled first: a schema refused (USAGE) creates no thread
+    const validator =
+      options.stateSchema === undefined ? undefined : createStateValidator(options.stateSchema);
     const model = this.model(threadId);
     if (options.stateSchema !== undefined) {
-      model.validator = createStateValidator(options.stateSchema);
+      model.validator = validator;
       model.info = { ...model.info, stateSchema: options.stateSchema };
       this.saveThread(model);
     }
@@ -178,8 +209,8 @@ export abstract class CachedStore implements StateStore {
    * them: snapshots never change. O(1) when nothing was written since the last read.
    */
   readState(threadId: ThreadId): JsonObject {
-    const model = this.model(threadId);
-    return frozenState(model);
+    const model = this.storedModel(threadId);
+    return model === undefined ? NO_STATE : frozenState(model);
   }
 
   /**
@@ -188,30 +219,100 @@ export abstract class CachedStore implements StateStore {
    */
   commitCall(commit: CallCommit): CommitResult {
     const threadId = commit.record.threadId;
-    const journal = this.journal;
     for (let attempt = 0; attempt < MAX_STALE_RETRIES; attempt++) {
-      const model = this.model(threadId);
-      const nowMs = this.now();
-      if (nowMs !== this.commitMs) {
-        this.commitDate = new Date(nowMs).toISOString();
-        this.commitMs = nowMs;
-      }
-      const planned = planCommit(model, commit, nowMs, this.commitDate, journal, this.tombstonesBelow);
-      if (isCommitFailure(planned)) return planned;
-      let persisted = false;
-      try {
-        persisted = this.persist(model, planned);
-      } finally {
-        if (persisted) journal.clear();
-        else journal.rollback();
-      }
-      if (persisted) {
-        applyChangeToModel(model, planned);
-        return COMMITTED;
-      }
+      // a thread the store does not hold is created by the accepted commit only
+      const stored = this.storedModel(threadId);
+      const outcome =
+        stored === undefined
+          ? this.planAndPersist(this.newModel(threadId), commit, CREATES)
+          : this.planAndPersist(stored, commit, NO_EXTRAS);
+      if (outcome !== STALE) return outcome;
       this.invalidate(threadId);
     }
-    throw new ObeliskError("STORE_ERROR", `thread "${threadId}" keeps changing under this store; try again`);
+    throw keepsChanging(threadId);
+  }
+
+  /**
+   * {@link StateStore.commitNumbered}: the number, the thread's creation and its new schema are persisted
+   * with the accepted commit only. The schema is given to the model while the commit is planned (its
+   * writes are checked against it) and taken back when the commit is not persisted.
+   */
+  commitNumbered(
+    threadId: ThreadId,
+    build: (callNumber: number) => CallCommit,
+    options: NumberedCommitOptions = {},
+  ): NumberedCommitResult {
+    this.assertOpen();
+    this.assertNumberable(threadId);
+    const schema = options.stateSchema;
+    const schemaText = schema === undefined ? undefined : JSON.stringify(schema);
+    let validator: StateValidator | undefined;
+    for (let attempt = 0; attempt < MAX_STALE_RETRIES; attempt++) {
+      const stored = this.storedModel(threadId);
+      const model = stored ?? this.newModel(threadId);
+      const givesSchema = schemaText !== undefined && schemaText !== JSON.stringify(model.info.stateSchema);
+      if (givesSchema) validator ??= createStateValidator(schema as JsonObject);
+      const callNumber = this.peekCallNumber(threadId);
+      const commit = build(callNumber);
+      if (commit.record.threadId !== threadId)
+        throw new ObeliskError("USAGE", `a commit of thread "${threadId}" must record that thread`);
+      const { info, validator: held } = model;
+      if (givesSchema) {
+        model.info = { ...info, stateSchema: schema as JsonObject };
+        model.validator = validator;
+      }
+      let outcome: CommitResult | typeof STALE = STALE;
+      try {
+        outcome = this.planAndPersist(model, commit, {
+          create: stored === undefined,
+          schema: givesSchema,
+          callNumber,
+        });
+      } finally {
+        if (outcome !== COMMITTED) {
+          model.info = info;
+          model.validator = held;
+        }
+      }
+      if (outcome === COMMITTED) return { ok: true, callNumber };
+      if (outcome !== STALE) return outcome as NumberedCommitResult;
+      this.invalidate(threadId);
+    }
+    throw keepsChanging(threadId);
+  }
+
+  /** Throws when this store cannot take call numbers of the thread (a read-only SQLite store). */
+  protected assertNumberable(_threadId: ThreadId): void {}
+
+  /**
+   * Plans a commit against `model` and persists it with `extras` (the hot path: no closure, no wrapper
+   * objects per commit). The plan changes the working tree in place, journaled in the store's one reusable
+   * journal (commits are synchronous). A model that `extras` creates is cached once persisted.
+   */
+  private planAndPersist(
+    model: ThreadModel,
+    commit: CallCommit,
+    extras: CommitExtras,
+  ): CommitResult | typeof STALE {
+    const journal = this.journal;
+    const nowMs = this.now();
+    if (nowMs !== this.commitMs) {
+      this.commitDate = new Date(nowMs).toISOString();
+      this.commitMs = nowMs;
+    }
+    const planned = planCommit(model, commit, nowMs, this.commitDate, journal, this.tombstonesBelow);
+    if (isCommitFailure(planned)) return planned;
+    let persisted = false;
+    try {
+      persisted = this.persist(model, planned, extras);
+    } finally {
+      if (persisted) journal.clear();
+      else journal.rollback();
+    }
+    if (!persisted) return STALE;
+    applyChangeToModel(model, planned);
+    if (extras.create === true) this.models.set(model.threadId, model);
+    return COMMITTED;
   }
 
   async lockThread(
@@ -263,7 +364,7 @@ export abstract class CachedStore implements StateStore {
 
   getCallOutput(threadId: ThreadId, callId: string): { readonly value: JsonValue } | Tombstone | undefined {
     const reference = formatReference("calls", [callId]);
-    const entry = this.model(threadId).variables.get(reference);
+    const entry = this.storedModel(threadId)?.variables.get(reference);
     const maxAge = this.retention.maxCallOutputAgeMs;
     if (entry !== undefined) {
       const expired = maxAge !== undefined && this.now() - entry.updatedMs > maxAge;
@@ -279,12 +380,14 @@ export abstract class CachedStore implements StateStore {
 
   listCallOutputIds(threadId: ThreadId): readonly string[] {
     const ids: string[] = [];
-    for (const entry of this.model(threadId).callOutputs.values()) ids.push(String(entry.path[0]));
+    const outputs = this.storedModel(threadId)?.callOutputs.values() ?? [];
+    for (const entry of outputs) ids.push(String(entry.path[0]));
     return ids;
   }
 
   listVariables(threadId: ThreadId): readonly VariableMeta[] {
-    return [...this.model(threadId).variables.values()].reverse().map((entry) => entry.meta);
+    const variables = this.storedModel(threadId)?.variables.values() ?? [];
+    return [...variables].reverse().map((entry) => entry.meta);
   }
 
   getTombstone(threadId: ThreadId, reference: string): Tombstone | undefined {
@@ -300,17 +403,23 @@ export abstract class CachedStore implements StateStore {
     });
   }
 
+  /** A thread the store does not hold has nothing to clear: it is not created. */
   async reset(threadId: ThreadId): Promise<void> {
+    if (this.storedModel(threadId) === undefined) return;
     this.mutate(threadId, (model) => ({ change: planReset(model, this.now()), result: undefined }));
   }
 
+  /** `n` is checked first (USAGE); a thread the store does not hold has nothing to evict: it is not created. */
   async keepLastN(threadId: ThreadId, n: number): Promise<void> {
-    this.evict(threadId, selectForKeepLastN(this.model(threadId), n));
+    checkKeepCount(n);
+    const model = this.storedModel(threadId);
+    if (model !== undefined) this.evict(threadId, selectForKeepLastN(model, n));
   }
 
   async applyRetention(threadId: ThreadId, policy: RetentionPolicy, now: Date): Promise<void> {
     const effective = { ...this.retention, ...policy };
-    this.evict(threadId, selectForRetention(this.model(threadId), effective, now.getTime()));
+    const model = this.storedModel(threadId);
+    if (model !== undefined) this.evict(threadId, selectForRetention(model, effective, now.getTime()));
   }
 
   async expireStale(threadId: ThreadId): Promise<number> {
@@ -322,7 +431,8 @@ export abstract class CachedStore implements StateStore {
         ? {}
         : { maxCallOutputAgeMs: this.retention.maxCallOutputAgeMs }),
     };
-    const model = this.model(threadId);
+    const model = this.storedModel(threadId);
+    if (model === undefined) return 0;
     return this.evict(threadId, protectNested(model, selectForRetention(model, ages, this.now())));
   }
 
@@ -330,4 +440,9 @@ export abstract class CachedStore implements StateStore {
     this.closed = true;
     this.models.clear();
   }
+}
+
+/** The error of a commit that found its thread changed by another writer {@link MAX_STALE_RETRIES} times. */
+function keepsChanging(threadId: ThreadId): ObeliskError {
+  return new ObeliskError("STORE_ERROR", `thread "${threadId}" keeps changing under this store; try again`);
 }

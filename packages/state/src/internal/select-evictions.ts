@@ -103,16 +103,22 @@ export function selectForRetention(
   ]);
 }
 
+/** Throws USAGE unless `n` is a whole number >= 0 or `Infinity` (what `keepLastN` takes). */
+export function checkKeepCount(n: number): void {
+  if (n === Number.POSITIVE_INFINITY) return;
+  if (!Number.isInteger(n) || n < 0)
+    throw new ObeliskError("USAGE", `keepLastN needs a non-negative integer or Infinity, got ${n}`, {
+      hint: "keepLastN(0) evicts every variable; keepLastN(Infinity) keeps them all",
+    });
+}
+
 /**
  * The variables `keepLastN(n)` evicts: all but the n most recently updated (state and call outputs
  * together). `Infinity` keeps every one, as it switches a retention limit off.
  */
 export function selectForKeepLastN(model: ThreadModel, n: number): EvictionRequest[] {
+  checkKeepCount(n);
   if (n === Number.POSITIVE_INFINITY) return [];
-  if (!Number.isInteger(n) || n < 0)
-    throw new ObeliskError("USAGE", `keepLastN needs a non-negative integer or Infinity, got ${n}`, {
-      hint: "keepLastN(0) evicts every variable; keepLastN(Infinity) keeps them all",
-    });
   const all = [...model.variables.values()];
   const requests = all.slice(0, Math.max(0, all.length - n));
   return protectNested(

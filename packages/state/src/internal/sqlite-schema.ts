@@ -30,6 +30,10 @@ const STATEMENTS = {
   threadCounter:
     "UPDATE threads SET call_counter = call_counter + ? WHERE thread_id = ? RETURNING call_counter",
   threadCounterRead: "SELECT call_counter FROM threads WHERE thread_id = ?",
+  /** A call number taken by a commit (checked against the counter in the commit's transaction). */
+  threadCounterSet: "UPDATE threads SET call_counter = ? WHERE thread_id = ?",
+  /** A schema given by a commit, whose own version step covers it. */
+  threadSchemaSet: "UPDATE threads SET state_schema = ? WHERE thread_id = ?",
   logInsert: "INSERT INTO write_log (thread_id, seq, op, entry) VALUES (?, ?, ?, ?)",
   logSince: "SELECT entry FROM write_log WHERE thread_id = ? AND seq >= ? ORDER BY seq",
   logAll: "SELECT entry FROM write_log WHERE thread_id = ? ORDER BY seq",

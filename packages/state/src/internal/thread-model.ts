@@ -102,6 +102,19 @@ export interface ThreadChange {
   readonly nextSeq: number;
 }
 
+/**
+ * What a commit changes besides its {@link ThreadChange}, persisted in the same transaction: only a commit
+ * that is accepted creates its thread, gives it a schema or takes a call number.
+ */
+export interface CommitExtras {
+  /** The store does not hold the thread yet: the commit creates it (with the model's info). */
+  readonly create?: boolean;
+  /** The model's info holds a state schema the stored thread lacks: the commit stores it. */
+  readonly schema?: boolean;
+  /** The automatic call number the commit takes: the thread's counter must still be one below it. */
+  readonly callNumber?: number;
+}
+
 /** The write-log entry of a commit's write. */
 export function commitLogEntry(
   seq: number,

@@ -1,6 +1,7 @@
-import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
+import type { JsonObject, JsonValue, Path, RunId, ThreadId } from "@obelisk/core";
 import { asCallId, ObeliskError } from "@obelisk/core";
-import type { CallRecord, StateStore } from "../store-types.js";
+import type { CallCommit, NumberedCommitOptions, StateStore } from "../store-types.js";
+import { type CommitFailure, checkOnScratch } from "./check-on-scratch.js";
 import { parseStoredReference } from "./parse-stored-reference.js";
 
 /** The tool name recorded for values written by {@link setValue}. */
@@ -16,6 +17,12 @@ export interface SetValueOptions {
   readonly now?: () => number;
   /** Largest value that may be written, in bytes of JSON (the engine's `maxValueBytes`; default 64 MiB). */
   readonly maxValueBytes?: number;
+  /**
+   * The state schema the thread holds once the write is accepted, as `openThread(threadId, { stateSchema })`
+   * gives it (the engine's `stateSchema`): the write is checked against it, and a refused write leaves the
+   * thread's schema as it was. Default: the thread's own.
+   */
+  readonly stateSchema?: JsonObject;
 }
 
 /**
@@ -23,6 +30,12 @@ export interface SetValueOptions {
  * path, JSON value, no forbidden segment, the thread's state schema. Committed like a call
  * (tool `obelisk.set`, call id `obelisk-set$<n>` from the thread counter). Throws ObeliskError
  * (REF_*, OUTPUT_PATH_READONLY, OUTPUT_SCHEMA_VIOLATION, OUTPUT_WRITE_FAILED).
+ *
+ * A refused write changes nothing (SPEC §11): every check comes first, and the call number, the thread
+ * (when the store does not hold it) and `options.stateSchema` are taken with the accepted commit only
+ * (`commitNumbered`, one transaction in SQLite). A store without `commitNumbered` has the write checked on
+ * a scratch memory copy of the thread first, then reserves the number and commits: a refusal only that
+ * store makes (its own limits) still takes a number — never one another call gets.
  */
 export async function setValue(
   store: StateStore,
@@ -37,30 +50,65 @@ export async function setValue(
   if (target.path.some((segment) => typeof segment === "number" && segment < 0)) {
     throw new ObeliskError("USAGE", `${target.text}: negative indices cannot be written`);
   }
+  const build = commitBuilder(threadId, target.text, target.path, value, options);
+  const numbering: NumberedCommitOptions =
+    options.stateSchema === undefined ? {} : { stateSchema: options.stateSchema };
+  if (store.commitNumbered !== undefined) {
+    const result = await store.commitNumbered(threadId, build, numbering);
+    if (!result.ok) throw refusal(result, target.text);
+    return { callId: callIdOf(result.callNumber), reference: target.text };
+  }
+  const thread = await store.getThread(threadId);
+  const refused = await checkOnScratch(store, thread, threadId, build, numbering);
+  if (refused !== undefined) throw refusal(refused, target.text);
+  if (options.stateSchema !== undefined && givesSchema(thread?.stateSchema, options.stateSchema))
+    await store.openThread(threadId, { stateSchema: options.stateSchema });
   const number = await store.reserveCallNumbers(threadId, 1);
-  const callId = asCallId(`obelisk-set$${number}`);
+  const result = await store.commitCall(build(number));
+  if (!result.ok) throw refusal(result, target.text);
+  return { callId: callIdOf(number), reference: target.text };
+}
+
+/** The call id of the `n`th automatic call of a thread written by {@link setValue}. */
+const callIdOf = (callNumber: number): string => `obelisk-set$${callNumber}`;
+
+/** The commit of the write, as the call numbered `callNumber`. */
+function commitBuilder(
+  threadId: ThreadId,
+  reference: string,
+  path: Path,
+  value: JsonValue,
+  options: SetValueOptions,
+): (callNumber: number) => CallCommit {
   const date = new Date((options.now ?? Date.now)()).toISOString();
-  const record: CallRecord = {
-    threadId,
-    runId: options.runId ?? ("obelisk.set" as RunId),
-    callId,
-    tool: SET_VALUE_TOOL,
-    status: "succeeded",
-    attempts: 1,
-    startedAt: date,
-    endedAt: date,
-    outputPath: target.text,
-    outputMethod: "set",
-    result: value,
-    wrote: [target.text],
-    ...(options.description === undefined ? {} : { description: options.description }),
-  };
-  const result = await store.commitCall({
-    record,
-    writes: [{ path: target.path, method: "set", value, reference: target.text }],
+  const writes = [{ path, method: "set" as const, value, reference }];
+  return (callNumber) => ({
+    record: {
+      threadId,
+      runId: options.runId ?? ("obelisk.set" as RunId),
+      callId: asCallId(callIdOf(callNumber)),
+      tool: SET_VALUE_TOOL,
+      status: "succeeded",
+      attempts: 1,
+      startedAt: date,
+      endedAt: date,
+      outputPath: reference,
+      outputMethod: "set",
+      result: value,
+      wrote: [reference],
+      ...(options.description === undefined ? {} : { description: options.description }),
+    },
+    writes,
     ...(options.maxValueBytes === undefined ? {} : { maxValueBytes: options.maxValueBytes }),
   });
-  if (!result.ok)
-    throw new ObeliskError(result.error.code, result.error.message, { data: { reference: target.text } });
-  return { callId, reference: target.text };
+}
+
+/** True when giving a thread `wanted` changes the schema it holds (compared as JSON text, as SQLite stores it). */
+function givesSchema(held: JsonObject | undefined, wanted: JsonObject): boolean {
+  return JSON.stringify(wanted) !== JSON.stringify(held);
+}
+
+/** The error of a refused commit. */
+function refusal(result: CommitFailure, reference: string): ObeliskError {
+  return new ObeliskError(result.error.code, result.error.message, { data: { reference } });
 }
