@@ -21,7 +21,8 @@ export function parseStoredReference(text: string, forWrite = false): Reference 
   const parsed = parseReference(text);
   if (!parsed.ok) {
     const { issue } = parsed;
-    const hint = issue.hint ?? missingDaggerHint(text);
+    // without its dagger, only a stored kind is hinted at (core's hint would offer †input.x, not stored)
+    const hint = text.startsWith("†") ? issue.hint : missingDaggerHint(text);
     throw new ObeliskError(issue.code, `${text}: ${issue.message}`, hint === undefined ? {} : { hint });
   }
   const { kind, path } = parsed.value;
