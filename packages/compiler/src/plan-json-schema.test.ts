@@ -369,3 +369,54 @@ describe("plan JSON schema: the valid generated plans still validate", () => {
       expect(validate(document)).toBe(true);
     });
 });
+
+describe("what the plan schema tells an LLM", () => {
+  const registry = createToolRegistry(exampleTools);
+  const callSchemas = () => {
+    const items = (
+      planJsonSchema(registry).properties as { plan: { items: { anyOf: Record<string, unknown>[] } } }
+    ).plan.items.anyOf;
+    return new Map(
+      items.map((item) => [(item.properties as { _tool: { const: string } })._tool.const, item]),
+    );
+  };
+
+  it("a tool's description gives its output's shape and its outcomes", () => {
+    const calls = callSchemas();
+    expect(calls.get("fetchUser")?.description).toBe(
+      "Loads a user. Output: {name: string, age: number, address: {city: string}}.",
+    );
+    expect(calls.get("verifyUser")?.description).toBe(
+      "Output: {ok: boolean}. Outcomes, one per _outputPath alternative in order (†a || †b): verified, failed; a thrown error is written to the last alternative.",
+    );
+  });
+
+  it("every meta-property says what it does", () => {
+    const properties = callSchemas().get("fetchUser")?.properties as Record<string, { description?: string }>;
+    for (const key of [
+      "_id",
+      "_outputPath",
+      "_outputMethod",
+      "_description",
+      "_rerun",
+      "_timeoutMs",
+      "_retry",
+    ])
+      expect(properties[key]?.description, key).toMatch(/\w/);
+    expect(properties._outputPath?.description).toContain("a thrown error goes to the last");
+  });
+
+  it("a stripping zod object takes no undeclared key (the compiler refuses it), an open JSON Schema does", () => {
+    const tools = createToolRegistry([
+      defineTool({ name: "strip", input: z.object({ limit: z.number() }), run: () => 1 }),
+      { name: "open", input: { type: "object", properties: { limit: { type: "number" } } }, run: () => 1 },
+    ]);
+    const validate = schemaValidator(tools);
+    const extra = plan({ _tool: "strip", limit: 1, limt: 2 });
+    expect(validate(extra)).toBe(false);
+    expect(compilerAccepts(extra, tools)).toBe(false);
+    const open = plan({ _tool: "open", limit: 1, other: 2 });
+    expect(validate(open)).toBe(true);
+    expect(compilerAccepts(open, tools)).toBe(true);
+  });
+});

@@ -4,6 +4,7 @@ import { RETRY_FIELDS, type RetryLimits } from "./call-meta.js";
 import { moveToolSchema } from "./move-tool-schema.js";
 import { outputPathSchema } from "./output-path-schema.js";
 import type { RegisteredTool } from "./registered-tool.js";
+import { schemaSummary } from "./schema-summary.js";
 import { isPlainObject } from "./to-json-schema.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -16,15 +17,16 @@ function parameterPattern(pattern: string): string {
 
 /**
  * Which keys besides the named ones a call takes: the root's pattern properties (each its schema or a
- * reference), and any other key not starting with `_` unless the root is closed. With both pattern and
+ * reference), and any other key not starting with `_` unless the tool is closed (`closedInput`). With both pattern and
  * additional properties, other keys take anything (the schema cannot say "none of the patterns" simply).
  */
-function extraParameters(root: Mutable): Mutable | undefined {
+function extraParameters(root: Mutable, closed: boolean): Mutable | undefined {
   const patterns = isPlainObject(root.patternProperties) ? (root.patternProperties as JsonObject) : {};
   const extra: Mutable = {};
   for (const [pattern, schema] of Object.entries(patterns)) extra[parameterPattern(pattern)] = schema;
   const additional = root.additionalProperties;
-  if (additional !== false) {
+  // A stripping zod object's JSON Schema is open, but the compiler refuses the keys it would drop.
+  if (additional !== false && !closed) {
     const hasPatterns = Object.keys(extra).length > 0;
     extra["^[^_]"] = isPlainObject(additional) && !hasPatterns ? additional : {};
   }
@@ -58,16 +60,39 @@ function retrySchema(limits: RetryLimits): JsonObject {
   };
 }
 
+/** What each meta-property means, in the words an LLM needs to use it (SPEC §3–4). */
+const META_DESCRIPTIONS = {
+  _id: "Names the call, so that another call can read its output as †calls.<id> (without it the engine numbers the call anew on every run).",
+  _outputPath:
+    "Where the result is written, e.g. †state.user. †a || †b: alternative outcomes (the tool picks one, the first by default; a thrown error goes to the last). †a && †b: the same value to both. Without it the result is †calls.<id>.",
+  _outputMethod:
+    "How the value is written at _outputPath: set (default) replaces; merge deep-merges objects; assign merges the top level; push appends one item to a list; concat appends a list's items.",
+  _description: "A short note on what the call is for (shown in summaries).",
+  _rerun: "Run the call again even if the same call with the same inputs already ran on this thread.",
+  _timeoutMs: "Per-attempt timeout in milliseconds.",
+  _retry: "Retries when the tool throws: attempts, backoffMs, factor, maxDelayMs, jitter.",
+} as const;
+
 function metaProperties(tool: RegisteredTool, defs: Mutable, retry: JsonObject): Mutable {
   const meta: Mutable = {
     _tool: { const: tool.name },
-    _id: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_-]*$", not: { enum: [...FORBIDDEN_SEGMENTS] } },
-    _outputPath: outputPathSchema(tool),
-    _outputMethod: { enum: Object.keys(OUTPUT_METHODS) },
-    _description: { type: "string" },
-    _rerun: { type: "boolean" },
-    _timeoutMs: { type: "number", exclusiveMinimum: 0, maximum: MAX_TIMER_MS },
-    _retry: retry,
+    _id: {
+      type: "string",
+      pattern: "^[A-Za-z_][A-Za-z0-9_-]*$",
+      not: { enum: [...FORBIDDEN_SEGMENTS] },
+      description: META_DESCRIPTIONS._id,
+    },
+    _outputPath: { ...outputPathSchema(tool), description: META_DESCRIPTIONS._outputPath },
+    _outputMethod: { enum: Object.keys(OUTPUT_METHODS), description: META_DESCRIPTIONS._outputMethod },
+    _description: { type: "string", description: META_DESCRIPTIONS._description },
+    _rerun: { type: "boolean", description: META_DESCRIPTIONS._rerun },
+    _timeoutMs: {
+      type: "number",
+      exclusiveMinimum: 0,
+      maximum: MAX_TIMER_MS,
+      description: META_DESCRIPTIONS._timeoutMs,
+    },
+    _retry: { ...retry, description: META_DESCRIPTIONS._retry },
   };
   if (tool.latent)
     meta._output =
@@ -93,10 +118,26 @@ function callSchema(tool: RegisteredTool, defs: Mutable, retry: JsonObject): Jso
   const ruled = tool.outputPathSchema === undefined ? [] : ["_outputPath"];
   const required = ["_tool", ...ruled, ...(Array.isArray(input.required) ? input.required : [])];
   const schema: Mutable = { type: "object", properties, required, additionalProperties: false };
-  const extra = extraParameters(input);
+  const extra = extraParameters(input, tool.closedInput);
   if (extra !== undefined) schema.patternProperties = extra;
-  if (tool.description !== undefined) schema.description = tool.description;
+  schema.description = toolDescription(tool);
   return schema;
+}
+
+/**
+ * A call's description as the LLM reads it: the tool's own, what its output looks like (so that it can
+ * read sub-paths of it), and its outcomes (the `||` alternatives of `_outputPath`, in order).
+ */
+function toolDescription(tool: RegisteredTool): string {
+  const own = tool.description?.trim();
+  const parts = own === undefined || own === "" ? [] : [/[.!?]$/.test(own) ? own : `${own}.`];
+  if (tool.outputSchema !== undefined) parts.push(`Output: ${schemaSummary(tool.outputSchema)}.`);
+  const outcomes = tool.outcomes;
+  if (outcomes !== undefined && outcomes.length > 0)
+    parts.push(
+      `Outcomes, one per _outputPath alternative in order (†a || †b): ${outcomes.join(", ")}; a thrown error is written to the last alternative.`,
+    );
+  return parts.join(" ");
 }
 
 /** Options of `planJsonSchema`. */
