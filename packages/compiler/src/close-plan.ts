@@ -58,7 +58,9 @@ export function closePlan(
     // Most calls have a writer for every operand and no conditional one: their references are not walked
     // for REF_UNRESOLVED and UNREACHABLE (see `linksSummary`).
     const summary = linksSummary(entry.writers);
-    if ((summary & UNLINKED_OPERAND) !== 0) all.push(...unresolvedReferences(builder, entry));
+    // With typed writers, a linked operand may still be unresolved: its writers' outputs cannot hold it.
+    if ((summary & UNLINKED_OPERAND) !== 0 || builder.typedWriters)
+      all.push(...unresolvedReferences(builder, entry));
     all.push(...referenceTypeMismatches(builder, entry, written));
     const unreachable = (summary & CONDITIONAL_OPERAND) === 0 ? undefined : unreachableCall(entry);
     if (unreachable !== undefined) all.push(unreachable);

@@ -1,10 +1,12 @@
-import type { Diagnostic, InputExpression, JsonValue, Reference } from "@obelisk/core";
-import { formatReference, getAtPath, valueAtPath } from "@obelisk/core";
+import type { Diagnostic, InputExpression, JsonObject, JsonValue, Path, Reference } from "@obelisk/core";
+import { formatPath, formatReference, getAtPath, pathsOverlap, valueAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
+import type { WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { nearReferenceHint } from "./near-reference-hint.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { schemaExcludesPath } from "./schema-excludes-path.js";
+import { schemaSummary } from "./schema-summary.js";
 import { storedCallOutput } from "./stored-call-output.js";
 
 /**
@@ -114,11 +116,69 @@ export function judgeOperand(
   reference: Reference,
   atAdd = false,
 ): Verdict {
-  if ((entry.writers.get(reference.text)?.length ?? 0) > 0) return undefined;
+  const links = entry.writers.get(reference.text);
+  if (links !== undefined && links.length > 0)
+    return atAdd || !builder.typedWriters ? undefined : excludedByWriters(builder, links, reference);
   if (atAdd && writableLater(builder, reference.kind)) return undefined;
   if (builder.phantomTargets.hasOverlap(reference.kind, reference.path)) return undefined;
   if (reference.kind === "calls") return judgeCalls(builder, entry.call.id, reference);
   return judgeContext(builder, reference);
+}
+
+/** Verdicts of `excludedByWriters`, by writer list and reference text (a list serves every reader of a text). */
+const excludedCache = new WeakMap<readonly WriterLink[], Map<string, Verdict | null>>();
+
+/**
+ * The verdict on an operand every in-plan writer of which certainly cannot hold its path: each writes a
+ * path above it with `set`, by its first alternative (the one checked against the tool's output schema at
+ * run time; a later one may hold any JSON or the error), and its output schema excludes the rest of the
+ * path (or its latent `_output` lacks it). `†state.user.fullName` beside a writer of `†state.user` whose
+ * output is `{name, age}` then ends `blocked` at run time: said at validation instead.
+ */
+function excludedByWriters(
+  builder: PlanBuilder,
+  links: readonly WriterLink[],
+  reference: Reference,
+): Verdict {
+  let byText = excludedCache.get(links);
+  const known = byText?.get(reference.text);
+  if (known !== undefined) return known ?? undefined;
+  const verdict = judgeWriters(builder, links, reference);
+  if (byText === undefined) {
+    byText = new Map();
+    excludedCache.set(links, byText);
+  }
+  byText.set(reference.text, verdict ?? null);
+  return verdict;
+}
+
+function judgeWriters(builder: PlanBuilder, links: readonly WriterLink[], reference: Reference): Verdict {
+  let shown:
+    | { readonly id: string; readonly output: JsonObject | undefined; readonly rest: Path }
+    | undefined;
+  for (const link of links) {
+    const writer = builder.entries.get(link.callId);
+    if (writer === undefined || writer.call.outputMethod !== "set") return undefined;
+    for (const alternative of link.alternatives) {
+      if (alternative !== 0) return undefined;
+      for (const target of writer.alternatives[0] ?? []) {
+        if (target.kind !== reference.kind || !pathsOverlap(target.path, reference.path)) continue;
+        if (target.path.length >= reference.path.length) return undefined;
+        const rest = reference.path.slice(target.path.length);
+        const output = writer.call.hasOutput ? undefined : writer.tool.outputSchema;
+        if (writer.call.hasOutput) {
+          if (getAtPath(writer.call.output, rest).found) return undefined;
+        } else if (output === undefined || !schemaExcludesPath(output, rest)) return undefined;
+        shown ??= { id: writer.id, output, rest };
+      }
+    }
+  }
+  if (shown === undefined) return undefined;
+  const what = shown.output === undefined ? "its _output" : `its output (${schemaSummary(shown.output)})`;
+  return {
+    hint: `call "${shown.id}" writes the path above it, and ${what} has nothing at ${formatPath(shown.rest)}`,
+    near: false,
+  };
 }
 
 /**
