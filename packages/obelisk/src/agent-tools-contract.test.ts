@@ -2,7 +2,14 @@ import { createToolRegistry } from "@obelisk/compiler";
 import { describe, expect, it } from "vitest";
 import { Controller } from "./__fixtures__/controlled-tools.js";
 import { until } from "./__fixtures__/deferred.js";
-import { type AgentTool, agentTools, createEngine, defineTool } from "./index.js";
+import {
+  type AgentTool,
+  agentTools,
+  createEngine,
+  defineTool,
+  type PlanJsonSchemaOptions,
+  planJsonSchema,
+} from "./index.js";
 
 const give = defineTool({
   name: "give",
@@ -47,6 +54,22 @@ describe("agentTools: the framework-neutral contract", () => {
     expect(check(good)).toBe(true);
     expect(check({ plan: { type: "plan", plan: [{ _tool: "unknownTool" }] } })).toBe(false);
     expect(check({})).toBe(false);
+  });
+
+  it("planJsonSchema is exported by obelisk: the strict plan parameter, without its description", () => {
+    const engine = createEngine({ tools: [give], limits: { maxRetryAttempts: 20 } });
+    const validatePlan = agentTools(engine, "t").find((tool) => tool.name === "validate_plan");
+    if (validatePlan === undefined) throw new Error("no validate_plan");
+    const { description, ...plan } = (validatePlan.parameters.properties as Record<string, object>)
+      .plan as Record<string, unknown>;
+    const options: PlanJsonSchemaOptions = { limits: engine.limits };
+    expect(planJsonSchema(engine.registry, options)).toEqual(plan);
+    expect(description).toBe("The plan: { type: 'plan', plan: [calls] }");
+    // without the engine's limits, the defaults': a stricter _retry than this engine allows
+    expect(planJsonSchema(engine.registry)).not.toEqual(plan);
+    const check = validator(planJsonSchema(engine.registry, options));
+    expect(check({ type: "plan", plan: [{ _tool: "give", value: 1, _retry: { attempts: 20 } }] })).toBe(true);
+    expect(check({ type: "plan", plan: [{ _tool: "gift", value: 1 }] })).toBe(false);
   });
 
   it("the plan schema holds _retry to the engine's limits, as the engine's validate does", async () => {

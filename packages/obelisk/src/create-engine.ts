@@ -1,12 +1,25 @@
 import { createToolRegistry } from "@obelisk/compiler";
 import { asRunId, asThreadId, ObeliskError, resolveLimits, type ThreadId } from "@obelisk/core";
 import { EventChannel } from "@obelisk/scheduler";
-import { createMemoryStore, getValue, type StateStore, summarize } from "@obelisk/state";
+import {
+  createMemoryStore,
+  type GetValueOptions,
+  getValue,
+  type StateStore,
+  summarize,
+} from "@obelisk/state";
 import { checkEngineOptions } from "./check-engine-options.js";
 import { withCheckedHooks } from "./checked-hooks.js";
 import { editThread } from "./edit-thread.js";
 import { EngineRuntime } from "./engine-runtime.js";
-import type { Engine, EngineOptions, RunHandle, RunOptions, RunResult } from "./engine-types.js";
+import type {
+  Engine,
+  EngineOptions,
+  GetValueResult,
+  RunHandle,
+  RunOptions,
+  RunResult,
+} from "./engine-types.js";
 import {
   checkOptionsObject,
   checkRunOptions,
@@ -95,13 +108,20 @@ export function createEngine(given: EngineOptions): Engine {
       const options = checkSummarizeOptions(summarizeOptions);
       return summarize(await readableStore(store, thread), thread, options);
     },
-    get: async (threadId, reference, getOptions) => {
+    // without offset and limit the answer is never a page: the overload without options says so
+    get: (async (threadId: string, reference: string, getOptions?: GetValueOptions) => {
       const thread = requireThreadId(threadId);
       const text = requireString(reference, "the reference");
       const options = checkOptionsObject(getOptions, "get");
       if (options !== undefined) refuseUnknownKeys(options, GET_OPTIONS, "get");
-      return getValue(await readableStore(store, thread), thread, text, options);
-    },
+      const result: GetValueResult = await getValue(
+        await readableStore(store, thread),
+        thread,
+        text,
+        options,
+      );
+      return result;
+    }) as Engine["get"],
     set: async (threadId, reference, value, setOptions = {}) => {
       const thread = requireThreadId(threadId);
       requireString(reference, "the reference");

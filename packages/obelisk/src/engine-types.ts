@@ -1,5 +1,14 @@
 import type { CompiledPlan, ToolDefinition, ToolRegistry } from "@obelisk/compiler";
-import type { Diagnostic, JsonObject, KindInfo, Limits, ObeliskCode, PlanHash } from "@obelisk/core";
+import type {
+  Diagnostic,
+  JsonArray,
+  JsonObject,
+  JsonValue,
+  KindInfo,
+  Limits,
+  ObeliskCode,
+  PlanHash,
+} from "@obelisk/core";
 import type {
   CallStatusFacts,
   ConfirmDecision,
@@ -11,7 +20,6 @@ import type {
 import type {
   CallRecord,
   GetValueOptions,
-  GetValueResult,
   RetentionPolicy,
   RunRecord,
   RunStatus,
@@ -215,6 +223,41 @@ export interface StreamingRun {
   readonly events: AsyncIterable<RunEvent>;
 }
 
+/**
+ * What `get` found (SPEC §8): nothing, the whole value, or one page of an array (`items`) or a string
+ * (`text`). A union on `found` whose members also tell each other apart by `value`, `items` and `text`
+ * (each member declares the others' as absent), so `if (got.found) got.value` compiles (`undefined` for a
+ * page) and `got.value !== undefined`, `got.items !== undefined` or `got.text !== undefined` narrows to its
+ * member. In a page, `limit` is how many items or characters it holds and `total` how many the value has.
+ */
+export type GetValueResult =
+  | { readonly found: false; readonly value?: never; readonly items?: never; readonly text?: never }
+  | { readonly found: true; readonly value: JsonValue; readonly items?: never; readonly text?: never }
+  | {
+      readonly found: true;
+      readonly items: JsonArray;
+      readonly offset: number;
+      readonly limit: number;
+      readonly total: number;
+      readonly value?: never;
+      readonly text?: never;
+    }
+  | {
+      readonly found: true;
+      readonly text: string;
+      readonly offset: number;
+      readonly limit: number;
+      readonly total: number;
+      readonly value?: never;
+      readonly items?: never;
+    };
+
+/** What `get` without `offset`/`limit` finds: nothing, or the whole value (never a page). */
+export type GetWholeValueResult = Extract<
+  GetValueResult,
+  { readonly found: false } | { readonly value: JsonValue }
+>;
+
 /** A run and its call records, as stored. */
 export interface RunDetails {
   /** The run record. */
@@ -249,8 +292,13 @@ export interface Engine {
   ): Promise<RunResult>;
   /** Variables of a thread within a character budget (SPEC §8). */
   summarize(threadId: string, options?: SummarizeOptions): Promise<VariableSummary>;
-  /** A stored value, or one page of it. */
-  get(threadId: string, reference: string, options?: GetValueOptions): Promise<GetValueResult>;
+  /** A stored value, whole: `{ found: false }` or `{ found: true, value }`. */
+  get(threadId: string, reference: string): Promise<GetWholeValueResult>;
+  /**
+   * A stored value, or one page of an array (items) or string (characters) when `offset` or `limit` is
+   * given (on any other value: USAGE).
+   */
+  get(threadId: string, reference: string, options: GetValueOptions | undefined): Promise<GetValueResult>;
   /**
    * Writes one value by reference (how approvals are given). The value must be JSON (checked: `USAGE`
    * otherwise); typed `unknown` so that a value declared with an `interface` is accepted as it is.

@@ -5,6 +5,8 @@ import {
   createEngine,
   createMemoryStore,
   type DiagnosticCode,
+  type JsonArray,
+  type JsonValue,
   type ObeliskCode,
   ObeliskError,
 } from "./index.js";
@@ -44,6 +46,19 @@ describe("the facade refuses arguments of the wrong type with USAGE (not a TypeE
     expect(await codeOf(() => engine.summarize("t", { refs }))).toBe("USAGE");
     expect(await codeOf(() => engine.summarize("t", 5 as never))).toBe("USAGE");
     expect((await engine.summarize("t", { refs: ["†state.a"] })).entries).toHaveLength(1);
+  });
+
+  it("summarize with a format that is neither markdown nor json (it was rendered as markdown)", async () => {
+    const engine = createEngine({ tools: [] });
+    await engine.set("t", "†state.a", 1);
+    const refused = (format: unknown) =>
+      engine.summarize("t", { format: format as "json" }).catch((error: unknown) => error);
+    expect(await refused("JSON")).toMatchObject({ code: "USAGE", hint: 'did you mean "json"?' });
+    expect(await refused("markdwon")).toMatchObject({ code: "USAGE", hint: 'did you mean "markdown"?' });
+    for (const format of ["text", "", 5, null])
+      expect(await refused(format)).toMatchObject({ code: "USAGE" });
+    expect(JSON.parse((await engine.summarize("t", { format: "json" })).text)).toHaveLength(1);
+    expect((await engine.summarize("t", { format: "markdown" })).text).toContain("### †state.a");
   });
 });
 
@@ -104,6 +119,29 @@ describe("error codes and data are typed where users read them", () => {
     const code: CallErrorCode | undefined = result.calls.b?.error?.code;
     const known: ObeliskCode = "TOOL_ERROR";
     expect([code, known]).toEqual(["MY_CODE", "TOOL_ERROR"]);
+  });
+});
+
+describe("get's result is a union users narrow without casts", () => {
+  it("without offset/limit it is found with a value or not found; with them, a page or the value", async () => {
+    const engine = createEngine({ tools: [] });
+    await engine.set("t", "†state.list", [1, 2, 3]);
+    const whole = await engine.get("t", "†state.list");
+    // typed: `value` is the stored JSON, no `"value" in` needed (did not compile before)
+    const value: JsonValue = whole.found ? whole.value : null;
+    expect(value).toEqual([1, 2, 3]);
+    const page = await engine.get("t", "†state.list", { offset: 1, limit: 1 });
+    // each member declares the others' fields absent: checking one narrows to its member
+    if (page.items === undefined) throw new Error("expected a page of items");
+    const facts: [JsonArray, number, number] = [page.items, page.offset, page.total];
+    expect(facts).toEqual([[2], 1, 3]);
+    const unknown = await engine.get("t", "†state.none", {});
+    expect([unknown.found, unknown.value, unknown.items, unknown.text]).toEqual([
+      false,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { asThreadId, didYouMean, ObeliskError, type ThreadId } from "@obelisk/core";
 import type { SummarizeOptions } from "@obelisk/state";
-import { describeValue } from "./describe-value.js";
+import { describeValue, shownValue } from "./describe-value.js";
 
 /** Throws USAGE unless `value` is a string (the engine is called from untyped code and by LLM tool calls). */
 export function requireString(value: unknown, what: string): string {
@@ -34,6 +34,7 @@ export function refuseUnknownKeys(options: object, known: ReadonlySet<string>, w
 }
 
 const SUMMARIZE_OPTIONS: ReadonlySet<string> = new Set(["lastN", "refs", "budgetChars", "format"]);
+const SUMMARY_FORMATS: ReadonlySet<string> = new Set(["markdown", "json"]);
 
 /** The options `run`, `start`, `resume`, `open` and `validate` know (one set: one object may serve them all). */
 const RUN_OPTIONS: ReadonlySet<string> = new Set([
@@ -47,7 +48,10 @@ const RUN_OPTIONS: ReadonlySet<string> = new Set([
   "inputSchema",
 ]);
 
-/** Checks what `summarize` cannot: `refs`, when given, is an array of strings (a lone string is not split). */
+/**
+ * Checks what `summarize` cannot: `refs`, when given, is an array of strings (a lone string is not split),
+ * and `format` is `markdown` or `json` (USAGE with the nearest one as hint).
+ */
 export function checkSummarizeOptions(options: SummarizeOptions | undefined): SummarizeOptions | undefined {
   const checked = checkOptionsObject(options, "summarize");
   if (checked === undefined) return undefined;
@@ -55,6 +59,18 @@ export function checkSummarizeOptions(options: SummarizeOptions | undefined): Su
   const refs: unknown = checked.refs;
   if (refs !== undefined && (!Array.isArray(refs) || refs.some((ref) => typeof ref !== "string")))
     throw new ObeliskError("USAGE", 'refs must be an array of reference strings, e.g. ["†state.user"]');
+  // an unknown format was rendered as markdown without a word ("JSON" gave markdown to a JSON.parse)
+  const format: unknown = checked.format;
+  if (format !== undefined && (typeof format !== "string" || !SUMMARY_FORMATS.has(format)))
+    throw new ObeliskError(
+      "USAGE",
+      `summarize's format must be "markdown" or "json", not ${shownValue(format)}`,
+      {
+        hint:
+          (typeof format === "string" ? didYouMean(format, SUMMARY_FORMATS) : undefined) ??
+          'leave it out for markdown, or ask for "json"',
+      },
+    );
   return checked;
 }
 

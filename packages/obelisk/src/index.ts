@@ -1,8 +1,16 @@
-export type { BranchResult, RetryPolicy, ToolContext, ToolDefinition } from "@obelisk/compiler";
-export { branch, defineTool } from "@obelisk/compiler";
+export type {
+  BranchResult,
+  PlanJsonSchemaOptions,
+  RetryPolicy,
+  ToolContext,
+  ToolDefinition,
+  ToolRegistry,
+} from "@obelisk/compiler";
+export { branch, defineTool, planJsonSchema } from "@obelisk/compiler";
 export type {
   Diagnostic,
   DiagnosticCode,
+  JsonArray,
   JsonObject,
   JsonValue,
   KindInfo,
@@ -21,7 +29,6 @@ export type {
   CallRecord,
   CallStatus,
   GetValueOptions,
-  GetValueResult,
   RetentionPolicy,
   RunRecord,
   RunStatus,
@@ -42,6 +49,8 @@ export type {
   ConfirmRequest,
   Engine,
   EngineOptions,
+  GetValueResult,
+  GetWholeValueResult,
   KeepLastNResult,
   OpenOptions,
   RunDetails,
