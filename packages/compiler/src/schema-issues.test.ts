@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { compile } from "./compile.js";
 import { literalIssues } from "./schema-issues.js";
 import type { SchemaIssue } from "./schema-validator.js";
@@ -80,5 +81,39 @@ describe("a join call reading thousands of references", () => {
     expect(result.diagnostics.map((d) => [d.code, d.pointer])).toEqual([
       ["PARAM_INVALID", "/plan/3001/inputs/1"],
     ]);
+  });
+});
+
+describe("a string format with a long regex (zod's .email())", () => {
+  const registry = createToolRegistry([
+    defineTool({
+      name: "mail",
+      input: z.object({ to: z.email(), code: z.string().regex(/^[A-Z]{3}$/) }),
+      run: () => 1,
+    }),
+  ]);
+  const diagnostics = (call: object) =>
+    compile([{ _tool: "mail", ...call }], registry).diagnostics.map((d) => [d.code, d.pointer, d.message]);
+
+  it("is one PARAM_INVALID that names the format, not the regex behind it", () => {
+    expect(diagnostics({ to: "not an email", code: "ABC" })).toEqual([
+      ["PARAM_INVALID", "/0/to", 'to: must match format "email"'],
+    ]);
+  });
+
+  it("shows a short pattern whole and cuts a long one", () => {
+    expect(diagnostics({ to: "a@b.co", code: "abc" })).toEqual([
+      ["PARAM_INVALID", "/0/code", 'code: must match pattern "^[A-Z]{3}$"'],
+    ]);
+    const long = createToolRegistry([
+      {
+        name: "id",
+        input: { type: "object", properties: { v: { type: "string", pattern: `^(${"a|".repeat(60)}b)$` } } },
+        run: () => 1,
+      },
+    ]);
+    const message = compile([{ _tool: "id", v: "zz" }], long).diagnostics[0]?.message ?? "";
+    expect(message).toMatch(/^v: must match the tool's pattern "\^\(a\|a\|.*…"$/);
+    expect(message.length).toBeLessThan(110);
   });
 });

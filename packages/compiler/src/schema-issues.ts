@@ -51,13 +51,27 @@ export function literalIssues(
     return aboveReferences.has(at);
   };
   const explainedIfs = explainedConditionals(issues);
+  const formats = formatFailures(issues);
   return issues.filter((issue) => {
     if (explainedIfs?.has(ifKey(issue))) return false;
+    // zod's `.email()` (and the like) gives a `format` and the regex behind it: one violation, one diagnostic.
+    if (issue.keyword === "pattern" && formats?.has(issue.instancePath)) return false;
     if (grouping !== undefined && someAncestor(issue.schemaPath, (path) => grouping.has(path))) return false;
     const at = issue.instancePath;
     if (isReference(at) || someAncestor(at, isReference)) return false;
     return !(COMBINATORS.has(issue.keyword) && isAboveReference(at));
   });
+}
+
+/** Where a `format` failed (undefined when none did: the common case builds nothing). */
+function formatFailures(issues: readonly SchemaIssue[]): Set<string> | undefined {
+  let at: Set<string> | undefined;
+  for (const issue of issues) {
+    if (issue.keyword !== "format") continue;
+    at ??= new Set();
+    at.add(issue.instancePath);
+  }
+  return at;
 }
 
 /** The branch an `if` issue failed in (`#/…/then` or `#/…/else`) and where, as one key. */
@@ -147,6 +161,13 @@ function issueMessage(issue: SchemaIssue): string {
   }
   if (issue.keyword === "const" && Object.hasOwn(issue.params, "allowedValue"))
     return `must be ${valueText(issue.params.allowedValue)}`;
+  if (issue.keyword === "pattern" && typeof issue.params.pattern === "string") {
+    const pattern = issue.params.pattern;
+    // A long regex (zod's email, uuid…) says little to a reader and fills the message.
+    return pattern.length <= MAX_VALUE_TEXT
+      ? `must match pattern ${JSON.stringify(pattern)}`
+      : `must match the tool's pattern ${JSON.stringify(`${pattern.slice(0, MAX_VALUE_TEXT - 1)}…`)}`;
+  }
   return issue.message;
 }
 
