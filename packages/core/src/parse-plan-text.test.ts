@@ -240,3 +240,14 @@ describe("parsePlanText: a key twice in one object", () => {
     expect(codes('[{"_tool":"a","x":{"k":1},"y":{"k":1}}]')).toEqual([]);
   });
 });
+
+describe("a document deeper than the parser's stack (maxDepth raised past it)", () => {
+  it("is PLAN_LIMIT whose hint gives the maxDepth in force and the default", () => {
+    const depth = 200_000;
+    const text = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    const parsed = parsePlanText(text, { limits: { maxDepth: 1_000_000, maxDocumentBytes: 1e7 } });
+    expect(parsed.diagnostics.map((d) => [d.code, d.hint])).toEqual([
+      ["PLAN_LIMIT", "lower maxDepth (it is 1000000 here; the default is 64)"],
+    ]);
+  });
+});

@@ -2,7 +2,7 @@ import type { Node, ParseError } from "jsonc-parser";
 import { parseTree, printParseErrorCode } from "jsonc-parser";
 import type { Diagnostic } from "./diagnostic.js";
 import type { Limits } from "./limits.js";
-import { resolveLimits } from "./limits.js";
+import { DEFAULT_LIMITS, resolveLimits } from "./limits.js";
 import { normalizePlanShape } from "./normalize-plan.js";
 import { planDiagnostic } from "./plan-diagnostic.js";
 import type { PlanDocument } from "./plan-document.js";
@@ -100,7 +100,8 @@ export function parsePlanText(source: string, options: ParsePlanTextOptions = {}
   if (overflow === true) {
     const message =
       "the document is nested too deeply to be parsed (more levels than the parser's stack holds)";
-    return { diagnostics: [planDiagnostic("PLAN_LIMIT", message, "", "lower maxDepth (the default is 64)")] };
+    const hint = `lower maxDepth (it is ${limits.maxDepth} here; the default is ${DEFAULT_LIMITS.maxDepth})`;
+    return { diagnostics: [planDiagnostic("PLAN_LIMIT", message, "", hint)] };
   }
   if (root === undefined) {
     const what = error === undefined ? "invalid JSON" : describeParseError(error);
