@@ -87,6 +87,32 @@ describe("agentTools' approve: run_plan runs only what the host approves, bound 
     expect(await engine.runs.list()).toEqual([]);
   });
 
+  it("the hash binds the plan, not the input: the README's hook checks both (the model chooses the input)", async () => {
+    sent.length = 0;
+    const engine = createEngine({ tools: [sendEmail] });
+    const mailTo = { type: "plan", plan: [{ _tool: "sendEmail", _id: "mail", to: "†input.to" }] };
+    const harmless = { to: "ops@example.com" };
+    const check = await engine.validate(mailTo, { input: harmless });
+    // the same plan with another input has the same hash
+    expect((await engine.validate(mailTo, { input: { to: "attacker@example.com" } })).planHash).toBe(
+      check.planHash,
+    );
+    const approved = new Map<string, string>([[check.planHash, JSON.stringify(harmless)]]);
+    const run = runPlan(
+      agentTools(engine, "t", {
+        approve: ({ planHash, input }) =>
+          approved.get(planHash) === JSON.stringify(input) ||
+          "ask the user to approve this plan with this input first",
+      }),
+    );
+    expect(await run({ plan: mailTo, input: { to: "attacker@example.com" } })).toMatchObject({
+      ok: false,
+      error: { code: "PLAN_NOT_APPROVED" },
+    });
+    expect(await run({ plan: mailTo, input: harmless })).toMatchObject({ status: "succeeded" });
+    expect(sent).toEqual(["ops@example.com"]);
+  });
+
   it("options that are not an object, or an approve that is not a function, are USAGE", () => {
     const engine = createEngine({ tools: [sendEmail] });
     expect(() => agentTools(engine, "t", null as never)).toThrow(expect.objectContaining({ code: "USAGE" }));

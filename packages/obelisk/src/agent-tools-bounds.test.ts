@@ -178,7 +178,10 @@ describe("get_variable: every answer is bounded (review 7 H2)", () => {
       ok: false,
       error: { code: "REF_UNRESOLVED", hint: "read †state.w instead" },
     });
-    expect(await call("get_variable", { reference: "†calls.zzz" })).toEqual({ found: false });
+    expect(await call("get_variable", { reference: "†calls.zzz" })).toEqual({
+      found: false,
+      hint: "nothing is stored there; list_variables lists what the thread holds",
+    });
   });
 });
 

@@ -134,7 +134,10 @@ describe("agentTools: the framework-neutral contract", () => {
       notFound: ["†state.none"],
     });
     expect(await call("get_variable", { reference: "†state.n" })).toEqual({ found: true, value: 2 });
-    expect(await call("get_variable", { reference: "†state.none" })).toEqual({ found: false });
+    expect(await call("get_variable", { reference: "†state.none" })).toEqual({
+      found: false,
+      hint: "nothing is stored there; list_variables lists what the thread holds",
+    });
     await engine.keepLastN("agent", 0);
     expect(await call("get_variable", { reference: "†state.n" })).toMatchObject({
       ok: false,

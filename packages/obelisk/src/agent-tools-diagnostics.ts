@@ -1,8 +1,12 @@
 import type { Diagnostic, JsonValue } from "@obelisk/core";
+import type { AgentWarning } from "./agent-tools-types.js";
 import { cutMessage } from "./cut-message.js";
 
 /** Characters of JSON the diagnostics of one answer may take (the model fixes the first ones first). */
 export const DIAGNOSTICS_CHARS = 12_000;
+
+/** Characters of JSON the warnings of `run_plan`'s answer may take (the run's outcome comes first). */
+export const WARNINGS_CHARS = 3_000;
 
 /** Characters kept of a diagnostic's pointer, call id and each related id (a plan's names can be megabytes). */
 const NAME_CHARS = 200;
@@ -70,4 +74,39 @@ export function boundErrorData(data: unknown): JsonValue {
     ...boundDiagnostics(diagnostics as Diagnostic[]),
   };
   return bounded as JsonValue;
+}
+
+/**
+ * The warnings among a run's diagnostics as `run_plan` answers them — `{ code, pointer, message, callId?,
+ * hint? }`, cut like `validate_plan`'s — in document order within {@link WARNINGS_CHARS}; the ones left
+ * out are counted by code in `warningsOmitted`. Nothing when the plan has no warning.
+ */
+export function boundWarnings(diagnostics: readonly Diagnostic[]): {
+  warnings?: AgentWarning[];
+  warningsOmitted?: Record<string, number>;
+} {
+  const all = diagnostics.filter((diagnostic) => diagnostic.severity === "warning");
+  if (all.length === 0) return {};
+  const warnings: AgentWarning[] = [];
+  let used = 2;
+  let at = 0;
+  for (; at < all.length; at++) {
+    const { code, pointer, message, callId, hint } = boundDiagnostic(all[at] as Diagnostic);
+    const warning: AgentWarning = {
+      code,
+      pointer,
+      message,
+      ...(callId === undefined ? {} : { callId }),
+      ...(hint === undefined ? {} : { hint }),
+    };
+    const cost = JSON.stringify(warning).length + 1;
+    if (used + cost > WARNINGS_CHARS && warnings.length > 0) break;
+    warnings.push(warning);
+    used += cost;
+  }
+  if (at === all.length) return { warnings };
+  const warningsOmitted: Record<string, number> = {};
+  for (const warning of all.slice(at))
+    warningsOmitted[warning.code] = (warningsOmitted[warning.code] ?? 0) + 1;
+  return { warnings, warningsOmitted };
 }

@@ -11,6 +11,7 @@ import {
   previewValue,
   setOwn,
 } from "@obelisk/core";
+import { notFoundHint } from "./agent-tools-not-found.js";
 import { cutMessage } from "./cut-message.js";
 import type { Engine } from "./engine-types.js";
 
@@ -266,6 +267,7 @@ function checkPaging(name: string, value: unknown): void {
  * come as one page (`items`, `entries` — objects page by keys, in their stored order — or `text`, with
  * `offset`, `limit` = how many shown, `total`, and `next` / `note` saying how to read on). `offset`/`limit`
  * always give a page (USAGE on a number, boolean or null). Every answer stays within {@link GET_ANSWER_CHARS} characters.
+ * Nothing stored there: `{ found: false, hint }`, the hint naming the nearest stored names when some are near.
  */
 export async function getForModel(
   engine: Engine,
@@ -280,7 +282,8 @@ export async function getForModel(
   // engine.get checks the reference (REF_*, USAGE); the page is cut here within the budget from the whole
   // value, which the store holds already (no copy)
   const result = await engine.get(threadId, reference);
-  if (!result.found || !("value" in result)) return { found: false };
+  // a misspelt name: the nearest stored names, so the model does not guess again
+  if (!result.found) return { found: false, hint: await notFoundHint(engine, threadId, reference) };
   const parsed = parseReference(reference);
   if (!parsed.ok) throw new ObeliskError("REF_SYNTAX", `${reference}: ${parsed.issue.message}`);
   const { kind, path } = parsed.value;

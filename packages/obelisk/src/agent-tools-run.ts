@@ -1,4 +1,6 @@
-import type { JsonValue } from "@obelisk/core";
+import type { Diagnostic } from "@obelisk/core";
+import { boundWarnings } from "./agent-tools-diagnostics.js";
+import type { RunPlanAnswer } from "./agent-tools-types.js";
 import { cutMessage, MESSAGE_CHARS } from "./cut-message.js";
 import type { CallOutcome, RunResult } from "./engine-types.js";
 
@@ -6,7 +8,10 @@ import type { CallOutcome, RunResult } from "./engine-types.js";
 export const RUN_LIMITS = Object.freeze({
   /** Characters kept of one error message or skip reason (the rest is counted: `…(+N chars)`). */
   messageChars: MESSAGE_CHARS,
-  /** Hard budget of one answer, in characters of its JSON (the summary is bounded on its own, 2,000). */
+  /**
+   * Hard budget of one answer, in characters of its JSON (the summary is bounded on its own, 2,000, and
+   * so are the warnings, 3,000).
+   */
   answerChars: 16_000,
 });
 
@@ -36,9 +41,14 @@ const failedFirst = (entries: [string, CallOutcome][]): [string, CallOutcome][] 
  * each error message and reason cut to {@link RUN_LIMITS.messageChars} characters, given once
  * (`calls[id].error`; `errors` lists the failed call ids and codes only), and the whole answer within
  * {@link RUN_LIMITS.answerChars}: when a plan has too many calls, the calls that did not succeed are kept
- * first and `omitted` / `note` say what was left out. The full errors stay in the run's call records.
+ * first and `omitted` / `note` say what was left out. The full errors stay in the run's call records. The
+ * plan's warnings (`diagnostics`, as `validate` gave them) come as `warnings`, bounded on their own.
  */
-export function boundRunAnswer(result: Omit<RunResult, "state">, summary: string): JsonValue {
+export function boundRunAnswer(
+  result: Omit<RunResult, "state">,
+  summary: string,
+  diagnostics: readonly Diagnostic[] = [],
+): RunPlanAnswer {
   const entries = failedFirst(
     Object.entries(result.calls).map(([id, outcome]): [string, CallOutcome] => [id, boundOutcome(outcome)]),
   );
@@ -48,6 +58,8 @@ export function boundRunAnswer(result: Omit<RunResult, "state">, summary: string
     threadId: result.threadId,
     planHash: result.planHash,
     status: result.status,
+    // what validate_plan would have said: a model that ran the plan directly sees them too
+    ...boundWarnings(diagnostics),
   };
   const whole = {
     ...head,
@@ -96,4 +108,4 @@ export function boundRunAnswer(result: Omit<RunResult, "state">, summary: string
   });
 }
 
-const toJson = (value: unknown): JsonValue => JSON.parse(JSON.stringify(value)) as JsonValue;
+const toJson = (value: unknown): RunPlanAnswer => JSON.parse(JSON.stringify(value)) as RunPlanAnswer;

@@ -1,26 +1,45 @@
-import { planJsonSchema } from "@obelisk/compiler";
-import { type Diagnostic, type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
-import { DEFAULT_SUMMARY_CHARS, STORED_REFERENCE_SCHEMA } from "@obelisk/state";
+import { didYouMean, type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
+import { DEFAULT_SUMMARY_CHARS } from "@obelisk/state";
+import { askApproval, type PlanApprover } from "./agent-tools-approval.js";
 import { boundDiagnostics, boundErrorData } from "./agent-tools-diagnostics.js";
 import { GET_LIMITS, getForModel } from "./agent-tools-get.js";
+import { summaryWithin } from "./agent-tools-list.js";
+import { type AgentToolsParameters, MAX_LIST_CHARS, toolParameters } from "./agent-tools-parameters.js";
 import { boundRunAnswer } from "./agent-tools-run.js";
+import type {
+  AgentToolFailure,
+  GetVariableAnswer,
+  ListVariablesAnswer,
+  RunPlanAnswer,
+  ValidatePlanAnswer,
+} from "./agent-tools-types.js";
 import { cutMessage } from "./cut-message.js";
+import { shownValue } from "./describe-value.js";
 import type { Engine } from "./engine-types.js";
+import { refuseUnknownKeys } from "./facade-arguments.js";
 
-/** A framework-neutral tool definition an LLM agent can call. */
-export interface AgentTool {
+export { MAX_LIST_CHARS } from "./agent-tools-parameters.js";
+
+/**
+ * A framework-neutral tool definition an LLM agent can call. `Name` and `Answer` type one tool (what
+ * `agentTools` returns is typed per tool); the defaults fit any of them.
+ */
+export interface AgentTool<Name extends string = string, Answer extends JsonValue = JsonValue> {
   /** Tool name (snake_case). */
-  readonly name: string;
+  readonly name: Name;
   /** What the tool does, for the model. */
   readonly description: string;
-  /** JSON Schema of the arguments. */
+  /** JSON Schema of the arguments (`agentTools`' `parameters` option: strict or loose). */
   readonly parameters: JsonObject;
-  /** Runs the tool; never throws for bad plans (diagnostics are returned as data). */
-  execute(args: Record<string, unknown>): Promise<JsonValue>;
+  /**
+   * Runs the tool; never throws for bad plans or arguments: diagnostics and Obelisk errors are answered as
+   * data (an answer with `error` is an {@link AgentToolFailure}).
+   */
+  execute(args: Record<string, unknown>): Promise<Answer>;
 }
 
-const asJson = (value: unknown): JsonValue => JSON.parse(JSON.stringify(value)) as JsonValue;
-const optionalInteger = { type: "integer", minimum: 0 } as const;
+const asJson = <Answer extends JsonValue>(value: unknown): Answer =>
+  JSON.parse(JSON.stringify(value)) as Answer;
 /** Characters kept of the message and of the hint of an error the tools answer with. */
 const ERROR_TEXT_CHARS = 1_000;
 
@@ -29,17 +48,17 @@ const ERROR_TEXT_CHARS = 1_000;
  * `{ ok: false, error: { code, message, data, hint? } }` for the model, and so do arguments that are not an
  * object (USAGE).
  */
-async function guarded(
+async function guarded<Answer extends JsonValue>(
   args: unknown,
   handler: (args: Record<string, unknown>) => Promise<unknown>,
-): Promise<JsonValue> {
+): Promise<Answer | AgentToolFailure> {
   try {
     if (typeof args !== "object" || args === null || Array.isArray(args))
       throw new ObeliskError("USAGE", "the tool's arguments must be a JSON object");
-    return asJson(await handler(args as Record<string, unknown>));
+    return asJson<Answer>(await handler(args as Record<string, unknown>));
   } catch (error) {
     if (!ObeliskError.is(error)) throw error;
-    return asJson({
+    return asJson<AgentToolFailure>({
       ok: false,
       error: {
         code: error.code,
@@ -55,129 +74,126 @@ async function guarded(
 
 /** The budget of the summary `run_plan` returns of what the run wrote (characters). */
 const RUN_SUMMARY_CHARS = 2_000;
-/** The largest `budgetChars` of `list_variables` (its default is the engine's, `DEFAULT_SUMMARY_CHARS`). */
-export const MAX_LIST_CHARS = 20_000;
-/** Summaries asked for at most, shrinking the budget, until the text fits as JSON (then it is cut). */
-const LIST_TRIES = 5;
-
-/** Characters of JSON a string's characters take inside a JSON string (escapes counted). */
-const jsonChars = (text: string): number => JSON.stringify(text).length - 2;
-
-/** `text` cut (at a character) so that, as a JSON string, it fits `budget`, ending with `…`. */
-function cutToJson(text: string, budget: number): string {
-  let used = 1; // the …
-  let end = 0;
-  for (const character of text) {
-    used += jsonChars(character);
-    if (used > budget) break;
-    end += character.length;
-  }
-  return `${text.slice(0, end)}…`;
-}
-
-/**
- * The summary whose text, as the JSON string the model receives, fits `budget`: the engine's budget counts
- * characters of the text, and escapes (control characters, quotes, backslashes in previews and
- * descriptions) made answers up to 4× the budget. Asks again with a budget shrunk by the measured overrun.
- */
-async function summaryWithin(
-  engine: Engine,
-  threadId: string,
-  args: Record<string, unknown>,
-  given: unknown,
-): Promise<Awaited<ReturnType<Engine["summarize"]>>> {
-  // the first ask is the budget as given: the engine refuses a malformed one (USAGE)
-  let summary = await engine.summarize(threadId, {
-    ...args,
-    budgetChars: given as number,
-    format: "markdown",
-  });
-  const budget = given as number;
-  let ask = budget;
-  for (let tries = 1; ; tries++) {
-    const cost = jsonChars(summary.text);
-    if (cost <= budget) return summary;
-    // escapes differ from entry to entry: what is left is cut rather than asked for again and again
-    if (ask === 1 || tries === LIST_TRIES) return { ...summary, text: cutToJson(summary.text, budget) };
-    ask = Math.max(1, Math.floor((ask * budget * 0.95) / cost) - 8);
-    summary = await engine.summarize(threadId, { ...args, budgetChars: ask, format: "markdown" });
-  }
-}
-
-/** What the host's approval hook of `run_plan` is shown: the valid plan, its hash and its warnings. */
-export interface PlanApprovalRequest {
-  /** The plan as the model sent it. */
-  readonly plan: unknown;
-  /** The hash a run of it will have (`validate`'s `planHash`). */
-  readonly planHash: string;
-  /** The run's input as the model sent it (`{}` when none). */
-  readonly input: JsonValue;
-  /** The thread the plan would run on. */
-  readonly threadId: string;
-  /** Its warnings (a plan with errors never reaches the hook). */
-  readonly diagnostics: readonly Diagnostic[];
-}
 
 /** Options of {@link agentTools}. */
 export interface AgentToolsOptions {
   /**
    * Asked before `run_plan` runs a valid plan: `true` runs it, bound to the hash shown (the run refuses any
    * other plan: `PLAN_NOT_APPROVED`); `false` or a string (the reason) refuses it and the model is told so.
-   * A person approving plans by hash (SPEC §6) checks `planHash` against what they approved. Default: every
+   * The hash binds the plan, not its input, which the model chooses: the request has both. Default: every
    * valid plan runs.
    */
-  readonly approve?: (request: PlanApprovalRequest) => boolean | string | Promise<boolean | string>;
+  readonly approve?: PlanApprover;
+  /**
+   * `"strict"` (default): `parameters` hold the model to the plan JSON Schema of the engine's tools — for
+   * constraining its structured output. `"loose"`: the arguments' types only (the plan any object, the
+   * plan JSON Schema in its description) — for frameworks that validate tool input before `execute` and
+   * would answer a bare schema error instead of Obelisk's diagnostics (LangChain's `DynamicStructuredTool`).
+   */
+  readonly parameters?: AgentToolsParameters;
 }
 
-/** The host's answer for a plan, or the error the model gets when it is refused (or the hook fails). */
-async function askApproval(
-  approve: NonNullable<AgentToolsOptions["approve"]>,
-  request: PlanApprovalRequest,
-): Promise<void> {
-  let answer: unknown;
-  try {
-    answer = await approve(request);
-  } catch (error) {
-    throw new ObeliskError("PLAN_NOT_APPROVED", `the approval of plan ${request.planHash} failed`, {
-      cause: error,
-      hint: "the host could not decide; ask the user, then send the plan again",
-      data: { planHash: request.planHash },
-    });
-  }
-  if (answer === true) return;
-  const reason = typeof answer === "string" && answer.length > 0 ? `: ${answer}` : "";
-  throw new ObeliskError("PLAN_NOT_APPROVED", `plan ${request.planHash} was not approved${reason}`, {
-    hint: "change the plan as the reason says (or ask the user), validate it and send it again",
-    data: { planHash: request.planHash },
+const OPTIONS: ReadonlySet<string> = new Set(["approve", "parameters"]);
+const PARAMETER_FORMS: ReadonlySet<string> = new Set(["strict", "loose"]);
+
+/** The options checked: an object of known options, `approve` a function, `parameters` a known form. */
+function checkOptions(options: AgentToolsOptions): void {
+  if (typeof options !== "object" || options === null || Array.isArray(options))
+    throw new ObeliskError("USAGE", "agentTools' options must be an object { approve?, parameters? }");
+  // a misspelt approve would run every plan unapproved
+  refuseUnknownKeys(options, OPTIONS, "agentTools");
+  if (options.approve !== undefined && typeof options.approve !== "function")
+    throw new ObeliskError("USAGE", "agentTools' approve must be a function (request) => boolean | reason");
+  const form: unknown = options.parameters;
+  if (form !== undefined && (typeof form !== "string" || !PARAMETER_FORMS.has(form)))
+    throw new ObeliskError(
+      "USAGE",
+      `agentTools' parameters must be "strict" or "loose", not ${shownValue(form)}`,
+      {
+        hint:
+          (typeof form === "string" ? didYouMean(form, PARAMETER_FORMS) : undefined) ??
+          '"loose" for frameworks that validate tool input (LangChain), "strict" to constrain structured output',
+      },
+    );
+}
+
+/** A refused plan's diagnostics are the model's to fix with the tool it has, not with `engine.validate`. */
+function forTheModel(error: unknown): unknown {
+  if (!ObeliskError.is(error, "PLAN_INVALID")) return error;
+  return new ObeliskError("PLAN_INVALID", error.message, {
+    cause: error,
+    data: error.data,
+    hint: "every diagnostic (code, pointer, message, hint) is in error.data.diagnostics: fix the plan, check it with validate_plan, then send it again",
   });
 }
 
 /**
+ * `run_plan`: validates the plan (its warnings go into the answer; with `approve`, the host is asked), runs
+ * it, and answers the run result without its state, with a bounded summary of what the run wrote.
+ */
+async function runForModel(
+  engine: Engine,
+  threadId: string,
+  args: Record<string, unknown>,
+  approve: PlanApprover | undefined,
+): Promise<RunPlanAnswer> {
+  // Not the state: one earlier run's 200,000-item list would fill the model's context. What this run
+  // wrote comes as a bounded summary, like list_variables.
+  const runInput = (args.input ?? {}) as JsonValue;
+  // the model's input is checked by the engine (USAGE for anything but a plain object of JSON values)
+  const validation = await engine.validate(args.plan, { threadId, input: runInput as object });
+  let approvedHash: string | undefined;
+  // an invalid plan is refused by the run below with its diagnostics, as without a hook
+  if (approve !== undefined && validation.ok) {
+    const request = { plan: args.plan, planHash: validation.planHash, input: runInput, threadId };
+    await askApproval(approve, { ...request, diagnostics: validation.diagnostics });
+    approvedHash = validation.planHash;
+  }
+  const { state: _state, ...result } = await engine
+    .run(args.plan, {
+      threadId,
+      input: runInput as object,
+      ...(approvedHash === undefined ? {} : { approvedHash }),
+    })
+    .catch((error: unknown) => {
+      throw forTheModel(error);
+    });
+  const wrote = [...new Set(Object.values(result.calls).flatMap((call) => call.wrote))];
+  const summary =
+    wrote.length === 0
+      ? "No variables written."
+      : (await engine.summarize(threadId, { refs: wrote, budgetChars: RUN_SUMMARY_CHARS })).text;
+  // error messages are cut and given once (in calls[id].error), the whole answer is bounded
+  return boundRunAnswer(result, summary, validation.diagnostics);
+}
+
+/** The four tools, each typed with its name and answer (see `agent-tools-types.ts`). */
+export type AgentTools = [
+  AgentTool<"validate_plan", ValidatePlanAnswer | AgentToolFailure>,
+  AgentTool<"run_plan", RunPlanAnswer | AgentToolFailure>,
+  AgentTool<"list_variables", ListVariablesAnswer | AgentToolFailure>,
+  AgentTool<"get_variable", GetVariableAnswer | AgentToolFailure>,
+];
+
+/**
  * Tools that let an LLM agent drive Obelisk on one thread from any framework: `validate_plan`, `run_plan`,
  * `list_variables` (the summary) and `get_variable` (paged). With `approve`, `run_plan` runs only the plans
- * the host approves, each bound to its hash. See the README for the Vercel AI SDK and LangChain.js.
+ * the host approves, each bound to its hash; with `parameters: "loose"`, their `parameters` leave every
+ * check to the handlers. See the README for the Vercel AI SDK and LangChain.js.
  */
-export function agentTools(engine: Engine, threadId: string, options: AgentToolsOptions = {}): AgentTool[] {
+export function agentTools(engine: Engine, threadId: string, options: AgentToolsOptions = {}): AgentTools {
   // the thread is the conversation: a missing or empty one would silently share "default" with everyone
   if (typeof threadId !== "string" || threadId.length === 0)
     throw new ObeliskError("USAGE", "agentTools(engine, threadId) needs the thread id: a non-empty string");
-  if (typeof options !== "object" || options === null)
-    throw new ObeliskError("USAGE", "agentTools' options must be an object { approve? }");
+  checkOptions(options);
   const approve = options.approve;
-  if (approve !== undefined && typeof approve !== "function")
-    throw new ObeliskError("USAGE", "agentTools' approve must be a function (request) => boolean | reason");
-  const plan = {
-    // the engine's limits: a _retry the engine allows is allowed by the schema the model is held to
-    ...planJsonSchema(engine.registry, { limits: engine.limits }),
-    description: "The plan: { type: 'plan', plan: [calls] }",
-  };
-  const input = { type: "object", description: "The run's input (read as †input...)" };
+  const parameters = toolParameters(engine, options.parameters ?? "strict");
   return [
     {
       name: "validate_plan",
       description:
         "Compile a plan and return its diagnostics (codes, JSON Pointers, hints; the first ones within a budget, the rest counted by code) and its hash. Runs nothing. Without input, †input references are checked against the plan's inputSchema only.",
-      parameters: { type: "object", properties: { plan, input }, required: ["plan"] },
+      parameters: parameters.validate_plan,
       execute: (given) =>
         guarded(given, async (args) => {
           // the model's input is checked by the engine (USAGE for anything but a plain object of JSON values)
@@ -191,49 +207,14 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
     {
       name: "run_plan",
       description:
-        "Validate and run a plan on the thread. Returns the status of each call, the errors, and a short summary of the variables the run wrote (read their values with get_variable).",
-      parameters: { type: "object", properties: { plan, input }, required: ["plan"] },
-      execute: (given) =>
-        guarded(given, async (args) => {
-          // Not the state: one earlier run's 200,000-item list would fill the model's context. What this run
-          // wrote comes as a bounded summary, like list_variables.
-          const runInput = (args.input ?? {}) as JsonValue;
-          let approvedHash: string | undefined;
-          if (approve !== undefined) {
-            const validation = await engine.validate(args.plan, { threadId, input: runInput as object });
-            // an invalid plan is refused by the run below with its diagnostics, as without a hook
-            if (validation.ok) {
-              const request = { plan: args.plan, planHash: validation.planHash, input: runInput, threadId };
-              await askApproval(approve, { ...request, diagnostics: validation.diagnostics });
-              approvedHash = validation.planHash;
-            }
-          }
-          const { state: _state, ...result } = await engine.run(args.plan, {
-            threadId,
-            input: runInput as object,
-            ...(approvedHash === undefined ? {} : { approvedHash }),
-          });
-          const wrote = [...new Set(Object.values(result.calls).flatMap((call) => call.wrote))];
-          const summary =
-            wrote.length === 0
-              ? "No variables written."
-              : (await engine.summarize(threadId, { refs: wrote, budgetChars: RUN_SUMMARY_CHARS })).text;
-          // error messages are cut and given once (in calls[id].error), the whole answer is bounded
-          return boundRunAnswer(result, summary);
-        }),
+        "Validate and run a plan on the thread. Returns the status of each call, the errors, the plan's warnings, and a short summary of the variables the run wrote (read their values with get_variable).",
+      parameters: parameters.run_plan,
+      execute: (given) => guarded(given, (args) => runForModel(engine, threadId, args, approve)),
     },
     {
       name: "list_variables",
       description: `Short summaries of the stored variables (reference, type, size, description, preview), newest first, within budgetChars characters (default ${DEFAULT_SUMMARY_CHARS}, at most ${MAX_LIST_CHARS}).`,
-      parameters: {
-        type: "object",
-        properties: {
-          // 0 is refused like the engine refuses it (an empty list would read "No variables.")
-          lastN: { type: "integer", minimum: 1, description: "only the n newest; leave out for all" },
-          budgetChars: { type: "integer", minimum: 1, maximum: MAX_LIST_CHARS },
-          refs: { type: "array", items: STORED_REFERENCE_SCHEMA },
-        },
-      },
+      parameters: parameters.list_variables,
       execute: (given) =>
         guarded(given, async (args) => {
           const budget = args.budgetChars;
@@ -252,13 +233,7 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
         `a large array, object or string comes one page at a time (default ${GET_LIMITS.pageItems} items or keys, ` +
         `${GET_LIMITS.pageChars} characters; every answer is at most ${GET_LIMITS.answerChars} characters) with ` +
         "total, next and a note saying how to read on. offset/limit page arrays (items), objects (keys) and strings (characters).",
-      parameters: {
-        type: "object",
-        // the pattern guides a model's structured output; the handler still refuses what it lets through
-        // (a bad path: REF_SYNTAX, …) and what a framework passes unchecked, with code, message and hint
-        properties: { reference: STORED_REFERENCE_SCHEMA, offset: optionalInteger, limit: optionalInteger },
-        required: ["reference"],
-      },
+      parameters: parameters.get_variable,
       execute: (given) => guarded(given, (args) => getForModel(engine, threadId, args)),
     },
   ];

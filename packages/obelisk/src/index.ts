@@ -37,8 +37,23 @@ export type {
   VariableSummary,
 } from "@obelisk/state";
 export { createMemoryStore } from "@obelisk/state";
-export type { AgentTool, AgentToolsOptions, PlanApprovalRequest } from "./agent-tools.js";
+export type { AgentTool, AgentTools, AgentToolsOptions } from "./agent-tools.js";
 export { agentTools } from "./agent-tools.js";
+export type { PlanApprovalRequest, PlanApprover } from "./agent-tools-approval.js";
+export type { AgentToolsParameters } from "./agent-tools-parameters.js";
+export type {
+  AgentCallError,
+  AgentCallOutcome,
+  AgentDiagnostic,
+  AgentTooLargeItem,
+  AgentToolError,
+  AgentToolFailure,
+  AgentWarning,
+  GetVariableAnswer,
+  ListVariablesAnswer,
+  RunPlanAnswer,
+  ValidatePlanAnswer,
+} from "./agent-tools-types.js";
 export { createEngine } from "./create-engine.js";
 export type {
   AddResult,

@@ -1,0 +1,86 @@
+import {
+  asThreadId,
+  formatReference,
+  type JsonValue,
+  nearestNames,
+  type Path,
+  parseReference,
+} from "@obelisk/core";
+import { cutMessage } from "./cut-message.js";
+import type { Engine } from "./engine-types.js";
+
+/** Names suggested at most, and names of one level compared at most (a state of 100,000 keys). */
+const MAX_SUGGESTIONS = 3;
+const MAX_CANDIDATES = 5_000;
+/** Characters kept of a suggested reference (a plan's names can be megabytes). */
+const SUGGESTION_CHARS = 200;
+
+/** What every not-found answer says: where the thread's names are listed. */
+const LIST_ADVICE = "list_variables lists what the thread holds";
+
+/** Up to MAX_CANDIDATES own keys of `value` when it is a plain object, else none. */
+function keysOf(value: JsonValue | undefined): string[] {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return [];
+  const keys: string[] = [];
+  for (const key in value) {
+    if (keys.length >= MAX_CANDIDATES) break;
+    if (Object.hasOwn(value, key)) keys.push(key);
+  }
+  return keys;
+}
+
+/**
+ * The references near `path` below `root` (the segments from `start` on): at the first segment the value
+ * does not hold, the nearest keys of that level (edit distance), the rest of the path kept.
+ */
+function nearBelow(kind: string, path: Path, start: number, root: JsonValue): string[] {
+  let value: JsonValue | undefined = root;
+  for (let depth = start; depth < path.length; depth++) {
+    const segment = path[depth] as string | number;
+    const container: JsonValue | undefined = value;
+    if (container !== null && typeof container === "object" && Object.hasOwn(container, segment)) {
+      value = (container as Record<string, JsonValue>)[segment];
+      continue;
+    }
+    if (typeof segment !== "string") return [];
+    const rest = path.slice(depth + 1);
+    return nearestNames(segment, keysOf(container), MAX_SUGGESTIONS).map((near) =>
+      formatReference(kind, [...path.slice(0, depth), near, ...rest]),
+    );
+  }
+  return [];
+}
+
+/** Stored call output ids near the unknown one, the rest of the path kept. */
+async function nearCallIds(engine: Engine, threadId: string, path: Path): Promise<string[]> {
+  const thread = asThreadId(threadId);
+  // read only a thread the store holds: the stores create one on first access
+  if ((await engine.store.getThread(thread)) === undefined) return [];
+  const ids = (await engine.store.listCallOutputIds(thread)).slice(0, MAX_CANDIDATES);
+  return nearestNames(String(path[0]), ids, MAX_SUGGESTIONS).map((near) =>
+    formatReference("calls", [near, ...path.slice(1)]),
+  );
+}
+
+/**
+ * The hint of a `get_variable` that found nothing: the nearest stored names where the reference goes wrong
+ * (`†state.usr.name` → `"†state.user.name"`; `†calls.fetchUsr$1` → `"†calls.fetchUser$1"`), at most three,
+ * and where to see every name. Reads the thread through the engine (no thread is created).
+ */
+export async function notFoundHint(engine: Engine, threadId: string, reference: string): Promise<string> {
+  const parsed = parseReference(reference);
+  if (!parsed.ok) return LIST_ADVICE;
+  const { kind, path } = parsed.value;
+  let near: string[] = [];
+  if (kind === "state") {
+    const state = await engine.get(threadId, "†state");
+    if (state.found) near = nearBelow(kind, path, 0, state.value);
+  } else if (kind === "calls" && path.length > 0) {
+    const output = await engine.get(threadId, formatReference("calls", path.slice(0, 1)));
+    near = output.found ? nearBelow(kind, path, 1, output.value) : await nearCallIds(engine, threadId, path);
+  }
+  if (near.length === 0) return `nothing is stored there; ${LIST_ADVICE}`;
+  const names = near.map((name) => JSON.stringify(cutMessage(name, SUGGESTION_CHARS)));
+  const last = names.pop();
+  return `did you mean ${names.length === 0 ? last : `${names.join(", ")} or ${last}`}? (${LIST_ADVICE})`;
+}

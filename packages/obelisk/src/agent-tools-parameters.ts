@@ -1,0 +1,104 @@
+import { planJsonSchema } from "@obelisk/compiler";
+import type { JsonObject } from "@obelisk/core";
+import { STORED_REFERENCE_SCHEMA } from "@obelisk/state";
+import type { Engine } from "./engine-types.js";
+
+/**
+ * How the tools' `parameters` hold the model's arguments. `strict`: the plan JSON Schema of the engine's
+ * tools, a pattern on references, bounds on numbers — for constraining a model's structured output.
+ * `loose`: the types of the arguments only, the plan any object whose description carries the plan JSON
+ * Schema as text — for frameworks that validate tool input against `parameters` before `execute` and
+ * answer the model a bare "did not match expected schema" (LangChain's `DynamicStructuredTool`): the
+ * handlers make every check themselves and answer with Obelisk's diagnostics and hints.
+ */
+export type AgentToolsParameters = "strict" | "loose";
+
+/** The JSON Schema of each tool's arguments, by tool name. */
+export interface ToolParameters {
+  readonly validate_plan: JsonObject;
+  readonly run_plan: JsonObject;
+  readonly list_variables: JsonObject;
+  readonly get_variable: JsonObject;
+}
+
+/** How the plan is written, for the model (both forms). */
+const PLAN_FORMAT = "The plan: { type: 'plan', plan: [calls] }";
+const INPUT = { type: "object", description: "The run's input (read as †input...)" } as const;
+
+/** The largest `budgetChars` of `list_variables` (its default is the engine's, `DEFAULT_SUMMARY_CHARS`). */
+export const MAX_LIST_CHARS = 20_000;
+
+/** The plan JSON Schema of the engine's tools, held to the engine's limits (its `_retry` maxima). */
+const enginePlanSchema = (engine: Engine): JsonObject =>
+  planJsonSchema(engine.registry, { limits: engine.limits });
+
+/** Every tool's parameters, the plan held to the plan JSON Schema (structured-output constraint). */
+function strictParameters(engine: Engine): ToolParameters {
+  const plan = { ...enginePlanSchema(engine), description: PLAN_FORMAT };
+  const planArguments = { type: "object", properties: { plan, input: INPUT }, required: ["plan"] };
+  const offset = { type: "integer", minimum: 0 };
+  return {
+    validate_plan: planArguments,
+    run_plan: planArguments,
+    list_variables: {
+      type: "object",
+      properties: {
+        // 0 is refused like the engine refuses it (an empty list would read "No variables.")
+        lastN: { type: "integer", minimum: 1, description: "only the n newest; leave out for all" },
+        budgetChars: { type: "integer", minimum: 1, maximum: MAX_LIST_CHARS },
+        refs: { type: "array", items: STORED_REFERENCE_SCHEMA },
+      },
+    },
+    get_variable: {
+      type: "object",
+      // the pattern guides a model's structured output; the handler still refuses what it lets through
+      // (a bad path: REF_SYNTAX, …) and what a framework passes unchecked, with code, message and hint
+      properties: { reference: STORED_REFERENCE_SCHEMA, offset, limit: offset },
+      required: ["reference"],
+    },
+  };
+}
+
+/**
+ * Every tool's parameters with the arguments' types only: nothing a framework checks before `execute` can
+ * refuse what the handler would answer with a diagnostic (an unknown tool, a misspelt meta-property, a
+ * reference without its `†`, a budget over the maximum). The plan JSON Schema is in the plan's description,
+ * as text, so the model still knows the tools and their parameters.
+ */
+function looseParameters(engine: Engine): ToolParameters {
+  const plan = {
+    type: "object",
+    description: `${PLAN_FORMAT}. validate_plan and run_plan check it and answer diagnostics (code, JSON Pointer, hint) to fix it. Its JSON Schema: ${JSON.stringify(enginePlanSchema(engine))}`,
+  };
+  const planArguments = { type: "object", properties: { plan, input: INPUT }, required: ["plan"] };
+  const reference = {
+    type: "string",
+    description: "A stored reference: †state, †state.<path> or †calls.<callId>[.<path>]",
+  };
+  return {
+    validate_plan: planArguments,
+    run_plan: planArguments,
+    list_variables: {
+      type: "object",
+      properties: {
+        lastN: { type: "integer", description: "only the n newest (at least 1); leave out for all" },
+        budgetChars: { type: "integer", description: `at most ${MAX_LIST_CHARS}` },
+        refs: { type: "array", items: reference },
+      },
+    },
+    get_variable: {
+      type: "object",
+      properties: {
+        reference,
+        offset: { type: "integer", description: "first item, key or character (from 0)" },
+        limit: { type: "integer", description: "how many items, keys or characters" },
+      },
+      required: ["reference"],
+    },
+  };
+}
+
+/** The tools' parameters in the form asked for. */
+export function toolParameters(engine: Engine, form: AgentToolsParameters): ToolParameters {
+  return form === "loose" ? looseParameters(engine) : strictParameters(engine);
+}
