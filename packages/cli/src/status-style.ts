@@ -5,8 +5,8 @@ import type { Colors } from "./output.js";
 /** Final status of one call. */
 export type CallStatus = CallOutcome["status"];
 
-/** Status of a run (`running` while in progress or after a crash). */
-export type RunStatus = RunResult["status"] | "running";
+/** Status of a run (`running` while in progress; `interrupted` when its process stopped before it ended). */
+export type RunStatus = RunResult["status"] | "running" | "interrupted";
 
 /** A one-character symbol for a call status. */
 export function statusSymbol(status: CallStatus): string {
@@ -47,6 +47,7 @@ export function statusColor(c: Colors, status: CallStatus | RunStatus): (text: s
     case "rejected":
     case "deferred":
     case "cancelled":
+    case "interrupted":
       return c.yellow;
     default:
       return assertNever(status);

@@ -1,5 +1,5 @@
 import { createToolRegistry } from "@obelisk/compiler";
-import { asRunId, asThreadId, ObeliskError, resolveLimits, type ThreadId } from "@obelisk/core";
+import { asRunId, ObeliskError, resolveLimits, type ThreadId } from "@obelisk/core";
 import { EventChannel } from "@obelisk/scheduler";
 import {
   createMemoryStore,
@@ -11,6 +11,7 @@ import {
 import { checkEngineOptions } from "./check-engine-options.js";
 import { withCheckedHooks } from "./checked-hooks.js";
 import { editThread } from "./edit-thread.js";
+import { engineRuns } from "./engine-runs.js";
 import { EngineRuntime } from "./engine-runtime.js";
 import type {
   Engine,
@@ -37,8 +38,8 @@ import { setThreadValue } from "./set-thread-value.js";
 
 /**
  * Re-runs a recorded run's plan with its input (satisfied calls skip); marks the runs it continues that are
- * still `running` (crashed) `cancelled`. Calls without `_id` get the ids they had in the original run (so
- * `ctx.idempotencyKey` stays the same), also when the run resumed is itself a crashed resume.
+ * still `running` or `interrupted` (crashed) `cancelled`. Calls without `_id` get the ids they had in the
+ * original run (so `ctx.idempotencyKey` stays the same), also when the run resumed is itself a crashed one.
  */
 async function resumeRun(runtime: EngineRuntime, runId: string, options: RunOptions): Promise<RunResult> {
   const record = await runtime.store.getRun(asRunId(runId));
@@ -57,7 +58,6 @@ async function resumeRun(runtime: EngineRuntime, runId: string, options: RunOpti
 
 const GET_OPTIONS: ReadonlySet<string> = new Set(["offset", "limit"]);
 const SET_OPTIONS: ReadonlySet<string> = new Set(["description"]);
-const LIST_OPTIONS: ReadonlySet<string> = new Set(["threadId", "limit"]);
 
 /**
  * The store to read `threadId` from: the engine's, or — for a thread it does not hold — an empty one, so
@@ -154,25 +154,7 @@ export function createEngine(given: EngineOptions): Engine {
         return { kept, evicted: Math.max(0, before - kept) };
       });
     },
-    runs: {
-      // the built-in stores check threadId and limit as well (USAGE)
-      list: async (listOptions) => {
-        const given = checkOptionsObject(listOptions, "runs.list");
-        if (given !== undefined) refuseUnknownKeys(given, LIST_OPTIONS, "runs.list");
-        const { threadId, limit } = given ?? {};
-        if (threadId !== undefined) requireString(threadId, "runs.list's threadId");
-        // only the two options reach the store, which checks limit (USAGE)
-        return store.listRuns({
-          ...(threadId === undefined ? {} : { threadId: asThreadId(threadId) }),
-          ...(limit === undefined ? {} : { limit }),
-        });
-      },
-      show: async (runId) => {
-        const run = await store.getRun(asRunId(runId));
-        if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run ${runId}`);
-        return { run, calls: await store.listCallRecords(asRunId(runId)) };
-      },
-    },
+    runs: engineRuns(store),
     close: async () => {
       // runs in flight are cancelled and finish their records before the store goes
       await runtime.active.closeAll();

@@ -66,7 +66,8 @@ describe.each(storeKinds())("a streamed run whose process died, on the $name sto
 
     engine = createEngine({ tools: [step(false)], store });
     const [crashed] = await engine.runs.list({ threadId: "c" });
-    expect(crashed).toMatchObject({ runId: run.runId, status: "running", planHash: "sha256:" });
+    // its process is gone (no run holds the thread): listed interrupted, still without a digest
+    expect(crashed).toMatchObject({ runId: run.runId, status: "interrupted", planHash: "sha256:" });
     const resumed = await engine.resume(run.runId);
     expect(resumed.status).toBe("succeeded");
     const record = (await engine.runs.show(run.runId)).run;

@@ -86,7 +86,7 @@ export interface RunResult {
   /** Plan hash. */
   readonly planHash: PlanHash;
   /** `succeeded` when no call failed, `failed` otherwise, `cancelled` when aborted. */
-  readonly status: Exclude<RunStatus, "running">;
+  readonly status: Exclude<RunStatus, "running" | "interrupted">;
   /** Outcome per call id. */
   readonly calls: Readonly<Record<string, CallOutcome>>;
   /** Failed calls. */
@@ -318,8 +318,15 @@ export interface Engine {
   keepLastN(threadId: string, n: number): Promise<KeepLastNResult>;
   /** Run history. */
   readonly runs: {
-    /** Runs, newest first. */
-    list(options?: { readonly threadId?: string; readonly limit?: number }): Promise<readonly RunRecord[]>;
+    /**
+     * Runs, newest first; `status` keeps one status (`interrupted`: the runs whose process stopped before
+     * they ended, to `resume`; the built-in stores find them among the `running` ones as they list).
+     */
+    list(options?: {
+      readonly threadId?: string;
+      readonly limit?: number;
+      readonly status?: RunStatus;
+    }): Promise<readonly RunRecord[]>;
     /** One run with its call records; RUN_NOT_FOUND when unknown. */
     show(runId: string): Promise<RunDetails>;
   };

@@ -59,7 +59,8 @@ export async function resumeChain(store: StateStore, record: RunRecord): Promise
 }
 
 /**
- * Marks the runs of the chain still `running` (their process died) `cancelled`, once the resume has run. A
+ * Marks the runs of the chain still `running` or `interrupted` (their process died) `cancelled`, once the
+ * resume has run: they are continued, not to be resumed again (an `interrupted` one keeps its `reason`). A
  * streamed one was recorded without a hash (`sha256:`: its plan grew call by call and the hash is computed
  * at close, which never came): it gets the hash of its stored plan, the calls it had accepted.
  */
@@ -70,7 +71,7 @@ export async function cancelCrashedRuns(
 ): Promise<void> {
   for (const run of chain.runs) {
     const after = await store.getRun(run.runId);
-    if (after?.status !== "running") continue;
+    if (after?.status !== "running" && after?.status !== "interrupted") continue;
     const hash = after.planHash === "sha256:" ? storedPlanHash(after.plan) : undefined;
     const final = hash === undefined ? undefined : { plan: after.plan, planHash: hash };
     await store.finishRun(run.runId, "cancelled", endedAt(), final);

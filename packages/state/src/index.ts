@@ -15,6 +15,7 @@ export type {
   RunLock,
   RunRecord,
   RunStatus,
+  RunsOptions,
   StateStore,
   StateWrite,
   StoreStats,
@@ -23,6 +24,7 @@ export type {
   VariableMeta,
   WriteLogEntry,
 } from "./store-types.js";
+export { RUN_STATUSES } from "./store-types.js";
 export type { GetValueOptions, GetValueResult } from "./variables/get-value.js";
 export { getValue } from "./variables/get-value.js";
 export type { SetValueOptions } from "./variables/set-value.js";

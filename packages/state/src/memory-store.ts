@@ -3,7 +3,8 @@ import { ObeliskError } from "@obelisk/core";
 import { assertAppendable, withAppendedCalls } from "./internal/append-run-calls.js";
 import { CachedStore } from "./internal/cached-store.js";
 import { copyJson } from "./internal/copy-json.js";
-import type { RunsQuery } from "./internal/history-arguments.js";
+import type { StoredRunsQuery } from "./internal/history-arguments.js";
+import { unheldReason } from "./internal/interrupted-runs.js";
 import { PathTrie } from "./internal/path-trie.js";
 import { statePathOf } from "./internal/superseded-below.js";
 import {
@@ -62,6 +63,8 @@ class MemoryStore extends CachedStore {
   private readonly records = new Map<string, CallRecord[]>();
   /** Calls appended to running runs (`appendRunCalls`), folded into the record when the run finishes. */
   private readonly appended = new Map<string, JsonValue[]>();
+  /** The ids of the `running` runs, by thread (what a lock or a read marks `interrupted`). */
+  private readonly running = new Map<string, Set<string>>();
 
   private data(threadId: string): ThreadData {
     let data = this.threads.get(threadId);
@@ -192,17 +195,50 @@ class MemoryStore extends CachedStore {
     const copy = copyJson(run);
     if (!copy.ok) throw new ObeliskError("USAGE", `run record is not JSON: ${copy.message}`);
     this.model(run.threadId);
-    this.runs.set(run.runId, copy.value as unknown as RunRecord);
+    this.store(copy.value as unknown as RunRecord);
   }
 
   finishRun(runId: RunId, status: RunStatus, endedAt: string, final?: FinalPlan): void {
     this.assertOpen();
     const run = this.readRun(runId);
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
-    const copy = copyJson({ ...run, ...final, status, endedAt });
-    this.appended.delete(runId);
+    this.end(run, { ...final, status, endedAt });
+  }
+
+  /** Ends `run` (read with its appended calls): `ending` over it, the appended calls folded in. */
+  private end(run: RunRecord, ending: Partial<RunRecord>): void {
+    const copy = copyJson({ ...run, ...ending });
     if (!copy.ok) throw new ObeliskError("USAGE", `run record is not JSON: ${copy.message}`);
-    this.runs.set(runId, copy.value as unknown as RunRecord);
+    this.appended.delete(run.runId);
+    this.store(copy.value as unknown as RunRecord);
+  }
+
+  /** Keeps a run record (and its place among the thread's `running` runs). */
+  private store(run: RunRecord): void {
+    this.runs.set(run.runId, run);
+    let running = this.running.get(run.threadId);
+    if (run.status === "running") {
+      if (running === undefined) {
+        running = new Set();
+        this.running.set(run.threadId, running);
+      }
+      running.add(run.runId);
+    } else running?.delete(run.runId);
+  }
+
+  /** A run of this store holds the thread's lock while it is in progress: without it, none is. */
+  protected abandonment(threadId: ThreadId): string | undefined {
+    return this.locks.isHeld(threadId) ? undefined : unheldReason(threadId, undefined);
+  }
+
+  protected interruptRuns(threadId: ThreadId, reason: string): void {
+    const ids = this.running.get(threadId);
+    if (ids === undefined || ids.size === 0) return;
+    const endedAt = this.isoNow();
+    for (const runId of [...ids]) {
+      const run = this.readRun(runId as RunId);
+      if (run !== undefined) this.end(run, { status: "interrupted", endedAt, reason });
+    }
   }
 
   appendRunCalls(runId: RunId, calls: readonly JsonValue[]): void {
@@ -225,10 +261,14 @@ class MemoryStore extends CachedStore {
     return run === undefined ? undefined : withAppendedCalls(run, this.appended.get(runId) ?? []);
   }
 
-  protected queryRuns({ threadId, limit }: RunsQuery): readonly RunRecord[] {
+  protected queryRuns({ threadId, limit, statuses }: StoredRunsQuery): readonly RunRecord[] {
     const runs = [...this.runs.values()]
       .reverse()
-      .filter((run) => threadId === undefined || run.threadId === threadId);
+      .filter(
+        (run) =>
+          (threadId === undefined || run.threadId === threadId) &&
+          (statuses === undefined || statuses.includes(run.status)),
+      );
     const listed = limit === undefined ? runs : runs.slice(0, limit);
     return listed.map((run) => withAppendedCalls(run, this.appended.get(run.runId) ?? []));
   }

@@ -5,7 +5,8 @@ import { applyOutputInPlace, deepFreeze, ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
 import { CachedStore } from "./internal/cached-store.js";
 import { FileIdentity } from "./internal/file-identity.js";
-import type { RunsQuery } from "./internal/history-arguments.js";
+import { checkRunId, type StoredRunsQuery } from "./internal/history-arguments.js";
+import { unheldReason } from "./internal/interrupted-runs.js";
 import { SqliteLock, type SqliteLockOptions } from "./internal/sqlite-lock.js";
 import { SqliteRuns } from "./internal/sqlite-runs.js";
 import type { SqliteStatements } from "./internal/sqlite-schema.js";
@@ -169,6 +170,8 @@ class SqliteStore extends CachedStore {
   private readonly runs: SqliteRuns;
   /** Records a run, then creates its thread when the file lacks it (a model is cached once saved). */
   private readonly createRunTx: (run: RunRecord) => void;
+  /** Marks a thread's `running` runs `interrupted` (see `interruptRuns`), in one IMMEDIATE transaction. */
+  private readonly interruptTx: (threadId: ThreadId, reason: string, recheck: boolean) => void;
   /** The opened file's identity: a run that starts or ends after it was deleted or replaced fails. */
   private readonly identity: FileIdentity;
 
@@ -201,6 +204,13 @@ class SqliteStore extends CachedStore {
       commits.map((commit) => super.commitCall(commit)),
     ).immediate;
     this.runs = new SqliteRuns(db, this.sql, parse);
+    this.interruptTx = db.transaction((threadId: ThreadId, reason: string, recheck: boolean) => {
+      // the lock's answer again, in the transaction: a run that took the thread meanwhile is not marked
+      if (recheck && this.abandonment(threadId) === undefined) return;
+      const running = this.runs.runningOf(threadId);
+      const endedAt = this.isoNow();
+      for (const run of running) this.runs.end(run, { status: "interrupted", endedAt, reason });
+    }).immediate;
     this.createRunTx = db.transaction((run: RunRecord) => {
       this.runs.insert(run);
       this.model(run.threadId);
@@ -512,10 +522,33 @@ class SqliteStore extends CachedStore {
     threadId: ThreadId,
     waitMs: number,
     signal?: AbortSignal,
-  ): Promise<void> {
+  ): Promise<string | undefined> {
     this.assertWritable(`change thread "${threadId}"`);
     this.identity.assertSame(`change thread "${threadId}"`);
-    await this.lock.acquire(threadId, waitMs, signal);
+    return this.lock.acquire(threadId, waitMs, signal);
+  }
+
+  /**
+   * A run of this store holds the in-process lock; another's, its `locks` row. No row (or one this store
+   * left), or a row of a process of this host that is gone: no run is in progress. A live process's row,
+   * or another host's, may be a run's: left to a takeover (see `SqliteLock.goneHolder`).
+   */
+  protected abandonment(threadId: ThreadId): string | undefined {
+    if (this.locks.isHeld(threadId)) return undefined;
+    const gone = this.lock.goneHolder(threadId);
+    return gone === undefined ? undefined : unheldReason(threadId, gone.holder);
+  }
+
+  protected interruptRuns(threadId: ThreadId, reason: string, recheck: boolean): void {
+    try {
+      this.interruptTx(threadId, reason, recheck);
+    } catch (error) {
+      throw wrap("mark interrupted runs", error, this.file);
+    }
+  }
+
+  protected override recordsInterruptions(): boolean {
+    return !this.readonly;
   }
 
   /** Also a run of another connection or process (its live row in the `locks` table). */
@@ -569,7 +602,9 @@ class SqliteStore extends CachedStore {
   }
 
   finishRun(runId: RunId, status: RunStatus, endedAt: string, final?: FinalPlan): void {
-    const run = this.getRun(runId);
+    this.assertOpen();
+    // the record as stored: finishing a `running` run does not first mark it interrupted
+    const run = this.readRun(checkRunId(runId));
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
     this.assertWritable(`finish run "${runId}"`);
     this.identity.assertSame(`finish run "${runId}"`);
@@ -590,7 +625,7 @@ class SqliteStore extends CachedStore {
     return this.runs.read(runId);
   }
 
-  protected queryRuns(query: RunsQuery): readonly RunRecord[] {
+  protected queryRuns(query: StoredRunsQuery): readonly RunRecord[] {
     return this.runs.query(query);
   }
 

@@ -23,8 +23,24 @@ export type CallStatus =
   | "deferred"
   | "cancelled";
 
-/** Status of a run. `running` only while it is in progress (or after a crash, until resumed). */
-export type RunStatus = "running" | "succeeded" | "failed" | "cancelled";
+/**
+ * Status of a run. `running` only while it is in progress: a run holds its thread's lock from before its
+ * record is created until after it is finished, so a record still `running` while nobody holds the lock
+ * belongs to a run whose process stopped (a crash, a kill). The built-in stores mark such a record
+ * `interrupted` (with a `reason`) when they find it so: when the thread is locked again, or when the record
+ * is read (`getRun`, `listRuns`). `interrupted` extends SPEC §7's run statuses; `engine.resume` continues
+ * such a run (and marks it `cancelled`).
+ */
+export type RunStatus = "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
+
+/** Every run status, in the order of {@link RunStatus}. */
+export const RUN_STATUSES: readonly RunStatus[] = Object.freeze([
+  "running",
+  "succeeded",
+  "failed",
+  "cancelled",
+  "interrupted",
+]);
 
 /** An error as recorded (and as written to a failure branch). */
 export interface RecordedError {
@@ -165,8 +181,23 @@ export interface RunRecord {
   readonly status: RunStatus;
   /** ISO start time. */
   readonly startedAt: string;
-  /** ISO end time. */
+  /**
+   * ISO end time. For an `interrupted` run, the time the store found it so (when its process stopped is
+   * not known).
+   */
   readonly endedAt?: string;
+  /** Why the run is `interrupted` (which lock, which process); kept when `resume` then cancels it. */
+  readonly reason?: string;
+}
+
+/** Options of {@link StateStore.listRuns}. */
+export interface RunsOptions {
+  /** Only this thread's runs. */
+  readonly threadId?: ThreadId;
+  /** At most this many (a whole number >= 0; leave it out for all). */
+  readonly limit?: number;
+  /** Only runs of this status (one of {@link RUN_STATUSES}). */
+  readonly status?: RunStatus;
 }
 
 /** The plan a run ended with, when it was not known at its start (a streaming run's calls). */
@@ -344,13 +375,13 @@ export interface StateStore {
    * without it a streaming run's calls reach its record only when it finishes.
    */
   appendRunCalls?(runId: RunId, calls: readonly JsonValue[]): Awaitable<void>;
-  /** A run by id. */
+  /** A run by id (a `running` one whose process is gone answers `interrupted`: see {@link RunStatus}). */
   getRun(runId: RunId): Awaitable<RunRecord | undefined>;
-  /** Runs, newest first (optionally of one thread). */
-  listRuns(options?: {
-    readonly threadId?: ThreadId;
-    readonly limit?: number;
-  }): Awaitable<readonly RunRecord[]>;
+  /**
+   * Runs, newest first (optionally of one thread, and of one status: `interrupted` finds the runs to
+   * resume). `running` runs whose process is gone answer `interrupted` (see {@link RunStatus}).
+   */
+  listRuns(options?: RunsOptions): Awaitable<readonly RunRecord[]>;
   /** The call records of one run, in commit order. */
   listCallRecords(runId: RunId): Awaitable<readonly CallRecord[]>;
   /** The latest completed record with this call hash on this thread (the "satisfied" check). */

@@ -56,7 +56,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
 interface RunLine {
   readonly runId: string;
   readonly threadId: string;
-  readonly status: "running" | "succeeded" | "failed" | "cancelled";
+  readonly status: "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
   readonly planHash: string;
   readonly startedAt: string;
 }

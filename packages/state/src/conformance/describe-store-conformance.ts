@@ -5,6 +5,7 @@ import { commitCases } from "./commit-cases.js";
 import type { MakeStore } from "./commit-fixtures.js";
 import { evictionCases } from "./eviction-cases.js";
 import { historyCases } from "./history-cases.js";
+import { interruptedCases } from "./interrupted-cases.js";
 import { lifecycleCases } from "./lifecycle-cases.js";
 import { lockCases } from "./lock-cases.js";
 import { numberedCases } from "./numbered-cases.js";
@@ -33,6 +34,7 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
     };
     commitCases(openStore);
     historyCases(openStore);
+    interruptedCases(openStore);
     lockCases(openStore);
     numberedCases(openStore);
     variableCases(openStore);

@@ -51,6 +51,8 @@ export function historyCases(openStore: OpenStore): void {
 
     it("appends a streaming run's calls to its plan while it runs, and refuses once it has ended", async () => {
       const store = await openStore();
+      // a run holds its thread's lock while it runs (without it, reading it marks it interrupted)
+      const lock = await store.lockThread(THREAD);
       await store.createRun(run("r1"));
       const first = { _tool: "t", _id: "a" };
       const second = { _tool: "t", _id: "b", x: "†state.a" };
@@ -74,6 +76,7 @@ export function historyCases(openStore: OpenStore): void {
       });
       // finishing without a final plan keeps the appended calls in the record
       await store.finishRun(asRunId("r1"), "succeeded", "2025-01-01T00:00:01.000Z");
+      await lock.release();
       await expect(
         Promise.resolve().then(() => store.appendRunCalls?.(asRunId("r1"), [first])),
       ).rejects.toMatchObject({ code: "USAGE", message: expect.stringContaining("has ended") });

@@ -11,6 +11,7 @@ import type {
   RunLock,
   RunRecord,
   RunStatus,
+  RunsOptions,
   StateStore,
   StateWrite,
   StoreStats,
@@ -19,7 +20,8 @@ import type {
   VariableMeta,
   WriteLogEntry,
 } from "../store-types.js";
-import { checkRunId, checkRunsQuery, type RunsQuery } from "./history-arguments.js";
+import { checkRunId, checkRunsQuery, type StoredRunsQuery } from "./history-arguments.js";
+import { interruptedRecord, lockedAgainReason } from "./interrupted-runs.js";
 import { isCommitFailure, planCommit } from "./plan-commit.js";
 import { type EvictionRequest, planEviction, planReset } from "./plan-eviction.js";
 import { checkKeepCount, protectNested, selectForKeepLastN, selectForRetention } from "./select-evictions.js";
@@ -43,6 +45,8 @@ const NO_EXTRAS: CommitExtras = Object.freeze({});
 const CREATES: CommitExtras = Object.freeze({ create: true });
 /** The answer of a commit that found storage moved past its model (another writer): plan it again. */
 const STALE = Symbol("stale");
+/** The statuses a run found `running` may turn out to have: what `listRuns` looks at for either. */
+const OPEN_STATUSES: readonly RunStatus[] = Object.freeze(["running", "interrupted"]);
 /** The state of a thread the store does not hold. */
 const NO_STATE: JsonObject = Object.freeze({});
 
@@ -99,23 +103,78 @@ export abstract class CachedStore implements StateStore {
   abstract appendRunCalls(runId: RunId, calls: readonly JsonValue[]): void;
   /** A run by id (the id checked already). */
   protected abstract readRun(runId: RunId): RunRecord | undefined;
-  /** Runs, newest first (arguments checked already). */
-  protected abstract queryRuns(query: RunsQuery): readonly RunRecord[];
+  /** Run records as stored, newest first (arguments checked already; none marked here). */
+  protected abstract queryRuns(query: StoredRunsQuery): readonly RunRecord[];
+  /**
+   * Why the `running` runs of a thread cannot be in progress (nobody holds its lock, or its holder's
+   * process is gone), or undefined when one may be (the lock is held by a live holder, or it cannot be
+   * told: another host's holder). Read-only; a run of this store holds the in-process lock.
+   */
+  protected abstract abandonment(threadId: ThreadId): string | undefined;
+  /**
+   * Marks the thread's `running` runs `interrupted` for `reason` (their appended calls folded in, as
+   * `finishRun` does). With `recheck`, first asks {@link abandonment} again inside the backend's
+   * transaction and marks nothing when a holder has appeared meanwhile.
+   */
+  protected abstract interruptRuns(threadId: ThreadId, reason: string, recheck: boolean): void;
+  /** False when the store cannot write: runs found interrupted are answered so, not recorded (read-only). */
+  protected recordsInterruptions(): boolean {
+    return true;
+  }
   /** A run's call records in commit order (the id checked already). */
   protected abstract readCallRecords(runId: RunId): readonly CallRecord[];
   abstract findCompletedCall(threadId: ThreadId, callHash: string): CallRecord | undefined;
   abstract readWriteLog(threadId: ThreadId): readonly WriteLogEntry[];
   abstract stats(threadId?: ThreadId): StoreStats;
 
+  /** A run by id; a `running` one whose process is gone is marked (and answered) `interrupted`. */
   getRun(runId: RunId): RunRecord | undefined {
     this.assertOpen();
-    return this.readRun(checkRunId(runId));
+    const run = this.readRun(checkRunId(runId));
+    return run === undefined ? undefined : this.settled(run, new Map());
   }
 
-  /** Runs, newest first; the same argument checks on every backend (USAGE). */
-  listRuns(options?: { readonly threadId?: ThreadId; readonly limit?: number }): readonly RunRecord[] {
+  /**
+   * Runs, newest first; the same argument checks on every backend (USAGE). `running` runs whose process is
+   * gone are marked (and answered) `interrupted`: asked for `running` or `interrupted` runs, every run of
+   * the two in scope is looked at first, so the filter sees them as they are.
+   */
+  listRuns(options?: RunsOptions): readonly RunRecord[] {
     this.assertOpen();
-    return this.queryRuns(checkRunsQuery(options));
+    const { threadId, limit, status } = checkRunsQuery(options);
+    const found = new Map<ThreadId, string | undefined>();
+    if (status !== "running" && status !== "interrupted") {
+      const statuses = status === undefined ? undefined : [status];
+      return this.queryRuns({ threadId, limit, statuses }).map((run) => this.settled(run, found));
+    }
+    const open = this.queryRuns({ threadId, limit: undefined, statuses: OPEN_STATUSES })
+      .map((run) => this.settled(run, found))
+      .filter((run) => run.status === status);
+    return limit === undefined ? open : open.slice(0, limit);
+  }
+
+  /**
+   * `run` as it stands: a `running` run of a thread whose runs cannot be in progress ({@link abandonment},
+   * asked once per thread through `found`) is marked `interrupted` — with every `running` run of that
+   * thread, in one transaction that checks again — and read back; a read-only store answers it marked.
+   */
+  private settled(run: RunRecord, found: Map<ThreadId, string | undefined>): RunRecord {
+    if (run.status !== "running") return run;
+    const threadId = run.threadId;
+    let reason = found.get(threadId);
+    if (!found.has(threadId)) {
+      reason = this.abandonment(threadId);
+      found.set(threadId, reason);
+      if (reason !== undefined && this.recordsInterruptions()) this.interruptRuns(threadId, reason, true);
+    }
+    if (reason === undefined) return run;
+    if (!this.recordsInterruptions()) return interruptedRecord(run, reason, this.isoNow());
+    return this.readRun(run.runId) ?? run;
+  }
+
+  /** The store clock's time, ISO. */
+  protected isoNow(): string {
+    return new Date(this.now()).toISOString();
   }
 
   listCallRecords(runId: RunId): readonly CallRecord[] {
@@ -315,6 +374,10 @@ export abstract class CachedStore implements StateStore {
     return COMMITTED;
   }
 
+  /**
+   * Takes the thread's lock. The runs of the thread still `running` then are marked `interrupted`: a run
+   * holds the lock until its record is finished, so no run of theirs is in progress.
+   */
   async lockThread(
     threadId: ThreadId,
     options: { readonly waitMs?: number; readonly signal?: AbortSignal } = {},
@@ -322,22 +385,28 @@ export abstract class CachedStore implements StateStore {
     this.assertOpen();
     const waitMs = options.waitMs ?? 0;
     await this.locks.acquire(threadId, waitMs, options.signal);
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.releaseExternal(threadId);
+      this.locks.release(threadId);
+    };
+    let takeover: string | undefined;
     try {
-      await this.acquireExternal(threadId, waitMs, options.signal);
+      takeover = await this.acquireExternal(threadId, waitMs, options.signal);
     } catch (error) {
       this.locks.release(threadId);
       throw error;
     }
-    this.refresh(threadId);
-    let released = false;
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        this.releaseExternal(threadId);
-        this.locks.release(threadId);
-      },
-    };
+    try {
+      this.refresh(threadId);
+      this.interruptRuns(threadId, lockedAgainReason(threadId, takeover), false);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return { release };
   }
 
   /** Forgets the cached model so the next access reloads it from storage (no-op where the cache is the data). */
@@ -353,12 +422,17 @@ export abstract class CachedStore implements StateStore {
     return this.locks.isHeld(threadId);
   }
 
-  /** Cross-process part of the lock (none in memory). */
+  /**
+   * Cross-process part of the lock (none in memory); answers who it was taken over from, when it was
+   * (a process judged gone or hung), for the reason of the runs that holder left `running`.
+   */
   protected async acquireExternal(
     _threadId: ThreadId,
     _waitMs: number,
     _signal?: AbortSignal,
-  ): Promise<void> {}
+  ): Promise<string | undefined> {
+    return undefined;
+  }
   /** Releases the cross-process part of the lock. */
   protected releaseExternal(_threadId: ThreadId): void {}
 

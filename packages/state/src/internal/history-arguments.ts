@@ -1,5 +1,6 @@
 import type { RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
+import { RUN_STATUSES, type RunStatus } from "../store-types.js";
 
 /** The checked arguments of `listRuns`. */
 export interface RunsQuery {
@@ -7,18 +8,29 @@ export interface RunsQuery {
   readonly threadId: ThreadId | undefined;
   /** At most this many, newest first (undefined: all). */
   readonly limit: number | undefined;
+  /** Only runs of this status (undefined: any). */
+  readonly status: RunStatus | undefined;
+}
+
+/** A backend's query of its run records as stored: of one thread, of some statuses, newest first. */
+export interface StoredRunsQuery {
+  readonly threadId: ThreadId | undefined;
+  readonly limit: number | undefined;
+  /** Only runs of these statuses (undefined: any). */
+  readonly statuses: readonly RunStatus[] | undefined;
 }
 
 const usage = (message: string, data: unknown): ObeliskError => new ObeliskError("USAGE", message, { data });
 
 /** `listRuns`' options, checked the same way on every backend: throws USAGE for anything else. */
 export function checkRunsQuery(options: unknown): RunsQuery {
-  if (options === undefined) return { threadId: undefined, limit: undefined };
+  if (options === undefined) return { threadId: undefined, limit: undefined, status: undefined };
   if (options === null || typeof options !== "object" || Array.isArray(options))
-    throw usage("the options of listRuns must be an object { threadId?, limit? }", {
+    throw usage("the options of listRuns must be an object { threadId?, limit?, status? }", {
       options: typeof options,
     });
-  const { threadId, limit } = options as { threadId?: unknown; limit?: unknown };
+  const { threadId, limit, status } = options as { threadId?: unknown; limit?: unknown; status?: unknown };
+  checkRunStatus(status);
   if (threadId !== undefined && typeof threadId !== "string")
     throw usage("threadId must be a string", { threadId: typeof threadId });
   if (limit !== undefined && !(typeof limit === "number" && Number.isSafeInteger(limit) && limit >= 0))
@@ -28,7 +40,21 @@ export function checkRunsQuery(options: unknown): RunsQuery {
         limit: String(limit),
       },
     );
-  return { threadId: threadId as ThreadId | undefined, limit: limit as number | undefined };
+  return {
+    threadId: threadId as ThreadId | undefined,
+    limit: limit as number | undefined,
+    status: status as RunStatus | undefined,
+  };
+}
+
+/** A run status argument (undefined: none given): throws USAGE unless it is one of {@link RUN_STATUSES}. */
+export function checkRunStatus(status: unknown): void {
+  if (status === undefined || RUN_STATUSES.includes(status as RunStatus)) return;
+  const shown = typeof status === "string" ? JSON.stringify(status.slice(0, 40)) : typeof status;
+  throw new ObeliskError("USAGE", `status must be a run status, not ${shown}`, {
+    data: { status: typeof status === "string" ? status.slice(0, 40) : typeof status },
+    hint: `one of ${RUN_STATUSES.join(", ")}`,
+  });
 }
 
 /** A run id argument: throws USAGE unless it is a string. */

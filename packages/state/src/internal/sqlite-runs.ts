@@ -2,7 +2,7 @@ import { type JsonValue, ObeliskError, type RunId } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
 import type { FinalPlan, RunRecord, RunStatus } from "../store-types.js";
 import { assertAppendable, withAppendedCalls } from "./append-run-calls.js";
-import type { RunsQuery } from "./history-arguments.js";
+import type { StoredRunsQuery } from "./history-arguments.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
 
 /**
@@ -37,8 +37,19 @@ export class SqliteRuns {
 
   /** Ends `run` (read with its appended calls): status, end time, `final` plan; one transaction. */
   finish(run: RunRecord, status: RunStatus, endedAt: string, final?: FinalPlan): void {
-    this.finishTx(run.runId, status, JSON.stringify({ ...run, ...final, status, endedAt }));
+    this.end(run, { ...final, status, endedAt });
+  }
+
+  /** Ends `run` (read with its appended calls) with `ending` over it, its appended calls folded in. */
+  end(run: RunRecord, ending: Partial<RunRecord> & { readonly status: RunStatus }): void {
+    this.finishTx(run.runId, ending.status, JSON.stringify({ ...run, ...ending }));
     this.appendNext.delete(run.runId);
+  }
+
+  /** The thread's `running` runs, with their appended calls. */
+  runningOf(threadId: string): readonly RunRecord[] {
+    const rows = this.sql.runsRunningOfThread.all(threadId) as { record: string }[];
+    return rows.map((row) => this.withCalls(this.parse<RunRecord>(row.record)));
   }
 
   /** Appends calls to a running run's plan: checked once per run (RUN_NOT_FOUND, USAGE), then O(calls). */
@@ -61,12 +72,21 @@ export class SqliteRuns {
     return row === undefined ? undefined : this.withCalls(this.parse<RunRecord>(row.record));
   }
 
-  /** Runs, newest first. */
-  query({ threadId, limit: given }: RunsQuery): readonly RunRecord[] {
+  /** Runs as stored, newest first. */
+  query({ threadId, limit: given, statuses }: StoredRunsQuery): readonly RunRecord[] {
     // SQLite: a negative LIMIT means no limit
     const limit = given ?? -1;
+    const sql = this.sql;
+    // one or two statuses (`status = ? OR status = ?`, the one given twice)
+    const [first, second = first] = statuses ?? [];
     const rows = (
-      threadId === undefined ? this.sql.runsAll.all(limit) : this.sql.runsOfThread.all(threadId, limit)
+      statuses === undefined
+        ? threadId === undefined
+          ? sql.runsAll.all(limit)
+          : sql.runsOfThread.all(threadId, limit)
+        : threadId === undefined
+          ? sql.runsByStatus.all(first, second, limit)
+          : sql.runsOfThreadByStatus.all(threadId, first, second, limit)
     ) as { record: string }[];
     return rows.map((row) => this.withCalls(this.parse<RunRecord>(row.record)));
   }

@@ -79,6 +79,12 @@ const STATEMENTS = {
   runCallsDelete: "DELETE FROM run_calls WHERE run_id = ?",
   runsAll: "SELECT record FROM runs ORDER BY seq DESC LIMIT ?",
   runsOfThread: "SELECT record FROM runs WHERE thread_id = ? ORDER BY seq DESC LIMIT ?",
+  /** Runs of one or two statuses (`runs_status`; the thread's index is not used for them: `+thread_id`). */
+  runsByStatus: "SELECT record FROM runs WHERE status = ? OR status = ? ORDER BY seq DESC LIMIT ?",
+  runsOfThreadByStatus:
+    "SELECT record FROM runs WHERE +thread_id = ? AND (status = ? OR status = ?) ORDER BY seq DESC LIMIT ?",
+  /** What a lock or a read marks `interrupted`: found in `runs_status`, not among all the thread's runs. */
+  runsRunningOfThread: "SELECT record FROM runs WHERE status = 'running' AND +thread_id = ? ORDER BY seq",
   statsVars: "SELECT scope, count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM variables GROUP BY scope",
   statsVarsThread:
     "SELECT scope, count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM variables WHERE thread_id = ? GROUP BY scope",
@@ -197,6 +203,21 @@ function missingTables(db: Database): typeof SCHEMA_TABLES {
   return SCHEMA_TABLES.filter((table) => !present.has(table.name));
 }
 
+/**
+ * True when `db`'s file has every table and index of the store. Indexes added since a file was written
+ * (`runs_status`) are created by the next writable open, with the tables it lacks; a read-only store
+ * works without them (its queries scan).
+ */
+function lacksNothing(db: Database): boolean {
+  if (missingTables(db).length > 0) return false;
+  const present = new Set(
+    (db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'index'").all() as { name: string }[]).map(
+      (row) => row.name.toLowerCase(),
+    ),
+  );
+  return SCHEMA_INDEXES.every((index) => present.has(index.name));
+}
+
 /** What a file holds, as {@link storeFileKind} tells it. */
 export type StoreFileKind = ReturnType<typeof storeFileKind>;
 
@@ -212,12 +233,12 @@ export type StoreFileKind = ReturnType<typeof storeFileKind>;
  */
 export function ensureSchema(db: Database, admit: (kind: StoreFileKind) => void): void {
   const kind = storeFileKind(db);
-  if (kind === "store" && missingTables(db).length === 0) return;
+  if (kind === "store" && lacksNothing(db)) return;
   admit(kind); // a refusal first without the write lock (another program may hold it), then again inside
   db.transaction(() => {
     const kind = storeFileKind(db);
     admit(kind);
-    if (kind === "store" && missingTables(db).length === 0) return;
+    if (kind === "store" && lacksNothing(db)) return;
     db.exec(SQLITE_SCHEMA);
     db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)").run(
       String(SQLITE_SCHEMA_VERSION),

@@ -87,6 +87,8 @@ export const SCHEMA_TABLES: readonly SchemaObject[] = [
 /** The indexes of the SQLite schema. */
 export const SCHEMA_INDEXES: readonly SchemaObject[] = [
   index("runs_thread", "runs", "(thread_id, seq)"),
+  // the runs still `running` (or `interrupted`) without reading every run: added without a schema version
+  index("runs_status", "runs", "(status, seq)"),
   index("call_records_run", "call_records", "(run_id, id)"),
   index("call_records_hash", "call_records", "(thread_id, call_hash, id) WHERE call_hash IS NOT NULL"),
 ];

@@ -1,0 +1,50 @@
+import { asRunId, asThreadId, didYouMean, ObeliskError } from "@obelisk/core";
+import { RUN_STATUSES, type RunStatus, type StateStore } from "@obelisk/state";
+import type { Engine } from "./engine-types.js";
+import { checkOptionsObject, refuseUnknownKeys, requireString } from "./facade-arguments.js";
+
+const LIST_OPTIONS: ReadonlySet<string> = new Set(["threadId", "limit", "status"]);
+const STATUSES: ReadonlySet<string> = new Set(RUN_STATUSES);
+
+/** Throws USAGE unless `status` is a run status (with the nearest one as hint). */
+function requireRunStatus(status: unknown): RunStatus {
+  const text = requireString(status, "runs.list's status");
+  if (STATUSES.has(text)) return text as RunStatus;
+  throw new ObeliskError(
+    "USAGE",
+    `runs.list's status must be a run status, not ${JSON.stringify(text.slice(0, 40))}`,
+    {
+      hint: didYouMean(text, STATUSES) ?? `one of ${RUN_STATUSES.join(", ")}`,
+    },
+  );
+}
+
+/**
+ * The engine's `runs`: `list` checks its options (USAGE: unknown keys, a thread id or status that is not
+ * one) and passes them to the store, which checks `limit`; a store that does not filter by status (a
+ * custom one) has its answer filtered here. `show` reads a run and its call records.
+ */
+export function engineRuns(store: StateStore): Engine["runs"] {
+  return {
+    list: async (listOptions) => {
+      const given = checkOptionsObject(listOptions, "runs.list");
+      if (given !== undefined) refuseUnknownKeys(given, LIST_OPTIONS, "runs.list");
+      const { threadId, limit, status } = given ?? {};
+      if (threadId !== undefined) requireString(threadId, "runs.list's threadId");
+      if (status !== undefined) requireRunStatus(status);
+      const runs = await store.listRuns({
+        ...(threadId === undefined ? {} : { threadId: asThreadId(threadId) }),
+        ...(limit === undefined ? {} : { limit }),
+        ...(status === undefined ? {} : { status }),
+      });
+      return status === undefined || runs.every((run) => run.status === status)
+        ? runs
+        : runs.filter((run) => run.status === status);
+    },
+    show: async (runId) => {
+      const run = await store.getRun(asRunId(runId));
+      if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run ${runId}`);
+      return { run, calls: await store.listCallRecords(asRunId(runId)) };
+    },
+  };
+}

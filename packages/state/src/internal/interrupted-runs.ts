@@ -1,0 +1,30 @@
+import type { ThreadId } from "@obelisk/core";
+import type { RunRecord } from "../store-types.js";
+
+/**
+ * Why the runs still `running` on a thread just locked are `interrupted`: a run holds its thread's lock
+ * until its record is finished, so whoever held the lock before did not finish them. `takeover` describes
+ * the lock taken over from a process judged gone or hung (SQLite), if it was one.
+ */
+export function lockedAgainReason(threadId: ThreadId, takeover: string | undefined): string {
+  const thread = JSON.stringify(threadId);
+  return takeover === undefined
+    ? `thread ${thread} was locked again while no run held it: the process running this run stopped without ending it`
+    : `thread ${thread} was locked again, its lock taken over from ${takeover}: the run did not end`;
+}
+
+/**
+ * Why a `running` run found on reading is `interrupted`: nobody holds its thread's lock, or the process
+ * holding it (`holder`, SQLite: same host, pid not alive) is gone.
+ */
+export function unheldReason(threadId: ThreadId, holder: string | undefined): string {
+  const thread = JSON.stringify(threadId);
+  return holder === undefined
+    ? `no run holds thread ${thread}: the process running this run stopped without ending it`
+    : `the process holding thread ${thread} (${holder}) is gone: it stopped without ending this run`;
+}
+
+/** `run` marked `interrupted` at `endedAt` for `reason` (what a read-only store answers without writing). */
+export function interruptedRecord(run: RunRecord, reason: string, endedAt: string): RunRecord {
+  return { ...run, status: "interrupted", endedAt, reason };
+}
