@@ -403,7 +403,9 @@ describe("what the plan schema tells an LLM", () => {
       "_retry",
     ])
       expect(properties[key]?.description, key).toMatch(/\w/);
-    expect(properties._outputPath?.description).toContain("a thrown error goes to the last");
+    expect(properties._outputPath?.description).toContain(
+      "with two or more, a thrown error goes to the last",
+    );
   });
 
   it("a stripping zod object takes no undeclared key (the compiler refuses it), an open JSON Schema does", () => {

@@ -17,8 +17,9 @@ function parameterPattern(pattern: string): string {
 
 /**
  * Which keys besides the named ones a call takes: the root's pattern properties (each its schema or a
- * reference), and any other key not starting with `_` unless the tool is closed (`closedInput`). With both pattern and
- * additional properties, other keys take anything (the schema cannot say "none of the patterns" simply).
+ * reference), and any other key not starting with `_` unless the tool is closed (`closedInput`). With
+ * both pattern and additional properties, other keys take anything (the schema cannot say "none of the
+ * patterns" simply).
  */
 function extraParameters(root: Mutable, closed: boolean): Mutable | undefined {
   const patterns = isPlainObject(root.patternProperties) ? (root.patternProperties as JsonObject) : {};
@@ -64,7 +65,7 @@ function retrySchema(limits: RetryLimits): JsonObject {
 const META_DESCRIPTIONS = {
   _id: "Names the call, so that another call can read its output as †calls.<id> (without it the engine numbers the call anew on every run).",
   _outputPath:
-    "Where the result is written, e.g. †state.user. †a || †b: alternative outcomes (the tool picks one, the first by default; a thrown error goes to the last). †a && †b: the same value to both. Without it the result is †calls.<id>.",
+    "Where the result is written, e.g. †state.user. †a || †b: alternative outcomes (the tool picks one, the first by default; with two or more, a thrown error goes to the last). †a && †b: the same value to both. Without it the result is †calls.<id>.",
   _outputMethod:
     "How the value is written at _outputPath: set (default) replaces; merge deep-merges objects; assign merges the top level; push appends one item to a list; concat appends a list's items.",
   _description: "A short note on what the call is for (shown in summaries).",
