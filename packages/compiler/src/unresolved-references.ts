@@ -125,7 +125,7 @@ export function judgeOperand(
   return judgeContext(builder, reference);
 }
 
-/** Verdicts of `excludedByWriters`, by writer list and reference text (a list serves every reader of a text). */
+/** Verdicts of `excludedByWriters`, by writer list and reference text (one list serves a text's readers). */
 const excludedCache = new WeakMap<readonly WriterLink[], Map<string, Verdict | null>>();
 
 /**
