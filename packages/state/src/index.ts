@@ -11,6 +11,8 @@ export type {
   NumberedCommitOptions,
   NumberedCommitResult,
   RecordedError,
+  RemovalResult,
+  RemovalTarget,
   RetentionPolicy,
   RunLock,
   RunRecord,
@@ -33,3 +35,5 @@ export { STORED_REFERENCE_SCHEMA } from "./variables/stored-reference-schema.js"
 export type { SummarizeOptions, VariableSummary } from "./variables/summarize.js";
 export { DEFAULT_SUMMARY_CHARS, summarize } from "./variables/summarize.js";
 export type { SummaryEntry } from "./variables/summary-renderers.js";
+export type { UnsetValueOptions, UnsetValueResult } from "./variables/unset-value.js";
+export { UNSET_VALUE_TOOL, unsetValue } from "./variables/unset-value.js";

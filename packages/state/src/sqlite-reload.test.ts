@@ -7,6 +7,8 @@ import { commitOf, commitOk, foldedLog, THREAD, write } from "./conformance/comm
 import { answer } from "./conformance/superseded-tombstone-cases.js";
 import { createSqliteStore } from "./sqlite-store.js";
 import type { StateStore } from "./store-types.js";
+import { setValue } from "./variables/set-value.js";
+import { unsetValue } from "./variables/unset-value.js";
 
 const dir = mkdtempSync(join(tmpdir(), "obelisk-reload-"));
 let counter = 0;
@@ -83,6 +85,38 @@ describe("sqlite: the cached thread model across runs", () => {
     });
     await one.close();
     expect(open(file).readState(THREAD)).toEqual({ other: 1 });
+  });
+
+  it("a removal (unsetValue) is seen by another connection, which numbers on from it, and after a reopen", async () => {
+    const file = freshFile();
+    const one = open(file);
+    const two = open(file);
+    await setValue(one, THREAD, "†state.approvals.pay", true);
+    await setValue(one, THREAD, "†state.list[0]", "x");
+    await setValue(one, THREAD, "†state.list[1]", "y");
+    expect(two.readState(THREAD)).toMatchObject({ approvals: { pay: true } });
+    // two's model is stale: its removal is planned again against the file
+    await setValue(one, THREAD, "†state.n", 1);
+    expect(await unsetValue(two, THREAD, "†state.approvals.pay")).toMatchObject({
+      removed: true,
+      callId: "obelisk-unset$5",
+    });
+    await unsetValue(two, THREAD, "†state.list[0]");
+    expect(await setValue(one, THREAD, "†state.m", 2)).toMatchObject({ callId: "obelisk-set$7" });
+    const expected = { list: [null, "y"], n: 1, m: 2 };
+    expect(one.readState(THREAD)).toEqual(expected);
+    await one.close();
+    await two.close();
+    const reopened = open(file);
+    expect(reopened.readState(THREAD)).toEqual(expected);
+    expect(await foldedLog(reopened)).toEqual(expected);
+    expect(await answer(reopened, "†state.approvals.pay")).toEqual({ evicted: "unset" });
+    expect(await answer(reopened, "†state.list[0]")).toEqual({ evicted: "unset" });
+    expect((await reopened.listVariables(THREAD)).map((meta) => meta.reference).sort()).toEqual([
+      "†state.list[1]",
+      "†state.m",
+      "†state.n",
+    ]);
   });
 
   it("a write above tombstoned paths clears them in the file: right after a reopen, and the log still folds", async () => {

@@ -18,6 +18,7 @@ import { digest } from "./conformance/file-fixtures.js";
 import { createSqliteStore } from "./sqlite-store.js";
 import type { StateStore } from "./store-types.js";
 import { getValue } from "./variables/get-value.js";
+import { unsetValue } from "./variables/unset-value.js";
 
 const dir = mkdtempSync(join(tmpdir(), "obelisk-readonly-"));
 chmodSync(dir, 0o755);
@@ -78,6 +79,7 @@ describe("sqlite store opened read-only", () => {
     await expectReadonly(() => store.keepLastN(THREAD, 0));
     await expectReadonly(() => store.lockThread(THREAD));
     await expectReadonly(() => store.reserveCallNumbers(THREAD, 1));
+    await expectReadonly(() => unsetValue(store, THREAD, "†state.n"));
     await expectReadonly(() => store.finishRun(RUN, "failed", "t"));
     await expectReadonly(() => store.appendRunCalls?.(RUN, [{ _tool: "t" }]));
     await expectReadonly(() =>

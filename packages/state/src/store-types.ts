@@ -152,6 +152,22 @@ export interface NumberedCommitOptions {
   readonly stateSchema?: JsonObject;
 }
 
+/** What {@link StateStore.removeNumbered} removes: a `†state` path below the root and its reference text. */
+export interface RemovalTarget {
+  /** The path below `†state` (non-empty). */
+  readonly path: Path;
+  /** Its reference text as `formatReference("state", path)` gives it (`†state.approvals.refund`). */
+  readonly reference: string;
+}
+
+/**
+ * The answer of {@link StateStore.removeNumbered}: the variables removed (none: nothing was there, nothing
+ * changed and no number was taken) with the call number the removal took, or the refusal.
+ */
+export type RemovalResult =
+  | { readonly ok: true; readonly removed: readonly string[]; readonly callNumber?: number }
+  | Extract<CommitResult, { readonly ok: false }>;
+
 /** A run as recorded. */
 export interface RunRecord {
   /** Run id. */
@@ -218,11 +234,14 @@ export interface WriteLogEntry {
   readonly call: { readonly id: string; readonly tool: string };
   /** ISO time. */
   readonly date: string;
-  /** The write. For `op: "unset"` the path was removed (eviction); `method`/`value` are then `set`/`null`. */
+  /**
+   * The write. For `op: "unset"` the path was removed (an eviction, or `unsetValue`: then `call` is the
+   * `obelisk-unset$<n>` call); `method`/`value` are then `set`/`null`.
+   */
   readonly write: StateWrite;
   /**
    * Internal entries that are not tool writes: `unset` removes `write.path` from the state (a variable
-   * was evicted), `reset` clears the whole state. Absent for ordinary writes.
+   * was evicted or removed), `reset` clears the whole state. Absent for ordinary writes.
    */
   readonly op?: "unset" | "reset";
 }
@@ -273,7 +292,7 @@ export interface Tombstone {
   readonly reference: string;
   /** ISO time of eviction. */
   readonly evictedAt: string;
-  /** Why (`keepLastN`, `maxVariables`, `maxBytes`, `maxAgeMs`, `reset`). */
+  /** Why (`keepLastN`, `maxVariables`, `maxBytes`, `maxAgeMs`, `reset`, …; `unset`: removed by `unsetValue`). */
   readonly reason: string;
 }
 
@@ -362,6 +381,23 @@ export interface StateStore {
     build: (callNumber: number) => CallCommit,
     options?: NumberedCommitOptions,
   ): Awaitable<NumberedCommitResult>;
+  /**
+   * Removes what a `†state` path holds, as the thread's next automatic call (`unsetValue`, `engine.unset`):
+   * the variable at the path, or, at a container only writes below it created (no variable at or above
+   * it), every variable below it. They go the way eviction removes variables (decision records 0010, 0013):
+   * with the variables below them, a tombstone each (reason `unset`), `unset` write-log entries logged as
+   * the call `build` records (given the number the counter gives next; the record is stored with them),
+   * parents left holding nothing removed, an array element left as a hole. All or nothing, and only a
+   * removal takes the number (SQLite: one transaction). Nothing there (a missing path, a hole, a thread the
+   * store does not hold): `removed: []`, nothing changed. A state the thread's schema would refuse:
+   * `OUTPUT_SCHEMA_VIOLATION`, nothing changed. A path inside another variable's value that is no variable
+   * itself is USAGE (thrown). Optional: without it `unsetValue` refuses (USAGE).
+   */
+  removeNumbered?(
+    threadId: ThreadId,
+    target: RemovalTarget,
+    build: (callNumber: number) => CallRecord,
+  ): Awaitable<RemovalResult>;
   /** Records a new run. */
   createRun(run: RunRecord): Awaitable<void>;
   /**

@@ -10,6 +10,7 @@ import { lifecycleCases } from "./lifecycle-cases.js";
 import { lockCases } from "./lock-cases.js";
 import { numberedCases } from "./numbered-cases.js";
 import { overwriteCases } from "./overwrite-cases.js";
+import { removalCases } from "./removal-cases.js";
 import { supersededTombstoneCases } from "./superseded-tombstone-cases.js";
 import { variableCases } from "./variable-cases.js";
 
@@ -18,7 +19,7 @@ export type OpenStore = (options?: StoreOptions) => Promise<StateStore>;
 
 /**
  * The conformance suite every StateStore backend must pass (SPEC §8): commits, folding, atomicity,
- * schema checks, history, counters, locks, variables, lifecycle, the tombstones writes supersede and the
+ * schema checks, history, counters, locks, variables, lifecycle, removals, the tombstones writes supersede and the
  * earlier designs' weaknesses.
  */
 export function describeStoreConformance(name: string, makeStore: MakeStore): void {
@@ -40,6 +41,7 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
     variableCases(openStore);
     lifecycleCases(openStore);
     evictionCases(openStore);
+    removalCases(openStore);
     overwriteCases(openStore);
     supersededTombstoneCases(openStore);
   });

@@ -7,6 +7,8 @@ import type {
   CommitResult,
   NumberedCommitOptions,
   NumberedCommitResult,
+  RemovalResult,
+  RemovalTarget,
   RetentionPolicy,
   RunLock,
   RunRecord,
@@ -24,6 +26,7 @@ import { checkRunId, checkRunsQuery, type StoredRunsQuery } from "./history-argu
 import { interruptedRecord, lockedAgainReason } from "./interrupted-runs.js";
 import { isCommitFailure, planCommit } from "./plan-commit.js";
 import { type EvictionRequest, planEviction, planReset } from "./plan-eviction.js";
+import { planRemoval } from "./plan-removal.js";
 import { checkKeepCount, protectNested, selectForKeepLastN, selectForRetention } from "./select-evictions.js";
 import { createStateValidator, type StateValidator } from "./state-validator.js";
 import type { TombstonesBelow } from "./superseded-below.js";
@@ -47,6 +50,8 @@ const CREATES: CommitExtras = Object.freeze({ create: true });
 const STALE = Symbol("stale");
 /** The statuses a run found `running` may turn out to have: what `listRuns` looks at for either. */
 const OPEN_STATUSES: readonly RunStatus[] = Object.freeze(["running", "interrupted"]);
+/** The answer of a removal of a thread the store does not hold. */
+const NOTHING_REMOVED: RemovalResult = Object.freeze({ ok: true, removed: Object.freeze([]) });
 /** The state of a thread the store does not hold. */
 const NO_STATE: JsonObject = Object.freeze({});
 
@@ -335,6 +340,37 @@ export abstract class CachedStore implements StateStore {
       }
       if (outcome === COMMITTED) return { ok: true, callNumber };
       if (outcome !== STALE) return outcome as NumberedCommitResult;
+      this.invalidate(threadId);
+    }
+    throw keepsChanging(threadId);
+  }
+
+  /**
+   * {@link StateStore.removeNumbered}: planned by `planRemoval` (the eviction planner), persisted with the
+   * call number in one change; nothing there, a refusal or a thread the store does not hold changes nothing.
+   */
+  removeNumbered(
+    threadId: ThreadId,
+    target: RemovalTarget,
+    build: (callNumber: number) => CallRecord,
+  ): RemovalResult {
+    this.assertOpen();
+    this.assertNumberable(threadId);
+    const isTombstoned = (reference: string): boolean =>
+      this.readTombstone(threadId, reference) !== undefined;
+    for (let attempt = 0; attempt < MAX_STALE_RETRIES; attempt++) {
+      const model = this.storedModel(threadId);
+      if (model === undefined) return NOTHING_REMOVED;
+      const callNumber = this.peekCallNumber(threadId);
+      const record = build(callNumber);
+      if (record.threadId !== threadId)
+        throw new ObeliskError("USAGE", `a removal of thread "${threadId}" must record that thread`);
+      const planned = planRemoval(model, target, record, this.now(), isTombstoned);
+      if (!("change" in planned)) return planned;
+      if (this.persist(model, planned.change, { callNumber })) {
+        applyChangeToModel(model, planned.change);
+        return { ok: true, removed: planned.removed, callNumber };
+      }
       this.invalidate(threadId);
     }
     throw keepsChanging(threadId);

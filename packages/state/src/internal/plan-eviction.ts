@@ -1,6 +1,6 @@
 import type { JsonObject, Path, RunId } from "@obelisk/core";
 import { formatReference, getAtPath, isoTime } from "@obelisk/core";
-import type { VariableMeta, WriteLogEntry } from "../store-types.js";
+import type { CallRecord, VariableMeta, WriteLogEntry } from "../store-types.js";
 import { describeValue } from "./describe-value.js";
 import { removeEmptyParents } from "./empty-parent.js";
 import { schemaPins } from "./schema-pins.js";
@@ -13,16 +13,23 @@ export interface EvictionRequest {
   readonly reason: string;
 }
 
+/** The call a removal is logged as: a person's `unset` (its record), rather than the store's own lifecycle. */
+export type RemovalSource = Pick<CallRecord, "runId" | "callId" | "tool">;
+
 const lifecycleEntry = (
   seq: number,
   date: string,
   reason: string,
   op: "unset" | "reset",
   target?: { readonly path: Path; readonly reference: string },
+  source?: RemovalSource,
 ): WriteLogEntry => ({
   seq,
-  runId: "obelisk.lifecycle" as RunId,
-  call: { id: "obelisk", tool: `obelisk.${reason}` },
+  runId: source?.runId ?? ("obelisk.lifecycle" as RunId),
+  call:
+    source === undefined
+      ? { id: "obelisk", tool: `obelisk.${reason}` }
+      : { id: source.callId, tool: source.tool },
   date,
   write: {
     path: target?.path ?? [],
@@ -57,7 +64,7 @@ export function planEviction(
 ): ThreadChange {
   let active = requests;
   for (let round = 0; ; round++) {
-    const change = planBatch(model, active, nowMs);
+    const change = planEvictionBatch(model, active, nowMs);
     const pinned = schemaPins(model, active, change.state, round);
     if (pinned === undefined) return change;
     active = active.filter((request) => !pinned.has(request));
@@ -67,9 +74,15 @@ export function planEviction(
 /**
  * One batch of evictions, whatever its size, in O(evicted × depth + size of the containers touched): the
  * state is edited copy on write once per container (not one copy of the state per eviction), and variables
- * are looked up in the model's index directly.
+ * are looked up in the model's index directly. Not checked against the state schema ({@link planEviction}
+ * is). `source`: the call the `unset` entries are logged as (default: the store's lifecycle writer).
  */
-function planBatch(model: ThreadModel, requests: readonly EvictionRequest[], nowMs: number): ThreadChange {
+export function planEvictionBatch(
+  model: ThreadModel,
+  requests: readonly EvictionRequest[],
+  nowMs: number,
+  source?: RemovalSource,
+): ThreadChange {
   const date = isoTime(nowMs);
   const evicted = new Set<string>();
   const evictions: Eviction[] = [];
@@ -93,7 +106,9 @@ function planBatch(model: ThreadModel, requests: readonly EvictionRequest[], now
     }
     const { path, meta } = entry;
     if (editor.remove(path)) removed.push(path);
-    log.push(lifecycleEntry(seq++, date, request.reason, "unset", { path, reference: meta.reference }));
+    log.push(
+      lifecycleEntry(seq++, date, request.reason, "unset", { path, reference: meta.reference }, source),
+    );
     for (const above of model.trie.ancestors(path)) {
       const holder = model.variables.get(above);
       if (holder !== undefined) holders.set(above, holder);
@@ -107,7 +122,7 @@ function planBatch(model: ThreadModel, requests: readonly EvictionRequest[], now
   const reason = requests[0]?.reason ?? "keepLastN";
   for (const parent of removeEmptyParents(editor, removed, isVariable)) {
     const reference = formatReference("state", parent);
-    log.push(lifecycleEntry(seq++, date, reason, "unset", { path: parent, reference }));
+    log.push(lifecycleEntry(seq++, date, reason, "unset", { path: parent, reference }, source));
   }
   const state = editor.root;
   const upserts: VariableEntry[] = [];
