@@ -7,6 +7,7 @@ import {
   getValue,
   type StateStore,
   summarize,
+  unsetValue,
 } from "@obelisk/state";
 import { checkEngineOptions } from "./check-engine-options.js";
 import { withCheckedHooks } from "./checked-hooks.js";
@@ -135,6 +136,14 @@ export function createEngine(given: EngineOptions): Engine {
         ...(setOptions.description === undefined ? {} : { description: setOptions.description }),
         ...(maxValueBytes === undefined ? {} : { maxValueBytes }),
       });
+    },
+    unset: async (threadId, reference) => {
+      const thread = requireThreadId(threadId);
+      const text = requireString(reference, "the reference");
+      const { removed, variables } = await editThread(runtime, thread, () =>
+        unsetValue(store, thread, text, { now: runtime.now }),
+      );
+      return { removed, variables };
     },
     // on a thread the store does not hold there is nothing to clear or evict: it is not created
     reset: async (threadId) => {

@@ -16,6 +16,7 @@ const edits: ReadonlyArray<readonly [string, Edit, object]> = [
   ["reset", (engine) => engine.reset("t"), {}],
   ["keepLastN(0)", (engine) => engine.keepLastN("t", 0), {}],
   ["set", (engine) => engine.set("t", "†state.a", "overwritten"), { a: "overwritten", h: "h" }],
+  ["unset", (engine) => engine.unset("t", "†state.a"), { h: "h" }],
 ];
 
 describe.each(storeKinds())("variable edits and the thread lock on the $name store", (kind) => {

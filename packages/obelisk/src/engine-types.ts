@@ -258,6 +258,17 @@ export type GetWholeValueResult = Extract<
   { readonly found: false } | { readonly value: JsonValue }
 >;
 
+/** What `unset` did. */
+export interface UnsetResult {
+  /** True when something was removed; false when the path held nothing (nothing changed). */
+  readonly removed: boolean;
+  /**
+   * The variables removed: the one at the path (with those below it), or, at a container only writes
+   * below it created (`†state.approvals` after `set` of `†state.approvals.pay`), every variable below it.
+   */
+  readonly variables: readonly string[];
+}
+
 /** A run and its call records, as stored. */
 export interface RunDetails {
   /** The run record. */
@@ -309,6 +320,15 @@ export interface Engine {
     value: unknown,
     options?: { readonly description?: string },
   ): Promise<void>;
+  /**
+   * Removes one value by reference (how an approval is taken back), with `set`'s reference checks, under
+   * the thread's lock like `set`: the variable at a `†state` path and those below it go the way eviction
+   * removes them (tombstones with reason `unset`, parents only it created, an array element left as a
+   * hole), recorded as a call `obelisk-unset$<n>`. A path that holds nothing answers `removed: false` and
+   * changes nothing. USAGE for a path inside another variable's value; OUTPUT_SCHEMA_VIOLATION when the
+   * thread's state schema needs the value; THREAD_BUSY while a run holds the thread.
+   */
+  unset(threadId: string, reference: string): Promise<UnsetResult>;
   /** Clears a thread's state and outputs. */
   reset(threadId: string): Promise<void>;
   /**

@@ -74,6 +74,7 @@ export type {
   RunOptions,
   RunResult,
   StreamingRun,
+  UnsetResult,
   ValidateOptions,
   ValidationResult,
 } from "./engine-types.js";

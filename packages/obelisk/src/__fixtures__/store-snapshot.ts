@@ -5,11 +5,13 @@ import type { StateStore } from "@obelisk/state";
 
 /** The run id `engine.set` records its writes under (`setValue`'s default). */
 const SET_RUN = asRunId("obelisk.set");
+/** The run id `engine.unset` records its removals under (`unsetValue`'s default). */
+const UNSET_RUN = asRunId("obelisk.unset");
 
 /**
  * Everything a store shows about `threads` through its interface, as JSON text to compare before and after:
  * the store's totals and runs, and per thread its information, next automatic id number, state, write log,
- * variables, stored outputs and call records (its runs' and `engine.set`'s). A thread the store does not
+ * variables, stored outputs and call records (its runs', `engine.set`'s and `engine.unset`'s). A thread the store does not
  * hold is `"absent"` and nothing more is asked about it (asking would create it).
  */
 export async function storeSnapshot(store: StateStore, threads: readonly string[]): Promise<string> {
@@ -17,6 +19,7 @@ export async function storeSnapshot(store: StateStore, threads: readonly string[
     stats: await store.stats(),
     runs: await store.listRuns(),
     setRecords: await store.listCallRecords(SET_RUN),
+    unsetRecords: await store.listCallRecords(UNSET_RUN),
   };
   for (const name of threads) {
     const threadId = asThreadId(name);
