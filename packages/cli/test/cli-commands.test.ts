@@ -32,6 +32,7 @@ const COMMANDS = [
   ["state", "summary"],
   ["state", "get"],
   ["state", "set"],
+  ["state", "unset"],
   ["state", "reset"],
   ["state", "keep"],
   ["runs"],
@@ -121,6 +122,13 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
         2,
         "USAGE",
       ],
+      ["state unset: missing --ref", ["state", "unset", "--store", "memory"], 2, "USAGE"],
+      [
+        "state unset: read-only kind",
+        ["state", "unset", "--store", "memory", "--ref", "†calls.c"],
+        2,
+        "USAGE",
+      ],
       ["state reset: empty sqlite file", ["state", "reset", "--store", "sqlite:"], 2, "USAGE"],
       ["state keep: missing --last", ["state", "keep"], 2, "USAGE"],
       ["runs list: bad --limit", ["runs", "list", "--limit", "0"], 2, "USAGE"],
@@ -162,6 +170,15 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       cwd,
     );
     expect(page.json).toMatchObject({ found: true, text: "ex", offset: 1, total: 4 });
+    await obelisk(["state", "set", ...store, "--ref", "†state.approvals.go", "--value", "true"], cwd);
+    const unset = await obeliskJson(["state", "unset", ...store, "--ref", "†state.approvals.go"], cwd);
+    expect(unset.json).toEqual({
+      ok: true,
+      threadId: "t",
+      ref: "†state.approvals.go",
+      removed: true,
+      variables: ["†state.approvals.go"],
+    });
     const keep = await obeliskJson(["state", "keep", ...store, "--last", "1"], cwd);
     expect(keep.json).toEqual({ ok: true, threadId: "t", kept: 1 });
     const kept = await obeliskJson(["state", "get", ...store, "--ref", "†state.a.b"], cwd);

@@ -14,7 +14,7 @@ async function cli(args: string[], cwd: string): Promise<{ code: number; json: R
   return { code, json: JSON.parse(stdout) as Record<string, unknown> };
 }
 
-describe("obelisk state set / reset / keep while a run holds the thread", () => {
+describe("obelisk state set / unset / reset / keep while a run holds the thread", () => {
   it("are refused with THREAD_BUSY (exit 1) and change nothing", async () => {
     const cwd = tempDir();
     const store = ["--store", "sqlite:state.db", "--thread", "t"];
@@ -32,6 +32,7 @@ describe("obelisk state set / reset / keep while a run holds the thread", () => 
       await started;
       const edits = [
         ["state", "set", ...store, "--ref", "†state.a", "--value", "2"],
+        ["state", "unset", ...store, "--ref", "†state.a"],
         ["state", "reset", ...store],
         ["state", "keep", ...store, "--last", "0"],
       ];

@@ -20,6 +20,7 @@ function commandsOn(store: string, thread = "default"): string[][] {
   return [
     ["state", "summary", ...at],
     ["state", "get", "--ref", "†state.x", ...at],
+    ["state", "unset", "--ref", "†state.x", ...at],
     ["state", "reset", ...at],
     ["state", "keep", "--last", "1", ...at],
     ["runs", "list", "--store", store],
@@ -63,6 +64,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     const commands = [
       ["state", "get", "--ref", "†state.x", ...store],
       ["state", "summary", ...store],
+      ["state", "unset", "--ref", "†state.x", ...store],
       ["state", "reset", ...store],
       ["state", "keep", "--last", "1", ...store],
       ["runs", "list", ...store],
@@ -196,7 +198,9 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     );
     expect(ran.code).toBe(0);
     const before = digest(join(cwd, "s.db"));
-    const reads = commandsOn(store, "typo").filter(([, sub]) => sub !== "reset" && sub !== "keep");
+    const reads = commandsOn(store, "typo").filter(
+      ([, sub]) => !["unset", "reset", "keep"].includes(sub ?? ""),
+    );
     const results = await Promise.all(reads.map((args) => obelisk(args, cwd)));
     // summary, get (REF_UNRESOLVED), runs list, runs show (RUN_NOT_FOUND), validate, graph
     expect(results.map((result) => result.code)).toEqual([0, 1, 0, 2, 0, 0]);
@@ -318,18 +322,19 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     const reader = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
     try {
       const as = (args: string[]) => obelisk([...args, "--format", "json"], cwd, {}, reader);
-      const [list, get, summary, set, again] = await Promise.all([
+      const [list, get, summary, set, unset, again] = await Promise.all([
         as(["runs", "list", ...store]),
         as(["state", "get", "--ref", "†state.loud", ...store]),
         as(["state", "summary", ...store]),
         as(["state", "set", "--ref", "†state.loud", "--value", '"changed"', ...store]),
+        as(["state", "unset", "--ref", "†state.loud", ...store]),
         as(["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"again"}', ...store]),
       ]);
       expect(list.code).toBe(0);
       expect(JSON.parse(list.stdout)).toMatchObject({ runs: [{ status: "succeeded" }] });
       expect(JSON.parse(get.stdout)).toMatchObject({ found: true, value: "KEPT" });
       expect(summary.code).toBe(0);
-      for (const refused of [set, again]) {
+      for (const refused of [set, unset, again]) {
         expectOneLineError(refused, 1);
         expect(JSON.parse(refused.stdout)).toEqual({
           error: { code: "STORE_ERROR", message: expect.stringContaining("is read-only") },

@@ -1,4 +1,12 @@
-import { asThreadId, type JsonValue, type Limits, ObeliskError, plural, resolveLimits } from "@obelisk/core";
+import {
+  asThreadId,
+  type JsonValue,
+  type Limits,
+  ObeliskError,
+  parseReference,
+  plural,
+  resolveLimits,
+} from "@obelisk/core";
 import { type Command, Option } from "commander";
 import type { Engine, GetValueResult, VariableSummary } from "obelisk";
 import type { CommandContext } from "../command-context.js";
@@ -27,7 +35,7 @@ interface StateOptions extends CommonOptions {
 
 type StateAction = (engine: Engine, options: StateOptions, output: Output) => Promise<void>;
 
-/** Registers `obelisk state summary|get|set|reset|keep`. */
+/** Registers `obelisk state summary|get|set|unset|reset|keep`. */
 export function registerState(program: Command, context: CommandContext): void {
   const state = program.command("state").description("inspect and edit a thread's stored variables");
   const add = (
@@ -75,6 +83,17 @@ export function registerState(program: Command, context: CommandContext): void {
     )
     .requiredOption("--value <json>", "the value, as JSON");
   withLimits(setCommand);
+  add(
+    "unset",
+    "remove one value by reference (how an approval under †state.approvals. is taken back)",
+    unset,
+    "edit",
+    singleRef,
+  ).requiredOption(
+    "--ref <reference>",
+    "the reference to remove, e.g. †state.approvals.refund",
+    parseWritableRefOption,
+  );
   add(
     "reset",
     "delete the thread's variables and stored call outputs and forget its completed calls (a re-sent plan runs again); run history stays",
@@ -184,6 +203,29 @@ async function set(engine: Engine, options: StateOptions, output: Output): Promi
   }
   output.json({ ok: true, threadId: options.thread, ref, value });
   output.line(`${output.colors.green("✓")} wrote ${ref} on thread ${displayText(options.thread)}`);
+}
+
+/** `unset --ref`: removes what the reference holds; a path that holds nothing is no error (nothing to remove). */
+async function unset(engine: Engine, options: StateOptions, output: Output): Promise<void> {
+  const ref = singleRef(options);
+  const thread = displayText(options.thread);
+  // a thread the store does not hold has nothing to remove: not even its lock is taken (the file stays as it was)
+  if ((await engine.store.getThread(asThreadId(options.thread))) === undefined) {
+    output.json({ ok: true, threadId: options.thread, ref, removed: false, variables: [] });
+    output.line(output.colors.dim(`thread ${thread} does not exist: nothing to remove`));
+    return;
+  }
+  const { removed, variables } = await engine.unset(options.thread, ref);
+  output.json({ ok: true, threadId: options.thread, ref, removed, variables });
+  if (!removed) {
+    output.line(output.colors.dim(`${ref} holds nothing on thread ${thread}: nothing to remove`));
+    return;
+  }
+  // at a container only writes below it created, the variables below it went (the container with them)
+  const parsed = parseReference(ref);
+  const exact = variables.length === 1 && parsed.ok && variables[0] === parsed.value.text;
+  const below = exact ? "" : `: ${plural(variables.length, "variable")} (${variables.join(", ")})`;
+  output.line(`${output.colors.green("✓")} removed ${ref} from thread ${thread}${below}`);
 }
 
 async function reset(engine: Engine, options: StateOptions, output: Output): Promise<void> {
