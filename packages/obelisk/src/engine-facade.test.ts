@@ -34,6 +34,7 @@ describe("the public surface", () => {
     expect(typeof obelisk.createMemoryStore).toBe("function");
     expect(typeof obelisk.ObeliskError.is).toBe("function");
     expect(obelisk.DEFAULT_LIMITS.maxCalls).toBeGreaterThan(0);
+    expect(obelisk.RUN_STATUSES).toEqual(["running", "succeeded", "failed", "cancelled", "interrupted"]);
   });
 });
 

@@ -36,7 +36,7 @@ export type {
   SummarizeOptions,
   VariableSummary,
 } from "@obelisk/state";
-export { createMemoryStore } from "@obelisk/state";
+export { createMemoryStore, RUN_STATUSES } from "@obelisk/state";
 export type { AgentTool, AgentTools, AgentToolsOptions } from "./agent-tools.js";
 export { agentTools } from "./agent-tools.js";
 export type { PlanApprovalRequest, PlanApprover } from "./agent-tools-approval.js";
