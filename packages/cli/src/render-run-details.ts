@@ -17,23 +17,27 @@ function preview(value: unknown): string {
 }
 
 /**
- * Prints one recorded run in text: its status, times, input, and a table of its call records; `store` goes
- * into the suggested command when it is not the default.
+ * Prints one recorded run in text: its status, times, why it was interrupted (`reason`, kept when a resume
+ * then cancelled it), input, and a table of its call records; `store` goes into the suggested commands
+ * when it is not the default. An interrupted run is told how to continue (`resume`).
  */
 export function renderRunDetails(output: Output, details: RunDetails, store: string): void {
   const c = output.colors;
   const { run, calls } = details;
+  // an interrupted run's endedAt is when the store found it so, not when its process stopped
+  const interrupted = run.status === "interrupted";
   const took =
-    run.endedAt === undefined
+    run.endedAt === undefined || interrupted
       ? ""
       : ` in ${formatDuration(Date.parse(run.endedAt) - Date.parse(run.startedAt))}`;
   output.line(
     `${statusColor(c, run.status)(c.bold(`Run ${run.status}`))}${took} — ${plural(calls.length, "call record")}`,
   );
   output.line(c.dim(`  run ${run.runId} · thread ${displayText(run.threadId)} · plan ${run.planHash}`));
-  output.line(
-    c.dim(`  started ${run.startedAt}${run.endedAt === undefined ? "" : ` · ended ${run.endedAt}`}`),
-  );
+  const ended =
+    run.endedAt === undefined ? "" : ` · ${interrupted ? "found interrupted" : "ended"} ${run.endedAt}`;
+  output.line(c.dim(`  started ${run.startedAt}${ended}`));
+  if (run.reason !== undefined) output.line(`  ${c.dim("reason")} ${displayText(run.reason)}`);
   output.line(`  ${c.dim("input")} ${preview(run.input)}`);
   if (calls.length > 0) {
     output.line();
@@ -57,10 +61,18 @@ export function renderRunDetails(output: Output, details: RunDetails, store: str
     }
     printTable(output, rows);
   }
+  const where = store === DEFAULT_STORE ? "" : ` --store ${shellWord(store)}`;
   output.line();
+  if (interrupted) {
+    output.line(
+      c.dim(
+        `its process stopped before it ended; continue it (completed calls are satisfied): obelisk resume ${shellWord(run.runId)} --tools <module>${where}`,
+      ),
+    );
+  }
   output.line(
     c.dim(
-      `the whole record (plan, parameters, results): obelisk runs show ${shellWord(run.runId)}${store === DEFAULT_STORE ? "" : ` --store ${shellWord(store)}`} --format json`,
+      `the whole record (plan, parameters, results): obelisk runs show ${shellWord(run.runId)}${where} --format json`,
     ),
   );
 }

@@ -1,38 +1,56 @@
-import type { Command } from "commander";
+import { didYouMean } from "@obelisk/core";
+import { type Command, InvalidArgumentError } from "commander";
+import { RUN_STATUSES, type RunRecord, type RunStatus } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, withFormat, withStore } from "../common-options.js";
 import { displayText } from "../display-text.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT } from "../exit-codes.js";
 import { parsePageLimit } from "../limits-option.js";
+import { DEFAULT_STORE } from "../open-store.js";
 import { createOutput, type Output } from "../output.js";
 import { renderRunDetails } from "../render-run-details.js";
 import { printTable } from "../render-run-result.js";
+import { shellWord } from "../shell-word.js";
 import { statusColor } from "../status-style.js";
 
 interface RunsOptions extends Omit<CommonOptions, "thread"> {
   readonly thread?: string;
   readonly limit?: number;
+  readonly status?: RunStatus;
 }
 
-/** Registers `obelisk runs list|show <runId>`. */
+/** Parses `--status`: one of the run statuses (a flag error with the nearest one otherwise, exit 2). */
+function parseRunStatus(value: string): RunStatus {
+  if ((RUN_STATUSES as readonly string[]).includes(value)) return value as RunStatus;
+  const hint = didYouMean(value, RUN_STATUSES) ?? `one of ${RUN_STATUSES.join(", ")}`;
+  throw new InvalidArgumentError(`unknown run status "${displayText(value)}" (${hint})`);
+}
+
+/** Registers `obelisk runs list [--status <status>]|show <runId>`. */
 export function registerRuns(program: Command, context: CommandContext): void {
   const runs = program.command("runs").description("run history");
   const list = runs.command("list").description("list runs, newest first");
   withStore(list, false);
   list
     .option("--thread <id>", "only runs of this thread")
-    .option("--limit <n>", "at most n runs (default 20)", parsePageLimit);
+    .option("--limit <n>", "at most n runs (default 20)", parsePageLimit)
+    .option(
+      "--status <status>",
+      `only runs of this status (${RUN_STATUSES.join(", ")}; interrupted: the runs to resume)`,
+      parseRunStatus,
+    );
   withFormat(list);
   list.action(async (options: RunsOptions) => {
     const output = createOutput(context.io, options.format);
     await withEngine({ store: options.store, storeAccess: "read" }, context.io, async (engine) => {
       const records = await engine.runs.list({
         ...(options.thread === undefined ? {} : { threadId: options.thread }),
+        ...(options.status === undefined ? {} : { status: options.status }),
         limit: options.limit ?? 20,
       });
       output.json({ runs: records });
-      printRuns(output, records);
+      printRuns(output, records, options);
     });
     context.exit(EXIT.ok);
   });
@@ -53,17 +71,12 @@ export function registerRuns(program: Command, context: CommandContext): void {
   });
 }
 
-interface RunLine {
-  readonly runId: string;
-  readonly threadId: string;
-  readonly status: "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
-  readonly planHash: string;
-  readonly startedAt: string;
-}
-
-function printRuns(output: Output, records: readonly RunLine[]): void {
+/** The runs as a table; with `--status interrupted`, how to continue them. */
+function printRuns(output: Output, records: readonly RunRecord[], options: RunsOptions): void {
   if (records.length === 0) {
-    output.line(output.colors.dim("no runs recorded"));
+    output.line(
+      output.colors.dim(options.status === undefined ? "no runs recorded" : `no ${options.status} runs`),
+    );
     return;
   }
   const rows = [["run", "thread", "status", "started", "plan"]];
@@ -72,4 +85,12 @@ function printRuns(output: Output, records: readonly RunLine[]): void {
     rows.push([run.runId, displayText(run.threadId), status, run.startedAt, `${run.planHash.slice(0, 19)}…`]);
   }
   printTable(output, rows);
+  if (records.some((run) => run.status === "interrupted")) {
+    output.line();
+    output.line(
+      output.colors.dim(
+        `interrupted: its process stopped before it ended; continue one with obelisk resume <run> --tools <module>${options.store === DEFAULT_STORE ? "" : ` --store ${shellWord(options.store)}`}`,
+      ),
+    );
+  }
 }

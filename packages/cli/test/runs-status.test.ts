@@ -1,0 +1,100 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { fixture, obelisk, obeliskJson, obeliskSpawned, tempDir } from "./cli-harness.js";
+
+const tools = fixture("misbehaving-tools.mjs");
+const digest = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+/** A store whose one run was killed (SIGKILL) mid-call: its record stays `running`, its lock row names a gone pid. */
+async function killedRun(): Promise<{ cwd: string; runId: string }> {
+  const cwd = tempDir();
+  await obelisk(
+    [
+      "run",
+      fixture("shout-plan.json"),
+      "--tools",
+      fixture("tools.js"),
+      "--input",
+      '{"word":"a"}',
+      "--store",
+      "sqlite:s.db",
+    ],
+    cwd,
+  );
+  const args = ["run", fixture("stubborn-plan.json"), "--tools", tools, "--store", "sqlite:s.db"];
+  const killed = await obeliskSpawned(args, cwd, { when: "stubborn started", signal: "SIGKILL" });
+  expect(killed.code).not.toBe(0);
+  const listed = await obeliskJson(["runs", "list", "--store", "sqlite:s.db", "--limit", "1"], cwd);
+  const runId = (listed.json.runs as { runId: string }[])[0]?.runId ?? "";
+  return { cwd, runId };
+}
+
+describe.concurrent("obelisk runs list --status, and interrupted runs in runs list and runs show", {
+  timeout: 120_000,
+}, () => {
+  it("lists the runs of one status; a killed run is interrupted, and --status interrupted finds it", async () => {
+    const { cwd, runId } = await killedRun();
+    const store = ["--store", "sqlite:s.db"];
+    const before = digest(join(cwd, "s.db"));
+    const all = await obeliskJson(["runs", "list", ...store], cwd);
+    expect((all.json.runs as { status: string }[]).map((run) => run.status)).toEqual([
+      "interrupted",
+      "succeeded",
+    ]);
+    const interrupted = await obeliskJson(["runs", "list", ...store, "--status", "interrupted"], cwd);
+    expect(interrupted.code).toBe(0);
+    expect(interrupted.json).toEqual({
+      runs: [
+        expect.objectContaining({
+          runId,
+          status: "interrupted",
+          endedAt: expect.any(String),
+          reason: expect.stringMatching(/pid \d+ on .* is gone/),
+        }),
+      ],
+    });
+    const succeeded = await obeliskJson(["runs", "list", ...store, "--status", "succeeded"], cwd);
+    expect((succeeded.json.runs as { status: string }[]).map((run) => run.status)).toEqual(["succeeded"]);
+    const running = await obelisk(["runs", "list", ...store, "--status", "running"], cwd);
+    expect(running).toMatchObject({ code: 0, stdout: "no running runs\n" });
+    const text = await obelisk(["runs", "list", ...store], cwd);
+    expect(text.stdout).toMatch(new RegExp(`${runId}\\s+default\\s+interrupted\\s`));
+    expect(text.stdout).toContain(
+      "continue one with obelisk resume <run> --tools <module> --store sqlite:s.db",
+    );
+    // listing reads the store read-only: the file is left as it was
+    expect(digest(join(cwd, "s.db"))).toBe(before);
+  });
+
+  it("runs show prints an interrupted run's status and reason, and how to continue it, in text and json", async () => {
+    const { cwd, runId } = await killedRun();
+    const text = await obelisk(["runs", "show", runId, "--store", "sqlite:s.db"], cwd);
+    expect(text.code).toBe(0);
+    const lines = text.stdout.split("\n");
+    expect(lines[0]).toMatch(/^Run interrupted — \d+ call records?$/);
+    expect(text.stdout).toMatch(/started \S+ · found interrupted \S+/);
+    expect(text.stdout).toMatch(/ {2}reason the process holding thread "default" \(pid \d+ on .*\) is gone/);
+    expect(text.stdout).toContain(`obelisk resume ${runId} --tools <module> --store sqlite:s.db`);
+    const json = await obeliskJson(["runs", "show", runId, "--store", "sqlite:s.db"], cwd);
+    expect(json.json).toMatchObject({ run: { runId, status: "interrupted", reason: expect.any(String) } });
+  });
+
+  it("a status that is none is a usage error naming the nearest one (exit 2), before the store is opened", async () => {
+    const cwd = tempDir();
+    for (const [given, hint] of [
+      ["interupted", 'did you mean "interrupted"?'],
+      ["done", "one of running, succeeded, failed, cancelled, interrupted"],
+    ]) {
+      const result = await obeliskJson(
+        ["runs", "list", "--store", "sqlite:missing.db", "--status", given as string],
+        cwd,
+      );
+      expect(result.code).toBe(2);
+      expect(result.json).toEqual({
+        error: { code: "USAGE", message: expect.stringContaining(`unknown run status "${given}" (${hint})`) },
+      });
+    }
+  });
+});
