@@ -31,46 +31,6 @@ export function valueSourceMap(text: string): SourceMap | undefined {
   return readValueText(text).sourceMap;
 }
 
-/** The number of members in JSON text is at most the number of `"` followed by a colon (and blanks). */
-function colonsAfterQuotes(text: string): number {
-  let count = 0;
-  for (let at = text.indexOf(":"); at >= 0; at = text.indexOf(":", at + 1)) {
-    let before = at - 1;
-    while (before >= 0 && " \t\r\n".includes(text[before] as string)) before--;
-    if (text[before] === '"') count++;
-  }
-  return count;
-}
-
-/**
- * True when `JSON.parse` may have read `text` as something other than it says, which the plan reader
- * refuses: a key repeated in one object (the text has more members than the value has keys), a number that
- * is not finite, beyond ±2^53, or a 0 read from a literal too small for a double. Cheap next to core's
- * reader (a tree of the whole text: 40 times the memory of the text), which runs only then, to say what
- * and where.
- */
-function mayHideSomething(text: string, value: unknown): boolean {
-  let keys = 0;
-  let zero = false;
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item === "number") {
-      if (!Number.isFinite(item) || Math.abs(item) > Number.MAX_SAFE_INTEGER) return true;
-      if (item === 0) zero = true;
-    } else if (Array.isArray(item)) {
-      for (const element of item) stack.push(element);
-    } else if (typeof item === "object" && item !== null) {
-      for (const key of Object.keys(item)) {
-        keys++;
-        stack.push((item as Record<string, unknown>)[key]);
-      }
-    }
-  }
-  if (zero && /\d[eE]-\d|\.0{300}/.test(text)) return true;
-  return colonsAfterQuotes(text) > keys;
-}
-
 /** Where a problem is: at its JSON pointer (none for the value itself) and, in a file, line and column. */
 function where(pointer: string, position: SourcePosition | undefined, inFile: boolean): string {
   const at = pointer === "" ? [] : [`at ${pointer}`];
@@ -85,15 +45,15 @@ function earliest(problems: readonly Diagnostic[], sourceMap: SourceMap | undefi
 }
 
 /**
- * Refuses JSON text that `JSON.parse` read as `value` but that the plan reader refuses (SPEC §11: a plan
+ * Refuses JSON text that `JSON.parse` reads but that the plan reader refuses (SPEC §11: a plan
  * file and a value given on the command line are read alike): a key repeated in one object (`JSON.parse`
  * keeps the last silently), an integer beyond ±2^53 it rounds, a number out of range (`1e999`, Infinity)
  * or too small for a double (`1e-400`, read as 0). `what` names the flag (`--value`, `inline --input`,
  * `--input file x.json`); the reason names the key or number and its JSON pointer (and, in a file, its
  * line and column). Throws USAGE.
  */
-export function refuseWhatJsonParseHides(text: string, value: unknown, what: string, inFile = false): void {
-  if (!mayHideSomething(text, value)) return;
+export function refuseWhatJsonParseHides(text: string, what: string, inFile = false): void {
+  // Core's reader takes JSON.parse's value itself when nothing can hide there, and the tree only then.
   const { problems, sourceMap } = readValueText(text);
   if (problems.length === 0) return;
   const problem = earliest(problems, sourceMap);
