@@ -53,10 +53,8 @@ function nearBelow(kind: string, path: Path, start: number, root: JsonValue): st
 
 /** Stored call output ids near the unknown one, the rest of the path kept. */
 async function nearCallIds(engine: Engine, threadId: string, path: Path): Promise<string[]> {
-  const thread = asThreadId(threadId);
-  // read only a thread the store holds: the stores create one on first access
-  if ((await engine.store.getThread(thread)) === undefined) return [];
-  const ids = (await engine.store.listCallOutputIds(thread)).slice(0, MAX_CANDIDATES);
+  // a thread the store does not hold has none (and is not created: decision 0022)
+  const ids = (await engine.store.listCallOutputIds(asThreadId(threadId))).slice(0, MAX_CANDIDATES);
   return nearestNames(String(path[0]), ids, MAX_SUGGESTIONS).map((near) =>
     formatReference("calls", [near, ...path.slice(1)]),
   );

@@ -1,14 +1,7 @@
 import { createToolRegistry } from "@obelisk/compiler";
-import { asRunId, ObeliskError, resolveLimits, type ThreadId } from "@obelisk/core";
+import { asRunId, ObeliskError, resolveLimits } from "@obelisk/core";
 import { EventChannel } from "@obelisk/scheduler";
-import {
-  createMemoryStore,
-  type GetValueOptions,
-  getValue,
-  type StateStore,
-  summarize,
-  unsetValue,
-} from "@obelisk/state";
+import { createMemoryStore, type GetValueOptions, getValue, summarize, unsetValue } from "@obelisk/state";
 import { checkEngineOptions } from "./check-engine-options.js";
 import { withCheckedHooks } from "./checked-hooks.js";
 import { editThread } from "./edit-thread.js";
@@ -61,15 +54,6 @@ const GET_OPTIONS: ReadonlySet<string> = new Set(["offset", "limit"]);
 const SET_OPTIONS: ReadonlySet<string> = new Set(["description"]);
 
 /**
- * The store to read `threadId` from: the engine's, or — for a thread it does not hold — an empty one, so
- * that reading an unknown thread answers as an empty thread without creating its record (the stores
- * create a thread on first access; differential review F6).
- */
-async function readableStore(store: StateStore, threadId: ThreadId): Promise<StateStore> {
-  return (await store.getThread(threadId)) === undefined ? createMemoryStore() : store;
-}
-
-/**
  * Creates an engine (SPEC §7–§9): tools, a store (default in-memory), limits, hooks and injected clock,
  * randomness and id generator. Throws ObeliskError USAGE for invalid tool definitions and invalid options.
  */
@@ -107,7 +91,8 @@ export function createEngine(given: EngineOptions): Engine {
     summarize: async (threadId, summarizeOptions) => {
       const thread = requireThreadId(threadId);
       const options = checkSummarizeOptions(summarizeOptions);
-      return summarize(await readableStore(store, thread), thread, options);
+      // a thread the store does not hold reads as an empty one, and is not created (0022)
+      return summarize(store, thread, options);
     },
     // without offset and limit the answer is never a page: the overload without options says so
     get: (async (threadId: string, reference: string, getOptions?: GetValueOptions) => {
@@ -115,12 +100,7 @@ export function createEngine(given: EngineOptions): Engine {
       const text = requireString(reference, "the reference");
       const options = checkOptionsObject(getOptions, "get");
       if (options !== undefined) refuseUnknownKeys(options, GET_OPTIONS, "get");
-      const result: GetValueResult = await getValue(
-        await readableStore(store, thread),
-        thread,
-        text,
-        options,
-      );
+      const result: GetValueResult = await getValue(store, thread, text, options);
       return result;
     }) as Engine["get"],
     set: async (threadId, reference, value, setOptions = {}) => {
@@ -145,18 +125,16 @@ export function createEngine(given: EngineOptions): Engine {
       );
       return { removed, variables };
     },
-    // on a thread the store does not hold there is nothing to clear or evict: it is not created
+    // a thread the store does not hold: the store clears and evicts nothing and creates no thread (0022)
     reset: async (threadId) => {
       const thread = requireThreadId(threadId);
-      await editThread(runtime, thread, async (held) => {
-        if (held !== undefined) await store.reset(thread);
-      });
+      await editThread(runtime, thread, () => store.reset(thread));
     },
     keepLastN: async (threadId, n) => {
       const thread = requireThreadId(threadId);
+      // checked before the lock: a bad n is USAGE at once, not THREAD_BUSY (or a wait) on a busy thread
       const count = requireKeepCount(n);
-      return editThread(runtime, thread, async (held) => {
-        if (held === undefined) return { kept: 0, evicted: 0 };
+      return editThread(runtime, thread, async () => {
         const before = (await store.listVariables(thread)).length;
         await store.keepLastN(thread, count);
         const kept = (await store.listVariables(thread)).length;

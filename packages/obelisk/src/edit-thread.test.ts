@@ -66,6 +66,16 @@ describe.each(storeKinds())("variable edits and the thread lock on the $name sto
     },
   );
 
+  it("keepLastN with a bad n is USAGE at once, also while a run holds the thread (checked before the lock)", async () => {
+    const control = new Controller();
+    engine = createEngine({ tools: [control.tool("wait")], store: kind.open(), lockWaitMs: 60_000 });
+    const running = engine.run(plan.slice(0, 1), { threadId: "t" });
+    await until(() => control.started.length === 1);
+    expect(await codeOf(engine.keepLastN("t", -1))).toBe("USAGE");
+    control.finish("a");
+    expect((await running).status).toBe("succeeded");
+  });
+
   it("an edit releases the lock: a run after it takes the thread", async () => {
     const control = new Controller();
     engine = createEngine({ tools: [control.tool("wait")], store: kind.open() });

@@ -247,17 +247,16 @@ export class EngineRuntime {
       input: inputKnown,
       context: options.context !== undefined,
     });
-    const first = await this.nextCallNumber(threadId, thread);
+    const first = await this.nextCallNumber(threadId);
     return this.compile(plan, context, inputKnown ? input : undefined, first);
   }
 
   /**
    * The thread's next automatic id number when the store can tell it without reserving (else 1): a run
-   * compiles with it and then reserves, so a plan with automatic ids is compiled once, not twice. `thread`
-   * is the thread as the store holds it (read once with the context).
+   * compiles with it and then reserves, so a plan with automatic ids is compiled once, not twice. Asking
+   * creates no thread (1 for a thread the store does not hold: decision 0022).
    */
-  private async nextCallNumber(threadId: ThreadId, thread: ThreadInfo | undefined): Promise<number> {
-    if (thread === undefined) return 1; // asking would create the thread
+  private async nextCallNumber(threadId: ThreadId): Promise<number> {
     const next = await this.store.nextCallNumber?.(threadId);
     return Number.isSafeInteger(next) && (next as number) > 0 ? (next as number) : 1;
   }
@@ -283,7 +282,7 @@ export class EngineRuntime {
     try {
       const thread = await this.store.getThread(threadId);
       const context = await this.threadContext(threadId, thread, input, extraKinds);
-      const expectedFirst = resumed?.firstAutoIdNumber ?? (await this.nextCallNumber(threadId, thread));
+      const expectedFirst = resumed?.firstAutoIdNumber ?? (await this.nextCallNumber(threadId));
       let validation = this.compile(plan, context, input, expectedFirst, resumed?.ownCallIds);
       // A stream's calls are resumed as the stream ran them: a reference nothing among them writes fails
       // its own call REF_UNRESOLVED (as at close), the other calls run.
