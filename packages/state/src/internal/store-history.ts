@@ -1,0 +1,112 @@
+import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
+import { ObeliskError } from "@obelisk/core";
+import { type Clock, DEFAULT_RETENTION, type StoreOptions } from "../store-options.js";
+import type { CallRecord, RetentionPolicy, RunRecord, RunStatus, RunsOptions } from "../store-types.js";
+import { checkRunId, checkRunsQuery, type StoredRunsQuery } from "./history-arguments.js";
+import { interruptedRecord } from "./interrupted-runs.js";
+
+/** The statuses a run found `running` may turn out to have: what `listRuns` looks at for either. */
+const OPEN_STATUSES: readonly RunStatus[] = Object.freeze(["running", "interrupted"]);
+
+/**
+ * The bottom of the stores' shared logic ({@link CachedStore} builds on it): the store's clock, retention
+ * and open state, and the run history every backend answers the same way — the argument checks, and runs
+ * found `running` whose process is gone marked and answered `interrupted` (decision record 0025). A backend
+ * stores the run records and says whether a thread's runs can be in progress (`abandonment`).
+ */
+export abstract class StoreHistory {
+  abstract readonly backend: string;
+  protected readonly now: Clock;
+  protected readonly retention: RetentionPolicy;
+  protected closed = false;
+
+  constructor(options: StoreOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.retention = { ...DEFAULT_RETENTION, ...options.retention };
+  }
+
+  abstract createRun(run: RunRecord): void;
+  abstract finishRun(runId: RunId, status: RunStatus, endedAt: string): void;
+  abstract appendRunCalls(runId: RunId, calls: readonly JsonValue[]): void;
+  /** A run by id (the id checked already). */
+  protected abstract readRun(runId: RunId): RunRecord | undefined;
+  /** Run records as stored, newest first (arguments checked already; none marked here). */
+  protected abstract queryRuns(query: StoredRunsQuery): readonly RunRecord[];
+  /**
+   * Why the `running` runs of a thread cannot be in progress (nobody holds its lock, or its holder's
+   * process is gone), or undefined when one may be (the lock is held by a live holder, or it cannot be
+   * told: another host's holder). Read-only; a run of this store holds the in-process lock.
+   */
+  protected abstract abandonment(threadId: ThreadId): string | undefined;
+  /**
+   * Marks the thread's `running` runs `interrupted` for `reason` (their appended calls folded in, as
+   * `finishRun` does). With `recheck`, first asks {@link abandonment} again inside the backend's
+   * transaction and marks nothing when a holder has appeared meanwhile.
+   */
+  protected abstract interruptRuns(threadId: ThreadId, reason: string, recheck: boolean): void;
+  /** False when the store cannot write: runs found interrupted are answered so, not recorded (read-only). */
+  protected recordsInterruptions(): boolean {
+    return true;
+  }
+  /** A run's call records in commit order (the id checked already). */
+  protected abstract readCallRecords(runId: RunId): readonly CallRecord[];
+
+  /** A run by id; a `running` one whose process is gone is marked (and answered) `interrupted`. */
+  getRun(runId: RunId): RunRecord | undefined {
+    this.assertOpen();
+    const run = this.readRun(checkRunId(runId));
+    return run === undefined ? undefined : this.settled(run, new Map());
+  }
+
+  /**
+   * Runs, newest first; the same argument checks on every backend (USAGE). `running` runs whose process is
+   * gone are marked (and answered) `interrupted`: asked for `running` or `interrupted` runs, every run of
+   * the two in scope is looked at first, so the filter sees them as they are.
+   */
+  listRuns(options?: RunsOptions): readonly RunRecord[] {
+    this.assertOpen();
+    const { threadId, limit, status } = checkRunsQuery(options);
+    const found = new Map<ThreadId, string | undefined>();
+    if (status !== "running" && status !== "interrupted") {
+      const statuses = status === undefined ? undefined : [status];
+      return this.queryRuns({ threadId, limit, statuses }).map((run) => this.settled(run, found));
+    }
+    const open = this.queryRuns({ threadId, limit: undefined, statuses: OPEN_STATUSES })
+      .map((run) => this.settled(run, found))
+      .filter((run) => run.status === status);
+    return limit === undefined ? open : open.slice(0, limit);
+  }
+
+  /**
+   * `run` as it stands: a `running` run of a thread whose runs cannot be in progress ({@link abandonment},
+   * asked once per thread through `found`) is marked `interrupted` — with every `running` run of that
+   * thread, in one transaction that checks again — and read back; a read-only store answers it marked.
+   */
+  private settled(run: RunRecord, found: Map<ThreadId, string | undefined>): RunRecord {
+    if (run.status !== "running") return run;
+    const threadId = run.threadId;
+    let reason = found.get(threadId);
+    if (!found.has(threadId)) {
+      reason = this.abandonment(threadId);
+      found.set(threadId, reason);
+      if (reason !== undefined && this.recordsInterruptions()) this.interruptRuns(threadId, reason, true);
+    }
+    if (reason === undefined) return run;
+    if (!this.recordsInterruptions()) return interruptedRecord(run, reason, this.isoNow());
+    return this.readRun(run.runId) ?? run;
+  }
+
+  /** The store clock's time, ISO. */
+  protected isoNow(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  listCallRecords(runId: RunId): readonly CallRecord[] {
+    this.assertOpen();
+    return this.readCallRecords(checkRunId(runId));
+  }
+
+  protected assertOpen(): void {
+    if (this.closed) throw new ObeliskError("STORE_CLOSED", `the ${this.backend} store is closed`);
+  }
+}
