@@ -1,39 +1,9 @@
-import type { RunLock, StateStore } from "@obelisk/state";
+import type { StateStore } from "@obelisk/state";
 import { afterEach, describe, expect, it } from "vitest";
+import { crashable } from "./__fixtures__/crashable-store.js";
 import { until } from "./__fixtures__/deferred.js";
 import { storeKinds } from "./__fixtures__/stores.js";
 import { createEngine, type Engine, type ToolDefinition } from "./index.js";
-
-/**
- * A store an engine "dies" on: after `crash()` none of that engine's calls reach the store (they never
- * settle, as in a process that is gone) and the locks it held are released, as a dead process's are.
- */
-function crashable(store: StateStore): { readonly store: StateStore; crash(): void } {
-  let dead = false;
-  const locks: RunLock[] = [];
-  const proxy = new Proxy(store, {
-    get(target, key, receiver) {
-      const value: unknown = Reflect.get(target, key, receiver);
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        if (dead) return new Promise(() => {});
-        const result: unknown = value.apply(target, args);
-        if (key !== "lockThread") return result;
-        return (result as Promise<RunLock>).then((lock) => {
-          locks.push(lock);
-          return lock;
-        });
-      };
-    },
-  });
-  return {
-    store: proxy,
-    crash: () => {
-      dead = true;
-      for (const lock of locks) lock.release();
-    },
-  };
-}
 
 /**
  * A tool `step` that records the keys it ran; a call with `hang: true` never returns while `hangs` (the
