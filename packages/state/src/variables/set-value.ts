@@ -1,7 +1,8 @@
 import type { JsonObject, JsonValue, Path, RunId, ThreadId } from "@obelisk/core";
-import { asCallId, ObeliskError } from "@obelisk/core";
+import { ObeliskError } from "@obelisk/core";
 import type { CallCommit, NumberedCommitOptions, StateStore } from "../store-types.js";
 import { type CommitFailure, checkOnScratch } from "./check-on-scratch.js";
+import { hostEditRecord } from "./host-edit-record.js";
 import { parseStoredReference } from "./parse-stored-reference.js";
 
 /** The tool name recorded for values written by {@link setValue}. */
@@ -83,21 +84,17 @@ function commitBuilder(
   const date = new Date((options.now ?? Date.now)()).toISOString();
   const writes = [{ path, method: "set" as const, value, reference }];
   return (callNumber) => ({
-    record: {
+    record: hostEditRecord({
       threadId,
       runId: options.runId ?? ("obelisk.set" as RunId),
-      callId: asCallId(callIdOf(callNumber)),
+      callId: callIdOf(callNumber),
       tool: SET_VALUE_TOOL,
-      status: "succeeded",
-      attempts: 1,
-      startedAt: date,
-      endedAt: date,
-      outputPath: reference,
-      outputMethod: "set",
+      date,
+      reference,
       result: value,
       wrote: [reference],
       ...(options.description === undefined ? {} : { description: options.description }),
-    },
+    }),
     writes,
     ...(options.maxValueBytes === undefined ? {} : { maxValueBytes: options.maxValueBytes }),
   });

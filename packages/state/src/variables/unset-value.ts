@@ -1,6 +1,7 @@
 import type { RunId, ThreadId } from "@obelisk/core";
-import { asCallId, formatReference, ObeliskError } from "@obelisk/core";
+import { formatReference, ObeliskError } from "@obelisk/core";
 import type { CallRecord, StateStore } from "../store-types.js";
+import { hostEditRecord } from "./host-edit-record.js";
 import { parseStoredReference } from "./parse-stored-reference.js";
 
 /** The tool name recorded for removals made by {@link unsetValue}. */
@@ -61,19 +62,16 @@ export async function unsetValue(
     });
   }
   const date = new Date((options.now ?? Date.now)()).toISOString();
-  const record = (callNumber: number): CallRecord => ({
-    threadId,
-    runId: options.runId ?? ("obelisk.unset" as RunId),
-    callId: asCallId(callIdOf(callNumber)),
-    tool: UNSET_VALUE_TOOL,
-    status: "succeeded",
-    attempts: 1,
-    startedAt: date,
-    endedAt: date,
-    outputPath: text,
-    outputMethod: "set",
-    wrote: [],
-  });
+  const record = (callNumber: number): CallRecord =>
+    hostEditRecord({
+      threadId,
+      runId: options.runId ?? ("obelisk.unset" as RunId),
+      callId: callIdOf(callNumber),
+      tool: UNSET_VALUE_TOOL,
+      date,
+      reference: text,
+      wrote: [],
+    });
   const result = await store.removeNumbered(threadId, { path, reference: text }, record);
   if (!result.ok)
     throw new ObeliskError(result.error.code, result.error.message, { data: { reference: text } });
