@@ -1,7 +1,6 @@
 import type { CompiledPlan, ToolDefinition, ToolRegistry } from "@obelisk/compiler";
 import type {
   Diagnostic,
-  JsonArray,
   JsonObject,
   JsonValue,
   KindInfo,
@@ -20,6 +19,7 @@ import type {
 import type {
   CallRecord,
   GetValueOptions,
+  GetValueResult,
   RetentionPolicy,
   RunRecord,
   RunStatus,
@@ -223,34 +223,8 @@ export interface StreamingRun {
   readonly events: AsyncIterable<RunEvent>;
 }
 
-/**
- * What `get` found (SPEC §8): nothing, the whole value, or one page of an array (`items`) or a string
- * (`text`). A union on `found` whose members also tell each other apart by `value`, `items` and `text`
- * (each member declares the others' as absent), so `if (got.found) got.value` compiles (`undefined` for a
- * page) and `got.value !== undefined`, `got.items !== undefined` or `got.text !== undefined` narrows to its
- * member. In a page, `limit` is how many items or characters it holds and `total` how many the value has.
- */
-export type GetValueResult =
-  | { readonly found: false; readonly value?: never; readonly items?: never; readonly text?: never }
-  | { readonly found: true; readonly value: JsonValue; readonly items?: never; readonly text?: never }
-  | {
-      readonly found: true;
-      readonly items: JsonArray;
-      readonly offset: number;
-      readonly limit: number;
-      readonly total: number;
-      readonly value?: never;
-      readonly text?: never;
-    }
-  | {
-      readonly found: true;
-      readonly text: string;
-      readonly offset: number;
-      readonly limit: number;
-      readonly total: number;
-      readonly value?: never;
-      readonly items?: never;
-    };
+/** What `get` found: see `GetValueResult` in `@obelisk/state` (nothing, the whole value, or a page). */
+export type { GetValueResult };
 
 /** What `get` without `offset`/`limit` finds: nothing, or the whole value (never a page). */
 export type GetWholeValueResult = Extract<

@@ -23,18 +23,24 @@ export interface GetValueOptions {
 }
 
 /**
- * What {@link getValue} found: nothing, the whole value, or one page of an array (`items`) or string
- * (`text`). In a page, `limit` is how many items or characters it holds and `total` how many the value has.
+ * What {@link getValue} found (SPEC §8): nothing, the whole value, or one page of an array (`items`) or a
+ * string (`text`). A union on `found` whose members also tell each other apart by `value`, `items` and
+ * `text` (each member declares the others' as absent), so `if (got.found) got.value` compiles (`undefined`
+ * for a page) and `got.value !== undefined`, `got.items !== undefined` or `got.text !== undefined` narrows
+ * to its member. In a page, `limit` is how many items or characters it holds and `total` how many the
+ * value has.
  */
 export type GetValueResult =
-  | { readonly found: false }
-  | { readonly found: true; readonly value: JsonValue }
+  | { readonly found: false; readonly value?: never; readonly items?: never; readonly text?: never }
+  | { readonly found: true; readonly value: JsonValue; readonly items?: never; readonly text?: never }
   | {
       readonly found: true;
       readonly items: JsonArray;
       readonly offset: number;
       readonly limit: number;
       readonly total: number;
+      readonly value?: never;
+      readonly text?: never;
     }
   | {
       readonly found: true;
@@ -42,6 +48,8 @@ export type GetValueResult =
       readonly offset: number;
       readonly limit: number;
       readonly total: number;
+      readonly value?: never;
+      readonly items?: never;
     };
 
 const evicted = (reference: string, tombstone: Tombstone): ObeliskError =>
