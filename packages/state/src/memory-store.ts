@@ -3,7 +3,7 @@ import { ObeliskError } from "@obelisk/core";
 import { assertAppendable, withAppendedCalls } from "./internal/append-run-calls.js";
 import { CachedStore } from "./internal/cached-store.js";
 import { copyJson } from "./internal/copy-json.js";
-import type { StoredRunsQuery } from "./internal/history-arguments.js";
+import { recordedRunIdError, type StoredRunsQuery } from "./internal/history-arguments.js";
 import { unheldReason } from "./internal/interrupted-runs.js";
 import { PathTrie } from "./internal/path-trie.js";
 import { statePathOf } from "./internal/superseded-below.js";
@@ -192,6 +192,7 @@ class MemoryStore extends CachedStore {
 
   createRun(run: RunRecord): void {
     this.assertOpen();
+    if (this.runs.has(run.runId)) throw recordedRunIdError(run.runId);
     const copy = copyJson(run);
     if (!copy.ok) throw new ObeliskError("USAGE", `run record is not JSON: ${copy.message}`);
     this.model(run.threadId);

@@ -5,7 +5,7 @@ import { applyOutputInPlace, deepFreeze, ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
 import { CachedStore } from "./internal/cached-store.js";
 import { FileIdentity } from "./internal/file-identity.js";
-import { checkRunId, type StoredRunsQuery } from "./internal/history-arguments.js";
+import { checkRunId, recordedRunIdError, type StoredRunsQuery } from "./internal/history-arguments.js";
 import { unheldReason } from "./internal/interrupted-runs.js";
 import { SqliteLock, type SqliteLockOptions } from "./internal/sqlite-lock.js";
 import { SqliteRuns } from "./internal/sqlite-runs.js";
@@ -212,6 +212,7 @@ class SqliteStore extends CachedStore {
       for (const run of running) this.runs.end(run, { status: "interrupted", endedAt, reason });
     }).immediate;
     this.createRunTx = db.transaction((run: RunRecord) => {
+      if (this.runs.holds(run.runId)) throw recordedRunIdError(run.runId);
       this.runs.insert(run);
       this.model(run.threadId);
     }).immediate;
@@ -590,7 +591,10 @@ class SqliteStore extends CachedStore {
     this.assertWritable(`take a call number on thread "${threadId}"`);
   }
 
-  /** The run and, when the file lacks it, its thread, in one transaction: a refused run creates no thread. */
+  /**
+   * The run and, when the file lacks it, its thread, in one transaction: a refused run (a run id the file
+   * holds, checked in the transaction) creates no thread.
+   */
   createRun(run: RunRecord): void {
     this.assertOpen();
     this.assertWritable("record a run");

@@ -398,7 +398,12 @@ export interface StateStore {
     target: RemovalTarget,
     build: (callNumber: number) => CallRecord,
   ): Awaitable<RemovalResult>;
-  /** Records a new run. */
+  /**
+   * Records a new run (and creates its thread when the store does not hold it). A run id the store already
+   * holds, of any thread and status, is refused with ObeliskError USAGE (`data: { runId }`) and changes
+   * nothing: the recorded run is never replaced and no thread is created (SQLite: checked in the transaction
+   * that inserts the run).
+   */
   createRun(run: RunRecord): Awaitable<void>;
   /**
    * Updates a run's status and end time; `final` replaces its plan document and hash (a streaming run is

@@ -49,6 +49,38 @@ export function historyCases(openStore: OpenStore): void {
       });
     });
 
+    it("refuses a run id it already holds with USAGE, leaving the recorded run and the store as they were", async () => {
+      const store = await openStore();
+      const other = asThreadId("other");
+      await store.createRun(run("r1"));
+      await store.finishRun(asRunId("r1"), "succeeded", "2025-01-01T00:00:01.000Z");
+      const lock = await store.lockThread(THREAD);
+      await store.createRun(run("r2"));
+      const before = {
+        r1: await store.getRun(asRunId("r1")),
+        r2: await store.getRun(asRunId("r2")),
+        runs: await store.listRuns(),
+        stats: await store.stats(),
+      };
+      const again = [
+        // a finished run, a running one (its lock held), and one named for another thread (not created)
+        { ...run("r1"), input: { x: 2 } },
+        { ...run("r2"), status: "succeeded" as const, endedAt: "2025-01-01T00:00:02.000Z" },
+        run("r1", other),
+      ];
+      for (const record of again)
+        await expect(Promise.resolve().then(() => store.createRun(record))).rejects.toMatchObject({
+          code: "USAGE",
+          data: { runId: record.runId },
+        });
+      expect(await store.getRun(asRunId("r1"))).toEqual(before.r1);
+      expect(await store.getRun(asRunId("r2"))).toEqual(before.r2);
+      expect(await store.listRuns()).toEqual(before.runs);
+      expect(await store.stats()).toEqual(before.stats);
+      expect(await store.getThread(other)).toBeUndefined();
+      await lock.release();
+    });
+
     it("appends a streaming run's calls to its plan while it runs, and refuses once it has ended", async () => {
       const store = await openStore();
       // a run holds its thread's lock while it runs (without it, reading it marks it interrupted)

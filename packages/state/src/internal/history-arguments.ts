@@ -62,3 +62,11 @@ export function checkRunId(runId: unknown): RunId {
   if (typeof runId !== "string") throw usage("a run id must be a string", { runId: typeof runId });
   return runId as RunId;
 }
+
+/** The refusal of a run id the store already holds (USAGE, `data: { runId }`): a run's record is never replaced. */
+export function recordedRunIdError(runId: RunId): ObeliskError {
+  return new ObeliskError("USAGE", `run id ${String(runId)} is already recorded: a new run needs a new id`, {
+    data: { runId },
+    hint: "the recorded run is kept as it was; give the new run an id the store does not hold",
+  });
+}

@@ -30,7 +30,12 @@ export class SqliteRuns {
     });
   }
 
-  /** Records a new run. */
+  /** True when the file holds a run of this id. */
+  holds(runId: RunId): boolean {
+    return this.sql.runGet.get(runId) !== undefined;
+  }
+
+  /** Records a new run (its id checked already: the `runs` table refuses one it holds). */
   insert(run: RunRecord): void {
     this.sql.runInsert.run(run.runId, run.threadId, run.status, JSON.stringify(run));
   }
