@@ -12,7 +12,8 @@ import type {
   ThreadInfo,
   Tombstone,
 } from "../store-types.js";
-import { isCommitFailure, planCommit } from "./plan-commit.js";
+import { isCommitFailure } from "./commit-failure.js";
+import { planCommit } from "./plan-commit.js";
 import { planRemoval } from "./plan-removal.js";
 import { createStateValidator, type StateValidator } from "./state-validator.js";
 import { StoreHistory } from "./store-history.js";

@@ -1,0 +1,74 @@
+import type { Path } from "@obelisk/core";
+import { DEFAULT_LIMITS, FORBIDDEN_SEGMENTS, formatReference, toJsonValue } from "@obelisk/core";
+import type { CallCommit, StateWrite } from "../store-types.js";
+import { type CommitFailure, failure } from "./commit-failure.js";
+import { isStateReference } from "./state-reference.js";
+import type { ThreadModel } from "./thread-model.js";
+
+/** The largest value a commit may store: the engine's limit it carries, or the default. */
+export function maxBytesOf(commit: CallCommit): number {
+  return commit.maxValueBytes ?? DEFAULT_LIMITS.maxValueBytes;
+}
+
+/** True when a path segment may not be written. */
+function forbiddenPath(path: Path): boolean {
+  if (path.length === 0) return true;
+  for (const segment of path) if (typeof segment === "string" && FORBIDDEN_SEGMENTS.has(segment)) return true;
+  return false;
+}
+
+/**
+ * The JSON size of a number other than -0, a boolean or null, which `toJsonValue` would return as they
+ * are; -1 for anything else (strings included: their size depends on escaping).
+ */
+function scalarBytes(value: unknown): number {
+  if (typeof value === "number")
+    return Number.isFinite(value) && !Object.is(value, -0) ? String(value).length : -1;
+  if (typeof value === "boolean") return value ? 4 : 5;
+  return value === null ? 4 : -1;
+}
+
+/**
+ * Copies the written values (frozen) into `copies`, their JSON sizes into `sizes` (both sized for the
+ * writes: filled by index, no growth); fails on the first value that is not JSON. A path that already
+ * holds a state variable reuses that variable's (frozen) path and reference text, so rewriting a variable
+ * retains no new path or string; otherwise a frozen path is kept as it is and any other is copied, and the
+ * write's reference text is kept when it is the path's canonical text (else that text is built).
+ */
+export function copyWrites(
+  model: ThreadModel,
+  writes: readonly StateWrite[],
+  copies: StateWrite[],
+  sizes: number[],
+  maxBytes: number,
+): CommitFailure | undefined {
+  for (let index = 0; index < writes.length; index++) {
+    const write = writes[index] as StateWrite;
+    const known = model.trie.referenceAt(write.path);
+    const entry = known === undefined ? undefined : model.variables.get(known);
+    const reference =
+      entry?.meta.reference ??
+      (typeof write.reference === "string" && isStateReference(write.reference, write.path)
+        ? write.reference
+        : formatReference("state", write.path));
+    if (entry === undefined && forbiddenPath(write.path))
+      return failure("OUTPUT_WRITE_FAILED", `cannot write to ${reference}`, reference);
+    let value = write.value;
+    let bytes = scalarBytes(value);
+    if (bytes < 0) {
+      const copy = toJsonValue(value, { maxBytes });
+      if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `${reference}: ${copy.message}`, reference);
+      value = copy.value;
+      bytes = copy.bytes;
+    }
+    const path =
+      entry !== undefined
+        ? entry.path
+        : Object.isFrozen(write.path)
+          ? write.path
+          : Object.freeze(write.path.slice());
+    copies[index] = { path, method: write.method, value, reference };
+    sizes[index] = bytes;
+  }
+  return undefined;
+}
