@@ -1,11 +1,11 @@
 import { didYouMean, type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
 import { DEFAULT_SUMMARY_CHARS } from "@obelisk/state";
-import { askApproval, type PlanApprover } from "./agent-tools-approval.js";
+import type { PlanApprover } from "./agent-tools-approval.js";
 import { boundDiagnostics, boundErrorData } from "./agent-tools-diagnostics.js";
 import { GET_LIMITS, getForModel } from "./agent-tools-get.js";
 import { summaryWithin } from "./agent-tools-list.js";
 import { type AgentToolsParameters, MAX_LIST_CHARS, toolParameters } from "./agent-tools-parameters.js";
-import { boundRunAnswer } from "./agent-tools-run.js";
+import { runForModel } from "./agent-tools-run-plan.js";
 import type {
   AgentToolFailure,
   GetVariableAnswer,
@@ -72,9 +72,6 @@ async function guarded<Answer extends JsonValue>(
   }
 }
 
-/** The budget of the summary `run_plan` returns of what the run wrote (characters). */
-const RUN_SUMMARY_CHARS = 2_000;
-
 /** Options of {@link agentTools}. */
 export interface AgentToolsOptions {
   /**
@@ -115,56 +112,6 @@ function checkOptions(options: AgentToolsOptions): void {
           '"loose" for frameworks that validate tool input (LangChain), "strict" to constrain structured output',
       },
     );
-}
-
-/** A refused plan's diagnostics are the model's to fix with the tool it has, not with `engine.validate`. */
-function forTheModel(error: unknown): unknown {
-  if (!ObeliskError.is(error, "PLAN_INVALID")) return error;
-  return new ObeliskError("PLAN_INVALID", error.message, {
-    cause: error,
-    data: error.data,
-    hint: "every diagnostic (code, pointer, message, hint) is in error.data.diagnostics: fix the plan, check it with validate_plan, then send it again",
-  });
-}
-
-/**
- * `run_plan`: validates the plan (its warnings go into the answer; with `approve`, the host is asked), runs
- * it, and answers the run result without its state, with a bounded summary of what the run wrote.
- */
-async function runForModel(
-  engine: Engine,
-  threadId: string,
-  args: Record<string, unknown>,
-  approve: PlanApprover | undefined,
-): Promise<RunPlanAnswer> {
-  // Not the state: one earlier run's 200,000-item list would fill the model's context. What this run
-  // wrote comes as a bounded summary, like list_variables.
-  const runInput = (args.input ?? {}) as JsonValue;
-  // the model's input is checked by the engine (USAGE for anything but a plain object of JSON values)
-  const validation = await engine.validate(args.plan, { threadId, input: runInput as object });
-  let approvedHash: string | undefined;
-  // an invalid plan is refused by the run below with its diagnostics, as without a hook
-  if (approve !== undefined && validation.ok) {
-    const request = { plan: args.plan, planHash: validation.planHash, input: runInput, threadId };
-    await askApproval(approve, { ...request, diagnostics: validation.diagnostics });
-    approvedHash = validation.planHash;
-  }
-  const { state: _state, ...result } = await engine
-    .run(args.plan, {
-      threadId,
-      input: runInput as object,
-      ...(approvedHash === undefined ? {} : { approvedHash }),
-    })
-    .catch((error: unknown) => {
-      throw forTheModel(error);
-    });
-  const wrote = [...new Set(Object.values(result.calls).flatMap((call) => call.wrote))];
-  const summary =
-    wrote.length === 0
-      ? "No variables written."
-      : (await engine.summarize(threadId, { refs: wrote, budgetChars: RUN_SUMMARY_CHARS })).text;
-  // error messages are cut and given once (in calls[id].error), the whole answer is bounded
-  return boundRunAnswer(result, summary, validation.diagnostics);
 }
 
 /** The four tools, each typed with its name and answer (see `agent-tools-types.ts`). */

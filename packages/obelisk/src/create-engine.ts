@@ -2,6 +2,7 @@ import { createToolRegistry } from "@obelisk/compiler";
 import { asRunId, ObeliskError, resolveLimits } from "@obelisk/core";
 import { EventChannel } from "@obelisk/scheduler";
 import { createMemoryStore, type GetValueOptions, getValue, summarize, unsetValue } from "@obelisk/state";
+import { registerAcceptingRun } from "./accepting-run.js";
 import { checkEngineOptions } from "./check-engine-options.js";
 import { withCheckedHooks } from "./checked-hooks.js";
 import { editThread } from "./edit-thread.js";
@@ -44,7 +45,7 @@ async function resumeRun(runtime: EngineRuntime, runId: string, options: RunOpti
     record.plan,
     { ...options, threadId: record.threadId, input: record.input as object },
     runtime.hub([options.onEvent]),
-    chain,
+    { resumed: chain },
   );
   await cancelCrashedRuns(runtime.store, chain, () => runtime.endedAt());
   return result;
@@ -148,5 +149,11 @@ export function createEngine(given: EngineOptions): Engine {
       await store.close();
     },
   };
+  // run_plan's way to validate, be approved and run on one compile (not part of the Engine interface)
+  registerAcceptingRun(engine, async (plan, runOptions, accept) =>
+    runPlan(runtime, plan, checkRunOptions(runOptions, "run"), runtime.hub([runOptions.onEvent]), {
+      accept,
+    }),
+  );
   return engine;
 }

@@ -15,6 +15,7 @@ import {
 } from "@obelisk/core";
 import { CallLimiter, EventHub, type RunObserver } from "@obelisk/scheduler";
 import { DEFAULT_RETENTION, type RunLock, type StateStore, type ThreadInfo } from "@obelisk/state";
+import type { RunAcceptor } from "./accepting-run.js";
 import { ActiveRuns } from "./active-runs.js";
 import { InputChecker, type SchemaSource } from "./check-input.js";
 import { cutMessage } from "./cut-message.js";
@@ -49,6 +50,18 @@ export interface PreparedRun {
   readonly extraKinds: HostContext | undefined;
   /** The first automatic id number the plan was compiled with (absent: the plan has no automatic ids). */
   readonly firstAutoIdNumber: number | undefined;
+}
+
+/** How {@link EngineRuntime.prepare} prepares a run beyond its options. */
+export interface PrepareSteps {
+  /** A resumed run is numbered as the original was (its numbers are reserved already). */
+  readonly resumed?: ResumedNumbering;
+  /** Gives up the wait for the thread (THREAD_BUSY), and is what `accept` is told to stop on. */
+  readonly signal?: AbortSignal;
+  /** A stream's calls resumed: references nothing among them writes fail their own call, not the plan. */
+  readonly streamed?: boolean;
+  /** Asked once the plan compiled valid and its approved hash matched, before the run id is taken. */
+  readonly accept?: RunAcceptor;
 }
 
 /** A resumed run's numbering: the original run's first automatic id number and the call ids it recorded. */
@@ -262,16 +275,11 @@ export class EngineRuntime {
   }
 
   /**
-   * Takes the lock, validates (PLAN_INVALID, PLAN_NOT_APPROVED) and reserves automatic id numbers; a resumed
-   * run is numbered as the original was (its numbers are reserved already).
+   * Takes the lock, validates (PLAN_INVALID, PLAN_NOT_APPROVED), asks `steps.accept` and reserves automatic
+   * id numbers; a resumed run is numbered as the original was (its numbers are reserved already).
    */
-  async prepare(
-    plan: unknown,
-    options: RunOptions,
-    resumed?: ResumedNumbering,
-    signal?: AbortSignal,
-    streamed = false,
-  ): Promise<PreparedRun> {
+  async prepare(plan: unknown, options: RunOptions, steps: PrepareSteps = {}): Promise<PreparedRun> {
+    const { resumed, signal, streamed = false, accept } = steps;
     const threadId = asThreadId(options.threadId ?? "default");
     const { input, extraKinds } = this.runValues(options);
     // a run cancelled while it waits for the thread gives up the wait (THREAD_BUSY): nothing is recorded
@@ -304,6 +312,8 @@ export class EngineRuntime {
           },
         );
       }
+      // (the signal is the run's lease's whenever accept is given: runPlan passes both)
+      if (accept !== undefined) await accept(validation, signal ?? new AbortController().signal);
       const runId = await this.newRunId();
       // Opened (created, with the engine's state schema) only once the plan and the run id are accepted.
       await this.store.openThread(

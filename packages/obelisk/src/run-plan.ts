@@ -1,14 +1,22 @@
 import { type EventHub, executePlan } from "@obelisk/scheduler";
+import type { RunAcceptor } from "./accepting-run.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { RunOptions, RunResult } from "./engine-types.js";
 import { recordRun } from "./record-run.js";
 import type { ResumeChain } from "./resume-chain.js";
 import { toRunResult } from "./to-run-result.js";
 
+/** What a run does beyond `engine.run`'s: resume recorded runs, or ask before it starts. */
+export interface RunSteps {
+  /** The automatic ids are numbered as in the runs being resumed, whose records satisfy only their own calls. */
+  readonly resumed?: ResumeChain;
+  /** Asked once the plan compiled valid, before anything is recorded (`run_plan`: warnings, approval). */
+  readonly accept?: RunAcceptor;
+}
+
 /**
  * One tick: takes the thread lock, validates, records the run (plan and input, so `resume` works),
- * executes, finishes the run record, applies retention after the run and releases the lock. `resumed`: the
- * automatic ids are numbered as in the runs being resumed, whose records satisfy only their own calls.
+ * executes, finishes the run record, applies retention after the run and releases the lock.
  * The run holds a lease on the engine until it has ended, so `engine.close()` cancels it and waits for its
  * record instead of closing the store under it.
  */
@@ -17,11 +25,11 @@ export async function runPlan(
   plan: unknown,
   options: RunOptions,
   hub: EventHub,
-  resumed?: ResumeChain,
+  steps: RunSteps = {},
 ): Promise<RunResult> {
   const lease = runtime.active.lease(options.signal);
   try {
-    return await leasedRun(runtime, plan, options, hub, lease.signal, resumed);
+    return await leasedRun(runtime, plan, options, hub, lease.signal, steps);
   } finally {
     lease.release();
   }
@@ -33,10 +41,15 @@ async function leasedRun(
   options: RunOptions,
   hub: EventHub,
   signal: AbortSignal,
-  resumed: ResumeChain | undefined,
+  { resumed, accept }: RunSteps,
 ): Promise<RunResult> {
   const streamed = resumed?.runs[0]?.streamed === true;
-  const prepared = await runtime.prepare(plan, options, resumed?.numbering, signal, streamed);
+  const prepared = await runtime.prepare(plan, options, {
+    ...(resumed?.numbering === undefined ? {} : { resumed: resumed.numbering }),
+    ...(accept === undefined ? {} : { accept }),
+    signal,
+    streamed,
+  });
   const { threadId, runId, compiled, lock } = prepared;
   const engine = runtime.options;
   try {

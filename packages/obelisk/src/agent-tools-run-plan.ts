@@ -1,0 +1,92 @@
+import { type Diagnostic, type JsonValue, ObeliskError } from "@obelisk/core";
+import { acceptingRunOf, type RunAcceptor } from "./accepting-run.js";
+import { askApproval, type PlanApprover } from "./agent-tools-approval.js";
+import { boundRunAnswer } from "./agent-tools-run.js";
+import type { RunPlanAnswer } from "./agent-tools-types.js";
+import type { Engine, RunOptions, RunResult } from "./engine-types.js";
+
+/** The budget of the summary `run_plan` returns of what the run wrote (characters). */
+const RUN_SUMMARY_CHARS = 2_000;
+
+/** A refused plan's diagnostics are the model's to fix with the tool it has, not with `engine.validate`. */
+function forTheModel(error: unknown): unknown {
+  if (!ObeliskError.is(error, "PLAN_INVALID")) return error;
+  return new ObeliskError("PLAN_INVALID", error.message, {
+    cause: error,
+    data: error.data,
+    hint: "every diagnostic (code, pointer, message, hint) is in error.data.diagnostics: fix the plan, check it with validate_plan, then send it again",
+  });
+}
+
+/** `promise`, or the signal's reason once it aborts first (`engine.close()` while the host is asked). */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
+
+/**
+ * Runs the plan once its validation is accepted. An engine from `createEngine` compiles it once: the run's
+ * own compile, under the thread's lock, is what `accept` sees (decision 0027). Another `Engine` (a wrapper
+ * whose `run` is its own) is validated first, then run with its `run`, bound to the hash `accept` saw when
+ * it asked the host.
+ */
+async function runAccepted(
+  engine: Engine,
+  plan: unknown,
+  options: RunOptions,
+  accept: RunAcceptor,
+  bindHash: boolean,
+): Promise<RunResult> {
+  const acceptingRun = acceptingRunOf(engine);
+  if (acceptingRun !== undefined) return acceptingRun(plan, options, accept);
+  const validation = await engine.validate(plan, options);
+  // an invalid plan is refused by the run below with its diagnostics
+  if (!validation.ok) return engine.run(plan, options);
+  await accept(validation, new AbortController().signal);
+  return engine.run(plan, bindHash ? { ...options, approvedHash: validation.planHash } : options);
+}
+
+/**
+ * `run_plan`: compiles and runs the plan; its warnings go into the answer and, with `approve`, the host is
+ * asked before anything runs (an invalid plan never reaches it). Answers the run result without its state,
+ * with a bounded summary of what the run wrote.
+ */
+export async function runForModel(
+  engine: Engine,
+  threadId: string,
+  args: Record<string, unknown>,
+  approve: PlanApprover | undefined,
+): Promise<RunPlanAnswer> {
+  // Not the state: one earlier run's 200,000-item list would fill the model's context. What this run
+  // wrote comes as a bounded summary, like list_variables.
+  const runInput = (args.input ?? {}) as JsonValue;
+  let warnings: readonly Diagnostic[] = [];
+  const accept: RunAcceptor = async (validation, signal) => {
+    warnings = validation.diagnostics;
+    if (approve === undefined) return;
+    const request = { plan: args.plan, planHash: validation.planHash, input: runInput, threadId };
+    await unlessAborted(askApproval(approve, { ...request, diagnostics: validation.diagnostics }), signal);
+  };
+  // the model's input is checked by the engine (USAGE for anything but a plain object of JSON values)
+  const options = { threadId, input: runInput as object };
+  const { state: _state, ...result } = await runAccepted(
+    engine,
+    args.plan,
+    options,
+    accept,
+    approve !== undefined,
+  ).catch((error: unknown) => {
+    throw forTheModel(error);
+  });
+  const wrote = [...new Set(Object.values(result.calls).flatMap((call) => call.wrote))];
+  const summary =
+    wrote.length === 0
+      ? "No variables written."
+      : (await engine.summarize(threadId, { refs: wrote, budgetChars: RUN_SUMMARY_CHARS })).text;
+  // error messages are cut and given once (in calls[id].error), the whole answer is bounded
+  return boundRunAnswer(result, summary, warnings);
+}
