@@ -1,0 +1,82 @@
+import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
+import type { CallRecord, StoreStats, Tombstone, WriteLogEntry } from "../store-types.js";
+import { parseFrozen } from "./parse-frozen.js";
+import type { SqliteStatements } from "./sqlite-schema.js";
+
+/**
+ * What a SQLite store reads from its file beside the cached models: call records, the write log, stored
+ * call outputs, tombstones and statistics (JSON parsed deep-frozen).
+ */
+export class SqliteReads {
+  constructor(private readonly sql: SqliteStatements) {}
+
+  /** A run's call records in commit order. */
+  callRecords(runId: RunId): readonly CallRecord[] {
+    return (this.sql.recordsOfRun.all(runId) as { record: string }[]).map((row) =>
+      parseFrozen<CallRecord>(row.record),
+    );
+  }
+
+  /** The latest completed record with this call hash on the thread. */
+  completedCall(threadId: ThreadId, callHash: string): CallRecord | undefined {
+    const row = this.sql.recordCompleted.get(threadId, callHash) as { record: string } | undefined;
+    return row === undefined ? undefined : parseFrozen<CallRecord>(row.record);
+  }
+
+  /** The latest `limit` completed records with this call hash on the thread, newest first. */
+  completedCalls(threadId: ThreadId, callHash: string, limit: number): readonly CallRecord[] {
+    const rows = this.sql.recordsCompleted.all(threadId, callHash, limit) as { record: string }[];
+    return rows.map((row) => parseFrozen<CallRecord>(row.record));
+  }
+
+  /** The thread's write log, oldest first. */
+  writeLog(threadId: ThreadId): readonly WriteLogEntry[] {
+    return (this.sql.logAll.all(threadId) as { entry: string }[]).map((row) =>
+      parseFrozen<WriteLogEntry>(row.entry),
+    );
+  }
+
+  /** A stored call output. */
+  output(threadId: ThreadId, callId: string): JsonValue | undefined {
+    const row = this.sql.outputGet.get(threadId, callId) as { value: string } | undefined;
+    return row === undefined ? undefined : parseFrozen<JsonValue>(row.value);
+  }
+
+  /** The tombstone of an evicted reference. */
+  tombstone(threadId: ThreadId, reference: string): Tombstone | undefined {
+    const row = this.sql.tombstoneGet.get(threadId, reference) as
+      | { reference: string; evicted_at: string; reason: string }
+      | undefined;
+    return row === undefined
+      ? undefined
+      : Object.freeze({ reference: row.reference, evictedAt: row.evicted_at, reason: row.reason });
+  }
+
+  /** Statistics of the whole file, or of one thread (`holdsThread`: whether the store holds it). */
+  stats(threadId: ThreadId | undefined, holdsThread: (threadId: ThreadId) => boolean): StoreStats {
+    type ScopeRow = { scope: string; n: number; bytes: number };
+    const rows = (
+      threadId === undefined ? this.sql.statsVars.all() : this.sql.statsVarsThread.all(threadId)
+    ) as ScopeRow[];
+    const of = (scope: string) => rows.find((row) => row.scope === scope) ?? { n: 0, bytes: 0 };
+    const runs = (
+      threadId === undefined ? this.sql.statsRuns.get() : this.sql.statsRunsThread.get(threadId)
+    ) as { n: number };
+    const threads =
+      threadId === undefined
+        ? (this.sql.statsThreads.get() as { n: number }).n
+        : holdsThread(threadId)
+          ? 1
+          : 0;
+    const state = of("state");
+    const calls = of("calls");
+    return {
+      threads,
+      variables: state.n,
+      variableBytes: state.bytes,
+      callOutputs: calls.n,
+      callOutputBytes: calls.bytes,
+      runs: runs.n,
+    };
+  }
+}

@@ -1,0 +1,211 @@
+import type { JsonObject, JsonValue, ThreadId } from "@obelisk/core";
+import { ObeliskError } from "@obelisk/core";
+import type BetterSqlite3 from "better-sqlite3";
+import type { OpenedSqlite } from "../sqlite-open.js";
+import type { SqliteStoreOptions } from "../sqlite-store-options.js";
+import type { CallCommit, CommitResult, StateWrite, Tombstone } from "../store-types.js";
+import { CachedStore } from "./cached-store.js";
+import { ExpiryView } from "./expiry-view.js";
+import { FileIdentity } from "./file-identity.js";
+import { readonlyError, wrap } from "./sqlite-errors.js";
+import { SqliteLock } from "./sqlite-lock.js";
+import { SqliteReads } from "./sqlite-reads.js";
+import type { SqliteStatements } from "./sqlite-schema.js";
+import { SqliteThreadRows } from "./sqlite-thread-rows.js";
+import { SqliteTombstonesBelow } from "./sqlite-tombstones-below.js";
+import type { CommitExtras, ThreadChange, ThreadModel } from "./thread-model.js";
+
+/**
+ * The threads' side of the SQLite store (`SqliteStore` adds the run history): the cached thread models
+ * loaded from the file and every change persisted to it (one IMMEDIATE transaction per commit), the
+ * cross-process lock, the call counters, and expiry on a read-only file (see {@link ExpiryView}).
+ */
+export abstract class SqliteThreadStore extends CachedStore {
+  protected readonly db: BetterSqlite3.Database;
+  protected readonly sql: SqliteStatements;
+  protected readonly lock: SqliteLock;
+  /** True when the connection cannot write: every write is refused with {@link readonlyError}. */
+  protected readonly readonly: boolean;
+  /** The opened file's identity: a run that starts or ends after it was deleted or replaced fails. */
+  protected readonly identity: FileIdentity;
+  /** Call records, the write log, outputs, tombstones and statistics, read from the file. */
+  protected readonly reads: SqliteReads;
+  private readonly persistTx: (model: ThreadModel, change: ThreadChange, extras?: CommitExtras) => boolean;
+  /** The threads' rows: models loaded from them, changes written to them (in `persistTx`). */
+  private readonly rows: SqliteThreadRows;
+  /** The file's state tombstones below a written path. */
+  private readonly tombstoneLookup: SqliteTombstonesBelow;
+  /** One IMMEDIATE transaction around several commits (each commit's own transaction nests as a savepoint). */
+  private readonly commitAllTx: (commits: readonly CallCommit[]) => CommitResult[];
+  /** Read-only store: what expiry on read changed (the cached models, never the file). */
+  private readonly view = new ExpiryView();
+
+  constructor(
+    opened: OpenedSqlite,
+    protected readonly file: string,
+    options: SqliteStoreOptions,
+  ) {
+    super(options);
+    const { db } = opened;
+    this.db = db;
+    this.readonly = opened.readonly;
+    this.sql = opened.statements;
+    this.lock = new SqliteLock(db, this.sql, this.now, options.lock);
+    this.tombstoneLookup = new SqliteTombstonesBelow(this.sql);
+    this.rows = new SqliteThreadRows(db, this.sql, this.lock, this.tombstoneLookup);
+    this.identity = new FileIdentity(file);
+    this.reads = new SqliteReads(this.sql);
+    this.persistTx = db.transaction((model: ThreadModel, change: ThreadChange, extras?: CommitExtras) =>
+      this.rows.write(model, change, extras),
+    ).immediate;
+    this.commitAllTx = db.transaction((commits: readonly CallCommit[]) =>
+      commits.map((commit) => super.commitCall(commit)),
+    ).immediate;
+  }
+
+  /** Throws the read-only error before a write is tried. */
+  protected assertWritable(action: string): void {
+    if (this.readonly) throw readonlyError(this.file, action);
+  }
+
+  /** {@link StateStore.commitCalls}: one durable transaction (one WAL commit) for calls completed together. */
+  commitCalls(commits: readonly CallCommit[]): CommitResult[] {
+    this.assertOpen();
+    this.assertWritable("commit");
+    try {
+      return this.commitAllTx(commits);
+    } catch (error) {
+      // The cached models already hold the commits made before the failure: reload them from the file.
+      for (const commit of commits) this.invalidate(commit.record.threadId);
+      throw wrap("commit", error, this.file);
+    }
+  }
+
+  protected loadModel(threadId: ThreadId): ThreadModel | undefined {
+    return this.rows.load(threadId);
+  }
+
+  protected saveThread(model: ThreadModel): void {
+    // read-only: a thread the file lacks (or a schema given to it) lives in the cached model only
+    if (this.readonly) return;
+    this.rows.save(model);
+  }
+
+  /** Keeps the cached model when the file proves it current (no reload per run of an unchanged thread). */
+  protected override refresh(threadId: ThreadId): void {
+    const model = this.models.get(threadId);
+    if (model !== undefined && !this.rows.isCurrent(model)) this.invalidate(threadId);
+  }
+
+  protected override invalidate(threadId: ThreadId): void {
+    this.models.delete(threadId);
+  }
+
+  protected persist(model: ThreadModel, change: ThreadChange, extras?: CommitExtras): boolean {
+    if (this.readonly) {
+      if (!this.view.active || extras?.create === true)
+        throw readonlyError(this.file, `change thread "${model.threadId}"`);
+      this.view.keep(model.threadId, change);
+      return true;
+    }
+    try {
+      const persisted = this.persistTx(model, change, extras);
+      if (persisted) model.version++;
+      return persisted;
+    } catch (error) {
+      throw wrap("commit", error, this.file);
+    }
+  }
+
+  /** Runs expiry on read; on a read-only store its evictions change what this store shows, not the file. */
+  private expiring<T>(expire: () => T): T {
+    return this.readonly ? this.view.during(expire) : expire();
+  }
+
+  override expireStale(threadId: ThreadId): Promise<number> {
+    return this.expiring(() => super.expireStale(threadId));
+  }
+
+  override getCallOutput(
+    threadId: ThreadId,
+    callId: string,
+  ): { readonly value: JsonValue } | Tombstone | undefined {
+    return this.expiring(() => super.getCallOutput(threadId, callId));
+  }
+
+  protected readOutput(threadId: ThreadId, callId: string): JsonValue | undefined {
+    return this.reads.output(threadId, callId);
+  }
+
+  /** The file's state tombstones below the write (see {@link SqliteTombstonesBelow}). */
+  protected stateTombstonesBelow(model: ThreadModel, write: StateWrite): readonly string[] {
+    return this.tombstoneLookup.find(model, write);
+  }
+
+  protected readTombstone(threadId: ThreadId, reference: string): Tombstone | undefined {
+    return this.view.tombstone(threadId, reference) ?? this.reads.tombstone(threadId, reference);
+  }
+
+  protected override async acquireExternal(
+    threadId: ThreadId,
+    waitMs: number,
+    signal?: AbortSignal,
+  ): Promise<string | undefined> {
+    this.assertWritable(`change thread "${threadId}"`);
+    this.identity.assertSame(`change thread "${threadId}"`);
+    return this.lock.acquire(threadId, waitMs, signal);
+  }
+
+  /** Also a run of another connection or process (its live row in the `locks` table). */
+  protected override lockedByRun(threadId: ThreadId): boolean {
+    return super.lockedByRun(threadId) || this.lock.heldElsewhere(threadId);
+  }
+
+  protected override releaseExternal(threadId: ThreadId): void {
+    if (!this.closed) this.lock.release(threadId);
+  }
+
+  override readState(threadId: ThreadId): JsonObject {
+    const model = this.models.get(threadId);
+    if (model !== undefined && !this.rows.isCurrent(model)) this.invalidate(threadId);
+    return super.readState(threadId);
+  }
+
+  reserveCallNumbers(threadId: ThreadId, count: number): number {
+    this.assertOpen();
+    if (!Number.isInteger(count) || count < 1)
+      throw new ObeliskError("USAGE", `cannot reserve ${count} call numbers`);
+    this.assertWritable(`reserve call numbers on thread "${threadId}"`);
+    this.model(threadId);
+    const row = this.sql.threadCounter.get(count, threadId) as { call_counter: number };
+    return row.call_counter - count + 1;
+  }
+
+  nextCallNumber(threadId: ThreadId): number {
+    this.assertOpen();
+    return this.peekCallNumber(threadId);
+  }
+
+  protected peekCallNumber(threadId: ThreadId): number {
+    const row = this.sql.threadCounterRead.get(threadId) as { call_counter: number } | undefined;
+    return (row?.call_counter ?? 0) + 1;
+  }
+
+  protected override assertNumberable(threadId: ThreadId): void {
+    this.assertWritable(`take a call number on thread "${threadId}"`);
+  }
+
+  override async close(): Promise<void> {
+    if (this.closed) return;
+    for (const model of this.readonly ? [] : this.models.values()) {
+      try {
+        this.rows.saveSnapshotIfCurrent(model);
+      } catch {
+        // a snapshot only speeds up the next open; the write log stays authoritative
+      }
+    }
+    this.lock.releaseAll();
+    await super.close();
+    this.db.close();
+  }
+}

@@ -1,0 +1,39 @@
+import type { SqliteLockOptions } from "./internal/sqlite-lock.js";
+import type { StoreOptions } from "./store-options.js";
+
+/** Options of the SQLite backend. */
+export interface SqliteStoreOptions extends StoreOptions {
+  /**
+   * `normal` (default): WAL + synchronous=NORMAL — a commit survives a process crash; the last commits may
+   * be lost on power loss. `full`: synchronous=FULL — survives power loss, slower.
+   */
+  readonly durability?: "normal" | "full";
+  /**
+   * How long a write (and opening a file another process is creating) waits for another connection's
+   * write transaction, ms. Default 5,000.
+   */
+  readonly busyTimeoutMs?: number;
+  /**
+   * Open the file read-only: reads work, every write is refused (`STORE_ERROR`, `data.reason: "readonly"`)
+   * and nothing in the file changes. Default: read-only only when the file exists and this process cannot
+   * write it (or its directory). The file must exist and hold a store of this schema version (an empty
+   * file or another program's database: `STORE_ERROR`, `data.reason: "not-a-store"`); nothing beside it is
+   * left behind (a writable file is read through a connection that may change nothing, which removes
+   * SQLite's `-wal` and `-shm` files when it closes).
+   */
+  readonly readonly?: boolean;
+  /**
+   * `true` (default): a missing or empty file becomes a new store, and another program's database gets the
+   * store's tables beside its own — unless one of its tables, indexes or views has the name of one of the
+   * store's with another shape (a `threads` table with other columns): that database is refused
+   * (`STORE_ERROR`, `data: { reason: "not-a-store", file, clash: "<name>" }`). `"if-empty"`: a missing or
+   * empty file becomes a new store; another program's database is refused (`not-a-store`) — what the CLI's
+   * writing commands use. `false`: the file must already hold a store; a missing file, an empty one or
+   * another program's database is refused (`not-a-store`). A refused file is left byte for byte as it was
+   * (journal mode included). A store of an older schema version is still brought up to date when the file
+   * can be written.
+   */
+  readonly create?: boolean | "if-empty";
+  /** Cross-process lock tuning. */
+  readonly lock?: SqliteLockOptions;
+}
