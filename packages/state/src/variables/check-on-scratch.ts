@@ -1,18 +1,15 @@
 import type { JsonObject, ThreadId } from "@obelisk/core";
 import { asCallId, asRunId, formatReference } from "@obelisk/core";
+import type { CommitFailure } from "../internal/commit-failure.js";
 import { createMemoryStore } from "../memory-store.js";
 import type {
   CallCommit,
   CallRecord,
-  CommitResult,
   NumberedCommitOptions,
   StateStore,
   StateWrite,
   ThreadInfo,
 } from "../store-types.js";
-
-/** A refused commit's answer. */
-export type CommitFailure = Extract<CommitResult, { readonly ok: false }>;
 
 /**
  * Checks a write on a scratch memory store holding the thread as the write will find it: its state (none

@@ -1,7 +1,8 @@
 import type { JsonObject, JsonValue, Path, RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
+import type { CommitFailure } from "../internal/commit-failure.js";
 import type { CallCommit, NumberedCommitOptions, StateStore } from "../store-types.js";
-import { type CommitFailure, checkOnScratch } from "./check-on-scratch.js";
+import { checkOnScratch } from "./check-on-scratch.js";
 import { hostEditRecord } from "./host-edit-record.js";
 import { parseStoredReference } from "./parse-stored-reference.js";
 
