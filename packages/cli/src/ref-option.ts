@@ -1,8 +1,16 @@
-import { DEFAULT_KINDS, parseReference, type Reference } from "@obelisk/core";
+import { DEFAULT_KINDS, type Limits, parseReference, type Reference } from "@obelisk/core";
 import { InvalidArgumentError } from "commander";
+import { limitHint } from "./limits-option.js";
+import { usageError } from "./usage-error.js";
+
+/**
+ * Any depth while the flags are read: `--limits` may come after `--ref`, so the depth is checked once both
+ * are known ({@link checkRefDepth}).
+ */
+const ANY_DEPTH = { maxPathDepth: Number.MAX_SAFE_INTEGER };
 
 function parsed(value: string): Reference {
-  const result = parseReference(value);
+  const result = parseReference(value, DEFAULT_KINDS, ANY_DEPTH);
   if (!result.ok) {
     const hint = result.issue.hint === undefined ? "" : ` (${result.issue.hint})`;
     throw new InvalidArgumentError(`${result.issue.message}${hint} [${result.issue.code}]`);
@@ -32,4 +40,19 @@ export function parseWritableRefOption(value: string): string {
 /** Collects repeated or space-separated `--ref` values, each checked by `parseRefOption`. */
 export function collectRefOption(value: string, previous: readonly string[] | undefined): string[] {
   return [...(previous ?? []), parseRefOption(value)];
+}
+
+/**
+ * Refuses a `--ref` deeper than the engine's `maxPathDepth` (usage error, exit 2, as any malformed `--ref`)
+ * before the store is opened: the engine would refuse it (PLAN_LIMIT). `limitsFlag`: the command takes
+ * `--limits`, and the hint says how to raise it.
+ */
+export function checkRefDepth(refs: readonly string[], limits: Limits, limitsFlag: boolean): void {
+  for (const ref of refs) {
+    const result = parseReference(ref, DEFAULT_KINDS, limits);
+    if (result.ok || result.issue.code !== "PLAN_LIMIT") continue;
+    const fewer = "use a path with fewer segments";
+    const hint = limitsFlag ? limitHint(`${fewer}, or raise maxPathDepth`, "", limits) : fewer;
+    throw usageError(`--ref ${ref}: ${result.issue.message} [PLAN_LIMIT]`, undefined, hint);
+  }
 }

@@ -130,6 +130,23 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
     }
   });
 
+  it("state's --ref is held to maxPathDepth: --limits lowers it for set (exit 2 before the store is opened)", async () => {
+    const dir = tempDir();
+    const set = ["state", "set", "--store", "sqlite:s.db", "--ref", "†state.a.b.c", "--value", "1"];
+    const lowered = await obeliskJson([...set, "--limits", "maxPathDepth=2"], dir);
+    expectOneLineError(lowered, 2);
+    expect((lowered.json.error as Json).message).toContain(
+      "--ref †state.a.b.c: path is deeper than the limit of 2 segments [PLAN_LIMIT] (use a path with fewer segments, or raise maxPathDepth; with the CLI: --limits maxPathDepth=<n> (now 2))",
+    );
+    expect(existsSync(join(dir, "s.db"))).toBe(false);
+    expect((await obeliskJson([...set, "--limits", "maxPathDepth=3"], dir)).code).toBe(0);
+    // the default (32) where no --limits is taken, with the same exit code
+    const deep = `†state${".x".repeat(33)}`;
+    const read = await obeliskJson(["state", "get", "--store", "sqlite:s.db", "--ref", deep], dir);
+    expectOneLineError(read, 2);
+    expect((read.json.error as Json).message).toContain("limit of 32 segments [PLAN_LIMIT]");
+  });
+
   it("the document size limit is also what is read of a plan file: raised, a larger plan is read whole", async () => {
     const dir = tempDir();
     const plan = join(dir, "padded-plan.json");

@@ -1,6 +1,7 @@
 import {
   codePointLength,
   codePointSlice,
+  DEFAULT_KINDS,
   formatReference,
   type JsonObject,
   type JsonValue,
@@ -284,7 +285,7 @@ export async function getForModel(
   const result = await engine.get(threadId, reference);
   // a misspelt name: the nearest stored names, so the model does not guess again
   if (!result.found) return { found: false, hint: await notFoundHint(engine, threadId, reference) };
-  const parsed = parseReference(reference);
+  const parsed = parseReference(reference, DEFAULT_KINDS, engine.limits);
   if (!parsed.ok) throw new ObeliskError("REF_SYNTAX", `${reference}: ${parsed.issue.message}`);
   const { kind, path } = parsed.value;
   const value = result.value;

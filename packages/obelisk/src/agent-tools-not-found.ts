@@ -1,5 +1,6 @@
 import {
   asThreadId,
+  DEFAULT_KINDS,
   formatReference,
   type JsonValue,
   nearestNames,
@@ -66,7 +67,7 @@ async function nearCallIds(engine: Engine, threadId: string, path: Path): Promis
  * and where to see every name. Reads the thread through the engine (no thread is created).
  */
 export async function notFoundHint(engine: Engine, threadId: string, reference: string): Promise<string> {
-  const parsed = parseReference(reference);
+  const parsed = parseReference(reference, DEFAULT_KINDS, engine.limits);
   if (!parsed.ok) return LIST_ADVICE;
   const { kind, path } = parsed.value;
   let near: string[] = [];

@@ -27,6 +27,7 @@ import {
 } from "./facade-arguments.js";
 import { requireJson } from "./normalize-input.js";
 import { openRun } from "./open-run.js";
+import { checkReferenceDepth } from "./reference-depth.js";
 import { cancelCrashedRuns, resumeChain } from "./resume-chain.js";
 import { runPlan } from "./run-plan.js";
 import { setThreadValue } from "./set-thread-value.js";
@@ -65,6 +66,7 @@ export function createEngine(given: EngineOptions): Engine {
   const store = options.store ?? createMemoryStore(options.now === undefined ? {} : { now: options.now });
   const runtime = new EngineRuntime(options, registry, store);
   const maxValueBytes = options.limits?.maxValueBytes;
+  const limits = Object.freeze(resolveLimits(options.limits));
   const start = (plan: unknown, runOptions: RunOptions = {}): RunHandle => {
     const channel = new EventChannel();
     let result: Promise<RunResult>;
@@ -80,7 +82,7 @@ export function createEngine(given: EngineOptions): Engine {
   const engine: Engine = {
     store,
     registry,
-    limits: Object.freeze(resolveLimits(options.limits)),
+    limits,
     validate: async (plan, validateOptions) =>
       runtime.validate(plan, checkRunOptions(validateOptions, "validate")),
     run: async (plan, runOptions = {}) =>
@@ -92,6 +94,7 @@ export function createEngine(given: EngineOptions): Engine {
     summarize: async (threadId, summarizeOptions) => {
       const thread = requireThreadId(threadId);
       const options = checkSummarizeOptions(summarizeOptions);
+      for (const ref of options?.refs ?? []) checkReferenceDepth(ref, limits);
       // a thread the store does not hold reads as an empty one, and is not created (0022)
       return summarize(store, thread, options);
     },
@@ -99,6 +102,7 @@ export function createEngine(given: EngineOptions): Engine {
     get: (async (threadId: string, reference: string, getOptions?: GetValueOptions) => {
       const thread = requireThreadId(threadId);
       const text = requireString(reference, "the reference");
+      checkReferenceDepth(text, limits);
       const options = checkOptionsObject(getOptions, "get");
       if (options !== undefined) refuseUnknownKeys(options, GET_OPTIONS, "get");
       const result: GetValueResult = await getValue(store, thread, text, options);
@@ -106,7 +110,7 @@ export function createEngine(given: EngineOptions): Engine {
     }) as Engine["get"],
     set: async (threadId, reference, value, setOptions = {}) => {
       const thread = requireThreadId(threadId);
-      requireString(reference, "the reference");
+      checkReferenceDepth(requireString(reference, "the reference"), limits);
       refuseUnknownKeys(checkOptionsObject(setOptions, "set"), SET_OPTIONS, "set");
       // a plain-JS caller's number or object was stored as the description, and summaries then threw
       if (setOptions.description !== undefined) requireString(setOptions.description, "set's description");
@@ -121,6 +125,7 @@ export function createEngine(given: EngineOptions): Engine {
     unset: async (threadId, reference) => {
       const thread = requireThreadId(threadId);
       const text = requireString(reference, "the reference");
+      checkReferenceDepth(text, limits);
       const { removed, variables } = await editThread(runtime, thread, () =>
         unsetValue(store, thread, text, { now: runtime.now }),
       );

@@ -18,7 +18,7 @@ import { parsePageLimit, withLimits, withValueLimitHint } from "../limits-option
 import type { StoreAccess } from "../open-store.js";
 import { createOutput, type Output } from "../output.js";
 import { parseJsonValue } from "../parse-input.js";
-import { collectRefOption, parseRefOption, parseWritableRefOption } from "../ref-option.js";
+import { checkRefDepth, collectRefOption, parseRefOption, parseWritableRefOption } from "../ref-option.js";
 import { usageError } from "../usage-error.js";
 import { threadFlags } from "../what-next.js";
 
@@ -52,6 +52,8 @@ export function registerState(program: Command, context: CommandContext): void {
       const output = createOutput(context.io, options.format);
       // what the flags alone refuse is refused before the store is opened (a refused set creates nothing)
       check(options);
+      const refs = options.ref === undefined ? [] : ([] as string[]).concat(options.ref);
+      checkRefDepth(refs, resolveLimits(options.limits), name === "set");
       const limits = options.limits === undefined ? {} : { limits: options.limits };
       await withEngine({ store: options.store, storeAccess, ...limits }, context.io, (engine) =>
         action(engine, options, output),
