@@ -13,6 +13,7 @@ export type {
 } from "./compiled-plan.js";
 export { computeCriticalPaths } from "./critical-path.js";
 export { findCycles } from "./find-cycles.js";
+export { fromStrictPlan } from "./from-strict-plan.js";
 export { graphToDot } from "./graph-to-dot.js";
 export type { GraphJson, GraphJsonNode } from "./graph-to-json.js";
 export { graphToJson } from "./graph-to-json.js";
@@ -24,6 +25,17 @@ export { type PlanJsonSchemaOptions, planJsonSchema } from "./plan-json-schema.j
 export { REFERENCE_STRING_SCHEMA } from "./reference-string-schema.js";
 export type { RegisteredTool } from "./registered-tool.js";
 export type { SchemaCheck, SchemaIssue } from "./schema-validator.js";
+export {
+  STRICT_DEVIATION_REASONS,
+  type StrictDeviationReason,
+  type StrictSchemaDeviation,
+} from "./strict-deviation.js";
+export {
+  type StrictPlanJsonSchema,
+  type StrictPlanJsonSchemaOptions,
+  strictPlanJsonSchema,
+} from "./strict-plan-json-schema.js";
+export { DEFAULT_STRICT_SCHEMA_LIMITS, type StrictSchemaLimits } from "./strict-schema-rules.js";
 export type {
   BranchResult,
   InferInput,

@@ -1,0 +1,248 @@
+import { z } from "zod";
+import { defineTool } from "../tool-definition.js";
+
+/**
+ * Tools whose schemas strict mode can say exactly (no deviation): zod tools with optional parameters,
+ * enums, nested objects and arrays, a nullable optional parameter, JSON Schema tools with `$ref`s
+ * (recursive, to definitions, to anchors), a latent tool, an `_outputPath` rule.
+ */
+export const exactStrictTools = [
+  defineTool({
+    name: "search",
+    description: "Searches the catalogue",
+    input: z.object({
+      query: z.string(),
+      limit: z.number().int().min(1).max(100).optional(),
+      mode: z.enum(["fast", "deep"]).default("fast"),
+      filters: z
+        .object({
+          from: z.string().optional(),
+          tags: z.array(z.string()).optional(),
+          range: z.object({ low: z.number(), high: z.number().optional() }).optional(),
+        })
+        .optional(),
+      cursor: z.string().nullable().optional(),
+      strictFlag: z.boolean().nullable(),
+    }),
+    output: z.array(z.object({ id: z.string() })),
+    run: () => [],
+  }),
+  defineTool({
+    name: "contact",
+    input: z.strictObject({ email: z.email(), kind: z.literal("person").optional() }),
+    run: () => 1,
+  }),
+  {
+    name: "tree",
+    input: {
+      type: "object",
+      properties: { node: { $ref: "#/$defs/node" } },
+      required: ["node"],
+      additionalProperties: false,
+      $defs: {
+        node: {
+          type: "object",
+          properties: { name: { type: "string" }, kids: { type: "array", items: { $ref: "#/$defs/node" } } },
+          required: ["name"],
+          additionalProperties: false,
+        },
+      },
+    },
+    run: () => 1,
+  },
+  {
+    name: "anchored",
+    input: {
+      type: "object",
+      properties: { a: { $ref: "#item" }, list: { type: "array", items: { $ref: "#/definitions/item" } } },
+      definitions: { item: { $anchor: "item", type: "integer", minimum: 1 } },
+    },
+    run: () => 1,
+  },
+  {
+    name: "choose",
+    input: {
+      type: "object",
+      properties: {
+        v: {
+          anyOf: [
+            {
+              type: "object",
+              properties: { k: { type: "integer" }, note: { type: "string" } },
+              required: ["k"],
+            },
+            { type: "string", enum: ["none", "all"] },
+          ],
+        },
+        pair: { type: ["number", "null"] },
+      },
+      required: ["v"],
+    },
+    run: () => 1,
+  },
+  defineTool({
+    name: "approve",
+    description: "A person's decision",
+    output: z.object({ approved: z.boolean(), note: z.string().optional() }),
+  }),
+  defineTool({
+    name: "setSummary",
+    input: z.object({ text: z.string() }),
+    outputPath: { const: "†state.user.summary" },
+    run: () => "s",
+  }),
+  defineTool({ name: "now", run: () => 1 }),
+];
+
+/** Tools strict mode cannot say exactly, each deviation on purpose. */
+export const loosenedStrictTools = [
+  {
+    name: "fetch",
+    input: {
+      type: "object",
+      properties: {
+        url: { type: "string" },
+        headers: { type: "object", additionalProperties: { type: "string" } },
+        meta: { type: "object" },
+      },
+      required: ["url"],
+    },
+    run: () => 1,
+  },
+  {
+    name: "patterned",
+    input: {
+      type: "object",
+      properties: { m: { type: "object", patternProperties: { "^x": { type: "integer" } } } },
+    },
+    run: () => 1,
+  },
+  {
+    name: "shaped",
+    input: {
+      type: "object",
+      properties: {
+        code: { type: "string", pattern: "^(?!tmp)[a-z]+$", minLength: 2 },
+        count: { type: "integer", not: { const: 13 } },
+        both: { allOf: [{ type: "object", properties: { a: { type: "string" } } }, { required: ["a"] }] },
+        pair: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false },
+        anything: {},
+      },
+    },
+    run: () => 1,
+  },
+  { name: "loose", input: z.looseObject({ a: z.string() }), run: () => 1 },
+];
+
+const KEYWORDS = new Set([
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "anyOf",
+  "enum",
+  "$ref",
+  "$defs",
+  "title",
+  "description",
+  "pattern",
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+]);
+const TYPES = new Set(["string", "number", "integer", "boolean", "null", "object", "array"]);
+const FORMATS = new Set([
+  "date-time",
+  "time",
+  "date",
+  "duration",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "uuid",
+]);
+const LOOKAROUND = /\(\?<?[=!]/;
+
+type Node = Record<string, unknown>;
+
+function checkNode(node: unknown, at: string, defs: Node, problems: string[]): void {
+  if (typeof node !== "object" || node === null || Array.isArray(node)) {
+    problems.push(`${at}: not a schema object`);
+    return;
+  }
+  const schema = node as Node;
+  for (const key of Object.keys(schema)) if (!KEYWORDS.has(key)) problems.push(`${at}: keyword ${key}`);
+  if (at !== "" && "$defs" in schema) problems.push(`${at}: $defs below the root`);
+  const kinds = ["type", "anyOf", "$ref"].filter((k) => k in schema);
+  if (kinds.length !== 1)
+    problems.push(`${at}: needs exactly one of type, anyOf, $ref (has ${kinds.join(", ")})`);
+  if ("$ref" in schema) {
+    const ref = schema.$ref;
+    const key = typeof ref === "string" && ref.startsWith("#/$defs/") ? ref.slice(8) : undefined;
+    if (key === undefined || !Object.hasOwn(defs, key))
+      problems.push(`${at}: $ref ${String(ref)} not in $defs`);
+    if (Object.keys(schema).length !== 1) problems.push(`${at}: $ref beside other keywords`);
+  }
+  if ("anyOf" in schema) {
+    const branches = schema.anyOf;
+    if (!Array.isArray(branches) || branches.length < 2) problems.push(`${at}: anyOf of fewer than 2`);
+    else for (const [i, b] of branches.entries()) checkNode(b, `${at}/anyOf/${i}`, defs, problems);
+  }
+  if ("type" in schema && !(typeof schema.type === "string" && TYPES.has(schema.type)))
+    problems.push(`${at}: type ${JSON.stringify(schema.type)}`);
+  if (schema.type === "object") {
+    const properties = schema.properties as Node | undefined;
+    if (typeof properties !== "object" || properties === null)
+      problems.push(`${at}: object without properties`);
+    const keys = Object.keys(properties ?? {});
+    const required = schema.required;
+    if (
+      !Array.isArray(required) ||
+      required.length !== keys.length ||
+      !keys.every((k) => required.includes(k))
+    )
+      problems.push(`${at}: required is not every property`);
+    if (schema.additionalProperties !== false) problems.push(`${at}: additionalProperties is not false`);
+    for (const key of keys) checkNode(properties?.[key], `${at}/properties/${key}`, defs, problems);
+  } else if ("properties" in schema || "required" in schema || "additionalProperties" in schema)
+    problems.push(`${at}: object keywords on a non-object`);
+  if (schema.type === "array") {
+    if (!("items" in schema)) problems.push(`${at}: array without items`);
+    else checkNode(schema.items, `${at}/items`, defs, problems);
+  } else if ("items" in schema) problems.push(`${at}: items on a non-array`);
+  if ("enum" in schema) {
+    const values = schema.enum;
+    if (!Array.isArray(values) || values.length === 0) problems.push(`${at}: empty enum`);
+    else if (
+      !values.every((v) => typeof v === schema.type || (schema.type === "integer" && Number.isInteger(v)))
+    )
+      problems.push(`${at}: enum values not of type ${String(schema.type)}`);
+  }
+  if ("pattern" in schema && (typeof schema.pattern !== "string" || LOOKAROUND.test(schema.pattern)))
+    problems.push(`${at}: pattern ${String(schema.pattern)}`);
+  if ("format" in schema && !FORMATS.has(schema.format as string))
+    problems.push(`${at}: format ${String(schema.format)}`);
+}
+
+/**
+ * What makes a schema unfit for OpenAI's strict structured outputs, checked from scratch (independent of
+ * the module under test): an object root, not `anyOf`; every schema exactly one of `type` (one name), `anyOf`
+ * (2+ branches) or a lone `$ref` into the root's `$defs`; every object with all its properties required and
+ * `additionalProperties: false`; arrays with `items`; only the supported keywords; no lookaround in a pattern.
+ */
+export function strictSubsetProblems(root: unknown): string[] {
+  const problems: string[] = [];
+  const schema = (typeof root === "object" && root !== null ? root : {}) as Node;
+  if (schema.type !== "object") problems.push("root: not an object schema");
+  const defs = (schema.$defs ?? {}) as Node;
+  checkNode(schema, "", defs, problems);
+  for (const [key, def] of Object.entries(defs)) checkNode(def, `/$defs/${key}`, defs, problems);
+  return problems;
+}

@@ -1,0 +1,111 @@
+import type { JsonObject } from "@obelisk/core";
+import { getOwn, resolveStrict } from "./strict-build.js";
+import { buildStrictPlan, type StrictPlanBuild } from "./strict-plan-json-schema.js";
+import { isPlainObject } from "./to-json-schema.js";
+import type { ToolRegistry } from "./tool-registry.js";
+
+/** Values nested deeper than this are returned as they are (a recursive tool schema would follow them). */
+const MAX_DEPTH = 512;
+
+/** One build per registry: a registry does not change once created. */
+const builds = new WeakMap<ToolRegistry, StrictPlanBuild>();
+
+function buildFor(registry: ToolRegistry): StrictPlanBuild {
+  let build = builds.get(registry);
+  if (build === undefined) {
+    build = buildStrictPlan(registry);
+    builds.set(registry, build);
+  }
+  return build;
+}
+
+interface Walk {
+  readonly defs: JsonObject;
+  readonly absent: StrictPlanBuild["absent"];
+}
+
+/**
+ * Whether `value` has the shape of `schema`: its types, `enum` values and object keys (every listed
+ * property present, no other), at any depth. Bounds, patterns and formats are not looked at: the shape
+ * only picks the `anyOf` branch a value was written under.
+ */
+function fits(walk: Walk, value: unknown, schema: unknown, depth: number, deep: boolean): boolean {
+  const node = resolveStrict(walk.defs, schema as JsonObject);
+  if (node === undefined || depth > MAX_DEPTH) return false;
+  if (Array.isArray(node.anyOf))
+    return node.anyOf.some((branch) => fits(walk, value, branch, depth + 1, deep));
+  if (Array.isArray(node.enum) && !node.enum.includes(value as never)) return false;
+  switch (node.type) {
+    case "null":
+      return value === null;
+    case "string":
+    case "boolean":
+      return typeof value === node.type;
+    case "number":
+      return typeof value === "number";
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "array":
+      return (
+        Array.isArray(value) &&
+        (!deep || value.every((item) => fits(walk, item, node.items, depth + 1, deep)))
+      );
+    case "object": {
+      if (!isPlainObject(value)) return false;
+      const properties = isPlainObject(node.properties) ? (node.properties as JsonObject) : {};
+      const keys = Object.keys(value);
+      if (!keys.every((key) => Object.hasOwn(properties, key))) return false;
+      // Shallow: only the single-value enums (a call's `_tool`) decide; deep: every member, all present.
+      return Object.entries(properties).every(([key, child]) => {
+        const member = resolveStrict(walk.defs, child);
+        if (!deep)
+          return (
+            !Array.isArray(member?.enum) ||
+            member.enum.length !== 1 ||
+            fits(walk, value[key], member, depth + 1, false)
+          );
+        return Object.hasOwn(value, key) && fits(walk, value[key], child, depth + 1, true);
+      });
+    }
+    default:
+      return true;
+  }
+}
+
+function clean(walk: Walk, value: unknown, schema: unknown, depth: number): unknown {
+  const node = resolveStrict(walk.defs, schema as JsonObject);
+  if (node === undefined || depth > MAX_DEPTH) return value;
+  if (Array.isArray(node.anyOf)) {
+    const branch =
+      node.anyOf.find((b) => fits(walk, value, b, depth + 1, true)) ??
+      node.anyOf.find((b) => fits(walk, value, b, depth + 1, false));
+    return branch === undefined ? value : clean(walk, value, branch, depth + 1);
+  }
+  if (node.type === "array" && Array.isArray(value))
+    return value.map((item) => clean(walk, item, node.items, depth + 1));
+  if (node.type !== "object" || !isPlainObject(value)) return value;
+  const properties = isPlainObject(node.properties) ? (node.properties as JsonObject) : {};
+  const absent = walk.absent.get(node);
+  const entries: [string, unknown][] = [];
+  for (const [key, item] of Object.entries(value)) {
+    if (item === null && absent?.has(key) === true) continue;
+    const child = getOwn(properties, key);
+    entries.push([key, child === undefined ? item : clean(walk, item, child, depth + 1)]);
+  }
+  return Object.fromEntries(entries);
+}
+
+/**
+ * Turns a plan written under `strictPlanJsonSchema(registry)` back into an ordinary plan document: each
+ * `null` that stands for an absent optional parameter or meta-property (at any depth) is removed. A `null`
+ * is kept where the property's own schema takes `null` (an optional nullable parameter: strict mode cannot
+ * tell "absent" from `null` there, so the tool gets `null`). Pure and total: it never throws; a document
+ * that is not a `{ "plan": [...] }` object is returned as it is, and a part that fits no tool's strict
+ * shape is left as written, for `compile` to report.
+ */
+export function fromStrictPlan(document: unknown, registry: ToolRegistry): unknown {
+  if (!isPlainObject(document) || !Array.isArray(document.plan)) return document;
+  const build = buildFor(registry);
+  const defs = isPlainObject(build.schema.$defs) ? (build.schema.$defs as JsonObject) : {};
+  return clean({ defs, absent: build.absent }, document, build.schema, 0);
+}

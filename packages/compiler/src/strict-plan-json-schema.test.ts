@@ -1,0 +1,331 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsPlugin from "ajv-formats";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { exactStrictTools, loosenedStrictTools, strictSubsetProblems } from "./__fixtures__/strict-tools.js";
+import { exampleTools, specFormTool } from "./__fixtures__/tools.js";
+import { compile } from "./compile.js";
+import { fromStrictPlan } from "./from-strict-plan.js";
+import { planJsonSchema } from "./plan-json-schema.js";
+import { strictPlanJsonSchema } from "./strict-plan-json-schema.js";
+import { defineTool } from "./tool-definition.js";
+import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
+
+const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** The strict schema compiled by ajv 2020-12 in its strict mode (formats known, as strict mode's are). */
+function strictValidator(registry: ToolRegistry) {
+  return addFormats(new Ajv2020({ strict: true })).compile(strictPlanJsonSchema(registry).schema);
+}
+
+/** Error diagnostics of the plan, after `fromStrictPlan` (state and input unknown: REF_UNRESOLVED is no verdict). */
+function errorsAfter(document: unknown, registry: ToolRegistry) {
+  return compile(fromStrictPlan(document, registry), registry)
+    .diagnostics.filter((d) => d.severity === "error" && d.code !== "REF_UNRESOLVED")
+    .map((d) => `${d.code} ${d.pointer}`);
+}
+
+const exact = createToolRegistry(exactStrictTools);
+const loosened = createToolRegistry(loosenedStrictTools);
+const examples = createToolRegistry([...exampleTools, specFormTool]);
+
+/** A call with every optional meta-property absent (`null`), as strict mode has the model write it. */
+const call = (tool: string, fields: Record<string, unknown>) => ({
+  _tool: tool,
+  _id: null,
+  _outputPath: null,
+  _outputMethod: null,
+  _description: null,
+  _rerun: null,
+  _timeoutMs: null,
+  _retry: null,
+  ...fields,
+});
+const plan = (...calls: unknown[]) => ({ type: "plan", id: null, description: null, plan: calls });
+const searchCall = (fields: Record<string, unknown>) =>
+  call("search", {
+    query: "q",
+    limit: null,
+    mode: null,
+    filters: null,
+    cursor: null,
+    strictFlag: null,
+    ...fields,
+  });
+
+describe("strict plan JSON schema: within strict mode's subset", () => {
+  const registries: [string, ToolRegistry][] = [
+    ["exact tools", exact],
+    ["loosened tools", loosened],
+    ["the example tools", examples],
+    ["one tool", createToolRegistry([{ name: "only", run: () => 1 }])],
+    ["no tools", createToolRegistry([])],
+  ];
+
+  it.each(registries)(
+    "%s: every object closed and fully required, no keyword or lookaround strict mode refuses",
+    (_n, r) => {
+      expect(strictSubsetProblems(strictPlanJsonSchema(r).schema)).toEqual([]);
+    },
+  );
+
+  it.each(registries)("%s: compiles in ajv 2020-12 strict mode", (_n, registry) => {
+    expect(() => strictValidator(registry)).not.toThrow();
+  });
+
+  it("the full plan schema is not (what this exists for)", () => {
+    expect(strictSubsetProblems(planJsonSchema(exact)).length).toBeGreaterThan(0);
+  });
+
+  it("leaves the full plan schema and the tools' schemas as they were", () => {
+    const before = JSON.stringify([
+      planJsonSchema(exact),
+      exactStrictTools.map((t) => exact.get(t.name)?.inputSchema),
+    ]);
+    strictPlanJsonSchema(exact);
+    expect(
+      JSON.stringify([planJsonSchema(exact), exactStrictTools.map((t) => exact.get(t.name)?.inputSchema)]),
+    ).toBe(before);
+  });
+});
+
+describe("strict plan JSON schema: plans in the strict shape compile after fromStrictPlan", () => {
+  const validate = strictValidator(exact);
+  it.each([
+    ["optional parameters absent", plan(searchCall({}))],
+    [
+      "every parameter given",
+      plan(
+        searchCall({
+          limit: 5,
+          mode: "deep",
+          filters: { from: "2024", tags: ["a", "†state.tag"], range: { low: 1, high: null } },
+          cursor: "c1",
+          strictFlag: false,
+        }),
+      ),
+    ],
+    ["a nullable parameter's null", plan(searchCall({ cursor: null, strictFlag: null }))],
+    [
+      "references for a parameter, nested and whole",
+      plan(searchCall({ limit: "†input.n", filters: "†state.f" })),
+    ],
+    ["a template", plan(searchCall({ query: "about {†state.topic}" }))],
+    [
+      "meta-properties",
+      plan(
+        searchCall({
+          _id: "s1",
+          _outputPath: "†state.hits",
+          _outputMethod: "set",
+          _rerun: true,
+          _timeoutMs: 500,
+          _description: "find",
+        }),
+      ),
+    ],
+    [
+      "_retry with some fields",
+      plan(
+        searchCall({ _retry: { attempts: 3, backoffMs: 100, factor: null, maxDelayMs: null, jitter: true } }),
+      ),
+    ],
+    ["a literal enum value", plan(call("contact", { email: "ada@example.com", kind: "person" }))],
+    [
+      "a recursive $ref",
+      plan(call("tree", { node: { name: "a", kids: [{ name: "b", kids: null }, "†state.k"] } })),
+    ],
+    ["anchors and definitions", plan(call("anchored", { a: 2, list: [1, "†state.i"] }))],
+    ["an anyOf's object branch", plan(call("choose", { v: { k: 1, note: null }, pair: 2 }))],
+    ["an anyOf's enum branch", plan(call("choose", { v: "all", pair: null }))],
+    ["a latent call's _output", plan(call("approve", { _output: { approved: true, note: null } }))],
+    ["a latent call deferred", plan(call("approve", { _output: null }))],
+    ["an _outputPath rule", plan(call("setSummary", { text: "x", _outputPath: "†state.user.summary" }))],
+    ["a call without parameters", plan(call("now", {}))],
+    [
+      "two calls, one reading the other",
+      plan(
+        searchCall({ _outputPath: "†state.hits" }),
+        call("tree", { node: { name: "†state.hits.0.id", kids: null } }),
+      ),
+    ],
+  ])("%s", (_name, document) => {
+    expect(validate(document), JSON.stringify(validate.errors)).toBe(true);
+    expect(errorsAfter(document, exact)).toEqual([]);
+  });
+});
+
+describe("strict plan JSON schema: refuses what is plainly wrong", () => {
+  const validate = strictValidator(exact);
+  it.each([
+    ["an unknown tool", plan(call("serch", { query: "q" }))],
+    ["a number where a string goes", plan(searchCall({ query: 5 }))],
+    ["a string (not a reference) where a number goes", plan(searchCall({ limit: "five" }))],
+    ["a value outside an enum", plan(searchCall({ mode: "slow" }))],
+    ["a misspelt parameter", plan({ ...searchCall({}), qurey: "q" })],
+    ["a parameter left out (strict mode writes every key)", plan(call("search", { query: "q" }))],
+    ["a meta-property left out", plan((({ _rerun, ...rest }) => rest)(searchCall({})))],
+    ["a required parameter null", plan(searchCall({ query: null }))],
+    ["a nested object's key left out", plan(searchCall({ filters: { from: "x" } }))],
+    [
+      "_retry over the limits",
+      plan(
+        searchCall({
+          _retry: { attempts: 1000, backoffMs: null, factor: null, maxDelayMs: null, jitter: null },
+        }),
+      ),
+    ],
+    ["_outputPath not a path", plan(searchCall({ _outputPath: "state.hits" }))],
+    [
+      "_outputPath breaking the tool's rule",
+      plan(call("setSummary", { text: "x", _outputPath: "†state.other" })),
+    ],
+    ["_outputPath missing where the tool has a rule", plan(call("setSummary", { text: "x" }))],
+    [
+      "a latent call's _output of the wrong shape",
+      plan(call("approve", { _output: { approved: "yes", note: null } })),
+    ],
+    ["the plan in another form", { calls: [searchCall({})] }],
+  ])("%s", (_name, document) => {
+    expect(validate(document)).toBe(false);
+  });
+});
+
+describe("strict plan JSON schema: says where it could not say what the tool's schema says", () => {
+  it("nothing for tools strict mode can say exactly", () => {
+    expect(strictPlanJsonSchema(exact).deviations).toEqual([]);
+    // but one: a latent tool without an output schema takes any `_output`, which can be an object only as {}
+    expect(strictPlanJsonSchema(examples).deviations).toEqual([
+      expect.objectContaining({ tool: "sendEmail", schema: "output", pointer: "", reason: "any-value" }),
+    ]);
+  });
+
+  it("open objects, pattern properties, dropped keywords, merged allOf, tuples, any value", () => {
+    const found = strictPlanJsonSchema(loosened).deviations.map((d) =>
+      [d.tool, d.schema, d.pointer, d.reason, d.keyword ?? ""].join(" "),
+    );
+    expect(found.sort()).toEqual(
+      [
+        "fetch input /properties/headers open-object ",
+        "fetch input /properties/meta open-object ",
+        "loose input  open-object ",
+        "patterned input /properties/m open-object ",
+        "shaped input /properties/anything any-value ",
+        "shaped input /properties/both keyword-dropped allOf",
+        "shaped input /properties/code keyword-dropped minLength",
+        "shaped input /properties/code keyword-dropped pattern",
+        "shaped input /properties/count keyword-dropped not",
+        "shaped input /properties/pair tuple ",
+      ].sort(),
+    );
+  });
+
+  it("an open object's named keys and a reference can still be written, and compile", () => {
+    const validate = strictValidator(loosened);
+    const base = { url: "https://x", headers: {}, meta: "†state.meta" };
+    const document = plan(
+      call("fetch", base),
+      call("fetch", { ...base, headers: "†input.headers", meta: {} }),
+    );
+    expect(validate(document)).toBe(true);
+    expect(errorsAfter(document, loosened)).toEqual([]);
+    expect(validate(plan(call("fetch", { ...base, headers: { a: "b" } })))).toBe(false);
+  });
+
+  it("what a dropped keyword let through, the compiler refuses", () => {
+    const validate = strictValidator(loosened);
+    const shaped = (fields: Record<string, unknown>) =>
+      call("shaped", { code: null, count: null, both: null, pair: null, anything: null, ...fields });
+    const document = plan(shaped({ code: "tmpx", count: 13 }));
+    expect(validate(document)).toBe(true);
+    expect(errorsAfter(document, loosened).sort()).toEqual([
+      "PARAM_INVALID /plan/0/code",
+      "PARAM_INVALID /plan/0/count",
+    ]);
+    const fine = plan(
+      shaped({ code: "abc", count: 12, both: { a: "x" }, pair: ["a", 1], anything: [1, "x"] }),
+    );
+    expect(validate(fine)).toBe(true);
+    expect(errorsAfter(fine, loosened)).toEqual([]);
+  });
+
+  it("an _outputPath rule with a lookaround: the pattern dropped, noted under outputPath", () => {
+    const registry = createToolRegistry([
+      { name: "w", outputPath: { pattern: "^†state\\.(?!secret)" }, run: () => 1 },
+    ]);
+    const { schema, deviations } = strictPlanJsonSchema(registry);
+    expect(strictSubsetProblems(schema)).toEqual([]);
+    expect(deviations).toMatchObject([{ tool: "w", schema: "outputPath", pointer: "", keyword: "pattern" }]);
+  });
+});
+
+describe("strict plan JSON schema: size limits", () => {
+  const wide = createToolRegistry(
+    Array.from({ length: 60 }, (_, t) => ({
+      name: `tool${t}`,
+      input: {
+        type: "object",
+        properties: Object.fromEntries(
+          Array.from({ length: 80 }, (_, p) => [`param${p}`, { type: "string" }]),
+        ),
+      },
+      run: () => 1,
+    })),
+  );
+
+  it("a registry over OpenAI's documented 5,000 properties is reported", () => {
+    const { deviations } = strictPlanJsonSchema(wide);
+    expect(deviations).toMatchObject([{ reason: "size-limit", limit: "maxProperties", pointer: "" }]);
+    expect(deviations[0]?.tool).toBeUndefined();
+  });
+
+  it("objects nested deeper than 10 levels are reported", () => {
+    let inner: z.ZodType = z.object({ leaf: z.string() });
+    for (let i = 0; i < 9; i += 1) inner = z.object({ next: inner });
+    const deep = createToolRegistry([
+      defineTool({ name: "deep", input: z.object({ root: inner }), run: () => 1 }),
+    ]);
+    expect(strictPlanJsonSchema(deep).deviations).toMatchObject([
+      { reason: "size-limit", limit: "maxObjectDepth" },
+    ]);
+  });
+
+  it("a recursive schema counts its levels once", () => {
+    expect(strictPlanJsonSchema(exact).deviations).toEqual([]);
+  });
+
+  it("the limits can be set (another provider, or the 2024 ones)", () => {
+    const { deviations } = strictPlanJsonSchema(exact, {
+      sizeLimits: { maxProperties: 50, maxObjectDepth: 3 },
+    });
+    expect(deviations.map((d) => d.limit).sort()).toEqual(["maxObjectDepth", "maxProperties"]);
+  });
+
+  it("a large string enum and the total of enum values", () => {
+    const values = Array.from({ length: 1200 }, (_, i) => `value-number-${i}`);
+    const registry = createToolRegistry([
+      { name: "e", input: { type: "object", properties: { v: { enum: values } } }, run: () => 1 },
+    ]);
+    expect(
+      strictPlanJsonSchema(registry)
+        .deviations.map((d) => d.limit)
+        .sort(),
+    ).toEqual(["maxEnumValues", "maxLargeEnumLength"]);
+  });
+});
+
+describe("strict plan JSON schema: _retry within the limits the plans are compiled with", () => {
+  it("follows options.limits as the full schema does", () => {
+    const registry = createToolRegistry([{ name: "t", run: () => 1 }]);
+    const limits = { maxRetryAttempts: 20 };
+    const validate = addFormats(new Ajv2020({ strict: true })).compile(
+      strictPlanJsonSchema(registry, { limits }).schema,
+    );
+    const retry = (attempts: number) =>
+      plan(
+        call("t", { _retry: { attempts, backoffMs: null, factor: null, maxDelayMs: null, jitter: null } }),
+      );
+    expect(validate(retry(20))).toBe(true);
+    expect(validate(retry(21))).toBe(false);
+  });
+});
