@@ -30,7 +30,7 @@ export interface CallMeta {
   readonly description: string | undefined;
   readonly rerun: boolean;
   readonly timeoutMs: number | undefined;
-  readonly retry: Partial<RetryPolicy> | undefined;
+  readonly retry: Partial<Omit<RetryPolicy, "shouldRetry">> | undefined;
   readonly hasOutput: boolean;
   readonly output: JsonValue | undefined;
 }
@@ -149,7 +149,7 @@ export function checkCallMeta(
         break;
       case "_retry":
         if (checkRetry(value, appendPointer(pointer, key), out, callId, limits))
-          meta.retry = value as Partial<RetryPolicy>;
+          meta.retry = value as Partial<Omit<RetryPolicy, "shouldRetry">>;
         break;
       case "_output":
         meta.hasOutput = true;

@@ -10,6 +10,9 @@ import type { RetryPolicy } from "./tool-definition.js";
  */
 const MAX_TOOL_RETRY_ATTEMPTS = 1000;
 
+/** The field of a tool's retry policy that a plan's `_retry` has not: a predicate, not JSON. */
+const SHOULD_RETRY = "shouldRetry";
+
 /** What each field of a tool's retry policy must be, for the USAGE message. */
 const EXPECTED: Readonly<Record<string, string>> = {
   count: `a whole number from 1 to ${MAX_TOOL_RETRY_ATTEMPTS}`,
@@ -21,16 +24,21 @@ const EXPECTED: Readonly<Record<string, string>> = {
 /**
  * Checks a tool's `retry` policy with the rules of a plan's `_retry` (`call-meta.ts`: known fields, each of
  * its kind, finite) and `attempts` at most MAX_TOOL_RETRY_ATTEMPTS; throws USAGE naming the tool and the
- * field. Delays are not bounded: one longer than a timer holds waits 2^31 − 1 ms (decision record 0006).
+ * field; `shouldRetry`, the tool's own, must be a function. Delays are not bounded: one longer than a timer holds waits 2^31 − 1 ms (decision record 0006).
  */
 export function checkToolRetry(retry: unknown, what: string): Partial<RetryPolicy> {
   if (retry === undefined) return {};
   if (!isPlainObject(retry)) throw new ObeliskError("USAGE", `${what}: retry must be an object`);
   for (const [key, value] of Object.entries(retry)) {
+    if (key === SHOULD_RETRY) {
+      if (typeof value !== "function")
+        throw new ObeliskError("USAGE", `${what}: retry.shouldRetry must be a function, not ${shown(value)}`);
+      continue;
+    }
     const kind = retryFieldKind(key);
     if (kind === undefined) {
-      const hint =
-        didYouMean(key, Object.keys(RETRY_FIELDS)) ?? `one of ${Object.keys(RETRY_FIELDS).join(", ")}`;
+      const fields = [...Object.keys(RETRY_FIELDS), SHOULD_RETRY];
+      const hint = didYouMean(key, fields) ?? `one of ${fields.join(", ")}`;
       throw new ObeliskError("USAGE", `${what}: unknown field retry.${key} (${hint})`, { hint });
     }
     const ok =

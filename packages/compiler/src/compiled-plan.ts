@@ -65,7 +65,7 @@ export interface CompiledCall {
   /** `_timeoutMs` override. */
   readonly timeoutMs?: number;
   /** `_retry` override. */
-  readonly retry?: Partial<RetryPolicy>;
+  readonly retry?: Partial<Omit<RetryPolicy, "shouldRetry">>;
   /** The call object as submitted. */
   readonly raw: JsonObject;
 }

@@ -1,5 +1,5 @@
 import type { JsonObject } from "@obelisk/core";
-import { ObeliskError } from "@obelisk/core";
+import { didYouMean, ObeliskError } from "@obelisk/core";
 import { checkToolRetry } from "./check-tool-retry.js";
 import { isClosedInput } from "./is-closed-input.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -49,6 +49,55 @@ function fromSpecForm(value: Record<string, unknown>, run: unknown): Record<stri
   };
 }
 
+/** The keys of a tool definition (`ToolDefinition`). */
+const DEFINITION_KEYS = [
+  "name",
+  "description",
+  "input",
+  "output",
+  "outputPath",
+  "outcomes",
+  "concurrency",
+  "timeoutMs",
+  "retry",
+  "fresh",
+  "cost",
+  "latent",
+  "run",
+];
+
+/** What other frameworks call a tool's implementation. */
+const RUN_SYNONYMS = ["execute", "handler", "fn", "func", "invoke", "call", "impl"];
+
+/**
+ * Refuses a key a tool definition does not have: a tool without `run` is latent (its value comes from the
+ * plan's `_output`), so an `execute` (other frameworks' name) or a misspelt `run` would make every call
+ * `deferred` and the run `succeeded` without the tool ever running.
+ */
+function checkDefinitionKeys(source: Record<string, unknown>, what: string): void {
+  for (const key of Object.keys(source)) {
+    if (DEFINITION_KEYS.includes(key)) continue;
+    const hint =
+      (RUN_SYNONYMS.includes(key) ? 'did you mean "run"?' : didYouMean(key, DEFINITION_KEYS)) ??
+      `a tool definition has ${DEFINITION_KEYS.join(", ")}`;
+    throw new ObeliskError("USAGE", `${what}: unknown key "${key}" (${hint})`, { hint });
+  }
+}
+
+/** `latent`, when given, must agree with the definition: `true` without `run`, `false` with one. */
+function checkLatent(latent: unknown, hasRun: boolean, what: string): void {
+  if (latent === undefined) return;
+  if (typeof latent !== "boolean") throw new ObeliskError("USAGE", `${what}: latent must be true or false`);
+  if (latent && hasRun)
+    throw new ObeliskError("USAGE", `${what}: latent: true, but it has a run function`, {
+      hint: "a latent tool's value comes from the plan's _output: remove run, or latent",
+    });
+  if (!latent && !hasRun)
+    throw new ObeliskError("USAGE", `${what}: latent: false, but it has no run function`, {
+      hint: "give the tool a run(args, ctx) function",
+    });
+}
+
 function optionalNumber(value: unknown, what: string, positive = true): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "number" || !Number.isFinite(value) || (positive && value <= 0)) {
@@ -96,9 +145,17 @@ export function normalizeTool(
     );
   }
   const what = `tool "${name}"`;
+  if (fallbackName !== undefined && name !== fallbackName)
+    throw new ObeliskError(
+      "USAGE",
+      `tools.${fallbackName} is named "${name}": a plan calls it "_tool": "${name}", not "${fallbackName}"`,
+      { hint: `use the key "${name}", or give tools as an array` },
+    );
+  if (!specForm) checkDefinitionKeys(source, what);
   const run = source.run ?? implementations[name];
   if (run !== undefined && typeof run !== "function")
     throw new ObeliskError("USAGE", `${what}: run must be a function`);
+  checkLatent(source.latent, run !== undefined, what);
   const inputSchema =
     source.input === undefined ? { type: "object" } : toJsonSchema(source.input, `${what} input`);
   const outputSchema =

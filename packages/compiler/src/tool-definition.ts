@@ -18,6 +18,13 @@ export interface RetryPolicy {
   readonly maxDelayMs: number;
   /** Randomize each delay in [0, delay] ("full jitter"). Default false. */
   readonly jitter: boolean;
+  /**
+   * Whether a thrown error (or a timeout, as an `Error` with `code: "TIMEOUT"`) is worth another attempt;
+   * `attempt` is the one that failed (1-based). Default: every error is. A tool's policy only (a plan's
+   * `_retry` is JSON); it applies whatever number of attempts the plan sets. One that throws counts as
+   * false.
+   */
+  readonly shouldRetry?: (error: unknown, attempt: number) => boolean;
 }
 
 /** A tool's choice of `||` alternative with the value to write there. Return it from `run`. */
@@ -93,6 +100,11 @@ export interface ToolDefinition<In extends SchemaInput = SchemaInput, Out extend
   readonly fresh?: boolean;
   /** Relative cost hint used for critical-path priority. Default 1. */
   readonly cost?: number;
+  /**
+   * States that the tool is latent (no `run`: a call's value comes from the plan's `_output`) or not;
+   * refused when it disagrees with `run`. Default: latent exactly when there is no `run`.
+   */
+  readonly latent?: boolean;
   /**
    * The implementation; absent for latent tools (value comes from `_output`). A method, so its argument is
    * compared both ways: a plain tool may declare its own argument type (`run(args: { q: string })`; with
