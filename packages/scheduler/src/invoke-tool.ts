@@ -8,7 +8,13 @@ import type { Timers } from "./timers.js";
 /** How a call's attempts ended. */
 export type InvokeOutcome =
   | { readonly kind: "returned"; readonly value: unknown; readonly attempts: number }
-  | { readonly kind: "threw"; readonly error: RecordedError; readonly attempts: number }
+  /** `thrown`: what the tool threw (or the timeout's error), for the policy's `shouldRetry`. */
+  | {
+      readonly kind: "threw";
+      readonly error: RecordedError;
+      readonly attempts: number;
+      readonly thrown: unknown;
+    }
   /** The value returned cannot even be inspected (not retried, not routed): the call fails. */
   | { readonly kind: "invalid"; readonly error: RecordedError; readonly attempts: number }
   | { readonly kind: "cancelled"; readonly attempts: number };
@@ -89,6 +95,26 @@ const unreadable = (attempts: number): InvokeOutcome => ({
   attempts,
 });
 
+/** The outcome of an attempt that threw `error`. */
+function threw(error: unknown, attempts: number): InvokeOutcome {
+  return { kind: "threw", error: toRecordedError(error, "TOOL_ERROR"), attempts, thrown: error };
+}
+
+/**
+ * True when a failed attempt is tried again: attempts are left and the policy's `shouldRetry` (if any)
+ * says yes. A `shouldRetry` that throws counts as no: the call fails with the tool's error.
+ */
+function mayRetry(policy: RetryPolicy, outcome: InvokeOutcome): outcome is InvokeOutcome & { kind: "threw" } {
+  if (outcome.kind !== "threw" || outcome.attempts >= policy.attempts) return false;
+  const shouldRetry = policy.shouldRetry;
+  if (shouldRetry === undefined) return true;
+  try {
+    return shouldRetry(outcome.thrown, outcome.attempts) === true;
+  } catch {
+    return false;
+  }
+}
+
 /** Runs one attempt: synchronously when the tool is synchronous and has no timeout. */
 function attempt(request: InvokeRequest, number: number): AttemptResult {
   const { signal } = request;
@@ -108,7 +134,7 @@ function attempt(request: InvokeRequest, number: number): AttemptResult {
   try {
     result = request.run(request.args, ctx);
   } catch (error) {
-    return { kind: "threw", error: toRecordedError(error, "TOOL_ERROR"), attempts: number };
+    return threw(error, number);
   }
   const then = thenOf(result);
   if (then === null) return unreadable(number);
@@ -137,19 +163,19 @@ function attempt(request: InvokeRequest, number: number): AttemptResult {
           message: `timed out after ${timeoutMs} ms`,
           code: "TIMEOUT",
         };
-        controller.abort(Object.assign(new Error(error.message), { name: error.name, code: "TIMEOUT" }));
-        finish({ kind: "threw", error, attempts: number });
+        const thrown = Object.assign(new Error(error.message), { name: error.name, code: "TIMEOUT" });
+        controller.abort(thrown);
+        finish({ kind: "threw", error, attempts: number, thrown });
       }, timeoutMs);
     }
     try {
       then.call(
         result,
         (value: unknown) => finish({ kind: "returned", value, attempts: number }),
-        (error: unknown) =>
-          finish({ kind: "threw", error: toRecordedError(error, "TOOL_ERROR"), attempts: number }),
+        (error: unknown) => finish(threw(error, number)),
       );
     } catch (error) {
-      finish({ kind: "threw", error: toRecordedError(error, "TOOL_ERROR"), attempts: number });
+      finish(threw(error, number));
     }
   });
 }
@@ -174,25 +200,26 @@ function wait(request: InvokeRequest, ms: number): Promise<boolean> {
   });
 }
 
-/** Continues after a failed attempt: retry after the policy's delay, or give up. */
+/** Continues after a failed attempt the policy retries: retry after its delay until one may not be. */
 async function retryAfter(
   request: InvokeRequest,
-  failed: InvokeOutcome & { kind: "threw" },
+  retried: InvokeOutcome & { kind: "threw" },
 ): Promise<InvokeOutcome> {
-  let outcome: InvokeOutcome = failed;
-  while (outcome.kind === "threw" && outcome.attempts < request.policy.attempts) {
-    const delayMs = retryDelay(request.policy, outcome.attempts, request.random);
-    request.onRetry(outcome.attempts + 1, delayMs, outcome.error);
-    if (!(await wait(request, delayMs))) return { kind: "cancelled", attempts: outcome.attempts };
-    request.onAttempt(outcome.attempts + 1);
-    outcome = await attempt(request, outcome.attempts + 1);
+  let failed = retried;
+  for (;;) {
+    const delayMs = retryDelay(request.policy, failed.attempts, request.random);
+    request.onRetry(failed.attempts + 1, delayMs, failed.error);
+    if (!(await wait(request, delayMs))) return { kind: "cancelled", attempts: failed.attempts };
+    request.onAttempt(failed.attempts + 1);
+    const outcome = await attempt(request, failed.attempts + 1);
+    if (!mayRetry(request.policy, outcome)) return outcome;
+    failed = outcome;
   }
-  return outcome;
 }
 
 /**
  * Invokes a tool with a per-attempt AbortSignal, timeout (`TIMEOUT`) and retries with backoff
- * (thrown errors and timeouts only). Synchronous tools without a timeout complete synchronously.
+ * (thrown errors and timeouts only, as far as the policy's `shouldRetry` agrees). Synchronous tools without a timeout complete synchronously.
  */
 export function invokeTool(request: InvokeRequest): AttemptResult {
   if (request.signal.aborted) return { kind: "cancelled", attempts: 0 };
@@ -206,7 +233,5 @@ export function invokeTool(request: InvokeRequest): AttemptResult {
 
 /** After the first attempt: retries a thrown error while the policy allows, else the outcome as it is. */
 function afterFirst(request: InvokeRequest, outcome: InvokeOutcome): AttemptResult {
-  return outcome.kind === "threw" && outcome.attempts < request.policy.attempts
-    ? retryAfter(request, outcome)
-    : outcome;
+  return mayRetry(request.policy, outcome) ? retryAfter(request, outcome) : outcome;
 }
