@@ -1,5 +1,9 @@
+import { compile, createToolRegistry } from "@obelisk/compiler";
+import { asRunId, asThreadId } from "@obelisk/core";
+import { createMemoryStore } from "@obelisk/state";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { invokeRequest } from "./__fixtures__/invoke-request.js";
+import { executePlan } from "./execute-plan.js";
 import { type InvokeOutcome, invokeTool } from "./invoke-tool.js";
 import { DEFAULT_RETRY } from "./retry-delay.js";
 
@@ -103,5 +107,46 @@ describe("a tool's retry.shouldRetry decides which errors are tried again", () =
     });
     expect(invokeTool(req)).toMatchObject({ kind: "threw", attempts: 1 });
     expect(asked).toBe(0);
+  });
+});
+
+describe("through a run: the tool's predicate reaches its calls", () => {
+  async function runWith(plan: unknown): Promise<{ attempts: number; outcome: unknown }> {
+    let attempts = 0;
+    const registry = createToolRegistry([
+      {
+        name: "fetchPage",
+        retry: { attempts: 3, backoffMs: 0, shouldRetry: (error: unknown) => !(error instanceof HttpError) },
+        run: () => {
+          attempts++;
+          throw new HttpError(404);
+        },
+      },
+    ]);
+    const compiled = compile(plan, registry);
+    const store = createMemoryStore();
+    const threadId = asThreadId("t");
+    await store.openThread(threadId);
+    const result = await executePlan(compiled, {
+      registry,
+      store,
+      threadId,
+      runId: asRunId("r"),
+      planHash: compiled.planHash,
+      input: {},
+      state: {},
+    });
+    const [call] = result.calls;
+    return { attempts, outcome: [call?.status, call?.error?.message] };
+  }
+
+  it("a refused error fails the call after one attempt", async () => {
+    const plan = [{ _tool: "fetchPage", _outputPath: "†state.page" }];
+    expect(await runWith(plan)).toEqual({ attempts: 1, outcome: ["failed", "HTTP 404"] });
+  });
+
+  it("it applies to the attempts a plan's _retry sets as well", async () => {
+    const plan = [{ _tool: "fetchPage", _retry: { attempts: 5, backoffMs: 0 }, _outputPath: "†state.page" }];
+    expect(await runWith(plan)).toEqual({ attempts: 1, outcome: ["failed", "HTTP 404"] });
   });
 });
