@@ -1,39 +1,41 @@
 import { type Diagnostic, resolveLimits } from "@obelisk/core";
+import type { EngineDiagnostic } from "obelisk";
 import { describe, expect, it } from "vitest";
 import { type CliDiagnostic, forCli } from "./cli-diagnostics.js";
 import { parseInput } from "./parse-input.js";
 
 const input = (text: string) => parseInput(text, process.cwd());
-const broken = (message: string, pointer = "/inputSchema/properties/x/type"): Diagnostic => ({
+/** The engine's PARAM_INVALID of an input that breaks a schema: `inputPointer` says where in the input. */
+const broken = (
+  inputPointer: string | undefined,
+  pointer = "/inputSchema/properties/x/type",
+  message = "input breaks inputSchema: must be string",
+): EngineDiagnostic => ({
   code: "PARAM_INVALID",
   severity: "error",
   message,
   pointer,
+  ...(inputPointer === undefined ? {} : { inputPointer }),
 });
-const located = (diagnostic: Diagnostic, text: string) =>
+const located = (diagnostic: EngineDiagnostic, text: string) =>
   (forCli({ diagnostics: [diagnostic] }, input(text), resolveLimits()).diagnostics[0] as CliDiagnostic).input;
 
 describe("forCli", () => {
-  it("locates an input that breaks a schema in the input, whatever its keys hold", () => {
-    expect(located(broken("input at /a~1b breaks inputSchema: must be string"), '{"a/b": 1}')).toEqual({
+  it("locates an input that breaks a schema at the engine's inputPointer, whatever its keys hold", () => {
+    expect(located(broken("/a~1b"), '{"a/b": 1}')).toEqual({
       source: "inline",
       pointer: "/a~1b",
       line: 1,
       column: 9,
     });
-    const key = broken("input at /x breaks y breaks inputSchema: must be string");
-    expect(located(key, '{"x": 1, "x breaks y": 2}')?.pointer).toBe("/x breaks y");
-    expect(
-      located(broken("input breaks inputSchema: must have required property 'x'"), "{\n}"),
-    ).toMatchObject({
+    expect(located(broken("/x breaks y"), '{"x": 1, "x breaks y": 2}')?.pointer).toBe("/x breaks y");
+    expect(located(broken("", "/inputSchema/required"), "{\n}")).toMatchObject({
       pointer: "",
       line: 1,
       column: 1,
     });
     const message = '{"type": "input",\n "input": {"x": 1}}';
-    expect(
-      located(broken("input at /x breaks the Input message's schema: must be string", ""), message),
-    ).toEqual({
+    expect(located(broken("/x", ""), message)).toEqual({
       source: "inline",
       pointer: "/input/x",
       line: 2,
@@ -41,13 +43,18 @@ describe("forCli", () => {
     });
   });
 
-  it("leaves other diagnostics, and all of them without an input, as they are", () => {
-    const literal = broken("must be string", "/plan/0/x");
+  it("leaves other diagnostics, and all of them without an input, as they are (without inputPointer)", () => {
+    const literal = broken(undefined, "/plan/0/x", "must be string");
     expect(forCli({ diagnostics: [literal] }, input('{"x": 1}'), resolveLimits()).diagnostics).toEqual([
       literal,
     ]);
-    const about = broken("input at /x breaks inputSchema: must be string");
-    expect(forCli({ diagnostics: [about] }, undefined, resolveLimits()).diagnostics).toEqual([about]);
+    // the message is not read: only inputPointer locates a diagnostic in the input
+    const worded = broken(undefined, "/inputSchema/properties/x/type", "input at /x breaks inputSchema");
+    expect(forCli({ diagnostics: [worded] }, input('{"x": 1}'), resolveLimits()).diagnostics).toEqual([
+      worded,
+    ]);
+    const { inputPointer: _pointer, ...about } = broken("/x");
+    expect(forCli({ diagnostics: [broken("/x")] }, undefined, resolveLimits()).diagnostics).toEqual([about]);
   });
 
   it("adds the flag to a PLAN_LIMIT hint, keeping every field", () => {

@@ -5,11 +5,10 @@ import {
   type Limits,
   parsePointer,
   pointerFromPath,
-  resolvePointer,
   type SourceMap,
   type SourcePosition,
 } from "@obelisk/core";
-import type { ValidationResult } from "obelisk";
+import type { EngineDiagnostic, ValidationResult } from "obelisk";
 import { limitHint } from "./limits-option.js";
 import type { ParsedInput } from "./parse-input.js";
 
@@ -33,30 +32,6 @@ export interface InputLocation {
 /** A diagnostic as the CLI prints it: the engine's, and for an input that breaks a schema, where it is. */
 export type CliDiagnostic = Diagnostic & { readonly input?: InputLocation };
 
-const BREAKS = " breaks ";
-/** What an input breaks, as the engine names it after "breaks". */
-const SCHEMAS = ["inputSchema:", "the Input message's schema:", "the input schema option:"];
-
-/**
- * The input location (a pointer into the input's value) named by an input diagnostic's message: `input
- * breaks <schema>: …` (the value itself) or `input at <pointer> breaks <schema>: …`. A key may itself hold
- * " breaks ": the split before a schema's name whose pointer is in the value is the one.
- */
-function instancePointer(message: string, value: unknown): string | undefined {
-  if (message.startsWith(`input${BREAKS}`)) return "";
-  if (!message.startsWith("input at /")) return undefined;
-  const rest = message.slice("input at ".length);
-  let first: string | undefined;
-  for (let at = rest.indexOf(BREAKS); at >= 0; at = rest.indexOf(BREAKS, at + 1)) {
-    const after = rest.slice(at + BREAKS.length);
-    if (!SCHEMAS.some((schema) => after.startsWith(schema))) continue;
-    const pointer = rest.slice(0, at);
-    first ??= pointer;
-    if (resolvePointer(value, pointer).found) return pointer;
-  }
-  return first;
-}
-
 /** The position of a pointer, or of its nearest located ancestor (a missing key: its object). */
 export function locate(sourceMap: SourceMap | undefined, pointer: string): SourcePosition | undefined {
   const segments = parsePointer(pointer);
@@ -74,18 +49,13 @@ function isInputMessage(value: JsonValue): value is { type: "input"; input?: Jso
 }
 
 /**
- * Where in `--input` an input that breaks the plan's `inputSchema` (`/inputSchema/…`) or an Input message's
- * schema (`""`) is wrong (the engine's PARAM_INVALID names it in its message), or undefined for any other
- * diagnostic.
+ * Where in `--input` an input that breaks the plan's `inputSchema` or an Input message's schema is wrong:
+ * the engine's `inputPointer` (into the input, so below `/input` in an Input message), located in the text;
+ * undefined for a diagnostic without one.
  */
-function inputLocation(diagnostic: Diagnostic, input: ParsedInput): InputLocation | undefined {
-  const { code, pointer, message } = diagnostic;
-  if (code !== "PARAM_INVALID" || !(pointer === "" || pointer.startsWith("/inputSchema"))) return undefined;
-  const isMessage = isInputMessage(input.value);
-  const value = isMessage ? (input.value.input ?? {}) : input.value;
-  const instance = instancePointer(message, value);
+function inputLocation(instance: string | undefined, input: ParsedInput): InputLocation | undefined {
   if (instance === undefined) return undefined;
-  const inInput = isMessage ? `/input${instance}` : instance;
+  const inInput = isInputMessage(input.value) ? `/input${instance}` : instance;
   const position = locate(input.sourceMap(), inInput);
   return {
     source: input.inline ? "inline" : "file",
@@ -99,18 +69,20 @@ function inputLocation(diagnostic: Diagnostic, input: ParsedInput): InputLocatio
 /**
  * The validation as the CLI prints it (text and json alike): a PLAN_LIMIT hint also says how to change the
  * limit with `--limits`, and a PARAM_INVALID of an input that breaks a schema says where in `--input` it is
- * (`input`). Nothing else changes.
+ * (`input`, in place of the engine's `inputPointer`). Nothing else changes.
  */
 export function forCli<T extends Pick<ValidationResult, "diagnostics">>(
   result: T,
   input: ParsedInput | undefined,
   limits: Limits,
 ): T {
-  const diagnostics = result.diagnostics.map((diagnostic): CliDiagnostic => {
-    if (diagnostic.code === "PLAN_LIMIT")
-      return { ...diagnostic, hint: limitHint(diagnostic.hint, diagnostic.message, limits) };
-    const location = input === undefined ? undefined : inputLocation(diagnostic, input);
-    return location === undefined ? diagnostic : { ...diagnostic, input: location };
-  });
+  const diagnostics = result.diagnostics.map(
+    ({ inputPointer, ...diagnostic }: EngineDiagnostic): CliDiagnostic => {
+      if (diagnostic.code === "PLAN_LIMIT")
+        return { ...diagnostic, hint: limitHint(diagnostic.hint, diagnostic.message, limits) };
+      const location = input === undefined ? undefined : inputLocation(inputPointer, input);
+      return location === undefined ? diagnostic : { ...diagnostic, input: location };
+    },
+  );
   return { ...result, diagnostics };
 }

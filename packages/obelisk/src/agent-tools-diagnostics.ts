@@ -1,6 +1,7 @@
 import type { Diagnostic, JsonValue } from "@obelisk/core";
 import type { AgentWarning } from "./agent-tools-types.js";
 import { cutMessage } from "./cut-message.js";
+import type { EngineDiagnostic } from "./engine-types.js";
 
 /** Characters of JSON the diagnostics of one answer may take (the model fixes the first ones first). */
 export const DIAGNOSTICS_CHARS = 12_000;
@@ -18,13 +19,14 @@ const RELATED_ITEMS = 20;
  * (a 100,000-character parameter name made a 100 KB answer): at most ~5,000 characters each, so the first
  * one always fits the budget.
  */
-function boundDiagnostic(diagnostic: Diagnostic): Diagnostic {
-  const { callId, hint, related } = diagnostic;
+function boundDiagnostic(diagnostic: EngineDiagnostic): EngineDiagnostic {
+  const { callId, hint, related, inputPointer } = diagnostic;
   return {
     ...diagnostic,
     message: cutMessage(diagnostic.message),
     pointer: cutMessage(diagnostic.pointer, NAME_CHARS),
     ...(callId === undefined ? {} : { callId: cutMessage(callId, NAME_CHARS) }),
+    ...(inputPointer === undefined ? {} : { inputPointer: cutMessage(inputPointer, NAME_CHARS) }),
     ...(hint === undefined ? {} : { hint: cutMessage(hint) }),
     ...(related === undefined
       ? {}
@@ -37,16 +39,16 @@ function boundDiagnostic(diagnostic: Diagnostic): Diagnostic {
  * cut; when some do not fit, `omitted` counts them by code and `note` says how to see them (a plan of 300
  * broken calls answered 41 KB). Nothing is left out when they fit.
  */
-export function boundDiagnostics(diagnostics: readonly Diagnostic[]): {
-  diagnostics: Diagnostic[];
+export function boundDiagnostics(diagnostics: readonly EngineDiagnostic[]): {
+  diagnostics: EngineDiagnostic[];
   omitted?: Record<string, number>;
   note?: string;
 } {
-  const kept: Diagnostic[] = [];
+  const kept: EngineDiagnostic[] = [];
   let used = 2;
   let at = 0;
   for (; at < diagnostics.length; at++) {
-    const bounded = boundDiagnostic(diagnostics[at] as Diagnostic);
+    const bounded = boundDiagnostic(diagnostics[at] as EngineDiagnostic);
     const cost = JSON.stringify(bounded).length + 1;
     if (used + cost > DIAGNOSTICS_CHARS && kept.length > 0) break;
     kept.push(bounded);
@@ -71,7 +73,7 @@ export function boundErrorData(data: unknown): JsonValue {
   if (!Array.isArray(diagnostics)) return data as JsonValue;
   const bounded: unknown = {
     ...(data as Record<string, JsonValue>),
-    ...boundDiagnostics(diagnostics as Diagnostic[]),
+    ...boundDiagnostics(diagnostics as EngineDiagnostic[]),
   };
   return bounded as JsonValue;
 }

@@ -33,6 +33,8 @@ export type AgentDiagnostic = {
   readonly callId?: string;
   readonly hint?: string;
   readonly related?: readonly string[];
+  /** For an input that breaks a schema: where in the input (a JSON Pointer), as `EngineDiagnostic` has it. */
+  readonly inputPointer?: string;
 };
 
 /** `validate_plan`'s answer: the plan's verdict, its hash, and its diagnostics within a budget. */

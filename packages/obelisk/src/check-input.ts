@@ -1,4 +1,5 @@
-import { canonicalJson, type Diagnostic, type JsonObject, ObeliskError } from "@obelisk/core";
+import { canonicalJson, type JsonObject, ObeliskError } from "@obelisk/core";
+import type { EngineDiagnostic } from "./engine-types.js";
 import { type CompiledInputSchema, InputSchemaCompiler } from "./input-schema-compiler.js";
 import type { NormalizedInput } from "./normalize-input.js";
 
@@ -16,8 +17,8 @@ export class InputChecker {
   /**
    * Diagnostics for the plan's `inputSchema` and the Input message's `schema`. A plan schema in the document
    * that is not usable gives PLAN_SHAPE under its pointer (`/inputSchema/...`); an input that breaks it gives
-   * PARAM_INVALID at the failing keyword (`/inputSchema/properties/name/maxLength`), the input location in the
-   * message. A schema outside the document (the Input message's, or given as an option) has no pointer: its
+   * PARAM_INVALID at the failing keyword (`/inputSchema/properties/name/maxLength`), where in the input in
+   * `inputPointer` (and in the message). A schema outside the document (the Input message's, or given as an option) has no pointer: its
    * violations are PARAM_INVALID at `""`, and an unusable one throws USAGE (it is the caller's input, not the plan).
    * With no input (`undefined`: validating before the input exists) only the plan schema's usability is checked.
    */
@@ -25,8 +26,8 @@ export class InputChecker {
     input: NormalizedInput | undefined,
     planSchema: JsonObject | undefined,
     source: SchemaSource = { pointer: "/inputSchema" },
-  ): Diagnostic[] {
-    const diagnostics: Diagnostic[] = [];
+  ): EngineDiagnostic[] {
+    const diagnostics: EngineDiagnostic[] = [];
     if (planSchema !== undefined) {
       const what = source === "option" ? "the input schema option" : "inputSchema";
       this.checkOne(input, planSchema, source === "option" ? undefined : source.pointer, what, diagnostics);
@@ -41,7 +42,7 @@ export class InputChecker {
     schema: JsonObject,
     base: string | undefined,
     what: string,
-    out: Diagnostic[],
+    out: EngineDiagnostic[],
   ): void {
     const compiled = this.compiled(schema);
     if (!compiled.ok) {
@@ -66,6 +67,7 @@ export class InputChecker {
         severity: "error",
         message: `input${issue.instancePath ? ` at ${issue.instancePath}` : ""} breaks ${what}: ${issue.message}`,
         pointer: base === undefined ? "" : base + issue.schemaPointer,
+        inputPointer: issue.instancePath,
       });
     }
   }

@@ -19,7 +19,13 @@ import type { RunAcceptor } from "./accepting-run.js";
 import { ActiveRuns } from "./active-runs.js";
 import { InputChecker, type SchemaSource } from "./check-input.js";
 import { cutMessage } from "./cut-message.js";
-import type { EngineOptions, RunOptions, ValidateOptions, ValidationResult } from "./engine-types.js";
+import type {
+  EngineDiagnostic,
+  EngineOptions,
+  RunOptions,
+  ValidateOptions,
+  ValidationResult,
+} from "./engine-types.js";
 import { keepRunShapesSoon } from "./keep-run-shapes.js";
 import {
   type HostContext,
@@ -242,7 +248,11 @@ export class EngineRuntime {
   }
 
   /** Input diagnostics against a schema given separately (streaming) and the Input message's schema. */
-  checkInput(input: NormalizedInput, schema: JsonObject | undefined, source: SchemaSource): Diagnostic[] {
+  checkInput(
+    input: NormalizedInput,
+    schema: JsonObject | undefined,
+    source: SchemaSource,
+  ): EngineDiagnostic[] {
     return this.inputs.check(input, schema, source);
   }
 

@@ -97,6 +97,19 @@ export interface RunResult {
   readonly durationMs: number;
 }
 
+/**
+ * A diagnostic as the engine gives it: the compiler's, or one about the run's input (PARAM_INVALID: the
+ * input breaks the plan's `inputSchema` or the Input message's schema), which also says where in the input.
+ */
+export interface EngineDiagnostic extends Diagnostic {
+  /**
+   * For an input that breaks a schema: a JSON Pointer into the input (`""` for the input itself; for an
+   * Input message, into its `input`). `pointer` stays the breached keyword's place in the plan (`""` for
+   * a schema that is not in the plan). Absent for every other diagnostic.
+   */
+  readonly inputPointer?: string;
+}
+
 /** The result of `validate` (SPEC §6), plus the compiled plan for programmatic use. */
 export interface ValidationResult {
   /** No error diagnostics. */
@@ -104,7 +117,7 @@ export interface ValidationResult {
   /** Plan hash to approve. */
   readonly planHash: PlanHash;
   /** Every diagnostic. */
-  readonly diagnostics: readonly Diagnostic[];
+  readonly diagnostics: readonly EngineDiagnostic[];
   /** The compiled plan (graph, calls). */
   readonly compiled: CompiledPlan;
 }

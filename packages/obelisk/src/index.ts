@@ -63,6 +63,7 @@ export type {
   ConfirmDecision,
   ConfirmRequest,
   Engine,
+  EngineDiagnostic,
   EngineOptions,
   GetValueResult,
   GetWholeValueResult,

@@ -1,4 +1,5 @@
 import { type Diagnostic, type PlanDocument, parsePointer } from "@obelisk/core";
+import type { EngineDiagnostic } from "./engine-types.js";
 
 /**
  * The compiled plan's diagnostics with the input's (the plan's `inputSchema` not usable, or the input
@@ -9,16 +10,16 @@ import { type Diagnostic, type PlanDocument, parsePointer } from "@obelisk/core"
  */
 export function withInputDiagnostics(
   compiled: readonly Diagnostic[],
-  input: readonly Diagnostic[],
+  input: readonly EngineDiagnostic[],
   document: PlanDocument | undefined,
-): readonly Diagnostic[] {
+): readonly EngineDiagnostic[] {
   if (input.length === 0) return compiled;
   const source = document?.source;
   const keys =
     typeof source === "object" && source !== null && !Array.isArray(source) ? Object.keys(source) : [];
   const rank = (diagnostic: Diagnostic): number =>
     diagnostic.pointer === "" ? -1 : Math.max(0, keys.indexOf(parsePointer(diagnostic.pointer)[0] ?? ""));
-  const merged = [...compiled];
+  const merged: EngineDiagnostic[] = [...compiled];
   for (const diagnostic of input) {
     const own = rank(diagnostic);
     const at = merged.findIndex((other) => rank(other) > own);
