@@ -41,7 +41,8 @@ export function parseInput(value: string | undefined, cwd: string): ParsedInput 
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw usageError(`${source} must be a JSON object or an Input message`);
   }
-  refuseWhatJsonParseHides(text, source, !inline);
+  // the text is parsed once: core's reader reads it again only when JSON.parse may have hidden something
+  refuseWhatJsonParseHides(text, parsed, source, !inline);
   let sourceMap: SourceMap | undefined;
   return {
     value: parsed as JsonValue,
@@ -78,6 +79,6 @@ export function parseJsonValue(text: string, flag: string): JsonValue {
       throw usageError(`${flag} must be JSON (for a string, quote it: '"${text}"')`);
     throw usageError(`malformed JSON in ${flag}: ${errorMessage(error)}`);
   }
-  refuseWhatJsonParseHides(text, flag);
+  refuseWhatJsonParseHides(text, value, flag);
   return value;
 }

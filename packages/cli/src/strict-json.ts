@@ -31,6 +31,52 @@ export function valueSourceMap(text: string): SourceMap | undefined {
   return readValueText(text).sourceMap;
 }
 
+/** A zero that may have been read from a literal too small for a double (`1e-400`, `0.000…001`). */
+const MAYBE_UNDERFLOW = /[eE]-|\.0{300}/;
+
+/** `"` then blanks then `:` — at least one per object member in JSON text (more when strings hold `":`). */
+function membersAtMost(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf(":"); at >= 0; at = text.indexOf(":", at + 1)) {
+    let before = at - 1;
+    let code = text.charCodeAt(before);
+    while (code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d) code = text.charCodeAt(--before);
+    if (code === 0x22) count++;
+  }
+  return count;
+}
+
+/**
+ * True when `JSON.parse` may have read `text` as something other than it says, which the plan reader
+ * refuses: a key repeated in one object (the text has more members than the value has keys), a number
+ * that is not finite or beyond ±2^53, a zero that may have been read from a literal too small for a double.
+ * The gate of core's own quick path (`quick-json-value.ts`, not exported), over the value the CLI parsed
+ * already, so the text is parsed once; only when it says so is the text read again, by core's reader, to
+ * say what and where (`strict-json.test.ts` checks it lets nothing core refuses through).
+ */
+export function mayHideSomething(text: string, value: unknown): boolean {
+  let keys = 0;
+  let zero = false;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === "number") {
+      if (!Number.isFinite(item) || Math.abs(item) > Number.MAX_SAFE_INTEGER) return true;
+      if (item === 0) zero = true;
+    } else if (Array.isArray(item)) {
+      for (let index = 0; index < item.length; index++) stack.push(item[index]);
+    } else if (typeof item === "object" && item !== null) {
+      const record = item as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        keys++;
+        stack.push(record[key]);
+      }
+    }
+  }
+  if (zero && MAYBE_UNDERFLOW.test(text)) return true;
+  return membersAtMost(text) > keys;
+}
+
 /** Where a problem is: at its JSON pointer (none for the value itself) and, in a file, line and column. */
 function where(pointer: string, position: SourcePosition | undefined, inFile: boolean): string {
   const at = pointer === "" ? [] : [`at ${pointer}`];
@@ -45,15 +91,15 @@ function earliest(problems: readonly Diagnostic[], sourceMap: SourceMap | undefi
 }
 
 /**
- * Refuses JSON text that `JSON.parse` reads but that the plan reader refuses (SPEC §11: a plan
+ * Refuses JSON text that `JSON.parse` read as `value` but that the plan reader refuses (SPEC §11: a plan
  * file and a value given on the command line are read alike): a key repeated in one object (`JSON.parse`
  * keeps the last silently), an integer beyond ±2^53 it rounds, a number out of range (`1e999`, Infinity)
  * or too small for a double (`1e-400`, read as 0). `what` names the flag (`--value`, `inline --input`,
  * `--input file x.json`); the reason names the key or number and its JSON pointer (and, in a file, its
  * line and column). Throws USAGE.
  */
-export function refuseWhatJsonParseHides(text: string, what: string, inFile = false): void {
-  // Core's reader takes JSON.parse's value itself when nothing can hide there, and the tree only then.
+export function refuseWhatJsonParseHides(text: string, value: unknown, what: string, inFile = false): void {
+  if (!mayHideSomething(text, value)) return;
   const { problems, sourceMap } = readValueText(text);
   if (problems.length === 0) return;
   const problem = earliest(problems, sourceMap);
