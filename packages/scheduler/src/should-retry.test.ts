@@ -1,9 +1,7 @@
-import { compile, createToolRegistry } from "@obelisk/compiler";
-import { asRunId, asThreadId } from "@obelisk/core";
-import { createMemoryStore } from "@obelisk/state";
+import { createToolRegistry } from "@obelisk/compiler";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { invokeRequest } from "./__fixtures__/invoke-request.js";
-import { executePlan } from "./execute-plan.js";
+import { runPlan } from "./__fixtures__/run-plan.js";
 import { type InvokeOutcome, invokeTool } from "./invoke-tool.js";
 import { DEFAULT_RETRY } from "./retry-delay.js";
 
@@ -123,19 +121,7 @@ describe("through a run: the tool's predicate reaches its calls", () => {
         },
       },
     ]);
-    const compiled = compile(plan, registry);
-    const store = createMemoryStore();
-    const threadId = asThreadId("t");
-    await store.openThread(threadId);
-    const result = await executePlan(compiled, {
-      registry,
-      store,
-      threadId,
-      runId: asRunId("r"),
-      planHash: compiled.planHash,
-      input: {},
-      state: {},
-    });
+    const { result } = await runPlan(registry, plan);
     const [call] = result.calls;
     return { attempts, outcome: [call?.status, call?.error?.message] };
   }
