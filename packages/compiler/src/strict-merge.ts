@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from "@obelisk/core";
 import { type Mutable, setOwn } from "./strict-build.js";
-import { ANNOTATION_KEYWORDS } from "./strict-schema-rules.js";
+import { STRICT_SILENT_KEYWORDS } from "./strict-schema-rules.js";
 import { noteDeviation, refTarget, type StrictContext } from "./strict-source.js";
 import { isPlainObject } from "./to-json-schema.js";
 
@@ -9,7 +9,7 @@ const MAX_MERGE_DEPTH = 8;
 
 /** True when the schema has a keyword that constrains (not only annotations). */
 export function hasConstraints(schema: JsonObject): boolean {
-  return Object.keys(schema).some((key) => !ANNOTATION_KEYWORDS.has(key));
+  return Object.keys(schema).some((key) => !STRICT_SILENT_KEYWORDS.has(key));
 }
 
 function typeList(type: JsonValue | undefined): string[] | undefined {

@@ -1,3 +1,5 @@
+import { ANNOTATION_KEYWORDS } from "./annotation-keywords.js";
+
 /**
  * The JSON Schema subset OpenAI's strict structured outputs take (`strict: true`), as this package reads
  * it (decision 0028): OpenAI's "Structured model outputs" guide, section "Supported schemas", 2026 text.
@@ -42,15 +44,12 @@ export const DROPPED_KEYWORDS: ReadonlySet<string> = new Set([
   "unevaluatedItems",
 ]);
 
-/** Keywords that only annotate: never reported when left out. */
-export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
-  "title",
-  "description",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
+/**
+ * Keywords that only annotate or locate (the 2020-12 meta-data vocabulary, and the core and content ones a
+ * strict schema leaves out without changing what it accepts): never reported when left out.
+ */
+export const STRICT_SILENT_KEYWORDS: ReadonlySet<string> = new Set([
+  ...ANNOTATION_KEYWORDS,
   "$comment",
   "$schema",
   "$id",
