@@ -24,18 +24,19 @@ function preview(value: unknown): string {
 export function renderRunDetails(output: Output, details: RunDetails, store: string): void {
   const c = output.colors;
   const { run, calls } = details;
-  // an interrupted run's endedAt is when the store found it so, not when its process stopped
   const interrupted = run.status === "interrupted";
+  // a run the store found interrupted (its process stopped) has a reason, and its endedAt is when the store
+  // found it so; one engine.close() stopped (decision 0030) has none, and ended when it stopped
+  const found = interrupted && run.reason !== undefined;
   const took =
-    run.endedAt === undefined || interrupted
+    run.endedAt === undefined || found
       ? ""
       : ` in ${formatDuration(Date.parse(run.endedAt) - Date.parse(run.startedAt))}`;
   output.line(
     `${statusColor(c, run.status)(c.bold(`Run ${run.status}`))}${took} — ${plural(calls.length, "call record")}`,
   );
   output.line(c.dim(`  run ${run.runId} · thread ${displayText(run.threadId)} · plan ${run.planHash}`));
-  const ended =
-    run.endedAt === undefined ? "" : ` · ${interrupted ? "found interrupted" : "ended"} ${run.endedAt}`;
+  const ended = run.endedAt === undefined ? "" : ` · ${found ? "found interrupted" : "ended"} ${run.endedAt}`;
   output.line(c.dim(`  started ${run.startedAt}${ended}`));
   if (run.reason !== undefined) output.line(`  ${c.dim("reason")} ${displayText(run.reason)}`);
   output.line(`  ${c.dim("input")} ${preview(run.input)}`);
@@ -66,7 +67,7 @@ export function renderRunDetails(output: Output, details: RunDetails, store: str
   if (interrupted) {
     output.line(
       c.dim(
-        `its process stopped before it ended; continue it (completed calls are satisfied): obelisk resume ${shellWord(run.runId)} --tools <module>${where}`,
+        `${found ? "its process stopped" : "its engine was closed"} before it ended; continue it (completed calls are satisfied): obelisk resume ${shellWord(run.runId)} --tools <module>${where}`,
       ),
     );
   }

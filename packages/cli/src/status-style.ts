@@ -5,7 +5,7 @@ import type { Colors } from "./output.js";
 /** Final status of one call. */
 export type CallStatus = CallOutcome["status"];
 
-/** Status of a run (`running` while in progress; `interrupted` when its process stopped before it ended). */
+/** Status of a run (`running` while in progress; `interrupted` when its process stopped, or its engine was closed, before it ended). */
 export type RunStatus = RunResult["status"] | "running" | "interrupted";
 
 /** A one-character symbol for a call status. */

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { createEngine } from "obelisk";
+import { createSqliteStore } from "obelisk/sqlite";
 import { describe, expect, it } from "vitest";
 import { fixture, obelisk, obeliskJson, obeliskSpawned, tempDir } from "./cli-harness.js";
 
@@ -79,6 +81,43 @@ describe.concurrent("obelisk runs list --status, and interrupted runs in runs li
     expect(text.stdout).toContain(`obelisk resume ${runId} --tools <module> --store sqlite:s.db`);
     const json = await obeliskJson(["runs", "show", runId, "--store", "sqlite:s.db"], cwd);
     expect(json.json).toMatchObject({ run: { runId, status: "interrupted", reason: expect.any(String) } });
+  });
+
+  it("a run engine.close() stopped (decision 0030) is interrupted without a reason: runs show gives its duration and says its engine was closed", async () => {
+    const cwd = tempDir();
+    let started = (): void => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const hang = {
+      name: "hang",
+      input: { type: "object" },
+      run: (_args: unknown, ctx: { readonly signal: AbortSignal }) => {
+        started();
+        return new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)),
+        );
+      },
+    };
+    const engine = createEngine({ tools: [hang], store: createSqliteStore(join(cwd, "s.db")) });
+    const result = engine.run([{ _tool: "hang", _id: "h" }], { threadId: "deploy" });
+    await running;
+    await engine.close();
+    const { runId } = await result;
+    const text = await obelisk(["runs", "show", runId, "--store", "sqlite:s.db"], cwd);
+    expect(text.code).toBe(0);
+    expect(text.stdout.split("\n")[0]).toMatch(/^Run interrupted in [^—]+ — 1 call record$/);
+    expect(text.stdout).toMatch(/started \S+ · ended \S+/);
+    expect(text.stdout).not.toMatch(/^ {2}reason /m);
+    expect(text.stdout).toContain(
+      `its engine was closed before it ended; continue it (completed calls are satisfied): obelisk resume ${runId}`,
+    );
+    const listed = await obeliskJson(
+      ["runs", "list", "--store", "sqlite:s.db", "--status", "interrupted"],
+      cwd,
+    );
+    expect(listed.json).toEqual({ runs: [expect.objectContaining({ runId, status: "interrupted" })] });
+    expect(listed.json.runs).toEqual([expect.not.objectContaining({ reason: expect.anything() })]);
   });
 
   it("a status that is none is a usage error naming the nearest one (exit 2), before the store is opened", async () => {

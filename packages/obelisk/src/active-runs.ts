@@ -4,6 +4,11 @@ import { ObeliskError } from "@obelisk/core";
 export interface RunLease {
   /** Aborted by the caller's signal or by `engine.close()`. */
   readonly signal: AbortSignal;
+  /**
+   * What aborted `signal` first: the caller's signal, or `engine.close()` (a shutdown: the run's record
+   * ends `interrupted`, to resume, decision 0030); undefined while it is not aborted.
+   */
+  readonly stoppedBy: "signal" | "engine-close" | undefined;
   /** The run has ended (record finished, lock released): `close()` stops waiting for it. */
   release(): void;
   /** What `close()` calls after aborting the run, to end it (a streaming run's own `close`). */
@@ -13,6 +18,8 @@ export interface RunLease {
 interface Held {
   readonly lease: RunLease;
   readonly released: Promise<void>;
+  /** Aborts the lease's signal as `engine.close()` does (no-op once aborted). */
+  readonly shutDown: () => void;
 }
 
 /**
@@ -27,7 +34,13 @@ export class ActiveRuns {
   lease(given: AbortSignal | undefined): RunLease {
     if (this.closing) throw new ObeliskError("STORE_CLOSED", "the engine is closed");
     const controller = new AbortController();
-    const follow = () => controller.abort(given?.reason);
+    let stoppedBy: RunLease["stoppedBy"];
+    const stop = (by: "signal" | "engine-close", reason: unknown): void => {
+      if (controller.signal.aborted) return;
+      stoppedBy = by;
+      controller.abort(reason);
+    };
+    const follow = () => stop("signal", given?.reason);
     if (given?.aborted) follow();
     else given?.addEventListener("abort", follow, { once: true });
     let resolve = (): void => {};
@@ -36,25 +49,29 @@ export class ActiveRuns {
     });
     const lease: RunLease = {
       signal: controller.signal,
+      get stoppedBy() {
+        return stoppedBy;
+      },
       release: () => {
         given?.removeEventListener("abort", follow);
         this.leases.delete(controller);
         resolve();
       },
     };
-    this.leases.set(controller, { lease, released });
+    const shutDown = () => stop("engine-close", new ObeliskError("STORE_CLOSED", "the engine is closing"));
+    this.leases.set(controller, { lease, released, shutDown });
     return lease;
   }
 
   /** Refuses new runs, cancels the ones in flight and waits until each has released its lease. */
   async closeAll(): Promise<void> {
     this.closing = true;
-    const waiting = [...this.leases];
-    for (const [controller, held] of waiting) {
-      controller.abort(new ObeliskError("STORE_CLOSED", "the engine is closing"));
+    const waiting = [...this.leases.values()];
+    for (const held of waiting) {
+      held.shutDown();
       // a streaming run ends when it is closed: its caller may never do it now
       held.lease.closer?.().catch(() => undefined);
     }
-    await Promise.all(waiting.map(([, held]) => held.released));
+    await Promise.all(waiting.map((held) => held.released));
   }
 }

@@ -14,7 +14,7 @@ const plan = [
 describe("engine.close() while runs are in flight", () => {
   const newFile = tempStoreFiles("obelisk-test-");
 
-  it("cancels a run, waits for its record, then closes the store; nothing is left running", async () => {
+  it("cancels a run, waits for its record (interrupted, to resume), then closes the store; nothing is left running", async () => {
     const file = newFile();
     const control = new Controller();
     const engine = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
@@ -30,7 +30,9 @@ describe("engine.close() while runs are in flight", () => {
 
     const reopened = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
     const [run] = await reopened.runs.list({ threadId: "t" });
-    expect(run?.status).toBe("cancelled");
+    // the caller was answered cancelled; the record says the shutdown stopped it (decision 0030)
+    expect(run?.status).toBe("interrupted");
+    expect(await reopened.runs.list({ status: "interrupted" })).toEqual([run]);
     const details = await reopened.runs.show(run?.runId ?? "");
     expect(details.calls.map((call) => [call.callId, call.status]).sort()).toEqual([
       ["a", "cancelled"],
@@ -91,9 +93,50 @@ describe("engine.close() while runs are in flight", () => {
     await until(() => control.started.length === 1);
     await engine.close();
     expect((await stream.close()).status).toBe("cancelled");
+    expect(() => stream.add(plan[1])).toThrow(
+      expect.objectContaining({
+        code: "USAGE",
+        message: expect.stringContaining("stopped by engine.close()"),
+        data: { runId: stream.runId, stoppedBy: "engine-close" },
+      }),
+    );
     const reopened = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
     const [run] = await reopened.runs.list({ threadId: "s" });
-    expect(run?.status).toBe("cancelled");
+    expect(run?.status).toBe("interrupted");
     await reopened.close();
+  });
+
+  it("a shutdown is told from a cancellation: after a restart only the run close() stopped is interrupted, and resume finishes it", async () => {
+    const file = newFile();
+    const control = new Controller();
+    const engine = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
+    const user = new AbortController();
+    const cancelled = engine.run(plan, { threadId: "user", signal: user.signal });
+    const deploy = engine.run(plan, { threadId: "deploy" });
+    await until(() => control.started.length === 2);
+    user.abort(new Error("user pressed stop"));
+    expect((await cancelled).status).toBe("cancelled");
+    const closing = engine.close();
+    expect((await deploy).status).toBe("cancelled");
+    await closing;
+
+    const next = new Controller();
+    const restarted = createEngine({ tools: [next.tool("wait")], store: createSqliteStore(file) });
+    const statuses = Object.fromEntries(
+      (await restarted.runs.list()).map((run) => [run.threadId, run.status] as const),
+    );
+    // before, both ended cancelled and the recovery recipe (status: "interrupted") found nothing
+    expect(statuses).toEqual({ user: "cancelled", deploy: "interrupted" });
+    const [stopped] = await restarted.runs.list({ status: "interrupted" });
+    expect(stopped?.threadId).toBe("deploy");
+    const resuming = restarted.resume(stopped?.runId ?? "");
+    await until(() => next.started.includes("a"));
+    next.finish("a");
+    await until(() => next.started.includes("b"));
+    next.finish("b");
+    expect((await resuming).status).toBe("succeeded");
+    expect((await restarted.runs.show(stopped?.runId ?? "")).run.status).toBe("cancelled");
+    expect(await restarted.runs.list({ status: "interrupted" })).toEqual([]);
+    await restarted.close();
   });
 });

@@ -228,7 +228,10 @@ export interface OpenOptions extends Omit<RunOptions, "approvedHash"> {
 export interface StreamingRun {
   /** Run id. */
   readonly runId: string;
-  /** Validates and wires one call; dispatches it as soon as it is ready. */
+  /**
+   * Validates and wires one call; dispatches it as soon as it is ready. Once the run stopped (closed, its
+   * signal, `engine.close()`, failFast at a failed call) throws USAGE with `data: { runId, stoppedBy, callId? }`.
+   */
   add(call: unknown): AddResult;
   /** No more calls: unresolved references end as REF_UNRESOLVED errors; resolves when every call settled. */
   close(): Promise<RunResult>;
@@ -338,8 +341,9 @@ export interface Engine {
     show(runId: string): Promise<RunDetails>;
   };
   /**
-   * Cancels the runs in flight (batch and streaming: their tools get the abort, their records end
-   * `cancelled`), waits until each has finished, then closes the store. Runs asked for afterwards: STORE_CLOSED.
+   * Stops the runs in flight (batch and streaming: their tools get the abort, their callers `cancelled`,
+   * their records end `interrupted`, to resume: decision 0030), waits until each has finished, then closes
+   * the store. Runs asked for afterwards: STORE_CLOSED.
    */
   close(): Promise<void>;
 }

@@ -7,11 +7,13 @@ import {
   type RunId,
   toJsonValue,
 } from "@obelisk/core";
-import { EventChannel, PlanRunner } from "@obelisk/scheduler";
+import { EventChannel, PlanRunner, type RunEvent } from "@obelisk/scheduler";
+import type { RunLease } from "./active-runs.js";
 import { CallRecorder } from "./call-recorder.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
-import { recordRun, storedPlanHash } from "./record-run.js";
+import { endingStatus, recordRun, storedPlanHash } from "./record-run.js";
+import { type StreamStop, stoppedStreamError } from "./stream-stop.js";
 import { toRunResult } from "./to-run-result.js";
 
 /**
@@ -26,18 +28,20 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
   // The run holds a lease on the engine until it is closed: `engine.close()` aborts and closes it first.
   const lease = runtime.active.lease(options.signal);
   try {
-    const stream = await leasedOpen(runtime, options, lease.signal);
+    let endNow = (): void => {};
+    const stream = await leasedOpen(runtime, options, lease, () => endNow());
     let closed: Promise<RunResult> | undefined;
     const close = (): Promise<RunResult> => {
       closed ??= stream.close().finally(() => lease.release());
       return closed;
     };
     lease.closer = close;
-    // An aborted stream ends at once, as an aborted run does: its record ends `cancelled` and the thread is
-    // released without waiting for the host's `close()`, which then answers the same result.
-    const endOnAbort = (): void => void close().catch(() => undefined);
-    if (lease.signal.aborted) endOnAbort();
-    else lease.signal.addEventListener("abort", endOnAbort, { once: true });
+    // An aborted stream (its signal, engine.close()) or one failFast stopped ends at once, as an aborted run
+    // does: its record ends and the thread is released without waiting for the host's `close()`, which then
+    // answers the same result.
+    endNow = (): void => void close().catch(() => undefined);
+    if (lease.signal.aborted) endNow();
+    else lease.signal.addEventListener("abort", endNow, { once: true });
     return { ...stream, close };
   } catch (error) {
     lease.release();
@@ -64,8 +68,10 @@ function refuseApprovedHash(options: OpenOptions): void {
 async function leasedOpen(
   runtime: EngineRuntime,
   options: OpenOptions,
-  signal: AbortSignal,
+  lease: RunLease,
+  endNow: () => void,
 ): Promise<StreamingRun> {
+  const signal = lease.signal;
   const threadId = asThreadId(options.threadId ?? "default");
   const engine = runtime.options;
   const { input, extraKinds } = runtime.runValues(options);
@@ -115,7 +121,16 @@ async function leasedOpen(
       startedAt: runtime.iso(),
     });
     created = runId;
-    const hub = runtime.hub([options.onEvent, channel.push]);
+    const failFast = options.failFast ?? engine.failFast ?? false;
+    // failFast stops the stream at the first failed call (the runner aborts itself right after this event)
+    let failed: StreamStop | undefined;
+    const watchFailure = (event: RunEvent): void => {
+      if (event.type !== "call-end" || event.status !== "failed") return;
+      if (failed !== undefined || signal.aborted) return;
+      failed = { by: "failFast", callId: event.callId };
+      queueMicrotask(endNow);
+    };
+    const hub = runtime.hub([options.onEvent, channel.push, failFast ? watchFailure : undefined]);
     const runner = new PlanRunner({
       registry: runtime.registry,
       store,
@@ -126,7 +141,7 @@ async function leasedOpen(
       state: context.state as JsonObject,
       ...(extraKinds === undefined ? {} : { extraKinds }),
       limiter: runtime.limiter,
-      failFast: options.failFast ?? engine.failFast ?? false,
+      failFast,
       ...(engine.confirm === undefined ? {} : { confirm: engine.confirm }),
       signal,
       ...(engine.timers === undefined ? {} : { timers: engine.timers }),
@@ -141,12 +156,14 @@ async function leasedOpen(
     const accepted: JsonValue[] = [];
     const recorder = new CallRecorder(store, runId, (call) => runner.add([call]));
     const add = (call: unknown): AddResult => {
-      if (closing !== undefined) {
-        const message = signal.aborted
-          ? "the streaming run was cancelled (its signal was aborted): no more calls can be added"
-          : "the streaming run is closed";
-        throw new ObeliskError("USAGE", message);
-      }
+      const stop: StreamStop | undefined =
+        failed ??
+        (lease.stoppedBy !== undefined
+          ? { by: lease.stoppedBy }
+          : closing === undefined
+            ? undefined
+            : { by: "close" });
+      if (stop !== undefined) throw stoppedStreamError(stop, runId);
       const result = compiler.addCall(call);
       if (result.ok && result.call !== undefined) {
         const copy = toJsonValue(call);
@@ -169,7 +186,8 @@ async function leasedOpen(
           // the hash of what ran (the accepted calls): calls `add` refused are not part of it
           const plan = planOf(accepted);
           const hash = storedPlanHash(plan) ?? compiled.planHash;
-          await store.finishRun(runId, execution.status, runtime.endedAt(), { plan, planHash: hash });
+          const status = endingStatus(execution.status, lease);
+          await store.finishRun(runId, status, runtime.endedAt(), { plan, planHash: hash });
           finished = true;
           const state = await runtime.afterRun(threadId);
           return toRunResult(runId, threadId, hash, execution, state);

@@ -6,7 +6,8 @@ import {
   planHash,
   type RunId,
 } from "@obelisk/core";
-import type { RunRecord, StateStore } from "@obelisk/state";
+import type { RunRecord, RunStatus, StateStore } from "@obelisk/state";
+import type { RunLease } from "./active-runs.js";
 
 /**
  * Throws USAGE when the store already holds a run with this id (an injected `generateId` that repeats
@@ -37,4 +38,15 @@ export async function recordRun(store: StateStore, run: RunRecord): Promise<void
 export function storedPlanHash(plan: JsonValue): PlanHash | undefined {
   const document = normalizePlan(plan).document;
   return document === undefined ? undefined : planHash(document);
+}
+
+/**
+ * The status a run's record ends with: its execution's, except that a run `engine.close()` cancelled is
+ * `interrupted` — stopped by a shutdown, to resume (decision 0030); its caller is still answered `cancelled`.
+ */
+export function endingStatus(
+  status: "succeeded" | "failed" | "cancelled",
+  lease: Pick<RunLease, "stoppedBy">,
+): RunStatus {
+  return status === "cancelled" && lease.stoppedBy === "engine-close" ? "interrupted" : status;
 }

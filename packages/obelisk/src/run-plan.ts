@@ -1,8 +1,9 @@
 import { type EventHub, executePlan } from "@obelisk/scheduler";
 import type { RunAcceptor } from "./accepting-run.js";
+import type { RunLease } from "./active-runs.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { RunOptions, RunResult } from "./engine-types.js";
-import { recordRun } from "./record-run.js";
+import { endingStatus, recordRun } from "./record-run.js";
 import type { ResumeChain } from "./resume-chain.js";
 import { toRunResult } from "./to-run-result.js";
 
@@ -29,7 +30,7 @@ export async function runPlan(
 ): Promise<RunResult> {
   const lease = runtime.active.lease(options.signal);
   try {
-    return await leasedRun(runtime, plan, options, hub, lease.signal, steps);
+    return await leasedRun(runtime, plan, options, hub, lease, steps);
   } finally {
     lease.release();
   }
@@ -40,9 +41,10 @@ async function leasedRun(
   plan: unknown,
   options: RunOptions,
   hub: EventHub,
-  signal: AbortSignal,
+  lease: RunLease,
   { resumed, accept }: RunSteps,
 ): Promise<RunResult> {
+  const signal = lease.signal;
   const streamed = resumed?.runs[0]?.streamed === true;
   const prepared = await runtime.prepare(plan, options, {
     ...(resumed?.numbering === undefined ? {} : { resumed: resumed.numbering }),
@@ -91,7 +93,7 @@ async function leasedRun(
       await runtime.store.finishRun(runId, "failed", runtime.endedAt());
       throw error;
     }
-    await runtime.store.finishRun(runId, execution.status, runtime.endedAt());
+    await runtime.store.finishRun(runId, endingStatus(execution.status, lease), runtime.endedAt());
     const state = await runtime.afterRun(threadId);
     return toRunResult(runId, threadId, compiled.planHash, execution, state);
   } finally {

@@ -89,7 +89,7 @@ function printRuns(output: Output, records: readonly RunRecord[], options: RunsO
     output.line();
     output.line(
       output.colors.dim(
-        `interrupted: its process stopped before it ended; continue one with obelisk resume <run> --tools <module>${options.store === DEFAULT_STORE ? "" : ` --store ${shellWord(options.store)}`}`,
+        `interrupted: its process stopped, or its engine was closed, before it ended; continue one with obelisk resume <run> --tools <module>${options.store === DEFAULT_STORE ? "" : ` --store ${shellWord(options.store)}`}`,
       ),
     );
   }
