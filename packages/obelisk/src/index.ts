@@ -2,11 +2,24 @@ export type {
   BranchResult,
   PlanJsonSchemaOptions,
   RetryPolicy,
+  StrictDeviationReason,
+  StrictPlanJsonSchema,
+  StrictPlanJsonSchemaOptions,
+  StrictSchemaDeviation,
+  StrictSchemaLimits,
   ToolContext,
   ToolDefinition,
   ToolRegistry,
 } from "@obelisk/compiler";
-export { branch, defineTool, planJsonSchema } from "@obelisk/compiler";
+export {
+  branch,
+  DEFAULT_STRICT_SCHEMA_LIMITS,
+  defineTool,
+  fromStrictPlan,
+  planJsonSchema,
+  STRICT_DEVIATION_REASONS,
+  strictPlanJsonSchema,
+} from "@obelisk/compiler";
 export type {
   Diagnostic,
   DiagnosticCode,

@@ -1,8 +1,11 @@
+import type { StrictSchemaDeviation } from "@obelisk/compiler";
 import type { Limits } from "@obelisk/core";
 import type { Command } from "commander";
+import type { CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { stopIfEscaped } from "../command-stop.js";
 import { type CommonOptions, withFormat, withTools } from "../common-options.js";
+import { displayText } from "../display-text.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { withLimits } from "../limits-option.js";
 import { loadTools } from "../load-tools.js";
@@ -13,13 +16,19 @@ interface SchemaOptions extends CommonOptions {
   readonly tools: string;
   /** `--limits`: the schema holds `_retry` to `maxRetryAttempts` and `maxRetryDelayMs`, as compile does. */
   readonly limits?: Partial<Limits>;
+  /** `--strict`: the schema within OpenAI's strict structured-outputs subset (decision 0028). */
+  readonly strict?: boolean;
 }
 
-/** Registers `obelisk schema --tools <module>`. */
+/** Registers `obelisk schema --tools <module> [--strict]`. */
 export function registerSchema(program: Command, context: CommandContext): void {
   const command = program.command("schema").description("print the plan JSON Schema for a tools module");
   withTools(command, true);
   withLimits(command);
+  command.option(
+    "--strict",
+    "the schema within OpenAI's strict structured-outputs subset (null means absent: fromStrictPlan); where it says less or more than the full schema is warned on stderr",
+  );
   withFormat(command);
   command.action(async (options: SchemaOptions) => {
     context.exit(await schemaCommand(options, context));
@@ -30,12 +39,32 @@ async function schemaCommand(options: SchemaOptions, { io }: CommandContext): Pr
   const output = createOutput(io, options.format);
   const tools = await loadTools(options.tools, io.cwd);
   // imported here, not at start-up (see render-graph-summary.ts)
-  const { createToolRegistry, planJsonSchema } = await import("@obelisk/compiler");
+  const { createToolRegistry, planJsonSchema, strictPlanJsonSchema } = await import("@obelisk/compiler");
   stopIfEscaped();
   const registry = createToolRegistry(tools);
   printRegistryWarnings(io, registry.warnings);
-  const schema = planJsonSchema(registry, options.limits === undefined ? {} : { limits: options.limits });
+  const schemaOptions = options.limits === undefined ? {} : { limits: options.limits };
+  if (options.strict === true) {
+    const strict = strictPlanJsonSchema(registry, schemaOptions);
+    // json: the whole answer in the one document; text: the schema alone on stdout, deviations on stderr
+    output.json({ schema: strict.schema, deviations: strict.deviations });
+    if (output.format === "text") printDeviations(io, strict.deviations);
+    output.line(JSON.stringify(strict.schema, null, 2));
+    return EXIT.ok;
+  }
+  const schema = planJsonSchema(registry, schemaOptions);
   output.json(schema);
   output.line(JSON.stringify(schema, null, 2));
   return EXIT.ok;
+}
+
+/** One warning line per deviation on stderr, as registry warnings are: `warning [<reason>] <where>: <message>`. */
+function printDeviations(io: CliIo, deviations: readonly StrictSchemaDeviation[]): void {
+  for (const deviation of deviations) {
+    const where =
+      deviation.tool === undefined
+        ? "the whole schema"
+        : `tool ${displayText(JSON.stringify(deviation.tool))}${deviation.schema === undefined ? "" : ` ${deviation.schema} schema`} at ${displayText(deviation.pointer === "" ? "/" : deviation.pointer)}`;
+    io.stderr.write(`warning [${deviation.reason}] ${where}: ${displayText(deviation.message)}\n`);
+  }
 }
