@@ -15,6 +15,7 @@ import { checkLiteralOutput, type LiteralOutputOptions } from "./check-literal-o
 import { checkMetaLikeParam, checkStrippedParam } from "./check-meta-like-param.js";
 import { checkMissingOutputPath } from "./check-missing-output-path.js";
 import { checkOutputPath } from "./check-output-path.js";
+import { checkApprovalParams, checkPlanOverrides } from "./check-tool-guards.js";
 import {
   type BareSpelling,
   collectReferences,
@@ -212,6 +213,8 @@ function checkAgainstTool(
   out: Diagnostic[],
 ): void {
   const callId = literalOptions.callId;
+  if (tool.approvalParams.length > 0) checkApprovalParams(tool, params, references, pointer, callId, out);
+  if (!tool.idempotent) checkPlanOverrides(tool, meta, pointer, callId, out);
   const checked = checkInput(
     tool,
     paramsForSchemaCheck(tool.inputSchema, params, references),

@@ -63,6 +63,8 @@ const DEFINITION_KEYS = [
   "fresh",
   "cost",
   "latent",
+  "approvalParams",
+  "idempotent",
   "run",
 ];
 
@@ -97,6 +99,38 @@ function checkLatent(latent: unknown, hasRun: boolean, what: string): void {
       hint: "give the tool a run(args, ctx) function",
     });
 }
+
+/**
+ * `approvalParams`: distinct parameter names (not meta-properties) the input schema declares when it
+ * declares any (a name it does not have could never be given).
+ */
+function checkApprovalParamNames(value: unknown, inputSchema: JsonObject, what: string): readonly string[] {
+  if (value === undefined) return NO_NAMES;
+  if (
+    !Array.isArray(value) ||
+    !value.every((name) => typeof name === "string" && name !== "" && !name.startsWith("_"))
+  )
+    throw new ObeliskError(
+      "USAGE",
+      `${what}: approvalParams must be an array of parameter names (not starting with _)`,
+    );
+  const names = value as string[];
+  if (new Set(names).size !== names.length)
+    throw new ObeliskError("USAGE", `${what}: approvalParams names a parameter twice`);
+  const declared = isPlainObject(inputSchema.properties) ? Object.keys(inputSchema.properties) : undefined;
+  const undeclared = declared === undefined ? undefined : names.find((name) => !declared.includes(name));
+  if (undeclared !== undefined)
+    throw new ObeliskError(
+      "USAGE",
+      `${what}: approvalParams names "${undeclared}", which its input schema does not declare`,
+      {
+        hint: didYouMean(undeclared, declared ?? []) ?? "declare the parameter in the input schema",
+      },
+    );
+  return Object.freeze([...names]);
+}
+
+const NO_NAMES: readonly string[] = Object.freeze([]);
 
 function optionalNumber(value: unknown, what: string, positive = true): number | undefined {
   if (value === undefined) return undefined;
@@ -197,6 +231,9 @@ function buildTool(
   const timeoutMs = optionalNumber(source.timeoutMs, `${what}: timeoutMs`);
   const cost = optionalNumber(source.cost, `${what}: cost`, false) ?? 1;
   const outcomes = checkOutcomes(source.outcomes, what);
+  const approvalParams = checkApprovalParamNames(source.approvalParams, parts.inputSchema, what);
+  if (source.idempotent !== undefined && typeof source.idempotent !== "boolean")
+    throw new ObeliskError("USAGE", `${what}: idempotent must be true or false`);
   const tool: RegisteredTool = {
     name,
     inputSchema: parts.inputSchema,
@@ -205,6 +242,8 @@ function buildTool(
     fresh: source.fresh === true,
     cost,
     latent: parts.run === undefined,
+    approvalParams,
+    idempotent: source.idempotent !== false,
     validateInput: schemaCheck(compiler, parts.inputSchema, `${what} input schema`),
     validateOutput: schemaCheck(compiler, parts.outputSchema, `${what} output schema`),
     validateOutputPath: schemaCheck(compiler, parts.outputPathSchema, `${what} outputPath schema`),

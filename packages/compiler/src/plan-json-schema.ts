@@ -74,7 +74,28 @@ const META_DESCRIPTIONS = {
   _retry: "Retries when the tool throws: attempts, backoffMs, factor, maxDelayMs, jitter.",
 } as const;
 
-function metaProperties(tool: RegisteredTool, defs: Mutable, retry: JsonObject): Mutable {
+/** An approval parameter's schema (`approvalParams`): a reference under `†state.approvals.`, nothing else. */
+const APPROVAL_REFERENCE_SCHEMA: JsonObject = {
+  type: "string",
+  pattern: "^†state\\.approvals\\.",
+  description:
+    "A person's approval: a reference such as †state.approvals.refund (the call waits until it is written); never a literal.",
+};
+
+/**
+ * The `_retry` schema of a tool's calls: within the limits, and for a tool that is not idempotent within
+ * its own attempts (the compiler's CALL_SHAPE beyond them).
+ */
+function toolRetrySchema(tool: RegisteredTool, limits: Limits): JsonObject {
+  if (tool.idempotent) return retrySchema(limits);
+  return retrySchema({
+    ...limits,
+    maxRetryAttempts: Math.min(limits.maxRetryAttempts, tool.retry.attempts ?? 1),
+  });
+}
+
+function metaProperties(tool: RegisteredTool, defs: Mutable, limits: Limits): Mutable {
+  const retry = toolRetrySchema(tool, limits);
   const meta: Mutable = {
     _tool: { const: tool.name },
     _id: {
@@ -86,7 +107,9 @@ function metaProperties(tool: RegisteredTool, defs: Mutable, retry: JsonObject):
     _outputPath: { ...outputPathSchema(tool), description: META_DESCRIPTIONS._outputPath },
     _outputMethod: { enum: Object.keys(OUTPUT_METHODS), description: META_DESCRIPTIONS._outputMethod },
     _description: { type: "string", description: META_DESCRIPTIONS._description },
-    _rerun: { type: "boolean", description: META_DESCRIPTIONS._rerun },
+    _rerun: tool.idempotent
+      ? { type: "boolean", description: META_DESCRIPTIONS._rerun }
+      : { const: false, description: `${META_DESCRIPTIONS._rerun} Not for this tool (not idempotent).` },
     _timeoutMs: {
       type: "number",
       exclusiveMinimum: 0,
@@ -108,16 +131,19 @@ function metaProperties(tool: RegisteredTool, defs: Mutable, retry: JsonObject):
  * meta-properties (`retry`: the `_retry` schema). The tool's schema and its definitions move into `defs`
  * (see `moveToolSchema`).
  */
-function callSchema(tool: RegisteredTool, defs: Mutable, retry: JsonObject): JsonObject {
+function callSchema(tool: RegisteredTool, defs: Mutable, limits: Limits): JsonObject {
   const root = moveToolSchema(tool.inputSchema, tool.name, defs, { references: true });
   const input: Mutable = isPlainObject(root) ? (root as Mutable) : {};
-  const properties = {
+  const properties: Mutable = {
     ...(isPlainObject(input.properties) ? (input.properties as JsonObject) : {}),
-    ...metaProperties(tool, defs, retry),
+    ...metaProperties(tool, defs, limits),
   };
+  for (const name of tool.approvalParams) properties[name] = APPROVAL_REFERENCE_SCHEMA;
   // A tool with an outputPath rule cannot be called without one (the compiler's OUTPUT_PATH_NOT_ALLOWED).
   const ruled = tool.outputPathSchema === undefined ? [] : ["_outputPath"];
-  const required = ["_tool", ...ruled, ...(Array.isArray(input.required) ? input.required : [])];
+  const toolRequired = Array.isArray(input.required) ? input.required : [];
+  const approvals = tool.approvalParams.filter((name) => !toolRequired.includes(name));
+  const required = ["_tool", ...ruled, ...toolRequired, ...approvals];
   const schema: Mutable = { type: "object", properties, required, additionalProperties: false };
   const extra = extraParameters(input, tool.closedInput);
   if (extra !== undefined) schema.patternProperties = extra;
@@ -154,10 +180,10 @@ export interface PlanJsonSchemaOptions {
  */
 export function planJsonSchema(registry: ToolRegistry, options: PlanJsonSchemaOptions = {}): JsonObject {
   const defs: Mutable = {};
-  const retry = retrySchema(resolveLimits(options.limits));
+  const limits = resolveLimits(options.limits);
   const calls = registry.names.flatMap((name) => {
     const tool = registry.get(name);
-    return tool === undefined ? [] : [callSchema(tool, defs, retry)];
+    return tool === undefined ? [] : [callSchema(tool, defs, limits)];
   });
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",

@@ -31,6 +31,10 @@ export interface RegisteredTool {
   readonly fresh: boolean;
   /** Cost hint for critical-path priority (default 1). */
   readonly cost: number;
+  /** Parameters that must be a reference under `†state.approvals.` (see `ToolDefinition.approvalParams`). */
+  readonly approvalParams: readonly string[];
+  /** False when a plan may not rerun the tool or raise its attempts (see `ToolDefinition.idempotent`). */
+  readonly idempotent: boolean;
   /** True when the tool has no implementation: its value comes from `_output`. */
   readonly latent: boolean;
   /** The implementation (absent for latent tools). Call it with the resolved arguments. */

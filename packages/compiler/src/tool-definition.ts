@@ -101,6 +101,18 @@ export interface ToolDefinition<In extends SchemaInput = SchemaInput, Out extend
   /** Relative cost hint used for critical-path priority. Default 1. */
   readonly cost?: number;
   /**
+   * Parameters that carry a person's approval: in a plan each must be a whole reference under
+   * `†state.approvals.` (the call waits until someone writes it), never a literal — an approval is not
+   * the plan's to give. Required in every call. Default none.
+   */
+  readonly approvalParams?: readonly string[];
+  /**
+   * `false` for a tool that calling twice is not calling once (a payment, an email): a plan may not ask
+   * for a rerun (`_rerun: true`) or for more attempts than the tool's own `retry` gives
+   * (`_retry.attempts`). Default `true`: the plan's overrides apply (SPEC §4).
+   */
+  readonly idempotent?: boolean;
+  /**
    * States that the tool is latent (no `run`: a call's value comes from the plan's `_output`) or not;
    * refused when it disagrees with `run`. Default: latent exactly when there is no `run`.
    */
