@@ -2,7 +2,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsPlugin from "ajv-formats";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { exactStrictTools } from "./__fixtures__/strict-tools.js";
+import { anyValueStrictTools, exactStrictTools, reportInput } from "./__fixtures__/strict-tools.js";
 import { exampleTools, specFormTool } from "./__fixtures__/tools.js";
 import { compile } from "./compile.js";
 import { fromStrictPlan } from "./from-strict-plan.js";
@@ -117,6 +117,50 @@ describe("fromStrictPlan: the nulls that mean absent go", () => {
     });
     const errors = compile(result, registry).diagnostics.filter((d) => d.severity === "error");
     expect(errors.map((d) => `${d.code} ${d.pointer}`)).toEqual(["PARAM_INVALID /plan/0/limit"]);
+  });
+});
+
+describe("fromStrictPlan: an optional parameter that takes any value without naming null", () => {
+  const tools = createToolRegistry(anyValueStrictTools);
+  const leftOut = {
+    from: null,
+    minTotal: null,
+    label: null,
+    includeRefunds: null,
+    rounded: null,
+    page: null,
+    extra: null,
+  };
+
+  it("z.coerce.*, z.preprocess, .catch and z.unknown() left out (null) reach the tool as absent, not as null coerced", () => {
+    const document = plan({ _tool: "report", ...meta, region: "EMEA", ...leftOut, nullableAny: null });
+    const [call] = (fromStrictPlan(document, tools) as { plan: Record<string, unknown>[] }).plan;
+    // nullableAny names null (z.unknown().nullable()): its null is a value the tool takes
+    expect(call).toEqual({ _tool: "report", region: "EMEA", nullableAny: null });
+    const { _tool, ...params } = call ?? {};
+    // what the tool gets: no from: 1970-01-01, minTotal: 0, label: "null", includeRefunds: false
+    expect(reportInput.parse(params)).toEqual({ region: "EMEA", page: 1, nullableAny: null });
+    expect(compile(fromStrictPlan(document, tools), tools).diagnostics).toEqual([]);
+  });
+
+  it("a value given there is kept: a scalar, a list (its null items too), {} and a reference", () => {
+    const given = { from: "2024-01-01", minTotal: "†input.min", label: 7, extra: [null, 1], rounded: {} };
+    const document = plan({ _tool: "report", ...meta, region: "EMEA", ...leftOut, ...given, nullableAny: 1 });
+    const [call] = (fromStrictPlan(document, tools) as { plan: unknown[] }).plan;
+    expect(call).toEqual({ _tool: "report", region: "EMEA", ...given, nullableAny: 1 });
+  });
+
+  it("a JSON Schema {} parameter and a latent call's any _output: null is absent (the call deferred)", () => {
+    const document = plan(
+      { _tool: "raw", ...meta, anything: null, list: [null, {}] },
+      { _tool: "ask", ...meta, _output: null },
+      { _tool: "ask", ...meta, _output: [null] },
+    );
+    expect((fromStrictPlan(document, tools) as { plan: unknown[] }).plan).toEqual([
+      { _tool: "raw", list: [null, {}] },
+      { _tool: "ask" },
+      { _tool: "ask", _output: [null] },
+    ]);
   });
 });
 
@@ -262,6 +306,7 @@ describe("fromStrictPlan: every plan a model held to the strict schema writes is
   it.each([
     ["exact tools", registry],
     ["the example tools", createToolRegistry([...exampleTools, specFormTool])],
+    ["tools taking any value", createToolRegistry(anyValueStrictTools)],
   ])("%s: no shape diagnostic after fromStrictPlan", (_name, tools) => {
     const { schema } = strictPlanJsonSchema(tools);
     const validate = addFormats(new Ajv2020({ strict: true })).compile(schema);

@@ -5,11 +5,23 @@ import { isPlainObject } from "./to-json-schema.js";
 /** A schema object being built. */
 export type Mutable = Record<string, JsonValue>;
 
+/** Where in a tool's schema a property is (absent for Obelisk's meta-properties). */
+export interface PendingPlace {
+  readonly tool: string;
+  readonly schema: "input" | "output" | "outputPath";
+  /** JSON Pointer into that schema: the property's own schema. */
+  readonly pointer: string;
+  /** Whether the property also takes a reference string. */
+  readonly references: boolean;
+}
+
 /** A property the strict schema requires although its schema (the tool's) leaves it optional. */
 export interface PendingOptional {
   /** The strict object schema holding the property. */
   readonly object: Mutable;
   readonly key: string;
+  /** The tool's schema it comes from, to report what making it nullable costs. */
+  readonly place?: PendingPlace;
 }
 
 /** A strict plan schema under construction: its `$defs`, what it deviates in, and what `fromStrictPlan` needs. */

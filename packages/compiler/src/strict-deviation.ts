@@ -14,6 +14,11 @@ export const STRICT_DEVIATION_REASONS = {
   "open-object": { effect: "narrower" },
   /** A schema takes any value (no type, or an unresolved `$ref`): an object in it can only be `{}`. */
   "any-value": { effect: "narrower" },
+  /**
+   * An optional property whose schema takes any value without naming `null`: its `null` means absent, so a
+   * `null` value can only come through a reference.
+   */
+  "null-absent": { effect: "narrower" },
   /** The whole schema is over one of the documented size limits (`limit` names it). */
   "size-limit": { effect: "over-limit" },
 } as const;

@@ -2,7 +2,12 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsPlugin from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { exactStrictTools, loosenedStrictTools, strictSubsetProblems } from "./__fixtures__/strict-tools.js";
+import {
+  anyValueStrictTools,
+  exactStrictTools,
+  loosenedStrictTools,
+  strictSubsetProblems,
+} from "./__fixtures__/strict-tools.js";
 import { exampleTools, specFormTool } from "./__fixtures__/tools.js";
 import { compile } from "./compile.js";
 import { fromStrictPlan } from "./from-strict-plan.js";
@@ -57,6 +62,7 @@ describe("strict plan JSON schema: within strict mode's subset", () => {
   const registries: [string, ToolRegistry][] = [
     ["exact tools", exact],
     ["loosened tools", loosened],
+    ["tools taking any value", createToolRegistry(anyValueStrictTools)],
     ["the example tools", examples],
     ["one tool", createToolRegistry([{ name: "only", run: () => 1 }])],
     ["no tools", createToolRegistry([])],
@@ -197,6 +203,7 @@ describe("strict plan JSON schema: says where it could not say what the tool's s
     // but one: a latent tool without an output schema takes any `_output`, which can be an object only as {}
     expect(strictPlanJsonSchema(examples).deviations).toEqual([
       expect.objectContaining({ tool: "sendEmail", schema: "output", pointer: "", reason: "any-value" }),
+      expect.objectContaining({ tool: "sendEmail", schema: "output", pointer: "", reason: "null-absent" }),
     ]);
   });
 
@@ -211,6 +218,7 @@ describe("strict plan JSON schema: says where it could not say what the tool's s
         "loose input  open-object ",
         "patterned input /properties/m open-object ",
         "shaped input /properties/anything any-value ",
+        "shaped input /properties/anything null-absent ",
         "shaped input /properties/both keyword-dropped allOf",
         "shaped input /properties/code keyword-dropped minLength",
         "shaped input /properties/code keyword-dropped pattern",
@@ -256,6 +264,56 @@ describe("strict plan JSON schema: says where it could not say what the tool's s
     const { schema, deviations } = strictPlanJsonSchema(registry);
     expect(strictSubsetProblems(schema)).toEqual([]);
     expect(deviations).toMatchObject([{ tool: "w", schema: "outputPath", pointer: "", keyword: "pattern" }]);
+  });
+});
+
+describe("strict plan JSON schema: an optional parameter that takes any value without naming null", () => {
+  const registry = createToolRegistry(anyValueStrictTools);
+  const { schema, deviations } = strictPlanJsonSchema(registry);
+  const callOf = (tool: string) =>
+    (schema.properties as { plan: { items: { anyOf: Record<string, unknown>[] } } }).plan.items.anyOf.find(
+      (c) =>
+        JSON.stringify((c.properties as Record<string, unknown>)._tool) ===
+        JSON.stringify({ type: "string", enum: [tool] }),
+    )?.properties as Record<string, unknown>;
+
+  it("is any value but null, a reference, or null (absent); one that names null keeps its null", () => {
+    const report = callOf("report");
+    for (const key of ["from", "minTotal", "label", "includeRefunds", "rounded", "page", "extra"])
+      expect(report[key], key).toEqual({
+        anyOf: [{ $ref: "#/$defs/json_not_null" }, { $ref: "#/$defs/reference" }, { type: "null" }],
+      });
+    expect(report.nullableAny).toEqual({
+      anyOf: [{ $ref: "#/$defs/json" }, { type: "null" }, { $ref: "#/$defs/reference" }],
+    });
+    expect(callOf("ask")._output).toEqual({ anyOf: [{ $ref: "#/$defs/json_not_null" }, { type: "null" }] });
+    const notNull = addFormats(new Ajv2020({ strict: true })).compile({
+      $defs: schema.$defs,
+      $ref: "#/$defs/json_not_null",
+    });
+    expect([null, "x", 1, true, [null], {}].map((v) => notNull(v))).toEqual([
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it("is reported: null there means absent, a null value only through a reference", () => {
+    const found = deviations
+      .filter((d) => d.reason === "null-absent")
+      .map((d) => `${d.tool} ${d.schema} ${d.pointer}`);
+    expect(found.sort()).toEqual(
+      [
+        "ask output ",
+        "raw input /properties/anything",
+        ...["from", "minTotal", "label", "includeRefunds", "rounded", "page", "extra"].map(
+          (k) => `report input /properties/${k}`,
+        ),
+      ].sort(),
+    );
   });
 });
 

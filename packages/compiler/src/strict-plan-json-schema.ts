@@ -7,6 +7,7 @@ import {
   defRef,
   getOwn,
   type Mutable,
+  type PendingPlace,
   type StrictBuild,
   setOwn,
 } from "./strict-build.js";
@@ -98,9 +99,9 @@ function callSchema(build: StrictBuild, tool: RegisteredTool, full: JsonObject, 
   const input = makeContext(build, tool.name, "input", tool.inputSchema, true);
   const call = strictCallRoot(input, tool.inputSchema);
   const properties: Mutable = { _tool: { type: "string", enum: [tool.name] } };
-  const optional = (key: string, schema: JsonValue) => {
+  const optional = (key: string, schema: JsonValue, place?: PendingPlace) => {
     setOwn(properties, key, schema);
-    build.pending.push({ object: call, key });
+    build.pending.push({ object: call, key, ...(place === undefined ? {} : { place }) });
   };
   optional("_id", defRef(meta.get("_id") ?? ""));
   for (const [key, schema] of Object.entries(call.properties as JsonObject)) setOwn(properties, key, schema);
@@ -114,7 +115,8 @@ function callSchema(build: StrictBuild, tool: RegisteredTool, full: JsonObject, 
       tool.outputSchema ?? true,
       "",
     );
-    if (output !== undefined) optional("_output", output);
+    const place = { tool: tool.name, schema: "output", pointer: "", references: false } as const;
+    if (output !== undefined) optional("_output", output, place);
   }
   call.properties = properties;
   call.required = Object.keys(properties);

@@ -8,6 +8,7 @@ import {
   defRef,
   getOwn,
   type Mutable,
+  type PendingPlace,
   setOwn,
   sharedDef,
 } from "./strict-build.js";
@@ -41,6 +42,12 @@ function refSchema(context: StrictContext, ref: string, pointer: string): Mutabl
       anyValue(context, target.pointer, "no value satisfies this schema");
   }
   return { ...defRef(key) };
+}
+
+/** Where a property at `pointer` of the source is, for a tool's schema (not Obelisk's meta-properties). */
+export function placeOf(context: StrictContext, pointer: string): { place?: PendingPlace } {
+  const { kind, tool, references } = context.source;
+  return kind === "meta" ? {} : { place: { tool, schema: kind, pointer, references } };
 }
 
 /** `schema`, or any of it and a reference string where the source's values take references. */
@@ -87,7 +94,7 @@ export function strictObjectSchema(
     const value = strictParameterSchema(context, child, at);
     if (value === undefined) continue;
     setOwn(properties, key, value);
-    if (!required.has(key)) context.build.pending.push({ object: out, key });
+    if (!required.has(key)) context.build.pending.push({ object: out, key, ...placeOf(context, at) });
   }
   out.required = Object.keys(properties);
   const patterns =

@@ -246,3 +246,31 @@ export function strictSubsetProblems(root: unknown): string[] {
   for (const [key, def] of Object.entries(defs)) checkNode(def, `/$defs/${key}`, defs, problems);
   return problems;
 }
+
+/**
+ * Optional parameters whose schema takes any value without naming `null`: Obelisk's widening of
+ * `z.coerce.*`, `z.preprocess` and `.catch` (to `{}`), `z.unknown()`, a JSON Schema `{}`; beside them one
+ * that names `null` (`nullableAny`). Strict mode has the model write `null` for each one it leaves out.
+ */
+export const reportInput = z.object({
+  region: z.string(),
+  from: z.coerce.date().optional().describe("start date; leave out for all time"),
+  minTotal: z.coerce.number().optional(),
+  label: z.coerce.string().optional(),
+  includeRefunds: z.coerce.boolean().optional(),
+  rounded: z.preprocess((v) => (typeof v === "number" ? Math.round(v) : v), z.number()).optional(),
+  page: z.number().catch(1),
+  extra: z.unknown().optional(),
+  nullableAny: z.unknown().nullable().optional(),
+});
+
+/** `reportInput`'s tool, and a latent tool without an output schema (its `_output` takes any value). */
+export const anyValueStrictTools = [
+  defineTool({ name: "report", input: reportInput, run: () => 1 }),
+  defineTool({ name: "ask" }),
+  {
+    name: "raw",
+    input: { type: "object", properties: { anything: {}, list: { type: "array", items: {} } } },
+    run: () => 1,
+  },
+];
