@@ -122,6 +122,40 @@ describe("confirm hook answers that are not decisions (M4)", () => {
   });
 });
 
+describe("the hook sees what the plan asks of the call beyond its parameters", () => {
+  const seenFor = async (tool: object, call: object) => {
+    const seen: unknown[] = [];
+    await runPlan(createToolRegistry([{ name: "send", run: () => "sent", ...tool }]), [call], {
+      confirm: ({ rerun, attempts, timeoutMs }) => {
+        seen.push({ rerun, attempts, timeoutMs });
+        return { action: "approve" };
+      },
+    });
+    return seen;
+  };
+
+  it("the plan's _rerun, the attempts the call may make, and its per-attempt timeout", async () => {
+    const call = {
+      _tool: "send",
+      _rerun: true,
+      _timeoutMs: 5000,
+      _retry: { attempts: 4 },
+      _outputPath: "†state.x",
+    };
+    expect(await seenFor({ retry: { attempts: 2 } }, call)).toEqual([
+      { rerun: true, attempts: 4, timeoutMs: 5000 },
+    ]);
+  });
+
+  it("without overrides: the tool's own policy and timeout, no rerun", async () => {
+    const call = { _tool: "send", _outputPath: "†state.x" };
+    expect(await seenFor({ retry: { attempts: 2 }, timeoutMs: 900 }, call)).toEqual([
+      { rerun: false, attempts: 2, timeoutMs: 900 },
+    ]);
+    expect(await seenFor({}, call)).toEqual([{ rerun: false, attempts: 1, timeoutMs: undefined }]);
+  });
+});
+
 describe("aborting a run while the confirm hook is pending (M4)", () => {
   it("the waiting call ends cancelled and the run settles; a late answer is ignored", async () => {
     const ran: string[] = [];

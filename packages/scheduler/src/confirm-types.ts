@@ -20,6 +20,12 @@ export interface ConfirmRequest {
   readonly params: JsonObject;
   /** Canonical output path, if any. */
   readonly outputPath?: string;
+  /** The call's `_rerun`: true when the plan asks to run it even if an identical call completed before. */
+  readonly rerun: boolean;
+  /** Most attempts the call may make (the tool's retry policy, then the plan's `_retry`). */
+  readonly attempts: number;
+  /** Per-attempt timeout in ms (the plan's `_timeoutMs`, else the tool's), if any. */
+  readonly timeoutMs?: number;
   /** The run and thread asking (for a person's approval screen). */
   readonly runId: string;
   readonly threadId: string;

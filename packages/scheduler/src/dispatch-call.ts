@@ -18,6 +18,7 @@ import { errorValue, interpretResult } from "./interpret-result.js";
 import type { InvokeOutcome } from "./invoke-tool.js";
 import { completedBefore } from "./own-record-match.js";
 import { type OperandFilter, paramsLimit, resolveParams } from "./resolve-params.js";
+import { resolveRetryPolicy } from "./retry-delay.js";
 import type { CallRun, PendingResult, RunnerOptions } from "./runner-types.js";
 import type { WorkingContext } from "./working-context.js";
 
@@ -188,11 +189,15 @@ function confirmThenExecute(
   const confirm = host.options.confirm;
   if (confirm === undefined || tool.latent) return execute(host, index, run, tool);
   const call = run.call;
+  const timeoutMs = call.timeoutMs ?? tool.timeoutMs;
   const request = {
     callId: call.id,
     tool: call.tool,
     params: run.params ?? {},
     ...(call.outputPath === undefined ? {} : { outputPath: call.outputPath.text }),
+    rerun: call.rerun,
+    attempts: resolveRetryPolicy(tool.retry, call).attempts,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
     runId: host.options.runId,
     threadId: host.options.threadId,
     signal: host.signal,
