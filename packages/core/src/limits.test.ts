@@ -22,6 +22,7 @@ describe("limits: safe defaults", () => {
       maxValueBytes: 64 * MIB,
       maxRetryAttempts: 10,
       maxRetryDelayMs: 60_000,
+      maxOutputTargets: 1_000,
     });
   });
 

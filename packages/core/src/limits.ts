@@ -19,6 +19,11 @@ export interface Limits {
   readonly maxRetryAttempts: number;
   /** Maximum `_retry.backoffMs` and `_retry.maxDelayMs` a plan may ask for, in ms. Default 60,000. */
   readonly maxRetryDelayMs: number;
+  /**
+   * Maximum number of targets in one `_outputPath`, over all its `||` alternatives and `&&` fan-outs.
+   * Default 1,000: a value is checked against every other target of its call, and written to each.
+   */
+  readonly maxOutputTargets: number;
 }
 
 /** Safe defaults for every limit. */
@@ -31,6 +36,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxValueBytes: 64 * 1024 * 1024,
   maxRetryAttempts: 10,
   maxRetryDelayMs: 60_000,
+  maxOutputTargets: 1_000,
 };
 
 /** Fills unspecified limits with their defaults. */

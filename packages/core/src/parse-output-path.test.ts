@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createKindTable } from "./kinds.js";
+import { createKindTable, DEFAULT_KINDS } from "./kinds.js";
 import { parseOutputPath } from "./parse-output-path.js";
 import { parseParameterString } from "./parse-parameter-string.js";
 
@@ -123,5 +123,31 @@ describe("a literal where an operand of || belongs", () => {
         expect.stringContaining("a literal default is not part of the language"),
       ]);
     }
+  });
+});
+
+describe("parseOutputPath: maxOutputTargets", () => {
+  const targets = (n: number, separator: string) =>
+    Array.from({ length: n }, (_, i) => `†state.t${i}`).join(separator);
+
+  it("more targets than the limit, over fan-outs and alternatives alike, is PLAN_LIMIT at the first one beyond it", () => {
+    for (const separator of [" && ", " || "]) {
+      const text = targets(1_001, separator);
+      const result = parseOutputPath(text);
+      expect(result.ok).toBe(false);
+      if (result.ok) continue;
+      expect(result.issue.code).toBe("PLAN_LIMIT");
+      expect(result.issue.message).toContain("1001 targets in one _outputPath, more than the limit of 1000");
+      expect(result.issue.offset).toBe(text.indexOf("†state.t1000"));
+    }
+  });
+
+  it("the limit itself is fine, and a configured limit is held", () => {
+    expect(parseOutputPath(targets(1_000, " && ")).ok).toBe(true);
+    const limited = parseOutputPath("†state.a && †state.b || †state.c", DEFAULT_KINDS, {
+      maxPathDepth: 32,
+      maxOutputTargets: 2,
+    });
+    expect(limited.ok ? "parsed" : limited.issue.code).toBe("PLAN_LIMIT");
   });
 });

@@ -19,7 +19,7 @@ const targetText = (target: OutputTarget): string => target.text;
 export function parseOutputPath(
   text: string,
   kinds: KindTable = DEFAULT_KINDS,
-  limits: Pick<Limits, "maxPathDepth"> = DEFAULT_LIMITS,
+  limits: Pick<Limits, "maxPathDepth"> & Partial<Pick<Limits, "maxOutputTargets">> = DEFAULT_LIMITS,
 ): ParseResult<OutputPath> {
   const context = contextFor(kinds, limits.maxPathDepth);
   const starts = context.starts;
@@ -28,6 +28,8 @@ export function parseOutputPath(
   const scan = scanAlternatives(text, 0, scanStartedTarget, context);
   if (!scan.ok) return asOutputPathIssue(scan);
   if (scan.end !== text.length) return unexpectedAfterTarget(text, scan.end);
+  const maxTargets = limits.maxOutputTargets ?? DEFAULT_LIMITS.maxOutputTargets;
+  if (starts.length > maxTargets) return tooManyTargets(starts.length, maxTargets, starts[maxTargets] ?? 0);
   const overlap = findOverlap(scan.alternatives, starts);
   if (overlap !== undefined) return overlap;
   const alternatives = scan.alternatives;
@@ -83,6 +85,17 @@ function scanTarget(text: string, start: number, options: ReferenceScanOptions):
     return issueAt("OUTPUT_PATH_SYNTAX", message, start + 1 + kind.length);
   }
   return { ok: true, value: scan.reference, end: scan.end };
+}
+
+/** PLAN_LIMIT at the first target beyond `maxOutputTargets`. */
+function tooManyTargets(count: number, max: number, offset: number): IssueResult {
+  const message = `${count} targets in one _outputPath, more than the limit of ${max} (maxOutputTargets)`;
+  return issueAt(
+    "PLAN_LIMIT",
+    message,
+    offset,
+    "write the value once and let the readers read that one path",
+  );
 }
 
 /** The first pair of overlapping targets inside one alternative, reported at the later target. */
