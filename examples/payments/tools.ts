@@ -31,6 +31,10 @@ export default [
     name: "issueRefund",
     description: "Refunds a payment; needs an approval under †state.approvals.refund",
     input: z.object({ receipt, approval: z.object({ by: z.string() }) }),
+    // The approval must be read from †state.approvals (a plan cannot write it in), and a plan may not
+    // rerun or retry a refund: money moves once.
+    approvalParams: ["approval"],
+    idempotent: false,
     output: z.object({ transactionId: z.string(), refunded: z.number(), approvedBy: z.string() }),
     run: ({ receipt: paid, approval }) => ({
       transactionId: paid.transactionId,
