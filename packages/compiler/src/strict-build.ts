@@ -5,12 +5,16 @@ import { isPlainObject } from "./to-json-schema.js";
 /** A schema object being built. */
 export type Mutable = Record<string, JsonValue>;
 
-/** Where in a tool's schema a property is (absent for Obelisk's meta-properties). */
-export interface PendingPlace {
+/** Where in a tool's schema a strict schema comes from. */
+export interface SchemaOrigin {
   readonly tool: string;
   readonly schema: "input" | "output" | "outputPath";
-  /** JSON Pointer into that schema: the property's own schema. */
+  /** JSON Pointer into that schema. */
   readonly pointer: string;
+}
+
+/** Where in a tool's schema a property is (absent for Obelisk's meta-properties). */
+export interface PendingPlace extends SchemaOrigin {
   /** Whether the property also takes a reference string. */
   readonly references: boolean;
 }
@@ -36,6 +40,8 @@ export interface StrictBuild {
   readonly targets: Map<string, string>;
   /** Fixed definitions by purpose (`json`: any JSON value, `reference`: a reference string). */
   readonly shared: Map<string, string>;
+  /** Strict object and enum schemas → where in a tool's schema each comes from (to say where a limit is passed). */
+  readonly origins: WeakMap<object, SchemaOrigin>;
 }
 
 /** An empty build. */
@@ -47,6 +53,7 @@ export function createStrictBuild(): StrictBuild {
     absent: new WeakMap(),
     targets: new Map(),
     shared: new Map(),
+    origins: new WeakMap(),
   };
 }
 

@@ -2,6 +2,7 @@ import type { JsonObject, JsonValue } from "@obelisk/core";
 import { appendPointer } from "@obelisk/core";
 import { type Mutable, setOwn } from "./strict-build.js";
 import { flattenSchema } from "./strict-merge.js";
+import { droppedWithoutLoss } from "./strict-property-names.js";
 import { DROPPED_KEYWORDS } from "./strict-schema-rules.js";
 import { noteDeviation, type StrictContext } from "./strict-source.js";
 import { strictObjectSchema } from "./strict-value-schema.js";
@@ -33,7 +34,7 @@ export function strictCallRoot(context: StrictContext, root: JsonObject): Mutabl
   const flat = flattenSchema(context, root, "", true);
   const schema = isPlainObject(flat) ? joinBranchProperties(context, flat as JsonObject) : {};
   for (const keyword of ["anyOf", "oneOf", ...DROPPED_KEYWORDS])
-    if (keyword in schema)
+    if (keyword in schema && !droppedWithoutLoss(schema, keyword))
       noteDeviation(context, {
         pointer: "",
         reason: "keyword-dropped",

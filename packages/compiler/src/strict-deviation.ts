@@ -28,11 +28,15 @@ export type StrictDeviationReason = keyof typeof STRICT_DEVIATION_REASONS;
 
 /** One place where the strict plan schema could not say what the full plan schema says. */
 export interface StrictSchemaDeviation {
-  /** The tool whose schema it is in (absent for a `size-limit` of the whole schema). */
+  /**
+   * The tool whose schema it is in. A `size-limit` names the tool of the deepest object (`maxObjectDepth`)
+   * or of the largest enum (`maxEnumValues`, `maxLargeEnumLength`); it has none for the whole schema's
+   * counts (`maxProperties`, `maxStringLength`) or where Obelisk's own part of the schema decides.
+   */
   readonly tool?: string;
   /** Which of the tool's schemas `pointer` points into. */
   readonly schema?: "input" | "output" | "outputPath";
-  /** JSON Pointer into that schema (`""` its root, or the whole plan schema for `size-limit`). */
+  /** JSON Pointer into that schema (`""` its root, or the whole plan schema for a `size-limit` without tool). */
   readonly pointer: string;
   /** Why: see `STRICT_DEVIATION_REASONS`. */
   readonly reason: StrictDeviationReason;

@@ -16,7 +16,7 @@ import { isPlainObject } from "./to-json-schema.js";
  * True when the strict schema takes `null` (through `anyOf` branches and `$ref`s; a cycle adds nothing).
  * `stop`: a `$defs` key not looked into (the any-value definition, to ask whether a schema names `null`).
  */
-export function acceptsNull(
+function acceptsNull(
   defs: Mutable,
   schema: JsonValue | undefined,
   stop?: string,

@@ -58,6 +58,20 @@ const searchCall = (fields: Record<string, unknown>) =>
     ...fields,
   });
 
+/** The strict schema's properties of a call of `tool`. */
+function callProperties(
+  schema: Record<string, unknown>,
+  tool: string,
+): Record<string, Record<string, unknown>> {
+  const calls = (schema.properties as { plan: { items: { anyOf: Record<string, unknown>[] } } }).plan.items
+    .anyOf;
+  const call = calls.find((c) => {
+    const properties = c.properties as { _tool: { enum: string[] } };
+    return properties._tool.enum[0] === tool;
+  });
+  return call?.properties as Record<string, Record<string, unknown>>;
+}
+
 describe("strict plan JSON schema: within strict mode's subset", () => {
   const registries: [string, ToolRegistry][] = [
     ["exact tools", exact],
@@ -224,6 +238,12 @@ describe("strict plan JSON schema: says where it could not say what the tool's s
         "shaped input /properties/code keyword-dropped pattern",
         "shaped input /properties/count keyword-dropped not",
         "shaped input /properties/pair tuple ",
+        // a z.record with string keys: only {} can be written (its propertyNames {type: string} loses nothing)
+        "ticket input /properties/fields open-object ",
+        // a key pattern no writable key can break: nothing lost but the open object
+        "ticket input /properties/codes open-object ",
+        // a named key the key pattern refuses can be written
+        "named input /properties/m keyword-dropped propertyNames",
       ].sort(),
     );
   });
@@ -238,6 +258,36 @@ describe("strict plan JSON schema: says where it could not say what the tool's s
     expect(validate(document)).toBe(true);
     expect(errorsAfter(document, loosened)).toEqual([]);
     expect(validate(plan(call("fetch", { ...base, headers: { a: "b" } })))).toBe(false);
+  });
+
+  it("an object that can only be {}: its description says to give a reference instead", () => {
+    const { schema } = strictPlanJsonSchema(loosened);
+    const [written, reference] = (callProperties(schema, "ticket").fields?.anyOf ?? []) as Record<
+      string,
+      unknown
+    >[];
+    expect(written).toMatchObject({ type: "object", properties: {}, additionalProperties: false });
+    expect(written?.description).toMatch(/^custom fields\. Only \{\} can be written here/);
+    expect(written?.description).toContain("reference");
+    expect(reference).toEqual({ $ref: "#/$defs/reference" });
+    // no such note where strict mode says the object exactly
+    expect(JSON.stringify(strictPlanJsonSchema(exact).schema)).not.toContain("Only {} can be written");
+  });
+
+  it("an enum-keyed z.record is its keys: every key of z.record, each optional of z.partialRecord", () => {
+    const validate = strictValidator(exact);
+    const grade = (fields: Record<string, unknown>) =>
+      call("grade", { scores: { math: 1, art: 2 }, marks: null, single: { k: true }, ...fields });
+    const fine = plan(grade({}), grade({ marks: { x: "a", y: null } }), grade({ marks: "†state.m" }));
+    expect(validate(fine), JSON.stringify(validate.errors)).toBe(true);
+    expect(errorsAfter(fine, exact)).toEqual([]);
+    for (const wrong of [
+      grade({ scores: { math: 1 } }),
+      grade({ scores: { math: 1, art: 2, music: 3 } }),
+      grade({ marks: { z: "a", x: null, y: null } }),
+      grade({ single: {} }),
+    ])
+      expect(validate(plan(wrong))).toBe(false);
   });
 
   it("what a dropped keyword let through, the compiler refuses", () => {
@@ -270,12 +320,7 @@ describe("strict plan JSON schema: says where it could not say what the tool's s
 describe("strict plan JSON schema: an optional parameter that takes any value without naming null", () => {
   const registry = createToolRegistry(anyValueStrictTools);
   const { schema, deviations } = strictPlanJsonSchema(registry);
-  const callOf = (tool: string) =>
-    (schema.properties as { plan: { items: { anyOf: Record<string, unknown>[] } } }).plan.items.anyOf.find(
-      (c) =>
-        JSON.stringify((c.properties as Record<string, unknown>)._tool) ===
-        JSON.stringify({ type: "string", enum: [tool] }),
-    )?.properties as Record<string, unknown>;
+  const callOf = (tool: string) => callProperties(schema, tool);
 
   it("is any value but null, a reference, or null (absent); one that names null keeps its null", () => {
     const report = callOf("report");
@@ -343,9 +388,16 @@ describe("strict plan JSON schema: size limits", () => {
     const deep = createToolRegistry([
       defineTool({ name: "deep", input: z.object({ root: inner }), run: () => 1 }),
     ]);
-    expect(strictPlanJsonSchema(deep).deviations).toMatchObject([
-      { reason: "size-limit", limit: "maxObjectDepth" },
-    ]);
+    const [deviation] = strictPlanJsonSchema(deep).deviations;
+    // where: the deepest object, z.object({ leaf }), in the tool's own schema
+    expect(deviation).toMatchObject({
+      reason: "size-limit",
+      limit: "maxObjectDepth",
+      tool: "deep",
+      schema: "input",
+      pointer: `/properties/root${"/properties/next".repeat(9)}`,
+    });
+    expect(deviation?.message).toContain("the plan root and the call object");
   });
 
   it("a recursive schema counts its levels once", () => {
@@ -361,14 +413,34 @@ describe("strict plan JSON schema: size limits", () => {
 
   it("a large string enum and the total of enum values", () => {
     const values = Array.from({ length: 1200 }, (_, i) => `value-number-${i}`);
-    const registry = createToolRegistry([
-      { name: "e", input: { type: "object", properties: { v: { enum: values } } }, run: () => 1 },
-    ]);
-    expect(
-      strictPlanJsonSchema(registry)
-        .deviations.map((d) => d.limit)
-        .sort(),
-    ).toEqual(["maxEnumValues", "maxLargeEnumLength"]);
+    const tool = (name: string, properties: Record<string, unknown>) => ({
+      name,
+      input: { type: "object", properties },
+      run: () => 1,
+    });
+    const cases: [Record<string, unknown>[], string][] = [
+      [[tool("e", { v: { enum: values } })], "/properties/v"],
+      [
+        [
+          tool("small", { s: { enum: ["a", "b"] } }),
+          tool("e", { w: { properties: { v: { enum: values } } } }),
+        ],
+        "/properties/w/properties/v",
+      ],
+    ];
+    for (const [tools, at] of cases) {
+      const found = strictPlanJsonSchema(createToolRegistry(tools)).deviations.map((d) => [
+        d.limit,
+        d.tool,
+        d.schema,
+        d.pointer,
+      ]);
+      // where: the largest enum
+      expect(found.sort()).toEqual([
+        ["maxEnumValues", "e", "input", at],
+        ["maxLargeEnumLength", "e", "input", at],
+      ]);
+    }
   });
 });
 

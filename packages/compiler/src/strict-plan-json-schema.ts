@@ -165,7 +165,10 @@ export function buildStrictPlan(
   finishOptionals(build);
   if (Object.keys(build.defs).length > 0) root.$defs = build.defs;
   const limits = { ...DEFAULT_STRICT_SCHEMA_LIMITS, ...options.sizeLimits };
-  const deviations = [...uniqueDeviations(build.deviations), ...sizeLimitDeviations(root, limits)];
+  const deviations = [
+    ...uniqueDeviations(build.deviations),
+    ...sizeLimitDeviations(root, limits, build.origins),
+  ];
   return { schema: root, deviations, absent: build.absent };
 }
 

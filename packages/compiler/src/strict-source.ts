@@ -86,3 +86,19 @@ export function noteDeviation(
   if (kind === "meta") return;
   context.build.deviations.push({ tool, schema: kind, ...deviation });
 }
+
+/**
+ * Notes that `schema` and the schemas in it (through `anyOf`, `items` and `properties`, not `$ref`s) come
+ * from the source at `pointer`, where no place is noted yet (a part converted on its own knows its own).
+ */
+export function noteOrigin(context: StrictContext, schema: JsonValue, pointer: string): void {
+  const { kind, tool } = context.source;
+  if (kind === "meta" || !isPlainObject(schema) || context.build.origins.has(schema)) return;
+  context.build.origins.set(schema, { tool, schema: kind, pointer });
+  const children = [
+    ...(Array.isArray(schema.anyOf) ? schema.anyOf : []),
+    ...(isPlainObject(schema.properties) ? Object.values(schema.properties) : []),
+    ...(schema.items === undefined ? [] : [schema.items]),
+  ];
+  for (const child of children) noteOrigin(context, child as JsonValue, pointer);
+}

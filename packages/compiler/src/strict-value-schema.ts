@@ -12,11 +12,13 @@ import {
   setOwn,
   sharedDef,
 } from "./strict-build.js";
+import { describeConverted, noteOnlyEmpty } from "./strict-description.js";
 import { hasJsonType, literalSchema } from "./strict-literal-schema.js";
 import { flattenSchema, hasConstraints, mergeSchemas } from "./strict-merge.js";
+import { droppedWithoutLoss, listedKeys } from "./strict-property-names.js";
 import { numberSchema, stringSchema, typesOf } from "./strict-scalar-schema.js";
 import { DROPPED_KEYWORDS } from "./strict-schema-rules.js";
-import { noteDeviation, refTarget, type StrictContext } from "./strict-source.js";
+import { noteDeviation, noteOrigin, refTarget, type StrictContext } from "./strict-source.js";
 import { isPlainObject } from "./to-json-schema.js";
 
 /** Conversions nested deeper than this (through `$ref`s merged into themselves) take any value instead. */
@@ -45,7 +47,7 @@ function refSchema(context: StrictContext, ref: string, pointer: string): Mutabl
 }
 
 /** Where a property at `pointer` of the source is, for a tool's schema (not Obelisk's meta-properties). */
-export function placeOf(context: StrictContext, pointer: string): { place?: PendingPlace } {
+function placeOf(context: StrictContext, pointer: string): { place?: PendingPlace } {
   const { kind, tool, references } = context.source;
   return kind === "meta" ? {} : { place: { tool, schema: kind, pointer, references } };
 }
@@ -66,7 +68,9 @@ export function strictParameterSchema(
  * The strict object schema of `schema`: every property (its own schema or a reference) listed in `required`
  * — those the schema leaves optional noted, to become nullable — and `additionalProperties: false`. Keys
  * beyond the named properties cannot be written (noted as `open-object`, except at a call's root that only
- * leaves `additionalProperties` unsaid). At a call's root (`root`), keys starting with `_` are left out.
+ * leaves `additionalProperties` unsaid; an open object without named keys says in its description that a
+ * reference can pass more). Keys a `propertyNames` lists (an enum-keyed record) are named, the object closed.
+ * At a call's root (`root`), keys starting with `_` are left out.
  */
 export function strictObjectSchema(
   context: StrictContext,
@@ -86,9 +90,24 @@ export function strictObjectSchema(
     child,
     appendPointer(appendPointer(pointer, "properties"), key),
   ]);
-  for (const key of required)
-    if (!Object.hasOwn(declared, key))
-      entries.push([key as string, isPlainObject(extra) ? extra : true, appendPointer(pointer, "required")]);
+  // A key required or listed by `propertyNames` (an enum-keyed record) but not declared: the schema of any
+  // other key (`true` when unsaid). Listed keys are each a property, optional unless required: all named.
+  const listed = extra === false ? undefined : listedKeys(schema);
+  const other: [JsonValue, string] = isPlainObject(extra)
+    ? [
+        extra,
+        appendPointer(
+          pointer,
+          "additionalProperties" in schema ? "additionalProperties" : "unevaluatedProperties",
+        ),
+      ]
+    : [true, appendPointer(pointer, "required")];
+  const named = new Set(entries.map(([key]) => key));
+  for (const key of [...required, ...(listed ?? [])] as string[])
+    if (!named.has(key)) {
+      named.add(key);
+      entries.push([key, ...other]);
+    }
   for (const [key, child, at] of entries) {
     if (root && key.startsWith("_")) continue;
     const value = strictParameterSchema(context, child, at);
@@ -97,16 +116,21 @@ export function strictObjectSchema(
     if (!required.has(key)) context.build.pending.push({ object: out, key, ...placeOf(context, at) });
   }
   out.required = Object.keys(properties);
+  noteOrigin(context, out, pointer);
   const patterns =
     isPlainObject(schema.patternProperties) && Object.keys(schema.patternProperties).length > 0;
-  const open = extra === undefined ? !root && Object.keys(declared).length === 0 : extra !== false;
-  if (patterns || open)
+  const open =
+    listed === undefined &&
+    (extra === undefined ? !root && Object.keys(declared).length === 0 : extra !== false);
+  if (patterns || open) {
     noteDeviation(context, {
       pointer,
       reason: "open-object",
       message:
         "the object takes keys besides its named properties: strict mode can only write the named ones",
     });
+    if (Object.keys(properties).length === 0 && context.source.references) noteOnlyEmpty(out);
+  }
   return out;
 }
 
@@ -158,6 +182,7 @@ function enumSchema(context: StrictContext, schema: JsonObject, pointer: string)
   if (allowed.length === 0) return undefined;
   const literal = literalSchema(allowed);
   if (literal === undefined) return anyValue(context, pointer, "the literal is nested too deep");
+  noteOrigin(context, literal.schema, pointer);
   if (literal.tuple)
     noteDeviation(context, {
       pointer,
@@ -206,7 +231,7 @@ function convert(context: StrictContext, node: JsonValue, pointer: string): Muta
   const schema = flat as JsonObject;
   if (typeof schema.$ref === "string") return refSchema(context, schema.$ref, pointer);
   for (const keyword of Object.keys(schema))
-    if (DROPPED_KEYWORDS.has(keyword))
+    if (DROPPED_KEYWORDS.has(keyword) && !droppedWithoutLoss(schema, keyword))
       noteDeviation(context, {
         pointer,
         reason: "keyword-dropped",
@@ -219,9 +244,8 @@ function convert(context: StrictContext, node: JsonValue, pointer: string): Muta
       : "const" in schema || Array.isArray(schema.enum)
         ? enumSchema(context, schema, pointer)
         : typedSchema(context, schema, pointer);
-  const description = getOwn(schema, "description");
-  if (converted !== undefined && typeof description === "string" && typeof converted.$ref !== "string")
-    converted.description = description;
+  if (converted !== undefined && typeof converted.$ref !== "string")
+    describeConverted(converted, getOwn(schema, "description"));
   return converted;
 }
 

@@ -92,6 +92,15 @@ export const exactStrictTools = [
     run: () => "s",
   }),
   defineTool({ name: "now", run: () => 1 }),
+  defineTool({
+    name: "grade",
+    input: z.object({
+      scores: z.record(z.enum(["math", "art"]), z.number()),
+      marks: z.partialRecord(z.enum(["x", "y"]), z.string()).optional(),
+      single: z.record(z.literal("k"), z.boolean()),
+    }),
+    run: () => 1,
+  }),
 ];
 
 /** Tools strict mode cannot say exactly, each deviation on purpose. */
@@ -132,6 +141,29 @@ export const loosenedStrictTools = [
     run: () => 1,
   },
   { name: "loose", input: z.looseObject({ a: z.string() }), run: () => 1 },
+  defineTool({
+    name: "ticket",
+    input: z.object({
+      fields: z.record(z.string(), z.string()).describe("custom fields"),
+      codes: z.record(z.string().regex(/^x/), z.number()).optional(),
+    }),
+    run: () => 1,
+  }),
+  {
+    name: "named",
+    input: {
+      type: "object",
+      properties: {
+        m: {
+          type: "object",
+          properties: { Abc: { type: "string" }, ok: { type: "string" } },
+          propertyNames: { pattern: "^[a-z]+$" },
+          additionalProperties: false,
+        },
+      },
+    },
+    run: () => 1,
+  },
 ];
 
 const KEYWORDS = new Set([
