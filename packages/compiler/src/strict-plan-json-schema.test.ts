@@ -5,6 +5,7 @@ import { z } from "zod";
 import {
   anyValueStrictTools,
   exactStrictTools,
+  guardedStrictTools,
   loosenedStrictTools,
   strictSubsetProblems,
 } from "./__fixtures__/strict-tools.js";
@@ -77,6 +78,7 @@ describe("strict plan JSON schema: within strict mode's subset", () => {
     ["exact tools", exact],
     ["loosened tools", loosened],
     ["tools taking any value", createToolRegistry(anyValueStrictTools)],
+    ["tools guarded against plans", createToolRegistry(guardedStrictTools)],
     ["the example tools", examples],
     ["one tool", createToolRegistry([{ name: "only", run: () => 1 }])],
     ["no tools", createToolRegistry([])],
@@ -359,6 +361,48 @@ describe("strict plan JSON schema: an optional parameter that takes any value wi
         ),
       ].sort(),
     );
+  });
+});
+
+describe("strict plan JSON schema: tools guarded against plans, as the full schema (decision 0031)", () => {
+  const registry = createToolRegistry(guardedStrictTools);
+  const validate = strictValidator(registry);
+  const full = addFormats(new Ajv2020({ strict: false })).compile(planJsonSchema(registry));
+  const refund = (fields: Record<string, unknown>) =>
+    call("refund", {
+      orderId: "o1",
+      approval: "†state.approvals.refund",
+      second: "†state.approvals.second",
+      ...fields,
+    });
+  const lookup = (fields: Record<string, unknown>) => call("lookup", { id: "u1", ...fields });
+
+  it("an approval parameter takes only a reference under †state.approvals., required even if optional", () => {
+    expect(validate(plan(refund({})))).toBe(true);
+    expect(errorsAfter(plan(refund({})), registry)).toEqual([]);
+    for (const approval of [{ by: "ops" }, "†state.other", "ok {†state.approvals.refund}", null]) {
+      expect(validate(plan(refund({ approval }))), JSON.stringify(approval)).toBe(false);
+      expect(validate(plan(refund({ second: approval }))), JSON.stringify(approval)).toBe(false);
+    }
+    const { deviations } = strictPlanJsonSchema(registry);
+    expect(deviations).toEqual([]);
+  });
+
+  it("a tool that is not idempotent: no _rerun, no more attempts than its own; the other tool keeps both", () => {
+    const retry = (attempts: number) => ({
+      _retry: { attempts, backoffMs: null, factor: null, maxDelayMs: null, jitter: null },
+    });
+    const cases: [unknown, boolean][] = [
+      [refund({ _rerun: false, ...retry(2) }), true],
+      [refund({ _rerun: true }), false],
+      [refund(retry(3)), false],
+      [lookup({ _rerun: true, ...retry(10) }), true],
+    ];
+    for (const [document, valid] of cases) {
+      expect(validate(plan(document)), JSON.stringify(document)).toBe(valid);
+      // as the full schema says it, once the nulls are gone
+      expect(full(fromStrictPlan(plan(document), registry))).toBe(valid);
+    }
   });
 });
 

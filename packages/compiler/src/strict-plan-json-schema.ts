@@ -1,6 +1,8 @@
 import type { JsonObject, JsonValue } from "@obelisk/core";
+import { appendPointer } from "@obelisk/core";
 import { type PlanJsonSchemaOptions, planJsonSchema } from "./plan-json-schema.js";
 import type { RegisteredTool } from "./registered-tool.js";
+import { approvalSchemas, approvalsAsStrings } from "./strict-approval-params.js";
 import {
   allocateDefKey,
   createStrictBuild,
@@ -65,14 +67,24 @@ function makeContext(
   return { build, source: strictSource(tool, kind, root, refs), depth: 0 };
 }
 
-/** The meta-properties' strict schemas, converted from the full plan schema's into shared `$defs`. */
-function metaDefs(build: StrictBuild, call: JsonObject): Map<string, string> {
+/**
+ * A call's meta-properties' strict schemas, converted from its full plan schema's into `$defs` shared by
+ * every call whose full schema has the same (`known`: full schema text → `$defs` key). They differ by tool
+ * where the tool restricts them: a tool that is not idempotent takes no `_rerun` and fewer `_retry.attempts`.
+ */
+function metaDefs(build: StrictBuild, call: JsonObject, known: Map<string, string>): Map<string, string> {
   const properties = isPlainObject(call.properties) ? (call.properties as JsonObject) : {};
   const meta = makeContext(build, "", "meta", call, false);
   const keys = new Map<string, string>();
   for (const name of META_KEYS) {
-    const key = allocateDefKey(build, `meta${name}`);
-    build.defs[key] = strictValueSchema(meta, properties[name] ?? true, `/properties/${name}`) ?? null;
+    const schema = getOwn(properties, name) ?? true;
+    const id = JSON.stringify([name, schema]);
+    let key = known.get(id);
+    if (key === undefined) {
+      key = allocateDefKey(build, `meta${name}`);
+      build.defs[key] = strictValueSchema(meta, schema, `/properties/${name}`) ?? null;
+      known.set(id, key);
+    }
     keys.set(name, key);
   }
   return keys;
@@ -94,10 +106,20 @@ function outputPathSchema(build: StrictBuild, tool: RegisteredTool, full: JsonOb
   return schema;
 }
 
-/** One call of `tool`: `_tool` first (strict mode writes keys in order), `_id`, parameters, meta-properties. */
-function callSchema(build: StrictBuild, tool: RegisteredTool, full: JsonObject, meta: Map<string, string>) {
+/**
+ * One call of `tool`: `_tool` first (strict mode writes keys in order), `_id`, parameters, meta-properties.
+ * `full`: its call schema in the full plan schema, whose meta-properties and approval parameters it follows.
+ */
+function callSchema(build: StrictBuild, tool: RegisteredTool, full: JsonObject, known: Map<string, string>) {
+  const meta = metaDefs(build, full, known);
   const input = makeContext(build, tool.name, "input", tool.inputSchema, true);
-  const call = strictCallRoot(input, tool.inputSchema);
+  const call = strictCallRoot(input, approvalsAsStrings(tool.inputSchema, tool.approvalParams));
+  const approvals = approvalSchemas(full, tool.approvalParams);
+  const asMeta = makeContext(build, tool.name, "meta", full, false);
+  for (const [name, schema] of approvals) {
+    const converted = strictValueSchema(asMeta, schema, appendPointer("/properties", name));
+    if (converted !== undefined) setOwn(call.properties as Mutable, name, converted);
+  }
   const properties: Mutable = { _tool: { type: "string", enum: [tool.name] } };
   const optional = (key: string, schema: JsonValue, place?: PendingPlace) => {
     setOwn(properties, key, schema);
@@ -154,12 +176,11 @@ export function buildStrictPlan(
   const full = planJsonSchema(registry, options);
   const byTool = fullCalls(full);
   const build = createStrictBuild();
-  const first = byTool.values().next();
-  const meta = first.done === true ? new Map<string, string>() : metaDefs(build, first.value);
+  const known = new Map<string, string>();
   const calls = registry.names.flatMap((name) => {
     const tool = registry.get(name);
     const call = byTool.get(name);
-    return tool === undefined || call === undefined ? [] : [callSchema(build, tool, call, meta)];
+    return tool === undefined || call === undefined ? [] : [callSchema(build, tool, call, known)];
   });
   const root = planRoot(build, calls);
   finishOptionals(build);

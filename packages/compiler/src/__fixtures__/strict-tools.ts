@@ -306,3 +306,23 @@ export const anyValueStrictTools = [
     run: () => 1,
   },
 ];
+
+/**
+ * Tools guarded against plans (decision 0031): approval parameters (a required one and an optional one),
+ * and a tool that is not idempotent (its own retry of 2 attempts) before an idempotent one.
+ */
+export const guardedStrictTools = [
+  defineTool({
+    name: "refund",
+    input: z.object({
+      orderId: z.string(),
+      approval: z.object({ by: z.string() }),
+      second: z.object({ by: z.string() }).optional(),
+    }),
+    approvalParams: ["approval", "second"],
+    idempotent: false,
+    retry: { attempts: 2 },
+    run: () => 1,
+  }),
+  defineTool({ name: "lookup", input: z.object({ id: z.string() }), run: () => 1 }),
+];
