@@ -149,6 +149,13 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     });
     const tooBig = results[cases.findIndex(([label]) => label.includes("JSON cannot hold"))];
     expect(tooBig?.stderr).toContain("--value holds a number out of range (Infinity)");
+    // RUN_NOT_FOUND names the id looked up and how to list the runs (it read "no run no-such-run")
+    for (const label of ["runs show: unknown run", "resume: unknown run"]) {
+      const unknown = results[cases.findIndex(([name]) => name === label)];
+      expect(unknown?.stderr).toContain(
+        `no run "no-such-run" is recorded in this engine's store (obelisk runs list --store memory lists the recorded runs`,
+      );
+    }
   });
 
   it("prints exactly one JSON document for every success", async () => {

@@ -35,6 +35,30 @@ describe("createEngine refuses options that would silently mean something else (
     expect(thrownCode(() => createEngine({ tools: [val], ...options } as EngineOptions))).toBe("USAGE");
   });
 
+  it("an unknown limit or retention field names the nearest one as hint, as unknown options do", () => {
+    const refusal = (options: Record<string, unknown>) => {
+      try {
+        createEngine({ tools: [val], ...options } as EngineOptions);
+      } catch (error) {
+        return error;
+      }
+      throw new Error("accepted");
+    };
+    expect(refusal({ limits: { maxcalls: 2 } })).toMatchObject({
+      code: "USAGE",
+      message: expect.stringMatching(
+        /^createEngine: unknown limit "maxcalls" \(limits: maxDocumentBytes, maxCalls, /,
+      ),
+      hint: 'did you mean "maxCalls"?',
+    });
+    expect(refusal({ retention: { maxVariable: 2 } })).toMatchObject({
+      message: expect.stringContaining('unknown retention field "maxVariable" (fields: maxVariables, '),
+      hint: 'did you mean "maxVariables"?',
+    });
+    // nothing near: the message's list is the help, and there is no hint
+    expect(refusal({ limits: { zzzzzzzzzzzz: 2 } })).toMatchObject({ hint: undefined });
+  });
+
   it("options that are not an object", () => {
     expect(thrownCode(() => createEngine(undefined as unknown as EngineOptions))).toBe("USAGE");
   });

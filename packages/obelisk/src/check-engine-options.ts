@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, MAX_TIMER_MS, ObeliskError } from "@obelisk/core";
+import { DEFAULT_LIMITS, didYouMean, MAX_TIMER_MS, ObeliskError } from "@obelisk/core";
 import type { RetentionPolicy } from "@obelisk/state";
 import type { EngineOptions } from "./engine-types.js";
 import { refuseUnknownKeys } from "./facade-arguments.js";
@@ -13,7 +13,15 @@ const RETENTION_FIELDS = {
   maxCallOutputAgeMs: true,
 } as const satisfies Record<keyof RetentionPolicy, true>;
 
-const usage = (message: string): ObeliskError => new ObeliskError("USAGE", `createEngine: ${message}`);
+const usage = (message: string, hint?: string): ObeliskError =>
+  new ObeliskError("USAGE", `createEngine: ${message}`, hint === undefined ? {} : { hint });
+
+/** USAGE for an unknown key of `what` (a limit, a retention field): every known one, and the nearest as hint. */
+const unknownKey = (what: string, name: string, known: readonly string[]): ObeliskError =>
+  usage(
+    `unknown ${what} ${JSON.stringify(name)} (${what === "limit" ? "limits" : "fields"}: ${known.join(", ")})`,
+    didYouMean(name, known),
+  );
 
 const shown = (value: unknown): string =>
   typeof value === "string" ? JSON.stringify(value) : value === null ? "null" : String(value);
@@ -28,8 +36,7 @@ function checkLimits(limits: unknown): void {
   if (limits === undefined) return;
   if (!isRecord(limits)) throw usage("limits must be an object of limits by name");
   for (const [name, value] of Object.entries(limits)) {
-    if (!Object.hasOwn(DEFAULT_LIMITS, name))
-      throw usage(`unknown limit ${name} (limits: ${Object.keys(DEFAULT_LIMITS).join(", ")})`);
+    if (!Object.hasOwn(DEFAULT_LIMITS, name)) throw unknownKey("limit", name, Object.keys(DEFAULT_LIMITS));
     if (value !== undefined && !isPositiveCount(value))
       throw usage(`limit ${name} must be a positive integer (or Infinity), got ${shown(value)}`);
   }
@@ -40,7 +47,7 @@ function checkRetention(retention: unknown): void {
   if (!isRecord(retention)) throw usage("retention must be an object");
   for (const [name, value] of Object.entries(retention)) {
     if (!Object.hasOwn(RETENTION_FIELDS, name))
-      throw usage(`unknown retention field ${name} (fields: ${Object.keys(RETENTION_FIELDS).join(", ")})`);
+      throw unknownKey("retention field", name, Object.keys(RETENTION_FIELDS));
     if (value !== undefined && (typeof value !== "number" || Number.isNaN(value) || value < 0))
       throw usage(
         `retention ${name} must be a non-negative number (Infinity disables it), got ${shown(value)}`,

@@ -1,5 +1,5 @@
 import { createToolRegistry } from "@obelisk/compiler";
-import { asRunId, ObeliskError, resolveLimits } from "@obelisk/core";
+import { asRunId, resolveLimits } from "@obelisk/core";
 import { EventChannel } from "@obelisk/scheduler";
 import { createMemoryStore, type GetValueOptions, getValue, summarize, unsetValue } from "@obelisk/state";
 import { registerAcceptingRun } from "./accepting-run.js";
@@ -29,6 +29,7 @@ import { requireJson } from "./normalize-input.js";
 import { openRun } from "./open-run.js";
 import { checkReferenceDepth } from "./reference-depth.js";
 import { cancelCrashedRuns, resumeChain } from "./resume-chain.js";
+import { runNotFound } from "./run-not-found.js";
 import { runPlan } from "./run-plan.js";
 import { setThreadValue } from "./set-thread-value.js";
 
@@ -39,7 +40,7 @@ import { setThreadValue } from "./set-thread-value.js";
  */
 async function resumeRun(runtime: EngineRuntime, runId: string, options: RunOptions): Promise<RunResult> {
   const record = await runtime.store.getRun(asRunId(runId));
-  if (record === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run ${runId}`);
+  if (record === undefined) throw runNotFound(runId);
   const chain = await resumeChain(runtime.store, record);
   const result = await runPlan(
     runtime,

@@ -119,6 +119,26 @@ describe("durability", () => {
     const engine = createEngine({ tools: [syncWait([])] });
     expect(await errorCode(engine.resume("nope"))).toBe("RUN_NOT_FOUND");
   });
+
+  it("RUN_NOT_FOUND says which run was looked up and how to list the runs (it read 'no run nope')", async () => {
+    const engine = createEngine({ tools: [syncWait([])] });
+    for (const asked of [engine.resume("nope"), engine.runs.show("nope")]) {
+      await expect(asked).rejects.toMatchObject({
+        code: "RUN_NOT_FOUND",
+        message: `no run "nope" is recorded in this engine's store`,
+        data: { runId: "nope" },
+        hint: expect.stringContaining("engine.runs.list()"),
+      });
+    }
+    // a long or odd id is quoted and cut in the message, whole in data
+    const odd = `x\n${"y".repeat(500)}`;
+    const error = (await engine.runs.show(odd).catch((caught: unknown) => caught)) as Error;
+    expect(error.message.startsWith('no run "x\\nyyy')).toBe(true);
+    expect(error.message).toContain("…(+");
+    expect(error.message.length).toBeLessThan(250);
+    expect((error as unknown as { data: unknown }).data).toEqual({ runId: odd });
+    await engine.close();
+  });
 });
 
 describe("run guards", () => {

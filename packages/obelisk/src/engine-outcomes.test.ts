@@ -380,6 +380,9 @@ describe("confirmation hook", () => {
       tool: "give",
       params: { value: { deep: true } },
       outputPath: "†state.yes",
+      // what the plan asks beyond the parameters (decision 0031): no _rerun, the tool's one attempt
+      rerun: false,
+      attempts: 1,
       runId: result.runId,
       threadId: "default",
       signal: expect.any(AbortSignal),

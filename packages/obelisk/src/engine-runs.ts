@@ -2,6 +2,7 @@ import { asRunId, asThreadId, didYouMean, ObeliskError } from "@obelisk/core";
 import { RUN_STATUSES, type RunStatus, type StateStore } from "@obelisk/state";
 import type { Engine } from "./engine-types.js";
 import { checkOptionsObject, refuseUnknownKeys, requireString } from "./facade-arguments.js";
+import { runNotFound } from "./run-not-found.js";
 
 const LIST_OPTIONS: ReadonlySet<string> = new Set(["threadId", "limit", "status"]);
 const STATUSES: ReadonlySet<string> = new Set(RUN_STATUSES);
@@ -43,7 +44,7 @@ export function engineRuns(store: StateStore): Engine["runs"] {
     },
     show: async (runId) => {
       const run = await store.getRun(asRunId(runId));
-      if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run ${runId}`);
+      if (run === undefined) throw runNotFound(runId);
       return { run, calls: await store.listCallRecords(asRunId(runId)) };
     },
   };

@@ -208,15 +208,23 @@ export interface RunHandle {
   readonly result: Promise<RunResult>;
 }
 
-/** What `add` answers for one streamed call. */
-export interface AddResult {
-  /** True when the call was accepted (it runs as soon as it is ready). */
-  readonly ok: boolean;
-  /** The call's id when accepted. */
-  readonly callId?: string;
-  /** Diagnostics of this call (a call closing a cycle is refused with CYCLE). */
-  readonly diagnostics: readonly Diagnostic[];
-}
+/**
+ * What `add` answers for one streamed call: accepted (`ok: true`, with its `callId`; it runs as soon as it
+ * is ready) or refused (`ok: false`, no id), so `if (added.ok) added.callId` is a `string`. `diagnostics`:
+ * this call's (warnings when accepted; a call closing a cycle is refused with CYCLE).
+ */
+export type AddResult =
+  | {
+      readonly ok: true;
+      /** The call's id (its `_id`, or the automatic one it was given). */
+      readonly callId: string;
+      readonly diagnostics: readonly Diagnostic[];
+    }
+  | {
+      readonly ok: false;
+      readonly callId?: undefined;
+      readonly diagnostics: readonly Diagnostic[];
+    };
 
 /** Options of `open`. */
 export interface OpenOptions extends Omit<RunOptions, "approvedHash"> {

@@ -9,6 +9,7 @@ import {
 } from "@obelisk/core";
 import { EventChannel, PlanRunner, type RunEvent } from "@obelisk/scheduler";
 import type { RunLease } from "./active-runs.js";
+import { busyDuringRun } from "./busy-during-run.js";
 import { CallRecorder } from "./call-recorder.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
@@ -195,7 +196,7 @@ async function leasedOpen(
           // Calls still in flight settle before the lock goes; the run record never stays "running".
           if (!runnerClosed) await runner.close().catch(() => undefined);
           if (!finished) await finishFailed(runtime, runId);
-          throw error;
+          throw busyDuringRun(error, runId);
         } finally {
           await lock.release();
         }

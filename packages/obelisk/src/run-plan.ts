@@ -1,6 +1,7 @@
 import { type EventHub, executePlan } from "@obelisk/scheduler";
 import type { RunAcceptor } from "./accepting-run.js";
 import type { RunLease } from "./active-runs.js";
+import { busyDuringRun } from "./busy-during-run.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { RunOptions, RunResult } from "./engine-types.js";
 import { endingStatus, recordRun } from "./record-run.js";
@@ -91,7 +92,7 @@ async function leasedRun(
       });
     } catch (error) {
       await runtime.store.finishRun(runId, "failed", runtime.endedAt());
-      throw error;
+      throw busyDuringRun(error, runId);
     }
     await runtime.store.finishRun(runId, endingStatus(execution.status, lease), runtime.endedAt());
     const state = await runtime.afterRun(threadId);

@@ -8,6 +8,7 @@ import type { ExitCode } from "../exit-codes.js";
 import { withLimits } from "../limits-option.js";
 import { createOutput } from "../output.js";
 import { invalidPlanOf, reportInvalid } from "../report-invalid.js";
+import { withRunsListHint } from "../run-not-found-hint.js";
 import { runWithProgress } from "../run-plan.js";
 
 interface ResumeOptions extends Omit<CommonOptions, "thread"> {
@@ -34,7 +35,7 @@ export function registerResume(program: Command, context: CommandContext): void 
     const output = createOutput(context.io, options.format);
     const resume = async (engine: Engine, signal: AbortSignal): Promise<RunResult | ExitCode> => {
       try {
-        return await engine.resume(runId, { signal });
+        return await withRunsListHint(options.store, () => engine.resume(runId, { signal }));
       } catch (error) {
         // a recorded plan that no longer compiles (the tools changed): its diagnostics, as `run` prints them
         const invalid = invalidPlanOf(error);
@@ -51,7 +52,7 @@ export function registerResume(program: Command, context: CommandContext): void 
     // an unknown run id (RUN_NOT_FOUND) is refused on the store opened read-only: a mistyped --store
     // is not created
     const check = async (engine: Engine): Promise<undefined> => {
-      await engine.runs.show(runId);
+      await withRunsListHint(options.store, () => engine.runs.show(runId));
       return undefined;
     };
     const code = await runWithProgress(output, context.io, options, resume, check);

@@ -11,6 +11,7 @@ import { DEFAULT_STORE } from "../open-store.js";
 import { createOutput, type Output } from "../output.js";
 import { renderRunDetails } from "../render-run-details.js";
 import { printTable } from "../render-run-result.js";
+import { withRunsListHint } from "../run-not-found-hint.js";
 import { shellWord } from "../shell-word.js";
 import { statusColor } from "../status-style.js";
 
@@ -63,7 +64,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
   show.action(async (runId: string, options: RunsOptions) => {
     const output = createOutput(context.io, options.format);
     await withEngine({ store: options.store, storeAccess: "read" }, context.io, async (engine) => {
-      const run = await engine.runs.show(runId);
+      const run = await withRunsListHint(options.store, () => engine.runs.show(runId));
       output.json(run);
       if (output.format === "text") renderRunDetails(output, run, options.store);
     });

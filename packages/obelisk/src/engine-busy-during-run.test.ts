@@ -1,0 +1,109 @@
+import { ObeliskError as CoreError } from "@obelisk/core";
+import { createMemoryStore, type StateStore } from "@obelisk/state";
+import { describe, expect, it } from "vitest";
+import { createEngine } from "./index.js";
+
+/**
+ * A store whose lock is taken over while a run holds it once `takeOver()` is called: from then on its
+ * commits are refused with THREAD_BUSY, as the SQLite store refuses a run whose stale lock another process
+ * took over (`sqlite-lock.ts`, `assertOwned`).
+ */
+function takenOver(store: StateStore): { readonly store: StateStore; takeOver(): void } {
+  let lost = false;
+  const refuse = (): never => {
+    throw new CoreError(
+      "THREAD_BUSY",
+      'thread "t" is no longer locked by this run (another process took the lock over): the commit was refused',
+      { data: { threadId: "t" }, hint: "a lock whose holder sends no heartbeat may be taken over" },
+    );
+  };
+  const proxy = new Proxy(store, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== "function") return value;
+      if (key === "commitCall" || key === "commitCalls")
+        return (...args: unknown[]) => (lost ? refuse() : value.apply(target, args));
+      return value.bind(target);
+    },
+  });
+  return { store: proxy, takeOver: () => (lost = true) };
+}
+
+const plan = [{ _tool: "step", _id: "a", _outputPath: "†state.a" }];
+
+describe("THREAD_BUSY from a run that had started (its lock taken over mid-run)", () => {
+  it("carries data.runId and data.started: true, so it is told from one that never started", async () => {
+    const { store, takeOver } = takenOver(createMemoryStore());
+    let calls = 0;
+    const engine = createEngine({
+      store,
+      tools: [
+        {
+          name: "step",
+          run: () => {
+            calls++;
+            takeOver(); // the lock is lost while the tool runs: its result cannot be committed
+            return 1;
+          },
+        },
+      ],
+    });
+    const error = await engine.run(plan, { threadId: "t" }).catch((caught: unknown) => caught);
+    const [run] = await engine.runs.list({ threadId: "t" });
+    expect(calls).toBe(1);
+    expect(error).toMatchObject({
+      code: "THREAD_BUSY",
+      message: expect.stringContaining("no longer locked by this run"),
+      data: { threadId: "t", runId: run?.runId, started: true },
+      hint: expect.stringContaining("had started"),
+    });
+    expect((error as Error).cause).toMatchObject({ code: "THREAD_BUSY", data: { threadId: "t" } });
+    expect(run?.status).toBe("failed");
+    await engine.close();
+  });
+
+  it("a stream's close() throws it the same way", async () => {
+    const { store, takeOver } = takenOver(createMemoryStore());
+    const engine = createEngine({ store, tools: [{ name: "step", run: () => 1 }] });
+    const stream = await engine.open({ threadId: "t" });
+    takeOver();
+    stream.add(plan[0]);
+    await expect(stream.close()).rejects.toMatchObject({
+      code: "THREAD_BUSY",
+      data: { threadId: "t", runId: stream.runId, started: true },
+    });
+    await engine.close();
+  });
+
+  it("the THREAD_BUSY of a run that never started (the lock is held) has no started flag: nothing ran", async () => {
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started = (): void => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const engine = createEngine({
+      tools: [
+        {
+          name: "step",
+          run: async () => {
+            started();
+            await held;
+            return 1;
+          },
+        },
+      ],
+    });
+    const first = engine.run(plan, { threadId: "t" });
+    await running;
+    const error = await engine.run(plan, { threadId: "t" }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "THREAD_BUSY", data: { threadId: "t" } });
+    expect((error as { data: object }).data).not.toHaveProperty("started");
+    expect((error as { data: object }).data).not.toHaveProperty("runId");
+    release();
+    expect((await first).status).toBe("succeeded");
+    await engine.close();
+  });
+});
