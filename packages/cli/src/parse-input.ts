@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { JsonValue, SourceMap } from "@obelisk/core";
 import { readUtf8File } from "./read-utf8.js";
-import { refuseWhatJsonParseHides, valueSourceMap } from "./strict-json.js";
+import { readJsonValue, refusedJsonError } from "./strict-json.js";
 import { errorMessage, usageError } from "./usage-error.js";
 
 /** The name an inline `--input` has in diagnostics (as `<stdin>` names a plan read from standard input). */
@@ -18,7 +18,7 @@ export interface ParsedInput {
   readonly name: string;
   /** True for inline JSON, false for a file. */
   readonly inline: boolean;
-  /** Locates pointers in `text` (made on first use: only a diagnostic about the input needs it). */
+  /** Locates pointers in `text` (its syntax tree is built on first use: only a diagnostic about the input needs it). */
   sourceMap(): SourceMap | undefined;
 }
 
@@ -32,24 +32,19 @@ export function parseInput(value: string | undefined, cwd: string): ParsedInput 
   const inline = trimmed.startsWith("{") || trimmed.startsWith("[");
   const text = inline ? trimmed : readInputFile(value, cwd);
   const source = inline ? "inline --input" : `--input file ${value}`;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw usageError(`malformed JSON in ${source}: ${errorMessage(error)}`);
-  }
+  // core's reader: JSON.parse once, the tree only when something needs its checks or a problem is located
+  const read = readJsonValue(text);
+  if (!read.ok) throw refusedJsonError(text, read, source, !inline);
+  const parsed = read.value;
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw usageError(`${source} must be a JSON object or an Input message`);
   }
-  // the text is parsed once: core's reader reads it again only when JSON.parse may have hidden something
-  refuseWhatJsonParseHides(text, parsed, source, !inline);
-  let sourceMap: SourceMap | undefined;
   return {
-    value: parsed as JsonValue,
+    value: parsed,
     text,
     name: inline ? INLINE_INPUT : value,
     inline,
-    sourceMap: () => (sourceMap ??= valueSourceMap(text)),
+    sourceMap: () => read.sourceMap,
   };
 }
 
@@ -71,14 +66,9 @@ function readInputFile(file: string, cwd: string): string {
  * (a repeated key, an integer beyond ±2^53) are refused. Throws USAGE.
  */
 export function parseJsonValue(text: string, flag: string): JsonValue {
-  let value: JsonValue;
-  try {
-    value = JSON.parse(text) as JsonValue;
-  } catch (error) {
-    if (/^[A-Za-z_][\w-]*$/.test(text))
-      throw usageError(`${flag} must be JSON (for a string, quote it: '"${text}"')`);
-    throw usageError(`malformed JSON in ${flag}: ${errorMessage(error)}`);
-  }
-  refuseWhatJsonParseHides(text, value, flag);
-  return value;
+  const read = readJsonValue(text);
+  if (read.ok) return read.value;
+  if (read.malformed && /^[A-Za-z_][\w-]*$/.test(text))
+    throw usageError(`${flag} must be JSON (for a string, quote it: '"${text}"')`);
+  throw refusedJsonError(text, read, flag);
 }

@@ -1,18 +1,25 @@
-import { MAX_VALUE_DEPTH, parsePlanText } from "@obelisk/core";
+import { MAX_VALUE_DEPTH, parseJsonText } from "@obelisk/core";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseInput, parseJsonValue } from "./parse-input.js";
-import { mayHideSomething } from "./strict-json.js";
 
-/** What core's reader refuses in a value's text (as the CLI asks it: no plan limits). */
-function coreRefuses(text: string): boolean {
+/** What core's value reader answers for a value's text (as the CLI asks it: no document or string limit). */
+function coreReads(text: string) {
   const limits = {
     maxDocumentBytes: Number.POSITIVE_INFINITY,
     maxStringLength: Number.POSITIVE_INFINITY,
-    maxCalls: Number.POSITIVE_INFINITY,
     maxDepth: MAX_VALUE_DEPTH,
   };
-  return parsePlanText(text, { limits }).diagnostics.some((problem) => problem.code === "JSON_SYNTAX");
+  return parseJsonText(text, { limits });
+}
+
+/** The value parseJsonValue answers, or "refused" when it throws. */
+function cliReads(text: string): unknown {
+  try {
+    return parseJsonValue(text, "--value");
+  } catch {
+    return "refused";
+  }
 }
 
 /** Number literals, some of which JSON.parse reads as another number than they say. */
@@ -36,7 +43,7 @@ const NUMBERS = [
 const jsonText = fc.letrec<{ value: string }>((tie) => ({
   value: fc.oneof(
     { depthSize: "small" },
-    fc.constantFrom(...NUMBERS, "true", "null", '"a"', '"a\\":b"', '"x:"', '":"'),
+    fc.constantFrom(...NUMBERS, "true", "null", '"a"', '"a\\":b"', '"x:"', '":"', "nope", "{"),
     fc.array(tie("value"), { maxLength: 4 }).map((items) => `[${items.join(", ")}]`),
     fc
       .array(fc.tuple(fc.constantFrom("a", "b", 'a\\":', "c d"), tie("value")), { maxLength: 4 })
@@ -44,39 +51,54 @@ const jsonText = fc.letrec<{ value: string }>((tie) => ({
   ),
 })).value;
 
-describe("the --input / --value gate: JSON.parse once, core's reader only when something may hide", () => {
-  it("lets through nothing core's reader refuses (a repeated key, a number JSON.parse misreads)", () => {
+describe("--input and --value are read by core's value reader (parseJsonText), once", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("refuses exactly what core's reader refuses, and reads the same value otherwise", () => {
     fc.assert(
       fc.property(jsonText, (text) => {
-        if (coreRefuses(text)) expect(mayHideSomething(text, JSON.parse(text))).toBe(true);
+        const core = coreReads(text);
+        expect(cliReads(text)).toEqual(core.ok ? core.value : "refused");
       }),
       { numRuns: 2000 },
     );
   });
 
-  it("says nothing hides in plain JSON; a look-alike is read by core's reader and accepted", () => {
-    for (const text of ['{"a": 1, "b": [2, "c:d"]}', "[9007199254740991, -0, 1.5]", '{"n": 0, "s": "x"}'])
-      expect(mayHideSomething(text, JSON.parse(text)), text).toBe(false);
-    // a string holding `\":` counts as a member, a zero beside `e-` may have underflowed: the tree says no
-    const alike = '["a\\":b", 1e-5, 0]';
-    expect(mayHideSomething(alike, JSON.parse(alike))).toBe(true);
-    expect(parseJsonValue(alike, "--value")).toEqual(['a":b', 0.00001, 0]);
+  it("a look-alike of a problem is read by the tree and accepted; -0 reads as 0, as in a plan", () => {
+    expect(parseJsonValue('["a\\":b", 1e-5, 0]', "--value")).toEqual(['a":b', 0.00001, 0]);
+    expect(Object.is(parseJsonValue("-0", "--value"), 0)).toBe(true);
   });
 
-  describe("the text is parsed once when nothing hides", () => {
-    afterEach(() => {
-      vi.restoreAllMocks();
+  it("plain JSON is parsed once: one JSON.parse per --input and --value, nothing else", () => {
+    const parse = vi.spyOn(JSON, "parse");
+    expect(parseInput('{"type": "input", "input": {"name": "Ada", "n": [1, 2.5]}}', "/")?.value).toEqual({
+      type: "input",
+      input: { name: "Ada", n: [1, 2.5] },
     });
+    expect(parse).toHaveBeenCalledTimes(1);
+    expect(parseJsonValue('{"by": "ops", "at": 0}', "--value")).toEqual({ by: "ops", at: 0 });
+    expect(parse).toHaveBeenCalledTimes(2);
+  });
 
-    it("--input and --value: one JSON.parse each", () => {
-      const parse = vi.spyOn(JSON, "parse");
-      expect(parseInput('{"type": "input", "input": {"name": "Ada", "n": [1, 2.5]}}', "/")?.value).toEqual({
-        type: "input",
-        input: { name: "Ada", n: [1, 2.5] },
-      });
-      expect(parse).toHaveBeenCalledTimes(1);
-      expect(parseJsonValue('{"by": "ops", "at": 0}', "--value")).toEqual({ by: "ops", at: 0 });
-      expect(parse).toHaveBeenCalledTimes(2);
-    });
+  it("a value deeper than a stored value may be is refused at reading, by its depth (not a 1,000-segment pointer)", () => {
+    const deep = `${"[".repeat(MAX_VALUE_DEPTH + 1)}${"]".repeat(MAX_VALUE_DEPTH + 1)}`;
+    expect(() => parseJsonValue(deep, "--value")).toThrow(
+      `--value is nested deeper than ${MAX_VALUE_DEPTH} levels, the most a stored value may have`,
+    );
+    expect(parseJsonValue(`${"[".repeat(10)}${"]".repeat(10)}`, "--value")).toEqual([[[[[[[[[[]]]]]]]]]]);
+  });
+
+  it("text that is no JSON is 'malformed JSON' with core's line and column; a bare word is told to quote it", () => {
+    expect(() => parseJsonValue("[1,", "--value")).toThrow(
+      /^malformed JSON in --value: invalid JSON at line 1, column 4/,
+    );
+    expect(() => parseInput("{ nope", "/")).toThrow(
+      /^malformed JSON in inline --input: invalid JSON at line 1/,
+    );
+    expect(() => parseJsonValue("yes", "--value")).toThrow(
+      `--value must be JSON (for a string, quote it: '"yes"')`,
+    );
   });
 });

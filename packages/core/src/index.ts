@@ -46,6 +46,8 @@ export type { OutputMethod, OutputMethodInfo } from "./output-methods.js";
 export { DEFAULT_OUTPUT_METHOD, isOutputMethod, OUTPUT_METHODS } from "./output-methods.js";
 export { parameterExpressions } from "./parameter-expressions.js";
 export { parseExpression } from "./parse-expression.js";
+export type { JsonTextResult, ParseJsonTextOptions } from "./parse-json-text.js";
+export { parseJsonText } from "./parse-json-text.js";
 export { parseOutputPath } from "./parse-output-path.js";
 export type { TemplateExpressions } from "./parse-parameter-string.js";
 export {

@@ -1,0 +1,111 @@
+import fc from "fast-check";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { parseJsonText } from "./parse-json-text.js";
+import { parsePlanText } from "./parse-plan-text.js";
+
+/** A value reader's limits, as the CLI reads `--input` and `--value` (no document or string limit). */
+const VALUE = { maxDocumentBytes: Number.POSITIVE_INFINITY, maxStringLength: Number.POSITIVE_INFINITY };
+
+/** The codes and pointers of a refusal (fails the test when the text is accepted). */
+function refusal(text: string, limits: object = VALUE) {
+  const read = parseJsonText(text, { limits });
+  if (read.ok) throw new Error(`accepted: ${text}`);
+  return read.diagnostics.map(({ code, pointer }) => ({ code, pointer }));
+}
+
+describe("parseJsonText: a JSON value read as strictly as plan text", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("reads any JSON value, not only a plan (no PLAN_SHAPE)", () => {
+    for (const [text, value] of [
+      ["1", 1],
+      ['"x"', "x"],
+      ["null", null],
+      ['[1, {"a": [true]}]', [1, { a: [true] }]],
+      ['{"by": "ops"}', { by: "ops" }],
+    ] as const) {
+      const read = parseJsonText(text);
+      expect(read).toMatchObject({ ok: true, value });
+    }
+  });
+
+  it("refuses what JSON.parse would misread, at its pointer: a repeated key, 2^53 + 1, 1e999, 1e-400", () => {
+    expect(refusal('{"a": {"b": 1, "b": 2}}')).toEqual([{ code: "JSON_SYNTAX", pointer: "/a/b" }]);
+    expect(refusal('{"id": 9007199254740993}')).toEqual([{ code: "JSON_SYNTAX", pointer: "/id" }]);
+    expect(refusal("[1, 1e999]")).toEqual([{ code: "JSON_SYNTAX", pointer: "/1" }]);
+    expect(refusal('{"x": [1e-400]}')).toEqual([{ code: "JSON_SYNTAX", pointer: "/x/0" }]);
+    expect(refusal("{ nope")).toEqual([{ code: "JSON_SYNTAX", pointer: "" }]);
+    // malformed says which: text that is no JSON, or JSON refused for what JSON.parse would misread
+    expect(parseJsonText("{ nope")).toMatchObject({ ok: false, malformed: true });
+    expect(parseJsonText("1e999")).toMatchObject({ ok: false, malformed: false });
+    expect(parseJsonText("[[1]]", { limits: { maxDepth: 1 } })).toMatchObject({
+      ok: false,
+      malformed: false,
+    });
+  });
+
+  it("locates a refusal in the text (line and column through the source map)", () => {
+    const text = '{\n  "input": {\n    "a": 1,\n    "a": 2\n  }\n}';
+    const read = parseJsonText(text);
+    if (read.ok) throw new Error("accepted");
+    const [problem] = read.diagnostics;
+    expect(problem).toMatchObject({
+      code: "JSON_SYNTAX",
+      pointer: "/input/a",
+      message: expect.stringContaining('"a" occurs twice'),
+    });
+    expect(read.sourceMap?.positionOf(problem?.pointer ?? "")).toMatchObject({ line: 4, column: 10 });
+  });
+
+  it("holds the text to its limits (PLAN_LIMIT), and Infinity lifts one", () => {
+    expect(refusal("[[[1]]]", { maxDepth: 2 })).toEqual([{ code: "PLAN_LIMIT", pointer: "/0/0" }]);
+    expect(refusal('"abcdef"', { maxStringLength: 3 })).toEqual([{ code: "PLAN_LIMIT", pointer: "" }]);
+    expect(refusal('"abc"', { maxDocumentBytes: 2 })).toEqual([{ code: "PLAN_LIMIT", pointer: "" }]);
+    expect(parseJsonText('"abcdef"', { limits: VALUE }).ok).toBe(true);
+  });
+
+  it("-0 reads as 0, a byte order mark is ignored, __proto__ stays an own key", () => {
+    const read = parseJsonText('\uFEFF{"__proto__": {"x": -0}}');
+    if (!read.ok) throw new Error("refused");
+    expect(Object.getPrototypeOf(read.value)).toBe(Object.prototype);
+    expect(Object.hasOwn(read.value as object, "__proto__")).toBe(true);
+    const own = Object.getOwnPropertyDescriptor(read.value, "__proto__")?.value as { x: number };
+    expect(Object.is(own.x, 0)).toBe(true);
+  });
+
+  it("plain JSON is parsed once, by JSON.parse", () => {
+    const parse = vi.spyOn(JSON, "parse");
+    expect(parseJsonText('{"name": "Ada", "n": [1, 2.5, 0], "ok": true}', { limits: VALUE }).ok).toBe(true);
+    expect(parse).toHaveBeenCalledTimes(1);
+  });
+
+  it("refuses exactly the JSON_SYNTAX and PLAN_LIMIT problems the plan reader reports, at the same pointers", () => {
+    const numbers = fc.constantFrom("0", "-0", "1e-5", "9007199254740993", "1e999", "1e-400", "12.5");
+    const text = fc.letrec<{ value: string }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        numbers,
+        fc.constantFrom("true", '"a"', '"a\\":b"', "nul"),
+        fc.array(tie("value"), { maxLength: 3 }).map((items) => `[${items.join(",")}]`),
+        fc
+          .array(fc.tuple(fc.constantFrom("a", "b", "__proto__"), tie("value")), { maxLength: 3 })
+          .map((members) => `{${members.map(([key, value]) => `"${key}": ${value}`).join(", ")}}`),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(text, (source) => {
+        const limits = { maxDepth: 4, maxStringLength: 8 };
+        const read = parseJsonText(source, { limits });
+        const plan = parsePlanText(source, { limits }).diagnostics.filter((d) => d.code !== "PLAN_SHAPE");
+        if (read.ok) {
+          expect(plan).toEqual([]);
+          // JSON.parse's value, -0 read as 0
+          expect(read.value).toEqual(JSON.parse(source, (_key, value) => (Object.is(value, -0) ? 0 : value)));
+        } else expect(read.diagnostics).toEqual(plan);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
