@@ -1,15 +1,18 @@
 export { createMemoryStore } from "./memory-store.js";
 export type { Clock, StoreOptions } from "./store-options.js";
-export { DEFAULT_RETENTION } from "./store-options.js";
+export { DEFAULT_RECORD_RESULT_BYTES, DEFAULT_RETENTION } from "./store-options.js";
 export type {
   Awaitable,
   CallCommit,
   CallRecord,
   CallStatus,
   CommitResult,
+  DeleteThreadOptions,
   FinalPlan,
   NumberedCommitOptions,
   NumberedCommitResult,
+  PruneRunsOptions,
+  PruneRunsResult,
   RecordedError,
   RemovalResult,
   RemovalTarget,
@@ -21,6 +24,7 @@ export type {
   StateStore,
   StateWrite,
   StoreStats,
+  ThreadDeletion,
   ThreadInfo,
   Tombstone,
   VariableMeta,

@@ -1,16 +1,31 @@
-import type { JsonValue, OutputMethod, Path, RunId, ThreadId } from "@obelisk/core";
+import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
-import { assertAppendable, withAppendedCalls } from "./internal/append-run-calls.js";
 import { CachedStore } from "./internal/cached-store.js";
-import { copyJson } from "./internal/copy-json.js";
 import { recordedRunIdError, type StoredRunsQuery } from "./internal/history-arguments.js";
 import { unheldReason } from "./internal/interrupted-runs.js";
-import { PathTrie } from "./internal/path-trie.js";
+import {
+  type CompletedIndex,
+  indexUpToDate,
+  MemoryCallRecords,
+  newCompletedIndex,
+  newestOf,
+} from "./internal/memory-call-records.js";
+import {
+  appendCommit,
+  appendEntries,
+  compactLog,
+  readEntries,
+  recordsHolding,
+} from "./internal/memory-log.js";
+import { MemoryRuns } from "./internal/memory-runs.js";
+import { newThreadData, nextCompaction, type ThreadData } from "./internal/memory-thread-data.js";
+import { satisfyingKeys } from "./internal/prune-runs.js";
+import { callKey, strippedRecord } from "./internal/strip-record.js";
 import { statePathOf } from "./internal/superseded-below.js";
 import {
   type CommitExtras,
-  commitLogEntry,
   type Eviction,
+  replacedOutputs,
   type ThreadChange,
   type ThreadModel,
   type VariableEntry,
@@ -24,61 +39,22 @@ import type {
   StateStore,
   StateWrite,
   StoreStats,
+  ThreadDeletion,
   Tombstone,
   WriteLogEntry,
 } from "./store-types.js";
-
-/**
- * A thread's write log, flat, seven slots per entry: seq, date, source, then the write's path, method,
- * value and reference. The source is the commit's call record (the entry and its write are built on read,
- * {@link commitLogEntry}) or, for lifecycle entries, the entry itself. No objects per logged write: the
- * log grows with every write and lives as long as the thread.
- */
-type FlatLog = (number | string | CallRecord | WriteLogEntry | Path | JsonValue)[];
-const LOG_SLOTS = 7;
-
-interface ThreadData {
-  callCounter: number;
-  log: FlatLog;
-  readonly outputs: Map<string, JsonValue>;
-  readonly tombstones: Map<string, Tombstone>;
-  /** The state tombstones among `tombstones`, by path (those at, above and below a write are found by it). */
-  readonly statePaths: PathTrie;
-  /** Latest succeeded record per call hash, as of the last lookup (see `unindexed`). */
-  readonly completed: Map<string, CallRecord>;
-  /** The earlier succeeded records of a call hash that has several, oldest first (rare). */
-  readonly earlier: Map<string, CallRecord[]>;
-  /**
-   * Succeeded records with a call hash committed since the last `findCompletedCall`, oldest first: the
-   * index is brought up to date on lookup, not per commit (a Map insert costs more than the push).
-   */
-  unindexed: CallRecord[];
-}
 
 /** The in-memory backend: the cached models are the data; history lives in maps. */
 class MemoryStore extends CachedStore {
   readonly backend = "memory";
   private readonly threads = new Map<string, ThreadData>();
-  private readonly runs = new Map<string, RunRecord>();
-  private readonly records = new Map<string, CallRecord[]>();
-  /** Calls appended to running runs (`appendRunCalls`), folded into the record when the run finishes. */
-  private readonly appended = new Map<string, JsonValue[]>();
-  /** The ids of the `running` runs, by thread (what a lock or a read marks `interrupted`). */
-  private readonly running = new Map<string, Set<string>>();
+  private readonly runs = new MemoryRuns();
+  private readonly records = new MemoryCallRecords();
 
   private data(threadId: string): ThreadData {
     let data = this.threads.get(threadId);
     if (data === undefined) {
-      data = {
-        callCounter: 0,
-        log: [],
-        outputs: new Map(),
-        tombstones: new Map(),
-        statePaths: new PathTrie(),
-        completed: new Map(),
-        earlier: new Map(),
-        unindexed: [],
-      };
+      data = newThreadData(threadId);
       this.threads.set(threadId, data);
     }
     return data;
@@ -99,23 +75,27 @@ class MemoryStore extends CachedStore {
     const data = this.data(model.threadId);
     if (callNumber !== undefined) data.callCounter = callNumber;
     if (change.reset === true) {
+      // nothing any record wrote is in the thread any more: they keep no large result (decision 0029)
+      for (const record of recordsHolding(data.log)) this.strip(data, record);
       data.log = [];
       data.outputs.clear();
-      data.completed.clear();
-      data.earlier.clear();
-      data.unindexed = [];
+      data.index = newCompletedIndex();
+      data.loggedBytes = 0;
     }
     // indexed loops: this runs once per commit
     const { evictions, drops, upserts, outputs, log } = change;
+    let evictsState = false;
     for (let index = 0; index < evictions.length; index++) {
       const { entry, tombstone } = evictions[index] as Eviction;
       data.tombstones.set(tombstone.reference, tombstone);
-      if (entry.meta.scope === "state") data.statePaths.set(entry.path, tombstone.reference);
-      else data.outputs.delete(String(entry.path[0]));
+      if (entry.meta.scope === "state") {
+        data.statePaths.set(entry.path, tombstone.reference);
+        evictsState = true;
+      } else this.dropOutput(data, entry);
     }
     for (let index = 0; index < drops.length; index++) {
       const entry = drops[index] as VariableEntry;
-      if (entry.meta.scope === "calls") data.outputs.delete(String(entry.path[0]));
+      if (entry.meta.scope === "calls") this.dropOutput(data, entry);
     }
     if (data.tombstones.size > 0) {
       // a written variable supersedes the tombstones at and above its path (review 7 L2)
@@ -136,26 +116,48 @@ class MemoryStore extends CachedStore {
       const output = outputs[index] as ThreadChange["outputs"][number];
       data.outputs.set(output.callId, output.value);
     }
-    for (let index = 0; index < log.length; index++) {
-      const entry = log[index] as WriteLogEntry;
-      data.log.push(entry.seq, entry.date, entry, null, null, null, null);
-    }
+    if (outputs.length > 0)
+      for (const entry of replacedOutputs(model, change) ?? []) this.stripOwner(data, entry);
+    if (log.length > 0) appendEntries(data.log, log);
     const record = change.record;
     const commitLog = change.commitLog;
     if (commitLog !== undefined && record !== undefined) {
-      const { firstSeq, date, writes } = commitLog;
-      for (let index = 0; index < writes.length; index++) {
-        const { path, method, value, reference } = writes[index] as StateWrite;
-        data.log.push(firstSeq + index, date, record, path, method, value, reference);
-      }
+      appendCommit(data.log, commitLog, record);
+      data.loggedBytes += commitLog.bytes;
     }
-    if (record !== undefined) {
-      const list = this.records.get(record.runId);
-      if (list === undefined) this.records.set(record.runId, [record]);
-      else list.push(record);
-      if (record.status === "succeeded" && record.callHash !== undefined) data.unindexed.push(record);
-    }
+    if (record !== undefined) this.records.add(record, data.index);
+    if (evictsState || data.loggedBytes > data.compactAt) this.compact(model, data);
     return true;
+  }
+
+  /**
+   * Compacts the thread's log (decision record 0029): values no later entry needs go, and the records
+   * that held only such values keep no large result. The next compaction comes after as many bytes again
+   * as the state holds (at least 256 KiB: `COMPACT_MIN_BYTES`).
+   */
+  private compact(model: ThreadModel, data: ThreadData): void {
+    const { log, emptied } = compactLog(data.log);
+    data.log = log;
+    for (const record of emptied) this.strip(data, record);
+    nextCompaction(data, model);
+  }
+
+  /** A stored output goes (evicted, or replaced by another call's): its record keeps no large result. */
+  private dropOutput(data: ThreadData, entry: VariableEntry): void {
+    data.outputs.delete(String(entry.path[0]));
+    this.stripOwner(data, entry);
+  }
+
+  /** The record that stored an output the thread no longer holds keeps no large result. */
+  private stripOwner(data: ThreadData, output: VariableEntry): void {
+    const record = this.records.ofCall(data.threadId, output.meta.runId, String(output.path[0]));
+    if (record !== undefined) this.strip(data, record);
+  }
+
+  /** Replaces a record none of whose values the thread holds by its copy without a large result. */
+  private strip(data: ThreadData, record: CallRecord): void {
+    const stripped = strippedRecord(record, this.recordResultBytes);
+    if (stripped !== undefined) this.records.replace(record, stripped, data.index);
   }
 
   protected readOutput(threadId: ThreadId, callId: string): JsonValue | undefined {
@@ -193,38 +195,15 @@ class MemoryStore extends CachedStore {
   createRun(run: RunRecord): void {
     this.assertOpen();
     if (this.runs.has(run.runId)) throw recordedRunIdError(run.runId);
-    const copy = copyJson(run);
-    if (!copy.ok) throw new ObeliskError("USAGE", `run record is not JSON: ${copy.message}`);
+    this.runs.add(run); // copied first: a run that is not JSON creates no thread
     this.model(run.threadId);
-    this.store(copy.value as unknown as RunRecord);
   }
 
   finishRun(runId: RunId, status: RunStatus, endedAt: string, final?: FinalPlan): void {
     this.assertOpen();
     const run = this.readRun(runId);
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
-    this.end(run, { ...final, status, endedAt });
-  }
-
-  /** Ends `run` (read with its appended calls): `ending` over it, the appended calls folded in. */
-  private end(run: RunRecord, ending: Partial<RunRecord>): void {
-    const copy = copyJson({ ...run, ...ending });
-    if (!copy.ok) throw new ObeliskError("USAGE", `run record is not JSON: ${copy.message}`);
-    this.appended.delete(run.runId);
-    this.store(copy.value as unknown as RunRecord);
-  }
-
-  /** Keeps a run record (and its place among the thread's `running` runs). */
-  private store(run: RunRecord): void {
-    this.runs.set(run.runId, run);
-    let running = this.running.get(run.threadId);
-    if (run.status === "running") {
-      if (running === undefined) {
-        running = new Set();
-        this.running.set(run.threadId, running);
-      }
-      running.add(run.runId);
-    } else running?.delete(run.runId);
+    this.runs.end(run, { ...final, status, endedAt });
   }
 
   /** A run of this store holds the thread's lock while it is in progress: without it, none is. */
@@ -233,104 +212,93 @@ class MemoryStore extends CachedStore {
   }
 
   protected interruptRuns(threadId: ThreadId, reason: string): void {
-    const ids = this.running.get(threadId);
-    if (ids === undefined || ids.size === 0) return;
+    const ids = this.runs.runningOf(threadId);
+    if (ids.length === 0) return;
     const endedAt = this.isoNow();
-    for (const runId of [...ids]) {
-      const run = this.readRun(runId as RunId);
-      if (run !== undefined) this.end(run, { status: "interrupted", endedAt, reason });
+    for (const runId of ids) {
+      const run = this.readRun(runId);
+      if (run !== undefined) this.runs.end(run, { status: "interrupted", endedAt, reason });
     }
   }
 
   appendRunCalls(runId: RunId, calls: readonly JsonValue[]): void {
     this.assertOpen();
-    const run = this.runs.get(runId);
-    if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
-    assertAppendable(run);
-    const copy = copyJson(calls);
-    if (!copy.ok) throw new ObeliskError("USAGE", `appended calls are not JSON: ${copy.message}`);
-    let appended = this.appended.get(runId);
-    if (appended === undefined) {
-      appended = [];
-      this.appended.set(runId, appended);
-    }
-    for (const call of copy.value as readonly JsonValue[]) appended.push(call);
+    this.runs.append(runId, calls);
   }
 
   protected readRun(runId: RunId): RunRecord | undefined {
-    const run = this.runs.get(runId);
-    return run === undefined ? undefined : withAppendedCalls(run, this.appended.get(runId) ?? []);
+    return this.runs.read(runId);
   }
 
-  protected queryRuns({ threadId, limit, statuses }: StoredRunsQuery): readonly RunRecord[] {
-    const runs = [...this.runs.values()]
-      .reverse()
-      .filter(
-        (run) =>
-          (threadId === undefined || run.threadId === threadId) &&
-          (statuses === undefined || statuses.includes(run.status)),
-      );
-    const listed = limit === undefined ? runs : runs.slice(0, limit);
-    return listed.map((run) => withAppendedCalls(run, this.appended.get(run.runId) ?? []));
+  protected queryRuns(query: StoredRunsQuery): readonly RunRecord[] {
+    return this.runs.query(query);
   }
 
   protected readCallRecords(runId: RunId): readonly CallRecord[] {
-    return [...(this.records.get(runId) ?? [])];
+    return [...this.records.ofRun(runId)];
   }
 
   findCompletedCall(threadId: ThreadId, callHash: string): CallRecord | undefined {
-    return this.indexed(threadId)?.completed.get(callHash);
+    return this.indexOf(threadId)?.completed.get(callHash);
   }
 
   findCompletedCalls(threadId: ThreadId, callHash: string, limit: number): readonly CallRecord[] {
-    const data = this.indexed(threadId);
-    const latest = data?.completed.get(callHash);
-    if (data === undefined || latest === undefined) return [];
-    const earlier = data.earlier.get(callHash) ?? [];
-    const records = [latest];
-    for (let at = earlier.length - 1; at >= 0 && records.length < limit; at--)
-      records.push(earlier[at] as CallRecord);
-    return records;
+    const index = this.indexOf(threadId);
+    return index === undefined ? [] : newestOf(index, callHash, limit);
   }
 
   /** The thread's satisfied index, brought up to date with the records committed since the last lookup. */
-  private indexed(threadId: ThreadId): ThreadData | undefined {
+  private indexOf(threadId: ThreadId): CompletedIndex | undefined {
     this.assertOpen();
     const data = this.threads.get(threadId);
-    if (data === undefined || data.unindexed.length === 0) return data;
-    for (const record of data.unindexed) {
-      const hash = record.callHash as string;
-      const previous = data.completed.get(hash);
-      if (previous !== undefined) {
-        const list = data.earlier.get(hash);
-        if (list === undefined) data.earlier.set(hash, [previous]);
-        else list.push(previous);
-      }
-      data.completed.set(hash, record);
-    }
-    data.unindexed = [];
-    return data;
+    return data === undefined ? undefined : indexUpToDate(data.index);
   }
 
   readWriteLog(threadId: ThreadId): readonly WriteLogEntry[] {
     this.assertOpen();
-    const log = this.threads.get(threadId)?.log ?? [];
-    const entries: WriteLogEntry[] = [];
-    for (let at = 0; at < log.length; at += LOG_SLOTS) {
-      const source = log[at + 2] as CallRecord | WriteLogEntry;
-      if ("seq" in source) {
-        entries.push(source);
-        continue;
+    return readEntries(this.threads.get(threadId)?.log ?? []);
+  }
+
+  /**
+   * The removed runs' records go but for those a re-sent call would be satisfied by for a value the
+   * thread still holds ({@link satisfyingKeys}): the holders are those of the writes a compaction would
+   * keep (the log itself is left as it is, as SQLite leaves it until its next snapshot).
+   */
+  protected pruneThread(threadId: ThreadId, runIds: readonly RunId[]): { callRecords: number; kept: number } {
+    const data = this.threads.get(threadId);
+    const model = this.storedModel(threadId);
+    const index = data?.index ?? newCompletedIndex();
+    let keep = new Set<string>();
+    if (data !== undefined && model !== undefined) {
+      const holders: CallRecord[] = [...compactLog(data.log).holding];
+      for (const entry of model.callOutputs.values()) {
+        const record = this.records.ofCall(threadId, entry.meta.runId, String(entry.path[0]));
+        if (record !== undefined) holders.push(record);
       }
-      const write: StateWrite = {
-        path: log[at + 3] as Path,
-        method: log[at + 4] as OutputMethod,
-        value: log[at + 5] as JsonValue,
-        reference: log[at + 6] as string,
-      };
-      entries.push(commitLogEntry(log[at] as number, source, log[at + 1] as string, write));
+      keep = satisfyingKeys(holders, (hash, count) => newestOf(index, hash, count));
     }
-    return entries;
+    let callRecords = 0;
+    let kept = 0;
+    for (const runId of runIds) {
+      const removed = this.records.removeRun(threadId, runId, index, (record) =>
+        keep.has(callKey(record.runId, record.callId)),
+      );
+      callRecords += removed.removed;
+      kept += removed.kept;
+      this.runs.remove(runId);
+    }
+    return { callRecords, kept };
+  }
+
+  /** Everything of the thread goes (its lock is held by the caller). */
+  protected removeThread(threadId: ThreadId): ThreadDeletion {
+    const model = this.storedModel(threadId);
+    const runs = this.runs.removeThread(threadId);
+    const callRecords = this.records.removeThread(threadId);
+    this.threads.delete(threadId);
+    this.models.delete(threadId);
+    const variables = model?.variables.size ?? 0;
+    return { deleted: model !== undefined || runs + callRecords > 0, runs, callRecords, variables };
   }
 
   stats(threadId?: ThreadId): StoreStats {
@@ -344,9 +312,7 @@ class MemoryStore extends CachedStore {
         totals[meta.scope].bytes += meta.bytes;
       }
     }
-    const runs = [...this.runs.values()].filter(
-      (run) => threadId === undefined || run.threadId === threadId,
-    ).length;
+    const runs = this.runs.count(threadId);
     return {
       threads: models.length,
       variables: totals.state.count,

@@ -53,12 +53,11 @@ describe("sqlite persistence", () => {
     const second = open(file, { now: clock.now });
     expect(await second.readState(THREAD)).toEqual({ list: [1, 2], gone: "x" });
     expect(await second.listVariables(THREAD)).toEqual(variables);
+    // compacted with the eviction (decision 0029): the write of the evicted †state.n went with its removal
     expect((await second.readWriteLog(THREAD)).map((e) => e.op ?? e.write.method)).toEqual([
       "concat",
-      "set",
       "push",
       "set",
-      "unset",
     ]);
     expect(await second.findCompletedCall(THREAD, "h")).toMatchObject({ callId: "a" });
     expect((await second.listCallRecords(RUN)).map((r) => r.callId)).toEqual(["a", "b", "gone"]);
@@ -102,7 +101,8 @@ describe("sqlite persistence", () => {
   it("keeps snapshots out of the threads row each commit updates, and still reads one written there by older files", async () => {
     const file = freshFile();
     const first = open(file);
-    await commitOk(first, { callId: "a", writes: [write(["big"], "x".repeat(50_000))] });
+    // a store writes a snapshot when it closes once the log after the last one is past half of 256 KiB
+    await commitOk(first, { callId: "a", writes: [write(["big"], "x".repeat(200_000))] });
     await commitOk(first, { callId: "b", writes: [write(["n"], 1)] });
     await first.close();
     const raw = new BetterSqlite3(file);
@@ -118,7 +118,7 @@ describe("sqlite persistence", () => {
       snapshot_seq: number;
     };
     expect(row()).toEqual({ snapshot: "{}", snapshot_seq: 1 });
-    expect(JSON.parse(saved.snapshot)).toEqual({ big: "x".repeat(50_000), n: 1 });
+    expect(JSON.parse(saved.snapshot)).toEqual({ big: "x".repeat(200_000), n: 1 });
     // the layout of older files: the snapshot in the threads row, no snapshots row; the log entries it
     // covers are removed so that only the snapshot can give the state back
     raw
@@ -128,15 +128,20 @@ describe("sqlite persistence", () => {
     raw.prepare("DELETE FROM write_log WHERE seq < ?").run(saved.snapshot_seq);
     raw.close();
     const second = open(file);
-    expect(await second.readState(THREAD)).toEqual({ big: "x".repeat(50_000), n: 1 });
-    await commitOk(second, { callId: "c", writes: [write(["n"], 2)] });
+    expect(await second.readState(THREAD)).toEqual({ big: "x".repeat(200_000), n: 1 });
+    // enough written for the close to save a snapshot (past half of 256 KiB after the last one)
+    await commitOk(second, { callId: "c", writes: [write(["n"], 2), write(["pad"], "y".repeat(150_000))] });
     await second.close();
     const reopened = new BetterSqlite3(file);
     expect(reopened.prepare("SELECT snapshot FROM threads WHERE thread_id = ?").get(THREAD)).toEqual({
       snapshot: "{}",
     });
     reopened.close();
-    expect(await open(file).readState(THREAD)).toEqual({ big: "x".repeat(50_000), n: 2 });
+    expect(await open(file).readState(THREAD)).toEqual({
+      big: "x".repeat(200_000),
+      n: 2,
+      pad: "y".repeat(150_000),
+    });
   });
 
   it("continues sequence numbers and counters after a restart, also after reset and keep-last-n", async () => {

@@ -4,6 +4,7 @@ import { checkRunId, recordedRunIdError, type StoredRunsQuery } from "./internal
 import { unheldReason } from "./internal/interrupted-runs.js";
 import { parseFrozen } from "./internal/parse-frozen.js";
 import { missingFolderError, wrap } from "./internal/sqlite-errors.js";
+import { type PrunedThread, SqliteHistoryRemoval } from "./internal/sqlite-history-removal.js";
 import { SqliteRuns } from "./internal/sqlite-runs.js";
 import { SqliteThreadStore } from "./internal/sqlite-thread-store.js";
 import { type OpenedSqlite, openSqlite } from "./sqlite-open.js";
@@ -15,6 +16,7 @@ import type {
   RunStatus,
   StateStore,
   StoreStats,
+  ThreadDeletion,
   WriteLogEntry,
 } from "./store-types.js";
 
@@ -31,6 +33,8 @@ class SqliteStore extends SqliteThreadStore {
   private readonly runs: SqliteRuns;
   /** Records a run, then creates its thread when the file lacks it (a model is cached once saved). */
   private readonly createRunTx: (run: RunRecord) => void;
+  /** Runs pruned, threads deleted (decision 0029). */
+  private readonly removal: SqliteHistoryRemoval;
   /** Marks a thread's `running` runs `interrupted` (see `interruptRuns`), in one IMMEDIATE transaction. */
   private readonly interruptTx: (threadId: ThreadId, reason: string, recheck: boolean) => void;
 
@@ -38,6 +42,7 @@ class SqliteStore extends SqliteThreadStore {
     super(opened, file, options);
     const { db } = opened;
     this.runs = new SqliteRuns(db, this.sql, parseFrozen);
+    this.removal = new SqliteHistoryRemoval(db, this.sql, this.compaction);
     this.interruptTx = db.transaction((threadId: ThreadId, reason: string, recheck: boolean) => {
       // the lock's answer again, in the transaction: a run that took the thread meanwhile is not marked
       if (recheck && this.abandonment(threadId) === undefined) return;
@@ -139,6 +144,24 @@ class SqliteStore extends SqliteThreadStore {
   stats(threadId?: ThreadId): StoreStats {
     this.assertOpen();
     return this.reads.stats(threadId, (held) => this.getThread(held) !== undefined);
+  }
+
+  protected pruneThread(threadId: ThreadId, runIds: readonly RunId[]): PrunedThread | undefined {
+    try {
+      return this.removal.pruneRuns(threadId, runIds, () => this.lockedByRun(threadId));
+    } catch (error) {
+      throw wrap("prune runs", error, this.file);
+    }
+  }
+
+  protected removeThread(threadId: ThreadId): ThreadDeletion {
+    try {
+      return this.removal.removeThread(threadId, () => this.lock.assertOwned(threadId));
+    } catch (error) {
+      throw wrap("delete thread", error, this.file);
+    } finally {
+      this.invalidate(threadId);
+    }
   }
 }
 

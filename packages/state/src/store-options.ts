@@ -13,7 +13,18 @@ export interface StoreOptions {
    * ({@link DEFAULT_RETENTION}: `maxCallOutputs: 100`, `maxCallOutputAgeMs: 3_600_000`); `Infinity` disables one.
    */
   readonly retention?: RetentionPolicy;
+  /**
+   * Largest `result` (bytes of JSON) a call record keeps once nothing its call wrote is still in the
+   * thread (overwritten, evicted, removed, reset; a `satisfied` call that wrote nothing): a larger one is
+   * dropped (`droppedResultBytes`) and the record no longer makes a re-sent call `satisfied` — the call runs
+   * again instead of writing the recorded value back. Default {@link DEFAULT_RECORD_RESULT_BYTES} (1,024);
+   * `Infinity` keeps every result (unbounded history, as before decision record 0029); `0` keeps none.
+   */
+  readonly recordResultBytes?: number;
 }
+
+/** Default of {@link StoreOptions.recordResultBytes}: results of at most 1 KiB are kept for re-sent plans. */
+export const DEFAULT_RECORD_RESULT_BYTES = 1024;
 
 /** Default retention of stored call outputs (like the earlier tool-output manager): 100 outputs, 60 minutes. */
 export const DEFAULT_RETENTION: RetentionPolicy = { maxCallOutputs: 100, maxCallOutputAgeMs: 60 * 60 * 1000 };

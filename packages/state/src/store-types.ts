@@ -104,6 +104,14 @@ export interface CallRecord {
   readonly reason?: string;
   /** Call description (`_description`). */
   readonly description?: string;
+  /**
+   * Bytes (JSON) of a `result` the store no longer keeps (decision record 0029): nothing the call wrote is
+   * still in the thread — overwritten, evicted, removed by `unsetValue`, reset, or (a `satisfied` call
+   * whose targets already held its value) never written — and the result was larger than the store's
+   * `recordResultBytes`. Such a record has neither `result` nor `callHash`: it no longer makes a re-sent
+   * call `satisfied`, so that call runs again.
+   */
+  readonly droppedResultBytes?: number;
 }
 
 /** Everything one call's completion changes, committed atomically (SPEC §8: durable per call). */
@@ -244,6 +252,12 @@ export interface WriteLogEntry {
    * was evicted or removed), `reset` clears the whole state. Absent for ordinary writes.
    */
   readonly op?: "unset" | "reset";
+  /**
+   * True when the store no longer keeps the write's value (decision record 0029): a later write or removal
+   * replaced all of it. `write.value` is then a stand-in of the same kind (`{}`, `[]` or `null`), which
+   * folds the way the value did for every later entry: the log still folds to the state.
+   */
+  readonly compacted?: true;
 }
 
 /** Metadata of one variable: a written state path or a stored call output (SPEC §8). */
@@ -342,6 +356,52 @@ export interface StoreStats {
   readonly callOutputBytes: number;
   /** Runs recorded. */
   readonly runs: number;
+}
+
+/** Options of {@link StateStore.pruneRuns}: which finished runs go (at least one of `keepLast`, `olderThanMs`). */
+export interface PruneRunsOptions {
+  /** Only this thread's runs (default: every thread's). */
+  readonly threadId?: ThreadId;
+  /** Keep the newest `keepLast` runs of each thread, whatever their status (a whole number >= 0). */
+  readonly keepLast?: number;
+  /** Only runs that ended more than this many ms ago by the store's clock (a whole number >= 0). */
+  readonly olderThanMs?: number;
+}
+
+/** What {@link StateStore.pruneRuns} removed. */
+export interface PruneRunsResult {
+  /** The runs removed, newest first. */
+  readonly runIds: readonly RunId[];
+  /** Call records removed with them. */
+  readonly callRecords: number;
+  /**
+   * Call records of those runs kept: a `succeeded` record whose value the thread still holds (a write
+   * still in the state, or its stored output), so the call stays `satisfied` when its plan is sent again.
+   * `listCallRecords` of the removed run still answers them.
+   */
+  readonly keptCallRecords: number;
+  /** Threads left alone because a run held their lock (none of their runs is removed while one runs). */
+  readonly busyThreads: readonly ThreadId[];
+}
+
+/** Options of {@link StateStore.deleteThread}. */
+export interface DeleteThreadOptions {
+  /** How long to wait for a run that holds the thread's lock, ms (default 0: refused at once). */
+  readonly waitMs?: number;
+  /** Gives up waiting for the lock (THREAD_BUSY with `data.cancelled`), as `lockThread` does. */
+  readonly signal?: AbortSignal;
+}
+
+/** What {@link StateStore.deleteThread} removed. */
+export interface ThreadDeletion {
+  /** False when the store did not hold the thread (nothing was removed). */
+  readonly deleted: boolean;
+  /** Run records removed. */
+  readonly runs: number;
+  /** Call records removed (of its runs, and edits such as `setValue` recorded under other run ids). */
+  readonly callRecords: number;
+  /** Variables removed: state variables and stored call outputs. */
+  readonly variables: number;
 }
 
 /** The store contract every backend implements and the conformance suite checks. */
@@ -474,6 +534,27 @@ export interface StateStore {
    * read APIs so expiry does not wait for the next write.
    */
   expireStale(threadId: ThreadId): Promise<number>;
+  /**
+   * Removes finished run records (`succeeded`, `failed`, `cancelled`, `interrupted`; never a `running`
+   * one) of one thread or of every thread: those beyond the newest `keepLast` of their thread and/or that
+   * ended more than `olderThanMs` ago (both given: only runs both select). A thread whose lock a run holds
+   * is left alone (`busyThreads`). The removed runs' call records go with them, except a `succeeded` record
+   * whose value the thread still holds (a write still in the state, or its stored output): it stays, so its
+   * call is still `satisfied` when its plan is sent again. A removed record that could still have made a
+   * re-sent call `satisfied` — its value overwritten or evicted but small enough to be re-applied (see
+   * `recordResultBytes`) — makes that call run again instead (decision record 0029). Arguments are checked
+   * first (USAGE). Optional: both built-in stores have it.
+   */
+  pruneRuns?(options: PruneRunsOptions): Promise<PruneRunsResult>;
+  /**
+   * Removes a thread entirely: state, write log, variables, stored outputs, tombstones, call records
+   * (also edits recorded under other run ids), run records and counters; afterwards the id names a new,
+   * empty thread (automatic call ids start again at 1, so `ctx.idempotencyKey`s repeat). Takes the thread's
+   * lock first, waiting up to `waitMs` (default 0): while a run holds it, THREAD_BUSY and nothing removed.
+   * A thread the store does not hold answers `deleted: false` and creates nothing. Optional: both built-in
+   * stores have it.
+   */
+  deleteThread?(threadId: ThreadId, options?: DeleteThreadOptions): Promise<ThreadDeletion>;
   /** Releases resources. */
   close(): Promise<void>;
 }

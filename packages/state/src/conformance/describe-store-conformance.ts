@@ -3,13 +3,17 @@ import type { StoreOptions } from "../store-options.js";
 import type { StateStore } from "../store-types.js";
 import { commitCases } from "./commit-cases.js";
 import type { MakeStore } from "./commit-fixtures.js";
+import { deleteThreadCases } from "./delete-thread-cases.js";
 import { evictionCases } from "./eviction-cases.js";
 import { historyCases } from "./history-cases.js";
 import { interruptedCases } from "./interrupted-cases.js";
 import { lifecycleCases } from "./lifecycle-cases.js";
 import { lockCases } from "./lock-cases.js";
+import { logCompactionCases } from "./log-compaction-cases.js";
 import { numberedCases } from "./numbered-cases.js";
 import { overwriteCases } from "./overwrite-cases.js";
+import { pruneRunsCases } from "./prune-runs-cases.js";
+import { recordResultCases } from "./record-result-cases.js";
 import { removalCases } from "./removal-cases.js";
 import { supersededTombstoneCases } from "./superseded-tombstone-cases.js";
 import { variableCases } from "./variable-cases.js";
@@ -19,8 +23,9 @@ export type OpenStore = (options?: StoreOptions) => Promise<StateStore>;
 
 /**
  * The conformance suite every StateStore backend must pass (SPEC §8): commits, folding, atomicity,
- * schema checks, history, counters, locks, variables, lifecycle, removals, the tombstones writes supersede and the
- * earlier designs' weaknesses.
+ * schema checks, history, counters, locks, variables, lifecycle, removals, the tombstones writes supersede, the
+ * earlier designs' weaknesses, and bounded history (decision 0029: records' results, log compaction,
+ * `pruneRuns`, `deleteThread`).
  */
 export function describeStoreConformance(name: string, makeStore: MakeStore): void {
   describe(`StateStore conformance: ${name}`, () => {
@@ -44,5 +49,9 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
     removalCases(openStore);
     overwriteCases(openStore);
     supersededTombstoneCases(openStore);
+    recordResultCases(openStore);
+    logCompactionCases(openStore);
+    pruneRunsCases(openStore);
+    deleteThreadCases(openStore);
   });
 }

@@ -1,11 +1,16 @@
-import type { JsonValue, ThreadId } from "@obelisk/core";
-import { formatReference } from "@obelisk/core";
+import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
+import { formatReference, ObeliskError } from "@obelisk/core";
 import type {
   CallRecord,
+  DeleteThreadOptions,
+  PruneRunsOptions,
+  PruneRunsResult,
   RetentionPolicy,
   RunLock,
+  RunRecord,
   StateStore,
   StoreStats,
+  ThreadDeletion,
   Tombstone,
   VariableMeta,
   WriteLogEntry,
@@ -13,6 +18,7 @@ import type {
 import { CommitStore } from "./commit-store.js";
 import { lockedAgainReason } from "./interrupted-runs.js";
 import { type EvictionRequest, planEviction, planReset } from "./plan-eviction.js";
+import { checkPruneRuns, selectPrunedRuns } from "./prune-runs.js";
 import { checkKeepCount, protectNested, selectForKeepLastN, selectForRetention } from "./select-evictions.js";
 import { ThreadLocks } from "./thread-locks.js";
 
@@ -163,6 +169,72 @@ export abstract class CachedStore extends CommitStore implements StateStore {
     const model = this.storedModel(threadId);
     if (model === undefined) return 0;
     return this.evict(threadId, protectNested(model, selectForRetention(model, ages, this.now())));
+  }
+
+  /**
+   * Removes the runs `runIds` of one thread (finished, its lock free) and their call records but those a
+   * re-sent call would be satisfied by (see `StateStore.pruneRuns`); undefined, removing nothing, when a run
+   * took the thread's lock meanwhile (SQLite asks again in its transaction).
+   */
+  protected abstract pruneThread(
+    threadId: ThreadId,
+    runIds: readonly RunId[],
+  ): { readonly callRecords: number; readonly kept: number } | undefined;
+  /** Removes everything of a thread whose lock the caller holds (see `StateStore.deleteThread`). */
+  protected abstract removeThread(threadId: ThreadId): ThreadDeletion;
+  /** Throws before a change is tried when the store cannot write (a read-only SQLite store). */
+  protected assertWritable(_action: string): void {}
+
+  async pruneRuns(options: PruneRunsOptions): Promise<PruneRunsResult> {
+    const query = checkPruneRuns(options);
+    this.assertOpen();
+    this.assertWritable("prune runs");
+    const scope = { threadId: query.threadId, limit: undefined, statuses: undefined };
+    const threads = new Set<ThreadId>();
+    for (const run of this.queryRuns({ ...scope, statuses: ["running"] })) threads.add(run.threadId);
+    for (const threadId of threads) if (!this.lockedByRun(threadId)) this.settleRunning(threadId);
+    const byThread = new Map<ThreadId, RunRecord[]>();
+    const order = new Map<RunId, number>();
+    for (const run of this.queryRuns(scope)) {
+      order.set(run.runId, order.size);
+      const runs = byThread.get(run.threadId);
+      if (runs === undefined) byThread.set(run.threadId, [run]);
+      else runs.push(run);
+    }
+    const nowMs = this.now();
+    const runIds: RunId[] = [];
+    const busyThreads: ThreadId[] = [];
+    let callRecords = 0;
+    let keptCallRecords = 0;
+    for (const [threadId, runs] of byThread) {
+      const pruned = selectPrunedRuns(runs, query, nowMs);
+      if (pruned.length === 0) continue;
+      const removed = this.lockedByRun(threadId) ? undefined : this.pruneThread(threadId, pruned);
+      if (removed === undefined) {
+        busyThreads.push(threadId);
+        continue;
+      }
+      runIds.push(...pruned);
+      callRecords += removed.callRecords;
+      keptCallRecords += removed.kept;
+    }
+    runIds.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+    return { runIds, callRecords, keptCallRecords, busyThreads };
+  }
+
+  async deleteThread(threadId: ThreadId, options: DeleteThreadOptions = {}): Promise<ThreadDeletion> {
+    if (typeof threadId !== "string")
+      throw new ObeliskError("USAGE", "deleteThread needs a thread id (a string)", {
+        data: { threadId: typeof threadId },
+      });
+    this.assertOpen();
+    this.assertWritable(`delete thread "${threadId}"`);
+    const lock = await this.lockThread(threadId, options);
+    try {
+      return this.removeThread(threadId);
+    } finally {
+      await lock.release();
+    }
   }
 
   async close(): Promise<void> {

@@ -285,7 +285,15 @@ export abstract class CommitStore extends StoreHistory {
       this.commitDate = new Date(nowMs).toISOString();
       this.commitMs = nowMs;
     }
-    const planned = planCommit(model, commit, nowMs, this.commitDate, journal, this.tombstonesBelow);
+    const planned = planCommit(
+      model,
+      commit,
+      nowMs,
+      this.commitDate,
+      journal,
+      this.tombstonesBelow,
+      this.recordResultBytes,
+    );
     if (isCommitFailure(planned)) return planned;
     let persisted = false;
     try {

@@ -7,6 +7,7 @@ import { copyWrites, maxBytesOf } from "./copy-writes.js";
 import { ModelOverlay } from "./model-overlay.js";
 import { settleBelow, valueAt } from "./settle-below.js";
 import type { SchemaPlan } from "./state-validator.js";
+import { strippedRecord } from "./strip-record.js";
 import { supersededBelow, type TombstonesBelow } from "./superseded-below.js";
 import type { ThreadChange, ThreadModel, VariableEntry } from "./thread-model.js";
 import { knownBytes, refreshed, variableFor, type Writer } from "./variable-entry.js";
@@ -28,6 +29,7 @@ export function planCommit(
   date: string,
   journal: WriteJournal,
   tombstonesBelow: TombstonesBelow,
+  recordResultBytes: number,
 ): ThreadChange | CommitFailure {
   const count = commit.writes.length;
   const writes: StateWrite[] = new Array(count);
@@ -52,6 +54,11 @@ export function planCommit(
       state = applied.value;
     }
     const planned = planApplied(model, commit, nowMs, date, writes, sizes, state as JsonObject, schemaPlan);
+    if (!isCommitFailure(planned) && planned.record !== undefined && planned.outputs.length + count === 0) {
+      // a call that writes nothing (a `satisfied` one whose targets hold its value) keeps no large result
+      const stripped = strippedRecord(planned.record, recordResultBytes);
+      if (stripped !== undefined) return { ...planned, record: stripped };
+    }
     if (isCommitFailure(planned)) {
       journal.rollback();
       return planned;
@@ -86,10 +93,11 @@ function planApplied(
   };
   let seq = model.nextSeq;
   const overlay = new ModelOverlay(model);
-  const commitLog = { firstSeq: seq, date, writes };
+  let bytes = 0;
   for (let index = 0; index < writes.length; index++) {
     const write = writes[index] as StateWrite;
     const touch = seq++;
+    bytes += sizes[index] as number;
     const below = overlay.descendants(write.path);
     if (below.length > 0) settleBelow(overlay, write, below, state, writer, touch);
     // after a `set` the written value is what the path holds
@@ -127,7 +135,7 @@ function planApplied(
   return {
     state,
     log: NONE,
-    commitLog,
+    commitLog: { firstSeq: model.nextSeq, date, writes, bytes },
     upserts,
     drops: removed,
     evictions: NONE,

@@ -3,6 +3,7 @@ import { applyOutputInPlace, ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
 import type { StateWrite, VariableMeta, WriteLogEntry } from "../store-types.js";
 import { parseFrozen } from "./parse-frozen.js";
+import type { SqliteCompaction } from "./sqlite-compaction.js";
 import type { SqliteLock } from "./sqlite-lock.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
 import type { SqliteTombstonesBelow } from "./sqlite-tombstones-below.js";
@@ -13,8 +14,10 @@ import {
   commitLogEntry,
   createThreadModel,
   putVariable,
+  replacedOutputs,
   type ThreadChange,
   type ThreadModel,
+  type VariableEntry,
 } from "./thread-model.js";
 import { unsetAtPath } from "./unset-at-path.js";
 
@@ -72,6 +75,7 @@ export class SqliteThreadRows {
     private readonly sql: SqliteStatements,
     private readonly lock: SqliteLock,
     private readonly tombstonesBelow: SqliteTombstonesBelow,
+    private readonly compaction: SqliteCompaction,
   ) {}
 
   /** The model of a thread as the file holds it; undefined when the file lacks the thread. */
@@ -181,6 +185,8 @@ export class SqliteThreadRows {
     if (extras?.callNumber !== undefined) sql.threadCounterSet.run(extras.callNumber, id);
     const facts = this.factsOf(model);
     if (change.reset === true) {
+      // nothing any record wrote stays in the thread: they keep no large result (decision 0029)
+      this.compaction.stripLogged(id);
       for (const clear of [sql.logClear, sql.varClear, sql.outputClear, sql.recordsForget]) clear.run(id);
       facts.logChars = 0;
     }
@@ -205,12 +211,12 @@ export class SqliteThreadRows {
     const clearStateTombstones = model.stateTombstones || evictsState;
     for (const { entry, tombstone } of change.evictions) {
       sql.varDelete.run(id, entry.meta.reference);
-      if (entry.meta.scope === "calls") sql.outputDelete.run(id, String(entry.path[0]));
+      if (entry.meta.scope === "calls") this.dropOutput(id, entry);
       sql.tombstoneUpsert.run(id, tombstone.reference, tombstone.evictedAt, tombstone.reason);
     }
     for (const entry of change.drops) {
       sql.varDelete.run(id, entry.meta.reference);
-      if (entry.meta.scope === "calls") sql.outputDelete.run(id, String(entry.path[0]));
+      if (entry.meta.scope === "calls") this.dropOutput(id, entry);
     }
     for (const { meta, path, touch, updatedMs } of change.upserts) {
       sql.varUpsert.run(
@@ -233,6 +239,7 @@ export class SqliteThreadRows {
     for (const reference of change.clearedTombstones) sql.tombstoneDelete.run(id, reference);
     for (const output of change.outputs)
       sql.outputUpsert.run(id, output.callId, JSON.stringify(output.value));
+    for (const previous of replacedOutputs(model, change) ?? []) this.stripOwner(id, previous);
     if (record !== undefined) {
       sql.recordInsert.run(
         id,
@@ -244,7 +251,7 @@ export class SqliteThreadRows {
       );
     }
     if (
-      change.evictions.length > 0 ||
+      evictsState ||
       change.reset === true ||
       facts.logChars > Math.max(facts.snapshotChars, SNAPSHOT_MIN_LOG_CHARS)
     ) {
@@ -253,16 +260,46 @@ export class SqliteThreadRows {
       sql.threadSnapshotClear.run(id);
       facts.snapshotChars = snapshot.length;
       facts.logChars = 0;
+      // the snapshot is at the thread's next sequence number: reopening it folds no entry compaction changes
+      this.compaction.compact(id);
     }
     return true;
   }
 
-  /** Saves the model's state as the thread's snapshot when the model is still current (one transaction). */
+  /** A stored output goes (evicted, or replaced by another call's): its record keeps no large result. */
+  private dropOutput(threadId: ThreadId, entry: VariableEntry): void {
+    this.sql.outputDelete.run(threadId, String(entry.path[0]));
+    this.stripOwner(threadId, entry);
+  }
+
+  /** The record that stored an output the thread no longer holds keeps no large result. */
+  private stripOwner(threadId: ThreadId, output: VariableEntry): void {
+    if (output.meta.bytes <= this.compaction.recordResultBytes) return;
+    this.compaction.stripCalls(threadId, [{ runId: output.meta.runId, callId: String(output.path[0]) }]);
+  }
+
+  /**
+   * On close: saves the model's state as the thread's snapshot, and compacts the log with it (decision
+   * 0029), when the model is still current and the log after the last snapshot is past half of what makes
+   * a commit write one. A smaller log is left to be folded at the next open (it stays within that bound):
+   * a snapshot at every close would restart the count, and a thread written only by short-lived processes
+   * (the CLI) would never compact its log.
+   */
   saveSnapshotIfCurrent(model: ThreadModel): void {
     const { sql } = this;
-    this.db.transaction(() => {
-      const saved = sql.snapshotPutIfCurrent.run(JSON.stringify(model.state), model.threadId, model.nextSeq);
-      if (saved.changes > 0) sql.threadSnapshotClear.run(model.threadId);
-    })();
+    const facts = this.logFacts.get(model);
+    if (facts === undefined || facts.logChars <= Math.max(facts.snapshotChars, SNAPSHOT_MIN_LOG_CHARS) / 2)
+      return;
+    this.db
+      .transaction(() => {
+        const snapshot = JSON.stringify(model.state);
+        const saved = sql.snapshotPutIfCurrent.run(snapshot, model.threadId, model.nextSeq);
+        if (saved.changes === 0) return;
+        sql.threadSnapshotClear.run(model.threadId);
+        this.compaction.compact(model.threadId);
+        facts.snapshotChars = snapshot.length;
+        facts.logChars = 0;
+      })
+      .immediate();
   }
 }

@@ -3,10 +3,11 @@ import { ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
 import type { OpenedSqlite } from "../sqlite-open.js";
 import type { SqliteStoreOptions } from "../sqlite-store-options.js";
-import type { CallCommit, CommitResult, StateWrite, Tombstone } from "../store-types.js";
+import type { CallCommit, CommitResult, StateWrite, ThreadInfo, Tombstone } from "../store-types.js";
 import { CachedStore } from "./cached-store.js";
 import { ExpiryView } from "./expiry-view.js";
 import { FileIdentity } from "./file-identity.js";
+import { SqliteCompaction } from "./sqlite-compaction.js";
 import { readonlyError, wrap } from "./sqlite-errors.js";
 import { SqliteLock } from "./sqlite-lock.js";
 import { SqliteReads } from "./sqlite-reads.js";
@@ -30,6 +31,8 @@ export abstract class SqliteThreadStore extends CachedStore {
   protected readonly identity: FileIdentity;
   /** Call records, the write log, outputs, tombstones and statistics, read from the file. */
   protected readonly reads: SqliteReads;
+  /** The write log compacted, records stripped of results whose values are gone (decision 0029). */
+  protected readonly compaction: SqliteCompaction;
   private readonly persistTx: (model: ThreadModel, change: ThreadChange, extras?: CommitExtras) => boolean;
   /** The threads' rows: models loaded from them, changes written to them (in `persistTx`). */
   private readonly rows: SqliteThreadRows;
@@ -52,7 +55,8 @@ export abstract class SqliteThreadStore extends CachedStore {
     this.sql = opened.statements;
     this.lock = new SqliteLock(db, this.sql, this.now, options.lock);
     this.tombstoneLookup = new SqliteTombstonesBelow(this.sql);
-    this.rows = new SqliteThreadRows(db, this.sql, this.lock, this.tombstoneLookup);
+    this.compaction = new SqliteCompaction(this.sql, this.recordResultBytes);
+    this.rows = new SqliteThreadRows(db, this.sql, this.lock, this.tombstoneLookup, this.compaction);
     this.identity = new FileIdentity(file);
     this.reads = new SqliteReads(this.sql);
     this.persistTx = db.transaction((model: ThreadModel, change: ThreadChange, extras?: CommitExtras) =>
@@ -64,7 +68,7 @@ export abstract class SqliteThreadStore extends CachedStore {
   }
 
   /** Throws the read-only error before a write is tried. */
-  protected assertWritable(action: string): void {
+  protected override assertWritable(action: string): void {
     if (this.readonly) throw readonlyError(this.file, action);
   }
 
@@ -163,6 +167,13 @@ export abstract class SqliteThreadStore extends CachedStore {
 
   protected override releaseExternal(threadId: ThreadId): void {
     if (!this.closed) this.lock.release(threadId);
+  }
+
+  /** Also asks the file whether the cached model is current (another connection may have deleted it). */
+  override getThread(threadId: ThreadId): ThreadInfo | undefined {
+    const model = this.models.get(threadId);
+    if (model !== undefined && !this.closed && !this.rows.isCurrent(model)) this.invalidate(threadId);
+    return super.getThread(threadId);
   }
 
   override readState(threadId: ThreadId): JsonObject {

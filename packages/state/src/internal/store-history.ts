@@ -1,6 +1,11 @@
 import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
-import { type Clock, DEFAULT_RETENTION, type StoreOptions } from "../store-options.js";
+import {
+  type Clock,
+  DEFAULT_RECORD_RESULT_BYTES,
+  DEFAULT_RETENTION,
+  type StoreOptions,
+} from "../store-options.js";
 import type { CallRecord, RetentionPolicy, RunRecord, RunStatus, RunsOptions } from "../store-types.js";
 import { checkRunId, checkRunsQuery, type StoredRunsQuery } from "./history-arguments.js";
 import { interruptedRecord } from "./interrupted-runs.js";
@@ -18,11 +23,14 @@ export abstract class StoreHistory {
   abstract readonly backend: string;
   protected readonly now: Clock;
   protected readonly retention: RetentionPolicy;
+  /** {@link StoreOptions.recordResultBytes}: the largest result a record keeps once its values are gone. */
+  protected readonly recordResultBytes: number;
   protected closed = false;
 
   constructor(options: StoreOptions = {}) {
     this.now = options.now ?? Date.now;
     this.retention = { ...DEFAULT_RETENTION, ...options.retention };
+    this.recordResultBytes = checkRecordResultBytes(options.recordResultBytes);
   }
 
   abstract createRun(run: RunRecord): void;
@@ -96,6 +104,15 @@ export abstract class StoreHistory {
     return this.readRun(run.runId) ?? run;
   }
 
+  /**
+   * Marks the thread's `running` runs `interrupted` when none can be in progress (its lock is free), as
+   * reading them does; a read-only store marks nothing.
+   */
+  protected settleRunning(threadId: ThreadId): void {
+    const reason = this.abandonment(threadId);
+    if (reason !== undefined && this.recordsInterruptions()) this.interruptRuns(threadId, reason, true);
+  }
+
   /** The store clock's time, ISO. */
   protected isoNow(): string {
     return new Date(this.now()).toISOString();
@@ -109,4 +126,22 @@ export abstract class StoreHistory {
   protected assertOpen(): void {
     if (this.closed) throw new ObeliskError("STORE_CLOSED", `the ${this.backend} store is closed`);
   }
+}
+
+/** {@link StoreOptions.recordResultBytes}, checked when a store is created: USAGE unless a number >= 0. */
+function checkRecordResultBytes(given: unknown): number {
+  if (given === undefined) return DEFAULT_RECORD_RESULT_BYTES;
+  if (
+    typeof given === "number" &&
+    given >= 0 &&
+    (Number.isSafeInteger(given) || given === Number.POSITIVE_INFINITY)
+  )
+    return given;
+  throw new ObeliskError(
+    "USAGE",
+    `recordResultBytes must be a whole number >= 0 or Infinity, not ${String(given)}`,
+    {
+      data: { recordResultBytes: String(given) },
+    },
+  );
 }

@@ -74,6 +74,8 @@ export interface CommitLog {
   readonly date: string;
   /** The writes, in order. */
   readonly writes: readonly StateWrite[];
+  /** Bytes of JSON of their values (what the memory store counts towards compacting the log). */
+  readonly bytes: number;
 }
 
 /** Everything one commit or lifecycle operation changes in a thread; backends persist it atomically. */
@@ -229,4 +231,22 @@ export function frozenState(model: ThreadModel): JsonObject {
   }
   model.unfrozenKeys = new Set();
   return root;
+}
+
+/**
+ * The stored outputs a change replaces with another call's (the same call id stored again by another run):
+ * their model entries before the change. Their records no longer hold the value (decision record 0029).
+ */
+export function replacedOutputs(model: ThreadModel, change: ThreadChange): VariableEntry[] | undefined {
+  if (change.outputs.length === 0) return undefined;
+  let replaced: VariableEntry[] | undefined;
+  for (let index = 0; index < change.upserts.length; index++) {
+    const { meta } = change.upserts[index] as VariableEntry;
+    if (meta.scope !== "calls") continue;
+    const previous = model.callOutputs.get(meta.reference);
+    if (previous === undefined || previous.meta.runId === meta.runId) continue;
+    if (replaced === undefined) replaced = [previous];
+    else replaced.push(previous);
+  }
+  return replaced;
 }

@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { foldedLog, THREAD, write } from "./commit-fixtures.js";
+import type { OpenStore } from "./describe-store-conformance.js";
+import { commitCallOk } from "./growth-fixtures.js";
+
+/** A value larger than the 256 KiB the log may grow by before it is compacted without an eviction. */
+const HUGE = "h".repeat(300 * 1024);
+
+/**
+ * Decision record 0029: the write log keeps only what still folds into the state. It is compacted with
+ * every eviction of state variables, with `reset`, and once it grew by the state's size (at least 256 KiB)
+ * since the last time: values no later entry needs are dropped, or left as stand-ins (`compacted: true`),
+ * and the log still folds to the state.
+ */
+export function logCompactionCases(openStore: OpenStore): void {
+  describe("write log compaction", () => {
+    it("removals below a parent that stays keep their order; the values they removed are stand-ins", async () => {
+      const store = await openStore();
+      await commitCallOk(store, { callId: "p", writes: [write(["r", "user", "profile"], { name: "Ada" })] });
+      await commitCallOk(store, { callId: "d", writes: [write(["r", "a", "b"], [1, 2])] });
+      await commitCallOk(store, { callId: "l", writes: [write(["r", "list", 0], "x")] });
+      await commitCallOk(store, { callId: "k", writes: [write(["r", "keep"], 1)] });
+      await store.keepLastN(THREAD, 1);
+      expect(await store.readState(THREAD)).toEqual({ r: { keep: 1 } });
+      const log = await store.readWriteLog(THREAD);
+      expect(log.map((entry) => [entry.op ?? entry.write.method, entry.write.reference])).toEqual([
+        ["set", "†state.r.user.profile"],
+        ["set", "†state.r.a.b"],
+        ["set", "†state.r.list[0]"],
+        ["set", "†state.r.keep"],
+        // the evicted variables, then the parents the batch left empty (outermost only)
+        ["unset", "†state.r.user.profile"],
+        ["unset", "†state.r.a.b"],
+        ["unset", "†state.r.list[0]"],
+        ["unset", "†state.r.user"],
+        ["unset", "†state.r.a"],
+        ["unset", "†state.r.list"],
+      ]);
+      // the removed values are kept as stand-ins of their kind: the writes still create the parents
+      expect(log.slice(0, 4).map((entry) => [entry.compacted ?? false, entry.write.value])).toEqual([
+        [true, {}],
+        [true, []],
+        [true, null],
+        [false, 1],
+      ]);
+      expect(log[0]).toMatchObject({ call: { id: "p", tool: "tool" }, runId: "run-1" });
+      expect(await foldedLog(store)).toEqual(await store.readState(THREAD));
+    });
+
+    it("a thread that writes a new key and evicts the last one every run keeps one entry", async () => {
+      const store = await openStore();
+      for (let round = 0; round < 30; round++) {
+        await commitCallOk(store, { callId: `c${round}`, writes: [write([`tick${round}`], round)] });
+        await store.keepLastN(THREAD, 1);
+        expect(await store.readWriteLog(THREAD)).toHaveLength(1);
+      }
+      expect(await foldedLog(store)).toEqual({ tick29: 29 });
+      // the tombstones still answer why an old key reads nothing
+      expect(await store.getTombstone(THREAD, "†state.tick3")).toMatchObject({ reason: "keepLastN" });
+    });
+
+    it("overwrites of one key keep the log and the records to a few values without any eviction", async () => {
+      const store = await openStore();
+      for (let round = 0; round < 8; round++) {
+        await commitCallOk(store, {
+          callId: `c${round}`,
+          callHash: `h${round}`,
+          writes: [write(["latest"], `${round}${HUGE}`)],
+        });
+        const log = await store.readWriteLog(THREAD);
+        expect(log.filter((entry) => entry.compacted !== true).length, `round ${round}`).toBeLessThanOrEqual(
+          3,
+        );
+        const records = await store.listCallRecords("run-1" as never);
+        expect(records.filter((record) => record.result !== undefined).length).toBeLessThanOrEqual(3);
+      }
+      expect(await foldedLog(store)).toEqual(await store.readState(THREAD));
+      expect(await store.findCompletedCall(THREAD, "h7")).toMatchObject({ callId: "c7" });
+      expect(await store.findCompletedCall(THREAD, "h0")).toBeUndefined();
+    });
+
+    it("reset leaves the reset alone in the log", async () => {
+      const store = await openStore();
+      await commitCallOk(store, { callId: "a", writes: [write(["a"], 1)] });
+      await store.reset(THREAD);
+      await commitCallOk(store, { callId: "b", writes: [write(["b"], 1)] });
+      await store.keepLastN(THREAD, 0);
+      expect((await store.readWriteLog(THREAD)).map((entry) => entry.op ?? "write")).toEqual(["reset"]);
+      expect(await foldedLog(store)).toEqual({});
+    });
+  });
+}

@@ -1,0 +1,163 @@
+import type { CallRecord } from "../store-types.js";
+
+/**
+ * A thread's satisfied-check index in the memory store: the latest succeeded record per call hash, as of
+ * the last lookup. The index is brought up to date on lookup, not per commit (a Map insert costs more than
+ * the push).
+ */
+export interface CompletedIndex {
+  /** Latest succeeded record per call hash. */
+  readonly completed: Map<string, CallRecord>;
+  /** The earlier succeeded records of a call hash that has several, oldest first (rare). */
+  readonly earlier: Map<string, CallRecord[]>;
+  /** Succeeded records with a call hash committed since the last lookup, oldest first. */
+  unindexed: CallRecord[];
+}
+
+/** A new, empty {@link CompletedIndex}. */
+export function newCompletedIndex(): CompletedIndex {
+  return { completed: new Map(), earlier: new Map(), unindexed: [] };
+}
+
+/** Brings an index up to date with the records committed since the last lookup. */
+export function indexUpToDate(index: CompletedIndex): CompletedIndex {
+  if (index.unindexed.length === 0) return index;
+  for (const record of index.unindexed) {
+    const hash = record.callHash as string;
+    const previous = index.completed.get(hash);
+    if (previous !== undefined) {
+      const list = index.earlier.get(hash);
+      if (list === undefined) index.earlier.set(hash, [previous]);
+      else list.push(previous);
+    }
+    index.completed.set(hash, record);
+  }
+  index.unindexed = [];
+  return index;
+}
+
+/** The latest `limit` records of a call hash, newest first. */
+export function newestOf(index: CompletedIndex, callHash: string, limit: number): CallRecord[] {
+  const latest = indexUpToDate(index).completed.get(callHash);
+  if (latest === undefined || limit < 1) return [];
+  const earlier = index.earlier.get(callHash) ?? [];
+  const records = [latest];
+  for (let at = earlier.length - 1; at >= 0 && records.length < limit; at--)
+    records.push(earlier[at] as CallRecord);
+  return records;
+}
+
+/** Takes a record out of the index (the next older one of its hash becomes the latest). */
+function unindex(index: CompletedIndex, record: CallRecord): void {
+  const hash = record.callHash;
+  if (hash === undefined) return;
+  indexUpToDate(index);
+  const earlier = index.earlier.get(hash);
+  if (index.completed.get(hash) === record) {
+    const previous = earlier?.pop();
+    if (previous === undefined) index.completed.delete(hash);
+    else index.completed.set(hash, previous);
+  } else if (earlier !== undefined) {
+    const at = earlier.indexOf(record);
+    if (at >= 0) earlier.splice(at, 1);
+  }
+  if (earlier?.length === 0) index.earlier.delete(hash);
+}
+
+/**
+ * The memory store's call records: by run (in commit order), with the run ids each thread has records
+ * under (its runs, and edits recorded under shared run ids such as `obelisk.set`).
+ */
+export class MemoryCallRecords {
+  private readonly byRun = new Map<string, CallRecord[]>();
+  private readonly runsOf = new Map<string, Set<string>>();
+
+  /** Adds a committed record (the hot path: a push, and a set entry for a new run). */
+  add(record: CallRecord, index: CompletedIndex): void {
+    const list = this.byRun.get(record.runId);
+    if (list === undefined) {
+      this.byRun.set(record.runId, [record]);
+      this.noteRun(record);
+    } else {
+      if ((list[list.length - 1] as CallRecord).threadId !== record.threadId) this.noteRun(record);
+      list.push(record);
+    }
+    if (record.status === "succeeded" && record.callHash !== undefined) index.unindexed.push(record);
+  }
+
+  private noteRun(record: CallRecord): void {
+    let runs = this.runsOf.get(record.threadId);
+    if (runs === undefined) {
+      runs = new Set();
+      this.runsOf.set(record.threadId, runs);
+    }
+    runs.add(record.runId);
+  }
+
+  /** A run's records, in commit order. */
+  ofRun(runId: string): readonly CallRecord[] {
+    return this.byRun.get(runId) ?? [];
+  }
+
+  /** The record of a call of a run on a thread (the latest, should there be several). */
+  ofCall(threadId: string, runId: string, callId: string): CallRecord | undefined {
+    const list = this.byRun.get(runId) ?? [];
+    for (let at = list.length - 1; at >= 0; at--) {
+      const record = list[at] as CallRecord;
+      if (record.callId === callId && record.threadId === threadId) return record;
+    }
+    return undefined;
+  }
+
+  /** Replaces a record by `replacement` (its stripped copy), taking it out of the satisfied index. */
+  replace(record: CallRecord, replacement: CallRecord, index: CompletedIndex): void {
+    const list = this.byRun.get(record.runId);
+    const at = list?.lastIndexOf(record) ?? -1;
+    if (list === undefined || at < 0) return;
+    unindex(index, record);
+    list[at] = replacement;
+  }
+
+  /**
+   * Removes the records of a run of `threadId`, except those `keep` answers true for; answers how many
+   * went and stayed.
+   */
+  removeRun(
+    threadId: string,
+    runId: string,
+    index: CompletedIndex,
+    keep: (record: CallRecord) => boolean,
+  ): { removed: number; kept: number } {
+    const list = this.byRun.get(runId) ?? [];
+    const left: CallRecord[] = [];
+    let removed = 0;
+    let kept = 0;
+    for (const record of list) {
+      if (record.threadId !== threadId) left.push(record);
+      else if (keep(record)) {
+        left.push(record);
+        kept++;
+      } else {
+        unindex(index, record);
+        removed++;
+      }
+    }
+    if (left.length === 0) this.byRun.delete(runId);
+    else this.byRun.set(runId, left);
+    return { removed, kept };
+  }
+
+  /** Removes every record of a thread; answers how many. */
+  removeThread(threadId: string): number {
+    let removed = 0;
+    for (const runId of this.runsOf.get(threadId) ?? []) {
+      const list = this.byRun.get(runId) ?? [];
+      const left = list.filter((record) => record.threadId !== threadId);
+      removed += list.length - left.length;
+      if (left.length === 0) this.byRun.delete(runId);
+      else this.byRun.set(runId, left);
+    }
+    this.runsOf.delete(threadId);
+    return removed;
+  }
+}

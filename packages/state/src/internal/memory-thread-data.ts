@@ -1,0 +1,47 @@
+import type { JsonValue } from "@obelisk/core";
+import type { Tombstone } from "../store-types.js";
+import { type CompletedIndex, newCompletedIndex } from "./memory-call-records.js";
+import type { FlatLog } from "./memory-log.js";
+import { PathTrie } from "./path-trie.js";
+import { COMPACT_MIN_BYTES } from "./plan-log-compaction.js";
+import type { ThreadModel } from "./thread-model.js";
+
+/** What the memory store keeps of a thread besides its model: counter, log, outputs, tombstones, index. */
+export interface ThreadData {
+  readonly threadId: string;
+  callCounter: number;
+  log: FlatLog;
+  readonly outputs: Map<string, JsonValue>;
+  readonly tombstones: Map<string, Tombstone>;
+  /** The state tombstones among `tombstones`, by path (those at, above and below a write are found by it). */
+  readonly statePaths: PathTrie;
+  /** The satisfied check's index of the thread's succeeded records. */
+  index: CompletedIndex;
+  /** Bytes of values logged since the log was last compacted. */
+  loggedBytes: number;
+  /** {@link loggedBytes} past this compact the log (decision 0029). */
+  compactAt: number;
+}
+
+/** A new thread's data. */
+export function newThreadData(threadId: string): ThreadData {
+  return {
+    threadId,
+    callCounter: 0,
+    log: [],
+    outputs: new Map(),
+    tombstones: new Map(),
+    statePaths: new PathTrie(),
+    index: newCompletedIndex(),
+    loggedBytes: 0,
+    compactAt: COMPACT_MIN_BYTES,
+  };
+}
+
+/** The log may grow by the state's size (at least {@link COMPACT_MIN_BYTES}) before it is compacted again. */
+export function nextCompaction(data: ThreadData, model: ThreadModel): void {
+  let bytes = 0;
+  for (const entry of model.variables.values()) if (entry.meta.scope === "state") bytes += entry.meta.bytes;
+  data.loggedBytes = 0;
+  data.compactAt = Math.max(COMPACT_MIN_BYTES, bytes);
+}

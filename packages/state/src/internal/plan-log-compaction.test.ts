@@ -1,0 +1,169 @@
+import { applyOutput, type JsonObject, type JsonValue, type OutputMethod, type Path } from "@obelisk/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type CompactionEntry, planLogCompaction, standIn } from "./plan-log-compaction.js";
+import { unsetAtPath } from "./unset-at-path.js";
+
+interface Entry extends CompactionEntry {
+  readonly value: JsonValue;
+}
+
+/** Folds log entries from the empty state, as a reader of the write log (or a store reopening it) does. */
+function fold(entries: readonly Entry[]): JsonObject {
+  let state: JsonObject = {};
+  for (const entry of entries) {
+    if (entry.op === "reset") state = {};
+    else if (entry.op === "unset") state = unsetAtPath(state, entry.path);
+    else {
+      const applied = applyOutput(state, entry.path, entry.method, entry.value);
+      if (!applied.ok) throw new Error(`entry does not apply: ${applied.message}`);
+      state = applied.value as JsonObject;
+    }
+  }
+  return state;
+}
+
+/** The log compaction leaves. */
+function compact(entries: readonly Entry[]): Entry[] {
+  const fates = planLogCompaction(entries);
+  const kept: Entry[] = [];
+  entries.forEach((entry, index) => {
+    const fate = fates[index];
+    if (fate === "keep") kept.push(entry);
+    else if (fate === "standIn") kept.push({ ...entry, value: standIn(entry.value), compacted: true });
+  });
+  return kept;
+}
+
+const segment = fc.oneof(fc.constantFrom("a", "b", "0"), fc.constantFrom(0, 1, 2));
+const path = fc
+  .tuple(fc.constantFrom("a", "b"), fc.array(segment, { maxLength: 2 }))
+  .map(([top, rest]): Path => [top, ...rest]);
+const leaf = fc.oneof(fc.constantFrom("x", "long text"), fc.integer({ min: 0, max: 9 }), fc.constant(null));
+const value: fc.Arbitrary<JsonValue> = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    { arbitrary: leaf, weight: 2 },
+    { arbitrary: fc.array(tie("value"), { maxLength: 3 }), weight: 2 },
+    {
+      arbitrary: fc.dictionary(fc.constantFrom("a", "b", "0", "c"), tie("value"), { maxKeys: 3 }),
+      weight: 3,
+    },
+  ),
+})).value as fc.Arbitrary<JsonValue>;
+interface Operation {
+  readonly kind: "write" | "unset" | "reset";
+  readonly path: Path;
+  readonly method: OutputMethod;
+  readonly value: JsonValue;
+}
+
+const operation: fc.Arbitrary<Operation> = fc.record({
+  kind: fc.oneof(
+    { arbitrary: fc.constant<Operation["kind"]>("write"), weight: 30 },
+    { arbitrary: fc.constant<Operation["kind"]>("unset"), weight: 8 },
+    { arbitrary: fc.constant<Operation["kind"]>("reset"), weight: 1 },
+  ),
+  path,
+  method: fc.constantFrom<OutputMethod>("set", "set", "set", "merge", "assign", "push", "concat"),
+  value,
+});
+
+/** A log as a store keeps it: only the operations that applied to the state of their time. */
+function logOf(operations: readonly Operation[]): Entry[] {
+  const log: Entry[] = [];
+  let state: JsonObject = {};
+  for (const op of operations) {
+    if (op.kind === "reset") {
+      log.length = 0;
+      log.push({ op: "reset", path: ["x"], method: "set", value: null });
+      state = {};
+    } else if (op.kind === "unset") {
+      state = unsetAtPath(state, op.path);
+      log.push({ op: "unset", path: op.path, method: "set", value: null });
+    } else {
+      const applied = applyOutput(state, op.path, op.method, op.value);
+      if (!applied.ok) continue;
+      state = applied.value as JsonObject;
+      log.push({ path: op.path, method: op.method, value: op.value });
+    }
+  }
+  return log;
+}
+
+describe("planLogCompaction", () => {
+  it("the compacted log folds to what the whole log folds to, and compacting it again changes nothing", () => {
+    fc.assert(
+      fc.property(fc.array(operation, { maxLength: 60, size: "max" }), (operations) => {
+        const log = logOf(operations);
+        const compacted = compact(log);
+        expect(fold(compacted)).toEqual(fold(log));
+        expect(compact(compacted)).toEqual(compacted);
+      }),
+      { numRuns: 3000, seed: 20240601 },
+    );
+  });
+
+  it("a prefix compacted on its own keeps the fold of the prefix and what follows it", () => {
+    fc.assert(
+      fc.property(fc.array(operation, { maxLength: 60, size: "max" }), fc.nat(), (operations, cut) => {
+        const log = logOf(operations);
+        const at = log.length === 0 ? 0 : cut % (log.length + 1);
+        const mixed = [...compact(log.slice(0, at)), ...log.slice(at)];
+        expect(fold(mixed)).toEqual(fold(log));
+      }),
+      { numRuns: 1000, seed: 20240601 },
+    );
+  });
+
+  it("drops what a later write or removal of a top-level key replaced and removals of nothing; stands in deeper", () => {
+    const log: Entry[] = [
+      { path: ["latest"], method: "set", value: "v1".repeat(100) },
+      { path: ["latest"], method: "set", value: "v2" },
+      { path: ["user", "profile"], method: "set", value: { name: "Ada" } },
+      { path: ["user", "profile"], method: "set", value: { name: "Grace" } },
+      { path: ["log"], method: "push", value: "a" },
+      { path: ["log"], method: "push", value: "b" },
+      { path: ["gone"], method: "set", value: 1 },
+      { op: "unset", path: ["gone"], method: "set", value: null },
+      { path: ["list"], method: "set", value: [1, 2] },
+      { path: ["list", 2], method: "set", value: 3 },
+      { path: ["list"], method: "set", value: [] },
+    ];
+    expect(planLogCompaction(log)).toEqual([
+      "drop",
+      "keep",
+      "standIn",
+      "keep",
+      "keep",
+      "keep",
+      "drop",
+      "drop",
+      "drop",
+      "drop",
+      "keep",
+    ]);
+    expect([standIn({ a: 1 }), standIn([1]), standIn("text"), standIn(null)]).toEqual([{}, [], null, null]);
+  });
+
+  it("keeps a removal of what a write left in the log wrote", () => {
+    const log: Entry[] = [
+      { path: ["o", "a"], method: "set", value: 1 },
+      { path: ["o", "b"], method: "set", value: 2 },
+      { op: "unset", path: ["o", "a"], method: "set", value: null },
+      { op: "unset", path: ["o", "c"], method: "set", value: null },
+    ];
+    expect(planLogCompaction(log)).toEqual(["standIn", "keep", "keep", "drop"]);
+    expect(fold(compact(log))).toEqual({ o: { b: 2 } });
+  });
+
+  it("keeps a deep value a later write walks into before its cover replaces it", () => {
+    const log: Entry[] = [
+      { path: ["o", "l"], method: "set", value: [1, 2] },
+      { path: ["o", "l", 2], method: "set", value: 3 },
+      { path: ["o", "l"], method: "set", value: [] },
+    ];
+    expect(planLogCompaction(log)).toEqual(["keep", "standIn", "keep"]);
+    expect(fold(compact(log))).toEqual(fold(log));
+  });
+});

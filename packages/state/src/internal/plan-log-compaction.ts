@@ -1,0 +1,161 @@
+import type { JsonValue, OutputMethod, Path } from "@obelisk/core";
+
+/**
+ * Compaction runs, besides at state evictions and `reset`, once this many bytes (or the state's size, when
+ * larger) were written since the last one (the memory store; SQLite compacts when it writes a snapshot,
+ * whose rule is the same size in characters of the log): the log's overwritten values are bounded by it.
+ */
+export const COMPACT_MIN_BYTES = 256 * 1024;
+
+/** What compacting the write log needs of one entry. */
+export interface CompactionEntry {
+  /** `unset` (a removal) or `reset`; absent for a write. */
+  readonly op?: "unset" | "reset";
+  /** The path written or removed. */
+  readonly path: Path;
+  /** The write's method (`set` for lifecycle entries). */
+  readonly method: OutputMethod;
+  /** True when its value is a stand-in already. */
+  readonly compacted?: true;
+}
+
+/** What compaction does with one entry: keep it, replace its value by a stand-in, or drop it. */
+export type EntryFate = "keep" | "standIn" | "drop";
+
+/** No entry (later than any index). */
+const NONE = Number.POSITIVE_INFINITY;
+
+/**
+ * A path of the log, normalized to text segments: `a[0]` and `a["0"]` address one key of an object (a
+ * write of `a["0"]` into an array fails, so the log never holds one where `a` is an array).
+ */
+interface PathNode {
+  children: Map<string, PathNode> | undefined;
+  /** The earliest later entry that replaces all of this path: a `set` or an `unset` at it. */
+  cover: number;
+  /** The earliest later entry strictly below this path. */
+  below: number;
+}
+
+const newNode = (): PathNode => ({ children: undefined, cover: NONE, below: NONE });
+
+/**
+ * Which write-log entries still matter to the fold (decision record 0029). An entry is *covered* when a
+ * later `set` or `unset` at its path or above it replaces everything it wrote. A covered entry goes when
+ * the covering path is a top-level key: below the root (always an object) nothing outside that key sees it,
+ * and everything at or below the key before the cover goes with it. A covered write deeper down keeps its
+ * place and path — creating the containers on its way and appending at an index fold the same — but its
+ * value becomes a stand-in of the same kind ({@link standIn}), when no entry between it and its cover
+ * writes strictly below its path (such an entry walks into the value and needs its shape). Everything else
+ * is kept. The log that results folds, from the empty state and entry by entry, to exactly what the whole
+ * log folds to (property-tested in `plan-log-compaction.test.ts`); compacting it again changes nothing.
+ * Entries before a `reset` go. O(entries × path depth).
+ */
+export function planLogCompaction(entries: readonly CompactionEntry[]): EntryFate[] {
+  const fates: EntryFate[] = new Array(entries.length);
+  const root = newNode();
+  let resetAt = NONE;
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index] as CompactionEntry;
+    if (entry.op === "reset") {
+      fates[index] = "keep";
+      resetAt = index;
+      continue;
+    }
+    if (resetAt !== NONE) {
+      fates[index] = "drop";
+      continue;
+    }
+    const path = entry.path;
+    let node = root;
+    let cover = NONE;
+    let top = NONE;
+    for (let depth = 0; depth < path.length; depth++) {
+      const key = String(path[depth]);
+      let child = node.children?.get(key);
+      if (child === undefined) {
+        child = newNode();
+        node.children ??= new Map();
+        node.children.set(key, child);
+      }
+      if (depth > 0) node.below = index; // a strict ancestor: this entry is below it
+      node = child;
+      if (depth === 0) top = node.cover;
+      if (node.cover < cover) cover = node.cover;
+    }
+    if (top !== NONE) fates[index] = "drop";
+    else if (entry.op !== "unset" && cover !== NONE && node.below > cover) fates[index] = "standIn";
+    else fates[index] = entry.compacted === true ? "standIn" : "keep";
+    if (entry.op === "unset" ? removesAlways(path) : entry.method === "set") node.cover = index;
+  }
+  dropIdleRemovals(entries, fates);
+  return fates;
+}
+
+/** A path's node of the forward pass: whether an entry left in the log wrote at it or below it. */
+interface WrittenNode {
+  children: Map<string, WrittenNode> | undefined;
+  /** A write left in the log is at this path. */
+  at: boolean;
+  /** A write left in the log is strictly below this path. */
+  below: boolean;
+}
+
+/**
+ * Drops the `unset` entries that remove nothing from the state the log now folds to: no write left before
+ * one is at, above or below its path, so nothing is there (a value at a path only comes from writes at,
+ * above or below it). Such a removal's writes were all dropped with it; without this, a thread evicting a
+ * new key each run would keep one entry per run.
+ */
+function dropIdleRemovals(entries: readonly CompactionEntry[], fates: EntryFate[]): void {
+  const root: WrittenNode = { children: undefined, at: false, below: false };
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index] as CompactionEntry;
+    if (fates[index] === "drop" || entry.op === "reset") continue;
+    const path = entry.path;
+    let node = root;
+    let touched = false;
+    for (let depth = 0; depth < path.length; depth++) {
+      const key = String(path[depth]);
+      let child = node.children?.get(key);
+      if (child === undefined) {
+        if (entry.op === "unset") break;
+        child = { children: undefined, at: false, below: false };
+        node.children ??= new Map();
+        node.children.set(key, child);
+      }
+      if (entry.op !== "unset" && depth < path.length - 1) child.below = true;
+      node = child;
+      if (node.at) touched = true;
+      if (depth === path.length - 1 && node.below) touched = true;
+    }
+    if (entry.op !== "unset") node.at = true;
+    else if (!touched) fates[index] = "drop";
+  }
+}
+
+/** A text segment that reads as an array index (`"0"`, `"12"`): on an array it addresses nothing. */
+const INDEX_TEXT = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * True when an `unset` at `path` removes whatever is there, whatever the containers on the way: not when a
+ * segment below the root is index-like text (`a["0"]`), which removes a key of an object but nothing of an
+ * array, where `a[0]` would leave a hole. A written path never has one on an array (the write would fail),
+ * so only such removals are not covers.
+ */
+function removesAlways(path: Path): boolean {
+  for (let depth = 1; depth < path.length; depth++) {
+    const segment = path[depth];
+    if (typeof segment === "string" && INDEX_TEXT.test(segment)) return false;
+  }
+  return true;
+}
+
+/** The stand-in of a value no longer kept: `{}`, `[]` or `null`, as the value is an object, an array or not. */
+export function standIn(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return EMPTY_ARRAY;
+  return value !== null && typeof value === "object" ? EMPTY_OBJECT : null;
+}
+
+const EMPTY_ARRAY: JsonValue = Object.freeze([]) as unknown as JsonValue;
+const EMPTY_OBJECT: JsonValue = Object.freeze({}) as JsonValue;

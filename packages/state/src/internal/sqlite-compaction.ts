@@ -1,0 +1,159 @@
+import { type JsonValue, jsonByteSize, type ThreadId } from "@obelisk/core";
+import type { CallRecord, WriteLogEntry } from "../store-types.js";
+import { type CompactionEntry, planLogCompaction, standIn } from "./plan-log-compaction.js";
+import type { SqliteStatements } from "./sqlite-schema.js";
+import { callKey, strippedRecord } from "./strip-record.js";
+
+/** A call of a run, as a write-log entry or a stored output names the record holding its value. */
+export interface CallOf {
+  readonly runId: string;
+  readonly callId: string;
+}
+
+/** The call whose value a log entry holds: a write not compacted yet (lifecycle entries hold none). */
+function holderOf(entry: WriteLogEntry): CallOf | undefined {
+  if (entry.op !== undefined || entry.compacted === true) return undefined;
+  return { runId: entry.runId, callId: entry.call.id };
+}
+
+/** What compacting needs of a parsed entry. */
+function factsOf(entry: WriteLogEntry): CompactionEntry {
+  return {
+    path: entry.write.path,
+    method: entry.write.method,
+    ...(entry.op === undefined ? {} : { op: entry.op }),
+    ...(entry.compacted === true ? { compacted: true as const } : {}),
+  };
+}
+
+/**
+ * Bounded history in a SQLite store's file (decision record 0029), run inside the transactions that call
+ * it: the write log compacted (`planLogCompaction`: entries dropped, values replaced by stand-ins) and the
+ * call records that hold only values gone from the thread stripped of a large result (`strippedRecord`).
+ */
+export class SqliteCompaction {
+  constructor(
+    private readonly sql: SqliteStatements,
+    readonly recordResultBytes: number,
+  ) {}
+
+  private entries(threadId: ThreadId): WriteLogEntry[] {
+    return (this.sql.logAll.all(threadId) as { entry: string }[]).map(
+      (row) => JSON.parse(row.entry) as WriteLogEntry,
+    );
+  }
+
+  /**
+   * Compacts the whole write log of a thread — called with a snapshot at the thread's next sequence number
+   * written in the same transaction, so reopening the thread folds none of the entries it changes — and
+   * strips the records none of whose values it holds any more.
+   */
+  compact(threadId: ThreadId): void {
+    const entries = this.entries(threadId);
+    const fates = planLogCompaction(entries.map(factsOf));
+    const holding = new Set<string>();
+    const freed = new Map<string, CallOf>();
+    // consecutive entries that go are deleted as one range of the primary key
+    let dropFrom: number | undefined;
+    let dropTo = 0;
+    const deleteDropped = (): void => {
+      if (dropFrom !== undefined) this.sql.logDeleteRange.run(threadId, dropFrom, dropTo);
+      dropFrom = undefined;
+    };
+    entries.forEach((entry, index) => {
+      const fate = fates[index];
+      const holder = holderOf(entry);
+      const key = holder === undefined ? undefined : callKey(holder.runId, holder.callId);
+      if (fate !== "drop") deleteDropped();
+      if (fate === "keep") {
+        if (key !== undefined) holding.add(key);
+        return;
+      }
+      // a record's result is the value it wrote: only one larger than the limit can be dropped
+      if (key !== undefined && this.large(entry.write.value)) freed.set(key, holder as CallOf);
+      if (fate === "drop") {
+        dropFrom ??= entry.seq;
+        dropTo = entry.seq;
+      } else if (entry.compacted !== true) {
+        const write = { ...entry.write, value: standIn(entry.write.value) };
+        this.sql.logUpdate.run(JSON.stringify({ ...entry, write, compacted: true }), threadId, entry.seq);
+      }
+    });
+    deleteDropped();
+    const emptied: CallOf[] = [];
+    for (const [key, call] of freed) if (!holding.has(key)) emptied.push(call);
+    this.stripCalls(threadId, emptied);
+  }
+
+  /** Strips the records of every value the write log holds (a `reset` is about to clear it). */
+  stripLogged(threadId: ThreadId): void {
+    const calls: CallOf[] = [];
+    for (const entry of this.entries(threadId)) {
+      const holder = holderOf(entry);
+      if (holder !== undefined && this.large(entry.write.value)) calls.push(holder);
+    }
+    this.stripCalls(threadId, calls);
+  }
+
+  /** True when a value is larger than a record's result may be once its values are gone. */
+  private large(value: JsonValue): boolean {
+    return jsonByteSize(value) > this.recordResultBytes;
+  }
+
+  /** Strips the records of calls of runs on a thread of a large result (their values are gone). */
+  stripCalls(threadId: ThreadId, calls: readonly CallOf[]): void {
+    if (calls.length === 0 || this.recordResultBytes === Number.POSITIVE_INFINITY) return;
+    this.eachRecord(threadId, calls, (id, record) => {
+      const stripped = strippedRecord(record, this.recordResultBytes);
+      if (stripped !== undefined) this.sql.recordStrip.run(JSON.stringify(stripped), id);
+    });
+  }
+
+  /**
+   * Calls `use` with the records of calls of runs on a thread: each run's records are looked through once
+   * (by the `(run_id, id)` index, reading their call ids only), whatever the number of its calls.
+   */
+  private eachRecord(
+    threadId: ThreadId,
+    calls: readonly CallOf[],
+    use: (id: number, record: CallRecord) => void,
+  ): void {
+    const byRun = new Map<string, Set<string>>();
+    for (const { runId, callId } of calls) {
+      const ids = byRun.get(runId);
+      if (ids === undefined) byRun.set(runId, new Set([callId]));
+      else ids.add(callId);
+    }
+    for (const [runId, callIds] of byRun) {
+      const rows = this.sql.recordCallsOfRun.all(runId, threadId) as { id: number; call_id: string }[];
+      for (const row of rows) {
+        if (!callIds.has(row.call_id)) continue;
+        const { record } = this.sql.recordById.get(row.id) as { record: string };
+        use(row.id, JSON.parse(record) as CallRecord);
+      }
+    }
+  }
+
+  /**
+   * The records holding a value the thread still has: of the writes a compaction would keep (the log is
+   * left as it is: compacting it needs a snapshot), and of the stored outputs.
+   */
+  holders(threadId: ThreadId): CallRecord[] {
+    const calls = new Map<string, CallOf>();
+    const entries = this.entries(threadId);
+    const fates = planLogCompaction(entries.map(factsOf));
+    entries.forEach((entry, index) => {
+      const holder = holderOf(entry);
+      if (holder !== undefined && fates[index] === "keep")
+        calls.set(callKey(holder.runId, holder.callId), holder);
+    });
+    for (const row of this.sql.varCallOutputs.all(threadId) as { meta: string; path: string }[]) {
+      const meta = JSON.parse(row.meta) as { runId: string };
+      const callId = String((JSON.parse(row.path) as unknown[])[0]);
+      calls.set(callKey(meta.runId, callId), { runId: meta.runId, callId });
+    }
+    const records: CallRecord[] = [];
+    this.eachRecord(threadId, [...calls.values()], (_id, record) => records.push(record));
+    return records;
+  }
+}

@@ -1,0 +1,96 @@
+import type { RunId, ThreadId } from "@obelisk/core";
+import type BetterSqlite3 from "better-sqlite3";
+import type { CallRecord, ThreadDeletion } from "../store-types.js";
+import { satisfyingKeys } from "./prune-runs.js";
+import type { SqliteCompaction } from "./sqlite-compaction.js";
+import type { SqliteStatements } from "./sqlite-schema.js";
+import { callKey } from "./strip-record.js";
+
+/** What pruning one thread's runs removed and kept. */
+export interface PrunedThread {
+  readonly callRecords: number;
+  readonly kept: number;
+}
+
+/**
+ * The removals of history in a SQLite store's file, each one IMMEDIATE transaction: finished runs of a
+ * thread with their call records (`pruneRuns`), a whole thread (`deleteThread`).
+ */
+export class SqliteHistoryRemoval {
+  private readonly pruneTx: (
+    threadId: ThreadId,
+    runIds: readonly RunId[],
+    busy: () => boolean,
+  ) => PrunedThread | undefined;
+  private readonly removeTx: (threadId: ThreadId, check: () => void) => ThreadDeletion;
+
+  constructor(
+    db: BetterSqlite3.Database,
+    private readonly sql: SqliteStatements,
+    private readonly compaction: SqliteCompaction,
+  ) {
+    this.pruneTx = db.transaction((threadId: ThreadId, runIds: readonly RunId[], busy: () => boolean) =>
+      busy() ? undefined : this.prune(threadId, runIds),
+    ).immediate;
+    this.removeTx = db.transaction((threadId: ThreadId, check: () => void) => {
+      check();
+      return this.remove(threadId);
+    }).immediate;
+  }
+
+  /**
+   * Removes runs of one thread and their records but those a re-sent call would be satisfied by for a
+   * value the thread still holds; undefined (nothing removed) when `busy` answers that a run holds the
+   * thread's lock, asked inside the transaction.
+   */
+  pruneRuns(threadId: ThreadId, runIds: readonly RunId[], busy: () => boolean): PrunedThread | undefined {
+    return this.pruneTx(threadId, runIds, busy);
+  }
+
+  /** Removes every row of a thread, after `check` (that the caller still holds its lock) in the transaction. */
+  removeThread(threadId: ThreadId, check: () => void): ThreadDeletion {
+    return this.removeTx(threadId, check);
+  }
+
+  private prune(threadId: ThreadId, runIds: readonly RunId[]): PrunedThread {
+    const { sql } = this;
+    const newest = (hash: string, count: number): CallRecord[] =>
+      (sql.recordsCompleted.all(threadId, hash, count) as { record: string }[]).map(
+        (row) => JSON.parse(row.record) as CallRecord,
+      );
+    const keep = satisfyingKeys(this.compaction.holders(threadId), newest);
+    let callRecords = 0;
+    let kept = 0;
+    for (const runId of runIds) {
+      for (const row of sql.recordsOfRunOnThread.all(runId, threadId) as { id: number; record: string }[]) {
+        const record = JSON.parse(row.record) as CallRecord;
+        if (keep.has(callKey(record.runId, record.callId))) kept++;
+        else {
+          sql.recordDelete.run(row.id);
+          callRecords++;
+        }
+      }
+      sql.runCallsDelete.run(runId);
+      sql.runDelete.run(runId);
+    }
+    return { callRecords, kept };
+  }
+
+  private remove(threadId: ThreadId): ThreadDeletion {
+    const { sql } = this;
+    const held = sql.threadSeq.get(threadId) !== undefined;
+    sql.threadRunCallsDelete.run(threadId);
+    const runs = sql.threadRunsDelete.run(threadId).changes;
+    const callRecords = sql.threadRecordsDelete.run(threadId).changes;
+    const variables = sql.varClear.run(threadId).changes;
+    for (const clear of [
+      sql.logClear,
+      sql.outputClear,
+      sql.threadTombstonesDelete,
+      sql.threadSnapshotDelete,
+      sql.threadDelete,
+    ])
+      clear.run(threadId);
+    return { deleted: held || runs + callRecords > 0, runs, callRecords, variables };
+  }
+}
