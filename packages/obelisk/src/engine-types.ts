@@ -337,8 +337,9 @@ export interface Engine {
   /** Run history. */
   readonly runs: {
     /**
-     * Runs, newest first; `status` keeps one status (`interrupted`: the runs whose process stopped before
-     * they ended, to `resume`; the built-in stores find them among the `running` ones as they list).
+     * Runs, newest first; `status` keeps one status (`interrupted`: the runs whose process stopped, or
+     * whose engine was closed, before they ended, to `resume`; the built-in stores find a dead process's
+     * among the `running` ones as they list).
      */
     list(options?: {
       readonly threadId?: string;
