@@ -5,13 +5,16 @@ import type { Engine } from "./engine-types.js";
 
 /**
  * How the tools' `parameters` hold the model's arguments. `strict`: the plan JSON Schema of the engine's
- * tools, a pattern on references, bounds on numbers — for constraining a model's structured output.
- * `loose`: the types of the arguments only, the plan any object whose description carries the plan JSON
- * Schema as text — for frameworks that validate tool input against `parameters` before `execute` and
- * answer the model a bare "did not match expected schema" (LangChain's `DynamicStructuredTool`): the
- * handlers make every check themselves and answer with Obelisk's diagnostics and hints.
+ * tools, a pattern on references, bounds on numbers — for constraining a model's structured output (not
+ * OpenAI's `strict: true`, whose subset that schema is outside of). `loose`: the types of the arguments
+ * only, the plan any object whose description carries the plan JSON Schema as text — for frameworks that
+ * validate tool input against `parameters` before `execute` and answer the model a bare "did not match
+ * expected schema" (LangChain's `DynamicStructuredTool`): the handlers make every check themselves and
+ * answer with Obelisk's diagnostics and hints. `openai-strict`: within OpenAI's strict subset (every
+ * property required, `null` where one is left out; the plan the strict plan schema) — for OpenAI's strict
+ * function calling; the handlers read the nulls as absent (`fromStrictPlan` for the plan). Decision 0032.
  */
-export type AgentToolsParameters = "strict" | "loose";
+export type AgentToolsParameters = "strict" | "loose" | "openai-strict";
 
 /** The JSON Schema of each tool's arguments, by tool name. */
 export interface ToolParameters {
@@ -98,7 +101,7 @@ function looseParameters(engine: Engine): ToolParameters {
   };
 }
 
-/** The tools' parameters in the form asked for. */
-export function toolParameters(engine: Engine, form: AgentToolsParameters): ToolParameters {
+/** The tools' parameters in the form asked for (`openai-strict`: `agent-tools-openai-strict.ts`). */
+export function toolParameters(engine: Engine, form: "strict" | "loose"): ToolParameters {
   return form === "loose" ? looseParameters(engine) : strictParameters(engine);
 }

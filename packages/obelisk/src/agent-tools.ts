@@ -1,9 +1,11 @@
+import type { StrictSchemaDeviation } from "@obelisk/compiler";
 import { didYouMean, type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
 import { DEFAULT_SUMMARY_CHARS } from "@obelisk/state";
 import type { PlanApprover } from "./agent-tools-approval.js";
 import { boundDiagnostics, boundErrorData } from "./agent-tools-diagnostics.js";
 import { GET_LIMITS, getForModel } from "./agent-tools-get.js";
 import { summaryWithin } from "./agent-tools-list.js";
+import { fromStrictArguments, openAiStrictParameters } from "./agent-tools-openai-strict.js";
 import { type AgentToolsParameters, MAX_LIST_CHARS, toolParameters } from "./agent-tools-parameters.js";
 import { runForModel } from "./agent-tools-run-plan.js";
 import type {
@@ -29,7 +31,7 @@ export interface AgentTool<Name extends string = string, Answer extends JsonValu
   readonly name: Name;
   /** What the tool does, for the model. */
   readonly description: string;
-  /** JSON Schema of the arguments (`agentTools`' `parameters` option: strict or loose). */
+  /** JSON Schema of the arguments (`agentTools`' `parameters` option: strict, loose or openai-strict). */
   readonly parameters: JsonObject;
   /**
    * Runs the tool; never throws for bad plans or arguments: diagnostics and Obelisk errors are answered as
@@ -83,15 +85,18 @@ export interface AgentToolsOptions {
   readonly approve?: PlanApprover;
   /**
    * `"strict"` (default): `parameters` hold the model to the plan JSON Schema of the engine's tools — for
-   * constraining its structured output. `"loose"`: the arguments' types only (the plan any object, the
-   * plan JSON Schema in its description) — for frameworks that validate tool input before `execute` and
-   * would answer a bare schema error instead of Obelisk's diagnostics (LangChain's `DynamicStructuredTool`).
+   * constraining its structured output (it is not within OpenAI's `strict: true` subset). `"loose"`: the
+   * arguments' types only (the plan any object, the plan JSON Schema in its description) — for frameworks
+   * that validate tool input before `execute` and would answer a bare schema error instead of Obelisk's
+   * diagnostics (LangChain's `DynamicStructuredTool`). `"openai-strict"`: within OpenAI's strict subset, for
+   * `strict: true` function calling — every argument required, `null` where one is left out, the plan the
+   * strict plan schema; the tools read those nulls as absent (`fromStrictPlan` for the plan).
    */
   readonly parameters?: AgentToolsParameters;
 }
 
 const OPTIONS: ReadonlySet<string> = new Set(["approve", "parameters"]);
-const PARAMETER_FORMS: ReadonlySet<string> = new Set(["strict", "loose"]);
+const PARAMETER_FORMS: ReadonlySet<string> = new Set(["strict", "loose", "openai-strict"]);
 
 /** The options checked: an object of known options, `approve` a function, `parameters` a known form. */
 function checkOptions(options: AgentToolsOptions): void {
@@ -105,22 +110,50 @@ function checkOptions(options: AgentToolsOptions): void {
   if (form !== undefined && (typeof form !== "string" || !PARAMETER_FORMS.has(form)))
     throw new ObeliskError(
       "USAGE",
-      `agentTools' parameters must be "strict" or "loose", not ${shownValue(form)}`,
+      `agentTools' parameters must be "strict", "loose" or "openai-strict", not ${shownValue(form)}`,
       {
         hint:
           (typeof form === "string" ? didYouMean(form, PARAMETER_FORMS) : undefined) ??
-          '"loose" for frameworks that validate tool input (LangChain), "strict" to constrain structured output',
+          '"loose" for frameworks that validate tool input (LangChain), "openai-strict" for OpenAI\'s strict: true function calling, "strict" to constrain structured output otherwise',
       },
     );
 }
 
 /** The four tools, each typed with its name and answer (see `agent-tools-types.ts`). */
-export type AgentTools = [
+type AgentToolList = [
   AgentTool<"validate_plan", ValidatePlanAnswer | AgentToolFailure>,
   AgentTool<"run_plan", RunPlanAnswer | AgentToolFailure>,
   AgentTool<"list_variables", ListVariablesAnswer | AgentToolFailure>,
   AgentTool<"get_variable", GetVariableAnswer | AgentToolFailure>,
 ];
+
+/** The four tools, each typed with its name and answer, and what their `plan` parameter cannot say. */
+export type AgentTools = AgentToolList & {
+  /**
+   * Where the `plan` parameter says less or more than the plan JSON Schema: with `parameters:
+   * "openai-strict"`, `strictPlanJsonSchema`'s deviations for the engine's tools (an open object, a dropped
+   * keyword, a size limit passed…); none with the other forms, which give the plan JSON Schema itself. Not
+   * an element: `map` and JSON leave it out.
+   */
+  readonly deviations: readonly StrictSchemaDeviation[];
+};
+
+/** Each tool's parameters in the form asked for, the plan's deviations, and how arguments are read. */
+function parametersFor(engine: Engine, form: AgentToolsOptions["parameters"]) {
+  if (form !== "openai-strict")
+    return {
+      parameters: toolParameters(engine, form ?? "strict"),
+      deviations: [],
+      read: (_tool: string, args: Record<string, unknown>) => args,
+    };
+  const { deviations, ...parameters } = openAiStrictParameters(engine);
+  return {
+    parameters,
+    deviations,
+    // strict mode writes null for every argument left out: read as absent before anything else
+    read: (tool: string, args: Record<string, unknown>) => fromStrictArguments(engine, tool, args),
+  };
+}
 
 /**
  * Tools that let an LLM agent drive Obelisk on one thread from any framework: `validate_plan`, `run_plan`,
@@ -134,15 +167,16 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
     throw new ObeliskError("USAGE", "agentTools(engine, threadId) needs the thread id: a non-empty string");
   checkOptions(options);
   const approve = options.approve;
-  const parameters = toolParameters(engine, options.parameters ?? "strict");
-  return [
+  const { parameters, deviations, read } = parametersFor(engine, options.parameters);
+  const tools: AgentToolList = [
     {
       name: "validate_plan",
       description:
         "Compile a plan and return its diagnostics (codes, JSON Pointers, hints; the first ones within a budget, the rest counted by code) and its hash. Runs nothing. Without input, †input references are checked against the plan's inputSchema only.",
       parameters: parameters.validate_plan,
       execute: (given) =>
-        guarded(given, async (args) => {
+        guarded(given, async (raw) => {
+          const args = read("validate_plan", raw);
           // the model's input is checked by the engine (USAGE for anything but a plain object of JSON values)
           const { ok, planHash, diagnostics } = await engine.validate(args.plan, {
             threadId,
@@ -156,14 +190,16 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
       description:
         "Validate and run a plan on the thread. Returns the status of each call, the errors, the plan's warnings, and a short summary of the variables the run wrote (read their values with get_variable).",
       parameters: parameters.run_plan,
-      execute: (given) => guarded(given, (args) => runForModel(engine, threadId, args, approve)),
+      execute: (given) =>
+        guarded(given, (args) => runForModel(engine, threadId, read("run_plan", args), approve)),
     },
     {
       name: "list_variables",
       description: `Short summaries of the stored variables (reference, type, size, description, preview), newest first, within budgetChars characters (default ${DEFAULT_SUMMARY_CHARS}, at most ${MAX_LIST_CHARS}).`,
       parameters: parameters.list_variables,
       execute: (given) =>
-        guarded(given, async (args) => {
+        guarded(given, async (raw) => {
+          const args = read("list_variables", raw);
           const budget = args.budgetChars;
           if (typeof budget === "number" && budget > MAX_LIST_CHARS)
             throw new ObeliskError("USAGE", `budgetChars must be at most ${MAX_LIST_CHARS}, got ${budget}`, {
@@ -181,7 +217,8 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
         `${GET_LIMITS.pageChars} characters; every answer is at most ${GET_LIMITS.answerChars} characters) with ` +
         "total, next and a note saying how to read on. offset/limit page arrays (items), objects (keys) and strings (characters).",
       parameters: parameters.get_variable,
-      execute: (given) => guarded(given, (args) => getForModel(engine, threadId, args)),
+      execute: (given) => guarded(given, (args) => getForModel(engine, threadId, read("get_variable", args))),
     },
   ];
+  return Object.assign(tools, { deviations });
 }

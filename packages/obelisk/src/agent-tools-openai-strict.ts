@@ -1,0 +1,93 @@
+import { fromStrictPlan, type StrictSchemaDeviation, strictPlanJsonSchema } from "@obelisk/compiler";
+import type { JsonObject } from "@obelisk/core";
+import { DEFAULT_SUMMARY_CHARS, STORED_REFERENCE_SCHEMA } from "@obelisk/state";
+import { MAX_LIST_CHARS } from "./agent-tools-parameters.js";
+import type { Engine } from "./engine-types.js";
+
+/** Every tool's parameters within OpenAI's strict subset, and where the plan's say less or more (decision 0032). */
+export interface OpenAiStrictParameters {
+  readonly validate_plan: JsonObject;
+  readonly run_plan: JsonObject;
+  readonly list_variables: JsonObject;
+  readonly get_variable: JsonObject;
+  /** `strictPlanJsonSchema`'s deviations for the engine's tools. */
+  readonly deviations: readonly StrictSchemaDeviation[];
+}
+
+/** How the plan is written under strict mode, for the model. */
+const STRICT_PLAN_FORMAT =
+  "The plan: { type: 'plan', plan: [calls] }. Every property is written; null where you leave one out.";
+
+/** `schema` or `null` (null: absent), as strict mode writes an optional property; `description` on the value. */
+const orNull = (schema: JsonObject): JsonObject => ({ anyOf: [schema, { type: "null" }] });
+
+/** A closed object whose every property is required, as strict mode wants. */
+const closed = (properties: JsonObject, extra: JsonObject = {}): JsonObject => ({
+  type: "object",
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false,
+  ...extra,
+});
+
+/**
+ * The tools' parameters for OpenAI's strict function calling (`strict: true`): every object closed and
+ * fully required, an optional argument nullable (`null`: absent), and `plan` the strict plan schema
+ * (`strictPlanJsonSchema` with the engine's limits), its `$defs` moved to the root of the parameters where
+ * its `#/$defs/…` references point. `input` is not offered: an open object cannot be written in strict mode
+ * (the model writes the values into the plan instead).
+ */
+export function openAiStrictParameters(engine: Engine): OpenAiStrictParameters {
+  const { schema, deviations } = strictPlanJsonSchema(engine.registry, { limits: engine.limits });
+  const { $defs, title: _title, ...plan } = schema;
+  const planArguments = closed(
+    { plan: { ...plan, description: STRICT_PLAN_FORMAT } },
+    $defs === undefined ? {} : { $defs },
+  );
+  const offset = { type: "integer", minimum: 0 };
+  return {
+    validate_plan: planArguments,
+    run_plan: planArguments,
+    list_variables: closed({
+      lastN: orNull({ type: "integer", minimum: 1, description: "only the n newest; null for all" }),
+      budgetChars: orNull({
+        type: "integer",
+        minimum: 1,
+        maximum: MAX_LIST_CHARS,
+        description: `characters of the summary; null for ${DEFAULT_SUMMARY_CHARS}`,
+      }),
+      refs: orNull({ type: "array", items: STORED_REFERENCE_SCHEMA, description: "null for all" }),
+    }),
+    get_variable: closed({
+      reference: STORED_REFERENCE_SCHEMA,
+      offset: orNull({ ...offset, description: "first item, key or character (from 0); null for 0" }),
+      limit: orNull({ ...offset, description: "how many items, keys or characters; null for a page" }),
+    }),
+    deviations,
+  };
+}
+
+/** The arguments each tool takes as optional: strict mode writes `null` for the ones left out. */
+const OPTIONAL_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
+  validate_plan: ["input"],
+  run_plan: ["input"],
+  list_variables: ["lastN", "budgetChars", "refs"],
+  get_variable: ["offset", "limit"],
+};
+
+/**
+ * The arguments of a strict-mode call as the handlers take them: a `null` optional argument removed, and
+ * the plan through `fromStrictPlan` (its nulls that mean absent removed; a null a parameter's own schema
+ * takes kept). Anything else is left as it is, for the handler to check and answer.
+ */
+export function fromStrictArguments(
+  engine: Engine,
+  tool: string,
+  args: Record<string, unknown>,
+): Record<string, unknown> {
+  const given: Record<string, unknown> = { ...args };
+  for (const key of OPTIONAL_ARGUMENTS[tool] ?? []) if (given[key] === null) delete given[key];
+  if (tool === "validate_plan" || tool === "run_plan")
+    given.plan = fromStrictPlan(given.plan, engine.registry);
+  return given;
+}
