@@ -101,4 +101,46 @@ describe("tool definitions given to createEngine", () => {
     ]);
     await engine.close();
   });
+
+  it("approvalParams and idempotent: false guard the tool against the plan, at validation", async () => {
+    const refunds: string[] = [];
+    const engine = createEngine({
+      tools: [
+        {
+          name: "issueRefund",
+          input: {
+            type: "object",
+            properties: { orderId: { type: "string" }, approval: { type: "object" } },
+            required: ["orderId"],
+          },
+          approvalParams: ["approval"],
+          idempotent: false,
+          retry: { attempts: 2, backoffMs: 0 },
+          run: (args: unknown) => refunds.push((args as { orderId: string }).orderId),
+        },
+      ],
+    });
+    const codes = async (call: Record<string, unknown>) =>
+      (
+        await engine.validate({ type: "plan", plan: [{ _tool: "issueRefund", orderId: "o1", ...call }] })
+      ).diagnostics
+        .filter((d) => d.severity === "error")
+        .map((d) => `${d.code} ${d.pointer}`);
+    const approval = "†state.approvals.refund_o1";
+    expect(await codes({ approval: { by: "ops" } })).toEqual(["PARAM_INVALID /plan/0/approval"]);
+    // required in every call, though the tool's own schema leaves it optional
+    expect(await codes({})).toEqual([expect.stringMatching(/^PARAM_MISSING /)]);
+    expect(await codes({ approval, _rerun: true })).toEqual(["CALL_SHAPE /plan/0/_rerun"]);
+    expect(await codes({ approval, _retry: { attempts: 3 } })).toEqual([
+      "CALL_SHAPE /plan/0/_retry/attempts",
+    ]);
+    expect(await codes({ approval, _retry: { attempts: 2 } })).toEqual([]);
+    await engine.set("t", approval, { by: "ops" });
+    const result = await engine.run([{ _tool: "issueRefund", _id: "r", orderId: "o1", approval }], {
+      threadId: "t",
+    });
+    expect(result.calls.r?.status).toBe("succeeded");
+    expect(refunds).toEqual(["o1"]);
+    await engine.close();
+  });
 });
