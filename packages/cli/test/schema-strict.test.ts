@@ -50,4 +50,26 @@ describe.concurrent("obelisk schema --strict (decision 0028)", { timeout: 60_000
     expect(limited.stdout).not.toBe(result.stdout);
     expect(limited.stdout).toMatch(/"maximum": 3\b/);
   });
+
+  it("null-absent: an optional any-value parameter and a latent tool's _output, in text and json", async () => {
+    const anyTools = fixture("strict-any-tools.mjs");
+    const text = await obelisk(["schema", "--tools", anyTools, "--strict"], tempDir());
+    expect(text.code).toBe(0);
+    const lines = text.stderr.trimEnd().split("\n");
+    expect(lines).toContain(
+      'warning [null-absent] tool "note" input schema at /properties/extra: the property is optional and takes any value: strict mode has the model write null for it when absent, so null here means absent (a null value can only be given as a reference)',
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^warning \[null-absent\] tool "ask" output schema at \/: /),
+    );
+    const json = await obeliskJson(["schema", "--tools", anyTools, "--strict"], tempDir());
+    expect(json.stderr).toBe("");
+    expect((json.json as { deviations: unknown[] }).deviations).toContainEqual({
+      tool: "note",
+      schema: "input",
+      pointer: "/properties/extra",
+      reason: "null-absent",
+      message: expect.stringContaining("null here means absent"),
+    });
+  });
 });
