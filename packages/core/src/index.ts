@@ -40,7 +40,12 @@ export { MAX_TIMER_MS } from "./max-timer-ms.js";
 export type { Mutable } from "./mutable.js";
 export type { NormalizePlanOptions, NormalizePlanResult } from "./normalize-plan.js";
 export { normalizePlan, PLAN_FORMS_HINT } from "./normalize-plan.js";
-export type { ObeliskErrorData, ObeliskErrorOf } from "./obelisk-error.js";
+export type {
+  ObeliskErrorData,
+  ObeliskErrorOf,
+  ThreadBusyNotStarted,
+  ThreadBusyStarted,
+} from "./obelisk-error.js";
 export { ObeliskError } from "./obelisk-error.js";
 export type { OutputMethod, OutputMethodInfo } from "./output-methods.js";
 export { DEFAULT_OUTPUT_METHOD, isOutputMethod, OUTPUT_METHODS } from "./output-methods.js";

@@ -12,6 +12,31 @@ export interface ObeliskErrorData {
   };
   /** The plan's hash, and the hash it was held to (absent when a host's approval hook refused it). */
   readonly PLAN_NOT_APPROVED: { readonly planHash: PlanHash; readonly approvedHash?: string };
+  /**
+   * The thread that is locked. Without `started`, the run never started (nothing ran: send it again);
+   * with `started: true`, a run already under way lost its lock (taken over as stale) and `runId` names it:
+   * some of its calls may have run (look at `engine.runs.show(runId)` before sending it again).
+   */
+  readonly THREAD_BUSY: ThreadBusyNotStarted | ThreadBusyStarted;
+}
+
+/** What THREAD_BUSY data has in both cases (`waitMs`: how long the lock was waited for; `cancelled`: the wait was given up). */
+interface ThreadBusyData {
+  readonly threadId: string;
+  readonly waitMs?: number;
+  readonly cancelled?: true;
+}
+
+/** THREAD_BUSY before the run started: the lock could not be taken. */
+export interface ThreadBusyNotStarted extends ThreadBusyData {
+  readonly started?: undefined;
+  readonly runId?: undefined;
+}
+
+/** THREAD_BUSY that ends a run already started: its lock was taken over mid-run. */
+export interface ThreadBusyStarted extends ThreadBusyData {
+  readonly started: true;
+  readonly runId: string;
 }
 
 /** An ObeliskError of one code, its `data` typed as {@link ObeliskErrorData} says. */

@@ -1,7 +1,7 @@
 import { ObeliskError as CoreError } from "@obelisk/core";
 import { createMemoryStore, type StateStore } from "@obelisk/state";
-import { describe, expect, it } from "vitest";
-import { createEngine } from "./index.js";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { createEngine, ObeliskError } from "./index.js";
 
 /**
  * A store whose lock is taken over while a run holds it once `takeOver()` is called: from then on its
@@ -59,6 +59,10 @@ describe("THREAD_BUSY from a run that had started (its lock taken over mid-run)"
     });
     expect((error as Error).cause).toMatchObject({ code: "THREAD_BUSY", data: { threadId: "t" } });
     expect(run?.status).toBe("failed");
+    // a host's retry-on-busy logic reads it without a cast (core's ObeliskErrorData)
+    if (!ObeliskError.is(error, "THREAD_BUSY") || !error.data.started) throw new Error("not a started run");
+    expectTypeOf(error.data.runId).toEqualTypeOf<string>();
+    expect((await engine.runs.show(error.data.runId)).run.status).toBe("failed");
     await engine.close();
   });
 

@@ -34,6 +34,8 @@ export type {
   PlanHash,
   RunId,
   RuntimeErrorCode,
+  ThreadBusyNotStarted,
+  ThreadBusyStarted,
   ThreadId,
 } from "@obelisk/core";
 export { asRunId, asThreadId, DEFAULT_LIMITS, ObeliskError } from "@obelisk/core";
