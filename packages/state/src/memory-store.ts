@@ -19,6 +19,7 @@ import {
 } from "./internal/memory-log.js";
 import { MemoryRuns } from "./internal/memory-runs.js";
 import { newThreadData, nextCompaction, type ThreadData } from "./internal/memory-thread-data.js";
+import { COMPACT_MIN_BYTES } from "./internal/plan-log-compaction.js";
 import { satisfyingKeys } from "./internal/prune-runs.js";
 import { callKey, strippedRecord } from "./internal/strip-record.js";
 import { statePathOf } from "./internal/superseded-below.js";
@@ -80,17 +81,17 @@ class MemoryStore extends CachedStore {
       data.log = [];
       data.outputs.clear();
       data.index = newCompletedIndex();
-      data.loggedBytes = 0;
+      data.churnBytes = 0;
     }
     // indexed loops: this runs once per commit
     const { evictions, drops, upserts, outputs, log } = change;
-    let evictsState = false;
+    let evicted = 0;
     for (let index = 0; index < evictions.length; index++) {
       const { entry, tombstone } = evictions[index] as Eviction;
       data.tombstones.set(tombstone.reference, tombstone);
       if (entry.meta.scope === "state") {
         data.statePaths.set(entry.path, tombstone.reference);
-        evictsState = true;
+        evicted += entry.meta.bytes;
       } else this.dropOutput(data, entry);
     }
     for (let index = 0; index < drops.length; index++) {
@@ -123,17 +124,19 @@ class MemoryStore extends CachedStore {
     const commitLog = change.commitLog;
     if (commitLog !== undefined && record !== undefined) {
       appendCommit(data.log, commitLog, record);
-      data.loggedBytes += commitLog.bytes;
+      data.churnBytes += commitLog.bytes;
     }
     if (record !== undefined) this.records.add(record, data.index);
-    if (evictsState || data.loggedBytes > data.compactAt) this.compact(model, data);
+    if (evicted > 0) data.churnBytes += evicted;
+    if (evicted >= COMPACT_MIN_BYTES || data.churnBytes > data.compactAt) this.compact(model, data);
     return true;
   }
 
   /**
    * Compacts the thread's log (decision record 0029): values no later entry needs go, and the records
-   * that held only such values keep no large result. The next compaction comes after as many bytes again
-   * as the state holds (at least 256 KiB: `COMPACT_MIN_BYTES`).
+   * that held only such values keep no large result. Done when one eviction removes at least 256 KiB
+   * (`COMPACT_MIN_BYTES`), or when the values written or evicted since the last time reach the state's
+   * size (at least 256 KiB).
    */
   private compact(model: ThreadModel, data: ThreadData): void {
     const { log, emptied } = compactLog(data.log);

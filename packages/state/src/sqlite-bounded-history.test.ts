@@ -5,7 +5,7 @@ import { ObeliskError } from "@obelisk/core";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { foldedLog, RUN, runRecord, THREAD, write } from "./conformance/commit-fixtures.js";
-import { BIG, commitCallOk } from "./conformance/growth-fixtures.js";
+import { BIG, commitCallOk, HUGE } from "./conformance/growth-fixtures.js";
 import { createSqliteStore } from "./sqlite-store.js";
 import type { StateStore } from "./store-types.js";
 
@@ -77,7 +77,7 @@ describe("sqlite: bounded history across processes (decision 0029)", () => {
   it("a reopened store folds a compacted log with stand-ins to the same state", async () => {
     const file = freshFile();
     const first = open(file);
-    await commitCallOk(first, { callId: "d", writes: [write(["gone"], 1)] });
+    await commitCallOk(first, { callId: "d", writes: [write(["gone"], HUGE)] });
     await commitCallOk(first, { callId: "a", writes: [write(["o", "x"], { deep: BIG })] });
     await commitCallOk(first, { callId: "b", writes: [write(["o", "x"], [1, 2])] });
     await commitCallOk(first, { callId: "c", writes: [write(["o", "x"], "push", "push")] });

@@ -53,11 +53,12 @@ describe("sqlite persistence", () => {
     const second = open(file, { now: clock.now });
     expect(await second.readState(THREAD)).toEqual({ list: [1, 2], gone: "x" });
     expect(await second.listVariables(THREAD)).toEqual(variables);
-    // compacted with the eviction (decision 0029): the write of the evicted †state.n went with its removal
     expect((await second.readWriteLog(THREAD)).map((e) => e.op ?? e.write.method)).toEqual([
       "concat",
+      "set",
       "push",
       "set",
+      "unset",
     ]);
     expect(await second.findCompletedCall(THREAD, "h")).toMatchObject({ callId: "a" });
     expect((await second.listCallRecords(RUN)).map((r) => r.callId)).toEqual(["a", "b", "gone"]);

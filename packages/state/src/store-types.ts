@@ -94,7 +94,10 @@ export interface CallRecord {
   readonly outputPath?: string;
   /** Output method. */
   readonly outputMethod: OutputMethod;
-  /** The value written (or stored under `†calls.<id>`); kept so a satisfied call can re-apply it. */
+  /**
+   * The value written (or stored under `†calls.<id>`); kept so a satisfied call can re-apply it, while the
+   * thread holds a value the call wrote or when it is small (see {@link CallRecord.droppedResultBytes}).
+   */
   readonly result?: JsonValue;
   /** References written, in order. */
   readonly wrote: readonly string[];
@@ -485,7 +488,10 @@ export interface StateStore {
   listRuns(options?: RunsOptions): Awaitable<readonly RunRecord[]>;
   /** The call records of one run, in commit order. */
   listCallRecords(runId: RunId): Awaitable<readonly CallRecord[]>;
-  /** The latest completed record with this call hash on this thread (the "satisfied" check). */
+  /**
+   * The latest completed record with this call hash on this thread (the "satisfied" check). A record that
+   * dropped its result (`droppedResultBytes`) has no hash: it is not found.
+   */
   findCompletedCall(threadId: ThreadId, callHash: string): Awaitable<CallRecord | undefined>;
   /**
    * The latest `limit` completed records with this call hash on this thread, newest first. Optional: the
@@ -509,15 +515,19 @@ export interface StateStore {
   ): Awaitable<{ readonly value: JsonValue } | Tombstone | undefined>;
   /** Ids of stored (not evicted) call outputs. */
   listCallOutputIds(threadId: ThreadId): Awaitable<readonly string[]>;
-  /** The write log, oldest first. */
+  /**
+   * The write log, oldest first: it folds to the state. Compacted from time to time (decision record
+   * 0029): an entry a later write or removal of its top-level key replaced is gone, a deeper replaced
+   * write keeps its place with a stand-in value (`compacted`), a removal of nothing is gone.
+   */
   readWriteLog(threadId: ThreadId): Awaitable<readonly WriteLogEntry[]>;
   /** Variables metadata, newest update first. */
   listVariables(threadId: ThreadId): Awaitable<readonly VariableMeta[]>;
   /** The tombstone of an evicted reference, if any. */
   getTombstone(threadId: ThreadId, reference: string): Awaitable<Tombstone | undefined>;
   /**
-   * Clears state, outputs and variables of a thread; its call records stay (run history) but no longer
-   * make a re-sent call `satisfied`. Counters stay.
+   * Clears state, outputs and variables of a thread; its call records stay (run history, without a result
+   * over `recordResultBytes`) but no longer make a re-sent call `satisfied`. Counters stay.
    */
   reset(threadId: ThreadId): Promise<void>;
   /** Keeps the n most recently updated variables (and evicts the others with tombstones). */

@@ -7,6 +7,13 @@ import { THREAD } from "./commit-fixtures.js";
 export const BIG = `big:${"x".repeat(2000)}`;
 /** Its size in bytes of JSON, as `droppedResultBytes` reports it. */
 export const BIG_BYTES = jsonByteSize(BIG);
+/**
+ * A value whose eviction alone makes the stores compact the log (one eviction of at least 256 KiB of
+ * state variables: decision 0029); smaller evictions wait for the log to grow.
+ */
+export const HUGE = `huge:${"h".repeat(300 * 1024)}`;
+/** Its size in bytes of JSON. */
+export const HUGE_BYTES = jsonByteSize(HUGE);
 
 /** Options of {@link callCommit}. */
 export interface CallSpec {

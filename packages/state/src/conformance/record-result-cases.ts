@@ -2,25 +2,29 @@ import { ObeliskError } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { THREAD, write } from "./commit-fixtures.js";
 import type { OpenStore } from "./describe-store-conformance.js";
-import { BIG, BIG_BYTES, commitCallOk, kept } from "./growth-fixtures.js";
+import { BIG, BIG_BYTES, commitCallOk, HUGE, HUGE_BYTES, kept } from "./growth-fixtures.js";
 
-const STRIPPED = { result: "none", dropped: BIG_BYTES, callHash: undefined };
+/** A record that dropped its result of `bytes`. */
+const stripped = (bytes: number) => ({ result: "none", dropped: bytes, callHash: undefined });
+const STRIPPED = stripped(BIG_BYTES);
+const HUGE_STRIPPED = stripped(HUGE_BYTES);
 
 /**
  * Decision record 0029: a call record keeps its `result` while the thread holds a value the call wrote;
  * once nothing it wrote is there, a result over `recordResultBytes` goes, and the record stops making a
- * re-sent call `satisfied`.
+ * re-sent call `satisfied`: at once for stored outputs, `reset` and calls that wrote nothing, with the
+ * log's compaction for overwritten and evicted writes (these cases evict a HUGE value to have it now).
  */
 export function recordResultCases(openStore: OpenStore): void {
   describe("call records keep no large result of values the thread lost", () => {
     it("an evicted value: its record drops a large result and no longer satisfies; a small one stays", async () => {
       const store = await openStore();
-      await commitCallOk(store, { callId: "big", callHash: "h-big", writes: [write(["big"], BIG)] });
+      await commitCallOk(store, { callId: "big", callHash: "h-big", writes: [write(["big"], HUGE)] });
       await commitCallOk(store, { callId: "small", callHash: "h-small", writes: [write(["small"], "s")] });
       await commitCallOk(store, { callId: "other", writes: [write(["other"], 1)] });
       expect(await kept(store, "run-1", "big")).toMatchObject({ result: "kept", callHash: "h-big" });
       await store.keepLastN(THREAD, 1);
-      expect(await kept(store, "run-1", "big")).toEqual(STRIPPED);
+      expect(await kept(store, "run-1", "big")).toEqual(HUGE_STRIPPED);
       expect(await store.findCompletedCall(THREAD, "h-big")).toBeUndefined();
       // at most recordResultBytes: kept, so a re-sent call is satisfied and writes the value back
       expect(await kept(store, "run-1", "small")).toEqual({
@@ -40,13 +44,14 @@ export function recordResultCases(openStore: OpenStore): void {
     it("an overwritten value: its record drops a large result; the record of the value now held satisfies", async () => {
       const store = await openStore();
       await commitCallOk(store, { callId: "a", runId: "r1", callHash: "h", writes: [write(["x"], BIG)] });
-      await commitCallOk(store, { callId: "z", runId: "r2", writes: [write(["z"], 1)] });
+      await commitCallOk(store, { callId: "z", runId: "r2", writes: [write(["z"], HUGE)] });
       await commitCallOk(store, { callId: "a", runId: "r2", callHash: "h", writes: [write(["x"], BIG)] });
       await store.keepLastN(THREAD, 1); // evicts z; the log is compacted: r1's overwritten write goes
       expect(await kept(store, "r1", "a")).toEqual(STRIPPED);
       expect(await store.findCompletedCall(THREAD, "h")).toMatchObject({ runId: "r2", result: BIG });
       expect(await store.findCompletedCalls?.(THREAD, "h", 16)).toHaveLength(1);
-      await store.keepLastN(THREAD, 0); // evicts x
+      await commitCallOk(store, { callId: "y", runId: "r2", writes: [write(["y"], HUGE)] });
+      await store.keepLastN(THREAD, 0); // evicts x and y
       expect(await kept(store, "r2", "a")).toEqual(STRIPPED);
       expect(await store.findCompletedCall(THREAD, "h")).toBeUndefined();
       expect(await store.findCompletedCalls?.(THREAD, "h", 16)).toEqual([]);
@@ -57,13 +62,13 @@ export function recordResultCases(openStore: OpenStore): void {
       await commitCallOk(store, {
         callId: "two",
         callHash: "h",
-        writes: [write(["a"], BIG), write(["b"], BIG)],
+        writes: [write(["a"], HUGE), write(["b"], HUGE)],
       });
       await commitCallOk(store, { callId: "c", writes: [write(["c"], 1)] });
       await store.keepLastN(THREAD, 2); // evicts a: b is still held
       expect(await kept(store, "run-1", "two")).toMatchObject({ result: "kept", callHash: "h" });
       await store.keepLastN(THREAD, 1); // evicts b
-      expect(await kept(store, "run-1", "two")).toEqual(STRIPPED);
+      expect(await kept(store, "run-1", "two")).toEqual(HUGE_STRIPPED);
     });
 
     it("an evicted or replaced stored output: its record drops a large result at once", async () => {
@@ -111,7 +116,7 @@ export function recordResultCases(openStore: OpenStore): void {
 
     it("recordResultBytes: Infinity keeps every result, 0 none; anything else is refused", async () => {
       const keepAll = await openStore({ recordResultBytes: Number.POSITIVE_INFINITY });
-      await commitCallOk(keepAll, { callId: "a", callHash: "h", writes: [write(["a"], BIG)] });
+      await commitCallOk(keepAll, { callId: "a", callHash: "h", writes: [write(["a"], HUGE)] });
       await commitCallOk(keepAll, { callId: "b", writes: [write(["b"], 1)] });
       await keepAll.keepLastN(THREAD, 1);
       expect(await kept(keepAll, "run-1", "a")).toEqual({
@@ -121,8 +126,9 @@ export function recordResultCases(openStore: OpenStore): void {
       });
       const keepNone = await openStore({ recordResultBytes: 0 });
       await commitCallOk(keepNone, { callId: "a", callHash: "h", writes: [write(["a"], 1)] });
+      await commitCallOk(keepNone, { callId: "z", writes: [write(["z"], HUGE)] });
       await commitCallOk(keepNone, { callId: "b", writes: [write(["b"], 1)] });
-      await keepNone.keepLastN(THREAD, 1);
+      await keepNone.keepLastN(THREAD, 1); // evicts a and z: the log is compacted
       expect(await kept(keepNone, "run-1", "a")).toEqual({ result: "none", dropped: 1, callHash: undefined });
       for (const recordResultBytes of [-1, 1.5, Number.NaN, "1024"]) {
         let refused: unknown;

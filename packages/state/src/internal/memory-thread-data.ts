@@ -17,9 +17,9 @@ export interface ThreadData {
   readonly statePaths: PathTrie;
   /** The satisfied check's index of the thread's succeeded records. */
   index: CompletedIndex;
-  /** Bytes of values logged since the log was last compacted. */
-  loggedBytes: number;
-  /** {@link loggedBytes} past this compact the log (decision 0029). */
+  /** Bytes of values written or evicted since the log was last compacted. */
+  churnBytes: number;
+  /** {@link churnBytes} past this compact the log (decision 0029). */
   compactAt: number;
 }
 
@@ -33,15 +33,18 @@ export function newThreadData(threadId: string): ThreadData {
     tombstones: new Map(),
     statePaths: new PathTrie(),
     index: newCompletedIndex(),
-    loggedBytes: 0,
+    churnBytes: 0,
     compactAt: COMPACT_MIN_BYTES,
   };
 }
 
-/** The log may grow by the state's size (at least {@link COMPACT_MIN_BYTES}) before it is compacted again. */
+/**
+ * After a compaction, the values written or evicted may reach the state's size (at least
+ * {@link COMPACT_MIN_BYTES}) before the log is compacted again.
+ */
 export function nextCompaction(data: ThreadData, model: ThreadModel): void {
   let bytes = 0;
   for (const entry of model.variables.values()) if (entry.meta.scope === "state") bytes += entry.meta.bytes;
-  data.loggedBytes = 0;
+  data.churnBytes = 0;
   data.compactAt = Math.max(COMPACT_MIN_BYTES, bytes);
 }

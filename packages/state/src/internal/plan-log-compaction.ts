@@ -1,9 +1,11 @@
 import type { JsonValue, OutputMethod, Path } from "@obelisk/core";
 
 /**
- * Compaction runs, besides at state evictions and `reset`, once this many bytes (or the state's size, when
- * larger) were written since the last one (the memory store; SQLite compacts when it writes a snapshot,
- * whose rule is the same size in characters of the log): the log's overwritten values are bounded by it.
+ * When the stores compact a thread's log (decision record 0029): at `reset`, when one eviction removes at
+ * least this many bytes of state variables, and once this many bytes (or the state's size, when larger)
+ * were written since the last time — the memory store counts the bytes of the values written or evicted,
+ * SQLite the characters of the log after its last snapshot (it compacts whenever it writes a snapshot).
+ * The overwritten and evicted values a log holds are bounded by it.
  */
 export const COMPACT_MIN_BYTES = 256 * 1024;
 

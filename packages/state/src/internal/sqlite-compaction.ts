@@ -1,6 +1,7 @@
-import { type JsonValue, jsonByteSize, type ThreadId } from "@obelisk/core";
+import type { ThreadId } from "@obelisk/core";
 import type { CallRecord, WriteLogEntry } from "../store-types.js";
 import { type CompactionEntry, planLogCompaction, standIn } from "./plan-log-compaction.js";
+import { type LogHead, logHead } from "./sqlite-log-heads.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
 import { callKey, strippedRecord } from "./strip-record.js";
 
@@ -11,18 +12,18 @@ export interface CallOf {
 }
 
 /** The call whose value a log entry holds: a write not compacted yet (lifecycle entries hold none). */
-function holderOf(entry: WriteLogEntry): CallOf | undefined {
-  if (entry.op !== undefined || entry.compacted === true) return undefined;
-  return { runId: entry.runId, callId: entry.call.id };
+function holderOf(head: LogHead): CallOf | undefined {
+  if (head.op !== undefined || head.compacted === true) return undefined;
+  return { runId: head.runId, callId: head.callId };
 }
 
-/** What compacting needs of a parsed entry. */
-function factsOf(entry: WriteLogEntry): CompactionEntry {
+/** What compacting needs of an entry's head. */
+function factsOf(head: LogHead): CompactionEntry {
   return {
-    path: entry.write.path,
-    method: entry.write.method,
-    ...(entry.op === undefined ? {} : { op: entry.op }),
-    ...(entry.compacted === true ? { compacted: true as const } : {}),
+    path: head.path,
+    method: head.method,
+    ...(head.op === undefined ? {} : { op: head.op }),
+    ...(head.compacted === true ? { compacted: true as const } : {}),
   };
 }
 
@@ -37,10 +38,17 @@ export class SqliteCompaction {
     readonly recordResultBytes: number,
   ) {}
 
-  private entries(threadId: ThreadId): WriteLogEntry[] {
-    return (this.sql.logAll.all(threadId) as { entry: string }[]).map(
-      (row) => JSON.parse(row.entry) as WriteLogEntry,
-    );
+  /** The heads of a thread's write-log rows, oldest first (values are not parsed: {@link logHead}). */
+  private heads(threadId: ThreadId): LogHead[] {
+    return (this.sql.logAll.all(threadId) as { entry: string }[]).map((row) => logHead(row.entry));
+  }
+
+  /**
+   * True when the value of a row may be larger than a record's result may be once its values are gone
+   * (a record's result is the value it wrote): its JSON text, at most three bytes a character, is.
+   */
+  private large(head: LogHead): boolean {
+    return head.text.length * 3 > this.recordResultBytes;
   }
 
   /**
@@ -49,8 +57,8 @@ export class SqliteCompaction {
    * strips the records none of whose values it holds any more.
    */
   compact(threadId: ThreadId): void {
-    const entries = this.entries(threadId);
-    const fates = planLogCompaction(entries.map(factsOf));
+    const heads = this.heads(threadId);
+    const fates = planLogCompaction(heads.map(factsOf));
     const holding = new Set<string>();
     const freed = new Map<string, CallOf>();
     // consecutive entries that go are deleted as one range of the primary key
@@ -60,23 +68,23 @@ export class SqliteCompaction {
       if (dropFrom !== undefined) this.sql.logDeleteRange.run(threadId, dropFrom, dropTo);
       dropFrom = undefined;
     };
-    entries.forEach((entry, index) => {
+    heads.forEach((head, index) => {
       const fate = fates[index];
-      const holder = holderOf(entry);
+      const holder = holderOf(head);
       const key = holder === undefined ? undefined : callKey(holder.runId, holder.callId);
       if (fate !== "drop") deleteDropped();
       if (fate === "keep") {
         if (key !== undefined) holding.add(key);
         return;
       }
-      // a record's result is the value it wrote: only one larger than the limit can be dropped
-      if (key !== undefined && this.large(entry.write.value)) freed.set(key, holder as CallOf);
+      if (key !== undefined && this.large(head)) freed.set(key, holder as CallOf);
       if (fate === "drop") {
-        dropFrom ??= entry.seq;
-        dropTo = entry.seq;
-      } else if (entry.compacted !== true) {
+        dropFrom ??= head.seq;
+        dropTo = head.seq;
+      } else if (head.compacted !== true) {
+        const entry = JSON.parse(head.text) as WriteLogEntry;
         const write = { ...entry.write, value: standIn(entry.write.value) };
-        this.sql.logUpdate.run(JSON.stringify({ ...entry, write, compacted: true }), threadId, entry.seq);
+        this.sql.logUpdate.run(JSON.stringify({ ...entry, write, compacted: true }), threadId, head.seq);
       }
     });
     deleteDropped();
@@ -88,16 +96,11 @@ export class SqliteCompaction {
   /** Strips the records of every value the write log holds (a `reset` is about to clear it). */
   stripLogged(threadId: ThreadId): void {
     const calls: CallOf[] = [];
-    for (const entry of this.entries(threadId)) {
-      const holder = holderOf(entry);
-      if (holder !== undefined && this.large(entry.write.value)) calls.push(holder);
+    for (const head of this.heads(threadId)) {
+      const holder = holderOf(head);
+      if (holder !== undefined && this.large(head)) calls.push(holder);
     }
     this.stripCalls(threadId, calls);
-  }
-
-  /** True when a value is larger than a record's result may be once its values are gone. */
-  private large(value: JsonValue): boolean {
-    return jsonByteSize(value) > this.recordResultBytes;
   }
 
   /** Strips the records of calls of runs on a thread of a large result (their values are gone). */
@@ -140,10 +143,10 @@ export class SqliteCompaction {
    */
   holders(threadId: ThreadId): CallRecord[] {
     const calls = new Map<string, CallOf>();
-    const entries = this.entries(threadId);
-    const fates = planLogCompaction(entries.map(factsOf));
-    entries.forEach((entry, index) => {
-      const holder = holderOf(entry);
+    const heads = this.heads(threadId);
+    const fates = planLogCompaction(heads.map(factsOf));
+    heads.forEach((head, index) => {
+      const holder = holderOf(head);
       if (holder !== undefined && fates[index] === "keep")
         calls.set(callKey(holder.runId, holder.callId), holder);
     });

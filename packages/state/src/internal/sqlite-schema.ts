@@ -35,7 +35,7 @@ const STATEMENTS = {
   /** A schema given by a commit, whose own version step covers it. */
   threadSchemaSet: "UPDATE threads SET state_schema = ? WHERE thread_id = ?",
   logInsert: "INSERT INTO write_log (thread_id, seq, op, entry) VALUES (?, ?, ?, ?)",
-  logSince: "SELECT entry FROM write_log WHERE thread_id = ? AND seq >= ? ORDER BY seq",
+  logSince: "SELECT op, entry FROM write_log WHERE thread_id = ? AND seq >= ? ORDER BY seq",
   logAll: "SELECT entry FROM write_log WHERE thread_id = ? ORDER BY seq",
   logClear: "DELETE FROM write_log WHERE thread_id = ?",
   varUpsert:

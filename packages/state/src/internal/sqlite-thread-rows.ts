@@ -3,6 +3,7 @@ import { applyOutputInPlace, ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
 import type { StateWrite, VariableMeta, WriteLogEntry } from "../store-types.js";
 import { parseFrozen } from "./parse-frozen.js";
+import { COMPACT_MIN_BYTES } from "./plan-log-compaction.js";
 import type { SqliteCompaction } from "./sqlite-compaction.js";
 import type { SqliteLock } from "./sqlite-lock.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
@@ -47,7 +48,10 @@ const SNAPSHOT_MIN_LOG_CHARS = 256 * 1024;
 interface LogFacts {
   /** The last snapshot's length. */
   snapshotChars: number;
-  /** The write-log entries persisted after it. */
+  /**
+   * The writes' entries persisted after it (removals, a few dozen characters each and never more than
+   * the writes they remove, are not counted: a log of many small evictions does not compact more often).
+   */
   logChars: number;
 }
 
@@ -91,9 +95,10 @@ export class SqliteThreadRows {
     const model = createThreadModel(info, schema === undefined ? undefined : createStateValidator(schema));
     let state = JSON.parse(row.snapshot) as JsonObject;
     let logChars = 0;
-    for (const { entry } of this.sql.logSince.all(threadId, row.snapshot_seq) as { entry: string }[]) {
+    type LogRow = { op: string | null; entry: string };
+    for (const { op, entry } of this.sql.logSince.all(threadId, row.snapshot_seq) as LogRow[]) {
       state = foldEntry(state, JSON.parse(entry) as WriteLogEntry);
-      logChars += entry.length;
+      if (op === null) logChars += entry.length;
     }
     model.state = state;
     model.unfrozenKeys = undefined;
@@ -190,11 +195,7 @@ export class SqliteThreadRows {
       for (const clear of [sql.logClear, sql.varClear, sql.outputClear, sql.recordsForget]) clear.run(id);
       facts.logChars = 0;
     }
-    for (const entry of change.log) {
-      const text = JSON.stringify(entry);
-      sql.logInsert.run(id, entry.seq, entry.op ?? null, text);
-      facts.logChars += text.length;
-    }
+    for (const entry of change.log) sql.logInsert.run(id, entry.seq, entry.op ?? null, JSON.stringify(entry));
     const { commitLog, record } = change;
     if (commitLog !== undefined && record !== undefined) {
       const { firstSeq, date, writes } = commitLog;
@@ -206,6 +207,8 @@ export class SqliteThreadRows {
       }
     }
     // the model learns of this change's tombstones once it is persisted (`applyChangeToModel`)
+    let evicted = 0;
+    for (const { entry } of change.evictions) if (entry.meta.scope === "state") evicted += entry.meta.bytes;
     const evictsState = change.evictions.some(({ entry }) => entry.meta.scope === "state");
     if (evictsState) this.tombstonesBelow.forget(model);
     const clearStateTombstones = model.stateTombstones || evictsState;
@@ -251,8 +254,8 @@ export class SqliteThreadRows {
       );
     }
     if (
-      evictsState ||
       change.reset === true ||
+      evicted >= COMPACT_MIN_BYTES ||
       facts.logChars > Math.max(facts.snapshotChars, SNAPSHOT_MIN_LOG_CHARS)
     ) {
       const snapshot = JSON.stringify(change.state);
