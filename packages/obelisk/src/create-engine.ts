@@ -6,7 +6,7 @@ import { registerAcceptingRun } from "./accepting-run.js";
 import { checkEngineOptions } from "./check-engine-options.js";
 import { withCheckedHooks } from "./checked-hooks.js";
 import { editThread } from "./edit-thread.js";
-import { engineRuns } from "./engine-runs.js";
+import { engineRuns, missingStoreMethod } from "./engine-runs.js";
 import { EngineRuntime } from "./engine-runtime.js";
 import type {
   Engine,
@@ -149,6 +149,12 @@ export function createEngine(given: EngineOptions): Engine {
       });
     },
     runs: engineRuns(store),
+    // the store takes the thread's lock itself (waiting as a run would), so not through editThread
+    deleteThread: async (threadId) => {
+      const thread = requireThreadId(threadId);
+      if (store.deleteThread === undefined) throw missingStoreMethod("deleteThread", "deleteThread");
+      return store.deleteThread(thread, { waitMs: runtime.options.lockWaitMs ?? 0 });
+    },
     close: async () => {
       // runs in flight are cancelled and finish their records before the store goes
       await runtime.active.closeAll();

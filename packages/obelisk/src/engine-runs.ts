@@ -5,6 +5,7 @@ import { checkOptionsObject, refuseUnknownKeys, requireString } from "./facade-a
 import { runNotFound } from "./run-not-found.js";
 
 const LIST_OPTIONS: ReadonlySet<string> = new Set(["threadId", "limit", "status"]);
+const PRUNE_OPTIONS: ReadonlySet<string> = new Set(["threadId", "keepLast", "olderThanMs"]);
 const STATUSES: ReadonlySet<string> = new Set(RUN_STATUSES);
 
 /** Throws USAGE unless `status` is a run status (with the nearest one as hint). */
@@ -47,5 +48,24 @@ export function engineRuns(store: StateStore): Engine["runs"] {
       if (run === undefined) throw runNotFound(runId);
       return { run, calls: await store.listCallRecords(asRunId(runId)) };
     },
+    // the store checks keepLast and olderThanMs (whole numbers, at least one given: USAGE)
+    prune: async (pruneOptions) => {
+      const given = checkOptionsObject(pruneOptions, "runs.prune") ?? {};
+      refuseUnknownKeys(given, PRUNE_OPTIONS, "runs.prune");
+      const { threadId, ...criteria } = given;
+      if (threadId !== undefined) requireString(threadId, "runs.prune's threadId");
+      if (store.pruneRuns === undefined) throw missingStoreMethod("pruneRuns", "runs.prune");
+      return store.pruneRuns({
+        ...criteria,
+        ...(threadId === undefined ? {} : { threadId: asThreadId(threadId) }),
+      });
+    },
   };
+}
+
+/** USAGE for an engine method a custom store cannot serve. */
+export function missingStoreMethod(method: string, what: string): ObeliskError {
+  return new ObeliskError("USAGE", `${what} needs a store with ${method}(); this engine's store has none`, {
+    hint: "the built-in stores (createMemoryStore, createSqliteStore) have it",
+  });
 }

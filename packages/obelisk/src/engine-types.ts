@@ -20,11 +20,13 @@ import type {
   CallRecord,
   GetValueOptions,
   GetValueResult,
+  PruneRunsResult,
   RetentionPolicy,
   RunRecord,
   RunStatus,
   StateStore,
   SummarizeOptions,
+  ThreadDeletion,
   VariableSummary,
 } from "@obelisk/state";
 
@@ -348,7 +350,25 @@ export interface Engine {
     }): Promise<readonly RunRecord[]>;
     /** One run with its call records; RUN_NOT_FOUND when unknown. */
     show(runId: string): Promise<RunDetails>;
+    /**
+     * Removes finished runs (never a `running` one; a thread a run holds is left alone, in `busyThreads`) by
+     * `keepLast` per thread and/or `olderThanMs`, with the call records nothing needs: a record whose
+     * value the thread still holds stays, so its call is still `satisfied` when its plan is sent again; a
+     * re-sent call whose value is gone runs again (decision 0029). USAGE for a store without `pruneRuns`.
+     */
+    prune(options: {
+      readonly threadId?: string;
+      readonly keepLast?: number;
+      readonly olderThanMs?: number;
+    }): Promise<PruneRunsResult>;
   };
+  /**
+   * Removes a thread entirely — state, variables, stored outputs, call records, runs, counters — waiting for
+   * its lock up to the engine's `lockWaitMs` (THREAD_BUSY while a run holds it). Automatic call ids start
+   * at 1 again, so `ctx.idempotencyKey`s of the old thread repeat. A thread the store does not hold answers
+   * `deleted: false`. USAGE for a store without `deleteThread`.
+   */
+  deleteThread(threadId: string): Promise<ThreadDeletion>;
   /**
    * Stops the runs in flight (batch and streaming: their tools get the abort, their callers `cancelled`,
    * their records end `interrupted`, to resume: decision 0030), waits until each has finished, then closes

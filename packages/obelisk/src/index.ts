@@ -44,11 +44,13 @@ export type {
   CallRecord,
   CallStatus,
   GetValueOptions,
+  PruneRunsResult,
   RetentionPolicy,
   RunRecord,
   RunStatus,
   StateStore,
   SummarizeOptions,
+  ThreadDeletion,
   VariableSummary,
 } from "@obelisk/state";
 export { createMemoryStore, RUN_STATUSES } from "@obelisk/state";
