@@ -159,7 +159,8 @@ function parametersFor(engine: Engine, form: AgentToolsOptions["parameters"]) {
  * Tools that let an LLM agent drive Obelisk on one thread from any framework: `validate_plan`, `run_plan`,
  * `list_variables` (the summary) and `get_variable` (paged). With `approve`, `run_plan` runs only the plans
  * the host approves, each bound to its hash; with `parameters: "loose"`, their `parameters` leave every
- * check to the handlers. See the README for the Vercel AI SDK and LangChain.js.
+ * check to the handlers; with `"openai-strict"`, they are within OpenAI's strict subset (`strict: true`) and
+ * the handlers read its nulls as absent. See the README for OpenAI, the Vercel AI SDK and LangChain.js.
  */
 export function agentTools(engine: Engine, threadId: string, options: AgentToolsOptions = {}): AgentTools {
   // the thread is the conversation: a missing or empty one would silently share "default" with everyone
