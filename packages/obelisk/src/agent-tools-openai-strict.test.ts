@@ -123,6 +123,15 @@ describe('agentTools(…, { parameters: "openai-strict" }): within OpenAI\'s str
     expect(agentTools(engine, "t", { parameters: "loose" }).deviations).toEqual([]);
   });
 
+  it("validate_plan's description says the form takes no input instead of how one is checked", () => {
+    const engine = createEngine({ tools });
+    const strict = byName(openAi(engine), "validate_plan");
+    expect(Object.keys((strict.parameters as { properties: object }).properties)).toEqual(["plan"]);
+    expect(strict.description).not.toMatch(/without input/i);
+    expect(strict.description).toContain("These tools take no run input");
+    expect(byName(agentTools(engine, "t"), "validate_plan").description).toContain("Without input");
+  });
+
   it("a misspelt form is refused with the nearest one", () => {
     const engine = createEngine({ tools });
     expect(() => agentTools(engine, "t", { parameters: "openai_strict" as never })).toThrow(

@@ -119,6 +119,15 @@ function checkOptions(options: AgentToolsOptions): void {
     );
 }
 
+/** What validate_plan does, for the model: the `openai-strict` form offers no `input` to speak of. */
+function validateDescription(form: AgentToolsOptions["parameters"]): string {
+  const does =
+    "Compile a plan and return its diagnostics (codes, JSON Pointers, hints; the first ones within a budget, the rest counted by code) and its hash. Runs nothing.";
+  return form === "openai-strict"
+    ? `${does} These tools take no run input: write the values the plan needs into its calls.`
+    : `${does} Without input, †input references are checked against the plan's inputSchema only.`;
+}
+
 /** The four tools, each typed with its name and answer (see `agent-tools-types.ts`). */
 type AgentToolList = [
   AgentTool<"validate_plan", ValidatePlanAnswer | AgentToolFailure>,
@@ -172,8 +181,7 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
   const tools: AgentToolList = [
     {
       name: "validate_plan",
-      description:
-        "Compile a plan and return its diagnostics (codes, JSON Pointers, hints; the first ones within a budget, the rest counted by code) and its hash. Runs nothing. Without input, †input references are checked against the plan's inputSchema only.",
+      description: validateDescription(options.parameters),
       parameters: parameters.validate_plan,
       execute: (given) =>
         guarded(given, async (raw) => {
