@@ -65,7 +65,7 @@ class SqliteStore extends SqliteThreadStore {
   protected abandonment(threadId: ThreadId): string | undefined {
     if (this.locks.isHeld(threadId)) return undefined;
     const gone = this.lock.goneHolder(threadId);
-    return gone === undefined ? undefined : unheldReason(threadId, gone.holder);
+    return gone === undefined ? undefined : unheldReason(threadId, gone.holder, gone.why);
   }
 
   protected interruptRuns(threadId: ThreadId, reason: string, recheck: boolean): void {

@@ -15,13 +15,16 @@ export function lockedAgainReason(threadId: ThreadId, takeover: string | undefin
 
 /**
  * Why a `running` run found on reading is `interrupted`: nobody holds its thread's lock, or the process
- * holding it (`holder`, SQLite: same host, pid not alive) is gone.
+ * holding it (`holder`, SQLite: same host, pid not alive) is gone — or, with `why`, the holder is known gone
+ * otherwise (SQLite: a row of this thread of this process that no store of it holds).
  */
-export function unheldReason(threadId: ThreadId, holder: string | undefined): string {
+export function unheldReason(threadId: ThreadId, holder: string | undefined, why?: string): string {
   const thread = JSON.stringify(threadId);
-  return holder === undefined
-    ? `no run holds thread ${thread}: the process running this run stopped without ending it`
-    : `the process holding thread ${thread} (${holder}) is gone: it stopped without ending this run`;
+  if (holder === undefined)
+    return `no run holds thread ${thread}: the process running this run stopped without ending it`;
+  return why === undefined || why === "its process is gone"
+    ? `the process holding thread ${thread} (${holder}) is gone: it stopped without ending this run`
+    : `the lock of thread ${thread} (${holder}) was left behind (${why}): whoever held it stopped without ending this run`;
 }
 
 /** `run` marked `interrupted` at `endedAt` for `reason` (what a read-only store answers without writing). */

@@ -3,8 +3,19 @@ import { hostname } from "node:os";
 import { ObeliskError } from "@obelisk/core";
 import type { Database } from "better-sqlite3";
 import type { Clock } from "../store-options.js";
+import {
+  describeOwner,
+  describeOwnerFromHere,
+  heldByNoStoreHere,
+  inThisProcess,
+  type LockOwner,
+  lockOwner,
+  ownerData,
+  ownerText,
+  registerHolder,
+} from "./sqlite-lock-owner.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
-import { cancelledWait } from "./thread-locks.js";
+import { cancelledWait, LOCK_BUSY_HINT } from "./thread-locks.js";
 
 /** Options of the cross-process lock. */
 export interface SqliteLockOptions {
@@ -32,20 +43,34 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** Why a held row may be taken over, or undefined; see {@link SqliteLock}. */
+type Staleness = string | undefined;
+
 /**
  * Cross-process thread locks in a `locks` table: a row (owner, host, pid, heartbeat) taken in an IMMEDIATE
- * transaction. A row is taken over when its process is gone (same host) or its heartbeat is stale, also
- * when that process is still alive (hung, or its event loop blocked past `staleMs`; a pid may also have
- * been reused). The previous owner finds out at its next commit: {@link SqliteLock.assertOwned} refuses it
+ * transaction; the owner text names the worker thread and the store too (see {@link LockOwner}). A row is
+ * taken over when its holder is known to be gone — a process of this host that is not alive, or a row of
+ * this very thread (same pid and worker thread) that no store of this thread holds (an earlier process
+ * with this pid left it) — or its heartbeat is stale, also when that process is still alive (hung, or its
+ * event loop blocked past `staleMs`; a pid may also have been reused). Another worker thread of this
+ * process cannot be told dead from here (a terminated worker runs no exit handler): its row goes by its
+ * heartbeat. The previous owner finds out at its next commit: {@link SqliteLock.assertOwned} refuses it
  * inside the commit's transaction, so a takeover never loses an update. Whom a row was taken over from is
  * answered to the store, which marks the runs that owner left `running` `interrupted` (decision 0025).
  * Limits: another host's crashed owner is detected only by heartbeat age; waiting polls the table.
  */
 export class SqliteLock {
-  private readonly owner = `${hostname()}:${process.pid}:${randomUUID()}`;
+  /** This store's token (in its owner text and this thread's registry of holders). */
+  private readonly token = randomUUID();
+  private readonly owner = ownerText(this.token);
   private readonly beats = new Map<string, ReturnType<typeof setInterval>>();
-  /** Takes the thread's row: false when another live owner holds it, else whom it was taken over from. */
-  private readonly tryTake: (threadId: string) => false | { readonly takeover: string | undefined };
+  /**
+   * Takes the thread's row: `{ busy }` (its live owner) when another holds it, else whom it was taken over
+   * from.
+   */
+  private readonly tryTake: (
+    threadId: string,
+  ) => { readonly busy: LockOwner } | { readonly busy?: undefined; readonly takeover: string | undefined };
 
   constructor(
     db: Database,
@@ -55,23 +80,40 @@ export class SqliteLock {
   ) {
     this.tryTake = db.transaction((threadId: string) => {
       const row = statements.lockGet.get(threadId) as LockRow | undefined;
-      const stale = row === undefined || row.owner === this.owner ? undefined : this.staleness(row);
-      if (row !== undefined && row.owner !== this.owner && stale === undefined) return false;
+      const owner = row === undefined || row.owner === this.owner ? undefined : lockOwner(row);
+      const stale =
+        owner === undefined || row === undefined ? undefined : this.staleness(owner, row, threadId);
+      if (owner !== undefined && stale === undefined) return { busy: owner };
       statements.lockPut.run(threadId, this.owner, hostname(), process.pid, this.now());
-      return { takeover: stale === undefined ? undefined : `pid ${row?.pid} on ${row?.host} (${stale})` };
+      return { takeover: owner === undefined ? undefined : `${describeOwner(owner)} (${stale})` };
     }).immediate;
   }
 
-  /** Why another owner's row may be taken over (its process is gone, or its heartbeat is stale), or undefined. */
-  private staleness(row: LockRow): string | undefined {
-    if (row.host === hostname() && !processAlive(row.pid)) return "its process is gone";
+  /** Whether the holder is known to be gone (see {@link SqliteLock}), without the heartbeat. */
+  private gone(owner: LockOwner, threadId: string): Staleness {
+    if (owner.host !== hostname()) return undefined;
+    if (owner.pid !== process.pid) return processAlive(owner.pid) ? undefined : "its process is gone";
+    return heldByNoStoreHere(owner, threadId)
+      ? "no store of its thread holds it: closed, or left by an earlier process with this pid"
+      : undefined;
+  }
+
+  /** Why another owner's row may be taken over (its holder is gone, or its heartbeat is stale), or undefined. */
+  private staleness(owner: LockOwner, row: LockRow, threadId: string): Staleness {
+    const gone = this.gone(owner, threadId);
+    if (gone !== undefined) return gone;
     const age = this.now() - row.heartbeat_ms;
-    const staleMs = this.options.staleMs ?? 30_000;
+    const staleMs = this.staleMs();
     return age > staleMs ? `no heartbeat for ${age} ms, over staleMs ${staleMs}` : undefined;
   }
 
-  private isStale(row: LockRow): boolean {
-    return this.staleness(row) !== undefined;
+  private staleMs(): number {
+    return this.options.staleMs ?? 30_000;
+  }
+
+  /** Whether this store holds the thread's lock (its registry entry answers this for the thread's stores). */
+  private holds(threadId: string): boolean {
+    return this.beats.has(threadId);
   }
 
   /**
@@ -81,20 +123,37 @@ export class SqliteLock {
   async acquire(threadId: string, waitMs: number, signal?: AbortSignal): Promise<string | undefined> {
     const pollMs = this.options.pollMs ?? 25;
     let taken = this.tryTake(threadId);
-    for (let waited = 0; taken === false; waited += pollMs) {
+    for (let waited = 0; taken.busy !== undefined; waited += pollMs) {
       if (signal?.aborted) throw cancelledWait(threadId);
-      if (waited >= waitMs) {
-        throw new ObeliskError("THREAD_BUSY", `thread "${threadId}" is locked by another process`, {
-          data: { threadId, waitMs },
-        });
-      }
+      if (waited >= waitMs) throw this.busy(threadId, waitMs, taken.busy);
       await new Promise((resolve) => setTimeout(resolve, pollMs));
       taken = this.tryTake(threadId);
     }
     const beat = setInterval(() => this.beat(threadId), this.options.heartbeatMs ?? 5_000);
     beat.unref?.();
     this.beats.set(threadId, beat);
+    registerHolder(this.token, (id) => this.holds(id));
     return taken.takeover;
+  }
+
+  /**
+   * THREAD_BUSY naming the holder as seen from here (another engine in this thread, a worker thread of this
+   * process, another process) with the hint every lock wait gives, and the holder in `data.holder`.
+   */
+  private busy(threadId: string, waitMs: number, owner: LockOwner): ObeliskError {
+    const worker = inThisProcess(owner) && owner.workerThreadId !== undefined && owner.workerThreadId !== 0;
+    // a worker terminated while it held the lock runs no cleanup: its row waits for the heartbeat rule
+    const note = worker
+      ? `; a worker terminated while it held the lock keeps it until its heartbeat is ${this.staleMs()} ms old`
+      : "";
+    return new ObeliskError(
+      "THREAD_BUSY",
+      `thread "${threadId}" is locked by ${describeOwnerFromHere(owner)}${note}`,
+      {
+        data: { threadId, waitMs, holder: ownerData(owner) },
+        hint: LOCK_BUSY_HINT,
+      },
+    );
   }
 
   /**
@@ -117,12 +176,16 @@ export class SqliteLock {
   assertOwned(threadId: string): void {
     if (!this.beats.has(threadId)) return;
     if (this.statements.lockOwned.get(threadId, this.owner) !== undefined) return;
+    const row = this.statements.lockGet.get(threadId) as LockRow | undefined;
+    const taker = row === undefined ? undefined : lockOwner(row);
+    const who =
+      taker === undefined ? "its lock row is gone" : `${describeOwnerFromHere(taker)} took the lock over`;
     throw new ObeliskError(
       "THREAD_BUSY",
-      `thread "${threadId}" is no longer locked by this run (another process took the lock over): the commit was refused`,
+      `thread "${threadId}" is no longer locked by this run (${who}): the commit was refused`,
       {
-        data: { threadId },
-        hint: `a lock whose holder sends no heartbeat for ${this.options.staleMs ?? 30_000} ms (event loop blocked, process suspended) may be taken over`,
+        data: { threadId, ...(taker === undefined ? {} : { holder: ownerData(taker) }) },
+        hint: `a lock whose holder sends no heartbeat for ${this.staleMs()} ms (event loop blocked, process suspended) may be taken over`,
       },
     );
   }
@@ -134,24 +197,27 @@ export class SqliteLock {
    * the row's owner is a process of this host that is gone; `{}` when there is no row, or a row of this
    * store that no lock of it holds (left behind).
    */
-  goneHolder(threadId: string): { readonly holder?: string } | undefined {
+  goneHolder(threadId: string): { readonly holder?: string; readonly why?: string } | undefined {
     const row = this.statements.lockGet.get(threadId) as LockRow | undefined;
     if (row === undefined) return {};
     if (row.owner === this.owner) return this.beats.has(threadId) ? undefined : {};
-    if (row.host === hostname() && !processAlive(row.pid)) return { holder: `pid ${row.pid} on ${row.host}` };
-    return undefined;
+    const owner = lockOwner(row);
+    const why = this.gone(owner, threadId);
+    return why === undefined ? undefined : { holder: describeOwner(owner), why };
   }
 
-  /** True when another store (connection or process) holds the thread's row and it is not stale. */
+  /** True when another store (connection, worker thread or process) holds the thread's row and it is not stale. */
   heldElsewhere(threadId: string): boolean {
     const row = this.statements.lockGet.get(threadId) as LockRow | undefined;
-    return row !== undefined && row.owner !== this.owner && !this.isStale(row);
+    if (row === undefined || row.owner === this.owner) return false;
+    return this.staleness(lockOwner(row), row, threadId) === undefined;
   }
 
   /** Releases the thread's row (only if this store owns it). */
   release(threadId: string): void {
     clearInterval(this.beats.get(threadId));
     this.beats.delete(threadId);
+    if (this.beats.size === 0) registerHolder(this.token, undefined);
     this.statements.lockDelete.run(threadId, this.owner);
   }
 

@@ -1,9 +1,13 @@
 import { ObeliskError } from "@obelisk/core";
 
+/** The hint of every THREAD_BUSY a lock wait gives up with: this store's run, another engine's, another process's. */
+export const LOCK_BUSY_HINT =
+  "runs on one thread never overlap: wait for the other run, or pass a lock wait time";
+
 const busy = (threadId: string, waitMs: number): ObeliskError =>
   new ObeliskError("THREAD_BUSY", `thread "${threadId}" is locked by another run`, {
     data: { threadId, waitMs },
-    hint: "runs on one thread never overlap: wait for the other run, or pass a lock wait time",
+    hint: LOCK_BUSY_HINT,
   });
 
 /** A wait for the lock given up because the run waiting for it was cancelled. */
