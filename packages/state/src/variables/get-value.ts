@@ -2,6 +2,7 @@ import type { JsonArray, JsonValue, Path, ThreadId } from "@obelisk/core";
 import {
   codePointLength,
   codePointSlice,
+  DEFAULT_KINDS,
   formatReference,
   getAtPath,
   jsonTypeOf,
@@ -9,7 +10,7 @@ import {
   parseReference,
 } from "@obelisk/core";
 import type { StateStore, Tombstone } from "../store-types.js";
-import { parseStoredReference } from "./parse-stored-reference.js";
+import { ANY_DEPTH, parseStoredReference, type ReferenceLimits } from "./parse-stored-reference.js";
 
 /**
  * Options of {@link getValue}: ask for one page of an array (items) or a string (characters). Given for
@@ -136,7 +137,8 @@ async function outputElsewhere(
   const wrote: string[] = [];
   for (const meta of await store.listVariables(threadId)) {
     if (meta.scope !== "state" || meta.writer.callId !== callId) continue;
-    const parsed = parseReference(meta.reference);
+    // the store formatted it: any depth (a variable written under a raised maxPathDepth is still named)
+    const parsed = parseReference(meta.reference, DEFAULT_KINDS, ANY_DEPTH);
     if (!parsed.ok) continue;
     // the variables under another one the call wrote are shown by it (†state.w covers †state.w.x)
     wrote.push(
@@ -160,17 +162,18 @@ async function outputElsewhere(
  * an evicted one throws ObeliskError REF_EVICTED with `data: { reference, evictedAt, reason }`;
  * `†calls.<id>` of a call whose output went to an `_outputPath` throws REF_UNRESOLVED with a hint naming
  * that path (when the call is still the writer of a variable). Expired entries are evicted first (expiry
- * is checked against the store clock on read).
+ * is checked against the store clock on read). `maxPathDepth` (the engine's) bounds the reference's depth
+ * (default 32; deeper: PLAN_LIMIT).
  */
 export async function getValue(
   store: StateStore,
   threadId: ThreadId,
   reference: string,
-  options: GetValueOptions = {},
+  options: GetValueOptions & ReferenceLimits = {},
 ): Promise<GetValueResult> {
   checkPaging("offset", options.offset);
   checkPaging("limit", options.limit);
-  const { kind, path, text } = parseStoredReference(reference);
+  const { kind, path, text } = parseStoredReference(reference, false, options);
   await store.expireStale(threadId);
   let root: JsonValue | undefined;
   let below: Path = path;

@@ -4,13 +4,13 @@ import type { CommitFailure } from "../internal/commit-failure.js";
 import type { CallCommit, NumberedCommitOptions, StateStore } from "../store-types.js";
 import { checkOnScratch } from "./check-on-scratch.js";
 import { hostEditRecord } from "./host-edit-record.js";
-import { parseStoredReference } from "./parse-stored-reference.js";
+import { parseStoredReference, type ReferenceLimits } from "./parse-stored-reference.js";
 
 /** The tool name recorded for values written by {@link setValue}. */
 export const SET_VALUE_TOOL = "obelisk.set";
 
-/** Options of {@link setValue}. */
-export interface SetValueOptions {
+/** Options of {@link setValue} (`maxPathDepth`: the engine's, bounding the reference's depth; default 32). */
+export interface SetValueOptions extends ReferenceLimits {
   /** Run id recorded with the write (default `obelisk.set`). */
   readonly runId?: RunId;
   /** Description of the value, shown in summaries. */
@@ -46,7 +46,7 @@ export async function setValue(
   value: JsonValue,
   options: SetValueOptions = {},
 ): Promise<{ readonly callId: string; readonly reference: string }> {
-  const target = parseStoredReference(reference, true);
+  const target = parseStoredReference(reference, true, options);
   if (target.path.length === 0)
     throw new ObeliskError("USAGE", "state set needs a path below †state (e.g. †state.user)");
   if (target.path.some((segment) => typeof segment === "number" && segment < 0)) {

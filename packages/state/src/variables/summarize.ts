@@ -1,7 +1,12 @@
 import type { Path, Reference, ThreadId } from "@obelisk/core";
-import { ObeliskError, parseReference } from "@obelisk/core";
+import { DEFAULT_KINDS, ObeliskError, parseReference } from "@obelisk/core";
 import type { StateStore, VariableMeta } from "../store-types.js";
-import { parseStoredReference } from "./parse-stored-reference.js";
+import {
+  ANY_DEPTH,
+  depthLimit,
+  parseStoredReference,
+  type ReferenceLimits,
+} from "./parse-stored-reference.js";
 import {
   jsonRenderer,
   MIN_JSON_SUMMARY_CHARS,
@@ -73,7 +78,8 @@ function select(
   const notFound: string[] = [];
   const matched = new Set<Reference>();
   const chosen = all.filter((meta) => {
-    const parsed = parseReference(meta.reference);
+    // the store formatted it: any depth (a variable written under a raised maxPathDepth is still listed)
+    const parsed = parseReference(meta.reference, DEFAULT_KINDS, ANY_DEPTH);
     if (!parsed.ok) return false;
     let selected = false;
     for (const ref of wanted) {
@@ -112,12 +118,13 @@ function fit(
 /**
  * Summarizes a thread's variables, newest first, within a character budget: reference, type, count,
  * description, writer, update time and a short preview — never the full value. Previews shrink first,
- * then entries are cut with a final note of how many were left out.
+ * then entries are cut with a final note of how many were left out. `maxPathDepth` (the engine's) bounds
+ * the depth of `refs` (default 32; deeper: PLAN_LIMIT).
  */
 export async function summarize(
   store: StateStore,
   threadId: ThreadId,
-  options: SummarizeOptions = {},
+  options: SummarizeOptions & ReferenceLimits = {},
 ): Promise<VariableSummary> {
   const { lastN, budgetChars = DEFAULT_SUMMARY_CHARS } = options;
   if (lastN !== undefined && (!Number.isInteger(lastN) || lastN < 1)) {
@@ -137,7 +144,8 @@ export async function summarize(
   }
   // a malformed reference is the caller's mistake, refused with its code like get's (a model that misspells
   // a kind must not be told the variable is gone), before expiry on read changes anything
-  const wanted = options.refs?.map((ref) => parseStoredReference(ref));
+  const depth = depthLimit(options);
+  const wanted = options.refs?.map((ref) => parseStoredReference(ref, false, depth));
   await store.expireStale(threadId);
   const { chosen, notFound } = select(await store.listVariables(threadId), wanted);
   const entries = chosen.slice(0, lastN ?? chosen.length).map(toSummaryEntry);

@@ -2,13 +2,13 @@ import type { RunId, ThreadId } from "@obelisk/core";
 import { formatReference, ObeliskError } from "@obelisk/core";
 import type { CallRecord, StateStore } from "../store-types.js";
 import { hostEditRecord } from "./host-edit-record.js";
-import { parseStoredReference } from "./parse-stored-reference.js";
+import { parseStoredReference, type ReferenceLimits } from "./parse-stored-reference.js";
 
 /** The tool name recorded for removals made by {@link unsetValue}. */
 export const UNSET_VALUE_TOOL = "obelisk.unset";
 
-/** Options of {@link unsetValue}. */
-export interface UnsetValueOptions {
+/** Options of {@link unsetValue} (`maxPathDepth`: the engine's, bounding the reference's depth; default 32). */
+export interface UnsetValueOptions extends ReferenceLimits {
   /** Run id recorded with the removal (default `obelisk.unset`). */
   readonly runId?: RunId;
   /** Clock for the record's times (default `Date.now`). */
@@ -47,7 +47,7 @@ export async function unsetValue(
   reference: string,
   options: UnsetValueOptions = {},
 ): Promise<UnsetValueResult> {
-  const { path } = parseStoredReference(reference, true);
+  const { path } = parseStoredReference(reference, true, options);
   const text = formatReference("state", path);
   if (path.length === 0) {
     throw new ObeliskError("USAGE", "state unset needs a path below †state (e.g. †state.approvals.refund)", {
