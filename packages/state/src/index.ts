@@ -9,6 +9,7 @@ export type {
   CommitResult,
   DeleteThreadOptions,
   FinalPlan,
+  FinishRunOptions,
   NumberedCommitOptions,
   NumberedCommitResult,
   PruneRunsOptions,

@@ -1,7 +1,11 @@
 import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
 import { CachedStore } from "./internal/cached-store.js";
-import { recordedRunIdError, type StoredRunsQuery } from "./internal/history-arguments.js";
+import {
+  checkFinishOptions,
+  recordedRunIdError,
+  type StoredRunsQuery,
+} from "./internal/history-arguments.js";
 import { unheldReason } from "./internal/interrupted-runs.js";
 import {
   type CompletedIndex,
@@ -35,6 +39,7 @@ import type { StoreOptions } from "./store-options.js";
 import type {
   CallRecord,
   FinalPlan,
+  FinishRunOptions,
   RunRecord,
   RunStatus,
   StateStore,
@@ -202,11 +207,18 @@ class MemoryStore extends CachedStore {
     this.model(run.threadId);
   }
 
-  finishRun(runId: RunId, status: RunStatus, endedAt: string, final?: FinalPlan): void {
+  finishRun(
+    runId: RunId,
+    status: RunStatus,
+    endedAt: string,
+    final?: FinalPlan,
+    options?: FinishRunOptions,
+  ): void {
     this.assertOpen();
+    const reason = checkFinishOptions(options);
     const run = this.readRun(runId);
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
-    this.runs.end(run, { ...final, status, endedAt });
+    this.runs.end(run, { ...final, status, endedAt, ...(reason === undefined ? {} : { reason }) });
   }
 
   /** A run of this store holds the thread's lock while it is in progress: without it, none is. */

@@ -1,6 +1,11 @@
 import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
-import { checkRunId, recordedRunIdError, type StoredRunsQuery } from "./internal/history-arguments.js";
+import {
+  checkFinishOptions,
+  checkRunId,
+  recordedRunIdError,
+  type StoredRunsQuery,
+} from "./internal/history-arguments.js";
 import { unheldReason } from "./internal/interrupted-runs.js";
 import { parseFrozen } from "./internal/parse-frozen.js";
 import { missingFolderError, wrap } from "./internal/sqlite-errors.js";
@@ -12,6 +17,7 @@ import type { SqliteStoreOptions } from "./sqlite-store-options.js";
 import type {
   CallRecord,
   FinalPlan,
+  FinishRunOptions,
   RunRecord,
   RunStatus,
   StateStore,
@@ -94,14 +100,21 @@ class SqliteStore extends SqliteThreadStore {
     }
   }
 
-  finishRun(runId: RunId, status: RunStatus, endedAt: string, final?: FinalPlan): void {
+  finishRun(
+    runId: RunId,
+    status: RunStatus,
+    endedAt: string,
+    final?: FinalPlan,
+    options?: FinishRunOptions,
+  ): void {
     this.assertOpen();
+    const reason = checkFinishOptions(options);
     // the record as stored: finishing a `running` run does not first mark it interrupted
     const run = this.readRun(checkRunId(runId));
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
     this.assertWritable(`finish run "${runId}"`);
     this.identity.assertSame(`finish run "${runId}"`);
-    this.runs.finish(run, status, endedAt, final);
+    this.runs.finish(run, status, endedAt, final, reason);
   }
 
   appendRunCalls(runId: RunId, calls: readonly JsonValue[]): void {

@@ -213,7 +213,10 @@ export interface RunRecord {
    * not known).
    */
   readonly endedAt?: string;
-  /** Why the run is `interrupted` (which lock, which process); kept when `resume` then cancels it. */
+  /**
+   * Why the run ended so: why it is `interrupted` (which lock, which process; kept when `resume` then
+   * cancels it), or the reason `finishRun` was given (a run `engine.close()` stopped).
+   */
   readonly reason?: string;
 }
 
@@ -233,6 +236,12 @@ export interface FinalPlan {
   readonly plan: JsonValue;
   /** Its hash. */
   readonly planHash: PlanHash;
+}
+
+/** Options of {@link StateStore.finishRun}. */
+export interface FinishRunOptions {
+  /** Why the run ended with this status; stored as the record's `reason` (replacing one it had). */
+  readonly reason?: string;
 }
 
 /** One entry of a thread's write log. */
@@ -470,9 +479,18 @@ export interface StateStore {
   createRun(run: RunRecord): Awaitable<void>;
   /**
    * Updates a run's status and end time; `final` replaces its plan document and hash (a streaming run is
-   * recorded before its calls arrive, and keeps them this way so `resume` can re-run them).
+   * recorded before its calls arrive, and keeps them this way so `resume` can re-run them). `reason` says
+   * why it ended so (a run `engine.close()` stopped: `interrupted`, "its engine was closed") and replaces
+   * the record's `reason`; without one the record keeps the reason it had (an `interrupted` run's, when
+   * `resume` cancels it). Options that are not `{ reason?: string }` are USAGE and change nothing.
    */
-  finishRun(runId: RunId, status: RunStatus, endedAt: string, final?: FinalPlan): Awaitable<void>;
+  finishRun(
+    runId: RunId,
+    status: RunStatus,
+    endedAt: string,
+    final?: FinalPlan,
+    options?: FinishRunOptions,
+  ): Awaitable<void>;
   /**
    * Appends calls to the plan document of a `running` run (a streaming run's accepted calls, each made
    * durable before it can run, so `resume` after a crash re-runs what the stream had accepted). Optional:

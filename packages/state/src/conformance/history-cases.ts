@@ -81,6 +81,43 @@ export function historyCases(openStore: OpenStore): void {
       await lock.release();
     });
 
+    it("records the reason finishRun is given, keeps the earlier one without, refuses bad options", async () => {
+      const store = await openStore();
+      const lock = await store.lockThread(THREAD);
+      await store.createRun(run("r1"));
+      await store.createRun(run("r2"));
+      const closed = "its engine was closed (engine.close()) while it ran";
+      await store.finishRun(asRunId("r1"), "interrupted", "2025-01-01T00:00:01.000Z", undefined, {
+        reason: closed,
+      });
+      expect(await store.getRun(asRunId("r1"))).toMatchObject({ status: "interrupted", reason: closed });
+      expect((await store.listRuns({ status: "interrupted" })).map((r) => [r.runId, r.reason])).toEqual([
+        ["r1", closed],
+      ]);
+      // with a final plan too (a streaming run stopped by close)
+      const plan = { type: "plan", plan: [{ _tool: "t", _id: "a" }] };
+      const final = { plan, planHash: "sha256:abc" as never };
+      await store.finishRun(asRunId("r2"), "interrupted", "2025-01-01T00:00:02.000Z", final, { reason: "x" });
+      expect(await store.getRun(asRunId("r2"))).toMatchObject({ status: "interrupted", reason: "x", plan });
+      await lock.release();
+      // resume cancels it without a reason: the recorded one stays; a new reason replaces it
+      await store.finishRun(asRunId("r1"), "cancelled", "2025-01-01T00:00:03.000Z");
+      expect(await store.getRun(asRunId("r1"))).toMatchObject({ status: "cancelled", reason: closed });
+      await store.finishRun(asRunId("r1"), "cancelled", "2025-01-01T00:00:04.000Z", undefined, {
+        reason: "resumed as r9",
+      });
+      expect(await store.getRun(asRunId("r1"))).toMatchObject({ reason: "resumed as r9" });
+      const before = await store.listRuns();
+      for (const options of [{ reason: 1 }, { reason: null }, { why: "x" }, "x", null, []]) {
+        await expect(
+          Promise.resolve().then(() =>
+            store.finishRun(asRunId("r2"), "failed", "later", undefined, options as never),
+          ),
+        ).rejects.toMatchObject({ code: "USAGE" });
+      }
+      expect(await store.listRuns()).toEqual(before);
+    });
+
     it("appends a streaming run's calls to its plan while it runs, and refuses once it has ended", async () => {
       const store = await openStore();
       // a run holds its thread's lock while it runs (without it, reading it marks it interrupted)

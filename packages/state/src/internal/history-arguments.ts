@@ -70,3 +70,24 @@ export function recordedRunIdError(runId: RunId): ObeliskError {
     hint: "the recorded run is kept as it was; give the new run an id the store does not hold",
   });
 }
+
+/**
+ * `finishRun`'s options, checked the same way on every backend: the `reason` given (a string), or undefined.
+ * Throws USAGE for anything else (not an object, an unknown key, a reason that is no string).
+ */
+export function checkFinishOptions(options: unknown): string | undefined {
+  if (options === undefined) return undefined;
+  if (options === null || typeof options !== "object" || Array.isArray(options))
+    throw usage("the options of finishRun must be an object { reason? }", { options: typeof options });
+  const unknown = Object.keys(options).filter((key) => key !== "reason");
+  if (unknown.length > 0)
+    throw usage(`finishRun takes { reason? }, not ${unknown.map((key) => JSON.stringify(key)).join(", ")}`, {
+      keys: unknown,
+    });
+  const { reason } = options as { reason?: unknown };
+  if (reason !== undefined && typeof reason !== "string")
+    throw usage(`finishRun's reason must be a string, got ${reason === null ? "null" : typeof reason}`, {
+      reason: reason === null ? "null" : typeof reason,
+    });
+  return reason;
+}

@@ -40,9 +40,9 @@ export class SqliteRuns {
     this.sql.runInsert.run(run.runId, run.threadId, run.status, JSON.stringify(run));
   }
 
-  /** Ends `run` (read with its appended calls): status, end time, `final` plan; one transaction. */
-  finish(run: RunRecord, status: RunStatus, endedAt: string, final?: FinalPlan): void {
-    this.end(run, { ...final, status, endedAt });
+  /** Ends `run` (read with its appended calls): status, end time, `final` plan, `reason`; one transaction. */
+  finish(run: RunRecord, status: RunStatus, endedAt: string, final?: FinalPlan, reason?: string): void {
+    this.end(run, { ...final, status, endedAt, ...(reason === undefined ? {} : { reason }) });
   }
 
   /** Ends `run` (read with its appended calls) with `ending` over it, its appended calls folded in. */

@@ -6,7 +6,15 @@ import {
   DEFAULT_RETENTION,
   type StoreOptions,
 } from "../store-options.js";
-import type { CallRecord, RetentionPolicy, RunRecord, RunStatus, RunsOptions } from "../store-types.js";
+import type {
+  CallRecord,
+  FinalPlan,
+  FinishRunOptions,
+  RetentionPolicy,
+  RunRecord,
+  RunStatus,
+  RunsOptions,
+} from "../store-types.js";
 import { checkRunId, checkRunsQuery, type StoredRunsQuery } from "./history-arguments.js";
 import { interruptedRecord } from "./interrupted-runs.js";
 
@@ -34,7 +42,13 @@ export abstract class StoreHistory {
   }
 
   abstract createRun(run: RunRecord): void;
-  abstract finishRun(runId: RunId, status: RunStatus, endedAt: string): void;
+  abstract finishRun(
+    runId: RunId,
+    status: RunStatus,
+    endedAt: string,
+    final?: FinalPlan,
+    options?: FinishRunOptions,
+  ): void;
   abstract appendRunCalls(runId: RunId, calls: readonly JsonValue[]): void;
   /** A run by id (the id checked already). */
   protected abstract readRun(runId: RunId): RunRecord | undefined;
