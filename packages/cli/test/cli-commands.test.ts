@@ -35,9 +35,11 @@ const COMMANDS = [
   ["state", "unset"],
   ["state", "reset"],
   ["state", "keep"],
+  ["state", "delete"],
   ["runs"],
   ["runs", "list"],
   ["runs", "show"],
+  ["runs", "prune"],
   ["resume"],
 ];
 
@@ -132,6 +134,8 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       ["state reset: empty sqlite file", ["state", "reset", "--store", "sqlite:"], 2, "USAGE"],
       ["state keep: missing --last", ["state", "keep"], 2, "USAGE"],
       ["runs list: bad --limit", ["runs", "list", "--limit", "0"], 2, "USAGE"],
+      ["runs prune: neither --keep nor --older-than", ["runs", "prune", "--store", "memory"], 2, "USAGE"],
+      ["state delete: missing --thread", ["state", "delete", "--store", "memory"], 2, "USAGE"],
       ["runs show: unknown run", ["runs", "show", "no-such-run", "--store", "memory"], 2, "RUN_NOT_FOUND"],
       [
         "resume: unknown run",

@@ -23,8 +23,10 @@ function commandsOn(store: string, thread = "default"): string[][] {
     ["state", "unset", "--ref", "†state.x", ...at],
     ["state", "reset", ...at],
     ["state", "keep", "--last", "1", ...at],
+    ["state", "delete", ...at],
     ["runs", "list", "--store", store],
     ["runs", "show", "some-run", "--store", store],
+    ["runs", "prune", "--keep", "1", "--store", store],
     ["validate", shoutPlan, "--tools", jsTools, ...at],
     ["graph", shoutPlan, "--tools", jsTools, ...at],
   ];
@@ -67,8 +69,10 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
       ["state", "unset", "--ref", "†state.x", ...store],
       ["state", "reset", ...store],
       ["state", "keep", "--last", "1", ...store],
+      ["state", "delete", "--thread", "t", ...store],
       ["runs", "list", ...store],
       ["runs", "show", "some-run", ...store],
+      ["runs", "prune", "--keep", "0", ...store],
     ];
     const results = await Promise.all(commands.map((args) => obeliskJson(args, cwd)));
     results.forEach((result, i) => {
@@ -199,7 +203,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     expect(ran.code).toBe(0);
     const before = digest(join(cwd, "s.db"));
     const reads = commandsOn(store, "typo").filter(
-      ([, sub]) => !["unset", "reset", "keep"].includes(sub ?? ""),
+      ([, sub]) => !["unset", "reset", "keep", "delete", "prune"].includes(sub ?? ""),
     );
     const results = await Promise.all(reads.map((args) => obelisk(args, cwd)));
     // summary, get (REF_UNRESOLVED), runs list, runs show (RUN_NOT_FOUND), validate, graph
@@ -322,19 +326,21 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     const reader = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
     try {
       const as = (args: string[]) => obelisk([...args, "--format", "json"], cwd, {}, reader);
-      const [list, get, summary, set, unset, again] = await Promise.all([
+      const [list, get, summary, set, unset, again, remove, prune] = await Promise.all([
         as(["runs", "list", ...store]),
         as(["state", "get", "--ref", "†state.loud", ...store]),
         as(["state", "summary", ...store]),
         as(["state", "set", "--ref", "†state.loud", "--value", '"changed"', ...store]),
         as(["state", "unset", "--ref", "†state.loud", ...store]),
         as(["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"again"}', ...store]),
+        as(["state", "delete", "--thread", "default", ...store]),
+        as(["runs", "prune", "--keep", "0", ...store]),
       ]);
       expect(list.code).toBe(0);
       expect(JSON.parse(list.stdout)).toMatchObject({ runs: [{ status: "succeeded" }] });
       expect(JSON.parse(get.stdout)).toMatchObject({ found: true, value: "KEPT" });
       expect(summary.code).toBe(0);
-      for (const refused of [set, unset, again]) {
+      for (const refused of [set, unset, again, remove, prune]) {
         expectOneLineError(refused, 1);
         expect(JSON.parse(refused.stdout)).toEqual({
           error: { code: "STORE_ERROR", message: expect.stringContaining("is read-only") },

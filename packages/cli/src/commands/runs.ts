@@ -14,6 +14,7 @@ import { printTable } from "../render-run-result.js";
 import { withRunsListHint } from "../run-not-found-hint.js";
 import { shellWord } from "../shell-word.js";
 import { statusColor } from "../status-style.js";
+import { registerRunsPrune } from "./runs-prune.js";
 
 interface RunsOptions extends Omit<CommonOptions, "thread"> {
   readonly thread?: string;
@@ -28,7 +29,7 @@ function parseRunStatus(value: string): RunStatus {
   throw new InvalidArgumentError(`unknown run status "${displayText(value)}" (${hint})`);
 }
 
-/** Registers `obelisk runs list [--status <status>]|show <runId>`. */
+/** Registers `obelisk runs list [--status <status>]|show <runId>|prune …`. */
 export function registerRuns(program: Command, context: CommandContext): void {
   const runs = program.command("runs").description("run history");
   const list = runs.command("list").description("list runs, newest first");
@@ -70,6 +71,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
     });
     context.exit(EXIT.ok);
   });
+  registerRunsPrune(runs, context);
 }
 
 /** The runs as a table; with `--status interrupted`, how to continue them. */

@@ -21,6 +21,7 @@ import { parseJsonValue } from "../parse-input.js";
 import { checkRefDepth, collectRefOption, parseRefOption, parseWritableRefOption } from "../ref-option.js";
 import { usageError } from "../usage-error.js";
 import { threadFlags } from "../what-next.js";
+import { registerStateDelete } from "./state-delete.js";
 
 interface StateOptions extends CommonOptions {
   readonly last?: number;
@@ -35,7 +36,7 @@ interface StateOptions extends CommonOptions {
 
 type StateAction = (engine: Engine, options: StateOptions, output: Output) => Promise<void>;
 
-/** Registers `obelisk state summary|get|set|unset|reset|keep`. */
+/** Registers `obelisk state summary|get|set|unset|reset|keep|delete`. */
 export function registerState(program: Command, context: CommandContext): void {
   const state = program.command("state").description("inspect and edit a thread's stored variables");
   const add = (
@@ -105,6 +106,7 @@ export function registerState(program: Command, context: CommandContext): void {
   add("keep", "keep only the n most recently updated variables", keep, "edit").addOption(
     new Option("--last <n>", "how many variables to keep").argParser(parseCount).makeOptionMandatory(),
   );
+  registerStateDelete(state, context);
 }
 
 async function summary(engine: Engine, options: StateOptions, output: Output): Promise<void> {

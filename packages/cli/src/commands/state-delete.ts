@@ -1,0 +1,61 @@
+import { asThreadId, plural } from "@obelisk/core";
+import type { Command } from "commander";
+import type { ThreadDeletion } from "obelisk";
+import type { CommandContext } from "../command-context.js";
+import { withFormat } from "../common-options.js";
+import { displayText } from "../display-text.js";
+import { withEngine } from "../engine-session.js";
+import { EXIT } from "../exit-codes.js";
+import { DEFAULT_STORE } from "../open-store.js";
+import { createOutput, type OutputFormat } from "../output.js";
+
+interface DeleteOptions {
+  readonly format: OutputFormat;
+  readonly store: string;
+  readonly thread: string;
+}
+
+/** What the store answers for a thread it does not hold. */
+const NOTHING_DELETED: ThreadDeletion = { deleted: false, runs: 0, callRecords: 0, variables: 0 };
+
+/**
+ * Registers `obelisk state delete --thread <id>`: the thread removed entirely (`engine.deleteThread`).
+ * `--thread` has no default here, unlike the other state subcommands: what goes cannot be brought back.
+ */
+export function registerStateDelete(state: Command, context: CommandContext): void {
+  const remove = state
+    .command("delete")
+    .description(
+      "delete the thread entirely: variables, stored call outputs, call records, run history and counters (reset keeps the history)",
+    )
+    .option("--store <url>", "state store: memory or sqlite:<file>", DEFAULT_STORE)
+    .requiredOption("--thread <id>", "the thread to delete (no default: name it)");
+  withFormat(remove);
+  remove.action(async (options: DeleteOptions) => {
+    const output = createOutput(context.io, options.format);
+    await withEngine({ store: options.store, storeAccess: "edit" }, context.io, async (engine) => {
+      const thread = displayText(options.thread);
+      // a thread the store does not hold: not even its lock is taken (the file stays as it was), as for reset
+      const exists = (await engine.store.getThread(asThreadId(options.thread))) !== undefined;
+      // the store takes the thread's lock: THREAD_BUSY (exit 1) while a run holds it, nothing removed
+      const deletion = exists ? await engine.deleteThread(options.thread) : NOTHING_DELETED;
+      output.json({ ok: true, threadId: options.thread, ...deletion });
+      if (!deletion.deleted) {
+        output.line(output.colors.dim(`thread ${thread} does not exist: nothing to delete`));
+        return;
+      }
+      const what = [
+        plural(deletion.runs, "run"),
+        plural(deletion.callRecords, "call record"),
+        plural(deletion.variables, "variable"),
+      ];
+      output.line(`${output.colors.green("✓")} deleted thread ${thread}: ${what.join(", ")}`);
+      output.line(
+        output.colors.dim(
+          `a thread named ${thread} from now on is new: its automatic call ids start at 1 again, so tools' ctx.idempotencyKey values of the deleted thread repeat`,
+        ),
+      );
+    });
+    context.exit(EXIT.ok);
+  });
+}
