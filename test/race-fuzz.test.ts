@@ -110,6 +110,22 @@ function counterHistory(
   };
 }
 
+/**
+ * The values the thread's `inc` calls wrote, in the order of the call numbers that wrote them (the counter
+ * takes one number per call), from the call records of its runs.
+ */
+async function incrementHistory(store: StateStore, threadId: never) {
+  const written: [number, number][] = [];
+  for (const run of await store.listRuns({ threadId })) {
+    for (const record of await store.listCallRecords(run.runId)) {
+      if (record.tool !== "inc" || record.status !== "succeeded") continue;
+      written.push([Number(record.callId.split("$")[1]), record.result as number]);
+    }
+  }
+  written.sort((a, b) => a[0] - b[0]);
+  return { values: written.map(([, value]) => value), callNumbers: written.map(([number]) => number) };
+}
+
 describe.each(setups)("random race schedules (%s)", (_name, makeSetup, numRuns) => {
   it("every accepted increment counts once, counters never go back, only THREAD_BUSY is refused, every set() lands", async () => {
     await withSeed("race fuzz", (seed) =>
@@ -147,9 +163,16 @@ describe.each(setups)("random race schedules (%s)", (_name, makeSetup, numRuns) 
               op.kind === "set" && op.thread === thread ? [`set${index}`] : [],
             );
             for (const key of sets) expect(state[key]).toBe(Number(key.slice(3)));
-            // The counter only goes up, one at a time, and the call numbers that wrote it only go up.
+            // The counter only goes up, one at a time, and the call numbers that wrote it only go up: the
+            // increments' call records, each one value (records keep a small result, decision 0029).
+            const increments = await incrementHistory(reader, threadId);
+            expect(increments.values).toEqual(Array.from({ length: accepted[thread] ?? 0 }, (_, i) => i + 1));
+            expect(new Set(increments.callNumbers).size).toBe(increments.callNumbers.length);
+            // The write log folds to the state, in commit order; compaction may drop a counter write a later
+            // one replaced (decision 0029), never reorder them or drop the last.
             const history = counterHistory(await reader.readWriteLog(threadId));
-            expect(history.values).toEqual(Array.from({ length: accepted[thread] ?? 0 }, (_, i) => i + 1));
+            expect(history.values).toEqual([...history.values].sort((a, b) => a - b));
+            expect(history.values.at(-1)).toBe(accepted[thread] === 0 ? undefined : accepted[thread]);
             expect(history.callNumbers).toEqual([...history.callNumbers].sort((a, b) => a - b));
             expect(new Set(history.callNumbers).size).toBe(history.callNumbers.length);
           }
