@@ -171,7 +171,7 @@ describe.each(setups)("random race schedules (%s)", (_name, makeSetup, numRuns) 
             // The write log folds to the state, in commit order; compaction may drop a counter write a later
             // one replaced (decision 0029), never reorder them or drop the last.
             const history = counterHistory(await reader.readWriteLog(threadId));
-            expect(history.values).toEqual([...history.values].sort((a, b) => a - b));
+            expect(history.values).toEqual([...history.values].sort((a, b) => (a as number) - (b as number)));
             expect(history.values.at(-1)).toBe(accepted[thread] === 0 ? undefined : accepted[thread]);
             expect(history.callNumbers).toEqual([...history.callNumbers].sort((a, b) => a - b));
             expect(new Set(history.callNumbers).size).toBe(history.callNumbers.length);
