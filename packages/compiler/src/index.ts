@@ -36,6 +36,7 @@ export {
   strictPlanJsonSchema,
 } from "./strict-plan-json-schema.js";
 export { DEFAULT_STRICT_SCHEMA_LIMITS, type StrictSchemaLimits } from "./strict-schema-rules.js";
+export { strictSubsetProblems } from "./strict-subset-problems.js";
 export type {
   BranchResult,
   InferInput,

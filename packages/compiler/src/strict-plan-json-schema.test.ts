@@ -7,13 +7,13 @@ import {
   exactStrictTools,
   guardedStrictTools,
   loosenedStrictTools,
-  strictSubsetProblems,
 } from "./__fixtures__/strict-tools.js";
 import { exampleTools, specFormTool } from "./__fixtures__/tools.js";
 import { compile } from "./compile.js";
 import { fromStrictPlan } from "./from-strict-plan.js";
 import { planJsonSchema } from "./plan-json-schema.js";
 import { strictPlanJsonSchema } from "./strict-plan-json-schema.js";
+import { strictSubsetProblems } from "./strict-subset-problems.js";
 import { defineTool } from "./tool-definition.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
 

@@ -1,8 +1,8 @@
+import { strictSubsetProblems } from "@obelisk/compiler";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsPlugin from "ajv-formats";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { strictSubsetProblems } from "./__fixtures__/strict-subset.js";
 import {
   type AgentTool,
   agentTools,

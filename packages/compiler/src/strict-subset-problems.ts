@@ -1,9 +1,10 @@
-/*
- * A checker of OpenAI's strict subset of JSON Schema ("Supported schemas", decision 0028), written from the
- * rules, not from the compiler's code: a copy of the compiler tests' independent checker (tests do not import
- * across packages). It checks a function's `parameters` as strict function calling takes them.
- */
+import { STRICT_FORMATS } from "./strict-schema-rules.js";
 
+/**
+ * A checker of OpenAI's strict subset of JSON Schema, walking a schema from the rules of decision 0028
+ * rather than from how `strictPlanJsonSchema` builds one (so it also checks that builder, and a host's own
+ * tool schemas). The keywords strict mode takes, besides the string formats of `STRICT_FORMATS`.
+ */
 const KEYWORDS = new Set([
   "type",
   "properties",
@@ -27,17 +28,6 @@ const KEYWORDS = new Set([
   "maxItems",
 ]);
 const TYPES = new Set(["string", "number", "integer", "boolean", "null", "object", "array"]);
-const FORMATS = new Set([
-  "date-time",
-  "time",
-  "date",
-  "duration",
-  "email",
-  "hostname",
-  "ipv4",
-  "ipv6",
-  "uuid",
-]);
 const LOOKAROUND = /\(\?<?[=!]/;
 
 type Node = Record<string, unknown>;
@@ -97,14 +87,14 @@ function checkNode(node: unknown, at: string, defs: Node, problems: string[]): v
   }
   if ("pattern" in schema && (typeof schema.pattern !== "string" || LOOKAROUND.test(schema.pattern)))
     problems.push(`${at}: pattern ${String(schema.pattern)}`);
-  if ("format" in schema && !FORMATS.has(schema.format as string))
+  if ("format" in schema && !STRICT_FORMATS.has(schema.format as string))
     problems.push(`${at}: format ${String(schema.format)}`);
 }
 
 /**
- * What makes a schema unfit for OpenAI's strict structured outputs, checked from scratch (independent of
- * Obelisk's code): an object root, not `anyOf`; every schema exactly one of `type` (one name), `anyOf` (2+ branches)
- * or a lone `$ref` into the root's `$defs`; every object with all its properties required and
+ * What makes a JSON Schema unfit for OpenAI's strict structured outputs (decision 0028), each problem with
+ * its JSON Pointer: an object root, not `anyOf`; every schema exactly one of `type` (one name), `anyOf`
+ * (2+ branches) or a lone `$ref` into the root's `$defs`; every object with all its properties required and
  * `additionalProperties: false`; arrays with `items`; only the supported keywords; no lookaround in a pattern.
  */
 export function strictSubsetProblems(root: unknown): string[] {
