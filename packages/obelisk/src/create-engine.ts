@@ -68,6 +68,8 @@ export function createEngine(given: EngineOptions): Engine {
   const runtime = new EngineRuntime(options, registry, store);
   const maxValueBytes = options.limits?.maxValueBytes;
   const limits = Object.freeze(resolveLimits(options.limits));
+  // the state functions parse references themselves: held to the engine's limit, not their default 32
+  const depth = { maxPathDepth: limits.maxPathDepth };
   const start = (plan: unknown, runOptions: RunOptions = {}): RunHandle => {
     const channel = new EventChannel();
     let result: Promise<RunResult>;
@@ -97,7 +99,7 @@ export function createEngine(given: EngineOptions): Engine {
       const options = checkSummarizeOptions(summarizeOptions);
       for (const ref of options?.refs ?? []) checkReferenceDepth(ref, limits);
       // a thread the store does not hold reads as an empty one, and is not created (0022)
-      return summarize(store, thread, options);
+      return summarize(store, thread, { ...options, ...depth });
     },
     // without offset and limit the answer is never a page: the overload without options says so
     get: (async (threadId: string, reference: string, getOptions?: GetValueOptions) => {
@@ -106,7 +108,7 @@ export function createEngine(given: EngineOptions): Engine {
       checkReferenceDepth(text, limits);
       const options = checkOptionsObject(getOptions, "get");
       if (options !== undefined) refuseUnknownKeys(options, GET_OPTIONS, "get");
-      const result: GetValueResult = await getValue(store, thread, text, options);
+      const result: GetValueResult = await getValue(store, thread, text, { ...options, ...depth });
       return result;
     }) as Engine["get"],
     set: async (threadId, reference, value, setOptions = {}) => {
@@ -121,6 +123,7 @@ export function createEngine(given: EngineOptions): Engine {
         // only what the API offers: a plain-JS caller cannot pass the run id, clock or limit this way
         ...(setOptions.description === undefined ? {} : { description: setOptions.description }),
         ...(maxValueBytes === undefined ? {} : { maxValueBytes }),
+        ...depth,
       });
     },
     unset: async (threadId, reference) => {
@@ -128,7 +131,7 @@ export function createEngine(given: EngineOptions): Engine {
       const text = requireString(reference, "the reference");
       checkReferenceDepth(text, limits);
       const { removed, variables } = await editThread(runtime, thread, () =>
-        unsetValue(store, thread, text, { now: runtime.now }),
+        unsetValue(store, thread, text, { now: runtime.now, ...depth }),
       );
       return { removed, variables };
     },

@@ -57,9 +57,18 @@ describe("engine.set, get, unset, summarize and get_variable hold references to 
     expect(await codeOf(engine.set("t", path(33), 1))).toBe("PLAN_LIMIT");
   });
 
-  // A raised limit (a deeper reference accepted) needs @obelisk/state: getValue, setValue and unsetValue
-  // parse the reference with the default limit and take no limit option; the facade cannot pass it.
-  it.todo(
-    "raised: a reference deeper than 32 segments is read, written and removed when maxPathDepth allows it",
-  );
+  it("raised: a reference deeper than 32 segments is written, read, listed and removed when maxPathDepth allows it", async () => {
+    const engine = createEngine({ tools: [give], limits: { maxPathDepth: 40 } });
+    const path = (depth: number) => `†state${".x".repeat(depth)}`;
+    await engine.set("t", path(36), "deep");
+    expect(await engine.get("t", path(36))).toEqual({ found: true, value: "deep" });
+    const summary = await engine.summarize("t", { refs: [path(36)], format: "json" });
+    expect(summary.entries.map((entry) => entry.reference)).toEqual([path(36)]);
+    const [, , , getVariable] = agentTools(engine, "t");
+    expect(await getVariable.execute({ reference: path(36) })).toEqual({ found: true, value: "deep" });
+    expect(await engine.unset("t", path(36))).toEqual({ removed: true, variables: [path(36)] });
+    expect(await codeOf(engine.get("t", path(36)))).toBe("REF_EVICTED");
+    // the raised limit still holds
+    expect(await codeOf(engine.set("t", path(41), 1))).toBe("PLAN_LIMIT");
+  });
 });
