@@ -1,5 +1,5 @@
 import { plural } from "@obelisk/core";
-import type { RunDetails } from "obelisk";
+import { ENGINE_CLOSED_REASON, type RunDetails } from "obelisk";
 import { displayText } from "./display-text.js";
 import { DEFAULT_STORE } from "./open-store.js";
 import type { Output } from "./output.js";
@@ -25,9 +25,10 @@ export function renderRunDetails(output: Output, details: RunDetails, store: str
   const c = output.colors;
   const { run, calls } = details;
   const interrupted = run.status === "interrupted";
-  // a run the store found interrupted (its process stopped) has a reason, and its endedAt is when the store
-  // found it so; one engine.close() stopped (decision 0030) has none, and ended when it stopped
-  const found = interrupted && run.reason !== undefined;
+  // a run the store found interrupted (its process stopped) has the store's reason, and its endedAt is when
+  // the store found it so; one engine.close() stopped (decision 0030) ended when it stopped, and has the
+  // engine's reason (none when recorded before 2026-11-26)
+  const found = interrupted && run.reason !== undefined && run.reason !== ENGINE_CLOSED_REASON;
   const took =
     run.endedAt === undefined || found
       ? ""

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createEngine } from "obelisk";
+import { createEngine, ENGINE_CLOSED_REASON } from "obelisk";
 import { createSqliteStore } from "obelisk/sqlite";
 import { describe, expect, it } from "vitest";
 import { fixture, obelisk, obeliskJson, obeliskSpawned, tempDir } from "./cli-harness.js";
@@ -83,7 +83,7 @@ describe.concurrent("obelisk runs list --status, and interrupted runs in runs li
     expect(json.json).toMatchObject({ run: { runId, status: "interrupted", reason: expect.any(String) } });
   });
 
-  it("a run engine.close() stopped (decision 0030) is interrupted without a reason: runs show gives its duration and says its engine was closed", async () => {
+  it("a run engine.close() stopped (decision 0030) is interrupted with the engine's reason: runs show gives its duration and says its engine was closed", async () => {
     const cwd = tempDir();
     let started = (): void => {};
     const running = new Promise<void>((resolve) => {
@@ -108,7 +108,9 @@ describe.concurrent("obelisk runs list --status, and interrupted runs in runs li
     expect(text.code).toBe(0);
     expect(text.stdout.split("\n")[0]).toMatch(/^Run interrupted in [^—]+ — 1 call record$/);
     expect(text.stdout).toMatch(/started \S+ · ended \S+/);
-    expect(text.stdout).not.toMatch(/^ {2}reason /m);
+    expect(text.stdout).toContain(
+      "\n  reason the engine was closed (engine.close()) while this run was in progress\n",
+    );
     expect(text.stdout).toContain(
       `its engine was closed before it ended; continue it (completed calls are satisfied): obelisk resume ${runId}`,
     );
@@ -117,7 +119,7 @@ describe.concurrent("obelisk runs list --status, and interrupted runs in runs li
       cwd,
     );
     expect(listed.json).toEqual({ runs: [expect.objectContaining({ runId, status: "interrupted" })] });
-    expect(listed.json.runs).toEqual([expect.not.objectContaining({ reason: expect.anything() })]);
+    expect(listed.json.runs).toEqual([expect.objectContaining({ reason: ENGINE_CLOSED_REASON })]);
   });
 
   it("a status that is none is a usage error naming the nearest one (exit 2), before the store is opened", async () => {

@@ -32,6 +32,8 @@ describe("engine.close() while runs are in flight", () => {
     const [run] = await reopened.runs.list({ threadId: "t" });
     // the caller was answered cancelled; the record says the shutdown stopped it (decision 0030)
     expect(run?.status).toBe("interrupted");
+    // and says why, as a crashed run's record does
+    expect(run?.reason).toBe("the engine was closed (engine.close()) while this run was in progress");
     expect(await reopened.runs.list({ status: "interrupted" })).toEqual([run]);
     const details = await reopened.runs.show(run?.runId ?? "");
     expect(details.calls.map((call) => [call.callId, call.status]).sort()).toEqual([
@@ -103,6 +105,7 @@ describe("engine.close() while runs are in flight", () => {
     const reopened = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
     const [run] = await reopened.runs.list({ threadId: "s" });
     expect(run?.status).toBe("interrupted");
+    expect(run?.reason).toBe("the engine was closed (engine.close()) while this run was in progress");
     await reopened.close();
   });
 
@@ -127,6 +130,8 @@ describe("engine.close() while runs are in flight", () => {
     );
     // before, both ended cancelled and the recovery recipe (status: "interrupted") found nothing
     expect(statuses).toEqual({ user: "cancelled", deploy: "interrupted" });
+    const [userRun] = await restarted.runs.list({ threadId: "user" });
+    expect(userRun).not.toHaveProperty("reason");
     const [stopped] = await restarted.runs.list({ status: "interrupted" });
     expect(stopped?.threadId).toBe("deploy");
     const resuming = restarted.resume(stopped?.runId ?? "");
@@ -135,7 +140,11 @@ describe("engine.close() while runs are in flight", () => {
     await until(() => next.started.includes("b"));
     next.finish("b");
     expect((await resuming).status).toBe("succeeded");
-    expect((await restarted.runs.show(stopped?.runId ?? "")).run.status).toBe("cancelled");
+    // continued: cancelled, and it keeps the reason it was stopped with
+    expect((await restarted.runs.show(stopped?.runId ?? "")).run).toMatchObject({
+      status: "cancelled",
+      reason: expect.stringContaining("engine.close()"),
+    });
     expect(await restarted.runs.list({ status: "interrupted" })).toEqual([]);
     await restarted.close();
   });

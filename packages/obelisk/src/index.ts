@@ -96,3 +96,4 @@ export type {
   ValidateOptions,
   ValidationResult,
 } from "./engine-types.js";
+export { ENGINE_CLOSED_REASON } from "./record-run.js";

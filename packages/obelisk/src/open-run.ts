@@ -13,7 +13,7 @@ import { busyDuringRun } from "./busy-during-run.js";
 import { CallRecorder } from "./call-recorder.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
-import { endingStatus, recordRun, storedPlanHash } from "./record-run.js";
+import { endingOptions, endingStatus, recordRun, storedPlanHash } from "./record-run.js";
 import { type StreamStop, stoppedStreamError } from "./stream-stop.js";
 import { toRunResult } from "./to-run-result.js";
 
@@ -188,7 +188,13 @@ async function leasedOpen(
           const plan = planOf(accepted);
           const hash = storedPlanHash(plan) ?? compiled.planHash;
           const status = endingStatus(execution.status, lease);
-          await store.finishRun(runId, status, runtime.endedAt(), { plan, planHash: hash });
+          await store.finishRun(
+            runId,
+            status,
+            runtime.endedAt(),
+            { plan, planHash: hash },
+            endingOptions(status),
+          );
           finished = true;
           const state = await runtime.afterRun(threadId);
           return toRunResult(runId, threadId, hash, execution, state);

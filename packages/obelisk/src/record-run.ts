@@ -6,7 +6,7 @@ import {
   planHash,
   type RunId,
 } from "@obelisk/core";
-import type { RunRecord, RunStatus, StateStore } from "@obelisk/state";
+import type { FinishRunOptions, RunRecord, RunStatus, StateStore } from "@obelisk/state";
 import type { RunLease } from "./active-runs.js";
 
 /**
@@ -49,4 +49,12 @@ export function endingStatus(
   lease: Pick<RunLease, "stoppedBy">,
 ): RunStatus {
   return status === "cancelled" && lease.stoppedBy === "engine-close" ? "interrupted" : status;
+}
+
+/** The `reason` of a run record `engine.close()` stopped (decision 0030): a crashed run's is the store's. */
+export const ENGINE_CLOSED_REASON = "the engine was closed (engine.close()) while this run was in progress";
+
+/** `finishRun`'s options for a run ending with `status`: an `interrupted` one says the engine was closed. */
+export function endingOptions(status: RunStatus): FinishRunOptions | undefined {
+  return status === "interrupted" ? { reason: ENGINE_CLOSED_REASON } : undefined;
 }

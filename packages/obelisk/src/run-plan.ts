@@ -4,7 +4,7 @@ import type { RunLease } from "./active-runs.js";
 import { busyDuringRun } from "./busy-during-run.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { RunOptions, RunResult } from "./engine-types.js";
-import { endingStatus, recordRun } from "./record-run.js";
+import { endingOptions, endingStatus, recordRun } from "./record-run.js";
 import type { ResumeChain } from "./resume-chain.js";
 import { toRunResult } from "./to-run-result.js";
 
@@ -94,7 +94,8 @@ async function leasedRun(
       await runtime.store.finishRun(runId, "failed", runtime.endedAt());
       throw busyDuringRun(error, runId);
     }
-    await runtime.store.finishRun(runId, endingStatus(execution.status, lease), runtime.endedAt());
+    const status = endingStatus(execution.status, lease);
+    await runtime.store.finishRun(runId, status, runtime.endedAt(), undefined, endingOptions(status));
     const state = await runtime.afterRun(threadId);
     return toRunResult(runId, threadId, compiled.planHash, execution, state);
   } finally {
