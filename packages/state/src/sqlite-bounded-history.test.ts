@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ObeliskError } from "@obelisk/core";
@@ -111,6 +111,18 @@ describe("sqlite: bounded history across processes (decision 0029)", () => {
     // the other connection's cached thread is gone too
     expect(await a.getThread(THREAD)).toBeUndefined();
     expect(await a.readState(THREAD)).toEqual({});
+  });
+
+  it("deleting a thread the file does not hold leaves the file byte for byte as it was", async () => {
+    const file = freshFile();
+    const store = open(file);
+    await store.openThread(THREAD);
+    await store.close();
+    const before = readFileSync(file);
+    const again = open(file);
+    expect(await again.deleteThread?.("absent" as never)).toMatchObject({ deleted: false });
+    await again.close();
+    expect(readFileSync(file).equals(before)).toBe(true);
   });
 
   it("a read-only store refuses pruneRuns and deleteThread (STORE_ERROR, reason readonly)", async () => {

@@ -22,6 +22,13 @@ import { checkPruneRuns, selectPrunedRuns } from "./prune-runs.js";
 import { checkKeepCount, protectNested, selectForKeepLastN, selectForRetention } from "./select-evictions.js";
 import { ThreadLocks } from "./thread-locks.js";
 
+/** What deleting a thread the store does not hold answers. */
+const NOTHING_DELETED: ThreadDeletion = Object.freeze({
+  deleted: false,
+  runs: 0,
+  callRecords: 0,
+  variables: 0,
+});
 /**
  * The logic every backend shares, in three layers: run history ({@link StoreHistory}), cached models and
  * the changes persisted through them ({@link CommitStore}), and here locking (in-process, with the
@@ -229,6 +236,8 @@ export abstract class CachedStore extends CommitStore implements StateStore {
       });
     this.assertOpen();
     this.assertWritable(`delete thread "${threadId}"`);
+    // a thread the store does not hold: nothing to remove, and no lock taken (a SQLite file stays as it was)
+    if (this.getThread(threadId) === undefined) return NOTHING_DELETED;
     const lock = await this.lockThread(threadId, options);
     try {
       return this.removeThread(threadId);
