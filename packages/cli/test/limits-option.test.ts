@@ -147,6 +147,24 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
     expect((read.json.error as Json).message).toContain("limit of 32 segments [PLAN_LIMIT]");
   });
 
+  it("a value written deeper than 32 segments with raised limits is read, summarized and taken back with them", async () => {
+    const dir = tempDir();
+    const store = ["--store", "sqlite:s.db"];
+    const deep = `†state${".x".repeat(40)}`;
+    const raised = ["--limits", "maxPathDepth=64"];
+    const set = ["state", "set", ...store, "--ref", deep, "--value", "7", ...raised];
+    expect((await obeliskJson(set, dir)).code).toBe(0);
+    const got = await obeliskJson(["state", "get", ...store, "--ref", deep, ...raised], dir);
+    expect([got.code, got.json.value]).toEqual([0, 7]);
+    const summary = await obeliskJson(["state", "summary", ...store, "--ref", deep, ...raised], dir);
+    expect(summary.code).toBe(0);
+    expect(JSON.stringify(summary.json)).toContain(".x.x.x");
+    const unset = await obeliskJson(["state", "unset", ...store, "--ref", deep, ...raised], dir);
+    expect([unset.code, unset.json.removed]).toEqual([0, true]);
+    const gone = await obeliskJson(["state", "get", ...store, "--ref", deep, ...raised], dir);
+    expect([gone.code, (gone.json.error as Json).code]).toEqual([1, "REF_EVICTED"]);
+  });
+
   it("the document size limit is also what is read of a plan file: raised, a larger plan is read whole", async () => {
     const dir = tempDir();
     const plan = join(dir, "padded-plan.json");
@@ -222,7 +240,7 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
     expect(existsSync(join(dir, ".obelisk"))).toBe(false);
   });
 
-  it("--limit stays the page size of state get and runs list; --limits there is refused with where it goes", async () => {
+  it("--limit stays the page size of state get and runs list; --limits on runs list is refused with where it goes", async () => {
     const dir = tempDir();
     const store = ["--store", "sqlite:s.db"];
     await obelisk(["state", "set", ...store, "--ref", "†state.list", "--value", "[1,2,3,4]"], dir);
@@ -232,10 +250,7 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
     );
     expect(page.json).toMatchObject({ found: true, items: [2, 3], offset: 1, limit: 2, total: 4 });
     expect((await obeliskJson(["runs", "list", ...store, "--limit", "1"], dir)).code).toBe(0);
-    const limits = await obelisk(
-      ["state", "get", ...store, "--ref", "†state.list", "--limits", "maxDepth=3"],
-      dir,
-    );
+    const limits = await obelisk(["runs", "list", ...store, "--limits", "maxDepth=3"], dir);
     expectOneLineError(limits, 2);
     expect(limits.stderr).toContain(
       "unknown option '--limits': this command takes no engine limits (validate, run",

@@ -30,7 +30,7 @@ interface StateOptions extends CommonOptions {
   readonly offset?: number;
   readonly limit?: number;
   readonly budget?: number;
-  /** `--limits` (`set`: the value is held to `maxValueBytes`). */
+  /** `--limits` (`set`: the value is held to `maxValueBytes`; `set`, `get`, `unset`, `summary`: `--ref`'s depth). */
   readonly limits?: Partial<Limits>;
 }
 
@@ -63,14 +63,20 @@ export function registerState(program: Command, context: CommandContext): void {
     });
     return command;
   };
-  add("summary", "list variables, newest first, within a character budget (never the full values)", summary)
-    .option("--last <n>", "only the n most recently updated variables", parsePositive)
-    .option("--ref <reference...>", "only these references", collectRefOption)
-    .option("--budget <chars>", "character budget (default 4000)", parsePositive);
-  add("get", "print one stored value, or one page of an array or string", get)
-    .requiredOption("--ref <reference>", "the reference to read, e.g. †state.report", parseRefOption)
-    .option("--offset <n>", "first item of the page", parseCount)
-    .option("--limit <n>", "items in the page", parsePageLimit);
+  // the commands that take a --ref take --limits too: a path deeper than 32 written with raised limits is
+  // read back, and taken back, with them
+  withLimits(
+    add("summary", "list variables, newest first, within a character budget (never the full values)", summary)
+      .option("--last <n>", "only the n most recently updated variables", parsePositive)
+      .option("--ref <reference...>", "only these references", collectRefOption)
+      .option("--budget <chars>", "character budget (default 4000)", parsePositive),
+  );
+  withLimits(
+    add("get", "print one stored value, or one page of an array or string", get)
+      .requiredOption("--ref <reference>", "the reference to read, e.g. †state.report", parseRefOption)
+      .option("--offset <n>", "first item of the page", parseCount)
+      .option("--limit <n>", "items in the page", parsePageLimit),
+  );
   // `set` creates the store: an approval may be given before the plan's first run
   const setCommand = add(
     "set",
@@ -86,16 +92,18 @@ export function registerState(program: Command, context: CommandContext): void {
     )
     .requiredOption("--value <json>", "the value, as JSON");
   withLimits(setCommand);
-  add(
-    "unset",
-    "remove one value by reference (how an approval under †state.approvals. is taken back)",
-    unset,
-    "edit",
-    singleRef,
-  ).requiredOption(
-    "--ref <reference>",
-    "the reference to remove, e.g. †state.approvals.refund",
-    parseWritableRefOption,
+  withLimits(
+    add(
+      "unset",
+      "remove one value by reference (how an approval under †state.approvals. is taken back)",
+      unset,
+      "edit",
+      singleRef,
+    ).requiredOption(
+      "--ref <reference>",
+      "the reference to remove, e.g. †state.approvals.refund",
+      parseWritableRefOption,
+    ),
   );
   add(
     "reset",
