@@ -1,6 +1,5 @@
-import { asThreadId, plural } from "@obelisk/core";
+import { plural } from "@obelisk/core";
 import type { Command } from "commander";
-import type { ThreadDeletion } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { withFormat } from "../common-options.js";
 import { displayText } from "../display-text.js";
@@ -14,9 +13,6 @@ interface DeleteOptions {
   readonly store: string;
   readonly thread: string;
 }
-
-/** What the store answers for a thread it does not hold. */
-const NOTHING_DELETED: ThreadDeletion = { deleted: false, runs: 0, callRecords: 0, variables: 0 };
 
 /**
  * Registers `obelisk state delete --thread <id>`: the thread removed entirely (`engine.deleteThread`).
@@ -35,10 +31,9 @@ export function registerStateDelete(state: Command, context: CommandContext): vo
     const output = createOutput(context.io, options.format);
     await withEngine({ store: options.store, storeAccess: "edit" }, context.io, async (engine) => {
       const thread = displayText(options.thread);
-      // a thread the store does not hold: not even its lock is taken (the file stays as it was), as for reset
-      const exists = (await engine.store.getThread(asThreadId(options.thread))) !== undefined;
-      // the store takes the thread's lock: THREAD_BUSY (exit 1) while a run holds it, nothing removed
-      const deletion = exists ? await engine.deleteThread(options.thread) : NOTHING_DELETED;
+      // the store takes the thread's lock: THREAD_BUSY (exit 1) while a run holds it, nothing removed; a
+      // thread it does not hold is answered `deleted: false` without the lock (the file stays as it was)
+      const deletion = await engine.deleteThread(options.thread);
       output.json({ ok: true, threadId: options.thread, ...deletion });
       if (!deletion.deleted) {
         output.line(output.colors.dim(`thread ${thread} does not exist: nothing to delete`));
