@@ -20,11 +20,11 @@ export interface RetryPolicy {
   readonly jitter: boolean;
   /**
    * Whether a thrown error (or a timeout, as an `Error` with `code: "TIMEOUT"`) is worth another attempt;
-   * `attempt` is the one that failed (1-based). Default: every error is. A tool's policy only (a plan's
-   * `_retry` is JSON); it applies whatever number of attempts the plan sets. One that throws counts as
-   * false.
+   * `attempt` is the one that failed (1-based). Default: every error is. `true` (or a promise of `true`)
+   * retries; anything else does not, nor does one that throws or rejects. A tool's policy only (a plan's
+   * `_retry` is JSON); it applies whatever number of attempts the plan sets.
    */
-  readonly shouldRetry?: (error: unknown, attempt: number) => boolean;
+  readonly shouldRetry?: (error: unknown, attempt: number) => boolean | Promise<boolean>;
 }
 
 /** A tool's choice of `||` alternative with the value to write there. Return it from `run`. */

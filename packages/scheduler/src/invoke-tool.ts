@@ -101,15 +101,30 @@ function threw(error: unknown, attempts: number): InvokeOutcome {
 }
 
 /**
- * True when a failed attempt is tried again: attempts are left and the policy's `shouldRetry` (if any)
- * says yes. A `shouldRetry` that throws counts as no: the call fails with the tool's error.
+ * Whether a failed attempt is tried again: attempts are left and the policy's `shouldRetry` (if any) says
+ * yes — `true`, or a promise of `true` (an `async` predicate). Anything else is no, and so is a
+ * `shouldRetry` that throws or rejects: the call fails with the tool's error.
  */
-function mayRetry(policy: RetryPolicy, outcome: InvokeOutcome): outcome is InvokeOutcome & { kind: "threw" } {
+function mayRetry(policy: RetryPolicy, outcome: InvokeOutcome): boolean | Promise<boolean> {
   if (outcome.kind !== "threw" || outcome.attempts >= policy.attempts) return false;
   const shouldRetry = policy.shouldRetry;
   if (shouldRetry === undefined) return true;
   try {
-    return shouldRetry(outcome.thrown, outcome.attempts) === true;
+    const answer: unknown = shouldRetry(outcome.thrown, outcome.attempts);
+    const then = thenOf(answer);
+    if (then === undefined) return answer === true;
+    if (then === null) return false;
+    return new Promise<boolean>((resolve) => {
+      try {
+        then.call(
+          answer,
+          (value: unknown) => resolve(value === true),
+          () => resolve(false),
+        );
+      } catch {
+        resolve(false);
+      }
+    });
   } catch {
     return false;
   }
@@ -212,7 +227,7 @@ async function retryAfter(
     if (!(await wait(request, delayMs))) return { kind: "cancelled", attempts: failed.attempts };
     request.onAttempt(failed.attempts + 1);
     const outcome = await attempt(request, failed.attempts + 1);
-    if (!mayRetry(request.policy, outcome)) return outcome;
+    if (outcome.kind !== "threw" || !(await mayRetry(request.policy, outcome))) return outcome;
     failed = outcome;
   }
 }
@@ -233,5 +248,9 @@ export function invokeTool(request: InvokeRequest): AttemptResult {
 
 /** After the first attempt: retries a thrown error while the policy allows, else the outcome as it is. */
 function afterFirst(request: InvokeRequest, outcome: InvokeOutcome): AttemptResult {
-  return mayRetry(request.policy, outcome) ? retryAfter(request, outcome) : outcome;
+  if (outcome.kind !== "threw") return outcome;
+  const retry = mayRetry(request.policy, outcome);
+  if (retry === true) return retryAfter(request, outcome);
+  if (retry === false) return outcome;
+  return retry.then((yes) => (yes ? retryAfter(request, outcome) : outcome));
 }

@@ -98,6 +98,26 @@ describe("a tool's retry.shouldRetry decides which errors are tried again", () =
     expect(invokeTool(req)).toMatchObject({ kind: "threw", attempts: 1 });
   });
 
+  it("an async predicate is awaited: a promise of true retries, of false or a rejection does not", async () => {
+    const asked: number[] = [];
+    const tool = failing(new HttpError(503), new HttpError(503), new HttpError(404));
+    const shouldRetry = async (error: unknown, attempt: number) => {
+      asked.push(attempt);
+      return (error as HttpError).status >= 500;
+    };
+    const req = invokeRequest(tool.run, {
+      policy: { ...DEFAULT_RETRY, attempts: 5, backoffMs: 10, shouldRetry },
+    });
+    const pending = invokeTool(req) as Promise<InvokeOutcome>;
+    await vi.advanceTimersByTimeAsync(10 + 20);
+    expect(await pending).toMatchObject({ kind: "threw", attempts: 3, error: { message: "HTTP 404" } });
+    expect(asked).toEqual([1, 2, 3]);
+    const rejecting = invokeRequest(failing(new Error("x")).run, {
+      policy: { ...DEFAULT_RETRY, attempts: 3, shouldRetry: () => Promise.reject(new Error("bug")) },
+    });
+    expect(await invokeTool(rejecting)).toMatchObject({ kind: "threw", attempts: 1 });
+  });
+
   it("it is not asked when no attempt is left", () => {
     let asked = 0;
     const req = invokeRequest(failing(new Error("x")).run, {
