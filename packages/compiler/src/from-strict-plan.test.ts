@@ -109,6 +109,26 @@ describe("fromStrictPlan: the nulls that mean absent go", () => {
     expect(compile(result, registry).diagnostics.map((d) => d.code)).toContain("TOOL_UNKNOWN");
   });
 
+  it("a call of a known tool with a key it does not have: still cleaned by its _tool, the key reported alone", () => {
+    const retry = { attempts: 2, backoffMs: null, factor: null, maxDelayMs: null, jitter: null, junk: 1 };
+    const result = fromStrictPlan(plan(search({ junk: 1, _retry: retry })), registry) as { plan: unknown[] };
+    expect(result.plan).toEqual([
+      {
+        _tool: "search",
+        query: "q",
+        junk: 1,
+        cursor: null,
+        strictFlag: null,
+        _retry: { attempts: 2, junk: 1 },
+      },
+    ]);
+    const errors = compile(result, registry).diagnostics.filter((d) => d.severity === "error");
+    expect(errors.map((d) => `${d.code} ${d.pointer}`)).toEqual([
+      "CALL_SHAPE /plan/0/_retry/junk",
+      "PARAM_UNKNOWN /plan/0/junk",
+    ]);
+  });
+
   it("a call of a known tool with a wrong value: still cleaned by its _tool, the wrong value reported alone", () => {
     const result = fromStrictPlan(plan(search({ limit: "five" })), registry);
     expect(result).toEqual({

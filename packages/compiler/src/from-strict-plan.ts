@@ -25,9 +25,11 @@ interface Walk {
 }
 
 /**
- * Whether `value` has the shape of `schema`: its types, `enum` values and object keys (every listed
- * property present, no other), at any depth. Bounds, patterns and formats are not looked at: the shape
- * only picks the `anyOf` branch a value was written under.
+ * Whether `value` has the shape of `schema`: deep, its types, `enum` values and object keys (every listed
+ * property present, no other), at any depth; shallow, its type and an object's single-value enums (a
+ * call's `_tool`) only, so that a call with a key its tool does not have is still cleaned by its tool's
+ * shape (the unknown key is left for `compile` to report). Bounds, patterns and formats are not looked
+ * at: the shape only picks the `anyOf` branch a value was written under.
  */
 function fits(walk: Walk, value: unknown, schema: unknown, depth: number, deep: boolean): boolean {
   const node = resolveStrict(walk.defs, schema as JsonObject);
@@ -53,8 +55,7 @@ function fits(walk: Walk, value: unknown, schema: unknown, depth: number, deep: 
     case "object": {
       if (!isPlainObject(value)) return false;
       const properties = isPlainObject(node.properties) ? (node.properties as JsonObject) : {};
-      const keys = Object.keys(value);
-      if (!keys.every((key) => Object.hasOwn(properties, key))) return false;
+      if (deep && !Object.keys(value).every((key) => Object.hasOwn(properties, key))) return false;
       // Shallow: only the single-value enums (a call's `_tool`) decide; deep: every member, all present.
       return Object.entries(properties).every(([key, child]) => {
         const member = resolveStrict(walk.defs, child);
@@ -100,8 +101,9 @@ function clean(walk: Walk, value: unknown, schema: unknown, depth: number): unkn
  * `null` that stands for an absent optional parameter or meta-property (at any depth) is removed. A `null`
  * is kept where the property's own schema takes `null` (an optional nullable parameter: strict mode cannot
  * tell "absent" from `null` there, so the tool gets `null`). Pure and total: it never throws; a document
- * that is not a `{ "plan": [...] }` object is returned as it is, and a part that fits no tool's strict
- * shape is left as written, for `compile` to report.
+ * that is not a `{ "plan": [...] }` object is returned as it is. A call is cleaned by its `_tool`'s shape
+ * even with a key that tool does not have (the key stays, for `compile` to report alone); a call of no
+ * known tool is left as written.
  */
 export function fromStrictPlan(document: unknown, registry: ToolRegistry): unknown {
   if (!isPlainObject(document) || !Array.isArray(document.plan)) return document;
