@@ -1,20 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
-import Database from "better-sqlite3";
+import { hostname } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
-import { manualClock, RUN, runRecord, THREAD } from "./conformance/commit-fixtures.js";
-import { createSqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
+import { RUN, runRecord, THREAD } from "./conformance/commit-fixtures.js";
+import { sqliteStoreFiles } from "./conformance/sqlite-store-files.js";
 import type { StateStore } from "./store-types.js";
 
-const dir = mkdtempSync(join(tmpdir(), "obelisk-interrupted-"));
-let counter = 0;
-const stores: StateStore[] = [];
-afterAll(async () => {
-  for (const store of stores) await store.close().catch(() => undefined);
-  rmSync(dir, { recursive: true, force: true });
-});
+const { storeFile, closeAll } = sqliteStoreFiles("obelisk-interrupted-");
+afterAll(closeAll);
 
 /** The pid of a process that has exited (and been reaped): no process has it now. */
 const deadPid = (): number => {
@@ -22,28 +14,6 @@ const deadPid = (): number => {
   if (child.pid === undefined) throw new Error("no child process");
   return child.pid;
 };
-
-/** A store file, and stores on it (each another connection, as another process's would be). */
-function storeFile() {
-  const file = join(dir, `store-${++counter}.db`);
-  const clock = manualClock();
-  const open = (options: SqliteStoreOptions = {}): StateStore => {
-    // no heartbeat during the test: the clock alone decides staleness
-    const store = createSqliteStore(file, { now: clock.now, lock: { heartbeatMs: 3_600_000 }, ...options });
-    stores.push(store);
-    return store;
-  };
-  const raw = (sql: string, ...params: unknown[]): unknown[] => {
-    const db = new Database(file);
-    try {
-      const statement = db.prepare(sql);
-      return statement.reader ? statement.all(...params) : [statement.run(...params)];
-    } finally {
-      db.close();
-    }
-  };
-  return { file, clock, open, raw };
-}
 
 /** `store` runs r1 on the thread (holding its lock); the lock row is then made `owner`'s on `host` with `pid`. */
 async function runOwnedBy(

@@ -1,41 +1,17 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
+import { hostname } from "node:os";
 import { threadId as currentThreadId } from "node:worker_threads";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { commitOf, manualClock, RUN, runRecord, THREAD, write } from "./conformance/commit-fixtures.js";
+import { commitOf, RUN, runRecord, THREAD, write } from "./conformance/commit-fixtures.js";
+import { sqliteStoreFiles } from "./conformance/sqlite-store-files.js";
 import { createMemoryStore } from "./memory-store.js";
-import { createSqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
 import type { StateStore } from "./store-types.js";
 
-const dir = mkdtempSync(join(tmpdir(), "obelisk-lock-owner-"));
-let counter = 0;
-const stores: StateStore[] = [];
-afterAll(async () => {
-  for (const store of stores) await store.close().catch(() => undefined);
-  rmSync(dir, { recursive: true, force: true });
-});
+const { storeFile, closeAll } = sqliteStoreFiles("obelisk-lock-owner-");
+afterAll(closeAll);
 
 /** One file, stores on it in this thread of this process (two engines of one process), one manual clock. */
-function storeFile() {
-  const file = join(dir, `store-${++counter}.db`);
-  const clock = manualClock();
-  const open = (options: SqliteStoreOptions = {}): StateStore => {
-    // no heartbeat during the test: the clock alone decides staleness
-    const store = createSqliteStore(file, { now: clock.now, lock: { heartbeatMs: 3_600_000 }, ...options });
-    stores.push(store);
-    return store;
-  };
-  const raw = (sql: string, ...params: unknown[]): unknown[] => {
-    const db = new Database(file);
-    try {
-      const statement = db.prepare(sql);
-      return statement.reader ? statement.all(...params) : [statement.run(...params)];
-    } finally {
-      db.close();
-    }
-  };
+function ownerFile() {
+  const { clock, open, raw } = storeFile();
   const row = () =>
     raw("SELECT owner, host, pid FROM locks WHERE thread_id = ?", THREAD)[0] as
       | { owner: string; host: string; pid: number }
@@ -65,7 +41,7 @@ async function busyError(store: StateStore): Promise<Record<string, unknown>> {
 
 describe("sqlite: the lock's owner names process, host, worker thread and store", () => {
   it("writes host, pid, this worker thread's id and a per-store token in the row", async () => {
-    const setup = storeFile();
+    const setup = ownerFile();
     const a = setup.open();
     const b = setup.open();
     const lockA = await a.lockThread(THREAD);
@@ -82,7 +58,7 @@ describe("sqlite: the lock's owner names process, host, worker thread and store"
   });
 
   it("two stores on one file in one process: THREAD_BUSY says another engine of this process, with the hint every lock gives", async () => {
-    const setup = storeFile();
+    const setup = ownerFile();
     const a = setup.open();
     const b = setup.open();
     const lock = await a.lockThread(THREAD);
@@ -107,7 +83,7 @@ describe("sqlite: the lock's owner names process, host, worker thread and store"
   });
 
   it("names another worker thread of this process, the main thread, an old row's process and another process", async () => {
-    const setup = storeFile();
+    const setup = ownerFile();
     const a = setup.open();
     const b = setup.open();
     await a.lockThread(THREAD);
@@ -146,7 +122,7 @@ describe("sqlite: the lock's owner names process, host, worker thread and store"
   });
 
   it("another worker thread's row is taken over by its heartbeat only; the run it left is marked with who held it", async () => {
-    const setup = storeFile();
+    const setup = ownerFile();
     const a = setup.open();
     const b = setup.open();
     await a.lockThread(THREAD);
@@ -166,7 +142,7 @@ describe("sqlite: the lock's owner names process, host, worker thread and store"
   });
 
   it("a row of this thread that no store here holds (an earlier process with this pid) is taken over at once", async () => {
-    const setup = storeFile();
+    const setup = ownerFile();
     const a = setup.open();
     await a.lockThread(THREAD);
     await a.createRun(runRecord());
@@ -185,7 +161,7 @@ describe("sqlite: the lock's owner names process, host, worker thread and store"
   });
 
   it("a commit refused after a takeover names who took the lock over", async () => {
-    const setup = storeFile();
+    const setup = ownerFile();
     const a = setup.open();
     const b = setup.open();
     await a.lockThread(THREAD);

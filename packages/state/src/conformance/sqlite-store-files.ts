@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { createSqliteStore, type SqliteStoreOptions } from "../sqlite-store.js";
+import type { StateStore } from "../store-types.js";
+import { manualClock } from "./commit-fixtures.js";
+
+/**
+ * Store files in a temporary folder for the lock tests: each file has one manual clock, stores opened on
+ * it (each another connection, as another process's or engine's would be) send no heartbeat during a test
+ * — the clock alone decides staleness —, and `raw` runs SQL on a connection of its own. `closeAll` closes
+ * every store and removes the folder.
+ */
+export function sqliteStoreFiles(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  let counter = 0;
+  const stores: StateStore[] = [];
+  const storeFile = () => {
+    const file = join(dir, `store-${++counter}.db`);
+    const clock = manualClock();
+    const open = (options: SqliteStoreOptions = {}): StateStore => {
+      const store = createSqliteStore(file, { now: clock.now, lock: { heartbeatMs: 3_600_000 }, ...options });
+      stores.push(store);
+      return store;
+    };
+    const raw = (sql: string, ...params: unknown[]): unknown[] => {
+      const db = new Database(file);
+      try {
+        const statement = db.prepare(sql);
+        return statement.reader ? statement.all(...params) : [statement.run(...params)];
+      } finally {
+        db.close();
+      }
+    };
+    return { file, clock, open, raw };
+  };
+  const closeAll = async (): Promise<void> => {
+    for (const store of stores) await store.close().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { storeFile, closeAll };
+}
