@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Controller } from "./__fixtures__/controlled-tools.js";
 import { until } from "./__fixtures__/deferred.js";
+import { thrownError } from "./__fixtures__/error-codes.js";
 import { storeKinds } from "./__fixtures__/stores.js";
-import { createEngine, type Engine, type EngineOptions, ObeliskError } from "./index.js";
+import { createEngine, type Engine, type EngineOptions } from "./index.js";
 
 const call = (id: string, extra: Record<string, unknown> = {}) => ({
   _tool: "wait",
@@ -11,17 +12,6 @@ const call = (id: string, extra: Record<string, unknown> = {}) => ({
   _outputPath: `†state.${id}`,
   ...extra,
 });
-
-/** The error `fn` throws (fails the test when it throws none). */
-function thrown(fn: () => unknown): ObeliskError {
-  try {
-    fn();
-  } catch (error) {
-    if (ObeliskError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("nothing was thrown");
-}
 
 describe.each(storeKinds())("a streaming run with failFast on the $name store", (kind) => {
   let engine: Engine;
@@ -55,7 +45,7 @@ describe.each(storeKinds())("a streaming run with failFast on the $name store", 
     await until(() => control.signals.get("a")?.aborted === true);
 
     // before, add still answered { ok: true } and the run went on until the host closed it
-    const refusal = thrown(() => stream.add(call("late")));
+    const refusal = thrownError(() => stream.add(call("late")));
     expect(refusal).toMatchObject({
       code: "USAGE",
       message: expect.stringContaining('failFast: call "boom" failed'),
@@ -79,7 +69,7 @@ describe.each(storeKinds())("a streaming run with failFast on the $name store", 
     expect(control.started).toEqual(["a", "boom", "next"]);
     // close() answers the same result again, and add keeps refusing
     expect(await stream.close()).toBe(result);
-    expect(thrown(() => stream.add(call("later"))).data).toMatchObject({ stoppedBy: "failFast" });
+    expect(thrownError(() => stream.add(call("later"))).data).toMatchObject({ stoppedBy: "failFast" });
   });
 
   it("the engine's failFast stops a stream too; the record keeps the calls it accepted, to resume", async () => {
@@ -92,7 +82,7 @@ describe.each(storeKinds())("a streaming run with failFast on the $name store", 
     const run = await ended(stream.runId);
     expect(run.status).toBe("failed");
     expect(run.plan).toEqual({ type: "plan", plan: [call("boom"), call("after", { value: "†state.boom" })] });
-    expect(thrown(() => stream.add(call("x"))).code).toBe("USAGE");
+    expect(thrownError(() => stream.add(call("x"))).code).toBe("USAGE");
     const result = await stream.close();
     expect(result.calls.after?.status).not.toBe("succeeded");
   });

@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { thrownCode } from "./__fixtures__/error-codes.js";
-import { createEngine, type EngineOptions, ObeliskError, type ToolDefinition } from "./index.js";
+import { thrownCode, thrownError } from "./__fixtures__/error-codes.js";
+import { createEngine, type EngineOptions, type ObeliskError, type ToolDefinition } from "./index.js";
 
 /** The error `createEngine` throws for these tools (fails the test when it accepts them). */
-function refusal(tools: unknown): ObeliskError {
-  try {
-    createEngine({ tools } as EngineOptions);
-  } catch (error) {
-    if (ObeliskError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("createEngine accepted the tools");
-}
+const refusal = (tools: unknown): ObeliskError => thrownError(() => createEngine({ tools } as EngineOptions));
 
 // What the README says of the tools given to createEngine (the rules are the compiler's and the scheduler's).
 describe("tool definitions given to createEngine", () => {

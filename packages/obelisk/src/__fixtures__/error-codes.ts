@@ -21,3 +21,14 @@ export function thrownCode(work: () => unknown): string | undefined {
     return codeOfError(error);
   }
 }
+
+/** The ObeliskError a synchronous `work` throws (another error is rethrown; fails the test when it returns). */
+export function thrownError(work: () => unknown): ObeliskError {
+  try {
+    work();
+  } catch (error) {
+    if (ObeliskError.is(error)) return error;
+    throw error;
+  }
+  throw new Error("nothing was thrown");
+}
