@@ -2,7 +2,13 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsPlugin from "ajv-formats";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { anyValueStrictTools, exactStrictTools, reportInput } from "./__fixtures__/strict-tools.js";
+import {
+  ABSENT_META,
+  anyValueStrictTools,
+  exactStrictTools,
+  reportInput,
+  strictPlan,
+} from "./__fixtures__/strict-tools.js";
 import { exampleTools, specFormTool } from "./__fixtures__/tools.js";
 import { compile } from "./compile.js";
 import { fromStrictPlan } from "./from-strict-plan.js";
@@ -12,16 +18,8 @@ import { createToolRegistry } from "./tool-registry.js";
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
 const registry = createToolRegistry(exactStrictTools);
 
-const meta = {
-  _id: null,
-  _outputPath: null,
-  _outputMethod: null,
-  _description: null,
-  _rerun: null,
-  _timeoutMs: null,
-  _retry: null,
-};
-const plan = (...calls: unknown[]) => ({ type: "plan", id: null, description: null, plan: calls });
+const meta = ABSENT_META;
+const plan = strictPlan;
 const search = (fields: Record<string, unknown>) => ({
   _tool: "search",
   ...meta,

@@ -3,10 +3,12 @@ import addFormatsPlugin from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  ABSENT_META,
   anyValueStrictTools,
   exactStrictTools,
   guardedStrictTools,
   loosenedStrictTools,
+  strictPlan,
 } from "./__fixtures__/strict-tools.js";
 import { exampleTools, specFormTool } from "./__fixtures__/tools.js";
 import { compile } from "./compile.js";
@@ -36,18 +38,8 @@ const loosened = createToolRegistry(loosenedStrictTools);
 const examples = createToolRegistry([...exampleTools, specFormTool]);
 
 /** A call with every optional meta-property absent (`null`), as strict mode has the model write it. */
-const call = (tool: string, fields: Record<string, unknown>) => ({
-  _tool: tool,
-  _id: null,
-  _outputPath: null,
-  _outputMethod: null,
-  _description: null,
-  _rerun: null,
-  _timeoutMs: null,
-  _retry: null,
-  ...fields,
-});
-const plan = (...calls: unknown[]) => ({ type: "plan", id: null, description: null, plan: calls });
+const call = (tool: string, fields: Record<string, unknown>) => ({ _tool: tool, ...ABSENT_META, ...fields });
+const plan = strictPlan;
 const searchCall = (fields: Record<string, unknown>) =>
   call("search", {
     query: "q",

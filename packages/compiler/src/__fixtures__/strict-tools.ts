@@ -213,3 +213,22 @@ export const guardedStrictTools = [
   }),
   defineTool({ name: "lookup", input: z.object({ id: z.string() }), run: () => 1 }),
 ];
+
+/** Every optional meta-property of a call absent (`null`), as strict mode has the model write it. */
+export const ABSENT_META = {
+  _id: null,
+  _outputPath: null,
+  _outputMethod: null,
+  _description: null,
+  _rerun: null,
+  _timeoutMs: null,
+  _retry: null,
+} as const;
+
+/** A plan document as strict mode has the model write it (`id` and `description` absent). */
+export const strictPlan = (...calls: unknown[]) => ({
+  type: "plan",
+  id: null,
+  description: null,
+  plan: calls,
+});
