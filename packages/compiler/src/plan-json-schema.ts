@@ -82,20 +82,26 @@ const APPROVAL_REFERENCE_SCHEMA: JsonObject = {
     "A person's approval: a reference such as †state.approvals.refund (the call waits until it is written); never a literal.",
 };
 
+/** What every call's schema shares: the limits, and the `_retry` schema within them (built once). */
+interface SchemaShared {
+  readonly limits: Limits;
+  readonly retry: JsonObject;
+}
+
 /**
- * The `_retry` schema of a tool's calls: within the limits, and for a tool that is not idempotent within
- * its own attempts (the compiler's CALL_SHAPE beyond them).
+ * The `_retry` schema of a tool's calls: the shared one, and for a tool that is not idempotent one within
+ * its own attempts too (the compiler's CALL_SHAPE beyond them).
  */
-function toolRetrySchema(tool: RegisteredTool, limits: Limits): JsonObject {
-  if (tool.idempotent) return retrySchema(limits);
+function toolRetrySchema(tool: RegisteredTool, { limits, retry }: SchemaShared): JsonObject {
+  if (tool.idempotent) return retry;
   return retrySchema({
     ...limits,
     maxRetryAttempts: Math.min(limits.maxRetryAttempts, tool.retry.attempts ?? 1),
   });
 }
 
-function metaProperties(tool: RegisteredTool, defs: Mutable, limits: Limits): Mutable {
-  const retry = toolRetrySchema(tool, limits);
+function metaProperties(tool: RegisteredTool, defs: Mutable, shared: SchemaShared): Mutable {
+  const retry = toolRetrySchema(tool, shared);
   const meta: Mutable = {
     _tool: { const: tool.name },
     _id: {
@@ -131,12 +137,12 @@ function metaProperties(tool: RegisteredTool, defs: Mutable, limits: Limits): Mu
  * meta-properties (`retry`: the `_retry` schema). The tool's schema and its definitions move into `defs`
  * (see `moveToolSchema`).
  */
-function callSchema(tool: RegisteredTool, defs: Mutable, limits: Limits): JsonObject {
+function callSchema(tool: RegisteredTool, defs: Mutable, shared: SchemaShared): JsonObject {
   const root = moveToolSchema(tool.inputSchema, tool.name, defs, { references: true });
   const input: Mutable = isPlainObject(root) ? (root as Mutable) : {};
   const properties: Mutable = {
     ...(isPlainObject(input.properties) ? (input.properties as JsonObject) : {}),
-    ...metaProperties(tool, defs, limits),
+    ...metaProperties(tool, defs, shared),
   };
   for (const name of tool.approvalParams) properties[name] = APPROVAL_REFERENCE_SCHEMA;
   // A tool with an outputPath rule cannot be called without one (the compiler's OUTPUT_PATH_NOT_ALLOWED).
@@ -181,9 +187,10 @@ export interface PlanJsonSchemaOptions {
 export function planJsonSchema(registry: ToolRegistry, options: PlanJsonSchemaOptions = {}): JsonObject {
   const defs: Mutable = {};
   const limits = resolveLimits(options.limits);
+  const shared: SchemaShared = { limits, retry: retrySchema(limits) };
   const calls = registry.names.flatMap((name) => {
     const tool = registry.get(name);
-    return tool === undefined ? [] : [callSchema(tool, defs, limits)];
+    return tool === undefined ? [] : [callSchema(tool, defs, shared)];
   });
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
