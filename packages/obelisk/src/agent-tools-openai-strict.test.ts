@@ -1,10 +1,9 @@
 import { strictSubsetProblems } from "@obelisk/compiler";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsPlugin from "ajv-formats";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
+import { byName, modelTurn, strictCall, strictPlan } from "./__fixtures__/openai-strict-turn.js";
 import {
-  type AgentTool,
   agentTools,
   createEngine,
   defineTool,
@@ -13,8 +12,6 @@ import {
   type StrictSchemaDeviation,
   strictPlanJsonSchema,
 } from "./index.js";
-
-const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /** What `searchOrders` was called with, per call. */
 const received: unknown[] = [];
@@ -43,36 +40,6 @@ const ask = defineTool({ name: "ask", output: z.object({ answer: z.string() }) }
 
 const tools = [searchOrders, tag, ask];
 const openAi = (engine: Engine) => agentTools(engine, "t", { parameters: "openai-strict" });
-const byName = (list: readonly AgentTool[], name: string): AgentTool => {
-  const tool = list.find((candidate) => candidate.name === name);
-  if (tool === undefined) throw new Error(`no agent tool ${name}`);
-  return tool;
-};
-
-/**
- * A model turn under OpenAI's strict function calling: the arguments are generated within `parameters`
- * (checked here with ajv in strict mode, as the provider's constrained decoding would hold them) and handed
- * to `execute` as they are.
- */
-async function modelTurn(tool: AgentTool, args: Record<string, unknown>): Promise<unknown> {
-  const validate = addFormats(new Ajv2020({ strict: true })).compile(tool.parameters);
-  expect(validate(args), JSON.stringify(validate.errors)).toBe(true);
-  return tool.execute(JSON.parse(JSON.stringify(args)) as Record<string, unknown>);
-}
-
-/** A call as strict mode has the model write it: every meta-property, `null` where it is left out. */
-const strictCall = (tool: string, fields: Record<string, unknown>) => ({
-  _tool: tool,
-  _id: null,
-  _outputPath: null,
-  _outputMethod: null,
-  _description: null,
-  _rerun: null,
-  _timeoutMs: null,
-  _retry: null,
-  ...fields,
-});
-const strictPlan = (...calls: unknown[]) => ({ type: "plan", id: null, description: null, plan: calls });
 /** The loop review's plan: the optional parameters left out, written null; the nullable cursor's null a value. */
 const ordersPlan = strictPlan(
   strictCall("searchOrders", {
@@ -123,12 +90,17 @@ describe('agentTools(…, { parameters: "openai-strict" }): within OpenAI\'s str
     expect(agentTools(engine, "t", { parameters: "loose" }).deviations).toEqual([]);
   });
 
-  it("validate_plan's description says the form takes no input instead of how one is checked", () => {
+  it("the run's input is input_json, the JSON text of an object or null; validate_plan's description says so", () => {
     const engine = createEngine({ tools });
     const strict = byName(openAi(engine), "validate_plan");
-    expect(Object.keys((strict.parameters as { properties: object }).properties)).toEqual(["plan"]);
+    const { properties } = strict.parameters as { properties: Record<string, unknown> };
+    expect(Object.keys(properties)).toEqual(["plan", "input_json"]);
+    expect(properties.input_json).toEqual({
+      anyOf: [{ type: "string", description: expect.stringContaining("JSON text") }, { type: "null" }],
+    });
+    expect(byName(openAi(engine), "run_plan").parameters).toEqual(strict.parameters);
     expect(strict.description).not.toMatch(/without input/i);
-    expect(strict.description).toContain("These tools take no run input");
+    expect(strict.description).toContain("input_json");
     expect(byName(agentTools(engine, "t"), "validate_plan").description).toContain("Without input");
   });
 
@@ -145,11 +117,13 @@ describe('agentTools(…, { parameters: "openai-strict" }): a strict-shaped turn
     received.length = 0;
     const engine = createEngine({ tools });
     const list = openAi(engine);
-    expect(await modelTurn(byName(list, "validate_plan"), { plan: ordersPlan })).toMatchObject({
+    expect(
+      await modelTurn(byName(list, "validate_plan"), { plan: ordersPlan, input_json: null }),
+    ).toMatchObject({
       ok: true,
       diagnostics: [],
     });
-    expect(await modelTurn(byName(list, "run_plan"), { plan: ordersPlan })).toMatchObject({
+    expect(await modelTurn(byName(list, "run_plan"), { plan: ordersPlan, input_json: null })).toMatchObject({
       status: "succeeded",
       calls: { find: { status: "succeeded" } },
     });
@@ -163,7 +137,7 @@ describe('agentTools(…, { parameters: "openai-strict" }): a strict-shaped turn
   it("list_variables and get_variable take null for an argument left out", async () => {
     const engine = createEngine({ tools });
     const list = openAi(engine);
-    await modelTurn(byName(list, "run_plan"), { plan: ordersPlan });
+    await modelTurn(byName(list, "run_plan"), { plan: ordersPlan, input_json: null });
     const listed = await modelTurn(byName(list, "list_variables"), {
       lastN: null,
       budgetChars: null,
@@ -196,7 +170,7 @@ describe('agentTools(…, { parameters: "openai-strict" }): a strict-shaped turn
       },
     });
     const asked = strictPlan(strictCall("ask", { _id: "q", _output: null }));
-    expect(await modelTurn(byName(list, "run_plan"), { plan: asked })).toMatchObject({
+    expect(await modelTurn(byName(list, "run_plan"), { plan: asked, input_json: null })).toMatchObject({
       calls: { q: { status: "deferred" } },
     });
     expect(seen[0]?.plan).toEqual({ type: "plan", plan: [{ _tool: "ask", _id: "q" }] });

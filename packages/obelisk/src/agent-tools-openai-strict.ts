@@ -1,6 +1,7 @@
 import { fromStrictPlan, type StrictSchemaDeviation, strictPlanJsonSchema } from "@obelisk/compiler";
-import type { JsonObject } from "@obelisk/core";
+import { type JsonObject, ObeliskError } from "@obelisk/core";
 import { DEFAULT_SUMMARY_CHARS, STORED_REFERENCE_SCHEMA } from "@obelisk/state";
+import { inputFromJsonText } from "./agent-tools-input-json.js";
 import { MAX_LIST_CHARS } from "./agent-tools-parameters.js";
 import type { Engine } from "./engine-types.js";
 
@@ -18,6 +19,13 @@ export interface OpenAiStrictParameters {
 const STRICT_PLAN_FORMAT =
   "The plan: { type: 'plan', plan: [calls] }. Every property is written; null where you leave one out.";
 
+/** The run's input as text: strict mode cannot write an open object, but it can write a string. */
+const INPUT_JSON: JsonObject = {
+  type: "string",
+  description:
+    'The run\'s input (read as †input...) as the JSON text of an object, e.g. "{\\"userId\\": \\"u1\\"}"; null for none',
+};
+
 /** `schema` or `null` (null: absent), as strict mode writes an optional property; `description` on the value. */
 const orNull = (schema: JsonObject): JsonObject => ({ anyOf: [schema, { type: "null" }] });
 
@@ -34,14 +42,14 @@ const closed = (properties: JsonObject, extra: JsonObject = {}): JsonObject => (
  * The tools' parameters for OpenAI's strict function calling (`strict: true`): every object closed and
  * fully required, an optional argument nullable (`null`: absent), and `plan` the strict plan schema
  * (`strictPlanJsonSchema` with the engine's limits), its `$defs` moved to the root of the parameters where
- * its `#/$defs/…` references point. `input` is not offered: an open object cannot be written in strict mode
- * (the model writes the values into the plan instead).
+ * its `#/$defs/…` references point. The run's input is `input_json`, the JSON text of an object or `null`:
+ * an open object cannot be written in strict mode, a string can (amended decision 0032).
  */
 export function openAiStrictParameters(engine: Engine): OpenAiStrictParameters {
   const { schema, deviations } = strictPlanJsonSchema(engine.registry, { limits: engine.limits });
   const { $defs, title: _title, ...plan } = schema;
   const planArguments = closed(
-    { plan: { ...plan, description: STRICT_PLAN_FORMAT } },
+    { plan: { ...plan, description: STRICT_PLAN_FORMAT }, input_json: orNull(INPUT_JSON) },
     $defs === undefined ? {} : { $defs },
   );
   const offset = { type: "integer", minimum: 0 };
@@ -69,8 +77,8 @@ export function openAiStrictParameters(engine: Engine): OpenAiStrictParameters {
 
 /** The arguments each tool takes as optional: strict mode writes `null` for the ones left out. */
 const OPTIONAL_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
-  validate_plan: ["input"],
-  run_plan: ["input"],
+  validate_plan: ["input", "input_json"],
+  run_plan: ["input", "input_json"],
   list_variables: ["lastN", "budgetChars", "refs"],
   get_variable: ["offset", "limit"],
 };
@@ -78,7 +86,8 @@ const OPTIONAL_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
 /**
  * The arguments of a strict-mode call as the handlers take them: a `null` optional argument removed, and
  * the plan through `fromStrictPlan` (its nulls that mean absent removed; a null a parameter's own schema
- * takes kept). Anything else is left as it is, for the handler to check and answer.
+ * takes kept), and `input_json` read into `input` (`inputFromJsonText`: bad text throws, for the tools to
+ * answer). Anything else is left as it is, for the handler to check and answer.
  */
 export function fromStrictArguments(
   engine: Engine,
@@ -87,7 +96,15 @@ export function fromStrictArguments(
 ): Record<string, unknown> {
   const given: Record<string, unknown> = { ...args };
   for (const key of OPTIONAL_ARGUMENTS[tool] ?? []) if (given[key] === null) delete given[key];
-  if (tool === "validate_plan" || tool === "run_plan")
-    given.plan = fromStrictPlan(given.plan, engine.registry);
+  if (tool !== "validate_plan" && tool !== "run_plan") return given;
+  given.plan = fromStrictPlan(given.plan, engine.registry);
+  if (given.input_json === undefined) return given;
+  // a host calling execute itself may still pass `input`; both at once would leave one unread
+  if (given.input !== undefined)
+    throw new ObeliskError("USAGE", "give the run's input once: input_json or input, not both", {
+      hint: "pass input_json (the JSON text of an object) or input (the object), not both",
+    });
+  given.input = inputFromJsonText(given.input_json, engine.limits);
+  delete given.input_json;
   return given;
 }

@@ -11,8 +11,9 @@ import type { Engine } from "./engine-types.js";
  * validate tool input against `parameters` before `execute` and answer the model a bare "did not match
  * expected schema" (LangChain's `DynamicStructuredTool`): the handlers make every check themselves and
  * answer with Obelisk's diagnostics and hints. `openai-strict`: within OpenAI's strict subset (every
- * property required, `null` where one is left out; the plan the strict plan schema) — for OpenAI's strict
- * function calling; the handlers read the nulls as absent (`fromStrictPlan` for the plan). Decision 0032.
+ * property required, `null` where one is left out; the plan the strict plan schema; the input `input_json`,
+ * JSON text) — for OpenAI's strict function calling; the handlers read the nulls as absent (`fromStrictPlan`
+ * for the plan) and parse `input_json`. Decision 0032.
  */
 export type AgentToolsParameters = "strict" | "loose" | "openai-strict";
 

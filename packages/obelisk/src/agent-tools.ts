@@ -90,7 +90,8 @@ export interface AgentToolsOptions {
    * that validate tool input before `execute` and would answer a bare schema error instead of Obelisk's
    * diagnostics (LangChain's `DynamicStructuredTool`). `"openai-strict"`: within OpenAI's strict subset, for
    * `strict: true` function calling — every argument required, `null` where one is left out, the plan the
-   * strict plan schema; the tools read those nulls as absent (`fromStrictPlan` for the plan).
+   * strict plan schema, the run's input `input_json` (the JSON text of an object); the tools read those
+   * nulls as absent (`fromStrictPlan` for the plan) and parse `input_json`.
    */
   readonly parameters?: AgentToolsParameters;
 }
@@ -119,12 +120,12 @@ function checkOptions(options: AgentToolsOptions): void {
     );
 }
 
-/** What validate_plan does, for the model: the `openai-strict` form offers no `input` to speak of. */
+/** What validate_plan does, for the model: the `openai-strict` form's input is `input_json`, as text. */
 function validateDescription(form: AgentToolsOptions["parameters"]): string {
   const does =
     "Compile a plan and return its diagnostics (codes, JSON Pointers, hints; the first ones within a budget, the rest counted by code) and its hash. Runs nothing.";
   return form === "openai-strict"
-    ? `${does} These tools take no run input: write the values the plan needs into its calls.`
+    ? `${does} A plan that reads †input is checked against input_json, the JSON text of the input run_plan will get; with null, †input references are not checked.`
     : `${does} Without input, †input references are checked against the plan's inputSchema only.`;
 }
 
