@@ -80,11 +80,15 @@ function sh(command: string, cwd: string): Promise<{ code: number; stdout: strin
   });
 }
 
+/** Examples that start a server: their commands are `bash`, and test/http-service-example.test.ts sends their requests. */
+const SERVER_EXAMPLES = new Set(["http-service"]);
+
 const READMES = [
   join(ROOT, "README.md"),
   join(ROOT, "packages", "cli", "README.md"),
   ...readdirSync(join(ROOT, "examples"), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, "examples", entry.name, "README.md")))
+    .filter((entry) => !SERVER_EXAMPLES.has(entry.name))
     .map((entry) => join(ROOT, "examples", entry.name, "README.md")),
 ];
 

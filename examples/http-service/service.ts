@@ -1,0 +1,253 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Engine, JsonValue } from "obelisk";
+import { ObeliskError } from "obelisk";
+
+/** Options of the example service. */
+export interface ServiceOptions {
+  /** Largest request body, in bytes (default 1 MiB): a bigger one is answered 413 without being read. */
+  readonly maxBodyBytes?: number;
+}
+
+/** A JSON answer: status and body. */
+interface Answer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** An error answered with a status, a stable code, a message and (when there is one) a hint. */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** HTTP status of each Obelisk error code a route can meet; any other code is a 500. */
+const STATUS_OF: Readonly<Record<string, number>> = {
+  USAGE: 400,
+  JSON_SYNTAX: 400,
+  REF_SYNTAX: 400,
+  REF_KIND_UNKNOWN: 400,
+  OUTPUT_PATH_READONLY: 400,
+  PLAN_NOT_APPROVED: 403,
+  RUN_NOT_FOUND: 404,
+  REF_UNRESOLVED: 404,
+  REF_EVICTED: 410,
+  THREAD_BUSY: 409,
+  PLAN_INVALID: 422,
+  OUTPUT_SCHEMA_VIOLATION: 422,
+  OUTPUT_WRITE_FAILED: 422,
+  PLAN_LIMIT: 422,
+  STORE_CLOSED: 503,
+};
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * A JSON-over-HTTP front for an engine, with the approve-then-run workflow: validate a plan, let a person
+ * approve its hash, run it on a thread with that hash, give approvals under `†state.approvals.<name>`,
+ * read summaries and values, look at runs. Built on `node:http` only; errors keep Obelisk's codes.
+ */
+export function createService(engine: Engine, options: ServiceOptions = {}): Server {
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  return createServer((request, response) => {
+    handle(engine, request, response, maxBodyBytes).then(
+      (answer) => send(response, answer),
+      (error: unknown) => send(response, errorAnswer(error)),
+    );
+  });
+}
+
+async function handle(
+  engine: Engine,
+  request: IncomingMessage,
+  response: ServerResponse,
+  maxBodyBytes: number,
+): Promise<Answer> {
+  const url = new URL(request.url ?? "/", "http://service.invalid");
+  const parts = url.pathname
+    .split("/")
+    .filter((part) => part !== "")
+    .map(decodePart);
+  const method = request.method ?? "GET";
+  const route = `${method} /${parts.map((part, i) => (i % 2 === 1 ? ":" : part)).join("/")}`;
+  const [, first, , second] = parts;
+  switch (route) {
+    case "POST /validate": {
+      const body = await objectBody(request, maxBodyBytes);
+      const check = await engine.validate(body.plan as JsonValue, {
+        ...optionalString(body, "threadId"),
+        ...optionalObject(body, "input"),
+      });
+      const { compiled: _compiled, ...answer } = check;
+      return { status: 200, body: answer };
+    }
+    case "POST /threads/:/runs": {
+      const body = await objectBody(request, maxBodyBytes);
+      // The workflow this service offers: nothing runs without a person's approval of its exact hash.
+      if (typeof body.approvedHash !== "string")
+        throw new HttpError(
+          428,
+          "APPROVAL_REQUIRED",
+          "a run needs approvedHash",
+          "POST /validate gives the plan's hash to approve",
+        );
+      // A client that goes away cancels its run (its calls get the abort); the thread is released.
+      const controller = new AbortController();
+      response.once("close", () => {
+        if (!response.writableFinished) controller.abort(new Error("the client went away"));
+      });
+      const result = await engine.run(body.plan as JsonValue, {
+        threadId: thread(first),
+        approvedHash: body.approvedHash,
+        signal: controller.signal,
+        ...optionalObject(body, "input"),
+      });
+      return { status: 200, body: result };
+    }
+    case "GET /threads/:/summary": {
+      const lastN = url.searchParams.get("lastN");
+      const summary = await engine.summarize(thread(first), {
+        format: "json",
+        ...(lastN === null ? {} : { lastN: wholeNumber(lastN, "lastN") }),
+      });
+      return { status: 200, body: summary };
+    }
+    case "GET /threads/:/value": {
+      const reference = url.searchParams.get("ref");
+      if (reference === null)
+        throw new HttpError(400, "USAGE", "missing ?ref=", "for example ?ref=†state.report");
+      const offset = url.searchParams.get("offset");
+      const limit = url.searchParams.get("limit");
+      const got = await engine.get(thread(first), reference, {
+        ...(offset === null ? {} : { offset: wholeNumber(offset, "offset") }),
+        ...(limit === null ? {} : { limit: wholeNumber(limit, "limit") }),
+      });
+      if (!got.found) throw new HttpError(404, "REF_UNRESOLVED", `nothing is stored at ${reference}`);
+      return { status: 200, body: got };
+    }
+    case "PUT /threads/:/approvals/:": {
+      const body = await objectBody(request, maxBodyBytes);
+      if (!("value" in body))
+        throw new HttpError(400, "USAGE", "missing value", 'send {"value": {"by": "ops"}}');
+      const reference = `†state.approvals.${approvalName(second)}`;
+      await engine.set(thread(first), reference, body.value as JsonValue, {
+        ...optionalString(body, "description"),
+      });
+      return { status: 200, body: { ok: true, reference } };
+    }
+    case "DELETE /threads/:/approvals/:": {
+      const removed = await engine.unset(thread(first), `†state.approvals.${approvalName(second)}`);
+      return { status: 200, body: removed };
+    }
+    case "GET /runs/:":
+      return { status: 200, body: await engine.runs.show(first as string) };
+    case "POST /runs/:/resume":
+      return { status: 200, body: await engine.resume(first as string) };
+    default:
+      throw new HttpError(404, "NOT_FOUND", `no route ${method} ${url.pathname}`);
+  }
+}
+
+function decodePart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new HttpError(400, "USAGE", `malformed path segment ${JSON.stringify(part)}`);
+  }
+}
+
+/** Reads a JSON object body of at most `maxBodyBytes`. */
+async function objectBody(request: IncomingMessage, maxBodyBytes: number): Promise<Record<string, unknown>> {
+  const declared = Number(request.headers["content-length"] ?? 0);
+  if (declared > maxBodyBytes) throw tooLarge(maxBodyBytes);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBodyBytes) throw tooLarge(maxBodyBytes);
+    chunks.push(chunk);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch (error) {
+    throw new HttpError(400, "JSON_SYNTAX", `the body is not JSON: ${(error as Error).message}`);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new HttpError(400, "USAGE", "the body must be a JSON object");
+  return body as Record<string, unknown>;
+}
+
+function tooLarge(maxBodyBytes: number): HttpError {
+  return new HttpError(413, "BODY_TOO_LARGE", `the body is larger than ${maxBodyBytes} bytes`);
+}
+
+function thread(id: string | undefined): string {
+  if (id === undefined || !NAME.test(id))
+    throw new HttpError(400, "USAGE", `invalid thread id ${JSON.stringify(id)}`, "letters, digits, _ and -");
+  return id;
+}
+
+function approvalName(name: string | undefined): string {
+  if (name === undefined || !NAME.test(name))
+    throw new HttpError(
+      400,
+      "USAGE",
+      `invalid approval name ${JSON.stringify(name)}`,
+      "letters, digits, _ and -",
+    );
+  return name;
+}
+
+function wholeNumber(text: string, name: string): number {
+  if (!/^\d{1,9}$/.test(text))
+    throw new HttpError(400, "USAGE", `${name} must be a whole number, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+function optionalString(body: Record<string, unknown>, key: string): Record<string, string> {
+  const value = body[key];
+  if (value === undefined) return {};
+  if (typeof value !== "string") throw new HttpError(400, "USAGE", `${key} must be a string`);
+  return { [key]: value };
+}
+
+function optionalObject(body: Record<string, unknown>, key: string): Record<string, JsonValue> {
+  const value = body[key];
+  if (value === undefined) return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new HttpError(400, "USAGE", `${key} must be a JSON object`);
+  return { [key]: value as JsonValue };
+}
+
+/** The answer for a thrown error: Obelisk's code, message, hint and data; never a stack trace. */
+function errorAnswer(error: unknown): Answer {
+  if (error instanceof HttpError)
+    return { status: error.status, body: { code: error.code, message: error.message, hint: error.hint } };
+  if (ObeliskError.is(error)) {
+    const status = STATUS_OF[error.code] ?? 500;
+    if (status === 500) console.error(error);
+    return {
+      status,
+      body: { code: error.code, message: error.message, hint: error.hint, data: error.data },
+    };
+  }
+  console.error(error);
+  return { status: 500, body: { code: "INTERNAL", message: "internal error (logged on the server)" } };
+}
+
+function send(response: ServerResponse, answer: Answer): void {
+  if (response.headersSent || response.destroyed) return;
+  const text = JSON.stringify(answer.body);
+  response.writeHead(answer.status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+    ...(answer.status === 409 ? { "retry-after": "1" } : {}),
+  });
+  response.end(text);
+}
