@@ -1,6 +1,11 @@
 export { createMemoryStore } from "./memory-store.js";
 export type { Clock, StoreOptions } from "./store-options.js";
-export { DEFAULT_RECORD_RESULT_BYTES, DEFAULT_RETENTION } from "./store-options.js";
+export {
+  DEFAULT_MAX_TOMBSTONES,
+  DEFAULT_RECORD_PARAMS_BYTES,
+  DEFAULT_RECORD_RESULT_BYTES,
+  DEFAULT_RETENTION,
+} from "./store-options.js";
 export type {
   Awaitable,
   CallCommit,

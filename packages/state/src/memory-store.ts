@@ -22,9 +22,14 @@ import {
   recordsHolding,
 } from "./internal/memory-log.js";
 import { MemoryRuns } from "./internal/memory-runs.js";
-import { newThreadData, nextCompaction, type ThreadData } from "./internal/memory-thread-data.js";
+import {
+  dropOldestTombstones,
+  newThreadData,
+  nextCompaction,
+  type ThreadData,
+} from "./internal/memory-thread-data.js";
 import { COMPACT_MIN_BYTES } from "./internal/plan-log-compaction.js";
-import { satisfyingKeys } from "./internal/prune-runs.js";
+import { editPruned, HOST_EDIT_RUN_IDS, satisfyingKeys } from "./internal/prune-runs.js";
 import { callKey, strippedRecord } from "./internal/strip-record.js";
 import { statePathOf } from "./internal/superseded-below.js";
 import {
@@ -93,12 +98,15 @@ class MemoryStore extends CachedStore {
     let evicted = 0;
     for (let index = 0; index < evictions.length; index++) {
       const { entry, tombstone } = evictions[index] as Eviction;
+      // evicted again: its tombstone is the newest (the oldest go first past maxTombstones)
+      data.tombstones.delete(tombstone.reference);
       data.tombstones.set(tombstone.reference, tombstone);
       if (entry.meta.scope === "state") {
         data.statePaths.set(entry.path, tombstone.reference);
         evicted += entry.meta.bytes;
       } else this.dropOutput(data, entry);
     }
+    if (data.tombstones.size > this.maxTombstones) dropOldestTombstones(data, this.maxTombstones);
     for (let index = 0; index < drops.length; index++) {
       const entry = drops[index] as VariableEntry;
       if (entry.meta.scope === "calls") this.dropOutput(data, entry);
@@ -279,13 +287,19 @@ class MemoryStore extends CachedStore {
    * thread still holds ({@link satisfyingKeys}): the holders are those of the writes a compaction would
    * keep (the log itself is left as it is, as SQLite leaves it until its next snapshot).
    */
-  protected pruneThread(threadId: ThreadId, runIds: readonly RunId[]): { callRecords: number; kept: number } {
+  protected pruneThread(
+    threadId: ThreadId,
+    runIds: readonly RunId[],
+    editsBefore: number,
+  ): { callRecords: number; kept: number } {
     const data = this.threads.get(threadId);
     const model = this.storedModel(threadId);
     const index = data?.index ?? newCompletedIndex();
     let keep = new Set<string>();
+    const holding = new Set<string>();
     if (data !== undefined && model !== undefined) {
       const holders: CallRecord[] = [...compactLog(data.log).holding];
+      for (const holder of holders) holding.add(callKey(holder.runId, holder.callId));
       for (const entry of model.callOutputs.values()) {
         const record = this.records.ofCall(threadId, entry.meta.runId, String(entry.path[0]));
         if (record !== undefined) holders.push(record);
@@ -302,7 +316,18 @@ class MemoryStore extends CachedStore {
       kept += removed.kept;
       this.runs.remove(runId);
     }
+    // host edits: those that ended before `editsBefore` and hold no value the thread has (decision 0034)
+    if (editsBefore !== Number.NEGATIVE_INFINITY)
+      for (const runId of HOST_EDIT_RUN_IDS) {
+        const stays = (record: CallRecord): boolean =>
+          holding.has(callKey(record.runId, record.callId)) || !editPruned(record, editsBefore);
+        callRecords += this.records.removeRun(threadId, runId, index, stays).removed;
+      }
     return { callRecords, kept };
+  }
+
+  protected editedThreads(threadId: ThreadId | undefined): ReadonlySet<ThreadId> {
+    return this.records.threadsOf(HOST_EDIT_RUN_IDS, threadId);
   }
 
   /** Everything of the thread goes (its lock is held by the caller). */

@@ -159,9 +159,21 @@ class SqliteStore extends SqliteThreadStore {
     return this.reads.stats(threadId, (held) => this.getThread(held) !== undefined);
   }
 
-  protected pruneThread(threadId: ThreadId, runIds: readonly RunId[]): PrunedThread | undefined {
+  protected pruneThread(
+    threadId: ThreadId,
+    runIds: readonly RunId[],
+    editsBefore: number,
+  ): PrunedThread | undefined {
     try {
-      return this.removal.pruneRuns(threadId, runIds, () => this.lockedByRun(threadId));
+      return this.removal.pruneRuns(threadId, runIds, editsBefore, () => this.lockedByRun(threadId));
+    } catch (error) {
+      throw wrap("prune runs", error, this.file);
+    }
+  }
+
+  protected editedThreads(threadId: ThreadId | undefined): ReadonlySet<ThreadId> {
+    try {
+      return this.removal.editedThreads(threadId);
     } catch (error) {
       throw wrap("prune runs", error, this.file);
     }

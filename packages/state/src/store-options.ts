@@ -21,7 +21,27 @@ export interface StoreOptions {
    * `Infinity` keeps every result (unbounded history, as before decision record 0029); `0` keeps none.
    */
   readonly recordResultBytes?: number;
+  /**
+   * Largest `params` (bytes of JSON) a call record keeps (decision record 0034): a larger one keeps its
+   * parts of at most this size and `null` for the larger ones (all of it goes when that is still larger),
+   * and the record gains `droppedParamsBytes`. Nothing the engine does reads a record's parameters but
+   * `resume`'s check of a call that reads its own target, which masks what it reads: a large value there
+   * still matches. Default {@link DEFAULT_RECORD_PARAMS_BYTES} (4,096); `Infinity` keeps all; `0` none.
+   */
+  readonly recordParamsBytes?: number;
+  /**
+   * Most tombstones a thread keeps (decision record 0034): past it, the oldest evictions' go first, and
+   * reading such a reference answers `REF_UNRESOLVED` without the `REF_EVICTED` hint. Default
+   * {@link DEFAULT_MAX_TOMBSTONES} (1,000); `Infinity` keeps every one (as before); `0` keeps none.
+   */
+  readonly maxTombstones?: number;
 }
+
+/** Default of {@link StoreOptions.recordParamsBytes}: parameters of at most 4 KiB are kept whole. */
+export const DEFAULT_RECORD_PARAMS_BYTES = 4096;
+
+/** Default of {@link StoreOptions.maxTombstones}: a thread answers `REF_EVICTED` for its last 1,000 evictions. */
+export const DEFAULT_MAX_TOMBSTONES = 1000;
 
 /** Default of {@link StoreOptions.recordResultBytes}: results of at most 1 KiB are kept for re-sent plans. */
 export const DEFAULT_RECORD_RESULT_BYTES = 1024;

@@ -88,7 +88,10 @@ export interface CallRecord {
   readonly endedAt?: string;
   /** Hash of tool + resolved parameters + output path + method: the "satisfied" key. Only for completed calls. */
   readonly callHash?: string;
-  /** Resolved parameters, when the call was dispatched. */
+  /**
+   * Resolved parameters, when the call was dispatched: trimmed when larger than the store's
+   * `recordParamsBytes` (see {@link CallRecord.droppedParamsBytes}).
+   */
   readonly params?: JsonValue;
   /** Canonical `_outputPath` text, if any. */
   readonly outputPath?: string;
@@ -115,6 +118,13 @@ export interface CallRecord {
    * call `satisfied`, so that call runs again.
    */
   readonly droppedResultBytes?: number;
+  /**
+   * Bytes (JSON) of the parameters the call was dispatched with, when they were larger than the store's
+   * `recordParamsBytes` (decision record 0034): `params` then holds them with every part larger than that
+   * replaced by `null`, or is absent when even so they were larger. The call hash was computed from the
+   * whole parameters: the record makes a re-sent call `satisfied` as before.
+   */
+  readonly droppedParamsBytes?: number;
 }
 
 /** Everything one call's completion changes, committed atomically (SPEC §8: durable per call). */
@@ -384,7 +394,10 @@ export interface PruneRunsOptions {
 export interface PruneRunsResult {
   /** The runs removed, newest first. */
   readonly runIds: readonly RunId[];
-  /** Call records removed with them. */
+  /**
+   * Call records removed with them, and the records of host edits removed (`setValue`, `unsetValue`:
+   * under the shared run ids `obelisk.set`, `obelisk.unset`; decision record 0034).
+   */
   readonly callRecords: number;
   /**
    * Call records of those runs kept: a `succeeded` record whose value the thread still holds (a write
@@ -541,7 +554,10 @@ export interface StateStore {
   readWriteLog(threadId: ThreadId): Awaitable<readonly WriteLogEntry[]>;
   /** Variables metadata, newest update first. */
   listVariables(threadId: ThreadId): Awaitable<readonly VariableMeta[]>;
-  /** The tombstone of an evicted reference, if any. */
+  /**
+   * The tombstone of an evicted reference, if any: a thread keeps those of its latest evictions only
+   * (the store's `maxTombstones`, default 1,000; decision record 0034).
+   */
   getTombstone(threadId: ThreadId, reference: string): Awaitable<Tombstone | undefined>;
   /**
    * Clears state, outputs and variables of a thread; its call records stay (run history, without a result
@@ -570,8 +586,11 @@ export interface StateStore {
    * whose value the thread still holds (a write still in the state, or its stored output): it stays, so its
    * call is still `satisfied` when its plan is sent again. A removed record that could still have made a
    * re-sent call `satisfied` — its value overwritten or evicted but small enough to be re-applied (see
-   * `recordResultBytes`) — makes that call run again instead (decision record 0029). Arguments are checked
-   * first (USAGE). Optional: both built-in stores have it.
+   * `recordResultBytes`) — makes that call run again instead (decision record 0029). The records of the
+   * thread's host edits (`setValue`, `unsetValue`: no run) go too (decision record 0034) when they hold no
+   * value the thread has (the latest edit of a value still held stays) and ended before the start of the
+   * oldest run `keepLast` keeps (any time when it keeps none) and/or more than `olderThanMs` ago; a thread
+   * a run holds keeps them. Arguments are checked first (USAGE). Optional: both built-in stores have it.
    */
   pruneRuns?(options: PruneRunsOptions): Promise<PruneRunsResult>;
   /**

@@ -1,6 +1,7 @@
 import { afterEach, describe } from "vitest";
 import type { StoreOptions } from "../store-options.js";
 import type { StateStore } from "../store-types.js";
+import { boundedRestCases } from "./bounded-rest-cases.js";
 import { commitCases } from "./commit-cases.js";
 import type { MakeStore } from "./commit-fixtures.js";
 import { deleteThreadCases } from "./delete-thread-cases.js";
@@ -25,7 +26,7 @@ export type OpenStore = (options?: StoreOptions) => Promise<StateStore>;
  * The conformance suite every StateStore backend must pass (SPEC §8): commits, folding, atomicity,
  * schema checks, history, counters, locks, variables, lifecycle, removals, the tombstones writes supersede, the
  * earlier designs' weaknesses, and bounded history (decision 0029: records' results, log compaction,
- * `pruneRuns`, `deleteThread`).
+ * `pruneRuns`, `deleteThread`) and its rest (decision 0034: tombstones, parameters, host edits).
  */
 export function describeStoreConformance(name: string, makeStore: MakeStore): void {
   describe(`StateStore conformance: ${name}`, () => {
@@ -53,5 +54,6 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
     logCompactionCases(openStore);
     pruneRunsCases(openStore);
     deleteThreadCases(openStore);
+    boundedRestCases(openStore);
   });
 }

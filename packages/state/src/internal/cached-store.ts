@@ -18,7 +18,7 @@ import type {
 import { CommitStore } from "./commit-store.js";
 import { lockedAgainReason } from "./interrupted-runs.js";
 import { type EvictionRequest, planEviction, planReset } from "./plan-eviction.js";
-import { checkPruneRuns, selectPrunedRuns } from "./prune-runs.js";
+import { checkPruneRuns, editsPrunedBefore, selectPrunedRuns } from "./prune-runs.js";
 import { checkKeepCount, protectNested, selectForKeepLastN, selectForRetention } from "./select-evictions.js";
 import { ThreadLocks } from "./thread-locks.js";
 
@@ -186,7 +186,13 @@ export abstract class CachedStore extends CommitStore implements StateStore {
   protected abstract pruneThread(
     threadId: ThreadId,
     runIds: readonly RunId[],
+    editsBefore: number,
   ): { readonly callRecords: number; readonly kept: number } | undefined;
+  /**
+   * The threads (of one, or of all) with records of host edits (`HOST_EDIT_RUN_IDS`): `pruneThread`
+   * also removes those that ended before `editsBefore` and hold no value the thread has (decision 0034).
+   */
+  protected abstract editedThreads(threadId: ThreadId | undefined): ReadonlySet<ThreadId>;
   /** Removes everything of a thread whose lock the caller holds (see `StateStore.deleteThread`). */
   protected abstract removeThread(threadId: ThreadId): ThreadDeletion;
   /** Throws before a change is tried when the store cannot write (a read-only SQLite store). */
@@ -213,12 +219,20 @@ export abstract class CachedStore extends CommitStore implements StateStore {
     const busyThreads: ThreadId[] = [];
     let callRecords = 0;
     let keptCallRecords = 0;
+    const edited = this.editedThreads(query.threadId);
+    for (const threadId of edited) if (!byThread.has(threadId)) byThread.set(threadId, []);
     for (const [threadId, runs] of byThread) {
       const pruned = selectPrunedRuns(runs, query, nowMs);
-      if (pruned.length === 0) continue;
-      const removed = this.lockedByRun(threadId) ? undefined : this.pruneThread(threadId, pruned);
+      // host edits (no run) go by time: before the oldest run kept, and/or older than olderThanMs (0034)
+      const editsBefore = edited.has(threadId)
+        ? editsPrunedBefore(runs, query, nowMs)
+        : Number.NEGATIVE_INFINITY;
+      if (pruned.length === 0 && editsBefore === Number.NEGATIVE_INFINITY) continue;
+      const removed = this.lockedByRun(threadId)
+        ? undefined
+        : this.pruneThread(threadId, pruned, editsBefore);
       if (removed === undefined) {
-        busyThreads.push(threadId);
+        if (pruned.length > 0) busyThreads.push(threadId);
         continue;
       }
       runIds.push(...pruned);

@@ -13,7 +13,7 @@ import type {
   Tombstone,
 } from "../store-types.js";
 import { isCommitFailure } from "./commit-failure.js";
-import { planCommit } from "./plan-commit.js";
+import { planCommit, type RecordBounds } from "./plan-commit.js";
 import { planRemoval } from "./plan-removal.js";
 import { createStateValidator, type StateValidator } from "./state-validator.js";
 import { StoreHistory } from "./store-history.js";
@@ -51,6 +51,11 @@ export abstract class CommitStore extends StoreHistory {
   protected readonly models = new Map<string, ThreadModel>();
   /** The journal of the commit being planned (empty between commits). */
   private readonly journal = new WriteJournal();
+  /** What a commit's record keeps (the store's `recordResultBytes` and `recordParamsBytes`). */
+  private readonly recordBounds: RecordBounds = {
+    resultBytes: this.recordResultBytes,
+    paramsBytes: this.recordParamsBytes,
+  };
   /**
    * The last commit time and its ISO text: commits in one millisecond share it. The store's own entry, not
    * core's `isoTime`, whose two entries hold a call's start and end times as the scheduler formats them.
@@ -292,7 +297,7 @@ export abstract class CommitStore extends StoreHistory {
       this.commitDate,
       journal,
       this.tombstonesBelow,
-      this.recordResultBytes,
+      this.recordBounds,
     );
     if (isCommitFailure(planned)) return planned;
     let persisted = false;

@@ -3,6 +3,7 @@ import { DEFAULT_LIMITS, toJsonValue } from "@obelisk/core";
 import type { CallCommit, CallRecord, RecordedError, StateWrite } from "../store-types.js";
 import { maxBytesOf } from "./copy-writes.js";
 import { isFrozenJson } from "./frozen-json.js";
+import { trimParams } from "./trim-params.js";
 
 /** Frozen one-reference `wrote` lists by reference, shared by the records (bounded: cleared when full). */
 const SINGLE_WROTE = new Map<string, readonly string[]>();
@@ -52,19 +53,22 @@ function storedField(value: JsonValue | undefined, maxBytes: number): JsonValue 
  * A frozen copy of the call record, built field by field in one fixed order (an object spread followed by
  * `Object.freeze` leaves V8 a slow dictionary object: ~1.5 µs per commit, and slower reads after). Fields
  * outside the CallRecord contract are not stored (both backends keep the same fields). Its JSON parts are
- * copied; a `result` that is the very value written (or stored as output) reuses that copy.
+ * copied; a `result` that is the very value written (or stored as output) reuses that copy. Parameters over
+ * `paramsBytes` are kept trimmed ({@link trimParams}), with `droppedParamsBytes` (decision record 0034).
  */
 export function copyRecord(
   record: CallRecord,
   commit: CallCommit,
   writes: readonly StateWrite[],
   output: JsonValue | undefined,
+  paramsBytes: number,
 ): CallRecord | NotJson {
   // Never below the default: a small engine limit must not lose the record of a call that failed (a tool's
   // error is not held to that limit, and the error reporting OUTPUT_TOO_LARGE may pass it itself).
   const maxBytes = Math.max(maxBytesOf(commit), DEFAULT_LIMITS.maxValueBytes);
-  const params = storedField(record.params, maxBytes);
-  if (params instanceof NotJson) return params;
+  const given = storedField(record.params, maxBytes);
+  if (given instanceof NotJson) return given;
+  const { params, droppedBytes } = trimParams(given, paramsBytes);
   const error = storedField(record.error as JsonValue | undefined, maxBytes);
   if (error instanceof NotJson) return error;
   const reused =
@@ -83,6 +87,7 @@ export function copyRecord(
     endedAt !== undefined &&
     callHash !== undefined &&
     params !== undefined &&
+    droppedBytes === undefined &&
     result !== undefined &&
     record.branch === undefined &&
     error === undefined &&
@@ -147,5 +152,6 @@ export function copyRecord(
   if (error !== undefined) copy.error = error as unknown as RecordedError;
   if (record.reason !== undefined) copy.reason = record.reason;
   if (record.description !== undefined) copy.description = record.description;
+  if (droppedBytes !== undefined) copy.droppedParamsBytes = droppedBytes;
   return Object.freeze(copy);
 }

@@ -1,3 +1,4 @@
+import type { ThreadId } from "@obelisk/core";
 import type { CallRecord } from "../store-types.js";
 
 /**
@@ -145,6 +146,15 @@ export class MemoryCallRecords {
     if (left.length === 0) this.byRun.delete(runId);
     else this.byRun.set(runId, left);
     return { removed, kept };
+  }
+
+  /** The threads (`only`, or all) with records under one of `runIds` (the host edits' shared run ids). */
+  threadsOf(runIds: readonly string[], only: string | undefined): Set<ThreadId> {
+    const threads = new Set<ThreadId>();
+    for (const runId of runIds)
+      for (const record of this.byRun.get(runId) ?? [])
+        if (only === undefined || record.threadId === only) threads.add(record.threadId);
+    return threads;
   }
 
   /** Removes every record of a thread; answers how many. */

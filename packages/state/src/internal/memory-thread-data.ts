@@ -4,6 +4,7 @@ import { type CompletedIndex, newCompletedIndex } from "./memory-call-records.js
 import type { FlatLog } from "./memory-log.js";
 import { PathTrie } from "./path-trie.js";
 import { COMPACT_MIN_BYTES } from "./plan-log-compaction.js";
+import { statePathOf } from "./superseded-below.js";
 import type { ThreadModel } from "./thread-model.js";
 
 /** What the memory store keeps of a thread besides its model: counter, log, outputs, tombstones, index. */
@@ -47,4 +48,18 @@ export function nextCompaction(data: ThreadData, model: ThreadModel): void {
   for (const entry of model.variables.values()) if (entry.meta.scope === "state") bytes += entry.meta.bytes;
   data.churnBytes = 0;
   data.compactAt = Math.max(COMPACT_MIN_BYTES, bytes);
+}
+
+/**
+ * Drops the thread's oldest tombstones (in the order of their evictions) until it keeps `max` (decision
+ * record 0034): reading their references answers `REF_UNRESOLVED` without the `REF_EVICTED` hint.
+ */
+export function dropOldestTombstones(data: ThreadData, max: number): void {
+  let excess = data.tombstones.size - max;
+  for (const reference of data.tombstones.keys()) {
+    if (excess-- <= 0) return;
+    data.tombstones.delete(reference);
+    const path = statePathOf(reference);
+    if (path !== undefined) data.statePaths.delete(path);
+  }
 }

@@ -14,6 +14,14 @@ import { knownBytes, refreshed, variableFor, type Writer } from "./variable-entr
 
 const NONE: readonly never[] = Object.freeze([]);
 
+/** The store's bounds of what a call record keeps (decision records 0029, 0034). */
+export interface RecordBounds {
+  /** `recordResultBytes`: the largest result a record keeps once nothing its call wrote is held. */
+  readonly resultBytes: number;
+  /** `recordParamsBytes`: the largest parameters a record keeps whole. */
+  readonly paramsBytes: number;
+}
+
 /**
  * Plans one call's commit against a thread model at `nowMs` (ISO text `date`): copy, apply in place,
  * validate, variables, log. The
@@ -29,7 +37,7 @@ export function planCommit(
   date: string,
   journal: WriteJournal,
   tombstonesBelow: TombstonesBelow,
-  recordResultBytes: number,
+  bounds: RecordBounds,
 ): ThreadChange | CommitFailure {
   const count = commit.writes.length;
   const writes: StateWrite[] = new Array(count);
@@ -53,10 +61,20 @@ export function planCommit(
       }
       state = applied.value;
     }
-    const planned = planApplied(model, commit, nowMs, date, writes, sizes, state as JsonObject, schemaPlan);
+    const planned = planApplied(
+      model,
+      commit,
+      nowMs,
+      date,
+      writes,
+      sizes,
+      state as JsonObject,
+      schemaPlan,
+      bounds.paramsBytes,
+    );
     if (!isCommitFailure(planned) && planned.record !== undefined && planned.outputs.length + count === 0) {
       // a call that writes nothing (a `satisfied` one whose targets hold its value) keeps no large result
-      const stripped = strippedRecord(planned.record, recordResultBytes);
+      const stripped = strippedRecord(planned.record, bounds.resultBytes);
       if (stripped !== undefined) return { ...planned, record: stripped };
     }
     if (isCommitFailure(planned)) {
@@ -80,6 +98,7 @@ function planApplied(
   sizes: readonly number[],
   state: JsonObject,
   schemaPlan: SchemaPlan | undefined,
+  paramsBytes: number,
 ): ThreadChange | CommitFailure {
   const failed = schemaPlan === undefined ? undefined : model.validator?.verify(schemaPlan, state);
   if (failed !== undefined) return failure("OUTPUT_SCHEMA_VIOLATION", failed.message, failed.reference);
@@ -128,7 +147,7 @@ function planApplied(
       variableFor(previous, "calls", reference, [record.callId], output, writer, seq++, copy.bytes),
     );
   }
-  const recordCopy = copyRecord(record, commit, writes, output);
+  const recordCopy = copyRecord(record, commit, writes, output, paramsBytes);
   if (recordCopy instanceof NotJson)
     return failure("OUTPUT_WRITE_FAILED", `call record: ${recordCopy.message}`);
   const { upserts, removed } = overlay.result();

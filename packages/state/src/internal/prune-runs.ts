@@ -103,3 +103,36 @@ export function satisfyingKeys(
     for (const record of newest(hash, count)) keys.add(callKey(record.runId, record.callId));
   return keys;
 }
+
+/**
+ * The shared run ids of a host's edits (`setValue`, `unsetValue`): no run, so `pruneRuns` selects their
+ * records by time (decision record 0034).
+ */
+export const HOST_EDIT_RUN_IDS: readonly RunId[] = Object.freeze([
+  "obelisk.set" as RunId,
+  "obelisk.unset" as RunId,
+]);
+
+/**
+ * Before when (ms) the records of a thread's host edits ended for `pruneRuns` to remove them (those that
+ * hold no value the thread has): before the start of the oldest run `keepLast` keeps (no run kept: any
+ * time), and more than `olderThanMs` before `nowMs`; both given, both. `-Infinity` when none is old
+ * enough (the oldest run kept has no readable start time). `runs`: the thread's, newest first.
+ */
+export function editsPrunedBefore(runs: readonly RunRecord[], query: PruneQuery, nowMs: number): number {
+  let before = Number.POSITIVE_INFINITY;
+  const { keepLast, olderThanMs } = query;
+  if (keepLast !== undefined && keepLast > 0 && runs.length > 0) {
+    const oldestKept = runs[Math.min(keepLast, runs.length) - 1] as RunRecord;
+    const started = Date.parse(oldestKept.startedAt);
+    before = Number.isNaN(started) ? Number.NEGATIVE_INFINITY : started;
+  }
+  if (olderThanMs !== undefined) before = Math.min(before, nowMs - olderThanMs);
+  return before;
+}
+
+/** True when `pruneRuns` removes a host edit's record: it ended before `before` (see {@link editsPrunedBefore}). */
+export function editPruned(record: Pick<CallRecord, "endedAt">, before: number): boolean {
+  const ended = record.endedAt === undefined ? Number.NaN : Date.parse(record.endedAt);
+  return ended < before;
+}

@@ -142,6 +142,21 @@ export class SqliteCompaction {
    * left as it is: compacting it needs a snapshot), and of the stored outputs.
    */
   holders(threadId: ThreadId): CallRecord[] {
+    return this.recordsOf(threadId, this.holdingCalls(threadId));
+  }
+
+  /** The records of calls of runs on a thread (those the file still holds). */
+  recordsOf(threadId: ThreadId, calls: ReadonlyMap<string, CallOf>): CallRecord[] {
+    const records: CallRecord[] = [];
+    this.eachRecord(threadId, [...calls.values()], (_id, record) => records.push(record));
+    return records;
+  }
+
+  /**
+   * The calls holding a value the thread still has, by {@link callKey}: of the writes a compaction would
+   * keep, and of the stored outputs.
+   */
+  holdingCalls(threadId: ThreadId): Map<string, CallOf> {
     const calls = new Map<string, CallOf>();
     const heads = this.heads(threadId);
     const fates = planLogCompaction(heads.map(factsOf));
@@ -155,8 +170,6 @@ export class SqliteCompaction {
       const callId = String((JSON.parse(row.path) as unknown[])[0]);
       calls.set(callKey(meta.runId, callId), { runId: meta.runId, callId });
     }
-    const records: CallRecord[] = [];
-    this.eachRecord(threadId, [...calls.values()], (_id, record) => records.push(record));
-    return records;
+    return calls;
   }
 }

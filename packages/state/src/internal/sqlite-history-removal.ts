@@ -1,7 +1,7 @@
 import type { RunId, ThreadId } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
 import type { CallRecord, ThreadDeletion } from "../store-types.js";
-import { satisfyingKeys } from "./prune-runs.js";
+import { editPruned, HOST_EDIT_RUN_IDS, satisfyingKeys } from "./prune-runs.js";
 import type { SqliteCompaction } from "./sqlite-compaction.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
 import { callKey } from "./strip-record.js";
@@ -20,6 +20,7 @@ export class SqliteHistoryRemoval {
   private readonly pruneTx: (
     threadId: ThreadId,
     runIds: readonly RunId[],
+    editsBefore: number,
     busy: () => boolean,
   ) => PrunedThread | undefined;
   private readonly removeTx: (threadId: ThreadId, check: () => void) => ThreadDeletion;
@@ -29,8 +30,9 @@ export class SqliteHistoryRemoval {
     private readonly sql: SqliteStatements,
     private readonly compaction: SqliteCompaction,
   ) {
-    this.pruneTx = db.transaction((threadId: ThreadId, runIds: readonly RunId[], busy: () => boolean) =>
-      busy() ? undefined : this.prune(threadId, runIds),
+    this.pruneTx = db.transaction(
+      (threadId: ThreadId, runIds: readonly RunId[], editsBefore: number, busy: () => boolean) =>
+        busy() ? undefined : this.prune(threadId, runIds, editsBefore),
     ).immediate;
     this.removeTx = db.transaction((threadId: ThreadId, check: () => void) => {
       check();
@@ -40,11 +42,26 @@ export class SqliteHistoryRemoval {
 
   /**
    * Removes runs of one thread and their records but those a re-sent call would be satisfied by for a
-   * value the thread still holds; undefined (nothing removed) when `busy` answers that a run holds the
+   * value the thread still holds, and the records of host edits that ended before `editsBefore` and hold
+   * no value the thread has; undefined (nothing removed) when `busy` answers that a run holds the
    * thread's lock, asked inside the transaction.
    */
-  pruneRuns(threadId: ThreadId, runIds: readonly RunId[], busy: () => boolean): PrunedThread | undefined {
-    return this.pruneTx(threadId, runIds, busy);
+  pruneRuns(
+    threadId: ThreadId,
+    runIds: readonly RunId[],
+    editsBefore: number,
+    busy: () => boolean,
+  ): PrunedThread | undefined {
+    return this.pruneTx(threadId, runIds, editsBefore, busy);
+  }
+
+  /** The threads (`only`, or all) with records of host edits (`HOST_EDIT_RUN_IDS`). */
+  editedThreads(only: ThreadId | undefined): Set<ThreadId> {
+    const [set, unset] = HOST_EDIT_RUN_IDS;
+    if (only !== undefined)
+      return new Set(this.sql.editThreadHas.get(set, unset, only) === undefined ? [] : [only]);
+    const rows = this.sql.editThreads.all(set, unset) as { thread_id: ThreadId }[];
+    return new Set(rows.map((row) => row.thread_id));
   }
 
   /** Removes every row of a thread, after `check` (that the caller still holds its lock) in the transaction. */
@@ -52,13 +69,14 @@ export class SqliteHistoryRemoval {
     return this.removeTx(threadId, check);
   }
 
-  private prune(threadId: ThreadId, runIds: readonly RunId[]): PrunedThread {
+  private prune(threadId: ThreadId, runIds: readonly RunId[], editsBefore: number): PrunedThread {
     const { sql } = this;
     const newest = (hash: string, count: number): CallRecord[] =>
       (sql.recordsCompleted.all(threadId, hash, count) as { record: string }[]).map(
         (row) => JSON.parse(row.record) as CallRecord,
       );
-    const keep = satisfyingKeys(this.compaction.holders(threadId), newest);
+    const holding = this.compaction.holdingCalls(threadId);
+    const keep = satisfyingKeys(this.compaction.recordsOf(threadId, holding), newest);
     let callRecords = 0;
     let kept = 0;
     for (const runId of runIds) {
@@ -73,7 +91,28 @@ export class SqliteHistoryRemoval {
       sql.runCallsDelete.run(runId);
       sql.runDelete.run(runId);
     }
+    if (editsBefore !== Number.NEGATIVE_INFINITY)
+      callRecords += this.pruneEdits(threadId, holding, editsBefore);
     return { callRecords, kept };
+  }
+
+  /**
+   * Removes the records of a thread's host edits that ended before `before` and hold no value it has
+   * (`holding`: by call key, so a holding record is not even read); answers how many.
+   */
+  private pruneEdits(threadId: ThreadId, holding: ReadonlyMap<string, unknown>, before: number): number {
+    const { sql } = this;
+    let removed = 0;
+    for (const runId of HOST_EDIT_RUN_IDS) {
+      for (const row of sql.recordCallsOfRun.all(runId, threadId) as { id: number; call_id: string }[]) {
+        if (holding.has(callKey(runId, row.call_id))) continue;
+        const { record } = sql.recordById.get(row.id) as { record: string };
+        if (!editPruned(JSON.parse(record) as CallRecord, before)) continue;
+        sql.recordDelete.run(row.id);
+        removed++;
+      }
+    }
+    return removed;
   }
 
   private remove(threadId: ThreadId): ThreadDeletion {

@@ -63,6 +63,10 @@ const STATEMENTS = {
   tombstonesBelow:
     "SELECT reference FROM tombstones WHERE thread_id = ? AND reference > ? AND reference < ? UNION ALL SELECT reference FROM tombstones WHERE thread_id = ? AND reference > ? AND reference < ?",
   tombstoneGet: "SELECT reference, evicted_at, reason FROM tombstones WHERE thread_id = ? AND reference = ?",
+  /** `maxTombstones` (decision 0034): a thread's tombstones counted, its oldest evictions' dropped. */
+  tombstoneCount: "SELECT count(*) AS n FROM tombstones WHERE thread_id = ?",
+  tombstonesDropOldest:
+    "DELETE FROM tombstones WHERE thread_id = ? AND reference IN (SELECT reference FROM tombstones WHERE thread_id = ? ORDER BY evicted_at, reference LIMIT ?)",
   recordInsert:
     "INSERT INTO call_records (thread_id, run_id, call_id, status, call_hash, record) VALUES (?, ?, ?, ?, ?, ?)",
   recordsOfRun: "SELECT record FROM call_records WHERE run_id = ? ORDER BY id",
@@ -102,6 +106,9 @@ const STATEMENTS = {
   runDelete: "DELETE FROM runs WHERE run_id = ?",
   recordsOfRunOnThread: "SELECT id, record FROM call_records WHERE run_id = ? AND thread_id = ?",
   recordDelete: "DELETE FROM call_records WHERE id = ?",
+  /** Host edits' records (decision 0034): the threads with some, by the run-id index (two shared ids). */
+  editThreads: "SELECT DISTINCT thread_id FROM call_records WHERE run_id IN (?, ?)",
+  editThreadHas: "SELECT 1 FROM call_records WHERE run_id IN (?, ?) AND thread_id = ? LIMIT 1",
   threadRunCallsDelete: "DELETE FROM run_calls WHERE run_id IN (SELECT run_id FROM runs WHERE thread_id = ?)",
   threadRunsDelete: "DELETE FROM runs WHERE thread_id = ?",
   threadRecordsDelete: "DELETE FROM call_records WHERE thread_id = ?",

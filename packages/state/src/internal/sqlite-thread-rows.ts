@@ -80,6 +80,8 @@ export class SqliteThreadRows {
     private readonly lock: SqliteLock,
     private readonly tombstonesBelow: SqliteTombstonesBelow,
     private readonly compaction: SqliteCompaction,
+    /** The store's `maxTombstones`: the most tombstones a thread keeps (decision 0034). */
+    private readonly maxTombstones: number,
   ) {}
 
   /** The model of a thread as the file holds it; undefined when the file lacks the thread. */
@@ -144,6 +146,16 @@ export class SqliteThreadRows {
       this.logFacts.set(model, facts);
     }
     return facts;
+  }
+
+  /**
+   * Past `maxTombstones`, drops the thread's oldest tombstones (by eviction time, then reference): reading
+   * their references answers `REF_UNRESOLVED` without the `REF_EVICTED` hint (decision record 0034).
+   */
+  private dropOldestTombstones(threadId: ThreadId): void {
+    if (this.maxTombstones === Number.POSITIVE_INFINITY) return;
+    const { n } = this.sql.tombstoneCount.get(threadId) as { n: number };
+    if (n > this.maxTombstones) this.sql.tombstonesDropOldest.run(threadId, threadId, n - this.maxTombstones);
   }
 
   /**
@@ -217,6 +229,7 @@ export class SqliteThreadRows {
       if (entry.meta.scope === "calls") this.dropOutput(id, entry);
       sql.tombstoneUpsert.run(id, tombstone.reference, tombstone.evictedAt, tombstone.reason);
     }
+    if (change.evictions.length > 0) this.dropOldestTombstones(id);
     for (const entry of change.drops) {
       sql.varDelete.run(id, entry.meta.reference);
       if (entry.meta.scope === "calls") this.dropOutput(id, entry);

@@ -56,7 +56,14 @@ export abstract class SqliteThreadStore extends CachedStore {
     this.lock = new SqliteLock(db, this.sql, this.now, options.lock);
     this.tombstoneLookup = new SqliteTombstonesBelow(this.sql);
     this.compaction = new SqliteCompaction(this.sql, this.recordResultBytes);
-    this.rows = new SqliteThreadRows(db, this.sql, this.lock, this.tombstoneLookup, this.compaction);
+    this.rows = new SqliteThreadRows(
+      db,
+      this.sql,
+      this.lock,
+      this.tombstoneLookup,
+      this.compaction,
+      this.maxTombstones,
+    );
     this.identity = new FileIdentity(file);
     this.reads = new SqliteReads(this.sql);
     this.persistTx = db.transaction((model: ThreadModel, change: ThreadChange, extras?: CommitExtras) =>

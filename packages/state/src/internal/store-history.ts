@@ -2,6 +2,8 @@ import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
 import {
   type Clock,
+  DEFAULT_MAX_TOMBSTONES,
+  DEFAULT_RECORD_PARAMS_BYTES,
   DEFAULT_RECORD_RESULT_BYTES,
   DEFAULT_RETENTION,
   type StoreOptions,
@@ -33,12 +35,26 @@ export abstract class StoreHistory {
   protected readonly retention: RetentionPolicy;
   /** {@link StoreOptions.recordResultBytes}: the largest result a record keeps once its values are gone. */
   protected readonly recordResultBytes: number;
+  /** {@link StoreOptions.recordParamsBytes}: the largest parameters a record keeps whole. */
+  protected readonly recordParamsBytes: number;
+  /** {@link StoreOptions.maxTombstones}: the most tombstones a thread keeps. */
+  protected readonly maxTombstones: number;
   protected closed = false;
 
   constructor(options: StoreOptions = {}) {
     this.now = options.now ?? Date.now;
     this.retention = { ...DEFAULT_RETENTION, ...options.retention };
-    this.recordResultBytes = checkRecordResultBytes(options.recordResultBytes);
+    this.recordResultBytes = checkBound(
+      "recordResultBytes",
+      options.recordResultBytes,
+      DEFAULT_RECORD_RESULT_BYTES,
+    );
+    this.recordParamsBytes = checkBound(
+      "recordParamsBytes",
+      options.recordParamsBytes,
+      DEFAULT_RECORD_PARAMS_BYTES,
+    );
+    this.maxTombstones = checkBound("maxTombstones", options.maxTombstones, DEFAULT_MAX_TOMBSTONES);
   }
 
   abstract createRun(run: RunRecord): void;
@@ -142,20 +158,19 @@ export abstract class StoreHistory {
   }
 }
 
-/** {@link StoreOptions.recordResultBytes}, checked when a store is created: USAGE unless a number >= 0. */
-function checkRecordResultBytes(given: unknown): number {
-  if (given === undefined) return DEFAULT_RECORD_RESULT_BYTES;
+/**
+ * A bound of the store's options (`recordResultBytes`, `recordParamsBytes`, `maxTombstones`), checked when
+ * a store is created: `fallback` when left out, USAGE unless a whole number >= 0 or `Infinity`.
+ */
+function checkBound(name: string, given: unknown, fallback: number): number {
+  if (given === undefined) return fallback;
   if (
     typeof given === "number" &&
     given >= 0 &&
     (Number.isSafeInteger(given) || given === Number.POSITIVE_INFINITY)
   )
     return given;
-  throw new ObeliskError(
-    "USAGE",
-    `recordResultBytes must be a whole number >= 0 or Infinity, not ${String(given)}`,
-    {
-      data: { recordResultBytes: String(given) },
-    },
-  );
+  throw new ObeliskError("USAGE", `${name} must be a whole number >= 0 or Infinity, not ${String(given)}`, {
+    data: { [name]: String(given) },
+  });
 }
