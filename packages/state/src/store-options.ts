@@ -30,9 +30,10 @@ export interface StoreOptions {
    */
   readonly recordParamsBytes?: number;
   /**
-   * Most tombstones a thread keeps (decision record 0034): past it, the oldest evictions' go first, and
-   * reading such a reference answers `REF_UNRESOLVED` without the `REF_EVICTED` hint. Default
-   * {@link DEFAULT_MAX_TOMBSTONES} (1,000); `Infinity` keeps every one (as before); `0` keeps none.
+   * Most tombstones a thread keeps (decision record 0034): past it, the oldest evictions' go, down to
+   * 90% of it (a bound under 10: exactly to it), and reading such a reference answers `REF_UNRESOLVED`
+   * without the `REF_EVICTED` hint. Default {@link DEFAULT_MAX_TOMBSTONES} (1,000: the last 900 evictions
+   * at least answer `REF_EVICTED`); `Infinity` keeps every one (as before); `0` keeps none.
    */
   readonly maxTombstones?: number;
 }
@@ -40,7 +41,7 @@ export interface StoreOptions {
 /** Default of {@link StoreOptions.recordParamsBytes}: parameters of at most 4 KiB are kept whole. */
 export const DEFAULT_RECORD_PARAMS_BYTES = 4096;
 
-/** Default of {@link StoreOptions.maxTombstones}: a thread answers `REF_EVICTED` for its last 1,000 evictions. */
+/** Default of {@link StoreOptions.maxTombstones}: a thread keeps at most 1,000 tombstones (at least 900). */
 export const DEFAULT_MAX_TOMBSTONES = 1000;
 
 /** Default of {@link StoreOptions.recordResultBytes}: results of at most 1 KiB are kept for re-sent plans. */

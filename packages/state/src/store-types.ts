@@ -556,7 +556,7 @@ export interface StateStore {
   listVariables(threadId: ThreadId): Awaitable<readonly VariableMeta[]>;
   /**
    * The tombstone of an evicted reference, if any: a thread keeps those of its latest evictions only
-   * (the store's `maxTombstones`, default 1,000; decision record 0034).
+   * (at most the store's `maxTombstones`, default 1,000; decision record 0034).
    */
   getTombstone(threadId: ThreadId, reference: string): Awaitable<Tombstone | undefined>;
   /**

@@ -6,6 +6,7 @@ import { PathTrie } from "./path-trie.js";
 import { COMPACT_MIN_BYTES } from "./plan-log-compaction.js";
 import { statePathOf } from "./superseded-below.js";
 import type { ThreadModel } from "./thread-model.js";
+import { tombstonesKept } from "./tombstone-bound.js";
 
 /** What the memory store keeps of a thread besides its model: counter, log, outputs, tombstones, index. */
 export interface ThreadData {
@@ -51,11 +52,12 @@ export function nextCompaction(data: ThreadData, model: ThreadModel): void {
 }
 
 /**
- * Drops the thread's oldest tombstones (in the order of their evictions) until it keeps `max` (decision
- * record 0034): reading their references answers `REF_UNRESOLVED` without the `REF_EVICTED` hint.
+ * Drops the thread's oldest tombstones (in the order of their evictions) down to {@link tombstonesKept}
+ * of `max` (decision record 0034): reading their references answers `REF_UNRESOLVED` without the
+ * `REF_EVICTED` hint.
  */
 export function dropOldestTombstones(data: ThreadData, max: number): void {
-  let excess = data.tombstones.size - max;
+  let excess = data.tombstones.size - tombstonesKept(max);
   for (const reference of data.tombstones.keys()) {
     if (excess-- <= 0) return;
     data.tombstones.delete(reference);

@@ -20,6 +20,7 @@ import {
   type ThreadModel,
   type VariableEntry,
 } from "./thread-model.js";
+import { tombstonesKept } from "./tombstone-bound.js";
 import { unsetAtPath } from "./unset-at-path.js";
 
 interface ThreadRow {
@@ -149,13 +150,15 @@ export class SqliteThreadRows {
   }
 
   /**
-   * Past `maxTombstones`, drops the thread's oldest tombstones (by eviction time, then reference): reading
-   * their references answers `REF_UNRESOLVED` without the `REF_EVICTED` hint (decision record 0034).
+   * Past `maxTombstones`, drops the thread's oldest tombstones (by eviction time, then reference) down to
+   * {@link tombstonesKept}: reading their references answers `REF_UNRESOLVED` without the `REF_EVICTED`
+   * hint (decision record 0034).
    */
   private dropOldestTombstones(threadId: ThreadId): void {
-    if (this.maxTombstones === Number.POSITIVE_INFINITY) return;
+    const max = this.maxTombstones;
+    if (max === Number.POSITIVE_INFINITY) return;
     const { n } = this.sql.tombstoneCount.get(threadId) as { n: number };
-    if (n > this.maxTombstones) this.sql.tombstonesDropOldest.run(threadId, threadId, n - this.maxTombstones);
+    if (n > max) this.sql.tombstonesDropOldest.run(threadId, threadId, n - tombstonesKept(max));
   }
 
   /**

@@ -37,6 +37,8 @@ const NULL: Sized = Object.freeze({ value: null, bytes: 4 });
 /** A part of the parameters with its larger parts replaced by null (itself too when it is still larger). */
 function trimmed(value: JsonValue, maxBytes: number, depth: number): Sized {
   if (typeof value !== "object" || value === null) {
+    // a string of more characters than the bound is larger (each takes at least one byte): not measured
+    if (depth > 0 && typeof value === "string" && value.length + 2 > maxBytes) return NULL;
     const bytes = jsonByteSize(value);
     return depth > 0 && bytes > maxBytes ? NULL : { value, bytes };
   }
