@@ -5,6 +5,7 @@ import { stopIfEscaped } from "./command-stop.js";
 import { type LoadedTools, loadTools } from "./load-tools.js";
 import { openStore, type StoreAccess } from "./open-store.js";
 import { printRegistryWarnings } from "./registry-warnings.js";
+import { explainThreadBusy } from "./thread-busy.js";
 
 /** What a command needs to open an engine. */
 export interface SessionOptions {
@@ -20,6 +21,8 @@ export interface SessionOptions {
   readonly failFast?: boolean | undefined;
   /** `--limits`. */
   readonly limits?: Partial<Limits> | undefined;
+  /** `--lock-wait`: how long a command that takes the thread's lock waits for it (the engine's `lockWaitMs`). */
+  readonly lockWait?: number | undefined;
   /** Observer of engine events (progress display). */
   readonly onEvent?: ((event: RunEvent) => void) | undefined;
 }
@@ -34,7 +37,8 @@ export interface SessionOptions {
  * that open (tools the engine refuses, a file that is no store) refuses the command. A store of an older
  * version, which only writing brings up to date, cannot be opened read-only: `check` then runs on the
  * store opened as `storeAccess` says, before `body` (the file exists already; it is brought up to date,
- * and nothing else is written when the command is refused).
+ * and nothing else is written when the command is refused). A THREAD_BUSY thrown by `body` names the run
+ * that holds the thread and how to wait for it (see `explainThreadBusy`).
  */
 export async function withEngine<T>(
   options: SessionOptions,
@@ -54,6 +58,7 @@ export async function withEngine<T>(
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       ...(options.failFast === undefined ? {} : { failFast: options.failFast }),
       ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(options.lockWait === undefined ? {} : { lockWaitMs: options.lockWait }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     });
     if (!warned) printRegistryWarnings(io, engine.registry.warnings);
@@ -84,6 +89,8 @@ export async function withEngine<T>(
       if (refused !== undefined) return refused;
     }
     return await body(engine);
+  } catch (error) {
+    throw await explainThreadBusy(error, engine, options.store);
   } finally {
     await engine.close();
   }

@@ -15,6 +15,7 @@ import { EXIT, type ExitCode } from "./exit-codes.js";
 import { formatAfterCommand } from "./format-after-command.js";
 import { helpArguments, missingCommand } from "./help-request.js";
 import { unknownOptionMessage } from "./limits-option.js";
+import { unknownLockWaitMessage } from "./lock-wait-option.js";
 import { reportError, sniffFormat } from "./output.js";
 import { usageError } from "./usage-error.js";
 
@@ -81,7 +82,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       const usage =
         error.code === "commander.help"
           ? missingCommand(program, args)
-          : usageError(unknownOptionMessage(error.message.replace(/^error:\s*/, "")));
+          : usageError(unknownLockWaitMessage(unknownOptionMessage(error.message.replace(/^error:\s*/, ""))));
       return reportError(io, format, usage);
     }
     // already reported by the bin (an exception that escaped outside a run), with its exit code

@@ -4,8 +4,10 @@ import { displayText } from "./display-text.js";
 import { DEFAULT_STORE } from "./open-store.js";
 import type { Output } from "./output.js";
 import { printTable } from "./render-run-result.js";
+import { renderUnfinishedCalls, unfinishedCount } from "./render-unfinished-calls.js";
 import { shellWord } from "./shell-word.js";
 import { formatDuration, statusColor, statusSymbol } from "./status-style.js";
+import type { UnfinishedCall } from "./unfinished-calls.js";
 
 const PREVIEW_CHARS = 200;
 
@@ -18,10 +20,16 @@ function preview(value: unknown): string {
 
 /**
  * Prints one recorded run in text: its status, times, why it was interrupted (`reason`, kept when a resume
- * then cancelled it), input, and a table of its call records; `store` goes into the suggested commands
- * when it is not the default. An interrupted run is told how to continue (`resume`).
+ * then cancelled it), input, a table of its call records and the calls of its plan that have none
+ * (`unfinished`); `store` goes into the suggested commands when it is not the default. An interrupted run
+ * is told how to continue (`resume`).
  */
-export function renderRunDetails(output: Output, details: RunDetails, store: string): void {
+export function renderRunDetails(
+  output: Output,
+  details: RunDetails,
+  store: string,
+  unfinished: readonly UnfinishedCall[],
+): void {
   const c = output.colors;
   const { run, calls } = details;
   const interrupted = run.status === "interrupted";
@@ -34,7 +42,7 @@ export function renderRunDetails(output: Output, details: RunDetails, store: str
       ? ""
       : ` in ${formatDuration(Date.parse(run.endedAt) - Date.parse(run.startedAt))}`;
   output.line(
-    `${statusColor(c, run.status)(c.bold(`Run ${run.status}`))}${took} — ${plural(calls.length, "call record")}`,
+    `${statusColor(c, run.status)(c.bold(`Run ${run.status}`))}${took} — ${plural(calls.length, "call record")}${unfinishedCount(unfinished)}`,
   );
   output.line(c.dim(`  run ${run.runId} · thread ${displayText(run.threadId)} · plan ${run.planHash}`));
   const ended = run.endedAt === undefined ? "" : ` · ${found ? "found interrupted" : "ended"} ${run.endedAt}`;
@@ -64,6 +72,7 @@ export function renderRunDetails(output: Output, details: RunDetails, store: str
     printTable(output, rows);
   }
   const where = store === DEFAULT_STORE ? "" : ` --store ${shellWord(store)}`;
+  renderUnfinishedCalls(output, run, unfinished, where);
   output.line();
   if (interrupted) {
     output.line(

@@ -23,6 +23,8 @@ export interface RunPlanOptions {
   readonly failFast?: boolean | undefined;
   /** `--limits`. */
   readonly limits?: Partial<Limits> | undefined;
+  /** `--lock-wait`. */
+  readonly lockWait?: number | undefined;
 }
 
 /**

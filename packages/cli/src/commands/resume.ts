@@ -6,6 +6,7 @@ import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, parsePositive, withFormat, withStore, withTools } from "../common-options.js";
 import type { ExitCode } from "../exit-codes.js";
 import { withLimits } from "../limits-option.js";
+import { withLockWait } from "../lock-wait-option.js";
 import { createOutput } from "../output.js";
 import { invalidPlanOf, reportInvalid } from "../report-invalid.js";
 import { withRunsListHint } from "../run-not-found-hint.js";
@@ -16,6 +17,7 @@ interface ResumeOptions extends Omit<CommonOptions, "thread"> {
   readonly concurrency?: number;
   readonly failFast?: boolean;
   readonly limits?: Partial<Limits>;
+  readonly lockWait?: number;
 }
 
 /** Registers `obelisk resume <runId> --tools <module>`. */
@@ -29,6 +31,7 @@ export function registerResume(program: Command, context: CommandContext): void 
   command
     .addOption(new Option("--concurrency <n>", "run at most n calls at once").argParser(parsePositive))
     .option("--fail-fast", "abort everything in flight at the first unhandled failure");
+  withLockWait(command);
   withLimits(command);
   withFormat(command);
   command.action(async (runId: string, options: ResumeOptions) => {

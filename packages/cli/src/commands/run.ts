@@ -14,6 +14,7 @@ import {
 } from "../common-options.js";
 import type { ExitCode } from "../exit-codes.js";
 import { LARGE_INPUT_INSTEAD, withLimits, withValueLimitHint } from "../limits-option.js";
+import { withLockWait } from "../lock-wait-option.js";
 import { createOutput } from "../output.js";
 import { parseInput } from "../parse-input.js";
 import { readPlanFile } from "../read-plan.js";
@@ -28,6 +29,7 @@ interface RunCommandOptions extends CommonOptions {
   readonly failFast?: boolean;
   readonly approved?: string;
   readonly limits?: Partial<Limits>;
+  readonly lockWait?: number;
 }
 
 /** Registers `obelisk run <plan> --tools <module>`. */
@@ -48,6 +50,7 @@ export function registerRun(program: Command, context: CommandContext): void {
         "refuse to run unless the plan hash equals this approved hash",
       ).argParser(parseApprovedHash),
     );
+  withLockWait(command);
   withLimits(command);
   withFormat(command);
   command.action(async (plan: string, options: RunCommandOptions) => {

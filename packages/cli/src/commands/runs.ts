@@ -14,6 +14,7 @@ import { printTable } from "../render-run-result.js";
 import { withRunsListHint } from "../run-not-found-hint.js";
 import { shellWord } from "../shell-word.js";
 import { statusColor } from "../status-style.js";
+import { unfinishedCalls } from "../unfinished-calls.js";
 import { registerRunsPrune } from "./runs-prune.js";
 
 interface RunsOptions extends Omit<CommonOptions, "thread"> {
@@ -66,8 +67,10 @@ export function registerRuns(program: Command, context: CommandContext): void {
     const output = createOutput(context.io, options.format);
     await withEngine({ store: options.store, storeAccess: "read" }, context.io, async (engine) => {
       const run = await withRunsListHint(options.store, () => engine.runs.show(runId));
-      output.json(run);
-      if (output.format === "text") renderRunDetails(output, run, options.store);
+      // the calls of its plan without a record: in flight or not started while it runs
+      const unfinished = unfinishedCalls(run.run, run.calls);
+      output.json({ ...run, unfinished });
+      if (output.format === "text") renderRunDetails(output, run, options.store, unfinished);
     });
     context.exit(EXIT.ok);
   });

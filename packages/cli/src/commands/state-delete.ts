@@ -5,6 +5,7 @@ import { withFormat } from "../common-options.js";
 import { displayText } from "../display-text.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT } from "../exit-codes.js";
+import { withLockWait } from "../lock-wait-option.js";
 import { DEFAULT_STORE } from "../open-store.js";
 import { createOutput, type OutputFormat } from "../output.js";
 
@@ -12,6 +13,7 @@ interface DeleteOptions {
   readonly format: OutputFormat;
   readonly store: string;
   readonly thread: string;
+  readonly lockWait?: number;
 }
 
 /**
@@ -26,10 +28,12 @@ export function registerStateDelete(state: Command, context: CommandContext): vo
     )
     .option("--store <url>", "state store: memory or sqlite:<file>", DEFAULT_STORE)
     .requiredOption("--thread <id>", "the thread to delete (no default: name it)");
+  withLockWait(remove);
   withFormat(remove);
   remove.action(async (options: DeleteOptions) => {
     const output = createOutput(context.io, options.format);
-    await withEngine({ store: options.store, storeAccess: "edit" }, context.io, async (engine) => {
+    const session = { store: options.store, storeAccess: "edit", lockWait: options.lockWait } as const;
+    await withEngine(session, context.io, async (engine) => {
       const thread = displayText(options.thread);
       // the store takes the thread's lock: THREAD_BUSY (exit 1) while a run holds it, nothing removed; a
       // thread it does not hold is answered `deleted: false` without the lock (the file stays as it was)

@@ -15,6 +15,7 @@ import { displayText } from "../display-text.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { parsePageLimit, withLimits, withValueLimitHint } from "../limits-option.js";
+import { withLockWait } from "../lock-wait-option.js";
 import type { StoreAccess } from "../open-store.js";
 import { createOutput, type Output } from "../output.js";
 import { parseJsonValue } from "../parse-input.js";
@@ -32,6 +33,8 @@ interface StateOptions extends CommonOptions {
   readonly budget?: number;
   /** `--limits` (`set`: the value is held to `maxValueBytes`; `set`, `get`, `unset`, `summary`: `--ref`'s depth). */
   readonly limits?: Partial<Limits>;
+  /** `--lock-wait` (`set`, `unset`, `reset`, `keep`: they take the thread's lock). */
+  readonly lockWait?: number;
 }
 
 type StateAction = (engine: Engine, options: StateOptions, output: Output) => Promise<void>;
@@ -48,6 +51,8 @@ export function registerState(program: Command, context: CommandContext): void {
   ): Command => {
     const command = state.command(name).description(description);
     withStore(command);
+    // what does not only read takes the thread's lock, and may wait for it
+    if (storeAccess !== "read") withLockWait(command);
     withFormat(command);
     command.action(async (options: StateOptions) => {
       const output = createOutput(context.io, options.format);
@@ -56,9 +61,8 @@ export function registerState(program: Command, context: CommandContext): void {
       const refs = options.ref === undefined ? [] : ([] as string[]).concat(options.ref);
       checkRefDepth(refs, resolveLimits(options.limits), name === "set");
       const limits = options.limits === undefined ? {} : { limits: options.limits };
-      await withEngine({ store: options.store, storeAccess, ...limits }, context.io, (engine) =>
-        action(engine, options, output),
-      );
+      const session = { store: options.store, storeAccess, lockWait: options.lockWait, ...limits };
+      await withEngine(session, context.io, (engine) => action(engine, options, output));
       context.exit(EXIT.ok as ExitCode);
     });
     return command;

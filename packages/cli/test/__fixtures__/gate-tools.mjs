@@ -1,4 +1,4 @@
-// A tool that holds its run until the test opens the gate (in-process tests only).
+// A tool that holds its run until the test opens the gate (in-process tests only), and one that does not.
 export default [
   {
     name: "hold",
@@ -9,5 +9,11 @@ export default [
       await globalThis.obeliskTestGate;
       return "held";
     },
+  },
+  {
+    name: "echo",
+    description: "returns its text parameter (or done)",
+    input: { type: "object" },
+    run: async (args) => args.text ?? "done",
   },
 ];

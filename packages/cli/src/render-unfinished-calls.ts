@@ -1,0 +1,49 @@
+import { plural } from "@obelisk/core";
+import type { RunRecord } from "obelisk";
+import { displayText } from "./display-text.js";
+import type { Output } from "./output.js";
+import { printTable } from "./render-run-result.js";
+import { shellWord } from "./shell-word.js";
+import type { UnfinishedCall } from "./unfinished-calls.js";
+
+/** How many unfinished calls the text lists (json lists every one). */
+const SHOWN_UNFINISHED = 20;
+
+/** What the headline says of the unfinished calls: `, 3 calls not finished` (nothing when there is none). */
+export function unfinishedCount(unfinished: readonly UnfinishedCall[]): string {
+  return unfinished.length === 0 ? "" : `, ${plural(unfinished.length, "call")} not finished`;
+}
+
+/**
+ * Prints the calls of a run's plan that have no record: while it runs, those in flight or not started; once
+ * it ended, those it never finished. A running run is told who holds its thread and how to name the process.
+ */
+export function renderUnfinishedCalls(
+  output: Output,
+  run: RunRecord,
+  unfinished: readonly UnfinishedCall[],
+  where: string,
+): void {
+  const c = output.colors;
+  if (unfinished.length > 0) {
+    const running = run.status === "running";
+    output.line();
+    output.line(
+      `  ${c.yellow(running ? "not finished (in flight or not started)" : "not finished when the run stopped (no record)")}`,
+    );
+    const rows = [
+      ["call", "tool"],
+      ...unfinished.slice(0, SHOWN_UNFINISHED).map((call) => [call.callId, call.tool]),
+    ];
+    printTable(output, rows);
+    const more = unfinished.length - SHOWN_UNFINISHED;
+    if (more > 0) output.line(c.dim(`  and ${more} more (--format json lists them)`));
+  }
+  if (run.status !== "running") return;
+  output.line();
+  output.line(
+    c.dim(
+      `still running: a process holds thread ${displayText(run.threadId)} (alive on this host, or on another host until it sends no heartbeat for 30 s); obelisk resume ${shellWord(run.runId)} --tools <module>${where} continues the run once none does, and until then is refused with THREAD_BUSY naming the process (pid, host)`,
+    ),
+  );
+}
