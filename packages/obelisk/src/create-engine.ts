@@ -32,6 +32,7 @@ import { cancelCrashedRuns, resumeChain } from "./resume-chain.js";
 import { runNotFound } from "./run-not-found.js";
 import { runPlan } from "./run-plan.js";
 import { setThreadValue } from "./set-thread-value.js";
+import type { PartialState, TypedEngineOptions } from "./typed-state.js";
 
 /**
  * Re-runs a recorded run's plan with its input (satisfied calls skip); marks the runs it continues that are
@@ -57,9 +58,19 @@ const GET_OPTIONS: ReadonlySet<string> = new Set(["offset", "limit"]);
 const SET_OPTIONS: ReadonlySet<string> = new Set(["description"]);
 
 /**
+ * Creates an engine whose threads' state has the shape `State` (given explicitly), which `stateSchema`
+ * (required here) holds every write to at run time: `run`'s `state` and `get` of `†state` / `†state.<key>`
+ * are typed `PartialState<State>` (any value may be absent until its writer ran). The type is not checked
+ * against the schema: keep the two the same shape (decision 0035).
+ */
+export function createEngine<State extends object = never>(
+  given: TypedEngineOptions<NoInfer<State>>,
+): Engine<PartialState<NoInfer<State>>>;
+/**
  * Creates an engine (SPEC §7–§9): tools, a store (default in-memory), limits, hooks and injected clock,
  * randomness and id generator. Throws ObeliskError USAGE for invalid tool definitions and invalid options.
  */
+export function createEngine(given: EngineOptions): Engine;
 export function createEngine(given: EngineOptions): Engine {
   checkEngineOptions(given);
   const options = withCheckedHooks(given);

@@ -29,6 +29,7 @@ import type {
   ThreadDeletion,
   VariableSummary,
 } from "@obelisk/state";
+import type { GetStateResult, GetWholeStateResult, StateKey } from "./typed-state.js";
 
 /**
  * The code of a call's error: one of Obelisk's stable codes (`TIMEOUT`, `PARAM_INVALID`, …), or the
@@ -79,8 +80,11 @@ export interface RunError {
   readonly error: CallError;
 }
 
-/** The result of a run: exactly the JSON shape of SPEC §10. */
-export interface RunResult {
+/**
+ * The result of a run: exactly the JSON shape of SPEC §10. `State` types `state`: `JsonObject` by default;
+ * `PartialState<S>` from an engine created with `createEngine<S>` (decision 0035).
+ */
+export interface RunResult<State = JsonObject> {
   /** Run id. */
   readonly runId: string;
   /** Thread id. */
@@ -94,7 +98,7 @@ export interface RunResult {
   /** Failed calls. */
   readonly errors: readonly RunError[];
   /** The thread's state after the run. */
-  readonly state: JsonObject;
+  readonly state: State;
   /** Wall time of the run. */
   readonly durationMs: number;
 }
@@ -199,15 +203,15 @@ export interface ValidateOptions {
   readonly context?: object;
 }
 
-/** A run started with `start`: its events as an async iterator, and its result. */
-export interface RunHandle {
+/** A run started with `start`: its events as an async iterator, and its result (`State`: as `RunResult`'s). */
+export interface RunHandle<State = JsonObject> {
   /**
    * Every event of the run, ending after `run-end`. Iterate it right away (events are buffered from
    * creation), and once: a second iteration throws `USAGE` (more observers: `onEvent`).
    */
   readonly events: AsyncIterable<RunEvent>;
   /** The run result (rejects like `run`). */
-  readonly result: Promise<RunResult>;
+  readonly result: Promise<RunResult<State>>;
 }
 
 /**
@@ -234,8 +238,8 @@ export interface OpenOptions extends Omit<RunOptions, "approvedHash"> {
   readonly inputSchema?: JsonObject;
 }
 
-/** A streaming run (SPEC §7): calls are added one at a time as an LLM emits them. */
-export interface StreamingRun {
+/** A streaming run (SPEC §7): calls are added one at a time as an LLM emits them (`State`: as `RunResult`'s). */
+export interface StreamingRun<State = JsonObject> {
   /** Run id. */
   readonly runId: string;
   /**
@@ -244,7 +248,7 @@ export interface StreamingRun {
    */
   add(call: unknown): AddResult;
   /** No more calls: unresolved references end as REF_UNRESOLVED errors; resolves when every call settled. */
-  close(): Promise<RunResult>;
+  close(): Promise<RunResult<State>>;
   /** Every event of the run, ending after `run-end`; iterable once (a second iteration throws `USAGE`). */
   readonly events: AsyncIterable<RunEvent>;
 }
@@ -277,8 +281,12 @@ export interface RunDetails {
   readonly calls: readonly CallRecord[];
 }
 
-/** The engine: the one object users need. */
-export interface Engine {
+/**
+ * The engine: the one object users need. `State` is the thread state's type as its reads give it:
+ * `JsonObject` by default; `PartialState<S>` from `createEngine<S>({ stateSchema, … })` (decision 0035),
+ * which types `RunResult.state` and `get` of `†state` and `†state.<key>`.
+ */
+export interface Engine<State = JsonObject> {
   /** The store in use. */
   readonly store: StateStore;
   /** The tool registry. */
@@ -288,11 +296,11 @@ export interface Engine {
   /** Compiles a plan against a thread's context; no writes, no lock. */
   validate(plan: unknown, options?: ValidateOptions): Promise<ValidationResult>;
   /** Validates (PLAN_INVALID / PLAN_NOT_APPROVED / THREAD_BUSY are thrown) and executes one tick. */
-  run(plan: unknown, options?: RunOptions): Promise<RunResult>;
+  run(plan: unknown, options?: RunOptions): Promise<RunResult<State>>;
   /** Like `run`, with the events as an async iterator. */
-  start(plan: unknown, options?: RunOptions): RunHandle;
+  start(plan: unknown, options?: RunOptions): RunHandle<State>;
   /** Opens a streaming run (takes the thread lock until `close`). */
-  open(options?: OpenOptions): Promise<StreamingRun>;
+  open(options?: OpenOptions): Promise<StreamingRun<State>>;
   /**
    * Re-runs a recorded run's plan with its input on its thread (satisfied calls skip). RUN_NOT_FOUND when
    * unknown. The run's `context` (host-kind values) is not recorded: give it again in `options.context`.
@@ -300,9 +308,19 @@ export interface Engine {
   resume(
     runId: string,
     options?: Omit<RunOptions, "threadId" | "input" | "approvedHash">,
-  ): Promise<RunResult>;
+  ): Promise<RunResult<State>>;
   /** Variables of a thread within a character budget (SPEC §8). */
   summarize(threadId: string, options?: SummarizeOptions): Promise<VariableSummary>;
+  /** The whole state, `{ found: true, value }` (typed as `State` for a typed engine; JSON otherwise). */
+  get(threadId: string, reference: "†state"): Promise<GetWholeStateResult<State>>;
+  /**
+   * One top-level key of a typed state (`†state.user`, the key a literal name): `{ found: false }`, or
+   * `{ found: true, value }` with the key's type. Never chosen for the default `JsonObject` state.
+   */
+  get<Key extends StateKey<State>>(
+    threadId: string,
+    reference: `†state.${Key}`,
+  ): Promise<GetStateResult<Exclude<State[Key], undefined>>>;
   /** A stored value, whole: `{ found: false }` or `{ found: true, value }`. */
   get(threadId: string, reference: string): Promise<GetWholeValueResult>;
   /**

@@ -97,3 +97,11 @@ export type {
   ValidationResult,
 } from "./engine-types.js";
 export { ENGINE_CLOSED_REASON } from "./record-run.js";
+export type {
+  GetStateResult,
+  GetWholeStateResult,
+  JsonStateCheck,
+  PartialState,
+  StateKey,
+  TypedEngineOptions,
+} from "./typed-state.js";

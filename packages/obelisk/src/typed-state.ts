@@ -1,0 +1,128 @@
+import type { JsonObject, JsonValue } from "@obelisk/core";
+import type { GetValueResult } from "@obelisk/state";
+import type { EngineOptions } from "./engine-types.js";
+
+/*
+ * Types for a host that declares its threads' state shape: `createEngine<State>({ stateSchema, … })`
+ * (decision 0035). Types only: the engine checks the shape at run time through `stateSchema`, not these.
+ */
+
+/**
+ * `T` with every member JSON cannot hold made `never`: `T extends JsonShaped<T>` is false for a type with a
+ * `Date`, a `Map`, a function, a `bigint` anywhere in it (the store holds JSON: a `Date` comes back a
+ * string). `undefined` is allowed where a key may be absent.
+ */
+type JsonShaped<T> = T extends string | number | boolean | null | undefined
+  ? T
+  : T extends (...args: never[]) => unknown
+    ? never
+    : T extends readonly unknown[]
+      ? { readonly [K in keyof T]: JsonShaped<T[K]> }
+      : T extends object
+        ? { [K in keyof T]: JsonShaped<T[K]> }
+        : never;
+
+/**
+ * Nothing to add when `State` is JSON-shaped; otherwise a required property whose name says why, so that
+ * `createEngine<{ at: Date }>(…)` is a compile error naming the rule (a type parameter cannot be
+ * constrained by a conditional type of itself).
+ */
+export type JsonStateCheck<State> = [State] extends [JsonShaped<State>]
+  ? unknown
+  : { readonly "the state type must be JSON: no Date, Map, Set, class instance, function or bigint": never };
+
+/**
+ * The options of `createEngine<State>`: `stateSchema` required (it is what holds the writes to the shape),
+ * and `State` given explicitly and JSON-shaped. Without a type argument this overload does not apply, so
+ * `createEngine({ … })` stays the plain `Engine`.
+ */
+export type TypedEngineOptions<State> = EngineOptions & { readonly stateSchema: JsonObject } & ([
+    State,
+  ] extends [never]
+    ? { readonly "give the state type explicitly: createEngine<State>(…)": never }
+    : JsonStateCheck<State>);
+
+/**
+ * What a thread whose state has the shape `State` holds at any time: every object key may be absent (a
+ * value appears when its writer ran, and goes with `unset`, eviction or `reset`), at every depth; arrays
+ * keep their element types, each element partial itself. Read-only, as `JsonObject` is.
+ */
+export type PartialState<T> = T extends string | number | boolean | null | undefined
+  ? T
+  : T extends readonly unknown[]
+    ? { readonly [K in keyof T]: PartialState<T[K]> }
+    : { readonly [K in keyof T]?: PartialState<T[K]> };
+
+/** A letter, `_` or `$`: what starts a name in a reference (`[A-Za-z_$]`). */
+type NameStart =
+  | "_"
+  | "$"
+  | "a"
+  | "b"
+  | "c"
+  | "d"
+  | "e"
+  | "f"
+  | "g"
+  | "h"
+  | "i"
+  | "j"
+  | "k"
+  | "l"
+  | "m"
+  | "n"
+  | "o"
+  | "p"
+  | "q"
+  | "r"
+  | "s"
+  | "t"
+  | "u"
+  | "v"
+  | "w"
+  | "x"
+  | "y"
+  | "z"
+  | Uppercase<"a" | "b" | "c" | "d" | "e" | "f" | "g" | "h" | "i" | "j" | "k" | "l" | "m">
+  | Uppercase<"n" | "o" | "p" | "q" | "r" | "s" | "t" | "u" | "v" | "w" | "x" | "y" | "z">;
+/** What continues a name (`[A-Za-z0-9_$-]`). */
+type NamePart = NameStart | "-" | "0" | "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9";
+type IsNameRest<S extends string> = string extends S
+  ? false
+  : S extends ""
+    ? true
+    : S extends `${infer C}${infer R}`
+      ? C extends NamePart
+        ? IsNameRest<R>
+        : false
+      : false;
+/** `true` when the key is one literal name (`[A-Za-z_$][A-Za-z0-9_$-]*`): `†state.<key>` reads that key. */
+type IsName<S extends string> = string extends S
+  ? false
+  : S extends `${infer C}${infer R}`
+    ? C extends NameStart
+      ? IsNameRest<R>
+      : false
+    : false;
+
+/**
+ * The keys of a typed state that `†state.<key>` reads as they are: literal keys matching the name grammar.
+ * A key with a dot, bracket or space (`†state.a.b` is a path, not the key `"a.b"`), an index signature's
+ * `string`, and every key of the default `JsonObject` are left out: such references stay JSON-typed.
+ */
+export type StateKey<State> = {
+  [K in keyof State & string]: IsName<K> extends true ? K : never;
+}[keyof State & string];
+
+/** What `get` answers for a typed reference: nothing, or the whole value with its type (never a page). */
+export type GetStateResult<Value> =
+  | Extract<GetValueResult, { readonly found: false }>
+  | { readonly found: true; readonly value: Value; readonly items?: never; readonly text?: never };
+
+/**
+ * `get(threadId, "†state")`: the whole state, typed for a typed engine; JSON, as ever, for the default
+ * `JsonObject` (told apart by its string index signature: a typed state with one reads as JSON too).
+ */
+export type GetWholeStateResult<State> = string extends keyof State
+  ? Extract<GetValueResult, { readonly found: false } | { readonly value: JsonValue }>
+  : GetStateResult<State>;
