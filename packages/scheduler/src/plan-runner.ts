@@ -27,6 +27,7 @@ import { DecisionCore } from "./decision-core.js";
 import type { CoreEffect, SettleInfo } from "./decision-types.js";
 import { type DispatchHost, dispatchCall, failureBranch } from "./dispatch-call.js";
 import { EventHub, toRecordedError } from "./event-hub.js";
+import { fatalEndEvents } from "./fatal-end-events.js";
 import { type InvokeOutcome, invokeTool } from "./invoke-tool.js";
 import type { OperandFilter } from "./resolve-params.js";
 import { resolveRetryPolicy } from "./retry-delay.js";
@@ -39,6 +40,12 @@ import { WorkingContext } from "./working-context.js";
 
 /** Distributes the `Omit` over the event union. */
 type EventInput = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "runId" | "at"> : never) : never;
+
+/** The calls a fatal error is attributed to (see `fatal`): a call's index, or a commit group's. */
+type Culprit = number | readonly number[] | undefined;
+
+/** What the runner emits to once its `run-end` is out: nobody (every later event is dropped). */
+const ENDED = new EventHub();
 
 /** Effects performed before the runner yields to the event loop (see `drain`). */
 const EFFECTS_PER_SLICE = 1024;
@@ -64,7 +71,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
    */
   private abortedFlag = false;
   private readonly limiter: CallLimiter;
-  private readonly hub: EventHub;
+  /** The run's observers; {@link ENDED} once `run-end` is out, so nothing follows it. */
+  private hub: EventHub;
   private readonly now: () => number;
   private readonly startedAt: number;
   private readonly queue: CoreEffect[] = [];
@@ -82,13 +90,15 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   readonly random: () => number;
   private draining = false;
   private cursor = 0;
-  private readonly steps = new SerialSteps((error) => this.fatal(error));
+  private readonly steps = new SerialSteps<Culprit>((error, culprit) => this.fatal(error, culprit));
   private loading: Promise<void> | undefined;
   private cancelled = false;
   private anyFailed = false;
   /** failFast: a certain failure is known; calls granted a slot from now on end `cancelled` unstarted. */
   private failingFast = false;
   private closed = false;
+  /** Set once `run-end` is emitted (by `finish` or `fatal`). */
+  private ended = false;
   private settle!: (result: ExecutionResult) => void;
   private reject!: (error: unknown) => void;
   abortReason = "run cancelled";
@@ -246,9 +256,10 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   private perform(effect: CoreEffect): void {
     try {
       const done = this.performEffect(effect);
-      if (isThenable(done)) Promise.resolve(done).catch((error: unknown) => this.fatal(error));
+      if (isThenable(done))
+        Promise.resolve(done).catch((error: unknown) => this.fatal(error, culpritOf(effect)));
     } catch (error) {
-      this.fatal(error);
+      this.fatal(error, culpritOf(effect));
     }
   }
 
@@ -404,11 +415,16 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const single = indexes.length === 1 || indexes.some((index) => this.runOf(index).pending?.onlyMissing);
     // A step that fails synchronously (a store or an injected clock that throws) ends the run, as a
     // failing effect does: this runs at the end of a drain, outside `perform`.
+    let culprit: Culprit = indexes;
     try {
-      if (single) for (const index of indexes) this.steps.run(this.commitStep, index);
+      if (single)
+        for (const index of indexes) {
+          culprit = index;
+          this.steps.run(this.commitStep, index);
+        }
       else this.steps.run(this.commitGroup, indexes);
     } catch (error) {
-      this.fatal(error);
+      this.fatal(error, culprit);
     }
   }
 
@@ -575,7 +591,11 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     if (run.ending !== undefined) return;
     run.ending = ending.status;
     this.flushGroup(); // records reach the store in the order the calls ended
-    this.steps.run(() => this.commitEnding(index, ending), undefined);
+    try {
+      this.steps.run((at: number) => this.commitEnding(at, ending), index);
+    } catch (error) {
+      this.fatal(error, index); // a store that throws at once: the run ends here, not in the caller
+    }
   }
 
   private commitEnding(index: number, ending: CallEnding): Awaitable<void> {
@@ -602,9 +622,11 @@ export class PlanRunner implements DispatchHost, InvocationHost {
 
   private settleCall(index: number, ending: CallEnding, endedAt: number): void {
     const run = this.runOf(index);
-    run.report = buildCallReport(run, ending, endedAt);
+    const report = buildCallReport(run, ending, endedAt);
+    // emitted before the report is kept: a clock that throws here leaves the call to `fatal`'s call-end
+    if (!this.hub.idle) this.emit(callEndEvent(report));
+    run.report = report;
     run.pending = undefined;
-    if (!this.hub.idle) this.emit(callEndEvent(run.report));
     if (ending.status === "failed") {
       this.anyFailed = true;
       if (this.options.failFast === true) this.abortRun(`failFast: ${run.call.id} failed`, false);
@@ -634,7 +656,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   private finish(): void {
     const status = this.cancelled ? "cancelled" : this.anyFailed ? "failed" : "succeeded";
     const durationMs = Math.max(0, this.now() - this.startedAt);
-    this.emit({ type: "run-end", status, durationMs });
+    this.endEvents({ type: "run-end", status, durationMs });
     const calls = this.runs.map((run) => run.report).filter((report) => report !== undefined);
     const context = this.context;
     let copy: JsonObject | undefined;
@@ -654,23 +676,63 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     });
   }
 
-  /** A store or internal error: the run cannot continue. */
-  private fatal(error: unknown): void {
+  /**
+   * A store or internal error: the run cannot continue. In-flight attempts are aborted; every call without
+   * a `call-end` gets one — `failed` with the error for the `culprit` (the calls whose commit or dispatch
+   * hit it), `cancelled` for the others (nothing of theirs is committed) — then `run-end` (`failed`, with
+   * the error), and the result rejects. Events the run would emit later are dropped. Only the first
+   * error counts.
+   */
+  private fatal(error: unknown, culprit?: Culprit): void {
+    const failure = ObeliskError.is(error)
+      ? error
+      : new ObeliskError("STORE_ERROR", toRecordedError(error).message, { cause: error });
     if (!this.aborted) {
       this.abortedFlag = true;
       this.controller.abort(error);
     }
-    this.reject(
-      ObeliskError.is(error)
-        ? error
-        : new ObeliskError("STORE_ERROR", toRecordedError(error).message, { cause: error }),
-    );
+    if (!this.ended) this.endFatally(failure, culprit);
+    this.reject(failure);
+  }
+
+  /** The events of a fatal end (see `fatal`); a clock that throws too gives them the run's start time. */
+  private endFatally(failure: ObeliskError, culprit: Culprit): void {
+    const hub = this.hub;
+    this.ended = true;
+    this.hub = ENDED;
+    if (hub.idle) return;
+    let at: number;
+    try {
+      at = this.now();
+    } catch {
+      at = this.startedAt;
+    }
+    const culprits = culprit === undefined ? [] : typeof culprit === "number" ? [culprit] : culprit;
+    const ending = { runId: this.runId, at, startedAt: this.startedAt, failure, culprits };
+    for (const event of fatalEndEvents(this.runs, ending)) hub.emit(event);
+  }
+
+  /**
+   * Emits `run-end`, the run's last event: nothing the runner emits after it reaches the observers. Its
+   * time is read first: a clock that throws leaves the run to `fatal`, which then ends it.
+   */
+  private endEvents(event: Extract<EventInput, { type: "run-end" }>): void {
+    const hub = this.hub;
+    const at = hub.idle ? 0 : this.now();
+    this.ended = true;
+    this.hub = ENDED;
+    if (!hub.idle) hub.emit({ ...event, runId: this.runId, at });
   }
 
   private emit(event: EventInput): void {
     if (this.hub.idle) return;
     this.hub.emit({ ...event, runId: this.options.runId, at: this.now() } as RunEvent);
   }
+}
+
+/** The calls a failure while performing `effect` is attributed to. */
+function culpritOf(effect: CoreEffect): Culprit {
+  return effect.type === "finish" ? undefined : effect.index;
 }
 
 /** Most characters of the caller's abort reason kept in the calls' reason. */

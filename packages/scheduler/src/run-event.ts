@@ -29,20 +29,45 @@ export type RunEvent =
     })
   /** A call's references are decided and satisfied: it will be resolved, checked and dispatched. */
   | (CallEventBase & { readonly type: "call-ready" })
-  /** An attempt of a call starts (params are the resolved, frozen arguments). */
-  | (CallEventBase & { readonly type: "call-start"; readonly attempt: number; readonly params: JsonObject })
-  /** An attempt failed and will be retried after `delayMs`. */
+  /**
+   * An attempt of a call starts: one event per attempt, the first and every retry. Satisfied and latent
+   * calls, and calls that end before their tool is invoked, have none.
+   */
+  | (CallEventBase & {
+      readonly type: "call-start";
+      /** The number of the attempt starting now, 1-based (`ctx.attempt` of the tool). */
+      readonly attempt: number;
+      /** The resolved, frozen arguments. */
+      readonly params: JsonObject;
+    })
+  /**
+   * Attempt `attempt − 1` failed (threw or timed out) and the policy retries it: attempt `attempt` starts
+   * after `delayMs`, with its own `call-start`, unless the run is aborted first (the call then ends
+   * `cancelled` with `attempts` = `attempt − 1`).
+   */
   | (CallEventBase & {
       readonly type: "call-retry";
+      /** The number of the attempt that will start (1-based; 2 after the first attempt failed). */
       readonly attempt: number;
+      /**
+       * Milliseconds the runner waits before that attempt: the policy's backoff for it, capped at `maxDelayMs`,
+       * after jitter (a timer cannot wait longer than 2^31 − 1 ms).
+       */
       readonly delayMs: number;
+      /** The error of the attempt that failed. */
       readonly error: RecordedError;
     })
-  /** A call reached its final status (committed to the store). */
+  /**
+   * A call reached its final status: exactly one per call of the run, on every path. Normally its record is
+   * committed to the store first; on a fatal error (see `run-end`) the runner ends the calls without one
+   * itself, and nothing of theirs is committed.
+   */
   | (CallEventBase & {
       readonly type: "call-end";
       readonly status: CallStatus;
+      /** Attempts started (the `attempt` of the last `call-start`); 0 when the tool was never invoked. */
       readonly attempts: number;
+      /** Milliseconds from the first attempt's start to the end; 0 when the tool was never invoked. */
       readonly durationMs: number;
       readonly branch?: number;
       readonly reason?: string;
@@ -50,17 +75,30 @@ export type RunEvent =
     })
   /** A state path was written (after the commit). */
   | (CallEventBase & { readonly type: "state-write"; readonly reference: string; readonly method: string })
-  /** An observer threw; the run goes on. */
+  /**
+   * An observer threw (or its promise rejected) on the event `eventType`; the run goes on. Delivered to the
+   * other observers only, and never after `run-end` (a process warning then, see `EventHub`).
+   */
   | (EventBase & {
       readonly type: "observer-error";
       readonly eventType: string;
       readonly error: RecordedError;
     })
-  /** The run ended. */
+  /**
+   * The run ended: always the last event of a run, on every path (also after a fatal error), once every
+   * call has had its `call-end`. An observer failure that can no longer be reported before it becomes a
+   * process warning (`OBELISK_OBSERVER_ERROR`) instead of an `observer-error` event.
+   */
   | (EventBase & {
       readonly type: "run-end";
       readonly status: "succeeded" | "failed" | "cancelled";
       readonly durationMs: number;
+      /**
+       * Set only when the run died of a fatal error (`status: "failed"`): the store failed (`STORE_ERROR`),
+       * its thread lock was taken over (`THREAD_BUSY`), or the runner failed; the execution's promise
+       * rejects with this error. Absent when calls failed but the run itself completed.
+       */
+      readonly error?: { readonly code: string; readonly message: string };
     });
 
 /** The event types, for exhaustive handling. */
@@ -68,7 +106,8 @@ export type RunEventType = RunEvent["type"];
 
 /**
  * An observer of run events. It may be `async`: the promise it returns is not awaited (events stay in
- * order); a rejection is reported as an `observer-error` event to the other observers, never fatal.
+ * order). A throw or a rejection is never fatal: it is reported as an `observer-error` event to the other
+ * observers, or as a process warning when none of them took it (see `EventHub`).
  */
 export type RunObserver = (event: RunEvent) => void;
 
