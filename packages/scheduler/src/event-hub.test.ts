@@ -1,7 +1,7 @@
 import { compile, createToolRegistry } from "@obelisk/compiler";
 import { asThreadId } from "@obelisk/core";
 import { createMemoryStore } from "@obelisk/state";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { flush } from "./__fixtures__/deferred.js";
 import { EventHub } from "./event-hub.js";
 import { executePlan } from "./execute-plan.js";
@@ -90,7 +90,12 @@ describe("EventHub", () => {
 });
 
 describe("EventHub in a run", () => {
-  it("H5: an async observer rejecting on call-start does not break the run", async () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("H5: an async observer rejecting on call-start does not break the run; run-end stays last", async () => {
+    const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
     const registry = createToolRegistry([{ name: "val", run: (args: { v?: unknown }) => args.v }]);
     const compiled = compile(
       [
@@ -118,10 +123,99 @@ describe("EventHub in a run", () => {
     await flush();
     expect(result.status).toBe("succeeded");
     expect(result.calls.map((call) => call.status)).toEqual(["succeeded", "succeeded"]);
-    const reports = seen.filter((received) => received.type === "observer-error");
-    expect(reports.map((report) => report.type === "observer-error" && report.eventType)).toEqual([
-      "call-start",
-      "call-start",
+    // the rejections came after run-end (the calls are synchronous): warned about, not sent after run-end
+    expect(seen.at(-1)?.type).toBe("run-end");
+    expect(seen.some((received) => received.type === "observer-error")).toBe(false);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toContain("call-start");
+    expect(warn.mock.calls[0]?.[0]).toContain("log server down");
+  });
+});
+
+describe("an observer failure nobody else takes is a process warning (SRE review 2)", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  const end = (runId = "r"): RunEvent => ({
+    type: "run-end",
+    runId,
+    at: 3,
+    status: "succeeded",
+    durationMs: 1,
+  });
+
+  /** Spies on process warnings: the `[message, options]` of each. */
+  function warnings(): unknown[][] {
+    return vi.spyOn(process, "emitWarning").mockImplementation(() => {}).mock.calls;
+  }
+
+  it("a lone observer that throws is warned about once per run, naming the event and the error", () => {
+    const warned = warnings();
+    const hub = new EventHub();
+    hub.subscribe(() => {
+      throw new Error("exporter bug");
+    });
+    hub.emit(event("run-start"));
+    hub.emit(event("call-start"));
+    hub.emit(end());
+    expect(warned).toHaveLength(1);
+    const [message, options] = warned[0] as [string, { code: string }];
+    expect(options.code).toBe("OBELISK_OBSERVER_ERROR");
+    expect(message).toContain("run-start");
+    expect(message).toContain("exporter bug");
+    hub.emit({ ...event("run-start"), runId: "r2" });
+    expect(warned).toHaveLength(2);
+  });
+
+  it("no warning when another observer takes the observer-error", () => {
+    const warned = warnings();
+    const { hub, seen } = recordingHub();
+    hub.subscribe(() => {
+      throw new Error("exporter bug");
+    });
+    hub.emit(event("call-start"));
+    expect(seen.map((received) => received.type)).toEqual(["call-start", "observer-error"]);
+    expect(warned).toHaveLength(0);
+  });
+
+  it("a warning when the other observers throw on the observer-error too", () => {
+    const warned = warnings();
+    const hub = new EventHub();
+    hub.subscribe(() => {
+      throw new Error("exporter bug");
+    });
+    hub.subscribe((received) => {
+      if (received.type === "observer-error") throw new Error("the logger fails too");
+    });
+    hub.emit(event("call-start"));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]?.[0]).toContain("exporter bug");
+  });
+
+  it("nothing follows run-end: a throw on it, or a rejection after it, is a warning", async () => {
+    const warned = warnings();
+    const { hub, seen } = recordingHub();
+    let rejectIt: (error: unknown) => void = () => {};
+    hub.subscribe((received) =>
+      received.type === "call-start"
+        ? new Promise<void>((_, reject) => {
+            rejectIt = reject;
+          })
+        : undefined,
+    );
+    hub.subscribe((received) => {
+      if (received.type === "run-end") throw new Error("fails on run-end");
+    });
+    hub.emit(event("run-start"));
+    hub.emit(event("call-start"));
+    hub.emit(end());
+    rejectIt(new Error("late rejection"));
+    await flush();
+    expect(seen.map((received) => received.type)).toEqual(["run-start", "call-start", "run-end"]);
+    expect(warned.map(([message]) => String(message))).toEqual([
+      expect.stringContaining("fails on run-end"),
+      expect.stringContaining("late rejection"),
     ]);
   });
 });

@@ -95,14 +95,30 @@ function describeThrown(value: unknown): string {
   return `a non-error value was thrown: ${cutText(text, THROWN_TEXT_CHARS)}`;
 }
 
+/** The code of the process warning for an observer failure no other observer took (`process.emitWarning`). */
+const OBSERVER_WARNING_CODE = "OBELISK_OBSERVER_ERROR";
+
+/** What the hub keeps of one run's observer failures. */
+interface RunWatch {
+  /** Set once the run's `run-end` is delivered: a failure reported later is a process warning. */
+  ended: boolean;
+  /** The observers already warned about in this run (one warning per run and observer). */
+  warned: Set<RunObserver> | undefined;
+}
+
 /**
  * Delivers run events to observers. An observer that throws is reported with an `observer-error` event to
  * the other observers and never breaks the run. An observer that returns a promise (an `async` function)
  * is not awaited: events stay synchronous and in order; if the promise rejects, the rejection is reported
- * the same way when it happens (possibly after `run-end`) and is never left unhandled.
+ * the same way when it happens and is never left unhandled. `run-end` stays the last event of a run: a
+ * failure reported after it (an async observer rejecting late, an observer throwing on `run-end`) — or one
+ * no other observer took (a lone exporter) — is a process warning instead, code `OBELISK_OBSERVER_ERROR`,
+ * at most one per run and observer.
  */
 export class EventHub {
   private readonly observers: RunObserver[] = [];
+  /** Runs with an observer failure or an async observer, until their `run-end`. */
+  private readonly runs = new Map<string, RunWatch>();
 
   /** True when nobody listens (emitters skip building events). */
   get idle(): boolean {
@@ -137,37 +153,83 @@ export class EventHub {
       }
       if (returned !== undefined) this.watch(returned, observer, event);
     }
-    if (failures !== undefined)
-      for (const { observer, error } of failures) this.reportFailure(observer, event, error);
+    const ended = event.type === "run-end" ? this.endRun(event.runId) : undefined;
+    if (failures !== undefined) {
+      const run = ended ?? this.watchOf(event.runId);
+      for (const { observer, error } of failures) this.reportFailure(run, observer, event, error);
+    }
+  }
+
+  /** The failure bookkeeping of a run (created on first use). */
+  private watchOf(runId: string): RunWatch {
+    let run = this.runs.get(runId);
+    if (run === undefined) {
+      run = { ended: false, warned: undefined };
+      this.runs.set(runId, run);
+    }
+    return run;
+  }
+
+  /** Marks a run ended (its failures from now on are warnings) and forgets it. */
+  private endRun(runId: string): RunWatch {
+    const run = this.runs.get(runId) ?? { ended: true, warned: undefined };
+    run.ended = true;
+    this.runs.delete(runId);
+    return run;
   }
 
   /** Reports the rejection of a promise an observer returned (ignored for `observer-error` events). */
   private watch(returned: unknown, observer: RunObserver, event: RunEvent): void {
-    const report =
-      event.type === "observer-error"
-        ? undefined
-        : (error: unknown) => this.reportFailure(observer, event, error);
-    settleQuietly(returned, report);
+    if (event.type === "observer-error") {
+      settleQuietly(returned, undefined);
+      return;
+    }
+    const run = this.watchOf(event.runId);
+    settleQuietly(returned, (error: unknown) => this.reportFailure(run, observer, event, error));
   }
 
-  private reportFailure(failed: RunObserver, event: RunEvent, error: unknown): void {
+  /**
+   * Reports an observer's failure as an `observer-error` event to the other observers; a process warning
+   * when the run has ended or none of them took the report without throwing.
+   */
+  private reportFailure(run: RunWatch, failed: RunObserver, event: RunEvent, error: unknown): void {
+    const recorded = toRecordedError(error);
+    if (run.ended) {
+      warnOnce(run, failed, event, recorded);
+      return;
+    }
     const report: RunEvent = {
       type: "observer-error",
       runId: event.runId,
       at: event.at,
       eventType: event.type,
-      error: toRecordedError(error),
+      error: recorded,
     };
+    let taken = false;
     for (const observer of this.observers) {
       if (observer === failed) continue;
       try {
         const returned: unknown = observer(report);
         if (returned !== undefined) settleQuietly(returned, undefined);
+        taken = true;
       } catch {
-        // An observer failing on the failure report is ignored.
+        // An observer failing on the failure report is ignored (it did not take it).
       }
     }
+    if (!taken) warnOnce(run, failed, event, recorded);
   }
+}
+
+/** Emits the process warning for `observer`'s failure, unless this run already warned about it. */
+function warnOnce(run: RunWatch, observer: RunObserver, event: RunEvent, error: RecordedError): void {
+  run.warned ??= new Set();
+  if (run.warned.has(observer)) return;
+  run.warned.add(observer);
+  const code = error.code === undefined ? "" : ` (${error.code})`;
+  process.emitWarning(
+    `an observer of run ${event.runId} failed on its ${event.type} event: ${error.name}${code}: ${cutText(error.message, 500)} (further failures of this observer in this run are not warned about)`,
+    { type: "ObeliskWarning", code: OBSERVER_WARNING_CODE },
+  );
 }
 
 /**
