@@ -40,10 +40,16 @@ export function renderUnfinishedCalls(
     if (more > 0) output.line(c.dim(`  and ${more} more (--format json lists them)`));
   }
   if (run.status !== "running") return;
+  const thread = displayText(run.threadId);
   output.line();
   output.line(
     c.dim(
-      `still running: a process holds thread ${displayText(run.threadId)} (alive on this host, or on another host until it sends no heartbeat for 30 s); obelisk resume ${shellWord(run.runId)} --tools <module>${where} continues the run once none does, and until then is refused with THREAD_BUSY naming the process (pid, host)`,
+      `still running: a process holds thread ${thread} (alive on this host, or on another host until it sends no heartbeat for 30 s)`,
+    ),
+  );
+  output.line(
+    c.dim(
+      `its pid and host: obelisk resume ${shellWord(run.runId)} --tools <module>${where} names them (THREAD_BUSY) while it holds the thread, and continues the run once none does`,
     ),
   );
 }

@@ -84,7 +84,8 @@ describe("obelisk runs show of a running run", () => {
         new RegExp(`\\n {2}call +tool\\n {2}${holdId.replace("$", "\\$")} +hold\\n {2}after +echo\\n`),
       );
       expect(text.stdout).toContain(
-        `still running: a process holds thread t (alive on this host, or on another host until it sends no heartbeat for 30 s); obelisk resume ${runId} --tools <module> --store sqlite:s.db continues the run once none does`,
+        "\nstill running: a process holds thread t (alive on this host, or on another host until it sends no heartbeat for 30 s)\n" +
+          `its pid and host: obelisk resume ${runId} --tools <module> --store sqlite:s.db names them (THREAD_BUSY) while it holds the thread, and continues the run once none does\n`,
       );
       open();
       expect((await result).code).toBe(0);
