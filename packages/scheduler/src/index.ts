@@ -8,6 +8,7 @@ export type { ContextProbe, CoreEffect, DecisionCoreOptions, SettleInfo } from "
 export { EventChannel } from "./event-channel.js";
 export { EventHub, toRecordedError } from "./event-hub.js";
 export { executePlan } from "./execute-plan.js";
+export { type HeldRunEnd, holdRunEnd } from "./hold-run-end.js";
 export type { InvokeOutcome, InvokeRequest } from "./invoke-tool.js";
 export { invokeTool } from "./invoke-tool.js";
 export { PlanRunner } from "./plan-runner.js";
