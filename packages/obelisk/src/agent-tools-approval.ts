@@ -7,7 +7,8 @@ export interface PlanApprovalRequest {
   /** The hash a run of it will have (`validate`'s `planHash`). It binds the plan, not the input. */
   readonly planHash: string;
   /**
-   * The run's input as the model sent it (`{}` when none): the plan runs with it. The model chooses it, and
+   * The run's input as the model sent it (`{}` when none; the object `input_json` holds, in the
+   * `openai-strict` form): the plan runs with it. The model chooses it, and
    * the same plan with another input has the same hash: a host approving by hash checks the input too.
    */
   readonly input: JsonValue;

@@ -36,11 +36,14 @@ export type JsonStateCheck<State> = [State] extends [JsonShaped<State>]
  * and `State` given explicitly and JSON-shaped. Without a type argument this overload does not apply, so
  * `createEngine({ … })` stays the plain `Engine`.
  */
-export type TypedEngineOptions<State> = EngineOptions & { readonly stateSchema: JsonObject } & ([
-    State,
-  ] extends [never]
-    ? { readonly "give the state type explicitly: createEngine<State>(…)": never }
-    : JsonStateCheck<State>);
+export type TypedEngineOptions<State> = EngineOptions & {
+  readonly stateSchema: JsonObject;
+} & GivenStateCheck<State>;
+
+/** The type argument was given (not the `never` default) and is JSON-shaped. */
+type GivenStateCheck<State> = [State] extends [never]
+  ? { readonly "give the state type explicitly: createEngine<State>(…)": never }
+  : JsonStateCheck<State>;
 
 /**
  * What a thread whose state has the shape `State` holds at any time: every object key may be absent (a
@@ -53,40 +56,13 @@ export type PartialState<T> = T extends string | number | boolean | null | undef
     ? { readonly [K in keyof T]: PartialState<T[K]> }
     : { readonly [K in keyof T]?: PartialState<T[K]> };
 
+/** The characters of a string literal, as a union. */
+type Chars<S extends string> = S extends `${infer C}${infer R}` ? C | Chars<R> : never;
+type Lower = Chars<"abcdefghijklmnopqrstuvwxyz">;
 /** A letter, `_` or `$`: what starts a name in a reference (`[A-Za-z_$]`). */
-type NameStart =
-  | "_"
-  | "$"
-  | "a"
-  | "b"
-  | "c"
-  | "d"
-  | "e"
-  | "f"
-  | "g"
-  | "h"
-  | "i"
-  | "j"
-  | "k"
-  | "l"
-  | "m"
-  | "n"
-  | "o"
-  | "p"
-  | "q"
-  | "r"
-  | "s"
-  | "t"
-  | "u"
-  | "v"
-  | "w"
-  | "x"
-  | "y"
-  | "z"
-  | Uppercase<"a" | "b" | "c" | "d" | "e" | "f" | "g" | "h" | "i" | "j" | "k" | "l" | "m">
-  | Uppercase<"n" | "o" | "p" | "q" | "r" | "s" | "t" | "u" | "v" | "w" | "x" | "y" | "z">;
+type NameStart = "_" | "$" | Lower | Uppercase<Lower>;
 /** What continues a name (`[A-Za-z0-9_$-]`). */
-type NamePart = NameStart | "-" | "0" | "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9";
+type NamePart = NameStart | "-" | Chars<"0123456789">;
 type IsNameRest<S extends string> = string extends S
   ? false
   : S extends ""
