@@ -37,6 +37,7 @@ export {
 } from "./strict-plan-json-schema.js";
 export { DEFAULT_STRICT_SCHEMA_LIMITS, type StrictSchemaLimits } from "./strict-schema-rules.js";
 export { strictSubsetProblems } from "./strict-subset-problems.js";
+export { type ToJsonSchemaOptions, toJsonSchema } from "./to-json-schema.js";
 export type {
   BranchResult,
   InferInput,

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { z as z3 } from "zod/v3";
 import { compile } from "./compile.js";
+import { toJsonSchema } from "./to-json-schema.js";
+import type { SchemaInput } from "./tool-definition.js";
 import { createToolRegistry } from "./tool-registry.js";
 
 /** The USAGE error registering `tool` throws (fails the test when it registers or throws another error). */
@@ -177,5 +179,78 @@ describe("a jsonless type under an alternative JSON satisfies is accepted, and t
     const error = usageError({ name: "t", input, run: () => 1 });
     expect(error.message).toContain(`${path} is z.`);
     expect(error.message).not.toContain("other");
+  });
+});
+
+describe("toJsonSchema (public): the conversion a tool's input gets, for a host's schema", () => {
+  /** The USAGE error `convert` throws (fails the test when it returns or throws another error). */
+  function refusal(convert: () => unknown): ObeliskError {
+    try {
+      convert();
+    } catch (error) {
+      if (ObeliskError.is(error, "USAGE")) return error;
+      throw error;
+    }
+    throw new Error("the schema was converted");
+  }
+
+  it("converts a zod object to the JSON Schema a tool with it as input gets", () => {
+    const schema = z.object({
+      user: z.object({ name: z.string(), tags: z.array(z.string()).optional() }),
+      count: z.coerce.number(),
+      level: z.number().default(1),
+    });
+    const converted = toJsonSchema(schema, { what: "stateSchema" });
+    const tool = createToolRegistry([{ name: "t", input: schema, run: () => 1 }]).get("t");
+    expect(converted).toEqual(tool?.inputSchema);
+    expect(converted).toMatchObject({
+      type: "object",
+      properties: { user: { type: "object", required: ["name"] }, count: {} },
+      required: ["user", "count"],
+    });
+  });
+
+  it("refuses a zod type no JSON value satisfies with USAGE naming what and the field", () => {
+    const schema = z.object({ session: z.object({ startedAt: z.date() }) });
+    const error = refusal(() => toJsonSchema(schema, { what: "stateSchema" }));
+    expect(error.message).toContain("stateSchema");
+    expect(error.message).toContain("session.startedAt");
+    expect(error.message).toContain("z.date()");
+    expect(error.hint).toContain("z.iso.datetime()");
+  });
+
+  it("picks the hint by side: a stored value is told to be stored as a string", () => {
+    const schema = z.object({ at: z.date() });
+    expect(refusal(() => toJsonSchema(schema)).hint).toContain("z.coerce.date()");
+    expect(refusal(() => toJsonSchema(schema, { side: "output" })).hint).not.toContain("z.coerce.date()");
+  });
+
+  it("names the schema 'schema' when not told what it is", () => {
+    expect(refusal(() => toJsonSchema(z.object({ at: z.date() }))).message).toMatch(
+      /^schema: at is z\.date\(\)/,
+    );
+  });
+
+  it("returns a JSON Schema object as it is", () => {
+    const schema = { type: "object", properties: { count: { type: "number" } } };
+    expect(toJsonSchema(schema, { what: "stateSchema" })).toBe(schema);
+  });
+
+  it.each([
+    ["a string", "object"],
+    ["a number", 7],
+    ["null", null],
+    ["an array", [{ type: "object" }]],
+    ["a function", () => ({})],
+  ])("refuses %s with USAGE naming what", (_name, value) => {
+    const error = refusal(() => toJsonSchema(value as unknown as SchemaInput, { what: "stateSchema" }));
+    expect(error.message).toContain("stateSchema: expected a zod schema or a JSON Schema object");
+  });
+
+  it("refuses a zod 3 schema as such", () => {
+    const schema = z3.object({ n: z3.number() }) as unknown as SchemaInput;
+    expect(refusal(() => toJsonSchema(schema, { what: "stateSchema" })).message).toContain(
+      "stateSchema: zod 3 schemas are not supported",
+    );
   });
 });

@@ -4,6 +4,7 @@ import { ObeliskError } from "@obelisk/core";
 import type { z } from "zod";
 import { createJsonlessWatch, type JsonlessWatch, type SchemaSide } from "./create-jsonless-watch.js";
 import { findJsonlessUses } from "./find-jsonless-uses.js";
+import type { SchemaInput } from "./tool-definition.js";
 import { widenLenientSchema } from "./widen-lenient-schema.js";
 
 /**
@@ -56,6 +57,25 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Options of {@link toJsonSchema}'s public form. */
+export interface ToJsonSchemaOptions {
+  /** What the schema is, as messages name it (`"stateSchema"`, `"my tool's input"`). Default `"schema"`. */
+  readonly what?: string;
+  /**
+   * What the schema describes, for the hints of a refused JSON-less type: a value given (`"input"`: take an
+   * ISO string) or a value produced and stored (`"output"`: return `date.toISOString()`). Default `"input"`.
+   */
+  readonly side?: SchemaSide;
+}
+
+/**
+ * Converts a zod v4 schema to JSON Schema exactly as a tool's `input` is converted (`io: "input"`, lenient
+ * types widened), or returns a JSON Schema object as it is; `ObeliskError("USAGE")` naming `what` for a zod
+ * type no JSON value satisfies (naming each field: decision 0015), a zod 3 schema or a non-schema value.
+ */
+export function toJsonSchema(schema: SchemaInput, options?: ToJsonSchemaOptions): JsonObject;
+/** The tool normalization's form: `what` names the schema in messages, `side` picks the hints. */
+export function toJsonSchema(schema: unknown, what: string, side?: SchemaSide): JsonObject;
 /**
  * Converts a tool schema (zod v4 or JSON Schema) to a JSON Schema object, once.
  * `io: "input"` describes what a caller passes (defaults optional); used for inputs and outputs alike,
@@ -65,7 +85,19 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * not under a union, `.optional()`, `.nullable()`, `.default()` or `.catch()` JSON can satisfy; `side`
  * picks the hint's advice).
  */
-export function toJsonSchema(schema: unknown, what: string, side: SchemaSide = "input"): JsonObject {
+export function toJsonSchema(
+  schema: unknown,
+  whatOrOptions: string | ToJsonSchemaOptions = {},
+  givenSide?: SchemaSide,
+): JsonObject {
+  const options: ToJsonSchemaOptions =
+    typeof whatOrOptions === "string"
+      ? { what: whatOrOptions }
+      : isPlainObject(whatOrOptions)
+        ? whatOrOptions
+        : {};
+  const what = options.what ?? "schema";
+  const side = givenSide ?? options.side ?? "input";
   if (isZodSchema(schema)) {
     const jsonless = createJsonlessWatch(findJsonlessUses(schema));
     let converted: JsonObject;
