@@ -111,3 +111,85 @@ describe("THREAD_BUSY from a run that had started (its lock taken over mid-run)"
     await engine.close();
   });
 });
+
+describe("a run an error ended: its record says why, and run-end comes once the record is finished", () => {
+  it("run: the record's reason carries the error's code and message; run-end (with the error) sees it failed", async () => {
+    const { store, takeOver } = takenOver(createMemoryStore());
+    const seen: string[] = [];
+    const engine = createEngine({
+      store,
+      tools: [
+        {
+          name: "step",
+          run: () => {
+            takeOver();
+            return 1;
+          },
+        },
+      ],
+    });
+    let recordAtRunEnd: string | undefined;
+    const error = await engine
+      .run(plan, {
+        threadId: "t",
+        onEvent: async (event) => {
+          seen.push(event.type === "call-end" ? `call-end:${event.status}` : event.type);
+          if (event.type === "run-end") {
+            expect(event).toMatchObject({ status: "failed", error: { code: "THREAD_BUSY" } });
+            recordAtRunEnd = (await engine.runs.show(event.runId)).run.status;
+          }
+        },
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "THREAD_BUSY" });
+    expect(seen).toEqual(["run-start", "call-ready", "call-start", "call-end:failed", "run-end"]);
+    expect(recordAtRunEnd).toBe("failed");
+    const [run] = await engine.runs.list({ threadId: "t" });
+    expect(run).toMatchObject({
+      status: "failed",
+      reason: expect.stringMatching(/^THREAD_BUSY: .*no longer locked/),
+    });
+    await engine.close();
+  });
+
+  it("run: a run-end observer reads the record finished on the normal path too", async () => {
+    const engine = createEngine({ tools: [{ name: "step", run: () => 1 }] });
+    let recordAtRunEnd: string | undefined;
+    const result = await engine.run(plan, {
+      threadId: "t",
+      onEvent: async (event) => {
+        if (event.type === "run-end") recordAtRunEnd = (await engine.runs.show(event.runId)).run.status;
+      },
+    });
+    expect(result.status).toBe("succeeded");
+    expect(recordAtRunEnd).toBe("succeeded");
+    await engine.close();
+  });
+
+  it("open: close() finishes the record before run-end, and a failed close records the reason", async () => {
+    const engine = createEngine({ tools: [{ name: "step", run: () => 1 }] });
+    let recordAtRunEnd: string | undefined;
+    const stream = await engine.open({
+      threadId: "ok",
+      onEvent: async (event) => {
+        if (event.type === "run-end") recordAtRunEnd = (await engine.runs.show(event.runId)).run.status;
+      },
+    });
+    stream.add(plan[0]);
+    expect((await stream.close()).status).toBe("succeeded");
+    expect(recordAtRunEnd).toBe("succeeded");
+    await engine.close();
+
+    const { store, takeOver } = takenOver(createMemoryStore());
+    const failing = createEngine({ store, tools: [{ name: "step", run: () => 1 }] });
+    const broken = await failing.open({ threadId: "t" });
+    takeOver();
+    broken.add(plan[0]);
+    await expect(broken.close()).rejects.toMatchObject({ code: "THREAD_BUSY" });
+    expect((await failing.runs.show(broken.runId)).run).toMatchObject({
+      status: "failed",
+      reason: expect.stringMatching(/^THREAD_BUSY: /),
+    });
+    await failing.close();
+  });
+});

@@ -7,13 +7,13 @@ import {
   type RunId,
   toJsonValue,
 } from "@obelisk/core";
-import { EventChannel, PlanRunner, type RunEvent } from "@obelisk/scheduler";
+import { EventChannel, holdRunEnd, PlanRunner, type RunEvent } from "@obelisk/scheduler";
 import type { RunLease } from "./active-runs.js";
 import { busyDuringRun } from "./busy-during-run.js";
 import { CallRecorder } from "./call-recorder.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
-import { endingOptions, endingStatus, recordRun, storedPlanHash } from "./record-run.js";
+import { endingOptions, endingStatus, failedRunOptions, recordRun, storedPlanHash } from "./record-run.js";
 import { type StreamStop, stoppedStreamError } from "./stream-stop.js";
 import { toRunResult } from "./to-run-result.js";
 
@@ -132,6 +132,8 @@ async function leasedOpen(
       queueMicrotask(endNow);
     };
     const hub = runtime.hub([options.onEvent, channel.push, failFast ? watchFailure : undefined]);
+    // run-end waits for the run's record to be finished (see run-plan.ts)
+    const held = holdRunEnd(hub);
     const runner = new PlanRunner({
       registry: runtime.registry,
       store,
@@ -149,7 +151,7 @@ async function leasedOpen(
       now: runtime.now,
       ...(engine.random === undefined ? {} : { random: engine.random }),
       ...(engine.limits?.maxValueBytes === undefined ? {} : { maxValueBytes: engine.limits.maxValueBytes }),
-      events: hub,
+      events: held.events,
       streaming: true,
     });
     let closing: Promise<RunResult> | undefined;
@@ -196,14 +198,17 @@ async function leasedOpen(
             endingOptions(status),
           );
           finished = true;
+          held.release();
           const state = await runtime.afterRun(threadId);
           return toRunResult(runId, threadId, hash, execution, state);
         } catch (error) {
           // Calls still in flight settle before the lock goes; the run record never stays "running".
           if (!runnerClosed) await runner.close().catch(() => undefined);
-          if (!finished) await finishFailed(runtime, runId);
+          if (!finished) await finishFailed(runtime, runId, error);
+          held.release();
           throw busyDuringRun(error, runId);
         } finally {
+          held.release();
           await lock.release();
         }
       })();
@@ -211,16 +216,16 @@ async function leasedOpen(
     };
     return { runId, add, close, events: channel };
   } catch (error) {
-    if (created !== undefined) await finishFailed(runtime, created);
+    if (created !== undefined) await finishFailed(runtime, created, error);
     await lock.release();
     throw error;
   }
 }
 
 /** Marks a run `failed` after an error that ended it (best effort: the error that ended it is what is thrown). */
-async function finishFailed(runtime: EngineRuntime, runId: RunId): Promise<void> {
+async function finishFailed(runtime: EngineRuntime, runId: RunId, error: unknown): Promise<void> {
   try {
-    await runtime.store.finishRun(runId, "failed", runtime.endedAt());
+    await runtime.store.finishRun(runId, "failed", runtime.endedAt(), undefined, failedRunOptions(error));
   } catch {
     // the store is failing too: its error would hide the one that ended the run
   }

@@ -58,3 +58,13 @@ export const ENGINE_CLOSED_REASON = "the engine was closed (engine.close()) whil
 export function endingOptions(status: RunStatus): FinishRunOptions | undefined {
   return status === "interrupted" ? { reason: ENGINE_CLOSED_REASON } : undefined;
 }
+
+/**
+ * `finishRun`'s options for a run an error ended (a store error, its lock taken over): the error's code and
+ * message as the record's `reason`, so `runs show` says why a run with no failed call failed.
+ */
+export function failedRunOptions(error: unknown): FinishRunOptions {
+  const code = ObeliskError.is(error) ? error.code : "INTERNAL";
+  const message = error instanceof Error ? error.message : String(error);
+  return { reason: `${code}: ${message}` };
+}

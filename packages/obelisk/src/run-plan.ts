@@ -1,10 +1,10 @@
-import { type EventHub, executePlan } from "@obelisk/scheduler";
+import { type EventHub, executePlan, holdRunEnd } from "@obelisk/scheduler";
 import type { RunAcceptor } from "./accepting-run.js";
 import type { RunLease } from "./active-runs.js";
 import { busyDuringRun } from "./busy-during-run.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { RunOptions, RunResult } from "./engine-types.js";
-import { endingOptions, endingStatus, recordRun } from "./record-run.js";
+import { endingOptions, endingStatus, failedRunOptions, recordRun } from "./record-run.js";
 import type { ResumeChain } from "./resume-chain.js";
 import { toRunResult } from "./to-run-result.js";
 
@@ -55,6 +55,8 @@ async function leasedRun(
   });
   const { threadId, runId, compiled, lock } = prepared;
   const engine = runtime.options;
+  // run-end waits for the run's record to be finished: an observer reading it at run-end sees it ended
+  const held = holdRunEnd(hub);
   try {
     await recordRun(runtime.store, {
       runId,
@@ -87,18 +89,21 @@ async function leasedRun(
         now: runtime.now,
         ...(engine.random === undefined ? {} : { random: engine.random }),
         ...(engine.limits?.maxValueBytes === undefined ? {} : { maxValueBytes: engine.limits.maxValueBytes }),
-        events: hub,
+        events: held.events,
         ...(resumed === undefined ? {} : { resumes: resumed.runIds, resumedRecords: resumed.records }),
       });
     } catch (error) {
-      await runtime.store.finishRun(runId, "failed", runtime.endedAt());
+      await runtime.store.finishRun(runId, "failed", runtime.endedAt(), undefined, failedRunOptions(error));
+      held.release();
       throw busyDuringRun(error, runId);
     }
     const status = endingStatus(execution.status, lease);
     await runtime.store.finishRun(runId, status, runtime.endedAt(), undefined, endingOptions(status));
+    held.release();
     const state = await runtime.afterRun(threadId);
     return toRunResult(runId, threadId, compiled.planHash, execution, state);
   } finally {
+    held.release();
     await lock.release();
   }
 }
