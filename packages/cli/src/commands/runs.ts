@@ -59,7 +59,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
   });
   const show = runs
     .command("show")
-    .description("show one run: its plan, input and call outcomes")
+    .description("show one run: its plan, input, call outcomes and the calls not finished")
     .argument("<runId>");
   withStore(show, false);
   withFormat(show);
