@@ -32,7 +32,15 @@ import { cancelCrashedRuns, resumeChain } from "./resume-chain.js";
 import { runNotFound } from "./run-not-found.js";
 import { runPlan } from "./run-plan.js";
 import { setThreadValue } from "./set-thread-value.js";
-import type { PartialState, TypedEngineOptions } from "./typed-state.js";
+import type {
+  JsonStateCheck,
+  PartialState,
+  TypedEngineOptions,
+  ZodState,
+  ZodStateEngineOptions,
+  ZodStateSchema,
+} from "./typed-state.js";
+import { type GivenEngineOptions, withJsonStateSchema } from "./with-json-state-schema.js";
 
 /**
  * Re-runs a recorded run's plan with its input (satisfied calls skip); marks the runs it continues that are
@@ -60,20 +68,29 @@ const SET_OPTIONS: ReadonlySet<string> = new Set(["description"]);
 /**
  * Creates an engine whose threads' state has the shape `State` (given explicitly), which `stateSchema`
  * (required here) holds every write to at run time: `run`'s `state` and `get` of `†state` / `†state.<key>`
- * are typed `PartialState<State>` (any value may be absent until its writer ran). The type is not checked
- * against the schema: keep the two the same shape (decision 0035).
+ * are typed `PartialState<State>` (any value may be absent until its writer ran). A zod `stateSchema` must
+ * hold only `State`s (its input type assignable to `State`); a JSON Schema is not checked against the type:
+ * keep the two the same shape (decision 0035).
  */
 export function createEngine<State extends object = never>(
   given: TypedEngineOptions<NoInfer<State>>,
 ): Engine<PartialState<NoInfer<State>>>;
 /**
+ * Creates an engine whose state is typed from its zod `stateSchema` (`PartialState<z.input<Schema>>`, no
+ * type argument), which is converted to JSON Schema once, as a tool's `input` is; a type no JSON value
+ * satisfies is USAGE here (decision 0035, amended).
+ */
+export function createEngine<Schema extends ZodStateSchema>(
+  given: ZodStateEngineOptions<Schema> & JsonStateCheck<ZodState<Schema>>,
+): Engine<PartialState<ZodState<Schema>>>;
+/**
  * Creates an engine (SPEC §7–§9): tools, a store (default in-memory), limits, hooks and injected clock,
  * randomness and id generator. Throws ObeliskError USAGE for invalid tool definitions and invalid options.
  */
 export function createEngine(given: EngineOptions): Engine;
-export function createEngine(given: EngineOptions): Engine {
-  checkEngineOptions(given);
-  const options = withCheckedHooks(given);
+export function createEngine(given: GivenEngineOptions): Engine {
+  checkEngineOptions(given as EngineOptions);
+  const options = withCheckedHooks(withJsonStateSchema(given));
   const registry = createToolRegistry(options.tools);
   const store = options.store ?? createMemoryStore(options.now === undefined ? {} : { now: options.now });
   const runtime = new EngineRuntime(options, registry, store);

@@ -1,26 +1,31 @@
 import type { JsonObject, JsonValue } from "@obelisk/core";
 import type { GetValueResult } from "@obelisk/state";
+import type { z } from "zod";
 import type { EngineOptions } from "./engine-types.js";
 
 /*
- * Types for a host that declares its threads' state shape: `createEngine<State>({ stateSchema, … })`
- * (decision 0035). Types only: the engine checks the shape at run time through `stateSchema`, not these.
+ * Types for a host that declares its threads' state shape: `createEngine({ stateSchema: z.object(…) })`, or
+ * `createEngine<State>({ stateSchema, … })` (decision 0035). Types only: the engine checks the shape at run
+ * time through `stateSchema`, not these.
  */
 
 /**
  * `T` with every member JSON cannot hold made `never`: `T extends JsonShaped<T>` is false for a type with a
  * `Date`, a `Map`, a function, a `bigint` anywhere in it (the store holds JSON: a `Date` comes back a
- * string). `undefined` is allowed where a key may be absent.
+ * string). `undefined` is allowed where a key may be absent, `unknown` where any JSON value may be (a
+ * `z.coerce.*` field: its JSON Schema takes anything).
  */
-type JsonShaped<T> = T extends string | number | boolean | null | undefined
+type JsonShaped<T> = unknown extends T
   ? T
-  : T extends (...args: never[]) => unknown
-    ? never
-    : T extends readonly unknown[]
-      ? { readonly [K in keyof T]: JsonShaped<T[K]> }
-      : T extends object
-        ? { [K in keyof T]: JsonShaped<T[K]> }
-        : never;
+  : T extends string | number | boolean | null | undefined
+    ? T
+    : T extends (...args: never[]) => unknown
+      ? never
+      : T extends readonly unknown[]
+        ? { readonly [K in keyof T]: JsonShaped<T[K]> }
+        : T extends object
+          ? { [K in keyof T]: JsonShaped<T[K]> }
+          : never;
 
 /**
  * Nothing to add when `State` is JSON-shaped; otherwise a required property whose name says why, so that
@@ -36,9 +41,33 @@ export type JsonStateCheck<State> = [State] extends [JsonShaped<State>]
  * and `State` given explicitly and JSON-shaped. Without a type argument this overload does not apply, so
  * `createEngine({ … })` stays the plain `Engine`.
  */
-export type TypedEngineOptions<State> = EngineOptions & {
-  readonly stateSchema: JsonObject;
+export type TypedEngineOptions<State> = Omit<EngineOptions, "stateSchema"> & {
+  readonly stateSchema: JsonObject | ZodSchemaOf<State>;
 } & GivenStateCheck<State>;
+
+/**
+ * A zod schema every value of which is a `State`: its input type (what the JSON Schema converted from it
+ * admits, decision 0035) is assignable to `State`.
+ */
+export type ZodSchemaOf<State> = z.ZodType<unknown, State>;
+
+/** A zod schema of a thread's state: one whose values are objects. */
+export type ZodStateSchema = ZodSchemaOf<object>;
+
+/**
+ * The options of `createEngine` with a zod `stateSchema`: converted to JSON Schema once, at engine creation,
+ * as a tool's `input` is (`toJsonSchema` of `@obelisk/compiler`); the engine's state is typed from it.
+ */
+export type ZodStateEngineOptions<Schema extends ZodStateSchema> = Omit<EngineOptions, "stateSchema"> & {
+  readonly stateSchema: Schema;
+};
+
+/**
+ * The state a zod `stateSchema` holds: its input type (`z.input`), as the JSON Schema writes are checked
+ * against is converted with `io: "input"` and stored values are never parsed by zod (no defaults, no
+ * transforms), as a tool's output type is `z.input` of its schema.
+ */
+export type ZodState<Schema extends ZodStateSchema> = z.input<Schema>;
 
 /** The type argument was given (not the `never` default) and is JSON-shaped. */
 type GivenStateCheck<State> = [State] extends [never]
@@ -48,13 +77,16 @@ type GivenStateCheck<State> = [State] extends [never]
 /**
  * What a thread whose state has the shape `State` holds at any time: every object key may be absent (a
  * value appears when its writer ran, and goes with `unset`, eviction or `reset`), at every depth; arrays
- * keep their element types, each element partial itself. Read-only, as `JsonObject` is.
+ * keep their element types, each element partial itself; `unknown` stays `unknown`. Read-only, as
+ * `JsonObject` is.
  */
-export type PartialState<T> = T extends string | number | boolean | null | undefined
+export type PartialState<T> = unknown extends T
   ? T
-  : T extends readonly unknown[]
-    ? { readonly [K in keyof T]: PartialState<T[K]> }
-    : { readonly [K in keyof T]?: PartialState<T[K]> };
+  : T extends string | number | boolean | null | undefined
+    ? T
+    : T extends readonly unknown[]
+      ? { readonly [K in keyof T]: PartialState<T[K]> }
+      : { readonly [K in keyof T]?: PartialState<T[K]> };
 
 /** The characters of a string literal, as a union. */
 type Chars<S extends string> = S extends `${infer C}${infer R}` ? C | Chars<R> : never;
