@@ -11,6 +11,7 @@ import {
   storeFileKind,
 } from "./internal/sqlite-schema.js";
 import { findSchemaClash } from "./internal/sqlite-schema-clash.js";
+import { trackSideFiles } from "./internal/sqlite-side-files.js";
 
 /** A store file's connection, ready for the store: pragmas set, schema checked, statements prepared. */
 export interface OpenedSqlite {
@@ -18,6 +19,8 @@ export interface OpenedSqlite {
   readonly statements: SqliteStatements;
   /** True when the connection cannot write (the store refuses every write with a clear error). */
   readonly readonly: boolean;
+  /** Closes the connection, then removes the `-wal`/`-shm` a read-only connection made (see `trackSideFiles`). */
+  readonly close: () => void;
 }
 
 /** How to open a store file. */
@@ -147,17 +150,18 @@ function admitter(
  */
 function refuseBeforeWriting(file: string, options: SqliteOpenOptions): void {
   if (file === ":memory:" || !existsSync(`${file}-wal`)) return;
-  let db: BetterSqlite3.Database;
+  let connection: ReadConnection;
   try {
-    db = readConnection(file, options);
+    connection = readConnection(file, options);
   } catch {
     return;
   }
   try {
+    const { db } = connection;
     const admit = admitter(db, file, options.create);
     retryWhileBusy(options.busyTimeoutMs, () => admit(storeFileKind(db)));
   } finally {
-    db.close();
+    connection.close();
   }
 }
 
@@ -178,7 +182,7 @@ function openWritable(file: string, options: SqliteOpenOptions): OpenedSqlite {
       if (db.pragma("journal_mode", { simple: true }) !== "wal") db.pragma("journal_mode = WAL");
     });
     db.pragma(`synchronous = ${options.durability === "full" ? "FULL" : "NORMAL"}`);
-    return { db, statements: prepareStatements(db), readonly: false };
+    return { db, statements: prepareStatements(db), readonly: false, close: () => db.close() };
   } catch (error) {
     db.close();
     throw error;
@@ -193,21 +197,34 @@ function openWritable(file: string, options: SqliteOpenOptions): OpenedSqlite {
  * once (a snapshot as of the open) when no `-wal` file holds changes the main file lacks.
  */
 function openReadonly(file: string, options: SqliteOpenOptions): OpenedSqlite {
-  const db = readConnection(file, options);
+  const { db, close } = readConnection(file, options);
   try {
     return {
       db,
       statements: retryWhileBusy(options.busyTimeoutMs, () => existingSchema(db, file)),
       readonly: true,
+      close,
     };
   } catch (error) {
-    db.close();
+    close();
     throw error;
   }
 }
 
-/** Opens `file` for reading only (see {@link openReadonly}); the first read tells whether it works. */
-function readConnection(file: string, options: SqliteOpenOptions): BetterSqlite3.Database {
+/** A connection that reads only, and how to close it. */
+interface ReadConnection {
+  readonly db: BetterSqlite3.Database;
+  readonly close: () => void;
+}
+
+/**
+ * Opens `file` for reading only (see {@link openReadonly}); the first read tells whether it works. A
+ * real read-only connection leaves the `-wal`/`-shm` it made when it closes: `close` removes them (see
+ * `trackSideFiles`, where the races are weighed). Rejected: avoiding them by reading the file into memory
+ * (what a read-only directory gets), whose memory cost grows with the file, and `immutable=1`, which reads
+ * a file a writer may change meanwhile without any lock.
+ */
+function readConnection(file: string, options: SqliteOpenOptions): ReadConnection {
   const probe = (db: BetterSqlite3.Database): unknown =>
     retryWhileBusy(options.busyTimeoutMs, () => db.prepare("SELECT count(*) FROM sqlite_master").get());
   const cannotRead = (error: unknown): boolean =>
@@ -219,20 +236,35 @@ function readConnection(file: string, options: SqliteOpenOptions): BetterSqlite3
     try {
       db.pragma("query_only = ON");
       probe(db);
-      return db;
+      return { db, close: () => db.close() };
     } catch (error) {
       db.close();
       if (!cannotRead(error)) throw error;
     }
   }
-  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true, timeout: options.busyTimeoutMs });
+  const release = trackSideFiles(file);
+  let db: BetterSqlite3.Database;
+  try {
+    db = new BetterSqlite3(file, { readonly: true, fileMustExist: true, timeout: options.busyTimeoutMs });
+  } catch (error) {
+    release();
+    throw error;
+  }
   try {
     probe(db);
-    return db;
+    return {
+      db,
+      close: () => {
+        db.close();
+        release();
+      },
+    };
   } catch (error) {
     db.close();
+    release();
     if (!cannotRead(error)) throw error;
-    return openSnapshot(file, error);
+    const snapshot = openSnapshot(file, error);
+    return { db: snapshot, close: () => snapshot.close() };
   }
 }
 

@@ -114,7 +114,11 @@ class SqliteStore extends SqliteThreadStore {
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
     this.assertWritable(`finish run "${runId}"`);
     this.identity.assertSame(`finish run "${runId}"`);
-    this.runs.finish(run, status, endedAt, final, reason);
+    try {
+      this.runs.finish(run, status, endedAt, final, reason);
+    } catch (error) {
+      throw wrap(`finish run "${runId}"`, error, this.file);
+    }
   }
 
   appendRunCalls(runId: RunId, calls: readonly JsonValue[]): void {
@@ -207,7 +211,7 @@ export function createSqliteStore(file: string, options: SqliteStoreOptions = {}
     });
     return new SqliteStore(opened, file, options);
   } catch (error) {
-    opened?.db.close();
+    opened?.close();
     throw missingFolderError(file, error) ?? wrap(`open ${file}`, error, file);
   }
 }

@@ -42,6 +42,8 @@ export abstract class SqliteThreadStore extends CachedStore {
   private readonly commitAllTx: (commits: readonly CallCommit[]) => CommitResult[];
   /** Read-only store: what expiry on read changed (the cached models, never the file). */
   private readonly view = new ExpiryView();
+  /** Closes the connection (and removes the side files a read-only one made). */
+  private readonly closeConnection: () => void;
 
   constructor(
     opened: OpenedSqlite,
@@ -52,6 +54,7 @@ export abstract class SqliteThreadStore extends CachedStore {
     const { db } = opened;
     this.db = db;
     this.readonly = opened.readonly;
+    this.closeConnection = opened.close;
     this.sql = opened.statements;
     this.lock = new SqliteLock(db, this.sql, this.now, options.lock);
     this.tombstoneLookup = new SqliteTombstonesBelow(this.sql);
@@ -99,7 +102,11 @@ export abstract class SqliteThreadStore extends CachedStore {
   protected saveThread(model: ThreadModel): void {
     // read-only: a thread the file lacks (or a schema given to it) lives in the cached model only
     if (this.readonly) return;
-    this.rows.save(model);
+    try {
+      this.rows.save(model);
+    } catch (error) {
+      throw wrap(`record thread "${model.threadId}"`, error, this.file);
+    }
   }
 
   /** Keeps the cached model when the file proves it current (no reload per run of an unchanged thread). */
@@ -164,7 +171,11 @@ export abstract class SqliteThreadStore extends CachedStore {
   ): Promise<string | undefined> {
     this.assertWritable(`change thread "${threadId}"`);
     this.identity.assertSame(`change thread "${threadId}"`);
-    return this.lock.acquire(threadId, waitMs, signal);
+    try {
+      return await this.lock.acquire(threadId, waitMs, signal);
+    } catch (error) {
+      throw wrap(`lock thread "${threadId}"`, error, this.file);
+    }
   }
 
   /** Also a run of another connection or process (its live row in the `locks` table). */
@@ -173,7 +184,12 @@ export abstract class SqliteThreadStore extends CachedStore {
   }
 
   protected override releaseExternal(threadId: ThreadId): void {
-    if (!this.closed) this.lock.release(threadId);
+    if (this.closed) return;
+    try {
+      this.lock.release(threadId);
+    } catch (error) {
+      throw wrap(`release thread "${threadId}"`, error, this.file);
+    }
   }
 
   /** Also asks the file whether the cached model is current (another connection may have deleted it). */
@@ -195,8 +211,12 @@ export abstract class SqliteThreadStore extends CachedStore {
       throw new ObeliskError("USAGE", `cannot reserve ${count} call numbers`);
     this.assertWritable(`reserve call numbers on thread "${threadId}"`);
     this.model(threadId);
-    const row = this.sql.threadCounter.get(count, threadId) as { call_counter: number };
-    return row.call_counter - count + 1;
+    try {
+      const row = this.sql.threadCounter.get(count, threadId) as { call_counter: number };
+      return row.call_counter - count + 1;
+    } catch (error) {
+      throw wrap(`reserve call numbers on thread "${threadId}"`, error, this.file);
+    }
   }
 
   nextCallNumber(threadId: ThreadId): number {
@@ -222,8 +242,14 @@ export abstract class SqliteThreadStore extends CachedStore {
         // a snapshot only speeds up the next open; the write log stays authoritative
       }
     }
-    this.lock.releaseAll();
+    let failure: unknown;
+    try {
+      this.lock.releaseAll();
+    } catch (error) {
+      failure = wrap("release the thread locks", error, this.file);
+    }
     await super.close();
-    this.db.close();
+    this.closeConnection();
+    if (failure !== undefined) throw failure;
   }
 }

@@ -1,0 +1,132 @@
+import { accessSync, constants, statSync, unlinkSync } from "node:fs";
+import { resolve } from "node:path";
+
+/** The side files SQLite keeps beside a WAL store file while connections use it. */
+const SIDES = ["-wal", "-shm"] as const;
+
+/** What a side file was when a read-only connection of this process opened the store. */
+interface SideFilesAtOpen {
+  /** Read-only connections of this process open on the file (the last to close cleans up). */
+  connections: number;
+  /** The side files that did not exist before the first of them opened: this process created them. */
+  readonly created: readonly string[];
+  /** The `-wal` file's size then (0 when missing): a change means a writer used it meanwhile. */
+  readonly walSize: number;
+}
+
+const open = new Map<string, SideFilesAtOpen>();
+
+const sizeOf = (path: string): number | undefined => {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
+  }
+};
+
+const ownerOf = (path: string): number | undefined => {
+  try {
+    return statSync(path).uid;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Notes the `-wal`/`-shm` files beside `file` before a read-only connection opens it, and returns what
+ * to call once that connection is closed: it removes the side files this process created, so a read of
+ * another user's store leaves the directory as it was.
+ *
+ * Why it is needed: a read-only connection in a writable directory makes `-wal` and `-shm` (owned by the
+ * reader, with the store file's mode) and never removes them; SQLite removes them only when the last
+ * read-write connection closes. Left there, they belong to the reader, and the store's owner, who may not
+ * write them, can no longer write the store (`SQLITE_READONLY`) until someone deletes them.
+ *
+ * When it is safe to remove them, and the races left:
+ * - Only files that did not exist before this process opened the store: their absence means no connection
+ *   used the store in WAL mode then (a live one keeps both), so nothing but this process relies on them.
+ * - Only when the `-wal` is the size it was at open (empty, for one created here): a writer that started
+ *   meanwhile and committed made it grow, and then the files are its own (left alone). A writer of another
+ *   user cannot write files this reader owns (mode of the store file, 644 typically), so it cannot have
+ *   appended frames: its writes failed (see the writer's `side-file` error) and removing the files frees
+ *   it. Only root, or this reader's own user, could write them between the size check and the removal, a
+ *   window of microseconds; this process's own user reads a store it may write through a read-write
+ *   connection, which SQLite cleans up itself, so this path is for stores of another user.
+ * - Only files still owned by this process's user: one removed and made again by someone else is theirs.
+ * - Several read-only connections of this process: the last to close cleans up (counted per file).
+ * - Another reader process that opened the store meanwhile keeps reading through its open descriptors; it
+ *   never writes, so at worst it reads a page a writer checkpoints at that moment (a failed read, never a
+ *   damaged file), and it removes nothing it found existing when it opened.
+ * A process killed while reading leaves the files: the writer's error names them (see `sideFileError`).
+ */
+export function trackSideFiles(file: string): () => void {
+  const key = resolve(file);
+  let entry = open.get(key);
+  if (entry === undefined) {
+    const created = SIDES.map((side) => `${file}${side}`).filter((path) => sizeOf(path) === undefined);
+    entry = { connections: 0, created, walSize: sizeOf(`${file}-wal`) ?? 0 };
+    open.set(key, entry);
+  }
+  const tracked = entry;
+  tracked.connections++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (--tracked.connections > 0) return;
+    open.delete(key);
+    removeCreated(file, tracked);
+  };
+}
+
+/** Removes the side files `entry` says this process created, when nothing else used them (see above). */
+function removeCreated(file: string, entry: SideFilesAtOpen): void {
+  if (entry.created.length === 0 || typeof process.getuid !== "function") return;
+  if ((sizeOf(`${file}-wal`) ?? 0) !== entry.walSize) return;
+  const uid = process.getuid();
+  // -wal first: it is what could hold data; the -shm is an index SQLite rebuilds when it finds none
+  for (const side of SIDES) {
+    const path = `${file}${side}`;
+    if (!entry.created.includes(path) || ownerOf(path) !== uid) continue;
+    try {
+      unlinkSync(path);
+    } catch {
+      // gone already, or the directory no longer lets us: the writer's error names what is left
+    }
+  }
+}
+
+/** A side file beside a store this process may not write, and its owner. */
+export interface BlockingSideFile {
+  readonly path: string;
+  readonly owner: number;
+  readonly mode: number;
+}
+
+/** True when this process may write `path` (the default check of {@link blockingSideFile}). */
+const mayWritePath = (path: string): boolean => {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The first of `file`'s `-wal`/`-shm` that exists and this process may not write, else undefined. */
+export function blockingSideFile(
+  file: string,
+  mayWrite: (path: string) => boolean = mayWritePath,
+): BlockingSideFile | undefined {
+  for (const side of SIDES) {
+    const path = `${file}${side}`;
+    let stats: ReturnType<typeof statSync>;
+    try {
+      stats = statSync(path);
+    } catch {
+      continue;
+    }
+    if (!mayWrite(path)) return { path, owner: Number(stats.uid), mode: Number(stats.mode) & 0o7777 };
+  }
+  return undefined;
+}
