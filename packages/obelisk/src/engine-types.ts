@@ -154,7 +154,10 @@ export interface EngineOptions {
   readonly generateId?: () => string;
   /** If a run's thread is busy: wait up to this many ms, then THREAD_BUSY. Default 0 (fail at once). */
   readonly lockWaitMs?: number;
-  /** JSON Schema of every thread's state (set on the thread when a run opens it). Default none. */
+  /**
+   * JSON Schema of every thread's state (set on the thread when a run opens it). Default none.
+   * `createEngine` also takes a zod schema here, converted to this JSON Schema once (decision 0035).
+   */
   readonly stateSchema?: JsonObject;
   /** Observer of every run's events (an observer that throws is reported, never fatal). Default none. */
   readonly onEvent?: RunObserver;
