@@ -42,6 +42,7 @@ export type JsonStateCheck<State> = [State] extends [JsonShaped<State>]
  * `createEngine({ … })` stays the plain `Engine`.
  */
 export type TypedEngineOptions<State> = Omit<EngineOptions, "stateSchema"> & {
+  /** JSON Schema (not checked against `State`), or zod schema whose values are `State`s, of the state. */
   readonly stateSchema: JsonObject | ZodSchemaOf<State>;
 } & GivenStateCheck<State>;
 
@@ -59,6 +60,7 @@ export type ZodStateSchema = ZodSchemaOf<object>;
  * as a tool's `input` is (`toJsonSchema` of `@obelisk/compiler`); the engine's state is typed from it.
  */
 export type ZodStateEngineOptions<Schema extends ZodStateSchema> = Omit<EngineOptions, "stateSchema"> & {
+  /** zod schema of every thread's state: converted to JSON Schema once; the state is typed from it. */
   readonly stateSchema: Schema;
 };
 

@@ -145,7 +145,7 @@ describe("createEngine({ stateSchema: z.object(…) }): the state typed from the
     >();
   });
 
-  it("records and loose objects are state schemas too; a schema of non-objects is not", () => {
+  it("a record is a state schema too; a schema of non-objects, or of a function, is not", () => {
     const byId = createEngine({ tools, stateSchema: z.record(z.string(), z.number()) });
     expectTypeOf(byId).toEqualTypeOf<Engine<PartialState<Record<string, number>>>>();
     // @ts-expect-error a thread's state is an object
