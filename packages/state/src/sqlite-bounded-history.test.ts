@@ -178,4 +178,38 @@ describe("sqlite: bounded history across processes (decision 0029)", () => {
     }
     expect(pages()).toBeLessThanOrEqual(high + 2);
   });
+
+  it("records stripped of a large result leave no mostly empty pages: the file grows by what it keeps", async () => {
+    const file = freshFile();
+    const store = open(file);
+    const bytes = () => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return (
+          Number(db.pragma("page_count", { simple: true })) * Number(db.pragma("page_size", { simple: true }))
+        );
+      } finally {
+        db.close();
+      }
+    };
+    // each tick overwrites a 20 KB value: the previous writer's record is stripped of its result (0029)
+    const ticks = async (from: number, to: number) => {
+      for (let tick = from; tick < to; tick++)
+        await commitCallOk(store, {
+          callId: `c${tick}`,
+          runId: `r${tick}`,
+          callHash: `h${tick}`,
+          writes: [write(["doc"], `${tick}:${"d".repeat(20_000)}`)],
+        });
+    };
+    await ticks(0, 200);
+    const first = bytes();
+    await ticks(200, 400);
+    // a stripped record keeps ~0.4 KB; updated in place it kept its ~4 KB page (4.1 KB per tick here)
+    expect((bytes() - first) / 200).toBeLessThan(1024);
+    const records = await store.listCallRecords("r0" as never);
+    expect(records).toEqual([expect.objectContaining({ callId: "c0", droppedResultBytes: 20_004 })]);
+    expect(await store.findCompletedCall(THREAD, "h0")).toBeUndefined();
+    expect(await store.findCompletedCall(THREAD, "h399")).toMatchObject({ callId: "c399" });
+  });
 });

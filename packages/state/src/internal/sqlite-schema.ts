@@ -100,7 +100,13 @@ const STATEMENTS = {
   logUpdate: "UPDATE write_log SET entry = ? WHERE thread_id = ? AND seq = ?",
   recordCallsOfRun: "SELECT id, call_id FROM call_records WHERE run_id = ? AND thread_id = ?",
   recordById: "SELECT record FROM call_records WHERE id = ?",
-  recordStrip: "UPDATE call_records SET call_hash = NULL, record = ? WHERE id = ?",
+  /**
+   * A record stripped: deleted, then inserted again with its id (see `SqliteCompaction.stripCalls`), never
+   * updated in place, which left its table's pages mostly empty and the file growing by ~8 KB per tick.
+   */
+  recordStripTake: "DELETE FROM call_records WHERE id = ? RETURNING thread_id, run_id, call_id, status",
+  recordStripPut:
+    "INSERT INTO call_records (id, thread_id, run_id, call_id, status, call_hash, record) VALUES (?, ?, ?, ?, ?, NULL, ?)",
   varCallOutputs: "SELECT meta, path FROM variables WHERE thread_id = ? AND scope = 'calls'",
   /** `pruneRuns` and `deleteThread`. */
   runDelete: "DELETE FROM runs WHERE run_id = ?",
