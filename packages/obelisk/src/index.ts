@@ -104,4 +104,8 @@ export type {
   PartialState,
   StateKey,
   TypedEngineOptions,
+  ZodSchemaOf,
+  ZodState,
+  ZodStateEngineOptions,
+  ZodStateSchema,
 } from "./typed-state.js";
