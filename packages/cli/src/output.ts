@@ -50,20 +50,58 @@ export function createOutput(io: CliIo, format: OutputFormat): Output {
   };
 }
 
-/** The code and exit code of anything thrown by a command. */
-export function classifyError(error: unknown): { code: string; message: string; exitCode: ExitCode } {
+/** Largest `data` (bytes of JSON) the json error document carries; larger data is left out. */
+const MAX_ERROR_DATA_BYTES = 4096;
+
+/** What the json error document says: `hint` and `data` only when the error has them. */
+interface ErrorDocument {
+  readonly code: string;
+  readonly message: string;
+  readonly hint?: string;
+  readonly data?: unknown;
+}
+
+/** The code and exit code of anything thrown by a command, and its json error document. */
+export function classifyError(error: unknown): {
+  code: string;
+  message: string;
+  exitCode: ExitCode;
+  document: ErrorDocument;
+} {
   if (ObeliskError.is(error)) {
     const exitCode = error.code === "USAGE" || error.code === "RUN_NOT_FOUND" ? EXIT.usage : EXIT.failed;
     const hint = error.hint === undefined ? "" : ` (${error.hint})`;
-    return { code: error.code, message: `${errorMessage(error)}${hint}`, exitCode };
+    const message = `${errorMessage(error)}${hint}`;
+    const data = smallJson(error.data);
+    const document: ErrorDocument = {
+      code: error.code,
+      message,
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
+      ...(data === undefined ? {} : { data }),
+    };
+    return { code: error.code, message, exitCode, document };
   }
-  return { code: "INTERNAL", message: errorMessage(error), exitCode: EXIT.failed };
+  const message = errorMessage(error);
+  return { code: "INTERNAL", message, exitCode: EXIT.failed, document: { code: "INTERNAL", message } };
+}
+
+/** `data` as the document carries it: a JSON copy of at most MAX_ERROR_DATA_BYTES, else undefined. */
+function smallJson(data: unknown): unknown {
+  if (data === undefined) return undefined;
+  try {
+    const text = JSON.stringify(data);
+    return text !== undefined && Buffer.byteLength(text) <= MAX_ERROR_DATA_BYTES
+      ? JSON.parse(text)
+      : undefined;
+  } catch {
+    return undefined; // not JSON (a cycle, a BigInt): the message says what happened
+  }
 }
 
 /** Reports an error the way every command does: json document on stdout (json format), one line on stderr. */
 export function reportError(io: CliIo, format: OutputFormat, error: unknown): ExitCode {
-  const { code, message, exitCode } = classifyError(error);
-  if (format === "json") io.stdout.write(`${JSON.stringify({ error: { code, message } }, null, 2)}\n`);
+  const { code, message, exitCode, document } = classifyError(error);
+  if (format === "json") io.stdout.write(`${JSON.stringify({ error: document }, null, 2)}\n`);
   const colors = pc.createColors(colorsEnabled(io.stderr, io.env));
   io.stderr.write(`${colors.red("error")} ${colors.dim(`[${code}]`)} ${message}\n`);
   if (code === "INTERNAL" && io.env.OBELISK_DEBUG && error instanceof Error)

@@ -43,10 +43,14 @@ const COMMANDS = [
   ["resume"],
 ];
 
-/** Asserts the one JSON document of a failure: `{ "error": { "code", "message" } }` and nothing else. */
+/** Asserts the one JSON document of a failure: `{ "error": { "code", "message", "hint"?, "data"? } }` and nothing else. */
 function expectErrorDocument(result: CliResult & { json: Json }, exitCode: number, code: string): void {
   expectOneLineError(result, exitCode);
-  expect(result.json).toEqual({ error: { code, message: expect.any(String) } });
+  expect(Object.keys(result.json)).toEqual(["error"]);
+  const error = result.json.error as Record<string, unknown>;
+  expect(error).toMatchObject({ code, message: expect.any(String) });
+  for (const key of Object.keys(error)) expect(["code", "message", "hint", "data"]).toContain(key);
+  if ("hint" in error) expect(error.hint).toEqual(expect.any(String));
   expect((result.json.error as { message: string }).message).not.toContain("\n");
 }
 
@@ -342,7 +346,15 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       );
     });
     expect(busy?.code).toBe(1);
-    expect(busy?.json).toEqual({ error: { code: "THREAD_BUSY", message: expect.any(String) } });
+    // scripts that retry read who holds the thread from data, not from the message
+    expect(busy?.json).toEqual({
+      error: {
+        code: "THREAD_BUSY",
+        message: expect.any(String),
+        hint: expect.any(String),
+        data: expect.objectContaining({ threadId: "i", holder: expect.any(Object) }),
+      },
+    });
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stdout).toMatch(/^Run cancelled in \S+ m?s — 2 cancelled$/m);

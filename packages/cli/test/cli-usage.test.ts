@@ -133,6 +133,7 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
         message: expect.stringMatching(
           /^unknown command 'state nothing' \(obelisk state has: summary, get, /,
         ),
+        hint: expect.stringMatching(/^obelisk state has: summary, get, /),
       },
     });
     const known = await obelisk(["help", "state", "get"], cwd);

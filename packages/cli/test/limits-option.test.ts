@@ -111,10 +111,11 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
     );
     expect(small.code).toBe(1);
     expect(small.json).toEqual({
-      error: {
+      error: expect.objectContaining({
         code: "OUTPUT_WRITE_FAILED",
         message: expect.stringContaining("(raise the limit: --limits maxValueBytes=<n> (now 8))"),
-      },
+        hint: "raise the limit: --limits maxValueBytes=<n> (now 8)",
+      }),
     });
     expect((await obeliskJson([...set, "--limits", "maxDepth=100,maxValueBytes=100000"], dir)).code).toBe(0);
     const input = ["--input", '{"word":"more than ten bytes"}', "--limits", "maxValueBytes=10"];

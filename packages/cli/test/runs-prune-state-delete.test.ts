@@ -106,6 +106,7 @@ describe("obelisk runs prune", () => {
         message: expect.stringMatching(
           /^runs prune needs --keep <n> or --older-than <ms> \(or both\) \(--keep 20 keeps/,
         ),
+        hint: expect.stringMatching(/^--keep 20 keeps/),
       },
     });
     expect(digest(join(cwd, "s.db"))).toBe(before);
