@@ -11,7 +11,12 @@ import {
   storeFileKind,
 } from "./internal/sqlite-schema.js";
 import { findSchemaClash } from "./internal/sqlite-schema-clash.js";
-import { trackSideFiles } from "./internal/sqlite-side-files.js";
+import {
+  blockingSideFile,
+  sideFileError,
+  trackSideFiles,
+  writeRefusal,
+} from "./internal/sqlite-side-files.js";
 
 /** A store file's connection, ready for the store: pragmas set, schema checked, statements prepared. */
 export interface OpenedSqlite {
@@ -170,9 +175,35 @@ function refuseBeforeWriting(file: string, options: SqliteOpenOptions): void {
  * was: the schema is created in one transaction (see {@link ensureSchema}) and only then is the file
  * switched to WAL, so a refused or failed open changes nothing in it, journal mode included; a file with
  * a `-wal` beside it is refused before the read-write connection opens (see {@link refuseBeforeWriting}).
+ * A connection that cannot write because another user's `-wal`/`-shm` is there (a read in progress, or
+ * one killed) is closed and opened again until they are gone, for up to `busyTimeoutMs`; then the open
+ * fails with `STORE_ERROR` reason `side-file` naming the file and its owner.
  */
 function openWritable(file: string, options: SqliteOpenOptions): OpenedSqlite {
   refuseBeforeWriting(file, options);
+  const deadline = Date.now() + options.busyTimeoutMs;
+  for (let attempt = 1, pauseMs = 1; ; attempt++, pauseMs = Math.min(pauseMs * 2, 50)) {
+    const opened = openWritableOnce(file, options);
+    const refusal = writeRefusal(opened.db);
+    if (refusal === undefined) return opened;
+    opened.close();
+    const side = blockingSideFile(file);
+    if (side === undefined) {
+      // once more: a reader may have removed its side files since; else a read-only file or directory
+      if (attempt > 1) throw refusal;
+      continue;
+    }
+    // another user's read made them (it removes them when it closes): wait for it, as for a lock
+    if (Date.now() + pauseMs > deadline) throw sideFileError(file, `open ${file} for writing`, side, refusal);
+    Atomics.wait(PAUSE, 0, 0, pauseMs);
+  }
+}
+
+/**
+ * One read-write connection (see {@link openWritable}), which may still be unable to write when SQLite
+ * could open a side file for reading only.
+ */
+function openWritableOnce(file: string, options: SqliteOpenOptions): OpenedSqlite {
   const db = new BetterSqlite3(file, { timeout: options.busyTimeoutMs });
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);

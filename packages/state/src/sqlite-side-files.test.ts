@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -22,7 +22,11 @@ const isRoot = process.getuid?.() === 0;
 
 const source = fileURLToPath(new URL("./sqlite-store.ts", import.meta.url));
 const sqlite = createRequire(import.meta.url).resolve("better-sqlite3");
-/** A child: `write` takes the thread's lock and records a run, `read` lists the runs, `stale` reads raw and dies. */
+/**
+ * A child: `write` takes the thread's lock and records a run, `read` lists the runs, `stale` reads raw and
+ * dies, `hold` reads, says `ready` and closes when its input ends; `later` opens, says `ready`, and writes
+ * when its input ends (opening again if the first open failed).
+ */
 const CHILD = `
 import BetterSqlite3 from ${JSON.stringify(sqlite)};
 import { createSqliteStore } from ${JSON.stringify(source)};
@@ -32,24 +36,48 @@ if (role === "stale") {
   db.prepare("SELECT count(*) FROM runs").get();
   process.exit(0); // killed while reading: nothing closes the connection
 }
-const store = createSqliteStore(file);
+const described = (error) =>
+  ({ name: error.constructor.name, code: error.code, message: error.message, hint: error.hint, data: error.data });
+// a short wait for another user's side files to go: a holder closes only when told
+const open = () => createSqliteStore(file, { busyTimeoutMs: 20 });
+const write = async (store) => {
+  // as a run does: the thread's lock first, then the run's record
+  const lease = await store.lockThread("t");
+  await store.createRun({ runId: "run-" + Date.now() + "-" + Math.random(), threadId: "t", planHash: "p",
+    status: "running", startedAt: new Date(0).toISOString() });
+  await lease.release();
+};
 const result = {};
+let store;
+if (role === "hold" || role === "later") {
+  try {
+    store = open();
+    if (role === "hold") result.runs = (await store.listRuns()).length;
+  } catch (error) {
+    result.openError = described(error);
+  }
+  console.log("ready");
+  for await (const _ of process.stdin);
+}
 try {
+  store ??= open();
   if (role === "read") result.runs = (await store.listRuns()).length;
-  else {
-    // as a run does: the thread's lock first, then the run's record
-    const lease = await store.lockThread("t");
-    await store.createRun({ runId: "run-" + Date.now() + "-" + Math.random(), threadId: "t", planHash: "p",
-      status: "running", startedAt: new Date(0).toISOString() });
-    await lease.release();
+  if (role === "write" || role === "later") {
+    await write(store);
     result.written = true;
   }
 } catch (error) {
-  result.error = { name: error.constructor.name, code: error.code, message: error.message, hint: error.hint, data: error.data };
+  result.error = described(error);
 }
-await store.close();
+await store?.close();
 console.log(JSON.stringify(result));
 `;
+
+const childArgs = (role: string, file: string): string[] => {
+  const script = join(dir, `child-${++counter}.mts`);
+  writeFileSync(script, CHILD, { mode: 0o644 });
+  return ["--conditions=@obelisk/source", "--import", "tsx", script, role, file];
+};
 
 /** Runs the child as `who` in the shared folder; its JSON answer. */
 function asUser(
@@ -57,15 +85,42 @@ function asUser(
   role: "write" | "read" | "stale",
   file: string,
 ): Record<string, unknown> {
-  const script = join(dir, `child-${++counter}.mts`);
-  writeFileSync(script, CHILD, { mode: 0o644 });
-  const child = spawnSync(
-    process.execPath,
-    ["--conditions=@obelisk/source", "--import", "tsx", script, role, file],
-    { ...who, encoding: "utf8", timeout: 60_000 },
-  );
+  const child = spawnSync(process.execPath, childArgs(role, file), {
+    ...who,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   if (child.status !== 0) throw new Error(`child ${role} failed (${child.status}): ${child.stderr}`);
   return role === "stale" ? {} : (JSON.parse(child.stdout) as Record<string, unknown>);
+}
+
+/** A `hold` or `later` child as `who`, once ready: `close` ends its input, then resolves to its answer. */
+async function holding(
+  who: { uid: number; gid: number },
+  role: "hold" | "later",
+  file: string,
+): Promise<{ close: () => Promise<Record<string, unknown>> }> {
+  const child = spawn(process.execPath, childArgs(role, file), {
+    ...who,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let out = "";
+  const exited = new Promise<Record<string, unknown>>((resolve) =>
+    child.on("exit", () => resolve(JSON.parse(out.replace("ready\n", "")) as Record<string, unknown>)),
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += String(chunk);
+      if (out.startsWith("ready\n")) resolve();
+    });
+    child.on("exit", (status) => reject(new Error(`${role} child exited (${status}): ${out}`)));
+  });
+  return {
+    close: () => {
+      child.stdin.end();
+      return exited;
+    },
+  };
 }
 
 /** A setgid folder shared by the service's group (mode 2775) holding the service's store (644). */
@@ -87,7 +142,7 @@ describe.runIf(isRoot)("a store in a group-shared folder (two users, needs root)
     expect(asUser(SERVICE, "write", file)).toEqual({ written: true });
   });
 
-  it("side files another user left make the service's writes STORE_ERROR naming the file and its owner", () => {
+  it("side files another user left make the service's open for writing STORE_ERROR naming the file and its owner", () => {
     const { file } = sharedStore();
     asUser(OPERATOR, "stale", file);
     expect(existsSync(`${file}-shm`)).toBe(true);
@@ -105,6 +160,28 @@ describe.runIf(isRoot)("a store in a group-shared folder (two users, needs root)
     expect(asUser(SERVICE, "write", file)).toEqual({ written: true });
   });
 });
+
+describe.runIf(isRoot)(
+  "a store in a group-shared folder, read while the service opens it (needs root)",
+  () => {
+    it("the service never keeps a connection that cannot write: its open waits for the read, or fails, never sticks", async () => {
+      const { folder, file } = sharedStore();
+      const reader = await holding(OPERATOR, "hold", file);
+      expect(existsSync(`${file}-shm`)).toBe(true);
+      // opened now, a connection could read but never write, even after the reader removed its files
+      const service = await holding(SERVICE, "later", file);
+      expect(await reader.close()).toEqual({ runs: 1 });
+      expect(readdirSync(folder)).toEqual(["state.db"]);
+      expect(await service.close()).toEqual({
+        openError: expect.objectContaining({
+          code: "STORE_ERROR",
+          data: expect.objectContaining({ reason: "side-file", owner: OPERATOR.uid }),
+        }),
+        written: true,
+      });
+    });
+  },
+);
 
 describe.skipIf(isRoot)("a store in a group-shared folder (two users)", () => {
   it.skip("SKIPPED: runs child processes as two users (uid 1000, 65534), which needs root", () => undefined);

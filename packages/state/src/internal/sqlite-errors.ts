@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ObeliskError } from "@obelisk/core";
 import { isCorruptError, isReadonlyError } from "../sqlite-open.js";
-import { type BlockingSideFile, blockingSideFile } from "./sqlite-side-files.js";
+import { blockingSideFile, sideFileError } from "./sqlite-side-files.js";
 
 /**
  * A failure of a SQLite store's `action` as an ObeliskError: one already is kept, a write the file refuses
@@ -39,29 +39,6 @@ export function refusedWriteError(
 ): ObeliskError {
   const side = file === ":memory:" ? undefined : blockingSideFile(file, mayWrite);
   return side === undefined ? readonlyError(file, action, cause) : sideFileError(file, action, side, cause);
-}
-
-/**
- * A write refused because SQLite's side file (`-wal`, `-shm`) belongs to another user who left it, e.g. by
- * reading the store: `STORE_ERROR` with `data.reason: "side-file"`, the file and its owner's uid.
- */
-export function sideFileError(
-  file: string,
-  action: string,
-  side: BlockingSideFile,
-  cause?: unknown,
-): ObeliskError {
-  const uid = typeof process.getuid === "function" ? ` (uid ${process.getuid()})` : "";
-  const mode = side.mode.toString(8).padStart(3, "0");
-  return new ObeliskError(
-    "STORE_ERROR",
-    `cannot ${action}: SQLite may not write ${side.path}, which belongs to uid ${side.owner} (mode ${mode}), not to this process${uid}`,
-    {
-      ...(cause === undefined ? {} : { cause }),
-      hint: `while no process uses the store, remove ${file}-shm, and ${file}-wal when it is empty (a -wal that is not empty holds changes: chown it instead), or give both the store file's owner and a mode that lets this process write them`,
-      data: { reason: "side-file", file, sideFile: side.path, owner: side.owner },
-    },
-  );
 }
 
 /** A file SQLite cannot read as a database: `STORE_ERROR` with `data.reason: "corrupt"`. */

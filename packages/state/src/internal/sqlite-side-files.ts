@@ -1,5 +1,7 @@
 import { accessSync, constants, statSync, unlinkSync } from "node:fs";
 import { resolve } from "node:path";
+import { ObeliskError } from "@obelisk/core";
+import type BetterSqlite3 from "better-sqlite3";
 
 /** The side files SQLite keeps beside a WAL store file while connections use it. */
 const SIDES = ["-wal", "-shm"] as const;
@@ -129,4 +131,48 @@ export function blockingSideFile(
     if (!mayWrite(path)) return { path, owner: Number(stats.uid), mode: Number(stats.mode) & 0o7777 };
   }
   return undefined;
+}
+
+/**
+ * A write refused because SQLite's side file (`-wal`, `-shm`) belongs to another user who left it, e.g. by
+ * reading the store: `STORE_ERROR` with `data.reason: "side-file"`, the file and its owner's uid.
+ */
+export function sideFileError(
+  file: string,
+  action: string,
+  side: BlockingSideFile,
+  cause?: unknown,
+): ObeliskError {
+  const uid = typeof process.getuid === "function" ? ` (uid ${process.getuid()})` : "";
+  const mode = side.mode.toString(8).padStart(3, "0");
+  return new ObeliskError(
+    "STORE_ERROR",
+    `cannot ${action}: SQLite may not write ${side.path}, which belongs to uid ${side.owner} (mode ${mode}), not to this process${uid}`,
+    {
+      ...(cause === undefined ? {} : { cause }),
+      hint: `while no process uses the store, remove ${file}-shm, and ${file}-wal when it is empty (a -wal that is not empty holds changes: chown it instead), or give both the store file's owner and a mode that lets this process write them`,
+      data: { reason: "side-file", file, sideFile: side.path, owner: side.owner },
+    },
+  );
+}
+
+/**
+ * Undefined when `db` may write, else SQLite's refusal (`SQLITE_READONLY…`): a `BEGIN IMMEDIATE`, rolled
+ * back at once, needs the WAL's write lock. A read-write connection that opened a `-shm` it may only read
+ * (another user's, left or still in use by a read) reads well but can never write, not even once that
+ * file is gone (it keeps the one it opened): the open must see it. Another writer holding the lock
+ * (`SQLITE_BUSY`, not waited for) tells nothing and counts as "may write".
+ */
+export function writeRefusal(db: BetterSqlite3.Database): unknown {
+  const timeout = Number(db.pragma("busy_timeout", { simple: true }));
+  db.pragma("busy_timeout = 0");
+  try {
+    db.exec("BEGIN IMMEDIATE");
+    db.exec("ROLLBACK");
+    return undefined;
+  } catch (error) {
+    return /^SQLITE_READONLY(_|$)/.test(String((error as { code?: unknown }).code ?? "")) ? error : undefined;
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`);
+  }
 }
