@@ -1,6 +1,8 @@
-import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { ObeliskError } from "@obelisk/core";
 import BetterSqlite3 from "better-sqlite3";
+import { isReadonlyError, PAUSE, retryWhileBusy } from "./internal/sqlite-codes.js";
+import { mayWrite, type ReadConnection, readConnection } from "./internal/sqlite-read-connection.js";
 import {
   addMissingTablesAsTemp,
   ensureSchema,
@@ -11,12 +13,7 @@ import {
   storeFileKind,
 } from "./internal/sqlite-schema.js";
 import { findSchemaClash } from "./internal/sqlite-schema-clash.js";
-import {
-  blockingSideFile,
-  sideFileError,
-  trackSideFiles,
-  writeRefusal,
-} from "./internal/sqlite-side-files.js";
+import { blockingSideFile, sideFileError, writeRefusal } from "./internal/sqlite-side-files.js";
 
 /** A store file's connection, ready for the store: pragmas set, schema checked, statements prepared. */
 export interface OpenedSqlite {
@@ -42,47 +39,6 @@ export interface SqliteOpenOptions {
   readonly busyTimeoutMs: number;
   /** `synchronous` pragma of a writable connection. */
   readonly durability?: "normal" | "full" | undefined;
-}
-
-const sqliteCode = (error: unknown): string => String((error as { code?: unknown }).code ?? "");
-/** SQLITE_BUSY and its extended codes: another connection holds a lock SQLite would not wait for. */
-const isBusy = (error: unknown): boolean => /^SQLITE_BUSY(_|$)/.test(sqliteCode(error));
-/** SQLITE_READONLY and its extended codes (a read-only file, or a directory where -wal/-shm cannot be made). */
-export const isReadonlyError = (error: unknown): boolean => /^SQLITE_READONLY(_|$)/.test(sqliteCode(error));
-/** SQLITE_NOTADB and SQLITE_CORRUPT (with extended codes): the file is not a SQLite database, or a damaged one. */
-export const isCorruptError = (error: unknown): boolean =>
-  /^SQLITE_(NOTADB|CORRUPT)(_|$)/.test(sqliteCode(error));
-
-const PAUSE = new Int32Array(new SharedArrayBuffer(4));
-
-/**
- * Runs `step` again while it fails with SQLITE_BUSY, for up to `timeoutMs` (short blocking pauses, as
- * SQLite's own busy handler makes). Needed when several processes open one fresh file at once: switching
- * a new file to WAL takes an exclusive lock, and SQLite answers SQLITE_BUSY at once there instead of
- * waiting `busy_timeout` (seen as "database is locked" from the second of three parallel `validate`s).
- * Every step retried is idempotent (one transaction that checks what the file holds first, the journal mode).
- */
-function retryWhileBusy<T>(timeoutMs: number, step: () => T): T {
-  const deadline = Date.now() + timeoutMs;
-  for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, 50)) {
-    try {
-      return step();
-    } catch (error) {
-      if (!isBusy(error) || Date.now() + pauseMs > deadline) throw error;
-      Atomics.wait(PAUSE, 0, 0, pauseMs);
-    }
-  }
-}
-
-/** False when the file exists and this process may not write it (EACCES, EPERM, EROFS). */
-function mayWrite(file: string): boolean {
-  if (file === ":memory:" || !existsSync(file)) return true;
-  try {
-    accessSync(file, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const NOT_A_STORE = {
@@ -240,87 +196,6 @@ function openReadonly(file: string, options: SqliteOpenOptions): OpenedSqlite {
     close();
     throw error;
   }
-}
-
-/** A connection that reads only, and how to close it. */
-interface ReadConnection {
-  readonly db: BetterSqlite3.Database;
-  readonly close: () => void;
-}
-
-/**
- * Opens `file` for reading only (see {@link openReadonly}); the first read tells whether it works. A
- * real read-only connection leaves the `-wal`/`-shm` it made when it closes: `close` removes them (see
- * `trackSideFiles`, where the races are weighed). Rejected: avoiding them by reading the file into memory
- * (what a read-only directory gets), whose memory cost grows with the file, and `immutable=1`, which reads
- * a file a writer may change meanwhile without any lock.
- */
-function readConnection(file: string, options: SqliteOpenOptions): ReadConnection {
-  const probe = (db: BetterSqlite3.Database): unknown =>
-    retryWhileBusy(options.busyTimeoutMs, () => db.prepare("SELECT count(*) FROM sqlite_master").get());
-  const cannotRead = (error: unknown): boolean =>
-    isReadonlyError(error) || sqliteCode(error) === "SQLITE_CANTOPEN";
-  // A read-write connection checkpoints a non-empty -wal into the file when it closes (the file's bytes
-  // change): then the real read-only connection is used, which leaves -wal and -shm as they are.
-  if (mayWrite(file) && !walHasChanges(file)) {
-    const db = new BetterSqlite3(file, { fileMustExist: true, timeout: options.busyTimeoutMs });
-    try {
-      db.pragma("query_only = ON");
-      probe(db);
-      return { db, close: () => db.close() };
-    } catch (error) {
-      db.close();
-      if (!cannotRead(error)) throw error;
-    }
-  }
-  const release = trackSideFiles(file);
-  let db: BetterSqlite3.Database;
-  try {
-    db = new BetterSqlite3(file, { readonly: true, fileMustExist: true, timeout: options.busyTimeoutMs });
-  } catch (error) {
-    release();
-    throw error;
-  }
-  try {
-    probe(db);
-    return {
-      db,
-      close: () => {
-        db.close();
-        release();
-      },
-    };
-  } catch (error) {
-    db.close();
-    release();
-    if (!cannotRead(error)) throw error;
-    const snapshot = openSnapshot(file, error);
-    return { db: snapshot, close: () => snapshot.close() };
-  }
-}
-
-/** True when a `-wal` file beside `file` holds changes (frames not yet checkpointed into the file). */
-function walHasChanges(file: string): boolean {
-  const wal = `${file}-wal`;
-  return existsSync(wal) && statSync(wal).size > 0;
-}
-
-function openSnapshot(file: string, cause: unknown): BetterSqlite3.Database {
-  const wal = `${file}-wal`;
-  if (walHasChanges(file)) {
-    throw new ObeliskError(
-      "STORE_ERROR",
-      `cannot read ${file}: its directory is not writable and ${wal} holds changes not yet in the file`,
-      {
-        cause,
-        hint: "open it once where it can be written (or copy the directory) so SQLite can fold them in",
-      },
-    );
-  }
-  const bytes = readFileSync(file);
-  // bytes 18–19: file format versions, 2 = WAL; an in-memory copy must read as a rollback-journal file
-  if (bytes.length >= 20 && bytes[18] === 2 && bytes[19] === 2) bytes.fill(1, 18, 20);
-  return new BetterSqlite3(bytes, { readonly: true });
 }
 
 /**

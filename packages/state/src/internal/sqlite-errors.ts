@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ObeliskError } from "@obelisk/core";
-import { isCorruptError, isReadonlyError } from "../sqlite-open.js";
+import { isCorruptError, isReadonlyError } from "./sqlite-codes.js";
 import { blockingSideFile, sideFileError } from "./sqlite-side-files.js";
 
 /**

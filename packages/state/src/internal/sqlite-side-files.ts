@@ -2,6 +2,7 @@ import { accessSync, constants, statSync, unlinkSync } from "node:fs";
 import { resolve } from "node:path";
 import { ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
+import { isReadonlyError } from "./sqlite-codes.js";
 
 /** The side files SQLite keeps beside a WAL store file while connections use it. */
 const SIDES = ["-wal", "-shm"] as const;
@@ -171,7 +172,7 @@ export function writeRefusal(db: BetterSqlite3.Database): unknown {
     db.exec("ROLLBACK");
     return undefined;
   } catch (error) {
-    return /^SQLITE_READONLY(_|$)/.test(String((error as { code?: unknown }).code ?? "")) ? error : undefined;
+    return isReadonlyError(error) ? error : undefined;
   } finally {
     db.pragma(`busy_timeout = ${timeout}`);
   }
