@@ -1,3 +1,4 @@
+export type { LockHolder } from "./lock-holder.js";
 export { createMemoryStore } from "./memory-store.js";
 export type { Clock, StoreOptions } from "./store-options.js";
 export {

@@ -3,6 +3,7 @@ import { ObeliskError } from "@obelisk/core";
 import { CachedStore } from "./internal/cached-store.js";
 import {
   checkFinishOptions,
+  checkThreadId,
   recordedRunIdError,
   type StoredRunsQuery,
 } from "./internal/history-arguments.js";
@@ -29,6 +30,7 @@ import {
   type ThreadData,
 } from "./internal/memory-thread-data.js";
 import { COMPACT_MIN_BYTES } from "./internal/plan-log-compaction.js";
+import { processHolder } from "./internal/process-holder.js";
 import { editPruned, HOST_EDIT_RUN_IDS, satisfyingKeys } from "./internal/prune-runs.js";
 import { callKey, strippedRecord } from "./internal/strip-record.js";
 import { statePathOf } from "./internal/superseded-below.js";
@@ -40,6 +42,7 @@ import {
   type ThreadModel,
   type VariableEntry,
 } from "./internal/thread-model.js";
+import type { LockHolder } from "./lock-holder.js";
 import type { StoreOptions } from "./store-options.js";
 import type {
   CallRecord,
@@ -232,6 +235,12 @@ class MemoryStore extends CachedStore {
   /** A run of this store holds the thread's lock while it is in progress: without it, none is. */
   protected abandonment(threadId: ThreadId): string | undefined {
     return this.locks.isHeld(threadId) ? undefined : unheldReason(threadId, undefined);
+  }
+
+  /** {@link StateStore.lockHolder}: a run of this store, so this thread of this process; no heartbeat. */
+  lockHolder(threadId: ThreadId): LockHolder | undefined {
+    this.assertOpen();
+    return this.locks.isHeld(checkThreadId(threadId)) ? processHolder() : undefined;
   }
 
   protected interruptRuns(threadId: ThreadId, reason: string): void {

@@ -8,6 +8,7 @@ import type {
   RunId,
   ThreadId,
 } from "@obelisk/core";
+import type { LockHolder } from "./lock-holder.js";
 
 /** A value that may or may not be a promise (hot-path store methods return this so sync backends pay no await). */
 export type Awaitable<T> = T | Promise<T>;
@@ -445,6 +446,16 @@ export interface StateStore {
     threadId: ThreadId,
     options?: { readonly waitMs?: number; readonly signal?: AbortSignal },
   ): Promise<RunLock>;
+  /**
+   * Who holds the thread's run lock, read without taking it: never takes, refreshes or clears a lock, and
+   * works on a store opened read-only; undefined when no one does. A SQLite lock row whose holder is known
+   * to be gone (a process of this host that is not alive; a row of this thread that none of its stores
+   * holds) is no holder: the next `lockThread` takes it over at once. A row whose heartbeat is only stale
+   * is still answered (its process may be hung): `heartbeatAgeMs > staleMs` then. A thread the store does
+   * not hold answers undefined and is not created. A thread id that is not a string is USAGE. Optional:
+   * both built-in stores have it.
+   */
+  lockHolder?(threadId: ThreadId): Awaitable<LockHolder | undefined>;
   /** Reserves `count` automatic call-id numbers; returns the first. Counters only go up. */
   reserveCallNumbers(threadId: ThreadId, count: number): Awaitable<number>;
   /**

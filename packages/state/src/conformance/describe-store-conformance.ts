@@ -10,6 +10,7 @@ import { historyCases } from "./history-cases.js";
 import { interruptedCases } from "./interrupted-cases.js";
 import { lifecycleCases } from "./lifecycle-cases.js";
 import { lockCases } from "./lock-cases.js";
+import { lockHolderCases } from "./lock-holder-cases.js";
 import { logCompactionCases } from "./log-compaction-cases.js";
 import { numberedCases } from "./numbered-cases.js";
 import { overwriteCases } from "./overwrite-cases.js";
@@ -24,8 +25,8 @@ export type OpenStore = (options?: StoreOptions) => Promise<StateStore>;
 
 /**
  * The conformance suite every StateStore backend must pass (SPEC §8): commits, folding, atomicity,
- * schema checks, history, counters, locks, variables, lifecycle, removals, the tombstones writes supersede, the
- * earlier designs' weaknesses, and bounded history (decision 0029: records' results, log compaction,
+ * schema checks, history, counters, locks and their holder, variables, lifecycle, removals, the
+ * tombstones writes supersede, the earlier designs' weaknesses, and bounded history (decision 0029: records' results, log compaction,
  * `pruneRuns`, `deleteThread`) and its rest (decision 0034: tombstones, parameters, host edits).
  */
 export function describeStoreConformance(name: string, makeStore: MakeStore): void {
@@ -43,6 +44,7 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
     historyCases(openStore);
     interruptedCases(openStore);
     lockCases(openStore);
+    lockHolderCases(openStore);
     numberedCases(openStore);
     variableCases(openStore);
     lifecycleCases(openStore);

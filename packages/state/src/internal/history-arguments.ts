@@ -57,6 +57,13 @@ export function checkRunStatus(status: unknown): void {
   });
 }
 
+/** A thread id argument: throws USAGE unless it is a string. */
+export function checkThreadId(threadId: unknown): ThreadId {
+  if (typeof threadId !== "string")
+    throw usage("a thread id must be a string", { threadId: typeof threadId });
+  return threadId as ThreadId;
+}
+
 /** A run id argument: throws USAGE unless it is a string. */
 export function checkRunId(runId: unknown): RunId {
   if (typeof runId !== "string") throw usage("a run id must be a string", { runId: typeof runId });

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { ObeliskError } from "@obelisk/core";
 import type { Database } from "better-sqlite3";
+import type { LockHolder } from "../lock-holder.js";
 import type { Clock } from "../store-options.js";
 import {
   describeOwner,
@@ -204,6 +205,24 @@ export class SqliteLock {
     const owner = lockOwner(row);
     const why = this.gone(owner, threadId);
     return why === undefined ? undefined : { holder: describeOwner(owner), why };
+  }
+
+  /**
+   * Who holds the thread's row (`StateStore.lockHolder`), only read: undefined when there is none or its
+   * holder is known to be gone (see {@link gone}: it would be taken over at once); a stale heartbeat is
+   * answered with its age (the process may be hung). This store's own row counts while it holds the lock.
+   */
+  holder(threadId: string): LockHolder | undefined {
+    const row = this.statements.lockGet.get(threadId) as LockRow | undefined;
+    if (row === undefined) return undefined;
+    const owner = lockOwner(row);
+    if (this.gone(owner, threadId) !== undefined) return undefined;
+    return {
+      ...ownerData(owner),
+      heartbeatAt: new Date(row.heartbeat_ms).toISOString(),
+      heartbeatAgeMs: this.now() - row.heartbeat_ms,
+      staleMs: this.staleMs(),
+    };
   }
 
   /** True when another store (connection, worker thread or process) holds the thread's row and it is not stale. */

@@ -1,12 +1,14 @@
 import type { JsonObject, JsonValue, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
+import type { LockHolder } from "../lock-holder.js";
 import type { OpenedSqlite } from "../sqlite-open.js";
 import type { SqliteStoreOptions } from "../sqlite-store-options.js";
 import type { CallCommit, CommitResult, StateWrite, ThreadInfo, Tombstone } from "../store-types.js";
 import { CachedStore } from "./cached-store.js";
 import { ExpiryView } from "./expiry-view.js";
 import { FileIdentity } from "./file-identity.js";
+import { checkThreadId } from "./history-arguments.js";
 import { SqliteCompaction } from "./sqlite-compaction.js";
 import { readonlyError, wrap } from "./sqlite-errors.js";
 import { SqliteLock } from "./sqlite-lock.js";
@@ -175,6 +177,20 @@ export abstract class SqliteThreadStore extends CachedStore {
       return await this.lock.acquire(threadId, waitMs, signal);
     } catch (error) {
       throw wrap(`lock thread "${threadId}"`, error, this.file);
+    }
+  }
+
+  /**
+   * {@link StateStore.lockHolder}: the thread's `locks` row as THREAD_BUSY names its owner, with its
+   * heartbeat; only read, so a read-only store answers too.
+   */
+  lockHolder(threadId: ThreadId): LockHolder | undefined {
+    this.assertOpen();
+    checkThreadId(threadId);
+    try {
+      return this.lock.holder(threadId);
+    } catch (error) {
+      throw wrap(`read the lock of thread "${threadId}"`, error, this.file);
     }
   }
 
