@@ -687,6 +687,9 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const failure = ObeliskError.is(error)
       ? error
       : new ObeliskError("STORE_ERROR", toRecordedError(error).message, { cause: error });
+    // nothing more reaches the store: the run is over for its host, which finishes its record and may let
+    // another run take the thread; a call still in flight gets the abort and its answer is dropped
+    this.steps.stop();
     if (!this.aborted) {
       this.abortedFlag = true;
       this.controller.abort(error);

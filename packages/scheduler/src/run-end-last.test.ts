@@ -1,5 +1,6 @@
 import { createToolRegistry } from "@obelisk/compiler";
 import { ObeliskError } from "@obelisk/core";
+import type { CallCommit } from "@obelisk/state";
 import { describe, expect, it } from "vitest";
 import { type Deferred, deferred, flush } from "./__fixtures__/deferred.js";
 import { failingStore, recordEvents } from "./__fixtures__/run-events.js";
@@ -155,6 +156,31 @@ describe("a run a fatal error ends still ends its calls and emits run-end (SRE r
     run.gate("c").resolve("c");
     await flush();
     expect(run.names().at(-1)).toBe("run-end=failed");
+  });
+
+  it("nothing more reaches the store after it: calls answering later leave no record (their host moved on)", async () => {
+    const busy = new ObeliskError("THREAD_BUSY", "the thread's lock was taken over");
+    const inner = failingStore(1, busy, "async");
+    const committed: string[] = [];
+    const store = new Proxy(inner, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (property !== "commitCall" || typeof value !== "function") return value;
+        return (commit: CallCommit) => {
+          committed.push(`${commit.record.callId}=${commit.record.status}`);
+          return value.call(target, commit);
+        };
+      },
+    });
+    const run = await startRun({ store });
+    run.gate("b").resolve("b");
+    const { error } = await run.outcome;
+    expect(error).toBe(busy);
+    // the run is over for its host (which finishes its record and releases the thread): a and c answer now
+    run.gate("a").resolve("a");
+    run.gate("c").resolve("c");
+    await flush();
+    expect(committed).toEqual(["b=succeeded"]);
   });
 
   it("a group commit that throws: every call of the group fails", async () => {

@@ -8,21 +8,28 @@ import { isThenable } from "./awaitable.js";
  */
 export class SerialSteps<A> {
   private tail: Promise<void> | undefined;
+  private stopped = false;
 
   constructor(private readonly onError: (error: unknown, arg: A) => void) {}
 
-  /** Runs `step(arg)` now if nothing is pending, else after the pending steps. */
+  /** Runs `step(arg)` now if nothing is pending, else after the pending steps; nothing once stopped. */
   run<B extends A>(step: (arg: B) => Awaitable<void>, arg: B): void {
+    if (this.stopped) return;
     const tail = this.tail;
     if (tail !== undefined) {
       this.track(
-        tail.then(() => step(arg)),
+        tail.then(() => (this.stopped ? undefined : step(arg))),
         arg,
       );
       return;
     }
     const result = step(arg);
     if (isThenable(result)) this.track(Promise.resolve(result), arg);
+  }
+
+  /** No step runs from now on, not even one already waiting behind a pending step (the one running ends). */
+  stop(): void {
+    this.stopped = true;
   }
 
   private track(promise: Promise<void>, arg: A): void {
