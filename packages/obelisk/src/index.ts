@@ -44,6 +44,7 @@ export type {
   CallRecord,
   CallStatus,
   GetValueOptions,
+  LockHolder,
   PruneRunsResult,
   RetentionPolicy,
   RunRecord,
