@@ -1,8 +1,9 @@
 import { plural } from "@obelisk/core";
-import { ENGINE_CLOSED_REASON, type RunDetails } from "obelisk";
+import { ENGINE_CLOSED_REASON, type LockHolder, type RunDetails } from "obelisk";
 import { displayText } from "./display-text.js";
 import { DEFAULT_STORE } from "./open-store.js";
 import type { Output } from "./output.js";
+import { renderRunHolder } from "./render-run-holder.js";
 import { printTable } from "./render-run-result.js";
 import { renderUnfinishedCalls, unfinishedCount } from "./render-unfinished-calls.js";
 import { shellWord } from "./shell-word.js";
@@ -21,14 +22,15 @@ function preview(value: unknown): string {
 /**
  * Prints one recorded run in text: its status, times, why it was interrupted (`reason`, kept when a resume
  * then cancelled it), input, a table of its call records and the calls of its plan that have none
- * (`unfinished`); `store` goes into the suggested commands when it is not the default. An interrupted run
- * is told how to continue (`resume`).
+ * (`unfinished`); `store` goes into the suggested commands when it is not the default. A running run is
+ * told who holds its thread (`holder`: see `runHolder`), an interrupted one how to continue (`resume`).
  */
 export function renderRunDetails(
   output: Output,
   details: RunDetails,
   store: string,
   unfinished: readonly UnfinishedCall[],
+  holder: LockHolder | null | undefined,
 ): void {
   const c = output.colors;
   const { run, calls } = details;
@@ -72,7 +74,8 @@ export function renderRunDetails(
     printTable(output, rows);
   }
   const where = store === DEFAULT_STORE ? "" : ` --store ${shellWord(store)}`;
-  renderUnfinishedCalls(output, run, unfinished, where);
+  renderUnfinishedCalls(output, run, unfinished);
+  renderRunHolder(output, run, holder, where);
   output.line();
   if (interrupted) {
     output.line(

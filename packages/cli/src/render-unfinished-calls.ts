@@ -1,9 +1,7 @@
 import { plural } from "@obelisk/core";
 import type { RunRecord } from "obelisk";
-import { displayText } from "./display-text.js";
 import type { Output } from "./output.js";
 import { printTable } from "./render-run-result.js";
-import { shellWord } from "./shell-word.js";
 import type { UnfinishedCall } from "./unfinished-calls.js";
 
 /** How many unfinished calls the text lists (json lists every one). */
@@ -16,13 +14,12 @@ export function unfinishedCount(unfinished: readonly UnfinishedCall[]): string {
 
 /**
  * Prints the calls of a run's plan that have no record: while it runs, those in flight or not started; once
- * it ended, those it never finished. A running run is told who holds its thread and how to name the process.
+ * it ended, those it never finished.
  */
 export function renderUnfinishedCalls(
   output: Output,
   run: RunRecord,
   unfinished: readonly UnfinishedCall[],
-  where: string,
 ): void {
   const c = output.colors;
   if (unfinished.length > 0) {
@@ -39,17 +36,4 @@ export function renderUnfinishedCalls(
     const more = unfinished.length - SHOWN_UNFINISHED;
     if (more > 0) output.line(c.dim(`  and ${more} more (--format json lists them)`));
   }
-  if (run.status !== "running") return;
-  const thread = displayText(run.threadId);
-  output.line();
-  output.line(
-    c.dim(
-      `still running: a process holds thread ${thread} (alive on this host, or on another host until it sends no heartbeat for 30 s)`,
-    ),
-  );
-  output.line(
-    c.dim(
-      `its pid and host: obelisk resume ${shellWord(run.runId)} --tools <module>${where} names them (THREAD_BUSY) while it holds the thread, and continues the run once none does`,
-    ),
-  );
 }

@@ -1,5 +1,7 @@
 import { writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
+import { threadId as currentThreadId } from "node:worker_threads";
 import { createEngine } from "obelisk";
 import { createSqliteStore } from "obelisk/sqlite";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,6 +13,9 @@ declare global {
 }
 
 type Json = Record<string, unknown>;
+
+/** `text` matched literally in a RegExp. */
+const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Runs the CLI in-process (from source) with `--format json`; returns the exit code and the parsed stdout. */
 async function cli(args: string[], cwd: string): Promise<{ code: number; json: Json }> {
@@ -59,13 +64,13 @@ afterEach(() => {
 });
 
 describe("obelisk runs show of a running run", () => {
-  it("lists the plan's calls without a record as not finished (json: unfinished), and says how to name its process", async () => {
+  it("lists the plan's calls without a record as not finished (json: unfinished), and names the process that holds its thread (json: holder)", async () => {
     const cwd = tempDir();
     const { runId, open, result } = await heldRun(cwd);
     try {
       const shown = await cli(["runs", "show", runId, "--store", "sqlite:s.db"], cwd);
       expect(shown.code).toBe(0);
-      // the existing fields are unchanged: the run and its call records
+      // the existing fields are unchanged: the run and its call records; holder: who holds its thread
       expect(shown.json).toEqual({
         run: expect.objectContaining({ runId, status: "running", threadId: "t" }),
         calls: [expect.objectContaining({ callId: "before", tool: "echo", status: "succeeded" })],
@@ -73,6 +78,15 @@ describe("obelisk runs show of a running run", () => {
           { callId: expect.stringMatching(/^hold\$\d+$/), tool: "hold" },
           { callId: "after", tool: "echo" },
         ],
+        holder: {
+          host: hostname(),
+          pid: process.pid,
+          workerThreadId: currentThreadId,
+          sameProcess: true,
+          heartbeatAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          heartbeatAgeMs: expect.any(Number),
+          staleMs: 30_000,
+        },
       });
       const holdId = (shown.json.unfinished as { callId: string }[])[0]?.callId ?? "";
       const text = await cliInProcess(["runs", "show", runId, "--store", "sqlite:s.db"], cwd);
@@ -83,15 +97,21 @@ describe("obelisk runs show of a running run", () => {
       expect(text.stdout).toMatch(
         new RegExp(`\\n {2}call +tool\\n {2}${holdId.replace("$", "\\$")} +hold\\n {2}after +echo\\n`),
       );
+      const worker = currentThreadId === 0 ? "" : ` \\(worker thread ${currentThreadId}\\)`;
+      expect(text.stdout).toMatch(
+        new RegExp(
+          `\\nstill running: held by pid ${process.pid} on ${literal(hostname())}${worker}, heartbeat \\d+ m?s ago \\(taken over after 30 s without one\\)\\n`,
+        ),
+      );
       expect(text.stdout).toContain(
-        "\nstill running: a process holds thread t (alive on this host, or on another host until it sends no heartbeat for 30 s)\n" +
-          `its pid and host: obelisk resume ${runId} --tools <module> --store sqlite:s.db names them (THREAD_BUSY) while it holds the thread, and continues the run once none does\n`,
+        `\nstuck? stop that process; then obelisk resume ${runId} --tools <module> --store sqlite:s.db continues the run (completed calls are satisfied)\n`,
       );
       open();
       expect((await result).code).toBe(0);
       // once it has ended, every call has its record: nothing is left unfinished
       const ended = await cli(["runs", "show", runId, "--store", "sqlite:s.db"], cwd);
       expect(ended.json.unfinished).toEqual([]);
+      expect(ended.json).not.toHaveProperty("holder");
       expect((ended.json.calls as { callId: string }[]).map((call) => call.callId)).toEqual([
         "before",
         holdId,
@@ -101,6 +121,7 @@ describe("obelisk runs show of a running run", () => {
       expect(endedText.stdout.split("\n")[0]).toMatch(/^Run succeeded in \S+ m?s — 3 call records$/);
       expect(endedText.stdout).not.toContain("not finished");
       expect(endedText.stdout).not.toContain("still running");
+      expect(endedText.stdout).not.toContain("held by");
     } finally {
       open();
     }
@@ -134,6 +155,55 @@ describe("obelisk runs show of a running run", () => {
       expect((await stream.close()).status).toBe("succeeded");
       const ended = await cli(["runs", "show", stream.runId, "--store", "sqlite:s.db"], cwd);
       expect(ended.json.unfinished).toEqual([]);
+    } finally {
+      open();
+      await engine.close();
+    }
+  });
+});
+
+describe("obelisk runs show: the holder of a running run's thread", () => {
+  it("a holder whose heartbeat is past staleMs (a hung process) is named, with how long it sent none", async () => {
+    const cwd = tempDir();
+    const { default: gateTools } = (await import(fixture("gate-tools.mjs"))) as { default: unknown[] };
+    let open!: () => void;
+    globalThis.obeliskTestGate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const started = new Promise<void>((resolve) => {
+      globalThis.obeliskTestStarted = resolve;
+    });
+    // the holder's clock stands still at its start: by the CLI's clock its heartbeat is months old
+    const frozen = Date.UTC(2026, 0, 1);
+    const store = createSqliteStore(join(cwd, "s.db"), {
+      now: () => frozen,
+      lock: { heartbeatMs: 3_600_000 },
+    });
+    const engine = createEngine({ tools: gateTools as never, store });
+    try {
+      const stream = await engine.open({ threadId: "t" });
+      stream.add({ _tool: "hold", _id: "h", _outputPath: "†state.h" });
+      await started;
+      const shown = await cli(["runs", "show", stream.runId, "--store", "sqlite:s.db"], cwd);
+      const holder = shown.json.holder as { heartbeatAgeMs: number; staleMs: number };
+      expect(holder).toMatchObject({
+        pid: process.pid,
+        heartbeatAt: "2026-01-01T00:00:00.000Z",
+        staleMs: 30_000,
+      });
+      expect(holder.heartbeatAgeMs).toBeGreaterThan(holder.staleMs);
+      const text = await cliInProcess(["runs", "show", stream.runId, "--store", "sqlite:s.db"], cwd);
+      expect(text.stdout).toMatch(
+        /\nstill running: held by pid \d+ on .+, but no heartbeat for \d+ min \d+ s \(over 30 s: hung or gone; the next command that takes the thread's lock takes it over and marks the run interrupted\)\n/,
+      );
+      // reading it changed nothing: the run is still running, its holder's heartbeat as it was
+      const again = await cli(["runs", "show", stream.runId, "--store", "sqlite:s.db"], cwd);
+      expect(again.json).toMatchObject({
+        run: { status: "running" },
+        holder: { heartbeatAt: "2026-01-01T00:00:00.000Z" },
+      });
+      open();
+      expect((await stream.close()).status).toBe("succeeded");
     } finally {
       open();
       await engine.close();

@@ -11,6 +11,7 @@ import { DEFAULT_STORE } from "../open-store.js";
 import { createOutput, type Output } from "../output.js";
 import { renderRunDetails } from "../render-run-details.js";
 import { printTable } from "../render-run-result.js";
+import { runHolder } from "../run-holder.js";
 import { withRunsListHint } from "../run-not-found-hint.js";
 import { shellWord } from "../shell-word.js";
 import { statusColor } from "../status-style.js";
@@ -59,7 +60,9 @@ export function registerRuns(program: Command, context: CommandContext): void {
   });
   const show = runs
     .command("show")
-    .description("show one run: its plan, input, call outcomes and the calls not finished")
+    .description(
+      "show one run: its plan, input, call outcomes, the calls not finished and, while it runs, who holds its thread",
+    )
     .argument("<runId>");
   withStore(show, false);
   withFormat(show);
@@ -69,8 +72,10 @@ export function registerRuns(program: Command, context: CommandContext): void {
       const run = await withRunsListHint(options.store, () => engine.runs.show(runId));
       // the calls of its plan without a record: in flight or not started while it runs
       const unfinished = unfinishedCalls(run.run, run.calls);
-      output.json({ ...run, unfinished });
-      if (output.format === "text") renderRunDetails(output, run, options.store, unfinished);
+      // a running run: who holds its thread (null: nobody, so it is not in progress), read without the lock
+      const holder = await runHolder(engine.store, run.run);
+      output.json({ ...run, unfinished, ...(holder === undefined ? {} : { holder }) });
+      if (output.format === "text") renderRunDetails(output, run, options.store, unfinished, holder);
     });
     context.exit(EXIT.ok);
   });
