@@ -78,7 +78,7 @@ export { utf8Length } from "./utf8-length.js";
 export { deepFreeze, markDeeplyFrozen } from "./value-deep-freeze.js";
 export type { ItemCount, ItemUnit } from "./value-item-count.js";
 export { itemCount, itemCountOf, itemUnitOf } from "./value-item-count.js";
-export { jsonByteSize } from "./value-json-byte-size.js";
+export { jsonByteSize, jsonByteSizeWithin } from "./value-json-byte-size.js";
 export type { JsonType } from "./value-json-type-of.js";
 export { jsonTypeOf } from "./value-json-type-of.js";
 export type { PreviewOptions, ValuePreview } from "./value-preview.js";

@@ -10,8 +10,17 @@ function escapedCharBytes(code: number): number {
   return 3;
 }
 
+/** Characters JSON escapes (controls, quote, backslash) and surrogates (a lone one is escaped): counted one by one. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it looks for
+const COUNTED_ONE_BY_ONE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+/** From this length a regex test and a native UTF-8 count beat the loop (~1 against ~2.5 ns per character). */
+const NATIVE_FROM = 64;
+
 /** UTF-8 bytes of a string written as JSON (quotes and escapes; lone surrogates as `\uXXXX`, like JSON.stringify). */
 export function jsonStringByteSize(text: string): number {
+  // nothing escaped and no surrogate: the JSON text is the string's own UTF-8 between quotes
+  if (text.length >= NATIVE_FROM && !COUNTED_ONE_BY_ONE.test(text))
+    return Buffer.byteLength(text, "utf8") + 2;
   let bytes = 2;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
@@ -58,6 +67,40 @@ export function jsonByteSize(value: JsonValue): number {
       }
       bytes += 2 + Math.max(0, members - 1);
     }
+  }
+  return bytes;
+}
+
+/**
+ * {@link jsonByteSize} when it is at most `limit`, else undefined — found without measuring more than
+ * `limit` bytes' worth: a string of more characters than the room left is over at once (each character is
+ * at least one byte).
+ */
+export function jsonByteSizeWithin(value: JsonValue, limit: number): number | undefined {
+  let bytes = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current === "string") {
+      if (current.length + 2 > limit - bytes) return undefined;
+      bytes += jsonStringByteSize(current);
+    } else if (typeof current !== "object" || current === null) {
+      bytes += current === undefined ? 4 : jsonPrimitiveByteSize(current as null | boolean | number);
+    } else if (Array.isArray(current)) {
+      bytes += 2 + Math.max(0, current.length - 1);
+      for (const item of current) stack.push(item);
+    } else {
+      let members = 0;
+      for (const key of Object.keys(current)) {
+        const item = (current as Record<string, unknown>)[key];
+        if (item === undefined) continue;
+        bytes += jsonStringByteSize(key) + 1;
+        members++;
+        stack.push(item);
+      }
+      bytes += 2 + Math.max(0, members - 1);
+    }
+    if (bytes > limit) return undefined;
   }
   return bytes;
 }

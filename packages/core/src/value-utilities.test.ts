@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { JsonValue } from "./json-value.js";
 import { deepFreeze, markDeeplyFrozen } from "./value-deep-freeze.js";
 import { itemCount } from "./value-item-count.js";
-import { jsonByteSize } from "./value-json-byte-size.js";
+import { jsonByteSize, jsonByteSizeWithin } from "./value-json-byte-size.js";
 import { jsonTypeOf } from "./value-json-type-of.js";
 
 /** Wraps `target` so each listing of its own keys adds one to `counter.walks`. */
@@ -46,6 +46,47 @@ describe("value utilities", () => {
     expect(jsonByteSize({ a: "\u0001\ud800😀", b: undefined } as unknown as JsonValue)).toBe(
       JSON.stringify({ a: "\u0001\ud800😀" }).replace("😀", "xxxx").length,
     );
+  });
+
+  it("jsonByteSize of long strings (the native count) equals the UTF-8 length of JSON.stringify (property)", () => {
+    const encoder = new TextEncoder();
+    // long strings of any code units, with escapes, pairs and lone surrogates spliced in at random places
+    const piece = fc.oneof(
+      fc.string({ unit: "binary", minLength: 0, maxLength: 200 }),
+      fc.string({ unit: "grapheme-ascii", minLength: 60, maxLength: 300 }),
+      fc.constantFrom(
+        '"',
+        "\\",
+        "\u0000",
+        "\u001f",
+        "\u007f",
+        "é",
+        "€",
+        "😀",
+        "\ud800",
+        "\udfff",
+        "x".repeat(70),
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const text = pieces.join("");
+        expect(jsonByteSize(text)).toBe(encoder.encode(JSON.stringify(text)).length);
+      }),
+    );
+    expect(jsonByteSize(`${"a".repeat(100)}\ud800`)).toBe(100 + 6 + 2);
+    expect(jsonByteSize(`${"é".repeat(100)}`)).toBe(200 + 2);
+  });
+
+  it("jsonByteSizeWithin is jsonByteSize up to the limit, and undefined past it (property)", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.nat({ max: 400 }), (value, limit) => {
+        const size = jsonByteSize(value as JsonValue);
+        expect(jsonByteSizeWithin(value as JsonValue, limit)).toBe(size <= limit ? size : undefined);
+      }),
+    );
+    expect(jsonByteSizeWithin("x".repeat(10_000), 4096)).toBeUndefined();
+    expect(jsonByteSizeWithin({ a: "x".repeat(4000) }, 4096)).toBe(4000 + 2 + 4 + 2);
   });
 
   it("deepFreeze freezes everything reachable, cycles included", () => {

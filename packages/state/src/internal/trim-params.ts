@@ -1,4 +1,4 @@
-import { type JsonValue, jsonByteSize } from "@obelisk/core";
+import { type JsonValue, jsonByteSize, jsonByteSizeWithin } from "@obelisk/core";
 import { isFrozenJson } from "./frozen-json.js";
 
 /** Below this depth a large part is replaced whole (its size measured without walking it recursively). */
@@ -26,10 +26,10 @@ interface Sized {
 export function trimParams(params: JsonValue | undefined, maxBytes: number): TrimmedParams {
   if (params === undefined || maxBytes === Number.POSITIVE_INFINITY || isFrozenJson(params, maxBytes))
     return { params, droppedBytes: undefined };
-  const bytes = jsonByteSize(params);
-  if (bytes <= maxBytes) return { params, droppedBytes: undefined };
+  // on every commit: measured no further than the bound (a long string is over at once)
+  if (jsonByteSizeWithin(params, maxBytes) !== undefined) return { params, droppedBytes: undefined };
   const root = trimmed(params, maxBytes, 0);
-  return { params: root.bytes <= maxBytes ? root.value : undefined, droppedBytes: bytes };
+  return { params: root.bytes <= maxBytes ? root.value : undefined, droppedBytes: jsonByteSize(params) };
 }
 
 const NULL: Sized = Object.freeze({ value: null, bytes: 4 });
