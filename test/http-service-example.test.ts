@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createEngine, createMemoryStore, defineTool, type Engine } from "obelisk";
-import { afterEach, describe, expect, it } from "vitest";
+import { createEngine, createMemoryStore, defineTool, type Engine, ObeliskError } from "obelisk";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createService, type ServiceOptions } from "../examples/http-service/service.js";
 import tools from "../examples/payments/tools.js";
 
@@ -32,6 +32,8 @@ const REFUND = {
   ],
 };
 const INPUT = { orderId: "A-1001", amount: 49.9, card: "4242-4242-4242-4242" };
+const TOKEN = "approver-secret-for-tests";
+const APPROVER = { authorization: `Bearer ${TOKEN}` };
 
 const open: { server: Server; engine: Engine }[] = [];
 afterEach(async () => {
@@ -44,28 +46,45 @@ afterEach(async () => {
 /** Starts the service on a free port; `call(method, path, body?)` answers `{ status, body }`. */
 async function start(
   engine: Engine = createEngine({ tools, store: createMemoryStore() }),
-  options?: ServiceOptions,
+  options: Partial<ServiceOptions> = {},
 ) {
-  const server = createService(engine, options);
+  const server = createService(engine, { approverToken: TOKEN, ...options });
   open.push({ server, engine });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const call = async (method: string, path: string, body?: unknown, raw?: string) => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    raw?: string,
+    headers: Record<string, string> = {},
+  ) => {
     const response = await fetch(base + path, {
       method,
-      ...(body === undefined && raw === undefined
-        ? {}
-        : { body: raw ?? JSON.stringify(body), headers: { "content-type": "application/json" } }),
+      headers: {
+        ...headers,
+        ...(body === undefined && raw === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(body === undefined && raw === undefined ? {} : { body: raw ?? JSON.stringify(body) }),
     });
     // biome-ignore lint/suspicious/noExplicitAny: a test reads the JSON answers freely
     return { status: response.status, body: (await response.json()) as any, headers: response.headers };
   };
-  return { call, engine };
+  /** What an approver (a person with the token) does. */
+  const asApprover = (method: string, path: string, body?: unknown) =>
+    call(method, path, body, undefined, APPROVER);
+  /** Validates `plan` and has an approver approve its hash; answers the hash. */
+  const approved = async (plan: unknown, more: object = {}): Promise<string> => {
+    const hash = (await call("POST", "/validate", { plan, ...more })).body.planHash as string;
+    expect((await asApprover("POST", "/approved-plans", { planHash: hash })).status).toBe(200);
+    return hash;
+  };
+  return { call, asApprover, approved, engine };
 }
 
 describe("examples/http-service: the approve-then-run workflow over HTTP", () => {
   it("validates, refuses to run unapproved or changed plans, then runs the approved hash", async () => {
-    const { call } = await start();
+    const { call, asApprover } = await start();
     const check = await call("POST", "/validate", { plan: PAY, input: INPUT });
     expect(check.status).toBe(200);
     expect(check.body).toMatchObject({ ok: true, diagnostics: [] });
@@ -74,6 +93,28 @@ describe("examples/http-service: the approve-then-run workflow over HTTP", () =>
 
     const unapproved = await call("POST", "/threads/shop/runs", { plan: PAY, input: INPUT });
     expect(unapproved).toMatchObject({ status: 428, body: { code: "APPROVAL_REQUIRED" } });
+    // the client cannot approve its own plan: the hash it sends back was approved by nobody
+    const selfApproved = await call("POST", "/threads/shop/runs", {
+      plan: PAY,
+      input: INPUT,
+      approvedHash: check.body.planHash,
+    });
+    expect(selfApproved).toMatchObject({ status: 403, body: { code: "PLAN_NOT_APPROVED" } });
+    const asClient = await call("POST", "/approved-plans", { planHash: check.body.planHash });
+    expect(asClient).toMatchObject({ status: 401, body: { code: "UNAUTHORIZED" } });
+    expect(asClient.headers.get("www-authenticate")).toBe("Bearer");
+    const wrongToken = await call("POST", "/approved-plans", { planHash: check.body.planHash }, undefined, {
+      authorization: "Bearer approver-secret-for-test",
+    });
+    expect(wrongToken.status).toBe(401);
+    expect(await asApprover("POST", "/approved-plans", { planHash: "sha256:nope" })).toMatchObject({
+      status: 400,
+      body: { code: "USAGE" },
+    });
+    expect(await asApprover("POST", "/approved-plans", { planHash: check.body.planHash })).toMatchObject({
+      status: 200,
+      body: { ok: true },
+    });
 
     const changed = { ...PAY, description: "changed after approval" };
     const refused = await call("POST", "/threads/shop/runs", {
@@ -100,12 +141,13 @@ describe("examples/http-service: the approve-then-run workflow over HTTP", () =>
   });
 
   it("answers an invalid plan's diagnostics: 200 from validate, 422 from a run", async () => {
-    const { call } = await start();
+    const { call, asApprover } = await start();
     const broken = { type: "plan", plan: [{ _tool: "processPaymnt", _outputPath: "†state.x" }] };
     const check = await call("POST", "/validate", { plan: broken });
     expect(check.status).toBe(200);
     expect(check.body.ok).toBe(false);
     expect(check.body.diagnostics[0]).toMatchObject({ code: "TOOL_UNKNOWN", pointer: "/plan/0/_tool" });
+    await asApprover("POST", "/approved-plans", { planHash: check.body.planHash });
     const run = await call("POST", "/threads/t/runs", { plan: broken, approvedHash: check.body.planHash });
     expect(run.status).toBe(422);
     expect(run.body.code).toBe("PLAN_INVALID");
@@ -113,16 +155,23 @@ describe("examples/http-service: the approve-then-run workflow over HTTP", () =>
   });
 
   it("holds a refund at its approval gate until a person approves it, and reads the result back", async () => {
-    const { call } = await start();
-    const pay = await call("POST", "/validate", { plan: PAY, input: INPUT });
-    await call("POST", "/threads/shop/runs", { plan: PAY, input: INPUT, approvedHash: pay.body.planHash });
-    const refund = (await call("POST", "/validate", { plan: REFUND, threadId: "shop" })).body.planHash;
+    const { call, asApprover, approved } = await start();
+    const pay = await approved(PAY, { input: INPUT });
+    await call("POST", "/threads/shop/runs", { plan: PAY, input: INPUT, approvedHash: pay });
+    const refund = await approved(REFUND, { threadId: "shop" });
 
     const waiting = await call("POST", "/threads/shop/runs", { plan: REFUND, approvedHash: refund });
     expect(waiting.body.calls.refund.status).toBe("waiting");
 
-    const approved = await call("PUT", "/threads/shop/approvals/refund", { value: { by: "ops" } });
-    expect(approved).toMatchObject({ status: 200, body: { reference: "†state.approvals.refund" } });
+    // the client cannot give the approval itself
+    const forged = await call("PUT", "/threads/shop/approvals/refund", { value: { by: "attacker" } });
+    expect(forged).toMatchObject({ status: 401, body: { code: "UNAUTHORIZED" } });
+    expect(
+      (await call("POST", "/threads/shop/runs", { plan: REFUND, approvedHash: refund })).body.calls.refund
+        .status,
+    ).toBe("waiting");
+    const given = await asApprover("PUT", "/threads/shop/approvals/refund", { value: { by: "ops" } });
+    expect(given).toMatchObject({ status: 200, body: { reference: "†state.approvals.refund" } });
     const done = await call("POST", "/threads/shop/runs", { plan: REFUND, approvedHash: refund });
     expect(done.body.calls.refund.status).toBe("succeeded");
 
@@ -137,7 +186,8 @@ describe("examples/http-service: the approve-then-run workflow over HTTP", () =>
       "†state.refund",
       "†state.approvals.refund",
     ]);
-    const revoked = await call("DELETE", "/threads/shop/approvals/refund");
+    expect((await call("DELETE", "/threads/shop/approvals/refund")).status).toBe(401);
+    const revoked = await asApprover("DELETE", "/threads/shop/approvals/refund");
     expect(revoked.body).toMatchObject({ removed: true });
     const gone = await call(
       "GET",
@@ -161,9 +211,11 @@ describe("examples/http-service: the approve-then-run workflow over HTTP", () =>
           entered();
         }),
     });
-    const { call } = await start(createEngine({ tools: [hold], store: createMemoryStore(), lockWaitMs: 0 }));
+    const { call, approved } = await start(
+      createEngine({ tools: [hold], store: createMemoryStore(), lockWaitMs: 0 }),
+    );
     const plan = { type: "plan", plan: [{ _tool: "hold", _outputPath: "†state.held" }] };
-    const hash = (await call("POST", "/validate", { plan })).body.planHash;
+    const hash = await approved(plan);
     const first = call("POST", "/threads/t/runs", { plan, approvedHash: hash });
     await inTool;
     const busy = await call("POST", "/threads/t/runs", { plan, approvedHash: hash });
@@ -175,7 +227,7 @@ describe("examples/http-service: the approve-then-run workflow over HTTP", () =>
   });
 
   it("refuses bad requests with a code and never a stack trace", async () => {
-    const { call } = await start(undefined, { maxBodyBytes: 64 });
+    const { call, asApprover } = await start(undefined, { maxBodyBytes: 64 });
     expect(await call("POST", "/validate", undefined, "{not json")).toMatchObject({
       status: 400,
       body: { code: "JSON_SYNTAX" },
@@ -197,15 +249,52 @@ describe("examples/http-service: the approve-then-run workflow over HTTP", () =>
       status: 400,
       body: { code: "REF_SYNTAX" },
     });
-    expect(await call("PUT", "/threads/t/approvals/%E0%A4%A", { value: 1 })).toMatchObject({
+    expect(await asApprover("PUT", "/threads/t/approvals/%E0%A4%A", { value: 1 })).toMatchObject({
       status: 400,
       body: { code: "USAGE" },
     });
-    expect(await call("PUT", "/threads/t/approvals/ok", {})).toMatchObject({
+    expect(await asApprover("PUT", "/threads/t/approvals/ok", {})).toMatchObject({
       status: 400,
       body: { code: "USAGE" },
     });
+    expect(await call("GET", "//runs/x")).toMatchObject({ status: 400, body: { code: "USAGE" } });
     for (const answer of [await call("GET", "/runs/r-404"), await call("GET", "/nowhere")])
       expect(JSON.stringify(answer.body)).not.toContain("    at ");
+  });
+
+  it("answers a store's failure 500 without its details (paths, owners), which only the server logs", async () => {
+    const store = createMemoryStore();
+    const failing = new Proxy(store, {
+      get(target, property, receiver) {
+        if (property === "getRun")
+          return () => {
+            throw new ObeliskError("STORE_ERROR", "cannot read /srv/tenant-a/obelisk.db: disk I/O error", {
+              data: { file: "/srv/tenant-a/obelisk.db", owner: 1001 },
+            });
+          };
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const { call } = await start(createEngine({ tools, store: failing }));
+      const answer = await call("GET", "/runs/r-1");
+      expect(answer).toEqual({
+        status: 500,
+        body: { code: "INTERNAL", message: "internal error (logged on the server)" },
+        headers: expect.anything(),
+      });
+      expect(logged).toHaveBeenCalledWith(expect.objectContaining({ code: "STORE_ERROR" }));
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  it("refuses to start without an approver token of at least 16 characters", async () => {
+    const engine = createEngine({ tools, store: createMemoryStore() });
+    expect(() => createService(engine, { approverToken: "short" })).toThrow(/approverToken/);
+    expect(() => createService(engine, {} as ServiceOptions)).toThrow(/approverToken/);
+    await engine.close();
   });
 });

@@ -6,10 +6,17 @@ import tools from "../payments/tools.js";
 import { createService } from "./service.js";
 
 // The payments example's tools behind HTTP, on the embedded SQLite store: `npx tsx examples/http-service/server.ts`.
+const approverToken = process.env.OBELISK_APPROVER_TOKEN;
+if (approverToken === undefined || approverToken.length < 16) {
+  console.error(
+    "set OBELISK_APPROVER_TOKEN (16 characters or more): the secret of the people who approve plans",
+  );
+  process.exit(2);
+}
 const file = process.env.OBELISK_DB ?? ".obelisk/http-service.db";
 mkdirSync(dirname(file), { recursive: true });
 const engine = createEngine({ tools, store: await createSqliteStore(file) });
-const server = createService(engine);
+const server = createService(engine, { approverToken });
 server.listen(Number(process.env.PORT ?? 8080), () => {
   const address = server.address();
   console.log(`listening on ${typeof address === "object" && address !== null ? address.port : address}`);

@@ -1,9 +1,15 @@
+import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Engine, JsonValue } from "obelisk";
 import { ObeliskError } from "obelisk";
 
 /** Options of the example service. */
 export interface ServiceOptions {
+  /**
+   * The secret of the approvers (the people): `Authorization: Bearer <token>` on the routes that approve a
+   * plan's hash or give an approval. The client that sends plans (the agent) never has it.
+   */
+  readonly approverToken: string;
   /** Largest request body, in bytes (default 1 MiB): a bigger one is answered 413 without being read. */
   readonly maxBodyBytes?: number;
 }
@@ -46,29 +52,46 @@ const STATUS_OF: Readonly<Record<string, number>> = {
 };
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+const PLAN_HASH = /^sha256:[0-9a-f]{64}$/;
+/** Approved hashes kept (the oldest go first); a real service keeps them in its database, with who and when. */
+const MAX_APPROVED = 10_000;
+
+/** What every request of one service shares. */
+interface Service {
+  readonly engine: Engine;
+  readonly maxBodyBytes: number;
+  readonly approverToken: Buffer;
+  /** Plan hashes an approver approved, oldest first. */
+  readonly approved: Set<string>;
+}
 
 /**
- * A JSON-over-HTTP front for an engine, with the approve-then-run workflow: validate a plan, let a person
- * approve its hash, run it on a thread with that hash, give approvals under `†state.approvals.<name>`,
- * read summaries and values, look at runs. Built on `node:http` only; errors keep Obelisk's codes.
+ * A JSON-over-HTTP front for an engine, with the approve-then-run workflow: a client (the agent) validates
+ * a plan; an approver (a person, holding `approverToken`) approves its hash; the client runs it with that
+ * hash, which the service checks it approved and the engine checks is the plan's. Approvers also give
+ * approvals under `†state.approvals.<name>`. Anyone may read summaries, values and runs. Built on
+ * `node:http` only; errors keep Obelisk's codes.
  */
-export function createService(engine: Engine, options: ServiceOptions = {}): Server {
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+export function createService(engine: Engine, options: ServiceOptions): Server {
+  if (typeof options.approverToken !== "string" || options.approverToken.length < 16)
+    throw new Error("createService needs an approverToken of at least 16 characters");
+  const service: Service = {
+    engine,
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    approverToken: Buffer.from(options.approverToken),
+    approved: new Set(),
+  };
   return createServer((request, response) => {
-    handle(engine, request, response, maxBodyBytes).then(
+    handle(service, request, response).then(
       (answer) => send(response, answer),
       (error: unknown) => send(response, errorAnswer(error)),
     );
   });
 }
 
-async function handle(
-  engine: Engine,
-  request: IncomingMessage,
-  response: ServerResponse,
-  maxBodyBytes: number,
-): Promise<Answer> {
-  const url = new URL(request.url ?? "/", "http://service.invalid");
+async function handle(service: Service, request: IncomingMessage, response: ServerResponse): Promise<Answer> {
+  const { engine, maxBodyBytes } = service;
+  const url = requestUrl(request);
   const parts = url.pathname
     .split("/")
     .filter((part) => part !== "")
@@ -86,15 +109,38 @@ async function handle(
       const { compiled: _compiled, ...answer } = check;
       return { status: 200, body: answer };
     }
+    case "POST /approved-plans": {
+      approver(service, request);
+      const body = await objectBody(request, maxBodyBytes);
+      if (typeof body.planHash !== "string" || !PLAN_HASH.test(body.planHash))
+        throw new HttpError(
+          400,
+          "USAGE",
+          "planHash must be a plan hash",
+          "POST /validate gives it: sha256:<64 hex>",
+        );
+      service.approved.delete(body.planHash);
+      service.approved.add(body.planHash);
+      if (service.approved.size > MAX_APPROVED)
+        service.approved.delete(service.approved.values().next().value as string);
+      return { status: 200, body: { ok: true, planHash: body.planHash } };
+    }
     case "POST /threads/:/runs": {
       const body = await objectBody(request, maxBodyBytes);
-      // The workflow this service offers: nothing runs without a person's approval of its exact hash.
+      // The workflow this service offers: nothing runs without an approver's approval of its exact hash.
       if (typeof body.approvedHash !== "string")
         throw new HttpError(
           428,
           "APPROVAL_REQUIRED",
           "a run needs approvedHash",
-          "POST /validate gives the plan's hash to approve",
+          "POST /validate gives the plan's hash; an approver approves it with POST /approved-plans",
+        );
+      if (!service.approved.has(body.approvedHash))
+        throw new HttpError(
+          403,
+          "PLAN_NOT_APPROVED",
+          `no approver approved ${body.approvedHash}`,
+          "an approver approves it with POST /approved-plans",
         );
       // A client that goes away cancels its run (its calls get the abort); the thread is released.
       const controller = new AbortController();
@@ -131,6 +177,7 @@ async function handle(
       return { status: 200, body: got };
     }
     case "PUT /threads/:/approvals/:": {
+      approver(service, request);
       const body = await objectBody(request, maxBodyBytes);
       if (!("value" in body))
         throw new HttpError(400, "USAGE", "missing value", 'send {"value": {"by": "ops"}}');
@@ -141,6 +188,7 @@ async function handle(
       return { status: 200, body: { ok: true, reference } };
     }
     case "DELETE /threads/:/approvals/:": {
+      approver(service, request);
       const removed = await engine.unset(thread(first), `†state.approvals.${approvalName(second)}`);
       return { status: 200, body: removed };
     }
@@ -151,6 +199,32 @@ async function handle(
     default:
       throw new HttpError(404, "NOT_FOUND", `no route ${method} ${url.pathname}`);
   }
+}
+
+/** The request's URL; a target that is no path (`//`, `http://x`) is a 400. */
+function requestUrl(request: IncomingMessage): URL {
+  const target = request.url ?? "/";
+  if (!target.startsWith("/") || target.startsWith("//"))
+    throw new HttpError(400, "USAGE", `malformed request target ${JSON.stringify(target.slice(0, 100))}`);
+  try {
+    return new URL(target, "http://service.invalid");
+  } catch {
+    throw new HttpError(400, "USAGE", `malformed request target ${JSON.stringify(target.slice(0, 100))}`);
+  }
+}
+
+/** Refuses a request without the approvers' token (401), compared in constant time. */
+function approver(service: Service, request: IncomingMessage): void {
+  const header = request.headers.authorization ?? "";
+  const given = Buffer.from(header.startsWith("Bearer ") ? header.slice(7) : "");
+  const expected = service.approverToken;
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw new HttpError(
+      401,
+      "UNAUTHORIZED",
+      "only an approver may do this",
+      "send Authorization: Bearer <approver token>",
+    );
 }
 
 function decodePart(part: string): string {
@@ -229,14 +303,13 @@ function optionalObject(body: Record<string, unknown>, key: string): Record<stri
 function errorAnswer(error: unknown): Answer {
   if (error instanceof HttpError)
     return { status: error.status, body: { code: error.code, message: error.message, hint: error.hint } };
-  if (ObeliskError.is(error)) {
-    const status = STATUS_OF[error.code] ?? 500;
-    if (status === 500) console.error(error);
+  const status = ObeliskError.is(error) ? (STATUS_OF[error.code] ?? 500) : 500;
+  if (status !== 500 && ObeliskError.is(error))
     return {
       status,
       body: { code: error.code, message: error.message, hint: error.hint, data: error.data },
     };
-  }
+  // a store's or an engine's failure may name files, users and modes: only the server's log has them
   console.error(error);
   return { status: 500, body: { code: "INTERNAL", message: "internal error (logged on the server)" } };
 }
@@ -248,6 +321,7 @@ function send(response: ServerResponse, answer: Answer): void {
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(text),
     ...(answer.status === 409 ? { "retry-after": "1" } : {}),
+    ...(answer.status === 401 ? { "www-authenticate": "Bearer" } : {}),
   });
   response.end(text);
 }
