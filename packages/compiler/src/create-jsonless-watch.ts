@@ -25,7 +25,7 @@ function refuseEverything(json: Record<string, unknown>): void {
  * The field a JSON Schema path (`["properties", "list", "items", "properties", "at"]`) describes, as a
  * person writes it (`list[].at`); union members and `$defs` names are skipped.
  */
-function fieldPath(path: readonly (string | number)[]): string {
+export function fieldPath(path: readonly (string | number)[]): string {
   let text = "";
   for (let index = 0; index < path.length; index++) {
     const segment = path[index];

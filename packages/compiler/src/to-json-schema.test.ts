@@ -247,6 +247,24 @@ describe("toJsonSchema (public): the conversion a tool's input gets, for a host'
     expect(error.message).toContain("stateSchema: expected a zod schema or a JSON Schema object");
   });
 
+  it("jsonSchemaOnly refuses types only code checks, naming every field; without it they convert to anything", () => {
+    const schema = z.object({
+      id: z.custom<`u${number}`>((value) => typeof value === "string" && value.startsWith("u")),
+      list: z.array(z.object({ at: z.instanceof(URL) })),
+      plain: z.string(),
+    });
+    const error = refusal(() => toJsonSchema(schema, { what: "stateSchema", jsonSchemaOnly: true }));
+    expect(error.message).toBe(
+      "stateSchema: id is z.custom() or z.instanceof(), list[].at is z.custom() or z.instanceof(): checked by code, which a JSON Schema cannot carry, so any value would pass there",
+    );
+    expect(toJsonSchema(schema, { what: "tool input" })).toMatchObject({
+      properties: { id: {}, plain: { type: "string" } },
+    });
+    expect(toJsonSchema(z.object({ plain: z.string() }), { jsonSchemaOnly: true })).toMatchObject({
+      properties: { plain: { type: "string" } },
+    });
+  });
+
   it("refuses a zod 3 schema as such", () => {
     const schema = z3.object({ n: z3.number() }) as unknown as SchemaInput;
     expect(refusal(() => toJsonSchema(schema, { what: "stateSchema" })).message).toContain(

@@ -2,7 +2,12 @@ import { createRequire } from "node:module";
 import type { JsonObject } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
 import type { z } from "zod";
-import { createJsonlessWatch, type JsonlessWatch, type SchemaSide } from "./create-jsonless-watch.js";
+import {
+  createJsonlessWatch,
+  fieldPath,
+  type JsonlessWatch,
+  type SchemaSide,
+} from "./create-jsonless-watch.js";
 import { findJsonlessUses } from "./find-jsonless-uses.js";
 import type { SchemaInput } from "./tool-definition.js";
 import { widenLenientSchema } from "./widen-lenient-schema.js";
@@ -66,7 +71,20 @@ export interface ToJsonSchemaOptions {
    * ISO string) or a value produced and stored (`"output"`: return `date.toISOString()`). Default `"input"`.
    */
   readonly side?: SchemaSide;
+  /**
+   * The value will be checked against the JSON Schema alone, never parsed by zod (a thread's state schema):
+   * zod types whose check JSON Schema cannot carry — `z.custom()`, `z.instanceof()`, `z.promise()`, which
+   * convert to "anything" while their TypeScript type claims more — are refused with `USAGE` naming each
+   * field. Default false (a tool's input is parsed by zod too).
+   */
+  readonly jsonSchemaOnly?: boolean;
 }
+
+/** zod types (by `def.type`) whose check is code: JSON Schema writes them as "anything". */
+const CHECKED_BY_CODE: Readonly<Record<string, string>> = {
+  custom: "z.custom() or z.instanceof()",
+  promise: "z.promise()",
+};
 
 /**
  * Converts a zod v4 schema to JSON Schema exactly as a tool's `input` is converted (`io: "input"`, lenient
@@ -100,6 +118,7 @@ export function toJsonSchema(
   const side = givenSide ?? options.side ?? "input";
   if (isZodSchema(schema)) {
     const jsonless = createJsonlessWatch(findJsonlessUses(schema));
+    const byCode: string[] = [];
     let converted: JsonObject;
     try {
       converted = zodToJsonSchema(schema, {
@@ -108,6 +127,7 @@ export function toJsonSchema(
         override: (context) => {
           jsonless.override(context);
           widenLenientSchema(context);
+          if (options.jsonSchemaOnly === true) noteCheckedByCode(context, byCode);
         },
       });
     } catch (error) {
@@ -116,6 +136,15 @@ export function toJsonSchema(
       });
     }
     jsonless.refuse(what, side);
+    if (byCode.length > 0)
+      throw new ObeliskError(
+        "USAGE",
+        // zod calls the hook inner schemas first: document order reads better
+        `${what}: ${byCode.reverse().join(", ")}: checked by code, which a JSON Schema cannot carry, so any value would pass there`,
+        {
+          hint: "describe the value with JSON Schema types (z.string(), z.object(), …), and check the rest in the tool that writes it",
+        },
+      );
     return converted;
   }
   if (isPlainObject(schema)) {
@@ -130,4 +159,16 @@ export function toJsonSchema(
   }
   if (schema === true) return {};
   throw new ObeliskError("USAGE", `${what}: expected a zod schema or a JSON Schema object`);
+}
+
+/** Notes (as `field is z.custom()…`) a schema converted whose zod type is checked by code. */
+function noteCheckedByCode(
+  context: { readonly zodSchema: unknown; readonly path?: readonly (string | number)[] },
+  out: string[],
+): void {
+  const type = (context.zodSchema as { _zod?: { def?: { type?: unknown } } })._zod?.def?.type;
+  const written = typeof type === "string" ? CHECKED_BY_CODE[type] : undefined;
+  if (written === undefined) return;
+  const field = fieldPath(Array.isArray(context.path) ? context.path : []);
+  out.push(`${field === "" ? "the schema" : field} is ${written}`);
 }

@@ -17,6 +17,11 @@ export type GivenEngineOptions = Omit<EngineOptions, "stateSchema"> & {
 export function withJsonStateSchema(given: GivenEngineOptions): EngineOptions {
   const { stateSchema } = given;
   if (stateSchema === undefined) return given as EngineOptions;
-  const converted = toJsonSchema(stateSchema, { what: "createEngine: stateSchema", side: "output" });
+  const converted = toJsonSchema(stateSchema, {
+    what: "createEngine: stateSchema",
+    side: "output",
+    // writes are checked against the JSON Schema alone: a type only code checks would pass anything
+    jsonSchemaOnly: true,
+  });
   return converted === stateSchema ? (given as EngineOptions) : { ...given, stateSchema: converted };
 }

@@ -98,6 +98,24 @@ describe("createEngine({ stateSchema: z.object(…) }): the schema checked at ru
     expect(error.hint).toContain("z.iso.datetime()");
   });
 
+  it("a type only code checks (z.custom, z.instanceof, z.promise) is USAGE: its type would claim what no write check holds", () => {
+    const custom = z.object({ name: z.custom<string>((value) => typeof value === "string") });
+    const error = usageError(() => createEngine({ tools, stateSchema: custom }));
+    expect(error.message).toContain("createEngine: stateSchema");
+    expect(error.message).toContain("name is z.custom() or z.instanceof()");
+    expect(error.hint).toContain("JSON Schema types");
+    class Money {
+      cents = 0;
+    }
+    const nested = z.object({ wallet: z.object({ balance: z.instanceof(Money).optional() }) });
+    // its type looks like JSON (a `cents` number): only code checks it is a Money
+    expect(usageError(() => createEngine({ tools, stateSchema: nested })).message).toContain(
+      "wallet.balance",
+    );
+    // a tool's input keeps them: zod parses the arguments, so the check runs there
+    expect(() => toJsonSchema(custom, { what: "tool input" })).not.toThrow();
+  });
+
   it("a bad stateSchema is USAGE whatever else is right: not a schema, a zod 3 schema", () => {
     const notSchema = usageError(() => createEngine({ tools, stateSchema: "object" as never }));
     expect(notSchema.message).toContain("stateSchema");
