@@ -213,3 +213,36 @@ describe("sqlite: bounded history across processes (decision 0029)", () => {
     expect(await store.findCompletedCall(THREAD, "h399")).toMatchObject({ callId: "c399" });
   });
 });
+
+describe("sqlite: a thread's host edits are found by their own indexes (decision 0034)", () => {
+  it("the host-edit queries read a partial index by thread, not every thread's edits; an older file gets them", async () => {
+    const file = freshFile();
+    await open(file).close();
+    const db = new Database(file);
+    try {
+      for (const [index, runId] of [
+        ["call_records_set", "obelisk.set"],
+        ["call_records_unset", "obelisk.unset"],
+      ] as const) {
+        const plan = db
+          .prepare(
+            `EXPLAIN QUERY PLAN SELECT id, call_id FROM call_records WHERE thread_id = ? AND run_id = '${runId}'`,
+          )
+          .all("t") as { detail: string }[];
+        expect(plan.map((step) => step.detail).join("; ")).toContain(`USING INDEX ${index}`);
+      }
+      db.exec("DROP INDEX call_records_set; DROP INDEX call_records_unset");
+    } finally {
+      db.close();
+    }
+    // a file written before them (or by an older build) gets them at its next writable open
+    await open(file).close();
+    const names = new Database(file, { readonly: true });
+    try {
+      const rows = names.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'call_records_%set'").all();
+      expect(rows).toEqual([{ name: "call_records_set" }, { name: "call_records_unset" }]);
+    } finally {
+      names.close();
+    }
+  });
+});

@@ -2,7 +2,7 @@ import type { ThreadId } from "@obelisk/core";
 import type { CallRecord, WriteLogEntry } from "../store-types.js";
 import { type CompactionEntry, planLogCompaction, standIn } from "./plan-log-compaction.js";
 import { type LogHead, logHead } from "./sqlite-log-heads.js";
-import type { SqliteStatements } from "./sqlite-schema.js";
+import { recordCallsOf, type SqliteStatements } from "./sqlite-schema.js";
 import { callKey, strippedRecord } from "./strip-record.js";
 
 /** A call of a run, as a write-log entry or a stored output names the record holding its value. */
@@ -151,7 +151,7 @@ export class SqliteCompaction {
       else ids.add(callId);
     }
     for (const [runId, callIds] of byRun) {
-      const rows = this.sql.recordCallsOfRun.all(runId, threadId) as { id: number; call_id: string }[];
+      const rows = recordCallsOf(this.sql, runId, threadId);
       for (const row of rows) {
         if (!callIds.has(row.call_id)) continue;
         const { record } = this.sql.recordById.get(row.id) as { record: string };

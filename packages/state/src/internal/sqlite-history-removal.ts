@@ -3,7 +3,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { CallRecord, ThreadDeletion } from "../store-types.js";
 import { editPruned, HOST_EDIT_RUN_IDS, satisfyingKeys } from "./prune-runs.js";
 import type { SqliteCompaction } from "./sqlite-compaction.js";
-import type { SqliteStatements } from "./sqlite-schema.js";
+import { recordCallsOf, type SqliteStatements } from "./sqlite-schema.js";
 import { callKey } from "./strip-record.js";
 
 /** What pruning one thread's runs removed and kept. */
@@ -104,7 +104,7 @@ export class SqliteHistoryRemoval {
     const { sql } = this;
     let removed = 0;
     for (const runId of HOST_EDIT_RUN_IDS) {
-      for (const row of sql.recordCallsOfRun.all(runId, threadId) as { id: number; call_id: string }[]) {
+      for (const row of recordCallsOf(sql, runId, threadId)) {
         if (holding.has(callKey(runId, row.call_id))) continue;
         const { record } = sql.recordById.get(row.id) as { record: string };
         if (!editPruned(JSON.parse(record) as CallRecord, before)) continue;

@@ -99,6 +99,9 @@ const STATEMENTS = {
   logDeleteRange: "DELETE FROM write_log WHERE thread_id = ? AND seq >= ? AND seq <= ?",
   logUpdate: "UPDATE write_log SET entry = ? WHERE thread_id = ? AND seq = ?",
   recordCallsOfRun: "SELECT id, call_id FROM call_records WHERE run_id = ? AND thread_id = ?",
+  /** The same for a host edit's run id, by its partial index (see {@link recordCallsOf}). */
+  recordCallsOfSet: "SELECT id, call_id FROM call_records WHERE thread_id = ? AND run_id = 'obelisk.set'",
+  recordCallsOfUnset: "SELECT id, call_id FROM call_records WHERE thread_id = ? AND run_id = 'obelisk.unset'",
   recordById: "SELECT record FROM call_records WHERE id = ?",
   /**
    * A record stripped: deleted, then inserted again with its id (see `SqliteCompaction.stripCalls`), never
@@ -130,6 +133,24 @@ const STATEMENTS = {
 
 /** The prepared statements of a store, by name (prepared once per connection). */
 export type SqliteStatements = { readonly [K in keyof typeof STATEMENTS]: Statement };
+
+/**
+ * The ids and call ids of a thread's records of one run: a host edit's run id (`obelisk.set`,
+ * `obelisk.unset`, shared by every thread) through its partial index, any other through `(run_id, id)`.
+ */
+export function recordCallsOf(
+  sql: SqliteStatements,
+  runId: string,
+  threadId: string,
+): { id: number; call_id: string }[] {
+  const rows =
+    runId === "obelisk.set"
+      ? sql.recordCallsOfSet.all(threadId)
+      : runId === "obelisk.unset"
+        ? sql.recordCallsOfUnset.all(threadId)
+        : sql.recordCallsOfRun.all(runId, threadId);
+  return rows as { id: number; call_id: string }[];
+}
 
 /** True when the file's `threads` table has the `version` column of schema version 2. */
 function hasThreadVersions(db: Database): boolean {

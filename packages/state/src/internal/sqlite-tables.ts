@@ -91,6 +91,11 @@ export const SCHEMA_INDEXES: readonly SchemaObject[] = [
   index("runs_status", "runs", "(status, seq)"),
   index("call_records_run", "call_records", "(run_id, id)"),
   index("call_records_hash", "call_records", "(thread_id, call_hash, id) WHERE call_hash IS NOT NULL"),
+  // a thread's host edits (decision 0034): their run ids are shared by every thread, so `call_records_run`
+  // reads every thread's to find one's (a prune of 4,000 threads took 20 s); partial, so no other record
+  // pays for them. Added without a schema version, as runs_status.
+  index("call_records_set", "call_records", "(thread_id, id) WHERE run_id = 'obelisk.set'"),
+  index("call_records_unset", "call_records", "(thread_id, id) WHERE run_id = 'obelisk.unset'"),
 ];
 
 /**
