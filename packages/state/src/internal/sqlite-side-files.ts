@@ -27,11 +27,17 @@ const sizeOf = (path: string): number | undefined => {
   }
 };
 
-const ownerOf = (path: string): number | undefined => {
+/**
+ * True when `path` is this process's (`uid`) and only it may write it: such a side file is what stops
+ * another user's writer. One that group or others may write stops nobody, and a writer of theirs may be
+ * using it right now (its `-wal` not yet grown): it is left alone.
+ */
+const onlyOursToWrite = (path: string, uid: number): boolean => {
   try {
-    return statSync(path).uid;
+    const stats = statSync(path);
+    return stats.uid === uid && (stats.mode & 0o022) === 0;
   } catch {
-    return undefined;
+    return false;
   }
 };
 
@@ -55,7 +61,9 @@ const ownerOf = (path: string): number | undefined => {
  *   it. Only root, or this reader's own user, could write them between the size check and the removal, a
  *   window of microseconds; this process's own user reads a store it may write through a read-write
  *   connection, which SQLite cleans up itself, so this path is for stores of another user.
- * - Only files still owned by this process's user: one removed and made again by someone else is theirs.
+ * - Only files still owned by this process's user, and that only it may write: one removed and made again
+ *   by someone else is theirs, and one group or others may write (a umask of 002) stops no writer, while a
+ *   writer of theirs may be using it with its `-wal` not yet grown — left alone.
  * - Several read-only connections of this process: the last to close cleans up (counted per file).
  * - Another reader process that opened the store meanwhile keeps reading through its open descriptors; it
  *   never writes, so at worst it reads a page a writer checkpoints at that moment (a failed read, never a
@@ -90,7 +98,7 @@ function removeCreated(file: string, entry: SideFilesAtOpen): void {
   // -wal first: it is what could hold data; the -shm is an index SQLite rebuilds when it finds none
   for (const side of SIDES) {
     const path = `${file}${side}`;
-    if (!entry.created.includes(path) || ownerOf(path) !== uid) continue;
+    if (!entry.created.includes(path) || !onlyOursToWrite(path, uid)) continue;
     try {
       unlinkSync(path);
     } catch {
