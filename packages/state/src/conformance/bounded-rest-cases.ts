@@ -97,6 +97,19 @@ export function boundedRestCases(openStore: OpenStore): void {
       expect(await tombstoned(store, 4)).toEqual(["v0000", "v0003"]);
     });
 
+    it("tombstones of one eviction go by reference: both stores keep the same ones", async () => {
+      const clock = manualClock();
+      const store = await openStore({ now: clock.now, maxTombstones: 2 });
+      // written z, m, a: one keepLastN(0) evicts them in that order, in the same millisecond
+      for (const key of ["z", "m", "a"])
+        await commitCallOk(store, { callId: key, writes: [write([key], 1)] });
+      await store.keepLastN(THREAD, 0);
+      const held: string[] = [];
+      for (const key of ["a", "m", "z"])
+        if ((await store.getTombstone(THREAD, `†state.${key}`)) !== undefined) held.push(key);
+      expect(held).toEqual(["m", "z"]);
+    });
+
     it("by default a thread keeps at most 1,000: past it, the oldest go down to 900", async () => {
       const { store, clock } = await storeWithVariables(openStore, 1001);
       await store.keepLastN(THREAD, 1); // one eviction of 1,000 variables: all kept

@@ -57,11 +57,34 @@ export function nextCompaction(data: ThreadData, model: ThreadModel): void {
  * `REF_EVICTED` hint.
  */
 export function dropOldestTombstones(data: ThreadData, max: number): void {
-  let excess = data.tombstones.size - tombstonesKept(max);
-  for (const reference of data.tombstones.keys()) {
-    if (excess-- <= 0) return;
+  const excess = data.tombstones.size - tombstonesKept(max);
+  if (excess <= 0) return;
+  // oldest eviction first, ties (one eviction of many values) by reference: the order SQLite's delete
+  // takes (`ORDER BY evicted_at, reference`), so both stores keep the same tombstones
+  const oldest = [...data.tombstones.values()].sort(byEvictionThenReference);
+  for (let index = 0; index < excess; index++) {
+    const { reference } = oldest[index] as Tombstone;
     data.tombstones.delete(reference);
     const path = statePathOf(reference);
     if (path !== undefined) data.statePaths.delete(path);
   }
+}
+
+/** Tombstones by eviction time, then reference, both as SQLite's BINARY collation orders text (UTF-8 bytes). */
+function byEvictionThenReference(a: Tombstone, b: Tombstone): number {
+  return compareUtf8(a.evictedAt, b.evictedAt) || compareUtf8(a.reference, b.reference);
+}
+
+/** Compares texts as their UTF-8 bytes compare (code point order, which UTF-16 code units do not follow). */
+function compareUtf8(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a.codePointAt(i) as number;
+    const y = b.codePointAt(j) as number;
+    if (x !== y) return x < y ? -1 : 1;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
+  }
+  return (i < a.length ? 1 : 0) - (j < b.length ? 1 : 0);
 }
