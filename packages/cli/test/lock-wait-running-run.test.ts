@@ -36,13 +36,8 @@ const PLAN = [
   { _tool: "echo", _id: "after", text: "{†state.h}", _outputPath: "†state.after" },
 ];
 
-/** A run held `running` until `open()`: `result` is its CLI outcome, `runId` its id. */
-async function heldRun(cwd: string): Promise<{
-  runId: string;
-  open: () => void;
-  result: Promise<{ code: number; json: Json }>;
-}> {
-  writeFileSync(join(cwd, "plan.json"), JSON.stringify(PLAN));
+/** Closes the gate-tools' gate: `hold` waits on it; `started` settles once `hold` runs, `open()` lets it go. */
+function closeGate(): { open: () => void; started: Promise<void> } {
   let open!: () => void;
   globalThis.obeliskTestGate = new Promise<void>((resolve) => {
     open = resolve;
@@ -50,6 +45,17 @@ async function heldRun(cwd: string): Promise<{
   const started = new Promise<void>((resolve) => {
     globalThis.obeliskTestStarted = resolve;
   });
+  return { open, started };
+}
+
+/** A run held `running` until `open()`: `result` is its CLI outcome, `runId` its id. */
+async function heldRun(cwd: string): Promise<{
+  runId: string;
+  open: () => void;
+  result: Promise<{ code: number; json: Json }>;
+}> {
+  writeFileSync(join(cwd, "plan.json"), JSON.stringify(PLAN));
+  const { open, started } = closeGate();
   const result = cli(["run", "plan.json", ...tools, ...store], cwd);
   await started;
   const listed = await cli(["runs", "list", ...store, "--status", "running"], cwd);
@@ -129,13 +135,7 @@ describe("obelisk runs show of a running run", () => {
   it("a streamed run (engine.open) lists the calls appended so far that have no record", async () => {
     const cwd = tempDir();
     const { default: gateTools } = (await import(fixture("gate-tools.mjs"))) as { default: unknown[] };
-    let open!: () => void;
-    globalThis.obeliskTestGate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    const started = new Promise<void>((resolve) => {
-      globalThis.obeliskTestStarted = resolve;
-    });
+    const { open, started } = closeGate();
     const engine = createEngine({ tools: gateTools as never, store: createSqliteStore(join(cwd, "s.db")) });
     try {
       const stream = await engine.open({ threadId: "t" });
@@ -166,13 +166,7 @@ describe("obelisk runs show: the holder of a running run's thread", () => {
   it("a holder whose heartbeat is past staleMs (a hung process) is named, with how long it sent none", async () => {
     const cwd = tempDir();
     const { default: gateTools } = (await import(fixture("gate-tools.mjs"))) as { default: unknown[] };
-    let open!: () => void;
-    globalThis.obeliskTestGate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    const started = new Promise<void>((resolve) => {
-      globalThis.obeliskTestStarted = resolve;
-    });
+    const { open, started } = closeGate();
     // the holder's clock stands still at its start: by the CLI's clock its heartbeat is months old
     const frozen = Date.UTC(2026, 0, 1);
     const store = createSqliteStore(join(cwd, "s.db"), {

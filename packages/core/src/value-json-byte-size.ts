@@ -47,28 +47,7 @@ export function jsonPrimitiveByteSize(value: null | boolean | number | string): 
  * the value iteratively without building the text. Undefined object properties are not counted.
  */
 export function jsonByteSize(value: JsonValue): number {
-  let bytes = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const current = stack.pop();
-    if (typeof current !== "object" || current === null) {
-      bytes += current === undefined ? 4 : jsonPrimitiveByteSize(current as null | boolean | number | string);
-    } else if (Array.isArray(current)) {
-      bytes += 2 + Math.max(0, current.length - 1);
-      for (const item of current) stack.push(item);
-    } else {
-      let members = 0;
-      for (const key of Object.keys(current)) {
-        const item = (current as Record<string, unknown>)[key];
-        if (item === undefined) continue;
-        bytes += jsonStringByteSize(key) + 1;
-        members++;
-        stack.push(item);
-      }
-      bytes += 2 + Math.max(0, members - 1);
-    }
-  }
-  return bytes;
+  return jsonByteSizeWithin(value, Number.POSITIVE_INFINITY) as number;
 }
 
 /**
