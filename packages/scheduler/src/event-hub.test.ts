@@ -22,6 +22,19 @@ function recordingHub(): { hub: EventHub; seen: RunEvent[] } {
   return { hub, seen };
 }
 
+/** Subscribes an async observer whose promise for `call-start` rejects when the returned function is called. */
+function rejectingOnCallStart(hub: EventHub): (error: unknown) => void {
+  let rejectIt: (error: unknown) => void = () => {};
+  hub.subscribe((received) =>
+    received.type === "call-start"
+      ? new Promise<void>((_, reject) => {
+          rejectIt = reject;
+        })
+      : undefined,
+  );
+  return (error) => rejectIt(error);
+}
+
 describe("EventHub", () => {
   it("reports an observer that throws, synchronously and in order", () => {
     const { hub, seen } = recordingHub();
@@ -47,14 +60,7 @@ describe("EventHub", () => {
 
   it("H5: reports the rejection of an async observer instead of leaving it unhandled", async () => {
     const { hub, seen } = recordingHub();
-    let rejectIt: (error: unknown) => void = () => {};
-    hub.subscribe((received) =>
-      received.type === "call-start"
-        ? new Promise<void>((_, reject) => {
-            rejectIt = reject;
-          })
-        : undefined,
-    );
+    const rejectIt = rejectingOnCallStart(hub);
     hub.emit(event("call-start"));
     hub.emit(event("run-start"));
     // not awaited: both events were delivered at once, in order
@@ -196,14 +202,7 @@ describe("an observer failure nobody else takes is a process warning (SRE review
   it("nothing follows run-end: a throw on it, or a rejection after it, is a warning", async () => {
     const warned = warnings();
     const { hub, seen } = recordingHub();
-    let rejectIt: (error: unknown) => void = () => {};
-    hub.subscribe((received) =>
-      received.type === "call-start"
-        ? new Promise<void>((_, reject) => {
-            rejectIt = reject;
-          })
-        : undefined,
-    );
+    const rejectIt = rejectingOnCallStart(hub);
     hub.subscribe((received) => {
       if (received.type === "run-end") throw new Error("fails on run-end");
     });
