@@ -112,6 +112,23 @@ describe("obelisk runs prune", () => {
     expect(digest(join(cwd, "s.db"))).toBe(before);
   });
 
+  it("a thread edited only by state set: its old edits' records go, and the text says so (not 'nothing pruned')", async () => {
+    const cwd = tempDir();
+    for (const value of ["1", "2", "3"])
+      expect(
+        (await cli(["state", "set", ...store, "--thread", "e", "--ref", "†state.n", "--value", value], cwd))
+          .code,
+      ).toBe(0);
+    const pruned = await cli(["runs", "prune", ...store, "--thread", "e", "--keep", "1"], cwd);
+    expect(pruned).toEqual({
+      code: 0,
+      stdout: "✓ pruned 2 call records of state set/unset edits of thread e (no finished run matched)\n",
+    });
+    // the edit whose value the thread holds stays: pruning again removes nothing
+    const again = await cli(["runs", "prune", ...store, "--thread", "e", "--keep", "1"], cwd);
+    expect(again).toEqual({ code: 0, stdout: "no finished run of thread e matched: nothing pruned\n" });
+  });
+
   it("a store without runs, or a thread it does not hold, has nothing to prune; a missing default store is not created", async () => {
     const cwd = await history();
     const before = digest(join(cwd, "s.db"));

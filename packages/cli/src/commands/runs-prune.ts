@@ -66,8 +66,13 @@ export function registerRunsPrune(runs: Command, context: CommandContext): void 
 /** What `runs prune` removed, for people: counts, the first run ids, the threads left alone. */
 function printPruned(output: Output, pruned: PruneRunsResult, options: PruneOptions): void {
   const scope = options.thread === undefined ? "" : ` of thread ${displayText(options.thread)}`;
-  if (pruned.runIds.length === 0) {
+  if (pruned.runIds.length === 0 && pruned.callRecords === 0) {
     output.line(output.colors.dim(`no finished run${scope} matched: nothing pruned`));
+  } else if (pruned.runIds.length === 0) {
+    // only records of host edits (state set/unset) went: they belong to no run (decision record 0034)
+    output.line(
+      `${output.colors.green("✓")} pruned ${plural(pruned.callRecords, "call record")} of state set/unset edits${scope} (no finished run matched)`,
+    );
   } else {
     const records = pruned.callRecords === 0 ? "" : ` and ${plural(pruned.callRecords, "call record")}`;
     const kept =
