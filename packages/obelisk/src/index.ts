@@ -52,6 +52,7 @@ export type {
   StateStore,
   SummarizeOptions,
   ThreadDeletion,
+  VacuumResult,
   VariableSummary,
 } from "@obelisk/state";
 export { createMemoryStore, RUN_STATUSES } from "@obelisk/state";

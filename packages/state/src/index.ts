@@ -34,6 +34,7 @@ export type {
   ThreadDeletion,
   ThreadInfo,
   Tombstone,
+  VacuumResult,
   VariableMeta,
   WriteLogEntry,
 } from "./store-types.js";

@@ -12,6 +12,7 @@ import { missingFolderError, wrap } from "./internal/sqlite-errors.js";
 import { type PrunedThread, SqliteHistoryRemoval } from "./internal/sqlite-history-removal.js";
 import { SqliteRuns } from "./internal/sqlite-runs.js";
 import { SqliteThreadStore } from "./internal/sqlite-thread-store.js";
+import { vacuumDatabase } from "./internal/sqlite-vacuum.js";
 import { type OpenedSqlite, openSqlite } from "./sqlite-open.js";
 import type { SqliteStoreOptions } from "./sqlite-store-options.js";
 import type {
@@ -23,6 +24,7 @@ import type {
   StateStore,
   StoreStats,
   ThreadDeletion,
+  VacuumResult,
   WriteLogEntry,
 } from "./store-types.js";
 
@@ -180,6 +182,21 @@ class SqliteStore extends SqliteThreadStore {
       return this.removal.editedThreads(threadId);
     } catch (error) {
       throw wrap("prune runs", error, this.file);
+    }
+  }
+
+  /**
+   * {@link StateStore.vacuum}: refused while a run may hold any thread (this store's run, or a live lock
+   * row of another connection or process), checked just before the `VACUUM`, in the same synchronous step.
+   */
+  async vacuum(): Promise<VacuumResult> {
+    this.assertOpen();
+    this.assertWritable("vacuum the store file");
+    this.identity.assertSame("vacuum the store file");
+    try {
+      return vacuumDatabase(this.db, this.file, () => this.lock.assertNoneHeld("vacuum the store file"));
+    } catch (error) {
+      throw wrap("vacuum", error, this.file);
     }
   }
 

@@ -430,6 +430,18 @@ export interface ThreadDeletion {
   readonly variables: number;
 }
 
+/**
+ * What {@link StateStore.vacuum} did to the store file: its size on disk before and after, in bytes, the
+ * main file and its `-wal` together (the `-wal` keeps its largest size until a checkpoint truncates it,
+ * often more than the file itself; the fixed-size `-shm` index is left out).
+ */
+export interface VacuumResult {
+  /** Bytes of the file and its `-wal` before the `VACUUM` (as on disk when it was asked). */
+  readonly bytesBefore: number;
+  /** Bytes of the file and its `-wal` after it (the `-wal` emptied by a checkpoint, unless a read kept it). */
+  readonly bytesAfter: number;
+}
+
 /** The store contract every backend implements and the conformance suite checks. */
 export interface StateStore {
   /** Backend name (`memory`, `sqlite`). */
@@ -613,6 +625,16 @@ export interface StateStore {
    * stores have it.
    */
   deleteThread?(threadId: ThreadId, options?: DeleteThreadOptions): Promise<ThreadDeletion>;
+  /**
+   * Gives the free space of the store's file back to the file system (SQLite `VACUUM`: the file is
+   * rewritten without its free and partly empty pages; a WAL checkpoint before and after, which also
+   * empties the `-wal`), and answers the sizes on disk before and after. Refused with THREAD_BUSY
+   * (`data.threadId`, `data.holder`), nothing changed, while a run of any process may hold a thread's lock
+   * (a row `lockThread` would not take over); a read-only store refuses with `STORE_ERROR` (reason
+   * `readonly`). The data, the locks and the threads' cached state are unchanged. Optional: only the SQLite
+   * store has it — a memory store has no file, and frees what it removes at once.
+   */
+  vacuum?(): Promise<VacuumResult>;
   /** Releases resources. */
   close(): Promise<void>;
 }

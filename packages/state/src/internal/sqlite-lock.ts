@@ -232,6 +232,30 @@ export class SqliteLock {
     return this.staleness(lockOwner(row), row, threadId) === undefined;
   }
 
+  /**
+   * Throws THREAD_BUSY (naming the first such thread and its holder, `data.holder`) when a run may hold any
+   * thread's row: this store's own held lock, or another owner's row that {@link acquire} would not take
+   * over (its holder not known to be gone, its heartbeat not stale) — the rule `deleteThread` meets.
+   */
+  assertNoneHeld(action: string): void {
+    for (const row of this.statements.lockAll.all() as (LockRow & { thread_id: string })[]) {
+      const threadId = row.thread_id;
+      const mine = row.owner === this.owner;
+      if (mine ? !this.holds(threadId) : this.staleness(lockOwner(row), row, threadId) !== undefined)
+        continue;
+      const owner = lockOwner(row);
+      const who = mine ? "this store (a run of this engine)" : describeOwnerFromHere(owner);
+      throw new ObeliskError(
+        "THREAD_BUSY",
+        `thread "${threadId}" is locked by ${who}: cannot ${action} while a run holds a thread`,
+        {
+          data: { threadId, holder: ownerData(owner) },
+          hint: "nothing was changed: run it again once the run has ended",
+        },
+      );
+    }
+  }
+
   /** Releases the thread's row (only if this store owns it). */
   release(threadId: string): void {
     clearInterval(this.beats.get(threadId));

@@ -129,6 +129,8 @@ const STATEMENTS = {
   lockBeat: "UPDATE locks SET heartbeat_ms = ? WHERE thread_id = ? AND owner = ?",
   lockDelete: "DELETE FROM locks WHERE thread_id = ? AND owner = ?",
   lockOwned: "SELECT 1 FROM locks WHERE thread_id = ? AND owner = ?",
+  /** Every lock row, for `vacuum`'s check that no run holds any thread. */
+  lockAll: "SELECT thread_id, owner, host, pid, heartbeat_ms FROM locks ORDER BY thread_id",
 } as const;
 
 /** The prepared statements of a store, by name (prepared once per connection). */
