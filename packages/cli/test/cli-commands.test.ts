@@ -36,6 +36,7 @@ const COMMANDS = [
   ["state", "reset"],
   ["state", "keep"],
   ["state", "delete"],
+  ["state", "vacuum"],
   ["runs"],
   ["runs", "list"],
   ["runs", "show"],

@@ -1,4 +1,5 @@
-import { writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { threadId as currentThreadId } from "node:worker_threads";
@@ -279,6 +280,35 @@ describe("--lock-wait and THREAD_BUSY while a run holds the thread", () => {
       expect((await result).code).toBe(0);
       expect((await other).code).toBe(0);
       expect((await resumed).code).toBe(0);
+    } finally {
+      open();
+    }
+  });
+});
+
+describe("obelisk state vacuum while a run holds a thread", () => {
+  it("is refused with THREAD_BUSY naming the thread and the run (exit 1), the file left as it was; afterwards it works", async () => {
+    const cwd = tempDir();
+    const { runId, open, result } = await heldRun(cwd);
+    try {
+      const before = createHash("sha256")
+        .update(readFileSync(join(cwd, "s.db")))
+        .digest("hex");
+      const refused = await cli(["state", "vacuum", "--store", "sqlite:s.db"], cwd);
+      expect(refused.code).toBe(1);
+      const error = refused.json.error as { code: string; message: string; data: unknown };
+      expect(error).toMatchObject({ code: "THREAD_BUSY", data: { threadId: "t" } });
+      expect(error.message).toContain('thread "t" is locked by');
+      expect(error.message).toContain(`: run ${runId} holds it (started `);
+      expect(
+        createHash("sha256")
+          .update(readFileSync(join(cwd, "s.db")))
+          .digest("hex"),
+      ).toBe(before);
+      open();
+      expect((await result).code).toBe(0);
+      const vacuumed = await cli(["state", "vacuum", "--store", "sqlite:s.db"], cwd);
+      expect(vacuumed).toMatchObject({ code: 0, json: { ok: true } });
     } finally {
       open();
     }

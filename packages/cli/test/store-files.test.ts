@@ -24,6 +24,7 @@ function commandsOn(store: string, thread = "default"): string[][] {
     ["state", "reset", ...at],
     ["state", "keep", "--last", "1", ...at],
     ["state", "delete", ...at],
+    ["state", "vacuum", "--store", store],
     ["runs", "list", "--store", store],
     ["runs", "show", "some-run", "--store", store],
     ["runs", "prune", "--keep", "1", "--store", store],
@@ -70,6 +71,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
       ["state", "reset", ...store],
       ["state", "keep", "--last", "1", ...store],
       ["state", "delete", "--thread", "t", ...store],
+      ["state", "vacuum", ...store],
       ["runs", "list", ...store],
       ["runs", "show", "some-run", ...store],
       ["runs", "prune", "--keep", "0", ...store],
@@ -207,7 +209,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     expect(ran.code).toBe(0);
     const before = digest(join(cwd, "s.db"));
     const reads = commandsOn(store, "typo").filter(
-      ([, sub]) => !["unset", "reset", "keep", "delete", "prune"].includes(sub ?? ""),
+      ([, sub]) => !["unset", "reset", "keep", "delete", "vacuum", "prune"].includes(sub ?? ""),
     );
     const results = await Promise.all(reads.map((args) => obelisk(args, cwd)));
     // summary, get (REF_UNRESOLVED), runs list, runs show (RUN_NOT_FOUND), validate, graph
@@ -330,7 +332,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     const reader = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
     try {
       const as = (args: string[]) => obelisk([...args, "--format", "json"], cwd, {}, reader);
-      const [list, get, summary, set, unset, again, remove, prune] = await Promise.all([
+      const [list, get, summary, set, unset, again, remove, prune, vacuum] = await Promise.all([
         as(["runs", "list", ...store]),
         as(["state", "get", "--ref", "†state.loud", ...store]),
         as(["state", "summary", ...store]),
@@ -339,12 +341,13 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
         as(["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"again"}', ...store]),
         as(["state", "delete", "--thread", "default", ...store]),
         as(["runs", "prune", "--keep", "0", ...store]),
+        as(["state", "vacuum", ...store]),
       ]);
       expect(list.code).toBe(0);
       expect(JSON.parse(list.stdout)).toMatchObject({ runs: [{ status: "succeeded" }] });
       expect(JSON.parse(get.stdout)).toMatchObject({ found: true, value: "KEPT" });
       expect(summary.code).toBe(0);
-      for (const refused of [set, unset, again, remove, prune]) {
+      for (const refused of [set, unset, again, remove, prune, vacuum]) {
         expectOneLineError(refused, 1);
         expect(JSON.parse(refused.stdout)).toEqual({
           error: expect.objectContaining({

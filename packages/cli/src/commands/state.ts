@@ -23,6 +23,7 @@ import { checkRefDepth, collectRefOption, parseRefOption, parseWritableRefOption
 import { usageError } from "../usage-error.js";
 import { threadFlags } from "../what-next.js";
 import { registerStateDelete } from "./state-delete.js";
+import { registerStateVacuum } from "./state-vacuum.js";
 
 interface StateOptions extends CommonOptions {
   readonly last?: number;
@@ -39,7 +40,7 @@ interface StateOptions extends CommonOptions {
 
 type StateAction = (engine: Engine, options: StateOptions, output: Output) => Promise<void>;
 
-/** Registers `obelisk state summary|get|set|unset|reset|keep|delete`. */
+/** Registers `obelisk state summary|get|set|unset|reset|keep|delete|vacuum`. */
 export function registerState(program: Command, context: CommandContext): void {
   const state = program.command("state").description("inspect and edit a thread's stored variables");
   const add = (
@@ -119,6 +120,7 @@ export function registerState(program: Command, context: CommandContext): void {
     new Option("--last <n>", "how many variables to keep").argParser(parseCount).makeOptionMandatory(),
   );
   registerStateDelete(state, context);
+  registerStateVacuum(state, context);
 }
 
 async function summary(engine: Engine, options: StateOptions, output: Output): Promise<void> {

@@ -1,0 +1,64 @@
+import type { Command } from "commander";
+import type { CommandContext } from "../command-context.js";
+import { withFormat } from "../common-options.js";
+import { displayText } from "../display-text.js";
+import { withEngine } from "../engine-session.js";
+import { EXIT } from "../exit-codes.js";
+import { DEFAULT_STORE } from "../open-store.js";
+import { createOutput } from "../output.js";
+import { usageError } from "../usage-error.js";
+
+interface VacuumOptions {
+  readonly format: "text" | "json";
+  readonly store: string;
+}
+
+/** A file size as the text shows it: `512 B`, `14.0 KB`, `8.9 MB` (1 KB = 1,024 bytes). */
+const size = (bytes: number): string =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/**
+ * Registers `obelisk state vacuum [--store sqlite:<file>]`: the SQLite file's free space given back
+ * (`StateStore.vacuum`). No `--thread`: it is the whole file. Refused with THREAD_BUSY (exit 1, nothing
+ * changed) while a run of any process holds a thread; a memory store, or a file that does not exist,
+ * has nothing to vacuum (exit 2, nothing created).
+ */
+export function registerStateVacuum(state: Command, context: CommandContext): void {
+  const vacuum = state
+    .command("vacuum")
+    .description(
+      "give a SQLite store file's free space back to the file system (SQLite VACUUM), refused while a run holds a thread",
+    )
+    .option("--store <url>", "state store: sqlite:<file>", DEFAULT_STORE);
+  withFormat(vacuum);
+  vacuum.action(async (options: VacuumOptions) => {
+    const output = createOutput(context.io, options.format);
+    if (options.store === "memory")
+      throw usageError(
+        "a memory store has no file: nothing to vacuum",
+        undefined,
+        "state vacuum works on a SQLite store: --store sqlite:<file>",
+      );
+    const file = options.store.slice("sqlite:".length);
+    await withEngine({ store: options.store, storeAccess: "edit" }, context.io, async (engine) => {
+      // `edit` refuses a missing --store file (nothing created); the default store, when missing, reads as
+      // an empty store without a file: nothing to vacuum either
+      if (engine.store.vacuum === undefined)
+        throw usageError(
+          `store file ${displayText(file)} does not exist: nothing to vacuum`,
+          undefined,
+          "nothing was created; obelisk run and obelisk state set create a store",
+        );
+      const { bytesBefore, bytesAfter } = await engine.store.vacuum();
+      output.json({ ok: true, bytesBefore, bytesAfter });
+      output.line(
+        `${output.colors.green("✓")} vacuumed ${displayText(file)}: ${size(bytesBefore)} → ${size(bytesAfter)}`,
+      );
+    });
+    context.exit(EXIT.ok);
+  });
+}
