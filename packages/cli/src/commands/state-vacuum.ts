@@ -4,6 +4,7 @@ import { withFormat } from "../common-options.js";
 import { displayText } from "../display-text.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT } from "../exit-codes.js";
+import { formatBytes } from "../format-bytes.js";
 import { DEFAULT_STORE } from "../open-store.js";
 import { createOutput } from "../output.js";
 import { usageError } from "../usage-error.js";
@@ -12,14 +13,6 @@ interface VacuumOptions {
   readonly format: "text" | "json";
   readonly store: string;
 }
-
-/** A file size as the text shows it: `512 B`, `14.0 KB`, `8.9 MB` (1 KB = 1,024 bytes). */
-const size = (bytes: number): string =>
-  bytes < 1024
-    ? `${bytes} B`
-    : bytes < 1024 * 1024
-      ? `${(bytes / 1024).toFixed(1)} KB`
-      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /**
  * Registers `obelisk state vacuum [--store sqlite:<file>]`: the SQLite file's free space given back
@@ -56,7 +49,7 @@ export function registerStateVacuum(state: Command, context: CommandContext): vo
       const { bytesBefore, bytesAfter } = await engine.store.vacuum();
       output.json({ ok: true, bytesBefore, bytesAfter });
       output.line(
-        `${output.colors.green("✓")} vacuumed ${displayText(file)}: ${size(bytesBefore)} → ${size(bytesAfter)}`,
+        `${output.colors.green("✓")} vacuumed ${displayText(file)}: ${formatBytes(bytesBefore)} → ${formatBytes(bytesAfter)}`,
       );
     });
     context.exit(EXIT.ok);

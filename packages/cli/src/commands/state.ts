@@ -14,6 +14,7 @@ import { type CommonOptions, parseCount, parsePositive, withFormat, withStore } 
 import { displayText } from "../display-text.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
+import { formatBytes } from "../format-bytes.js";
 import { parsePageLimit, withLimits, withValueLimitHint } from "../limits-option.js";
 import { withLockWait } from "../lock-wait-option.js";
 import type { StoreAccess } from "../open-store.js";
@@ -283,12 +284,6 @@ function keptText(kept: number, evicted: number, n: number): string {
   const newest =
     kept === 1 ? "the most recently updated variable" : `the ${kept} most recently updated variables`;
   return `kept ${newest}, evicted ${evicted}`;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 function singleRef(options: StateOptions): string {
