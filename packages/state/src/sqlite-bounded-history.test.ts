@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ObeliskError } from "@obelisk/core";
@@ -244,5 +244,18 @@ describe("sqlite: a thread's host edits are found by their own indexes (decision
     } finally {
       names.close();
     }
+  });
+});
+
+describe("sqlite: the -wal does not keep the size of a burst", () => {
+  it("after a large write, the next commit cuts the -wal back to 4 MiB (journal_size_limit)", async () => {
+    const file = freshFile();
+    const store = open(file);
+    const wal = (): number => statSync(`${file}-wal`).size;
+    await commitCallOk(store, { callId: "big", writes: [write(["big"], "x".repeat(6 * 1024 * 1024))] });
+    expect(wal()).toBeGreaterThan(8 * 1024 * 1024);
+    await commitCallOk(store, { callId: "small", writes: [write(["small"], 1)] });
+    expect(wal()).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(await store.readState(THREAD)).toMatchObject({ small: 1 });
   });
 });

@@ -156,6 +156,12 @@ function openWritable(file: string, options: SqliteOpenOptions): OpenedSqlite {
 }
 
 /**
+ * The size the `-wal` is cut back to once SQLite starts it over (`journal_size_limit`): about what a
+ * checkpoint interval writes (1,000 pages of 4 KiB), so steady use never pays for it.
+ */
+const WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
+
+/**
  * One read-write connection (see {@link openWritable}), which may still be unable to write when SQLite
  * could open a side file for reading only.
  */
@@ -169,6 +175,9 @@ function openWritableOnce(file: string, options: SqliteOpenOptions): OpenedSqlit
       if (db.pragma("journal_mode", { simple: true }) !== "wal") db.pragma("journal_mode = WAL");
     });
     db.pragma(`synchronous = ${options.durability === "full" ? "FULL" : "NORMAL"}`);
+    // the -wal keeps its high-water size (a burst of large writes left it at tens of MB for good): SQLite
+    // truncates it to this when it starts over after a checkpoint
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     return { db, statements: prepareStatements(db), readonly: false, close: () => db.close() };
   } catch (error) {
     db.close();
