@@ -193,3 +193,46 @@ describe("a run an error ended: its record says why, and run-end comes once the 
     await failing.close();
   });
 });
+
+describe("run-start's queuedMs: how long a run waited for its thread and compile", () => {
+  it("a run that waited for another run's lock says how long, by the engine's clock", async () => {
+    let clock = 1_000;
+    let release = (): void => {};
+    let entered = (): void => {};
+    const inTool = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const engine = createEngine({
+      now: () => clock,
+      lockWaitMs: 60_000,
+      tools: [
+        {
+          name: "hold",
+          run: () =>
+            new Promise<number>((resolve) => {
+              release = () => resolve(1);
+              entered();
+            }),
+        },
+        { name: "quick", run: () => 2 },
+      ],
+    });
+    const queued: (number | undefined)[] = [];
+    const onEvent = (event: { type: string; queuedMs?: number }): void => {
+      if (event.type === "run-start") queued.push(event.queuedMs);
+    };
+    const first = engine.run([{ _tool: "hold", _outputPath: "†state.a" }], { threadId: "t", onEvent });
+    await inTool;
+    const second = engine.run([{ _tool: "quick", _outputPath: "†state.b" }], { threadId: "t", onEvent });
+    clock += 5_000; // the second run waits while the first holds the thread
+    release();
+    expect((await first).status).toBe("succeeded");
+    expect((await second).status).toBe("succeeded");
+    expect(queued).toEqual([0, 5_000]);
+    // a stream says the same
+    const stream = await engine.open({ threadId: "t", onEvent });
+    expect((await stream.close()).status).toBe("succeeded");
+    expect(queued).toEqual([0, 5_000, 0]);
+    await engine.close();
+  });
+});

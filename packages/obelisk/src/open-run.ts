@@ -13,7 +13,14 @@ import { busyDuringRun } from "./busy-during-run.js";
 import { CallRecorder } from "./call-recorder.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
-import { endingOptions, endingStatus, failedRunOptions, recordRun, storedPlanHash } from "./record-run.js";
+import {
+  endingOptions,
+  endingStatus,
+  failedRunOptions,
+  recordRun,
+  requestTime,
+  storedPlanHash,
+} from "./record-run.js";
 import { type StreamStop, stoppedStreamError } from "./stream-stop.js";
 import { toRunResult } from "./to-run-result.js";
 
@@ -26,11 +33,12 @@ import { toRunResult } from "./to-run-result.js";
  */
 export async function openRun(runtime: EngineRuntime, options: OpenOptions): Promise<StreamingRun> {
   refuseApprovedHash(options);
+  const requestedAt = requestTime(runtime.now);
   // The run holds a lease on the engine until it is closed: `engine.close()` aborts and closes it first.
   const lease = runtime.active.lease(options.signal);
   try {
     let endNow = (): void => {};
-    const stream = await leasedOpen(runtime, options, lease, () => endNow());
+    const stream = await leasedOpen(runtime, options, lease, () => endNow(), requestedAt);
     let closed: Promise<RunResult> | undefined;
     const close = (): Promise<RunResult> => {
       closed ??= stream.close().finally(() => lease.release());
@@ -71,6 +79,7 @@ async function leasedOpen(
   options: OpenOptions,
   lease: RunLease,
   endNow: () => void,
+  requestedAt: number | undefined,
 ): Promise<StreamingRun> {
   const signal = lease.signal;
   const threadId = asThreadId(options.threadId ?? "default");
@@ -149,6 +158,7 @@ async function leasedOpen(
       signal,
       ...(engine.timers === undefined ? {} : { timers: engine.timers }),
       now: runtime.now,
+      ...(requestedAt === undefined ? {} : { requestedAt }),
       ...(engine.random === undefined ? {} : { random: engine.random }),
       ...(engine.limits?.maxValueBytes === undefined ? {} : { maxValueBytes: engine.limits.maxValueBytes }),
       events: held.events,

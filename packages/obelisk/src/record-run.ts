@@ -51,6 +51,18 @@ export function endingStatus(
   return status === "cancelled" && lease.stoppedBy === "engine-close" ? "interrupted" : status;
 }
 
+/**
+ * The engine clock's time when a run is asked for (`run-start`'s `queuedMs` counts from it), or undefined
+ * when the clock fails: the run then meets that failure where it always did, once it reads the clock.
+ */
+export function requestTime(now: () => number): number | undefined {
+  try {
+    return now();
+  } catch {
+    return undefined;
+  }
+}
+
 /** The `reason` of a run record `engine.close()` stopped (decision 0030): a crashed run's is the store's. */
 export const ENGINE_CLOSED_REASON = "the engine was closed (engine.close()) while this run was in progress";
 

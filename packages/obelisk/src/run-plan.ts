@@ -4,7 +4,7 @@ import type { RunLease } from "./active-runs.js";
 import { busyDuringRun } from "./busy-during-run.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { RunOptions, RunResult } from "./engine-types.js";
-import { endingOptions, endingStatus, failedRunOptions, recordRun } from "./record-run.js";
+import { endingOptions, endingStatus, failedRunOptions, recordRun, requestTime } from "./record-run.js";
 import type { ResumeChain } from "./resume-chain.js";
 import { toRunResult } from "./to-run-result.js";
 
@@ -29,9 +29,10 @@ export async function runPlan(
   hub: EventHub,
   steps: RunSteps = {},
 ): Promise<RunResult> {
+  const requestedAt = requestTime(runtime.now);
   const lease = runtime.active.lease(options.signal);
   try {
-    return await leasedRun(runtime, plan, options, hub, lease, steps);
+    return await leasedRun(runtime, plan, options, hub, lease, steps, requestedAt);
   } finally {
     lease.release();
   }
@@ -44,6 +45,7 @@ async function leasedRun(
   hub: EventHub,
   lease: RunLease,
   { resumed, accept }: RunSteps,
+  requestedAt: number | undefined,
 ): Promise<RunResult> {
   const signal = lease.signal;
   const streamed = resumed?.runs[0]?.streamed === true;
@@ -87,6 +89,7 @@ async function leasedRun(
         signal,
         ...(engine.timers === undefined ? {} : { timers: engine.timers }),
         now: runtime.now,
+        ...(requestedAt === undefined ? {} : { requestedAt }),
         ...(engine.random === undefined ? {} : { random: engine.random }),
         ...(engine.limits?.maxValueBytes === undefined ? {} : { maxValueBytes: engine.limits.maxValueBytes }),
         events: held.events,

@@ -148,11 +148,13 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       if (signal.aborted) this.cancelled = true;
       else signal.addEventListener("abort", () => this.abortRun(cancelReason(signal), true), { once: true });
     }
+    const requestedAt = options.requestedAt;
     this.emit({
       type: "run-start",
       threadId: options.threadId,
       planHash: options.planHash,
       calls: plannedCalls,
+      ...(requestedAt === undefined ? {} : { queuedMs: Math.max(0, this.startedAt - requestedAt) }),
     });
     if (this.cancelled) this.abortRun(cancelReason(signal as AbortSignal), true);
   }

@@ -26,6 +26,11 @@ export type RunEvent =
       readonly threadId: string;
       readonly planHash: PlanHash;
       readonly calls: number;
+      /**
+       * Milliseconds from the host's request to this event (`RunnerOptions.requestedAt`): waiting for the
+       * thread's lock and compiling the plan. Absent when the host gave no request time.
+       */
+      readonly queuedMs?: number;
     })
   /** A call's references are decided and satisfied: it will be resolved, checked and dispatched. */
   | (CallEventBase & { readonly type: "call-ready" })

@@ -44,6 +44,11 @@ export interface RunnerOptions {
   readonly timers?: Timers;
   /** Clock in ms. Default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * When the host was asked for the run (by `now`'s clock), before it waited for the thread's lock and
+   * compiled: `run-start` then says how long that took (`queuedMs`).
+   */
+  readonly requestedAt?: number;
   /** Random source in [0, 1) (retry jitter). Default `Math.random`. */
   readonly random?: () => number;
   /** Max bytes of one output. Default `DEFAULT_LIMITS.maxValueBytes`. */
