@@ -1,27 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync, statSync } from "node:fs";
 import { ObeliskError } from "@obelisk/core";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { foldedLog, RUN, runRecord, THREAD, write } from "./conformance/commit-fixtures.js";
 import { BIG, commitCallOk, HUGE } from "./conformance/growth-fixtures.js";
-import { createSqliteStore } from "./sqlite-store.js";
-import type { StateStore } from "./store-types.js";
+import { sqliteTempFiles } from "./conformance/sqlite-store-files.js";
 
-const dir = mkdtempSync(join(tmpdir(), "obelisk-bounded-"));
-let counter = 0;
-const freshFile = (): string => join(dir, `store-${++counter}.db`);
-const stores: StateStore[] = [];
-const open = (file: string, options = {}): StateStore => {
-  const store = createSqliteStore(file, options);
-  stores.push(store);
-  return store;
-};
-afterAll(async () => {
-  for (const store of stores) await store.close().catch(() => undefined);
-  rmSync(dir, { recursive: true, force: true });
-});
+const { freshFile, open, closeAll } = sqliteTempFiles("obelisk-bounded-");
+afterAll(closeAll);
 
 /** Rows and bytes of a table of the file (read through a connection of its own). */
 function table(file: string, name: "write_log" | "call_records", column: "entry" | "record") {

@@ -1,28 +1,14 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { commitOf, commitOk, foldedLog, THREAD, write } from "./conformance/commit-fixtures.js";
+import { sqliteTempFiles } from "./conformance/sqlite-store-files.js";
 import { answer } from "./conformance/superseded-tombstone-cases.js";
-import { createSqliteStore } from "./sqlite-store.js";
 import type { StateStore } from "./store-types.js";
 import { setValue } from "./variables/set-value.js";
 import { unsetValue } from "./variables/unset-value.js";
 
-const dir = mkdtempSync(join(tmpdir(), "obelisk-reload-"));
-let counter = 0;
-const freshFile = (): string => join(dir, `store-${++counter}.db`);
-const stores: StateStore[] = [];
-const open = (file: string): StateStore => {
-  const store = createSqliteStore(file);
-  stores.push(store);
-  return store;
-};
-afterAll(async () => {
-  for (const store of stores) await store.close().catch(() => undefined);
-  rmSync(dir, { recursive: true, force: true });
-});
+const { freshFile, open, closeAll } = sqliteTempFiles("obelisk-reload-");
+afterAll(closeAll);
 
 /** One "run" on a connection: lock, then whatever `body` does, then release. */
 async function underLock(store: StateStore, body: () => Promise<void> | void): Promise<void> {

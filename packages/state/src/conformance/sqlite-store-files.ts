@@ -7,23 +7,39 @@ import type { StateStore } from "../store-types.js";
 import { manualClock } from "./commit-fixtures.js";
 
 /**
+ * Store files in a temporary folder: `freshFile()` names a new one, `open(file, options)` opens a store on
+ * it (every store opened is tracked), and `closeAll` closes them all and removes the folder.
+ */
+export function sqliteTempFiles(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  let counter = 0;
+  const stores: StateStore[] = [];
+  const freshFile = (): string => join(dir, `store-${++counter}.db`);
+  const open = (file: string, options: SqliteStoreOptions = {}): StateStore => {
+    const store = createSqliteStore(file, options);
+    stores.push(store);
+    return store;
+  };
+  const closeAll = async (): Promise<void> => {
+    for (const store of stores) await store.close().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { freshFile, open, closeAll };
+}
+
+/**
  * Store files in a temporary folder for the lock tests: each file has one manual clock, stores opened on
  * it (each another connection, as another process's or engine's would be) send no heartbeat during a test
  * — the clock alone decides staleness —, and `raw` runs SQL on a connection of its own. `closeAll` closes
  * every store and removes the folder.
  */
 export function sqliteStoreFiles(prefix: string) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  let counter = 0;
-  const stores: StateStore[] = [];
+  const files = sqliteTempFiles(prefix);
   const storeFile = () => {
-    const file = join(dir, `store-${++counter}.db`);
+    const file = files.freshFile();
     const clock = manualClock();
-    const open = (options: SqliteStoreOptions = {}): StateStore => {
-      const store = createSqliteStore(file, { now: clock.now, lock: { heartbeatMs: 3_600_000 }, ...options });
-      stores.push(store);
-      return store;
-    };
+    const open = (options: SqliteStoreOptions = {}): StateStore =>
+      files.open(file, { now: clock.now, lock: { heartbeatMs: 3_600_000 }, ...options });
     const raw = (sql: string, ...params: unknown[]): unknown[] => {
       const db = new Database(file);
       try {
@@ -35,9 +51,5 @@ export function sqliteStoreFiles(prefix: string) {
     };
     return { file, clock, open, raw };
   };
-  const closeAll = async (): Promise<void> => {
-    for (const store of stores) await store.close().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
-  };
-  return { storeFile, closeAll };
+  return { storeFile, closeAll: files.closeAll };
 }
