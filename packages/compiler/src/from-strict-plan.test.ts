@@ -8,6 +8,7 @@ import {
   exactStrictTools,
   reportInput,
   strictPlan,
+  strictSearchCall,
 } from "./__fixtures__/strict-tools.js";
 import { exampleTools, specFormTool } from "./__fixtures__/tools.js";
 import { compile } from "./compile.js";
@@ -20,17 +21,7 @@ const registry = createToolRegistry(exactStrictTools);
 
 const meta = ABSENT_META;
 const plan = strictPlan;
-const search = (fields: Record<string, unknown>) => ({
-  _tool: "search",
-  ...meta,
-  query: "q",
-  limit: null,
-  mode: null,
-  filters: null,
-  cursor: null,
-  strictFlag: null,
-  ...fields,
-});
+const search = strictSearchCall;
 
 /** Freezes a value and everything in it (the function must not change its input). */
 function deepFreeze<T>(value: T): T {

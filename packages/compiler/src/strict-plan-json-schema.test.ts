@@ -9,6 +9,7 @@ import {
   guardedStrictTools,
   loosenedStrictTools,
   strictPlan,
+  strictSearchCall,
 } from "./__fixtures__/strict-tools.js";
 import { exampleTools, specFormTool } from "./__fixtures__/tools.js";
 import { compile } from "./compile.js";
@@ -40,16 +41,7 @@ const examples = createToolRegistry([...exampleTools, specFormTool]);
 /** A call with every optional meta-property absent (`null`), as strict mode has the model write it. */
 const call = (tool: string, fields: Record<string, unknown>) => ({ _tool: tool, ...ABSENT_META, ...fields });
 const plan = strictPlan;
-const searchCall = (fields: Record<string, unknown>) =>
-  call("search", {
-    query: "q",
-    limit: null,
-    mode: null,
-    filters: null,
-    cursor: null,
-    strictFlag: null,
-    ...fields,
-  });
+const searchCall = strictSearchCall;
 
 /** The strict schema's properties of a call of `tool`. */
 function callProperties(

@@ -225,6 +225,22 @@ export const ABSENT_META = {
   _retry: null,
 } as const;
 
+/**
+ * A call of `exactStrictTools`' `search` as strict mode has the model write it: every meta-property and
+ * optional parameter `null` (absent), `query` "q"; `fields` replaces or adds.
+ */
+export const strictSearchCall = (fields: Record<string, unknown> = {}) => ({
+  _tool: "search",
+  ...ABSENT_META,
+  query: "q",
+  limit: null,
+  mode: null,
+  filters: null,
+  cursor: null,
+  strictFlag: null,
+  ...fields,
+});
+
 /** A plan document as strict mode has the model write it (`id` and `description` absent). */
 export const strictPlan = (...calls: unknown[]) => ({
   type: "plan",
