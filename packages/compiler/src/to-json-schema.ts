@@ -9,6 +9,7 @@ import {
   type SchemaSide,
 } from "./create-jsonless-watch.js";
 import { findJsonlessUses } from "./find-jsonless-uses.js";
+import { definitionOf } from "./jsonless-kinds.js";
 import type { SchemaInput } from "./tool-definition.js";
 import { widenLenientSchema } from "./widen-lenient-schema.js";
 
@@ -166,7 +167,7 @@ function noteCheckedByCode(
   context: { readonly zodSchema: unknown; readonly path?: readonly (string | number)[] },
   out: string[],
 ): void {
-  const type = (context.zodSchema as { _zod?: { def?: { type?: unknown } } })._zod?.def?.type;
+  const type = definitionOf(context.zodSchema).type;
   const written = typeof type === "string" ? CHECKED_BY_CODE[type] : undefined;
   if (written === undefined) return;
   const field = fieldPath(Array.isArray(context.path) ? context.path : []);
