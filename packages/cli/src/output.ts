@@ -61,13 +61,8 @@ interface ErrorDocument {
   readonly data?: unknown;
 }
 
-/** The code and exit code of anything thrown by a command, and its json error document. */
-export function classifyError(error: unknown): {
-  code: string;
-  message: string;
-  exitCode: ExitCode;
-  document: ErrorDocument;
-} {
+/** The exit code of anything thrown by a command, and its json error document (code, message, …). */
+export function classifyError(error: unknown): { exitCode: ExitCode; document: ErrorDocument } {
   if (ObeliskError.is(error)) {
     const exitCode = error.code === "USAGE" || error.code === "RUN_NOT_FOUND" ? EXIT.usage : EXIT.failed;
     const hint = error.hint === undefined ? "" : ` (${error.hint})`;
@@ -79,10 +74,9 @@ export function classifyError(error: unknown): {
       ...(error.hint === undefined ? {} : { hint: error.hint }),
       ...(data === undefined ? {} : { data }),
     };
-    return { code: error.code, message, exitCode, document };
+    return { exitCode, document };
   }
-  const message = errorMessage(error);
-  return { code: "INTERNAL", message, exitCode: EXIT.failed, document: { code: "INTERNAL", message } };
+  return { exitCode: EXIT.failed, document: { code: "INTERNAL", message: errorMessage(error) } };
 }
 
 /** `data` as the document carries it: a JSON copy of at most MAX_ERROR_DATA_BYTES, else undefined. */
@@ -100,7 +94,8 @@ function smallJson(data: unknown): unknown {
 
 /** Reports an error the way every command does: json document on stdout (json format), one line on stderr. */
 export function reportError(io: CliIo, format: OutputFormat, error: unknown): ExitCode {
-  const { code, message, exitCode, document } = classifyError(error);
+  const { exitCode, document } = classifyError(error);
+  const { code, message } = document;
   if (format === "json") io.stdout.write(`${JSON.stringify({ error: document }, null, 2)}\n`);
   const colors = pc.createColors(colorsEnabled(io.stderr, io.env));
   io.stderr.write(`${colors.red("error")} ${colors.dim(`[${code}]`)} ${message}\n`);
