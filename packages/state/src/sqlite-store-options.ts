@@ -1,4 +1,3 @@
-import type { SqliteLockOptions } from "./internal/sqlite-lock.js";
 import type { StoreOptions } from "./store-options.js";
 
 /** Options of the SQLite backend. */
@@ -36,4 +35,14 @@ export interface SqliteStoreOptions extends StoreOptions {
   readonly create?: boolean | "if-empty";
   /** Cross-process lock tuning. */
   readonly lock?: SqliteLockOptions;
+}
+
+/** Options of the cross-process lock. */
+export interface SqliteLockOptions {
+  /** Poll interval while waiting for another process's lock, ms. Default 25. */
+  readonly pollMs?: number;
+  /** Heartbeat interval of a held lock, ms. Default 5,000. */
+  readonly heartbeatMs?: number;
+  /** A lock whose heartbeat is older than this is taken over, ms. Default 30,000. */
+  readonly staleMs?: number;
 }

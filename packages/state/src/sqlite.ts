@@ -1,3 +1,3 @@
-export type { SqliteLockOptions } from "./internal/sqlite-lock.js";
 export type { SqliteStoreOptions } from "./sqlite-store.js";
 export { createSqliteStore } from "./sqlite-store.js";
+export type { SqliteLockOptions } from "./sqlite-store-options.js";

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { ObeliskError } from "@obelisk/core";
 import type { Database } from "better-sqlite3";
 import type { LockHolder } from "../lock-holder.js";
+import type { SqliteLockOptions } from "../sqlite-store-options.js";
 import type { Clock } from "../store-options.js";
 import {
   describeOwner,
@@ -17,16 +18,6 @@ import {
 } from "./sqlite-lock-owner.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
 import { cancelledWait, LOCK_BUSY_HINT } from "./thread-locks.js";
-
-/** Options of the cross-process lock. */
-export interface SqliteLockOptions {
-  /** Poll interval while waiting for another process's lock, ms. Default 25. */
-  readonly pollMs?: number;
-  /** Heartbeat interval of a held lock, ms. Default 5,000. */
-  readonly heartbeatMs?: number;
-  /** A lock whose heartbeat is older than this is taken over, ms. Default 30,000. */
-  readonly staleMs?: number;
-}
 
 interface LockRow {
   owner: string;
