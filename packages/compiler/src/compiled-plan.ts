@@ -139,6 +139,12 @@ export interface CompileContext {
    * checked (REF_UNRESOLVED) and typed (REF_TYPE_MISMATCH) as the state snapshot's are. A throw is unknown.
    */
   readonly callOutput?: (id: string) => { readonly value: JsonValue } | undefined;
+  /**
+   * The `†state` references a call of an earlier run wrote through its `_outputPath`, by call id, when the
+   * host can answer at once (undefined or empty: none known). Asked only when a plan reads `†calls.<id>` of
+   * a call neither the plan nor the stored outputs have: its REF_UNRESOLVED then names what to read (SPEC §3).
+   */
+  readonly writtenBy?: (callId: string) => readonly string[] | undefined;
   /** Values of host-declared extra kinds. */
   readonly extraKinds?: Readonly<Record<string, JsonValue>>;
   /**

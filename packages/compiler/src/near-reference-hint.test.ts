@@ -60,6 +60,16 @@ describe("REF_UNRESOLVED did-you-mean", () => {
     ]);
   });
 
+  it("never suggests the reading call's own id (c2 reading †calls.c1 gets †calls.c3, or none)", () => {
+    const reader = { _tool: "log", _id: "c2", message: "†calls.c1" };
+    const alone = compileWith({ callOutputs: new Set() }, reader);
+    expect(alone.diagnostics[0]?.hint).toBe(
+      "no call of this plan has that id, and the thread has no stored output for it",
+    );
+    const other = compileWith({ callOutputs: new Set(["c3"]) }, reader);
+    expect(other.diagnostics[0]?.hint).toMatch(/^did you mean "†calls\.c3"\?/);
+  });
+
   it("suggests a stored call id of the thread", () => {
     const result = compileWith(
       { callOutputs: new Set(["summarize"]) },

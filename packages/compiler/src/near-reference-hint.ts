@@ -93,8 +93,8 @@ function toolNameHint(name: string, calls: readonly CallEntry[] | undefined, res
   return `"${name}" is a tool name, not a call id; ${have} ${ids}${more}: read ${readText(first)}`;
 }
 
-/** The hint of an unresolved `†calls.<id>`: a tool name, or the nearest call id. */
-function nearCallHint(builder: PlanBuilder, reference: Reference): NearHint | undefined {
+/** The hint of an unresolved `†calls.<id>`: a tool name, or the nearest call id but the reader's. */
+function nearCallHint(builder: PlanBuilder, reference: Reference, readerId?: string): NearHint | undefined {
   const id = reference.path[0];
   if (typeof id !== "string") return undefined;
   // A stored output whose value lacks the path: the nearest key of that value where the path goes wrong.
@@ -111,7 +111,8 @@ function nearCallHint(builder: PlanBuilder, reference: Reference): NearHint | un
   const rest = reference.path.slice(1);
   if (builder.registry.get(id) !== undefined)
     return { replaces: true, text: toolNameHint(id, names.byTool.get(id), rest) };
-  const [near] = nearestNames(id, names.ids, 1);
+  // Never the reading call's own id: its †calls.<own id> resolves only to an output stored before.
+  const [near] = nearestNames(id, names.ids, 2).filter((name) => name !== readerId);
   if (near === undefined) return undefined;
   const nearEntry = builder.entries.get(near);
   if (nearEntry !== undefined && hasAutomaticId(nearEntry))
@@ -220,13 +221,17 @@ export interface NearHint {
  * and the known context — or, for `†calls.<tool name>`, the ids of that tool's calls. Computed only when
  * the diagnostic is emitted, over bounded candidate lists (MAX_CANDIDATES per level).
  */
-export function nearReferenceHint(builder: PlanBuilder, reference: Reference): NearHint | undefined {
+export function nearReferenceHint(
+  builder: PlanBuilder,
+  reference: Reference,
+  readerId?: string,
+): NearHint | undefined {
   // Each hint compares the name with up to MAX_CANDIDATES known ones (~0.5 ms): a plan with thousands of
   // unresolved references gets did-you-means for its first MAX_NEAR_HINTS only (5,000 took 2.4 s).
   const given = hintsGiven.get(builder) ?? 0;
   if (given >= MAX_NEAR_HINTS) return undefined;
   hintsGiven.set(builder, given + 1);
-  if (reference.kind === "calls") return nearCallHint(builder, reference);
+  if (reference.kind === "calls") return nearCallHint(builder, reference, readerId);
   return nearPathHint(
     reference,
     0,

@@ -186,6 +186,47 @@ describe("REF_UNRESOLVED uses the known context", () => {
     expect(codes(result.diagnostics)).toEqual([["REF_UNRESOLVED", "/plan/1/message"]]);
     expect(result.diagnostics[0]?.hint).toContain("†state.greeting");
   });
+
+  describe("†calls.<id> of an earlier run's call that had an _outputPath (context.writtenBy)", () => {
+    const writtenBy = (id: string) => (id === "g" ? ["†state.greeting", "†state.copy"] : []);
+
+    it("is unresolved with a hint naming what it wrote, not a did-you-mean", () => {
+      const result = compileWith({ state: {}, callOutputs: new Set(), writtenBy }, read("†calls.g"));
+      expect(codes(result.diagnostics)).toEqual([["REF_UNRESOLVED", "/plan/0/message"]]);
+      expect(result.diagnostics[0]?.hint).toBe(
+        'call "g" of an earlier run has an _outputPath: read †state.greeting or †state.copy instead',
+      );
+    });
+
+    it("keeps the path below the call's output, and caps the list", () => {
+      const many = () => ["†state.a", "†state.b", "†state.c", "†state.d", "†state.e"];
+      const result = compileWith(
+        { state: {}, callOutputs: new Set(), writtenBy: many },
+        read("{†calls.g.user[0]}"),
+      );
+      expect(result.diagnostics[0]?.hint).toBe(
+        'call "g" of an earlier run has an _outputPath: read †state.a.user[0] or †state.b.user[0] or †state.c.user[0] (and 2 more) instead',
+      );
+    });
+
+    it("an id the host knows nothing of, or a host that throws, keeps the general hint", () => {
+      for (const known of [
+        writtenBy,
+        () => undefined,
+        () => [],
+        () => {
+          throw new Error("store");
+        },
+      ]) {
+        const result = compileWith(
+          { state: {}, callOutputs: new Set(), writtenBy: known },
+          read("†calls.zzz"),
+        );
+        expect(codes(result.diagnostics)).toEqual([["REF_UNRESOLVED", "/plan/0/message"]]);
+        expect(result.diagnostics[0]?.hint).toContain("no call of this plan has that id");
+      }
+    });
+  });
 });
 
 describe("cycles", () => {

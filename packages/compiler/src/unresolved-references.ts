@@ -27,6 +27,28 @@ function evictedHint(builder: PlanBuilder, reference: Reference): string | undef
   return undefined;
 }
 
+/** At most this many references are named in the hint for a call of an earlier run. */
+const MAX_WRITTEN_SHOWN = 3;
+
+/**
+ * "call "<id>" of an earlier run wrote its output to †state.k: read †state.k instead" (SPEC §3: its
+ * output is not stored under `†calls.<id>`), with the path below `†calls.<id>` kept; undefined when the
+ * host does not know such a call. A host answer that throws is unknown.
+ */
+function writtenEarlierHint(builder: PlanBuilder, id: string, below: Path): string | undefined {
+  let wrote: readonly string[] | undefined;
+  try {
+    wrote = builder.settings.context.writtenBy?.(id);
+  } catch {
+    return undefined;
+  }
+  if (wrote === undefined || wrote.length === 0) return undefined;
+  const suffix = formatPath(below);
+  const shown = wrote.slice(0, MAX_WRITTEN_SHOWN).map((text) => `${text}${suffix}`);
+  const more = wrote.length > shown.length ? ` (and ${wrote.length - shown.length} more)` : "";
+  return `call "${id}" of an earlier run has an _outputPath: read ${shown.join(" or ")}${more} instead`;
+}
+
 function judgeCalls(builder: PlanBuilder, self: string, reference: Reference): Verdict {
   const id = reference.path[0];
   if (typeof id !== "string") return undefined;
@@ -51,6 +73,8 @@ function judgeCalls(builder: PlanBuilder, self: string, reference: Reference): V
   }
   const evicted = evictedHint(builder, reference);
   if (evicted !== undefined) return { hint: evicted };
+  const earlier = writtenEarlierHint(builder, id, reference.path.slice(1));
+  if (earlier !== undefined) return { hint: earlier };
   if (id === self)
     return {
       hint: "a call cannot read its own output: this reads the output an earlier run stored, and the thread holds none",
@@ -228,7 +252,7 @@ function checkExpression(
   const message = `nothing writes ${first.text} and the known context lacks it`;
   const diagnostic = makeDiagnostic("REF_UNRESOLVED", message, reference.pointer, {
     callId: entry.call.id,
-    hint: unresolvedHint(builder, first, firstVerdict),
+    hint: unresolvedHint(builder, first, firstVerdict, entry.call.id),
   });
   if (out === undefined) return [diagnostic];
   out.push(diagnostic);
@@ -238,9 +262,14 @@ function checkExpression(
 type EntryReference = CallEntry["call"]["references"][number];
 
 /** The hint of a REF_UNRESOLVED: the verdict's, with the did-you-mean (see near-reference-hint.ts) first. */
-function unresolvedHint(builder: PlanBuilder, reference: Reference, verdict: Verdict): string | undefined {
+function unresolvedHint(
+  builder: PlanBuilder,
+  reference: Reference,
+  verdict: Verdict,
+  readerId: string,
+): string | undefined {
   const general = verdict?.hint;
-  const near = verdict?.near === true ? nearReferenceHint(builder, reference) : undefined;
+  const near = verdict?.near === true ? nearReferenceHint(builder, reference, readerId) : undefined;
   if (near === undefined) return general;
   if (near.replaces || general === undefined) return near.text;
   return `${near.text} (${general})`;

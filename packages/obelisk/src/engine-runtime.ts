@@ -14,7 +14,13 @@ import {
   toJsonValue,
 } from "@obelisk/core";
 import { CallLimiter, EventHub, type RunObserver } from "@obelisk/scheduler";
-import { DEFAULT_RETENTION, type RunLock, type StateStore, type ThreadInfo } from "@obelisk/state";
+import {
+  DEFAULT_RETENTION,
+  type RunLock,
+  type StateStore,
+  stateWrittenBy,
+  type ThreadInfo,
+} from "@obelisk/state";
 import type { RunAcceptor } from "./accepting-run.js";
 import { ActiveRuns } from "./active-runs.js";
 import { InputChecker, type SchemaSource } from "./check-input.js";
@@ -202,8 +208,18 @@ export class EngineRuntime {
       ...(stateSchema === undefined ? {} : { stateSchema }),
       ...(hostValues === undefined ? {} : { extraKinds: hostValues }),
       callOutput: (id) => this.storedOutput(threadId, id),
+      writtenBy: (id) => this.writtenBy(threadId, id),
       evicted: (reference) => this.evictedAt(threadId, reference),
     };
+  }
+
+  /**
+   * The `†state` references a call of an earlier run wrote through its `_outputPath`, when the store
+   * answers at once: the compiler asks only for a `†calls.<id>` nothing else resolves, to name what to read.
+   */
+  private writtenBy(threadId: ThreadId, id: string): readonly string[] | undefined {
+    const variables = answerNow(() => this.store.listVariables(threadId));
+    return variables === undefined ? undefined : stateWrittenBy(variables, id);
   }
 
   /**

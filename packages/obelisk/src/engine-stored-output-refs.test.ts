@@ -81,4 +81,21 @@ describe.each(storeKinds())("references below a stored call output are checked (
     expect(shape(evicted.diagnostics)).toEqual([["REF_UNRESOLVED", "/0/p"]]);
     expect(evicted.diagnostics[0]?.hint).toMatch(/^REF_EVICTED: †calls\.named was evicted/);
   });
+
+  it("†calls.<id> of an earlier run's call with an _outputPath names what it wrote (SPEC §3)", async () => {
+    engine = createEngine({ tools, store: kind.open() });
+    await engine.run([{ _tool: "mk", _id: "w", _outputPath: "†state.made && †state.copy" }], {
+      threadId: "t",
+    });
+    const hint = 'call "w" of an earlier run has an _outputPath: read †state.copy.a or †state.made.a instead';
+    const validated = await engine.validate([{ _tool: "pStr", _id: "r", p: "†calls.w.a" }], {
+      threadId: "t",
+    });
+    expect(shape(validated.diagnostics)).toEqual([["REF_UNRESOLVED", "/0/p"]]);
+    expect(validated.diagnostics[0]?.hint).toBe(hint);
+    // the engine's own reader says the same
+    await expect(engine.get("t", "†calls.w.a")).rejects.toSatisfy(
+      (error) => ObeliskError.is(error) && error.hint === "read †state.copy.a instead",
+    );
+  });
 });

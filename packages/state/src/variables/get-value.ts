@@ -11,6 +11,7 @@ import {
 } from "@obelisk/core";
 import type { StateStore, Tombstone } from "../store-types.js";
 import { ANY_DEPTH, parseStoredReference, type ReferenceLimits } from "./parse-stored-reference.js";
+import { stateWrittenBy } from "./written-by.js";
 
 /**
  * Options of {@link getValue}: ask for one page of an array (items) or a string (characters). Given for
@@ -135,15 +136,12 @@ async function outputElsewhere(
   below: Path,
 ): Promise<ObeliskError | undefined> {
   const wrote: string[] = [];
-  for (const meta of await store.listVariables(threadId)) {
-    if (meta.scope !== "state" || meta.writer.callId !== callId) continue;
+  for (const reference of stateWrittenBy(await store.listVariables(threadId), callId)) {
     // the store formatted it: any depth (a variable written under a raised maxPathDepth is still named)
-    const parsed = parseReference(meta.reference, DEFAULT_KINDS, ANY_DEPTH);
+    const parsed = parseReference(reference, DEFAULT_KINDS, ANY_DEPTH);
     if (!parsed.ok) continue;
     // the variables under another one the call wrote are shown by it (†state.w covers †state.w.x)
-    wrote.push(
-      below.length === 0 ? meta.reference : formatReference("state", [...parsed.value.path, ...below]),
-    );
+    wrote.push(below.length === 0 ? reference : formatReference("state", [...parsed.value.path, ...below]));
   }
   if (wrote.length === 0) return undefined;
   const shown = wrote.slice(0, 5);
