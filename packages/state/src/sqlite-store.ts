@@ -8,7 +8,7 @@ import {
 } from "./internal/history-arguments.js";
 import { unheldReason } from "./internal/interrupted-runs.js";
 import { parseFrozen } from "./internal/parse-frozen.js";
-import { missingFolderError, wrap } from "./internal/sqlite-errors.js";
+import { missingFolderError, nativeModuleError, wrap } from "./internal/sqlite-errors.js";
 import { type PrunedThread, SqliteHistoryRemoval } from "./internal/sqlite-history-removal.js";
 import { SqliteRuns } from "./internal/sqlite-runs.js";
 import { SqliteThreadStore } from "./internal/sqlite-thread-store.js";
@@ -229,6 +229,8 @@ export function createSqliteStore(file: string, options: SqliteStoreOptions = {}
     return new SqliteStore(opened, file, options);
   } catch (error) {
     opened?.close();
-    throw missingFolderError(file, error) ?? wrap(`open ${file}`, error, file);
+    throw (
+      nativeModuleError(file, error) ?? missingFolderError(file, error) ?? wrap(`open ${file}`, error, file)
+    );
   }
 }

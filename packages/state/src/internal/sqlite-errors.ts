@@ -69,3 +69,39 @@ export function missingFolderError(file: string, error: unknown): ObeliskError |
     },
   );
 }
+
+/** How to build better-sqlite3's native module, with either package manager. */
+const BUILD_STEPS =
+  "`npm rebuild better-sqlite3` (npm may have skipped its install script: allow it), or with pnpm list it in onlyBuiltDependencies (or run `pnpm approve-builds`) and reinstall";
+
+/**
+ * The error when better-sqlite3's native module is missing (its install script did not run) or does not
+ * load (built for another Node.js or platform): `STORE_ERROR` with `data.reason` `native-missing` or
+ * `native-mismatch` and a hint that says how to build it; undefined for any other error.
+ */
+export function nativeModuleError(file: string, error: unknown): ObeliskError | undefined {
+  if (!(error instanceof Error) || ObeliskError.is(error)) return undefined;
+  if (error.message.startsWith("Could not locate the bindings file"))
+    return new ObeliskError(
+      "STORE_ERROR",
+      "the SQLite store needs better-sqlite3's native module, which was never built on this machine",
+      { cause: error, hint: `build it: ${BUILD_STEPS}`, data: { reason: "native-missing", file } },
+    );
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ERR_DLOPEN_FAILED" && error.message.includes("better_sqlite3.node")) {
+    const firstLine = error.message.split("\n")[0] as string;
+    const why = error.message.includes("NODE_MODULE_VERSION")
+      ? "it was built for another Node.js version"
+      : firstLine.slice(firstLine.lastIndexOf(":") + 1).trim();
+    return new ObeliskError(
+      "STORE_ERROR",
+      `better-sqlite3's native module does not load in this Node.js ${process.version}: ${why}`,
+      {
+        cause: error,
+        hint: `rebuild it with this Node.js: ${BUILD_STEPS}`,
+        data: { reason: "native-mismatch", file },
+      },
+    );
+  }
+  return undefined;
+}
