@@ -1,5 +1,14 @@
-import type { Diagnostic, PlanDocument, PlanHash, SourceMap } from "@obelisk/core";
-import { canonicalJson, normalizePlan, parsePlanText, planHash, sha256Hex } from "@obelisk/core";
+import type { Diagnostic, Limits, PlanDocument, PlanHash, SourceMap } from "@obelisk/core";
+import {
+  canonicalJson,
+  MAX_VALUE_DEPTH,
+  normalizePlan,
+  parseJsonText,
+  parsePlanText,
+  planHash,
+  resolveLimits,
+  sha256Hex,
+} from "@obelisk/core";
 import { DirectedGraph } from "graphology";
 import { buildPlanGraph, lazyByVersion } from "./build-plan-graph.js";
 import { closePlan } from "./close-plan.js";
@@ -14,6 +23,16 @@ interface Located {
   readonly sourceMap?: SourceMap;
   readonly diagnostics: readonly Diagnostic[];
   readonly hash: PlanHash;
+  /**
+   * A plan over per-value limits only (`normalizePlan`'s placeholders): the copy with placeholders that is
+   * compiled for the other diagnostics, the pointers of the replaced values, and the document the
+   * diagnostics are ordered by. Never `document`: nothing of it is hashed, returned, approved or run.
+   */
+  readonly placeholders?: {
+    readonly document: PlanDocument;
+    readonly pointers: readonly string[];
+    readonly order: unknown;
+  };
 }
 
 function isPlanDocument(value: unknown): value is PlanDocument {
@@ -44,12 +63,47 @@ function locate(plan: unknown, options: CompileOptions): Located {
   if (typeof plan === "string") {
     const parsed = parsePlanText(plan, { limits });
     const hash = parsed.document === undefined ? hashOf(plan) : planHash(parsed.document);
+    const overLimits = parsed.document === undefined ? textOverValueLimits(plan, parsed, limits) : undefined;
+    if (overLimits !== undefined) return { ...overLimits, hash };
     return { ...parsed, hash, ...(parsed.sourceMap === undefined ? {} : { sourceMap: parsed.sourceMap }) };
   }
   if (isPlanDocument(plan)) return { document: plan, diagnostics: [], hash: planHash(plan) };
   const normalized = normalizePlan(plan, { limits });
   const hash = normalized.document === undefined ? hashOf(plan) : planHash(normalized.document);
-  return { ...normalized, hash };
+  const { document, diagnostics, placeholders } = normalized;
+  if (placeholders !== undefined)
+    return { diagnostics, hash, placeholders: { ...placeholders, order: plan } };
+  return document === undefined ? { diagnostics, hash } : { document, diagnostics, hash };
+}
+
+/**
+ * Plan text the reader refused for PLAN_LIMIT problems alone (with a source map: not over the size limit):
+ * read again with the per-value limits lifted (depth up to what a JSON copy holds), so that a plan whose only
+ * limit problems are per-value is compiled with placeholders, as a parsed value is (`normalizePlan`).
+ * Undefined when the text cannot be read so (JSON_SYNTAX, too deep for a JSON copy): the reader's result
+ * stands. Only text refused for limits pays for the second read.
+ */
+function textOverValueLimits(
+  text: string,
+  parsed: { readonly sourceMap?: SourceMap; readonly diagnostics: readonly Diagnostic[] },
+  partial: Partial<Limits>,
+): Omit<Located, "hash"> | undefined {
+  const { sourceMap, diagnostics } = parsed;
+  if (sourceMap === undefined || diagnostics.length === 0) return undefined;
+  if (!diagnostics.every((diagnostic) => diagnostic.code === "PLAN_LIMIT")) return undefined;
+  const limits = resolveLimits(partial);
+  const lifted = {
+    ...limits,
+    maxStringLength: Number.POSITIVE_INFINITY,
+    maxDepth: Math.max(limits.maxDepth, MAX_VALUE_DEPTH),
+  };
+  const read = parseJsonText(text, { limits: lifted });
+  if (!read.ok) return undefined;
+  const { diagnostics: found, placeholders } = normalizePlan(read.value, { limits });
+  // Without placeholders: a whole-document limit the reader did not reach (maxCalls is checked only
+  // on a document read without problems), or the limits alone.
+  if (placeholders === undefined) return { diagnostics: found, sourceMap };
+  return { diagnostics: found, sourceMap, placeholders: { ...placeholders, order: read.value } };
 }
 
 /**
@@ -62,7 +116,9 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
     const located = locate(plan, options);
     hash = located.hash;
     const resolved = resolveCompileOptions(options);
-    const document = located.document;
+    const { placeholders } = located;
+    // Over per-value limits only: the rest is compiled on the copy with placeholders (SPEC §6).
+    const document = placeholders?.document ?? located.document;
     const settings = {
       kinds: resolved.kinds,
       limits: resolved.limits,
@@ -75,7 +131,10 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
     };
     const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseInvalid: false });
     for (const source of document?.calls ?? []) builder.addQuietly(source);
-    const closed = closePlan(builder, located.diagnostics, document?.source ?? plan, located.sourceMap);
+    const order = placeholders?.order ?? document?.source ?? plan;
+    const closed = closePlan(builder, located.diagnostics, order, located.sourceMap);
+    if (placeholders !== undefined)
+      return overValueLimits(closed.diagnostics, located, placeholders.pointers);
     const graph = closedGraph(builder.entries, closed.criticalPaths);
     return {
       ...closed,
@@ -89,6 +148,34 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
   } catch (error) {
     return internalFailure(hash, error);
   }
+}
+
+/**
+ * The result for a plan over per-value limits only: its PLAN_LIMIT diagnostics with every other diagnostic
+ * of the copy with placeholders, in document order, except those at or below a replaced value (they are
+ * about the placeholder). Never ok, and nothing of the copy is handed out: no document, no calls, an empty
+ * graph, and the hash of what was submitted (as for any document refused before compiling), not the copy's.
+ */
+function overValueLimits(
+  diagnostics: readonly Diagnostic[],
+  located: Located,
+  pointers: readonly string[],
+): CompiledPlan {
+  const fromLocating = new Set(located.diagnostics);
+  const under = (pointer: string) =>
+    pointers.some((base) => pointer === base || base === "" || pointer.startsWith(`${base}/`));
+  return {
+    ok: false,
+    planHash: located.hash,
+    diagnostics: diagnostics.filter(
+      (diagnostic) => fromLocating.has(diagnostic) || !under(diagnostic.pointer),
+    ),
+    calls: [],
+    criticalPaths: new Map(),
+    graph: new DirectedGraph(),
+    autoIdsUsed: 0,
+    ...(located.sourceMap === undefined ? {} : { sourceMap: located.sourceMap }),
+  };
 }
 
 /** The graphology graph of a builder, built on first call (and rebuilt if calls were added since). */

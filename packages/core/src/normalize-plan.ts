@@ -1,11 +1,11 @@
 import type { Diagnostic } from "./diagnostic.js";
 import { appendPointer } from "./json-pointer.js";
-import type { JsonObject } from "./json-value.js";
+import type { JsonObject, JsonValue } from "./json-value.js";
 import type { Limits } from "./limits.js";
 import { resolveLimits } from "./limits.js";
 import { planDiagnostic } from "./plan-diagnostic.js";
 import type { PlanCallSource, PlanDocument, PlanForm } from "./plan-document.js";
-import { planLimitDiagnostics } from "./plan-limit-diagnostics.js";
+import { isAtOrBelow, planLimitDiagnostics, withLimitPlaceholders } from "./plan-limit-diagnostics.js";
 import { toJsonValue } from "./value-to-json-value.js";
 
 /** The result of normalizing a plan document. */
@@ -14,6 +14,29 @@ export interface NormalizePlanResult {
   readonly document?: PlanDocument;
   /** PLAN_SHAPE / PLAN_LIMIT problems; the calls themselves are not validated here. */
   readonly diagnostics: Diagnostic[];
+  /**
+   * Present only when the value's sole limit problems are per-value (strings or keys over
+   * `maxStringLength`, containers deeper than `maxDepth`): then `document` is absent and `diagnostics` holds
+   * those PLAN_LIMIT diagnostics and the shape problems of the rest, and this is the copy to analyse the
+   * rest with. See {@link PlaceholderDocument}.
+   */
+  readonly placeholders?: PlaceholderDocument;
+}
+
+/**
+ * A plan document in which every value over a per-value limit is replaced by a placeholder (a too-long
+ * string by `""`, a member with a too-long key left out, a too-deep container by `null`), so that the rest
+ * can be compiled and every diagnostic reported at once (SPEC §6). For diagnostics only: it is not the
+ * submitted plan, and is never hashed, approved, stored or run.
+ */
+export interface PlaceholderDocument {
+  /** The document with placeholders (its `source` too). */
+  readonly document: PlanDocument;
+  /**
+   * Pointers of the replaced values, each reported by a PLAN_LIMIT diagnostic: any other diagnostic at or
+   * below one of them is about the placeholder, not the submitted value, and is to be left out.
+   */
+  readonly pointers: readonly string[];
 }
 
 /** Options of {@link normalizePlan}. */
@@ -144,6 +167,11 @@ export function normalizePlanShape(value: unknown, limits: Limits): NormalizePla
  * (depth, string length, number of calls). The document's `source` is a frozen JSON copy of `value`
  * (what is hashed, compiled, stored and run: later changes to `value` change nothing). Never throws; does
  * not validate the calls themselves.
+ *
+ * Over a whole-document limit (`maxDocumentBytes`, `maxCalls`), or not JSON, only that is reported. Over
+ * per-value limits only (string or key length, depth), there is no `document`: the PLAN_LIMIT diagnostics
+ * come with the shape problems of the rest and with `placeholders`, the copy to compile the rest with.
+ * The common case (no limit reached) pays for nothing of this: the limit check's quick walk answers it.
  */
 export function normalizePlan(value: unknown, options: NormalizePlanOptions = {}): NormalizePlanResult {
   const limits = resolveLimits(options.limits);
@@ -154,15 +182,52 @@ export function normalizePlan(value: unknown, options: NormalizePlanOptions = {}
     // A value whose inspection throws: the copy below reports it with its pointer.
     limitDiagnostics = [];
   }
-  if (limitDiagnostics.length > 0) return { diagnostics: limitDiagnostics };
-  if (typeof value !== "object" || value === null) return normalizePlanShape(value, limits);
+  if (limitDiagnostics.length === 0 && (typeof value !== "object" || value === null))
+    return normalizePlanShape(value, limits);
   const copy = toJsonValue(value, { maxBytes: limits.maxDocumentBytes, remember: true });
-  if (copy.ok) return normalizePlanShape(copy.value, limits);
+  if (copy.ok) {
+    if (limitDiagnostics.length === 0) return normalizePlanShape(copy.value, limits);
+    return withPlaceholders(copy.value, limitDiagnostics, limits);
+  }
   if (copy.code === "OUTPUT_TOO_LARGE") {
     const message = `the plan is larger than the limit of ${limits.maxDocumentBytes} bytes of JSON`;
     return { diagnostics: [planDiagnostic("PLAN_LIMIT", message, "", "raise maxDocumentBytes")] };
   }
+  // Not JSON (a cycle, nesting past what a JSON copy holds, a value of another kind): nothing to analyse;
+  // the limits found, if any, are what is reported (as before the copy).
+  if (limitDiagnostics.length > 0) return { diagnostics: limitDiagnostics };
   return { diagnostics: [notJsonDiagnostic(copy.message, copy.pointer)] };
+}
+
+/**
+ * The result for a JSON document whose only limit problems are per-value (`limitDiagnostics`): the
+ * PLAN_LIMIT diagnostics, the shape problems of the rest (none at or below a replaced value), and the
+ * copy with placeholders to compile the rest with; never a `document`. The whole-document limit on calls
+ * is still an early exit, and so is a document whose replacements the diagnostics do not all name (a
+ * shared sub-object reported once, or more problems than `MAX_LIMIT_DIAGNOSTICS`): only its limit
+ * diagnostics are reported.
+ */
+function withPlaceholders(
+  value: JsonValue,
+  limitDiagnostics: Diagnostic[],
+  limits: Limits,
+): NormalizePlanResult {
+  const replaced = withLimitPlaceholders(value, limits);
+  const reported = new Set(limitDiagnostics.map((diagnostic) => diagnostic.pointer));
+  if (replaced.pointers.length === 0 || !replaced.pointers.every((pointer) => reported.has(pointer)))
+    return { diagnostics: limitDiagnostics };
+  const shape = normalizePlanShape(replaced.value, limits);
+  const pointers = [...new Set(replaced.pointers)];
+  const under = (pointer: string) => pointers.some((base) => isAtOrBelow(pointer, base));
+  const callsLimit = shape.diagnostics.find((diagnostic) => diagnostic.code === "PLAN_LIMIT");
+  if (callsLimit !== undefined) return { diagnostics: [callsLimit] };
+  const diagnostics = [
+    ...limitDiagnostics,
+    ...shape.diagnostics.filter((diagnostic) => !under(diagnostic.pointer)),
+  ];
+  return shape.document === undefined
+    ? { diagnostics }
+    : { diagnostics, placeholders: { document: shape.document, pointers } };
 }
 
 /**

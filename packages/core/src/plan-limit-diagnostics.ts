@@ -1,4 +1,5 @@
 import type { Diagnostic } from "./diagnostic.js";
+import { setOwn } from "./json-container.js";
 import { pointerFromPath } from "./json-pointer.js";
 import type { Limits } from "./limits.js";
 import { planDiagnostic } from "./plan-diagnostic.js";
@@ -130,4 +131,76 @@ export function planLimitDiagnostics(value: unknown, limits: Limits): Diagnostic
     }
   }
   return diagnostics.slice(0, MAX_LIMIT_DIAGNOSTICS);
+}
+
+/**
+ * The placeholders that stand for values over the per-value limits, so that the rest of a document can be
+ * compiled (SPEC §6: every diagnostic at once) while those values are reported as PLAN_LIMIT:
+ * - a string longer than `maxStringLength` becomes `""`;
+ * - a member whose key is longer than `maxStringLength` is left out (its key is the problem, and a
+ *   message naming it would carry it);
+ * - a container nested deeper than `maxDepth` becomes `null`.
+ * A copy with placeholders is for diagnostics only: it is never hashed, approved, stored or run.
+ */
+export interface LimitPlaceholders<T> {
+  /** The copy: `value` itself when nothing was replaced, else new frozen containers along the replaced paths. */
+  readonly value: T;
+  /** JSON Pointers of the replaced values (a left-out member: its pointer), in walk order. */
+  readonly pointers: readonly string[];
+}
+
+/**
+ * Replaces every value over the per-value limits of a JSON tree (a frozen JSON copy: finite, no cycles,
+ * at most `MAX_VALUE_DEPTH` levels, so the recursion is bounded) by its placeholder
+ * ({@link LimitPlaceholders}). Containers without a replacement below them are shared, not copied.
+ */
+export function withLimitPlaceholders<T>(value: T, limits: Limits): LimitPlaceholders<T> {
+  const { maxDepth, maxStringLength } = limits;
+  const pointers: string[] = [];
+  const path: (string | number)[] = [];
+  const replace = (child: unknown, depth: number): unknown => {
+    if (typeof child === "string")
+      return child.length > maxStringLength ? placeholder("", path, pointers) : child;
+    if (typeof child !== "object" || child === null) return child;
+    if (depth > maxDepth) return placeholder(null, path, pointers);
+    if (Array.isArray(child)) {
+      let items: unknown[] | undefined;
+      for (let index = 0; index < child.length; index++) {
+        path.push(index);
+        const item = replace(child[index], depth + 1);
+        path.pop();
+        if (item !== child[index]) items ??= child.slice();
+        if (items !== undefined) items[index] = item;
+      }
+      return items === undefined ? child : Object.freeze(items);
+    }
+    let copy: Record<string, unknown> | undefined;
+    const record = child as Record<string, unknown>;
+    const keys = Object.keys(record);
+    for (let at = 0; at < keys.length; at++) {
+      const key = keys[at] as string;
+      path.push(key);
+      const dropped = key.length > maxStringLength;
+      const item = dropped ? placeholder(undefined, path, pointers) : replace(record[key], depth + 1);
+      path.pop();
+      if (copy === undefined && (dropped || item !== record[key])) {
+        copy = {};
+        for (const before of keys.slice(0, at)) setOwn(copy, before, record[before]);
+      }
+      if (copy !== undefined && !dropped) setOwn(copy, key, item);
+    }
+    return copy === undefined ? child : Object.freeze(copy);
+  };
+  return { value: replace(value, 1) as T, pointers };
+}
+
+/** Records the pointer of a replaced value and returns its placeholder. */
+function placeholder<P>(value: P, path: readonly (string | number)[], pointers: string[]): P {
+  pointers.push(pointerFromPath(path));
+  return value;
+}
+
+/** True when `pointer` is `base` or a pointer below it. */
+export function isAtOrBelow(pointer: string, base: string): boolean {
+  return pointer === base || base === "" || pointer.startsWith(`${base}/`);
 }
