@@ -2,7 +2,7 @@ import { type Limits, ObeliskError } from "@obelisk/core";
 import type { Engine, RunEvent } from "obelisk";
 import type { CliIo } from "./cli-io.js";
 import { stopIfEscaped } from "./command-stop.js";
-import { type LoadedTools, loadTools } from "./load-tools.js";
+import { loadTools, type ToolsModule } from "./load-tools.js";
 import { openStore, type StoreAccess } from "./open-store.js";
 import { printRegistryWarnings } from "./registry-warnings.js";
 import { explainThreadBusy } from "./thread-busy.js";
@@ -46,7 +46,8 @@ export async function withEngine<T>(
   body: (engine: Engine) => Promise<T>,
   check?: (engine: Engine) => Promise<T | undefined>,
 ): Promise<T> {
-  const tools: LoadedTools = options.tools === undefined ? [] : await loadTools(options.tools, io.cwd);
+  const { tools, implementations }: ToolsModule =
+    options.tools === undefined ? { tools: [] } : await loadTools(options.tools, io.cwd);
   const { createEngine } = await import("obelisk");
   stopIfEscaped();
   let warned = false;
@@ -54,6 +55,7 @@ export async function withEngine<T>(
     const store = await openStore(options.store, io, access);
     const engine = createEngine({
       tools,
+      ...(implementations === undefined ? {} : { implementations }),
       store,
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       ...(options.failFast === undefined ? {} : { failFast: options.failFast }),

@@ -10,14 +10,28 @@ import { errorMessage, usageError } from "./usage-error.js";
 /** Tools as a tools module exports them: an array, or an object by name. */
 export type LoadedTools = readonly ToolDefinition[] | Readonly<Record<string, ToolDefinition>>;
 
+/** A tool's implementation, as `createEngine`'s `implementations` takes it. */
+type ToolRun = NonNullable<ToolDefinition["run"]>;
+
+/**
+ * What a tools module gives: its tools (the default export) and, when it exports `implementations`, the
+ * implementations of its tools by name (SPEC §9: for tools in the spec's form, given without `run`).
+ */
+export interface ToolsModule {
+  /** The default export. */
+  readonly tools: LoadedTools;
+  /** The `implementations` export (checked to be an object; its values and keys are the registry's to check). */
+  readonly implementations?: Readonly<Record<string, ToolRun>>;
+}
+
 const TYPESCRIPT = new Set([".ts", ".mts", ".cts", ".tsx"]);
 const JAVASCRIPT = new Set([".js", ".mjs", ".cjs"]);
 
 /**
  * Loads a tools module (`.js`, `.mjs`, `.cjs`; TypeScript through tsx: `.ts`, `.tsx` and `.mts` as ES modules,
- * `.cts` as CommonJS) and checks its default export. Throws USAGE.
+ * `.cts` as CommonJS) and checks its default export and its `implementations` export, if any. Throws USAGE.
  */
-export async function loadTools(file: string, cwd: string): Promise<LoadedTools> {
+export async function loadTools(file: string, cwd: string): Promise<ToolsModule> {
   const path = resolve(cwd, file);
   if (!existsSync(path)) throw usageError(`tools module not found: ${file}`);
   if (!statSync(path).isFile()) throw usageError(`tools module is not a file: ${file}`);
@@ -27,7 +41,9 @@ export async function loadTools(file: string, cwd: string): Promise<LoadedTools>
     throw usageError(`tools module must be one of ${known}: ${file}`);
   }
   const module = await importModule(path, extension, file);
-  return checkDefaultExport(module, file);
+  const tools = checkDefaultExport(module, file);
+  const implementations = implementationsExport(module, file);
+  return implementations === undefined ? { tools } : { tools, implementations };
 }
 
 let typeScriptLoader: Promise<void> | undefined;
@@ -66,8 +82,45 @@ async function importModule(path: string, extension: string, file: string): Prom
 
 function isToolLike(value: unknown): value is ToolDefinition {
   return (
-    typeof value === "object" && value !== null && typeof (value as { name?: unknown }).name === "string"
+    typeof value === "object" &&
+    value !== null &&
+    (typeof (value as { name?: unknown }).name === "string" || isSpecForm(value))
   );
+}
+
+/**
+ * True for the spec's tool form (SPEC §9): a JSON Schema object whose `properties._tool.const` names the tool
+ * (its name is there, so it gets no `name`: the registry would no longer read it as the spec form).
+ */
+function isSpecForm(value: object): boolean {
+  if ((value as { name?: unknown }).name !== undefined) return false;
+  const tool = (value as { properties?: { _tool?: unknown } }).properties?._tool;
+  return typeof tool === "object" && tool !== null && typeof (tool as { const?: unknown }).const === "string";
+}
+
+/** What a value is, as a refusal says it: `null`, `an array`, `a string`, … */
+function shown(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+/**
+ * The module's `implementations` export (a named export beside the default one; in a CommonJS module, also
+ * the property of the `exports` object whose `default` holds the tools), or undefined. One that is not an
+ * object is USAGE; its keys and values are `createEngine`'s to check (a function each, by a tool's name).
+ */
+function implementationsExport(module: unknown, file: string): Readonly<Record<string, ToolRun>> | undefined {
+  const namespace = module as { implementations?: unknown; default?: unknown } | null;
+  let exported = namespace?.implementations;
+  const commonJs = commonJsExports(namespace?.default);
+  if (exported === undefined && commonJs !== undefined) exported = commonJs.implementations;
+  if (exported === undefined) return undefined;
+  if (typeof exported !== "object" || exported === null || Array.isArray(exported))
+    throw usageError(
+      `tools module ${file}: its implementations export must be an object of functions by tool name (got ${shown(exported)})`,
+    );
+  return exported as Readonly<Record<string, ToolRun>>;
 }
 
 /** Why a value cannot be a tool (an array, a primitive, a `run` that is no function), or undefined. */
@@ -83,18 +136,27 @@ function notATool(value: unknown): string | undefined {
  * The module's default export. A CommonJS module (`.cjs`, `.cts`) written with `export default tools` is
  * compiled to `exports.default = tools` (with `__esModule`), and importing it gives `module.exports` as the
  * default: the tools are its `default`, as bundlers and tsx's interop read it. Also `exports.default = tools`
- * written by hand (the only key) — but only when that `default` holds tools (an array, or an object whose
- * values are all objects): `export default { default: { description, input, run } }` is an object of
- * tools whose one tool is named `default`.
+ * written by hand (the only key, or beside `exports.implementations`) — but only when that `default` holds
+ * tools (an array, or an object whose values are all objects): `export default { default: { description,
+ * input, run } }` is an object of tools whose one tool is named `default`.
  */
 function defaultExport(module: unknown): unknown {
   const exported = (module as { default?: unknown } | null)?.default;
-  if (typeof exported !== "object" || exported === null || Array.isArray(exported)) return exported;
-  if (!Object.hasOwn(exported, "default")) return exported;
+  const commonJs = commonJsExports(exported);
+  return commonJs === undefined ? exported : commonJs.default;
+}
+
+/** The keys a hand-written CommonJS tools module's `exports` may have. */
+const COMMONJS_KEYS: ReadonlySet<string> = new Set(["default", "implementations"]);
+
+/** `exported` when it is a CommonJS module's `exports` whose `default` is the tools (see `defaultExport`). */
+function commonJsExports(exported: unknown): { default: unknown; implementations?: unknown } | undefined {
+  if (typeof exported !== "object" || exported === null || Array.isArray(exported)) return undefined;
+  if (!Object.hasOwn(exported, "default")) return undefined;
   const inner = (exported as { default: unknown }).default;
   const esModule = (exported as { __esModule?: unknown }).__esModule === true;
-  const onlyDefault = Object.keys(exported).length === 1 && holdsTools(inner);
-  return esModule || onlyDefault ? inner : exported;
+  const byHand = Object.keys(exported).every((key) => COMMONJS_KEYS.has(key)) && holdsTools(inner);
+  return esModule || byHand ? (exported as { default: unknown; implementations?: unknown }) : undefined;
 }
 
 /** True for an array, or an object of tools by name (every value an object): not a tool itself. */

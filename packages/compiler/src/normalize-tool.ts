@@ -155,6 +155,26 @@ function schemaCheck(compiler: SchemaCompiler, schema: JsonObject | undefined, w
 }
 
 /**
+ * The tool's implementation: its own `run`, or the one `implementations` gives by its name. Both is
+ * ambiguous (which would run?): USAGE, where the registry once took `run` and ignored the other silently.
+ */
+function runOf(
+  own: unknown,
+  implementations: Readonly<Record<string, unknown>>,
+  name: string,
+  what: string,
+): unknown {
+  const given = Object.hasOwn(implementations, name) ? implementations[name] : undefined;
+  if (own !== undefined && given !== undefined)
+    throw new ObeliskError(
+      "USAGE",
+      `${what} has its own run and an implementation in implementations.${name}: which one runs is ambiguous`,
+      { hint: `give one: remove the tool's run, or implementations.${name}` },
+    );
+  return own ?? given;
+}
+
+/**
  * Normalizes one tool given in any accepted form (SPEC §9). `fallbackName` is the key when tools were
  * given as an object by name. Throws `ObeliskError("USAGE")` for an invalid definition.
  */
@@ -167,10 +187,7 @@ export function normalizeTool(
   if (!isPlainObject(given))
     throw new ObeliskError("USAGE", `a tool must be an object (got ${typeof given})`);
   const specForm = isSpecToolForm(given);
-  const specName = specForm
-    ? ((given.properties as Record<string, Record<string, unknown>>)._tool?.const as string)
-    : "";
-  const source = specForm ? fromSpecForm(given, given.run ?? implementations[specName]) : given;
+  const source = specForm ? fromSpecForm(given, given.run) : given;
   const name = typeof source.name === "string" ? source.name : fallbackName;
   if (name === undefined || !TOOL_NAME.test(name)) {
     throw new ObeliskError(
@@ -186,7 +203,7 @@ export function normalizeTool(
       { hint: `use the key "${name}", or give tools as an array` },
     );
   if (!specForm) checkDefinitionKeys(source, what);
-  const run = source.run ?? implementations[name];
+  const run = runOf(source.run, implementations, name, what);
   if (run !== undefined && typeof run !== "function")
     throw new ObeliskError("USAGE", `${what}: run must be a function`);
   checkLatent(source.latent, run !== undefined, what);

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "@obelisk/core";
-import { ObeliskError } from "@obelisk/core";
+import { didYouMean, ObeliskError } from "@obelisk/core";
 import { normalizeTool } from "./normalize-tool.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { createSchemaCompiler } from "./schema-validator.js";
@@ -7,7 +7,11 @@ import { isPlainObject } from "./to-json-schema.js";
 
 /** Options of `createToolRegistry`. */
 export interface ToolRegistryOptions {
-  /** Implementations by tool name, for tools given in the spec's JSON Schema form (or without `run`). */
+  /**
+   * Implementations by tool name, for tools given in the spec's JSON Schema form (or without `run`). Each
+   * value must be a function, each key must name a tool of the registry, and a tool with its own `run` may
+   * not have one here too (USAGE otherwise).
+   */
   readonly implementations?: Readonly<Record<string, (args: never, ctx: never) => unknown>>;
 }
 
@@ -39,15 +43,55 @@ function entriesOf(tools: unknown): [string | undefined, unknown, string][] {
   throw new ObeliskError("USAGE", "tools must be an array of tools or an object of tools by name");
 }
 
+/** What a value is, as refusals say it: `null`, `undefined`, `an array`, `an object`, `a string`, … */
+function shown(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/** `options.implementations`: undefined, or a plain object of functions. Throws USAGE. */
+function checkImplementations(implementations: unknown): Readonly<Record<string, unknown>> {
+  if (implementations === undefined) return {};
+  if (!isPlainObject(implementations))
+    throw new ObeliskError(
+      "USAGE",
+      `implementations must be an object of functions by tool name (got ${shown(implementations)})`,
+      { hint: "implementations: { toolName: async (args, ctx) => value }" },
+    );
+  for (const [key, value] of Object.entries(implementations))
+    if (typeof value !== "function")
+      throw new ObeliskError(
+        "USAGE",
+        `implementations.${key} must be a function (args, ctx) => value (got ${shown(value)})`,
+      );
+  return implementations;
+}
+
+/** Every key of `implementations` names a tool of the registry (a misspelt one would leave the tool latent). */
+function checkImplementationNames(
+  implementations: Readonly<Record<string, unknown>>,
+  names: readonly string[],
+): void {
+  for (const key of Object.keys(implementations)) {
+    if (names.includes(key)) continue;
+    const known = names.length === 0 ? "there are no tools" : `tools: ${names.join(", ")}`;
+    throw new ObeliskError("USAGE", `implementations.${key} names no tool (${known})`, {
+      hint: didYouMean(key, names) ?? "implementations are keyed by tool name (the spec form's _tool const)",
+    });
+  }
+}
+
 /**
  * Builds a tool registry from an array or an object-by-name of tools in any accepted form (SPEC §9):
  * `defineTool` results (zod or JSON Schema), plain objects of that shape, or the spec's JSON Schema tool form
  * (implementations in `options.implementations`). Later duplicates win, with a warning.
- * Throws `ObeliskError("USAGE")` for an invalid definition.
+ * Throws `ObeliskError("USAGE")` for an invalid definition, and for implementations that are not an object
+ * of functions, one keyed by a name no tool has, or one for a tool that has its own `run`.
  */
 export function createToolRegistry(tools: unknown, options: ToolRegistryOptions = {}): ToolRegistry {
   const compiler = createSchemaCompiler();
-  const implementations = options.implementations ?? {};
+  const implementations = checkImplementations(options.implementations);
   const byName = new Map<string, RegisteredTool>();
   const warnings: Diagnostic[] = [];
   for (const [key, given, pointer] of entriesOf(tools)) {
@@ -63,6 +107,7 @@ export function createToolRegistry(tools: unknown, options: ToolRegistryOptions 
     }
     byName.set(tool.name, tool);
   }
+  checkImplementationNames(implementations, [...byName.keys()]);
   return {
     tools: byName,
     names: [...byName.keys()],

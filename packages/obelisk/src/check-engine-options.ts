@@ -65,6 +65,7 @@ function checkFunctions(options: EngineOptions): void {
 /** The options `createEngine` knows. */
 const ENGINE_OPTIONS: ReadonlySet<string> = new Set([
   "tools",
+  "implementations",
   "store",
   "concurrency",
   "limits",

@@ -91,7 +91,10 @@ export function createEngine(given: EngineOptions): Engine;
 export function createEngine(given: GivenEngineOptions): Engine {
   checkEngineOptions(given as EngineOptions);
   const options = withCheckedHooks(withJsonStateSchema(given));
-  const registry = createToolRegistry(options.tools);
+  const registry = createToolRegistry(
+    options.tools,
+    options.implementations === undefined ? {} : { implementations: options.implementations },
+  );
   const store = options.store ?? createMemoryStore(options.now === undefined ? {} : { now: options.now });
   const runtime = new EngineRuntime(options, registry, store);
   const maxValueBytes = options.limits?.maxValueBytes;

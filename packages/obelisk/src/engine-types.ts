@@ -132,6 +132,14 @@ export interface ValidationResult {
 export interface EngineOptions {
   /** Tools: an array or an object by name (defineTool results, plain objects or the spec's tool form). */
   readonly tools: readonly ToolDefinition[] | Readonly<Record<string, ToolDefinition>>;
+  /**
+   * Implementations by tool name (SPEC §9), for tools given without `run`: the spec's tool form (a JSON
+   * Schema with a `_tool` const), whose implementation is given separately. Each is a tool's `run`
+   * (`(args, ctx) => value`). A tool without `run` or an implementation here is latent: its calls end
+   * `deferred`. Refused (USAGE): a value that is not a function, a key that names no tool, and a key whose
+   * tool has its own `run` (ambiguous). Default none.
+   */
+  readonly implementations?: Readonly<Record<string, NonNullable<ToolDefinition["run"]>>>;
   /** Store. Default: a new in-memory store. */
   readonly store?: StateStore;
   /** Global concurrency limit. Default unbounded. */

@@ -37,11 +37,12 @@ export function registerSchema(program: Command, context: CommandContext): void 
 
 async function schemaCommand(options: SchemaOptions, { io }: CommandContext): Promise<ExitCode> {
   const output = createOutput(io, options.format);
-  const tools = await loadTools(options.tools, io.cwd);
+  const { tools, implementations } = await loadTools(options.tools, io.cwd);
   // imported here, not at start-up (see render-graph-summary.ts)
   const { createToolRegistry, planJsonSchema, strictPlanJsonSchema } = await import("@obelisk/compiler");
   stopIfEscaped();
-  const registry = createToolRegistry(tools);
+  // implementations decide which tools are latent, which the schema says (a latent call takes `_output`)
+  const registry = createToolRegistry(tools, implementations === undefined ? {} : { implementations });
   printRegistryWarnings(io, registry.warnings);
   const schemaOptions = options.limits === undefined ? {} : { limits: options.limits };
   if (options.strict === true) {
