@@ -44,6 +44,7 @@ export type {
   InferOutput,
   RetryPolicy,
   SchemaInput,
+  SpecFormTool,
   ToolContext,
   ToolDefinition,
 } from "./tool-definition.js";

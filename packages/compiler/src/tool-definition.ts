@@ -137,3 +137,15 @@ export function defineTool<In extends SchemaInput, Out extends SchemaInput = Jso
 ): ToolDefinition<In, Out> {
   return definition;
 }
+
+/**
+ * A tool in the spec's own form (SPEC §9): a JSON Schema object whose `properties._tool` is a `const` naming
+ * the tool, with the parameters, `_outputPath` and `_output` constraints as properties. It has no `run`: its
+ * implementation is given apart (`implementations`); without one the tool is latent.
+ */
+export interface SpecFormTool {
+  /** The parameters and meta-property constraints; `_tool.const` is the tool's name. */
+  readonly properties: { readonly _tool: { readonly const: string } } & { readonly [name: string]: unknown };
+  /** Any other JSON Schema keyword (`type`, `required`, `description`, `outcomes`, …). */
+  readonly [keyword: string]: unknown;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { thrownError } from "./__fixtures__/error-codes.js";
-import { createEngine, type EngineOptions, type ToolContext, type ToolDefinition } from "./index.js";
+import { createEngine, type EngineOptions, type SpecFormTool, type ToolContext } from "./index.js";
 
 /** The spec's own tool form (SPEC §9): a JSON Schema with a `_tool` const; its implementation is given apart. */
 const verifyUser = {
@@ -14,7 +14,7 @@ const verifyUser = {
   },
   required: ["_tool", "userId"],
   additionalProperties: false,
-} as unknown as ToolDefinition;
+} satisfies SpecFormTool;
 
 const plan = [{ _tool: "verifyUser", userId: "u1", _outputPath: "†state.user.verified" }];
 

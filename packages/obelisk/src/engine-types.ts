@@ -1,4 +1,4 @@
-import type { CompiledPlan, ToolDefinition, ToolRegistry } from "@obelisk/compiler";
+import type { CompiledPlan, SpecFormTool, ToolDefinition, ToolRegistry } from "@obelisk/compiler";
 import type {
   Diagnostic,
   JsonObject,
@@ -131,7 +131,9 @@ export interface ValidationResult {
 /** Options of `createEngine`. Every option is documented with its default. */
 export interface EngineOptions {
   /** Tools: an array or an object by name (defineTool results, plain objects or the spec's tool form). */
-  readonly tools: readonly ToolDefinition[] | Readonly<Record<string, ToolDefinition>>;
+  readonly tools:
+    | readonly (ToolDefinition | SpecFormTool)[]
+    | Readonly<Record<string, ToolDefinition | SpecFormTool>>;
   /**
    * Implementations by tool name (SPEC §9), for tools given without `run`: the spec's tool form (a JSON
    * Schema with a `_tool` const), whose implementation is given separately. Each is a tool's `run`

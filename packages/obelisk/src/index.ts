@@ -2,6 +2,7 @@ export type {
   BranchResult,
   PlanJsonSchemaOptions,
   RetryPolicy,
+  SpecFormTool,
   StrictDeviationReason,
   StrictPlanJsonSchema,
   StrictPlanJsonSchemaOptions,
