@@ -1,5 +1,5 @@
 import { existsSync, statSync } from "node:fs";
-import { register as registerHooks } from "node:module";
+import { createRequire, register as registerHooks } from "node:module";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ToolDefinition } from "@obelisk/compiler";
@@ -49,8 +49,8 @@ export async function loadTools(file: string, cwd: string): Promise<ToolsModule>
 let typeScriptLoader: Promise<void> | undefined;
 
 /**
- * Registers tsx's loader once per process, globally (it also serves the `require` calls of a `.cts`
- * module). A TypeScript tools module then imports the very instances of `obelisk`, zod and the rest that
+ * Registers tsx's ES module loader once per process, globally (it also serves the `require` calls of the
+ * TypeScript modules a `.ts` or `.mts` module loads). A TypeScript tools module then imports the very instances of `obelisk`, zod and the rest that
  * the CLI already loaded. (`tsImport` loads each module in a namespace of its own: a second copy of every
  * package it imports, which cost ~0.6 s per tools module and split module state between two copies.)
  * Then the hooks that make a `.ts` or `.tsx` file an ES module whatever its package.json says (SPEC §10:
@@ -64,9 +64,29 @@ function registerTypeScript(): Promise<void> {
   return typeScriptLoader;
 }
 
+let commonJsTypeScriptLoader: Promise<void> | undefined;
+
+/**
+ * A `.cts` module, required through tsx's CommonJS loader (registered once), as `import()` would give it:
+ * its `module.exports` as the default, and its own keys as named exports. Not through `import()` with
+ * tsx's ES module loader: on Node 20, a CommonJS module loaded there cannot `require` an ES module package
+ * (`obelisk`: "request for '@obelisk/compiler' is not in cache"), which Node's own `require` can.
+ */
+async function requireCommonJsTypeScript(path: string): Promise<unknown> {
+  commonJsTypeScriptLoader ??= import("tsx/cjs/api").then(({ register }) => {
+    register();
+  });
+  await commonJsTypeScriptLoader;
+  const exports: unknown = createRequire(path)(path);
+  return typeof exports === "object" && exports !== null
+    ? { ...exports, default: exports }
+    : { default: exports };
+}
+
 async function importModule(path: string, extension: string, file: string): Promise<unknown> {
   const url = pathToFileURL(path).href;
   try {
+    if (extension === ".cts") return await requireCommonJsTypeScript(path);
     if (TYPESCRIPT.has(extension)) await registerTypeScript();
     return await unlessStalled(
       import(url),

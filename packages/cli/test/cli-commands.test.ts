@@ -490,6 +490,23 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     expect(commonJs.json).toMatchObject({ status: "succeeded", state: { loud: "TS" } });
   });
 
+  it("loads a .cts tools module that requires obelisk, an ES module package (consumer review 1)", async () => {
+    const result = await obeliskJson(
+      [
+        "run",
+        shoutPlan,
+        "--tools",
+        fixture("obelisk-tools.cts"),
+        "--store",
+        "memory",
+        "--input",
+        '{"word":"cts"}',
+      ],
+      tempDir(),
+    );
+    expect(result.json).toMatchObject({ status: "succeeded", state: { loud: "CTS" } });
+  });
+
   it("keeps state in sqlite:<file> between processes; memory forgets it", async () => {
     const cwd = tempDir();
     const file = join(cwd, "nested", "dir", "state.db");
