@@ -24,15 +24,20 @@ const EXPECTED: Readonly<Record<string, string>> = {
 /**
  * Checks a tool's `retry` policy with the rules of a plan's `_retry` (`call-meta.ts`: known fields, each of
  * its kind, finite) and `attempts` at most MAX_TOOL_RETRY_ATTEMPTS; throws USAGE naming the tool and the
- * field; `shouldRetry`, the tool's own, must be a function. Delays are not bounded: one longer than a timer holds waits 2^31 − 1 ms (decision record 0006).
+ * field; `shouldRetry`, the tool's own, must be a function; a field given as `undefined` is left out (its
+ * default). Delays are not bounded: one longer than a timer holds waits 2^31 − 1 ms (decision record 0006).
  */
 export function checkToolRetry(retry: unknown, what: string): Partial<RetryPolicy> {
   if (retry === undefined) return {};
   if (!isPlainObject(retry)) throw new ObeliskError("USAGE", `${what}: retry must be an object`);
+  const given: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(retry)) {
+    // a field given as undefined is left out (its default), as `exactOptionalPropertyTypes` callers may pass
+    if (value === undefined) continue;
     if (key === SHOULD_RETRY) {
       if (typeof value !== "function")
         throw new ObeliskError("USAGE", `${what}: retry.shouldRetry must be a function, not ${shown(value)}`);
+      given[key] = value;
       continue;
     }
     const kind = retryFieldKind(key);
@@ -45,9 +50,10 @@ export function checkToolRetry(retry: unknown, what: string): Partial<RetryPolic
       retryFieldOk(kind, value) && (kind !== "count" || (value as number) <= MAX_TOOL_RETRY_ATTEMPTS);
     if (!ok)
       throw new ObeliskError("USAGE", `${what}: retry.${key} must be ${EXPECTED[kind]}, not ${shown(value)}`);
+    given[key] = value;
   }
   // a copy: the policy checked is the one used, whatever the host does to its object afterwards
-  return Object.freeze({ ...retry }) as Partial<RetryPolicy>;
+  return Object.freeze(given) as Partial<RetryPolicy>;
 }
 
 /** A value as the message shows it (`NaN`, `Infinity`, `"3"`, …; long texts cut). */

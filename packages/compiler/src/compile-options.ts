@@ -1,4 +1,4 @@
-import type { KindTable, Limits } from "@obelisk/core";
+import type { KindTable, LimitOverrides, Limits } from "@obelisk/core";
 import { DEFAULT_KINDS, resolveLimits } from "@obelisk/core";
 import type { CompileContext } from "./compiled-plan.js";
 import type { PlanBuilderOptions } from "./plan-builder.js";
@@ -10,7 +10,7 @@ export interface CompileOptions {
   /** Reference kinds (default: `input`, `state`, `calls`). */
   readonly kinds?: KindTable;
   /** Limits on the document (defaults: `DEFAULT_LIMITS`). */
-  readonly limits?: Partial<Limits>;
+  readonly limits?: LimitOverrides;
   /** First number of automatic ids `<tool>$<n>` (the thread's counter). Default 1. */
   readonly firstAutoIdNumber?: number;
   /** Call ids already used on the thread: automatic ids skip them. */

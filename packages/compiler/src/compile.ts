@@ -1,4 +1,4 @@
-import type { Diagnostic, Limits, PlanDocument, PlanHash, SourceMap } from "@obelisk/core";
+import type { Diagnostic, LimitOverrides, PlanDocument, PlanHash, SourceMap } from "@obelisk/core";
 import {
   canonicalJson,
   MAX_VALUE_DEPTH,
@@ -86,7 +86,7 @@ function locate(plan: unknown, options: CompileOptions): Located {
 function textOverValueLimits(
   text: string,
   parsed: { readonly sourceMap?: SourceMap; readonly diagnostics: readonly Diagnostic[] },
-  partial: Partial<Limits>,
+  partial: LimitOverrides,
 ): Omit<Located, "hash"> | undefined {
   const { sourceMap, diagnostics } = parsed;
   if (sourceMap === undefined || diagnostics.length === 0) return undefined;

@@ -43,6 +43,7 @@ export type {
   InferInput,
   InferOutput,
   RetryPolicy,
+  RetryPolicyInput,
   SchemaInput,
   SpecFormTool,
   ToolContext,

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue, Limits } from "@obelisk/core";
+import type { JsonObject, JsonValue, LimitOverrides, Limits } from "@obelisk/core";
 import { FORBIDDEN_SEGMENTS, MAX_TIMER_MS, OUTPUT_METHODS, resolveLimits } from "@obelisk/core";
 import { RETRY_FIELDS, type RetryLimits } from "./call-meta.js";
 import { moveToolSchema } from "./move-tool-schema.js";
@@ -176,7 +176,7 @@ function toolDescription(tool: RegisteredTool): string {
 /** Options of `planJsonSchema`. */
 export interface PlanJsonSchemaOptions {
   /** The limits the plans will be compiled with (default `DEFAULT_LIMITS`): the `_retry` maxima. */
-  readonly limits?: Partial<Limits>;
+  readonly limits?: LimitOverrides | undefined;
 }
 
 /**

@@ -26,7 +26,9 @@ import type { ToolRegistry } from "./tool-registry.js";
 /** Options of `strictPlanJsonSchema`. */
 export interface StrictPlanJsonSchemaOptions extends PlanJsonSchemaOptions {
   /** The size limits to report against (default `DEFAULT_STRICT_SCHEMA_LIMITS`, OpenAI's documented ones). */
-  readonly sizeLimits?: Partial<StrictSchemaLimits>;
+  readonly sizeLimits?:
+    | { readonly [Name in keyof StrictSchemaLimits]?: StrictSchemaLimits[Name] | undefined }
+    | undefined;
 }
 
 /** The plan JSON Schema within strict mode's subset, and where it says less or more than the full one. */
@@ -185,7 +187,10 @@ export function buildStrictPlan(
   const root = planRoot(build, calls);
   finishOptionals(build);
   if (Object.keys(build.defs).length > 0) root.$defs = build.defs;
-  const limits = { ...DEFAULT_STRICT_SCHEMA_LIMITS, ...options.sizeLimits };
+  // a size limit given as undefined keeps its default, as one left out does
+  const limits = { ...DEFAULT_STRICT_SCHEMA_LIMITS };
+  for (const [name, value] of Object.entries(options.sizeLimits ?? {}))
+    if (value !== undefined) Object.assign(limits, { [name]: value });
   const deviations = [
     ...uniqueDeviations(build.deviations),
     ...sizeLimitDeviations(root, limits, build.origins),

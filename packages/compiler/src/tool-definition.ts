@@ -24,8 +24,13 @@ export interface RetryPolicy {
    * retries; anything else does not, nor does one that throws or rejects. A tool's policy only (a plan's
    * `_retry` is JSON); it applies whatever number of attempts the plan sets.
    */
-  readonly shouldRetry?: (error: unknown, attempt: number) => boolean | Promise<boolean>;
+  readonly shouldRetry?: ((error: unknown, attempt: number) => boolean | Promise<boolean>) | undefined;
 }
+
+/**
+ * A tool's `retry` as given: any fields of {@link RetryPolicy}, each left out or `undefined` for its default.
+ */
+export type RetryPolicyInput = { readonly [Field in keyof RetryPolicy]?: RetryPolicy[Field] | undefined };
 
 /** A tool's choice of `||` alternative with the value to write there. Return it from `run`. */
 export interface BranchResult {
@@ -81,42 +86,42 @@ export interface ToolDefinition<In extends SchemaInput = SchemaInput, Out extend
   /** Unique tool name (`[A-Za-z_][A-Za-z0-9_-]*`). */
   readonly name: string;
   /** What the tool does (shown to LLMs in the plan schema). */
-  readonly description?: string;
+  readonly description?: string | undefined;
   /** Input schema: parameters by name. Default: any object. */
-  readonly input?: In;
+  readonly input?: In | undefined;
   /** Output schema, when known. */
-  readonly output?: Out;
+  readonly output?: Out | undefined;
   /** JSON Schema for the `_outputPath` string (`{ const }` prescribed or `{ pattern }` dynamic). */
-  readonly outputPath?: JsonObject;
+  readonly outputPath?: JsonObject | undefined;
   /** Names of the `||` alternatives, in order. */
-  readonly outcomes?: readonly string[];
+  readonly outcomes?: readonly string[] | undefined;
   /** At most this many calls of this tool run at once. Default unbounded. */
-  readonly concurrency?: number;
+  readonly concurrency?: number | undefined;
   /** Per-attempt timeout in ms. Default none. */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /** Retry policy for thrown errors. */
-  readonly retry?: Partial<RetryPolicy>;
+  readonly retry?: RetryPolicyInput | undefined;
   /** Never treat a call of this tool as satisfied. Default false. */
-  readonly fresh?: boolean;
+  readonly fresh?: boolean | undefined;
   /** Relative cost hint used for critical-path priority. Default 1. */
-  readonly cost?: number;
+  readonly cost?: number | undefined;
   /**
    * Parameters that carry a person's approval: in a plan each must be a whole reference under
    * `†state.approvals.` (the call waits until someone writes it), never a literal — an approval is not
    * the plan's to give. Required in every call. Default none.
    */
-  readonly approvalParams?: readonly string[];
+  readonly approvalParams?: readonly string[] | undefined;
   /**
    * `false` for a tool that calling twice is not calling once (a payment, an email): a plan may not ask
    * for a rerun (`_rerun: true`) or for more attempts than the tool's own `retry` gives
    * (`_retry.attempts`). Default `true`: the plan's overrides apply (SPEC §4).
    */
-  readonly idempotent?: boolean;
+  readonly idempotent?: boolean | undefined;
   /**
    * States that the tool is latent (no `run`: a call's value comes from the plan's `_output`) or not;
    * refused when it disagrees with `run`. Default: latent exactly when there is no `run`.
    */
-  readonly latent?: boolean;
+  readonly latent?: boolean | undefined;
   /**
    * The implementation; absent for latent tools (value comes from `_output`). A method, so its argument is
    * compared both ways: a plain tool may declare its own argument type (`run(args: { q: string })`; with

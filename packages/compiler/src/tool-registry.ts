@@ -12,7 +12,7 @@ export interface ToolRegistryOptions {
    * value must be a function, each key must name a tool of the registry, and a tool with its own `run` may
    * not have one here too (USAGE otherwise).
    */
-  readonly implementations?: Readonly<Record<string, (args: never, ctx: never) => unknown>>;
+  readonly implementations?: Readonly<Record<string, (args: never, ctx: never) => unknown>> | undefined;
 }
 
 /** The tools a plan is compiled against. */

@@ -34,7 +34,7 @@ export type {
   ParseResult,
   Reference,
 } from "./language-ast.js";
-export type { Limits } from "./limits.js";
+export type { LimitOverrides, Limits } from "./limits.js";
 export { DEFAULT_LIMITS, resolveLimits } from "./limits.js";
 export { MAX_TIMER_MS } from "./max-timer-ms.js";
 export type { Mutable } from "./mutable.js";

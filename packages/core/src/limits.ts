@@ -39,7 +39,18 @@ export const DEFAULT_LIMITS: Limits = {
   maxOutputTargets: 1_000,
 };
 
-/** Fills unspecified limits with their defaults. */
-export function resolveLimits(partial: Partial<Limits> = {}): Limits {
-  return { ...DEFAULT_LIMITS, ...partial };
+/**
+ * Limits as callers give them: any of them, each left out or `undefined` for its default (so that an
+ * `exactOptionalPropertyTypes` consumer may pass `{ maxCalls: maybeN }`). `Partial<Limits>` is one.
+ */
+export type LimitOverrides = { readonly [Name in keyof Limits]?: Limits[Name] | undefined };
+
+/** Fills unspecified limits with their defaults (a limit given as `undefined` is unspecified). */
+export function resolveLimits(partial: LimitOverrides = {}): Limits {
+  const limits: { -readonly [Name in keyof Limits]: Limits[Name] } = { ...DEFAULT_LIMITS };
+  for (const name of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
+    const value = partial[name];
+    if (value !== undefined) limits[name] = value;
+  }
+  return limits;
 }

@@ -1,7 +1,7 @@
 import type { Diagnostic } from "./diagnostic.js";
 import { appendPointer } from "./json-pointer.js";
 import type { JsonObject, JsonValue } from "./json-value.js";
-import type { Limits } from "./limits.js";
+import type { LimitOverrides, Limits } from "./limits.js";
 import { resolveLimits } from "./limits.js";
 import { planDiagnostic } from "./plan-diagnostic.js";
 import type { PlanCallSource, PlanDocument, PlanForm } from "./plan-document.js";
@@ -42,7 +42,7 @@ export interface PlaceholderDocument {
 /** Options of {@link normalizePlan}. */
 export interface NormalizePlanOptions {
   /** Limits to enforce (defaults: {@link DEFAULT_LIMITS}). */
-  readonly limits?: Partial<Limits>;
+  readonly limits?: LimitOverrides;
 }
 
 /** The accepted forms, for hints. */

@@ -2,7 +2,7 @@ import type { Node, ParseError } from "jsonc-parser";
 import { parseTree, printParseErrorCode } from "jsonc-parser";
 import type { Diagnostic } from "./diagnostic.js";
 import type { JsonValue } from "./json-value.js";
-import type { Limits } from "./limits.js";
+import type { LimitOverrides, Limits } from "./limits.js";
 import { DEFAULT_LIMITS, resolveLimits } from "./limits.js";
 import { planDiagnostic } from "./plan-diagnostic.js";
 import { depthLimitDiagnostic } from "./plan-limit-diagnostics.js";
@@ -19,7 +19,7 @@ export interface ParseJsonTextOptions {
    * Limits to enforce: `maxDocumentBytes` (UTF-8 bytes of the text), `maxDepth` (nesting) and
    * `maxStringLength` (each string and key); defaults {@link DEFAULT_LIMITS}. Pass `Infinity` to lift one.
    */
-  readonly limits?: Partial<Limits>;
+  readonly limits?: LimitOverrides;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "./diagnostic.js";
-import type { Limits } from "./limits.js";
+import type { LimitOverrides, Limits } from "./limits.js";
 import { resolveLimits } from "./limits.js";
 import { normalizePlanShape } from "./normalize-plan.js";
 import { readJsonText } from "./parse-json-text.js";
@@ -19,7 +19,7 @@ export interface PlanTextResult {
 /** Options of {@link parsePlanText}. */
 export interface ParsePlanTextOptions {
   /** Limits to enforce (defaults: {@link DEFAULT_LIMITS}). */
-  readonly limits?: Partial<Limits>;
+  readonly limits?: LimitOverrides;
 }
 
 /**

@@ -82,7 +82,7 @@ export interface AgentToolsOptions {
    * The hash binds the plan, not its input, which the model chooses: the request has both. Default: every
    * valid plan runs.
    */
-  readonly approve?: PlanApprover;
+  readonly approve?: PlanApprover | undefined;
   /**
    * `"strict"` (default): `parameters` hold the model to the plan JSON Schema of the engine's tools — for
    * constraining its structured output (it is not within OpenAI's `strict: true` subset). `"loose"`: the
@@ -93,7 +93,7 @@ export interface AgentToolsOptions {
    * strict plan schema, the run's input `input_json` (the JSON text of an object); the tools read those
    * nulls as absent (`fromStrictPlan` for the plan) and parse `input_json`.
    */
-  readonly parameters?: AgentToolsParameters;
+  readonly parameters?: AgentToolsParameters | undefined;
 }
 
 const OPTIONS: ReadonlySet<string> = new Set(["approve", "parameters"]);

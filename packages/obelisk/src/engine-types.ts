@@ -4,6 +4,7 @@ import type {
   JsonObject,
   JsonValue,
   KindInfo,
+  LimitOverrides,
   Limits,
   ObeliskCode,
   PlanHash,
@@ -141,38 +142,38 @@ export interface EngineOptions {
    * `deferred`. Refused (USAGE): a value that is not a function, a key that names no tool, and a key whose
    * tool has its own `run` (ambiguous). Default none.
    */
-  readonly implementations?: Readonly<Record<string, NonNullable<ToolDefinition["run"]>>>;
+  readonly implementations?: Readonly<Record<string, NonNullable<ToolDefinition["run"]>>> | undefined;
   /** Store. Default: a new in-memory store. */
-  readonly store?: StateStore;
+  readonly store?: StateStore | undefined;
   /** Global concurrency limit. Default unbounded. */
-  readonly concurrency?: number;
+  readonly concurrency?: number | undefined;
   /** Limits on untrusted input. Default `DEFAULT_LIMITS`. */
-  readonly limits?: Partial<Limits>;
+  readonly limits?: LimitOverrides | undefined;
   /** Confirmation hook asked before each dispatch. Default: approve everything. */
-  readonly confirm?: (call: ConfirmRequest) => ConfirmDecision | Promise<ConfirmDecision>;
+  readonly confirm?: ((call: ConfirmRequest) => ConfirmDecision | Promise<ConfirmDecision>) | undefined;
   /** Abort everything at the first unhandled failure. Default false. */
-  readonly failFast?: boolean;
+  readonly failFast?: boolean | undefined;
   /** Host-declared extra kinds (read-only data supplied per run). */
-  readonly kinds?: readonly KindInfo[];
+  readonly kinds?: readonly KindInfo[] | undefined;
   /** Retention policy applied after each run. Default: 100 call outputs, 60 minutes. */
-  readonly retention?: RetentionPolicy;
+  readonly retention?: RetentionPolicy | undefined;
   /** Clock. Default `Date.now`. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
   /** Random source in [0, 1) for retry jitter. Default `Math.random`. */
-  readonly random?: () => number;
+  readonly random?: (() => number) | undefined;
   /** Id generator for runs. Default `crypto.randomUUID`. */
-  readonly generateId?: () => string;
+  readonly generateId?: (() => string) | undefined;
   /** If a run's thread is busy: wait up to this many ms, then THREAD_BUSY. Default 0 (fail at once). */
-  readonly lockWaitMs?: number;
+  readonly lockWaitMs?: number | undefined;
   /**
    * JSON Schema of every thread's state (set on the thread when a run opens it). Default none.
    * `createEngine` also takes a zod schema here, converted to this JSON Schema once (decision 0035).
    */
-  readonly stateSchema?: JsonObject;
+  readonly stateSchema?: JsonObject | undefined;
   /** Observer of every run's events (an observer that throws is reported, never fatal). Default none. */
-  readonly onEvent?: RunObserver;
+  readonly onEvent?: RunObserver | undefined;
   /** Timers for timeouts and retry delays. Default: the global timers (so fake timers apply). */
-  readonly timers?: Timers;
+  readonly timers?: Timers | undefined;
 }
 
 export type { ConfirmDecision, ConfirmRequest };
@@ -180,40 +181,40 @@ export type { ConfirmDecision, ConfirmRequest };
 /** Options of one run. */
 export interface RunOptions {
   /** Thread. Default `"default"`. */
-  readonly threadId?: string;
+  readonly threadId?: string | undefined;
   /**
    * The run's input: a plain object of JSON values, or an Input message (checked at run time, `USAGE`
    * otherwise). Typed `object` so that a value declared with an `interface` is accepted as it is.
    */
-  readonly input?: object;
+  readonly input?: object | undefined;
   /** When given, the plan's hash must equal it (PLAN_NOT_APPROVED otherwise). */
-  readonly approvedHash?: string;
+  readonly approvedHash?: string | undefined;
   /** Cancels the run. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** Overrides the engine's failFast. */
-  readonly failFast?: boolean;
+  readonly failFast?: boolean | undefined;
   /** Values of host-declared extra kinds by kind (read as a frozen JSON copy; not JSON: USAGE). */
-  readonly context?: object;
+  readonly context?: object | undefined;
   /** Observer of this run's events (in addition to the engine's `onEvent`). */
-  readonly onEvent?: RunObserver;
+  readonly onEvent?: RunObserver | undefined;
 }
 
 /** Options of `validate`. */
 export interface ValidateOptions {
   /** Thread whose context (state, stored call outputs, state schema) the plan is checked against. Default `"default"`. */
-  readonly threadId?: string;
+  readonly threadId?: string | undefined;
   /**
    * The run's input (plain object or Input message). Absent: the input is unknown, as when a plan is
    * approved before its inputs exist; references into †input are then checked against the plan's
    * `inputSchema` only (a path is unresolved only when the schema certainly excludes it — decision 0018 —
    * and the types must fit), and without one not at all. Checked at run time like `RunOptions.input`.
    */
-  readonly input?: object;
+  readonly input?: object | undefined;
   /**
    * Values of host-declared extra kinds by kind. Absent: host kinds are unknown (not checked); given: a kind
    * it has no value for is `REF_UNRESOLVED`, as in a run.
    */
-  readonly context?: object;
+  readonly context?: object | undefined;
 }
 
 /** A run started with `start`: its events as an async iterator, and its result (`State`: as `RunResult`'s). */
@@ -248,7 +249,7 @@ export type AddResult =
 /** Options of `open`. */
 export interface OpenOptions extends Omit<RunOptions, "approvedHash"> {
   /** JSON Schema of the input (a streamed plan has no document-level `inputSchema`). */
-  readonly inputSchema?: JsonObject;
+  readonly inputSchema?: JsonObject | undefined;
 }
 
 /** A streaming run (SPEC §7): calls are added one at a time as an LLM emits them (`State`: as `RunResult`'s). */
@@ -349,7 +350,7 @@ export interface Engine<State = JsonObject> {
     threadId: string,
     reference: string,
     value: unknown,
-    options?: { readonly description?: string },
+    options?: { readonly description?: string | undefined },
   ): Promise<void>;
   /**
    * Removes one value by reference (how an approval is taken back), with `set`'s reference checks, under
@@ -375,9 +376,9 @@ export interface Engine<State = JsonObject> {
      * among the `running` ones as they list).
      */
     list(options?: {
-      readonly threadId?: string;
-      readonly limit?: number;
-      readonly status?: RunStatus;
+      readonly threadId?: string | undefined;
+      readonly limit?: number | undefined;
+      readonly status?: RunStatus | undefined;
     }): Promise<readonly RunRecord[]>;
     /** One run with its call records; RUN_NOT_FOUND when unknown. */
     show(runId: string): Promise<RunDetails>;
@@ -388,9 +389,9 @@ export interface Engine<State = JsonObject> {
      * re-sent call whose value is gone runs again (decision 0029). USAGE for a store without `pruneRuns`.
      */
     prune(options: {
-      readonly threadId?: string;
-      readonly keepLast?: number;
-      readonly olderThanMs?: number;
+      readonly threadId?: string | undefined;
+      readonly keepLast?: number | undefined;
+      readonly olderThanMs?: number | undefined;
     }): Promise<PruneRunsResult>;
   };
   /**

@@ -5,7 +5,7 @@ import type { EngineOptions } from "./engine-types.js";
 
 /** What every `createEngine` overload takes: `EngineOptions` whose `stateSchema` may be a zod schema. */
 export type GivenEngineOptions = Omit<EngineOptions, "stateSchema"> & {
-  readonly stateSchema?: JsonObject | z.ZodType;
+  readonly stateSchema?: JsonObject | z.ZodType | undefined;
 };
 
 /**

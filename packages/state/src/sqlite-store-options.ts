@@ -6,12 +6,12 @@ export interface SqliteStoreOptions extends StoreOptions {
    * `normal` (default): WAL + synchronous=NORMAL — a commit survives a process crash; the last commits may
    * be lost on power loss. `full`: synchronous=FULL — survives power loss, slower.
    */
-  readonly durability?: "normal" | "full";
+  readonly durability?: "normal" | "full" | undefined;
   /**
    * How long a write (and opening a file another process is creating) waits for another connection's
    * write transaction, ms. Default 5,000.
    */
-  readonly busyTimeoutMs?: number;
+  readonly busyTimeoutMs?: number | undefined;
   /**
    * Open the file read-only: reads work, every write is refused (`STORE_ERROR`, `data.reason: "readonly"`)
    * and nothing in the file changes. Default: read-only only when the file exists and this process cannot
@@ -20,7 +20,7 @@ export interface SqliteStoreOptions extends StoreOptions {
    * left behind (a writable file is read through a connection that may change nothing, which removes
    * SQLite's `-wal` and `-shm` files when it closes).
    */
-  readonly readonly?: boolean;
+  readonly readonly?: boolean | undefined;
   /**
    * `true` (default): a missing or empty file becomes a new store, and another program's database gets the
    * store's tables beside its own — unless one of its tables, indexes or views has the name of one of the
@@ -32,17 +32,17 @@ export interface SqliteStoreOptions extends StoreOptions {
    * (journal mode included). A store of an older schema version is still brought up to date when the file
    * can be written.
    */
-  readonly create?: boolean | "if-empty";
+  readonly create?: boolean | "if-empty" | undefined;
   /** Cross-process lock tuning. */
-  readonly lock?: SqliteLockOptions;
+  readonly lock?: SqliteLockOptions | undefined;
 }
 
 /** Options of the cross-process lock. */
 export interface SqliteLockOptions {
   /** Poll interval while waiting for another process's lock, ms. Default 25. */
-  readonly pollMs?: number;
+  readonly pollMs?: number | undefined;
   /** Heartbeat interval of a held lock, ms. Default 5,000. */
-  readonly heartbeatMs?: number;
+  readonly heartbeatMs?: number | undefined;
   /** A lock whose heartbeat is older than this is taken over, ms. Default 30,000. */
-  readonly staleMs?: number;
+  readonly staleMs?: number | undefined;
 }

@@ -6,13 +6,13 @@ export type Clock = () => number;
 /** Options shared by every backend. */
 export interface StoreOptions {
   /** Clock used for timestamps, expiry and lock heartbeats. Default `Date.now`. */
-  readonly now?: Clock;
+  readonly now?: Clock | undefined;
   /**
    * The store's own retention policy, used for expiry on read (`expireStale`, `getCallOutput`) and as the
    * default of `applyRetention` fields left out. Fields left out keep their defaults
    * ({@link DEFAULT_RETENTION}: `maxCallOutputs: 100`, `maxCallOutputAgeMs: 3_600_000`); `Infinity` disables one.
    */
-  readonly retention?: RetentionPolicy;
+  readonly retention?: RetentionPolicy | undefined;
   /**
    * Largest `result` (bytes of JSON) a call record keeps once nothing its call wrote is still in the
    * thread (overwritten, evicted, removed, reset; a `satisfied` call that wrote nothing): a larger one is
@@ -20,7 +20,7 @@ export interface StoreOptions {
    * again instead of writing the recorded value back. Default {@link DEFAULT_RECORD_RESULT_BYTES} (1,024);
    * `Infinity` keeps every result (unbounded history, as before decision record 0029); `0` keeps none.
    */
-  readonly recordResultBytes?: number;
+  readonly recordResultBytes?: number | undefined;
   /**
    * Largest `params` (bytes of JSON) a call record keeps (decision record 0034): a larger one keeps its
    * parts of at most this size and `null` for the larger ones (all of it goes when that is still larger),
@@ -28,14 +28,14 @@ export interface StoreOptions {
    * `resume`'s check of a call that reads its own target, which masks what it reads: a large value there
    * still matches. Default {@link DEFAULT_RECORD_PARAMS_BYTES} (4,096); `Infinity` keeps all; `0` none.
    */
-  readonly recordParamsBytes?: number;
+  readonly recordParamsBytes?: number | undefined;
   /**
    * Most tombstones a thread keeps (decision record 0034): past it, the oldest evictions' go, down to
    * 90% of it (a bound under 10: exactly to it), and reading such a reference answers `REF_UNRESOLVED`
    * without the `REF_EVICTED` hint. Default {@link DEFAULT_MAX_TOMBSTONES} (1,000: the last 900 evictions
    * at least answer `REF_EVICTED`); `Infinity` keeps every one (as before); `0` keeps none.
    */
-  readonly maxTombstones?: number;
+  readonly maxTombstones?: number | undefined;
 }
 
 /** Default of {@link StoreOptions.recordParamsBytes}: parameters of at most 4 KiB are kept whole. */

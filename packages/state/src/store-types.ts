@@ -171,7 +171,7 @@ export interface NumberedCommitOptions {
    * it: the writes are checked against it, and the thread takes it only with the accepted commit (a schema
    * of the same JSON text as the thread's changes nothing).
    */
-  readonly stateSchema?: JsonObject;
+  readonly stateSchema?: JsonObject | undefined;
 }
 
 /** What {@link StateStore.removeNumbered} removes: a `†state` path below the root and its reference text. */
@@ -234,11 +234,11 @@ export interface RunRecord {
 /** Options of {@link StateStore.listRuns}. */
 export interface RunsOptions {
   /** Only this thread's runs. */
-  readonly threadId?: ThreadId;
+  readonly threadId?: ThreadId | undefined;
   /** At most this many (a whole number >= 0; leave it out for all). */
-  readonly limit?: number;
+  readonly limit?: number | undefined;
   /** Only runs of this status (one of {@link RUN_STATUSES}). */
-  readonly status?: RunStatus;
+  readonly status?: RunStatus | undefined;
 }
 
 /** The plan a run ended with, when it was not known at its start (a streaming run's calls). */
@@ -252,7 +252,7 @@ export interface FinalPlan {
 /** Options of {@link StateStore.finishRun}. */
 export interface FinishRunOptions {
   /** Why the run ended with this status; stored as the record's `reason` (replacing one it had). */
-  readonly reason?: string;
+  readonly reason?: string | undefined;
 }
 
 /** One entry of a thread's write log. */
@@ -336,17 +336,17 @@ export interface Tombstone {
 /** Retention policy, applied after a run (never during one). */
 export interface RetentionPolicy {
   /** Max number of state variables kept. */
-  readonly maxVariables?: number;
+  readonly maxVariables?: number | undefined;
   /** Max total bytes of state variables. */
-  readonly maxBytes?: number;
+  readonly maxBytes?: number | undefined;
   /** Max age since last update, ms. */
-  readonly maxAgeMs?: number;
+  readonly maxAgeMs?: number | undefined;
   /** Max stored call outputs kept. Default 100. */
-  readonly maxCallOutputs?: number;
+  readonly maxCallOutputs?: number | undefined;
   /** Max total bytes of stored call outputs. */
-  readonly maxCallOutputBytes?: number;
+  readonly maxCallOutputBytes?: number | undefined;
   /** Max age of a stored call output, ms. Default 60 minutes. */
-  readonly maxCallOutputAgeMs?: number;
+  readonly maxCallOutputAgeMs?: number | undefined;
 }
 
 /** Information about a thread. */
@@ -384,11 +384,11 @@ export interface StoreStats {
 /** Options of {@link StateStore.pruneRuns}: which finished runs go (at least one of `keepLast`, `olderThanMs`). */
 export interface PruneRunsOptions {
   /** Only this thread's runs (default: every thread's). */
-  readonly threadId?: ThreadId;
+  readonly threadId?: ThreadId | undefined;
   /** Keep the newest `keepLast` runs of each thread, whatever their status (a whole number >= 0). */
-  readonly keepLast?: number;
+  readonly keepLast?: number | undefined;
   /** Only runs that ended more than this many ms ago by the store's clock (a whole number >= 0). */
-  readonly olderThanMs?: number;
+  readonly olderThanMs?: number | undefined;
 }
 
 /** What {@link StateStore.pruneRuns} removed. */
@@ -413,9 +413,9 @@ export interface PruneRunsResult {
 /** Options of {@link StateStore.deleteThread}. */
 export interface DeleteThreadOptions {
   /** How long to wait for a run that holds the thread's lock, ms (default 0: refused at once). */
-  readonly waitMs?: number;
+  readonly waitMs?: number | undefined;
   /** Gives up waiting for the lock (THREAD_BUSY with `data.cancelled`), as `lockThread` does. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** What {@link StateStore.deleteThread} removed. */
@@ -447,7 +447,10 @@ export interface StateStore {
   /** Backend name (`memory`, `sqlite`). */
   readonly backend: string;
   /** Creates the thread if needed; sets its state schema when given. */
-  openThread(threadId: ThreadId, options?: { readonly stateSchema?: JsonObject }): Promise<ThreadInfo>;
+  openThread(
+    threadId: ThreadId,
+    options?: { readonly stateSchema?: JsonObject | undefined },
+  ): Promise<ThreadInfo>;
   /** The folded state of a thread (frozen; `{}` for a new thread). */
   readState(threadId: ThreadId): Awaitable<JsonObject>;
   /**
@@ -456,7 +459,7 @@ export interface StateStore {
    */
   lockThread(
     threadId: ThreadId,
-    options?: { readonly waitMs?: number; readonly signal?: AbortSignal },
+    options?: { readonly waitMs?: number | undefined; readonly signal?: AbortSignal | undefined },
   ): Promise<RunLock>;
   /**
    * Who holds the thread's run lock, read without taking it: never takes, refreshes or clears a lock, and

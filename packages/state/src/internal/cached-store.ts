@@ -16,6 +16,7 @@ import type {
   WriteLogEntry,
 } from "../store-types.js";
 import { CommitStore } from "./commit-store.js";
+import { definedFields } from "./defined-fields.js";
 import { lockedAgainReason } from "./interrupted-runs.js";
 import { type EvictionRequest, planEviction, planReset } from "./plan-eviction.js";
 import { checkPruneRuns, editsPrunedBefore, selectPrunedRuns } from "./prune-runs.js";
@@ -51,7 +52,7 @@ export abstract class CachedStore extends CommitStore implements StateStore {
    */
   async lockThread(
     threadId: ThreadId,
-    options: { readonly waitMs?: number; readonly signal?: AbortSignal } = {},
+    options: { readonly waitMs?: number | undefined; readonly signal?: AbortSignal | undefined } = {},
   ): Promise<RunLock> {
     this.assertOpen();
     const waitMs = options.waitMs ?? 0;
@@ -159,7 +160,7 @@ export abstract class CachedStore extends CommitStore implements StateStore {
   }
 
   async applyRetention(threadId: ThreadId, policy: RetentionPolicy, now: Date): Promise<void> {
-    const effective = { ...this.retention, ...policy };
+    const effective = { ...this.retention, ...definedFields(policy) };
     const model = this.storedModel(threadId);
     if (model !== undefined) this.evict(threadId, selectForRetention(model, effective, now.getTime()));
   }

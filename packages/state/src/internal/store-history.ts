@@ -17,6 +17,7 @@ import type {
   RunStatus,
   RunsOptions,
 } from "../store-types.js";
+import { definedFields } from "./defined-fields.js";
 import { checkRunId, checkRunsQuery, type StoredRunsQuery } from "./history-arguments.js";
 import { interruptedRecord } from "./interrupted-runs.js";
 
@@ -43,7 +44,7 @@ export abstract class StoreHistory {
 
   constructor(options: StoreOptions = {}) {
     this.now = options.now ?? Date.now;
-    this.retention = { ...DEFAULT_RETENTION, ...options.retention };
+    this.retention = { ...DEFAULT_RETENTION, ...definedFields(options.retention) };
     this.recordResultBytes = checkBound(
       "recordResultBytes",
       options.recordResultBytes,

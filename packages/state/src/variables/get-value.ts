@@ -19,9 +19,9 @@ import { stateWrittenBy } from "./written-by.js";
  */
 export interface GetValueOptions {
   /** First item / character (code point) of the page (default 0). */
-  readonly offset?: number;
+  readonly offset?: number | undefined;
   /** Page size (default: the rest). */
-  readonly limit?: number;
+  readonly limit?: number | undefined;
 }
 
 /**

@@ -11,7 +11,7 @@ const LEGACY_PREFIX = "$tool_output.";
  */
 export interface ReferenceLimits {
   /** Most path segments after the kind (a whole number >= 1). Default 32 (`DEFAULT_LIMITS.maxPathDepth`). */
-  readonly maxPathDepth?: number;
+  readonly maxPathDepth?: number | undefined;
 }
 
 /** Any depth: a reference the store formatted names a path that was written, whatever the writer's limits. */

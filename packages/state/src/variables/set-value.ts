@@ -12,19 +12,19 @@ export const SET_VALUE_TOOL = "obelisk.set";
 /** Options of {@link setValue} (`maxPathDepth`: the engine's, bounding the reference's depth; default 32). */
 export interface SetValueOptions extends ReferenceLimits {
   /** Run id recorded with the write (default `obelisk.set`). */
-  readonly runId?: RunId;
+  readonly runId?: RunId | undefined;
   /** Description of the value, shown in summaries. */
-  readonly description?: string;
+  readonly description?: string | undefined;
   /** Clock for the record's times (default `Date.now`). */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
   /** Largest value that may be written, in bytes of JSON (the engine's `maxValueBytes`; default 64 MiB). */
-  readonly maxValueBytes?: number;
+  readonly maxValueBytes?: number | undefined;
   /**
    * The state schema the thread holds once the write is accepted, as `openThread(threadId, { stateSchema })`
    * gives it (the engine's `stateSchema`): the write is checked against it, and a refused write leaves the
    * thread's schema as it was. Default: the thread's own.
    */
-  readonly stateSchema?: JsonObject;
+  readonly stateSchema?: JsonObject | undefined;
 }
 
 /**

@@ -24,17 +24,17 @@ export interface SummarizeOptions {
    * with USAGE, like a negative or fractional n: an empty summary would read "No variables." on a thread
    * that has some (to remove variables, `keepLastN(0)`).
    */
-  readonly lastN?: number;
+  readonly lastN?: number | undefined;
   /**
    * Only the variables at, under or holding these references (`†state.sales` selects `†state.sales.all`);
    * a reference that selects none is reported in `notFound`; a malformed one is refused with its code
    * (REF_SYNTAX, REF_KIND_UNKNOWN, REF_FORBIDDEN_SEGMENT; USAGE for a kind that is not stored).
    */
-  readonly refs?: readonly string[];
+  readonly refs?: readonly string[] | undefined;
   /** Maximum length of the whole text, in characters (>= 1; >= 2 for JSON). Default 4000. */
-  readonly budgetChars?: number;
+  readonly budgetChars?: number | undefined;
   /** Output format. Default `markdown`. */
-  readonly format?: "markdown" | "json";
+  readonly format?: "markdown" | "json" | undefined;
 }
 
 /** A summary: the text within budget, plus the same facts as data. */

@@ -10,9 +10,9 @@ export const UNSET_VALUE_TOOL = "obelisk.unset";
 /** Options of {@link unsetValue} (`maxPathDepth`: the engine's, bounding the reference's depth; default 32). */
 export interface UnsetValueOptions extends ReferenceLimits {
   /** Run id recorded with the removal (default `obelisk.unset`). */
-  readonly runId?: RunId;
+  readonly runId?: RunId | undefined;
   /** Clock for the record's times (default `Date.now`). */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
 }
 
 /** What {@link unsetValue} did. */
