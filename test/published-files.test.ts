@@ -1,19 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { publishedPackages } from "./support/published-packages.js";
 
 // What `npm publish` would put in each package's tarball (`npm pack --dry-run`, scripts skipped, so the
 // current dist is listed): what a consumer installs, and nothing that only the repository needs.
-
-const packagesDir = resolve(import.meta.dirname, "../packages");
-
-interface Manifest {
-  readonly name: string;
-  readonly private?: boolean;
-  readonly exports?: unknown;
-  readonly bin?: Record<string, string>;
-}
 
 /** Every file target under a package's "exports" (conditions nest), without the repository-only condition. */
 function exportTargets(exports: unknown): string[] {
@@ -34,10 +24,7 @@ function packedFiles(dir: string): string[] {
   return packed.files.map((file) => file.path);
 }
 
-const published = readdirSync(packagesDir)
-  .map((name) => join(packagesDir, name))
-  .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest }))
-  .filter(({ manifest }) => manifest.private !== true);
+const published = publishedPackages();
 
 const REPOSITORY_ONLY =
   /(^|\/)(__fixtures__|conformance)\/|\.(test|bench)\.[cm]?[jt]s(\.map)?$|\.tsbuildinfo$/;

@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { type PackageJson, publishedPackages, readPackageJson } from "./support/published-packages.js";
 
 // A consumer's compiler reads every declaration file a package's "exports" reach (skipLibCheck only skips
 // checking them, not resolving their imports). A package whose published types import a module that only
@@ -10,20 +11,6 @@ import { describe, expect, it } from "vitest";
 // consumer's typecheck with TS7016 under skipLibCheck: false.
 
 const packagesDir = resolve(import.meta.dirname, "../packages");
-
-interface PackageJson {
-  readonly name: string;
-  readonly private?: boolean;
-  readonly exports?: unknown;
-  readonly dependencies?: Record<string, string>;
-  readonly peerDependencies?: Record<string, string>;
-  readonly types?: string;
-  readonly typings?: string;
-}
-
-function readPackageJson(file: string): PackageJson {
-  return JSON.parse(readFileSync(file, "utf8")) as PackageJson;
-}
 
 /** Every "types" target under a package's "exports" (conditions nest). */
 function typesEntries(exports: unknown): string[] {
@@ -114,15 +101,11 @@ function missingForConsumer(
     : `${name} has no types of its own and ${typesPackage} is not a dependency`;
 }
 
-const publishedPackages = readdirSync(packagesDir)
-  .map((name) => join(packagesDir, name))
-  .filter((dir) => existsSync(join(dir, "package.json")))
-  .map((dir) => ({ dir, manifest: readPackageJson(join(dir, "package.json")) }))
-  .filter(({ manifest }) => manifest.private !== true);
+const published = publishedPackages();
 
 describe("published declaration files", () => {
   it("cover every published package", () => {
-    expect(publishedPackages.map(({ manifest }) => manifest.name).sort()).toEqual([
+    expect(published.map(({ manifest }) => manifest.name).sort()).toEqual([
       "@obelisk/cli",
       "@obelisk/compiler",
       "@obelisk/core",
@@ -132,7 +115,7 @@ describe("published declaration files", () => {
     ]);
   });
 
-  for (const { dir, manifest } of publishedPackages) {
+  for (const { dir, manifest } of published) {
     it(`${manifest.name}: import only what a consumer installs with it`, () => {
       const imports = bareImportsOfTypes(dir, manifest);
       const problems = imports.flatMap(({ file, specifier }) => {
