@@ -93,6 +93,13 @@ describe.each(storeKinds())("references below a stored call output are checked (
     });
     expect(shape(validated.diagnostics)).toEqual([["REF_UNRESOLVED", "/0/p"]]);
     expect(validated.diagnostics[0]?.hint).toBe(hint);
+    // streamed, the call fails when the run closes, with the same hint
+    const run = await engine.open({ threadId: "t" });
+    run.add({ _tool: "pStr", _id: "r", p: "†calls.w.a" });
+    const closed = await run.close();
+    expect(closed.errors.map(({ callId, error }) => [callId, error.code, error.message])).toEqual([
+      ["r", "REF_UNRESOLVED", `†calls.w.a does not exist (${hint})`],
+    ]);
     // the engine's own reader says the same
     await expect(engine.get("t", "†calls.w.a")).rejects.toSatisfy(
       (error) => ObeliskError.is(error) && error.hint === "read †state.copy.a instead",

@@ -1,6 +1,7 @@
 import { createIncrementalCompiler } from "@obelisk/compiler";
 import {
   asThreadId,
+  type Diagnostic,
   type JsonObject,
   type JsonValue,
   ObeliskError,
@@ -195,7 +196,7 @@ async function leasedOpen(
           const compiled = compiler.close();
           if (compiled.autoIdsUsed > 1) await store.reserveCallNumbers(threadId, compiled.autoIdsUsed - 1);
           runnerClosed = true;
-          const execution = await runner.close();
+          const execution = await runner.close(unresolvedHints(compiled.diagnostics));
           // the hash of what ran (the accepted calls): calls `add` refused are not part of it
           const plan = planOf(accepted);
           const hash = storedPlanHash(plan) ?? compiled.planHash;
@@ -239,4 +240,18 @@ async function finishFailed(runtime: EngineRuntime, runId: RunId, error: unknown
   } catch {
     // the store is failing too: its error would hide the one that ended the run
   }
+}
+
+/**
+ * The hints of the REF_UNRESOLVED diagnostics closing the stream gave, by call id (one call's hints joined):
+ * its failed calls' errors carry them, as `validate` would have shown them for a batch plan.
+ */
+function unresolvedHints(diagnostics: readonly Diagnostic[]): ReadonlyMap<string, string> {
+  const hints = new Map<string, string>();
+  for (const { code, callId, hint } of diagnostics) {
+    if (code !== "REF_UNRESOLVED" || callId === undefined || hint === undefined) continue;
+    const known = hints.get(callId);
+    hints.set(callId, known === undefined ? hint : `${known}; ${hint}`);
+  }
+  return hints;
 }

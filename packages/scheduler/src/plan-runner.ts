@@ -97,6 +97,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   /** failFast: a certain failure is known; calls granted a slot from now on end `cancelled` unstarted. */
   private failingFast = false;
   private closed = false;
+  private unresolvedHints: ReadonlyMap<string, string> | undefined;
   /** Set once `run-end` is emitted (by `finish` or `fatal`). */
   private ended = false;
   private settle!: (result: ExecutionResult) => void;
@@ -194,10 +195,15 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     });
   }
 
-  /** No more calls: references still unclaimed end as REF_UNRESOLVED; resolves `result` when all settle. */
-  close(): Promise<ExecutionResult> {
+  /**
+   * No more calls: references still unclaimed end as REF_UNRESOLVED; resolves `result` when all settle.
+   * `hints`: by call id, what the compiler's REF_UNRESOLVED said for that call (what to read instead, a
+   * did-you-mean), added to its error's message.
+   */
+  close(hints?: ReadonlyMap<string, string>): Promise<ExecutionResult> {
     if (!this.closed) {
       this.closed = true;
+      this.unresolvedHints = hints;
       this.whenLoaded(undefined, () => {
         this.core.close(this.queue);
         this.pump();
@@ -283,7 +289,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
           status: "failed",
           wrote: [],
           reason: effect.reason,
-          error: { name: "ObeliskError", code: effect.code, message: effect.reason },
+          error: { name: "ObeliskError", code: effect.code, message: this.withHint(effect) },
         });
       case "commit":
         return this.commitPending(effect.index);
@@ -292,6 +298,12 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       default:
         return assertNever(effect);
     }
+  }
+
+  /** The reason of a call that failed unsatisfied, with the compiler's hint for it when close gave one. */
+  private withHint(effect: { readonly index: number; readonly reason: string }): string {
+    const hint = this.unresolvedHints?.get(this.runOf(effect.index).call.id);
+    return hint === undefined ? effect.reason : `${effect.reason} (${hint})`;
   }
 
   private runOf(index: number): CallRun {
