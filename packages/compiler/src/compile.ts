@@ -1,6 +1,7 @@
 import type { Diagnostic, LimitOverrides, PlanDocument, PlanHash, SourceMap } from "@obelisk/core";
 import {
   canonicalJson,
+  isValueLimitDiagnostic,
   MAX_VALUE_DEPTH,
   normalizePlan,
   parseJsonText,
@@ -81,7 +82,7 @@ function locate(plan: unknown, options: CompileOptions): Located {
  * read again with the per-value limits lifted (depth up to what a JSON copy holds), so that a plan whose only
  * limit problems are per-value is compiled with placeholders, as a parsed value is (`normalizePlan`).
  * Undefined when the text cannot be read so (JSON_SYNTAX, too deep for a JSON copy): the reader's result
- * stands. Only text refused for limits pays for the second read.
+ * stands. Only text refused for the limit of a value pays for the second read.
  */
 function textOverValueLimits(
   text: string,
@@ -90,7 +91,9 @@ function textOverValueLimits(
 ): Omit<Located, "hash"> | undefined {
   const { sourceMap, diagnostics } = parsed;
   if (sourceMap === undefined || diagnostics.length === 0) return undefined;
+  // Only limits of one value can be checked around; the reader's maxCalls refusal stands as it is.
   if (!diagnostics.every((diagnostic) => diagnostic.code === "PLAN_LIMIT")) return undefined;
+  if (!diagnostics.some(isValueLimitDiagnostic)) return undefined;
   const limits = resolveLimits(partial);
   const lifted = {
     ...limits,

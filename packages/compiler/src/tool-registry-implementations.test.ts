@@ -43,6 +43,12 @@ describe("createToolRegistry's implementations (SPEC §9: the spec's tool form, 
     expect(createToolRegistry([specFormTool], { implementations: {} }).get("sendEmail")?.latent).toBe(true);
   });
 
+  it("a module namespace (null prototype) is an object of implementations", () => {
+    const namespace = Object.assign(Object.create(null) as object, { sendEmail: () => "sent" });
+    const registry = createToolRegistry([specFormTool], { implementations: namespace as never });
+    expect(registry.get("sendEmail")?.latent).toBe(false);
+  });
+
   it("a plain tool without run takes its implementation by name too", () => {
     const registry = createToolRegistry({ note: { input: { type: "object" } } } as never, {
       implementations: { note: () => "noted" },
@@ -55,6 +61,26 @@ describe("createToolRegistry's implementations (SPEC §9: the spec's tool form, 
     ["a function", () => 1, "implementations must be an object of functions by tool name (got a function)"],
     ["null", null, "implementations must be an object of functions by tool name (got null)"],
     ["a string", "sendEmail", "implementations must be an object of functions by tool name (got a string)"],
+    // their entries are not own keys: the registry would find none, and the tools would stay latent
+    [
+      "a Map",
+      new Map([["sendEmail", () => "sent"]]),
+      "implementations must be an object of functions by tool name (got an instance of Map)",
+    ],
+    [
+      "a class instance",
+      new (class Implementations {
+        sendEmail() {
+          return "sent";
+        }
+      })(),
+      "implementations must be an object of functions by tool name (got an instance of Implementations)",
+    ],
+    [
+      "an object whose functions are inherited",
+      Object.create({ sendEmail: () => "sent" }),
+      "implementations must be an object of functions by tool name (got an object)",
+    ],
   ])("implementations that are %s: USAGE", (_label, implementations, message) => {
     expect(usageError([specFormTool], implementations).message).toBe(message);
   });

@@ -47,13 +47,26 @@ function entriesOf(tools: unknown): [string | undefined, unknown, string][] {
 function shown(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+  if (typeof value !== "object") return `a ${typeof value}`;
+  const kind = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor
+    ?.name;
+  return typeof kind === "string" && kind !== "Object" ? `an instance of ${kind}` : "an object";
+}
+
+/**
+ * An object literal (or a module namespace, `null` prototype): its own keys are all it holds. A Map or a
+ * class instance keeps its entries elsewhere, where the registry would never look (the tools stay latent).
+ */
+function isObjectLiteral(value: unknown): value is Record<string, unknown> {
+  if (!isPlainObject(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /** `options.implementations`: undefined, or a plain object of functions. Throws USAGE. */
 function checkImplementations(implementations: unknown): Readonly<Record<string, unknown>> {
   if (implementations === undefined) return {};
-  if (!isPlainObject(implementations))
+  if (!isObjectLiteral(implementations))
     throw new ObeliskError(
       "USAGE",
       `implementations must be an object of functions by tool name (got ${shown(implementations)})`,

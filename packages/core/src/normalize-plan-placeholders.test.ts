@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS } from "./limits.js";
 import { normalizePlan } from "./normalize-plan.js";
-import { withLimitPlaceholders } from "./plan-limit-diagnostics.js";
+import { isValueLimitDiagnostic, withLimitPlaceholders } from "./plan-limit-diagnostics.js";
 
 const codes = (value: unknown, limits = {}) =>
   normalizePlan(value, { limits }).diagnostics.map((d) => [d.code, d.pointer]);
@@ -96,5 +96,24 @@ describe("normalizePlan over per-value limits: placeholders for the rest, no doc
     const safe = withLimitPlaceholders(proto, { ...DEFAULT_LIMITS, maxStringLength: 10 }).value;
     expect(Object.getPrototypeOf(safe)).toBe(Object.prototype);
     expect(Object.keys(safe)).toEqual(["__proto__", "s"]);
+  });
+});
+
+describe("isValueLimitDiagnostic: the limits a plan can be checked around", () => {
+  const limits = { ...DEFAULT_LIMITS, maxStringLength: 5, maxDepth: 3, maxCalls: 1 };
+  const codesOf = (value: unknown) =>
+    normalizePlan(value, { limits }).diagnostics.map((d) => [d.pointer, isValueLimitDiagnostic(d)]);
+
+  it("true for a string, a key and nesting over their limits", () => {
+    expect(codesOf([{ _tool: "t", text: "longer" }])).toEqual([["/0/text", true]]);
+    expect(codesOf([{ _tool: "t", longer: 1 }])).toEqual([["/0/longer", true]]);
+    expect(codesOf([{ _tool: "t", a: { b: { c: 1 } } }])).toEqual([["/0/a/b", true]]);
+  });
+
+  it("false for the document's limits (maxCalls, its size) and for other codes", () => {
+    expect(codesOf([{ _tool: "t" }, { _tool: "t" }])).toEqual([["", false]]);
+    const size = normalizePlan([{ _tool: "t" }], { limits: { ...DEFAULT_LIMITS, maxDocumentBytes: 4 } });
+    expect(size.diagnostics.map((d) => [d.code, isValueLimitDiagnostic(d)])).toEqual([["PLAN_LIMIT", false]]);
+    expect(codesOf(42).map(([, value]) => value)).toEqual([false]);
   });
 });

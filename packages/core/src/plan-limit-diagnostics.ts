@@ -23,6 +23,20 @@ function pointerOf(frame: Frame | undefined, key: string | number): string {
   return pointerFromPath(keys.reverse());
 }
 
+const STRING_LIMIT_HINT = "shorten it, or raise maxStringLength";
+const DEPTH_LIMIT_HINT = "flatten the structure, or raise maxDepth";
+
+/**
+ * True for a PLAN_LIMIT of one value (a string or key over `maxStringLength`, nesting over `maxDepth`), which
+ * a document can be checked around; false for the limits of the whole document (`maxCalls`, its size).
+ */
+export function isValueLimitDiagnostic(diagnostic: Diagnostic): boolean {
+  return (
+    diagnostic.code === "PLAN_LIMIT" &&
+    (diagnostic.hint === STRING_LIMIT_HINT || diagnostic.hint === DEPTH_LIMIT_HINT)
+  );
+}
+
 /** PLAN_LIMIT diagnostic for a string (value or key) longer than the limit. */
 export function stringLimitDiagnostic(
   length: number,
@@ -35,7 +49,7 @@ export function stringLimitDiagnostic(
     "PLAN_LIMIT",
     `${what} of ${length} characters is longer than the limit of ${limits.maxStringLength}`,
     pointer,
-    "shorten it, or raise maxStringLength",
+    STRING_LIMIT_HINT,
   );
 }
 
@@ -45,7 +59,7 @@ export function depthLimitDiagnostic(pointer: string, limits: Limits): Diagnosti
     "PLAN_LIMIT",
     `the document is nested deeper than the limit of ${limits.maxDepth} levels`,
     pointer,
-    "flatten the structure, or raise maxDepth",
+    DEPTH_LIMIT_HINT,
   );
 }
 

@@ -18,7 +18,7 @@ import {
   DEFAULT_RETENTION,
   type RunLock,
   type StateStore,
-  stateWrittenBy,
+  stateWrittenByCall,
   type ThreadInfo,
 } from "@obelisk/state";
 import type { RunAcceptor } from "./accepting-run.js";
@@ -208,18 +208,26 @@ export class EngineRuntime {
       ...(stateSchema === undefined ? {} : { stateSchema }),
       ...(hostValues === undefined ? {} : { extraKinds: hostValues }),
       callOutput: (id) => this.storedOutput(threadId, id),
-      writtenBy: (id) => this.writtenBy(threadId, id),
+      writtenBy: this.writtenBy(threadId),
       evicted: (reference) => this.evictedAt(threadId, reference),
     };
   }
 
   /**
-   * The `†state` references a call of an earlier run wrote through its `_outputPath`, when the store
-   * answers at once: the compiler asks only for a `†calls.<id>` nothing else resolves, to name what to read.
+   * The `†state` references a call of an earlier run wrote through its `_outputPath`, by call id, when the
+   * store answers at once: the compiler asks only for a `†calls.<id>` nothing else resolves, to name what
+   * to read. The thread's variables are listed once per compile, on the first question (a plan with
+   * thousands of such references would otherwise list them thousands of times).
    */
-  private writtenBy(threadId: ThreadId, id: string): readonly string[] | undefined {
-    const variables = answerNow(() => this.store.listVariables(threadId));
-    return variables === undefined ? undefined : stateWrittenBy(variables, id);
+  private writtenBy(threadId: ThreadId): (id: string) => readonly string[] | undefined {
+    let byCall: ReadonlyMap<string, readonly string[]> | null | undefined;
+    return (id) => {
+      if (byCall === undefined) {
+        const variables = answerNow(() => this.store.listVariables(threadId));
+        byCall = variables === undefined ? null : stateWrittenByCall(variables);
+      }
+      return byCall?.get(id);
+    };
   }
 
   /**

@@ -93,6 +93,32 @@ describe.each(storeKinds())("references below a stored call output are checked (
     });
     expect(shape(validated.diagnostics)).toEqual([["REF_UNRESOLVED", "/0/p"]]);
     expect(validated.diagnostics[0]?.hint).toBe(hint);
+    // the thread's variables are listed once per compile, however many such references the plan has
+    let listed = 0;
+    const store = kind.open();
+    const listing = new Proxy(store, {
+      get(target, key, receiver) {
+        if (key === "listVariables")
+          return (threadId: never) => {
+            listed++;
+            return target.listVariables(threadId);
+          };
+        const value = Reflect.get(target, key, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const readers = ["w", "x", "y", "w"].map((id, index) => ({
+      _tool: "pStr",
+      _id: `r${index}`,
+      p: `†calls.${id}`,
+    }));
+    const counted = createEngine({ tools, store: listing });
+    await counted.run([{ _tool: "mk", _id: "w", _outputPath: "†state.made" }], { threadId: "t2" });
+    listed = 0;
+    const many = await counted.validate(readers, { threadId: "t2" });
+    expect(many.diagnostics.map((d) => d.code)).toEqual(Array(4).fill("REF_UNRESOLVED"));
+    expect(listed).toBe(1);
+    await counted.close();
     // streamed, the call fails when the run closes, with the same hint
     const run = await engine.open({ threadId: "t" });
     run.add({ _tool: "pStr", _id: "r", p: "†calls.w.a" });

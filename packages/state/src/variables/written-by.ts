@@ -10,3 +10,15 @@ export function stateWrittenBy(variables: readonly VariableMeta[], callId: strin
     if (meta.scope === "state" && meta.writer.callId === callId) wrote.push(meta.reference);
   return wrote;
 }
+
+/** {@link stateWrittenBy} for every call at once: the `†state` references each call id wrote, in one pass. */
+export function stateWrittenByCall(variables: readonly VariableMeta[]): Map<string, string[]> {
+  const byCall = new Map<string, string[]>();
+  for (const meta of variables) {
+    if (meta.scope !== "state") continue;
+    const wrote = byCall.get(meta.writer.callId);
+    if (wrote === undefined) byCall.set(meta.writer.callId, [meta.reference]);
+    else wrote.push(meta.reference);
+  }
+  return byCall;
+}
