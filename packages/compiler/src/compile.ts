@@ -103,10 +103,13 @@ function textOverValueLimits(
   const read = parseJsonText(text, { limits: lifted });
   if (!read.ok) return undefined;
   const { diagnostics: found, placeholders } = normalizePlan(read.value, { limits });
+  // The second read's map: the refused one holds only the place of the value that broke a limit (which a
+  // depth refusal stops at), so every other diagnostic would sort before it.
+  const map = read.sourceMap;
   // Without placeholders: a whole-document limit the reader did not reach (maxCalls is checked only
   // on a document read without problems), or the limits alone.
-  if (placeholders === undefined) return { diagnostics: found, sourceMap };
-  return { diagnostics: found, sourceMap, placeholders: { ...placeholders, order: read.value } };
+  if (placeholders === undefined) return { diagnostics: found, sourceMap: map };
+  return { diagnostics: found, sourceMap: map, placeholders: { ...placeholders, order: read.value } };
 }
 
 /**

@@ -57,6 +57,12 @@ describe("a plan over per-value limits reports every diagnostic at once (SPEC §
       ["TOOL_UNKNOWN", "/plan/1/_tool"],
     ]);
     expect(result.sourceMap?.positionOf("/plan/1/_tool")?.offset).toBe(text.indexOf('"fetchUsr"'));
+    // a depth refusal's map held only the too-deep value's place: every other diagnostic sorted before it
+    const deep = `{"type":"plan","plan":[{"_tool":"confirmOrder","receipt":{"id":"r","x":${JSON.stringify(nested(70))}}},{"_tool":"fetchUsr","userId":"u1"}]}`;
+    expect(codes(compile(deep, registry).diagnostics)).toEqual([
+      ["PLAN_LIMIT", `/plan/0/receipt/x${"/0".repeat(60)}`],
+      ["TOOL_UNKNOWN", "/plan/1/_tool"],
+    ]);
   });
 
   it("no diagnostic at or below a placeholder, even where the parameter's schema wants a number", () => {
