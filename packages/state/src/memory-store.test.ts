@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { threadId as currentThreadId } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { THREAD } from "./conformance/commit-fixtures.js";
-import { describeStoreConformance } from "./conformance/describe-store-conformance.js";
+import { describeStoreConformance } from "./conformance/index.js";
 import { createMemoryStore } from "./memory-store.js";
 
 describeStoreConformance("memory", (options) => createMemoryStore(options));

@@ -2,9 +2,9 @@ import { readFileSync, statSync } from "node:fs";
 import { ObeliskError } from "@obelisk/core";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { sqliteTempFiles } from "./__fixtures__/sqlite-store-files.js";
 import { foldedLog, RUN, runRecord, THREAD, write } from "./conformance/commit-fixtures.js";
 import { BIG, commitCallOk, HUGE } from "./conformance/growth-fixtures.js";
-import { sqliteTempFiles } from "./conformance/sqlite-store-files.js";
 
 const { freshFile, open, closeAll } = sqliteTempFiles("obelisk-bounded-");
 afterAll(closeAll);

@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
+import { sqliteStoreFiles } from "./__fixtures__/sqlite-store-files.js";
 import { RUN, runRecord, THREAD } from "./conformance/commit-fixtures.js";
-import { sqliteStoreFiles } from "./conformance/sqlite-store-files.js";
 import type { StateStore } from "./store-types.js";
 
 const { storeFile, closeAll } = sqliteStoreFiles("obelisk-interrupted-");

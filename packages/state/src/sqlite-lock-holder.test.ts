@@ -3,8 +3,8 @@ import { hostname } from "node:os";
 import { threadId as currentThreadId } from "node:worker_threads";
 import { asThreadId } from "@obelisk/core";
 import { afterAll, describe, expect, it } from "vitest";
+import { sqliteStoreFiles } from "./__fixtures__/sqlite-store-files.js";
 import { runRecord, THREAD } from "./conformance/commit-fixtures.js";
-import { sqliteStoreFiles } from "./conformance/sqlite-store-files.js";
 
 const { storeFile, closeAll } = sqliteStoreFiles("obelisk-lock-holder-");
 afterAll(closeAll);

@@ -1,8 +1,8 @@
 import { hostname } from "node:os";
 import { threadId as currentThreadId } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
+import { sqliteStoreFiles } from "./__fixtures__/sqlite-store-files.js";
 import { commitOf, RUN, runRecord, THREAD, write } from "./conformance/commit-fixtures.js";
-import { sqliteStoreFiles } from "./conformance/sqlite-store-files.js";
 import { createMemoryStore } from "./memory-store.js";
 import type { StateStore } from "./store-types.js";
 

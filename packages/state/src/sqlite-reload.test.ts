@@ -1,7 +1,7 @@
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { sqliteTempFiles } from "./__fixtures__/sqlite-store-files.js";
 import { commitOf, commitOk, foldedLog, THREAD, write } from "./conformance/commit-fixtures.js";
-import { sqliteTempFiles } from "./conformance/sqlite-store-files.js";
 import { answer } from "./conformance/superseded-tombstone-cases.js";
 import type { StateStore } from "./store-types.js";
 import { setValue } from "./variables/set-value.js";

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { digest, refusal } from "./conformance/file-fixtures.js";
+import { digest, refusal } from "./__fixtures__/file-fixtures.js";
 import { createSqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
 
 const root = mkdtempSync(join(tmpdir(), "obelisk-corrupt-"));

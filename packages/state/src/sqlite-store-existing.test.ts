@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { ObeliskError } from "@obelisk/core";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { digest, refusal } from "./__fixtures__/file-fixtures.js";
 import { commitOk, THREAD, write } from "./conformance/commit-fixtures.js";
-import { digest, refusal } from "./conformance/file-fixtures.js";
 import { createSqliteStore } from "./sqlite-store.js";
 
 const root = mkdtempSync(join(tmpdir(), "obelisk-existing-"));

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { asRunId, ObeliskError } from "@obelisk/core";
 import { afterAll, describe, expect, it } from "vitest";
+import { digest } from "./__fixtures__/file-fixtures.js";
 import {
   commitOf,
   commitOk,
@@ -14,7 +15,6 @@ import {
   THREAD,
   write,
 } from "./conformance/commit-fixtures.js";
-import { digest } from "./conformance/file-fixtures.js";
 import { createSqliteStore } from "./sqlite-store.js";
 import type { StateStore } from "./store-types.js";
 import { getValue } from "./variables/get-value.js";

@@ -5,7 +5,7 @@ import { asRunId } from "@obelisk/core";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { commitOk, manualClock, RUN, runRecord, THREAD, write } from "./conformance/commit-fixtures.js";
-import { describeStoreConformance } from "./conformance/describe-store-conformance.js";
+import { describeStoreConformance } from "./conformance/index.js";
 import { createSqliteStore } from "./sqlite-store.js";
 import type { StateStore } from "./store-types.js";
 import { getValue } from "./variables/get-value.js";

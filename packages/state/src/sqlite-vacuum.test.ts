@@ -3,10 +3,10 @@ import { existsSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { asRunId, asThreadId } from "@obelisk/core";
 import { afterAll, describe, expect, it } from "vitest";
+import { digest } from "./__fixtures__/file-fixtures.js";
+import { sqliteStoreFiles } from "./__fixtures__/sqlite-store-files.js";
 import { runRecord, THREAD, write } from "./conformance/commit-fixtures.js";
-import { digest } from "./conformance/file-fixtures.js";
 import { commitCallOk } from "./conformance/growth-fixtures.js";
-import { sqliteStoreFiles } from "./conformance/sqlite-store-files.js";
 import { createMemoryStore } from "./memory-store.js";
 import type { StateStore } from "./store-types.js";
 

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { manualClock } from "../conformance/commit-fixtures.js";
 import { createSqliteStore, type SqliteStoreOptions } from "../sqlite-store.js";
 import type { StateStore } from "../store-types.js";
-import { manualClock } from "./commit-fixtures.js";
 
 /**
  * Store files in a temporary folder: `freshFile()` names a new one, `open(file, options)` opens a store on
