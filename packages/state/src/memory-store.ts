@@ -315,14 +315,24 @@ class MemoryStore extends CachedStore {
       }
       keep = satisfyingKeys(holders, (hash, count) => newestOf(index, hash, count));
     }
+    const keeps = (record: CallRecord): boolean => keep.has(callKey(record.runId, record.callId));
     let callRecords = 0;
     let kept = 0;
+    // the records earlier prunes kept, by the same rule: those that hold nothing any more go (0034, Amended)
+    for (const runId of this.records.prunedOf(threadId)) {
+      // the id is a run's again (recorded after the prune): its records are that run's until it is pruned
+      const removed =
+        this.runs.read(runId as RunId) === undefined
+          ? this.records.removeRun(threadId, runId, index, keeps)
+          : undefined;
+      callRecords += removed?.removed ?? 0;
+      if (removed === undefined || removed.kept === 0) this.records.forgetPruned(threadId, runId);
+    }
     for (const runId of runIds) {
-      const removed = this.records.removeRun(threadId, runId, index, (record) =>
-        keep.has(callKey(record.runId, record.callId)),
-      );
+      const removed = this.records.removeRun(threadId, runId, index, keeps);
       callRecords += removed.removed;
       kept += removed.kept;
+      if (removed.kept > 0) this.records.notePruned(threadId, runId);
       this.runs.remove(runId);
     }
     // host edits: those that ended before `editsBefore` and hold no value the thread has (decision 0034)
@@ -337,6 +347,10 @@ class MemoryStore extends CachedStore {
 
   protected editedThreads(threadId: ThreadId | undefined): ReadonlySet<ThreadId> {
     return this.records.threadsOf(HOST_EDIT_RUN_IDS, threadId);
+  }
+
+  protected prunedThreads(threadId: ThreadId | undefined): ReadonlySet<ThreadId> {
+    return this.records.prunedThreads(threadId);
   }
 
   /** Everything of the thread goes (its lock is held by the caller). */

@@ -185,6 +185,14 @@ class SqliteStore extends SqliteThreadStore {
     }
   }
 
+  protected prunedThreads(threadId: ThreadId | undefined): ReadonlySet<ThreadId> {
+    try {
+      return this.removal.prunedThreads(threadId);
+    } catch (error) {
+      throw wrap("prune runs", error, this.file);
+    }
+  }
+
   /**
    * {@link StateStore.vacuum}: refused while a run may hold any thread (this store's run, or a live lock
    * row of another connection or process), checked just before the `VACUUM`, in the same synchronous step.

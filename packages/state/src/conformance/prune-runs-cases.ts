@@ -150,5 +150,73 @@ export function pruneRunsCases(openStore: OpenStore): void {
       // its value overwritten, `gone` would have been satisfied (its small result written back): it runs again
       expect(await store.findCompletedCall(THREAD, "h-gone")).toBeUndefined();
     });
+
+    it("a record kept because its value was still held goes at the next prune once the value is gone, even with no run left to prune", async () => {
+      const store = await openStore();
+      const evictAt = new Date(Date.UTC(2025, 0, 1));
+      await finished(store, "r1", "2025-01-01T00:00:00.000Z");
+      await commitCallOk(store, { callId: "o1", runId: "r1", callHash: "h-o1", output: { o: 1 } });
+      await commitCallOk(store, { callId: "o2", runId: "r1", callHash: "h-o2", output: { o: 2 } });
+      await commitCallOk(store, { callId: "w1", runId: "r1", callHash: "h-w1", writes: [write(["a"], 1)] });
+      await finished(store, "r2", "2025-01-01T00:00:01.000Z");
+      await commitCallOk(store, { callId: "w2", runId: "r2", callHash: "h-w2", writes: [write(["b"], 2)] });
+      expect(await store.pruneRuns?.({ keepLast: 1 })).toEqual({
+        runIds: ["r1"],
+        callRecords: 0,
+        keptCallRecords: 3,
+        busyThreads: [],
+      });
+      // retention evicts o1's output (the oldest); a later call overwrites what w1 wrote: neither holds anything
+      await store.applyRetention(THREAD, { maxCallOutputs: 1 }, evictAt);
+      await commitCallOk(store, { callId: "w3", runId: "r2", callHash: "h-w3", writes: [write(["a"], 3)] });
+      // nothing of r2 is pruned (keepLast 1): the prune still removes r1's records that hold nothing any more
+      expect(await store.pruneRuns?.({ keepLast: 1 })).toEqual({
+        runIds: [],
+        callRecords: 2,
+        keptCallRecords: 0,
+        busyThreads: [],
+      });
+      expect((await store.listCallRecords(asRunId("r1"))).map((record) => record.callId)).toEqual(["o2"]);
+      // what a live value needs stays: o2's output is still stored, and its call is still satisfied
+      expect(await store.findCompletedCall(THREAD, "h-o2")).toMatchObject({ runId: "r1", callId: "o2" });
+      expect(await store.getCallOutput(THREAD, "o2" as never)).toMatchObject({ value: { o: 2 } });
+      expect(await store.findCompletedCall(THREAD, "h-o1")).toBeUndefined();
+      expect(await store.findCompletedCall(THREAD, "h-w1")).toBeUndefined();
+      expect((await store.listCallRecords(asRunId("r2"))).map((record) => record.callId)).toEqual([
+        "w2",
+        "w3",
+      ]);
+      // o2's output evicted too: the next prune removes the last of r1's records; a prune after it finds nothing
+      await store.applyRetention(THREAD, { maxCallOutputs: 0 }, evictAt);
+      expect(await store.pruneRuns?.({ keepLast: 1 })).toMatchObject({ runIds: [], callRecords: 1 });
+      expect(await store.listCallRecords(asRunId("r1"))).toEqual([]);
+      expect(await store.pruneRuns?.({ keepLast: 1 })).toMatchObject({ runIds: [], callRecords: 0 });
+      expect(await store.readState(THREAD)).toEqual({ a: 3, b: 2 });
+    });
+
+    it("records kept by an earlier prune are swept for the thread pruned, and never those of a run recorded again under the id", async () => {
+      const store = await openStore();
+      const evictAt = new Date(Date.UTC(2025, 0, 1));
+      for (const threadId of [THREAD, OTHER]) {
+        const runId = `${threadId}-r1`;
+        await finished(store, runId, "2025-01-01T00:00:00.000Z", { threadId });
+        await commitCallOk(store, { threadId, callId: "o", runId, callHash: `h-${threadId}`, output: 1 });
+        await finished(store, `${threadId}-r2`, "2025-01-01T00:00:01.000Z", { threadId });
+      }
+      expect(await store.pruneRuns?.({ keepLast: 1 })).toMatchObject({ keptCallRecords: 2 });
+      await store.applyRetention(THREAD, { maxCallOutputs: 0 }, evictAt);
+      await store.applyRetention(OTHER, { maxCallOutputs: 0 }, evictAt);
+      // only OTHER is pruned: THREAD's kept record stays until a prune of THREAD
+      expect(await store.pruneRuns?.({ threadId: OTHER, keepLast: 1 })).toMatchObject({ callRecords: 1 });
+      expect(await store.listCallRecords(asRunId(`${OTHER}-r1`))).toEqual([]);
+      expect(await store.listCallRecords(asRunId(`${THREAD}-r1`))).toHaveLength(1);
+      // the pruned run's id recorded again: its records are that run's history, not a pruned run's
+      await finished(store, `${THREAD}-r1`, "2025-01-01T00:00:02.000Z");
+      expect(await store.pruneRuns?.({ threadId: THREAD, keepLast: 2 })).toMatchObject({ callRecords: 0 });
+      expect(await store.listCallRecords(asRunId(`${THREAD}-r1`))).toHaveLength(1);
+      // pruned in its turn, the run's records go by the rule of every pruned run (its record holds nothing)
+      expect(await store.pruneRuns?.({ threadId: THREAD, keepLast: 0 })).toMatchObject({ callRecords: 1 });
+      expect(await store.listCallRecords(asRunId(`${THREAD}-r1`))).toEqual([]);
+    });
   });
 }

@@ -194,6 +194,12 @@ export abstract class CachedStore extends CommitStore implements StateStore {
    * also removes those that ended before `editsBefore` and hold no value the thread has (decision 0034).
    */
   protected abstract editedThreads(threadId: ThreadId | undefined): ReadonlySet<ThreadId>;
+  /**
+   * The threads (of one, or of all) with records an earlier `pruneRuns` kept of the runs it removed (a
+   * value they wrote was still held): `pruneThread` removes those that hold nothing any more, so a prune
+   * visits these threads even with no run of theirs to remove (decision record 0034, Amended).
+   */
+  protected abstract prunedThreads(threadId: ThreadId | undefined): ReadonlySet<ThreadId>;
   /** Removes everything of a thread whose lock the caller holds (see `StateStore.deleteThread`). */
   protected abstract removeThread(threadId: ThreadId): ThreadDeletion;
   /** Throws before a change is tried when the store cannot write (a read-only SQLite store). */
@@ -222,13 +228,15 @@ export abstract class CachedStore extends CommitStore implements StateStore {
     let keptCallRecords = 0;
     const edited = this.editedThreads(query.threadId);
     for (const threadId of edited) if (!byThread.has(threadId)) byThread.set(threadId, []);
+    const swept = this.prunedThreads(query.threadId);
+    for (const threadId of swept) if (!byThread.has(threadId)) byThread.set(threadId, []);
     for (const [threadId, runs] of byThread) {
       const pruned = selectPrunedRuns(runs, query, nowMs);
       // host edits (no run) go by time: before the oldest run kept, and/or older than olderThanMs (0034)
       const editsBefore = edited.has(threadId)
         ? editsPrunedBefore(runs, query, nowMs)
         : Number.NEGATIVE_INFINITY;
-      if (pruned.length === 0 && editsBefore === Number.NEGATIVE_INFINITY) continue;
+      if (pruned.length === 0 && editsBefore === Number.NEGATIVE_INFINITY && !swept.has(threadId)) continue;
       const removed = this.lockedByRun(threadId)
         ? undefined
         : this.pruneThread(threadId, pruned, editsBefore);

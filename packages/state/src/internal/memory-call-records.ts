@@ -72,6 +72,11 @@ function unindex(index: CompletedIndex, record: CallRecord): void {
 export class MemoryCallRecords {
   private readonly byRun = new Map<string, CallRecord[]>();
   private readonly runsOf = new Map<string, Set<string>>();
+  /**
+   * By thread, the pruned runs some of whose records pruning kept (a value they wrote was still held):
+   * the next prune of the thread removes those that hold nothing any more (decision 0034, Amended).
+   */
+  private readonly pruned = new Map<string, Set<string>>();
 
   /** Adds a committed record (the hot path: a push, and a set entry for a new run). */
   add(record: CallRecord, index: CompletedIndex): void {
@@ -145,7 +150,41 @@ export class MemoryCallRecords {
     }
     if (left.length === 0) this.byRun.delete(runId);
     else this.byRun.set(runId, left);
+    // the thread no longer has records under the run: it is no run id of the thread's any more
+    if (kept === 0) {
+      const runs = this.runsOf.get(threadId);
+      runs?.delete(runId);
+      if (runs?.size === 0) this.runsOf.delete(threadId);
+    }
     return { removed, kept };
+  }
+
+  /** Notes that pruning `runId` of `threadId` kept some of its records (see {@link prunedOf}). */
+  notePruned(threadId: string, runId: string): void {
+    let runs = this.pruned.get(threadId);
+    if (runs === undefined) {
+      runs = new Set();
+      this.pruned.set(threadId, runs);
+    }
+    runs.add(runId);
+  }
+
+  /** The pruned runs of a thread some of whose records pruning kept. */
+  prunedOf(threadId: string): ReadonlySet<string> {
+    return this.pruned.get(threadId) ?? new Set();
+  }
+
+  /** Forgets a pruned run of {@link prunedOf} (its records all gone, or the id is a run's again). */
+  forgetPruned(threadId: string, runId: string): void {
+    const runs = this.pruned.get(threadId);
+    runs?.delete(runId);
+    if (runs?.size === 0) this.pruned.delete(threadId);
+  }
+
+  /** The threads (`only`, or all) with pruned runs some of whose records pruning kept. */
+  prunedThreads(only: string | undefined): Set<ThreadId> {
+    if (only !== undefined) return new Set(this.pruned.has(only) ? [only as ThreadId] : []);
+    return new Set(this.pruned.keys() as Iterable<ThreadId>);
   }
 
   /** The threads (`only`, or all) with records under one of `runIds` (the host edits' shared run ids). */
@@ -155,6 +194,18 @@ export class MemoryCallRecords {
       for (const record of this.byRun.get(runId) ?? [])
         if (only === undefined || record.threadId === only) threads.add(record.threadId);
     return threads;
+  }
+
+  /** The run ids the thread has records under (introspection for tests). */
+  runIdsOf(threadId: string): ReadonlySet<string> {
+    return this.runsOf.get(threadId) ?? new Set();
+  }
+
+  /** How many records the store holds (introspection for tests and probes). */
+  count(): number {
+    let count = 0;
+    for (const list of this.byRun.values()) count += list.length;
+    return count;
   }
 
   /** Removes every record of a thread; answers how many. */
@@ -168,6 +219,7 @@ export class MemoryCallRecords {
       else this.byRun.set(runId, left);
     }
     this.runsOf.delete(threadId);
+    this.pruned.delete(threadId);
     return removed;
   }
 }

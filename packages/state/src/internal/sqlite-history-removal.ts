@@ -64,6 +64,13 @@ export class SqliteHistoryRemoval {
     return new Set(rows.map((row) => row.thread_id));
   }
 
+  /** The threads (`only`, or all) with pruned runs some of whose records pruning kept. */
+  prunedThreads(only: ThreadId | undefined): Set<ThreadId> {
+    if (only !== undefined) return new Set(this.sql.prunedThreadHas.get(only) === undefined ? [] : [only]);
+    const rows = this.sql.prunedThreads.all() as { thread_id: ThreadId }[];
+    return new Set(rows.map((row) => row.thread_id));
+  }
+
   /** Removes every row of a thread, after `check` (that the caller still holds its lock) in the transaction. */
   removeThread(threadId: ThreadId, check: () => void): ThreadDeletion {
     return this.removeTx(threadId, check);
@@ -79,21 +86,43 @@ export class SqliteHistoryRemoval {
     const keep = satisfyingKeys(this.compaction.recordsOf(threadId, holding), newest);
     let callRecords = 0;
     let kept = 0;
+    // the records earlier prunes kept, by the same rule: those that hold nothing any more go (0034, Amended)
+    for (const { run_id: runId } of sql.prunedRunsOf.all(threadId) as { run_id: RunId }[]) {
+      // the id is a run's again (recorded after the prune): its records are that run's until it is pruned
+      const removed =
+        sql.runGet.get(runId) === undefined ? this.removeRecords(threadId, runId, keep) : undefined;
+      callRecords += removed?.removed ?? 0;
+      if (removed === undefined || removed.kept === 0) sql.prunedRunDelete.run(threadId, runId);
+    }
     for (const runId of runIds) {
-      for (const row of sql.recordsOfRunOnThread.all(runId, threadId) as { id: number; record: string }[]) {
-        const record = JSON.parse(row.record) as CallRecord;
-        if (keep.has(callKey(record.runId, record.callId))) kept++;
-        else {
-          sql.recordDelete.run(row.id);
-          callRecords++;
-        }
-      }
+      const removed = this.removeRecords(threadId, runId, keep);
+      callRecords += removed.removed;
+      kept += removed.kept;
+      if (removed.kept > 0) sql.prunedRunPut.run(threadId, runId);
       sql.runCallsDelete.run(runId);
       sql.runDelete.run(runId);
     }
     if (editsBefore !== Number.NEGATIVE_INFINITY)
       callRecords += this.pruneEdits(threadId, holding, editsBefore);
     return { callRecords, kept };
+  }
+
+  /** Removes the records of a run on a thread but those `keep` has (by call key); answers how many went and stayed. */
+  private removeRecords(
+    threadId: ThreadId,
+    runId: RunId,
+    keep: ReadonlySet<string>,
+  ): { removed: number; kept: number } {
+    let removed = 0;
+    let kept = 0;
+    for (const row of recordCallsOf(this.sql, runId, threadId)) {
+      if (keep.has(callKey(runId, row.call_id))) kept++;
+      else {
+        this.sql.recordDelete.run(row.id);
+        removed++;
+      }
+    }
+    return { removed, kept };
   }
 
   /**
@@ -126,6 +155,7 @@ export class SqliteHistoryRemoval {
       sql.logClear,
       sql.outputClear,
       sql.threadTombstonesDelete,
+      sql.threadPrunedDelete,
       sql.threadSnapshotDelete,
       sql.threadDelete,
     ])

@@ -113,11 +113,17 @@ const STATEMENTS = {
   varCallOutputs: "SELECT meta, path FROM variables WHERE thread_id = ? AND scope = 'calls'",
   /** `pruneRuns` and `deleteThread`. */
   runDelete: "DELETE FROM runs WHERE run_id = ?",
-  recordsOfRunOnThread: "SELECT id, record FROM call_records WHERE run_id = ? AND thread_id = ?",
   recordDelete: "DELETE FROM call_records WHERE id = ?",
   /** Host edits' records (decision 0034): the threads with some, by the run-id index (two shared ids). */
   editThreads: "SELECT DISTINCT thread_id FROM call_records WHERE run_id IN (?, ?)",
   editThreadHas: "SELECT 1 FROM call_records WHERE run_id IN (?, ?) AND thread_id = ? LIMIT 1",
+  /** Pruned runs whose records pruning kept (decision 0034, Amended): by thread, on the primary key. */
+  prunedRunPut: "INSERT OR IGNORE INTO pruned_runs (thread_id, run_id) VALUES (?, ?)",
+  prunedRunsOf: "SELECT run_id FROM pruned_runs WHERE thread_id = ?",
+  prunedRunDelete: "DELETE FROM pruned_runs WHERE thread_id = ? AND run_id = ?",
+  prunedThreads: "SELECT DISTINCT thread_id FROM pruned_runs",
+  prunedThreadHas: "SELECT 1 FROM pruned_runs WHERE thread_id = ? LIMIT 1",
+  threadPrunedDelete: "DELETE FROM pruned_runs WHERE thread_id = ?",
   threadRunCallsDelete: "DELETE FROM run_calls WHERE run_id IN (SELECT run_id FROM runs WHERE thread_id = ?)",
   threadRunsDelete: "DELETE FROM runs WHERE thread_id = ?",
   threadRecordsDelete: "DELETE FROM call_records WHERE thread_id = ?",

@@ -82,6 +82,13 @@ export const SCHEMA_TABLES: readonly SchemaObject[] = [
     "run_id TEXT NOT NULL, seq INTEGER NOT NULL, call TEXT NOT NULL, PRIMARY KEY (run_id, seq)",
     " WITHOUT ROWID",
   ),
+  // the pruned runs of a thread some of whose call records `pruneRuns` kept (a value they wrote was still
+  // held): the next prune of the thread removes those that hold nothing any more (decision 0034, Amended)
+  table(
+    "pruned_runs",
+    "thread_id TEXT NOT NULL, run_id TEXT NOT NULL, PRIMARY KEY (thread_id, run_id)",
+    " WITHOUT ROWID",
+  ),
 ];
 
 /** The indexes of the SQLite schema. */
@@ -105,9 +112,9 @@ export const SCHEMA_INDEXES: readonly SchemaObject[] = [
 export const MIGRATED_COLUMNS: Readonly<Record<string, readonly string[]>> = { threads: ["version"] };
 
 /**
- * Tables added since schema version 1 without a new schema version (`snapshots`, `run_calls`): a store of
- * any version may lack them, and opening it writable adds them. Every other table of {@link SCHEMA_TABLES}
+ * Tables added since schema version 1 without a new schema version (`snapshots`, `run_calls`,
+ * `pruned_runs`): a store of any version may lack them, and opening it writable adds them. Every other table of {@link SCHEMA_TABLES}
  * has been written, with its indexes, before the `schema_version` row by every build since the first: a
  * store lacking one of them is not a store (see `storeFileKind`).
  */
-export const LATER_TABLES: readonly string[] = ["snapshots", "run_calls"];
+export const LATER_TABLES: readonly string[] = ["snapshots", "run_calls", "pruned_runs"];
