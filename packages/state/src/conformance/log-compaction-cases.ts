@@ -79,6 +79,79 @@ export function logCompactionCases(openStore: OpenStore): void {
       expect(await store.findCompletedCall(THREAD, "h0")).toBeUndefined();
     });
 
+    /**
+     * A thread overwriting a nested path each run (soak review: `†state.latest.msg`, 2,083 → 30,827 log rows
+     * over 28k runs): every overwrite used to leave a stand-in for ever. Now the first write of the path keeps
+     * its place (a stand-in: it created `latest`) and the others go, so the log's length does not depend on
+     * how many overwrites came before. A HUGE write at the end makes compaction happen there.
+     */
+    for (const between of [false, true]) {
+      const label = between ? "with other writes between them" : "alone";
+      it(`overwrites of a nested path, ${label}, keep the log at a length that does not grow`, async () => {
+        const lengths: number[] = [];
+        for (const rounds of [50, 500]) {
+          const store = await openStore();
+          for (let round = 0; round < rounds; round++) {
+            await commitCallOk(store, {
+              callId: `c${round}`,
+              writes: [
+                write(["latest", "msg"], { text: `m${round}`, n: round }),
+                ...(between
+                  ? [
+                      write(["count"], round),
+                      write(["latest", "other"], [round]),
+                      write(["last"], `q${round}`),
+                    ]
+                  : []),
+              ],
+            });
+          }
+          await commitCallOk(store, { callId: "pad", writes: [write(["pad"], HUGE)] });
+          const last = `c${rounds - 1}`;
+          const state = {
+            latest: {
+              msg: { text: `m${rounds - 1}`, n: rounds - 1 },
+              ...(between ? { other: [rounds - 1] } : {}),
+            },
+            ...(between ? { count: rounds - 1, last: `q${rounds - 1}` } : {}),
+            pad: HUGE,
+          };
+          expect(await store.readState(THREAD)).toEqual(state);
+          expect(await foldedLog(store)).toEqual(state);
+          const log = await store.readWriteLog(THREAD);
+          lengths.push(log.length);
+          // the first write of each nested path stands in (it created `latest`); the live writes are whole
+          const shown = log.map((entry) => [entry.write.reference, entry.call.id, entry.compacted ?? false]);
+          expect(shown).toEqual([
+            ["†state.latest.msg", "c0", true],
+            ...(between ? [["†state.latest.other", "c0", true]] : []),
+            ["†state.latest.msg", last, false],
+            ...(between
+              ? [
+                  ["†state.count", last, false],
+                  ["†state.latest.other", last, false],
+                  ["†state.last", last, false],
+                ]
+              : []),
+            ["†state.pad", "pad", false],
+          ]);
+          const live = log.filter((entry) => entry.compacted !== true);
+          expect(live.find((entry) => entry.write.reference === "†state.latest.msg")?.write.value).toEqual(
+            state.latest.msg,
+          );
+          expect(live[0]).toMatchObject({ call: { id: last, tool: "tool" }, runId: "run-1" });
+          // the variables still name their last writer
+          const writers = (await store.listVariables(THREAD)).map((meta) => [
+            meta.reference,
+            meta.writer.callId,
+          ]);
+          expect(writers).toContainEqual(["†state.latest.msg", last]);
+          if (between) expect(writers).toContainEqual(["†state.latest.other", last]);
+        }
+        expect(lengths).toEqual(between ? [7, 7] : [3, 3]);
+      });
+    }
+
     it("reset leaves the reset alone in the log", async () => {
       const store = await openStore();
       await commitCallOk(store, { callId: "a", writes: [write(["a"], 1)] });

@@ -166,4 +166,47 @@ describe("planLogCompaction", () => {
     expect(planLogCompaction(log)).toEqual(["keep", "standIn", "keep"]);
     expect(fold(compact(log))).toEqual(fold(log));
   });
+
+  it("overwrites of one nested path keep the first write's stand-in and the last value, whatever comes between", () => {
+    const log: Entry[] = [
+      { path: ["latest", "msg"], method: "set", value: "m0" },
+      { path: ["count"], method: "set", value: 0 },
+      { path: ["latest", "msg"], method: "set", value: "m1" },
+      { path: ["latest", "other"], method: "set", value: 1 },
+      { path: ["latest", "msg"], method: "set", value: "m2" },
+      { path: ["latest", "msg"], method: "set", value: "m3" },
+    ];
+    expect(planLogCompaction(log)).toEqual(["standIn", "keep", "drop", "keep", "drop", "keep"]);
+    expect(fold(compact(log))).toEqual(fold(log));
+    // a write above the path since the first one: the next one stands in again (its path may be gone)
+    const above: Entry[] = [
+      { path: ["o", "a", "b"], method: "set", value: 1 },
+      { path: ["o", "a"], method: "assign", value: { c: 1 } },
+      { path: ["o", "a", "b"], method: "set", value: 2 },
+      { path: ["o", "a", "b"], method: "set", value: 3 },
+    ];
+    expect(planLogCompaction(above)).toEqual(["standIn", "keep", "standIn", "keep"]);
+  });
+
+  it("keeps the stand-in of an overwritten value that a later entry at its path combines with", () => {
+    const log: Entry[] = [
+      { path: ["o", "l"], method: "set", value: "text" },
+      { path: ["o", "l"], method: "set", value: [1] },
+      { path: ["o", "l"], method: "push", value: 2 },
+      { path: ["o", "l"], method: "set", value: 5 },
+    ];
+    // the push goes (its path holds a value, nothing sees what it made), and then the array it pushed to
+    expect(planLogCompaction(log)).toEqual(["standIn", "drop", "drop", "keep"]);
+    expect(fold(compact(log))).toEqual(fold(log));
+    expect(compact(compact(log))).toEqual(compact(log));
+    // a deep merge above the path combines with the value: the write it merges into keeps its place
+    const merged: Entry[] = [
+      { path: ["o", "a", "b"], method: "set", value: "text" },
+      { path: ["o", "a", "b"], method: "set", value: { x: 1 } },
+      { path: ["o", "a"], method: "merge", value: { b: { y: 2 }, c: 3 } },
+      { path: ["o", "a", "b"], method: "set", value: 5 },
+    ];
+    expect(planLogCompaction(merged)).toEqual(["standIn", "standIn", "keep", "keep"]);
+    expect(fold(compact(merged))).toEqual(fold(merged));
+  });
 });

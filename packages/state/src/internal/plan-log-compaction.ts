@@ -37,9 +37,11 @@ interface PathNode {
   cover: number;
   /** The earliest later entry strictly below this path. */
   below: number;
+  /** The earliest later entry at this path, of any kind. */
+  at: number;
 }
 
-const newNode = (): PathNode => ({ children: undefined, cover: NONE, below: NONE });
+const newNode = (): PathNode => ({ children: undefined, cover: NONE, below: NONE, at: NONE });
 
 /**
  * Which write-log entries still matter to the fold (decision record 0029). An entry is *covered* when a
@@ -49,12 +51,42 @@ const newNode = (): PathNode => ({ children: undefined, cover: NONE, below: NONE
  * place and path — creating the containers on its way and appending at an index fold the same — but its
  * value becomes a stand-in of the same kind ({@link standIn}), when no entry between it and its cover
  * writes strictly below its path (such an entry walks into the value and needs its shape). Everything else
- * is kept. The log that results folds, from the empty state and entry by entry, to exactly what the whole
- * log folds to (property-tested in `plan-log-compaction.test.ts`); compacting it again changes nothing.
- * Entries before a `reset` go. O(entries × path depth).
+ * is kept. A covered write that would stand in goes instead when its path already holds a value where it
+ * applies and nothing sees the value it wrote ({@link dropSuperseded}): successive overwrites of one nested
+ * path leave one stand-in, not one each. The log that results folds, from the empty state and entry by
+ * entry, to exactly what the whole log folds to (property-tested in `plan-log-compaction.test.ts`);
+ * compacting it again changes nothing. Entries before a `reset` go. O(entries × path depth).
  */
 export function planLogCompaction(entries: readonly CompactionEntry[]): EntryFate[] {
+  const fates = planOnce(entries);
+  // A superseded write that went may have been all that kept an earlier one of its path in place (an entry
+  // between it and its cover): plan the entries left again until nothing more goes, so that compacting the
+  // result changes nothing. Overwrites with accumulating writes between them take two rounds, most logs one.
+  let superseded = fates.superseded;
+  while (superseded) {
+    const left: number[] = [];
+    const view: CompactionEntry[] = [];
+    for (let index = 0; index < entries.length; index++) {
+      const fate = fates.fates[index];
+      if (fate === "drop") continue;
+      const entry = entries[index] as CompactionEntry;
+      left.push(index);
+      view.push(fate === "standIn" && entry.compacted !== true ? { ...entry, compacted: true } : entry);
+    }
+    const again = planOnce(view);
+    left.forEach((index, at) => {
+      fates.fates[index] = again.fates[at] as EntryFate;
+    });
+    superseded = again.superseded;
+  }
+  return fates.fates;
+}
+
+/** One round of {@link planLogCompaction}; `superseded` tells whether {@link dropSuperseded} dropped any. */
+function planOnce(entries: readonly CompactionEntry[]): { fates: EntryFate[]; superseded: boolean } {
   const fates: EntryFate[] = new Array(entries.length);
+  /** Entries whose value nothing sees before their cover: no entry at their path or above comes between. */
+  const unseen: boolean[] = new Array(entries.length).fill(false);
   const root = newNode();
   let resetAt = NONE;
   for (let index = entries.length - 1; index >= 0; index--) {
@@ -72,6 +104,7 @@ export function planLogCompaction(entries: readonly CompactionEntry[]): EntryFat
     let node = root;
     let cover = NONE;
     let top = NONE;
+    let touched = NONE;
     for (let depth = 0; depth < path.length; depth++) {
       const key = String(path[depth]);
       let child = node.children?.get(key);
@@ -84,14 +117,78 @@ export function planLogCompaction(entries: readonly CompactionEntry[]): EntryFat
       node = child;
       if (depth === 0) top = node.cover;
       if (node.cover < cover) cover = node.cover;
+      if (node.at < touched) touched = node.at;
     }
     if (top !== NONE) fates[index] = "drop";
-    else if (entry.op !== "unset" && cover !== NONE && node.below > cover) fates[index] = "standIn";
-    else fates[index] = entry.compacted === true ? "standIn" : "keep";
+    else if (entry.op !== "unset" && cover !== NONE && node.below > cover) {
+      fates[index] = "standIn";
+      // the cover is the first entry at this path or above it: none reads or combines with this value
+      unseen[index] = path.length > 1 && touched >= cover;
+    } else fates[index] = entry.compacted === true ? "standIn" : "keep";
     if (entry.op === "unset" ? removesAlways(path) : entry.method === "set") node.cover = index;
+    if (path.length > 0) node.at = index;
   }
+  const superseded = dropSuperseded(entries, fates, unseen);
   dropIdleRemovals(entries, fates);
-  return fates;
+  return { fates, superseded };
+}
+
+/** A path's node of the forward pass of {@link dropSuperseded}: the latest entries left at it. */
+interface HeldNode {
+  children: Map<string, HeldNode> | undefined;
+  /** The latest write left in the log at this path (-1: none). */
+  write: number;
+  /** The latest removal left in the log at this path (-1: none). */
+  unset: number;
+  /** The latest entry left in the log at this path, of any kind (-1: none). */
+  any: number;
+}
+
+/**
+ * Drops the stand-ins that would only repeat one already in place: a covered write nothing sees before its
+ * cover (`unseen`: no entry at its path or above it comes between, and none below it, or it would be kept)
+ * goes when the log left before it holds a write at its very path that no removal at the path and no entry
+ * above it has undone since. Its path then holds a value when it applies, so it only replaces that value
+ * in place — it creates no container, no key and no array index — and what it wrote is replaced or removed
+ * by its cover before anything reads it. Without this, a thread overwriting a nested path each run (`a.b`)
+ * kept one stand-in per run for ever: the first write of the path stays (a stand-in), the others go.
+ */
+function dropSuperseded(
+  entries: readonly CompactionEntry[],
+  fates: EntryFate[],
+  unseen: readonly boolean[],
+): boolean {
+  const root: HeldNode = { children: undefined, write: -1, unset: -1, any: -1 };
+  let dropped = false;
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index] as CompactionEntry;
+    if (fates[index] === "drop" || entry.op === "reset") continue;
+    const path = entry.path;
+    if (path.length === 0) continue;
+    let node = root;
+    let undone = -1; // the latest entry left that may have taken the path's value away
+    for (let depth = 0; depth < path.length; depth++) {
+      if (depth > 0 && node.any > undone) undone = node.any; // an entry above the path
+      const key = String(path[depth]);
+      let child = node.children?.get(key);
+      if (child === undefined) {
+        child = { children: undefined, write: -1, unset: -1, any: -1 };
+        node.children ??= new Map();
+        node.children.set(key, child);
+      }
+      node = child;
+    }
+    if (node.unset > undone) undone = node.unset;
+    if (unseen[index] === true && node.write > undone) {
+      fates[index] = "drop";
+      dropped = true;
+      continue;
+    }
+    node.any = index;
+    if (entry.op === "unset") node.unset = index;
+    else node.write = index;
+  }
+  return dropped;
 }
 
 /** A path's node of the forward pass: whether an entry left in the log wrote at it or below it. */
