@@ -35,7 +35,19 @@ export interface SqliteStoreOptions extends StoreOptions {
   readonly create?: boolean | "if-empty" | undefined;
   /** Cross-process lock tuning. */
   readonly lock?: SqliteLockOptions | undefined;
+  /**
+   * How many idle threads keep their in-memory model (folded state, variables; ~1.4 KB for a thread of one
+   * number, more with its data) between uses. The file is the truth (every commit is written through), so
+   * past this the least recently used idle thread's model is dropped and the next use reloads it from the
+   * file. A thread a run of this store holds (its lock) is never dropped and not counted. Default
+   * {@link DEFAULT_CACHED_THREADS} (1,000); `0` keeps none (every use between runs reloads); `Infinity`
+   * keeps every thread touched until `close` (as before). A whole number >= 0 or `Infinity`, else `USAGE`.
+   */
+  readonly cachedThreads?: number | undefined;
 }
+
+/** Default of {@link SqliteStoreOptions.cachedThreads}: the models of the 1,000 threads used last stay. */
+export const DEFAULT_CACHED_THREADS = 1000;
 
 /** Options of the cross-process lock. */
 export interface SqliteLockOptions {

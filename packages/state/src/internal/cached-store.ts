@@ -39,6 +39,11 @@ const NOTHING_DELETED: ThreadDeletion = Object.freeze({
  */
 export abstract class CachedStore extends CommitStore implements StateStore {
   protected readonly locks = new ThreadLocks();
+  /**
+   * The threads whose lock a caller of this store's `lockThread` holds (a run in progress, an edit, a
+   * deletion): their models are in use, never dropped from the cache (see `idleModelBound`).
+   */
+  private readonly lockedHere = new Set<ThreadId>();
 
   /** Reads a stored call output's value. */
   protected abstract readOutput(threadId: ThreadId, callId: string): JsonValue | undefined;
@@ -57,17 +62,21 @@ export abstract class CachedStore extends CommitStore implements StateStore {
     this.assertOpen();
     const waitMs = options.waitMs ?? 0;
     await this.locks.acquire(threadId, waitMs, options.signal);
+    this.lockedHere.add(threadId);
     let released = false;
     const release = (): void => {
       if (released) return;
       released = true;
+      this.lockedHere.delete(threadId);
       this.releaseExternal(threadId);
       this.locks.release(threadId);
+      this.trimModels(); // its model is idle now: the cache's bound counts it
     };
     let takeover: string | undefined;
     try {
       takeover = await this.acquireExternal(threadId, waitMs, options.signal);
     } catch (error) {
+      this.lockedHere.delete(threadId);
       this.locks.release(threadId);
       throw error;
     }
@@ -84,6 +93,17 @@ export abstract class CachedStore extends CommitStore implements StateStore {
   /** Makes the cached model current with storage once the lock is held (default: reload it). */
   protected refresh(threadId: ThreadId): void {
     this.invalidate(threadId);
+  }
+
+  /** A thread whose lock is held in this store (also one handed to a waiter not yet resumed) keeps its model. */
+  protected override modelInUse(threadId: ThreadId): boolean {
+    return this.locks.isHeld(threadId);
+  }
+
+  protected override cachedModelsInUse(): number {
+    let count = 0;
+    for (const threadId of this.lockedHere) if (this.models.has(threadId)) count++;
+    return count;
   }
 
   /** True while a run holds the thread (expiry on read waits until it has ended: SPEC §8). */

@@ -48,7 +48,19 @@ const NO_STATE: JsonObject = Object.freeze({});
  * storage when another writer got there first. A backend loads models and persists changes atomically.
  */
 export abstract class CommitStore extends StoreHistory {
+  /**
+   * The cached models, least recently used first when {@link idleModelBound} is finite (a model used again is
+   * moved to the end). The memory store's are its data: never dropped (its bound stays `Infinity`).
+   */
   protected readonly models = new Map<string, ThreadModel>();
+  /**
+   * Most models kept cached that no run or pending change uses ({@link modelInUse}); past it the least
+   * recently used go, and the next use reloads them from storage. `Infinity` (the default): every model
+   * stays — where the cache is the data. SQLite: its `cachedThreads` option.
+   */
+  protected idleModelBound = Number.POSITIVE_INFINITY;
+  /** The thread last moved to the end of {@link models} (a use of it again needs no move). */
+  private newestModel: string | undefined;
   /** The journal of the commit being planned (empty between commits). */
   private readonly journal = new WriteJournal();
   /** What a commit's record keeps (the store's `recordResultBytes` and `recordParamsBytes`). */
@@ -92,9 +104,57 @@ export abstract class CommitStore extends StoreHistory {
     let model = this.models.get(threadId);
     if (model === undefined) {
       model = this.loadModel(threadId);
-      if (model !== undefined) this.models.set(threadId, model);
+      if (model !== undefined) this.cacheModel(threadId, model);
+    } else if (threadId !== this.newestModel && this.idleModelBound !== Number.POSITIVE_INFINITY) {
+      // used again: to the end of the least-recently-used order
+      this.models.delete(threadId);
+      this.models.set(threadId, model);
+      this.newestModel = threadId;
     }
     return model;
+  }
+
+  /**
+   * Caches a model as the most recently used, then drops the least recently used idle ones past
+   * {@link idleModelBound} — with a bound of 0 this very model too, unless in use: the caller's operation
+   * goes on with it (every change it persists is in storage, which the next use reloads).
+   */
+  protected cacheModel(threadId: ThreadId, model: ThreadModel): void {
+    this.models.delete(threadId);
+    this.models.set(threadId, model);
+    this.newestModel = threadId;
+    this.trimModels();
+  }
+
+  /**
+   * True while the thread's model must stay cached whatever the bound: a run of this store holds its lock,
+   * or the model holds what storage lacks (a read-only SQLite store's expiry). Default: never.
+   */
+  protected modelInUse(_threadId: ThreadId): boolean {
+    return false;
+  }
+
+  /** How many of the cached models are {@link modelInUse} (counted by the backend without a scan). */
+  protected cachedModelsInUse(): number {
+    return 0;
+  }
+
+  /**
+   * Drops the least recently used models no run or pending change uses until at most
+   * {@link idleModelBound} idle ones are cached (nothing to do while the cache holds no more than it).
+   */
+  protected trimModels(): void {
+    const models = this.models;
+    const bound = this.idleModelBound;
+    if (models.size <= bound) return;
+    let excess = models.size - this.cachedModelsInUse() - bound;
+    if (excess <= 0) return;
+    for (const threadId of models.keys()) {
+      if (this.modelInUse(threadId as ThreadId)) continue;
+      models.delete(threadId); // deleting while iterating a Map is safe: the iteration goes on
+      if (threadId === this.newestModel) this.newestModel = undefined;
+      if (--excess === 0) break;
+    }
   }
 
   /** A model for a thread the store does not hold: neither saved nor cached (a commit creates it). */
@@ -108,7 +168,7 @@ export abstract class CommitStore extends StoreHistory {
     if (stored !== undefined) return stored;
     const model = this.newModel(threadId);
     this.saveThread(model);
-    this.models.set(threadId, model);
+    this.cacheModel(threadId, model);
     return model;
   }
 
@@ -309,7 +369,7 @@ export abstract class CommitStore extends StoreHistory {
     }
     if (!persisted) return STALE;
     applyChangeToModel(model, planned);
-    if (extras.create === true) this.models.set(model.threadId, model);
+    if (extras.create === true) this.cacheModel(model.threadId, model);
     return COMMITTED;
   }
 }

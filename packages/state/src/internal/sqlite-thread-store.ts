@@ -3,7 +3,7 @@ import { ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
 import type { LockHolder } from "../lock-holder.js";
 import type { OpenedSqlite } from "../sqlite-open.js";
-import type { SqliteStoreOptions } from "../sqlite-store-options.js";
+import { DEFAULT_CACHED_THREADS, type SqliteStoreOptions } from "../sqlite-store-options.js";
 import type { CallCommit, CommitResult, StateWrite, ThreadInfo, Tombstone } from "../store-types.js";
 import { CachedStore } from "./cached-store.js";
 import { ExpiryView } from "./expiry-view.js";
@@ -46,6 +46,11 @@ export abstract class SqliteThreadStore extends CachedStore {
   private readonly view = new ExpiryView();
   /** Closes the connection (and removes the side files a read-only one made). */
   private readonly closeConnection: () => void;
+  /**
+   * Read-only store: the threads whose cached model holds what the file lacks (expiry on read's evictions,
+   * a thread or schema given in memory only). Never dropped by the cache's bound: a reload would lose it.
+   */
+  private readonly diverged = new Set<ThreadId>();
 
   constructor(
     opened: OpenedSqlite,
@@ -53,6 +58,7 @@ export abstract class SqliteThreadStore extends CachedStore {
     options: SqliteStoreOptions,
   ) {
     super(options);
+    this.idleModelBound = checkCachedThreads(options.cachedThreads);
     const { db } = opened;
     this.db = db;
     this.readonly = opened.readonly;
@@ -103,7 +109,10 @@ export abstract class SqliteThreadStore extends CachedStore {
 
   protected saveThread(model: ThreadModel): void {
     // read-only: a thread the file lacks (or a schema given to it) lives in the cached model only
-    if (this.readonly) return;
+    if (this.readonly) {
+      this.keepDiverged(model);
+      return;
+    }
     try {
       this.rows.save(model);
     } catch (error) {
@@ -119,6 +128,28 @@ export abstract class SqliteThreadStore extends CachedStore {
 
   protected override invalidate(threadId: ThreadId): void {
     this.models.delete(threadId);
+    this.diverged.delete(threadId);
+  }
+
+  /**
+   * Read-only store: the model holds what the file lacks. It is cached (again: the bound may have dropped
+   * it while its operation went on) and kept whatever the bound, until the file changes under it.
+   */
+  private keepDiverged(model: ThreadModel): void {
+    this.diverged.add(model.threadId);
+    if (this.models.get(model.threadId) !== model) this.cacheModel(model.threadId, model);
+  }
+
+  /** Also a read-only store's model that holds what the file lacks. */
+  protected override modelInUse(threadId: ThreadId): boolean {
+    return super.modelInUse(threadId) || this.diverged.has(threadId);
+  }
+
+  protected override cachedModelsInUse(): number {
+    let count = super.cachedModelsInUse();
+    for (const threadId of this.diverged)
+      if (this.models.has(threadId) && !this.locks.isHeld(threadId)) count++;
+    return count;
   }
 
   protected persist(model: ThreadModel, change: ThreadChange, extras?: CommitExtras): boolean {
@@ -126,6 +157,7 @@ export abstract class SqliteThreadStore extends CachedStore {
       if (!this.view.active || extras?.create === true)
         throw readonlyError(this.file, `change thread "${model.threadId}"`);
       this.view.keep(model.threadId, change);
+      this.keepDiverged(model);
       return true;
     }
     try {
@@ -268,4 +300,26 @@ export abstract class SqliteThreadStore extends CachedStore {
     this.closeConnection();
     if (failure !== undefined) throw failure;
   }
+}
+
+/**
+ * {@link SqliteStoreOptions.cachedThreads}, checked: a whole number >= 0 or `Infinity` (default
+ * {@link DEFAULT_CACHED_THREADS}), else `USAGE`, as the other bounds are.
+ */
+function checkCachedThreads(given: unknown): number {
+  if (given === undefined) return DEFAULT_CACHED_THREADS;
+  if (
+    typeof given === "number" &&
+    given >= 0 &&
+    (Number.isSafeInteger(given) || given === Number.POSITIVE_INFINITY)
+  )
+    return given;
+  throw new ObeliskError(
+    "USAGE",
+    `cachedThreads must be a whole number >= 0 or Infinity, not ${String(given)}`,
+    {
+      data: { cachedThreads: String(given) },
+      hint: "the number of idle threads whose models stay in memory (default 1000; 0 keeps none)",
+    },
+  );
 }
