@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue, Path } from "@obelisk/core";
-import { ObeliskError } from "@obelisk/core";
+import { canonicalJson, ObeliskError } from "@obelisk/core";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
@@ -167,8 +167,33 @@ function errorLocation(error: ErrorObject): Path {
   return path;
 }
 
-/** Compiles a thread's state schema. Throws ObeliskError USAGE when the schema itself is invalid. */
+/** Validators of the schemas compiled last, by canonical JSON, least recently used first. */
+const VALIDATORS = new Map<string, StateValidator>();
+/** At most this many compiled state schemas are kept (a process has a few: one per engine, usually). */
+const MAX_VALIDATORS = 32;
+
+/**
+ * The validator of a thread's state schema: compiled once per schema and shared by the threads that have it
+ * (a validator holds no thread's data). Compiling costs milliseconds, and a store that drops idle threads
+ * (SQLite's `cachedThreads`) loads them again, schema and all. Throws ObeliskError USAGE when the schema
+ * itself is invalid.
+ */
 export function createStateValidator(schema: JsonObject): StateValidator {
+  const key = canonicalJson(schema);
+  const known = VALIDATORS.get(key);
+  if (known !== undefined) {
+    VALIDATORS.delete(key);
+    VALIDATORS.set(key, known);
+    return known;
+  }
+  const validator = compileStateValidator(schema);
+  VALIDATORS.set(key, validator);
+  if (VALIDATORS.size > MAX_VALIDATORS) VALIDATORS.delete(VALIDATORS.keys().next().value as string);
+  return validator;
+}
+
+/** Compiles a thread's state schema. Throws ObeliskError USAGE when the schema itself is invalid. */
+function compileStateValidator(schema: JsonObject): StateValidator {
   const ajv = new Ajv2020({ strict: false, allErrors: false, strictTuples: false });
   addFormats(ajv);
   let whole: ValidateFunction;

@@ -1,0 +1,32 @@
+import { ObeliskError } from "@obelisk/core";
+import { describe, expect, it } from "vitest";
+import { createStateValidator } from "./state-validator.js";
+
+describe("createStateValidator compiles a schema once and shares it", () => {
+  const schema = { type: "object", properties: { count: { type: "number" } } };
+
+  it("the same schema (another object, keys in another order) gets the same validator", () => {
+    const first = createStateValidator(schema);
+    const again = createStateValidator({ properties: { count: { type: "number" } }, type: "object" });
+    expect(again).toBe(first);
+    expect(first.violation({ count: "x" })).toEqual(["count"]);
+    expect(first.violation({ count: 1 })).toBeUndefined();
+  });
+
+  it("another schema gets its own", () => {
+    const other = createStateValidator({ type: "object", properties: { count: { type: "string" } } });
+    expect(other).not.toBe(createStateValidator(schema));
+    expect(other.violation({ count: "x" })).toBeUndefined();
+  });
+
+  it("an invalid schema is USAGE every time, and is not kept", () => {
+    for (let attempt = 0; attempt < 2; attempt++)
+      expect(() => createStateValidator({ type: "no-such-type" })).toThrow(ObeliskError);
+  });
+
+  it("keeps a bounded number: a schema used long ago is compiled again", () => {
+    const first = createStateValidator({ const: "first" });
+    for (let index = 0; index < 40; index++) createStateValidator({ const: index });
+    expect(createStateValidator({ const: "first" })).not.toBe(first);
+  });
+});
