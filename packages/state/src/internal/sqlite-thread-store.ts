@@ -16,6 +16,7 @@ import { SqliteReads } from "./sqlite-reads.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
 import { SqliteThreadRows } from "./sqlite-thread-rows.js";
 import { SqliteTombstonesBelow } from "./sqlite-tombstones-below.js";
+import { checkBound } from "./store-history.js";
 import type { CommitExtras, ThreadChange, ThreadModel } from "./thread-model.js";
 
 /**
@@ -58,7 +59,12 @@ export abstract class SqliteThreadStore extends CachedStore {
     options: SqliteStoreOptions,
   ) {
     super(options);
-    this.idleModelBound = checkCachedThreads(options.cachedThreads);
+    this.idleModelBound = checkBound(
+      "cachedThreads",
+      options.cachedThreads,
+      DEFAULT_CACHED_THREADS,
+      "the number of idle threads whose models stay in memory (default 1000; 0 keeps none)",
+    );
     const { db } = opened;
     this.db = db;
     this.readonly = opened.readonly;
@@ -300,26 +306,4 @@ export abstract class SqliteThreadStore extends CachedStore {
     this.closeConnection();
     if (failure !== undefined) throw failure;
   }
-}
-
-/**
- * {@link SqliteStoreOptions.cachedThreads}, checked: a whole number >= 0 or `Infinity` (default
- * {@link DEFAULT_CACHED_THREADS}), else `USAGE`, as the other bounds are.
- */
-function checkCachedThreads(given: unknown): number {
-  if (given === undefined) return DEFAULT_CACHED_THREADS;
-  if (
-    typeof given === "number" &&
-    given >= 0 &&
-    (Number.isSafeInteger(given) || given === Number.POSITIVE_INFINITY)
-  )
-    return given;
-  throw new ObeliskError(
-    "USAGE",
-    `cachedThreads must be a whole number >= 0 or Infinity, not ${String(given)}`,
-    {
-      data: { cachedThreads: String(given) },
-      hint: "the number of idle threads whose models stay in memory (default 1000; 0 keeps none)",
-    },
-  );
 }

@@ -160,10 +160,11 @@ export abstract class StoreHistory {
 }
 
 /**
- * A bound of the store's options (`recordResultBytes`, `recordParamsBytes`, `maxTombstones`), checked when
- * a store is created: `fallback` when left out, USAGE unless a whole number >= 0 or `Infinity`.
+ * A bound of the store's options (`recordResultBytes`, `recordParamsBytes`, `maxTombstones`, SQLite's
+ * `cachedThreads`), checked when a store is created: `fallback` when left out, USAGE unless a whole number
+ * >= 0 or `Infinity` (with `hint`, what the bound is, when given).
  */
-function checkBound(name: string, given: unknown, fallback: number): number {
+export function checkBound(name: string, given: unknown, fallback: number, hint?: string): number {
   if (given === undefined) return fallback;
   if (
     typeof given === "number" &&
@@ -173,5 +174,6 @@ function checkBound(name: string, given: unknown, fallback: number): number {
     return given;
   throw new ObeliskError("USAGE", `${name} must be a whole number >= 0 or Infinity, not ${String(given)}`, {
     data: { [name]: String(given) },
+    ...(hint === undefined ? {} : { hint }),
   });
 }
