@@ -61,9 +61,11 @@ export function planLogCompaction(entries: readonly CompactionEntry[]): EntryFat
   const fates = planOnce(entries);
   // A superseded write that went may have been all that kept an earlier one of its path in place (an entry
   // between it and its cover): plan the entries left again until nothing more goes, so that compacting the
-  // result changes nothing. Overwrites with accumulating writes between them take two rounds, most logs one.
+  // result changes nothing. Overwrites with accumulating writes between them take two rounds, most logs one;
+  // a chain of k pushes between two sets of one path takes k, each a pass over the log: past
+  // compactionRounds(n) the rest waits for the next compaction, so that a commit never pays k × n.
   let superseded = fates.superseded;
-  while (superseded) {
+  for (let round = 1; superseded && round < compactionRounds(entries.length); round++) {
     const left: number[] = [];
     const view: CompactionEntry[] = [];
     for (let index = 0; index < entries.length; index++) {
@@ -80,6 +82,15 @@ export function planLogCompaction(entries: readonly CompactionEntry[]): EntryFat
     superseded = again.superseded;
   }
   return fates.fates;
+}
+
+/**
+ * How many rounds {@link planLogCompaction} plans a log of `length` entries in at most: two, and more for a
+ * short log (every round is a pass over it), so that the passes of one compaction stay within
+ * 2 × length + 20,000 entries.
+ */
+export function compactionRounds(length: number): number {
+  return 2 + Math.floor(20_000 / Math.max(length, 1));
 }
 
 /** One round of {@link planLogCompaction}; `superseded` tells whether {@link dropSuperseded} dropped any. */

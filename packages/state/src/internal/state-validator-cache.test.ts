@@ -30,3 +30,21 @@ describe("createStateValidator compiles a schema once and shares it", () => {
     expect(createStateValidator({ const: "first" })).not.toBe(first);
   });
 });
+
+describe("a shared validator is immune to its first caller's object", () => {
+  it("changing the schema object after use changes no thread's validation", () => {
+    const given = { type: "object", properties: { level: { type: "number" } } };
+    const first = createStateValidator(given);
+    (given.properties.level as { type: string }).type = "string";
+    const again = createStateValidator({ type: "object", properties: { level: { type: "number" } } });
+    expect(again).toBe(first);
+    expect(again.violation({ level: 1 })).toBeUndefined();
+    expect(again.violation({ level: "x" })).toEqual(["level"]);
+    // a write's check compiles the schema at its path on first use, after the change
+    const write = (value: unknown) => [
+      { reference: "†state.level", path: ["level"], method: "set" as const, value: value as never },
+    ];
+    expect(again.verify(again.plan({}, write(1)), { level: 1 })).toBeUndefined();
+    expect(again.verify(again.plan({}, write("x")), { level: "x" })).toBeDefined();
+  });
+});

@@ -186,7 +186,9 @@ export function createStateValidator(schema: JsonObject): StateValidator {
     VALIDATORS.set(key, known);
     return known;
   }
-  const validator = compileStateValidator(schema);
+  // compiled from its own copy: ajv and the schema walks keep reading the schema they were given, and a
+  // caller's later change to its object must not reach the threads that share the validator
+  const validator = compileStateValidator(JSON.parse(key) as JsonObject);
   VALIDATORS.set(key, validator);
   if (VALIDATORS.size > MAX_VALIDATORS) VALIDATORS.delete(VALIDATORS.keys().next().value as string);
   return validator;
