@@ -1,6 +1,7 @@
 import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
 import { CachedStore } from "./internal/cached-store.js";
+import { checkStoreOptions } from "./internal/check-store-options.js";
 import {
   checkFinishOptions,
   checkThreadId,
@@ -389,5 +390,6 @@ class MemoryStore extends CachedStore {
 
 /** Creates an in-memory store (the library default). Hot-path methods answer synchronously. */
 export function createMemoryStore(options: StoreOptions = {}): StateStore {
+  checkStoreOptions(options);
   return new MemoryStore(options);
 }

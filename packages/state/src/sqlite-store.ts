@@ -1,5 +1,6 @@
 import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
+import { checkStoreOptions } from "./internal/check-store-options.js";
 import {
   checkFinishOptions,
   checkRunId,
@@ -223,9 +224,11 @@ class SqliteStore extends SqliteThreadStore {
  * Opens (or creates, unless {@link SqliteStoreOptions.create} is false) a SQLite store in `file` (`:memory:`
  * works). WAL journal, one IMMEDIATE transaction per commit, prepared statements. Several processes may open
  * (and create) one file at once. A file this process cannot write is opened read-only (see
- * {@link SqliteStoreOptions.readonly}). Throws ObeliskError STORE_ERROR when the file cannot be opened.
+ * {@link SqliteStoreOptions.readonly}). Throws ObeliskError STORE_ERROR when the file cannot be opened, and
+ * USAGE for an option out of range (before the file is touched).
  */
 export function createSqliteStore(file: string, options: SqliteStoreOptions = {}): StateStore {
+  checkStoreOptions(options);
   let opened: OpenedSqlite | undefined;
   try {
     opened = openSqlite(file, {
