@@ -1,6 +1,7 @@
 import type { Diagnostic, LimitOverrides, PlanDocument, PlanHash, SourceMap } from "@obelisk/core";
 import {
   canonicalJson,
+  isAtOrBelow,
   isValueLimitDiagnostic,
   MAX_VALUE_DEPTH,
   normalizePlan,
@@ -168,8 +169,7 @@ function overValueLimits(
   pointers: readonly string[],
 ): CompiledPlan {
   const fromLocating = new Set(located.diagnostics);
-  const under = (pointer: string) =>
-    pointers.some((base) => pointer === base || base === "" || pointer.startsWith(`${base}/`));
+  const under = (pointer: string) => pointers.some((base) => isAtOrBelow(pointer, base));
   return {
     ok: false,
     planHash: located.hash,

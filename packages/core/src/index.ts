@@ -68,7 +68,7 @@ export { FORBIDDEN_SEGMENTS } from "./path.js";
 export { pathsOverlap } from "./paths-overlap.js";
 export type { PlanCallSource, PlanDocument, PlanForm, PlanHash } from "./plan-document.js";
 export { planHash } from "./plan-hash.js";
-export { isValueLimitDiagnostic } from "./plan-limit-diagnostics.js";
+export { isAtOrBelow, isValueLimitDiagnostic } from "./plan-limit-diagnostics.js";
 export { plural } from "./plural.js";
 export type { Colors, RenderDiagnosticsOptions } from "./render-diagnostics.js";
 export { NO_COLORS, renderDiagnostics } from "./render-diagnostics.js";
