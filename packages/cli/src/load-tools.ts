@@ -50,8 +50,8 @@ let typeScriptLoader: Promise<void> | undefined;
 
 /**
  * Registers tsx's ES module loader once per process, globally (it also serves the `require` calls of the
- * TypeScript modules a `.ts` or `.mts` module loads). A TypeScript tools module then imports the very instances of `obelisk`, zod and the rest that
- * the CLI already loaded. (`tsImport` loads each module in a namespace of its own: a second copy of every
+ * TypeScript modules a `.ts` or `.mts` module loads). A TypeScript tools module then imports the very
+ * instances of `obelisk`, zod and the rest that the CLI already loaded. (`tsImport` loads each module in a namespace of its own: a second copy of every
  * package it imports, which cost ~0.6 s per tools module and split module state between two copies.)
  * Then the hooks that make a `.ts` or `.tsx` file an ES module whatever its package.json says (SPEC §10:
  * the tools module is an ES module; tsx alone follows the package's `"type"`).
