@@ -1,22 +1,16 @@
-import { ObeliskError } from "@obelisk/core";
+import type { ObeliskError } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { z as z3 } from "zod/v3";
+import { thrownUsage } from "./__fixtures__/thrown-usage.js";
 import { compile } from "./compile.js";
 import { toJsonSchema } from "./to-json-schema.js";
 import type { SchemaInput } from "./tool-definition.js";
 import { createToolRegistry } from "./tool-registry.js";
 
 /** The USAGE error registering `tool` throws (fails the test when it registers or throws another error). */
-function usageError(tool: Record<string, unknown>): ObeliskError {
-  try {
-    createToolRegistry([tool]);
-  } catch (error) {
-    if (ObeliskError.is(error, "USAGE")) return error;
-    throw error;
-  }
-  throw new Error("the tool was registered");
-}
+const usageError = (tool: Record<string, unknown>): ObeliskError =>
+  thrownUsage(() => createToolRegistry([tool]), "the tool was registered");
 
 describe("a zod 3 schema (it has _def and safeParse, no _zod)", () => {
   it.each(["input", "output"])("as the %s schema is refused as zod 3, not as a bad JSON Schema", (field) => {
@@ -184,15 +178,7 @@ describe("a jsonless type under an alternative JSON satisfies is accepted, and t
 
 describe("toJsonSchema (public): the conversion a tool's input gets, for a host's schema", () => {
   /** The USAGE error `convert` throws (fails the test when it returns or throws another error). */
-  function refusal(convert: () => unknown): ObeliskError {
-    try {
-      convert();
-    } catch (error) {
-      if (ObeliskError.is(error, "USAGE")) return error;
-      throw error;
-    }
-    throw new Error("the schema was converted");
-  }
+  const refusal = (convert: () => unknown): ObeliskError => thrownUsage(convert, "the schema was converted");
 
   it("converts a zod object to the JSON Schema a tool with it as input gets", () => {
     const schema = z.object({

@@ -1,17 +1,11 @@
-import { ObeliskError } from "@obelisk/core";
+import type { ObeliskError } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
+import { thrownUsage } from "./__fixtures__/thrown-usage.js";
 import { createToolRegistry } from "./tool-registry.js";
 
 /** The USAGE error registering these tools throws (a registry built is a test failure). */
-function usageError(tools: Parameters<typeof createToolRegistry>[0]): ObeliskError {
-  try {
-    createToolRegistry(tools);
-  } catch (error) {
-    if (ObeliskError.is(error) && error.code === "USAGE") return error;
-    throw error;
-  }
-  throw new Error("the tools were registered");
-}
+const usageError = (tools: Parameters<typeof createToolRegistry>[0]): ObeliskError =>
+  thrownUsage(() => createToolRegistry(tools), "the tools were registered");
 
 describe("a tool definition with a key it does not have is refused (USAGE)", () => {
   it.each(["execute", "handler", "invoke"])(

@@ -1,20 +1,17 @@
-import { ObeliskError } from "@obelisk/core";
+import type { ObeliskError } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
+import { thrownUsage } from "./__fixtures__/thrown-usage.js";
 import { specFormTool } from "./__fixtures__/tools.js";
 import { compile } from "./compile.js";
 import type { ToolContext } from "./tool-definition.js";
 import { createToolRegistry, type ToolRegistryOptions } from "./tool-registry.js";
 
 /** The USAGE error building this registry throws (a registry built is a test failure). */
-function usageError(tools: unknown, implementations: unknown): ObeliskError {
-  try {
-    createToolRegistry(tools, { implementations } as ToolRegistryOptions);
-  } catch (error) {
-    if (ObeliskError.is(error) && error.code === "USAGE") return error;
-    throw error;
-  }
-  throw new Error("the registry was built");
-}
+const usageError = (tools: unknown, implementations: unknown): ObeliskError =>
+  thrownUsage(
+    () => createToolRegistry(tools, { implementations } as ToolRegistryOptions),
+    "the registry was built",
+  );
 
 const echo = { name: "echo", input: { type: "object" }, run: (args: unknown) => args };
 const ctx = { attempt: 1 } as ToolContext;

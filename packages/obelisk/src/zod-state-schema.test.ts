@@ -2,14 +2,8 @@ import { toJsonSchema } from "@obelisk/compiler";
 import { asThreadId } from "@obelisk/core";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import {
-  createEngine,
-  defineTool,
-  type Engine,
-  ObeliskError,
-  type PartialState,
-  type RunResult,
-} from "./index.js";
+import { thrownError } from "./__fixtures__/error-codes.js";
+import { createEngine, defineTool, type Engine, type PartialState, type RunResult } from "./index.js";
 
 // createEngine({ stateSchema: z.object(…) }) (decision 0035, amended): the zod schema is converted once, as a
 // tool's input is, and the state is typed from it. Type tests run in the package's typecheck; each was seen
@@ -39,17 +33,6 @@ const echo = defineTool({
 /** Returns a string, as its output schema says. */
 const label = defineTool({ name: "label", output: z.string(), run: () => "seven" });
 const tools = [summarizeUser, echo, label];
-
-/** The USAGE error `make` throws (fails the test when it returns or throws another error). */
-function usageError(make: () => unknown): ObeliskError {
-  try {
-    make();
-  } catch (error) {
-    if (ObeliskError.is(error, "USAGE")) return error;
-    throw error;
-  }
-  throw new Error("the engine was created");
-}
 
 describe("createEngine({ stateSchema: z.object(…) }): the schema checked at run time", () => {
   it("refuses a write of another shape with OUTPUT_SCHEMA_VIOLATION, as the JSON form does", async () => {
@@ -91,7 +74,7 @@ describe("createEngine({ stateSchema: z.object(…) }): the schema checked at ru
   it("a zod type no JSON value satisfies is USAGE at createEngine, naming stateSchema and the field", () => {
     const stateSchema = z.object({ session: z.object({ startedAt: z.date() }) });
     // @ts-expect-error the type check refuses it too: a Date would come back from the store a string
-    const error = usageError(() => createEngine({ tools, stateSchema }));
+    const error = thrownError(() => createEngine({ tools, stateSchema }), "USAGE");
     expect(error.message).toContain("createEngine: stateSchema");
     expect(error.message).toContain("session.startedAt");
     expect(error.message).toContain("z.date()");
@@ -100,7 +83,7 @@ describe("createEngine({ stateSchema: z.object(…) }): the schema checked at ru
 
   it("a type only code checks (z.custom, z.instanceof, z.promise) is USAGE: its type would claim what no write check holds", () => {
     const custom = z.object({ name: z.custom<string>((value) => typeof value === "string") });
-    const error = usageError(() => createEngine({ tools, stateSchema: custom }));
+    const error = thrownError(() => createEngine({ tools, stateSchema: custom }), "USAGE");
     expect(error.message).toContain("createEngine: stateSchema");
     expect(error.message).toContain("name is z.custom() or z.instanceof()");
     expect(error.hint).toContain("JSON Schema types");
@@ -109,7 +92,7 @@ describe("createEngine({ stateSchema: z.object(…) }): the schema checked at ru
     }
     const nested = z.object({ wallet: z.object({ balance: z.instanceof(Money).optional() }) });
     // its type looks like JSON (a `cents` number): only code checks it is a Money
-    expect(usageError(() => createEngine({ tools, stateSchema: nested })).message).toContain(
+    expect(thrownError(() => createEngine({ tools, stateSchema: nested }), "USAGE").message).toContain(
       "wallet.balance",
     );
     // a tool's input keeps them: zod parses the arguments, so the check runs there
@@ -117,10 +100,10 @@ describe("createEngine({ stateSchema: z.object(…) }): the schema checked at ru
   });
 
   it("a bad stateSchema is USAGE whatever else is right: not a schema, a zod 3 schema", () => {
-    const notSchema = usageError(() => createEngine({ tools, stateSchema: "object" as never }));
+    const notSchema = thrownError(() => createEngine({ tools, stateSchema: "object" as never }), "USAGE");
     expect(notSchema.message).toContain("stateSchema");
     const zod3 = { _def: {}, safeParse: () => ({}) } as never;
-    expect(usageError(() => createEngine({ tools, stateSchema: zod3 })).message).toContain(
+    expect(thrownError(() => createEngine({ tools, stateSchema: zod3 }), "USAGE").message).toContain(
       "zod 3 schemas are not supported",
     );
   });
@@ -170,7 +153,9 @@ describe("createEngine({ stateSchema: z.object(…) }): the state typed from the
     createEngine({ tools, stateSchema: z.string() });
     const withFunction = z.object({ run: z.function() });
     // @ts-expect-error a function is not JSON (and is USAGE at run time)
-    expect(usageError(() => createEngine({ tools, stateSchema: withFunction })).message).toContain("run");
+    expect(thrownError(() => createEngine({ tools, stateSchema: withFunction }), "USAGE").message).toContain(
+      "run",
+    );
   });
 
   it("with a type argument, the zod schema must hold only values of that type", async () => {

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ObeliskError } from "@obelisk/core";
 import { afterAll, describe, expect, it } from "vitest";
+import { refusal } from "./__fixtures__/file-fixtures.js";
 import { createMemoryStore } from "./memory-store.js";
 import { createSqliteStore } from "./sqlite-store.js";
 
@@ -30,27 +30,17 @@ const refused: [string, Record<string, unknown>, string][] = [
   ["retention a string", { retention: "none" }, "retention must be an object of bounds"],
 ];
 
-function usageOf(open: () => unknown): ObeliskError {
-  try {
-    open();
-  } catch (error) {
-    if (ObeliskError.is(error, "USAGE")) return error;
-    throw error;
-  }
-  throw new Error("the options were accepted");
-}
-
 describe("a store's options out of range are USAGE before anything is opened", () => {
   it.each(refused)("SQLite, %s: USAGE, and no file is created", (label, options, message) => {
     const file = join(dir, `${label.replaceAll(" ", "-")}.db`);
-    expect(usageOf(() => createSqliteStore(file, options)).message).toContain(message);
+    expect(refusal(() => createSqliteStore(file, options), "USAGE").message).toContain(message);
     expect(existsSync(file)).toBe(false);
   });
 
   it.each(refused.filter(([label]) => !label.startsWith("busy") && !label.startsWith("cached")))(
     "memory, %s: USAGE",
     (_label, options, message) => {
-      expect(usageOf(() => createMemoryStore(options)).message).toContain(message);
+      expect(refusal(() => createMemoryStore(options), "USAGE").message).toContain(message);
     },
   );
 

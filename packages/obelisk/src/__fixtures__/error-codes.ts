@@ -22,12 +22,15 @@ export function thrownCode(work: () => unknown): string | undefined {
   }
 }
 
-/** The ObeliskError a synchronous `work` throws (another error is rethrown; fails the test when it returns). */
-export function thrownError(work: () => unknown): ObeliskError {
+/**
+ * The ObeliskError a synchronous `work` throws, of `code` when given (another error is rethrown; fails the
+ * test when it returns).
+ */
+export function thrownError(work: () => unknown, code?: string): ObeliskError {
   try {
     work();
   } catch (error) {
-    if (ObeliskError.is(error)) return error;
+    if (ObeliskError.is(error) && (code === undefined || error.code === code)) return error;
     throw error;
   }
   throw new Error("nothing was thrown");
