@@ -117,13 +117,7 @@ function planOnce(entries: readonly CompactionEntry[]): { fates: EntryFate[]; su
     let top = NONE;
     let touched = NONE;
     for (let depth = 0; depth < path.length; depth++) {
-      const key = String(path[depth]);
-      let child = node.children?.get(key);
-      if (child === undefined) {
-        child = newNode();
-        node.children ??= new Map();
-        node.children.set(key, child);
-      }
+      const child = childAt(node, String(path[depth]), newNode);
       if (depth > 0) node.below = index; // a strict ancestor: this entry is below it
       node = child;
       if (depth === 0) top = node.cover;
@@ -155,6 +149,23 @@ interface HeldNode {
   any: number;
 }
 
+const newHeldNode = (): HeldNode => ({ children: undefined, write: -1, unset: -1, any: -1 });
+
+/** The child of a path node at `key`, made by `make` on first use. */
+function childAt<Node extends { children: Map<string, Node> | undefined }>(
+  node: Node,
+  key: string,
+  make: () => Node,
+): Node {
+  let child = node.children?.get(key);
+  if (child === undefined) {
+    child = make();
+    node.children ??= new Map();
+    node.children.set(key, child);
+  }
+  return child;
+}
+
 /**
  * Drops the stand-ins that would only repeat one already in place: a covered write nothing sees before its
  * cover (`unseen`: no entry at its path or above it comes between, and none below it, or it would be kept)
@@ -169,7 +180,7 @@ function dropSuperseded(
   fates: EntryFate[],
   unseen: readonly boolean[],
 ): boolean {
-  const root: HeldNode = { children: undefined, write: -1, unset: -1, any: -1 };
+  const root = newHeldNode();
   let dropped = false;
   for (let index = 0; index < entries.length; index++) {
     const entry = entries[index] as CompactionEntry;
@@ -180,14 +191,7 @@ function dropSuperseded(
     let undone = -1; // the latest entry left that may have taken the path's value away
     for (let depth = 0; depth < path.length; depth++) {
       if (depth > 0 && node.any > undone) undone = node.any; // an entry above the path
-      const key = String(path[depth]);
-      let child = node.children?.get(key);
-      if (child === undefined) {
-        child = { children: undefined, write: -1, unset: -1, any: -1 };
-        node.children ??= new Map();
-        node.children.set(key, child);
-      }
-      node = child;
+      node = childAt(node, String(path[depth]), newHeldNode);
     }
     if (node.unset > undone) undone = node.unset;
     if (unseen[index] === true && node.write > undone) {
