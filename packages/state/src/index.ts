@@ -50,4 +50,4 @@ export { DEFAULT_SUMMARY_CHARS, summarize } from "./variables/summarize.js";
 export type { SummaryEntry } from "./variables/summary-renderers.js";
 export type { UnsetValueOptions, UnsetValueResult } from "./variables/unset-value.js";
 export { UNSET_VALUE_TOOL, unsetValue } from "./variables/unset-value.js";
-export { stateWrittenBy, stateWrittenByCall } from "./variables/written-by.js";
+export { stateWrittenByCall } from "./variables/written-by.js";

@@ -11,7 +11,7 @@ import {
 } from "@obelisk/core";
 import type { StateStore, Tombstone } from "../store-types.js";
 import { ANY_DEPTH, parseStoredReference, type ReferenceLimits } from "./parse-stored-reference.js";
-import { stateWrittenBy } from "./written-by.js";
+import { stateWrittenByCall } from "./written-by.js";
 
 /**
  * Options of {@link getValue}: ask for one page of an array (items) or a string (characters). Given for
@@ -136,7 +136,7 @@ async function outputElsewhere(
   below: Path,
 ): Promise<ObeliskError | undefined> {
   const wrote: string[] = [];
-  for (const reference of stateWrittenBy(await store.listVariables(threadId), callId)) {
+  for (const reference of stateWrittenByCall(await store.listVariables(threadId)).get(callId) ?? []) {
     // the store formatted it: any depth (a variable written under a raised maxPathDepth is still named)
     const parsed = parseReference(reference, DEFAULT_KINDS, ANY_DEPTH);
     if (!parsed.ok) continue;
