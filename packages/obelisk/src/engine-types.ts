@@ -250,6 +250,11 @@ export type AddResult =
 export interface OpenOptions extends Omit<RunOptions, "approvedHash"> {
   /** JSON Schema of the input (a streamed plan has no document-level `inputSchema`). */
   readonly inputSchema?: JsonObject | undefined;
+  /**
+   * Closes the stream as `close()` would once this many ms pass without an `add` (from 1 to 2^31 - 1):
+   * an abandoned stream then releases its thread. Default: none (the stream waits for `close()`).
+   */
+  readonly idleTimeoutMs?: number | undefined;
 }
 
 /** A streaming run (SPEC §7): calls are added one at a time as an LLM emits them (`State`: as `RunResult`'s). */

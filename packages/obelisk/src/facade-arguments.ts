@@ -1,4 +1,4 @@
-import { asThreadId, didYouMean, ObeliskError, type ThreadId } from "@obelisk/core";
+import { asThreadId, didYouMean, MAX_TIMER_MS, ObeliskError, type ThreadId } from "@obelisk/core";
 import type { SummarizeOptions } from "@obelisk/state";
 import { describeValue, shownValue } from "./describe-value.js";
 
@@ -46,6 +46,7 @@ const RUN_OPTIONS: ReadonlySet<string> = new Set([
   "failFast",
   "onEvent",
   "inputSchema",
+  "idleTimeoutMs",
 ]);
 
 /**
@@ -103,6 +104,9 @@ export function checkRunOptions<T>(options: T, method: string): T {
     throw wrong("failFast", "a boolean");
   if (given.onEvent !== undefined && typeof given.onEvent !== "function")
     throw wrong("onEvent", "a function (the observer)");
+  const idle = given.idleTimeoutMs;
+  if (idle !== undefined && !(typeof idle === "number" && idle >= 1 && idle <= MAX_TIMER_MS))
+    throw wrong("idleTimeoutMs", `a number of ms from 1 to ${MAX_TIMER_MS}`);
   return options;
 }
 

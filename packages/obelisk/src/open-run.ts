@@ -14,6 +14,7 @@ import { busyDuringRun } from "./busy-during-run.js";
 import { CallRecorder } from "./call-recorder.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
+import { startIdleTimer } from "./idle-timer.js";
 import {
   endingOptions,
   endingStatus,
@@ -169,6 +170,8 @@ async function leasedOpen(
     // the calls accepted, as JSON copies: the run record ends with them, so `resume` can re-run them
     const accepted: JsonValue[] = [];
     const recorder = new CallRecorder(store, runId, (call) => runner.add([call]));
+    // an abandoned stream closes itself, as close() would, once no call came for idleTimeoutMs
+    const idle = startIdleTimer(options.idleTimeoutMs, endNow, engine.timers);
     const add = (call: unknown): AddResult => {
       const stop: StreamStop | undefined =
         failed ??
@@ -176,8 +179,11 @@ async function leasedOpen(
           ? { by: lease.stoppedBy }
           : closing === undefined
             ? undefined
-            : { by: "close" });
+            : idle.fired
+              ? { by: "idle", idleTimeoutMs: options.idleTimeoutMs as number }
+              : { by: "close" });
       if (stop !== undefined) throw stoppedStreamError(stop, runId);
+      idle.touch();
       const result = compiler.addCall(call);
       if (result.ok && result.call !== undefined) {
         const copy = toJsonValue(call);
@@ -188,6 +194,7 @@ async function leasedOpen(
       return { ok: false, diagnostics: result.diagnostics };
     };
     const close = (): Promise<RunResult> => {
+      idle.stop();
       closing ??= (async () => {
         let runnerClosed = false;
         let finished = false;

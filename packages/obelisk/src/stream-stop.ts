@@ -2,12 +2,13 @@ import { assertNever, ObeliskError } from "@obelisk/core";
 
 /**
  * Why a streaming run takes no more calls: its host closed it, its signal was aborted, `engine.close()`
- * stopped it, or failFast ended it at a call's failure.
+ * stopped it, failFast ended it at a call's failure, or it closed itself after `idleTimeoutMs` without a call.
  */
 export type StreamStop =
   | { readonly by: "close" }
   | { readonly by: "signal" }
   | { readonly by: "engine-close" }
+  | { readonly by: "idle"; readonly idleTimeoutMs: number }
   | { readonly by: "failFast"; readonly callId: string };
 
 /** The USAGE error `add` throws once the stream stopped, saying why and what to do instead. */
@@ -30,6 +31,15 @@ export function stoppedStreamError(stop: StreamStop, runId: string): ObeliskErro
         {
           data: { runId, stoppedBy: stop.by },
           hint: `its record is interrupted: continue it with engine.resume(${JSON.stringify(runId)}) in an open engine`,
+        },
+      );
+    case "idle":
+      return new ObeliskError(
+        "USAGE",
+        `the streaming run closed itself after ${stop.idleTimeoutMs} ms without a call (its idleTimeoutMs): no more calls can be added`,
+        {
+          data: { runId, stoppedBy: stop.by, idleTimeoutMs: stop.idleTimeoutMs },
+          hint: "close() answers the run's result, as if it had been called then; open a new run to go on (calls that completed are satisfied when sent again), or give open a longer idleTimeoutMs",
         },
       );
     case "failFast":

@@ -1,0 +1,168 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Controller } from "./__fixtures__/controlled-tools.js";
+import { until } from "./__fixtures__/deferred.js";
+import { thrownError } from "./__fixtures__/error-codes.js";
+import { storeKinds } from "./__fixtures__/stores.js";
+import { createEngine, type Engine, type Timers } from "./index.js";
+
+const call = (id: string, extra: Record<string, unknown> = {}) => ({
+  _tool: "wait",
+  _id: id,
+  key: id,
+  _outputPath: `†state.${id}`,
+  ...extra,
+});
+
+/** Timers the test moves by hand: `advance(ms)` fires what is due, in order (no real time passes). */
+class ManualTimers implements Timers {
+  now = 0;
+  private next = 0;
+  readonly due = new Map<number, { at: number; callback: () => void }>();
+  setTimeout(callback: () => void, ms: number): unknown {
+    const handle = this.next++;
+    this.due.set(handle, { at: this.now + ms, callback });
+    return handle;
+  }
+  clearTimeout(handle: unknown): void {
+    this.due.delete(handle as number);
+  }
+  advance(ms: number): void {
+    this.now += ms;
+    for (const [handle, timer] of [...this.due].sort((a, b) => a[1].at - b[1].at)) {
+      if (timer.at > this.now) break;
+      this.due.delete(handle);
+      timer.callback();
+    }
+  }
+}
+
+describe.each(storeKinds())("a streaming run's idle timeout on the $name store", (kind) => {
+  let engine: Engine;
+  let control: Controller;
+  let timers: ManualTimers;
+  const setup = (): Engine => {
+    control = new Controller();
+    timers = new ManualTimers();
+    engine = createEngine({ tools: [control.tool("wait")], timers, store: kind.open() });
+    return engine;
+  };
+  afterEach(async () => {
+    await engine.close();
+    kind.cleanup();
+  });
+
+  /** Reads the run record until it is no longer `running` (microtask turns, no timers). */
+  const ended = async (runId: string) => {
+    for (let turn = 0; turn < 500; turn++) {
+      const { run } = await engine.runs.show(runId);
+      if (run.status !== "running") return run;
+    }
+    throw new Error("the run record stayed running");
+  };
+
+  it("closes an abandoned stream as close() would: the thread is released, add refuses saying why, close() answers that result", async () => {
+    setup();
+    const stream = await engine.open({ threadId: "s", idleTimeoutMs: 1000 });
+    stream.add(call("a"));
+    stream.add(call("reader", { value: "†state.never" }));
+    await until(() => control.started.includes("a"));
+    control.finish("a");
+    timers.advance(999);
+    // not yet: the thread is still held
+    await expect(engine.run([call("other")], { threadId: "s" })).rejects.toMatchObject({
+      code: "THREAD_BUSY",
+    });
+    timers.advance(1);
+    expect((await ended(stream.runId)).status).toBe("failed");
+
+    const refusal = thrownError(() => stream.add(call("late")));
+    expect(refusal).toMatchObject({
+      code: "USAGE",
+      message: expect.stringContaining("closed itself after 1000 ms without a call"),
+      data: { runId: stream.runId, stoppedBy: "idle", idleTimeoutMs: 1000 },
+    });
+    expect(refusal.hint).toContain("idleTimeoutMs");
+
+    const result = await stream.close();
+    expect(result.calls.a?.status).toBe("succeeded");
+    // the reference nothing was added to write ended as close() ends it
+    expect(result.calls.reader).toMatchObject({ status: "failed", error: { code: "REF_UNRESOLVED" } });
+    expect(result.calls.late).toBeUndefined();
+    expect(await stream.close()).toBe(result);
+
+    // the thread is free
+    const next = engine.run([call("next")], { threadId: "s" });
+    await until(() => control.started.includes("next"));
+    control.finish("next");
+    expect((await next).status).toBe("succeeded");
+  });
+
+  it("every add starts the wait again; a stream closed in time never closes itself", async () => {
+    setup();
+    const stream = await engine.open({ threadId: "s", idleTimeoutMs: 1000 });
+    timers.advance(600);
+    stream.add(call("a"));
+    timers.advance(600);
+    // a refused call shows the host alive too
+    expect(stream.add({ _tool: "nope" }).ok).toBe(false);
+    timers.advance(600);
+    expect(stream.add(call("b")).ok).toBe(true);
+    await until(() => control.started.length === 2);
+    control.finish("a");
+    control.finish("b");
+    const result = await stream.close();
+    expect(result.status).toBe("succeeded");
+    // the timer is gone: nothing fires after close
+    expect(timers.due.size).toBe(0);
+    timers.advance(10_000);
+    expect(thrownError(() => stream.add(call("late"))).data).toMatchObject({ stoppedBy: "close" });
+  });
+
+  it("calls in flight when the stream goes idle finish and are stored before the thread is released", async () => {
+    setup();
+    const stream = await engine.open({ threadId: "s", idleTimeoutMs: 50 });
+    stream.add(call("slow"));
+    await until(() => control.started.includes("slow"));
+    timers.advance(50);
+    // closed: it takes no more calls, but the call in flight is not aborted
+    expect(thrownError(() => stream.add(call("late"))).data).toMatchObject({ stoppedBy: "idle" });
+    expect(control.signals.get("slow")?.aborted).toBe(false);
+    await expect(engine.run([call("other")], { threadId: "s" })).rejects.toMatchObject({
+      code: "THREAD_BUSY",
+    });
+    control.finish("slow", "done");
+    const result = await stream.close();
+    expect(result.status).toBe("succeeded");
+    expect(await engine.get("s", "†state.slow")).toMatchObject({ found: true, value: "done" });
+  });
+
+  it("without the option a stream waits for close() however long it is idle", async () => {
+    setup();
+    const stream = await engine.open({ threadId: "s" });
+    expect(timers.due.size).toBe(0);
+    stream.add(call("a"));
+    timers.advance(2 ** 31);
+    expect(stream.add(call("b")).ok).toBe(true);
+    await until(() => control.started.length === 2);
+    control.finish("a");
+    control.finish("b");
+    expect((await stream.close()).status).toBe("succeeded");
+  });
+
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, "1000", null])(
+    "idleTimeoutMs %s is USAGE before anything is locked or recorded",
+    async (idleTimeoutMs) => {
+      setup();
+      const refusal = await engine.open({ threadId: "s", idleTimeoutMs } as never).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refusal).toMatchObject({
+        code: "USAGE",
+        message: expect.stringContaining("idleTimeoutMs must be a number of ms from 1 to 2147483647"),
+      });
+      expect(await engine.runs.list({ threadId: "s" })).toEqual([]);
+      expect(timers.due.size).toBe(0);
+    },
+  );
+});
