@@ -1,3 +1,4 @@
+import type { CompiledCall } from "@obelisk/compiler";
 import { type Diagnostic, type JsonValue, ObeliskError } from "@obelisk/core";
 import { acceptingRunOf, type RunAcceptor } from "./accepting-run.js";
 import { askApproval, type PlanApprover } from "./agent-tools-approval.js";
@@ -8,8 +9,19 @@ import type { Engine, RunOptions, RunResult } from "./engine-types.js";
 /** The budget of the summary `run_plan` returns of what the run wrote (characters). */
 const RUN_SUMMARY_CHARS = 2_000;
 
-/** A refused plan's diagnostics are the model's to fix with the tool it has, not with `engine.validate`. */
+/**
+ * A refused plan's diagnostics are the model's to fix with the tool it has, not with `engine.validate`; a
+ * busy thread is waited for by calling again, not by a lock wait time the model cannot pass.
+ */
 function forTheModel(error: unknown): unknown {
+  if (ObeliskError.is(error, "THREAD_BUSY"))
+    return new ObeliskError("THREAD_BUSY", error.message, {
+      cause: error,
+      data: error.data,
+      hint: error.data.started
+        ? "the run had started when another took the thread: read the outcome with list_variables, then send the plan again (completed calls are satisfied, not run twice)"
+        : "another run is using this thread and nothing of this plan ran: call run_plan again with the same plan once that run has ended",
+    });
   if (!ObeliskError.is(error, "PLAN_INVALID")) return error;
   return new ObeliskError("PLAN_INVALID", error.message, {
     cause: error,
@@ -65,8 +77,10 @@ export async function runForModel(
   // wrote comes as a bounded summary, like list_variables.
   const runInput = (args.input ?? {}) as JsonValue;
   let warnings: readonly Diagnostic[] = [];
+  let compiledCalls: readonly CompiledCall[] = [];
   const accept: RunAcceptor = async (validation, signal) => {
     warnings = validation.diagnostics;
+    compiledCalls = validation.compiled.calls;
     if (approve === undefined) return;
     const request = { plan: args.plan, planHash: validation.planHash, input: runInput, threadId };
     await unlessAborted(askApproval(approve, { ...request, diagnostics: validation.diagnostics }), signal);
@@ -82,11 +96,32 @@ export async function runForModel(
   ).catch((error: unknown) => {
     throw forTheModel(error);
   });
+  const held = heldBySatisfied(result.calls, compiledCalls);
   const wrote = [...new Set(Object.values(result.calls).flatMap((call) => call.wrote))];
+  const shown = [...new Set([...wrote, ...[...held.values()].flat()])];
   const summary =
-    wrote.length === 0
+    shown.length === 0
       ? "No variables written."
-      : (await engine.summarize(threadId, { refs: wrote, budgetChars: RUN_SUMMARY_CHARS })).text;
+      : (await engine.summarize(threadId, { refs: shown, budgetChars: RUN_SUMMARY_CHARS })).text;
   // error messages are cut and given once (in calls[id].error), the whole answer is bounded
-  return boundRunAnswer(result, summary, warnings);
+  return boundRunAnswer(result, summary, warnings, held);
+}
+
+/**
+ * Where each `satisfied` call's value is: the targets of the alternative it took (`†calls.<id>` for a call
+ * without `_outputPath`). A satisfied call wrote nothing in this run (`wrote` is empty unless the value had
+ * to be put back), so without this a model re-sending a plan learns nothing of where its results are.
+ */
+function heldBySatisfied(
+  outcomes: RunResult["calls"],
+  calls: readonly CompiledCall[],
+): ReadonlyMap<string, readonly string[]> {
+  const held = new Map<string, readonly string[]>();
+  for (const call of calls) {
+    const outcome = outcomes[call.id];
+    if (outcome?.status !== "satisfied") continue;
+    const targets = call.outputPath?.alternatives[outcome.branch ?? 0];
+    held.set(call.id, targets === undefined ? [`†calls.${call.id}`] : targets.map((target) => target.text));
+  }
+  return held;
 }

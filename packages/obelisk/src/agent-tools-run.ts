@@ -17,8 +17,12 @@ export const RUN_LIMITS = Object.freeze({
 
 const size = (value: unknown): number => JSON.stringify(value).length;
 
-/** A call's outcome with its error message and reason cut. */
-function boundOutcome(outcome: CallOutcome): CallOutcome {
+/** A call's outcome as `run_plan` shows it: a satisfied call's says where its value is. */
+type ShownOutcome = CallOutcome & { readonly holds?: readonly string[] };
+
+/** A call's outcome with its error message and reason cut, and where a satisfied call's value is (`holds`). */
+function boundOutcome(outcome: CallOutcome, holds: readonly string[] | undefined): ShownOutcome {
+  if (holds !== undefined) return { ...boundOutcome(outcome, undefined), holds };
   if (outcome.error === undefined && outcome.reason === undefined) return outcome;
   // Only fields the outcome has are replaced (by cut copies), so its status still decides which it has.
   return {
@@ -31,7 +35,7 @@ function boundOutcome(outcome: CallOutcome): CallOutcome {
 }
 
 /** Calls that did not succeed first (the model needs those), in plan order otherwise. */
-const failedFirst = (entries: [string, CallOutcome][]): [string, CallOutcome][] => [
+const failedFirst = (entries: [string, ShownOutcome][]): [string, ShownOutcome][] => [
   ...entries.filter(([, outcome]) => outcome.status !== "succeeded"),
   ...entries.filter(([, outcome]) => outcome.status === "succeeded"),
 ];
@@ -42,15 +46,20 @@ const failedFirst = (entries: [string, CallOutcome][]): [string, CallOutcome][] 
  * (`calls[id].error`; `errors` lists the failed call ids and codes only), and the whole answer within
  * {@link RUN_LIMITS.answerChars}: when a plan has too many calls, the calls that did not succeed are kept
  * first and `omitted` / `note` say what was left out. The full errors stay in the run's call records. The
- * plan's warnings (`diagnostics`, as `validate` gave them) come as `warnings`, bounded on their own.
+ * plan's warnings (`diagnostics`, as `validate` gave them) come as `warnings`, bounded on their own. A
+ * satisfied call's outcome says where its value is (`holds`, from `held`).
  */
 export function boundRunAnswer(
   result: Omit<RunResult, "state">,
   summary: string,
   diagnostics: readonly Diagnostic[] = [],
+  held: ReadonlyMap<string, readonly string[]> = new Map(),
 ): RunPlanAnswer {
   const entries = failedFirst(
-    Object.entries(result.calls).map(([id, outcome]): [string, CallOutcome] => [id, boundOutcome(outcome)]),
+    Object.entries(result.calls).map(([id, outcome]): [string, ShownOutcome] => [
+      id,
+      boundOutcome(outcome, held.get(id)),
+    ]),
   );
   const errors = result.errors.map((error) => ({ callId: error.callId, code: error.error.code }));
   const head = {
@@ -71,7 +80,7 @@ export function boundRunAnswer(
   if (size(whole) <= RUN_LIMITS.answerChars) return toJson(whole);
   // too many calls: as many as fit (failed first), then as many error entries as fit, and say so
   let room = RUN_LIMITS.answerChars - size({ ...head, calls: {}, errors: [], durationMs: 0, summary }) - 400;
-  const calls: Record<string, CallOutcome> = {};
+  const calls: Record<string, ShownOutcome> = {};
   let shownCalls = 0;
   // the calls may take three quarters of the room when there are error entries to show too
   let callsRoom = errors.length === 0 ? room : Math.floor(room * 0.75);

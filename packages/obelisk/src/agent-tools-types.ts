@@ -71,9 +71,16 @@ export type AgentCallOutcome = {
   readonly wrote: readonly string[];
 } & (
   | {
-      readonly status: "succeeded" | "satisfied";
+      readonly status: "succeeded";
       readonly branch?: number;
       readonly error?: AgentCallError;
+    }
+  | {
+      readonly status: "satisfied";
+      readonly branch?: number;
+      readonly error?: AgentCallError;
+      /** Where the value of its earlier completion is: the thread holds it there (it did not run again). */
+      readonly holds: readonly string[];
     }
   | { readonly status: "failed"; readonly error: AgentCallError; readonly reason?: string }
   | {

@@ -74,6 +74,16 @@ async function guarded<Answer extends JsonValue>(
   }
 }
 
+/** Runs each task once the one given before it has settled, in the order they were given. */
+function oneAtATime(): <T>(task: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const run = tail.then(task);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
 /** Options of {@link agentTools}. */
 export interface AgentToolsOptions {
   /**
@@ -179,6 +189,9 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
   checkOptions(options);
   const approve = options.approve;
   const { parameters, deviations, read } = parametersFor(engine, options.parameters);
+  // A model's parallel tool calls (two run_plan in one turn) take turns: runs on one thread never overlap,
+  // and the second would otherwise answer THREAD_BUSY at once.
+  const inTurn = oneAtATime();
   const tools: AgentToolList = [
     {
       name: "validate_plan",
@@ -201,7 +214,9 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
         "Validate and run a plan on the thread. Returns the status of each call, the errors, the plan's warnings, and a short summary of the variables the run wrote (read their values with get_variable).",
       parameters: parameters.run_plan,
       execute: (given) =>
-        guarded(given, (args) => runForModel(engine, threadId, read("run_plan", args), approve)),
+        inTurn(() =>
+          guarded(given, (args) => runForModel(engine, threadId, read("run_plan", args), approve)),
+        ),
     },
     {
       name: "list_variables",
