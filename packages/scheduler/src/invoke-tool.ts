@@ -29,6 +29,8 @@ export interface InvokeRequest {
   readonly callId: string;
   readonly runId: string;
   readonly threadId: string;
+  /** The call's satisfied key (`sha256:<hex>`), for `ctx.contentKey`; undefined when it has none. */
+  readonly hash: string | undefined;
   /** Retry policy (thrown errors and timeouts are retried). */
   readonly policy: RetryPolicy;
   /** Per-attempt timeout, if any. */
@@ -130,6 +132,19 @@ function mayRetry(policy: RetryPolicy, outcome: InvokeOutcome): boolean | Promis
   }
 }
 
+/** Digits of the call's hash `ctx.contentKey` carries (64 bits: ids reused on one thread never meet). */
+const CONTENT_KEY_DIGITS = 16;
+
+/**
+ * `<threadId>:<callId>:<16 hex digits of the call's satisfied hash>`: the same for every attempt and resume
+ * of one call, different when a later plan reuses the call id with other parameters (ids an LLM chose, such
+ * as "pay", repeat across a thread's runs: `idempotencyKey` alone then repeats for a different charge).
+ */
+function contentKey(request: InvokeRequest): string {
+  const digest = request.hash?.slice("sha256:".length, "sha256:".length + CONTENT_KEY_DIGITS) ?? "";
+  return `${request.threadId}:${request.callId}:${digest}`;
+}
+
 /** Runs one attempt: synchronously when the tool is synchronous and has no timeout. */
 function attempt(request: InvokeRequest, number: number): AttemptResult {
   const { signal } = request;
@@ -143,6 +158,7 @@ function attempt(request: InvokeRequest, number: number): AttemptResult {
     threadId: asThreadId(request.threadId),
     attempt: number,
     idempotencyKey: `${request.threadId}:${request.callId}`,
+    contentKey: contentKey(request),
     branch,
   };
   let result: unknown;

@@ -14,6 +14,7 @@ export function invokeRequest(
     callId: "c",
     runId: "r",
     threadId: "t",
+    hash: undefined,
     policy: DEFAULT_RETRY,
     timeoutMs: undefined,
     signal: new AbortController().signal,
