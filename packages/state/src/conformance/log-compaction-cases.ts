@@ -152,6 +152,62 @@ export function logCompactionCases(openStore: OpenStore): void {
       });
     }
 
+    /**
+     * Soak review (stop 25): a thread alternating `set a.b` and `set a.b.c` kept every value of `a.b` (the
+     * next `set a.b.c` walks into it), and a nested value written and evicted every run kept a stand-in and
+     * a removal per run. Both now keep their first and last cycles, however many came between.
+     */
+    it("a path written alternately with a path below it keeps a log whose length does not grow", async () => {
+      const lengths: number[] = [];
+      for (const rounds of [50, 500]) {
+        const store = await openStore();
+        for (let round = 0; round < rounds; round++) {
+          await commitCallOk(store, { callId: `b${round}`, writes: [write(["a", "b"], { n: round, c: 0 })] });
+          await commitCallOk(store, { callId: `c${round}`, writes: [write(["a", "b", "c"], round)] });
+        }
+        await commitCallOk(store, { callId: "pad", writes: [write(["pad"], HUGE)] });
+        const state = { a: { b: { n: rounds - 1, c: rounds - 1 } }, pad: HUGE };
+        expect(await store.readState(THREAD)).toEqual(state);
+        expect(await foldedLog(store)).toEqual(state);
+        const log = await store.readWriteLog(THREAD);
+        lengths.push(log.length);
+        expect(log.map((entry) => [entry.write.reference, entry.call.id, entry.compacted ?? false])).toEqual([
+          ["†state.a.b", "b0", false],
+          ["†state.a.b.c", "c0", true],
+          ["†state.a.b", `b${rounds - 1}`, false],
+          ["†state.a.b.c", `c${rounds - 1}`, false],
+          ["†state.pad", "pad", false],
+        ]);
+      }
+      expect(lengths).toEqual([5, 5]);
+    });
+
+    for (const parentMade of [false, true]) {
+      const label = parentMade ? "with the parent it made" : "beside a sibling that stays";
+      it(`a nested value written and evicted every run, ${label}, keeps a log whose length does not grow`, async () => {
+        // `x.y` beside `x.z`, or `x.p.y` whose eviction also removes `x.p` (decision record 0010)
+        const evicted = parentMade ? ["x", "p", "y"] : ["x", "y"];
+        const lengths: number[] = [];
+        for (const rounds of [50, 500]) {
+          const store = await openStore();
+          for (let round = 0; round < rounds; round++) {
+            await commitCallOk(store, { callId: `y${round}`, writes: [write(evicted, { n: round })] });
+            await commitCallOk(store, { callId: `z${round}`, writes: [write(["x", "z"], round)] });
+            await store.keepLastN(THREAD, 1);
+          }
+          await commitCallOk(store, { callId: "pad", writes: [write(["pad"], HUGE)] });
+          const state = { x: { z: rounds - 1 }, pad: HUGE };
+          expect(await store.readState(THREAD)).toEqual(state);
+          expect(await foldedLog(store)).toEqual(state);
+          lengths.push((await store.readWriteLog(THREAD)).length);
+          // the last eviction still answers why the value is gone
+          const reference = parentMade ? "†state.x.p.y" : "†state.x.y";
+          expect(await store.getTombstone(THREAD, reference)).toMatchObject({ reason: "keepLastN" });
+        }
+        expect(lengths[1]).toBe(lengths[0]);
+      });
+    }
+
     it("reset leaves the reset alone in the log", async () => {
       const store = await openStore();
       await commitCallOk(store, { callId: "a", writes: [write(["a"], 1)] });

@@ -51,9 +51,12 @@ const newNode = (): PathNode => ({ children: undefined, cover: NONE, below: NONE
  * place and path — creating the containers on its way and appending at an index fold the same — but its
  * value becomes a stand-in of the same kind ({@link standIn}), when no entry between it and its cover
  * writes strictly below its path (such an entry walks into the value and needs its shape). Everything else
- * is kept. A covered write that would stand in goes instead when its path already holds a value where it
- * applies and nothing sees the value it wrote ({@link dropSuperseded}): successive overwrites of one nested
- * path leave one stand-in, not one each. The log that results folds, from the empty state and entry by
+ * is kept. Two kinds of writes go instead, with the entries below them up to what undoes them
+ * ({@link dropSuperseded}): a covered write whose path already holds a value where it applies and that
+ * nothing at its path or above sees (successive overwrites of one nested path, or of `a.b` alternating with
+ * `a.b.c`, leave one stand-in or value, not one each), and a write that creates an object's key the log
+ * shows absent, whose next entry there or above removes that key (a nested value written and evicted every
+ * run), with that removal. The log that results folds, from the empty state and entry by
  * entry, to exactly what the whole log folds to (property-tested in `plan-log-compaction.test.ts`);
  * compacting it again changes nothing. Entries before a `reset` go. O(entries × path depth).
  */
@@ -96,8 +99,13 @@ export function compactionRounds(length: number): number {
 /** One round of {@link planLogCompaction}; `superseded` tells whether {@link dropSuperseded} dropped any. */
 function planOnce(entries: readonly CompactionEntry[]): { fates: EntryFate[]; superseded: boolean } {
   const fates: EntryFate[] = new Array(entries.length);
-  /** Entries whose value nothing sees before their cover: no entry at their path or above comes between. */
-  const unseen: boolean[] = new Array(entries.length).fill(false);
+  /**
+   * By entry, its cover when nothing sees its value before it (no entry at its path or above comes between):
+   * what {@link dropSuperseded} may drop it with. NONE: seen, or no cover.
+   */
+  const unseenUntil: number[] = new Array(entries.length).fill(NONE);
+  /** By write, the removals that first follow it at or above a prefix of its path, exactly at that prefix. */
+  const removals = new Map<number, number[]>();
   const root = newNode();
   let resetAt = NONE;
   for (let index = entries.length - 1; index >= 0; index--) {
@@ -122,34 +130,54 @@ function planOnce(entries: readonly CompactionEntry[]): { fates: EntryFate[]; su
       node = child;
       if (depth === 0) top = node.cover;
       if (node.cover < cover) cover = node.cover;
-      if (node.at < touched) touched = node.at;
+      if (node.at < touched) {
+        touched = node.at;
+        // the first later entry at this prefix or above is at this very prefix: a removal of it?
+        if (depth > 0 && entry.op !== "unset" && isRemovalAt(entries[touched] as CompactionEntry, depth)) {
+          const found = removals.get(index);
+          if (found === undefined) removals.set(index, [depth, touched]);
+          else found.push(depth, touched);
+        }
+      }
     }
     if (top !== NONE) fates[index] = "drop";
-    else if (entry.op !== "unset" && cover !== NONE && node.below > cover) {
-      fates[index] = "standIn";
-      // the cover is the first entry at this path or above it: none reads or combines with this value
-      unseen[index] = path.length > 1 && touched >= cover;
-    } else fates[index] = entry.compacted === true ? "standIn" : "keep";
+    else if (entry.op !== "unset" && cover !== NONE && node.below > cover) fates[index] = "standIn";
+    else fates[index] = entry.compacted === true ? "standIn" : "keep";
+    // the cover is the first entry at this path or above it: none reads or combines with this value
+    if (top === NONE && entry.op !== "unset" && path.length > 1 && cover !== NONE && touched >= cover)
+      unseenUntil[index] = cover;
     if (entry.op === "unset" ? removesAlways(path) : entry.method === "set") node.cover = index;
     if (path.length > 0) node.at = index;
   }
-  const superseded = dropSuperseded(entries, fates, unseen);
+  const superseded = dropSuperseded(entries, fates, unseenUntil, removals);
   dropIdleRemovals(entries, fates);
   return { fates, superseded };
 }
 
-/** A path's node of the forward pass of {@link dropSuperseded}: the latest entries left at it. */
+/** True when `entry` is an `unset` of exactly the prefix of length `depth + 1` it was found at. */
+const isRemovalAt = (entry: CompactionEntry, depth: number): boolean =>
+  entry.op === "unset" && entry.path.length === depth + 1;
+
+/** A path's node of the forward pass of {@link dropSuperseded}: the latest entries left at and below it. */
 interface HeldNode {
   children: Map<string, HeldNode> | undefined;
-  /** The latest write left in the log at this path (-1: none). */
-  write: number;
   /** The latest removal left in the log at this path (-1: none). */
   unset: number;
   /** The latest entry left in the log at this path, of any kind (-1: none). */
   any: number;
+  /** The latest write left in the log at or below this path (-1: none): it made the path hold a value. */
+  built: number;
+  /** Entries strictly below this path before this index go with a write dropped at it (-1: none). */
+  dropBelowUntil: number;
 }
 
-const newHeldNode = (): HeldNode => ({ children: undefined, write: -1, unset: -1, any: -1 });
+const newHeldNode = (): HeldNode => ({
+  children: undefined,
+  unset: -1,
+  any: -1,
+  built: -1,
+  dropBelowUntil: -1,
+});
 
 /** The child of a path node at `key`, made by `make` on first use. */
 function childAt<Node extends { children: Map<string, Node> | undefined }>(
@@ -167,20 +195,30 @@ function childAt<Node extends { children: Map<string, Node> | undefined }>(
 }
 
 /**
- * Drops the stand-ins that would only repeat one already in place: a covered write nothing sees before its
- * cover (`unseen`: no entry at its path or above it comes between, and none below it, or it would be kept)
- * goes when the log left before it holds a write at its very path that no removal at the path and no entry
- * above it has undone since. Its path then holds a value when it applies, so it only replaces that value
- * in place — it creates no container, no key and no array index — and what it wrote is replaced or removed
- * by its cover before anything reads it. Without this, a thread overwriting a nested path each run (`a.b`)
- * kept one stand-in per run for ever: the first write of the path stays (a stand-in), the others go.
+ * Drops, in one forward pass over the log left, writes that change nothing anything sees — each with the
+ * entries strictly below the path it changed, up to what undoes it (they only walk into what it wrote):
+ * - *Superseded:* a write nothing sees before its cover (`unseenUntil`: no entry at its path or above
+ *   comes between) whose path already holds a value where it applies — it creates no container, no key
+ *   and no array index, and its cover replaces or removes what it and the entries below it did. Without
+ *   this, a thread overwriting a nested path each run (`a.b`) kept one stand-in per run, and one alternating
+ *   `set a.b` and `set a.b.c` kept every value of `a.b` (`set a.b.c` walks into it).
+ * - *Created and removed:* a write that creates an object's key (absent where it applies: removed by an
+ *   `unset` at it with nothing at, above or below it since, in an object that holds a value) whose first
+ *   later entry at that key or above is an `unset` of that very key — which goes too: the object is back as
+ *   it was, its other keys in their order. Without this, a nested value written and evicted every run
+ *   (`x.y` beside a sibling that stays, or `p.x.y` whose eviction also removes the parent `p.x` it made)
+ *   kept a stand-in and a removal per run.
+ * A path "holds a value" when a write left at or below it comes after every removal at it and every entry
+ * above it (any of which may have taken it away). Answers whether anything was dropped.
  */
 function dropSuperseded(
   entries: readonly CompactionEntry[],
   fates: EntryFate[],
-  unseen: readonly boolean[],
+  unseenUntil: readonly number[],
+  removals: ReadonlyMap<number, readonly number[]>,
 ): boolean {
   const root = newHeldNode();
+  const trail: HeldNode[] = [];
   let dropped = false;
   for (let index = 0; index < entries.length; index++) {
     const entry = entries[index] as CompactionEntry;
@@ -188,22 +226,54 @@ function dropSuperseded(
     const path = entry.path;
     if (path.length === 0) continue;
     let node = root;
-    let undone = -1; // the latest entry left that may have taken the path's value away
+    let above = -1; // the latest entry left strictly above the prefix being looked at
+    let holds = true; // every prefix so far holds a value where this entry applies
+    let created = -1; // the depth of the key this write creates, when known to be absent (-1: none known)
+    let inside = false;
     for (let depth = 0; depth < path.length; depth++) {
-      if (depth > 0 && node.any > undone) undone = node.any; // an entry above the path
       node = childAt(node, String(path[depth]), newHeldNode);
+      trail[depth] = node;
+      if (depth < path.length - 1 && node.dropBelowUntil > index) {
+        inside = true;
+        break;
+      }
+      if (holds && node.built <= Math.max(node.unset, above)) {
+        holds = false;
+        // no write at or below it since its removal, nothing above it since: the key is absent
+        if (node.unset > above && typeof path[depth] === "string") created = depth;
+      }
+      if (node.any > above) above = node.any;
     }
-    if (node.unset > undone) undone = node.unset;
-    if (unseen[index] === true && node.write > undone) {
+    if (inside) {
       fates[index] = "drop";
       dropped = true;
       continue;
     }
+    if (entry.op !== "unset") {
+      const until = holds ? unseenUntil[index] : created > 0 ? removalAt(removals, index, created) : NONE;
+      if (until !== undefined && until !== NONE && fates[until] !== "drop") {
+        fates[index] = "drop";
+        if (!holds) fates[until] = "drop"; // the removal of the key it created
+        const at = trail[holds ? path.length - 1 : created] as HeldNode;
+        if (until > at.dropBelowUntil) at.dropBelowUntil = until;
+        dropped = true;
+        continue;
+      }
+    }
+    if (entry.op !== "unset")
+      for (let depth = 0; depth < path.length; depth++) (trail[depth] as HeldNode).built = index;
     node.any = index;
     if (entry.op === "unset") node.unset = index;
-    else node.write = index;
   }
   return dropped;
+}
+
+/** The removal of the prefix of `depth + 1` segments that first follows write `index` there or above. */
+function removalAt(removals: ReadonlyMap<number, readonly number[]>, index: number, depth: number): number {
+  const found = removals.get(index);
+  if (found !== undefined)
+    for (let at = 0; at < found.length; at += 2) if (found[at] === depth) return found[at + 1] as number;
+  return NONE;
 }
 
 /** A path's node of the forward pass: whether an entry left in the log wrote at it or below it. */
