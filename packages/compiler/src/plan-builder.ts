@@ -32,6 +32,7 @@ import { PathIndex } from "./path-index.js";
 import { appended, closingCycle, type DagNode, NO_ITEMS, WriterGroup } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { DeclaredTypes } from "./schema-types.js";
+import { streamOrderWarning } from "./stream-order.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { makeLink, writersOf } from "./wire-edges.js";
 import { writerTable } from "./writer-table.js";
@@ -130,9 +131,12 @@ export class PlanBuilder {
   /** Validates one call, wires it into the graph and returns its diagnostics. */
   add(source: PlanCallSource): AddCallResult {
     const out: Diagnostic[] = [];
+    this.#orderWarning = undefined;
     const call = this.#add(source, out);
     let ok = call !== undefined;
     for (const diagnostic of out) if (diagnostic.severity === "error") ok = false;
+    // the call's answer only: a batch compile of the same calls has no order to warn about
+    if (this.#orderWarning !== undefined) out.push(this.#orderWarning);
     return call === undefined ? { ok, diagnostics: out } : { ok, diagnostics: out, call };
   }
 
@@ -144,6 +148,9 @@ export class PlanBuilder {
   }
 
   readonly #scratch: Diagnostic[] = [];
+
+  /** Streaming: the STREAM_ORDER warning of the call being added (see `streamOrderWarning`). */
+  #orderWarning: Diagnostic | undefined;
 
   /** Writes into `†state` are checked against the thread's state schema when there is one (per-path cache). */
   readonly #stateSchemaCheck: StateSchemaCheck | undefined;
@@ -290,6 +297,11 @@ export class PlanBuilder {
       }
     }
     if (feeds.size > 0) this.planOrderIsTopological = false;
+    if (this.options.refuseInvalid && feeds.size > 0) {
+      const at =
+        body.outputPath === undefined ? source.pointer : appendPointer(source.pointer, "_outputPath");
+      this.#orderWarning = streamOrderWarning(id, at, feeds.keys(), this.settings);
+    }
     for (const [group, set] of feeds) {
       group.links.push(makeLink(id, set, alternatives.length));
       entry.outGroups = appended(entry.outGroups, group);

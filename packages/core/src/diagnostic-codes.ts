@@ -33,6 +33,7 @@ export const DIAGNOSTIC_CODES = {
   LATENT_WITHOUT_OUTPUT: "warning",
   PLAN_LIMIT: "error",
   REGISTRY_DUPLICATE_TOOL: "warning",
+  STREAM_ORDER: "warning",
 } as const satisfies Record<string, Severity>;
 
 /** A compile-time diagnostic code. */

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { Controller } from "./__fixtures__/controlled-tools.js";
+import { until } from "./__fixtures__/deferred.js";
+import { createEngine } from "./index.js";
+
+const search = (id: string) => ({
+  _tool: "wait",
+  _id: id,
+  key: id,
+  _outputPath: "†state.results",
+  _outputMethod: "push",
+});
+
+describe("a streamed writer sent after a reader of its path", () => {
+  it("is accepted with a STREAM_ORDER warning naming the reader that will not wait for it", async () => {
+    const control = new Controller();
+    const engine = createEngine({ tools: [control.tool("wait")] });
+    const stream = await engine.open({ threadId: "t" });
+    expect(stream.add(search("s1")).diagnostics).toEqual([]);
+    expect(
+      stream.add({ _tool: "wait", _id: "join", key: "join", value: "†state.results" }).diagnostics,
+    ).toEqual([]);
+    const late = stream.add(search("s2"));
+    expect(late).toMatchObject({
+      ok: true,
+      callId: "s2",
+      diagnostics: [
+        { code: "STREAM_ORDER", severity: "warning", pointer: "/plan/2/_outputPath", related: ["join"] },
+      ],
+    });
+    // what the warning says: join runs with s1's result alone
+    await until(() => control.started.includes("s1"));
+    control.finish("s1", "first");
+    await until(() => control.started.includes("join"));
+    control.finish("join");
+    control.finish("s2", "second");
+    const result = await stream.close();
+    expect(result.status).toBe("succeeded");
+    expect(result.calls.join?.status).toBe("succeeded");
+    await engine.close();
+  });
+});
