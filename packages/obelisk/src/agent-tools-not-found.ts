@@ -62,24 +62,43 @@ async function nearCallIds(engine: Engine, threadId: string, path: Path): Promis
 }
 
 /**
- * The hint of a `get_variable` that found nothing: the nearest stored names where the reference goes wrong
- * (`†state.usr.name` → `"†state.user.name"`; `†calls.fetchUsr$1` → `"†calls.fetchUser$1"`), at most three,
- * and where to see every name. Reads the thread through the engine (no thread is created).
+ * The stored references nearest to one that holds nothing, where it goes wrong (`†state.usr.name` →
+ * `†state.user.name`; `†calls.fetchUsr$1` → `†calls.fetchUser$1`), at most three, nearest first; none for
+ * a reference that does not parse or whose kind stores nothing. Reads the thread through the engine (no
+ * thread is created).
  */
-export async function notFoundHint(engine: Engine, threadId: string, reference: string): Promise<string> {
+export async function nearStoredReferences(
+  engine: Engine,
+  threadId: string,
+  reference: string,
+): Promise<string[]> {
   const parsed = parseReference(reference, DEFAULT_KINDS, engine.limits);
-  if (!parsed.ok) return LIST_ADVICE;
+  if (!parsed.ok) return [];
   const { kind, path } = parsed.value;
-  let near: string[] = [];
   if (kind === "state") {
     const state = await engine.get(threadId, "†state");
-    if (state.found) near = nearBelow(kind, path, 0, state.value);
-  } else if (kind === "calls" && path.length > 0) {
-    const output = await engine.get(threadId, formatReference("calls", path.slice(0, 1)));
-    near = output.found ? nearBelow(kind, path, 1, output.value) : await nearCallIds(engine, threadId, path);
+    return state.found ? nearBelow(kind, path, 0, state.value) : [];
   }
-  if (near.length === 0) return `nothing is stored there; ${LIST_ADVICE}`;
+  if (kind === "calls" && path.length > 0) {
+    const output = await engine.get(threadId, formatReference("calls", path.slice(0, 1)));
+    return output.found ? nearBelow(kind, path, 1, output.value) : await nearCallIds(engine, threadId, path);
+  }
+  return [];
+}
+
+/** `did you mean "a", "b" or "c"?` for suggested references (each cut to 200 characters). */
+export function didYouMeanReferences(near: readonly string[]): string {
   const names = near.map((name) => JSON.stringify(cutMessage(name, SUGGESTION_CHARS)));
   const last = names.pop();
-  return `did you mean ${names.length === 0 ? last : `${names.join(", ")} or ${last}`}? (${LIST_ADVICE})`;
+  return `did you mean ${names.length === 0 ? last : `${names.join(", ")} or ${last}`}?`;
+}
+
+/**
+ * The hint of a `get_variable` that found nothing: the nearest stored names ({@link nearStoredReferences})
+ * and where to see every name.
+ */
+export async function notFoundHint(engine: Engine, threadId: string, reference: string): Promise<string> {
+  const near = await nearStoredReferences(engine, threadId, reference);
+  if (near.length === 0) return `nothing is stored there; ${LIST_ADVICE}`;
+  return `${didYouMeanReferences(near)} (${LIST_ADVICE})`;
 }

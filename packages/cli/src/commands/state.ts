@@ -8,7 +8,7 @@ import {
   resolveLimits,
 } from "@obelisk/core";
 import { type Command, Option } from "commander";
-import type { Engine, GetValueResult, VariableSummary } from "obelisk";
+import { type Engine, type GetValueResult, nearStoredReferences, type VariableSummary } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, parseCount, parsePositive, withFormat, withStore } from "../common-options.js";
 import { displayText } from "../display-text.js";
@@ -182,8 +182,19 @@ async function get(engine: Engine, options: StateOptions, output: Output): Promi
     ...(options.limit === undefined ? {} : { limit: options.limit }),
   };
   const result = await engine.get(options.thread, ref, page);
-  if (!result.found)
-    throw new ObeliskError("REF_UNRESOLVED", `${ref} is not stored on thread ${displayText(options.thread)}`);
+  if (!result.found) {
+    const near = await nearStoredReferences(engine, options.thread, ref);
+    throw new ObeliskError(
+      "REF_UNRESOLVED",
+      `${ref} is not stored on thread ${displayText(options.thread)}`,
+      {
+        hint:
+          near.length === 0
+            ? "obelisk state summary lists what the thread holds"
+            : `did you mean ${near.map((name) => displayText(name)).join(", ")}? (obelisk state summary lists what the thread holds)`,
+      },
+    );
+  }
   output.json(result);
   if (output.format === "text") printGot(output, ref, result);
 }

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { cliInProcess as cli, tempDir } from "./cli-harness.js";
+
+const on = ["--store", "sqlite:s.db", "--thread", "t"];
+
+describe("obelisk state get of a reference that holds nothing", () => {
+  it("names the nearest stored references, as the get_variable agent tool does", async () => {
+    const cwd = tempDir();
+    const set = await cli(["state", "set", ...on, "--ref", "†state.result", "--value", '{"total":3}'], cwd);
+    expect(set.code).toBe(0);
+    const near = await cli(["state", "get", ...on, "--ref", "†state.results.total", "--format", "json"], cwd);
+    expect(near.code).toBe(1);
+    expect(JSON.parse(near.stdout)).toMatchObject({
+      error: {
+        code: "REF_UNRESOLVED",
+        message: expect.stringContaining("†state.results.total is not stored on thread t"),
+        hint: "did you mean †state.result.total? (obelisk state summary lists what the thread holds)",
+      },
+    });
+    const far = await cli(["state", "get", ...on, "--ref", "†state.zzzzzzzz", "--format", "json"], cwd);
+    expect(JSON.parse(far.stdout)).toMatchObject({
+      error: { code: "REF_UNRESOLVED", hint: "obelisk state summary lists what the thread holds" },
+    });
+  });
+});
