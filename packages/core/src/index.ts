@@ -69,6 +69,13 @@ export { pathsOverlap } from "./paths-overlap.js";
 export type { PlanCallSource, PlanDocument, PlanForm, PlanHash } from "./plan-document.js";
 export { planHash } from "./plan-hash.js";
 export { isAtOrBelow, isValueLimitDiagnostic } from "./plan-limit-diagnostics.js";
+export type {
+  PlanTextEnd,
+  PlanTextErrorData,
+  PlanTextStream,
+  PlanTextStreamOptions,
+} from "./plan-text-stream.js";
+export { callsFromText, createPlanTextStream } from "./plan-text-stream.js";
 export { plural } from "./plural.js";
 export type { Colors, RenderDiagnosticsOptions } from "./render-diagnostics.js";
 export { NO_COLORS, renderDiagnostics } from "./render-diagnostics.js";

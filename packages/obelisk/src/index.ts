@@ -61,6 +61,10 @@ export type {
   PlanDocument,
   PlanForm,
   PlanHash,
+  PlanTextEnd,
+  PlanTextErrorData,
+  PlanTextStream,
+  PlanTextStreamOptions,
   Reference,
   RunId,
   RuntimeErrorCode,
@@ -71,7 +75,14 @@ export type {
   ThreadBusyStarted,
   ThreadId,
 } from "@obelisk/core";
-export { asRunId, asThreadId, DEFAULT_LIMITS, ObeliskError } from "@obelisk/core";
+export {
+  asRunId,
+  asThreadId,
+  callsFromText,
+  createPlanTextStream,
+  DEFAULT_LIMITS,
+  ObeliskError,
+} from "@obelisk/core";
 export type {
   CallStatusFacts,
   ReasonedStatus,

@@ -1,0 +1,335 @@
+import type { DiagnosticCode } from "./diagnostic-codes.js";
+import { setOwn } from "./json-container.js";
+import { appendPointer } from "./json-pointer.js";
+import type { JsonObject, JsonValue } from "./json-value.js";
+import type { Limits } from "./limits.js";
+import { normalizePlanShape } from "./normalize-plan.js";
+import { readJsonText } from "./parse-json-text.js";
+import type { PlanForm } from "./plan-document.js";
+import { planTextError, positionWithin, type TextPosition } from "./plan-text-position.js";
+import { quickJsonValue } from "./quick-json-value.js";
+import { utf8LengthExceeds } from "./utf8-length.js";
+import { ENDED_BEFORE, ENDED_WITH, INSIDE, TOO_DEEP, ValueEndScanner } from "./value-end-scanner.js";
+
+// Where the reader is in the plan's outline (the brackets and members around the calls).
+const PRELUDE = 0; // before the first `[` or `{`: skipped
+const ARRAY_OPEN = 1; // after `[`: a call or `]`
+const ARRAY_NEXT = 2; // after `,`: a call
+const ARRAY_AFTER = 3; // after a call: `,` or `]`
+const OBJECT_OPEN = 4; // after the root `{`: a member name or `}`
+const OBJECT_KEY = 5; // after `,`: a member name
+const OBJECT_COLON = 6;
+const OBJECT_VALUE = 7;
+const OBJECT_AFTER = 8; // after a member: `,` or `}`
+const DONE = 9; // after the root closed: the rest is ignored
+
+// What the value being read is.
+const CALL = 0;
+const KEY = 1;
+const MEMBER = 2;
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+const isBlank = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+
+/** Up to this `maxDepth` a value is read by `JSON.parse` first (readJsonText's own bound: beyond it, the tree). */
+const QUICK_MAX_DEPTH = 1000;
+
+/** The keys whose array a plan document's calls are in (SPEC §5), in normalizePlan's order of precedence. */
+const CALL_LISTS = new Set(["plan", "calls"]);
+
+/**
+ * The state machine behind `createPlanTextStream`: reads the plan's outline character by character and
+ * each value in it only as far as needed to find its end (brackets, strings and escapes), then reads the
+ * value's text with the strict JSON reader. Keeps only the text of the value being read.
+ */
+export class PlanTextReader {
+  private state = PRELUDE;
+  private form: PlanForm | undefined;
+  private calls = 0;
+  /** The document's members read so far (the call list left out); for one call, the call's members. */
+  private readonly members: Record<string, JsonValue> = {};
+  private readonly memberAt = new Map<string, TextPosition>();
+  private rootAt: TextPosition = { offset: 0, line: 1, column: 1 };
+  private listKey: string | undefined;
+  private key = "";
+  private sawTool = false;
+  // the value being read
+  private inValue = false;
+  private role = CALL;
+  private readonly value: ValueEndScanner;
+  private pieces: string[] = [];
+  private piecesLength = 0;
+  private valueFrom = 0;
+  private valueAt: TextPosition = this.rootAt;
+  // where the current chunk starts in the text
+  private base = 0;
+  private line = 1;
+  private lineStart = 0;
+  private lastCarriageReturn = -2;
+  private output: JsonValue[] = [];
+
+  /** Whether `parse` may take `quickJsonValue`'s answer (as readJsonText does up to this depth). */
+  private readonly quick: boolean;
+
+  constructor(private readonly limits: Limits) {
+    this.quick = limits.maxDepth <= QUICK_MAX_DEPTH;
+    this.value = new ValueEndScanner(limits.maxDepth);
+  }
+
+  /** Reads `chunk`, adding the calls it completes to `output`; throws the text's first problem. */
+  read(chunk: string, output: JsonValue[]): void {
+    this.output = output;
+    const length = chunk.length;
+    let index = 0;
+    for (; index < length && this.state !== DONE; index++) {
+      const code = chunk.charCodeAt(index);
+      if (this.inValue) {
+        const step = this.value.step(code);
+        if (step > ENDED_WITH) throw this.scanProblem(step, index);
+        if (step !== INSIDE) this.finishValue(chunk, step === ENDED_WITH ? index + 1 : index);
+        if (step !== ENDED_BEFORE) {
+          if (code === 0x0a || code === 0x0d) this.newLine(code, this.base + index);
+          continue;
+        }
+      }
+      this.outline(code, index);
+      if (code === 0x0a || code === 0x0d) this.newLine(code, this.base + index);
+    }
+    if (this.inValue) this.keepPiece(chunk.slice(this.valueFrom));
+    this.valueFrom = 0;
+    this.base += length;
+  }
+
+  /** A plan document's members read so far, its call list left out; `{}` until the call list starts. */
+  get documentMembers(): JsonObject {
+    return this.listKey === undefined ? {} : (this.members as JsonObject);
+  }
+
+  /** The end of the text: throws when the plan is unfinished; otherwise its form and members. */
+  finish(): { readonly form: PlanForm; readonly calls: number; readonly members: JsonObject } {
+    if (this.state !== DONE || this.form === undefined) {
+      const at = this.positionOf(this.base);
+      const what =
+        this.state === PRELUDE
+          ? "no JSON array or object in the text (a plan starts at its first `[` or `{`)"
+          : `the text ended ${this.inValue ? "inside a value" : "before the plan's closing bracket"}`;
+      throw this.error("JSON_SYNTAX", what, at);
+    }
+    return { form: this.form, calls: this.calls, members: this.documentMembers };
+  }
+
+  /** A problem the value scanner found at `index`. */
+  private scanProblem(step: number, index: number): Error {
+    const at = this.positionOf(this.base + index);
+    if (step === TOO_DEEP) {
+      const what = `a value nested deeper than the limit of ${this.limits.maxDepth}`;
+      return this.error("PLAN_LIMIT", what, at, { hint: "raise maxDepth" });
+    }
+    return this.error("JSON_SYNTAX", "a closing bracket that does not match the open one", at);
+  }
+
+  /** Handles a character of the outline: punctuation, blanks, and the start of each value. */
+  private outline(code: number, index: number): void {
+    const state = this.state;
+    if (state === PRELUDE) {
+      if (code === OPEN_BRACKET || code === OPEN_BRACE) this.openRoot(code, index);
+      return;
+    }
+    if (isBlank(code)) return;
+    if (state === ARRAY_OPEN || state === ARRAY_NEXT) {
+      if (code === CLOSE_BRACKET && state === ARRAY_OPEN) this.closeArray();
+      else this.beginValue(code, index, CALL);
+    } else if (state === ARRAY_AFTER) {
+      if (code === COMMA) this.state = ARRAY_NEXT;
+      else if (code === CLOSE_BRACKET) this.closeArray();
+      else this.unexpected(code, index, '"," or "]" after a call');
+    } else if (state === OBJECT_OPEN || state === OBJECT_KEY) {
+      if (code === CLOSE_BRACE && state === OBJECT_OPEN) this.closeObject();
+      else if (code === QUOTE) this.beginValue(code, index, KEY);
+      else this.unexpected(code, index, "a member name in double quotes");
+    } else if (state === OBJECT_COLON) {
+      if (code === COLON) this.state = OBJECT_VALUE;
+      else this.unexpected(code, index, '":" after the member name');
+    } else if (state === OBJECT_VALUE) {
+      this.refuseRepeatedKey(index);
+      if (code === OPEN_BRACKET && this.streamsCalls()) this.openList(index);
+      else this.beginValue(code, index, MEMBER);
+    } else if (code === COMMA) this.state = OBJECT_KEY;
+    else if (code === CLOSE_BRACE) this.closeObject();
+    else this.unexpected(code, index, '"," or "}" after a member');
+  }
+
+  private openRoot(code: number, index: number): void {
+    this.rootAt = this.positionOf(this.base + index);
+    if (code === OPEN_BRACKET) {
+      this.form = "array";
+      this.state = ARRAY_OPEN;
+    } else this.state = OBJECT_OPEN;
+  }
+
+  /**
+   * True when the array starting now is the document's call list: its key is `plan` or `calls`, the object
+   * is no call (no `_tool` before) and no call list came before (normalizePlan's rules; the rest is checked
+   * when the document closes).
+   */
+  private streamsCalls(): boolean {
+    if (!CALL_LISTS.has(this.key) || this.sawTool || this.listKey !== undefined) return false;
+    const type = this.members.type;
+    return (
+      (type === undefined || type === "plan") && (this.key === "plan" || !Object.hasOwn(this.members, "plan"))
+    );
+  }
+
+  private openList(index: number): void {
+    this.listKey = this.key;
+    this.form = this.key === "plan" ? "plan" : "calls";
+    this.memberAt.set(this.key, this.positionOf(this.base + index));
+    this.state = ARRAY_OPEN;
+  }
+
+  private closeArray(): void {
+    this.state = this.listKey === undefined ? DONE : OBJECT_AFTER;
+  }
+
+  private beginValue(code: number, index: number, role: number): void {
+    if (code === COMMA || code === COLON || code === CLOSE_BRACKET || code === CLOSE_BRACE)
+      this.unexpected(code, index, role === CALL ? "a call" : "a value");
+    this.role = role;
+    this.inValue = true;
+    this.value.begin(code);
+    this.valueFrom = index;
+    this.valueAt = this.positionOf(this.base + index);
+  }
+
+  /** The value ended at `end` (exclusive) in `chunk`: reads its text. */
+  private finishValue(chunk: string, end: number): void {
+    const tail = chunk.slice(this.valueFrom, end);
+    const text = this.pieces.length === 0 ? tail : this.pieces.join("") + tail;
+    this.pieces = [];
+    this.piecesLength = 0;
+    this.inValue = false;
+    if (this.role === KEY) this.finishKey(text);
+    else if (this.role === MEMBER) {
+      setOwn(this.members, this.key, this.parse(text, appendPointer("", this.key)));
+      this.state = OBJECT_AFTER;
+    } else this.finishCall(text);
+  }
+
+  private finishCall(text: string): void {
+    const list = this.listKey === undefined ? "" : appendPointer("", this.listKey);
+    this.output.push(this.parse(text, appendPointer(list, this.calls)));
+    this.calls++;
+    this.state = ARRAY_AFTER;
+  }
+
+  private finishKey(text: string): void {
+    const key = this.parse(text, "");
+    if (typeof key !== "string")
+      throw this.error("JSON_SYNTAX", "a member name is not a string", this.valueAt);
+    if (key === "_tool") this.sawTool = true;
+    this.key = key;
+    this.memberAt.set(key, this.valueAt);
+    this.state = OBJECT_COLON;
+  }
+
+  /** A member name given twice: refused at its second value, as the strict JSON reader does. */
+  private refuseRepeatedKey(index: number): void {
+    if (!Object.hasOwn(this.members, this.key) && this.key !== this.listKey) return;
+    const what = `the key ${JSON.stringify(this.key)} occurs twice in one object`;
+    const pointer = appendPointer("", this.key);
+    throw this.error("JSON_SYNTAX", what, this.positionOf(this.base + index), { pointer });
+  }
+
+  /** Reads a value's text as strictly as plan text is read (repeated keys, numbers beyond ±2^53, limits). */
+  private parse(text: string, pointer: string): JsonValue {
+    // The value's depth was checked as it streamed (ValueEndScanner): what readJsonText scans for first. Most
+    // values need nothing more than JSON.parse and the quick checks; the rest get the located diagnostics.
+    if (this.quick && !utf8LengthExceeds(text, this.limits.maxDocumentBytes)) {
+      const quick = quickJsonValue(text, this.limits);
+      if (quick !== undefined) return quick.value as JsonValue;
+    }
+    const read = readJsonText(text, this.limits);
+    if (read.ok) return read.value;
+    const first = read.diagnostics[0];
+    const relative = first === undefined ? 0 : (read.sourceMap?.positionOf(first.pointer)?.offset ?? 0);
+    const at = positionWithin(text, this.valueAt, relative);
+    // the reader's message locates the problem in the value's own text: the position here is in the plan's
+    const what = (first?.message ?? "invalid JSON").replace(
+      /^invalid JSON at line \d+, column \d+: /,
+      "invalid JSON: ",
+    );
+    const details = first?.hint === undefined ? {} : { hint: first.hint };
+    throw this.error(first?.code ?? "JSON_SYNTAX", what, at, {
+      pointer: pointer + (first?.pointer ?? ""),
+      ...details,
+    });
+  }
+
+  /** The root object closed: checks it as normalizePlan checks a document; one call is yielded now. */
+  private closeObject(): void {
+    this.state = DONE;
+    const document: Record<string, JsonValue> = { ...this.members };
+    if (this.listKey !== undefined) setOwn(document, this.listKey, []);
+    const shape = normalizePlanShape(document, this.limits);
+    const problem = shape.diagnostics.find((diagnostic) => diagnostic.severity === "error");
+    if (problem !== undefined) {
+      const name = problem.pointer.split("/")[1];
+      const at = (name === undefined ? undefined : this.memberAt.get(name)) ?? this.rootAt;
+      const details = problem.hint === undefined ? {} : { hint: problem.hint };
+      throw this.error(problem.code, problem.message, at, { pointer: problem.pointer, ...details });
+    }
+    const form = shape.document?.form;
+    if (this.listKey === undefined && form === "call") {
+      this.form = "call";
+      this.output.push(this.members as JsonObject);
+      this.calls++;
+    } else if (form !== this.form) {
+      throw this.error("PLAN_SHAPE", "not a plan", this.rootAt);
+    }
+  }
+
+  private keepPiece(piece: string): void {
+    this.pieces.push(piece);
+    this.piecesLength += piece.length;
+    // a UTF-16 unit is at least one UTF-8 byte: a value longer than this is over the byte limit too
+    if (this.piecesLength > this.limits.maxDocumentBytes) {
+      const what = `a value longer than the limit of ${this.limits.maxDocumentBytes} bytes`;
+      throw this.error("PLAN_LIMIT", what, this.valueAt, { hint: "raise maxDocumentBytes" });
+    }
+  }
+
+  private unexpected(code: number, index: number, expected: string): never {
+    const what = `expected ${expected}, found ${JSON.stringify(String.fromCharCode(code))}`;
+    throw this.error("JSON_SYNTAX", what, this.positionOf(this.base + index));
+  }
+
+  private newLine(code: number, offset: number): void {
+    if (code === 0x0d) this.lastCarriageReturn = offset;
+    if (code === 0x0a && this.lastCarriageReturn === offset - 1) {
+      this.lineStart = offset + 1;
+      return;
+    }
+    this.line++;
+    this.lineStart = offset + 1;
+  }
+
+  private positionOf(offset: number): TextPosition {
+    return { offset, line: this.line, column: offset - this.lineStart + 1 };
+  }
+
+  private error(
+    code: DiagnosticCode,
+    what: string,
+    at: TextPosition,
+    details: { readonly pointer?: string; readonly hint?: string } = {},
+  ): Error {
+    return planTextError(code, what, at, { ...details, calls: this.calls });
+  }
+}

@@ -1,0 +1,241 @@
+import { describe, expect, it } from "vitest";
+import type { JsonValue } from "./json-value.js";
+import { ObeliskError } from "./obelisk-error.js";
+import { parsePlanText } from "./parse-plan-text.js";
+import { callsFromText, createPlanTextStream, type PlanTextEnd } from "./plan-text-stream.js";
+
+/** Feeds `text` in chunks of `size`; the calls each push returned, and the end (or the error thrown). */
+function feed(text: string, size = 1): { calls: JsonValue[]; end?: PlanTextEnd; error?: ObeliskError } {
+  const stream = createPlanTextStream();
+  const calls: JsonValue[] = [];
+  try {
+    for (let at = 0; at < text.length; at += size) calls.push(...stream.push(text.slice(at, at + size)));
+    return { calls, end: stream.end() };
+  } catch (error) {
+    if (!ObeliskError.is(error)) throw error;
+    return { calls, error };
+  }
+}
+
+const plan = [
+  { _tool: "fetchUser", id: "†input.userId", _outputPath: "†state.user" },
+  { _tool: "greet", name: 'say "hi" \\ \u00e9 \ud83d\ude00 †state.user.name', n: [1, -2.5e-3, { x: null }] },
+];
+
+describe("createPlanTextStream", () => {
+  it("yields each call of an array as soon as its closing brace arrives", () => {
+    const text = JSON.stringify(plan);
+    const firstEnd = text.indexOf("},{") + 1;
+    const stream = createPlanTextStream();
+    expect(stream.push(text.slice(0, firstEnd - 1))).toEqual([]);
+    expect(stream.push(text.slice(firstEnd - 1, firstEnd))).toEqual([plan[0]]);
+    expect(stream.push(text.slice(firstEnd))).toEqual([plan[1]]);
+    expect(stream.end()).toEqual({ form: "array", calls: 2, members: {} });
+  });
+
+  it("reads a plan document whose call list comes after other members; the members come at the end", () => {
+    const document = {
+      type: "plan",
+      id: "p1",
+      inputSchema: { type: "object", properties: { userId: { type: "string" } } },
+      plan,
+      description: "greets [the] {user}",
+    };
+    const { calls, end } = feed(JSON.stringify(document, null, 2));
+    expect(calls).toEqual(plan);
+    const { plan: _, ...members } = document;
+    expect(end).toEqual({ form: "plan", calls: 2, members });
+  });
+
+  it("members: {} until the call list starts, then every member before it (e.g. the inputSchema to open a run with)", () => {
+    const inputSchema = { type: "object", properties: { plan: { type: "array" } } };
+    const text = JSON.stringify({ type: "plan", inputSchema, plan, id: "late" });
+    const stream = createPlanTextStream();
+    const beforeList = text.indexOf('"plan":[');
+    expect(stream.push(text.slice(0, beforeList))).toEqual([]);
+    expect(stream.members).toEqual({});
+    expect(stream.push(text.slice(beforeList, text.indexOf("},{") + 1))).toEqual([plan[0]]);
+    expect(stream.members).toEqual({ type: "plan", inputSchema });
+    stream.push(text.slice(text.indexOf("},{") + 1));
+    expect(stream.end().members).toEqual({ type: "plan", inputSchema, id: "late" });
+  });
+
+  it("reads the other forms run accepts: { calls } and one call object (yielded when it closes)", () => {
+    expect(feed(JSON.stringify({ calls: plan }))).toEqual({
+      calls: plan,
+      end: { form: "calls", calls: 2, members: {} },
+    });
+    // a call's own parameter named "plan" is a parameter: the object has "_tool" first
+    const one = { _tool: "note", plan: [1, 2], text: "}" };
+    expect(feed(JSON.stringify(one))).toEqual({ calls: [one], end: { form: "call", calls: 1, members: {} } });
+  });
+
+  it("splits anywhere, inside escapes, \\u sequences and surrogate pairs", () => {
+    const text = '[{"_tool":"a","s":"\\"\\\\\\u00e9\\ud83d\\ude00 \ud83d\ude00 †"}]';
+    for (let size = 1; size <= 4; size++) expect(feed(text, size).calls).toEqual(JSON.parse(text));
+  });
+
+  it("skips what comes before the first [ or { (a ```json fence, prose) and ignores everything after the plan", () => {
+    const text = `Sure! Here is the plan:\n\n\`\`\`json\n${JSON.stringify(plan)}\n\`\`\`\nIt greets {the user} [twice].`;
+    expect(feed(text, 7)).toEqual({ calls: plan, end: { form: "array", calls: 2, members: {} } });
+  });
+
+  it("yields every element of the list, whatever it is (the engine's add refuses what is not a call)", () => {
+    expect(feed('[1, "two", null, [3], {"_tool":"a"}]', 2).calls).toEqual([
+      1,
+      "two",
+      null,
+      [3],
+      { _tool: "a" },
+    ]);
+  });
+
+  it("keeps __proto__ as own data, as the engine's plan reading does", () => {
+    const { calls } = feed('[{"_tool":"a","__proto__":{"polluted":true}}]', 5);
+    const call = calls[0] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(call)).toBe(Object.prototype);
+    expect(Object.hasOwn(call, "__proto__")).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe("createPlanTextStream refuses malformed text with its position", () => {
+  const cases: [string, string, string, { line: number; column: number; pointer?: string; calls: number }][] =
+    [
+      [
+        "a broken literal",
+        '[{"_tool":"a"},\n  {"_tool": tru}]',
+        "JSON_SYNTAX",
+        { line: 2, column: 13, pointer: "/1", calls: 1 },
+      ],
+      [
+        "brackets that do not match",
+        '[{"_tool":"a", "x": [1}]',
+        "JSON_SYNTAX",
+        { line: 1, column: 23, calls: 0 },
+      ],
+      ["a trailing comma", '[{"_tool":"a"},]', "JSON_SYNTAX", { line: 1, column: 16, calls: 1 }],
+      ["a missing comma", '[{"_tool":"a"} {"_tool":"b"}]', "JSON_SYNTAX", { line: 1, column: 16, calls: 1 }],
+      [
+        "a key repeated in a call",
+        '[{"_tool":"a","x":1,"x":2}]',
+        "JSON_SYNTAX",
+        { line: 1, column: 25, pointer: "/0/x", calls: 0 },
+      ],
+      [
+        "a number beyond ±2^53",
+        '{"plan":[{"_tool":"a","n":12345678901234567890}]}',
+        "JSON_SYNTAX",
+        { line: 1, column: 27, pointer: "/plan/0/n", calls: 0 },
+      ],
+      [
+        "a key repeated in the document",
+        '{"type":"plan","type":"plan","plan":[]}',
+        "JSON_SYNTAX",
+        { line: 1, column: 23, pointer: "/type", calls: 0 },
+      ],
+      [
+        "an unknown top-level member",
+        '{"plan":[{"_tool":"a"}],\n"note":1}',
+        "PLAN_SHAPE",
+        { line: 2, column: 1, pointer: "/note", calls: 1 },
+      ],
+      [
+        "a document of another type",
+        '{"type":"input","plan":[{"_tool":"a"}]}',
+        "PLAN_SHAPE",
+        { line: 1, column: 2, pointer: "/type", calls: 0 },
+      ],
+      [
+        "an object that is no plan",
+        '{"steps":[{"_tool":"a"}]}',
+        "PLAN_SHAPE",
+        { line: 1, column: 1, pointer: "", calls: 0 },
+      ],
+      [
+        "a plan member that is no list",
+        '{"plan":{"_tool":"a"}}',
+        "PLAN_SHAPE",
+        { line: 1, column: 2, pointer: "/plan", calls: 0 },
+      ],
+      [
+        "text that ends inside a call",
+        '[{"_tool":"a"},{"_tool":"b"',
+        "JSON_SYNTAX",
+        { line: 1, column: 28, calls: 1 },
+      ],
+      ["text without [ or {", "I cannot help with that.", "JSON_SYNTAX", { line: 1, column: 25, calls: 0 }],
+    ];
+
+  it.each(cases)("%s", (_, text, code, data) => {
+    for (const size of [1, 3, text.length]) {
+      const { error, calls } = feed(text, size);
+      expect(error?.code).toBe(code);
+      expect(error?.data).toMatchObject(data);
+      expect(error?.message).toContain(`line ${data.line}, column ${data.column}`);
+      expect(calls).toHaveLength(data.calls);
+    }
+    // run refuses the same text with the same code, and a syntax problem at the same place
+    const whole = parsePlanText(text);
+    const first = whole.diagnostics[0];
+    expect(first?.code).toBe(code);
+    if (code === "JSON_SYNTAX" && !text.startsWith("I ")) {
+      const at = whole.sourceMap?.positionOf(first?.pointer ?? "");
+      expect([at?.line, at?.column]).toEqual([data.line, data.column]);
+    }
+  });
+
+  it("a chunk that completes calls before its problem returns them; the next push or end throws it", () => {
+    const stream = createPlanTextStream();
+    expect(stream.push('[{"_tool":"a"},{"_tool":"b"},x')).toEqual([{ _tool: "a" }, { _tool: "b" }]);
+    expect(() => stream.push("]")).toThrow(expect.objectContaining({ code: "JSON_SYNTAX" }));
+    expect(() => stream.end()).toThrow(expect.objectContaining({ code: "JSON_SYNTAX" }));
+  });
+
+  it("a value past maxDocumentBytes or nested past maxDepth is PLAN_LIMIT while it streams", () => {
+    const long = createPlanTextStream({ limits: { maxDocumentBytes: 100 } });
+    long.push('[{"_tool":"a","text":"');
+    expect(() => {
+      for (let index = 0; index < 10; index++) long.push("x".repeat(20));
+    }).toThrow(expect.objectContaining({ code: "PLAN_LIMIT" }));
+    const deep = createPlanTextStream({ limits: { maxDepth: 3 } });
+    expect(() => deep.push('[{"_tool":"a","x":[[[')).toThrow(expect.objectContaining({ code: "PLAN_LIMIT" }));
+  });
+
+  it("misuse is USAGE: a chunk that is not a string, a push after end", () => {
+    const stream = createPlanTextStream();
+    expect(() => stream.push(3 as unknown as string)).toThrow(expect.objectContaining({ code: "USAGE" }));
+    stream.push("[]");
+    expect(stream.end()).toEqual({ form: "array", calls: 0, members: {} });
+    expect(stream.end()).toEqual({ form: "array", calls: 0, members: {} });
+    expect(() => stream.push("[]")).toThrow(expect.objectContaining({ code: "USAGE" }));
+  });
+});
+
+describe("callsFromText", () => {
+  async function* chunksOf(text: string, size: number): AsyncGenerator<string> {
+    for (let at = 0; at < text.length; at += size) yield text.slice(at, at + size);
+  }
+
+  it("yields the calls as their text arrives and returns the end", async () => {
+    const text = JSON.stringify({ type: "plan", plan, id: "p" });
+    const generator = callsFromText(chunksOf(text, 5));
+    const calls: JsonValue[] = [];
+    let step = await generator.next();
+    while (step.done !== true) {
+      calls.push(step.value);
+      step = await generator.next();
+    }
+    expect(calls).toEqual(plan);
+    expect(step.value).toEqual({ form: "plan", calls: 2, members: { type: "plan", id: "p" } });
+  });
+
+  it("yields the calls before a problem, then throws it", async () => {
+    const calls: JsonValue[] = [];
+    const reading = (async () => {
+      for await (const call of callsFromText(['[{"_tool":"a"},{"_tool":"b"}, oops]'])) calls.push(call);
+    })();
+    await expect(reading).rejects.toMatchObject({ code: "JSON_SYNTAX", data: { calls: 2 } });
+    expect(calls).toEqual([{ _tool: "a" }, { _tool: "b" }]);
+  });
+});

@@ -1,0 +1,104 @@
+import type { JsonObject, JsonValue } from "./json-value.js";
+import type { LimitOverrides } from "./limits.js";
+import { resolveLimits } from "./limits.js";
+import { ObeliskError } from "./obelisk-error.js";
+import type { PlanForm } from "./plan-document.js";
+import { PlanTextReader } from "./plan-text-reader.js";
+
+export type { PlanTextErrorData } from "./plan-text-position.js";
+
+/** Options of {@link createPlanTextStream} and {@link callsFromText}. */
+export interface PlanTextStreamOptions {
+  /**
+   * Limits each call (and each other member of a plan document) is read under, as `engine.open()`'s `add`
+   * checks a call: `maxDepth`, `maxStringLength` and `maxDocumentBytes` per value (defaults: {@link DEFAULT_LIMITS}).
+   */
+  readonly limits?: LimitOverrides;
+}
+
+/** What the end of the text tells: the plan's form and the document's other members. */
+export interface PlanTextEnd {
+  /** The plan's form (SPEC §5): `"array"`, `"plan"`, `"calls"` or `"call"`. */
+  readonly form: PlanForm;
+  /** How many calls were yielded. */
+  readonly calls: number;
+  /** A plan document's members other than its calls (`id`, `description`, `inputSchema`, …); `{}` for the other forms. */
+  readonly members: JsonObject;
+}
+
+/** Reads a plan's JSON text as it arrives and hands out each call as soon as its text is complete. */
+export interface PlanTextStream {
+  /**
+   * Reads the next chunk; returns the calls it completed, in plan order, each as `JSON.parse` reads it.
+   * A chunk holding a problem throws it (ObeliskError: JSON_SYNTAX, PLAN_SHAPE or PLAN_LIMIT with
+   * `data: PlanTextErrorData`); when calls before the problem completed in that same chunk, they are
+   * returned and the problem is thrown by the next `push` or `end`.
+   */
+  push(chunk: string): JsonValue[];
+  /**
+   * A plan document's members read so far, its call list left out (`{}` for the other forms): every member
+   * before the list once its first call is yielded, e.g. the `inputSchema` to give `engine.open()`.
+   */
+  readonly members: JsonObject;
+  /** No more text: throws when the plan is unfinished (or a problem is pending); else its form and members. */
+  end(): PlanTextEnd;
+}
+
+/**
+ * Creates an incremental reader of a plan's JSON text (an LLM's output, token by token). Text before the
+ * first `[` or `{` (a ```json fence, prose) is skipped, and so is everything after the plan's closing
+ * bracket. Accepts every form `run` does (SPEC §5): an array of calls, `{ "type": "plan", "plan": [...] }`
+ * (the list may come after other members), `{ "calls": [...] }` and one call object (yielded when it
+ * closes). Linear in the text; it keeps only the text of the value being read.
+ */
+export function createPlanTextStream(options: PlanTextStreamOptions = {}): PlanTextStream {
+  const reader = new PlanTextReader(resolveLimits(options.limits));
+  let failure: unknown;
+  let ended: PlanTextEnd | undefined;
+  return {
+    get members() {
+      return reader.documentMembers;
+    },
+    push(chunk) {
+      if (failure !== undefined) throw failure;
+      if (ended !== undefined)
+        throw new ObeliskError("USAGE", "the plan text stream has ended: push comes before end");
+      if (typeof chunk !== "string")
+        throw new ObeliskError("USAGE", `push takes a string, not ${chunk === null ? "null" : typeof chunk}`);
+      const calls: JsonValue[] = [];
+      try {
+        reader.read(chunk, calls);
+      } catch (error) {
+        failure = error;
+        if (calls.length === 0) throw error;
+      }
+      return calls;
+    },
+    end() {
+      if (failure !== undefined) throw failure;
+      try {
+        ended ??= reader.finish();
+        return ended;
+      } catch (error) {
+        failure = error;
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * Yields each call of a plan whose JSON text arrives in `chunks` (an LLM's streamed output), as soon as the
+ * call's text is complete; returns what {@link PlanTextStream.end} tells. Problems are thrown after the
+ * calls before them were yielded. Decode bytes first (`TextDecoder` with `{ stream: true }`).
+ */
+export async function* callsFromText(
+  chunks: AsyncIterable<string> | Iterable<string>,
+  options: PlanTextStreamOptions = {},
+): AsyncGenerator<JsonValue, PlanTextEnd, undefined> {
+  const stream = createPlanTextStream(options);
+  for await (const chunk of chunks) {
+    for (const call of stream.push(chunk)) yield call;
+  }
+  return stream.end();
+}
