@@ -39,10 +39,11 @@ describe("diagnostic codes", () => {
     }
   });
 
-  it("add only the documented project code (a registry warning) to the SPEC table", () => {
+  it("add only the documented project codes (a registry warning, a stream's order warning) to the SPEC table", () => {
     const extra = Object.keys(DIAGNOSTIC_CODES).filter((code) => !Object.hasOwn(SPEC_TABLE, code));
-    expect(extra).toEqual(["REGISTRY_DUPLICATE_TOOL"]);
+    expect(extra).toEqual(["REGISTRY_DUPLICATE_TOOL", "STREAM_ORDER"]);
     expect(DIAGNOSTIC_CODES.REGISTRY_DUPLICATE_TOOL).toBe("warning");
+    expect(DIAGNOSTIC_CODES.STREAM_ORDER).toBe("warning");
   });
 
   it("name the runtime codes of SPEC §7–8 once each", () => {
