@@ -40,3 +40,27 @@ describe("a streamed writer sent after a reader of its path", () => {
     await engine.close();
   });
 });
+
+describe("a streamed reader of a path nothing wrote yet waits for a writer added after it", () => {
+  it("also when it was still waiting for another reference when that writer came (not only once parked)", async () => {
+    const control = new Controller();
+    const engine = createEngine({ tools: [control.tool("wait")] });
+    const stream = await engine.open({ threadId: "t" });
+    const write = (id: string) => ({ _tool: "wait", _id: id, key: id, _outputPath: `†state.${id}` });
+    stream.add(write("x"));
+    // reads x (a writer is in flight) and then y (nothing has written it, no writer yet)
+    stream.add({ _tool: "wait", _id: "reader", key: "reader", value: ["†state.x", "†state.y"] });
+    expect(stream.add(write("y")).diagnostics).toEqual([]);
+    await until(() => control.started.includes("x") && control.started.includes("y"));
+    control.finish("x");
+    const closing = stream.close();
+    // y is still in flight at close: the reader waits for it instead of failing REF_UNRESOLVED
+    control.finish("y");
+    await until(() => control.started.includes("reader"), 20_000);
+    control.finish("reader");
+    const result = await closing;
+    expect(result.calls.reader?.status).toBe("succeeded");
+    expect(result.status).toBe("succeeded");
+    await engine.close();
+  });
+});

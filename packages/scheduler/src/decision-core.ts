@@ -23,6 +23,11 @@ export class DecisionCore {
   private readonly early = new Map<string, CallSlot[]>();
   private readonly groups = new Map<string, CallSlot[]>();
   private readonly parked = new Set<CallSlot>();
+  /**
+   * Streaming: slots not dispatched yet with an operand no writer was known for when they were added (a
+   * writer added later and claiming it is waited for, if the thread holds no value there by then).
+   */
+  private readonly openReads = new Set<CallSlot>();
   private readonly probe: ContextProbe;
   private readonly writersOf: NonNullable<DecisionCoreOptions["writersOf"]>;
   private readonly claims: DecisionCoreOptions["claims"];
@@ -71,7 +76,12 @@ export class DecisionCore {
       this.joinGroups(slot);
       added.push(slot);
     }
+    if (this.openReads.size > 0) this.claimOpenReads(calls);
     if (this.parked.size > 0) this.claimParked(calls, effects);
+    for (let at = 0; at < added.length; at++) {
+      const writers = (added[at] as CallSlot).writers;
+      if (writers !== undefined && hasUnclaimed(writers)) this.openReads.add(added[at] as CallSlot);
+    }
     for (let at = 0; at < added.length; at++) this.evaluate(added[at] as CallSlot, effects);
     return effects;
   }
@@ -276,6 +286,36 @@ export class DecisionCore {
     return pending;
   }
 
+  /**
+   * Streaming: new calls claim the operands of slots still evaluating that had no writer when they were
+   * added and that the thread holds no value for, among those not decided yet (at or after the cursor) — a
+   * reader still waiting for another reference when the writer came would otherwise find no writer once
+   * it got there, park, and fail REF_UNRESOLVED at close even though the writer was added (a race on when
+   * the writer finished). Parked slots are claimed by `claimParked`.
+   */
+  private claimOpenReads(calls: readonly CompiledCall[]): void {
+    const claims = this.claims;
+    if (claims === undefined) return;
+    for (const slot of this.openReads) {
+      if (slot.phase !== "evaluating") {
+        if (slot.phase !== "parked") this.openReads.delete(slot);
+        continue;
+      }
+      let open = false;
+      forUndecidedOperands(slot, (reference) => {
+        const writers = slot.writers?.get(reference);
+        if (writers === undefined || writers.length > 0) return;
+        if (this.probe.exists(reference)) return;
+        open = true;
+        for (const call of calls) {
+          const link = claims(call, reference);
+          if (link !== undefined) writers.push(link);
+        }
+      });
+      if (!open) this.openReads.delete(slot);
+    }
+  }
+
   /** Streaming: new calls may claim paths parked calls are waiting for. */
   private claimParked(calls: readonly CompiledCall[], effects: CoreEffect[]): void {
     const claims = this.claims;
@@ -392,6 +432,28 @@ export class DecisionCore {
         effects.push(cancelled ?? { type: "commit", index: member.index });
       }
       return;
+    }
+  }
+}
+
+/** True when some operand of a streamed slot had no writer when it was added. */
+function hasUnclaimed(writers: ReadonlyMap<Reference, readonly WriterLink[]>): boolean {
+  for (const links of writers.values()) if (links.length === 0) return true;
+  return false;
+}
+
+/**
+ * Calls `visit` with each operand a slot has not decided yet: the current alternative's operands from the
+ * cursor on, its later alternatives, and every later expression (earlier ones are decided).
+ */
+function forUndecidedOperands(slot: CallSlot, visit: (reference: Reference) => void): void {
+  for (let expression = slot.expression; expression < slot.expressionCount; expression++) {
+    const alternatives = expressionAt(slot, expression).alternatives;
+    const first = expression === slot.expression ? slot.alternative : 0;
+    for (let alternative = first; alternative < alternatives.length; alternative++) {
+      const operands = alternatives[alternative] as readonly Reference[];
+      const from = expression === slot.expression && alternative === slot.alternative ? slot.operand : 0;
+      for (let operand = from; operand < operands.length; operand++) visit(operands[operand] as Reference);
     }
   }
 }
