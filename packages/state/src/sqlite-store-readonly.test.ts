@@ -113,6 +113,35 @@ describe("sqlite store opened read-only", () => {
     await reopened.close();
   });
 
+  it("expired state values stay hidden in what it shows, until a writer changes the thread", async () => {
+    // its model, changed by expiry, used to look stale to readState (the file lacks the change): it was
+    // reloaded from the file at once, and getValue found the expired value
+    const clock = manualClock();
+    const { file } = await filledStore(clock.now);
+    clock.advance(2 * HOUR);
+    const before = digest(file);
+    const readonly = createSqliteStore(file, {
+      readonly: true,
+      now: clock.now,
+      retention: { maxAgeMs: HOUR },
+    });
+    await expect(getValue(readonly, THREAD, "†state.greeting")).rejects.toMatchObject({
+      code: "REF_EVICTED",
+      data: { reason: "maxAgeMs" },
+    });
+    expect(await readonly.readState(THREAD)).toEqual({});
+    expect(await readonly.listVariables(THREAD)).toEqual([]);
+    expect(digest(file)).toBe(before);
+    // a writer's change of the thread is seen: the reader reloads it (and expires only what is old)
+    const writer = createSqliteStore(file, { now: clock.now });
+    await commitOk(writer, { callId: "c", writes: [write(["greeting"], "again")] });
+    await writer.close();
+    expect(await getValue(readonly, THREAD, "†state.greeting")).toEqual({ found: true, value: "again" });
+    await expect(getValue(readonly, THREAD, "†state.n")).rejects.toMatchObject({ code: "REF_EVICTED" });
+    expect(await readonly.readState(THREAD)).toEqual({ greeting: "again" });
+    await readonly.close();
+  });
+
   it("refuses a missing file, and a file that is not an Obelisk store, with STORE_ERROR", async () => {
     expect(() => createSqliteStore(join(dir, "missing.db"), { readonly: true })).toThrow(
       expect.objectContaining({ code: "STORE_ERROR" }),

@@ -212,7 +212,7 @@ describe("sqlite: the cached thread models are bounded (cachedThreads)", () => {
     expect(cachedThreads(store)).toEqual([]);
   });
 
-  it("a read-only store keeps the models expiry on read changed (the file lacks the change)", async () => {
+  it("a read-only store keeps the model expiry on read changed last, even with cachedThreads: 0", async () => {
     const clock = manualClock();
     const file = freshFile();
     const writer = createSqliteStore(file, { now: clock.now });
@@ -226,6 +226,67 @@ describe("sqlite: the cached thread models are bounded (cachedThreads)", () => {
     // what it shows stays expired: a reload from the file would bring the output back
     expect(await readonly.listCallOutputIds(thread(0))).toEqual([]);
     expect(await readonly.listCallOutputIds(thread(1))).toEqual(["out"]);
+    // another thread expired: t0's model goes (the file holds it), and its next read expires it again
+    expect(await readonly.getCallOutput(thread(1), "out")).toMatchObject({ reason: "maxCallOutputAgeMs" });
+    expect(cachedThreads(readonly)).toEqual(["t1"]);
+    expect(await readonly.getCallOutput(thread(0), "out")).toMatchObject({ reason: "maxCallOutputAgeMs" });
+    expect(await readonly.getTombstone(thread(0), "†calls.out")).toMatchObject({
+      reason: "maxCallOutputAgeMs",
+    });
+  });
+
+  it("a long-lived read-only reader keeps at most cachedThreads models that expiry changed, and reads the same", async () => {
+    // soak review: every thread a read-only store expired stayed in memory with its tombstones for good
+    const clock = manualClock();
+    const file = freshFile();
+    const writer = createSqliteStore(file, { now: clock.now });
+    for (let i = 0; i < 30; i++)
+      await commitOk(writer, {
+        callId: "old",
+        threadId: thread(i),
+        writes: [write(["old"], i)],
+        output: { i },
+      });
+    clock.advance(HOUR + HOUR / 2);
+    for (let i = 0; i < 30; i += 3)
+      await commitOk(writer, { callId: "fresh", threadId: thread(i), writes: [write(["fresh"], i)] });
+    await writer.close();
+    clock.advance(HOUR / 2); // "old" and its output are past the age limits, "fresh" is not
+    const retention = { maxAgeMs: HOUR };
+    const bounded = open(file, { readonly: true, now: clock.now, retention, cachedThreads: 3 });
+    const unbounded = open(file, { readonly: true, now: clock.now, retention });
+    /** What reading a thread's values answers (a value, or the code and reason of the refusal). */
+    const answers = async (store: StateStore, threadId: ThreadId) => {
+      const shown = [];
+      for (const reference of ["†state.old", "†state.fresh", "†calls.old"])
+        shown.push(
+          await getValue(store, threadId, reference).catch((error: ObeliskError) => ({
+            code: error.code,
+            reason: (error.data as { reason?: string }).reason,
+          })),
+        );
+      return {
+        shown,
+        state: await store.readState(threadId),
+        tombstone: await store.getTombstone(threadId, "†state.old"),
+      };
+    };
+    for (let pass = 0; pass < 2; pass++)
+      for (let i = 0; i < 30; i++) {
+        const expected = await answers(unbounded, thread(i));
+        expect(expected.shown[0]).toEqual({ code: "REF_EVICTED", reason: "maxAgeMs" });
+        expect(expected.shown[2]).toEqual({ code: "REF_EVICTED", reason: "maxCallOutputAgeMs" });
+        expect(expected.state).toEqual(i % 3 === 0 ? { fresh: i } : {});
+        const seen = await answers(bounded, thread(i));
+        // a thread read again after its model was dropped expired again: its tombstones are newer
+        expect({ ...seen, tombstone: seen.tombstone?.reason }).toEqual({
+          ...expected,
+          tombstone: expected.tombstone?.reason,
+        });
+        // three idle models, and the one expiry changed last
+        expect(cachedThreads(bounded).length).toBeLessThanOrEqual(4);
+      }
+    expect(cachedThreads(unbounded)).toHaveLength(30);
   });
 
   it("refuses a cachedThreads that is not a whole number >= 0 or Infinity with USAGE", () => {

@@ -153,9 +153,13 @@ export abstract class CommitStore extends StoreHistory {
       if (this.modelInUse(threadId as ThreadId)) continue;
       models.delete(threadId); // deleting while iterating a Map is safe: the iteration goes on
       if (threadId === this.newestModel) this.newestModel = undefined;
+      this.modelDropped(threadId as ThreadId);
       if (--excess === 0) break;
     }
   }
+
+  /** Called when {@link trimModels} drops a thread's model (what the backend keeps beside it may go too). */
+  protected modelDropped(_threadId: ThreadId): void {}
 
   /** A model for a thread the store does not hold: neither saved nor cached (a commit creates it). */
   private newModel(threadId: ThreadId): ThreadModel {

@@ -2,6 +2,7 @@ import type { JsonObject, ThreadId } from "@obelisk/core";
 import { applyOutputInPlace, ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
 import type { StateWrite, VariableMeta, WriteLogEntry } from "../store-types.js";
+import type { FileAt } from "./expiry-view.js";
 import { parseFrozen } from "./parse-frozen.js";
 import { COMPACT_MIN_BYTES } from "./plan-log-compaction.js";
 import type { SqliteCompaction } from "./sqlite-compaction.js";
@@ -135,8 +136,13 @@ export class SqliteThreadRows {
 
   /** True when the file holds no change of the model's thread the model does not have. */
   isCurrent(model: ThreadModel): boolean {
-    const stored = this.sql.threadSeq.get(model.threadId) as ThreadVersion | undefined;
-    return stored !== undefined && stored.next_seq === model.nextSeq && stored.version === model.version;
+    return this.isAt(model.threadId, model);
+  }
+
+  /** True when the file's thread is still where it was (`at`: its next sequence number and version). */
+  isAt(threadId: ThreadId, at: FileAt): boolean {
+    const stored = this.sql.threadSeq.get(threadId) as ThreadVersion | undefined;
+    return stored !== undefined && stored.next_seq === at.nextSeq && stored.version === at.version;
   }
 
   /** The snapshot-rule sizes of a model (a model created here starts with an empty snapshot and log). */

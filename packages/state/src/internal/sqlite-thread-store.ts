@@ -43,13 +43,14 @@ export abstract class SqliteThreadStore extends CachedStore {
   private readonly tombstoneLookup: SqliteTombstonesBelow;
   /** One IMMEDIATE transaction around several commits (each commit's own transaction nests as a savepoint). */
   private readonly commitAllTx: (commits: readonly CallCommit[]) => CommitResult[];
-  /** Read-only store: what expiry on read changed (the cached models, never the file). */
+  /** Read-only store: what expiry on read changed in the cached models (never the file). */
   private readonly view = new ExpiryView();
   /** Closes the connection (and removes the side files a read-only one made). */
   private readonly closeConnection: () => void;
   /**
-   * Read-only store: the threads whose cached model holds what the file lacks (expiry on read's evictions,
-   * a thread or schema given in memory only). Never dropped by the cache's bound: a reload would lose it.
+   * Read-only store: the threads whose cached model holds what the file lacks and no read can make again (a
+   * thread or schema given in memory only). Never dropped by the cache's bound: a reload would lose it.
+   * Expiry on read's evictions are not among them (see {@link ExpiryView}).
    */
   private readonly diverged = new Set<ThreadId>();
 
@@ -129,12 +130,27 @@ export abstract class SqliteThreadStore extends CachedStore {
   /** Keeps the cached model when the file proves it current (no reload per run of an unchanged thread). */
   protected override refresh(threadId: ThreadId): void {
     const model = this.models.get(threadId);
-    if (model !== undefined && !this.rows.isCurrent(model)) this.invalidate(threadId);
+    if (model !== undefined && !this.isCurrent(model)) this.invalidate(threadId);
+  }
+
+  /**
+   * True when the file holds no change of the model's thread the model lacks. A model that expiry on read
+   * changed (read-only store) is compared with where the file stood before that change.
+   */
+  private isCurrent(model: ThreadModel): boolean {
+    const at = this.view.fileAt(model.threadId);
+    return at === undefined ? this.rows.isCurrent(model) : this.rows.isAt(model.threadId, at);
   }
 
   protected override invalidate(threadId: ThreadId): void {
     this.models.delete(threadId);
     this.diverged.delete(threadId);
+    this.view.forget(threadId);
+  }
+
+  /** What expiry on read changed in a dropped model goes with it: the next expiring read makes it again. */
+  protected override modelDropped(threadId: ThreadId): void {
+    this.view.forget(threadId);
   }
 
   /**
@@ -146,15 +162,26 @@ export abstract class SqliteThreadStore extends CachedStore {
     if (this.models.get(model.threadId) !== model) this.cacheModel(model.threadId, model);
   }
 
-  /** Also a read-only store's model that holds what the file lacks. */
+  /**
+   * Also a read-only store's model that holds what the file lacks and no read makes again, and the model
+   * expiry on read changed last (even with `cachedThreads: 0`, the read that expired it goes on with it).
+   */
   protected override modelInUse(threadId: ThreadId): boolean {
-    return super.modelInUse(threadId) || this.diverged.has(threadId);
+    return super.modelInUse(threadId) || this.diverged.has(threadId) || this.view.latest === threadId;
   }
 
   protected override cachedModelsInUse(): number {
     let count = super.cachedModelsInUse();
     for (const threadId of this.diverged)
       if (this.models.has(threadId) && !this.locks.isHeld(threadId)) count++;
+    const latest = this.view.latest;
+    if (
+      latest !== undefined &&
+      this.models.has(latest) &&
+      !this.diverged.has(latest) &&
+      !this.locks.isHeld(latest)
+    )
+      count++;
     return count;
   }
 
@@ -162,8 +189,9 @@ export abstract class SqliteThreadStore extends CachedStore {
     if (this.readonly) {
       if (!this.view.active || extras?.create === true)
         throw readonlyError(this.file, `change thread "${model.threadId}"`);
-      this.view.keep(model.threadId, change);
-      this.keepDiverged(model);
+      this.view.keep(model, change);
+      // cached again (the bound may have dropped it while its read went on), as the latest expired
+      if (this.models.get(model.threadId) !== model) this.cacheModel(model.threadId, model);
       return true;
     }
     try {
@@ -249,13 +277,13 @@ export abstract class SqliteThreadStore extends CachedStore {
   /** Also asks the file whether the cached model is current (another connection may have deleted it). */
   override getThread(threadId: ThreadId): ThreadInfo | undefined {
     const model = this.models.get(threadId);
-    if (model !== undefined && !this.closed && !this.rows.isCurrent(model)) this.invalidate(threadId);
+    if (model !== undefined && !this.closed && !this.isCurrent(model)) this.invalidate(threadId);
     return super.getThread(threadId);
   }
 
   override readState(threadId: ThreadId): JsonObject {
     const model = this.models.get(threadId);
-    if (model !== undefined && !this.rows.isCurrent(model)) this.invalidate(threadId);
+    if (model !== undefined && !this.isCurrent(model)) this.invalidate(threadId);
     return super.readState(threadId);
   }
 
