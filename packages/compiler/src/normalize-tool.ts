@@ -61,6 +61,7 @@ const DEFINITION_KEYS = [
   "timeoutMs",
   "retry",
   "fresh",
+  "reuseForMs",
   "cost",
   "latent",
   "approvalParams",
@@ -137,6 +138,16 @@ function optionalNumber(value: unknown, what: string, positive = true): number |
   if (typeof value !== "number" || !Number.isFinite(value) || (positive && value <= 0)) {
     throw new ObeliskError("USAGE", `${what} must be a positive number`);
   }
+  return value;
+}
+
+/** A tool's `reuseForMs`: ms from 0 (never reused) to Infinity (the default: always). */
+function checkReuseForMs(value: unknown, what: string): number {
+  if (value === undefined) return Number.POSITIVE_INFINITY;
+  if (typeof value !== "number" || Number.isNaN(value) || value < 0)
+    throw new ObeliskError("USAGE", `${what}: reuseForMs must be a number of ms from 0 (Infinity: always)`, {
+      hint: "how long a completed call of this tool satisfies a later identical call; fresh: true never",
+    });
   return value;
 }
 
@@ -251,12 +262,14 @@ function buildTool(
   const approvalParams = checkApprovalParamNames(source.approvalParams, parts.inputSchema, what);
   if (source.idempotent !== undefined && typeof source.idempotent !== "boolean")
     throw new ObeliskError("USAGE", `${what}: idempotent must be true or false`);
+  const reuseForMs = checkReuseForMs(source.reuseForMs, what);
   const tool: RegisteredTool = {
     name,
     inputSchema: parts.inputSchema,
     closedInput: isClosedInput(source.input, parts.inputSchema),
     retry,
     fresh: source.fresh === true,
+    reuseForMs,
     cost,
     latent: parts.run === undefined,
     approvalParams,

@@ -29,6 +29,8 @@ export interface RegisteredTool {
   readonly retry: Partial<RetryPolicy>;
   /** Never treated as satisfied. */
   readonly fresh: boolean;
+  /** How long (ms since it ended) a completed call satisfies a later identical one; Infinity: always. */
+  readonly reuseForMs: number;
   /** Cost hint for critical-path priority (default 1). */
   readonly cost: number;
   /** Parameters that must be a reference under `†state.approvals.` (see `ToolDefinition.approvalParams`). */

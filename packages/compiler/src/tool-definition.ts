@@ -109,6 +109,12 @@ export interface ToolDefinition<In extends SchemaInput = SchemaInput, Out extend
   readonly retry?: RetryPolicyInput | undefined;
   /** Never treat a call of this tool as satisfied. Default false. */
   readonly fresh?: boolean | undefined;
+  /**
+   * A completed call of this tool satisfies a later identical call (same parameters, output path and
+   * method) only until it is this many ms old (since it ended): live data (search results, prices) is
+   * fetched again after that. `0` never reuses (as `fresh`). Default `Infinity`: always reused.
+   */
+  readonly reuseForMs?: number | undefined;
   /** Relative cost hint used for critical-path priority. Default 1. */
   readonly cost?: number | undefined;
   /**

@@ -352,7 +352,8 @@ function afterLookup(
   tool: RegisteredTool,
   record: CallRecord | undefined,
 ): Awaitable<void> {
-  if (record === undefined) return confirmThenExecute(host, index, run, tool);
+  if (record === undefined || !youngEnough(host, tool, record))
+    return confirmThenExecute(host, index, run, tool);
   if (host.mayReuse(record, run.call) && host.claim(record)) return reuse(host, index, run, record);
   // the latest record of the key is a sibling's, or another call of this run took it: an earlier one
   // may be this call's (two identical calls of a re-sent plan are each satisfied by their own record)
@@ -361,6 +362,16 @@ function afterLookup(
   if (earlier === undefined) return confirmThenExecute(host, index, run, tool);
   if (!isThenable(earlier)) return pickEarlier(host, index, run, tool, earlier);
   return Promise.resolve(earlier).then((records) => pickEarlier(host, index, run, tool, records));
+}
+
+/**
+ * True while a completed record may still satisfy a call of its tool: it ended less than `reuseForMs` ago
+ * (by the run's clock). A record without an end time is too old for a tool that sets a bound.
+ */
+function youngEnough(host: DispatchHost, tool: RegisteredTool, record: CallRecord): boolean {
+  if (tool.reuseForMs === Number.POSITIVE_INFINITY) return true;
+  const ended = record.endedAt === undefined ? Number.NaN : Date.parse(record.endedAt);
+  return (host.options.now ?? Date.now)() - ended < tool.reuseForMs;
 }
 
 /** How many completed records of one key are looked at for a call whose latest one is taken. */
@@ -374,6 +385,7 @@ function pickEarlier(
   records: readonly CallRecord[],
 ): Awaitable<void> {
   for (const record of records)
-    if (host.mayReuse(record, run.call) && host.claim(record)) return reuse(host, index, run, record);
+    if (youngEnough(host, tool, record) && host.mayReuse(record, run.call) && host.claim(record))
+      return reuse(host, index, run, record);
   return confirmThenExecute(host, index, run, tool);
 }
