@@ -87,7 +87,7 @@ export async function nearStoredReferences(
 }
 
 /** `did you mean "a", "b" or "c"?` for suggested references (each cut to 200 characters). */
-export function didYouMeanReferences(near: readonly string[]): string {
+function didYouMeanReferences(near: readonly string[]): string {
   const names = near.map((name) => JSON.stringify(cutMessage(name, SUGGESTION_CHARS)));
   const last = names.pop();
   return `did you mean ${names.length === 0 ? last : `${names.join(", ")} or ${last}`}?`;
