@@ -1,3 +1,4 @@
+import { formatReference } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { foldedLog, THREAD, write } from "./commit-fixtures.js";
 import type { OpenStore } from "./describe-store-conformance.js";
@@ -12,26 +13,31 @@ import { commitCallOk, HUGE } from "./growth-fixtures.js";
 export function logCompactionCases(openStore: OpenStore): void {
   describe("write log compaction", () => {
     it("removals below a parent that stays keep their order; the values they removed are stand-ins", async () => {
+      // each under a parent of its own that it made (a key made below a parent the log shows holding only
+      // what writes below it made goes with its removal: see "written and evicted every run" below)
       const store = await openStore();
       await commitCallOk(store, { callId: "p", writes: [write(["r", "user", "profile"], { name: HUGE })] });
-      await commitCallOk(store, { callId: "d", writes: [write(["r", "a", "b"], [1, 2])] });
-      await commitCallOk(store, { callId: "l", writes: [write(["r", "list", 0], "x")] });
-      await commitCallOk(store, { callId: "k", writes: [write(["r", "keep"], 1)] });
-      await store.keepLastN(THREAD, 1);
-      expect(await store.readState(THREAD)).toEqual({ r: { keep: 1 } });
+      await commitCallOk(store, { callId: "d", writes: [write(["s", "a", "b"], [1, 2])] });
+      await commitCallOk(store, { callId: "l", writes: [write(["t", "list", 0], "x")] });
+      const keep = ["r", "s", "t"].map((parent) => write([parent, "keep"], 1));
+      await commitCallOk(store, { callId: "k", writes: keep });
+      await store.keepLastN(THREAD, 3);
+      expect(await store.readState(THREAD)).toEqual({ r: { keep: 1 }, s: { keep: 1 }, t: { keep: 1 } });
       const log = await store.readWriteLog(THREAD);
       expect(log.map((entry) => [entry.op ?? entry.write.method, entry.write.reference])).toEqual([
         ["set", "†state.r.user.profile"],
-        ["set", "†state.r.a.b"],
-        ["set", "†state.r.list[0]"],
+        ["set", "†state.s.a.b"],
+        ["set", "†state.t.list[0]"],
         ["set", "†state.r.keep"],
+        ["set", "†state.s.keep"],
+        ["set", "†state.t.keep"],
         // the evicted variables, then the parents the batch left empty (outermost only)
         ["unset", "†state.r.user.profile"],
-        ["unset", "†state.r.a.b"],
-        ["unset", "†state.r.list[0]"],
+        ["unset", "†state.s.a.b"],
+        ["unset", "†state.t.list[0]"],
         ["unset", "†state.r.user"],
-        ["unset", "†state.r.a"],
-        ["unset", "†state.r.list"],
+        ["unset", "†state.s.a"],
+        ["unset", "†state.t.list"],
       ]);
       // the removed values are kept as stand-ins of their kind: the writes still create the parents
       expect(log.slice(0, 4).map((entry) => [entry.compacted ?? false, entry.write.value])).toEqual([
@@ -182,16 +188,19 @@ export function logCompactionCases(openStore: OpenStore): void {
       expect(lengths).toEqual([5, 5]);
     });
 
-    for (const parentMade of [false, true]) {
-      const label = parentMade ? "with the parent it made" : "beside a sibling that stays";
+    const evictedEveryRun = {
+      "beside a sibling that stays": (_round: number) => ["x", "y"],
+      "a new key each run": (round: number) => ["x", `t${round}`],
+      // its eviction also removes the parent `x.p` it made (decision record 0010)
+      "with the parent it made": (_round: number) => ["x", "p", "y"],
+    };
+    for (const [label, pathOf] of Object.entries(evictedEveryRun)) {
       it(`a nested value written and evicted every run, ${label}, keeps a log whose length does not grow`, async () => {
-        // `x.y` beside `x.z`, or `x.p.y` whose eviction also removes `x.p` (decision record 0010)
-        const evicted = parentMade ? ["x", "p", "y"] : ["x", "y"];
         const lengths: number[] = [];
         for (const rounds of [50, 500]) {
           const store = await openStore();
           for (let round = 0; round < rounds; round++) {
-            await commitCallOk(store, { callId: `y${round}`, writes: [write(evicted, { n: round })] });
+            await commitCallOk(store, { callId: `y${round}`, writes: [write(pathOf(round), { n: round })] });
             await commitCallOk(store, { callId: `z${round}`, writes: [write(["x", "z"], round)] });
             await store.keepLastN(THREAD, 1);
           }
@@ -201,7 +210,7 @@ export function logCompactionCases(openStore: OpenStore): void {
           expect(await foldedLog(store)).toEqual(state);
           lengths.push((await store.readWriteLog(THREAD)).length);
           // the last eviction still answers why the value is gone
-          const reference = parentMade ? "†state.x.p.y" : "†state.x.y";
+          const reference = formatReference("state", pathOf(rounds - 1));
           expect(await store.getTombstone(THREAD, reference)).toMatchObject({ reason: "keepLastN" });
         }
         expect(lengths[1]).toBe(lengths[0]);

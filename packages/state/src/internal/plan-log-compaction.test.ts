@@ -72,17 +72,19 @@ const operation: fc.Arbitrary<Operation> = fc.record({
 /**
  * What long-lived threads repeat, a few times over on one path, after a write of the path or not: a path
  * written and one below it; a value written below it, then removed at its own path, at the path above, or
- * both. So that the rules about such repeats meet each other and the random operations around them often.
+ * both; keys below it written and removed in turn. So that the rules about such repeats meet each other
+ * and the random operations around them often.
  */
 const cycle: fc.Arbitrary<Operation[]> = fc
   .tuple(
     path,
     segment,
-    fc.constantFrom("deeper", "removedAt", "removedAbove", "removedBoth"),
+    segment,
+    fc.constantFrom("deeper", "removedAt", "removedAbove", "removedBoth", "newKeys"),
     fc.boolean(),
     fc.array(value, { minLength: 2, maxLength: 6 }),
   )
-  .map(([at, below, kind, primed, values]) => {
+  .map(([at, below, other, kind, primed, values]) => {
     const deeper: Path = [...at, below];
     const write = (to: Path, written: JsonValue): Operation => ({
       kind: "write",
@@ -93,6 +95,11 @@ const cycle: fc.Arbitrary<Operation[]> = fc
     const unset = (from: Path): Operation => ({ kind: "unset", path: from, method: "set", value: null });
     const repeats = values.flatMap((written, index): Operation[] => {
       if (kind === "deeper") return [write(index % 2 === 0 ? at : deeper, written)];
+      if (kind === "newKeys") {
+        // a key per repeat below one path (two keys here, alternating), each removed at once
+        const key: Path = [...at, index % 2 === 0 ? below : other];
+        return [write(key, written), unset(key)];
+      }
       return [
         write(deeper, written),
         ...(kind === "removedAbove" ? [] : [unset(deeper)]),
@@ -253,20 +260,29 @@ describe("planLogCompaction", () => {
     expect(fold(compact(log))).toEqual(fold(log));
   });
 
-  it("a nested key written and removed again and again keeps its first and last cycles only", () => {
+  it("a nested key written and removed again and again keeps its last write only, or its first cycle too", () => {
     const unset = (...path: Path): Entry => ({ op: "unset", path, method: "set", value: null });
     const set = (...path: Path): Entry => ({ path, method: "set", value: { big: "t".repeat(50) } });
-    // beside a sibling that stays: the key is absent when written again, and its removal goes with it
-    const sibling = [
-      set("x", "z"),
-      set("x", "y"),
-      unset("x", "y"),
-      set("x", "y"),
-      unset("x", "y"),
-      set("x", "y"),
-    ];
-    expect(planLogCompaction(sibling)).toEqual(["keep", "standIn", "keep", "drop", "drop", "keep"]);
+    const cycles = (...path: Path): Entry[] => [set(...path), unset(...path), set(...path), unset(...path)];
+    // beside a sibling that stays: `x` only holds what writes below it made, so `x.y` is absent each time
+    const sibling = [set("x", "z"), ...cycles("x", "y"), set("x", "y")];
+    expect(planLogCompaction(sibling)).toEqual(["keep", "drop", "drop", "drop", "drop", "keep"]);
     expect(fold(compact(sibling))).toEqual(fold(sibling));
+    // a new key each time, the same
+    const keys = [
+      set("x", "z"),
+      set("x", "t1"),
+      unset("x", "t1"),
+      set("x", "t2"),
+      unset("x", "t2"),
+      set("x", "t3"),
+    ];
+    expect(planLogCompaction(keys)).toEqual(["keep", "drop", "drop", "drop", "drop", "keep"]);
+    expect(fold(compact(keys))).toEqual(fold(keys));
+    // `x` written whole may have held `x.y`: the first cycle stays, then its removal shows the key absent
+    const whole = [set("x"), ...cycles("x", "y"), set("x", "y")];
+    expect(planLogCompaction(whole)).toEqual(["keep", "standIn", "keep", "drop", "drop", "keep"]);
+    expect(fold(compact(whole))).toEqual(fold(whole));
     // an eviction that also removes the parent the write made: the parent is the key created and removed
     const parent = [
       ...[set("p", "z"), set("p", "x", "y"), unset("p", "x", "y"), unset("p", "x")],
@@ -274,9 +290,9 @@ describe("planLogCompaction", () => {
     ];
     expect(planLogCompaction(parent)).toEqual([
       "keep",
-      "standIn",
-      "keep",
-      "keep",
+      "drop",
+      "drop",
+      "drop",
       "drop",
       "drop",
       "drop",
@@ -288,12 +304,10 @@ describe("planLogCompaction", () => {
   it("keeps a write and the removal after it when the log does not show the key absent before it", () => {
     const unset = (...path: Path): Entry => ({ op: "unset", path, method: "set", value: null });
     const set = (...path: Path): Entry => ({ path, method: "set", value: 1 });
-    // never written before: an earlier write of the parent may have held the key
-    expect(planLogCompaction([set("x", "z"), set("x", "y"), unset("x", "y")])).toEqual([
-      "keep",
-      "standIn",
-      "keep",
-    ]);
+    // the parent written whole may have held the key
+    const whole: Entry[] = [{ path: ["x"], method: "set", value: { y: 1 } }, set("x", "y"), unset("x", "y")];
+    expect(planLogCompaction(whole)).toEqual(["keep", "standIn", "keep"]);
+    expect(fold(compact(whole))).toEqual({ x: {} });
     // an array index: removing nothing past the end, then appending and removing, leaves a hole
     const array: Entry[] = [
       { path: ["o", "l"], method: "set", value: [1, 2] },
@@ -301,13 +315,22 @@ describe("planLogCompaction", () => {
     ];
     expect(planLogCompaction(array)).toEqual(["keep", "keep", "standIn", "keep", "keep"]);
     expect(fold(compact(array))).toEqual({ o: { l: [1, 2, null], k: 1 } });
+    // the parent's last removal was `o["0"]`, which removes nothing from an array: `o[0]` kept `y`
+    const kept: Entry[] = [
+      { path: ["o"], method: "set", value: [] },
+      { path: ["o", 0], method: "set", value: { y: 1 } },
+      unset("o", "0"),
+      ...[set("o", 0, "z"), set("o", 0, "y"), unset("o", 0, "y")],
+    ];
+    expect(planLogCompaction(kept).slice(4)).toEqual(["standIn", "keep"]);
+    expect(fold(compact(kept))).toEqual({ o: [{ z: 1 }] });
     // an entry above the key between the write and the removal (the merge may have added it)
     const merged: Entry[] = [
       ...[set("x", "z"), set("x", "y"), unset("x", "y"), set("x", "y")],
       { path: ["x"], method: "merge", value: { y: 2 } },
       unset("x", "y"),
     ];
-    expect(planLogCompaction(merged)).toEqual(["keep", "standIn", "keep", "standIn", "keep", "keep"]);
+    expect(planLogCompaction(merged)).toEqual(["keep", "drop", "drop", "standIn", "keep", "keep"]);
   });
 
   it("keeps the stand-in of an overwritten value that a later entry at its path combines with", () => {

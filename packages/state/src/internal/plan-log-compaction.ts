@@ -202,12 +202,14 @@ function childAt<Node extends { children: Map<string, Node> | undefined }>(
  *   and no array index, and its cover replaces or removes what it and the entries below it did. Without
  *   this, a thread overwriting a nested path each run (`a.b`) kept one stand-in per run, and one alternating
  *   `set a.b` and `set a.b.c` kept every value of `a.b` (`set a.b.c` walks into it).
- * - *Created and removed:* a write that creates an object's key (absent where it applies: removed by an
- *   `unset` at it with nothing at, above or below it since, in an object that holds a value) whose first
- *   later entry at that key or above is an `unset` of that very key — which goes too: the object is back as
- *   it was, its other keys in their order. Without this, a nested value written and evicted every run
- *   (`x.y` beside a sibling that stays, or `p.x.y` whose eviction also removes the parent `p.x` it made)
- *   kept a stand-in and a removal per run.
+ * - *Created and removed:* a write that creates an object's key whose first later entry at that key or
+ *   above is an `unset` of that very key — which goes too: the object is back as it was, its other keys in
+ *   their order. The key is known absent where the write applies, in an object that holds a value, when it
+ *   was removed with nothing at, above or below it since, or when nothing was written at or below it since
+ *   the last entry at the object or above, which is a removal of all of it (or there is none: the object's
+ *   keys all come from writes below it). Without this, a nested value written and evicted every run (`x.y`
+ *   or a new `x.t<n>` beside a sibling that stays, or `p.x.y` whose eviction also removes the parent `p.x`
+ *   it made) kept a stand-in and a removal per run.
  * A path "holds a value" when a write left at or below it comes after every removal at it and every entry
  * above it (any of which may have taken it away). Answers whether anything was dropped.
  */
@@ -239,8 +241,8 @@ function dropSuperseded(
       }
       if (holds && node.built <= Math.max(node.unset, above)) {
         holds = false;
-        // no write at or below it since its removal, nothing above it since: the key is absent
-        if (node.unset > above && typeof path[depth] === "string") created = depth;
+        if (typeof path[depth] === "string" && (node.unset > above || madeBelow(entries, above)))
+          created = depth; // the key is absent (see dropSuperseded)
       }
       if (node.any > above) above = node.any;
     }
@@ -266,6 +268,17 @@ function dropSuperseded(
     if (entry.op === "unset") node.unset = index;
   }
   return dropped;
+}
+
+/**
+ * True when a parent's keys all come from writes below it: `above`, the latest entry left at it or above it,
+ * is none or a removal of all of it, so only writes below it have made it since. Then a key of it nothing
+ * was written at or below since is absent.
+ */
+function madeBelow(entries: readonly CompactionEntry[], above: number): boolean {
+  if (above === -1) return true;
+  const entry = entries[above] as CompactionEntry;
+  return entry.op === "unset" && removesAlways(entry.path);
 }
 
 /** The removal of the prefix of `depth + 1` segments that first follows write `index` there or above. */
