@@ -142,11 +142,18 @@ describe("createEngine<State>: the state typed as a deep partial of the host's s
     expectTypeOf(() => engine.get("t", "†state.a.b")).returns.resolves.toEqualTypeOf<GetWholeValueResult>();
     const byId = () => engine.get("t", "†state.byId");
     expectTypeOf(byId).returns.resolves.toEqualTypeOf<
-      | { readonly found: false; readonly value?: never; readonly items?: never; readonly text?: never }
+      | {
+          readonly found: false;
+          readonly value?: never;
+          readonly items?: never;
+          readonly entries?: never;
+          readonly text?: never;
+        }
       | {
           readonly found: true;
           readonly value: { readonly [id: string]: number | undefined };
           readonly items?: never;
+          readonly entries?: never;
           readonly text?: never;
         }
     >();

@@ -127,7 +127,13 @@ export type StateKey<State> = {
 /** What `get` answers for a typed reference: nothing, or the whole value with its type (never a page). */
 export type GetStateResult<Value> =
   | Extract<GetValueResult, { readonly found: false }>
-  | { readonly found: true; readonly value: Value; readonly items?: never; readonly text?: never };
+  | {
+      readonly found: true;
+      readonly value: Value;
+      readonly items?: never;
+      readonly entries?: never;
+      readonly text?: never;
+    };
 
 /**
  * `get(threadId, "†state")`: the whole state, typed for a typed engine; JSON, as ever, for the default

@@ -80,8 +80,8 @@ export function registerState(program: Command, context: CommandContext): void {
   withLimits(
     add("get", "print one stored value, or one page of an array or string", get)
       .requiredOption("--ref <reference>", "the reference to read, e.g. †state.report", parseRefOption)
-      .option("--offset <n>", "first item of the page", parseCount)
-      .option("--limit <n>", "items in the page", parsePageLimit),
+      .option("--offset <n>", "first item, key or character of the page", parseCount)
+      .option("--limit <n>", "items, keys or characters in the page", parsePageLimit),
   );
   // `set` creates the store: an approval may be given before the plan's first run
   const setCommand = add(
@@ -199,14 +199,14 @@ async function get(engine: Engine, options: StateOptions, output: Output): Promi
   if (output.format === "text") printGot(output, ref, result);
 }
 
-/** Prints a value, or a page of one (`--offset/--limit` on anything but an array or string is USAGE). */
+/** Prints a value, or a page of one (`--offset/--limit` on a number, boolean or null is USAGE). */
 function printGot(output: Output, ref: string, result: GetValueResult & { found: true }): void {
   if ("value" in result) {
     output.line(typeof result.value === "string" ? result.value : JSON.stringify(result.value, null, 2));
     return;
   }
-  const page = "items" in result ? result.items : result.text;
-  const unit = "items" in result ? "items" : "characters";
+  const page = result.items ?? result.entries ?? result.text;
+  const unit = result.items !== undefined ? "items" : result.entries !== undefined ? "keys" : "characters";
   if (result.limit === 0) {
     output.line(output.colors.dim(`${ref}: no ${unit} from ${result.offset} (${result.total} in all)`));
     return;

@@ -18,19 +18,17 @@ async function storeWithValues() {
 }
 
 describe("getValue: paging arguments are never silently ignored (review 7 H2, L3)", () => {
-  it("refuses offset/limit on an object, a number or null with USAGE instead of answering the whole value", async () => {
+  it("refuses offset/limit on a number or null with USAGE instead of answering the whole value", async () => {
     const store = await storeWithValues();
     for (const [reference, what] of [
-      ["†state.obj", "an object"],
-      ["†state", "an object"],
       ["†state.n", "a number"],
       ["†state.none", "null"],
     ] as const) {
       for (const options of [{ limit: 1 }, { offset: 0 }, { offset: 1, limit: 2 }]) {
         await expect(getValue(store, THREAD, reference, options)).rejects.toMatchObject({
           code: "USAGE",
-          message: `${reference} is ${what}: offset and limit page arrays (items) and strings (characters) only`,
-          hint: expect.stringContaining("without offset and limit"),
+          message: `${reference} is ${what}: offset and limit page arrays (items), objects (keys) and strings (characters) only`,
+          hint: "read it without offset and limit",
         });
       }
     }
@@ -76,5 +74,32 @@ describe("getValue of †calls.<id> for a call that has an _outputPath (review 7
     expect(await getValue(store, THREAD, "†calls.zzz")).toEqual({ found: false });
     expect(await getValue(store, THREAD, "†calls.c1")).toEqual({ found: true, value: { kept: true } });
     expect(await getValue(store, THREAD, "†calls.c1.missing")).toEqual({ found: false });
+  });
+});
+
+describe("getValue pages an object by keys, as the get_variable agent tool does", () => {
+  it("answers the keys from offset in stored order, with how many there are", async () => {
+    const store = await storeWithValues();
+    expect(await getValue(store, THREAD, "†state.obj", { offset: 1, limit: 1 })).toEqual({
+      found: true,
+      entries: { b: 2 },
+      offset: 1,
+      limit: 1,
+      total: 3,
+    });
+    expect(await getValue(store, THREAD, "†state.obj", { offset: 1 })).toEqual({
+      found: true,
+      entries: { b: 2, c: 3 },
+      offset: 1,
+      limit: 2,
+      total: 3,
+    });
+    // past the end: an empty page, as for an array
+    expect(await getValue(store, THREAD, "†state.obj", { offset: 9 })).toMatchObject({
+      entries: {},
+      offset: 3,
+      limit: 0,
+      total: 3,
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { JsonArray, JsonValue, Path, ThreadId } from "@obelisk/core";
+import type { JsonArray, JsonObject, JsonValue, Path, ThreadId } from "@obelisk/core";
 import {
   codePointLength,
   codePointSlice,
@@ -8,33 +8,47 @@ import {
   jsonTypeOf,
   ObeliskError,
   parseReference,
+  setOwn,
 } from "@obelisk/core";
 import type { StateStore, Tombstone } from "../store-types.js";
 import { ANY_DEPTH, parseStoredReference, type ReferenceLimits } from "./parse-stored-reference.js";
 import { stateWrittenByCall } from "./written-by.js";
 
 /**
- * Options of {@link getValue}: ask for one page of an array (items) or a string (characters). Given for
- * an object, number, boolean or null, they are refused (USAGE), never ignored.
+ * Options of {@link getValue}: ask for one page of an array (items), an object (keys, in their stored
+ * order) or a string (characters). Given for a number, boolean or null, they are refused (USAGE), never
+ * ignored.
  */
 export interface GetValueOptions {
-  /** First item / character (code point) of the page (default 0). */
+  /** First item / key / character (code point) of the page (default 0). */
   readonly offset?: number | undefined;
   /** Page size (default: the rest). */
   readonly limit?: number | undefined;
 }
 
 /**
- * What {@link getValue} found (SPEC §8): nothing, the whole value, or one page of an array (`items`) or a
- * string (`text`). A union on `found` whose members also tell each other apart by `value`, `items` and
- * `text` (each member declares the others' as absent), so `if (got.found) got.value` compiles (`undefined`
- * for a page) and `got.value !== undefined`, `got.items !== undefined` or `got.text !== undefined` narrows
- * to its member. In a page, `limit` is how many items or characters it holds and `total` how many the
- * value has.
+ * What {@link getValue} found (SPEC §8): nothing, the whole value, or one page of an array (`items`), an
+ * object (`entries`: its keys from `offset`, in stored order) or a string (`text`). A union on `found`
+ * whose members also tell each other apart by `value`, `items`, `entries` and `text` (each member declares
+ * the others' as absent), so `if (got.found) got.value` compiles (`undefined` for a page) and
+ * `got.items !== undefined` (or `value`, `entries`, `text`) narrows to its member. In a page, `limit` is how
+ * many items, keys or characters it holds and `total` how many the value has.
  */
 export type GetValueResult =
-  | { readonly found: false; readonly value?: never; readonly items?: never; readonly text?: never }
-  | { readonly found: true; readonly value: JsonValue; readonly items?: never; readonly text?: never }
+  | {
+      readonly found: false;
+      readonly value?: never;
+      readonly items?: never;
+      readonly entries?: never;
+      readonly text?: never;
+    }
+  | {
+      readonly found: true;
+      readonly value: JsonValue;
+      readonly items?: never;
+      readonly entries?: never;
+      readonly text?: never;
+    }
   | {
       readonly found: true;
       readonly items: JsonArray;
@@ -42,6 +56,17 @@ export type GetValueResult =
       readonly limit: number;
       readonly total: number;
       readonly value?: never;
+      readonly entries?: never;
+      readonly text?: never;
+    }
+  | {
+      readonly found: true;
+      readonly entries: JsonObject;
+      readonly offset: number;
+      readonly limit: number;
+      readonly total: number;
+      readonly value?: never;
+      readonly items?: never;
       readonly text?: never;
     }
   | {
@@ -52,6 +77,7 @@ export type GetValueResult =
       readonly total: number;
       readonly value?: never;
       readonly items?: never;
+      readonly entries?: never;
     };
 
 const evicted = (reference: string, tombstone: Tombstone): ObeliskError =>
@@ -93,33 +119,35 @@ async function findTombstone(
 
 function page(text: string, value: JsonValue, options: GetValueOptions): GetValueResult {
   if (options.offset === undefined && options.limit === undefined) return { found: true, value };
-  if (!Array.isArray(value) && typeof value !== "string") return refusePaging(text, value);
-  // A string pages by characters (code points), so a page never cuts an emoji in half.
-  const total = typeof value === "string" ? codePointLength(value) : value.length;
+  if (typeof value !== "object" && typeof value !== "string") return refusePaging(text, value);
+  if (value === null) return refusePaging(text, value);
+  // A string pages by characters (code points), so a page never cuts an emoji in half; an object by keys.
+  const keys = typeof value === "object" && !Array.isArray(value) ? Object.keys(value) : undefined;
+  const total =
+    keys?.length ?? (typeof value === "string" ? codePointLength(value) : (value as JsonArray).length);
   const offset = Math.min(options.offset ?? 0, total);
   const limit = Math.min(options.limit ?? total - offset, total - offset);
   if (typeof value === "string")
     return { found: true, text: codePointSlice(value, offset, limit), offset, limit, total };
-  return { found: true, items: (value as JsonArray).slice(offset, offset + limit), offset, limit, total };
+  if (keys === undefined)
+    return { found: true, items: (value as JsonArray).slice(offset, offset + limit), offset, limit, total };
+  const entries: JsonObject = {};
+  for (const key of keys.slice(offset, offset + limit))
+    setOwn(entries, key, (value as JsonObject)[key] as JsonValue);
+  return { found: true, entries, offset, limit, total };
 }
 
 /**
- * offset/limit on an object, number, boolean or null: refused with USAGE, never silently ignored (the
- * whole value was answered before, however large: a caller asking for a page must not get 4 MB).
+ * offset/limit on a number, boolean or null: refused with USAGE, never silently ignored (a caller asking
+ * for a page learns it has none).
  */
 function refusePaging(text: string, value: JsonValue): never {
   const type = jsonTypeOf(value);
-  const what = type === "null" ? "null" : type === "object" ? "an object" : `a ${type}`;
+  const what = type === "null" ? "null" : `a ${type}`;
   throw new ObeliskError(
     "USAGE",
-    `${text} is ${what}: offset and limit page arrays (items) and strings (characters) only`,
-    {
-      data: { reference: text, type },
-      hint:
-        type === "object"
-          ? `read it whole without offset and limit, or one key at a time (${text}.<key>); the summary (summarize) shows its size first`
-          : "read it without offset and limit",
-    },
+    `${text} is ${what}: offset and limit page arrays (items), objects (keys) and strings (characters) only`,
+    { data: { reference: text, type }, hint: "read it without offset and limit" },
   );
 }
 
@@ -155,8 +183,8 @@ async function outputElsewhere(
 
 /**
  * Reads a stored value by reference (`†state…`, `†calls.<id>…`): the whole value (no size limit: this is
- * the library API; an LLM reads through the bounded `get_variable` agent tool), or one page of an array
- * or string with its total length (offset/limit on any other value: USAGE). A missing path is `{ found: false }` (a stored `null` is found);
+ * the library API; an LLM reads through the bounded `get_variable` agent tool), or one page of an array,
+ * object or string with its total length (offset/limit on a number, boolean or null: USAGE). A missing path is `{ found: false }` (a stored `null` is found);
  * an evicted one throws ObeliskError REF_EVICTED with `data: { reference, evictedAt, reason }`;
  * `†calls.<id>` of a call whose output went to an `_outputPath` throws REF_UNRESOLVED with a hint naming
  * that path (when the call is still the writer of a variable). Expired entries are evicted first (expiry

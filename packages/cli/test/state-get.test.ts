@@ -22,4 +22,25 @@ describe("obelisk state get of a reference that holds nothing", () => {
       error: { code: "REF_UNRESOLVED", hint: "obelisk state summary lists what the thread holds" },
     });
   });
+
+  it("pages an object by keys: --offset and --limit count keys", async () => {
+    const cwd = tempDir();
+    await cli(["state", "set", ...on, "--ref", "†state.obj", "--value", '{"a":1,"b":2,"c":3}'], cwd);
+    const text = await cli(
+      ["state", "get", ...on, "--ref", "†state.obj", "--offset", "1", "--limit", "1"],
+      cwd,
+    );
+    expect(text).toEqual({ code: 0, stdout: '{\n  "b": 2\n}\n†state.obj: keys 1–1 of 3\n' });
+    const json = await cli(
+      ["state", "get", ...on, "--ref", "†state.obj", "--offset", "1", "--format", "json"],
+      cwd,
+    );
+    expect(JSON.parse(json.stdout)).toEqual({
+      found: true,
+      entries: { b: 2, c: 3 },
+      offset: 1,
+      limit: 2,
+      total: 3,
+    });
+  });
 });
