@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Controller } from "./__fixtures__/controlled-tools.js";
 import { until } from "./__fixtures__/deferred.js";
 import { thrownError } from "./__fixtures__/error-codes.js";
+import { runEnded } from "./__fixtures__/run-ended.js";
 import { storeKinds } from "./__fixtures__/stores.js";
 import { createEngine, type Engine, type EngineOptions } from "./index.js";
 
@@ -26,14 +27,7 @@ describe.each(storeKinds())("a streaming run with failFast on the $name store", 
     kind.cleanup();
   });
 
-  /** Reads the run record until it is no longer `running` (microtask turns, no timers). */
-  const ended = async (runId: string) => {
-    for (let turn = 0; turn < 500; turn++) {
-      const { run } = await engine.runs.show(runId);
-      if (run.status !== "running") return run;
-    }
-    throw new Error("the run record stayed running");
-  };
+  const ended = (runId: string) => runEnded(engine, runId);
 
   it("stops at the first failure: add refuses (USAGE naming failFast and the call), the record ends failed and the thread is free before close()", async () => {
     setup();

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Controller } from "./__fixtures__/controlled-tools.js";
 import { until } from "./__fixtures__/deferred.js";
 import { thrownError } from "./__fixtures__/error-codes.js";
+import { runEnded } from "./__fixtures__/run-ended.js";
 import { storeKinds } from "./__fixtures__/stores.js";
 import { createEngine, type Engine, type Timers } from "./index.js";
 
@@ -51,14 +52,7 @@ describe.each(storeKinds())("a streaming run's idle timeout on the $name store",
     kind.cleanup();
   });
 
-  /** Reads the run record until it is no longer `running` (microtask turns, no timers). */
-  const ended = async (runId: string) => {
-    for (let turn = 0; turn < 500; turn++) {
-      const { run } = await engine.runs.show(runId);
-      if (run.status !== "running") return run;
-    }
-    throw new Error("the run record stayed running");
-  };
+  const ended = (runId: string) => runEnded(engine, runId);
 
   it("closes an abandoned stream as close() would: the thread is released, add refuses saying why, close() answers that result", async () => {
     setup();
