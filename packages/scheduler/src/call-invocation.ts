@@ -12,6 +12,8 @@ export interface InvocationHost {
   readonly threadId: string;
   /** The run's signal (cancellation and failFast). */
   readonly signal: AbortSignal;
+  /** True once the run is aborted (its signal is aborted then too). */
+  readonly aborted: boolean;
   readonly timers: Timers;
   readonly random: () => number;
   /** An attempt starts (bookkeeping and the `call-start` event). */
@@ -66,6 +68,10 @@ export class CallInvocation implements InvokeRequest {
 
   get signal(): AbortSignal {
     return this.host.signal;
+  }
+
+  get aborted(): boolean {
+    return this.host.aborted;
   }
 
   get timers(): Timers {

@@ -60,6 +60,33 @@ describe("CallLimiter (M6: critical path first for the first free slots too)", (
     await expect(asked).rejects.toThrow("stop");
     expect(started).toEqual([]);
   });
+
+  it("reads a run signal's aborted once per run, not per call, and still refuses calls after the abort", async () => {
+    // every Node 20 AbortSignal has a hidden class of its own: a read per call deoptimized the runner at each run
+    const controller = new AbortController();
+    let reads = 0;
+    const signal = {
+      get aborted() {
+        reads++;
+        return controller.signal.aborted;
+      },
+      get reason() {
+        return controller.signal.reason;
+      },
+      addEventListener: controller.signal.addEventListener.bind(controller.signal),
+    } as unknown as AbortSignal;
+    const limiter = new CallLimiter(1, () => undefined);
+    const { started, task } = gatedTasks();
+    limiter.run("t", 1, signal, task("a"));
+    const waiting = limiter.run("t", 1, signal, task("b"));
+    await flush();
+    expect(started).toEqual(["a"]);
+    controller.abort(new Error("stop"));
+    await expect(waiting).rejects.toThrow("stop");
+    await expect(limiter.run("t", 1, signal, task("c"))).rejects.toThrow("stop");
+    expect(started).toEqual(["a"]);
+    expect(reads).toBe(1);
+  });
 });
 
 describe("CallLimiter: a call holds no slot while it waits for the other (scheduling review 1)", () => {

@@ -10,6 +10,12 @@ interface Waiting extends Ranked {
   gone: boolean;
 }
 
+/** The calls asked under one run's signal, and whether that run is aborted (set by the signal's one listener). */
+interface RunCalls {
+  readonly asked: Waiting[];
+  aborted: boolean;
+}
+
 /** One tool's slots and the calls of it waiting for one. */
 interface ToolSlots {
   readonly limit: number;
@@ -38,8 +44,10 @@ export class CallLimiter {
   /**
    * The calls asked under each run's signal, for its one abort listener: a listener per waiting call made
    * every start O(listeners) (Node's EventTarget removes by a linear search), quadratic in a run's calls.
+   * The listener also sets the run's `aborted`, read by each call instead of `signal.aborted`: every Node 20
+   * AbortSignal has a hidden class of its own, so that read threw away the optimized code at each run.
    */
-  private readonly bySignal = new WeakMap<AbortSignal, Waiting[]>();
+  private readonly bySignal = new WeakMap<AbortSignal, RunCalls>();
 
   /**
    * `concurrency` is the global limit (undefined: unbounded); `toolLimit` gives each tool's own limit.
@@ -67,7 +75,8 @@ export class CallLimiter {
   run<T>(tool: string, priority: number, signal: AbortSignal, task: () => T | Promise<T>): Promise<T> {
     if (this.unlimited(tool)) return Promise.resolve(task());
     return new Promise<T>((resolve, reject) => {
-      if (signal.aborted) {
+      const calls = this.callsUnder(signal);
+      if (calls.aborted) {
         reject(signal.reason);
         return;
       }
@@ -81,7 +90,7 @@ export class CallLimiter {
         reject,
         gone: false,
       };
-      const asked = this.underSignal(signal);
+      const asked = calls.asked;
       // the calls that started are dropped now and then: a run's list stays about as long as its queue
       if (asked.length >= 64 && (asked.length & 63) === 0) dropGone(asked);
       asked.push(waiting);
@@ -94,14 +103,17 @@ export class CallLimiter {
     });
   }
 
-  /** The list of calls asked under `signal`, with the one listener that rejects those still waiting. */
-  private underSignal(signal: AbortSignal): Waiting[] {
-    let asked = this.bySignal.get(signal);
-    if (asked === undefined) {
-      const list: Waiting[] = [];
-      asked = list;
-      this.bySignal.set(signal, list);
+  /** The calls asked under `signal`, with the one listener that marks the run aborted and rejects those still waiting. */
+  private callsUnder(signal: AbortSignal): RunCalls {
+    let calls = this.bySignal.get(signal);
+    if (calls === undefined) {
+      const run: RunCalls = { asked: [], aborted: signal.aborted };
+      calls = run;
+      this.bySignal.set(signal, run);
+      if (run.aborted) return run;
       const onAbort = (): void => {
+        run.aborted = true;
+        const list = run.asked;
         for (const waiting of list) {
           if (waiting.gone) continue;
           waiting.gone = true;
@@ -111,7 +123,7 @@ export class CallLimiter {
       };
       signal.addEventListener("abort", onAbort, { once: true });
     }
-    return asked;
+    return calls;
   }
 
   private readonly handOut = (): void => {

@@ -115,6 +115,22 @@ describe("invokeTool", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("takes the run's abort from the request's own flag when it has one (a runner's), not from its signal", () => {
+    let ran = false;
+    const live = new AbortController().signal;
+    const outcome = invokeTool(
+      request(
+        () => {
+          ran = true;
+          return 1;
+        },
+        { signal: live, aborted: true },
+      ),
+    );
+    expect(outcome).toEqual({ kind: "cancelled", attempts: 0 });
+    expect(ran).toBe(false);
+  });
+
   it("ends every in-flight attempt of a run once when it is aborted, in the order they started", async () => {
     const controller = new AbortController();
     const order: number[] = [];
