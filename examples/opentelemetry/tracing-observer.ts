@@ -1,0 +1,153 @@
+import {
+  type Attributes,
+  type Context,
+  context,
+  diag,
+  type Span,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from "@opentelemetry/api";
+import type { RunEvent } from "obelisk";
+
+/** The spans of one run still open: the run's, and its calls' by call id. */
+interface OpenRun {
+  readonly span: Span;
+  readonly context: Context;
+  readonly calls: Map<string, Span>;
+}
+
+type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
+type CallEvent = EventOf<"call-ready" | "call-start" | "call-retry" | "call-end" | "state-write">;
+
+/**
+ * An `onEvent` observer that turns Obelisk's run events into OpenTelemetry spans: one `obelisk.run` span
+ * per run and one `obelisk.call <tool>` child per call, timed by the events' `at` (the engine's clock).
+ * Give it to `createEngine({ onEvent })` for every run, or to one run's `onEvent`. It never throws: an
+ * event it cannot trace is reported through OpenTelemetry's `diag` logger and dropped.
+ */
+export function tracingObserver(tracer: Tracer): (event: RunEvent) => void {
+  const runs = new Map<string, OpenRun>();
+  return (event) => {
+    try {
+      record(tracer, runs, event);
+    } catch (error) {
+      diag.error(`obelisk tracing: ${event?.type} event not traced`, error);
+    }
+  };
+}
+
+function record(tracer: Tracer, runs: Map<string, OpenRun>, event: RunEvent): void {
+  const at = new Date(event.at);
+  if (event.type === "run-start") {
+    if (runs.has(event.runId)) return;
+    // The run span starts at the request (before the lock wait and the compile), as a trace of a
+    // service's request would; `queuedMs` is absent when the host gave no request time.
+    const start = new Date(event.at - (event.queuedMs ?? 0));
+    const parent = context.active();
+    const span = tracer.startSpan(
+      "obelisk.run",
+      {
+        startTime: start,
+        attributes: {
+          "obelisk.run_id": event.runId,
+          "obelisk.thread_id": event.threadId,
+          "obelisk.plan_hash": event.planHash,
+          "obelisk.calls": event.calls,
+          ...(event.queuedMs === undefined ? {} : { "obelisk.queued_ms": event.queuedMs }),
+        },
+      },
+      parent,
+    );
+    runs.set(event.runId, { span, context: trace.setSpan(parent, span), calls: new Map() });
+    return;
+  }
+  const run = runs.get(event.runId);
+  if (run === undefined) return; // a run that started before this observer was attached
+  switch (event.type) {
+    case "observer-error":
+      run.span.addEvent("obelisk.observer_error", errorAttributes(event.error, event.eventType), at);
+      return;
+    case "run-end":
+      endRun(run, event);
+      runs.delete(event.runId);
+      return;
+    default:
+      traceCall(tracer, run, event, at);
+  }
+}
+
+function traceCall(tracer: Tracer, run: OpenRun, event: CallEvent, at: Date): void {
+  let span = run.calls.get(event.callId);
+  if (span === undefined) {
+    // A call's first event opens its span: `call-ready`, or `call-end` alone for a call that never
+    // became ready (blocked, waiting, satisfied, cancelled before it started).
+    span = tracer.startSpan(
+      `obelisk.call ${event.tool}`,
+      { startTime: at, attributes: { "obelisk.call_id": event.callId, "obelisk.tool": event.tool } },
+      run.context,
+    );
+    run.calls.set(event.callId, span);
+  }
+  switch (event.type) {
+    case "call-start":
+      span.setAttribute("obelisk.attempts", event.attempt);
+      return;
+    case "call-retry":
+      span.addEvent(
+        "obelisk.retry",
+        {
+          "obelisk.attempt": event.attempt,
+          "obelisk.delay_ms": event.delayMs,
+          ...errorAttributes(event.error),
+        },
+        at,
+      );
+      return;
+    case "state-write":
+      span.addEvent(
+        "obelisk.state_write",
+        { "obelisk.reference": event.reference, "obelisk.method": event.method },
+        at,
+      );
+      return;
+    case "call-end":
+      span.setAttributes({
+        "obelisk.status": event.status,
+        "obelisk.attempts": event.attempts,
+        ...(event.branch === undefined ? {} : { "obelisk.branch": event.branch }),
+        ...(event.reason === undefined ? {} : { "obelisk.reason": event.reason }),
+        ...(event.error === undefined ? {} : errorAttributes(event.error)),
+      });
+      if (event.status === "failed")
+        span.setStatus({ code: SpanStatusCode.ERROR, message: event.error?.message ?? "failed" });
+      span.end(at);
+      run.calls.delete(event.callId);
+      return;
+    case "call-ready":
+      return;
+  }
+}
+
+function endRun(run: OpenRun, event: EventOf<"run-end">): void {
+  const at = new Date(event.at);
+  // run-end is last and every call has had its call-end; this only guards against a future event kind.
+  for (const span of run.calls.values()) span.end(at);
+  run.span.setAttribute("obelisk.status", event.status);
+  if (event.error !== undefined) run.span.setAttribute("obelisk.error.code", event.error.code);
+  if (event.status === "failed")
+    run.span.setStatus({ code: SpanStatusCode.ERROR, message: event.error?.message ?? "a call failed" });
+  run.span.end(at);
+}
+
+/** `obelisk.error.*` attributes of an error (code only when it has one). */
+function errorAttributes(
+  error: { readonly code?: string; readonly message: string },
+  eventType?: string,
+): Attributes {
+  return {
+    ...(error.code === undefined ? {} : { "obelisk.error.code": error.code }),
+    "obelisk.error.message": error.message,
+    ...(eventType === undefined ? {} : { "obelisk.event_type": eventType }),
+  };
+}

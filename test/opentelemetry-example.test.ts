@@ -1,0 +1,238 @@
+import { branch, createEngine, defineTool, type RunEvent } from "obelisk";
+import { describe, expect, it } from "vitest";
+import { inMemoryTracing } from "../examples/opentelemetry/in-memory-tracing.js";
+import { tracingObserver } from "../examples/opentelemetry/tracing-observer.js";
+
+type Span = ReturnType<ReturnType<typeof inMemoryTracing>["spans"]>[number];
+
+const T0 = Date.UTC(2026, 10, 26, 10);
+const ERROR = 2; // SpanStatusCode.ERROR
+const UNSET = 0;
+
+/** Milliseconds since the epoch of an OpenTelemetry time ([seconds, nanoseconds]). */
+const ms = ([seconds, nanos]: readonly [number, number]) => seconds * 1000 + nanos / 1e6;
+
+/** An engine traced by the example observer, on a clock that moves 10 ms at every reading. */
+function tracedEngine() {
+  const tracing = inMemoryTracing();
+  let time = T0;
+  let failures = 0;
+  let entered = () => {};
+  const hanging = new Promise<void>((done) => {
+    entered = done;
+  });
+  const tools = [
+    defineTool({
+      name: "flaky",
+      retry: { attempts: 3, backoffMs: 0 },
+      run: () => {
+        if (++failures < 3) throw Object.assign(new Error("upstream down"), { code: "DOWN" });
+        return "data";
+      },
+    }),
+    defineTool({ name: "use", run: (args: object) => args }),
+    defineTool({ name: "check", outcomes: ["ok", "failed"], run: () => branch("failed", { why: "no" }) }),
+    defineTool({
+      name: "boom",
+      run: () => {
+        throw Object.assign(new Error("it broke"), { code: "BOOM" });
+      },
+    }),
+    defineTool({
+      name: "hang",
+      run: (_args: object, ctx) =>
+        new Promise<never>((_done, fail) => {
+          ctx.signal.addEventListener("abort", () => fail(ctx.signal.reason));
+          entered();
+        }),
+    }),
+  ];
+  const engine = createEngine({ tools, now: () => (time += 10), onEvent: tracingObserver(tracing.tracer) });
+  return { engine, spans: tracing.spans, hanging };
+}
+
+/** The span of `name` (exactly one). */
+function only(spans: Span[], name: string): Span {
+  const found = spans.filter((span) => span.name === name);
+  expect(found.map((span) => span.name)).toEqual([name]);
+  return found[0] as Span;
+}
+
+const callSpan = (spans: Span[], callId: string) => {
+  const found = spans.find((span) => span.attributes["obelisk.call_id"] === callId);
+  expect(found, callId).toBeDefined();
+  return found as Span;
+};
+
+describe("examples/opentelemetry: run events as spans", () => {
+  it("traces a run with a fan-out, a retry, a failure branch and a failed call", async () => {
+    const { engine, spans } = tracedEngine();
+    const events: RunEvent[] = [];
+    const plan = {
+      type: "plan",
+      plan: [
+        { _tool: "flaky", _id: "fetch", _outputPath: "†state.a && †state.b" },
+        { _tool: "use", _id: "left", x: "†state.a", _outputPath: "†state.left" },
+        { _tool: "use", _id: "right", x: "†state.b", _outputPath: "†state.right" },
+        { _tool: "check", _id: "check", _outputPath: "†state.ok || †state.bad" },
+        { _tool: "use", _id: "afterOk", x: "†state.ok", _outputPath: "†state.done" },
+        { _tool: "boom", _id: "boom", _outputPath: "†state.boom" },
+      ],
+    };
+    const result = await engine.run(plan, { threadId: "t1", onEvent: (event) => events.push(event) });
+    await engine.close();
+    expect(result.status).toBe("failed");
+
+    const all = spans();
+    expect(all.map((span) => span.name).sort()).toEqual([
+      "obelisk.call boom",
+      "obelisk.call check",
+      "obelisk.call flaky",
+      "obelisk.call use",
+      "obelisk.call use",
+      "obelisk.call use",
+      "obelisk.run",
+    ]);
+    const run = only(all, "obelisk.run");
+    expect(run.attributes).toEqual({
+      "obelisk.run_id": result.runId,
+      "obelisk.thread_id": "t1",
+      "obelisk.plan_hash": result.planHash,
+      "obelisk.calls": 6,
+      "obelisk.queued_ms": expect.any(Number),
+      "obelisk.status": "failed",
+    });
+    expect(run.status).toMatchObject({ code: ERROR });
+    expect(run.parentSpanContext).toBeUndefined();
+    for (const span of all.filter((each) => each !== run)) {
+      expect(span.parentSpanContext?.spanId, span.name).toBe(run.spanContext().spanId);
+      expect(span.spanContext().traceId).toBe(run.spanContext().traceId);
+    }
+
+    const fetch = callSpan(all, "fetch");
+    expect(fetch.attributes).toEqual({
+      "obelisk.call_id": "fetch",
+      "obelisk.tool": "flaky",
+      "obelisk.status": "succeeded",
+      "obelisk.attempts": 3,
+    });
+    expect(fetch.status.code).toBe(UNSET);
+    expect(fetch.events.map((event) => [event.name, event.attributes])).toEqual([
+      [
+        "obelisk.retry",
+        {
+          "obelisk.attempt": 2,
+          "obelisk.delay_ms": 0,
+          "obelisk.error.code": "DOWN",
+          "obelisk.error.message": "upstream down",
+        },
+      ],
+      ["obelisk.retry", expect.objectContaining({ "obelisk.attempt": 3 })],
+      ["obelisk.state_write", { "obelisk.reference": "†state.a", "obelisk.method": "set" }],
+      ["obelisk.state_write", { "obelisk.reference": "†state.b", "obelisk.method": "set" }],
+    ]);
+    expect(callSpan(all, "check").attributes).toMatchObject({
+      "obelisk.status": "succeeded",
+      "obelisk.branch": 1,
+    });
+    expect(callSpan(all, "afterOk").attributes).toMatchObject({
+      "obelisk.status": "blocked",
+      "obelisk.attempts": 0,
+      "obelisk.reason": expect.stringContaining("alternative 1"),
+    });
+    const boom = callSpan(all, "boom");
+    expect(boom.attributes).toMatchObject({ "obelisk.status": "failed", "obelisk.error.code": "BOOM" });
+    expect(boom.status).toEqual({ code: ERROR, message: "it broke" });
+    for (const id of ["left", "right"])
+      expect(callSpan(all, id).attributes["obelisk.status"]).toBe("succeeded");
+
+    // Times are the events' (the engine's clock), not the wall clock when the observer ran.
+    const at = (type: RunEvent["type"], callId?: string) =>
+      events.filter(
+        (event) =>
+          event.type === type && (callId === undefined || ("callId" in event && event.callId === callId)),
+      );
+    const runStart = at("run-start")[0] as Extract<RunEvent, { type: "run-start" }>;
+    expect(ms(run.startTime)).toBe(runStart.at - (runStart.queuedMs ?? 0));
+    expect(ms(run.endTime)).toBe(at("run-end")[0]?.at);
+    for (const span of all.filter((each) => each !== run)) {
+      const id = String(span.attributes["obelisk.call_id"]);
+      const first = events.find((event) => "callId" in event && event.callId === id);
+      expect(ms(span.startTime), id).toBe(first?.at);
+      expect(ms(span.endTime), id).toBe(at("call-end", id)[0]?.at);
+      expect(ms(span.startTime)).toBeLessThanOrEqual(ms(span.endTime));
+      expect(ms(span.startTime)).toBeGreaterThanOrEqual(ms(run.startTime));
+      expect(ms(span.endTime)).toBeLessThanOrEqual(ms(run.endTime));
+    }
+    expect(fetch.events.map((event) => ms(event.time))).toEqual(
+      [...at("call-retry", "fetch"), ...at("state-write", "fetch")].map((event) => event.at),
+    );
+    expect(ms(run.startTime)).toBeGreaterThanOrEqual(T0);
+    expect(ms(run.endTime)).toBeLessThan(T0 + 10_000);
+  });
+
+  it("ends every span of a cancelled run, the call in flight and the one that never started", async () => {
+    const { engine, spans, hanging } = tracedEngine();
+    const abort = new AbortController();
+    const plan = {
+      type: "plan",
+      plan: [
+        { _tool: "hang", _id: "wait", _outputPath: "†state.h" },
+        { _tool: "use", _id: "next", x: "†state.h", _outputPath: "†state.n" },
+      ],
+    };
+    const running = engine.run(plan, { signal: abort.signal });
+    await hanging;
+    abort.abort("user stopped it");
+    const result = await running;
+    await engine.close();
+    expect(result.status).toBe("cancelled");
+
+    const all = spans();
+    expect(all.map((span) => span.name).sort()).toEqual([
+      "obelisk.call hang",
+      "obelisk.call use",
+      "obelisk.run",
+    ]);
+    expect(all.every((span) => span.ended)).toBe(true);
+    const run = only(all, "obelisk.run");
+    expect(run.attributes["obelisk.status"]).toBe("cancelled");
+    expect(run.status.code).toBe(UNSET);
+    expect(callSpan(all, "wait").attributes).toMatchObject({
+      "obelisk.status": "cancelled",
+      "obelisk.attempts": 1,
+    });
+    expect(callSpan(all, "next").attributes).toMatchObject({
+      "obelisk.status": "cancelled",
+      "obelisk.attempts": 0,
+    });
+    // the run span ends last: its children end at or before it
+    for (const span of all) expect(ms(span.endTime)).toBeLessThanOrEqual(ms(run.endTime));
+  });
+
+  it("never throws into the engine, whatever the tracer or the event", () => {
+    const broken = {
+      startSpan: () => {
+        throw new Error("exporter misconfigured");
+      },
+      startActiveSpan: () => {
+        throw new Error("exporter misconfigured");
+      },
+    };
+    const observe = tracingObserver(broken);
+    const start = {
+      type: "run-start",
+      runId: "r",
+      at: T0,
+      threadId: "t",
+      planHash: "sha256:",
+      calls: 0,
+    } as const;
+    expect(() => observe(start)).not.toThrow();
+    expect(() => observe(null as unknown as RunEvent)).not.toThrow();
+    const { tracer, spans } = inMemoryTracing();
+    const healthy = tracingObserver(tracer);
+    expect(() => healthy({ type: "call-end", runId: "unknown" } as unknown as RunEvent)).not.toThrow();
+    expect(spans()).toEqual([]);
+  });
+});
