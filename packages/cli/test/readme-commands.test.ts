@@ -80,8 +80,12 @@ function sh(command: string, cwd: string): Promise<{ code: number; stdout: strin
   });
 }
 
-/** Examples that start a server: their commands are `bash`, and test/http-service-example.test.ts sends their requests. */
-const SERVER_EXAMPLES = new Set(["http-service"]);
+/**
+ * Examples whose commands are `bash`, checked by a test of their own instead: a server
+ * (test/http-service-example.test.ts sends its requests) and the tracing adapter
+ * (test/opentelemetry-example.test.ts reads its spans).
+ */
+const SERVER_EXAMPLES = new Set(["http-service", "opentelemetry"]);
 
 const READMES = [
   join(ROOT, "README.md"),
