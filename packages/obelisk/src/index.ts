@@ -132,8 +132,8 @@ export type {
 export { createMemoryStore, RUN_STATUSES } from "@obelisk/state";
 export type { AgentTool, AgentTools, AgentToolsOptions } from "./agent-tools.js";
 export { agentTools } from "./agent-tools.js";
-export { nearStoredReferences } from "./agent-tools-not-found.js";
 export type { PlanApprovalRequest, PlanApprover } from "./agent-tools-approval.js";
+export { nearStoredReferences } from "./agent-tools-not-found.js";
 export type { AgentToolsParameters } from "./agent-tools-parameters.js";
 export type {
   AgentCallError,
