@@ -73,7 +73,10 @@ export const FULL_CONFIG: BenchConfig = {
   repsBySize: (size) => (size >= 100_000 ? 1 : 5),
   slowRuns: { ms: 600, reps: 3 },
   warmUpFraction: 0.25,
-  warmUp: { budgetMs: 1_000, maxRuns: 15 },
+  // The same number of warm-up runs for every engine; the budget stops only engines whose runs take over
+  // 0.2 s (LangGraph at 1k; SQLite on a loaded machine). A 1 s budget stopped Obelisk at 4–10 runs while
+  // its runs were still getting faster and let p-graph make all 15 (README, "Method").
+  warmUp: { budgetMs: 4_000, maxRuns: 20 },
   caps: SLOW_PEER_CAPS,
   makespan: { size: 200, minMs: 5, maxMs: 50, reps: 5 },
   compile: { sizes: [1_000, 10_000], reps: 5 },
