@@ -56,7 +56,7 @@ function checkRetention(retention: unknown): void {
 }
 
 function checkFunctions(options: EngineOptions): void {
-  for (const name of ["confirm", "now", "random", "generateId", "onEvent"] as const) {
+  for (const name of ["confirm", "aroundTool", "now", "random", "generateId", "onEvent"] as const) {
     const value: unknown = options[name];
     if (value !== undefined && typeof value !== "function") throw usage(`${name} must be a function`);
   }
@@ -70,6 +70,7 @@ const ENGINE_OPTIONS: ReadonlySet<string> = new Set([
   "concurrency",
   "limits",
   "confirm",
+  "aroundTool",
   "failFast",
   "kinds",
   "retention",

@@ -10,12 +10,14 @@ import type {
   PlanHash,
 } from "@obelisk/core";
 import type {
+  AroundTool,
   CallStatusFacts,
   ConfirmDecision,
   ConfirmRequest,
   RunEvent,
   RunObserver,
   Timers,
+  ToolAttemptInfo,
 } from "@obelisk/scheduler";
 import type {
   CallRecord,
@@ -151,6 +153,13 @@ export interface EngineOptions {
   readonly limits?: LimitOverrides | undefined;
   /** Confirmation hook asked before each dispatch. Default: approve everything. */
   readonly confirm?: ((call: ConfirmRequest) => ConfirmDecision | Promise<ConfirmDecision>) | undefined;
+  /**
+   * Wraps each tool attempt: `(attempt, invoke) => context.with(…, invoke)` — call `invoke()` inside and
+   * return what it returns. For an OpenTelemetry context, an AsyncLocalStorage or a log context that the
+   * tool's own code must run in (its spans then nest under its call). A throw counts as the tool's.
+   * Not called for calls that do not run (satisfied, latent, blocked, waiting). Default none.
+   */
+  readonly aroundTool?: AroundTool | undefined;
   /** Abort everything at the first unhandled failure. Default false. */
   readonly failFast?: boolean | undefined;
   /** Host-declared extra kinds (read-only data supplied per run). */
@@ -176,7 +185,7 @@ export interface EngineOptions {
   readonly timers?: Timers | undefined;
 }
 
-export type { ConfirmDecision, ConfirmRequest };
+export type { AroundTool, ConfirmDecision, ConfirmRequest, ToolAttemptInfo };
 
 /** Options of one run. */
 export interface RunOptions {

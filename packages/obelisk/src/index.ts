@@ -151,6 +151,7 @@ export type {
 export { createEngine } from "./create-engine.js";
 export type {
   AddResult,
+  AroundTool,
   CallError,
   CallErrorCode,
   CallOutcome,
@@ -169,6 +170,7 @@ export type {
   RunOptions,
   RunResult,
   StreamingRun,
+  ToolAttemptInfo,
   UnsetResult,
   ValidateOptions,
   ValidationResult,

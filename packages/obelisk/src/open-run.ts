@@ -157,6 +157,7 @@ async function leasedOpen(
       limiter: runtime.limiter,
       failFast,
       ...(engine.confirm === undefined ? {} : { confirm: engine.confirm }),
+      ...(engine.aroundTool === undefined ? {} : { aroundTool: engine.aroundTool }),
       signal,
       ...(engine.timers === undefined ? {} : { timers: engine.timers }),
       now: runtime.now,

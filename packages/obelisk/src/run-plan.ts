@@ -86,6 +86,7 @@ async function leasedRun(
         limiter: runtime.limiter,
         failFast: options.failFast ?? engine.failFast ?? false,
         ...(engine.confirm === undefined ? {} : { confirm: engine.confirm }),
+        ...(engine.aroundTool === undefined ? {} : { aroundTool: engine.aroundTool }),
         signal,
         ...(engine.timers === undefined ? {} : { timers: engine.timers }),
         now: runtime.now,

@@ -1,6 +1,7 @@
 import type { RegisteredTool, RetryPolicy } from "@obelisk/compiler";
 import { type JsonObject, keepShapes } from "@obelisk/core";
 import type { RecordedError } from "@obelisk/state";
+import type { AroundTool } from "./around-tool.js";
 import type { InvokeRequest } from "./invoke-tool.js";
 import { DEFAULT_RETRY } from "./retry-delay.js";
 import type { CallRun } from "./runner-types.js";
@@ -16,6 +17,8 @@ export interface InvocationHost {
   readonly aborted: boolean;
   readonly timers: Timers;
   readonly random: () => number;
+  /** The host's wrapper of each tool attempt, if any. */
+  readonly aroundTool: AroundTool | undefined;
   /** An attempt starts (bookkeeping and the `call-start` event). */
   attemptStarted(run: CallRun, attempt: number): void;
   /** A retry is scheduled (the `call-retry` event). */
@@ -55,6 +58,14 @@ export class CallInvocation implements InvokeRequest {
 
   get threadId(): string {
     return this.host.threadId;
+  }
+
+  get toolName(): string {
+    return this.tool.name;
+  }
+
+  get around(): AroundTool | undefined {
+    return this.host.aroundTool;
   }
 
   get hash(): string | undefined {

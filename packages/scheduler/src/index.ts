@@ -1,3 +1,4 @@
+export type { AroundTool, ToolAttemptInfo } from "./around-tool.js";
 export { after, isThenable } from "./awaitable.js";
 export { callHash } from "./call-hash.js";
 export { CallLimiter } from "./call-limiter.js";

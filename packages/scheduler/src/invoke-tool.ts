@@ -1,6 +1,7 @@
 import { branch, type RetryPolicy, type ToolContext } from "@obelisk/compiler";
 import { asCallId, asRunId, asThreadId, type JsonObject, MAX_TIMER_MS } from "@obelisk/core";
 import type { RecordedError } from "@obelisk/state";
+import type { AroundTool } from "./around-tool.js";
 import { toRecordedError } from "./event-hub.js";
 import { retryDelay } from "./retry-delay.js";
 import type { Timers } from "./timers.js";
@@ -29,6 +30,10 @@ export interface InvokeRequest {
   readonly callId: string;
   readonly runId: string;
   readonly threadId: string;
+  /** The tool's name (for `around`). */
+  readonly toolName: string;
+  /** The host's wrapper of each attempt, if any. */
+  readonly around: AroundTool | undefined;
   /** The call's satisfied key (`sha256:<hex>`), for `ctx.contentKey`; undefined when it has none. */
   readonly hash: string | undefined;
   /** Retry policy (thrown errors and timeouts are retried). */
@@ -174,7 +179,20 @@ function attempt(request: InvokeRequest, number: number): AttemptResult {
   };
   let result: unknown;
   try {
-    result = request.run(request.args, ctx);
+    const around = request.around;
+    result =
+      around === undefined
+        ? request.run(request.args, ctx)
+        : around(
+            {
+              callId: request.callId,
+              tool: request.toolName,
+              runId: request.runId,
+              threadId: request.threadId,
+              attempt: number,
+            },
+            () => request.run(request.args, ctx),
+          );
   } catch (error) {
     return threw(error, number);
   }

@@ -11,6 +11,7 @@ import {
   toJsonValue,
 } from "@obelisk/core";
 import type { Awaitable, CallCommit, CallRecord, CommitResult, RecordedError } from "@obelisk/state";
+import type { AroundTool } from "./around-tool.js";
 import { after, isThenable } from "./awaitable.js";
 import { CallInvocation, type InvocationHost } from "./call-invocation.js";
 import { CallLimiter } from "./call-limiter.js";
@@ -88,6 +89,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   readonly signal: AbortSignal;
   readonly timers: Timers;
   readonly random: () => number;
+  readonly aroundTool: AroundTool | undefined;
   private draining = false;
   private cursor = 0;
   private readonly steps = new SerialSteps<Culprit>((error, culprit) => this.fatal(error, culprit));
@@ -111,6 +113,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   ) {
     this.now = options.now ?? Date.now;
     this.runId = options.runId;
+    this.aroundTool = options.aroundTool;
     this.threadId = options.threadId;
     this.signal = this.controller.signal;
     this.timers = options.timers ?? systemTimers;

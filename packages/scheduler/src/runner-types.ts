@@ -1,6 +1,7 @@
 import type { CompiledCall, ToolRegistry } from "@obelisk/compiler";
 import type { JsonObject, JsonValue, PlanHash } from "@obelisk/core";
 import type { CallRecord, CallStatus, RecordedError, StateStore } from "@obelisk/state";
+import type { AroundTool } from "./around-tool.js";
 import type { CallLimiter } from "./call-limiter.js";
 import type { ConfirmHook } from "./confirm-types.js";
 import type { EventHub } from "./event-hub.js";
@@ -38,6 +39,8 @@ export interface RunnerOptions {
   readonly failFast?: boolean;
   /** Confirmation hook. Default: approve everything. */
   readonly confirm?: ConfirmHook;
+  /** Wraps each tool attempt (tracing and log contexts). Default none. */
+  readonly aroundTool?: AroundTool;
   /** Cancels the run: in-flight calls get the abort, the others end `cancelled`. */
   readonly signal?: AbortSignal;
   /** Timers for timeouts and retry delays. Default: the global timers. */

@@ -15,6 +15,8 @@ export function invokeRequest(
     runId: "r",
     threadId: "t",
     hash: undefined,
+    toolName: "tool",
+    around: undefined,
     policy: DEFAULT_RETRY,
     timeoutMs: undefined,
     signal: new AbortController().signal,
