@@ -324,6 +324,15 @@ describe("planLogCompaction", () => {
     ];
     expect(planLogCompaction(kept).slice(4)).toEqual(["standIn", "keep"]);
     expect(fold(compact(kept))).toEqual({ o: [{ z: 1 }] });
+    // `b["0"].a` and `b["0"]` remove nothing from the array b: the write of b[0].a is not undone by them
+    const indexText: Entry[] = [
+      { path: ["b", 0, "0"], method: "set", value: null },
+      { path: ["b", 0, "a"], method: "set", value: null },
+      unset("b", "0", "a"),
+      unset("b", "0"),
+    ];
+    expect(fold(compact(indexText))).toEqual({ b: [{ "0": null, a: null }] });
+    expect(fold(compact(indexText))).toEqual(fold(indexText));
     // an entry above the key between the write and the removal (the merge may have added it)
     const merged: Entry[] = [
       ...[set("x", "z"), set("x", "y"), unset("x", "y"), set("x", "y")],
@@ -331,6 +340,20 @@ describe("planLogCompaction", () => {
       unset("x", "y"),
     ];
     expect(planLogCompaction(merged)).toEqual(["keep", "drop", "drop", "standIn", "keep", "keep"]);
+  });
+
+  it("plans again after dropping removals of nothing, so that compacting the result changes nothing", () => {
+    const unset = (...path: Path): Entry => ({ op: "unset", path, method: "set", value: null });
+    const write = (value: JsonValue, ...path: Path): Entry => ({ path, method: "set", value });
+    // a property-test counterexample (seed 23): the idle removals dropped in a round showed keys absent
+    const log: Entry[] = [
+      ...[unset("a", "0", 2), unset("a", "0"), unset("a", "0", 2), unset("a", "0")],
+      ...[write("x", "a", "0", "a"), write(0, "a", 0, "b"), unset("a", 0, "b"), unset("a", 0)],
+      ...[write("x", "a", 0, "b"), unset("a", 0, "b"), unset("a", 0)],
+    ];
+    const once = compact(log);
+    expect(fold(once)).toEqual(fold(log));
+    expect(compact(once)).toEqual(once);
   });
 
   it("keeps the stand-in of an overwritten value that a later entry at its path combines with", () => {

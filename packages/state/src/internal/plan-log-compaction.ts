@@ -96,7 +96,10 @@ export function compactionRounds(length: number): number {
   return 2 + Math.floor(20_000 / Math.max(length, 1));
 }
 
-/** One round of {@link planLogCompaction}; `superseded` tells whether {@link dropSuperseded} dropped any. */
+/**
+ * One round of {@link planLogCompaction}; `superseded` tells whether {@link dropSuperseded} or
+ * {@link dropIdleRemovals} dropped any (another round may then drop more).
+ */
 function planOnce(entries: readonly CompactionEntry[]): { fates: EntryFate[]; superseded: boolean } {
   const fates: EntryFate[] = new Array(entries.length);
   /**
@@ -150,19 +153,25 @@ function planOnce(entries: readonly CompactionEntry[]): { fates: EntryFate[]; su
     if (path.length > 0) node.at = index;
   }
   const superseded = dropSuperseded(entries, fates, unseenUntil, removals);
-  dropIdleRemovals(entries, fates);
-  return { fates, superseded };
+  // a removal that went may have been what showed a key absent to dropSuperseded: plan again then too
+  const idle = dropIdleRemovals(entries, fates);
+  return { fates, superseded: superseded || idle };
 }
 
-/** True when `entry` is an `unset` of exactly the prefix of length `depth + 1` it was found at. */
+/**
+ * True when `entry` is an `unset` of exactly the prefix of length `depth + 1` it was found at that removes
+ * what is there whatever the containers (`b["0"]` removes nothing of an array: {@link removesAlways}).
+ */
 const isRemovalAt = (entry: CompactionEntry, depth: number): boolean =>
-  entry.op === "unset" && entry.path.length === depth + 1;
+  entry.op === "unset" && entry.path.length === depth + 1 && removesAlways(entry.path);
 
 /** A path's node of the forward pass of {@link dropSuperseded}: the latest entries left at and below it. */
 interface HeldNode {
   children: Map<string, HeldNode> | undefined;
-  /** The latest removal left in the log at this path (-1: none). */
+  /** The latest removal left in the log at this path (-1: none): it may have taken the value away. */
   unset: number;
+  /** The latest removal left at this path that surely removed what was there ({@link removesAlways}). */
+  removed: number;
   /** The latest entry left in the log at this path, of any kind (-1: none). */
   any: number;
   /** The latest write left in the log at or below this path (-1: none): it made the path hold a value. */
@@ -174,6 +183,7 @@ interface HeldNode {
 const newHeldNode = (): HeldNode => ({
   children: undefined,
   unset: -1,
+  removed: -1,
   any: -1,
   built: -1,
   dropBelowUntil: -1,
@@ -241,7 +251,7 @@ function dropSuperseded(
       }
       if (holds && node.built <= Math.max(node.unset, above)) {
         holds = false;
-        if (typeof path[depth] === "string" && (node.unset > above || madeBelow(entries, above)))
+        if (typeof path[depth] === "string" && (node.removed > above || madeBelow(entries, above)))
           created = depth; // the key is absent (see dropSuperseded)
       }
       if (node.any > above) above = node.any;
@@ -265,7 +275,10 @@ function dropSuperseded(
     if (entry.op !== "unset")
       for (let depth = 0; depth < path.length; depth++) (trail[depth] as HeldNode).built = index;
     node.any = index;
-    if (entry.op === "unset") node.unset = index;
+    if (entry.op === "unset") {
+      node.unset = index;
+      if (removesAlways(path)) node.removed = index;
+    }
   }
   return dropped;
 }
@@ -304,8 +317,9 @@ interface WrittenNode {
  * above or below it). Such a removal's writes were all dropped with it; without this, a thread evicting a
  * new key each run would keep one entry per run.
  */
-function dropIdleRemovals(entries: readonly CompactionEntry[], fates: EntryFate[]): void {
+function dropIdleRemovals(entries: readonly CompactionEntry[], fates: EntryFate[]): boolean {
   const root: WrittenNode = { children: undefined, at: false, below: false };
+  let dropped = false;
   for (let index = 0; index < entries.length; index++) {
     const entry = entries[index] as CompactionEntry;
     if (fates[index] === "drop" || entry.op === "reset") continue;
@@ -327,8 +341,12 @@ function dropIdleRemovals(entries: readonly CompactionEntry[], fates: EntryFate[
       if (depth === path.length - 1 && node.below) touched = true;
     }
     if (entry.op !== "unset") node.at = true;
-    else if (!touched) fates[index] = "drop";
+    else if (!touched) {
+      fates[index] = "drop";
+      dropped = true;
+    }
   }
+  return dropped;
 }
 
 /** A text segment that reads as an array index (`"0"`, `"12"`): on an array it addresses nothing. */
