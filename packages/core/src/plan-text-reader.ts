@@ -74,6 +74,13 @@ export class PlanTextReader {
   private lineStart = 0;
   private lastCarriageReturn = -2;
   private output: JsonValue[] = [];
+  /**
+   * The calls of a document's list read while the document may still turn out to be one call whose
+   * parameter is named `plan` or `calls` (a `_tool` after the list: `run` reads it so): handed out when
+   * the document closes as a plan. Not used once `"type": "plan"` came before the list (then a `_tool` is
+   * refused, never a call) nor for a bare array.
+   */
+  private held: JsonValue[] | undefined;
 
   /** Whether `parse` may take `quickJsonValue`'s answer (as readJsonText does up to this depth). */
   private readonly quick: boolean;
@@ -109,7 +116,7 @@ export class PlanTextReader {
 
   /** A plan document's members read so far, its call list left out; `{}` until the call list starts. */
   get documentMembers(): JsonObject {
-    return this.listKey === undefined ? {} : (this.members as JsonObject);
+    return this.listKey === undefined ? {} : { ...(this.members as JsonObject) };
   }
 
   /** The end of the text: throws when the plan is unfinished; otherwise its form and members. */
@@ -189,6 +196,7 @@ export class PlanTextReader {
 
   private openList(index: number): void {
     this.listKey = this.key;
+    if (this.members.type !== "plan") this.held = [];
     this.form = this.key === "plan" ? "plan" : "calls";
     this.memberAt.set(this.key, this.positionOf(this.base + index));
     this.state = ARRAY_OPEN;
@@ -224,7 +232,7 @@ export class PlanTextReader {
 
   private finishCall(text: string): void {
     const list = this.listKey === undefined ? "" : appendPointer("", this.listKey);
-    this.output.push(this.parse(text, appendPointer(list, this.calls)));
+    (this.held ?? this.output).push(this.parse(text, appendPointer(list, this.calls)));
     this.calls++;
     this.state = ARRAY_AFTER;
   }
@@ -286,12 +294,19 @@ export class PlanTextReader {
       throw this.error(problem.code, problem.message, at, { pointer: problem.pointer, ...details });
     }
     const form = shape.document?.form;
-    if (this.listKey === undefined && form === "call") {
+    const held = this.held ?? [];
+    if (form === "call" && (this.listKey === undefined || held.length === this.calls)) {
+      this.held = undefined;
+      // one call (its `plan` or `calls` parameter was read as a list: it is the call's, not calls)
+      if (this.listKey !== undefined) setOwn(this.members, this.listKey, held);
       this.form = "call";
       this.output.push(this.members as JsonObject);
-      this.calls++;
+      this.calls = 1;
     } else if (form !== this.form) {
       throw this.error("PLAN_SHAPE", "not a plan", this.rootAt);
+    } else {
+      this.held = undefined;
+      for (const call of held) this.output.push(call);
     }
   }
 
@@ -330,6 +345,7 @@ export class PlanTextReader {
     at: TextPosition,
     details: { readonly pointer?: string; readonly hint?: string } = {},
   ): Error {
-    return planTextError(code, what, at, { ...details, calls: this.calls });
+    // calls: how many were handed out (held ones were not)
+    return planTextError(code, what, at, { ...details, calls: this.calls - (this.held?.length ?? 0) });
   }
 }

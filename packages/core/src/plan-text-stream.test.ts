@@ -70,6 +70,28 @@ describe("createPlanTextStream", () => {
     expect(feed(JSON.stringify(one))).toEqual({ calls: [one], end: { form: "call", calls: 1, members: {} } });
   });
 
+  it('holds a list\'s calls until the document closes when no "type": "plan" came first: it may be one call', () => {
+    // `_tool` after the list: run reads this as one review call whose parameter is named plan
+    const call = { plan: [{ _tool: "charge", amount: 5 }], _tool: "review" };
+    const text = JSON.stringify(call);
+    const stream = createPlanTextStream();
+    expect(stream.push(text.slice(0, -1))).toEqual([]);
+    expect(stream.push("}")).toEqual([call]);
+    expect(stream.end()).toMatchObject({ form: "call", calls: 1 });
+    expect(parsePlanText(text).document?.calls.map((entry) => entry.value)).toEqual([call]);
+    // the same without _tool is a plan: its calls come when it closes
+    const document = { plan, id: "p" };
+    const held = JSON.stringify(document);
+    const plain = createPlanTextStream();
+    expect(plain.push(held.slice(0, -1))).toEqual([]);
+    expect(plain.push("}")).toEqual(plan);
+    expect(plain.end()).toMatchObject({ form: "plan", calls: 2 });
+    // "type": "plan" first: streamed call by call (a later _tool is refused, never one call)
+    const typed = createPlanTextStream();
+    const streamed = JSON.stringify({ type: "plan", plan });
+    expect(typed.push(streamed.slice(0, streamed.indexOf("},{") + 1))).toEqual([plan[0]]);
+  });
+
   it("splits anywhere, inside escapes, \\u sequences and surrogate pairs", () => {
     const text = '[{"_tool":"a","s":"\\"\\\\\\u00e9\\ud83d\\ude00 \ud83d\ude00 †"}]';
     for (let size = 1; size <= 4; size++) expect(feed(text, size).calls).toEqual(JSON.parse(text));
@@ -138,7 +160,8 @@ describe("createPlanTextStream refuses malformed text with its position", () => 
         "an unknown top-level member",
         '{"plan":[{"_tool":"a"}],\n"note":1}',
         "PLAN_SHAPE",
-        { line: 2, column: 1, pointer: "/note", calls: 1 },
+        // no "type": "plan" first: its calls wait for the document to close, which refuses it
+        { line: 2, column: 1, pointer: "/note", calls: 0 },
       ],
       [
         "a document of another type",
