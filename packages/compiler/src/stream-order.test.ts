@@ -60,6 +60,15 @@ describe("STREAM_ORDER: a streamed writer that earlier readers will not wait for
     expect(adds[1]).toMatchObject([{ code: "STREAM_ORDER", callId: "w", related: ["join"] }]);
   });
 
+  it("warns for a reader of a stored call output whose call is sent again after it", () => {
+    const { adds } = stream([reader("join", "†calls.w"), { _tool: "log", _id: "w", message: "new" }], {
+      context: { callOutputs: new Set(["w"]) },
+    });
+    expect(adds[1]).toMatchObject([
+      { code: "STREAM_ORDER", callId: "w", pointer: "/plan/1", related: ["join"] },
+    ]);
+  });
+
   it("stays quiet when the reader waits for the writer: no writer yet and nothing stored there", () => {
     const { adds } = stream([reader("join", "†state.topic"), push("w", "†state.topic")], {
       context: { state: {} },

@@ -6,17 +6,18 @@ import type { WriterGroup } from "./plan-dag.js";
 /** At most this many reader ids are named in one STREAM_ORDER warning (the rest are counted). */
 const MAX_READERS_NAMED = 5;
 
-/** True when the known context holds a value at `reference` (a stored output of `†calls` is not looked up). */
+/**
+ * True when the known context holds a value at `reference`: the state, the input, a host kind's value, or
+ * a stored call output (by its id: the output's inside is not looked at, so a reference below it counts).
+ */
 function contextHolds(settings: BuilderSettings, reference: Reference): boolean {
-  const { state, input, extraKinds } = settings.context;
+  const { state, input, extraKinds, callOutputs } = settings.context;
+  if (reference.kind === "calls") {
+    const id = reference.path[0];
+    return typeof id === "string" && callOutputs?.has(id) === true;
+  }
   const root =
-    reference.kind === "state"
-      ? state
-      : reference.kind === "input"
-        ? input
-        : reference.kind === "calls"
-          ? undefined
-          : extraKinds?.[reference.kind];
+    reference.kind === "state" ? state : reference.kind === "input" ? input : extraKinds?.[reference.kind];
   return root !== undefined && getAtPath(root, reference.path).found;
 }
 
