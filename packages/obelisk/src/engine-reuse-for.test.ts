@@ -30,6 +30,10 @@ describe.each(storeKinds())("a tool's reuseForMs on the $name store", (kind) => 
     // the new record is young again
     expect((await engine.run(plan, { threadId: "t" })).calls.s?.status).toBe("satisfied");
     expect(runs.count).toBe(2);
+    // the clock set back below the record's end: its age is unknown, it is not reused
+    now -= 10_000;
+    expect((await engine.run(plan, { threadId: "t" })).calls.s?.status).toBe("succeeded");
+    expect(runs.count).toBe(3);
     await engine.close();
     kind.cleanup();
   });
@@ -41,6 +45,10 @@ describe.each(storeKinds())("a tool's reuseForMs on the $name store", (kind) => 
     await engine.run(plan, { threadId: "t" });
     expect((await engine.run(plan, { threadId: "t" })).calls.s?.status).toBe("succeeded");
     expect(never.count).toBe(2);
+    // the clock set back: a record that ended "later" is never young
+    now -= 5_000;
+    expect((await engine.run(plan, { threadId: "t" })).calls.s?.status).toBe("succeeded");
+    expect(never.count).toBe(3);
     await engine.close();
     const always = { count: 0 };
     const forever = createEngine({ tools: [searchTool(undefined, always)], now: () => now });

@@ -366,12 +366,17 @@ function afterLookup(
 
 /**
  * True while a completed record may still satisfy a call of its tool: it ended less than `reuseForMs` ago
- * (by the run's clock). A record without an end time is too old for a tool that sets a bound.
+ * (by the run's clock). `0` never reuses; a record without an end time, or one that ended after now (the
+ * clock was set back), is too old for a tool that sets a bound.
  */
 function youngEnough(host: DispatchHost, tool: RegisteredTool, record: CallRecord): boolean {
-  if (tool.reuseForMs === Number.POSITIVE_INFINITY) return true;
-  const ended = record.endedAt === undefined ? Number.NaN : Date.parse(record.endedAt);
-  return (host.options.now ?? Date.now)() - ended < tool.reuseForMs;
+  const bound = tool.reuseForMs;
+  if (bound === Number.POSITIVE_INFINITY) return true;
+  if (bound === 0) return false;
+  const age =
+    (host.options.now ?? Date.now)() -
+    (record.endedAt === undefined ? Number.NaN : Date.parse(record.endedAt));
+  return age >= 0 && age < bound;
 }
 
 /** How many completed records of one key are looked at for a call whose latest one is taken. */
