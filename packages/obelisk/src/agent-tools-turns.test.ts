@@ -34,6 +34,66 @@ describe("run_plan as a model's tool: parallel calls, a busy thread, re-sent pla
     await engine.close();
   });
 
+  it("a run_plan that waited runWaitMs for the one before it answers THREAD_BUSY and never runs", async () => {
+    const control = new Controller();
+    const engine = createEngine({ tools: [control.tool("wait")] });
+    const [, runPlan] = agentTools(engine, "t", { runWaitMs: 0 });
+    const first = runPlan.execute({ plan: [waitCall("a")] });
+    await until(() => control.started.includes("a"));
+    const second = await runPlan.execute({ plan: [waitCall("b")] });
+    expect(second).toMatchObject({
+      ok: false,
+      error: {
+        code: "THREAD_BUSY",
+        message: 'an earlier run_plan on thread "t" is still running after 0 ms: this plan did not run',
+        data: { threadId: "t", waitMs: 0 },
+        hint: "call run_plan again with the same plan once the earlier run has ended",
+      },
+    });
+    control.finish("a");
+    expect(await first).toMatchObject({ status: "succeeded" });
+    // the one that gave up is not run later, and the queue goes on
+    const third = runPlan.execute({ plan: [waitCall("c")] });
+    await until(() => control.started.includes("c"));
+    control.finish("c");
+    expect(await third).toMatchObject({ status: "succeeded" });
+    expect(control.started).toEqual(["a", "c"]);
+    await engine.close();
+  });
+
+  it("a tool that calls run_plan of its own agent tools gets THREAD_BUSY after runWaitMs instead of waiting for itself", async () => {
+    let inner: unknown;
+    const engine = createEngine({
+      tools: [
+        defineTool({
+          name: "nested",
+          run: async () => {
+            inner = await runPlan.execute({ plan: [{ _tool: "give", _id: "inner", value: 1 }] });
+            return "outer done";
+          },
+        }),
+        give,
+      ],
+    });
+    const [, runPlan] = agentTools(engine, "t", { runWaitMs: 0 });
+    expect(await runPlan.execute({ plan: [{ _tool: "nested", _id: "outer" }] })).toMatchObject({
+      status: "succeeded",
+    });
+    expect(inner).toMatchObject({ ok: false, error: { code: "THREAD_BUSY" } });
+    expect(await engine.get("t", "†calls.inner")).toEqual({ found: false });
+    await engine.close();
+  });
+
+  it.each([-1, Number.NaN, "5", 2 ** 31])("runWaitMs %s is USAGE", (runWaitMs) => {
+    const engine = createEngine({ tools: [give] });
+    expect(() => agentTools(engine, "t", { runWaitMs } as never)).toThrow(
+      expect.objectContaining({
+        code: "USAGE",
+        message: expect.stringContaining("runWaitMs must be a number of ms"),
+      }),
+    );
+  });
+
   it("a thread another run holds answers THREAD_BUSY with a hint the model can follow: call run_plan again", async () => {
     const control = new Controller();
     const engine = createEngine({ tools: [control.tool("wait")] });

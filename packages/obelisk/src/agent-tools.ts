@@ -1,5 +1,5 @@
 import type { StrictSchemaDeviation } from "@obelisk/compiler";
-import { didYouMean, type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
+import { didYouMean, type JsonObject, type JsonValue, MAX_TIMER_MS, ObeliskError } from "@obelisk/core";
 import { DEFAULT_SUMMARY_CHARS } from "@obelisk/state";
 import type { PlanApprover } from "./agent-tools-approval.js";
 import { boundDiagnostics, boundErrorData } from "./agent-tools-diagnostics.js";
@@ -74,13 +74,39 @@ async function guarded<Answer extends JsonValue>(
   }
 }
 
-/** Runs each task once the one given before it has settled, in the order they were given. */
-function oneAtATime(): <T>(task: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve();
-  return (task) => {
-    const run = tail.then(task);
-    tail = run.catch(() => undefined);
-    return run;
+/** Default of {@link AgentToolsOptions.runWaitMs}: how long a `run_plan` waits for the one before it. */
+const DEFAULT_RUN_WAIT_MS = 60_000;
+
+/**
+ * Runs each task once the ones given before it have settled, in the order given; a task still waiting
+ * after `waitMs` answers `timedOut()` instead and never runs (a run_plan called from inside a tool of the
+ * run before it would otherwise wait for itself, then run after its caller gave up).
+ */
+function oneAtATime(waitMs: number): <T>(task: () => Promise<T>, timedOut: () => Promise<T>) => Promise<T> {
+  let tail: Promise<void> = Promise.resolve();
+  return <T>(task: () => Promise<T>, timedOut: () => Promise<T>): Promise<T> => {
+    const before = tail;
+    let release!: () => void;
+    const done = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    tail = before.then(() => done);
+    return new Promise<T>((resolve) => {
+      let gaveUp = false;
+      const timer = setTimeout(() => {
+        gaveUp = true;
+        release();
+        resolve(timedOut());
+      }, waitMs);
+      timer.unref?.();
+      void before.then(() => {
+        if (gaveUp) return;
+        clearTimeout(timer);
+        const run = task();
+        resolve(run);
+        void run.finally(release).catch(() => undefined);
+      });
+    });
   };
 }
 
@@ -104,19 +130,34 @@ export interface AgentToolsOptions {
    * nulls as absent (`fromStrictPlan` for the plan) and parse `input_json`.
    */
   readonly parameters?: AgentToolsParameters | undefined;
+  /**
+   * How long a `run_plan` waits (ms) for the `run_plan` calls given to these tools before it to end — a
+   * model's parallel tool calls take turns on the thread — before it answers `THREAD_BUSY` and never runs.
+   * Default 60,000; `0` answers at once when another is running. From 0 to 2^31 - 1.
+   */
+  readonly runWaitMs?: number | undefined;
 }
 
-const OPTIONS: ReadonlySet<string> = new Set(["approve", "parameters"]);
+const OPTIONS: ReadonlySet<string> = new Set(["approve", "parameters", "runWaitMs"]);
 const PARAMETER_FORMS: ReadonlySet<string> = new Set(["strict", "loose", "openai-strict"]);
 
 /** The options checked: an object of known options, `approve` a function, `parameters` a known form. */
 function checkOptions(options: AgentToolsOptions): void {
   if (typeof options !== "object" || options === null || Array.isArray(options))
-    throw new ObeliskError("USAGE", "agentTools' options must be an object { approve?, parameters? }");
+    throw new ObeliskError(
+      "USAGE",
+      "agentTools' options must be an object { approve?, parameters?, runWaitMs? }",
+    );
   // a misspelt approve would run every plan unapproved
   refuseUnknownKeys(options, OPTIONS, "agentTools");
   if (options.approve !== undefined && typeof options.approve !== "function")
     throw new ObeliskError("USAGE", "agentTools' approve must be a function (request) => boolean | reason");
+  const wait: unknown = options.runWaitMs;
+  if (wait !== undefined && !(typeof wait === "number" && wait >= 0 && wait <= MAX_TIMER_MS))
+    throw new ObeliskError(
+      "USAGE",
+      `agentTools' runWaitMs must be a number of ms from 0 to ${MAX_TIMER_MS}, not ${shownValue(wait)}`,
+    );
   const form: unknown = options.parameters;
   if (form !== undefined && (typeof form !== "string" || !PARAMETER_FORMS.has(form)))
     throw new ObeliskError(
@@ -191,7 +232,19 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
   const { parameters, deviations, read } = parametersFor(engine, options.parameters);
   // A model's parallel tool calls (two run_plan in one turn) take turns: runs on one thread never overlap,
   // and the second would otherwise answer THREAD_BUSY at once.
-  const inTurn = oneAtATime();
+  const waitMs = options.runWaitMs ?? DEFAULT_RUN_WAIT_MS;
+  const inTurn = oneAtATime(waitMs);
+  const stillBusy = (given: unknown) => () =>
+    guarded<RunPlanAnswer>(given, () => {
+      throw new ObeliskError(
+        "THREAD_BUSY",
+        `an earlier run_plan on thread ${JSON.stringify(threadId)} is still running after ${waitMs} ms: this plan did not run`,
+        {
+          data: { threadId, waitMs },
+          hint: "call run_plan again with the same plan once the earlier run has ended",
+        },
+      );
+    });
   const tools: AgentToolList = [
     {
       name: "validate_plan",
@@ -214,8 +267,9 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
         "Validate and run a plan on the thread. Returns the status of each call, the errors, the plan's warnings, and a short summary of the variables the run wrote (read their values with get_variable).",
       parameters: parameters.run_plan,
       execute: (given) =>
-        inTurn(() =>
-          guarded(given, (args) => runForModel(engine, threadId, read("run_plan", args), approve)),
+        inTurn(
+          () => guarded(given, (args) => runForModel(engine, threadId, read("run_plan", args), approve)),
+          stillBusy(given),
         ),
     },
     {
