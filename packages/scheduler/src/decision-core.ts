@@ -24,10 +24,11 @@ export class DecisionCore {
   private readonly groups = new Map<string, CallSlot[]>();
   private readonly parked = new Set<CallSlot>();
   /**
-   * Streaming: slots not dispatched yet with an operand no writer was known for when they were added (a
-   * writer added later and claiming it is waited for, if the thread holds no value there by then).
+   * Streaming: the operands no writer was known for when their call was added (a writer added later and
+   * claiming one is waited for, if the thread holds no value there by then), by bucket ({@link bucketOf}):
+   * a new call looks only at the buckets its targets fall in, not at every waiting reader.
    */
-  private readonly openReads = new Set<CallSlot>();
+  private readonly openReads = new Map<string, OpenRead[]>();
   private readonly probe: ContextProbe;
   private readonly writersOf: NonNullable<DecisionCoreOptions["writersOf"]>;
   private readonly claims: DecisionCoreOptions["claims"];
@@ -78,10 +79,7 @@ export class DecisionCore {
     }
     if (this.openReads.size > 0) this.claimOpenReads(calls);
     if (this.parked.size > 0) this.claimParked(calls, effects);
-    for (let at = 0; at < added.length; at++) {
-      const writers = (added[at] as CallSlot).writers;
-      if (writers !== undefined && hasUnclaimed(writers)) this.openReads.add(added[at] as CallSlot);
-    }
+    for (let at = 0; at < added.length; at++) this.registerOpenReads(added[at] as CallSlot);
     for (let at = 0; at < added.length; at++) this.evaluate(added[at] as CallSlot, effects);
     return effects;
   }
@@ -286,34 +284,68 @@ export class DecisionCore {
     return pending;
   }
 
+  /** Streaming: files each operand of a new slot that no writer was known for under its bucket. */
+  private registerOpenReads(slot: CallSlot): void {
+    const writers = slot.writers;
+    if (writers === undefined) return;
+    for (let expression = 0; expression < slot.expressionCount; expression++) {
+      const alternatives = expressionAt(slot, expression).alternatives;
+      for (let alternative = 0; alternative < alternatives.length; alternative++) {
+        const operands = alternatives[alternative] as readonly Reference[];
+        for (let operand = 0; operand < operands.length; operand++) {
+          const reference = operands[operand] as Reference;
+          const links = writers.get(reference);
+          if (links === undefined || links.length > 0) continue;
+          const bucket = bucketOf(reference.kind, reference.path);
+          const open: OpenRead = { slot, reference, links, expression, alternative, operand };
+          const list = this.openReads.get(bucket);
+          if (list === undefined) this.openReads.set(bucket, [open]);
+          else list.push(open);
+        }
+      }
+    }
+  }
+
   /**
    * Streaming: new calls claim the operands of slots still evaluating that had no writer when they were
    * added and that the thread holds no value for, among those not decided yet (at or after the cursor) — a
    * reader still waiting for another reference when the writer came would otherwise find no writer once
    * it got there, park, and fail REF_UNRESOLVED at close even though the writer was added (a race on when
-   * the writer finished). Parked slots are claimed by `claimParked`.
+   * the writer finished). Parked slots are claimed by `claimParked`. Each call looks at the buckets of its
+   * targets only; entries that can no longer be claimed leave their bucket as they are met.
    */
   private claimOpenReads(calls: readonly CompiledCall[]): void {
     const claims = this.claims;
     if (claims === undefined) return;
-    for (const slot of this.openReads) {
-      if (slot.phase !== "evaluating") {
-        if (slot.phase !== "parked") this.openReads.delete(slot);
-        continue;
-      }
-      let open = false;
-      forUndecidedOperands(slot, (reference) => {
-        const writers = slot.writers?.get(reference);
-        if (writers === undefined || writers.length > 0) return;
-        if (this.probe.exists(reference)) return;
-        open = true;
-        for (const call of calls) {
-          const link = claims(call, reference);
-          if (link !== undefined) writers.push(link);
+    for (const call of calls) {
+      for (const bucket of bucketsWritten(call)) {
+        const list = this.openReads.get(bucket);
+        if (list === undefined) continue;
+        let kept = 0;
+        for (let at = 0; at < list.length; at++) {
+          const open = list[at] as OpenRead;
+          if (this.stillOpen(open, call, claims)) list[kept++] = open;
         }
-      });
-      if (!open) this.openReads.delete(slot);
+        list.length = kept;
+        if (kept === 0) this.openReads.delete(bucket);
+      }
     }
+  }
+
+  /** Offers `call` to one open operand; false when the entry can leave its bucket (claimed, decided, …). */
+  private stillOpen(
+    open: OpenRead,
+    call: CompiledCall,
+    claims: NonNullable<DecisionCoreOptions["claims"]>,
+  ): boolean {
+    const slot = open.slot;
+    if (slot.phase === "parked") return true;
+    if (slot.phase !== "evaluating" || open.links.length > 0 || decided(open)) return false;
+    if (this.probe.exists(open.reference)) return false;
+    const link = claims(call, open.reference);
+    if (link === undefined) return true;
+    if (!open.links.some((known) => known.callId === link.callId)) open.links.push(link);
+    return false;
   }
 
   /** Streaming: new calls may claim paths parked calls are waiting for. */
@@ -436,24 +468,46 @@ export class DecisionCore {
   }
 }
 
-/** True when some operand of a streamed slot had no writer when it was added. */
-function hasUnclaimed(writers: ReadonlyMap<Reference, readonly WriterLink[]>): boolean {
-  for (const links of writers.values()) if (links.length === 0) return true;
-  return false;
+/** An operand of a streamed slot that no writer was known for when the slot was added, and where it is. */
+interface OpenRead {
+  readonly slot: CallSlot;
+  readonly reference: Reference;
+  /** The slot's writer list for the operand (claims are pushed onto it). */
+  readonly links: WriterLink[];
+  readonly expression: number;
+  readonly alternative: number;
+  readonly operand: number;
+}
+
+/** True once the slot's cursor has passed the operand (decided present, or its alternative missing). */
+function decided(open: OpenRead): boolean {
+  const slot = open.slot;
+  if (open.expression !== slot.expression) return open.expression < slot.expression;
+  if (open.alternative !== slot.alternative) return open.alternative < slot.alternative;
+  return open.operand < slot.operand;
 }
 
 /**
- * Calls `visit` with each operand a slot has not decided yet: the current alternative's operands from the
- * cursor on, its later alternatives, and every later expression (earlier ones are decided).
+ * The bucket of a path: its kind and first key (a target overlaps a reference only when one path is a
+ * prefix of the other, so they share the first key, or one is the kind's root, bucket `kind` alone).
  */
-function forUndecidedOperands(slot: CallSlot, visit: (reference: Reference) => void): void {
-  for (let expression = slot.expression; expression < slot.expressionCount; expression++) {
-    const alternatives = expressionAt(slot, expression).alternatives;
-    const first = expression === slot.expression ? slot.alternative : 0;
-    for (let alternative = first; alternative < alternatives.length; alternative++) {
-      const operands = alternatives[alternative] as readonly Reference[];
-      const from = expression === slot.expression && alternative === slot.alternative ? slot.operand : 0;
-      for (let operand = from; operand < operands.length; operand++) visit(operands[operand] as Reference);
-    }
+function bucketOf(kind: string, path: readonly (string | number)[]): string {
+  return path.length === 0 ? kind : `${kind}\u0000${String(path[0])}`;
+}
+
+/** The buckets the targets of a call may claim an operand in: each target's, and its kind's root. */
+function bucketsWritten(call: CompiledCall): Set<string> {
+  const buckets = new Set<string>();
+  const alternatives = call.outputPath?.alternatives;
+  if (alternatives === undefined) {
+    buckets.add("calls");
+    buckets.add(bucketOf("calls", [call.id]));
+    return buckets;
   }
+  for (const targets of alternatives)
+    for (const target of targets) {
+      buckets.add(target.kind);
+      buckets.add(bucketOf(target.kind, target.path));
+    }
+  return buckets;
 }
