@@ -69,9 +69,9 @@ export interface ToolContext {
   /** `<threadId>:<callId>`: stable across retries and resumes (at-least-once delivery). */
   readonly idempotencyKey: string;
   /**
-   * `<threadId>:<callId>:<16 hex digits of the call's hash>` (tool, resolved parameters, output path and
-   * method): stable across retries and resumes like `idempotencyKey`, but different when a later run reuses
-   * the call id for other parameters — the key to hand a provider that deduplicates (payments, emails).
+   * `<threadId>:<callId>:<16 hex digits of the tool and the arguments it gets>`: stable across retries and
+   * resumes like `idempotencyKey`, but different when a later run reuses the call id for other arguments —
+   * the key to hand a provider that deduplicates (payments, emails). The output path is not part of it.
    */
   readonly contentKey: string;
   /** Same as the exported `branch()`: `return ctx.branch(1, value)`. */

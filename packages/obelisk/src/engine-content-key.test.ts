@@ -32,6 +32,9 @@ describe.each(storeKinds())("ctx.contentKey on the $name store", (kind) => {
     expect(first?.contentKey).toMatch(/^chat:pay:[0-9a-f]{16}$/);
     expect(second?.contentKey).toMatch(/^chat:pay:[0-9a-f]{16}$/);
     expect(second?.contentKey).not.toBe(first?.contentKey);
+    // where the result goes is not part of it: the same charge written elsewhere keeps its key
+    await engine.run([{ ...pay(10)[0], _outputPath: "†state.receipt" }], { threadId: "chat" });
+    expect(keys[3]?.contentKey).toBe(first?.contentKey);
     // the thread is part of it, as in idempotencyKey
     expect(elsewhere?.contentKey.slice("other:pay:".length)).toBe(
       first?.contentKey.slice("chat:pay:".length),

@@ -123,6 +123,14 @@ function digestOf(value: readonly JsonValue[], deeplyFrozen: boolean): string {
 }
 
 /**
+ * 16 hex digits of SHA-256 over a tool's name and the canonical JSON of its arguments (large arrays by
+ * digest, as in the satisfied key): the content part of `ctx.contentKey`.
+ */
+export function contentDigest(tool: string, args: JsonObject): string {
+  return sha256Hex(`${JSON.stringify(tool)}:${paramsKeyJson(args, false)}`).slice(0, 16);
+}
+
+/**
  * The "satisfied" key of a call (SPEC §7): SHA-256 of the canonical JSON of tool, resolved parameters,
  * output path text and method — plus the `_output` value for latent calls, so a changed `_output` runs again.
  * `deeplyFrozen`: the caller guarantees `params` never change (the digests of their large arrays are kept).

@@ -68,10 +68,6 @@ export class CallInvocation implements InvokeRequest {
     return this.host.aroundTool;
   }
 
-  get hash(): string | undefined {
-    return this.callRun.hash;
-  }
-
   /** The call's `_timeoutMs`, else the tool's. */
   get timeoutMs(): number | undefined {
     return this.callRun.call.timeoutMs ?? this.tool.timeoutMs;

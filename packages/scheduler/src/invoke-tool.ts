@@ -2,6 +2,7 @@ import { branch, type RetryPolicy, type ToolContext } from "@obelisk/compiler";
 import { asCallId, asRunId, asThreadId, type JsonObject, MAX_TIMER_MS } from "@obelisk/core";
 import type { RecordedError } from "@obelisk/state";
 import type { AroundTool } from "./around-tool.js";
+import { contentDigest } from "./call-hash.js";
 import { toRecordedError } from "./event-hub.js";
 import { retryDelay } from "./retry-delay.js";
 import type { Timers } from "./timers.js";
@@ -34,8 +35,6 @@ export interface InvokeRequest {
   readonly toolName: string;
   /** The host's wrapper of each attempt, if any. */
   readonly around: AroundTool | undefined;
-  /** The call's satisfied key (`sha256:<hex>`), for `ctx.contentKey`; undefined when it has none. */
-  readonly hash: string | undefined;
   /** Retry policy (thrown errors and timeouts are retried). */
   readonly policy: RetryPolicy;
   /** Per-attempt timeout, if any. */
@@ -148,17 +147,14 @@ function mayRetry(policy: RetryPolicy, outcome: InvokeOutcome): boolean | Promis
   }
 }
 
-/** Digits of the call's hash `ctx.contentKey` carries (64 bits: ids reused on one thread never meet). */
-const CONTENT_KEY_DIGITS = 16;
-
 /**
- * `<threadId>:<callId>:<16 hex digits of the call's satisfied hash>`: the same for every attempt and resume
- * of one call, different when a later plan reuses the call id with other parameters (ids an LLM chose, such
- * as "pay", repeat across a thread's runs: `idempotencyKey` alone then repeats for a different charge).
+ * `<threadId>:<callId>:<16 hex digits of the tool and the arguments it gets>`: the same for every attempt
+ * and resume of one call, different when a later plan reuses the call id with other arguments (ids an LLM
+ * chose, such as "pay", repeat across a thread's runs: `idempotencyKey` alone then repeats for a different
+ * charge). Not the output path: where a result is written does not make the side effect another one.
  */
 function contentKey(request: InvokeRequest): string {
-  const digest = request.hash?.slice("sha256:".length, "sha256:".length + CONTENT_KEY_DIGITS) ?? "";
-  return `${request.threadId}:${request.callId}:${digest}`;
+  return `${request.threadId}:${request.callId}:${contentDigest(request.toolName, request.args)}`;
 }
 
 /** Runs one attempt: synchronously when the tool is synchronous and has no timeout. */
@@ -174,7 +170,10 @@ function attempt(request: InvokeRequest, number: number): AttemptResult {
     threadId: asThreadId(request.threadId),
     attempt: number,
     idempotencyKey: `${request.threadId}:${request.callId}`,
-    contentKey: contentKey(request),
+    // computed when read: most tools never do, and the digest walks the arguments
+    get contentKey() {
+      return contentKey(request);
+    },
     branch,
   };
   let result: unknown;

@@ -14,7 +14,6 @@ export function invokeRequest(
     callId: "c",
     runId: "r",
     threadId: "t",
-    hash: undefined,
     toolName: "tool",
     around: undefined,
     policy: DEFAULT_RETRY,
