@@ -130,6 +130,17 @@ describe.each(storeKinds())("a streaming run's idle timeout on the $name store",
     expect(await engine.get("s", "†state.slow")).toMatchObject({ found: true, value: "done" });
   });
 
+  it("an engine.close() after the idle close does not rename why add refuses", async () => {
+    setup();
+    const stream = await engine.open({ threadId: "s", idleTimeoutMs: 10 });
+    stream.add(call("a"));
+    await until(() => control.started.includes("a"));
+    timers.advance(10);
+    const closing = engine.close();
+    expect(thrownError(() => stream.add(call("late"))).data).toMatchObject({ stoppedBy: "idle" });
+    await closing;
+  });
+
   it("without the option a stream waits for close() however long it is idle", async () => {
     setup();
     const stream = await engine.open({ threadId: "s" });

@@ -174,14 +174,15 @@ async function leasedOpen(
     // an abandoned stream closes itself, as close() would, once no call came for idleTimeoutMs
     const idle = startIdleTimer(options.idleTimeoutMs, endNow, engine.timers);
     const add = (call: unknown): AddResult => {
+      // what stopped it first: an idle close is not renamed by an engine.close() that came after it
       const stop: StreamStop | undefined =
         failed ??
-        (lease.stoppedBy !== undefined
-          ? { by: lease.stoppedBy }
-          : closing === undefined
-            ? undefined
-            : idle.fired
-              ? { by: "idle", idleTimeoutMs: options.idleTimeoutMs as number }
+        (idle.fired
+          ? { by: "idle", idleTimeoutMs: options.idleTimeoutMs as number }
+          : lease.stoppedBy !== undefined
+            ? { by: lease.stoppedBy }
+            : closing === undefined
+              ? undefined
               : { by: "close" });
       if (stop !== undefined) throw stoppedStreamError(stop, runId);
       idle.touch();
