@@ -8,7 +8,7 @@ import {
   type Tracer,
   trace,
 } from "@opentelemetry/api";
-import type { RunEvent } from "obelisk";
+import type { AroundTool, RunEvent } from "obelisk";
 
 /** The spans of one run still open: the run's, and its calls' by call id. */
 interface OpenRun {
@@ -27,7 +27,27 @@ type CallEvent = EventOf<"call-ready" | "call-start" | "call-retry" | "call-end"
  * event it cannot trace is reported through OpenTelemetry's `diag` logger and dropped.
  */
 export function tracingObserver(tracer: Tracer): (event: RunEvent) => void {
+  return obeliskTracing(tracer).onEvent;
+}
+
+/**
+ * The observer of {@link tracingObserver} and, for `createEngine({ aroundTool })`, a wrapper that runs each
+ * tool attempt with its call's span active: the tool's own spans (an instrumented HTTP client's) nest
+ * under `obelisk.call <tool>`. `createEngine({ ...obeliskTracing(tracer), tools })`.
+ */
+export function obeliskTracing(tracer: Tracer): {
+  onEvent: (event: RunEvent) => void;
+  aroundTool: AroundTool;
+} {
   const runs = new Map<string, OpenRun>();
+  const aroundTool: AroundTool = (attempt, invoke) => {
+    const span = runs.get(attempt.runId)?.calls.get(attempt.callId);
+    return span === undefined ? invoke() : context.with(trace.setSpan(context.active(), span), invoke);
+  };
+  return { onEvent: observe(tracer, runs), aroundTool };
+}
+
+function observe(tracer: Tracer, runs: Map<string, OpenRun>): (event: RunEvent) => void {
   return (event) => {
     try {
       record(tracer, runs, event);
