@@ -1,7 +1,7 @@
 import { branch, createEngine, defineTool, type RunEvent } from "obelisk";
 import { describe, expect, it } from "vitest";
-import { inMemoryTracing } from "../examples/opentelemetry/in-memory-tracing.js";
-import { tracingObserver } from "../examples/opentelemetry/tracing-observer.js";
+import { inMemoryTracing, registerContextManager } from "../examples/opentelemetry/in-memory-tracing.js";
+import { obeliskTracing, tracingObserver } from "../examples/opentelemetry/tracing-observer.js";
 
 type Span = ReturnType<ReturnType<typeof inMemoryTracing>["spans"]>[number];
 
@@ -208,6 +208,34 @@ describe("examples/opentelemetry: run events as spans", () => {
     });
     // the run span ends last: its children end at or before it
     for (const span of all) expect(ms(span.endTime)).toBeLessThanOrEqual(ms(run.endTime));
+  });
+
+  it("with obeliskTracing's aroundTool, the spans a tool makes itself are children of its call's span", async () => {
+    registerContextManager();
+    const { tracer, spans } = inMemoryTracing();
+    const engine = createEngine({
+      tools: [
+        defineTool({
+          name: "fetchPage",
+          run: async () => {
+            await Promise.resolve();
+            // what an instrumented HTTP client does inside the tool
+            tracer.startSpan("GET /page").end();
+            return "page";
+          },
+        }),
+      ],
+      ...obeliskTracing(tracer),
+    });
+    const result = await engine.run([{ _tool: "fetchPage", _id: "p", _outputPath: "†state.page" }], {
+      threadId: "t",
+    });
+    expect(result.status).toBe("succeeded");
+    const all = spans();
+    const call = only(all, "obelisk.call fetchPage");
+    expect(only(all, "GET /page").parentSpanContext?.spanId).toBe(call.spanContext().spanId);
+    expect(call.parentSpanContext?.spanId).toBe(only(all, "obelisk.run").spanContext().spanId);
+    await engine.close();
   });
 
   it("never throws into the engine, whatever the tracer or the event", () => {

@@ -1,4 +1,5 @@
-import type { Tracer } from "@opentelemetry/api";
+import { context, type Tracer } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -18,4 +19,12 @@ export function inMemoryTracing(): InMemoryTracing {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   return { tracer: provider.getTracer("obelisk-example"), spans: () => exporter.getFinishedSpans() };
+}
+
+/**
+ * Registers an AsyncLocalStorage context manager, as a Node SDK's `provider.register()` does, so that the
+ * active span follows `await`s (OpenTelemetry keeps the first one registered in a process).
+ */
+export function registerContextManager(): void {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 }
