@@ -63,4 +63,25 @@ describe("a streamed reader of a path nothing wrote yet waits for a writer added
     expect(result.status).toBe("succeeded");
     await engine.close();
   });
+
+  it("also for a later operand of a reader parked on an earlier one", async () => {
+    const control = new Controller();
+    const engine = createEngine({ tools: [control.tool("wait")] });
+    const stream = await engine.open({ threadId: "t" });
+    const write = (id: string) => ({ _tool: "wait", _id: id, key: id, _outputPath: `†state.${id}` });
+    // the reader parks on a (nothing written, no writer); b's writer comes before a's
+    stream.add({ _tool: "wait", _id: "reader", key: "reader", value: ["†state.a", "†state.b"] });
+    expect(stream.add(write("b")).diagnostics).toEqual([]);
+    stream.add(write("a"));
+    await until(() => control.started.includes("a") && control.started.includes("b"));
+    control.finish("a");
+    const closing = stream.close();
+    // b is still in flight at close: the reader waits for it
+    control.finish("b");
+    await until(() => control.started.includes("reader"));
+    control.finish("reader");
+    const result = await closing;
+    expect(result.calls.reader?.status).toBe("succeeded");
+    await engine.close();
+  });
 });

@@ -339,8 +339,10 @@ export class DecisionCore {
     claims: NonNullable<DecisionCoreOptions["claims"]>,
   ): boolean {
     const slot = open.slot;
-    if (slot.phase === "parked") return true;
-    if (slot.phase !== "evaluating" || open.links.length > 0 || decided(open)) return false;
+    // the operand a slot is parked on is `claimParked`'s; its later operands are claimed here
+    if (slot.phase === "parked" && !decided(open) && isCurrent(open)) return true;
+    if ((slot.phase !== "evaluating" && slot.phase !== "parked") || open.links.length > 0 || decided(open))
+      return false;
     if (this.probe.exists(open.reference)) return false;
     const link = claims(call, open.reference);
     if (link === undefined) return true;
@@ -485,6 +487,16 @@ function decided(open: OpenRead): boolean {
   if (open.expression !== slot.expression) return open.expression < slot.expression;
   if (open.alternative !== slot.alternative) return open.alternative < slot.alternative;
   return open.operand < slot.operand;
+}
+
+/** True when the operand is the one the slot's cursor is on. */
+function isCurrent(open: OpenRead): boolean {
+  const slot = open.slot;
+  return (
+    open.expression === slot.expression &&
+    open.alternative === slot.alternative &&
+    open.operand === slot.operand
+  );
 }
 
 /**
