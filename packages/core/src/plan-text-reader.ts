@@ -77,8 +77,9 @@ export class PlanTextReader {
   /**
    * The calls of a document's list read while the document may still turn out to be one call whose
    * parameter is named `plan` or `calls` (a `_tool` after the list: `run` reads it so): handed out when
-   * the document closes as a plan. Not used once `"type": "plan"` came before the list (then a `_tool` is
-   * refused, never a call) nor for a bare array.
+   * the document closes as a plan — or it may be refused (a `calls` list beside `"type": "plan"`). Not
+   * used for a `plan` list after `"type": "plan"` (then a `_tool` is refused, never a call) nor for a bare
+   * array.
    */
   private held: JsonValue[] | undefined;
 
@@ -196,7 +197,8 @@ export class PlanTextReader {
 
   private openList(index: number): void {
     this.listKey = this.key;
-    if (this.members.type !== "plan") this.held = [];
+    // only `"type": "plan"` before a `plan` list makes the document certain (a typed `calls` list is refused)
+    if (this.members.type !== "plan" || this.key !== "plan") this.held = [];
     this.form = this.key === "plan" ? "plan" : "calls";
     this.memberAt.set(this.key, this.positionOf(this.base + index));
     this.state = ARRAY_OPEN;

@@ -86,6 +86,10 @@ describe("createPlanTextStream", () => {
     expect(plain.push(held.slice(0, -1))).toEqual([]);
     expect(plain.push("}")).toEqual(plan);
     expect(plain.end()).toMatchObject({ form: "plan", calls: 2 });
+    // a calls list beside "type": "plan" is refused when the document closes: none of its calls come out
+    const typedCalls = feed(JSON.stringify({ type: "plan", calls: plan }));
+    expect(typedCalls.calls).toEqual([]);
+    expect(typedCalls.error?.code).toBe("PLAN_SHAPE");
     // "type": "plan" first: streamed call by call (a later _tool is refused, never one call)
     const typed = createPlanTextStream();
     const streamed = JSON.stringify({ type: "plan", plan });
