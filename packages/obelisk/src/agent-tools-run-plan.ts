@@ -72,6 +72,7 @@ export async function runForModel(
   threadId: string,
   args: Record<string, unknown>,
   approve: PlanApprover | undefined,
+  signal?: AbortSignal,
 ): Promise<RunPlanAnswer> {
   // Not the state: one earlier run's 200,000-item list would fill the model's context. What this run
   // wrote comes as a bounded summary, like list_variables.
@@ -86,7 +87,7 @@ export async function runForModel(
     await unlessAborted(askApproval(approve, { ...request, diagnostics: validation.diagnostics }), signal);
   };
   // the model's input is checked by the engine (USAGE for anything but a plain object of JSON values)
-  const options = { threadId, input: runInput as object };
+  const options = { threadId, input: runInput as object, ...(signal === undefined ? {} : { signal }) };
   const { state: _state, ...result } = await runAccepted(
     engine,
     args.plan,

@@ -84,6 +84,25 @@ describe("run_plan as a model's tool: parallel calls, a busy thread, re-sent pla
     await engine.close();
   });
 
+  it("the framework's cancel signal: a waiting run_plan never runs, a running one is cancelled", async () => {
+    const control = new Controller();
+    const engine = createEngine({ tools: [control.tool("wait")] });
+    const [, runPlan] = agentTools(engine, "t");
+    const first = new AbortController();
+    const running = runPlan.execute({ plan: [waitCall("a")] }, { abortSignal: first.signal });
+    await until(() => control.started.includes("a"));
+    // LangChain passes `signal`, the AI SDK `abortSignal`: either is read
+    const second = new AbortController();
+    const waiting = runPlan.execute({ plan: [waitCall("b")] }, { signal: second.signal });
+    second.abort();
+    expect(await waiting).toMatchObject({ ok: false, error: { code: "CANCELLED" } });
+    first.abort();
+    expect(control.signals.get("a")?.aborted).toBe(true);
+    expect(await running).toMatchObject({ status: "cancelled", calls: { a: { status: "cancelled" } } });
+    expect(control.started).toEqual(["a"]);
+    await engine.close();
+  });
+
   it.each([-1, Number.NaN, "5", 2 ** 31])("runWaitMs %s is USAGE", (runWaitMs) => {
     const engine = createEngine({ tools: [give] });
     expect(() => agentTools(engine, "t", { runWaitMs } as never)).toThrow(

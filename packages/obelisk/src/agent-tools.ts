@@ -35,9 +35,26 @@ export interface AgentTool<Name extends string = string, Answer extends JsonValu
   readonly parameters: JsonObject;
   /**
    * Runs the tool; never throws for bad plans or arguments: diagnostics and Obelisk errors are answered as
-   * data (an answer with `error` is an {@link AgentToolFailure}).
+   * data (an answer with `error` is an {@link AgentToolFailure}). `options`: what the framework passes with
+   * the call — its cancel signal cancels a `run_plan` (waiting: it never runs; running: the run is cancelled).
    */
-  execute(args: Record<string, unknown>): Promise<Answer>;
+  execute(args: Record<string, unknown>, options?: AgentToolCallOptions): Promise<Answer>;
+}
+
+/**
+ * What a framework passes with a tool call, as far as the agent tools read it: the call's cancel signal
+ * (the Vercel AI SDK's `abortSignal`, LangChain's `signal`; either is read).
+ */
+export interface AgentToolCallOptions {
+  readonly abortSignal?: AbortSignal | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** The cancel signal among a framework's call options, when it is one (anything else is ignored). */
+function callSignal(options: AgentToolCallOptions | undefined): AbortSignal | undefined {
+  if (typeof options !== "object" || options === null) return undefined;
+  const signal: unknown = options.abortSignal ?? options.signal;
+  return signal instanceof AbortSignal ? signal : undefined;
 }
 
 const asJson = <Answer extends JsonValue>(value: unknown): Answer =>
@@ -82,9 +99,21 @@ const DEFAULT_RUN_WAIT_MS = 60_000;
  * after `waitMs` answers `timedOut()` instead and never runs (a run_plan called from inside a tool of the
  * run before it would otherwise wait for itself, then run after its caller gave up).
  */
-function oneAtATime(waitMs: number): <T>(task: () => Promise<T>, timedOut: () => Promise<T>) => Promise<T> {
+function oneAtATime(
+  waitMs: number,
+): <T>(
+  task: () => Promise<T>,
+  timedOut: () => Promise<T>,
+  signal: AbortSignal | undefined,
+  cancelled: () => Promise<T>,
+) => Promise<T> {
   let tail: Promise<void> = Promise.resolve();
-  return <T>(task: () => Promise<T>, timedOut: () => Promise<T>): Promise<T> => {
+  return <T>(
+    task: () => Promise<T>,
+    timedOut: () => Promise<T>,
+    signal: AbortSignal | undefined,
+    cancelled: () => Promise<T>,
+  ): Promise<T> => {
     const before = tail;
     let release!: () => void;
     const done = new Promise<void>((resolve) => {
@@ -93,15 +122,24 @@ function oneAtATime(waitMs: number): <T>(task: () => Promise<T>, timedOut: () =>
     tail = before.then(() => done);
     return new Promise<T>((resolve) => {
       let gaveUp = false;
-      const timer = setTimeout(() => {
+      const giveUp = (answer: () => Promise<T>): void => {
+        if (gaveUp) return;
         gaveUp = true;
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
         release();
-        resolve(timedOut());
-      }, waitMs);
+        resolve(answer());
+      };
+      const onAbort = (): void => giveUp(cancelled);
+      const timer = setTimeout(() => giveUp(timedOut), waitMs);
       timer.unref?.();
+      if (signal?.aborted === true) giveUp(cancelled);
+      else signal?.addEventListener("abort", onAbort, { once: true });
       void before.then(() => {
         if (gaveUp) return;
+        gaveUp = true;
         clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
         const run = task();
         resolve(run);
         void run.finally(release).catch(() => undefined);
@@ -266,11 +304,22 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
       description:
         "Validate and run a plan on the thread. Returns the status of each call, the errors, the plan's warnings, and a short summary of the variables the run wrote (read their values with get_variable).",
       parameters: parameters.run_plan,
-      execute: (given) =>
-        inTurn(
-          () => guarded(given, (args) => runForModel(engine, threadId, read("run_plan", args), approve)),
+      execute: (given, options) => {
+        const signal = callSignal(options);
+        return inTurn(
+          () =>
+            guarded(given, (args) => runForModel(engine, threadId, read("run_plan", args), approve, signal)),
           stillBusy(given),
-        ),
+          signal,
+          () =>
+            guarded<RunPlanAnswer>(given, () => {
+              throw new ObeliskError(
+                "CANCELLED",
+                "run_plan was cancelled (its signal aborted) while it waited for an earlier run_plan: this plan did not run",
+              );
+            }),
+        );
+      },
     },
     {
       name: "list_variables",

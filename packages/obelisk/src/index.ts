@@ -130,7 +130,7 @@ export type {
   WriteLogEntry,
 } from "@obelisk/state";
 export { createMemoryStore, RUN_STATUSES } from "@obelisk/state";
-export type { AgentTool, AgentTools, AgentToolsOptions } from "./agent-tools.js";
+export type { AgentTool, AgentToolCallOptions, AgentTools, AgentToolsOptions } from "./agent-tools.js";
 export { agentTools } from "./agent-tools.js";
 export type { PlanApprovalRequest, PlanApprover } from "./agent-tools-approval.js";
 export { nearStoredReferences } from "./agent-tools-not-found.js";
