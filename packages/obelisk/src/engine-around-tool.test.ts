@@ -88,6 +88,47 @@ describe("aroundTool: the host's wrapper of each tool attempt", () => {
     await engine.close();
   });
 
+  it("cannot stand in for the tool: its return value is not used, invoke runs once, and not calling it fails", async () => {
+    let runs = 0;
+    const tools = [
+      defineTool({
+        name: "count",
+        run: async () => {
+          runs++;
+          return "from the tool";
+        },
+      }),
+    ];
+    const run = async (aroundTool: NonNullable<Parameters<typeof createEngine>[0]["aroundTool"]>) => {
+      const engine = createEngine({ tools, aroundTool });
+      const result = await engine.run([{ _tool: "count", _id: "c", _outputPath: "†state.c" }], {
+        threadId: "t",
+      });
+      await engine.close();
+      return result;
+    };
+    const replaced = await run(async (_attempt, invoke) => {
+      await invoke();
+      return 42;
+    });
+    expect(replaced.state.c).toBe("from the tool");
+    const skipped = await run(() => "never ran");
+    expect(skipped.calls.c).toMatchObject({
+      status: "failed",
+      error: { code: "TOOL_ERROR", message: expect.stringContaining("without calling invoke()") },
+    });
+    runs = 0;
+    const twice = await run((_attempt, invoke) => {
+      invoke();
+      return invoke();
+    });
+    expect(twice.calls.c).toMatchObject({
+      status: "failed",
+      error: { message: expect.stringContaining("twice") },
+    });
+    expect(runs).toBe(1);
+  });
+
   it("must be a function (USAGE at createEngine)", () => {
     expect(thrownError(() => createEngine({ tools: [], aroundTool: "yes" as never }))).toMatchObject({
       code: "USAGE",

@@ -189,6 +189,38 @@ class AttemptContext implements ToolContext {
   }
 }
 
+/**
+ * Runs the tool inside the host's `aroundTool`. The tool's own result is the attempt's: the wrapper's
+ * return is awaited (its teardown) but its value is not used, so a wrapper cannot stand in for the tool.
+ * `invoke()` runs the tool once (a second call throws); a wrapper that returns without calling it fails the
+ * attempt; a rejection of the tool's promise is always observed (never an unhandled rejection).
+ */
+function runAround(around: AroundTool, request: InvokeRequest, ctx: ToolContext, attempt: number): unknown {
+  let invoked = false;
+  let value: unknown;
+  const invoke = (): unknown => {
+    if (invoked) throw new Error("aroundTool called invoke() twice in one attempt");
+    invoked = true;
+    value = request.run(request.args, ctx);
+    const then = thenOf(value);
+    if (then) then.call(value, undefined, () => undefined);
+    return value;
+  };
+  const info = {
+    callId: request.callId,
+    tool: request.toolName,
+    runId: request.runId,
+    threadId: request.threadId,
+    attempt,
+  };
+  const returned = around(info, invoke);
+  const done = (): unknown => {
+    if (!invoked) throw new Error("aroundTool returned without calling invoke(): the tool did not run");
+    return value;
+  };
+  return thenOf(returned) ? Promise.resolve(returned).then(done) : done();
+}
+
 /** Runs one attempt: synchronously when the tool is synchronous and has no timeout. */
 function attempt(request: InvokeRequest, number: number): AttemptResult {
   const { signal } = request;
@@ -199,19 +231,7 @@ function attempt(request: InvokeRequest, number: number): AttemptResult {
   let result: unknown;
   try {
     const around = request.around;
-    result =
-      around === undefined
-        ? request.run(request.args, ctx)
-        : around(
-            {
-              callId: request.callId,
-              tool: request.toolName,
-              runId: request.runId,
-              threadId: request.threadId,
-              attempt: number,
-            },
-            () => request.run(request.args, ctx),
-          );
+    result = around === undefined ? request.run(request.args, ctx) : runAround(around, request, ctx, number);
   } catch (error) {
     return threw(error, number);
   }
