@@ -121,10 +121,10 @@ function oneAtATime(
     });
     tail = before.then(() => done);
     return new Promise<T>((resolve) => {
-      let gaveUp = false;
+      let decided = false; // the task started, or the wait gave up
       const giveUp = (answer: () => Promise<T>): void => {
-        if (gaveUp) return;
-        gaveUp = true;
+        if (decided) return;
+        decided = true;
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
         release();
@@ -136,8 +136,8 @@ function oneAtATime(
       if (signal?.aborted === true) giveUp(cancelled);
       else signal?.addEventListener("abort", onAbort, { once: true });
       void before.then(() => {
-        if (gaveUp) return;
-        gaveUp = true;
+        if (decided) return;
+        decided = true;
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
         const run = task();
