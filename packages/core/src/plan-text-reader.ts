@@ -1,4 +1,13 @@
 import type { DiagnosticCode } from "./diagnostic-codes.js";
+import {
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+} from "./json-char-codes.js";
 import { setOwn } from "./json-container.js";
 import { appendPointer } from "./json-pointer.js";
 import type { JsonObject, JsonValue } from "./json-value.js";
@@ -27,14 +36,6 @@ const DONE = 9; // after the root closed: the rest is ignored
 const CALL = 0;
 const KEY = 1;
 const MEMBER = 2;
-
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
 
 const isBlank = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 

@@ -1,9 +1,4 @@
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACKET = 0x5b;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACKET = 0x5d;
-const CLOSE_BRACE = 0x7d;
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from "./json-char-codes.js";
 
 /** What {@link ValueEndScanner.step} found. */
 export const INSIDE = -1;
