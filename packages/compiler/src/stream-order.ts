@@ -36,25 +36,23 @@ export function streamOrderWarning(
   feeds: Iterable<WriterGroup>,
   settings: BuilderSettings,
 ): Diagnostic | undefined {
-  const readers: string[] = [];
-  const paths: string[] = [];
+  // sets: a path many calls read (a list pushed to) would make every add quadratic in its readers
+  const found = new Set<string>();
+  const paths = new Set<string>();
   for (const group of feeds) {
     if (group.links.length === 0 && !contextHolds(settings, group.reference)) continue;
-    let added = false;
-    for (const reader of group.readers) {
-      if (reader.id === callId || readers.includes(reader.id)) continue;
-      readers.push(reader.id);
-      added = true;
-    }
-    if (added && !paths.includes(group.reference.text)) paths.push(group.reference.text);
+    const before = found.size;
+    for (const reader of group.readers) if (reader.id !== callId) found.add(reader.id);
+    if (found.size > before) paths.add(group.reference.text);
   }
-  if (readers.length === 0) return undefined;
+  if (found.size === 0) return undefined;
+  const readers = [...found];
   const named = readers.slice(0, MAX_READERS_NAMED).map((id) => JSON.stringify(id));
   const more = readers.length - named.length;
   const who = `${readers.length === 1 ? "call" : "calls"} ${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
   return makeDiagnostic(
     "STREAM_ORDER",
-    `call "${callId}" writes ${paths.join(", ")}, which ${who} added before it already ${readers.length === 1 ? "reads" : "read"}: ${readers.length === 1 ? "it does" : "they do"} not wait for this write (a streamed call's references are decided over the writers added before it, or the value the thread holds)`,
+    `call "${callId}" writes ${[...paths].join(", ")}, which ${who} added before it already ${readers.length === 1 ? "reads" : "read"}: ${readers.length === 1 ? "it does" : "they do"} not wait for this write (a streamed call's references are decided over the writers added before it, or the value the thread holds)`,
     pointer,
     {
       callId,

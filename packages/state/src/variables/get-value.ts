@@ -119,22 +119,28 @@ async function findTombstone(
 
 function page(text: string, value: JsonValue, options: GetValueOptions): GetValueResult {
   if (options.offset === undefined && options.limit === undefined) return { found: true, value };
-  if (typeof value !== "object" && typeof value !== "string") return refusePaging(text, value);
-  if (value === null) return refusePaging(text, value);
   // A string pages by characters (code points), so a page never cuts an emoji in half; an object by keys.
-  const keys = typeof value === "object" && !Array.isArray(value) ? Object.keys(value) : undefined;
-  const total =
-    keys?.length ?? (typeof value === "string" ? codePointLength(value) : (value as JsonArray).length);
-  const offset = Math.min(options.offset ?? 0, total);
-  const limit = Math.min(options.limit ?? total - offset, total - offset);
-  if (typeof value === "string")
-    return { found: true, text: codePointSlice(value, offset, limit), offset, limit, total };
-  if (keys === undefined)
-    return { found: true, items: (value as JsonArray).slice(offset, offset + limit), offset, limit, total };
+  if (typeof value === "string") {
+    const at = window(codePointLength(value), options);
+    return { found: true, text: codePointSlice(value, at.offset, at.limit), ...at };
+  }
+  if (Array.isArray(value)) {
+    const at = window(value.length, options);
+    return { found: true, items: value.slice(at.offset, at.offset + at.limit), ...at };
+  }
+  if (typeof value !== "object" || value === null) return refusePaging(text, value);
+  const keys = Object.keys(value);
+  const at = window(keys.length, options);
   const entries: JsonObject = {};
-  for (const key of keys.slice(offset, offset + limit))
+  for (const key of keys.slice(at.offset, at.offset + at.limit))
     setOwn(entries, key, (value as JsonObject)[key] as JsonValue);
-  return { found: true, entries, offset, limit, total };
+  return { found: true, entries, ...at };
+}
+
+/** The page `options` ask for within `total` items, keys or characters (clamped to what there is). */
+function window(total: number, options: GetValueOptions): { offset: number; limit: number; total: number } {
+  const offset = Math.min(options.offset ?? 0, total);
+  return { offset, limit: Math.min(options.limit ?? total - offset, total - offset), total };
 }
 
 /**
