@@ -15,9 +15,12 @@ import type { Limits } from "./limits.js";
 import { normalizePlanShape } from "./normalize-plan.js";
 import { readJsonText } from "./parse-json-text.js";
 import type { PlanForm } from "./plan-document.js";
+import { depthLimitDiagnostic } from "./plan-limit-diagnostics.js";
 import { planTextError, positionWithin, type TextPosition } from "./plan-text-position.js";
 import { quickJsonValue } from "./quick-json-value.js";
+import { scanNestingDepth } from "./scan-nesting-depth.js";
 import { utf8LengthExceeds } from "./utf8-length.js";
+import { utf8UnitBytes } from "./utf8-unit-bytes.js";
 import { ENDED_BEFORE, ENDED_WITH, INSIDE, TOO_DEEP, ValueEndScanner } from "./value-end-scanner.js";
 
 // Where the reader is in the plan's outline (the brackets and members around the calls).
@@ -37,6 +40,9 @@ const CALL = 0;
 const KEY = 1;
 const MEMBER = 2;
 
+/** A byte order mark: not counted in the document's size when it leads the text (`parsePlanText` drops it). */
+const BOM = 0xfeff;
+
 const isBlank = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 
 /** Up to this `maxDepth` a value is read by `JSON.parse` first (readJsonText's own bound: beyond it, the tree). */
@@ -48,7 +54,10 @@ const CALL_LISTS = new Set(["plan", "calls"]);
 /**
  * The state machine behind `createPlanTextStream`: reads the plan's outline character by character and
  * each value in it only as far as needed to find its end (brackets, strings and escapes), then reads the
- * value's text with the strict JSON reader. Keeps only the text of the value being read.
+ * value's text with the strict JSON reader. Keeps only the text of the value being read. The limits of the
+ * whole document are counted as `run` counts them on the same text: its size (every character up to the
+ * plan's end and the blanks after it), its depth (a value's from the root, not from the value) and its
+ * number of calls.
  */
 export class PlanTextReader {
   private state = PRELUDE;
@@ -66,7 +75,6 @@ export class PlanTextReader {
   private role = CALL;
   private readonly value: ValueEndScanner;
   private pieces: string[] = [];
-  private piecesLength = 0;
   private valueFrom = 0;
   private valueAt: TextPosition = this.rootAt;
   // where the current chunk starts in the text
@@ -74,6 +82,11 @@ export class PlanTextReader {
   private line = 1;
   private lineStart = 0;
   private lastCarriageReturn = -2;
+  /** UTF-8 bytes of the text read so far, and the UTF-16 unit read last (a surrogate pair may be split). */
+  private bytes = 0;
+  private lastUnit = 0;
+  /** After the plan: only blanks so far (counted in its size, as `run` counts them; the rest is not read). */
+  private blanksAfter = true;
   private output: JsonValue[] = [];
   /**
    * The calls of a document's list read while the document may still turn out to be one call whose
@@ -89,7 +102,7 @@ export class PlanTextReader {
 
   constructor(private readonly limits: Limits) {
     this.quick = limits.maxDepth <= QUICK_MAX_DEPTH;
-    this.value = new ValueEndScanner(limits.maxDepth);
+    this.value = new ValueEndScanner();
   }
 
   /** Reads `chunk`, adding the calls it completes to `output`; throws the text's first problem. */
@@ -99,9 +112,10 @@ export class PlanTextReader {
     let index = 0;
     for (; index < length && this.state !== DONE; index++) {
       const code = chunk.charCodeAt(index);
+      this.count(code, chunk, index);
       if (this.inValue) {
         const step = this.value.step(code);
-        if (step > ENDED_WITH) throw this.scanProblem(step, index);
+        if (step > ENDED_WITH) throw this.scanProblem(step, chunk, index);
         if (step !== INSIDE) this.finishValue(chunk, step === ENDED_WITH ? index + 1 : index);
         if (step !== ENDED_BEFORE) {
           if (code === 0x0a || code === 0x0d) this.newLine(code, this.base + index);
@@ -111,9 +125,37 @@ export class PlanTextReader {
       this.outline(code, index);
       if (code === 0x0a || code === 0x0d) this.newLine(code, this.base + index);
     }
-    if (this.inValue) this.keepPiece(chunk.slice(this.valueFrom));
+    if (index > 0) this.lastUnit = chunk.charCodeAt(index - 1);
+    if (this.state === DONE) this.countBlanksAfter(chunk, index);
+    if (this.inValue) this.pieces.push(chunk.slice(this.valueFrom));
     this.valueFrom = 0;
     this.base += length;
+  }
+
+  /** Counts the character at `index` in the document's size; refuses the document past `maxDocumentBytes`. */
+  private count(code: number, chunk: string, index: number): void {
+    if (code < 0x80) this.bytes++;
+    else if (code !== BOM || this.base + index !== 0)
+      this.bytes += utf8UnitBytes(code, index === 0 ? this.lastUnit : chunk.charCodeAt(index - 1));
+    if (this.bytes > this.limits.maxDocumentBytes) {
+      const what = `the document is larger than the limit of ${this.limits.maxDocumentBytes} bytes`;
+      throw this.error("PLAN_LIMIT", what, this.positionOf(this.base + index), {
+        pointer: "",
+        hint: "raise maxDocumentBytes",
+      });
+    }
+  }
+
+  /** The blanks after the plan count in its size (`run` reads them); the first other character ends them. */
+  private countBlanksAfter(chunk: string, from: number): void {
+    for (let index = from; index < chunk.length && this.blanksAfter; index++) {
+      const code = chunk.charCodeAt(index);
+      if (!isBlank(code)) this.blanksAfter = false;
+      else {
+        this.count(code, chunk, index);
+        if (code === 0x0a || code === 0x0d) this.newLine(code, this.base + index);
+      }
+    }
   }
 
   /** A plan document's members read so far, its call list left out; `{}` until the call list starts. */
@@ -134,14 +176,34 @@ export class PlanTextReader {
     return { form: this.form, calls: this.calls, members: this.documentMembers };
   }
 
-  /** A problem the value scanner found at `index`. */
-  private scanProblem(step: number, index: number): Error {
+  /** A problem the value scanner found at `index` in `chunk`. */
+  private scanProblem(step: number, chunk: string, index: number): Error {
     const at = this.positionOf(this.base + index);
     if (step === TOO_DEEP) {
-      const what = `a value nested deeper than the limit of ${this.limits.maxDepth}`;
-      return this.error("PLAN_LIMIT", what, at, { hint: "raise maxDepth" });
+      // the container that is one too deep: located in the value's text so far, which ends with its bracket
+      const text = this.pieces.join("") + chunk.slice(this.valueFrom, index + 1);
+      const inside = scanNestingDepth(text, this.valueMaxDepth())?.pointer ?? "";
+      return this.tooDeep(this.valuePointer() + inside, at);
     }
     return this.error("JSON_SYNTAX", "a closing bracket that does not match the open one", at);
+  }
+
+  /** PLAN_LIMIT for the container at `pointer`, nested deeper than `maxDepth` counted from the document. */
+  private tooDeep(pointer: string, at: TextPosition): Error {
+    const { message, hint } = depthLimitDiagnostic(pointer, this.limits);
+    return this.error("PLAN_LIMIT", message, at, hint === undefined ? { pointer } : { pointer, hint });
+  }
+
+  /** The levels of nesting the value being read may hold: the limit less the depth of its container. */
+  private valueMaxDepth(): number {
+    return this.limits.maxDepth - (this.role === CALL && this.listKey !== undefined ? 2 : 1);
+  }
+
+  /** The pointer of the value being read (a member name has none of its own: the document's). */
+  private valuePointer(): string {
+    if (this.role === MEMBER) return appendPointer("", this.key);
+    if (this.role === KEY) return "";
+    return appendPointer(this.listKey === undefined ? "" : appendPointer("", this.listKey), this.calls);
   }
 
   /** Handles a character of the outline: punctuation, blanks, and the start of each value. */
@@ -177,6 +239,7 @@ export class PlanTextReader {
 
   private openRoot(code: number, index: number): void {
     this.rootAt = this.positionOf(this.base + index);
+    if (this.limits.maxDepth < 1) throw this.tooDeep("", this.rootAt);
     if (code === OPEN_BRACKET) {
       this.form = "array";
       this.state = ARRAY_OPEN;
@@ -197,6 +260,8 @@ export class PlanTextReader {
   }
 
   private openList(index: number): void {
+    const pointer = appendPointer("", this.key);
+    if (this.limits.maxDepth < 2) throw this.tooDeep(pointer, this.positionOf(this.base + index));
     this.listKey = this.key;
     // only `"type": "plan"` before a `plan` list makes the document certain (a typed `calls` list is refused)
     if (this.members.type !== "plan" || this.key !== "plan") this.held = [];
@@ -213,10 +278,25 @@ export class PlanTextReader {
     if (code === COMMA || code === COLON || code === CLOSE_BRACKET || code === CLOSE_BRACE)
       this.unexpected(code, index, role === CALL ? "a call" : "a value");
     this.role = role;
-    this.inValue = true;
-    this.value.begin(code);
-    this.valueFrom = index;
     this.valueAt = this.positionOf(this.base + index);
+    if (role === CALL && this.held === undefined && this.calls === this.limits.maxCalls) this.tooManyCalls();
+    if (this.value.begin(code, this.valueMaxDepth()) === TOO_DEEP)
+      throw this.tooDeep(this.valuePointer(), this.valueAt);
+    this.inValue = true;
+    this.valueFrom = index;
+  }
+
+  /**
+   * One call more than `maxCalls` begins. A held list is counted when the document closes instead (it may
+   * turn out to be a call's parameter, which no limit on calls holds).
+   */
+  private tooManyCalls(): never {
+    const what = `the plan has more calls than the limit of ${this.limits.maxCalls}`;
+    const pointer = this.listKey === undefined ? "" : appendPointer("", this.listKey);
+    throw this.error("PLAN_LIMIT", what, this.valueAt, {
+      pointer,
+      hint: "split the plan, or raise maxCalls",
+    });
   }
 
   /** The value ended at `end` (exclusive) in `chunk`: reads its text. */
@@ -224,7 +304,6 @@ export class PlanTextReader {
     const tail = chunk.slice(this.valueFrom, end);
     const text = this.pieces.length === 0 ? tail : this.pieces.join("") + tail;
     this.pieces = [];
-    this.piecesLength = 0;
     this.inValue = false;
     if (this.role === KEY) this.finishKey(text);
     else if (this.role === MEMBER) {
@@ -287,7 +366,8 @@ export class PlanTextReader {
   private closeObject(): void {
     this.state = DONE;
     const document: Record<string, JsonValue> = { ...this.members };
-    if (this.listKey !== undefined) setOwn(document, this.listKey, []);
+    // a held list is checked whole (maxCalls); a streamed one was counted as it came
+    if (this.listKey !== undefined) setOwn(document, this.listKey, this.held ?? []);
     const shape = normalizePlanShape(document, this.limits);
     const problem = shape.diagnostics.find((diagnostic) => diagnostic.severity === "error");
     if (problem !== undefined) {
@@ -310,16 +390,6 @@ export class PlanTextReader {
     } else {
       this.held = undefined;
       for (const call of held) this.output.push(call);
-    }
-  }
-
-  private keepPiece(piece: string): void {
-    this.pieces.push(piece);
-    this.piecesLength += piece.length;
-    // a UTF-16 unit is at least one UTF-8 byte: a value longer than this is over the byte limit too
-    if (this.piecesLength > this.limits.maxDocumentBytes) {
-      const what = `a value longer than the limit of ${this.limits.maxDocumentBytes} bytes`;
-      throw this.error("PLAN_LIMIT", what, this.valueAt, { hint: "raise maxDocumentBytes" });
     }
   }
 

@@ -1,9 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "./json-value.js";
+import type { LimitOverrides } from "./limits.js";
 import { ObeliskError } from "./obelisk-error.js";
 import { parsePlanText } from "./parse-plan-text.js";
 import { createPlanTextStream } from "./plan-text-stream.js";
+import { utf8Length } from "./utf8-length.js";
 
 /** Strings with what is hard to split: escapes, quotes, brackets, surrogate pairs, †, line separators. */
 const tricky = fc.oneof(
@@ -96,8 +98,11 @@ function chunksOf(text: string, offsets: readonly number[]): string[] {
 }
 
 /** Everything the stream tells for these chunks: the calls in order, then the end or the error. */
-function outcome(chunks: readonly string[]): { calls: JsonValue[]; end?: unknown; error?: unknown } {
-  const stream = createPlanTextStream();
+function outcome(
+  chunks: readonly string[],
+  limits: LimitOverrides = {},
+): { calls: JsonValue[]; end?: unknown; error?: unknown } {
+  const stream = createPlanTextStream({ limits });
   const yielded: JsonValue[] = [];
   try {
     for (const chunk of chunks) yielded.push(...stream.push(chunk));
@@ -158,6 +163,27 @@ describe("createPlanTextStream (properties)", () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it("under any limits, a plan's text is refused by the stream exactly when run refuses it, with the same code", () => {
+    const bare = fc
+      .tuple(plan, fc.constantFrom(undefined, 1), fc.constantFrom("", " \n"))
+      .map(([{ document }, indent, blanks]) => `${blanks}${JSON.stringify(document, null, indent)}${blanks}`);
+    const limits = fc.record({
+      maxDepth: fc.integer({ min: 1, max: 7 }),
+      maxCalls: fc.integer({ min: 0, max: 6 }),
+      maxStringLength: fc.integer({ min: 0, max: 24 }),
+      bytesOver: fc.integer({ min: -3, max: 3 }),
+    });
+    fc.assert(
+      fc.property(bare, limits, cuts, (text, { bytesOver, ...rest }, offsets) => {
+        const given = { ...rest, maxDocumentBytes: Math.max(0, utf8Length(text) + bytesOver) };
+        const whole = parsePlanText(text, { limits: given }).diagnostics[0];
+        const { error } = outcome(chunksOf(text, offsets), given);
+        expect((error as { code?: string } | undefined)?.code).toBe(whole?.code);
+      }),
+      { numRuns: 400 },
     );
   });
 });

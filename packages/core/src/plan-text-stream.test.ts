@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "./json-value.js";
+import type { LimitOverrides } from "./limits.js";
 import { ObeliskError } from "./obelisk-error.js";
 import { parsePlanText } from "./parse-plan-text.js";
-import { callsFromText, createPlanTextStream, type PlanTextEnd } from "./plan-text-stream.js";
+import {
+  callsFromText,
+  createPlanTextStream,
+  type PlanTextEnd,
+  type PlanTextErrorData,
+} from "./plan-text-stream.js";
 
 /** Feeds `text` in chunks of `size`; the calls each push returned, and the end (or the error thrown). */
 function feed(text: string, size = 1): { calls: JsonValue[]; end?: PlanTextEnd; error?: ObeliskError } {
@@ -219,7 +225,7 @@ describe("createPlanTextStream refuses malformed text with its position", () => 
     expect(() => stream.end()).toThrow(expect.objectContaining({ code: "JSON_SYNTAX" }));
   });
 
-  it("a value past maxDocumentBytes or nested past maxDepth is PLAN_LIMIT while it streams", () => {
+  it("a document past maxDocumentBytes or nested past maxDepth is PLAN_LIMIT while it streams", () => {
     const long = createPlanTextStream({ limits: { maxDocumentBytes: 100 } });
     long.push('[{"_tool":"a","text":"');
     expect(() => {
@@ -227,6 +233,84 @@ describe("createPlanTextStream refuses malformed text with its position", () => 
     }).toThrow(expect.objectContaining({ code: "PLAN_LIMIT" }));
     const deep = createPlanTextStream({ limits: { maxDepth: 3 } });
     expect(() => deep.push('[{"_tool":"a","x":[[[')).toThrow(expect.objectContaining({ code: "PLAN_LIMIT" }));
+  });
+
+  it("the document's limits are counted as run counts them on the same text: depth from the root, calls, size", () => {
+    const refusal = (text: string, limits: LimitOverrides, size = 1) => {
+      const stream = createPlanTextStream({ limits });
+      const calls: JsonValue[] = [];
+      try {
+        for (let at = 0; at < text.length; at += size) calls.push(...stream.push(text.slice(at, at + size)));
+        stream.end();
+        return { calls: calls.length };
+      } catch (error) {
+        const { code, data } = error as ObeliskError;
+        const { pointer, line, column } = data as PlanTextErrorData;
+        return { calls: calls.length, code, pointer, line, column };
+      }
+    };
+    const whole = (text: string, limits: LimitOverrides) => {
+      const first = parsePlanText(text, { limits }).diagnostics[0];
+      return first === undefined ? undefined : { code: first.code, pointer: first.pointer };
+    };
+    const cases: [string, LimitOverrides, ReturnType<typeof refusal>][] = [
+      // the call's x is at depth 4 of the document (3 of the call): the limit is the document's
+      [
+        '{"type":"plan","plan":[{"_tool":"a","x":[[1]]}]}',
+        { maxDepth: 4 },
+        { calls: 0, code: "PLAN_LIMIT", pointer: "/plan/0/x/0", line: 1, column: 42 },
+      ],
+      [
+        '[{"_tool":"a"},\n {"_tool":"b","x":{"y":[{}]}}]',
+        { maxDepth: 4 },
+        { calls: 1, code: "PLAN_LIMIT", pointer: "/1/x/y/0", line: 2, column: 25 },
+      ],
+      [
+        '{"type":"plan","plan":[{"_tool":"a"}]}',
+        { maxDepth: 2 },
+        { calls: 0, code: "PLAN_LIMIT", pointer: "/plan/0", line: 1, column: 24 },
+      ],
+      [
+        '{"plan":[]}',
+        { maxDepth: 1 },
+        { calls: 0, code: "PLAN_LIMIT", pointer: "/plan", line: 1, column: 9 },
+      ],
+      ["[]", { maxDepth: 0 }, { calls: 0, code: "PLAN_LIMIT", pointer: "", line: 1, column: 1 }],
+      // maxCalls: the call one past it is refused as it begins; those before it were handed out
+      [
+        '{"type":"plan","plan":[{"_tool":"a"},{"_tool":"b"}]}',
+        { maxCalls: 1 },
+        { calls: 1, code: "PLAN_LIMIT", pointer: "/plan", line: 1, column: 38 },
+      ],
+      ['[{"_tool":"a"}]', { maxCalls: 0 }, { calls: 0, code: "PLAN_LIMIT", pointer: "", line: 1, column: 2 }],
+      // a held list (it may be a call's parameter) is counted when the document closes
+      [
+        '{"plan":[{"_tool":"a"},{"_tool":"b"}]}',
+        { maxCalls: 1 },
+        { calls: 0, code: "PLAN_LIMIT", pointer: "/plan", line: 1, column: 9 },
+      ],
+      ['{"plan":[{"_tool":"a"},{"_tool":"b"}],"_tool":"review"}', { maxCalls: 1 }, { calls: 1 }],
+      // size: every character up to the plan's end and the blanks after it (a pair of surrogates is 4 bytes)
+      [
+        '[{"_tool":"\ud83d\ude00"}]  \n',
+        { maxDocumentBytes: 20 },
+        { calls: 1, code: "PLAN_LIMIT", pointer: "", line: 1, column: 19 },
+      ],
+      ['[{"_tool":"\ud83d\ude00"}]  \n', { maxDocumentBytes: 21 }, { calls: 1 }],
+      [
+        '[{"_tool":"\ud83d\ude00"}]',
+        { maxDocumentBytes: 17 },
+        { calls: 1, code: "PLAN_LIMIT", pointer: "", line: 1, column: 16 },
+      ],
+      // a leading byte order mark is not the document's (run drops it)
+      ['\ufeff[{"_tool":"é"}]', { maxDocumentBytes: 16 }, { calls: 1 }],
+    ];
+    for (const [text, limits, expected] of cases) {
+      for (const size of [1, 2, text.length]) expect(refusal(text, limits, size), text).toEqual(expected);
+      const refused =
+        expected.code === undefined ? undefined : { code: expected.code, pointer: expected.pointer };
+      expect(whole(text, limits), text).toEqual(refused);
+    }
   });
 
   it("misuse is USAGE: a chunk that is not a string, a push after end", () => {

@@ -10,8 +10,9 @@ export type { PlanTextErrorData } from "./plan-text-position.js";
 /** Options of {@link createPlanTextStream} and {@link callsFromText}. */
 export interface PlanTextStreamOptions {
   /**
-   * Limits each call (and each other member of a plan document) is read under, as `engine.open()`'s `add`
-   * checks a call: `maxDepth`, `maxStringLength` and `maxDocumentBytes` per value (defaults: {@link DEFAULT_LIMITS}).
+   * Limits the text is read under, counted on the whole document as `run` counts them on the same text:
+   * `maxDocumentBytes`, `maxDepth` (from the root), `maxCalls` and `maxStringLength` (defaults:
+   * {@link DEFAULT_LIMITS}). Pass the engine's (`engine.limits`) to refuse what its `run` would.
    */
   readonly limits?: LimitOverrides;
 }

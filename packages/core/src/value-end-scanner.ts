@@ -39,16 +39,20 @@ export class ValueEndScanner {
   private escaped = false;
   private scalar = false;
   private text = false;
+  private maxDepth = 0;
 
-  constructor(private readonly maxDepth: number) {}
-
-  /** Starts a value at its first character (not a blank). */
-  begin(code: number): void {
+  /**
+   * Starts a value at its first character (not a blank), which may hold `maxDepth` levels of nesting (the
+   * document's limit less the depth the value is at): INSIDE, or TOO_DEEP when its first bracket is one too many.
+   */
+  begin(code: number, maxDepth: number): number {
+    this.maxDepth = maxDepth;
     this.inString = code === QUOTE;
     this.text = this.inString;
     this.escaped = false;
     this.closers = code === OPEN_BRACE || code === OPEN_BRACKET ? [code + 2] : [];
     this.scalar = !this.inString && this.closers.length === 0;
+    return this.closers.length > maxDepth ? TOO_DEEP : INSIDE;
   }
 
   /** Steps over the next character: INSIDE, ENDED_WITH, ENDED_BEFORE, MISMATCH or TOO_DEEP. */

@@ -101,3 +101,125 @@ describe("a plan streamed as text into engine.open()", () => {
     expect(added).toHaveLength(2);
   });
 });
+
+/** What one way of reading a plan's text made of it: run (or streamed and closed), or refused with a code at a pointer. */
+type Verdict =
+  | { readonly accepted: true; readonly status: string; readonly state: unknown }
+  | { readonly accepted: false; readonly code: string; readonly pointer: string | undefined };
+
+/** `engine.run(text)`: the whole text read at once. */
+async function batchVerdict(engine: Engine, text: string, threadId: string): Promise<Verdict> {
+  try {
+    const result = await engine.run(text, { threadId });
+    return { accepted: true, status: result.status, state: result.state };
+  } catch (error) {
+    const data = (error as { data?: { diagnostics?: { code: string; pointer: string }[] } }).data;
+    const first = data?.diagnostics?.[0];
+    if (first === undefined) throw error;
+    return { accepted: false, code: first.code, pointer: first.pointer };
+  }
+}
+
+/** The same text streamed in chunks of `size` into `engine.open().add`, with the engine's limits. */
+async function streamedVerdict(
+  engine: Engine,
+  text: string,
+  threadId: string,
+  size: number,
+): Promise<Verdict> {
+  const stream = createPlanTextStream({ limits: engine.limits });
+  const run = await engine.open({ threadId });
+  let refused: Verdict | undefined;
+  try {
+    for (const chunk of chunksOf(text, size))
+      for (const call of stream.push(chunk)) {
+        const added = run.add(call);
+        const first = added.diagnostics[0];
+        if (!added.ok) throw Object.assign(new Error("refused by add"), { code: first?.code, data: first });
+      }
+    stream.end();
+  } catch (error) {
+    const { code, data } = error as { code: string; data?: { pointer?: string } };
+    refused = { accepted: false, code, pointer: data?.pointer };
+  }
+  // the calls added before a problem run (and are not compared)
+  const result = await run.close();
+  return refused ?? { accepted: true, status: result.status, state: result.state };
+}
+
+/** `[[…[1]…]]`: an array `levels` deep. */
+const nested = (levels: number): string => `${"[".repeat(levels)}1${"]".repeat(levels)}`;
+const useCall = (value: string, to = "v"): string =>
+  `{"_tool": "use", "value": ${value}, "_outputPath": "†state.${to}"}`;
+const pad = (text: string, bytes: number): string => text + " ".repeat(bytes - Buffer.byteLength(text));
+
+describe("the same plan text read whole by run and streamed into open().add: accepted by both, or refused by both with one code at one pointer", () => {
+  const cases: [string, Record<string, number>, string, string | undefined][] = [
+    // maxDepth counts from the document: the value of /plan/0/value is 3 levels down
+    [
+      "a plan document's call at the depth limit",
+      { maxDepth: 8 },
+      `{"type": "plan", "plan": [${useCall(nested(5))}]}`,
+      undefined,
+    ],
+    [
+      "a plan document's call one level past it",
+      { maxDepth: 8 },
+      `{"type": "plan", "plan": [${useCall(nested(6))}]}`,
+      "/plan/0/value/0/0/0/0/0",
+    ],
+    [
+      "a calls document's call one level past it",
+      { maxDepth: 8 },
+      `{"calls": [${useCall(nested(6))}]}`,
+      "/calls/0/value/0/0/0/0/0",
+    ],
+    ["an array's call at the depth limit", { maxDepth: 8 }, `[${useCall(nested(6))}]`, undefined],
+    ["an array's call one level past it", { maxDepth: 8 }, `[${useCall(nested(7))}]`, "/0/value/0/0/0/0/0/0"],
+    [
+      "a member of a plan document past it",
+      { maxDepth: 3 },
+      `{"type": "plan", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}, "plan": []}`,
+      "/inputSchema/properties/a",
+    ],
+    ["one call at the depth limit", { maxDepth: 8 }, useCall(nested(7)), undefined],
+    ["as many calls as maxCalls", { maxCalls: 2 }, `[${useCall("1", "a")}, ${useCall("2", "b")}]`, undefined],
+    [
+      "one call more than maxCalls",
+      { maxCalls: 2 },
+      `[${useCall("1", "a")}, ${useCall("2", "b")}, ${useCall("3", "c")}]`,
+      "",
+    ],
+    [
+      "one call more than maxCalls in a plan document",
+      { maxCalls: 1 },
+      `{"type": "plan", "plan": [${useCall("1", "a")}, ${useCall("2", "b")}]}`,
+      "/plan",
+    ],
+    ["a text of maxDocumentBytes", { maxDocumentBytes: 200 }, pad(`[${useCall('"é †"')}]`, 200), undefined],
+    [
+      "a text one byte over maxDocumentBytes",
+      { maxDocumentBytes: 200 },
+      pad(`[${useCall('"é †"')}]`, 201),
+      "",
+    ],
+  ];
+
+  it.each(cases)("%s", async (_, limits, text, refusedAt) => {
+    const engine = createEngine({ tools: scenarioTools({}), store: createMemoryStore(), limits });
+    try {
+      const whole = await batchVerdict(engine, text, "whole");
+      expect(whole).toMatchObject(
+        refusedAt === undefined
+          ? { accepted: true, status: "succeeded" }
+          : { accepted: false, code: "PLAN_LIMIT", pointer: refusedAt },
+      );
+      for (const size of [1, 7, text.length])
+        expect(await streamedVerdict(engine, text, `streamed-${size}`, size)).toEqual(
+          refusedAt === undefined ? whole : { accepted: false, code: "PLAN_LIMIT", pointer: refusedAt },
+        );
+    } finally {
+      await engine.close();
+    }
+  });
+});
