@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { commitOk, THREAD, write } from "../conformance/commit-fixtures.js";
 import { createMemoryStore } from "../memory-store.js";
 import { getValue } from "./get-value.js";
@@ -100,6 +100,57 @@ describe("getValue pages an object by keys, as the get_variable agent tool does"
       offset: 3,
       limit: 0,
       total: 3,
+    });
+  });
+});
+
+describe("getValue pages a large object from one key list (stop 27: each page listed all its keys)", () => {
+  const KEYS = 3_000;
+  const large = (prefix: string): Record<string, number> =>
+    Object.fromEntries(Array.from({ length: KEYS }, (_, index) => [`${prefix}${index}`, index]));
+
+  it("lists the object's keys once for all its pages, and the pages are those of Object.keys", async () => {
+    const store = createMemoryStore();
+    const value = large("k");
+    await commitOk(store, { callId: "a", writes: [write(["big"], value)] });
+    const stored = (await getValue(store, THREAD, "†state.big")).value as object;
+    const listed = vi.spyOn(Object, "keys");
+    try {
+      const keys = Object.keys(value);
+      listed.mockClear();
+      for (let offset = 0; offset < KEYS + 500; offset += 500) {
+        const page = await getValue(store, THREAD, "†state.big", { offset, limit: 500 });
+        const expected = Object.fromEntries(keys.slice(offset, offset + 500).map((key) => [key, value[key]]));
+        expect(page).toEqual({
+          found: true,
+          entries: expected,
+          offset: Math.min(offset, KEYS),
+          limit: Math.max(0, Math.min(500, KEYS - offset)),
+          total: KEYS,
+        });
+      }
+      expect(listed.mock.calls.filter(([object]) => object === stored)).toHaveLength(1);
+    } finally {
+      listed.mockRestore();
+    }
+  });
+
+  it("a value changed between two pages: the next page is the new value's", async () => {
+    const store = createMemoryStore();
+    await commitOk(store, { callId: "a", writes: [write(["big"], large("k"))] });
+    expect(await getValue(store, THREAD, "†state.big", { offset: 0, limit: 1 })).toMatchObject({
+      entries: { k0: 0 },
+      total: KEYS,
+    });
+    await commitOk(store, { callId: "b", writes: [write(["big", "added"], true, "set")] });
+    expect(await getValue(store, THREAD, "†state.big", { offset: KEYS, limit: 5 })).toMatchObject({
+      entries: { added: true },
+      total: KEYS + 1,
+    });
+    await commitOk(store, { callId: "c", writes: [write(["big"], large("j"))] });
+    expect(await getValue(store, THREAD, "†state.big", { offset: 1, limit: 1 })).toMatchObject({
+      entries: { j1: 1 },
+      total: KEYS,
     });
   });
 });

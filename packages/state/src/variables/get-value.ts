@@ -11,6 +11,7 @@ import {
   setOwn,
 } from "@obelisk/core";
 import type { StateStore, Tombstone } from "../store-types.js";
+import { objectKeys } from "./object-keys.js";
 import { ANY_DEPTH, parseStoredReference, type ReferenceLimits } from "./parse-stored-reference.js";
 import { stateWrittenByCall } from "./written-by.js";
 
@@ -129,11 +130,13 @@ function page(text: string, value: JsonValue, options: GetValueOptions): GetValu
     return { found: true, items: value.slice(at.offset, at.offset + at.limit), ...at };
   }
   if (typeof value !== "object" || value === null) return refusePaging(text, value);
-  const keys = Object.keys(value);
+  const keys = objectKeys(value);
   const at = window(keys.length, options);
   const entries: JsonObject = {};
-  for (const key of keys.slice(at.offset, at.offset + at.limit))
+  for (let index = at.offset; index < at.offset + at.limit; index++) {
+    const key = keys[index] as string;
     setOwn(entries, key, (value as JsonObject)[key] as JsonValue);
+  }
   return { found: true, entries, ...at };
 }
 
