@@ -1,10 +1,18 @@
 import { asRunId, asThreadId, didYouMean, ObeliskError } from "@obelisk/core";
-import { RUN_STATUSES, type RunStatus, type StateStore } from "@obelisk/state";
+import {
+  type Awaitable,
+  RUN_STATUSES,
+  type RunRecord,
+  type RunStatus,
+  type RunsOptions,
+  type StateStore,
+} from "@obelisk/state";
+import { describeValue } from "./describe-value.js";
 import type { Engine } from "./engine-types.js";
 import { checkOptionsObject, refuseUnknownKeys, requireString } from "./facade-arguments.js";
 import { runNotFound } from "./run-not-found.js";
 
-const LIST_OPTIONS: ReadonlySet<string> = new Set(["threadId", "limit", "status"]);
+const LIST_OPTIONS: ReadonlySet<string> = new Set(["threadId", "limit", "status", "waiting"]);
 const PRUNE_OPTIONS: ReadonlySet<string> = new Set(["threadId", "keepLast", "olderThanMs"]);
 const STATUSES: ReadonlySet<string> = new Set(RUN_STATUSES);
 
@@ -21,24 +29,44 @@ function requireRunStatus(status: unknown): RunStatus {
   );
 }
 
+/** Throws USAGE unless `waiting` is `true` (the only filter it names: leave it out for every run). */
+function requireWaitingTrue(waiting: unknown): void {
+  if (waiting === true) return;
+  throw new ObeliskError(
+    "USAGE",
+    `runs.list's waiting must be true (the runs with a call waiting for approval), not ${describeValue(waiting)}`,
+    { hint: "leave waiting out to list every run" },
+  );
+}
+
+/** The store's runs waiting for approval; USAGE for a store without `listWaitingRuns` (a custom one). */
+function listWaiting(store: StateStore, query: RunsOptions): Awaitable<readonly RunRecord[]> {
+  if (store.listWaitingRuns === undefined)
+    throw missingStoreMethod("listWaitingRuns", "runs.list({ waiting: true })");
+  return store.listWaitingRuns(query);
+}
+
 /**
  * The engine's `runs`: `list` checks its options (USAGE: unknown keys, a thread id or status that is not
- * one) and passes them to the store, which checks `limit`; a store that does not filter by status (a
- * custom one) has its answer filtered here. `show` reads a run and its call records.
+ * one, a `waiting` that is not `true`) and passes them to the store, which checks `limit`; a store that
+ * does not filter by status (a custom one) has its answer filtered here, and `waiting` needs the store's
+ * `listWaitingRuns` (USAGE without it). `show` reads a run and its call records.
  */
 export function engineRuns(store: StateStore): Engine["runs"] {
   return {
     list: async (listOptions) => {
       const given = checkOptionsObject(listOptions, "runs.list");
       if (given !== undefined) refuseUnknownKeys(given, LIST_OPTIONS, "runs.list");
-      const { threadId, limit, status } = given ?? {};
+      const { threadId, limit, status, waiting } = given ?? {};
       if (threadId !== undefined) requireString(threadId, "runs.list's threadId");
       if (status !== undefined) requireRunStatus(status);
-      const runs = await store.listRuns({
+      if (waiting !== undefined) requireWaitingTrue(waiting);
+      const query = {
         ...(threadId === undefined ? {} : { threadId: asThreadId(threadId) }),
         ...(limit === undefined ? {} : { limit }),
         ...(status === undefined ? {} : { status }),
-      });
+      };
+      const runs = await (waiting === undefined ? store.listRuns(query) : listWaiting(store, query));
       return status === undefined || runs.every((run) => run.status === status)
         ? runs
         : runs.filter((run) => run.status === status);

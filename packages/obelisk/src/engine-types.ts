@@ -387,12 +387,14 @@ export interface Engine<State = JsonObject> {
     /**
      * Runs, newest first; `status` keeps one status (`interrupted`: the runs whose process stopped, or
      * whose engine was closed, before they ended, to `resume`; the built-in stores find a dead process's
-     * among the `running` ones as they list).
+     * among the `running` ones as they list). `waiting: true` keeps the runs with a call that ended
+     * `waiting` (an approval gate, SPEC §7), of any status; USAGE for a store without `listWaitingRuns`.
      */
     list(options?: {
       readonly threadId?: string | undefined;
       readonly limit?: number | undefined;
       readonly status?: RunStatus | undefined;
+      readonly waiting?: true | undefined;
     }): Promise<readonly RunRecord[]>;
     /** One run with its call records; RUN_NOT_FOUND when unknown. */
     show(runId: string): Promise<RunDetails>;

@@ -264,7 +264,7 @@ class MemoryStore extends CachedStore {
   }
 
   protected queryRuns(query: StoredRunsQuery): readonly RunRecord[] {
-    return this.runs.query(query);
+    return this.runs.query(query, (run) => this.records.hasWaiting(run.threadId, run.runId));
   }
 
   protected readCallRecords(runId: RunId): readonly CallRecord[] {

@@ -543,6 +543,14 @@ export interface StateStore {
    * resume). `running` runs whose process is gone answer `interrupted` (see {@link RunStatus}).
    */
   listRuns(options?: RunsOptions): Awaitable<readonly RunRecord[]>;
+  /**
+   * The runs waiting for a person: those with at least one call record `waiting` (an approval gate, SPEC
+   * §7), whatever the run's status, newest first; `threadId`, `status` and `limit` as `listRuns` takes and
+   * checks them (`limit` counts waiting runs). A run is listed while its record stays, also after a later
+   * run on its thread gave the approval (call records are history). Optional: without it the engine's
+   * `runs.list({ waiting: true })` is USAGE; both built-in stores have it.
+   */
+  listWaitingRuns?(options?: RunsOptions): Awaitable<readonly RunRecord[]>;
   /** The call records of one run, in commit order. */
   listCallRecords(runId: RunId): Awaitable<readonly CallRecord[]>;
   /**

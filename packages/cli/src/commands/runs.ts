@@ -22,6 +22,7 @@ interface RunsOptions extends Omit<CommonOptions, "thread"> {
   readonly thread?: string;
   readonly limit?: number;
   readonly status?: RunStatus;
+  readonly waiting?: boolean;
 }
 
 /** Parses `--status`: one of the run statuses (a flag error with the nearest one otherwise, exit 2). */
@@ -31,7 +32,7 @@ function parseRunStatus(value: string): RunStatus {
   throw new InvalidArgumentError(`unknown run status "${displayText(value)}" (${hint})`);
 }
 
-/** Registers `obelisk runs list [--status <status>]|show <runId>|prune …`. */
+/** Registers `obelisk runs list [--status <status>] [--waiting]|show <runId>|prune …`. */
 export function registerRuns(program: Command, context: CommandContext): void {
   const runs = program.command("runs").description("run history");
   const list = runs.command("list").description("list runs, newest first");
@@ -43,7 +44,8 @@ export function registerRuns(program: Command, context: CommandContext): void {
       "--status <status>",
       `only runs of this status (${RUN_STATUSES.join(", ")}; interrupted: the runs to resume)`,
       parseRunStatus,
-    );
+    )
+    .option("--waiting", "only runs with a call waiting for approval (†state.approvals.…)");
   withFormat(list);
   list.action(async (options: RunsOptions) => {
     const output = createOutput(context.io, options.format);
@@ -51,6 +53,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
       const records = await engine.runs.list({
         ...(options.thread === undefined ? {} : { threadId: options.thread }),
         ...(options.status === undefined ? {} : { status: options.status }),
+        ...(options.waiting === true ? { waiting: true } : {}),
         limit: options.limit ?? 20,
       });
       output.json({ runs: records });
@@ -82,14 +85,19 @@ export function registerRuns(program: Command, context: CommandContext): void {
   registerRunsPrune(runs, context);
 }
 
-/** The runs as a table; with `--status interrupted`, how to continue them. */
+/** What to say when no run matched: `no runs recorded`, `no failed runs waiting for approval`, … */
+function noRuns({ status, waiting }: RunsOptions): string {
+  if (status === undefined && waiting !== true) return "no runs recorded";
+  return `no ${status === undefined ? "" : `${status} `}runs${waiting === true ? " waiting for approval" : ""}`;
+}
+
+/** The runs as a table; with interrupted runs, how to continue them; with `--waiting`, how to find the gate. */
 function printRuns(output: Output, records: readonly RunRecord[], options: RunsOptions): void {
   if (records.length === 0) {
-    output.line(
-      output.colors.dim(options.status === undefined ? "no runs recorded" : `no ${options.status} runs`),
-    );
+    output.line(output.colors.dim(noRuns(options)));
     return;
   }
+  const storeFlag = options.store === DEFAULT_STORE ? "" : ` --store ${shellWord(options.store)}`;
   const rows = [["run", "thread", "status", "started", "plan"]];
   for (const run of records) {
     const status = statusColor(output.colors, run.status)(run.status);
@@ -100,7 +108,15 @@ function printRuns(output: Output, records: readonly RunRecord[], options: RunsO
     output.line();
     output.line(
       output.colors.dim(
-        `interrupted: its process stopped, or its engine was closed, before it ended; continue one with obelisk resume <run> --tools <module>${options.store === DEFAULT_STORE ? "" : ` --store ${shellWord(options.store)}`}`,
+        `interrupted: its process stopped, or its engine was closed, before it ended; continue one with obelisk resume <run> --tools <module>${storeFlag}`,
+      ),
+    );
+  }
+  if (options.waiting === true) {
+    output.line();
+    output.line(
+      output.colors.dim(
+        `waiting: a call reads an approval not given yet; obelisk runs show <run>${storeFlag} names it`,
       ),
     );
   }

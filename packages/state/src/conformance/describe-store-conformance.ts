@@ -19,13 +19,14 @@ import { recordResultCases } from "./record-result-cases.js";
 import { removalCases } from "./removal-cases.js";
 import { supersededTombstoneCases } from "./superseded-tombstone-cases.js";
 import { variableCases } from "./variable-cases.js";
+import { waitingRunsCases } from "./waiting-runs-cases.js";
 
 /** Opens stores for a test and closes them afterwards. */
 export type OpenStore = (options?: StoreOptions) => Promise<StateStore>;
 
 /**
  * The conformance suite every StateStore backend must pass (SPEC §8): commits, folding, atomicity,
- * schema checks, history, counters, locks and their holder, variables, lifecycle, removals, the
+ * schema checks, history (with the runs waiting for approval), counters, locks and their holder, variables, lifecycle, removals, the
  * tombstones writes supersede, the earlier designs' weaknesses, and bounded history (decision 0029: records' results, log compaction,
  * `pruneRuns`, `deleteThread`) and its rest (decision 0034: tombstones, parameters, host edits).
  */
@@ -43,6 +44,7 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
     commitCases(openStore);
     historyCases(openStore);
     interruptedCases(openStore);
+    waitingRunsCases(openStore);
     lockCases(openStore);
     lockHolderCases(openStore);
     numberedCases(openStore);

@@ -229,7 +229,7 @@ export abstract class CachedStore extends CommitStore implements StateStore {
     const query = checkPruneRuns(options);
     this.assertOpen();
     this.assertWritable("prune runs");
-    const scope = { threadId: query.threadId, limit: undefined, statuses: undefined };
+    const scope = { threadId: query.threadId, limit: undefined, statuses: undefined, waiting: false };
     const threads = new Set<ThreadId>();
     for (const run of this.queryRuns({ ...scope, statuses: ["running"] })) threads.add(run.threadId);
     for (const threadId of threads) if (!this.lockedByRun(threadId)) this.settleRunning(threadId);

@@ -18,15 +18,20 @@ export interface StoredRunsQuery {
   readonly limit: number | undefined;
   /** Only runs of these statuses (undefined: any). */
   readonly statuses: readonly RunStatus[] | undefined;
+  /** Only runs with a call record `waiting` (`listWaitingRuns`). */
+  readonly waiting: boolean;
 }
 
 const usage = (message: string, data: unknown): ObeliskError => new ObeliskError("USAGE", message, { data });
 
-/** `listRuns`' options, checked the same way on every backend: throws USAGE for anything else. */
-export function checkRunsQuery(options: unknown): RunsQuery {
+/**
+ * `listRuns`' (or `listWaitingRuns`', named by `method`) options, checked the same way on every backend:
+ * throws USAGE for anything else.
+ */
+export function checkRunsQuery(options: unknown, method = "listRuns"): RunsQuery {
   if (options === undefined) return { threadId: undefined, limit: undefined, status: undefined };
   if (options === null || typeof options !== "object" || Array.isArray(options))
-    throw usage("the options of listRuns must be an object { threadId?, limit?, status? }", {
+    throw usage(`the options of ${method} must be an object { threadId?, limit?, status? }`, {
       options: typeof options,
     });
   const { threadId, limit, status } = options as { threadId?: unknown; limit?: unknown; status?: unknown };

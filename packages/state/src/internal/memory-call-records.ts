@@ -105,6 +105,13 @@ export class MemoryCallRecords {
     return this.byRun.get(runId) ?? [];
   }
 
+  /** True when the run has a record `waiting` on the thread (an approval gate). */
+  hasWaiting(threadId: string, runId: string): boolean {
+    for (const record of this.byRun.get(runId) ?? [])
+      if (record.status === "waiting" && record.threadId === threadId) return true;
+    return false;
+  }
+
   /** The record of a call of a run on a thread (the latest, should there be several). */
   ofCall(threadId: string, runId: string, callId: string): CallRecord | undefined {
     const list = this.byRun.get(runId) ?? [];

@@ -72,14 +72,18 @@ export class MemoryRuns {
     return run === undefined ? undefined : withAppendedCalls(run, this.appended.get(runId) ?? []);
   }
 
-  /** Runs as stored, newest first. */
-  query({ threadId, limit, statuses }: StoredRunsQuery): readonly RunRecord[] {
+  /** Runs as stored, newest first (`waiting`: those `waits` answers true for). */
+  query(
+    { threadId, limit, statuses, waiting }: StoredRunsQuery,
+    waits: (run: RunRecord) => boolean,
+  ): readonly RunRecord[] {
     const runs = [...this.runs.values()]
       .reverse()
       .filter(
         (run) =>
           (threadId === undefined || run.threadId === threadId) &&
-          (statuses === undefined || statuses.includes(run.status)),
+          (statuses === undefined || statuses.includes(run.status)) &&
+          (!waiting || waits(run)),
       );
     const listed = limit === undefined ? runs : runs.slice(0, limit);
     return listed.map((run) => withAppendedCalls(run, this.appended.get(run.runId) ?? []));

@@ -78,22 +78,29 @@ export class SqliteRuns {
   }
 
   /** Runs as stored, newest first. */
-  query({ threadId, limit: given, statuses }: StoredRunsQuery): readonly RunRecord[] {
+  query(query: StoredRunsQuery): readonly RunRecord[] {
+    const rows = (query.waiting ? this.waitingRows(query) : this.rows(query)) as { record: string }[];
+    return rows.map((row) => this.withCalls(this.parse<RunRecord>(row.record)));
+  }
+
+  /** The rows of {@link query} without `waiting`: by the thread's index or `runs_status`. */
+  private rows({ threadId, limit: given, statuses }: StoredRunsQuery): unknown[] {
     // SQLite: a negative LIMIT means no limit
     const limit = given ?? -1;
     const sql = this.sql;
     // one or two statuses (`status = ? OR status = ?`, the one given twice)
     const [first, second = first] = statuses ?? [];
-    const rows = (
-      statuses === undefined
-        ? threadId === undefined
-          ? sql.runsAll.all(limit)
-          : sql.runsOfThread.all(threadId, limit)
-        : threadId === undefined
-          ? sql.runsByStatus.all(first, second, limit)
-          : sql.runsOfThreadByStatus.all(threadId, first, second, limit)
-    ) as { record: string }[];
-    return rows.map((row) => this.withCalls(this.parse<RunRecord>(row.record)));
+    if (statuses === undefined)
+      return threadId === undefined ? sql.runsAll.all(limit) : sql.runsOfThread.all(threadId, limit);
+    return threadId === undefined
+      ? sql.runsByStatus.all(first, second, limit)
+      : sql.runsOfThreadByStatus.all(threadId, first, second, limit);
+  }
+
+  /** The rows of {@link query} with `waiting`: from the `waiting` call records, then thread and status. */
+  private waitingRows({ threadId, limit, statuses }: StoredRunsQuery): unknown[] {
+    const [first = null, second = first] = statuses ?? [];
+    return this.sql.runsWaiting.all({ thread: threadId ?? null, first, second, limit: limit ?? -1 });
   }
 
   /** A running run's record with the calls appended to it at the end of its plan. */

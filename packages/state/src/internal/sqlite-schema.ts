@@ -87,6 +87,12 @@ const STATEMENTS = {
   runsByStatus: "SELECT record FROM runs WHERE status = ? OR status = ? ORDER BY seq DESC LIMIT ?",
   runsOfThreadByStatus:
     "SELECT record FROM runs WHERE +thread_id = ? AND (status = ? OR status = ?) ORDER BY seq DESC LIMIT ?",
+  /**
+   * `listWaitingRuns`: the runs with a `waiting` call record, found in `call_records_waiting` (few rows);
+   * `@thread` and `@first` null select every thread and status (one or two statuses, as above).
+   */
+  runsWaiting:
+    "SELECT record FROM runs WHERE run_id IN (SELECT run_id FROM call_records WHERE status = 'waiting') AND (@thread IS NULL OR thread_id = @thread) AND (@first IS NULL OR status = @first OR status = @second) ORDER BY seq DESC LIMIT @limit",
   /** What a lock or a read marks `interrupted`: found in `runs_status`, not among all the thread's runs. */
   runsRunningOfThread: "SELECT record FROM runs WHERE status = 'running' AND +thread_id = ? ORDER BY seq",
   statsVars: "SELECT scope, count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM variables GROUP BY scope",

@@ -103,6 +103,9 @@ export const SCHEMA_INDEXES: readonly SchemaObject[] = [
   // pays for them. Added without a schema version, as runs_status.
   index("call_records_set", "call_records", "(thread_id, id) WHERE run_id = 'obelisk.set'"),
   index("call_records_unset", "call_records", "(thread_id, id) WHERE run_id = 'obelisk.unset'"),
+  // the runs waiting for approval (`listWaitingRuns`) without reading every run's records; partial: only
+  // `waiting` records pay for it. Added without a schema version, as runs_status.
+  index("call_records_waiting", "call_records", "(run_id) WHERE status = 'waiting'"),
 ];
 
 /**

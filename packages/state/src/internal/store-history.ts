@@ -18,7 +18,7 @@ import type {
   RunsOptions,
 } from "../store-types.js";
 import { definedFields } from "./defined-fields.js";
-import { checkRunId, checkRunsQuery, type StoredRunsQuery } from "./history-arguments.js";
+import { checkRunId, checkRunsQuery, type RunsQuery, type StoredRunsQuery } from "./history-arguments.js";
 import { interruptedRecord } from "./interrupted-runs.js";
 
 /** The statuses a run found `running` may turn out to have: what `listRuns` looks at for either. */
@@ -104,13 +104,23 @@ export abstract class StoreHistory {
    */
   listRuns(options?: RunsOptions): readonly RunRecord[] {
     this.assertOpen();
-    const { threadId, limit, status } = checkRunsQuery(options);
+    return this.runsOf(checkRunsQuery(options), false);
+  }
+
+  /** The runs with a call record `waiting`, newest first, filtered and checked as {@link listRuns}. */
+  listWaitingRuns(options?: RunsOptions): readonly RunRecord[] {
+    this.assertOpen();
+    return this.runsOf(checkRunsQuery(options, "listWaitingRuns"), true);
+  }
+
+  /** The runs a checked query selects (`waiting`: only those with a waiting call record), settled. */
+  private runsOf({ threadId, limit, status }: RunsQuery, waiting: boolean): readonly RunRecord[] {
     const found = new Map<ThreadId, string | undefined>();
     if (status !== "running" && status !== "interrupted") {
       const statuses = status === undefined ? undefined : [status];
-      return this.queryRuns({ threadId, limit, statuses }).map((run) => this.settled(run, found));
+      return this.queryRuns({ threadId, limit, statuses, waiting }).map((run) => this.settled(run, found));
     }
-    const open = this.queryRuns({ threadId, limit: undefined, statuses: OPEN_STATUSES })
+    const open = this.queryRuns({ threadId, limit: undefined, statuses: OPEN_STATUSES, waiting })
       .map((run) => this.settled(run, found))
       .filter((run) => run.status === status);
     return limit === undefined ? open : open.slice(0, limit);
