@@ -22,6 +22,7 @@ import { scanNestingDepth } from "./scan-nesting-depth.js";
 import { utf8LengthExceeds } from "./utf8-length.js";
 import { utf8UnitBytes } from "./utf8-unit-bytes.js";
 import { ENDED_BEFORE, ENDED_WITH, INSIDE, TOO_DEEP, ValueEndScanner } from "./value-end-scanner.js";
+import { ValueTextPieces } from "./value-text-pieces.js";
 
 // Where the reader is in the plan's outline (the brackets and members around the calls).
 const PRELUDE = 0; // before the first `[` or `{`: skipped
@@ -74,7 +75,7 @@ export class PlanTextReader {
   private inValue = false;
   private role = CALL;
   private readonly value: ValueEndScanner;
-  private pieces: string[] = [];
+  private readonly pieces = new ValueTextPieces();
   private valueFrom = 0;
   private valueAt: TextPosition = this.rootAt;
   // where the current chunk starts in the text
@@ -181,7 +182,7 @@ export class PlanTextReader {
     const at = this.positionOf(this.base + index);
     if (step === TOO_DEEP) {
       // the container that is one too deep: located in the value's text so far, which ends with its bracket
-      const text = this.pieces.join("") + chunk.slice(this.valueFrom, index + 1);
+      const text = this.pieces.text(chunk.slice(this.valueFrom, index + 1));
       const inside = scanNestingDepth(text, this.valueMaxDepth())?.pointer ?? "";
       return this.tooDeep(this.valuePointer() + inside, at);
     }
@@ -302,8 +303,8 @@ export class PlanTextReader {
   /** The value ended at `end` (exclusive) in `chunk`: reads its text. */
   private finishValue(chunk: string, end: number): void {
     const tail = chunk.slice(this.valueFrom, end);
-    const text = this.pieces.length === 0 ? tail : this.pieces.join("") + tail;
-    this.pieces = [];
+    const text = this.pieces.text(tail);
+    this.pieces.clear();
     this.inValue = false;
     if (this.role === KEY) this.finishKey(text);
     else if (this.role === MEMBER) {
