@@ -1,6 +1,7 @@
 import type { Reference } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { fakeCall, link } from "./__fixtures__/fake-call.js";
+import { createClaims } from "./call-writers.js";
 import { DecisionCore } from "./decision-core.js";
 
 /** A core over a set of existing reference texts. */
@@ -209,6 +210,45 @@ describe("DecisionCore streaming", () => {
     ]);
     present.add("†state.a");
     expect(core.settled(1, { status: "succeeded", alternative: 0 })).toEqual([
+      { type: "dispatch", index: 0 },
+    ]);
+  });
+
+  it("offers a new writer only the streamed readers whose paths it overlaps (late claims stay linear)", () => {
+    // n readers of †state.r.m<i> (nothing written there: they park, and their second operand is open), then
+    // n writers of †state.r.w<i> (same top-level key, no overlap), then the n writers they wait for.
+    const n = 400;
+    const present = new Set<string>();
+    const real = createClaims();
+    let offers = 0;
+    const core = new DecisionCore({
+      probe: { exists: (r) => present.has(r.text) },
+      closed: false,
+      claims: (writer, reference) => {
+        offers++;
+        return real(writer, reference);
+      },
+    });
+    for (let i = 0; i < n; i++)
+      core.add([fakeCall(`m${i}`, i, { reads: [[["†state.r.m" + i]], [["†state.r.n" + i]]] })]);
+    for (let i = 0; i < n; i++) core.add([fakeCall(`w${i}`, n + i, { writes: [["†state.r.w" + i]] })]);
+    expect(offers).toBe(0);
+    const dispatched: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const effects = core.add([fakeCall(`x${i}`, 2 * n + i, { writes: [["†state.r.m" + i]] })]);
+      dispatched.push(...effects.map((e) => (e.type === "dispatch" ? e.index : -1)));
+    }
+    // each writer of †state.r.m<i> is offered its one parked reader (and dispatched: it reads nothing)
+    expect(offers).toBe(n);
+    expect(dispatched).toEqual(Array.from({ length: n }, (_, i) => 2 * n + i));
+    present.add("†state.r.m0");
+    expect(core.settled(2 * n, { status: "succeeded", alternative: 0 })).toEqual([]);
+    // reader 0 moved on to its second operand, which nothing writes yet: a writer of it wakes it
+    expect(core.add([fakeCall("y0", 3 * n, { writes: [["†state.r.n0"]] })])).toEqual([
+      { type: "dispatch", index: 3 * n },
+    ]);
+    present.add("†state.r.n0");
+    expect(core.settled(3 * n, { status: "succeeded", alternative: 0 })).toEqual([
       { type: "dispatch", index: 0 },
     ]);
   });

@@ -2,6 +2,7 @@ import type { CompiledCall, WriterLink } from "@obelisk/compiler";
 import { OUTPUT_METHODS, type Reference } from "@obelisk/core";
 import { type CallSlot, createCallSlot, expressionAt, NO_ITEMS } from "./call-slot.js";
 import type { ContextProbe, CoreEffect, DecisionCoreOptions, SettleInfo } from "./decision-types.js";
+import { PathTrie } from "./path-trie.js";
 import { deliveredStatus, isApprovalReference, unsatisfiedEffect } from "./unsatisfied-effect.js";
 
 const defaultWriters = (call: CompiledCall, reference: Reference): readonly WriterLink[] =>
@@ -22,13 +23,19 @@ export class DecisionCore {
   /** Streaming: slots waiting for a writer not added yet, by its id (moved onto its slot when it is added). */
   private readonly early = new Map<string, CallSlot[]>();
   private readonly groups = new Map<string, CallSlot[]>();
+  /** Streaming: slots waiting for a writer of their current operand, in the order they parked. */
   private readonly parked = new Set<CallSlot>();
+  /** The parked slots by the path of the operand each waits on: a new call looks only at those it may claim. */
+  private readonly parkedByPath = new PathTrie<CallSlot>();
+  /** The operand each parked slot waits on (where it is filed in `parkedByPath`) and when it parked. */
+  private readonly parkedOn = new Map<CallSlot, { readonly reference: Reference; readonly order: number }>();
+  private parkings = 0;
   /**
    * Streaming: the operands no writer was known for when their call was added (a writer added later and
-   * claiming one is waited for, if the thread holds no value there by then), by bucket ({@link bucketOf}):
-   * a new call looks only at the buckets its targets fall in, not at every waiting reader.
+   * claiming one is waited for, if the thread holds no value there by then), by path: a new call looks
+   * only at the operands its targets overlap, not at every waiting reader.
    */
-  private readonly openReads = new Map<string, OpenRead[]>();
+  private readonly openReads = new PathTrie<OpenRead>();
   private readonly probe: ContextProbe;
   private readonly writersOf: NonNullable<DecisionCoreOptions["writersOf"]>;
   private readonly claims: DecisionCoreOptions["claims"];
@@ -89,7 +96,7 @@ export class DecisionCore {
     const before = effects.length;
     this.closed = true;
     const parked = [...this.parked];
-    this.parked.clear();
+    for (const slot of parked) this.unpark(slot);
     for (const slot of parked) {
       slot.phase = "evaluating";
       this.evaluate(slot, effects);
@@ -131,7 +138,7 @@ export class DecisionCore {
     slot.status = info.status;
     if (info.alternative !== undefined) slot.written = info.alternative;
     this.settledCount++;
-    this.parked.delete(slot);
+    this.unpark(slot);
     const waiting = slot.waiters;
     if (waiting !== undefined) {
       slot.waiters = undefined;
@@ -198,8 +205,7 @@ export class DecisionCore {
         continue;
       }
       if (!this.closed && writers.length === 0 && !isApprovalReference(reference)) {
-        slot.phase = "parked";
-        this.parked.add(slot);
+        this.park(slot, reference);
         return;
       }
       slot.missing = [...slot.missing, { reference, writers }];
@@ -284,7 +290,7 @@ export class DecisionCore {
     return pending;
   }
 
-  /** Streaming: files each operand of a new slot that no writer was known for under its bucket. */
+  /** Streaming: files each operand of a new slot that no writer was known for under its path. */
   private registerOpenReads(slot: CallSlot): void {
     const writers = slot.writers;
     if (writers === undefined) return;
@@ -296,11 +302,8 @@ export class DecisionCore {
           const reference = operands[operand] as Reference;
           const links = writers.get(reference);
           if (links === undefined || links.length > 0) continue;
-          const bucket = bucketOf(reference.kind, reference.path);
           const open: OpenRead = { slot, reference, links, expression, alternative, operand };
-          const list = this.openReads.get(bucket);
-          if (list === undefined) this.openReads.set(bucket, [open]);
-          else list.push(open);
+          this.openReads.add(reference.kind, reference.path, open);
         }
       }
     }
@@ -311,28 +314,19 @@ export class DecisionCore {
    * added and that the thread holds no value for, among those not decided yet (at or after the cursor) — a
    * reader still waiting for another reference when the writer came would otherwise find no writer once
    * it got there, park, and fail REF_UNRESOLVED at close even though the writer was added (a race on when
-   * the writer finished). Parked slots are claimed by `claimParked`. Each call looks at the buckets of its
-   * targets only; entries that can no longer be claimed leave their bucket as they are met.
+   * the writer finished). Parked slots are claimed by `claimParked`. Each call looks at the operands its
+   * targets overlap only; entries that can no longer be claimed leave the index as they are met.
    */
   private claimOpenReads(calls: readonly CompiledCall[]): void {
     const claims = this.claims;
     if (claims === undefined) return;
-    for (const call of calls) {
-      for (const bucket of bucketsWritten(call)) {
-        const list = this.openReads.get(bucket);
-        if (list === undefined) continue;
-        let kept = 0;
-        for (let at = 0; at < list.length; at++) {
-          const open = list[at] as OpenRead;
-          if (this.stillOpen(open, call, claims)) list[kept++] = open;
-        }
-        list.length = kept;
-        if (kept === 0) this.openReads.delete(bucket);
-      }
-    }
+    for (const call of calls)
+      forEachTarget(call, (kind, path) =>
+        this.openReads.sweepOverlapping(kind, path, (open) => this.stillOpen(open, call, claims)),
+      );
   }
 
-  /** Offers `call` to one open operand; false when the entry can leave its bucket (claimed, decided, …). */
+  /** Offers `call` to one open operand; false when the entry can leave the index (claimed, decided, …). */
   private stillOpen(
     open: OpenRead,
     call: CompiledCall,
@@ -350,11 +344,42 @@ export class DecisionCore {
     return false;
   }
 
-  /** Streaming: new calls may claim paths parked calls are waiting for. */
+  /** Parks a slot on the operand no writer is known for yet (until a new call claims it, or close). */
+  private park(slot: CallSlot, reference: Reference): void {
+    slot.phase = "parked";
+    this.parked.add(slot);
+    this.parkedOn.set(slot, { reference, order: this.parkings++ });
+    this.parkedByPath.add(reference.kind, reference.path, slot);
+  }
+
+  /** Takes a slot off the parked set and index (the caller sets its phase). */
+  private unpark(slot: CallSlot): void {
+    if (!this.parked.delete(slot)) return;
+    const { reference } = this.parkedOn.get(slot) as { readonly reference: Reference };
+    this.parkedOn.delete(slot);
+    this.parkedByPath.remove(reference.kind, reference.path, slot);
+  }
+
+  /**
+   * Streaming: new calls may claim paths parked calls are waiting for. Only the parked slots whose operand
+   * a new call's target overlaps are looked at; they wake in the order they parked.
+   */
   private claimParked(calls: readonly CompiledCall[], effects: CoreEffect[]): void {
     const claims = this.claims;
     if (claims === undefined) return;
-    for (const slot of [...this.parked]) {
+    const candidates = new Set<CallSlot>();
+    for (const call of calls)
+      forEachTarget(call, (kind, path) =>
+        this.parkedByPath.sweepOverlapping(kind, path, (slot) => {
+          candidates.add(slot);
+          return true;
+        }),
+      );
+    if (candidates.size === 0) return;
+    const parkedOn = this.parkedOn;
+    const order = (slot: CallSlot): number => (parkedOn.get(slot) as { readonly order: number }).order;
+    const inParkingOrder = [...candidates].sort((a, b) => order(a) - order(b));
+    for (const slot of inParkingOrder) {
       const reference = this.currentOperand(slot);
       const writers = slot.writers?.get(reference);
       if (writers === undefined) continue;
@@ -363,7 +388,7 @@ export class DecisionCore {
         if (link !== undefined) writers.push(link);
       }
       if (writers.length > 0) {
-        this.parked.delete(slot);
+        this.unpark(slot);
         slot.phase = "evaluating";
         slot.subscribed = false;
         this.evaluate(slot, effects);
@@ -499,27 +524,15 @@ function isCurrent(open: OpenRead): boolean {
   );
 }
 
-/**
- * The bucket of a path: its kind and first key (a target overlaps a reference only when one path is a
- * prefix of the other, so they share the first key, or one is the kind's root, bucket `kind` alone).
- */
-function bucketOf(kind: string, path: readonly (string | number)[]): string {
-  return path.length === 0 ? kind : `${kind}\u0000${String(path[0])}`;
-}
-
-/** The buckets the targets of a call may claim an operand in: each target's, and its kind's root. */
-function bucketsWritten(call: CompiledCall): Set<string> {
-  const buckets = new Set<string>();
+/** Calls `visit` with each path a call may write: its targets, or `†calls.<id>` when it has no output path. */
+function forEachTarget(
+  call: CompiledCall,
+  visit: (kind: string, path: readonly (string | number)[]) => void,
+): void {
   const alternatives = call.outputPath?.alternatives;
   if (alternatives === undefined) {
-    buckets.add("calls");
-    buckets.add(bucketOf("calls", [call.id]));
-    return buckets;
+    visit("calls", [call.id]);
+    return;
   }
-  for (const targets of alternatives)
-    for (const target of targets) {
-      buckets.add(target.kind);
-      buckets.add(bucketOf(target.kind, target.path));
-    }
-  return buckets;
+  for (const targets of alternatives) for (const target of targets) visit(target.kind, target.path);
 }
