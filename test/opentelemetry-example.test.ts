@@ -134,6 +134,8 @@ describe("examples/opentelemetry: run events as spans", () => {
     expect(callSpan(all, "check").attributes).toMatchObject({
       "obelisk.status": "succeeded",
       "obelisk.branch": 1,
+      "obelisk.outcome": "failed",
+      "obelisk.branch_path": "†state.bad",
     });
     expect(callSpan(all, "afterOk").attributes).toMatchObject({
       "obelisk.status": "blocked",

@@ -136,6 +136,8 @@ function traceCall(tracer: Tracer, run: OpenRun, event: CallEvent, at: Date): vo
         "obelisk.status": event.status,
         "obelisk.attempts": event.attempts,
         ...(event.branch === undefined ? {} : { "obelisk.branch": event.branch }),
+        ...(event.outcome === undefined ? {} : { "obelisk.outcome": event.outcome }),
+        ...(event.branchPath === undefined ? {} : { "obelisk.branch_path": event.branchPath }),
         ...(event.reason === undefined ? {} : { "obelisk.reason": event.reason }),
         ...(event.error === undefined ? {} : errorAttributes(event.error)),
       });

@@ -641,7 +641,12 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const run = this.runOf(index);
     const report = buildCallReport(run, ending, endedAt);
     // emitted before the report is kept: a clock that throws here leaves the call to `fatal`'s call-end
-    if (!this.hub.idle) this.emit(callEndEvent(report));
+    if (!this.hub.idle) {
+      const call = run.call;
+      const outcomes =
+        report.branch === undefined ? undefined : this.options.registry.get(call.tool)?.outcomes;
+      this.emit(callEndEvent(report, call.outputPath, outcomes));
+    }
     run.report = report;
     run.pending = undefined;
     if (ending.status === "failed") {

@@ -1,4 +1,4 @@
-import type { JsonObject, PlanHash } from "@obelisk/core";
+import type { JsonObject, OutputPath, PlanHash } from "@obelisk/core";
 import type { CallStatus, RecordedError } from "@obelisk/state";
 import type { CallReport } from "./runner-types.js";
 
@@ -74,7 +74,15 @@ export type RunEvent =
       readonly attempts: number;
       /** Milliseconds from the first attempt's start to the end; 0 when the tool was never invoked. */
       readonly durationMs: number;
+      /** The `||` alternative written (0-based), when the output path has several. */
       readonly branch?: number;
+      /**
+       * The tool's name for that alternative (its `outcomes[branch]`: what `branch(name, value)` takes),
+       * when the tool declares outcomes.
+       */
+      readonly outcome?: string;
+      /** That alternative's targets as the output path writes them (`†state.user`, `†state.a && †state.b`). */
+      readonly branchPath?: string;
       readonly reason?: string;
       readonly error?: RecordedError;
     })
@@ -116,11 +124,19 @@ export type RunEventType = RunEvent["type"];
  */
 export type RunObserver = (event: RunEvent) => void;
 
-/** The `call-end` event of a call's report (without `runId` and `at`, which the runner adds). */
+/**
+ * The `call-end` event of a call's report (without `runId` and `at`, which the runner adds): with a
+ * `branch`, its `outcome` (from the tool's `outcomes`) and `branchPath` (from the call's output path).
+ * Built only when an observer listens.
+ */
 export function callEndEvent(
   report: CallReport,
+  outputPath: OutputPath | undefined,
+  outcomes: readonly string[] | undefined,
 ): Omit<Extract<RunEvent, { type: "call-end" }>, "runId" | "at"> {
   const { callId, tool, status, attempts, durationMs, branch, reason, error } = report;
+  const outcome = branch === undefined ? undefined : outcomes?.[branch];
+  const targets = branch === undefined ? undefined : outputPath?.alternatives[branch];
   return {
     type: "call-end",
     callId,
@@ -129,6 +145,8 @@ export function callEndEvent(
     attempts,
     durationMs,
     ...(branch === undefined ? {} : { branch }),
+    ...(outcome === undefined ? {} : { outcome }),
+    ...(targets === undefined ? {} : { branchPath: targets.map((target) => target.text).join(" && ") }),
     ...(reason === undefined ? {} : { reason }),
     ...(error === undefined ? {} : { error }),
   };
