@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MAX_LIST_CHARS } from "./agent-tools.js";
 import { GET_LIMITS } from "./agent-tools-get.js";
 import { RUN_LIMITS } from "./agent-tools-run.js";
@@ -62,6 +62,27 @@ describe("get_variable: every answer is bounded (review 7 H2)", () => {
     const last = await call("get_variable", { reference: "†state.wide", offset: 49_995 });
     expect(Object.keys(last.entries as object)).toHaveLength(5);
     expect(last).not.toHaveProperty("next");
+  });
+
+  it("lists a large object's keys once for all its pages (each page listed every key: quadratic)", async () => {
+    const { engine, call } = await bigThread();
+    const stored = (await engine.get("t", "†state.wide")).value;
+    const listed = vi.spyOn(Object, "keys");
+    try {
+      listed.mockClear();
+      const seen: string[] = [];
+      for (let offset = 0; offset < 50_000; offset += 10_000) {
+        const page = await call("get_variable", { reference: "†state.wide", offset, limit: 10_000 });
+        const keys = Object.keys(page.entries as object);
+        expect(keys[0]).toBe(`k${offset}`);
+        seen.push(...keys);
+        offset += keys.length - 10_000; // a page may end early on the character budget
+      }
+      expect(seen).toHaveLength(50_000);
+      expect(listed.mock.calls.filter(([object]) => object === stored)).toHaveLength(1);
+    } finally {
+      listed.mockRestore();
+    }
   });
 
   it("without limit, large arrays, objects and strings come as a default page within the budget", async () => {

@@ -12,6 +12,7 @@ import {
   previewValue,
   setOwn,
 } from "@obelisk/core";
+import { objectKeys } from "@obelisk/state";
 import { notFoundHint } from "./agent-tools-not-found.js";
 import { cutMessage } from "./cut-message.js";
 import type { Engine } from "./engine-types.js";
@@ -142,7 +143,7 @@ function containerPage(
   offset: number,
   limit: number,
 ): Answer {
-  const keys = Array.isArray(value) ? undefined : Object.keys(value);
+  const keys = Array.isArray(value) ? undefined : objectKeys(value);
   const total = keys?.length ?? (value as JsonValue[]).length;
   const start = Math.min(offset, total);
   const stop = Math.min(total, start + limit);
@@ -307,7 +308,7 @@ export async function getForModel(
       (limit as number | undefined) ?? GET_LIMITS.pageChars,
     );
   }
-  if (fitsWhole(Array.isArray(value) ? value.length : Object.keys(value).length, GET_LIMITS.pageItems))
+  if (fitsWhole(Array.isArray(value) ? value.length : objectKeys(value).length, GET_LIMITS.pageItems))
     return { found: true, value };
   return containerPage(
     reference,

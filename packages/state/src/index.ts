@@ -41,6 +41,7 @@ export type {
 export { RUN_STATUSES } from "./store-types.js";
 export type { GetValueOptions, GetValueResult } from "./variables/get-value.js";
 export { getValue } from "./variables/get-value.js";
+export { objectKeys } from "./variables/object-keys.js";
 export type { ReferenceLimits } from "./variables/parse-stored-reference.js";
 export type { SetValueOptions } from "./variables/set-value.js";
 export { SET_VALUE_TOOL, setValue } from "./variables/set-value.js";
