@@ -145,8 +145,15 @@ describe("examples/opentelemetry: run events as spans", () => {
     const boom = callSpan(all, "boom");
     expect(boom.attributes).toMatchObject({ "obelisk.status": "failed", "obelisk.error.code": "BOOM" });
     expect(boom.status).toEqual({ code: ERROR, message: "it broke" });
-    for (const id of ["left", "right"])
+    for (const id of ["left", "right"]) {
       expect(callSpan(all, id).attributes["obelisk.status"]).toBe("succeeded");
+      // linked to the call whose output it read (call-ready's waitedFor)
+      expect(callSpan(all, id).links).toEqual([
+        { context: fetch.spanContext(), attributes: { "obelisk.link": "waited_for" } },
+      ]);
+    }
+    // no links: it read nothing of the run (fetch, check), or it never became ready (afterOk, blocked)
+    for (const id of ["fetch", "check", "afterOk"]) expect(callSpan(all, id).links, id).toEqual([]);
 
     // Times are the events' (the engine's clock), not the wall clock when the observer ran.
     const at = (type: RunEvent["type"], callId?: string) =>

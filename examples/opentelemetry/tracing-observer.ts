@@ -3,7 +3,9 @@ import {
   type Context,
   context,
   diag,
+  type Link,
   type Span,
+  type SpanContext,
   SpanStatusCode,
   type Tracer,
   trace,
@@ -15,6 +17,8 @@ interface OpenRun {
   readonly span: Span;
   readonly context: Context;
   readonly calls: Map<string, Span>;
+  /** Every call span's context, ended or not, until the run ends: what a later call's links point to. */
+  readonly contexts: Map<string, SpanContext>;
 }
 
 type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
@@ -79,7 +83,12 @@ function record(tracer: Tracer, runs: Map<string, OpenRun>, event: RunEvent): vo
       },
       parent,
     );
-    runs.set(event.runId, { span, context: trace.setSpan(parent, span), calls: new Map() });
+    runs.set(event.runId, {
+      span,
+      context: trace.setSpan(parent, span),
+      calls: new Map(),
+      contexts: new Map(),
+    });
     return;
   }
   const run = runs.get(event.runId);
@@ -101,13 +110,19 @@ function traceCall(tracer: Tracer, run: OpenRun, event: CallEvent, at: Date): vo
   let span = run.calls.get(event.callId);
   if (span === undefined) {
     // A call's first event opens its span: `call-ready`, or `call-end` alone for a call that never
-    // became ready (blocked, waiting, satisfied, cancelled before it started).
+    // became ready (blocked, waiting, satisfied, cancelled before it started). `call-ready` names the
+    // calls it waited for: their spans are linked (given at the start, so samplers see them).
     span = tracer.startSpan(
       `obelisk.call ${event.tool}`,
-      { startTime: at, attributes: { "obelisk.call_id": event.callId, "obelisk.tool": event.tool } },
+      {
+        startTime: at,
+        attributes: { "obelisk.call_id": event.callId, "obelisk.tool": event.tool },
+        ...(event.type === "call-ready" ? { links: linksTo(run, event.waitedFor) } : {}),
+      },
       run.context,
     );
     run.calls.set(event.callId, span);
+    run.contexts.set(event.callId, span.spanContext());
   }
   switch (event.type) {
     case "call-start":
@@ -149,6 +164,16 @@ function traceCall(tracer: Tracer, run: OpenRun, event: CallEvent, at: Date): vo
     case "call-ready":
       return;
   }
+}
+
+/** Links to the spans of the calls a call waited for (`obelisk.link: waited_for`). */
+function linksTo(run: OpenRun, callIds: readonly string[]): Link[] {
+  const links: Link[] = [];
+  for (const callId of callIds) {
+    const context = run.contexts.get(callId);
+    if (context !== undefined) links.push({ context, attributes: { "obelisk.link": "waited_for" } });
+  }
+  return links;
 }
 
 function endRun(run: OpenRun, event: EventOf<"run-end">): void {

@@ -37,6 +37,7 @@ import type { CallRun, ExecutionResult, PendingResult, RunnerOptions } from "./r
 import { SerialSteps } from "./serial-steps.js";
 import { newReapplication, type Reapplication } from "./state-writes.js";
 import { systemTimers, type Timers } from "./timers.js";
+import { type WaitedForSources, waitedFor } from "./waited-for.js";
 import { WorkingContext } from "./working-context.js";
 
 /** Distributes the `Omit` over the event union. */
@@ -65,6 +66,14 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   readonly operands: OperandFilter;
   private readonly runs: CallRun[] = [];
   private readonly byId = new CallsById(this.runs);
+  /** The writers of a call's operand, for the decision core and for `call-ready`'s `waitedFor`. */
+  private readonly writersOf = createWritersOf(this.byId);
+  /** What `waitedFor` reads (only when an observer listens). */
+  private readonly waitSources: WaitedForSources = {
+    present: (index, reference) => this.core.present(index, reference),
+    writersOf: this.writersOf,
+    has: (callId) => this.byId.get(callId) !== undefined,
+  };
   private readonly controller = new AbortController();
   /**
    * Set when the runner aborts its controller (nothing else can): reading it avoids Node's AbortSignal
@@ -140,7 +149,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     this.core = new DecisionCore({
       probe: this.context,
       closed: options.streaming !== true,
-      writersOf: createWritersOf(this.byId),
+      writersOf: this.writersOf,
       claims: createClaims(),
     });
     this.operands = this.core;
@@ -278,8 +287,10 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     switch (effect.type) {
       case "dispatch": {
         const run = this.runOf(effect.index);
-        if (!this.hub.idle && !this.aborted)
-          this.emit({ type: "call-ready", callId: run.call.id, tool: run.call.tool });
+        if (!this.hub.idle && !this.aborted) {
+          const waited = waitedFor(this.core.slot(effect.index), this.waitSources);
+          this.emit({ type: "call-ready", callId: run.call.id, tool: run.call.tool, waitedFor: waited });
+        }
         const tool = this.options.registry.get(run.call.tool) as RegisteredTool;
         return dispatchCall(this, effect.index, run, tool);
       }

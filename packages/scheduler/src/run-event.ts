@@ -33,7 +33,15 @@ export type RunEvent =
       readonly queuedMs?: number;
     })
   /** A call's references are decided and satisfied: it will be resolved, checked and dispatched. */
-  | (CallEventBase & { readonly type: "call-ready" })
+  | (CallEventBase & {
+      readonly type: "call-ready";
+      /**
+       * The calls of this run it waited for, each once, in the order its references name them: the writers
+       * of the paths it read (for `a || b`, of each alternative tried, up to the one taken). Empty when it
+       * read nothing this run writes (input, or values the thread held before). For a tracer's span links.
+       */
+      readonly waitedFor: readonly string[];
+    })
   /**
    * An attempt of a call starts: one event per attempt, the first and every retry. Satisfied and latent
    * calls, and calls that end before their tool is invoked, have none.
