@@ -36,7 +36,10 @@ export function refuseUnknownKeys(options: object, known: ReadonlySet<string>, w
 const SUMMARIZE_OPTIONS: ReadonlySet<string> = new Set(["lastN", "refs", "budgetChars", "format"]);
 const SUMMARY_FORMATS: ReadonlySet<string> = new Set(["markdown", "json"]);
 
-/** The options `run`, `start`, `resume`, `open` and `validate` know (one set: one object may serve them all). */
+/**
+ * The options `run`, `start`, `resume`, `open` and `validate` know (one set, so one object may serve them
+ * all; `idleTimeoutMs` is refused outside `open`, and `approvedHash` by `open`).
+ */
 const RUN_OPTIONS: ReadonlySet<string> = new Set([
   "threadId",
   "input",
@@ -105,9 +108,22 @@ export function checkRunOptions<T>(options: T, method: string): T {
   if (given.onEvent !== undefined && typeof given.onEvent !== "function")
     throw wrong("onEvent", "a function (the observer)");
   const idle = given.idleTimeoutMs;
+  if (idle !== undefined && method !== "open") throw openOnly("idleTimeoutMs", method);
   if (idle !== undefined && !(typeof idle === "number" && idle >= 1 && idle <= MAX_TIMER_MS))
     throw wrong("idleTimeoutMs", `a number of ms from 1 to ${MAX_TIMER_MS}`);
   return options;
+}
+
+/**
+ * USAGE for an option only `open` reads, given to another method, which would ignore it (decision 0030,
+ * amended at stop 27): `idleTimeoutMs` closes an idle stream, and a batch run has no stream to close.
+ */
+function openOnly(name: string, method: string): ObeliskError {
+  return new ObeliskError(
+    "USAGE",
+    `${name} is an option of open (it closes a stream no call was added to for that long): ${method} has no stream and would ignore it`,
+    { hint: `leave it out of ${method}'s options, or stream the calls with engine.open({ ${name} })` },
+  );
 }
 
 /** A thread id as the engine's methods take it: a non-empty string (USAGE otherwise), as `run` checks it. */
