@@ -19,7 +19,14 @@ export function toProgressEvent(event: RunEvent): ProgressEvent | undefined {
         event.error !== undefined
           ? `${event.error.code ?? event.error.name}: ${event.error.message}`
           : event.reason;
-      const branch = event.branch !== undefined && event.branch > 0 ? `branch ${event.branch}` : undefined;
+      // the first alternative is the default arm: only another one is worth a word
+      const taken = event.outcome ?? `branch ${event.branch}`;
+      const branch =
+        event.branch !== undefined && event.branch > 0
+          ? event.branchPath === undefined
+            ? taken
+            : `${taken} → ${event.branchPath}`
+          : undefined;
       const text = [branch, detail].filter((part) => part !== undefined).join(", ");
       return {
         type: "call-end",
