@@ -253,6 +253,16 @@ describe("DecisionCore streaming", () => {
     ]);
   });
 
+  it("a writer of an index claims a streamed reader of a negative index (either may be the same item)", () => {
+    const core = new DecisionCore({ probe: { exists: () => false }, closed: false, claims: createClaims() });
+    expect(core.add([fakeCall("r", 0, { reads: [[["†state.list.-1.name"]]] })])).toEqual([]);
+    expect(core.add([fakeCall("w", 1, { writes: [["†state.list.0.name"]] })])).toEqual([
+      { type: "dispatch", index: 1 },
+    ]);
+    // the reader waits for w: closing the stream does not decide it
+    expect(core.close()).toEqual([]);
+  });
+
   it("lists undispatched calls for cancellation", () => {
     const { core } = setup();
     core.add([

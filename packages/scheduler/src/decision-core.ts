@@ -368,31 +368,38 @@ export class DecisionCore {
     const claims = this.claims;
     if (claims === undefined) return;
     const candidates = new Set<CallSlot>();
+    // taken out of the index while they are looked at (put back when no new call claims them): a slot is
+    // offered once however many targets overlap it, and leaving costs no search of its node's list
     for (const call of calls)
       forEachTarget(call, (kind, path) =>
         this.parkedByPath.sweepOverlapping(kind, path, (slot) => {
           candidates.add(slot);
-          return true;
+          return false;
         }),
       );
     if (candidates.size === 0) return;
     const parkedOn = this.parkedOn;
-    const order = (slot: CallSlot): number => (parkedOn.get(slot) as { readonly order: number }).order;
-    const inParkingOrder = [...candidates].sort((a, b) => order(a) - order(b));
+    const parking = (slot: CallSlot) =>
+      parkedOn.get(slot) as { readonly reference: Reference; readonly order: number };
+    const inParkingOrder = [...candidates].sort((a, b) => parking(a).order - parking(b).order);
     for (const slot of inParkingOrder) {
       const reference = this.currentOperand(slot);
       const writers = slot.writers?.get(reference);
-      if (writers === undefined) continue;
-      for (const call of calls) {
-        const link = claims(call, reference);
-        if (link !== undefined) writers.push(link);
+      if (writers !== undefined)
+        for (const call of calls) {
+          const link = claims(call, reference);
+          if (link !== undefined) writers.push(link);
+        }
+      if (writers === undefined || writers.length === 0) {
+        const filed = parking(slot).reference;
+        this.parkedByPath.add(filed.kind, filed.path, slot);
+        continue;
       }
-      if (writers.length > 0) {
-        this.unpark(slot);
-        slot.phase = "evaluating";
-        slot.subscribed = false;
-        this.evaluate(slot, effects);
-      }
+      this.parked.delete(slot);
+      parkedOn.delete(slot);
+      slot.phase = "evaluating";
+      slot.subscribed = false;
+      this.evaluate(slot, effects);
     }
   }
 

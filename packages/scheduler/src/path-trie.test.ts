@@ -54,14 +54,27 @@ describe("PathTrie", () => {
     expect(visited(trie, "state", [])).toEqual([]);
   });
 
-  it("files a numeric segment and its text at one node (a superset: callers check the overlap)", () => {
+  it("matches an index with its spelling as a key, and a negative index with every index", () => {
     const trie = new PathTrie<string>();
-    trie.add("state", ["list", 0], "index");
-    expect(visited(trie, "state", ["list", "0"])).toEqual(["index"]);
+    trie.add("state", ["list", 0], "index 0");
+    trie.add("state", ["list", "0"], 'key "0"');
+    trie.add("state", ["list", -1, "name"], "last item's name");
+    trie.add("state", ["list", "-1"], 'key "-1"');
+    expect(visited(trie, "state", ["list", "0"]).sort()).toEqual(["index 0", 'key "0"']);
+    expect(visited(trie, "state", ["list", 0, "name"]).sort()).toEqual([
+      "index 0",
+      'key "0"',
+      "last item's name",
+    ]);
+    expect(visited(trie, "state", ["list", -2]).sort()).toEqual(["index 0", "last item's name"]);
+    expect(visited(trie, "state", ["list", "-1"])).toEqual(['key "-1"']);
   });
 
   it("visits exactly the overlapping items (random paths, against pathsOverlap)", () => {
-    const segment = fc.constantFrom("a", "b", "c");
+    const segment = fc.oneof(
+      fc.constantFrom("a", "b", "0", "1", "-1", "01"),
+      fc.integer({ min: -2, max: 2 }),
+    );
     const path = fc.array(segment, { maxLength: 4 });
     const entry = fc.record({ kind: fc.constantFrom("state", "input"), path });
     fc.assert(
@@ -73,9 +86,14 @@ describe("PathTrie", () => {
           .filter(({ e }) => e.kind === query.kind && pathsOverlap(e.path, query.path))
           .map(({ index }) => index);
         expect(visited(trie, query.kind, query.path).sort((x, y) => x - y)).toEqual(expected);
-        // dropping everything visited leaves exactly the rest
+        // dropping everything visited leaves exactly the rest, and removing those empties the trie
         trie.sweepOverlapping(query.kind, query.path, () => false);
         expect(trie.size).toBe(entries.length - expected.length);
+        entries.forEach((e, index) => {
+          if (!expected.includes(index)) expect(trie.remove(e.kind, e.path, index)).toBe(true);
+        });
+        expect(trie.size).toBe(0);
+        expect(visited(trie, query.kind, [])).toEqual([]);
       }),
       { numRuns: 300 },
     );

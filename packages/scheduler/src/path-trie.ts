@@ -1,10 +1,75 @@
-/** A node of a {@link PathTrie}: the items filed at its path, and its children by segment text. */
+/**
+ * A node of a {@link PathTrie}: the items filed at its path, and its children by segment — object keys,
+ * non-negative indexes and negative indexes apart, because they overlap differently (`pathsOverlap`).
+ */
 interface TrieNode<T> {
   items: T[] | undefined;
-  children: Map<string, TrieNode<T>> | undefined;
+  keys: Map<string, TrieNode<T>> | undefined;
+  indexes: Map<number, TrieNode<T>> | undefined;
+  negatives: Map<number, TrieNode<T>> | undefined;
 }
 
-/** Keeps `items[i]` for which `keep` answers true, in order; returns how many are left. */
+type Segment = string | number;
+
+const newNode = <T>(): TrieNode<T> => ({
+  items: undefined,
+  keys: undefined,
+  indexes: undefined,
+  negatives: undefined,
+});
+
+/** The map of a node's children a segment is filed in. */
+function mapFor<T>(node: TrieNode<T>, segment: Segment): Map<Segment, TrieNode<T>> {
+  if (typeof segment === "string") return (node.keys ??= new Map()) as Map<Segment, TrieNode<T>>;
+  if (segment < 0) return (node.negatives ??= new Map()) as Map<Segment, TrieNode<T>>;
+  return (node.indexes ??= new Map()) as Map<Segment, TrieNode<T>>;
+}
+
+/** The child a segment is filed under, if any. */
+function childAt<T>(node: TrieNode<T>, segment: Segment): TrieNode<T> | undefined {
+  if (typeof segment === "string") return node.keys?.get(segment);
+  return (segment < 0 ? node.negatives : node.indexes)?.get(segment);
+}
+
+/** The index a key is the spelling of (`"3"` → 3), when it is one: an index and its spelling overlap. */
+function spelledIndex(key: string): number | undefined {
+  const index = Number(key);
+  return Number.isInteger(index) && index >= 0 && String(index) === key ? index : undefined;
+}
+
+/**
+ * Calls `visit` with each child whose segment overlaps `segment` as `pathsOverlap` decides: the same key or
+ * index, an index and its spelling as a key (`0` and `"0"`), and a negative index with any index.
+ */
+function forEachOverlappingChild<T>(
+  node: TrieNode<T>,
+  segment: Segment,
+  visit: (child: TrieNode<T>, map: Map<Segment, TrieNode<T>>, at: Segment) => void,
+): void {
+  const { keys, indexes, negatives } = node;
+  const each = (map: Map<Segment, TrieNode<T>> | undefined): void => {
+    if (map !== undefined) for (const [at, child] of map) visit(child, map, at);
+  };
+  const one = (map: Map<Segment, TrieNode<T>> | undefined, at: Segment): void => {
+    const child = map?.get(at);
+    if (child !== undefined) visit(child, map as Map<Segment, TrieNode<T>>, at);
+  };
+  const asMap = (map: Map<string, TrieNode<T>> | Map<number, TrieNode<T>> | undefined) =>
+    map as Map<Segment, TrieNode<T>> | undefined;
+  if (typeof segment === "string") {
+    one(asMap(keys), segment);
+    const index = spelledIndex(segment);
+    if (index !== undefined) one(asMap(indexes), index);
+    return;
+  }
+  if (segment >= 0) {
+    one(asMap(indexes), segment);
+    one(asMap(keys), String(segment));
+  } else each(asMap(indexes));
+  each(asMap(negatives));
+}
+
+/** Keeps `items[i]` for which `keep` answers true, in order; returns how many were dropped. */
 function sweepItems<T>(node: TrieNode<T>, keep: (item: T) => boolean): number {
   const items = node.items;
   if (items === undefined) return 0;
@@ -21,15 +86,20 @@ function sweepItems<T>(node: TrieNode<T>, keep: (item: T) => boolean): number {
 
 /** True when a node holds nothing and leads nowhere (its parent may drop it). */
 function isEmpty<T>(node: TrieNode<T>): boolean {
-  return node.items === undefined && (node.children === undefined || node.children.size === 0);
+  return (
+    node.items === undefined &&
+    (node.keys === undefined || node.keys.size === 0) &&
+    (node.indexes === undefined || node.indexes.size === 0) &&
+    (node.negatives === undefined || node.negatives.size === 0)
+  );
 }
 
 /**
- * Items filed by a path (a kind and its segments), found by overlap: a path overlaps another when one is
- * a prefix of the other, as a write and a read of the state do. A query costs the length of its path plus
- * the items it visits, not the number of items filed (streaming's late claims: each new writer looks only
- * at the readers it may concern). Segments are compared as text, so `0` and `"0"` share a node: a query
- * may visit an item that does not overlap, never miss one that does.
+ * Items filed by a path (a kind and its segments), found by overlap as `pathsOverlap` decides: a path
+ * overlaps another when one is a prefix of the other, segment by segment the same key or index, an index
+ * and its spelling as a key, or a negative index and any index. A query costs the length of its path plus
+ * the items it visits (and, for a negative index, the indexes filed beside it), not the number of items
+ * filed: streaming's late claims, where each new writer looks only at the readers it may concern.
  */
 export class PathTrie<T> {
   readonly #roots = new Map<string, TrieNode<T>>();
@@ -41,19 +111,18 @@ export class PathTrie<T> {
   }
 
   /** Files `item` at `kind` + `path`. */
-  add(kind: string, path: readonly (string | number)[], item: T): void {
-    let node = this.#roots.get(kind);
+  add(kind: string, path: readonly Segment[], item: T): void {
+    let node: TrieNode<T> | undefined = this.#roots.get(kind);
     if (node === undefined) {
-      node = { items: undefined, children: undefined };
+      node = newNode<T>();
       this.#roots.set(kind, node);
     }
-    for (let at = 0; at < path.length; at++) {
-      const key = String(path[at]);
-      node.children ??= new Map();
-      let child: TrieNode<T> | undefined = node.children.get(key);
+    for (const segment of path) {
+      const map: Map<Segment, TrieNode<T>> = mapFor(node, segment);
+      let child: TrieNode<T> | undefined = map.get(segment);
       if (child === undefined) {
-        child = { items: undefined, children: undefined };
-        node.children.set(key, child);
+        child = newNode();
+        map.set(segment, child);
       }
       node = child;
     }
@@ -62,66 +131,56 @@ export class PathTrie<T> {
     this.#size++;
   }
 
-  /** Removes one filing of `item` at `kind` + `path`; false when it is not there. */
-  remove(kind: string, path: readonly (string | number)[], item: T): boolean {
-    const chain = this.#chain(kind, path);
-    const node = chain[chain.length - 1];
-    if (chain.length !== path.length + 1 || node === undefined || node.items === undefined) return false;
-    const index = node.items.indexOf(item);
-    if (index === -1) return false;
-    node.items.splice(index, 1);
-    if (node.items.length === 0) node.items = undefined;
+  /** Removes one filing of `item` at exactly `kind` + `path`; false when it is not there. */
+  remove(kind: string, path: readonly Segment[], item: T): boolean {
+    const chain: TrieNode<T>[] = [];
+    let node = this.#roots.get(kind);
+    for (let at = 0; node !== undefined && at < path.length; at++) {
+      chain.push(node);
+      node = childAt(node, path[at] as Segment);
+    }
+    const index = node?.items?.indexOf(item) ?? -1;
+    if (node === undefined || index === -1) return false;
+    (node.items as T[]).splice(index, 1);
+    if (node.items?.length === 0) node.items = undefined;
     this.#size--;
-    this.#prune(kind, path, chain);
+    // drop the nodes left empty, deepest first
+    for (let at = chain.length - 1; at >= 0 && isEmpty(node); at--) {
+      const parent = chain[at] as TrieNode<T>;
+      mapFor(parent, path[at] as Segment).delete(path[at] as Segment);
+      node = parent;
+    }
+    if (isEmpty(node)) this.#roots.delete(kind);
     return true;
   }
 
   /**
-   * Visits every item whose path overlaps `kind` + `path` (filed at a prefix of it, at it, or below it)
+   * Visits every item whose path overlaps `kind` + `path` (filed at a prefix of it, at it or below it)
    * and drops those `keep` answers false for. `keep` must not file or remove items itself.
    */
-  sweepOverlapping(kind: string, path: readonly (string | number)[], keep: (item: T) => boolean): void {
-    const chain = this.#chain(kind, path);
-    if (chain.length === 0) return;
-    const reached = chain.length === path.length + 1;
-    // items filed at a strict prefix of the path (the last node of the chain is swept with its subtree)
-    const prefixes = reached ? chain.length - 1 : chain.length;
-    for (let at = 0; at < prefixes; at++) this.#size -= sweepItems(chain[at] as TrieNode<T>, keep);
-    if (reached) this.#sweepSubtree(chain[chain.length - 1] as TrieNode<T>, keep);
-    this.#prune(kind, path, chain);
+  sweepOverlapping(kind: string, path: readonly Segment[], keep: (item: T) => boolean): void {
+    const root = this.#roots.get(kind);
+    if (root === undefined) return;
+    this.#sweepFrom(root, path, 0, keep);
+    if (isEmpty(root)) this.#roots.delete(kind);
   }
 
-  /** The nodes from the kind's root along `path`, as far as they exist. */
-  #chain(kind: string, path: readonly (string | number)[]): TrieNode<T>[] {
-    let node = this.#roots.get(kind);
-    const chain: TrieNode<T>[] = [];
-    for (let at = 0; node !== undefined; at++) {
-      chain.push(node);
-      if (at === path.length) break;
-      node = node.children?.get(String(path[at]));
-    }
-    return chain;
-  }
-
-  /** Sweeps a node's items and every descendant's, dropping the descendants left empty. */
-  #sweepSubtree(node: TrieNode<T>, keep: (item: T) => boolean): void {
+  /** Sweeps the items of `node` (at `path[0, depth)`) that overlap `path`, dropping the nodes left empty. */
+  #sweepFrom(node: TrieNode<T>, path: readonly Segment[], depth: number, keep: (item: T) => boolean): void {
     this.#size -= sweepItems(node, keep);
-    const children = node.children;
-    if (children === undefined) return;
-    for (const [key, child] of children) {
-      this.#sweepSubtree(child, keep);
-      if (isEmpty(child)) children.delete(key);
+    const below = depth === path.length;
+    const visit = (child: TrieNode<T>, map: Map<Segment, TrieNode<T>>, at: Segment): void => {
+      if (below) this.#sweepFrom(child, path, depth, keep);
+      else this.#sweepFrom(child, path, depth + 1, keep);
+      if (isEmpty(child)) map.delete(at);
+    };
+    // past the path's end every descendant overlaps it
+    if (below) {
+      for (const map of [node.keys, node.indexes, node.negatives])
+        if (map !== undefined)
+          for (const [at, child] of map) visit(child, map as Map<Segment, TrieNode<T>>, at);
+      return;
     }
-  }
-
-  /** Drops the empty nodes at the end of a chain (deepest first), and the kind's root when it is empty. */
-  #prune(kind: string, path: readonly (string | number)[], chain: readonly TrieNode<T>[]): void {
-    for (let at = chain.length - 1; at > 0; at--) {
-      const node = chain[at] as TrieNode<T>;
-      if (!isEmpty(node)) return;
-      (chain[at - 1] as TrieNode<T>).children?.delete(String(path[at - 1]));
-    }
-    const root = chain[0];
-    if (root !== undefined && isEmpty(root)) this.#roots.delete(kind);
+    forEachOverlappingChild(node, path[depth] as Segment, visit);
   }
 }

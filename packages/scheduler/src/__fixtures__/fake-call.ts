@@ -1,12 +1,12 @@
 import type { CompiledCall, WriterLink } from "@obelisk/compiler";
 import { asCallId, type OutputMethod, type OutputTarget, type Reference } from "@obelisk/core";
 
-/** A reference from a dotted test spelling: `†state.a.b` → kind state, path [a, b]. */
+/** A reference from a dotted test spelling: `†state.a.b` → kind state, path [a, b]; `†state.list.-1` → [list, -1]. */
 export function ref(text: string): Reference {
   const [kind, ...path] = text.slice(1).split(".");
   return {
     kind: kind ?? "",
-    path: path.map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment)),
+    path: path.map((segment) => (/^-?\d+$/.test(segment) ? Number(segment) : segment)),
     text,
   };
 }
