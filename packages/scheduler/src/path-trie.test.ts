@@ -80,7 +80,7 @@ describe("PathTrie", () => {
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 30 }), entry, (entries, query) => {
         const trie = new PathTrie<number>();
-        entries.forEach((e, index) => trie.add(e.kind, e.path, index));
+        for (const [index, e] of entries.entries()) trie.add(e.kind, e.path, index);
         const expected = entries
           .map((e, index) => ({ e, index }))
           .filter(({ e }) => e.kind === query.kind && pathsOverlap(e.path, query.path))

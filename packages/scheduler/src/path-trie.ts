@@ -4,12 +4,16 @@
  */
 interface TrieNode<T> {
   items: T[] | undefined;
-  keys: Map<string, TrieNode<T>> | undefined;
-  indexes: Map<number, TrieNode<T>> | undefined;
-  negatives: Map<number, TrieNode<T>> | undefined;
+  /** By object key. */
+  keys: Children<T> | undefined;
+  /** By non-negative index. */
+  indexes: Children<T> | undefined;
+  /** By negative index. */
+  negatives: Children<T> | undefined;
 }
 
 type Segment = string | number;
+type Children<T> = Map<Segment, TrieNode<T>>;
 
 const newNode = <T>(): TrieNode<T> => ({
   items: undefined,
@@ -18,11 +22,14 @@ const newNode = <T>(): TrieNode<T> => ({
   negatives: undefined,
 });
 
-/** The map of a node's children a segment is filed in. */
-function mapFor<T>(node: TrieNode<T>, segment: Segment): Map<Segment, TrieNode<T>> {
-  if (typeof segment === "string") return (node.keys ??= new Map()) as Map<Segment, TrieNode<T>>;
-  if (segment < 0) return (node.negatives ??= new Map()) as Map<Segment, TrieNode<T>>;
-  return (node.indexes ??= new Map()) as Map<Segment, TrieNode<T>>;
+/** The map of a node's children a segment is filed in (made when missing). */
+function mapFor<T>(node: TrieNode<T>, segment: Segment): Children<T> {
+  const field = typeof segment === "string" ? "keys" : segment < 0 ? "negatives" : "indexes";
+  const existing = node[field];
+  if (existing !== undefined) return existing;
+  const made: Children<T> = new Map();
+  node[field] = made;
+  return made;
 }
 
 /** The child a segment is filed under, if any. */
@@ -44,29 +51,27 @@ function spelledIndex(key: string): number | undefined {
 function forEachOverlappingChild<T>(
   node: TrieNode<T>,
   segment: Segment,
-  visit: (child: TrieNode<T>, map: Map<Segment, TrieNode<T>>, at: Segment) => void,
+  visit: (child: TrieNode<T>, map: Children<T>, at: Segment) => void,
 ): void {
   const { keys, indexes, negatives } = node;
-  const each = (map: Map<Segment, TrieNode<T>> | undefined): void => {
+  const each = (map: Children<T> | undefined): void => {
     if (map !== undefined) for (const [at, child] of map) visit(child, map, at);
   };
-  const one = (map: Map<Segment, TrieNode<T>> | undefined, at: Segment): void => {
+  const one = (map: Children<T> | undefined, at: Segment): void => {
     const child = map?.get(at);
-    if (child !== undefined) visit(child, map as Map<Segment, TrieNode<T>>, at);
+    if (map !== undefined && child !== undefined) visit(child, map, at);
   };
-  const asMap = (map: Map<string, TrieNode<T>> | Map<number, TrieNode<T>> | undefined) =>
-    map as Map<Segment, TrieNode<T>> | undefined;
   if (typeof segment === "string") {
-    one(asMap(keys), segment);
+    one(keys, segment);
     const index = spelledIndex(segment);
-    if (index !== undefined) one(asMap(indexes), index);
+    if (index !== undefined) one(indexes, index);
     return;
   }
   if (segment >= 0) {
-    one(asMap(indexes), segment);
-    one(asMap(keys), String(segment));
-  } else each(asMap(indexes));
-  each(asMap(negatives));
+    one(indexes, segment);
+    one(keys, String(segment));
+  } else each(indexes);
+  each(negatives);
 }
 
 /** Keeps `items[i]` for which `keep` answers true, in order; returns how many were dropped. */
@@ -118,7 +123,7 @@ export class PathTrie<T> {
       this.#roots.set(kind, node);
     }
     for (const segment of path) {
-      const map: Map<Segment, TrieNode<T>> = mapFor(node, segment);
+      const map: Children<T> = mapFor(node, segment);
       let child: TrieNode<T> | undefined = map.get(segment);
       if (child === undefined) {
         child = newNode();
@@ -169,7 +174,7 @@ export class PathTrie<T> {
   #sweepFrom(node: TrieNode<T>, path: readonly Segment[], depth: number, keep: (item: T) => boolean): void {
     this.#size -= sweepItems(node, keep);
     const below = depth === path.length;
-    const visit = (child: TrieNode<T>, map: Map<Segment, TrieNode<T>>, at: Segment): void => {
+    const visit = (child: TrieNode<T>, map: Children<T>, at: Segment): void => {
       if (below) this.#sweepFrom(child, path, depth, keep);
       else this.#sweepFrom(child, path, depth + 1, keep);
       if (isEmpty(child)) map.delete(at);
@@ -177,8 +182,7 @@ export class PathTrie<T> {
     // past the path's end every descendant overlaps it
     if (below) {
       for (const map of [node.keys, node.indexes, node.negatives])
-        if (map !== undefined)
-          for (const [at, child] of map) visit(child, map as Map<Segment, TrieNode<T>>, at);
+        if (map !== undefined) for (const [at, child] of map) visit(child, map, at);
       return;
     }
     forEachOverlappingChild(node, path[depth] as Segment, visit);
