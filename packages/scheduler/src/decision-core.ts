@@ -96,7 +96,9 @@ export class DecisionCore {
     const before = effects.length;
     this.closed = true;
     const parked = [...this.parked];
-    for (const slot of parked) this.unpark(slot);
+    this.parked.clear();
+    this.parkedOn.clear();
+    this.parkedByPath.clear();
     for (const slot of parked) {
       slot.phase = "evaluating";
       this.evaluate(slot, effects);

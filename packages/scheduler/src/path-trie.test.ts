@@ -54,6 +54,16 @@ describe("PathTrie", () => {
     expect(visited(trie, "state", [])).toEqual([]);
   });
 
+  it("clear removes every item", () => {
+    const trie = new PathTrie<string>();
+    trie.add("state", ["a"], "a");
+    trie.add("input", [], "input");
+    trie.clear();
+    expect(trie.size).toBe(0);
+    expect(visited(trie, "state", [])).toEqual([]);
+    expect(visited(trie, "input", [])).toEqual([]);
+  });
+
   it("matches an index with its spelling as a key, and a negative index with every index", () => {
     const trie = new PathTrie<string>();
     trie.add("state", ["list", 0], "index 0");

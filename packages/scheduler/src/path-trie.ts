@@ -115,6 +115,12 @@ export class PathTrie<T> {
     return this.#size;
   }
 
+  /** Removes every item. */
+  clear(): void {
+    this.#roots.clear();
+    this.#size = 0;
+  }
+
   /** Files `item` at `kind` + `path`. */
   add(kind: string, path: readonly Segment[], item: T): void {
     let node: TrieNode<T> | undefined = this.#roots.get(kind);
