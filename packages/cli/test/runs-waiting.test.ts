@@ -46,7 +46,7 @@ describe("obelisk runs list --waiting", () => {
     expect(lines[1]).toMatch(new RegExp(`^\\s*${runId}\\s+t\\s+succeeded\\s`));
     expect(lines).toHaveLength(5);
     expect(lines[3]).toBe(
-      "waiting: a call reads an approval not given yet; obelisk runs show <run> --store sqlite:s.db names it",
+      "waiting: a call of the run waited for an approval (a later run may have given it since); obelisk runs show <run> --store sqlite:s.db names it",
     );
   });
 

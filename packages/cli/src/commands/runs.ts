@@ -116,7 +116,7 @@ function printRuns(output: Output, records: readonly RunRecord[], options: RunsO
     output.line();
     output.line(
       output.colors.dim(
-        `waiting: a call reads an approval not given yet; obelisk runs show <run>${storeFlag} names it`,
+        `waiting: a call of the run waited for an approval (a later run may have given it since); obelisk runs show <run>${storeFlag} names it`,
       ),
     );
   }
