@@ -1,14 +1,15 @@
 import type { Database, Statement } from "better-sqlite3";
 import { findSchemaClash } from "./sqlite-schema-clash.js";
-import { LATER_TABLES, SCHEMA_INDEXES, SCHEMA_TABLES } from "./sqlite-tables.js";
+import { LATER_TABLES, RETIRED_INDEXES, SCHEMA_INDEXES, SCHEMA_TABLES } from "./sqlite-tables.js";
 
 /** Schema version stored in `meta`; bump with a migration when tables change. */
 export const SQLITE_SCHEMA_VERSION = 2;
 
-/** The whole schema as SQL, one statement per table and index (see {@link SCHEMA_TABLES}). */
-const SQLITE_SCHEMA = [...SCHEMA_TABLES, ...SCHEMA_INDEXES]
-  .map((object) => `${object.definition};`)
-  .join("\n");
+/** The whole schema as SQL, one statement per table and index (see {@link SCHEMA_TABLES}), retired indexes dropped. */
+const SQLITE_SCHEMA = [
+  ...[...SCHEMA_TABLES, ...SCHEMA_INDEXES].map((object) => `${object.definition};`),
+  ...RETIRED_INDEXES.map((name) => `DROP INDEX IF EXISTS ${name};`),
+].join("\n");
 
 const STATEMENTS = {
   threadGet:
@@ -269,9 +270,9 @@ function missingTables(db: Database): typeof SCHEMA_TABLES {
 }
 
 /**
- * True when `db`'s file has every table and index of the store. Indexes added since a file was written
- * (`runs_status`) are created by the next writable open, with the tables it lacks; a read-only store
- * works without them (its queries scan).
+ * True when `db`'s file has every table and index of the store and none of its retired indexes. Indexes
+ * added since a file was written (`runs_status`) are created by the next writable open, with the tables it
+ * lacks, and retired ones dropped; a read-only store works without them (its queries scan).
  */
 function lacksNothing(db: Database): boolean {
   if (missingTables(db).length > 0) return false;
@@ -280,7 +281,10 @@ function lacksNothing(db: Database): boolean {
       (row) => row.name.toLowerCase(),
     ),
   );
-  return SCHEMA_INDEXES.every((index) => present.has(index.name));
+  return (
+    SCHEMA_INDEXES.every((index) => present.has(index.name)) &&
+    !RETIRED_INDEXES.some((name) => present.has(name))
+  );
 }
 
 /** What a file holds, as {@link storeFileKind} tells it. */

@@ -91,23 +91,21 @@ export const SCHEMA_TABLES: readonly SchemaObject[] = [
   ),
 ];
 
+/** Indexes of earlier versions of the schema: the next writable open drops them (a later index does their work). */
+export const RETIRED_INDEXES: readonly string[] = ["call_records_hash"];
+
 /** The indexes of the SQLite schema. */
 export const SCHEMA_INDEXES: readonly SchemaObject[] = [
   index("runs_thread", "runs", "(thread_id, seq)"),
   // the runs still `running` (or `interrupted`) without reading every run: added without a schema version
   index("runs_status", "runs", "(status, seq)"),
   index("call_records_run", "call_records", "(run_id, id)"),
-  index("call_records_hash", "call_records", "(thread_id, call_hash, id) WHERE call_hash IS NOT NULL"),
-  // the satisfied lookup (`findCompletedCall(s)`: the latest `succeeded` record of a key): through
-  // `call_records_hash` it read every record of the key newest first until one had succeeded, and a call
-  // re-sent each tick leaves a `satisfied` record each time (an agent loop's thousandth tick read a
-  // thousand). Partial: only succeeded records with a key pay for it. Added without a schema version, as
-  // runs_status.
-  index(
-    "call_records_succeeded",
-    "call_records",
-    "(thread_id, call_hash, id) WHERE status = 'succeeded' AND call_hash IS NOT NULL",
-  ),
+  // a call's key (`call_hash`): the satisfied lookup (`findCompletedCall(s)`, the latest `succeeded` record of
+  // a key) seeks its status too. Without `status` in it (`call_records_hash`, retired below) the lookup read
+  // every record of the key newest first until one had succeeded, and a call re-sent every tick leaves a
+  // `satisfied` record each time: the thousandth tick read a thousand. One index, so a commit writes no
+  // more index entries than before.
+  index("call_records_key", "call_records", "(thread_id, call_hash, status, id) WHERE call_hash IS NOT NULL"),
   // a thread's host edits (decision 0034): their run ids are shared by every thread, so `call_records_run`
   // reads every thread's to find one's (a prune of 4,000 threads took 20 s); partial, so no other record
   // pays for them. Added without a schema version, as runs_status.
