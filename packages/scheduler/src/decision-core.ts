@@ -246,6 +246,39 @@ export class DecisionCore {
     return this.decidedPresent(slot, this.operandWriters(slot, reference), reference);
   }
 
+  /**
+   * The ids of the calls a ready call waited for, each once, in the order its references name them: the
+   * in-plan writers of the operands it decided — for `a || b`, those of each alternative it tried, up to and
+   * including the one it took (the first whose operands are all present, as {@link evaluate} chose it).
+   * Read back from the slot when `call-ready` is emitted to an observer: the core keeps nothing for it, so
+   * a run nobody observes pays nothing.
+   */
+  waitedFor(index: number): readonly string[] {
+    const slot = this.slot(index);
+    let ids: Set<string> | undefined;
+    for (let position = 0; position < slot.expressionCount; position++) {
+      for (const operands of expressionAt(slot, position).alternatives) {
+        let taken = true;
+        for (const reference of operands) {
+          const links = this.operandWriters(slot, reference);
+          for (const { callId } of links) {
+            // a streamed writer never added (the stream closed first) was not waited for
+            const writer = this.byId.get(callId);
+            if (writer === undefined || writer === slot || ids?.has(callId) === true) continue;
+            ids ??= new Set();
+            ids.add(callId);
+          }
+          if (!this.decidedPresent(slot, links, reference)) {
+            taken = false;
+            break;
+          }
+        }
+        if (taken) break;
+      }
+    }
+    return ids === undefined ? NO_ITEMS : [...ids];
+  }
+
   /** Some writer wrote the path and every other settled without failing (see `decidedPresent`). */
   private writersDelivered(reader: CallSlot, writers: readonly WriterLink[]): boolean {
     let wrote = false;

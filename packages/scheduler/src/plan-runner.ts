@@ -37,7 +37,6 @@ import type { CallRun, ExecutionResult, PendingResult, RunnerOptions } from "./r
 import { SerialSteps } from "./serial-steps.js";
 import { newReapplication, type Reapplication } from "./state-writes.js";
 import { systemTimers, type Timers } from "./timers.js";
-import { type WaitedForSources, waitedFor } from "./waited-for.js";
 import { WorkingContext } from "./working-context.js";
 
 /** Distributes the `Omit` over the event union. */
@@ -66,14 +65,6 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   readonly operands: OperandFilter;
   private readonly runs: CallRun[] = [];
   private readonly byId = new CallsById(this.runs);
-  /** The writers of a call's operand, for the decision core and for `call-ready`'s `waitedFor`. */
-  private readonly writersOf = createWritersOf(this.byId);
-  /** What `waitedFor` reads (only when an observer listens). */
-  private readonly waitSources: WaitedForSources = {
-    present: (index, reference) => this.core.present(index, reference),
-    writersOf: this.writersOf,
-    has: (callId) => this.byId.get(callId) !== undefined,
-  };
   private readonly controller = new AbortController();
   /**
    * Set when the runner aborts its controller (nothing else can): reading it avoids Node's AbortSignal
@@ -149,7 +140,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     this.core = new DecisionCore({
       probe: this.context,
       closed: options.streaming !== true,
-      writersOf: this.writersOf,
+      writersOf: createWritersOf(this.byId),
       claims: createClaims(),
     });
     this.operands = this.core;
@@ -288,8 +279,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       case "dispatch": {
         const run = this.runOf(effect.index);
         if (!this.hub.idle && !this.aborted) {
-          const waited = waitedFor(this.core.slot(effect.index), this.waitSources);
-          this.emit({ type: "call-ready", callId: run.call.id, tool: run.call.tool, waitedFor: waited });
+          const waitedFor = this.core.waitedFor(effect.index);
+          this.emit({ type: "call-ready", callId: run.call.id, tool: run.call.tool, waitedFor });
         }
         const tool = this.options.registry.get(run.call.tool) as RegisteredTool;
         return dispatchCall(this, effect.index, run, tool);
