@@ -22,9 +22,13 @@ const newNode = <T>(): TrieNode<T> => ({
   negatives: undefined,
 });
 
+/** The field of a node whose map a segment's child is filed in. */
+const fieldFor = (segment: Segment): "keys" | "indexes" | "negatives" =>
+  typeof segment === "string" ? "keys" : segment < 0 ? "negatives" : "indexes";
+
 /** The map of a node's children a segment is filed in (made when missing). */
 function mapFor<T>(node: TrieNode<T>, segment: Segment): Children<T> {
-  const field = typeof segment === "string" ? "keys" : segment < 0 ? "negatives" : "indexes";
+  const field = fieldFor(segment);
   const existing = node[field];
   if (existing !== undefined) return existing;
   const made: Children<T> = new Map();
@@ -34,8 +38,7 @@ function mapFor<T>(node: TrieNode<T>, segment: Segment): Children<T> {
 
 /** The child a segment is filed under, if any. */
 function childAt<T>(node: TrieNode<T>, segment: Segment): TrieNode<T> | undefined {
-  if (typeof segment === "string") return node.keys?.get(segment);
-  return (segment < 0 ? node.negatives : node.indexes)?.get(segment);
+  return node[fieldFor(segment)]?.get(segment);
 }
 
 /** The index a key is the spelling of (`"3"` → 3), when it is one: an index and its spelling overlap. */
