@@ -46,6 +46,8 @@ export type { ReferenceLimits } from "./variables/parse-stored-reference.js";
 export type { SetValueOptions } from "./variables/set-value.js";
 export { SET_VALUE_TOOL, setValue } from "./variables/set-value.js";
 export { STORED_REFERENCE_SCHEMA } from "./variables/stored-reference-schema.js";
+export type { CodePointPage } from "./variables/string-pages.js";
+export { codePointPage } from "./variables/string-pages.js";
 export type { SummarizeOptions, VariableSummary } from "./variables/summarize.js";
 export { DEFAULT_SUMMARY_CHARS, summarize } from "./variables/summarize.js";
 export type { SummaryEntry } from "./variables/summary-renderers.js";

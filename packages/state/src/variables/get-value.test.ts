@@ -154,3 +154,66 @@ describe("getValue pages a large object from one key list (stop 27: each page li
     });
   });
 });
+
+describe("getValue pages a long string from one index (stop 28: each page counted the string from its start)", () => {
+  /** Counts the code units read through String.prototype.charCodeAt until restored. */
+  function countReads(): { reads: () => number; restore: () => void } {
+    const original = String.prototype.charCodeAt;
+    let reads = 0;
+    String.prototype.charCodeAt = function (this: string, index: number): number {
+      reads++;
+      return original.call(this, index);
+    };
+    const restore = (): void => {
+      String.prototype.charCodeAt = original;
+    };
+    return { reads: () => reads, restore };
+  }
+
+  it("reads a page's own characters, not the string's, once its first page is cut", async () => {
+    const value = "é✓x😀".repeat(50_000); // 200,000 characters, 250,000 code units
+    const store = createMemoryStore();
+    await commitOk(store, { callId: "a", writes: [write(["s"], value)] });
+    const characters = Array.from(value);
+    const counter = countReads();
+    const later: number[] = [];
+    try {
+      await getValue(store, THREAD, "†state.s", { offset: 0, limit: 100 });
+      for (let offset = 10_007; offset < 200_000; offset += 10_007) {
+        const before = counter.reads();
+        const page = await getValue(store, THREAD, "†state.s", { offset, limit: 100 });
+        later.push(counter.reads() - before);
+        expect(page).toEqual({
+          found: true,
+          text: characters.slice(offset, offset + 100).join(""),
+          offset,
+          limit: 100,
+          total: 200_000,
+        });
+      }
+    } finally {
+      counter.restore();
+    }
+    // a page walks at most 1,023 characters from a checkpoint to its start and to its end (two reads each)
+    expect(Math.max(...later)).toBeLessThan(5_000);
+  });
+
+  it("a string changed between two pages (same length): the next page is the new string's", async () => {
+    const store = createMemoryStore();
+    await commitOk(store, { callId: "a", writes: [write(["s"], "😀a".repeat(20_000))] });
+    expect(await getValue(store, THREAD, "†state.s", { offset: 39_998, limit: 5 })).toMatchObject({
+      text: "😀a",
+      total: 40_000,
+    });
+    await commitOk(store, { callId: "b", writes: [write(["s"], "a😀".repeat(20_000))] });
+    expect(await getValue(store, THREAD, "†state.s", { offset: 39_998, limit: 5 })).toMatchObject({
+      text: "a😀",
+      total: 40_000,
+    });
+    await commitOk(store, { callId: "c", writes: [write(["s"], "ab".repeat(30_000))] });
+    expect(await getValue(store, THREAD, "†state.s", { offset: 39_998, limit: 5 })).toMatchObject({
+      text: "ababa",
+      total: 60_000,
+    });
+  });
+});

@@ -1,7 +1,5 @@
 import type { JsonArray, JsonObject, JsonValue, Path, ThreadId } from "@obelisk/core";
 import {
-  codePointLength,
-  codePointSlice,
   DEFAULT_KINDS,
   formatReference,
   getAtPath,
@@ -13,6 +11,7 @@ import {
 import type { StateStore, Tombstone } from "../store-types.js";
 import { objectKeys } from "./object-keys.js";
 import { ANY_DEPTH, parseStoredReference, type ReferenceLimits } from "./parse-stored-reference.js";
+import { codePointPage } from "./string-pages.js";
 import { stateWrittenByCall } from "./written-by.js";
 
 /**
@@ -121,10 +120,8 @@ async function findTombstone(
 function page(text: string, value: JsonValue, options: GetValueOptions): GetValueResult {
   if (options.offset === undefined && options.limit === undefined) return { found: true, value };
   // A string pages by characters (code points), so a page never cuts an emoji in half; an object by keys.
-  if (typeof value === "string") {
-    const at = window(codePointLength(value), options);
-    return { found: true, text: codePointSlice(value, at.offset, at.limit), ...at };
-  }
+  if (typeof value === "string")
+    return { found: true, ...codePointPage(value, options.offset, options.limit) };
   if (Array.isArray(value)) {
     const at = window(value.length, options);
     return { found: true, items: value.slice(at.offset, at.offset + at.limit), ...at };
