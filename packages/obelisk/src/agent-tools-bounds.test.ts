@@ -104,6 +104,40 @@ describe("get_variable: every answer is bounded (review 7 H2)", () => {
     });
   });
 
+  it("pages a long string with surrogate pairs by characters, each later page reading only its own (stop 28)", async () => {
+    const engine = createEngine({ tools: [give] });
+    const value = "é✓x😀".repeat(50_000); // 200,000 characters, 250,000 code units
+    await engine.set("t", "†state.emoji", value);
+    const call = byName(agentTools(engine, "t"));
+    const characters = Array.from(value);
+    expect(await call("get_variable", { reference: "†state.emoji", offset: 0, limit: 10 })).toMatchObject({
+      type: "string",
+      total: 200_000,
+      text: characters.slice(0, 10).join(""),
+    });
+    // counted: before, every page counted the whole string from its start (~250,000 reads a page)
+    const original = String.prototype.charCodeAt;
+    let reads = 0;
+    String.prototype.charCodeAt = function (this: string, index: number): number {
+      reads++;
+      return original.call(this, index);
+    };
+    try {
+      for (const offset of [150_001, 199_995]) {
+        reads = 0;
+        const page = await call("get_variable", { reference: "†state.emoji", offset, limit: 100 });
+        expect(page).toMatchObject({
+          offset,
+          total: 200_000,
+          text: characters.slice(offset, offset + 100).join(""),
+        });
+        expect(reads).toBeLessThan(5_000);
+      }
+    } finally {
+      String.prototype.charCodeAt = original;
+    }
+  });
+
   it("a huge limit is cut to the character budget, with a note", async () => {
     const { call } = await bigThread();
     const text = await call("get_variable", { reference: "†state.str", offset: 10, limit: 1_000_000 });

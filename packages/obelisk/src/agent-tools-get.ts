@@ -1,5 +1,4 @@
 import {
-  codePointLength,
   codePointSlice,
   DEFAULT_KINDS,
   formatReference,
@@ -12,7 +11,7 @@ import {
   previewValue,
   setOwn,
 } from "@obelisk/core";
-import { objectKeys } from "@obelisk/state";
+import { codePointPage, objectKeys } from "@obelisk/state";
 import { notFoundHint } from "./agent-tools-not-found.js";
 import { cutMessage } from "./cut-message.js";
 import type { Engine } from "./engine-types.js";
@@ -226,12 +225,11 @@ function containerPage(
 
 /** One page of a string: characters from `offset`, at most `limit`, within the budget (escapes counted). */
 function stringPage(reference: string, text: string, offset: number, limit: number): Answer {
-  const total = codePointLength(text);
-  const start = Math.min(offset, total);
-  const wanted = Math.min(limit, total - start);
   const room = GET_ANSWER_CHARS - 2 * reference.length - 420;
+  // the page is cut from the string once (a long string's index is kept: later pages skip the count)
+  const { text: wantedText, offset: start, limit: wanted, total } = codePointPage(text, offset, limit);
   let keep = Math.min(wanted, Math.max(0, room));
-  let page = codePointSlice(text, start, keep);
+  let page = keep === wanted ? wantedText : codePointSlice(wantedText, 0, keep);
   for (let size = jsonLength(page); size > room && keep > 0; size = jsonLength(page)) {
     keep = Math.max(0, Math.min(keep - 1, Math.floor((keep * room) / size)));
     page = codePointSlice(page, 0, keep);
@@ -299,7 +297,7 @@ export async function getForModel(
         `${reference} is ${value === null ? "null" : `a ${typeof value}`}: offset and limit page arrays (items), objects (keys) and strings (characters)`,
         { hint: "read it without offset and limit" },
       );
-    if (typeof value !== "string" || fitsWhole(codePointLength(value), GET_LIMITS.pageChars))
+    if (typeof value !== "string" || fitsWhole(codePointPage(value, 0, 0).total, GET_LIMITS.pageChars))
       return { found: true, value };
     return stringPage(
       reference,
