@@ -1,5 +1,6 @@
 import { type Limits, ObeliskError } from "@obelisk/core";
 import type { Engine, RunEvent } from "obelisk";
+import { cliCommand } from "./cli-command.js";
 import type { CliIo } from "./cli-io.js";
 import { stopIfEscaped } from "./command-stop.js";
 import { loadTools, type ToolsModule } from "./load-tools.js";
@@ -92,7 +93,7 @@ export async function withEngine<T>(
     }
     return await body(engine);
   } catch (error) {
-    throw await explainThreadBusy(error, engine, options.store);
+    throw await explainThreadBusy(error, engine, options.store, cliCommand(io.env));
   } finally {
     await engine.close();
   }

@@ -20,26 +20,27 @@ function commandWords(args: readonly string[]): string[] {
 /**
  * `help <command…>` (also `obelisk state help get`) as `<command…> --help`: commander's help command reads
  * one word only (`help state get` showed the help of `state`, `help state nothing` too), and `help nothing`
- * read "missing command". A topic that is no command is a usage error naming the commands there are.
- * Undefined when the arguments ask for no help topic.
+ * read "missing command". A topic that is no command is a usage error naming the commands there are (its
+ * hint starts with `command`: see `cliCommand`). Undefined when the arguments ask for no help topic.
  */
 export function helpArguments(
   program: Command,
   args: readonly string[],
+  command: string,
 ): string[] | ObeliskError | undefined {
-  let command = program;
+  let at = program;
   const path: string[] = [];
   let asking = false;
   for (const word of commandWords(args)) {
-    const sub = subcommand(command, word);
+    const sub = subcommand(at, word);
     if (sub !== undefined) {
-      command = sub;
+      at = sub;
       path.push(word);
-    } else if (word === "help" && command.commands.length > 0) {
+    } else if (word === "help" && at.commands.length > 0) {
       asking = true;
     } else if (asking) {
-      const where = ["obelisk", ...path].join(" ");
-      const names = command.commands.map((c) => c.name()).join(", ");
+      const where = [command, ...path].join(" ");
+      const names = at.commands.map((c) => c.name()).join(", ");
       return usageError(
         `unknown command '${[...path, word].join(" ")}'`,
         undefined,
@@ -54,16 +55,16 @@ export function helpArguments(
 
 /**
  * The usage error when commander asks for help as an error: no command at all, or a command group without
- * its subcommand (`obelisk state`).
+ * its subcommand (`obelisk state`); the help it points to starts with `command`.
  */
-export function missingCommand(program: Command, args: readonly string[]): ObeliskError {
-  let command = program;
+export function missingCommand(program: Command, args: readonly string[], command: string): ObeliskError {
+  let at = program;
   const path: string[] = [];
   for (const word of commandWords(args)) {
-    const sub = subcommand(command, word);
+    const sub = subcommand(at, word);
     if (sub === undefined) break;
-    command = sub;
+    at = sub;
     path.push(word);
   }
-  return usageError(`missing command: see ${["obelisk", ...path].join(" ")} --help`);
+  return usageError(`missing command: see ${[command, ...path].join(" ")} --help`);
 }

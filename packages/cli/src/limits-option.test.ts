@@ -63,7 +63,14 @@ describe("--limits", () => {
     expect(limitsWords(undefined)).toEqual([]);
     expect(limitsWords({ maxDepth: 3, maxCalls: 9 })).toEqual(["--limits", "maxDepth=3,maxCalls=9"]);
     const cancelled = { runId: "r1", threadId: "t", status: "cancelled", calls: {} } as unknown as RunResult;
-    expect(whatNext(cancelled, { store: "sqlite:s.db", tools: "t.mjs", limits: { maxDepth: 3 } })).toContain(
+    expect(
+      whatNext(cancelled, {
+        command: "obelisk",
+        store: "sqlite:s.db",
+        tools: "t.mjs",
+        limits: { maxDepth: 3 },
+      }),
+    ).toContain(
       "finish what is left:     obelisk resume r1 --tools t.mjs --store sqlite:s.db --limits maxDepth=3",
     );
   });

@@ -111,9 +111,10 @@ export function limitsWords(limits: Partial<Limits> | undefined): string[] {
   return entries.length === 0 ? [] : [LIMITS_FLAG, entries.join(",")];
 }
 
-/** Another way than a larger `maxValueBytes` for an input that is too large. */
-export const LARGE_INPUT_INSTEAD =
-  "pass large data by reference instead: store it with obelisk state set (or a tool) and read it with †state";
+/** Another way than a larger `maxValueBytes` for an input that is too large (`command`: see `cliCommand`). */
+export function largeInputInstead(command: string): string {
+  return `pass large data by reference instead: store it with ${command} state set (or a tool) and read it with †state`;
+}
 
 /**
  * The engine's refusal of a value over `maxValueBytes` (`--input`: USAGE; `state set --value`: the store's

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { ObeliskError } from "@obelisk/core";
 import { Command, CommanderError } from "commander";
+import { cliCommand } from "./cli-command.js";
 import { type CliIo, processIo } from "./cli-io.js";
 import type { CommandContext } from "./command-context.js";
 import { CommandStopped } from "./command-stop.js";
@@ -71,7 +72,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     io.stdout.write(`${JSON.stringify({ version: cliVersion() }, null, 2)}\n`);
     return EXIT.ok;
   }
-  const help = helpArguments(program, args);
+  const command = cliCommand(io.env);
+  const help = helpArguments(program, args, command);
   if (ObeliskError.is(help)) return reportError(io, format, help);
   try {
     await program.parseAsync(help ?? args, { from: "user" });
@@ -81,7 +83,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       if (error.exitCode === 0) return EXIT.ok;
       const usage =
         error.code === "commander.help"
-          ? missingCommand(program, args)
+          ? missingCommand(program, args, command)
           : usageError(unknownLockWaitMessage(unknownOptionMessage(error.message.replace(/^error:\s*/, ""))));
       return reportError(io, format, usage);
     }

@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { ObeliskError } from "@obelisk/core";
 import type { StateStore } from "obelisk";
 import type { SqliteStoreOptions } from "obelisk/sqlite";
+import { cliCommand } from "./cli-command.js";
 import type { CliIo } from "./cli-io.js";
 import { stopIfEscaped } from "./command-stop.js";
 import { errorMessage, usageError } from "./usage-error.js";
@@ -49,7 +50,7 @@ export async function openStore(url: string, io: CliIo, access: StoreAccess): Pr
       throw usageError(
         `store file ${file} does not exist`,
         undefined,
-        "check --store (nothing was created); obelisk run and obelisk state set create a store",
+        `check --store (nothing was created); ${createsStore(cliCommand(io.env))} create a store`,
       );
     }
     io.stderr.write(`warning: store file ${file} does not exist: validating against an empty thread\n`);
@@ -62,7 +63,7 @@ export async function openStore(url: string, io: CliIo, access: StoreAccess): Pr
     if (access === "create" && path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     return await createSqliteStore(path, path === ":memory:" ? {} : SQLITE_OPTIONS[access]);
   } catch (error) {
-    throw usageError(`cannot open store ${url}: ${errorMessage(error)}`, error, hintOf(error));
+    throw usageError(`cannot open store ${url}: ${errorMessage(error)}`, error, hintOf(error, io));
   }
 }
 
@@ -75,10 +76,15 @@ const SQLITE_OPTIONS = {
   check: { readonly: true },
 } as const satisfies Record<StoreAccess, SqliteStoreOptions>;
 
-function hintOf(error: unknown): string | undefined {
+/** The commands that create a store, as a hint names them (`obelisk run and obelisk state set`). */
+export function createsStore(command: string): string {
+  return `${command} run and ${command} state set`;
+}
+
+function hintOf(error: unknown, io: CliIo): string | undefined {
   if (!ObeliskError.is(error)) return undefined;
   if ((error.data as { reason?: unknown } | undefined)?.reason === "not-a-store")
-    return "check --store (the file was left as it was); obelisk run and obelisk state set create a store in a missing or empty file, never in another program's database";
+    return `check --store (the file was left as it was); ${createsStore(cliCommand(io.env))} create a store in a missing or empty file, never in another program's database`;
   return error.hint;
 }
 

@@ -1,5 +1,6 @@
 import { ObeliskError } from "@obelisk/core";
 import pc from "picocolors";
+import { cliCommand } from "./cli-command.js";
 import type { CliIo, CliStream } from "./cli-io.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { errorMessage } from "./usage-error.js";
@@ -20,6 +21,8 @@ export interface Output {
   readonly isTTY: boolean;
   /** The underlying stdout. */
   readonly stdout: CliStream;
+  /** How the commands it suggests start (`obelisk`, `pnpm obelisk`: see `cliCommand`). */
+  readonly command: string;
   /** Writes one line of text to stdout (text format only; ignored in json format). */
   line(text?: string): void;
   /** Writes THE json document to stdout (json format only). */
@@ -41,6 +44,7 @@ export function createOutput(io: CliIo, format: OutputFormat): Output {
     colors: pc.createColors(colorsEnabled(io.stdout, io.env)),
     isTTY,
     stdout: io.stdout,
+    command: cliCommand(io.env),
     line(text = "") {
       if (format === "text") io.stdout.write(`${text}\n`);
     },

@@ -2,11 +2,12 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Limits, resolveLimits } from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
+import { cliCommand } from "./cli-command.js";
 import { forCli } from "./cli-diagnostics.js";
 import type { CliIo } from "./cli-io.js";
 import type { CommonOptions } from "./common-options.js";
 import { withEngine } from "./engine-session.js";
-import { LARGE_INPUT_INSTEAD, withValueLimitHint } from "./limits-option.js";
+import { largeInputInstead, withValueLimitHint } from "./limits-option.js";
 import { type ParsedInput, parseInput } from "./parse-input.js";
 import { decodeUtf8, overLimitBytes, readUtf8File } from "./read-utf8.js";
 import { errorMessage, usageError } from "./usage-error.js";
@@ -25,13 +26,13 @@ export interface PlanFile {
 export const STDIN_PLAN = "<stdin>";
 
 /**
- * Reads a plan file, or standard input for `-` (`cat plan.json | obelisk run - …`). A missing or unreadable
- * file is a usage error (exit 2). No more than the document size limit (`limits.maxDocumentBytes`, and a
+ * Reads a plan file (relative to `io.cwd`), or standard input for `-` (`cat plan.json | obelisk run - …`).
+ * A missing or unreadable file is a usage error (exit 2). No more than the document size limit (`limits.maxDocumentBytes`, and a
  * few bytes) is read: the compiler refuses a larger document (PLAN_LIMIT) from what was read.
  */
 export async function readPlanFile(
   file: string,
-  cwd: string,
+  io: Pick<CliIo, "cwd" | "env">,
   limits: Partial<Limits> = {},
 ): Promise<PlanFile> {
   const maxBytes = resolveLimits(limits).maxDocumentBytes;
@@ -41,7 +42,7 @@ export async function readPlanFile(
       throw usageError(
         "the plan is read from standard input (-), which is a terminal",
         undefined,
-        "pipe or redirect the plan into it: obelisk validate - < plan.json, or cat plan.json | obelisk run - …",
+        `pipe or redirect the plan into it: ${cliCommand(io.env)} validate - < plan.json, or cat plan.json | ${cliCommand(io.env)} run - …`,
       );
     try {
       return { name: STDIN_PLAN, text: await readStdin(maxBytes), limits };
@@ -49,7 +50,7 @@ export async function readPlanFile(
       throw usageError(`cannot read the plan from standard input: ${errorMessage(error)}`);
     }
   }
-  const path = resolve(cwd, file);
+  const path = resolve(io.cwd, file);
   try {
     if (!statSync(path).isFile())
       throw new Error("not a regular file (to pipe a plan in, give - and send it to stdin)");
@@ -105,7 +106,7 @@ export async function validatePlanFile(
   io: CliIo,
 ): Promise<{ readonly plan: PlanFile; readonly input?: ParsedInput; readonly result: ValidationResult }> {
   const limits = options.limits ?? {};
-  const plan = await readPlanFile(planPath, io.cwd, limits);
+  const plan = await readPlanFile(planPath, io, limits);
   const input = parseInput(options.input, io.cwd);
   const result = await withEngine(
     { tools: options.tools, store: options.store, storeAccess: "context", limits },
@@ -119,7 +120,12 @@ export async function validatePlanFile(
         });
       } catch (error) {
         if (input === undefined) throw error;
-        throw withValueLimitHint(error, input.value, resolveLimits(limits), LARGE_INPUT_INSTEAD);
+        throw withValueLimitHint(
+          error,
+          input.value,
+          resolveLimits(limits),
+          largeInputInstead(cliCommand(io.env)),
+        );
       }
     },
   );

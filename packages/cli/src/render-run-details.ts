@@ -80,13 +80,13 @@ export function renderRunDetails(
   if (interrupted) {
     output.line(
       c.dim(
-        `${found ? "its process stopped" : "its engine was closed"} before it ended; continue it (completed calls are satisfied): obelisk resume ${shellWord(run.runId)} --tools <module>${where}`,
+        `${found ? "its process stopped" : "its engine was closed"} before it ended; continue it (completed calls are satisfied): ${output.command} resume ${shellWord(run.runId)} --tools <module>${where}`,
       ),
     );
   }
   output.line(
     c.dim(
-      `the whole record (plan, parameters, results): obelisk runs show ${shellWord(run.runId)}${where} --format json`,
+      `the whole record (plan, parameters, results): ${output.command} runs show ${shellWord(run.runId)}${where} --format json`,
     ),
   );
 }

@@ -45,7 +45,7 @@ export function renderRunHolder(
 ): void {
   if (holder === undefined) return;
   const c = output.colors;
-  const resume = `obelisk resume ${shellWord(run.runId)} --tools <module>${where}`;
+  const resume = `${output.command} resume ${shellWord(run.runId)} --tools <module>${where}`;
   output.line();
   if (holder === null) {
     output.line(

@@ -4,9 +4,14 @@ import { shellWord } from "./shell-word.js";
 
 /**
  * Runs `work`; a RUN_NOT_FOUND it throws gets the CLI's hint (`obelisk runs list --store <store>` lists the
- * runs) in place of the library's (`engine.runs.list()`), which a CLI user cannot call.
+ * runs; `command` in place of `obelisk`) in place of the library's (`engine.runs.list()`), which a CLI user
+ * cannot call.
  */
-export async function withRunsListHint<T>(store: string, work: () => Promise<T>): Promise<T> {
+export async function withRunsListHint<T>(
+  store: string,
+  command: string,
+  work: () => Promise<T>,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {
@@ -15,7 +20,7 @@ export async function withRunsListHint<T>(store: string, work: () => Promise<T>)
     throw new ObeliskError(error.code, error.message, {
       cause: error,
       data: error.data,
-      hint: `obelisk runs list${where} lists the recorded runs (--status interrupted: the runs to resume)`,
+      hint: `${command} runs list${where} lists the recorded runs (--status interrupted: the runs to resume)`,
     });
   }
 }

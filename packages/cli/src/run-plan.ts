@@ -76,7 +76,8 @@ export async function runWithProgress(
   output.json(result);
   renderRunResult(output, result);
   output.line();
-  for (const line of whatNext(result, options)) output.line(output.colors.dim(line));
+  for (const line of whatNext(result, { ...options, command: output.command }))
+    output.line(output.colors.dim(line));
   // a tool's uncaught exception is a failure even when it came too late to cancel any call
   return result.status === "succeeded" && !uncaught ? EXIT.ok : EXIT.failed;
 }

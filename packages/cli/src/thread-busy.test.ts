@@ -28,13 +28,14 @@ describe("explainThreadBusy", () => {
       busy({ waitMs: 0 }),
       engineWith([run]),
       "sqlite:s.db",
+      "pnpm obelisk",
     )) as ObeliskError;
     expect(explained.code).toBe("THREAD_BUSY");
     expect(explained.message).toBe(
       'thread "t" is locked by process 4711 on host h: run r-1 holds it (started 2026-11-26T00:00:00.000Z)',
     );
     expect(explained.hint).toBe(
-      "runs on one thread never overlap: wait for run r-1 to end (obelisk runs show r-1 --store sqlite:s.db), or let the command wait for the lock with --lock-wait <ms>",
+      "runs on one thread never overlap: wait for run r-1 to end (pnpm obelisk runs show r-1 --store sqlite:s.db), or let the command wait for the lock with --lock-wait <ms>",
     );
     expect(explained.data).toEqual({ threadId: "t", waitMs: 0 });
   });
@@ -45,6 +46,7 @@ describe("explainThreadBusy", () => {
         busy({ waitMs: 500 }),
         engineWith(running),
         "sqlite:.obelisk/state.db",
+        "obelisk",
       )) as ObeliskError;
       expect(explained.message).toBe('thread "t" is locked by process 4711 on host h');
       expect(explained.hint).toBe(
@@ -58,7 +60,12 @@ describe("explainThreadBusy", () => {
       data: { threadId: "t" },
       hint: "prune again once the run has finished",
     });
-    const explained = (await explainThreadBusy(error, engineWith([run]), "memory")) as ObeliskError;
+    const explained = (await explainThreadBusy(
+      error,
+      engineWith([run]),
+      "memory",
+      "obelisk",
+    )) as ObeliskError;
     expect(explained.message).toContain(": run r-1 holds it");
     expect(explained.hint).toBe("prune again once the run has finished");
   });
@@ -71,6 +78,6 @@ describe("explainThreadBusy", () => {
       new Error("boom"),
     ];
     for (const error of errors)
-      expect(await explainThreadBusy(error, engineWith([run]), "memory")).toBe(error);
+      expect(await explainThreadBusy(error, engineWith([run]), "memory", "obelisk")).toBe(error);
   });
 });

@@ -18,10 +18,16 @@ async function holdingRun(engine: Engine, threadId: string): Promise<RunRecord |
 /**
  * A THREAD_BUSY that refused this command, as the CLI reports it: the message names the run that holds the
  * thread (when one run of it is recorded `running`), and, when the command gave up waiting for the lock,
- * the hint says how to wait longer with `--lock-wait`. A THREAD_BUSY of a run that lost its lock mid-run or
- * of a wait cancelled (Ctrl-C), and any other error, is returned as it is.
+ * the hint says how to wait longer with `--lock-wait` (the command it suggests starts with `command`). A
+ * THREAD_BUSY of a run that lost its lock mid-run or of a wait cancelled (Ctrl-C), and any other error, is
+ * returned as it is.
  */
-export async function explainThreadBusy(error: unknown, engine: Engine, store: string): Promise<unknown> {
+export async function explainThreadBusy(
+  error: unknown,
+  engine: Engine,
+  store: string,
+  command: string,
+): Promise<unknown> {
   if (!ObeliskError.is(error, "THREAD_BUSY")) return error;
   const data = error.data as { threadId?: unknown; waitMs?: unknown; started?: unknown; cancelled?: unknown };
   if (typeof data?.threadId !== "string" || data.started === true || data.cancelled === true) return error;
@@ -31,7 +37,7 @@ export async function explainThreadBusy(error: unknown, engine: Engine, store: s
   const waitFor =
     run === undefined
       ? "wait for the run or edit that holds it to end"
-      : `wait for run ${run.runId} to end (obelisk runs show ${shellWord(run.runId)}${where})`;
+      : `wait for run ${run.runId} to end (${command} runs show ${shellWord(run.runId)}${where})`;
   const waited =
     typeof data.waitMs === "number" && data.waitMs > 0 ? ` (this one waited ${data.waitMs} ms)` : "";
   const hint =

@@ -16,12 +16,17 @@ export function threadFlags(threadId: string, store: string): string {
 }
 
 /**
- * The commands to try after a run: inspect the state, resume a cancelled run (with the same `--limits`),
+ * The commands to try after a run (starting with `command`: see `cliCommand`): inspect the state, resume a cancelled run (with the same `--limits`),
  * give the approvals calls wait for.
  */
 export function whatNext(
   result: RunResult,
-  { store, tools, limits }: { store: string; tools: string; limits?: Partial<Limits> | undefined },
+  {
+    command,
+    store,
+    tools,
+    limits,
+  }: { command: string; store: string; tools: string; limits?: Partial<Limits> | undefined },
 ): string[] {
   if (store === "memory") {
     return [
@@ -29,12 +34,12 @@ export function whatNext(
     ];
   }
   const where = threadFlags(result.threadId, store);
-  const lines = [`inspect what was stored: obelisk state summary ${where}`];
+  const lines = [`inspect what was stored: ${command} state summary ${where}`];
   if (result.status === "cancelled") {
-    const resume = ["obelisk", "resume", result.runId, "--tools", tools];
+    const resume = ["resume", result.runId, "--tools", tools];
     if (store !== DEFAULT_STORE) resume.push("--store", store);
     resume.push(...limitsWords(limits));
-    lines.push(`finish what is left:     ${resume.map(shellWord).join(" ")}`);
+    lines.push(`finish what is left:     ${command} ${resume.map(shellWord).join(" ")}`);
   }
   const approvals = new Set<string>();
   for (const call of Object.values(result.calls)) {
@@ -42,7 +47,9 @@ export function whatNext(
     for (const match of call.reason?.matchAll(APPROVAL) ?? []) approvals.add(match[0]);
   }
   for (const ref of approvals) {
-    lines.push(`give the approval:       obelisk state set --ref ${shellWord(ref)} --value <json> ${where}`);
+    lines.push(
+      `give the approval:       ${command} state set --ref ${shellWord(ref)} --value <json> ${where}`,
+    );
   }
   if (approvals.size > 0) lines.push("then run the same command again: the waiting calls go on");
   return lines;

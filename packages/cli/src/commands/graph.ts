@@ -58,9 +58,11 @@ async function graphCommand(
   }
   if (!result.ok) {
     const errors = result.diagnostics.filter((d) => d.severity === "error").length;
-    const words = ["obelisk", "validate", planPath, "--tools", options.tools ?? ""];
+    const words = ["validate", planPath, "--tools", options.tools ?? ""];
     const validate = [...words, ...limitsWords(options.limits)].map(shellWord);
-    io.stderr.write(`warning: the plan has ${errors} error(s); see ${validate.join(" ")}\n`);
+    io.stderr.write(
+      `warning: the plan has ${errors} error(s); see ${output.command} ${validate.join(" ")}\n`,
+    );
   }
   return result.ok ? EXIT.ok : EXIT.failed;
 }

@@ -38,7 +38,7 @@ export function registerResume(program: Command, context: CommandContext): void 
     const output = createOutput(context.io, options.format);
     const resume = async (engine: Engine, signal: AbortSignal): Promise<RunResult | ExitCode> => {
       try {
-        return await withRunsListHint(options.store, () => engine.resume(runId, { signal }));
+        return await withRunsListHint(options.store, output.command, () => engine.resume(runId, { signal }));
       } catch (error) {
         // a recorded plan that no longer compiles (the tools changed): its diagnostics, as `run` prints them
         const invalid = invalidPlanOf(error);
@@ -55,7 +55,7 @@ export function registerResume(program: Command, context: CommandContext): void 
     // an unknown run id (RUN_NOT_FOUND) is refused on the store opened read-only: a mistyped --store
     // is not created
     const check = async (engine: Engine): Promise<undefined> => {
-      await withRunsListHint(options.store, () => engine.runs.show(runId));
+      await withRunsListHint(options.store, output.command, () => engine.runs.show(runId));
       return undefined;
     };
     const code = await runWithProgress(output, context.io, options, resume, check);

@@ -2,6 +2,7 @@ import { type Limits, ObeliskError, resolveLimits } from "@obelisk/core";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { Engine, RunResult, ValidationResult } from "obelisk";
 import pc from "picocolors";
+import { cliCommand } from "../cli-command.js";
 import { forCli } from "../cli-diagnostics.js";
 import type { CommandContext } from "../command-context.js";
 import {
@@ -13,7 +14,7 @@ import {
   withTools,
 } from "../common-options.js";
 import type { ExitCode } from "../exit-codes.js";
-import { LARGE_INPUT_INSTEAD, withLimits, withValueLimitHint } from "../limits-option.js";
+import { largeInputInstead, withLimits, withValueLimitHint } from "../limits-option.js";
 import { withLockWait } from "../lock-wait-option.js";
 import { createOutput } from "../output.js";
 import { parseInput } from "../parse-input.js";
@@ -48,7 +49,7 @@ export function registerRun(program: Command, context: CommandContext): void {
       new Option(
         "--approved <hash>",
         "refuse to run unless the plan hash equals this approved hash",
-      ).argParser(parseApprovedHash),
+      ).argParser((value) => parseApprovedHash(value, cliCommand(context.io.env))),
     );
   withLockWait(command);
   withLimits(command);
@@ -65,7 +66,7 @@ async function runCommand(
 ): Promise<ExitCode> {
   const output = createOutput(io, options.format);
   const limits = options.limits ?? {};
-  const plan = await readPlanFile(planPath, io.cwd, limits);
+  const plan = await readPlanFile(planPath, io, limits);
   const input = parseInput(options.input, io.cwd);
   // any JSON the user gave: the engine refuses what is not a plain object (USAGE, exit 2)
   const withInputOption = input === undefined ? {} : { input: input.value as object };
@@ -78,7 +79,12 @@ async function runCommand(
       .validate(plan.text, { threadId: options.thread, ...withInputOption })
       .catch((error: unknown) => {
         if (input === undefined) throw error;
-        throw withValueLimitHint(error, input.value, resolveLimits(limits), LARGE_INPUT_INSTEAD);
+        throw withValueLimitHint(
+          error,
+          input.value,
+          resolveLimits(limits),
+          largeInputInstead(output.command),
+        );
       });
     if (!found.ok) return invalid(found);
     const validation = forCli(found, input, resolveLimits(limits));
@@ -113,8 +119,11 @@ async function runCommand(
   return runWithProgress(output, io, { ...options, limits }, run, check);
 }
 
-/** A `--approved` value: a plan hash as `obelisk validate` prints it, `sha256:` and 64 hex digits. */
-function parseApprovedHash(value: string): string {
+/**
+ * A `--approved` value: a plan hash as `obelisk validate` prints it (`command`: how that starts), `sha256:`
+ * and 64 hex digits.
+ */
+function parseApprovedHash(value: string, command: string): string {
   if (/^sha256:[0-9a-f]{64}$/.test(value)) return value;
   const [, prefix, digits] = /^(sha256:)?([0-9a-f]{64})$/i.exec(value) ?? [];
   if (digits !== undefined && prefix === undefined)
@@ -122,7 +131,7 @@ function parseApprovedHash(value: string): string {
   if (digits !== undefined)
     throw new InvalidArgumentError(`a plan hash is written in lower case: sha256:${digits.toLowerCase()}`);
   throw new InvalidArgumentError(
-    "expected a plan hash, sha256:<64 hex digits>, as obelisk validate prints it",
+    `expected a plan hash, sha256:<64 hex digits>, as ${command} validate prints it`,
   );
 }
 

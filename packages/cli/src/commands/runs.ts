@@ -72,7 +72,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
   show.action(async (runId: string, options: RunsOptions) => {
     const output = createOutput(context.io, options.format);
     await withEngine({ store: options.store, storeAccess: "read" }, context.io, async (engine) => {
-      const run = await withRunsListHint(options.store, () => engine.runs.show(runId));
+      const run = await withRunsListHint(options.store, output.command, () => engine.runs.show(runId));
       // the calls of its plan without a record: in flight or not started while it runs
       const unfinished = unfinishedCalls(run.run, run.calls);
       // a running run: who holds its thread (null: nobody, so it is not in progress), read without the lock
@@ -108,7 +108,7 @@ function printRuns(output: Output, records: readonly RunRecord[], options: RunsO
     output.line();
     output.line(
       output.colors.dim(
-        `interrupted: its process stopped, or its engine was closed, before it ended; continue one with obelisk resume <run> --tools <module>${storeFlag}`,
+        `interrupted: its process stopped, or its engine was closed, before it ended; continue one with ${output.command} resume <run> --tools <module>${storeFlag}`,
       ),
     );
   }
@@ -116,7 +116,7 @@ function printRuns(output: Output, records: readonly RunRecord[], options: RunsO
     output.line();
     output.line(
       output.colors.dim(
-        `waiting: a call of the run waited for an approval (a later run may have given it since); obelisk runs show <run>${storeFlag} names it`,
+        `waiting: a call of the run waited for an approval (a later run may have given it since); ${output.command} runs show <run>${storeFlag} names it`,
       ),
     );
   }

@@ -5,7 +5,7 @@ import { displayText } from "../display-text.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT } from "../exit-codes.js";
 import { formatBytes } from "../format-bytes.js";
-import { DEFAULT_STORE } from "../open-store.js";
+import { createsStore, DEFAULT_STORE } from "../open-store.js";
 import { createOutput } from "../output.js";
 import { usageError } from "../usage-error.js";
 
@@ -44,7 +44,7 @@ export function registerStateVacuum(state: Command, context: CommandContext): vo
         throw usageError(
           `store file ${displayText(file)} does not exist: nothing to vacuum`,
           undefined,
-          "nothing was created; obelisk run and obelisk state set create a store",
+          `nothing was created; ${createsStore(output.command)} create a store`,
         );
       const { bytesBefore, bytesAfter } = await engine.store.vacuum();
       output.json({ ok: true, bytesBefore, bytesAfter });

@@ -152,7 +152,7 @@ async function summary(engine: Engine, options: StateOptions, output: Output): P
   output.line();
   output.line(
     output.colors.dim(
-      `read a value (or one page of it): obelisk state get --ref <reference> [--offset N --limit N] ${threadFlags(options.thread, options.store)}`,
+      `read a value (or one page of it): ${output.command} state get --ref <reference> [--offset N --limit N] ${threadFlags(options.thread, options.store)}`,
     ),
   );
 }
@@ -190,8 +190,8 @@ async function get(engine: Engine, options: StateOptions, output: Output): Promi
       {
         hint:
           near.length === 0
-            ? "obelisk state summary lists what the thread holds"
-            : `did you mean ${near.map((name) => displayText(name)).join(", ")}? (obelisk state summary lists what the thread holds)`,
+            ? `${output.command} state summary lists what the thread holds`
+            : `did you mean ${near.map((name) => displayText(name)).join(", ")}? (${output.command} state summary lists what the thread holds)`,
       },
     );
   }

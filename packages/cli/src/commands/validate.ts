@@ -40,15 +40,17 @@ async function validateCommand(
   if (result.ok) {
     output.line();
     output.line(
-      output.colors.dim(`approve and run it with: ${runCommandLine(planPath, options, result.planHash)}`),
+      output.colors.dim(
+        `approve and run it with: ${output.command} ${runCommandLine(planPath, options, result.planHash)}`,
+      ),
     );
   }
   return result.ok ? EXIT.ok : EXIT.failed;
 }
 
-/** The `obelisk run` command that runs exactly this plan, with the same input, store, thread and limits. */
+/** The `run` words that run exactly this plan, with the same input, store, thread and limits. */
 function runCommandLine(planPath: string, options: PlanCheckOptions, planHash: string): string {
-  const words = ["obelisk", "run", planPath, "--tools", options.tools ?? ""];
+  const words = ["run", planPath, "--tools", options.tools ?? ""];
   if (options.input !== undefined) words.push("--input", options.input);
   if (options.store !== DEFAULT_STORE) words.push("--store", options.store);
   if (options.thread !== DEFAULT_THREAD) words.push("--thread", options.thread);
