@@ -38,6 +38,13 @@ export interface CallSlot {
   operand: number;
   /** The operands of the alternative the cursor is in, once read (cleared when the cursor leaves it). */
   operands: readonly Reference[] | undefined;
+  /** The in-plan writers of the operand the cursor is on, once looked up (cleared when the cursor moves). */
+  links: readonly WriterLink[] | undefined;
+  /**
+   * The slot of the one writer in {@link links} when there is exactly one and it was added, found when
+   * subscribing: waking up decides presence without looking the writer up by id again.
+   */
+  writer: CallSlot | undefined;
   /** Writers of the current operand not yet settled (valid when `subscribed`). */
   pending: number;
   /** True once the current operand's unsettled writers were subscribed to. */
@@ -118,6 +125,8 @@ export function createCallSlot(
     alternative: 0,
     operand: 0,
     operands: undefined,
+    links: undefined,
+    writer: undefined,
     pending: 0,
     subscribed: false,
     phase: "evaluating",

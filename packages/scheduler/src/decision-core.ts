@@ -140,7 +140,7 @@ export class DecisionCore {
     slot.status = info.status;
     if (info.alternative !== undefined) slot.written = info.alternative;
     this.settledCount++;
-    this.unpark(slot);
+    if (this.parked.size > 0) this.unpark(slot);
     const waiting = slot.waiters;
     if (waiting !== undefined) {
       slot.waiters = undefined;
@@ -188,14 +188,22 @@ export class DecisionCore {
         slot.operands = operands;
       }
       const reference = operands[slot.operand] as Reference;
-      const writers = this.operandWriters(slot, reference);
+      // kept while the cursor stays on the operand: waking up does not look its writers up by text again
+      let writers = slot.links;
+      if (writers === undefined) {
+        writers = this.operandWriters(slot, reference);
+        slot.links = writers;
+      }
       if (!slot.subscribed) {
         slot.subscribed = true;
         slot.pending = this.subscribe(slot, writers);
       }
       if (slot.pending > 0) return;
       slot.subscribed = false;
-      if (this.decidedPresent(slot, writers, reference)) {
+      const present = this.decidedPresent(slot, writers, reference);
+      slot.links = undefined;
+      slot.writer = undefined;
+      if (present) {
         slot.operand++;
         if (slot.operand === operands.length) {
           slot.expression++;
@@ -281,6 +289,13 @@ export class DecisionCore {
 
   /** Some writer wrote the path and every other settled without failing (see `decidedPresent`). */
   private writersDelivered(reader: CallSlot, writers: readonly WriterLink[]): boolean {
+    const single = reader.writer;
+    if (single !== undefined && writers === reader.links && writers.length === 1) {
+      // the one writer, found when the reader subscribed (the common operand: no lookup by id)
+      if (single === reader) return false;
+      if (!deliveredStatus(single.status)) return false;
+      return single.written === undefined || (writers[0] as WriterLink).alternatives.includes(single.written);
+    }
     let wrote = false;
     for (let at = 0; at < writers.length; at++) {
       const link = writers[at] as WriterLink;
@@ -310,6 +325,7 @@ export class DecisionCore {
     for (let at = 0; at < writers.length; at++) {
       const link = writers[at] as WriterLink;
       const writer = this.byId.get(link.callId);
+      if (writers.length === 1) slot.writer = writer;
       if (writer === slot || writer?.phase === "settled") continue;
       if (writer === undefined && this.closed) continue;
       pending++;
