@@ -9,6 +9,7 @@ import type { PlanBuilder } from "./plan-builder.js";
 import { analyzeDag } from "./plan-dag.js";
 import { referenceTypeMismatches, type WrittenTypesCache } from "./reference-types.js";
 import { sortDiagnostics } from "./sort-diagnostics.js";
+import { mayReadUndeclared, undeclaredReferences } from "./undeclared-references.js";
 import { unreachableCall } from "./unreachable-calls.js";
 import { unresolvedReferences } from "./unresolved-references.js";
 import { CONDITIONAL_OPERAND, linksSummary, UNLINKED_OPERAND } from "./writer-table.js";
@@ -41,7 +42,7 @@ function cycleDiagnostics(builder: PlanBuilder, cycles: readonly string[][]): Di
 
 /**
  * Runs the plan-wide passes over a builder (cycles, REF_UNRESOLVED, REF_TYPE_MISMATCH, UNREACHABLE, reads
- * of automatic ids, references spelt without the dagger), computes every call's critical path and returns
+ * of automatic ids and of undeclared names near declared ones, references spelt without the dagger), computes every call's critical path and returns
  * the diagnostics in document order.
  */
 export function closePlan(
@@ -54,6 +55,7 @@ export function closePlan(
   const all: Diagnostic[] = [...extra, ...builder.diagnostics, ...cycleDiagnostics(builder, dag.cycles)];
   const written: WrittenTypesCache = new Map();
   const autoNamedTools = builder.autoNamedTools.size > 0 ? builder.autoNamedTools : undefined;
+  const undeclared = mayReadUndeclared(builder);
   for (const entry of builder.entries.values()) {
     if (autoNamedTools !== undefined) automaticIdReferences(builder, entry, autoNamedTools, all);
     // Most calls have a writer for every operand and no conditional one: their references are not walked
@@ -63,6 +65,7 @@ export function closePlan(
     if ((summary & UNLINKED_OPERAND) !== 0 || builder.typedWriters)
       all.push(...unresolvedReferences(builder, entry));
     all.push(...referenceTypeMismatches(builder, entry, written));
+    if (undeclared) undeclaredReferences(builder, entry, all);
     const unreachable = (summary & CONDITIONAL_OPERAND) === 0 ? undefined : unreachableCall(entry);
     if (unreachable !== undefined) all.push(unreachable);
   }

@@ -34,6 +34,7 @@ import type { RegisteredTool } from "./registered-tool.js";
 import type { DeclaredTypes } from "./schema-types.js";
 import { streamOrderWarning } from "./stream-order.js";
 import type { ToolRegistry } from "./tool-registry.js";
+import { declaresNames } from "./undeclared-near-name.js";
 import { makeLink, writersOf } from "./wire-edges.js";
 import { writerTable } from "./writer-table.js";
 
@@ -94,6 +95,11 @@ export class PlanBuilder {
    * output schema): until then every in-plan writer's type is unknown (see `referenceTypeMismatches`).
    */
   typedWriters = false;
+  /**
+   * True once a compiled call's tool has an output schema that declares names (`properties` somewhere):
+   * only then can a read below a writer name an undeclared one (see `undeclaredReferences`).
+   */
+  namingWriters = false;
   readonly #writers = new PathIndex<WriterEntry>((entry) => !OUTPUT_METHODS[entry.method].accumulating);
   /** The plan-order commits of accumulating co-writers (edges for cycle detection only). */
   readonly #commitOrder = new CommitOrder();
@@ -313,6 +319,8 @@ export class PlanBuilder {
     this.calls.push(call);
     this.version++;
     if (call.hasOutput || tool.outputSchema !== undefined) this.typedWriters = true;
+    if (!this.namingWriters && tool.outputSchema !== undefined && declaresNames(tool.outputSchema))
+      this.namingWriters = true;
     const total = alternatives.length;
     const method = call.outputMethod;
     for (let alternative = 0; alternative < total; alternative++) {

@@ -1,0 +1,97 @@
+import type { Path } from "@obelisk/core";
+import { nearestNames } from "@obelisk/core";
+import { childSchema, resolveRef } from "./schema-types.js";
+import { isPlainObject } from "./to-json-schema.js";
+
+/**
+ * Keywords with which a level may admit keys its `properties` do not list (or that we do not follow): a
+ * level holding one is not judged. `additionalProperties: false` is REF_UNRESOLVED's (decision 0018), and
+ * `true` or a schema says other keys are expected.
+ */
+const ADMITTING = [
+  "additionalProperties",
+  "patternProperties",
+  "unevaluatedProperties",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentSchemas",
+  "$ref",
+  "$dynamicRef",
+] as const;
+
+/** Names shorter than this are not judged: one edit from a declared `a` or `id` is as likely meant. */
+const MIN_JUDGED_LENGTH = 3;
+
+/** A name of `path` that its schema does not declare, and the declared name near it. */
+export interface UndeclaredName {
+  /** Index in the path of the undeclared segment. */
+  readonly index: number;
+  /** The declared name of that level nearest to it. */
+  readonly near: string;
+}
+
+/** Whether `level` declares `key`: among its `properties`, or its `required` names. */
+function declares(level: Record<string, unknown>, key: string): boolean {
+  const properties = level.properties;
+  if (isPlainObject(properties) && Object.hasOwn(properties, key)) return true;
+  return Array.isArray(level.required) && level.required.includes(key);
+}
+
+/**
+ * The first named segment of `path` that `root` does not declare at a level listing its `properties` and
+ * nothing that admits other keys, when a declared name there is near it (by edit distance): a likely typo,
+ * `†state.user.nme` against `{ properties: { name } }`. Such a schema still allows the key (JSON Schema's
+ * default), so this is no certainty; a level without a near name, or one that is not plain, and names of
+ * one or two characters are not judged.
+ */
+export function undeclaredNearName(root: unknown, path: Path): UndeclaredName | undefined {
+  let current = resolveRef(root, root);
+  for (let index = 0; index < path.length; index++) {
+    if (!isPlainObject(current)) return undefined;
+    const segment = path[index] as Path[number];
+    if (typeof segment === "string" && !declares(current, segment)) {
+      const level = current;
+      const properties = level.properties;
+      if (
+        segment.length < MIN_JUDGED_LENGTH ||
+        !isPlainObject(properties) ||
+        ADMITTING.some((keyword) => level[keyword] !== undefined)
+      )
+        return undefined;
+      const [near] = nearestNames(segment, Object.keys(properties), 1);
+      return near === undefined ? undefined : { index, near };
+    }
+    current = resolveRef(childSchema(current, segment), root);
+  }
+  return undefined;
+}
+
+/** Whether each schema object declares names somewhere (one answer per schema: tools are registered once). */
+const namingSchemas = new WeakMap<object, boolean>();
+
+/** Values a search for `properties` looks at in one schema; past it the answer is "yes" (judge it). */
+const MAX_SEARCHED = 10_000;
+
+/** True when the schema has a `properties` object anywhere: only then can it leave a near name undeclared. */
+export function declaresNames(schema: object): boolean {
+  const known = namingSchemas.get(schema);
+  if (known !== undefined) return known;
+  const pending: unknown[] = [schema];
+  let found = false;
+  for (let searched = 0; pending.length > 0 && !found; searched++) {
+    const value = pending.pop();
+    if (searched > MAX_SEARCHED) found = true;
+    else if (Array.isArray(value)) pending.push(...value);
+    else if (isPlainObject(value)) {
+      if (isPlainObject(value.properties)) found = true;
+      else pending.push(...Object.values(value));
+    }
+  }
+  namingSchemas.set(schema, found);
+  return found;
+}

@@ -1,0 +1,149 @@
+import type { Diagnostic, InputExpression, Path, Reference } from "@obelisk/core";
+import { formatReference, pathsOverlap } from "@obelisk/core";
+import type { CallEntry } from "./builder-types.js";
+import type { WriterLink } from "./compiled-plan.js";
+import { makeDiagnostic } from "./make-diagnostic.js";
+import type { PlanBuilder } from "./plan-builder.js";
+import { type UndeclaredName, undeclaredNearName } from "./undeclared-near-name.js";
+
+/** A read of a name its schema does not declare: whose schema says so, and the near name it declares. */
+interface Finding {
+  /** `the output schema of call "u" (fetchUser)`, `the input schema`. */
+  readonly whose: string;
+  /** Index in the reference's path of the undeclared name. */
+  readonly index: number;
+  readonly near: string;
+  /** What happens when the value lacks the name. */
+  readonly otherwise: string;
+}
+
+/** What happens to a read of a name a writer's value lacks, and to one an input lacks. */
+const BLOCKED = "if the value lacks it, the call ends blocked";
+const REFUSED = "run with an input that lacks it, the plan is refused (REF_UNRESOLVED)";
+
+/** Whether the plan-wide pass can find anything: some output schema, or an input schema without the input. */
+export function mayReadUndeclared(builder: PlanBuilder): boolean {
+  const { context, planInputSchema } = builder.settings;
+  const inputSchemas = context.input === undefined && (planInputSchema ?? context.inputSchema) !== undefined;
+  return builder.namingWriters || inputSchemas;
+}
+
+/**
+ * REF_SUSPICIOUS (warning) at each reference of `entry` that reads, below what a call writes or in the
+ * input, a name the schema there does not declare while declaring a near one (`†state.user.nme` beside a
+ * writer whose output lists `name`). The schema allows other keys, so the read may be meant and the plan
+ * may run; the likely typo is said before approval, not found when the call ends blocked. Every
+ * writer must say so (one that may hold the name, or is not judged, keeps it quiet). One per parameter.
+ */
+export function undeclaredReferences(builder: PlanBuilder, entry: CallEntry, out: Diagnostic[]): void {
+  for (const reference of entry.call.references) {
+    const value = reference.value;
+    let found: FoundOperand | undefined;
+    if (value.type === "reference") found = firstUndeclared(builder, entry, value.expression);
+    else
+      for (const part of value.parts)
+        if (typeof part !== "string") found ??= firstUndeclared(builder, entry, part);
+    if (found === undefined) continue;
+    const { finding, operand } = found;
+    const name = operand.path[finding.index] as string;
+    const fixed = [...operand.path];
+    fixed[finding.index] = finding.near;
+    out.push(
+      makeDiagnostic(
+        "REF_SUSPICIOUS",
+        `${operand.text} reads "${name}", which ${finding.whose} does not declare`,
+        reference.pointer,
+        {
+          callId: entry.id,
+          hint: `did you mean ${JSON.stringify(formatReference(operand.kind, fixed))}? (the schema allows other names, so this may be meant; ${finding.otherwise})`,
+        },
+      ),
+    );
+  }
+}
+
+/** An operand with its finding. */
+interface FoundOperand {
+  readonly operand: Reference;
+  readonly finding: Finding;
+}
+
+/** The first operand of an expression that reads an undeclared name near a declared one. */
+function firstUndeclared(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  expression: InputExpression,
+): FoundOperand | undefined {
+  for (const gate of expression.alternatives)
+    for (const operand of gate) {
+      const finding = undeclaredOperand(builder, entry, operand);
+      if (finding !== undefined) return { operand, finding };
+    }
+  return undefined;
+}
+
+/**
+ * The finding on one operand: through its in-plan writers, or the input schemas when it has none. Not
+ * cached: a writer that writes the path itself or has no output schema answers at once, and the schema
+ * walk runs only for reads below a typed writer's target.
+ */
+function undeclaredOperand(builder: PlanBuilder, entry: CallEntry, operand: Reference): Finding | undefined {
+  const links = entry.writers.get(operand.text);
+  if (links !== undefined && links.length > 0)
+    return builder.namingWriters ? judgeWriters(builder, links, operand) : undefined;
+  const { context, planInputSchema } = builder.settings;
+  if (operand.kind !== "input" || context.input !== undefined) return undefined;
+  const whose = "the input schema";
+  return everySchemaSays([planInputSchema, context.inputSchema], operand.path, 0, whose, REFUSED);
+}
+
+/** The finding when every given schema leaves the name undeclared (none given: nothing to say). */
+function everySchemaSays(
+  schemas: readonly unknown[],
+  path: Path,
+  offset: number,
+  whose: string,
+  otherwise: string,
+): Finding | undefined {
+  let first: UndeclaredName | undefined;
+  for (const schema of schemas) {
+    if (schema === undefined) continue;
+    const found = undeclaredNearName(schema, path.slice(offset));
+    if (found === undefined) return undefined;
+    first ??= found;
+  }
+  return first === undefined
+    ? undefined
+    : { whose, index: offset + first.index, near: first.near, otherwise };
+}
+
+/**
+ * The finding when every writer of the operand writes a path above it with `set`, by its first alternative
+ * (checked against its output schema at run time), and that schema leaves the rest of the path undeclared.
+ * A latent call's `_output` is a value: REF_UNRESOLVED judges it.
+ */
+function judgeWriters(
+  builder: PlanBuilder,
+  links: readonly WriterLink[],
+  operand: Reference,
+): Finding | undefined {
+  let shown: Finding | undefined;
+  for (const link of links) {
+    const writer = builder.entries.get(link.callId);
+    if (writer === undefined || writer.call.outputMethod !== "set" || writer.call.hasOutput) return undefined;
+    const output = writer.tool.outputSchema;
+    if (output === undefined) return undefined;
+    for (const alternative of link.alternatives) {
+      if (alternative !== 0) return undefined;
+      for (const target of writer.alternatives[0] ?? []) {
+        if (target.kind !== operand.kind || !pathsOverlap(target.path, operand.path)) continue;
+        if (target.path.length >= operand.path.length) return undefined;
+        const whose = `the output schema of call "${writer.id}" (${writer.tool.name})`;
+        const found = everySchemaSays([output], operand.path, target.path.length, whose, BLOCKED);
+        if (found === undefined) return undefined;
+        shown ??= found;
+      }
+    }
+  }
+  return shown;
+}
