@@ -73,9 +73,51 @@ describe("an input path is unresolved without the input only when its schema cer
     expect(schemaExcludesPath(schema, path)).toBe(true);
   });
 
-  it("types are not used, and indexes are not judged", () => {
-    expect(schemaExcludesPath({ properties: { a: { type: "string" } } }, ["a", "x"])).toBe(false);
+  it("a type without object excludes names, one without array excludes indexes (stop 28)", () => {
+    expect(schemaExcludesPath({ properties: { a: { type: "string" } } }, ["a", "x"])).toBe(true);
+    expect(schemaExcludesPath({ type: "array", items: { type: "object" } }, ["total"])).toBe(true);
+    expect(schemaExcludesPath({ type: ["string", "null"] }, [0])).toBe(true);
+    expect(schemaExcludesPath({ anyOf: [{ type: "string" }, { type: "number" }] }, ["x"])).toBe(true);
+    // what a type admits is not judged further: an array's index, an object's name, no type at all
+    expect(schemaExcludesPath({ type: "array", items: { type: "object" } }, [0, "total"])).toBe(false);
+    expect(schemaExcludesPath({ type: ["object", "array"] }, ["x"])).toBe(false);
     expect(schemaExcludesPath({ additionalProperties: false }, [0])).toBe(false);
+  });
+
+  it("a name read below a writer whose output is a list is REF_UNRESOLVED, hinting at an item", () => {
+    const tools = createToolRegistry([
+      ...exampleTools,
+      {
+        name: "search",
+        input: { type: "object", properties: {} },
+        output: { type: "array", items: { type: "object", properties: { total: { type: "number" } } } },
+        run: () => [],
+      },
+    ]);
+    const read = (reference: string) =>
+      compile(
+        {
+          type: "plan",
+          plan: [
+            { _tool: "search", _id: "s", _outputPath: "†state.orders" },
+            { _tool: "log", message: reference },
+          ],
+        },
+        tools,
+      ).diagnostics;
+    const [diagnostic] = read("†state.orders.total");
+    expect(codes([diagnostic as Diagnostic])).toEqual([["REF_UNRESOLVED", "/plan/1/message"]]);
+    expect(diagnostic?.hint).toMatch(
+      /^†state\.orders is a list: read one of its items, e\.g\. "†state\.orders\[0\]\.total" \(call "s"/,
+    );
+    expect(read("total {†state.orders.0.total}")).toEqual([]);
+    // a scalar input has no members either
+    const inputSchema = { type: "object", properties: { a: { type: "string" } } };
+    const scalar = compile(
+      { type: "plan", inputSchema, plan: [{ _tool: "log", message: "†input.a.x" }] },
+      registry,
+    );
+    expect(codes(scalar.diagnostics)).toEqual([["REF_UNRESOLVED", "/plan/0/message"]]);
   });
 
   it("the did-you-mean corrects the segment the schema excludes, not an allowed one above it", () => {

@@ -54,8 +54,19 @@ function levelExcludes(schema: unknown, judgment: Judgment, depth: number): bool
   return excluded;
 }
 
+/**
+ * True when the level's `type` admits no value of `type` (`object` for a name, `array` for an index):
+ * `type` holds beside every other keyword, so `{ type: "array" }` has no named member whatever else it says.
+ */
+export function typeForbids(level: Record<string, unknown>, type: "object" | "array"): boolean {
+  const types = level.type;
+  if (typeof types === "string") return types !== type;
+  return Array.isArray(types) && types.length > 0 && !types.includes(type);
+}
+
 function judgeLevel(level: Record<string, unknown>, judgment: Judgment, depth: number): boolean {
   const key = judgment.key;
+  if (typeForbids(level, "object")) return true;
   const properties = level.properties;
   if (!(isPlainObject(properties) && Object.hasOwn(properties, key)) && !hasPatterns(level)) {
     if (level.additionalProperties === false) return true;
@@ -84,7 +95,8 @@ function judgeLevel(level: Record<string, unknown>, judgment: Judgment, depth: n
  * named segment is judged at its level (see `levelExcludes`); the walk goes on below a listed property or
  * an `additionalProperties` schema and stops (unknown: false) wherever the next schema is not certain
  * (`patternProperties`, a combinator alone, `true`, an index into an array). A `false` schema on the way
- * excludes. Types are not used: `†input.a.x` with `a: { type: "string" }` is not judged.
+ * excludes, and so does a `type` without `object` for a name (`†input.a.x` with `a: { type: "string" }`,
+ * `†state.orders.total` with an array) or without `array` for an index.
  */
 export function schemaExcludesPath(root: unknown, path: Path): boolean {
   let current = resolveRef(root, root);
@@ -93,8 +105,9 @@ export function schemaExcludesPath(root: unknown, path: Path): boolean {
     if (!isPlainObject(current)) return false;
     // An index may be an array's (arrays hold no named keys, so a string segment is judged as a key).
     if (
-      typeof segment === "string" &&
-      levelExcludes(current, { key: segment, root, seen: new Map(), visits: 0 }, 0)
+      typeof segment === "string"
+        ? levelExcludes(current, { key: segment, root, seen: new Map(), visits: 0 }, 0)
+        : typeForbids(current, "array")
     )
       return true;
     current = resolveRef(childSchema(current, segment), root);

@@ -5,8 +5,9 @@ import type { WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { nearReferenceHint } from "./near-reference-hint.js";
 import type { PlanBuilder } from "./plan-builder.js";
-import { schemaExcludesPath } from "./schema-excludes-path.js";
+import { schemaExcludesPath, typeForbids } from "./schema-excludes-path.js";
 import { schemaSummary } from "./schema-summary.js";
+import { schemaAtPath } from "./schema-types.js";
 import { storedCallOutput } from "./stored-call-output.js";
 
 /**
@@ -199,10 +200,26 @@ function judgeWriters(builder: PlanBuilder, links: readonly WriterLink[], refere
   }
   if (shown === undefined) return undefined;
   const what = shown.output === undefined ? "its _output" : `its output (${schemaSummary(shown.output)})`;
-  return {
-    hint: `call "${shown.id}" writes the path above it, and ${what} has nothing at ${formatPath(shown.rest)}`,
-    near: false,
-  };
+  const general = `call "${shown.id}" writes the path above it, and ${what} has nothing at ${formatPath(shown.rest)}`;
+  const list = shown.output === undefined ? undefined : listReadByName(shown.output, reference, shown.rest);
+  return { hint: list === undefined ? general : `${list} (${general})`, near: false };
+}
+
+/**
+ * `†state.orders is a list: read one of its items, e.g. "†state.orders.0.total"` when the reference names a
+ * member of what the output schema makes an array (its `type` admits arrays, not objects).
+ */
+function listReadByName(output: JsonObject, reference: Reference, rest: Path): string | undefined {
+  const above = reference.path.length - rest.length;
+  for (let at = 0; at < rest.length; at++) {
+    if (typeof rest[at] !== "string") continue;
+    const level = schemaAtPath(output, rest.slice(0, at));
+    if (level === undefined || !typeForbids(level, "object") || typeForbids(level, "array")) continue;
+    const list = reference.path.slice(0, above + at);
+    const item = formatReference(reference.kind, [...list, 0, ...reference.path.slice(above + at)]);
+    return `${formatReference(reference.kind, list)} is a list: read one of its items, e.g. ${JSON.stringify(item)}`;
+  }
+  return undefined;
 }
 
 /**
