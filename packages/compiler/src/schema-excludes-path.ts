@@ -3,7 +3,7 @@ import { childSchema, MAX_REF_DEPTH, resolveRef } from "./schema-types.js";
 import { isPlainObject } from "./to-json-schema.js";
 
 /** Keywords whose subschemas may evaluate a property (for `unevaluatedProperties`), or that we do not follow. */
-const IN_PLACE = [
+export const IN_PLACE = [
   "allOf",
   "anyOf",
   "oneOf",

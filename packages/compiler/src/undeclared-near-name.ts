@@ -1,5 +1,6 @@
 import type { Path } from "@obelisk/core";
 import { nearestNames } from "@obelisk/core";
+import { IN_PLACE } from "./schema-excludes-path.js";
 import { childSchema, resolveRef } from "./schema-types.js";
 import { isPlainObject } from "./to-json-schema.js";
 
@@ -8,21 +9,7 @@ import { isPlainObject } from "./to-json-schema.js";
  * level holding one is not judged. `additionalProperties: false` is REF_UNRESOLVED's (decision 0018), and
  * `true` or a schema says other keys are expected.
  */
-const ADMITTING = [
-  "additionalProperties",
-  "patternProperties",
-  "unevaluatedProperties",
-  "allOf",
-  "anyOf",
-  "oneOf",
-  "not",
-  "if",
-  "then",
-  "else",
-  "dependentSchemas",
-  "$ref",
-  "$dynamicRef",
-] as const;
+const ADMITTING = ["additionalProperties", "patternProperties", "unevaluatedProperties", ...IN_PLACE];
 
 /** Names shorter than this are not judged: one edit from a declared `a` or `id` is as likely meant. */
 const MIN_JUDGED_LENGTH = 3;
