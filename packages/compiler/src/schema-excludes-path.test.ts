@@ -1,8 +1,10 @@
 import type { Diagnostic, JsonObject } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { exampleTools } from "./__fixtures__/tools.js";
 import { compile } from "./compile.js";
 import { schemaExcludesPath } from "./schema-excludes-path.js";
+import { defineTool } from "./tool-definition.js";
 import { createToolRegistry } from "./tool-registry.js";
 
 const registry = createToolRegistry(exampleTools);
@@ -82,6 +84,27 @@ describe("an input path is unresolved without the input only when its schema cer
     expect(schemaExcludesPath({ type: "array", items: { type: "object" } }, [0, "total"])).toBe(false);
     expect(schemaExcludesPath({ type: ["object", "array"] }, ["x"])).toBe(false);
     expect(schemaExcludesPath({ additionalProperties: false }, [0])).toBe(false);
+    // a non-negative index also reads the object key spelt the same (review of stop 28)
+    expect(schemaExcludesPath({ type: "object", additionalProperties: {} }, [2024])).toBe(false);
+    expect(schemaExcludesPath({ type: "object", properties: { "2024": {} } }, [2024])).toBe(false);
+    expect(schemaExcludesPath({ type: "object" }, [-1])).toBe(true);
+    expect(schemaExcludesPath({ type: "array" }, [-1])).toBe(false);
+  });
+
+  it("reads a record's year key below a zod object: no error (review of stop 28)", () => {
+    const tools = createToolRegistry([
+      ...exampleTools,
+      defineTool({
+        name: "stats",
+        output: z.object({ byYear: z.record(z.string(), z.object({ total: z.number() })) }),
+        run: () => ({ byYear: {} }),
+      }),
+    ]);
+    const calls = [
+      { _tool: "stats", _id: "s", _outputPath: "†state.x" },
+      { _tool: "log", message: "total {†state.x.byYear.2024.total}" },
+    ];
+    expect(compile({ type: "plan", plan: calls }, tools).diagnostics).toEqual([]);
   });
 
   it("a name read below a writer whose output is a list is REF_UNRESOLVED, hinting at an item", () => {
@@ -111,6 +134,18 @@ describe("an input path is unresolved without the input only when its schema cer
       /^†state\.orders is a list: read one of its items, e\.g\. "†state\.orders\[0\]\.total" \(call "s"/,
     );
     expect(read("total {†state.orders.0.total}")).toEqual([]);
+    // no item is suggested that could not hold the rest either (a list of strings)
+    const strings = createToolRegistry([
+      ...exampleTools,
+      { name: "tags", output: { type: "array", items: { type: "string" } }, run: () => [] },
+    ]);
+    const plan = [
+      { _tool: "tags", _id: "t", _outputPath: "†state.tags" },
+      { _tool: "log", message: "†state.tags.label" },
+    ];
+    const [tags] = compile({ type: "plan", plan }, strings).diagnostics;
+    expect(tags?.code).toBe("REF_UNRESOLVED");
+    expect(tags?.hint).not.toMatch(/is a list/);
     // a scalar input has no members either
     const inputSchema = { type: "object", properties: { a: { type: "string" } } };
     const scalar = compile(

@@ -64,6 +64,14 @@ export function typeForbids(level: Record<string, unknown>, type: "object" | "ar
   return Array.isArray(types) && types.length > 0 && !types.includes(type);
 }
 
+/**
+ * True when no value of the level's `type` has the index: an array needs `array`, and a non-negative
+ * index also reads the object key spelt the same (`†state.years.2024`), so it needs `object` gone too.
+ */
+function indexExcluded(level: Record<string, unknown>, index: number): boolean {
+  return typeForbids(level, "array") && (index < 0 || typeForbids(level, "object"));
+}
+
 function judgeLevel(level: Record<string, unknown>, judgment: Judgment, depth: number): boolean {
   const key = judgment.key;
   if (typeForbids(level, "object")) return true;
@@ -96,7 +104,8 @@ function judgeLevel(level: Record<string, unknown>, judgment: Judgment, depth: n
  * an `additionalProperties` schema and stops (unknown: false) wherever the next schema is not certain
  * (`patternProperties`, a combinator alone, `true`, an index into an array). A `false` schema on the way
  * excludes, and so does a `type` without `object` for a name (`†input.a.x` with `a: { type: "string" }`,
- * `†state.orders.total` with an array) or without `array` for an index.
+ * `†state.orders.total` with an array) or without `array` for an index (and without `object` for one
+ * that is not negative: it reads the key spelt the same).
  */
 export function schemaExcludesPath(root: unknown, path: Path): boolean {
   let current = resolveRef(root, root);
@@ -107,7 +116,7 @@ export function schemaExcludesPath(root: unknown, path: Path): boolean {
     if (
       typeof segment === "string"
         ? levelExcludes(current, { key: segment, root, seen: new Map(), visits: 0 }, 0)
-        : typeForbids(current, "array")
+        : indexExcluded(current, segment)
     )
       return true;
     current = resolveRef(childSchema(current, segment), root);

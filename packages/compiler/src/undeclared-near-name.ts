@@ -29,14 +29,29 @@ function declares(level: Record<string, unknown>, key: string): boolean {
   return Array.isArray(level.required) && level.required.includes(key);
 }
 
+/** The declared name near `name` (undefined: none, or not judged); by default core's did-you-mean. */
+export type NearestDeclared = (name: string, declared: readonly string[]) => string | undefined;
+
+const nearestDeclared: NearestDeclared = (name, declared) => nearestNames(name, declared, 1)[0];
+
+/** A schema that keeps keywords beside its `$ref`: `resolveRef` would drop them, so it is not judged. */
+function refWithSiblings(schema: unknown): boolean {
+  return isPlainObject(schema) && schema.$ref !== undefined && Object.keys(schema).length > 1;
+}
+
 /**
  * The first named segment of `path` that `root` does not declare at a level listing its `properties` and
- * nothing that admits other keys, when a declared name there is near it (by edit distance): a likely typo,
- * `†state.user.nme` against `{ properties: { name } }`. Such a schema still allows the key (JSON Schema's
- * default), so this is no certainty; a level without a near name, or one that is not plain, and names of
- * one or two characters are not judged.
+ * nothing that admits other keys, when a declared name there is near it (`nearest`, by default edit
+ * distance): a likely typo, `†state.user.nme` against `{ properties: { name } }`. Such a schema still
+ * allows the key (JSON Schema's default), so this is no certainty; a level without a near name, one that
+ * is not plain (or keeps keywords beside a `$ref`), and names of one or two characters are not judged.
  */
-export function undeclaredNearName(root: unknown, path: Path): UndeclaredName | undefined {
+export function undeclaredNearName(
+  root: unknown,
+  path: Path,
+  nearest: NearestDeclared = nearestDeclared,
+): UndeclaredName | undefined {
+  if (refWithSiblings(root)) return undefined;
   let current = resolveRef(root, root);
   for (let index = 0; index < path.length; index++) {
     if (!isPlainObject(current)) return undefined;
@@ -50,10 +65,12 @@ export function undeclaredNearName(root: unknown, path: Path): UndeclaredName | 
         ADMITTING.some((keyword) => level[keyword] !== undefined)
       )
         return undefined;
-      const [near] = nearestNames(segment, Object.keys(properties), 1);
+      const near = nearest(segment, Object.keys(properties));
       return near === undefined ? undefined : { index, near };
     }
-    current = resolveRef(childSchema(current, segment), root);
+    const child = childSchema(current, segment);
+    if (refWithSiblings(child)) return undefined;
+    current = resolveRef(child, root);
   }
   return undefined;
 }
@@ -68,15 +85,21 @@ const MAX_SEARCHED = 10_000;
 export function declaresNames(schema: object): boolean {
   const known = namingSchemas.get(schema);
   if (known !== undefined) return known;
+  // Counted as values are queued (a huge `enum` list is one step past the limit, never spread on the
+  // stack), so a cyclic or huge object graph ends too.
   const pending: unknown[] = [schema];
+  let queued = 1;
   let found = false;
-  for (let searched = 0; pending.length > 0 && !found; searched++) {
+  const queue = (values: readonly unknown[]): void => {
+    for (let at = 0; at < values.length && queued <= MAX_SEARCHED; at++, queued++) pending.push(values[at]);
+    if (queued > MAX_SEARCHED) found = true;
+  };
+  while (pending.length > 0 && !found) {
     const value = pending.pop();
-    if (searched > MAX_SEARCHED) found = true;
-    else if (Array.isArray(value)) pending.push(...value);
+    if (Array.isArray(value)) queue(value);
     else if (isPlainObject(value)) {
       if (isPlainObject(value.properties)) found = true;
-      else pending.push(...Object.values(value));
+      else queue(Object.values(value));
     }
   }
   namingSchemas.set(schema, found);

@@ -77,6 +77,23 @@ describe("a read of a name the schema does not declare, near one it does (REF_SU
     }
   });
 
+  it("is quiet on a fallback: its first alternatives may probe for names on purpose (review of stop 28)", () => {
+    const fallback = greet("†state.user.nme || †state.user.name");
+    expect(compile(plan(fetchUser, fallback), registry).diagnostics).toEqual([]);
+  });
+
+  it("judges at most 200 names per compile, and no level of over 5,000 names (untrusted plans)", () => {
+    const inputSchema = { type: "object", properties: { userId: { type: "string" } } };
+    const calls = Array.from({ length: 250 }, () => ({ _tool: "fetchUser", userId: "†input.userID" }));
+    const many = compile({ type: "plan", inputSchema, plan: calls }, registry).diagnostics;
+    expect(many.filter((d) => d.code === "REF_SUSPICIOUS")).toHaveLength(200);
+    const wide: Record<string, JsonObject> = { userId: { type: "string" } };
+    for (let index = 0; index < 5_000; index++) wide[`field${index}`] = {};
+    const wideSchema = { type: "object", properties: wide };
+    const one = { type: "plan", inputSchema: wideSchema, plan: [calls[0]] };
+    expect(compile(one, registry).diagnostics).toEqual([]);
+  });
+
   it("leaves a closed schema to REF_UNRESOLVED (an error, not both)", () => {
     const closed = createToolRegistry([
       ...exampleTools,
@@ -177,6 +194,14 @@ describe("undeclaredNearName", () => {
     expect(undeclaredNearName(schema, ["profile", "email", "adress"])).toBeUndefined();
     expect(undeclaredNearName(true, ["name"])).toBeUndefined();
     expect(undeclaredNearName({ type: "object" }, ["name"])).toBeUndefined();
+    // keywords beside a $ref are kept by JSON Schema, dropped by resolveRef: not judged
+    const based = {
+      $defs: { base: { properties: { email: {} } } },
+      $ref: "#/$defs/base",
+      properties: { emails: {} },
+    };
+    expect(undeclaredNearName(based, ["emails"])).toBeUndefined();
+    expect(undeclaredNearName({ properties: { a: based } }, ["a", "emails"])).toBeUndefined();
   });
 
   it("declaresNames: a schema with properties somewhere (only then is the plan-wide pass run)", () => {
@@ -186,5 +211,11 @@ describe("undeclaredNearName", () => {
       true,
     );
     expect(declaresNames({ $defs: { x: { properties: {} } }, $ref: "#/$defs/x" })).toBe(true);
+    // a huge enum is not spread on the stack: past 10,000 values the schema is judged
+    const values = Array.from({ length: 200_000 }, (_, index) => `v${index}`);
+    expect(declaresNames({ type: "string", enum: values })).toBe(true);
+    const cyclic: Record<string, unknown> = { type: "object" };
+    cyclic.self = cyclic;
+    expect(declaresNames(cyclic)).toBe(true);
   });
 });

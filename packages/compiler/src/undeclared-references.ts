@@ -1,10 +1,10 @@
 import type { Diagnostic, InputExpression, Path, Reference } from "@obelisk/core";
-import { formatReference, pathsOverlap } from "@obelisk/core";
+import { formatReference, nearestNames, pathsOverlap } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import type { WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
-import { type UndeclaredName, undeclaredNearName } from "./undeclared-near-name.js";
+import { type NearestDeclared, type UndeclaredName, undeclaredNearName } from "./undeclared-near-name.js";
 
 /** A read of a name its schema does not declare: whose schema says so, and the near name it declares. */
 interface Finding {
@@ -20,6 +20,23 @@ interface Finding {
 /** What happens to a read of a name a writer's value lacks, and to one an input lacks. */
 const BLOCKED = "if the value lacks it, the call ends blocked";
 const REFUSED = "run with an input that lacks it, the plan is refused (REF_UNRESOLVED)";
+
+/** At most this many names are compared per compile (each with at most MAX_CANDIDATES declared ones). */
+const MAX_JUDGED_NAMES = 200;
+/** A level declaring more names than this is not judged. */
+const MAX_CANDIDATES = 5_000;
+/** Names compared so far, per plan builder: an untrusted plan cannot make the pass quadratic. */
+const namesJudged = new WeakMap<PlanBuilder, number>();
+
+/** `nearestNames` within the builder's budget. */
+function budgetedNearest(builder: PlanBuilder): NearestDeclared {
+  return (name, declared) => {
+    const judged = namesJudged.get(builder) ?? 0;
+    if (judged >= MAX_JUDGED_NAMES || declared.length > MAX_CANDIDATES) return undefined;
+    namesJudged.set(builder, judged + 1);
+    return nearestNames(name, declared, 1)[0];
+  };
+}
 
 /** Whether the plan-wide pass can find anything: some output schema, or an input schema without the input. */
 export function mayReadUndeclared(builder: PlanBuilder): boolean {
@@ -68,12 +85,17 @@ interface FoundOperand {
   readonly finding: Finding;
 }
 
-/** The first operand of an expression that reads an undeclared name near a declared one. */
+/**
+ * The first operand of an expression that reads an undeclared name near a declared one. An expression with
+ * a fallback (`†state.u.emails || †state.u.email`) is not judged: its first alternatives may probe for
+ * names on purpose, and the hint would turn them into the last one.
+ */
 function firstUndeclared(
   builder: PlanBuilder,
   entry: CallEntry,
   expression: InputExpression,
 ): FoundOperand | undefined {
+  if (expression.alternatives.length > 1) return undefined;
   for (const gate of expression.alternatives)
     for (const operand of gate) {
       const finding = undeclaredOperand(builder, entry, operand);
@@ -94,7 +116,8 @@ function undeclaredOperand(builder: PlanBuilder, entry: CallEntry, operand: Refe
   const { context, planInputSchema } = builder.settings;
   if (operand.kind !== "input" || context.input !== undefined) return undefined;
   const whose = "the input schema";
-  return everySchemaSays([planInputSchema, context.inputSchema], operand.path, 0, whose, REFUSED);
+  const schemas = [planInputSchema, context.inputSchema];
+  return everySchemaSays(schemas, operand.path, 0, whose, REFUSED, budgetedNearest(builder));
 }
 
 /** The finding when every given schema leaves the name undeclared (none given: nothing to say). */
@@ -104,11 +127,12 @@ function everySchemaSays(
   offset: number,
   whose: string,
   otherwise: string,
+  nearest: NearestDeclared,
 ): Finding | undefined {
   let first: UndeclaredName | undefined;
   for (const schema of schemas) {
     if (schema === undefined) continue;
-    const found = undeclaredNearName(schema, path.slice(offset));
+    const found = undeclaredNearName(schema, path.slice(offset), nearest);
     if (found === undefined) return undefined;
     first ??= found;
   }
@@ -139,7 +163,8 @@ function judgeWriters(
         if (target.kind !== operand.kind || !pathsOverlap(target.path, operand.path)) continue;
         if (target.path.length >= operand.path.length) return undefined;
         const whose = `the output schema of call "${writer.id}" (${writer.tool.name})`;
-        const found = everySchemaSays([output], operand.path, target.path.length, whose, BLOCKED);
+        const nearest = budgetedNearest(builder);
+        const found = everySchemaSays([output], operand.path, target.path.length, whose, BLOCKED, nearest);
         if (found === undefined) return undefined;
         shown ??= found;
       }

@@ -215,6 +215,8 @@ function listReadByName(output: JsonObject, reference: Reference, rest: Path): s
     if (typeof rest[at] !== "string") continue;
     const level = schemaAtPath(output, rest.slice(0, at));
     if (level === undefined || !typeForbids(level, "object") || typeForbids(level, "array")) continue;
+    // only an item that can hold the rest is suggested (not for a list of strings)
+    if (schemaExcludesPath(output, [...rest.slice(0, at), 0, ...rest.slice(at)])) return undefined;
     const list = reference.path.slice(0, above + at);
     const item = formatReference(reference.kind, [...list, 0, ...reference.path.slice(above + at)]);
     return `${formatReference(reference.kind, list)} is a list: read one of its items, e.g. ${JSON.stringify(item)}`;
