@@ -29,10 +29,27 @@ function declares(level: Record<string, unknown>, key: string): boolean {
   return Array.isArray(level.required) && level.required.includes(key);
 }
 
-/** The declared name near `name` (undefined: none, or not judged); by default core's did-you-mean. */
-export type NearestDeclared = (name: string, declared: readonly string[]) => string | undefined;
+/**
+ * The declared name near `name` (undefined: none, or not judged), given the level's `properties`; by
+ * default core's did-you-mean over their names.
+ */
+export type NearestDeclared = (name: string, properties: Record<string, unknown>) => string | undefined;
 
-const nearestDeclared: NearestDeclared = (name, declared) => nearestNames(name, declared, 1)[0];
+/** The names of a `properties` object, listed once per object (a level may be read many times). */
+const namesOf = new WeakMap<object, readonly string[]>();
+
+/** The names `properties` declares. */
+export function declaredNames(properties: Record<string, unknown>): readonly string[] {
+  let names = namesOf.get(properties);
+  if (names === undefined) {
+    names = Object.keys(properties);
+    namesOf.set(properties, names);
+  }
+  return names;
+}
+
+const nearestDeclared: NearestDeclared = (name, properties) =>
+  nearestNames(name, declaredNames(properties), 1)[0];
 
 /** A schema that keeps keywords beside its `$ref`: `resolveRef` would drop them, so it is not judged. */
 function refWithSiblings(schema: unknown): boolean {
@@ -65,7 +82,7 @@ export function undeclaredNearName(
         ADMITTING.some((keyword) => level[keyword] !== undefined)
       )
         return undefined;
-      const near = nearest(segment, Object.keys(properties));
+      const near = nearest(segment, properties);
       return near === undefined ? undefined : { index, near };
     }
     const child = childSchema(current, segment);

@@ -4,7 +4,12 @@ import type { CallEntry } from "./builder-types.js";
 import type { WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
-import { type NearestDeclared, type UndeclaredName, undeclaredNearName } from "./undeclared-near-name.js";
+import {
+  declaredNames,
+  type NearestDeclared,
+  type UndeclaredName,
+  undeclaredNearName,
+} from "./undeclared-near-name.js";
 
 /** A read of a name its schema does not declare: whose schema says so, and the near name it declares. */
 interface Finding {
@@ -30,11 +35,12 @@ const namesJudged = new WeakMap<PlanBuilder, number>();
 
 /** `nearestNames` within the builder's budget. */
 function budgetedNearest(builder: PlanBuilder): NearestDeclared {
-  return (name, declared) => {
+  return (name, properties) => {
     const judged = namesJudged.get(builder) ?? 0;
-    if (judged >= MAX_JUDGED_NAMES || declared.length > MAX_CANDIDATES) return undefined;
+    if (judged >= MAX_JUDGED_NAMES) return undefined;
     namesJudged.set(builder, judged + 1);
-    return nearestNames(name, declared, 1)[0];
+    const declared = declaredNames(properties);
+    return declared.length > MAX_CANDIDATES ? undefined : nearestNames(name, declared, 1)[0];
   };
 }
 
