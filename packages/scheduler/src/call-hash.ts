@@ -1,6 +1,7 @@
 import * as crypto from "node:crypto";
 import type { CompiledCall } from "@obelisk/compiler";
 import { canonicalJson, type JsonObject, type JsonValue, needsNoJsonEscape, setOwn } from "@obelisk/core";
+import type { CallRecord } from "@obelisk/state";
 
 /** Most distinct methods or tools whose key pieces are kept (a registry has a handful). */
 const MAX_PIECES = 256;
@@ -36,7 +37,16 @@ export function callKeyJson(call: CompiledCall, params: JsonObject, deeplyFrozen
   return keyJson(call, paramsKeyJson(params, deeplyFrozen));
 }
 
-function keyJson(call: CompiledCall, paramsJson: string): string {
+/** What the key is made of besides the parameters: the compiled call's fields, or a record's. */
+interface KeyFields {
+  readonly tool: string;
+  readonly outputMethod: string;
+  readonly outputPath?: { readonly text: string } | undefined;
+  readonly hasOutput: boolean;
+  readonly output?: JsonValue | undefined;
+}
+
+function keyJson(call: KeyFields, paramsJson: string): string {
   const path = call.outputPath?.text;
   const method = call.outputMethod;
   const tool = call.tool;
@@ -137,6 +147,23 @@ export function contentDigest(tool: string, args: JsonObject): string {
  */
 export function callHash(call: CompiledCall, params: JsonObject, deeplyFrozen = false): string {
   return `sha256:${sha256Hex(callKeyJson(call, params, deeplyFrozen))}`;
+}
+
+/**
+ * The call hash of a call without `_output` from its record (tool, method, output path, parameters): the
+ * same as {@link callHash} of the call with those parameters. Given to stores that fill a record's hash in
+ * later (`CallCommit.callHashOf`).
+ */
+export function recordCallHash(record: CallRecord): string {
+  const outputPath = record.outputPath === undefined ? undefined : { text: record.outputPath };
+  const fields: KeyFields = {
+    tool: record.tool,
+    outputMethod: record.outputMethod,
+    outputPath,
+    hasOutput: false,
+  };
+  const params = (record.params ?? {}) as JsonObject;
+  return `sha256:${sha256Hex(keyJson(fields, paramsKeyJson(params, false)))}`;
 }
 
 type OneShotHash = (algorithm: string, data: string, encoding: "hex") => string;

@@ -45,6 +45,35 @@ export function buildCallRecord(run: CallRun, ending: CallEnding, context: Recor
   const hash = completed ? run.hash : undefined;
   const { startedAt, params } = run;
   let record: Mutable<CallRecord>;
+  if (
+    hash === undefined &&
+    ending.status === "succeeded" &&
+    ending.branch === undefined &&
+    startedAt !== undefined &&
+    params !== undefined &&
+    call.outputPath !== undefined &&
+    ending.result !== undefined &&
+    ending.error === undefined &&
+    ending.reason === undefined &&
+    call.description === undefined
+  ) {
+    // The same literal without `callHash`: a call whose hash the store fills in later (`callHashOf`).
+    return {
+      threadId,
+      runId,
+      callId,
+      tool: call.tool,
+      status: ending.status,
+      attempts: run.attempts,
+      endedAt,
+      outputMethod: call.outputMethod,
+      wrote: ending.wrote,
+      startedAt: isoTime(startedAt),
+      params,
+      outputPath: call.outputPath.text,
+      result: ending.result,
+    };
+  }
   if (ending.branch === undefined && startedAt !== undefined && hash !== undefined && params !== undefined) {
     // The common completed call in one literal: the same fields in the same order as below, but no
     // property store grown field by field.

@@ -1,5 +1,6 @@
 import { type Mutable, OUTPUT_METHODS } from "@obelisk/core";
 import type { CallCommit, StateWrite } from "@obelisk/state";
+import { recordCallHash } from "./call-hash.js";
 import { buildCallRecord, type CallEnding, type RecordContext } from "./call-record.js";
 import type { CallRun, PendingResult } from "./runner-types.js";
 import {
@@ -70,7 +71,12 @@ export function buildCompletion(
   if (pending.error !== undefined) ending.error = pending.error;
   const record = buildCallRecord(run, ending, context);
   const maxValueBytes = context.maxValueBytes;
+  // a succeeded call dispatched without its hash (the thread held no record of its tool): the store fills
+  // the record's hash in when it is first needed
+  const callHashOf = run.hash === undefined && ending.status === "succeeded" ? recordCallHash : undefined;
   const commit: CallCommit =
-    output === undefined ? { record, writes, maxValueBytes } : { record, writes, output, maxValueBytes };
+    output === undefined
+      ? { record, writes, maxValueBytes, callHashOf }
+      : { record, writes, output, maxValueBytes, callHashOf };
   return { ending, commit, writes };
 }

@@ -43,6 +43,12 @@ export interface DispatchHost {
   mayReuse(record: CallRecord, call: CompiledCall): boolean;
   /** Takes a completed record for one call of this run: false when another call took it already. */
   claim(record: CallRecord): boolean;
+  /**
+   * True when calls of `tool` need no hash at dispatch: the store fills a record's hash in later and held no
+   * succeeded record of the tool on the thread when this run first asked (a record of this run satisfies
+   * only its own call, so none committed since can satisfy another).
+   */
+  hashLater(tool: string): boolean;
   /** Hands a completed result to the decision core (committed in order). */
   complete(index: number, pending: PendingResult): void;
   /**
@@ -162,6 +168,9 @@ function decide(
         );
       const refused = paramsRefused(tool, json.value as JsonObject);
       if (refused !== undefined) return host.end(index, refused);
+      // the key is that of the call as the plan resolved it (a re-sent plan is satisfied by this record),
+      // and the record keeps the modified parameters: a hash left for later is taken now
+      run.hash ??= callHash(run.call, run.params as JsonObject, true);
       run.params = json.value as JsonObject;
       return execute(host, index, run, tool);
     }
@@ -330,10 +339,14 @@ export function dispatchCall(
       reason: `latent tool ${call.tool} without _output`,
     });
   }
+  const { store, threadId, resumedRecords } = host.options;
+  // nothing on the thread can satisfy the call: no lookup, and no hash until the store needs one (for a
+  // call with `_output` the key holds the output, which its record does not: it is hashed now)
+  if (resumedRecords === undefined && !call.hasOutput && host.hashLater(call.tool))
+    return confirmThenExecute(host, index, run, tool);
   // resolved parameters are deep-frozen (resolveParams): the digests of their large arrays can be kept
   run.hash = callHash(call, run.params, true);
   if (call.rerun || tool.fresh) return confirmThenExecute(host, index, run, tool);
-  const { store, threadId, resumedRecords } = host.options;
   // resumed: the call's own record of the chain first (the store answers only the latest of a key, which
   // may be an identical sibling's: a completed push would run again)
   const own = resumedRecords?.get(call.id);

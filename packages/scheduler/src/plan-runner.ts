@@ -2,6 +2,7 @@ import { setMaxListeners } from "node:events";
 import type { CompiledCall, RegisteredTool, RetryPolicy } from "@obelisk/compiler";
 import {
   assertNever,
+  asThreadId,
   cutText,
   DEFAULT_LIMITS,
   deepFreeze,
@@ -84,6 +85,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   /** What decides a satisfied call's re-application (see `missingWrites`). */
   private readonly reapplication: Reapplication = newReapplication();
   private readonly policies = new Map<string, RetryPolicy>();
+  /** By tool: whether its calls are hashed only when the store needs it ({@link hashLater}). */
+  private hashesLater: Map<string, boolean> | undefined;
   readonly runId: string;
   readonly threadId: string;
   readonly signal: AbortSignal;
@@ -371,6 +374,18 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     if (this.claimed.has(key)) return false;
     this.claimed.add(key);
     return true;
+  }
+
+  /** {@link DispatchHost.hashLater}: asked of the store once per tool and run, before any of its calls commits. */
+  hashLater(tool: string): boolean {
+    let later = this.hashesLater?.get(tool);
+    if (later === undefined) {
+      const store = this.options.store;
+      later = store.holdsCompletedOf?.(asThreadId(this.threadId), tool) === false;
+      this.hashesLater ??= new Map();
+      this.hashesLater.set(tool, later);
+    }
+    return later;
   }
 
   /** {@link DispatchHost.mayReuse}: a record of this run or of a run it resumes satisfies only its own call. */

@@ -140,7 +140,10 @@ export interface CallRun {
   readonly call: CompiledCall;
   /** Resolved parameters, once dispatched. */
   params: JsonObject | undefined;
-  /** Satisfied key, once computed. */
+  /**
+   * Satisfied key, once computed; a succeeded call dispatched without it (`DispatchHost.hashLater`) leaves it
+   * to the store (`CallCommit.callHashOf`).
+   */
   hash: string | undefined;
   /** Attempts made. */
   attempts: number;

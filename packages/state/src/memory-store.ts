@@ -94,6 +94,7 @@ class MemoryStore extends CachedStore {
       for (const record of recordsHolding(data.log)) this.strip(data, record);
       data.log = [];
       data.outputs.clear();
+      indexUpToDate(data.index); // the hashes still to fill in, before the index goes
       data.index = newCompletedIndex();
       data.churnBytes = 0;
     }
@@ -143,7 +144,7 @@ class MemoryStore extends CachedStore {
       appendCommit(data.log, commitLog, record);
       data.churnBytes += commitLog.bytes;
     }
-    if (record !== undefined) this.records.add(record, data.index);
+    if (record !== undefined) this.records.add(record, data.index, change.callHashOf);
     if (evicted > 0) data.churnBytes += evicted;
     if (evicted >= COMPACT_MIN_BYTES || data.churnBytes > data.compactAt) this.compact(model, data);
     return true;
@@ -268,7 +269,24 @@ class MemoryStore extends CachedStore {
   }
 
   protected readCallRecords(runId: RunId): readonly CallRecord[] {
-    return [...this.records.ofRun(runId)];
+    const records = this.records.ofRun(runId);
+    // a record whose hash is still to fill in is not frozen yet: its thread's are filled in first
+    for (let at = 0; at < records.length; at++) {
+      const record = records[at] as CallRecord;
+      if (!Object.isFrozen(record)) this.indexOf(record.threadId);
+    }
+    return [...records];
+  }
+
+  /** {@link StateStore.holdsCompletedOf}: a count by tool of the thread's succeeded records with a hash. */
+  holdsCompletedOf(threadId: ThreadId, tool: string): boolean {
+    this.assertOpen();
+    return (this.threads.get(threadId)?.index.tools.get(tool) ?? 0) > 0;
+  }
+
+  /** Commits may leave a record's call hash to fill in: it is, on the record's first read, lookup or prune. */
+  protected override defersCallHash(): boolean {
+    return true;
   }
 
   findCompletedCall(threadId: ThreadId, callHash: string): CallRecord | undefined {
@@ -304,7 +322,8 @@ class MemoryStore extends CachedStore {
   ): { callRecords: number; kept: number } {
     const data = this.threads.get(threadId);
     const model = this.storedModel(threadId);
-    const index = data?.index ?? newCompletedIndex();
+    // every record of the thread has its hash from here on (pruning keeps records by hash)
+    const index = data === undefined ? newCompletedIndex() : indexUpToDate(data.index);
     let keep = new Set<string>();
     const holding = new Set<string>();
     if (data !== undefined && model !== undefined) {

@@ -142,6 +142,13 @@ export interface CallCommit {
    * never refused because of a small limit.
    */
   readonly maxValueBytes?: number;
+  /**
+   * Computes the record's `callHash` from the record (its tool, method, output path and parameters). Given
+   * only to a store that has {@link StateStore.holdsCompletedOf}, with a `succeeded` record sent without
+   * `callHash`: the store fills the hash in before the record is read, looked up or pruned (the memory store
+   * does it on the first of these), so records read back are the same as if it had been given.
+   */
+  readonly callHashOf?: ((record: CallRecord) => string) | undefined;
 }
 
 /** Result of a commit: refused writes leave the store unchanged. */
@@ -564,6 +571,14 @@ export interface StateStore {
    * a run), so two identical calls of a re-sent plan are each satisfied by their own record.
    */
   findCompletedCalls?(threadId: ThreadId, callHash: string, limit: number): Awaitable<readonly CallRecord[]>;
+  /**
+   * Optional, synchronous: false when the thread holds no `succeeded` record of `tool` that a satisfied
+   * lookup could find (true may be an overestimate). A store that has it accepts commits whose `succeeded`
+   * record comes without `callHash` and with {@link CallCommit.callHashOf}; the scheduler then skips the
+   * call hash and the lookup for calls of tools the thread held no record of when the run first asked. The
+   * memory store has it (a count by tool per thread); SQLite does not (it persists the hash at commit).
+   */
+  holdsCompletedOf?(threadId: ThreadId, tool: string): boolean;
   /** Commits one call's completion atomically (validated against the state schema). */
   commitCall(commit: CallCommit): Awaitable<CommitResult>;
   /**

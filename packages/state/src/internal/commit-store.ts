@@ -67,6 +67,7 @@ export abstract class CommitStore extends StoreHistory {
   private readonly recordBounds: RecordBounds = {
     resultBytes: this.recordResultBytes,
     paramsBytes: this.recordParamsBytes,
+    defersCallHash: this.defersCallHash(),
   };
   /**
    * The last commit time and its ISO text: commits in one millisecond share it. The store's own entry, not
@@ -160,6 +161,14 @@ export abstract class CommitStore extends StoreHistory {
 
   /** Called when {@link trimModels} drops a thread's model (what the backend keeps beside it may go too). */
   protected modelDropped(_threadId: ThreadId): void {}
+
+  /**
+   * True when the backend fills in the call hash of a record sent without one later (`CallCommit.callHashOf`,
+   * the memory store); otherwise the record gets it at commit (SQLite persists it with the row).
+   */
+  protected defersCallHash(): boolean {
+    return false;
+  }
 
   /** A model for a thread the store does not hold: neither saved nor cached (a commit creates it). */
   private newModel(threadId: ThreadId): ThreadModel {

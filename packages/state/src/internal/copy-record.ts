@@ -3,6 +3,7 @@ import { DEFAULT_LIMITS, toJsonValue } from "@obelisk/core";
 import type { CallCommit, CallRecord, RecordedError, StateWrite } from "../store-types.js";
 import { maxBytesOf } from "./copy-writes.js";
 import { isFrozenJson } from "./frozen-json.js";
+import type { RecordBounds } from "./plan-commit.js";
 import { trimParams } from "./trim-params.js";
 
 /** Frozen one-reference `wrote` lists by reference, shared by the records (bounded: cleared when full). */
@@ -33,6 +34,16 @@ function frozenWrote(wrote: readonly string[]): readonly string[] {
   return shared;
 }
 
+/**
+ * Fills in the call hash of a record {@link copyRecord} left unfrozen (see `CallCommit.callHashOf`) and
+ * freezes it, as every stored record is; a record that is frozen already is left as it is.
+ */
+export function fillCallHash(record: CallRecord, callHashOf: (record: CallRecord) => string): CallRecord {
+  if (Object.isFrozen(record)) return record;
+  (record as Mutable<CallRecord>).callHash = callHashOf(record);
+  return Object.freeze(record);
+}
+
 /** Why a field of the record is not JSON. */
 export class NotJson {
   constructor(readonly message: string) {}
@@ -55,20 +66,23 @@ function storedField(value: JsonValue | undefined, maxBytes: number): JsonValue 
  * outside the CallRecord contract are not stored (both backends keep the same fields). Its JSON parts are
  * copied; a `result` that is the very value written (or stored as output) reuses that copy. Parameters over
  * `paramsBytes` are kept trimmed ({@link trimParams}), with `droppedParamsBytes` (decision record 0034).
+ * A `succeeded` record sent without `callHash` and with `commit.callHashOf` gets its hash now, or, in the
+ * common literal, is left unfrozen with `callHash` undefined (its place kept in the key order) for the store
+ * to fill in ({@link fillCallHash}).
  */
 export function copyRecord(
   record: CallRecord,
   commit: CallCommit,
   writes: readonly StateWrite[],
   output: JsonValue | undefined,
-  paramsBytes: number,
+  bounds: RecordBounds,
 ): CallRecord | NotJson {
   // Never below the default: a small engine limit must not lose the record of a call that failed (a tool's
   // error is not held to that limit, and the error reporting OUTPUT_TOO_LARGE may pass it itself).
   const maxBytes = Math.max(maxBytesOf(commit), DEFAULT_LIMITS.maxValueBytes);
   const given = storedField(record.params, maxBytes);
   if (given instanceof NotJson) return given;
-  const { params, droppedBytes } = trimParams(given, paramsBytes);
+  const { params, droppedBytes } = trimParams(given, bounds.paramsBytes);
   const error = storedField(record.error as JsonValue | undefined, maxBytes);
   if (error instanceof NotJson) return error;
   const reused =
@@ -82,10 +96,13 @@ export function copyRecord(
   const result = reused === undefined ? storedField(record.result, maxBytes) : reused;
   if (result instanceof NotJson) return result;
   const { startedAt, endedAt, callHash, outputPath } = record;
+  // the hash filled in later by the store (CallCommit.callHashOf): the copy stays unfrozen until then
+  const deferred = callHash === undefined && commit.callHashOf !== undefined && record.status === "succeeded";
+  const later = deferred && bounds.defersCallHash;
   if (
     startedAt !== undefined &&
     endedAt !== undefined &&
-    callHash !== undefined &&
+    (callHash !== undefined || later) &&
     params !== undefined &&
     droppedBytes === undefined &&
     result !== undefined &&
@@ -97,7 +114,8 @@ export function copyRecord(
     // The common completed call in one literal, fields in the same order as below.
     const { threadId, runId, callId, tool, status, attempts, outputMethod } = record;
     const wrote = frozenWrote(record.wrote);
-    return Object.freeze(
+    // `callHash` undefined (to fill in) keeps its place in the key order
+    const copy = (
       outputPath === undefined
         ? {
             threadId,
@@ -129,8 +147,9 @@ export function copyRecord(
             outputMethod,
             result,
             wrote,
-          },
-    );
+          }
+    ) as CallRecord;
+    return later ? copy : Object.freeze(copy);
   }
   const copy = {
     threadId: record.threadId,
@@ -144,6 +163,7 @@ export function copyRecord(
   if (record.startedAt !== undefined) copy.startedAt = record.startedAt;
   if (record.endedAt !== undefined) copy.endedAt = record.endedAt;
   if (record.callHash !== undefined) copy.callHash = record.callHash;
+  else if (deferred) copy.callHash = (commit.callHashOf as (record: CallRecord) => string)(record);
   if (params !== undefined) copy.params = params;
   if (record.outputPath !== undefined) copy.outputPath = record.outputPath;
   copy.outputMethod = record.outputMethod;

@@ -1,5 +1,6 @@
 import type { ThreadId } from "@obelisk/core";
 import type { CallRecord } from "../store-types.js";
+import { fillCallHash } from "./copy-record.js";
 
 /**
  * A thread's satisfied-check index in the memory store: the latest succeeded record per call hash, as of
@@ -11,19 +12,31 @@ export interface CompletedIndex {
   readonly completed: Map<string, CallRecord>;
   /** The earlier succeeded records of a call hash that has several, oldest first (rare). */
   readonly earlier: Map<string, CallRecord[]>;
-  /** Succeeded records with a call hash committed since the last lookup, oldest first. */
+  /**
+   * Succeeded records with a call hash committed since the last lookup, oldest first; among them the records
+   * whose hash is filled in on the way into the index (sent without one: `CallCommit.callHashOf`).
+   */
   unindexed: CallRecord[];
+  /** How the hashes of the unfilled records among {@link unindexed} are computed. */
+  callHashOf: ((record: CallRecord) => string) | undefined;
+  /** Succeeded records with a hash (or one to fill in) by tool, ever added: may overestimate, never under. */
+  readonly tools: Map<string, number>;
 }
 
 /** A new, empty {@link CompletedIndex}. */
 export function newCompletedIndex(): CompletedIndex {
-  return { completed: new Map(), earlier: new Map(), unindexed: [] };
+  return { completed: new Map(), earlier: new Map(), unindexed: [], callHashOf: undefined, tools: new Map() };
 }
 
-/** Brings an index up to date with the records committed since the last lookup. */
+/**
+ * Brings an index up to date with the records committed since the last lookup, filling in the hashes of
+ * those sent without one: after it, every record of the thread has its hash (all unfilled ones are here).
+ */
 export function indexUpToDate(index: CompletedIndex): CompletedIndex {
   if (index.unindexed.length === 0) return index;
+  const callHashOf = index.callHashOf;
   for (const record of index.unindexed) {
+    if (callHashOf !== undefined) fillCallHash(record, callHashOf);
     const hash = record.callHash as string;
     const previous = index.completed.get(hash);
     if (previous !== undefined) {
@@ -34,6 +47,7 @@ export function indexUpToDate(index: CompletedIndex): CompletedIndex {
     index.completed.set(hash, record);
   }
   index.unindexed = [];
+  index.callHashOf = undefined;
   return index;
 }
 
@@ -50,9 +64,10 @@ export function newestOf(index: CompletedIndex, callHash: string, limit: number)
 
 /** Takes a record out of the index (the next older one of its hash becomes the latest). */
 function unindex(index: CompletedIndex, record: CallRecord): void {
+  // first: the record's hash may be one still to fill in
+  indexUpToDate(index);
   const hash = record.callHash;
   if (hash === undefined) return;
-  indexUpToDate(index);
   const earlier = index.earlier.get(hash);
   if (index.completed.get(hash) === record) {
     const previous = earlier?.pop();
@@ -78,8 +93,15 @@ export class MemoryCallRecords {
    */
   private readonly pruned = new Map<string, Set<string>>();
 
-  /** Adds a committed record (the hot path: a push, and a set entry for a new run). */
-  add(record: CallRecord, index: CompletedIndex): void {
+  /**
+   * Adds a committed record (the hot path: a push, and a set entry for a new run). `callHashOf`: how to
+   * fill in its hash when it came without one (left unfrozen by the commit's copy).
+   */
+  add(
+    record: CallRecord,
+    index: CompletedIndex,
+    callHashOf?: ((record: CallRecord) => string) | undefined,
+  ): void {
     const list = this.byRun.get(record.runId);
     if (list === undefined) {
       this.byRun.set(record.runId, [record]);
@@ -88,7 +110,15 @@ export class MemoryCallRecords {
       if ((list[list.length - 1] as CallRecord).threadId !== record.threadId) this.noteRun(record);
       list.push(record);
     }
-    if (record.status === "succeeded" && record.callHash !== undefined) index.unindexed.push(record);
+    if (record.status !== "succeeded") return;
+    if (record.callHash === undefined) {
+      if (callHashOf === undefined || Object.isFrozen(record)) return;
+      // one way of filling hashes per batch of unindexed records
+      if (index.callHashOf !== undefined && index.callHashOf !== callHashOf) indexUpToDate(index);
+      index.callHashOf = callHashOf;
+    }
+    index.unindexed.push(record);
+    index.tools.set(record.tool, (index.tools.get(record.tool) ?? 0) + 1);
   }
 
   private noteRun(record: CallRecord): void {

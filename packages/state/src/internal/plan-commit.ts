@@ -20,6 +20,8 @@ export interface RecordBounds {
   readonly resultBytes: number;
   /** `recordParamsBytes`: the largest parameters a record keeps whole. */
   readonly paramsBytes: number;
+  /** The store fills a record's call hash in later (`CallCommit.callHashOf`): the memory store. */
+  readonly defersCallHash: boolean;
 }
 
 /**
@@ -70,7 +72,7 @@ export function planCommit(
       sizes,
       state as JsonObject,
       schemaPlan,
-      bounds.paramsBytes,
+      bounds,
     );
     if (!isCommitFailure(planned) && planned.record !== undefined && planned.outputs.length + count === 0) {
       // a call that writes nothing (a `satisfied` one whose targets hold its value) keeps no large result
@@ -98,7 +100,7 @@ function planApplied(
   sizes: readonly number[],
   state: JsonObject,
   schemaPlan: SchemaPlan | undefined,
-  paramsBytes: number,
+  bounds: RecordBounds,
 ): ThreadChange | CommitFailure {
   const failed = schemaPlan === undefined ? undefined : model.validator?.verify(schemaPlan, state);
   if (failed !== undefined) return failure("OUTPUT_SCHEMA_VIOLATION", failed.message, failed.reference);
@@ -147,7 +149,7 @@ function planApplied(
       variableFor(previous, "calls", reference, [record.callId], output, writer, seq++, copy.bytes),
     );
   }
-  const recordCopy = copyRecord(record, commit, writes, output, paramsBytes);
+  const recordCopy = copyRecord(record, commit, writes, output, bounds);
   if (recordCopy instanceof NotJson)
     return failure("OUTPUT_WRITE_FAILED", `call record: ${recordCopy.message}`);
   const { upserts, removed } = overlay.result();
@@ -161,6 +163,7 @@ function planApplied(
     clearedTombstones: NONE,
     outputs,
     record: recordCopy,
+    callHashOf: commit.callHashOf,
     nextSeq: seq,
   };
 }

@@ -98,6 +98,8 @@ export interface ThreadChange {
   readonly outputs: readonly { readonly callId: string; readonly value: JsonValue }[];
   /** The call record, for commits. */
   readonly record?: CallRecord;
+  /** How to fill in the call hash of a `record` left unfrozen without one (see `CallCommit.callHashOf`). */
+  readonly callHashOf?: ((record: CallRecord) => string) | undefined;
   /** True for `reset`: every variable, output and write-log entry of the thread goes. */
   readonly reset?: boolean;
   /** Next sequence number after the change. */
