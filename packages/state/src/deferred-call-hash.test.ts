@@ -85,6 +85,28 @@ describe("call hashes filled in later (CallCommit.callHashOf)", () => {
     expect(hashed).toBe(3);
   });
 
+  it("listing one run's records hashes only that run's, not every record the thread holds (review of stop 28)", async () => {
+    let hashed = 0;
+    const counting = (record: CallRecord): string => {
+      hashed++;
+      return hashOf(record);
+    };
+    const store = createMemoryStore();
+    for (let n = 0; n < 50; n++)
+      await store.commitCall({ ...commitOf(`c${n}`, `k${n}`, n, false), callHashOf: counting });
+    const small = asRunId("small");
+    await store.commitCall({ ...commitOf("s", "s", "one", false, small), callHashOf: counting });
+    const [listed] = await store.listCallRecords(small);
+    expect(hashed).toBe(1);
+    expect(Object.isFrozen(listed)).toBe(true);
+    expect(listed?.callHash).toBe(hashOf(commitOf("s", "s", "one", false, small).record));
+    // the thread's first lookup hashes the rest, once
+    expect(
+      (await store.findCompletedCall(THREAD, hashOf(commitOf("c7", "k7", 7, false).record)))?.callId,
+    ).toBe("c7");
+    expect(hashed).toBe(51);
+  });
+
   it("a record that loses its values before any lookup no longer satisfies, as one given its hash", async () => {
     const run2 = asRunId("run-2");
     const big = "x".repeat(50);

@@ -2,6 +2,7 @@ import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
 import { CachedStore } from "./internal/cached-store.js";
 import { checkStoreOptions } from "./internal/check-store-options.js";
+import { fillCallHash } from "./internal/copy-record.js";
 import {
   checkFinishOptions,
   checkThreadId,
@@ -270,10 +271,14 @@ class MemoryStore extends CachedStore {
 
   protected readCallRecords(runId: RunId): readonly CallRecord[] {
     const records = this.records.ofRun(runId);
-    // a record whose hash is still to fill in is not frozen yet: its thread's are filled in first
+    // a record whose hash is still to fill in is not frozen yet: only the run's own are filled in (they stay
+    // in the pending list, which skips frozen ones), not every record the thread still has to hash
     for (let at = 0; at < records.length; at++) {
       const record = records[at] as CallRecord;
-      if (!Object.isFrozen(record)) this.indexOf(record.threadId);
+      if (Object.isFrozen(record)) continue;
+      const callHashOf = this.threads.get(record.threadId)?.index.callHashOf;
+      if (callHashOf === undefined) this.indexOf(record.threadId);
+      else fillCallHash(record, callHashOf);
     }
     return [...records];
   }

@@ -146,7 +146,11 @@ export interface CallCommit {
    * Computes the record's `callHash` from the record (its tool, method, output path and parameters). Given
    * only to a store that has {@link StateStore.holdsCompletedOf}, with a `succeeded` record sent without
    * `callHash`: the store fills the hash in before the record is read, looked up or pruned (the memory store
-   * does it on the first of these), so records read back are the same as if it had been given.
+   * does it on the first of these), so records read back are the same as if it had been given. It must be
+   * called with the record as committed (before the store trims its parameters or strips its values), and it
+   * is a function: a store across a process boundary cannot take it, so it should not have
+   * `holdsCompletedOf`. A wrapper around `commitCall` (an audit log, a second copy) sees such records
+   * without `callHash`.
    */
   readonly callHashOf?: ((record: CallRecord) => string) | undefined;
 }
@@ -576,7 +580,10 @@ export interface StateStore {
    * lookup could find (true may be an overestimate). A store that has it accepts commits whose `succeeded`
    * record comes without `callHash` and with {@link CallCommit.callHashOf}; the scheduler then skips the
    * call hash and the lookup for calls of tools the thread held no record of when the run first asked. The
-   * memory store has it (a count by tool per thread); SQLite does not (it persists the hash at commit).
+   * answer must count records committed without a hash as held (a store that answered from its hash index
+   * alone would say false for good, and that tool's calls would never be `satisfied` again), and it is
+   * asked once per tool and run (runs on one thread never overlap). The memory store has it (a count by
+   * tool per thread); SQLite does not (it persists the hash at commit).
    */
   holdsCompletedOf?(threadId: ThreadId, tool: string): boolean;
   /** Commits one call's completion atomically (validated against the state schema). */
