@@ -42,8 +42,8 @@ function cycleDiagnostics(builder: PlanBuilder, cycles: readonly string[][]): Di
 
 /**
  * Runs the plan-wide passes over a builder (cycles, REF_UNRESOLVED, REF_TYPE_MISMATCH, UNREACHABLE, reads
- * of automatic ids and of undeclared names near declared ones, references spelt without the dagger), computes every call's critical path and returns
- * the diagnostics in document order.
+ * of automatic ids and of undeclared names near declared ones, references spelt without the dagger),
+ * computes every call's critical path and returns the diagnostics in document order.
  */
 export function closePlan(
   builder: PlanBuilder,

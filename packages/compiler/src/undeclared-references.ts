@@ -44,7 +44,10 @@ function budgetedNearest(builder: PlanBuilder): NearestDeclared {
   };
 }
 
-/** Whether the plan-wide pass can find anything: some output schema, or an input schema without the input. */
+/**
+ * Whether the pass can find anything: a writer whose output schema declares names, or an input schema
+ * without the input.
+ */
 export function mayReadUndeclared(builder: PlanBuilder): boolean {
   const { context, planInputSchema } = builder.settings;
   const inputSchemas = context.input === undefined && (planInputSchema ?? context.inputSchema) !== undefined;

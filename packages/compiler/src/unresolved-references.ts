@@ -206,7 +206,7 @@ function judgeWriters(builder: PlanBuilder, links: readonly WriterLink[], refere
 }
 
 /**
- * `†state.orders is a list: read one of its items, e.g. "†state.orders.0.total"` when the reference names a
+ * `†state.orders is a list: read one of its items, e.g. "†state.orders[0].total"` when the reference names a
  * member of what the output schema makes an array (its `type` admits arrays, not objects).
  */
 function listReadByName(output: JsonObject, reference: Reference, rest: Path): string | undefined {
