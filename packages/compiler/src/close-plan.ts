@@ -9,7 +9,7 @@ import type { PlanBuilder } from "./plan-builder.js";
 import { analyzeDag } from "./plan-dag.js";
 import { referenceTypeMismatches, type WrittenTypesCache } from "./reference-types.js";
 import { sortDiagnostics } from "./sort-diagnostics.js";
-import { mayReadUndeclared, undeclaredReferences } from "./undeclared-references.js";
+import { mayReadUndeclared, startUndeclaredPass, undeclaredReferences } from "./undeclared-references.js";
 import { unreachableCall } from "./unreachable-calls.js";
 import { unresolvedReferences } from "./unresolved-references.js";
 import { CONDITIONAL_OPERAND, linksSummary, UNLINKED_OPERAND } from "./writer-table.js";
@@ -56,6 +56,7 @@ export function closePlan(
   const written: WrittenTypesCache = new Map();
   const autoNamedTools = builder.autoNamedTools.size > 0 ? builder.autoNamedTools : undefined;
   const undeclared = mayReadUndeclared(builder);
+  startUndeclaredPass(builder);
   for (const entry of builder.entries.values()) {
     if (autoNamedTools !== undefined) automaticIdReferences(builder, entry, autoNamedTools, all);
     // Most calls have a writer for every operand and no conditional one: their references are not walked

@@ -35,6 +35,7 @@ import type { DeclaredTypes } from "./schema-types.js";
 import { streamOrderWarning } from "./stream-order.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { declaresNames } from "./undeclared-near-name.js";
+import { mayReadUndeclared, startUndeclaredPass, undeclaredReferences } from "./undeclared-references.js";
 import { makeLink, writersOf } from "./wire-edges.js";
 import { writerTable } from "./writer-table.js";
 
@@ -143,6 +144,15 @@ export class PlanBuilder {
     for (const diagnostic of out) if (diagnostic.severity === "error") ok = false;
     // the call's answer only: a batch compile of the same calls has no order to warn about
     if (this.#orderWarning !== undefined) out.push(this.#orderWarning);
+    // Streaming: a misspelt name below a writer added before is said now, as the call starts (the answer
+    // only: the close pass judges every writer of the finished plan, as a batch compile does)
+    if (call !== undefined && this.options.refuseInvalid && mayReadUndeclared(this)) {
+      const entry = this.entries.get(call.id);
+      if (entry !== undefined) {
+        startUndeclaredPass(this);
+        undeclaredReferences(this, entry, out);
+      }
+    }
     return call === undefined ? { ok, diagnostics: out } : { ok, diagnostics: out, call };
   }
 

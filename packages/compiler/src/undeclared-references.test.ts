@@ -168,7 +168,13 @@ describe("a read of a name the schema does not declare, near one it does (REF_SU
       ["REF_SUSPICIOUS", 'did you mean "†state.order.total"'],
     ]);
     const streaming = createIncrementalCompiler(tools);
-    for (const call of calls) streaming.addCall(call);
+    const answers = calls.map((call) => streaming.addCall(call));
+    // the reader's own answer says it as the call arrives (its writer came first); close says it once
+    expect(answers.map((answer) => brief(answer.diagnostics).map((d) => d.code))).toEqual([
+      [],
+      ["REF_SUSPICIOUS"],
+    ]);
+    expect(answers[1]?.ok).toBe(true);
     expect(brief(streaming.close().diagnostics)).toEqual(brief(batch.diagnostics));
   });
 });

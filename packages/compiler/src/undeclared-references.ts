@@ -33,6 +33,14 @@ const MAX_CANDIDATES = 5_000;
 /** Names compared so far, per plan builder: an untrusted plan cannot make the pass quadratic. */
 const namesJudged = new WeakMap<PlanBuilder, number>();
 
+/**
+ * Starts a new budget of compared names for `builder`: the close pass gets its own (as a batch compile
+ * does), and so does each call a stream adds.
+ */
+export function startUndeclaredPass(builder: PlanBuilder): void {
+  namesJudged.delete(builder);
+}
+
 /** `nearestNames` within the builder's budget. */
 function budgetedNearest(builder: PlanBuilder): NearestDeclared {
   return (name, properties) => {
