@@ -16,8 +16,8 @@ export function threadFlags(threadId: string, store: string): string {
 }
 
 /**
- * The commands to try after a run (starting with `command`: see `cliCommand`): inspect the state, resume a cancelled run (with the same `--limits`),
- * give the approvals calls wait for.
+ * The commands to try after a run (starting with `command`: see `cliCommand`): inspect the state, resume
+ * a cancelled run (with the same `--limits`), give the approvals calls wait for.
  */
 export function whatNext(
   result: RunResult,
