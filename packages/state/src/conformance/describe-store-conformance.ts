@@ -4,6 +4,7 @@ import type { StateStore } from "../store-types.js";
 import { boundedRestCases } from "./bounded-rest-cases.js";
 import { commitCases } from "./commit-cases.js";
 import type { MakeStore } from "./commit-fixtures.js";
+import { deferredHashCases } from "./deferred-hash-cases.js";
 import { deleteThreadCases } from "./delete-thread-cases.js";
 import { evictionCases } from "./eviction-cases.js";
 import { historyCases } from "./history-cases.js";
@@ -25,7 +26,8 @@ import { waitingRunsCases } from "./waiting-runs-cases.js";
 export type OpenStore = (options?: StoreOptions) => Promise<StateStore>;
 
 /**
- * The conformance suite every StateStore backend must pass (SPEC §8): commits, folding, atomicity,
+ * The conformance suite every StateStore backend must pass (SPEC §8): commits (call hashes the store fills
+ * in included, decision 0038), folding, atomicity,
  * schema checks, history (with the runs waiting for approval), counters, locks and their holder, variables, lifecycle, removals, the
  * tombstones writes supersede, the earlier designs' weaknesses, and bounded history (decision 0029: records' results, log compaction,
  * `pruneRuns`, `deleteThread`) and its rest (decision 0034: tombstones, parameters, host edits).
@@ -42,6 +44,7 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
       return store;
     };
     commitCases(openStore);
+    deferredHashCases(openStore);
     historyCases(openStore);
     interruptedCases(openStore);
     waitingRunsCases(openStore);
