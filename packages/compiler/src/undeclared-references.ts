@@ -1,5 +1,5 @@
 import type { Diagnostic, InputExpression, Path, Reference } from "@obelisk/core";
-import { formatReference, nearestNames, pathsOverlap } from "@obelisk/core";
+import { formatReference, nearestNames } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import type { WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -10,6 +10,7 @@ import {
   type UndeclaredName,
   undeclaredNearName,
 } from "./undeclared-near-name.js";
+import { judgeEveryWriterAbove } from "./writers-above.js";
 
 /** A read of a name its schema does not declare: whose schema says so, and the near name it declares. */
 interface Finding {
@@ -168,24 +169,12 @@ function judgeWriters(
   links: readonly WriterLink[],
   operand: Reference,
 ): Finding | undefined {
-  let shown: Finding | undefined;
-  for (const link of links) {
-    const writer = builder.entries.get(link.callId);
-    if (writer === undefined || writer.call.outputMethod !== "set" || writer.call.hasOutput) return undefined;
+  const nearest = budgetedNearest(builder);
+  return judgeEveryWriterAbove(builder, links, operand, (writer, rest) => {
     const output = writer.tool.outputSchema;
-    if (output === undefined) return undefined;
-    for (const alternative of link.alternatives) {
-      if (alternative !== 0) return undefined;
-      for (const target of writer.alternatives[0] ?? []) {
-        if (target.kind !== operand.kind || !pathsOverlap(target.path, operand.path)) continue;
-        if (target.path.length >= operand.path.length) return undefined;
-        const whose = `the output schema of call "${writer.id}" (${writer.tool.name})`;
-        const nearest = budgetedNearest(builder);
-        const found = everySchemaSays([output], operand.path, target.path.length, whose, BLOCKED, nearest);
-        if (found === undefined) return undefined;
-        shown ??= found;
-      }
-    }
-  }
-  return shown;
+    if (writer.call.hasOutput || output === undefined) return undefined;
+    const whose = `the output schema of call "${writer.id}" (${writer.tool.name})`;
+    const offset = operand.path.length - rest.length;
+    return everySchemaSays([output], operand.path, offset, whose, BLOCKED, nearest);
+  });
 }

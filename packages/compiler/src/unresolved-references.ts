@@ -1,5 +1,5 @@
 import type { Diagnostic, InputExpression, JsonObject, JsonValue, Path, Reference } from "@obelisk/core";
-import { formatPath, formatReference, getAtPath, pathsOverlap, valueAtPath } from "@obelisk/core";
+import { formatPath, formatReference, getAtPath, valueAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import type { WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -9,6 +9,7 @@ import { schemaExcludesPath, typeForbids } from "./schema-excludes-path.js";
 import { schemaSummary } from "./schema-summary.js";
 import { schemaAtPath } from "./schema-types.js";
 import { storedCallOutput } from "./stored-call-output.js";
+import { judgeEveryWriterAbove } from "./writers-above.js";
 
 /**
  * Why an operand is unresolved (undefined when it resolves or cannot be judged); `near`: a did-you-mean
@@ -178,26 +179,16 @@ function excludedByWriters(
 }
 
 function judgeWriters(builder: PlanBuilder, links: readonly WriterLink[], reference: Reference): Verdict {
-  let shown:
-    | { readonly id: string; readonly output: JsonObject | undefined; readonly rest: Path }
-    | undefined;
-  for (const link of links) {
-    const writer = builder.entries.get(link.callId);
-    if (writer === undefined || writer.call.outputMethod !== "set") return undefined;
-    for (const alternative of link.alternatives) {
-      if (alternative !== 0) return undefined;
-      for (const target of writer.alternatives[0] ?? []) {
-        if (target.kind !== reference.kind || !pathsOverlap(target.path, reference.path)) continue;
-        if (target.path.length >= reference.path.length) return undefined;
-        const rest = reference.path.slice(target.path.length);
-        const output = writer.call.hasOutput ? undefined : writer.tool.outputSchema;
-        if (writer.call.hasOutput) {
-          if (getAtPath(writer.call.output, rest).found) return undefined;
-        } else if (output === undefined || !schemaExcludesPath(output, rest)) return undefined;
-        shown ??= { id: writer.id, output, rest };
-      }
-    }
-  }
+  const shown = judgeEveryWriterAbove(builder, links, reference, (writer, rest) => {
+    if (writer.call.hasOutput)
+      return getAtPath(writer.call.output, rest).found
+        ? undefined
+        : { id: writer.id, output: undefined, rest };
+    const output = writer.tool.outputSchema;
+    return output === undefined || !schemaExcludesPath(output, rest)
+      ? undefined
+      : { id: writer.id, output, rest };
+  });
   if (shown === undefined) return undefined;
   const what = shown.output === undefined ? "its _output" : `its output (${schemaSummary(shown.output)})`;
   const general = `call "${shown.id}" writes the path above it, and ${what} has nothing at ${formatPath(shown.rest)}`;
