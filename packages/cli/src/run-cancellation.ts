@@ -1,7 +1,19 @@
 import type { CliIo } from "./cli-io.js";
+import { EXIT } from "./exit-codes.js";
 import { onStall } from "./on-stall.js";
 import { onUncaught, type UncaughtKind } from "./on-uncaught.js";
 import { errorMessage } from "./usage-error.js";
+
+/** The calls of the run in flight, and who reports a tool's `process.exit` during it. */
+export interface RunInFlight {
+  /** The calls started and not ended (`id (tool)`), for the lines that say what was running. */
+  calls(): readonly string[];
+  /**
+   * Reports, synchronously (the process is exiting: nothing asynchronous runs again), that a tool called
+   * `process.exit(code)` while the run was in flight; `running` is ` (running: <calls>)` or empty.
+   */
+  exited(code: number, running: string): void;
+}
 
 /** The signal that cancels a run, and how to stop listening once it ended. */
 export interface RunCancellation {
@@ -28,13 +40,24 @@ type CancelSignal = keyof typeof SIGNALS;
  * stop`) and SIGHUP (the terminal closed) — a second one quits at once (exit 128 + the signal's number) —;
  * on an exception a tool throws outside its call's promise (in a timer callback) or a promise it rejects
  * and nobody handles; and when the event loop empties while the run still waits: a tool's promise that
- * nothing can settle. `callsInFlight` names the calls started and not ended (`id (tool)`), for the line
+ * nothing can settle. `inFlight.calls` names the calls started and not ended (`id (tool)`), for the line
  * that says so on stderr.
+ *
+ * A tool that calls `process.exit` during the run ends the process there and then: nothing can cancel or
+ * record the run any more (it stays `running` in the store, shown `interrupted`). The process's `exit`
+ * event is still heard: `inFlight.exited` reports it, and the exit code becomes 1 (a failed run), whatever
+ * code the tool gave — an exit 0 would tell a script the run succeeded.
  */
-export function runCancellation(io: CliIo, callsInFlight: () => readonly string[]): RunCancellation {
+export function runCancellation(io: CliIo, inFlight: RunInFlight): RunCancellation {
+  const callsInFlight = inFlight.calls;
   const controller = new AbortController();
+  // the CLI's own process.exit (a second signal) is no tool's
+  let quitting = false;
   const interrupt = (name: CancelSignal): void => {
-    if (controller.signal.aborted) process.exit(SIGNALS[name].exitCode);
+    if (controller.signal.aborted) {
+      quitting = true;
+      process.exit(SIGNALS[name].exitCode);
+    }
     io.stderr.write(`interrupted (${name}): cancelling the run (${SIGNALS[name].again})\n`);
     controller.abort(new Error(`interrupted (${name})`));
   };
@@ -47,10 +70,8 @@ export function runCancellation(io: CliIo, callsInFlight: () => readonly string[
   const uncaught = (error: unknown, kind: UncaughtKind): void => {
     heard = true;
     const message = errorMessage(error);
-    const calls = callsInFlight();
-    const running = calls.length === 0 ? "" : ` (running: ${calls.join(", ")})`;
     const action = controller.signal.aborted ? "" : ": cancelling the run";
-    io.stderr.write(`error [TOOL_ERROR] a tool's ${kind}: ${message}${running}${action}\n`);
+    io.stderr.write(`error [TOOL_ERROR] a tool's ${kind}: ${message}${running(callsInFlight())}${action}\n`);
     if (!controller.signal.aborted) controller.abort(new Error(`a tool's ${kind}: ${message}`));
   };
   const listeners = Object.keys(SIGNALS).map((name) => {
@@ -58,6 +79,12 @@ export function runCancellation(io: CliIo, callsInFlight: () => readonly string[
     process.on(name, listener);
     return [name, listener] as const;
   });
+  const exited = (code: number): void => {
+    if (quitting) return;
+    process.exitCode = EXIT.failed;
+    inFlight.exited(code, running(callsInFlight()));
+  };
+  process.on("exit", exited);
   const removeStall = onStall(stalled);
   const removeUncaught = onUncaught(uncaught);
   return {
@@ -65,11 +92,16 @@ export function runCancellation(io: CliIo, callsInFlight: () => readonly string[
     uncaught: () => heard,
     dispose: () => {
       for (const [name, listener] of listeners) process.off(name, listener);
+      process.off("exit", exited);
       removeStall();
       removeUncaught();
     },
   };
 }
+
+/** ` (running: <calls>)`, or nothing when no call is in flight. */
+const running = (calls: readonly string[]): string =>
+  calls.length === 0 ? "" : ` (running: ${calls.join(", ")})`;
 
 function stalledCalls(calls: readonly string[]): string {
   const why = "(no timer, I/O or other work is left that could settle it)";

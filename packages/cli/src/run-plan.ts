@@ -1,15 +1,15 @@
-import type { Limits } from "@obelisk/core";
+import { type Limits, ObeliskError } from "@obelisk/core";
 import type { Engine, RunEvent, RunResult } from "obelisk";
 import type { CliIo } from "./cli-io.js";
 import { displayText } from "./display-text.js";
 import { withEngine } from "./engine-session.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import type { Output } from "./output.js";
+import { type Output, reportError } from "./output.js";
 import { createProgress, type Progress } from "./progress.js";
 import { toProgressEvent } from "./progress-event.js";
 import { renderRunResult } from "./render-run-result.js";
 import { runCancellation } from "./run-cancellation.js";
-import { whatNext } from "./what-next.js";
+import { resumeCommand, whatNext } from "./what-next.js";
 
 /** Options of a run or a resume. */
 export interface RunPlanOptions {
@@ -42,10 +42,12 @@ export async function runWithProgress(
   let progress: Progress | undefined;
   const inFlight = new Map<string, string>();
   let uncaught = false;
+  let runId: string | undefined;
   const onEvent = (event: RunEvent): void => {
     if (event.type === "call-start") inFlight.set(event.callId, event.tool);
     if (event.type === "call-end") inFlight.delete(event.callId);
     if (event.type === "run-start") {
+      runId = event.runId;
       progress?.stop();
       printRunStart(output, event);
       progress = createProgress(output, event.calls);
@@ -61,7 +63,17 @@ export async function runWithProgress(
     { ...options, storeAccess: "create", onEvent },
     io,
     async (engine) => {
-      const cancellation = runCancellation(io, () => [...inFlight].map(([id, tool]) => `${id} (${tool})`));
+      const cancellation = runCancellation(io, {
+        calls: () => [...inFlight].map(([id, tool]) => `${id} (${tool})`),
+        exited: (code, running) => {
+          progress?.stop();
+          reportError(
+            io,
+            output.format,
+            toolExited(code, running, runId, { ...options, command: output.command }),
+          );
+        },
+      });
       try {
         return await body(engine, cancellation.signal);
       } finally {
@@ -80,6 +92,30 @@ export async function runWithProgress(
     output.line(output.colors.dim(line));
   // a tool's uncaught exception is a failure even when it came too late to cancel any call
   return result.status === "succeeded" && !uncaught ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * The error reported when a tool called `process.exit(code)` during the run: the process ends there, the
+ * run unfinished (left `running` in a store file, which `runs list` shows `interrupted`: `resume` finishes it).
+ */
+function toolExited(
+  code: number,
+  running: string,
+  runId: string | undefined,
+  options: RunPlanOptions & { readonly command: string },
+): ObeliskError {
+  const instead = "a tool returns its value or throws its error: it must not end the process";
+  const left =
+    runId === undefined
+      ? undefined
+      : options.store === "memory"
+        ? `run ${runId} is lost with the memory store`
+        : `run ${runId} is left unfinished (runs list shows it interrupted): ${resumeCommand(runId, options)} finishes it`;
+  return new ObeliskError(
+    "TOOL_ERROR",
+    `a tool called process.exit(${code}) during the run${running}: the process ends here`,
+    { hint: left === undefined ? instead : `${instead}; ${left}` },
+  );
 }
 
 function printRunStart(output: Output, event: RunEvent & { type: "run-start" }): void {

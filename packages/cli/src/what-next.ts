@@ -35,12 +35,8 @@ export function whatNext(
   }
   const where = threadFlags(result.threadId, store);
   const lines = [`inspect what was stored: ${command} state summary ${where}`];
-  if (result.status === "cancelled") {
-    const resume = ["resume", result.runId, "--tools", tools];
-    if (store !== DEFAULT_STORE) resume.push("--store", store);
-    resume.push(...limitsWords(limits));
-    lines.push(`finish what is left:     ${command} ${resume.map(shellWord).join(" ")}`);
-  }
+  if (result.status === "cancelled")
+    lines.push(`finish what is left:     ${resumeCommand(result.runId, { command, store, tools, limits })}`);
   const approvals = new Set<string>();
   for (const call of Object.values(result.calls)) {
     if (call.status !== "waiting") continue;
@@ -53,4 +49,20 @@ export function whatNext(
   }
   if (approvals.size > 0) lines.push("then run the same command again: the waiting calls go on");
   return lines;
+}
+
+/** The command that resumes run `runId` with the same tools, store and `--limits` (a store file's run). */
+export function resumeCommand(
+  runId: string,
+  {
+    command,
+    store,
+    tools,
+    limits,
+  }: { command: string; store: string; tools: string; limits?: Partial<Limits> | undefined },
+): string {
+  const resume = ["resume", runId, "--tools", tools];
+  if (store !== DEFAULT_STORE) resume.push("--store", store);
+  resume.push(...limitsWords(limits));
+  return `${command} ${resume.map(shellWord).join(" ")}`;
 }

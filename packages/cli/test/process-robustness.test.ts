@@ -98,6 +98,36 @@ describe.concurrent("obelisk: a tool's uncaught exception or unhandled rejection
   });
 });
 
+describe.concurrent("obelisk: a tool that calls process.exit during the run (review-runtime 29, 1)", () => {
+  const args = ["run", fixture("exit-plan.json"), "--tools", tools];
+
+  it("exit 1, not the tool's 0: one error line naming the call and how to resume, the run left interrupted", async () => {
+    const cwd = tempDir();
+    const result = await obeliskSpawned([...args, "--store", "sqlite:s.db"], cwd);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^error \[TOOL_ERROR\] a tool called process\.exit\(0\) during the run \(running: quits \(exits\)\): the process ends here \(.*run [\w-]+ is left unfinished \(runs list shows it interrupted\): obelisk resume [\w-]+ --tools \S+misbehaving-tools\.mjs --store sqlite:s\.db finishes it\)$/m,
+    );
+    expect(result.stderr).not.toContain("    at ");
+    expect(await recordedStatus(cwd)).toBe("interrupted");
+  });
+
+  it("in json, the error document is the one document on stdout", async () => {
+    const cwd = tempDir();
+    const result = await obeliskSpawned([...args, "--store", "memory", "--format", "json"], cwd);
+    expect(result.code).toBe(1);
+    expect(parsed(result.stdout)).toEqual({
+      error: {
+        code: "TOOL_ERROR",
+        message: expect.stringMatching(
+          /^a tool called process\.exit\(0\) during the run \(running: quits \(exits\)\)/,
+        ),
+        hint: expect.stringMatching(/must not end the process; run [\w-]+ is lost with the memory store$/),
+      },
+    });
+  });
+});
+
 describe.concurrent("obelisk: before the run starts, a signal or an uncaught exception creates nothing (review-cli2 2, 4)", () => {
   const plan = fixture("wait-for-abort-plan.json");
   for (const [signal, killed] of [

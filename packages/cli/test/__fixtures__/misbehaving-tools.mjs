@@ -55,6 +55,13 @@ export default {
       });
     },
   },
+  exits: {
+    description: "ends the process with exit code 0 in the middle of its call",
+    input: { type: "object", properties: {} },
+    run: () => {
+      process.exit(0);
+    },
+  },
   stubborn: {
     description: "says it started, then ignores its abort signal and waits ten minutes",
     input: { type: "object", properties: {} },
