@@ -106,6 +106,17 @@ function pageNote(
   };
 }
 
+/**
+ * A note for an offset past the end (the page is empty, at the end): the model asked for something that
+ * is not there and should know, rather than read an empty page as an empty value.
+ */
+function pastEndNote(unit: "items" | "keys" | "characters", asked: number, total: number): Answer {
+  if (asked <= total) return {};
+  const has =
+    total === 0 ? `the value has no ${unit}` : `the value has ${total} ${unit} (offsets 0–${total - 1})`;
+  return { note: `offset ${asked} is past the end: ${has}.` };
+}
+
 /** Characters kept of a key too long to name (`key` of its `tooLarge` entry). */
 const CUT_KEY_CHARS = 100;
 
@@ -201,7 +212,11 @@ function containerPage(
     ...(keys === undefined ? { items } : { entries }),
   };
   if (tooLarge.length === 0)
-    return { ...answer, ...pageNote(reference, unit, start, covered, total, at < stop) };
+    return {
+      ...answer,
+      ...pageNote(reference, unit, start, covered, total, at < stop),
+      ...pastEndNote(unit, offset, total),
+    };
   const paging = pageNote(reference, unit, start, covered, total, at < stop);
   const what =
     keys === undefined ? "This item is" : `${tooLarge.length === 1 ? "This value is" : "These values are"}`;
@@ -242,6 +257,7 @@ function stringPage(reference: string, text: string, offset: number, limit: numb
     total,
     text: page,
     ...pageNote(reference, "characters", start, keep, total, keep < wanted),
+    ...pastEndNote("characters", offset, total),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Diagnostic } from "@obelisk/core";
+import { type Diagnostic, plural } from "@obelisk/core";
 import { boundWarnings } from "./agent-tools-diagnostics.js";
 import type { RunPlanAnswer } from "./agent-tools-types.js";
 import { cutMessage, MESSAGE_CHARS } from "./cut-message.js";
@@ -17,12 +17,50 @@ export const RUN_LIMITS = Object.freeze({
 
 const size = (value: unknown): number => JSON.stringify(value).length;
 
-/** A call's outcome as `run_plan` shows it: a satisfied call's says where its value is. */
-type ShownOutcome = CallOutcome & { readonly holds?: readonly string[] };
+/**
+ * A call's outcome as `run_plan` shows it: a satisfied call's says where its value is; `wroteOmitted` /
+ * `holdsOmitted` count the targets left out of a long fan-out.
+ */
+type ShownOutcome = CallOutcome & {
+  readonly holds?: readonly string[];
+  readonly wroteOmitted?: number;
+  readonly holdsOmitted?: number;
+};
 
-/** A call's outcome with its error message and reason cut, and where a satisfied call's value is (`holds`). */
+/** Characters of JSON a call's `wrote` (and a satisfied call's `holds`) take at most in a `run_plan` answer. */
+const TARGETS_CHARS = 1_000;
+
+/** The first targets within {@link TARGETS_CHARS}, and how many are left out. */
+function boundTargets(targets: readonly string[]): { shown: readonly string[]; left: number } {
+  let used = 2;
+  let count = 0;
+  for (const target of targets) {
+    used += size(target) + 1;
+    if (used > TARGETS_CHARS) break;
+    count++;
+  }
+  return {
+    shown: count === targets.length ? targets : targets.slice(0, count),
+    left: targets.length - count,
+  };
+}
+
+/**
+ * A call's outcome with its error message and reason cut, its targets bounded (a 900-target fan-out hid
+ * the plan's only call), and where a satisfied call's value is (`holds`).
+ */
 function boundOutcome(outcome: CallOutcome, holds: readonly string[] | undefined): ShownOutcome {
-  if (holds !== undefined) return { ...boundOutcome(outcome, undefined), holds };
+  if (holds !== undefined) {
+    const { shown, left } = boundTargets(holds);
+    return {
+      ...boundOutcome(outcome, undefined),
+      holds: shown,
+      ...(left === 0 ? {} : { holdsOmitted: left }),
+    };
+  }
+  const wrote = boundTargets(outcome.wrote);
+  if (wrote.left > 0)
+    return { ...boundOutcome({ ...outcome, wrote: wrote.shown }, undefined), wroteOmitted: wrote.left };
   if (outcome.error === undefined && outcome.reason === undefined) return outcome;
   // Only fields the outcome has are replaced (by cut copies), so its status still decides which it has.
   return {
@@ -111,7 +149,7 @@ export function boundRunAnswer(
     calls,
     errors: shownErrors,
     omitted,
-    note: `The plan has ${entries.length} calls: ${omitted.calls} calls and ${omitted.errors} error entries are not shown to keep this answer within ${RUN_LIMITS.answerChars} characters (calls that did not succeed are shown first). Read what the run wrote with list_variables and get_variable.`,
+    note: `The plan has ${plural(entries.length, "call")}: ${plural(omitted.calls, "call")} and ${plural(omitted.errors, "error entry", "error entries")} are not shown to keep this answer within ${RUN_LIMITS.answerChars} characters (calls that did not succeed are shown first). Read what the run wrote with list_variables and get_variable.`,
     durationMs: result.durationMs,
     summary,
   });

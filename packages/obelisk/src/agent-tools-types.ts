@@ -68,7 +68,10 @@ export type AgentCallOutcome = {
   readonly tool: string;
   readonly attempts: number;
   readonly durationMs: number;
+  /** Where the call wrote, within 1,000 characters of JSON (a long fan-out's first targets). */
   readonly wrote: readonly string[];
+  /** Targets left out of `wrote` (only when some were). */
+  readonly wroteOmitted?: number;
 } & (
   | {
       readonly status: "succeeded";
@@ -81,6 +84,8 @@ export type AgentCallOutcome = {
       readonly error?: AgentCallError;
       /** Where the value of its earlier completion is: the thread holds it there (it did not run again). */
       readonly holds: readonly string[];
+      /** Targets left out of `holds` (only when some were; 1,000 characters of JSON at most). */
+      readonly holdsOmitted?: number;
     }
   | { readonly status: "failed"; readonly error: AgentCallError; readonly reason?: string }
   | {
@@ -116,8 +121,10 @@ export type ListVariablesAnswer = {
   readonly text: string;
   /** Variables left out to stay within the budget. */
   readonly omitted: number;
-  /** References asked for in `refs` that are not stored. */
+  /** References asked for in `refs` that are not stored (within 2,000 characters, each cut to 200). */
   readonly notFound: readonly string[];
+  /** How many not-stored references `notFound` leaves out to stay within its size. */
+  readonly notFoundOmitted?: number;
 };
 
 /** An item of a `get_variable` page too large to show: where to read it, and its start. */

@@ -6,7 +6,12 @@ import { boundDiagnostics, boundErrorData } from "./agent-tools-diagnostics.js";
 import { GET_LIMITS, getForModel } from "./agent-tools-get.js";
 import { summaryWithin } from "./agent-tools-list.js";
 import { fromStrictArguments, openAiStrictParameters } from "./agent-tools-openai-strict.js";
-import { type AgentToolsParameters, MAX_LIST_CHARS, toolParameters } from "./agent-tools-parameters.js";
+import {
+  type AgentToolsParameters,
+  MAX_LIST_CHARS,
+  type ToolParameters,
+  toolParameters,
+} from "./agent-tools-parameters.js";
 import { runForModel } from "./agent-tools-run-plan.js";
 import type {
   AgentToolFailure,
@@ -89,6 +94,27 @@ async function guarded<Answer extends JsonValue>(
       },
     });
   }
+}
+
+/** Characters of JSON `list_variables`' `notFound` takes at most; each reference in it is cut to 200. */
+const NOT_FOUND_CHARS = 2_000;
+const NOT_FOUND_REFERENCE_CHARS = 200;
+
+/**
+ * The references asked for and not stored, within {@link NOT_FOUND_CHARS} (a model asking for 10,000
+ * names got every one back); the ones left out are counted in `notFoundOmitted`.
+ */
+function boundNotFound(references: readonly string[]): { notFound: string[]; notFoundOmitted?: number } {
+  const notFound: string[] = [];
+  let used = 2; // []
+  for (const reference of references) {
+    const shown = cutMessage(reference, NOT_FOUND_REFERENCE_CHARS);
+    used += JSON.stringify(shown).length + 1;
+    if (used > NOT_FOUND_CHARS) break;
+    notFound.push(shown);
+  }
+  const left = references.length - notFound.length;
+  return left === 0 ? { notFound } : { notFound, notFoundOmitted: left };
 }
 
 /** Default of {@link AgentToolsOptions.runWaitMs}: how long a `run_plan` waits for the one before it. */
@@ -218,6 +244,9 @@ function validateDescription(form: AgentToolsOptions["parameters"]): string {
     : `${does} Without input, †input references are checked against the plan's inputSchema only.`;
 }
 
+/** The name of one of the four tools. */
+type ToolName = keyof ToolParameters;
+
 /** The four tools, each typed with its name and answer (see `agent-tools-types.ts`). */
 type AgentToolList = [
   AgentTool<"validate_plan", ValidatePlanAnswer | AgentToolFailure>,
@@ -237,20 +266,62 @@ export type AgentTools = AgentToolList & {
   readonly deviations: readonly StrictSchemaDeviation[];
 };
 
+/**
+ * Refuses an argument the tool's parameters do not name (USAGE, with the nearest name): a misspelt
+ * `ofset` or `inputs` was ignored, and the model got the first page or a run without its input.
+ */
+function refuseUnknownArguments(
+  tool: ToolName,
+  args: Record<string, unknown>,
+  schema: JsonObject,
+  also: readonly string[],
+): void {
+  const properties = schema.properties;
+  const named = typeof properties === "object" && properties !== null ? Object.keys(properties) : [];
+  const known = new Set([...named, ...also]);
+  for (const key of Object.keys(args)) {
+    if (known.has(key)) continue;
+    throw new ObeliskError("USAGE", `unknown argument ${JSON.stringify(cutMessage(key, 80))} for ${tool}`, {
+      hint: didYouMean(key, known) ?? `${tool}'s arguments are ${[...known].join(", ")}`,
+    });
+  }
+}
+
 /** Each tool's parameters in the form asked for, the plan's deviations, and how arguments are read. */
 function parametersFor(engine: Engine, form: AgentToolsOptions["parameters"]) {
-  if (form !== "openai-strict")
-    return {
-      parameters: toolParameters(engine, form ?? "strict"),
-      deviations: [],
-      read: (_tool: string, args: Record<string, unknown>) => args,
+  const checked =
+    (
+      parameters: ToolParameters,
+      also: (tool: ToolName) => readonly string[],
+      convert: (tool: ToolName, args: Record<string, unknown>) => Record<string, unknown>,
+    ) =>
+    (tool: ToolName, args: Record<string, unknown>): Record<string, unknown> => {
+      refuseUnknownArguments(tool, args, parameters[tool], also(tool));
+      return convert(tool, args);
     };
+  if (form !== "openai-strict") {
+    const parameters = toolParameters(engine, form ?? "strict");
+    return {
+      parameters,
+      deviations: [],
+      read: checked(
+        parameters,
+        () => [],
+        (_tool, args) => args,
+      ),
+    };
+  }
   const { deviations, ...parameters } = openAiStrictParameters(engine);
   return {
     parameters,
     deviations,
-    // strict mode writes null for every argument left out: read as absent before anything else
-    read: (tool: string, args: Record<string, unknown>) => fromStrictArguments(engine, tool, args),
+    read: checked(
+      parameters,
+      // a host calling execute itself may pass the input as an object (fromStrictArguments)
+      (tool) => (tool === "validate_plan" || tool === "run_plan" ? ["input"] : []),
+      // strict mode writes null for every argument left out: read as absent before anything else
+      (tool, args) => fromStrictArguments(engine, tool, args),
+    ),
   };
 }
 
@@ -334,7 +405,7 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
               hint: "narrow the list with lastN or refs, and read values with get_variable",
             });
           const summary = await summaryWithin(engine, threadId, args, budget ?? DEFAULT_SUMMARY_CHARS);
-          return { text: summary.text, omitted: summary.omitted, notFound: summary.notFound };
+          return { text: summary.text, omitted: summary.omitted, ...boundNotFound(summary.notFound) };
         }),
     },
     {
