@@ -150,7 +150,7 @@ export function analyzeCallBody(
         ? checkMissingOutputPath(pointer, tool, callId, out)
         : checkOutputPath(outputPathValue, pointer, tool, parseOptions, out);
     if (outputPath !== undefined && options.parsedStrings !== undefined)
-      rememberOutputTarget(outputPath, options.parsedStrings);
+      rememberOutputTarget(outputPath, options.parsedStrings, options.templateExpressions);
     return { params, references, meta, outputPath };
   } finally {
     // Nothing of the compile (its parse caches) stays reachable from the module.

@@ -1,5 +1,6 @@
 import type {
   Diagnostic,
+  InputExpression,
   JsonObject,
   JsonValue,
   KindTable,
@@ -8,6 +9,7 @@ import type {
   OutputTarget,
   ParameterValue,
   PathSegment,
+  Reference,
   TemplateExpressions,
 } from "@obelisk/core";
 import { codePointLength, parseParameterString, pointerFromPath } from "@obelisk/core";
@@ -40,15 +42,77 @@ export type ParsedStrings = Map<string, ParsedString>;
  * parser), so its reader shares the writer's target, path and text instead of parsing copies of them,
  * which lived as long as the compiled plan. The reference is made here, not at the first read: that was a
  * second store into this map (of 10k entries in a 10k-call plan, a cache miss or two) per path read.
+ * Once the plan has templates, the target is a known template part too (see `seedTemplateParts`).
  */
-export function rememberOutputTarget(outputPath: OutputPath, parsedStrings: ParsedStrings): void {
+export function rememberOutputTarget(
+  outputPath: OutputPath,
+  parsedStrings: ParsedStrings,
+  templateExpressions?: TemplateExpressions,
+): void {
   const alternatives = outputPath.alternatives;
   if (alternatives.length !== 1) return;
   const targets = alternatives[0] as readonly OutputTarget[];
   if (targets.length !== 1) return;
   const text = (targets[0] as OutputTarget).text;
+  if (parsedStrings.has(text)) return;
   // What parseParameterString returns for the target's text, around the writer's own lists.
-  if (!parsedStrings.has(text)) parsedStrings.set(text, { type: "reference", expression: { alternatives } });
+  const expression: InputExpression = { alternatives };
+  parsedStrings.set(text, { type: "reference", expression });
+  if (templateExpressions !== undefined && SEEDED.has(templateExpressions))
+    addTemplatePart(templateExpressions, text, expression);
+}
+
+/** One entry of core's template-part cache (`TemplateExpressions`: part text and its expression). */
+type TemplatePart = TemplateExpressions extends Map<number, (infer Part)[]> ? Part : never;
+
+/** Template-part caches already seeded with the plan's canonical references (one per compile). */
+const SEEDED = new WeakSet<TemplateExpressions>();
+
+/**
+ * The hash core's `parseTemplate` keys a part by (`TemplateExpressions`: the length, then ×31 plus each
+ * UTF-16 code). Were core to hash otherwise, a seeded part would only never be found (the part's text is
+ * compared before its expression is used), and the template-seeding test would fail.
+ */
+function partHash(text: string): number {
+  let hash = text.length;
+  for (let index = 0; index < text.length; index++) hash = (Math.imul(hash, 31) + text.charCodeAt(index)) | 0;
+  return hash;
+}
+
+/** Adds `text` → `expression` to the template-part cache unless a part of that text is there. */
+function addTemplatePart(known: TemplateExpressions, text: string, expression: InputExpression): void {
+  const hash = partHash(text);
+  const parts = known.get(hash);
+  const part: TemplatePart = { text, expression };
+  if (parts === undefined) {
+    known.set(hash, [part]);
+    return;
+  }
+  for (const other of parts) if (other.text === text) return;
+  parts.push(part);
+}
+
+/**
+ * Before the plan's first template is parsed: every reference string parsed or remembered so far whose
+ * whole text is one canonical operand (a writer's target, above all) becomes a known template part, and
+ * later targets are added as they are remembered. A `{†state.step5.text}` part then shares the writer's
+ * target (kind, path, text) instead of being scanned into copies that live as long as the compiled plan,
+ * and the lookups by its text and path segments (shared writer groups, the writers' trie) compare the
+ * writer's own strings by identity. A part is looked up by its text up to the first `}` and used only when
+ * its expression ends there: a canonical operand's text, parsed as a part, ends exactly at its end and
+ * gives the same reference (the text round-trips through the parser, as for `rememberOutputTarget`).
+ * Plans without templates never pay for it.
+ */
+function seedTemplateParts(parsedStrings: ParsedStrings, known: TemplateExpressions): void {
+  SEEDED.add(known);
+  for (const [text, value] of parsedStrings) {
+    if (value.type !== "reference") continue;
+    const alternatives = value.expression.alternatives;
+    if (alternatives.length !== 1) continue;
+    const gate = alternatives[0] as readonly Reference[];
+    if (gate.length === 1 && (gate[0] as Reference).text === text)
+      addTemplatePart(known, text, value.expression);
+  }
 }
 
 /** A location inside a call's parameters and its JSON Pointer there (e.g. `["inputs", 0]`, `/inputs/0`). */
@@ -283,7 +347,16 @@ function parseString(text: string, walk: Walk): void {
     addReference(walk, known);
     return;
   }
-  const parsed = parseParameterString(text, options.kinds, options.limits, options.templateExpressions);
+  const templateExpressions = options.templateExpressions;
+  // A string not starting with the dagger may be a template: its parts may be canonical references.
+  if (
+    templateExpressions !== undefined &&
+    parsedStrings !== undefined &&
+    text.charCodeAt(0) !== DAGGER_CODE &&
+    !SEEDED.has(templateExpressions)
+  )
+    seedTemplateParts(parsedStrings, templateExpressions);
+  const parsed = parseParameterString(text, options.kinds, options.limits, templateExpressions);
   const callId = options.callId;
   if (!parsed.ok) {
     const { code, message, offset } = parsed.issue;
@@ -315,6 +388,9 @@ function parseString(text: string, walk: Walk): void {
   parsedStrings?.set(text, value);
   addReference(walk, value);
 }
+
+/** `†` (one UTF-16 code unit). */
+const DAGGER_CODE = 0x2020;
 
 const SUSPICIOUS_HINT =
   'write the whole value as a reference, wrap it as "{†…}" inside text, or escape it with "††"';
