@@ -151,8 +151,19 @@ export function judgeOperand(
   return judgeContext(builder, reference);
 }
 
-/** Verdicts of `excludedByWriters`, by writer list and reference text (one list serves a text's readers). */
+/**
+ * Verdicts of `excludedByWriters` on lists of `CACHED_FROM` or more writers, by writer list and reference
+ * text (one list serves a text's readers: R readers of W accumulating writers are judged in W + R steps,
+ * not W × R).
+ */
 const excludedCache = new WeakMap<readonly WriterLink[], Map<string, Verdict | null>>();
+
+/**
+ * Shorter writer lists are judged again for each reader: one or two writers cost less to judge than the
+ * cache costs to ask (a lookup in a table of every writer list of the plan, and a map per list kept as long
+ * as the compiled plan: ~200 B per call of a 10k-call plan, in a weak table the collector must walk).
+ */
+const CACHED_FROM = 3;
 
 /**
  * The verdict on an operand every in-plan writer of which certainly cannot hold its path: each writes a
@@ -166,6 +177,7 @@ function excludedByWriters(
   links: readonly WriterLink[],
   reference: Reference,
 ): Verdict {
+  if (links.length < CACHED_FROM) return judgeWriters(builder, links, reference);
   let byText = excludedCache.get(links);
   const known = byText?.get(reference.text);
   if (known !== undefined) return known ?? undefined;
