@@ -117,8 +117,8 @@ export function largeInputInstead(command: string): string {
 }
 
 /**
- * The engine's refusal of a value over `maxValueBytes` (`--input`: USAGE; `state set --value`: the store's
- * OUTPUT_WRITE_FAILED or OUTPUT_TOO_LARGE), with a hint that says how to raise the limit with the CLI
+ * The refusal of a value over `maxValueBytes` (`--input`, `state set --value`: USAGE; a store's own
+ * OUTPUT_WRITE_FAILED or OUTPUT_TOO_LARGE too), with a hint that says how to raise the limit with the CLI
  * (after `instead`, another way, when there is one). Any other error, or a value within the limit, is
  * returned as it is.
  */

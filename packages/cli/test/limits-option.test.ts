@@ -109,14 +109,19 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
       [...set, "--limits", "maxValueBytes=100000", "--limits", "maxValueBytes=8"],
       dir,
     );
-    expect(small.code).toBe(1);
+    expectOneLineError(small, 2);
     expect(small.json).toEqual({
-      error: expect.objectContaining({
-        code: "OUTPUT_WRITE_FAILED",
-        message: expect.stringContaining("(raise the limit: --limits maxValueBytes=<n> (now 8))"),
+      error: {
+        code: "USAGE",
+        message:
+          "†state.note: the value is larger than 8 bytes of JSON (limits.maxValueBytes) (raise the limit: --limits maxValueBytes=<n> (now 8))",
         hint: "raise the limit: --limits maxValueBytes=<n> (now 8)",
-      }),
+      },
     });
+    // refused before the store is opened: a store file that is not there is not created
+    const fresh = tempDir();
+    expectOneLineError(await obeliskJson([...set, "--limits", "maxValueBytes=8"], fresh), 2);
+    expect(existsSync(join(fresh, "s.db"))).toBe(false);
     expect((await obeliskJson([...set, "--limits", "maxDepth=100,maxValueBytes=100000"], dir)).code).toBe(0);
     const input = ["--input", '{"word":"more than ten bytes"}', "--limits", "maxValueBytes=10"];
     for (const command of ["validate", "run"]) {

@@ -1,3 +1,4 @@
+import { asThreadId } from "@obelisk/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { Controller } from "./__fixtures__/controlled-tools.js";
 import { until } from "./__fixtures__/deferred.js";
@@ -106,10 +107,21 @@ describe.each(storeKinds())("variable edits and the thread lock on the $name sto
     expect(await engine.runs.list({ threadId: "t" })).toEqual([]);
   });
 
-  it("set holds the value to the engine's maxValueBytes, like a tool's write", async () => {
+  it("set holds the value to the engine's maxValueBytes: USAGE with how to raise it, before the lock", async () => {
     engine = createEngine({ tools: [], store: kind.open(), limits: { maxValueBytes: 100 } });
-    expect(await codeOf(engine.set("t", "†state.big", "x".repeat(200)))).toBe("OUTPUT_WRITE_FAILED");
+    // a thread held by another: an over-size value is refused without waiting for (or asking for) the lock
+    const lock = await engine.store.lockThread(asThreadId("t"), { waitMs: 0 });
+    await expect(engine.set("t", "†state.big", "x".repeat(200))).rejects.toMatchObject({
+      code: "USAGE",
+      message: "†state.big: the value is larger than 100 bytes of JSON (limits.maxValueBytes)",
+      hint: expect.stringContaining(
+        "raise the limit: createEngine({ limits: { maxValueBytes: <n> } }) (now 100)",
+      ),
+      data: { reference: "†state.big", maxValueBytes: 100 },
+    });
+    await lock.release();
     expect(await engine.get("t", "†state.big")).toMatchObject({ found: false });
+    expect(await engine.store.getThread(asThreadId("t"))).toBeUndefined();
     await engine.set("t", "†state.big", "x".repeat(50));
     expect(await engine.get("t", "†state.big")).toMatchObject({ found: true, value: "x".repeat(50) });
   });

@@ -29,7 +29,7 @@ const refusals: readonly Refusal[] = [
   ["a forbidden segment", "†state.__proto__.x", 1, "REF_FORBIDDEN_SEGMENT"],
   ["a value breaking the state schema", "†state.count", -1, "OUTPUT_SCHEMA_VIOLATION"],
   ["an approval that is not a boolean", "†state.approvals.deploy", "yes", "OUTPUT_SCHEMA_VIOLATION"],
-  ["a value over maxValueBytes", "†state.big", "x".repeat(200), "OUTPUT_WRITE_FAILED"],
+  ["a value over maxValueBytes", "†state.big", "x".repeat(200), "USAGE"],
   ["a value that is not JSON", "†state.when", new Date(0), "USAGE"],
 ];
 /** Refused on the thread `t` only, which holds `{ count: 1, n: 5, list: [1] }`. */

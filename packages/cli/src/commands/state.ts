@@ -1,6 +1,7 @@
 import {
   asThreadId,
   type JsonValue,
+  jsonByteSizeWithin,
   type Limits,
   ObeliskError,
   parseReference,
@@ -216,11 +217,22 @@ function printGot(output: Output, ref: string, result: GetValueResult & { found:
   output.line(output.colors.dim(`${ref}: ${unit} ${result.offset}–${last} of ${result.total}`));
 }
 
-/** The `--value` of `state set`, parsed (USAGE when it is missing or not JSON). */
+/**
+ * The `--value` of `state set`, parsed: USAGE when it is missing, not JSON, or larger than `maxValueBytes`
+ * (as the engine refuses it, but before the store is opened: a refused set creates no store file).
+ */
 function setValue(options: StateOptions): JsonValue {
-  singleRef(options);
+  const ref = singleRef(options);
   if (options.value === undefined) throw usageError("state set needs --value <json>");
-  return parseJsonValue(options.value, "--value");
+  const value = parseJsonValue(options.value, "--value");
+  const limits = resolveLimits(options.limits);
+  if (jsonByteSizeWithin(value, limits.maxValueBytes) === undefined) {
+    const tooLarge = usageError(
+      `${ref}: the value is larger than ${limits.maxValueBytes} bytes of JSON (limits.maxValueBytes)`,
+    );
+    throw withValueLimitHint(tooLarge, value, limits);
+  }
+  return value;
 }
 
 async function set(engine: Engine, options: StateOptions, output: Output): Promise<void> {
