@@ -206,6 +206,21 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     });
   });
 
+  it("says a tool definition's hint once: an execute key is told to be run (review-runtime 29, 3)", async () => {
+    const args = ["schema", "--tools", fixture("execute-tools.mjs")];
+    const text = await obelisk(args, cwd);
+    expectOneLineError(text, 2);
+    expect(text.stderr).toBe('error [USAGE] tool "x": unknown key "execute" (did you mean "run"?)\n');
+    const json = await obeliskJson(args, cwd);
+    expect(json.json).toEqual({
+      error: {
+        code: "USAGE",
+        message: 'tool "x": unknown key "execute" (did you mean "run"?)',
+        hint: 'did you mean "run"?',
+      },
+    });
+  });
+
   it("warns on stderr when a tools module defines a tool name twice (the later wins), exit unchanged", async () => {
     const tools = fixture("duplicate-tools.mjs");
     const plan = join(cwd, "echo-plan.json");
