@@ -109,6 +109,23 @@ describe.each(storeKinds())("runs of a process that stopped, on the $name store"
   });
 });
 
+describe("engine.runs.list's limit", () => {
+  it("is a whole number from 1, as the CLI's --limit: 0 is USAGE with a hint, not an empty list", async () => {
+    const engine = createEngine({ tools: [{ name: "ok", run: () => 1 }] });
+    await engine.run([{ _tool: "ok" }], { threadId: "t" });
+    await expect(engine.runs.list({ limit: 0 })).rejects.toMatchObject({
+      code: "USAGE",
+      message: "runs.list's limit must be a whole number from 1, not 0",
+      hint: "leave limit out to list every run (newest first)",
+    });
+    for (const limit of [-1, 1.5, Number.NaN, "2", null]) {
+      await expect(engine.runs.list({ limit } as never)).rejects.toMatchObject({ code: "USAGE" });
+    }
+    expect(await engine.runs.list({ limit: 1 })).toHaveLength(1);
+    await engine.close();
+  });
+});
+
 describe("engine.runs.list's status", () => {
   it("is one of the run statuses (USAGE with the nearest as hint)", async () => {
     const engine = createEngine({ tools: [] });

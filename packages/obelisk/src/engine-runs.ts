@@ -7,7 +7,7 @@ import {
   type RunsOptions,
   type StateStore,
 } from "@obelisk/state";
-import { describeValue } from "./describe-value.js";
+import { describeValue, shownValue } from "./describe-value.js";
 import type { Engine } from "./engine-types.js";
 import { checkOptionsObject, refuseUnknownKeys, requireString } from "./facade-arguments.js";
 import { runNotFound } from "./run-not-found.js";
@@ -39,6 +39,19 @@ function requireWaitingTrue(waiting: unknown): void {
   );
 }
 
+/**
+ * Throws USAGE unless `limit` is a whole number from 1: `limit: 0` lists nothing, which is never what a
+ * caller asks for (a count computed as 0, a page size mixed up with an offset), and the CLI's `runs list
+ * --limit` takes no 0 either.
+ */
+function requireListLimit(limit: unknown): number {
+  if (typeof limit === "number" && Number.isSafeInteger(limit) && limit >= 1) return limit;
+  const given = typeof limit === "number" ? String(limit) : shownValue(limit);
+  throw new ObeliskError("USAGE", `runs.list's limit must be a whole number from 1, not ${given}`, {
+    hint: "leave limit out to list every run (newest first)",
+  });
+}
+
 /** The store's runs waiting for approval; USAGE for a store without `listWaitingRuns` (a custom one). */
 function listWaiting(store: StateStore, query: RunsOptions): Awaitable<readonly RunRecord[]> {
   if (store.listWaitingRuns === undefined)
@@ -48,7 +61,8 @@ function listWaiting(store: StateStore, query: RunsOptions): Awaitable<readonly 
 
 /**
  * The engine's `runs`: `list` checks its options (USAGE: unknown keys, a thread id or status that is not
- * one, a `waiting` that is not `true`) and passes them to the store, which checks `limit`; a store that
+ * one, a `waiting` that is not `true`, a `limit` that is not a whole number from 1) and passes them to the
+ * store; a store that
  * does not filter by status (a custom one) has its answer filtered here, and `waiting` needs the store's
  * `listWaitingRuns` (USAGE without it). `show` reads a run and its call records.
  */
@@ -61,6 +75,7 @@ export function engineRuns(store: StateStore): Engine["runs"] {
       if (threadId !== undefined) requireString(threadId, "runs.list's threadId");
       if (status !== undefined) requireRunStatus(status);
       if (waiting !== undefined) requireWaitingTrue(waiting);
+      if (limit !== undefined) requireListLimit(limit);
       const query = {
         ...(threadId === undefined ? {} : { threadId: asThreadId(threadId) }),
         ...(limit === undefined ? {} : { limit }),
