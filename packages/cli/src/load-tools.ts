@@ -118,9 +118,9 @@ function isSpecForm(value: object): boolean {
   return typeof tool === "object" && tool !== null && typeof (tool as { const?: unknown }).const === "string";
 }
 
-/** What a value is, as a refusal says it: `null`, `an array`, `a string`, … */
+/** What a value is, as a refusal says it: `null`, `undefined`, `an array`, `a string`, … */
 function shown(value: unknown): string {
-  if (value === null) return "null";
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
   return `a ${typeof value}`;
 }
@@ -146,7 +146,7 @@ function implementationsExport(module: unknown, file: string): Readonly<Record<s
 /** Why a value cannot be a tool (an array, a primitive, a `run` that is no function), or undefined. */
 function notATool(value: unknown): string | undefined {
   if (Array.isArray(value)) return "an array";
-  if (typeof value !== "object" || value === null) return value === null ? "null" : `a ${typeof value}`;
+  if (typeof value !== "object" || value === null) return shown(value);
   const run = (value as { run?: unknown }).run;
   if (run !== undefined && typeof run !== "function") return "its run is not a function";
   return undefined;

@@ -204,6 +204,10 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
         message: expect.stringMatching(/not-tools\.mjs .*\(foo is not a tool: an array\)$/),
       },
     });
+    // an undefined value (a tool imported under a wrong name) is "undefined", not "a undefined"
+    const missing = await obelisk(["schema", "--tools", fixture("undefined-tool.mjs")], cwd);
+    expectOneLineError(missing, 2);
+    expect(missing.stderr).toMatch(/undefined-tool\.mjs .*\(verify is not a tool: undefined\)\n$/);
   });
 
   it("says a tool definition's hint once: an execute key is told to be run (review-runtime 29, 3)", async () => {

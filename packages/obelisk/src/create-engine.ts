@@ -1,5 +1,5 @@
 import { createToolRegistry } from "@obelisk/compiler";
-import { asRunId, resolveLimits } from "@obelisk/core";
+import { asRunId, ObeliskError, resolveLimits } from "@obelisk/core";
 import { EventChannel } from "@obelisk/scheduler";
 import { createMemoryStore, type GetValueOptions, getValue, summarize, unsetValue } from "@obelisk/state";
 import { registerAcceptingRun } from "./accepting-run.js";
@@ -148,6 +148,11 @@ export function createEngine(given: GivenEngineOptions): Engine {
       refuseUnknownKeys(checkOptionsObject(setOptions, "set"), SET_OPTIONS, "set");
       // a plain-JS caller's number or object was stored as the description, and summaries then threw
       if (setOptions.description !== undefined) requireString(setOptions.description, "set's description");
+      // undefined is most often a value meant to be removed: say how
+      if (value === undefined)
+        throw new ObeliskError("USAGE", "set needs a value: undefined is not JSON", {
+          hint: "give a JSON value (null for none); engine.unset removes a value",
+        });
       const json = requireJson(value, "value");
       await setThreadValue(runtime, thread, reference, json, {
         now: runtime.now,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { codeOf } from "./__fixtures__/error-codes.js";
 import {
+  asThreadId,
   type CallErrorCode,
   createEngine,
   createMemoryStore,
@@ -87,6 +88,16 @@ describe("values declared with an interface are accepted by the types, and check
     });
     expect(await codeOf(() => engine.set("t", "†state.fn", () => 1))).toBe("USAGE");
     expect(await codeOf(() => engine.run(plan, { threadId: "t", input: new Map() }))).toBe("USAGE");
+  });
+
+  it("set of undefined says so in words, and how to remove a value (review-runtime 29, 5: not 'a undefined')", async () => {
+    const engine = createEngine({ tools: [] });
+    await expect(engine.set("t", "†state.d", undefined as never)).rejects.toMatchObject({
+      code: "USAGE",
+      message: "set needs a value: undefined is not JSON",
+      hint: "give a JSON value (null for none); engine.unset removes a value",
+    });
+    expect(await engine.store.getThread(asThreadId("t"))).toBeUndefined();
   });
 });
 
