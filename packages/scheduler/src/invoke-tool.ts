@@ -1,7 +1,8 @@
 import { branch, type RetryPolicy, type ToolContext } from "@obelisk/compiler";
 import { asCallId, asRunId, asThreadId, type JsonObject, MAX_TIMER_MS } from "@obelisk/core";
-import type { RecordedError } from "@obelisk/state";
+import type { Awaitable, RecordedError } from "@obelisk/state";
 import type { AroundTool } from "./around-tool.js";
+import { after } from "./awaitable.js";
 import { contentDigest } from "./call-hash.js";
 import { toRecordedError } from "./event-hub.js";
 import { retryDelay } from "./retry-delay.js";
@@ -221,8 +222,19 @@ function runAround(around: AroundTool, request: InvokeRequest, ctx: ToolContext,
   return thenOf(returned) ? Promise.resolve(returned).then(done) : done();
 }
 
-/** Runs one attempt: synchronously when the tool is synchronous and has no timeout. */
-function attempt(request: InvokeRequest, number: number): AttemptResult {
+/**
+ * Runs one attempt and hands its outcome to `next`: synchronously when the tool is synchronous and has no
+ * timeout; otherwise `next` runs in the tool's own promise reaction, and the returned promise follows what
+ * `next` returns (or rejects with what it throws). No promise of the bare outcome stands in between: each
+ * such promise was one more microtask hop (and allocation) between a tool's result and its dependents.
+ * An abort or a timeout ends the attempt from outside the tool's reaction: `next` then runs two hops
+ * later, as it did when the outcome went through `invokeTool`'s promise and the runner's `then`.
+ */
+function attempt<R>(
+  request: InvokeRequest,
+  number: number,
+  next: (outcome: InvokeOutcome) => R | Promise<R>,
+): R | Promise<R> {
   const { signal } = request;
   // A timeout longer than a timer can hold (a tool's `timeoutMs`; `_timeoutMs` is refused) means no timer (B11).
   const timeoutMs = (request.timeoutMs ?? Infinity) <= MAX_TIMER_MS ? request.timeoutMs : undefined;
@@ -233,24 +245,37 @@ function attempt(request: InvokeRequest, number: number): AttemptResult {
     const around = request.around;
     result = around === undefined ? request.run(request.args, ctx) : runAround(around, request, ctx, number);
   } catch (error) {
-    return threw(error, number);
+    return next(threw(error, number));
   }
   const then = thenOf(result);
-  if (then === null) return unreadable(number);
-  if (then === undefined) return { kind: "returned", value: result, attempts: number };
-  return new Promise<InvokeOutcome>((resolve) => {
+  if (then === null) return next(unreadable(number));
+  if (then === undefined) return next({ kind: "returned", value: result, attempts: number });
+  return new Promise<R>((resolve, reject) => {
     let done = false;
     let timer: unknown;
-    const finish = (outcome: InvokeOutcome): void => {
-      if (done) return;
+    const end = (): boolean => {
+      if (done) return false;
       done = true;
       if (timer !== undefined) request.timers.clearTimeout(timer);
       handlers.delete(onAbort);
-      resolve(outcome);
+      return true;
+    };
+    // the tool's own reaction: `next` at once
+    const finish = (outcome: InvokeOutcome): void => {
+      if (!end()) return;
+      try {
+        resolve(next(outcome));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    // an abort or a timeout: `next` two hops later (see above), after the caller that ended it is done
+    const finishLater = (outcome: InvokeOutcome): void => {
+      if (end()) resolve(Promise.resolve(outcome).then(passOutcome).then(next));
     };
     const onAbort = (): void => {
       controller?.abort(signal.reason);
-      finish({ kind: "cancelled", attempts: number });
+      finishLater({ kind: "cancelled", attempts: number });
     };
     const handlers = onRunAbort(signal, onAbort);
     // aborted while the tool's synchronous part ran: no abort event is coming (and no timer is wanted)
@@ -264,7 +289,7 @@ function attempt(request: InvokeRequest, number: number): AttemptResult {
         };
         const thrown = Object.assign(new Error(error.message), { name: error.name, code: "TIMEOUT" });
         controller.abort(thrown);
-        finish({ kind: "threw", error, attempts: number, thrown });
+        finishLater({ kind: "threw", error, attempts: number, thrown });
       }, timeoutMs);
     }
     try {
@@ -310,7 +335,7 @@ async function retryAfter(
     request.onRetry(failed.attempts + 1, delayMs, failed.error);
     if (!(await wait(request, delayMs))) return { kind: "cancelled", attempts: failed.attempts };
     request.onAttempt(failed.attempts + 1);
-    const outcome = await attempt(request, failed.attempts + 1);
+    const outcome = await attempt<InvokeOutcome>(request, failed.attempts + 1, passOutcome);
     if (outcome.kind !== "threw" || !(await mayRetry(request.policy, outcome))) return outcome;
     failed = outcome;
   }
@@ -323,11 +348,29 @@ async function retryAfter(
 export function invokeTool(request: InvokeRequest): AttemptResult {
   if (isAborted(request)) return { kind: "cancelled", attempts: 0 };
   request.onAttempt(1);
-  const first = attempt(request, 1);
-  // A synchronous first attempt continues without a closure.
-  return first instanceof Promise
-    ? first.then((outcome) => afterFirst(request, outcome))
-    : afterFirst(request, first);
+  return attempt<InvokeOutcome>(request, 1, (outcome) => afterFirst(request, outcome));
+}
+
+/**
+ * {@link invokeTool}, handing the final outcome to `settle`: the runner's way. An attempt that does not
+ * throw is settled in the tool's own promise reaction (one hop after the tool's promise resolves, three
+ * before); a thrown error goes through the retry policy first. Returns what `settle` returns, or a promise
+ * of it (rejected with what `settle` throws).
+ */
+export function invokeToolThen(
+  request: InvokeRequest,
+  settle: (outcome: InvokeOutcome) => Awaitable<void>,
+): Awaitable<void> {
+  if (isAborted(request)) return settle({ kind: "cancelled", attempts: 0 });
+  request.onAttempt(1);
+  return attempt<void>(request, 1, (outcome) =>
+    outcome.kind === "threw" ? after(afterFirst(request, outcome), settle) : settle(outcome),
+  );
+}
+
+/** The identity on outcomes: `next` of an attempt whose outcome is wanted as it is. */
+function passOutcome(outcome: InvokeOutcome): InvokeOutcome {
+  return outcome;
 }
 
 /** After the first attempt: retries a thrown error while the policy allows, else the outcome as it is. */

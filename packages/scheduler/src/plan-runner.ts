@@ -30,7 +30,7 @@ import type { CoreEffect, SettleInfo } from "./decision-types.js";
 import { type DispatchHost, dispatchCall, failureBranch } from "./dispatch-call.js";
 import { EventHub, toRecordedError } from "./event-hub.js";
 import { fatalEndEvents } from "./fatal-end-events.js";
-import { type InvokeOutcome, invokeTool } from "./invoke-tool.js";
+import { type InvokeOutcome, invokeToolThen } from "./invoke-tool.js";
 import type { OperandFilter } from "./resolve-params.js";
 import { resolveRetryPolicy } from "./retry-delay.js";
 import { callEndEvent, type RunEvent } from "./run-event.js";
@@ -331,13 +331,13 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const run = this.runOf(index);
     const call = run.call;
     const request = new CallInvocation(this, run, tool, this.policyOf(call, tool));
-    if (this.limiter.unlimited(tool.name)) return after(invokeTool(request), settle);
+    if (this.limiter.unlimited(tool.name)) return invokeToolThen(request, settle);
     let started = false;
     const task = (): Awaitable<void> => {
       started = true;
       if (this.failingFast) return settle({ kind: "cancelled", attempts: run.attempts });
-      if (this.options.failFast !== true) return after(invokeTool(request), settle);
-      return after(invokeTool(request), (outcome) => settle(this.failFastEarly(call, outcome)));
+      if (this.options.failFast !== true) return invokeToolThen(request, settle);
+      return invokeToolThen(request, (outcome) => settle(this.failFastEarly(call, outcome)));
     };
     // A streamed call's remaining path is unknown until close: it ranks as a call nothing follows (its cost).
     const priority = this.options.criticalPaths?.get(call.id) ?? tool.cost;
