@@ -25,6 +25,15 @@ describe("parseExpression", () => {
     expect(shape(text)).toEqual(expected);
   });
 
+  it("parses a long chain of alternatives and gates whole, in order (each `||` copied the list: K² work)", () => {
+    const names = Array.from({ length: 20_000 }, (_, index) => `†input.m${index}`);
+    expect(shape(names.join(" || "))).toEqual(names.map((name) => [name]));
+    const pairs = names.map((name, index) => (index % 2 === 0 ? `${name} && ` : `${name} || `)).join("");
+    expect(shape(pairs.slice(0, -4))).toEqual(
+      Array.from({ length: 10_000 }, (_, index) => [names[2 * index], names[2 * index + 1]]),
+    );
+  });
+
   it.each([
     ["", 0],
     ["||", 0],

@@ -43,11 +43,10 @@ export function scanAlternatives<T, C>(
     const operator = operatorAt(text, opPos);
     if (operator === 0 || operator === OR) {
       const finished = count === 1 ? [first as T] : count === 2 ? (gate as T[]) : (gate as T[]).slice();
-      if (operator === 0) {
-        const alternatives = closed === undefined ? [finished] : closed.concat([finished]);
-        return { ok: true, alternatives, end };
-      }
-      closed = closed === undefined ? [finished] : closed.concat([finished]);
+      if (operator === 0) return { ok: true, alternatives: withLast(closed, finished), end };
+      // pushed, not concatenated: a copy per `||` made K alternatives cost K² (30,000 in one string: 61 s)
+      if (closed === undefined) closed = [finished];
+      else closed.push(finished);
       first = undefined;
       gate = undefined;
       count = 0;
@@ -55,6 +54,14 @@ export function scanAlternatives<T, C>(
     pos = opPos + operatorLength(text, opPos);
     while (pos < text.length && isSpaceCode(text.charCodeAt(pos))) pos++;
   }
+}
+
+/** The alternatives closed so far and the last one, as an exact-size list (two: a literal; more: one copy). */
+function withLast<T>(closed: T[][] | undefined, last: T[]): T[][] {
+  if (closed === undefined) return [last];
+  if (closed.length === 1) return [closed[0] as T[], last];
+  closed.push(last);
+  return closed.slice();
 }
 
 /** OR, AND, or 0 for the operator at `pos`. */
