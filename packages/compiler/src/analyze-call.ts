@@ -225,12 +225,14 @@ function checkAgainstTool(
   if (checked.length > 0 && !allAtReferences(checked, references)) {
     const referencePointers = references.map((reference) => reference.pointer.slice(pointer.length));
     const issues = literalIssues(checked, referencePointers);
-    if (issues.length > 0) {
-      const known = isPlainObject(tool.inputSchema.properties)
-        ? Object.keys(tool.inputSchema.properties)
-        : [];
-      for (const diagnostic of paramDiagnostics(issues, pointer, known, callId)) out.push(diagnostic);
-    }
+    if (issues.length > 0)
+      for (const diagnostic of paramDiagnostics(
+        issues,
+        pointer,
+        tool.paramsSchema ?? tool.inputSchema,
+        callId,
+      ))
+        out.push(diagnostic);
   }
   if (!tool.latent) {
     if (meta.hasOutput) {

@@ -2,9 +2,10 @@ import type { JsonObject } from "@obelisk/core";
 import { didYouMean, ObeliskError } from "@obelisk/core";
 import { checkToolRetry } from "./check-tool-retry.js";
 import { isClosedInput } from "./is-closed-input.js";
+import { nestedStrippingObjects } from "./nested-stripping-objects.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { SchemaCheck, SchemaCompiler } from "./schema-validator.js";
-import { isPlainObject, isZodSchema, toJsonSchema } from "./to-json-schema.js";
+import { isPlainObject, isZodSchema, toClosedJsonSchema, toJsonSchema } from "./to-json-schema.js";
 import type { ToolContext } from "./tool-definition.js";
 import { runWithZodInput, withZodOutputCheck } from "./zod-checks.js";
 
@@ -220,6 +221,9 @@ export function normalizeTool(
   checkLatent(source.latent, run !== undefined, what);
   const inputSchema =
     source.input === undefined ? { type: "object" } : toJsonSchema(source.input, `${what} input`);
+  const nested = nestedStrippingObjects(source.input);
+  const paramsSchema =
+    nested.size === 0 ? undefined : toClosedJsonSchema(source.input, `${what} input`, nested);
   const outputSchema =
     source.output === undefined ? undefined : toJsonSchema(source.output, `${what} output`, "output");
   const outputPathSchema =
@@ -229,6 +233,7 @@ export function normalizeTool(
     source,
     {
       inputSchema,
+      paramsSchema,
       outputSchema,
       outputPathSchema,
       run: runWithZodInput(source.input, run as Run | undefined),
@@ -242,6 +247,7 @@ export function normalizeTool(
 
 interface Parts {
   readonly inputSchema: JsonObject;
+  readonly paramsSchema: JsonObject | undefined;
   readonly outputSchema: JsonObject | undefined;
   readonly outputPathSchema: JsonObject | undefined;
   readonly run: Run | undefined;
@@ -274,10 +280,11 @@ function buildTool(
     latent: parts.run === undefined,
     approvalParams,
     idempotent: source.idempotent !== false,
-    validateInput: schemaCheck(compiler, parts.inputSchema, `${what} input schema`),
+    validateInput: schemaCheck(compiler, parts.paramsSchema ?? parts.inputSchema, `${what} input schema`),
     validateOutput: schemaCheck(compiler, parts.outputSchema, `${what} output schema`),
     validateOutputPath: schemaCheck(compiler, parts.outputPathSchema, `${what} outputPath schema`),
     ...(typeof source.description === "string" ? { description: source.description } : {}),
+    ...(parts.paramsSchema === undefined ? {} : { paramsSchema: parts.paramsSchema }),
     ...(parts.outputSchema === undefined ? {} : { outputSchema: parts.outputSchema }),
     ...(parts.outputPathSchema === undefined ? {} : { outputPathSchema: parts.outputPathSchema }),
     ...(outcomes === undefined ? {} : { outcomes }),

@@ -138,7 +138,7 @@ function metaProperties(tool: RegisteredTool, defs: Mutable, shared: SchemaShare
  * (see `moveToolSchema`).
  */
 function callSchema(tool: RegisteredTool, defs: Mutable, shared: SchemaShared): JsonObject {
-  const root = moveToolSchema(tool.inputSchema, tool.name, defs, { references: true });
+  const root = moveToolSchema(tool.paramsSchema ?? tool.inputSchema, tool.name, defs, { references: true });
   const input: Mutable = isPlainObject(root) ? (root as Mutable) : {};
   const properties: Mutable = {
     ...(isPlainObject(input.properties) ? (input.properties as JsonObject) : {}),

@@ -36,6 +36,8 @@ describe("a plan over per-value limits reports every diagnostic at once (SPEC §
     expect(codes(result.diagnostics)).toEqual([
       ["TOOL_UNKNOWN", "/plan/0/_tool"],
       ["META_UNKNOWN", "/plan/1/_bogus"],
+      // receipt is a z.object({ id }): its x would be dropped (decision 0023 §1)
+      ["PARAM_UNKNOWN", "/plan/2/receipt/x"],
       ["PLAN_LIMIT", `/plan/2/receipt/x${"/0".repeat(60)}`],
     ]);
   });
@@ -60,6 +62,7 @@ describe("a plan over per-value limits reports every diagnostic at once (SPEC §
     // a depth refusal's map held only the too-deep value's place: every other diagnostic sorted before it
     const deep = `{"type":"plan","plan":[{"_tool":"confirmOrder","receipt":{"id":"r","x":${JSON.stringify(nested(70))}}},{"_tool":"fetchUsr","userId":"u1"}]}`;
     expect(codes(compile(deep, registry).diagnostics)).toEqual([
+      ["PARAM_UNKNOWN", "/plan/0/receipt/x"],
       ["PLAN_LIMIT", `/plan/0/receipt/x${"/0".repeat(60)}`],
       ["TOOL_UNKNOWN", "/plan/1/_tool"],
     ]);

@@ -15,6 +15,12 @@ export interface RegisteredTool {
    * `unevaluatedProperties: false` at the top, or a zod object that strips or refuses unknown keys).
    */
   readonly closedInput: boolean;
+  /**
+   * The schema a call's parameters are checked against when it is not `inputSchema`: a zod input whose
+   * nested `z.object`s drop undeclared keys, with those objects closed (`additionalProperties: false`), so
+   * that a misspelt nested key is PARAM_UNKNOWN instead of silently dropped (decision 0023 §1).
+   */
+  readonly paramsSchema?: JsonObject;
   /** JSON Schema of the result, when known. */
   readonly outputSchema?: JsonObject;
   /** JSON Schema the `_outputPath` string must satisfy, when constrained. */

@@ -32,13 +32,26 @@ describe("literalIssues", () => {
 
   it("folds the branches of anyOf / oneOf / not into the combinator's own issue", () => {
     const issues = [
-      issue("/v", "type", "#/properties/v/anyOf/0/type"),
+      issue("/v", "minLength", "#/properties/v/anyOf/0/minLength"),
       issue("/v", "minimum", "#/properties/v/anyOf/1/minimum"),
       issue("/v", "anyOf", "#/properties/v/anyOf"),
       issue("/w", "type", "#/properties/w/type"),
     ];
     expect(literalIssues(issues, []).map((i) => i.schemaPath)).toEqual([
       "#/properties/v/anyOf",
+      "#/properties/w/type",
+    ]);
+  });
+
+  it("reports the one branch the value's type leaves (a nullable object, a string or a number ≥ 0)", () => {
+    const issues = [
+      issue("/v", "type", "#/properties/v/anyOf/0/type"),
+      issue("/v", "minimum", "#/properties/v/anyOf/1/minimum"),
+      issue("/v", "anyOf", "#/properties/v/anyOf"),
+      issue("/w", "type", "#/properties/w/type"),
+    ];
+    expect(literalIssues(issues, []).map((i) => i.schemaPath)).toEqual([
+      "#/properties/v/anyOf/1/minimum",
       "#/properties/w/type",
     ]);
   });

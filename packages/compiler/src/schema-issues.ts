@@ -1,7 +1,10 @@
-import type { Diagnostic } from "@obelisk/core";
+import type { Diagnostic, JsonObject } from "@obelisk/core";
 import { appendPointer, didYouMean } from "@obelisk/core";
 import { makeDiagnostic } from "./make-diagnostic.js";
+import { pickedBranches } from "./picked-branches.js";
+import { schemaAtPath } from "./schema-types.js";
 import type { SchemaIssue } from "./schema-validator.js";
+import { isPlainObject } from "./to-json-schema.js";
 
 const COMBINATORS = new Set(["anyOf", "oneOf", "not", "if", "contains", "uniqueItems", "enum", "const"]);
 const GROUPING = new Set(["anyOf", "oneOf", "not"]);
@@ -52,11 +55,20 @@ export function literalIssues(
   };
   const explainedIfs = explainedConditionals(issues);
   const formats = formatFailures(issues);
+  // A combinator's sub-issue is dropped (the combinator stands for its branches) unless its branch was
+  // picked (see `pickedBranches`): then it is the violation, and the combinator's own issue is dropped.
+  const picked = grouping === undefined ? undefined : pickedBranches(issues, grouping);
+  const grouped = (issue: SchemaIssue): boolean =>
+    grouping !== undefined &&
+    someAncestor(
+      issue.schemaPath,
+      (path) => grouping.has(path) && !(picked?.inPickedBranch(issue, path) ?? false),
+    );
   return issues.filter((issue) => {
     if (explainedIfs?.has(ifKey(issue))) return false;
     // zod's `.email()` (and the like) gives a `format` and the regex behind it: one violation, one diagnostic.
     if (issue.keyword === "pattern" && formats?.has(issue.instancePath)) return false;
-    if (grouping !== undefined && someAncestor(issue.schemaPath, (path) => grouping.has(path))) return false;
+    if (grouped(issue) || picked?.picked(issue)) return false;
     const at = issue.instancePath;
     if (isReference(at) || someAncestor(at, isReference)) return false;
     return !(COMBINATORS.has(issue.keyword) && isAboveReference(at));
@@ -110,34 +122,74 @@ function addNew(set: Set<string>, value: string): boolean {
   return true;
 }
 
-/** Translates parameter issues: required → PARAM_MISSING, closed schema → PARAM_UNKNOWN, others PARAM_INVALID. */
+/**
+ * The keys declared by the schema of the value at `instancePath` (`/filters` → the keys of `filters`),
+ * found by walking `schema` along it (local `$ref`s followed); empty where the walk is not certain (an
+ * `anyOf` / `oneOf` on the way, an undescribed level). Not the issue's `schemaPath`: ajv writes it from
+ * the `$ref` target when the keyword sits in one.
+ */
+function declaredKeysAt(schema: JsonObject, instancePath: string): readonly string[] {
+  const path = instancePath
+    .slice(1)
+    .split("/")
+    .map((token) => {
+      const key = token.replaceAll("~1", "/").replaceAll("~0", "~");
+      return /^(?:0|[1-9][0-9]*)$/.test(key) ? Number(key) : key;
+    });
+  const properties = schemaAtPath(schema, path)?.properties;
+  return isPlainObject(properties) ? Object.keys(properties) : [];
+}
+
+/**
+ * Translates parameter issues: required → PARAM_MISSING, closed schema → PARAM_UNKNOWN (hint: the nearest
+ * key declared where it sits), others PARAM_INVALID. `schema` is the one the parameters were checked
+ * against.
+ */
 export function paramDiagnostics(
   issues: readonly SchemaIssue[],
   callPointer: string,
-  knownParams: readonly string[],
+  schema: JsonObject,
   callId: string | undefined,
 ): Diagnostic[] {
-  return issues.map((issue) => {
-    const at = callPointer + issue.instancePath;
-    const where = issue.instancePath === "" ? "the call" : issue.instancePath.slice(1);
-    if (issue.keyword === "required") {
-      const name = String(issue.params.missingProperty);
-      return makeDiagnostic("PARAM_MISSING", `missing required parameter "${name}" in ${where}`, at, {
-        callId,
-      });
-    }
-    const extra = issue.params.additionalProperty ?? issue.params.unevaluatedProperty;
-    if (
-      (issue.keyword === "additionalProperties" || issue.keyword === "unevaluatedProperties") &&
-      extra !== undefined
-    ) {
-      const name = String(extra);
-      const hint = issue.instancePath === "" ? didYouMean(name, knownParams) : undefined;
-      const message = `unknown parameter "${name}" (the schema is closed)`;
-      return makeDiagnostic("PARAM_UNKNOWN", message, appendPointer(at, name), { callId, hint });
-    }
-    return makeDiagnostic("PARAM_INVALID", `${where}: ${issueMessage(issue)}`, at, { callId });
-  });
+  return issues.map((issue) => paramDiagnostic(issue, callPointer, schema, callId));
+}
+
+function paramDiagnostic(
+  issue: SchemaIssue,
+  callPointer: string,
+  schema: JsonObject,
+  callId: string | undefined,
+): Diagnostic {
+  const at = callPointer + issue.instancePath;
+  const where = issue.instancePath === "" ? "the call" : issue.instancePath.slice(1);
+  if (issue.keyword === "required") {
+    const name = String(issue.params.missingProperty);
+    return makeDiagnostic("PARAM_MISSING", `missing required parameter "${name}" in ${where}`, at, {
+      callId,
+    });
+  }
+  const extra = issue.params.additionalProperty ?? issue.params.unevaluatedProperty;
+  if (
+    (issue.keyword === "additionalProperties" || issue.keyword === "unevaluatedProperties") &&
+    extra !== undefined
+  ) {
+    const name = String(extra);
+    const top = issue.instancePath === "";
+    const known = top
+      ? isPlainObject(schema.properties)
+        ? Object.keys(schema.properties)
+        : []
+      : declaredKeysAt(schema, issue.instancePath);
+    const where = top ? "" : ` in ${issue.instancePath.slice(1)}`;
+    const hint =
+      didYouMean(name, known) ??
+      (top || known.length === 0
+        ? undefined
+        : `it takes ${known.slice(0, 10).join(", ")}${known.length > 10 ? ", …" : ""}`);
+    const message = `unknown parameter "${name}"${where} (the schema does not declare it)`;
+    return makeDiagnostic("PARAM_UNKNOWN", message, appendPointer(at, name), { callId, hint });
+  }
+  return makeDiagnostic("PARAM_INVALID", `${where}: ${issueMessage(issue)}`, at, { callId });
 }
 
 /** At most this many allowed values are listed for a failed `enum`. */

@@ -117,6 +117,37 @@ export function toJsonSchema(
         : {};
   const what = options.what ?? "schema";
   const side = givenSide ?? options.side ?? "input";
+  return convert(schema, what, side, options.jsonSchemaOnly === true, undefined);
+}
+
+/**
+ * A tool's zod input converted as `toJsonSchema(input, what)` does, with `additionalProperties: false` on
+ * each object of `close` (those `nestedStrippingObjects` finds) that does not say otherwise: the schema the
+ * compiler checks a call's parameters against and the plan JSON Schema gives, where a key that such an
+ * object would drop is refused (decision 0023 §1). The tool's `inputSchema` stays zod's own.
+ */
+export function toClosedJsonSchema(schema: unknown, what: string, close: ReadonlySet<unknown>): JsonObject {
+  return convert(schema, what, "input", false, (context) => {
+    const json = context.jsonSchema;
+    if (close.has(context.zodSchema) && json !== undefined && json.additionalProperties === undefined)
+      json.additionalProperties = false;
+  });
+}
+
+/** What zod's `override` hook is given (the parts read here). */
+interface OverrideContext {
+  readonly zodSchema: unknown;
+  readonly jsonSchema?: Record<string, unknown>;
+  readonly path?: readonly (string | number)[];
+}
+
+function convert(
+  schema: unknown,
+  what: string,
+  side: SchemaSide,
+  jsonSchemaOnly: boolean,
+  also: ((context: OverrideContext) => void) | undefined,
+): JsonObject {
   if (isZodSchema(schema)) {
     const jsonless = createJsonlessWatch(findJsonlessUses(schema));
     const byCode: string[] = [];
@@ -128,7 +159,8 @@ export function toJsonSchema(
         override: (context) => {
           jsonless.override(context);
           widenLenientSchema(context);
-          if (options.jsonSchemaOnly === true) noteCheckedByCode(context, byCode);
+          if (jsonSchemaOnly) noteCheckedByCode(context, byCode);
+          also?.(context);
         },
       });
     } catch (error) {
