@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEngine, defineTool } from "./index.js";
+import { createEngine, createMemoryStore, defineTool } from "./index.js";
 
 const echo = defineTool({ name: "echo", run: (args: unknown) => args });
 const make = defineTool({ name: "make", run: () => ({ n: 50, list: [1, 2], name: "Ada" }) });
@@ -91,7 +91,29 @@ describe("host kinds (†env)", () => {
 
   it("validate without a context leaves host kinds unknown; with one, judges them", async () => {
     expect((await engine().validate(plan)).ok).toBe(true);
-    const judged = await engine().validate(plan, { context: { other: 1 } });
+    const judged = await engine().validate(plan, { context: {} });
     expect(codes(judged.diagnostics)).toEqual([["REF_UNRESOLVED", "/0/region"]]);
+  });
+
+  it("a context key that is not a kind of the engine is USAGE naming the nearest kind (stop 29 review)", async () => {
+    // the misspelt kind left †env.region unresolved with no word of why
+    for (const attempt of [
+      () => engine().validate(plan, { context: { evn: { region: "eu" } } }),
+      () => engine().run(plan, { context: { env: { region: "eu" }, evn: {} } }),
+    ]) {
+      await expect(attempt()).rejects.toMatchObject({
+        code: "USAGE",
+        message: 'the context names "evn", which is not a kind of the engine',
+        hint: 'did you mean "env"?',
+      });
+    }
+    const store = createMemoryStore();
+    await expect(
+      createEngine({ tools: [echo], store }).run(plan, { threadId: "t", context: { env: {} } }),
+    ).rejects.toMatchObject({
+      code: "USAGE",
+      hint: "declare the kind with createEngine({ kinds: [{ kind, description }] })",
+    });
+    expect(await store.listRuns({ threadId: "t" })).toEqual([]);
   });
 });

@@ -112,6 +112,8 @@ function engineKinds(extra: EngineOptions["kinds"]): KindTable {
 /** The engine's shared machinery: registry, store, clocks and the prepare / finish steps of every run. */
 export class EngineRuntime {
   readonly kinds: KindTable;
+  /** The names of the host-declared kinds: the keys a run's `context` may have. */
+  readonly hostKinds: ReadonlySet<string>;
   readonly now: () => number;
   /** The engine's limits, shared by all its runs (global and per-tool limits hold across threads). */
   readonly limiter: CallLimiter;
@@ -125,6 +127,7 @@ export class EngineRuntime {
     readonly store: StateStore,
   ) {
     this.kinds = engineKinds(options.kinds);
+    this.hostKinds = new Set((options.kinds ?? []).map((info) => info.kind));
     this.now = options.now ?? Date.now;
     this.limiter = new CallLimiter(options.concurrency, (tool) => registry.get(tool)?.concurrency);
   }
@@ -154,7 +157,7 @@ export class EngineRuntime {
     const maxBytes = this.options.limits?.maxValueBytes;
     return {
       input: normalizeInput(options.input, maxBytes),
-      extraKinds: normalizeContext(options.context, maxBytes),
+      extraKinds: normalizeContext(options.context, this.hostKinds, maxBytes),
     };
   }
 

@@ -1,4 +1,4 @@
-import { type JsonObject, type JsonValue, ObeliskError, toJsonValue } from "@obelisk/core";
+import { didYouMean, type JsonObject, type JsonValue, ObeliskError, toJsonValue } from "@obelisk/core";
 import { describeValue } from "./describe-value.js";
 
 /** A run's input after unwrapping an Input message. */
@@ -92,16 +92,36 @@ export type HostContext = Readonly<Record<string, JsonValue>>;
 
 /**
  * The run's `context` as a frozen JSON copy, like the input: the plan reads what was given at the start,
- * and the caller's objects are neither frozen nor read again later. Not a plain object, or not JSON
- * (NaN, a Date, a function…), or larger than `maxBytes` (the engine's `maxValueBytes`): USAGE, before any lock.
+ * and the caller's objects are neither frozen nor read again later. Not a plain object, a key that is not
+ * one of `hostKinds` (the engine's `kinds`: a misspelt kind left the plan's reads unresolved with no word
+ * of why), or not JSON (NaN, a Date, a function…), or larger than `maxBytes` (the engine's
+ * `maxValueBytes`): USAGE, before any lock.
  */
-export function normalizeContext(raw: unknown, maxBytes?: number): HostContext | undefined {
+export function normalizeContext(
+  raw: unknown,
+  hostKinds: ReadonlySet<string>,
+  maxBytes?: number,
+): HostContext | undefined {
   if (raw === undefined) return undefined;
   const hint = "give a plain object of JSON values, one per host-declared kind: { <kind>: <value> }";
   if (!isObject(raw))
     throw new ObeliskError("USAGE", `the context must be a plain object, not ${describeValue(raw)}`, {
       hint,
     });
+  for (const kind of Object.keys(raw)) {
+    if (hostKinds.has(kind)) continue;
+    throw new ObeliskError(
+      "USAGE",
+      `the context names ${JSON.stringify(kind)}, which is not a kind of the engine`,
+      {
+        hint:
+          didYouMean(kind, hostKinds) ??
+          (hostKinds.size === 0
+            ? "declare the kind with createEngine({ kinds: [{ kind, description }] })"
+            : `the engine's host kinds are ${[...hostKinds].join(", ")}`),
+      },
+    );
+  }
   const copy = toJsonValue(raw, { remember: true, ...(maxBytes === undefined ? {} : { maxBytes }) });
   if (!copy.ok) throw new ObeliskError("USAGE", refusal("context", copy), { hint });
   return copy.value as HostContext;
