@@ -134,6 +134,28 @@ function checkApprovalParamNames(value: unknown, inputSchema: JsonObject, what: 
 
 const NO_NAMES: readonly string[] = Object.freeze([]);
 
+/**
+ * Refuses an input schema that declares a parameter starting with `_`: a call's `_` keys are its
+ * meta-properties (SPEC §4), so a plan could never give it — the call got `META_UNKNOWN` for the key and,
+ * when required, `PARAM_MISSING` for it too, and the plan JSON Schema required a key it refuses.
+ */
+function checkParameterNames(inputSchema: JsonObject, what: string): void {
+  const properties = isPlainObject(inputSchema.properties) ? Object.keys(inputSchema.properties) : [];
+  const required = Array.isArray(inputSchema.required) ? inputSchema.required : [];
+  const name = [...properties, ...required].find(
+    (key): key is string => typeof key === "string" && key.startsWith("_"),
+  );
+  if (name === undefined) return;
+  const plain = name.replace(/^_+/, "");
+  throw new ObeliskError(
+    "USAGE",
+    `${what}: its input declares the parameter "${name}", which no plan can give (keys starting with _ are a call's meta-properties)`,
+    {
+      hint: `rename the parameter${plain === "" || plain === name ? "" : ` (e.g. "${plain}")`}: parameters cannot start with _`,
+    },
+  );
+}
+
 function optionalNumber(value: unknown, what: string, positive = true): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "number" || !Number.isFinite(value) || (positive && value <= 0)) {
@@ -265,6 +287,7 @@ function buildTool(
   const timeoutMs = optionalNumber(source.timeoutMs, `${what}: timeoutMs`);
   const cost = optionalNumber(source.cost, `${what}: cost`, false) ?? 1;
   const outcomes = checkOutcomes(source.outcomes, what);
+  checkParameterNames(parts.inputSchema, what);
   const approvalParams = checkApprovalParamNames(source.approvalParams, parts.inputSchema, what);
   if (source.idempotent !== undefined && typeof source.idempotent !== "boolean")
     throw new ObeliskError("USAGE", `${what}: idempotent must be true or false`);
