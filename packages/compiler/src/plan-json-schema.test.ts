@@ -319,6 +319,25 @@ describe('plan JSON schema: the top-level "$schema" editor hint (decision 0001)'
   });
 });
 
+describe("plan JSON schema: the canonical document only (decision 0040)", () => {
+  it('describes { "plan": [...] }, says the compiler also takes the other forms, and refuses them itself', () => {
+    const tools = createToolRegistry(exampleTools);
+    const schema = planJsonSchema(tools);
+    expect(schema.type).toBe("object");
+    expect(schema.description).toContain('{ "plan": [ ...calls ] }');
+    expect(schema.description).toContain(
+      '{ "calls": [...] }, a bare array of calls and a single call object',
+    );
+    const validate = schemaValidator(tools);
+    const call = { _tool: "log", message: "hi" };
+    expect(validate({ plan: [call] })).toBe(true);
+    for (const other of [[call], call, { calls: [call] }]) {
+      expect(validate(other)).toBe(false);
+      expect(compilerAccepts(other, tools)).toBe(true);
+    }
+  });
+});
+
 describe("plan JSON schema: _retry within the limits the plans are compiled with", () => {
   const tools = createToolRegistry([{ name: "t", run: () => 1 }]);
   const limits = { maxRetryAttempts: 20, maxRetryDelayMs: 120_000 };

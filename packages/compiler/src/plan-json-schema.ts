@@ -74,10 +74,14 @@ const META_DESCRIPTIONS = {
   _retry: "Retries when the tool throws: attempts, backoffMs, factor, maxDelayMs, jitter.",
 } as const;
 
-/** An approval parameter's schema (`approvalParams`): a reference under `†state.approvals.`, nothing else. */
+/**
+ * An approval parameter's schema (`approvalParams`): a reference under `†state.approvals`, nothing else —
+ * `†state.approvals.refund`, `†state.approvals["refund o1"]`, `†state["approvals"].refund`, `[0]` (the
+ * compiler takes any spelling whose first segment is `approvals`; escapes inside the name are not listed).
+ */
 const APPROVAL_REFERENCE_SCHEMA: JsonObject = {
   type: "string",
-  pattern: "^†state\\.approvals\\.",
+  pattern: '^†state(?:\\.approvals|\\["approvals"\\])[.[]',
   description:
     "A person's approval: a reference such as †state.approvals.refund (the call waits until it is written); never a literal.",
 };
@@ -173,6 +177,14 @@ function toolDescription(tool: RegisteredTool): string {
   return parts.join(" ");
 }
 
+/**
+ * The root's description: the schema gives the canonical document only (decision 0040). Structured-output
+ * APIs want an object at the root, and one form is what a model should write; the compiler takes the
+ * others (SPEC §5).
+ */
+const ROOT_DESCRIPTION =
+  'An Obelisk plan in its canonical form: { "plan": [ ...calls ] }. Each call is { "_tool": name, ...parameters, ...meta-properties }. (The compiler also accepts { "calls": [...] }, a bare array of calls and a single call object; this schema describes only the canonical form.)';
+
 /** Options of `planJsonSchema`. */
 export interface PlanJsonSchemaOptions {
   /** The limits the plans will be compiled with (default `DEFAULT_LIMITS`): the `_retry` maxima. */
@@ -195,6 +207,7 @@ export function planJsonSchema(registry: ToolRegistry, options: PlanJsonSchemaOp
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "Obelisk plan",
+    description: ROOT_DESCRIPTION,
     type: "object",
     properties: {
       // The editor hint a plan file may carry (decision 0001: not part of the hash; the compiler takes a string).

@@ -90,6 +90,21 @@ describe("approval parameters: an approval is not the plan's to give", () => {
       true,
     );
   });
+
+  it("the plan JSON Schema takes every spelling the compiler takes: brackets too", () => {
+    const validate = new Ajv2020({ strict: false }).compile(planJsonSchema(registry));
+    for (const approval of [
+      '†state.approvals["refund o1"]',
+      '†state["approvals"].refund',
+      '†state["approvals"]["refund o1"]',
+      "†state.approvals[0]",
+    ]) {
+      expect(errors(refund(approval)), approval).toEqual([]);
+      expect(validate({ plan: refund(approval) }), approval).toBe(true);
+    }
+    for (const approval of ["†state.approvalsX.y", "†state.approvals", "†state.x.approvals.y"])
+      expect(validate({ plan: refund(approval) }), approval).toBe(false);
+  });
 });
 
 describe("a tool that is not idempotent: the plan may not multiply its effects", () => {
