@@ -14,6 +14,7 @@ export const failure = (
   error: reference === undefined ? { code, message } : { code, message, reference },
 });
 
-/** True for a planned failure (as opposed to a planned change). */
-export const isCommitFailure = (planned: ThreadChange | CommitFailure): planned is CommitFailure =>
-  "error" in planned;
+/** True for a planned failure (as opposed to a planned change, or a part of one). */
+export const isCommitFailure = <Planned extends object = ThreadChange>(
+  planned: Planned | CommitFailure,
+): planned is CommitFailure => "error" in planned;

@@ -2,6 +2,7 @@ import type { Path } from "@obelisk/core";
 import { DEFAULT_LIMITS, FORBIDDEN_SEGMENTS, formatReference, toJsonValue } from "@obelisk/core";
 import type { CallCommit, StateWrite } from "../store-types.js";
 import { type CommitFailure, failure } from "./commit-failure.js";
+import { ABSENT } from "./path-trie.js";
 import { isStateReference } from "./state-reference.js";
 import type { ThreadModel } from "./thread-model.js";
 
@@ -22,10 +23,22 @@ function forbiddenPath(path: Path): boolean {
  * are; -1 for anything else (strings included: their size depends on escaping).
  */
 function scalarBytes(value: unknown): number {
-  if (typeof value === "number")
+  if (typeof value === "number") {
+    // a safe integer's text is its digits (and sign): counted, not built (a string per write otherwise)
+    if (Number.isSafeInteger(value) && !Object.is(value, -0)) return integerDigits(value);
     return Number.isFinite(value) && !Object.is(value, -0) ? String(value).length : -1;
+  }
   if (typeof value === "boolean") return value ? 4 : 5;
   return value === null ? 4 : -1;
+}
+
+/** The length of a safe integer's decimal text (`String(value).length`), sign included. */
+function integerDigits(value: number): number {
+  let digits = value < 0 ? 2 : 1;
+  const magnitude = Math.abs(value);
+  // powers of ten up to 1e16 are exact doubles, and a safe integer is below 2^53 < 1e16
+  for (let power = 10; power <= magnitude; power *= 10) digits++;
+  return digits;
 }
 
 /**
@@ -34,6 +47,8 @@ function scalarBytes(value: unknown): number {
  * holds a state variable reuses that variable's (frozen) path and reference text, so rewriting a variable
  * retains no new path or string; otherwise a frozen path is kept as it is and any other is copied, and the
  * write's reference text is kept when it is the path's canonical text (else that text is built).
+ * Answers how many of the paths have nothing recorded at, above or below them in the model's trie
+ * (`PathTrie.find` answers {@link ABSENT}): a new variable with none to settle or refresh.
  */
 export function copyWrites(
   model: ThreadModel,
@@ -41,11 +56,13 @@ export function copyWrites(
   copies: StateWrite[],
   sizes: number[],
   maxBytes: number,
-): CommitFailure | undefined {
+): CommitFailure | number {
+  let absent = 0;
   for (let index = 0; index < writes.length; index++) {
     const write = writes[index] as StateWrite;
-    const known = model.trie.referenceAt(write.path);
-    const entry = known === undefined ? undefined : model.variables.get(known);
+    const known = model.trie.find(write.path);
+    if (known === ABSENT) absent++;
+    const entry = known === undefined || known === ABSENT ? undefined : model.variables.get(known);
     const reference =
       entry?.meta.reference ??
       (typeof write.reference === "string" && isStateReference(write.reference, write.path)
@@ -70,5 +87,5 @@ export function copyWrites(
     copies[index] = { path, method: write.method, value, reference };
     sizes[index] = bytes;
   }
-  return undefined;
+  return absent;
 }

@@ -10,8 +10,22 @@ export type ValueFacts = Pick<VariableMeta, "type" | "bytes" | "count" | "countU
 
 const PREVIEW_OPTIONS = Object.freeze({ maxChars: STORED_PREVIEW_CHARS });
 
-/** The stored preview of a value (bounded by {@link STORED_PREVIEW_CHARS}). */
+/**
+ * The stored preview of a value (bounded by {@link STORED_PREVIEW_CHARS}). A number, boolean or null is
+ * its JSON text, as `previewValue` writes it (at most 24 characters, within the bound): given here without
+ * the walk's two objects (one preview per written variable).
+ */
 export function storedPreview(value: JsonValue): string {
+  switch (typeof value) {
+    case "number":
+      if (Number.isFinite(value)) return String(value);
+      break;
+    case "boolean":
+      return value ? "true" : "false";
+    case "object":
+      if (value === null) return "null";
+      break;
+  }
   return previewValue(value, PREVIEW_OPTIONS).text;
 }
 

@@ -1,7 +1,7 @@
 import type { JsonValue } from "@obelisk/core";
 import type { Tombstone } from "../store-types.js";
 import { type CompletedIndex, newCompletedIndex } from "./memory-call-records.js";
-import type { FlatLog } from "./memory-log.js";
+import { type FlatLog, newLog } from "./memory-log.js";
 import { PathTrie } from "./path-trie.js";
 import { COMPACT_MIN_BYTES } from "./plan-log-compaction.js";
 import { statePathOf } from "./superseded-below.js";
@@ -23,6 +23,16 @@ export interface ThreadData {
   churnBytes: number;
   /** {@link churnBytes} past this compact the log (decision 0029). */
   compactAt: number;
+  /**
+   * True while every entry of {@link log} is a commit's write of a one-segment path (a top-level key) no
+   * other entry is at or below (`CommitLog.newKeys`): compacting such a log keeps every entry and strips
+   * no record (every rule of `planLogCompaction` needs an entry at, above or below another's path, or a
+   * removal), so it is skipped. A written top-level key stays a variable until something logs its removal
+   * (an eviction or unset logs an `unset`, a reset a `reset`), so "no variable at or below the key" means
+   * "no entry at or below it" in such a log. False for good after any other entry, until a reset empties
+   * the log.
+   */
+  plainLog: boolean;
 }
 
 /** A new thread's data. */
@@ -30,13 +40,14 @@ export function newThreadData(threadId: string): ThreadData {
   return {
     threadId,
     callCounter: 0,
-    log: [],
+    log: newLog(),
     outputs: new Map(),
     tombstones: new Map(),
     statePaths: new PathTrie(),
     index: newCompletedIndex(),
     churnBytes: 0,
     compactAt: COMPACT_MIN_BYTES,
+    plainLog: true,
   };
 }
 

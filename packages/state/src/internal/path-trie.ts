@@ -12,6 +12,9 @@ interface TrieNode {
 const newNode = (): TrieNode => ({ children: undefined, reference: undefined });
 const NONE: readonly string[] = Object.freeze([]);
 
+/** What {@link PathTrie.find} answers when nothing is recorded at, above or below a path. */
+export const ABSENT: unique symbol = Symbol("absent");
+
 /**
  * Index of variable paths (or of any references by path, e.g. the memory store's tombstones): finds the
  * variables above and below a path in O(depth) / O(subtree).
@@ -83,6 +86,21 @@ export class PathTrie {
     return found;
   }
 
+  /**
+   * {@link referenceAt}, or {@link ABSENT} when nothing is recorded at, above or below `path` (then
+   * {@link isolated} is true too): what a commit asks of each written path, in one walk.
+   */
+  find(path: Path): string | undefined | typeof ABSENT {
+    let node: TrieNode | undefined = this.root;
+    let above = false;
+    for (let index = 0; index < path.length; index++) {
+      if (node.reference !== undefined) above = true;
+      node = node.children?.get(path[index] as PathSegment);
+      if (node === undefined) return above ? undefined : ABSENT;
+    }
+    return node.reference;
+  }
+
   /** The reference of the variable at exactly `path`, if any. */
   referenceAt(path: Path): string | undefined {
     let node: TrieNode | undefined = this.root;
@@ -91,6 +109,21 @@ export class PathTrie {
       if (node === undefined) return undefined;
     }
     return node.reference;
+  }
+
+  /**
+   * True when no variable is strictly above `path` and nothing is recorded below it: {@link ancestors} and
+   * {@link descendants} would both answer none (one walk, no allocation). A node below `path` that holds
+   * no reference answers false, though `descendants` would find nothing there (delete prunes such nodes).
+   */
+  isolated(path: Path): boolean {
+    let node: TrieNode | undefined = this.root;
+    for (let index = 0; index < path.length; index++) {
+      if (node.reference !== undefined) return false;
+      node = node.children?.get(path[index] as PathSegment);
+      if (node === undefined) return true;
+    }
+    return node.children === undefined || node.children.size === 0;
   }
 
   /** References of variables at strict prefixes of `path`, outermost first (shared empty array: none). */

@@ -44,8 +44,8 @@ export function planCommit(
   const count = commit.writes.length;
   const writes: StateWrite[] = new Array(count);
   const sizes: number[] = new Array(count);
-  const refused = copyWrites(model, commit.writes, writes, sizes, maxBytesOf(commit));
-  if (refused !== undefined) return refused;
+  const absent = copyWrites(model, commit.writes, writes, sizes, maxBytesOf(commit));
+  if (typeof absent !== "number") return absent;
   const schemaPlan = model.validator?.plan(model.state, writes);
   try {
     // the writes in order, in place (core `applyOutputInPlace`), every change journaled
@@ -68,6 +68,7 @@ export function planCommit(
       commit,
       nowMs,
       date,
+      absent,
       writes,
       sizes,
       state as JsonObject,
@@ -96,6 +97,7 @@ function planApplied(
   commit: CallCommit,
   nowMs: number,
   date: string,
+  absent: number,
   writes: readonly StateWrite[],
   sizes: readonly number[],
   state: JsonObject,
@@ -112,6 +114,107 @@ function planApplied(
     date,
     nowMs,
   };
+  const count = writes.length;
+  // the common commit, one write with no variable above or below its path (or none): no overlay
+  const isolated =
+    count === 0 || (count === 1 && (absent === 1 || model.trie.isolated((writes[0] as StateWrite).path)));
+  const planned = isolated
+    ? planIsolated(model, commit, writes, sizes, state, writer)
+    : planOverlaid(model, commit, writes, sizes, state, writer);
+  if (isCommitFailure(planned)) return planned;
+  const recordCopy = copyRecord(record, commit, writes, planned.output, bounds);
+  if (recordCopy instanceof NotJson)
+    return failure("OUTPUT_WRITE_FAILED", `call record: ${recordCopy.message}`);
+  const { output } = planned;
+  const newKeys = absent === count && distinctTopLevelKeys(writes);
+  return {
+    state,
+    log: NONE,
+    commitLog: { firstSeq: model.nextSeq, date, writes, bytes: planned.bytes, newKeys },
+    upserts: planned.upserts,
+    drops: planned.drops,
+    evictions: NONE,
+    clearedTombstones: NONE,
+    outputs: output === undefined ? NONE : [{ callId: record.callId, value: output }],
+    record: recordCopy,
+    callHashOf: commit.callHashOf,
+    nextSeq: planned.nextSeq,
+  };
+}
+
+/** True when every write is of a one-segment path (a top-level key) and no two of them share it. */
+function distinctTopLevelKeys(writes: readonly StateWrite[]): boolean {
+  for (let index = 0; index < writes.length; index++) {
+    const path = (writes[index] as StateWrite).path;
+    if (path.length !== 1 || typeof path[0] !== "string") return false;
+    for (let before = 0; before < index; before++)
+      if ((writes[before] as StateWrite).path[0] === path[0]) return false;
+  }
+  return true;
+}
+
+/** The variables a commit changes, its stored output and what its writes take of the log. */
+interface PlannedVariables {
+  readonly upserts: readonly VariableEntry[];
+  readonly drops: readonly VariableEntry[];
+  /** The copy of the output stored under `†calls.<id>`, if any. */
+  readonly output: JsonValue | undefined;
+  /** Bytes of JSON of the written values. */
+  readonly bytes: number;
+  readonly nextSeq: number;
+}
+
+/**
+ * The variables of a commit of at most one write, with no variable strictly above or below its path: what
+ * {@link planOverlaid} plans for it (nothing to settle below or refresh above: the written variable, then
+ * the stored output), without an overlay.
+ */
+function planIsolated(
+  model: ThreadModel,
+  commit: CallCommit,
+  writes: readonly StateWrite[],
+  sizes: readonly number[],
+  state: JsonObject,
+  writer: Writer,
+): PlannedVariables | CommitFailure {
+  let seq = model.nextSeq;
+  let bytes = 0;
+  let written: VariableEntry | undefined;
+  const write = writes[0];
+  if (write !== undefined) {
+    const touch = seq++;
+    bytes = sizes[0] as number;
+    // after a `set` the written value is what the path holds
+    const here = write.method === "set" ? write.value : valueAt(state, write.path);
+    if (here !== undefined) {
+      const previous = model.variables.get(write.reference);
+      const known = knownBytes(previous, write, bytes, here);
+      written = variableFor(previous, "state", write.reference, write.path, here, writer, touch, known);
+    }
+  }
+  if (commit.output === undefined) {
+    const upserts = written === undefined ? NONE : [written];
+    return { upserts, drops: NONE, output: undefined, bytes, nextSeq: seq };
+  }
+  const copy = toJsonValue(commit.output, { maxBytes: maxBytesOf(commit) });
+  if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `output: ${copy.message}`);
+  const { callId } = commit.record;
+  const reference = formatReference("calls", [callId]);
+  const previous = model.variables.get(reference);
+  const entry = variableFor(previous, "calls", reference, [callId], copy.value, writer, seq++, copy.bytes);
+  const upserts = written === undefined ? [entry] : [written, entry];
+  return { upserts, drops: NONE, output: copy.value, bytes, nextSeq: seq };
+}
+
+/** The variables of any commit, its changes kept in a {@link ModelOverlay} as they are planned. */
+function planOverlaid(
+  model: ThreadModel,
+  commit: CallCommit,
+  writes: readonly StateWrite[],
+  sizes: readonly number[],
+  state: JsonObject,
+  writer: Writer,
+): PlannedVariables | CommitFailure {
   let seq = model.nextSeq;
   const overlay = new ModelOverlay(model);
   let bytes = 0;
@@ -134,36 +237,18 @@ function planApplied(
       if (value !== undefined) overlay.put(refreshed(entry, value, writer, touch));
     }
   }
-  let outputs: ThreadChange["outputs"] = NONE;
   let output: JsonValue | undefined;
   // a satisfied call (a re-sent plan) sends an output only when the thread lost it or holds another
   // value under its id (the scheduler compares): one it still holds stays as it is (no new version)
   if (commit.output !== undefined) {
     const copy = toJsonValue(commit.output, { maxBytes: maxBytesOf(commit) });
     if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `output: ${copy.message}`);
-    const reference = formatReference("calls", [record.callId]);
+    const { callId } = commit.record;
+    const reference = formatReference("calls", [callId]);
     output = copy.value;
-    outputs = [{ callId: record.callId, value: output }];
     const previous = overlay.get(reference);
-    overlay.put(
-      variableFor(previous, "calls", reference, [record.callId], output, writer, seq++, copy.bytes),
-    );
+    overlay.put(variableFor(previous, "calls", reference, [callId], output, writer, seq++, copy.bytes));
   }
-  const recordCopy = copyRecord(record, commit, writes, output, bounds);
-  if (recordCopy instanceof NotJson)
-    return failure("OUTPUT_WRITE_FAILED", `call record: ${recordCopy.message}`);
   const { upserts, removed } = overlay.result();
-  return {
-    state,
-    log: NONE,
-    commitLog: { firstSeq: model.nextSeq, date, writes, bytes },
-    upserts,
-    drops: removed,
-    evictions: NONE,
-    clearedTombstones: NONE,
-    outputs,
-    record: recordCopy,
-    callHashOf: commit.callHashOf,
-    nextSeq: seq,
-  };
+  return { upserts, drops: removed, output, bytes, nextSeq: seq };
 }

@@ -76,6 +76,11 @@ export interface CommitLog {
   readonly writes: readonly StateWrite[];
   /** Bytes of JSON of their values (what the memory store counts towards compacting the log). */
   readonly bytes: number;
+  /**
+   * True when each write is of a one-segment path (a top-level key) with no variable at or below it before
+   * the commit, and no two of them share it (what lets the memory store skip a compaction: `plainLog`).
+   */
+  readonly newKeys: boolean;
 }
 
 /** Everything one commit or lifecycle operation changes in a thread; backends persist it atomically. */
