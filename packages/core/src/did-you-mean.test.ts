@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { didYouMean, nearestNames } from "./did-you-mean.js";
+import { didYouMean, NEAREST_NAMES_WORK, nearestNames } from "./did-you-mean.js";
 
 describe("nearestNames", () => {
   it("returns close names, nearest first", () => {
@@ -27,6 +27,22 @@ describe("nearestNames", () => {
   it("suggests nothing when the distance is large relative to the name", () => {
     expect(nearestNames("_foo", ["_tool", "_id", "_output"])).toEqual([]);
     expect(nearestNames("_tol", ["_tool"])).toEqual(["_tool"]);
+  });
+});
+
+describe("nearestNames: bounded work (stop 29 review: long ids cost 0.3 s per hint)", () => {
+  it("stops comparing once the name's length × the candidates' lengths passes the work budget", () => {
+    const long = (letter: string) => `${"x".repeat(1_999)}${letter}`;
+    // one pair of 2,000-character names is the whole budget (4,000,000 character pairs)
+    expect(NEAREST_NAMES_WORK).toBe(4_000_000);
+    expect(nearestNames(long("a"), [long("b"), "short"])).toEqual([long("b")]);
+    expect(nearestNames(long("a"), [`${"y".repeat(1_000)}${"x".repeat(1_000)}`, long("b")])).toEqual([]);
+  });
+
+  it("compares every candidate of everyday lengths (5,000 ids of 20 characters)", () => {
+    const ids = Array.from({ length: 4_999 }, (_, index) => `call_${String(index).padStart(15, "0")}`);
+    ids.push("fetch_the_last_order");
+    expect(nearestNames("fetch_the_last_ordr", ids, 1)).toEqual(["fetch_the_last_order"]);
   });
 });
 
