@@ -1,7 +1,17 @@
 import type { SchemaIssue } from "./schema-validator.js";
 
-/** A failed combinator's branches as its sub-issues show them: by index, whether the type refused it. */
-type Branches = Map<string, boolean>;
+/** One branch of a failed combinator as its sub-issues show it. */
+interface Branch {
+  /** Refused for its type alone at the combinator's own value. */
+  byType: boolean;
+  /** The key whose `const` it refused (the value at `<combinator's value>/<key>`), with that const. */
+  constKey: string | undefined;
+  constValue: unknown;
+  consts: number;
+}
+
+/** A failed combinator's branches, by index. */
+type Branches = Map<string, Branch>;
 
 /** The key of a failed combinator: its keyword's place and the value's. */
 const keyOf = (schemaPath: string, instancePath: string): string => `${schemaPath}\u0000${instancePath}`;
@@ -44,7 +54,9 @@ function branchOf(
  * Reads the branches of each failed `anyOf` / `oneOf` (their sub-issues, under `<combinator>/<k>/`) so
  * that a violation is one diagnostic that says what is wrong instead of "must match a schema in anyOf":
  * when the value's type refuses every branch but one (`z.object(…).nullable()`: an object is not `null`),
- * the remaining branch's issues are the violation. Returns, for an issue below a failed combinator's
+ * the remaining branch's issues are the violation; when every branch refuses one key's value by a
+ * `const` (a discriminated union's `kind`), that key is the violation (`instead`: one `enum` issue).
+ * Returns, for an issue below a failed combinator's
  * schema path (`combinatorPath`), whether it sits in such a picked branch; and for a combinator issue
  * whether its branch was picked (it is then left out). Only certain readings: a combinator with fewer
  * than two branches in view (a `$ref`'d branch reports from its target) or a `oneOf` that failed because
@@ -55,6 +67,7 @@ export function pickedBranches(
   groupingPaths: ReadonlySet<string>,
 ): {
   readonly picked: (combinator: SchemaIssue) => boolean;
+  readonly instead: (combinator: SchemaIssue) => SchemaIssue | undefined;
   readonly inPickedBranch: (issue: SchemaIssue, combinatorPath: string) => boolean;
 } {
   const failed = new Map<string, Branches>();
@@ -69,32 +82,66 @@ export function pickedBranches(
       const branch = branchOf(issue, path, failed);
       if (branch === undefined) return;
       const branches = failed.get(branch.key) as Branches;
-      const byType =
-        issue.keyword === "type" &&
-        branch.at === issue.instancePath &&
-        issue.schemaPath === `${path}/${branch.index}/type`;
-      branches.set(branch.index, (branches.get(branch.index) ?? false) || byType);
+      let seen = branches.get(branch.index);
+      if (seen === undefined) {
+        seen = { byType: false, constKey: undefined, constValue: undefined, consts: 0 };
+        branches.set(branch.index, seen);
+      }
+      const rest = issue.schemaPath.slice(path.length + branch.index.length + 2);
+      if (issue.keyword === "type" && branch.at === issue.instancePath && rest === "type") seen.byType = true;
+      const constOf = issue.keyword === "const" ? /^properties\/([^/]+)\/const$/.exec(rest) : null;
+      if (constOf !== null && issue.instancePath === `${branch.at}/${constOf[1]}`) {
+        seen.constKey = constOf[1];
+        seen.constValue = issue.params.allowedValue;
+        seen.consts++;
+      }
     });
   }
   const chosen = new Map<string, string>();
+  const discriminated = new Map<string, SchemaIssue>();
   for (const [key, branches] of failed) {
     if (branches.size < 2) continue;
     let open: string | undefined;
     let count = 0;
-    for (const [index, byType] of branches)
-      if (!byType) {
+    for (const [index, branch] of branches)
+      if (!branch.byType) {
         open = index;
         count++;
       }
     if (count === 1 && open !== undefined) chosen.set(key, open);
+    else {
+      const instead = discriminatorIssue(key, branches);
+      if (instead !== undefined) discriminated.set(key, instead);
+    }
   }
   return {
+    instead: (combinator) => discriminated.get(keyOf(combinator.schemaPath, combinator.instancePath)),
     picked: (combinator) => chosen.has(keyOf(combinator.schemaPath, combinator.instancePath)),
     inPickedBranch: (issue, combinatorPath) => {
       if (chosen.size === 0) return false;
       const branch = branchOf(issue, combinatorPath, failed);
       return branch !== undefined && chosen.get(branch.key) === branch.index;
     },
+  };
+}
+
+/**
+ * When every branch refused the value of one key by its `const`, and nothing else there (a discriminated
+ * union given a `kind` none of its members has): one `enum` issue at that key listing the consts, in the
+ * combinator's place (its own schema path, so that it is not taken for one of its branches' issues).
+ */
+function discriminatorIssue(key: string, branches: Branches): SchemaIssue | undefined {
+  const all = [...branches.values()];
+  const name = all[0]?.constKey;
+  if (name === undefined || !all.every((branch) => branch.constKey === name && branch.consts === 1))
+    return undefined;
+  const [schemaPath, instancePath] = key.split("\u0000") as [string, string];
+  return {
+    instancePath: `${instancePath}/${name}`,
+    keyword: "enum",
+    schemaPath,
+    params: { allowedValues: all.map((branch) => branch.constValue) },
+    message: "must be equal to one of the allowed values",
   };
 }
 

@@ -64,7 +64,7 @@ export function literalIssues(
       issue.schemaPath,
       (path) => grouping.has(path) && !(picked?.inPickedBranch(issue, path) ?? false),
     );
-  return issues.filter((issue) => {
+  const kept = (issue: SchemaIssue): boolean => {
     if (explainedIfs?.has(ifKey(issue))) return false;
     // zod's `.email()` (and the like) gives a `format` and the regex behind it: one violation, one diagnostic.
     if (issue.keyword === "pattern" && formats?.has(issue.instancePath)) return false;
@@ -72,7 +72,13 @@ export function literalIssues(
     const at = issue.instancePath;
     if (isReference(at) || someAncestor(at, isReference)) return false;
     return !(COMBINATORS.has(issue.keyword) && isAboveReference(at));
-  });
+  };
+  const out: SchemaIssue[] = [];
+  for (const issue of issues) {
+    const instead = picked === undefined || !GROUPING.has(issue.keyword) ? undefined : picked.instead(issue);
+    if (instead === undefined ? kept(issue) : !grouped(issue) && kept(instead)) out.push(instead ?? issue);
+  }
+  return out;
 }
 
 /** Where a `format` failed (undefined when none did: the common case builds nothing). */
@@ -151,7 +157,18 @@ export function paramDiagnostics(
   schema: JsonObject,
   callId: string | undefined,
 ): Diagnostic[] {
-  return issues.map((issue) => paramDiagnostic(issue, callPointer, schema, callId));
+  const out: Diagnostic[] = [];
+  let seen: Set<string> | undefined;
+  for (const issue of issues) {
+    const diagnostic = paramDiagnostic(issue, callPointer, schema, callId);
+    if (issues.length > 1) {
+      // Two keywords may say one thing (a tuple's `items: false` and `maxItems`): one diagnostic.
+      seen ??= new Set();
+      if (!addNew(seen, `${diagnostic.code}\u0000${diagnostic.pointer}\u0000${diagnostic.message}`)) continue;
+    }
+    out.push(diagnostic);
+  }
+  return out;
 }
 
 function paramDiagnostic(
