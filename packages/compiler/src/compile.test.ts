@@ -107,7 +107,7 @@ describe("SPEC examples", () => {
     );
     expect(codes(result.diagnostics)).toEqual([["CYCLE", "/plan/0"]]);
     expect(result.diagnostics[0]?.hint).toBe(
-      "a → b → a: a reads †state.b (written by b); b reads †state.a (written by a). Remove one of these reads, or have one of the calls write another path",
+      "a → b → a: b reads †state.a (written by a); a reads †state.b (written by b). Remove one of these reads, or have one of the calls write another path",
     );
   });
 });

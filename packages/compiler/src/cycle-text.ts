@@ -46,13 +46,12 @@ export function cycleHint(path: readonly string[], readBetween: ReadBetween): st
   const reads: string[] = [];
   const steps = Math.min(path.length - 1, MAX_READS_NAMED);
   for (let step = 0; step < steps; step++) {
+    // The path goes writer → reader: the step a → b is b reading what a writes. Both reads exist in a
+    // two-call cycle, where reading the other way first listed each step's reverse.
     const from = path[step] as string;
     const to = path[step + 1] as string;
-    const forward = readBetween(from, to);
     const read =
-      forward !== undefined
-        ? `${from} reads ${forward} (written by ${to})`
-        : describeRead(to, readBetween(to, from), from);
+      describeRead(to, readBetween(to, from), from) ?? describeRead(from, readBetween(from, to), to);
     if (read === undefined) return cycleText(path);
     reads.push(read);
   }

@@ -47,7 +47,7 @@ describe("incremental compiler", () => {
       [
         "CYCLE",
         "/plan/1",
-        "b → a → b: b reads †state.a (written by a); a reads †state.b (written by b). Remove one of these reads, or have one of the calls write another path",
+        "b → a → b: a reads †state.b (written by b); b reads †state.a (written by a). Remove one of these reads, or have one of the calls write another path",
       ],
     ]);
     expect(compiler.graph.hasNode("b")).toBe(false);

@@ -240,7 +240,7 @@ describe("cycles", () => {
     );
     expect(codes(result.diagnostics)).toEqual([["CYCLE", "/plan/0"]]);
     expect(result.diagnostics[0]?.hint).toMatch(
-      /^a → b → a: a reads †state\.fromB \(written by b\); b reads †state\.fromA/,
+      /^a → b → a: b reads †state\.fromA \(written by a\); a reads †state\.fromB/,
     );
   });
 

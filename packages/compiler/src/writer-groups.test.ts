@@ -66,7 +66,7 @@ describe("writer groups (bug B6)", () => {
     expect(refused.diagnostics.map((d) => [d.code, d.hint])).toEqual([
       [
         "CYCLE",
-        "y → x → y: y reads †state.x (written by x); x reads †state.items (written by y). Remove one of these reads, or have one of the calls write another path",
+        "y → x → y: x reads †state.items (written by y); y reads †state.x (written by x). Remove one of these reads, or have one of the calls write another path",
       ],
     ]);
     expect(compiler.graph.hasNode("y")).toBe(false);
