@@ -84,6 +84,17 @@ export function scalarAncestor(
   return undefined;
 }
 
+/** The type names of JSON Schema. */
+const JSON_TYPES: ReadonlySet<string> = new Set([
+  "null",
+  "boolean",
+  "object",
+  "array",
+  "number",
+  "integer",
+  "string",
+]);
+
 /**
  * Types schema objects declare themselves (`type`, `const`, `enum`), by object: they do not depend on the
  * root, so one compile keeps them (every reader of `number[]` items shares one set; sets are never
@@ -92,9 +103,14 @@ export function scalarAncestor(
 export type DeclaredTypes = Map<object, Set<string>>;
 
 function typesDeclaredBy(schema: Record<string, unknown>): Set<string> | undefined {
-  if (typeof schema.type === "string") return new Set([schema.type]);
-  if (Array.isArray(schema.type))
-    return new Set(schema.type.filter((t): t is string => typeof t === "string"));
+  const type = schema.type;
+  // A name JSON Schema does not have (a plan's `inputSchema` with `"strin"`, refused as PLAN_SHAPE where
+  // the schema is checked) says nothing about the value: no type check is fed by it.
+  if (typeof type === "string") return JSON_TYPES.has(type) ? new Set([type]) : undefined;
+  if (Array.isArray(type))
+    return type.every((t) => typeof t === "string" && JSON_TYPES.has(t))
+      ? new Set(type as string[])
+      : undefined;
   if (Object.hasOwn(schema, "const")) return new Set([jsonTypeOf(schema.const as JsonValue)]);
   if (Array.isArray(schema.enum)) return new Set((schema.enum as JsonValue[]).map(jsonTypeOf));
   return undefined;
