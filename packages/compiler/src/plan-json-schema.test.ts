@@ -324,10 +324,9 @@ describe("plan JSON schema: the canonical document only (decision 0040)", () => 
     const tools = createToolRegistry(exampleTools);
     const schema = planJsonSchema(tools);
     expect(schema.type).toBe("object");
-    expect(schema.description).toContain('{ "plan": [ ...calls ] }');
-    expect(schema.description).toContain(
-      '{ "calls": [...] }, a bare array of calls and a single call object',
-    );
+    const description = (schema.properties as Record<string, { description?: string }>).plan?.description;
+    expect(description).toContain('{ "plan": [ ...calls ] }');
+    expect(description).toContain('{ "calls": [...] }, a bare array of calls and a single call object');
     const validate = schemaValidator(tools);
     const call = { _tool: "log", message: "hi" };
     expect(validate({ plan: [call] })).toBe(true);

@@ -178,12 +178,13 @@ function toolDescription(tool: RegisteredTool): string {
 }
 
 /**
- * The root's description: the schema gives the canonical document only (decision 0040). Structured-output
- * APIs want an object at the root, and one form is what a model should write; the compiler takes the
- * others (SPEC §5).
+ * The `plan` property's description: the schema gives the canonical document only (decision 0040).
+ * Structured-output APIs want an object at the root, and one form is what a model should write; the
+ * compiler takes the others (SPEC §5). Not the root's description, which hosts replace with their own
+ * (the agent tools' plan parameter).
  */
-const ROOT_DESCRIPTION =
-  'An Obelisk plan in its canonical form: { "plan": [ ...calls ] }. Each call is { "_tool": name, ...parameters, ...meta-properties }. (The compiler also accepts { "calls": [...] }, a bare array of calls and a single call object; this schema describes only the canonical form.)';
+const CANONICAL_FORM =
+  'The calls, in the canonical document { "plan": [ ...calls ] }; each call is { "_tool": name, ...parameters, ...meta-properties }. (The compiler also accepts { "calls": [...] }, a bare array of calls and a single call object; this schema describes only the canonical form.)';
 
 /** Options of `planJsonSchema`. */
 export interface PlanJsonSchemaOptions {
@@ -207,7 +208,6 @@ export function planJsonSchema(registry: ToolRegistry, options: PlanJsonSchemaOp
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "Obelisk plan",
-    description: ROOT_DESCRIPTION,
     type: "object",
     properties: {
       // The editor hint a plan file may carry (decision 0001: not part of the hash; the compiler takes a string).
@@ -216,7 +216,11 @@ export function planJsonSchema(registry: ToolRegistry, options: PlanJsonSchemaOp
       id: { type: "string" },
       description: { type: "string" },
       inputSchema: { type: "object" },
-      plan: { type: "array", items: calls.length === 0 ? false : { anyOf: calls } },
+      plan: {
+        type: "array",
+        items: calls.length === 0 ? false : { anyOf: calls },
+        description: CANONICAL_FORM,
+      },
     },
     required: ["plan"],
     additionalProperties: false,
