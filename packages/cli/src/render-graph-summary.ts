@@ -1,6 +1,6 @@
 import { graphToJson } from "@obelisk/compiler";
 import { plural } from "@obelisk/core";
-import type { ValidationResult } from "obelisk";
+import type { CompiledPlan, ValidationResult } from "obelisk";
 import type { Output } from "./output.js";
 
 // Loaded by the commands that need it: importing the compiler (ajv, zod, graphology) at start-up would
@@ -16,23 +16,62 @@ export function validationJson(result: ValidationResult): Record<string, unknown
   };
 }
 
+/** Calls named in a line's "after": the rest are counted (a 1,000 × 1,000 fan-in printed a million ids). */
+const SHOWN_AFTER = 8;
+
+/** The calls one call waits for: the first {@link SHOWN_AFTER} and how many. */
+interface WaitedFor {
+  readonly first: string[];
+  readonly count: number;
+}
+
+/**
+ * The calls `call` waits for (its writers, each once, in the order its references name them), read from
+ * the compiled call: the text summary never builds the graphology graph (a valid plan of 1,000 writers and
+ * 1,000 readers has a million edges: ~10 s to build, and a filter of every edge per call took 50 s).
+ */
+function waitedFor(call: CompiledPlan["calls"][number]): WaitedFor | undefined {
+  const seen = new Set<string>();
+  const first: string[] = [];
+  for (const links of call.writers.values())
+    for (const link of links) {
+      if (seen.has(link.callId)) continue;
+      seen.add(link.callId);
+      if (first.length < SHOWN_AFTER) first.push(link.callId);
+    }
+  return seen.size === 0 ? undefined : { first, count: seen.size };
+}
+
+/** Where a call writes: its `_outputPath` alternatives, or `†calls.<id>`. */
+const targetsText = (call: CompiledPlan["calls"][number]): string =>
+  call.outputPath === undefined
+    ? `†calls.${call.id}`
+    : call.outputPath.alternatives
+        .map((targets) => targets.map((target) => target.text).join(" && "))
+        .join(" || ");
+
 /** Prints the plan hash and a graph summary: each call with its tool, what it waits for and where it writes. */
 export function printGraphSummary(output: Output, result: ValidationResult): void {
   const c = output.colors;
-  const graph = graphToJson(result.compiled);
   // A document that is not JSON has no plan to approve: its hash only names the text that was read.
   const notJson = result.diagnostics.some((diagnostic) => diagnostic.code === "JSON_SYNTAX");
   output.line(
     `${c.dim("plan hash")} ${result.planHash}${notJson ? c.dim(" (of the text: it is not JSON, nothing to approve)") : ""}`,
   );
-  const roots = graph.nodes.filter((node) => !graph.edges.some(([, to]) => to === node.id)).length;
+  const calls = result.compiled.calls;
+  const waits = calls.map(waitedFor);
+  const roots = waits.filter((after) => after === undefined).length;
+  const dependencies = waits.reduce((sum, after) => sum + (after?.count ?? 0), 0);
   output.line(
-    `${c.dim("graph")}     ${plural(graph.nodes.length, "call")}, ${plural(graph.edges.length, "dependency", "dependencies")}, ${roots} can start at once`,
+    `${c.dim("graph")}     ${plural(calls.length, "call")}, ${plural(dependencies, "dependency", "dependencies")}, ${roots} can start at once`,
   );
-  for (const node of graph.nodes) {
-    const after = graph.edges.filter(([, to]) => to === node.id).map(([from]) => from);
-    const waits = after.length > 0 ? c.dim(` after ${after.join(", ")}`) : "";
-    const writes = ` → ${node.targets.map((targets) => targets.join(" && ")).join(" || ")}`;
-    output.line(`  ${c.bold(node.id)} ${c.dim(`(${node.tool})`)}${waits}${writes}`);
-  }
+  calls.forEach((call, index) => {
+    const after = waits[index];
+    const more =
+      after === undefined || after.count <= after.first.length
+        ? ""
+        : `, … (+${after.count - after.first.length})`;
+    const waiting = after === undefined ? "" : c.dim(` after ${after.first.join(", ")}${more}`);
+    output.line(`  ${c.bold(call.id)} ${c.dim(`(${call.tool})`)}${waiting} → ${targetsText(call)}`);
+  });
 }
