@@ -126,6 +126,17 @@ describe("summarize", () => {
       "†state.v1",
     ]);
     expect((await summarize(store, THREAD, { lastN: 1 })).entries).toHaveLength(1);
+    // a string is named as one: "got 2" for "2" hid what was wrong (stop 29 review)
+    await expect(summarize(store, THREAD, { lastN: "2" as unknown as number })).rejects.toMatchObject({
+      code: "USAGE",
+      message: 'lastN must be a whole number of at least 1, got the string "2"',
+    });
+    await expect(summarize(store, THREAD, { budgetChars: "900" as unknown as number })).rejects.toMatchObject(
+      {
+        code: "USAGE",
+        message: 'budgetChars must be a positive integer, got the string "900"',
+      },
+    );
     for (const lastN of [0, -1, 1.5, Number.NaN])
       await expect(summarize(store, THREAD, { lastN })).rejects.toMatchObject({
         code: "USAGE",

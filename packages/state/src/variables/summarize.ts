@@ -115,6 +115,10 @@ function fit(
   return parts;
 }
 
+/** A given option as the message shows it: a string quoted (`"2"` is not the number 2), the rest as text. */
+const givenText = (value: unknown): string =>
+  typeof value === "string" ? `the string ${JSON.stringify(value)}` : String(value);
+
 /**
  * Summarizes a thread's variables, newest first, within a character budget: reference, type, count,
  * description, writer, update time and a short preview — never the full value. Previews shrink first,
@@ -128,12 +132,12 @@ export async function summarize(
 ): Promise<VariableSummary> {
   const { lastN, budgetChars = DEFAULT_SUMMARY_CHARS } = options;
   if (lastN !== undefined && (!Number.isInteger(lastN) || lastN < 1)) {
-    throw new ObeliskError("USAGE", `lastN must be a whole number of at least 1, got ${lastN}`, {
+    throw new ObeliskError("USAGE", `lastN must be a whole number of at least 1, got ${givenText(lastN)}`, {
       hint: "leave lastN out to list every variable (keepLastN is what removes variables)",
     });
   }
   if (!Number.isInteger(budgetChars) || budgetChars < 1) {
-    throw new ObeliskError("USAGE", `budgetChars must be a positive integer, got ${budgetChars}`);
+    throw new ObeliskError("USAGE", `budgetChars must be a positive integer, got ${givenText(budgetChars)}`);
   }
   const renderer = options.format === "json" ? jsonRenderer : markdownRenderer;
   if (renderer === jsonRenderer && budgetChars < MIN_JSON_SUMMARY_CHARS) {
