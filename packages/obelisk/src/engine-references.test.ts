@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEngine, createMemoryStore, defineTool } from "./index.js";
+import { asThreadId, createEngine, createMemoryStore, defineTool } from "./index.js";
 
 const echo = defineTool({ name: "echo", run: (args: unknown) => args });
 const make = defineTool({ name: "make", run: () => ({ n: 50, list: [1, 2], name: "Ada" }) });
@@ -114,6 +114,6 @@ describe("host kinds (†env)", () => {
       code: "USAGE",
       hint: "declare the kind with createEngine({ kinds: [{ kind, description }] })",
     });
-    expect(await store.listRuns({ threadId: "t" })).toEqual([]);
+    expect(await store.listRuns({ threadId: asThreadId("t") })).toEqual([]);
   });
 });
