@@ -48,6 +48,14 @@ describe("toJsonValue", () => {
     expect(rejection(value)).toEqual(["OUTPUT_NOT_JSON", pointer]);
   });
 
+  it('says "undefined is not JSON", not "a undefined" (stop 29 review)', () => {
+    const result = toJsonValue(undefined);
+    expect(result.ok ? "" : result.message).toBe("undefined is not JSON (the value itself)");
+    expect(result.ok ? "" : result.message).not.toContain("a undefined");
+    const bigint = toJsonValue(2n);
+    expect(bigint.ok ? "" : bigint.message).toContain("a bigint is not JSON");
+  });
+
   it("rejects cycles but accepts shared sub-objects", () => {
     const cyclic: Record<string, unknown> = { a: {} };
     (cyclic.a as Record<string, unknown>).back = cyclic;

@@ -100,6 +100,8 @@ function primitiveProblem(value: unknown): string | undefined {
       return undefined;
     case "object":
       return value === null ? undefined : "unreachable";
+    case "undefined":
+      return "undefined is not JSON";
     default:
       return `a ${typeof value} is not JSON`;
   }
