@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
+import { agentToolCaller, jsonSize } from "./__fixtures__/agent-tool-caller.js";
 import { MAX_LIST_CHARS } from "./agent-tools.js";
 import { GET_LIMITS } from "./agent-tools-get.js";
 import { RUN_LIMITS } from "./agent-tools-run.js";
-import { type AgentTool, agentTools, createEngine, defineTool } from "./index.js";
+import { agentTools, createEngine, defineTool } from "./index.js";
 
 const give = defineTool({
   name: "give",
@@ -17,18 +18,6 @@ const thrower = defineTool({
   },
 });
 
-/** The tools by name, called with JSON arguments as a framework would. */
-function byName(tools: AgentTool[]) {
-  const map = new Map(tools.map((tool) => [tool.name, tool]));
-  return async (name: string, args: unknown) =>
-    (await map.get(name)?.execute(JSON.parse(JSON.stringify(args)) as Record<string, unknown>)) as Record<
-      string,
-      unknown
-    >;
-}
-
-const size = (value: unknown): number => JSON.stringify(value).length;
-
 async function bigThread() {
   const engine = createEngine({ tools: [give, thrower] });
   const wide: Record<string, string> = {};
@@ -42,7 +31,7 @@ async function bigThread() {
   await engine.set("t", "†state.str", "s".repeat(1_000_000));
   await engine.set("t", "†state.arrOfBig", ["x".repeat(1_000_000), "y"]);
   await engine.set("t", "†state.small", { a: 1 });
-  return { engine, call: byName(agentTools(engine, "t")) };
+  return { engine, call: agentToolCaller(agentTools(engine, "t")) };
 }
 
 describe("get_variable: every answer is bounded (review 7 H2)", () => {
@@ -89,7 +78,7 @@ describe("get_variable: every answer is bounded (review 7 H2)", () => {
     const { call } = await bigThread();
     for (const reference of ["†state.wide", "†state.arr", "†state.str", "†state", "†state.arrOfBig"]) {
       const answer = await call("get_variable", { reference });
-      expect([reference, size(answer) <= GET_LIMITS.answerChars]).toEqual([reference, true]);
+      expect([reference, jsonSize(answer) <= GET_LIMITS.answerChars]).toEqual([reference, true]);
       expect(answer).toMatchObject({ found: true, offset: 0 });
       // a note says what was left out: the next page, or the values too large to show (†state: every key)
       expect(answer.note).toEqual(expect.any(String));
@@ -108,7 +97,7 @@ describe("get_variable: every answer is bounded (review 7 H2)", () => {
     const engine = createEngine({ tools: [give] });
     const value = "é✓x😀".repeat(50_000); // 200,000 characters, 250,000 code units
     await engine.set("t", "†state.emoji", value);
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     const characters = Array.from(value);
     expect(await call("get_variable", { reference: "†state.emoji", offset: 0, limit: 10 })).toMatchObject({
       type: "string",
@@ -141,19 +130,19 @@ describe("get_variable: every answer is bounded (review 7 H2)", () => {
   it("a huge limit is cut to the character budget, with a note", async () => {
     const { call } = await bigThread();
     const text = await call("get_variable", { reference: "†state.str", offset: 10, limit: 1_000_000 });
-    expect(size(text)).toBeLessThanOrEqual(GET_LIMITS.answerChars);
+    expect(jsonSize(text)).toBeLessThanOrEqual(GET_LIMITS.answerChars);
     expect(text).toMatchObject({ type: "string", offset: 10, total: 1_000_000 });
     expect(text.next).toBe(10 + (text.limit as number));
     expect(text.note).toContain(`within ${GET_LIMITS.answerChars} characters`);
     const items = await call("get_variable", { reference: "†state.wide", limit: 1_000_000 });
-    expect(size(items)).toBeLessThanOrEqual(GET_LIMITS.answerChars);
+    expect(jsonSize(items)).toBeLessThanOrEqual(GET_LIMITS.answerChars);
     expect(items.limit).toBeGreaterThan(GET_LIMITS.pageItems);
   });
 
   it("one item larger than the budget is cut: its reference and a preview, and the page goes on after it", async () => {
     const { call } = await bigThread();
     const page = await call("get_variable", { reference: "†state.arrOfBig", limit: 1 });
-    expect(size(page)).toBeLessThan(2_000);
+    expect(jsonSize(page)).toBeLessThan(2_000);
     expect(page).toMatchObject({
       items: [],
       limit: 1,
@@ -176,9 +165,9 @@ describe("get_variable: every answer is bounded (review 7 H2)", () => {
   it("a key too long for a page is listed in tooLarge and the page moves past it (no endless next)", async () => {
     const engine = createEngine({ tools: [give] });
     await engine.set("t", "†state.longkey", { ["k".repeat(50_000)]: 1, b: 2 });
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     const first = await call("get_variable", { reference: "†state.longkey", limit: 1 });
-    expect(size(first)).toBeLessThan(2_000);
+    expect(jsonSize(first)).toBeLessThan(2_000);
     expect(first).toMatchObject({ entries: {}, limit: 1, next: 1 });
     expect(first.tooLarge).toHaveLength(1);
     const second = await call("get_variable", { reference: "†state.longkey", offset: 1 });
@@ -191,9 +180,9 @@ describe("get_variable: every answer is bounded (review 7 H2)", () => {
     const engine = createEngine({ tools: [give] });
     const keys = [0, 1, 2].map((index) => `k${index}${"x".repeat(10_000)}`);
     await engine.set("t", "†state.long", Object.fromEntries(keys.map((key, index) => [key, index])));
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     const answer = await call("get_variable", { reference: "†state.long" });
-    expect(size(answer)).toBeLessThan(GET_LIMITS.answerChars);
+    expect(jsonSize(answer)).toBeLessThan(GET_LIMITS.answerChars);
     expect(answer.tooLarge).toEqual(
       [0, 1, 2].map((index) => ({
         key: `k${index}${"x".repeat(98)}…(+9902 chars)`,
@@ -227,7 +216,7 @@ describe("get_variable: every answer is bounded (review 7 H2)", () => {
 
   it("†calls.<id> of a call with an _outputPath names the path it wrote (review 7 M7)", async () => {
     const engine = createEngine({ tools: [give] });
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     await call("run_plan", { plan: [{ _tool: "give", _id: "w1", value: 1, _outputPath: "†state.w" }] });
     expect(await call("get_variable", { reference: "†calls.w1" })).toMatchObject({
       ok: false,
@@ -249,7 +238,7 @@ describe("list_variables: budgetChars has a maximum (review 7 M6)", () => {
     expect(listVariables?.parameters).toMatchObject({
       properties: { budgetChars: { maximum: MAX_LIST_CHARS } },
     });
-    const call = byName(tools);
+    const call = agentToolCaller(tools);
     expect(await call("list_variables", { budgetChars: 10_000_000 })).toMatchObject({
       ok: false,
       error: { code: "USAGE", message: expect.stringContaining(String(MAX_LIST_CHARS)) },
@@ -268,7 +257,7 @@ describe("list_variables: budgetChars has a maximum (review 7 M6)", () => {
         { s: '\u0001"'.repeat(200), index },
         { description: "\u0001".repeat(300) },
       );
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     for (const [args, budget] of [
       [{}, 4_000],
       [{ budgetChars: MAX_LIST_CHARS }, MAX_LIST_CHARS],
@@ -311,7 +300,7 @@ describe("list_variables: budgetChars has a maximum (review 7 M6)", () => {
           },
         );
       }
-      const call = byName(agentTools(engine, "t"));
+      const call = agentToolCaller(agentTools(engine, "t"));
       for (const budget of [200, 500, 1_000, 2_000, 4_000, 8_000]) {
         const answer = await call("list_variables", { budgetChars: budget });
         expect(JSON.stringify(answer.text).length - 2).toBeLessThanOrEqual(budget);
@@ -323,16 +312,16 @@ describe("list_variables: budgetChars has a maximum (review 7 M6)", () => {
 describe("run_plan: tool errors are cut and given once (review 7 H3)", () => {
   it("validate_plan and run_plan bound a plan's diagnostics: the first in order, the rest counted by code", async () => {
     const engine = createEngine({ tools: [give] });
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     const plan = Array.from({ length: 300 }, (_, index) => ({ _tool: "gvie", _id: `c${index}`, value: 1 }));
     const validation = await call("validate_plan", { plan });
-    expect(size(validation)).toBeLessThan(14_000);
+    expect(jsonSize(validation)).toBeLessThan(14_000);
     const shown = validation.diagnostics as { code: string; pointer: string }[];
     expect(shown[0]).toMatchObject({ code: "TOOL_UNKNOWN", pointer: "/0/_tool" });
     expect(validation.omitted).toEqual({ TOOL_UNKNOWN: 300 - shown.length });
     expect(validation.note).toContain("validate again");
     const ran = await call("run_plan", { plan });
-    expect(size(ran)).toBeLessThan(14_000);
+    expect(jsonSize(ran)).toBeLessThan(14_000);
     expect(ran).toMatchObject({
       ok: false,
       error: { code: "PLAN_INVALID", data: { omitted: { TOOL_UNKNOWN: 300 - shown.length } } },
@@ -350,7 +339,7 @@ describe("run_plan: tool errors are cut and given once (review 7 H3)", () => {
       run: () => 1,
     });
     const engine = createEngine({ tools: [give, strict] });
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     const longName = "p".repeat(100_000);
     const longId = "i".repeat(60_000);
     for (const plan of [
@@ -361,21 +350,21 @@ describe("run_plan: tool errors are cut and given once (review 7 H3)", () => {
       ],
     ]) {
       const validation = await call("validate_plan", { plan });
-      expect(size(validation)).toBeLessThan(3_000);
+      expect(jsonSize(validation)).toBeLessThan(3_000);
       const [first] = validation.diagnostics as { pointer: string; callId?: string; related?: string[] }[];
       const texts = [first?.pointer, first?.callId, ...(first?.related ?? [])].map(String);
       expect(texts.filter((text) => /…\(\+\d+ chars\)$/.test(text)).length).toBeGreaterThan(0);
       for (const text of texts) expect(text.length).toBeLessThan(250);
-      expect(size(await call("run_plan", { plan }))).toBeLessThan(3_000);
+      expect(jsonSize(await call("run_plan", { plan }))).toBeLessThan(3_000);
     }
   });
 
   it("a 500 KB error message gives a small answer, the message once", async () => {
     const engine = createEngine({ tools: [give, thrower] });
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     for (const outputPath of ["†state.x", "†state.ok || †state.err"]) {
       const run = await call("run_plan", { plan: [{ _tool: "thrower", _id: "c", _outputPath: outputPath }] });
-      expect(size(run)).toBeLessThan(3_000);
+      expect(jsonSize(run)).toBeLessThan(3_000);
       // once in the call's outcome, not again in errors (the summary may preview the failure-branch value)
       const text = JSON.stringify({ calls: run.calls, errors: run.errors });
       expect(text.split("boom ").length - 1).toBe(1);
@@ -394,7 +383,7 @@ describe("run_plan: tool errors are cut and given once (review 7 H3)", () => {
 
   it("a plan of many calls gives an answer within the budget, failed calls first, with a note", async () => {
     const engine = createEngine({ tools: [give, thrower] });
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     const plan = [
       ...Array.from({ length: 400 }, (_, i) => ({
         _tool: "give",
@@ -405,7 +394,7 @@ describe("run_plan: tool errors are cut and given once (review 7 H3)", () => {
       { _tool: "thrower", _id: "bad", _outputPath: "†state.bad" },
     ];
     const run = await call("run_plan", { plan });
-    expect(size(run)).toBeLessThanOrEqual(RUN_LIMITS.answerChars);
+    expect(jsonSize(run)).toBeLessThanOrEqual(RUN_LIMITS.answerChars);
     expect(Object.keys(run.calls as object)[0]).toBe("bad");
     expect(run.omitted).toMatchObject({ calls: expect.any(Number) });
     expect(run.note).toContain("401 calls");

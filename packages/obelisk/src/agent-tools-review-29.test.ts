@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type AgentTool, agentTools, createEngine, defineTool } from "./index.js";
+import { agentToolCaller, jsonSize } from "./__fixtures__/agent-tool-caller.js";
+import { agentTools, createEngine, defineTool } from "./index.js";
 
 const give = defineTool({
   name: "give",
@@ -12,18 +13,6 @@ const echoInput = defineTool({
   run: (args: unknown) => (args as { value: unknown }).value,
 });
 
-/** The tools by name, called with JSON arguments as a framework would. */
-function byName(tools: readonly AgentTool[]) {
-  const map = new Map(tools.map((tool) => [tool.name, tool]));
-  return async (name: string, args: unknown) =>
-    (await map.get(name)?.execute(JSON.parse(JSON.stringify(args)) as Record<string, unknown>)) as Record<
-      string,
-      unknown
-    >;
-}
-
-const size = (value: unknown): number => JSON.stringify(value).length;
-
 describe("agent tools refuse arguments their parameters do not name (stop 29 review)", () => {
   for (const parameters of ["strict", "loose", "openai-strict"] as const) {
     it(`${parameters}: a misspelt offset is USAGE naming the nearest argument, not the first page`, async () => {
@@ -33,7 +22,7 @@ describe("agent tools refuse arguments their parameters do not name (stop 29 rev
         "†state.list",
         Array.from({ length: 500 }, (_, index) => index),
       );
-      const call = byName(agentTools(engine, "t", { parameters }));
+      const call = agentToolCaller(agentTools(engine, "t", { parameters }));
       const answer = await call("get_variable", { reference: "†state.list", ofset: 400, limit: 5 });
       expect(answer).toMatchObject({
         ok: false,
@@ -53,7 +42,7 @@ describe("agent tools refuse arguments their parameters do not name (stop 29 rev
         },
       });
       const engine = createEngine({ tools: [counted] });
-      const call = byName(agentTools(engine, "t", { parameters }));
+      const call = agentToolCaller(agentTools(engine, "t", { parameters }));
       const plan = { type: "plan", plan: [{ _tool: "counted", _outputPath: "†state.n" }] };
       const answer = await call("run_plan", { plan, inputs: { x: 1 } });
       expect(answer).toMatchObject({ ok: false, error: { code: "USAGE" } });
@@ -65,7 +54,7 @@ describe("agent tools refuse arguments their parameters do not name (stop 29 rev
 
   it("an argument with no near name lists the tool's arguments", async () => {
     const engine = createEngine({ tools: [give] });
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     const answer = await call("list_variables", { verbose: true });
     expect(answer).toMatchObject({
       ok: false,
@@ -78,20 +67,20 @@ describe("list_variables: notFound is bounded (stop 29 review)", () => {
   it("10,000 missing references give a small answer that counts what it left out", async () => {
     const engine = createEngine({ tools: [give] });
     await engine.set("t", "†state.real", 1);
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     const refs = Array.from({ length: 10_000 }, (_, index) => `†state.missing_variable_number_${index}`);
     const answer = await call("list_variables", { refs, budgetChars: 500 });
-    expect(size(answer.notFound)).toBeLessThanOrEqual(2_000);
+    expect(jsonSize(answer.notFound)).toBeLessThanOrEqual(2_000);
     const shown = (answer.notFound as string[]).length;
     expect(shown).toBeGreaterThan(0);
     expect(answer.notFound).toEqual(refs.slice(0, shown));
     expect(answer.notFoundOmitted).toBe(10_000 - shown);
-    expect(size(answer)).toBeLessThan(3_000);
+    expect(jsonSize(answer)).toBeLessThan(3_000);
   });
 
   it("a few missing references are listed whole, without a count", async () => {
     const engine = createEngine({ tools: [give] });
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     const answer = await call("list_variables", { refs: ["†state.a", "†state.b"] });
     expect(answer.notFound).toEqual(["†state.a", "†state.b"]);
     expect(answer).not.toHaveProperty("notFoundOmitted");
@@ -109,7 +98,7 @@ describe("get_variable: an offset past the end says so (stop 29 review)", () => 
     await engine.set("t", "†state.object", { a: 1, b: 2 });
     await engine.set("t", "†state.text", "x".repeat(20_000));
     await engine.set("t", "†state.empty", []);
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     expect(await call("get_variable", { reference: "†state.list", offset: 10_000 })).toMatchObject({
       offset: 500,
       limit: 0,
@@ -136,7 +125,7 @@ describe("get_variable: an offset past the end says so (stop 29 review)", () => 
       "†state.list",
       Array.from({ length: 500 }, (_, index) => index),
     );
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     expect(await call("get_variable", { reference: "†state.list", offset: 500 })).not.toHaveProperty("note");
     expect(
       ((await call("get_variable", { reference: "†state.list", offset: 10 })).note as string).startsWith(
@@ -155,34 +144,34 @@ describe("run_plan: a call's targets are bounded (stop 29 review)", () => {
 
   it("a 900-target fan-out: the only call is shown, its first targets and how many are left out", async () => {
     const engine = createEngine({ tools: [echoInput] });
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     const answer = await call("run_plan", { plan });
     expect(answer).not.toHaveProperty("omitted");
     const outcome = (
       answer.calls as Record<string, { status: string; wrote: string[]; wroteOmitted: number }>
     ).c1;
     expect(outcome?.status).toBe("succeeded");
-    expect(size(outcome?.wrote)).toBeLessThanOrEqual(1_000);
+    expect(jsonSize(outcome?.wrote)).toBeLessThanOrEqual(1_000);
     expect(outcome?.wrote).toEqual(fanOut.slice(0, outcome?.wrote.length));
     expect((outcome?.wrote.length ?? 0) + (outcome?.wroteOmitted ?? 0)).toBe(900);
   });
 
   it("sent again, the satisfied call's holds is bounded the same way", async () => {
     const engine = createEngine({ tools: [echoInput] });
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     await call("run_plan", { plan });
     const answer = await call("run_plan", { plan });
     const outcome = (
       answer.calls as Record<string, { status: string; holds: string[]; holdsOmitted: number }>
     ).c1;
     expect(outcome?.status).toBe("satisfied");
-    expect(size(outcome?.holds)).toBeLessThanOrEqual(1_000);
+    expect(jsonSize(outcome?.holds)).toBeLessThanOrEqual(1_000);
     expect((outcome?.holds.length ?? 0) + (outcome?.holdsOmitted ?? 0)).toBe(900);
   });
 
   it("a call with few targets has no count", async () => {
     const engine = createEngine({ tools: [echoInput] });
-    const call = byName(agentTools(engine, "t"));
+    const call = agentToolCaller(agentTools(engine, "t"));
     const answer = await call("run_plan", {
       plan: {
         type: "plan",
