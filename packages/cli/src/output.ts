@@ -70,7 +70,7 @@ export function classifyError(error: unknown): { exitCode: ExitCode; document: E
   if (ObeliskError.is(error)) {
     const exitCode = error.code === "USAGE" || error.code === "RUN_NOT_FOUND" ? EXIT.usage : EXIT.failed;
     const hint = error.hint === undefined ? "" : ` (${error.hint})`;
-    // a message that ends with its hint already (the library's "unknown key … (did you mean …?)") has it once
+    // a message that ends with its hint already has it once
     const said = errorMessage(error);
     const message = hint === "" || said.endsWith(hint) ? said : `${said}${hint}`;
     const data = smallJson(error.data);

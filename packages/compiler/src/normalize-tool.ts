@@ -84,7 +84,7 @@ function checkDefinitionKeys(source: Record<string, unknown>, what: string): voi
     const hint =
       (RUN_SYNONYMS.includes(key) ? 'did you mean "run"?' : didYouMean(key, DEFINITION_KEYS)) ??
       `a tool definition has ${DEFINITION_KEYS.join(", ")}`;
-    throw new ObeliskError("USAGE", `${what}: unknown key "${key}" (${hint})`, { hint });
+    throw new ObeliskError("USAGE", `${what}: unknown key "${key}"`, { hint });
   }
 }
 

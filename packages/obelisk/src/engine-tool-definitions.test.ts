@@ -10,7 +10,7 @@ describe("tool definitions given to createEngine", () => {
   it("a key a definition does not have is USAGE with the nearest one (execute → run), not a latent tool", () => {
     expect(refusal([{ name: "a", execute: () => 1 }])).toMatchObject({
       code: "USAGE",
-      message: 'tool "a": unknown key "execute" (did you mean "run"?)',
+      message: 'tool "a": unknown key "execute"',
       hint: 'did you mean "run"?',
     });
   });
