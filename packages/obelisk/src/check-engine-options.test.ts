@@ -82,6 +82,43 @@ describe("injected clock and id generator", () => {
     expect(await codeOf(() => engine.run(plan))).toBe("USAGE");
   });
 
+  it("injected timers that throw fail the run with USAGE naming the function, not STORE_ERROR", async () => {
+    const hang = {
+      name: "hang",
+      input: { type: "object" },
+      timeoutMs: 100,
+      run: () => new Promise(() => {}),
+    };
+    const fast = { name: "fast", input: { type: "object" }, timeoutMs: 100, run: async () => 1 };
+    const broken = (name: "setTimeout" | "clearTimeout") => ({
+      setTimeout:
+        name === "setTimeout"
+          ? () => {
+              throw new Error("timer broke");
+            }
+          : () => 1,
+      clearTimeout:
+        name === "clearTimeout"
+          ? () => {
+              throw new Error("timer broke");
+            }
+          : () => {},
+    });
+    for (const [name, tool] of [
+      ["setTimeout", hang],
+      ["clearTimeout", fast],
+    ] as const) {
+      const engine = createEngine({ tools: [tool], timers: broken(name) });
+      const message = `the engine's timers.${name} threw: timer broke`;
+      await expect(engine.run([{ _tool: tool.name }], { threadId: name })).rejects.toMatchObject({
+        code: "USAGE",
+        message,
+      });
+      const [record] = await engine.runs.list();
+      expect(record).toMatchObject({ status: "failed", reason: `USAGE: ${message}` });
+    }
+  });
+
   it("an id generator answering an empty string or a number makes the run fail with USAGE", async () => {
     const empty = createEngine({ tools: [val], generateId: () => "" });
     expect(await codeOf(() => empty.run(plan))).toBe("USAGE");

@@ -193,6 +193,27 @@ describe("retries and timeouts (fake timers)", () => {
 });
 
 describe("injected timers and clock", () => {
+  it("a tool that holds the event loop past its timeoutMs fails TIMEOUT when its result arrives (SPEC §7)", async () => {
+    let clock = 1_000;
+    let signal: AbortSignal | undefined;
+    const timers = { setTimeout: () => 1, clearTimeout: () => {} }; // a timer that cannot fire while the loop is held
+    const spin = defineTool({
+      name: "spin",
+      timeoutMs: 20,
+      run: async (_args: unknown, ctx) => {
+        signal = ctx.signal;
+        await null;
+        clock += 150; // what a 150 ms synchronous loop does to the clock
+        return "spun";
+      },
+    });
+    const engine = createEngine({ tools: [spin], timers, now: () => clock });
+    const result = await engine.run([{ _tool: "spin", _id: "s", _outputPath: "†state.x" }]);
+    expect(result.calls.s).toMatchObject({ status: "failed", error: { code: "TIMEOUT" } });
+    expect(result.state).toEqual({});
+    expect(signal?.aborted).toBe(true);
+  });
+
   it("timeouts and retry delays use the engine's timers; durations come from its clock", async () => {
     const scheduled: { callback: () => void; ms: number; cleared: boolean }[] = [];
     const timers = {
@@ -213,7 +234,6 @@ describe("injected timers and clock", () => {
       retry: { attempts: 2, backoffMs: 7 },
       run: () => {
         attempts++;
-        clock += 100;
         return new Promise(() => {});
       },
     });
@@ -225,6 +245,7 @@ describe("injected timers and clock", () => {
       const timer = scheduled.find((t) => t.ms === ms && !t.cleared);
       if (timer === undefined) throw new Error(`no ${ms} ms timer`);
       timer.cleared = true;
+      clock += ms; // time passes as a timer fires (a tool that moved the clock past 30 ms itself would be late)
       timer.callback();
     };
     await fire(30);
@@ -233,7 +254,7 @@ describe("injected timers and clock", () => {
     await fire(30);
     const result = await running;
     expect(result.calls.h).toMatchObject({ status: "failed", attempts: 2, error: { code: "TIMEOUT" } });
-    expect(result.calls.h?.durationMs).toBe(200);
+    expect(result.calls.h?.durationMs).toBe(67);
     expect(scheduled.map((timer) => timer.ms)).toEqual([30, 7, 30]);
   });
 });

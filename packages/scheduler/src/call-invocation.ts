@@ -16,6 +16,8 @@ export interface InvocationHost {
   /** True once the run is aborted (its signal is aborted then too). */
   readonly aborted: boolean;
   readonly timers: Timers;
+  /** The run's clock (ms). */
+  readonly now: () => number;
   readonly random: () => number;
   /** The host's wrapper of each tool attempt, if any. */
   readonly aroundTool: AroundTool | undefined;
@@ -83,6 +85,10 @@ export class CallInvocation implements InvokeRequest {
 
   get timers(): Timers {
     return this.host.timers;
+  }
+
+  get now(): () => number {
+    return this.host.now;
   }
 
   get random(): () => number {

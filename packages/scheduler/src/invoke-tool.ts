@@ -48,8 +48,9 @@ export interface InvokeRequest {
    * `signal.aborted` on every call threw away the optimized dispatch code at each run's first call.
    */
   readonly aborted?: boolean;
-  /** Timers and randomness. */
+  /** Timers, the clock (ms; read only for an attempt with a timeout) and randomness. */
   readonly timers: Timers;
+  readonly now: () => number;
   readonly random: () => number;
   /** Called before each attempt (1-based). */
   readonly onAttempt: (attempt: number) => void;
@@ -223,12 +224,13 @@ function runAround(around: AroundTool, request: InvokeRequest, ctx: ToolContext,
 }
 
 /**
- * Runs one attempt and hands its outcome to `next`: synchronously when the tool is synchronous and has no
- * timeout; otherwise `next` runs in the tool's own promise reaction, and the returned promise follows what
- * `next` returns (or rejects with what it throws). No promise of the bare outcome stands in between: each
- * such promise was one more microtask hop (and allocation) between a tool's result and its dependents.
+ * Runs one attempt and hands its outcome to `next`: synchronously when the tool is synchronous; otherwise
+ * `next` runs in the tool's own promise reaction, and the returned promise follows what `next` returns (or
+ * rejects with what it throws). No promise of the bare outcome stands in between: each such promise was
+ * one more microtask hop (and allocation) between a tool's result and its dependents.
  * An abort or a timeout ends the attempt from outside the tool's reaction: `next` then runs two hops
- * later, as it did when the outcome went through `invokeTool`'s promise and the runner's `then`.
+ * later, as it did when the outcome went through `invokeTool`'s promise and the runner's `then`. A result
+ * that arrives once the timeout has passed (see `late`) is discarded: the attempt times out then instead.
  */
 function attempt<R>(
   request: InvokeRequest,
@@ -240,12 +242,19 @@ function attempt<R>(
   const timeoutMs = (request.timeoutMs ?? Infinity) <= MAX_TIMER_MS ? request.timeoutMs : undefined;
   const controller = timeoutMs === undefined ? undefined : new AbortController();
   const ctx = new AttemptContext(request, number, controller?.signal ?? signal);
+  // Only an attempt with a timeout reads the clock: at its start and when its result arrives (see `late`).
+  const startedAt = timeoutMs === undefined ? 0 : request.now();
   let result: unknown;
   try {
     const around = request.around;
     result = around === undefined ? request.run(request.args, ctx) : runAround(around, request, ctx, number);
   } catch (error) {
+    if (late(request, timeoutMs, startedAt)) return next(timedOut(controller, timeoutMs, number));
     return next(threw(error, number));
+  }
+  if (late(request, timeoutMs, startedAt)) {
+    observe(result);
+    return next(timedOut(controller, timeoutMs, number));
   }
   const then = thenOf(result);
   if (then === null) return next(unreadable(number));
@@ -253,19 +262,28 @@ function attempt<R>(
   return new Promise<R>((resolve, reject) => {
     let done = false;
     let timer: unknown;
+    // ends the attempt once; a `clearTimeout` that throws rejects it (the runner's error: a bad injection)
     const end = (): boolean => {
       if (done) return false;
       done = true;
-      if (timer !== undefined) request.timers.clearTimeout(timer);
       handlers.delete(onAbort);
-      return true;
-    };
-    // the tool's own reaction: `next` at once
-    const finish = (outcome: InvokeOutcome): void => {
-      if (!end()) return;
+      if (timer === undefined) return true;
       try {
-        resolve(next(outcome));
+        request.timers.clearTimeout(timer);
+        return true;
       } catch (error) {
+        reject(error);
+        return false;
+      }
+    };
+    // the tool's own reaction: `next` at once, unless the result came after the timeout (see `late`)
+    const finish = (outcome: InvokeOutcome): void => {
+      if (done) return;
+      try {
+        if (late(request, timeoutMs, startedAt)) timeOut();
+        else if (end()) resolve(next(outcome));
+      } catch (error) {
+        end();
         reject(error);
       }
     };
@@ -277,20 +295,21 @@ function attempt<R>(
       controller?.abort(signal.reason);
       finishLater({ kind: "cancelled", attempts: number });
     };
+    const timeOut = (): void => {
+      if (!done) finishLater(timedOut(controller, timeoutMs, number));
+    };
     const handlers = onRunAbort(signal, onAbort);
     // aborted while the tool's synchronous part ran: no abort event is coming (and no timer is wanted)
     if (isAborted(request)) onAbort();
-    if (!done && controller !== undefined && timeoutMs !== undefined) {
-      timer = request.timers.setTimeout(() => {
-        const error: RecordedError = {
-          name: "TimeoutError",
-          message: `timed out after ${timeoutMs} ms`,
-          code: "TIMEOUT",
-        };
-        const thrown = Object.assign(new Error(error.message), { name: error.name, code: "TIMEOUT" });
-        controller.abort(thrown);
-        finishLater({ kind: "threw", error, attempts: number, thrown });
-      }, timeoutMs);
+    if (!done && timeoutMs !== undefined) {
+      try {
+        timer = request.timers.setTimeout(timeOut, timeoutMs);
+      } catch (error) {
+        // a `setTimeout` that throws: the attempt rejects with its error (the tool's answer is still observed)
+        done = true;
+        handlers.delete(onAbort);
+        reject(error);
+      }
     }
     try {
       then.call(
@@ -304,14 +323,56 @@ function attempt<R>(
   });
 }
 
+/**
+ * Whether an attempt with a timeout has used it up, by the request's clock: its result (value or error)
+ * arrived `timeoutMs` or more after it started — the timer's rule (a timer of `timeoutMs` fires once that
+ * much time has passed). A tool that holds the event loop (a synchronous loop, before or after an `await`)
+ * keeps the timer from firing and its promise's reaction runs before the timer's callback: without this
+ * check its late result was taken.
+ */
+function late(request: InvokeRequest, timeoutMs: number | undefined, startedAt: number): boolean {
+  return timeoutMs !== undefined && request.now() - startedAt >= timeoutMs;
+}
+
+/** Observes a rejection of `value` if it is a thenable whose answer is not wanted (never an unhandled rejection). */
+function observe(value: unknown): void {
+  const then = thenOf(value);
+  if (!then) return;
+  try {
+    then.call(value, undefined, () => undefined);
+  } catch {
+    // a thenable whose `then` throws has no rejection to observe
+  }
+}
+
+/** A `TIMEOUT` outcome: the attempt's signal is aborted with the timeout's error, which is the outcome's too. */
+function timedOut(
+  controller: AbortController | undefined,
+  timeoutMs: number | undefined,
+  attempts: number,
+): InvokeOutcome {
+  const error: RecordedError = {
+    name: "TimeoutError",
+    message: `timed out after ${timeoutMs} ms`,
+    code: "TIMEOUT",
+  };
+  const thrown = Object.assign(new Error(error.message), { name: error.name, code: "TIMEOUT" });
+  controller?.abort(thrown);
+  return { kind: "threw", error, attempts, thrown };
+}
+
 /** Waits `ms` on the injected timers; resolves false when the run is aborted first. */
 function wait(request: InvokeRequest, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
     const { signal, timers } = request;
     if (isAborted(request)) return resolve(false);
     const onAbort = (): void => {
-      timers.clearTimeout(handle);
       resolve(false);
+      try {
+        timers.clearTimeout(handle);
+      } catch {
+        // the run is over: a timer left armed only resolves a settled promise
+      }
     };
     const handle = timers.setTimeout(
       () => {

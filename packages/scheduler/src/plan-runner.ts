@@ -75,7 +75,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   private readonly limiter: CallLimiter;
   /** The run's observers; {@link ENDED} once `run-end` is out, so nothing follows it. */
   private hub: EventHub;
-  private readonly now: () => number;
+  /** The run's clock (ms): `options.now`, else `Date.now`. */
+  readonly now: () => number;
   private readonly startedAt: number;
   private readonly queue: CoreEffect[] = [];
   private readonly recordContext: Mutable<RecordContext>;

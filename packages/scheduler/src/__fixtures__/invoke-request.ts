@@ -20,6 +20,7 @@ export function invokeRequest(
     timeoutMs: undefined,
     signal: new AbortController().signal,
     timers: systemTimers,
+    now: () => Date.now(),
     random: () => 0.5,
     onAttempt: () => {},
     onRetry: (_attempt, delay) => retries.push(delay),
