@@ -1,10 +1,12 @@
-import { cutText } from "@obelisk/core";
+import { cutText, toJsonValue } from "@obelisk/core";
 import { toRecordedError } from "./event-hub.js";
 
 /** The reason of a rejection whose hook gave none (SPEC §7: a rejected call has its reason in the result). */
 const DEFAULT_REJECT_REASON = "rejected by the confirm hook (no reason given)";
 /** A rejection's reason is kept to this many characters (it is stored with the call and shown to the LLM). */
 const MAX_REJECT_REASON_CHARS = 2_000;
+/** A reason that is not text is copied as JSON up to this size (it is then cut to the characters above). */
+const MAX_REASON_JSON_BYTES = 8_000;
 
 /** What a confirmation hook answered, checked: a decision, or why it is not one. */
 type CheckedDecision =
@@ -48,16 +50,18 @@ export function checkDecision(decision: unknown): CheckedDecision {
 
 /**
  * A rejection's reason as text (SPEC §7: a rejected call has its reason in the result): a string as given,
- * an error's message, anything else as JSON — never "[object Object]".
+ * an error's message, a JSON value as JSON; anything else is described with what makes it not JSON and
+ * where (`an object that is not JSON: a cycle (at /o)`) — never "[object Object]". The JSON is copied
+ * with a byte limit, so a huge reason is not serialized whole only to be cut.
  */
 function reasonText(reason: unknown): string {
   if (typeof reason === "string") return reason;
-  if (reason instanceof Error) return reason.message;
-  try {
-    return JSON.stringify(reason) ?? String(reason);
-  } catch {
-    return String(reason); // a cycle or a BigInt
-  }
+  if (reason instanceof Error) return toRecordedError(reason).message;
+  const json = toJsonValue(reason, { maxBytes: MAX_REASON_JSON_BYTES });
+  if (json.ok) return JSON.stringify(json.value);
+  if (json.code === "OUTPUT_TOO_LARGE")
+    return `${describe(reason)} larger than ${MAX_REASON_JSON_BYTES} bytes of JSON`;
+  return `${describe(reason)} that is not JSON: ${json.message}`;
 }
 
 function describe(value: unknown): string {

@@ -110,6 +110,58 @@ describe("confirm hook answers that are not decisions (M4)", () => {
     }
   });
 
+  it("a reject whose reason is not JSON is described (what and where), not recorded as [object Object]", async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.o = cyclic;
+    for (const [reason, text] of [
+      [cyclic, "an object that is not JSON: a cycle (at /o)"],
+      [10n, "a bigint that is not JSON: a bigint is not JSON (the value itself)"],
+      [{ n: Number.NaN }, "an object that is not JSON: NaN is not a JSON number (at /n)"],
+    ] as const) {
+      const { result } = await runPlan(registryCounting([]), plan, {
+        confirm: hookAnswering({ action: "reject", reason }, false),
+      });
+      expect(result.calls.find((call) => call.callId === "ask")).toMatchObject({
+        status: "rejected",
+        reason: text,
+      });
+    }
+  });
+
+  it("modified parameters that are not JSON fail PARAM_INVALID saying what is wrong and where", async () => {
+    const cyclic: Record<string, unknown> = { v: 1 };
+    cyclic.self = cyclic;
+    for (const [params, message, pointer] of [
+      [{ v: Number.NaN }, "modified parameters are not JSON: NaN is not a JSON number (at /v)", "/v"],
+      [
+        { v: { deep: 10n } },
+        "modified parameters are not JSON: a bigint is not JSON (at /v/deep)",
+        "/v/deep",
+      ],
+      [cyclic, "modified parameters are not JSON: a cycle (at /self)", "/self"],
+    ] as const) {
+      const { result } = await runPlan(registryCounting([]), plan, {
+        confirm: hookAnswering({ action: "modify", params }, false),
+      });
+      expect(result.calls.find((call) => call.callId === "ask")).toMatchObject({
+        status: "failed",
+        error: { code: "PARAM_INVALID", message, data: { pointer } },
+      });
+    }
+    for (const [params, got] of [
+      [null, "null"],
+      [[1], "an array"],
+      ["v", "a string"],
+    ] as const) {
+      const { result } = await runPlan(registryCounting([]), plan, {
+        confirm: hookAnswering({ action: "modify", params }, false),
+      });
+      expect(result.calls.find((call) => call.callId === "ask")?.error?.message).toBe(
+        `modified parameters must be a JSON object, got ${got}`,
+      );
+    }
+  });
+
   it("the hook is told the run, the thread and the run's signal", async () => {
     const seen: { runId: string; threadId: string; aborted: boolean }[] = [];
     await runPlan(registryCounting([]), plan.slice(0, 1), {

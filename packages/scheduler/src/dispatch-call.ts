@@ -62,6 +62,13 @@ export interface DispatchHost {
   ): Awaitable<void>;
 }
 
+/** What a JSON value is, for a message: `null`, `an array`, `a string`, … */
+const describeJson = (value: unknown): string => {
+  if (value === null) return "null";
+  const type = Array.isArray(value) ? "array" : typeof value;
+  return `${type === "array" ? "an" : "a"} ${type}`;
+};
+
 const failed = (code: string, message: string): CallEnding => ({
   status: "failed",
   wrote: [],
@@ -153,9 +160,26 @@ function decide(
       const json = toJsonValue(decision.params, { maxBytes: paramsLimit(host.options.maxValueBytes) });
       if (!json.ok && json.code === "OUTPUT_TOO_LARGE")
         return host.end(index, failed("OUTPUT_TOO_LARGE", `modified parameters: ${json.message}`));
-      if (!json.ok || typeof json.value !== "object" || json.value === null || Array.isArray(json.value)) {
-        return host.end(index, failed("PARAM_INVALID", "modified parameters must be a JSON object"));
-      }
+      // what is wrong and where, as the other JSON checks say it (`NaN is not a JSON number (at /n)`)
+      if (!json.ok)
+        return host.end(index, {
+          status: "failed",
+          wrote: [],
+          error: {
+            name: "ObeliskError",
+            code: "PARAM_INVALID",
+            message: `modified parameters are not JSON: ${json.message}`,
+            data: { pointer: json.pointer },
+          },
+        });
+      if (typeof json.value !== "object" || json.value === null || Array.isArray(json.value))
+        return host.end(
+          index,
+          failed(
+            "PARAM_INVALID",
+            `modified parameters must be a JSON object, got ${describeJson(json.value)}`,
+          ),
+        );
       // SPEC §4: parameters never start with `_` (a `_outputPath` here would be handed to the tool as data)
       const meta = Object.keys(json.value).find((key) => key.startsWith("_"));
       if (meta !== undefined)
