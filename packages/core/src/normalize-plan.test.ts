@@ -34,6 +34,22 @@ describe("normalizePlan", () => {
     expect(codes({ plan: [], "a/b": 1 })).toEqual([["PLAN_SHAPE", "/a~1b"]]);
   });
 
+  it("an inputSchema that is not an object is PLAN_SHAPE, true and false with a hint saying what they mean", () => {
+    const shape = (inputSchema: unknown) =>
+      normalizePlan({ plan: [], inputSchema }).diagnostics.map((d) => [d.code, d.pointer, d.hint]);
+    expect(shape(true)).toEqual([
+      ["PLAN_SHAPE", "/inputSchema", "true admits any input: leave inputSchema out"],
+    ]);
+    expect(shape(false)).toEqual([
+      [
+        "PLAN_SHAPE",
+        "/inputSchema",
+        "false admits no input at all: give an object schema of the input the plan reads",
+      ],
+    ]);
+    expect(shape("string")[0]?.[2]).toContain('give an object schema, e.g. { "type": "object"');
+  });
+
   it("enforces limits on an already-parsed value", () => {
     expect(codes({ plan: [{ _tool: "a", x: { y: [[1]] } }] }, { maxDepth: 5 })).toEqual([
       ["PLAN_LIMIT", "/plan/0/x/y/0"],

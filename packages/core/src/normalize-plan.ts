@@ -116,8 +116,15 @@ function optionalFields(value: UnknownRecord, key: string, diagnostics: Diagnost
   const inputSchema = own(value, "inputSchema");
   if (isObject(inputSchema)) fields.inputSchema = inputSchema as JsonObject;
   else if (inputSchema !== undefined) {
+    // true / false are JSON Schemas too, but an object is what the input is checked against and typed by
+    const hint =
+      inputSchema === true
+        ? "true admits any input: leave inputSchema out"
+        : inputSchema === false
+          ? "false admits no input at all: give an object schema of the input the plan reads"
+          : 'give an object schema, e.g. { "type": "object", "properties": { "userName": { "type": "string" } } }';
     diagnostics.push(
-      planDiagnostic("PLAN_SHAPE", '"inputSchema" must be a JSON Schema object', "/inputSchema"),
+      planDiagnostic("PLAN_SHAPE", '"inputSchema" must be a JSON Schema object', "/inputSchema", hint),
     );
   }
   return fields;
