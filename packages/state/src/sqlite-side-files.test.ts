@@ -133,36 +133,47 @@ function sharedStore(): { folder: string; file: string } {
   return { folder, file };
 }
 
-describe.runIf(isRoot)("a store in a group-shared folder (two users, needs root)", () => {
-  it("an operator's read leaves no -wal/-shm behind, and the service writes afterwards", () => {
-    const { folder, file } = sharedStore();
-    expect(readdirSync(folder)).toEqual(["state.db"]);
-    expect(asUser(OPERATOR, "read", file)).toEqual({ runs: 1 });
-    expect(readdirSync(folder)).toEqual(["state.db"]);
-    expect(asUser(SERVICE, "write", file)).toEqual({ written: true });
-  });
+/**
+ * Each case spawns up to five Node processes that load better-sqlite3 (~1 s each alone, 4–5 s a case):
+ * under the whole suite on 2 cores one passed vitest's 30 s (stop 29's CI, twice).
+ */
+const CHILD_PROCESS_CASES = { timeout: 240_000 };
 
-  it("side files another user left make the service's open for writing STORE_ERROR naming the file and its owner", () => {
-    const { file } = sharedStore();
-    asUser(OPERATOR, "stale", file);
-    expect(existsSync(`${file}-shm`)).toBe(true);
-    const { error } = asUser(SERVICE, "write", file) as { error: Record<string, unknown> };
-    expect(error).toMatchObject({
-      name: "ObeliskError",
-      code: "STORE_ERROR",
-      data: { reason: "side-file", file, owner: OPERATOR.uid },
+describe.runIf(isRoot)(
+  "a store in a group-shared folder (two users, needs root)",
+  CHILD_PROCESS_CASES,
+  () => {
+    it("an operator's read leaves no -wal/-shm behind, and the service writes afterwards", () => {
+      const { folder, file } = sharedStore();
+      expect(readdirSync(folder)).toEqual(["state.db"]);
+      expect(asUser(OPERATOR, "read", file)).toEqual({ runs: 1 });
+      expect(readdirSync(folder)).toEqual(["state.db"]);
+      expect(asUser(SERVICE, "write", file)).toEqual({ written: true });
     });
-    expect([`${file}-wal`, `${file}-shm`]).toContain((error.data as { sideFile: string }).sideFile);
-    expect(error.hint).toEqual(expect.stringContaining(`${file}-shm`));
-    // the hint's remedy works
-    rmSync(`${file}-wal`);
-    rmSync(`${file}-shm`);
-    expect(asUser(SERVICE, "write", file)).toEqual({ written: true });
-  });
-});
+
+    it("side files another user left make the service's open for writing STORE_ERROR naming the file and its owner", () => {
+      const { file } = sharedStore();
+      asUser(OPERATOR, "stale", file);
+      expect(existsSync(`${file}-shm`)).toBe(true);
+      const { error } = asUser(SERVICE, "write", file) as { error: Record<string, unknown> };
+      expect(error).toMatchObject({
+        name: "ObeliskError",
+        code: "STORE_ERROR",
+        data: { reason: "side-file", file, owner: OPERATOR.uid },
+      });
+      expect([`${file}-wal`, `${file}-shm`]).toContain((error.data as { sideFile: string }).sideFile);
+      expect(error.hint).toEqual(expect.stringContaining(`${file}-shm`));
+      // the hint's remedy works
+      rmSync(`${file}-wal`);
+      rmSync(`${file}-shm`);
+      expect(asUser(SERVICE, "write", file)).toEqual({ written: true });
+    });
+  },
+);
 
 describe.runIf(isRoot)(
   "a store in a group-shared folder, read while the service opens it (needs root)",
+  CHILD_PROCESS_CASES,
   () => {
     it("the service never keeps a connection that cannot write: its open waits for the read, or fails, never sticks", async () => {
       const { folder, file } = sharedStore();
