@@ -16,15 +16,15 @@ type Branches = Map<string, Branch>;
 /** The key of a failed combinator: its keyword's place and the value's. */
 const keyOf = (schemaPath: string, instancePath: string): string => `${schemaPath}\u0000${instancePath}`;
 
-/** Calls `visit` with `path` and each of its proper ancestors (slash-separated), nearest first; stops on true. */
-function selfOrAncestor(path: string, visit: (at: string) => boolean): boolean {
-  if (visit(path)) return true;
+/** Calls `visit` with every proper ancestor of a slash-separated path, nearest first; stops when it returns true. */
+export function someAncestor(path: string, visit: (ancestor: string) => boolean): boolean {
   for (
     let slash = path.lastIndexOf("/");
     slash >= 0;
     slash = slash === 0 ? -1 : path.lastIndexOf("/", slash - 1)
-  )
+  ) {
     if (visit(path.slice(0, slash))) return true;
+  }
   return false;
 }
 
@@ -41,12 +41,14 @@ function branchOf(
   const end = issue.schemaPath.indexOf("/", start);
   const index = issue.schemaPath.slice(start, end < 0 ? undefined : end);
   let found: { key: string; index: string; at: string } | undefined;
-  selfOrAncestor(issue.instancePath, (at) => {
+  const visit = (at: string): boolean => {
     const key = keyOf(schemaPath, at);
     if (!failed.has(key)) return false;
     found = { key, index, at };
     return true;
-  });
+  };
+  // the issue's own value first, then the values above it
+  if (!visit(issue.instancePath)) someAncestor(issue.instancePath, visit);
   return found;
 }
 

@@ -1,25 +1,13 @@
 import type { Diagnostic, JsonObject } from "@obelisk/core";
 import { appendPointer, didYouMean } from "@obelisk/core";
 import { makeDiagnostic } from "./make-diagnostic.js";
-import { pickedBranches } from "./picked-branches.js";
+import { pickedBranches, someAncestor } from "./picked-branches.js";
 import { schemaAtPath } from "./schema-types.js";
 import type { SchemaIssue } from "./schema-validator.js";
 import { isPlainObject } from "./to-json-schema.js";
 
 const COMBINATORS = new Set(["anyOf", "oneOf", "not", "if", "contains", "uniqueItems", "enum", "const"]);
 const GROUPING = new Set(["anyOf", "oneOf", "not"]);
-
-/** Calls `visit` with every proper ancestor of a slash-separated path, nearest first; stops when it returns true. */
-function someAncestor(path: string, visit: (ancestor: string) => boolean): boolean {
-  for (
-    let slash = path.lastIndexOf("/");
-    slash >= 0;
-    slash = slash === 0 ? -1 : path.lastIndexOf("/", slash - 1)
-  ) {
-    if (visit(path.slice(0, slash))) return true;
-  }
-  return false;
-}
 
 /**
  * Keeps the issues that concern literal values: drops issues at a reference's position (references are
