@@ -69,4 +69,23 @@ describe("validate's text graph summary (stop 29 review: a million-edge fan-in t
       "  c (log) after b → †calls.c",
     ]);
   });
+
+  it("never names a call among those it waits for, in a cycle of calls that read what they write below", async () => {
+    const plan = ["c0", "c1", "c2"].map((id) => ({
+      _tool: "log",
+      _id: id,
+      all: "†state",
+      _outputPath: `†state.${id}`,
+    }));
+    const result = await createEngine({ tools: [log] }).validate(plan);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["CYCLE"]);
+    const lines = summaryLines(withoutGraph(result));
+    expect(lines.slice(1)).toEqual([
+      "graph     3 calls, 6 dependencies, 0 can start at once",
+      "  c0 (log) after c1, c2 → †state.c0",
+      "  c1 (log) after c0, c2 → †state.c1",
+      "  c2 (log) after c0, c1 → †state.c2",
+    ]);
+    expect(graphToJson(result.compiled).edges).toHaveLength(6);
+  });
 });

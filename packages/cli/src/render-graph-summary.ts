@@ -35,7 +35,8 @@ function waitedFor(call: CompiledPlan["calls"][number]): WaitedFor | undefined {
   const first: string[] = [];
   for (const links of call.writers.values())
     for (const link of links) {
-      if (seen.has(link.callId)) continue;
+      // in a plan with a CYCLE a call may be among its own writers (decision 0042)
+      if (seen.has(link.callId) || link.callId === call.id) continue;
       seen.add(link.callId);
       if (first.length < SHOWN_AFTER) first.push(link.callId);
     }

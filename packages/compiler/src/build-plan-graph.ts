@@ -22,9 +22,11 @@ export function buildPlanGraph(
       criticalPath: criticalPathOf(entry),
     });
   }
+  // a call sharing a cyclic group is among its own writers (decision 0042): no self-loop
   for (const entry of list)
     for (const [text, links] of entry.writers)
-      for (const link of links) addEdge(graph, link.callId, entry.call.id, link, text);
+      for (const link of links)
+        if (link.callId !== entry.call.id) addEdge(graph, link.callId, entry.call.id, link, text);
   return graph;
 }
 

@@ -48,7 +48,10 @@ export interface CompiledCall {
   readonly params: JsonObject;
   /** Every reference / template in the parameters, in document order. */
   readonly references: readonly ParamReference[];
-  /** In-plan writers of each referenced path, keyed by the reference's canonical text. Self excluded. */
+  /**
+   * In-plan writers of each referenced path, keyed by the reference's canonical text. Self excluded, except
+   * in a plan with a CYCLE: a call there may list itself (decision 0042).
+   */
   readonly writers: ReadonlyMap<string, readonly WriterLink[]>;
   /** The parsed `_outputPath`, if any. */
   readonly outputPath?: OutputPath;

@@ -108,6 +108,10 @@ export class PlanBuilder {
   readonly #groupIndex = new PathIndex<WriterGroup>();
   /** Shared writer groups by reference text. */
   readonly #groupByText = new Map<string, WriterGroup>();
+  /** The private group of the first compiled call that reads a text and writes an overlapping path. */
+  readonly #privateByText = new Map<string, WriterGroup>();
+  /** The group later such readers of a text share (see `#groupsOfExpression`), by text. */
+  readonly #cyclicByText = new Map<string, WriterGroup>();
   #nextAuto: number;
   autoIdsUsed = 0;
   /** Tools with a compiled call that has an automatic id (see `automaticIdReferences`). */
@@ -305,12 +309,7 @@ export class PlanBuilder {
       const group = groups[g] as WriterGroup;
       group.readers = appended(group.readers, entry);
       if (group.readers.length > 1) continue;
-      if (group.owner === undefined) this.#groupByText.set(group.reference.text, group);
-      this.#groupIndex.add(group.reference.kind, group.reference.path, group);
-      for (const link of group.links) {
-        const writer = this.entries.get(link.callId);
-        if (writer !== undefined) writer.outGroups = appended(writer.outGroups, group);
-      }
+      this.#register(group, entry, alternatives);
     }
     if (feeds.size > 0) this.planOrderIsTopological = false;
     if (this.options.refuseInvalid && feeds.size > 0) {
@@ -347,6 +346,27 @@ export class PlanBuilder {
     return call;
   }
 
+  /** Indexes a group made for the call being added (its first reader), and links its writers to it. */
+  #register(group: WriterGroup, entry: CallEntry, alternatives: readonly (readonly OutputTarget[])[]): void {
+    const text = group.reference.text;
+    if (group.cyclic) this.#cyclicByText.set(text, group);
+    else if (group.owner === undefined) this.#groupByText.set(text, group);
+    else this.#privateByText.set(text, group);
+    this.#groupIndex.add(group.reference.kind, group.reference.path, group);
+    for (const link of group.links) {
+      const writer = this.entries.get(link.callId);
+      if (writer !== undefined) writer.outGroups = appended(writer.outGroups, group);
+    }
+    if (group.cyclic) {
+      // Its first reader writes an overlapping path too: one of the group's writers (later ones are fed).
+      group.links.push(
+        makeLink(entry.id, overlappingAlternatives(alternatives, group.reference), alternatives.length),
+      );
+      entry.outGroups = appended(entry.outGroups, group);
+      this.planOrderIsTopological = false;
+    }
+  }
+
   /**
    * The writer group of each distinct operand: shared by text, private when the call writes an overlapping
    * path. `texts` gets each operand's own text (the key of the call's `writers`, so that looking up the
@@ -381,12 +401,23 @@ export class PlanBuilder {
       for (const operand of gate) {
         const text = operand.text;
         if (this.#seenBefore(texts, text)) continue;
-        const writesIt = writesOverlapping(alternatives, operand);
-        const shared = writesIt ? undefined : this.#groupByText.get(text);
-        groups.push(
-          shared ??
-            new WriterGroup(operand, writersOf(operand, id, this.#writers), writesIt ? id : undefined),
-        );
+        if (!writesOverlapping(alternatives, operand)) {
+          groups.push(
+            this.#groupByText.get(text) ??
+              new WriterGroup(operand, writersOf(operand, id, this.#writers), undefined),
+          );
+        } else if (!this.#privateByText.has(text)) {
+          groups.push(new WriterGroup(operand, writersOf(operand, id, this.#writers), id));
+        } else {
+          // A second call that reads this text and writes an overlapping path: with the first, a certain
+          // cycle (each writes what the other reads), so the plan never runs. Private groups for all of
+          // them would hold n² links (validation took minutes); they share one group that counts each
+          // of them among its own writers (decision 0042).
+          groups.push(
+            this.#cyclicByText.get(text) ??
+              new WriterGroup(operand, writersOf(operand, id, this.#writers), undefined, true),
+          );
+        }
       }
   }
 
@@ -546,6 +577,18 @@ function writersOfCall(
     return only.soleWriters;
   }
   return writerTable(texts, groups);
+}
+
+/** The alternatives with a target that overlaps the operand's path. */
+function overlappingAlternatives(
+  alternatives: readonly (readonly OutputTarget[])[],
+  operand: Reference,
+): Set<number> {
+  const found = new Set<number>();
+  for (let a = 0; a < alternatives.length; a++)
+    for (const target of alternatives[a] as readonly OutputTarget[])
+      if (target.kind === operand.kind && pathsOverlap(target.path, operand.path)) found.add(a);
+  return found;
 }
 
 /** True when one of the call's targets overlaps the operand's path. */

@@ -48,8 +48,9 @@ export function appended<T>(list: T[], item: T): T[] {
 /**
  * One shared list of in-plan writers of a reference text: a hub between its writers and its readers, so
  * W writers and R readers of one path cost W + R links, not W × R (bug B6). Every reader of the text that
- * does not itself write an overlapping path shares the same group; a reader that does gets a private
- * group (`owner`) without itself.
+ * does not itself write an overlapping path shares the same group; the first reader that does gets a
+ * private group (`owner`) without itself; later ones (each in a cycle with the first) share one `cyclic`
+ * group that lists them among its writers (decision 0042).
  */
 export class WriterGroup {
   /** The calls that read through this group, in the order they were added (grown with `appended`). */
@@ -70,6 +71,11 @@ export class WriterGroup {
     readonly links: WriterLink[],
     /** The reader of a private group (it writes an overlapping path itself and must not depend on itself). */
     readonly owner: string | undefined,
+    /**
+     * Read by calls that write an overlapping path, after a first such call (which has a private group):
+     * its links include its own readers, so the self-loops reader → group → reader are not cycles.
+     */
+    readonly cyclic = false,
   ) {}
 }
 

@@ -71,4 +71,66 @@ describe("writer groups (bug B6)", () => {
     ]);
     expect(compiler.graph.hasNode("y")).toBe(false);
   });
+
+  describe("calls that each read a path and write below it (decision 0042)", () => {
+    const selfReader = (id: string) => ({
+      _tool: "log",
+      _id: id,
+      message: "{†state}",
+      _outputPath: `†state.${id}`,
+    });
+    const plan = ["c0", "c1", "c2", "c3"].map(selfReader);
+    const stateWriters = (
+      calls: readonly { id: string; writers: ReadonlyMap<string, readonly { callId: string }[]> }[],
+      id: string,
+    ) => calls.find((call) => call.id === id)?.writers.get("†state");
+
+    it("are one CYCLE, named as before, with every pair of them an edge and no self-loop", () => {
+      const result = compile({ type: "plan", plan }, registry);
+      const cycles = result.diagnostics.filter((d) => d.code === "CYCLE");
+      expect(cycles.map((d) => [d.message, d.related])).toEqual([
+        ["calls form a cycle: c0 → c1 → c0", ["c0", "c1"]],
+      ]);
+      expect(result.diagnostics.map((d) => d.code)).toEqual(["CYCLE"]);
+      for (const writer of ["c0", "c1", "c2", "c3"])
+        for (const reader of ["c0", "c1", "c2", "c3"])
+          expect(result.graph.hasEdge(writer, reader), `${writer} → ${reader}`).toBe(writer !== reader);
+    });
+
+    it("share one writer list after the first of them, so n of them cost n links, not n²", () => {
+      const result = compile({ type: "plan", plan }, registry);
+      // the first keeps its own list, without itself
+      expect(stateWriters(result.calls, "c0")?.map((link) => link.callId)).toEqual(["c1", "c2", "c3"]);
+      const shared = stateWriters(result.calls, "c1");
+      expect(shared?.map((link) => link.callId)).toEqual(["c0", "c1", "c2", "c3"]);
+      expect(stateWriters(result.calls, "c2")).toBe(shared);
+      expect(stateWriters(result.calls, "c3")).toBe(shared);
+    });
+
+    it("accumulating co-writers that read their accumulator too", () => {
+      const merger = (id: string) => ({
+        _tool: "log",
+        _id: id,
+        message: "{†state.profile}",
+        _outputPath: "†state.profile",
+        _outputMethod: "merge",
+      });
+      const result = compile({ type: "plan", plan: ["m0", "m1", "m2"].map(merger) }, registry);
+      expect(result.diagnostics.map((d) => [d.code, d.message])).toEqual([
+        ["CYCLE", "calls form a cycle: m0 → m1 → m0"],
+      ]);
+      expect(result.graph.hasEdge("m1", "m1")).toBe(false);
+      expect(result.graph.hasEdge("m2", "m1")).toBe(true);
+    });
+
+    it("streaming refuses the second of them, as a batch compile reports the cycle", () => {
+      const compiler = createIncrementalCompiler(registry);
+      expect(compiler.addCall(selfReader("c0")).ok).toBe(true);
+      const refused = compiler.addCall(selfReader("c1"));
+      expect(refused.diagnostics.map((d) => [d.code, d.message])).toEqual([
+        ["CYCLE", 'adding call "c1" would close a cycle: c1 → c0 → c1'],
+      ]);
+      expect(compiler.graph.hasNode("c1")).toBe(false);
+    });
+  });
 });
