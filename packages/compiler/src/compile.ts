@@ -137,7 +137,10 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
       ...(document?.inputSchema === undefined ? {} : { planInputSchema: document.inputSchema }),
     };
     const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseInvalid: false });
-    for (const source of document?.calls ?? []) builder.addQuietly(source);
+    for (const source of document?.calls ?? []) {
+      builder.addQuietly(source);
+      if (builder.overWriterLinks !== undefined) return overWriterLinks(builder.overWriterLinks, located);
+    }
     const order = placeholders?.order ?? document?.source ?? plan;
     const closed = closePlan(builder, located.diagnostics, order, located.sourceMap);
     if (placeholders !== undefined)
@@ -176,6 +179,23 @@ function overValueLimits(
     diagnostics: diagnostics.filter(
       (diagnostic) => fromLocating.has(diagnostic) || !under(diagnostic.pointer),
     ),
+    calls: [],
+    criticalPaths: new Map(),
+    graph: new DirectedGraph(),
+    autoIdsUsed: 0,
+    ...(located.sourceMap === undefined ? {} : { sourceMap: located.sourceMap }),
+  };
+}
+
+/**
+ * The result for a plan over `maxWriterLinks`: that PLAN_LIMIT alone (as for a document over `maxCalls`: the
+ * plan-wide passes are what the limit bounds), never ok, nothing of the plan handed out.
+ */
+function overWriterLinks(diagnostic: Diagnostic, located: Located): CompiledPlan {
+  return {
+    ok: false,
+    planHash: located.hash,
+    diagnostics: [diagnostic],
     calls: [],
     criticalPaths: new Map(),
     graph: new DirectedGraph(),

@@ -89,6 +89,10 @@ export class PlanBuilder {
   readonly nodes: DagNode[] = [];
   /** True while every link goes from an earlier call to a later one (then there is no cycle). */
   planOrderIsTopological = true;
+  /** Writer links made so far (held to `maxWriterLinks`). */
+  writerLinks = 0;
+  /** The PLAN_LIMIT a batch compile stops at, once a call would take the plan over `maxWriterLinks`. */
+  overWriterLinks: Diagnostic | undefined;
   /** Bumped on every added call (the lazily built graphology graph is rebuilt when it changed). */
   version = 0;
   /**
@@ -285,6 +289,11 @@ export class PlanBuilder {
     clearList(this.#groups);
     const groups = this.#groupsOf(id, body.references, alternatives, texts);
     const feeds = this.#feedsOf(id, alternatives);
+    const links = linksAdded(groups, feeds);
+    if (this.writerLinks + links > this.settings.limits.maxWriterLinks) {
+      this.#writerLinksLimit(source, out);
+      return undefined;
+    }
     if (this.options.refuseInvalid && this.#refuseCycle(id, body, alternatives, groups, feeds, source, out))
       return undefined;
     const writers = writersOfCall(groups, texts);
@@ -305,6 +314,7 @@ export class PlanBuilder {
     if (this.#checkConflicts(entry, out) && this.options.refuseInvalid) return undefined;
     // Streaming: what the plan-wide passes would say of its references and is known already refuses it.
     if (this.options.refuseInvalid && knownReferenceDiagnostics(this, entry, out)) return undefined;
+    this.writerLinks += links;
     for (let g = 0; g < groups.length; g++) {
       const group = groups[g] as WriterGroup;
       group.readers = appended(group.readers, entry);
@@ -344,6 +354,17 @@ export class PlanBuilder {
         });
     }
     return call;
+  }
+
+  /** PLAN_LIMIT for the call that would take the plan over `maxWriterLinks` (a batch compile stops there). */
+  #writerLinksLimit(source: PlanCallSource, out: Diagnostic[]): void {
+    const max = this.settings.limits.maxWriterLinks;
+    const message = `with this call the plan's references would have more than ${max} links to the calls that write them (maxWriterLinks)`;
+    const hint =
+      "each distinct reference counts one link per call writing an overlapping path: read a path many calls write once (its parent, or the whole list) rather than under many names, or raise maxWriterLinks";
+    const diagnostic = makeDiagnostic("PLAN_LIMIT", message, source.pointer, { hint });
+    out.push(diagnostic);
+    if (!this.options.refuseInvalid) this.overWriterLinks = diagnostic;
   }
 
   /** Indexes a group made for the call being added (its first reader), and links its writers to it. */
@@ -577,6 +598,16 @@ function writersOfCall(
     return only.soleWriters;
   }
   return writerTable(texts, groups);
+}
+
+/** The links a call adds: its new groups' writers (a cyclic one's own link too), its links into groups it feeds. */
+function linksAdded(groups: readonly WriterGroup[], feeds: ReadonlyMap<WriterGroup, unknown>): number {
+  let added = feeds.size;
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g] as WriterGroup;
+    if (group.readers.length === 0) added += group.links.length + (group.cyclic ? 1 : 0);
+  }
+  return added;
 }
 
 /** The alternatives with a target that overlaps the operand's path. */

@@ -23,6 +23,7 @@ describe("limits: safe defaults", () => {
       maxRetryAttempts: 10,
       maxRetryDelayMs: 60_000,
       maxOutputTargets: 1_000,
+      maxWriterLinks: 1_000_000,
     });
   });
 

@@ -24,6 +24,13 @@ export interface Limits {
    * Default 1,000: a value is checked against every other target of its call, and written to each.
    */
   readonly maxOutputTargets: number;
+  /**
+   * Maximum number of writer links in a plan: each distinct reference text the plan reads counts one per
+   * call that writes a path overlapping it (readers of one text share its links). Default 1,000,000: it
+   * bounds what validating and scheduling a plan cost (n readers of distinct elements of a path k calls
+   * write need n × k).
+   */
+  readonly maxWriterLinks: number;
 }
 
 /** Safe defaults for every limit. */
@@ -37,6 +44,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxRetryAttempts: 10,
   maxRetryDelayMs: 60_000,
   maxOutputTargets: 1_000,
+  maxWriterLinks: 1_000_000,
 };
 
 /**
