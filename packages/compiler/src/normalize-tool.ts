@@ -4,6 +4,7 @@ import { checkToolRetry } from "./check-tool-retry.js";
 import { isClosedInput } from "./is-closed-input.js";
 import { nestedStrippingObjects } from "./nested-stripping-objects.js";
 import type { RegisteredTool } from "./registered-tool.js";
+import { schemaTypes } from "./schema-types.js";
 import type { SchemaCheck, SchemaCompiler } from "./schema-validator.js";
 import { isPlainObject, isZodSchema, toClosedJsonSchema, toJsonSchema } from "./to-json-schema.js";
 import type { ToolContext } from "./tool-definition.js";
@@ -133,6 +134,20 @@ function checkApprovalParamNames(value: unknown, inputSchema: JsonObject, what: 
 }
 
 const NO_NAMES: readonly string[] = Object.freeze([]);
+
+/**
+ * Refuses an input schema that admits no object: a call's parameters are an object of named values (SPEC
+ * §4), so every call of such a tool failed PARAM_INVALID and the plan JSON Schema could not be satisfied.
+ */
+function checkInputTakesObject(inputSchema: JsonObject, what: string): void {
+  const types = schemaTypes(inputSchema, inputSchema);
+  if (types === undefined || types.has("object")) return;
+  throw new ObeliskError(
+    "USAGE",
+    `${what}: its input takes ${[...types].join(" or ")}, but a call's parameters are an object of named values`,
+    { hint: 'name the value: z.object({ text: z.string() }), or { "type": "object", "properties": { … } }' },
+  );
+}
 
 /**
  * Refuses an input schema that declares a parameter starting with `_`: a call's `_` keys are its
@@ -287,6 +302,7 @@ function buildTool(
   const timeoutMs = optionalNumber(source.timeoutMs, `${what}: timeoutMs`);
   const cost = optionalNumber(source.cost, `${what}: cost`, false) ?? 1;
   const outcomes = checkOutcomes(source.outcomes, what);
+  checkInputTakesObject(parts.inputSchema, what);
   checkParameterNames(parts.inputSchema, what);
   const approvalParams = checkApprovalParamNames(source.approvalParams, parts.inputSchema, what);
   if (source.idempotent !== undefined && typeof source.idempotent !== "boolean")
