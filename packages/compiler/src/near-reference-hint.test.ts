@@ -27,6 +27,23 @@ describe("REF_UNRESOLVED did-you-mean", () => {
     ]);
   });
 
+  it("never offers the reading call's own output: it is not there for the call to read", () => {
+    const own = { _tool: "log", message: "†state.nothing", _outputPath: "†state.g2" };
+    const listed = compileWith({ state: {} }, fetch, own).diagnostics[0]?.hint;
+    expect(listed).toBe(
+      'the names known there: "user" (the thread\'s state has no value there and no call of this plan writes it)',
+    );
+    const near = { _tool: "log", message: "†state.g3", _outputPath: "†state.g2" };
+    expect(compileWith({ state: {} }, fetch, near).diagnostics[0]?.hint).not.toContain("g2");
+    // another call writing the same name keeps it among the names known
+    const both = compileWith({ state: {} }, own, {
+      _tool: "log",
+      message: "x",
+      _outputPath: "†state.g2.more",
+    });
+    expect(both.diagnostics[0]?.hint).toContain('"g2"');
+  });
+
   it("suggests a key the thread's stored state holds, at the level where the path goes wrong", () => {
     const state = { profile: { email: "a@b", name: "n" } };
     const result = compileWith({ state }, { _tool: "log", message: "†state.profile.emial" });

@@ -139,10 +139,21 @@ function keysAt(root: JsonValue, parent: Path, from: number, names = new Set<str
   return names;
 }
 
-/** The names known one level below `kind` + `parent`: written by the plan, in the known value, declared. */
-function knownNamesBelow(builder: PlanBuilder, kind: string, parent: Path): Set<string> {
+/**
+ * The names known one level below `kind` + `parent`: written by the plan (not by the reading call alone:
+ * its own output is never there for it to read), in the known value, declared.
+ */
+function knownNamesBelow(
+  builder: PlanBuilder,
+  kind: string,
+  parent: Path,
+  readerId: string | undefined,
+): Set<string> {
   const names = new Set<string>();
   builder.writtenKeysBelow(kind, parent, names, MAX_CANDIDATES);
+  if (readerId !== undefined)
+    for (const name of names)
+      if (builder.writesAloneAtOrBelow(readerId, kind, [...parent, name])) names.delete(name);
   const { context, planInputSchema } = builder.settings;
   const value =
     kind === "state" ? context.state : kind === "input" ? context.input : context.extraKinds?.[kind];
@@ -235,7 +246,7 @@ export function nearReferenceHint(
   return nearPathHint(
     reference,
     0,
-    (parent) => knownNamesBelow(builder, reference.kind, parent),
+    (parent) => knownNamesBelow(builder, reference.kind, parent, readerId),
     schemaAllows(builder, reference),
     (parent) => contextValueAt(builder, reference.kind, parent),
   );

@@ -143,6 +143,20 @@ export class PlanBuilder {
     this.phantomTargets.childKeys(kind, path, out, max);
   }
 
+  /** True when `callId` is the only call (compiled or not) writing at or below `kind` + `path` (hints). */
+  writesAloneAtOrBelow(callId: string, kind: string, path: readonly PathSegment[]): boolean {
+    if (this.phantomTargets.hasOverlap(kind, path)) return false;
+    const found: WriterEntry[] = [];
+    this.#writers.collectOverlapping(kind, path, found);
+    let alone = false;
+    for (const entry of found) {
+      if (entry.target.path.length < path.length) continue;
+      if (entry.callId !== callId) return false;
+      alone = true;
+    }
+    return alone;
+  }
+
   /** Validates one call, wires it into the graph and returns its diagnostics. */
   add(source: PlanCallSource): AddCallResult {
     const out: Diagnostic[] = [];
