@@ -35,12 +35,19 @@ const READ_ONLY_TARGET = (() => {
 })();
 
 /**
+ * A text the schema cannot hold to a tool's rule: the compiler checks the rule against each target's
+ * canonical text, and a bracketed segment (`†state.t["de-CH"]` is `†state.t.de-CH`) or several `||` / `&&`
+ * targets are not that text. The compiler still judges them.
+ */
+const NOT_ONE_CANONICAL_TARGET: JsonObject = { pattern: "^†.*(?:\\[|\\|\\||&&)" };
+
+/**
  * The schema of a call's `_outputPath` in the plan JSON Schema: a string starting with a dagger, or the
- * tool's own rule, and no target in a read-only kind. (A `pattern` rule applies to the whole text, not to
- * each `||`/`&&` target as the compiler does: see the compiler README.)
+ * tool's own rule where the text is one canonical target, and no target in a read-only kind.
  */
 export function outputPathSchema(tool: RegisteredTool): JsonObject {
-  const rule: JsonObject = tool.outputPathSchema ?? { pattern: "^†" };
+  const own = tool.outputPathSchema;
+  const rule: JsonObject = own === undefined ? { pattern: "^†" } : { anyOf: [own, NOT_ONE_CANONICAL_TARGET] };
   const schema: Record<string, JsonValue> = { type: "string", ...rule };
   const readOnly: JsonObject = { pattern: READ_ONLY_TARGET };
   if (schema.not === undefined) return { ...schema, not: readOnly };

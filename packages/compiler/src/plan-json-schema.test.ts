@@ -198,6 +198,7 @@ describe("plan JSON schema: _outputPath rules", () => {
   const ruled = createToolRegistry([
     { name: "translate", outputPath: { const: "†state.translation" }, run: () => 1 },
     { name: "note", outputPath: { pattern: "^†state\\.notes\\." }, run: () => 1 },
+    { name: "lang", outputPath: { pattern: "^†state\\.translations\\.[A-Za-z-]+$" }, run: () => 1 },
     { name: "free", run: () => 1 },
   ]);
   const validate = schemaValidator(ruled);
@@ -207,9 +208,42 @@ describe("plan JSON schema: _outputPath rules", () => {
     ["pattern rule, no _outputPath", plan({ _tool: "note" }), false],
     ["pattern rule, a matching path", plan({ _tool: "note", _outputPath: "†state.notes.a" }), true],
     ["no rule, no _outputPath", plan({ _tool: "free" }), true],
+    ["pattern rule, a path outside it", plan({ _tool: "note", _outputPath: "†state.other" }), false],
+    // the compiler holds the rule to each target's canonical text (†state.translations.de-CH)
+    [
+      "pattern rule, a bracketed spelling",
+      plan({ _tool: "lang", _outputPath: '†state.translations["de-CH"]' }),
+      true,
+    ],
+    [
+      "pattern rule, a bracketed kind path",
+      plan({ _tool: "lang", _outputPath: '†state["translations"].de' }),
+      true,
+    ],
+    [
+      "const rule, a bracketed spelling",
+      plan({ _tool: "translate", _outputPath: '†state["translation"]' }),
+      true,
+    ],
+    [
+      "anchored rule, two targets",
+      plan({ _tool: "lang", _outputPath: "†state.translations.de && †state.translations.fr" }),
+      true,
+    ],
   ] as const)("%s: the schema agrees with the compiler", (_name, document, accepted) => {
     expect(compilerAccepts(document, ruled)).toBe(accepted);
     expect(validate(document)).toBe(accepted);
+  });
+});
+
+describe("plan JSON schema: a rule over several targets is left to the compiler", () => {
+  it("takes a text of several targets the compiler refuses for one of them", () => {
+    const tools = createToolRegistry([
+      { name: "lang", outputPath: { pattern: "^†state\\.translations\\.[A-Za-z-]+$" }, run: () => 1 },
+    ]);
+    const document = plan({ _tool: "lang", _outputPath: "†state.translations.de || †state.x" });
+    expect(compilerAccepts(document, tools)).toBe(false);
+    expect(schemaValidator(tools)(document)).toBe(true);
   });
 });
 
