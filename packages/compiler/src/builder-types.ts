@@ -33,6 +33,8 @@ export interface WriterEntry {
   readonly method: OutputMethod;
   /** Number of alternatives of the call's output path (1 without `||`). */
   readonly total: number;
+  /** The link to this alternative of the call, shared by every group it writes into (links are read-only). */
+  readonly link: WriterLink;
 }
 
 /** Settings shared by the builder's passes. */

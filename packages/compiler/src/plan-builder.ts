@@ -36,7 +36,7 @@ import { streamOrderWarning } from "./stream-order.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { declaresNames } from "./undeclared-near-name.js";
 import { mayReadUndeclared, startUndeclaredPass, undeclaredReferences } from "./undeclared-references.js";
-import { makeLink, writersOf } from "./wire-edges.js";
+import { fillAlternativeLinks, makeLink, writersOf } from "./wire-edges.js";
 import { writerTable } from "./writer-table.js";
 
 /** The result of adding one call. */
@@ -329,11 +329,13 @@ export class PlanBuilder {
     // Streaming: what the plan-wide passes would say of its references and is known already refuses it.
     if (this.options.refuseInvalid && knownReferenceDiagnostics(this, entry, out)) return undefined;
     this.writerLinks += links;
+    const own = this.#ownLinks;
+    fillAlternativeLinks(own, id, alternatives.length);
     for (let g = 0; g < groups.length; g++) {
       const group = groups[g] as WriterGroup;
       group.readers = appended(group.readers, entry);
       if (group.readers.length > 1) continue;
-      this.#register(group, entry, alternatives);
+      this.#register(group, entry, alternatives, own);
     }
     if (feeds.size > 0) this.planOrderIsTopological = false;
     if (this.options.refuseInvalid && feeds.size > 0) {
@@ -342,7 +344,7 @@ export class PlanBuilder {
       this.#orderWarning = streamOrderWarning(id, at, feeds.keys(), this.settings);
     }
     for (const [group, set] of feeds) {
-      group.links.push(makeLink(id, set, alternatives.length));
+      group.links.push(makeLink(id, set, own));
       entry.outGroups = appended(entry.outGroups, group);
     }
     this.#commitOrder.add(entry);
@@ -365,6 +367,7 @@ export class PlanBuilder {
           target,
           method,
           total,
+          link: own[alternative] as WriterLink,
         });
     }
     return call;
@@ -382,7 +385,12 @@ export class PlanBuilder {
   }
 
   /** Indexes a group made for the call being added (its first reader), and links its writers to it. */
-  #register(group: WriterGroup, entry: CallEntry, alternatives: readonly (readonly OutputTarget[])[]): void {
+  #register(
+    group: WriterGroup,
+    entry: CallEntry,
+    alternatives: readonly (readonly OutputTarget[])[],
+    own: readonly WriterLink[],
+  ): void {
     const text = group.reference.text;
     if (group.cyclic) this.#cyclicByText.set(text, group);
     else if (group.owner === undefined) this.#groupByText.set(text, group);
@@ -394,9 +402,7 @@ export class PlanBuilder {
     }
     if (group.cyclic) {
       // Its first reader writes an overlapping path too: one of the group's writers (later ones are fed).
-      group.links.push(
-        makeLink(entry.id, overlappingAlternatives(alternatives, group.reference), alternatives.length),
-      );
+      group.links.push(makeLink(entry.id, overlappingAlternatives(alternatives, group.reference), own));
       entry.outGroups = appended(entry.outGroups, group);
       this.planOrderIsTopological = false;
     }
@@ -482,6 +488,8 @@ export class PlanBuilder {
     return feeds ?? NO_FEEDS;
   }
 
+  /** Scratch list of `#addCompiled`: the links to each alternative of the call being added (see WriterEntry). */
+  readonly #ownLinks: WriterLink[] = [];
   /** Scratch list of `#feedsOf`. */
   readonly #hits: WriterGroup[] = [];
   /** Scratch lists of `#addCompiled` (emptied when it starts): operand texts and their groups. */

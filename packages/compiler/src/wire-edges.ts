@@ -24,9 +24,7 @@ export function writersOf(
     if (hits.length === 0) return [];
     if (hits.length === 1) {
       const only = hits[0] as WriterEntry;
-      return only.callId === selfId
-        ? []
-        : [linkOf(only.callId, singleAlternative(only.alternative), only.total)];
+      return only.callId === selfId ? [] : [only.link];
     }
     const sorted = hits.filter((entry) => entry.callId !== selfId).sort(byIndexThenAlternative);
     const links: WriterLink[] = [];
@@ -37,7 +35,7 @@ export function writersOf(
         const alternative = (sorted[i] as WriterEntry).alternative;
         if (alternative !== alternatives[alternatives.length - 1]) alternatives.push(alternative);
       }
-      links.push(linkOf(first.callId, alternatives, first.total));
+      links.push(alternatives.length === 1 ? first.link : linkOf(first.callId, alternatives, first.total));
     }
     return links;
   } finally {
@@ -62,12 +60,22 @@ function linkOf(callId: string, sorted: number[], total: number): WriterLink {
   return { callId: callId as WriterLink["callId"], alternatives: sorted, conditional: sorted.length < total };
 }
 
-/** A writer link. */
-export function makeLink(callId: string, alternatives: ReadonlySet<number>, total: number): WriterLink {
-  if (alternatives.size === 1)
-    for (const only of alternatives) return linkOf(callId, singleAlternative(only), total);
+/** Sets `links` to one link per alternative of a call (shared by every group the alternative writes into). */
+export function fillAlternativeLinks(links: WriterLink[], callId: string, total: number): void {
+  links.length = total;
+  for (let alternative = 0; alternative < total; alternative++)
+    links[alternative] = linkOf(callId, singleAlternative(alternative), total);
+}
+
+/** A writer link: the shared one of `own` for a single alternative. */
+export function makeLink(
+  callId: string,
+  alternatives: ReadonlySet<number>,
+  own: readonly WriterLink[],
+): WriterLink {
+  if (alternatives.size === 1) for (const only of alternatives) return own[only] as WriterLink;
   const sorted = [...alternatives].sort((a, b) => a - b);
-  return linkOf(callId, sorted, total);
+  return linkOf(callId, sorted, own.length);
 }
 
 /** Adds or merges the edge writer → reader for one link carried by one reference. */
