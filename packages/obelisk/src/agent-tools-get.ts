@@ -81,9 +81,19 @@ export function jsonLengthWithin(value: JsonValue, max: number): number {
 
 const jsonLength = (value: JsonValue): number => JSON.stringify(value).length;
 
-/** `get_variable({ reference, offset })` as the model would write it, for notes. */
+/**
+ * `get_variable({ reference, offset })` as the model would write it, for notes; for a reference longer than
+ * MAX_NAMED_REFERENCE, without repeating it (it would take the page's room: a 3,808-character reference left
+ * none, and the answer said to read offset 0 again).
+ */
 const nextCall = (reference: string, offset: number): string =>
-  `get_variable({"reference":${JSON.stringify(reference)},"offset":${offset}})`;
+  reference.length > MAX_NAMED_REFERENCE
+    ? `get_variable with the same reference and "offset":${offset}`
+    : `get_variable({"reference":${JSON.stringify(reference)},"offset":${offset}})`;
+
+/** Room a note's repeated reference takes in the budget (escaped once more inside the note's JSON). */
+const noteReferenceRoom = (reference: string): number =>
+  reference.length > MAX_NAMED_REFERENCE ? 0 : 2 * reference.length;
 
 /** The page's facts (`offset`, `limit` = how many it holds, `total`) and a note on how to page on. */
 function pageNote(
@@ -96,6 +106,9 @@ function pageNote(
 ): Answer {
   const end = offset + shown;
   if (end >= total) return {};
+  // `limit: 0` asks for no page: the facts only (a "next page" at the same offset would loop)
+  if (shown === 0 && !cutForBudget)
+    return { note: `limit 0 shows no ${unit}: the value has ${total}; give a limit above 0 to read them.` };
   const why = cutForBudget
     ? `cut to stay within ${GET_ANSWER_CHARS} characters`
     : `a page of ${plural(shown, unit.slice(0, -1), unit)}`;
@@ -170,7 +183,7 @@ function containerPage(
       limit: 0,
       total,
     }) +
-    2 * reference.length +
+    noteReferenceRoom(reference) +
     480;
   const itemCap = keys === undefined || stop - start === 1 ? GET_ANSWER_CHARS : GET_LIMITS.itemChars;
   let used = frame;
@@ -240,7 +253,7 @@ function containerPage(
 
 /** One page of a string: characters from `offset`, at most `limit`, within the budget (escapes counted). */
 function stringPage(reference: string, text: string, offset: number, limit: number): Answer {
-  const room = GET_ANSWER_CHARS - 2 * reference.length - 420;
+  const room = GET_ANSWER_CHARS - noteReferenceRoom(reference) - 420;
   // the page is cut from the string once (a long string's index is kept: later pages skip the count)
   const { text: wantedText, offset: start, limit: wanted, total } = codePointPage(text, offset, limit);
   let keep = Math.min(wanted, Math.max(0, room));
