@@ -143,7 +143,7 @@ async function leasedOpen(
       queueMicrotask(endNow);
     };
     const hub = runtime.hub([options.onEvent, channel.push, failFast ? watchFailure : undefined]);
-    // run-end waits for the run's record to be finished (see run-plan.ts)
+    // run-end waits for the run's record to be finished and the thread released (see run-plan.ts)
     const held = holdRunEnd(hub);
     const runner = new PlanRunner({
       registry: runtime.registry,
@@ -218,18 +218,19 @@ async function leasedOpen(
             endingOptions(status),
           );
           finished = true;
-          held.release();
           const state = await runtime.afterRun(threadId);
           return toRunResult(runId, threadId, hash, execution, state);
         } catch (error) {
           // Calls still in flight settle before the lock goes; the run record never stays "running".
           if (!runnerClosed) await runner.close().catch(() => undefined);
           if (!finished) await finishFailed(runtime, runId, error);
-          held.release();
           throw busyDuringRun(error, runId);
         } finally {
-          held.release();
-          await lock.release();
+          try {
+            await lock.release();
+          } finally {
+            held.release();
+          }
         }
       })();
       return closing;

@@ -18,7 +18,8 @@ export interface RunSteps {
 
 /**
  * One tick: takes the thread lock, validates, records the run (plan and input, so `resume` works),
- * executes, finishes the run record, applies retention after the run and releases the lock.
+ * executes, finishes the run record, applies retention after the run, releases the lock and only then lets
+ * `run-end` out.
  * The run holds a lease on the engine until it has ended, so `engine.close()` cancels it and waits for its
  * record instead of closing the store under it.
  */
@@ -57,7 +58,8 @@ async function leasedRun(
   });
   const { threadId, runId, compiled, lock } = prepared;
   const engine = runtime.options;
-  // run-end waits for the run's record to be finished: an observer reading it at run-end sees it ended
+  // run-end waits for the run's record to be finished and the thread released: an observer reading the
+  // record at run-end sees it ended, and one starting the thread's next run from it does not get THREAD_BUSY
   const held = holdRunEnd(hub);
   try {
     await recordRun(runtime.store, {
@@ -98,16 +100,17 @@ async function leasedRun(
       });
     } catch (error) {
       await runtime.store.finishRun(runId, "failed", runtime.endedAt(), undefined, failedRunOptions(error));
-      held.release();
       throw busyDuringRun(error, runId);
     }
     const status = endingStatus(execution.status, lease);
     await runtime.store.finishRun(runId, status, runtime.endedAt(), undefined, endingOptions(status));
-    held.release();
     const state = await runtime.afterRun(threadId);
     return toRunResult(runId, threadId, compiled.planHash, execution, state);
   } finally {
-    held.release();
-    await lock.release();
+    try {
+      await lock.release();
+    } finally {
+      held.release();
+    }
   }
 }
