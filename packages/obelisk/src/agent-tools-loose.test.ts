@@ -80,7 +80,42 @@ describe("agentTools' parameters: loose for frameworks that validate tool input"
     },
   );
 
-  it("the loose plan is any object described by the plan JSON Schema, as text; the other arguments keep their types only", () => {
+  it.each(["validate_plan", "run_plan"])(
+    "%s: a bare array of calls and a plan as JSON text reach the tool too, as the engine reads them (decision 0044)",
+    async (name) => {
+      const engine = createEngine({ tools: [fetchUser] });
+      const loose = agentTools(engine, "t", { parameters: "loose" });
+      const typo = [{ _tool: "fetch_user", userId: "u1", _outputPath: "†state.u" }];
+      for (const [plan, pointer] of [
+        [typo, "/0/_tool"],
+        [JSON.stringify({ type: "plan", plan: typo }), "/plan/0/_tool"],
+        [JSON.stringify(typo), "/0/_tool"],
+      ] as const) {
+        const answer = (await frameworkCall(loose, name, { plan })) as Record<string, unknown>;
+        expect(answer).toMatchObject({ ok: false });
+        const { diagnostics } = (
+          name === "validate_plan" ? answer : (answer.error as { data: object }).data
+        ) as {
+          diagnostics: unknown;
+        };
+        expect(diagnostics).toEqual([
+          expect.objectContaining({ code: "TOOL_UNKNOWN", pointer, hint: 'did you mean "fetchUser"?' }),
+        ]);
+      }
+      expect(await engine.runs.list({ threadId: "t" })).toEqual([]);
+      const good = [{ _tool: "fetchUser", userId: "u1", _outputPath: "†state.u" }];
+      for (const plan of [good, JSON.stringify(good)])
+        expect(await frameworkCall(loose, name, { plan })).toMatchObject(
+          name === "validate_plan" ? { ok: true, diagnostics: [] } : { status: "succeeded" },
+        );
+      // what no plan form is: the framework may refuse it (the engine would answer USAGE / PLAN_SHAPE)
+      expect(await frameworkCall(loose, name, { plan: 5 })).toBe(
+        "Received tool input did not match expected schema",
+      );
+    },
+  );
+
+  it("the loose plan is any object, array or text described by the plan JSON Schema, as text; the other arguments keep their types only", () => {
     const engine = createEngine({ tools: [fetchUser] });
     const loose = agentTools(engine, "t", { parameters: "loose" });
     const schema = planJsonSchema(engine.registry, { limits: engine.limits });
@@ -93,7 +128,9 @@ describe("agentTools' parameters: loose for frameworks that validate tool input"
     const [validatePlan, runPlan] = loose;
     for (const tool of [validatePlan, runPlan]) {
       const plan = (tool.parameters.properties as Record<string, Record<string, unknown>>).plan;
-      expect(plan?.type).toBe("object");
+      // every form execute takes; strict and openai-strict keep the canonical object (decision 0040)
+      expect(plan?.type).toEqual(["object", "array", "string"]);
+      expect(plan?.items).toEqual({ type: "object" });
       expect(plan?.description).toContain("{ type: 'plan', plan: [calls] }");
       expect(plan?.description).toContain(JSON.stringify(schema));
       expect(tool.parameters.required).toEqual(["plan"]);

@@ -7,10 +7,10 @@ import type { Engine } from "./engine-types.js";
  * How the tools' `parameters` hold the model's arguments. `strict`: the plan JSON Schema of the engine's
  * tools, a pattern on references, bounds on numbers — for constraining a model's structured output (not
  * OpenAI's `strict: true`, whose subset that schema is outside of). `loose`: the types of the arguments
- * only, the plan any object whose description carries the plan JSON Schema as text — for frameworks that
- * validate tool input against `parameters` before `execute` and answer the model a bare "did not match
- * expected schema" (LangChain's `DynamicStructuredTool`): the handlers make every check themselves and
- * answer with Obelisk's diagnostics and hints. `openai-strict`: within OpenAI's strict subset (every
+ * only, the plan any object, array or JSON text whose description carries the plan JSON Schema as text —
+ * for frameworks that validate tool input against `parameters` before `execute` and answer the model a bare
+ * "did not match expected schema" (LangChain's `DynamicStructuredTool`): the handlers make every check
+ * themselves and answer with Obelisk's diagnostics and hints. `openai-strict`: within OpenAI's strict subset (every
  * property required, `null` where one is left out; the plan the strict plan schema; the input `input_json`,
  * JSON text) — for OpenAI's strict function calling; the handlers read the nulls as absent (`fromStrictPlan`
  * for the plan) and parse `input_json`. Decision 0032.
@@ -70,9 +70,12 @@ function strictParameters(engine: Engine): ToolParameters {
  * as text, so the model still knows the tools and their parameters.
  */
 function looseParameters(engine: Engine): ToolParameters {
+  // every form the handlers take (the engine reads them all): a plan object or one call, a bare array of
+  // calls, the plan as JSON text (decision 0044); `items` because providers refuse an array without it
   const plan = {
-    type: "object",
-    description: `${PLAN_FORMAT}. validate_plan and run_plan check it and answer diagnostics (code, JSON Pointer, hint) to fix it. Its JSON Schema: ${JSON.stringify(enginePlanSchema(engine))}`,
+    type: ["object", "array", "string"],
+    items: { type: "object" },
+    description: `${PLAN_FORMAT} (a bare array of calls, or the plan as JSON text, is read too). validate_plan and run_plan check it and answer diagnostics (code, JSON Pointer, hint) to fix it. Its JSON Schema: ${JSON.stringify(enginePlanSchema(engine))}`,
   };
   const planArguments = { type: "object", properties: { plan, input: INPUT }, required: ["plan"] };
   const reference = {

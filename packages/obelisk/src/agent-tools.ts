@@ -186,12 +186,12 @@ export interface AgentToolsOptions {
   /**
    * `"strict"` (default): `parameters` hold the model to the plan JSON Schema of the engine's tools — for
    * constraining its structured output (it is not within OpenAI's `strict: true` subset). `"loose"`: the
-   * arguments' types only (the plan any object, the plan JSON Schema in its description) — for frameworks
-   * that validate tool input before `execute` and would answer a bare schema error instead of Obelisk's
-   * diagnostics (LangChain's `DynamicStructuredTool`). `"openai-strict"`: within OpenAI's strict subset, for
-   * `strict: true` function calling — every argument required, `null` where one is left out, the plan the
-   * strict plan schema, the run's input `input_json` (the JSON text of an object); the tools read those
-   * nulls as absent (`fromStrictPlan` for the plan) and parse `input_json`.
+   * arguments' types only (the plan any object, array of calls or JSON text, the plan JSON Schema in its
+   * description) — for frameworks that validate tool input before `execute` and would answer a bare schema
+   * error instead of Obelisk's diagnostics (LangChain's `DynamicStructuredTool`). `"openai-strict"`: within
+   * OpenAI's strict subset, for `strict: true` function calling — every argument required, `null` where one
+   * is left out, the plan the strict plan schema, the run's input `input_json` (the JSON text of an object);
+   * the tools read those nulls as absent (`fromStrictPlan` for the plan) and parse `input_json`.
    */
   readonly parameters?: AgentToolsParameters | undefined;
   /**
