@@ -292,6 +292,8 @@ export class EngineRuntime {
     const threadId = asThreadId(options.threadId ?? "default");
     const inputKnown = options.input !== undefined;
     const { input, extraKinds } = this.runValues(options);
+    // expiry on read, as a run starting now does: both judge the outputs the thread holds at this moment
+    await this.store.expireStale(threadId);
     const thread = await this.store.getThread(threadId);
     const context = await this.threadContext(threadId, thread, input, extraKinds, {
       input: inputKnown,
@@ -319,6 +321,9 @@ export class EngineRuntime {
     const { resumed, signal, streamed = false, accept } = steps;
     const threadId = asThreadId(options.threadId ?? "default");
     const { input, extraKinds } = this.runValues(options);
+    // Outputs past their age go before the lock (while a run holds the thread nothing expires, SPEC §8):
+    // the plan is judged on what the thread holds as it starts, as `validate` judges it.
+    await this.store.expireStale(threadId);
     // a run cancelled while it waits for the thread gives up the wait (THREAD_BUSY): nothing is recorded
     const lock = await this.store.lockThread(threadId, {
       waitMs: this.options.lockWaitMs ?? 0,
