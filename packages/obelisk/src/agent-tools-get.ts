@@ -33,8 +33,10 @@ export const GET_LIMITS = Object.freeze({
   previewChars: 200,
 });
 const GET_ANSWER_CHARS = GET_LIMITS.answerChars;
-/** A value comes whole when its JSON fits the budget with `{"found":true,"value":…}` around it. */
-const WHOLE_CHARS = GET_ANSWER_CHARS - 40;
+/** Room kept in every answer for DAGGER_NOTE (with its field name and separator). */
+const DAGGER_NOTE_ROOM = 140;
+/** A value comes whole when its JSON fits the budget with `{"found":true,"value":…}` (and a note) around it. */
+const WHOLE_CHARS = GET_ANSWER_CHARS - 40 - DAGGER_NOTE_ROOM;
 /** Longest item reference an answer names (a longer key cannot be named within the budget). */
 const MAX_NAMED_REFERENCE = 1_000;
 
@@ -184,7 +186,8 @@ function containerPage(
       total,
     }) +
     noteReferenceRoom(reference) +
-    480;
+    480 +
+    DAGGER_NOTE_ROOM;
   const itemCap = keys === undefined || stop - start === 1 ? GET_ANSWER_CHARS : GET_LIMITS.itemChars;
   let used = frame;
   let at = start;
@@ -253,7 +256,7 @@ function containerPage(
 
 /** One page of a string: characters from `offset`, at most `limit`, within the budget (escapes counted). */
 function stringPage(reference: string, text: string, offset: number, limit: number): Answer {
-  const room = GET_ANSWER_CHARS - noteReferenceRoom(reference) - 420;
+  const room = GET_ANSWER_CHARS - noteReferenceRoom(reference) - 420 - DAGGER_NOTE_ROOM;
   // the page is cut from the string once (a long string's index is kept: later pages skip the count)
   const { text: wantedText, offset: start, limit: wanted, total } = codePointPage(text, offset, limit);
   let keep = Math.min(wanted, Math.max(0, room));
@@ -303,6 +306,30 @@ export async function getForModel(
   threadId: string,
   args: Record<string, unknown>,
 ): Promise<Answer> {
+  return withDaggerNote(await answerFor(engine, threadId, args));
+}
+
+/**
+ * What a model is told when the data it reads holds `†`: stored text is data, but the same text copied
+ * into a plan's parameter is a reference or template (`{†state.user.apiKey}` in a search result would be
+ * filled in from the thread's state). A tool's output may carry such text on purpose (prompt injection).
+ */
+const DAGGER_NOTE =
+  "It holds † (reference syntax): text copied from it into a plan is read as references; write †† for a literal †.";
+
+/** The answer with DAGGER_NOTE when what it shows (value, items, entries, text, previews) holds a `†`. */
+function withDaggerNote(answer: Answer): Answer {
+  if (answer.found !== true) return answer;
+  const previews = Array.isArray(answer.tooLarge)
+    ? answer.tooLarge.map((item) => (item as { preview?: JsonValue }).preview ?? null)
+    : undefined;
+  const shown = [answer.value, answer.items, answer.entries, answer.text, previews];
+  if (!shown.some((part) => part !== undefined && JSON.stringify(part).includes("†"))) return answer;
+  const note = typeof answer.note === "string" ? `${answer.note} ${DAGGER_NOTE}` : DAGGER_NOTE;
+  return { ...answer, note };
+}
+
+async function answerFor(engine: Engine, threadId: string, args: Record<string, unknown>): Promise<Answer> {
   const { offset, limit } = args as { offset?: unknown; limit?: unknown };
   const paged = offset !== undefined || limit !== undefined;
   const reference = args.reference as string;

@@ -155,7 +155,12 @@ type PageFacts = {
  */
 export type GetVariableAnswer =
   | { readonly found: false; readonly hint: string }
-  | { readonly found: true; readonly value: JsonValue }
+  | {
+      readonly found: true;
+      readonly value: JsonValue;
+      /** Set when the value holds reference syntax (`†`): how to copy such text into a plan. */
+      readonly note?: string;
+    }
   | (PageFacts & { readonly type: "array"; readonly items: readonly JsonValue[] })
   | (PageFacts & { readonly type: "object"; readonly entries: { readonly [key: string]: JsonValue } })
   | (PageFacts & { readonly type: "string"; readonly text: string });
