@@ -97,6 +97,7 @@ function contextTable(context: ContextFigures | undefined, error: string | undef
     `| Obelisk: plan (${context.planChars}) + summary (${context.summaryChars}) | ${context.obeliskChars.toLocaleString("en-US")} |`,
     `| data inlined into the calls | ${context.inlineCallsChars.toLocaleString("en-US")} (${context.ratio}×) |`,
     `| ReAct: inlined calls + every tool result | ${context.reactChars.toLocaleString("en-US")} (${context.reactRatio}×) |`,
+    `| LLMCompiler-style: plan with placeholders + every tool result once | ${context.resultsOnceChars.toLocaleString("en-US")} (${context.resultsOnceRatio}×) |`,
   ];
 }
 

@@ -20,10 +20,17 @@ export interface ContextFigures {
   readonly inlineCallsChars: number;
   /** ReAct: the inlined calls plus every tool result returned into the conversation. */
   readonly reactChars: number;
+  /**
+   * LLMCompiler-style: the plan with placeholders (the executor fills them, the model never writes the
+   * data) plus every tool result once, as the joiner reads it: the fairest baseline without summaries.
+   */
+  readonly resultsOnceChars: number;
   /** inlineCallsChars / obeliskChars (the headline figure). */
   readonly ratio: number;
   /** reactChars / obeliskChars. */
   readonly reactRatio: number;
+  /** resultsOnceChars / obeliskChars. */
+  readonly resultsOnceRatio: number;
 }
 
 const EXAMPLE = new URL("../../../../examples/data-analysis/", import.meta.url);
@@ -51,7 +58,9 @@ export async function runContext(log: (line: string) => void): Promise<ContextFi
       (call) => JSON.stringify(inlineReferences(call._outputPath ?? null, context)).length,
     );
     const inlineCallsChars = inlineCalls.reduce((a, b) => a + b, 0);
-    const reactChars = inlineCallsChars + outputs.reduce((a, b) => a + b, 0);
+    const resultChars = outputs.reduce((a, b) => a + b, 0);
+    const reactChars = inlineCallsChars + resultChars;
+    const resultsOnceChars = planChars + resultChars;
     const obeliskChars = planChars + summary.text.length;
     const figures: ContextFigures = {
       source: "examples/data-analysis (plan.json, input.json, tools.ts)",
@@ -63,9 +72,11 @@ export async function runContext(log: (line: string) => void): Promise<ContextFi
       reactChars,
       ratio: round(inlineCallsChars / obeliskChars),
       reactRatio: round(reactChars / obeliskChars),
+      resultsOnceChars,
+      resultsOnceRatio: round(resultsOnceChars / obeliskChars),
     };
     log(
-      `context: obelisk ${obeliskChars} chars, inline ${inlineCallsChars}, ReAct ${reactChars}: ×${figures.ratio}`,
+      `context: obelisk ${obeliskChars} chars, inline ${inlineCallsChars}, ReAct ${reactChars}, results once ${resultsOnceChars}: ×${figures.ratio} (results once ×${figures.resultsOnceRatio})`,
     );
     return figures;
   } finally {
