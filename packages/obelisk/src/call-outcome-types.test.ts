@@ -13,8 +13,12 @@ function describeOutcome(outcome: CallOutcome): string {
       expectTypeOf(outcome.branch).toEqualTypeOf<undefined>();
       return `failed: ${outcome.error.code}`;
     case "succeeded":
-    case "satisfied":
       expectTypeOf(outcome.reason).toEqualTypeOf<undefined>();
+      expectTypeOf(outcome.branch).toEqualTypeOf<number | undefined>();
+      return outcome.error === undefined ? "ok" : `routed to ${outcome.branch}: ${outcome.error.code}`;
+    case "satisfied":
+      // a resume that left a target a later write changed says which (decision 0043)
+      expectTypeOf(outcome.reason).toEqualTypeOf<string | undefined>();
       expectTypeOf(outcome.branch).toEqualTypeOf<number | undefined>();
       return outcome.error === undefined ? "ok" : `routed to ${outcome.branch}: ${outcome.error.code}`;
     default:

@@ -3,6 +3,7 @@ import { asRunId, ObeliskError, resolveLimits } from "@obelisk/core";
 import { EventChannel } from "@obelisk/scheduler";
 import { createMemoryStore, type GetValueOptions, getValue, summarize, unsetValue } from "@obelisk/state";
 import { registerAcceptingRun } from "./accepting-run.js";
+import { cancelRun } from "./cancel-run.js";
 import { checkEngineOptions } from "./check-engine-options.js";
 import { withCheckedHooks } from "./checked-hooks.js";
 import { editThread } from "./edit-thread.js";
@@ -187,7 +188,10 @@ export function createEngine(given: GivenEngineOptions): Engine {
         return { kept, evicted: Math.max(0, before - kept) };
       });
     },
-    runs: engineRuns(store),
+    runs: {
+      ...engineRuns(store),
+      cancel: async (runId, cancelOptions) => cancelRun(runtime, runId, cancelOptions),
+    },
     // the store takes the thread's lock itself (waiting as a run would), so not through editThread
     deleteThread: async (threadId) => {
       const thread = requireThreadId(threadId);

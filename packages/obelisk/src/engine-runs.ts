@@ -66,7 +66,7 @@ function listWaiting(store: StateStore, query: RunsOptions): Awaitable<readonly 
  * does not filter by status (a custom one) has its answer filtered here, and `waiting` needs the store's
  * `listWaitingRuns` (USAGE without it). `show` reads a run and its call records.
  */
-export function engineRuns(store: StateStore): Engine["runs"] {
+export function engineRuns(store: StateStore): Omit<Engine["runs"], "cancel"> {
   return {
     list: async (listOptions) => {
       const given = checkOptionsObject(listOptions, "runs.list");

@@ -301,6 +301,17 @@ export interface UnsetResult {
   readonly variables: readonly string[];
 }
 
+/** What `runs.cancel` did (decision 0043). */
+export interface RunCancellation {
+  /**
+   * The runs it ended `cancelled`: the run asked for, then the runs of its resume chain still open; empty
+   * when the run had already ended.
+   */
+  readonly cancelled: readonly string[];
+  /** The run's record afterwards. */
+  readonly run: RunRecord;
+}
+
 /** A run and its call records, as stored. */
 export interface RunDetails {
   /** The run record. */
@@ -332,6 +343,10 @@ export interface Engine<State = JsonObject> {
   /**
    * Re-runs a recorded run's plan with its input on its thread (satisfied calls skip). RUN_NOT_FOUND when
    * unknown. The run's `context` (host-kind values) is not recorded: give it again in `options.context`.
+   * A call that had completed in the resumed run restores only targets that are missing now: one a later
+   * write changed (another run, `set`) is left as it is, the calls still to run read it so, and the call's
+   * outcome (`satisfied`) says which in its `reason` (decision 0043). A run that cannot be resumed (the
+   * plan no longer compiles: PLAN_INVALID) can be given up with `runs.cancel`.
    */
   resume(
     runId: string,
@@ -398,6 +413,16 @@ export interface Engine<State = JsonObject> {
     }): Promise<readonly RunRecord[]>;
     /** One run with its call records; RUN_NOT_FOUND when unknown. */
     show(runId: string): Promise<RunDetails>;
+    /**
+     * Gives up an `interrupted` run without running anything (one that cannot be resumed: its tools were
+     * renamed, its plan reads host kinds no longer given, or it should not run any more): it ends
+     * `cancelled` with `reason` (default "given up without resuming", followed by why it was interrupted),
+     * as the runs `resume` continues do, and with it the runs of its resume chain still open; it is not
+     * listed `interrupted` again. Holds the thread's lock meanwhile (waiting up to `lockWaitMs`,
+     * THREAD_BUSY while a run holds it). A run that has ended already is answered unchanged (`cancelled`
+     * empty); RUN_NOT_FOUND when unknown. Decision 0043.
+     */
+    cancel(runId: string, options?: { readonly reason?: string | undefined }): Promise<RunCancellation>;
     /**
      * Removes finished runs (never a `running` one; a thread a run holds is left alone, in `busyThreads`) by
      * `keepLast` per thread and/or `olderThanMs`, with the call records nothing needs: a record whose

@@ -164,6 +164,7 @@ export type {
   GetWholeValueResult,
   KeepLastNResult,
   OpenOptions,
+  RunCancellation,
   RunDetails,
   RunError,
   RunHandle,

@@ -19,6 +19,11 @@ export interface ResumeChain {
    * record even when the store's latest record of the same key is an identical sibling's.
    */
   readonly records: ReadonlyMap<string, CallRecord>;
+  /**
+   * The latest `succeeded` or `satisfied` record of each call id in the chain: the calls that had completed
+   * before the interruption, whose targets a later write changed are left as they are (decision 0043).
+   */
+  readonly settled: ReadonlyMap<string, CallRecord>;
   /** The original numbering of automatic ids (absent for records without `firstAutoIdNumber`). */
   readonly numbering: ResumedNumbering | undefined;
 }
@@ -41,13 +46,16 @@ export async function resumeChain(store: StateStore, record: RunRecord): Promise
   }
   const ownCallIds = new Set<string>();
   const records = new Map<string, CallRecord>();
-  // newest run first: the first succeeded record met for an id is its latest
+  const settled = new Map<string, CallRecord>();
+  // newest run first: the first succeeded (or satisfied) record met for an id is its latest
   for (const run of runs) {
     const calls = await store.listCallRecords(run.runId);
     for (let at = calls.length - 1; at >= 0; at--) {
       const call = calls[at] as CallRecord;
       ownCallIds.add(call.callId);
       if (call.status === "succeeded" && !records.has(call.callId)) records.set(call.callId, call);
+      if ((call.status === "succeeded" || call.status === "satisfied") && !settled.has(call.callId))
+        settled.set(call.callId, call);
     }
   }
   const first = record.firstAutoIdNumber;
@@ -55,25 +63,32 @@ export async function resumeChain(store: StateStore, record: RunRecord): Promise
     first !== undefined && Number.isSafeInteger(first) && first >= 1
       ? { firstAutoIdNumber: first, ownCallIds }
       : undefined;
-  return { resumeOf: record.runId, runs, runIds, records, numbering };
+  return { resumeOf: record.runId, runs, runIds, records, settled, numbering };
 }
 
 /**
  * Marks the runs of the chain still `running` or `interrupted` (their process died) `cancelled`, once the
  * resume has run: they are continued, not to be resumed again (an `interrupted` one keeps its `reason`). A
  * streamed one was recorded without a hash (`sha256:`: its plan grew call by call and the hash is computed
- * at close, which never came): it gets the hash of its stored plan, the calls it had accepted.
+ * at close, which never came): it gets the hash of its stored plan, the calls it had accepted. `reasonOf`
+ * gives each its new reason from the one it had (`runs.cancel`); without it the reason stays. Answers the
+ * runs it ended.
  */
 export async function cancelCrashedRuns(
   store: StateStore,
   chain: ResumeChain,
   endedAt: () => string,
-): Promise<void> {
+  reasonOf?: (previous: string | undefined) => string,
+): Promise<RunId[]> {
+  const cancelled: RunId[] = [];
   for (const run of chain.runs) {
     const after = await store.getRun(run.runId);
     if (after?.status !== "running" && after?.status !== "interrupted") continue;
     const hash = after.planHash === "sha256:" ? storedPlanHash(after.plan) : undefined;
     const final = hash === undefined ? undefined : { plan: after.plan, planHash: hash };
-    await store.finishRun(run.runId, "cancelled", endedAt(), final);
+    const options = reasonOf === undefined ? undefined : { reason: reasonOf(after.reason) };
+    await store.finishRun(run.runId, "cancelled", endedAt(), final, options);
+    cancelled.push(run.runId);
   }
+  return cancelled;
 }

@@ -96,7 +96,9 @@ async function leasedRun(
         ...(engine.random === undefined ? {} : { random: engine.random }),
         ...(engine.limits?.maxValueBytes === undefined ? {} : { maxValueBytes: engine.limits.maxValueBytes }),
         events: held.events,
-        ...(resumed === undefined ? {} : { resumes: resumed.runIds, resumedRecords: resumed.records }),
+        ...(resumed === undefined
+          ? {}
+          : { resumes: resumed.runIds, resumedRecords: resumed.records, resumedSettled: resumed.settled }),
       });
     } catch (error) {
       await runtime.store.finishRun(runId, "failed", runtime.endedAt(), undefined, failedRunOptions(error));

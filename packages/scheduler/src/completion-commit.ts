@@ -38,6 +38,19 @@ function wroteOf(writes: readonly StateWrite[], output: string | undefined): rea
   return Object.freeze(wrote);
 }
 
+/** Most references a kept-targets reason names (then how many more). */
+const KEPT_NAMED = 8;
+
+/**
+ * The reason of a resumed satisfied call whose targets a later write changed (decision 0043): they are left
+ * as that write made them, the unfinished calls read them so, and the user is told which.
+ */
+function keptReason(kept: readonly string[], runId: string | undefined): string {
+  const named = kept.slice(0, KEPT_NAMED).join(", ");
+  const more = kept.length > KEPT_NAMED ? ` and ${kept.length - KEPT_NAMED} more` : "";
+  return `not restored: ${named}${more} changed after this call completed in run ${String(runId)}; a resume leaves a later write as it is (only missing targets are restored)`;
+}
+
 /**
  * Builds the commit of a completed call: writes of the chosen alternative, stored output, record.
  * `reapplication` decides which of a satisfied call's writes are re-applied (see `missingWrites`).
@@ -54,8 +67,11 @@ export function buildCompletion(
     pending.alternative === undefined || pending.value === undefined
       ? []
       : writesFor(call, pending.alternative, pending.value);
-  if (pending.onlyMissing === true) writes = missingWrites(stateAt, writes, reapplication);
-  else if (OUTPUT_METHODS[call.outputMethod].accumulating) noteRebuilt(stateAt, writes, reapplication);
+  let kept: string[] | undefined;
+  if (pending.onlyMissing === true) {
+    if (pending.completedIn !== undefined) kept = [];
+    writes = missingWrites(stateAt, writes, reapplication, kept);
+  } else if (OUTPUT_METHODS[call.outputMethod].accumulating) noteRebuilt(stateAt, writes, reapplication);
   // a satisfied call re-stores its output only when the thread lost it, like its state targets
   const output = call.outputPath === undefined && pending.outputHeld !== true ? pending.value : undefined;
   const wrote = wroteOf(writes, output === undefined ? undefined : `†calls.${call.id}`);
@@ -69,6 +85,8 @@ export function buildCompletion(
       : { status: pending.status, wrote, result: value };
   if (pending.alternative !== undefined && count >= 2) ending.branch = pending.alternative;
   if (pending.error !== undefined) ending.error = pending.error;
+  if (kept !== undefined && kept.length > 0)
+    (ending as Mutable<CallEnding & { reason?: string }>).reason = keptReason(kept, pending.completedIn);
   const record = buildCallRecord(run, ending, context);
   const maxValueBytes = context.maxValueBytes;
   // a succeeded call dispatched without its hash (the thread held no record of its tool): the store fills

@@ -309,6 +309,7 @@ function satisfied(
   outputHeld: boolean,
 ): void {
   const alternative = run.call.outputPath === undefined ? undefined : (record.branch ?? 0);
+  const completedIn = completedInChain(host, run);
   host.complete(index, {
     status: "satisfied",
     alternative,
@@ -316,7 +317,20 @@ function satisfied(
     onlyMissing: true,
     ...(outputHeld ? { outputHeld } : {}),
     ...(record.error === undefined ? {} : { error: record.error }),
+    ...(completedIn === undefined ? {} : { completedIn }),
   });
+}
+
+/**
+ * On resume, the run of the chain in which this call had completed (`succeeded`, or `satisfied` there) with
+ * the key it has now: its write belongs to that run's time, so a target a later write changed is not
+ * reverted (decision 0043). Undefined outside a resume, or for a call the chain had not completed (one
+ * satisfied now by another run's record is as if it ran now: its targets are restored as on a re-send).
+ */
+function completedInChain(host: DispatchHost, run: CallRun): string | undefined {
+  const settled = host.options.resumedSettled?.get(run.call.id);
+  if (settled === undefined || run.hash === undefined || run.params === undefined) return undefined;
+  return completedBefore(settled, run.call, run.hash, run.params) ? settled.runId : undefined;
 }
 
 /**

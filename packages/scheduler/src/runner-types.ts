@@ -67,6 +67,12 @@ export interface RunnerOptions {
   readonly resumes?: ReadonlySet<string>;
   /** The latest completed record of each call id in that chain: a call is satisfied by its own first. */
   readonly resumedRecords?: ReadonlyMap<string, CallRecord>;
+  /**
+   * The latest `succeeded` or `satisfied` record of each call id in that chain: a call satisfied on resume
+   * that had completed there (same key) restores only its missing targets, and leaves a target a later
+   * write changed as it is (decision 0043).
+   */
+  readonly resumedSettled?: ReadonlyMap<string, CallRecord>;
 }
 
 /** Statuses of a call that did not run to an end of its own: each comes with a reason. */
@@ -83,13 +89,22 @@ interface CompletedFacts<S extends "succeeded" | "satisfied", E> {
 }
 
 /**
+ * A satisfied call's facts: as a succeeded call's, and a `reason` when a resume left targets of its recorded
+ * write as they are because a write after its run changed them (decision 0043).
+ */
+interface SatisfiedFacts<E> extends Omit<CompletedFacts<"satisfied", E>, "reason"> {
+  /** Which targets were left as a later write made them (a resumed call restores only missing ones). */
+  readonly reason?: string;
+}
+
+/**
  * What a call's status says about its other fields: a call that ran (or was satisfied) may carry the
  * alternative it wrote and an error routed to its failure branch; a failed call always has its error (and a
  * reason when it failed before dispatch); every other status has its reason and neither of the others.
  */
 export type CallStatusFacts<E> =
   | CompletedFacts<"succeeded", E>
-  | CompletedFacts<"satisfied", E>
+  | SatisfiedFacts<E>
   | {
       readonly status: "failed";
       readonly branch?: undefined;
@@ -171,4 +186,9 @@ export interface PendingResult {
   readonly onlyMissing?: boolean;
   /** Satisfied calls without `_outputPath`: the thread still holds their output (not stored again). */
   readonly outputHeld?: boolean;
+  /**
+   * Satisfied calls that had completed in a run this one resumes: that run's id. Only their missing targets
+   * are restored; one holding another value (a later write's) is left as it is and named in the reason.
+   */
+  readonly completedIn?: string;
 }

@@ -55,24 +55,39 @@ export function newReapplication(): Reapplication {
  * place of the array. Each write is judged on its own, in plan order, in batch and streaming alike: when
  * co-writers `merge` different values into one key, the earlier ones are re-applied on a re-send and the
  * last one restores its value after them (the state ends as the plan made it, at the price of those
- * writes).
+ * writes). With `kept`, a target that holds another value is not re-applied (see {@link keptChanged}).
  */
 export function missingWrites(
   stateAt: StateReader,
   writes: readonly StateWrite[],
   reapplication: Reapplication,
+  kept?: string[],
 ): StateWrite[] {
   return writes.filter((write) => {
     const current = stateAt(write.path);
-    if (write.method === "set") return current === undefined || !sameJson(current, write.value);
+    if (write.method === "set") {
+      if (current === undefined) return true;
+      return !sameJson(current, write.value) && !keptChanged(write, kept);
+    }
     const key = JSON.stringify(write.path);
     if (current === undefined) {
       reapplication.rebuilding.add(key);
       return true;
     }
     if (reapplication.rebuilding.has(key)) return true;
-    return !holdsContribution(current, write.method, write.value, reapplication);
+    return !holdsContribution(current, write.method, write.value, reapplication) && !keptChanged(write, kept);
   });
+}
+
+/**
+ * With `kept` (a resumed call that had completed before the interruption, decision 0043): a target that
+ * holds something, but not the recorded write, was changed after it by another run or a host edit — it is
+ * left as it is (named in `kept`) rather than reverted. Without: false (re-applied, SPEC §7).
+ */
+function keptChanged(write: StateWrite, kept: string[] | undefined): boolean {
+  if (kept === undefined) return false;
+  kept.push(write.reference);
+  return true;
 }
 
 /**
