@@ -46,6 +46,21 @@ describe("summarize: one large entry never hides the others (review 7 M1)", () =
     expect(JSON.parse(json.text)[0].reference.length).toBe(ENTRY_CAPS.reference);
   });
 
+  it("a shortened reference says where to find it whole: the keys of the nearest short enough parent", async () => {
+    const store = createMemoryStore();
+    const url = `https://example.com/${"p".repeat(300)}`;
+    await commitOk(store, { callId: "page", writes: [write(["pages", url], "<html>")] });
+    const summary = await summarize(store, THREAD);
+    expect(summary.text).toContain(
+      `- shortened: the reference has ${summary.entries[0]?.reference.length} characters, too many to show: read the keys of †state.pages with get_variable to find it`,
+    );
+    const json = await summarize(store, THREAD, { format: "json" });
+    expect(JSON.parse(json.text)[0].shortened).toContain("read the keys of †state.pages");
+    // a reference short enough is whole, with no such line
+    await commitOk(store, { callId: "small", writes: [write(["small"], 1)] });
+    expect((await summarize(store, THREAD, { refs: ["†state.small"] })).text).not.toContain("shortened");
+  });
+
   it("long call ids and tool names are capped too", async () => {
     const store = createMemoryStore();
     await commitOk(store, { callId: "c".repeat(3000), tool: "t".repeat(3000), writes: [write(["x"], 1)] });

@@ -1,4 +1,4 @@
-import { plural } from "@obelisk/core";
+import { DEFAULT_KINDS, formatReference, parseReference, plural } from "@obelisk/core";
 import type { VariableMeta } from "../store-types.js";
 
 /**
@@ -61,6 +61,30 @@ export function shortenReference(reference: string, max: number = ENTRY_CAPS.ref
       ? tailStart + 1
       : tailStart;
   return `${reference.slice(0, start)}…${reference.slice(end)}`;
+}
+
+/** Depth of a stored reference (deeper than any limit: it is stored already). */
+const ANY_DEPTH = { maxPathDepth: Number.MAX_SAFE_INTEGER };
+
+/**
+ * Where to find the full reference of one too long to show (a model cannot use a shortened one: `…` is
+ * not reference syntax): the nearest enclosing value with a reference short enough, whose keys or items
+ * `get_variable` pages through. Undefined when the reference is whole.
+ */
+export function shortenedReferenceHint(
+  reference: string,
+  max: number = ENTRY_CAPS.reference,
+): string | undefined {
+  if (reference.length <= max) return undefined;
+  const parsed = parseReference(reference, DEFAULT_KINDS, ANY_DEPTH);
+  if (!parsed.ok) return `the reference has ${reference.length} characters, too many to show`;
+  const { kind, path } = parsed.value;
+  for (let length = path.length - 1; length >= 0; length--) {
+    const parent = formatReference(kind, path.slice(0, length));
+    if (parent.length <= max)
+      return `the reference has ${reference.length} characters, too many to show: read the keys of ${parent} with get_variable to find it`;
+  }
+  return `the reference has ${reference.length} characters, too many to show`;
 }
 
 /**
@@ -133,8 +157,10 @@ export const markdownRenderer: SummaryRenderer = {
       entry.count === null || entry.countUnit === null
         ? ""
         : `, ${plural(entry.count, entry.countUnit.slice(0, -1), entry.countUnit)}`;
+    const shortened = shortenedReferenceHint(entry.reference);
     const lines = [
       `### ${shortenReference(entry.reference)}`,
+      ...(shortened === undefined ? [] : [`- shortened: ${shortened}`]),
       `- type: ${entry.type}${count}, ${formatBytes(entry.bytes)}`,
       ...(entry.description === null ? [] : [`- description: ${oneLine(entry.description)}`]),
       `- updated: ${entry.updatedAt} by ${entry.tool} (${entry.callId})`,
@@ -168,9 +194,11 @@ export const jsonRenderer: SummaryRenderer = {
   },
   entry(entry, maxPreview) {
     // every fact the markdown form shows, the writer's call id and the count's unit included
+    const shortened = shortenedReferenceHint(entry.reference);
     return JSON.stringify({
       ...entry,
       reference: shortenReference(entry.reference),
+      ...(shortened === undefined ? {} : { shortened }),
       preview: shortenPreview(entry.preview, maxPreview),
     });
   },
