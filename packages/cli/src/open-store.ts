@@ -31,6 +31,15 @@ export const DEFAULT_STORE = "sqlite:.obelisk/state.db";
  */
 export type StoreAccess = "create" | "edit" | "read" | "context" | "check";
 
+/**
+ * Loads the store module `--store` names (`obelisk/sqlite` for `sqlite:<file>`) without opening anything:
+ * engine-session.ts does it before a TypeScript tools module registers its module hooks, which would
+ * otherwise see each of its modules load.
+ */
+export async function loadStoreModule(url: string): Promise<void> {
+  if (url.startsWith("sqlite:")) await import("obelisk/sqlite");
+}
+
 /** Opens `--store`: `memory` or `sqlite:<file>` (see {@link StoreAccess}). Throws USAGE. */
 export async function openStore(url: string, io: CliIo, access: StoreAccess): Promise<StateStore> {
   if (url === "memory") return emptyStore();

@@ -1,6 +1,6 @@
 import { didYouMean } from "@obelisk/core";
 import { type Command, InvalidArgumentError } from "commander";
-import { RUN_STATUSES, type RunRecord, type RunStatus } from "obelisk";
+import type { RunRecord, RunStatus } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, withFormat, withStore } from "../common-options.js";
 import { displayText } from "../display-text.js";
@@ -9,10 +9,10 @@ import { EXIT } from "../exit-codes.js";
 import { parsePageLimit } from "../limits-option.js";
 import { DEFAULT_STORE } from "../open-store.js";
 import { createOutput, type Output } from "../output.js";
-import { renderRunDetails } from "../render-run-details.js";
 import { printTable } from "../render-run-result.js";
 import { runHolder } from "../run-holder.js";
 import { withRunsListHint } from "../run-not-found-hint.js";
+import { RUN_STATUSES } from "../run-statuses.js";
 import { shellWord } from "../shell-word.js";
 import { statusColor } from "../status-style.js";
 import { unfinishedCalls } from "../unfinished-calls.js";
@@ -78,7 +78,11 @@ export function registerRuns(program: Command, context: CommandContext): void {
       // a running run: who holds its thread (null: nobody, so it is not in progress), read without the lock
       const holder = await runHolder(engine.store, run.run);
       output.json({ ...run, unfinished, ...(holder === undefined ? {} : { holder }) });
-      if (output.format === "text") renderRunDetails(output, run, options.store, unfinished, holder);
+      if (output.format === "text") {
+        // imported here, not at start-up: it reads a constant of the engine (see run-statuses.ts)
+        const { renderRunDetails } = await import("../render-run-details.js");
+        renderRunDetails(output, run, options.store, unfinished, holder);
+      }
     });
     context.exit(EXIT.ok);
   });

@@ -9,7 +9,7 @@ import {
   resolveLimits,
 } from "@obelisk/core";
 import { type Command, Option } from "commander";
-import { type Engine, type GetValueResult, nearStoredReferences, type VariableSummary } from "obelisk";
+import type { Engine, GetValueResult, VariableSummary } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, parseCount, parsePositive, withFormat, withStore } from "../common-options.js";
 import { displayText } from "../display-text.js";
@@ -184,6 +184,8 @@ async function get(engine: Engine, options: StateOptions, output: Output): Promi
   };
   const result = await engine.get(options.thread, ref, page);
   if (!result.found) {
+    // imported here, not at start-up: registering the commands does not load the engine
+    const { nearStoredReferences } = await import("obelisk");
     const near = await nearStoredReferences(engine, options.thread, ref);
     throw new ObeliskError(
       "REF_UNRESOLVED",
