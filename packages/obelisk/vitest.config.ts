@@ -1,3 +1,4 @@
-import { sharedConfig } from "../../vitest.shared.js";
+import { isolatingConfig } from "../../vitest.shared.js";
 
-export default sharedConfig;
+// these files vi.mock a module: each runs in a fresh module graph
+export default isolatingConfig(["src/agent-tools-run-once.test.ts", "src/engine-automatic-ids.test.ts"]);

@@ -1,3 +1,7 @@
-import { sharedConfig } from "../../vitest.shared.js";
+import { isolatingConfig } from "../../vitest.shared.js";
 
-export default sharedConfig;
+// these files vi.mock a module: each runs in a fresh module graph
+export default isolatingConfig([
+  "src/memory-log-compaction-skip.test.ts",
+  "src/sqlite-native-module.test.ts",
+]);
