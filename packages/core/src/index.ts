@@ -23,7 +23,7 @@ export type { PointerResolution } from "./json-pointer.js";
 export { appendPointer, parsePointer, pointerFromPath, resolvePointer } from "./json-pointer.js";
 export type { JsonArray, JsonObject, JsonValue } from "./json-value.js";
 export { keepShapes } from "./keep-shapes.js";
-export type { KindInfo, KindTable } from "./kinds.js";
+export type { KindDeclaration, KindInfo, KindTable } from "./kinds.js";
 export { BUILT_IN_KINDS, createKindTable, DEFAULT_KINDS } from "./kinds.js";
 export type {
   InputExpression,

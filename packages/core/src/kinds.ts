@@ -14,6 +14,11 @@ export interface KindInfo {
   readonly description: string;
 }
 
+/** A kind as a host declares it: the name, the rest optional (`writable`/`engineManaged` false, `description` the name). */
+export type KindDeclaration = Pick<KindInfo, "kind"> & {
+  readonly [Field in Exclude<keyof KindInfo, "kind">]?: KindInfo[Field] | undefined;
+};
+
 /** The built-in kinds (SPEC §1). Hosts may declare extra kinds on top of these. */
 export const BUILT_IN_KINDS: readonly KindInfo[] = [
   { kind: "input", writable: false, engineManaged: false, description: "the run's input (read-only)" },
@@ -35,7 +40,7 @@ export type KindTable = ReadonlyMap<string, KindInfo>;
  * boolean `writable`/`engineManaged` (default false) and a string description (default the name). Anything
  * else throws ObeliskError USAGE.
  */
-export function createKindTable(extra: readonly KindInfo[] = []): KindTable {
+export function createKindTable(extra: readonly KindDeclaration[] = []): KindTable {
   const table = new Map<string, KindInfo>();
   for (const info of BUILT_IN_KINDS) table.set(info.kind, info);
   if (!Array.isArray(extra))

@@ -156,19 +156,34 @@ describe("injected clock and id generator", () => {
 });
 
 describe("host kinds", () => {
-  const hostKind = { kind: "env", writable: false, engineManaged: false, description: "env" };
+  const hostKind = { kind: "env", writable: false, engineManaged: false, description: "env" } as const;
   it("are read-only context: a writable, engine-managed, built-in or malformed kind is refused", () => {
-    expect(thrownCode(() => createEngine({ tools: [val], kinds: [{ ...hostKind, writable: true }] }))).toBe(
-      "USAGE",
-    );
+    // the types take only false there; a JavaScript caller is refused at run time
     expect(
-      thrownCode(() => createEngine({ tools: [val], kinds: [{ ...hostKind, engineManaged: true }] })),
+      thrownCode(() => createEngine({ tools: [val], kinds: [{ ...hostKind, writable: true } as never] })),
+    ).toBe("USAGE");
+    expect(
+      thrownCode(() =>
+        createEngine({ tools: [val], kinds: [{ ...hostKind, engineManaged: true } as never] }),
+      ),
     ).toBe("USAGE");
     expect(thrownCode(() => createEngine({ tools: [val], kinds: [{ ...hostKind, kind: "state" }] }))).toBe(
       "USAGE",
     );
     expect(thrownCode(() => createEngine({ tools: [val], kinds: ["env"] as never }))).toBe("USAGE");
     expect(thrownCode(() => createEngine({ tools: [val], kinds: [hostKind] }))).toBeUndefined();
+  });
+
+  it("need only their name (stop 30 review: the type asked for fields only false may fill)", async () => {
+    const engine = createEngine({ tools: [val], kinds: [{ kind: "user" }] });
+    try {
+      const result = await engine.run([{ _tool: "val", value: "†user.name", _outputPath: "†state.name" }], {
+        context: { user: { name: "Ada" } },
+      });
+      expect(result.state).toEqual({ name: { value: "Ada" } });
+    } finally {
+      await engine.close();
+    }
   });
 
   it("a run reads a frozen JSON copy of its context: the caller's object is neither frozen nor read later", async () => {

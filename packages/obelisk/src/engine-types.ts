@@ -131,6 +131,18 @@ export interface ValidationResult {
   readonly compiled: CompiledPlan;
 }
 
+/**
+ * A kind the host declares: its name as written after `†` and, optionally, a description for hints. Host
+ * kinds are read-only context given per run (`context: { user: … }`), so `writable` and `engineManaged`
+ * may only be false.
+ */
+export interface HostKind {
+  readonly kind: string;
+  readonly description?: string | undefined;
+  readonly writable?: false | undefined;
+  readonly engineManaged?: false | undefined;
+}
+
 /** Options of `createEngine`. Every option is documented with its default. */
 export interface EngineOptions {
   /** Tools: an array or an object by name (defineTool results, plain objects or the spec's tool form). */
@@ -162,8 +174,8 @@ export interface EngineOptions {
   readonly aroundTool?: AroundTool | undefined;
   /** Abort everything at the first unhandled failure. Default false. */
   readonly failFast?: boolean | undefined;
-  /** Host-declared extra kinds (read-only data supplied per run). */
-  readonly kinds?: readonly KindInfo[] | undefined;
+  /** Host-declared extra kinds (read-only data supplied per run): `[{ kind: "user", description: "the signed-in user" }]`. */
+  readonly kinds?: readonly HostKind[] | undefined;
   /** Retention policy applied after each run. Default: 100 call outputs, 60 minutes. */
   readonly retention?: RetentionPolicy | undefined;
   /** Clock. Default `Date.now`. */

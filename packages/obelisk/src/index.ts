@@ -162,6 +162,7 @@ export type {
   EngineOptions,
   GetValueResult,
   GetWholeValueResult,
+  HostKind,
   KeepLastNResult,
   OpenOptions,
   RunCancellation,
