@@ -26,6 +26,8 @@ describe("summarize", () => {
     expect(summary.entries.length + summary.omitted).toBe(50);
     expect(summary.omitted).toBeGreaterThan(0);
     expect(summary.text).toContain(`${summary.omitted} more variables not shown`);
+    // and how to reach them: a model reading the summary has no other way to learn they exist
+    expect(summary.text).toContain("ask for them by reference (refs), or read a value such as †state");
     for (const entry of summary.entries) expect(entry.preview.length).toBeLessThanOrEqual(240);
     expect(summary.entries[0]?.reference).toBe("†state.v49");
   });

@@ -169,7 +169,7 @@ export const markdownRenderer: SummaryRenderer = {
     return lines.join("\n");
   },
   omitted: (count) =>
-    `… ${plural(count, "more variable", "more variables")} not shown (over the summary budget)`,
+    `… ${plural(count, "more variable", "more variables")} not shown (over the summary budget; older ones first): ask for them by reference (refs), or read a value such as †state to see its keys`,
   within(parts, omitted, notFound, budget) {
     const text = this.compose(parts, omitted, notFound);
     return { text: `${text.slice(0, Math.max(0, budget - 1))}…`, shown: parts.length };
