@@ -3,7 +3,6 @@ import type {
   Diagnostic,
   JsonObject,
   JsonValue,
-  KindInfo,
   LimitOverrides,
   Limits,
   ObeliskCode,
