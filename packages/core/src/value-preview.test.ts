@@ -30,6 +30,28 @@ describe("previewValue", () => {
     expect(nested.visited).toBeLessThan(120);
   });
 
+  it("shows the shape of a list of records: the first one's keys, then whole records or a count (stop 30 review)", () => {
+    const results = Array.from({ length: 50 }, (_, i) => ({
+      title: `Result ${i} about something long enough`,
+      url: `https://example.com/page/${i}`,
+      snippet: "lorem ipsum dolor sit amet ".repeat(5),
+      score: 0.5,
+    }));
+    // every key of an item is named, where an even share showed `{"title":"Result …",…}` and the url never
+    expect(previewValue({ search: { results } }, { maxChars: 240 }).text).toBe(
+      '{"search":{"results":[{"title":"Result …(+29 chars)","url":"https://e…(+17 chars)","snippet":"lore…(+131 chars)","score":0.5},…+49]}}',
+    );
+    const table = [
+      ["date", "region", "units"],
+      ...Array.from({ length: 100 }, (_, i) => [`2024-01-${i}`, "north", i]),
+    ];
+    // the header whole, then as many whole rows as fit, never slivers of rows
+    expect(previewValue(table, { maxChars: 120 }).text).toBe(
+      '[["date","region","units"],["2024-01-0","north",0],["2024-01-1","north",1],["2024-01-2","north",2],…+97]',
+    );
+    expect(previewValue([{ a: 1 }, { a: 2 }], { maxChars: 240 }).text).toBe('[{"a":1},{"a":2}]');
+  });
+
   it("slices a 50 MB string", () => {
     const preview = previewValue("x".repeat(50 * 1024 * 1024), { maxChars: 100 });
     expect(preview.text.length).toBeLessThanOrEqual(100);

@@ -10,6 +10,11 @@ export const MAX_PREVIEW_DEPTH = 32;
 const SHARE_DIVISOR = 8;
 /** …but each member may use up to this many characters when they are left, so short members are not cut. */
 const MIN_SHARE = 16;
+/**
+ * The first item of an array of records (objects or arrays) may use this fraction of the array's room, so
+ * that its keys show the shape of every item (`[{"title":…,"url":…,"score":…},…+49]`), not a sliver of it.
+ */
+const FIRST_RECORD_SHARE = 0.6;
 /** Object keys are shown with at most this many characters. */
 const MAX_KEY_CHARS = 40;
 const ELLIPSIS = "…";
@@ -119,17 +124,30 @@ function tailMarker(shown: number, remaining: number | undefined, room: number):
 function previewArray(value: readonly unknown[], budget: number, depth: number, walk: Walk): string {
   let out = "[";
   const count = value.length;
+  const first = value[0];
+  const records = typeof first === "object" && first !== null;
   for (let index = 0; index < count; index++) {
     const separator = index > 0 ? 1 : 0;
     // room for `,…+N` (N items left), counted without being written
     const reserve = index < count - 1 ? 3 + decimalDigits(count - index - 1) : 0;
     const itemMax = budget - out.length - 1 - separator - reserve;
-    const share = Math.max(
-      Math.floor(itemMax / Math.min(count - index, SHARE_DIVISOR)),
-      Math.min(itemMax, MIN_SHARE),
-    );
+    const record = index === 0 && count > 1 && records;
+    // records after the first are shown whole or not at all (below), so each may use what is left
+    const share =
+      records && index > 0
+        ? itemMax
+        : Math.max(
+            Math.floor(itemMax / Math.min(count - index, SHARE_DIVISOR)),
+            Math.min(itemMax, MIN_SHARE),
+            record ? Math.floor(itemMax * FIRST_RECORD_SHARE) : 0,
+          );
     walk.visited++;
-    const item = share >= 1 ? previewAny(value[index], share, depth + 1, walk) : ELLIPSIS;
+    const cutBefore = walk.truncated;
+    walk.truncated = false;
+    let item = share >= 1 ? previewAny(value[index], share, depth + 1, walk) : ELLIPSIS;
+    // after a first record, the next ones are shown whole or not at all: slivers of them say nothing
+    if (index > 0 && records && walk.truncated) item = ELLIPSIS;
+    walk.truncated ||= cutBefore;
     if (item === ELLIPSIS) {
       walk.truncated = true;
       return `${out}${tailMarker(index, count - index, budget - out.length - 1)}]`;
