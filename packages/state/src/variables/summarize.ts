@@ -1,12 +1,8 @@
-import type { Path, Reference, ThreadId } from "@obelisk/core";
-import { DEFAULT_KINDS, ObeliskError, parseReference } from "@obelisk/core";
-import type { StateStore, VariableMeta } from "../store-types.js";
-import {
-  ANY_DEPTH,
-  depthLimit,
-  parseStoredReference,
-  type ReferenceLimits,
-} from "./parse-stored-reference.js";
+import type { ThreadId } from "@obelisk/core";
+import { ObeliskError } from "@obelisk/core";
+import type { StateStore } from "../store-types.js";
+import { depthLimit, parseStoredReference, type ReferenceLimits } from "./parse-stored-reference.js";
+import { selectVariables } from "./select-variables.js";
 import {
   jsonRenderer,
   MIN_JSON_SUMMARY_CHARS,
@@ -57,41 +53,6 @@ export interface VariableSummary {
 const PREVIEW_STEPS = [240, 120, 60, 24] as const;
 /** `budgetChars` when none is given. */
 export const DEFAULT_SUMMARY_CHARS = 4000;
-
-/** True when one path is a prefix of the other (segments compared as text: `[0]` and `.0` are one key). */
-function nested(a: Path, b: Path): boolean {
-  const length = Math.min(a.length, b.length);
-  for (let at = 0; at < length; at++) if (String(a[at]) !== String(b[at])) return false;
-  return true;
-}
-
-/**
- * The variables a list of references selects: each reference selects the variables at it, under it
- * (`†state.sales` selects `†state.sales.all`) and the one holding it (`†state.sales.all[0]` selects
- * `†state.sales.all`). A reference that selects nothing is not found (they are parsed before, by the caller).
- */
-function select(
-  all: readonly VariableMeta[],
-  wanted: readonly Reference[] | undefined,
-): { chosen: VariableMeta[]; notFound: string[] } {
-  if (wanted === undefined) return { chosen: [...all], notFound: [] };
-  const notFound: string[] = [];
-  const matched = new Set<Reference>();
-  const chosen = all.filter((meta) => {
-    // the store formatted it: any depth (a variable written under a raised maxPathDepth is still listed)
-    const parsed = parseReference(meta.reference, DEFAULT_KINDS, ANY_DEPTH);
-    if (!parsed.ok) return false;
-    let selected = false;
-    for (const ref of wanted) {
-      if (ref.kind !== parsed.value.kind || !nested(ref.path, parsed.value.path)) continue;
-      matched.add(ref);
-      selected = true;
-    }
-    return selected;
-  });
-  for (const ref of wanted) if (!matched.has(ref)) notFound.push(ref.text);
-  return { chosen, notFound };
-}
 
 /** Renders as many entries as fit with previews of `maxPreview` characters. */
 function fit(
@@ -151,7 +112,9 @@ export async function summarize(
   const depth = depthLimit(options);
   const wanted = options.refs?.map((ref) => parseStoredReference(ref, false, depth));
   await store.expireStale(threadId);
-  const { chosen, notFound } = select(await store.listVariables(threadId), wanted);
+  const all = await store.listVariables(threadId);
+  const { chosen, notFound } =
+    wanted === undefined ? { chosen: all, notFound: [] } : selectVariables(all, wanted);
   const entries = chosen.slice(0, lastN ?? chosen.length).map(toSummaryEntry);
   let parts: string[] = [];
   let maxPreview: number = PREVIEW_STEPS[0];
