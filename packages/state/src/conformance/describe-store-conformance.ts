@@ -21,6 +21,7 @@ import { removalCases } from "./removal-cases.js";
 import { supersededTombstoneCases } from "./superseded-tombstone-cases.js";
 import { variableCases } from "./variable-cases.js";
 import { waitingRunsCases } from "./waiting-runs-cases.js";
+import { writtenBelowCases } from "./written-below-cases.js";
 
 /** Opens stores for a test and closes them afterwards. */
 export type OpenStore = (options?: StoreOptions) => Promise<StateStore>;
@@ -52,6 +53,7 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
     lockHolderCases(openStore);
     numberedCases(openStore);
     variableCases(openStore);
+    writtenBelowCases(openStore);
     lifecycleCases(openStore);
     evictionCases(openStore);
     removalCases(openStore);

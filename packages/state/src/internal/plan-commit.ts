@@ -6,6 +6,7 @@ import { copyRecord, NotJson } from "./copy-record.js";
 import { copyWrites, maxBytesOf } from "./copy-writes.js";
 import { ModelOverlay } from "./model-overlay.js";
 import { settleBelow, valueAt } from "./settle-below.js";
+import { beforeWrite, type SizeDelta, sizeDelta } from "./size-delta.js";
 import type { SchemaPlan } from "./state-validator.js";
 import { strippedRecord } from "./strip-record.js";
 import { supersededBelow, type TombstonesBelow } from "./superseded-below.js";
@@ -52,6 +53,8 @@ export function planCommit(
     let state: JsonValue = model.state;
     let cleared: string[] | undefined;
     const tombstoned = model.stateTombstones;
+    // one write below variables: what it changes in their sizes, measured around it (not their values)
+    const before = count === 1 && absent === 0 ? measuredBefore(model, writes[0] as StateWrite) : undefined;
     for (let index = 0; index < count; index++) {
       const write = writes[index] as StateWrite;
       if (tombstoned) cleared = supersededBelow(tombstonesBelow(model, write), state, write, cleared);
@@ -63,6 +66,10 @@ export function planCommit(
       }
       state = applied.value;
     }
+    const delta =
+      before === undefined
+        ? undefined
+        : sizeDelta(state, writes[0] as StateWrite, before, sizes[0] as number);
     const planned = planApplied(
       model,
       commit,
@@ -74,6 +81,7 @@ export function planCommit(
       state as JsonObject,
       schemaPlan,
       bounds,
+      delta,
     );
     if (!isCommitFailure(planned) && planned.record !== undefined && planned.outputs.length + count === 0) {
       // a call that writes nothing (a `satisfied` one whose targets hold its value) keeps no large result
@@ -103,6 +111,7 @@ function planApplied(
   state: JsonObject,
   schemaPlan: SchemaPlan | undefined,
   bounds: RecordBounds,
+  delta: SizeDelta | undefined,
 ): ThreadChange | CommitFailure {
   const failed = schemaPlan === undefined ? undefined : model.validator?.verify(schemaPlan, state);
   if (failed !== undefined) return failure("OUTPUT_SCHEMA_VIOLATION", failed.message, failed.reference);
@@ -120,7 +129,7 @@ function planApplied(
     count === 0 || (count === 1 && (absent === 1 || model.trie.isolated((writes[0] as StateWrite).path)));
   const planned = isolated
     ? planIsolated(model, commit, writes, sizes, state, writer)
-    : planOverlaid(model, commit, writes, sizes, state, writer);
+    : planOverlaid(model, commit, writes, sizes, state, writer, delta);
   if (isCommitFailure(planned)) return planned;
   const recordCopy = copyRecord(record, commit, writes, planned.output, bounds);
   if (recordCopy instanceof NotJson)
@@ -140,6 +149,19 @@ function planApplied(
     callHashOf: commit.callHashOf,
     nextSeq: planned.nextSeq,
   };
+}
+
+/**
+ * The value at a commit's one write before it is applied, when a variable is above its path (their sizes
+ * then move by the write's {@link SizeDelta}); undefined when none is.
+ */
+function measuredBefore(model: ThreadModel, write: StateWrite) {
+  if (model.trie.ancestors(write.path).length === 0) return undefined;
+  const holder = (depth: number) => {
+    const reference = model.trie.referenceAt(write.path.slice(0, depth));
+    return reference === undefined ? undefined : model.variables.get(reference);
+  };
+  return beforeWrite(model.state, write, model.variables.get(write.reference), holder);
 }
 
 /** True when every write is of a one-segment path (a top-level key) and no two of them share it. */
@@ -214,6 +236,7 @@ function planOverlaid(
   sizes: readonly number[],
   state: JsonObject,
   writer: Writer,
+  delta: SizeDelta | undefined,
 ): PlannedVariables | CommitFailure {
   let seq = model.nextSeq;
   const overlay = new ModelOverlay(model);
@@ -228,13 +251,13 @@ function planOverlaid(
     const here = write.method === "set" ? write.value : valueAt(state, write.path);
     if (here === undefined) continue;
     const previous = overlay.get(write.reference);
-    const known = knownBytes(previous, write, sizes[index] as number, here);
+    const known = knownBytes(previous, write, sizes[index] as number, here) ?? delta?.written;
     overlay.put(variableFor(previous, "state", write.reference, write.path, here, writer, touch, known));
     const above = overlay.ancestors(write.path);
     for (let at = 0; at < above.length; at++) {
       const entry = above[at] as VariableEntry;
       const value = valueAt(state, entry.path);
-      if (value !== undefined) overlay.put(refreshed(entry, value, writer, touch));
+      if (value !== undefined) overlay.put(refreshed(entry, value, writer, touch, delta));
     }
   }
   let output: JsonValue | undefined;

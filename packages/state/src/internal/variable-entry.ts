@@ -1,7 +1,8 @@
 import type { JsonValue, Path } from "@obelisk/core";
 import { itemCountOf, itemUnitOf, jsonByteSize, jsonTypeOf } from "@obelisk/core";
 import type { StateWrite, VariableMeta } from "../store-types.js";
-import { describeValue, storedPreview } from "./describe-value.js";
+import { describeValue, storedPreview, type ValueFacts } from "./describe-value.js";
+import type { SizeDelta } from "./size-delta.js";
 import type { VariableEntry } from "./thread-model.js";
 
 /** Who wrote a variable and when: one per commit, shared by the variables it writes. */
@@ -100,15 +101,31 @@ export function refreshed(
   value: JsonValue,
   writer: { readonly date: string; readonly nowMs: number },
   touch: number,
+  delta?: SizeDelta,
 ): VariableEntry {
   const { count: _count, countUnit: _unit, ...kept } = entry.meta;
   const meta: VariableMeta = {
     ...kept,
-    ...describeValue(value),
+    ...(delta === undefined ? describeValue(value) : resizedFacts(entry, value, delta)),
     updatedAt: writer.date,
     version: entry.meta.version + 1,
   };
   return { meta, path: entry.path, touch, updatedMs: writer.nowMs };
+}
+
+/**
+ * `describeValue(value)` of an ancestor whose facts were current before a write below it, from those facts
+ * and the write's {@link SizeDelta}: its size moved by the delta, its key count by one when the write added
+ * a key to it (an array's count is its length); only the bounded preview looks at the value.
+ */
+function resizedFacts(entry: VariableEntry, value: JsonValue, delta: SizeDelta): ValueFacts {
+  const type = jsonTypeOf(value);
+  const bytes = entry.meta.bytes + delta.bytes;
+  const preview = storedPreview(value);
+  const count = Array.isArray(value)
+    ? value.length
+    : (entry.meta.count ?? 0) + (delta.grewAt === entry.path.length ? 1 : 0);
+  return { type, bytes, preview, count, countUnit: itemUnitOf(value) };
 }
 
 /**
