@@ -31,6 +31,8 @@ const INPUT = { type: "object", description: "The run's input (read as †input.
 
 /** The largest `budgetChars` of `list_variables` (its default is the engine's, `DEFAULT_SUMMARY_CHARS`). */
 export const MAX_LIST_CHARS = 20_000;
+/** Most references `list_variables` takes in `refs` (a summary shows a few dozen entries). */
+export const MAX_LIST_REFS = 1_000;
 
 /** The plan JSON Schema of the engine's tools, held to the engine's limits (its `_retry` maxima). */
 const enginePlanSchema = (engine: Engine): JsonObject =>
@@ -50,7 +52,7 @@ function strictParameters(engine: Engine): ToolParameters {
         // 0 is refused like the engine refuses it (an empty list would read "No variables.")
         lastN: { type: "integer", minimum: 1, description: "only the n newest; leave out for all" },
         budgetChars: { type: "integer", minimum: 1, maximum: MAX_LIST_CHARS },
-        refs: { type: "array", items: STORED_REFERENCE_SCHEMA },
+        refs: { type: "array", items: STORED_REFERENCE_SCHEMA, maxItems: MAX_LIST_REFS },
       },
     },
     get_variable: {
@@ -90,7 +92,7 @@ function looseParameters(engine: Engine): ToolParameters {
       properties: {
         lastN: { type: "integer", description: "only the n newest (at least 1); leave out for all" },
         budgetChars: { type: "integer", description: `at most ${MAX_LIST_CHARS}` },
-        refs: { type: "array", items: reference },
+        refs: { type: "array", items: reference, description: `at most ${MAX_LIST_REFS} references` },
       },
     },
     get_variable: {

@@ -9,6 +9,7 @@ import { fromStrictArguments, openAiStrictParameters } from "./agent-tools-opena
 import {
   type AgentToolsParameters,
   MAX_LIST_CHARS,
+  MAX_LIST_REFS,
   type ToolParameters,
   toolParameters,
 } from "./agent-tools-parameters.js";
@@ -404,6 +405,14 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
             throw new ObeliskError("USAGE", `budgetChars must be at most ${MAX_LIST_CHARS}, got ${budget}`, {
               hint: "narrow the list with lastN or refs, and read values with get_variable",
             });
+          if (Array.isArray(args.refs) && args.refs.length > MAX_LIST_REFS)
+            throw new ObeliskError(
+              "USAGE",
+              `refs takes at most ${MAX_LIST_REFS} references, got ${args.refs.length}`,
+              {
+                hint: "a summary shows a few dozen entries: ask for fewer, or read a value's keys with get_variable",
+              },
+            );
           const summary = await summaryWithin(engine, threadId, args, budget ?? DEFAULT_SUMMARY_CHARS);
           return { text: summary.text, omitted: summary.omitted, ...boundNotFound(summary.notFound) };
         }),
