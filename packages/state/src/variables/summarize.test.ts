@@ -18,6 +18,22 @@ async function storeWith(count: number, value: (index: number) => unknown = () =
   return store;
 }
 
+describe("summarize: a reference asked for that was evicted says so (stop 30 review)", () => {
+  it("'Not found' tells an evicted output from one never written, in markdown and JSON", async () => {
+    const store = createMemoryStore();
+    await commitOk(store, { callId: "m0", output: 0 });
+    await commitOk(store, { callId: "m1", output: 1 });
+    await store.applyRetention(THREAD, { maxCallOutputs: 1 }, new Date());
+    const refs = ["†calls.m0", "†calls.never", "†calls.m1"];
+    const summary = await summarize(store, THREAD, { refs });
+    expect(summary.text).toContain("Not found: †calls.m0 (evicted: maxCallOutputs), †calls.never");
+    expect(summary.notFound).toEqual(["†calls.m0", "†calls.never"]);
+    const json = JSON.parse((await summarize(store, THREAD, { refs, format: "json" })).text);
+    expect(json).toContainEqual({ reference: "†calls.m0", notFound: true, evicted: "maxCallOutputs" });
+    expect(json).toContainEqual({ reference: "†calls.never", notFound: true });
+  });
+});
+
 describe("summarize", () => {
   it("keeps 50 variables of 1 MB each within the default budget, previews shrunk and entries cut with a note", async () => {
     const store = await storeWith(50, () => ({ text: MB }));

@@ -7,6 +7,7 @@ import {
   jsonRenderer,
   MIN_JSON_SUMMARY_CHARS,
   markdownRenderer,
+  type NotFoundNote,
   type SummaryEntry,
   type SummaryRenderer,
   shortenPreview,
@@ -58,7 +59,7 @@ export const DEFAULT_SUMMARY_CHARS = 4000;
 function fit(
   renderer: SummaryRenderer,
   entries: readonly SummaryEntry[],
-  notFound: readonly string[],
+  notFound: readonly NotFoundNote[],
   budget: number,
   maxPreview: number,
 ) {
@@ -74,6 +75,28 @@ function fit(
     used += part.length + separator;
   }
   return parts;
+}
+
+/** Not-found references looked up among tombstones (an evicted one says so): the first this many. */
+const EVICTION_LOOKUPS = 100;
+
+/**
+ * The not-found notes: an evicted reference (a tombstone at it) is told apart from one never written —
+ * a run of 101 calls' outputs said "Not found: †calls.m0" for the output the run had just written and
+ * retention evicted (stop 30 review).
+ */
+async function notFoundNotes(
+  store: StateStore,
+  threadId: ThreadId,
+  notFound: readonly string[],
+): Promise<NotFoundNote[]> {
+  const notes: NotFoundNote[] = [];
+  for (let index = 0; index < notFound.length; index++) {
+    const reference = notFound[index] as string;
+    const tombstone = index < EVICTION_LOOKUPS ? await store.getTombstone(threadId, reference) : undefined;
+    notes.push(tombstone === undefined ? { reference } : { reference, evicted: tombstone.reason });
+  }
+  return notes;
 }
 
 /** A given option as the message shows it: a string quoted (`"2"` is not the number 2), the rest as text. */
@@ -116,19 +139,20 @@ export async function summarize(
   const { chosen, notFound } =
     wanted === undefined ? { chosen: all, notFound: [] } : selectVariables(all, wanted);
   const entries = chosen.slice(0, lastN ?? chosen.length).map(toSummaryEntry);
+  const notes = await notFoundNotes(store, threadId, notFound);
   let parts: string[] = [];
   let maxPreview: number = PREVIEW_STEPS[0];
   for (const step of PREVIEW_STEPS) {
     maxPreview = step;
-    parts = fit(renderer, entries, notFound, budgetChars, step);
+    parts = fit(renderer, entries, notes, budgetChars, step);
     if (parts.length === entries.length) break;
   }
   let omitted = entries.length - parts.length;
-  let text = renderer.compose(parts, omitted, notFound);
+  let text = renderer.compose(parts, omitted, notes);
   let count = parts.length;
   if (text.length > budgetChars) {
     // only when not even the notes fit (fit() counts the not-found notes and the omitted note)
-    ({ text, shown: count } = renderer.within(parts, omitted, notFound, budgetChars));
+    ({ text, shown: count } = renderer.within(parts, omitted, notes, budgetChars));
     omitted = entries.length - count;
   }
   const shown = entries

@@ -63,6 +63,24 @@ export function shortenReference(reference: string, max: number = ENTRY_CAPS.ref
   return `${reference.slice(0, start)}…${reference.slice(end)}`;
 }
 
+/** A requested reference that is not stored, and why when the store knows (it was evicted). */
+export interface NotFoundNote {
+  readonly reference: string;
+  /** The eviction's reason (`maxCallOutputs`, `keepLastN`, …) when a tombstone says it was evicted. */
+  readonly evicted?: string | undefined;
+}
+
+/** `†calls.m0 (evicted: maxCallOutputs)`, or the reference alone. */
+const notFoundText = (note: NotFoundNote): string =>
+  note.evicted === undefined ? note.reference : `${note.reference} (evicted: ${note.evicted})`;
+
+const notFoundJson = (note: NotFoundNote): string =>
+  JSON.stringify({
+    reference: note.reference,
+    notFound: true,
+    ...(note.evicted === undefined ? {} : { evicted: note.evicted }),
+  });
+
 /** Depth of a stored reference (deeper than any limit: it is stored already). */
 const ANY_DEPTH = { maxPathDepth: Number.MAX_SAFE_INTEGER };
 
@@ -112,7 +130,7 @@ export function toSummaryEntry(meta: VariableMeta): SummaryEntry {
 export interface SummaryRenderer {
   readonly separator: string;
   /** The whole text from its items. */
-  compose(parts: readonly string[], omitted: number, notFound: readonly string[]): string;
+  compose(parts: readonly string[], omitted: number, notFound: readonly NotFoundNote[]): string;
   entry(entry: SummaryEntry, maxPreview: number): string;
   omitted(count: number): string;
   /**
@@ -122,7 +140,7 @@ export interface SummaryRenderer {
   within(
     parts: readonly string[],
     omitted: number,
-    notFound: readonly string[],
+    notFound: readonly NotFoundNote[],
     budget: number,
   ): { text: string; shown: number };
 }
@@ -149,7 +167,7 @@ export const markdownRenderer: SummaryRenderer = {
   compose(parts, omitted, notFound) {
     const items = [...parts];
     if (omitted > 0) items.push(this.omitted(omitted));
-    if (notFound.length > 0) items.push(`Not found: ${notFound.join(", ")}`);
+    if (notFound.length > 0) items.push(`Not found: ${notFound.map(notFoundText).join(", ")}`);
     return items.length === 0 ? "No variables." : items.join(this.separator);
   },
   entry(entry, maxPreview) {
@@ -189,7 +207,7 @@ export const jsonRenderer: SummaryRenderer = {
   compose(parts, omitted, notFound) {
     const items = [...parts];
     if (omitted > 0) items.push(this.omitted(omitted));
-    for (const reference of notFound) items.push(JSON.stringify({ reference, notFound: true }));
+    for (const note of notFound) items.push(notFoundJson(note));
     return `[${items.join(",")}]`;
   },
   entry(entry, maxPreview) {
@@ -210,7 +228,7 @@ export const jsonRenderer: SummaryRenderer = {
   within(parts, omitted, notFound, budget) {
     const items = [...parts];
     if (omitted > 0) items.push(this.omitted(omitted));
-    for (const reference of notFound) items.push(JSON.stringify({ reference, notFound: true }));
+    for (const note of notFound) items.push(notFoundJson(note));
     let count = items.length;
     let length = 2 + Math.max(0, count - 1);
     for (const item of items) length += item.length;
