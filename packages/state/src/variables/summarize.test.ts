@@ -75,7 +75,7 @@ describe("summarize", () => {
     expect(text).toContain("### †state.v0");
     expect(text).toContain("- type: array, 3 items");
     expect(text).toContain("- description: value 0");
-    expect(text).toMatch(/- updated: \d{4}-\d\d-\d\dT.* by load \(c0\)/);
+    expect(text).toMatch(/- updated: \d{4}-\d\d-\d\dT.*; written by load \(c0\)/);
     expect(text).toContain("- preview: [1,2,3]");
   });
 

@@ -4,7 +4,8 @@ import type { VariableMeta } from "../store-types.js";
 /**
  * One variable as a summary shows it (SPEC §8), the same facts in both forms: markdown writes them as
  * `### <reference>`, `- type: <type>, <count> <countUnit>, <bytes>`, `- description: …`,
- * `- updated: <updatedAt> by <tool> (<callId>)`, `- preview: …`; JSON as these fields, in this order.
+ * `- updated: <updatedAt>; written by <tool> (<callId>)` (a later write below it updates it, not its
+ * writer), `- preview: …`; JSON as these fields, in this order.
  */
 export interface SummaryEntry {
   /** The `†` reference to read it with. */
@@ -181,7 +182,7 @@ export const markdownRenderer: SummaryRenderer = {
       ...(shortened === undefined ? [] : [`- shortened: ${shortened}`]),
       `- type: ${entry.type}${count}, ${formatBytes(entry.bytes)}`,
       ...(entry.description === null ? [] : [`- description: ${oneLine(entry.description)}`]),
-      `- updated: ${entry.updatedAt} by ${entry.tool} (${entry.callId})`,
+      `- updated: ${entry.updatedAt}; written by ${entry.tool} (${entry.callId})`,
       `- preview: ${shortenPreview(entry.preview, maxPreview)}`,
     ];
     return lines.join("\n");
