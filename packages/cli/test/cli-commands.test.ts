@@ -41,6 +41,7 @@ const COMMANDS = [
   ["runs", "list"],
   ["runs", "show"],
   ["runs", "prune"],
+  ["runs", "cancel"],
   ["resume"],
 ];
 

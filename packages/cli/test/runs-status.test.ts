@@ -88,6 +88,30 @@ describe.concurrent("obelisk runs list --status, and interrupted runs in runs li
     expect(json.json).toMatchObject({ calls: [], unfinished: [{ callId: "slow", tool: "stubborn" }] });
   });
 
+  it("runs cancel gives an interrupted run up without running anything (decision 0043)", async () => {
+    const { cwd, runId } = await killedRun();
+    const store = ["--store", "sqlite:s.db"];
+    const cancelled = await obeliskJson(["runs", "cancel", runId, ...store, "--reason", "tool renamed"], cwd);
+    expect(cancelled.code).toBe(0);
+    expect(cancelled.json).toMatchObject({
+      ok: true,
+      cancelled: [runId],
+      run: { runId, status: "cancelled" },
+    });
+    expect((cancelled.json.run as { reason: string }).reason).toMatch(/^tool renamed/);
+    const left = await obeliskJson(["runs", "list", ...store, "--status", "interrupted"], cwd);
+    expect(left.json).toEqual({ runs: [] });
+    // again: it has ended, nothing changes; text says so
+    const again = await obelisk(["runs", "cancel", runId, ...store], cwd);
+    expect(again).toMatchObject({
+      code: 0,
+      stdout: `run ${runId} had already ended (cancelled): nothing cancelled\n`,
+    });
+    const unknown = await obeliskJson(["runs", "cancel", "no-such-run", ...store], cwd);
+    expect(unknown.code).toBe(2);
+    expect(unknown.json).toMatchObject({ error: { code: "RUN_NOT_FOUND" } });
+  });
+
   it("a run engine.close() stopped (decision 0030) is interrupted with the engine's reason: runs show gives its duration and says its engine was closed", async () => {
     const cwd = tempDir();
     let started = (): void => {};

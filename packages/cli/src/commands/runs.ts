@@ -16,6 +16,7 @@ import { RUN_STATUSES } from "../run-statuses.js";
 import { shellWord } from "../shell-word.js";
 import { statusColor } from "../status-style.js";
 import { unfinishedCalls } from "../unfinished-calls.js";
+import { registerRunsCancel } from "./runs-cancel.js";
 import { registerRunsPrune } from "./runs-prune.js";
 
 interface RunsOptions extends Omit<CommonOptions, "thread"> {
@@ -32,7 +33,7 @@ function parseRunStatus(value: string): RunStatus {
   throw new InvalidArgumentError(`unknown run status "${displayText(value)}" (${hint})`);
 }
 
-/** Registers `obelisk runs list [--status <status>] [--waiting]|show <runId>|prune …`. */
+/** Registers `obelisk runs list [--status <status>] [--waiting]|show <runId>|prune …|cancel <runId>`. */
 export function registerRuns(program: Command, context: CommandContext): void {
   const runs = program.command("runs").description("run history");
   const list = runs.command("list").description("list runs, newest first");
@@ -87,6 +88,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
     context.exit(EXIT.ok);
   });
   registerRunsPrune(runs, context);
+  registerRunsCancel(runs, context);
 }
 
 /** What to say when no run matched: `no runs recorded`, `no failed runs waiting for approval`, … */
