@@ -139,7 +139,9 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
     const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseInvalid: false });
     for (const source of document?.calls ?? []) {
       builder.addQuietly(source);
-      if (builder.overWriterLinks !== undefined) return overWriterLinks(builder.overWriterLinks, located);
+      // over maxWriterLinks: that PLAN_LIMIT alone, as for maxCalls (the plan-wide passes are what it bounds)
+      const over = builder.overWriterLinks;
+      if (over !== undefined) return refusedPlan(located.hash, [over], located.sourceMap);
     }
     const order = placeholders?.order ?? document?.source ?? plan;
     const closed = closePlan(builder, located.diagnostics, order, located.sourceMap);
@@ -173,34 +175,28 @@ function overValueLimits(
 ): CompiledPlan {
   const fromLocating = new Set(located.diagnostics);
   const under = (pointer: string) => pointers.some((base) => isAtOrBelow(pointer, base));
-  return {
-    ok: false,
-    planHash: located.hash,
-    diagnostics: diagnostics.filter(
-      (diagnostic) => fromLocating.has(diagnostic) || !under(diagnostic.pointer),
-    ),
-    calls: [],
-    criticalPaths: new Map(),
-    graph: new DirectedGraph(),
-    autoIdsUsed: 0,
-    ...(located.sourceMap === undefined ? {} : { sourceMap: located.sourceMap }),
-  };
+  const kept = diagnostics.filter((diagnostic) => fromLocating.has(diagnostic) || !under(diagnostic.pointer));
+  return refusedPlan(located.hash, kept, located.sourceMap);
 }
 
 /**
- * The result for a plan over `maxWriterLinks`: that PLAN_LIMIT alone (as for a document over `maxCalls`: the
- * plan-wide passes are what the limit bounds), never ok, nothing of the plan handed out.
+ * A result that hands out nothing of the plan (never ok): no document, no calls, an empty graph, the hash
+ * of what was submitted and the diagnostics that say why.
  */
-function overWriterLinks(diagnostic: Diagnostic, located: Located): CompiledPlan {
+function refusedPlan(
+  hash: PlanHash,
+  diagnostics: readonly Diagnostic[],
+  sourceMap: Located["sourceMap"],
+): CompiledPlan {
   return {
     ok: false,
-    planHash: located.hash,
-    diagnostics: [diagnostic],
+    planHash: hash,
+    diagnostics,
     calls: [],
     criticalPaths: new Map(),
     graph: new DirectedGraph(),
     autoIdsUsed: 0,
-    ...(located.sourceMap === undefined ? {} : { sourceMap: located.sourceMap }),
+    ...(sourceMap === undefined ? {} : { sourceMap }),
   };
 }
 
@@ -234,13 +230,6 @@ function closedGraph(
 /** The result when the compiler itself failed (a bug): an error diagnostic instead of a throw. */
 export function internalFailure(hash: PlanHash, error: unknown): CompiledPlan {
   const message = `internal compiler error: ${error instanceof Error ? error.message : String(error)}`;
-  return {
-    ok: false,
-    planHash: hash,
-    diagnostics: [makeDiagnostic("PLAN_SHAPE", message, "", { hint: "please report this plan as a bug" })],
-    calls: [],
-    criticalPaths: new Map(),
-    graph: new DirectedGraph(),
-    autoIdsUsed: 0,
-  };
+  const hint = "please report this plan as a bug";
+  return refusedPlan(hash, [makeDiagnostic("PLAN_SHAPE", message, "", { hint })], undefined);
 }
