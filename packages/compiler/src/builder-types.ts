@@ -33,8 +33,11 @@ export interface WriterEntry {
   readonly method: OutputMethod;
   /** Number of alternatives of the call's output path (1 without `||`). */
   readonly total: number;
-  /** The link to this alternative of the call, shared by every group it writes into (links are read-only). */
-  readonly link: WriterLink;
+  /**
+   * The link to this alternative of the call, shared by every group it writes into (links are read-only);
+   * made when first needed (most calls' links are made by their first reader).
+   */
+  link: WriterLink | undefined;
 }
 
 /** Settings shared by the builder's passes. */

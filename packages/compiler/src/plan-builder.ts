@@ -36,7 +36,7 @@ import { streamOrderWarning } from "./stream-order.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { declaresNames } from "./undeclared-near-name.js";
 import { mayReadUndeclared, startUndeclaredPass, undeclaredReferences } from "./undeclared-references.js";
-import { fillAlternativeLinks, makeLink, writersOf } from "./wire-edges.js";
+import { makeLink, writersOf } from "./wire-edges.js";
 import { writerTable } from "./writer-table.js";
 
 /** The result of adding one call. */
@@ -330,7 +330,7 @@ export class PlanBuilder {
     if (this.options.refuseInvalid && knownReferenceDiagnostics(this, entry, out)) return undefined;
     this.writerLinks += links;
     const own = this.#ownLinks;
-    fillAlternativeLinks(own, id, alternatives.length);
+    own.length = 0;
     for (let g = 0; g < groups.length; g++) {
       const group = groups[g] as WriterGroup;
       group.readers = appended(group.readers, entry);
@@ -344,7 +344,7 @@ export class PlanBuilder {
       this.#orderWarning = streamOrderWarning(id, at, feeds.keys(), this.settings);
     }
     for (const [group, set] of feeds) {
-      group.links.push(makeLink(id, set, own));
+      group.links.push(makeLink(id, set, own, alternatives.length));
       entry.outGroups = appended(entry.outGroups, group);
     }
     this.#commitOrder.add(entry);
@@ -367,7 +367,7 @@ export class PlanBuilder {
           target,
           method,
           total,
-          link: own[alternative] as WriterLink,
+          link: own[alternative],
         });
     }
     return call;
@@ -389,7 +389,7 @@ export class PlanBuilder {
     group: WriterGroup,
     entry: CallEntry,
     alternatives: readonly (readonly OutputTarget[])[],
-    own: readonly WriterLink[],
+    own: (WriterLink | undefined)[],
   ): void {
     const text = group.reference.text;
     if (group.cyclic) this.#cyclicByText.set(text, group);
@@ -402,7 +402,8 @@ export class PlanBuilder {
     }
     if (group.cyclic) {
       // Its first reader writes an overlapping path too: one of the group's writers (later ones are fed).
-      group.links.push(makeLink(entry.id, overlappingAlternatives(alternatives, group.reference), own));
+      const overlapping = overlappingAlternatives(alternatives, group.reference);
+      group.links.push(makeLink(entry.id, overlapping, own, alternatives.length));
       entry.outGroups = appended(entry.outGroups, group);
       this.planOrderIsTopological = false;
     }
@@ -489,7 +490,7 @@ export class PlanBuilder {
   }
 
   /** Scratch list of `#addCompiled`: the links to each alternative of the call being added (see WriterEntry). */
-  readonly #ownLinks: WriterLink[] = [];
+  readonly #ownLinks: (WriterLink | undefined)[] = [];
   /** Scratch list of `#feedsOf`. */
   readonly #hits: WriterGroup[] = [];
   /** Scratch lists of `#addCompiled` (emptied when it starts): operand texts and their groups. */

@@ -24,7 +24,7 @@ export function writersOf(
     if (hits.length === 0) return [];
     if (hits.length === 1) {
       const only = hits[0] as WriterEntry;
-      return only.callId === selfId ? [] : [only.link];
+      return only.callId === selfId ? [] : [linkOfEntry(only)];
     }
     const sorted = hits.filter((entry) => entry.callId !== selfId).sort(byIndexThenAlternative);
     const links: WriterLink[] = [];
@@ -35,7 +35,9 @@ export function writersOf(
         const alternative = (sorted[i] as WriterEntry).alternative;
         if (alternative !== alternatives[alternatives.length - 1]) alternatives.push(alternative);
       }
-      links.push(alternatives.length === 1 ? first.link : linkOf(first.callId, alternatives, first.total));
+      links.push(
+        alternatives.length === 1 ? linkOfEntry(first) : linkOf(first.callId, alternatives, first.total),
+      );
     }
     return links;
   } finally {
@@ -60,22 +62,40 @@ function linkOf(callId: string, sorted: number[], total: number): WriterLink {
   return { callId: callId as WriterLink["callId"], alternatives: sorted, conditional: sorted.length < total };
 }
 
-/** Sets `links` to one link per alternative of a call (shared by every group the alternative writes into). */
-export function fillAlternativeLinks(links: WriterLink[], callId: string, total: number): void {
-  links.length = total;
-  for (let alternative = 0; alternative < total; alternative++)
-    links[alternative] = linkOf(callId, singleAlternative(alternative), total);
+/** The entry's link to its alternative, made on first use and shared after (links are read-only). */
+function linkOfEntry(entry: WriterEntry): WriterLink {
+  entry.link ??= linkOf(entry.callId, singleAlternative(entry.alternative), entry.total);
+  return entry.link;
 }
 
-/** A writer link: the shared one of `own` for a single alternative. */
+/**
+ * The links of the call being added, one per alternative, made when first needed: `own` is emptied for
+ * each call, and its entries take what was made (shared by every group the alternative writes into).
+ */
+export function ownLink(
+  own: (WriterLink | undefined)[],
+  callId: string,
+  alternative: number,
+  total: number,
+): WriterLink {
+  let link = own[alternative];
+  if (link === undefined) {
+    link = linkOf(callId, singleAlternative(alternative), total);
+    own[alternative] = link;
+  }
+  return link;
+}
+
+/** A writer link of the call being added: its shared one (`own`) for a single alternative. */
 export function makeLink(
   callId: string,
   alternatives: ReadonlySet<number>,
-  own: readonly WriterLink[],
+  own: (WriterLink | undefined)[],
+  total: number,
 ): WriterLink {
-  if (alternatives.size === 1) for (const only of alternatives) return own[only] as WriterLink;
+  if (alternatives.size === 1) for (const only of alternatives) return ownLink(own, callId, only, total);
   const sorted = [...alternatives].sort((a, b) => a - b);
-  return linkOf(callId, sorted, own.length);
+  return linkOf(callId, sorted, total);
 }
 
 /** Adds or merges the edge writer → reader for one link carried by one reference. */
