@@ -21,8 +21,11 @@ function each(texts: readonly string[], parse: (text: string) => { ok: boolean }
   if (failures > 0) throw new Error(`${failures} unexpected parse failures`);
 }
 
-/** One warm-up op, then 4 timed ops of 100,000 strings each (the targets script measures per string). */
-const options = { warmupIterations: 1, warmupTime: 0, iterations: 4, time: 0 };
+/**
+ * One warm-up op, then 2 timed ops of 100,000 strings each (the targets script, the figure to trust, measures
+ * per string; 4 timed ops made these five benches ~10 s of the root `pnpm bench`).
+ */
+const options = { warmupIterations: 1, warmupTime: 0, iterations: 2, time: 0 };
 
 describe(`plan-language parsers (${COUNT.toLocaleString("en")} strings per op: µs per string = mean ms ÷ 100)`, () => {
   bench("parseReference", () => each(references, (t) => parseReference(t)), options);
