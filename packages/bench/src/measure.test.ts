@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Adapter } from "./adapters/adapter.js";
 import { preparedRun } from "./adapters/adapter.js";
 import { generateDag } from "./dag.js";
-import { measureInterleaved } from "./measure.js";
+import { measureInterleaved, warmUntil } from "./measure.js";
 import { referenceResults, work } from "./work.js";
 
 const dag = generateDag("sparse", 20, 3);
@@ -89,5 +89,30 @@ describe("measureInterleaved", () => {
     });
     expect(all[0]?.error).toBeDefined();
     expect(log).toEqual(["bad:5"]);
+  });
+});
+
+describe("warmUntil", () => {
+  it("counts the runs' own times against the budget, not the time around them", async () => {
+    // each run reports 4 ms of run time; whatever the GC, setup and checks around it cost is not counted
+    let runs = 0;
+    const spent = await warmUntil({ budgetMs: 10, maxRuns: 20 }, async () => {
+      runs++;
+      return 4;
+    });
+    expect(runs).toBe(3);
+    expect(spent).toBe(12);
+  });
+
+  it("counts the run time already spent, stops at maxRuns and on a failed run", async () => {
+    let runs = 0;
+    await warmUntil({ budgetMs: 10, maxRuns: 20 }, async () => ++runs && 4, 8);
+    expect(runs).toBe(1);
+    runs = 0;
+    await warmUntil({ budgetMs: 1_000, maxRuns: 2 }, async () => ++runs && 1);
+    expect(runs).toBe(2);
+    runs = 0;
+    await warmUntil({ budgetMs: 1_000, maxRuns: 5 }, async () => (++runs === 2 ? undefined : 1));
+    expect(runs).toBe(2);
   });
 });

@@ -66,9 +66,9 @@ export interface EngineSamples {
 
 /**
  * Warm-up before the timed runs: one run on `dag` (a smaller DAG of the same shape: cheap for slow engines),
- * then, with `repeat`, runs on the case's own DAG until the engine has spent `budgetMs` on warm-up or made
- * `maxRuns` of them. One run is not enough to warm a JIT: Obelisk's 1k-call runs go from ~90 to ~15 µs
- * per call over its first ten, p-graph's from ~15 to ~6.
+ * then, with `repeat`, runs on the case's own DAG until the engine's warm-up runs add up to `budgetMs` or it
+ * has made `maxRuns` of them. One run is not enough to warm a JIT: Obelisk's 1k-call runs go from ~90 to
+ * ~15 µs per call over its first ten, p-graph's from ~15 to ~6.
  */
 export interface WarmUp {
   readonly dag: Dag;
@@ -76,27 +76,33 @@ export interface WarmUp {
   readonly repeat?: WarmUpBudget;
 }
 
-/** How long warm-up goes on: until `budgetMs` is spent or `maxRuns` runs are made, whichever comes first. */
+/**
+ * How long warm-up goes on: until the warm-up runs' own times (the timed part of each run, as a sample would
+ * be timed: not the forced GC, setup, check or disposal around it) add up to `budgetMs`, or `maxRuns` runs
+ * are made, whichever comes first.
+ */
 export interface WarmUpBudget {
   readonly budgetMs: number;
   readonly maxRuns: number;
 }
 
 /**
- * Repeats `once` (a warm-up run that reports whether it may go on) within `budget`, counting from `spentMs`
- * already spent. Returns the time it spent.
+ * Repeats `once` (a warm-up run that returns its run time in ms, or `undefined` when warm-up must stop: an
+ * error) within `budget`, counting from `spentMs` of run time already spent. Returns the run time it spent.
  */
 export async function warmUntil(
   budget: WarmUpBudget,
-  once: () => Promise<boolean>,
+  once: () => Promise<number | undefined>,
   spentMs = 0,
 ): Promise<number> {
-  const start = performance.now();
+  let spent = spentMs;
   for (let run = 0; run < budget.maxRuns; run++) {
-    if (spentMs + performance.now() - start >= budget.budgetMs) break;
-    if (!(await once())) break;
+    if (spent >= budget.budgetMs) break;
+    const ms = await once();
+    if (ms === undefined || Number.isNaN(ms)) break;
+    spent += ms;
   }
-  return performance.now() - start;
+  return spent - spentMs;
 }
 
 /**
@@ -118,31 +124,40 @@ export async function measureInterleaved(
 ): Promise<EngineSamples[]> {
   const all: EngineSamples[] = adapters.map((adapter) => ({ engine: adapter.name, samples: [], spentMs: 0 }));
   const reps = adapters.map(() => options.reps);
-  const timed = async (index: number, run: () => Promise<TimedRun>, keep: boolean) => {
+  const timed = async (index: number, run: () => Promise<TimedRun>, keep: boolean): Promise<TimedRun> => {
     const entry = all[index];
-    if (!entry) return;
     const start = performance.now();
     const result = await run();
+    if (!entry) return result;
     entry.spentMs += performance.now() - start;
     record(entry, result, keep);
     if (keep && entry.samples.length === 1 && options.repsFor)
       reps[index] = Math.min(options.reps, options.repsFor(result.ms));
+    return result;
   };
   const { warmUp } = options;
   if (warmUp !== undefined) {
     for (const [index, adapter] of adapters.entries()) {
       const entry = all[index];
       if (!entry) continue;
-      await timed(index, () => timeRun(adapter, warmUp.dag, spec, warmUp.expected, options.timeoutMs), false);
+      const first = await timed(
+        index,
+        () => timeRun(adapter, warmUp.dag, spec, warmUp.expected, options.timeoutMs),
+        false,
+      );
       if (warmUp.repeat === undefined) continue;
       await warmUntil(
         warmUp.repeat,
         async () => {
-          if (entry.error !== undefined || entry.tooSlow !== undefined) return false;
-          await timed(index, () => timeRun(adapter, dag, spec, expected, options.timeoutMs), false);
-          return true;
+          if (entry.error !== undefined || entry.tooSlow !== undefined) return undefined;
+          const run = await timed(
+            index,
+            () => timeRun(adapter, dag, spec, expected, options.timeoutMs),
+            false,
+          );
+          return run.error === undefined ? run.ms : undefined;
         },
-        entry.spentMs,
+        first.ms,
       );
     }
   }

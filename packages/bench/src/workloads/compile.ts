@@ -48,8 +48,13 @@ export async function runCompile(config: BenchConfig, log: (line: string) => voi
         const samples: number[] = [];
         // Warm-up at the first size (the larger sizes are warmed by it); fewer repetitions for slow runs.
         if (sizeIndex === 0) {
-          await engine.validate(plan);
-          await warmUntil(config.warmUp, async () => (await engine.validate(plan)).ok);
+          const validateMs = async (): Promise<number | undefined> => {
+            const start = performance.now();
+            const result = await engine.validate(plan);
+            return result.ok ? performance.now() - start : undefined;
+          };
+          const first = await validateMs();
+          if (first !== undefined) await warmUntil(config.warmUp, validateMs, first);
         }
         let reps = config.compile.reps;
         for (let rep = 0; rep < reps; rep++) {
