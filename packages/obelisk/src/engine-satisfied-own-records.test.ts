@@ -189,33 +189,46 @@ describe("a completed record satisfies a call of its own run (or resume chain) o
     await engine.close();
   });
 
-  it("resume: a completed call whose input an upstream fresh tool made again runs again (no stale value)", async () => {
+  it("resume: a fresh tool or a _rerun call that completed before the crash is satisfied, not run again", async () => {
     const held = heldSteps();
     let stamps = 0;
+    let payments = 0;
     const engine = createEngine({
       tools: [
         held.tool,
         { name: "stamp", fresh: true, run: () => ++stamps },
+        { name: "pay", input: { type: "object" }, run: () => ++payments },
         { name: "copy", input: { type: "object" }, run: (args) => (args as { v: unknown }).v },
       ],
     });
     const abort = new AbortController();
     const plan = [
       { _tool: "stamp", _id: "stamp", _outputPath: "†state.stamp" },
+      { _tool: "pay", _id: "pay", _rerun: true, _outputPath: "†state.paid" },
       { _tool: "copy", _id: "copy", v: "†state.stamp", _outputPath: "†state.copy" },
       { _tool: "step", _id: "slow", n: 0 },
     ];
     const running = engine.run(plan, { threadId: "t", signal: abort.signal });
     await until(() => held.gates.length === 1);
     abort.abort();
-    expect((await running).state).toEqual({ stamp: 1, copy: 1 });
+    expect((await running).state).toEqual({ stamp: 1, paid: 1, copy: 1 });
     const resuming = engine.resume((await engine.runs.list({ threadId: "t" }))[0]?.runId as string);
     await until(() => held.gates.length === 2);
     held.gates[1]?.resolve(undefined);
     const resumed = await resuming;
-    expect(resumed.calls.stamp?.status).toBe("succeeded");
-    expect(resumed.calls.copy?.status).toBe("succeeded");
-    expect(resumed.state).toEqual({ stamp: 2, copy: 2 });
+    // a resume finishes the interrupted run: only the call in flight at the crash runs again
+    expect(resumed.calls.stamp?.status).toBe("satisfied");
+    expect(resumed.calls.pay?.status).toBe("satisfied");
+    expect(resumed.calls.copy?.status).toBe("satisfied");
+    expect(resumed.calls.slow?.status).toBe("succeeded");
+    expect(resumed.state).toEqual({ stamp: 1, paid: 1, copy: 1 });
+    expect([stamps, payments]).toEqual([1, 1]);
+    // a new run of the same plan is not a resume: `fresh` and `_rerun` run again, and what reads them follows
+    const again = await engine.run(plan.slice(0, 3), { threadId: "t" });
+    expect(again.calls.stamp?.status).toBe("succeeded");
+    expect(again.calls.pay?.status).toBe("succeeded");
+    expect(again.calls.copy?.status).toBe("succeeded");
+    expect(again.state).toEqual({ stamp: 2, paid: 2, copy: 2 });
     await engine.close();
   });
 

@@ -335,7 +335,8 @@ function completedInChain(host: DispatchHost, run: CallRun): string | undefined 
 
 /**
  * Dispatches a ready call: resolves its parameters (frozen), defers latent calls without `_output`, skips
- * satisfied calls (same hash completed before, unless `_rerun` or a `fresh` tool), asks the confirm hook,
+ * satisfied calls (same hash completed before, unless `_rerun` or a `fresh` tool; on resume the call's own
+ * completed record satisfies it whatever they say), asks the confirm hook,
  * then invokes the tool.
  */
 export function dispatchCall(
@@ -384,12 +385,14 @@ export function dispatchCall(
     return confirmThenExecute(host, index, run, tool);
   // resolved parameters are deep-frozen (resolveParams): the digests of their large arrays can be kept
   run.hash = callHash(call, run.params, true);
-  if (call.rerun || tool.fresh) return confirmThenExecute(host, index, run, tool);
   // resumed: the call's own record of the chain first (the store answers only the latest of a key, which
-  // may be an identical sibling's: a completed push would run again)
+  // may be an identical sibling's: a completed push would run again). It satisfies `_rerun` calls and
+  // `fresh` tools too: a resume finishes the interrupted run, it does not repeat its side effects
+  // (decision 0045).
   const own = resumedRecords?.get(call.id);
   if (own !== undefined && completedBefore(own, call, run.hash, run.params) && host.claim(own))
     return reuse(host, index, run, own);
+  if (call.rerun || tool.fresh) return confirmThenExecute(host, index, run, tool);
   const found = store.findCompletedCall(asThreadId(threadId), run.hash);
   // Synchronous stores (memory, SQLite) answer at once: no closure, no microtask hop.
   if (!isThenable(found)) return afterLookup(host, index, run, tool, found);
