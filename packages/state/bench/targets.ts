@@ -4,7 +4,8 @@
  * thread of 1,000 variables (ten of them 1,000,000-element arrays) under 5 ms.
  * Plain loops timed with `performance.now`, outside the test runner. Also prints the process CPU time per
  * operation (user + system, all threads): on a shared machine wall time includes waiting for a core, CPU
- * time does not. Run: `pnpm bench:targets` (also the last step of `pnpm bench`).
+ * time does not. Run: `pnpm bench:targets` (what `pnpm bench` runs; `pnpm bench:vitest` runs `src/commit.bench.ts`,
+ * the same commits and summaries timed inside vitest).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
