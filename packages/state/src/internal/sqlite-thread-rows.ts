@@ -3,6 +3,7 @@ import { applyOutputInPlace, ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
 import type { StateWrite, VariableMeta, WriteLogEntry } from "../store-types.js";
 import type { FileAt } from "./expiry-view.js";
+import { unknownNodes } from "./frozen-state.js";
 import { parseFrozen } from "./parse-frozen.js";
 import { COMPACT_MIN_BYTES } from "./plan-log-compaction.js";
 import type { SqliteCompaction } from "./sqlite-compaction.js";
@@ -105,7 +106,7 @@ export class SqliteThreadRows {
       if (op === null) logChars += entry.length;
     }
     model.state = state;
-    model.unfrozenKeys = undefined;
+    model.unfrozen = unknownNodes();
     model.nextSeq = row.next_seq;
     model.version = row.version;
     this.logFacts.set(model, { snapshotChars: row.snapshot.length, logChars });

@@ -1,4 +1,4 @@
-import { type JsonObject, type JsonValue, markDeeplyFrozen, type Path, type ThreadId } from "@obelisk/core";
+import type { JsonObject, JsonValue, Path, ThreadId } from "@obelisk/core";
 import type {
   CallRecord,
   StateWrite,
@@ -7,7 +7,13 @@ import type {
   VariableMeta,
   WriteLogEntry,
 } from "../store-types.js";
-import { freezeNew } from "./copy-json.js";
+import {
+  freezeState,
+  noteUnfrozenWrites,
+  noUnfrozenNodes,
+  type UnfrozenNodes,
+  unknownNodes,
+} from "./frozen-state.js";
 import { PathTrie } from "./path-trie.js";
 import type { StateValidator } from "./state-validator.js";
 
@@ -34,10 +40,10 @@ export interface ThreadModel {
   /** Folded state: frozen when read (`readState`); commits change its unfrozen nodes in place. */
   state: JsonObject;
   /**
-   * Top-level keys whose values may hold nodes not frozen yet (written by commits since the state was last
-   * frozen); `undefined` when not known (a loaded model, any other change): the next read walks the root.
+   * Where the state may hold nodes not frozen yet (written by commits since the state was last frozen);
+   * unknown after a load or any other change: the next read walks the root.
    */
-  unfrozenKeys: Set<string> | undefined;
+  unfrozen: UnfrozenNodes;
   /** Variables by reference, ordered by `touch` ascending (least recently updated first). */
   readonly variables: Map<string, VariableEntry>;
   /** The stored call outputs among `variables`, in the same order (what retention and listings of outputs read). */
@@ -146,7 +152,7 @@ export function createThreadModel(info: ThreadInfo, validator: StateValidator | 
     trie: new PathTrie(),
     nextSeq: 1,
     version: 0,
-    unfrozenKeys: undefined,
+    unfrozen: unknownNodes(),
     stateTombstones: false,
   };
 }
@@ -188,55 +194,42 @@ export function applyChangeToModel(model: ThreadModel, change: ThreadChange): vo
   const upserts =
     change.upserts.length > 1 ? [...change.upserts].sort((a, b) => a.touch - b.touch) : change.upserts;
   for (let index = 0; index < upserts.length; index++) putVariable(model, upserts[index] as VariableEntry);
-  noteUnfrozenKeys(model, change);
+  noteUnfrozen(model, change);
   model.state = change.state;
   model.nextSeq = change.nextSeq;
 }
 
 /**
- * Records which top-level keys a change may have left unfrozen. A commit copies the frozen containers on
- * its write paths (and changes unfrozen ones in place), so only the subtrees under its writes' first
- * segments can hold unfrozen nodes. A change that leaves the state as it was (evicting call outputs) keeps
- * them; any other change (unsets, a reset) makes them unknown.
+ * Records where a change may have left nodes unfrozen. A commit copies the frozen containers on its write
+ * paths (and changes unfrozen ones in place), so only its write paths and what is below their targets can
+ * hold unfrozen nodes (see `frozen-state.ts`). A change that leaves the state as it was (evicting call
+ * outputs) keeps what was known; any other change (unsets, a reset) makes it unknown.
  */
-function noteUnfrozenKeys(model: ThreadModel, change: ThreadChange): void {
-  const known = model.unfrozenKeys;
-  if (known === undefined) return;
+function noteUnfrozen(model: ThreadModel, change: ThreadChange): void {
+  const nodes = model.unfrozen;
+  if (nodes.keys === undefined) return;
   if (change.reset === true || change.log.length > 0) {
-    model.unfrozenKeys = undefined;
+    model.unfrozen = unknownNodes();
     return;
   }
   const writes = change.commitLog?.writes;
   if (writes === undefined) {
-    if (change.state !== model.state) model.unfrozenKeys = undefined;
+    if (change.state !== model.state) model.unfrozen = unknownNodes();
     return;
   }
-  for (let index = 0; index < writes.length; index++) {
-    const first = (writes[index] as StateWrite).path[0];
-    if (typeof first !== "string") {
-      model.unfrozenKeys = undefined;
-      return;
-    }
-    known.add(first);
-  }
+  noteUnfrozenWrites(nodes, writes);
 }
 
 /**
- * The model's state as a deeply frozen snapshot: the nodes changed since the last read are frozen (only
- * under the top-level keys written since, when known: O(new nodes), not O(top-level keys)), then the
- * root. O(1) when nothing was written since the last read.
+ * The model's state as a deeply frozen snapshot: the nodes changed since the last read are frozen (along
+ * the paths written since, when known: O(paths and new nodes), not O(state) nor O(an appended array)),
+ * then the root. O(1) when nothing was written since the last read.
  */
 export function frozenState(model: ThreadModel): JsonObject {
   const root = model.state;
   if (Object.isFrozen(root)) return root;
-  const keys = model.unfrozenKeys;
-  if (keys === undefined) freezeNew(root);
-  else {
-    for (const key of keys) if (Object.hasOwn(root, key)) freezeNew(root[key] as JsonValue);
-    Object.freeze(root);
-    markDeeplyFrozen(root);
-  }
-  model.unfrozenKeys = new Set();
+  freezeState(root, model.unfrozen);
+  model.unfrozen = noUnfrozenNodes();
   return root;
 }
 

@@ -1,0 +1,112 @@
+import {
+  type JsonObject,
+  type JsonValue,
+  markDeeplyFrozen,
+  type Path,
+  type PathSegment,
+} from "@obelisk/core";
+import type { StateWrite } from "../store-types.js";
+import { freezeNew } from "./copy-json.js";
+
+/**
+ * Most writes remembered between two reads of a thread's state ({@link noteUnfrozenWrites}); past it only
+ * their top-level keys are (a read then walks what is below those keys, as it did before stop 31).
+ */
+const MAX_UNFROZEN_WRITES = 8192;
+
+/**
+ * What a model knows of its state's nodes not frozen yet (written since the last read). Commits copy the
+ * frozen containers on their write paths (or change unfrozen ones in place) and place written values that
+ * are frozen copies, so every unfrozen node lies on the path of a write since the last read, or below its
+ * target. `writes` holds those paths, each with whether its target only needs freezing itself (an append:
+ * the items it added are written values, those before it were there already, frozen or on another path);
+ * `keys` their top-level keys. Either is `undefined` when not known.
+ */
+export interface UnfrozenNodes {
+  /** Top-level keys written since the last read. */
+  keys: Set<string> | undefined;
+  /** Written paths and whether their targets are appended arrays, flat: `[path, appended, …]`. */
+  writes: (Path | boolean)[] | undefined;
+}
+
+/** Nothing known (a loaded model, a lifecycle change): the next read walks the whole state. */
+export function unknownNodes(): UnfrozenNodes {
+  return { keys: undefined, writes: undefined };
+}
+
+/** Nothing unfrozen (a state just read, or a new thread's frozen empty state). */
+export function noUnfrozenNodes(): UnfrozenNodes {
+  return { keys: new Set(), writes: [] };
+}
+
+/** The child of a container at a path segment as the output engine reads it (undefined: none). */
+function childAt(parent: JsonValue | undefined, segment: PathSegment): JsonValue | undefined {
+  if (typeof parent !== "object" || parent === null) return undefined;
+  if (Array.isArray(parent)) return typeof segment === "number" ? parent[segment] : undefined;
+  const key = String(segment);
+  return Object.hasOwn(parent, key) ? (parent as JsonObject)[key] : undefined;
+}
+
+/**
+ * Records a commit's writes. An append is marked, so the next read freezes the array it grew but not the
+ * array's items (stop 31: a push onto a list of n items otherwise cost a walk of n at every read).
+ */
+export function noteUnfrozenWrites(nodes: UnfrozenNodes, writes: readonly StateWrite[]): void {
+  const keys = nodes.keys;
+  let list = nodes.writes;
+  if (list !== undefined && list.length + 2 * writes.length > 2 * MAX_UNFROZEN_WRITES) {
+    list = undefined;
+    nodes.writes = undefined;
+  }
+  for (let index = 0; index < writes.length; index++) {
+    const { path, method } = writes[index] as StateWrite;
+    const first = path[0];
+    if (typeof first !== "string") {
+      // (never from a commit: the state is an object) nothing is assumed
+      nodes.keys = undefined;
+      nodes.writes = undefined;
+      return;
+    }
+    keys?.add(first);
+    list?.push(path, method === "push" || method === "concat");
+  }
+}
+
+/**
+ * Freezes what one remembered write may have left unfrozen: the containers on its path (shallowly: their
+ * other members are frozen or on another write's path), and its target — an appended array itself (its
+ * items are frozen: written values, or there before), anything else walked down to its frozen nodes.
+ */
+function freezeWritten(root: JsonObject, path: Path, appended: boolean): void {
+  let node: JsonValue | undefined = root;
+  for (let depth = 0; depth < path.length - 1; depth++) {
+    node = childAt(node, path[depth] as PathSegment);
+    if (typeof node !== "object" || node === null) return; // replaced by a later write: its own entry
+    if (!Object.isFrozen(node)) Object.freeze(node);
+  }
+  const target = childAt(node, path[path.length - 1] as PathSegment);
+  if (typeof target !== "object" || target === null || Object.isFrozen(target)) return;
+  if (appended && Array.isArray(target)) Object.freeze(target);
+  else freezeNew(target);
+}
+
+/**
+ * Deeply freezes a state whose unfrozen nodes `nodes` tells: along the remembered writes (O(their paths and
+ * new values)), else under the top-level keys written (O(nodes below them)), else the whole state. The root
+ * is marked deeply frozen (the runner's `deepFreeze` of the snapshot then returns at once).
+ */
+export function freezeState(root: JsonObject, nodes: UnfrozenNodes): void {
+  const { writes, keys } = nodes;
+  if (writes !== undefined) {
+    // newest first: an append below an earlier write's target is frozen before that target is walked
+    for (let at = writes.length - 2; at >= 0; at -= 2)
+      freezeWritten(root, writes[at] as Path, writes[at + 1] as boolean);
+  } else if (keys !== undefined) {
+    for (const key of keys) if (Object.hasOwn(root, key)) freezeNew(root[key] as JsonValue);
+  } else {
+    freezeNew(root);
+    return;
+  }
+  Object.freeze(root);
+  markDeeplyFrozen(root);
+}
