@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FULL_CONFIG } from "./bench-config.js";
+import { FULL_CONFIG, laterWarmUp } from "./bench-config.js";
 
 describe("FULL_CONFIG warm-up", () => {
   it("lets an engine whose 1k runs average 0.1 s make as many warm-up runs as a fast one", () => {
@@ -9,5 +9,16 @@ describe("FULL_CONFIG warm-up", () => {
     const { budgetMs, maxRuns } = FULL_CONFIG.warmUp;
     expect(maxRuns).toBeGreaterThanOrEqual(20);
     expect(maxRuns * 100).toBeLessThanOrEqual(budgetMs);
+  });
+});
+
+describe("laterWarmUp", () => {
+  it("gives an engine warmed earlier in the workload fewer runs within the same run-time budget", () => {
+    const later = laterWarmUp(FULL_CONFIG);
+    expect(later.budgetMs).toBe(FULL_CONFIG.warmUp.budgetMs);
+    expect(later.maxRuns).toBe(FULL_CONFIG.warmUp.laterRuns);
+    expect(later.maxRuns).toBeLessThan(FULL_CONFIG.warmUp.maxRuns);
+    // enough for Obelisk's 1k runs on a new shape to reach their plateau after another shape's warm-up (~6)
+    expect(later.maxRuns).toBeGreaterThanOrEqual(6);
   });
 });

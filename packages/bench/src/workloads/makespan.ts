@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Adapter, NodeTask } from "../adapters/adapter.js";
 import { type EngineKey, loadAdapter } from "../adapters/registry.js";
-import type { BenchConfig } from "../bench-config.js";
+import { type BenchConfig, laterWarmUp } from "../bench-config.js";
 import { criticalPath, type Dag, generateDag } from "../dag.js";
 import { timeRun, warmUntil } from "../measure.js";
 import { createRandom, randomInt } from "../random.js";
@@ -78,10 +78,7 @@ export async function runMakespan(config: BenchConfig, log: (line: string) => vo
     // Warm-up with instant tasks (not timed): at least one run, more within the budget of run time. An
     // engine that ran the first setting (warm-up and timed runs: the same code but the limit's queue) gets
     // a few runs with the limit; one new in this setting (p-graph with priorities) the whole budget.
-    const later = {
-      ...config.warmUp,
-      maxRuns: Math.min(config.warmUp.maxRuns, config.makespan.laterWarmUpRuns),
-    };
+    const later = laterWarmUp(config);
     for (const adapter of active) {
       const budget = warmed.has(adapter) ? later : config.warmUp;
       warmed.add(adapter);

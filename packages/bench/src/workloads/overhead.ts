@@ -1,6 +1,6 @@
 import type { Adapter } from "../adapters/adapter.js";
 import { type EngineKey, loadAdapter } from "../adapters/registry.js";
-import type { BenchConfig } from "../bench-config.js";
+import { type BenchConfig, laterWarmUp } from "../bench-config.js";
 import { type DagShape, generateDag } from "../dag.js";
 import { measureInterleaved, type WarmUp } from "../measure.js";
 import type { SizedTime } from "../predict-run.js";
@@ -74,7 +74,9 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
           Math.max(3, Math.round(size * config.warmUpFraction)),
           config.seed,
         );
-        warmUp = { dag: warmDag, expected: referenceResults(warmDag), repeat: config.warmUp };
+        // the first shape warms every engine fully; the later shapes run the same code, warm already
+        const repeat = shape === config.shapes[0] ? config.warmUp : laterWarmUp(config);
+        warmUp = { dag: warmDag, expected: referenceResults(warmDag), repeat };
       }
       const samples = await measureInterleaved(
         active.map((key) => adapters.get(key) as Adapter),
