@@ -330,6 +330,25 @@ describe("a reader of a path several calls write", () => {
     expect(second.state.read).toEqual(["good", "yes"]);
   });
 
+  it("in a fallback, a writer waiting for approval makes the reader wait: it runs once, with the approved value", async () => {
+    const counts: Record<string, number> = {};
+    const run = createEngine({ tools: countingTools(counts) });
+    const plan = [
+      { _tool: "give", _id: "amount", value: "†state.approvals.big", _outputPath: "†state.approved" },
+      { _tool: "give", _id: "notify", value: "†state.approved || †input.fallback", _outputPath: "†state.sent" },
+      { _tool: "give", _id: "templated", value: "{†state.approved || †input.fallback}", _outputPath: "†state.text" },
+    ];
+    const first = await run.run(plan, { threadId: "t", input: { fallback: 5 } });
+    expect(first.calls.notify).toMatchObject({ status: "waiting", reason: "upstream call amount is waiting" });
+    expect(first.calls.templated?.status).toBe("waiting");
+    expect(counts.give ?? 0).toBe(0);
+    await run.set("t", "†state.approvals.big", 100);
+    const second = await run.resume(first.runId);
+    expect(second.calls.notify?.status).toBe("succeeded");
+    expect(second.state).toMatchObject({ approved: 100, sent: 100, text: "100" });
+    expect(counts.give).toBe(3);
+  });
+
   it("is blocked when a writer below the path failed; a writer that took its other alternative is no failure", async () => {
     const parts = [
       { _tool: "fail", _id: "a", _outputPath: "†state.user.a" },

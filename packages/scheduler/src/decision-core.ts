@@ -222,7 +222,13 @@ export class DecisionCore {
       slot.alternative++;
       slot.operand = 0;
       slot.operands = undefined;
-      if (slot.alternative === expressionAt(slot, slot.expression).alternatives.length) {
+      // A writer waiting for approval has not settled its part (SPEC §2: the operand is undecided until it
+      // runs on a later run): the expression waits with it instead of taking its next alternative, which
+      // would run the call now and again once approved (decision 0046).
+      if (
+        slot.alternative === expressionAt(slot, slot.expression).alternatives.length ||
+        this.someWriterWaiting(slot, writers)
+      ) {
         slot.phase = "dispatched";
         this.active++;
         effects.push(unsatisfiedEffect(slot, this.slotOf));
@@ -306,6 +312,15 @@ export class DecisionCore {
       if (writer.written === undefined || link.alternatives.includes(writer.written)) wrote = true;
     }
     return wrote;
+  }
+
+  /** True when an in-plan writer of an operand (other than the reader) ended `waiting`. */
+  private someWriterWaiting(reader: CallSlot, writers: readonly WriterLink[]): boolean {
+    for (let at = 0; at < writers.length; at++) {
+      const writer = this.byId.get((writers[at] as WriterLink).callId);
+      if (writer !== undefined && writer !== reader && writer.status === "waiting") return true;
+    }
+    return false;
   }
 
   /** In-plan writers of an operand: the streaming snapshot (with late claims), else the compiled links. */
