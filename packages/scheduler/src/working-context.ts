@@ -11,7 +11,7 @@ import {
 } from "@obelisk/core";
 import type { StateWrite } from "@obelisk/state";
 import type { ContextProbe } from "./decision-types.js";
-import { writeAllInPlace } from "./working-state.js";
+import { DeferredAppends, writeAllInPlace } from "./working-state.js";
 
 /** The key of an object for a top-level path segment, as `valueAtPath` reads it (undefined: none). */
 function topKey(segment: string | number): string | undefined {
@@ -34,6 +34,8 @@ export class WorkingContext implements ContextProbe {
   /** Top-level keys written in this run (their values owned or frozen, see `working-state.ts`). */
   private readonly written: Record<string, JsonValue> = {};
   private readonly calls: Record<string, JsonValue> = Object.create(null) as Record<string, JsonValue>;
+  /** Appends onto the snapshot's lists, applied when something reads or writes there (see `working-state.ts`). */
+  private readonly appends = new DeferredAppends();
 
   /** Creates the working copy (values must already be frozen JSON). */
   constructor(input: JsonValue, state: JsonObject, extra: Readonly<Record<string, JsonValue>> = {}) {
@@ -48,6 +50,7 @@ export class WorkingContext implements ContextProbe {
    * run last; owned by the runner: do not hand it out without copying).
    */
   get state(): JsonObject {
+    if (!this.appends.empty) this.appends.settle(this.written);
     const state: Record<string, JsonValue> = {};
     const base = this.baseState;
     const written = this.written;
@@ -67,6 +70,7 @@ export class WorkingContext implements ContextProbe {
     if (path.length === 0) return this.state;
     const key = topKey(path[0] as string | number);
     if (key === undefined) return undefined;
+    if (!this.appends.empty) this.appends.settle(this.written, path);
     const top = Object.hasOwn(this.written, key)
       ? this.written[key]
       : Object.hasOwn(this.baseState, key)
@@ -89,7 +93,7 @@ export class WorkingContext implements ContextProbe {
       if (!Object.hasOwn(written, key) && Object.hasOwn(base, key))
         setOwn(written, key, base[key] as JsonValue);
     }
-    return writeAllInPlace(written, writes);
+    return writeAllInPlace(written, writes, this.appends);
   }
 
   /** A write at, above or below a hole gives it a value again (or replaces what holds it). */

@@ -8,7 +8,7 @@ import {
   valueAtPath,
 } from "@obelisk/core";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { WorkingContext } from "./working-context.js";
 import { writeInPlace } from "./working-state.js";
 
@@ -73,6 +73,83 @@ describe("WorkingContext's state (the snapshot under an overlay of the keys a ru
           expect(JSON.stringify(base)).toBe(before);
         },
       ),
+    );
+  });
+});
+
+describe("appends onto the snapshot's lists", () => {
+  const write = (path: (string | number)[], value: JsonValue, method: OutputMethod = "push") => ({
+    path,
+    method,
+    value,
+    reference: path.map(String).join("."),
+  });
+
+  it("copy nothing until the list is read: a run's pushes onto a long list cost what they append", () => {
+    const list = deepFreeze(Array.from({ length: 5_000 }, (_, id) => ({ id })));
+    const context = new WorkingContext({}, deepFreeze({ log: list, doc: { list } }) as JsonObject);
+    const concat = vi.spyOn(Array.prototype, "concat");
+    const slice = vi.spyOn(Array.prototype, "slice");
+    try {
+      for (let n = 0; n < 3; n++) {
+        expect(context.write([write(["log"], deepFreeze({ n }))])).toBeUndefined();
+        expect(context.write([write(["doc", "list"], deepFreeze([n, n]), "concat")])).toBeUndefined();
+      }
+      // each write copied the 5,000 items of the list it appended to
+      const copies = [...concat.mock.contexts, ...slice.mock.contexts].filter(
+        (array) => Array.isArray(array) && array.length >= 5_000,
+      );
+      expect(copies).toEqual([]);
+    } finally {
+      concat.mockRestore();
+      slice.mockRestore();
+    }
+    const log = context.stateAt(["log"]) as JsonValue[];
+    expect(log.length).toBe(5_003);
+    expect(log.slice(-3)).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }]);
+    expect(context.stateAt(["doc", "list", -1])).toBe(2);
+    expect((context.state.doc as { list: JsonValue[] }).list.length).toBe(5_006);
+    expect(list.length).toBe(5_000);
+  });
+
+  it("read and end as applyOutput on the whole state would, with reads between the writes", () => {
+    const list = fc.array(value, { maxLength: 3 }).map((items) => deepFreeze(items));
+    const initial = fc
+      .record({ a: list, b: fc.oneof(list, value), c: fc.record({ a: list, "0": list }) })
+      .map((state) => deepFreeze(state) as JsonObject);
+    const listWrite = fc.record({
+      path: fc.oneof(
+        fc.constantFrom<(string | number)[]>(["a"], ["b"], ["c", "a"], ["c", "0"], ["c", 0]),
+        fc.array(segment, { minLength: 1, maxLength: 3 }),
+      ),
+      method: fc.constantFrom<OutputMethod>("push", "concat", "push", "set", "merge"),
+      value,
+    });
+    const step = fc.oneof(
+      { arbitrary: listWrite, weight: 3 },
+      { arbitrary: fc.array(segment, { maxLength: 3 }).map((path) => ({ read: path })), weight: 1 },
+    );
+    fc.assert(
+      fc.property(initial, fc.array(step, { maxLength: 12 }), (base, steps) => {
+        const before = JSON.stringify(base);
+        const context = new WorkingContext({}, base);
+        let expected: JsonValue = base;
+        for (const item of steps) {
+          if ("read" in item) {
+            expect(context.stateAt(item.read)).toEqual(valueAtPath(expected, item.read));
+            continue;
+          }
+          const { path, method, value: written } = item;
+          const failure = context.write([write(path, written, method)]);
+          const applied = applyOutput(expected, path, method, written);
+          expect(failure === undefined).toBe(applied.ok);
+          if (applied.ok) expected = applied.value;
+        }
+        expect(context.state).toEqual(expected);
+        expect(Object.keys(context.state)).toEqual(Object.keys(expected as JsonObject));
+        expect(JSON.stringify(base)).toBe(before);
+      }),
+      { numRuns: 300 },
     );
   });
 });
