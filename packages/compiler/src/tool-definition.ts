@@ -74,7 +74,10 @@ export interface ToolContext {
    * the key to hand a provider that deduplicates (payments, emails). The output path is not part of it.
    */
   readonly contentKey: string;
-  /** Same as the exported `branch()`: `return ctx.branch(1, value)`. */
+  /**
+   * Picks the `||` alternative the value is written to, as the exported `branch()`: `return ctx.branch(1, value)`,
+   * or call it and return nothing (returning another value beside it fails the call `BRANCH_INVALID`).
+   */
   branch(alternative: number | string, value: unknown): BranchResult;
 }
 

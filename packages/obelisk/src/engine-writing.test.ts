@@ -138,6 +138,35 @@ describe.each(storeKinds())("writing results on the $name store", (kind) => {
     });
   });
 
+  it("ctx.branch called without returning its result still picks the alternative (SPEC §3)", async () => {
+    const pick = defineTool({
+      name: "pick",
+      run: async (args: unknown, ctx) => {
+        const { mode } = args as { mode: string };
+        ctx.branch(1, "chosen");
+        if (mode === "returns other") return "other";
+        if (mode === "returns branch") return ctx.branch(0, "last wins");
+        if (mode === "destructured") {
+          const { branch } = ctx;
+          return branch(1, "detached");
+        }
+        return undefined;
+      },
+    });
+    const path = (name: string) => `†state.${name}.ok || †state.${name}.failed`;
+    const result = await setup({ tools: [pick] }).run([
+      { _tool: "pick", _id: "nothing", mode: "returns nothing", _outputPath: path("a") },
+      { _tool: "pick", _id: "other", mode: "returns other", _outputPath: path("b") },
+      { _tool: "pick", _id: "returned", mode: "returns branch", _outputPath: path("c") },
+      { _tool: "pick", _id: "detached", mode: "destructured", _outputPath: path("d") },
+    ]);
+    expect(result.calls.nothing).toMatchObject({ status: "succeeded", branch: 1, wrote: ["†state.a.failed"] });
+    expect(result.calls.other).toMatchObject({ status: "failed", error: { code: "BRANCH_INVALID" } });
+    expect(result.calls.other?.error?.message).toContain("ctx.branch(1, …)");
+    expect(result.calls.returned).toMatchObject({ status: "succeeded", branch: 0 });
+    expect(result.state).toEqual({ a: { failed: "chosen" }, c: { ok: "last wins" }, d: { failed: "detached" } });
+  });
+
   it("fan-out inside a chosen alternative writes every target of that alternative only", async () => {
     const pick = defineTool({ name: "pick", run: (_args: unknown, ctx) => ctx.branch(1, "v") });
     const result = await setup({ tools: [pick] }).run([

@@ -1,4 +1,4 @@
-import { branch, type RetryPolicy, type ToolContext } from "@obelisk/compiler";
+import { type BranchResult, branch, isBranchResult, type RetryPolicy, type ToolContext } from "@obelisk/compiler";
 import { asCallId, asRunId, asThreadId, type JsonObject, MAX_TIMER_MS } from "@obelisk/core";
 import type { Awaitable, RecordedError } from "@obelisk/state";
 import type { AroundTool } from "./around-tool.js";
@@ -114,6 +114,26 @@ const unreadable = (attempts: number): InvokeOutcome => ({
   attempts,
 });
 
+/**
+ * What an attempt returned, with a choice the tool made by calling `ctx.branch(k, value)` without returning
+ * it (SPEC §3: "the implementation may pick another with `ctx.branch`"): nothing returned takes the choice;
+ * a branch result returned wins; any other value beside a choice is BRANCH_INVALID (which one was meant?).
+ */
+function returned(ctx: AttemptContext, value: unknown, attempts: number): InvokeOutcome {
+  const chosen = ctx.chosen;
+  if (chosen === undefined || isBranchResult(value)) return { kind: "returned", value, attempts };
+  if (value === undefined) return { kind: "returned", value: chosen, attempts };
+  return {
+    kind: "invalid",
+    error: {
+      name: "ObeliskError",
+      code: "BRANCH_INVALID",
+      message: `the tool called ctx.branch(${JSON.stringify(chosen.alternative)}, …) but returned another value: return ctx.branch(…)'s result, or nothing`,
+    },
+    attempts,
+  };
+}
+
 /** The outcome of an attempt that threw `error`. */
 function threw(error: unknown, attempts: number): InvokeOutcome {
   return { kind: "threw", error: toRecordedError(error, "TOOL_ERROR"), attempts, thrown: error };
@@ -169,7 +189,8 @@ class AttemptContext implements ToolContext {
   readonly runId: ToolContext["runId"];
   readonly threadId: ToolContext["threadId"];
   readonly idempotencyKey: string;
-  readonly branch = branch;
+  /** The last `ctx.branch()` choice of the attempt (see {@link returned}). */
+  chosen: BranchResult | undefined;
   readonly #request: InvokeRequest;
   #contentKey: string | undefined;
 
@@ -188,6 +209,13 @@ class AttemptContext implements ToolContext {
   get contentKey(): string {
     this.#contentKey ??= contentKey(this.#request);
     return this.#contentKey;
+  }
+
+  branch(alternative: number | string, value: unknown): BranchResult {
+    const result = branch(alternative, value);
+    // `const { branch } = ctx` loses `this`: its result still works when returned
+    if (this instanceof AttemptContext) this.chosen = result;
+    return result;
   }
 }
 
@@ -258,7 +286,7 @@ function attempt<R>(
   }
   const then = thenOf(result);
   if (then === null) return next(unreadable(number));
-  if (then === undefined) return next({ kind: "returned", value: result, attempts: number });
+  if (then === undefined) return next(returned(ctx, result, number));
   return new Promise<R>((resolve, reject) => {
     let done = false;
     let timer: unknown;
@@ -314,7 +342,7 @@ function attempt<R>(
     try {
       then.call(
         result,
-        (value: unknown) => finish({ kind: "returned", value, attempts: number }),
+        (value: unknown) => finish(returned(ctx, value, number)),
         (error: unknown) => finish(threw(error, number)),
       );
     } catch (error) {
