@@ -60,7 +60,13 @@ function withCode(
   fallbackCode: string | undefined,
   data?: JsonValue,
 ): RecordedError {
-  const chosen = typeof code === "string" ? code : fallbackCode;
+  // a numeric code (an HTTP status, a JSON-RPC error code) is kept as its decimal text: codes are strings
+  const chosen =
+    typeof code === "string"
+      ? code
+      : typeof code === "number" && Number.isFinite(code)
+        ? String(code)
+        : fallbackCode;
   return {
     ...recorded,
     ...(chosen === undefined ? {} : { code: chosen }),
