@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { threadId as currentThreadId } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
@@ -47,12 +48,14 @@ describe("sqlite: the lock's owner names process, host, worker thread and store"
     const lockA = await a.lockThread(THREAD);
     const rowA = setup.row();
     expect(rowA).toMatchObject({ host: hostname(), pid: process.pid });
-    expect(rowA?.owner).toMatch(new RegExp(`:${process.pid}:t${currentThreadId}:[0-9a-f-]{36}$`));
+    // then, on Linux, the boot and pid namespace: `@<boot id>.<namespace inode>`
+    const tail = `:${process.pid}:t${currentThreadId}:[0-9a-f-]{36}(@[0-9a-f-]{36}\\.\\d+)?$`;
+    expect(rowA?.owner).toMatch(new RegExp(tail));
     await lockA.release();
     expect(setup.row()).toBeUndefined();
     const lockB = await b.lockThread(THREAD);
     // the same process and thread, another store: another token
-    expect(setup.row()?.owner).toMatch(new RegExp(`:${process.pid}:t${currentThreadId}:[0-9a-f-]{36}$`));
+    expect(setup.row()?.owner).toMatch(new RegExp(tail));
     expect(setup.row()?.owner).not.toBe(rowA?.owner);
     await lockB.release();
   });
@@ -159,6 +162,32 @@ describe("sqlite: the lock's owner names process, host, worker thread and store"
     expect(setup.row()?.owner).not.toContain("left-by-an-earlier-process");
     await lock.release();
   });
+
+  // without /proc (not Linux) a process names no namespace, and host and pid are all there is
+  it.skipIf(!existsSync("/proc/self/ns/pid"))(
+    "a row from another pid namespace with this host name (another container) goes by its heartbeat only",
+    async () => {
+      const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+      // its pid 1 is not our pid 1, and a pid no process here has is not a dead process there
+      for (const pid of [process.pid, 2 ** 22 + 1]) {
+        const setup = ownerFile();
+        const a = setup.open();
+        await a.lockThread(THREAD);
+        await a.createRun(runRecord());
+        setup.ownedBy(`${hostname()}:${pid}:t${currentThreadId}:a-store-elsewhere@${boot}.1`, pid);
+        const b = setup.open();
+        expect(await b.getRun(RUN)).toMatchObject({ status: "running" });
+        expect(await busyError(b)).toMatchObject({
+          code: "THREAD_BUSY",
+          data: { holder: { pid, sameProcess: false } },
+        });
+        setup.clock.advance(30_001);
+        const lock = await b.lockThread(THREAD);
+        expect(setup.row()?.owner).not.toContain("a-store-elsewhere");
+        await lock.release();
+      }
+    },
+  );
 
   it("a commit refused after a takeover names who took the lock over", async () => {
     const setup = ownerFile();

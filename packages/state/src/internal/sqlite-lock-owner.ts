@@ -1,3 +1,4 @@
+import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { threadId as currentThreadId } from "node:worker_threads";
 
@@ -16,13 +17,39 @@ export interface LockOwner {
   readonly workerThreadId?: number;
   /** The holding store's token (one per store), when the row names a thread. */
   readonly token?: string;
+  /** The holder's boot and pid namespace (`<boot id>.<pid namespace inode>`), when its row names them. */
+  readonly space?: string;
 }
+
+/**
+ * This process's boot and pid namespace, on Linux: containers sharing a host name (host networking, a fixed
+ * `--hostname`) each number their processes from 1, so a pid names a process only within one of them.
+ */
+function readSpace(): string | undefined {
+  try {
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    const namespace = /\[(\d+)\]/.exec(readlinkSync("/proc/self/ns/pid"))?.[1];
+    return boot === "" || namespace === undefined ? undefined : `${boot}.${namespace}`;
+  } catch {
+    return undefined;
+  }
+}
+
+const SPACE = readSpace();
+
+/**
+ * True unless the owner's row names another boot or pid namespace than this process's (another container
+ * with this host name: its pids are not ours, only its heartbeat tells it is gone). A row of an earlier
+ * version, or a side without `/proc`, names none: host and pid are trusted as before.
+ */
+export const sameSpace = (owner: LockOwner): boolean =>
+  owner.space === undefined || SPACE === undefined || owner.space === SPACE;
 
 /** The owner text a store of this thread writes in its rows (see {@link LockOwner}). */
 export const ownerText = (token: string): string =>
-  `${hostname()}:${process.pid}:t${currentThreadId}:${token}`;
+  `${hostname()}:${process.pid}:t${currentThreadId}:${token}${SPACE === undefined ? "" : `@${SPACE}`}`;
 
-const OWNER_TAIL = /:t(\d+):([^:]+)$/;
+const OWNER_TAIL = /:t(\d+):([^:@]+)(?:@([^:@]+))?$/;
 
 /** The owner of a `locks` row. */
 export function lockOwner(row: {
@@ -32,12 +59,16 @@ export function lockOwner(row: {
 }): LockOwner {
   const tail = OWNER_TAIL.exec(row.owner);
   if (tail === null) return { host: row.host, pid: row.pid };
-  return { host: row.host, pid: row.pid, workerThreadId: Number(tail[1]), token: tail[2] as string };
+  const owner = { host: row.host, pid: row.pid, workerThreadId: Number(tail[1]), token: tail[2] as string };
+  return tail[3] === undefined ? owner : { ...owner, space: tail[3] };
 }
 
-/** True when the owner is this process (same host and pid; the pid may also be an earlier process's). */
+/**
+ * True when the owner is this process (same host, pid namespace and pid; the pid may also be an earlier
+ * process's).
+ */
 export const inThisProcess = (owner: LockOwner): boolean =>
-  owner.host === hostname() && owner.pid === process.pid;
+  owner.host === hostname() && owner.pid === process.pid && sameSpace(owner);
 
 /** True when the owner is this process and this worker thread (or the main thread, from the main thread). */
 export const inThisThread = (owner: LockOwner): boolean =>

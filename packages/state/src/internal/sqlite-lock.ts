@@ -15,6 +15,7 @@ import {
   ownerData,
   ownerText,
   registerHolder,
+  sameSpace,
 } from "./sqlite-lock-owner.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
 import { cancelledWait, LOCK_BUSY_HINT } from "./thread-locks.js";
@@ -41,7 +42,8 @@ type Staleness = string | undefined;
 /**
  * Cross-process thread locks in a `locks` table: a row (owner, host, pid, heartbeat) taken in an IMMEDIATE
  * transaction; the owner text names the worker thread and the store too (see {@link LockOwner}). A row is
- * taken over when its holder is known to be gone — a process of this host that is not alive, or a row of
+ * taken over when its holder is known to be gone — a process of this host and pid namespace that is not
+ * alive, or a row of
  * this very thread (same pid and worker thread) that no store of this thread holds (an earlier process
  * with this pid left it) — or its heartbeat is stale, also when that process is still alive (hung, or its
  * event loop blocked past `staleMs`; a pid may also have been reused). Another worker thread of this
@@ -49,7 +51,8 @@ type Staleness = string | undefined;
  * heartbeat. The previous owner finds out at its next commit: {@link SqliteLock.assertOwned} refuses it
  * inside the commit's transaction, so a takeover never loses an update. Whom a row was taken over from is
  * answered to the store, which marks the runs that owner left `running` `interrupted` (decision 0025).
- * Limits: another host's crashed owner is detected only by heartbeat age; waiting polls the table.
+ * Limits: another host's (or another pid namespace's: a container with this host name) crashed owner is
+ * detected only by heartbeat age; waiting polls the table.
  */
 export class SqliteLock {
   /** This store's token (in its owner text and this thread's registry of holders). */
@@ -83,7 +86,8 @@ export class SqliteLock {
 
   /** Whether the holder is known to be gone (see {@link SqliteLock}), without the heartbeat. */
   private gone(owner: LockOwner, threadId: string): Staleness {
-    if (owner.host !== hostname()) return undefined;
+    // another machine, or another container with this host name (its pids are not ours): heartbeat only
+    if (owner.host !== hostname() || !sameSpace(owner)) return undefined;
     if (owner.pid !== process.pid) return processAlive(owner.pid) ? undefined : "its process is gone";
     return heldByNoStoreHere(owner, threadId)
       ? "no store of its thread holds it: closed, or left by an earlier process with this pid"
