@@ -3,7 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { commitOf, commitOk, manualClock, THREAD, write } from "./conformance/commit-fixtures.js";
+import {
+  commitOf,
+  commitOk,
+  manualClock,
+  RUN,
+  runRecord,
+  THREAD,
+  write,
+} from "./conformance/commit-fixtures.js";
 import { createSqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
 import type { StateStore } from "./store-types.js";
 
@@ -54,6 +62,20 @@ describe("sqlite: a lock taken over as stale never loses an update (M1)", () => 
     await lockB.release();
     expect(a.readState(THREAD)).toEqual({ n: 2 });
     expect((await b.readWriteLog(THREAD)).map((entry) => entry.call?.id)).toEqual(["init", "incB", "incB2"]);
+  });
+
+  it("a store whose lock was taken over leaves the run record as the taker and a cancel made it", async () => {
+    const { a, b, clockB } = twoConnections();
+    await a.lockThread(THREAD);
+    await a.createRun(runRecord());
+    clockB.advance(30_001);
+    const lockB = await b.lockThread(THREAD);
+    expect(await b.getRun(RUN)).toMatchObject({ status: "interrupted" });
+    await b.finishRun(RUN, "cancelled", new Date(clockB.now()).toISOString());
+    await lockB.release();
+    // a wakes up, its commits refused, and ends its run failed: the record stays cancelled
+    await a.finishRun(RUN, "failed", new Date().toISOString());
+    expect(await b.getRun(RUN)).toMatchObject({ status: "cancelled" });
   });
 
   it("refuses a commit after the taker released the lock too (the row is gone, not this store's)", async () => {

@@ -103,6 +103,10 @@ class SqliteStore extends SqliteThreadStore {
     }
   }
 
+  /**
+   * {@link StateStore.finishRun}; a store whose lock of the run's thread was taken over leaves the record
+   * as the taker (and a resume or cancel after it) made it.
+   */
   finishRun(
     runId: RunId,
     status: RunStatus,
@@ -117,6 +121,10 @@ class SqliteStore extends SqliteThreadStore {
     if (run === undefined) throw new ObeliskError("RUN_NOT_FOUND", `no run "${runId}"`);
     this.assertWritable(`finish run "${runId}"`);
     this.identity.assertSame(`finish run "${runId}"`);
+    // The thread's lock was taken over from this store (its process was suspended past staleMs): the taker
+    // marked the run `interrupted`, and a resume or `runs.cancel` may have ended it since. The late
+    // process's own ending (its commits were refused) would overwrite that record: it is left as it is.
+    if (this.lock.lost(run.threadId)) return;
     try {
       this.runs.finish(run, status, endedAt, final, reason);
     } catch (error) {

@@ -165,6 +165,11 @@ export class SqliteLock {
     }
   }
 
+  /** True when this store took the thread's lock and its row is gone or another owner's (taken over as stale). */
+  lost(threadId: string): boolean {
+    return this.beats.has(threadId) && this.statements.lockOwned.get(threadId, this.owner) === undefined;
+  }
+
   /**
    * Throws THREAD_BUSY when this store took the thread's lock and its row is gone or another owner's (taken
    * over as stale). Run inside the commit's transaction, so the answer holds for the commit.
