@@ -1,11 +1,12 @@
-import { existsSync, mkdirSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import { ObeliskError } from "@obelisk/core";
 import type { StateStore } from "obelisk";
 import type { SqliteStoreOptions } from "obelisk/sqlite";
 import { cliCommand } from "./cli-command.js";
 import type { CliIo } from "./cli-io.js";
 import { stopIfEscaped } from "./command-stop.js";
+import { checkStoreFile, makeStoreFolders } from "./store-path.js";
 import { errorMessage, usageError } from "./usage-error.js";
 
 /** The store used when `--store` is not given. */
@@ -68,8 +69,11 @@ export async function openStore(url: string, io: CliIo, access: StoreAccess): Pr
   const { createSqliteStore } = await import("obelisk/sqlite");
   // nothing is created or opened once the command stopped (an exception escaped while it started)
   stopIfEscaped();
+  if (path !== ":memory:") {
+    if (access === "create") makeStoreFolders(path, url);
+    checkStoreFile(path, url, access === "create" || access === "edit");
+  }
   try {
-    if (access === "create" && path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     return await createSqliteStore(path, path === ":memory:" ? {} : SQLITE_OPTIONS[access]);
   } catch (error) {
     throw usageError(`cannot open store ${url}: ${errorMessage(error)}`, error, hintOf(error, io));

@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { CliIo } from "./cli-io.js";
+import { main } from "./main.js";
+
+const dir = mkdtempSync(join(tmpdir(), "obelisk-store-path-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(join(dir, "afile"), "not a folder");
+mkdirSync(join(dir, "afolder"));
+
+/** Runs the CLI in this process in `dir`; answers its exit code and stderr. */
+async function cli(args: readonly string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = "";
+  const io: CliIo = {
+    stdout: { write: () => true },
+    stderr: { write: (chunk: string) => ((stderr += chunk), true) },
+    env: { NO_COLOR: "1" },
+    cwd: dir,
+  };
+  return { code: await main(args, io), stderr };
+}
+
+describe("--store paths that cannot hold a store file are USAGE (exit 2) naming the path", () => {
+  const set = (store: string) => [
+    "state",
+    "set",
+    "--ref",
+    "†state.x",
+    "--value",
+    "1",
+    "--thread",
+    "t",
+    "--store",
+    store,
+  ];
+  it.each([
+    [
+      "a folder in the path is a file",
+      "sqlite:afile/x.db",
+      `${join(dir, "afile")} is a file, not a folder`,
+      false,
+    ],
+    [
+      "the store is a folder",
+      "sqlite:afolder",
+      `${join(dir, "afolder")} is a folder, not a store file`,
+      true,
+    ],
+  ])("%s", async (_case, store, message, exists) => {
+    for (const args of exists ? [set(store), ["runs", "list", "--store", store]] : [set(store)]) {
+      const { code, stderr } = await cli(args);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`error [USAGE] cannot open store ${store}: ${message}`);
+    }
+  });
+
+  // Node's recursive mkdir loops for ever under /proc (mkdir /proc/nope: ENOENT, mkdir /proc: EEXIST)
+  it.skipIf(process.platform !== "linux")(
+    "a folder that cannot be made (under /proc) ends at once",
+    async () => {
+      const { code, stderr } = await cli([
+        "state",
+        "set",
+        "--ref",
+        "†state.x",
+        "--value",
+        "1",
+        "--thread",
+        "t",
+        "--store",
+        "sqlite:/proc/obelisk-nope/x.db",
+      ]);
+      expect(code).toBe(2);
+      expect(stderr).toContain("cannot create the folder /proc/obelisk-nope (ENOENT)");
+    },
+  );
+
+  it("missing folders of a new store are made, level by level", async () => {
+    const { code } = await cli([
+      "state",
+      "set",
+      "--ref",
+      "†state.x",
+      "--value",
+      "1",
+      "--thread",
+      "t",
+      "--store",
+      "sqlite:new/deep/x.db",
+    ]);
+    expect(code).toBe(0);
+  });
+});

@@ -1,0 +1,57 @@
+import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { usageError } from "./usage-error.js";
+
+const CHECK_STORE = "check --store (nothing was created)";
+
+/**
+ * Makes the folders a new store file needs, one level at a time. `mkdirSync(…, { recursive: true })` spins
+ * for ever where a missing folder's parent answers ENOENT although it exists (`/proc/nope/x.db`), and says
+ * EEXIST when a parent is a file: both become USAGE naming the folder.
+ */
+export function makeStoreFolders(file: string, url: string): void {
+  const missing: string[] = [];
+  let folder = dirname(file);
+  while (!existsSync(folder)) {
+    missing.push(folder);
+    const parent = dirname(folder);
+    if (parent === folder) break;
+    folder = parent;
+  }
+  if (existsSync(folder) && !statSync(folder).isDirectory())
+    throw usageError(`cannot open store ${url}: ${folder} is a file, not a folder`, undefined, CHECK_STORE);
+  for (const level of missing.reverse()) {
+    try {
+      mkdirSync(level);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "error";
+      throw usageError(
+        `cannot open store ${url}: cannot create the folder ${level} (${code})`,
+        error,
+        CHECK_STORE,
+      );
+    }
+  }
+}
+
+/** USAGE for a store path that exists but cannot be a store file here: a folder, or a file this user cannot read. */
+export function checkStoreFile(file: string, url: string, write: boolean): void {
+  if (!existsSync(file)) return;
+  if (statSync(file).isDirectory())
+    throw usageError(
+      `cannot open store ${url}: ${file} is a folder, not a store file`,
+      undefined,
+      CHECK_STORE,
+    );
+  try {
+    accessSync(file, write ? constants.R_OK | constants.W_OK : constants.R_OK);
+  } catch (error) {
+    const stat = statSync(file);
+    const mode = (stat.mode & 0o777).toString(8).padStart(3, "0");
+    throw usageError(
+      `cannot open store ${url}: permission denied (${write ? "read and write" : "read"}; the file's owner is uid ${stat.uid}, mode ${mode})`,
+      error,
+      "run as a user who may read the file (and write it, for commands that change the store)",
+    );
+  }
+}
