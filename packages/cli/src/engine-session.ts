@@ -53,7 +53,7 @@ export async function withEngine<T>(
   const { createEngine } = await import("obelisk");
   await loadStoreModule(options.store);
   const { tools, implementations }: ToolsModule =
-    options.tools === undefined ? { tools: [] } : await loadTools(options.tools, io.cwd);
+    options.tools === undefined ? { tools: [] } : await loadTools(options.tools, io);
   stopIfEscaped();
   let warned = false;
   const open = async (access: StoreAccess): Promise<Engine> => {

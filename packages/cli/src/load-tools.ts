@@ -3,7 +3,10 @@ import { createRequire, register as registerHooks } from "node:module";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ToolDefinition } from "@obelisk/compiler";
+import type { CliIo } from "./cli-io.js";
+import { EXIT } from "./exit-codes.js";
 import { unlessStalled } from "./on-stall.js";
+import { reportError, sniffFormat } from "./output.js";
 import { TYPESCRIPT_MODULE_HOOKS } from "./typescript-module-hooks.js";
 import { errorMessage, usageError } from "./usage-error.js";
 
@@ -29,10 +32,11 @@ const JAVASCRIPT = new Set([".js", ".mjs", ".cjs"]);
 
 /**
  * Loads a tools module (`.js`, `.mjs`, `.cjs`; TypeScript through tsx: `.ts`, `.tsx` and `.mts` as ES modules,
- * `.cts` as CommonJS) and checks its default export and its `implementations` export, if any. Throws USAGE.
+ * `.cts` as CommonJS; resolved against `io.cwd`) and checks its default export and its `implementations`
+ * export, if any. Throws USAGE; a `process.exit` while it loads is reported on `io` as USAGE (exit 2).
  */
-export async function loadTools(file: string, cwd: string): Promise<ToolsModule> {
-  const path = resolve(cwd, file);
+export async function loadTools(file: string, io: CliIo): Promise<ToolsModule> {
+  const path = resolve(io.cwd, file);
   if (!existsSync(path)) throw usageError(`tools module not found: ${file}`);
   if (!statSync(path).isFile()) throw usageError(`tools module is not a file: ${file}`);
   const extension = extname(path);
@@ -40,7 +44,7 @@ export async function loadTools(file: string, cwd: string): Promise<ToolsModule>
     const known = [...JAVASCRIPT, ...TYPESCRIPT].join(", ");
     throw usageError(`tools module must be one of ${known}: ${file}`);
   }
-  const module = await importModule(path, extension, file);
+  const module = await importModule(path, extension, file, io);
   const tools = checkDefaultExport(module, file);
   const implementations = implementationsExport(module, file);
   return implementations === undefined ? { tools } : { tools, implementations };
@@ -83,8 +87,27 @@ async function requireCommonJsTypeScript(path: string): Promise<unknown> {
     : { default: exports };
 }
 
-async function importModule(path: string, extension: string, file: string): Promise<unknown> {
+/**
+ * Reports a `process.exit` the tools module called while it loaded, as a tools module that does not load is
+ * reported (USAGE, exit 2; one JSON document with `--format json`): the process ends there, and its exit
+ * code (0 for `process.exit()`) would tell a script the command succeeded.
+ */
+function exitedWhileLoading(file: string, io: CliIo): (code: number) => void {
+  return (code) => {
+    process.exitCode = EXIT.usage;
+    const error = usageError(
+      `tools module ${file} failed to load: it called process.exit(${code}) while loading, so the command did not run`,
+      undefined,
+      "a tools module exports its tools; it must not end the process",
+    );
+    reportError(io, sniffFormat(process.argv.slice(2)), error);
+  };
+}
+
+async function importModule(path: string, extension: string, file: string, io: CliIo): Promise<unknown> {
   const url = pathToFileURL(path).href;
+  const exited = exitedWhileLoading(file, io);
+  process.on("exit", exited);
   try {
     if (extension === ".cts") return await requireCommonJsTypeScript(path);
     if (TYPESCRIPT.has(extension)) await registerTypeScript();
@@ -97,6 +120,8 @@ async function importModule(path: string, extension: string, file: string): Prom
     );
   } catch (error) {
     throw usageError(`tools module ${file} failed to load: ${errorMessage(error)}`, error);
+  } finally {
+    process.off("exit", exited);
   }
 }
 

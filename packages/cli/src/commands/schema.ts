@@ -40,7 +40,7 @@ async function schemaCommand(options: SchemaOptions, { io }: CommandContext): Pr
   // imported here, not at start-up (see render-graph-summary.ts); before the tools, whose TypeScript module
   // hooks would otherwise see each of the compiler's modules load (see engine-session.ts)
   const { createToolRegistry, planJsonSchema, strictPlanJsonSchema } = await import("@obelisk/compiler");
-  const { tools, implementations } = await loadTools(options.tools, io.cwd);
+  const { tools, implementations } = await loadTools(options.tools, io);
   stopIfEscaped();
   // implementations decide which tools are latent, which the schema says (a latent call takes `_output`)
   const registry = createToolRegistry(tools, implementations === undefined ? {} : { implementations });
