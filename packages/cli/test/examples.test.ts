@@ -47,7 +47,9 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
       cwd,
     );
     expect(result.code).toBe(1);
-    expect(result.json).toMatchObject({ error: { code: "PLAN_NOT_APPROVED" } });
+    expect(result.json).toMatchObject({
+      error: { code: "PLAN_NOT_APPROVED", hint: expect.stringContaining("approve the hash that prints") },
+    });
   });
 
   it("data-analysis: 10,000 records become a report; the summary describes them without the data", async () => {

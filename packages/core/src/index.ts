@@ -69,6 +69,7 @@ export { pathsOverlap } from "./paths-overlap.js";
 export type { PlanCallSource, PlanDocument, PlanForm, PlanHash } from "./plan-document.js";
 export { planHash } from "./plan-hash.js";
 export { isAtOrBelow, isValueLimitDiagnostic } from "./plan-limit-diagnostics.js";
+export { planNotApproved } from "./plan-not-approved.js";
 export type {
   PlanTextEnd,
   PlanTextErrorData,

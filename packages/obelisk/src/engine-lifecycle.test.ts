@@ -187,6 +187,11 @@ describe("run guards", () => {
     expect(await errorCode(engine.run(plan.slice(0, 2), { approvedHash: validation.planHash }))).toBe(
       "PLAN_NOT_APPROVED",
     );
+    // the refusal says what to do: approve the plan as it is now
+    await expect(engine.run(plan.slice(0, 2), { approvedHash: validation.planHash })).rejects.toMatchObject({
+      hint: expect.stringContaining("validate it as it is now and approve the hash"),
+      data: { approvedHash: validation.planHash },
+    });
     expect((await engine.run(plan, { approvedHash: validation.planHash })).status).toBe("succeeded");
   });
 

@@ -8,6 +8,7 @@ import {
   type JsonValue,
   type KindTable,
   ObeliskError,
+  planNotApproved,
   plural,
   type RunId,
   type ThreadId,
@@ -346,13 +347,7 @@ export class EngineRuntime {
         });
       }
       if (options.approvedHash !== undefined && options.approvedHash !== validation.planHash) {
-        throw new ObeliskError(
-          "PLAN_NOT_APPROVED",
-          `the plan's hash ${validation.planHash} differs from the approved hash ${String(options.approvedHash).slice(0, 80)}`,
-          {
-            data: { planHash: validation.planHash, approvedHash: options.approvedHash },
-          },
-        );
+        throw planNotApproved(validation.planHash, String(options.approvedHash));
       }
       // (the signal is the run's lease's whenever accept is given: runPlan passes both)
       if (accept !== undefined) await accept(validation, signal ?? new AbortController().signal);

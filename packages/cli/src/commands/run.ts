@@ -1,4 +1,4 @@
-import { type Limits, ObeliskError, resolveLimits } from "@obelisk/core";
+import { type Limits, planNotApproved, resolveLimits } from "@obelisk/core";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { Engine, RunResult, ValidationResult } from "obelisk";
 import pc from "picocolors";
@@ -89,7 +89,7 @@ async function runCommand(
     if (!found.ok) return invalid(found);
     const validation = forCli(found, input, resolveLimits(limits));
     if (options.approved !== undefined && options.approved !== validation.planHash)
-      throw notApproved(validation.planHash, options.approved);
+      throw planNotApproved(validation.planHash, options.approved);
     if (validation.diagnostics.length > 0) {
       printDiagnostics(output, validation, plan, input);
       printVerdict(output, validation);
@@ -132,14 +132,5 @@ function parseApprovedHash(value: string, command: string): string {
     throw new InvalidArgumentError(`a plan hash is written in lower case: sha256:${digits.toLowerCase()}`);
   throw new InvalidArgumentError(
     `expected a plan hash, sha256:<64 hex digits>, as ${command} validate prints it`,
-  );
-}
-
-/** The engine's refusal of a plan whose hash is not the approved one (as `engine.run` words it). */
-function notApproved(planHash: string, approved: string): ObeliskError {
-  return new ObeliskError(
-    "PLAN_NOT_APPROVED",
-    `the plan's hash ${planHash} differs from the approved hash ${approved.slice(0, 80)}`,
-    { data: { planHash, approvedHash: approved } },
   );
 }
