@@ -19,6 +19,9 @@ import { unfinishedCalls } from "../unfinished-calls.js";
 import { registerRunsCancel } from "./runs-cancel.js";
 import { registerRunsPrune } from "./runs-prune.js";
 
+/** How many runs `runs list` shows without `--limit`. */
+const DEFAULT_RUNS_LIMIT = 20;
+
 interface RunsOptions extends Omit<CommonOptions, "thread"> {
   readonly thread?: string;
   readonly limit?: number;
@@ -40,7 +43,11 @@ export function registerRuns(program: Command, context: CommandContext): void {
   withStore(list, false);
   list
     .option("--thread <id>", "only runs of this thread")
-    .option("--limit <n>", "at most n runs (default 20)", parsePageLimit)
+    .option(
+      "--limit <n>",
+      `at most n runs (default ${DEFAULT_RUNS_LIMIT}; more matching: said)`,
+      parsePageLimit,
+    )
     .option(
       "--status <status>",
       `only runs of this status (${RUN_STATUSES.join(", ")}; interrupted: the runs to resume)`,
@@ -50,15 +57,23 @@ export function registerRuns(program: Command, context: CommandContext): void {
   withFormat(list);
   list.action(async (options: RunsOptions) => {
     const output = createOutput(context.io, options.format);
+    const limit = options.limit ?? DEFAULT_RUNS_LIMIT;
     await withEngine({ store: options.store, storeAccess: "read" }, context.io, async (engine) => {
-      const records = await engine.runs.list({
+      // one more than asked: whether more runs match (a script resuming `--status interrupted` must know)
+      const found = await engine.runs.list({
         ...(options.thread === undefined ? {} : { threadId: options.thread }),
         ...(options.status === undefined ? {} : { status: options.status }),
         ...(options.waiting === true ? { waiting: true } : {}),
-        limit: options.limit ?? 20,
+        limit: limit + 1,
       });
-      output.json({ runs: records });
+      const more = found.length > limit;
+      const records = more ? found.slice(0, limit) : found;
+      output.json(more ? { runs: records, more } : { runs: records });
       printRuns(output, records, options);
+      if (more)
+        output.line(
+          output.colors.dim(`more runs match: these are the newest ${limit} (--limit <n> shows more)`),
+        );
     });
     context.exit(EXIT.ok);
   });

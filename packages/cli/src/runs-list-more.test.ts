@@ -1,0 +1,38 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { CliIo } from "./cli-io.js";
+import { main } from "./main.js";
+
+const dir = mkdtempSync(join(tmpdir(), "obelisk-runs-more-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(join(dir, "tools.mjs"), 'export default [{ name: "give", run: () => 1 }];\n');
+writeFileSync(join(dir, "plan.json"), '[{ "_tool": "give", "_rerun": true, "_outputPath": "†state.x" }]');
+
+/** Runs the CLI in this process in `dir`: exit code and stdout. */
+async function cli(args: readonly string[]): Promise<{ code: number; stdout: string }> {
+  let stdout = "";
+  const io: CliIo = {
+    stdout: { write: (chunk: string) => ((stdout += chunk), true) },
+    stderr: { write: () => true },
+    env: { NO_COLOR: "1" },
+    cwd: dir,
+  };
+  return { code: await main(args, io), stdout };
+}
+
+describe("runs list says when more runs match than it lists", () => {
+  it("json has more: true past the limit (absent otherwise); the text says how to see them", async () => {
+    for (let run = 0; run < 3; run++)
+      expect((await cli(["run", "plan.json", "--tools", "tools.mjs"])).code).toBe(0);
+    const two = await cli(["runs", "list", "--limit", "2", "--format", "json"]);
+    expect(JSON.parse(two.stdout)).toEqual({ runs: [expect.anything(), expect.anything()], more: true });
+    const three = await cli(["runs", "list", "--limit", "3", "--format", "json"]);
+    expect(JSON.parse(three.stdout).runs).toHaveLength(3);
+    expect(JSON.parse(three.stdout)).not.toHaveProperty("more");
+    const text = await cli(["runs", "list", "--limit", "2"]);
+    expect(text.stdout).toContain("more runs match: these are the newest 2 (--limit <n> shows more)");
+    expect((await cli(["runs", "list"])).stdout).not.toContain("more runs match");
+  });
+});
