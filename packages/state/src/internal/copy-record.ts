@@ -2,7 +2,7 @@ import type { JsonValue, Mutable } from "@obelisk/core";
 import { DEFAULT_LIMITS, toJsonValue } from "@obelisk/core";
 import type { CallCommit, CallRecord, RecordedError, StateWrite } from "../store-types.js";
 import { maxBytesOf } from "./copy-writes.js";
-import { isFrozenJson } from "./frozen-json.js";
+import { frozenJsonBound, isFrozenJson } from "./frozen-json.js";
 import type { RecordBounds } from "./plan-commit.js";
 import { trimParams } from "./trim-params.js";
 
@@ -80,9 +80,16 @@ export function copyRecord(
   // Never below the default: a small engine limit must not lose the record of a call that failed (a tool's
   // error is not held to that limit, and the error reporting OUTPUT_TOO_LARGE may pass it itself).
   const maxBytes = Math.max(maxBytesOf(commit), DEFAULT_LIMITS.maxValueBytes);
-  const given = storedField(record.params, maxBytes);
-  if (given instanceof NotJson) return given;
-  const { params, droppedBytes } = trimParams(given, bounds.paramsBytes);
+  // one walk of frozen parameters for both bounds (the common case: kept as they are, nothing trimmed)
+  const bound = record.params === undefined ? -1 : frozenJsonBound(record.params);
+  let params: JsonValue | undefined;
+  let droppedBytes: number | undefined;
+  if (bound >= 0 && bound <= maxBytes && bound <= bounds.paramsBytes) params = record.params;
+  else {
+    const given = bound >= 0 && bound <= maxBytes ? record.params : storedField(record.params, maxBytes);
+    if (given instanceof NotJson) return given;
+    ({ params, droppedBytes } = trimParams(given, bounds.paramsBytes));
+  }
   const error = storedField(record.error as JsonValue | undefined, maxBytes);
   if (error instanceof NotJson) return error;
   const reused =

@@ -27,8 +27,18 @@ interface Budget {
  * Allocates nothing but its counter.
  */
 export function isFrozenJson(value: JsonValue, maxBytes: number): boolean {
+  const bound = frozenJsonBound(value);
+  return bound >= 0 && bound <= maxBytes;
+}
+
+/**
+ * The upper bound of the JSON size {@link isFrozenJson} proves for a value that is deep-frozen plain JSON,
+ * small enough to check quickly; -1 for any other. One walk answers for several bounds (a record's
+ * parameters are held to the value limit and to `recordParamsBytes`).
+ */
+export function frozenJsonBound(value: JsonValue): number {
   const budget: Budget = { nodes: 0, bytes: 0 };
-  return frozenJsonNode(value, 1, budget) && budget.bytes <= maxBytes;
+  return frozenJsonNode(value, 1, budget) ? budget.bytes : -1;
 }
 
 function frozenJsonNode(value: unknown, depth: number, budget: Budget): boolean {

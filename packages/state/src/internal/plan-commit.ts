@@ -128,7 +128,7 @@ function planApplied(
   const isolated =
     count === 0 || (count === 1 && (absent === 1 || model.trie.isolated((writes[0] as StateWrite).path)));
   const planned = isolated
-    ? planIsolated(model, commit, writes, sizes, state, writer)
+    ? planIsolated(model, commit, writes, sizes, state, writer, absent === 1)
     : planOverlaid(model, commit, writes, sizes, state, writer, delta);
   if (isCommitFailure(planned)) return planned;
   const recordCopy = copyRecord(record, commit, writes, planned.output, bounds);
@@ -189,7 +189,7 @@ interface PlannedVariables {
 /**
  * The variables of a commit of at most one write, with no variable strictly above or below its path: what
  * {@link planOverlaid} plans for it (nothing to settle below or refresh above: the written variable, then
- * the stored output), without an overlay.
+ * the stored output), without an overlay. `fresh`: the model's trie has nothing at the path either.
  */
 function planIsolated(
   model: ThreadModel,
@@ -198,6 +198,7 @@ function planIsolated(
   sizes: readonly number[],
   state: JsonObject,
   writer: Writer,
+  fresh: boolean,
 ): PlannedVariables | CommitFailure {
   let seq = model.nextSeq;
   let bytes = 0;
@@ -209,7 +210,8 @@ function planIsolated(
     // after a `set` the written value is what the path holds
     const here = write.method === "set" ? write.value : valueAt(state, write.path);
     if (here !== undefined) {
-      const previous = model.variables.get(write.reference);
+      // nothing at, above or below the path (`fresh`): no variable to look up
+      const previous = fresh ? undefined : model.variables.get(write.reference);
       const known = knownBytes(previous, write, bytes, here);
       written = variableFor(previous, "state", write.reference, write.path, here, writer, touch, known);
     }

@@ -159,12 +159,13 @@ export function createThreadModel(info: ThreadInfo, validator: StateValidator | 
 
 /** Adds or replaces a variable in the model (moving it to most recent). */
 export function putVariable(model: ThreadModel, entry: VariableEntry): void {
-  const reference = entry.meta.reference;
-  model.variables.delete(reference);
+  const { reference, version } = entry.meta;
+  // a first version is of a variable the model does not hold (none was there when it was planned)
+  if (version !== 1) model.variables.delete(reference);
   model.variables.set(reference, entry);
   if (entry.meta.scope === "state") model.trie.set(entry.path, reference);
   else {
-    model.callOutputs.delete(reference);
+    if (version !== 1) model.callOutputs.delete(reference);
     model.callOutputs.set(reference, entry);
   }
 }
