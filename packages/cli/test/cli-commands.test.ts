@@ -6,6 +6,8 @@ import {
   example,
   expectOneLineError,
   fixture,
+  inProcess,
+  inProcessJson,
   obelisk,
   obeliskInterrupted,
   obeliskJson,
@@ -59,7 +61,7 @@ function expectErrorDocument(result: CliResult & { json: Json }, exitCode: numbe
 describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
   it("has --help on every command and subcommand (exit 0, usage on stdout)", async () => {
     const cwd = tempDir();
-    const results = await Promise.all(COMMANDS.map((path) => obelisk([...path, "--help"], cwd)));
+    const results = await Promise.all(COMMANDS.map((path) => inProcess([...path, "--help"], cwd)));
     results.forEach((result, i) => {
       const path = ["obelisk", ...(COMMANDS[i] ?? [])].join(" ");
       expect(result.code, path).toBe(0);
@@ -69,7 +71,7 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     });
     const leaves = results.filter((_, i) => !["", "state", "runs"].includes((COMMANDS[i] ?? []).join(" ")));
     for (const result of leaves) expect(result.stdout).toContain("--format <format>");
-    const help = await obelisk(["help", "run"], cwd);
+    const help = await inProcess(["help", "run"], cwd);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: obelisk run");
   });
@@ -77,8 +79,8 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
   it("state reset --help says what reset does: completed calls are forgotten, run history stays", async () => {
     const cwd = tempDir();
     const [reset, state] = await Promise.all([
-      obelisk(["state", "reset", "--help"], cwd),
-      obelisk(["state", "--help"], cwd),
+      inProcess(["state", "reset", "--help"], cwd),
+      inProcess(["state", "--help"], cwd),
     ]);
     for (const help of [reset, state]) {
       const text = help.stdout.replace(/\s+/g, " "); // commander wraps long descriptions
@@ -90,7 +92,7 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
   it("a command group without its subcommand is a usage error", async () => {
     const cwd = tempDir();
     for (const group of ["state", "runs"]) {
-      const result = await obeliskJson([group], cwd);
+      const result = await inProcessJson([group], cwd);
       expectErrorDocument(result, 2, "USAGE");
     }
   });
@@ -151,7 +153,7 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       ],
       ["resume: missing run id", ["resume", "--tools", greetingTools], 2, "USAGE"],
     ];
-    const results = await Promise.all(cases.map(([, args]) => obeliskJson(args, cwd)));
+    const results = await Promise.all(cases.map(([, args]) => inProcessJson(args, cwd)));
     results.forEach((result, i) => {
       const [label, , exitCode, code] = cases[i] ?? ["", [], 0, ""];
       expect({ label, code: result.code }).toEqual({ label, code: exitCode });
@@ -171,24 +173,24 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
   it("prints exactly one JSON document for every success", async () => {
     const cwd = tempDir();
     const store = ["--store", "sqlite:state/db.sqlite", "--thread", "t"];
-    const set = await obeliskJson(
+    const set = await inProcessJson(
       ["state", "set", ...store, "--ref", "†state.a.b", "--value", '{"n":1}'],
       cwd,
     );
     expect(set.json).toEqual({ ok: true, threadId: "t", ref: "†state.a.b", value: { n: 1 } });
-    await obelisk(["state", "set", ...store, "--ref", "†state.c", "--value", '"text"'], cwd);
-    const summary = await obeliskJson(["state", "summary", ...store], cwd);
+    await inProcess(["state", "set", ...store, "--ref", "†state.c", "--value", '"text"'], cwd);
+    const summary = await inProcessJson(["state", "summary", ...store], cwd);
     expect(summary.code).toBe(0);
     expect(JSON.stringify(summary.json)).toContain("†state.c");
-    const get = await obeliskJson(["state", "get", ...store, "--ref", "†state.a"], cwd);
+    const get = await inProcessJson(["state", "get", ...store, "--ref", "†state.a"], cwd);
     expect(get.json).toMatchObject({ found: true, value: { b: { n: 1 } } });
-    const page = await obeliskJson(
+    const page = await inProcessJson(
       ["state", "get", ...store, "--ref", "†state.c", "--offset", "1", "--limit", "2"],
       cwd,
     );
     expect(page.json).toMatchObject({ found: true, text: "ex", offset: 1, total: 4 });
-    await obelisk(["state", "set", ...store, "--ref", "†state.approvals.go", "--value", "true"], cwd);
-    const unset = await obeliskJson(["state", "unset", ...store, "--ref", "†state.approvals.go"], cwd);
+    await inProcess(["state", "set", ...store, "--ref", "†state.approvals.go", "--value", "true"], cwd);
+    const unset = await inProcessJson(["state", "unset", ...store, "--ref", "†state.approvals.go"], cwd);
     expect(unset.json).toEqual({
       ok: true,
       threadId: "t",
@@ -196,30 +198,30 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       removed: true,
       variables: ["†state.approvals.go"],
     });
-    const keep = await obeliskJson(["state", "keep", ...store, "--last", "1"], cwd);
+    const keep = await inProcessJson(["state", "keep", ...store, "--last", "1"], cwd);
     expect(keep.json).toEqual({ ok: true, threadId: "t", kept: 1 });
-    const kept = await obeliskJson(["state", "get", ...store, "--ref", "†state.a.b"], cwd);
+    const kept = await inProcessJson(["state", "get", ...store, "--ref", "†state.a.b"], cwd);
     expect(kept.code).toBe(1);
-    const reset = await obeliskJson(["state", "reset", ...store], cwd);
+    const reset = await inProcessJson(["state", "reset", ...store], cwd);
     expect(reset.json).toEqual({ ok: true, threadId: "t" });
-    const runs = await obeliskJson(["runs", "list", ...store.slice(0, 2)], cwd);
+    const runs = await inProcessJson(["runs", "list", ...store.slice(0, 2)], cwd);
     expect(runs.json).toEqual({ runs: [] });
-    const schema = await obeliskJson(["schema", "--tools", jsTools], cwd);
+    const schema = await inProcessJson(["schema", "--tools", jsTools], cwd);
     expect(schema.json).toMatchObject({
       $schema: expect.stringContaining("json-schema.org"),
       type: "object",
     });
     expect(JSON.stringify(schema.json)).toContain('"const":"shout"');
-    const graph = await obeliskJson(
+    const graph = await inProcessJson(
       ["graph", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', ...store],
       cwd,
     );
     expect(graph.json).toEqual({ as: "mermaid", ok: true, graph: expect.stringContaining("loud") });
     // without --input the input is unknown (a plan is approved before its inputs exist): nothing to resolve
-    const noInput = await obeliskJson(["graph", shoutPlan, "--tools", jsTools, ...store], cwd);
+    const noInput = await inProcessJson(["graph", shoutPlan, "--tools", jsTools, ...store], cwd);
     expect(noInput.code).toBe(0);
     expect(noInput.json).toMatchObject({ ok: true });
-    const emptyInput = await obeliskJson(
+    const emptyInput = await inProcessJson(
       ["graph", shoutPlan, "--tools", jsTools, "--as", "dot", "--input", "{}", ...store],
       cwd,
     );
@@ -237,19 +239,19 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
   it("state get pages strings by characters, says when a page is empty and when a value is not paged", async () => {
     const cwd = tempDir();
     const store = ["--store", "sqlite:state/db.sqlite", "--thread", "t"];
-    await obelisk(["state", "set", ...store, "--ref", "†state.e", "--value", '"😀😀😀 naïve"'], cwd);
-    await obelisk(["state", "set", ...store, "--ref", "†state.n", "--value", "7"], cwd);
-    const emoji = await obelisk(
+    await inProcess(["state", "set", ...store, "--ref", "†state.e", "--value", '"😀😀😀 naïve"'], cwd);
+    await inProcess(["state", "set", ...store, "--ref", "†state.n", "--value", "7"], cwd);
+    const emoji = await inProcess(
       ["state", "get", ...store, "--ref", "†state.e", "--offset", "1", "--limit", "2"],
       cwd,
     );
     expect(emoji.stdout).toContain("😀😀\n");
     expect(emoji.stdout).toContain("characters 1–2 of 9");
-    const past = await obelisk(["state", "get", ...store, "--ref", "†state.e", "--offset", "20"], cwd);
+    const past = await inProcess(["state", "get", ...store, "--ref", "†state.e", "--offset", "20"], cwd);
     expect(past.code).toBe(0);
     expect(past.stdout).toContain("no characters from 9 (9 in all)");
     // objects page by keys (test/state-get.test.ts); a number has nothing to page
-    const number = await obelisk(["state", "get", ...store, "--ref", "†state.n", "--limit", "1"], cwd);
+    const number = await inProcess(["state", "get", ...store, "--ref", "†state.n", "--limit", "1"], cwd);
     expect(number.code).toBe(2);
     expect(number.stderr).toContain("USAGE");
     expect(number.stderr).toContain("arrays (items), objects (keys) and strings (characters)");
@@ -258,19 +260,19 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
   it("the commands a text output suggests name the thread and the store it used", async () => {
     const cwd = tempDir();
     const store = ["--store", "sqlite:state/db.sqlite", "--thread", "t"];
-    const ran = await obeliskJson(
+    const ran = await inProcessJson(
       ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', ...store],
       cwd,
     );
     const runId = (ran.json as { runId: string }).runId;
-    const summary = await obelisk(["state", "summary", ...store], cwd);
+    const summary = await inProcess(["state", "summary", ...store], cwd);
     expect(summary.stdout).toMatch(
       /obelisk state get --ref <reference> .*--thread t --store sqlite:state\/db\.sqlite/,
     );
-    const shown = await obelisk(["runs", "show", runId, "--store", "sqlite:state/db.sqlite"], cwd);
+    const shown = await inProcess(["runs", "show", runId, "--store", "sqlite:state/db.sqlite"], cwd);
     expect(shown.stdout).toContain(`obelisk runs show ${runId} --store sqlite:state/db.sqlite --format json`);
     const other = `sha256:${"0".repeat(64)}`;
-    const refused = await obeliskJson(
+    const refused = await inProcessJson(
       ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', "--approved", other, ...store],
       cwd,
     );
@@ -283,7 +285,7 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     )?.[1];
     const malformed = ["sha256:abc", "abc", String(hash), `SHA256:${String(hash).toUpperCase()}`].map(
       (approved) =>
-        obeliskJson(
+        inProcessJson(
           ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', "--approved", approved, ...store],
           cwd,
         ),
@@ -299,16 +301,16 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
   it("resume of a run whose plan no longer compiles prints its diagnostics, as run does (exit 1)", async () => {
     const cwd = tempDir();
     const store = ["--store", "sqlite:state/db.sqlite"];
-    const ran = await obeliskJson(
+    const ran = await inProcessJson(
       ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', ...store],
       cwd,
     );
     const runId = (ran.json as { runId: string }).runId;
     const otherTools = example("greeting", "tools.ts");
-    const json = await obeliskJson(["resume", runId, "--tools", otherTools, ...store], cwd);
+    const json = await inProcessJson(["resume", runId, "--tools", otherTools, ...store], cwd);
     expect(json.code).toBe(1);
     expect(json.json).toMatchObject({ ok: false, diagnostics: [{ code: "TOOL_UNKNOWN" }] });
-    const text = await obelisk(["resume", runId, "--tools", otherTools, ...store], cwd);
+    const text = await inProcess(["resume", runId, "--tools", otherTools, ...store], cwd);
     expect(text.code).toBe(1);
     expect(text.stdout).toContain("TOOL_UNKNOWN");
     expect(text.stdout).toContain("the plan was not run");
@@ -324,7 +326,7 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       "--store",
       "memory",
     ];
-    const result = await obeliskJson([...args, "--fail-fast", "--concurrency", "2"], cwd);
+    const result = await inProcessJson([...args, "--fail-fast", "--concurrency", "2"], cwd);
     expect(result.code).toBe(1);
     // Without --fail-fast the waiting call would end only at its 20 s timeout, as failed (TIMEOUT).
     expect(result.json).toMatchObject({
@@ -332,7 +334,7 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       calls: { boom: { status: "failed" }, waits: { status: "cancelled" } },
     });
     for (const bad of ["0", "-2", "1.5", "many"]) {
-      expectErrorDocument(await obeliskJson([...args, "--concurrency", bad], cwd), 2, "USAGE");
+      expectErrorDocument(await inProcessJson([...args, "--concurrency", bad], cwd), 2, "USAGE");
     }
   });
 
@@ -343,7 +345,7 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     let busy: (CliResult & { json: Json }) | undefined;
     const result = await obeliskInterrupted(args, cwd, "start  waits", async () => {
       // Meanwhile the thread is locked: a second run on it is refused at once.
-      busy = await obeliskJson(
+      busy = await inProcessJson(
         ["run", shoutPlan, "--tools", jsTools, "--thread", "i", "--input", '{"word":"x"}'],
         cwd,
       );
@@ -364,7 +366,7 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     expect(result.stdout).toMatch(/^ {2}waits +waitForAbort +⊝ cancelled/m);
     const runId = /run ([\w-]+)\)$/m.exec(result.stdout)?.[1];
     expect(result.stdout).toContain(`finish what is left:     obelisk resume ${runId} --tools ${tools}`);
-    const runs = await obeliskJson(["runs", "list"], cwd);
+    const runs = await inProcessJson(["runs", "list"], cwd);
     expect(runs.json.runs).toEqual([expect.objectContaining({ runId, status: "cancelled" })]);
   });
 
@@ -419,11 +421,11 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
   it("runs an invalid plan as one JSON document of diagnostics (exit 1), nothing run", async () => {
     const cwd = tempDir();
     const args = ["run", example("broken-plan", "plan.json"), "--tools", example("broken-plan", "tools.ts")];
-    const result = await obeliskJson(args, cwd);
+    const result = await inProcessJson(args, cwd);
     expect(result.code).toBe(1);
     expect(result.json).toMatchObject({ ok: false, planHash: expect.stringMatching(/^sha256:/) });
     expect((result.json.diagnostics as unknown[]).length).toBeGreaterThan(10);
-    const runs = await obeliskJson(["runs", "list"], cwd);
+    const runs = await inProcessJson(["runs", "list"], cwd);
     expect(runs.json).toEqual({ runs: [] });
   });
 
@@ -432,8 +434,8 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     const plan = example("data-analysis", "plan.json");
     const args = ["run", plan, "--tools", example("data-analysis", "tools.ts"), "--store", "memory"];
     const [without, withInput] = await Promise.all([
-      obelisk(args, cwd),
-      obelisk([...args, "--input", "{}"], cwd),
+      inProcess(args, cwd),
+      inProcess([...args, "--input", "{}"], cwd),
     ]);
     for (const result of [without, withInput]) {
       expect(result.code).toBe(1);
@@ -446,12 +448,12 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     expect(without.stdout).toBe(withInput.stdout);
     // a resumed run whose recorded plan no longer compiles: located in the recorded plan as printed
     const store = ["--store", "sqlite:s.db"];
-    const ran = await obeliskJson(
+    const ran = await inProcessJson(
       ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', ...store],
       cwd,
     );
     const runId = (ran.json as { runId: string }).runId;
-    const resumed = await obelisk(
+    const resumed = await inProcess(
       ["resume", runId, "--tools", example("greeting", "tools.ts"), ...store],
       cwd,
     );
@@ -467,16 +469,18 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       ['  {"type":"input","input":{"word":"message"}}', "MESSAGE"],
       [fixture("shout-input.json"), "FROM A FILE"],
     ];
-    const results = await Promise.all(inputs.map(([input]) => obeliskJson([...base, "--input", input], cwd)));
+    const results = await Promise.all(
+      inputs.map(([input]) => inProcessJson([...base, "--input", input], cwd)),
+    );
     results.forEach((result, i) => {
       expect(result.code).toBe(0);
       expect(result.json).toMatchObject({ status: "succeeded", state: { loud: inputs[i]?.[1] } });
     });
     writeFileSync(join(cwd, "relative.json"), '{ "word": "relative" }');
-    const relative = await obeliskJson([...base, "--input", "relative.json"], cwd);
+    const relative = await inProcessJson([...base, "--input", "relative.json"], cwd);
     expect(relative.json).toMatchObject({ state: { loud: "RELATIVE" } });
     for (const bad of ["[1,2]", '"text"', "nope.json", "{ word: 1 }"]) {
-      expectErrorDocument(await obeliskJson([...base, "--input", bad], cwd), 2, "USAGE");
+      expectErrorDocument(await inProcessJson([...base, "--input", bad], cwd), 2, "USAGE");
     }
   });
 
@@ -519,18 +523,19 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     );
     expect(run.code).toBe(0);
     expect(existsSync(file)).toBe(true);
-    const get = await obeliskJson(["state", "get", "--ref", "†state.loud", ...store], cwd);
+    // read by the test's process: the run's process is gone
+    const get = await inProcessJson(["state", "get", "--ref", "†state.loud", ...store], cwd);
     expect(get.json).toMatchObject({ found: true, value: "KEPT" });
-    const memory = await obeliskJson(["state", "get", "--ref", "†state.loud", "--store", "memory"], cwd);
+    const memory = await inProcessJson(["state", "get", "--ref", "†state.loud", "--store", "memory"], cwd);
     expect(memory.code).toBe(1);
-    const runs = await obeliskJson(["runs", "list", ...store], cwd);
+    const runs = await inProcessJson(["runs", "list", ...store], cwd);
     expect(runs.json.runs).toEqual([expect.objectContaining({ status: "succeeded", threadId: "default" })]);
   });
 
   it("prints the key lines of validate, run and runs show in text", async () => {
     const cwd = tempDir();
     const args = [greetingPlan, "--tools", greetingTools, "--input", '{"userName":"Ada"}'];
-    const valid = await obelisk(["validate", ...args, "--thread", "t"], cwd);
+    const valid = await inProcess(["validate", ...args, "--thread", "t"], cwd);
     expect(valid.code).toBe(0);
     expect(valid.stdout).toContain("✓ plan is valid");
     expect(valid.stdout).toMatch(/plan hash sha256:[0-9a-f]{64}/);
@@ -540,7 +545,7 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     expect(valid.stdout).toContain(
       `approve and run it with: obelisk run ${greetingPlan} --tools ${greetingTools} --input '{"userName":"Ada"}' --thread t --approved ${hash}`,
     );
-    const run = await obelisk(["run", ...args, "--thread", "t", "--approved", String(hash)], cwd);
+    const run = await inProcess(["run", ...args, "--thread", "t", "--approved", String(hash)], cwd);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Running 1 call on thread t \(plan sha256:[0-9a-f]{12}…, run [\w-]+\)$/m);
     expect(run.stdout).toMatch(/^ {2}▶ start {2}greetUser\$1$/m);
@@ -549,18 +554,18 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     expect(run.stdout).toMatch(/^ {2}call +tool +status +time +wrote \/ reason$/m);
     expect(run.stdout).toContain("inspect what was stored: obelisk state summary --thread t");
     const runId = /run ([\w-]+)\)$/m.exec(run.stdout)?.[1];
-    const shown = await obelisk(["runs", "show", String(runId)], cwd);
+    const shown = await inProcess(["runs", "show", String(runId)], cwd);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/^Run succeeded in \S+ m?s — 1 call record$/m);
     expect(shown.stdout).toContain('input {"userName":"Ada"}');
     expect(shown.stdout).toMatch(/greetUser\$1 +greetUser +✓ succeeded +1 +†state\.greeting/);
-    const list = await obelisk(["runs", "list"], cwd);
+    const list = await inProcess(["runs", "list"], cwd);
     expect(list.stdout).toMatch(new RegExp(`${runId} +t +succeeded`));
-    const resumed = await obelisk(["resume", String(runId), "--tools", greetingTools], cwd);
+    const resumed = await inProcess(["resume", String(runId), "--tools", greetingTools], cwd);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/^ {2}= satisfied greetUser\$\d+$/m);
     expect(resumed.stdout).toMatch(/^Run succeeded in \S+ m?s — 1 satisfied$/m);
-    const summary = await obelisk(["state", "summary", "--thread", "t"], cwd);
+    const summary = await inProcess(["state", "summary", "--thread", "t"], cwd);
     expect(summary.stdout).toMatch(
       /^Thread t: 1 variable, newest first\. \d+ characters describe \d+ B of data\.$/m,
     );

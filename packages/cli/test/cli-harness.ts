@@ -29,6 +29,14 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "obelisk-cli-"));
 }
 
+/** The environment of the CLI in a test: the test's own, without colours, then `env`. */
+const cliEnv = (env: Record<string, string>): Record<string, string | undefined> => ({
+  ...process.env,
+  NO_COLOR: "1",
+  FORCE_COLOR: "",
+  ...env,
+});
+
 /** Spawns `node packages/cli/dist/bin.js …args` in `cwd` (as another user when `user` is given: root only). */
 export function obelisk(
   args: readonly string[],
@@ -45,7 +53,7 @@ export function obelisk(
         cwd,
         timeout: 60_000,
         maxBuffer: 256 * 1024 * 1024,
-        env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", ...env },
+        env: cliEnv(env),
       },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
@@ -55,12 +63,48 @@ export function obelisk(
   });
 }
 
+/**
+ * Runs the CLI in this process (`main`, from source) as {@link obelisk} spawns it: the same arguments,
+ * working directory and environment, stdout and stderr captured (neither a terminal). For a test of what a
+ * command prints and its exit code; what only a real process shows (the bin's start-up, signals, standard
+ * input, what a tools module prints or throws outside its calls, `process.exit`, a stalled event loop) is
+ * spawned. A tools module imported here stays loaded for the test files after it (vitest's `isolate: false`).
+ */
+export async function inProcess(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  const { main } = await import("../src/main.js");
+  const text = { stdout: "", stderr: "" };
+  const io: CliIo = {
+    stdout: { write: (chunk: string) => (text.stdout += chunk) },
+    stderr: { write: (chunk: string) => (text.stderr += chunk) },
+    env: cliEnv(env),
+    cwd,
+  };
+  const code = await main(args, io);
+  return { code, ...text };
+}
+
+/** {@link inProcess} with `--format json`, stdout parsed as exactly one JSON document. */
+export async function inProcessJson(
+  args: readonly string[],
+  cwd: string,
+): Promise<CliResult & { readonly json: Record<string, unknown> }> {
+  return withJson(await inProcess([...args, "--format", "json"], cwd));
+}
+
 /** Spawns with `--format json` and parses stdout as exactly one JSON document. */
 export async function obeliskJson(
   args: readonly string[],
   cwd: string,
 ): Promise<CliResult & { readonly json: Record<string, unknown> }> {
-  const result = await obelisk([...args, "--format", "json"], cwd);
+  return withJson(await obelisk([...args, "--format", "json"], cwd));
+}
+
+/** The result with its stdout parsed as exactly one JSON document (throws, showing both streams, if not). */
+function withJson(result: CliResult): CliResult & { readonly json: Record<string, unknown> } {
   let json: Record<string, unknown>;
   try {
     json = JSON.parse(result.stdout) as Record<string, unknown>;
@@ -92,7 +136,7 @@ export function obeliskInterrupted(
   return new Promise((done) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "" },
+      env: cliEnv({}),
     });
     let stdout = "";
     let stderr = "";
@@ -148,7 +192,7 @@ export function obeliskSpawned(
   return new Promise((done) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "" },
+      env: cliEnv({}),
       stdio: [options.stdin === undefined ? "ignore" : "pipe", options.stdoutFd ?? "pipe", "pipe"],
     });
     child.stdin?.end(options.stdin);
