@@ -7,8 +7,9 @@ import {
   example,
   expectOneLineError,
   fixture,
+  inProcess,
+  inProcessJson,
   obelisk,
-  obeliskJson,
   obeliskSpawned,
   tempDir,
 } from "./cli-harness.js";
@@ -22,7 +23,7 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     const version = await obelisk(["--version"], cwd);
     expect(version.code).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
-    const help = await obelisk(["--help"], cwd);
+    const help = await inProcess(["--help"], cwd);
     expect(help.code).toBe(0);
     for (const command of ["validate", "run", "graph", "schema", "state", "runs", "resume"]) {
       expect(help.stdout).toContain(command);
@@ -36,7 +37,7 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
       ["--format", "json", "run", "--version"],
       ["--format", "json", "--version", "--version"],
     ]) {
-      const version = await obelisk(args, cwd);
+      const version = await inProcess(args, cwd);
       expect(version.code).toBe(0);
       expect(JSON.parse(version.stdout)).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
     }
@@ -60,7 +61,7 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
   it("run --format json prints the plan's warnings on stderr, stdout holding the run result (review-cli 18)", async () => {
     const plan = join(cwd, "suspicious-plan.json");
     writeFileSync(plan, '[{"_tool":"shout","text":"hello †state.x. there","_outputPath":"†state.said"}]');
-    const run = await obeliskJson(["run", plan, "--tools", fixture("tools.js"), "--store", "memory"], cwd);
+    const run = await inProcessJson(["run", plan, "--tools", fixture("tools.js"), "--store", "memory"], cwd);
     expect(run.code).toBe(0);
     expect(run.json).toMatchObject({ status: "succeeded" });
     expect(run.stderr).toMatch(/^.*suspicious-plan\.json:1:\d+: warning REF_SUSPICIOUS: /m);
@@ -70,37 +71,37 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     const plan = join(cwd, "half-plan.json");
     writeFileSync(plan, '[{"_tool":"shout","text":"a","_outputPath":"†state.a"},{"_tool":"nope"}]');
     const tools = fixture("tools.js");
-    const graph = await obelisk(["graph", plan, "--tools", tools], cwd);
+    const graph = await inProcess(["graph", plan, "--tools", tools], cwd);
     expect(graph.code).toBe(1);
     expect(graph.stderr).toContain(`see obelisk validate ${plan} --tools ${tools}\n`);
   });
 
   it("has --help on subcommands", async () => {
-    const run = await obelisk(["run", "--help"], cwd);
+    const run = await inProcess(["run", "--help"], cwd);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("--approved <hash>");
-    const set = await obelisk(["state", "set", "--help"], cwd);
+    const set = await inProcess(["state", "set", "--help"], cwd);
     expect(set.code).toBe(0);
     expect(set.stdout).toContain("--value <json>");
   });
 
   it("rejects an unknown flag and an unknown command with one line", async () => {
     expectOneLineError(
-      await obelisk(["validate", greetingPlan, "--tools", greetingTools, "--bogus"], cwd),
+      await inProcess(["validate", greetingPlan, "--tools", greetingTools, "--bogus"], cwd),
       2,
     );
-    expectOneLineError(await obelisk(["frobnicate"], cwd), 2);
+    expectOneLineError(await inProcess(["frobnicate"], cwd), 2);
     expectOneLineError(
-      await obelisk(["run", greetingPlan, "--tools", greetingTools, "--concurrency", "0"], cwd),
+      await inProcess(["run", greetingPlan, "--tools", greetingTools, "--concurrency", "0"], cwd),
       2,
     );
   });
 
   it("takes --format before the command too, and says which command is missing", async () => {
-    const before = await obelisk(["--format", "json", "runs", "list", "--store", "memory"], cwd);
+    const before = await inProcess(["--format", "json", "runs", "list", "--store", "memory"], cwd);
     expect(before.code).toBe(0);
     expect(JSON.parse(before.stdout)).toEqual({ runs: [] });
-    const equals = await obelisk(["--format=json", "schema", "--tools", greetingTools], cwd);
+    const equals = await inProcess(["--format=json", "schema", "--tools", greetingTools], cwd);
     expect(JSON.parse(equals.stdout)).toMatchObject({ type: "object" });
     const cases: [string[], string][] = [
       [["--format", "json"], "missing command: see obelisk --help"],
@@ -109,23 +110,23 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
       [["--format", "json", "frobnicate"], "unknown command 'frobnicate'"],
     ];
     for (const [args, message] of cases) {
-      const result = await obelisk(args, cwd);
+      const result = await inProcess(args, cwd);
       expectOneLineError(result, 2);
       expect(JSON.parse(result.stdout), args.join(" ")).toEqual({ error: { code: "USAGE", message } });
     }
-    const invalid = await obelisk(["--format", "yaml", "runs", "list", "--store", "memory"], cwd);
+    const invalid = await inProcess(["--format", "yaml", "runs", "list", "--store", "memory"], cwd);
     expectOneLineError(invalid, 2);
     expect(invalid.stderr).toContain("Allowed choices are text, json");
   });
 
   it("says that a help topic is no command, and which commands there are", async () => {
-    const unknown = await obelisk(["help", "nothing"], cwd);
+    const unknown = await inProcess(["help", "nothing"], cwd);
     expectOneLineError(unknown, 2);
     expect(unknown.stdout).toBe("");
     expect(unknown.stderr).toBe(
       "error [USAGE] unknown command 'nothing' (obelisk has: validate, run, graph, schema, state, runs, resume; see obelisk --help)\n",
     );
-    const nested = await obeliskJson(["state", "help", "nothing"], cwd);
+    const nested = await inProcessJson(["state", "help", "nothing"], cwd);
     expectOneLineError(nested, 2);
     expect(nested.json).toEqual({
       error: {
@@ -136,40 +137,40 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
         hint: expect.stringMatching(/^obelisk state has: summary, get, /),
       },
     });
-    const known = await obelisk(["help", "state", "get"], cwd);
+    const known = await inProcess(["help", "state", "get"], cwd);
     expect(known.code).toBe(0);
     expect(known.stdout).toContain("Usage: obelisk state get");
   });
 
   it("reports usage errors as one JSON document in json format", async () => {
-    const result = await obeliskJson(["validate", greetingPlan, "--tools", greetingTools, "--bogus"], cwd);
+    const result = await inProcessJson(["validate", greetingPlan, "--tools", greetingTools, "--bogus"], cwd);
     expectOneLineError(result, 2);
     expect(result.json).toEqual({ error: { code: "USAGE", message: expect.any(String) } });
-    const format = await obelisk(["schema", "--tools", greetingTools, "--format", "yaml"], cwd);
+    const format = await inProcess(["schema", "--tools", greetingTools, "--format", "yaml"], cwd);
     expectOneLineError(format, 2);
   });
 
   it("rejects a missing plan file and a missing --tools", async () => {
-    const missing = await obeliskJson(["validate", join(cwd, "nope.json"), "--tools", greetingTools], cwd);
+    const missing = await inProcessJson(["validate", join(cwd, "nope.json"), "--tools", greetingTools], cwd);
     expectOneLineError(missing, 2);
     expect(missing.json).toMatchObject({ error: { code: "USAGE" } });
-    expectOneLineError(await obelisk(["validate", greetingPlan], cwd), 2);
-    expectOneLineError(await obelisk(["validate", greetingPlan, "--tools", join(cwd, "none.ts")], cwd), 2);
+    expectOneLineError(await inProcess(["validate", greetingPlan], cwd), 2);
+    expectOneLineError(await inProcess(["validate", greetingPlan, "--tools", join(cwd, "none.ts")], cwd), 2);
   });
 
   it("reports a tools module that throws on import, with its message", async () => {
-    const result = await obelisk(["schema", "--tools", fixture("throws.mjs")], cwd);
+    const result = await inProcess(["schema", "--tools", fixture("throws.mjs")], cwd);
     expectOneLineError(result, 2);
     expect(result.stderr).toContain("this tools module cannot be loaded");
   });
 
   it("rejects a tools module without a valid default export", async () => {
-    expectOneLineError(await obelisk(["schema", "--tools", fixture("no-default.mjs")], cwd), 2);
+    expectOneLineError(await inProcess(["schema", "--tools", fixture("no-default.mjs")], cwd), 2);
   });
 
   it("reads the default export of a CommonJS module (exports.default, export default in a .cts) (review-cli 5)", async () => {
     for (const tools of ["export-default-tools.cts", "exports-default-tools.cjs"]) {
-      const run = await obeliskJson(
+      const run = await inProcessJson(
         [
           "run",
           fixture("shout-plan.json"),
@@ -190,13 +191,13 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
   it("loads an object of tools whose one tool is named default (review-cli2 5)", async () => {
     const tools = fixture("default-named-tool.mjs");
     const plan = fixture("default-named-plan.json");
-    const run = await obeliskJson(["run", plan, "--tools", tools, "--store", "memory"], cwd);
+    const run = await inProcessJson(["run", plan, "--tools", tools, "--store", "memory"], cwd);
     expect(run.code).toBe(0);
     expect(run.json).toMatchObject({ status: "succeeded", state: { d: 1 } });
   });
 
   it("refuses values that are not tools in an object of tools by name (an array is no latent tool) (review-cli 5)", async () => {
-    const result = await obeliskJson(["schema", "--tools", fixture("not-tools.mjs")], cwd);
+    const result = await inProcessJson(["schema", "--tools", fixture("not-tools.mjs")], cwd);
     expectOneLineError(result, 2);
     expect(result.json).toEqual({
       error: {
@@ -205,17 +206,17 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
       },
     });
     // an undefined value (a tool imported under a wrong name) is "undefined", not "a undefined"
-    const missing = await obelisk(["schema", "--tools", fixture("undefined-tool.mjs")], cwd);
+    const missing = await inProcess(["schema", "--tools", fixture("undefined-tool.mjs")], cwd);
     expectOneLineError(missing, 2);
     expect(missing.stderr).toMatch(/undefined-tool\.mjs .*\(verify is not a tool: undefined\)\n$/);
   });
 
   it("says a tool definition's hint once: an execute key is told to be run (review-runtime 29, 3)", async () => {
     const args = ["schema", "--tools", fixture("execute-tools.mjs")];
-    const text = await obelisk(args, cwd);
+    const text = await inProcess(args, cwd);
     expectOneLineError(text, 2);
     expect(text.stderr).toBe('error [USAGE] tool "x": unknown key "execute" (did you mean "run"?)\n');
-    const json = await obeliskJson(args, cwd);
+    const json = await inProcessJson(args, cwd);
     expect(json.json).toEqual({
       error: {
         code: "USAGE",
@@ -229,13 +230,13 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     const tools = fixture("duplicate-tools.mjs");
     const plan = join(cwd, "echo-plan.json");
     writeFileSync(plan, JSON.stringify([{ _tool: "echo", _outputPath: "†state.said" }]));
-    const validate = await obelisk(["validate", plan, "--tools", tools], cwd);
+    const validate = await inProcess(["validate", plan, "--tools", tools], cwd);
     expect(validate.code).toBe(0);
     expect(validate.stderr).toMatch(/^warning \[REGISTRY_DUPLICATE_TOOL\] tool "echo"/m);
-    const schema = await obeliskJson(["schema", "--tools", tools], cwd);
+    const schema = await inProcessJson(["schema", "--tools", tools], cwd);
     expect(schema.code).toBe(0);
     expect(schema.stderr).toContain("REGISTRY_DUPLICATE_TOOL");
-    const run = await obeliskJson(["run", plan, "--tools", tools, "--store", "memory"], cwd);
+    const run = await inProcessJson(["run", plan, "--tools", tools, "--store", "memory"], cwd);
     expect(run.code).toBe(0);
     expect(JSON.stringify(run.json)).toContain('"said":"second"');
   });
@@ -246,7 +247,7 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
       plan,
       Buffer.from('{"type":"plan","plan":[{"_tool":"greetUser","userName":"Jos\xe9"}]}', "latin1"),
     );
-    const refused = await obeliskJson(["validate", plan, "--tools", greetingTools], cwd);
+    const refused = await inProcessJson(["validate", plan, "--tools", greetingTools], cwd);
     expectOneLineError(refused, 2);
     expect(refused.json).toMatchObject({ error: { code: "USAGE" } });
     // the 0xE9 of "José" (latin1) is byte 60
@@ -254,12 +255,12 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     // a sequence cut short is named by its first byte (review-cli 14): 0xE2 0x82 then "("
     const cut = join(cwd, "cut-plan.json");
     writeFileSync(cut, Buffer.from([0x61, 0x62, 0xe2, 0x82, 0x28]));
-    const cutRefused = await obeliskJson(["validate", cut, "--tools", greetingTools], cwd);
+    const cutRefused = await inProcessJson(["validate", cut, "--tools", greetingTools], cwd);
     expect(cutRefused.json).toMatchObject({ error: { message: expect.stringContaining("byte 3, 0xE2,") } });
     const input = join(cwd, "latin1-input.json");
     writeFileSync(input, Buffer.from('{"userName":"Jos\xe9"}', "latin1"));
     expectOneLineError(
-      await obelisk(["run", greetingPlan, "--tools", greetingTools, "--input", input], cwd),
+      await inProcess(["run", greetingPlan, "--tools", greetingTools, "--input", input], cwd),
       2,
     );
   });
@@ -293,7 +294,7 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     const fd = openSync(huge, "w");
     ftruncateSync(fd, 3 * 1024 ** 3);
     closeSync(fd);
-    const result = await obeliskJson(["validate", huge, "--tools", greetingTools], cwd);
+    const result = await inProcessJson(["validate", huge, "--tools", greetingTools], cwd);
     rmSync(huge);
     expect(result.code).toBe(1);
     expect(result.json).toMatchObject({ ok: false, diagnostics: [{ code: "PLAN_LIMIT" }] });
@@ -306,7 +307,7 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     const text = `\ufeff${doc}${" ".repeat(max - 1 - doc.length)}😀${" trailing garbage".repeat(10)}`;
     const big = join(cwd, "bom-garbage.json");
     writeFileSync(big, text);
-    const fromFile = await obeliskJson(["validate", big, "--tools", greetingTools], cwd);
+    const fromFile = await inProcessJson(["validate", big, "--tools", greetingTools], cwd);
     rmSync(big);
     expect(fromFile.code).toBe(1);
     expect(fromFile.json).toMatchObject({ ok: false, diagnostics: [{ code: "PLAN_LIMIT" }] });
@@ -321,25 +322,28 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     writeFileSync(plan, `\ufeff${readFileSync(greetingPlan, "utf8")}`);
     const input = join(cwd, "bom-input.json");
     writeFileSync(input, '\ufeff{"userName":"Ada"}');
-    const checked = await obeliskJson(["validate", plan, "--tools", greetingTools, "--input", input], cwd);
+    const checked = await inProcessJson(["validate", plan, "--tools", greetingTools, "--input", input], cwd);
     expect(checked.code).toBe(0);
     expect(checked.json).toMatchObject({ ok: true });
   });
 
   it("says what is wrong with an empty --input, a directory as input or tools, an unknown module extension", async () => {
-    const empty = await obeliskJson(["run", greetingPlan, "--tools", greetingTools, "--input", ""], cwd);
+    const empty = await inProcessJson(["run", greetingPlan, "--tools", greetingTools, "--input", ""], cwd);
     expectOneLineError(empty, 2);
     expect(JSON.stringify(empty.json)).toContain("--input is empty");
-    const dirInput = await obeliskJson(["run", greetingPlan, "--tools", greetingTools, "--input", "."], cwd);
+    const dirInput = await inProcessJson(
+      ["run", greetingPlan, "--tools", greetingTools, "--input", "."],
+      cwd,
+    );
     expect(JSON.stringify(dirInput.json)).toContain("--input is not a file");
-    const dirTools = await obeliskJson(["validate", greetingPlan, "--tools", "."], cwd);
+    const dirTools = await inProcessJson(["validate", greetingPlan, "--tools", "."], cwd);
     expectOneLineError(dirTools, 2);
     expect(JSON.stringify(dirTools.json)).toContain("tools module is not a file");
     const text = join(cwd, "tools.txt");
     writeFileSync(text, "export default []");
-    const extension = await obeliskJson(["validate", greetingPlan, "--tools", text], cwd);
+    const extension = await inProcessJson(["validate", greetingPlan, "--tools", text], cwd);
     expect(JSON.stringify(extension.json)).toContain(".mts");
-    const huge = await obeliskJson(
+    const huge = await inProcessJson(
       ["run", greetingPlan, "--tools", greetingTools, "--concurrency", "99999999999999999999999"],
       cwd,
     );
@@ -349,15 +353,15 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
   });
 
   it("rejects an unknown store scheme and malformed --input", async () => {
-    const store = await obeliskJson(["state", "summary", "--store", "postgres://x"], cwd);
+    const store = await inProcessJson(["state", "summary", "--store", "postgres://x"], cwd);
     expectOneLineError(store, 2);
     expect(store.json).toMatchObject({ error: { code: "USAGE" } });
-    const input = await obelisk(
+    const input = await inProcess(
       ["run", greetingPlan, "--tools", greetingTools, "--input", "{ userName: "],
       cwd,
     );
     expectOneLineError(input, 2);
-    const value = await obelisk(
+    const value = await inProcess(
       ["state", "set", "--store", "memory", "--ref", "†state.x", "--value", "{nope"],
       cwd,
     );
@@ -365,14 +369,17 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
   });
 
   it("reports a malformed JSON plan as JSON_SYNTAX with exit 1 and its line", async () => {
-    const json = await obeliskJson(
+    const json = await inProcessJson(
       ["validate", fixture("malformed.json"), "--tools", fixture("tools.mjs")],
       cwd,
     );
     expect(json.code).toBe(1);
     expect(json.json.ok).toBe(false);
     expect(json.json.diagnostics).toEqual([expect.objectContaining({ code: "JSON_SYNTAX", pointer: "" })]);
-    const text = await obelisk(["validate", fixture("malformed.json"), "--tools", fixture("tools.mjs")], cwd);
+    const text = await inProcess(
+      ["validate", fixture("malformed.json"), "--tools", fixture("tools.mjs")],
+      cwd,
+    );
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/malformed\.json:3:\d+: error JSON_SYNTAX/);
     expect(text.stdout).toContain("^");
@@ -382,7 +389,7 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
 
   it("runs a plain .mjs tools module, and a failed run exits 1 with its errors", async () => {
     const dir = tempDir();
-    const result = await obeliskJson(
+    const result = await inProcessJson(
       ["run", fixture("failing-plan.json"), "--tools", fixture("tools.mjs")],
       dir,
     );
@@ -397,7 +404,7 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
       errors: [{ callId: "boom", error: { code: "EXPLODED" } }],
       state: { independent: { text: "still runs" } },
     });
-    const text = await obelisk(
+    const text = await inProcess(
       ["run", fixture("failing-plan.json"), "--tools", fixture("tools.mjs"), "--store", "memory"],
       dir,
     );
@@ -409,12 +416,12 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
   it("creates the default SQLite store under .obelisk on first use", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "input.json"), '{ "userName": "Grace" }');
-    const result = await obeliskJson(
+    const result = await inProcessJson(
       ["run", greetingPlan, "--tools", greetingTools, "--input", "input.json"],
       dir,
     );
     expect(result.code).toBe(0);
-    const state = await obeliskJson(["state", "get", "--ref", "†state.greeting"], dir);
+    const state = await inProcessJson(["state", "get", "--ref", "†state.greeting"], dir);
     expect(state.json).toMatchObject({ value: { message: "Hello, Grace!" } });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { example, obelisk, obeliskJson, tempDir } from "./cli-harness.js";
+import { example, inProcess, inProcessJson, tempDir } from "./cli-harness.js";
 
 type Json = Record<string, unknown>;
 
@@ -8,7 +8,7 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
     const cwd = tempDir();
     const args = [example("greeting", "plan.json"), "--tools", example("greeting", "tools.ts")];
     const input = ["--input", example("greeting", "input.json")];
-    const valid = await obeliskJson(["validate", ...args, ...input], cwd);
+    const valid = await inProcessJson(["validate", ...args, ...input], cwd);
     expect(valid.code).toBe(0);
     expect(valid.json).toMatchObject({
       ok: true,
@@ -16,17 +16,17 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
       graph: { nodes: [{ tool: "greetUser" }], edges: [] },
     });
     expect(valid.json.planHash).toMatch(/^sha256:[0-9a-f]{64}$/);
-    const run = await obelisk(["run", ...args, ...input, "--approved", String(valid.json.planHash)], cwd);
+    const run = await inProcess(["run", ...args, ...input, "--approved", String(valid.json.planHash)], cwd);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Run succeeded");
     expect(run.stdout).toMatch(/greetUser\$\d+\s+greetUser\s+✓ succeeded\s+.*†state\.greeting/);
-    const runs = await obeliskJson(["runs", "list"], cwd);
+    const runs = await inProcessJson(["runs", "list"], cwd);
     const [first] = runs.json.runs as Json[];
     expect(first).toMatchObject({ status: "succeeded", threadId: "default" });
-    const shown = await obeliskJson(["runs", "show", String(first?.runId)], cwd);
+    const shown = await inProcessJson(["runs", "show", String(first?.runId)], cwd);
     expect(shown.code).toBe(0);
     expect(JSON.stringify(shown.json)).toContain(String(first?.runId));
-    const resumed = await obeliskJson(
+    const resumed = await inProcessJson(
       ["resume", String(first?.runId), "--tools", example("greeting", "tools.ts")],
       cwd,
     );
@@ -34,7 +34,7 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
     expect(Object.values(resumed.json.calls as Json)).toEqual([
       expect.objectContaining({ status: "satisfied" }),
     ]);
-    const unknown = await obeliskJson(["runs", "show", "no-such-run"], cwd);
+    const unknown = await inProcessJson(["runs", "show", "no-such-run"], cwd);
     expect(unknown.code).toBe(2);
     expect(unknown.json).toMatchObject({ error: { code: "RUN_NOT_FOUND" } });
   });
@@ -42,7 +42,7 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
   it("greeting: a plan whose hash differs from the approved one is refused", async () => {
     const cwd = tempDir();
     const args = ["run", example("greeting", "plan.json"), "--tools", example("greeting", "tools.ts")];
-    const result = await obeliskJson(
+    const result = await inProcessJson(
       [...args, "--input", '{"userName":"Ada"}', "--approved", `sha256:${"0".repeat(64)}`],
       cwd,
     );
@@ -63,36 +63,36 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
       "--input",
       example("data-analysis", "input.json"),
     ];
-    const run = await obelisk(args, cwd);
+    const run = await inProcess(args, cwd);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Run succeeded");
     for (const id of ["fetch", "filter", "statsAll", "statsLarge", "report"])
       expect(run.stdout).toMatch(new RegExp(`${id}\\s+\\w+\\s+✓ succeeded`));
-    const summary = await obelisk(["state", "summary"], cwd);
+    const summary = await inProcess(["state", "summary"], cwd);
     expect(summary.code).toBe(0);
     expect(summary.stdout).toContain("†state.sales.all");
     expect(summary.stdout).toContain("10000");
     expect(summary.stdout.length).toBeLessThan(4500);
-    const page = await obeliskJson(
+    const page = await inProcessJson(
       ["state", "get", "--ref", "†state.sales.all", "--offset", "100", "--limit", "5"],
       cwd,
     );
     expect(page.json).toMatchObject({ found: true, total: 10000, offset: 100 });
     const items = page.json.items as Json[];
     expect(items.map((item) => item.id)).toEqual([101, 102, 103, 104, 105]);
-    const again = await obeliskJson(args, cwd);
+    const again = await inProcessJson(args, cwd);
     expect(
       Object.values(again.json.calls as Record<string, Json>).every((call) => call.status === "satisfied"),
     ).toBe(true);
-    const keep = await obelisk(["state", "keep", "--last", "2"], cwd);
+    const keep = await inProcess(["state", "keep", "--last", "2"], cwd);
     expect(keep.code).toBe(0);
-    const kept = await obeliskJson(["state", "summary"], cwd);
+    const kept = await inProcessJson(["state", "summary"], cwd);
     expect(JSON.stringify(kept.json)).not.toContain("†state.sales.all");
-    expect((await obelisk(["state", "reset"], cwd)).code).toBe(0);
-    const empty = await obeliskJson(["state", "get", "--ref", "†state.report"], cwd);
+    expect((await inProcess(["state", "reset"], cwd)).code).toBe(0);
+    const empty = await inProcessJson(["state", "get", "--ref", "†state.report"], cwd);
     expect(empty.code).toBe(1);
     // After a reset the thread starts afresh: every call runs again (nothing is satisfied).
-    const fresh = await obeliskJson(args, cwd);
+    const fresh = await inProcessJson(args, cwd);
     expect(
       Object.values(fresh.json.calls as Record<string, Json>).every((call) => call.status === "succeeded"),
     ).toBe(true);
@@ -110,12 +110,12 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
       "--input",
       example("data-analysis", "input.json"),
     ];
-    const mermaid = await obelisk(args, cwd);
+    const mermaid = await inProcess(args, cwd);
     expect(mermaid.code).toBe(0);
     expect(mermaid.stdout).toMatch(/fetch[\s\S]*-->[\s\S]*filter/);
-    const dot = await obelisk([...args, "--as", "dot"], cwd);
+    const dot = await inProcess([...args, "--as", "dot"], cwd);
     expect(dot.stdout).toContain("digraph");
-    const json = await obeliskJson([...args, "--as", "json"], cwd);
+    const json = await inProcessJson([...args, "--as", "json"], cwd);
     expect(json.json).toMatchObject({ as: "json" });
     expect(JSON.stringify(json.json)).toContain("statsLarge");
   });
@@ -124,7 +124,7 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
     const cwd = tempDir();
     const base = ["run", example("verify-user", "plan.json"), "--tools", example("verify-user", "tools.ts")];
     const run = (input: string, thread: string) =>
-      obeliskJson([...base, "--input", example("verify-user", input), "--thread", thread], cwd);
+      inProcessJson([...base, "--input", example("verify-user", input), "--thread", thread], cwd);
     const [verified, suspended, failed] = await Promise.all([
       run("input-verified.json", "a"),
       run("input-suspended.json", "b"),
@@ -160,7 +160,7 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
   it("fan-out: && writes one summary to two places; push gathers parallel searches in plan order", async () => {
     const cwd = tempDir();
     const args = ["run", example("fan-out", "plan.json"), "--tools", example("fan-out", "tools.ts")];
-    const result = await obeliskJson(
+    const result = await inProcessJson(
       [...args, "--input", example("fan-out", "input.json"), "--concurrency", "2"],
       cwd,
     );
@@ -174,7 +174,7 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
   it("payments: a declined card is routed to †state.error and blocks confirmOrder", async () => {
     const cwd = tempDir();
     const args = ["run", example("payments", "plan.json"), "--tools", example("payments", "tools.ts")];
-    const result = await obeliskJson([...args, "--input", example("payments", "input-declined.json")], cwd);
+    const result = await inProcessJson([...args, "--input", example("payments", "input-declined.json")], cwd);
     expect(result.code).toBe(0);
     expect(result.json).toMatchObject({
       calls: { pay: { branch: 1, error: { code: "CARD_DECLINED" } }, confirm: { status: "blocked" } },
@@ -186,7 +186,7 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
   it("payments: the refund waits for an approval given with state set", async () => {
     const cwd = tempDir();
     const tools = ["--tools", example("payments", "tools.ts")];
-    const paid = await obeliskJson(
+    const paid = await inProcessJson(
       ["run", example("payments", "plan.json"), ...tools, "--input", example("payments", "input-ok.json")],
       cwd,
     );
@@ -194,19 +194,19 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
       state: { receipt: { orderId: "A-1001" }, order: { status: "confirmed" } },
     });
     const refund = ["run", example("payments", "refund.json"), ...tools];
-    const waiting = await obelisk(refund, cwd);
+    const waiting = await inProcess(refund, cwd);
     expect(waiting.code).toBe(0);
     expect(waiting.stdout).toMatch(/refund\s+issueRefund\s+⏸ waiting/);
     // The run names the approval to give, for its thread.
     expect(waiting.stdout).toMatch(
       /^give the approval: +obelisk state set --ref †state\.approvals\.refund --value <json> --thread default$/m,
     );
-    const set = await obelisk(
+    const set = await inProcess(
       ["state", "set", "--ref", "†state.approvals.refund", "--value", '{"by":"ops"}'],
       cwd,
     );
     expect(set.code).toBe(0);
-    const done = await obeliskJson(refund, cwd);
+    const done = await inProcessJson(refund, cwd);
     expect(done.code).toBe(0);
     expect(done.json).toMatchObject({
       calls: { refund: { status: "succeeded" } },
@@ -219,12 +219,15 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
     const tools = example("schema-guided", "tools.ts");
     const base = ["run", example("schema-guided", "plan.json"), "--tools", tools];
     const [french, english, schema] = await Promise.all([
-      obeliskJson([...base, "--input", example("schema-guided", "input-french.json"), "--thread", "fr"], cwd),
-      obeliskJson(
+      inProcessJson(
+        [...base, "--input", example("schema-guided", "input-french.json"), "--thread", "fr"],
+        cwd,
+      ),
+      inProcessJson(
         [...base, "--input", example("schema-guided", "input-english.json"), "--thread", "en"],
         cwd,
       ),
-      obeliskJson(["schema", "--tools", tools], cwd),
+      inProcessJson(["schema", "--tools", tools], cwd),
     ]);
     expect(french.json).toMatchObject({
       calls: { route: { branch: 1 }, translate: { status: "succeeded" } },
@@ -243,7 +246,7 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
       "--tools",
       example("broken-plan", "tools.ts"),
     ];
-    const json = await obeliskJson(args, cwd);
+    const json = await inProcessJson(args, cwd);
     expect(json.code).toBe(1);
     const diagnostics = json.json.diagnostics as { code: string; pointer: string }[];
     const codes = new Set(diagnostics.map((d) => d.code));
@@ -271,11 +274,11 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
       hint: expect.stringContaining("greetUser"),
     });
     expect(diagnostics.find((d) => d.code === "PARAM_INVALID")).toMatchObject({ pointer: "/plan/1/name" });
-    const text = await obelisk(args, cwd);
+    const text = await inProcess(args, cwd);
     expect(text.stdout).toMatch(/plan\.json:4:\d+: error TOOL_UNKNOWN/);
     expect(text.stdout).toContain("hint:");
     expect(text.stdout).toMatch(/✗ plan is invalid: \d+ errors/);
-    const run = await obelisk(["run", ...args.slice(1)], cwd);
+    const run = await inProcess(["run", ...args.slice(1)], cwd);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("the plan was not run");
   });

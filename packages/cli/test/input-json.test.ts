@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectOneLineError, fixture, obelisk, obeliskJson, tempDir } from "./cli-harness.js";
+import { expectOneLineError, fixture, inProcess, inProcessJson, tempDir } from "./cli-harness.js";
 
 type Json = Record<string, unknown>;
 
@@ -37,7 +37,7 @@ describe.concurrent("an --input that breaks a schema is located in the input, no
   it("inline --input: at <--input>:line:column, the plan's rule in the hint (validate and run)", async () => {
     for (const command of ["validate", "run"]) {
       const args = [command, plan, "--tools", tools, "--input", '{"name":"Adalbert"}', "--store", "memory"];
-      const text = await obelisk(args, cwd);
+      const text = await inProcess(args, cwd);
       expect(text.code).toBe(1);
       expect(text.stdout).toMatch(
         /^<--input>:1:9: error PARAM_INVALID: input at \/name breaks inputSchema: /m,
@@ -47,7 +47,7 @@ describe.concurrent("an --input that breaks a schema is located in the input, no
         `hint: the input is wrong, not the plan: it breaks ${plan}:3:80 (/inputSchema/properties/name/maxLength)`,
       );
       expect(text.stdout).not.toContain(`${plan}:1:1`);
-      const json = await obeliskJson(args, cwd);
+      const json = await inProcessJson(args, cwd);
       expect(json.code).toBe(1);
       expect(json.json.diagnostics).toEqual([
         {
@@ -62,7 +62,10 @@ describe.concurrent("an --input that breaks a schema is located in the input, no
   });
 
   it("a missing property is located at the object that lacks it", async () => {
-    const json = await obeliskJson(["validate", plan, "--tools", tools, "--input", '{ "nom": "Ada" }'], cwd);
+    const json = await inProcessJson(
+      ["validate", plan, "--tools", tools, "--input", '{ "nom": "Ada" }'],
+      cwd,
+    );
     expect(json.json.diagnostics).toContainEqual(
       expect.objectContaining({
         pointer: "/inputSchema/required",
@@ -72,7 +75,7 @@ describe.concurrent("an --input that breaks a schema is located in the input, no
   });
 
   it("an --input file: at file:line:column, below /input for an Input message, for its own schema too", async () => {
-    const text = await obelisk(["validate", plan, "--tools", tools, "--input", inputFile], cwd);
+    const text = await inProcess(["validate", plan, "--tools", tools, "--input", inputFile], cwd);
     expect(text.code).toBe(1);
     const located = text.stdout.split("\n").filter((line) => line.includes("error PARAM_INVALID"));
     expect(located).toEqual([
@@ -81,7 +84,7 @@ describe.concurrent("an --input that breaks a schema is located in the input, no
     ]);
     expect(text.stdout).toContain('  3 |   "input": { "name": 5 },\n');
     expect(text.stdout).not.toContain(`${plan}:1:1`);
-    const json = await obeliskJson(
+    const json = await inProcessJson(
       ["run", plan, "--tools", tools, "--input", inputFile, "--store", "memory"],
       cwd,
     );
@@ -109,7 +112,7 @@ describe.concurrent("--input and --value are read as strictly as a plan file", {
       ],
     ];
     for (const [args, message] of cases) {
-      const result = await obeliskJson(args, dir);
+      const result = await inProcessJson(args, dir);
       expectOneLineError(result, 2);
       expect((result.json.error as Json).message).toContain(message);
       expect((result.json.error as Json).message).toContain("JSON.parse would silently keep the last");
@@ -121,7 +124,7 @@ describe.concurrent("--input and --value are read as strictly as a plan file", {
     const dir = tempDir();
     const file = join(dir, "big.json");
     writeFileSync(file, '{\n  "type": "input",\n  "input": { "word": "x", "id": 12345678901234567890 }\n}\n');
-    const input = await obelisk(
+    const input = await inProcess(
       ["validate", fixture("shout-plan.json"), "--tools", tools, "--input", file],
       dir,
     );
@@ -129,7 +132,7 @@ describe.concurrent("--input and --value are read as strictly as a plan file", {
     expect(input.stderr).toContain(
       `--input file ${file}: the number 12345678901234567890 cannot be held exactly (it is beyond ±2^53), at /input/id (line 3, column 33)`,
     );
-    const value = await obelisk(
+    const value = await inProcess(
       ["state", "set", "--ref", "†state.a", "--value", "[1, 9007199254740993]"],
       dir,
     );
@@ -137,7 +140,7 @@ describe.concurrent("--input and --value are read as strictly as a plan file", {
     expect(value.stderr).toContain("--value: the number 9007199254740993 cannot be held exactly");
     expect(value.stderr).toContain("at /1");
     // 2^53 itself, -0 and a string that looks like a member are JSON.parse's reading exactly
-    const fine = await obeliskJson(
+    const fine = await inProcessJson(
       [
         "state",
         "set",

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectOneLineError, fixture, obelisk, obeliskJson, tempDir } from "./cli-harness.js";
+import { expectOneLineError, fixture, inProcess, inProcessJson, tempDir } from "./cli-harness.js";
 
 type Json = Record<string, unknown>;
 
@@ -29,13 +29,13 @@ function attemptsSchema(value: unknown): Json | undefined {
 
 describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout: 120_000 }, () => {
   it("validate: a plan over the default limit is PLAN_LIMIT with a hint naming the flag; with the flag it is valid", async () => {
-    const text = await obelisk(["validate", retryPlan, "--tools", tools], cwd);
+    const text = await inProcess(["validate", retryPlan, "--tools", tools], cwd);
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/retry-plan\.json:1:\d+: error PLAN_LIMIT/);
     expect(text.stdout).toContain(
       "hint: lower it, or raise maxRetryAttempts; with the CLI: --limits maxRetryAttempts=<n> (now 10)",
     );
-    const json = await obeliskJson(["validate", retryPlan, "--tools", tools], cwd);
+    const json = await inProcessJson(["validate", retryPlan, "--tools", tools], cwd);
     expect(json.code).toBe(1);
     // the json diagnostic keeps its fields; its hint says the same as the text
     expect(json.json.diagnostics).toEqual([
@@ -48,7 +48,7 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
         hint: "lower it, or raise maxRetryAttempts; with the CLI: --limits maxRetryAttempts=<n> (now 10)",
       },
     ]);
-    const valid = await obelisk(["validate", retryPlan, "--tools", tools, ...raised], cwd);
+    const valid = await inProcess(["validate", retryPlan, "--tools", tools, ...raised], cwd);
     expect(valid.code).toBe(0);
     // the suggested run command has the limits it needs
     expect(valid.stdout).toMatch(
@@ -58,37 +58,37 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
 
   it("run, graph and resume take the flag; resume needs it again to compile the recorded plan", async () => {
     const dir = tempDir();
-    const refused = await obeliskJson(["run", retryPlan, "--tools", tools], dir);
+    const refused = await inProcessJson(["run", retryPlan, "--tools", tools], dir);
     expect(refused.code).toBe(1);
     expect(refused.json).toMatchObject({ ok: false, diagnostics: [{ code: "PLAN_LIMIT" }] });
-    const ran = await obeliskJson(["run", retryPlan, "--tools", tools, ...raised], dir);
+    const ran = await inProcessJson(["run", retryPlan, "--tools", tools, ...raised], dir);
     expect(ran.code).toBe(0);
     expect(ran.json).toMatchObject({ status: "succeeded", state: { loud: "HI" } });
-    const graph = await obeliskJson(["graph", retryPlan, "--tools", tools], dir);
+    const graph = await inProcessJson(["graph", retryPlan, "--tools", tools], dir);
     expect(graph.code).toBe(1);
     expect(graph.json).toMatchObject({
       ok: false,
       diagnostics: [{ hint: expect.stringContaining("--limits") }],
     });
-    expect((await obelisk(["graph", retryPlan, "--tools", tools, ...raised], dir)).code).toBe(0);
+    expect((await inProcess(["graph", retryPlan, "--tools", tools, ...raised], dir)).code).toBe(0);
     // its warning's validate command keeps the limits given
-    const still = await obelisk(["graph", retryPlan, "--tools", tools, "--limits", "maxDepth=100"], dir);
+    const still = await inProcess(["graph", retryPlan, "--tools", tools, "--limits", "maxDepth=100"], dir);
     expect(still.stderr).toContain(
       `see obelisk validate ${retryPlan} --tools ${tools} --limits maxDepth=100\n`,
     );
     const runId = (ran.json as { runId: string }).runId;
-    const resumeText = await obelisk(["resume", runId, "--tools", tools], dir);
+    const resumeText = await inProcess(["resume", runId, "--tools", tools], dir);
     expect(resumeText.code).toBe(1);
     expect(resumeText.stdout).toContain("with the CLI: --limits maxRetryAttempts=<n> (now 10)");
-    const resumed = await obeliskJson(["resume", runId, "--tools", tools, ...raised], dir);
+    const resumed = await inProcessJson(["resume", runId, "--tools", tools, ...raised], dir);
     expect(resumed.code).toBe(0);
     expect(resumed.json).toMatchObject({ status: "succeeded", calls: { loud: { status: "satisfied" } } });
   });
 
   it("schema holds _retry to the limits given", async () => {
-    const standard = await obeliskJson(["schema", "--tools", tools], cwd);
+    const standard = await inProcessJson(["schema", "--tools", tools], cwd);
     expect(attemptsSchema(standard.json)).toMatchObject({ maximum: 10 });
-    const more = await obeliskJson(["schema", "--tools", tools, "--limits", "maxRetryAttempts=20"], cwd);
+    const more = await inProcessJson(["schema", "--tools", tools, "--limits", "maxRetryAttempts=20"], cwd);
     expect(attemptsSchema(more.json)).toMatchObject({ maximum: 20 });
   });
 
@@ -104,8 +104,8 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
       "--value",
       '"a longer note"',
     ];
-    expect((await obeliskJson(set, dir)).code).toBe(0);
-    const small = await obeliskJson(
+    expect((await inProcessJson(set, dir)).code).toBe(0);
+    const small = await inProcessJson(
       [...set, "--limits", "maxValueBytes=100000", "--limits", "maxValueBytes=8"],
       dir,
     );
@@ -120,12 +120,14 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
     });
     // refused before the store is opened: a store file that is not there is not created
     const fresh = tempDir();
-    expectOneLineError(await obeliskJson([...set, "--limits", "maxValueBytes=8"], fresh), 2);
+    expectOneLineError(await inProcessJson([...set, "--limits", "maxValueBytes=8"], fresh), 2);
     expect(existsSync(join(fresh, "s.db"))).toBe(false);
-    expect((await obeliskJson([...set, "--limits", "maxDepth=100,maxValueBytes=100000"], dir)).code).toBe(0);
+    expect((await inProcessJson([...set, "--limits", "maxDepth=100,maxValueBytes=100000"], dir)).code).toBe(
+      0,
+    );
     const input = ["--input", '{"word":"more than ten bytes"}', "--limits", "maxValueBytes=10"];
     for (const command of ["validate", "run"]) {
-      const refused = await obeliskJson(
+      const refused = await inProcessJson(
         [command, fixture("shout-plan.json"), "--tools", tools, ...input],
         dir,
       );
@@ -139,16 +141,16 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
   it("state's --ref is held to maxPathDepth: --limits lowers it for set (exit 2 before the store is opened)", async () => {
     const dir = tempDir();
     const set = ["state", "set", "--store", "sqlite:s.db", "--ref", "†state.a.b.c", "--value", "1"];
-    const lowered = await obeliskJson([...set, "--limits", "maxPathDepth=2"], dir);
+    const lowered = await inProcessJson([...set, "--limits", "maxPathDepth=2"], dir);
     expectOneLineError(lowered, 2);
     expect((lowered.json.error as Json).message).toContain(
       "--ref †state.a.b.c: path is deeper than the limit of 2 segments [PLAN_LIMIT] (use a path with fewer segments, or raise maxPathDepth; with the CLI: --limits maxPathDepth=<n> (now 2))",
     );
     expect(existsSync(join(dir, "s.db"))).toBe(false);
-    expect((await obeliskJson([...set, "--limits", "maxPathDepth=3"], dir)).code).toBe(0);
+    expect((await inProcessJson([...set, "--limits", "maxPathDepth=3"], dir)).code).toBe(0);
     // the default (32) where no --limits is taken, with the same exit code
     const deep = `†state${".x".repeat(33)}`;
-    const read = await obeliskJson(["state", "get", "--store", "sqlite:s.db", "--ref", deep], dir);
+    const read = await inProcessJson(["state", "get", "--store", "sqlite:s.db", "--ref", deep], dir);
     expectOneLineError(read, 2);
     expect((read.json.error as Json).message).toContain("limit of 32 segments [PLAN_LIMIT]");
   });
@@ -159,15 +161,15 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
     const deep = `†state${".x".repeat(40)}`;
     const raised = ["--limits", "maxPathDepth=64"];
     const set = ["state", "set", ...store, "--ref", deep, "--value", "7", ...raised];
-    expect((await obeliskJson(set, dir)).code).toBe(0);
-    const got = await obeliskJson(["state", "get", ...store, "--ref", deep, ...raised], dir);
+    expect((await inProcessJson(set, dir)).code).toBe(0);
+    const got = await inProcessJson(["state", "get", ...store, "--ref", deep, ...raised], dir);
     expect([got.code, got.json.value]).toEqual([0, 7]);
-    const summary = await obeliskJson(["state", "summary", ...store, "--ref", deep, ...raised], dir);
+    const summary = await inProcessJson(["state", "summary", ...store, "--ref", deep, ...raised], dir);
     expect(summary.code).toBe(0);
     expect(JSON.stringify(summary.json)).toContain(".x.x.x");
-    const unset = await obeliskJson(["state", "unset", ...store, "--ref", deep, ...raised], dir);
+    const unset = await inProcessJson(["state", "unset", ...store, "--ref", deep, ...raised], dir);
     expect([unset.code, unset.json.removed]).toEqual([0, true]);
-    const gone = await obeliskJson(["state", "get", ...store, "--ref", deep, ...raised], dir);
+    const gone = await inProcessJson(["state", "get", ...store, "--ref", deep, ...raised], dir);
     expect([gone.code, (gone.json.error as Json).code]).toEqual([1, "REF_EVICTED"]);
   });
 
@@ -176,19 +178,19 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
     const plan = join(dir, "padded-plan.json");
     // 17 MiB: over the default limit (16 MiB), of which no more than that is read
     writeFileSync(plan, `[{ "_tool": "shout", "text": "hi" }]${" ".repeat(17 * 1024 * 1024)}`);
-    const over = await obeliskJson(["validate", plan, "--tools", tools], dir);
+    const over = await inProcessJson(["validate", plan, "--tools", tools], dir);
     expect(over.code).toBe(1);
     expect(over.json).toMatchObject({
       diagnostics: [
         { code: "PLAN_LIMIT", hint: expect.stringContaining("--limits maxDocumentBytes=<n> (now 16777216)") },
       ],
     });
-    const within = await obeliskJson(
+    const within = await inProcessJson(
       ["validate", plan, "--tools", tools, "--limits", "maxDocumentBytes=33554432"],
       dir,
     );
     expect(within.code).toBe(0);
-    const lowered = await obelisk(
+    const lowered = await inProcess(
       ["validate", retryPlan, "--tools", tools, "--limits", "maxDocumentBytes=50"],
       dir,
     );
@@ -234,7 +236,7 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
         'did you mean "maxValueBytes"?',
       ],
     ];
-    const results = await Promise.all(cases.map(([args]) => obeliskJson(args, dir)));
+    const results = await Promise.all(cases.map(([args]) => inProcessJson(args, dir)));
     results.forEach((result, at) => {
       const [args, message] = cases[at] as [string[], string];
       expectOneLineError(result, 2);
@@ -249,14 +251,14 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
   it("--limit stays the page size of state get and runs list; --limits on runs list is refused with where it goes", async () => {
     const dir = tempDir();
     const store = ["--store", "sqlite:s.db"];
-    await obelisk(["state", "set", ...store, "--ref", "†state.list", "--value", "[1,2,3,4]"], dir);
-    const page = await obeliskJson(
+    await inProcess(["state", "set", ...store, "--ref", "†state.list", "--value", "[1,2,3,4]"], dir);
+    const page = await inProcessJson(
       ["state", "get", ...store, "--ref", "†state.list", "--offset", "1", "--limit", "2"],
       dir,
     );
     expect(page.json).toMatchObject({ found: true, items: [2, 3], offset: 1, limit: 2, total: 4 });
-    expect((await obeliskJson(["runs", "list", ...store, "--limit", "1"], dir)).code).toBe(0);
-    const limits = await obelisk(["runs", "list", ...store, "--limits", "maxDepth=3"], dir);
+    expect((await inProcessJson(["runs", "list", ...store, "--limit", "1"], dir)).code).toBe(0);
+    const limits = await inProcess(["runs", "list", ...store, "--limits", "maxDepth=3"], dir);
     expectOneLineError(limits, 2);
     expect(limits.stderr).toContain(
       "unknown option '--limits': this command takes no engine limits (validate, run",
@@ -265,7 +267,7 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
       ["state", "get", ...store, "--ref", "†state.list", "--limit", "maxDepth=3"],
       ["runs", "list", ...store, "--limit", "maxDepth=3"],
     ]) {
-      const limit = await obelisk(args, dir);
+      const limit = await inProcess(args, dir);
       expectOneLineError(limit, 2);
       expect(limit.stderr).toContain(
         "--limit <n> is the page size; engine limits are set with --limits <name>=<n>",

@@ -1,12 +1,12 @@
 import { closeSync, existsSync, openSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { fixture, obeliskJson, obeliskSpawned, tempDir } from "./cli-harness.js";
+import { fixture, inProcessJson, obeliskSpawned, tempDir } from "./cli-harness.js";
 
 const tools = fixture("misbehaving-tools.mjs");
 
 /** The status of the one run recorded in the store of `cwd`. */
 async function recordedStatus(cwd: string): Promise<unknown> {
-  const runs = await obeliskJson(["runs", "list", "--store", "sqlite:s.db"], cwd);
+  const runs = await inProcessJson(["runs", "list", "--store", "sqlite:s.db"], cwd);
   const list = runs.json.runs as { status: string }[];
   expect(list).toHaveLength(1);
   return list[0]?.status;

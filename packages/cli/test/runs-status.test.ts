@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createEngine, ENGINE_CLOSED_REASON } from "obelisk";
 import { createSqliteStore } from "obelisk/sqlite";
 import { describe, expect, it } from "vitest";
-import { fixture, obelisk, obeliskJson, obeliskSpawned, tempDir } from "./cli-harness.js";
+import { fixture, inProcess, inProcessJson, obeliskSpawned, tempDir } from "./cli-harness.js";
 
 const tools = fixture("misbehaving-tools.mjs");
 const digest = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
@@ -12,7 +12,7 @@ const digest = (file: string): string => createHash("sha256").update(readFileSyn
 /** A store whose one run was killed (SIGKILL) mid-call: its record stays `running`, its lock row names a gone pid. */
 async function killedRun(): Promise<{ cwd: string; runId: string }> {
   const cwd = tempDir();
-  await obelisk(
+  await inProcess(
     [
       "run",
       fixture("shout-plan.json"),
@@ -28,7 +28,7 @@ async function killedRun(): Promise<{ cwd: string; runId: string }> {
   const args = ["run", fixture("stubborn-plan.json"), "--tools", tools, "--store", "sqlite:s.db"];
   const killed = await obeliskSpawned(args, cwd, { when: "stubborn started", signal: "SIGKILL" });
   expect(killed.code).not.toBe(0);
-  const listed = await obeliskJson(["runs", "list", "--store", "sqlite:s.db", "--limit", "1"], cwd);
+  const listed = await inProcessJson(["runs", "list", "--store", "sqlite:s.db", "--limit", "1"], cwd);
   const runId = (listed.json.runs as { runId: string }[])[0]?.runId ?? "";
   return { cwd, runId };
 }
@@ -40,12 +40,12 @@ describe.concurrent("obelisk runs list --status, and interrupted runs in runs li
     const { cwd, runId } = await killedRun();
     const store = ["--store", "sqlite:s.db"];
     const before = digest(join(cwd, "s.db"));
-    const all = await obeliskJson(["runs", "list", ...store], cwd);
+    const all = await inProcessJson(["runs", "list", ...store], cwd);
     expect((all.json.runs as { status: string }[]).map((run) => run.status)).toEqual([
       "interrupted",
       "succeeded",
     ]);
-    const interrupted = await obeliskJson(["runs", "list", ...store, "--status", "interrupted"], cwd);
+    const interrupted = await inProcessJson(["runs", "list", ...store, "--status", "interrupted"], cwd);
     expect(interrupted.code).toBe(0);
     expect(interrupted.json).toEqual({
       runs: [
@@ -57,11 +57,11 @@ describe.concurrent("obelisk runs list --status, and interrupted runs in runs li
         }),
       ],
     });
-    const succeeded = await obeliskJson(["runs", "list", ...store, "--status", "succeeded"], cwd);
+    const succeeded = await inProcessJson(["runs", "list", ...store, "--status", "succeeded"], cwd);
     expect((succeeded.json.runs as { status: string }[]).map((run) => run.status)).toEqual(["succeeded"]);
-    const running = await obelisk(["runs", "list", ...store, "--status", "running"], cwd);
+    const running = await inProcess(["runs", "list", ...store, "--status", "running"], cwd);
     expect(running).toMatchObject({ code: 0, stdout: "no running runs\n" });
-    const text = await obelisk(["runs", "list", ...store], cwd);
+    const text = await inProcess(["runs", "list", ...store], cwd);
     expect(text.stdout).toMatch(new RegExp(`${runId}\\s+default\\s+interrupted\\s`));
     expect(text.stdout).toContain(
       "continue one with obelisk resume <run> --tools <module> --store sqlite:s.db",
@@ -72,7 +72,7 @@ describe.concurrent("obelisk runs list --status, and interrupted runs in runs li
 
   it("runs show prints an interrupted run's status and reason, and how to continue it, in text and json", async () => {
     const { cwd, runId } = await killedRun();
-    const text = await obelisk(["runs", "show", runId, "--store", "sqlite:s.db"], cwd);
+    const text = await inProcess(["runs", "show", runId, "--store", "sqlite:s.db"], cwd);
     expect(text.code).toBe(0);
     const lines = text.stdout.split("\n");
     // the call in flight when it was killed has no record: it is listed as not finished
@@ -83,7 +83,7 @@ describe.concurrent("obelisk runs list --status, and interrupted runs in runs li
     expect(text.stdout).toMatch(/started \S+ · found interrupted \S+/);
     expect(text.stdout).toMatch(/ {2}reason the process holding thread "default" \(pid \d+ on .*\) is gone/);
     expect(text.stdout).toContain(`obelisk resume ${runId} --tools <module> --store sqlite:s.db`);
-    const json = await obeliskJson(["runs", "show", runId, "--store", "sqlite:s.db"], cwd);
+    const json = await inProcessJson(["runs", "show", runId, "--store", "sqlite:s.db"], cwd);
     expect(json.json).toMatchObject({ run: { runId, status: "interrupted", reason: expect.any(String) } });
     expect(json.json).toMatchObject({ calls: [], unfinished: [{ callId: "slow", tool: "stubborn" }] });
   });
@@ -91,7 +91,10 @@ describe.concurrent("obelisk runs list --status, and interrupted runs in runs li
   it("runs cancel gives an interrupted run up without running anything (decision 0043)", async () => {
     const { cwd, runId } = await killedRun();
     const store = ["--store", "sqlite:s.db"];
-    const cancelled = await obeliskJson(["runs", "cancel", runId, ...store, "--reason", "tool renamed"], cwd);
+    const cancelled = await inProcessJson(
+      ["runs", "cancel", runId, ...store, "--reason", "tool renamed"],
+      cwd,
+    );
     expect(cancelled.code).toBe(0);
     expect(cancelled.json).toMatchObject({
       ok: true,
@@ -99,15 +102,15 @@ describe.concurrent("obelisk runs list --status, and interrupted runs in runs li
       run: { runId, status: "cancelled" },
     });
     expect((cancelled.json.run as { reason: string }).reason).toMatch(/^tool renamed/);
-    const left = await obeliskJson(["runs", "list", ...store, "--status", "interrupted"], cwd);
+    const left = await inProcessJson(["runs", "list", ...store, "--status", "interrupted"], cwd);
     expect(left.json).toEqual({ runs: [] });
     // again: it has ended, nothing changes; text says so
-    const again = await obelisk(["runs", "cancel", runId, ...store], cwd);
+    const again = await inProcess(["runs", "cancel", runId, ...store], cwd);
     expect(again).toMatchObject({
       code: 0,
       stdout: `run ${runId} had already ended (cancelled): nothing cancelled\n`,
     });
-    const unknown = await obeliskJson(["runs", "cancel", "no-such-run", ...store], cwd);
+    const unknown = await inProcessJson(["runs", "cancel", "no-such-run", ...store], cwd);
     expect(unknown.code).toBe(2);
     expect(unknown.json).toMatchObject({ error: { code: "RUN_NOT_FOUND" } });
   });
@@ -133,7 +136,7 @@ describe.concurrent("obelisk runs list --status, and interrupted runs in runs li
     await running;
     await engine.close();
     const { runId } = await result;
-    const text = await obelisk(["runs", "show", runId, "--store", "sqlite:s.db"], cwd);
+    const text = await inProcess(["runs", "show", runId, "--store", "sqlite:s.db"], cwd);
     expect(text.code).toBe(0);
     expect(text.stdout.split("\n")[0]).toMatch(/^Run interrupted in [^—]+ — 1 call record$/);
     expect(text.stdout).toMatch(/started \S+ · ended \S+/);
@@ -143,7 +146,7 @@ describe.concurrent("obelisk runs list --status, and interrupted runs in runs li
     expect(text.stdout).toContain(
       `its engine was closed before it ended; continue it (completed calls are satisfied): obelisk resume ${runId}`,
     );
-    const listed = await obeliskJson(
+    const listed = await inProcessJson(
       ["runs", "list", "--store", "sqlite:s.db", "--status", "interrupted"],
       cwd,
     );
@@ -157,7 +160,7 @@ describe.concurrent("obelisk runs list --status, and interrupted runs in runs li
       ["interupted", 'did you mean "interrupted"?'],
       ["done", "one of running, succeeded, failed, cancelled, interrupted"],
     ]) {
-      const result = await obeliskJson(
+      const result = await inProcessJson(
         ["runs", "list", "--store", "sqlite:missing.db", "--status", given as string],
         cwd,
       );

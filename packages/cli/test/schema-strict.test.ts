@@ -1,6 +1,6 @@
 import { createToolRegistry, strictPlanJsonSchema } from "@obelisk/compiler";
 import { describe, expect, it } from "vitest";
-import { fixture, obelisk, obeliskJson, tempDir } from "./cli-harness.js";
+import { fixture, inProcess, inProcessJson, tempDir } from "./cli-harness.js";
 
 const strictTools = fixture("strict-tools.mjs");
 
@@ -14,7 +14,7 @@ describe.concurrent("obelisk schema --strict (decision 0028)", { timeout: 60_000
   it("text: the strict schema alone on stdout, each deviation a warning line on stderr; exit 0", async () => {
     const { schema, deviations } = await expected();
     expect(deviations.length).toBeGreaterThan(0);
-    const result = await obelisk(["schema", "--tools", strictTools, "--strict"], tempDir());
+    const result = await inProcess(["schema", "--tools", strictTools, "--strict"], tempDir());
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(schema);
     const lines = result.stderr.trimEnd().split("\n");
@@ -25,14 +25,14 @@ describe.concurrent("obelisk schema --strict (decision 0028)", { timeout: 60_000
       }`,
     );
     // the full schema is a different one (optional parameters are not nullable there)
-    const full = await obelisk(["schema", "--tools", strictTools], tempDir());
+    const full = await inProcess(["schema", "--tools", strictTools], tempDir());
     expect(JSON.parse(full.stdout)).not.toEqual(schema);
     expect(full.stderr).toBe("");
   });
 
   it("json: one document { schema, deviations } on stdout and no deviation on stderr", async () => {
     const { schema, deviations } = await expected();
-    const result = await obeliskJson(["schema", "--tools", strictTools, "--strict"], tempDir());
+    const result = await inProcessJson(["schema", "--tools", strictTools, "--strict"], tempDir());
     expect(result.code).toBe(0);
     expect(result.json).toEqual({ schema, deviations: JSON.parse(JSON.stringify(deviations)) });
     expect(result.stderr).toBe("");
@@ -40,10 +40,10 @@ describe.concurrent("obelisk schema --strict (decision 0028)", { timeout: 60_000
 
   it("tools strict mode can say in full: no warning; --limits reaches the strict schema as the full one", async () => {
     const plain = fixture("tools.js");
-    const result = await obelisk(["schema", "--tools", plain, "--strict"], tempDir());
+    const result = await inProcess(["schema", "--tools", plain, "--strict"], tempDir());
     expect(result).toMatchObject({ code: 0, stderr: "" });
     expect(JSON.stringify(JSON.parse(result.stdout))).toContain('"enum":["shout"]');
-    const limited = await obelisk(
+    const limited = await inProcess(
       ["schema", "--tools", plain, "--strict", "--limits", "maxRetryAttempts=3"],
       tempDir(),
     );
@@ -53,7 +53,7 @@ describe.concurrent("obelisk schema --strict (decision 0028)", { timeout: 60_000
 
   it("null-absent: an optional any-value parameter and a latent tool's _output, in text and json", async () => {
     const anyTools = fixture("strict-any-tools.mjs");
-    const text = await obelisk(["schema", "--tools", anyTools, "--strict"], tempDir());
+    const text = await inProcess(["schema", "--tools", anyTools, "--strict"], tempDir());
     expect(text.code).toBe(0);
     const lines = text.stderr.trimEnd().split("\n");
     expect(lines).toContain(
@@ -62,7 +62,7 @@ describe.concurrent("obelisk schema --strict (decision 0028)", { timeout: 60_000
     expect(lines).toContainEqual(
       expect.stringMatching(/^warning \[null-absent\] tool "ask" output schema at \/: /),
     );
-    const json = await obeliskJson(["schema", "--tools", anyTools, "--strict"], tempDir());
+    const json = await inProcessJson(["schema", "--tools", anyTools, "--strict"], tempDir());
     expect(json.stderr).toBe("");
     expect((json.json as { deviations: unknown[] }).deviations).toContainEqual({
       tool: "note",

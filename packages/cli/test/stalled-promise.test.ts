@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expectOneLineError, fixture, obelisk, obeliskJson, tempDir } from "./cli-harness.js";
+import { expectOneLineError, fixture, inProcessJson, obelisk, obeliskJson, tempDir } from "./cli-harness.js";
 
 const plan = fixture("stall-plan.json");
 const neverSettles = fixture("never-settles.mjs");
@@ -19,10 +19,10 @@ describe.concurrent("obelisk: a promise that nothing can settle (the event loop 
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stderr).toMatch(/^stalled: .*call w \(wait\).*never settle.*cancelling the run/);
     const runId = (result.json as { runId: string }).runId;
-    const runs = await obeliskJson(["runs", "list"], cwd);
+    const runs = await inProcessJson(["runs", "list"], cwd);
     expect(runs.json.runs).toEqual([expect.objectContaining({ runId, status: "cancelled" })]);
     // the tools fixed, resume runs what had not finished
-    const resumed = await obeliskJson(["resume", runId, "--tools", fixture("settles.mjs")], cwd);
+    const resumed = await inProcessJson(["resume", runId, "--tools", fixture("settles.mjs")], cwd);
     expect(resumed.code).toBe(0);
     expect(resumed.json).toMatchObject({
       status: "succeeded",

@@ -3,7 +3,15 @@ import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectOneLineError, fixture, obelisk, obeliskJson, ROOT, tempDir } from "./cli-harness.js";
+import {
+  expectOneLineError,
+  fixture,
+  inProcess,
+  inProcessJson,
+  obelisk,
+  ROOT,
+  tempDir,
+} from "./cli-harness.js";
 
 const shoutPlan = fixture("shout-plan.json");
 const jsTools = fixture("tools.js");
@@ -50,7 +58,7 @@ async function expectUsageRefusals(
   message: string,
   hint?: string,
 ): Promise<void> {
-  const results = await Promise.all(commands.map((args) => obeliskJson(args, cwd)));
+  const results = await Promise.all(commands.map((args) => inProcessJson(args, cwd)));
   results.forEach((result, i) => {
     expectOneLineError(result, 2);
     expect(result.json, commands[i]?.join(" ")).toEqual({
@@ -76,7 +84,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
       ["runs", "show", "some-run", ...store],
       ["runs", "prune", "--keep", "0", ...store],
     ];
-    const results = await Promise.all(commands.map((args) => obeliskJson(args, cwd)));
+    const results = await Promise.all(commands.map((args) => inProcessJson(args, cwd)));
     results.forEach((result, i) => {
       expectOneLineError(result, 2);
       expect(result.json, commands[i]?.join(" ")).toEqual({
@@ -95,8 +103,8 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     const cwd = tempDir();
     const args = [shoutPlan, "--tools", jsTools, "--store", "sqlite:typo.db"];
     const [validate, graph] = await Promise.all([
-      obeliskJson(["validate", ...args], cwd),
-      obelisk(["graph", ...args], cwd),
+      inProcessJson(["validate", ...args], cwd),
+      inProcess(["graph", ...args], cwd),
     ]);
     expect(validate.code).toBe(0);
     expect(validate.json).toMatchObject({ ok: true });
@@ -111,13 +119,13 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
   it("in a fresh directory the default store reads as empty (no runs, no variables) and is not created", async () => {
     const cwd = tempDir();
     const [runs, runsJson, summary, get, show, validate, reset] = await Promise.all([
-      obelisk(["runs", "list"], cwd),
-      obeliskJson(["runs", "list"], cwd),
-      obelisk(["state", "summary"], cwd),
-      obeliskJson(["state", "get", "--ref", "†state.x"], cwd),
-      obeliskJson(["runs", "show", "some-run"], cwd),
-      obelisk(["validate", shoutPlan, "--tools", jsTools], cwd),
-      obelisk(["state", "reset"], cwd),
+      inProcess(["runs", "list"], cwd),
+      inProcessJson(["runs", "list"], cwd),
+      inProcess(["state", "summary"], cwd),
+      inProcessJson(["state", "get", "--ref", "†state.x"], cwd),
+      inProcessJson(["runs", "show", "some-run"], cwd),
+      inProcess(["validate", shoutPlan, "--tools", jsTools], cwd),
+      inProcess(["state", "reset"], cwd),
     ]);
     expect(runs).toMatchObject({ code: 0, stdout: "no runs recorded\n", stderr: "" });
     expect(runsJson.json).toEqual({ runs: [] });
@@ -202,7 +210,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
   it("commands that read leave a store byte for byte as it was, also with a --thread it does not hold", async () => {
     const cwd = tempDir();
     const store = "sqlite:s.db";
-    const ran = await obelisk(
+    const ran = await inProcess(
       ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}', "--store", store],
       cwd,
     );
@@ -211,7 +219,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     const reads = commandsOn(store, "typo").filter(
       ([, sub]) => !["unset", "reset", "keep", "delete", "vacuum", "prune"].includes(sub ?? ""),
     );
-    const results = await Promise.all(reads.map((args) => obelisk(args, cwd)));
+    const results = await Promise.all(reads.map((args) => inProcess(args, cwd)));
     // summary, get (REF_UNRESOLVED), runs list, runs show (RUN_NOT_FOUND), validate, graph
     expect(results.map((result) => result.code)).toEqual([0, 1, 0, 2, 0, 0]);
     expect(results[0]?.stdout).toBe("thread typo holds no variables\n");
@@ -238,18 +246,18 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
       ],
       [["resume", "no-such-run", "--tools", jsTools, ...at("resume/s.db")], 2],
     ];
-    const results = await Promise.all(refused.map(([args]) => obelisk(args, cwd)));
+    const results = await Promise.all(refused.map(([args]) => inProcess(args, cwd)));
     expect(results.map((result) => result.code)).toEqual(refused.map(([, code]) => code));
     expect(readdirSync(cwd)).toEqual([]);
     // on an existing store, a refused run on a mistyped thread does not add that thread
-    expect((await obelisk([...run, ...at("s.db")], cwd)).code).toBe(0);
+    expect((await inProcess([...run, ...at("s.db")], cwd)).code).toBe(0);
     const before = digest(join(cwd, "s.db"));
     const ghosts = await Promise.all([
-      obelisk(
+      inProcess(
         ["run", fixture("malformed.json"), "--tools", jsTools, ...at("s.db"), "--thread", "ghost1"],
         cwd,
       ),
-      obelisk([...run, "--approved", `sha256:${"0".repeat(64)}`, ...at("s.db"), "--thread", "ghost2"], cwd),
+      inProcess([...run, "--approved", `sha256:${"0".repeat(64)}`, ...at("s.db"), "--thread", "ghost2"], cwd),
     ]);
     expect(ghosts.map((result) => result.code)).toEqual([1, 1]);
     expect(digest(join(cwd, "s.db"))).toBe(before);
@@ -263,14 +271,14 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     };
     const run = ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"x"}'];
     const refused = await Promise.all([
-      obelisk(["run", fixture("malformed.json"), "--tools", jsTools, ...empty("invalid.db")], cwd),
-      obelisk([...run, "--approved", `sha256:${"0".repeat(64)}`, ...empty("approved.db")], cwd),
-      obelisk(["resume", "no-such-run", "--tools", jsTools, ...empty("resume.db")], cwd),
+      inProcess(["run", fixture("malformed.json"), "--tools", jsTools, ...empty("invalid.db")], cwd),
+      inProcess([...run, "--approved", `sha256:${"0".repeat(64)}`, ...empty("approved.db")], cwd),
+      inProcess(["resume", "no-such-run", "--tools", jsTools, ...empty("resume.db")], cwd),
     ]);
     expect(refused.map((result) => result.code)).toEqual([1, 1, 2]);
     for (const name of ["invalid.db", "approved.db", "resume.db"])
       expect(readFileSync(join(cwd, name))).toHaveLength(0);
-    const warned = await obelisk(
+    const warned = await inProcess(
       ["run", fixture("suspicious-plan.json"), "--tools", jsTools, ...empty("warn.db")],
       cwd,
     );
@@ -282,11 +290,11 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     const cwd = tempDir();
     const tools = fixture("bad-concurrency-tools.mjs");
     const results = await Promise.all([
-      obelisk(
+      inProcess(
         ["run", shoutPlan, "--tools", tools, "--input", '{"word":"x"}', "--store", "sqlite:a/s.db"],
         cwd,
       ),
-      obelisk(["resume", "some-run", "--tools", tools, "--store", "sqlite:b/s.db"], cwd),
+      inProcess(["resume", "some-run", "--tools", tools, "--store", "sqlite:b/s.db"], cwd),
     ]);
     for (const result of results) {
       expectOneLineError(result, 2);
@@ -297,7 +305,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
 
   it("run and state set create the store (and its directory); parallel first runs share the default one", async () => {
     const cwd = tempDir();
-    const set = await obelisk(
+    const set = await inProcess(
       ["state", "set", "--ref", "†state.approvals.go", "--value", "true", "--store", "sqlite:new/s.db"],
       cwd,
     );
@@ -311,7 +319,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
       ),
     );
     for (const run of runs) expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
-    const list = await obeliskJson(["runs", "list"], cwd);
+    const list = await inProcessJson(["runs", "list"], cwd);
     expect((list.json.runs as unknown[]).length).toBe(3);
   });
 
@@ -319,7 +327,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
     const cwd = tempDir();
     chmodSync(cwd, 0o755);
     const store = ["--store", "sqlite:ro/state.db"];
-    const run = await obelisk(
+    const run = await inProcess(
       ["run", shoutPlan, "--tools", jsTools, "--input", '{"word":"kept"}', ...store],
       cwd,
     );

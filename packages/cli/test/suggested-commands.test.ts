@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { type CliResult, example, obelisk, ROOT, tempDir } from "./cli-harness.js";
+import { type CliResult, example, inProcess, ROOT, tempDir } from "./cli-harness.js";
 
 const plan = example("greeting", "plan.json");
 const tools = example("greeting", "tools.ts");
@@ -49,18 +49,18 @@ describe("suggested commands start as the CLI was started", () => {
       [THROUGH.pnpm, "pnpm obelisk"],
       [THROUGH.npm, "npm run obelisk --"],
     ] as const) {
-      const valid = await obelisk(["validate", ...args], cwd, through);
+      const valid = await inProcess(["validate", ...args], cwd, through);
       expect(valid.stdout).toContain(`approve and run it with: ${command} run ${plan} --tools ${tools}`);
-      const run = await obelisk(["run", ...args], cwd, through);
+      const run = await inProcess(["run", ...args], cwd, through);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain(`inspect what was stored: ${command} state summary --thread t`);
-      const unknown = await obelisk(["runs", "show", "no-such-run"], cwd, through);
+      const unknown = await inProcess(["runs", "show", "no-such-run"], cwd, through);
       expect(unknown.stderr).toContain(`(${command} runs list lists the recorded runs`);
     }
   });
 
   it("with obelisk when no script named obelisk started it", async () => {
-    const run = await obelisk(["run", ...args], tempDir(), THROUGH.otherScript);
+    const run = await inProcess(["run", ...args], tempDir(), THROUGH.otherScript);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("inspect what was stored: obelisk state summary --thread t");
     expect(run.stdout).not.toContain("pnpm obelisk");

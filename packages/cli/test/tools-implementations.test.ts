@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expectOneLineError, fixture, obeliskJson, tempDir } from "./cli-harness.js";
+import { expectOneLineError, fixture, inProcessJson, tempDir } from "./cli-harness.js";
 
 const cwd = tempDir();
 const plan = fixture("spec-form-plan.json");
@@ -8,7 +8,7 @@ describe.concurrent("a tools module's implementations export (SPEC §9)", { time
   it.each(["spec-form-tools.mjs", "spec-form-tools-by-name.mjs", "spec-form-tools.cjs"])(
     "%s: spec-form tools with their implementations run a plan to succeeded",
     async (tools) => {
-      const run = await obeliskJson(["run", plan, "--tools", fixture(tools), "--store", "memory"], cwd);
+      const run = await inProcessJson(["run", plan, "--tools", fixture(tools), "--store", "memory"], cwd);
       expect(run.code).toBe(0);
       expect(run.json).toMatchObject({
         status: "succeeded",
@@ -20,13 +20,13 @@ describe.concurrent("a tools module's implementations export (SPEC §9)", { time
   );
 
   it("the schema of a module with implementations offers no _output for its tools (they are not latent)", async () => {
-    const withRun = await obeliskJson(["schema", "--tools", fixture("spec-form-tools.mjs")], cwd);
+    const withRun = await inProcessJson(["schema", "--tools", fixture("spec-form-tools.mjs")], cwd);
     expect(withRun.code).toBe(0);
     expect(JSON.stringify(withRun.json)).not.toContain('"_output"');
   });
 
   it("an implementations export that is not an object: usage error, exit 2, one line", async () => {
-    const result = await obeliskJson(
+    const result = await inProcessJson(
       ["run", plan, "--tools", fixture("bad-implementations-tools.mjs"), "--store", "memory"],
       cwd,
     );
@@ -42,7 +42,7 @@ describe.concurrent("a tools module's implementations export (SPEC §9)", { time
   });
 
   it("an implementation keyed by a name no tool has: usage error, exit 2, naming the nearest tool", async () => {
-    const result = await obeliskJson(
+    const result = await inProcessJson(
       ["run", plan, "--tools", fixture("misnamed-implementation-tools.mjs"), "--store", "memory"],
       cwd,
     );
