@@ -39,7 +39,7 @@ describe("obelisk state vacuum", () => {
     const vacuumed = await json(["state", "vacuum", ...store], cwd);
     expect(vacuumed).toEqual({
       code: 0,
-      json: { ok: true, bytesBefore: before, bytesAfter: expect.any(Number) },
+      json: { ok: true, bytesBefore: before, bytesAfter: expect.any(Number), walBytesAfter: 0 },
     });
     const after = vacuumed.json.bytesAfter as number;
     expect(after).toBeLessThan(before / 10);

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { asRunId, asThreadId } from "@obelisk/core";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { digest } from "./__fixtures__/file-fixtures.js";
 import { sqliteStoreFiles } from "./__fixtures__/sqlite-store-files.js";
@@ -62,6 +63,7 @@ describe("sqlite: vacuum gives a store file's free space back", () => {
     expect(result.bytesBefore).toBeGreaterThan(500_000);
     expect(result.bytesAfter).toBeLessThan(mainFile / 2);
     expect(existsSync(`${setup.file}-wal`) ? statSync(`${setup.file}-wal`).size : 0).toBe(0);
+    expect(result.walBytesAfter).toBe(0);
     expect(onDisk(setup.file)).toBe(result.bytesAfter);
     // the same data, in this store and in another connection; the store goes on working
     expect(store.readState(THREAD)).toEqual({ doc: `119:${"d".repeat(20_000)}` });
@@ -98,6 +100,23 @@ describe("sqlite: vacuum gives a store file's free space back", () => {
     await lock.release();
     const result = await other.vacuum?.();
     expect(result?.bytesAfter).toBeLessThan(result?.bytesBefore ?? 0);
+  });
+
+  it("says how much of the store waits in the -wal when another connection's read kept the checkpoint back", async () => {
+    const setup = storeFile();
+    const store = setup.open();
+    await history(store, 60);
+    await store.pruneRuns?.({ keepLast: 1 });
+    // another process's run, in the middle of a read
+    const reader = new Database(setup.file, { readonly: true });
+    reader.prepare("BEGIN").run();
+    reader.prepare("SELECT count(*) FROM runs").get();
+    const held = await store.vacuum?.();
+    expect(held?.walBytesAfter).toBeGreaterThan(100_000);
+    expect(held?.bytesAfter).toBe(onDisk(setup.file));
+    reader.prepare("COMMIT").run();
+    reader.close();
+    expect(await store.vacuum?.()).toMatchObject({ walBytesAfter: 0 });
   });
 
   it("a lock row deleteThread would take over (stale heartbeat, a gone process) does not refuse it, and stays", async () => {

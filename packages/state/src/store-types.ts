@@ -451,6 +451,12 @@ export interface VacuumResult {
   readonly bytesBefore: number;
   /** Bytes of the file and its `-wal` after it (the `-wal` emptied by a checkpoint, unless a read kept it). */
   readonly bytesAfter: number;
+  /**
+   * Of `bytesAfter`, the bytes still in the `-wal`: a read of another connection (another process's run)
+   * kept the last checkpoint from emptying it, so the rewritten copy waits there until a later checkpoint.
+   * 0 when it was emptied; absent for a database without a file of its own.
+   */
+  readonly walBytesAfter?: number;
 }
 
 /** The store contract every backend implements and the conformance suite checks. */

@@ -32,5 +32,7 @@ export function vacuumDatabase(db: Database, file: string, assertIdle: () => voi
   db.pragma("wal_checkpoint(TRUNCATE)");
   db.exec("VACUUM");
   db.pragma("wal_checkpoint(TRUNCATE)");
-  return { bytesBefore, bytesAfter: storeBytes(db, file) };
+  const bytesAfter = storeBytes(db, file);
+  if (file === ":memory:" || !existsSync(file)) return { bytesBefore, bytesAfter };
+  return { bytesBefore, bytesAfter, walBytesAfter: sizeOf(`${file}-wal`) };
 }
