@@ -187,6 +187,32 @@ describe("REF_UNRESOLVED uses the known context", () => {
     expect(result.diagnostics[0]?.hint).toContain("†state.greeting");
   });
 
+  it("in a fallback too: the next alternative would hide the wrong name behind its default", () => {
+    const fetch = { _tool: "greetUser", _id: "g", userName: "Ada", _outputPath: "†state.greeting" };
+    for (const message of [
+      "†calls.g || †input.name",
+      "Hi {†input.name || †calls.g}",
+      "†state.x || †calls.g.text",
+    ]) {
+      const result = compileWith({ state: { x: "s" }, input: { name: "x" } }, fetch, read(message));
+      expect(codes(result.diagnostics)).toEqual([["REF_UNRESOLVED", "/plan/1/message"]]);
+      expect(result.diagnostics[0]?.hint).toContain('call "g" has an _outputPath: read †state.greeting');
+    }
+    // an earlier run's call, known by what it wrote
+    const writtenBy = (id: string) => (id === "old" ? ["†state.old"] : []);
+    const earlier = compileWith(
+      { state: {}, input: { n: "one" }, callOutputs: new Set(), writtenBy },
+      read("†calls.old || †input.n"),
+    );
+    expect(codes(earlier.diagnostics)).toEqual([["REF_UNRESOLVED", "/plan/0/message"]]);
+    // a †calls.<id> of a call without an _outputPath, or one the thread does not know, stays a plain fallback
+    const plain = compileWith(
+      { state: {}, input: { n: "one" }, callOutputs: new Set() },
+      read("†calls.nobody || †input.n"),
+    );
+    expect(plain.diagnostics).toEqual([]);
+  });
+
   describe("†calls.<id> of an earlier run's call that had an _outputPath (context.writtenBy)", () => {
     const writtenBy = (id: string) => (id === "g" ? ["†state.greeting", "†state.copy"] : []);
 

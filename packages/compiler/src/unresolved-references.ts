@@ -13,9 +13,11 @@ import { judgeEveryWriterAbove } from "./writers-above.js";
 
 /**
  * Why an operand is unresolved (undefined when it resolves or cannot be judged); `near`: a did-you-mean
- * may help (not when the path was there and got evicted, nor for a call reading its own output).
+ * may help (not when the path was there and got evicted, nor for a call reading its own output);
+ * `wrongName`: the operand names a value by a name it never has (`†calls.<id>` of a call with an
+ * `_outputPath`, SPEC §3: "one value, one name"), reported even where another `||` alternative resolves.
  */
-type Verdict = { readonly hint?: string; readonly near?: boolean } | undefined;
+type Verdict = { readonly hint?: string; readonly near?: boolean; readonly wrongName?: boolean } | undefined;
 
 /** The eviction of the reference or of the variable above it that held it, as a hint (REF_EVICTED). */
 function evictedHint(builder: PlanBuilder, reference: Reference): string | undefined {
@@ -61,6 +63,7 @@ function judgeCalls(builder: PlanBuilder, self: string, reference: Reference): V
         .flat()
         .map((t) => t.text)
         .join(" or ")} instead`,
+      wrongName: true,
     };
   }
   // A call reading its own †calls.<id> reads the output stored before the run (SPEC §6), like †state.
@@ -76,7 +79,7 @@ function judgeCalls(builder: PlanBuilder, self: string, reference: Reference): V
   const evicted = evictedHint(builder, reference);
   if (evicted !== undefined) return { hint: evicted };
   const earlier = writtenEarlierHint(builder, id, reference.path.slice(1));
-  if (earlier !== undefined) return { hint: earlier };
+  if (earlier !== undefined) return { hint: earlier, wrongName: true };
   if (id === self)
     return {
       hint: "a call cannot read its own output: this reads the output an earlier run stored, and the thread holds none",
@@ -254,6 +257,9 @@ function checkExpression(
   out: Diagnostic[] | undefined,
   atAdd: boolean,
 ): Diagnostic[] | undefined {
+  const misnamed = misnamedOperand(builder, entry, expression, atAdd);
+  if (misnamed !== undefined)
+    return pushUnresolved(builder, entry, reference, misnamed.operand, misnamed.verdict, out);
   let first: Reference | undefined;
   let firstVerdict: Verdict;
   for (const gate of expression.alternatives) {
@@ -271,10 +277,43 @@ function checkExpression(
     if (resolvable) return out;
   }
   if (first === undefined) return out;
-  const message = `nothing writes ${first.text} and the known context lacks it`;
+  return pushUnresolved(builder, entry, reference, first, firstVerdict, out);
+}
+
+/**
+ * The first `†calls.<id>` operand of a fallback or gate that names a value by a name it never has (see
+ * `wrongName`): taking the next alternative would hide the model's mistake behind a default value. Only
+ * `calls` operands without an in-plan writer are judged, so other expressions cost nothing more.
+ */
+function misnamedOperand(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  expression: InputExpression,
+  atAdd: boolean,
+): { readonly operand: Reference; readonly verdict: Verdict } | undefined {
+  if (expression.alternatives.length < 2) return undefined;
+  for (const gate of expression.alternatives)
+    for (const operand of gate) {
+      if (operand.kind !== "calls") continue;
+      const verdict = judgeOperand(builder, entry, operand, atAdd);
+      if (verdict?.wrongName === true) return { operand, verdict };
+    }
+  return undefined;
+}
+
+/** Adds a REF_UNRESOLVED for `operand` of `reference` to `out` (created on the first one). */
+function pushUnresolved(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  reference: EntryReference,
+  operand: Reference,
+  verdict: Verdict,
+  out: Diagnostic[] | undefined,
+): Diagnostic[] {
+  const message = `nothing writes ${operand.text} and the known context lacks it`;
   const diagnostic = makeDiagnostic("REF_UNRESOLVED", message, reference.pointer, {
     callId: entry.call.id,
-    hint: unresolvedHint(builder, first, firstVerdict, entry.call.id),
+    hint: unresolvedHint(builder, operand, verdict, entry.call.id),
   });
   if (out === undefined) return [diagnostic];
   out.push(diagnostic);
