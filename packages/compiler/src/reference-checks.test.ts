@@ -213,6 +213,19 @@ describe("REF_UNRESOLVED uses the known context", () => {
     expect(plain.diagnostics).toEqual([]);
   });
 
+  it("†calls whole names no value: unresolved, whatever calls of the plan or the thread hold", () => {
+    const unnamed = { _tool: "greetUser", _id: "b", userName: "Ada" };
+    for (const message of ["†calls", "†calls || †input.n", "{†calls}"]) {
+      const result = compileWith(
+        { state: {}, input: { n: "x" }, callOutputs: new Set(["c1"]) },
+        unnamed,
+        read(message),
+      );
+      expect(codes(result.diagnostics)).toEqual([["REF_UNRESOLVED", "/plan/1/message"]]);
+      expect(result.diagnostics[0]?.hint).toContain("read †calls.<id>");
+    }
+  });
+
   describe("†calls.<id> of an earlier run's call that had an _outputPath (context.writtenBy)", () => {
     const writtenBy = (id: string) => (id === "g" ? ["†state.greeting", "†state.copy"] : []);
 

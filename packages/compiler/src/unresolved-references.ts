@@ -31,6 +31,11 @@ function evictedHint(builder: PlanBuilder, reference: Reference): string | undef
   return undefined;
 }
 
+const WHOLE_CALLS: Verdict = {
+  hint: "†calls holds each call's output by its id: read †calls.<id> (a call without an _outputPath)",
+  wrongName: true,
+};
+
 /** At most this many references are named in the hint for a call of an earlier run. */
 const MAX_WRITTEN_SHOWN = 3;
 
@@ -145,6 +150,9 @@ export function judgeOperand(
   reference: Reference,
   atAdd = false,
 ): Verdict {
+  // `†calls` whole: no value has that name (the store keeps each output by its call; run, validate and
+  // `get` would each have to invent one)
+  if (reference.kind === "calls" && reference.path.length === 0) return WHOLE_CALLS;
   const links = entry.writers.get(reference.text);
   if (links !== undefined && links.length > 0)
     return atAdd || !builder.typedWriters ? undefined : excludedByWriters(builder, links, reference);
