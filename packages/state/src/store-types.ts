@@ -392,7 +392,10 @@ export interface StoreStats {
   readonly runs: number;
 }
 
-/** Options of {@link StateStore.pruneRuns}: which finished runs go (at least one of `keepLast`, `olderThanMs`). */
+/**
+ * Options of {@link StateStore.pruneRuns}: which finished runs go (at least one of `keepLast`, `olderThanMs`);
+ * `running` and `interrupted` runs always stay (an interrupted one until a resume or `runs.cancel` ends it).
+ */
 export interface PruneRunsOptions {
   /** Only this thread's runs (default: every thread's). */
   readonly threadId?: ThreadId | undefined;

@@ -89,12 +89,17 @@ export function pruneRunsCases(openStore: OpenStore): void {
       expect(await ids(store)).toEqual(["r4", "r3"]);
     });
 
-    it("never removes a running run, nor a run of a thread a run holds; a run whose process is gone is interrupted first", async () => {
+    it("never removes a running run, an interrupted one (until it is cancelled), nor a run of a thread a run holds", async () => {
       const store = await openStore();
       await finished(store, "old", "2025-01-01T00:00:00.000Z");
       await finished(store, "gone", "running");
-      // nobody holds the thread: `gone` cannot be in progress, it is marked interrupted, then pruned
-      expect(await store.pruneRuns?.({ keepLast: 0 })).toMatchObject({ runIds: ["gone", "old"] });
+      // nobody holds the thread: `gone` cannot be in progress, it is marked interrupted, and kept: its record
+      // is what a resume re-runs (pruned, the work it left could only be found by hand)
+      expect(await store.pruneRuns?.({ keepLast: 0 })).toMatchObject({ runIds: ["old"] });
+      expect(await store.getRun(asRunId("gone"))).toMatchObject({ status: "interrupted" });
+      // given up (runs.cancel, or a resume that cancels it): it goes like any finished run
+      await store.finishRun(asRunId("gone"), "cancelled", "2025-01-01T00:00:02.000Z");
+      expect(await store.pruneRuns?.({ keepLast: 0 })).toMatchObject({ runIds: ["gone"] });
       await finished(store, "done", "2025-01-01T00:00:00.000Z");
       const lock = await store.lockThread(THREAD);
       await finished(store, "live", "running");

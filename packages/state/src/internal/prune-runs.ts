@@ -66,7 +66,8 @@ export function checkPruneRuns(options: unknown): PruneQuery {
 }
 
 /**
- * The runs of one thread (newest first) that `pruneRuns` removes: finished (never `running`), beyond the
+ * The runs of one thread (newest first) that `pruneRuns` removes: finished (never `running`, nor
+ * `interrupted`: its record is what `resume` re-runs, until a resume or `runs.cancel` ends it), beyond the
  * newest `keepLast`, and ended more than `olderThanMs` before `nowMs` (a run without a readable end time
  * is not old enough).
  */
@@ -74,7 +75,7 @@ export function selectPrunedRuns(runs: readonly RunRecord[], query: PruneQuery, 
   const pruned: RunId[] = [];
   const { keepLast, olderThanMs } = query;
   runs.forEach((run, position) => {
-    if (run.status === "running") return;
+    if (run.status === "running" || run.status === "interrupted") return;
     if (keepLast !== undefined && position < keepLast) return;
     if (olderThanMs !== undefined) {
       const ended = run.endedAt === undefined ? Number.NaN : Date.parse(run.endedAt);
