@@ -14,7 +14,12 @@ writeFileSync(join(dir, "plan.json"), '[{ "_tool": "give", "_rerun": true, "_out
 async function cli(args: readonly string[]): Promise<{ code: number; stdout: string }> {
   let stdout = "";
   const io: CliIo = {
-    stdout: { write: (chunk: string) => ((stdout += chunk), true) },
+    stdout: {
+      write: (chunk: string) => {
+        stdout += chunk;
+        return true;
+      },
+    },
     stderr: { write: () => true },
     env: { NO_COLOR: "1" },
     cwd: dir,

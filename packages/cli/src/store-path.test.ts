@@ -15,7 +15,12 @@ async function cli(args: readonly string[]): Promise<{ code: number; stderr: str
   let stderr = "";
   const io: CliIo = {
     stdout: { write: () => true },
-    stderr: { write: (chunk: string) => ((stderr += chunk), true) },
+    stderr: {
+      write: (chunk: string) => {
+        stderr += chunk;
+        return true;
+      },
+    },
     env: { NO_COLOR: "1" },
     cwd: dir,
   };

@@ -335,11 +335,24 @@ describe("a reader of a path several calls write", () => {
     const run = createEngine({ tools: countingTools(counts) });
     const plan = [
       { _tool: "give", _id: "amount", value: "†state.approvals.big", _outputPath: "†state.approved" },
-      { _tool: "give", _id: "notify", value: "†state.approved || †input.fallback", _outputPath: "†state.sent" },
-      { _tool: "give", _id: "templated", value: "{†state.approved || †input.fallback}", _outputPath: "†state.text" },
+      {
+        _tool: "give",
+        _id: "notify",
+        value: "†state.approved || †input.fallback",
+        _outputPath: "†state.sent",
+      },
+      {
+        _tool: "give",
+        _id: "templated",
+        value: "{†state.approved || †input.fallback}",
+        _outputPath: "†state.text",
+      },
     ];
     const first = await run.run(plan, { threadId: "t", input: { fallback: 5 } });
-    expect(first.calls.notify).toMatchObject({ status: "waiting", reason: "upstream call amount is waiting" });
+    expect(first.calls.notify).toMatchObject({
+      status: "waiting",
+      reason: "upstream call amount is waiting",
+    });
     expect(first.calls.templated?.status).toBe("waiting");
     expect(counts.give ?? 0).toBe(0);
     await run.set("t", "†state.approvals.big", 100);

@@ -160,11 +160,19 @@ describe.each(storeKinds())("writing results on the $name store", (kind) => {
       { _tool: "pick", _id: "returned", mode: "returns branch", _outputPath: path("c") },
       { _tool: "pick", _id: "detached", mode: "destructured", _outputPath: path("d") },
     ]);
-    expect(result.calls.nothing).toMatchObject({ status: "succeeded", branch: 1, wrote: ["†state.a.failed"] });
+    expect(result.calls.nothing).toMatchObject({
+      status: "succeeded",
+      branch: 1,
+      wrote: ["†state.a.failed"],
+    });
     expect(result.calls.other).toMatchObject({ status: "failed", error: { code: "BRANCH_INVALID" } });
     expect(result.calls.other?.error?.message).toContain("ctx.branch(1, …)");
     expect(result.calls.returned).toMatchObject({ status: "succeeded", branch: 0 });
-    expect(result.state).toEqual({ a: { failed: "chosen" }, c: { ok: "last wins" }, d: { failed: "detached" } });
+    expect(result.state).toEqual({
+      a: { failed: "chosen" },
+      c: { ok: "last wins" },
+      d: { failed: "detached" },
+    });
   });
 
   it("fan-out inside a chosen alternative writes every target of that alternative only", async () => {

@@ -131,7 +131,9 @@ describe("hostile values", () => {
     });
     // numeric codes (JSON-RPC, HTTP) are kept as text, so a failure branch can tell a 404 from a 500
     expect(toRecordedError({ code: -32600, message: "Invalid Request" }, "TOOL_ERROR").code).toBe("-32600");
-    expect(toRecordedError(Object.assign(new Error("Not found"), { code: 404 }), "TOOL_ERROR").code).toBe("404");
+    expect(toRecordedError(Object.assign(new Error("Not found"), { code: 404 }), "TOOL_ERROR").code).toBe(
+      "404",
+    );
     expect(toRecordedError({ code: Number.NaN, message: "odd" }, "TOOL_ERROR").code).toBe("TOOL_ERROR");
     expect(toRecordedError({ status: 429 }).message).toBe('a non-error value was thrown: {"status":429}');
     expect(toRecordedError(branch(1, "x")).message).toBe(

@@ -1,4 +1,10 @@
-import { type BranchResult, branch, isBranchResult, type RetryPolicy, type ToolContext } from "@obelisk/compiler";
+import {
+  type BranchResult,
+  branch,
+  isBranchResult,
+  type RetryPolicy,
+  type ToolContext,
+} from "@obelisk/compiler";
 import { asCallId, asRunId, asThreadId, type JsonObject, MAX_TIMER_MS } from "@obelisk/core";
 import type { Awaitable, RecordedError } from "@obelisk/state";
 import type { AroundTool } from "./around-tool.js";
