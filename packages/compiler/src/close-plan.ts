@@ -10,7 +10,7 @@ import { analyzeDag } from "./plan-dag.js";
 import { referenceTypeMismatches, type WrittenTypesCache } from "./reference-types.js";
 import { sortDiagnostics } from "./sort-diagnostics.js";
 import { mayReadUndeclared, startUndeclaredPass, undeclaredReferences } from "./undeclared-references.js";
-import { unreachableCall } from "./unreachable-calls.js";
+import { unreachableCall, unreachableDownstream } from "./unreachable-calls.js";
 import { unresolvedReferences } from "./unresolved-references.js";
 import { CONDITIONAL_OPERAND, linksSummary, UNLINKED_OPERAND } from "./writer-table.js";
 
@@ -57,7 +57,11 @@ export function closePlan(
   const autoNamedTools = builder.autoNamedTools.size > 0 ? builder.autoNamedTools : undefined;
   const undeclared = mayReadUndeclared(builder);
   startUndeclaredPass(builder);
+  // calls known never to run: their readers cannot either (filled below; rare, so usually left empty)
+  let dead: Map<string, string> | undefined;
   for (const entry of builder.entries.values()) {
+    if (entry.tool.latent && !entry.call.hasOutput)
+      (dead ??= new Map()).set(entry.call.id, "is latent without _output (deferred)");
     if (autoNamedTools !== undefined) automaticIdReferences(builder, entry, autoNamedTools, all);
     // Most calls have a writer for every operand and no conditional one: their references are not walked
     // for REF_UNRESOLVED and UNREACHABLE (see `linksSummary`).
@@ -68,8 +72,12 @@ export function closePlan(
     all.push(...referenceTypeMismatches(builder, entry, written));
     if (undeclared) undeclaredReferences(builder, entry, all);
     const unreachable = (summary & CONDITIONAL_OPERAND) === 0 ? undefined : unreachableCall(entry);
-    if (unreachable !== undefined) all.push(unreachable);
+    if (unreachable !== undefined) {
+      all.push(unreachable);
+      (dead ??= new Map()).set(entry.call.id, "can never run");
+    }
   }
+  if (dead !== undefined) unreachableDownstream(builder.entries, dead, all);
   bareSpellingsOfWrittenPaths(builder, all);
   const criticalPaths = dag.criticalPaths;
   const diagnostics = sortDiagnostics(all, document, sourceMap);

@@ -193,6 +193,36 @@ describe("one test per diagnostic code", () => {
     );
     expect(codes(result.diagnostics)).toEqual([["UNREACHABLE", "/plan/1/message"]]);
   });
+
+  it("UNREACHABLE passes on: a reader of a path a call that never runs writes never runs either", () => {
+    const result = compile(
+      plan(
+        { _tool: "verifyUser", _id: "v", userId: "u", _outputPath: "†state.ok || †state.err" },
+        { _tool: "log", _id: "both", message: "†state.ok && †state.err", _outputPath: "†state.both" },
+        { _tool: "log", _id: "next", message: "†state.both", _outputPath: "†state.next" },
+        // a fallback every alternative of which is dead; then one with a live alternative (runs)
+        { _tool: "log", _id: "last", message: "{†state.next || †state.both}", _outputPath: "†state.last" },
+        { _tool: "log", _id: "alive", message: "†state.next || †input.text" },
+        // a latent call without _output is deferred: its reader never runs
+        { _tool: "approve", _id: "wait", _outputPath: "†state.approved" },
+        { _tool: "log", _id: "after", message: "{†state.approved}" },
+      ),
+      registry,
+    );
+    expect(codes(result.diagnostics)).toEqual([
+      ["UNREACHABLE", "/plan/1/message"],
+      ["UNREACHABLE", "/plan/2/message"],
+      ["UNREACHABLE", "/plan/3/message"],
+      ["LATENT_WITHOUT_OUTPUT", "/plan/5"],
+      ["UNREACHABLE", "/plan/6/message"],
+    ]);
+    const next = result.diagnostics[1];
+    expect(next?.message).toBe(
+      'call "next" reads †state.both, which call "both" writes, and "both" can never run: it can never run',
+    );
+    expect(next).toMatchObject({ severity: "warning", callId: "next", related: ["both"] });
+    expect(result.diagnostics[4]?.message).toContain('"wait" is latent without _output (deferred)');
+  });
 });
 
 describe("values that are not JSON", () => {

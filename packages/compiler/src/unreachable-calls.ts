@@ -71,3 +71,70 @@ export function unreachableCall(entry: CallEntry): Diagnostic | undefined {
   }
   return undefined;
 }
+
+/** Passes over the plan at most (a chain of dead calls in plan order takes one; reversed, one per call). */
+const MAX_DOWNSTREAM_PASSES = 64;
+
+/** The first of an expression's alternatives' dead operands when every alternative has one, else undefined. */
+function deadInEveryAlternative(
+  entry: CallEntry,
+  expression: InputExpression,
+  dead: ReadonlyMap<string, string>,
+): { readonly operand: Reference; readonly writer: string } | undefined {
+  let first: { readonly operand: Reference; readonly writer: string } | undefined;
+  for (const gate of expression.alternatives) {
+    let found: { readonly operand: Reference; readonly writer: string } | undefined;
+    for (const operand of gate) {
+      // one writer that never delivers leaves the operand missing, whatever the others write (decision 0017)
+      const writer = entry.writers
+        .get(operand.text)
+        ?.find((link) => link.callId !== entry.call.id && dead.has(link.callId));
+      if (writer !== undefined) {
+        found = { operand, writer: writer.callId };
+        break;
+      }
+    }
+    if (found === undefined) return undefined;
+    first ??= found;
+  }
+  return first;
+}
+
+/**
+ * UNREACHABLE for the calls that can never run because of calls that cannot: one that reads, without a
+ * fallback that could avoid it, a path an unreachable call (ended `blocked` at run time) or a latent call
+ * without `_output` (`deferred`) writes. Transitive; `dead` holds the calls known not to run, by id, with
+ * why (it grows). Only called when some call is such.
+ */
+export function unreachableDownstream(
+  entries: ReadonlyMap<string, CallEntry>,
+  dead: Map<string, string>,
+  out: Diagnostic[],
+): void {
+  for (let pass = 0; pass < MAX_DOWNSTREAM_PASSES; pass++) {
+    let grew = false;
+    for (const entry of entries.values()) {
+      const id = entry.call.id;
+      if (dead.has(id)) continue;
+      for (const reference of entry.call.references) {
+        const cause = parameterExpressions(reference.value)
+          .map((expression) => deadInEveryAlternative(entry, expression, dead))
+          .find((found) => found !== undefined);
+        if (cause === undefined) continue;
+        const why = dead.get(cause.writer) as string;
+        dead.set(id, "can never run");
+        out.push(
+          makeDiagnostic(
+            "UNREACHABLE",
+            `call "${id}" reads ${cause.operand.text}, which call "${cause.writer}" writes, and "${cause.writer}" ${why}: it can never run`,
+            reference.pointer,
+            { callId: id, related: [cause.writer] },
+          ),
+        );
+        grew = true;
+        break;
+      }
+    }
+    if (!grew) return;
+  }
+}
