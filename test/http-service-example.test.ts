@@ -232,6 +232,11 @@ describe("examples/http-service: the approve-then-run workflow over HTTP", () =>
       status: 400,
       body: { code: "JSON_SYNTAX" },
     });
+    // a key given twice is refused (JSON.parse would keep the last one without a word)
+    expect(await call("POST", "/validate", undefined, '{"plan":[],"plan":[]}')).toMatchObject({
+      status: 400,
+      body: { code: "JSON_SYNTAX", message: expect.stringContaining("plan") },
+    });
     expect(await call("POST", "/validate", [1, 2])).toMatchObject({ status: 400, body: { code: "USAGE" } });
     expect(await call("POST", "/validate", { plan: PAY })).toMatchObject({
       status: 413,

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Engine, JsonValue } from "obelisk";
-import { ObeliskError } from "obelisk";
+import { ObeliskError, parseJsonText } from "obelisk";
 
 /** Options of the example service. */
 export interface ServiceOptions {
@@ -246,12 +246,18 @@ async function objectBody(request: IncomingMessage, maxBodyBytes: number): Promi
     if (size > maxBodyBytes) throw tooLarge(maxBodyBytes);
     chunks.push(chunk);
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch (error) {
-    throw new HttpError(400, "JSON_SYNTAX", `the body is not JSON: ${(error as Error).message}`);
+  // as strict as the CLI reads JSON: a key given twice is refused, not silently the last one
+  const read = parseJsonText(Buffer.concat(chunks).toString("utf8"));
+  if (!read.ok) {
+    const first = read.diagnostics[0];
+    throw new HttpError(
+      400,
+      first?.code ?? "JSON_SYNTAX",
+      `the body is not JSON: ${first?.message}`,
+      first?.hint,
+    );
   }
+  const body: unknown = read.value;
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw new HttpError(400, "USAGE", "the body must be a JSON object");
   return body as Record<string, unknown>;

@@ -44,6 +44,7 @@ export type {
   InputExpression,
   JsonArray,
   JsonObject,
+  JsonTextResult,
   JsonValue,
   KindInfo,
   LimitOverrides,
@@ -55,6 +56,7 @@ export type {
   OutputPath,
   OutputTarget,
   ParameterValue,
+  ParseJsonTextOptions,
   Path,
   PathSegment,
   PlanCallSource,
@@ -82,6 +84,7 @@ export {
   createPlanTextStream,
   DEFAULT_LIMITS,
   ObeliskError,
+  parseJsonText,
 } from "@obelisk/core";
 export type {
   CallStatusFacts,
