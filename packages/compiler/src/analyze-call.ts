@@ -23,6 +23,7 @@ import {
   type ReferenceParseOptions,
   rememberOutputTarget,
   type SharedLocations,
+  type TextSlot,
 } from "./collect-references.js";
 import type { CompileContext, ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -117,7 +118,7 @@ function splitParams(
 
 /**
  * Checks meta-properties, parameters, references and the output path of one call (tool may be unknown);
- * diagnostics go to `out`.
+ * diagnostics go to `out`, and each reference's text slot to `slots` (in order), when given.
  */
 export function analyzeCallBody(
   raw: JsonObject,
@@ -126,6 +127,7 @@ export function analyzeCallBody(
   callId: string | undefined,
   options: AnalyzeOptions,
   out: Diagnostic[],
+  slots?: (TextSlot | undefined)[],
 ): CallBody {
   const meta = checkCallMeta(raw, pointer, callId, out, options.limits);
   const params = splitParams(raw, tool, pointer, callId, out);
@@ -140,7 +142,7 @@ export function analyzeCallBody(
   parseOptions.planInputSchema = options.planInputSchema;
   parseOptions.bareSpellings = options.bareSpellings;
   try {
-    const references = collectReferences(params, pointer, parseOptions, out);
+    const references = collectReferences(params, pointer, parseOptions, out, slots);
     if (tool !== undefined) checkAgainstTool(tool, raw, params, references, pointer, parseOptions, meta, out);
     const outputPathValue = raw._outputPath;
     if (outputPathValue === undefined && meta.outputMethod !== "set")
