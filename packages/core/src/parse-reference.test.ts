@@ -67,12 +67,12 @@ describe("parseReference", () => {
     });
   });
 
-  it("gives no hint when no kind is close", () => {
+  it("lists the known kinds when no kind is close", () => {
     const result = parseReference("†zzzzzzzz");
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.issue.code).toBe("REF_KIND_UNKNOWN");
-      expect(result.issue.hint).toBeUndefined();
+      expect(result.issue.hint).toBe("known kinds: input, state, calls");
     }
   });
 

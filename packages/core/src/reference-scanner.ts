@@ -60,7 +60,7 @@ export function scanReference(text: string, start: number, options: ReferenceSca
       "REF_KIND_UNKNOWN",
       `unknown kind "${kind}"`,
       kindStart,
-      didYouMean(kind, options.kinds.keys()),
+      didYouMean(kind, options.kinds.keys()) ?? `known kinds: ${[...options.kinds.keys()].join(", ")}`,
     );
   }
   const scanner = SCANNER;
