@@ -2,14 +2,20 @@ import { exec } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, ROOT, tempDir } from "./cli-harness.js";
+import { inProcess, ROOT, tempDir } from "./cli-harness.js";
 
 /** One command of a README's `sh` block. */
 interface ReadmeCommand {
   /** The line as written. */
   readonly line: string;
-  /** What is actually run: `pnpm [-s] obelisk` becomes `node <bin>`, `pnpm showcase` the showcase script. */
+  /**
+   * What the shell runs: for `pnpm [-s] obelisk …`, a `printf` of the arguments as the shell reads them
+   * (its quotes, the README's variables), which are then given to the CLI in-process (`argv`); for
+   * `pnpm showcase`, the showcase script itself (a real process: the root script as typed).
+   */
   readonly shell: string;
+  /** True when the shell prints the CLI's arguments (NUL-separated) instead of running it. */
+  readonly argv: boolean;
   /** Words a line of its stdout shows, in this order (from a `# → …` comment after it or on the next line). */
   readonly expects: string[][];
 }
@@ -52,10 +58,10 @@ function readmeCommands(file: string): ReadmeCommand[] {
     if (line === "" || /pnpm install|pnpm test$/.test(line)) continue;
     const expects = expected === undefined ? [] : [expectedWords(expected)];
     if (/^[A-Z_]+=\S+$/.test(line)) variables.push(line);
-    else if (line === "pnpm showcase") commands.push({ line, shell: SHOWCASE, expects });
+    else if (line === "pnpm showcase") commands.push({ line, shell: SHOWCASE, argv: false, expects });
     else if (OBELISK.test(line)) {
-      const shell = [...variables, line.replace(OBELISK, `node "${BIN}" `)].join("; ");
-      commands.push({ line, shell, expects });
+      const shell = [...variables, line.replace(OBELISK, "printf '%s\\0' ")].join("; ");
+      commands.push({ line, shell, argv: true, expects });
     } else throw new Error(`${relative(ROOT, file)}: a README command the test does not know: ${line}`);
   }
   return commands;
@@ -66,6 +72,9 @@ function checkoutLike(): string {
   const dir = tempDir();
   symlinkSync(join(ROOT, "examples"), join(dir, "examples"));
   symlinkSync(join(ROOT, "packages"), join(dir, "packages"));
+  // the tools modules the commands load in-process are transformed by vitest, which reads
+  // examples/tsconfig.json and the root one it extends, by the path the module is imported from
+  symlinkSync(join(ROOT, "tsconfig.json"), join(dir, "tsconfig.json"));
   return dir;
 }
 
@@ -78,6 +87,16 @@ function sh(command: string, cwd: string): Promise<{ code: number; stdout: strin
         done({ code: error === null ? 0 : Number(error.code ?? -1), stdout, stderr }),
     );
   });
+}
+
+/** Runs the CLI in-process with the arguments `shell` prints (NUL-separated), as a spawn of it would get them. */
+async function cliWithArgumentsOf(
+  shell: string,
+  cwd: string,
+): Promise<{ code: number | string; stdout: string; stderr: string }> {
+  const printed = await sh(shell, cwd);
+  expect(printed, shell).toMatchObject({ code: 0, stderr: "" });
+  return inProcess(printed.stdout.split("\0").slice(0, -1), cwd, { NO_COLOR: "1" });
 }
 
 /**
@@ -128,10 +147,13 @@ describe.concurrent("the commands shown in the READMEs work as shown", { timeout
   it.each(READMES.map((file) => [relative(ROOT, file), file]))("%s", async (_name, file) => {
     const cwd = checkoutLike();
     if (file === join(ROOT, "README.md")) expect((await sh(SHOWCASE, cwd)).code).toBe(0);
-    for (const { line, shell, expects } of readmeCommands(file)) {
-      const result = await sh(shell, cwd);
+    for (const { line, shell, argv, expects } of readmeCommands(file)) {
+      const result = argv ? await cliWithArgumentsOf(shell, cwd) : await sh(shell, cwd);
       for (const words of expects)
-        expect(showsInOrder(result.stdout, words), `${line}\n→ ${words.join(" ")}`).toBe(true);
+        expect(
+          showsInOrder(result.stdout, words),
+          `${line}\n→ ${words.join(" ")}\n${result.stdout}\n${result.stderr}`,
+        ).toBe(true);
       // Only the plans shown as invalid are meant to fail (exit 1: invalid plan); nothing is a usage error.
       const expected = INVALID_PLANS.some((plan) => line.includes(plan)) ? 1 : 0;
       expect({ line, code: result.code, stderr: result.stderr }).toEqual({
