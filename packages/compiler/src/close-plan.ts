@@ -60,8 +60,10 @@ export function closePlan(
   // calls known never to run: their readers cannot either (filled below; rare, so usually left empty)
   let dead: Map<string, string> | undefined;
   for (const entry of builder.entries.values()) {
-    if (entry.tool.latent && !entry.call.hasOutput)
-      (dead ??= new Map()).set(entry.call.id, "is latent without _output (deferred)");
+    if (entry.tool.latent && !entry.call.hasOutput) {
+      dead ??= new Map();
+      dead.set(entry.call.id, "is latent without _output (deferred)");
+    }
     if (autoNamedTools !== undefined) automaticIdReferences(builder, entry, autoNamedTools, all);
     // Most calls have a writer for every operand and no conditional one: their references are not walked
     // for REF_UNRESOLVED and UNREACHABLE (see `linksSummary`).
@@ -74,7 +76,8 @@ export function closePlan(
     const unreachable = (summary & CONDITIONAL_OPERAND) === 0 ? undefined : unreachableCall(entry);
     if (unreachable !== undefined) {
       all.push(unreachable);
-      (dead ??= new Map()).set(entry.call.id, "can never run");
+      dead ??= new Map();
+      dead.set(entry.call.id, "can never run");
     }
   }
   if (dead !== undefined) unreachableDownstream(builder.entries, dead, all);
