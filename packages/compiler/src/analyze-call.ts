@@ -42,12 +42,16 @@ export function callObject(value: unknown, pointer: string, out: Diagnostic[]): 
   return undefined;
 }
 
-/** Checks that a call has a string `_tool` naming a known tool (CALL_SHAPE, TOOL_UNKNOWN); returns the tool. */
+/**
+ * Checks that a call has a string `_tool` naming a known tool (CALL_SHAPE, TOOL_UNKNOWN, with the call's
+ * given `_id` as `callId` when it is a valid one); returns the tool.
+ */
 export function callTool(
   raw: JsonObject,
   pointer: string,
   registry: ToolRegistry,
   out: Diagnostic[],
+  givenId?: string,
 ): RegisteredTool | undefined {
   const name = raw._tool;
   if (typeof name !== "string") {
@@ -62,7 +66,10 @@ export function callTool(
     didYouMean(name, registry.names) ??
     (registry.names.length > 0 ? `known tools: ${registry.names.slice(0, 10).join(", ")}` : undefined);
   out.push(
-    makeDiagnostic("TOOL_UNKNOWN", `no tool named "${name}"`, appendPointer(pointer, "_tool"), { hint }),
+    makeDiagnostic("TOOL_UNKNOWN", `no tool named "${name}"`, appendPointer(pointer, "_tool"), {
+      hint,
+      callId: givenId,
+    }),
   );
   return undefined;
 }

@@ -183,6 +183,22 @@ describe("one test per diagnostic code", () => {
     ).toBe(true);
   });
 
+  it("TOOL_UNKNOWN names the call by its _id when it has a valid one (SPEC §6's shape)", () => {
+    const result = compile(
+      plan(
+        { _tool: "greetUsr", _id: "greet" },
+        { _tool: "greetUsr", _id: "not valid" },
+        { _tool: "greetUsr" },
+      ),
+      registry,
+    );
+    expect(result.diagnostics.filter((d) => d.code === "TOOL_UNKNOWN").map((d) => d.callId)).toEqual([
+      "greet",
+      undefined,
+      undefined,
+    ]);
+  });
+
   it("UNREACHABLE: a gate needs two alternatives of one call", () => {
     const result = compile(
       plan(

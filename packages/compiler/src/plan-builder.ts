@@ -3,6 +3,7 @@ import type {
   Diagnostic,
   InputExpression,
   JsonObject,
+  JsonValue,
   OutputPath,
   OutputTarget,
   PathSegment,
@@ -63,6 +64,10 @@ export interface PlanBuilderOptions {
 }
 
 const MAX_CONFLICTS_PER_CALL = 20;
+/** A call's `_id` when it is one `#resolveId` accepts (format only: not whether another call has it). */
+const validGivenId = (given: JsonValue | undefined): string | undefined =>
+  typeof given === "string" && isValidCallId(given) && !FORBIDDEN_SEGMENTS.has(given) ? given : undefined;
+
 /** The hint of CALL_ID_INVALID. */
 const CALL_ID_HINT =
   "a call id starts with a letter or _ and continues with letters, digits, _ or - (no $, which automatic ids use), and is not __proto__, prototype or constructor";
@@ -207,7 +212,7 @@ export class PlanBuilder {
     const autoUsedBefore = this.autoIdsUsed;
     const bareBefore = this.settings.bareSpellings?.length ?? 0;
     if (raw !== undefined) {
-      const tool = callTool(raw, source.pointer, this.registry, out);
+      const tool = callTool(raw, source.pointer, this.registry, out, validGivenId(raw._id));
       const id = this.#resolveId(raw, source.pointer, tool, out);
       const slots = this.#referenceSlots;
       clearList(slots);
