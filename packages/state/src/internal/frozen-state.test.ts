@@ -35,16 +35,29 @@ function unfrozen(value: unknown, at = ""): string[] {
 describe.each(stores)("reading the state after writes (%s)", (_name, open) => {
   afterEach(() => vi.restoreAllMocks());
 
-  it("freezes what was appended to a large list, not the list's earlier items", async () => {
+  it("freezes what was appended to a large list or merged into a large object, not the rest of it", async () => {
     const store = open();
     const list = Array.from({ length: ITEMS }, (_, id) => ({ id }));
-    await commitOk(store, { callId: "c0", writes: [write(["log"], list), write(["db"], { list })] });
+    const byId = Object.fromEntries(list.map((item) => [`k${item.id}`, item]));
+    await commitOk(store, {
+      callId: "c0",
+      writes: [write(["log"], list), write(["db"], { list }), write(["index"], { byId })],
+    });
     await store.readState(THREAD);
     for (let tick = 1; tick <= 3; tick++) {
       await commitOk(store, { callId: `p${tick}`, writes: [write(["log"], { id: -tick }, "push")] });
       await commitOk(store, {
         callId: `q${tick}`,
         writes: [write(["db", "list"], [{ a: [tick] }], "concat")],
+      });
+      // a shallow and a deep merge into a 5,000-key object
+      await commitOk(store, {
+        callId: `m${tick}`,
+        writes: [write(["index", "byId"], { [`n${tick}`]: {} }, "assign")],
+      });
+      await commitOk(store, {
+        callId: `d${tick}`,
+        writes: [write(["index"], { byId: { k7: { tick } } }, "merge")],
       });
       // a write above an append, then the append, between two reads
       await commitOk(store, { callId: `r${tick}`, writes: [write(["doc"], { list })] });
@@ -58,6 +71,7 @@ describe.each(stores)("reading the state after writes (%s)", (_name, open) => {
       expect(unfrozen(state)).toEqual([]);
       expect((state.log as unknown[]).length).toBe(ITEMS + tick);
       expect((state.db as { list: unknown[] }).list.at(-1)).toEqual({ a: [tick] });
+      expect((state.index as { byId: Record<string, unknown> }).byId).toMatchObject({ k7: { id: 7, tick } });
     }
     await store.close();
   });
@@ -86,7 +100,7 @@ const written: fc.Arbitrary<JsonValue> = fc.oneof(
 );
 const step = fc.oneof(
   fc.record({
-    path: fc.tuple(fc.constantFrom("x", "y"), fc.array(segment, { maxLength: 2 })),
+    path: fc.tuple(fc.constantFrom("x", "y"), fc.oneof(fc.constant([]), fc.array(segment, { maxLength: 2 }))),
     method: fc.constantFrom<OutputMethod>("set", "push", "concat", "merge", "assign", "push", "push"),
     value: written,
   }),

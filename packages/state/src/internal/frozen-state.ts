@@ -1,7 +1,9 @@
 import {
+  isJsonObject,
   type JsonObject,
   type JsonValue,
   markDeeplyFrozen,
+  type OutputMethod,
   type Path,
   type PathSegment,
 } from "@obelisk/core";
@@ -18,15 +20,14 @@ const MAX_UNFROZEN_WRITES = 8192;
  * What a model knows of its state's nodes not frozen yet (written since the last read). Commits copy the
  * frozen containers on their write paths (or change unfrozen ones in place) and place written values that
  * are frozen copies, so every unfrozen node lies on the path of a write since the last read, or below its
- * target. `writes` holds those paths, each with whether its target only needs freezing itself (an append:
- * the items it added are written values, those before it were there already, frozen or on another path);
- * `keys` their top-level keys. Either is `undefined` when not known.
+ * target. `writes` holds those writes (path, method, value); `keys` their top-level keys. Either is
+ * `undefined` when not known.
  */
 export interface UnfrozenNodes {
   /** Top-level keys written since the last read. */
   keys: Set<string> | undefined;
-  /** Written paths and whether their targets are appended arrays, flat: `[path, appended, …]`. */
-  writes: (Path | boolean)[] | undefined;
+  /** The writes, flat: `[path, method, value, …]`. */
+  writes: (Path | OutputMethod | JsonValue)[] | undefined;
 }
 
 /** Nothing known (a loaded model, a lifecycle change): the next read walks the whole state. */
@@ -48,18 +49,18 @@ function childAt(parent: JsonValue | undefined, segment: PathSegment): JsonValue
 }
 
 /**
- * Records a commit's writes. An append is marked, so the next read freezes the array it grew but not the
- * array's items (stop 31: a push onto a list of n items otherwise cost a walk of n at every read).
+ * Records a commit's writes, so that the next read freezes what they changed and not the rest of their
+ * targets (stop 31: a push onto a list of n items otherwise cost a walk of n at every read).
  */
 export function noteUnfrozenWrites(nodes: UnfrozenNodes, writes: readonly StateWrite[]): void {
   const keys = nodes.keys;
   let list = nodes.writes;
-  if (list !== undefined && list.length + 2 * writes.length > 2 * MAX_UNFROZEN_WRITES) {
+  if (list !== undefined && list.length + 3 * writes.length > 3 * MAX_UNFROZEN_WRITES) {
     list = undefined;
     nodes.writes = undefined;
   }
   for (let index = 0; index < writes.length; index++) {
-    const { path, method } = writes[index] as StateWrite;
+    const { path, method, value } = writes[index] as StateWrite;
     const first = path[0];
     if (typeof first !== "string") {
       // (never from a commit: the state is an object) nothing is assumed
@@ -68,16 +69,28 @@ export function noteUnfrozenWrites(nodes: UnfrozenNodes, writes: readonly StateW
       return;
     }
     keys?.add(first);
-    list?.push(path, method === "push" || method === "concat");
+    list?.push(path, method, value);
   }
 }
 
 /**
- * Freezes what one remembered write may have left unfrozen: the containers on its path (shallowly: their
- * other members are frozen or on another write's path), and its target — an appended array itself (its
- * items are frozen: written values, or there before), anything else walked down to its frozen nodes.
+ * Freezes the containers a deep merge of `value` made or changed under `target` (those where both sides
+ * held objects); its other members are frozen: written values, or there before.
  */
-function freezeWritten(root: JsonObject, path: Path, appended: boolean): void {
+function freezeMerged(target: JsonValue, value: JsonValue): void {
+  if (!isJsonObject(target) || !isJsonObject(value) || Object.isFrozen(target)) return;
+  Object.freeze(target);
+  for (const key of Object.keys(value))
+    if (Object.hasOwn(target, key)) freezeMerged(target[key] as JsonValue, value[key] as JsonValue);
+}
+
+/**
+ * Freezes what one remembered write may have left unfrozen: the containers on its path (shallowly: their
+ * other members are frozen or on another write's path), and its target. An append or a shallow merge leaves
+ * a target whose members are frozen (written values, or there before): only the target is frozen; a deep
+ * merge, the containers it merged into; anything else is walked down to its frozen nodes.
+ */
+function freezeWritten(root: JsonObject, path: Path, method: OutputMethod, value: JsonValue): void {
   let node: JsonValue | undefined = root;
   for (let depth = 0; depth < path.length - 1; depth++) {
     node = childAt(node, path[depth] as PathSegment);
@@ -86,7 +99,8 @@ function freezeWritten(root: JsonObject, path: Path, appended: boolean): void {
   }
   const target = childAt(node, path[path.length - 1] as PathSegment);
   if (typeof target !== "object" || target === null || Object.isFrozen(target)) return;
-  if (appended && Array.isArray(target)) Object.freeze(target);
+  if (method === "push" || method === "concat" || method === "assign") Object.freeze(target);
+  else if (method === "merge") freezeMerged(target, value);
   else freezeNew(target);
 }
 
@@ -99,8 +113,8 @@ export function freezeState(root: JsonObject, nodes: UnfrozenNodes): void {
   const { writes, keys } = nodes;
   if (writes !== undefined) {
     // newest first: an append below an earlier write's target is frozen before that target is walked
-    for (let at = writes.length - 2; at >= 0; at -= 2)
-      freezeWritten(root, writes[at] as Path, writes[at + 1] as boolean);
+    for (let at = writes.length - 3; at >= 0; at -= 3)
+      freezeWritten(root, writes[at] as Path, writes[at + 1] as OutputMethod, writes[at + 2] as JsonValue);
   } else if (keys !== undefined) {
     for (const key of keys) if (Object.hasOwn(root, key)) freezeNew(root[key] as JsonValue);
   } else {

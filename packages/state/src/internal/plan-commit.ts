@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue, WriteJournal } from "@obelisk/core";
 import { applyOutputInPlace, formatReference, toJsonValue } from "@obelisk/core";
 import type { CallCommit, StateWrite } from "../store-types.js";
+import { type AssignedFacts, assignedFacts } from "./assign-facts.js";
 import { type CommitFailure, failure, isCommitFailure } from "./commit-failure.js";
 import { copyRecord, NotJson } from "./copy-record.js";
 import { copyWrites, maxBytesOf } from "./copy-writes.js";
@@ -55,6 +56,12 @@ export function planCommit(
     const tombstoned = model.stateTombstones;
     // one write below variables: what it changes in their sizes, measured around it (not their values)
     const before = count === 1 && absent === 0 ? measuredBefore(model, writes[0] as StateWrite) : undefined;
+    // one assign into an object variable: its size and count from the members it adds or replaces
+    const only = writes[0] as StateWrite;
+    const assigned =
+      count === 1 && absent === 0 && only.method === "assign"
+        ? assignedFacts(model.state, only, model.variables.get(only.reference))
+        : undefined;
     for (let index = 0; index < count; index++) {
       const write = writes[index] as StateWrite;
       if (tombstoned) cleared = supersededBelow(tombstonesBelow(model, write), state, write, cleared);
@@ -82,6 +89,7 @@ export function planCommit(
       schemaPlan,
       bounds,
       delta,
+      assigned,
     );
     if (!isCommitFailure(planned) && planned.record !== undefined && planned.outputs.length + count === 0) {
       // a call that writes nothing (a `satisfied` one whose targets hold its value) keeps no large result
@@ -112,6 +120,7 @@ function planApplied(
   schemaPlan: SchemaPlan | undefined,
   bounds: RecordBounds,
   delta: SizeDelta | undefined,
+  assigned: AssignedFacts | undefined,
 ): ThreadChange | CommitFailure {
   const failed = schemaPlan === undefined ? undefined : model.validator?.verify(schemaPlan, state);
   if (failed !== undefined) return failure("OUTPUT_SCHEMA_VIOLATION", failed.message, failed.reference);
@@ -128,7 +137,7 @@ function planApplied(
   const isolated =
     count === 0 || (count === 1 && (absent === 1 || model.trie.isolated((writes[0] as StateWrite).path)));
   const planned = isolated
-    ? planIsolated(model, commit, writes, sizes, state, writer, absent === 1)
+    ? planIsolated(model, commit, writes, sizes, state, writer, absent === 1, assigned)
     : planOverlaid(model, commit, writes, sizes, state, writer, delta);
   if (isCommitFailure(planned)) return planned;
   const recordCopy = copyRecord(record, commit, writes, planned.output, bounds);
@@ -189,7 +198,8 @@ interface PlannedVariables {
 /**
  * The variables of a commit of at most one write, with no variable strictly above or below its path: what
  * {@link planOverlaid} plans for it (nothing to settle below or refresh above: the written variable, then
- * the stored output), without an overlay. `fresh`: the model's trie has nothing at the path either.
+ * the stored output), without an overlay. `fresh`: the model's trie has nothing at the path either;
+ * `assigned`: the facts of an assign into the variable's object, measured before it was applied.
  */
 function planIsolated(
   model: ThreadModel,
@@ -199,6 +209,7 @@ function planIsolated(
   state: JsonObject,
   writer: Writer,
   fresh: boolean,
+  assigned: AssignedFacts | undefined,
 ): PlannedVariables | CommitFailure {
   let seq = model.nextSeq;
   let bytes = 0;
@@ -212,8 +223,19 @@ function planIsolated(
     if (here !== undefined) {
       // nothing at, above or below the path (`fresh`): no variable to look up
       const previous = fresh ? undefined : model.variables.get(write.reference);
-      const known = knownBytes(previous, write, bytes, here);
-      written = variableFor(previous, "state", write.reference, write.path, here, writer, touch, known);
+      const known = knownBytes(previous, write, bytes, here) ?? assigned?.bytes;
+      const items = assigned?.count;
+      written = variableFor(
+        previous,
+        "state",
+        write.reference,
+        write.path,
+        here,
+        writer,
+        touch,
+        known,
+        items,
+      );
     }
   }
   if (commit.output === undefined) {

@@ -15,7 +15,7 @@ export interface Writer {
   readonly nowMs: number;
 }
 
-/** Builds (or refreshes) a variable entry for the value now at `path`. */
+/** Builds (or refreshes) a variable entry for the value now at `path` (`bytes`, `items`: its size and count, when known). */
 export function variableFor(
   previous: VariableEntry | undefined,
   scope: VariableMeta["scope"],
@@ -25,13 +25,14 @@ export function variableFor(
   writer: Writer,
   touch: number,
   bytes?: number,
+  items?: number,
 ): VariableEntry {
   const type = jsonTypeOf(value);
   const size = bytes ?? jsonByteSize(value);
   const preview = storedPreview(value);
   const createdAt = previous?.meta.createdAt ?? writer.date;
   const version = (previous?.meta.version ?? 0) + 1;
-  const count = itemCountOf(value);
+  const count = items ?? itemCountOf(value);
   const { call, runId, date: updatedAt } = writer;
   // a write without a description keeps the variable's (M3: appending to a described list kept nothing)
   const description = writer.description ?? previous?.meta.description;
