@@ -23,7 +23,6 @@ import {
   type ReferenceParseOptions,
   rememberOutputTarget,
   type SharedLocations,
-  type TextSlot,
 } from "./collect-references.js";
 import type { CompileContext, ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -125,7 +124,7 @@ function splitParams(
 
 /**
  * Checks meta-properties, parameters, references and the output path of one call (tool may be unknown);
- * diagnostics go to `out`, and each reference's text slot to `slots` (in order), when given.
+ * diagnostics go to `out`.
  */
 export function analyzeCallBody(
   raw: JsonObject,
@@ -134,7 +133,6 @@ export function analyzeCallBody(
   callId: string | undefined,
   options: AnalyzeOptions,
   out: Diagnostic[],
-  slots?: (TextSlot | undefined)[],
 ): CallBody {
   const meta = checkCallMeta(raw, pointer, callId, out, options.limits);
   const params = splitParams(raw, tool, pointer, callId, out);
@@ -149,7 +147,7 @@ export function analyzeCallBody(
   parseOptions.planInputSchema = options.planInputSchema;
   parseOptions.bareSpellings = options.bareSpellings;
   try {
-    const references = collectReferences(params, pointer, parseOptions, out, slots);
+    const references = collectReferences(params, pointer, parseOptions, out);
     if (tool !== undefined) checkAgainstTool(tool, raw, params, references, pointer, parseOptions, meta, out);
     const outputPathValue = raw._outputPath;
     if (outputPathValue === undefined && meta.outputMethod !== "set")

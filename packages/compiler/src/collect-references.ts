@@ -18,7 +18,6 @@ import type { CompileContext, ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { misusedToolOutputAlias } from "./misused-tool-output-alias.js";
 import { parseIssueHint } from "./parse-issue-hint.js";
-import type { WriterGroup } from "./plan-dag.js";
 import {
   bareSpellingHint,
   dollarSpellingHint,
@@ -31,26 +30,11 @@ import {
 type ParsedString = Extract<ParameterValue, { type: "reference" | "template" }>;
 
 /**
- * What one compile knows of a text: its parse as a whole parameter string, and the shared writer group of
- * the operand with that canonical text (kept by the plan builder: see `PlanBuilder`). One map of the plan's
- * texts answers both, so a reader's parameter string finds its parse and its group with one lookup (they
- * were two maps of ~10k entries in a 10k-call plan, each lookup a cache miss or two).
+ * Reference and template strings already parsed in this plan, by text: plans repeat the same references
+ * (a path read by several calls), and a parsed value is immutable, so the calls share it. A call's
+ * one-target output path is there too (see `rememberOutputTarget`).
  */
-export interface TextSlot {
-  /** The key: the text itself. */
-  readonly text: string;
-  /** The text parsed as a parameter string (a reference or a template), once a call used it as one. */
-  parsed: ParsedString | undefined;
-  /** The writer group shared by the readers of the operand whose canonical text this is, once made. */
-  group: WriterGroup | undefined;
-}
-
-/**
- * Reference and template strings already parsed in this plan, by text (in their slots): plans repeat the
- * same references (a path read by several calls), and a parsed value is immutable, so the calls share
- * it. A call's one-target output path is there too (see `rememberOutputTarget`).
- */
-export type ParsedStrings = Map<string, TextSlot>;
+export type ParsedStrings = Map<string, ParsedString>;
 
 /**
  * Remembers a one-target output path under its target's canonical text: a parameter string that is
@@ -70,13 +54,12 @@ export function rememberOutputTarget(
   const targets = alternatives[0] as readonly OutputTarget[];
   if (targets.length !== 1) return;
   const text = (targets[0] as OutputTarget).text;
-  const slot = parsedStrings.get(text);
-  if (slot?.parsed !== undefined) return;
-  // What parseParameterString returns for the target's text, around the writer's own lists.
+  // What parseParameterString returns for the target's text, around the writer's own lists. Stored
+  // without asking first (one lookup in a map of every text, not two): a value already there for this
+  // text (a reader before its writer, or an earlier writer of the same path) is an equal reference, and
+  // the calls that got it keep it; later readers share this writer's target instead.
   const expression: InputExpression = { alternatives };
-  const parsed: ParsedString = { type: "reference", expression };
-  if (slot === undefined) parsedStrings.set(text, { text, parsed, group: undefined });
-  else slot.parsed = parsed;
+  parsedStrings.set(text, { type: "reference", expression });
   if (templateExpressions !== undefined && SEEDED.has(templateExpressions))
     addTemplatePart(templateExpressions, text, expression);
 }
@@ -124,9 +107,8 @@ function addTemplatePart(known: TemplateExpressions, text: string, expression: I
  */
 function seedTemplateParts(parsedStrings: ParsedStrings, known: TemplateExpressions): void {
   SEEDED.add(known);
-  for (const [text, slot] of parsedStrings) {
-    const value = slot.parsed;
-    if (value === undefined || value.type !== "reference") continue;
+  for (const [text, value] of parsedStrings) {
+    if (value.type !== "reference") continue;
     const alternatives = value.expression.alternatives;
     if (alternatives.length !== 1) continue;
     const gate = alternatives[0] as readonly Reference[];
@@ -183,8 +165,6 @@ interface Walk {
   options: ReferenceParseOptions;
   out: Diagnostic[];
   readonly references: ParamReference[];
-  /** Where each reference's text slot goes (one per reference, in order), when the caller asked. */
-  slots: (TextSlot | undefined)[] | undefined;
   readonly location: PathSegment[];
   /** The kind names, when a bare `kind.path` string is looked at (known data, or a close pass to come). */
   bareKindNames: readonly string[] | undefined;
@@ -208,7 +188,6 @@ const WALK: Walk = {
   options: IDLE_OPTIONS,
   out: [],
   references: [],
-  slots: undefined,
   location: [],
   bareKindNames: undefined,
   knownData: false,
@@ -225,11 +204,9 @@ export function collectReferences(
   callPointer: string,
   options: ReferenceParseOptions,
   out: Diagnostic[],
-  slots?: (TextSlot | undefined)[],
 ): ParamReference[] {
   const walk = WALK;
   walk.callPointer = callPointer;
-  walk.slots = slots;
   walk.options = options;
   walk.out = out;
   walk.knownData = hasKnownData(options);
@@ -253,7 +230,6 @@ export function collectReferences(
     // Nothing of the call stays reachable from the idle walk: not its diagnostics, not the compile's
     // parse caches (a module-level reference would keep the last plan's parsed strings alive).
     walk.out = NO_OUT;
-    walk.slots = undefined;
     walk.options = IDLE_OPTIONS;
     walk.callPointer = "";
     walk.bareKindNames = undefined;
@@ -356,23 +332,21 @@ function sharedLocation(walk: Walk): SharedLocation | undefined {
   return shared;
 }
 
-/** Records a reference at the current location (and its text's slot, when the caller collects them). */
-function addReference(walk: Walk, value: ParsedString, slot: TextSlot | undefined): void {
+/** Records a reference at the current location. */
+function addReference(walk: Walk, value: ParsedString): void {
   const shared = sharedLocation(walk);
   const location = shared === undefined ? walk.location.slice() : shared.location;
   const pointer = walk.callPointer + (shared === undefined ? pointerFromPath(walk.location) : shared.suffix);
   walk.references.push({ location, pointer, value });
-  walk.slots?.push(slot);
 }
 
 function parseString(text: string, walk: Walk): void {
   const { options, out } = walk;
   const parsedStrings = options.parsedStrings;
-  const slot = parsedStrings?.get(text);
-  const known = slot?.parsed;
+  const known = parsedStrings?.get(text);
   if (known !== undefined) {
     if (known.type === "template") checkTemplate(text, known, walk);
-    addReference(walk, known, slot);
+    addReference(walk, known);
     return;
   }
   const templateExpressions = options.templateExpressions;
@@ -413,14 +387,8 @@ function parseString(text: string, walk: Walk): void {
     return;
   }
   if (value.type === "template") checkTemplate(text, value, walk);
-  if (slot !== undefined) {
-    slot.parsed = value;
-    addReference(walk, value, slot);
-  } else if (parsedStrings !== undefined) {
-    const created: TextSlot = { text, parsed: value, group: undefined };
-    parsedStrings.set(text, created);
-    addReference(walk, value, created);
-  } else addReference(walk, value, undefined);
+  parsedStrings?.set(text, value);
+  addReference(walk, value);
 }
 
 /** `†` (one UTF-16 code unit). */

@@ -23,7 +23,6 @@ import type { BuilderSettings, CallEntry, WriterEntry } from "./builder-types.js
 import { checkOutputMethodValue } from "./check-output-method-value.js";
 import { checkStateSchemaWrites, type StateSchemaCheck } from "./check-state-schema-writes.js";
 import { clearList } from "./clear-list.js";
-import type { ParsedStrings, TextSlot } from "./collect-references.js";
 import { CommitOrder, commitOrderSteps } from "./commit-order.js";
 import type { CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
 import { cycleHint, cycleText, type ReadBetween, readsByWriters } from "./cycle-text.js";
@@ -116,13 +115,8 @@ export class PlanBuilder {
   readonly #commitOrder = new CommitOrder();
   /** Writer groups by the path they read (shared and private). */
   readonly #groupIndex = new PathIndex<WriterGroup>();
-  /**
-   * The plan's texts (the compile's parse cache when it has one): each slot holds the shared writer group
-   * of the operand with that canonical text (`TextSlot.group`), as well as the text's parse.
-   */
-  readonly #textSlots: ParsedStrings;
-  /** Scratch list of `#add`: the text slot of each reference of the call being added (from the parse). */
-  readonly #referenceSlots: (TextSlot | undefined)[] = [];
+  /** Shared writer groups by reference text. */
+  readonly #groupByText = new Map<string, WriterGroup>();
   /** The private group of the first compiled call that reads a text and writes an overlapping path. */
   readonly #privateByText = new Map<string, WriterGroup>();
   /** The group later such readers of a text share (see `#groupsOfExpression`), by text. */
@@ -138,7 +132,6 @@ export class PlanBuilder {
     readonly options: PlanBuilderOptions,
   ) {
     this.#nextAuto = options.firstAutoIdNumber;
-    this.#textSlots = settings.parsedStrings ?? new Map();
     const stateSchema = settings.context.stateSchema;
     if (stateSchema !== undefined)
       this.#stateSchemaCheck = { stateSchema, declaredTypes: this.declaredTypes, slots: new Map() };
@@ -214,9 +207,7 @@ export class PlanBuilder {
     if (raw !== undefined) {
       const tool = callTool(raw, source.pointer, this.registry, out, validGivenId(raw._id));
       const id = this.#resolveId(raw, source.pointer, tool, out);
-      const slots = this.#referenceSlots;
-      clearList(slots);
-      const body = analyzeCallBody(raw, source.pointer, tool, id, this.settings, out, slots);
+      const body = analyzeCallBody(raw, source.pointer, tool, id, this.settings, out);
       if (tool !== undefined && body.outputPath !== undefined) {
         checkOutputMethodValue(raw, source.pointer, tool, id, body, this.declaredTypes, out);
         if (this.#stateSchemaCheck !== undefined)
@@ -316,7 +307,6 @@ export class PlanBuilder {
     this.#textSet = undefined;
     clearList(this.#groups);
     clearList(this.#groupStarts);
-    clearList(this.#groupSlots);
     clearList(this.#writerNodes);
     const groups = this.#groupsOf(id, body.references, alternatives, texts);
     const feeds = this.#feedsOf(id, alternatives);
@@ -352,7 +342,7 @@ export class PlanBuilder {
       const group = groups[g] as WriterGroup;
       group.readers = appended(group.readers, entry);
       if (group.readers.length > 1) continue;
-      this.#register(group, g, entry, alternatives, own);
+      this.#register(group, this.#groupStarts[g] as number, entry, alternatives, own);
     }
     if (feeds.size > 0) this.planOrderIsTopological = false;
     if (this.options.refuseInvalid && feeds.size > 0) {
@@ -405,19 +395,18 @@ export class PlanBuilder {
   /** Indexes a group made for the call being added (its first reader), and links its writers to it. */
   #register(
     group: WriterGroup,
-    g: number,
+    start: number,
     entry: CallEntry,
     alternatives: readonly (readonly OutputTarget[])[],
     own: (WriterLink | undefined)[],
   ): void {
     const text = group.reference.text;
     if (group.cyclic) this.#cyclicByText.set(text, group);
-    else if (group.owner === undefined) (this.#groupSlots[g] as TextSlot).group = group;
+    else if (group.owner === undefined) this.#groupByText.set(text, group);
     else this.#privateByText.set(text, group);
     this.#groupIndex.add(group.reference.kind, group.reference.path, group);
     // The writers `writersOf` found when the group was made, one per link (`#writerNodes` from `start`).
     const nodes = this.#writerNodes;
-    const start = this.#groupStarts[g] as number;
     for (let l = 0; l < group.links.length; l++) {
       const writer = nodes[start + l] as DagNode;
       writer.outGroups = appended(writer.outGroups, group);
@@ -444,15 +433,12 @@ export class PlanBuilder {
     texts: string[],
   ): WriterGroup[] {
     const groups = this.#groups;
-    const slots = this.#referenceSlots;
-    for (let r = 0; r < references.length; r++) {
-      const value = (references[r] as ParamReference).value;
+    for (const { value } of references) {
       if (value.type === "reference")
-        this.#groupsOfExpression(id, value.expression, alternatives, groups, texts, slots[r]);
+        this.#groupsOfExpression(id, value.expression, alternatives, groups, texts);
       else if (value.type === "template")
         for (const part of value.parts)
-          if (typeof part !== "string")
-            this.#groupsOfExpression(id, part, alternatives, groups, texts, undefined);
+          if (typeof part !== "string") this.#groupsOfExpression(id, part, alternatives, groups, texts);
     }
     return groups;
   }
@@ -463,7 +449,6 @@ export class PlanBuilder {
     alternatives: readonly (readonly OutputTarget[])[],
     groups: WriterGroup[],
     texts: string[],
-    slot: TextSlot | undefined,
   ): void {
     for (const gate of expression.alternatives)
       for (const operand of gate) {
@@ -472,13 +457,9 @@ export class PlanBuilder {
         const nodes = this.#writerNodes;
         const start = nodes.length;
         let group: WriterGroup | undefined;
-        let textSlot: TextSlot | undefined;
         if (!writesOverlapping(alternatives, operand)) {
-          // The reference's own slot when its whole text is this operand's (a canonical reference, the
-          // common case: no second lookup), else the operand text's.
-          textSlot = slot !== undefined && slot.text === text ? slot : this.#slotOf(text);
           group =
-            textSlot.group ??
+            this.#groupByText.get(text) ??
             new WriterGroup(operand, writersOf(operand, id, this.#writers, nodes), undefined);
         } else if (!this.#privateByText.has(text)) {
           group = new WriterGroup(operand, writersOf(operand, id, this.#writers, nodes), id);
@@ -493,7 +474,6 @@ export class PlanBuilder {
         }
         groups.push(group);
         this.#groupStarts.push(start);
-        this.#groupSlots.push(textSlot);
       }
   }
 
@@ -536,18 +516,6 @@ export class PlanBuilder {
    */
   readonly #writerNodes: DagNode[] = [];
   readonly #groupStarts: number[] = [];
-  /** The text slot each shared group of `#groups` is kept in (`#groupSlots[g]`; undefined for the others). */
-  readonly #groupSlots: (TextSlot | undefined)[] = [];
-
-  /** The slot of `text` in the plan's texts, made when missing. */
-  #slotOf(text: string): TextSlot {
-    let slot = this.#textSlots.get(text);
-    if (slot === undefined) {
-      slot = { text, parsed: undefined, group: undefined };
-      this.#textSlots.set(text, slot);
-    }
-    return slot;
-  }
   /** `#texts` as a set, once it is long. */
   #textSet: Set<string> | undefined;
 
