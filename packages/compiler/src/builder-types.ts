@@ -26,8 +26,6 @@ export interface CallEntry extends DagNode {
 /** One target of one call in the writer index. */
 export interface WriterEntry {
   readonly callId: string;
-  /** The call's vertex (its CallEntry): the groups it writes into are added to its `outGroups`. */
-  readonly node: DagNode;
   /** Plan index of the call. */
   readonly index: number;
   readonly alternative: number;

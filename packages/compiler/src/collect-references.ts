@@ -54,10 +54,8 @@ export function rememberOutputTarget(
   const targets = alternatives[0] as readonly OutputTarget[];
   if (targets.length !== 1) return;
   const text = (targets[0] as OutputTarget).text;
-  // What parseParameterString returns for the target's text, around the writer's own lists. Stored
-  // without asking first (one lookup in a map of every text, not two): a value already there for this
-  // text (a reader before its writer, or an earlier writer of the same path) is an equal reference, and
-  // the calls that got it keep it; later readers share this writer's target instead.
+  if (parsedStrings.has(text)) return;
+  // What parseParameterString returns for the target's text, around the writer's own lists.
   const expression: InputExpression = { alternatives };
   parsedStrings.set(text, { type: "reference", expression });
   if (templateExpressions !== undefined && SEEDED.has(templateExpressions))

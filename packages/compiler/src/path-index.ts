@@ -50,25 +50,6 @@ function childFor<T>(node: TrieNode<T>, key: string): TrieNode<T> {
   return child;
 }
 
-/** A new child of `node` under `key`, known to be missing (no lookup first). */
-function newChild<T>(node: TrieNode<T>, key: string): TrieNode<T> {
-  const child = new TrieNode<T>();
-  const children = node.children;
-  if (children !== undefined) children.set(key, child);
-  else if (node.onlyChild === undefined) {
-    node.onlyKey = key;
-    node.onlyChild = child;
-  } else {
-    node.children = new Map([
-      [node.onlyKey as string, node.onlyChild],
-      [key, child],
-    ]);
-    node.onlyKey = undefined;
-    node.onlyChild = undefined;
-  }
-  return child;
-}
-
 const INDEX_KEYS: string[] = [];
 
 /** Object keys and array indices share one key space (`items[0]` and `items["0"]` overlap, conservatively). */
@@ -102,42 +83,18 @@ export class PathIndex<T> {
   /** `flag` marks entries that `earliestCandidate` considers at an equal path (default: none). */
   constructor(readonly flag: (entry: T) => boolean = () => false) {}
 
-  /**
-   * Where the last `earliestCandidate` walk stopped: the deepest existing node on its path (`depth` segments
-   * down) and the path object it walked. A builder asks for a target's earliest conflicting writer and then
-   * stores the same target (the same path object): `add` resumes there instead of walking the trie again
-   * (two lookups in maps of up to every path's segment, and a third for the child known missing). Valid
-   * only until the next `add`, which clears it (nothing else changes the trie).
-   */
-  #stopNode: TrieNode<T> | undefined = undefined;
-  #stopKind: string | undefined = undefined;
-  #stopPath: Path | undefined = undefined;
-  #stopDepth = 0;
-
   /** Stores `entry` under `kind` + `path`. */
   add(kind: string, path: Path, entry: T): void {
-    let node: TrieNode<T> | undefined;
-    let depth = 0;
-    let missing = false;
-    if (this.#stopPath === path && this.#stopKind === kind && this.#stopNode !== undefined) {
-      node = this.#stopNode;
-      depth = this.#stopDepth;
-      missing = depth < path.length;
-    } else {
-      node = this.#roots.get(kind);
-      if (node === undefined) {
-        node = new TrieNode<T>();
-        this.#roots.set(kind, node);
-      }
+    let node: TrieNode<T> | undefined = this.#roots.get(kind);
+    if (node === undefined) {
+      node = new TrieNode<T>();
+      this.#roots.set(kind, node);
     }
-    this.#stopNode = undefined;
-    this.#stopPath = undefined;
-    for (; depth < path.length; depth++) {
+    for (let depth = 0; depth < path.length; depth++) {
       if (node.firstBelow === undefined) node.firstBelow = entry;
       const key = keyOf(path[depth] as PathSegment);
       if (key === ANY_INDEX) this.#wildcards = true;
-      node = missing ? newChild(node, key) : childFor(node, key);
-      missing = false;
+      node = childFor(node, key);
     }
     if (node.first === undefined) node.first = entry;
     else if (node.entries === undefined) node.entries = [entry];
@@ -165,20 +122,12 @@ export class PathIndex<T> {
   ): T | undefined {
     let best: T | undefined;
     let node = this.#roots.get(kind);
-    let depth = 0;
-    while (node !== undefined && depth < path.length) {
+    for (let depth = 0; node !== undefined && depth < path.length; depth++) {
       const first = node.first;
       if (first !== undefined && (best === undefined || rank(first) < rank(best))) best = first;
-      const child = childOf(node, keyOf(path[depth] as PathSegment));
-      if (child === undefined) break;
-      node = child;
-      depth++;
+      node = childOf(node, keyOf(path[depth] as PathSegment));
     }
-    this.#stopNode = node;
-    this.#stopKind = kind;
-    this.#stopPath = path;
-    this.#stopDepth = depth;
-    if (node === undefined || depth < path.length) return best;
+    if (node === undefined) return best;
     const equal = flaggedOnly ? node.firstFlagged : node.first;
     if (equal !== undefined && (best === undefined || rank(equal) < rank(best))) best = equal;
     const below = node.firstBelow;

@@ -306,8 +306,6 @@ export class PlanBuilder {
     clearList(texts);
     this.#textSet = undefined;
     clearList(this.#groups);
-    clearList(this.#groupStarts);
-    clearList(this.#writerNodes);
     const groups = this.#groupsOf(id, body.references, alternatives, texts);
     const feeds = this.#feedsOf(id, alternatives);
     const links = linksAdded(groups, feeds);
@@ -342,7 +340,7 @@ export class PlanBuilder {
       const group = groups[g] as WriterGroup;
       group.readers = appended(group.readers, entry);
       if (group.readers.length > 1) continue;
-      this.#register(group, this.#groupStarts[g] as number, entry, alternatives, own);
+      this.#register(group, entry, alternatives, own);
     }
     if (feeds.size > 0) this.planOrderIsTopological = false;
     if (this.options.refuseInvalid && feeds.size > 0) {
@@ -375,7 +373,6 @@ export class PlanBuilder {
           method,
           total,
           link: own[alternative],
-          node: entry,
         });
     }
     return call;
@@ -395,7 +392,6 @@ export class PlanBuilder {
   /** Indexes a group made for the call being added (its first reader), and links its writers to it. */
   #register(
     group: WriterGroup,
-    start: number,
     entry: CallEntry,
     alternatives: readonly (readonly OutputTarget[])[],
     own: (WriterLink | undefined)[],
@@ -405,11 +401,9 @@ export class PlanBuilder {
     else if (group.owner === undefined) this.#groupByText.set(text, group);
     else this.#privateByText.set(text, group);
     this.#groupIndex.add(group.reference.kind, group.reference.path, group);
-    // The writers `writersOf` found when the group was made, one per link (`#writerNodes` from `start`).
-    const nodes = this.#writerNodes;
-    for (let l = 0; l < group.links.length; l++) {
-      const writer = nodes[start + l] as DagNode;
-      writer.outGroups = appended(writer.outGroups, group);
+    for (const link of group.links) {
+      const writer = this.entries.get(link.callId);
+      if (writer !== undefined) writer.outGroups = appended(writer.outGroups, group);
     }
     if (group.cyclic) {
       // Its first reader writes an overlapping path too: one of the group's writers (later ones are fed).
@@ -454,26 +448,23 @@ export class PlanBuilder {
       for (const operand of gate) {
         const text = operand.text;
         if (this.#seenBefore(texts, text)) continue;
-        const nodes = this.#writerNodes;
-        const start = nodes.length;
-        let group: WriterGroup | undefined;
         if (!writesOverlapping(alternatives, operand)) {
-          group =
+          groups.push(
             this.#groupByText.get(text) ??
-            new WriterGroup(operand, writersOf(operand, id, this.#writers, nodes), undefined);
+              new WriterGroup(operand, writersOf(operand, id, this.#writers), undefined),
+          );
         } else if (!this.#privateByText.has(text)) {
-          group = new WriterGroup(operand, writersOf(operand, id, this.#writers, nodes), id);
+          groups.push(new WriterGroup(operand, writersOf(operand, id, this.#writers), id));
         } else {
           // A second call that reads this text and writes an overlapping path: with the first, a certain
           // cycle (each writes what the other reads), so the plan never runs. Private groups for all of
           // them would hold n² links (validation took minutes); they share one group that counts each
           // of them among its own writers (decision 0042).
-          group =
+          groups.push(
             this.#cyclicByText.get(text) ??
-            new WriterGroup(operand, writersOf(operand, id, this.#writers, nodes), undefined, true);
+              new WriterGroup(operand, writersOf(operand, id, this.#writers), undefined, true),
+          );
         }
-        groups.push(group);
-        this.#groupStarts.push(start);
       }
   }
 
@@ -510,12 +501,6 @@ export class PlanBuilder {
   /** Scratch lists of `#addCompiled` (emptied when it starts): operand texts and their groups. */
   readonly #texts: string[] = [];
   readonly #groups: WriterGroup[] = [];
-  /**
-   * Scratch lists of `#addCompiled`: the writers' vertices of the groups made for the call (`writersOf`
-   * appends one per link), and where each group's start in it (`#groupStarts[g]` for `#groups[g]`).
-   */
-  readonly #writerNodes: DagNode[] = [];
-  readonly #groupStarts: number[] = [];
   /** `#texts` as a set, once it is long. */
   #textSet: Set<string> | undefined;
 

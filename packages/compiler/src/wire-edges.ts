@@ -3,7 +3,6 @@ import type { WriterEntry } from "./builder-types.js";
 import { clearList } from "./clear-list.js";
 import type { PlanGraph, WriterLink } from "./compiled-plan.js";
 import type { PathIndex } from "./path-index.js";
-import type { DagNode } from "./plan-dag.js";
 
 const scratch: WriterEntry[] = [];
 
@@ -13,23 +12,19 @@ function byIndexThenAlternative(a: WriterEntry, b: WriterEntry): number {
 
 /**
  * Writer links of one reference operand: other calls whose targets overlap it, with the overlapping
- * alternatives (ascending), in plan order of the writers. The writers' vertices are appended to `nodes`,
- * one per link in the same order (no lookup of each writer by id when the group is registered).
+ * alternatives (ascending), in plan order of the writers.
  */
 export function writersOf(
   reference: Reference,
   selfId: string,
   writers: PathIndex<WriterEntry>,
-  nodes: DagNode[],
 ): WriterLink[] {
   const hits = writers.collectOverlapping(reference.kind, reference.path, scratch);
   try {
     if (hits.length === 0) return [];
     if (hits.length === 1) {
       const only = hits[0] as WriterEntry;
-      if (only.callId === selfId) return [];
-      nodes.push(only.node);
-      return [linkOfEntry(only)];
+      return only.callId === selfId ? [] : [linkOfEntry(only)];
     }
     const sorted = hits.filter((entry) => entry.callId !== selfId).sort(byIndexThenAlternative);
     const links: WriterLink[] = [];
@@ -43,7 +38,6 @@ export function writersOf(
       links.push(
         alternatives.length === 1 ? linkOfEntry(first) : linkOf(first.callId, alternatives, first.total),
       );
-      nodes.push(first.node);
     }
     return links;
   } finally {
