@@ -25,10 +25,12 @@ export function makeStoreFolders(file: string, url: string): void {
       mkdirSync(level);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? "error";
+      // another process creating a store in the same folders made this one first
+      if (code === "EEXIST" && statSync(level).isDirectory()) continue;
       throw usageError(
         `cannot open store ${url}: cannot create the folder ${level} (${code})`,
         error,
-        CHECK_STORE,
+        "check --store (no store file was created)",
       );
     }
   }
