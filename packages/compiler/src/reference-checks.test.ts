@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { exampleTools } from "./__fixtures__/tools.js";
 import { compile } from "./compile.js";
 import type { CompileContext } from "./compiled-plan.js";
+import { createIncrementalCompiler } from "./incremental-compiler.js";
 import { createToolRegistry } from "./tool-registry.js";
 
 const registry = createToolRegistry(exampleTools);
@@ -205,6 +206,12 @@ describe("REF_UNRESOLVED uses the known context", () => {
       read("†calls.old || †input.n"),
     );
     expect(codes(earlier.diagnostics)).toEqual([["REF_UNRESOLVED", "/plan/0/message"]]);
+    // streaming: refused when added, once the call it names is known (as batch refuses the plan)
+    const stream = createIncrementalCompiler(registry, { context: { state: {}, input: { name: "x" } } });
+    expect(stream.addCall(fetch).ok).toBe(true);
+    const added = stream.addCall(read("Hi {†calls.g || †input.name}"));
+    expect(codes(added.diagnostics)).toEqual([["REF_UNRESOLVED", "/plan/1/message"]]);
+    expect(added.ok).toBe(false);
     // a †calls.<id> of a call without an _outputPath, or one the thread does not know, stays a plain fallback
     const plain = compileWith(
       { state: {}, input: { n: "one" }, callOutputs: new Set() },

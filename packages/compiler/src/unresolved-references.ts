@@ -303,10 +303,23 @@ function misnamedOperand(
   for (const gate of expression.alternatives)
     for (const operand of gate) {
       if (operand.kind !== "calls") continue;
-      const verdict = judgeOperand(builder, entry, operand, atAdd);
+      const verdict = atAdd ? misnamedAtAdd(builder, entry, operand) : judgeOperand(builder, entry, operand);
       if (verdict?.wrongName === true) return { operand, verdict };
     }
   return undefined;
+}
+
+/**
+ * While streaming, when the call arrives: a `†calls.<id>` operand of a call already added with an
+ * `_outputPath` (no later call can change that: ids are unique). Other `calls` operands wait for close.
+ */
+function misnamedAtAdd(builder: PlanBuilder, entry: CallEntry, operand: Reference): Verdict {
+  if (operand.path.length === 0) return WHOLE_CALLS;
+  const id = operand.path[0];
+  const target = typeof id === "string" ? builder.entries.get(id) : undefined;
+  if (target === undefined || id === entry.call.id || target.call.outputPath === undefined) return undefined;
+  if ((entry.writers.get(operand.text)?.length ?? 0) > 0) return undefined;
+  return judgeCalls(builder, entry.call.id, operand);
 }
 
 /** Adds a REF_UNRESOLVED for `operand` of `reference` to `out` (created on the first one). */
