@@ -234,10 +234,26 @@ describe("one test per diagnostic code", () => {
     ]);
     const next = result.diagnostics[1];
     expect(next?.message).toBe(
-      'call "next" reads †state.both, which call "both" writes, and "both" can never run: it can never run',
+      'call "next" can never run: it reads †state.both, which call "both" writes, and "both" can never run',
     );
     expect(next).toMatchObject({ severity: "warning", callId: "next", related: ["both"] });
     expect(result.diagnostics[4]?.message).toContain('"wait" is latent without _output (deferred)');
+  });
+
+  it("UNREACHABLE reaches a whole chain whatever the plan order (readers listed before their writers)", () => {
+    const chain = Array.from({ length: 80 }, (_, i) => ({
+      _tool: "log",
+      _id: `c${i}`,
+      message: i === 0 ? "†state.ok && †state.err" : `†state.c${i - 1}`,
+      _outputPath: `†state.c${i}`,
+    }));
+    const verify = { _tool: "verifyUser", _id: "v", userId: "u", _outputPath: "†state.ok || †state.err" };
+    for (const calls of [[verify, ...chain], [verify, ...chain].reverse()]) {
+      const unreachable = compile(plan(...calls), registry).diagnostics.filter(
+        (d) => d.code === "UNREACHABLE",
+      );
+      expect(new Set(unreachable.map((d) => d.callId))).toEqual(new Set(chain.map((call) => call._id)));
+    }
   });
 });
 

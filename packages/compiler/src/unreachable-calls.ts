@@ -72,9 +72,6 @@ export function unreachableCall(entry: CallEntry): Diagnostic | undefined {
   return undefined;
 }
 
-/** Passes over the plan at most (a chain of dead calls in plan order takes one; reversed, one per call). */
-const MAX_DOWNSTREAM_PASSES = 64;
-
 /** The first of an expression's alternatives' dead operands when every alternative has one, else undefined. */
 function deadInEveryAlternative(
   entry: CallEntry,
@@ -103,38 +100,64 @@ function deadInEveryAlternative(
 /**
  * UNREACHABLE for the calls that can never run because of calls that cannot: one that reads, without a
  * fallback that could avoid it, a path an unreachable call (ended `blocked` at run time) or a latent call
- * without `_output` (`deferred`) writes. Transitive; `dead` holds the calls known not to run, by id, with
- * why (it grows). Only called when some call is such.
+ * without `_output` (`deferred`) writes. Transitive and independent of plan order: a worklist over the
+ * readers of each dead call (O(edges)); `dead` holds the calls known not to run, by id, with why (it
+ * grows). Only called when some call is such.
  */
 export function unreachableDownstream(
   entries: ReadonlyMap<string, CallEntry>,
   dead: Map<string, string>,
   out: Diagnostic[],
 ): void {
-  for (let pass = 0; pass < MAX_DOWNSTREAM_PASSES; pass++) {
-    let grew = false;
-    for (const entry of entries.values()) {
+  const readers = new Map<string, CallEntry[]>();
+  for (const entry of entries.values())
+    for (const links of entry.writers.values())
+      for (const link of links) {
+        if (link.callId === entry.call.id) continue;
+        let list = readers.get(link.callId);
+        if (list === undefined) {
+          list = [];
+          readers.set(link.callId, list);
+        }
+        if (list[list.length - 1] !== entry) list.push(entry);
+      }
+  const queue = [...dead.keys()];
+  for (let at = 0; at < queue.length; at++) {
+    for (const entry of readers.get(queue[at] as string) ?? []) {
       const id = entry.call.id;
       if (dead.has(id)) continue;
-      for (const reference of entry.call.references) {
-        const cause = parameterExpressions(reference.value)
-          .map((expression) => deadInEveryAlternative(entry, expression, dead))
-          .find((found) => found !== undefined);
-        if (cause === undefined) continue;
-        const why = dead.get(cause.writer) as string;
-        dead.set(id, "can never run");
-        out.push(
-          makeDiagnostic(
-            "UNREACHABLE",
-            `call "${id}" reads ${cause.operand.text}, which call "${cause.writer}" writes, and "${cause.writer}" ${why}: it can never run`,
-            reference.pointer,
-            { callId: id, related: [cause.writer] },
-          ),
-        );
-        grew = true;
-        break;
-      }
+      const found = deadReference(entry, dead);
+      if (found === undefined) continue;
+      const { reference, cause } = found;
+      const why = dead.get(cause.writer) as string;
+      dead.set(id, "can never run");
+      queue.push(id);
+      out.push(
+        makeDiagnostic(
+          "UNREACHABLE",
+          `call "${id}" can never run: it reads ${cause.operand.text}, which call "${cause.writer}" writes, and "${cause.writer}" ${why}`,
+          reference.pointer,
+          { callId: id, related: [cause.writer] },
+        ),
+      );
     }
-    if (!grew) return;
   }
+}
+
+/** The first parameter of a call one of whose expressions reads a dead call's path in every alternative. */
+function deadReference(
+  entry: CallEntry,
+  dead: ReadonlyMap<string, string>,
+):
+  | {
+      readonly reference: CallEntry["call"]["references"][number];
+      readonly cause: { readonly operand: Reference; readonly writer: string };
+    }
+  | undefined {
+  for (const reference of entry.call.references)
+    for (const expression of parameterExpressions(reference.value)) {
+      const cause = deadInEveryAlternative(entry, expression, dead);
+      if (cause !== undefined) return { reference, cause };
+    }
+  return undefined;
 }
