@@ -124,9 +124,13 @@ class SqliteStore extends SqliteThreadStore {
     // The thread's lock was taken over from this store (its process was suspended past staleMs): the taker
     // marked the run `interrupted`, and a resume or `runs.cancel` may have ended it since. The late
     // process's own ending (its commits were refused) would overwrite that record: it is left as it is.
-    if (this.lock.lost(run.threadId)) return;
+    // Asked inside the write transaction, so no takeover comes between the answer and the write.
     try {
-      this.runs.finish(run, status, endedAt, final, reason);
+      this.db
+        .transaction(() => {
+          if (!this.lock.lost(run.threadId)) this.runs.finish(run, status, endedAt, final, reason);
+        })
+        .immediate();
     } catch (error) {
       throw wrap(`finish run "${runId}"`, error, this.file);
     }
