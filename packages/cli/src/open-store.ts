@@ -71,7 +71,7 @@ export async function openStore(url: string, io: CliIo, access: StoreAccess): Pr
   stopIfEscaped();
   if (path !== ":memory:") {
     if (access === "create") makeStoreFolders(path, url);
-    checkStoreFile(path, url, access === "create" || access === "edit");
+    checkStoreFile(path, url);
   }
   try {
     return await createSqliteStore(path, path === ":memory:" ? {} : SQLITE_OPTIONS[access]);

@@ -36,8 +36,11 @@ export function makeStoreFolders(file: string, url: string): void {
   }
 }
 
-/** USAGE for a store path that exists but cannot be a store file here: a folder, or a file this user cannot read. */
-export function checkStoreFile(file: string, url: string, write: boolean): void {
+/**
+ * USAGE for a store path that exists but cannot be a store file here: a folder, or a file this user cannot
+ * read. A file it can read but not write opens read-only; a write is then refused with STORE_ERROR.
+ */
+export function checkStoreFile(file: string, url: string): void {
   if (!existsSync(file)) return;
   if (statSync(file).isDirectory())
     throw usageError(
@@ -46,14 +49,14 @@ export function checkStoreFile(file: string, url: string, write: boolean): void 
       CHECK_STORE,
     );
   try {
-    accessSync(file, write ? constants.R_OK | constants.W_OK : constants.R_OK);
+    accessSync(file, constants.R_OK);
   } catch (error) {
     const stat = statSync(file);
     const mode = (stat.mode & 0o777).toString(8).padStart(3, "0");
     throw usageError(
-      `cannot open store ${url}: permission denied (${write ? "read and write" : "read"}; the file's owner is uid ${stat.uid}, mode ${mode})`,
+      `cannot open store ${url}: permission denied (this user may not read it; its owner is uid ${stat.uid}, mode ${mode})`,
       error,
-      "run as a user who may read the file (and write it, for commands that change the store)",
+      "run as a user who may read the file",
     );
   }
 }
