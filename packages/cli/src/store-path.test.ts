@@ -27,19 +27,21 @@ async function cli(args: readonly string[]): Promise<{ code: number; stderr: str
   return { code: await main(args, io), stderr };
 }
 
+/** `state set` of one value into `store` (a command that creates its store). */
+const set = (store: string): string[] => [
+  "state",
+  "set",
+  "--ref",
+  "†state.x",
+  "--value",
+  "1",
+  "--thread",
+  "t",
+  "--store",
+  store,
+];
+
 describe("--store paths that cannot hold a store file are USAGE (exit 2) naming the path", () => {
-  const set = (store: string) => [
-    "state",
-    "set",
-    "--ref",
-    "†state.x",
-    "--value",
-    "1",
-    "--thread",
-    "t",
-    "--store",
-    store,
-  ];
   it.each([
     [
       "a folder in the path is a file",
@@ -65,36 +67,14 @@ describe("--store paths that cannot hold a store file are USAGE (exit 2) naming 
   it.skipIf(process.platform !== "linux")(
     "a folder that cannot be made (under /proc) ends at once",
     async () => {
-      const { code, stderr } = await cli([
-        "state",
-        "set",
-        "--ref",
-        "†state.x",
-        "--value",
-        "1",
-        "--thread",
-        "t",
-        "--store",
-        "sqlite:/proc/obelisk-nope/x.db",
-      ]);
+      const { code, stderr } = await cli(set("sqlite:/proc/obelisk-nope/x.db"));
       expect(code).toBe(2);
       expect(stderr).toContain("cannot create the folder /proc/obelisk-nope (ENOENT)");
     },
   );
 
   it("missing folders of a new store are made, level by level", async () => {
-    const { code } = await cli([
-      "state",
-      "set",
-      "--ref",
-      "†state.x",
-      "--value",
-      "1",
-      "--thread",
-      "t",
-      "--store",
-      "sqlite:new/deep/x.db",
-    ]);
+    const { code } = await cli(set("sqlite:new/deep/x.db"));
     expect(code).toBe(0);
   });
 });
