@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CliIo } from "./cli-io.js";
 import { main } from "./main.js";
+import { makeStoreFolders } from "./store-path.js";
 
 const dir = mkdtempSync(join(tmpdir(), "obelisk-store-path-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -72,6 +73,19 @@ describe("--store paths that cannot hold a store file are USAGE (exit 2) naming 
       expect(stderr).toContain("cannot create the folder /proc/obelisk-nope (ENOENT)");
     },
   );
+
+  it("a folder another process made first (EEXIST between the check and the mkdir) is no error", () => {
+    const file = join(dir, "raced", "deeper", "x.db");
+    const made: string[] = [];
+    // the other process wins every race: the folder exists by the time this one asks for it
+    const loser = (path: string) => {
+      mkdirSync(path);
+      made.push(path);
+      throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${path}'`), { code: "EEXIST" });
+    };
+    expect(() => makeStoreFolders(file, "sqlite:raced/deeper/x.db", loser)).not.toThrow();
+    expect(made).toEqual([join(dir, "raced"), join(dir, "raced", "deeper")]);
+  });
 
   it("missing folders of a new store are made, level by level", async () => {
     const { code } = await cli(set("sqlite:new/deep/x.db"));

@@ -5,11 +5,11 @@ import { usageError } from "./usage-error.js";
 const CHECK_STORE = "check --store (nothing was created)";
 
 /**
- * Makes the folders a new store file needs, one level at a time. `mkdirSync(…, { recursive: true })` spins
- * for ever where a missing folder's parent answers ENOENT although it exists (`/proc/nope/x.db`), and says
- * EEXIST when a parent is a file: both become USAGE naming the folder.
+ * Makes the folders a new store file needs, one level at a time (`mkdir`: `mkdirSync`, or a test's stand-in).
+ * `mkdirSync(…, { recursive: true })` spins for ever where a missing folder's parent answers ENOENT although
+ * it exists (`/proc/nope/x.db`), and says EEXIST when a parent is a file: both become USAGE naming the folder.
  */
-export function makeStoreFolders(file: string, url: string): void {
+export function makeStoreFolders(file: string, url: string, mkdir: (path: string) => void = mkdirSync): void {
   const missing: string[] = [];
   let folder = dirname(file);
   while (!existsSync(folder)) {
@@ -22,7 +22,7 @@ export function makeStoreFolders(file: string, url: string): void {
     throw usageError(`cannot open store ${url}: ${folder} is a file, not a folder`, undefined, CHECK_STORE);
   for (const level of missing.reverse()) {
     try {
-      mkdirSync(level);
+      mkdir(level);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? "error";
       // another process creating a store in the same folders made this one first
