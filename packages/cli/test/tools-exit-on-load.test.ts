@@ -6,10 +6,7 @@ import { example, obelisk, tempDir } from "./cli-harness.js";
 const dir = tempDir();
 // exits at once, and after a top-level await (a module waiting for its config, then giving up)
 writeFileSync(join(dir, "exits.mjs"), "process.exit(0);\n");
-writeFileSync(
-  join(dir, "exits-later.mjs"),
-  "await new Promise((r) => setTimeout(r, 1));\nprocess.exit(3);\n",
-);
+writeFileSync(join(dir, "exits-later.mjs"), "await Promise.resolve();\nprocess.exit(3);\n");
 
 describe("a tools module that calls process.exit while it loads", () => {
   it("is a tools module that does not load: exit 2, USAGE on stderr, one JSON document with --format json", async () => {

@@ -1,31 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import type { CliIo } from "./cli-io.js";
-import { main } from "./main.js";
+import { describe, expect, it } from "vitest";
+import { inProcess, tempDir } from "./cli-harness.js";
 
-const dir = mkdtempSync(join(tmpdir(), "obelisk-runs-more-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir();
 writeFileSync(join(dir, "tools.mjs"), 'export default [{ name: "give", run: () => 1 }];\n');
 writeFileSync(join(dir, "plan.json"), '[{ "_tool": "give", "_rerun": true, "_outputPath": "†state.x" }]');
 
-/** Runs the CLI in this process in `dir`: exit code and stdout. */
-async function cli(args: readonly string[]): Promise<{ code: number; stdout: string }> {
-  let stdout = "";
-  const io: CliIo = {
-    stdout: {
-      write: (chunk: string) => {
-        stdout += chunk;
-        return true;
-      },
-    },
-    stderr: { write: () => true },
-    env: { NO_COLOR: "1" },
-    cwd: dir,
-  };
-  return { code: await main(args, io), stdout };
-}
+const cli = (args: readonly string[]) => inProcess(args, dir);
 
 describe("runs list says when more runs match than it lists", () => {
   it("json has more: true past the limit (absent otherwise); the text says how to see them", async () => {

@@ -1,32 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import type { CliIo } from "./cli-io.js";
-import { main } from "./main.js";
-import { makeStoreFolders } from "./store-path.js";
+import { describe, expect, it } from "vitest";
+import { makeStoreFolders } from "../src/store-path.js";
+import { inProcess, tempDir } from "./cli-harness.js";
 
-const dir = mkdtempSync(join(tmpdir(), "obelisk-store-path-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir();
 writeFileSync(join(dir, "afile"), "not a folder");
 mkdirSync(join(dir, "afolder"));
 
-/** Runs the CLI in this process in `dir`; answers its exit code and stderr. */
-async function cli(args: readonly string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = "";
-  const io: CliIo = {
-    stdout: { write: () => true },
-    stderr: {
-      write: (chunk: string) => {
-        stderr += chunk;
-        return true;
-      },
-    },
-    env: { NO_COLOR: "1" },
-    cwd: dir,
-  };
-  return { code: await main(args, io), stderr };
-}
+const cli = (args: readonly string[]) => inProcess(args, dir);
 
 /** `state set` of one value into `store` (a command that creates its store). */
 const set = (store: string): string[] => [
