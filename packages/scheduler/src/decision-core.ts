@@ -3,7 +3,12 @@ import { OUTPUT_METHODS, type Reference } from "@obelisk/core";
 import { type CallSlot, createCallSlot, expressionAt, NO_ITEMS } from "./call-slot.js";
 import type { ContextProbe, CoreEffect, DecisionCoreOptions, SettleInfo } from "./decision-types.js";
 import { PathTrie } from "./path-trie.js";
-import { deliveredStatus, isApprovalReference, unsatisfiedEffect } from "./unsatisfied-effect.js";
+import {
+  deliveredStatus,
+  isApprovalReference,
+  someWriterWaiting,
+  unsatisfiedEffect,
+} from "./unsatisfied-effect.js";
 
 const defaultWriters = (call: CompiledCall, reference: Reference): readonly WriterLink[] =>
   call.writers.get(reference.text) ?? [];
@@ -227,7 +232,7 @@ export class DecisionCore {
       // would run the call now and again once approved (decision 0046).
       if (
         slot.alternative === expressionAt(slot, slot.expression).alternatives.length ||
-        this.someWriterWaiting(slot, writers)
+        someWriterWaiting(writers, this.slotOf, slot.call.id)
       ) {
         slot.phase = "dispatched";
         this.active++;
@@ -312,15 +317,6 @@ export class DecisionCore {
       if (writer.written === undefined || link.alternatives.includes(writer.written)) wrote = true;
     }
     return wrote;
-  }
-
-  /** True when an in-plan writer of an operand (other than the reader) ended `waiting`. */
-  private someWriterWaiting(reader: CallSlot, writers: readonly WriterLink[]): boolean {
-    for (let at = 0; at < writers.length; at++) {
-      const writer = this.byId.get((writers[at] as WriterLink).callId);
-      if (writer !== undefined && writer !== reader && writer.status === "waiting") return true;
-    }
-    return false;
   }
 
   /** In-plan writers of an operand: the streaming snapshot (with late claims), else the compiled links. */

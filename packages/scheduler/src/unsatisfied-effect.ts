@@ -14,6 +14,19 @@ export function deliveredStatus(status: CallStatus | undefined): boolean {
   return status === "succeeded" || status === "satisfied";
 }
 
+/** True when one of an operand's in-plan writers (other than `readerId`) ended `waiting` for an approval. */
+export function someWriterWaiting(
+  writers: readonly WriterLink[],
+  slotOf: (id: string) => CallSlot | undefined,
+  readerId: string,
+): boolean {
+  for (let at = 0; at < writers.length; at++) {
+    const callId = (writers[at] as WriterLink).callId;
+    if (callId !== readerId && slotOf(callId)?.status === "waiting") return true;
+  }
+  return false;
+}
+
 /** Why one writer did not provide the path. */
 function describeWriter(link: WriterLink, writer: CallSlot | undefined, reference: Reference): string {
   if (writer === undefined) return `${link.callId} was never added`;
@@ -59,8 +72,7 @@ export function unsatisfiedEffect(slot: CallSlot, slotOf: (id: string) => CallSl
   const reason = missing.map((operand) => describeOperand(operand, slot.call.id, slotOf)).join("; ");
   const waiting = missing.some(
     (operand) =>
-      isApprovalReference(operand.reference) ||
-      operand.writers.some((link) => slotOf(link.callId)?.status === "waiting"),
+      isApprovalReference(operand.reference) || someWriterWaiting(operand.writers, slotOf, slot.call.id),
   );
   if (waiting) return { type: "unsatisfied", index: slot.index, status: "waiting", reason };
   if (missing.every((operand) => operand.writers.length === 0)) {
