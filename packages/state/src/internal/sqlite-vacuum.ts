@@ -5,12 +5,15 @@ import type { VacuumResult } from "../store-types.js";
 /** Bytes of a file, 0 when there is none. */
 const sizeOf = (path: string): number => (existsSync(path) ? statSync(path).size : 0);
 
+/** True when the database has a file of its own (not `:memory:`). */
+const hasFile = (file: string): boolean => file !== ":memory:" && existsSync(file);
+
 /**
  * The store's bytes on disk: the main file and its `-wal` (the `-shm` index is a fixed-size map, not data);
  * a database with no file of its own (`:memory:`) answers its pages.
  */
 function storeBytes(db: Database, file: string): number {
-  if (file === ":memory:" || !existsSync(file)) {
+  if (!hasFile(file)) {
     const pages = Number(db.pragma("page_count", { simple: true }));
     return pages * Number(db.pragma("page_size", { simple: true }));
   }
@@ -33,6 +36,6 @@ export function vacuumDatabase(db: Database, file: string, assertIdle: () => voi
   db.exec("VACUUM");
   db.pragma("wal_checkpoint(TRUNCATE)");
   const bytesAfter = storeBytes(db, file);
-  if (file === ":memory:" || !existsSync(file)) return { bytesBefore, bytesAfter };
+  if (!hasFile(file)) return { bytesBefore, bytesAfter };
   return { bytesBefore, bytesAfter, walBytesAfter: sizeOf(`${file}-wal`) };
 }
