@@ -58,19 +58,25 @@ function writtenEarlierHint(builder: PlanBuilder, id: string, below: Path): stri
   return `call "${id}" of an earlier run has an _outputPath: read ${shown.join(" or ")}${more} instead`;
 }
 
+/** The wrong-name verdict on `†calls.<id>` of another call of the plan that has an `_outputPath`, or undefined. */
+function namedCallWithOutputPath(builder: PlanBuilder, self: string, id: string): Verdict {
+  const outputPath = id === self ? undefined : builder.entries.get(id)?.call.outputPath;
+  if (outputPath === undefined) return undefined;
+  return {
+    hint: `call "${id}" has an _outputPath: read ${outputPath.alternatives
+      .flat()
+      .map((t) => t.text)
+      .join(" or ")} instead`,
+    wrongName: true,
+  };
+}
+
 function judgeCalls(builder: PlanBuilder, self: string, reference: Reference): Verdict {
   const id = reference.path[0];
   if (typeof id !== "string") return undefined;
+  const named = namedCallWithOutputPath(builder, self, id);
+  if (named !== undefined) return named;
   const target = builder.entries.get(id);
-  if (target !== undefined && id !== self && target.call.outputPath !== undefined) {
-    return {
-      hint: `call "${id}" has an _outputPath: read ${target.call.outputPath.alternatives
-        .flat()
-        .map((t) => t.text)
-        .join(" or ")} instead`,
-      wrongName: true,
-    };
-  }
   // A call reading its own †calls.<id> reads the output stored before the run (SPEC §6), like †state.
   if ((target !== undefined && id !== self) || builder.phantomIds.has(id)) return undefined;
   const stored = builder.settings.context.callOutputs;
@@ -316,10 +322,8 @@ function misnamedOperand(
 function misnamedAtAdd(builder: PlanBuilder, entry: CallEntry, operand: Reference): Verdict {
   if (operand.path.length === 0) return WHOLE_CALLS;
   const id = operand.path[0];
-  const target = typeof id === "string" ? builder.entries.get(id) : undefined;
-  if (target === undefined || id === entry.call.id || target.call.outputPath === undefined) return undefined;
-  if ((entry.writers.get(operand.text)?.length ?? 0) > 0) return undefined;
-  return judgeCalls(builder, entry.call.id, operand);
+  if (typeof id !== "string" || (entry.writers.get(operand.text)?.length ?? 0) > 0) return undefined;
+  return namedCallWithOutputPath(builder, entry.call.id, id);
 }
 
 /** Adds a REF_UNRESOLVED for `operand` of `reference` to `out` (created on the first one). */
