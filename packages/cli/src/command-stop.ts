@@ -18,6 +18,11 @@ export function markEscaped(): void {
   escaped = true;
 }
 
+/** True once something escaped and the bin reported it (its own `process.exit` follows). */
+export function hasEscaped(): boolean {
+  return escaped;
+}
+
 /** Throws {@link CommandStopped} once something escaped: the step that calls it must not happen. */
 export function stopIfEscaped(): void {
   if (escaped) throw new CommandStopped();

@@ -4,6 +4,7 @@ import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ToolDefinition } from "@obelisk/compiler";
 import type { CliIo } from "./cli-io.js";
+import { hasEscaped } from "./command-stop.js";
 import { EXIT } from "./exit-codes.js";
 import { unlessStalled } from "./on-stall.js";
 import { reportError, sniffFormat } from "./output.js";
@@ -94,6 +95,8 @@ async function requireCommonJsTypeScript(path: string): Promise<unknown> {
  */
 function exitedWhileLoading(file: string, io: CliIo): (code: number) => void {
   return (code) => {
+    // the bin's own exit after it reported an exception the module's timer threw while loading
+    if (hasEscaped()) return;
     process.exitCode = EXIT.usage;
     const error = usageError(
       `tools module ${file} failed to load: it called process.exit(${code}) while loading, so the command did not run`,
