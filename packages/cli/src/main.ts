@@ -18,6 +18,7 @@ import { helpArguments, missingCommand } from "./help-request.js";
 import { unknownOptionMessage } from "./limits-option.js";
 import { unknownLockWaitMessage } from "./lock-wait-option.js";
 import { reportError, sniffFormat } from "./output.js";
+import { refuseRepeatedFlags } from "./repeated-flag.js";
 import { usageError } from "./usage-error.js";
 
 /** The CLI's version (from its package.json). */
@@ -58,6 +59,7 @@ function configure(command: Command, io: CliIo): void {
     writeErr: () => {},
     outputError: () => {},
   });
+  refuseRepeatedFlags(command);
   for (const sub of command.commands) configure(sub, io);
 }
 
