@@ -19,6 +19,7 @@ import { unknownOptionMessage } from "./limits-option.js";
 import { unknownLockWaitMessage } from "./lock-wait-option.js";
 import { reportError, sniffFormat } from "./output.js";
 import { refuseRepeatedFlags } from "./repeated-flag.js";
+import { requireOptionsAfterArguments } from "./required-after-arguments.js";
 import { usageError } from "./usage-error.js";
 
 /** The CLI's version (from its package.json). */
@@ -59,6 +60,7 @@ function configure(command: Command, io: CliIo): void {
     writeErr: () => {},
     outputError: () => {},
   });
+  requireOptionsAfterArguments(command);
   refuseRepeatedFlags(command);
   for (const sub of command.commands) configure(sub, io);
 }

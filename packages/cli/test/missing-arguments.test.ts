@@ -1,0 +1,44 @@
+import type { Command } from "commander";
+import { describe, expect, it } from "vitest";
+import { createProgram } from "../src/main.js";
+import { expectOneLineError, inProcess, inProcessJson, tempDir } from "./cli-harness.js";
+
+const cwd = tempDir();
+
+/** Every command that runs (no subcommands), with the names that lead to it. */
+function leaves(command: Command, path: readonly string[] = []): { path: string[]; command: Command }[] {
+  return command.commands.flatMap((sub) => {
+    const here = [...path, sub.name()];
+    return sub.commands.length === 0 ? [{ path: here, command: sub }] : leaves(sub, here);
+  });
+}
+
+const program = createProgram({
+  io: { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, cwd },
+  exit: () => {},
+});
+// the commands that take an argument and a required flag: validate, run, graph (--tools), resume (--tools)
+const cases = leaves(program)
+  .filter(({ command }) => command.registeredArguments.some((argument) => argument.required))
+  .filter(({ command }) => command.options.some((option) => option.long === "--tools"))
+  .map(({ path, command }) => [path.join(" "), path, command.registeredArguments[0]?.name() ?? ""] as const);
+
+describe("a command given nothing names its argument first, then its required flag (review, stop 32)", () => {
+  it("covers validate, run, graph and resume", () => {
+    expect(cases.map(([name]) => name).sort()).toEqual(["graph", "resume", "run", "validate"]);
+  });
+
+  it.each(cases)("%s", async (_, path, argument) => {
+    const nothing = await inProcess(path, cwd);
+    expectOneLineError(nothing, 2);
+    expect(nothing.stderr).toBe(`error [USAGE] missing required argument '${argument}'\n`);
+    const json = await inProcessJson(path, cwd);
+    expect(json.json).toEqual({
+      error: { code: "USAGE", message: `missing required argument '${argument}'` },
+    });
+    // with the argument, the flag is still required (nothing is read before it is there)
+    const withArgument = await inProcess([...path, "missing.json"], cwd);
+    expectOneLineError(withArgument, 2);
+    expect(withArgument.stderr).toBe("error [USAGE] required option '--tools <module>' not specified\n");
+  });
+});
