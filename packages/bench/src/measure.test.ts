@@ -81,6 +81,18 @@ describe("measureInterleaved", () => {
     expect(log).toEqual(["a:5", "a:20"]);
   });
 
+  it("applies each adapter's own time limit", async () => {
+    // a negative limit: any run is over it, whatever the clock says
+    const log: string[] = [];
+    const all = await measureInterleaved([fake("a", log), fake("b", log)], dag, { task: work }, expected, {
+      reps: 2,
+      timeoutMs: [Number.POSITIVE_INFINITY, -1],
+    });
+    expect(all[0]?.samples).toHaveLength(2);
+    expect(all[1]?.tooSlow).toBeDefined();
+    expect(all[1]?.samples).toHaveLength(0);
+  });
+
   it("checks the warm-up run too", async () => {
     const log: string[] = [];
     const all = await measureInterleaved([fake("bad", log, true)], dag, { task: work }, expected, {

@@ -109,6 +109,7 @@ export async function warmUntil(
  * Runs every adapter on the same case: its warm-up runs (when `warmUp` is given; checked, not kept),
  * then up to `reps` rounds in which the engines run in the same order (interleaved, so drift hits all
  * alike). `repsFor` may lower the repetitions of an engine from its first timed run (a slow engine gets fewer).
+ * `timeoutMs`: one limit for every engine, or one per adapter (same order).
  */
 export async function measureInterleaved(
   adapters: readonly Adapter[],
@@ -119,11 +120,16 @@ export async function measureInterleaved(
     readonly reps: number;
     readonly warmUp?: WarmUp;
     readonly repsFor?: (firstRunMs: number) => number;
-    readonly timeoutMs?: number;
+    readonly timeoutMs?: number | readonly number[];
   },
 ): Promise<EngineSamples[]> {
   const all: EngineSamples[] = adapters.map((adapter) => ({ engine: adapter.name, samples: [], spentMs: 0 }));
   const reps = adapters.map(() => options.reps);
+  const limits = adapters.map((_, index) =>
+    typeof options.timeoutMs === "number"
+      ? options.timeoutMs
+      : (options.timeoutMs?.[index] ?? Number.POSITIVE_INFINITY),
+  );
   const timed = async (index: number, run: () => Promise<TimedRun>, keep: boolean): Promise<TimedRun> => {
     const entry = all[index];
     const start = performance.now();
@@ -142,7 +148,7 @@ export async function measureInterleaved(
       if (!entry) continue;
       const first = await timed(
         index,
-        () => timeRun(adapter, warmUp.dag, spec, warmUp.expected, options.timeoutMs),
+        () => timeRun(adapter, warmUp.dag, spec, warmUp.expected, limits[index]),
         false,
       );
       if (warmUp.repeat === undefined) continue;
@@ -150,11 +156,7 @@ export async function measureInterleaved(
         warmUp.repeat,
         async () => {
           if (entry.error !== undefined || entry.tooSlow !== undefined) return undefined;
-          const run = await timed(
-            index,
-            () => timeRun(adapter, dag, spec, expected, options.timeoutMs),
-            false,
-          );
+          const run = await timed(index, () => timeRun(adapter, dag, spec, expected, limits[index]), false);
           return run.error === undefined ? run.ms : undefined;
         },
         first.ms,
@@ -166,7 +168,7 @@ export async function measureInterleaved(
       const entry = all[index];
       if (!entry || entry.error !== undefined || entry.tooSlow !== undefined || rep >= (reps[index] ?? 0))
         continue;
-      await timed(index, () => timeRun(adapter, dag, spec, expected, options.timeoutMs), true);
+      await timed(index, () => timeRun(adapter, dag, spec, expected, limits[index]), true);
     }
   }
   return all;

@@ -1,22 +1,7 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import type { Adapter, NodeTask } from "../adapters/adapter.js";
-import { type EngineKey, loadAdapter } from "../adapters/registry.js";
 import { type BenchConfig, laterWarmUp } from "../bench-config.js";
-import { criticalPath, type Dag, generateDag } from "../dag.js";
-import { timeRun, warmUntil } from "../measure.js";
-import { createRandom, randomInt } from "../random.js";
 import { median, round } from "../stats.js";
-import { referenceResults, work } from "../work.js";
-
-/** Engines of the makespan workload, in run order (the priority variant only matters with a limit). */
-const MAKESPAN_ENGINES: readonly EngineKey[] = [
-  "naive",
-  "async-auto",
-  "p-graph",
-  "p-graph-priorities",
-  "langgraph",
-  "obelisk-memory",
-];
+import { type EngineChild, startChild } from "./makespan-children.js";
+import { lowerBound, MAKESPAN_ENGINES, makespanSetup } from "./makespan-setup.js";
 
 /** One engine's makespan figures for one concurrency setting. */
 export interface MakespanFigure {
@@ -40,95 +25,107 @@ export interface MakespanCase {
   readonly engines: readonly MakespanFigure[];
 }
 
-function lowerBound(dag: Dag, cost: readonly number[], limit: number | undefined): number {
-  const path = criticalPath(dag, cost);
-  if (limit === undefined) return path;
-  return Math.max(path, cost.reduce((a, b) => a + b, 0) / limit);
+/** One engine's timed runs in one setting. */
+interface EngineRuns {
+  readonly ms: number[];
+  readonly ratios: number[];
+  readonly observedRatios: number[];
+  error?: string;
 }
 
-/** A task that sleeps `durations[i]` ms and records the time it actually slept. */
-function sleepingTask(durations: readonly number[], observed: number[]): NodeTask {
-  return async (i, inputs) => {
-    const start = performance.now();
-    await sleep(durations[i] ?? 0);
-    observed[i] = performance.now() - start;
-    return work(i, inputs);
-  };
-}
-
-/** Workload 2: seeded 5–50 ms sleeps on a random DAG; makespan / lower bound, unbounded and limit 4. */
+/**
+ * Workload 2: seeded 5–50 ms sleeps on a random DAG; makespan / lower bound, unbounded and limit 4.
+ * Each engine runs in its own child process. Warm-up (CPU-bound) goes one engine at a time; each timed
+ * repetition starts every engine's run at once and waits for all (the runs are mostly asleep: one event
+ * loop per engine, so none waits behind another's callbacks, and drift hits all alike), then runs each
+ * engine whose own work is heavy (`config.makespan.aloneAbove`) alone.
+ */
 export async function runMakespan(config: BenchConfig, log: (line: string) => void): Promise<MakespanCase[]> {
   const { size, minMs, maxMs, reps } = config.makespan;
-  const dag = generateDag("sparse", size, config.seed);
-  const random = createRandom(config.seed + 1);
-  const durations = Array.from({ length: size }, () => randomInt(random, minMs, maxMs));
-  const expected = referenceResults(dag);
-  const adapters: Adapter[] = [];
-  for (const key of MAKESPAN_ENGINES) adapters.push(await loadAdapter(key));
-  const cases: MakespanCase[] = [];
-  const warmed = new Set<Adapter>();
-  for (const limit of [undefined, 4]) {
-    const active = limit === undefined ? adapters.filter((a) => !a.name.includes("priorities")) : adapters;
-    const bound = lowerBound(dag, durations, limit);
-    const spec = (task: NodeTask) => ({
-      task,
-      cost: durations,
-      ...(limit === undefined ? {} : { concurrency: limit }),
-    });
-    // Warm-up with instant tasks (not timed): at least one run, more within the budget of run time. An
-    // engine that ran the first setting (warm-up and timed runs: the same code but the limit's queue) gets
-    // a few runs with the limit; one new in this setting (p-graph with priorities) the whole budget.
-    const later = laterWarmUp(config);
-    for (const adapter of active) {
-      const budget = warmed.has(adapter) ? later : config.warmUp;
-      warmed.add(adapter);
-      const instant = spec(async (i, inputs) => work(i, inputs));
-      const first = await timeRun(adapter, dag, instant, expected);
-      if (first.error !== undefined) continue;
-      await warmUntil(
-        budget,
-        async () => {
-          const run = await timeRun(adapter, dag, instant, expected);
-          return run.error === undefined ? run.ms : undefined;
-        },
-        first.ms,
+  const definition = { size, minMs, maxMs, seed: config.seed };
+  const { dag, durations } = makespanSetup(definition);
+  const started = await Promise.allSettled(MAKESPAN_ENGINES.map((key) => startChild(key, definition)));
+  const children = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const startErrors = started.flatMap((s, index) =>
+    s.status === "rejected" ? [{ key: MAKESPAN_ENGINES[index], error: String(s.reason) }] : [],
+  );
+  try {
+    const cases: MakespanCase[] = [];
+    const warmed = new Set<EngineChild>();
+    for (const limit of [undefined, 4]) {
+      const active = limit === undefined ? children.filter((c) => c.key !== "p-graph-priorities") : children;
+      const bound = lowerBound(dag, durations, limit);
+      const runs = active.map((): EngineRuns => ({ ms: [], ratios: [], observedRatios: [] }));
+      // Warm-up with instant tasks (not timed): at least one run, more within the budget of run time. An
+      // engine that ran the first setting (warm-up and timed runs: the same code but the limit's queue) gets
+      // a few runs with the limit; one new in this setting (p-graph with priorities) the whole budget.
+      const alone = new Set<EngineChild>();
+      for (const [index, child] of active.entries()) {
+        const budget = warmed.has(child) ? laterWarmUp(config) : config.warmUp;
+        warmed.add(child);
+        const reply = await child.ask({ type: "warm", limit: limit ?? null, budget });
+        const entry = runs[index];
+        if (reply.type !== "warmed") continue;
+        if (entry && reply.error !== undefined) entry.error = reply.error;
+        if (runsAlone(reply.runMs, bound, config.makespan.aloneAbove)) alone.add(child);
+      }
+      const runOnce = async (child: EngineChild, index: number) => {
+        const entry = runs[index];
+        if (entry === undefined || entry.error !== undefined) return;
+        const reply = await child.ask({ type: "run", limit: limit ?? null });
+        if (reply.type !== "ran" || reply.error !== undefined || reply.ms === undefined) {
+          entry.error = reply.type === "ran" ? (reply.error ?? "no time") : `unexpected ${reply.type}`;
+          return;
+        }
+        entry.ms.push(reply.ms);
+        entry.ratios.push(reply.ms / bound);
+        entry.observedRatios.push(reply.ms / (reply.observedBoundMs ?? bound));
+      };
+      for (let rep = 0; rep < reps; rep++) {
+        await Promise.all(
+          active.map((child, index) => (alone.has(child) ? undefined : runOnce(child, index))),
+        );
+        for (const [index, child] of active.entries()) if (alone.has(child)) await runOnce(child, index);
+      }
+      const engines: MakespanFigure[] = [
+        ...active.map((child, index) => figure(child.name, runs[index])),
+        ...startErrors
+          .filter((failed) => limit !== undefined || failed.key !== "p-graph-priorities")
+          .map((failed) => ({ engine: failed.key ?? "?", error: failed.error })),
+      ];
+      cases.push({ concurrency: limit ?? "unbounded", lowerBoundMs: round(bound), engines });
+      log(
+        `makespan ${limit ?? "unbounded"} (bound ${round(bound)} ms; alone: ${[...alone].map((c) => c.name).join(", ") || "none"}): ${engines.map((e) => `${e.engine}=${e.ratioToBound ?? e.error}`).join(", ")}`,
       );
     }
-    const runs = active.map(() => ({
-      ms: [] as number[],
-      ratios: [] as number[],
-      observedRatios: [] as number[],
-      error: undefined as string | undefined,
-    }));
-    for (let rep = 0; rep < reps; rep++) {
-      for (const [index, adapter] of active.entries()) {
-        const entry = runs[index];
-        if (entry === undefined || entry.error !== undefined) continue;
-        const observed: number[] = new Array(size).fill(0);
-        const run = await timeRun(adapter, dag, spec(sleepingTask(durations, observed)), expected);
-        if (run.error !== undefined) entry.error = run.error;
-        else {
-          entry.ms.push(run.ms);
-          entry.ratios.push(run.ms / bound);
-          entry.observedRatios.push(run.ms / lowerBound(dag, observed, limit));
-        }
-      }
-    }
-    const engines = active.map((adapter, index): MakespanFigure => {
-      const entry = runs[index];
-      if (entry?.error !== undefined) return { engine: adapter.name, error: entry.error };
-      return {
-        engine: adapter.name,
-        medianMs: round(median(entry?.ms ?? [])),
-        ratioToBound: round(median(entry?.ratios ?? []), 4),
-        ratioToObservedBound: round(median(entry?.observedRatios ?? []), 4),
-        samplesMs: (entry?.ms ?? []).map((ms) => round(ms)),
-      };
-    });
-    cases.push({ concurrency: limit ?? "unbounded", lowerBoundMs: round(bound), engines });
-    log(
-      `makespan ${limit ?? "unbounded"} (bound ${round(bound)} ms): ${engines.map((e) => `${e.engine}=${e.ratioToBound ?? e.error}`).join(", ")}`,
-    );
+    return cases;
+  } finally {
+    for (const child of children) child.close();
   }
-  return cases;
+}
+
+/**
+ * Whether an engine's timed runs go alone: its last warm-up run (instant tasks, so all of it is the
+ * engine's own work) took over `aloneAbove` × the setting's lower bound. Unknown (a failed warm-up): no.
+ */
+export function runsAlone(runMs: number | undefined, boundMs: number, aloneAbove: number): boolean {
+  return runMs !== undefined && runMs > aloneAbove * boundMs;
+}
+
+/** One repetition's order: every engine not in `alone` at the same time, then each of `alone` by itself. */
+export function repetitionGroups<T>(engines: readonly T[], alone: ReadonlySet<T>): T[][] {
+  const together = engines.filter((engine) => !alone.has(engine));
+  const apart = engines.filter((engine) => alone.has(engine)).map((engine) => [engine]);
+  return together.length > 0 ? [together, ...apart] : apart;
+}
+
+function figure(engine: string, entry: EngineRuns | undefined): MakespanFigure {
+  if (entry?.error !== undefined) return { engine, error: entry.error };
+  return {
+    engine,
+    medianMs: round(median(entry?.ms ?? [])),
+    ratioToBound: round(median(entry?.ratios ?? []), 4),
+    ratioToObservedBound: round(median(entry?.observedRatios ?? []), 4),
+    samplesMs: (entry?.ms ?? []).map((ms) => round(ms)),
+  };
 }

@@ -1,6 +1,6 @@
 import type { Adapter } from "../adapters/adapter.js";
 import { type EngineKey, loadAdapter } from "../adapters/registry.js";
-import { type BenchConfig, laterWarmUp } from "../bench-config.js";
+import { type BenchConfig, laterWarmUp, runLimits } from "../bench-config.js";
 import { type DagShape, generateDag } from "../dag.js";
 import { measureInterleaved, type WarmUp } from "../measure.js";
 import type { SizedTime } from "../predict-run.js";
@@ -92,7 +92,7 @@ export async function runOverhead(config: BenchConfig, log: (line: string) => vo
               : ms > config.slowRuns.ms
                 ? config.slowRuns.reps
                 : Number.POSITIVE_INFINITY,
-          timeoutMs: config.runTimeoutMs,
+          timeoutMs: active.map((key) => runLimits(key, config).runTimeoutMs),
         },
       );
       const engines = OVERHEAD_ENGINES.map((key): EngineFigure => {

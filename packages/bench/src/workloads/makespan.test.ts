@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { FULL_CONFIG } from "../bench-config.js";
+import { repetitionGroups, runsAlone } from "./makespan.js";
+
+describe("makespan repetitions", () => {
+  it("runs the engines together, then each heavy one alone", () => {
+    const engines = ["naive", "p-graph", "langgraph", "obelisk"];
+    expect(repetitionGroups(engines, new Set(["langgraph"]))).toEqual([
+      ["naive", "p-graph", "obelisk"],
+      ["langgraph"],
+    ]);
+    // every engine alone: the runs go one after another, as before stop 32
+    expect(repetitionGroups(engines, new Set(engines))).toEqual(engines.map((engine) => [engine]));
+  });
+
+  it("sends an engine alone when its own work per run is a large share of the bound", () => {
+    const { aloneAbove } = FULL_CONFIG.makespan;
+    // the unbounded bound is 513 ms: LangGraph's instant run ~200 ms, Obelisk's ~10–25 ms
+    expect(runsAlone(200, 513, aloneAbove)).toBe(true);
+    expect(runsAlone(20, 513, aloneAbove)).toBe(false);
+    expect(runsAlone(undefined, 513, aloneAbove)).toBe(false);
+    // aloneAbove 0: every engine alone
+    expect(runsAlone(1, 513, 0)).toBe(true);
+  });
+});
