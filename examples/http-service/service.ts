@@ -246,8 +246,9 @@ async function objectBody(request: IncomingMessage, maxBodyBytes: number): Promi
     if (size > maxBodyBytes) throw tooLarge(maxBodyBytes);
     chunks.push(chunk);
   }
-  // as strict as the CLI reads JSON: a key given twice is refused, not silently the last one
-  const read = parseJsonText(Buffer.concat(chunks).toString("utf8"));
+  // as strict as the CLI reads JSON: a key given twice is refused, not silently the last one (the hints
+  // name the request body: "the request body must be strict JSON (no comments)")
+  const read = parseJsonText(Buffer.concat(chunks).toString("utf8"), { subject: "request body" });
   if (!read.ok) {
     const first = read.diagnostics[0];
     throw new HttpError(

@@ -82,8 +82,11 @@ export function refusedJsonError(text: string, refused: RefusedJson, what: strin
       undefined,
       problem.hint,
     );
-  // core's hint for a repeated key speaks of a plan
-  const repeated = /occurs twice/.test(problem.message);
-  const hint = repeated ? "keep one of them: JSON.parse would silently keep the last" : problem.hint;
-  return usageError(`${what}: ${problem.message}${place === "" ? "" : `, ${place}`}`, undefined, hint);
+  // core's hints for a value (no subject "plan") do not speak of a plan: a repeated key's is
+  // "keep one of them: JSON.parse would silently keep the last"
+  return usageError(
+    `${what}: ${problem.message}${place === "" ? "" : `, ${place}`}`,
+    undefined,
+    problem.hint,
+  );
 }

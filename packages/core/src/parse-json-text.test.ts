@@ -81,6 +81,43 @@ describe("parseJsonText: a JSON value read as strictly as plan text", () => {
     expect(parse).toHaveBeenCalledTimes(1);
   });
 
+  it("hints name the text as the caller says, and speak of a plan only for subject plan (review, stop 32)", () => {
+    const hints = (text: string, options: { subject?: string } = {}) => {
+      const read = parseJsonText(text, { limits: { maxDepth: 2, maxStringLength: 3 }, ...options });
+      if (read.ok) throw new Error(`accepted: ${text}`);
+      return read.diagnostics.map(({ hint }) => hint);
+    };
+    // every refusal: not JSON, a repeated key, beyond ±2^53, 1e999, 1e-400, too deep, a string too long
+    for (const text of [
+      "{ nope",
+      '{"a": 1, "a": 2}',
+      "9007199254740993",
+      "1e999",
+      "1e-400",
+      "[[[1]]]",
+      '"abcd"',
+    ])
+      for (const hint of hints(text)) expect(hint).not.toMatch(/plan/i);
+    expect(hints("{ nope")).toEqual(["the text must be strict JSON (no comments)"]);
+    expect(hints("{ nope", { subject: "request body" })).toEqual([
+      "the request body must be strict JSON (no comments)",
+    ]);
+    expect(hints('{"a": 1, "a": 2}', { subject: "request body" })).toEqual([
+      "keep one of them: JSON.parse would silently keep the last",
+    ]);
+    // the plan readers' hints, unchanged
+    expect(hints("{ nope", { subject: "plan" })).toEqual(["the plan must be strict JSON (no comments)"]);
+    expect(parsePlanText("{ nope").diagnostics.map(({ hint }) => hint)).toEqual([
+      "the plan must be strict JSON (no comments)",
+    ]);
+    expect(hints('{"a": 1, "a": 2}', { subject: "plan" })).toEqual([
+      expect.stringContaining("a plan must say each thing once"),
+    ]);
+    expect(parsePlanText('{"a": 1, "a": 2}').diagnostics).toEqual([
+      expect.objectContaining({ hint: expect.stringContaining("a plan must say each thing once") }),
+    ]);
+  });
+
   it("refuses exactly the JSON_SYNTAX and PLAN_LIMIT problems the plan reader reports, at the same pointers", () => {
     const numbers = fc.constantFrom("0", "-0", "1e-5", "9007199254740993", "1e999", "1e-400", "12.5");
     const text = fc.letrec<{ value: string }>((tie) => ({
@@ -103,7 +140,14 @@ describe("parseJsonText: a JSON value read as strictly as plan text", () => {
           expect(plan).toEqual([]);
           // JSON.parse's value, -0 read as 0
           expect(read.value).toEqual(JSON.parse(source, (_key, value) => (Object.is(value, -0) ? 0 : value)));
-        } else expect(read.diagnostics).toEqual(plan);
+          return;
+        }
+        // the same codes, messages and pointers; the hints the plan reader's only for subject plan
+        const withoutHint = (diagnostics: readonly object[]) =>
+          diagnostics.map(({ hint: _, ...rest }: { hint?: string }) => rest);
+        expect(withoutHint(read.diagnostics)).toEqual(withoutHint(plan));
+        const asPlan = parseJsonText(source, { limits, subject: "plan" });
+        expect(asPlan.ok ? [] : asPlan.diagnostics).toEqual(plan);
       }),
       { numRuns: 1000 },
     );

@@ -20,6 +20,13 @@ export interface ParseJsonTextOptions {
    * `maxStringLength` (each string and key); defaults {@link DEFAULT_LIMITS}. Pass `Infinity` to lift one.
    */
   readonly limits?: LimitOverrides;
+  /**
+   * What the text is, as a hint names it: `"request body"` → `the request body must be strict JSON (no
+   * comments)`. Default `"text"`. Only `"plan"` gives the plan reader's hints (`parsePlanText`'s: a key
+   * repeated in one object is `keep one of them: a plan must say each thing once …`); any other subject gets
+   * `keep one of them: JSON.parse would silently keep the last`. Codes, messages and pointers do not change.
+   */
+  readonly subject?: string;
 }
 
 /**
@@ -68,14 +75,43 @@ function strictParse(text: string): { root?: Node; error?: ParseError; overflow?
   }
 }
 
+/** What the plan readers name the text they read (and the hints they give: see {@link neutralHints}). */
+const PLAN = "plan";
+
 /** The one JSON_SYNTAX diagnostic for text that is not JSON, located at `offset`. */
-function syntaxError(text: string, offset: number, length: number, what: string): JsonTextResult {
+function syntaxError(
+  text: string,
+  { offset, length }: { readonly offset: number; readonly length: number },
+  what: string,
+  subject: string,
+): JsonTextResult {
   const span = { offset, length: Math.max(1, length) };
   const sourceMap = createSourceMap(text, undefined, new Map([["", span]]));
   const at = sourceMap.positionOfOffset(span.offset);
   const message = `invalid JSON at line ${at.line}, column ${at.column}: ${what}`;
-  const syntax = planDiagnostic("JSON_SYNTAX", message, "", "the plan must be strict JSON (no comments)");
-  return { ok: false, malformed: true, sourceMap, diagnostics: [syntax] };
+  const hint = `the ${subject} must be strict JSON (no comments)`;
+  return {
+    ok: false,
+    malformed: true,
+    sourceMap,
+    diagnostics: [planDiagnostic("JSON_SYNTAX", message, "", hint)],
+  };
+}
+
+/** The hint of a key repeated in one object, for text that is not a plan. */
+const REPEATED_KEY_HINT = "keep one of them: JSON.parse would silently keep the last";
+
+/**
+ * The tree's diagnostics with hints that do not speak of a plan, for text that is not one: the repeated
+ * key's (the tree's hint says "a plan must say each thing once"). The others' hints name no plan.
+ */
+function neutralHints(diagnostics: readonly Diagnostic[], subject: string): readonly Diagnostic[] {
+  if (subject === PLAN) return diagnostics;
+  return diagnostics.map((diagnostic) =>
+    diagnostic.code === "JSON_SYNTAX" && / occurs twice in one object$/.test(diagnostic.message)
+      ? { ...diagnostic, hint: REPEATED_KEY_HINT }
+      : diagnostic,
+  );
 }
 
 /**
@@ -95,9 +131,10 @@ function nonRecursiveSyntaxErrorOffset(text: string): number | undefined {
 /**
  * Reads JSON `text` (no byte order mark) under resolved `limits`: size, then depth (scanned on the text),
  * then `JSON.parse` when nothing in the text needs the tree's checks (`quickJsonValue`), else the tree,
- * whose problems are located. Never throws. What {@link parseJsonText} and `parsePlanText` share.
+ * whose problems are located. Never throws. What {@link parseJsonText} and `parsePlanText` share. `subject` names
+ * the text in the hints (default "plan": the plan readers' hints; see {@link neutralHints}).
  */
-export function readJsonText(text: string, limits: Limits): JsonTextResult {
+export function readJsonText(text: string, limits: Limits, subject: string = PLAN): JsonTextResult {
   if (utf8LengthExceeds(text, limits.maxDocumentBytes)) {
     const message = `the document is larger than the limit of ${limits.maxDocumentBytes} bytes`;
     const diagnostics = [planDiagnostic("PLAN_LIMIT", message, "", "raise maxDocumentBytes")];
@@ -107,7 +144,8 @@ export function readJsonText(text: string, limits: Limits): JsonTextResult {
   if (tooDeep !== undefined) {
     // A document that is not JSON at all is a JSON_SYNTAX problem first (its pointers would lead nowhere).
     const syntaxOffset = nonRecursiveSyntaxErrorOffset(text);
-    if (syntaxOffset !== undefined) return syntaxError(text, syntaxOffset, 1, "invalid JSON");
+    if (syntaxOffset !== undefined)
+      return syntaxError(text, { offset: syntaxOffset, length: 1 }, "invalid JSON", subject);
     const sourceMap = createSourceMap(text, undefined, new Map([[tooDeep.pointer, tooDeep]]));
     const diagnostics = [depthLimitDiagnostic(tooDeep.pointer, limits)];
     return { ok: false, malformed: false, sourceMap, diagnostics };
@@ -128,12 +166,12 @@ export function readJsonText(text: string, limits: Limits): JsonTextResult {
   }
   if (root === undefined) {
     const what = error === undefined ? "invalid JSON" : describeParseError(error);
-    return syntaxError(text, error?.offset ?? 0, error?.length ?? 1, what);
+    return syntaxError(text, { offset: error?.offset ?? 0, length: error?.length ?? 1 }, what, subject);
   }
   const sourceMap = createSourceMap(text, root);
   const built = valueFromTree(root, limits, text);
   if (built.diagnostics.length > 0)
-    return { ok: false, malformed: false, sourceMap, diagnostics: built.diagnostics };
+    return { ok: false, malformed: false, sourceMap, diagnostics: neutralHints(built.diagnostics, subject) };
   return { ok: true, value: built.value as JsonValue, sourceMap };
 }
 
@@ -143,9 +181,10 @@ export function readJsonText(text: string, limits: Limits): JsonTextResult {
  * (`1e-400`) are JSON_SYNTAX at their pointer (where `JSON.parse` keeps the last key, rounds, or reads
  * Infinity or 0); `-0` reads as 0; `__proto__` keys stay own data. `JSON.parse` reads the text once, and
  * the syntax tree is built only when something needs its checks or a pointer is located. A leading byte
- * order mark is ignored. Messages and hints are the plan reader's. Never throws.
+ * order mark is ignored. Codes, messages and pointers are the plan reader's; the hints name the text as
+ * `options.subject` says (default "text"), and speak of a plan only for `subject: "plan"`. Never throws.
  */
 export function parseJsonText(source: string, options: ParseJsonTextOptions = {}): JsonTextResult {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
-  return readJsonText(text, resolveLimits(options.limits));
+  return readJsonText(text, resolveLimits(options.limits), options.subject ?? "text");
 }
