@@ -72,6 +72,17 @@ function boundOutcome(outcome: CallOutcome, holds: readonly string[] | undefined
   } as CallOutcome;
 }
 
+/**
+ * What a model must know of `satisfied` calls (review s32 H2: a cart item asked for again was added once,
+ * and the answer said only `succeeded`): they did not run again, and `_rerun` makes one run.
+ */
+function satisfiedNote(calls: readonly [string, ShownOutcome][]): string | undefined {
+  const ids = calls.filter(([, outcome]) => outcome.status === "satisfied").map(([id]) => id);
+  if (ids.length === 0) return undefined;
+  const named = ids.length <= 3 ? ` (${ids.join(", ")})` : "";
+  return `${plural(ids.length, "call")}${named} did not run again: an identical call (same tool, parameters, output path and method) completed on this thread before, so its value stands where "holds" says. To run such a call again (e.g. to add the same item twice), send it with "_rerun": true.`;
+}
+
 /** Calls that did not succeed first (the model needs those), in plan order otherwise. */
 const failedFirst = (entries: [string, ShownOutcome][]): [string, ShownOutcome][] => [
   ...entries.filter(([, outcome]) => outcome.status !== "succeeded"),
@@ -115,9 +126,15 @@ export function boundRunAnswer(
     durationMs: result.durationMs,
     summary,
   };
-  if (size(whole) <= RUN_LIMITS.answerChars) return toJson(whole);
+  const satisfied = satisfiedNote(entries);
+  if (size(whole) + (satisfied === undefined ? 0 : size(satisfied) + 10) <= RUN_LIMITS.answerChars)
+    return toJson(satisfied === undefined ? whole : { ...whole, note: satisfied });
   // too many calls: as many as fit (failed first), then as many error entries as fit, and say so
-  let room = RUN_LIMITS.answerChars - size({ ...head, calls: {}, errors: [], durationMs: 0, summary }) - 400;
+  let room =
+    RUN_LIMITS.answerChars -
+    size({ ...head, calls: {}, errors: [], durationMs: 0, summary }) -
+    400 -
+    (satisfied === undefined ? 0 : size(satisfied));
   const calls: Record<string, ShownOutcome> = {};
   let shownCalls = 0;
   // the calls may take three quarters of the room when there are error entries to show too
@@ -149,7 +166,7 @@ export function boundRunAnswer(
     calls,
     errors: shownErrors,
     omitted,
-    note: `The plan has ${plural(entries.length, "call")}: ${plural(omitted.calls, "call")} and ${plural(omitted.errors, "error entry", "error entries")} are not shown to keep this answer within ${RUN_LIMITS.answerChars} characters (calls that did not succeed are shown first). Read what the run wrote with list_variables and get_variable.`,
+    note: `The plan has ${plural(entries.length, "call")}: ${plural(omitted.calls, "call")} and ${plural(omitted.errors, "error entry", "error entries")} are not shown to keep this answer within ${RUN_LIMITS.answerChars} characters (calls that did not succeed are shown first). Read what the run wrote with list_variables and get_variable.${satisfied === undefined ? "" : ` ${satisfied}`}`,
     durationMs: result.durationMs,
     summary,
   });

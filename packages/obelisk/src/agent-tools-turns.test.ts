@@ -157,4 +157,20 @@ describe("run_plan as a model's tool: parallel calls, a busy thread, re-sent pla
     expect(again.summary).not.toContain("†state.ok");
     await engine.close();
   });
+
+  it("says satisfied calls did not run again and how to run one again (_rerun)", async () => {
+    const engine = createEngine({ tools: [give] });
+    const [, runPlan] = agentTools(engine, "t");
+    const add = { _tool: "give", _id: "apple", value: "apple", _outputPath: "†state.cart", _outputMethod: "push" };
+    const first = (await runPlan.execute({ plan: [add] })) as RunPlanAnswer;
+    expect(first).not.toHaveProperty("note");
+    const again = (await runPlan.execute({ plan: [add] })) as RunPlanAnswer;
+    expect(again.calls.apple?.status).toBe("satisfied");
+    expect(again.note).toMatch(/^1 call \(apple\) did not run again: .*"_rerun": true/);
+    const rerun = (await runPlan.execute({ plan: [{ ...add, _rerun: true }] })) as RunPlanAnswer;
+    expect(rerun.calls.apple?.status).toBe("succeeded");
+    expect(rerun).not.toHaveProperty("note");
+    expect(await engine.get("t", "†state.cart")).toEqual({ found: true, value: ["apple", "apple"] });
+    await engine.close();
+  });
 });

@@ -110,6 +110,7 @@ export type RunPlanAnswer = {
   readonly errors: readonly { readonly callId: string; readonly code: CallErrorCode }[];
   /** Calls and error entries left out to stay within the budget (only when some were), with `note`. */
   readonly omitted?: { readonly calls: number; readonly errors: number };
+  /** What was left out and how to read it; and, when calls were `satisfied`, that they did not run again. */
   readonly note?: string;
   readonly durationMs: number;
   /** Variables summary of what the run wrote (markdown, within 2,000 characters). */
