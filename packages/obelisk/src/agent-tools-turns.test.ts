@@ -161,7 +161,13 @@ describe("run_plan as a model's tool: parallel calls, a busy thread, re-sent pla
   it("says satisfied calls did not run again and how to run one again (_rerun)", async () => {
     const engine = createEngine({ tools: [give] });
     const [, runPlan] = agentTools(engine, "t");
-    const add = { _tool: "give", _id: "apple", value: "apple", _outputPath: "†state.cart", _outputMethod: "push" };
+    const add = {
+      _tool: "give",
+      _id: "apple",
+      value: "apple",
+      _outputPath: "†state.cart",
+      _outputMethod: "push",
+    };
     const first = (await runPlan.execute({ plan: [add] })) as RunPlanAnswer;
     expect(first).not.toHaveProperty("note");
     const again = (await runPlan.execute({ plan: [add] })) as RunPlanAnswer;
