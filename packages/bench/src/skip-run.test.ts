@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { FULL_CONFIG } from "./bench-config.js";
 import { skipRun } from "./skip-run.js";
 
 const config = {
@@ -51,5 +52,17 @@ describe("skipRun", () => {
     const way = skipRun("tested", 100_000, config, [{ size: 10_000, ms: 1_300 }]);
     expect(way?.predictedMs).toBe(13_000);
     expect(way?.reason).toContain("limit 12.0 s");
+  });
+
+  it("never skips the engine under test by prediction when its limit is infinite (the full run's)", () => {
+    // a run at load ~20: Obelisk's 10k runs took 3-3.5 s, predicting 35 s at 100k
+    const known = [
+      { size: 1_000, ms: 290 },
+      { size: 10_000, ms: 3_490 },
+    ];
+    expect(skipRun("obelisk-memory", 100_000, FULL_CONFIG, known)).toBeUndefined();
+    expect(skipRun("p-graph", 100_000, FULL_CONFIG, known)).toBeDefined();
+    // a run over its time limit still stops it on that shape
+    expect(skipRun("obelisk-memory", 100_000, FULL_CONFIG, [{ size: 10_000, ms: Infinity }])).toBeDefined();
   });
 });
