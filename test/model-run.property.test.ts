@@ -1,6 +1,6 @@
 import type { JsonValue } from "@obelisk/core";
 import fc from "fast-check";
-import { createEngine, createMemoryStore, type RunResult } from "obelisk";
+import { branch, createEngine, createMemoryStore, type RunResult } from "obelisk";
 import { afterAll, describe, expect, it } from "vitest";
 import { seededRandom, withSeed } from "./support/fuzz-seed.js";
 import { behaviour, callJson, canonical, refText, targetsOf } from "./support/model-plan.js";
@@ -20,6 +20,22 @@ const SEED_VALUE = { a: 5, b: "t", arr: [1, 2, 3] };
 const inputOf = (z: number) => ({ a: 1, s: "x", o: { k: [1, 2] }, z });
 
 type Settle = () => void;
+type ToolContext = { callId: string; branch(k: number | string, v: unknown): unknown };
+/** beta names its alternatives (SPEC §9 `outcomes`) and picks them by name. */
+const OUTCOMES = ["first", "second", "third"];
+
+/** Tries to change a value in place (SPEC §7: values handed to tools are frozen or copies). */
+function tamper(value: unknown): void {
+  try {
+    if (Array.isArray(value)) value.push("tampered");
+    else if (value !== null && typeof value === "object") {
+      for (const item of Object.values(value)) tamper(item);
+      (value as Record<string, unknown>).tampered = true;
+    }
+  } catch {
+    // frozen: as it should be
+  }
+}
 
 /** Settles tool calls now or later, in an order drawn from a seeded random source. */
 class Schedule {
@@ -27,32 +43,44 @@ class Schedule {
   private readonly pending: Settle[] = [];
   constructor(private readonly random: () => number) {}
 
-  invoke(
-    tool: string,
-    args: Record<string, JsonValue>,
-    ctx: { callId: string; branch(k: number, v: unknown): unknown },
-  ) {
+  invoke(tool: string, args: Record<string, JsonValue>, ctx: ToolContext) {
     this.args[ctx.callId] = structuredClone(args);
     const outcome = behaviour(tool, args);
+    tamper(args);
+    const form = this.random();
     const answer = () => {
       if (outcome.kind === "throw")
         throw Object.assign(
           new Error(outcome.message),
           outcome.code === undefined ? {} : { code: outcome.code },
         );
-      return outcome.kind === "branch" ? ctx.branch(outcome.alternative, outcome.value) : outcome.value;
+      if (outcome.kind === "return") return outcome.value;
+      const alternative = tool === "beta" ? (OUTCOMES[outcome.alternative] as string) : outcome.alternative;
+      // the three ways to pick an alternative: return ctx.branch(), return branch(), or call ctx.branch()
+      if (form < 0.3) return branch(alternative, outcome.value);
+      if (form < 0.6) return ctx.branch(alternative, outcome.value);
+      ctx.branch(alternative, outcome.value);
+      return undefined;
     };
-    if (this.random() < 0.3) return answer();
+    // a tool that keeps its result and changes it once it was handed over must not change what was stored
+    const handOver = () => {
+      const result = answer();
+      this.later.push(() => tamper(outcome.kind === "return" ? outcome.value : undefined));
+      return result;
+    };
+    if (this.random() < 0.3) return handOver();
     return new Promise((resolve, reject) => {
       this.pending.push(() => {
         try {
-          resolve(answer());
+          resolve(handOver());
         } catch (error) {
           reject(error);
         }
       });
     });
   }
+
+  private readonly later: Settle[] = [];
 
   /** Settles the pending calls one at a time, a random one each turn, until `run` is done. */
   async drive<T>(run: Promise<T>): Promise<T> {
@@ -65,27 +93,35 @@ class Schedule {
       if (this.pending.length > 0 && this.random() < 0.8) {
         const [settle] = this.pending.splice(Math.floor(this.random() * this.pending.length), 1);
         settle?.();
-      }
+      } else this.later.shift()?.();
     }
     return finished;
   }
 }
 
 let schedule = new Schedule(seededRandom(1));
-const tools = (["alpha", "beta"] as const).map((name) => ({
-  name,
-  description: `model tool ${name}: returns, branches or throws, by its arguments`,
-  input: { type: "object" },
-  run: (args: Record<string, JsonValue>, ctx: { callId: string; branch(k: number, v: unknown): unknown }) =>
-    schedule.invoke(name, args, ctx),
-}));
+const tools = [
+  ...(["alpha", "beta"] as const).map((name) => ({
+    name,
+    description: `model tool ${name}: returns, branches or throws, by its arguments`,
+    input: { type: "object" },
+    ...(name === "beta" ? { outcomes: OUTCOMES } : {}),
+    run: (args: Record<string, JsonValue>, ctx: ToolContext) => schedule.invoke(name, args, ctx),
+  })),
+  { name: "gamma", description: "latent: its value is the call's _output", input: { type: "object" } },
+];
 
 /** One engine for every scenario (a registry is compiled once), each scenario on threads of its own. */
-const engine = createEngine({ tools: tools as never, store: createMemoryStore() });
+const engine = createEngine({
+  tools: tools as never,
+  store: createMemoryStore(),
+  confirm: (call) =>
+    call.params.act === "deny" ? { action: "reject", reason: "the host denies it" } : { action: "approve" },
+});
 afterAll(() => engine.close());
 
 /** Figures for the report. */
-const figures = { scenarios: 0, runs: 0, calls: 0, satisfied: 0, waiting: 0, blocked: 0, open: 0 };
+const figures = { scenarios: 0, runs: 0, calls: 0, open: 0, statuses: {} as Record<string, number> };
 afterAll(() => {
   console.log(`model-run figures: ${JSON.stringify(figures)}`);
 });
@@ -161,8 +197,7 @@ async function compareRun(
   figures.open += model.open.length;
   for (const outcome of Object.values(model.outcomes)) {
     figures.calls += 1;
-    if (outcome.status === "satisfied" || outcome.status === "waiting" || outcome.status === "blocked")
-      figures[outcome.status] += 1;
+    figures.statuses[outcome.status] = (figures.statuses[outcome.status] ?? 0) + 1;
   }
   const problems = [...model.problems];
   if (result.status !== model.status)

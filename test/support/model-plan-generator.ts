@@ -1,6 +1,6 @@
 import type { JsonValue } from "@obelisk/core";
 import fc from "fast-check";
-import type { Act, Expression, Method, ModelCall, Output, Param, Path, Ref, Shape } from "./model-plan.js";
+import type { Act, Expression, Method, ModelCall, Output, Param, Path, Ref, Shape, Spelling } from "./model-plan.js";
 import { overlaps, targetsOf } from "./model-plan.js";
 
 /**
@@ -12,7 +12,10 @@ import { overlaps, targetsOf } from "./model-plan.js";
  */
 
 interface CallSeed {
-  readonly tool: "alpha" | "beta";
+  readonly tool: "alpha" | "beta" | "gamma";
+  /** For the latent `gamma`: no `_output` (deferred) when 0. */
+  readonly latent: number;
+  readonly spelling: Spelling;
   readonly act: number;
   readonly shape: number;
   readonly output: "none" | "own" | "acc";
@@ -33,7 +36,9 @@ const ACC: readonly Method[] = ["push", "concat", "merge", "assign"];
 const OWN_METHODS: readonly Method[] = ["set", "set", "set", "push", "merge", "assign", "concat"];
 
 const callSeed: fc.Arbitrary<CallSeed> = fc.record({
-  tool: fc.constantFrom<"alpha" | "beta">("alpha", "beta"),
+  tool: fc.nat(9).map((n) => (n < 5 ? "alpha" : n < 9 ? "beta" : "gamma")),
+  latent: fc.nat(4),
+  spelling: fc.constantFrom<Spelling>(0, 1, 2),
   act: fc.nat(99),
   shape: fc.nat(3),
   output: fc.constantFrom<CallSeed["output"]>("none", "own", "own", "own", "acc"),
@@ -72,7 +77,10 @@ function outputOf(index: number, seed: CallSeed): { output?: Output; shape: Shap
         : seed.accPlace < 4
           ? [[acc], [own(1, 0)]]
           : [[own(0, 0)], [acc]];
-    return { output: { alternatives, method, explicitMethod: true }, shape: shapeFor(method, picked) };
+    return {
+      output: { alternatives, method, explicitMethod: true, spelling: seed.spelling },
+      shape: shapeFor(method, picked),
+    };
   }
   const method = OWN_METHODS[seed.method] as Method;
   const count = method === "concat" ? 1 : seed.alternatives;
@@ -83,15 +91,14 @@ function outputOf(index: number, seed: CallSeed): { output?: Output; shape: Shap
   );
   // a target below `†state.bad`, a string: writing through a non-object value fails the call (SPEC §3)
   if (seed.fanOut === 2) alternatives[0]?.push(["bad", `w${index}`]);
-  return {
-    output: { alternatives, method, explicitMethod: seed.explicitMethod },
-    shape: shapeFor(method, picked),
-  };
+  const output = { alternatives, method, explicitMethod: seed.explicitMethod, spelling: seed.spelling };
+  return { output, shape: shapeFor(method, picked) };
 }
 
-function actOf(pick: number, output: Output | undefined): Act {
+function actOf(pick: number, output: Output | undefined, latent: boolean): Act {
   const count = output?.alternatives.length ?? 0;
-  if (pick < 50) return "ok";
+  if (pick < 50 || latent) return "ok";
+  if (pick >= 96) return "deny";
   if (pick < 62) return "throw";
   if (pick < 74) return "maybe";
   if (count === 0) return "ok";
@@ -142,6 +149,9 @@ function planReads(
         const failureBranch = alternatives.length >= 2 && alternative === alternatives.length - 1;
         if (method === "set" && shapes[writer] === "obj" && !(mayThrow && failureBranch))
           refs.push({ kind: "state", path: [...target, "h"] });
+        // the first and last items of a list co-writers build in plan order
+        if (String(target[0]).startsWith("acc_") && (method === "push" || method === "concat"))
+          refs.push({ kind: "state", path: [...target, 0] }, { kind: "state", path: [...target, -1] });
       }
     });
   });
@@ -150,6 +160,11 @@ function planReads(
   return refs.filter(
     (ref, at) => refs.findIndex((other) => JSON.stringify(other) === JSON.stringify(ref)) === at,
   );
+}
+
+/** A latent call's `_output`, of the shape its method needs. */
+function latentValue(shape: Shape): JsonValue {
+  return { num: 42, str: "latent", obj: { n: { x9: 1 }, k: "lat", h: 7 }, arr: [7, "lat"] }[shape];
 }
 
 function literal(pick: number): JsonValue {
@@ -162,10 +177,16 @@ function paramOf(
   self?: Ref,
 ): Param {
   const [form, a, b, c] = read;
-  const expression = (expr: Expression): Param => ({ type: "expression", expression: expr });
+  const spelling = ((a + b) % 3) as Spelling;
+  const expression = (expr: Expression): Param => ({ type: "expression", expression: expr, spelling });
   if (self !== undefined && form < 12) return expression([[self], [{ kind: "input", path: ["z"] }]]);
+  if (form < 5) return { type: "escaped", text: `state.lit${a % 3}` };
   if (form < 20) return { type: "literal", value: literal(a) };
-  if (form < 45) return expression([[pool(a)]]);
+  if (form < 45) {
+    const ref = pool(a);
+    const aliased = ref.kind === "calls" && ref.path.length === 1 && b % 2 === 0;
+    return aliased ? { type: "alias", id: String(ref.path[0]) } : expression([[ref]]);
+  }
   if (form < 57)
     return expression(
       a % 4 === 0 ? [[MISSING], [pool(b)]] : [[pool(a)], [pool(b)], ...(c % 2 ? [[pool(c)]] : [])],
@@ -173,7 +194,7 @@ function paramOf(
   if (form < 67) return expression([[pool(a), pool(b)]]);
   if (form < 75) return expression([[pool(a), pool(b)], [pool(c)]]);
   if (form < 90)
-    return { type: "template", parts: c % 2 === 0 ? ["t ", pool(a), "!"] : [pool(a), " & ", pool(b)] };
+    return { type: "template", parts: c % 2 === 0 ? ["t {†x} ", pool(a), "!"] : [pool(a), " & ", pool(b)] };
   return { type: "nested", inner: expression([[pool(a)]]) };
 }
 
@@ -186,13 +207,14 @@ function buildPlan(given: readonly CallSeed[]): ModelCall[] {
     seeds.push(copies ? { ...before, duplicate: true } : { ...seed, duplicate: false });
   }
   const shells = seeds.map((seed, index) => ({ seed, ...outputOf(index, seed) }));
-  const acts = shells.map(({ seed, output }) => actOf(seed.act, output));
+  const acts = shells.map(({ seed, output }) => actOf(seed.act, output, seed.tool === "gamma"));
   const skeleton: ModelCall[] = shells.map(({ seed, output, shape }, index) => ({
     id: `c${index}`,
     tool: seed.tool,
     params: { act: { type: "literal", value: acts[index] as Act }, shape: { type: "literal", value: shape } },
     ...(output === undefined ? {} : { output }),
     rerun: seed.rerun,
+    ...(seed.tool === "gamma" && seed.latent > 0 ? { latentOutput: latentValue(shape) } : {}),
   }));
   const shapes = shells.map((shell) => shell.shape);
   const built: ModelCall[] = [];

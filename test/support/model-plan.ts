@@ -17,14 +17,28 @@ export interface Ref {
 /** `a && b || c`: alternatives (`||`) of gates (`&&`) of references. */
 export type Expression = readonly (readonly Ref[])[];
 
+/** How `||` and `&&` are written: SPEC §2 accepts `<|>` and `*>`, and whitespace around operators. */
+export type Spelling = 0 | 1 | 2;
+const OPERATORS: readonly (readonly [string, string])[] = [
+  [" || ", " && "],
+  ["||", "&&"],
+  [" <|> ", " *> "],
+];
+
 export type Param =
   | { readonly type: "literal"; readonly value: JsonValue }
-  | { readonly type: "expression"; readonly expression: Expression }
+  /** `††text`: the literal string `†text` (SPEC §2 rule 3). */
+  | { readonly type: "escaped"; readonly text: string }
+  | { readonly type: "expression"; readonly expression: Expression; readonly spelling: Spelling }
+  /** `$tool_output.<id>`: the whole-value alias of `†calls.<id>` (SPEC §2 rule 7). */
+  | { readonly type: "alias"; readonly id: string }
+  /** Text parts (a `{†` in them is written `{††`, rule 3) and references in braces. */
   | { readonly type: "template"; readonly parts: readonly (string | Ref)[] }
   /** `{ "deep": [ <inner> ] }`: a reference below the top of a parameter. */
   | { readonly type: "nested"; readonly inner: Param };
 
-export type Act = "ok" | "b0" | "b1" | "b2" | "throw" | "maybe";
+/** `deny`: the engine's `confirm` hook rejects the call (SPEC §7). */
+export type Act = "ok" | "b0" | "b1" | "b2" | "throw" | "maybe" | "deny";
 export type Shape = "num" | "str" | "obj" | "arr";
 export type Method = "set" | "merge" | "assign" | "push" | "concat";
 
@@ -34,15 +48,18 @@ export interface Output {
   readonly method: Method;
   /** `_outputMethod` written even when it is the default `set`. */
   readonly explicitMethod: boolean;
+  readonly spelling: Spelling;
 }
 
 export interface ModelCall {
   readonly id: string;
-  readonly tool: "alpha" | "beta";
+  /** `gamma` is latent (no `run`): its value is the call's `_output`, or it is deferred without one. */
+  readonly tool: "alpha" | "beta" | "gamma";
   /** Parameters, `act` and `shape` (literals the tool reads) included. */
   readonly params: Readonly<Record<string, Param>>;
   readonly output?: Output;
   readonly rerun: boolean;
+  readonly latentOutput?: JsonValue;
 }
 
 const NAME = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
@@ -63,20 +80,30 @@ export function refText(ref: Ref): string {
   return `†${ref.kind}${pathText(ref.path)}`;
 }
 
+function expressionText(refs: readonly (readonly Ref[])[], spelling: Spelling): string {
+  const [or, and] = OPERATORS[spelling] as readonly [string, string];
+  return refs.map((gate) => gate.map(refText).join(and)).join(or);
+}
+
 export function outputPathText(output: Output): string {
-  return output.alternatives
-    .map((targets) => targets.map((path) => refText({ kind: "state", path })).join(" && "))
-    .join(" || ");
+  const refs = output.alternatives.map((targets) => targets.map((path): Ref => ({ kind: "state", path })));
+  return expressionText(refs, output.spelling);
 }
 
 function paramJson(param: Param): JsonValue {
   switch (param.type) {
     case "literal":
       return param.value;
+    case "escaped":
+      return `††${param.text}`;
     case "expression":
-      return param.expression.map((gate) => gate.map(refText).join(" && ")).join(" || ");
+      return expressionText(param.expression, param.spelling);
+    case "alias":
+      return `$tool_output.${param.id}`;
     case "template":
-      return param.parts.map((part) => (typeof part === "string" ? part : `{${refText(part)}}`)).join("");
+      return param.parts
+        .map((part) => (typeof part === "string" ? part.replaceAll("{†", "{††") : `{${refText(part)}}`))
+        .join("");
     case "nested":
       return { deep: [paramJson(param.inner)] };
   }
@@ -91,6 +118,7 @@ export function callJson(call: ModelCall): Record<string, JsonValue> {
     if (call.output.explicitMethod || call.output.method !== "set") json._outputMethod = call.output.method;
   }
   if (call.rerun) json._rerun = true;
+  if (call.latentOutput !== undefined) json._output = call.latentOutput;
   return json;
 }
 

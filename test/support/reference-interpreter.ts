@@ -26,7 +26,7 @@ import { applyWrite, getAt, holds } from "./reference-writes.js";
  * allows and follows the engine among them: `open` counts those choices.
  */
 
-export type Status = "succeeded" | "failed" | "blocked" | "waiting" | "satisfied";
+export type Status = "succeeded" | "failed" | "blocked" | "waiting" | "satisfied" | "rejected" | "deferred";
 
 /** The engine's outcome of one call, and the arguments its tool received when it ran. */
 export interface EngineCall {
@@ -202,8 +202,12 @@ export function interpretRun(
     switch (value.type) {
       case "literal":
         return [{ kind: "value", value: value.value }];
+      case "escaped":
+        return [{ kind: "value", value: `†${value.text}` }];
       case "expression":
         return expression(value.expression, self);
+      case "alias":
+        return expression([[{ kind: "calls", path: [value.id] }]], self);
       case "nested":
         return param(value.inner, self).map((d) =>
           d.kind === "value" ? { kind: "value", value: { deep: [d.value] } } : d,
@@ -290,9 +294,14 @@ export function interpretRun(
     }
     // Identical calls: which one an earlier record satisfies is not the spec's to say (checked at the end).
     if (record !== undefined) ranBesideRecord.add(key);
+    // SPEC §1/§7: a latent tool's value is the plan's `_output`; without one the call is deferred
+    if (call.tool === "gamma" && call.latentOutput === undefined) return { status: "deferred" };
+    // SPEC §7: the host's confirm hook (asked before dispatch, so never for a satisfied call) rejects it
+    if (args.act === "deny" && call.tool !== "gamma") return { status: "rejected" };
     if (seen?.args !== undefined && canonical(seen.args) !== canonical(args))
       problems.push(`${call.id}: tool got ${canonical(seen.args)}, model resolved ${canonical(args)}`);
-    const result = behaviour(call.tool, args);
+    const result: ReturnType<typeof behaviour> =
+      call.latentOutput === undefined ? behaviour(call.tool, args) : { kind: "return", value: call.latentOutput };
     let took = 0;
     let value: JsonValue;
     if (result.kind === "throw") {
