@@ -4,11 +4,14 @@ import { processIo } from "./cli-io.js";
 import { markEscaped } from "./command-stop.js";
 import { EXIT } from "./exit-codes.js";
 import { reserveStdoutForJson } from "./json-stdout.js";
+import { importedToolsModule } from "./load-tools.js";
 import { main } from "./main.js";
+import { onProcessExit } from "./on-process-exit.js";
 import { onStall } from "./on-stall.js";
 import { onUncaught } from "./on-uncaught.js";
 import { reportError, sniffFormat } from "./output.js";
 import { guardStdio } from "./stdio-guard.js";
+import { toolsModuleExited } from "./tools-module-exit.js";
 import { errorMessage } from "./usage-error.js";
 
 const argv = process.argv.slice(2);
@@ -34,12 +37,33 @@ const stdout: CliStream = {
 const io = { ...stdio.io, stdout };
 // The exit code at least: 1 once an exception escaped outside a run, whatever the command returns.
 let atLeast: number = EXIT.ok;
+// The bin's own exit (and the end of a stalled command) is no tools module's; the command's exit code, once
+// main returned.
+let exiting = false;
+let commandCode: number | undefined;
+const quit = (code: number): void => {
+  exiting = true;
+  process.exit(code);
+};
+
+// A tools module's process.exit once it has loaded, outside a run (a timer it left running): the command
+// ends where it stands, and the module's code (0 for process.exit()) would tell a script it succeeded. One
+// line naming the module (in json, also the error document, unless the command's own was printed), exit
+// code 1 (or the command's, when it ended with a higher one). Its load and a run in flight hear their own
+// (load-tools.ts: USAGE, run-cancellation.ts: the run), as inner handlers.
+onProcessExit((code) => {
+  const module = importedToolsModule();
+  if (exiting || module === undefined) return;
+  process.exitCode = Math.max(commandCode ?? EXIT.ok, atLeast, EXIT.failed);
+  reportError(io, wroteStdout ? "text" : format, toolsModuleExited(module, code, commandCode !== undefined));
+});
 
 // The last word when the event loop empties while the command still waits and no wait inside it (a run,
 // a tools module loading) ended it: say so (exit 1) instead of Node's silent exit 13.
 const stalled = onStall(() => {
   const error = new Error("the command could not finish: it waits on a promise that can never settle");
   process.exitCode = reportError(io, format, error);
+  exiting = true;
 });
 // An exception a tools module throws outside a run (a run cancels itself: run-cancellation.ts), while it
 // loads or after the run: one line (in json, also the error document, unless the command's own document
@@ -52,9 +76,10 @@ onUncaught((error, kind) => {
   const message = `${kind}: ${errorMessage(error)}`;
   reportError(io, wroteStdout ? "text" : format, new Error(message));
   stopped = true;
-  void stdio.drain().then(() => process.exit(EXIT.failed));
+  void stdio.drain().then(() => quit(EXIT.failed));
 });
 let exitCode: number = Math.max(await main(argv, io), atLeast);
+commandCode = exitCode;
 stalled();
 await stdio.drain();
 const failed = stdio.stdoutError();
@@ -68,4 +93,4 @@ if (failed !== undefined && failed.code !== "EPIPE") {
 // The command is over: a tool that ignores its abort signal (the run was cancelled, or its call timed
 // out) must not hold the process until it returns.
 await stdio.drain();
-process.exit(Math.max(exitCode, atLeast));
+quit(Math.max(exitCode, atLeast));

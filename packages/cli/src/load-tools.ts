@@ -6,6 +6,7 @@ import type { ToolDefinition } from "@obelisk/compiler";
 import type { CliIo } from "./cli-io.js";
 import { hasEscaped } from "./command-stop.js";
 import { EXIT } from "./exit-codes.js";
+import { onProcessExit } from "./on-process-exit.js";
 import { unlessStalled } from "./on-stall.js";
 import { reportError, sniffFormat } from "./output.js";
 import { TYPESCRIPT_MODULE_HOOKS } from "./typescript-module-hooks.js";
@@ -107,10 +108,20 @@ function exitedWhileLoading(file: string, io: CliIo): (code: number) => void {
   };
 }
 
+let imported: string | undefined;
+
+/**
+ * The tools module this process imported (as `--tools` named it), from the moment its import began: its
+ * code may run from then on, also once it has loaded (a timer it left running). Undefined before.
+ */
+export function importedToolsModule(): string | undefined {
+  return imported;
+}
+
 async function importModule(path: string, extension: string, file: string, io: CliIo): Promise<unknown> {
   const url = pathToFileURL(path).href;
-  const exited = exitedWhileLoading(file, io);
-  process.on("exit", exited);
+  const removeExitHandler = onProcessExit(exitedWhileLoading(file, io));
+  imported = file;
   try {
     if (extension === ".cts") return await requireCommonJsTypeScript(path);
     if (TYPESCRIPT.has(extension)) await registerTypeScript();
@@ -124,7 +135,7 @@ async function importModule(path: string, extension: string, file: string, io: C
   } catch (error) {
     throw usageError(`tools module ${file} failed to load: ${errorMessage(error)}`, error);
   } finally {
-    process.off("exit", exited);
+    removeExitHandler();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { CliIo } from "./cli-io.js";
 import { EXIT } from "./exit-codes.js";
+import { onProcessExit } from "./on-process-exit.js";
 import { onStall } from "./on-stall.js";
 import { onUncaught, type UncaughtKind } from "./on-uncaught.js";
 import { errorMessage } from "./usage-error.js";
@@ -84,7 +85,7 @@ export function runCancellation(io: CliIo, inFlight: RunInFlight): RunCancellati
     process.exitCode = EXIT.failed;
     inFlight.exited(code, running(callsInFlight()));
   };
-  process.on("exit", exited);
+  const removeExit = onProcessExit(exited);
   const removeStall = onStall(stalled);
   const removeUncaught = onUncaught(uncaught);
   return {
@@ -92,7 +93,7 @@ export function runCancellation(io: CliIo, inFlight: RunInFlight): RunCancellati
     uncaught: () => heard,
     dispose: () => {
       for (const [name, listener] of listeners) process.off(name, listener);
-      process.off("exit", exited);
+      removeExit();
       removeStall();
       removeUncaught();
     },
