@@ -82,10 +82,8 @@ export async function runMakespan(config: BenchConfig, log: (line: string) => vo
         entry.observedRatios.push(reply.ms / (reply.observedBoundMs ?? bound));
       };
       for (let rep = 0; rep < reps; rep++) {
-        await Promise.all(
-          active.map((child, index) => (alone.has(child) ? undefined : runOnce(child, index))),
-        );
-        for (const [index, child] of active.entries()) if (alone.has(child)) await runOnce(child, index);
+        for (const group of repetitionGroups(active, alone))
+          await Promise.all(group.map((child) => runOnce(child, active.indexOf(child))));
       }
       const engines: MakespanFigure[] = [
         ...active.map((child, index) => figure(child.name, runs[index])),
