@@ -230,6 +230,8 @@ const SLOW_PATH: unique symbol = Symbol("slow path");
 /** Depth and node budget of the quick copy: cycles and exponential sharing end in the careful path. */
 const QUICK_MAX_DEPTH = 64;
 const QUICK_MAX_NODES = 1 << 20;
+/** Lists up to this long are copied into an exact-size list (longer ones grow by push). */
+const QUICK_EXACT_ITEMS = 64;
 
 /**
  * The common case of {@link toJsonValue} without its bookkeeping: small, plain, acyclic values copied
@@ -269,12 +271,15 @@ function quickCopy(value: unknown, depth: number, counter: QuickCounter): JsonVa
   }
   if (depth > counter.deepest) counter.deepest = depth;
   if (Array.isArray(value)) {
-    const copy: JsonValue[] = [];
-    counter.bytes += value.length === 0 ? 2 : value.length + 1;
+    const length = value.length;
+    // Exact size up to QUICK_EXACT_ITEMS: a list grown by push from empty keeps room for 17 items, and the
+    // copy lives as long as the document (a plan's `inputs` lists hold one to three references).
+    const copy: JsonValue[] = length > 0 && length <= QUICK_EXACT_ITEMS ? new Array(length) : [];
+    counter.bytes += length === 0 ? 2 : length + 1;
     for (let i = 0; i < value.length; i++) {
       const item = quickCopy(value[i], depth + 1, counter);
       if (item === SLOW_PATH) return SLOW_PATH;
-      copy.push(item);
+      copy[i] = item;
     }
     return Object.freeze(copy);
   }
@@ -282,7 +287,9 @@ function quickCopy(value: unknown, depth: number, counter: QuickCounter): JsonVa
   if (proto !== Object.prototype && proto !== null) return SLOW_PATH;
   const copy: Record<string, JsonValue> = {};
   let members = 0;
-  for (const key of Object.keys(value)) {
+  // for-in over own keys: the order and keys of Object.keys, without a list of them per object
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     if (key === "__proto__") return SLOW_PATH;
     const member = (value as Record<string, unknown>)[key];
     if (member === undefined) return SLOW_PATH;
