@@ -1,6 +1,7 @@
 import type { Diagnostic, SourceMap } from "@obelisk/core";
 import { automaticIdReferences } from "./automatic-id-references.js";
 import { bareSpellingsOfWrittenPaths } from "./bare-spellings.js";
+import type { CallEntry } from "./builder-types.js";
 import { commitOrderSteps } from "./commit-order.js";
 import type { CompiledCall } from "./compiled-plan.js";
 import { cycleHint, cycleText, readsByWriters } from "./cycle-text.js";
@@ -59,7 +60,10 @@ export function closePlan(
   startUndeclaredPass(builder);
   // calls known never to run: their readers cannot either (filled below; rare, so usually left empty)
   let dead: Map<string, string> | undefined;
-  for (const entry of builder.entries.values()) {
+  // the entries as a list (the same calls in the same order as `entries`), without an iterator
+  const entries = builder.nodes;
+  for (let at = 0; at < entries.length; at++) {
+    const entry = entries[at] as CallEntry;
     if (entry.tool.latent && !entry.call.hasOutput) {
       dead ??= new Map();
       dead.set(entry.call.id, "is latent without _output (deferred)");

@@ -30,7 +30,7 @@ import { knownReferenceDiagnostics } from "./known-references.js";
 import { makeCompiledCall } from "./make-compiled-call.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PathIndex } from "./path-index.js";
-import { appended, closingCycle, type DagNode, NO_ITEMS, WriterGroup } from "./plan-dag.js";
+import { appended, closingCycle, NO_ITEMS, WriterGroup } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { DeclaredTypes } from "./schema-types.js";
 import { streamOrderWarning } from "./stream-order.js";
@@ -90,8 +90,8 @@ export class PlanBuilder {
     readonly PathSegment[],
     { readonly schema: JsonObject; readonly types: Set<string> | undefined }
   >();
-  /** Internal DAG nodes, in plan order (calls and writer groups; see plan-dag.ts). */
-  readonly nodes: DagNode[] = [];
+  /** Internal DAG nodes: the call entries in plan order (the values of `entries`, as a list; see plan-dag.ts). */
+  readonly nodes: CallEntry[] = [];
   /** True while every link goes from an earlier call to a later one (then there is no cycle). */
   planOrderIsTopological = true;
   /** Writer links made so far (held to `maxWriterLinks`). */
@@ -342,15 +342,18 @@ export class PlanBuilder {
       if (group.readers.length > 1) continue;
       this.#register(group, entry, alternatives, own);
     }
-    if (feeds.size > 0) this.planOrderIsTopological = false;
-    if (this.options.refuseInvalid && feeds.size > 0) {
-      const at =
-        body.outputPath === undefined ? source.pointer : appendPointer(source.pointer, "_outputPath");
-      this.#orderWarning = streamOrderWarning(id, at, feeds.keys(), this.settings);
-    }
-    for (const [group, set] of feeds) {
-      group.links.push(makeLink(id, set, own, alternatives.length));
-      entry.outGroups = appended(entry.outGroups, group);
+    // Most calls feed no group (their readers come later): no iterator over the empty feeds then.
+    if (feeds.size > 0) {
+      this.planOrderIsTopological = false;
+      if (this.options.refuseInvalid) {
+        const at =
+          body.outputPath === undefined ? source.pointer : appendPointer(source.pointer, "_outputPath");
+        this.#orderWarning = streamOrderWarning(id, at, feeds.keys(), this.settings);
+      }
+      for (const [group, set] of feeds) {
+        group.links.push(makeLink(id, set, own, alternatives.length));
+        entry.outGroups = appended(entry.outGroups, group);
+      }
     }
     this.#commitOrder.add(entry);
     if (raw._id === undefined) this.autoNamedTools.add(tool.name);
