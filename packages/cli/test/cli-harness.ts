@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
 import { expect } from "vitest";
 import type { CliIo } from "../src/cli-io.js";
 
@@ -85,6 +86,19 @@ export async function inProcess(
   };
   const code = await main(args, io);
   return { code, ...text };
+}
+
+/** Every command of the CLI that runs (no subcommands), with the names that lead to it (`["state", "get"]`). */
+export async function runnableCommands(): Promise<{ path: string[]; command: Command }[]> {
+  const { createProgram } = await import("../src/main.js");
+  const silent = { write: () => true };
+  const io: CliIo = { stdout: silent, stderr: silent, env: {}, cwd: tempDir() };
+  const leaves = (command: Command, path: readonly string[]): { path: string[]; command: Command }[] =>
+    command.commands.flatMap((sub) => {
+      const here = [...path, sub.name()];
+      return sub.commands.length === 0 ? [{ path: here, command: sub }] : leaves(sub, here);
+    });
+  return leaves(createProgram({ io, exit: () => {} }), []);
 }
 
 /** {@link inProcess} with `--format json`, stdout parsed as exactly one JSON document. */

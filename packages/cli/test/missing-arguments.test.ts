@@ -1,24 +1,10 @@
-import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
-import { createProgram } from "../src/main.js";
-import { expectOneLineError, inProcess, inProcessJson, tempDir } from "./cli-harness.js";
+import { expectOneLineError, inProcess, inProcessJson, runnableCommands, tempDir } from "./cli-harness.js";
 
 const cwd = tempDir();
 
-/** Every command that runs (no subcommands), with the names that lead to it. */
-function leaves(command: Command, path: readonly string[] = []): { path: string[]; command: Command }[] {
-  return command.commands.flatMap((sub) => {
-    const here = [...path, sub.name()];
-    return sub.commands.length === 0 ? [{ path: here, command: sub }] : leaves(sub, here);
-  });
-}
-
-const program = createProgram({
-  io: { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, cwd },
-  exit: () => {},
-});
 // the commands that take an argument and a required flag: validate, run, graph (--tools), resume (--tools)
-const cases = leaves(program)
+const cases = (await runnableCommands())
   .filter(({ command }) => command.registeredArguments.some((argument) => argument.required))
   .filter(({ command }) => command.options.some((option) => option.long === "--tools"))
   .map(({ path, command }) => [path.join(" "), path, command.registeredArguments[0]?.name() ?? ""] as const);

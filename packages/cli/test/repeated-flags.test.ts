@@ -1,7 +1,6 @@
 import type { Command, Option } from "commander";
 import { describe, expect, it } from "vitest";
-import { createProgram } from "../src/main.js";
-import { expectOneLineError, inProcess, inProcessJson, tempDir } from "./cli-harness.js";
+import { expectOneLineError, inProcess, inProcessJson, runnableCommands, tempDir } from "./cli-harness.js";
 
 const cwd = tempDir();
 
@@ -16,18 +15,6 @@ const VALUES: Readonly<Record<string, string>> = {
 };
 const flagValue = (option: Option): string => option.argChoices?.[0] ?? VALUES[option.long ?? ""] ?? "1";
 
-/** Every command that runs (no subcommands), with the names that lead to it. */
-function leaves(command: Command, path: readonly string[] = []): { path: string[]; command: Command }[] {
-  return command.commands.flatMap((sub) => {
-    const here = [...path, sub.name()];
-    return sub.commands.length === 0 ? [{ path: here, command: sub }] : leaves(sub, here);
-  });
-}
-
-const program = createProgram({
-  io: { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, cwd },
-  exit: () => {},
-});
 const takesOneValue = (option: Option): boolean =>
   (option.required || option.optional) && !option.variadic && option.long !== "--limits";
 
@@ -41,11 +28,11 @@ function needs(command: Command, option: Option): string[] {
   return [...args, ...[...flags, ...more].flatMap((other) => [other.long ?? "", flagValue(other)])];
 }
 
-describe("a flag that takes one value, given twice, is a usage error naming it (review, stop 32)", () => {
-  const cases = leaves(program).flatMap(({ path, command }) =>
-    command.options.filter(takesOneValue).map((option) => ({ path, command, option })),
-  );
+const cases = (await runnableCommands()).flatMap(({ path, command }) =>
+  command.options.filter(takesOneValue).map((option) => ({ path, command, option })),
+);
 
+describe("a flag that takes one value, given twice, is a usage error naming it (review, stop 32)", () => {
   it("every command's one-value flags are checked (the table below is not empty)", () => {
     expect(cases.map(({ path, option }) => `${path.join(" ")} ${option.long}`)).toEqual(
       expect.arrayContaining([
