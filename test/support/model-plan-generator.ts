@@ -1,6 +1,17 @@
 import type { JsonValue } from "@obelisk/core";
 import fc from "fast-check";
-import type { Act, Expression, Method, ModelCall, Output, Param, Path, Ref, Shape, Spelling } from "./model-plan.js";
+import type {
+  Act,
+  Expression,
+  Method,
+  ModelCall,
+  Output,
+  Param,
+  Path,
+  Ref,
+  Shape,
+  Spelling,
+} from "./model-plan.js";
 import { overlaps, targetsOf } from "./model-plan.js";
 
 /**
@@ -259,6 +270,8 @@ export interface ModelScenario {
   readonly newInput: boolean;
   /** A third run follows the second, with nothing changed in between. */
   readonly third: boolean;
+  /** Which runs are streamed (`open` and `add`, bit n for run n) instead of batch `run`s. */
+  readonly streamed: number;
   /** Seed of the engine's completion order. */
   readonly schedule: number;
 }
@@ -271,5 +284,6 @@ export const modelScenario: fc.Arbitrary<ModelScenario> = fc.record({
   unset: fc.boolean(),
   newInput: fc.nat(3).map((n) => n === 0),
   third: fc.nat(2).map((n) => n === 2),
+  streamed: fc.nat(7),
   schedule: fc.nat(),
 });

@@ -1,17 +1,6 @@
 import type { JsonValue } from "@obelisk/core";
-import {
-  behaviour,
-  canonical,
-  type Expression,
-  type ModelCall,
-  outputPathText,
-  overlaps,
-  type Param,
-  type Path,
-  type Ref,
-  refText,
-  targetsOf,
-} from "./model-plan.js";
+import { behaviour, canonical, type ModelCall, outputPathText, type Path, refText } from "./model-plan.js";
+import { type Choice, callChoices, type ReadView } from "./reference-reads.js";
 import { applyWrite, getAt, holds } from "./reference-writes.js";
 
 /**
@@ -23,7 +12,7 @@ import { applyWrite, getAt, holds } from "./reference-writes.js";
  *
  * Where the spec leaves a choice open (a call both blocked by a failed writer and waiting for an approval;
  * which of several identical calls takes an earlier run's record) the model lists the outcomes the spec
- * allows and follows the engine among them: `open` counts those choices.
+ * allows and follows the engine among them: `open` lists those choices.
  */
 
 export type Status = "succeeded" | "failed" | "blocked" | "waiting" | "satisfied" | "rejected" | "deferred";
@@ -36,7 +25,7 @@ export interface EngineCall {
   readonly wrote?: readonly string[];
 }
 
-export interface ModelOutcome {
+interface ModelOutcome {
   readonly status: Status;
   readonly branch?: number;
   /** The alternative written (0 for a call with one), for succeeded and satisfied calls. */
@@ -48,7 +37,6 @@ export interface ModelOutcome {
 /** A completed call record: what SPEC §7's satisfied check matches. */
 interface CompletedRecord {
   readonly key: string;
-  readonly branch: number | undefined;
   readonly took: number;
   readonly value: JsonValue;
 }
@@ -68,240 +56,128 @@ export interface ModelRun {
   readonly open: string[];
 }
 
-type Operand =
-  | { readonly kind: "value"; readonly value: JsonValue }
-  | { readonly kind: "blocked" | "waitingUpstream" | "waitingApproval" | "missing" };
-type NotAValue = Exclude<Operand["kind"], "value">;
-type Decided =
-  | { readonly kind: "value"; readonly value: JsonValue }
-  | { readonly kind: "blocked" | "waiting" };
-type Choice =
-  | { readonly kind: "run"; readonly args: Record<string, JsonValue> }
-  | { readonly kind: "blocked" | "waiting" };
-
-function unique<T>(items: readonly T[]): T[] {
-  const seen = new Map<string, T>();
-  for (const item of items) seen.set(canonical(item), item);
-  return [...seen.values()];
-}
-
-function product<T>(lists: readonly (readonly T[])[]): T[][] {
-  return lists.reduce<T[][]>(
-    (combos, list) => combos.flatMap((combo) => list.map((item) => [...combo, item])),
-    [[]],
-  );
-}
-
-/** Every outcome a set of non-values allows: one kind, or any of them when they disagree (the spec is silent). */
-function kindsOf<K extends string>(
-  items: readonly { readonly kind: string }[],
-  map: (kind: string) => K,
-): { kind: K }[] {
-  return unique(items.filter((item) => item.kind !== "value").map((item) => ({ kind: map(item.kind) })));
-}
-
-const settledStatus = (kind: string): "blocked" | "waiting" =>
-  kind.startsWith("waiting") ? "waiting" : "blocked";
-
+/** One run of a plan on the model thread (which it updates), compared call by call with the engine's. */
 export function interpretRun(
   plan: readonly ModelCall[],
   thread: ModelThread,
   input: Readonly<Record<string, JsonValue>>,
   engine: Readonly<Record<string, EngineCall | undefined>>,
 ): ModelRun {
-  const outcomes: Record<string, ModelOutcome> = {};
-  const problems: string[] = [];
-  const open: string[] = [];
-  const used = new Set<CompletedRecord>();
-  const ranBesideRecord = new Set<string>();
-  const newRecords: CompletedRecord[] = [];
+  return new RunInterpreter(plan, thread, input).run(engine);
+}
+
+const describe = (outcome: { status?: string; branch?: number | undefined } | undefined) =>
+  `${outcome?.status}${outcome?.branch === undefined ? "" : ` branch ${outcome.branch}`}`;
+const sameList = (a: readonly string[] | undefined, b: readonly string[]) =>
+  canonical([...(a ?? [])].sort()) === canonical([...b].sort());
+
+class RunInterpreter {
+  private readonly outcomes: Record<string, ModelOutcome> = {};
+  private readonly problems: string[] = [];
+  private readonly open: string[] = [];
+  /** SPEC §7 / decision 0012: a completed record satisfies at most one call of a run. */
+  private readonly used = new Set<CompletedRecord>();
+  private readonly ranBesideRecord = new Set<string>();
+  private readonly newRecords: CompletedRecord[] = [];
   /** Accumulating paths a write of this run re-created: later satisfied co-writers re-apply (decision 0017). */
-  const recreated = new Set<string>();
-  const accumulates = (method: string) => method !== "set";
-  const noteRecreated = (targets: readonly Path[], method: string) => {
-    for (const target of targets)
-      if (accumulates(method) && !getAt(thread.state, target).found) recreated.add(canonical(target));
-  };
-  const delivered = (outcome: ModelOutcome | undefined) =>
-    outcome?.status === "succeeded" || outcome?.status === "satisfied";
+  private readonly recreated = new Set<string>();
 
-  /** SPEC §2/§6/§7 and decision 0017: one reference as call `self` reads it. */
-  function operand(ref: Ref, self: ModelCall): Operand[] {
-    const read = (root: unknown, path: Path): Operand => {
-      const found = getAt(root, path);
-      return found.found ? { kind: "value", value: found.value } : { kind: "missing" };
+  constructor(
+    private readonly plan: readonly ModelCall[],
+    private readonly thread: ModelThread,
+    private readonly input: Readonly<Record<string, JsonValue>>,
+  ) {}
+
+  run(engine: Readonly<Record<string, EngineCall | undefined>>): ModelRun {
+    for (const call of this.plan) {
+      const seen = engine[call.id];
+      const choice = this.pick(call, callChoices(call, this.view()), seen);
+      const outcome: ModelOutcome =
+        choice.kind === "run" ? this.execute(call, choice.args, seen) : { status: choice.kind };
+      this.outcomes[call.id] = outcome;
+      if (seen?.status !== outcome.status || seen.branch !== outcome.branch)
+        this.problems.push(`${call.id}: engine ${describe(seen)}, model ${describe(outcome)}`);
+      else if (outcome.wrote !== undefined && !sameList(seen.wrote, outcome.wrote))
+        this.problems.push(
+          `${call.id} wrote: engine ${canonical(seen.wrote)}, model ${canonical(outcome.wrote)}`,
+        );
+    }
+    for (const key of this.ranBesideRecord)
+      if (this.thread.records.some((record) => record.key === key && !this.used.has(record)))
+        this.problems.push(`a call ran while an unused completed record matched it: ${key}`);
+    this.thread.records.push(...this.newRecords);
+    const failed = Object.values(this.outcomes).some((o) => o.status === "failed");
+    return {
+      outcomes: this.outcomes,
+      status: failed ? "failed" : "succeeded",
+      problems: this.problems,
+      open: this.open,
     };
-    if (ref.kind === "input") return [read(input, ref.path)];
-    if (ref.kind === "calls") {
-      const writer = plan.find((call) => call.id === ref.path[0] && call !== self);
-      if (writer === undefined) return [read(thread.calls, ref.path)];
-      const outcome = outcomes[writer.id];
-      if (!delivered(outcome))
-        return [{ kind: outcome?.status === "waiting" ? "waitingUpstream" : "blocked" }];
-      return [read(thread.calls, ref.path)];
-    }
-    const writers = plan.filter(
-      (call) => call !== self && targetsOf(call).some((t) => overlaps(t, ref.path)),
-    );
-    if (writers.length === 0) {
-      const value = read(thread.state, ref.path);
-      return [value.kind === "missing" && ref.path[0] === "approvals" ? { kind: "waitingApproval" } : value];
-    }
-    const undelivered = writers.map((call) => outcomes[call.id]).filter((outcome) => !delivered(outcome));
-    if (undelivered.length > 0)
-      return kindsOf(
-        undelivered.map((o) => ({ kind: o?.status ?? "blocked" })),
-        (kind) => (kind === "waiting" ? "waitingUpstream" : "blocked"),
-      );
-    const wrote = writers.some((call) => {
-      const took = outcomes[call.id]?.took ?? 0;
-      return (call.output?.alternatives[took] ?? []).some((target) => overlaps(target, ref.path));
-    });
-    if (!wrote) return [{ kind: "blocked" }];
-    const value = read(thread.state, ref.path);
-    if (value.kind === "missing") problems.push(`model: ${refText(ref)} missing after its writers delivered`);
-    return [value];
   }
 
-  /** `a && b`: every operand exists, the value is the last (SPEC §2). */
-  function gate(refs: readonly Ref[], self: ModelCall): Operand[] {
-    return unique(
-      product(refs.map((ref) => operand(ref, self))).flatMap((combo): Operand[] =>
-        combo.every((item) => item.kind === "value")
-          ? [combo.at(-1) as Operand]
-          : kindsOf(combo, (kind) => kind as NotAValue),
-      ),
-    );
+  private view(): ReadView {
+    const { plan, outcomes, thread, input, problems } = this;
+    return { plan, outcomes, state: thread.state, calls: thread.calls, input, problems };
   }
 
-  /**
-   * `x || y`: the first alternative that exists (SPEC §2), moving past missing and blocked ones and past a
-   * missing approval read directly, but not past a writer waiting for approval (decision 0046).
-   */
-  function expression(expr: Expression, self: ModelCall): Decided[] {
-    const walk = (index: number, seen: readonly string[]): Decided[] => {
-      const alternative = expr[index];
-      if (alternative === undefined)
-        return kindsOf(
-          seen.map((kind) => ({ kind })),
-          settledStatus,
-        );
-      return unique(
-        gate(alternative, self).flatMap((result): Decided[] => {
-          if (result.kind === "value") return [result];
-          if (result.kind === "waitingUpstream" && expr.length > 1) return [{ kind: "waiting" }];
-          return walk(index + 1, [...seen, result.kind]);
-        }),
-      );
-    };
-    return walk(0, []);
-  }
-
-  /** A parameter's possible values: whole references keep their JSON type, templates insert text (SPEC §2). */
-  function param(value: Param, self: ModelCall): Decided[] {
-    switch (value.type) {
-      case "literal":
-        return [{ kind: "value", value: value.value }];
-      case "escaped":
-        return [{ kind: "value", value: `†${value.text}` }];
-      case "expression":
-        return expression(value.expression, self);
-      case "alias":
-        return expression([[{ kind: "calls", path: [value.id] }]], self);
-      case "nested":
-        return param(value.inner, self).map((d) =>
-          d.kind === "value" ? { kind: "value", value: { deep: [d.value] } } : d,
-        );
-      case "template": {
-        const slots = value.parts.map((part) =>
-          typeof part === "string" ? [{ kind: "value", value: part } as Decided] : expression([[part]], self),
-        );
-        return unique(
-          product(slots).flatMap((combo): Decided[] =>
-            combo.every((d) => d.kind === "value")
-              ? [
-                  {
-                    kind: "value",
-                    value: combo.map((d) => templateText((d as { value: JsonValue }).value)).join(""),
-                  },
-                ]
-              : kindsOf(combo, (kind) => kind as "blocked" | "waiting"),
-          ),
-        );
-      }
-    }
-  }
-
-  function choices(call: ModelCall): Choice[] {
-    const names = Object.keys(call.params);
-    const lists = names.map((name) => param(call.params[name] as Param, call));
-    return unique(
-      product(lists).flatMap((combo): Choice[] => {
-        if (!combo.every((d) => d.kind === "value"))
-          return kindsOf(combo, (kind) => kind as "blocked" | "waiting");
-        const args: Record<string, JsonValue> = {};
-        combo.forEach((d, index) => {
-          args[names[index] as string] = (d as { value: JsonValue }).value;
-        });
-        return [{ kind: "run", args }];
-      }),
-    );
-  }
-
-  function pick(call: ModelCall, options: Choice[], seen: EngineCall | undefined): Choice {
+  /** The spec's outcome, or the engine's among those the spec allows. */
+  private pick(call: ModelCall, options: Choice[], seen: EngineCall | undefined): Choice {
     if (options.length === 1) return options[0] as Choice;
     const ran = ["succeeded", "failed", "satisfied"].includes(seen?.status ?? "");
     const match = options.find((option) => (option.kind === "run" ? ran : option.kind === seen?.status));
-    open.push(`${call.id}: ${options.map((o) => o.kind).join("/")} -> ${seen?.status}`);
+    this.open.push(`${call.id}: ${options.map((o) => o.kind).join("/")} -> ${seen?.status}`);
     return match ?? (options[0] as Choice);
   }
 
-  /** SPEC §3 writing and §7 "satisfied": the outcome of a call whose inputs all exist. */
-  function execute(
+  /** SPEC §7: satisfied by an earlier run's record, deferred (latent), rejected (confirm), or run. */
+  private execute(
     call: ModelCall,
     args: Record<string, JsonValue>,
     seen: EngineCall | undefined,
   ): ModelOutcome {
-    const alternatives = call.output?.alternatives ?? [];
-    const method = call.output?.method ?? "set";
-    const key = canonical([
-      call.tool,
-      args,
-      call.output === undefined ? null : outputPathText(call.output),
-      method,
-    ]);
-    const record = call.rerun ? undefined : thread.records.find((r) => r.key === key && !used.has(r));
-    const branchOf = (took: number) => (alternatives.length >= 2 ? { branch: took } : {});
-    if (record !== undefined && seen?.status === "satisfied") {
-      used.add(record);
-      const wrote: string[] = [];
-      if (call.output === undefined) thread.calls[call.id] = record.value;
-      for (const target of alternatives[record.took] ?? [])
-        if (recreated.has(canonical(target)) || !holds(getAt(thread.state, target), record.value, method)) {
-          noteRecreated([target], method);
-          const next = applyWrite(thread.state, [target], method, record.value);
-          if (next === undefined) problems.push(`model: ${call.id} could not re-apply its record`);
-          else thread.state = next;
-          wrote.push(refText({ kind: "state", path: target }));
-        }
-      // a call without `_outputPath` may restore `†calls.<id>` from another call's record: not compared
-      return {
-        status: "satisfied",
-        took: record.took,
-        ...branchOf(record.took),
-        ...(call.output ? { wrote } : {}),
-      };
-    }
-    // Identical calls: which one an earlier record satisfies is not the spec's to say (checked at the end).
-    if (record !== undefined) ranBesideRecord.add(key);
+    const output = call.output === undefined ? null : outputPathText(call.output);
+    const key = canonical([call.tool, args, output, call.output?.method ?? "set"]);
+    const record = call.rerun
+      ? undefined
+      : this.thread.records.find((r) => r.key === key && !this.used.has(r));
+    if (record !== undefined && seen?.status === "satisfied") return this.satisfy(call, record);
+    // identical calls: which one an earlier record satisfies is not the spec's to say (checked at the end)
+    if (record !== undefined) this.ranBesideRecord.add(key);
     // SPEC §1/§7: a latent tool's value is the plan's `_output`; without one the call is deferred
     if (call.tool === "gamma" && call.latentOutput === undefined) return { status: "deferred" };
     // SPEC §7: the host's confirm hook (asked before dispatch, so never for a satisfied call) rejects it
     if (args.act === "deny" && call.tool !== "gamma") return { status: "rejected" };
     if (seen?.args !== undefined && canonical(seen.args) !== canonical(args))
-      problems.push(`${call.id}: tool got ${canonical(seen.args)}, model resolved ${canonical(args)}`);
+      this.problems.push(`${call.id}: tool got ${canonical(seen.args)}, model resolved ${canonical(args)}`);
+    return this.perform(call, key, args);
+  }
+
+  /** Its recorded outcome stands, re-applied where the targets no longer hold it (SPEC §7, decision 0017). */
+  private satisfy(call: ModelCall, record: CompletedRecord): ModelOutcome {
+    this.used.add(record);
+    const method = call.output?.method ?? "set";
+    const alternatives = call.output?.alternatives ?? [];
+    const wrote: string[] = [];
+    if (call.output === undefined) this.thread.calls[call.id] = record.value;
+    for (const target of alternatives[record.took] ?? []) {
+      const lost = !holds(getAt(this.thread.state, target), record.value, method);
+      if (!lost && !this.recreated.has(canonical(target))) continue;
+      if (!this.write(call, [target], record.value))
+        this.problems.push(`model: ${call.id} could not re-apply`);
+      wrote.push(refText({ kind: "state", path: target }));
+    }
+    const branch = alternatives.length >= 2 ? { branch: record.took } : {};
+    // a call without `_outputPath` may restore `†calls.<id>` from another call's record: not compared
+    return { status: "satisfied", took: record.took, ...branch, ...(call.output ? { wrote } : {}) };
+  }
+
+  /** SPEC §3: the tool's value to the first alternative, or the one it picks; a throw to the last, or failed. */
+  private perform(call: ModelCall, key: string, args: Record<string, JsonValue>): ModelOutcome {
+    const alternatives = call.output?.alternatives ?? [];
     const result: ReturnType<typeof behaviour> =
-      call.latentOutput === undefined ? behaviour(call.tool, args) : { kind: "return", value: call.latentOutput };
+      call.latentOutput === undefined
+        ? behaviour(call.tool, args)
+        : { kind: "return", value: call.latentOutput };
     let took = 0;
     let value: JsonValue;
     if (result.kind === "throw") {
@@ -311,50 +187,27 @@ export function interpretRun(
       // gets the engine's TOOL_ERROR (the spec leaves `code` optional: a choice, not a contract)
       value = { name: "Error", message: result.message, code: String(result.code ?? "TOOL_ERROR") };
     } else {
-      if (result.kind === "branch") took = result.alternative;
+      took = result.kind === "branch" ? result.alternative : 0;
       value = result.value;
     }
-    if (call.output === undefined) thread.calls[call.id] = value;
-    else {
-      const next = applyWrite(thread.state, alternatives[took] ?? [], method, value);
-      if (next === undefined) return { status: "failed" };
-      noteRecreated(alternatives[took] ?? [], method);
-      thread.state = next;
-    }
-    newRecords.push({ key, branch: alternatives.length >= 2 ? took : undefined, took, value });
-    const wrote =
-      call.output === undefined
-        ? [`†calls.${call.id}`]
-        : (alternatives[took] ?? []).map((path) => refText({ kind: "state", path }));
-    return { status: "succeeded", took, ...branchOf(took), wrote };
+    const targets = alternatives[took] ?? [];
+    if (call.output === undefined) this.thread.calls[call.id] = value;
+    else if (!this.write(call, targets, value)) return { status: "failed" };
+    this.newRecords.push({ key, took, value });
+    const wrote = call.output
+      ? targets.map((path) => refText({ kind: "state", path }))
+      : [`†calls.${call.id}`];
+    return { status: "succeeded", took, ...(alternatives.length >= 2 ? { branch: took } : {}), wrote };
   }
 
-  for (const call of plan) {
-    const seen = engine[call.id];
-    const choice = pick(call, choices(call), seen);
-    const outcome: ModelOutcome =
-      choice.kind === "run" ? execute(call, choice.args, seen) : { status: choice.kind };
-    outcomes[call.id] = outcome;
-    if (seen?.status !== outcome.status || seen.branch !== outcome.branch)
-      problems.push(
-        `${call.id}: engine ${seen?.status}${seen?.branch === undefined ? "" : ` branch ${seen.branch}`}, ` +
-          `model ${outcome.status}${outcome.branch === undefined ? "" : ` branch ${outcome.branch}`}`,
-      );
-    else if (
-      outcome.wrote !== undefined &&
-      canonical([...(seen.wrote ?? [])].sort()) !== canonical([...outcome.wrote].sort())
-    )
-      problems.push(`${call.id} wrote: engine ${canonical(seen.wrote)}, model ${canonical(outcome.wrote)}`);
+  /** Writes to every target at once, or to none (a write that cannot be made fails the call). */
+  private write(call: ModelCall, targets: readonly Path[], value: JsonValue): boolean {
+    const method = call.output?.method ?? "set";
+    const next = applyWrite(this.thread.state, targets, method, value);
+    if (next === undefined) return false;
+    for (const target of targets)
+      if (method !== "set" && !getAt(this.thread.state, target).found) this.recreated.add(canonical(target));
+    this.thread.state = next;
+    return true;
   }
-  for (const key of ranBesideRecord)
-    if (thread.records.some((record) => record.key === key && !used.has(record)))
-      problems.push(`a call ran while an unused completed record matched it: ${key}`);
-  thread.records.push(...newRecords);
-  const status = Object.values(outcomes).some((o) => o.status === "failed") ? "failed" : "succeeded";
-  return { outcomes, status, problems, open };
-}
-
-/** SPEC §2 rule 2: strings as they are, other values as compact JSON (keys sorted: docs/plan-language.md). */
-function templateText(value: JsonValue): string {
-  return typeof value === "string" ? value : canonical(value);
 }
