@@ -9,6 +9,17 @@ import { usageError } from "./usage-error.js";
  */
 const ANY_DEPTH = { maxPathDepth: Number.MAX_SAFE_INTEGER };
 
+/**
+ * A `--ref` typed without its dagger (`state.report`, `calls.fetch`, `input.user[0]`) is the reference
+ * `†` + the text, when the text starts with a known kind followed by `.` or `[`: the dagger is hard to type
+ * in a shell, and such a text cannot mean anything else here. Anything else is left as typed (and refused
+ * by the reference grammar as before). Plans keep requiring the dagger (SPEC §2).
+ */
+function withDagger(value: string): string {
+  const kind = /^[A-Za-z_$][A-Za-z0-9_$-]*(?=[.[])/.exec(value)?.[0];
+  return kind !== undefined && DEFAULT_KINDS.has(kind) ? `†${value}` : value;
+}
+
 function parsed(value: string): Reference {
   const result = parseReference(value, DEFAULT_KINDS, ANY_DEPTH);
   if (!result.ok) {
@@ -18,14 +29,19 @@ function parsed(value: string): Reference {
   return result.value;
 }
 
-/** Parses a `--ref` value: one whole reference (a malformed one is a usage error, exit 2). */
-export function parseRefOption(value: string): string {
+/**
+ * Parses a `--ref` value: one whole reference, its dagger added when left out ({@link withDagger}); a
+ * malformed one is a usage error (exit 2).
+ */
+export function parseRefOption(typed: string): string {
+  const value = withDagger(typed);
   parsed(value);
   return value;
 }
 
-/** Parses a `--ref` value of `state set`: a reference of a writable kind, below its root. */
-export function parseWritableRefOption(value: string): string {
+/** Parses a `--ref` value of `state set`/`unset`: a reference of a writable kind, below its root. */
+export function parseWritableRefOption(typed: string): string {
+  const value = withDagger(typed);
   const { kind, path } = parsed(value);
   if (DEFAULT_KINDS.get(kind)?.writable !== true) {
     const writable = [...DEFAULT_KINDS.values()]

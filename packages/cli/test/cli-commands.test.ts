@@ -116,7 +116,7 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
         1,
         "REF_UNRESOLVED",
       ],
-      ["state get: malformed --ref", ["state", "get", "--store", "memory", "--ref", "state.x"], 2, "USAGE"],
+      ["state get: malformed --ref", ["state", "get", "--store", "memory", "--ref", "stat.x"], 2, "USAGE"],
       ["state get: missing --ref", ["state", "get", "--store", "memory"], 2, "USAGE"],
       ["state set: read-only kind", ["state", "set", "--ref", "†input.x", "--value", "1"], 2, "USAGE"],
       [

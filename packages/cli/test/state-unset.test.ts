@@ -105,7 +105,7 @@ describe("obelisk state unset", () => {
     expect(JSON.parse(inside.stdout)).toMatchObject({
       error: { code: "USAGE", message: expect.stringContaining("part of the value of †state.settings") },
     });
-    for (const ref of ["†input.x", "†state", "state.x", "†calls.c1"]) {
+    for (const ref of ["†input.x", "†state", "stat.x", "state", "†calls.c1"]) {
       const refused = await cli(["state", "unset", ...on("t"), "--ref", ref, "--format", "json"], cwd);
       expect({ ref, code: refused.code }).toEqual({ ref, code: 2 });
     }
