@@ -23,7 +23,7 @@ type ToolRun = NonNullable<ToolDefinition["run"]>;
  * implementations of its tools by name (SPEC §9: for tools in the spec's form, given without `run`).
  */
 export interface ToolsModule {
-  /** The default export. */
+  /** The default export, or (an ES module without one) its named exports that are tools. */
   readonly tools: LoadedTools;
   /** The `implementations` export (checked to be an object; its values and keys are the registry's to check). */
   readonly implementations?: Readonly<Record<string, ToolRun>>;
@@ -34,8 +34,8 @@ const JAVASCRIPT = new Set([".js", ".mjs", ".cjs"]);
 
 /**
  * Loads a tools module (`.js`, `.mjs`, `.cjs`; TypeScript through tsx: `.ts`, `.tsx` and `.mts` as ES modules,
- * `.cts` as CommonJS; resolved against `io.cwd`) and checks its default export and its `implementations`
- * export, if any. Throws USAGE; a `process.exit` while it loads is reported on `io` as USAGE (exit 2).
+ * `.cts` as CommonJS; resolved against `io.cwd`) and checks its default export (without one, its named
+ * exports that are tools) and its `implementations` export, if any. Throws USAGE; a `process.exit` while it loads is reported on `io` as USAGE (exit 2).
  */
 export async function loadTools(file: string, io: CliIo): Promise<ToolsModule> {
   const path = resolve(io.cwd, file);
@@ -161,7 +161,8 @@ function isSpecForm(value: object): boolean {
 function shown(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
-  return `a ${typeof value}`;
+  const type = typeof value;
+  return `${type === "object" ? "an" : "a"} ${type}`;
 }
 
 /**
@@ -227,8 +228,36 @@ function holdsTools(value: unknown): boolean {
   );
 }
 
+/** The shapes of a tools module the CLI takes, as a refusal names them. */
+const ACCEPTED_SHAPES =
+  'a default export (an array of tools, or an object of tools by name), or named exports that are tools (export const search = defineTool({ name: "search", … }))';
+
+/**
+ * The tools of an ES module without a default export: each named export that is a tool (a `defineTool`
+ * result or a plain object with a `name`, or a tool in the spec's form), in the module's export order;
+ * other exports (helpers, constants, `implementations`) are left alone. A tool-like export whose `run` is
+ * not a function is refused; a module without one tool is USAGE naming the shapes taken.
+ */
+function namedExportTools(module: unknown, file: string): readonly ToolDefinition[] {
+  const exports = Object.entries((module ?? {}) as Record<string, unknown>).filter(
+    ([key]) => key !== "default" && key !== "implementations",
+  );
+  const tools: ToolDefinition[] = [];
+  for (const [key, value] of exports) {
+    if (!isToolLike(value)) continue;
+    const why = notATool(value);
+    if (why !== undefined) throw usageError(`tools module ${file}: its export ${key} is not a tool: ${why}`);
+    tools.push(value);
+  }
+  if (tools.length > 0) return tools;
+  const seen = exports.map(([key, value]) => `${key} (${shown(value)})`).join(", ");
+  const has = seen === "" ? "it exports nothing" : `its exports are no tools: ${seen}`;
+  throw usageError(`tools module ${file} has no tools (${has}): give ${ACCEPTED_SHAPES}`);
+}
+
 function checkDefaultExport(module: unknown, file: string): LoadedTools {
   const exported = defaultExport(module);
+  if (exported === undefined) return namedExportTools(module, file);
   const problem = `tools module ${file} must default-export an array of tools or an object of tools by name`;
   if (Array.isArray(exported)) {
     const bad = exported.findIndex((tool) => !isToolLike(tool));
