@@ -13,6 +13,7 @@ import type {
   TemplateExpressions,
 } from "@obelisk/core";
 import { codePointLength, parseParameterString, pointerFromPath } from "@obelisk/core";
+import { bracedSlotHint } from "./braced-slot-hint.js";
 import { clearList } from "./clear-list.js";
 import type { CompileContext, ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -373,9 +374,9 @@ function parseString(text: string, walk: Walk): void {
   }
   const value = parsed.value;
   if (value.type === "literal") {
-    const hint = misusedToolOutputAlias(text) ?? (value.suspicious ? SUSPICIOUS_HINT : undefined);
-    if (hint !== undefined) {
-      suspicious(walk, hint);
+    const alias = misusedToolOutputAlias(text);
+    if (alias !== undefined || value.suspicious) {
+      suspiciousText(walk, text, alias);
       return;
     }
     // `$input.x`, `${input.x}` (literals starting with `$` come here).
@@ -398,16 +399,32 @@ const SUSPICIOUS_HINT =
 /** REF_SUSPICIOUS for a template whose literal parts hold `†<kind>.`, a `$tool_output.` alias or a `${<reference>}`. */
 function checkTemplate(text: string, value: ParsedString & { type: "template" }, walk: Walk): void {
   const dollar = text.indexOf("$");
-  const hint =
-    (dollar === -1 ? undefined : misusedToolOutputAlias(text, dollar)) ??
-    (value.suspicious === true ? SUSPICIOUS_HINT : undefined);
-  if (hint !== undefined) {
-    suspicious(walk, hint);
+  const alias = dollar === -1 ? undefined : misusedToolOutputAlias(text, dollar);
+  if (alias !== undefined || value.suspicious === true) {
+    suspiciousText(walk, text, alias);
     return;
+  }
+  // `{{†x}}`: a slot inside braces sent as text (one search for `{{`, the pattern only when found).
+  if (text.indexOf("{{") !== -1) {
+    const braced = bracedSlotHint(text);
+    if (braced !== undefined) {
+      suspicious(walk, braced.hint, braced.message);
+      return;
+    }
   }
   // `${input.x}` beside a `{†…}` slot.
   const spelt = dollar === -1 ? undefined : dollarSpellingHint(text, dollar, walk.options);
   if (spelt !== undefined) suspicious(walk, spelt, SPELLING_MESSAGE);
+}
+
+/**
+ * The REF_SUSPICIOUS warning of a suspicious string: a misused `$tool_output.` alias, a reference in
+ * braces that are not a slot (`{{ †x }}`, `{ †x }`), or the general hint.
+ */
+function suspiciousText(walk: Walk, text: string, alias: string | undefined): void {
+  const braced = alias === undefined ? bracedSlotHint(text) : undefined;
+  if (braced !== undefined) suspicious(walk, braced.hint, braced.message);
+  else suspicious(walk, alias ?? SUSPICIOUS_HINT);
 }
 
 /** A REF_SUSPICIOUS warning at the current string. */
