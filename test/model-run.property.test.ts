@@ -10,17 +10,20 @@ import { type EngineCall, interpretRun, type ModelThread } from "./support/refer
 
 /**
  * Model-based differential test of the engine's run semantics: random plans run through `createEngine`
- * (memory store, tools settling in a seeded order, some at once and some later) and through a sequential
- * reference interpreter written from SPEC.md (support/reference-interpreter.ts). Each call's status and
- * branch, the arguments each tool got, the run's status, the thread's state and the stored call outputs
- * must agree — on a first run, and on a second run of the same plan on the same thread (SPEC §7
- * `satisfied`), after approvals were given, a target overwritten, or the input changed in between.
+ * (memory store, tools settling in a seeded order, some at once and some later; batch `run`s and streamed
+ * ones) and through a sequential reference interpreter written from SPEC.md (support/reference-*.ts). Each
+ * call's status, branch and `wrote`, the arguments each tool got, the run's status, the thread's state and
+ * the stored call outputs must agree — on a first run, and on a second run of the same plan on the same
+ * thread (SPEC §7 `satisfied`) after approvals were given, a target overwritten or removed, or the input
+ * changed in between; and, for a third of the plans, on a third run with nothing changed.
+ *
+ * A divergence prints the plan as JSON; `OBELISK_FUZZ_SEED` reproduces it (support/fuzz-seed.ts).
  */
 
 /** Scenarios per run of the property: 100 take ~7 s on a loaded 2-core machine (OBELISK_MODEL_SCENARIOS). */
 const SCENARIOS = Number(process.env.OBELISK_MODEL_SCENARIOS ?? 100);
-const SEED_VALUE = { a: 5, b: "t", arr: [1, 2, 3] };
-const inputOf = (z: number) => ({ a: 1, s: "x", o: { k: [1, 2] }, z });
+const SEED_VALUE = { a: 5, b: "t", arr: [1, 2, 3], nul: null };
+const inputOf = (z: number) => ({ a: 1, s: "x", o: { k: [1, 2] }, z, nul: null, no: false, empty: "" });
 
 let schedule = new Schedule(seededRandom(1));
 const tools = [
@@ -211,7 +214,7 @@ async function check(scenario: ModelScenario): Promise<string[]> {
 }
 
 describe("the engine against a reference interpreter of SPEC.md's run semantics", () => {
-  it("random plans, run twice on one thread: statuses, branches, arguments, state and call outputs agree", async () => {
+  it("random plans, run two or three times on one thread: statuses, branches, arguments, state and call outputs agree", async () => {
     await withSeed("model run", (seed) =>
       fc.assert(
         fc.asyncProperty(modelScenario, async (scenario) => {

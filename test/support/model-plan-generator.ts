@@ -42,7 +42,7 @@ interface CallSeed {
   readonly reads: readonly (readonly [number, number, number, number])[];
 }
 
-const SHAPES: readonly Shape[] = ["num", "str", "obj", "arr"];
+const SHAPES: readonly Shape[] = ["num", "str", "obj", "arr", "falsy"];
 const ACC: readonly Method[] = ["push", "concat", "merge", "assign"];
 const OWN_METHODS: readonly Method[] = ["set", "set", "set", "push", "merge", "assign", "concat"];
 
@@ -51,7 +51,7 @@ const callSeed: fc.Arbitrary<CallSeed> = fc.record({
   latent: fc.nat(4),
   spelling: fc.constantFrom<Spelling>(0, 1, 2),
   act: fc.nat(99),
-  shape: fc.nat(3),
+  shape: fc.nat(SHAPES.length - 1),
   output: fc.constantFrom<CallSeed["output"]>("none", "own", "own", "own", "acc"),
   alternatives: fc.integer({ min: 1, max: 3 }),
   fanOut: fc.nat(3),
@@ -124,6 +124,11 @@ const INPUT_REFS: readonly Ref[] = [
   { kind: "input", path: ["o", "k", 1] },
   { kind: "input", path: ["o", "k", -1] },
   { kind: "input", path: ["z"] },
+  // values that exist though they are falsy (SPEC §2: existence, not truthiness)
+  { kind: "input", path: ["nul"] },
+  { kind: "input", path: ["no"] },
+  { kind: "input", path: ["empty"] },
+  { kind: "state", path: ["seed", "nul"] },
   { kind: "state", path: ["seed", "a"] },
   { kind: "state", path: ["seed", "arr", -1] },
   { kind: "state", path: ["seed"] },
@@ -175,7 +180,9 @@ function planReads(
 
 /** A latent call's `_output`, of the shape its method needs. */
 function latentValue(shape: Shape): JsonValue {
-  return { num: 42, str: "latent", obj: { n: { x9: 1 }, k: "lat", h: 7 }, arr: [7, "lat"] }[shape];
+  return { num: 42, str: "latent", obj: { n: { x9: 1 }, k: "lat", h: 7 }, arr: [7, "lat"], falsy: null }[
+    shape
+  ];
 }
 
 function literal(pick: number): JsonValue {

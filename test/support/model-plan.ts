@@ -39,7 +39,8 @@ export type Param =
 
 /** `deny`: the engine's `confirm` hook rejects the call (SPEC §7). */
 export type Act = "ok" | "b0" | "b1" | "b2" | "throw" | "maybe" | "deny";
-export type Shape = "num" | "str" | "obj" | "arr";
+/** `falsy`: `null`, `false`, `""` or `0`, values that exist all the same (SPEC §2). */
+export type Shape = "num" | "str" | "obj" | "arr" | "falsy";
 export type Method = "set" | "merge" | "assign" | "push" | "concat";
 
 export interface Output {
@@ -154,6 +155,8 @@ function shaped(shape: unknown, h: number): JsonValue {
       return { n: { [`x${h % 4}`]: h % 100 }, k: `v${h % 3}`, h: h % 1000 };
     case "arr":
       return [h % 1000, `a${h % 5}`];
+    case "falsy":
+      return ([null, false, "", 0] as const)[h % 4] ?? null;
     default:
       return `s${h % 997}`;
   }
