@@ -118,6 +118,51 @@ describe("parseJsonText: a JSON value read as strictly as plan text", () => {
     ]);
   });
 
+  it("hints name the cause of a syntax error where it is recognisable (s32 L4); codes, messages, pointers as before", () => {
+    const syntax = (text: string, subject?: string) => {
+      const read = parseJsonText(text, subject === undefined ? {} : { subject });
+      if (read.ok) throw new Error(`accepted: ${text}`);
+      expect(read.diagnostics).toHaveLength(1);
+      const [diagnostic] = read.diagnostics;
+      expect(diagnostic).toMatchObject({ code: "JSON_SYNTAX", pointer: "" });
+      return { message: diagnostic?.message, hint: diagnostic?.hint };
+    };
+    const fence = "remove the Markdown code fence (```json … ```) and any text around the JSON";
+    for (const text of ['```json\n{"a": 1}\n```', "```\n[1]\n```", 'Here it is:\n```json\n{"a": 1}\n```'])
+      expect(syntax(text).hint).toBe(`${fence}: the text must be strict JSON, nothing else`);
+    const quotes = `JSON strings and keys take double quotes: write "name", not 'name'`;
+    expect(syntax("{'a': 1}")).toEqual({
+      message: "invalid JSON at line 1, column 2: invalid symbol",
+      hint: quotes,
+    });
+    expect(syntax("{\"a\": 'x'}").hint).toBe(quotes);
+    expect(syntax('{"a": 1,}')).toEqual({
+      message: "invalid JSON at line 1, column 9: property name expected",
+      hint: "remove the comma before this }: JSON allows no trailing comma",
+    });
+    expect(syntax("[1, 2,\n]").hint).toBe("remove the comma before this ]: JSON allows no trailing comma");
+    const cut = "the text ends before the JSON does: was it cut short?";
+    for (const text of ['{"a":', '{"a": [1, 2', '{"a": "abc', "[1, 2,", '{"a": 1', '{"a": 1.'])
+      expect({ text, hint: syntax(text).hint }).toEqual({ text, hint: cut });
+    expect(syntax('{"a": 1, "b"  \n').hint).toBe(cut);
+    const comments = "the text must be strict JSON (no comments)";
+    for (const text of ["// c\n{}", "{/* x */}", '{"a": 1} // x', "{/* x"])
+      expect({ text, hint: syntax(text).hint }).toEqual({ text, hint: comments });
+    expect(syntax("   ").hint).toBe("the text is empty: give a JSON value");
+    // not recognised: the general hint
+    for (const text of ["[1 2]", '{"a" 1}', "{ nope", '{"a": 1} x']) expect(syntax(text).hint).toBe(comments);
+    // the subject names the text; the plan reader's hints say plan
+    expect(syntax('{"a":', "request body").hint).toBe(
+      "the request body ends before the JSON does: was it cut short?",
+    );
+    expect(parsePlanText('{"plan": [').diagnostics.map(({ hint }) => hint)).toEqual([
+      "the plan ends before the JSON does: was it cut short?",
+    ]);
+    expect(parsePlanText('```json\n{"plan": []}\n```').diagnostics.map(({ hint }) => hint)).toEqual([
+      `${fence}: the plan must be strict JSON, nothing else`,
+    ]);
+  });
+
   it("refuses exactly the JSON_SYNTAX and PLAN_LIMIT problems the plan reader reports, at the same pointers", () => {
     const numbers = fc.constantFrom("0", "-0", "1e-5", "9007199254740993", "1e999", "1e-400", "12.5");
     const text = fc.letrec<{ value: string }>((tie) => ({

@@ -11,7 +11,7 @@ import { scanNestingDepth } from "./scan-nesting-depth.js";
 import type { SourceMap } from "./source-map.js";
 import { createSourceMap } from "./source-map.js";
 import { utf8LengthExceeds } from "./utf8-length.js";
-import { valueFromTree } from "./value-from-tree.js";
+import { PLAN_SUBJECT, valueFromTree } from "./value-from-tree.js";
 
 /** Options of {@link parseJsonText}. */
 export interface ParseJsonTextOptions {
@@ -75,43 +75,68 @@ function strictParse(text: string): { root?: Node; error?: ParseError; overflow?
   }
 }
 
-/** What the plan readers name the text they read (and the hints they give: see {@link neutralHints}). */
-const PLAN = "plan";
+/** Where the syntax breaks, and how (jsonc-parser's error name; absent when `JSON.parse` found it). */
+interface SyntaxBreak {
+  readonly offset: number;
+  readonly length: number;
+  readonly error?: string;
+}
 
-/** The one JSON_SYNTAX diagnostic for text that is not JSON, located at `offset`. */
-function syntaxError(
-  text: string,
-  { offset, length }: { readonly offset: number; readonly length: number },
-  what: string,
-  subject: string,
-): JsonTextResult {
-  const span = { offset, length: Math.max(1, length) };
+/** Errors that, at the end of the text, mean it stopped before the JSON did. */
+const ENDED_EARLY: ReadonlySet<string> = new Set([
+  "ValueExpected",
+  "CloseBraceExpected",
+  "CloseBracketExpected",
+  "PropertyNameExpected",
+  "ColonExpected",
+  "CommaExpected",
+  "UnexpectedEndOfString",
+  "UnexpectedEndOfNumber",
+]);
+
+/** The last character before `offset` that is not white space, or "". */
+function previousNonSpace(text: string, offset: number): string {
+  const before = text.slice(0, offset).trimEnd();
+  return before.charAt(before.length - 1);
+}
+
+/**
+ * The hint for text that is not JSON, as specific as its cause is recognisable: a Markdown code fence
+ * around it, a comment, a single-quoted string or key, a trailing comma, text cut short, an empty text;
+ * otherwise that the `subject` must be strict JSON.
+ */
+function syntaxHint(text: string, at: SyntaxBreak, subject: string): string {
+  const strict = `the ${subject} must be strict JSON`;
+  const end = text.trimEnd().length;
+  if (/^[ \t]*(```|~~~)/m.test(text))
+    return `remove the Markdown code fence (\`\`\`json … \`\`\`) and any text around the JSON: ${strict}, nothing else`;
+  if (end === 0) return `the ${subject} is empty: give a JSON value`;
+  const found = text.charAt(at.offset);
+  if (at.error === "InvalidCommentToken" || at.error === "UnexpectedEndOfComment")
+    return `${strict} (no comments)`;
+  if (at.error === undefined && /^\/[/*]/.test(text.slice(at.offset))) return `${strict} (no comments)`;
+  if (found === "'") return `JSON strings and keys take double quotes: write "name", not 'name'`;
+  if ((found === "}" || found === "]") && previousNonSpace(text, at.offset) === ",")
+    return `remove the comma before this ${found}: JSON allows no trailing comma`;
+  const ended = at.error === undefined || ENDED_EARLY.has(at.error);
+  if (ended && Math.max(at.offset, at.offset + at.length) >= end)
+    return `the ${subject} ends before the JSON does: was it cut short?`;
+  return `${strict} (no comments)`;
+}
+
+/** The one JSON_SYNTAX diagnostic for text that is not JSON, located where its syntax breaks. */
+function syntaxError(text: string, at: SyntaxBreak, what: string, subject: string): JsonTextResult {
+  const span = { offset: at.offset, length: Math.max(1, at.length) };
   const sourceMap = createSourceMap(text, undefined, new Map([["", span]]));
-  const at = sourceMap.positionOfOffset(span.offset);
-  const message = `invalid JSON at line ${at.line}, column ${at.column}: ${what}`;
-  const hint = `the ${subject} must be strict JSON (no comments)`;
+  const position = sourceMap.positionOfOffset(span.offset);
+  const message = `invalid JSON at line ${position.line}, column ${position.column}: ${what}`;
+  const hint = syntaxHint(text, at, subject);
   return {
     ok: false,
     malformed: true,
     sourceMap,
     diagnostics: [planDiagnostic("JSON_SYNTAX", message, "", hint)],
   };
-}
-
-/** The hint of a key repeated in one object, for text that is not a plan. */
-const REPEATED_KEY_HINT = "keep one of them: JSON.parse would silently keep the last";
-
-/**
- * The tree's diagnostics with hints that do not speak of a plan, for text that is not one: the repeated
- * key's (the tree's hint says "a plan must say each thing once"). The others' hints name no plan.
- */
-function neutralHints(diagnostics: readonly Diagnostic[], subject: string): readonly Diagnostic[] {
-  if (subject === PLAN) return diagnostics;
-  return diagnostics.map((diagnostic) =>
-    diagnostic.code === "JSON_SYNTAX" && / occurs twice in one object$/.test(diagnostic.message)
-      ? { ...diagnostic, hint: REPEATED_KEY_HINT }
-      : diagnostic,
-  );
 }
 
 /**
@@ -132,9 +157,9 @@ function nonRecursiveSyntaxErrorOffset(text: string): number | undefined {
  * Reads JSON `text` (no byte order mark) under resolved `limits`: size, then depth (scanned on the text),
  * then `JSON.parse` when nothing in the text needs the tree's checks (`quickJsonValue`), else the tree,
  * whose problems are located. Never throws. What {@link parseJsonText} and `parsePlanText` share. `subject` names
- * the text in the hints (default "plan": the plan readers' hints; see {@link neutralHints}).
+ * the text in the hints (default "plan": the plan readers' hints).
  */
-export function readJsonText(text: string, limits: Limits, subject: string = PLAN): JsonTextResult {
+export function readJsonText(text: string, limits: Limits, subject: string = PLAN_SUBJECT): JsonTextResult {
   if (utf8LengthExceeds(text, limits.maxDocumentBytes)) {
     const message = `the document is larger than the limit of ${limits.maxDocumentBytes} bytes`;
     const diagnostics = [planDiagnostic("PLAN_LIMIT", message, "", "raise maxDocumentBytes")];
@@ -165,13 +190,14 @@ export function readJsonText(text: string, limits: Limits, subject: string = PLA
     return { ok: false, malformed: false, diagnostics: [planDiagnostic("PLAN_LIMIT", message, "", hint)] };
   }
   if (root === undefined) {
-    const what = error === undefined ? "invalid JSON" : describeParseError(error);
-    return syntaxError(text, { offset: error?.offset ?? 0, length: error?.length ?? 1 }, what, subject);
+    if (error === undefined) return syntaxError(text, { offset: 0, length: 1 }, "invalid JSON", subject);
+    const at = { offset: error.offset, length: error.length, error: printParseErrorCode(error.error) };
+    return syntaxError(text, at, describeParseError(error), subject);
   }
   const sourceMap = createSourceMap(text, root);
-  const built = valueFromTree(root, limits, text);
+  const built = valueFromTree(root, limits, text, subject);
   if (built.diagnostics.length > 0)
-    return { ok: false, malformed: false, sourceMap, diagnostics: neutralHints(built.diagnostics, subject) };
+    return { ok: false, malformed: false, sourceMap, diagnostics: built.diagnostics };
   return { ok: true, value: built.value as JsonValue, sourceMap };
 }
 

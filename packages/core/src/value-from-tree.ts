@@ -46,13 +46,21 @@ function numberPrecisionDiagnostic(pointer: string, literal: string): Diagnostic
   );
 }
 
-/** A member name that occurs twice in one object: JSON.parse keeps the last, a reader sees the first. */
-function duplicateKeyDiagnostic(pointer: string, key: string): Diagnostic {
+/** What the plan readers name the text they read: the subject whose hints speak of a plan. */
+export const PLAN_SUBJECT = "plan";
+
+/**
+ * A member name that occurs twice in one object: JSON.parse keeps the last, a reader sees the first. The
+ * hint speaks of a plan only when the text is one (`subject` {@link PLAN_SUBJECT}).
+ */
+function duplicateKeyDiagnostic(pointer: string, key: string, subject: string): Diagnostic {
   return planDiagnostic(
     "JSON_SYNTAX",
     `the key ${JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key)} occurs twice in one object`,
     pointer,
-    "keep one of them: a plan must say each thing once (the approved text would not be what runs)",
+    subject === PLAN_SUBJECT
+      ? "keep one of them: a plan must say each thing once (the approved text would not be what runs)"
+      : "keep one of them: JSON.parse would silently keep the last",
   );
 }
 
@@ -101,11 +109,13 @@ interface Pending {
  * Builds plain data from a jsonc-parser tree without recursion, checking `maxDepth` (descent stops
  * at a too-deep container) and `maxStringLength` (values and keys). A key repeated in one object and an
  * integer a double cannot hold exactly (read from `text`, the source of the tree) are `JSON_SYNTAX`.
+ * `subject` names the text in the hints (see {@link duplicateKeyDiagnostic}).
  */
 export function valueFromTree(
   root: Node,
   limits: Limits,
   text: string,
+  subject: string,
 ): { value: unknown; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const pending: Pending[] = [];
@@ -164,7 +174,7 @@ export function valueFromTree(
       if (key.length > limits.maxStringLength) {
         diagnostics.push(stringLimitDiagnostic(key.length, childPointer, limits, true));
       }
-      if (Object.hasOwn(target, key)) diagnostics.push(duplicateKeyDiagnostic(childPointer, key));
+      if (Object.hasOwn(target, key)) diagnostics.push(duplicateKeyDiagnostic(childPointer, key, subject));
       setOwn(target, key, build(valueNode, childPointer, depth + 1));
     }
   }
