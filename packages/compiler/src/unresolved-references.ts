@@ -221,8 +221,23 @@ function judgeWriters(builder: PlanBuilder, links: readonly WriterLink[], refere
   if (shown === undefined) return undefined;
   const what = shown.output === undefined ? "its _output" : `its output (${schemaSummary(shown.output)})`;
   const general = `call "${shown.id}" writes the path above it, and ${what} has nothing at ${formatPath(shown.rest)}`;
-  const list = shown.output === undefined ? undefined : listReadByName(shown.output, reference, shown.rest);
-  return { hint: list === undefined ? general : `${list} (${general})`, near: false };
+  const better =
+    outputItselfHint(reference, shown.rest) ??
+    (shown.output === undefined ? undefined : listReadByName(shown.output, reference, shown.rest));
+  return { hint: better === undefined ? general : `${better} (${general})`, near: false };
+}
+
+/** Names models add to a path to mean "the call's output" (`†calls.s.output`). */
+const OUTPUT_WORDS: ReadonlySet<string | number> = new Set(["output", "result", "value", "data"]);
+
+/**
+ * `†calls.s is the output itself: read "†calls.s"` when the reference adds one of `OUTPUT_WORDS` to what a
+ * writer writes whole (`rest`, the path below the writer's target, is just that word).
+ */
+function outputItselfHint(reference: Reference, rest: Path): string | undefined {
+  if (rest.length !== 1 || !OUTPUT_WORDS.has(rest[0] as string | number)) return undefined;
+  const whole = formatReference(reference.kind, reference.path.slice(0, -1));
+  return `${whole} is the output itself: read ${JSON.stringify(whole)}`;
 }
 
 /**

@@ -3,7 +3,7 @@ import { formatSegment } from "./format-path.js";
 import type { KindTable } from "./kinds.js";
 import type { Reference } from "./language-ast.js";
 import { describeCharAt, type IssueResult, issueAt } from "./language-issue.js";
-import { CHAR, isDigitCode, isNameCode, isNameStartCode } from "./name-grammar.js";
+import { CHAR, isDigitCode, isNameCode, isNameStartCode, isSpaceCode } from "./name-grammar.js";
 import { FORBIDDEN_SEGMENTS, type PathSegment } from "./path.js";
 
 /** Options of one reference scan. */
@@ -60,7 +60,7 @@ export function scanReference(text: string, start: number, options: ReferenceSca
       "REF_KIND_UNKNOWN",
       `unknown kind "${kind}"`,
       kindStart,
-      didYouMean(kind, options.kinds.keys()) ?? `known kinds: ${[...options.kinds.keys()].join(", ")}`,
+      kindHint(text, pos, kind, options.kinds),
     );
   }
   const scanner = SCANNER;
@@ -70,6 +70,41 @@ export function scanReference(text: string, start: number, options: ReferenceSca
   const end = scanner.pos;
   const refText = scanner.canonicalText ?? text.slice(start, end);
   return { ok: true, reference: { kind, path: scanner.takePath(), text: refText }, end };
+}
+
+/** Kinds models write for a call's output (LangGraph-style `outputs`, plan `steps`, `results`). */
+const CALL_OUTPUT_KINDS: ReadonlySet<string> = new Set([
+  "output",
+  "outputs",
+  "result",
+  "results",
+  "step",
+  "steps",
+  "tool_output",
+  "tool_outputs",
+]);
+
+/**
+ * The hint of an unknown kind: for a name models use for a call's output (`†outputs.s`, `†steps.s`),
+ * `did you mean "†calls.s"?` with the rest of the reference kept; else the nearest kind or the known ones.
+ */
+function kindHint(text: string, end: number, kind: string, kinds: KindTable): string {
+  if (CALL_OUTPUT_KINDS.has(kind) && kinds.has("calls") && text.charCodeAt(end) === CHAR.dot) {
+    let stop = end;
+    while (
+      stop < text.length &&
+      !isSpaceCode(text.charCodeAt(stop)) &&
+      text.charCodeAt(stop) !== CHAR.closeBrace
+    )
+      stop++;
+    return `did you mean ${JSON.stringify(`†calls${text.slice(end, stop)}`)}? (a call's output is read as †calls.<id>)`;
+  }
+  return didYouMean(kind, kinds.keys()) ?? `known kinds: ${[...kinds.keys()].join(", ")}`;
+}
+
+/** The hint of `[*]`: the language has no map over a list. */
+function mapHint(list: string): string {
+  return `there is no map over a list: write one call per item (${list}[0], ${list}[1], …), or pass the whole list ${list} to a tool that loops`;
 }
 
 /** The hint for a quoted text or a number where an operand of `||` / `&&` belongs. */
@@ -201,7 +236,13 @@ class PathScanner {
       failure = this.scanIndex();
     } else {
       const found = describeCharAt(text, start);
-      return issueAt("REF_SYNTAX", `expected an index or a JSON string after "[", found ${found}`, start);
+      const hint = code === CHAR.star ? mapHint(text.slice(this.start, start - 1)) : undefined;
+      return issueAt(
+        "REF_SYNTAX",
+        `expected an index or a JSON string after "[", found ${found}`,
+        start,
+        hint,
+      );
     }
     if (failure !== undefined) return failure;
     if (text.charCodeAt(this.pos) !== CHAR.closeBracket) {
