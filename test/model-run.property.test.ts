@@ -229,15 +229,14 @@ describe("the engine against a reference interpreter of SPEC.md's run semantics"
 });
 
 /**
- * Finding (stop 32, model-run): a call that is both blocked (a failed upstream) and waiting (a missing
- * approval) ends as the first of its parameters in the document's key order says — waiting for
+ * Finding (stop 32, model-run): a call that was both blocked (a failed upstream) and waiting (a missing
+ * approval) ended as the first of its parameters in the document's key order said — waiting for
  * `{ a: "†state.approvals.p0", b: "†state.f" }`, blocked for `{ b: …, a: … }` — though both documents have
- * one canonical form and one plan hash (SPEC §6: keys sorted), so one approved hash runs either way. The
- * spec does not say which status wins; the property accepts either (interpreter `open`), and this test
- * asks only that the answer not depend on key order. It fails on the engine as it is.
+ * one canonical form and one plan hash (SPEC §6: keys sorted), so one approved hash ran either way. Now a
+ * blocked parameter wins whatever the order (decision 0047); the model asks the same across parameters.
  */
 describe("a call both blocked and waiting", () => {
-  it.fails("ends the same whatever the order of its parameters' keys", async () => {
+  it("ends blocked whatever the order of its parameters' keys", async () => {
     const failing = { _tool: "alpha", _id: "f", act: "throw", shape: "num", _outputPath: "†state.f" };
     const reader = (params: Record<string, string>) => ({
       _tool: "alpha",
@@ -262,6 +261,6 @@ describe("a call both blocked and waiting", () => {
       );
       statuses.push(result.calls.r?.status);
     }
-    expect(statuses[0]).toBe(statuses[1]);
+    expect(statuses).toEqual(["blocked", "blocked"]);
   });
 });

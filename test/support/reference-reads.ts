@@ -66,6 +66,10 @@ function valuesOf(items: readonly (Operand | Decided)[]): JsonValue[] | undefine
 }
 const delivered = (status: string | undefined) => status === "succeeded" || status === "satisfied";
 const waitingOrBlocked = (kind: string) => (kind.startsWith("waiting") ? "waiting" : "blocked");
+const blockedWins = <C extends { readonly kind: string }>(kinds: C[]): C[] =>
+  kinds.some((choice) => choice.kind === "blocked")
+    ? kinds.filter((choice) => choice.kind === "blocked")
+    : kinds;
 
 function read(root: unknown, path: Path): Operand {
   const found = getAt(root, path);
@@ -182,7 +186,8 @@ export function callChoices(call: ModelCall, view: ReadView): Choice[] {
   return unique(
     product(lists).flatMap((combo): Choice[] => {
       const values = valuesOf(combo);
-      if (values === undefined) return kindsOf(combo, waitingOrBlocked);
+      // across parameters a blocked one wins over waiting: approving cannot help (decision 0047)
+      if (values === undefined) return blockedWins(kindsOf(combo, waitingOrBlocked));
       return [
         {
           kind: "run",

@@ -301,6 +301,44 @@ describe.each(storeKinds())("outcomes on the $name store", (kind) => {
   });
 });
 
+describe("a call both waiting for an approval and blocked upstream", () => {
+  // Both orders have one plan hash (canonical JSON sorts keys): one approval must not run two outcomes.
+  it("ends blocked whatever the order of its parameters' keys, with the blocked reason", async () => {
+    const bad = { _tool: "fail", _id: "bad", _outputPath: "†state.bad" };
+    const statuses: unknown[] = [];
+    for (const params of [
+      { a: "†state.approvals.go", b: "†state.bad" },
+      { b: "†state.bad", a: "†state.approvals.go" },
+    ]) {
+      const result = await createEngine({ tools: countingTools({}) }).run([
+        bad,
+        { _tool: "give", _id: "r", ...params, _outputPath: "†state.r" },
+      ]);
+      statuses.push(result.calls.r);
+    }
+    expect(statuses).toEqual([
+      expect.objectContaining({ status: "blocked", reason: "upstream call bad failed" }),
+      expect.objectContaining({ status: "blocked", reason: "upstream call bad failed" }),
+    ]);
+  });
+
+  it("waits for every approval it lacks, naming each, when nothing upstream failed", async () => {
+    const result = await createEngine({ tools: countingTools({}) }).run([
+      {
+        _tool: "give",
+        _id: "r",
+        a: "†state.approvals.one",
+        b: "†state.approvals.two",
+        _outputPath: "†state.r",
+      },
+    ]);
+    expect(result.calls.r).toMatchObject({
+      status: "waiting",
+      reason: "waits for approval †state.approvals.one; waits for approval †state.approvals.two",
+    });
+  });
+});
+
 describe("a reader of a path several calls write", () => {
   const engine = (): Engine => createEngine({ tools: countingTools({}) });
   const push = (id: string, tool: string, value: unknown = id) => ({

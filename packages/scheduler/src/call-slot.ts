@@ -1,6 +1,7 @@
 import type { CompiledCall, ParamReference, WriterLink } from "@obelisk/compiler";
 import type { InputExpression, Reference } from "@obelisk/core";
 import type { CallStatus } from "@obelisk/state";
+import type { CoreEffect } from "./decision-types.js";
 
 /** A missing operand with its in-plan writers (kept for the reasons of blocked / waiting calls). */
 export interface Operand {
@@ -53,6 +54,11 @@ export interface CallSlot {
   phase: SlotPhase;
   /** Operands found missing while deciding the current expression (for reasons). */
   missing: readonly Operand[];
+  /**
+   * A `waiting` verdict of an earlier expression, held while the call's other expressions are decided: a
+   * blocked or failed one wins (approving cannot help), so the outcome does not depend on parameter order.
+   */
+  held: CoreEffect | undefined;
   /** Final status once settled. */
   status: CallStatus | undefined;
   /** Alternative written once settled, if any. */
@@ -131,6 +137,7 @@ export function createCallSlot(
     subscribed: false,
     phase: "evaluating",
     missing: NO_ITEMS,
+    held: undefined,
     status: undefined,
     written: undefined,
     completedAlternative: undefined,

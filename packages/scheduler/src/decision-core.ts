@@ -234,15 +234,24 @@ export class DecisionCore {
         slot.alternative === expressionAt(slot, slot.expression).alternatives.length ||
         someWriterWaiting(writers, this.slotOf, slot.call.id)
       ) {
+        const effect = heldOver(slot.held, unsatisfiedEffect(slot, this.slotOf));
+        if (effect.type === "unsatisfied" && effect.status === "waiting") {
+          // decide the other expressions first: a blocked or failed one wins whatever the parameter order
+          slot.held = effect;
+          slot.expression++;
+          slot.alternative = 0;
+          slot.missing = NO_ITEMS;
+          continue;
+        }
         slot.phase = "dispatched";
         this.active++;
-        effects.push(unsatisfiedEffect(slot, this.slotOf));
+        effects.push(effect);
         return;
       }
     }
     slot.phase = "dispatched";
     this.active++;
-    effects.push({ type: "dispatch", index: slot.index });
+    effects.push(slot.held ?? { type: "dispatch", index: slot.index });
   }
 
   /**
@@ -604,4 +613,14 @@ function forEachTarget(
     return;
   }
   for (const targets of alternatives) for (const target of targets) visit(target.kind, target.path);
+}
+
+/**
+ * The verdict of a call that has a held `waiting` one and another unsatisfied expression: a blocked or
+ * failed expression wins (its own reason), two waiting ones give one waiting verdict with both reasons.
+ */
+function heldOver(held: CoreEffect | undefined, next: CoreEffect): CoreEffect {
+  if (held === undefined || held.type !== "unsatisfied" || next.type !== "unsatisfied") return next;
+  if (next.status !== "waiting") return next;
+  return { ...held, reason: `${held.reason}; ${next.reason}` };
 }
