@@ -56,7 +56,8 @@ export function callTool(
   if (typeof name !== "string") {
     const at = name === undefined ? pointer : appendPointer(pointer, "_tool");
     const message = name === undefined ? "the call has no _tool" : "_tool must be a string";
-    out.push(makeDiagnostic("CALL_SHAPE", message, at, { hint: 'add "_tool": "<tool name>"' }));
+    const hint = name === undefined ? missingToolHint(raw) : 'add "_tool": "<tool name>"';
+    out.push(makeDiagnostic("CALL_SHAPE", message, at, { hint }));
     return undefined;
   }
   const tool = registry.get(name);
@@ -71,6 +72,17 @@ export function callTool(
     }),
   );
   return undefined;
+}
+
+/**
+ * The hint of a call without `_tool`: for the OpenAI / Anthropic tool-call form `{ "name": "x",
+ * "arguments" | "input" | "parameters": {…} }`, the call spelt as a plan call; else `add "_tool"`.
+ */
+function missingToolHint(raw: JsonObject): string {
+  const name = raw.name;
+  const args = ["arguments", "input", "parameters", "args"].find((key) => Object.hasOwn(raw, key));
+  if (typeof name !== "string" || args === undefined) return 'add "_tool": "<tool name>"';
+  return `write { "_tool": ${JSON.stringify(name)}, …its ${args} as keys }: a plan call names its tool in "_tool" and takes its parameters as keys, not "name" and "${args}"`;
 }
 
 /** Options for analysing a call body. */

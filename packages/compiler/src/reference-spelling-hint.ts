@@ -61,7 +61,7 @@ function referenceIn(
 /**
  * The hint for a literal that spells a reference with `$` (SPEC §2 rule 7 accepts `$tool_output.<id>`,
  * which invites `$state.x`) or as a JavaScript template (`${input.x}`); `dollar` is the first `$`.
- * - the whole string `$<reference>` or `${<reference>}`: `did you mean "†<reference>"?`;
+ * - the whole string `$<reference>`, `$.<reference>` (JSONPath) or `${<reference>}`: `did you mean "†<reference>"?`;
  * - `${<reference>}` inside longer text: the template slot `{†<reference>}`.
  * Only when the rest is exactly one reference of a known kind: `$5`, `${amount}`, `US$ 12` and
  * `$state.go('home')` inside text are left alone. Undefined otherwise.
@@ -77,7 +77,7 @@ export function dollarSpellingHint(
       ? text.charCodeAt(text.length - 1) === CLOSE_BRACE
         ? referenceIn(text, 2, text.length - 1, options)
         : undefined
-      : referenceIn(text, 1, text.length, options);
+      : referenceIn(text, text.charCodeAt(1) === DOT ? 2 : 1, text.length, options); // `$.state.x`: JSONPath
     if (whole !== undefined) return `did you mean ${JSON.stringify(whole.text)}?`;
   }
   // Each slot is looked at once, from its `${` to the first `}` (linear in the text, however many slots).

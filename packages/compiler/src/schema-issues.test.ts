@@ -110,7 +110,7 @@ describe("a string format with a long regex (zod's .email())", () => {
 
   it("is one PARAM_INVALID that names the format, not the regex behind it", () => {
     expect(diagnostics({ to: "not an email", code: "ABC" })).toEqual([
-      ["PARAM_INVALID", "/0/to", 'to: must match format "email"'],
+      ["PARAM_INVALID", "/0/to", 'to: must be an email address (format "email")'],
     ]);
   });
 

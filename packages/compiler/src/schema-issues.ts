@@ -1,5 +1,6 @@
 import type { Diagnostic, JsonObject } from "@obelisk/core";
 import { appendPointer, didYouMean } from "@obelisk/core";
+import { formatMessage } from "./format-message.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { pickedBranches, someAncestor } from "./picked-branches.js";
 import { schemaAtPath } from "./schema-types.js";
@@ -194,7 +195,11 @@ function paramDiagnostic(
     const message = `unknown parameter "${name}"${where} (the schema does not declare it)`;
     return makeDiagnostic("PARAM_UNKNOWN", message, appendPointer(at, name), { callId, hint });
   }
-  return makeDiagnostic("PARAM_INVALID", `${where}: ${issueMessage(issue)}`, at, { callId });
+  const format =
+    issue.keyword === "pattern" || issue.keyword === "format"
+      ? formatMessage(schema, issue.schemaPath)
+      : undefined;
+  return makeDiagnostic("PARAM_INVALID", `${where}: ${format ?? issueMessage(issue)}`, at, { callId });
 }
 
 /** At most this many allowed values are listed for a failed `enum`. */

@@ -1,5 +1,5 @@
 import type { Diagnostic, InputExpression, JsonObject, JsonValue, Path, Reference } from "@obelisk/core";
-import { formatPath, formatReference, getAtPath, valueAtPath } from "@obelisk/core";
+import { formatPath, formatReference, getAtPath, pathsOverlap, valueAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import type { WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -165,7 +165,25 @@ export function judgeOperand(
   if (atAdd && writableLater(builder, reference.kind)) return undefined;
   if (builder.phantomTargets.hasOverlap(reference.kind, reference.path)) return undefined;
   if (reference.kind === "calls") return judgeCalls(builder, entry.call.id, reference);
-  return judgeContext(builder, reference);
+  const verdict = judgeContext(builder, reference);
+  return verdict?.near === true ? (selfReadVerdict(entry, reference) ?? verdict) : verdict;
+}
+
+/**
+ * The verdict on a read of a path the reading call itself writes (`{ "query": "†state.q", "_outputPath":
+ * "†state.q" }`) that the known context lacks: "no call of this plan writes it" is untrue there; the call
+ * reads the value from before the run (SPEC §6), so it needs an earlier writer or the thread to hold it.
+ */
+function selfReadVerdict(entry: CallEntry, reference: Reference): Verdict {
+  const outputPath = entry.call.outputPath;
+  if (outputPath === undefined) return undefined;
+  for (const targets of outputPath.alternatives)
+    for (const target of targets)
+      if (target.kind === reference.kind && pathsOverlap(target.path, reference.path))
+        return {
+          hint: `this call writes ${target.text} itself, and a call reads its own output path's value from before the run: it needs an earlier writer (a previous run) or the thread to hold it`,
+        };
+  return undefined;
 }
 
 /**

@@ -86,6 +86,11 @@ function locateCalls(
     return undefined;
   }
   if (!Array.isArray(own(value, key))) {
+    const misplaced = Object.hasOwn(value, key) ? undefined : misplacedCalls(value);
+    if (misplaced !== undefined) {
+      diagnostics.push(misplaced);
+      return undefined;
+    }
     const pointer = Object.hasOwn(value, key) ? `/${key}` : "";
     diagnostics.push(
       planDiagnostic("PLAN_SHAPE", `"${key}" must be an array of calls`, pointer, PLAN_FORMS_HINT),
@@ -93,6 +98,25 @@ function locateCalls(
     return undefined;
   }
   return { form: key === "plan" ? "plan" : "calls", key };
+}
+
+/**
+ * `{ "type": "plan", "steps": [...] }`: PLAN_SHAPE at the first unknown key holding an array (the calls
+ * under another name), saying the calls go in `"plan"`; undefined when there is none.
+ */
+function misplacedCalls(value: UnknownRecord): Diagnostic | undefined {
+  for (const name of Object.keys(value)) {
+    if (
+      name === "type" ||
+      (OPTIONAL_FIELDS as readonly string[]).includes(name) ||
+      !Array.isArray(value[name])
+    )
+      continue;
+    const message = `unknown key "${name}": the calls go in "plan"`;
+    const hint = `write { "type": "plan", "plan": [ …the calls ] } (or "calls": [ … ])`;
+    return planDiagnostic("PLAN_SHAPE", message, appendPointer("", name), hint);
+  }
+  return undefined;
 }
 
 /** Checks the optional top-level fields and unknown keys; returns the valid optional fields. */

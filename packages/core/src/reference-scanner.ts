@@ -120,6 +120,13 @@ function daggerHint(text: string, start: number, options: ReferenceScanOptions):
   const first = text.charCodeAt(start);
   if (start > 0 && (first === 0x27 || first === 0x22 || (first >= 0x30 && first <= 0x39)))
     return LITERAL_OPERAND_HINT;
+  // `$state.x` (the `$tool_output.` alias invites it) or `$.state.x` (JSONPath): read without the `$`.
+  if (first === CHAR.dollar) {
+    const after = text.charCodeAt(start + 1) === CHAR.dot ? start + 2 : start + 1;
+    return isNameStartCode(text.charCodeAt(after)) && text.charCodeAt(after) !== CHAR.dollar
+      ? daggerHint(text, after, options)
+      : undefined;
+  }
   if (!isNameStartCode(first)) return undefined;
   let pos = start + 1;
   while (pos < text.length && isNameCode(text.charCodeAt(pos))) pos++;
