@@ -97,6 +97,18 @@ describe("--input and --value are read by core's value reader (parseJsonText), o
     expect(() => parseInput("{ nope", "/")).toThrow(
       /^malformed JSON in inline --input: invalid JSON at line 1/,
     );
+    // with core's hint naming the cause (s32 L4): a shell user's single quotes, a value cut short
+    const hint = (text: string) => {
+      try {
+        parseJsonValue(text, "--value");
+      } catch (error) {
+        return (error as { hint?: string }).hint;
+      }
+      throw new Error(`accepted: ${text}`);
+    };
+    expect(hint("{'by': 'ops'}")).toBe(`JSON strings and keys take double quotes: write "name", not 'name'`);
+    expect(hint('{"by": "ops"')).toBe("the text ends before the JSON does: was it cut short?");
+    expect(hint("[1, 2,]")).toBe("remove the comma before this ]: JSON allows no trailing comma");
     expect(() => parseJsonValue("yes", "--value")).toThrow(
       `--value must be JSON (for a string, quote it: '"yes"')`,
     );

@@ -56,7 +56,9 @@ function earliest(problems: readonly Diagnostic[], sourceMap: SourceMap | undefi
 export function refusedJsonError(text: string, refused: RefusedJson, what: string, inFile = false): Error {
   const { diagnostics, sourceMap } = refused;
   const problem = earliest(diagnostics, sourceMap);
-  if (refused.malformed) return usageError(`malformed JSON in ${what}: ${problem.message}`);
+  // core's hint names the cause where it is recognisable (single quotes, a trailing comma, text cut short)
+  if (refused.malformed)
+    return usageError(`malformed JSON in ${what}: ${problem.message}`, undefined, problem.hint);
   const position = sourceMap?.positionOf(problem.pointer);
   const literal =
     position === undefined ? "" : text.slice(position.offset, position.offset + position.length);
