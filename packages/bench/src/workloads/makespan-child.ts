@@ -4,6 +4,7 @@
  * `warm` (warm-up runs with instant tasks within a budget; not timed), `run` (one timed run with the
  * seeded sleeps: its makespan and the lower bound from the sleeps it observed). The parent kills it at the end.
  */
+import { setMaxListeners } from "node:events";
 import { type EngineKey, loadAdapter } from "../adapters/registry.js";
 import { timeRun, type WarmUpBudget, warmUntil } from "../measure.js";
 import { work } from "../work.js";
@@ -16,6 +17,8 @@ import {
   sleepingTask,
 } from "./makespan-setup.js";
 
+// as in main.ts: LangGraph adds one abort listener per node to the run's signal (the default limit only warns)
+setMaxListeners(0);
 const [key = "naive", definition = "{}"] = process.argv.slice(2);
 const setup = makespanSetup(JSON.parse(definition) as MakespanDefinition);
 const adapter = await loadAdapter(key as EngineKey);
