@@ -1,8 +1,8 @@
 import type { RegisteredTool, RetryPolicy } from "@obelisk/compiler";
 import { type JsonObject, keepShapes } from "@obelisk/core";
-import type { RecordedError } from "@obelisk/state";
+import type { Awaitable, RecordedError } from "@obelisk/state";
 import type { AroundTool } from "./around-tool.js";
-import type { InvokeRequest } from "./invoke-tool.js";
+import type { InvokeOutcome, InvokeRequest, SettlingRequest } from "./invoke-tool.js";
 import { DEFAULT_RETRY } from "./retry-delay.js";
 import type { CallRun } from "./runner-types.js";
 import type { Timers } from "./timers.js";
@@ -25,20 +25,36 @@ export interface InvocationHost {
   attemptStarted(run: CallRun, attempt: number): void;
   /** A retry is scheduled (the `call-retry` event). */
   retrying(run: CallRun, attempt: number, delayMs: number, error: RecordedError): void;
+  /** How the call's attempts ended (`early`: judged for failFast before its slot is given back). */
+  invoked(
+    index: number,
+    run: CallRun,
+    tool: RegisteredTool,
+    outcome: InvokeOutcome,
+    early: boolean,
+  ): Awaitable<void>;
 }
 
 /**
  * One call's invoke request: a class (methods and getters on the prototype) rather than an object literal
  * with closures, so the hot path allocates one small object per call; what the runner or the call already
- * holds is read through getters instead of being copied into each request.
+ * holds is read through getters instead of being copied into each request. It settles the call itself
+ * ({@link settle}), so the outcome needs no closure per call either.
  */
-export class CallInvocation implements InvokeRequest {
+export class CallInvocation implements SettlingRequest {
   constructor(
     private readonly host: InvocationHost,
     private readonly callRun: CallRun,
     private readonly tool: RegisteredTool,
     readonly policy: RetryPolicy,
+    private readonly index: number,
+    private readonly early: boolean,
   ) {}
+
+  /** Hands how the attempts ended to the runner. */
+  settle(outcome: InvokeOutcome): Awaitable<void> {
+    return this.host.invoked(this.index, this.callRun, this.tool, outcome, this.early);
+  }
 
   /** The implementation. */
   get run(): InvokeRequest["run"] {
@@ -109,6 +125,6 @@ export class CallInvocation implements InvokeRequest {
 // Every invoke request lives for one call: one kept instance keeps the class's hidden class (see
 // keepShapes). Its fields only need to be objects: the stand-ins are never read.
 keepShapes(
-  new CallInvocation({} as InvocationHost, {} as CallRun, {} as RegisteredTool, DEFAULT_RETRY),
+  new CallInvocation({} as InvocationHost, {} as CallRun, {} as RegisteredTool, DEFAULT_RETRY, 0, false),
   new AbortController(),
 );

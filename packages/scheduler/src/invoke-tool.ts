@@ -64,6 +64,12 @@ export interface InvokeRequest {
   readonly onRetry: (attempt: number, delayMs: number, error: RecordedError) => void;
 }
 
+/** A request that settles its call itself: the runner's way (see {@link invokeToolThen}). */
+export interface SettlingRequest extends InvokeRequest {
+  /** Takes how the attempts ended; what it returns (or throws) is the invocation's. */
+  settle(outcome: InvokeOutcome): Awaitable<void>;
+}
+
 type AttemptResult = InvokeOutcome | Promise<InvokeOutcome>;
 
 /** Whether the request's run is aborted: its own flag, else its signal's. */
@@ -266,10 +272,10 @@ function runAround(around: AroundTool, request: InvokeRequest, ctx: ToolContext,
  * later, as it did when the outcome went through `invokeTool`'s promise and the runner's `then`. A result
  * that arrives once the timeout has passed (see `late`) is discarded: the attempt times out then instead.
  */
-function attempt<R>(
-  request: InvokeRequest,
+function attempt<R, Q extends InvokeRequest>(
+  request: Q,
   number: number,
-  next: (outcome: InvokeOutcome) => R | Promise<R>,
+  next: (outcome: InvokeOutcome, request: Q) => R | Promise<R>,
 ): R | Promise<R> {
   const { signal } = request;
   // A timeout longer than a timer can hold (a tool's `timeoutMs`; `_timeoutMs` is refused) means no timer (B11).
@@ -283,16 +289,16 @@ function attempt<R>(
     const around = request.around;
     result = around === undefined ? request.run(request.args, ctx) : runAround(around, request, ctx, number);
   } catch (error) {
-    if (late(request, timeoutMs, startedAt)) return next(timedOut(controller, timeoutMs, number));
-    return next(threw(error, number));
+    if (late(request, timeoutMs, startedAt)) return next(timedOut(controller, timeoutMs, number), request);
+    return next(threw(error, number), request);
   }
   if (late(request, timeoutMs, startedAt)) {
     observe(result);
-    return next(timedOut(controller, timeoutMs, number));
+    return next(timedOut(controller, timeoutMs, number), request);
   }
   const then = thenOf(result);
-  if (then === null) return next(unreadable(number));
-  if (then === undefined) return next(returned(ctx, result, number));
+  if (then === null) return next(unreadable(number), request);
+  if (then === undefined) return next(returned(ctx, result, number), request);
   return new Promise<R>((resolve, reject) => {
     let done = false;
     let timer: unknown;
@@ -315,7 +321,7 @@ function attempt<R>(
       if (done) return;
       try {
         if (late(request, timeoutMs, startedAt)) timeOut();
-        else if (end()) resolve(next(outcome));
+        else if (end()) resolve(next(outcome, request));
       } catch (error) {
         end();
         reject(error);
@@ -323,7 +329,12 @@ function attempt<R>(
     };
     // an abort or a timeout: `next` two hops later (see above), after the caller that ended it is done
     const finishLater = (outcome: InvokeOutcome): void => {
-      if (end()) resolve(Promise.resolve(outcome).then(passOutcome).then(next));
+      if (end())
+        resolve(
+          Promise.resolve(outcome)
+            .then(passOutcome)
+            .then((settled) => next(settled, request)),
+        );
     };
     const onAbort = (): void => {
       controller?.abort(signal.reason);
@@ -430,7 +441,7 @@ async function retryAfter(
     request.onRetry(failed.attempts + 1, delayMs, failed.error);
     if (!(await wait(request, delayMs))) return { kind: "cancelled", attempts: failed.attempts };
     request.onAttempt(failed.attempts + 1);
-    const outcome = await attempt<InvokeOutcome>(request, failed.attempts + 1, passOutcome);
+    const outcome = await attempt<InvokeOutcome, InvokeRequest>(request, failed.attempts + 1, passOutcome);
     if (outcome.kind !== "threw" || !(await mayRetry(request.policy, outcome))) return outcome;
     failed = outcome;
   }
@@ -443,24 +454,31 @@ async function retryAfter(
 export function invokeTool(request: InvokeRequest): AttemptResult {
   if (isAborted(request)) return { kind: "cancelled", attempts: 0 };
   request.onAttempt(1);
-  return attempt<InvokeOutcome>(request, 1, (outcome) => afterFirst(request, outcome));
+  return attempt<InvokeOutcome, InvokeRequest>(request, 1, nextAfterFirst);
 }
 
 /**
- * {@link invokeTool}, handing the final outcome to `settle`: the runner's way. An attempt that does not
- * throw is settled in the tool's own promise reaction (one hop after the tool's promise resolves, three
- * before); a thrown error goes through the retry policy first. Returns what `settle` returns, or a promise
- * of it (rejected with what `settle` throws).
+ * {@link invokeTool}, handing the final outcome to the request's `settle`: the runner's way. An attempt
+ * that does not throw is settled in the tool's own promise reaction (one hop after the tool's promise
+ * resolves, three before); a thrown error goes through the retry policy first. Returns what `settle`
+ * returns, or a promise of it (rejected with what `settle` throws). No closure per call: the request is
+ * handed along with each outcome.
  */
-export function invokeToolThen(
-  request: InvokeRequest,
-  settle: (outcome: InvokeOutcome) => Awaitable<void>,
-): Awaitable<void> {
-  if (isAborted(request)) return settle({ kind: "cancelled", attempts: 0 });
+export function invokeToolThen(request: SettlingRequest): Awaitable<void> {
+  if (isAborted(request)) return request.settle({ kind: "cancelled", attempts: 0 });
   request.onAttempt(1);
-  return attempt<void>(request, 1, (outcome) =>
-    outcome.kind === "threw" ? after(afterFirst(request, outcome), settle) : settle(outcome),
-  );
+  return attempt<void, SettlingRequest>(request, 1, settleFirst);
+}
+
+/** The first attempt's outcome, settled at once unless it threw (then after the retry policy). */
+function settleFirst(outcome: InvokeOutcome, request: SettlingRequest): Awaitable<void> {
+  if (outcome.kind !== "threw") return request.settle(outcome);
+  return after(afterFirst(request, outcome), (final) => request.settle(final));
+}
+
+/** {@link afterFirst} as an attempt's `next`. */
+function nextAfterFirst(outcome: InvokeOutcome, request: InvokeRequest): AttemptResult {
+  return afterFirst(request, outcome);
 }
 
 /** The identity on outcomes: `next` of an attempt whose outcome is wanted as it is. */

@@ -27,7 +27,7 @@ import { CallsById, createClaims, createWritersOf, preloadCallOutputs } from "./
 import { buildCompletion, type Completion } from "./completion-commit.js";
 import { DecisionCore } from "./decision-core.js";
 import type { CoreEffect, SettleInfo } from "./decision-types.js";
-import { type DispatchHost, dispatchCall, failureBranch } from "./dispatch-call.js";
+import { type DispatchHost, dispatchCall, failureBranch, onInvoked } from "./dispatch-call.js";
 import { EventHub, toRecordedError } from "./event-hub.js";
 import { fatalEndEvents } from "./fatal-end-events.js";
 import { type InvokeOutcome, invokeToolThen } from "./invoke-tool.js";
@@ -323,22 +323,20 @@ export class PlanRunner implements DispatchHost, InvocationHost {
    * Invokes the tool under the limits and settles its outcome; fast path (no queue) when nothing is
    * limited. Under a limit the outcome is settled inside the slot: a freed slot would otherwise go to a
    * call already waiting before this call's dependents (perhaps on the critical path) were even queued.
+   * The request settles through {@link invoked} (no closure per call).
    */
-  invoke(
-    index: number,
-    tool: RegisteredTool,
-    settle: (outcome: InvokeOutcome) => Awaitable<void>,
-  ): Awaitable<void> {
-    const run = this.runOf(index);
+  invoke(index: number, run: CallRun, tool: RegisteredTool): Awaitable<void> {
     const call = run.call;
-    const request = new CallInvocation(this, run, tool, this.policyOf(call, tool));
-    if (this.limiter.unlimited(tool.name)) return invokeToolThen(request, settle);
+    const unlimited = this.limiter.unlimited(tool.name);
+    // failFast under a limit: the outcome is judged before the slot is given back (see failFastEarly)
+    const early = !unlimited && this.options.failFast === true;
+    const request = new CallInvocation(this, run, tool, this.policyOf(call, tool), index, early);
+    if (unlimited) return invokeToolThen(request);
     let started = false;
     const task = (): Awaitable<void> => {
       started = true;
-      if (this.failingFast) return settle({ kind: "cancelled", attempts: run.attempts });
-      if (this.options.failFast !== true) return invokeToolThen(request, settle);
-      return invokeToolThen(request, (outcome) => settle(this.failFastEarly(call, outcome)));
+      if (this.failingFast) return request.settle({ kind: "cancelled", attempts: run.attempts });
+      return invokeToolThen(request);
     };
     // A streamed call's remaining path is unknown until close: it ranks as a call nothing follows (its cost).
     const priority = this.options.criticalPaths?.get(call.id) ?? tool.cost;
@@ -346,8 +344,19 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       // Refused before it started (the run was aborted while it waited): the call is cancelled. A failure
       // while settling is the runner's own and fatal, as on the fast path.
       if (started) throw error;
-      return settle({ kind: "cancelled", attempts: run.attempts });
+      return request.settle({ kind: "cancelled", attempts: run.attempts });
     });
+  }
+
+  /** {@link InvocationHost}: how a call's attempts ended (`early`: judged for failFast first). */
+  invoked(
+    index: number,
+    run: CallRun,
+    tool: RegisteredTool,
+    outcome: InvokeOutcome,
+    early: boolean,
+  ): Awaitable<void> {
+    return onInvoked(this, index, run, tool, early ? this.failFastEarly(run.call, outcome) : outcome);
   }
 
   /**
