@@ -34,8 +34,58 @@ export function keepableRecord(record: CallRecord, reason: string): CallRecord {
   return { ...rest, error: { name: String(error?.name ?? "Error"), ...code, message } };
 }
 
+/**
+ * The record of the common completed call (a result written to an output path, no branch, error, reason or
+ * description), in one literal with the fields in the order a stored record has them, `callHash` undefined
+ * when the store fills it in later (`callHashOf`): a record the store may keep as it is
+ * (`CallCommit.recordHandedOver`). Undefined for any other ending.
+ */
+export function storedOrderRecord(
+  run: CallRun,
+  ending: CallEnding,
+  context: RecordContext,
+): CallRecord | undefined {
+  const call = run.call;
+  const { startedAt, params, hash } = run;
+  const outputPath = call.outputPath?.text;
+  const result = ending.result;
+  const status = ending.status;
+  if (
+    (status !== "succeeded" && status !== "satisfied") ||
+    (hash === undefined && status !== "succeeded") ||
+    ending.branch !== undefined ||
+    startedAt === undefined ||
+    params === undefined ||
+    outputPath === undefined ||
+    result === undefined ||
+    ending.error !== undefined ||
+    ending.reason !== undefined ||
+    call.description !== undefined
+  )
+    return undefined;
+  // `callHash` undefined (filled in by the store) keeps its place in the key order
+  return {
+    threadId: asThreadId(context.threadId),
+    runId: asRunId(context.runId),
+    callId: asCallId(call.id),
+    tool: call.tool,
+    status,
+    attempts: run.attempts,
+    startedAt: isoTime(startedAt),
+    endedAt: isoTime(context.endedAt),
+    callHash: hash,
+    params,
+    outputPath,
+    outputMethod: call.outputMethod,
+    result,
+    wrote: ending.wrote,
+  } as CallRecord;
+}
+
 /** The store record of a call (SPEC §8). `callHash` only for completed calls (succeeded, satisfied). */
 export function buildCallRecord(run: CallRun, ending: CallEnding, context: RecordContext): CallRecord {
+  const common = storedOrderRecord(run, ending, context);
+  if (common !== undefined) return common;
   const call = run.call;
   const threadId = asThreadId(context.threadId);
   const runId = asRunId(context.runId);
@@ -45,64 +95,7 @@ export function buildCallRecord(run: CallRun, ending: CallEnding, context: Recor
   const hash = completed ? run.hash : undefined;
   const { startedAt, params } = run;
   let record: Mutable<CallRecord>;
-  if (
-    hash === undefined &&
-    ending.status === "succeeded" &&
-    ending.branch === undefined &&
-    startedAt !== undefined &&
-    params !== undefined &&
-    call.outputPath !== undefined &&
-    ending.result !== undefined &&
-    ending.error === undefined &&
-    ending.reason === undefined &&
-    call.description === undefined
-  ) {
-    // The same literal without `callHash`: a call whose hash the store fills in later (`callHashOf`).
-    return {
-      threadId,
-      runId,
-      callId,
-      tool: call.tool,
-      status: ending.status,
-      attempts: run.attempts,
-      endedAt,
-      outputMethod: call.outputMethod,
-      wrote: ending.wrote,
-      startedAt: isoTime(startedAt),
-      params,
-      outputPath: call.outputPath.text,
-      result: ending.result,
-    };
-  }
   if (ending.branch === undefined && startedAt !== undefined && hash !== undefined && params !== undefined) {
-    // The common completed call in one literal: the same fields in the same order as below, but no
-    // property store grown field by field.
-    const outputPath = call.outputPath?.text;
-    const result = ending.result;
-    if (
-      outputPath !== undefined &&
-      result !== undefined &&
-      ending.error === undefined &&
-      ending.reason === undefined &&
-      call.description === undefined
-    ) {
-      return {
-        threadId,
-        runId,
-        callId,
-        tool: call.tool,
-        status: ending.status,
-        attempts: run.attempts,
-        endedAt,
-        outputMethod: call.outputMethod,
-        wrote: ending.wrote,
-        startedAt: isoTime(startedAt),
-        callHash: hash,
-        params,
-        outputPath,
-        result,
-      };
-    }
     record = {
       threadId,
       runId,

@@ -1,7 +1,7 @@
 import { type Mutable, OUTPUT_METHODS } from "@obelisk/core";
 import type { CallCommit, StateWrite } from "@obelisk/state";
 import { recordCallHash } from "./call-hash.js";
-import { buildCallRecord, type CallEnding, type RecordContext } from "./call-record.js";
+import { buildCallRecord, type CallEnding, type RecordContext, storedOrderRecord } from "./call-record.js";
 import type { CallRun, PendingResult } from "./runner-types.js";
 import {
   missingWrites,
@@ -87,14 +87,17 @@ export function buildCompletion(
   if (pending.error !== undefined) ending.error = pending.error;
   if (kept !== undefined && kept.length > 0)
     (ending as Mutable<CallEnding & { reason?: string }>).reason = keptReason(kept, pending.completedIn);
-  const record = buildCallRecord(run, ending, context);
+  // the common record is built in the stored order and handed over: the memory store keeps it, no copy
+  const common = storedOrderRecord(run, ending, context);
+  const record = common ?? buildCallRecord(run, ending, context);
+  const recordHandedOver = common !== undefined;
   const maxValueBytes = context.maxValueBytes;
   // a succeeded call dispatched without its hash (the thread held no record of its tool): the store fills
   // the record's hash in when it is first needed
   const callHashOf = run.hash === undefined && ending.status === "succeeded" ? recordCallHash : undefined;
   const commit: CallCommit =
     output === undefined
-      ? { record, writes, maxValueBytes, callHashOf }
-      : { record, writes, output, maxValueBytes, callHashOf };
+      ? { record, writes, maxValueBytes, callHashOf, recordHandedOver }
+      : { record, writes, output, maxValueBytes, callHashOf, recordHandedOver };
   return { ending, commit, writes };
 }

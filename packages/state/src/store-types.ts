@@ -153,6 +153,15 @@ export interface CallCommit {
    * without `callHash`.
    */
   readonly callHashOf?: ((record: CallRecord) => string) | undefined;
+  /**
+   * True when the caller hands `record` over: built for this commit, unfrozen, its fields in the order a
+   * stored record has them (`threadId`, `runId`, `callId`, `tool`, `status`, `attempts`, `startedAt`,
+   * `endedAt`, `callHash`, `params`, `outputPath`, `outputMethod`, `result`, `wrote`), and never read or
+   * changed by the caller again. A store that keeps records as objects (the memory store) may then keep
+   * this one itself (frozen, or filled in through {@link callHashOf} first) instead of a copy, when its
+   * fields are what the copy would hold; any other record is copied as before.
+   */
+  readonly recordHandedOver?: boolean;
 }
 
 /** Result of a commit: refused writes leave the store unchanged. */

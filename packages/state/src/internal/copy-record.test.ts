@@ -25,3 +25,52 @@ describe("the record a commit keeps", () => {
     expect(kept?.threadId).toBe(THREAD);
   });
 });
+
+describe("a record handed over (CallCommit.recordHandedOver)", () => {
+  /** A completed record in the stored key order, with frozen JSON parts, as the scheduler hands one over. */
+  function handedOver(callId: string) {
+    const value = 7;
+    const commit = commitOf({ callId, writes: [write(["a", callId], value)] });
+    const record = {
+      threadId: commit.record.threadId,
+      runId: commit.record.runId,
+      callId: commit.record.callId,
+      tool: commit.record.tool,
+      status: "succeeded",
+      attempts: 1,
+      startedAt: "2025-01-01T00:00:00.000Z",
+      endedAt: "2025-01-01T00:00:01.000Z",
+      callHash: "h",
+      params: deepFreeze({ n: 1 }),
+      outputPath: `†state.a.${callId}`,
+      outputMethod: "set",
+      result: value,
+      wrote: Object.freeze([`†state.a.${callId}`]),
+    } as CallRecord;
+    return { ...commit, record };
+  }
+
+  it("is kept itself, frozen, with the same fields a copy would have", async () => {
+    const store = createMemoryStore();
+    const given = handedOver("c1");
+    expect((await store.commitCall({ ...given, recordHandedOver: true })).ok).toBe(true);
+    const copied = handedOver("c2");
+    expect((await store.commitCall(copied)).ok).toBe(true);
+    const [kept, copy] = await store.listCallRecords(given.record.runId);
+    expect(kept).toBe(given.record);
+    expect(Object.isFrozen(kept)).toBe(true);
+    expect(copy).not.toBe(copied.record);
+    expect(Object.keys(kept ?? {})).toEqual(Object.keys(copy ?? {}));
+    // copied as before: a record frozen already, or one whose parameters are not frozen JSON
+    const frozen = handedOver("c3");
+    Object.freeze(frozen.record);
+    const open = handedOver("c4");
+    const record = { ...open.record, params: { n: 1 } } as CallRecord;
+    expect((await store.commitCall({ ...frozen, recordHandedOver: true })).ok).toBe(true);
+    expect((await store.commitCall({ ...open, record, recordHandedOver: true })).ok).toBe(true);
+    const [, , third, fourth] = await store.listCallRecords(given.record.runId);
+    expect(third).not.toBe(frozen.record);
+    expect(fourth).not.toBe(record);
+    expect(Object.isFrozen(fourth?.params)).toBe(true);
+  });
+});

@@ -121,6 +121,16 @@ export function copyRecord(
     // The common completed call in one literal, fields in the same order as below.
     const { threadId, runId, callId, tool, status, attempts, outputMethod } = record;
     const wrote = frozenWrote(record.wrote);
+    // a record handed over (CallCommit.recordHandedOver) that holds what the copy would is kept itself
+    if (
+      commit.recordHandedOver === true &&
+      outputPath !== undefined &&
+      params === record.params &&
+      result === record.result &&
+      wrote === record.wrote &&
+      !Object.isFrozen(record)
+    )
+      return later ? record : Object.freeze(record);
     // `callHash` undefined (to fill in) keeps its place in the key order
     const copy = (
       outputPath === undefined
