@@ -31,8 +31,11 @@ function topKey(segment: string | number): string | undefined {
 export class WorkingContext implements ContextProbe {
   private readonly roots = new Map<string, JsonValue>();
   private readonly baseState: JsonObject;
-  /** Top-level keys written in this run (their values owned or frozen, see `working-state.ts`). */
-  private readonly written: Record<string, JsonValue> = {};
+  /**
+   * Top-level keys written in this run (their values owned or frozen, see `working-state.ts`). No
+   * prototype: a read is one lookup (a key absent reads `undefined`, which no JSON value is).
+   */
+  private readonly written = Object.create(null) as Record<string, JsonValue>;
   private readonly calls: Record<string, JsonValue> = Object.create(null) as Record<string, JsonValue>;
   /** Appends onto the snapshot's lists, applied when something reads or writes there (see `working-state.ts`). */
   private readonly appends = new DeferredAppends();
@@ -71,11 +74,10 @@ export class WorkingContext implements ContextProbe {
     const key = topKey(path[0] as string | number);
     if (key === undefined) return undefined;
     if (!this.appends.empty) this.appends.settle(this.written, path);
-    const top = Object.hasOwn(this.written, key)
-      ? this.written[key]
-      : Object.hasOwn(this.baseState, key)
-        ? this.baseState[key]
-        : undefined;
+    // a written `null` is a value: only `undefined` means the run did not write the key
+    const own = this.written[key];
+    const top =
+      own !== undefined ? own : Object.hasOwn(this.baseState, key) ? this.baseState[key] : undefined;
     return top === undefined ? undefined : valueAtPath(top, path, 1);
   };
 
@@ -90,7 +92,8 @@ export class WorkingContext implements ContextProbe {
       // The snapshot's value of the key joins the overlay first: a write below it or an accumulating
       // method sees it exactly as it would in a full copy of the state.
       const key = String(path[0]);
-      if (!Object.hasOwn(written, key) && Object.hasOwn(base, key))
+      // the snapshot first: it is small or empty where the overlay holds every key this run wrote
+      if (Object.hasOwn(base, key) && !Object.hasOwn(written, key))
         setOwn(written, key, base[key] as JsonValue);
     }
     return writeAllInPlace(written, writes, this.appends);

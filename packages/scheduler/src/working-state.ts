@@ -60,11 +60,12 @@ export function writeInPlace(
     parent = child;
   }
   const segment = path[depth] as string | number;
-  const current = childAt(parent, segment);
   const rest = depth + 1 === path.length ? NO_SEGMENTS : path.slice(depth + 1);
+  // `set` at the last segment is the value itself (what applyOutput answers, without its result object):
+  // what the parent held there is not read
+  if (rest.length === 0 && method === "set") return place(parent, segment, value);
+  const current = childAt(parent, segment);
   if (rest.length === 0) {
-    // `set` at the last segment is the value itself (what applyOutput answers, without its result object).
-    if (method === "set") return place(parent, segment, value);
     if (Array.isArray(current) && isOwned(current)) {
       if (method === "push") {
         current.push(value);
