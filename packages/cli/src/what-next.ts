@@ -47,7 +47,13 @@ export function whatNext(
       `give the approval:       ${command} state set --ref ${shellWord(ref)} --value <json> ${where}`,
     );
   }
-  if (approvals.size > 0) lines.push("then run the same command again: the waiting calls go on");
+  if (approvals.size > 0) {
+    lines.push("then run the same command again: the waiting calls go on");
+    // decision 0048: false or null is a refusal only for tools that declare approvalParams
+    lines.push(
+      "to refuse: leave it unset, or --value false where the tool takes the approval as a parameter",
+    );
+  }
   return lines;
 }
 

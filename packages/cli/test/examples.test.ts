@@ -201,6 +201,9 @@ describe.concurrent("examples (each one runs, so none can rot)", { timeout: 180_
     expect(waiting.stdout).toMatch(
       /^give the approval: +obelisk state set --ref †state\.approvals\.refund --value <json> --thread default$/m,
     );
+    expect(waiting.stdout).toMatch(
+      /^to refuse: leave it unset, or --value false where the tool takes the approval/m,
+    );
     const set = await inProcess(
       ["state", "set", "--ref", "†state.approvals.refund", "--value", '{"by":"ops"}'],
       cwd,

@@ -17,6 +17,7 @@ import { toRecordedError } from "./event-hub.js";
 import { errorValue, interpretResult } from "./interpret-result.js";
 import type { InvokeOutcome } from "./invoke-tool.js";
 import { completedBefore } from "./own-record-match.js";
+import { refusedApproval } from "./refused-approval.js";
 import { type OperandFilter, paramsLimit, resolveParams } from "./resolve-params.js";
 import { resolveRetryPolicy } from "./retry-delay.js";
 import type { CallRun, PendingResult, RunnerOptions } from "./runner-types.js";
@@ -52,10 +53,14 @@ export interface DispatchHost {
   /** Hands a completed result to the decision core (committed in order). */
   complete(index: number, pending: PendingResult): void;
   /**
-   * Invokes the tool under the concurrency limits and hands the outcome to {@link onInvoked} before the
-   * call's slot is given back, so the calls its result makes ready are queued (and ranked) by then.
+   * Invokes the tool under the concurrency limits and hands the outcome to `settle` before the call's slot
+   * is given back, so the calls its result makes ready are queued (and ranked) by then.
    */
-  invoke(index: number, run: CallRun, tool: RegisteredTool): Awaitable<void>;
+  invoke(
+    index: number,
+    tool: RegisteredTool,
+    settle: (outcome: InvokeOutcome) => Awaitable<void>,
+  ): Awaitable<void>;
 }
 
 /** What a JSON value is, for a message: `null`, `an array`, `a string`, … */
@@ -205,7 +210,7 @@ function decide(
 function execute(host: DispatchHost, index: number, run: CallRun, tool: RegisteredTool): Awaitable<void> {
   if (host.aborted) return host.end(index, { status: "cancelled", wrote: [], reason: host.abortReason });
   if (tool.latent) return completeValue(host, index, run.call, tool, run.call.output);
-  return host.invoke(index, run, tool);
+  return host.invoke(index, tool, (outcome) => onInvoked(host, index, run, tool, outcome));
 }
 
 /** Asks the confirmation hook (when installed), then executes. */
@@ -215,6 +220,9 @@ function confirmThenExecute(
   run: CallRun,
   tool: RegisteredTool,
 ): Awaitable<void> {
+  // an approval answered false or null is a person's no (decision 0048): the hook is not asked
+  const refused = refusedApproval(tool, run.call, run.params);
+  if (refused !== undefined) return host.end(index, { status: "rejected", wrote: [], reason: refused });
   const confirm = host.options.confirm;
   if (confirm === undefined || tool.latent) return execute(host, index, run, tool);
   const call = run.call;
