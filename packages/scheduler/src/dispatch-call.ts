@@ -53,14 +53,10 @@ export interface DispatchHost {
   /** Hands a completed result to the decision core (committed in order). */
   complete(index: number, pending: PendingResult): void;
   /**
-   * Invokes the tool under the concurrency limits and hands the outcome to `settle` before the call's slot
-   * is given back, so the calls its result makes ready are queued (and ranked) by then.
+   * Invokes the tool under the concurrency limits and hands the outcome to {@link onInvoked} before the
+   * call's slot is given back, so the calls its result makes ready are queued (and ranked) by then.
    */
-  invoke(
-    index: number,
-    tool: RegisteredTool,
-    settle: (outcome: InvokeOutcome) => Awaitable<void>,
-  ): Awaitable<void>;
+  invoke(index: number, run: CallRun, tool: RegisteredTool): Awaitable<void>;
 }
 
 /** What a JSON value is, for a message: `null`, `an array`, `a string`, … */
@@ -210,7 +206,7 @@ function decide(
 function execute(host: DispatchHost, index: number, run: CallRun, tool: RegisteredTool): Awaitable<void> {
   if (host.aborted) return host.end(index, { status: "cancelled", wrote: [], reason: host.abortReason });
   if (tool.latent) return completeValue(host, index, run.call, tool, run.call.output);
-  return host.invoke(index, tool, (outcome) => onInvoked(host, index, run, tool, outcome));
+  return host.invoke(index, run, tool);
 }
 
 /** Asks the confirmation hook (when installed), then executes. */
