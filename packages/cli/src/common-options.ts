@@ -36,7 +36,7 @@ export function withStore(command: Command, thread = true): Command {
 /** Adds `--tools <module>` (required when `required`). */
 export function withTools(command: Command, required: boolean): Command {
   const description =
-    "module (.js, .mjs, .cjs, .ts, .mts, .cts or .tsx) default-exporting the tools (and, for tools in the spec's form, exporting their implementations)";
+    "module (.js, .mjs, .cjs, .ts, .mts, .cts or .tsx) default-exporting the tools, or exporting each tool by name (and, for tools in the spec's form, exporting their implementations)";
   return required
     ? command.requiredOption("--tools <module>", description)
     : command.option("--tools <module>", description);

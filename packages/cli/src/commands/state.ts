@@ -75,12 +75,20 @@ export function registerState(program: Command, context: CommandContext): void {
   withLimits(
     add("summary", "list variables, newest first, within a character budget (never the full values)", summary)
       .option("--last <n>", "only the n most recently updated variables", parsePositive)
-      .option("--ref <reference...>", "only these references", collectRefOption)
+      .option(
+        "--ref <reference...>",
+        "only these references (†state.x, or state.x: the † may be left out)",
+        collectRefOption,
+      )
       .option("--budget <chars>", "character budget (default 4000)", parsePositive),
   );
   withLimits(
     add("get", "print one stored value, or one page of an array or string", get)
-      .requiredOption("--ref <reference>", "the reference to read, e.g. †state.report", parseRefOption)
+      .requiredOption(
+        "--ref <reference>",
+        "the reference to read, e.g. †state.report (or state.report)",
+        parseRefOption,
+      )
       .option("--offset <n>", "first item, key or character of the page", parseCount)
       .option("--limit <n>", "items, keys or characters in the page", parsePageLimit),
   );
@@ -94,7 +102,7 @@ export function registerState(program: Command, context: CommandContext): void {
   )
     .requiredOption(
       "--ref <reference>",
-      "the reference to write, e.g. †state.approvals.refund",
+      "the reference to write, e.g. †state.approvals.refund (or state.approvals.refund)",
       parseWritableRefOption,
     )
     .requiredOption("--value <json>", "the value, as JSON");
@@ -108,7 +116,7 @@ export function registerState(program: Command, context: CommandContext): void {
       singleRef,
     ).requiredOption(
       "--ref <reference>",
-      "the reference to remove, e.g. †state.approvals.refund",
+      "the reference to remove, e.g. †state.approvals.refund (or state.approvals.refund)",
       parseWritableRefOption,
     ),
   );
