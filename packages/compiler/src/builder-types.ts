@@ -3,11 +3,12 @@ import type {
   KindTable,
   Limits,
   OutputMethod,
+  OutputPath,
   OutputTarget,
   TemplateExpressions,
 } from "@obelisk/core";
 import type { BareSpelling, ParsedStrings, SharedLocations } from "./collect-references.js";
-import type { CompileContext, CompiledCall, WriterLink } from "./compiled-plan.js";
+import type { CompileContext, CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
 import type { DagNode } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 
@@ -21,6 +22,16 @@ export interface CallEntry extends DagNode {
   readonly tool: RegisteredTool;
   /** Targets per alternative; a call without `_outputPath` writes `†calls.<id>`. */
   readonly alternatives: readonly (readonly OutputTarget[])[];
+}
+
+/** A call that could not be compiled (unknown tool, bad or repeated `_id`), as the close pass sees it. */
+export interface PhantomCall {
+  /** Its `_id` when valid (a repeated one included); undefined otherwise. */
+  readonly id: string | undefined;
+  readonly pointer: string;
+  readonly references: readonly ParamReference[];
+  readonly outputPath: OutputPath | undefined;
+  readonly method: OutputMethod;
 }
 
 /** One target of one call in the writer index. */

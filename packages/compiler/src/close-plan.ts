@@ -6,13 +6,14 @@ import { commitOrderSteps } from "./commit-order.js";
 import type { CompiledCall } from "./compiled-plan.js";
 import { cycleHint, cycleText, readsByWriters } from "./cycle-text.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
+import { phantomConflicts } from "./phantom-conflicts.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { analyzeDag } from "./plan-dag.js";
 import { referenceTypeMismatches, type WrittenTypesCache } from "./reference-types.js";
 import { sortDiagnostics } from "./sort-diagnostics.js";
 import { mayReadUndeclared, startUndeclaredPass, undeclaredReferences } from "./undeclared-references.js";
 import { unreachableCall, unreachableDownstream } from "./unreachable-calls.js";
-import { unresolvedReferences } from "./unresolved-references.js";
+import { phantomUnresolved, unresolvedReferences } from "./unresolved-references.js";
 import { CONDITIONAL_OPERAND, linksSummary, UNLINKED_OPERAND } from "./writer-table.js";
 
 /** What the plan-wide passes produce. */
@@ -86,6 +87,11 @@ export function closePlan(
   }
   if (dead !== undefined) unreachableDownstream(builder.entries, dead, all);
   bareSpellingsOfWrittenPaths(builder, all);
+  // Calls that could not be compiled still conflict and read (batch only; none in a valid plan).
+  for (const phantom of builder.phantoms) {
+    phantomConflicts(builder, phantom, all);
+    phantomUnresolved(builder, phantom, all);
+  }
   const criticalPaths = dag.criticalPaths;
   const diagnostics = sortDiagnostics(all, document, sourceMap);
   return {

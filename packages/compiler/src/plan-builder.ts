@@ -4,7 +4,7 @@ import type {
   InputExpression,
   JsonObject,
   JsonValue,
-  OutputPath,
+  OutputMethod,
   OutputTarget,
   PathSegment,
   PlanCallSource,
@@ -19,7 +19,7 @@ import {
   pathsOverlap,
 } from "@obelisk/core";
 import { analyzeCallBody, type CallBody, callObject, callTool } from "./analyze-call.js";
-import type { BuilderSettings, CallEntry, WriterEntry } from "./builder-types.js";
+import type { BuilderSettings, CallEntry, PhantomCall, WriterEntry } from "./builder-types.js";
 import { checkOutputMethodValue } from "./check-output-method-value.js";
 import { checkStateSchemaWrites, type StateSchemaCheck } from "./check-state-schema-writes.js";
 import { clearList } from "./clear-list.js";
@@ -83,6 +83,11 @@ export class PlanBuilder {
   readonly phantomTargets = new PathIndex<true>();
   /** Ids of calls that could not be compiled. */
   readonly phantomIds = new Set<string>();
+  /**
+   * Calls that could not be compiled (batch only: streaming refuses them), for the close pass that still
+   * reports their conflicts and unresolved references (see `phantom-calls.ts`). Empty in a valid plan.
+   */
+  readonly phantoms: PhantomCall[] = [];
   /** Types schema objects declare, for the type checks of this plan (see `schemaTypes`). */
   readonly declaredTypes: DeclaredTypes = new Map();
   /** Types the parameter schema admits at each shared reference location (see `referenceTypeMismatches`). */
@@ -218,7 +223,7 @@ export class PlanBuilder {
         if (tool !== undefined && id !== undefined && this.#idUsable(raw)) {
           call = this.#addCompiled(source, raw, tool, asCallId(id), body, out);
         } else {
-          this.#addPhantom(raw, body.outputPath);
+          this.#addPhantom(raw, body, source.pointer, id);
         }
       }
     }
@@ -285,10 +290,27 @@ export class PlanBuilder {
     return id;
   }
 
-  #addPhantom(raw: JsonObject, outputPath: OutputPath | undefined): void {
+  #addPhantom(raw: JsonObject, body: CallBody, pointer: string, id: string | undefined): void {
     if (typeof raw._id === "string") this.phantomIds.add(raw._id);
+    const outputPath = body.outputPath;
     for (const targets of outputPath?.alternatives ?? [])
       for (const t of targets) this.phantomTargets.add(t.kind, t.path, true);
+    this.phantoms.push({
+      id,
+      pointer,
+      references: body.references,
+      outputPath,
+      method: body.meta.outputMethod,
+    });
+  }
+
+  /**
+   * The earliest compiled call whose targets conflict with a write of `target` by a call using `method`
+   * (OUTPUT_CONFLICT, as `#checkConflicts` judges), or undefined.
+   */
+  conflictingWriter(target: OutputTarget, method: OutputMethod): WriterEntry | undefined {
+    const accumulating = OUTPUT_METHODS[method].accumulating;
+    return this.#writers.earliestCandidate(target.kind, target.path, accumulating, rankOf);
   }
 
   #addCompiled(

@@ -1,6 +1,6 @@
 import type { Diagnostic, InputExpression, JsonObject, JsonValue, Path, Reference } from "@obelisk/core";
 import { formatPath, formatReference, getAtPath, pathsOverlap, valueAtPath } from "@obelisk/core";
-import type { CallEntry } from "./builder-types.js";
+import type { CallEntry, PhantomCall } from "./builder-types.js";
 import type { WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { nearReferenceHint } from "./near-reference-hint.js";
@@ -135,6 +135,62 @@ function judgeContext(builder: PlanBuilder, reference: Reference): Verdict {
         : { hint: `the ${reference.kind} context has no value there`, near: true };
     }
   }
+}
+
+/**
+ * REF_UNRESOLVED for the references of a call that could not be compiled (an unknown tool, a bad or
+ * repeated `_id`; batch only), so they are reported with its other errors, not after its fix. An operand
+ * is resolved by any writer of the plan (compiled or not, its own targets included: no type checks and no
+ * self-read verdict without a schema-checked call) or by the known context.
+ */
+export function phantomUnresolved(builder: PlanBuilder, phantom: PhantomCall, out: Diagnostic[]): void {
+  const readerId = phantom.id ?? "";
+  for (const reference of phantom.references) {
+    const value = reference.value;
+    const expressions =
+      value.type === "reference"
+        ? [value.expression]
+        : value.parts.filter((part): part is InputExpression => typeof part !== "string");
+    for (const expression of expressions) {
+      const failed = failingOperand(builder, readerId, expression);
+      if (failed === undefined) continue;
+      const message = `nothing writes ${failed.operand.text} and the known context lacks it`;
+      out.push(
+        makeDiagnostic("REF_UNRESOLVED", message, reference.pointer, {
+          callId: phantom.id,
+          hint: unresolvedHint(builder, failed.operand, failed.verdict, readerId),
+        }),
+      );
+    }
+  }
+}
+
+/** The first unresolved operand of an expression none of whose alternatives resolves, or undefined. */
+function failingOperand(
+  builder: PlanBuilder,
+  readerId: string,
+  expression: InputExpression,
+): { readonly operand: Reference; readonly verdict: Verdict } | undefined {
+  let first: { readonly operand: Reference; readonly verdict: Verdict } | undefined;
+  for (const gate of expression.alternatives) {
+    let resolvable = true;
+    for (const operand of gate) {
+      const verdict = judgePhantomOperand(builder, readerId, operand);
+      if (verdict === undefined) continue;
+      first ??= { operand, verdict };
+      resolvable = false;
+      break;
+    }
+    if (resolvable) return undefined;
+  }
+  return first;
+}
+
+function judgePhantomOperand(builder: PlanBuilder, readerId: string, reference: Reference): Verdict {
+  if (reference.kind === "calls" && reference.path.length === 0) return WHOLE_CALLS;
+  if (builder.writesOverlapping(reference.kind, reference.path)) return undefined;
+  if (reference.kind === "calls") return judgeCalls(builder, readerId, reference);
+  return judgeContext(builder, reference);
 }
 
 /**
