@@ -4,6 +4,10 @@ import type { PhantomCall, WriterEntry } from "./builder-types.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
 
+/** The hint of every OUTPUT_CONFLICT. */
+export const CONFLICT_HINT =
+  "one writer per path: write to different paths, or use the same path with an accumulating _outputMethod (push, concat, merge, assign) in both";
+
 /** At most this many OUTPUT_CONFLICT diagnostics per call that could not be compiled. */
 const MAX_CONFLICTS = 3;
 
@@ -32,15 +36,13 @@ export function phantomConflicts(builder: PlanBuilder, phantom: PhantomCall, out
 function conflict(phantom: PhantomCall, target: OutputTarget, other: WriterEntry): Diagnostic {
   const self = phantom.id === undefined ? `the call at ${phantom.pointer}` : `"${phantom.id}"`;
   const paths = target.text === other.target.text ? target.text : `${other.target.text} and ${target.text}`;
-  const hint =
-    "one writer per path: write to different paths, or use the same path with an accumulating _outputMethod (push, concat, merge, assign) in both";
   return makeDiagnostic(
     "OUTPUT_CONFLICT",
     `calls "${other.callId}" and ${self} both write ${paths}`,
     appendPointer(phantom.pointer, "_outputPath"),
     {
       callId: phantom.id,
-      hint,
+      hint: CONFLICT_HINT,
       related: phantom.id === undefined ? [other.callId] : [other.callId, phantom.id],
     },
   );

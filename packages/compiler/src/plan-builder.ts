@@ -30,6 +30,7 @@ import { knownReferenceDiagnostics } from "./known-references.js";
 import { makeCompiledCall } from "./make-compiled-call.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PathIndex } from "./path-index.js";
+import { CONFLICT_HINT } from "./phantom-conflicts.js";
 import { appended, closingCycle, NO_ITEMS, WriterGroup } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { DeclaredTypes } from "./schema-types.js";
@@ -690,11 +691,9 @@ function writesOverlapping(alternatives: readonly (readonly OutputTarget[])[], o
 function conflictDiagnostic(entry: CallEntry, target: OutputTarget, other: WriterEntry): Diagnostic {
   const id = entry.call.id;
   const message = `calls "${other.callId}" and "${id}" both write ${target.text === other.target.text ? target.text : `${other.target.text} and ${target.text}`}`;
-  const hint =
-    "one writer per path: write to different paths, or use the same path with an accumulating _outputMethod (push, concat, merge, assign) in both";
   return makeDiagnostic("OUTPUT_CONFLICT", message, appendPointer(entry.call.pointer, "_outputPath"), {
     callId: id,
-    hint,
+    hint: CONFLICT_HINT,
     related: [other.callId, id],
   });
 }
