@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { createEngine, defineTool } from "./index.js";
 
 /** A tool that takes a person's approval (`approvalParams`) and counts its runs. */
 function deleting(runs: string[]) {
   return defineTool({
     name: "deleteAccount",
+    input: z.object({ user: z.string(), approved: z.unknown() }),
     approvalParams: ["approved"],
-    run: (args: { user: string; approved?: unknown }) => {
+    run: (args) => {
       runs.push(args.user);
       return { deleted: args.user };
     },
@@ -64,7 +66,11 @@ describe("an approval answered false or null (decision 0048)", () => {
 
   it("leaves a tool without approvalParams to read the value itself", async () => {
     const seen: unknown[] = [];
-    const gate = defineTool({ name: "gate", run: (args: { ok?: unknown }) => seen.push(args.ok) });
+    const gate = defineTool({
+      name: "gate",
+      input: z.object({ ok: z.unknown() }),
+      run: (args) => seen.push(args.ok),
+    });
     const engine = createEngine({ tools: [gate] });
     await engine.set("default", "†state.approvals.go", false);
     const result = await engine.run([
