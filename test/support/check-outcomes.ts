@@ -1,9 +1,13 @@
 import type { RunResult } from "obelisk";
 
+/** The reasons a satisfied call may carry: what a resume kept (0043), or what a re-send wrote back over. */
+const SATISFIED_REASON = /^(not restored|restored over a later value): /;
+
 /**
  * Problems with a run result's outcomes (empty when all is well): each outcome's fields agree with its
- * status as `CallOutcome`'s type promises (succeeded/satisfied: no reason, an error only with a branch;
- * failed: an error, no branch, listed in `errors`; every other status: a reason and neither of the others).
+ * status as `CallOutcome`'s type promises (succeeded: no reason; satisfied: no reason but one of
+ * {@link SATISFIED_REASON}; both: an error only with a branch; failed: an error, no branch, listed in
+ * `errors`; every other status: a reason and neither of the others).
  */
 export function outcomeProblems(result: RunResult): string[] {
   const problems: string[] = [];
@@ -13,7 +17,12 @@ export function outcomeProblems(result: RunResult): string[] {
     switch (outcome.status) {
       case "succeeded":
       case "satisfied":
-        if (outcome.reason !== undefined) problems.push(`${label} has a reason`);
+        // a satisfied call says when it kept a later write (resume, 0043) or wrote its value back over one
+        if (
+          outcome.reason !== undefined &&
+          !(outcome.status === "satisfied" && SATISFIED_REASON.test(outcome.reason))
+        )
+          problems.push(`${label} has a reason`);
         if (outcome.error !== undefined && outcome.branch === undefined)
           problems.push(`${label} has an error but no branch`);
         break;

@@ -339,6 +339,24 @@ describe("a call both waiting for an approval and blocked upstream", () => {
   });
 });
 
+describe("a re-sent call whose target a later write changed", () => {
+  it("writes its recorded value back (SPEC §7) and says which value it replaced", async () => {
+    const engine = createEngine({ tools: countingTools({}) });
+    const draft = [{ _tool: "give", _id: "draft", value: "old draft", _outputPath: "†state.email" }];
+    await engine.run(draft);
+    await engine.set("default", "†state.email", "edited by a person");
+    const again = await engine.run(draft);
+    expect(again.calls.draft).toMatchObject({ status: "satisfied", wrote: ["†state.email"] });
+    expect(again.calls.draft?.reason).toMatch(
+      /^restored over a later value: †state\.email held another value, .*"_rerun": true/,
+    );
+    expect(again.state.email).toBe("old draft");
+    // nothing replaced, nothing said
+    const third = await engine.run(draft);
+    expect(third.calls.draft).not.toHaveProperty("reason");
+  });
+});
+
 describe("a reader of a path several calls write", () => {
   const engine = (): Engine => createEngine({ tools: countingTools({}) });
   const push = (id: string, tool: string, value: unknown = id) => ({

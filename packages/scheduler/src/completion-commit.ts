@@ -52,6 +52,16 @@ function keptReason(kept: readonly string[], runId: string | undefined): string 
 }
 
 /**
+ * The reason of a re-sent satisfied call that put its recorded value back over another one (SPEC §7: its
+ * outcome stands): a person's edit or a later call's write was replaced, and the user is told which.
+ */
+function replacedReason(replaced: readonly string[]): string {
+  const named = replaced.slice(0, KEPT_NAMED).join(", ");
+  const more = replaced.length > KEPT_NAMED ? ` and ${replaced.length - KEPT_NAMED} more` : "";
+  return `restored over a later value: ${named}${more} held another value, and a satisfied call's recorded outcome stands (it is written back); leave the call out of the plan to keep the later value, or send it with "_rerun": true to run it again`;
+}
+
+/**
  * Builds the commit of a completed call: writes of the chosen alternative, stored output, record.
  * `reapplication` decides which of a satisfied call's writes are re-applied (see `missingWrites`).
  */
@@ -68,9 +78,11 @@ export function buildCompletion(
       ? []
       : writesFor(call, pending.alternative, pending.value);
   let kept: string[] | undefined;
+  let replaced: string[] | undefined;
   if (pending.onlyMissing === true) {
     if (pending.completedIn !== undefined) kept = [];
-    writes = missingWrites(stateAt, writes, reapplication, kept);
+    else replaced = [];
+    writes = missingWrites(stateAt, writes, reapplication, kept, replaced);
   } else if (OUTPUT_METHODS[call.outputMethod].accumulating) noteRebuilt(stateAt, writes, reapplication);
   // a satisfied call re-stores its output only when the thread lost it, like its state targets
   const output = call.outputPath === undefined && pending.outputHeld !== true ? pending.value : undefined;
@@ -87,6 +99,8 @@ export function buildCompletion(
   if (pending.error !== undefined) ending.error = pending.error;
   if (kept !== undefined && kept.length > 0)
     (ending as Mutable<CallEnding & { reason?: string }>).reason = keptReason(kept, pending.completedIn);
+  else if (replaced !== undefined && replaced.length > 0)
+    (ending as Mutable<CallEnding & { reason?: string }>).reason = replacedReason(replaced);
   // the common record is built in the stored order and handed over: the memory store keeps it, no copy
   const common = storedOrderRecord(run, ending, context);
   const record = common ?? buildCallRecord(run, ending, context);

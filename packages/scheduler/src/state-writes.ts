@@ -55,19 +55,23 @@ export function newReapplication(): Reapplication {
  * place of the array. Each write is judged on its own, in plan order, in batch and streaming alike: when
  * co-writers `merge` different values into one key, the earlier ones are re-applied on a re-send and the
  * last one restores its value after them (the state ends as the plan made it, at the price of those
- * writes). With `kept`, a target that holds another value is not re-applied (see {@link keptChanged}).
+ * writes). With `kept`, a target that holds another value is not re-applied (see {@link keptChanged});
+ * without, a `set` target that held another value is named in `replaced` (the outcome's reason says so).
  */
 export function missingWrites(
   stateAt: StateReader,
   writes: readonly StateWrite[],
   reapplication: Reapplication,
   kept?: string[],
+  replaced?: string[],
 ): StateWrite[] {
   return writes.filter((write) => {
     const current = stateAt(write.path);
     if (write.method === "set") {
       if (current === undefined) return true;
-      return !sameJson(current, write.value) && !keptChanged(write, kept);
+      if (sameJson(current, write.value) || keptChanged(write, kept)) return false;
+      replaced?.push(write.reference);
+      return true;
     }
     const key = JSON.stringify(write.path);
     if (current === undefined) {
