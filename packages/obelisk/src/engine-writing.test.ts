@@ -128,6 +128,10 @@ describe.each(storeKinds())("writing results on the $name store", (kind) => {
     expect(result.calls.byName).toMatchObject({ status: "succeeded", branch: 2, wrote: ["†state.n.ugly"] });
     expect(result.calls.zero).toMatchObject({ status: "succeeded", branch: 0 });
     expect(result.calls.unknown).toMatchObject({ status: "failed", error: { code: "BRANCH_INVALID" } });
+    // the message lists the names the tool declares, so a typo shows at once
+    expect(result.calls.unknown?.error?.message).toBe(
+      'unknown alternative "nope": tool "pick" declares "good", "bad", "ugly"',
+    );
     expect(result.calls.readBad?.status).toBe("succeeded");
     expect(result.calls.readGood?.status).toBe("blocked");
     expect(result.state).toEqual({

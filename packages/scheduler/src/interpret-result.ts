@@ -33,6 +33,16 @@ function primitiveJson(raw: unknown, maxBytes: number | undefined): JsonValue | 
   return NOT_PRIMITIVE;
 }
 
+/** Why a `branch()` name or index picks nothing, with the names the tool declares (a typo shows at once). */
+function unknownAlternative(tool: RegisteredTool, alternative: number | string): string {
+  const given = `unknown alternative ${JSON.stringify(alternative)}`;
+  if (typeof alternative !== "string") return `${given}: an index is a whole number from 0`;
+  const names = tool.outcomes;
+  if (names === undefined || names.length === 0)
+    return `${given}: tool "${tool.name}" declares no outcomes (pick by index, or declare outcomes)`;
+  return `${given}: tool "${tool.name}" declares ${names.map((name) => JSON.stringify(name)).join(", ")}`;
+}
+
 /** The alternative chosen by a `branch()` result: an index or one of the tool's `outcomes`. */
 function chooseAlternative(
   call: CompiledCall,
@@ -41,7 +51,7 @@ function chooseAlternative(
 ): number | string {
   const count = call.outputPath?.alternatives.length ?? 1;
   const index = typeof alternative === "number" ? alternative : (tool.outcomes?.indexOf(alternative) ?? -1);
-  if (!Number.isInteger(index) || index < 0) return `unknown alternative ${JSON.stringify(alternative)}`;
+  if (!Number.isInteger(index) || index < 0) return unknownAlternative(tool, alternative);
   if (index >= count) return `alternative ${index} does not exist: the output path has ${count}`;
   return index;
 }
