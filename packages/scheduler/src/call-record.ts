@@ -82,10 +82,11 @@ export function storedOrderRecord(
   } as CallRecord;
 }
 
-/** The store record of a call (SPEC §8). `callHash` only for completed calls (succeeded, satisfied). */
+/**
+ * The store record of a call (SPEC §8). `callHash` only for completed calls (succeeded, satisfied). Any
+ * ending: a completion tries {@link storedOrderRecord} first (the same fields, a record the store may keep).
+ */
 export function buildCallRecord(run: CallRun, ending: CallEnding, context: RecordContext): CallRecord {
-  const common = storedOrderRecord(run, ending, context);
-  if (common !== undefined) return common;
   const call = run.call;
   const threadId = asThreadId(context.threadId);
   const runId = asRunId(context.runId);
