@@ -38,17 +38,21 @@ function wroteOf(writes: readonly StateWrite[], output: string | undefined): rea
   return Object.freeze(wrote);
 }
 
-/** Most references a kept-targets reason names (then how many more). */
+/** Most references a kept- or replaced-targets reason names (then how many more). */
 const KEPT_NAMED = 8;
+
+/** The first {@link KEPT_NAMED} references, then how many more: `†state.a, †state.b and 3 more`. */
+function namedTargets(references: readonly string[]): string {
+  const named = references.slice(0, KEPT_NAMED).join(", ");
+  return references.length > KEPT_NAMED ? `${named} and ${references.length - KEPT_NAMED} more` : named;
+}
 
 /**
  * The reason of a resumed satisfied call whose targets a later write changed (decision 0043): they are left
  * as that write made them, the unfinished calls read them so, and the user is told which.
  */
 function keptReason(kept: readonly string[], runId: string | undefined): string {
-  const named = kept.slice(0, KEPT_NAMED).join(", ");
-  const more = kept.length > KEPT_NAMED ? ` and ${kept.length - KEPT_NAMED} more` : "";
-  return `not restored: ${named}${more} changed after this call completed in run ${String(runId)}; a resume leaves a later write as it is (only missing targets are restored)`;
+  return `not restored: ${namedTargets(kept)} changed after this call completed in run ${String(runId)}; a resume leaves a later write as it is (only missing targets are restored)`;
 }
 
 /**
@@ -56,9 +60,7 @@ function keptReason(kept: readonly string[], runId: string | undefined): string 
  * outcome stands): a person's edit or a later call's write was replaced, and the user is told which.
  */
 function replacedReason(replaced: readonly string[]): string {
-  const named = replaced.slice(0, KEPT_NAMED).join(", ");
-  const more = replaced.length > KEPT_NAMED ? ` and ${replaced.length - KEPT_NAMED} more` : "";
-  return `restored over a later value: ${named}${more} held another value, and a satisfied call's recorded outcome stands (it is written back); leave the call out of the plan to keep the later value, or send it with "_rerun": true to run it again`;
+  return `restored over a later value: ${namedTargets(replaced)} held another value, and a satisfied call's recorded outcome stands (it is written back); leave the call out of the plan to keep the later value, or send it with "_rerun": true to run it again`;
 }
 
 /**
