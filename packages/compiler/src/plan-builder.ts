@@ -30,7 +30,6 @@ import { knownReferenceDiagnostics } from "./known-references.js";
 import { makeCompiledCall } from "./make-compiled-call.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PathIndex } from "./path-index.js";
-import { CONFLICT_HINT } from "./phantom-conflicts.js";
 import { appended, closingCycle, NO_ITEMS, WriterGroup } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { DeclaredTypes } from "./schema-types.js";
@@ -64,6 +63,9 @@ export interface PlanBuilderOptions {
 }
 
 const MAX_CONFLICTS_PER_CALL = 20;
+/** The hint of every OUTPUT_CONFLICT. */
+const CONFLICT_HINT =
+  "one writer per path: write to different paths, or use the same path with an accumulating _outputMethod (push, concat, merge, assign) in both";
 /** A call's `_id` when it is one `#resolveId` accepts (format only: not whether another call has it). */
 const validGivenId = (given: JsonValue | undefined): string | undefined =>
   typeof given === "string" && isValidCallId(given) && !FORBIDDEN_SEGMENTS.has(given) ? given : undefined;
@@ -306,12 +308,32 @@ export class PlanBuilder {
   }
 
   /**
-   * The earliest compiled call whose targets conflict with a write of `target` by a call using `method`
-   * (OUTPUT_CONFLICT, as `#checkConflicts` judges), or undefined.
+   * OUTPUT_CONFLICT of a call `id` (undefined: one without a valid id) at `pointer` writing `alternatives`
+   * with `method`: for each target, the earliest compiled writer it conflicts with, one diagnostic per
+   * distinct other call, at most `max`. Linear: n writers of one path give n − 1. True when one was found.
    */
-  conflictingWriter(target: OutputTarget, method: OutputMethod): WriterEntry | undefined {
+  reportConflicts(
+    id: string | undefined,
+    pointer: string,
+    alternatives: readonly (readonly OutputTarget[])[],
+    method: OutputMethod,
+    max: number,
+    out: Diagnostic[],
+  ): boolean {
+    let reported: Set<string> | undefined;
     const accumulating = OUTPUT_METHODS[method].accumulating;
-    return this.#writers.earliestCandidate(target.kind, target.path, accumulating, rankOf);
+    for (const targets of alternatives) {
+      for (const target of targets) {
+        if (reported !== undefined && reported.size >= max) return true;
+        const first = this.#writers.earliestCandidate(target.kind, target.path, accumulating, rankOf);
+        // a call never conflicts with itself (a repeated `_id`: CALL_ID_DUPLICATE says that)
+        if (first === undefined || first.callId === id || reported?.has(first.callId)) continue;
+        reported ??= new Set();
+        reported.add(first.callId);
+        out.push(conflictDiagnostic(id, pointer, target, first));
+      }
+    }
+    return reported !== undefined;
   }
 
   #addCompiled(
@@ -607,25 +629,18 @@ export class PlanBuilder {
     };
   }
 
-  /**
-   * OUTPUT_CONFLICT: for each target, the earliest earlier writer it conflicts with (one diagnostic per
-   * distinct earlier call, at most MAX_CONFLICTS_PER_CALL). Linear: n writers of one path give n − 1.
-   */
+  /** OUTPUT_CONFLICT of a compiled call against the earlier writers (see `reportConflicts`). */
   #checkConflicts(entry: CallEntry, out: Diagnostic[]): boolean {
-    if (entry.call.outputPath === undefined) return false;
-    let reported: Set<string> | undefined;
-    const accumulating = OUTPUT_METHODS[entry.call.outputMethod].accumulating;
-    for (const targets of entry.alternatives) {
-      for (const target of targets) {
-        if (reported !== undefined && reported.size >= MAX_CONFLICTS_PER_CALL) return true;
-        const first = this.#writers.earliestCandidate(target.kind, target.path, accumulating, rankOf);
-        if (first === undefined || reported?.has(first.callId)) continue;
-        reported ??= new Set();
-        reported.add(first.callId);
-        out.push(conflictDiagnostic(entry, target, first));
-      }
-    }
-    return reported !== undefined;
+    const call = entry.call;
+    if (call.outputPath === undefined) return false;
+    return this.reportConflicts(
+      call.id,
+      call.pointer,
+      entry.alternatives,
+      call.outputMethod,
+      MAX_CONFLICTS_PER_CALL,
+      out,
+    );
   }
 }
 
@@ -688,12 +703,23 @@ function writesOverlapping(alternatives: readonly (readonly OutputTarget[])[], o
   return false;
 }
 
-function conflictDiagnostic(entry: CallEntry, target: OutputTarget, other: WriterEntry): Diagnostic {
-  const id = entry.call.id;
-  const message = `calls "${other.callId}" and "${id}" both write ${target.text === other.target.text ? target.text : `${other.target.text} and ${target.text}`}`;
-  return makeDiagnostic("OUTPUT_CONFLICT", message, appendPointer(entry.call.pointer, "_outputPath"), {
-    callId: id,
-    hint: CONFLICT_HINT,
-    related: [other.callId, id],
-  });
+/** OUTPUT_CONFLICT of the call `id` (undefined: named by its place) with `other`, at its `_outputPath`. */
+function conflictDiagnostic(
+  id: string | undefined,
+  pointer: string,
+  target: OutputTarget,
+  other: WriterEntry,
+): Diagnostic {
+  const self = id === undefined ? `the call at ${pointer}` : `"${id}"`;
+  const paths = target.text === other.target.text ? target.text : `${other.target.text} and ${target.text}`;
+  return makeDiagnostic(
+    "OUTPUT_CONFLICT",
+    `calls "${other.callId}" and ${self} both write ${paths}`,
+    appendPointer(pointer, "_outputPath"),
+    {
+      callId: id,
+      hint: CONFLICT_HINT,
+      related: id === undefined ? [other.callId] : [other.callId, id],
+    },
+  );
 }
