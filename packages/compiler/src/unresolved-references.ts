@@ -152,7 +152,7 @@ export function phantomUnresolved(builder: PlanBuilder, phantom: PhantomCall, ou
         ? [value.expression]
         : value.parts.filter((part): part is InputExpression => typeof part !== "string");
     for (const expression of expressions) {
-      const failed = failingOperand(builder, readerId, expression);
+      const failed = firstUnresolved(builder, readerId, expression, judgePhantomOperand, false);
       if (failed === undefined) continue;
       const message = `nothing writes ${failed.operand.text} and the known context lacks it`;
       out.push(
@@ -165,17 +165,25 @@ export function phantomUnresolved(builder: PlanBuilder, phantom: PhantomCall, ou
   }
 }
 
-/** The first unresolved operand of an expression none of whose alternatives resolves, or undefined. */
-function failingOperand(
+/** Judges one operand of a reader (a compiled call's entry, or a phantom's id): undefined when resolved. */
+type OperandJudge<R> = (builder: PlanBuilder, reader: R, operand: Reference, atAdd: boolean) => Verdict;
+
+/**
+ * The first unresolved operand of an expression none of whose `||` alternatives resolves (an alternative
+ * fails at its first `&&` operand `judge` does not resolve), with its verdict; undefined when one resolves.
+ */
+function firstUnresolved<R>(
   builder: PlanBuilder,
-  readerId: string,
+  reader: R,
   expression: InputExpression,
+  judge: OperandJudge<R>,
+  atAdd: boolean,
 ): { readonly operand: Reference; readonly verdict: Verdict } | undefined {
   let first: { readonly operand: Reference; readonly verdict: Verdict } | undefined;
   for (const gate of expression.alternatives) {
     let resolvable = true;
     for (const operand of gate) {
-      const verdict = judgePhantomOperand(builder, readerId, operand);
+      const verdict = judge(builder, reader, operand, atAdd);
       if (verdict === undefined) continue;
       first ??= { operand, verdict };
       resolvable = false;
@@ -186,7 +194,13 @@ function failingOperand(
   return first;
 }
 
-function judgePhantomOperand(builder: PlanBuilder, readerId: string, reference: Reference): Verdict {
+/** {@link OperandJudge} of a phantom call's operand: any writer of the plan resolves it (`atAdd`: batch only). */
+function judgePhantomOperand(
+  builder: PlanBuilder,
+  readerId: string,
+  reference: Reference,
+  _atAdd: boolean,
+): Verdict {
   if (reference.kind === "calls" && reference.path.length === 0) return WHOLE_CALLS;
   if (builder.writesOverlapping(reference.kind, reference.path)) return undefined;
   if (reference.kind === "calls") return judgeCalls(builder, readerId, reference);
@@ -363,24 +377,9 @@ function checkExpression(
   const misnamed = misnamedOperand(builder, entry, expression, atAdd);
   if (misnamed !== undefined)
     return pushUnresolved(builder, entry, reference, misnamed.operand, misnamed.verdict, out);
-  let first: Reference | undefined;
-  let firstVerdict: Verdict;
-  for (const gate of expression.alternatives) {
-    let resolvable = true;
-    for (const operand of gate) {
-      const verdict = judgeOperand(builder, entry, operand, atAdd);
-      if (verdict === undefined) continue;
-      if (first === undefined) {
-        first = operand;
-        firstVerdict = verdict;
-      }
-      resolvable = false;
-      break;
-    }
-    if (resolvable) return out;
-  }
-  if (first === undefined) return out;
-  return pushUnresolved(builder, entry, reference, first, firstVerdict, out);
+  const failed = firstUnresolved(builder, entry, expression, judgeOperand, atAdd);
+  if (failed === undefined) return out;
+  return pushUnresolved(builder, entry, reference, failed.operand, failed.verdict, out);
 }
 
 /**
