@@ -83,4 +83,18 @@ describe("documentation links", () => {
     }
     expect(broken).toEqual([]);
   });
+
+  it("every \"SPEC §n\" a doc cites is a section of docs/spec.md", () => {
+    const sections = new Set(
+      [...readFileSync(join(root, "docs/spec.md"), "utf8").matchAll(/^## (\d+)\. /gm)].map((m) => m[1]),
+    );
+    expect(sections.size).toBeGreaterThan(10);
+    const unknown: string[] = [];
+    for (const file of markdownFiles(root)) {
+      for (const match of readFileSync(file, "utf8").matchAll(/SPEC §(\d+)/g)) {
+        if (!sections.has(match[1] as string)) unknown.push(`${relative(root, file)}: ${match[0]}`);
+      }
+    }
+    expect(unknown).toEqual([]);
+  });
 });
