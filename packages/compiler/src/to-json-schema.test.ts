@@ -4,6 +4,7 @@ import { z } from "zod";
 import { z as z3 } from "zod/v3";
 import { thrownUsage } from "./__fixtures__/thrown-usage.js";
 import { compile } from "./compile.js";
+import { planJsonSchema } from "./plan-json-schema.js";
 import { toJsonSchema } from "./to-json-schema.js";
 import type { SchemaInput } from "./tool-definition.js";
 import { createToolRegistry } from "./tool-registry.js";
@@ -256,5 +257,44 @@ describe("toJsonSchema (public): the conversion a tool's input gets, for a host'
     expect(refusal(() => toJsonSchema(schema, { what: "stateSchema" })).message).toContain(
       "stateSchema: zod 3 schemas are not supported",
     );
+  });
+});
+
+describe("zod's safe-integer bounds (z.number().int()) are left out of a tool's schemas", () => {
+  const SAFE = String(Number.MAX_SAFE_INTEGER);
+  const input = z.object({
+    count: z.number().int(),
+    page: z.int().min(1),
+    small: z.int32(),
+    top: z.number().int().max(Number.MAX_SAFE_INTEGER),
+    bottom: z.number().int().min(Number.MIN_SAFE_INTEGER),
+    list: z.array(z.number().int().optional()),
+  });
+  const registry = () => createToolRegistry([{ name: "t", input, output: z.number().int(), run: () => 1 }]);
+
+  it("writes no ±9007199254740991 zod added, in the input, the output and the plan JSON Schema", () => {
+    const tool = registry().get("t");
+    expect(tool?.inputSchema.properties).toEqual({
+      count: { type: "integer" },
+      page: { type: "integer", minimum: 1 },
+      small: { type: "integer", minimum: -2147483648, maximum: 2147483647 },
+      top: { type: "integer", maximum: Number.MAX_SAFE_INTEGER },
+      bottom: { type: "integer", minimum: Number.MIN_SAFE_INTEGER },
+      list: { type: "array", items: { type: "integer" } },
+    });
+    expect(tool?.outputSchema).toMatchObject({ type: "integer" });
+    expect(JSON.stringify(tool?.outputSchema)).not.toContain(SAFE);
+    const planSchema = JSON.stringify(planJsonSchema(registry()));
+    expect(planSchema.split(SAFE).length - 1).toBe(2); // top's maximum and bottom's minimum, as written
+    // zod still refuses an integer past the safe range where it parses the output
+    expect(tool?.validateOutput(2 ** 60)).not.toEqual([]);
+    expect(tool?.validateOutput(7)).toEqual([]);
+  });
+
+  it("keeps them for a schema JSON Schema alone checks (jsonSchemaOnly: a state schema), not for a tool's", () => {
+    const bounds = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
+    expect(toJsonSchema(z.number().int(), { jsonSchemaOnly: true })).toMatchObject(bounds);
+    expect(toJsonSchema(z.number().int())).not.toHaveProperty("minimum");
+    expect(toJsonSchema(z.number().int())).not.toHaveProperty("maximum");
   });
 });

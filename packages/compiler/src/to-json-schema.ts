@@ -160,6 +160,7 @@ function convert(
           jsonless.override(context);
           widenLenientSchema(context);
           if (jsonSchemaOnly) noteCheckedByCode(context, byCode);
+          else dropSafeIntegerBounds(context);
           also?.(context);
         },
       });
@@ -192,6 +193,35 @@ function convert(
   }
   if (schema === true) return {};
   throw new ObeliskError("USAGE", `${what}: expected a zod schema or a JSON Schema object`);
+}
+
+/** A zod check's definition, as far as the bounds of a number are read here. */
+interface BoundCheck {
+  readonly check?: unknown;
+  readonly value?: unknown;
+}
+
+/**
+ * Removes the bounds zod writes for every safe integer (`z.number().int()`, `z.int()`: `minimum`
+ * -9007199254740991, `maximum` 9007199254740991) from a converted integer, keeping one the schema states
+ * itself (`.min(Number.MIN_SAFE_INTEGER)`): they are tokens with no information in every schema a model
+ * reads, and zod still checks them where the tool parses its input and output. Not for a schema checked
+ * by JSON Schema alone (`jsonSchemaOnly`: a state schema), where they are the check.
+ */
+function dropSafeIntegerBounds(context: OverrideContext): void {
+  const json = context.jsonSchema;
+  if (json?.type !== "integer") return;
+  const { checks } = definitionOf(context.zodSchema) as { readonly checks?: unknown };
+  const written = (check: string, value: number): boolean =>
+    Array.isArray(checks) &&
+    checks.some((each) => {
+      const bound = definitionOf(each) as BoundCheck;
+      return bound.check === check && bound.value === value;
+    });
+  if (json.minimum === Number.MIN_SAFE_INTEGER && !written("greater_than", Number.MIN_SAFE_INTEGER))
+    delete json.minimum;
+  if (json.maximum === Number.MAX_SAFE_INTEGER && !written("less_than", Number.MAX_SAFE_INTEGER))
+    delete json.maximum;
 }
 
 /** Notes (as `field is z.custom()…`) a schema converted whose zod type is checked by code. */
