@@ -45,6 +45,7 @@ import {
   type ThreadModel,
   type VariableEntry,
 } from "./internal/thread-model.js";
+import { byThreadId } from "./internal/thread-order.js";
 import type { LockHolder } from "./lock-holder.js";
 import type { StoreOptions } from "./store-options.js";
 import type {
@@ -57,6 +58,7 @@ import type {
   StateWrite,
   StoreStats,
   ThreadDeletion,
+  ThreadInfo,
   Tombstone,
   WriteLogEntry,
 } from "./store-types.js";
@@ -419,6 +421,11 @@ class MemoryStore extends CachedStore {
       callOutputBytes: totals.calls.bytes,
       runs,
     };
+  }
+
+  listThreads(): readonly ThreadInfo[] {
+    this.assertOpen();
+    return byThreadId([...this.models.values()].map((model) => model.info));
   }
 }
 

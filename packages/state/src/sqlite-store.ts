@@ -25,6 +25,7 @@ import type {
   StateStore,
   StoreStats,
   ThreadDeletion,
+  ThreadInfo,
   VacuumResult,
   WriteLogEntry,
 } from "./store-types.js";
@@ -176,6 +177,15 @@ class SqliteStore extends SqliteThreadStore {
   stats(threadId?: ThreadId): StoreStats {
     this.assertOpen();
     return this.reads.stats(threadId, (held) => this.getThread(held) !== undefined);
+  }
+
+  listThreads(): readonly ThreadInfo[] {
+    this.assertOpen();
+    try {
+      return this.reads.threads();
+    } catch (error) {
+      throw wrap("list threads", error, this.file);
+    }
   }
 
   protected pruneThread(

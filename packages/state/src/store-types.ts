@@ -647,6 +647,11 @@ export interface StateStore {
   /** Information about a thread, or undefined when it was never opened or written. */
   getThread(threadId: ThreadId): Awaitable<ThreadInfo | undefined>;
   /**
+   * Every thread the store holds (opened or written, not deleted), by id in code-unit order (the same order
+   * on every backend). Optional: both built-in stores have it; without it the engine's `threads.list` is USAGE.
+   */
+  listThreads?(): Awaitable<readonly ThreadInfo[]>;
+  /**
    * Evicts entries older than the store's own age limits (`maxAgeMs`, `maxCallOutputAgeMs` of the
    * store's `retention` option) against the store clock; returns how many were evicted. Called by the
    * read APIs so expiry does not wait for the next write.

@@ -10,6 +10,7 @@ import { evictionCases } from "./eviction-cases.js";
 import { historyCases } from "./history-cases.js";
 import { interruptedCases } from "./interrupted-cases.js";
 import { lifecycleCases } from "./lifecycle-cases.js";
+import { listThreadsCases } from "./list-threads-cases.js";
 import { lockCases } from "./lock-cases.js";
 import { lockHolderCases } from "./lock-holder-cases.js";
 import { logCompactionCases } from "./log-compaction-cases.js";
@@ -63,6 +64,7 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
     logCompactionCases(openStore);
     pruneRunsCases(openStore);
     deleteThreadCases(openStore);
+    listThreadsCases(openStore);
     boundedRestCases(openStore);
   });
 }

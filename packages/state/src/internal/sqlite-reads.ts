@@ -1,7 +1,8 @@
-import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
-import type { CallRecord, StoreStats, Tombstone, WriteLogEntry } from "../store-types.js";
+import { asThreadId, type JsonObject, type JsonValue, type RunId, type ThreadId } from "@obelisk/core";
+import type { CallRecord, StoreStats, ThreadInfo, Tombstone, WriteLogEntry } from "../store-types.js";
 import { parseFrozen } from "./parse-frozen.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
+import { byThreadId } from "./thread-order.js";
 
 /**
  * What a SQLite store reads from its file beside the cached models: call records, the write log, stored
@@ -50,6 +51,19 @@ export class SqliteReads {
     return row === undefined
       ? undefined
       : Object.freeze({ reference: row.reference, evictedAt: row.evicted_at, reason: row.reason });
+  }
+
+  /** Every thread of the file (`listThreads`), by id. */
+  threads(): ThreadInfo[] {
+    type Row = { thread_id: string; state_schema: string | null; created_at: string };
+    const rows = this.sql.threadList.all() as Row[];
+    return byThreadId(
+      rows.map((row) => ({
+        threadId: asThreadId(row.thread_id),
+        createdAt: row.created_at,
+        ...(row.state_schema === null ? {} : { stateSchema: JSON.parse(row.state_schema) as JsonObject }),
+      })),
+    );
   }
 
   /** Statistics of the whole file, or of one thread (`holdsThread`: whether the store holds it). */

@@ -100,6 +100,8 @@ const STATEMENTS = {
   statsVarsThread:
     "SELECT scope, count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM variables WHERE thread_id = ? GROUP BY scope",
   statsThreads: "SELECT count(*) AS n FROM threads",
+  /** `listThreads`: every thread's row (the order is made in code, as the memory store makes it). */
+  threadList: "SELECT thread_id, state_schema, created_at FROM threads",
   statsRuns: "SELECT count(*) AS n FROM runs",
   statsRunsThread: "SELECT count(*) AS n FROM runs WHERE thread_id = ?",
   /** Bounded history (decision 0029): a compacted log entry, a record stripped of its result. */
