@@ -79,7 +79,9 @@ function looseParameters(engine: Engine): ToolParameters {
     items: { type: "object" },
     description: `${PLAN_FORMAT} (a bare array of calls, or the plan as JSON text, is read too). validate_plan and run_plan check it and answer diagnostics (code, JSON Pointer, hint) to fix it. Its JSON Schema: ${JSON.stringify(enginePlanSchema(engine))}`,
   };
-  const planArguments = { type: "object", properties: { plan, input: INPUT }, required: ["plan"] };
+  // the input as an object or its JSON text, as the plan (the handlers read both)
+  const input = { type: ["object", "string"], description: `${INPUT.description}, or its JSON text` };
+  const planArguments = { type: "object", properties: { plan, input }, required: ["plan"] };
   const reference = {
     type: "string",
     description: "A stored reference: †state, †state.<path> or †calls.<callId>[.<path>]",

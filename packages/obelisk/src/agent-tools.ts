@@ -4,6 +4,7 @@ import { DEFAULT_SUMMARY_CHARS } from "@obelisk/state";
 import type { PlanApprover } from "./agent-tools-approval.js";
 import { boundDiagnostics, boundErrorData } from "./agent-tools-diagnostics.js";
 import { GET_LIMITS, getForModel } from "./agent-tools-get.js";
+import { withInputFromText } from "./agent-tools-input-json.js";
 import { summaryWithin } from "./agent-tools-list.js";
 import { fromStrictArguments, openAiStrictParameters } from "./agent-tools-openai-strict.js";
 import {
@@ -298,7 +299,8 @@ function parametersFor(engine: Engine, form: AgentToolsOptions["parameters"]) {
     ) =>
     (tool: ToolName, args: Record<string, unknown>): Record<string, unknown> => {
       refuseUnknownArguments(tool, args, parameters[tool], also(tool));
-      return convert(tool, args);
+      // an input written as JSON text is read as the plan's text is (every form)
+      return withInputFromText(tool, convert(tool, args), engine.limits);
     };
   if (form !== "openai-strict") {
     const parameters = toolParameters(engine, form ?? "strict");
