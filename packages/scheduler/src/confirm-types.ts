@@ -20,7 +20,7 @@ export interface ConfirmRequest {
   readonly params: JsonObject;
   /** Canonical output path, if any. */
   readonly outputPath?: string;
-  /** The call's `_rerun`: true when the plan asks to run it even if an identical call completed before. */
+  /** True when the plan (`_rerun`) or the host (`rerun` run option) asks to run it even if an identical call completed before. */
   readonly rerun: boolean;
   /** Most attempts the call may make (the tool's retry policy, then the plan's `_retry`). */
   readonly attempts: number;

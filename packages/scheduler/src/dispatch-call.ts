@@ -228,7 +228,7 @@ function confirmThenExecute(
     tool: call.tool,
     params: run.params ?? {},
     ...(call.outputPath === undefined ? {} : { outputPath: call.outputPath.text }),
-    rerun: call.rerun,
+    rerun: rerunAsked(host, call, tool),
     attempts: resolveRetryPolicy(tool.retry, call).attempts,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     runId: host.options.runId,
@@ -334,8 +334,18 @@ function completedInChain(host: DispatchHost, run: CallRun): string | undefined 
 }
 
 /**
+ * True when the call is to run even if an identical call completed before: the plan's `_rerun`, or the
+ * host's `rerun` option (`true`: calls of idempotent tools; a set: the calls it names).
+ */
+function rerunAsked(host: DispatchHost, call: CompiledCall, tool: RegisteredTool): boolean {
+  if (call.rerun) return true;
+  const rerun = host.options.rerun;
+  return rerun === true ? tool.idempotent : rerun?.has(call.id) === true;
+}
+
+/**
  * Dispatches a ready call: resolves its parameters (frozen), defers latent calls without `_output`, skips
- * satisfied calls (same hash completed before, unless `_rerun` or a `fresh` tool; on resume the call's own
+ * satisfied calls (same hash completed before, unless `_rerun`, the host's `rerun` or a `fresh` tool; on resume the call's own
  * completed record satisfies it whatever they say), asks the confirm hook,
  * then invokes the tool.
  */
@@ -392,7 +402,7 @@ export function dispatchCall(
   const own = resumedRecords?.get(call.id);
   if (own !== undefined && completedBefore(own, call, run.hash, run.params) && host.claim(own))
     return reuse(host, index, run, own);
-  if (call.rerun || tool.fresh) return confirmThenExecute(host, index, run, tool);
+  if (tool.fresh || rerunAsked(host, call, tool)) return confirmThenExecute(host, index, run, tool);
   const found = store.findCompletedCall(asThreadId(threadId), run.hash);
   // Synchronous stores (memory, SQLite) answer at once: no closure, no microtask hop.
   if (!isThenable(found)) return afterLookup(host, index, run, tool, found);

@@ -37,6 +37,13 @@ export interface RunnerOptions {
   readonly limiter?: CallLimiter;
   /** Abort everything at the first unhandled failure. Default false. */
   readonly failFast?: boolean;
+  /**
+   * Calls to run even when an identical call completed on the thread before, as `_rerun: true` makes them
+   * run (a host's choice, e.g. after fixing a tool): `true` for every call of an idempotent tool, or the ids
+   * of the calls to run again (of any tool). A resumed call's own completed record still satisfies it
+   * (decision 0045). Default none.
+   */
+  readonly rerun?: true | ReadonlySet<string>;
   /** Confirmation hook. Default: approve everything. */
   readonly confirm?: ConfirmHook;
   /** Wraps each tool attempt (tracing and log contexts). Default none. */
