@@ -9,6 +9,7 @@ import { withCheckedHooks } from "./checked-hooks.js";
 import { editThread } from "./edit-thread.js";
 import { engineRuns, missingStoreMethod } from "./engine-runs.js";
 import { EngineRuntime } from "./engine-runtime.js";
+import { listThreads } from "./engine-threads.js";
 import type {
   Engine,
   EngineOptions,
@@ -192,6 +193,7 @@ export function createEngine(given: GivenEngineOptions): Engine {
       ...engineRuns(store),
       cancel: async (runId, cancelOptions) => cancelRun(runtime, runId, cancelOptions),
     },
+    threads: { list: async () => listThreads(store) },
     // the store takes the thread's lock itself (waiting as a run would), so not through editThread
     deleteThread: async (threadId) => {
       const thread = requireThreadId(threadId);

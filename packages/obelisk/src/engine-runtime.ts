@@ -41,6 +41,7 @@ import {
   normalizeInput,
 } from "./normalize-input.js";
 import { refuseRecordedRunId } from "./record-run.js";
+import { checkRerunIds } from "./rerun-option.js";
 import { withInputDiagnostics } from "./with-input-diagnostics.js";
 
 /** A run's input and host values are known (a run has them; `validate` only when given). */
@@ -349,6 +350,7 @@ export class EngineRuntime {
       if (options.approvedHash !== undefined && options.approvedHash !== validation.planHash) {
         throw planNotApproved(validation.planHash, String(options.approvedHash));
       }
+      checkRerunIds(options.rerun, validation.compiled);
       // (the signal is the run's lease's whenever accept is given: runPlan passes both)
       if (accept !== undefined) await accept(validation, signal ?? new AbortController().signal);
       const runId = await this.newRunId();

@@ -213,10 +213,35 @@ export interface RunOptions {
   readonly signal?: AbortSignal | undefined;
   /** Overrides the engine's failFast. */
   readonly failFast?: boolean | undefined;
+  /**
+   * Runs calls again that an identical completed call would make `satisfied` (SPEC §7), as `_rerun: true`
+   * does — after fixing a tool, say: `true` for every call of an idempotent tool, or the ids of the calls
+   * to run again (of any tool; an id the plan has not is USAGE, before anything is recorded). Does not
+   * change the plan hash. `open` checks the ids only as strings (its calls come later); on `resume` a call
+   * the resumed run completed stays satisfied (decision 0045). Default none.
+   */
+  readonly rerun?: boolean | readonly string[] | undefined;
   /** Values of host-declared extra kinds by kind (read as a frozen JSON copy; not JSON: USAGE). */
   readonly context?: object | undefined;
   /** Observer of this run's events (in addition to the engine's `onEvent`). */
   readonly onEvent?: RunObserver | undefined;
+}
+
+/** One thread of `threads.list`: its id, creation time, what it holds and its latest run. */
+export interface ThreadListing {
+  readonly threadId: string;
+  /** ISO time the thread was created (opened or first written). */
+  readonly createdAt: string;
+  /** State variables and their bytes. */
+  readonly variables: number;
+  readonly variableBytes: number;
+  /** Stored call outputs (`†calls.<id>`) and their bytes. */
+  readonly callOutputs: number;
+  readonly callOutputBytes: number;
+  /** Runs recorded on the thread. */
+  readonly runs: number;
+  /** Its newest run (absent: no run, e.g. a thread only `set` wrote). */
+  readonly lastRun?: Pick<RunRecord, "runId" | "status" | "startedAt" | "endedAt">;
 }
 
 /** Options of `validate`. */
@@ -445,6 +470,14 @@ export interface Engine<State = JsonObject> {
       readonly keepLast?: number | undefined;
       readonly olderThanMs?: number | undefined;
     }): Promise<PruneRunsResult>;
+  };
+  /** Threads. */
+  readonly threads: {
+    /**
+     * Every thread the store holds, by id (code-unit order), with what it holds and its newest run; USAGE
+     * for a store without `listThreads` (both built-in stores have it).
+     */
+    list(): Promise<readonly ThreadListing[]>;
   };
   /**
    * Removes a thread entirely — state, variables, stored outputs, call records, runs, counters — waiting for

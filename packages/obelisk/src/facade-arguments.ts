@@ -1,6 +1,7 @@
 import { asThreadId, didYouMean, MAX_TIMER_MS, ObeliskError, type ThreadId } from "@obelisk/core";
 import type { SummarizeOptions } from "@obelisk/state";
 import { describeValue, shownValue } from "./describe-value.js";
+import { checkRerunOption } from "./rerun-option.js";
 
 /** Throws USAGE unless `value` is a string (the engine is called from untyped code and by LLM tool calls). */
 export function requireString(value: unknown, what: string): string {
@@ -47,6 +48,7 @@ const RUN_OPTIONS: ReadonlySet<string> = new Set([
   "approvedHash",
   "signal",
   "failFast",
+  "rerun",
   "onEvent",
   "inputSchema",
   "idleTimeoutMs",
@@ -105,6 +107,7 @@ export function checkRunOptions<T>(options: T, method: string): T {
   if (given.signal !== undefined && !isSignal(given.signal)) throw wrong("signal", "an AbortSignal");
   if (given.failFast !== undefined && typeof given.failFast !== "boolean")
     throw wrong("failFast", "a boolean");
+  checkRerunOption(given.rerun);
   if (given.onEvent !== undefined && typeof given.onEvent !== "function")
     throw wrong("onEvent", "a function (the observer)");
   const idle = given.idleTimeoutMs;

@@ -175,6 +175,7 @@ export type {
   RunOptions,
   RunResult,
   StreamingRun,
+  ThreadListing,
   ToolAttemptInfo,
   UnsetResult,
   ValidateOptions,

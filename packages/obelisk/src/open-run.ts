@@ -23,6 +23,7 @@ import {
   requestTime,
   storedPlanHash,
 } from "./record-run.js";
+import { runnerRerun } from "./rerun-option.js";
 import { type StreamStop, stoppedStreamError } from "./stream-stop.js";
 import { toRunResult } from "./to-run-result.js";
 
@@ -156,6 +157,7 @@ async function leasedOpen(
       ...(extraKinds === undefined ? {} : { extraKinds }),
       limiter: runtime.limiter,
       failFast,
+      ...runnerRerun(options.rerun),
       ...(engine.confirm === undefined ? {} : { confirm: engine.confirm }),
       ...(engine.aroundTool === undefined ? {} : { aroundTool: engine.aroundTool }),
       signal,

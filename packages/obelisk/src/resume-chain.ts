@@ -1,4 +1,4 @@
-import type { RunId } from "@obelisk/core";
+import type { PlanHash, RunId, ThreadId } from "@obelisk/core";
 import type { CallRecord, RunRecord, StateStore } from "@obelisk/state";
 import type { ResumedNumbering } from "./engine-runtime.js";
 import { storedPlanHash } from "./record-run.js";
@@ -76,7 +76,7 @@ export async function resumeChain(store: StateStore, record: RunRecord): Promise
  */
 export async function cancelCrashedRuns(
   store: StateStore,
-  chain: ResumeChain,
+  chain: Pick<ResumeChain, "runs">,
   endedAt: () => string,
   reasonOf?: (previous: string | undefined) => string,
 ): Promise<RunId[]> {
@@ -91,4 +91,39 @@ export async function cancelCrashedRuns(
     cancelled.push(run.runId);
   }
   return cancelled;
+}
+
+/** The run that ended on a thread, whose earlier `interrupted` runs of the same plan it supersedes. */
+export interface SupersedingRun {
+  readonly runId: RunId;
+  readonly threadId: ThreadId;
+  readonly planHash: PlanHash;
+  /** The runs a resume continues: its chain, which `cancelCrashedRuns` ends with their own reasons. */
+  readonly resumes?: ReadonlySet<string> | undefined;
+}
+
+/**
+ * Once a run ended `succeeded` or `failed`: the thread's `interrupted` runs of the same plan hash (the plan
+ * re-sent with `run` after a crash instead of `resume`) end `cancelled`, "superseded by run …" (followed by
+ * why they were interrupted), as the runs a resume continues do, so `runs list --status interrupted` lists
+ * only work still to do (s32 user review, L9). A streamed run recorded without a hash is never the same plan.
+ * Answers the runs it ended.
+ */
+export async function supersedeInterrupted(
+  store: StateStore,
+  run: SupersedingRun,
+  endedAt: () => string,
+): Promise<RunId[]> {
+  const interrupted = await store.listRuns({ threadId: run.threadId, status: "interrupted" });
+  const runs = interrupted.filter(
+    (earlier) =>
+      earlier.planHash === run.planHash &&
+      earlier.runId !== run.runId &&
+      run.resumes?.has(earlier.runId) !== true,
+  );
+  if (runs.length === 0) return [];
+  const reason = `superseded by run ${run.runId}, which ran the same plan to its end`;
+  return cancelCrashedRuns(store, { runs }, endedAt, (previous) =>
+    previous === undefined ? reason : `${reason} (${previous})`,
+  );
 }

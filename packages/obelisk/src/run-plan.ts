@@ -5,7 +5,8 @@ import { busyDuringRun } from "./busy-during-run.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { RunOptions, RunResult } from "./engine-types.js";
 import { endingOptions, endingStatus, failedRunOptions, recordRun, requestTime } from "./record-run.js";
-import type { ResumeChain } from "./resume-chain.js";
+import { runnerRerun } from "./rerun-option.js";
+import { type ResumeChain, supersedeInterrupted } from "./resume-chain.js";
 import { toRunResult } from "./to-run-result.js";
 
 /** What a run does beyond `engine.run`'s: resume recorded runs, or ask before it starts. */
@@ -87,6 +88,7 @@ async function leasedRun(
         ...(prepared.extraKinds === undefined ? {} : { extraKinds: prepared.extraKinds }),
         limiter: runtime.limiter,
         failFast: options.failFast ?? engine.failFast ?? false,
+        ...runnerRerun(options.rerun),
         ...(engine.confirm === undefined ? {} : { confirm: engine.confirm }),
         ...(engine.aroundTool === undefined ? {} : { aroundTool: engine.aroundTool }),
         signal,
@@ -106,6 +108,10 @@ async function leasedRun(
     }
     const status = endingStatus(execution.status, lease);
     await runtime.store.finishRun(runId, status, runtime.endedAt(), undefined, endingOptions(status));
+    if (status === "succeeded" || status === "failed") {
+      const ended = { runId, threadId, planHash: compiled.planHash, resumes: resumed?.runIds };
+      await supersedeInterrupted(runtime.store, ended, () => runtime.endedAt());
+    }
     const state = await runtime.afterRun(threadId);
     return toRunResult(runId, threadId, compiled.planHash, execution, state);
   } finally {
