@@ -1,8 +1,11 @@
 import type { RunEvent } from "obelisk";
 import type { ProgressEvent } from "./progress.js";
 
-/** Maps an engine event to what the progress display shows (undefined for events it does not show). */
-export function toProgressEvent(event: RunEvent): ProgressEvent | undefined {
+/**
+ * Maps an engine event to what the progress display shows (undefined for events it does not show); with
+ * `stacks`, a failed call's end carries the stack of the error its tool threw (`--verbose`, `OBELISK_DEBUG`).
+ */
+export function toProgressEvent(event: RunEvent, stacks = false): ProgressEvent | undefined {
   switch (event.type) {
     case "call-start":
       return { type: "call-start", callId: event.callId, tool: event.tool, attempt: event.attempt };
@@ -35,6 +38,7 @@ export function toProgressEvent(event: RunEvent): ProgressEvent | undefined {
         status: event.status,
         ...(event.attempts > 0 ? { durationMs: event.durationMs } : {}),
         ...(text === "" ? {} : { detail: text }),
+        ...(stacks && event.error?.stack !== undefined ? { stack: event.error.stack } : {}),
       };
     }
     default:

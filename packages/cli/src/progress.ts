@@ -24,6 +24,8 @@ export type ProgressEvent =
       readonly status: CallStatus;
       readonly durationMs?: number;
       readonly detail?: string;
+      /** The stack of the error the tool threw, printed below the line (`--verbose`, `OBELISK_DEBUG`). */
+      readonly stack?: string;
     };
 
 /** Counts shown by the progress line. */
@@ -120,6 +122,7 @@ export function createProgress(output: Output, total: number, now: () => number 
           const detail = event.detail === undefined ? "" : c.dim(` — ${displayText(event.detail)}`);
           const status = statusColor(c, event.status)(`${statusSymbol(event.status)} ${event.status}`);
           print(`  ${status} ${name(event.callId, event.tool)}${time}${detail}`);
+          if (event.stack !== undefined) print(c.dim(indentedStack(event.stack)));
           return;
         }
       }
@@ -130,4 +133,12 @@ export function createProgress(output: Output, total: number, now: () => number 
       if (live) output.stdout.write("\r\x1b[2K");
     },
   };
+}
+
+/** A stack below its call's line: each line indented, control characters shown as text. */
+function indentedStack(stack: string): string {
+  return stack
+    .split("\n")
+    .map((line) => `      ${displayText(line)}`)
+    .join("\n");
 }

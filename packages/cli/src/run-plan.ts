@@ -25,6 +25,8 @@ export interface RunPlanOptions {
   readonly limits?: Partial<Limits> | undefined;
   /** `--lock-wait`. */
   readonly lockWait?: number | undefined;
+  /** `--verbose`: print the stack of each error a tool throws (so does `OBELISK_DEBUG`). */
+  readonly verbose?: boolean | undefined;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function runWithProgress(
   const inFlight = new Map<string, string>();
   let uncaught = false;
   let runId: string | undefined;
+  const stacks = options.verbose === true || Boolean(io.env.OBELISK_DEBUG);
   const onEvent = (event: RunEvent): void => {
     if (event.type === "call-start") inFlight.set(event.callId, event.tool);
     if (event.type === "call-end") inFlight.delete(event.callId);
@@ -53,7 +56,7 @@ export async function runWithProgress(
       progress = createProgress(output, event.calls);
       return;
     }
-    const mapped = toProgressEvent(event);
+    const mapped = toProgressEvent(event, stacks);
     if (mapped !== undefined) progress?.handle(mapped);
   };
   // Signals and uncaught exceptions cancel the run only once it is about to start: before that (the tools

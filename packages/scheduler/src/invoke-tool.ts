@@ -12,6 +12,7 @@ import { after } from "./awaitable.js";
 import { contentDigest } from "./call-hash.js";
 import { toRecordedError } from "./event-hub.js";
 import { retryDelay } from "./retry-delay.js";
+import { withThrownStack } from "./thrown-stack.js";
 import type { Timers } from "./timers.js";
 
 /** How a call's attempts ended. */
@@ -148,7 +149,8 @@ function returned(ctx: AttemptContext, value: unknown, attempts: number): Invoke
 
 /** The outcome of an attempt that threw `error`. */
 function threw(error: unknown, attempts: number): InvokeOutcome {
-  return { kind: "threw", error: toRecordedError(error, "TOOL_ERROR"), attempts, thrown: error };
+  const recorded = withThrownStack(toRecordedError(error, "TOOL_ERROR"), error);
+  return { kind: "threw", error: recorded, attempts, thrown: error };
 }
 
 /**

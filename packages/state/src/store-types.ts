@@ -53,6 +53,11 @@ export interface RecordedError {
   readonly code?: string;
   /** Extra JSON data attached by the tool. */
   readonly data?: JsonValue;
+  /**
+   * The stack of an `Error` a tool threw, for the host (events, `runs.show`, the CLI's `--verbose`): never
+   * in a failure branch's value, the run result or anything the model reads (decision 0049).
+   */
+  readonly stack?: string;
 }
 
 /** One write into the state: a target path, a method and a value. */

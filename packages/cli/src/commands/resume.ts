@@ -16,6 +16,7 @@ interface ResumeOptions extends Omit<CommonOptions, "thread"> {
   readonly tools: string;
   readonly concurrency?: number;
   readonly failFast?: boolean;
+  readonly verbose?: boolean;
   readonly limits?: Partial<Limits>;
   readonly lockWait?: number;
 }
@@ -30,7 +31,8 @@ export function registerResume(program: Command, context: CommandContext): void 
   withStore(command, false);
   command
     .addOption(new Option("--concurrency <n>", "run at most n calls at once").argParser(parsePositive))
-    .option("--fail-fast", "abort everything in flight at the first unhandled failure");
+    .option("--fail-fast", "abort everything in flight at the first unhandled failure")
+    .option("--verbose", "print the stack of each error a tool throws (as OBELISK_DEBUG=1 does)");
   withLockWait(command);
   withLimits(command);
   withFormat(command);

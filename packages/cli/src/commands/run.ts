@@ -28,6 +28,7 @@ interface RunCommandOptions extends CommonOptions {
   readonly tools: string;
   readonly concurrency?: number;
   readonly failFast?: boolean;
+  readonly verbose?: boolean;
   readonly approved?: string;
   readonly limits?: Partial<Limits>;
   readonly lockWait?: number;
@@ -45,6 +46,7 @@ export function registerRun(program: Command, context: CommandContext): void {
   command
     .addOption(new Option("--concurrency <n>", "run at most n calls at once").argParser(parsePositive))
     .option("--fail-fast", "abort everything in flight at the first unhandled failure")
+    .option("--verbose", "print the stack of each error a tool throws (as OBELISK_DEBUG=1 does)")
     .addOption(
       new Option(
         "--approved <hash>",
