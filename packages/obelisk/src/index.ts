@@ -181,6 +181,7 @@ export type {
   ValidateOptions,
   ValidationResult,
 } from "./engine-types.js";
+export { type PlanLanguagePromptOptions, planLanguagePrompt } from "./plan-language-prompt.js";
 export { ENGINE_CLOSED_REASON } from "./record-run.js";
 export type {
   GetStateResult,
