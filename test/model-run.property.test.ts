@@ -3,10 +3,17 @@ import fc from "fast-check";
 import { createEngine, createMemoryStore, type RunResult } from "obelisk";
 import { afterAll, describe, expect, it } from "vitest";
 import { seededRandom, withSeed } from "./support/fuzz-seed.js";
+import {
+  engineCalls,
+  giveApprovals,
+  inputOf,
+  seededThread,
+  threadProblems,
+} from "./support/model-compare.js";
 import { callJson, canonical, refText, targetsOf } from "./support/model-plan.js";
 import { type ModelScenario, modelScenario } from "./support/model-plan-generator.js";
-import { OUTCOMES, Schedule, type ToolContext } from "./support/model-schedule.js";
-import { type EngineCall, interpretRun, type ModelThread } from "./support/reference-interpreter.js";
+import { modelConfirm, modelTools, Schedule } from "./support/model-schedule.js";
+import { interpretRun, type ModelThread } from "./support/reference-interpreter.js";
 
 /**
  * Model-based differential test of the engine's run semantics: random plans run through `createEngine`
@@ -22,27 +29,14 @@ import { type EngineCall, interpretRun, type ModelThread } from "./support/refer
 
 /** Scenarios per run of the property: 100 take ~7 s on a loaded 2-core machine (OBELISK_MODEL_SCENARIOS). */
 const SCENARIOS = Number(process.env.OBELISK_MODEL_SCENARIOS ?? 100);
-const SEED_VALUE = { a: 5, b: "t", arr: [1, 2, 3], nul: null };
-const inputOf = (z: number) => ({ a: 1, s: "x", o: { k: [1, 2] }, z, nul: null, no: false, empty: "" });
 
 let schedule = new Schedule(seededRandom(1));
-const tools = [
-  ...(["alpha", "beta"] as const).map((name) => ({
-    name,
-    description: `model tool ${name}: returns, branches or throws, by its arguments`,
-    input: { type: "object" },
-    ...(name === "beta" ? { outcomes: OUTCOMES } : {}),
-    run: (args: Record<string, JsonValue>, ctx: ToolContext) => schedule.invoke(name, args, ctx),
-  })),
-  { name: "gamma", description: "latent: its value is the call's _output", input: { type: "object" } },
-];
 
 /** One engine for every scenario (a registry is compiled once), each scenario on threads of its own. */
 const engine = createEngine({
-  tools: tools as never,
+  tools: modelTools(() => schedule) as never,
   store: createMemoryStore(),
-  confirm: (call) =>
-    call.params.act === "deny" ? { action: "reject", reason: "the host denies it" } : { action: "approve" },
+  confirm: modelConfirm,
 });
 afterAll(() => engine.close());
 
@@ -58,22 +52,6 @@ const figures = {
 afterAll(() => {
   console.log(`model-run figures: ${JSON.stringify(figures)}`);
 });
-
-/** The thread before the first run: a value to read, and a string nothing can be written below. */
-async function seededThread(threadId: string): Promise<ModelThread> {
-  await engine.set(threadId, "†state.seed", SEED_VALUE);
-  await engine.set(threadId, "†state.bad", "text");
-  return { state: { seed: structuredClone(SEED_VALUE), bad: "text" }, calls: {}, records: [] };
-}
-
-async function giveApprovals(threadId: string, thread: ModelThread, bits: number): Promise<void> {
-  for (let n = 0; n < 3; n += 1)
-    if (bits & (1 << n) && thread.state.approvals?.[`p${n}` as never] === undefined) {
-      await engine.set(threadId, `†state.approvals.p${n}`, `by person ${n}`);
-      const approvals = (thread.state.approvals ?? {}) as Record<string, JsonValue>;
-      thread.state = { ...thread.state, approvals: { ...approvals, [`p${n}`]: `by person ${n}` } };
-    }
-}
 
 /**
  * Overwrites one of the plan's targets, or removes a top-level one: a satisfied writer must restore it
@@ -119,14 +97,7 @@ async function compareRun(
   const streamed = (scenario.streamed & (1 << run)) !== 0;
   if (streamed) figures.streamed += 1;
   const result = await engineRun(threadId, scenario, input, scenario.schedule + run, streamed);
-  const seen: Record<string, EngineCall> = {};
-  for (const [id, outcome] of Object.entries(result.calls))
-    seen[id] = {
-      status: outcome.status,
-      branch: outcome.branch,
-      args: schedule.args[id],
-      wrote: outcome.wrote,
-    };
+  const seen = engineCalls(result, schedule.args);
   const model = interpretRun(scenario.plan, thread, input as Record<string, JsonValue>, seen);
   figures.runs += 1;
   figures.open += model.open.length;
@@ -137,21 +108,7 @@ async function compareRun(
   const problems = [...model.problems];
   if (result.status !== model.status)
     problems.push(`run status: engine ${result.status}, model ${model.status}`);
-  try {
-    expect(result.state).toEqual(thread.state);
-  } catch {
-    problems.push(
-      `state: engine ${JSON.stringify(result.state)}\n       model  ${JSON.stringify(thread.state)}`,
-    );
-  }
-  for (const call of scenario.plan) {
-    if (call.output !== undefined) continue;
-    const stored = await engine.get(threadId, `†calls.${call.id}`);
-    const expected = thread.calls[call.id];
-    const got = stored.found ? stored.value : undefined;
-    if (JSON.stringify(got) !== JSON.stringify(expected))
-      problems.push(`†calls.${call.id}: engine ${JSON.stringify(got)}, model ${JSON.stringify(expected)}`);
-  }
+  problems.push(...(await threadProblems(engine, threadId, result.state, scenario.plan, thread)));
   return { problems, result, open: model.open.length };
 }
 
@@ -191,19 +148,19 @@ async function engineRun(
 async function check(scenario: ModelScenario): Promise<string[]> {
   figures.scenarios += 1;
   const threadId = `model-${figures.scenarios}`;
-  const thread = await seededThread(threadId);
-  await giveApprovals(threadId, thread, scenario.approvalsBefore);
+  const thread = await seededThread(engine, threadId);
+  await giveApprovals(engine, threadId, thread, scenario.approvalsBefore);
   const first = await compareRun(threadId, scenario, thread, inputOf(0), 0);
   if (first.problems.length > 0) return ["first run:", ...first.problems];
   // where the spec left the model a choice, the engine's must not depend on the completion order (SPEC §2)
   if (first.open > 0) {
     const replay = `${threadId}-replay`;
-    await giveApprovals(replay, await seededThread(replay), scenario.approvalsBefore);
+    await giveApprovals(engine, replay, await seededThread(engine, replay), scenario.approvalsBefore);
     const again = await engineRun(replay, scenario, inputOf(0), scenario.schedule + 7_919, false);
     if (decided(again) !== decided(first.result))
       return ["first run, two completion orders:", decided(first.result), decided(again)];
   }
-  await giveApprovals(threadId, thread, scenario.approvalsBetween);
+  await giveApprovals(engine, threadId, thread, scenario.approvalsBetween);
   if (scenario.clobber !== undefined) await clobber(threadId, thread, scenario, scenario.clobber);
   const input = inputOf(scenario.newInput ? 7 : 0);
   const second = await compareRun(threadId, scenario, thread, input, 1);

@@ -26,13 +26,27 @@ function tamper(value: unknown): void {
   }
 }
 
+/** Where a run is stopped: once its tools have answered `at` times, `stop` is called (at most once). */
+export interface StopPoint {
+  readonly at: number;
+  readonly stop: () => void;
+}
+
 /** Settles tool calls now or later, in an order drawn from a seeded random source. */
 export class Schedule {
   readonly args: Record<string, JsonValue> = {};
   private readonly pending: Settle[] = [];
   /** Changes to make to values tools handed over, between settlements. */
   private readonly later: Settle[] = [];
-  constructor(private readonly random: () => number) {}
+  private answers = 0;
+  /**
+   * `stopAt`: how many tool answers the run gets before it is stopped (abort, engine close, crash), between
+   * two settlements; the calls then in flight never settle, as tools still working when a process stops.
+   */
+  constructor(
+    private readonly random: () => number,
+    private readonly stopAt?: StopPoint,
+  ) {}
 
   invoke(tool: string, args: Record<string, JsonValue>, ctx: ToolContext) {
     this.args[ctx.callId] = structuredClone(args);
@@ -55,6 +69,7 @@ export class Schedule {
     };
     // a tool that keeps its result and changes it once it was handed over must not change what was stored
     const handOver = () => {
+      this.answers += 1;
       const result = answer();
       this.later.push(() => tamper(outcome.kind === "throw" ? undefined : outcome.value));
       return result;
@@ -77,9 +92,13 @@ export class Schedule {
     const finished = run.finally(() => {
       done = true;
     });
+    let stopped = false;
     while (!done) {
       await new Promise((resolve) => setImmediate(resolve));
-      if (this.pending.length > 0 && this.random() < 0.8) {
+      if (!stopped && this.stopAt !== undefined && this.answers >= this.stopAt.at) {
+        stopped = true;
+        this.stopAt.stop();
+      } else if (this.pending.length > 0 && this.random() < 0.8) {
         const [settle] = this.pending.splice(Math.floor(this.random() * this.pending.length), 1);
         settle?.();
       } else this.later.shift()?.();
@@ -87,3 +106,26 @@ export class Schedule {
     return finished;
   }
 }
+
+/**
+ * The model tools, `alpha` and `beta` answering through the schedule `current()` gives when called (an
+ * engine's tools keep asking the schedule of their own runs), and the latent `gamma`.
+ */
+export function modelTools(current: () => Schedule) {
+  return [
+    ...(["alpha", "beta"] as const).map((name) => ({
+      name,
+      description: `model tool ${name}: returns, branches or throws, by its arguments`,
+      input: { type: "object" },
+      ...(name === "beta" ? { outcomes: OUTCOMES } : {}),
+      run: (args: Record<string, JsonValue>, ctx: ToolContext) => current().invoke(name, args, ctx),
+    })),
+    { name: "gamma", description: "latent: its value is the call's _output", input: { type: "object" } },
+  ];
+}
+
+/** The engine's `confirm` hook of the model: it rejects calls whose `act` is `deny` (SPEC §7). */
+export const modelConfirm = (call: { readonly params: Readonly<Record<string, unknown>> }) =>
+  call.params.act === "deny"
+    ? { action: "reject" as const, reason: "the host denies it" }
+    : { action: "approve" as const };

@@ -1,7 +1,32 @@
 import type { JsonValue } from "@obelisk/core";
-import { behaviour, canonical, type ModelCall, outputPathText, type Path, refText } from "./model-plan.js";
+import {
+  behaviour,
+  canonical,
+  type Method,
+  type ModelCall,
+  outputPathText,
+  overlaps,
+  type Param,
+  type Path,
+  refText,
+  targetsOf,
+} from "./model-plan.js";
 import { type Choice, callChoices, type ReadView } from "./reference-reads.js";
 import { applyWrite, getAt, holds } from "./reference-writes.js";
+
+/** The arguments with those parameters masked that read one of the call's own targets (decision 0012). */
+function maskSelfReads(call: ModelCall, args: Record<string, JsonValue>): Record<string, JsonValue> {
+  const own = targetsOf(call);
+  const readsOwn = (param: Param): boolean =>
+    param.type === "expression"
+      ? param.expression.some((gate) =>
+          gate.some((ref) => ref.kind === "state" && own.some((target) => overlaps(target, ref.path))),
+        )
+      : param.type === "nested" && readsOwn(param.inner);
+  const masked = { ...args };
+  for (const [name, param] of Object.entries(call.params)) if (readsOwn(param)) masked[name] = "(own)";
+  return masked;
+}
 
 /**
  * A reference interpreter of SPEC.md's run semantics (§2 reading, §3 writing, §7 execution), sequential and
@@ -37,8 +62,34 @@ interface ModelOutcome {
 /** A completed call record: what SPEC §7's satisfied check matches. */
 interface CompletedRecord {
   readonly key: string;
+  /** The key with the parameters that read the call's own targets masked (decision 0012's resume match). */
+  readonly ownKey: string;
+  /** The id of the call that completed it. */
+  readonly owner: string;
   readonly took: number;
   readonly value: JsonValue;
+}
+
+/** One effect a call left on the thread: a write to its targets, or its output stored as `†calls.<id>`. */
+export type ModelEffect =
+  | {
+      readonly id: string;
+      readonly targets: readonly Path[];
+      readonly method: Method;
+      readonly value: JsonValue;
+    }
+  | { readonly id: string; readonly output: JsonValue };
+
+/**
+ * How the run is read. `resume`: the run continues an interrupted run of the same plan whose records are
+ * every record the thread holds — a call is satisfied by its own record only, `_rerun` included (decisions
+ * 0012, 0045), and restores only targets that are missing (0043). `interrupted`: the engine's run was
+ * stopped, so a call it reports `cancelled` or not at all is not compared (the model decides it as an
+ * uninterrupted run would, for the calls after it).
+ */
+export interface RunMode {
+  readonly resume?: boolean;
+  readonly interrupted?: boolean;
 }
 
 export interface ModelThread {
@@ -54,6 +105,10 @@ export interface ModelRun {
   readonly problems: string[];
   /** Places where the spec allowed more than one outcome and the engine's was taken. */
   readonly open: string[];
+  /** The records this run completed. */
+  readonly records: readonly CompletedRecord[];
+  /** What each call left on the thread, in the order the model applied it (plan order). */
+  readonly effects: readonly ModelEffect[];
 }
 
 /** One run of a plan on the model thread (which it updates), compared call by call with the engine's. */
@@ -62,8 +117,33 @@ export function interpretRun(
   thread: ModelThread,
   input: Readonly<Record<string, JsonValue>>,
   engine: Readonly<Record<string, EngineCall | undefined>>,
+  mode: RunMode = {},
 ): ModelRun {
-  return new RunInterpreter(plan, thread, input).run(engine);
+  return new RunInterpreter(plan, thread, input, mode).run(engine);
+}
+
+/**
+ * The thread as it is once only the effects of the calls in `ids` were committed (an interrupted run:
+ * each call's writes are atomic, co-writers commit in plan order), with those calls' completed records.
+ */
+export function committedThread(
+  before: ModelThread,
+  run: { readonly effects: readonly ModelEffect[]; readonly records: readonly CompletedRecord[] },
+  ids: ReadonlySet<string>,
+): ModelThread {
+  let state = structuredClone(before.state);
+  const calls = structuredClone(before.calls);
+  for (const effect of run.effects) {
+    if (!ids.has(effect.id)) continue;
+    if ("output" in effect) calls[effect.id] = structuredClone(effect.output);
+    else {
+      const next = applyWrite(state, effect.targets, effect.method, effect.value);
+      if (next === undefined) throw new Error(`model: ${effect.id}'s committed write cannot be replayed`);
+      state = next;
+    }
+  }
+  const records = [...before.records, ...run.records.filter((record) => ids.has(record.owner))];
+  return { state, calls, records };
 }
 
 const describe = (outcome: { status?: string; branch?: number | undefined } | undefined) =>
@@ -81,11 +161,13 @@ class RunInterpreter {
   private readonly newRecords: CompletedRecord[] = [];
   /** Accumulating paths a write of this run re-created: later satisfied co-writers re-apply (decision 0017). */
   private readonly recreated = new Set<string>();
+  private readonly effects: ModelEffect[] = [];
 
   constructor(
     private readonly plan: readonly ModelCall[],
     private readonly thread: ModelThread,
     private readonly input: Readonly<Record<string, JsonValue>>,
+    private readonly mode: RunMode,
   ) {}
 
   run(engine: Readonly<Record<string, EngineCall | undefined>>): ModelRun {
@@ -95,8 +177,11 @@ class RunInterpreter {
       const outcome: ModelOutcome =
         choice.kind === "run" ? this.execute(call, choice.args, seen) : { status: choice.kind };
       this.outcomes[call.id] = outcome;
+      if (this.mode.interrupted && (seen === undefined || seen.status === "cancelled")) continue;
       if (seen?.status !== outcome.status || seen.branch !== outcome.branch)
         this.problems.push(`${call.id}: engine ${describe(seen)}, model ${describe(outcome)}`);
+      // a stopped run's call records do not say what they wrote (its thread is compared instead)
+      else if (this.mode.interrupted && seen.wrote === undefined) continue;
       else if (outcome.wrote !== undefined && !sameList(seen.wrote, outcome.wrote))
         this.problems.push(
           `${call.id} wrote: engine ${canonical(seen.wrote)}, model ${canonical(outcome.wrote)}`,
@@ -112,6 +197,8 @@ class RunInterpreter {
       status: failed ? "failed" : "succeeded",
       problems: this.problems,
       open: this.open,
+      records: this.newRecords,
+      effects: this.effects,
     };
   }
 
@@ -136,20 +223,28 @@ class RunInterpreter {
     seen: EngineCall | undefined,
   ): ModelOutcome {
     const output = call.output === undefined ? null : outputPathText(call.output);
-    const key = canonical([call.tool, args, output, call.output?.method ?? "set"]);
-    const record = call.rerun
-      ? undefined
-      : this.thread.records.find((r) => r.key === key && !this.used.has(r));
-    if (record !== undefined && seen?.status === "satisfied") return this.satisfy(call, record);
+    const keyOf = (values: Record<string, JsonValue>) =>
+      canonical([call.tool, values, output, call.output?.method ?? "set"]);
+    const key = keyOf(args);
+    const ownKey = keyOf(maskSelfReads(call, args));
+    // a resume: the call's own record in the chain, `_rerun` or not (0045); its self-reading parameters
+    // resolve to its own result now, so they are left out of the match (0012's amendment)
+    const record = this.mode.resume
+      ? this.thread.records.find((r) => r.owner === call.id && r.ownKey === ownKey && !this.used.has(r))
+      : call.rerun
+        ? undefined
+        : this.thread.records.find((r) => r.key === key && !this.used.has(r));
+    if (record !== undefined && (this.mode.resume || seen?.status === "satisfied"))
+      return this.satisfy(call, record);
     // identical calls: which one an earlier record satisfies is not the spec's to say (checked at the end)
-    if (record !== undefined) this.ranBesideRecord.add(key);
+    if (record !== undefined && !this.mode.resume) this.ranBesideRecord.add(key);
     // SPEC §1/§7: a latent tool's value is the plan's `_output`; without one the call is deferred
     if (call.tool === "gamma" && call.latentOutput === undefined) return { status: "deferred" };
     // SPEC §7: the host's confirm hook (asked before dispatch, so never for a satisfied call) rejects it
     if (args.act === "deny" && call.tool !== "gamma") return { status: "rejected" };
     if (seen?.args !== undefined && canonical(seen.args) !== canonical(args))
       this.problems.push(`${call.id}: tool got ${canonical(seen.args)}, model resolved ${canonical(args)}`);
-    return this.perform(call, key, args);
+    return this.perform(call, { key, ownKey }, args);
   }
 
   /** Its recorded outcome stands, re-applied where the targets no longer hold it (SPEC §7, decision 0017). */
@@ -160,7 +255,9 @@ class RunInterpreter {
     const wrote: string[] = [];
     if (call.output === undefined) this.thread.calls[call.id] = record.value;
     for (const target of alternatives[record.took] ?? []) {
-      const lost = !holds(getAt(this.thread.state, target), record.value, method);
+      // a resume restores only a missing target: another value there was written later (decision 0043)
+      const at = getAt(this.thread.state, target);
+      const lost = this.mode.resume ? !at.found : !holds(at, record.value, method);
       if (!lost && !this.recreated.has(canonical(target))) continue;
       if (!this.write(call, [target], record.value))
         this.problems.push(`model: ${call.id} could not re-apply`);
@@ -172,7 +269,11 @@ class RunInterpreter {
   }
 
   /** SPEC §3: the tool's value to the first alternative, or the one it picks; a throw to the last, or failed. */
-  private perform(call: ModelCall, key: string, args: Record<string, JsonValue>): ModelOutcome {
+  private perform(
+    call: ModelCall,
+    keys: { readonly key: string; readonly ownKey: string },
+    args: Record<string, JsonValue>,
+  ): ModelOutcome {
     const alternatives = call.output?.alternatives ?? [];
     const result: ReturnType<typeof behaviour> =
       call.latentOutput === undefined
@@ -191,9 +292,11 @@ class RunInterpreter {
       value = result.value;
     }
     const targets = alternatives[took] ?? [];
-    if (call.output === undefined) this.thread.calls[call.id] = value;
-    else if (!this.write(call, targets, value)) return { status: "failed" };
-    this.newRecords.push({ key, took, value });
+    if (call.output === undefined) {
+      this.thread.calls[call.id] = value;
+      this.effects.push({ id: call.id, output: value });
+    } else if (!this.write(call, targets, value)) return { status: "failed" };
+    this.newRecords.push({ ...keys, owner: call.id, took, value });
     const wrote = call.output
       ? targets.map((path) => refText({ kind: "state", path }))
       : [`†calls.${call.id}`];
@@ -208,6 +311,7 @@ class RunInterpreter {
     for (const target of targets)
       if (method !== "set" && !getAt(this.thread.state, target).found) this.recreated.add(canonical(target));
     this.thread.state = next;
+    this.effects.push({ id: call.id, targets, method, value });
     return true;
   }
 }
