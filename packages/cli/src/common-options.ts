@@ -33,6 +33,19 @@ export function withStore(command: Command, thread = true): Command {
   return command;
 }
 
+/**
+ * Adds `--store <url>` and an optional `--thread <id>` (validate, graph): the thread whose stored state the
+ * plan is checked against. Without `--thread` the plan is checked against an empty thread and the store is
+ * not opened (decision 0051): a plan approved once runs on many threads, each run checks it again.
+ */
+export function withCheckedThread(command: Command): Command {
+  withStore(command, false);
+  return command.option(
+    "--thread <id>",
+    "thread whose stored state the plan is checked against (without it: an empty thread, the store is not read)",
+  );
+}
+
 /** Adds `--tools <module>` (required when `required`). */
 export function withTools(command: Command, required: boolean): Command {
   const description =

@@ -8,6 +8,7 @@ import type { CliIo } from "./cli-io.js";
 import type { CommonOptions } from "./common-options.js";
 import { withEngine } from "./engine-session.js";
 import { largeInputInstead, withValueLimitHint } from "./limits-option.js";
+import { DEFAULT_STORE } from "./open-store.js";
 import { type ParsedInput, parseInput } from "./parse-input.js";
 import { decodeUtf8, overLimitBytes, readUtf8File } from "./read-utf8.js";
 import { errorMessage, usageError } from "./usage-error.js";
@@ -90,32 +91,59 @@ function readStdin(maxBytes: number): Promise<string> {
   });
 }
 
-/** `validate`'s and `graph`'s options: the common ones and `--limits`. */
-export interface PlanCheckOptions extends CommonOptions {
+/** `validate`'s and `graph`'s options: the common ones (`--thread` optional) and `--limits`. */
+export interface PlanCheckOptions extends Omit<CommonOptions, "thread"> {
+  /** `--thread`: the thread whose stored state the plan is checked against; none: an empty thread. */
+  readonly thread?: string;
   /** `--limits`. */
   readonly limits?: Partial<Limits>;
 }
 
+/** What a plan was checked against: a stored thread (its id and store), or an empty thread. */
+export type CheckedAgainst =
+  | { readonly threadId: string; readonly store: string }
+  | { readonly threadId?: undefined; readonly store?: undefined };
+
+/**
+ * The thread and store a plan is checked against: `--thread` in `--store`, or, without `--thread`, an
+ * empty thread (a memory store; decision 0049). A `--store` given without `--thread` is not read, with a
+ * warning on stderr (it would otherwise be ignored silently).
+ */
+function checkedAgainst(options: PlanCheckOptions, io: CliIo): CheckedAgainst {
+  if (options.thread !== undefined) return { threadId: options.thread, store: options.store };
+  if (options.store !== DEFAULT_STORE)
+    io.stderr.write(
+      `warning: --store ${options.store} is read only with --thread <id>: checking against an empty thread\n`,
+    );
+  return {};
+}
+
 /**
  * A plan file and its validation against the thread (`--tools`, `--store`, `--thread`, `--input`,
- * `--limits`), its diagnostics as the CLI prints them (`forCli`).
+ * `--limits`), its diagnostics as the CLI prints them (`forCli`), and what it was checked against.
  */
 export async function validatePlanFile(
   planPath: string,
   options: PlanCheckOptions,
   io: CliIo,
-): Promise<{ readonly plan: PlanFile; readonly input?: ParsedInput; readonly result: ValidationResult }> {
+): Promise<{
+  readonly plan: PlanFile;
+  readonly input?: ParsedInput;
+  readonly result: ValidationResult;
+  readonly against: CheckedAgainst;
+}> {
   const limits = options.limits ?? {};
   const plan = await readPlanFile(planPath, io, limits);
   const input = parseInput(options.input, io.cwd);
+  const against = checkedAgainst(options, io);
   const result = await withEngine(
-    { tools: options.tools, store: options.store, storeAccess: "context", limits },
+    { tools: options.tools, store: against.store ?? "memory", storeAccess: "context", limits },
     io,
     async (engine) => {
       try {
         // any JSON the user gave: the engine refuses what is not a plain object (USAGE, exit 2)
         return await engine.validate(plan.text, {
-          threadId: options.thread,
+          ...(against.threadId === undefined ? {} : { threadId: against.threadId }),
           ...(input === undefined ? {} : { input: input.value as object }),
         });
       } catch (error) {
@@ -133,5 +161,6 @@ export async function validatePlanFile(
     plan,
     ...(input === undefined ? {} : { input }),
     result: forCli(result, input, resolveLimits(limits)),
+    against,
   };
 }

@@ -3,7 +3,7 @@ import { plural } from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
 import type { Output } from "./output.js";
 import type { ParsedInput } from "./parse-input.js";
-import type { PlanFile } from "./read-plan.js";
+import type { CheckedAgainst, PlanFile } from "./read-plan.js";
 import { renderDiagnosticsText } from "./render-diagnostics.js";
 
 /**
@@ -35,4 +35,14 @@ export function printVerdict(output: Output, result: ValidationResult): void {
   if (result.ok)
     output.line(`${c.green(c.bold("✓ plan is valid"))}${warnings > 0 ? c.yellow(` (${w})`) : ""}`);
   else output.line(c.red(c.bold(`✗ plan is invalid: ${plural(errors, "error")}, ${w}`)));
+}
+
+/** Prints what the plan was checked against: the thread and its store, or an empty thread (no `--thread`). */
+export function printCheckedAgainst(output: Output, against: CheckedAgainst): void {
+  const c = output.colors;
+  output.line(
+    against.threadId === undefined
+      ? c.dim("checked against an empty thread (give --thread <id> to check against a thread's stored state)")
+      : c.dim(`checked against thread ${against.threadId} in ${against.store}`),
+  );
 }

@@ -101,7 +101,7 @@ describe.concurrent("obelisk: which commands create a store file", { timeout: 18
 
   it("validate and graph read a missing --store file as an empty thread, with a warning, and create nothing", async () => {
     const cwd = tempDir();
-    const args = [shoutPlan, "--tools", jsTools, "--store", "sqlite:typo.db"];
+    const args = [shoutPlan, "--tools", jsTools, "--store", "sqlite:typo.db", "--thread", "t"];
     const [validate, graph] = await Promise.all([
       inProcessJson(["validate", ...args], cwd),
       inProcess(["graph", ...args], cwd),

@@ -246,7 +246,10 @@ export interface ThreadListing {
 
 /** Options of `validate`. */
 export interface ValidateOptions {
-  /** Thread whose context (state, stored call outputs, state schema) the plan is checked against. Default `"default"`. */
+  /**
+   * Thread whose context (state, stored call outputs, state schema) the plan is checked against. Default
+   * `"default"`, as `run`'s; a thread id that holds nothing checks the plan against an empty thread.
+   */
   readonly threadId?: string | undefined;
   /**
    * The run's input (plain object or Input message). Absent: the input is unknown, as when a plan is

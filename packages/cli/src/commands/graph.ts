@@ -1,7 +1,7 @@
 import { type Command, Option } from "commander";
 import type { ValidationResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
-import { withFormat, withInput, withStore, withTools } from "../common-options.js";
+import { withCheckedThread, withFormat, withInput, withTools } from "../common-options.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { limitsWords, withLimits } from "../limits-option.js";
 import { createOutput } from "../output.js";
@@ -21,7 +21,7 @@ export function registerGraph(program: Command, context: CommandContext): void {
     .argument("<plan>", "plan file (JSON)");
   withTools(command, true);
   withInput(command);
-  withStore(command);
+  withCheckedThread(command);
   command.addOption(
     new Option("--as <syntax>", "graph syntax").choices(["mermaid", "dot", "json"]).default("mermaid"),
   );
@@ -59,6 +59,8 @@ async function graphCommand(
   if (!result.ok) {
     const errors = result.diagnostics.filter((d) => d.severity === "error").length;
     const words = ["validate", planPath, "--tools", options.tools ?? ""];
+    // the same thread: validate without one checks against an empty thread
+    if (options.thread !== undefined) words.push("--store", options.store, "--thread", options.thread);
     const validate = [...words, ...limitsWords(options.limits)].map(shellWord);
     io.stderr.write(
       `warning: the plan has ${errors} error(s); see ${output.command} ${validate.join(" ")}\n`,

@@ -1,12 +1,12 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
-import { DEFAULT_THREAD, withFormat, withInput, withStore, withTools } from "../common-options.js";
+import { DEFAULT_THREAD, withCheckedThread, withFormat, withInput, withTools } from "../common-options.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { limitsWords, withLimits } from "../limits-option.js";
 import { DEFAULT_STORE } from "../open-store.js";
 import { createOutput } from "../output.js";
 import { type PlanCheckOptions, validatePlanFile } from "../read-plan.js";
-import { printDiagnostics, printVerdict } from "../render-validation.js";
+import { printCheckedAgainst, printDiagnostics, printVerdict } from "../render-validation.js";
 import { shellWord } from "../shell-word.js";
 
 /** Registers `obelisk validate <plan> --tools <module>`. */
@@ -17,7 +17,7 @@ export function registerValidate(program: Command, context: CommandContext): voi
     .argument("<plan>", "plan file (JSON)");
   withTools(command, true);
   withInput(command);
-  withStore(command);
+  withCheckedThread(command);
   withLimits(command);
   withFormat(command);
   command.action(async (plan: string, options: PlanCheckOptions) => {
@@ -31,12 +31,13 @@ async function validateCommand(
   { io }: CommandContext,
 ): Promise<ExitCode> {
   const output = createOutput(io, options.format);
-  const { plan, input, result } = await validatePlanFile(planPath, options, io);
+  const { plan, input, result, against } = await validatePlanFile(planPath, options, io);
   const { printGraphSummary, validationJson } = await import("../render-graph-summary.js");
   // only json builds the graph (a valid plan of 1,000 writers and 1,000 readers has a million edges)
   if (output.format === "json") output.json(validationJson(result));
   printDiagnostics(output, result, plan, input);
   printVerdict(output, result);
+  printCheckedAgainst(output, against);
   printGraphSummary(output, result);
   if (result.ok) {
     output.line();
@@ -54,7 +55,8 @@ function runCommandLine(planPath: string, options: PlanCheckOptions, planHash: s
   const words = ["run", planPath, "--tools", options.tools ?? ""];
   if (options.input !== undefined) words.push("--input", options.input);
   if (options.store !== DEFAULT_STORE) words.push("--store", options.store);
-  if (options.thread !== DEFAULT_THREAD) words.push("--thread", options.thread);
+  if (options.thread !== undefined && options.thread !== DEFAULT_THREAD)
+    words.push("--thread", options.thread);
   words.push(...limitsWords(options.limits));
   words.push("--approved", planHash);
   return words.map(shellWord).join(" ");
