@@ -31,6 +31,13 @@ function targetOf(tool: RegisteredTool, index: number): string {
 const errorTargetOf = (tool: RegisteredTool, index: number): string =>
   `†state.${IDENTIFIER.test(tool.name) ? `${tool.name}Error` : `error${index}`}`;
 
+/** The property names of a tool's object output schema. */
+function fieldsOf(tool: RegisteredTool): ReadonlySet<string> {
+  const properties = tool.outputSchema?.properties;
+  const isObject = typeof properties === "object" && properties !== null && !Array.isArray(properties);
+  return new Set(isObject ? Object.keys(properties) : []);
+}
+
 /** What a text parameter reads of `target`: a required text field of the writer's output, else all of it. */
 function textSourceOf(writer: RegisteredTool, target: string): string {
   const output = writer.outputSchema;
@@ -92,13 +99,15 @@ interface Reads {
   readonly source: string;
   readonly text: string;
   readonly typed: boolean;
+  /** The names of the writer's output fields (an object output schema's properties). */
+  readonly fields: ReadonlySet<string>;
 }
 
 /** Reader calls of `reader` that take the writer's value in: a template in a text parameter, or a whole reference. */
 function readingCalls(
   reader: RegisteredTool,
   id: string,
-  { source, text: textSource, typed }: Reads,
+  { source, text: textSource, typed, fields }: Reads,
   outputPath: string,
 ): JsonObject[] {
   const base = parametersOf(reader);
@@ -106,6 +115,10 @@ function readingCalls(
   const approvals = new Set(reader.approvalParams);
   const calls: JsonObject[] = [];
   const open = parameterSchemas(reader).filter(([name]) => !approvals.has(name));
+  // a parameter named as a field of the writer's output reads that field (getWeather's city ← user.city)
+  for (const [name] of open)
+    if (fields.has(name) && IDENTIFIER.test(name))
+      calls.push(callOf(reader, { ...base, [name]: `${source}.${name}` }, id, outputPath));
   for (const [name, schema] of open) {
     const text = schema.type === "string" && schema.enum === undefined && schema.const === undefined;
     if (text && schema.pattern === undefined && schema.format === undefined)
@@ -142,7 +155,12 @@ export function examplePlan(registry: ToolRegistry, options: CompileOptions = {}
     const params = parametersOf(writer);
     if (params === undefined) continue;
     const source = targetOf(writer, 1);
-    const reads = { source, text: textSourceOf(writer, source), typed: writer.outputSchema !== undefined };
+    const reads = {
+      source,
+      text: textSourceOf(writer, source),
+      typed: writer.outputSchema !== undefined,
+      fields: fieldsOf(writer),
+    };
     const first = callOf(writer, params, writer.name, source);
     const alone = fits([first]);
     if (alone === undefined) continue;

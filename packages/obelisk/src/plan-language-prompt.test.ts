@@ -74,6 +74,25 @@ describe("planLanguagePrompt: the primer a model reads", () => {
     });
   });
 
+  it("a parameter named as a field of the first call's output reads that field, whole", async () => {
+    const weather = defineTool({
+      name: "getWeather",
+      input: z.object({ city: z.string() }),
+      run: ({ city }) => `sunny in ${city}`,
+    });
+    const place = defineTool({
+      name: "fetchUser",
+      input: z.object({ userId: z.string() }),
+      output: z.object({ name: z.string(), city: z.string() }),
+      run: () => ({ name: "Ada", city: "Paris" }),
+    });
+    const engine = createEngine({ tools: [place, weather] });
+    const example = await expectExampleValidates(engine);
+    expect(example.plan[1]).toMatchObject({ _tool: "getWeather", city: "†state.fetchUserResult.city" });
+    await engine.run(example, { threadId: "t" });
+    expect(await engine.get("t", "†state.getWeatherResult")).toEqual({ found: true, value: "sunny in Paris" });
+  });
+
   it("names the agent tools only when the model has them", () => {
     const engine = createEngine({ tools: [fetchUser, greet] });
     const withTools = planLanguagePrompt(engine);
