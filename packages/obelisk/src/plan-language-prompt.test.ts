@@ -90,7 +90,10 @@ describe("planLanguagePrompt: the primer a model reads", () => {
     const example = await expectExampleValidates(engine);
     expect(example.plan[1]).toMatchObject({ _tool: "getWeather", city: "†state.fetchUserResult.city" });
     await engine.run(example, { threadId: "t" });
-    expect(await engine.get("t", "†state.getWeatherResult")).toEqual({ found: true, value: "sunny in Paris" });
+    expect(await engine.get("t", "†state.getWeatherResult")).toEqual({
+      found: true,
+      value: "sunny in Paris",
+    });
   });
 
   it("names the agent tools only when the model has them", () => {
