@@ -55,6 +55,25 @@ describe("validate's text graph summary (stop 29 review: a million-edge fan-in t
     expect(graphToJson(result.compiled).edges).toHaveLength(40);
   });
 
+  it("counts the calls that did not compile, naming where and why (s32 review L11)", async () => {
+    const result = await createEngine({ tools: [log] }).validate([
+      { _tool: "lgo", _id: "a", _outputPath: "†state.a" },
+      { _tool: "log", _id: "b" },
+      { _tool: "log", _id: "c", v: "†state.a" },
+      { _tool: "log", _id: "b", _outputPath: "†state.words" },
+    ]);
+    const lines = summaryLines(withoutGraph(result));
+    expect(lines[1]).toBe(
+      "graph     2 of 4 calls (2 not compiled: /0 TOOL_UNKNOWN, /3 CALL_ID_DUPLICATE), 0 dependencies, 2 can start at once",
+    );
+    const many = await createEngine({ tools: [log] }).validate(
+      ["x", "y", "z", "w"].map((tool) => ({ _tool: tool })).concat([{ _tool: "log" }]),
+    );
+    expect(summaryLines(withoutGraph(many))[1]).toBe(
+      "graph     1 of 5 calls (4 not compiled: /0 TOOL_UNKNOWN, /1 TOOL_UNKNOWN, /2 TOOL_UNKNOWN, … (+1)), 0 dependencies, 1 can start at once",
+    );
+  });
+
   it("names alternatives, fan-out and a call without _outputPath as the graph does", async () => {
     const result = await createEngine({ tools: [log] }).validate([
       { _tool: "log", _id: "a", _outputPath: "†state.x || †state.y && †state.z" },

@@ -51,6 +51,42 @@ const targetsText = (call: CompiledPlan["calls"][number]): string =>
         .map((targets) => targets.map((target) => target.text).join(" && "))
         .join(" || ");
 
+/** Uncompiled calls named in the count line: the rest are counted. */
+const SHOWN_NOT_COMPILED = 3;
+
+/** The codes that keep a call out of the compiled plan (its diagnostic says why). */
+const NOT_COMPILED_CODES: ReadonlySet<string> = new Set([
+  "CALL_SHAPE",
+  "TOOL_UNKNOWN",
+  "CALL_ID_INVALID",
+  "CALL_ID_DUPLICATE",
+  "PLAN_LIMIT",
+]);
+
+/**
+ * The call count of the summary: `8 calls`, or, when some calls of the document were not compiled (an unknown
+ * tool, a bad or repeated `_id`…), `8 of 10 calls (2 not compiled: /plan/0 TOOL_UNKNOWN, …)` — the graph
+ * lists the compiled ones only (s32 review L11: "graph 8 calls" for a plan of 10).
+ */
+function callCount(result: ValidationResult): string {
+  const calls = result.compiled.calls;
+  const sources = result.compiled.document?.calls ?? [];
+  if (sources.length <= calls.length) return plural(calls.length, "call");
+  const compiled = new Set(calls.map((call) => call.index));
+  const missing = sources.filter((source) => !compiled.has(source.index));
+  const named = missing.slice(0, SHOWN_NOT_COMPILED).map(({ pointer }) => {
+    const why = result.diagnostics.find(
+      (d) =>
+        d.severity === "error" &&
+        NOT_COMPILED_CODES.has(d.code) &&
+        (d.pointer === pointer || d.pointer.startsWith(`${pointer}/`)),
+    );
+    return why === undefined ? pointer : `${pointer} ${why.code}`;
+  });
+  const more = missing.length > named.length ? `, … (+${missing.length - named.length})` : "";
+  return `${calls.length} of ${plural(sources.length, "call")} (${missing.length} not compiled: ${named.join(", ")}${more})`;
+}
+
 /** Prints the plan hash and a graph summary: each call with its tool, what it waits for and where it writes. */
 export function printGraphSummary(output: Output, result: ValidationResult): void {
   const c = output.colors;
@@ -64,7 +100,7 @@ export function printGraphSummary(output: Output, result: ValidationResult): voi
   const roots = waits.filter((after) => after === undefined).length;
   const dependencies = waits.reduce((sum, after) => sum + (after?.count ?? 0), 0);
   output.line(
-    `${c.dim("graph")}     ${plural(calls.length, "call")}, ${plural(dependencies, "dependency", "dependencies")}, ${roots} can start at once`,
+    `${c.dim("graph")}     ${callCount(result)}, ${plural(dependencies, "dependency", "dependencies")}, ${roots} can start at once`,
   );
   calls.forEach((call, index) => {
     const after = waits[index];
