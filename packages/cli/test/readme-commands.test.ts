@@ -101,10 +101,11 @@ async function cliWithArgumentsOf(
 
 /**
  * Examples whose commands are `bash`, checked by a test of their own instead: a server
- * (test/http-service-example.test.ts sends its requests) and the tracing adapter
- * (test/opentelemetry-example.test.ts reads its spans).
+ * (test/http-service-example.test.ts sends its requests), the tracing adapter
+ * (test/opentelemetry-example.test.ts reads its spans) and the agent loop
+ * (test/agent-loop-example.test.ts checks its conversation).
  */
-const SERVER_EXAMPLES = new Set(["http-service", "opentelemetry"]);
+const SERVER_EXAMPLES = new Set(["http-service", "opentelemetry", "agent-loop"]);
 
 const READMES = [
   join(ROOT, "README.md"),
