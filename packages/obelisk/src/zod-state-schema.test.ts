@@ -68,7 +68,9 @@ describe("createEngine({ stateSchema: z.object(…) }): the schema checked at ru
     // bounds kept: the JSON Schema is the state's only check)
     await engine.run([], { threadId: "t" });
     const thread = await engine.store.getThread(asThreadId("t"));
-    expect(thread?.stateSchema).toEqual(toJsonSchema(appState, { what: "stateSchema", jsonSchemaOnly: true }));
+    expect(thread?.stateSchema).toEqual(
+      toJsonSchema(appState, { what: "stateSchema", jsonSchemaOnly: true }),
+    );
     expect(thread?.stateSchema).toMatchObject({ type: "object", properties: { count: { type: "integer" } } });
   });
 
