@@ -79,7 +79,7 @@ describe("reading an automatic call id of a tool this plan calls unnamed", () =>
   });
 
   it("gives the same diagnostics when the plan is streamed", () => {
-    const calls = [unnamedFetch, greet("†calls.fetchUser$1.name"), greet("†calls.fetchUser$1.id")];
+    const calls = [unnamedFetch, greet("†calls.fetchUser$1.name"), greet("†calls.fetchUser$1.age")];
     const batch = compile(plan(...calls), registry);
     const stream = createIncrementalCompiler(registry);
     for (const call of calls) stream.addCall(call);

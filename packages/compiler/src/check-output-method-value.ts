@@ -18,7 +18,7 @@ export function firstValueTypes(
   declaredTypes: DeclaredTypes,
 ): Set<string> | undefined {
   if (tool.latent && hasOutput) return new Set([jsonTypeOf(output)]);
-  const schema = tool.outputSchema;
+  const schema = tool.storedOutputSchema ?? tool.outputSchema;
   return schema === undefined ? undefined : schemaTypes(schema, schema, declaredTypes);
 }
 

@@ -20,6 +20,8 @@ function strips(definition: ZodDefinition): boolean {
 }
 
 interface Walk {
+  /** Walk a pipe's input side (a tool's input: zod checks what is given there); else stop at a pipe. */
+  readonly throughPipes: boolean;
   readonly stripping: Set<unknown>;
   /** Objects met as a member of a union or an intersection (at any wrapper depth): never closed. */
   readonly chosen: Set<unknown>;
@@ -60,7 +62,7 @@ function walk(schema: unknown, state: Walk, inChoice: boolean): void {
   // zod parses a pipe's input side first (`io: "input"` converts that side); `.catch` and the lenient
   // forms are written as "anything" and are not walked.
   if (type === "pipe") {
-    walk(definition.in, state, inChoice);
+    if (state.throughPipes) walk(definition.in, state, inChoice);
     return;
   }
   if (type === "union" && Array.isArray(definition.options)) {
@@ -86,15 +88,37 @@ function walk(schema: unknown, state: Walk, inChoice: boolean): void {
  * matches). Empty when the input is not a zod schema.
  */
 export function nestedStrippingObjects(input: unknown): ReadonlySet<unknown> {
-  const state: Walk = { stripping: new Set(), chosen: new Set(), seen: new Set(), seenInChoice: new Set() };
-  if (!isSchema(input)) return state.stripping;
-  walk(input, state, false);
+  const state = strippingWalk(input, true);
   state.stripping.delete(input);
   // The top object may sit inside wrappers (`z.object(…).optional()` as a tool's input is unusual, but
   // its keys are the parameters either way).
   let root: unknown = input;
   while (WRAPPERS.has(definitionOf(root).type)) root = definitionOf(root).innerType;
   state.stripping.delete(root);
+  for (const schema of state.chosen) state.stripping.delete(schema);
+  return state.stripping;
+}
+
+/** The walk of `schema` (none when it is not a zod schema), unions' and intersections' members set apart. */
+function strippingWalk(schema: unknown, throughPipes: boolean): Walk {
+  const state: Walk = {
+    throughPipes,
+    stripping: new Set(),
+    chosen: new Set(),
+    seen: new Set(),
+    seenInChoice: new Set(),
+  };
+  if (isSchema(schema)) walk(schema, state, false);
+  return state;
+}
+
+/**
+ * The `z.object` schemas of a tool's zod output, the top one included, whose parse certainly drops the keys
+ * they do not declare from the value stored (decision 0052): as {@link nestedStrippingObjects} finds them,
+ * but not below a pipe or a transform (what is stored there is what the pipe's output side makes of it).
+ */
+export function strippingOutputObjects(output: unknown): ReadonlySet<unknown> {
+  const state = strippingWalk(output, false);
   for (const schema of state.chosen) state.stripping.delete(schema);
   return state.stripping;
 }

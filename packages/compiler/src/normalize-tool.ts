@@ -1,14 +1,21 @@
 import type { JsonObject } from "@obelisk/core";
 import { didYouMean, ObeliskError } from "@obelisk/core";
+import type { z } from "zod";
 import { checkToolRetry } from "./check-tool-retry.js";
 import { isClosedInput } from "./is-closed-input.js";
-import { nestedStrippingObjects } from "./nested-stripping-objects.js";
+import { nestedStrippingObjects, strippingOutputObjects } from "./nested-stripping-objects.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { schemaTypes } from "./schema-types.js";
 import type { SchemaCheck, SchemaCompiler } from "./schema-validator.js";
-import { isPlainObject, isZodSchema, toClosedJsonSchema, toJsonSchema } from "./to-json-schema.js";
+import {
+  isPlainObject,
+  isZodSchema,
+  toClosedJsonSchema,
+  toJsonSchema,
+  toStoredOutputSchema,
+} from "./to-json-schema.js";
 import type { ToolContext } from "./tool-definition.js";
-import { runWithZodInput, withZodOutputCheck } from "./zod-checks.js";
+import { outputCheckOf, runWithZodInput, zodOutputParse } from "./zod-checks.js";
 
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const VALID: SchemaCheck = () => [];
@@ -277,9 +284,18 @@ export function normalizeTool(
     },
     compiler,
   );
-  return isZodSchema(source.output)
-    ? { ...tool, validateOutput: withZodOutputCheck(source.output, tool.validateOutput) }
-    : tool;
+  return isZodSchema(source.output) ? withZodOutput(tool, source.output, what) : tool;
+}
+
+/**
+ * A tool with a zod output (decision 0052): its result is checked by the JSON Schema and zod, and zod's
+ * parse of it is what is stored (`parseOutput`), so the compiler reads the stored value's schema
+ * (`storedOutputSchema`: stripping objects closed, pipes and transforms anything).
+ */
+function withZodOutput(tool: RegisteredTool, output: z.ZodType, what: string): RegisteredTool {
+  const parseOutput = zodOutputParse(output, tool.validateOutput);
+  const storedOutputSchema = toStoredOutputSchema(output, `${what} output`, strippingOutputObjects(output));
+  return { ...tool, validateOutput: outputCheckOf(parseOutput), parseOutput, storedOutputSchema };
 }
 
 interface Parts {

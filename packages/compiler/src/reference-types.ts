@@ -59,7 +59,9 @@ function computeWrittenTypes(
       if (alternative !== 0) return undefined;
       for (const target of writer.alternatives[alternative] ?? []) {
         if (target.kind !== reference.kind || target.path.length > reference.path.length) return undefined;
-        const output = writer.call.hasOutput ? undefined : writer.tool.outputSchema;
+        const output = writer.call.hasOutput
+          ? undefined
+          : (writer.tool.storedOutputSchema ?? writer.tool.outputSchema);
         if (writer.call.hasOutput) {
           const found = getAtPath(writer.call.output, reference.path.slice(target.path.length));
           sets.push(found.found ? new Set([jsonTypeOf(found.value)]) : undefined);

@@ -1,5 +1,5 @@
-import type { JsonObject } from "@obelisk/core";
-import type { SchemaCheck } from "./schema-validator.js";
+import type { JsonObject, JsonValue } from "@obelisk/core";
+import type { SchemaCheck, SchemaIssue } from "./schema-validator.js";
 import type { RetryPolicy, ToolContext } from "./tool-definition.js";
 
 /** A tool after registration: schemas as JSON Schema, defaults filled, validators cached. */
@@ -21,8 +21,20 @@ export interface RegisteredTool {
    * that a misspelt nested key is PARAM_UNKNOWN instead of silently dropped (decision 0023 §1).
    */
   readonly paramsSchema?: JsonObject;
-  /** JSON Schema of the result, when known. */
+  /** JSON Schema of the result, when known: what the tool returns (a zod output's input side). */
   readonly outputSchema?: JsonObject;
+  /**
+   * JSON Schema of the value stored, when it differs from `outputSchema`: for a zod output, what its parse
+   * gives — each `z.object` that drops unknown keys closed (`additionalProperties: false`; not the members of
+   * a union or an intersection, nor below a pipe), each pipe or transform anything (`{}`). The compiler's
+   * reference checks read it (decision 0052).
+   */
+  readonly storedOutputSchema?: JsonObject;
+  /**
+   * For a zod output: checks a result (as `validateOutput`) and gives the value to store, zod's parse of it
+   * (decision 0052). Absent for a JSON Schema output: the result itself is stored.
+   */
+  readonly parseOutput?: OutputParse;
   /** JSON Schema the `_outputPath` string must satisfy, when constrained. */
   readonly outputPathSchema?: JsonObject;
   /** Names of the `||` alternatives, when declared. */
@@ -54,3 +66,10 @@ export interface RegisteredTool {
   /** Checks an `_outputPath` string against the tool's constraint (always valid when there is none). */
   readonly validateOutputPath: SchemaCheck;
 }
+
+/** What a tool's output parse answers: the value to store, or why the result breaks the output schema. */
+export type OutputParse = (
+  value: JsonValue,
+) =>
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly issues: readonly SchemaIssue[] };

@@ -134,6 +134,27 @@ export function toClosedJsonSchema(schema: unknown, what: string, close: Readonl
   });
 }
 
+/** zod types whose parse gives another value than the one checked: the value stored may be anything. */
+const REMAKES: ReadonlySet<unknown> = new Set(["pipe", "transform"]);
+
+/**
+ * A tool's zod output converted for the value stored, zod's parse of what the tool returned (decision
+ * 0052): as `toJsonSchema(output, what, "output")`, with `additionalProperties: false` on each object of
+ * `close` (`strippingOutputObjects`) that does not say otherwise, and each pipe or transform (`.transform`,
+ * `.pipe`) written as anything (`{}`). What the compiler's reference checks read; the tool's result is
+ * still checked against `outputSchema`.
+ */
+export function toStoredOutputSchema(schema: unknown, what: string, close: ReadonlySet<unknown>): JsonObject {
+  return convert(schema, what, "output", false, (context) => {
+    const json = context.jsonSchema;
+    if (json === undefined) return;
+    if (REMAKES.has(definitionOf(context.zodSchema).type))
+      for (const key of Object.keys(json)) delete json[key];
+    else if (close.has(context.zodSchema) && json.additionalProperties === undefined)
+      json.additionalProperties = false;
+  });
+}
+
 /** What zod's `override` hook is given (the parts read here). */
 interface OverrideContext {
   readonly zodSchema: unknown;

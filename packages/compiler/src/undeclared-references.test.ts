@@ -15,7 +15,24 @@ const loader = (output: JsonObject) => ({
   output,
   run: () => ({}),
 });
-const registry = createToolRegistry(exampleTools);
+/** The example tools, `fetchUser`'s output an open JSON Schema (zod's z.object drops other names: 0052). */
+const registry = createToolRegistry(
+  exampleTools.map((tool) =>
+    tool.name === "fetchUser"
+      ? {
+          ...tool,
+          output: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              age: { type: "number" },
+              address: { type: "object", properties: { city: { type: "string" } } },
+            },
+          },
+        }
+      : tool,
+  ),
+);
 const plan = (...calls: unknown[]) => ({ type: "plan", plan: calls });
 const brief = (diagnostics: readonly Diagnostic[]) =>
   diagnostics.map((d) => ({ code: d.code, severity: d.severity, pointer: d.pointer, hint: d.hint }));
@@ -149,7 +166,7 @@ describe("a read of a name the schema does not declare, near one it does (REF_SU
     expect(compile(withSchema, registry, { context: { inputSchema: declared } }).diagnostics).toEqual([]);
   });
 
-  it("works with zod outputs (z.object is open) and gives streaming's close the same warning", () => {
+  it("a zod z.object output is closed instead (REF_UNRESOLVED, decision 0052), streamed or not", () => {
     const tools = createToolRegistry([
       ...exampleTools,
       defineTool({
@@ -164,17 +181,10 @@ describe("a read of a name the schema does not declare, near one it does (REF_SU
       { _tool: "log", _id: "l", message: "total {†state.order.totl}" },
     ];
     const batch = compile(plan(...calls), tools);
-    expect(brief(batch.diagnostics).map((d) => [d.code, d.hint?.split("?")[0]])).toEqual([
-      ["REF_SUSPICIOUS", 'did you mean "†state.order.total"'],
-    ]);
+    // zod's parse drops "totl" from what is stored: the read certainly finds nothing
+    expect(brief(batch.diagnostics).map((d) => [d.code, d.severity])).toEqual([["REF_UNRESOLVED", "error"]]);
     const streaming = createIncrementalCompiler(tools);
-    const answers = calls.map((call) => streaming.addCall(call));
-    // the reader's own answer says it as the call arrives (its writer came first); close says it once
-    expect(answers.map((answer) => brief(answer.diagnostics).map((d) => d.code))).toEqual([
-      [],
-      ["REF_SUSPICIOUS"],
-    ]);
-    expect(answers[1]?.ok).toBe(true);
+    for (const call of calls) streaming.addCall(call);
     expect(brief(streaming.close().diagnostics)).toEqual(brief(batch.diagnostics));
   });
 });

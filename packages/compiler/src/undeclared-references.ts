@@ -171,7 +171,7 @@ function judgeWriters(
 ): Finding | undefined {
   const nearest = budgetedNearest(builder);
   return judgeEveryWriterAbove(builder, links, operand, (writer, rest) => {
-    const output = writer.tool.outputSchema;
+    const output = writer.tool.storedOutputSchema ?? writer.tool.outputSchema;
     if (writer.call.hasOutput || output === undefined) return undefined;
     const whose = `the output schema of call "${writer.id}" (${writer.tool.name})`;
     const offset = operand.path.length - rest.length;

@@ -301,7 +301,7 @@ function judgeWriters(builder: PlanBuilder, links: readonly WriterLink[], refere
       return getAtPath(writer.call.output, rest).found
         ? undefined
         : { id: writer.id, output: undefined, rest };
-    const output = writer.tool.outputSchema;
+    const output = writer.tool.storedOutputSchema ?? writer.tool.outputSchema;
     return output === undefined || !schemaExcludesPath(output, rest)
       ? undefined
       : { id: writer.id, output, rest };

@@ -17,6 +17,12 @@ const registry = createToolRegistry([
     run: () => ({ name: "x", tags: [] }),
   }),
   { name: "note", latent: true, input: { type: "object" } },
+  defineTool({
+    name: "looseUser",
+    input: z.object({ userId: z.string() }),
+    output: z.looseObject({ name: z.string() }),
+    run: () => ({ name: "x" }),
+  }),
 ]);
 const brief = (diagnostics: readonly Diagnostic[]) =>
   diagnostics.map((d) => ({ code: d.code, pointer: d.pointer, hint: d.hint }));
@@ -41,8 +47,10 @@ describe("a path below a writer's target that its output schema cannot hold", ()
     expect(check(lookup, log("†state.user.name"), log("†state.user.tags[0]"), log("†state.user"))).toEqual(
       [],
     );
-    // z.object's JSON Schema is open: the tool may return more keys, and they are written.
-    expect(check(fetchUser, log("†state.user.fullName"))).toEqual([]);
+    // z.looseObject keeps the keys it does not declare (z.object drops them: decision 0052)
+    const loose = { ...fetchUser, _tool: "looseUser" };
+    expect(check(loose, log("†state.user.fullName"))).toEqual([]);
+    expect(check(fetchUser, log("†state.user.fullName")).map((d) => d.code)).toEqual(["REF_UNRESOLVED"]);
   });
 
   it("says nothing when a fallback operand resolves", () => {

@@ -1,5 +1,6 @@
-import { appendPointer, type JsonObject, ObeliskError } from "@obelisk/core";
+import { appendPointer, type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
 import type { z } from "zod";
+import type { OutputParse } from "./registered-tool.js";
 import type { SchemaCheck, SchemaIssue } from "./schema-validator.js";
 import { isZodSchema } from "./to-json-schema.js";
 import type { ToolContext } from "./tool-definition.js";
@@ -41,15 +42,35 @@ export function runWithZodInput(schema: unknown, run: Run | undefined): Run | un
 }
 
 /**
- * The output check of a tool with a zod output schema: the JSON Schema check, then zod's own (its
- * refinements). Transforms are not applied: what is stored is the JSON value the tool returned.
+ * The output parse of a tool with a zod output schema (decision 0052): the JSON Schema check, then zod's own
+ * `safeParse` (its refinements), whose value is what is stored — unknown keys of a `z.object` dropped,
+ * defaults filled, transforms applied (the caller checks that value is JSON again). A parse that throws (a
+ * transform or refinement that throws) is an issue, never a throw.
  */
-export function withZodOutputCheck(schema: unknown, check: SchemaCheck): SchemaCheck {
-  if (!isZodSchema(schema)) return check;
+export function zodOutputParse(schema: z.ZodType, check: SchemaCheck): OutputParse {
   return (value) => {
     const issues = check(value);
-    if (issues.length > 0) return issues;
-    const parsed = schema.safeParse(value);
-    return parsed.success ? [] : parsed.error.issues.map((issue) => toIssue(issue as z.core.$ZodIssue));
+    if (issues.length > 0) return { ok: false, issues };
+    let parsed: ReturnType<typeof schema.safeParse>;
+    try {
+      parsed = schema.safeParse(value);
+    } catch (error) {
+      const message = `the zod output schema threw: ${error instanceof Error ? error.message : String(error)}`;
+      return {
+        ok: false,
+        issues: [{ instancePath: "", keyword: "zod", schemaPath: "", params: {}, message }],
+      };
+    }
+    return parsed.success
+      ? { ok: true, value: parsed.data }
+      : { ok: false, issues: parsed.error.issues.map((issue) => toIssue(issue as z.core.$ZodIssue)) };
+  };
+}
+
+/** The output check of a tool with a zod output schema: its parse's issues (see {@link zodOutputParse}). */
+export function outputCheckOf(parse: OutputParse): SchemaCheck {
+  return (value) => {
+    const parsed = parse(value as JsonValue);
+    return parsed.ok ? [] : parsed.issues;
   };
 }

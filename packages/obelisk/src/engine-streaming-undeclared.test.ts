@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createEngine, defineTool } from "./index.js";
 
+/** Its output schema is open (a zod z.object would drop other names: REF_UNRESOLVED, decision 0052). */
 const fetchUser = defineTool({
   name: "fetchUser",
   input: z.object({ id: z.string() }),
-  output: z.object({ name: z.string() }),
+  output: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
   run: ({ id }) => ({ name: id.toUpperCase() }),
 });
 const greet = defineTool({

@@ -86,17 +86,33 @@ export function interpretResult(
     if (!json.ok) return failure(json.code, json.message);
     value = json.value;
   }
-  if (alternative === 0) {
-    const issues = tool.validateOutput(value);
-    const first = issues[0];
-    if (first !== undefined) {
-      return failure(
-        "OUTPUT_INVALID",
-        `output${first.instancePath ? ` at ${first.instancePath}` : ""}: ${first.message}`,
-      );
-    }
-  }
+  if (alternative === 0) return checkedOutput(tool, value, maxBytes);
   return { ok: true, alternative, value };
+}
+
+/**
+ * The first alternative's value checked against the tool's output schema (OUTPUT_INVALID); for a zod output,
+ * zod's parse of it is the value written (decision 0052), which must be JSON too (OUTPUT_NOT_JSON, naming
+ * the parse, when a transform made something else).
+ */
+function checkedOutput(tool: RegisteredTool, value: JsonValue, maxBytes: number | undefined): Interpreted {
+  const parsed = tool.parseOutput?.(value);
+  const issues = parsed === undefined ? tool.validateOutput(value) : parsed.ok ? [] : parsed.issues;
+  const first = issues[0];
+  if (first !== undefined) {
+    return failure(
+      "OUTPUT_INVALID",
+      `output${first.instancePath ? ` at ${first.instancePath}` : ""}: ${first.message}`,
+    );
+  }
+  if (parsed === undefined || !parsed.ok || parsed.value === value)
+    return { ok: true, alternative: 0, value };
+  const json = toJsonValue(
+    parsed.value === undefined ? null : parsed.value,
+    maxBytes === undefined ? REMEMBER : { remember: true, maxBytes },
+  );
+  if (!json.ok) return failure(json.code, `the zod output schema's parse of the result: ${json.message}`);
+  return { ok: true, alternative: 0, value: json.value };
 }
 
 /** The value written to the failure branch for an error (SPEC §3). */
