@@ -39,6 +39,8 @@ export interface WriterEntry {
   readonly callId: string;
   /** Plan index of the call. */
   readonly index: number;
+  /** The call's position among the compiled calls (`WriterLink.position`). */
+  readonly position: number;
   readonly alternative: number;
   readonly target: OutputTarget;
   readonly method: OutputMethod;

@@ -39,7 +39,7 @@ describe("SPEC examples", () => {
       alternatives: [0],
     });
     expect(result.calls[1]?.writers.get("†state.user.verified")).toEqual([
-      { callId: "verify", alternatives: [0], conditional: true },
+      { callId: "verify", position: 0, alternatives: [0], conditional: true },
     ]);
   });
 

@@ -9,6 +9,7 @@ import type {
   Path,
   PlanDocument,
   PlanHash,
+  Reference,
   SourceMap,
 } from "@obelisk/core";
 import type { DirectedGraph } from "graphology";
@@ -28,10 +29,28 @@ export interface ParamReference {
 export interface WriterLink {
   /** The writing call. */
   readonly callId: CallId;
+  /**
+   * The writer's position among the compiled calls (its place in `CompiledPlan.calls`, and in the order a
+   * streaming compile accepted it: refused calls take none), so a run finds it without a lookup by id; -1
+   * when not known (links the scheduler makes itself).
+   */
+  readonly position: number;
   /** The writer's alternatives (0-based) whose targets overlap the path. */
   readonly alternatives: readonly number[];
   /** True when not every alternative of the writer writes it (the read is conditional, SPEC §6). */
   readonly conditional: boolean;
+}
+
+/**
+ * One operand of a call's input expressions with its in-plan writers (the links of `writers` under its
+ * text). Operands with the same text share one; calls reading a text may share it too (its `reference` is
+ * then another call's, of the same text).
+ */
+export interface CallOperand {
+  /** The reference operand. */
+  readonly reference: Reference;
+  /** In-plan writers of its path (the same list `writers.get(reference.text)` returns). */
+  readonly links: readonly WriterLink[];
 }
 
 /** One call after compilation. Only calls with a valid shape, a known tool and a usable id appear here. */
@@ -53,6 +72,17 @@ export interface CompiledCall {
    * in a plan with a CYCLE: a call there may list itself (decision 0042).
    */
   readonly writers: ReadonlyMap<string, readonly WriterLink[]>;
+  /**
+   * Every operand of every input expression (whole-value references, and each `{…}` of a template), flat,
+   * in the order readiness decides them: expression by expression, `||` alternative by alternative, `&&`
+   * operand by operand. A run reads these instead of walking `references`.
+   */
+  readonly operands: readonly CallOperand[];
+  /**
+   * How `operands` divide: for each expression its number of alternatives, then each alternative's number
+   * of operands. Undefined when every expression is a single operand (`operands[i]` is expression `i`).
+   */
+  readonly operandShape: readonly number[] | undefined;
   /** The parsed `_outputPath`, if any. */
   readonly outputPath?: OutputPath;
   /** `_outputMethod` (default `set`). */

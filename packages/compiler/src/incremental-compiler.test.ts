@@ -15,7 +15,7 @@ describe("incremental compiler", () => {
     expect(compiler.addCall({ _tool: "log", _id: "reader", message: "†state.x" }).ok).toBe(true);
     compiler.addCall({ _tool: "log", _id: "writer", message: "hi", _outputPath: "†state.x" });
     expect(compiler.calls[0]?.writers.get("†state.x")).toEqual([
-      { callId: "writer", alternatives: [0], conditional: false },
+      { callId: "writer", position: 1, alternatives: [0], conditional: false },
     ]);
     expect(compiler.graph.hasEdge("writer", "reader")).toBe(true);
   });
@@ -94,7 +94,7 @@ describe("a refused call leaves nothing behind (streaming)", () => {
     expect(again.ok).toBe(true);
     expect(again.diagnostics).toEqual([]);
     expect(writersOf(compiler, "r", "†state.w")).toEqual([
-      { callId: "w", alternatives: [0], conditional: false },
+      { callId: "w", position: 1, alternatives: [0], conditional: false },
     ]);
     expect(codes(compiler.close().diagnostics)).toEqual([["PARAM_INVALID", "/plan/0/message"]]);
   });
@@ -121,7 +121,7 @@ describe("a refused call leaves nothing behind (streaming)", () => {
     expect(conflict.call).toBeUndefined();
     compiler.addCall({ _tool: "log", _id: "c", message: "†state.x" });
     expect(writersOf(compiler, "c", "†state.x")).toEqual([
-      { callId: "a", alternatives: [0], conditional: false },
+      { callId: "a", position: 0, alternatives: [0], conditional: false },
     ]);
     // and it is not a writer the next one conflicts with
     const next = compiler.addCall({ _tool: "log", _id: "d", message: "3", _outputPath: "†state.y" });
@@ -136,8 +136,9 @@ describe("a refused call leaves nothing behind (streaming)", () => {
     ).toBe(false);
     const again = compiler.addCall({ _tool: "log", _id: "b", message: "seed", _outputPath: "†state.b" });
     expect(again.ok).toBe(true);
+    // its position among the accepted calls, not its plan index (2): the refused one took none
     expect(writersOf(compiler, "a", "†state.b")).toEqual([
-      { callId: "b", alternatives: [0], conditional: false },
+      { callId: "b", position: 1, alternatives: [0], conditional: false },
     ]);
   });
 

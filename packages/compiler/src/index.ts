@@ -2,6 +2,7 @@ export { META_KEYS } from "./call-meta.js";
 export { compile } from "./compile.js";
 export type { CompileOptions } from "./compile-options.js";
 export type {
+  CallOperand,
   CompileContext,
   CompiledCall,
   CompiledPlan,

@@ -1,6 +1,6 @@
 import type { CallId, JsonObject, PlanCallSource } from "@obelisk/core";
 import type { CallBody } from "./analyze-call.js";
-import type { CompiledCall, WriterLink } from "./compiled-plan.js";
+import type { CallOperand, CompiledCall, WriterLink } from "./compiled-plan.js";
 import type { RegisteredTool } from "./registered-tool.js";
 
 /** The compiled call of an analysed call body (optional fields only when present). */
@@ -11,6 +11,8 @@ export function makeCompiledCall(
   id: CallId,
   body: CallBody,
   writers: ReadonlyMap<string, readonly WriterLink[]>,
+  operands: readonly CallOperand[],
+  operandShape: readonly number[] | undefined,
 ): CompiledCall {
   const { meta, outputPath } = body;
   // With `outputPath` (the common case) in the literal itself: a property added afterwards goes to a
@@ -25,6 +27,8 @@ export function makeCompiledCall(
           params: body.params,
           references: body.references,
           writers,
+          operands,
+          operandShape,
           outputMethod: meta.outputMethod,
           hasOutput: meta.hasOutput,
           rerun: meta.rerun,
@@ -38,6 +42,8 @@ export function makeCompiledCall(
           params: body.params,
           references: body.references,
           writers,
+          operands,
+          operandShape,
           outputMethod: meta.outputMethod,
           hasOutput: meta.hasOutput,
           rerun: meta.rerun,

@@ -24,7 +24,7 @@ import { checkOutputMethodValue } from "./check-output-method-value.js";
 import { checkStateSchemaWrites, type StateSchemaCheck } from "./check-state-schema-writes.js";
 import { clearList } from "./clear-list.js";
 import { CommitOrder, commitOrderSteps } from "./commit-order.js";
-import type { CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
+import type { CallOperand, CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
 import { cycleHint, cycleText, type ReadBetween, readsByWriters } from "./cycle-text.js";
 import { knownReferenceDiagnostics } from "./known-references.js";
 import { makeCompiledCall } from "./make-compiled-call.js";
@@ -349,9 +349,13 @@ export class PlanBuilder {
     ];
     const texts = this.#texts;
     clearList(texts);
-    this.#textSet = undefined;
+    this.#textPositions = undefined;
     clearList(this.#groups);
-    const groups = this.#groupsOf(id, body.references, alternatives, texts);
+    clearList(this.#operands);
+    clearList(this.#distinct);
+    clearList(this.#shape);
+    const single = this.#groupsOf(id, body.references, alternatives, texts);
+    const groups = this.#groups;
     const feeds = this.#feedsOf(id, alternatives);
     const links = linksAdded(groups, feeds);
     if (this.writerLinks + links > this.settings.limits.maxWriterLinks) {
@@ -360,13 +364,16 @@ export class PlanBuilder {
     }
     if (this.options.refuseInvalid && this.#refuseCycle(id, body, alternatives, groups, feeds, source, out))
       return undefined;
-    const writers = writersOfCall(groups, texts);
-    const call = makeCompiledCall(source, raw, tool, id, body, writers);
+    const operands = operandsOfCall(this.#operands, groups, single);
+    const writers = writersOfCall(operands, groups, this.#distinct);
+    const shape = single ? undefined : this.#shape.slice();
+    const call = makeCompiledCall(source, raw, tool, id, body, writers, operands, shape);
+    const position = this.nodes.length;
     const entry: CallEntry = {
       id,
       index: source.index,
       cost: tool.cost,
-      position: this.nodes.length,
+      position,
       outGroups: NO_ITEMS,
       commitNext: NO_ITEMS,
       call,
@@ -396,7 +403,7 @@ export class PlanBuilder {
         this.#orderWarning = streamOrderWarning(id, at, feeds.keys(), this.settings);
       }
       for (const [group, set] of feeds) {
-        group.links.push(makeLink(id, set, own, alternatives.length));
+        group.links.push(makeLink(id, position, set, own, alternatives.length));
         entry.outGroups = appended(entry.outGroups, group);
       }
     }
@@ -416,6 +423,7 @@ export class PlanBuilder {
         this.#writers.add(target.kind, target.path, {
           callId: id,
           index: source.index,
+          position,
           alternative,
           target,
           method,
@@ -456,64 +464,83 @@ export class PlanBuilder {
     if (group.cyclic) {
       // Its first reader writes an overlapping path too: one of the group's writers (later ones are fed).
       const overlapping = overlappingAlternatives(alternatives, group.reference);
-      group.links.push(makeLink(entry.id, overlapping, own, alternatives.length));
+      group.links.push(makeLink(entry.id, entry.position, overlapping, own, alternatives.length));
       entry.outGroups = appended(entry.outGroups, group);
       this.planOrderIsTopological = false;
     }
   }
 
   /**
-   * The writer group of each distinct operand: shared by text, private when the call writes an overlapping
-   * path. `texts` gets each operand's own text (the key of the call's `writers`, so that looking up the
-   * call's references there finds the very same string, not an equal one: comparing distinct strings is
-   * what made those lookups slow).
+   * The writer group of each distinct operand (into `#groups`, its operand into `#distinct`; `texts` gets
+   * each one's text), and the
+   * operand of every operand of the call in the order readiness decides them (into `#operands`, repeats
+   * included), with the expressions' shape (into `#shape`, see `CompiledCall.operandShape`). A group is
+   * shared by text, private when the call writes an overlapping path. True when every expression is a
+   * single operand (the shape is not needed).
    */
   #groupsOf(
     id: string,
     references: readonly ParamReference[],
     alternatives: readonly (readonly OutputTarget[])[],
     texts: string[],
-  ): WriterGroup[] {
-    const groups = this.#groups;
+  ): boolean {
+    let single = true;
     for (const { value } of references) {
       if (value.type === "reference")
-        this.#groupsOfExpression(id, value.expression, alternatives, groups, texts);
+        single = this.#groupsOfExpression(id, value.expression, alternatives, texts) && single;
       else if (value.type === "template")
         for (const part of value.parts)
-          if (typeof part !== "string") this.#groupsOfExpression(id, part, alternatives, groups, texts);
+          if (typeof part !== "string")
+            single = this.#groupsOfExpression(id, part, alternatives, texts) && single;
     }
-    return groups;
+    return single;
   }
 
+  /** `#groupsOf` for one expression; true when it is a single operand. */
   #groupsOfExpression(
     id: string,
     expression: InputExpression,
     alternatives: readonly (readonly OutputTarget[])[],
-    groups: WriterGroup[],
     texts: string[],
-  ): void {
-    for (const gate of expression.alternatives)
+  ): boolean {
+    const groups = this.#groups;
+    const operands = this.#operands;
+    const shape = this.#shape;
+    const gates = expression.alternatives;
+    let single = gates.length === 1;
+    shape.push(gates.length);
+    for (const gate of gates) {
+      shape.push(gate.length);
+      if (gate.length !== 1) single = false;
       for (const operand of gate) {
         const text = operand.text;
-        if (this.#seenBefore(texts, text)) continue;
+        const seen = this.#positionOf(texts, text);
+        if (seen >= 0) {
+          operands.push((groups[seen] as WriterGroup).operand);
+          continue;
+        }
+        let group: WriterGroup;
         if (!writesOverlapping(alternatives, operand)) {
-          groups.push(
+          group =
             this.#groupByText.get(text) ??
-              new WriterGroup(operand, writersOf(operand, id, this.#writers), undefined),
-          );
+            new WriterGroup(operand, writersOf(operand, id, this.#writers), undefined);
         } else if (!this.#privateByText.has(text)) {
-          groups.push(new WriterGroup(operand, writersOf(operand, id, this.#writers), id));
+          group = new WriterGroup(operand, writersOf(operand, id, this.#writers), id);
         } else {
           // A second call that reads this text and writes an overlapping path: with the first, a certain
           // cycle (each writes what the other reads), so the plan never runs. Private groups for all of
           // them would hold n² links (validation took minutes); they share one group that counts each
           // of them among its own writers (decision 0042).
-          groups.push(
+          group =
             this.#cyclicByText.get(text) ??
-              new WriterGroup(operand, writersOf(operand, id, this.#writers), undefined, true),
-          );
+            new WriterGroup(operand, writersOf(operand, id, this.#writers), undefined, true);
         }
+        groups.push(group);
+        this.#distinct.push(group.operand);
+        operands.push(group.operand);
       }
+    }
+    return single;
   }
 
   /** Groups (of other calls) whose reference overlaps the new call's targets, with the overlapping alternatives. */
@@ -546,28 +573,36 @@ export class PlanBuilder {
   readonly #ownLinks: (WriterLink | undefined)[] = [];
   /** Scratch list of `#feedsOf`. */
   readonly #hits: WriterGroup[] = [];
-  /** Scratch lists of `#addCompiled` (emptied when it starts): operand texts and their groups. */
+  /**
+   * Scratch lists of `#addCompiled` (emptied when it starts): distinct operand texts and their groups,
+   * every operand in readiness order, and the expressions' shape.
+   */
   readonly #texts: string[] = [];
   readonly #groups: WriterGroup[] = [];
-  /** `#texts` as a set, once it is long. */
-  #textSet: Set<string> | undefined;
+  readonly #operands: CallOperand[] = [];
+  /** The operand of each of `#groups`. */
+  readonly #distinct: CallOperand[] = [];
+  readonly #shape: number[] = [];
+  /** `#texts` by text with their positions, once it is long. */
+  #textPositions: Map<string, number> | undefined;
 
-  /** Whether `texts` already holds `text`; adds it otherwise. */
-  #seenBefore(texts: string[], text: string): boolean {
+  /** The position of `text` in `texts` when it is there; otherwise adds it and returns -1. */
+  #positionOf(texts: string[], text: string): number {
     if (texts.length < 16) {
-      if (texts.includes(text)) return true;
-      texts.push(text);
-      return false;
+      const at = texts.indexOf(text);
+      if (at < 0) texts.push(text);
+      return at;
     }
-    let set = this.#textSet;
-    if (set === undefined) {
-      set = new Set(texts);
-      this.#textSet = set;
+    let positions = this.#textPositions;
+    if (positions === undefined) {
+      positions = new Map(texts.map((known, at) => [known, at]));
+      this.#textPositions = positions;
     }
-    if (set.has(text)) return true;
-    set.add(text);
+    const at = positions.get(text);
+    if (at !== undefined) return at;
+    positions.set(text, texts.length);
     texts.push(text);
-    return false;
+    return -1;
   }
 
   /**
@@ -598,10 +633,7 @@ export class PlanBuilder {
     out.push(
       makeDiagnostic("CYCLE", message, source.pointer, {
         callId: id,
-        hint:
-          steps === undefined
-            ? cycleHint(path, this.#readsWith(id, groups, feeds))
-            : `${text}: ${steps.advice}`,
+        hint: steps === undefined ? cycleHint(path, this.#readsWith(id, feeds)) : `${text}: ${steps.advice}`,
         related: path.slice(0, -1),
       }),
     );
@@ -613,13 +645,9 @@ export class PlanBuilder {
    * so its own reads come from the groups just found for it, and the reads it would feed from `feeds`
    * (the groups of other calls that read what it writes). Only on the error path.
    */
-  #readsWith(
-    id: string,
-    groups: readonly WriterGroup[],
-    feeds: ReadonlyMap<WriterGroup, unknown>,
-  ): ReadBetween {
+  #readsWith(id: string, feeds: ReadonlyMap<WriterGroup, unknown>): ReadBetween {
     const others = readsByWriters(this.entries);
-    const own = readsByWriters(new Map([[id, { writers: writersOfCall(groups, this.#texts) }]]));
+    const own = readsByWriters(new Map([[id, { writers: writerTable(this.#operands, this.#distinct) }]]));
     return (reader, writer) => {
       if (reader === id) return own(reader, writer);
       if (writer !== id) return others(reader, writer);
@@ -652,21 +680,38 @@ function hasError(diagnostics: readonly Diagnostic[]): boolean {
 }
 
 /**
- * A call's `writers` (operand text → links, see WriterTable). A call whose only operand reads through a
- * shared group, by the very text the group was made for, gets the group's one table: `{ text → links }` is
- * the same for all of them (a fan-out's 10k readers of one path held 10k equal maps). Tables are never
- * changed once made; the links list is the group's, shared anyway.
+ * A call's `operands` (exact-size). A call whose only operand reads through a shared group gets the group's
+ * one list: `[operand]` is the same for all of them (a fan-out's 10k readers of one path would hold 10k
+ * equal lists). Lists are never changed once made.
+ */
+function operandsOfCall(
+  operands: readonly CallOperand[],
+  groups: readonly WriterGroup[],
+  single: boolean,
+): readonly CallOperand[] {
+  const only = operands.length === 1 && single ? (groups[0] as WriterGroup) : undefined;
+  if (only !== undefined && only.owner === undefined) {
+    only.soleOperands ??= [only.operand];
+    return only.soleOperands;
+  }
+  return operands.slice();
+}
+
+/**
+ * A call's `writers` (operand text → links, see WriterTable), over its `operands`: a call with the group's
+ * shared list (see `operandsOfCall`) gets the group's one table too.
  */
 function writersOfCall(
+  operands: readonly CallOperand[],
   groups: readonly WriterGroup[],
-  texts: readonly string[],
+  distinct: readonly CallOperand[],
 ): ReadonlyMap<string, readonly WriterLink[]> {
   const only = groups.length === 1 ? (groups[0] as WriterGroup) : undefined;
-  if (only !== undefined && only.owner === undefined && texts[0] === only.reference.text) {
-    only.soleWriters ??= writerTable(texts, groups);
+  if (only !== undefined && operands === only.soleOperands) {
+    only.soleWriters ??= writerTable(operands, operands);
     return only.soleWriters;
   }
-  return writerTable(texts, groups);
+  return writerTable(operands, distinct);
 }
 
 /** The links a call adds: its new groups' writers (a cyclic one's own link too), its links into groups it feeds. */

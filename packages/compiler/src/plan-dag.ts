@@ -1,5 +1,5 @@
 import type { Reference } from "@obelisk/core";
-import type { WriterLink } from "./compiled-plan.js";
+import type { CallOperand, WriterLink } from "./compiled-plan.js";
 
 /** A compiled call in the internal DAG. */
 export interface DagNode {
@@ -60,6 +60,10 @@ export class WriterGroup {
    * `{ reference.text → links }`, the same for every such reader, so they share it (see PlanBuilder).
    */
   soleWriters: ReadonlyMap<string, readonly WriterLink[]> | undefined = undefined;
+  /** The `operands` of such a reader (`[operand]`), shared by all of them as `soleWriters` is. */
+  soleOperands: readonly CallOperand[] | undefined = undefined;
+  /** The group's operand as a compiled call lists it: its reference and this group's links (the same list). */
+  readonly operand: CallOperand;
   /** Largest critical path among the readers, valid in the analysis numbered `analysis` (see analyzeDag). */
   longest = 0;
   analysis = 0;
@@ -76,7 +80,9 @@ export class WriterGroup {
      * its links include its own readers, so the self-loops reader → group → reader are not cycles.
      */
     readonly cyclic = false,
-  ) {}
+  ) {
+    this.operand = { reference, links };
+  }
 }
 
 /** The internal DAG: calls and writer groups as vertices, numbered; successors as index lists. */

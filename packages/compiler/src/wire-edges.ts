@@ -36,7 +36,9 @@ export function writersOf(
         if (alternative !== alternatives[alternatives.length - 1]) alternatives.push(alternative);
       }
       links.push(
-        alternatives.length === 1 ? linkOfEntry(first) : linkOf(first.callId, alternatives, first.total),
+        alternatives.length === 1
+          ? linkOfEntry(first)
+          : linkOf(first.callId, first.position, alternatives, first.total),
       );
     }
     return links;
@@ -58,13 +60,18 @@ function singleAlternative(alternative: number): number[] {
   return list;
 }
 
-function linkOf(callId: string, sorted: number[], total: number): WriterLink {
-  return { callId: callId as WriterLink["callId"], alternatives: sorted, conditional: sorted.length < total };
+function linkOf(callId: string, position: number, sorted: number[], total: number): WriterLink {
+  return {
+    callId: callId as WriterLink["callId"],
+    position,
+    alternatives: sorted,
+    conditional: sorted.length < total,
+  };
 }
 
 /** The entry's link to its alternative, made on first use and shared after (links are read-only). */
 function linkOfEntry(entry: WriterEntry): WriterLink {
-  entry.link ??= linkOf(entry.callId, singleAlternative(entry.alternative), entry.total);
+  entry.link ??= linkOf(entry.callId, entry.position, singleAlternative(entry.alternative), entry.total);
   return entry.link;
 }
 
@@ -75,27 +82,30 @@ function linkOfEntry(entry: WriterEntry): WriterLink {
 export function ownLink(
   own: (WriterLink | undefined)[],
   callId: string,
+  position: number,
   alternative: number,
   total: number,
 ): WriterLink {
   let link = own[alternative];
   if (link === undefined) {
-    link = linkOf(callId, singleAlternative(alternative), total);
+    link = linkOf(callId, position, singleAlternative(alternative), total);
     own[alternative] = link;
   }
   return link;
 }
 
-/** A writer link of the call being added: its shared one (`own`) for a single alternative. */
+/** A writer link of the call being added (at `position`): its shared one (`own`) for a single alternative. */
 export function makeLink(
   callId: string,
+  position: number,
   alternatives: ReadonlySet<number>,
   own: (WriterLink | undefined)[],
   total: number,
 ): WriterLink {
-  if (alternatives.size === 1) for (const only of alternatives) return ownLink(own, callId, only, total);
+  if (alternatives.size === 1)
+    for (const only of alternatives) return ownLink(own, callId, position, only, total);
   const sorted = [...alternatives].sort((a, b) => a - b);
-  return linkOf(callId, sorted, total);
+  return linkOf(callId, position, sorted, total);
 }
 
 /** Adds or merges the edge writer → reader for one link carried by one reference. */

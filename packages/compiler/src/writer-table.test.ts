@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { WriterLink } from "./compiled-plan.js";
+import type { CallOperand, WriterLink } from "./compiled-plan.js";
 import { writerTable } from "./writer-table.js";
 
 const link = (callId: string): WriterLink => ({
   callId: callId as WriterLink["callId"],
+  position: -1,
   alternatives: [0],
   conditional: false,
 });
@@ -12,8 +13,12 @@ describe("writerTable", () => {
   for (const count of [0, 1, 2, 3, 8, 9, 20]) {
     it(`${count} operands: looks up, reports size and iterates like a Map, in operand order`, () => {
       const texts = Array.from({ length: count }, (_, i) => `†state.k${i}`);
-      const groups = texts.map((_, i) => ({ links: [link(`w${i}`)] }));
-      const table = writerTable(texts, groups);
+      const groups: CallOperand[] = texts.map((text, i) => ({
+        reference: { kind: "state", path: [`k${i}`], text },
+        links: [link(`w${i}`)],
+      }));
+      // every operand but the first read twice: each is listed once, in the order first read
+      const table = writerTable([...groups, ...groups.slice(1)], groups);
       const expected = new Map(texts.map((text, i) => [text, groups[i]?.links]));
       expect(table.size).toBe(count);
       for (const [i, text] of texts.entries()) {

@@ -1,50 +1,40 @@
-import type { WriterLink } from "./compiled-plan.js";
+import type { CallOperand, WriterLink } from "./compiled-plan.js";
 
-/** Above this many operands a call's table is a Map (lookups by hash instead of a scan). */
+/** Above this many distinct operands a call's table is a Map (lookups by hash instead of a scan). */
 const MAX_SCANNED = 8;
 
 /**
- * A call's `writers` (operand text → writer links) for a few operands: the first pair in two fields, the
- * others in one list of alternating texts and links. A `Map` per call held a hash table of ~150 bytes for
- * one to four entries, for as long as the compiled plan lives. Never changed once made (the links lists
- * are the writer groups' own, which grow as writers arrive). Iteration, which only the graph export and
- * tests do, goes through a Map built for it.
+ * A call's `writers` (operand text → writer links) for a few operands, read from a list of them (the call's
+ * own `CompiledCall.operands` when no operand repeats in it, else one of each). A `Map`
+ * per call held a hash table of ~150 bytes for one to four entries, for as long as the compiled plan
+ * lives. Never changed once made (the links lists are the writer groups' own, which grow as writers
+ * arrive). Iteration, which only the graph export and tests do, goes through a Map built for it.
  */
 class WriterTable implements ReadonlyMap<string, readonly WriterLink[]> {
-  readonly #text: string;
-  readonly #links: readonly WriterLink[];
-  /** `[text, links, text, links, …]` of the second and later operands, if any. */
-  readonly #rest: readonly (string | readonly WriterLink[])[] | undefined;
+  readonly #operands: readonly CallOperand[];
 
-  constructor(
-    text: string,
-    links: readonly WriterLink[],
-    rest?: readonly (string | readonly WriterLink[])[],
-  ) {
-    this.#text = text;
-    this.#links = links;
-    this.#rest = rest;
+  constructor(operands: readonly CallOperand[]) {
+    this.#operands = operands;
   }
 
-  /** `linksSummary` of this table, read from its fields. */
+  /** `linksSummary` of this table, read from its operands. */
   summary(): number {
-    let summary = summaryOf(this.#links);
-    const rest = this.#rest;
-    if (rest !== undefined)
-      for (let at = 1; at < rest.length; at += 2) summary |= summaryOf(rest[at] as readonly WriterLink[]);
+    const operands = this.#operands;
+    let summary = 0;
+    for (let at = 0; at < operands.length; at++) summary |= summaryOf((operands[at] as CallOperand).links);
     return summary;
   }
 
   get size(): number {
-    return this.#rest === undefined ? 1 : 1 + this.#rest.length / 2;
+    return this.#operands.length;
   }
 
   get(text: string): readonly WriterLink[] | undefined {
-    if (text === this.#text) return this.#links;
-    const rest = this.#rest;
-    if (rest === undefined) return undefined;
-    for (let at = 0; at < rest.length; at += 2)
-      if (rest[at] === text) return rest[at + 1] as readonly WriterLink[];
+    const operands = this.#operands;
+    for (let at = 0; at < operands.length; at++) {
+      const operand = operands[at] as CallOperand;
+      if (operand.reference.text === text) return operand.links;
+    }
     return undefined;
   }
 
@@ -80,13 +70,16 @@ class WriterTable implements ReadonlyMap<string, readonly WriterLink[]> {
   }
 
   #asMap(): Map<string, readonly WriterLink[]> {
-    const map = new Map<string, readonly WriterLink[]>([[this.#text, this.#links]]);
-    const rest = this.#rest;
-    if (rest !== undefined)
-      for (let at = 0; at < rest.length; at += 2)
-        map.set(rest[at] as string, rest[at + 1] as readonly WriterLink[]);
-    return map;
+    return asMap(this.#operands);
   }
+}
+
+/** Each distinct operand's text → its links, in the order of first appearance. */
+function asMap(operands: readonly CallOperand[]): Map<string, readonly WriterLink[]> {
+  const map = new Map<string, readonly WriterLink[]>();
+  for (const operand of operands)
+    if (!map.has(operand.reference.text)) map.set(operand.reference.text, operand.links);
+  return map;
 }
 
 /** `linksSummary` bit: some operand has no in-plan writer. */
@@ -113,32 +106,18 @@ export function linksSummary(table: ReadonlyMap<string, readonly WriterLink[]>):
   return summary;
 }
 
-/** A writer group, as far as a table reads it. */
-interface Linked {
-  readonly links: readonly WriterLink[];
-}
-
-/** The writers of a call's operands (`texts[i]` read through `groups[i].links`): a WriterTable, or a Map for many. */
+/**
+ * The writers of a call's operands: `operands` (the call's list, repeats included) and `distinct` (one of
+ * each, in the order first read). A WriterTable over the call's list when nothing repeats in it, over
+ * `distinct` otherwise, or a Map for many.
+ */
 export function writerTable(
-  texts: readonly string[],
-  groups: readonly Linked[],
+  operands: readonly CallOperand[],
+  distinct: readonly CallOperand[],
 ): ReadonlyMap<string, readonly WriterLink[]> {
-  const count = texts.length;
-  if (count === 0) return EMPTY;
-  if (count > MAX_SCANNED) {
-    const map = new Map<string, readonly WriterLink[]>();
-    for (let index = 0; index < count; index++)
-      map.set(texts[index] as string, (groups[index] as Linked).links);
-    return map;
-  }
-  const first = (groups[0] as Linked).links;
-  if (count === 1) return new WriterTable(texts[0] as string, first);
-  const rest: (string | readonly WriterLink[])[] = new Array((count - 1) * 2);
-  for (let index = 1; index < count; index++) {
-    rest[(index - 1) * 2] = texts[index] as string;
-    rest[(index - 1) * 2 + 1] = (groups[index] as Linked).links;
-  }
-  return new WriterTable(texts[0] as string, first, rest);
+  if (distinct.length === 0) return EMPTY;
+  if (distinct.length > MAX_SCANNED) return asMap(distinct);
+  return new WriterTable(distinct.length === operands.length ? operands : distinct.slice());
 }
 
 /** The writers of a call without references (shared: never changed). */

@@ -1,5 +1,5 @@
-import type { CompiledCall, ParamReference, WriterLink } from "@obelisk/compiler";
-import type { InputExpression, Reference } from "@obelisk/core";
+import type { CallOperand, CompiledCall, WriterLink } from "@obelisk/compiler";
+import type { Reference } from "@obelisk/core";
 import type { CallStatus } from "@obelisk/state";
 import type { CoreEffect } from "./decision-types.js";
 
@@ -20,25 +20,21 @@ export interface CallSlot {
   readonly index: number;
   /** The compiled call. */
   readonly call: CompiledCall;
-  /**
-   * The call's input expressions (`||` alternatives of `&&` operands) when a parameter is a template;
-   * undefined when every reference is one whole value: expression `i` is then `call.references[i]`'s
-   * (see {@link expressionAt}), so the common slot holds no list of its own.
-   */
-  readonly expressions: readonly InputExpression[] | undefined;
   /** How many input expressions the call has. */
   readonly expressionCount: number;
   /**
-   * Streaming runs only: each operand's writers as known when the call was added, extended by late claims.
-   * Batch runs read the compiled writer lists instead (every call is known up front).
+   * Streaming runs only: each operand's writers as known when the call was added, extended by late claims,
+   * by reference text. Batch runs read the compiled operands' links instead (every call is known up front).
    */
-  readonly writers: Map<Reference, WriterLink[]> | undefined;
+  readonly writers: Map<string, WriterLink[]> | undefined;
   /** Cursor: expression, alternative and operand being decided. */
   expression: number;
   alternative: number;
   operand: number;
-  /** The operands of the alternative the cursor is in, once read (cleared when the cursor leaves it). */
-  operands: readonly Reference[] | undefined;
+  /** Where the cursor's alternative starts in `call.operands` (the operand decided is `at + operand`). */
+  at: number;
+  /** Where the cursor's expression starts in `call.operandShape` (its number of alternatives). */
+  shapeAt: number;
   /** The in-plan writers of the operand the cursor is on, once looked up (cleared when the cursor moves). */
   links: readonly WriterLink[] | undefined;
   /**
@@ -71,30 +67,47 @@ export interface CallSlot {
   waiters: CallSlot[] | undefined;
 }
 
-/** Every input expression of a call's parameters, in document order (an exact-size array). */
-function expressionsOf(call: CompiledCall): InputExpression[] {
-  const result: InputExpression[] = [];
-  for (const { value } of call.references) {
-    if (value.type === "reference") result.push(value.expression);
-    else for (const part of value.parts) if (typeof part !== "string") result.push(part);
+/** The number of input expressions of a call (see `CompiledCall.operandShape`). */
+function expressionCountOf(call: CompiledCall): number {
+  const shape = call.operandShape;
+  if (shape === undefined) return call.operands.length;
+  let count = 0;
+  for (let at = 0; at < shape.length; at += 1 + (shape[at] as number)) count++;
+  return count;
+}
+
+/** How many alternatives the expression at `shapeAt` of a call's shape has. */
+export function alternativesAt(call: CompiledCall, shapeAt: number): number {
+  const shape = call.operandShape;
+  return shape === undefined ? 1 : (shape[shapeAt] as number);
+}
+
+/** How many operands alternative `alternative` of the expression at `shapeAt` has. */
+export function operandsAt(call: CompiledCall, shapeAt: number, alternative: number): number {
+  const shape = call.operandShape;
+  return shape === undefined ? 1 : (shape[shapeAt + 1 + alternative] as number);
+}
+
+/**
+ * Calls `visit` with each operand of a call and where it is: its position in `call.operands`, its
+ * expression, alternative and place in the alternative.
+ */
+export function forEachOperand(
+  call: CompiledCall,
+  visit: (operand: CallOperand, expression: number, alternative: number, place: number) => void,
+): void {
+  const operands = call.operands;
+  let position = 0;
+  let shapeAt = 0;
+  for (let expression = 0; position < operands.length; expression++) {
+    const alternatives = alternativesAt(call, shapeAt);
+    for (let alternative = 0; alternative < alternatives; alternative++) {
+      const count = operandsAt(call, shapeAt, alternative);
+      for (let place = 0; place < count; place++)
+        visit(operands[position++] as CallOperand, expression, alternative, place);
+    }
+    shapeAt += call.operandShape === undefined ? 0 : 1 + alternatives;
   }
-  // A list grown by push keeps room for 17 items; slots keep theirs for the whole run.
-  return result.slice();
-}
-
-/** The input expression at `position` of a slot (see {@link CallSlot.expressions}). */
-export function expressionAt(slot: CallSlot, position: number): InputExpression {
-  if (slot.expressions !== undefined) return slot.expressions[position] as InputExpression;
-  return ((slot.call.references[position] as ParamReference).value as { expression: InputExpression })
-    .expression;
-}
-
-/** The number of input expressions of a call, or -1 when a parameter is a template (see `expressionsOf`). */
-function wholeReferences(call: CompiledCall): number {
-  const references = call.references;
-  for (let index = 0; index < references.length; index++)
-    if ((references[index] as ParamReference).value.type !== "reference") return -1;
-  return references.length;
 }
 
 /** The empty list slots share until they have a missing operand or a group (both are rare and short). */
@@ -102,35 +115,32 @@ export const NO_ITEMS: readonly never[] = Object.freeze([]);
 
 /**
  * Builds the slot of a call. `streaming`: snapshot each operand's writers now (later calls may claim the
- * path and are added to the snapshot); batch runs look the compiled writers up when needed.
+ * path and are added to the snapshot); batch runs read the compiled operands' links when needed.
  */
 export function createCallSlot(
   call: CompiledCall,
   index: number,
-  writersOf: (call: CompiledCall, reference: Reference) => readonly WriterLink[],
+  linksOf: (call: CompiledCall, operand: CallOperand) => readonly WriterLink[],
   streaming = false,
 ): CallSlot {
-  const whole = wholeReferences(call);
-  const expressions = whole === -1 ? expressionsOf(call) : undefined;
-  const expressionCount = expressions === undefined ? whole : expressions.length;
-  let writers: Map<Reference, WriterLink[]> | undefined;
+  let writers: Map<string, WriterLink[]> | undefined;
   if (streaming) {
     writers = new Map();
-    for (const expression of expressions ?? expressionsOf(call))
-      for (const operands of expression.alternatives)
-        for (const reference of operands) writers.set(reference, [...writersOf(call, reference)]);
+    for (const operand of call.operands)
+      if (!writers.has(operand.reference.text))
+        writers.set(operand.reference.text, [...linksOf(call, operand)]);
   }
   // Every field is set here (optional ones as undefined), so all slots share one shape and none grows later.
   return {
     index,
     call,
-    expressions,
-    expressionCount,
+    expressionCount: expressionCountOf(call),
     writers,
     expression: 0,
     alternative: 0,
     operand: 0,
-    operands: undefined,
+    at: 0,
+    shapeAt: 0,
     links: undefined,
     writer: undefined,
     pending: 0,

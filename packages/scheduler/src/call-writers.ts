@@ -1,10 +1,9 @@
-import type { CompiledCall, ParamReference, WriterLink } from "@obelisk/compiler";
+import type { CallOperand, CompiledCall, WriterLink } from "@obelisk/compiler";
 import {
   asCallId,
   asThreadId,
   deepFreeze,
   formatReference,
-  type InputExpression,
   pathsOverlap,
   type Reference,
 } from "@obelisk/core";
@@ -61,7 +60,7 @@ export function createWritersOf(byId: CallLookup) {
     const producer = byId.get(id);
     if (producer === undefined || producer === call || producer.outputPath !== undefined) return links;
     if (links.some((link) => link.callId === producer.id)) return links;
-    return [...links, { callId: producer.id, alternatives: [0], conditional: false }];
+    return [...links, { callId: producer.id, position: -1, alternatives: [0], conditional: false }];
   };
 }
 
@@ -71,7 +70,7 @@ export function createClaims() {
     const outputPath = writer.outputPath;
     if (outputPath === undefined) {
       return producerId(reference) === writer.id
-        ? { callId: writer.id, alternatives: [0], conditional: false }
+        ? { callId: writer.id, position: -1, alternatives: [0], conditional: false }
         : undefined;
     }
     const alternatives: number[] = [];
@@ -85,6 +84,7 @@ export function createClaims() {
     if (alternatives.length === 0) return undefined;
     return {
       callId: asCallId(writer.id),
+      position: -1,
       alternatives,
       conditional: alternatives.length < outputPath.alternatives.length,
     };
@@ -133,26 +133,15 @@ export function preloadCallOutputs(
     if (isThenable(tombstone)) pending.push(Promise.resolve(tombstone).then(keep));
     else keep(tombstone);
   };
-  const loadAll = (expression: InputExpression): void => {
-    const alternatives = expression.alternatives;
-    for (let alternative = 0; alternative < alternatives.length; alternative++) {
-      const operands = alternatives[alternative] as readonly Reference[];
-      for (let operand = 0; operand < operands.length; operand++) {
-        const reference = operands[operand] as Reference;
-        const id = producerId(reference);
-        if (id !== undefined) load(id);
-        else if (reference.kind === "state") checkHole(reference);
-      }
-    }
-  };
-  // The expressions are walked in place (no list of them per call), with indexed loops: this walk runs
-  // once per run over every call, mostly before it is optimized (an iterator object per loop then).
+  // The operands are walked in the compiled calls' flat lists, with indexed loops: this walk runs once per
+  // run over every call, mostly before it is optimized (an iterator object per loop then).
   for (let at = 0; at < calls.length; at++) {
-    const references = (calls[at] as CompiledCall).references;
-    for (let index = 0; index < references.length; index++) {
-      const value = (references[index] as ParamReference).value;
-      if (value.type === "reference") loadAll(value.expression);
-      else for (const part of value.parts) if (typeof part !== "string") loadAll(part);
+    const operands = (calls[at] as CompiledCall).operands;
+    for (let index = 0; index < operands.length; index++) {
+      const reference = (operands[index] as CallOperand).reference;
+      const id = producerId(reference);
+      if (id !== undefined) load(id);
+      else if (reference.kind === "state") checkHole(reference);
     }
   }
   return pending.length === 0 ? undefined : Promise.all(pending).then(() => undefined);

@@ -115,7 +115,7 @@ describe("DecisionCore readiness", () => {
     expect(core.settled(0, { status: "waiting" })[0]).toMatchObject({ index: 1, status: "waiting" });
   });
 
-  it("looks each operand's writers up once, however often its reader waits and wakes", () => {
+  it("looks a †calls operand's writers up once, however often its reader waits and wakes", () => {
     const present = new Set<string>();
     const lookups: string[] = [];
     const core = new DecisionCore({
@@ -125,25 +125,26 @@ describe("DecisionCore readiness", () => {
         return call.writers.get(reference.text) ?? [];
       },
     });
-    // r reads †state.a (written by a) and then †state.b (written by b and c): it waits, wakes, waits again
+    // r reads †calls.a (written by a) and then †calls.b (b's, and c given as a writer too): it waits, wakes,
+    // waits again; other operands' writers are the compiled operand's links (no lookup)
     const calls = [
       fakeCall("a", 0, { writes: [["†state.a"]] }),
       fakeCall("b", 1, { writes: [["†state.b"]], method: "push" }),
       fakeCall("c", 2, { writes: [["†state.b"]], method: "push" }),
       fakeCall("r", 3, {
-        reads: [[["†state.a"]], [["†state.b"]]],
-        writers: { "†state.a": [link("a")], "†state.b": [link("b"), link("c")] },
+        reads: [[["†calls.a"]], [["†calls.b"]]],
+        writers: { "†calls.a": [link("a")], "†calls.b": [link("b"), link("c")] },
       }),
     ];
     expect(core.add(calls).map((e) => e.type)).toEqual(["dispatch", "dispatch", "dispatch"]);
-    present.add("†state.b");
+    present.add("†calls.b");
     expect(core.settled(1, { status: "succeeded", alternative: 0 })).toEqual([]);
-    present.add("†state.a");
+    present.add("†calls.a");
     expect(core.settled(0, { status: "succeeded", alternative: 0 })).toEqual([]);
     expect(core.settled(2, { status: "succeeded", alternative: 0 })).toEqual([
       { type: "dispatch", index: 3 },
     ]);
-    expect(lookups).toEqual(["r †state.a", "r †state.b"]);
+    expect(lookups).toEqual(["r †calls.a", "r †calls.b"]);
   });
 });
 

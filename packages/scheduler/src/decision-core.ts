@@ -1,6 +1,13 @@
-import type { CompiledCall, WriterLink } from "@obelisk/compiler";
+import type { CallOperand, CompiledCall, WriterLink } from "@obelisk/compiler";
 import { OUTPUT_METHODS, type Reference } from "@obelisk/core";
-import { type CallSlot, createCallSlot, expressionAt, NO_ITEMS } from "./call-slot.js";
+import {
+  alternativesAt,
+  type CallSlot,
+  createCallSlot,
+  forEachOperand,
+  NO_ITEMS,
+  operandsAt,
+} from "./call-slot.js";
 import type { ContextProbe, CoreEffect, DecisionCoreOptions, SettleInfo } from "./decision-types.js";
 import { PathTrie } from "./path-trie.js";
 import {
@@ -50,6 +57,9 @@ export class DecisionCore {
   private active = 0;
   private finished = false;
   private readonly slotOf = (id: string): CallSlot | undefined => this.byId.get(id);
+  /** A compiled operand's links, or the `writersOf` answer for a `†calls.<id>` operand (see `linksOf`). */
+  private readonly operandLinks = (call: CompiledCall, operand: CallOperand): readonly WriterLink[] =>
+    operand.reference.kind === "calls" ? this.writersOf(call, operand.reference) : operand.links;
 
   /** Creates a core for one run. */
   constructor(options: DecisionCoreOptions) {
@@ -79,7 +89,7 @@ export class DecisionCore {
     const added: CallSlot[] = [];
     for (let at = 0; at < calls.length; at++) {
       const call = calls[at] as CompiledCall;
-      const slot = createCallSlot(call, this.slots.length, this.writersOf, !this.closed);
+      const slot = createCallSlot(call, this.slots.length, this.operandLinks, !this.closed);
       this.slots.push(slot);
       this.byId.set(call.id, slot);
       if (this.early.size > 0) {
@@ -182,21 +192,20 @@ export class DecisionCore {
     }
   }
 
-  /** Advances a slot's cursor as far as the settled writers allow. */
+  /**
+   * Advances a slot's cursor as far as the settled writers allow. The operands are read from the compiled
+   * call's flat list (`call.operands`, divided by `call.operandShape`), their writers from the operand.
+   */
   private evaluate(slot: CallSlot, effects: CoreEffect[]): void {
+    const call = slot.call;
+    const operands = call.operands;
     while (slot.expression < slot.expressionCount) {
-      // The operand list is kept while the cursor stays in it: waking up reads it without walking the
-      // compiled call again.
-      let operands = slot.operands;
-      if (operands === undefined) {
-        operands = expressionAt(slot, slot.expression).alternatives[slot.alternative] as readonly Reference[];
-        slot.operands = operands;
-      }
-      const reference = operands[slot.operand] as Reference;
-      // kept while the cursor stays on the operand: waking up does not look its writers up by text again
+      const operand = operands[slot.at + slot.operand] as CallOperand;
+      const reference = operand.reference;
+      // kept while the cursor stays on the operand: waking up does not look its writers up again
       let writers = slot.links;
       if (writers === undefined) {
-        writers = this.operandWriters(slot, reference);
+        writers = this.linksOf(slot, operand);
         slot.links = writers;
       }
       if (!slot.subscribed) {
@@ -208,13 +217,11 @@ export class DecisionCore {
       const present = this.decidedPresent(slot, writers, reference);
       slot.links = undefined;
       slot.writer = undefined;
+      const count = operandsAt(call, slot.shapeAt, slot.alternative);
       if (present) {
         slot.operand++;
-        if (slot.operand === operands.length) {
-          slot.expression++;
-          slot.alternative = 0;
-          slot.operand = 0;
-          slot.operands = undefined;
+        if (slot.operand === count) {
+          nextExpression(slot);
           slot.missing = NO_ITEMS;
         }
         continue;
@@ -225,21 +232,20 @@ export class DecisionCore {
       }
       slot.missing = [...slot.missing, { reference, writers }];
       slot.alternative++;
+      slot.at += count;
       slot.operand = 0;
-      slot.operands = undefined;
       // A writer waiting for approval has not settled its part (SPEC §2: the operand is undecided until it
       // runs on a later run): the expression waits with it instead of taking its next alternative, which
       // would run the call now and again once approved (decision 0046).
       if (
-        slot.alternative === expressionAt(slot, slot.expression).alternatives.length ||
-        someWriterWaiting(writers, this.slotOf, slot.call.id)
+        slot.alternative === alternativesAt(call, slot.shapeAt) ||
+        someWriterWaiting(writers, this.slotOf, call.id)
       ) {
         const effect = heldOver(slot.held, unsatisfiedEffect(slot, this.slotOf));
         if (effect.type === "unsatisfied" && effect.status === "waiting") {
           // decide the other expressions first: a blocked or failed one wins whatever the parameter order
           slot.held = effect;
-          slot.expression++;
-          slot.alternative = 0;
+          nextExpression(slot);
           slot.missing = NO_ITEMS;
           continue;
         }
@@ -271,7 +277,8 @@ export class DecisionCore {
   /** True when `reference`, an operand of the call at `index`, holds a value for this run (see below). */
   present(index: number, reference: Reference): boolean {
     const slot = this.slot(index);
-    return this.decidedPresent(slot, this.operandWriters(slot, reference), reference);
+    const writers = slot.writers?.get(reference.text) ?? this.writersOf(slot.call, reference);
+    return this.decidedPresent(slot, writers, reference);
   }
 
   /**
@@ -284,26 +291,33 @@ export class DecisionCore {
   waitedFor(index: number): readonly string[] {
     const slot = this.slot(index);
     let ids: Set<string> | undefined;
-    for (let position = 0; position < slot.expressionCount; position++) {
-      for (const operands of expressionAt(slot, position).alternatives) {
-        let taken = true;
-        for (const reference of operands) {
-          const links = this.operandWriters(slot, reference);
-          for (const { callId } of links) {
-            // a streamed writer never added (the stream closed first) was not waited for
-            const writer = this.byId.get(callId);
-            if (writer === undefined || writer === slot || ids?.has(callId) === true) continue;
-            ids ??= new Set();
-            ids.add(callId);
-          }
-          if (!this.decidedPresent(slot, links, reference)) {
-            taken = false;
-            break;
-          }
-        }
-        if (taken) break;
+    // per expression, whether an alternative was taken (the operands of later ones were not decided)
+    let expression = -1;
+    let taken = false;
+    let alternative = -1;
+    let decided = false;
+    forEachOperand(slot.call, (operand, at, inAlternative) => {
+      if (at !== expression) {
+        expression = at;
+        taken = false;
+        alternative = -1;
       }
-    }
+      if (inAlternative !== alternative) {
+        if (alternative !== -1 && decided) taken = true;
+        alternative = inAlternative;
+        decided = true;
+      }
+      if (taken || !decided) return;
+      const links = this.linksOf(slot, operand);
+      for (const { callId } of links) {
+        // a streamed writer never added (the stream closed first) was not waited for
+        const writer = this.byId.get(callId);
+        if (writer === undefined || writer === slot || ids?.has(callId) === true) continue;
+        ids ??= new Set();
+        ids.add(callId);
+      }
+      if (!this.decidedPresent(slot, links, operand.reference)) decided = false;
+    });
     return ids === undefined ? NO_ITEMS : [...ids];
   }
 
@@ -319,7 +333,7 @@ export class DecisionCore {
     let wrote = false;
     for (let at = 0; at < writers.length; at++) {
       const link = writers[at] as WriterLink;
-      const writer = this.byId.get(link.callId);
+      const writer = this.writerOf(link);
       // the reader's own write is read from before the run; a writer never added (closed stream) is absent
       if (writer === undefined || writer === reader) continue;
       if (!deliveredStatus(writer.status)) return false;
@@ -329,14 +343,27 @@ export class DecisionCore {
   }
 
   /** In-plan writers of an operand: the streaming snapshot (with late claims), else the compiled links. */
-  private operandWriters(slot: CallSlot, reference: Reference): readonly WriterLink[] {
-    return slot.writers?.get(reference) ?? this.writersOf(slot.call, reference);
+  private linksOf(slot: CallSlot, operand: CallOperand): readonly WriterLink[] {
+    const snapshot = slot.writers;
+    if (snapshot !== undefined) {
+      const links = snapshot.get(operand.reference.text);
+      if (links !== undefined) return links;
+    }
+    return this.operandLinks(slot.call, operand);
+  }
+
+  /**
+   * The slot of a link's writer: at the link's position when the call there is the writer (the common
+   * case: no lookup by id), else by id (a link the scheduler made, or calls added in another order).
+   */
+  private writerOf(link: WriterLink): CallSlot | undefined {
+    const slot = this.slots[link.position];
+    return slot !== undefined && slot.call.id === link.callId ? slot : this.byId.get(link.callId);
   }
 
   /** The operand a slot is deciding. */
   private currentOperand(slot: CallSlot): Reference {
-    const expression = expressionAt(slot, slot.expression);
-    return (expression.alternatives[slot.alternative] as readonly Reference[])[slot.operand] as Reference;
+    return (slot.call.operands[slot.at + slot.operand] as CallOperand).reference;
   }
 
   /** Subscribes to every unsettled writer; returns how many there are. */
@@ -344,7 +371,7 @@ export class DecisionCore {
     let pending = 0;
     for (let at = 0; at < writers.length; at++) {
       const link = writers[at] as WriterLink;
-      const writer = this.byId.get(link.callId);
+      const writer = this.writerOf(link);
       if (writers.length === 1) slot.writer = writer;
       if (writer === slot || writer?.phase === "settled") continue;
       if (writer === undefined && this.closed) continue;
@@ -365,19 +392,12 @@ export class DecisionCore {
   private registerOpenReads(slot: CallSlot): void {
     const writers = slot.writers;
     if (writers === undefined) return;
-    for (let expression = 0; expression < slot.expressionCount; expression++) {
-      const alternatives = expressionAt(slot, expression).alternatives;
-      for (let alternative = 0; alternative < alternatives.length; alternative++) {
-        const operands = alternatives[alternative] as readonly Reference[];
-        for (let operand = 0; operand < operands.length; operand++) {
-          const reference = operands[operand] as Reference;
-          const links = writers.get(reference);
-          if (links === undefined || links.length > 0) continue;
-          const open: OpenRead = { slot, reference, links, expression, alternative, operand };
-          this.openReads.add(reference.kind, reference.path, open);
-        }
-      }
-    }
+    forEachOperand(slot.call, ({ reference }, expression, alternative, operand) => {
+      const links = writers.get(reference.text);
+      if (links === undefined || links.length > 0) return;
+      const open: OpenRead = { slot, reference, links, expression, alternative, operand };
+      this.openReads.add(reference.kind, reference.path, open);
+    });
   }
 
   /**
@@ -455,11 +475,12 @@ export class DecisionCore {
     const inParkingOrder = [...candidates].sort((a, b) => parking(a).order - parking(b).order);
     for (const slot of inParkingOrder) {
       const reference = this.currentOperand(slot);
-      const writers = slot.writers?.get(reference);
+      const writers = slot.writers?.get(reference.text);
       if (writers !== undefined)
         for (const call of calls) {
           const link = claims(call, reference);
-          if (link !== undefined) writers.push(link);
+          if (link !== undefined && !writers.some((known) => known.callId === link.callId))
+            writers.push(link);
         }
       if (writers === undefined || writers.length === 0) {
         const filed = parking(slot).reference;
@@ -600,6 +621,24 @@ function isCurrent(open: OpenRead): boolean {
     open.alternative === slot.alternative &&
     open.operand === slot.operand
   );
+}
+
+/**
+ * Moves a slot's cursor to the next expression: past the alternatives of this one not tried (one was
+ * taken, or the last one was tried, or the expression waits with an undecided writer).
+ */
+function nextExpression(slot: CallSlot): void {
+  const call = slot.call;
+  if (call.operandShape === undefined) slot.at = slot.expression + 1;
+  else {
+    const alternatives = alternativesAt(call, slot.shapeAt);
+    for (let alternative = slot.alternative; alternative < alternatives; alternative++)
+      slot.at += operandsAt(call, slot.shapeAt, alternative);
+    slot.shapeAt += 1 + alternatives;
+  }
+  slot.expression++;
+  slot.alternative = 0;
+  slot.operand = 0;
 }
 
 /** Calls `visit` with each path a call may write: its targets, or `†calls.<id>` when it has no output path. */

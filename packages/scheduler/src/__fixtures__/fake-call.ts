@@ -1,4 +1,4 @@
-import type { CompiledCall, WriterLink } from "@obelisk/compiler";
+import type { CallOperand, CompiledCall, WriterLink } from "@obelisk/compiler";
 import { asCallId, type OutputMethod, type OutputTarget, type Reference } from "@obelisk/core";
 
 /** A reference from a dotted test spelling: `†state.a.b` → kind state, path [a, b]; `†state.list.-1` → [list, -1]. */
@@ -33,6 +33,25 @@ export function fakeCall(id: string, index: number, options: FakeCallOptions = {
       expression: { alternatives: alternatives.map((operands) => operands.map(ref)) },
     },
   }));
+  // the compiler's flat operand list: one object per distinct text, its links those of `writers`
+  const byText = new Map<string, CallOperand>();
+  const operands: CallOperand[] = [];
+  const shape: number[] = [];
+  for (const alternatives of options.reads ?? []) {
+    shape.push(alternatives.length);
+    for (const texts of alternatives) {
+      shape.push(texts.length);
+      for (const text of texts) {
+        let operand = byText.get(text);
+        if (operand === undefined) {
+          operand = { reference: ref(text), links: options.writers?.[text] ?? [] };
+          byText.set(text, operand);
+        }
+        operands.push(operand);
+      }
+    }
+  }
+  const single = shape.length === operands.length * 2 && shape.every((count) => count === 1);
   const writes = options.writes;
   const targets = (texts: readonly string[]): OutputTarget[] => texts.map((text) => ({ ...ref(text) }));
   return {
@@ -43,6 +62,8 @@ export function fakeCall(id: string, index: number, options: FakeCallOptions = {
     params: {},
     references,
     writers: new Map(Object.entries(options.writers ?? {})),
+    operands,
+    operandShape: single ? undefined : shape,
     ...(writes === undefined
       ? {}
       : {
@@ -58,7 +79,7 @@ export function fakeCall(id: string, index: number, options: FakeCallOptions = {
   };
 }
 
-/** A writer link. */
+/** A writer link (its position unknown: the core finds the writer by id). */
 export function link(callId: string, alternatives: readonly number[] = [0], conditional = false): WriterLink {
-  return { callId: asCallId(callId), alternatives, conditional };
+  return { callId: asCallId(callId), position: -1, alternatives, conditional };
 }
