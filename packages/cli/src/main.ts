@@ -11,6 +11,7 @@ import { registerRun } from "./commands/run.js";
 import { registerRuns } from "./commands/runs.js";
 import { registerSchema } from "./commands/schema.js";
 import { registerState } from "./commands/state.js";
+import { registerThreads } from "./commands/threads.js";
 import { registerValidate } from "./commands/validate.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { formatAfterCommand } from "./format-after-command.js";
@@ -40,6 +41,7 @@ export function createProgram(context: CommandContext): Command {
   registerSchema(program, context);
   registerState(program, context);
   registerRuns(program, context);
+  registerThreads(program, context);
   registerResume(program, context);
   configure(program, context.io);
   return program;

@@ -13,6 +13,10 @@ import { resumeCommand, whatNext } from "./what-next.js";
 
 /** Options of a run or a resume. */
 export interface RunPlanOptions {
+  /** `run` (not `resume`): the end says how to run satisfied calls again (`--rerun`). */
+  readonly offersRerun?: boolean | undefined;
+  /** `--rerun` as given: `true` (every call of an idempotent tool) or the ids. */
+  readonly rerun?: true | readonly string[] | undefined;
   /** `--tools`. */
   readonly tools: string;
   /** `--store`. */

@@ -16,8 +16,25 @@ export function threadFlags(threadId: string, store: string): string {
 }
 
 /**
- * The commands to try after a run (starting with `command`: see `cliCommand`): inspect the state, resume
- * a cancelled run (with the same `--limits`), give the approvals calls wait for.
+ * What `run` says of the calls an earlier run's identical call satisfied (decision 0050): how to run them
+ * again — `--rerun`, or, after `--rerun` alone (which leaves tools that are not idempotent), their ids.
+ */
+function rerunNote(result: RunResult, rerun: true | readonly string[] | undefined): string | undefined {
+  const satisfied = Object.keys(result.calls).filter((id) => result.calls[id]?.status === "satisfied");
+  if (satisfied.length === 0) return undefined;
+  const one = satisfied.length === 1;
+  const calls = one ? "1 call" : `${satisfied.length} calls`;
+  const them = one ? "it" : "them";
+  if (rerun !== true)
+    return `${calls} satisfied from an earlier run (same tool and parameters): pass --rerun to run ${them} again`;
+  const ids = satisfied.map(shellWord).join(" ");
+  return `${calls} still satisfied: ${one ? "its tool is" : "their tools are"} not idempotent, which --rerun alone leaves; to run ${them} again: --rerun ${ids}`;
+}
+
+/**
+ * The commands to try after a run (starting with `command`: see `cliCommand`): inspect the state, run
+ * satisfied calls again (`run` only), resume a cancelled run (with the same `--limits`), give the approvals
+ * calls wait for.
  */
 export function whatNext(
   result: RunResult,
@@ -26,7 +43,16 @@ export function whatNext(
     store,
     tools,
     limits,
-  }: { command: string; store: string; tools: string; limits?: Partial<Limits> | undefined },
+    offersRerun,
+    rerun,
+  }: {
+    command: string;
+    store: string;
+    tools: string;
+    limits?: Partial<Limits> | undefined;
+    offersRerun?: boolean | undefined;
+    rerun?: true | readonly string[] | undefined;
+  },
 ): string[] {
   if (store === "memory") {
     return [
@@ -35,6 +61,8 @@ export function whatNext(
   }
   const where = threadFlags(result.threadId, store);
   const lines = [`inspect what was stored: ${command} state summary ${where}`];
+  const note = offersRerun === true ? rerunNote(result, rerun) : undefined;
+  if (note !== undefined) lines.push(note);
   if (result.status === "cancelled")
     lines.push(`finish what is left:     ${resumeCommand(result.runId, { command, store, tools, limits })}`);
   const approvals = new Set<string>();

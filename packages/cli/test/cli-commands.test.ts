@@ -44,6 +44,8 @@ const COMMANDS = [
   ["runs", "show"],
   ["runs", "prune"],
   ["runs", "cancel"],
+  ["threads"],
+  ["threads", "list"],
   ["resume"],
 ];
 
@@ -69,7 +71,9 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       expect(result.stdout, path).toContain("-h, --help");
       expect(result.stderr, path).toBe("");
     });
-    const leaves = results.filter((_, i) => !["", "state", "runs"].includes((COMMANDS[i] ?? []).join(" ")));
+    const leaves = results.filter(
+      (_, i) => !["", "state", "runs", "threads"].includes((COMMANDS[i] ?? []).join(" ")),
+    );
     for (const result of leaves) expect(result.stdout).toContain("--format <format>");
     const help = await inProcess(["help", "run"], cwd);
     expect(help.code).toBe(0);

@@ -124,7 +124,7 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
     expectOneLineError(unknown, 2);
     expect(unknown.stdout).toBe("");
     expect(unknown.stderr).toBe(
-      "error [USAGE] unknown command 'nothing' (obelisk has: validate, run, graph, schema, state, runs, resume; see obelisk --help)\n",
+      "error [USAGE] unknown command 'nothing' (obelisk has: validate, run, graph, schema, state, runs, threads, resume; see obelisk --help)\n",
     );
     const nested = await inProcessJson(["state", "help", "nothing"], cwd);
     expectOneLineError(nested, 2);

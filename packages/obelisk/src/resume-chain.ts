@@ -94,7 +94,7 @@ export async function cancelCrashedRuns(
 }
 
 /** The run that ended on a thread, whose earlier `interrupted` runs of the same plan it supersedes. */
-export interface SupersedingRun {
+interface SupersedingRun {
   readonly runId: RunId;
   readonly threadId: ThreadId;
   readonly planHash: PlanHash;

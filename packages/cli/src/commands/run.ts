@@ -32,6 +32,7 @@ interface RunCommandOptions extends CommonOptions {
   readonly approved?: string;
   readonly limits?: Partial<Limits>;
   readonly lockWait?: number;
+  readonly rerun?: true | string[];
 }
 
 /** Registers `obelisk run <plan> --tools <module>`. */
@@ -53,6 +54,12 @@ export function registerRun(program: Command, context: CommandContext): void {
         "refuse to run unless the plan hash equals this approved hash",
       ).argParser((value) => parseApprovedHash(value, cliCommand(context.io.env))),
     );
+  command.addOption(
+    new Option(
+      "--rerun [ids...]",
+      "run again the calls an identical earlier call satisfies (same tool and parameters): every call of an idempotent tool, or the calls with these ids (give them after the plan file)",
+    ).argParser(parseRerunId),
+  );
   withLockWait(command);
   withLimits(command);
   withFormat(command);
@@ -111,6 +118,7 @@ async function runCommand(
         ...withInputOption,
         ...(options.approved === undefined ? {} : { approvedHash: options.approved }),
         ...(options.failFast === undefined ? {} : { failFast: options.failFast }),
+        ...(options.rerun === undefined ? {} : { rerun: options.rerun }),
       });
     } catch (error) {
       const refused = invalidPlanOf(error);
@@ -118,7 +126,19 @@ async function runCommand(
       throw error;
     }
   };
-  return runWithProgress(output, io, { ...options, limits }, run, check);
+  return runWithProgress(output, io, { ...options, limits, offersRerun: true }, run, check);
+}
+
+/**
+ * One `--rerun` id (commander gathers them); a word ending in `.json` is the plan file the flag took
+ * (`run --rerun plan.json …`: a variadic flag takes the words after it), refused with where the flag goes.
+ */
+function parseRerunId(value: string, previous: string[] | true | undefined): string[] {
+  if (/\.json$/i.test(value))
+    throw new InvalidArgumentError(
+      `"${value}" looks like the plan file: give --rerun after it (run ${value} --rerun [ids…] --tools …)`,
+    );
+  return [...(Array.isArray(previous) ? previous : []), value];
 }
 
 /**
