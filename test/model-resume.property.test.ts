@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { JsonValue } from "@obelisk/core";
 import fc from "fast-check";
 import { createEngine, createMemoryStore, type Engine, type RunResult } from "obelisk";
 import { createSqliteStore } from "obelisk/sqlite";
@@ -46,6 +47,8 @@ import {
 
 /** Scenarios per property (OBELISK_MODEL_RESUME_SCENARIOS); the CI default keeps each under ~3 s. */
 const SCENARIOS = Number(process.env.OBELISK_MODEL_RESUME_SCENARIOS ?? 40);
+/** Each property's time limit: generous, as a loaded machine runs a scenario in up to ~0.5 s. */
+const TIMEOUT_MS = Math.max(60_000, SCENARIOS * 1_500);
 
 const dir = mkdtempSync(join(tmpdir(), "obelisk-model-resume-"));
 const file = join(dir, "model.db");
@@ -57,9 +60,10 @@ const survivor = createEngine({
   store: createSqliteStore(file),
   confirm: modelConfirm,
 });
+let streamSchedule = new Schedule(seededRandom(1));
 /** The engine of the streamed runs (a memory store: streaming order, not durability). */
 const streaming = createEngine({
-  tools: modelTools(() => schedule) as never,
+  tools: modelTools(() => streamSchedule) as never,
   store: createMemoryStore(),
   confirm: modelConfirm,
 });
@@ -76,6 +80,7 @@ const figures = {
   cancelled: 0,
   rerunOnContinue: 0,
   satisfiedOnContinue: 0,
+  resumedTwice: 0,
   streamed: 0,
   readerFirst: 0,
 };
@@ -95,6 +100,10 @@ interface InterruptScenario {
   readonly stop: Stop;
   /** Which of the uninterrupted run's tool calls stops the run (modulo their number). */
   readonly at: number;
+  /** The stopped run is a stream (`engine.open`) of the calls in a seeded arrival order. */
+  readonly streamed: boolean;
+  /** The resume is stopped too (its signal, after a few tool answers), and resumed in turn. */
+  readonly resumeStopped: boolean;
   /** `resume` the interrupted run, or send the plan again with `run`. */
   readonly continueWith: "resume" | "resend";
 }
@@ -103,6 +112,8 @@ const interruptScenario: fc.Arbitrary<InterruptScenario> = fc.record({
   base: modelScenario,
   stop: fc.constantFrom<Stop>("signal", "close", "crash"),
   at: fc.nat(1_000),
+  streamed: fc.nat(2).map((n) => n === 0),
+  resumeStopped: fc.nat(2).map((n) => n === 0),
   continueWith: fc.constantFrom<InterruptScenario["continueWith"]>("resume", "resume", "resend"),
 });
 
@@ -130,23 +141,52 @@ async function runProblems(
   return problems;
 }
 
+/** A few turns of the event loop (tool settlements) between two calls of a stream. */
+async function pause(random: () => number): Promise<void> {
+  for (let turns = Math.floor(random() * 4); turns > 0; turns -= 1)
+    await new Promise((resolve) => setImmediate(resolve));
+}
+
 /**
- * Runs the plan until its tools have answered `at` times, then stops it (the signal's run in the
- * surviving engine, the others in an engine of their own); answers the run's result (none after a crash),
- * its id, the arguments its tools got, and whether it was stopped (it may have ended first).
+ * Runs the plan — at once, or streamed in `order` and closed — until its tools have answered `at` times
+ * and every call was sent, then stops it (the signal's run in the surviving engine, the others in an
+ * engine of their own); answers the run's result (none after a crash), its id, the arguments its tools
+ * got, and whether it was stopped (it may have ended first).
  */
-async function interruptedRun(threadId: string, scenario: InterruptScenario, at: number) {
-  const plan = { type: "plan", plan: scenario.base.plan.map(callJson) };
+async function interruptedRun(
+  threadId: string,
+  scenario: InterruptScenario,
+  at: number,
+  order: readonly ModelCall[] | undefined,
+) {
   const options = { threadId, input: inputOf(0) };
   let stopped = false;
+  let sent = order === undefined;
+  const random = seededRandom(scenario.base.schedule + 2);
+  const start = (engine: Engine, signal?: AbortSignal): Promise<RunResult> => {
+    const runOptions = signal === undefined ? options : { ...options, signal };
+    if (order === undefined)
+      return engine.run({ type: "plan", plan: scenario.base.plan.map(callJson) }, runOptions);
+    return (async () => {
+      const stream = await engine.open(runOptions);
+      for (const call of order) {
+        stream.add(callJson(call));
+        await pause(random);
+      }
+      sent = true;
+      return stream.close();
+    })();
+  };
+  const stopBy = (act: () => void) => () => {
+    if (!sent) return false;
+    stopped = true;
+    act();
+    return true;
+  };
   if (scenario.stop === "signal") {
     const abort = new AbortController();
-    const stop = () => {
-      stopped = true;
-      abort.abort();
-    };
-    schedule = new Schedule(seededRandom(scenario.base.schedule), { at, stop });
-    const result = await schedule.drive(survivor.run(plan, { ...options, signal: abort.signal }));
+    schedule = new Schedule(seededRandom(scenario.base.schedule), { at, stop: stopBy(() => abort.abort()) });
+    const result = await schedule.drive(start(survivor, abort.signal));
     return { result, runId: result.runId, args: schedule.args, stopped };
   }
   const store = createSqliteStore(file);
@@ -161,21 +201,72 @@ async function interruptedRun(threadId: string, scenario: InterruptScenario, at:
     store: scenario.stop === "crash" ? dying.store : store,
     confirm: modelConfirm,
   });
-  const stop = () => {
-    stopped = true;
+  const stop = stopBy(() => {
     if (scenario.stop === "close") void engine.close();
     else {
       dying.crash();
       crashed();
     }
-  };
+  });
   own.schedule = new Schedule(seededRandom(scenario.base.schedule), { at, stop });
-  const result = await own.schedule.drive(Promise.race([engine.run(plan, options), gone]));
+  const result = await own.schedule.drive(Promise.race([start(engine), gone]));
   // a crashed engine is dropped (its store answers nothing); the file is closed under it
   if (stopped && scenario.stop === "crash") await store.close();
   else await engine.close();
   const [latest] = await survivor.runs.list({ threadId, limit: 1 });
   return { result, runId: result?.runId ?? (latest?.runId as string), args: own.schedule.args, stopped };
+}
+
+interface Stopped {
+  readonly result: RunResult | undefined;
+  readonly runId: string;
+  readonly args: Readonly<Record<string, JsonValue>>;
+}
+
+/**
+ * What a stopped run left, against the model's uninterrupted run of it from `before`: its call records
+ * and result agree with the model where a call ended, its tools were called only for calls the model runs,
+ * and the thread holds exactly the effects of the calls it committed (nothing half-written).
+ */
+async function leftBy(
+  threadId: string,
+  plan: readonly ModelCall[],
+  before: ModelThread,
+  stopped: Stopped,
+  resume: boolean,
+) {
+  const shown = await survivor.runs.show(stopped.runId);
+  const problems: string[] = [];
+  const seen: Record<string, EngineCall> = {};
+  for (const id of Object.keys(stopped.args)) seen[id] = { status: "cancelled", args: stopped.args[id] };
+  for (const record of shown.calls) {
+    if (seen[record.callId]?.status !== "cancelled" && seen[record.callId] !== undefined)
+      problems.push(`${record.callId}: two records in the stopped run`);
+    seen[record.callId] = { status: record.status, branch: record.branch, args: stopped.args[record.callId] };
+  }
+  const committed = new Set<string>(shown.calls.filter((r) => r.status === "succeeded").map((r) => r.callId));
+  figures.committed += committed.size;
+  const full = structuredClone(before);
+  const model = interpretRun(plan, full, inputOf(0), seen, { interrupted: true, resume });
+  problems.push(...model.problems);
+  const ran = toolCalls(plan, model);
+  for (const id of Object.keys(stopped.args))
+    if (!ran.includes(id)) problems.push(`${id}: its tool was called, the model does not run it`);
+  const { result } = stopped;
+  if (result !== undefined) {
+    problems.push(...outcomeProblems(result));
+    for (const [id, outcome] of Object.entries(result.calls)) {
+      if (outcome.status === "cancelled") figures.cancelled += 1;
+      else if (outcome.status !== seen[id]?.status)
+        problems.push(`${id}: result ${outcome.status}, record ${seen[id]?.status}`);
+    }
+  }
+  const partial = committedThread(before, model, committed);
+  const stored = await survivor.get(threadId, "†state");
+  problems.push(...(await threadProblems(survivor, threadId, stored.value, plan, partial)));
+  if (result !== undefined && canonical(result.state) !== canonical(partial.state))
+    problems.push(`stopped run's result state: ${canonical(result.state)}`);
+  return { problems, committed, partial, full, record: shown.run };
 }
 
 /** One scenario: problems (empty when the engine and the model agree throughout). */
@@ -188,55 +279,51 @@ async function checkInterrupted(scenario: InterruptScenario): Promise<string[]> 
   const input = inputOf(0);
   // the tool calls of an uninterrupted run, to stop at one of them
   const probe = interpretRun(plan, structuredClone(start), input, {}, { interrupted: true });
-  const at = scenario.at % Math.max(toolCalls(plan, probe).length, 1);
-  const first = await interruptedRun(threadId, scenario, at);
+  const calls = toolCalls(plan, probe).length;
+  const at = scenario.at % Math.max(calls, 1);
+  const order = scenario.streamed
+    ? arrivalOrder(plan, start, seededRandom(scenario.base.schedule + 3))
+    : undefined;
+  const first = await interruptedRun(threadId, scenario, at, order);
   if ((first.result?.status ?? "cancelled") === "cancelled") figures.stopped += 1;
-
-  // what was committed: the call records of the stopped run
-  const shown = await survivor.runs.show(first.runId);
-  const problems: string[] = [];
-  const seen: Record<string, EngineCall> = {};
-  for (const id of Object.keys(first.args)) seen[id] = { status: "cancelled", args: first.args[id] };
-  for (const record of shown.calls) {
-    if (seen[record.callId]?.status !== "cancelled" && seen[record.callId] !== undefined)
-      problems.push(`${record.callId}: two records in the stopped run`);
-    seen[record.callId] = { status: record.status, branch: record.branch, args: first.args[record.callId] };
-  }
-  const committed = new Set<string>(shown.calls.filter((r) => r.status === "succeeded").map((r) => r.callId));
-  figures.committed += committed.size;
-  const full = structuredClone(start);
-  const uninterrupted = interpretRun(plan, full, input, seen, { interrupted: true });
-  problems.push(...uninterrupted.problems);
-  const ran = toolCalls(plan, uninterrupted);
-  for (const id of Object.keys(first.args))
-    if (!ran.includes(id)) problems.push(`${id}: its tool was called, the model does not run it`);
-  if (first.result !== undefined) {
-    problems.push(...outcomeProblems(first.result));
-    for (const [id, outcome] of Object.entries(first.result.calls)) {
-      if (outcome.status === "cancelled") figures.cancelled += 1;
-      else if (outcome.status !== seen[id]?.status)
-        problems.push(`${id}: result ${outcome.status}, record ${seen[id]?.status}`);
-    }
-  }
+  const left = await leftBy(threadId, plan, start, first, false);
   // a run that ended before its stop came keeps its own status
   const status = first.result?.status ?? "cancelled";
   const expectedStatus = status === "cancelled" ? STOPPED_STATUS[scenario.stop] : status;
-  if (shown.run.status !== expectedStatus)
-    problems.push(`stopped run's record: ${shown.run.status}, expected ${expectedStatus}`);
-  // nothing half-written: the thread holds exactly the committed calls' effects
-  const partial = committedThread(start, uninterrupted, committed);
-  const stored = await survivor.get(threadId, "†state");
-  problems.push(...(await threadProblems(survivor, threadId, stored.value, plan, partial)));
-  if (first.result !== undefined && canonical(first.result.state) !== canonical(partial.state))
-    problems.push(`stopped run's result state: ${canonical(first.result.state)}`);
-  if (problems.length > 0) return [`stopped at tool call ${at} (${scenario.stop}):`, ...problems];
+  if (left.record.status !== expectedStatus)
+    left.problems.push(`stopped run's record: ${left.record.status}, expected ${expectedStatus}`);
+  const label = `stopped after ${at} tool answers (${scenario.stop}${order ? ", streamed" : ""})`;
+  if (left.problems.length > 0) return [`${label}:`, ...left.problems];
+
+  const resume = scenario.continueWith === "resume";
+  const committed = new Set(left.committed);
+  let { partial } = left;
+  let runId = first.runId;
+  if (resume && scenario.resumeStopped) {
+    // the resume is stopped too (its signal), then resumed in turn (a resume of a resume, decision 0012)
+    const abort = new AbortController();
+    const stop = () => {
+      abort.abort();
+      return true;
+    };
+    schedule = new Schedule(seededRandom(scenario.base.schedule + 5), { at: scenario.at % 3, stop });
+    const cut = await schedule.drive(survivor.resume(runId, { signal: abort.signal }));
+    const cutRun = { result: cut, runId: cut.runId, args: schedule.args };
+    const again = await leftBy(threadId, plan, partial, cutRun, true);
+    for (const id of Object.keys(schedule.args))
+      if (committed.has(id)) again.problems.push(`${id} completed before the stop and ran again`);
+    if (again.problems.length > 0) return [`${label}, resumed and stopped again:`, ...again.problems];
+    figures.resumedTwice += 1;
+    for (const id of again.committed) committed.add(id);
+    partial = again.partial;
+    runId = cut.runId;
+  }
 
   // continued: resumed, or sent again
   schedule = new Schedule(seededRandom(scenario.base.schedule + 1));
-  const resume = scenario.continueWith === "resume";
   const second = await schedule.drive(
     resume
-      ? survivor.resume(first.runId)
+      ? survivor.resume(runId)
       : survivor.run({ type: "plan", plan: plan.map(callJson) }, { threadId, input }),
   );
   const thread = structuredClone(partial);
@@ -250,20 +337,18 @@ async function checkInterrupted(scenario: InterruptScenario): Promise<string[]> 
   if (resume) {
     for (const id of rerun)
       if (committed.has(id)) after.push(`${id} completed before the stop and ran again`);
-    if (canonical(thread.state) !== canonical(full.state))
-      after.push(`resumed state differs from the uninterrupted run's: ${canonical(full.state)}`);
+    if (canonical(thread.state) !== canonical(left.full.state))
+      after.push(`resumed state differs from the uninterrupted run's: ${canonical(left.full.state)}`);
     const ended = (await survivor.runs.show(first.runId)).run.status;
     if (ended !== "cancelled" && status === "cancelled")
       after.push(`the resumed run's record is ${ended}, not cancelled`);
   }
-  return after.length > 0
-    ? [`stopped at tool call ${at} (${scenario.stop}), then ${scenario.continueWith}:`, ...after]
-    : [];
+  return after.length > 0 ? [`${label}, then ${scenario.continueWith}:`, ...after] : [];
 }
 
 /** A streamed run whose calls arrive in `order`, a few event-loop turns (tool settlements) apart. */
 async function streamedRun(threadId: string, order: readonly ModelCall[], seed: number) {
-  schedule = new Schedule(seededRandom(seed));
+  streamSchedule = new Schedule(seededRandom(seed));
   const stream = await streaming.open({ threadId, input: inputOf(0) });
   const random = seededRandom(seed + 1);
   const refusals: string[] = [];
@@ -274,12 +359,11 @@ async function streamedRun(threadId: string, order: readonly ModelCall[], seed: 
       const order = added.diagnostics.filter((d) => d.code === "STREAM_ORDER");
       if (!added.ok || order.length > 0)
         refusals.push(`add ${call.id}: ${JSON.stringify(added.diagnostics)}`);
-      for (let turns = Math.floor(random() * 4); turns > 0; turns -= 1)
-        await new Promise((resolve) => setImmediate(resolve));
+      await pause(random);
     }
     return stream.close();
   })();
-  return { result: await schedule.drive(adding), refusals };
+  return { result: await streamSchedule.drive(adding), refusals };
 }
 
 /** What a run decided, for comparing a streamed run with the batch run of its plan. */
@@ -301,7 +385,7 @@ async function checkStreamed(scenario: ModelScenario): Promise<string[]> {
     const order = arrivalOrder(plan, thread, seededRandom(scenario.schedule + run));
     if (order.some((call, index) => call !== plan[index])) figures.readerFirst += 1;
     const { result, refusals } = await streamedRun(threadId, order, scenario.schedule + run);
-    const model = interpretRun(plan, thread, inputOf(0), engineCalls(result, schedule.args));
+    const model = interpretRun(plan, thread, inputOf(0), engineCalls(result, streamSchedule.args));
     const problems = [...refusals, ...model.problems, ...outcomeProblems(result)];
     if (result.status !== model.status)
       problems.push(`run status: engine ${result.status}, model ${model.status}`);
@@ -315,8 +399,8 @@ async function checkStreamed(scenario: ModelScenario): Promise<string[]> {
         await seededThread(streaming, batchThread),
         scenario.approvalsBefore,
       );
-      schedule = new Schedule(seededRandom(scenario.schedule));
-      const batch = await schedule.drive(
+      streamSchedule = new Schedule(seededRandom(scenario.schedule));
+      const batch = await streamSchedule.drive(
         streaming.run(
           { type: "plan", plan: plan.map(callJson) },
           { threadId: batchThread, input: inputOf(0) },
@@ -346,7 +430,7 @@ describe("the engine against the reference interpreter across interruptions and 
         { seed, numRuns: SCENARIOS },
       ),
     );
-  }, 60_000);
+  }, TIMEOUT_MS);
 
   it("a plan streamed in a seeded arrival order (readers before their writers) ends as its batch run", async () => {
     await withSeed("model stream order", (seed) =>
@@ -357,5 +441,5 @@ describe("the engine against the reference interpreter across interruptions and 
         { seed, numRuns: SCENARIOS },
       ),
     );
-  }, 60_000);
+  }, TIMEOUT_MS);
 });

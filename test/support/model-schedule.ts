@@ -26,10 +26,13 @@ function tamper(value: unknown): void {
   }
 }
 
-/** Where a run is stopped: once its tools have answered `at` times, `stop` is called (at most once). */
+/**
+ * Where a run is stopped: once its tools have answered `at` times, `stop` is called until it stops the run
+ * (`false`: not yet, ask again after the next settlement).
+ */
 export interface StopPoint {
   readonly at: number;
-  readonly stop: () => void;
+  readonly stop: () => boolean;
 }
 
 /** Settles tool calls now or later, in an order drawn from a seeded random source. */
@@ -95,10 +98,9 @@ export class Schedule {
     let stopped = false;
     while (!done) {
       await new Promise((resolve) => setImmediate(resolve));
-      if (!stopped && this.stopAt !== undefined && this.answers >= this.stopAt.at) {
+      if (!stopped && this.stopAt !== undefined && this.answers >= this.stopAt.at && this.stopAt.stop())
         stopped = true;
-        this.stopAt.stop();
-      } else if (this.pending.length > 0 && this.random() < 0.8) {
+      else if (this.pending.length > 0 && this.random() < 0.8) {
         const [settle] = this.pending.splice(Math.floor(this.random() * this.pending.length), 1);
         settle?.();
       } else this.later.shift()?.();
