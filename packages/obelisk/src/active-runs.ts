@@ -1,4 +1,5 @@
 import { ObeliskError } from "@obelisk/core";
+import { thrownMessage } from "./thrown-message.js";
 
 /** One run's hold on the engine: the signal it runs under, and `release` when its record is finished. */
 export interface RunLease {
@@ -22,6 +23,18 @@ interface Held {
   readonly shutDown: () => void;
 }
 
+/** Follows the caller's signal; a look-alike whose `addEventListener` throws is USAGE before anything is locked. */
+function listen(given: AbortSignal | undefined, follow: () => void): void {
+  try {
+    given?.addEventListener("abort", follow, { once: true });
+  } catch (error) {
+    throw new ObeliskError("USAGE", `signal.addEventListener threw: ${thrownMessage(error)}`, {
+      hint: "pass an AbortController's signal or AbortSignal.timeout(ms)",
+      cause: error,
+    });
+  }
+}
+
 /**
  * The engine's runs in flight, so `close()` can cancel them and wait until each has finished its record
  * before the store closes (a run cut off by a closed store would stay `running` and lose its last results).
@@ -42,7 +55,7 @@ export class ActiveRuns {
     };
     const follow = () => stop("signal", given?.reason);
     if (given?.aborted) follow();
-    else given?.addEventListener("abort", follow, { once: true });
+    else listen(given, follow);
     let resolve = (): void => {};
     const released = new Promise<void>((done) => {
       resolve = done;
@@ -53,9 +66,15 @@ export class ActiveRuns {
         return stoppedBy;
       },
       release: () => {
-        given?.removeEventListener("abort", follow);
+        // the lease goes whatever the caller's signal does: a throwing removeEventListener must not leave
+        // `close()` waiting for a run that has ended
         this.leases.delete(controller);
         resolve();
+        try {
+          given?.removeEventListener("abort", follow);
+        } catch {
+          // the run has ended: a late abort of its controller changes nothing
+        }
       },
     };
     const shutDown = () => stop("engine-close", new ObeliskError("STORE_CLOSED", "the engine is closing"));

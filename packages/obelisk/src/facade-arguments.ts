@@ -80,13 +80,17 @@ export function checkSummarizeOptions(options: SummarizeOptions | undefined): Su
   return checked;
 }
 
-/** True for an AbortSignal (or a look-alike from another realm: `aborted` and `addEventListener`). */
+/**
+ * True for an AbortSignal (or a look-alike from another realm: `aborted`, `addEventListener` and
+ * `removeEventListener`, which the run calls when it ends).
+ */
 const isSignal = (value: unknown): boolean =>
   value instanceof AbortSignal ||
   (typeof value === "object" &&
     value !== null &&
     typeof (value as { aborted?: unknown }).aborted === "boolean" &&
-    typeof (value as { addEventListener?: unknown }).addEventListener === "function");
+    typeof (value as { addEventListener?: unknown }).addEventListener === "function" &&
+    typeof (value as { removeEventListener?: unknown }).removeEventListener === "function");
 
 /**
  * Checks the options of `run`, `start`, `resume`, `open` and `validate` that the engine reads itself (input
@@ -104,7 +108,10 @@ export function checkRunOptions<T>(options: T, method: string): T {
     throw wrong("threadId", "a non-empty string");
   if (given.approvedHash !== undefined && typeof given.approvedHash !== "string")
     throw wrong("approvedHash", "a string (the planHash validate returned)");
-  if (given.signal !== undefined && !isSignal(given.signal)) throw wrong("signal", "an AbortSignal");
+  if (given.signal !== undefined && !isSignal(given.signal))
+    throw new ObeliskError("USAGE", `signal must be an AbortSignal, not ${describeValue(given.signal)}`, {
+      hint: "pass an AbortController's signal or AbortSignal.timeout(ms); a look-alike needs aborted, addEventListener and removeEventListener",
+    });
   if (given.failFast !== undefined && typeof given.failFast !== "boolean")
     throw wrong("failFast", "a boolean");
   checkRerunOption(given.rerun);

@@ -11,6 +11,10 @@ describe("run options are checked before anything is locked or recorded (SPEC §
     ["threadId: an object", { threadId: { id: "t" } }],
     ["threadId: empty", { threadId: "" }],
     ["signal: a plain object", { signal: {} }],
+    [
+      "signal: a look-alike without removeEventListener",
+      { signal: { aborted: false, addEventListener() {} } },
+    ],
     ["failFast: a string", { failFast: "yes" }],
     ["onEvent: a string", { onEvent: "log" }],
     ["approvedHash: a number", { approvedHash: 1 }],
@@ -24,6 +28,34 @@ describe("run options are checked before anything is locked or recorded (SPEC §
     expect(await codeOf(() => engine.open(given))).toBe("USAGE");
     expect(await engine.runs.list()).toEqual([]);
     expect((await engine.run(plan)).status).toBe("succeeded");
+  });
+
+  it("a signal look-alike whose addEventListener throws is USAGE, nothing recorded", async () => {
+    const engine = createEngine({ tools: [echo] });
+    const signal = {
+      aborted: false,
+      addEventListener() {
+        throw null;
+      },
+      removeEventListener() {},
+    } as unknown as AbortSignal;
+    expect(await codeOf(() => engine.run(plan, { threadId: "t", signal }))).toBe("USAGE");
+    expect(await codeOf(() => engine.open({ threadId: "t", signal }))).toBe("USAGE");
+    expect(await engine.runs.list()).toEqual([]);
+    await engine.close();
+  });
+
+  it("a signal whose removeEventListener throws: the run's result stands and engine.close() settles", async () => {
+    const engine = createEngine({ tools: [echo] });
+    const signal = new AbortController().signal;
+    signal.removeEventListener = () => {
+      throw new TypeError("not today");
+    };
+    expect((await engine.run(plan, { threadId: "t", signal })).status).toBe("succeeded");
+    const stream = await engine.open({ threadId: "u", signal });
+    stream.add({ _tool: "echo", _id: "e" });
+    expect((await stream.close()).status).toBe("succeeded");
+    await engine.close();
   });
 
   it("resume checks its run id and options too", async () => {
