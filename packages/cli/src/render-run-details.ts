@@ -57,12 +57,12 @@ export function renderRunDetails(
     for (const call of calls) {
       const status = statusColor(c, call.status)(`${statusSymbol(call.status)} ${call.status}`);
       const branch = call.branch === undefined || call.branch === 0 ? "" : c.dim(` (branch ${call.branch})`);
-      const wrote = call.wrote.length > 0 ? call.wrote.join(", ") : c.dim("—");
+      const wrote = call.wrote.length > 0 ? displayText(call.wrote.join(", ")) : c.dim("—");
       const error =
         call.error === undefined
           ? ""
-          : c.red(` ${call.error.code ?? call.error.name}: ${call.error.message}`);
-      const reason = call.reason === undefined ? "" : c.yellow(` ${call.reason}`);
+          : c.red(` ${displayText(call.error.code ?? call.error.name)}: ${displayText(call.error.message)}`);
+      const reason = call.reason === undefined ? "" : c.yellow(` ${displayText(call.reason)}`);
       rows.push([
         call.callId,
         call.tool,

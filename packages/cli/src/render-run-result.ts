@@ -48,15 +48,19 @@ export function renderRunResult(output: Output, result: RunResult): void {
   for (const [callId, call] of entries) {
     const status = statusColor(c, call.status)(`${statusSymbol(call.status)} ${call.status}`);
     const branch = call.branch === undefined || call.branch === 0 ? "" : c.dim(` (branch ${call.branch})`);
-    const wrote = call.wrote.length > 0 ? call.wrote.join(", ") : c.dim("—");
+    const wrote = call.wrote.length > 0 ? displayText(call.wrote.join(", ")) : c.dim("—");
     const why =
-      call.error !== undefined ? c.red(` ${call.error.code}: ${displayText(call.error.message)}`) : "";
+      call.error !== undefined
+        ? c.red(` ${displayText(call.error.code)}: ${displayText(call.error.message)}`)
+        : "";
     const reason = call.reason !== undefined ? c.yellow(` ${displayText(call.reason)}`) : "";
     const time = call.attempts > 0 ? formatDuration(call.durationMs) : c.dim("—");
     rows.push([callId, call.tool, `${status}${branch}`, time, `${wrote}${why}${reason}`]);
   }
   printTable(output, rows);
   for (const error of result.errors) {
-    output.line(c.red(`  ✗ ${error.callId}: ${error.error.code}: ${displayText(error.error.message)}`));
+    output.line(
+      c.red(`  ✗ ${error.callId}: ${displayText(error.error.code)}: ${displayText(error.error.message)}`),
+    );
   }
 }

@@ -1,4 +1,5 @@
-import { closeSync, existsSync, openSync } from "node:fs";
+import { closeSync, existsSync, openSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixture, inProcessJson, obeliskSpawned, tempDir } from "./cli-harness.js";
 
@@ -234,6 +235,28 @@ describe.concurrent("obelisk: a tool's message in text output (review-cli 11)", 
     expect(result.stdout).not.toContain("\x1b");
     expect(result.stdout).toMatch(
       /^ +loud +noisy +✗ failed .*TOOL_ERROR: line one\\nline two\\x1b\[31mred$/m,
+    );
+  });
+});
+
+describe.concurrent("obelisk: a tool's error code and message in the run table, the error list and runs show", () => {
+  it("are shown escaped: no escape sequence reaches the terminal, one row per call", async () => {
+    const cwd = tempDir();
+    const plan = join(cwd, "plan.json");
+    writeFileSync(plan, '[{ "_tool": "noisyCode", "_id": "coded" }]');
+    const run = await obeliskSpawned(["run", plan, "--tools", tools, "--store", "sqlite:s.db"], cwd);
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toContain("\x1b");
+    expect(run.stdout).toMatch(
+      /^ +coded +noisyCode +✗ failed .*E\\x1b\[2J\\nX: bad\\x1b\]0;title\\x07 message$/m,
+    );
+    expect(run.stdout).toMatch(/^ +✗ coded: E\\x1b\[2J\\nX: bad/m);
+    const runId = /run (\S+) · thread/.exec(run.stdout)?.[1] as string;
+    const shown = await obeliskSpawned(["runs", "show", runId, "--store", "sqlite:s.db"], cwd);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).not.toContain("\x1b");
+    expect(shown.stdout).toMatch(
+      /^ +coded +noisyCode +✗ failed +1 +— E\\x1b\[2J\\nX: bad\\x1b\]0;title\\x07 message$/m,
     );
   });
 });

@@ -18,6 +18,13 @@ export default {
       throw new Error("line one\nline two\x1b[31mred");
     },
   },
+  noisyCode: {
+    description: "throws an error whose code carries a terminal escape sequence and a newline",
+    input: { type: "object", properties: {} },
+    run: () => {
+      throw Object.assign(new Error("bad\x1b]0;title\x07 message"), { code: "E\x1b[2J\nX" });
+    },
+  },
   explode: {
     description: "always throws",
     input: { type: "object", properties: {} },
