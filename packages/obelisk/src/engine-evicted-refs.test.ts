@@ -29,8 +29,12 @@ describe.each(storeKinds())("a plan reading an evicted variable is told when and
       ["REF_UNRESOLVED", "/1/value"],
       ["REF_UNRESOLVED", "/2/value"],
     ]);
-    expect(unresolved[0]?.[2]).toMatch(/^REF_EVICTED: †state\.user was evicted at \S+ \(keepLastN\)/);
-    expect(unresolved[1]?.[2]).toMatch(/^REF_EVICTED: †calls\.raw was evicted at \S+ \(keepLastN\)/);
+    expect(unresolved[0]?.[2]).toMatch(
+      /^REF_EVICTED: †state\.user was evicted at \S+ \(keepLastN: write it again \(a run's call or a set\)\)/,
+    );
+    expect(unresolved[1]?.[2]).toMatch(
+      /^REF_EVICTED: †calls\.raw was evicted at \S+ \(keepLastN: send the call again to store its output anew\)/,
+    );
     expect(unresolved[2]?.[2]).not.toContain("REF_EVICTED");
   });
 });

@@ -41,9 +41,18 @@ describe.each(Object.keys(stores))("an output past its age: validate and run agr
     const validation = await engine.validate(plan, { threadId: "t" });
     expect(validation.ok).toBe(false);
     expect(validation.diagnostics.map((d) => [d.code, d.pointer])).toEqual([["REF_UNRESOLVED", "/0/value"]]);
-    expect(validation.diagnostics[0]?.hint).toMatch(
-      /^REF_EVICTED: †calls\.s1 was evicted at \S+ \(maxCallOutputAgeMs\)/,
+    // the time it passed its age (written at 00:00 + 60 min), not the time of this read; what to do
+    const advice =
+      "send the call again to store its output anew; to keep call outputs longer, raise the retention limit maxCallOutputAgeMs (createEngine({ retention })), or give the call an _outputPath into †state (no limit by default)";
+    expect(validation.diagnostics[0]?.hint).toBe(
+      `REF_EVICTED: †calls.s1 was evicted at 2026-01-01T01:00:00.000Z (maxCallOutputAgeMs: ${advice}); it cannot be read any more`,
     );
+    clock += HOUR;
+    await expect(engine.get("t", "†calls.s1")).rejects.toMatchObject({
+      code: "REF_EVICTED",
+      message: "†calls.s1 was evicted (maxCallOutputAgeMs) at 2026-01-01T01:00:00.000Z",
+      hint: advice,
+    });
     const refused = (await engine
       .run(plan, { threadId: "t" })
       .catch((error: unknown) => error)) as ObeliskError;

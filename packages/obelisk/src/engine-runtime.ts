@@ -17,6 +17,7 @@ import {
 import { CallLimiter, EventHub, type RunObserver } from "@obelisk/scheduler";
 import {
   DEFAULT_RETENTION,
+  evictionAdvice,
   type RunLock,
   type StateStore,
   stateWrittenByCall,
@@ -245,10 +246,15 @@ export class EngineRuntime {
     return stored === undefined || !("value" in stored) ? undefined : { value: stored.value };
   }
 
-  /** "evicted at <time> (<reason>)" when the store answers at once that `reference` was evicted. */
+  /**
+   * "evicted at <time> (<reason>: <what to do>)" when the store answers at once that `reference` was evicted
+   * (what to do: `evictionAdvice`).
+   */
   private evictedAt(threadId: ThreadId, reference: string): string | undefined {
     const tombstone = answerNow(() => this.store.getTombstone(threadId, reference));
-    return tombstone === undefined ? undefined : `evicted at ${tombstone.evictedAt} (${tombstone.reason})`;
+    return tombstone === undefined
+      ? undefined
+      : `evicted at ${tombstone.evictedAt} (${tombstone.reason}: ${evictionAdvice(tombstone)})`;
   }
 
   /** Compiles with the context and checks the input against the schemas (`undefined`: the input is unknown). */

@@ -39,6 +39,7 @@ export type {
   WriteLogEntry,
 } from "./store-types.js";
 export { RUN_STATUSES } from "./store-types.js";
+export { evictionAdvice } from "./variables/eviction-advice.js";
 export type { GetValueOptions, GetValueResult } from "./variables/get-value.js";
 export { getValue } from "./variables/get-value.js";
 export { objectKeys } from "./variables/object-keys.js";

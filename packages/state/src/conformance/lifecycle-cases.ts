@@ -209,6 +209,8 @@ export function lifecycleCases(openStore: OpenStore): void {
       const store = await openStore({ now: clock.now });
       await commitOk(store, { callId: "a", output: "a" });
       await commitOk(store, { callId: "b", output: "b" });
+      // an expired output's tombstone says when it passed the limit (written + 60 min)
+      const expiredAt = new Date(clock.now() + 60 * MINUTE).toISOString();
       clock.advance(60 * MINUTE);
       await store.applyRetention(THREAD, {}, new Date(clock.now()));
       expect(await store.getCallOutput(THREAD, "a")).toEqual({ value: "a" });
@@ -216,14 +218,43 @@ export function lifecycleCases(openStore: OpenStore): void {
       await store.applyRetention(THREAD, {}, new Date(clock.now()));
       expect(await store.getCallOutput(THREAD, "a")).toEqual({
         reference: "†calls.a",
-        evictedAt: new Date(clock.now()).toISOString(),
+        evictedAt: expiredAt,
         reason: "maxCallOutputAgeMs",
       });
-      const readAt = new Date(clock.now()).toISOString();
       await commitOk(store, { callId: "c", output: "c" });
+      const cExpiredAt = new Date(clock.now() + 60 * MINUTE).toISOString();
       clock.advance(60 * MINUTE + 1);
-      expect(await store.getCallOutput(THREAD, "c")).toMatchObject({ reason: "maxCallOutputAgeMs" });
-      expect(await store.getTombstone(THREAD, "†calls.b")).toMatchObject({ evictedAt: readAt });
+      expect(await store.getCallOutput(THREAD, "c")).toMatchObject({
+        reason: "maxCallOutputAgeMs",
+        evictedAt: cExpiredAt,
+      });
+      expect(await store.getTombstone(THREAD, "†calls.b")).toMatchObject({ evictedAt: expiredAt });
+    });
+
+    it("stamps an age eviction with when the value passed the limit, not when a later read noticed it (s32 review M2)", async () => {
+      const clock = manualClock();
+      const store = await openStore({ now: clock.now });
+      await commitOk(store, { callId: "a", output: "a" });
+      await commitOk(store, { callId: "w", writes: [write(["s"], 1)] });
+      const writtenAt = clock.now();
+      // nothing ran or read for three hours: the first read expires them
+      clock.advance(180 * MINUTE);
+      expect(await store.getCallOutput(THREAD, "a")).toEqual({
+        reference: "†calls.a",
+        evictedAt: new Date(writtenAt + 60 * MINUTE).toISOString(),
+        reason: "maxCallOutputAgeMs",
+      });
+      await store.applyRetention(THREAD, { maxAgeMs: 30 * MINUTE }, new Date(clock.now()));
+      expect(await store.getTombstone(THREAD, "†state.s")).toEqual({
+        reference: "†state.s",
+        evictedAt: new Date(writtenAt + 30 * MINUTE).toISOString(),
+        reason: "maxAgeMs",
+      });
+      // a later read says the same time
+      clock.advance(MINUTE);
+      expect(await store.getCallOutput(THREAD, "a")).toMatchObject({
+        evictedAt: new Date(writtenAt + 60 * MINUTE).toISOString(),
+      });
     });
 
     it("keeps the call-output defaults when the store sets other limits; Infinity disables a limit", async () => {

@@ -132,7 +132,9 @@ export abstract class CachedStore extends CommitStore implements StateStore {
     if (entry !== undefined) {
       const expired = maxAge !== undefined && this.now() - entry.updatedMs > maxAge;
       if (expired && !this.lockedByRun(threadId))
-        this.evict(threadId, [{ reference, reason: "maxCallOutputAgeMs" }]);
+        this.evict(threadId, [
+          { reference, reason: "maxCallOutputAgeMs", atMs: entry.updatedMs + (maxAge as number) },
+        ]);
       else {
         const value = this.readOutput(threadId, callId);
         if (value !== undefined) return { value };

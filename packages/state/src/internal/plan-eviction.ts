@@ -11,6 +11,12 @@ import { TreeEditor } from "./tree-editor.js";
 export interface EvictionRequest {
   readonly reference: string;
   readonly reason: string;
+  /**
+   * For an age limit: when the value passed it (its update time + the limit), which its tombstone keeps as
+   * `evictedAt` — expiry happens on the next run or read, which would otherwise stamp the time of that read
+   * (s32 review M2). Absent: the eviction's own time.
+   */
+  readonly atMs?: number;
 }
 
 /** The call a removal is logged as: a person's `unset` (its record), rather than the store's own lifecycle. */
@@ -91,18 +97,19 @@ export function planEvictionBatch(
   const removed: Path[] = [];
   const holders = new Map<string, VariableEntry>();
   let seq = model.nextSeq;
-  const evict = (entry: VariableEntry, reason: string): void => {
+  const evict = (entry: VariableEntry, { reason, atMs }: EvictionRequest): void => {
     evicted.add(entry.meta.reference);
-    evictions.push({ entry, tombstone: { reference: entry.meta.reference, evictedAt: date, reason } });
+    const evictedAt = atMs === undefined ? date : isoTime(atMs);
+    evictions.push({ entry, tombstone: { reference: entry.meta.reference, evictedAt, reason } });
   };
   for (const request of requests) {
     const entry = evicted.has(request.reference) ? undefined : model.variables.get(request.reference);
     if (entry === undefined) continue;
-    evict(entry, request.reason);
+    evict(entry, request);
     if (entry.meta.scope !== "state") continue;
     for (const below of model.trie.descendants(entry.path)) {
       const victim = evicted.has(below) ? undefined : model.variables.get(below);
-      if (victim !== undefined) evict(victim, request.reason);
+      if (victim !== undefined) evict(victim, request);
     }
     const { path, meta } = entry;
     if (editor.remove(path)) removed.push(path);

@@ -27,7 +27,11 @@ function selectScope(entries: readonly VariableEntry[], limits: Limits, nowMs: n
     const maxAge = limits.ageMs;
     for (const entry of kept) {
       if (nowMs - entry.updatedMs > maxAge)
-        chosen.push({ reference: entry.meta.reference, reason: limits.reasons[2] });
+        chosen.push({
+          reference: entry.meta.reference,
+          reason: limits.reasons[2],
+          atMs: entry.updatedMs + maxAge,
+        });
     }
     kept = kept.filter((entry) => nowMs - entry.updatedMs <= maxAge);
   }

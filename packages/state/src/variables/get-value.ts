@@ -9,6 +9,7 @@ import {
   setOwn,
 } from "@obelisk/core";
 import type { StateStore, Tombstone } from "../store-types.js";
+import { evictionAdvice } from "./eviction-advice.js";
 import { objectKeys } from "./object-keys.js";
 import { ANY_DEPTH, parseStoredReference, type ReferenceLimits } from "./parse-stored-reference.js";
 import { codePointPage } from "./string-pages.js";
@@ -86,6 +87,7 @@ const evicted = (reference: string, tombstone: Tombstone): ObeliskError =>
     `${reference} was evicted (${tombstone.reason}) at ${tombstone.evictedAt}`,
     {
       data: { reference: tombstone.reference, evictedAt: tombstone.evictedAt, reason: tombstone.reason },
+      hint: evictionAdvice(tombstone),
     },
   );
 
