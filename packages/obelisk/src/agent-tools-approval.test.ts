@@ -113,6 +113,30 @@ describe("agentTools' approve: run_plan runs only what the host approves, bound 
     expect(sent).toEqual(["ops@example.com"]);
   });
 
+  it("cancelled while the approve hook is pending: CANCELLED, nothing ran or was recorded, the thread is free", async () => {
+    sent.length = 0;
+    const engine = createEngine({ tools: [sendEmail] });
+    let asked = (): void => {};
+    const hookAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const tools = agentTools(engine, "t", {
+      approve: () => {
+        asked();
+        return new Promise<boolean>(() => {});
+      },
+    });
+    const controller = new AbortController();
+    const tool = tools.find((candidate) => candidate.name === "run_plan");
+    const answer = tool?.execute({ plan: plan("ops@example.com") }, { signal: controller.signal });
+    await hookAsked;
+    controller.abort();
+    expect(await answer).toMatchObject({ ok: false, error: { code: "CANCELLED" } });
+    expect(sent).toEqual([]);
+    expect(await engine.runs.list()).toEqual([]);
+    expect((await engine.run(plan("ops@example.com"), { threadId: "t" })).status).toBe("succeeded");
+  });
+
   it("options that are not an object, or an approve that is not a function, are USAGE", () => {
     const engine = createEngine({ tools: [sendEmail] });
     expect(() => agentTools(engine, "t", null as never)).toThrow(expect.objectContaining({ code: "USAGE" }));

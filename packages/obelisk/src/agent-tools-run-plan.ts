@@ -30,11 +30,25 @@ function forTheModel(error: unknown): unknown {
   });
 }
 
-/** `promise`, or the signal's reason once it aborts first (`engine.close()` while the host is asked). */
+/**
+ * Why the run was stopped while the host was asked: `engine.close()`'s own error (STORE_CLOSED), or CANCELLED
+ * for the caller's signal — never its raw reason (a DOMException the model can do nothing with).
+ */
+function stoppedWhileAsked(signal: AbortSignal): ObeliskError {
+  const reason: unknown = signal.reason;
+  if (ObeliskError.is(reason)) return reason;
+  return new ObeliskError(
+    "CANCELLED",
+    "run_plan was cancelled (its signal aborted) while the approve hook was pending: this plan did not run",
+    { cause: reason, hint: "send the plan again when it should run: nothing of it was recorded" },
+  );
+}
+
+/** `promise`, or why the run was stopped once its signal aborts first (`engine.close()`, the caller's signal). */
 function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) return Promise.reject(stoppedWhileAsked(signal));
   return new Promise<T>((resolve, reject) => {
-    const abort = (): void => reject(signal.reason);
+    const abort = (): void => reject(stoppedWhileAsked(signal));
     signal.addEventListener("abort", abort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
   });
