@@ -101,6 +101,7 @@ export function checkRunOptions<T>(options: T, method: string): T {
   if (checkOptionsObject(options, method) === undefined) return options;
   const given = options as Record<string, unknown>;
   refuseUnknownKeys(given, RUN_OPTIONS, method);
+  if (method === "resume") refuseResumeTargets(given);
   const wrong = (name: string, want: string) =>
     new ObeliskError("USAGE", `${name} must be ${want}, not ${describeValue(given[name])}`);
   const threadId = given.threadId;
@@ -133,6 +134,22 @@ function openOnly(name: string, method: string): ObeliskError {
     "USAGE",
     `${name} is an option of open (it closes a stream no call was added to for that long): ${method} has no stream and would ignore it`,
     { hint: `leave it out of ${method}'s options, or stream the calls with engine.open({ ${name} })` },
+  );
+}
+
+/**
+ * USAGE for `threadId` or `input` given to `resume`, which re-runs the recorded input on the recorded thread
+ * and would ignore them (a host resuming "with a corrected input", or onto another thread, was not told).
+ */
+function refuseResumeTargets(given: Record<string, unknown>): void {
+  const ignored = ["threadId", "input"].filter((name) => given[name] !== undefined);
+  if (ignored.length === 0) return;
+  throw new ObeliskError(
+    "USAGE",
+    `resume re-runs the recorded run's input on its recorded thread: it takes no ${ignored.join(" or ")}`,
+    {
+      hint: "leave them out of resume's options; to run the plan with another input or on another thread, send it with run()",
+    },
   );
 }
 

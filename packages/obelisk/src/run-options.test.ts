@@ -66,6 +66,16 @@ describe("run options are checked before anything is locked or recorded (SPEC §
     expect((await engine.resume(runId)).calls.e?.status).toBe("satisfied");
   });
 
+  it("resume refuses threadId and input (it re-runs the recorded ones) with USAGE and a hint", async () => {
+    const engine = createEngine({ tools: [echo] });
+    const { runId } = await engine.run(plan, { threadId: "t", input: { v: 1 } });
+    for (const options of [{ threadId: "elsewhere" }, { input: { v: 2 } }, { threadId: "t", input: {} }]) {
+      const error = await engine.resume(runId, options as never).catch((thrown: unknown) => thrown);
+      expect(error).toMatchObject({ code: "USAGE", hint: expect.stringContaining("run()") });
+    }
+    expect(await engine.runs.list()).toHaveLength(1);
+  });
+
   it.each([[""], [5], [undefined]])(
     "the variables API refuses the thread id %j with USAGE",
     async (threadId) => {
