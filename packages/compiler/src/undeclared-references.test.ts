@@ -26,8 +26,9 @@ const registry = createToolRegistry(
             properties: {
               name: { type: "string" },
               age: { type: "number" },
-              address: { type: "object", properties: { city: { type: "string" } } },
+              address: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
             },
+            required: ["name", "age", "address"],
           },
         }
       : tool,

@@ -1,8 +1,9 @@
 import type { Diagnostic, InputExpression, Path, Reference } from "@obelisk/core";
 import { formatReference, nearestNames } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
-import type { WriterLink } from "./compiled-plan.js";
+import type { ParamReference, WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
+import { fallbackReference, firstOptionalRead, type OptionalRead } from "./optional-reads.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import {
   declaredNames,
@@ -78,7 +79,10 @@ export function undeclaredReferences(builder: PlanBuilder, entry: CallEntry, out
     else
       for (const part of value.parts)
         if (typeof part !== "string") found ??= firstUndeclared(builder, entry, part);
-    if (found === undefined) continue;
+    if (found === undefined) {
+      optionalReads(builder, entry, reference, out);
+      continue;
+    }
     const { finding, operand } = found;
     const name = operand.path[finding.index] as string;
     const fixed = [...operand.path];
@@ -95,6 +99,42 @@ export function undeclaredReferences(builder: PlanBuilder, entry: CallEntry, out
       ),
     );
   }
+}
+
+/**
+ * REF_SUSPICIOUS (warning) at a reference that reads a name every writer's output schema marks optional
+ * (user review s32 L12, decision 0053): the plan is valid, but when the tool leaves the name out the call ends blocked
+ * while the run succeeds. The hint gives the language's fix, a `||` fallback (to a name the same level
+ * requires, when there is one).
+ */
+function optionalReads(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  reference: ParamReference,
+  out: Diagnostic[],
+): void {
+  const value = reference.value;
+  let read: OptionalRead | undefined;
+  if (value.type === "reference") read = firstOptionalRead(builder, entry, value.expression);
+  else
+    for (const part of value.parts)
+      if (typeof part !== "string") read ??= firstOptionalRead(builder, entry, part);
+  if (read === undefined) return;
+  const name = read.operand.path[read.index] as string;
+  const whole = formatReference(read.operand.kind, read.operand.path);
+  const fallback = `${whole} || ${fallbackReference(read) ?? "†…"}`;
+  const written = value.type === "reference" ? fallback : `{${fallback}}`;
+  out.push(
+    makeDiagnostic(
+      "REF_SUSPICIOUS",
+      `${read.operand.text} reads "${name}", which ${read.whose} marks optional`,
+      reference.pointer,
+      {
+        callId: entry.id,
+        hint: `if the tool leaves it out, the call ends blocked: give a fallback the value always has, ${JSON.stringify(written)}${read.required === undefined ? ", or have the tool always return it" : ""}`,
+      },
+    ),
+  );
 }
 
 /** An operand with its finding. */
