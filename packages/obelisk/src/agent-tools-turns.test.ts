@@ -34,6 +34,37 @@ describe("run_plan as a model's tool: parallel calls, a busy thread, re-sent pla
     await engine.close();
   });
 
+  it("get_variable and list_variables of the same turn as a run_plan answer once it wrote (s32 review L3)", async () => {
+    const control = new Controller();
+    const engine = createEngine({ tools: [control.tool("wait")] });
+    const [, runPlan, listVariables, getVariable] = agentTools(engine, "t");
+    const run = runPlan.execute({ plan: [waitCall("a")] });
+    await until(() => control.started.includes("a"));
+    // parallel tool calls: the reads are sent while the run is in flight
+    const got = getVariable.execute({ reference: "†state.a" });
+    const listed = listVariables.execute({});
+    let answered = false;
+    void Promise.race([got, listed]).then(() => {
+      answered = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    control.finish("a", "written");
+    expect(await run).toMatchObject({ status: "succeeded" });
+    expect(await got).toMatchObject({ found: true, value: "written" });
+    expect((await listed).text).toContain("†state.a");
+    // a read with no run_plan before it answers at once
+    expect(await getVariable.execute({ reference: "†state.a" })).toMatchObject({ found: true });
+    // a read waits at most runWaitMs (a tool of the run reading its own thread), then reads what is there
+    const [, runOnce, , getNow] = agentTools(engine, "t", { runWaitMs: 0 });
+    const again = runOnce.execute({ plan: [waitCall("b")] });
+    await until(() => control.started.includes("b"));
+    expect(await getNow.execute({ reference: "†state.b" })).toMatchObject({ found: false });
+    control.finish("b");
+    expect(await again).toMatchObject({ status: "succeeded" });
+    await engine.close();
+  });
+
   it("a run_plan that waited runWaitMs for the one before it answers THREAD_BUSY and never runs", async () => {
     const control = new Controller();
     const engine = createEngine({ tools: [control.tool("wait")] });

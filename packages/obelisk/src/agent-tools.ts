@@ -122,21 +122,45 @@ function boundNotFound(references: readonly string[]): { notFound: string[]; not
 /** Default of {@link AgentToolsOptions.runWaitMs}: how long a `run_plan` waits for the one before it. */
 const DEFAULT_RUN_WAIT_MS = 60_000;
 
-/**
- * Runs each task once the ones given before it have settled, in the order given; a task still waiting
- * after `waitMs` answers `timedOut()` instead and never runs (a run_plan called from inside a tool of the
- * run before it would otherwise wait for itself, then run after its caller gave up).
- */
-function oneAtATime(
-  waitMs: number,
-): <T>(
-  task: () => Promise<T>,
-  timedOut: () => Promise<T>,
-  signal: AbortSignal | undefined,
-  cancelled: () => Promise<T>,
-) => Promise<T> {
+/** The run_plan queue of one agent tools object (see {@link oneAtATime}). */
+interface RunTurns {
+  /**
+   * Runs `task` once the tasks given before it have settled, in the order given; a task still waiting
+   * after `waitMs` answers `timedOut()` instead and never runs (a run_plan called from inside a tool of the
+   * run before it would otherwise wait for itself, then run after its caller gave up).
+   */
+  inTurn<T>(
+    task: () => Promise<T>,
+    timedOut: () => Promise<T>,
+    signal: AbortSignal | undefined,
+    cancelled: () => Promise<T>,
+  ): Promise<T>;
+  /**
+   * Settles once the tasks given so far have (at once when none is pending), or after `waitMs`, or when
+   * `signal` aborts: a read then answers what the thread holds at that moment (decision 0054).
+   */
+  afterPending(signal: AbortSignal | undefined): Promise<void>;
+}
+
+/** The queue that makes a model's parallel run_plan calls take turns, and its reads wait for them. */
+function oneAtATime(waitMs: number): RunTurns {
   let tail: Promise<void> = Promise.resolve();
-  return <T>(
+  let pending = 0;
+  const afterPending = (signal: AbortSignal | undefined): Promise<void> => {
+    if (pending === 0 || signal?.aborted === true) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const end = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", end);
+        resolve();
+      };
+      const timer = setTimeout(end, waitMs);
+      timer.unref?.();
+      signal?.addEventListener("abort", end, { once: true });
+      void tail.then(end);
+    });
+  };
+  const inTurn = <T>(
     task: () => Promise<T>,
     timedOut: () => Promise<T>,
     signal: AbortSignal | undefined,
@@ -144,8 +168,12 @@ function oneAtATime(
   ): Promise<T> => {
     const before = tail;
     let release!: () => void;
+    pending++;
     const done = new Promise<void>((resolve) => {
-      release = resolve;
+      release = () => {
+        pending--;
+        resolve();
+      };
     });
     tail = before.then(() => done);
     return new Promise<T>((resolve) => {
@@ -174,6 +202,7 @@ function oneAtATime(
       });
     });
   };
+  return { inTurn, afterPending };
 }
 
 /** Options of {@link agentTools}. */
@@ -199,7 +228,8 @@ export interface AgentToolsOptions {
   /**
    * How long a `run_plan` waits (ms) for the `run_plan` calls given to these tools before it to end — a
    * model's parallel tool calls take turns on the thread — before it answers `THREAD_BUSY` and never runs.
-   * Default 60,000; `0` answers at once when another is running. From 0 to 2^31 - 1.
+   * Default 60,000; `0` answers at once when another is running. From 0 to 2^31 - 1. A `get_variable` or
+   * `list_variables` waits as long for the `run_plan` calls before it, then reads what the thread holds.
    */
   readonly runWaitMs?: number | undefined;
 }
@@ -345,7 +375,7 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
   // A model's parallel tool calls (two run_plan in one turn) take turns: runs on one thread never overlap,
   // and the second would otherwise answer THREAD_BUSY at once.
   const waitMs = options.runWaitMs ?? DEFAULT_RUN_WAIT_MS;
-  const inTurn = oneAtATime(waitMs);
+  const { inTurn, afterPending } = oneAtATime(waitMs);
   const stillBusy = (given: unknown) => () =>
     guarded<RunPlanAnswer>(given, () => {
       throw new ObeliskError(
@@ -399,9 +429,11 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
       name: "list_variables",
       description: `Short summaries of the stored variables (reference, type, size, description, preview), newest first, within budgetChars characters (default ${DEFAULT_SUMMARY_CHARS}, at most ${MAX_LIST_CHARS}).`,
       parameters: parameters.list_variables,
-      execute: (given) =>
+      execute: (given, options) =>
         guarded(given, async (raw) => {
           const args = read("list_variables", raw);
+          // a run_plan of the same turn writes first (decision 0054)
+          await afterPending(callSignal(options));
           const budget = args.budgetChars;
           if (typeof budget === "number" && budget > MAX_LIST_CHARS)
             throw new ObeliskError("USAGE", `budgetChars must be at most ${MAX_LIST_CHARS}, got ${budget}`, {
@@ -427,7 +459,12 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
         `${GET_LIMITS.pageChars} characters; every answer is at most ${GET_LIMITS.answerChars} characters) with ` +
         "total, next and a note saying how to read on. offset/limit page arrays (items), objects (keys) and strings (characters).",
       parameters: parameters.get_variable,
-      execute: (given) => guarded(given, (args) => getForModel(engine, threadId, read("get_variable", args))),
+      execute: (given, options) =>
+        guarded(given, async (raw) => {
+          const args = read("get_variable", raw);
+          await afterPending(callSignal(options));
+          return getForModel(engine, threadId, args);
+        }),
     },
   ];
   return Object.assign(tools, { deviations });
