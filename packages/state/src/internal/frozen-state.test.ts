@@ -76,6 +76,23 @@ describe.each(stores)("reading the state after writes (%s)", (_name, open) => {
     await store.close();
   });
 
+  it("looks up none of the scalars set at top-level keys since the last read", async () => {
+    const store = open();
+    await commitOk(store, { callId: "c0", writes: [write(["list"], [1, 2])] });
+    await store.readState(THREAD);
+    for (let at = 0; at < 1_000; at++)
+      await commitOk(store, { callId: `s${at}`, writes: [write([`n${at}`], at % 2 === 0 ? at : `v${at}`)] });
+    await commitOk(store, { callId: "p", writes: [write(["list"], { id: 3 }, "push")] });
+    const lookups = vi.spyOn(Object, "hasOwn");
+    const state = await store.readState(THREAD);
+    // the push's target is found (one lookup), each scalar was not remembered (1,000 lookups before)
+    expect(lookups.mock.calls.length).toBeLessThan(10);
+    lookups.mockRestore();
+    expect(unfrozen(state)).toEqual([]);
+    expect(state.n998).toBe(998);
+    expect(state.list).toEqual([1, 2, { id: 3 }]);
+  });
+
   it("freezes every list a run appended to several times, and items set by index", async () => {
     const store = open();
     await commitOk(store, { callId: "c0", writes: [write(["log"], [{ n: 0 }])] });

@@ -68,6 +68,8 @@ export function noteUnfrozenWrites(nodes: UnfrozenNodes, writes: readonly StateW
       nodes.writes = undefined;
       return;
     }
+    // a top-level key `set` to a scalar leaves no node unfrozen (a read freezes the root): not remembered
+    if (path.length === 1 && method === "set" && (typeof value !== "object" || value === null)) continue;
     keys?.add(first);
     list?.push(path, method, value);
   }

@@ -101,6 +101,8 @@ export function selectForRetention(
   if (wantsState)
     for (const entry of model.variables.values()) if (entry.meta.scope === "state") state.push(entry);
   const calls = wantsCalls ? [...model.callOutputs.values()] : [];
+  // after most runs: no call output held, no state limit (the defaults)
+  if (state.length === 0 && calls.length === 0) return [];
   return protectNested(model, [
     ...selectScope(state, stateLimits, nowMs),
     ...selectScope(calls, callLimits, nowMs),
