@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FULL_CONFIG } from "../bench-config.js";
+import { FULL_CONFIG, QUICK_CONFIG } from "../bench-config.js";
 import { repetitionGroups, runsAlone } from "./makespan.js";
 
 describe("makespan repetitions", () => {
@@ -14,12 +14,18 @@ describe("makespan repetitions", () => {
   });
 
   it("sends an engine alone when its own work per run is a large share of the bound", () => {
-    const { aloneAbove } = FULL_CONFIG.makespan;
+    const aloneAbove = FULL_CONFIG.makespan.aloneAbove.limited;
     // the unbounded bound is 513 ms: LangGraph's instant run ~200 ms, Obelisk's ~10–25 ms
     expect(runsAlone(200, 513, aloneAbove)).toBe(true);
     expect(runsAlone(20, 513, aloneAbove)).toBe(false);
     expect(runsAlone(undefined, 513, aloneAbove)).toBe(false);
     // aloneAbove 0: every engine alone
     expect(runsAlone(1, 513, 0)).toBe(true);
+  });
+
+  it("runs every engine alone without a limit, where the ratio is held to the 2 % target", () => {
+    const { unbounded } = FULL_CONFIG.makespan.aloneAbove;
+    expect(runsAlone(10, 513, unbounded)).toBe(true);
+    expect(runsAlone(1, 513, QUICK_CONFIG.makespan.aloneAbove.unbounded)).toBe(true);
   });
 });

@@ -38,7 +38,8 @@ interface EngineRuns {
  * Each engine runs in its own child process. Warm-up (CPU-bound) goes one engine at a time; each timed
  * repetition starts every engine's run at once and waits for all (the runs are mostly asleep: one event
  * loop per engine, so none waits behind another's callbacks, and drift hits all alike), then runs each
- * engine whose own work is heavy (`config.makespan.aloneAbove`) alone.
+ * engine whose own work is heavy (`config.makespan.aloneAbove`, per setting) alone; unbounded (threshold 0),
+ * every engine runs alone, one after another.
  */
 export async function runMakespan(config: BenchConfig, log: (line: string) => void): Promise<MakespanCase[]> {
   const { size, minMs, maxMs, reps } = config.makespan;
@@ -60,6 +61,7 @@ export async function runMakespan(config: BenchConfig, log: (line: string) => vo
       // engine that ran the first setting (warm-up and timed runs: the same code but the limit's queue) gets
       // a few runs with the limit; one new in this setting (p-graph with priorities) the whole budget.
       const alone = new Set<EngineChild>();
+      const aloneAbove = config.makespan.aloneAbove[limit === undefined ? "unbounded" : "limited"];
       for (const [index, child] of active.entries()) {
         const budget = warmed.has(child) ? laterWarmUp(config) : config.warmUp;
         warmed.add(child);
@@ -67,7 +69,7 @@ export async function runMakespan(config: BenchConfig, log: (line: string) => vo
         const entry = runs[index];
         if (reply.type !== "warmed") continue;
         if (entry && reply.error !== undefined) entry.error = reply.error;
-        if (runsAlone(reply.runMs, bound, config.makespan.aloneAbove)) alone.add(child);
+        if (runsAlone(reply.runMs, bound, aloneAbove)) alone.add(child);
       }
       const runOnce = async (child: EngineChild, index: number) => {
         const entry = runs[index];
