@@ -1,6 +1,6 @@
 import type { JsonValue, RunId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
-import type { RunRecord } from "../store-types.js";
+import type { RunRecord, RunStatus } from "../store-types.js";
 import { assertAppendable, withAppendedCalls } from "./append-run-calls.js";
 import { copyJson } from "./copy-json.js";
 import type { StoredRunsQuery } from "./history-arguments.js";
@@ -15,6 +15,14 @@ export class MemoryRuns {
   private readonly appended = new Map<string, JsonValue[]>();
   /** The ids of the `running` runs, by thread. */
   private readonly running = new Map<string, Set<string>>();
+  /**
+   * The ids of the `interrupted` runs, by thread: with `running`, a thread's open runs are found without
+   * reading every run (the engine asks for them after each run, to end those a re-sent plan superseded).
+   */
+  private readonly interrupted = new Map<string, Set<string>>();
+  /** Each run's place in the order runs were first recorded (newest first is the highest). */
+  private readonly order = new Map<string, number>();
+  private nextOrder = 0;
 
   /** True when a run of this id is recorded. */
   has(runId: RunId): boolean {
@@ -36,14 +44,9 @@ export class MemoryRuns {
   /** Keeps a run record (and its place among the thread's `running` runs). */
   private keep(run: RunRecord): void {
     this.runs.set(run.runId, run);
-    let running = this.running.get(run.threadId);
-    if (run.status === "running") {
-      if (running === undefined) {
-        running = new Set();
-        this.running.set(run.threadId, running);
-      }
-      running.add(run.runId);
-    } else running?.delete(run.runId);
+    if (!this.order.has(run.runId)) this.order.set(run.runId, this.nextOrder++);
+    track(this.running, run, run.status === "running");
+    track(this.interrupted, run, run.status === "interrupted");
   }
 
   /** The ids of a thread's `running` runs. */
@@ -77,6 +80,8 @@ export class MemoryRuns {
     { threadId, limit, statuses, waiting }: StoredRunsQuery,
     waits: (run: RunRecord) => boolean,
   ): readonly RunRecord[] {
+    if (threadId !== undefined && statuses?.every(isOpen) === true && !waiting)
+      return this.openRuns(threadId, statuses, limit);
     const runs = [...this.runs.values()]
       .reverse()
       .filter(
@@ -85,6 +90,19 @@ export class MemoryRuns {
           (statuses === undefined || statuses.includes(run.status)) &&
           (!waiting || waits(run)),
       );
+    const listed = limit === undefined ? runs : runs.slice(0, limit);
+    return listed.map((run) => withAppendedCalls(run, this.appended.get(run.runId) ?? []));
+  }
+
+  /** A thread's runs of open statuses (`running`, `interrupted`), newest first, from the indexes. */
+  private openRuns(threadId: string, statuses: readonly RunStatus[], limit: number | undefined): RunRecord[] {
+    const ids = [...(this.running.get(threadId) ?? []), ...(this.interrupted.get(threadId) ?? [])];
+    const runs: RunRecord[] = [];
+    for (const id of ids) {
+      const run = this.runs.get(id);
+      if (run !== undefined && statuses.includes(run.status)) runs.push(run);
+    }
+    runs.sort((a, b) => (this.order.get(b.runId) ?? 0) - (this.order.get(a.runId) ?? 0));
     const listed = limit === undefined ? runs : runs.slice(0, limit);
     return listed.map((run) => withAppendedCalls(run, this.appended.get(run.runId) ?? []));
   }
@@ -103,7 +121,9 @@ export class MemoryRuns {
     if (run === undefined) return;
     this.runs.delete(runId);
     this.appended.delete(runId);
+    this.order.delete(runId);
     this.running.get(run.threadId)?.delete(runId);
+    this.interrupted.get(run.threadId)?.delete(runId);
   }
 
   /** Forgets every run of a thread; answers how many. */
@@ -113,9 +133,11 @@ export class MemoryRuns {
       if (run.threadId !== threadId) continue;
       this.runs.delete(runId);
       this.appended.delete(runId);
+      this.order.delete(runId);
       removed++;
     }
     this.running.delete(threadId);
+    this.interrupted.delete(threadId);
     return removed;
   }
 }
@@ -124,4 +146,19 @@ function copyOf(run: RunRecord): RunRecord {
   const copy = copyJson(run);
   if (!copy.ok) throw new ObeliskError("USAGE", `run record is not JSON: ${copy.message}`);
   return copy.value as unknown as RunRecord;
+}
+
+/** True for the statuses a thread's run index holds. */
+const isOpen = (status: RunStatus): boolean => status === "running" || status === "interrupted";
+
+/** Adds `run` to its thread's set in `index` when `member`, takes it out otherwise. */
+function track(index: Map<string, Set<string>>, run: RunRecord, member: boolean): void {
+  let ids = index.get(run.threadId);
+  if (member) {
+    if (ids === undefined) {
+      ids = new Set();
+      index.set(run.threadId, ids);
+    }
+    ids.add(run.runId);
+  } else ids?.delete(run.runId);
 }
