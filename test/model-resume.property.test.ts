@@ -11,6 +11,7 @@ import { crashable } from "./support/crashable-store.js";
 import { seededRandom, withSeed } from "./support/fuzz-seed.js";
 import { arrivalOrder } from "./support/model-arrival.js";
 import {
+  clobber,
   engineCalls,
   giveApprovals,
   inputOf,
@@ -81,6 +82,7 @@ const figures = {
   rerunOnContinue: 0,
   satisfiedOnContinue: 0,
   resumedTwice: 0,
+  changed: 0,
   streamed: 0,
   readerFirst: 0,
 };
@@ -104,6 +106,8 @@ interface InterruptScenario {
   readonly streamed: boolean;
   /** The resume is stopped too (its signal, after a few tool answers), and resumed in turn. */
   readonly resumeStopped: boolean;
+  /** The thread changes between the stop and what continues it (the base scenario's approvals and clobber). */
+  readonly changed: boolean;
   /** `resume` the interrupted run, or send the plan again with `run`. */
   readonly continueWith: "resume" | "resend";
 }
@@ -114,6 +118,7 @@ const interruptScenario: fc.Arbitrary<InterruptScenario> = fc.record({
   at: fc.nat(1_000),
   streamed: fc.nat(2).map((n) => n === 0),
   resumeStopped: fc.nat(2).map((n) => n === 0),
+  changed: fc.nat(2).map((n) => n === 0),
   continueWith: fc.constantFrom<InterruptScenario["continueWith"]>("resume", "resume", "resend"),
 });
 
@@ -261,7 +266,11 @@ async function leftBy(
         problems.push(`${id}: result ${outcome.status}, record ${seen[id]?.status}`);
     }
   }
-  const partial = committedThread(before, model, committed);
+  // a satisfied call's record commits what it restored (a resume after a target was removed)
+  const settled = new Set<string>(
+    shown.calls.filter((r) => r.status === "succeeded" || r.status === "satisfied").map((r) => r.callId),
+  );
+  const partial = committedThread(before, model, settled);
   const stored = await survivor.get(threadId, "†state");
   problems.push(...(await threadProblems(survivor, threadId, stored.value, plan, partial)));
   if (result !== undefined && canonical(result.state) !== canonical(partial.state))
@@ -298,6 +307,13 @@ async function checkInterrupted(scenario: InterruptScenario): Promise<string[]> 
   const resume = scenario.continueWith === "resume";
   const committed = new Set(left.committed);
   let { partial } = left;
+  if (scenario.changed) {
+    // the thread changes before the run is continued: approvals given, a target overwritten or removed
+    const { approvalsBetween } = scenario.base;
+    await giveApprovals(survivor, threadId, partial, approvalsBetween);
+    if (scenario.base.clobber !== undefined) await clobber(survivor, threadId, partial, scenario.base);
+    figures.changed += 1;
+  }
   let runId = first.runId;
   if (resume && scenario.resumeStopped) {
     // the resume is stopped too (its signal), then resumed in turn (a resume of a resume, decision 0012)
@@ -310,8 +326,10 @@ async function checkInterrupted(scenario: InterruptScenario): Promise<string[]> 
     const cut = await schedule.drive(survivor.resume(runId, { signal: abort.signal }));
     const cutRun = { result: cut, runId: cut.runId, args: schedule.args };
     const again = await leftBy(threadId, plan, partial, cutRun, true);
+    // (a changed approval may change a completed call's arguments: it runs again, as the model says)
     for (const id of Object.keys(schedule.args))
-      if (committed.has(id)) again.problems.push(`${id} completed before the stop and ran again`);
+      if (committed.has(id) && !scenario.changed)
+        again.problems.push(`${id} completed before the stop and ran again`);
     if (again.problems.length > 0) return [`${label}, resumed and stopped again:`, ...again.problems];
     figures.resumedTwice += 1;
     for (const id of again.committed) committed.add(id);
@@ -336,8 +354,9 @@ async function checkInterrupted(scenario: InterruptScenario): Promise<string[]> 
     after.push(`tools called: engine ${canonical(rerun)}, model ${canonical(toolCalls(plan, model))}`);
   if (resume) {
     for (const id of rerun)
-      if (committed.has(id)) after.push(`${id} completed before the stop and ran again`);
-    if (canonical(thread.state) !== canonical(left.full.state))
+      if (committed.has(id) && !scenario.changed)
+        after.push(`${id} completed before the stop and ran again`);
+    if (!scenario.changed && canonical(thread.state) !== canonical(left.full.state))
       after.push(`resumed state differs from the uninterrupted run's: ${canonical(left.full.state)}`);
     const ended = (await survivor.runs.show(first.runId)).run.status;
     if (ended !== "cancelled" && status === "cancelled")
@@ -421,25 +440,33 @@ const report = (problems: string[], plan: readonly ModelCall[]) => {
 };
 
 describe("the engine against the reference interpreter across interruptions and arrival orders", () => {
-  it("a run stopped at a seeded tool call (signal, engine close, crash) leaves only committed calls, and resume or re-send ends as the model says", async () => {
-    await withSeed("model resume", (seed) =>
-      fc.assert(
-        fc.asyncProperty(interruptScenario, async (scenario) => {
-          report(await checkInterrupted(scenario), scenario.base.plan);
-        }),
-        { seed, numRuns: SCENARIOS },
-      ),
-    );
-  }, TIMEOUT_MS);
+  it(
+    "a run stopped at a seeded tool call (signal, engine close, crash) leaves only committed calls, and resume or re-send ends as the model says",
+    async () => {
+      await withSeed("model resume", (seed) =>
+        fc.assert(
+          fc.asyncProperty(interruptScenario, async (scenario) => {
+            report(await checkInterrupted(scenario), scenario.base.plan);
+          }),
+          { seed, numRuns: SCENARIOS },
+        ),
+      );
+    },
+    TIMEOUT_MS,
+  );
 
-  it("a plan streamed in a seeded arrival order (readers before their writers) ends as its batch run", async () => {
-    await withSeed("model stream order", (seed) =>
-      fc.assert(
-        fc.asyncProperty(modelScenario, async (scenario) => {
-          report(await checkStreamed(scenario), scenario.plan);
-        }),
-        { seed, numRuns: SCENARIOS },
-      ),
-    );
-  }, TIMEOUT_MS);
+  it(
+    "a plan streamed in a seeded arrival order (readers before their writers) ends as its batch run",
+    async () => {
+      await withSeed("model stream order", (seed) =>
+        fc.assert(
+          fc.asyncProperty(modelScenario, async (scenario) => {
+            report(await checkStreamed(scenario), scenario.plan);
+          }),
+          { seed, numRuns: SCENARIOS },
+        ),
+      );
+    },
+    TIMEOUT_MS,
+  );
 });

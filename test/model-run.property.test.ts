@@ -4,13 +4,14 @@ import { createEngine, createMemoryStore, type RunResult } from "obelisk";
 import { afterAll, describe, expect, it } from "vitest";
 import { seededRandom, withSeed } from "./support/fuzz-seed.js";
 import {
+  clobber,
   engineCalls,
   giveApprovals,
   inputOf,
   seededThread,
   threadProblems,
 } from "./support/model-compare.js";
-import { callJson, canonical, refText, targetsOf } from "./support/model-plan.js";
+import { callJson, canonical } from "./support/model-plan.js";
 import { type ModelScenario, modelScenario } from "./support/model-plan-generator.js";
 import { modelConfirm, modelTools, Schedule } from "./support/model-schedule.js";
 import { interpretRun, type ModelThread } from "./support/reference-interpreter.js";
@@ -52,39 +53,6 @@ const figures = {
 afterAll(() => {
   console.log(`model-run figures: ${JSON.stringify(figures)}`);
 });
-
-/**
- * Overwrites one of the plan's targets, or removes a top-level one: a satisfied writer must restore it
- * (SPEC §7 "re-applied if its targets no longer hold it").
- */
-async function clobber(threadId: string, thread: ModelThread, scenario: ModelScenario, pick: number) {
-  const writers = scenario.plan.flatMap((call) =>
-    targetsOf(call).flatMap((target) => (target[0] === "bad" ? [] : [[call, target] as const])),
-  );
-  // every other pick goes to a path several calls accumulate into, if any (decision 0017's rebuild)
-  const shared = writers.filter(([, target]) => String(target[0]).startsWith("acc_"));
-  const from = pick % 2 === 0 && shared.length > 0 ? shared : writers;
-  const chosen = from[Math.floor(pick / 2) % Math.max(from.length, 1)];
-  if (chosen === undefined) return;
-  const [call, target] = chosen;
-  const reference = refText({ kind: "state", path: target });
-  const state = structuredClone(thread.state) as Record<string, JsonValue>;
-  if (scenario.unset && target.length === 1) {
-    await engine.unset(threadId, reference);
-    delete state[String(target[0])];
-  } else {
-    const method = call.output?.method ?? "set";
-    const value = method === "set" ? "clobbered" : method === "push" || method === "concat" ? [] : {};
-    await engine.set(threadId, reference, value);
-    let parent = state;
-    for (const segment of target.slice(0, -1)) {
-      parent[String(segment)] ??= {};
-      parent = parent[String(segment)] as Record<string, JsonValue>;
-    }
-    parent[String(target.at(-1))] = value;
-  }
-  thread.state = state;
-}
 
 /** Runs the plan once on both sides; returns every disagreement. */
 async function compareRun(
@@ -161,7 +129,7 @@ async function check(scenario: ModelScenario): Promise<string[]> {
       return ["first run, two completion orders:", decided(first.result), decided(again)];
   }
   await giveApprovals(engine, threadId, thread, scenario.approvalsBetween);
-  if (scenario.clobber !== undefined) await clobber(threadId, thread, scenario, scenario.clobber);
+  if (scenario.clobber !== undefined) await clobber(engine, threadId, thread, scenario);
   const input = inputOf(scenario.newInput ? 7 : 0);
   const second = await compareRun(threadId, scenario, thread, input, 1);
   if (second.problems.length > 0) return ["second run:", ...second.problems];

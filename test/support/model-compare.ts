@@ -1,6 +1,7 @@
 import type { JsonValue } from "@obelisk/core";
 import type { Engine, RunResult } from "obelisk";
-import { canonical, type ModelCall } from "./model-plan.js";
+import { canonical, type ModelCall, refText, targetsOf } from "./model-plan.js";
+import type { ModelScenario } from "./model-plan-generator.js";
 import type { EngineCall, ModelThread } from "./reference-interpreter.js";
 
 /**
@@ -79,4 +80,44 @@ export async function threadProblems(
       problems.push(`†calls.${call.id}: engine ${JSON.stringify(got)}, model ${JSON.stringify(expected)}`);
   }
   return problems;
+}
+
+/**
+ * Overwrites one of the plan's targets (`scenario.clobber` picks it), or removes a top-level one: a
+ * satisfied writer of a re-sent plan must restore it (SPEC §7 "re-applied if its targets no longer hold
+ * it"); a resume restores only a missing one (decision 0043).
+ */
+export async function clobber(
+  engine: Engine,
+  threadId: string,
+  thread: ModelThread,
+  scenario: ModelScenario,
+) {
+  const pick = scenario.clobber ?? 0;
+  const writers = scenario.plan.flatMap((call) =>
+    targetsOf(call).flatMap((target) => (target[0] === "bad" ? [] : [[call, target] as const])),
+  );
+  // every other pick goes to a path several calls accumulate into, if any (decision 0017's rebuild)
+  const shared = writers.filter(([, target]) => String(target[0]).startsWith("acc_"));
+  const from = pick % 2 === 0 && shared.length > 0 ? shared : writers;
+  const chosen = from[Math.floor(pick / 2) % Math.max(from.length, 1)];
+  if (chosen === undefined) return;
+  const [call, target] = chosen;
+  const reference = refText({ kind: "state", path: target });
+  const state = structuredClone(thread.state) as Record<string, JsonValue>;
+  if (scenario.unset && target.length === 1) {
+    await engine.unset(threadId, reference);
+    delete state[String(target[0])];
+  } else {
+    const method = call.output?.method ?? "set";
+    const value = method === "set" ? "clobbered" : method === "push" || method === "concat" ? [] : {};
+    await engine.set(threadId, reference, value);
+    let parent = state;
+    for (const segment of target.slice(0, -1)) {
+      parent[String(segment)] ??= {};
+      parent = parent[String(segment)] as Record<string, JsonValue>;
+    }
+    parent[String(target.at(-1))] = value;
+  }
+  thread.state = state;
 }
