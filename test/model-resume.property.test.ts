@@ -354,8 +354,7 @@ async function checkInterrupted(scenario: InterruptScenario): Promise<string[]> 
     after.push(`tools called: engine ${canonical(rerun)}, model ${canonical(toolCalls(plan, model))}`);
   if (resume) {
     for (const id of rerun)
-      if (committed.has(id) && !scenario.changed)
-        after.push(`${id} completed before the stop and ran again`);
+      if (committed.has(id) && !scenario.changed) after.push(`${id} completed before the stop and ran again`);
     if (!scenario.changed && canonical(thread.state) !== canonical(left.full.state))
       after.push(`resumed state differs from the uninterrupted run's: ${canonical(left.full.state)}`);
     const ended = (await survivor.runs.show(first.runId)).run.status;
