@@ -21,6 +21,7 @@ export { graphToJson } from "./graph-to-json.js";
 export { graphToMermaid } from "./graph-to-mermaid.js";
 export type { IncrementalCompileOptions, IncrementalCompiler } from "./incremental-compiler.js";
 export { createIncrementalCompiler } from "./incremental-compiler.js";
+export { linearRegExp, UnsupportedPattern } from "./linear-reg-exp.js";
 export type { AddCallResult } from "./plan-builder.js";
 export { type PlanJsonSchemaOptions, planJsonSchema } from "./plan-json-schema.js";
 export { REFERENCE_STRING_SCHEMA } from "./reference-string-schema.js";

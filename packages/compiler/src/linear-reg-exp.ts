@@ -5,7 +5,7 @@ import type { RE2JS } from "re2js";
 const require = createRequire(import.meta.url);
 let engine: typeof RE2JS | undefined;
 
-/** re2js, loaded on the first pattern (most plans have none; importing it costs every process 20-50 ms). */
+/** re2js, loaded on the first pattern (most schemas have none; importing it costs every process 20-50 ms). */
 function re2(): typeof RE2JS {
   engine ??= (require("re2js") as typeof import("re2js")).RE2JS;
   return engine;
@@ -27,22 +27,55 @@ export class UnsupportedPattern extends Error {
   }
 }
 
+/** A pattern compiled by re2js (ECMA-262 syntax translated); throws `UnsupportedPattern` when RE2 cannot run it. */
+function compileLinear(pattern: string): RE2JS {
+  try {
+    const RE2 = re2();
+    return RE2.compile(RE2.translateRegExp(pattern));
+  } catch (error) {
+    throw new UnsupportedPattern(pattern, error);
+  }
+}
+
+/** A pattern compiled by re2js, or undefined when RE2 cannot run it. */
+function linearMatcher(pattern: string): RE2JS | undefined {
+  try {
+    return compileLinear(pattern);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a pattern runs on the linear-time engine (RE2 syntax: no backreferences or lookaround). */
+export function runsInLinearTime(pattern: string): boolean {
+  return linearMatcher(pattern) !== undefined;
+}
+
+/** The matcher ajv calls: `test`, and `toString` (ajv keys its compiled patterns by it: one key per pattern). */
+function asAjvPattern(compiled: RE2JS, pattern: string): { test(text: string): boolean; toString(): string } {
+  return { test: (text: string) => compiled.test(text), toString: () => `re2:${pattern}` };
+}
+
 /**
  * ajv's `code.regExp` for schemas that come with a plan: JSON Schema patterns (ECMA-262 syntax, translated)
  * run on re2js, a pure-JS port of RE2 whose matching time is linear in the input (no catastrophic
- * backtracking, bug B10). The `u` flag is implied: RE2 matches code points.
+ * backtracking, bug B10); a pattern RE2 cannot run is refused. The `u` flag is implied: RE2 matches code points.
  */
 export const linearRegExp: RegExpEngine = Object.assign(
-  (pattern: string) => {
-    let compiled: RE2JS;
-    try {
-      const RE2 = re2();
-      compiled = RE2.compile(RE2.translateRegExp(pattern));
-    } catch (error) {
-      throw new UnsupportedPattern(pattern, error);
-    }
-    // ajv keys its compiled patterns by `toString()`: one key per source pattern.
-    return { test: (text: string) => compiled.test(text), toString: () => `re2:${pattern}` };
-  },
+  (pattern: string) => asAjvPattern(compileLinear(pattern), pattern),
   { code: "linearRegExp" },
+);
+
+/**
+ * ajv's `code.regExp` for a host's tool schemas: the schema is trusted but the values it checks come from
+ * plans, so patterns run on re2js too (a 30-character near-match of `^([A-Z]+)+$` took V8 ~30 s, blocking
+ * every thread). A pattern RE2 cannot run (backreferences, lookaround) keeps JavaScript's engine: refusing
+ * it would break a registry that worked; the registry warns about it (`REGISTRY_BACKTRACKING_PATTERN`).
+ */
+export const toolRegExp: RegExpEngine = Object.assign(
+  (pattern: string, flags: string) => {
+    const compiled = linearMatcher(pattern);
+    return compiled === undefined ? new RegExp(pattern, flags) : asAjvPattern(compiled, pattern);
+  },
+  { code: "toolRegExp" },
 );

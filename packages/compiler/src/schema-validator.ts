@@ -3,6 +3,7 @@ import { canonicalJson, ObeliskError } from "@obelisk/core";
 import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
+import { toolRegExp } from "./linear-reg-exp.js";
 import { invalidPattern } from "./schema-patterns.js";
 
 const addFormats = formatsModule.default;
@@ -56,7 +57,14 @@ function issuesOf(errors: readonly ErrorObject[] | null | undefined): readonly S
   return errors as readonly SchemaIssue[];
 }
 
-const AJV_OPTIONS = { allErrors: true, strict: false, strictTuples: false, validateFormats: true } as const;
+/** Tool schemas check plan values: their patterns run in linear time where RE2 can run them (`toolRegExp`). */
+const AJV_OPTIONS = {
+  allErrors: true,
+  strict: false,
+  strictTuples: false,
+  validateFormats: true,
+  code: { regExp: toolRegExp },
+} as const;
 
 /**
  * The instance that checks schemas against the JSON Schema meta-schema, shared by every registry:

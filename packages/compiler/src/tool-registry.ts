@@ -2,6 +2,7 @@ import type { Diagnostic } from "@obelisk/core";
 import { didYouMean, ObeliskError } from "@obelisk/core";
 import { normalizeTool } from "./normalize-tool.js";
 import type { RegisteredTool } from "./registered-tool.js";
+import { backtrackingPattern } from "./schema-patterns.js";
 import { createSchemaCompiler } from "./schema-validator.js";
 import { isPlainObject } from "./to-json-schema.js";
 
@@ -21,10 +22,28 @@ export interface ToolRegistry {
   readonly tools: ReadonlyMap<string, RegisteredTool>;
   /** Tool names, in registration order. */
   readonly names: readonly string[];
-  /** Registration warnings (`REGISTRY_DUPLICATE_TOOL`). */
+  /** Registration warnings (`REGISTRY_DUPLICATE_TOOL`, `REGISTRY_BACKTRACKING_PATTERN`). */
   readonly warnings: readonly Diagnostic[];
   /** The tool of that name, if any. */
   get(name: string): RegisteredTool | undefined;
+}
+
+/**
+ * A warning for a tool whose schema has a pattern the linear-time engine cannot run (backreferences,
+ * lookaround): it runs on JavaScript's backtracking engine, against values a plan supplies.
+ */
+function backtrackingWarning(tool: RegisteredTool, pointer: string): Diagnostic | undefined {
+  const pattern = backtrackingPattern(tool.inputSchema) ?? backtrackingPattern(tool.outputSchema ?? {});
+  if (pattern === undefined) return undefined;
+  return {
+    code: "REGISTRY_BACKTRACKING_PATTERN",
+    severity: "warning",
+    message:
+      `tool "${tool.name}": the pattern ${JSON.stringify(pattern)} uses backreferences or lookaround, ` +
+      "so it runs on JavaScript's backtracking engine, where a value from a plan can take exponential time",
+    pointer,
+    hint: "rewrite it without backreferences and lookaround (RE2 syntax): it then runs in linear time",
+  };
 }
 
 /** True when `value` is already a registry built by `createToolRegistry`. */
@@ -119,6 +138,8 @@ export function createToolRegistry(tools: unknown, options: ToolRegistryOptions 
       });
     }
     byName.set(tool.name, tool);
+    const slow = backtrackingWarning(tool, pointer);
+    if (slow !== undefined) warnings.push(slow);
   }
   checkImplementationNames(implementations, [...byName.keys()]);
   return {

@@ -33,6 +33,7 @@ export const DIAGNOSTIC_CODES = {
   LATENT_WITHOUT_OUTPUT: "warning",
   PLAN_LIMIT: "error",
   REGISTRY_DUPLICATE_TOOL: "warning",
+  REGISTRY_BACKTRACKING_PATTERN: "warning",
   STREAM_ORDER: "warning",
 } as const satisfies Record<string, Severity>;
 

@@ -1,8 +1,8 @@
+import { linearRegExp, UnsupportedPattern } from "@obelisk/compiler";
 import { appendPointer, type JsonObject, resolvePointer } from "@obelisk/core";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
-import { linearRegExp, UnsupportedPattern } from "./linear-reg-exp.js";
 
 const addFormats = formatsModule.default;
 

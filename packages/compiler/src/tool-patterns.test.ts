@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { compile } from "./compile.js";
+import { defineTool } from "./tool-definition.js";
+import { createToolRegistry } from "./tool-registry.js";
+
+/** A pattern that backtracks exponentially on a near-match in V8 (`AAAA…!`): ~30 s at 30 characters. */
+const NESTED_QUANTIFIER = "^([A-Z]+)+$";
+
+const code = defineTool({
+  name: "code",
+  input: z.object({ sku: z.string().regex(new RegExp(NESTED_QUANTIFIER)) }),
+  run: ({ sku }) => sku,
+});
+const quoted = defineTool({
+  name: "quoted",
+  description: "a pattern with a backreference: RE2 cannot run it",
+  input: { type: "object", properties: { text: { type: "string", pattern: "^(['\"]).*\\1$" } } },
+  run: () => null,
+});
+
+const codes = (plan: unknown, tools: Parameters<typeof createToolRegistry>[0]) =>
+  compile(plan, createToolRegistry(tools)).diagnostics.map((d) => [d.code, d.pointer]);
+
+describe("patterns of tool schemas (a plan's values against the host's patterns)", () => {
+  it("run on RE2: its \\s is ASCII whitespace without \\v, where JavaScript's matches \\v too", () => {
+    const space = defineTool({
+      name: "space",
+      input: { type: "object", properties: { s: { type: "string", pattern: "^\\s$" } } },
+      run: () => null,
+    });
+    expect(codes([{ _tool: "space", s: "\u000b", _outputPath: "†state.s" }], [space])).toEqual([
+      ["PARAM_INVALID", "/0/s"],
+    ]);
+    expect(codes([{ _tool: "space", s: " ", _outputPath: "†state.s" }], [space])).toEqual([]);
+  });
+
+  it("run in linear time: a near-match of a nested quantifier is refused (V8 backtracks: ~1 s at 25 characters, ×2 per one more)", () => {
+    // Kept short enough that a backtracking engine would finish (slowly) instead of hanging the suite.
+    const plan = [{ _tool: "code", sku: `${"A".repeat(22)}!`, _outputPath: "†state.c" }];
+    expect(codes(plan, [code])).toEqual([["PARAM_INVALID", "/0/sku"]]);
+    expect(codes([{ _tool: "code", sku: "ABC", _outputPath: "†state.c" }], [code])).toEqual([]);
+  });
+
+  it("keep JavaScript's engine where RE2 cannot run them, with a registry warning naming the tool and the pattern", () => {
+    const registry = createToolRegistry([code, quoted]);
+    expect(registry.warnings).toEqual([
+      expect.objectContaining({
+        code: "REGISTRY_BACKTRACKING_PATTERN",
+        severity: "warning",
+        pointer: "/1",
+        message: expect.stringContaining(`tool "quoted": the pattern "^(['\\"]).*\\\\1$"`),
+        hint: expect.stringContaining("RE2 syntax"),
+      }),
+    ]);
+    expect(codes([{ _tool: "quoted", text: `'yes'`, _outputPath: "†state.q" }], [quoted])).toEqual([]);
+    expect(codes([{ _tool: "quoted", text: `'no"`, _outputPath: "†state.q" }], [quoted])).toEqual([
+      ["PARAM_INVALID", "/0/text"],
+    ]);
+  });
+
+  it("warn for no pattern RE2 runs, nor for patterns inside data keywords", () => {
+    const data = defineTool({
+      name: "data",
+      input: { type: "object", properties: { x: { const: { pattern: "(?=a)" }, examples: ["(a)\\1"] } } },
+      run: () => null,
+    });
+    expect(createToolRegistry([code, data]).warnings).toEqual([]);
+  });
+});
