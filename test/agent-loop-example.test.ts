@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createEngine, planLanguagePrompt } from "obelisk";
 import { describe, expect, it } from "vitest";
@@ -32,6 +32,13 @@ describe("examples/agent-loop: a scripted model drives Obelisk through the agent
       ["PARAM_MISSING", undefined],
       ["PARAM_UNKNOWN", 'did you mean "city"?'],
     ]);
+    // the plan the model runs is its draft with the hints applied: plan.json
+    const runCall = messages
+      .flatMap((m) => (m.role === "assistant" ? m.toolCalls : []))
+      .find((c) => c.name === "run_plan");
+    expect(runCall?.arguments.plan).toEqual(
+      JSON.parse(readFileSync(new URL("../examples/agent-loop/plan.json", import.meta.url), "utf8")),
+    );
     expect(answers[1]?.answer).toMatchObject({
       status: "succeeded",
       calls: { user: { status: "succeeded" }, weather: { wrote: ["†state.weather"] } },
