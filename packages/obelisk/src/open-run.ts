@@ -24,6 +24,7 @@ import {
   storedPlanHash,
 } from "./record-run.js";
 import { runnerRerun } from "./rerun-option.js";
+import { type StreamOwnCalls, streamOwnCalls } from "./stream-own-calls.js";
 import { type StreamStop, stoppedStreamError } from "./stream-stop.js";
 import { toRunResult } from "./to-run-result.js";
 
@@ -41,11 +42,12 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
   const lease = runtime.active.lease(options.signal);
   try {
     let endNow = (): void => {};
-    const stream = await leasedOpen(runtime, options, lease, () => endNow(), requestedAt);
+    const own = streamOwnCalls(runtime.options.aroundTool);
+    const stream = await leasedOpen(runtime, options, lease, () => endNow(), requestedAt, own);
     let closed: Promise<RunResult> | undefined;
     const close = (): Promise<RunResult> => {
       closed ??= stream.close().finally(() => lease.release());
-      return closed;
+      return own.isInside() ? closedFromInside(closed, stream.runId) : closed;
     };
     lease.closer = close;
     // An aborted stream (its signal, engine.close()) or one failFast stopped ends at once, as an aborted run
@@ -59,6 +61,28 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
     lease.release();
     throw error;
   }
+}
+
+/**
+ * `close()` called from inside one of the stream's own calls: the stream stops taking calls and closes once
+ * its calls end, as `close()` from outside would, but this caller gets USAGE at once instead of the result —
+ * awaiting it there would wait for the call it is made from (a deadlock that held the thread). Both
+ * promises are observed, so a `void close()` from a tool leaves no unhandled rejection.
+ */
+function closedFromInside(closing: Promise<RunResult>, runId: string): Promise<RunResult> {
+  closing.catch(() => undefined);
+  const refused = Promise.reject(
+    new ObeliskError(
+      "USAGE",
+      "close() was called from inside one of this stream's own calls: the stream takes no more calls and closes when its calls end, but awaiting that here would wait for this call itself",
+      {
+        hint: "do not await close() in a tool of the stream: let the host close it (its close() answers the run's result), or call it without await",
+        data: { runId },
+      },
+    ),
+  );
+  refused.catch(() => undefined);
+  return refused;
 }
 
 /**
@@ -83,6 +107,7 @@ async function leasedOpen(
   lease: RunLease,
   endNow: () => void,
   requestedAt: number | undefined,
+  own: StreamOwnCalls,
 ): Promise<StreamingRun> {
   const signal = lease.signal;
   const threadId = asThreadId(options.threadId ?? "default");
@@ -159,7 +184,8 @@ async function leasedOpen(
       failFast,
       ...runnerRerun(options.rerun),
       ...(engine.confirm === undefined ? {} : { confirm: engine.confirm }),
-      ...(engine.aroundTool === undefined ? {} : { aroundTool: engine.aroundTool }),
+      // the engine's aroundTool (if any) inside the one that tells close() it is called from a call
+      aroundTool: own.aroundTool,
       signal,
       ...(engine.timers === undefined ? {} : { timers: engine.timers }),
       now: runtime.now,
