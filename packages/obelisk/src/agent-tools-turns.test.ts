@@ -52,7 +52,7 @@ describe("run_plan as a model's tool: parallel calls, a busy thread, re-sent pla
     control.finish("a", "written");
     expect(await run).toMatchObject({ status: "succeeded" });
     expect(await got).toMatchObject({ found: true, value: "written" });
-    expect((await listed).text).toContain("†state.a");
+    expect(await listed).toMatchObject({ text: expect.stringContaining("†state.a") });
     // a read with no run_plan before it answers at once
     expect(await getVariable.execute({ reference: "†state.a" })).toMatchObject({ found: true });
     // a read waits at most runWaitMs (a tool of the run reading its own thread), then reads what is there
