@@ -75,6 +75,27 @@ describe("parseJsonText: a JSON value read as strictly as plan text", () => {
     expect(Object.is(own.x, 0)).toBe(true);
   });
 
+  it("never throws for what is not text: bytes get a hint to decode them, a subject that is no string is ignored (review s33r F10)", () => {
+    const bytes = parseJsonText(new TextEncoder().encode("{}") as never);
+    expect(bytes).toMatchObject({
+      ok: false,
+      malformed: true,
+      diagnostics: [{ code: "JSON_SYNTAX", pointer: "", hint: expect.stringContaining("decode it first") }],
+    });
+    for (const source of [undefined, null, 5]) {
+      const result = parseJsonText(source as never);
+      expect(result.ok ? "parsed" : result.diagnostics[0]?.message).toMatch(/must be a string, not /);
+    }
+    const hostile = {
+      toString() {
+        throw new Error("no");
+      },
+    };
+    const result = parseJsonText("{", { subject: hostile as never });
+    expect(result.ok ? "parsed" : result.diagnostics[0]?.hint).toContain("the text");
+    expect(parseJsonText("[1]", null as never)).toMatchObject({ ok: true, value: [1] });
+  });
+
   it("plain JSON is parsed once, by JSON.parse", () => {
     const parse = vi.spyOn(JSON, "parse");
     expect(parseJsonText('{"name": "Ada", "n": [1, 2.5, 0], "ok": true}', { limits: VALUE }).ok).toBe(true);

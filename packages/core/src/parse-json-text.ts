@@ -211,6 +211,21 @@ export function readJsonText(text: string, limits: Limits, subject: string = PLA
  * `options.subject` says (default "text"), and speak of a plan only for `subject: "plan"`. Never throws.
  */
 export function parseJsonText(source: string, options: ParseJsonTextOptions = {}): JsonTextResult {
+  // a JavaScript caller's slip (an HTTP body's bytes before decoding) is answered, not thrown
+  if (typeof source !== "string") return notText(source);
+  const given: ParseJsonTextOptions = typeof options === "object" && options !== null ? options : {};
+  const subject = typeof given.subject === "string" ? given.subject : "text";
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
-  return readJsonText(text, resolveLimits(options.limits), options.subject ?? "text");
+  return readJsonText(text, resolveLimits(given.limits), subject);
+}
+
+/** JSON_SYNTAX for a value that is not text: bytes (decode them first), undefined, a number… */
+function notText(source: unknown): JsonTextResult {
+  const bytes = source instanceof Uint8Array;
+  const what = bytes ? "bytes (a Buffer or Uint8Array)" : source === null ? "null" : typeof source;
+  const hint = bytes
+    ? 'decode it first: buffer.toString("utf8"), or new TextDecoder().decode(bytes)'
+    : "pass the JSON text as a string";
+  const message = `the text to parse must be a string, not ${what}`;
+  return { ok: false, malformed: true, diagnostics: [planDiagnostic("JSON_SYNTAX", message, "", hint)] };
 }
