@@ -84,7 +84,7 @@ describe("documentation links", () => {
     expect(broken).toEqual([]);
   });
 
-  it("every \"SPEC §n\" a doc cites is a section of docs/spec.md", () => {
+  it('every "SPEC §n" a doc cites is a section of docs/spec.md', () => {
     const sections = new Set(
       [...readFileSync(join(root, "docs/spec.md"), "utf8").matchAll(/^## (\d+)\. /gm)].map((m) => m[1]),
     );

@@ -21,10 +21,13 @@ export interface RetryPolicy {
   /**
    * Whether a thrown error (or a timeout, as an `Error` with `code: "TIMEOUT"`) is worth another attempt;
    * `attempt` is the one that failed (1-based). Default: every error is. `true` (or a promise of `true`)
-   * retries; anything else does not, nor does one that throws or rejects. A tool's policy only (a plan's
-   * `_retry` is JSON); it applies whatever number of attempts the plan sets.
+   * retries; anything else does not, nor does one that throws or rejects, nor a promise still pending when
+   * the run is aborted (`signal`, the run's, says when: pass it on to a network check). A tool's policy only
+   * (a plan's `_retry` is JSON); it applies whatever number of attempts the plan sets.
    */
-  readonly shouldRetry?: ((error: unknown, attempt: number) => boolean | Promise<boolean>) | undefined;
+  readonly shouldRetry?:
+    | ((error: unknown, attempt: number, signal: AbortSignal) => boolean | Promise<boolean>)
+    | undefined;
 }
 
 /**

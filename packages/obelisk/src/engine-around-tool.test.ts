@@ -129,6 +129,42 @@ describe("aroundTool: the host's wrapper of each tool attempt", () => {
     expect(runs).toBe(1);
   });
 
+  it("cannot run the tool after returning without invoke(): the late invoke() throws, the tool never runs", async () => {
+    let runs = 0;
+    const lateCalls: unknown[] = [];
+    let later: (() => void) | undefined;
+    const pay = defineTool({
+      name: "pay",
+      retry: { attempts: 2, backoffMs: 0 },
+      run: () => ++runs,
+    });
+    const engine = createEngine({
+      tools: [pay],
+      aroundTool: (_attempt, invoke) => {
+        // a tracer's callback API that runs the callback later, after the wrapper returned
+        later = () => {
+          try {
+            invoke();
+          } catch (error) {
+            lateCalls.push((error as Error).message);
+          }
+        };
+        return undefined;
+      },
+    });
+    const result = await engine.run([{ _tool: "pay", _id: "p", _outputPath: "†state.paid" }], {
+      threadId: "t",
+    });
+    later?.();
+    await engine.close();
+    expect(result.calls.p).toMatchObject({
+      status: "failed",
+      error: { message: expect.stringContaining("without calling invoke()") },
+    });
+    expect(lateCalls).toEqual([expect.stringContaining("after it had returned")]);
+    expect(runs).toBe(0);
+  });
+
   it("must be a function (USAGE at createEngine)", () => {
     expect(thrownError(() => createEngine({ tools: [], aroundTool: "yes" as never }))).toMatchObject({
       code: "USAGE",

@@ -155,27 +155,35 @@ function threw(error: unknown, attempts: number): InvokeOutcome {
 
 /**
  * Whether a failed attempt is tried again: attempts are left and the policy's `shouldRetry` (if any) says
- * yes — `true`, or a promise of `true` (an `async` predicate). Anything else is no, and so is a
- * `shouldRetry` that throws or rejects: the call fails with the tool's error.
+ * yes — `true`, or a promise of `true` (an `async` predicate, given the run's signal). Anything else is no,
+ * and so is a `shouldRetry` that throws or rejects, or one still pending when the run is aborted (a hung
+ * predicate must not keep a cancelled run, and the thread, forever): the call fails with the tool's error.
  */
-function mayRetry(policy: RetryPolicy, outcome: InvokeOutcome): boolean | Promise<boolean> {
+function mayRetry(request: InvokeRequest, outcome: InvokeOutcome): boolean | Promise<boolean> {
+  const { policy, signal } = request;
   if (outcome.kind !== "threw" || outcome.attempts >= policy.attempts) return false;
   const shouldRetry = policy.shouldRetry;
   if (shouldRetry === undefined) return true;
   try {
-    const answer: unknown = shouldRetry(outcome.thrown, outcome.attempts);
+    const answer: unknown = shouldRetry(outcome.thrown, outcome.attempts, signal);
     const then = thenOf(answer);
     if (then === undefined) return answer === true;
-    if (then === null) return false;
+    if (then === null || isAborted(request)) return false;
     return new Promise<boolean>((resolve) => {
+      const onAbort = (): void => resolve(false);
+      signal.addEventListener("abort", onAbort, { once: true });
+      const answered = (yes: boolean): void => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(yes);
+      };
       try {
         then.call(
           answer,
-          (value: unknown) => resolve(value === true),
-          () => resolve(false),
+          (value: unknown) => answered(value === true),
+          () => answered(false),
         );
       } catch {
-        resolve(false);
+        answered(false);
       }
     });
   } catch {
@@ -237,13 +245,19 @@ class AttemptContext implements ToolContext {
  * Runs the tool inside the host's `aroundTool`. The tool's own result is the attempt's: the wrapper's
  * return is awaited (its teardown) but its value is not used, so a wrapper cannot stand in for the tool.
  * `invoke()` runs the tool once (a second call throws); a wrapper that returns without calling it fails the
- * attempt; a rejection of the tool's promise is always observed (never an unhandled rejection).
+ * attempt, and an `invoke()` after that throws too (the attempt is judged: the tool must not run unrecorded);
+ * a rejection of the tool's promise is always observed (never an unhandled rejection).
  */
 function runAround(around: AroundTool, request: InvokeRequest, ctx: ToolContext, attempt: number): unknown {
   let invoked = false;
+  let judged = false;
   let value: unknown;
   const invoke = (): unknown => {
     if (invoked) throw new Error("aroundTool called invoke() twice in one attempt");
+    if (judged)
+      throw new Error(
+        "aroundTool called invoke() after it had returned: the attempt already failed, and the tool does not run",
+      );
     invoked = true;
     value = request.run(request.args, ctx);
     const then = thenOf(value);
@@ -259,6 +273,7 @@ function runAround(around: AroundTool, request: InvokeRequest, ctx: ToolContext,
   };
   const returned = around(info, invoke);
   const done = (): unknown => {
+    judged = true;
     if (!invoked) throw new Error("aroundTool returned without calling invoke(): the tool did not run");
     return value;
   };
@@ -444,7 +459,7 @@ async function retryAfter(
     if (!(await wait(request, delayMs))) return { kind: "cancelled", attempts: failed.attempts };
     request.onAttempt(failed.attempts + 1);
     const outcome = await attempt<InvokeOutcome, InvokeRequest>(request, failed.attempts + 1, passOutcome);
-    if (outcome.kind !== "threw" || !(await mayRetry(request.policy, outcome))) return outcome;
+    if (outcome.kind !== "threw" || !(await mayRetry(request, outcome))) return outcome;
     failed = outcome;
   }
 }
@@ -491,7 +506,7 @@ function passOutcome(outcome: InvokeOutcome): InvokeOutcome {
 /** After the first attempt: retries a thrown error while the policy allows, else the outcome as it is. */
 function afterFirst(request: InvokeRequest, outcome: InvokeOutcome): AttemptResult {
   if (outcome.kind !== "threw") return outcome;
-  const retry = mayRetry(request.policy, outcome);
+  const retry = mayRetry(request, outcome);
   if (retry === true) return retryAfter(request, outcome);
   if (retry === false) return outcome;
   return retry.then((yes) => (yes ? retryAfter(request, outcome) : outcome));

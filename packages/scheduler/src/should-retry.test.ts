@@ -118,6 +118,45 @@ describe("a tool's retry.shouldRetry decides which errors are tried again", () =
     expect(await invokeTool(rejecting)).toMatchObject({ kind: "threw", attempts: 1 });
   });
 
+  it("one still pending when the run is aborted counts as no: the call fails with the tool's error, and it gets the run's signal", async () => {
+    const run = new AbortController();
+    const given: AbortSignal[] = [];
+    const req = invokeRequest(failing(new HttpError(503)).run, {
+      signal: run.signal,
+      policy: {
+        ...DEFAULT_RETRY,
+        attempts: 3,
+        shouldRetry: (_error, _attempt, signal) => {
+          given.push(signal);
+          return new Promise<boolean>(() => {}); // a circuit-breaker service that never answers
+        },
+      },
+    });
+    const pending = invokeTool(req) as Promise<InvokeOutcome>;
+    let settled = false;
+    void pending.then(() => {
+      settled = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(false);
+    run.abort();
+    expect(await pending).toMatchObject({ kind: "threw", attempts: 1, error: { message: "HTTP 503" } });
+    expect(given).toEqual([run.signal]);
+    const aborted = new AbortController();
+    const late = invokeRequest(failing(new HttpError(503)).run, {
+      signal: aborted.signal,
+      policy: {
+        ...DEFAULT_RETRY,
+        attempts: 3,
+        shouldRetry: () => {
+          aborted.abort(); // aborted while it was being asked
+          return new Promise<boolean>(() => {});
+        },
+      },
+    });
+    expect(invokeTool(late)).toMatchObject({ kind: "threw", attempts: 1 });
+  });
+
   it("it is not asked when no attempt is left", () => {
     let asked = 0;
     const req = invokeRequest(failing(new Error("x")).run, {
