@@ -204,7 +204,8 @@ class RunInterpreter {
 
   private view(): ReadView {
     const { plan, outcomes, thread, input, problems } = this;
-    return { plan, outcomes, state: thread.state, calls: thread.calls, input, problems };
+    const keptWrites = this.mode.resume === true;
+    return { plan, outcomes, state: thread.state, calls: thread.calls, input, problems, keptWrites };
   }
 
   /** The spec's outcome, or the engine's among those the spec allows. */

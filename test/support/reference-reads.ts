@@ -26,6 +26,11 @@ export interface ReadView {
   readonly calls: unknown;
   readonly input: unknown;
   readonly problems: string[];
+  /**
+   * A resume may have kept a later write over a completed writer's target (decision 0043): a path its
+   * writers delivered may then be missing, and reads as missing.
+   */
+  readonly keptWrites?: boolean;
 }
 
 type Operand =
@@ -106,7 +111,7 @@ function operand(ref: Ref, self: ModelCall, view: ReadView): Operand[] {
   // SPEC §6: a reference to an alternative not taken cannot be satisfied
   if (!wrote) return [{ kind: "blocked" }];
   const value = read(root, ref.path);
-  if (value.kind === "missing")
+  if (value.kind === "missing" && !view.keptWrites)
     view.problems.push(`model: ${refText(ref)} missing after its writers delivered`);
   return [value];
 }
