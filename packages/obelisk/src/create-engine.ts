@@ -34,6 +34,7 @@ import { cancelCrashedRuns, resumeChain } from "./resume-chain.js";
 import { runNotFound } from "./run-not-found.js";
 import { runPlan } from "./run-plan.js";
 import { setThreadValue } from "./set-thread-value.js";
+import { warnAfterRun } from "./thrown-message.js";
 import type {
   JsonStateCheck,
   PartialState,
@@ -60,7 +61,9 @@ async function resumeRun(runtime: EngineRuntime, runId: string, options: RunOpti
     runtime.hub([options.onEvent]),
     { resumed: chain },
   );
-  await cancelCrashedRuns(runtime.store, chain, () => runtime.endedAt());
+  await cancelCrashedRuns(runtime.store, chain, () => runtime.endedAt()).catch((error: unknown) =>
+    warnAfterRun("marking the resumed runs cancelled", error),
+  );
   return result;
 }
 

@@ -43,6 +43,7 @@ import {
 } from "./normalize-input.js";
 import { refuseRecordedRunId } from "./record-run.js";
 import { checkRerunIds } from "./rerun-option.js";
+import { warnAfterRun } from "./thrown-message.js";
 import { withInputDiagnostics } from "./with-input-diagnostics.js";
 
 /** A run's input and host values are known (a run has them; `validate` only when given). */
@@ -400,11 +401,17 @@ export class EngineRuntime {
   /** After a run: retention (never during one), then the state to report. */
   async afterRun(threadId: ThreadId): Promise<JsonObject> {
     keepRunShapesSoon();
-    await this.store.applyRetention(
-      threadId,
-      this.options.retention ?? DEFAULT_RETENTION,
-      new Date(this.now()),
-    );
+    // the run's end is recorded: a failing clock takes the real one (as endedAt), a failing retention is a
+    // warning (it runs again after the next run), never an error for a run that has ended
+    try {
+      await this.store.applyRetention(
+        threadId,
+        this.options.retention ?? DEFAULT_RETENTION,
+        new Date(this.endedAt()),
+      );
+    } catch (error) {
+      warnAfterRun(`retention on thread ${JSON.stringify(threadId)}`, error);
+    }
     return this.store.readState(threadId);
   }
 }

@@ -26,6 +26,7 @@ import {
 import { runnerRerun } from "./rerun-option.js";
 import { type StreamOwnCalls, streamOwnCalls } from "./stream-own-calls.js";
 import { type StreamStop, stoppedStreamError } from "./stream-stop.js";
+import { asThrownError } from "./thrown-message.js";
 import { toRunResult } from "./to-run-result.js";
 
 /**
@@ -59,7 +60,7 @@ export async function openRun(runtime: EngineRuntime, options: OpenOptions): Pro
     return { ...stream, close };
   } catch (error) {
     lease.release();
-    throw error;
+    throw asThrownError(error);
   }
 }
 
@@ -252,7 +253,7 @@ async function leasedOpen(
           // Calls still in flight settle before the lock goes; the run record never stays "running".
           if (!runnerClosed) await runner.close().catch(() => undefined);
           if (!finished) await finishFailed(runtime, runId, error);
-          throw busyDuringRun(error, runId);
+          throw busyDuringRun(asThrownError(error), runId);
         } finally {
           try {
             await lock.release();

@@ -7,6 +7,7 @@ import type { RunOptions, RunResult } from "./engine-types.js";
 import { endingOptions, endingStatus, failedRunOptions, recordRun, requestTime } from "./record-run.js";
 import { runnerRerun } from "./rerun-option.js";
 import { type ResumeChain, supersedeInterrupted } from "./resume-chain.js";
+import { asThrownError, warnAfterRun } from "./thrown-message.js";
 import { toRunResult } from "./to-run-result.js";
 
 /** What a run does beyond `engine.run`'s: resume recorded runs, or ask before it starts. */
@@ -35,6 +36,8 @@ export async function runPlan(
   const lease = runtime.active.lease(options.signal);
   try {
     return await leasedRun(runtime, plan, options, hub, lease, steps, requestedAt);
+  } catch (error) {
+    throw asThrownError(error);
   } finally {
     lease.release();
   }
@@ -110,7 +113,9 @@ async function leasedRun(
     await runtime.store.finishRun(runId, status, runtime.endedAt(), undefined, endingOptions(status));
     if (status === "succeeded" || status === "failed") {
       const ended = { runId, threadId, planHash: compiled.planHash, resumes: resumed?.runIds };
-      await supersedeInterrupted(runtime.store, ended, () => runtime.endedAt());
+      await supersedeInterrupted(runtime.store, ended, () => runtime.endedAt()).catch((error: unknown) =>
+        warnAfterRun("marking the interrupted runs this run superseded", error),
+      );
     }
     const state = await runtime.afterRun(threadId);
     return toRunResult(runId, threadId, compiled.planHash, execution, state);
