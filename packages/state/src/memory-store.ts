@@ -431,6 +431,6 @@ class MemoryStore extends CachedStore {
 
 /** Creates an in-memory store (the library default). Hot-path methods answer synchronously. */
 export function createMemoryStore(options: StoreOptions = {}): StateStore {
-  checkStoreOptions(options);
+  checkStoreOptions(options, "createMemoryStore");
   return new MemoryStore(options);
 }

@@ -26,8 +26,9 @@ afterAll(async () => {
 /** Two connections on one file (two processes in production), each with its own manual clock. */
 function twoConnections(options: SqliteStoreOptions = {}) {
   const file = join(dir, `store-${++counter}.db`);
-  // no heartbeat during the test: the clocks alone decide staleness
-  const lock = { heartbeatMs: 3_600_000, ...options.lock };
+  // no heartbeat during the test (a beat would write the manual clock's time anyway): the clocks alone
+  // decide staleness; the heartbeat stays under the default staleMs, as the store requires
+  const lock = { heartbeatMs: 29_000, ...options.lock };
   const clockA = manualClock();
   const clockB = manualClock();
   const a = createSqliteStore(file, { ...options, now: clockA.now, lock });

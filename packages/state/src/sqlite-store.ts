@@ -1,6 +1,6 @@
 import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
-import { checkStoreOptions } from "./internal/check-store-options.js";
+import { checkStoreFile, checkStoreOptions } from "./internal/check-store-options.js";
 import {
   checkFinishOptions,
   checkRunId,
@@ -250,7 +250,8 @@ class SqliteStore extends SqliteThreadStore {
  * USAGE for an option out of range (before the file is touched).
  */
 export function createSqliteStore(file: string, options: SqliteStoreOptions = {}): StateStore {
-  checkStoreOptions(options);
+  checkStoreFile(file);
+  checkStoreOptions(options, "createSqliteStore");
   let opened: OpenedSqlite | undefined;
   try {
     opened = openSqlite(file, {

@@ -39,7 +39,7 @@ export function sqliteStoreFiles(prefix: string) {
     const file = files.freshFile();
     const clock = manualClock();
     const open = (options: SqliteStoreOptions = {}): StateStore =>
-      files.open(file, { now: clock.now, lock: { heartbeatMs: 3_600_000 }, ...options });
+      files.open(file, { now: clock.now, lock: { heartbeatMs: 29_000 }, ...options });
     const raw = (sql: string, ...params: unknown[]): unknown[] => {
       const db = new Database(file);
       try {
