@@ -106,12 +106,13 @@ export type CheckedAgainst =
 
 /**
  * The thread and store a plan is checked against: `--thread` in `--store`, or, without `--thread`, an
- * empty thread (a memory store; decision 0049). A `--store` given without `--thread` is not read, with a
- * warning on stderr (it would otherwise be ignored silently).
+ * empty thread (a memory store; decision 0051). A `--store` file given without `--thread` is not read, with
+ * a warning on stderr (it would otherwise be ignored silently).
  */
 function checkedAgainst(options: PlanCheckOptions, io: CliIo): CheckedAgainst {
   if (options.thread !== undefined) return { threadId: options.thread, store: options.store };
-  if (options.store !== DEFAULT_STORE)
+  // (a memory store holds nothing before the command: nothing is left unread)
+  if (options.store !== DEFAULT_STORE && options.store !== "memory")
     io.stderr.write(
       `warning: --store ${options.store} is read only with --thread <id>: checking against an empty thread\n`,
     );

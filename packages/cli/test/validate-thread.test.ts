@@ -49,6 +49,9 @@ describe.concurrent("obelisk validate: which thread a plan is checked against (d
     expect(validate.stderr).toBe(
       "warning: --store sqlite:s.db is read only with --thread <id>: checking against an empty thread\n",
     );
+    // a memory store holds nothing to leave unread: no warning
+    const memory = await inProcess(["validate", plan, "--tools", jsTools, "--store", "memory"], cwd);
+    expect(memory.stderr).toBe("");
     const graph = await inProcess(["graph", plan, "--tools", jsTools, ...store, "--thread", "t"], cwd);
     expect(graph.code).toBe(1);
     // the validate it suggests checks the same thread
