@@ -516,7 +516,7 @@ export class PlanBuilder {
         const text = operand.text;
         const seen = this.#positionOf(texts, text);
         if (seen >= 0) {
-          operands.push((groups[seen] as WriterGroup).operand);
+          operands.push(groups[seen] as WriterGroup);
           continue;
         }
         let group: WriterGroup;
@@ -536,8 +536,8 @@ export class PlanBuilder {
             new WriterGroup(operand, writersOf(operand, id, this.#writers), undefined, true);
         }
         groups.push(group);
-        this.#distinct.push(group.operand);
-        operands.push(group.operand);
+        this.#distinct.push(group);
+        operands.push(group);
       }
     }
     return single;
@@ -691,7 +691,7 @@ function operandsOfCall(
 ): readonly CallOperand[] {
   const only = operands.length === 1 && single ? (groups[0] as WriterGroup) : undefined;
   if (only !== undefined && only.owner === undefined) {
-    only.soleOperands ??= [only.operand];
+    only.soleOperands ??= [only];
     return only.soleOperands;
   }
   return operands.slice();

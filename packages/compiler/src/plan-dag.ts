@@ -52,21 +52,57 @@ export function appended<T>(list: T[], item: T): T[] {
  * private group (`owner`) without itself; later ones (each in a cycle with the first) share one `cyclic`
  * group that lists them among its writers (decision 0042).
  */
-export class WriterGroup {
+export class WriterGroup implements CallOperand {
+  // The builder's bookkeeping is in private fields: a group is also the `CallOperand` compiled calls list
+  // (its `reference` and `links`), and deep equality or JSON of a compiled call must not walk the DAG.
+  #readers: DagNode[] = NO_ITEMS;
+  #soleWriters: ReadonlyMap<string, readonly WriterLink[]> | undefined = undefined;
+  #soleOperands: readonly CallOperand[] | undefined = undefined;
+  #longest = 0;
+  #analysis = 0;
+
   /** The calls that read through this group, in the order they were added (grown with `appended`). */
-  readers: DagNode[] = NO_ITEMS;
+  get readers(): DagNode[] {
+    return this.#readers;
+  }
+  set readers(readers: DagNode[]) {
+    this.#readers = readers;
+  }
+
   /**
-   * The `writers` map of a reader whose only operand reads through this (shared) group by its text:
+   * The `writers` map of a reader whose only operand reads through this (shared) group:
    * `{ reference.text → links }`, the same for every such reader, so they share it (see PlanBuilder).
    */
-  soleWriters: ReadonlyMap<string, readonly WriterLink[]> | undefined = undefined;
-  /** The `operands` of such a reader (`[operand]`), shared by all of them as `soleWriters` is. */
-  soleOperands: readonly CallOperand[] | undefined = undefined;
-  /** The group's operand as a compiled call lists it: its reference and this group's links (the same list). */
-  readonly operand: CallOperand;
+  get soleWriters(): ReadonlyMap<string, readonly WriterLink[]> | undefined {
+    return this.#soleWriters;
+  }
+  set soleWriters(table: ReadonlyMap<string, readonly WriterLink[]> | undefined) {
+    this.#soleWriters = table;
+  }
+
+  /** The `operands` of such a reader (`[this]`), shared by all of them as `soleWriters` is. */
+  get soleOperands(): readonly CallOperand[] | undefined {
+    return this.#soleOperands;
+  }
+  set soleOperands(operands: readonly CallOperand[] | undefined) {
+    this.#soleOperands = operands;
+  }
+
   /** Largest critical path among the readers, valid in the analysis numbered `analysis` (see analyzeDag). */
-  longest = 0;
-  analysis = 0;
+  get longest(): number {
+    return this.#longest;
+  }
+  set longest(longest: number) {
+    this.#longest = longest;
+  }
+
+  /** The analysis `longest` was computed in. */
+  get analysis(): number {
+    return this.#analysis;
+  }
+  set analysis(analysis: number) {
+    this.#analysis = analysis;
+  }
 
   constructor(
     /** The reference operand (its canonical text and path). */
@@ -80,9 +116,7 @@ export class WriterGroup {
      * its links include its own readers, so the self-loops reader → group → reader are not cycles.
      */
     readonly cyclic = false,
-  ) {
-    this.operand = { reference, links };
-  }
+  ) {}
 }
 
 /** The internal DAG: calls and writer groups as vertices, numbered; successors as index lists. */
