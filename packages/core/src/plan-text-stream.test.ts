@@ -324,6 +324,10 @@ describe("createPlanTextStream refuses malformed text with its position", () => 
 });
 
 describe("callsFromText", () => {
+  it("refuses chunks that are not iterable with USAGE (review s33r F13), not a raw TypeError", async () => {
+    await expect(callsFromText(null as never).next()).rejects.toMatchObject({ code: "USAGE" });
+  });
+
   async function* chunksOf(text: string, size: number): AsyncGenerator<string> {
     for (let at = 0; at < text.length; at += size) yield text.slice(at, at + size);
   }

@@ -97,6 +97,19 @@ export async function* callsFromText(
   chunks: AsyncIterable<string> | Iterable<string>,
   options: PlanTextStreamOptions = {},
 ): AsyncGenerator<JsonValue, PlanTextEnd, undefined> {
+  const given: unknown = chunks;
+  if (
+    typeof given !== "object" ||
+    given === null ||
+    !(Symbol.asyncIterator in given || Symbol.iterator in given)
+  )
+    throw new ObeliskError(
+      "USAGE",
+      "callsFromText needs the text's chunks: an iterable or async iterable of strings",
+      {
+        hint: "pass the model's token stream (an async iterable of strings), or [text] for one string",
+      },
+    );
   const stream = createPlanTextStream(options);
   for await (const chunk of chunks) {
     for (const call of stream.push(chunk)) yield call;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type AgentTool, agentTools, createEngine, defineTool, type PlanApprovalRequest } from "./index.js";
+import {
+  type AgentTool,
+  agentTools,
+  createEngine,
+  defineTool,
+  nearStoredReferences,
+  type PlanApprovalRequest,
+} from "./index.js";
 
 const sent: string[] = [];
 const sendEmail = defineTool({
@@ -137,11 +144,14 @@ describe("agentTools' approve: run_plan runs only what the host approves, bound 
     expect((await engine.run(plan("ops@example.com"), { threadId: "t" })).status).toBe("succeeded");
   });
 
-  it("options that are not an object, or an approve that is not a function, are USAGE", () => {
+  it("options that are not an object, an approve that is not a function, a missing engine are USAGE", async () => {
     const engine = createEngine({ tools: [sendEmail] });
     expect(() => agentTools(engine, "t", null as never)).toThrow(expect.objectContaining({ code: "USAGE" }));
     expect(() => agentTools(engine, "t", { approve: "yes" as never })).toThrow(
       expect.objectContaining({ code: "USAGE" }),
     );
+    // review s33r F13: a missing engine, a reference that is no string
+    expect(() => agentTools(null as never, "t")).toThrow(expect.objectContaining({ code: "USAGE" }));
+    await expect(nearStoredReferences(engine, "t", 5 as never)).rejects.toMatchObject({ code: "USAGE" });
   });
 });

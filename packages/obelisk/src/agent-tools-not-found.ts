@@ -4,6 +4,7 @@ import {
   formatReference,
   type JsonValue,
   nearestNames,
+  ObeliskError,
   type Path,
   parseReference,
 } from "@obelisk/core";
@@ -72,6 +73,10 @@ export async function nearStoredReferences(
   threadId: string,
   reference: string,
 ): Promise<string[]> {
+  if (typeof reference !== "string")
+    throw new ObeliskError("USAGE", "nearStoredReferences needs the reference as a string", {
+      hint: 'e.g. nearStoredReferences(engine, threadId, "†state.user")',
+    });
   const parsed = parseReference(reference, DEFAULT_KINDS, engine.limits);
   if (!parsed.ok) return [];
   const { kind, path } = parsed.value;

@@ -366,6 +366,10 @@ function parametersFor(engine: Engine, form: AgentToolsOptions["parameters"]) {
  * the handlers read its nulls as absent. See the README for OpenAI, the Vercel AI SDK and LangChain.js.
  */
 export function agentTools(engine: Engine, threadId: string, options: AgentToolsOptions = {}): AgentTools {
+  if (typeof engine !== "object" || engine === null || typeof engine.run !== "function")
+    throw new ObeliskError("USAGE", "agentTools(engine, threadId) needs an engine, not a missing value", {
+      hint: "pass the engine createEngine returned: agentTools(engine, threadId)",
+    });
   // the thread is the conversation: a missing or empty one would silently share "default" with everyone
   if (typeof threadId !== "string" || threadId.length === 0)
     throw new ObeliskError("USAGE", "agentTools(engine, threadId) needs the thread id: a non-empty string");
