@@ -1,6 +1,6 @@
 import { createToolRegistry } from "@obelisk/compiler";
 import { asRunId, ObeliskError, resolveLimits } from "@obelisk/core";
-import { EventChannel } from "@obelisk/scheduler";
+import { EventChannel, type RunEvent } from "@obelisk/scheduler";
 import { createMemoryStore, type GetValueOptions, getValue, summarize, unsetValue } from "@obelisk/state";
 import { registerAcceptingRun } from "./accepting-run.js";
 import { cancelRun } from "./cancel-run.js";
@@ -67,6 +67,31 @@ async function resumeRun(runtime: EngineRuntime, runId: string, options: RunOpti
   return result;
 }
 
+/**
+ * `start`'s events: a run that ends without `run-end` (refused before it began: PLAN_INVALID, THREAD_BUSY,
+ * USAGE) ends the iteration with its error, instead of ending it empty (review s33r F13).
+ */
+function eventsOrError(channel: EventChannel, result: Promise<unknown>): AsyncIterable<RunEvent> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      const inner = channel[Symbol.asyncIterator]();
+      let ended = false;
+      return {
+        next: async () => {
+          const step = await inner.next();
+          if (!step.done) {
+            if (step.value.type === "run-end") ended = true;
+            return step;
+          }
+          if (!ended) await result;
+          return step;
+        },
+        return: () => inner.return?.() ?? Promise.resolve({ value: undefined, done: true }),
+      };
+    },
+  };
+}
+
 const GET_OPTIONS: ReadonlySet<string> = new Set(["offset", "limit"]);
 const SET_OPTIONS: ReadonlySet<string> = new Set(["description"]);
 
@@ -116,7 +141,7 @@ export function createEngine(given: GivenEngineOptions): Engine {
       result = Promise.reject(error);
     }
     result.catch(() => channel.end());
-    return { events: channel, result };
+    return { events: eventsOrError(channel, result), result };
   };
   const engine: Engine = {
     store,

@@ -58,6 +58,16 @@ describe("run options are checked before anything is locked or recorded (SPEC §
     await engine.close();
   });
 
+  it("start's events of a refused run end with its error, not empty (review s33r F13)", async () => {
+    const engine = createEngine({ tools: [echo] });
+    const handle = engine.start([{ _tool: "nope" }], { threadId: "t" });
+    const iterate = async () => {
+      for await (const _event of handle.events);
+    };
+    expect(await codeOf(iterate)).toBe("PLAN_INVALID");
+    expect(await codeOf(handle.result)).toBe("PLAN_INVALID");
+  });
+
   it("resume checks its run id and options too", async () => {
     const engine = createEngine({ tools: [echo] });
     const { runId } = await engine.run(plan, { threadId: "t" });
