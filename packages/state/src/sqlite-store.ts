@@ -8,7 +8,7 @@ import {
   type StoredRunsQuery,
 } from "./internal/history-arguments.js";
 import { unheldReason } from "./internal/interrupted-runs.js";
-import { parseFrozen } from "./internal/parse-frozen.js";
+import { isDamagedThreadRow } from "./internal/parse-frozen.js";
 import { missingFolderError, nativeModuleError, wrap } from "./internal/sqlite-errors.js";
 import { type PrunedThread, SqliteHistoryRemoval } from "./internal/sqlite-history-removal.js";
 import { SqliteRuns } from "./internal/sqlite-runs.js";
@@ -18,6 +18,7 @@ import { type OpenedSqlite, openSqlite } from "./sqlite-open.js";
 import type { SqliteStoreOptions } from "./sqlite-store-options.js";
 import type {
   CallRecord,
+  DeleteThreadOptions,
   FinalPlan,
   FinishRunOptions,
   RunRecord,
@@ -51,7 +52,7 @@ class SqliteStore extends SqliteThreadStore {
   constructor(opened: OpenedSqlite, file: string, options: SqliteStoreOptions) {
     super(opened, file, options);
     const { db } = opened;
-    this.runs = new SqliteRuns(db, this.sql, parseFrozen);
+    this.runs = new SqliteRuns(db, this.sql);
     this.removal = new SqliteHistoryRemoval(db, this.sql, this.compaction);
     this.interruptTx = db.transaction((threadId: ThreadId, reason: string, recheck: boolean) => {
       // the lock's answer again, in the transaction: a run that took the thread meanwhile is not marked
@@ -228,6 +229,28 @@ class SqliteStore extends SqliteThreadStore {
       return vacuumDatabase(this.db, this.file, () => this.lock.assertNoneHeld("vacuum the store file"));
     } catch (error) {
       throw wrap("vacuum", error, this.file);
+    }
+  }
+
+  /**
+   * {@link StateStore.deleteThread}; a thread whose own rows are damaged (its snapshot, schema, a variable or
+   * a write-log entry is not JSON: its model cannot be loaded) is still deleted — what the damaged-row
+   * error's hint offers — under its lock, without reading those rows.
+   */
+  override async deleteThread(
+    threadId: ThreadId,
+    options: DeleteThreadOptions = {},
+  ): Promise<ThreadDeletion> {
+    try {
+      return await super.deleteThread(threadId, options);
+    } catch (error) {
+      if (!isDamagedThreadRow(error, threadId)) throw error;
+    }
+    const lock = await this.lockThread(threadId, options);
+    try {
+      return this.removeThread(threadId);
+    } finally {
+      await lock.release();
     }
   }
 

@@ -1,8 +1,11 @@
 import { asThreadId, type JsonObject, type JsonValue, type RunId, type ThreadId } from "@obelisk/core";
 import type { CallRecord, StoreStats, ThreadInfo, Tombstone, WriteLogEntry } from "../store-types.js";
-import { parseFrozen } from "./parse-frozen.js";
+import { parseStored, parseStoredMutable } from "./parse-frozen.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
 import { byThreadId } from "./thread-order.js";
+
+/** Where a thread's call record is read from (a damaged one names its thread). */
+const recordOf = (threadId: ThreadId) => ({ table: "call_records", column: "record", threadId });
 
 /**
  * What a SQLite store reads from its file beside the cached models: call records, the write log, stored
@@ -13,34 +16,42 @@ export class SqliteReads {
 
   /** A run's call records in commit order. */
   callRecords(runId: RunId): readonly CallRecord[] {
-    return (this.sql.recordsOfRun.all(runId) as { record: string }[]).map((row) =>
-      parseFrozen<CallRecord>(row.record),
+    const rows = this.sql.recordsOfRun.all(runId) as { thread_id: string; record: string }[];
+    return rows.map((row) =>
+      parseStored<CallRecord>(row.record, {
+        table: "call_records",
+        column: "record",
+        threadId: row.thread_id,
+        runId,
+      }),
     );
   }
 
   /** The latest completed record with this call hash on the thread. */
   completedCall(threadId: ThreadId, callHash: string): CallRecord | undefined {
     const row = this.sql.recordCompleted.get(threadId, callHash) as { record: string } | undefined;
-    return row === undefined ? undefined : parseFrozen<CallRecord>(row.record);
+    return row === undefined ? undefined : parseStored<CallRecord>(row.record, recordOf(threadId));
   }
 
   /** The latest `limit` completed records with this call hash on the thread, newest first. */
   completedCalls(threadId: ThreadId, callHash: string, limit: number): readonly CallRecord[] {
     const rows = this.sql.recordsCompleted.all(threadId, callHash, limit) as { record: string }[];
-    return rows.map((row) => parseFrozen<CallRecord>(row.record));
+    return rows.map((row) => parseStored<CallRecord>(row.record, recordOf(threadId)));
   }
 
   /** The thread's write log, oldest first. */
   writeLog(threadId: ThreadId): readonly WriteLogEntry[] {
     return (this.sql.logAll.all(threadId) as { entry: string }[]).map((row) =>
-      parseFrozen<WriteLogEntry>(row.entry),
+      parseStored<WriteLogEntry>(row.entry, { table: "write_log", column: "entry", threadId }),
     );
   }
 
   /** A stored call output. */
   output(threadId: ThreadId, callId: string): JsonValue | undefined {
     const row = this.sql.outputGet.get(threadId, callId) as { value: string } | undefined;
-    return row === undefined ? undefined : parseFrozen<JsonValue>(row.value);
+    return row === undefined
+      ? undefined
+      : parseStored<JsonValue>(row.value, { table: "call_outputs", column: "value", threadId });
   }
 
   /** The tombstone of an evicted reference. */
@@ -61,7 +72,15 @@ export class SqliteReads {
       rows.map((row) => ({
         threadId: asThreadId(row.thread_id),
         createdAt: row.created_at,
-        ...(row.state_schema === null ? {} : { stateSchema: JSON.parse(row.state_schema) as JsonObject }),
+        ...(row.state_schema === null
+          ? {}
+          : {
+              stateSchema: parseStoredMutable<JsonObject>(row.state_schema, {
+                table: "threads",
+                column: "state_schema",
+                threadId: row.thread_id,
+              }),
+            }),
       })),
     );
   }

@@ -3,7 +3,20 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { FinalPlan, RunRecord, RunStatus } from "../store-types.js";
 import { assertAppendable, withAppendedCalls } from "./append-run-calls.js";
 import type { StoredRunsQuery } from "./history-arguments.js";
+import { parseStored } from "./parse-frozen.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
+
+/** A `runs` row as the run queries select it. */
+type RunRow = { run_id: string; thread_id: string; record: string };
+
+/** A run's record; a damaged one (not JSON) is STORE_ERROR naming the run. */
+const parseRun = (row: RunRow): RunRecord =>
+  parseStored<RunRecord>(row.record, {
+    table: "runs",
+    column: "record",
+    threadId: row.thread_id,
+    runId: row.run_id,
+  });
 
 /**
  * The run records of the SQLite store: one `runs` row per run, and while a streaming run goes on, one
@@ -19,7 +32,6 @@ export class SqliteRuns {
   constructor(
     db: BetterSqlite3.Database,
     private readonly sql: SqliteStatements,
-    private readonly parse: <T>(text: string) => T,
   ) {
     this.appendTx = db.transaction((runId: RunId, first: number, texts: readonly string[]) => {
       for (let at = 0; at < texts.length; at++) sql.runCallAppend.run(runId, first + at, texts[at]);
@@ -53,8 +65,8 @@ export class SqliteRuns {
 
   /** The thread's `running` runs, with their appended calls. */
   runningOf(threadId: string): readonly RunRecord[] {
-    const rows = this.sql.runsRunningOfThread.all(threadId) as { record: string }[];
-    return rows.map((row) => this.withCalls(this.parse<RunRecord>(row.record)));
+    const rows = this.sql.runsRunningOfThread.all(threadId) as RunRow[];
+    return rows.map((row) => this.withCalls(parseRun(row)));
   }
 
   /** Appends calls to a running run's plan: checked once per run (RUN_NOT_FOUND, USAGE), then O(calls). */
@@ -73,14 +85,14 @@ export class SqliteRuns {
 
   /** A run by id, with the calls appended to it. */
   read(runId: RunId): RunRecord | undefined {
-    const row = this.sql.runGet.get(runId) as { record: string } | undefined;
-    return row === undefined ? undefined : this.withCalls(this.parse<RunRecord>(row.record));
+    const row = this.sql.runGet.get(runId) as RunRow | undefined;
+    return row === undefined ? undefined : this.withCalls(parseRun(row));
   }
 
   /** Runs as stored, newest first. */
   query(query: StoredRunsQuery): readonly RunRecord[] {
-    const rows = (query.waiting ? this.waitingRows(query) : this.rows(query)) as { record: string }[];
-    return rows.map((row) => this.withCalls(this.parse<RunRecord>(row.record)));
+    const rows = (query.waiting ? this.waitingRows(query) : this.rows(query)) as RunRow[];
+    return rows.map((row) => this.withCalls(parseRun(row)));
   }
 
   /** The rows of {@link query} without `waiting`: by the thread's index or `runs_status`. */
@@ -109,7 +121,14 @@ export class SqliteRuns {
     const rows = this.sql.runCallsOf.all(run.runId) as { call: string }[];
     return withAppendedCalls(
       run,
-      rows.map((row) => this.parse<JsonValue>(row.call)),
+      rows.map((row) =>
+        parseStored<JsonValue>(row.call, {
+          table: "run_calls",
+          column: "call",
+          threadId: run.threadId,
+          runId: run.runId,
+        }),
+      ),
     );
   }
 }

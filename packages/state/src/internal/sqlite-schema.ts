@@ -13,7 +13,7 @@ const SQLITE_SCHEMA = [
 
 const STATEMENTS = {
   threadGet:
-    "SELECT t.state_schema, t.created_at, t.next_seq, coalesce(s.snapshot, t.snapshot) AS snapshot, coalesce(s.snapshot_seq, t.snapshot_seq) AS snapshot_seq, t.version FROM threads t LEFT JOIN snapshots s ON s.thread_id = t.thread_id WHERE t.thread_id = ?",
+    "SELECT t.state_schema, t.created_at, t.next_seq, coalesce(s.snapshot, t.snapshot) AS snapshot, coalesce(s.snapshot_seq, t.snapshot_seq) AS snapshot_seq, s.snapshot IS NOT NULL AS snapshot_apart, t.version FROM threads t LEFT JOIN snapshots s ON s.thread_id = t.thread_id WHERE t.thread_id = ?",
   threadInsert: "INSERT OR IGNORE INTO threads (thread_id, state_schema, created_at) VALUES (?, ?, ?)",
   /** A schema change is a change of the thread: it bumps the version (no-op when the schema is the same). */
   threadSchema:
@@ -70,32 +70,34 @@ const STATEMENTS = {
     "DELETE FROM tombstones WHERE thread_id = ? AND reference IN (SELECT reference FROM tombstones WHERE thread_id = ? ORDER BY evicted_at, reference LIMIT ?)",
   recordInsert:
     "INSERT INTO call_records (thread_id, run_id, call_id, status, call_hash, record) VALUES (?, ?, ?, ?, ?, ?)",
-  recordsOfRun: "SELECT record FROM call_records WHERE run_id = ? ORDER BY id",
+  recordsOfRun: "SELECT thread_id, record FROM call_records WHERE run_id = ? ORDER BY id",
   recordsCompleted:
     "SELECT record FROM call_records WHERE thread_id = ? AND call_hash = ? AND status = 'succeeded' ORDER BY id DESC LIMIT ?",
   recordCompleted:
     "SELECT record FROM call_records WHERE thread_id = ? AND call_hash = ? AND status = 'succeeded' ORDER BY id DESC LIMIT 1",
   runInsert: "INSERT INTO runs (run_id, thread_id, status, record) VALUES (?, ?, ?, ?)",
-  runGet: "SELECT record FROM runs WHERE run_id = ?",
+  runGet: "SELECT run_id, thread_id, record FROM runs WHERE run_id = ?",
   runUpdate: "UPDATE runs SET status = ?, record = ? WHERE run_id = ?",
   runCallAppend: "INSERT INTO run_calls (run_id, seq, call) VALUES (?, ?, ?)",
   runCallsOf: "SELECT call FROM run_calls WHERE run_id = ? ORDER BY seq",
   runCallsNext: "SELECT coalesce(max(seq), 0) + 1 AS next FROM run_calls WHERE run_id = ?",
   runCallsDelete: "DELETE FROM run_calls WHERE run_id = ?",
-  runsAll: "SELECT record FROM runs ORDER BY seq DESC LIMIT ?",
-  runsOfThread: "SELECT record FROM runs WHERE thread_id = ? ORDER BY seq DESC LIMIT ?",
+  runsAll: "SELECT run_id, thread_id, record FROM runs ORDER BY seq DESC LIMIT ?",
+  runsOfThread: "SELECT run_id, thread_id, record FROM runs WHERE thread_id = ? ORDER BY seq DESC LIMIT ?",
   /** Runs of one or two statuses (`runs_status`; the thread's index is not used for them: `+thread_id`). */
-  runsByStatus: "SELECT record FROM runs WHERE status = ? OR status = ? ORDER BY seq DESC LIMIT ?",
+  runsByStatus:
+    "SELECT run_id, thread_id, record FROM runs WHERE status = ? OR status = ? ORDER BY seq DESC LIMIT ?",
   runsOfThreadByStatus:
-    "SELECT record FROM runs WHERE +thread_id = ? AND (status = ? OR status = ?) ORDER BY seq DESC LIMIT ?",
+    "SELECT run_id, thread_id, record FROM runs WHERE +thread_id = ? AND (status = ? OR status = ?) ORDER BY seq DESC LIMIT ?",
   /**
    * `listWaitingRuns`: the runs with a `waiting` call record, found in `call_records_waiting` (few rows);
    * `@thread` and `@first` null select every thread and status (one or two statuses, as above).
    */
   runsWaiting:
-    "SELECT record FROM runs WHERE run_id IN (SELECT run_id FROM call_records WHERE status = 'waiting') AND (@thread IS NULL OR thread_id = @thread) AND (@first IS NULL OR status = @first OR status = @second) ORDER BY seq DESC LIMIT @limit",
+    "SELECT run_id, thread_id, record FROM runs WHERE run_id IN (SELECT run_id FROM call_records WHERE status = 'waiting') AND (@thread IS NULL OR thread_id = @thread) AND (@first IS NULL OR status = @first OR status = @second) ORDER BY seq DESC LIMIT @limit",
   /** What a lock or a read marks `interrupted`: found in `runs_status`, not among all the thread's runs. */
-  runsRunningOfThread: "SELECT record FROM runs WHERE status = 'running' AND +thread_id = ? ORDER BY seq",
+  runsRunningOfThread:
+    "SELECT run_id, thread_id, record FROM runs WHERE status = 'running' AND +thread_id = ? ORDER BY seq",
   statsVars: "SELECT scope, count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM variables GROUP BY scope",
   statsVarsThread:
     "SELECT scope, count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM variables WHERE thread_id = ? GROUP BY scope",

@@ -4,7 +4,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { StateWrite, VariableMeta, WriteLogEntry } from "../store-types.js";
 import type { FileAt } from "./expiry-view.js";
 import { unknownNodes } from "./frozen-state.js";
-import { parseFrozen } from "./parse-frozen.js";
+import { parseStored, parseStoredMutable } from "./parse-frozen.js";
 import { COMPACT_MIN_BYTES } from "./plan-log-compaction.js";
 import type { SqliteCompaction } from "./sqlite-compaction.js";
 import type { SqliteLock } from "./sqlite-lock.js";
@@ -31,6 +31,8 @@ interface ThreadRow {
   next_seq: number;
   snapshot: string;
   snapshot_seq: number;
+  /** 1 when the snapshot is read from the `snapshots` table, 0 from `threads`. */
+  snapshot_apart: number;
   version: number;
 }
 
@@ -91,18 +93,32 @@ export class SqliteThreadRows {
   load(threadId: ThreadId): ThreadModel | undefined {
     const row = this.sql.threadGet.get(threadId) as ThreadRow | undefined;
     if (row === undefined) return undefined;
-    const schema = row.state_schema === null ? undefined : (JSON.parse(row.state_schema) as JsonObject);
+    const schema =
+      row.state_schema === null
+        ? undefined
+        : parseStoredMutable<JsonObject>(row.state_schema, {
+            table: "threads",
+            column: "state_schema",
+            threadId,
+          });
     const info = {
       threadId,
       createdAt: row.created_at,
       ...(schema === undefined ? {} : { stateSchema: schema }),
     };
     const model = createThreadModel(info, schema === undefined ? undefined : createStateValidator(schema));
-    let state = JSON.parse(row.snapshot) as JsonObject;
+    let state = parseStoredMutable<JsonObject>(row.snapshot, {
+      table: "threads",
+      column: "snapshot",
+      threadId,
+    });
     let logChars = 0;
     type LogRow = { op: string | null; entry: string };
     for (const { op, entry } of this.sql.logSince.all(threadId, row.snapshot_seq) as LogRow[]) {
-      state = foldEntry(state, JSON.parse(entry) as WriteLogEntry);
+      state = foldEntry(
+        state,
+        parseStoredMutable<WriteLogEntry>(entry, { table: "write_log", column: "entry", threadId }),
+      );
       if (op === null) logChars += entry.length;
     }
     model.state = state;
@@ -114,8 +130,8 @@ export class SqliteThreadRows {
     type VarRow = { path: string; touch: number; updated_ms: number; meta: string };
     for (const v of this.sql.varLoad.all(threadId) as VarRow[]) {
       putVariable(model, {
-        meta: parseFrozen<VariableMeta>(v.meta),
-        path: parseFrozen(v.path),
+        meta: parseStored<VariableMeta>(v.meta, { table: "variables", column: "meta", threadId }),
+        path: parseStored(v.path, { table: "variables", column: "path", threadId }),
         touch: v.touch,
         updatedMs: v.updated_ms,
       });
