@@ -157,10 +157,14 @@ describe("sqlite store: one damaged row (not JSON) is STORE_ERROR naming its tab
     expect(raw(file, "SELECT count(*) AS n FROM locks")).toEqual([{ n: 0 }]);
   });
 
-  it("deleteThread removes a thread one of whose run records is damaged, as the hint offers", async () => {
+  it("a run listing that meets a damaged run record names it; deleting its thread, as the hint offers, clears it", async () => {
     const file = damaged("UPDATE runs SET record = '{bad'");
     const store = createSqliteStore(file);
     try {
+      const error = await thrown(() => store.listRuns());
+      expect(error.hint).toContain(
+        `delete the run's thread (deleteThread / obelisk state delete --thread "${THREAD}")`,
+      );
       expect(await store.deleteThread?.(THREAD)).toMatchObject({ deleted: true, runs: 1 });
       expect(await store.listRuns()).toEqual([]);
     } finally {
