@@ -171,4 +171,23 @@ describe("sqlite store: one damaged row (not JSON) is STORE_ERROR naming its tab
       await store.close();
     }
   });
+
+  it.each([
+    ["call_records", "record", "UPDATE call_records SET record = '{bad'"],
+    ["write_log", "entry", "UPDATE write_log SET entry = '{bad'"],
+  ])("pruneRuns meeting a damaged %s.%s names it too, and removes nothing", async (table, column, sql) => {
+    const file = damaged(sql);
+    const store = createSqliteStore(file);
+    try {
+      const error = await thrown(() => store.pruneRuns?.({ keepLast: 0 }));
+      expect(error).toMatchObject({
+        code: "STORE_ERROR",
+        data: { reason: "corrupt", table, column, threadId: THREAD },
+      });
+    } finally {
+      await store.close();
+    }
+    expect(raw(file, "SELECT count(*) AS n FROM runs")).toEqual([{ n: 1 }]);
+    expect(raw(file, "SELECT count(*) AS n FROM locks")).toEqual([{ n: 0 }]);
+  });
 });

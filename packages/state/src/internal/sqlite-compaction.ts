@@ -1,5 +1,6 @@
 import type { ThreadId } from "@obelisk/core";
 import type { CallRecord, WriteLogEntry } from "../store-types.js";
+import { parseStoredMutable } from "./parse-frozen.js";
 import { type CompactionEntry, planLogCompaction, standIn } from "./plan-log-compaction.js";
 import { type LogHead, logHead } from "./sqlite-log-heads.js";
 import { recordCallsOf, type SqliteStatements } from "./sqlite-schema.js";
@@ -48,7 +49,7 @@ export class SqliteCompaction {
 
   /** The heads of a thread's write-log rows, oldest first (values are not parsed: {@link logHead}). */
   private heads(threadId: ThreadId): LogHead[] {
-    return (this.sql.logAll.all(threadId) as { entry: string }[]).map((row) => logHead(row.entry));
+    return (this.sql.logAll.all(threadId) as { entry: string }[]).map((row) => logHead(row.entry, threadId));
   }
 
   /**
@@ -90,7 +91,11 @@ export class SqliteCompaction {
         dropFrom ??= head.seq;
         dropTo = head.seq;
       } else if (head.compacted !== true) {
-        const entry = JSON.parse(head.text) as WriteLogEntry;
+        const entry = parseStoredMutable<WriteLogEntry>(head.text, {
+          table: "write_log",
+          column: "entry",
+          threadId,
+        });
         const write = { ...entry.write, value: standIn(entry.write.value) };
         this.sql.logUpdate.run(JSON.stringify({ ...entry, write, compacted: true }), threadId, head.seq);
       }
@@ -155,7 +160,15 @@ export class SqliteCompaction {
       for (const row of rows) {
         if (!callIds.has(row.call_id)) continue;
         const { record } = this.sql.recordById.get(row.id) as { record: string };
-        use(row.id, JSON.parse(record) as CallRecord);
+        use(
+          row.id,
+          parseStoredMutable<CallRecord>(record, {
+            table: "call_records",
+            column: "record",
+            threadId,
+            runId,
+          }),
+        );
       }
     }
   }
@@ -189,8 +202,14 @@ export class SqliteCompaction {
         calls.set(callKey(holder.runId, holder.callId), holder);
     });
     for (const row of this.sql.varCallOutputs.all(threadId) as { meta: string; path: string }[]) {
-      const meta = JSON.parse(row.meta) as { runId: string };
-      const callId = String((JSON.parse(row.path) as unknown[])[0]);
+      const meta = parseStoredMutable<{ runId: string }>(row.meta, {
+        table: "variables",
+        column: "meta",
+        threadId,
+      });
+      const callId = String(
+        parseStoredMutable<unknown[]>(row.path, { table: "variables", column: "path", threadId })[0],
+      );
       calls.set(callKey(meta.runId, callId), { runId: meta.runId, callId });
     }
     return calls;

@@ -1,6 +1,7 @@
 import type { RunId, ThreadId } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
 import type { CallRecord, ThreadDeletion } from "../store-types.js";
+import { parseStoredMutable } from "./parse-frozen.js";
 import { editPruned, HOST_EDIT_RUN_IDS, satisfyingKeys } from "./prune-runs.js";
 import type { SqliteCompaction } from "./sqlite-compaction.js";
 import { recordCallsOf, type SqliteStatements } from "./sqlite-schema.js";
@@ -79,8 +80,8 @@ export class SqliteHistoryRemoval {
   private prune(threadId: ThreadId, runIds: readonly RunId[], editsBefore: number): PrunedThread {
     const { sql } = this;
     const newest = (hash: string, count: number): CallRecord[] =>
-      (sql.recordsCompleted.all(threadId, hash, count) as { record: string }[]).map(
-        (row) => JSON.parse(row.record) as CallRecord,
+      (sql.recordsCompleted.all(threadId, hash, count) as { record: string }[]).map((row) =>
+        parseStoredMutable<CallRecord>(row.record, { table: "call_records", column: "record", threadId }),
       );
     const holding = this.compaction.holdingCalls(threadId);
     const keep = satisfyingKeys(this.compaction.recordsOf(threadId, holding), newest);
@@ -136,7 +137,13 @@ export class SqliteHistoryRemoval {
       for (const row of recordCallsOf(sql, runId, threadId)) {
         if (holding.has(callKey(runId, row.call_id))) continue;
         const { record } = sql.recordById.get(row.id) as { record: string };
-        if (!editPruned(JSON.parse(record) as CallRecord, before)) continue;
+        const edit = parseStoredMutable<CallRecord>(record, {
+          table: "call_records",
+          column: "record",
+          threadId,
+          runId,
+        });
+        if (!editPruned(edit, before)) continue;
         sql.recordDelete.run(row.id);
         removed++;
       }

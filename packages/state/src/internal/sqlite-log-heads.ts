@@ -1,5 +1,6 @@
 import type { OutputMethod, Path } from "@obelisk/core";
 import type { WriteLogEntry } from "../store-types.js";
+import { parseStoredMutable } from "./parse-frozen.js";
 
 /** What compacting needs of a write-log row of the SQLite store, read without parsing the value. */
 export interface LogHead {
@@ -31,9 +32,9 @@ function tailOf(text: string): { op?: "unset" | "reset"; compacted: boolean } {
  * is only scanned for the end of the text). The store writes every entry with its keys in one order
  * (`seq`, `runId`, `call`, `date`, `write` with `path`, `method`, `value`, `reference`, then `op` and
  * `compacted`), and a `,"value":` outside the value can only be the write's key: inside a JSON string its
- * quote is escaped. A row of another shape is parsed whole.
+ * quote is escaped. A row of another shape is parsed whole (a damaged one: STORE_ERROR naming `threadId`).
  */
-export function logHead(text: string): LogHead {
+export function logHead(text: string, threadId?: string): LogHead {
   const at = text.indexOf(',"value":');
   if (at > 0) {
     try {
@@ -54,7 +55,7 @@ export function logHead(text: string): LogHead {
       // parsed whole below
     }
   }
-  const entry = JSON.parse(text) as WriteLogEntry;
+  const entry = parseStoredMutable<WriteLogEntry>(text, { table: "write_log", column: "entry", threadId });
   return {
     seq: entry.seq,
     runId: entry.runId,
