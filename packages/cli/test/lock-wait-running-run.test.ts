@@ -172,7 +172,7 @@ describe("obelisk runs show: the holder of a running run's thread", () => {
     const frozen = Date.UTC(2026, 0, 1);
     const store = createSqliteStore(join(cwd, "s.db"), {
       now: () => frozen,
-      lock: { heartbeatMs: 3_600_000 },
+      lock: { heartbeatMs: 29_000 },
     });
     const engine = createEngine({ tools: gateTools as never, store });
     try {

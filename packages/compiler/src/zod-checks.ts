@@ -24,12 +24,22 @@ function toIssue(issue: z.core.$ZodIssue): SchemaIssue {
  * A tool defined with a zod input schema gets what zod's `parse` gives (SPEC §9: `run` is typed with the
  * schema's output): defaults filled, transforms and coercions applied, refinements checked. The JSON Schema
  * check (compile time and dispatch) has already passed; what zod still refuses (a refinement) fails the
- * call with PARAM_INVALID, before the implementation runs.
+ * call with PARAM_INVALID, before the implementation runs — and so does a parse that throws (an `async`
+ * refinement in a synchronous parse, a transform that throws): the input is refused, the tool is not to blame.
  */
 export function runWithZodInput(schema: unknown, run: Run | undefined): Run | undefined {
   if (run === undefined || !isZodSchema(schema)) return run;
   return (args, ctx) => {
-    const parsed = schema.safeParse(args);
+    let parsed: ReturnType<typeof schema.safeParse>;
+    try {
+      parsed = schema.safeParse(args);
+    } catch (error) {
+      throw new ObeliskError(
+        "PARAM_INVALID",
+        `the zod input schema threw: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    }
     if (!parsed.success) {
       const first = toIssue(parsed.error.issues[0] as z.core.$ZodIssue);
       throw new ObeliskError(
