@@ -1,17 +1,7 @@
 import { DEFAULT_LIMITS, didYouMean, MAX_TIMER_MS, ObeliskError } from "@obelisk/core";
-import type { RetentionPolicy } from "@obelisk/state";
+import { RETENTION_FIELDS } from "@obelisk/state";
 import type { EngineOptions } from "./engine-types.js";
 import { refuseUnknownKeys } from "./facade-arguments.js";
-
-/** Every retention field (a new one is a compile error here until it is listed). */
-const RETENTION_FIELDS = {
-  maxVariables: true,
-  maxBytes: true,
-  maxAgeMs: true,
-  maxCallOutputs: true,
-  maxCallOutputBytes: true,
-  maxCallOutputAgeMs: true,
-} as const satisfies Record<keyof RetentionPolicy, true>;
 
 const usage = (message: string, hint?: string): ObeliskError =>
   new ObeliskError("USAGE", `createEngine: ${message}`, hint === undefined ? {} : { hint });

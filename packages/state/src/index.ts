@@ -1,5 +1,6 @@
 export type { LockHolder } from "./lock-holder.js";
 export { createMemoryStore } from "./memory-store.js";
+export { RETENTION_FIELDS } from "./retention-fields.js";
 export type { Clock, StoreOptions } from "./store-options.js";
 export {
   DEFAULT_MAX_TOMBSTONES,

@@ -1,7 +1,7 @@
 import { didYouMean, MAX_TIMER_MS, ObeliskError } from "@obelisk/core";
+import { RETENTION_FIELDS } from "../retention-fields.js";
 import type { SqliteLockOptions, SqliteStoreOptions } from "../sqlite-store-options.js";
 import type { StoreOptions } from "../store-options.js";
-import type { RetentionPolicy } from "../store-types.js";
 import { checkBound } from "./store-history.js";
 
 /** The factory whose options are checked (named in the messages). */
@@ -28,14 +28,6 @@ const LOCK_OPTIONS = { pollMs: true, heartbeatMs: true, staleMs: true } as const
   keyof SqliteLockOptions,
   true
 >;
-const RETENTION_FIELDS = {
-  maxVariables: true,
-  maxBytes: true,
-  maxAgeMs: true,
-  maxCallOutputs: true,
-  maxCallOutputBytes: true,
-  maxCallOutputAgeMs: true,
-} as const satisfies Record<keyof RetentionPolicy, true>;
 
 /** The lock defaults (`SqliteLock` uses the same). */
 const DEFAULT_HEARTBEAT_MS = 5_000;
