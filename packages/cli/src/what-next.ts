@@ -6,6 +6,9 @@ import { shellWord } from "./shell-word.js";
 
 const APPROVAL = /†state\.approvals(?:\.[^\s,;()[\]]+|\[[^\]]*\])+/g;
 
+/** SQLite's name for a database in memory: `--store sqlite::memory:` keeps nothing after the command. */
+const IN_MEMORY_SQLITE = "sqlite::memory:";
+
 /** `--thread <id>` and, off the default store, `--store <url>`: where a suggested command must look. */
 export function threadFlags(threadId: string, store: string): string {
   return [
@@ -57,6 +60,11 @@ export function whatNext(
   if (store === "memory") {
     return [
       "the memory store ends with this command; the default store (sqlite:.obelisk/state.db) keeps the state",
+    ];
+  }
+  if (store === IN_MEMORY_SQLITE) {
+    return [
+      "sqlite::memory: is a SQLite database in memory: it ends with this command; give a file (sqlite:<file>) to keep the state",
     ];
   }
   const where = threadFlags(result.threadId, store);

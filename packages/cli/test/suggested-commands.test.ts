@@ -34,6 +34,17 @@ function pnpmObelisk(words: readonly string[]): Promise<CliResult> {
   });
 }
 
+describe("after a run on a store that ends with the command", () => {
+  it("sqlite::memory: says so and names a file, instead of suggesting to inspect what was stored", async () => {
+    const run = await inProcess(["run", ...args, "--store", "sqlite::memory:"], tempDir());
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("sqlite::memory: is a SQLite database in memory: it ends with this command");
+    expect(run.stdout).not.toContain("inspect what was stored");
+    const memory = await inProcess(["run", ...args, "--store", "memory"], tempDir());
+    expect(memory.stdout).toContain("the memory store ends with this command");
+  });
+});
+
 describe("suggested commands start as the CLI was started", () => {
   it("with pnpm obelisk when the root script obelisk started it", async () => {
     const started = await pnpmObelisk(["validate", plan, "--tools", tools, "--store", "memory"]);
