@@ -201,6 +201,12 @@ function checkOutcomes(value: unknown, what: string): readonly string[] | undefi
   if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
     throw new ObeliskError("USAGE", `${what}: outcomes must be an array of strings`);
   }
+  // `branch("a")` and `_outputPath` alternatives are matched by name: a repeated one could never be told apart
+  const repeated = value.find((name, at) => value.indexOf(name) !== at);
+  if (repeated !== undefined)
+    throw new ObeliskError("USAGE", `${what}: outcomes names ${JSON.stringify(repeated)} twice`, {
+      hint: "give each alternative its own name",
+    });
   return value as string[];
 }
 
