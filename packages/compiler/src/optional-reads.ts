@@ -1,4 +1,4 @@
-import type { InputExpression, Path, Reference } from "@obelisk/core";
+import type { Path, Reference } from "@obelisk/core";
 import { formatReference } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import type { PlanBuilder } from "./plan-builder.js";
@@ -52,33 +52,26 @@ function optionalName(root: unknown, path: Path): { index: number; required?: st
 }
 
 /**
- * The first operand of `expression` (one without a fallback: a `||` is the fix) whose every in-plan writer
- * writes a path above it with `set` and whose output schema marks a name on the way optional: when the
- * writer leaves it out, the call ends blocked (the run still succeeds). A latent call's `_output` is a
- * value (REF_UNRESOLVED judges it); a writer without an output schema, or one that may write the path
- * itself, keeps it quiet.
+ * The read of `operand` when its every in-plan writer writes a path above it with `set` and that writer's
+ * output schema marks a name on the way optional: when the writer leaves it out, the call ends blocked
+ * (the run still succeeds). A latent call's `_output` is a value (REF_UNRESOLVED judges it); a writer
+ * without an output schema, or one that may write the path itself, keeps it quiet.
  */
-export function firstOptionalRead(
+export function optionalRead(
   builder: PlanBuilder,
   entry: CallEntry,
-  expression: InputExpression,
+  operand: Reference,
 ): OptionalRead | undefined {
-  if (expression.alternatives.length > 1) return undefined;
-  for (const gate of expression.alternatives)
-    for (const operand of gate) {
-      const links = entry.writers.get(operand.text);
-      if (links === undefined || links.length === 0) continue;
-      const found = judgeEveryWriterAbove(builder, links, operand, (writer, rest) => {
-        const output = writer.tool.storedOutputSchema ?? writer.tool.outputSchema;
-        if (writer.call.hasOutput || output === undefined) return undefined;
-        const name = optionalName(output, rest);
-        if (name === undefined) return undefined;
-        const whose = `the output schema of call "${writer.id}" (${writer.tool.name})`;
-        return { operand, whose, ...name, index: operand.path.length - rest.length + name.index };
-      });
-      if (found !== undefined) return found;
-    }
-  return undefined;
+  const links = entry.writers.get(operand.text);
+  if (links === undefined || links.length === 0) return undefined;
+  return judgeEveryWriterAbove(builder, links, operand, (writer, rest) => {
+    const output = writer.tool.storedOutputSchema ?? writer.tool.outputSchema;
+    if (writer.call.hasOutput || output === undefined) return undefined;
+    const name = optionalName(output, rest);
+    if (name === undefined) return undefined;
+    const whose = `the output schema of call "${writer.id}" (${writer.tool.name})`;
+    return { operand, whose, ...name, index: operand.path.length - rest.length + name.index };
+  });
 }
 
 /** The reference with its optional name replaced by the required one (`†state.u.name`), when there is one. */

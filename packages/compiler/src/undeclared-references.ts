@@ -3,7 +3,7 @@ import { formatReference, nearestNames } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import type { ParamReference, WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
-import { fallbackReference, firstOptionalRead, type OptionalRead } from "./optional-reads.js";
+import { fallbackReference, type OptionalRead, optionalRead } from "./optional-reads.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import {
   declaredNames,
@@ -73,12 +73,7 @@ export function mayReadUndeclared(builder: PlanBuilder): boolean {
  */
 export function undeclaredReferences(builder: PlanBuilder, entry: CallEntry, out: Diagnostic[]): void {
   for (const reference of entry.call.references) {
-    const value = reference.value;
-    let found: FoundOperand | undefined;
-    if (value.type === "reference") found = firstUndeclared(builder, entry, value.expression);
-    else
-      for (const part of value.parts)
-        if (typeof part !== "string") found ??= firstUndeclared(builder, entry, part);
+    const found = firstFinding(builder, entry, reference.value, undeclaredFound);
     if (found === undefined) {
       optionalReads(builder, entry, reference, out);
       continue;
@@ -114,11 +109,7 @@ function optionalReads(
   out: Diagnostic[],
 ): void {
   const value = reference.value;
-  let read: OptionalRead | undefined;
-  if (value.type === "reference") read = firstOptionalRead(builder, entry, value.expression);
-  else
-    for (const part of value.parts)
-      if (typeof part !== "string") read ??= firstOptionalRead(builder, entry, part);
+  const read: OptionalRead | undefined = firstFinding(builder, entry, value, optionalRead);
   if (read === undefined) return;
   const name = read.operand.path[read.index] as string;
   const whole = formatReference(read.operand.kind, read.operand.path);
@@ -143,23 +134,54 @@ interface FoundOperand {
   readonly finding: Finding;
 }
 
+/** What a parameter's operand is judged by (a module-level function: no closure per reference). */
+type OperandJudge<T> = (builder: PlanBuilder, entry: CallEntry, operand: Reference) => T | undefined;
+
 /**
- * The first operand of an expression that reads an undeclared name near a declared one. An expression with
- * a fallback (`†state.u.emails || †state.u.email`) is not judged: its first alternatives may probe for
- * names on purpose, and the hint would turn them into the last one.
+ * The first finding of `judge` among a parameter's operands: the whole reference's, or each `{…}` part's of a
+ * template in order. An expression with a fallback (`†state.u.emails || †state.u.email`) is not judged: its
+ * first alternatives may probe for names on purpose, and a hint would turn them into the last one (for an
+ * optional name, the `||` is already the fix).
  */
-function firstUndeclared(
+function firstFinding<T>(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  value: ParamReference["value"],
+  judge: OperandJudge<T>,
+): T | undefined {
+  if (value.type === "reference") return firstInExpression(builder, entry, value.expression, judge);
+  for (const part of value.parts) {
+    if (typeof part === "string") continue;
+    const found = firstInExpression(builder, entry, part, judge);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** {@link firstFinding} within one expression. */
+function firstInExpression<T>(
   builder: PlanBuilder,
   entry: CallEntry,
   expression: InputExpression,
-): FoundOperand | undefined {
+  judge: OperandJudge<T>,
+): T | undefined {
   if (expression.alternatives.length > 1) return undefined;
   for (const gate of expression.alternatives)
     for (const operand of gate) {
-      const finding = undeclaredOperand(builder, entry, operand);
-      if (finding !== undefined) return { operand, finding };
+      const found = judge(builder, entry, operand);
+      if (found !== undefined) return found;
     }
   return undefined;
+}
+
+/** The operand with its finding, when it reads an undeclared name near a declared one. */
+function undeclaredFound(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  operand: Reference,
+): FoundOperand | undefined {
+  const finding = undeclaredOperand(builder, entry, operand);
+  return finding === undefined ? undefined : { operand, finding };
 }
 
 /**
