@@ -10,6 +10,7 @@ import {
   planHash,
   resolveLimits,
   sha256Hex,
+  thrownMessage,
 } from "@obelisk/core";
 import { DirectedGraph } from "graphology";
 import { buildPlanGraph, lazyByVersion } from "./build-plan-graph.js";
@@ -229,7 +230,7 @@ function closedGraph(
 
 /** The result when the compiler itself failed (a bug): an error diagnostic instead of a throw. */
 export function internalFailure(hash: PlanHash, error: unknown): CompiledPlan {
-  const message = `internal compiler error: ${error instanceof Error ? error.message : String(error)}`;
+  const message = `internal compiler error: ${thrownMessage(error)}`;
   const hint = "please report this plan as a bug";
   return refusedPlan(hash, [makeDiagnostic("PLAN_SHAPE", message, "", { hint })], undefined);
 }

@@ -1,4 +1,4 @@
-import { appendPointer, type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
+import { appendPointer, type JsonObject, type JsonValue, ObeliskError, thrownMessage } from "@obelisk/core";
 import type { z } from "zod";
 import type { OutputParse } from "./registered-tool.js";
 import type { SchemaCheck, SchemaIssue } from "./schema-validator.js";
@@ -34,11 +34,9 @@ export function runWithZodInput(schema: unknown, run: Run | undefined): Run | un
     try {
       parsed = schema.safeParse(args);
     } catch (error) {
-      throw new ObeliskError(
-        "PARAM_INVALID",
-        `the zod input schema threw: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
+      throw new ObeliskError("PARAM_INVALID", `the zod input schema threw: ${thrownMessage(error)}`, {
+        cause: error,
+      });
     }
     if (!parsed.success) {
       const first = toIssue(parsed.error.issues[0] as z.core.$ZodIssue);
@@ -65,7 +63,7 @@ export function zodOutputParse(schema: z.ZodType, check: SchemaCheck): OutputPar
     try {
       parsed = schema.safeParse(value);
     } catch (error) {
-      const message = `the zod output schema threw: ${error instanceof Error ? error.message : String(error)}`;
+      const message = `the zod output schema threw: ${thrownMessage(error)}`;
       return {
         ok: false,
         issues: [{ instancePath: "", keyword: "zod", schemaPath: "", params: {}, message }],

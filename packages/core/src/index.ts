@@ -83,6 +83,7 @@ export { NO_COLORS, renderDiagnostics } from "./render-diagnostics.js";
 export { sha256Hex } from "./sha256-hex.js";
 export type { SourceMap, SourceSpan } from "./source-map.js";
 export { createSourceMap } from "./source-map.js";
+export { thrownMessage } from "./thrown-message.js";
 export { utf8Length } from "./utf8-length.js";
 export { deepFreeze, markDeeplyFrozen } from "./value-deep-freeze.js";
 export type { ItemCount, ItemUnit } from "./value-item-count.js";

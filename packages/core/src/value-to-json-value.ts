@@ -2,6 +2,7 @@ import { setOwn } from "./json-container.js";
 import { appendPointer } from "./json-pointer.js";
 import type { JsonValue } from "./json-value.js";
 import { DEFAULT_LIMITS } from "./limits.js";
+import { thrownMessage } from "./thrown-message.js";
 import { jsonPrimitiveByteSize, jsonStringByteSize } from "./value-json-byte-size.js";
 
 /** Values nested deeper than this (containers; the root container is depth 1) are not accepted as JSON. */
@@ -327,7 +328,7 @@ export function toJsonValue(value: unknown, options: ToJsonValueOptions = {}): T
   } catch (error) {
     if (error instanceof Rejection)
       return { ok: false, code: error.code, message: error.message, pointer: error.pointer };
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = thrownMessage(error);
     return { ok: false, code: "OUTPUT_NOT_JSON", message: `reading the value threw: ${reason}`, pointer: "" };
   }
 }

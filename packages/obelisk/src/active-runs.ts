@@ -1,5 +1,4 @@
-import { ObeliskError } from "@obelisk/core";
-import { thrownMessage } from "./thrown-message.js";
+import { ObeliskError, thrownMessage } from "@obelisk/core";
 
 /** One run's hold on the engine: the signal it runs under, and `release` when its record is finished. */
 export interface RunLease {

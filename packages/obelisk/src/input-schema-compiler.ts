@@ -1,5 +1,5 @@
 import { linearRegExp, UnsupportedPattern } from "@obelisk/compiler";
-import { appendPointer, type JsonObject, resolvePointer } from "@obelisk/core";
+import { appendPointer, type JsonObject, resolvePointer, thrownMessage } from "@obelisk/core";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
@@ -113,7 +113,7 @@ function compileProblem(schema: JsonObject, error: unknown): SchemaProblem {
       message: `$ref ${JSON.stringify(ref)} cannot be resolved (a missing or endless reference; nothing is fetched)`,
     };
   }
-  return { pointer: "", message: error instanceof Error ? error.message : String(error) };
+  return { pointer: "", message: thrownMessage(error) };
 }
 
 /** ajv's `schemaPath` (`#/properties/a/maxLength`, URI-encoded) as a pointer that resolves in `schema`, or `""`. */

@@ -5,6 +5,7 @@ import {
   type PlanHash,
   planHash,
   type RunId,
+  thrownMessage,
 } from "@obelisk/core";
 import type { FinishRunOptions, RunRecord, RunStatus, StateStore } from "@obelisk/state";
 import type { RunLease } from "./active-runs.js";
@@ -77,6 +78,6 @@ export function endingOptions(status: RunStatus): FinishRunOptions | undefined {
  */
 export function failedRunOptions(error: unknown): FinishRunOptions {
   const code = ObeliskError.is(error) ? error.code : "INTERNAL";
-  const message = error instanceof Error ? error.message : String(error);
+  const message = thrownMessage(error);
   return { reason: `${code}: ${message}` };
 }

@@ -1,13 +1,4 @@
-import { ObeliskError } from "@obelisk/core";
-
-/** A thrown value's message: an Error's message, else the value as text; never throws (a hostile value). */
-export function thrownMessage(value: unknown): string {
-  try {
-    return value instanceof Error ? String(value.message) : String(value);
-  } catch {
-    return "a value that cannot be shown as text";
-  }
-}
+import { ObeliskError, thrownMessage } from "@obelisk/core";
 
 /**
  * What reaches a run's caller from below it: an `Error` as it is; any other thrown value — a custom store's
