@@ -36,7 +36,7 @@ function rerunNote(result: RunResult, rerun: true | readonly string[] | undefine
 
 /**
  * The commands to try after a run (starting with `command`: see `cliCommand`): inspect the state, run
- * satisfied calls again (`run` only), resume a cancelled run (with the same `--limits`), give the approvals
+ * satisfied calls again (`run` only), resume a cancelled run (with the same `--limits` and `--rerun`), give the approvals
  * calls wait for.
  */
 export function whatNext(
@@ -72,7 +72,9 @@ export function whatNext(
   const note = offersRerun === true ? rerunNote(result, rerun) : undefined;
   if (note !== undefined) lines.push(note);
   if (result.status === "cancelled")
-    lines.push(`finish what is left:     ${resumeCommand(result.runId, { command, store, tools, limits })}`);
+    lines.push(
+      `finish what is left:     ${resumeCommand(result.runId, { command, store, tools, limits, rerun })}`,
+    );
   const approvals = new Set<string>();
   for (const call of Object.values(result.calls)) {
     if (call.status !== "waiting") continue;
@@ -93,7 +95,10 @@ export function whatNext(
   return lines;
 }
 
-/** The command that resumes run `runId` with the same tools, store and `--limits` (a store file's run). */
+/**
+ * The command that resumes run `runId` with the same tools, store, `--limits` and `--rerun` (a store file's
+ * run; `--rerun` is not recorded with the run, decision 0050, so a resume needs it again).
+ */
 export function resumeCommand(
   runId: string,
   {
@@ -101,10 +106,19 @@ export function resumeCommand(
     store,
     tools,
     limits,
-  }: { command: string; store: string; tools: string; limits?: Partial<Limits> | undefined },
+    rerun,
+  }: {
+    command: string;
+    store: string;
+    tools: string;
+    limits?: Partial<Limits> | undefined;
+    rerun?: true | readonly string[] | undefined;
+  },
 ): string {
   const resume = ["resume", runId, "--tools", tools];
   if (store !== DEFAULT_STORE) resume.push("--store", store);
   resume.push(...limitsWords(limits));
+  // last: the flag takes the words after it
+  if (rerun !== undefined) resume.push("--rerun", ...(rerun === true ? [] : rerun));
   return `${command} ${resume.map(shellWord).join(" ")}`;
 }

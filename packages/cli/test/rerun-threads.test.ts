@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expectOneLineError, fixture, inProcess, inProcessJson, tempDir } from "./cli-harness.js";
 
-// The s32 user review: M1 (no way to run satisfied calls again from the CLI, nor a word on why they did not
-// run) and L10 (no way to list threads).
+// Running satisfied calls again from the CLI (decision 0050: `run --rerun`, `resume --rerun`) and listing
+// threads.
 
 const plan = fixture("rerun-plan.json");
 const tools = fixture("rerun-tools.mjs");
@@ -53,7 +53,8 @@ describe("obelisk run --rerun", { timeout: 60_000 }, () => {
     await run(cwd);
     const refused = await inProcess(["run", plan, "--tools", tools, "--rerun", "nope"], cwd);
     expectOneLineError(refused, 2);
-    expect(refused.stderr).toContain('rerun names a call the plan does not have: "nope"');
+    // the flag's name, not the library option's (rerun names …)
+    expect(refused.stderr).toContain('error [USAGE] --rerun names a call the plan does not have: "nope"');
     expect(refused.stderr).toContain('the plan\'s calls are "t", "s"');
     const json = await run(cwd, "--rerun", "tt");
     expect(json.code).toBe(2);
@@ -66,6 +67,76 @@ describe("obelisk run --rerun", { timeout: 60_000 }, () => {
     const refused = await inProcess(["run", "--rerun", plan, "--tools", tools], tempDir());
     expectOneLineError(refused, 2);
     expect(refused.stderr).toContain("looks like the plan file: give --rerun after it");
+  });
+});
+
+describe("obelisk resume --rerun", { timeout: 60_000 }, () => {
+  /** Two runs of the plan; the second's calls are satisfied by the first's: its run id. */
+  const satisfiedRun = async (cwd: string): Promise<string> => {
+    await run(cwd);
+    const again = await run(cwd);
+    expect(statuses(again.json)).toEqual({ t: "satisfied", s: "satisfied" });
+    return String(again.json.runId);
+  };
+  const resume = (cwd: string, runId: string, ...flags: string[]) =>
+    inProcessJson(["resume", runId, "--tools", tools, ...flags], cwd);
+
+  it("--rerun alone runs again the idempotent tools' calls an earlier run satisfied; without it they stay", async () => {
+    const cwd = tempDir();
+    const runId = await satisfiedRun(cwd);
+    const plain = await resume(cwd, runId);
+    expect(statuses(plain.json)).toEqual({ t: "satisfied", s: "satisfied" });
+    const rerun = await resume(cwd, await satisfiedRun(cwd), "--rerun");
+    expect(rerun.code).toBe(0);
+    expect(statuses(rerun.json)).toEqual({ t: "succeeded", s: "satisfied" });
+  });
+
+  it("--rerun <ids…> runs the named calls again, of any tool", async () => {
+    const cwd = tempDir();
+    const rerun = await resume(cwd, await satisfiedRun(cwd), "--rerun", "s", "t");
+    expect(rerun.code).toBe(0);
+    expect(statuses(rerun.json)).toEqual({ t: "succeeded", s: "succeeded" });
+  });
+
+  it("an id the plan has not is a usage error (exit 2) naming --rerun and the plan's ids; nothing runs", async () => {
+    const cwd = tempDir();
+    const runId = await satisfiedRun(cwd);
+    const refused = await inProcess(["resume", runId, "--tools", tools, "--rerun", "nope"], cwd);
+    expectOneLineError(refused, 2);
+    expect(refused.stderr).toContain('error [USAGE] --rerun names a call the plan does not have: "nope"');
+    expect(refused.stderr).toContain('the plan\'s calls are "t", "s"');
+    const json = await resume(cwd, runId, "--rerun", "tt");
+    expect(json.code).toBe(2);
+    expect(json.json.error).toMatchObject({ code: "USAGE", hint: 'did you mean "t"?' });
+    const runs = await inProcessJson(["runs", "list"], cwd);
+    expect((runs.json.runs as unknown[]).length).toBe(2);
+  });
+
+  it("the run id taken as an id (--rerun before it) is a usage error saying where the flag goes", async () => {
+    const cwd = tempDir();
+    const runId = await satisfiedRun(cwd);
+    const refused = await inProcess(["resume", "--rerun", "t", runId, "--tools", tools], cwd);
+    expectOneLineError(refused, 2);
+    expect(refused.stderr).toContain(
+      `"${runId}" looks like the run id: give --rerun after it (resume ${runId} --rerun [ids…] --tools …)`,
+    );
+  });
+});
+
+describe("--rerun with an empty id", () => {
+  it("is a flag error (exit 2) on run and resume, not the library's sentence about an array", async () => {
+    const cwd = tempDir();
+    for (const args of [
+      ["run", plan, "--tools", tools, "--rerun", ""],
+      ["resume", "r", "--tools", tools, "--rerun", "t", ""],
+    ]) {
+      const refused = await inProcess(args, cwd);
+      expectOneLineError(refused, 2);
+      expect(refused.stderr).toContain(
+        "a call id cannot be empty: give the _id of each call to run again (--rerun a b), or --rerun alone for every call of an idempotent tool",
+      );
+    }
+    expect(existsSync(join(cwd, ".obelisk"))).toBe(false);
   });
 });
 

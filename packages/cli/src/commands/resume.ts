@@ -9,6 +9,7 @@ import { withLimits } from "../limits-option.js";
 import { withLockWait } from "../lock-wait-option.js";
 import { createOutput } from "../output.js";
 import { invalidPlanOf, reportInvalid } from "../report-invalid.js";
+import { AFTER_RUN_ID, type RerunFlag, withRerun, withRerunFlagNamed } from "../rerun-flag.js";
 import { withRunsListHint } from "../run-not-found-hint.js";
 import { runWithProgress } from "../run-plan.js";
 
@@ -19,6 +20,7 @@ interface ResumeOptions extends Omit<CommonOptions, "thread"> {
   readonly verbose?: boolean;
   readonly limits?: Partial<Limits>;
   readonly lockWait?: number;
+  readonly rerun?: RerunFlag;
 }
 
 /** Registers `obelisk resume <runId> --tools <module>`. */
@@ -33,6 +35,11 @@ export function registerResume(program: Command, context: CommandContext): void 
     .addOption(new Option("--concurrency <n>", "run at most n calls at once").argParser(parsePositive))
     .option("--fail-fast", "abort everything in flight at the first unhandled failure")
     .option("--verbose", "print the stack of each error a tool throws (as OBELISK_DEBUG=1 does)");
+  withRerun(
+    command,
+    AFTER_RUN_ID,
+    "run again the calls still to run that an identical call of an earlier run satisfies (the run's own completed calls stay): every call of an idempotent tool, or the calls with these ids (give them after the run id)",
+  );
   withLockWait(command);
   withLimits(command);
   withFormat(command);
@@ -40,7 +47,10 @@ export function registerResume(program: Command, context: CommandContext): void 
     const output = createOutput(context.io, options.format);
     const resume = async (engine: Engine, signal: AbortSignal): Promise<RunResult | ExitCode> => {
       try {
-        return await withRunsListHint(options.store, output.command, () => engine.resume(runId, { signal }));
+        const rerun = options.rerun === undefined ? {} : { rerun: options.rerun };
+        return await withRerunFlagNamed(() =>
+          withRunsListHint(options.store, output.command, () => engine.resume(runId, { signal, ...rerun })),
+        );
       } catch (error) {
         // a recorded plan that no longer compiles (the tools changed): its diagnostics, as `run` prints them
         const invalid = invalidPlanOf(error);

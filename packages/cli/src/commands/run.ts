@@ -22,6 +22,7 @@ import { readPlanFile } from "../read-plan.js";
 import { renderDiagnosticsText } from "../render-diagnostics.js";
 import { printDiagnostics, printVerdict } from "../render-validation.js";
 import { invalidPlanOf, reportInvalid } from "../report-invalid.js";
+import { AFTER_PLAN, type RerunFlag, withRerun, withRerunFlagNamed } from "../rerun-flag.js";
 import { runWithProgress } from "../run-plan.js";
 
 interface RunCommandOptions extends CommonOptions {
@@ -32,7 +33,7 @@ interface RunCommandOptions extends CommonOptions {
   readonly approved?: string;
   readonly limits?: Partial<Limits>;
   readonly lockWait?: number;
-  readonly rerun?: true | string[];
+  readonly rerun?: RerunFlag;
 }
 
 /** Registers `obelisk run <plan> --tools <module>`. */
@@ -54,11 +55,10 @@ export function registerRun(program: Command, context: CommandContext): void {
         "refuse to run unless the plan hash equals this approved hash",
       ).argParser((value) => parseApprovedHash(value, cliCommand(context.io.env))),
     );
-  command.addOption(
-    new Option(
-      "--rerun [ids...]",
-      "run again the calls an identical earlier call satisfies (same tool and parameters): every call of an idempotent tool, or the calls with these ids (give them after the plan file)",
-    ).argParser(parseRerunId),
+  withRerun(
+    command,
+    AFTER_PLAN,
+    "run again the calls an identical earlier call satisfies (same tool and parameters): every call of an idempotent tool, or the calls with these ids (give them after the plan file)",
   );
   withLockWait(command);
   withLimits(command);
@@ -112,14 +112,16 @@ async function runCommand(
   };
   const run = async (engine: Engine, signal: AbortSignal): Promise<RunResult | ExitCode> => {
     try {
-      return await engine.run(plan.text, {
-        threadId: options.thread,
-        signal,
-        ...withInputOption,
-        ...(options.approved === undefined ? {} : { approvedHash: options.approved }),
-        ...(options.failFast === undefined ? {} : { failFast: options.failFast }),
-        ...(options.rerun === undefined ? {} : { rerun: options.rerun }),
-      });
+      return await withRerunFlagNamed(() =>
+        engine.run(plan.text, {
+          threadId: options.thread,
+          signal,
+          ...withInputOption,
+          ...(options.approved === undefined ? {} : { approvedHash: options.approved }),
+          ...(options.failFast === undefined ? {} : { failFast: options.failFast }),
+          ...(options.rerun === undefined ? {} : { rerun: options.rerun }),
+        }),
+      );
     } catch (error) {
       const refused = invalidPlanOf(error);
       if (refused !== undefined) return invalid(refused);
@@ -127,18 +129,6 @@ async function runCommand(
     }
   };
   return runWithProgress(output, io, { ...options, limits, offersRerun: true }, run, check);
-}
-
-/**
- * One `--rerun` id (commander gathers them); a word ending in `.json` is the plan file the flag took
- * (`run --rerun plan.json …`: a variadic flag takes the words after it), refused with where the flag goes.
- */
-function parseRerunId(value: string, previous: string[] | true | undefined): string[] {
-  if (/\.json$/i.test(value))
-    throw new InvalidArgumentError(
-      `"${value}" looks like the plan file: give --rerun after it (run ${value} --rerun [ids…] --tools …)`,
-    );
-  return [...(Array.isArray(previous) ? previous : []), value];
 }
 
 /**
