@@ -7,6 +7,30 @@ import { byThreadId } from "./thread-order.js";
 /** Where a thread's call record is read from (a damaged one names its thread). */
 const recordOf = (threadId: ThreadId) => ({ table: "call_records", column: "record", threadId });
 
+/** The columns of a `threads` row a {@link ThreadInfo} is made of. */
+interface ThreadInfoRow {
+  thread_id: string;
+  state_schema: string | null;
+  created_at: string;
+}
+
+/** A thread's information from its row (a damaged schema is STORE_ERROR naming the thread). */
+function threadInfoOf(row: ThreadInfoRow): ThreadInfo {
+  return {
+    threadId: asThreadId(row.thread_id),
+    createdAt: row.created_at,
+    ...(row.state_schema === null
+      ? {}
+      : {
+          stateSchema: parseStoredMutable<JsonObject>(row.state_schema, {
+            table: "threads",
+            column: "state_schema",
+            threadId: row.thread_id,
+          }),
+        }),
+  };
+}
+
 /**
  * What a SQLite store reads from its file beside the cached models: call records, the write log, stored
  * call outputs, tombstones and statistics (JSON parsed deep-frozen).
@@ -66,23 +90,13 @@ export class SqliteReads {
 
   /** Every thread of the file (`listThreads`), by id. */
   threads(): ThreadInfo[] {
-    type Row = { thread_id: string; state_schema: string | null; created_at: string };
-    const rows = this.sql.threadList.all() as Row[];
-    return byThreadId(
-      rows.map((row) => ({
-        threadId: asThreadId(row.thread_id),
-        createdAt: row.created_at,
-        ...(row.state_schema === null
-          ? {}
-          : {
-              stateSchema: parseStoredMutable<JsonObject>(row.state_schema, {
-                table: "threads",
-                column: "state_schema",
-                threadId: row.thread_id,
-              }),
-            }),
-      })),
-    );
+    return byThreadId((this.sql.threadList.all() as ThreadInfoRow[]).map(threadInfoOf));
+  }
+
+  /** A thread's information from its `threads` row alone (its state is not read); undefined without one. */
+  thread(threadId: ThreadId): ThreadInfo | undefined {
+    const row = this.sql.threadInfo.get(threadId) as ThreadInfoRow | undefined;
+    return row === undefined ? undefined : threadInfoOf(row);
   }
 
   /** Statistics of the whole file, or of one thread (`holdsThread`: whether the store holds it). */

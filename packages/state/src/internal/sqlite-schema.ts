@@ -19,6 +19,8 @@ const STATEMENTS = {
   threadSchema:
     "UPDATE threads SET state_schema = ?, version = version + 1 WHERE thread_id = ? AND state_schema IS NOT ? RETURNING next_seq, version",
   threadSeq: "SELECT next_seq, version FROM threads WHERE thread_id = ?",
+  /** `getThread` of a thread without a cached model: its row's small columns, not its state. */
+  threadInfo: "SELECT thread_id, state_schema, created_at FROM threads WHERE thread_id = ?",
   /** The staleness check and the advance in one statement: no row changed = another writer moved the thread. */
   threadAdvance:
     "UPDATE threads SET next_seq = ?, version = ? WHERE thread_id = ? AND next_seq = ? AND version = ?",

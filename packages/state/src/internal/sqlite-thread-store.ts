@@ -274,11 +274,23 @@ export abstract class SqliteThreadStore extends CachedStore {
     }
   }
 
-  /** Also asks the file whether the cached model is current (another connection may have deleted it). */
+  /**
+   * Also asks the file whether the cached model is current (another connection may have deleted it). A
+   * thread without a current cached model is answered from its `threads` row: its state is not read (so
+   * `threads.list`, which asks every thread's statistics, reads no state).
+   */
   override getThread(threadId: ThreadId): ThreadInfo | undefined {
+    this.assertOpen();
     const model = this.models.get(threadId);
-    if (model !== undefined && !this.closed && !this.isCurrent(model)) this.invalidate(threadId);
-    return super.getThread(threadId);
+    if (model !== undefined) {
+      if (this.isCurrent(model)) return model.info;
+      this.invalidate(threadId);
+    }
+    try {
+      return this.reads.thread(threadId);
+    } catch (error) {
+      throw wrap(`read thread "${threadId}"`, error, this.file);
+    }
   }
 
   override readState(threadId: ThreadId): JsonObject {
