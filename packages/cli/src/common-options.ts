@@ -26,10 +26,28 @@ export function withFormat(command: Command): Command {
 /** The thread used when `--thread` is not given. */
 export const DEFAULT_THREAD = "default";
 
+/**
+ * A `--thread` flag (`--thread <id>`, `description`) whose empty value is a flag error naming the flag and
+ * what to do instead (`without`: leaving the flag out, or where to find a thread id), rather than the library's
+ * `threadId must be a non-empty string` (or, for commands that read, a thread "" that holds nothing).
+ */
+export function threadOption(description: string, without: string): Option {
+  return new Option("--thread <id>", description).argParser((value: string) => {
+    if (value === "")
+      throw new InvalidArgumentError(`a thread id cannot be empty: give one (--thread t); ${without}`);
+    return value;
+  });
+}
+
 /** Adds `--store <url>` and `--thread <id>`. */
 export function withStore(command: Command, thread = true): Command {
   command.option("--store <url>", "state store: memory or sqlite:<file>", DEFAULT_STORE);
-  if (thread) command.option("--thread <id>", "thread id", DEFAULT_THREAD);
+  if (thread)
+    command.addOption(
+      threadOption("thread id", `leave --thread out for the thread "${DEFAULT_THREAD}"`).default(
+        DEFAULT_THREAD,
+      ),
+    );
   return command;
 }
 
@@ -40,9 +58,11 @@ export function withStore(command: Command, thread = true): Command {
  */
 export function withCheckedThread(command: Command): Command {
   withStore(command, false);
-  return command.option(
-    "--thread <id>",
-    "thread whose stored state the plan is checked against (without it: an empty thread, the store is not read)",
+  return command.addOption(
+    threadOption(
+      "thread whose stored state the plan is checked against (without it: an empty thread, the store is not read)",
+      "leave --thread out to check against an empty thread",
+    ),
   );
 }
 

@@ -2,7 +2,7 @@ import { ObeliskError, plural } from "@obelisk/core";
 import type { Command } from "commander";
 import type { PruneRunsResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
-import { parseCount, withFormat, withStore } from "../common-options.js";
+import { parseCount, threadOption, withFormat, withStore } from "../common-options.js";
 import { displayText } from "../display-text.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT } from "../exit-codes.js";
@@ -30,7 +30,12 @@ export function registerRunsPrune(runs: Command, context: CommandContext): void 
     );
   withStore(prune, false);
   prune
-    .option("--thread <id>", "only this thread's runs (default: every thread's)")
+    .addOption(
+      threadOption(
+        "only this thread's runs (default: every thread's)",
+        "leave --thread out to prune every thread's runs",
+      ),
+    )
     .option("--keep <n>", "keep the n newest runs of each thread", parseCount)
     .option("--older-than <ms>", "only runs that ended more than this many milliseconds ago", parseCount);
   withFormat(prune);

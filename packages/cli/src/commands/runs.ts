@@ -2,7 +2,7 @@ import { didYouMean } from "@obelisk/core";
 import { type Command, InvalidArgumentError } from "commander";
 import type { RunRecord, RunStatus } from "obelisk";
 import type { CommandContext } from "../command-context.js";
-import { type CommonOptions, withFormat, withStore } from "../common-options.js";
+import { type CommonOptions, threadOption, withFormat, withStore } from "../common-options.js";
 import { displayText } from "../display-text.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT } from "../exit-codes.js";
@@ -42,7 +42,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
   const list = runs.command("list").description("list runs, newest first");
   withStore(list, false);
   list
-    .option("--thread <id>", "only runs of this thread")
+    .addOption(threadOption("only runs of this thread", "leave --thread out for every thread's runs"))
     .option(
       "--limit <n>",
       `at most n runs (default ${DEFAULT_RUNS_LIMIT}; more matching: said)`,

@@ -1,7 +1,7 @@
 import { plural } from "@obelisk/core";
 import type { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
-import { withFormat } from "../common-options.js";
+import { threadOption, withFormat } from "../common-options.js";
 import { displayText } from "../display-text.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT } from "../exit-codes.js";
@@ -27,7 +27,12 @@ export function registerStateDelete(state: Command, context: CommandContext): vo
       "delete the thread entirely: variables, stored call outputs, call records, run history and counters (reset keeps the history)",
     )
     .option("--store <url>", "state store: memory or sqlite:<file>", DEFAULT_STORE)
-    .requiredOption("--thread <id>", "the thread to delete (no default: name it)");
+    .addOption(
+      threadOption(
+        "the thread to delete (no default: name it)",
+        "threads list lists the threads",
+      ).makeOptionMandatory(),
+    );
   withLockWait(remove);
   withFormat(remove);
   remove.action(async (options: DeleteOptions) => {
