@@ -136,7 +136,7 @@ export function createProgress(output: Output, total: number, now: () => number 
 }
 
 /** A stack below its call's line: each line indented, control characters shown as text. */
-function indentedStack(stack: string): string {
+export function indentedStack(stack: string): string {
   return stack
     .split("\n")
     .map((line) => `      ${displayText(line)}`)

@@ -3,6 +3,7 @@ import { ENGINE_CLOSED_REASON, type LockHolder, type RunDetails } from "obelisk"
 import { displayText } from "./display-text.js";
 import { DEFAULT_STORE } from "./open-store.js";
 import type { Output } from "./output.js";
+import { indentedStack } from "./progress.js";
 import { renderRunHolder } from "./render-run-holder.js";
 import { printTable } from "./render-run-result.js";
 import { renderUnfinishedCalls, unfinishedCount } from "./render-unfinished-calls.js";
@@ -24,6 +25,8 @@ function preview(value: unknown): string {
  * then cancelled it), input, a table of its call records and the calls of its plan that have none
  * (`unfinished`); `store` goes into the suggested commands when it is not the default. A running run is
  * told who holds its thread (`holder`: see `runHolder`), an interrupted one how to continue (`resume`).
+ * The stacks of the errors tools threw (decision 0049) are printed below the table when `stacks` is true
+ * (`--verbose`, `OBELISK_DEBUG`); otherwise a line says how to see them.
  */
 export function renderRunDetails(
   output: Output,
@@ -31,6 +34,7 @@ export function renderRunDetails(
   store: string,
   unfinished: readonly UnfinishedCall[],
   holder: LockHolder | null | undefined,
+  stacks = false,
 ): void {
   const c = output.colors;
   const { run, calls } = details;
@@ -74,6 +78,14 @@ export function renderRunDetails(
     printTable(output, rows);
   }
   const where = store === DEFAULT_STORE ? "" : ` --store ${shellWord(store)}`;
+  const thrown = calls.filter((call) => call.error?.stack !== undefined);
+  if (stacks) {
+    for (const call of thrown) {
+      output.line();
+      output.line(`  ${c.bold(call.callId)} ${c.dim(`(${call.tool})`)}`);
+      output.line(c.dim(indentedStack(call.error?.stack ?? "")));
+    }
+  }
   renderUnfinishedCalls(output, run, unfinished);
   renderRunHolder(output, run, holder, where);
   output.line();
@@ -83,6 +95,13 @@ export function renderRunDetails(
         `${found ? "its process stopped" : "its engine was closed"} before it ended; continue it (completed calls are satisfied): ${output.command} resume ${shellWord(run.runId)} --tools <module>${where}`,
       ),
     );
+  }
+  if (!stacks && thrown.length > 0) {
+    const which =
+      thrown.length === 1
+        ? "stack of the error a tool threw"
+        : `stacks of the ${thrown.length} errors tools threw`;
+    output.line(c.dim(`the ${which}: ${output.command} runs show ${shellWord(run.runId)}${where} --verbose`));
   }
   output.line(
     c.dim(

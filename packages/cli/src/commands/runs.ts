@@ -27,6 +27,7 @@ interface RunsOptions extends Omit<CommonOptions, "thread"> {
   readonly limit?: number;
   readonly status?: RunStatus;
   readonly waiting?: boolean;
+  readonly verbose?: boolean;
 }
 
 /** Parses `--status`: one of the run statuses (a flag error with the nearest one otherwise, exit 2). */
@@ -84,6 +85,10 @@ export function registerRuns(program: Command, context: CommandContext): void {
     )
     .argument("<runId>");
   withStore(show, false);
+  show.option(
+    "--verbose",
+    "print the stack of each error a tool threw, below the table (as OBELISK_DEBUG=1 does; json always has it)",
+  );
   withFormat(show);
   show.action(async (runId: string, options: RunsOptions) => {
     const output = createOutput(context.io, options.format);
@@ -97,7 +102,8 @@ export function registerRuns(program: Command, context: CommandContext): void {
       if (output.format === "text") {
         // imported here, not at start-up: it reads a constant of the engine (see run-statuses.ts)
         const { renderRunDetails } = await import("../render-run-details.js");
-        renderRunDetails(output, run, options.store, unfinished, holder);
+        const stacks = options.verbose === true || Boolean(context.io.env.OBELISK_DEBUG);
+        renderRunDetails(output, run, options.store, unfinished, holder, stacks);
       }
     });
     context.exit(EXIT.ok);
