@@ -93,6 +93,20 @@ describe.each(stores)("reading the state after writes (%s)", (_name, open) => {
     expect(state.list).toEqual([1, 2, { id: 3 }]);
   });
 
+  it("lists no keys of a new thread's state at its first read after scalars set at top-level keys", async () => {
+    const store = open();
+    for (let at = 0; at < 1_000; at++)
+      await commitOk(store, { callId: `s${at}`, writes: [write([`n${at}`], at % 2 === 0 ? at : `v${at}`)] });
+    const keys = vi.spyOn(Object, "keys");
+    const state = await store.readState(THREAD);
+    // the new thread's empty state was frozen: only the root is (its 1,000 keys were listed before)
+    const listed = keys.mock.results.reduce((sum, { value }) => sum + (value as unknown[]).length, 0);
+    keys.mockRestore();
+    expect(listed).toBeLessThan(10);
+    expect(unfrozen(state)).toEqual([]);
+    expect(state.n998).toBe(998);
+  });
+
   it("freezes every list a run appended to several times, and items set by index", async () => {
     const store = open();
     await commitOk(store, { callId: "c0", writes: [write(["log"], [{ n: 0 }])] });

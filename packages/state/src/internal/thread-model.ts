@@ -140,7 +140,10 @@ export function commitLogEntry(
   return { seq, runId: record.runId, call: { id: record.callId, tool: record.tool }, date, write };
 }
 
-/** A fresh model for a thread. */
+/**
+ * A fresh model for a thread: its state the frozen empty object, nothing unfrozen (a backend that loads a
+ * state into it makes its nodes unknown).
+ */
 export function createThreadModel(info: ThreadInfo, validator: StateValidator | undefined): ThreadModel {
   return {
     threadId: info.threadId,
@@ -152,7 +155,7 @@ export function createThreadModel(info: ThreadInfo, validator: StateValidator | 
     trie: new PathTrie(),
     nextSeq: 1,
     version: 0,
-    unfrozen: unknownNodes(),
+    unfrozen: noUnfrozenNodes(),
     stateTombstones: false,
   };
 }
