@@ -25,7 +25,7 @@ import { ENDED_BEFORE, ENDED_WITH, INSIDE, TOO_DEEP, ValueEndScanner } from "./v
 import { ValueTextPieces } from "./value-text-pieces.js";
 
 // Where the reader is in the plan's outline (the brackets and members around the calls).
-const PRELUDE = 0; // before the first `[` or `{`: skipped
+const PRELUDE = 0; // before the plan's opening bracket: skipped
 const ARRAY_OPEN = 1; // after `[`: a call or `]`
 const ARRAY_NEXT = 2; // after `,`: a call
 const ARRAY_AFTER = 3; // after a call: `,` or `]`
@@ -35,6 +35,7 @@ const OBJECT_COLON = 6;
 const OBJECT_VALUE = 7;
 const OBJECT_AFTER = 8; // after a member: `,` or `}`
 const DONE = 9; // after the root closed: the rest is ignored
+const ROOT_PENDING = 10; // after a `[` or `{` in the prelude: the next character tells whether it opens the plan
 
 // What the value being read is.
 const CALL = 0;
@@ -44,7 +45,20 @@ const MEMBER = 2;
 /** A byte order mark: not counted in the document's size when it leads the text (`parsePlanText` drops it). */
 const BOM = 0xfeff;
 
+const BACKTICK = 0x60;
+
 const isBlank = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+
+/**
+ * Whether the bracket `root` after prose, followed by the character `next` (the first after it that is not
+ * blank), can open a plan: an array of calls (`{`) or an empty one, an object whose first member is named in
+ * quotes or an empty one. "[step 1]", "[1]" and "{user}" in prose before the plan are not.
+ */
+function opensPlan(root: number, next: number): boolean {
+  return root === OPEN_BRACE
+    ? next === QUOTE || next === CLOSE_BRACE
+    : next === OPEN_BRACE || next === CLOSE_BRACKET;
+}
 
 /** Up to this `maxDepth` a value is read by `JSON.parse` first (readJsonText's own bound: beyond it, the tree). */
 const QUICK_MAX_DEPTH = 1000;
@@ -68,6 +82,11 @@ export class PlanTextReader {
   private readonly members: Record<string, JsonValue> = {};
   private readonly memberAt = new Map<string, TextPosition>();
   private rootAt: TextPosition = { offset: 0, line: 1, column: 1 };
+  /** The bracket that may open the plan (ROOT_PENDING), and whether text other than blanks came before it. */
+  private pendingRoot = 0;
+  private afterProse = false;
+  /** The backticks that begin the prelude's current line (-1: the line begins with other text). */
+  private fence = 0;
   private listKey: string | undefined;
   private key = "";
   private sawTool = false;
@@ -170,7 +189,7 @@ export class PlanTextReader {
       const at = this.positionOf(this.base);
       const what =
         this.state === PRELUDE
-          ? "no JSON array or object in the text (a plan starts at its first `[` or `{`)"
+          ? "no JSON array or object in the text (a plan starts at a `[` or `{` that opens JSON: brackets in prose, such as [step 1] or {user}, are skipped)"
           : `the text ended ${this.inValue ? "inside a value" : "before the plan's closing bracket"}`;
       throw this.error("JSON_SYNTAX", what, at);
     }
@@ -211,10 +230,28 @@ export class PlanTextReader {
   private outline(code: number, index: number): void {
     const state = this.state;
     if (state === PRELUDE) {
-      if (code === OPEN_BRACKET || code === OPEN_BRACE) this.openRoot(code, index);
+      if (code === OPEN_BRACKET || code === OPEN_BRACE) {
+        this.pendingRoot = code;
+        this.rootAt = this.positionOf(this.base + index);
+        // after prose, a bracket opens the plan only if what follows it can start one
+        if (this.afterProse) this.state = ROOT_PENDING;
+        else this.openRoot(code);
+      } else this.prelude(code);
       return;
     }
     if (isBlank(code)) return;
+    if (state === ROOT_PENDING) {
+      if (opensPlan(this.pendingRoot, code)) {
+        this.openRoot(this.pendingRoot);
+        this.outline(code, index);
+      } else {
+        // prose such as "[step 1]" or "{user}": the plan starts at a later bracket (a ```json fence)
+        this.afterProse = true;
+        this.state = PRELUDE;
+        this.outline(code, index);
+      }
+      return;
+    }
     if (state === ARRAY_OPEN || state === ARRAY_NEXT) {
       if (code === CLOSE_BRACKET && state === ARRAY_OPEN) this.closeArray();
       else this.beginValue(code, index, CALL);
@@ -238,8 +275,22 @@ export class PlanTextReader {
     else this.unexpected(code, index, '"," or "}" after a member');
   }
 
-  private openRoot(code: number, index: number): void {
-    this.rootAt = this.positionOf(this.base + index);
+  /**
+   * Follows the text before the plan: after prose, a bracket opens the plan only if JSON follows it; a
+   * fence line (three backticks, maybe an info string such as `json`) makes the next bracket the plan's.
+   */
+  private prelude(code: number): void {
+    if (code === 0x0a || code === 0x0d) {
+      if (this.fence >= 3) this.afterProse = false;
+      this.fence = 0;
+    } else if (!isBlank(code) && code !== BOM) {
+      this.afterProse = true;
+      if (code === BACKTICK && this.fence >= 0) this.fence++;
+      else if (this.fence < 3) this.fence = -1;
+    }
+  }
+
+  private openRoot(code: number): void {
     if (this.limits.maxDepth < 1) throw this.tooDeep("", this.rootAt);
     if (code === OPEN_BRACKET) {
       this.form = "array";
@@ -420,6 +471,26 @@ export class PlanTextReader {
     details: { readonly pointer?: string; readonly hint?: string } = {},
   ): Error {
     // calls: how many were handed out (held ones were not)
-    return planTextError(code, what, at, { ...details, calls: this.calls - (this.held?.length ?? 0) });
+    const calls = this.calls - (this.held?.length ?? 0);
+    const afterProse =
+      code === "JSON_SYNTAX" &&
+      calls === 0 &&
+      this.afterProse &&
+      this.state !== PRELUDE &&
+      this.state !== ROOT_PENDING;
+    const hinted = afterProse
+      ? {
+          ...details,
+          hint: details.hint === undefined ? this.proseHint() : `${this.proseHint()}; ${details.hint}`,
+        }
+      : details;
+    return planTextError(code, what, at, { ...hinted, calls });
+  }
+
+  /** Where the plan was taken to start, for a problem in text that came after prose. */
+  private proseHint(): string {
+    const { line, column } = this.rootAt;
+    const bracket = this.pendingRoot === OPEN_BRACKET ? "[" : "{";
+    return `the plan was read from the \`${bracket}\` at line ${line}, column ${column} (the text before it was skipped): if that bracket belongs to prose, put the plan in a \`\`\`json fence or leave brackets out of the text before it`;
   }
 }

@@ -112,6 +112,34 @@ describe("createPlanTextStream", () => {
     expect(feed(text, 7)).toEqual({ calls: plan, end: { form: "array", calls: 2, members: {} } });
   });
 
+  it("skips brackets in prose before the plan ([step 1], {user}, [1]) that do not open JSON", () => {
+    const json = JSON.stringify(plan);
+    const texts = [
+      `I'll look the user up [step 1], then greet them.\n\`\`\`json\n${json}\n\`\`\``,
+      `Plan for {user}:\n\`\`\`json\n${JSON.stringify({ type: "plan", plan })}\n\`\`\``,
+      `See [1] and [ 2 ] first, then: ${json}`,
+      `Plan for {user}: { "type": "plan", "plan": ${json} }`,
+    ];
+    for (const text of texts)
+      for (const size of [1, 3, 1000]) expect(feed(text, size).calls, `${text} by ${size}`).toEqual(plan);
+  });
+
+  it("reads the bracket after a fence line as the plan, whatever follows it (as run reads the JSON)", () => {
+    expect(feed("Plan [a]:\n```json\n[0]\n```", 2).calls).toEqual([0]);
+    expect(feed("[0]").calls).toEqual([0]);
+  });
+
+  it("says where the plan was taken to start when a problem follows prose", () => {
+    const { error } = feed('Here is [the plan]: [{"_tool":"a" "x":1}]', 4);
+    expect(error?.code).toBe("JSON_SYNTAX");
+    expect(error?.hint).toContain("the plan was read from the `[` at line 1, column 21");
+    // without prose there is nothing to point at
+    expect(feed('[{"_tool":"a" "x":1}]').error?.hint).toBe("the plan must be strict JSON (no comments)");
+    const none = feed("Plan for {user} [step 1].").error;
+    expect(none?.message).toContain("no JSON array or object in the text");
+    expect(none?.message).toContain("brackets in prose, such as [step 1] or {user}, are skipped");
+  });
+
   it("yields every element of the list, whatever it is (the engine's add refuses what is not a call)", () => {
     expect(feed('[1, "two", null, [3], {"_tool":"a"}]', 2).calls).toEqual([
       1,
@@ -324,7 +352,21 @@ describe("createPlanTextStream refuses malformed text with its position", () => 
 });
 
 describe("callsFromText", () => {
-  it("refuses chunks that are not iterable with USAGE (review s33r F13), not a raw TypeError", async () => {
+  it("refuses chunks that are not text with a hint that says how to get the text", async () => {
+    const bytes = callsFromText([new TextEncoder().encode("[]")] as never).next();
+    await expect(bytes).rejects.toMatchObject({
+      code: "USAGE",
+      message: "a plan text chunk must be a string, not bytes",
+      hint: expect.stringContaining("TextDecoder"),
+    });
+    const delta = callsFromText([{ type: "text-delta", text: "[]" }] as never).next();
+    await expect(delta).rejects.toMatchObject({
+      message: "a plan text chunk must be a string, not object",
+      hint: expect.stringContaining("not the chunk object"),
+    });
+  });
+
+  it("refuses chunks that are not iterable with USAGE, not a raw TypeError", async () => {
     await expect(callsFromText(null as never).next()).rejects.toMatchObject({ code: "USAGE" });
   });
 

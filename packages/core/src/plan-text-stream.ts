@@ -64,8 +64,7 @@ export function createPlanTextStream(options: PlanTextStreamOptions = {}): PlanT
       if (failure !== undefined) throw failure;
       if (ended !== undefined)
         throw new ObeliskError("USAGE", "the plan text stream has ended: push comes before end");
-      if (typeof chunk !== "string")
-        throw new ObeliskError("USAGE", `push takes a string, not ${chunk === null ? "null" : typeof chunk}`);
+      if (typeof chunk !== "string") throw notText(chunk);
       const calls: JsonValue[] = [];
       try {
         reader.read(chunk, calls);
@@ -86,6 +85,18 @@ export function createPlanTextStream(options: PlanTextStreamOptions = {}): PlanT
       }
     },
   };
+}
+
+/** USAGE for a chunk that is not text, with how to get the text out of what was given. */
+function notText(chunk: unknown): ObeliskError {
+  const bytes = ArrayBuffer.isView(chunk) || chunk instanceof ArrayBuffer;
+  const what = chunk === null ? "null" : bytes ? "bytes" : typeof chunk;
+  const hint = bytes
+    ? "decode the bytes first: new TextDecoder().decode(chunk, { stream: true }) per chunk, or pipe the body through a TextDecoderStream"
+    : typeof chunk === "object"
+      ? "pass the text of each chunk (a provider's streamed delta text), not the chunk object"
+      : "pass each chunk of the model's text as a string";
+  return new ObeliskError("USAGE", `a plan text chunk must be a string, not ${what}`, { hint });
 }
 
 /**
