@@ -1,10 +1,11 @@
 import type { JsonObject } from "@obelisk/core";
-import { didYouMean, ObeliskError } from "@obelisk/core";
+import { didYouMean, ObeliskError, readHostValue, thrownMessage } from "@obelisk/core";
 import type { z } from "zod";
 import { checkToolRetry } from "./check-tool-retry.js";
 import { isClosedInput } from "./is-closed-input.js";
 import { nestedStrippingObjects, strippingOutputObjects } from "./nested-stripping-objects.js";
 import type { RegisteredTool } from "./registered-tool.js";
+import { type RefLoop, schemaRefs } from "./schema-ref-loops.js";
 import { schemaTypes } from "./schema-types.js";
 import type { SchemaCheck, SchemaCompiler } from "./schema-validator.js";
 import {
@@ -212,8 +213,43 @@ function checkOutcomes(value: unknown, what: string): readonly string[] | undefi
 
 function schemaCheck(compiler: SchemaCompiler, schema: JsonObject | undefined, what: string): SchemaCheck {
   if (schema === undefined) return VALID;
-  compiler.assertValid(schema, what);
-  return compiler.lazyCheck(schema, what);
+  // a getter or Proxy trap in the schema that throws is USAGE naming the schema
+  readHostValue(what, () => compiler.assertValid(schema, what));
+  const check = compiler.lazyCheck(schema, what);
+  const refs = schemaRefs(schema);
+  if (refs.loop !== undefined) throw refLoopUsage(refs.loop, what);
+  // compiled now, not on the first call: a $ref ajv cannot resolve (another document, a missing
+  // definition) is USAGE here (decision 0006), not PARAM_INVALID in every plan that calls the tool
+  if (refs.any) compileNow(check, what);
+  return check;
+}
+
+/** Runs `check` once, so its schema is compiled: USAGE (with a hint) for a `$ref` ajv cannot resolve. */
+function compileNow(check: SchemaCheck, what: string): void {
+  try {
+    check({});
+  } catch (error) {
+    const hint =
+      'a tool\'s schema must hold what it refers to: put it under "$defs" and refer to it as "#/$defs/<name>" (the engine fetches no other document)';
+    if (ObeliskError.is(error))
+      throw new ObeliskError(error.code, error.message, { hint, cause: error.cause });
+    throw new ObeliskError("USAGE", `${what} cannot be used: ${thrownMessage(error)}`, {
+      hint,
+      cause: error,
+    });
+  }
+}
+
+/** USAGE for a `$ref` that leads back to itself at the same place in the value (`schemaRefs`). */
+function refLoopUsage(loop: RefLoop, what: string): ObeliskError {
+  const at = loop.pointer === "" ? "at its root" : `at ${loop.pointer}`;
+  return new ObeliskError(
+    "USAGE",
+    `${what}: the $ref ${JSON.stringify(loop.ref)} ${at} leads back to itself without going into the value, so checking any value would never end`,
+    {
+      hint: 'a schema may refer to itself only below properties, items, …: e.g. { "type": "object", "properties": { "child": { "$ref": "#" } } }',
+    },
+  );
 }
 
 /**
@@ -269,28 +305,36 @@ export function normalizeTool(
   if (run !== undefined && typeof run !== "function")
     throw new ObeliskError("USAGE", `${what}: run must be a function`);
   checkLatent(source.latent, run !== undefined, what);
-  const inputSchema =
-    source.input === undefined ? { type: "object" } : toJsonSchema(source.input, `${what} input`);
-  const nested = nestedStrippingObjects(source.input);
-  const paramsSchema =
-    nested.size === 0 ? undefined : toClosedJsonSchema(source.input, `${what} input`, nested);
-  const outputSchema =
-    source.output === undefined ? undefined : toJsonSchema(source.output, `${what} output`, "output");
-  const outputPathSchema =
-    source.outputPath === undefined ? undefined : toJsonSchema(source.outputPath, `${what} outputPath`);
-  const tool = buildTool(
-    name,
-    source,
-    {
-      inputSchema,
-      paramsSchema,
-      outputSchema,
-      outputPathSchema,
-      run: runWithZodInput(source.input, run as Run | undefined),
-    },
-    compiler,
+  const { inputSchema, paramsSchema } = readHostValue(`${what} input schema`, () =>
+    inputSchemas(source.input, what),
+  );
+  const outputSchema = readHostValue(`${what} output schema`, () =>
+    source.output === undefined ? undefined : toJsonSchema(source.output, `${what} output`, "output"),
+  );
+  const outputPathSchema = readHostValue(`${what} outputPath schema`, () =>
+    source.outputPath === undefined ? undefined : toJsonSchema(source.outputPath, `${what} outputPath`),
+  );
+  const parts = { inputSchema, paramsSchema, outputSchema, outputPathSchema };
+  const tool = readHostValue(what, () =>
+    buildTool(
+      name,
+      source,
+      { ...parts, run: runWithZodInput(source.input, run as Run | undefined) },
+      compiler,
+    ),
   );
   return isZodSchema(source.output) ? withZodOutput(tool, source.output, what) : tool;
+}
+
+/** A tool's input schema as JSON Schema, and the closed one its calls are checked against (zod: decision 0023). */
+function inputSchemas(
+  input: unknown,
+  what: string,
+): { readonly inputSchema: JsonObject; readonly paramsSchema: JsonObject | undefined } {
+  const inputSchema = input === undefined ? { type: "object" } : toJsonSchema(input, `${what} input`);
+  const nested = nestedStrippingObjects(input);
+  const paramsSchema = nested.size === 0 ? undefined : toClosedJsonSchema(input, `${what} input`, nested);
+  return { inputSchema, paramsSchema };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "@obelisk/core";
-import { didYouMean, ObeliskError } from "@obelisk/core";
+import { didYouMean, ObeliskError, readHostValue } from "@obelisk/core";
 import { normalizeTool } from "./normalize-tool.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { backtrackingPattern } from "./schema-patterns.js";
@@ -56,10 +56,17 @@ export function isToolRegistry(value: unknown): value is ToolRegistry {
   );
 }
 
-function entriesOf(tools: unknown): [string | undefined, unknown, string][] {
-  if (Array.isArray(tools)) return tools.map((tool, index) => [undefined, tool, `/${index}`]);
-  if (isPlainObject(tools)) return Object.entries(tools).map(([key, tool]) => [key, tool, `/${key}`]);
-  throw new ObeliskError("USAGE", "tools must be an array of tools or an object of tools by name");
+/** One tool as given: its key (tools by name), the tool, its pointer, and its place as messages name it. */
+type ToolEntry = [key: string | undefined, tool: unknown, pointer: string, place: string];
+
+function entriesOf(tools: unknown): ToolEntry[] {
+  if (Array.isArray(tools))
+    return tools.map((tool, index) => [undefined, tool, `/${index}`, `tools[${index}]`]);
+  if (isPlainObject(tools))
+    return Object.entries(tools).map(([key, tool]) => [key, tool, `/${key}`, `tools.${key}`]);
+  throw new ObeliskError("USAGE", "tools must be an array of tools or an object of tools by name", {
+    hint: "e.g. tools: [greet, lookup] (defineTool results), or tools: { greet, lookup }",
+  });
 }
 
 /** What a value is, as refusals say it: `null`, `undefined`, `an array`, `an object`, `a string`, … */
@@ -123,11 +130,14 @@ function checkImplementationNames(
  */
 export function createToolRegistry(tools: unknown, options: ToolRegistryOptions = {}): ToolRegistry {
   const compiler = createSchemaCompiler();
-  const implementations = checkImplementations(options.implementations);
+  // a getter or Proxy trap of the host's objects that throws is USAGE naming where (never a raw error)
+  const implementations = readHostValue("implementations", () =>
+    checkImplementations(options.implementations),
+  );
   const byName = new Map<string, RegisteredTool>();
   const warnings: Diagnostic[] = [];
-  for (const [key, given, pointer] of entriesOf(tools)) {
-    const tool = normalizeTool(given, key, compiler, implementations);
+  for (const [key, given, pointer, place] of readHostValue("tools", () => entriesOf(tools))) {
+    const tool = readHostValue(place, () => normalizeTool(given, key, compiler, implementations));
     if (byName.has(tool.name)) {
       byName.delete(tool.name);
       warnings.push({

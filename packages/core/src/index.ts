@@ -14,6 +14,7 @@ export { formatOutputPath } from "./format-output-path.js";
 export { formatPath, formatReference } from "./format-path.js";
 export type { PathLookup } from "./get-at-path.js";
 export { getAtPath, valueAtPath } from "./get-at-path.js";
+export { readHostValue } from "./host-read.js";
 export type { Brand, CallId, RunId, ThreadId } from "./ids.js";
 export { asCallId, asRunId, asThreadId } from "./ids.js";
 export { isoTime } from "./iso-time.js";

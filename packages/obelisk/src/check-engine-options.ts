@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, didYouMean, MAX_TIMER_MS, ObeliskError } from "@obelisk/core";
+import { DEFAULT_LIMITS, didYouMean, MAX_TIMER_MS, ObeliskError, readHostValue } from "@obelisk/core";
 import { RETENTION_FIELDS } from "@obelisk/state";
 import type { EngineOptions } from "./engine-types.js";
 import { refuseUnknownKeys } from "./facade-arguments.js";
@@ -25,7 +25,7 @@ const isPositiveCount = (value: unknown): boolean =>
 function checkLimits(limits: unknown): void {
   if (limits === undefined) return;
   if (!isRecord(limits)) throw usage("limits must be an object of limits by name");
-  for (const [name, value] of Object.entries(limits)) {
+  for (const [name, value] of readHostValue("createEngine's limits", () => Object.entries(limits))) {
     if (!Object.hasOwn(DEFAULT_LIMITS, name)) throw unknownKey("limit", name, Object.keys(DEFAULT_LIMITS));
     if (value !== undefined && !isPositiveCount(value))
       throw usage(`limit ${name} must be a positive integer (or Infinity), got ${shown(value)}`);
@@ -35,7 +35,7 @@ function checkLimits(limits: unknown): void {
 function checkRetention(retention: unknown): void {
   if (retention === undefined) return;
   if (!isRecord(retention)) throw usage("retention must be an object");
-  for (const [name, value] of Object.entries(retention)) {
+  for (const [name, value] of readHostValue("createEngine's retention", () => Object.entries(retention))) {
     if (!Object.hasOwn(RETENTION_FIELDS, name))
       throw unknownKey("retention field", name, Object.keys(RETENTION_FIELDS));
     if (value !== undefined && (typeof value !== "number" || Number.isNaN(value) || value < 0))
@@ -74,15 +74,35 @@ const ENGINE_OPTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The options as a plain object holding each known option the host gave (own or inherited): read once,
+ * so a getter or Proxy trap that throws is USAGE naming the option (or the options, for a revoked Proxy
+ * or a `ownKeys` trap), and nothing later reads the host's object again. Unknown keys are refused.
+ */
+function plainOptions(given: EngineOptions): Record<string, unknown> {
+  const where = "createEngine's options";
+  if (!readHostValue(where, () => isRecord(given))) throw usage("options must be an object ({ tools, … })");
+  readHostValue(where, () => refuseUnknownKeys(given, ENGINE_OPTIONS, "createEngine"));
+  const plain: Record<string, unknown> = {};
+  for (const name of ENGINE_OPTIONS) {
+    const value: unknown = readHostValue(
+      `createEngine's option "${name}"`,
+      () => given[name as keyof EngineOptions],
+    );
+    if (value !== undefined) plain[name] = value;
+  }
+  return plain;
+}
+
+/**
  * Refuses engine options that would silently mean something else (SPEC §11: a clear error, never a limit
  * quietly disabled): `concurrency` other than a positive integer or Infinity, an unknown limit or one that is
  * not a positive integer (NaN, "3", 0), a negative or too long `lockWaitMs`, a `stateSchema` that is not a
  * JSON Schema object, a bad retention field, hooks that are not functions, and an option it does not know
- * (a misspelt `concurency` was ignored). Throws ObeliskError USAGE.
+ * (a misspelt `concurency` was ignored). Returns the options as a plain object the engine reads from
+ * (`plainOptions`). Throws ObeliskError USAGE.
  */
-export function checkEngineOptions(options: EngineOptions): void {
-  if (!isRecord(options)) throw usage("options must be an object ({ tools, … })");
-  refuseUnknownKeys(options, ENGINE_OPTIONS, "createEngine");
+export function checkEngineOptions<Options extends EngineOptions>(given: Options): Options {
+  const options = plainOptions(given) as Options;
   const { concurrency, lockWaitMs, stateSchema, failFast } = options as Record<string, unknown>;
   if (concurrency !== undefined && !isPositiveCount(concurrency))
     throw usage(`concurrency must be a positive integer (or Infinity: unbounded), got ${shown(concurrency)}`);
@@ -97,4 +117,5 @@ export function checkEngineOptions(options: EngineOptions): void {
   checkLimits(options.limits);
   checkRetention(options.retention);
   checkFunctions(options);
+  return options;
 }

@@ -1,5 +1,5 @@
 import { createToolRegistry } from "@obelisk/compiler";
-import { asRunId, ObeliskError, resolveLimits } from "@obelisk/core";
+import { asRunId, ObeliskError, readHostValue, resolveLimits } from "@obelisk/core";
 import { EventChannel, type RunEvent } from "@obelisk/scheduler";
 import { createMemoryStore, type GetValueOptions, getValue, summarize, unsetValue } from "@obelisk/state";
 import { registerAcceptingRun } from "./accepting-run.js";
@@ -119,12 +119,16 @@ export function createEngine<Schema extends ZodStateSchema>(
  */
 export function createEngine(given: EngineOptions): Engine;
 export function createEngine(given: GivenEngineOptions): Engine {
-  checkEngineOptions(given as EngineOptions);
-  const options = withCheckedHooks(withJsonStateSchema(given));
-  const registry = createToolRegistry(
-    options.tools,
-    options.implementations === undefined ? {} : { implementations: options.implementations },
-  );
+  // the host's objects are read here: a getter or Proxy trap that throws is USAGE naming where, never a raw
+  // error (the checks name the option or tool; this names the options for anything deeper)
+  const { options, registry } = readHostValue("createEngine's options", () => {
+    const checked = withCheckedHooks(withJsonStateSchema(checkEngineOptions(given as EngineOptions)));
+    const tools = createToolRegistry(
+      checked.tools,
+      checked.implementations === undefined ? {} : { implementations: checked.implementations },
+    );
+    return { options: checked, registry: tools };
+  });
   const store = options.store ?? createMemoryStore(options.now === undefined ? {} : { now: options.now });
   const runtime = new EngineRuntime(options, registry, store);
   const maxValueBytes = options.limits?.maxValueBytes;
@@ -135,8 +139,8 @@ export function createEngine(given: GivenEngineOptions): Engine {
     const channel = new EventChannel();
     let result: Promise<RunResult>;
     try {
-      checkRunOptions(runOptions, "start");
-      result = runPlan(runtime, plan, runOptions, runtime.hub([runOptions.onEvent, channel.push]));
+      const checked = checkRunOptions(runOptions, "start");
+      result = runPlan(runtime, plan, checked, runtime.hub([checked.onEvent, channel.push]));
     } catch (error) {
       result = Promise.reject(error);
     }
@@ -149,8 +153,10 @@ export function createEngine(given: GivenEngineOptions): Engine {
     limits,
     validate: async (plan, validateOptions) =>
       runtime.validate(plan, checkRunOptions(validateOptions, "validate")),
-    run: async (plan, runOptions = {}) =>
-      runPlan(runtime, plan, checkRunOptions(runOptions, "run"), runtime.hub([runOptions.onEvent])),
+    run: async (plan, runOptions = {}) => {
+      const checked = checkRunOptions(runOptions, "run");
+      return runPlan(runtime, plan, checked, runtime.hub([checked.onEvent]));
+    },
     start,
     open: async (openOptions = {}) => openRun(runtime, checkRunOptions(openOptions, "open")),
     resume: async (runId, resumeOptions = {}) =>
@@ -235,10 +241,9 @@ export function createEngine(given: GivenEngineOptions): Engine {
     },
   };
   // run_plan's way to validate, be approved and run on one compile (not part of the Engine interface)
-  registerAcceptingRun(engine, async (plan, runOptions, accept) =>
-    runPlan(runtime, plan, checkRunOptions(runOptions, "run"), runtime.hub([runOptions.onEvent]), {
-      accept,
-    }),
-  );
+  registerAcceptingRun(engine, async (plan, runOptions, accept) => {
+    const checked = checkRunOptions(runOptions, "run");
+    return runPlan(runtime, plan, checked, runtime.hub([checked.onEvent]), { accept });
+  });
   return engine;
 }

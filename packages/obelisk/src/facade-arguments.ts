@@ -1,4 +1,11 @@
-import { asThreadId, didYouMean, MAX_TIMER_MS, ObeliskError, type ThreadId } from "@obelisk/core";
+import {
+  asThreadId,
+  didYouMean,
+  MAX_TIMER_MS,
+  ObeliskError,
+  readHostValue,
+  type ThreadId,
+} from "@obelisk/core";
 import type { SummarizeOptions } from "@obelisk/state";
 import { describeValue, shownValue } from "./describe-value.js";
 import { checkRerunOption } from "./rerun-option.js";
@@ -98,9 +105,10 @@ const isSignal = (value: unknown): boolean =>
  * recorded, instead of a raw TypeError from deep inside a run or a thread no reference can name.
  */
 export function checkRunOptions<T>(options: T, method: string): T {
-  if (checkOptionsObject(options, method) === undefined) return options;
-  const given = options as Record<string, unknown>;
-  refuseUnknownKeys(given, RUN_OPTIONS, method);
+  const where = `the options of ${method}`;
+  if (readHostValue(where, () => checkOptionsObject(options, method)) === undefined) return options;
+  readHostValue(where, () => refuseUnknownKeys(options as object, RUN_OPTIONS, method));
+  const given = knownOptions(options as Record<string, unknown>, method);
   if (method === "resume") refuseResumeTargets(given);
   const wrong = (name: string, want: string) =>
     new ObeliskError("USAGE", `${name} must be ${want}, not ${describeValue(given[name])}`);
@@ -122,7 +130,20 @@ export function checkRunOptions<T>(options: T, method: string): T {
   if (idle !== undefined && method !== "open") throw openOnly("idleTimeoutMs", method);
   if (idle !== undefined && !(typeof idle === "number" && idle >= 1 && idle <= MAX_TIMER_MS))
     throw wrong("idleTimeoutMs", `a number of ms from 1 to ${MAX_TIMER_MS}`);
-  return options;
+  return given as T;
+}
+
+/**
+ * The run options the host gave, read once into a plain object (own or inherited, undefined left out): a
+ * getter or Proxy trap that throws is USAGE naming the option, and the run never reads the host's object again.
+ */
+function knownOptions(given: Record<string, unknown>, method: string): Record<string, unknown> {
+  const plain: Record<string, unknown> = {};
+  for (const name of RUN_OPTIONS) {
+    const value = readHostValue(`${method}'s option "${name}"`, () => given[name]);
+    if (value !== undefined) plain[name] = value;
+  }
+  return plain;
 }
 
 /**

@@ -71,6 +71,18 @@ function findPointer(
   return undefined;
 }
 
+/**
+ * True when `schema` has an `$id` (ajv keeps it, so the next schema needs a new instance), or cannot be
+ * read (a getter or Proxy trap that throws: its compile failed already, and is a problem returned).
+ */
+function mayHaveId(schema: JsonObject): boolean {
+  try {
+    return findPointer(schema, (key) => key === "$id") !== undefined;
+  } catch {
+    return true;
+  }
+}
+
 /** Problems found by the meta-schema, one per location inside the schema. */
 function metaProblems(ajv: Ajv2020, schema: JsonObject): SchemaProblem[] {
   const meta = schema.$schema;
@@ -157,8 +169,7 @@ export class InputSchemaCompiler {
     } catch (error) {
       problems = [compileProblem(schema, error)];
     }
-    const hasId = findPointer(schema, (key) => key === "$id") !== undefined;
-    if (++this.#compiled >= SCHEMAS_PER_INSTANCE || hasId) {
+    if (++this.#compiled >= SCHEMAS_PER_INSTANCE || mayHaveId(schema)) {
       this.#ajv = undefined;
       this.#compiled = 0;
     }
