@@ -1,8 +1,9 @@
 import { existsSync, statSync } from "node:fs";
 import { createRequire, register as registerHooks } from "node:module";
-import { extname, resolve } from "node:path";
+import { extname, isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ToolDefinition } from "@obelisk/compiler";
+import { ObeliskError, thrownMessage } from "@obelisk/core";
 import type { CliIo } from "./cli-io.js";
 import { hasEscaped } from "./command-stop.js";
 import { EXIT } from "./exit-codes.js";
@@ -46,10 +47,27 @@ export async function loadTools(file: string, io: CliIo): Promise<ToolsModule> {
     const known = [...JAVASCRIPT, ...TYPESCRIPT].join(", ");
     throw usageError(`tools module must be one of ${known}: ${file}`);
   }
-  const module = await importModule(path, extension, file, io);
-  const tools = checkDefaultExport(module, file);
-  const implementations = implementationsExport(module, file);
-  return implementations === undefined ? { tools } : { tools, implementations };
+  return readExports(await importModule(path, extension, file, io), file);
+}
+
+/**
+ * The module's tools and implementations, read once (the tools array copied): a getter or Proxy trap of
+ * its exports that throws while they are read is USAGE naming the module (exit 2, as for any tools module
+ * without a valid default export), not an internal error; a refusal of what was read passes on.
+ */
+function readExports(module: unknown, file: string): ToolsModule {
+  try {
+    const tools = checkDefaultExport(module, file);
+    const implementations = implementationsExport(module, file);
+    return implementations === undefined ? { tools } : { tools, implementations };
+  } catch (error) {
+    if (ObeliskError.is(error)) throw error;
+    throw usageError(
+      `tools module ${file}: reading its exports threw: ${thrownMessage(error)}`,
+      error,
+      "export plain arrays and objects of tools: a getter or Proxy trap that throws cannot be read",
+    );
+  }
 }
 
 let typeScriptLoader: Promise<void> | undefined;
@@ -133,10 +151,34 @@ async function importModule(path: string, extension: string, file: string, io: C
         ),
     );
   } catch (error) {
-    throw usageError(`tools module ${file} failed to load: ${errorMessage(error)}`, error);
+    const message = errorMessage(error);
+    const named =
+      (error as { name?: unknown } | null)?.name === "TransformError" ? realFileNames(message) : message;
+    throw usageError(`tools module ${file} failed to load: ${named}`, error);
   } finally {
     removeExitHandler();
   }
+}
+
+/** The extensions tsx gives esbuild in place of a module's own (`x.mts` is transformed as `x.ts`). */
+const TRANSFORMED_AS: Readonly<Record<string, readonly string[]>> = {
+  ts: [".mts", ".cts"],
+  js: [".mjs"],
+};
+
+/**
+ * A syntax error tsx reports (`Transform failed with 1 error: /dir/x.ts:1:67: ERROR: …`) names a `.mts` or
+ * `.cts` module as `.ts` (and `.mjs` as `.js`): tsx hands esbuild that name and maps it back only in the
+ * source map. Each `<path>.ts:<line>` whose file does not exist, where exactly one file of that path with
+ * an extension tsx renames does, names that file; a `.ts` file that exists (one the module imports) is
+ * left as it is, and so is a name that fits two files (`x.mts` and `x.cts`).
+ */
+function realFileNames(message: string): string {
+  return message.replace(/((?:[A-Za-z]:)?[^\s:]+)\.(ts|js):(?=\d)/g, (whole, stem: string, ext: string) => {
+    if (!isAbsolute(stem) || existsSync(`${stem}.${ext}`)) return whole;
+    const real = (TRANSFORMED_AS[ext] ?? []).filter((extension) => existsSync(`${stem}${extension}`));
+    return real.length === 1 ? `${stem}${real[0]}:` : whole;
+  });
 }
 
 function isToolLike(value: unknown): value is ToolDefinition {
@@ -264,7 +306,7 @@ function checkDefaultExport(module: unknown, file: string): LoadedTools {
     if (bad >= 0) throw usageError(`${problem} (item ${bad} has no name)`);
     const why = exported.map(notATool).findIndex((reason) => reason !== undefined);
     if (why >= 0) throw usageError(`${problem} (item ${why} is not a tool: ${notATool(exported[why])})`);
-    return exported as readonly ToolDefinition[];
+    return [...exported] as readonly ToolDefinition[];
   }
   if (typeof exported !== "object" || exported === null) throw usageError(problem);
   const tools: Record<string, ToolDefinition> = {};
