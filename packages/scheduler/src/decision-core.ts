@@ -9,6 +9,7 @@ import {
   operandsAt,
 } from "./call-slot.js";
 import type { ContextProbe, CoreEffect, DecisionCoreOptions, SettleInfo } from "./decision-types.js";
+import { orderDispatches } from "./dispatch-order.js";
 import { PathTrie } from "./path-trie.js";
 import {
   deliveredStatus,
@@ -51,6 +52,7 @@ export class DecisionCore {
   private readonly probe: ContextProbe;
   private readonly writersOf: NonNullable<DecisionCoreOptions["writersOf"]>;
   private readonly claims: DecisionCoreOptions["claims"];
+  private readonly rank: DecisionCoreOptions["rank"];
   private closed: boolean;
   private settledCount = 0;
   /** Slots whose work is in flight (`dispatched` or `committing`): while none is, nothing can progress. */
@@ -67,6 +69,7 @@ export class DecisionCore {
     this.closed = options.closed ?? true;
     this.writersOf = options.writersOf ?? defaultWriters;
     this.claims = options.claims;
+    this.rank = options.rank;
   }
 
   /** Number of calls added. */
@@ -86,6 +89,7 @@ export class DecisionCore {
    * effects to `effects` when given (the runner passes its queue: no array per event) and returns it.
    */
   add(calls: readonly CompiledCall[], effects: CoreEffect[] = []): CoreEffect[] {
+    const before = effects.length;
     const added: CallSlot[] = [];
     for (let at = 0; at < calls.length; at++) {
       const call = calls[at] as CompiledCall;
@@ -103,6 +107,7 @@ export class DecisionCore {
     if (this.parked.size > 0) this.claimParked(calls, effects);
     for (let at = 0; at < added.length; at++) this.registerOpenReads(added[at] as CallSlot);
     for (let at = 0; at < added.length; at++) this.evaluate(added[at] as CallSlot, effects);
+    if (this.rank !== undefined) orderDispatches(effects, before, this.rank);
     return effects;
   }
 
@@ -167,6 +172,7 @@ export class DecisionCore {
     }
     const groups = slot.groups;
     for (let at = 0; at < groups.length; at++) this.releaseGroup(groups[at] as string, effects);
+    if (this.rank !== undefined) orderDispatches(effects, before, this.rank);
     this.checkFinished(effects);
     this.breakStall(effects, before);
     return effects;

@@ -18,6 +18,11 @@ export interface DecisionCoreOptions {
   readonly writersOf?: (call: CompiledCall, reference: Reference) => readonly WriterLink[];
   /** Streaming: the writer link of `writer` for `reference` when it claims the path (late claim), else undefined. */
   readonly claims?: (writer: CompiledCall, reference: Reference) => WriterLink | undefined;
+  /**
+   * The rank of the call at a plan index (its critical path): the calls one event makes ready are
+   * dispatched highest rank first, ties in the order they became ready. Default: the order they became ready.
+   */
+  readonly rank?: (index: number) => number;
 }
 
 /** How a call settled, as the core needs it to decide its dependents. */

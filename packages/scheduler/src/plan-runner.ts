@@ -141,11 +141,14 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       deepFreeze(options.state),
       options.extraKinds ?? {},
     );
+    // calls made ready together start critical path first, as they get slots under a limit
+    const paths = options.criticalPaths;
     this.core = new DecisionCore({
       probe: this.context,
       closed: options.streaming !== true,
       writersOf: createWritersOf(this.byId),
       claims: createClaims(),
+      ...(paths === undefined ? {} : { rank: (index: number) => paths.get(this.runOf(index).call.id) ?? 0 }),
     });
     this.operands = this.core;
     const registry = options.registry;
