@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { codeOf, thrownCode } from "./__fixtures__/error-codes.js";
 import { storeKinds } from "./__fixtures__/stores.js";
-import { createEngine, type EngineOptions } from "./index.js";
+import { createEngine, type EngineOptions, ObeliskError } from "./index.js";
 
 const val = { name: "val", input: { type: "object", properties: { v: {} } }, run: (args: unknown) => args };
 const plan = [{ _tool: "val", v: 1, _outputPath: "†state.x" }];
@@ -80,6 +80,38 @@ describe("injected clock and id generator", () => {
   it("a clock answering NaN makes the run fail with USAGE, not a RangeError", async () => {
     const engine = createEngine({ tools: [val], now: () => Number.NaN });
     expect(await codeOf(() => engine.run(plan))).toBe("USAGE");
+  });
+
+  it.each<[string, unknown, string]>([
+    ["NaN", Number.NaN, "NaN"],
+    ["Infinity", Number.POSITIVE_INFINITY, "Infinity"],
+    ["a time before the epoch", -1, "-1"],
+    ["a string", "1", '"1"'],
+  ])(
+    "a clock answering %s: USAGE at that reading naming now(), what it must answer, and a hint; nothing run (decision 0061)",
+    async (_label, reading, shown) => {
+      let ran = 0;
+      const engine = createEngine({ tools: [{ ...val, run: () => ++ran }], now: () => reading as number });
+      const error = await engine.run(plan).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(ObeliskError.is(error, "USAGE")).toBe(true);
+      expect((error as ObeliskError).message).toBe(
+        `the engine's now() must return ms since the epoch (a number from 0 to 8640000000000000, as Date.now() answers), got ${shown}`,
+      );
+      expect((error as ObeliskError).hint).toMatch(/now: \(\) => Date\.now\(\)/);
+      expect(ran).toBe(0);
+    },
+  );
+
+  it("a clock going backwards is read as it is: the run succeeds, its durations are never negative (decision 0061)", async () => {
+    let now = Date.parse("2026-11-27T10:00:00Z");
+    const engine = createEngine({ tools: [val], now: () => (now -= 60_000) });
+    const result = await engine.run(plan);
+    expect(result.status).toBe("succeeded");
+    expect(result.durationMs).toBe(0);
+    expect(Object.values(result.calls).map((call) => call.durationMs)).toEqual([0]);
   });
 
   it("injected timers that throw fail the run with USAGE naming the function, not STORE_ERROR", async () => {
