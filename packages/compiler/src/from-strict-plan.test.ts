@@ -57,6 +57,17 @@ describe("fromStrictPlan: the nulls that mean absent go", () => {
     });
   });
 
+  it("one call and a bare array of calls (as a text stream hands them out) are cleaned as in a document", () => {
+    const written = search({ _id: "s", filters: { from: null, tags: ["a"], range: { low: 1, high: null } } });
+    const [expected] = (fromStrictPlan(plan(written), registry) as { plan: unknown[] }).plan;
+    expect(expected).toMatchObject({ _id: "s", filters: { tags: ["a"], range: { low: 1 } } });
+    expect(fromStrictPlan(deepFreeze(written), registry)).toEqual(expected);
+    expect(fromStrictPlan([written, written], registry)).toEqual([expected, expected]);
+    // anything else stays as it is
+    expect(fromStrictPlan({ calls: [written] }, registry)).toEqual({ calls: [written] });
+    expect(fromStrictPlan("x", registry)).toBe("x");
+  });
+
   it("keeps a null the parameter's own schema takes: optional nullable (cursor), required nullable (strictFlag)", () => {
     const [call] = (
       fromStrictPlan(plan(search({ cursor: null, strictFlag: null })), registry) as { plan: object[] }
@@ -178,7 +189,6 @@ describe("fromStrictPlan: what is not a strict plan", () => {
     ["null", null],
     ["a number", 3],
     ["a string", "plan"],
-    ["an array of calls", [search({})]],
     ["the calls form", { calls: [search({})] }],
     ["plan not a list", { type: "plan", plan: "x" }],
   ])("%s is returned as it is", (_name, document) => {

@@ -97,17 +97,25 @@ function clean(walk: Walk, value: unknown, schema: unknown, depth: number): unkn
 }
 
 /**
- * Turns a plan written under `strictPlanJsonSchema(registry)` back into an ordinary plan document: each
- * `null` that stands for an absent optional parameter or meta-property (at any depth) is removed. A `null`
- * is kept where the property's own schema takes `null` (an optional nullable parameter: strict mode cannot
- * tell "absent" from `null` there, so the tool gets `null`). Pure and total: it never throws; a document
- * that is not a `{ "plan": [...] }` object is returned as it is. A call is cleaned by its `_tool`'s shape
- * even with a key that tool does not have (the key stays, for `compile` to report alone); a call of no
- * known tool is left as written.
+ * Turns a plan written under `strictPlanJsonSchema(registry)` back into an ordinary plan: each `null` that
+ * stands for an absent optional parameter or meta-property (at any depth) is removed. Takes the whole
+ * `{ "type": "plan", "plan": [...] }` document (its root `id`/`description` nulls go too), a bare array
+ * of calls, or one call (as a stream of the model's text hands them to `open().add`). A `null` is kept
+ * where the property's own schema takes `null` (an optional nullable parameter: strict mode cannot tell
+ * "absent" from `null` there, so the tool gets `null`). Pure and total: it never throws; anything else is
+ * returned as it is. A call is cleaned by its `_tool`'s shape even with a key that tool does not have (the
+ * key stays, for `compile` to report alone); a call of no known tool is left as written.
  */
 export function fromStrictPlan(document: unknown, registry: ToolRegistry): unknown {
-  if (!isPlainObject(document) || !Array.isArray(document.plan)) return document;
+  const isDocument = isPlainObject(document) && Array.isArray(document.plan);
+  const isCall = isPlainObject(document) && !isDocument && Object.hasOwn(document, "_tool");
+  if (!isDocument && !isCall && !Array.isArray(document)) return document;
   const build = buildFor(registry);
   const defs = isPlainObject(build.schema.$defs) ? (build.schema.$defs as JsonObject) : {};
-  return clean({ defs, absent: build.absent }, document, build.schema, 0);
+  const walk = { defs, absent: build.absent };
+  if (isDocument) return clean(walk, document, build.schema, 0);
+  const list = getOwn(isPlainObject(build.schema.properties) ? build.schema.properties : {}, "plan");
+  const call = isPlainObject(list) ? list.items : undefined;
+  if (isCall) return clean(walk, document, call, 0);
+  return (document as unknown[]).map((item) => clean(walk, item, call, 0));
 }

@@ -63,6 +63,9 @@ function opensPlan(root: number, next: number): boolean {
 /** Up to this `maxDepth` a value is read by `JSON.parse` first (readJsonText's own bound: beyond it, the tree). */
 const QUICK_MAX_DEPTH = 1000;
 
+/** The document members strict-schema text writes as null when absent. */
+const STRICT_ABSENT = new Set(["id", "description"]);
+
 /** The keys whose array a plan document's calls are in (SPEC §5), in normalizePlan's order of precedence. */
 const CALL_LISTS = new Set(["plan", "calls"]);
 
@@ -120,7 +123,11 @@ export class PlanTextReader {
   /** Whether `parse` may take `quickJsonValue`'s answer (as readJsonText does up to this depth). */
   private readonly quick: boolean;
 
-  constructor(private readonly limits: Limits) {
+  constructor(
+    private readonly limits: Limits,
+    /** Strict-schema text: the document's null `id`/`description` are absent (see PlanTextStreamOptions). */
+    private readonly strict = false,
+  ) {
     this.quick = limits.maxDepth <= QUICK_MAX_DEPTH;
     this.value = new ValueEndScanner();
   }
@@ -180,7 +187,7 @@ export class PlanTextReader {
 
   /** A plan document's members read so far, its call list left out; `{}` until the call list starts. */
   get documentMembers(): JsonObject {
-    return this.listKey === undefined ? {} : { ...(this.members as JsonObject) };
+    return this.listKey === undefined ? {} : this.documentCopy();
   }
 
   /** The end of the text: throws when the plan is unfinished; otherwise its form and members. */
@@ -381,6 +388,13 @@ export class PlanTextReader {
     this.state = OBJECT_COLON;
   }
 
+  /** A copy of the document's members; of strict text, without the `id`/`description` written as null. */
+  private documentCopy(): Record<string, JsonValue> {
+    const copy: Record<string, JsonValue> = { ...this.members };
+    if (this.strict) for (const key of STRICT_ABSENT) if (copy[key] === null) delete copy[key];
+    return copy;
+  }
+
   /** A member name given twice: refused at its second value, as the strict JSON reader does. */
   private refuseRepeatedKey(index: number): void {
     if (!Object.hasOwn(this.members, this.key) && this.key !== this.listKey) return;
@@ -417,7 +431,7 @@ export class PlanTextReader {
   /** The root object closed: checks it as normalizePlan checks a document; one call is yielded now. */
   private closeObject(): void {
     this.state = DONE;
-    const document: Record<string, JsonValue> = { ...this.members };
+    const document: Record<string, JsonValue> = this.sawTool ? { ...this.members } : this.documentCopy();
     // a held list is checked whole (maxCalls); a streamed one was counted as it came
     if (this.listKey !== undefined) setOwn(document, this.listKey, this.held ?? []);
     const shape = normalizePlanShape(document, this.limits);

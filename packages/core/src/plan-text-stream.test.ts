@@ -140,6 +140,23 @@ describe("createPlanTextStream", () => {
     expect(none?.message).toContain("brackets in prose, such as [step 1] or {user}, are skipped");
   });
 
+  it("strict: the document's id and description written as null are absent, not PLAN_SHAPE", () => {
+    const text = '{"type":"plan","id":null,"description":null,"plan":[{"_tool":"a","id":null}]}';
+    const read = (strict: boolean) => {
+      const stream = createPlanTextStream({ strict });
+      const calls = stream.push(text);
+      return { calls, members: stream.members, end: () => stream.end() };
+    };
+    const strict = read(true);
+    expect(strict.calls).toEqual([{ _tool: "a", id: null }]); // calls as written: fromStrictPlan cleans them
+    expect(strict.members).toEqual({ type: "plan" });
+    expect(strict.end()).toEqual({ form: "plan", calls: 1, members: { type: "plan" } });
+    expect(() => read(false).end()).toThrow(expect.objectContaining({ code: "PLAN_SHAPE" }));
+    // one call's own id parameter is never dropped
+    const call = createPlanTextStream({ strict: true });
+    expect(call.push('{"_tool":"a","id":null}')).toEqual([{ _tool: "a", id: null }]);
+  });
+
   it("yields every element of the list, whatever it is (the engine's add refuses what is not a call)", () => {
     expect(feed('[1, "two", null, [3], {"_tool":"a"}]', 2).calls).toEqual([
       1,

@@ -15,6 +15,13 @@ export interface PlanTextStreamOptions {
    * {@link DEFAULT_LIMITS}). Pass the engine's (`engine.limits`) to refuse what its `run` would.
    */
   readonly limits?: LimitOverrides;
+  /**
+   * The text follows the strict plan schema (`strictPlanJsonSchema`, OpenAI strict structured outputs),
+   * where every key is written and `null` means absent: the document's `id` and `description` that are
+   * `null` are left out instead of refused. Calls are handed out as written: clean each with
+   * `fromStrictPlan(call, registry)` before `add`.
+   */
+  readonly strict?: boolean;
 }
 
 /** What the end of the text tells: the plan's form and the document's other members. */
@@ -53,7 +60,7 @@ export interface PlanTextStream {
  * closes). Linear in the text; it keeps only the text of the value being read.
  */
 export function createPlanTextStream(options: PlanTextStreamOptions = {}): PlanTextStream {
-  const reader = new PlanTextReader(resolveLimits(options.limits));
+  const reader = new PlanTextReader(resolveLimits(options.limits), options.strict === true);
   let failure: unknown;
   let ended: PlanTextEnd | undefined;
   return {

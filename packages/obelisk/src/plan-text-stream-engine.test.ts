@@ -6,6 +6,7 @@ import {
   createMemoryStore,
   createPlanTextStream,
   type Engine,
+  fromStrictPlan,
   type JsonObject,
   type RunResult,
   type StreamingRun,
@@ -75,6 +76,31 @@ describe("a plan streamed as text into engine.open()", () => {
     const streamed = await (run as StreamingRun).close();
     expect(comparable(streamed)).toEqual(comparable(whole));
     expect(streamed.state).toMatchObject({ greeting: "Hello Ada", language: "fr" });
+  });
+
+  it("strict structured output streams: callsFromText({ strict }) takes the null id/description, fromStrictPlan cleans each call", async () => {
+    setup();
+    const absent = {
+      _id: null,
+      _outputMethod: null,
+      _description: null,
+      _rerun: null,
+      _timeoutMs: null,
+      _retry: null,
+    };
+    const strictCall = { _tool: "greetUser", ...absent, name: "†input.name", _outputPath: "†state.greeting" };
+    const text = JSON.stringify({ type: "plan", id: null, description: null, plan: [strictCall] });
+    const run = await engine.open({ threadId: "strict", input });
+    const answers: boolean[] = [];
+    try {
+      for await (const call of callsFromText(chunksOf(text, 9), { strict: true, limits: engine.limits }))
+        answers.push(run.add(fromStrictPlan(call, engine.registry)).ok);
+    } finally {
+      const result = await run.close();
+      expect(answers).toEqual([true]);
+      expect(result.status).toBe("succeeded");
+      expect(result.state).toEqual({ greeting: "Hello Ada" });
+    }
   });
 
   it("callsFromText feeds add as the text arrives; a malformed tail leaves the calls before it to run, then close ends the run", async () => {
