@@ -47,7 +47,11 @@ export function lifecycleCases(openStore: OpenStore): void {
         } catch (error) {
           failure = error;
         }
-        expect(failure, name).toMatchObject({ name: "ObeliskError", code: "STORE_CLOSED" });
+        expect(failure, name).toMatchObject({
+          name: "ObeliskError",
+          code: "STORE_CLOSED",
+          hint: expect.stringContaining("create a new store"),
+        });
       }
     });
 

@@ -57,6 +57,37 @@ export function lockCases(openStore: OpenStore): void {
       await first.release();
     });
 
+    it("close() ends every wait for a lock: STORE_CLOSED with a hint, no lock handed over (s33 review)", async () => {
+      const store = await openStore();
+      const holder = await store.lockThread(THREAD);
+      const waiting = store.lockThread(THREAD, { waitMs: 60_000 });
+      const outcome = expect(waiting).rejects.toMatchObject({
+        name: "ObeliskError",
+        code: "STORE_CLOSED",
+        hint: expect.stringContaining("closed"),
+        data: { threadId: THREAD },
+      });
+      await store.close();
+      await outcome;
+      await holder.release();
+    });
+
+    it("a waiter handed the lock as close() begins gets STORE_CLOSED, not the lock", async () => {
+      const store = await openStore();
+      const holder = await store.lockThread(THREAD);
+      const waiting = store.lockThread(THREAD, { waitMs: 60_000 });
+      const outcome = expect(waiting).rejects.toMatchObject({
+        code: "STORE_CLOSED",
+        data: { threadId: THREAD },
+      });
+      // no await between: the lock is handed to the waiter, then the store closes before the waiter goes on
+      const released = holder.release();
+      const closed = store.close();
+      await released;
+      await closed;
+      await outcome;
+    });
+
     it("does not block other threads", async () => {
       const store = await openStore();
       const lock = await store.lockThread(THREAD);

@@ -21,6 +21,7 @@ import { lockedAgainReason } from "./interrupted-runs.js";
 import { type EvictionRequest, planEviction, planReset } from "./plan-eviction.js";
 import { checkPruneRuns, editsPrunedBefore, selectPrunedRuns } from "./prune-runs.js";
 import { checkKeepCount, protectNested, selectForKeepLastN, selectForRetention } from "./select-evictions.js";
+import { storeClosedError } from "./store-closed.js";
 import { ThreadLocks } from "./thread-locks.js";
 
 /** What deleting a thread the store does not hold answers. */
@@ -74,13 +75,16 @@ export abstract class CachedStore extends CommitStore implements StateStore {
     };
     let takeover: string | undefined;
     try {
+      // closed while it waited, or just after it was handed the lock: nothing of the waiter's work begins
+      if (this.closed) throw storeClosedError(this.backend, threadId);
       takeover = await this.acquireExternal(threadId, waitMs, options.signal);
     } catch (error) {
       this.lockedHere.delete(threadId);
       this.locks.release(threadId);
-      throw error;
+      throw this.closed ? storeClosedError(this.backend, threadId) : error;
     }
     try {
+      if (this.closed) throw storeClosedError(this.backend, threadId);
       this.refresh(threadId);
       this.interruptRuns(threadId, lockedAgainReason(threadId, takeover), false);
     } catch (error) {
@@ -291,8 +295,10 @@ export abstract class CachedStore extends CommitStore implements StateStore {
     }
   }
 
+  /** Also ends every wait for a thread's lock: STORE_CLOSED, the waiter handed no lock. */
   async close(): Promise<void> {
     this.closed = true;
+    this.locks.endWaits((threadId) => storeClosedError(this.backend, threadId));
     this.models.clear();
   }
 }

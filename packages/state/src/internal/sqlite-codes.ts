@@ -8,6 +8,10 @@ export const isReadonlyError = (error: unknown): boolean => /^SQLITE_READONLY(_|
 export const isCorruptError = (error: unknown): boolean =>
   /^SQLITE_(NOTADB|CORRUPT)(_|$)/.test(sqliteCode(error));
 
+/** better-sqlite3's error for a statement on a closed connection (the store was closed under an action). */
+export const isClosedConnectionError = (error: unknown): boolean =>
+  error instanceof TypeError && error.message === "The database connection is not open";
+
 /** A cell to wait on: `Atomics.wait` on it pauses the thread for a time (nothing ever notifies it). */
 export const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 

@@ -1,15 +1,18 @@
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ObeliskError } from "@obelisk/core";
-import { isCorruptError, isReadonlyError } from "./sqlite-codes.js";
+import { isClosedConnectionError, isCorruptError, isReadonlyError } from "./sqlite-codes.js";
 import { blockingSideFile, sideFileError } from "./sqlite-side-files.js";
+import { storeClosedError } from "./store-closed.js";
 
 /**
- * A failure of a SQLite store's `action` as an ObeliskError: one already is kept, a write the file refuses
- * is {@link readonlyError}, a damaged file {@link corruptError}, anything else `STORE_ERROR`.
+ * A failure of a SQLite store's `action` as an ObeliskError: one already is kept, a connection closed under
+ * the action is `STORE_CLOSED`, a write the file refuses is {@link readonlyError}, a damaged file
+ * {@link corruptError}, anything else `STORE_ERROR`.
  */
 export const wrap = (action: string, error: unknown, file?: string): ObeliskError => {
   if (ObeliskError.is(error)) return error;
+  if (isClosedConnectionError(error)) return storeClosedError("sqlite");
   if (file !== undefined && isReadonlyError(error)) return refusedWriteError(file, action, error);
   if (file !== undefined && isCorruptError(error)) return corruptError(file, error);
   return new ObeliskError("STORE_ERROR", `sqlite ${action} failed: ${(error as Error).message}`, {

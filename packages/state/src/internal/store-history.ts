@@ -20,6 +20,7 @@ import type {
 import { definedFields } from "./defined-fields.js";
 import { checkRunId, checkRunsQuery, type RunsQuery, type StoredRunsQuery } from "./history-arguments.js";
 import { interruptedRecord } from "./interrupted-runs.js";
+import { storeClosedError } from "./store-closed.js";
 
 /** The statuses a run found `running` may turn out to have: what `listRuns` looks at for either. */
 const OPEN_STATUSES: readonly RunStatus[] = Object.freeze(["running", "interrupted"]);
@@ -165,7 +166,7 @@ export abstract class StoreHistory {
   }
 
   protected assertOpen(): void {
-    if (this.closed) throw new ObeliskError("STORE_CLOSED", `the ${this.backend} store is closed`);
+    if (this.closed) throw storeClosedError(this.backend);
   }
 }
 

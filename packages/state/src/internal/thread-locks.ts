@@ -24,6 +24,8 @@ export const cancelledWait = (threadId: string): ObeliskError =>
 export class ThreadLocks {
   private readonly held = new Set<string>();
   private readonly waiters = new Map<string, Array<() => void>>();
+  /** The waits in progress, each ended with the error made for its thread by {@link endWaits}. */
+  private readonly waits = new Set<(error: (threadId: string) => ObeliskError) => void>();
 
   /** True while someone holds the thread's lock. */
   isHeld(threadId: string): boolean {
@@ -44,23 +46,36 @@ export class ThreadLocks {
     return new Promise<void>((resolve, reject) => {
       const queue = this.waiters.get(threadId) ?? [];
       this.waiters.set(threadId, queue);
-      const leave = (error: ObeliskError): void => {
+      const settle = (): void => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", cancel);
+        this.waits.delete(end);
+      };
+      const leave = (error: ObeliskError): void => {
+        settle();
         const index = queue.indexOf(grant);
         if (index >= 0) queue.splice(index, 1);
         reject(error);
       };
       const cancel = (): void => leave(cancelledWait(threadId));
+      const end = (error: (threadId: string) => ObeliskError): void => leave(error(threadId));
       const grant = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", cancel);
+        settle();
         resolve();
       };
       const timer = setTimeout(() => leave(busy(threadId, waitMs)), waitMs);
       signal?.addEventListener("abort", cancel, { once: true });
+      this.waits.add(end);
       queue.push(grant);
     });
+  }
+
+  /**
+   * Ends every wait in progress with `error` of its thread (the store is closing): no waiter is handed a
+   * lock after this; the locks held stay held until released.
+   */
+  endWaits(error: (threadId: string) => ObeliskError): void {
+    for (const end of [...this.waits]) end(error);
   }
 
   /** Releases the lock or hands it to the next waiter. */
