@@ -131,6 +131,11 @@ export interface CallRecord {
    * whole parameters: the record makes a re-sent call `satisfied` as before.
    */
   readonly droppedParamsBytes?: number;
+  /**
+   * The parameters the plan resolved to, when the host's confirm hook answered `modify` (`params` then holds
+   * the hook's, the ones the tool ran with). Trimmed as `params` are; left out when even so too large.
+   */
+  readonly plannedParams?: JsonValue;
 }
 
 /** Everything one call's completion changes, committed atomically (SPEC §8: durable per call). */

@@ -163,6 +163,22 @@ export function boundedRestCases(openStore: OpenStore): void {
       expect(record.callHash).toBe("h-many");
     });
 
+    it("the plan's parameters a confirm hook replaced (plannedParams) are kept beside them, trimmed alike", async () => {
+      const store = await openStore();
+      const commit = withParams("m", { to: "ops@example.com" });
+      const plannedParams = { to: "eve@example.com", doc: LARGE };
+      await store.commitCall({ ...commit, record: { ...commit.record, plannedParams } });
+      const record = await recordOf(store, "run-1", "m");
+      expect([record.params, record.plannedParams]).toEqual([
+        { to: "ops@example.com" },
+        { to: "eve@example.com", doc: null },
+      ]);
+      expect(await store.findCompletedCall(THREAD, "h-m")).toMatchObject({
+        callId: "m",
+        plannedParams: { doc: null },
+      });
+    });
+
     it("recordParamsBytes: Infinity keeps all, 0 none; anything else is refused", async () => {
       const all = await openStore({ recordParamsBytes: Number.POSITIVE_INFINITY });
       await all.commitCall(withParams("a", { doc: LARGE }));

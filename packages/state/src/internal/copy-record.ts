@@ -116,7 +116,8 @@ export function copyRecord(
     record.branch === undefined &&
     error === undefined &&
     record.reason === undefined &&
-    record.description === undefined
+    record.description === undefined &&
+    record.plannedParams === undefined
   ) {
     // The common completed call in one literal, fields in the same order as below.
     const { threadId, runId, callId, tool, status, attempts, outputMethod } = record;
@@ -190,5 +191,11 @@ export function copyRecord(
   if (record.reason !== undefined) copy.reason = record.reason;
   if (record.description !== undefined) copy.description = record.description;
   if (droppedBytes !== undefined) copy.droppedParamsBytes = droppedBytes;
+  if (record.plannedParams !== undefined) {
+    const planned = storedField(record.plannedParams, maxBytes);
+    if (planned instanceof NotJson) return planned;
+    const kept = trimParams(planned, bounds.paramsBytes).params;
+    if (kept !== undefined) copy.plannedParams = kept;
+  }
   return Object.freeze(copy);
 }
