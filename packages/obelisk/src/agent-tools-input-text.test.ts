@@ -61,3 +61,24 @@ describe("validate_plan and run_plan read an input given as JSON text, as they r
     expect(properties.input?.type).toEqual(["object", "string"]);
   });
 });
+
+describe("every agent tool takes its arguments as JSON text too, as providers hand them (item.arguments)", () => {
+  it("the text of the arguments object runs as the object; cut-off text is JSON_SYNTAX with a hint; nothing runs", async () => {
+    const { engine, run } = planTools("openai-strict");
+    const [, , list, get] = agentTools(engine, "t", { parameters: "openai-strict" });
+    const text = JSON.stringify({ plan: JSON.stringify(plan), input_json: JSON.stringify({ name: "a" }) });
+    expect(await run.execute(text.slice(0, -9))).toMatchObject({
+      ok: false,
+      error: { code: "JSON_SYNTAX", hint: expect.stringContaining("complete JSON object of its arguments") },
+    });
+    expect(await engine.get("t", "†state.greeting")).toEqual({ found: false });
+    expect(await run.execute("[1]")).toMatchObject({ ok: false, error: { code: "USAGE" } });
+    expect(await run.execute(text)).toMatchObject({ status: "succeeded" });
+    expect(
+      await get?.execute(JSON.stringify({ reference: "†state.greeting", offset: null, limit: null })),
+    ).toMatchObject({
+      value: "hello a",
+    });
+    expect(await list?.execute("{")).toMatchObject({ ok: false, error: { code: "JSON_SYNTAX" } });
+  });
+});

@@ -1,5 +1,13 @@
 import type { StrictSchemaDeviation } from "@obelisk/compiler";
-import { didYouMean, type JsonObject, type JsonValue, MAX_TIMER_MS, ObeliskError } from "@obelisk/core";
+import {
+  didYouMean,
+  type JsonObject,
+  type JsonValue,
+  type Limits,
+  MAX_TIMER_MS,
+  ObeliskError,
+  parseJsonText,
+} from "@obelisk/core";
 import { DEFAULT_SUMMARY_CHARS } from "@obelisk/state";
 import type { PlanApprover } from "./agent-tools-approval.js";
 import { boundDiagnostics, boundErrorData } from "./agent-tools-diagnostics.js";
@@ -44,8 +52,10 @@ export interface AgentTool<Name extends string = string, Answer extends JsonValu
    * Runs the tool; never throws for bad plans or arguments: diagnostics and Obelisk errors are answered as
    * data (an answer with `error` is an {@link AgentToolFailure}). `options`: what the framework passes with
    * the call — its cancel signal cancels a `run_plan` (waiting: it never runs; running: the run is cancelled).
+   * `args`: the arguments object, or its JSON text as a provider hands it (`item.arguments`): text that is not
+   * JSON, cut off or malformed, is answered as a `JSON_SYNTAX` error the model can act on.
    */
-  execute(args: Record<string, unknown>, options?: AgentToolCallOptions): Promise<Answer>;
+  execute(args: Record<string, unknown> | string, options?: AgentToolCallOptions): Promise<Answer>;
 }
 
 /**
@@ -70,15 +80,36 @@ const asJson = <Answer extends JsonValue>(value: unknown): Answer =>
 const ERROR_TEXT_CHARS = 1_000;
 
 /**
- * Runs a handler with the call's arguments; ObeliskErrors become
+ * The call's arguments, read from their JSON text when given as text (as OpenAI's and other providers'
+ * APIs hand them, cut off when the model ran out of tokens): text that is not JSON is refused with the
+ * JSON reader's code and a hint for the model.
+ */
+function argumentsOf(given: unknown, limits: Readonly<Limits>): unknown {
+  if (typeof given !== "string") return given;
+  const parsed = parseJsonText(given, { limits, subject: "tool call's arguments" });
+  if (parsed.ok) return parsed.value;
+  const first = parsed.diagnostics[0];
+  throw new ObeliskError(
+    first?.code ?? "JSON_SYNTAX",
+    `the tool's arguments are not valid JSON: ${first?.message ?? "invalid JSON"}`,
+    {
+      hint: "send the call again with the complete JSON object of its arguments (the text may have been cut off)",
+    },
+  );
+}
+
+/**
+ * Runs a handler with the call's arguments (an object, or its JSON text); ObeliskErrors become
  * `{ ok: false, error: { code, message, data, hint? } }` for the model, and so do arguments that are not an
  * object (USAGE).
  */
 async function guarded<Answer extends JsonValue>(
-  args: unknown,
+  given: unknown,
+  limits: Readonly<Limits>,
   handler: (args: Record<string, unknown>) => Promise<unknown>,
 ): Promise<Answer | AgentToolFailure> {
   try {
+    const args = argumentsOf(given, limits);
     if (typeof args !== "object" || args === null || Array.isArray(args))
       throw new ObeliskError("USAGE", "the tool's arguments must be a JSON object");
     return asJson<Answer>(await handler(args as Record<string, unknown>));
@@ -381,7 +412,7 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
   const waitMs = options.runWaitMs ?? DEFAULT_RUN_WAIT_MS;
   const { inTurn, afterPending } = oneAtATime(waitMs);
   const stillBusy = (given: unknown) => () =>
-    guarded<RunPlanAnswer>(given, () => {
+    guarded<RunPlanAnswer>(given, engine.limits, () => {
       throw new ObeliskError(
         "THREAD_BUSY",
         `an earlier run_plan on thread ${JSON.stringify(threadId)} is still running after ${waitMs} ms: this plan did not run`,
@@ -397,7 +428,7 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
       description: validateDescription(options.parameters),
       parameters: parameters.validate_plan,
       execute: (given) =>
-        guarded(given, async (raw) => {
+        guarded(given, engine.limits, async (raw) => {
           const args = read("validate_plan", raw);
           // the model's input is checked by the engine (USAGE for anything but a plain object of JSON values)
           const { ok, planHash, diagnostics } = await engine.validate(args.plan, {
@@ -416,11 +447,13 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
         const signal = callSignal(options);
         return inTurn(
           () =>
-            guarded(given, (args) => runForModel(engine, threadId, read("run_plan", args), approve, signal)),
+            guarded(given, engine.limits, (args) =>
+              runForModel(engine, threadId, read("run_plan", args), approve, signal),
+            ),
           stillBusy(given),
           signal,
           () =>
-            guarded<RunPlanAnswer>(given, () => {
+            guarded<RunPlanAnswer>(given, engine.limits, () => {
               throw new ObeliskError(
                 "CANCELLED",
                 "run_plan was cancelled (its signal aborted) while it waited for an earlier run_plan: this plan did not run",
@@ -434,7 +467,7 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
       description: `Short summaries of the stored variables (reference, type, size, description, preview), newest first, within budgetChars characters (default ${DEFAULT_SUMMARY_CHARS}, at most ${MAX_LIST_CHARS}).`,
       parameters: parameters.list_variables,
       execute: (given, options) =>
-        guarded(given, async (raw) => {
+        guarded(given, engine.limits, async (raw) => {
           const args = read("list_variables", raw);
           // a run_plan of the same turn writes first (decision 0054)
           await afterPending(callSignal(options));
@@ -464,7 +497,7 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
         "total, next and a note saying how to read on. offset/limit page arrays (items), objects (keys) and strings (characters).",
       parameters: parameters.get_variable,
       execute: (given, options) =>
-        guarded(given, async (raw) => {
+        guarded(given, engine.limits, async (raw) => {
           const args = read("get_variable", raw);
           await afterPending(callSignal(options));
           return getForModel(engine, threadId, args);
