@@ -74,11 +74,17 @@ export function callTool(
   return undefined;
 }
 
+/** Keys a model writes for `_tool`: each names the tool when its value is a string. */
+const TOOL_KEY_SPELLINGS = ["tool", "Tool", "_Tool", "toolName", "tool_name", "__tool", "$tool"] as const;
+
 /**
- * The hint of a call without `_tool`: for the OpenAI / Anthropic tool-call form `{ "name": "x",
+ * The hint of a call without `_tool`: for a misspelt key (`"tool": "x"`), the rename; for the OpenAI / Anthropic tool-call form `{ "name": "x",
  * "arguments" | "input" | "parameters": {…} }`, the call spelt as a plan call; else `add "_tool"`.
  */
 function missingToolHint(raw: JsonObject): string {
+  const spelt = TOOL_KEY_SPELLINGS.find((key) => Object.hasOwn(raw, key) && typeof raw[key] === "string");
+  if (spelt !== undefined)
+    return `rename "${spelt}" to "_tool": { "_tool": ${JSON.stringify(raw[spelt])}, … } (meta-properties start with "_")`;
   const name = raw.name;
   const args = ["arguments", "input", "parameters", "args"].find((key) => Object.hasOwn(raw, key));
   if (typeof name !== "string" || args === undefined) return 'add "_tool": "<tool name>"';

@@ -74,6 +74,18 @@ describe("near-miss references and documents get a hint that names the fix (s32 
     ]);
   });
 
+  it('a call naming its tool in "tool" (or "toolName", "tool_name") gets the rename to "_tool" as its hint', () => {
+    for (const key of ["tool", "toolName", "tool_name"])
+      expect(check([{ [key]: "log", message: "m" }]), key).toEqual([
+        expect.objectContaining({
+          code: "CALL_SHAPE",
+          pointer: "/0",
+          message: "the call has no _tool",
+          hint: `rename "${key}" to "_tool": { "_tool": "log", … } (meta-properties start with "_")`,
+        }),
+      ]);
+  });
+
   it('an OpenAI-style call { "name", "arguments" } is spelt as a plan call in the hint', () => {
     expect(check([{ name: "log", arguments: { message: "m" } }])).toEqual([
       expect.objectContaining({
