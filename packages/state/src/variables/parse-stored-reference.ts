@@ -30,10 +30,18 @@ export function depthLimit(limits: ReferenceLimits | undefined): { readonly maxP
   return { maxPathDepth: depth };
 }
 
-/** A hint for a reference written without its dagger (`state.user`) or in the legacy `$tool_output.<id>` form. */
+/** Other languages' sigils a model writes instead of the dagger: `$state.x`, `$.state.x`, `${state.x}`, `@state.x`. */
+const FOREIGN_SIGIL = /^(?:\$\{(.*)\}|[$@#]\.?(.*))$/s;
+
+/**
+ * A hint for a reference written without its dagger (`state.user`), with another sigil (`$state.user`,
+ * `${state.user}`) or in the legacy `$tool_output.<id>` form.
+ */
 function missingDaggerHint(text: string, limits: { readonly maxPathDepth: number }): string | undefined {
   if (text.startsWith("†")) return undefined;
-  const fixed = text.startsWith(LEGACY_PREFIX) ? `†calls.${text.slice(LEGACY_PREFIX.length)}` : `†${text}`;
+  const sigil = FOREIGN_SIGIL.exec(text);
+  const bare = sigil === null ? text : (sigil[1] ?? sigil[2] ?? "");
+  const fixed = text.startsWith(LEGACY_PREFIX) ? `†calls.${text.slice(LEGACY_PREFIX.length)}` : `†${bare}`;
   const parsed = parseReference(fixed, DEFAULT_KINDS, limits);
   if (!parsed.ok || !["state", "calls"].includes(parsed.value.kind)) return undefined;
   return `a reference starts with a dagger: did you mean "${fixed}"?`;
