@@ -43,7 +43,7 @@ describe.each(Object.keys(stores))("an output past its age: validate and run agr
     expect(validation.diagnostics.map((d) => [d.code, d.pointer])).toEqual([["REF_UNRESOLVED", "/0/value"]]);
     // the time it passed its age (written at 00:00 + 60 min), not the time of this read; what to do
     const advice =
-      "send the call again to store its output anew; to keep call outputs longer, raise the retention limit maxCallOutputAgeMs (createEngine({ retention })), or give the call an _outputPath into †state (no limit by default)";
+      "send the call again to store its output anew, or give the call an _outputPath into †state (no limit by default); the host can keep call outputs longer by raising the retention limit maxCallOutputAgeMs (createEngine({ retention }))";
     expect(validation.diagnostics[0]?.hint).toBe(
       `REF_EVICTED: †calls.s1 was evicted at 2026-01-01T01:00:00.000Z (maxCallOutputAgeMs: ${advice}); it cannot be read any more`,
     );

@@ -21,6 +21,7 @@ export function evictionAdvice({ reference, reason }: Pick<Tombstone, "reference
     ? "send the call again to store its output anew"
     : "write it again (a run's call or a set)";
   if (!RETENTION_LIMITS.has(reason)) return again;
+  // the plan's own fix first (a model reads this hint); the host's setting after it, named as the host's
   const instead = output ? ", or give the call an _outputPath into †state (no limit by default)" : "";
-  return `${again}; to keep ${output ? "call outputs" : "values"} longer, raise the retention limit ${reason} (createEngine({ retention }))${instead}`;
+  return `${again}${instead}; the host can keep ${output ? "call outputs" : "values"} longer by raising the retention limit ${reason} (createEngine({ retention }))`;
 }
