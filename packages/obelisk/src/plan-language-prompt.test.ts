@@ -4,6 +4,7 @@ import { z } from "zod";
 import {
   agentTools,
   createEngine,
+  createMemoryStore,
   defineTool,
   type Engine,
   type JsonObject,
@@ -49,7 +50,7 @@ describe("planLanguagePrompt: the primer a model reads", () => {
     expect(prompt).toMatchInlineSnapshot(`
       "You act by writing plans for Obelisk. A plan is JSON: {"type":"plan","plan":[call, …]}. A call runs as soon as everything it reads exists, calls that do not depend on each other run in parallel, and the order of the list means nothing.
       - A call: {"_tool":"<tool name>", <the tool's parameters>, "_id":"<a name: letters, digits, _ or ->", "_outputPath":"†state.<path>"}. Other keys that start with _: "_outputMethod", "_rerun", "_timeoutMs", "_retry", "_description".
-      - A parameter that is a whole reference gets the value itself, its JSON type kept: "†input.<key>" (the run's input), "†state.<path>" (the thread's state, kept from run to run), "†calls.<id>" (the output of a call that has no _outputPath). Paths: "†state.user.name", "†state.items[0]". References start with † (U+2020).
+      - A parameter that is a whole reference gets the value itself, its JSON type kept: "†input.<key>" (the run's input), "†state.<path>" (the thread's state, kept from run to run), "†calls.<id>" (the output of a call that has no _outputPath: kept for a while only, so give what later turns need an _outputPath into †state). Paths: "†state.user.name", "†state.items[0]". References start with † (U+2020).
       - Inside text, one pair of braces and no spaces: "Hello {†state.user.name}!" (not {{…}}). "††" is a literal †.
       - "†state.a || †state.b" takes the first that exists; "†state.a && †state.b" waits for both and gives the last.
       - "_outputPath" says where the result goes: "†state.a" (objects on the way are created); "†state.a && †state.b" writes both; "†state.ok || †state.failed" writes the first when the tool succeeds, and its error ({"name","message","code"}) to the last when it fails (the run goes on). "_outputMethod": "set" (default), "merge", "assign", "push" (append the value to a list) or "concat" (append a list's items).
@@ -411,6 +412,29 @@ describe("every rule the primer states holds (a plan exercises each)", () => {
       ),
     );
     expect(clash.diagnostics.map((d) => d.code)).toContain("OUTPUT_CONFLICT");
+  });
+
+  it("a call's output without _outputPath is kept for a while only; one written to †state stays", async () => {
+    stated("kept for a while only, so give what later turns need an _outputPath into †state");
+    let clock = Date.parse("2026-01-01T00:00:00Z");
+    const e = createEngine({
+      tools: [echo],
+      now: () => clock,
+      store: createMemoryStore({ now: () => clock }),
+    });
+    await e.run(
+      plan(
+        { _tool: "echo", _id: "kept", value: 1, _outputPath: "†state.kept" },
+        { _tool: "echo", _id: "loose", value: 2 },
+      ),
+      { threadId: "t" },
+    );
+    clock += 2 * 60 * 60 * 1000; // two hours later: the default age limit of call outputs is one hour
+    const later = await e.validate(plan({ _tool: "echo", value: "†calls.loose", _outputPath: "†state.x" }), {
+      threadId: "t",
+    });
+    expect(later.diagnostics.map((d) => d.code)).toEqual(["REF_UNRESOLVED"]);
+    expect(await e.get("t", "†state.kept")).toEqual({ found: true, value: 1 });
   });
 
   it("a call's output is read as it is: †calls.<id>, not †calls.<id>.output", async () => {
