@@ -24,3 +24,24 @@ export function describeCharAt(text: string, offset: number): string {
   const codePoint = text.codePointAt(offset) ?? 0;
   return JSON.stringify(String.fromCodePoint(codePoint));
 }
+
+/** Characters that end a name written in dot notation (the next segment, an operator, a template's end). */
+const NAME_END = /[.[\]|&{}\s]/;
+
+/**
+ * The hint for a character outside ASCII in a name written in dot notation (`†state.ünï`, `†state.名前`,
+ * a combining accent): such a name is written in brackets, which take any name (`†state["ünï"]`). `offset`
+ * is the character; undefined for an ASCII one (a typo, not a name). Built only for the error.
+ */
+export function bracketNameHint(text: string, offset: number): string | undefined {
+  if (offset >= text.length || text.charCodeAt(offset) < 128) return undefined;
+  let start = offset;
+  while (start > 0 && !NAME_END.test(text.charAt(start - 1))) start--;
+  let end = offset + 1;
+  while (end < text.length && !NAME_END.test(text.charAt(end))) end++;
+  const name = `[${JSON.stringify(text.slice(start, end))}]`;
+  // the reference up to the name's ".", with the name in brackets: †state.a.名前 → †state.a["名前"]
+  const dagger = text.lastIndexOf("†", start);
+  const whole = dagger === -1 || start === 0 ? "" : `: ${text.slice(dagger, start - 1)}${name}`;
+  return `a name in dot notation is ASCII letters, digits, _, $ and -: write this one in brackets, ${name}${whole}`;
+}

@@ -1,6 +1,6 @@
 import { DEFAULT_KINDS, type KindTable } from "./kinds.js";
 import type { InputExpression, ParseResult, Reference } from "./language-ast.js";
-import { describeCharAt, type IssueResult, issueAt, TRAILING_SPACE_HINT } from "./language-issue.js";
+import { bracketNameHint, describeCharAt, type IssueResult, issueAt, TRAILING_SPACE_HINT } from "./language-issue.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { isSpaceCode } from "./name-grammar.js";
 import { type ReferenceScanOptions, scanReference } from "./reference-scanner.js";
@@ -47,5 +47,10 @@ export function unexpectedAfterExpression(text: string, offset: number): IssueRe
   if (pos >= text.length)
     return issueAt("REF_SYNTAX", "unexpected whitespace at the end", offset, TRAILING_SPACE_HINT);
   const found = describeCharAt(text, pos);
-  return issueAt("REF_SYNTAX", `unexpected ${found} after a reference; expected "||" or "&&"`, pos, hint);
+  return issueAt(
+    "REF_SYNTAX",
+    `unexpected ${found} after a reference; expected "||" or "&&"`,
+    pos,
+    bracketNameHint(text, pos) ?? hint,
+  );
 }

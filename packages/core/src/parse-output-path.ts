@@ -1,7 +1,7 @@
 import { joinOutputPath } from "./format-output-path.js";
 import { DEFAULT_KINDS, type KindTable } from "./kinds.js";
 import type { OutputPath, OutputTarget, ParseResult } from "./language-ast.js";
-import { describeCharAt, type IssueResult, issueAt, TRAILING_SPACE_HINT } from "./language-issue.js";
+import { bracketNameHint, describeCharAt, type IssueResult, issueAt, TRAILING_SPACE_HINT } from "./language-issue.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { isSpaceCode } from "./name-grammar.js";
 import { pathsOverlap } from "./paths-overlap.js";
@@ -133,5 +133,10 @@ function unexpectedAfterTarget(text: string, offset: number): IssueResult {
   if (pos >= text.length)
     return issueAt("OUTPUT_PATH_SYNTAX", "unexpected whitespace at the end", offset, TRAILING_SPACE_HINT);
   const found = describeCharAt(text, pos);
-  return issueAt("OUTPUT_PATH_SYNTAX", `unexpected ${found} after a target; expected "||" or "&&"`, pos);
+  return issueAt(
+    "OUTPUT_PATH_SYNTAX",
+    `unexpected ${found} after a target; expected "||" or "&&"`,
+    pos,
+    bracketNameHint(text, pos),
+  );
 }

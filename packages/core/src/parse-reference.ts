@@ -1,6 +1,6 @@
 import { DEFAULT_KINDS, type KindTable } from "./kinds.js";
 import type { ParseResult, Reference } from "./language-ast.js";
-import { describeCharAt, issueAt } from "./language-issue.js";
+import { bracketNameHint, describeCharAt, issueAt } from "./language-issue.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { scanReference } from "./reference-scanner.js";
 
@@ -14,7 +14,12 @@ export function parseReference(
   if (!scan.ok) return scan;
   if (scan.end !== text.length) {
     const found = describeCharAt(text, scan.end);
-    return issueAt("REF_SYNTAX", `unexpected ${found} after the reference`, scan.end);
+    return issueAt(
+      "REF_SYNTAX",
+      `unexpected ${found} after the reference`,
+      scan.end,
+      bracketNameHint(text, scan.end),
+    );
   }
   return { ok: true, value: scan.reference };
 }

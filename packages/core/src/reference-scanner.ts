@@ -2,9 +2,13 @@ import { didYouMean } from "./did-you-mean.js";
 import { formatSegment } from "./format-path.js";
 import type { KindTable } from "./kinds.js";
 import type { Reference } from "./language-ast.js";
-import { describeCharAt, type IssueResult, issueAt } from "./language-issue.js";
+import { bracketNameHint, describeCharAt, type IssueResult, issueAt } from "./language-issue.js";
 import { CHAR, isDigitCode, isNameCode, isNameStartCode, isSpaceCode } from "./name-grammar.js";
 import { FORBIDDEN_SEGMENTS, type PathSegment } from "./path.js";
+
+/** The hint of REF_FORBIDDEN_SEGMENT: what the segment would reach, and what to do instead. */
+const FORBIDDEN_SEGMENT_HINT =
+  "__proto__, prototype and constructor would reach JavaScript's object machinery, so no path may name them: use another key (e.g. proto)";
 
 /** Options of one reference scan. */
 export interface ReferenceScanOptions {
@@ -226,6 +230,7 @@ class PathScanner {
       "REF_SYNTAX",
       `expected a name or an index after ".", found ${describeCharAt(text, start)}`,
       start,
+      bracketNameHint(text, start),
     );
   }
 
@@ -263,7 +268,12 @@ class PathScanner {
   private acceptName(name: string, offset: number): IssueResult | undefined {
     const length = name.length;
     if ((length === 9 || length === 11) && FORBIDDEN_SEGMENTS.has(name)) {
-      return issueAt("REF_FORBIDDEN_SEGMENT", `the path segment "${name}" is not allowed`, offset);
+      return issueAt(
+        "REF_FORBIDDEN_SEGMENT",
+        `the path segment "${name}" is not allowed`,
+        offset,
+        FORBIDDEN_SEGMENT_HINT,
+      );
     }
     this.segment = name;
     return undefined;
