@@ -74,6 +74,32 @@ describe("near-miss references and documents get a hint that names the fix (s32 
     ]);
   });
 
+  it("a whole reference to an object or a list where text is needed: read a string inside, or send it as JSON text", () => {
+    const state = { user: { name: "Ada" }, tags: ["a"], n: 3 };
+    const hints = (message: string) =>
+      compile([{ _tool: "log", message }], registry, { context: { state } }).diagnostics.map((d) => [
+        d.code,
+        d.hint,
+      ]);
+    expect(hints("†state.user")).toEqual([
+      [
+        "REF_TYPE_MISMATCH",
+        'read a string inside it, e.g. "†state.user.<field>", or write "{†state.user}" to send it as JSON text',
+      ],
+    ]);
+    expect(hints("†state.tags")).toEqual([
+      [
+        "REF_TYPE_MISMATCH",
+        'read a string inside it, e.g. "†state.tags[0]", or write "{†state.tags}" to send it as JSON text',
+      ],
+    ]);
+    expect(hints("†state.nope || †state.user")).toEqual([
+      ["REF_TYPE_MISMATCH", 'write "{†state.nope || †state.user}" to send it as JSON text'],
+    ]);
+    // a number is no object: no such hint
+    expect(hints("†state.n")).toEqual([["REF_TYPE_MISMATCH", undefined]]);
+  });
+
   it('a call naming its tool in "tool" (or "toolName", "tool_name") gets the rename to "_tool" as its hint', () => {
     for (const key of ["tool", "toolName", "tool_name"])
       expect(check([{ [key]: "log", message: "m" }]), key).toEqual([

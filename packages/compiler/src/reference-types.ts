@@ -283,6 +283,25 @@ export function referenceTypeMismatches(
 }
 
 /**
+ * The hint for a whole reference to an object or array where text is needed (the model's most common slip:
+ * `"text": "†state.user"`): read a string inside it, or send it as JSON text through a template.
+ */
+function wholeValueHint(
+  expression: InputExpression,
+  types: ReadonlySet<string>,
+  allowed: ReadonlySet<string>,
+): string | undefined {
+  if (!allowed.has("string") || ![...types].every((type) => type === "object" || type === "array"))
+    return undefined;
+  const text = formatExpression(expression);
+  const asJson = `write "{${text}}" to send it as JSON text`;
+  const single = expression.alternatives.length === 1 && expression.alternatives[0]?.length === 1;
+  if (!single) return asJson;
+  const inside = types.has("object") ? `"${text}.<field>"` : `"${text}[0]"`;
+  return `read a string inside it, e.g. ${inside}, or ${asJson}`;
+}
+
+/**
  * The REF_TYPE_MISMATCH of one parameter. A template is a string whatever its references hold (SPEC §2
  * rule 2): the message says so (it said "the referenced value is string", false on its face for
  * `{†input.count}` holding 5), and a whole value that is one slot gets the hint to drop the braces.
@@ -297,7 +316,10 @@ function mismatch(
   const needs = [...allowed].join(" or ");
   if (value.type !== "template") {
     const message = `the referenced value is ${[...types].join(" or ")} but the parameter needs ${needs}`;
-    return makeDiagnostic("REF_TYPE_MISMATCH", message, pointer, { callId });
+    return makeDiagnostic("REF_TYPE_MISMATCH", message, pointer, {
+      callId,
+      hint: wholeValueHint(value.expression, types, allowed),
+    });
   }
   const [slot] = value.parts;
   const whole = value.parts.length === 1 && typeof slot === "object" ? slot : undefined;
