@@ -37,7 +37,11 @@ import type { ToolRegistry } from "./tool-registry.js";
 export function callObject(value: unknown, pointer: string, out: Diagnostic[]): JsonObject | undefined {
   if (isPlainObject(value)) return value as JsonObject;
   const what = Array.isArray(value) ? "an array" : value === null ? "null" : typeof value;
-  out.push(makeDiagnostic("CALL_SHAPE", `a call must be an object (got ${what})`, pointer));
+  out.push(
+    makeDiagnostic("CALL_SHAPE", `a call must be an object (got ${what})`, pointer, {
+      hint: 'each item of the plan is one call: { "_tool": "<tool name>", <parameters> }',
+    }),
+  );
   return undefined;
 }
 

@@ -100,7 +100,10 @@ function checkDefinitionKeys(source: Record<string, unknown>, what: string): voi
 /** `latent`, when given, must agree with the definition: `true` without `run`, `false` with one. */
 function checkLatent(latent: unknown, hasRun: boolean, what: string): void {
   if (latent === undefined) return;
-  if (typeof latent !== "boolean") throw new ObeliskError("USAGE", `${what}: latent must be true or false`);
+  if (typeof latent !== "boolean")
+    throw new ObeliskError("USAGE", `${what}: latent must be true or false`, {
+      hint: "leave it out: a tool without run is latent",
+    });
   if (latent && hasRun)
     throw new ObeliskError("USAGE", `${what}: latent: true, but it has a run function`, {
       hint: "a latent tool's value comes from the plan's _output: remove run, or latent",
@@ -124,10 +127,13 @@ function checkApprovalParamNames(value: unknown, inputSchema: JsonObject, what: 
     throw new ObeliskError(
       "USAGE",
       `${what}: approvalParams must be an array of parameter names (not starting with _)`,
+      { hint: 'e.g. approvalParams: ["amount"] for an input with an "amount" parameter' },
     );
   const names = value as string[];
   if (new Set(names).size !== names.length)
-    throw new ObeliskError("USAGE", `${what}: approvalParams names a parameter twice`);
+    throw new ObeliskError("USAGE", `${what}: approvalParams names a parameter twice`, {
+      hint: "name each parameter once",
+    });
   const declared = isPlainObject(inputSchema.properties) ? Object.keys(inputSchema.properties) : undefined;
   const undeclared = declared === undefined ? undefined : names.find((name) => !declared.includes(name));
   if (undeclared !== undefined)
@@ -182,7 +188,9 @@ function checkParameterNames(inputSchema: JsonObject, what: string): void {
 function optionalNumber(value: unknown, what: string, positive = true): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "number" || !Number.isFinite(value) || (positive && value <= 0)) {
-    throw new ObeliskError("USAGE", `${what} must be a positive number`);
+    throw new ObeliskError("USAGE", `${what} must be a positive number`, {
+      hint: `a finite number above 0, e.g. ${what.slice(what.lastIndexOf(" ") + 1)}: 5000 — or leave it out`,
+    });
   }
   return value;
 }
@@ -200,7 +208,9 @@ function checkReuseForMs(value: unknown, what: string): number {
 function checkOutcomes(value: unknown, what: string): readonly string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
-    throw new ObeliskError("USAGE", `${what}: outcomes must be an array of strings`);
+    throw new ObeliskError("USAGE", `${what}: outcomes must be an array of strings`, {
+      hint: 'name the alternatives its run may choose with branch(name): e.g. outcomes: ["found", "notFound"]',
+    });
   }
   // `branch("a")` and `_outputPath` alternatives are matched by name: a repeated one could never be told apart
   const repeated = value.find((name, at) => value.indexOf(name) !== at);
@@ -272,6 +282,24 @@ function runOf(
   return own ?? given;
 }
 
+/** Characters of a refused tool name a message shows. */
+const SHOWN_NAME_CHARS = 60;
+
+/** A refused tool name as messages show it: quoted, cut to {@link SHOWN_NAME_CHARS} with its length. */
+function shownName(name: string | undefined): string {
+  if (name === undefined) return "null";
+  return name.length <= SHOWN_NAME_CHARS
+    ? JSON.stringify(name)
+    : `${JSON.stringify(name.slice(0, SHOWN_NAME_CHARS))}… (${name.length} characters)`;
+}
+
+/** What to do about a refused tool name: give one, or the name with its other characters made `_`. */
+function toolNameHint(name: string | undefined): string {
+  if (name === undefined || name === "") return 'give the tool a name: name: "lookup"';
+  const fixed = name.replace(/[^A-Za-z0-9_-]/g, "_").replace(/^(?=[0-9-])/, "_");
+  return `a name starts with a letter or _ and holds letters, digits, _ and -: e.g. ${shownName(fixed)}`;
+}
+
 /**
  * Normalizes one tool given in any accepted form (SPEC §9). `fallbackName` is the key when tools were
  * given as an object by name. Throws `ObeliskError("USAGE")` for an invalid definition.
@@ -283,14 +311,21 @@ export function normalizeTool(
   implementations: Readonly<Record<string, unknown>>,
 ): RegisteredTool {
   if (!isPlainObject(given))
-    throw new ObeliskError("USAGE", `a tool must be an object (got ${typeof given})`);
+    throw new ObeliskError(
+      "USAGE",
+      `a tool must be an object (got ${given === null ? "null" : typeof given})`,
+      {
+        hint: 'e.g. defineTool({ name: "lookup", input: z.object({ q: z.string() }), run: async ({ q }) => … })',
+      },
+    );
   const specForm = isSpecToolForm(given);
   const source = specForm ? fromSpecForm(given, given.run) : given;
   const name = typeof source.name === "string" ? source.name : fallbackName;
   if (name === undefined || !TOOL_NAME.test(name)) {
     throw new ObeliskError(
       "USAGE",
-      `invalid tool name ${JSON.stringify(name ?? null)}: expected [A-Za-z_][A-Za-z0-9_-]*`,
+      `invalid tool name ${shownName(name)}: expected [A-Za-z_][A-Za-z0-9_-]*`,
+      { hint: toolNameHint(name) },
     );
   }
   const what = `tool "${name}"`;
@@ -303,7 +338,9 @@ export function normalizeTool(
   if (!specForm) checkDefinitionKeys(source, what);
   const run = runOf(source.run, implementations, name, what);
   if (run !== undefined && typeof run !== "function")
-    throw new ObeliskError("USAGE", `${what}: run must be a function`);
+    throw new ObeliskError("USAGE", `${what}: run must be a function`, {
+      hint: "run: async (args, ctx) => value — or leave it out for a latent tool (its value comes from the plan's _output)",
+    });
   checkLatent(source.latent, run !== undefined, what);
   const { inputSchema, paramsSchema } = readHostValue(`${what} input schema`, () =>
     inputSchemas(source.input, what),
@@ -372,7 +409,9 @@ function buildTool(
   checkParameterNames(parts.inputSchema, what);
   const approvalParams = checkApprovalParamNames(source.approvalParams, parts.inputSchema, what);
   if (source.idempotent !== undefined && typeof source.idempotent !== "boolean")
-    throw new ObeliskError("USAGE", `${what}: idempotent must be true or false`);
+    throw new ObeliskError("USAGE", `${what}: idempotent must be true or false`, {
+      hint: "idempotent: false for a tool whose calls must not be repeated (a payment); leave it out otherwise",
+    });
   const reuseForMs = checkReuseForMs(source.reuseForMs, what);
   const tool: RegisteredTool = {
     name,

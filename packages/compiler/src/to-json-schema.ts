@@ -213,7 +213,9 @@ function convert(
     return schema as JsonObject;
   }
   if (schema === true) return {};
-  throw new ObeliskError("USAGE", `${what}: expected a zod schema or a JSON Schema object`);
+  throw new ObeliskError("USAGE", `${what}: expected a zod schema or a JSON Schema object`, {
+    hint: 'e.g. z.object({ text: z.string() }), or { "type": "object", "properties": { "text": { "type": "string" } } }',
+  });
 }
 
 /** A zod check's definition, as far as the bounds of a number are read here. */
