@@ -1,4 +1,4 @@
-import type { ThreadId } from "@obelisk/core";
+import { ObeliskError, type ThreadId } from "@obelisk/core";
 import type { EngineRuntime } from "./engine-runtime.js";
 
 /**
@@ -7,17 +7,37 @@ import type { EngineRuntime } from "./engine-runtime.js";
  * run (SPEC §8: eviction after a run, never during one) and a run never sees its thread change under it.
  * Nothing here opens or creates the thread: the store creates it only with an accepted change (`set`), so a
  * refused edit, or one with nothing to do on a thread the store does not hold, leaves no thread behind
- * (decision 0022).
+ * (decision 0022). An edit holds a lease as a run does: after `engine.close()` began it is STORE_CLOSED,
+ * one waiting for the lock then gives up, and `close()` waits for one under way before the store closes.
  */
 export async function editThread<T>(
   runtime: EngineRuntime,
   threadId: ThreadId,
   edit: () => Promise<T>,
 ): Promise<T> {
-  const lock = await runtime.store.lockThread(threadId, { waitMs: runtime.options.lockWaitMs ?? 0 });
+  const lease = runtime.active.lease(undefined);
   try {
-    return await edit();
+    const waitMs = runtime.options.lockWaitMs ?? 0;
+    const lock = await runtime.store.lockThread(threadId, { waitMs, signal: lease.signal }).catch((error) => {
+      throw lease.signal.aborted ? closedWhileWaiting(threadId) : error;
+    });
+    try {
+      // the lock may come in the moment close() began (a cancelled run released it): change nothing then
+      if (lease.signal.aborted) throw closedWhileWaiting(threadId);
+      return await edit();
+    } finally {
+      await lock.release();
+    }
   } finally {
-    await lock.release();
+    lease.release();
   }
+}
+
+/** STORE_CLOSED for an edit that waited for the thread's lock while the engine closed. */
+function closedWhileWaiting(threadId: ThreadId): ObeliskError {
+  return new ObeliskError(
+    "STORE_CLOSED",
+    `the engine was closed while this edit waited for thread ${JSON.stringify(threadId)}: nothing was changed`,
+    { hint: "engine.close() ends an engine for good: edit the thread through a new engine (createEngine)" },
+  );
 }

@@ -149,3 +149,32 @@ describe("engine.close() while runs are in flight", () => {
     await restarted.close();
   });
 });
+
+describe("engine.close() while edits wait for the thread's lock", () => {
+  const newFile = tempStoreFiles("obelisk-test-");
+
+  it("a waiting set or keepLastN is STORE_CLOSED and changes nothing, an edit after close too", async () => {
+    const file = newFile();
+    const control = new Controller();
+    const engine = createEngine({
+      tools: [control.tool("wait")],
+      store: createSqliteStore(file),
+      lockWaitMs: 60_000,
+    });
+    await engine.set("t", "†state.kept", 1);
+    const running = engine.run(plan, { threadId: "t" });
+    await until(() => control.started.length === 1);
+    // both wait behind the run (or, if close() came first, are refused at once: the same answer)
+    const set = codeOf(() => engine.set("t", "†state.late", 2));
+    const keep = codeOf(() => engine.keepLastN("t", 0));
+    await engine.close();
+    await running;
+    expect([await set, await keep]).toEqual(["STORE_CLOSED", "STORE_CLOSED"]);
+    expect(await codeOf(() => engine.set("t", "†state.later", 3))).toBe("STORE_CLOSED");
+
+    const reopened = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });
+    expect(await reopened.get("t", "†state.late")).toEqual({ found: false });
+    expect(await reopened.get("t", "†state.kept")).toEqual({ found: true, value: 1 });
+    await reopened.close();
+  });
+});
