@@ -457,8 +457,10 @@ export class PlanBuilder {
     else if (group.owner === undefined) this.#groupByText.set(text, group);
     else this.#privateByText.set(text, group);
     this.#groupIndex.add(group.reference.kind, group.reference.path, group);
-    for (const link of group.links) {
-      const writer = this.entries.get(link.callId);
+    // Each link's writer by its position among the compiled calls (no lookup by id in the map of every call).
+    const nodes = this.nodes;
+    for (let l = 0; l < group.links.length; l++) {
+      const writer = nodes[(group.links[l] as WriterLink).position];
       if (writer !== undefined) writer.outGroups = appended(writer.outGroups, group);
     }
     if (group.cyclic) {
