@@ -262,12 +262,12 @@ describe("DecisionCore streaming", () => {
       },
     });
     for (let i = 0; i < n; i++)
-      core.add([fakeCall(`m${i}`, i, { reads: [[["†state.r.m" + i]], [["†state.r.n" + i]]] })]);
-    for (let i = 0; i < n; i++) core.add([fakeCall(`w${i}`, n + i, { writes: [["†state.r.w" + i]] })]);
+      core.add([fakeCall(`m${i}`, i, { reads: [[[`†state.r.m${i}`]], [[`†state.r.n${i}`]]] })]);
+    for (let i = 0; i < n; i++) core.add([fakeCall(`w${i}`, n + i, { writes: [[`†state.r.w${i}`]] })]);
     expect(offers).toBe(0);
     const dispatched: number[] = [];
     for (let i = 0; i < n; i++) {
-      const effects = core.add([fakeCall(`x${i}`, 2 * n + i, { writes: [["†state.r.m" + i]] })]);
+      const effects = core.add([fakeCall(`x${i}`, 2 * n + i, { writes: [[`†state.r.m${i}`]] })]);
       dispatched.push(...effects.map((e) => (e.type === "dispatch" ? e.index : -1)));
     }
     // each writer of †state.r.m<i> is offered its one parked reader (and dispatched: it reads nothing)
