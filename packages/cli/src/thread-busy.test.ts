@@ -17,7 +17,7 @@ const engineWith = (running: readonly Pick<RunRecord, "startedAt">[] | Error): E
 const busy = (data: Record<string, unknown>): ObeliskError =>
   new ObeliskError("THREAD_BUSY", 'thread "t" is locked by process 4711 on host h', {
     data: { threadId: "t", ...data },
-    hint: "runs on one thread never overlap: wait for the other run, or pass a lock wait time",
+    hint: "runs on one thread never overlap: wait for the other run, or let this one wait for the lock (the engine's lockWaitMs, the CLI's --lock-wait <ms>)",
   });
 
 const run = { runId: "r-1", startedAt: "2026-11-26T00:00:00.000Z" };

@@ -1,4 +1,5 @@
-import { ObeliskError, type ThreadId } from "@obelisk/core";
+import type { ThreadId } from "@obelisk/core";
+import { closedWhileWaiting, lockWaitError } from "./closed-while-waiting.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 
 /**
@@ -19,11 +20,11 @@ export async function editThread<T>(
   try {
     const waitMs = runtime.options.lockWaitMs ?? 0;
     const lock = await runtime.store.lockThread(threadId, { waitMs, signal: lease.signal }).catch((error) => {
-      throw lease.signal.aborted ? closedWhileWaiting(threadId) : error;
+      throw lockWaitError(error, lease, "edit");
     });
     try {
       // the lock may come in the moment close() began (a cancelled run released it): change nothing then
-      if (lease.signal.aborted) throw closedWhileWaiting(threadId);
+      if (lease.signal.aborted) throw closedWhileWaiting(threadId, "edit");
       return await edit();
     } finally {
       await lock.release();
@@ -31,13 +32,4 @@ export async function editThread<T>(
   } finally {
     lease.release();
   }
-}
-
-/** STORE_CLOSED for an edit that waited for the thread's lock while the engine closed. */
-function closedWhileWaiting(threadId: ThreadId): ObeliskError {
-  return new ObeliskError(
-    "STORE_CLOSED",
-    `the engine was closed while this edit waited for thread ${JSON.stringify(threadId)}: nothing was changed`,
-    { hint: "engine.close() ends an engine for good: edit the thread through a new engine (createEngine)" },
-  );
 }

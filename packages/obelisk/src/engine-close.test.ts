@@ -153,7 +153,7 @@ describe("engine.close() while runs are in flight", () => {
 describe("engine.close() while edits wait for the thread's lock", () => {
   const newFile = tempStoreFiles("obelisk-test-");
 
-  it("a waiting set or keepLastN is STORE_CLOSED and changes nothing, an edit after close too", async () => {
+  it("a waiting set, keepLastN or run is STORE_CLOSED and changes nothing, an edit after close too", async () => {
     const file = newFile();
     const control = new Controller();
     const engine = createEngine({
@@ -167,9 +167,16 @@ describe("engine.close() while edits wait for the thread's lock", () => {
     // both wait behind the run (or, if close() came first, are refused at once: the same answer)
     const set = codeOf(() => engine.set("t", "†state.late", 2));
     const keep = codeOf(() => engine.keepLastN("t", 0));
+    const waitingRun = engine.run([{ _tool: "wait", key: "c" }], { threadId: "t" });
+    waitingRun.catch(() => undefined);
     await engine.close();
     await running;
     expect([await set, await keep]).toEqual(["STORE_CLOSED", "STORE_CLOSED"]);
+    // a run waiting behind it is told the engine closed, not that it was cancelled (nobody cancelled it)
+    await expect(waitingRun).rejects.toMatchObject({
+      code: "STORE_CLOSED",
+      hint: expect.stringContaining("createEngine"),
+    });
     expect(await codeOf(() => engine.set("t", "†state.later", 3))).toBe("STORE_CLOSED");
 
     const reopened = createEngine({ tools: [control.tool("wait")], store: createSqliteStore(file) });

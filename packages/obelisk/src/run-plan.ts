@@ -2,6 +2,7 @@ import { type EventHub, executePlan, holdRunEnd } from "@obelisk/scheduler";
 import type { RunAcceptor } from "./accepting-run.js";
 import type { RunLease } from "./active-runs.js";
 import { busyDuringRun } from "./busy-during-run.js";
+import { lockWaitError } from "./closed-while-waiting.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { RunOptions, RunResult } from "./engine-types.js";
 import { endingOptions, endingStatus, failedRunOptions, recordRun, requestTime } from "./record-run.js";
@@ -37,7 +38,7 @@ export async function runPlan(
   try {
     return await leasedRun(runtime, plan, options, hub, lease, steps, requestedAt);
   } catch (error) {
-    throw asThrownError(error);
+    throw asThrownError(lockWaitError(error, lease, "run"));
   } finally {
     lease.release();
   }

@@ -31,7 +31,8 @@ function ownerFile() {
 }
 
 const here = `pid ${process.pid} on ${hostname()}`;
-const HINT = "runs on one thread never overlap: wait for the other run, or pass a lock wait time";
+const HINT =
+  "runs on one thread never overlap: wait for the other run, or let this one wait for the lock (the engine's lockWaitMs, the CLI's --lock-wait <ms>)";
 
 async function busyError(store: StateStore): Promise<Record<string, unknown>> {
   return (await Promise.resolve(store.lockThread(THREAD)).then(
@@ -68,7 +69,7 @@ describe("sqlite: the lock's owner names process, host, worker thread and store"
     const error = await busyError(b);
     expect(error).toMatchObject({
       code: "THREAD_BUSY",
-      message: `thread "thread-1" is locked by another engine (store) in this thread of this process (${here})`,
+      message: `thread "thread-1" is locked by another engine (store) of this process, on the same JavaScript thread (${here})`,
       hint: HINT,
       data: {
         threadId: THREAD,
@@ -200,7 +201,7 @@ describe("sqlite: the lock's owner names process, host, worker thread and store"
       Promise.resolve().then(() => a.commitCall(commitOf({ callId: "late", writes: [write(["n"], 1)] }))),
     ).rejects.toMatchObject({
       code: "THREAD_BUSY",
-      message: `thread "thread-1" is no longer locked by this run (another engine (store) in this thread of this process (${here}) took the lock over): the commit was refused`,
+      message: `thread "thread-1" is no longer locked by this run (another engine (store) of this process, on the same JavaScript thread (${here}) took the lock over): the commit was refused`,
       data: { threadId: THREAD, holder: { pid: process.pid, sameProcess: true } },
     });
   });

@@ -86,7 +86,7 @@ export function describeOwner(owner: LockOwner): string {
 }
 
 /**
- * The owner as seen from this thread, for an error: `another engine (store) in this thread of this process`,
+ * The owner as seen from this thread, for an error: `another engine (store) of this process, on the same JavaScript thread`,
  * `worker thread 2 of this process`, `the main thread of this process`, `another engine or worker thread of
  * this process` (a row naming no thread), or `process 4711 on host build-7`.
  */
@@ -95,7 +95,7 @@ export function describeOwnerFromHere(owner: LockOwner): string {
   const here = `pid ${owner.pid} on ${owner.host}`;
   if (owner.workerThreadId === undefined) return `another engine or worker thread of this process (${here})`;
   if (owner.workerThreadId === currentThreadId)
-    return `another engine (store) in this thread of this process (${here})`;
+    return `another engine (store) of this process, on the same JavaScript thread (${here})`;
   return `the ${threadName(owner.workerThreadId)} of this process (${here})`;
 }
 

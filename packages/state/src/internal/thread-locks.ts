@@ -2,7 +2,7 @@ import { ObeliskError } from "@obelisk/core";
 
 /** The hint of every THREAD_BUSY a lock wait gives up with: this store's run, another engine's, another process's. */
 export const LOCK_BUSY_HINT =
-  "runs on one thread never overlap: wait for the other run, or pass a lock wait time";
+  "runs on one thread never overlap: wait for the other run, or let this one wait for the lock (the engine's lockWaitMs, the CLI's --lock-wait <ms>)";
 
 const busy = (threadId: string, waitMs: number): ObeliskError =>
   new ObeliskError("THREAD_BUSY", `thread "${threadId}" is locked by another run`, {
