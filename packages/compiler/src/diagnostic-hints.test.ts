@@ -116,6 +116,18 @@ describe("META_UNKNOWN and CALL_ID_INVALID hints", () => {
     ]);
   });
 
+  it("CALL_ID_DUPLICATE says to give each call its own id or none", () => {
+    const result = compile(plan({ _tool: "now", _id: "a" }, { _tool: "now", _id: "a" }), registry);
+    expect(shown(result.diagnostics)).toEqual([
+      {
+        code: "CALL_ID_DUPLICATE",
+        pointer: "/plan/1/_id",
+        message: 'call id "a" is used twice',
+        hint: "give each call its own _id (letters, digits, _ or -), or leave _id out for an automatic one",
+      },
+    ]);
+  });
+
   it("CALL_ID_INVALID explains the id grammar in one sentence", () => {
     const result = compile(plan({ _tool: "log", _id: "a$1", message: "m" }), registry);
     expect(shown(result.diagnostics)).toEqual([

@@ -270,6 +270,7 @@ export class PlanBuilder {
         makeDiagnostic("CALL_ID_DUPLICATE", `call id "${given}" is used twice`, at, {
           callId: given,
           related: [given],
+          hint: "give each call its own _id (letters, digits, _ or -), or leave _id out for an automatic one",
         }),
       );
       return given;
