@@ -21,6 +21,18 @@ type Step = JsonValue | WriteFailure;
 const fail = (message: string): WriteFailure => new WriteFailure(message);
 
 /**
+ * Why a write at `index` of an array of `length` fails (past its end), and what a write may do instead:
+ * replace an item, add one at the end, or append with `push`. Built only for the failure.
+ */
+export function indexPastEndMessage(index: number, length: number): string {
+  const may =
+    length === 0
+      ? "the array is empty: write at index 0"
+      : `an index replaces an item (0 to ${length - 1}) or adds one at the end (${length})`;
+  return `cannot write at index ${index} of an array of length ${length}: ${may}, or append with _outputMethod "push"`;
+}
+
+/**
  * Writes `value` at `path` below `root` with an output method (SPEC §3) and returns the new root.
  * Immutable with structural sharing: inputs are never mutated; untouched branches are reused.
  * Missing intermediate objects are created (a missing array only for index 0, which appends).
@@ -84,7 +96,7 @@ function writeAt(
   if (isJsonArray(current)) {
     if (typeof segment !== "number") return fail(`cannot write the key "${segment}" into an array`);
     if (segment > current.length) {
-      return fail(`cannot write at index ${segment} of an array of length ${current.length}`);
+      return fail(indexPastEndMessage(segment, current.length));
     }
     const child = writeAt(current[segment], path, depth + 1, method, value, policy);
     if (child instanceof WriteFailure) return child;

@@ -1,5 +1,5 @@
 export type { ApplyOutputResult } from "./apply-output.js";
-export { applyOutput } from "./apply-output.js";
+export { applyOutput, indexPastEndMessage } from "./apply-output.js";
 export { applyOutputInPlace } from "./apply-output-in-place.js";
 export { assertNever } from "./assert-never.js";
 export { CALL_ID_PATTERN, isValidCallId } from "./call-id.js";

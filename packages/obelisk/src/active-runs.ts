@@ -44,7 +44,10 @@ export class ActiveRuns {
 
   /** A lease for a new run; STORE_CLOSED once `close()` has begun. */
   lease(given: AbortSignal | undefined): RunLease {
-    if (this.closing) throw new ObeliskError("STORE_CLOSED", "the engine is closed");
+    if (this.closing)
+      throw new ObeliskError("STORE_CLOSED", "the engine is closed", {
+        hint: "engine.close() ends an engine for good: create a new one (createEngine) with an open store to run again",
+      });
     const controller = new AbortController();
     let stoppedBy: RunLease["stoppedBy"];
     const stop = (by: "signal" | "engine-close", reason: unknown): void => {

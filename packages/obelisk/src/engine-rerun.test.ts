@@ -122,7 +122,12 @@ describe("run option rerun", () => {
     const { engine } = await afterFix();
     const error = await refusal(engine.run(plan, { threadId: "t", rerun: rerun as never }));
     expect(error.code).toBe("USAGE");
-    expect(error.message).toMatch(/^rerun must be true \(every call\) or an array of call ids, not /);
+    // an array is named by the element it refuses (review s33r: `rerun: [5]` said "not an array")
+    expect(error.message).toMatch(
+      Array.isArray(rerun)
+        ? /^rerun\[\d+\] must be a call id \(a non-empty string\), not /
+        : /^rerun must be true \(every call\) or an array of call ids, not /,
+    );
   });
 
   it("open: an added call the option names runs again", async () => {

@@ -9,7 +9,6 @@ import {
   type KindTable,
   ObeliskError,
   planNotApproved,
-  plural,
   type RunId,
   type ThreadId,
   toJsonValue,
@@ -26,7 +25,6 @@ import {
 import type { RunAcceptor } from "./accepting-run.js";
 import { ActiveRuns } from "./active-runs.js";
 import { InputChecker, type SchemaSource } from "./check-input.js";
-import { cutMessage } from "./cut-message.js";
 import type {
   EngineDiagnostic,
   EngineOptions,
@@ -41,6 +39,7 @@ import {
   normalizeContext,
   normalizeInput,
 } from "./normalize-input.js";
+import { planInvalidError } from "./plan-invalid-error.js";
 import { refuseRecordedRunId } from "./record-run.js";
 import { checkRerunIds } from "./rerun-option.js";
 import { warnAfterRun } from "./thrown-message.js";
@@ -309,7 +308,11 @@ export class EngineRuntime {
       context: options.context !== undefined,
     });
     const first = await this.nextCallNumber(threadId);
-    return this.compile(plan, context, inputKnown ? input : undefined, first);
+    const validation = this.compile(plan, context, inputKnown ? input : undefined, first);
+    // one options object serves run and validate: validate refuses the rerun ids run would refuse
+    const { rerun } = options as Pick<RunOptions, "rerun">;
+    if (validation.ok) checkRerunIds(rerun, validation.compiled);
+    return validation;
   }
 
   /**
@@ -349,10 +352,7 @@ export class EngineRuntime {
         validation = { ...validation, ok: true, compiled: runnable(validation.compiled) };
       if (!validation.ok) {
         const { ok, planHash, diagnostics } = validation;
-        throw new ObeliskError("PLAN_INVALID", invalidPlanMessage(diagnostics), {
-          data: { ok, planHash, diagnostics },
-          hint: "every diagnostic (code, pointer, message, hint) is in error.data.diagnostics; engine.validate returns them too",
-        });
+        throw planInvalidError(diagnostics, { ok, planHash, diagnostics });
       }
       if (options.approvedHash !== undefined && options.approvedHash !== validation.planHash) {
         throw planNotApproved(validation.planHash, String(options.approvedHash));
@@ -427,24 +427,6 @@ function onlyUnresolved(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.every(
     (diagnostic) => diagnostic.severity !== "error" || diagnostic.code === "REF_UNRESOLVED",
   );
-}
-
-/** Characters kept of the first error's message in a PLAN_INVALID message. */
-const FIRST_ERROR_CHARS = 200;
-
-/**
- * The message of a PLAN_INVALID error: how many errors, and the first one (code, pointer, message), so a
- * log of `error.message` says what is wrong and where.
- */
-function invalidPlanMessage(diagnostics: readonly Diagnostic[]): string {
-  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === "error");
-  const first = errors[0];
-  const count = plural(errors.length, "error");
-  if (first === undefined) return `the plan is invalid (${count})`;
-  const where = first.pointer === "" ? "the document" : cutMessage(first.pointer, FIRST_ERROR_CHARS);
-  const text = cutMessage(first.message, FIRST_ERROR_CHARS);
-  const others = errors.length > 1 ? ` (and ${plural(errors.length - 1, "more error")})` : "";
-  return `the plan is invalid (${count}): ${first.code} at ${where}: ${text}${others}`;
 }
 
 /**

@@ -110,11 +110,15 @@ export function checkRunOptions<T>(options: T, method: string): T {
   readHostValue(where, () => refuseUnknownKeys(options as object, RUN_OPTIONS, method));
   const given = knownOptions(options as Record<string, unknown>, method);
   if (method === "resume") refuseResumeTargets(given);
-  const wrong = (name: string, want: string) =>
-    new ObeliskError("USAGE", `${name} must be ${want}, not ${describeValue(given[name])}`);
+  const wrong = (name: string, want: string, hint?: string) =>
+    new ObeliskError(
+      "USAGE",
+      `${name} must be ${want}, not ${describeValue(given[name])}`,
+      hint === undefined ? {} : { hint },
+    );
   const threadId = given.threadId;
   if (threadId !== undefined && (typeof threadId !== "string" || threadId.length === 0))
-    throw wrong("threadId", "a non-empty string");
+    throw wrong("threadId", "a non-empty string", THREAD_ID_HINT);
   if (given.approvedHash !== undefined && typeof given.approvedHash !== "string")
     throw wrong("approvedHash", "a string (the planHash validate returned)");
   if (given.signal !== undefined && !isSignal(given.signal))
@@ -174,10 +178,16 @@ function refuseResumeTargets(given: Record<string, unknown>): void {
   );
 }
 
+/** What a thread id is, for a refused one: any non-empty string names a thread. */
+const THREAD_ID_HINT =
+  'name the conversation or user the state belongs to, e.g. "user-42" (leave threadId out of run for the thread "default")';
+
 /** A thread id as the engine's methods take it: a non-empty string (USAGE otherwise), as `run` checks it. */
 export function requireThreadId(value: unknown): ThreadId {
   if (typeof value !== "string" || value.length === 0)
-    throw new ObeliskError("USAGE", `the thread id must be a non-empty string, not ${describeValue(value)}`);
+    throw new ObeliskError("USAGE", `the thread id must be a non-empty string, not ${describeValue(value)}`, {
+      hint: THREAD_ID_HINT,
+    });
   return asThreadId(value);
 }
 

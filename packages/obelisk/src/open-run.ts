@@ -15,6 +15,7 @@ import { CallRecorder } from "./call-recorder.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
 import { startIdleTimer } from "./idle-timer.js";
+import { planInvalidError } from "./plan-invalid-error.js";
 import {
   endingOptions,
   endingStatus,
@@ -123,9 +124,8 @@ async function leasedOpen(
     const inputSchema = options.inputSchema ?? input.schema;
     const inputDiagnostics = runtime.checkInput(input, options.inputSchema, "option");
     if (inputDiagnostics.length > 0) {
-      throw new ObeliskError("PLAN_INVALID", "the input breaks its schema", {
-        data: { ok: false, planHash: "sha256:", diagnostics: inputDiagnostics },
-      });
+      const data = { ok: false, planHash: "sha256:", diagnostics: inputDiagnostics } as const;
+      throw planInvalidError(inputDiagnostics, data, "the input breaks its schema");
     }
     const runId = await runtime.newRunId();
     // Opened (created, with the engine's state schema) only once the stream is accepted, as a run's thread.

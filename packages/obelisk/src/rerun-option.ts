@@ -3,8 +3,17 @@ import { didYouMean, ObeliskError } from "@obelisk/core";
 import { describeValue } from "./describe-value.js";
 import type { RunOptions } from "./engine-types.js";
 
-/** Most of the plan's call ids an unknown-id error lists. */
+/** Most of the plan's call ids (and of the unknown ones) an unknown-id error lists. */
 const LISTED_IDS = 10;
+
+/** Characters of an id an error shows (a 100,000-character id made a 100 KB message). */
+const SHOWN_ID_CHARS = 60;
+
+/** An id as an error shows it: quoted, cut to {@link SHOWN_ID_CHARS} with its length when longer. */
+const shownId = (id: string): string =>
+  id.length <= SHOWN_ID_CHARS
+    ? JSON.stringify(id)
+    : `${JSON.stringify(id.slice(0, SHOWN_ID_CHARS))}… (${id.length} characters)`;
 
 /**
  * Checks a run's `rerun` option as given (USAGE otherwise): `true` or `false`, or an array of call ids
@@ -12,7 +21,15 @@ const LISTED_IDS = 10;
  */
 export function checkRerunOption(rerun: unknown): void {
   if (rerun === undefined || typeof rerun === "boolean") return;
-  if (Array.isArray(rerun) && rerun.every((id) => typeof id === "string" && id.length > 0)) return;
+  if (Array.isArray(rerun)) {
+    const at = rerun.findIndex((id) => typeof id !== "string" || id.length === 0);
+    if (at === -1) return;
+    throw new ObeliskError(
+      "USAGE",
+      `rerun[${at}] must be a call id (a non-empty string), not ${describeValue(rerun[at])}`,
+      { hint: 'name calls by their _id: rerun: ["price"] for the call with "_id": "price"' },
+    );
+  }
   throw new ObeliskError(
     "USAGE",
     `rerun must be true (every call) or an array of call ids, not ${describeValue(rerun)}`,
@@ -47,7 +64,7 @@ export function checkRerunIds(rerun: RunOptions["rerun"], compiled: CompiledPlan
     : "";
   throw new ObeliskError(
     "USAGE",
-    `rerun names ${unknown.length === 1 ? "a call" : "calls"} the plan does not have: ${unknown.map((id) => JSON.stringify(id)).join(", ")}`,
+    `rerun names ${unknown.length === 1 ? "a call" : "calls"} the plan does not have: ${unknown.slice(0, LISTED_IDS).map(shownId).join(", ")}${unknown.length > LISTED_IDS ? `, … (${unknown.length})` : ""}`,
     { hint: `${didYouMean(first, known) ?? plans}${numbered}`, data: { unknown } },
   );
 }

@@ -17,6 +17,7 @@ export function stoppedStreamError(stop: StreamStop, runId: string): ObeliskErro
     case "close":
       return new ObeliskError("USAGE", "the streaming run is closed: no more calls can be added", {
         data: { runId, stoppedBy: stop.by },
+        hint: "add every call before close(); for more calls open another stream on the thread (engine.open({ threadId })) or send them with engine.run",
       });
     case "signal":
       return new ObeliskError(

@@ -1,6 +1,7 @@
 import {
   applyOutput,
   FORBIDDEN_SEGMENTS,
+  indexPastEndMessage,
   type JsonValue,
   type OutputMethod,
   type Path,
@@ -30,8 +31,7 @@ function childAt(parent: Container, segment: string | number): JsonValue | undef
 function place(parent: Container, segment: string | number, value: JsonValue): string | undefined {
   if (Array.isArray(parent)) {
     if (typeof segment !== "number") return `cannot write the key "${segment}" into an array`;
-    if (segment > parent.length)
-      return `cannot write at index ${segment} of an array of length ${parent.length}`;
+    if (segment > parent.length) return indexPastEndMessage(segment, parent.length);
     parent[segment] = value;
     return undefined;
   }
