@@ -72,6 +72,8 @@ export type AgentCallOutcome = {
   readonly wrote: readonly string[];
   /** Targets left out of `wrote` (only when some were). */
   readonly wroteOmitted?: number;
+  /** True when the host's confirm hook changed the call's parameters before it ran. */
+  readonly modified?: true;
 } & (
   | {
       readonly status: "succeeded";

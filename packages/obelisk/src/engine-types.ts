@@ -62,6 +62,11 @@ export type CallOutcome = CallStatusFacts<CallError> & {
   readonly durationMs: number;
   /** References written. */
   readonly wrote: readonly string[];
+  /**
+   * True when the confirm hook answered `modify`: the tool ran with the hook's parameters, not the plan's
+   * (the call record keeps both: `params` and `plannedParams`). Absent otherwise.
+   */
+  readonly modified?: true;
 };
 
 /** What `keepLastN` did: variables the thread holds now, and variables it evicted. */

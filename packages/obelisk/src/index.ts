@@ -67,6 +67,7 @@ export type {
   PlanTextErrorData,
   PlanTextStream,
   PlanTextStreamOptions,
+  PreviewOptions,
   Reference,
   RunId,
   RuntimeErrorCode,
@@ -76,6 +77,7 @@ export type {
   ThreadBusyNotStarted,
   ThreadBusyStarted,
   ThreadId,
+  ValuePreview,
 } from "@obelisk/core";
 export {
   asRunId,
@@ -85,6 +87,7 @@ export {
   DEFAULT_LIMITS,
   ObeliskError,
   parseJsonText,
+  previewValue,
 } from "@obelisk/core";
 export type {
   CallStatusFacts,

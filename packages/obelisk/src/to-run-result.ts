@@ -43,5 +43,6 @@ function outcomeOf(report: CallReport, error: CallOutcome["error"]): CallOutcome
   outcome.wrote = report.wrote;
   if (report.reason !== undefined) outcome.reason = report.reason;
   if (error !== undefined) outcome.error = error;
+  if (report.modified !== undefined) outcome.modified = report.modified;
   return outcome;
 }

@@ -28,7 +28,7 @@ const CUT_MESSAGE_CHARS = 1_000;
  * parameters or result, the error cut to its name, code and the start of its message, with the reason.
  */
 export function keepableRecord(record: CallRecord, reason: string): CallRecord {
-  const { params: _params, result: _result, error, ...rest } = record;
+  const { params: _params, plannedParams: _planned, result: _result, error, ...rest } = record;
   const message = `${String(error?.message ?? "").slice(0, CUT_MESSAGE_CHARS)} (record cut by the store: ${reason.slice(0, 200)})`;
   const code = typeof error?.code === "string" ? { code: error.code } : {};
   return { ...rest, error: { name: String(error?.name ?? "Error"), ...code, message } };
@@ -46,7 +46,8 @@ export function storedOrderRecord(
   context: RecordContext,
 ): CallRecord | undefined {
   const call = run.call;
-  const { startedAt, params, hash } = run;
+  const { startedAt, hash } = run;
+  const params = run.shownParams ?? run.params;
   const outputPath = call.outputPath?.text;
   const result = ending.result;
   const status = ending.status;
@@ -56,6 +57,7 @@ export function storedOrderRecord(
     ending.branch !== undefined ||
     startedAt === undefined ||
     params === undefined ||
+    run.plannedParams !== undefined ||
     outputPath === undefined ||
     result === undefined ||
     ending.error !== undefined ||
@@ -94,7 +96,8 @@ export function buildCallRecord(run: CallRun, ending: CallEnding, context: Recor
   const endedAt = isoTime(context.endedAt);
   const completed = ending.status === "succeeded" || ending.status === "satisfied";
   const hash = completed ? run.hash : undefined;
-  const { startedAt, params } = run;
+  const startedAt = run.startedAt;
+  const params = run.shownParams ?? run.params;
   let record: Mutable<CallRecord>;
   if (ending.branch === undefined && startedAt !== undefined && hash !== undefined && params !== undefined) {
     record = {
@@ -133,6 +136,7 @@ export function buildCallRecord(run: CallRun, ending: CallEnding, context: Recor
   if (ending.error !== undefined) record.error = ending.error;
   if (ending.reason !== undefined) record.reason = ending.reason;
   if (call.description !== undefined) record.description = call.description;
+  if (run.plannedParams !== undefined) record.plannedParams = run.plannedParams;
   return record;
 }
 
@@ -152,5 +156,6 @@ export function buildCallReport(run: CallRun, ending: CallEnding, endedAt: numbe
   if (ending.branch !== undefined) report.branch = ending.branch;
   if (ending.reason !== undefined) report.reason = ending.reason;
   if (ending.error !== undefined) report.error = ending.error;
+  if (run.plannedParams !== undefined) report.modified = true;
   return report;
 }

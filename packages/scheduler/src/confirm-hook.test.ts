@@ -2,6 +2,7 @@ import { createToolRegistry, type ToolContext } from "@obelisk/compiler";
 import { asRunId } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { flush } from "./__fixtures__/deferred.js";
+import { recordEvents } from "./__fixtures__/run-events.js";
 import { runPlan, statusOf } from "./__fixtures__/run-plan.js";
 import type { ConfirmDecision, ConfirmHook } from "./confirm-types.js";
 
@@ -160,6 +161,49 @@ describe("confirm hook answers that are not decisions (M4)", () => {
         `modified parameters must be a JSON object, got ${got}`,
       );
     }
+  });
+
+  it("modified parameters that break the tool's schema say the hook's answer did, not the plan (review s34 M4)", async () => {
+    const registry = createToolRegistry([
+      { name: "charge", input: { type: "object", properties: { cents: { type: "number" } } }, run: () => 1 },
+    ]);
+    const { result, store } = await runPlan(
+      registry,
+      [{ _tool: "charge", _id: "ask", cents: 9000, _outputPath: "†state.c" }],
+      { confirm: () => ({ action: "modify", params: { cents: "500" } }) },
+    );
+    const message =
+      "the confirm hook's modified parameters break the input schema of charge: parameter /cents: must be number";
+    expect(result.calls[0]).toMatchObject({ status: "failed", error: { code: "PARAM_INVALID", message } });
+    expect(result.calls[0]?.modified).toBeUndefined();
+    const [record] = await store.listCallRecords(asRunId("r"));
+    expect(record?.error?.message).toBe(message);
+  });
+
+  it("a modify that runs is visible: `modified` on the report and call-end, the plan's parameters in the record", async () => {
+    const ran: string[] = [];
+    const { hub, events } = recordEvents();
+    const { result, store } = await runPlan(registryCounting(ran), plan, {
+      confirm: hookAnswering({ action: "modify", params: { v: 20 } }, false),
+      events: hub,
+    });
+    expect(result.calls.map((call) => [call.callId, call.modified])).toEqual([
+      ["ok", undefined],
+      ["ask", true],
+    ]);
+    const ends = events.filter((event) => event.type === "call-end");
+    expect(ends.map((event) => [event.callId, event.modified])).toEqual([
+      ["ok", undefined],
+      ["ask", true],
+    ]);
+    const starts = events.filter((event) => event.type === "call-start");
+    expect(starts.map((event) => event.params)).toEqual([{ v: 1 }, { v: 20 }]);
+    const records = await store.listCallRecords(asRunId("r"));
+    expect(records.map((record) => [record.callId, record.params, record.plannedParams])).toEqual([
+      ["ok", { v: 1 }, undefined],
+      ["ask", { v: 20 }, { v: 2 }],
+    ]);
+    expect(result.state).toEqual({ ok: 1, ask: 20 });
   });
 
   it("the hook is told the run, the thread and the run's signal", async () => {

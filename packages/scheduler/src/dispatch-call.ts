@@ -17,6 +17,7 @@ import { toRecordedError } from "./event-hub.js";
 import { errorValue, interpretResult } from "./interpret-result.js";
 import type { InvokeOutcome } from "./invoke-tool.js";
 import { completedBefore } from "./own-record-match.js";
+import { recordedParams } from "./recorded-params.js";
 import { refusedApproval } from "./refused-approval.js";
 import { type OperandFilter, paramsLimit, resolveParams } from "./resolve-params.js";
 import { resolveRetryPolicy } from "./retry-delay.js";
@@ -131,11 +132,18 @@ export function onInvoked(
   }
 }
 
-/** The failure for parameters that break the tool's input schema, or undefined when they fit. */
-function paramsRefused(tool: RegisteredTool, params: JsonObject): CallEnding | undefined {
+/**
+ * The failure for parameters that break the tool's input schema, or undefined when they fit; `whose` names
+ * parameters that are not the plan's (a confirm hook's `modify`), so the message does not blame the plan.
+ */
+function paramsRefused(tool: RegisteredTool, params: JsonObject, whose?: string): CallEnding | undefined {
   const first = tool.validateInput(params)[0];
   if (first === undefined) return undefined;
-  return failed("PARAM_INVALID", `parameter ${first.instancePath || "/"}: ${first.message}`);
+  const problem = `parameter ${first.instancePath || "/"}: ${first.message}`;
+  return failed(
+    "PARAM_INVALID",
+    whose === undefined ? problem : `${whose} break the input schema of ${tool.name}: ${problem}`,
+  );
 }
 
 /** Applies the confirmation hook's decision. */
@@ -187,12 +195,15 @@ function decide(
             `modified parameters cannot hold ${JSON.stringify(meta)}: a key starting with "_" is a meta-property, not a parameter (the call's meta-properties are fixed by the plan)`,
           ),
         );
-      const refused = paramsRefused(tool, json.value as JsonObject);
+      const refused = paramsRefused(tool, json.value as JsonObject, "the confirm hook's modified parameters");
       if (refused !== undefined) return host.end(index, refused);
       // the key is that of the call as the plan resolved it (a re-sent plan is satisfied by this record),
       // and the record keeps the modified parameters: a hash left for later is taken now
       run.hash ??= callHash(run.call, run.params as JsonObject, true);
+      // the record keeps the plan's parameters beside them, and the call's outcome says `modified`
+      run.plannedParams = run.shownParams ?? run.params;
       run.params = json.value as JsonObject;
+      run.shownParams = shownParams(host, run.call, run.params);
       return execute(host, index, run, tool);
     }
     case "invalid":
@@ -329,8 +340,17 @@ function satisfied(
  */
 function completedInChain(host: DispatchHost, run: CallRun): string | undefined {
   const settled = host.options.resumedSettled?.get(run.call.id);
-  if (settled === undefined || run.hash === undefined || run.params === undefined) return undefined;
-  return completedBefore(settled, run.call, run.hash, run.params) ? settled.runId : undefined;
+  const params = run.shownParams ?? run.params;
+  if (settled === undefined || run.hash === undefined || params === undefined) return undefined;
+  return completedBefore(settled, run.call, run.hash, params) ? settled.runId : undefined;
+}
+
+/**
+ * The parameters as the record and events show them, when they differ from `params` (decision 0063): only a
+ * run given host-kind values (`extraKinds`) has any to leave out, so the others pay one property read.
+ */
+function shownParams(host: DispatchHost, call: CompiledCall, params: JsonObject): JsonObject | undefined {
+  return host.options.extraKinds === undefined ? undefined : recordedParams(call, params);
 }
 
 /**
@@ -359,6 +379,7 @@ export function dispatchCall(
   if (host.aborted) return host.end(index, { status: "cancelled", wrote: [], reason: host.abortReason });
   try {
     run.params = resolveParams(call, host.context, host.options.maxValueBytes, host.operands, index);
+    run.shownParams = shownParams(host, call, run.params);
   } catch (error) {
     // References that would make the parameters larger than one value may be (bug H6): the call fails
     // before the tool runs; its record keeps no parameters.
@@ -391,7 +412,13 @@ export function dispatchCall(
   const { store, threadId, resumedRecords } = host.options;
   // nothing on the thread can satisfy the call: no lookup, and no hash until the store needs one (for a
   // call with `_output` the key holds the output, which its record does not: it is hashed now)
-  if (resumedRecords === undefined && !call.hasOutput && host.hashLater(call.tool))
+  // (a call shown with host values left out is hashed now: the store would hash the shown parameters)
+  if (
+    resumedRecords === undefined &&
+    !call.hasOutput &&
+    run.shownParams === undefined &&
+    host.hashLater(call.tool)
+  )
     return confirmThenExecute(host, index, run, tool);
   // resolved parameters are deep-frozen (resolveParams): the digests of their large arrays can be kept
   run.hash = callHash(call, run.params, true);
@@ -400,7 +427,11 @@ export function dispatchCall(
   // `fresh` tools too: a resume finishes the interrupted run, it does not repeat its side effects
   // (decision 0045).
   const own = resumedRecords?.get(call.id);
-  if (own !== undefined && completedBefore(own, call, run.hash, run.params) && host.claim(own))
+  if (
+    own !== undefined &&
+    completedBefore(own, call, run.hash, run.shownParams ?? run.params) &&
+    host.claim(own)
+  )
     return reuse(host, index, run, own);
   if (tool.fresh || rerunAsked(host, call, tool)) return confirmThenExecute(host, index, run, tool);
   const found = store.findCompletedCall(asThreadId(threadId), run.hash);

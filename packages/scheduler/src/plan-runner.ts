@@ -183,6 +183,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       this.runs.push({
         call,
         params: undefined,
+        shownParams: undefined,
+        plannedParams: undefined,
         hash: undefined,
         attempts: 0,
         startedAt: undefined,
@@ -424,7 +426,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     run.startedAt ??= this.now();
     if (!this.hub.idle) {
       const call = run.call;
-      this.emit({ type: "call-start", callId: call.id, tool: call.tool, attempt, params: run.params ?? {} });
+      const params = run.shownParams ?? run.params ?? {};
+      this.emit({ type: "call-start", callId: call.id, tool: call.tool, attempt, params });
     }
   }
 

@@ -93,6 +93,8 @@ export type RunEvent =
       readonly branchPath?: string;
       readonly reason?: string;
       readonly error?: RecordedError;
+      /** True when the confirm hook's `modify` replaced the plan's parameters (the tool ran with the hook's). */
+      readonly modified?: true;
     })
   /** A state path was written (after the commit). */
   | (CallEventBase & { readonly type: "state-write"; readonly reference: string; readonly method: string })
@@ -142,7 +144,7 @@ export function callEndEvent(
   outputPath: OutputPath | undefined,
   outcomes: readonly string[] | undefined,
 ): Omit<Extract<RunEvent, { type: "call-end" }>, "runId" | "at"> {
-  const { callId, tool, status, attempts, durationMs, branch, reason, error } = report;
+  const { callId, tool, status, attempts, durationMs, branch, reason, error, modified } = report;
   const outcome = branch === undefined ? undefined : outcomes?.[branch];
   const targets = branch === undefined ? undefined : outputPath?.alternatives[branch];
   return {
@@ -157,5 +159,6 @@ export function callEndEvent(
     ...(targets === undefined ? {} : { branchPath: targets.map((target) => target.text).join(" && ") }),
     ...(reason === undefined ? {} : { reason }),
     ...(error === undefined ? {} : { error }),
+    ...(modified === undefined ? {} : { modified }),
   };
 }

@@ -142,6 +142,8 @@ export type CallReport = CallStatusFacts<RecordedError> & {
   readonly durationMs: number;
   /** References written (`†calls.<id>` for stored outputs). */
   readonly wrote: readonly string[];
+  /** True when the confirm hook's `modify` replaced the plan's parameters (the tool ran with the hook's). */
+  readonly modified?: true;
 };
 
 /** What an execution returns. */
@@ -160,8 +162,18 @@ export interface ExecutionResult {
 export interface CallRun {
   /** The compiled call. */
   readonly call: CompiledCall;
-  /** Resolved parameters, once dispatched. */
+  /** Resolved parameters, once dispatched (what the tool receives; a confirm hook's `modify` replaces them). */
   params: JsonObject | undefined;
+  /**
+   * `params` as the record and events show them, when that differs: every parameter that reads a host kind
+   * as the plan wrote it (decision 0063). Undefined: `params` are shown as they are.
+   */
+  shownParams: JsonObject | undefined;
+  /**
+   * The plan's resolved parameters (as shown), when a confirm hook's `modify` replaced them: kept in the
+   * record beside the modified ones, and the call's outcome says `modified`.
+   */
+  plannedParams: JsonObject | undefined;
   /**
    * Satisfied key, once computed; a succeeded call dispatched without it (`DispatchHost.hashLater`) leaves it
    * to the store (`CallCommit.callHashOf`).
