@@ -151,11 +151,13 @@ describe("agentTools: the framework-neutral contract", () => {
   });
 
   it.each([["validate_plan"], ["run_plan"], ["list_variables"], ["get_variable"]])(
-    "%s answers arguments that are not an object (null, a number, an array) with a USAGE result",
+    "%s answers arguments that are not an object (null, a number, an array, the JSON text of one) with a USAGE result",
     async (name) => {
       const call = byName(agentTools(createEngine({ tools: [give] }), "t"));
-      for (const args of [null, 5, [], "plan"])
+      for (const args of [null, 5, [], "[1]"])
         expect(await call(name, args)).toMatchObject({ ok: false, error: { code: "USAGE" } });
+      // a string is the arguments' JSON text (as providers hand them): text that is not JSON is JSON_SYNTAX
+      expect(await call(name, "plan")).toMatchObject({ ok: false, error: { code: "JSON_SYNTAX" } });
     },
   );
 

@@ -46,7 +46,7 @@ describe("parseStoredReference and STORED_REFERENCE_SCHEMA", () => {
     expect(() => parseStoredReference("$tool_output.c1")).toThrow(
       expect.objectContaining({ code: "REF_SYNTAX", hint: expect.stringContaining('"†calls.c1"') }),
     );
-    for (const text of ["$state.hits", "$.state.hits", "${state.hits}", "@state.hits"])
+    for (const text of ["$state.hits", "$.state.hits", `\${state.hits}`, "@state.hits"])
       expect(() => parseStoredReference(text), text).toThrow(
         expect.objectContaining({
           code: "REF_SYNTAX",
