@@ -63,6 +63,8 @@ describe("a plan item that is no call", () => {
     const registry = createToolRegistry([tool({})]);
     const [diagnostic] = compile([item], registry).diagnostics;
     expect(diagnostic?.code).toBe("CALL_SHAPE");
-    expect(diagnostic?.hint).toBe('each item of the plan is one call: { "_tool": "<tool name>", <parameters> }');
+    expect(diagnostic?.hint).toBe(
+      'each item of the plan is one call: { "_tool": "<tool name>", <parameters> }',
+    );
   });
 });

@@ -1,6 +1,12 @@
 import { DEFAULT_KINDS, type KindTable } from "./kinds.js";
 import type { InputExpression, ParseResult, Reference } from "./language-ast.js";
-import { bracketNameHint, describeCharAt, type IssueResult, issueAt, TRAILING_SPACE_HINT } from "./language-issue.js";
+import {
+  bracketNameHint,
+  describeCharAt,
+  type IssueResult,
+  issueAt,
+  TRAILING_SPACE_HINT,
+} from "./language-issue.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { isSpaceCode } from "./name-grammar.js";
 import { type ReferenceScanOptions, scanReference } from "./reference-scanner.js";

@@ -1,7 +1,13 @@
 import { joinOutputPath } from "./format-output-path.js";
 import { DEFAULT_KINDS, type KindTable } from "./kinds.js";
 import type { OutputPath, OutputTarget, ParseResult } from "./language-ast.js";
-import { bracketNameHint, describeCharAt, type IssueResult, issueAt, TRAILING_SPACE_HINT } from "./language-issue.js";
+import {
+  bracketNameHint,
+  describeCharAt,
+  type IssueResult,
+  issueAt,
+  TRAILING_SPACE_HINT,
+} from "./language-issue.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { isSpaceCode } from "./name-grammar.js";
 import { pathsOverlap } from "./paths-overlap.js";
