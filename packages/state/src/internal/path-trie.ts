@@ -11,15 +11,6 @@ interface TrieNode {
 
 const newNode = (): TrieNode => ({ children: undefined, reference: undefined });
 const NONE: readonly string[] = Object.freeze([]);
-const NO_SEGMENTS: readonly PathSegment[] = Object.freeze([]);
-
-/** Adds a new child to a node that has none at `segment`, and answers it. */
-function addChild(node: TrieNode, segment: PathSegment): TrieNode {
-  const child = newNode();
-  node.children ??= new Map();
-  node.children.set(segment, child);
-  return child;
-}
 
 /** What {@link PathTrie.find} answers when nothing is recorded at, above or below a path. */
 export const ABSENT: unique symbol = Symbol("absent");
@@ -30,49 +21,25 @@ export const ABSENT: unique symbol = Symbol("absent");
  */
 export class PathTrie {
   private readonly root: TrieNode = newNode();
-  /** Counts the changes of the trie: a remembered miss of {@link find} holds while this is unchanged. */
-  private changes = 0;
-  /**
-   * What {@link find} last answered {@link ABSENT} for: the node its walk stopped at, the depth and segment
-   * of the child that node lacks, the segments above it (empty at depth 0) and {@link changes} then. A
-   * commit's `set` of a new variable at a path through that missing child starts there instead of looking
-   * the segments up again (in a node of 100,000 top-level keys, a lookup that misses the CPU cache).
-   */
-  private missNode: TrieNode = this.root;
-  private missDepth = 0;
-  private missSegment: PathSegment | undefined;
-  private missAbove: readonly PathSegment[] = NO_SEGMENTS;
-  private missChanges = -1;
 
   /** Records that `path` holds the variable `reference`. */
   set(path: Path, reference: string): void {
     let node = this.root;
-    if (this.missChanges === this.changes && this.throughMiss(path)) {
-      // nothing changed since `find` missed on this path: the segments from `missDepth` on are not there
-      node = this.missNode;
-      for (let index = this.missDepth; index < path.length; index++)
-        node = addChild(node, path[index] as PathSegment);
-    } else
-      for (let index = 0; index < path.length; index++) {
-        const segment = path[index] as PathSegment;
-        node = node.children?.get(segment) ?? addChild(node, segment);
+    for (let index = 0; index < path.length; index++) {
+      const segment = path[index] as PathSegment;
+      let child = node.children?.get(segment);
+      if (child === undefined) {
+        child = newNode();
+        node.children ??= new Map();
+        node.children.set(segment, child);
       }
+      node = child;
+    }
     node.reference = reference;
-    this.changes++;
-  }
-
-  /** True when `path` goes through the child {@link find} last found missing. */
-  private throughMiss(path: Path): boolean {
-    const depth = this.missDepth;
-    if (path.length <= depth || path[depth] !== this.missSegment) return false;
-    const above = this.missAbove;
-    for (let index = 0; index < depth; index++) if (path[index] !== above[index]) return false;
-    return true;
   }
 
   /** Forgets the variable at `path` (prunes empty nodes). */
   delete(path: Path): void {
-    this.changes++;
     const trail: TrieNode[] = [this.root];
     let node = this.root;
     for (const segment of path) {
@@ -111,7 +78,6 @@ export class PathTrie {
       trail.push(node);
     }
     if (found === undefined) return NONE;
-    this.changes++;
     for (let index = trail.length - 1; index > 0; index--) {
       const current = trail[index]!;
       if (current.reference !== undefined || (current.children?.size ?? 0) > 0) break;
@@ -125,21 +91,12 @@ export class PathTrie {
    * {@link isolated} is true too): what a commit asks of each written path, in one walk.
    */
   find(path: Path): string | undefined | typeof ABSENT {
-    let node: TrieNode = this.root;
+    let node: TrieNode | undefined = this.root;
     let above = false;
     for (let index = 0; index < path.length; index++) {
       if (node.reference !== undefined) above = true;
-      const child = node.children?.get(path[index] as PathSegment);
-      if (child === undefined) {
-        if (above) return undefined;
-        this.missNode = node;
-        this.missDepth = index;
-        this.missSegment = path[index];
-        this.missAbove = index === 0 ? NO_SEGMENTS : path.slice(0, index);
-        this.missChanges = this.changes;
-        return ABSENT;
-      }
-      node = child;
+      node = node.children?.get(path[index] as PathSegment);
+      if (node === undefined) return above ? undefined : ABSENT;
     }
     return node.reference;
   }
@@ -206,7 +163,6 @@ export class PathTrie {
 
   /** Forgets everything. */
   clear(): void {
-    this.changes++;
     this.root.children = undefined;
     this.root.reference = undefined;
   }
