@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createMemoryStore, type StateStore } from "@obelisk/state";
 import { createSqliteStore } from "@obelisk/state/sqlite";
 import { afterEach, describe, expect, it } from "vitest";
+import { deferred, until } from "./__fixtures__/deferred.js";
 import { createEngine, defineTool, type RunEvent } from "./index.js";
 
 const SECRET = "sk-live-SECRET-123";
@@ -144,5 +145,47 @@ describe("host-kind values are not recorded nor sent in events (review s34 M2, d
       plannedParams: { auth: "Bearer {†secrets.apiKey}", path: "/orders" },
     });
     expect(JSON.stringify(record)).not.toContain(SECRET);
+  });
+
+  it("resume: a call reading a host kind and its own target is satisfied by its own record (shown forms compared)", async () => {
+    let increments = 0;
+    const gate = deferred<unknown>();
+    const engine = createEngine({
+      kinds: [{ kind: "secrets" }],
+      tools: [
+        { name: "slow", input: { type: "object" }, run: () => gate.promise.then(() => 0) },
+        {
+          name: "inc",
+          input: { type: "object" },
+          run: (args) => {
+            increments++;
+            return (args as { n: number }).n + 1;
+          },
+        },
+      ],
+    });
+    const abort = new AbortController();
+    const plan = [
+      {
+        _tool: "inc",
+        _id: "inc",
+        n: "†state.count || †input.zero",
+        key: "†secrets.apiKey",
+        _outputPath: "†state.count",
+      },
+      { _tool: "slow", _id: "slow" },
+    ];
+    const running = engine.run(plan, { threadId: "t", input: { zero: 0 }, context, signal: abort.signal });
+    await until(() => increments === 1);
+    abort.abort();
+    const interrupted = await running;
+    expect(interrupted.state).toEqual({ count: 1 });
+    gate.resolve(undefined);
+    const resumed = await engine.resume(interrupted.runId, { context });
+    // the record shows the key's reference; compared with the resolved parameters, the call ran again
+    expect(resumed.calls.inc?.status).toBe("satisfied");
+    expect(resumed.state).toEqual({ count: 1 });
+    expect(increments).toBe(1);
+    await engine.close();
   });
 });
