@@ -47,4 +47,16 @@ describe("createSchemaCompiler", () => {
       expect.objectContaining({ code: "USAGE" }),
     );
   });
+
+  it("a schema the meta-check cannot even walk (a cycle) is USAGE with the reason and a hint", () => {
+    const cyclic: Record<string, unknown> = { type: "object", properties: {} };
+    (cyclic.properties as Record<string, unknown>).self = cyclic;
+    expect(() => createSchemaCompiler().assertValid(cyclic as JsonObject, "tool input")).toThrow(
+      expect.objectContaining({
+        code: "USAGE",
+        message: expect.stringMatching(/^tool input is not a valid JSON Schema: ./),
+        hint: expect.stringContaining('no cycles (use "$ref"'),
+      }),
+    );
+  });
 });

@@ -1,5 +1,5 @@
 import type { JsonObject } from "@obelisk/core";
-import { canonicalJson, ObeliskError } from "@obelisk/core";
+import { canonicalJson, ObeliskError, thrownMessage } from "@obelisk/core";
 import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
@@ -140,7 +140,10 @@ export function createSchemaCompiler(): SchemaCompiler {
       try {
         valid = checker.validateSchema(schema) as boolean;
       } catch (error) {
-        throw new ObeliskError("USAGE", `${what} is not a valid JSON Schema`, { cause: error });
+        throw new ObeliskError("USAGE", `${what} is not a valid JSON Schema: ${thrownMessage(error)}`, {
+          cause: error,
+          hint: 'a schema is plain JSON data: no cycles (use "$ref" for a recursive shape), no getters or Proxies',
+        });
       }
       if (!valid)
         throw new ObeliskError(

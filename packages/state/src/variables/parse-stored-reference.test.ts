@@ -53,6 +53,12 @@ describe("parseStoredReference and STORED_REFERENCE_SCHEMA", () => {
           hint: expect.stringContaining('did you mean "†state.hits"?'),
         }),
       );
+    expect(() => parseStoredReference("†calls.c1", true)).toThrow(
+      expect.objectContaining({
+        code: "OUTPUT_PATH_READONLY",
+        hint: expect.stringContaining("write only †state"),
+      }),
+    );
     expect(() => parseStoredReference("input.x")).toThrow(
       expect.not.objectContaining({ hint: expect.anything() }),
     );

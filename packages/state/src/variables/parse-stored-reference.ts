@@ -64,7 +64,9 @@ export function parseStoredReference(text: string, forWrite = false, limits?: Re
   }
   const { kind, path } = parsed.value;
   if (forWrite && kind !== "state")
-    throw new ObeliskError("OUTPUT_PATH_READONLY", `${text}: only †state can be written`);
+    throw new ObeliskError("OUTPUT_PATH_READONLY", `${text}: only †state can be written`, {
+      hint: 'set and unset write only †state (e.g. "†state.result"); †calls and †input are read-only',
+    });
   if (kind !== "state" && !(kind === "calls" && typeof path[0] === "string")) {
     throw new ObeliskError(
       "USAGE",
