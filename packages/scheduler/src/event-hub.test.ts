@@ -10,7 +10,7 @@ import type { RunEvent } from "./run-event.js";
 const event = (type: "run-start" | "call-start"): RunEvent =>
   type === "run-start"
     ? { type, runId: "r", at: 1, threadId: "t", planHash: "sha256:x", calls: 0 }
-    : { type, runId: "r", at: 2, callId: "c", tool: "t", attempt: 1, params: {} };
+    : { type, runId: "r", threadId: "t", at: 2, callId: "c", tool: "t", attempt: 1, params: {} };
 
 /** A hub with one observer that records every event it sees. */
 function recordingHub(): { hub: EventHub; seen: RunEvent[] } {
@@ -70,6 +70,7 @@ describe("EventHub", () => {
     expect(seen.at(-1)).toMatchObject({
       type: "observer-error",
       runId: "r",
+      threadId: "t",
       at: 2,
       eventType: "call-start",
       error: { code: "LOG_DOWN" },
@@ -146,6 +147,7 @@ describe("an observer failure nobody else takes is a process warning (SRE review
   const end = (runId = "r"): RunEvent => ({
     type: "run-end",
     runId,
+    threadId: "t",
     at: 3,
     status: "succeeded",
     durationMs: 1,

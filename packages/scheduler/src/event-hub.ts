@@ -207,6 +207,7 @@ export class EventHub {
     const report: RunEvent = {
       type: "observer-error",
       runId: event.runId,
+      threadId: event.threadId,
       at: event.at,
       eventType: event.type,
       error: recorded,

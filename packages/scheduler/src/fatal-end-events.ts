@@ -9,6 +9,8 @@ const REASON_MESSAGE_CHARS = 200;
 /** How a run died: what {@link fatalEndEvents} needs beside its calls. */
 export interface FatalEnding {
   readonly runId: string;
+  /** Its thread (every event of a run carries it). */
+  readonly threadId: string;
   /** Clock time of the end (every event of it carries this time). */
   readonly at: number;
   /** Clock time of `run-start`. */
@@ -25,7 +27,7 @@ export interface FatalEnding {
  * plan order), then `run-end` with status `failed` and the error's code and message.
  */
 export function fatalEndEvents(runs: readonly CallRun[], ending: FatalEnding): RunEvent[] {
-  const { runId, at, failure, culprits } = ending;
+  const { runId, threadId, at, failure, culprits } = ending;
   const { code, message } = failure;
   const error: RecordedError = { name: "ObeliskError", code, message };
   const reason = `run failed (${code}): ${cutText(message, REASON_MESSAGE_CHARS)}`;
@@ -36,6 +38,7 @@ export function fatalEndEvents(runs: readonly CallRun[], ending: FatalEnding): R
     const base = {
       type: "call-end",
       runId,
+      threadId,
       at,
       callId: run.call.id,
       tool: run.call.tool,
@@ -49,6 +52,14 @@ export function fatalEndEvents(runs: readonly CallRun[], ending: FatalEnding): R
     );
   }
   const durationMs = Math.max(0, at - ending.startedAt);
-  events.push({ type: "run-end", runId, at, status: "failed", durationMs, error: { code, message } });
+  events.push({
+    type: "run-end",
+    runId,
+    threadId,
+    at,
+    status: "failed",
+    durationMs,
+    error: { code, message },
+  });
   return events;
 }

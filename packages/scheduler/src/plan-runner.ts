@@ -41,7 +41,11 @@ import { systemTimers, type Timers } from "./timers.js";
 import { WorkingContext } from "./working-context.js";
 
 /** Distributes the `Omit` over the event union. */
-type EventInput = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "runId" | "at"> : never) : never;
+type EventInput = RunEvent extends infer E
+  ? E extends RunEvent
+    ? Omit<E, "runId" | "threadId" | "at">
+    : never
+  : never;
 
 /** The calls a fatal error is attributed to (see `fatal`): a call's index, or a commit group's. */
 type Culprit = number | readonly number[] | undefined;
@@ -162,7 +166,6 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const requestedAt = options.requestedAt;
     this.emit({
       type: "run-start",
-      threadId: options.threadId,
       planHash: options.planHash,
       calls: plannedCalls,
       ...(requestedAt === undefined ? {} : { queuedMs: Math.max(0, this.startedAt - requestedAt) }),
@@ -766,7 +769,14 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       at = this.startedAt;
     }
     const culprits = culprit === undefined ? [] : typeof culprit === "number" ? [culprit] : culprit;
-    const ending = { runId: this.runId, at, startedAt: this.startedAt, failure, culprits };
+    const ending = {
+      runId: this.runId,
+      threadId: this.threadId,
+      at,
+      startedAt: this.startedAt,
+      failure,
+      culprits,
+    };
     for (const event of fatalEndEvents(this.runs, ending)) hub.emit(event);
   }
 
@@ -779,12 +789,12 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const at = hub.idle ? 0 : this.now();
     this.ended = true;
     this.hub = ENDED;
-    if (!hub.idle) hub.emit({ ...event, runId: this.runId, at });
+    if (!hub.idle) hub.emit({ ...event, runId: this.runId, threadId: this.threadId, at });
   }
 
   private emit(event: EventInput): void {
     if (this.hub.idle) return;
-    this.hub.emit({ ...event, runId: this.options.runId, at: this.now() } as RunEvent);
+    this.hub.emit({ ...event, runId: this.runId, threadId: this.threadId, at: this.now() } as RunEvent);
   }
 }
 

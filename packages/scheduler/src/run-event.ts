@@ -6,6 +6,11 @@ import type { CallReport } from "./runner-types.js";
 interface EventBase {
   /** The run. */
   readonly runId: string;
+  /**
+   * The run's thread (the same string on every event of a run): an engine-wide observer of several threads
+   * needs no map from `runId`.
+   */
+  readonly threadId: string;
   /** Milliseconds since the epoch (from the injected clock). */
   readonly at: number;
 }
@@ -23,7 +28,6 @@ export type RunEvent =
   /** The run started. */
   | (EventBase & {
       readonly type: "run-start";
-      readonly threadId: string;
       readonly planHash: PlanHash;
       readonly calls: number;
       /**
@@ -135,7 +139,7 @@ export type RunEventType = RunEvent["type"];
 export type RunObserver = (event: RunEvent) => void;
 
 /**
- * The `call-end` event of a call's report (without `runId` and `at`, which the runner adds): with a
+ * The `call-end` event of a call's report (without `runId`, `threadId` and `at`, which the runner adds): with a
  * `branch`, its `outcome` (from the tool's `outcomes`) and `branchPath` (from the call's output path).
  * Built only when an observer listens.
  */
@@ -143,7 +147,7 @@ export function callEndEvent(
   report: CallReport,
   outputPath: OutputPath | undefined,
   outcomes: readonly string[] | undefined,
-): Omit<Extract<RunEvent, { type: "call-end" }>, "runId" | "at"> {
+): Omit<Extract<RunEvent, { type: "call-end" }>, "runId" | "threadId" | "at"> {
   const { callId, tool, status, attempts, durationMs, branch, reason, error, modified } = report;
   const outcome = branch === undefined ? undefined : outcomes?.[branch];
   const targets = branch === undefined ? undefined : outputPath?.alternatives[branch];
