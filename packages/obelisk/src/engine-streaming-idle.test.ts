@@ -128,6 +128,57 @@ describe.each(storeKinds())("a streaming run's idle timeout on the $name store",
     const result = await stream.close();
     expect(result.status).toBe("succeeded");
     expect(await engine.get("s", "†state.slow")).toMatchObject({ found: true, value: "done" });
+    // the grace for calls in flight ended with them: no timer is left to abort anything
+    expect(timers.due.size).toBe(0);
+  });
+
+  it("a call still running idleTimeoutMs after the idle close gets the abort; a tool that ignores it no longer holds the thread (decision 0064)", async () => {
+    setup();
+    const stream = await engine.open({ threadId: "s", idleTimeoutMs: 50 });
+    stream.add(call("done"));
+    stream.add(call("stuck"));
+    await until(() => control.started.length === 2);
+    control.finish("done");
+    timers.advance(50);
+    timers.advance(49);
+    // within the grace the call runs on and the thread stays held
+    expect(control.signals.get("stuck")?.aborted).toBe(false);
+    await expect(engine.run([call("other")], { threadId: "s" })).rejects.toMatchObject({
+      code: "THREAD_BUSY",
+    });
+    timers.advance(1);
+    await until(() => control.signals.get("stuck")?.aborted === true);
+    // the tool ignores its signal and never answers: the run ends anyway, as an aborted run does
+    const result = await stream.close();
+    expect(result.status).toBe("cancelled");
+    expect(result.calls.done?.status).toBe("succeeded");
+    expect(result.calls.stuck).toMatchObject({
+      status: "cancelled",
+      reason:
+        "run cancelled: the stream closed itself after 50 ms without a call (its idleTimeoutMs) and its calls still ran 50 ms later",
+    });
+    expect((await ended(stream.runId)).status).toBe("cancelled");
+    expect(thrownError(() => stream.add(call("late"))).data).toMatchObject({ stoppedBy: "idle" });
+    // the thread is free, and the abandoned call's late answer is not stored
+    const next = engine.run([call("next")], { threadId: "s" });
+    await until(() => control.started.includes("next"));
+    control.finish("next");
+    expect((await next).status).toBe("succeeded");
+    control.finish("stuck", "too late");
+    expect(await engine.get("s", "†state.stuck")).toMatchObject({ found: false });
+    expect(await engine.get("s", "†state.done")).toMatchObject({ found: true, value: "done" });
+  });
+
+  it("a stream its host closed before it went idle is never aborted by the timeout, however long its calls run", async () => {
+    setup();
+    const stream = await engine.open({ threadId: "s", idleTimeoutMs: 50 });
+    stream.add(call("long"));
+    await until(() => control.started.includes("long"));
+    const closing = stream.close();
+    timers.advance(10_000);
+    expect(control.signals.get("long")?.aborted).toBe(false);
+    control.finish("long");
+    expect((await closing).status).toBe("succeeded");
   });
 
   it("an engine.close() after the idle close does not rename why add refuses", async () => {

@@ -305,7 +305,8 @@ export interface OpenOptions extends Omit<RunOptions, "approvedHash"> {
   readonly inputSchema?: JsonObject | undefined;
   /**
    * Closes the stream as `close()` would once this many ms pass without an `add` (from 1 to 2^31 - 1):
-   * an abandoned stream then releases its thread. Default: none (the stream waits for `close()`).
+   * an abandoned stream then releases its thread. Its calls still running this many ms after that idle
+   * close are aborted (the run ends `cancelled`; decision 0064). Default: none (the stream waits for `close()`).
    */
   readonly idleTimeoutMs?: number | undefined;
 }

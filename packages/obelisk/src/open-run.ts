@@ -14,7 +14,7 @@ import { busyDuringRun } from "./busy-during-run.js";
 import { CallRecorder } from "./call-recorder.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
-import { startIdleTimer } from "./idle-timer.js";
+import { type IdleTimer, startIdleTimer } from "./idle-timer.js";
 import { planInvalidError } from "./plan-invalid-error.js";
 import {
   endingOptions,
@@ -119,6 +119,7 @@ async function leasedOpen(
   const lock = await store.lockThread(threadId, { waitMs: engine.lockWaitMs ?? 0, signal });
   const channel = new EventChannel();
   let created: RunId | undefined;
+  let idle: IdleTimer | undefined;
   try {
     const context = await runtime.threadContext(threadId, await store.getThread(threadId), input, extraKinds);
     const inputSchema = options.inputSchema ?? input.schema;
@@ -172,6 +173,10 @@ async function leasedOpen(
     const hub = runtime.hub([options.onEvent, channel.push, failFast ? watchFailure : undefined]);
     // run-end waits for the run's record to be finished and the thread released (see run-plan.ts)
     const held = holdRunEnd(hub);
+    // an abandoned stream closes itself, as close() would, once no call came for idleTimeoutMs; its calls
+    // still running idleTimeoutMs after that get the abort (decision 0064)
+    const idleTimer = startIdleTimer(options.idleTimeoutMs, endNow, engine.timers);
+    idle = idleTimer;
     const runner = new PlanRunner({
       registry: runtime.registry,
       store,
@@ -187,7 +192,7 @@ async function leasedOpen(
       ...(engine.confirm === undefined ? {} : { confirm: engine.confirm }),
       // the engine's aroundTool (if any) inside the one that tells close() it is called from a call
       aroundTool: own.aroundTool,
-      signal,
+      signal: idleTimer.abandoned === undefined ? signal : AbortSignal.any([signal, idleTimer.abandoned]),
       ...(engine.timers === undefined ? {} : { timers: engine.timers }),
       now: runtime.now,
       ...(requestedAt === undefined ? {} : { requestedAt }),
@@ -200,13 +205,11 @@ async function leasedOpen(
     // the calls accepted, as JSON copies: the run record ends with them, so `resume` can re-run them
     const accepted: JsonValue[] = [];
     const recorder = new CallRecorder(store, runId, (call) => runner.add([call]));
-    // an abandoned stream closes itself, as close() would, once no call came for idleTimeoutMs
-    const idle = startIdleTimer(options.idleTimeoutMs, endNow, engine.timers);
     const add = (call: unknown): AddResult => {
       // what stopped it first: an idle close is not renamed by an engine.close() that came after it
       const stop: StreamStop | undefined =
         failed ??
-        (idle.fired
+        (idleTimer.fired
           ? { by: "idle", idleTimeoutMs: options.idleTimeoutMs as number }
           : lease.stoppedBy !== undefined
             ? { by: lease.stoppedBy }
@@ -214,7 +217,7 @@ async function leasedOpen(
               ? undefined
               : { by: "close" });
       if (stop !== undefined) throw stoppedStreamError(stop, runId);
-      idle.touch();
+      idleTimer.touch();
       const result = compiler.addCall(call);
       if (result.ok && result.call !== undefined) {
         const copy = toJsonValue(call);
@@ -225,7 +228,7 @@ async function leasedOpen(
       return { ok: false, diagnostics: result.diagnostics };
     };
     const close = (): Promise<RunResult> => {
-      idle.stop();
+      idleTimer.stop();
       closing ??= (async () => {
         let runnerClosed = false;
         let finished = false;
@@ -235,6 +238,7 @@ async function leasedOpen(
           if (compiled.autoIdsUsed > 1) await store.reserveCallNumbers(threadId, compiled.autoIdsUsed - 1);
           runnerClosed = true;
           const execution = await runner.close(unresolvedHints(compiled.diagnostics));
+          idleTimer.end();
           // the hash of what ran (the accepted calls): calls `add` refused are not part of it
           const plan = planOf(accepted);
           const hash = storedPlanHash(plan) ?? compiled.planHash;
@@ -255,6 +259,7 @@ async function leasedOpen(
           if (!finished) await finishFailed(runtime, runId, error);
           throw busyDuringRun(asThrownError(error), runId);
         } finally {
+          idleTimer.end();
           try {
             await lock.release();
           } finally {
@@ -266,6 +271,7 @@ async function leasedOpen(
     };
     return { runId, add, close, events: channel };
   } catch (error) {
+    idle?.end();
     if (created !== undefined) await finishFailed(runtime, created, error);
     await lock.release();
     throw error;

@@ -40,7 +40,7 @@ export function stoppedStreamError(stop: StreamStop, runId: string): ObeliskErro
         `the streaming run closed itself after ${stop.idleTimeoutMs} ms without a call (its idleTimeoutMs): no more calls can be added`,
         {
           data: { runId, stoppedBy: stop.by, idleTimeoutMs: stop.idleTimeoutMs },
-          hint: "close() answers the run's result, as if it had been called then; open a new run to go on (calls that completed are satisfied when sent again), or give open a longer idleTimeoutMs",
+          hint: "close() answers the run's result, as if it had been called then (calls still running idleTimeoutMs after it were cancelled); open a new run to go on (calls that completed are satisfied when sent again), or give open a longer idleTimeoutMs",
         },
       );
     case "failFast":
