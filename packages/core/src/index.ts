@@ -4,6 +4,8 @@ export { applyOutputInPlace } from "./apply-output-in-place.js";
 export { assertNever } from "./assert-never.js";
 export { CALL_ID_PATTERN, isValidCallId } from "./call-id.js";
 export { canonicalJson } from "./canonical-json.js";
+export type { HookAnswer } from "./checked-hook.js";
+export { checkedClock, checkedHook } from "./checked-hook.js";
 export { codePointLength, codePointSlice, cutIndex, cutText } from "./code-points.js";
 export type { Diagnostic, SourcePosition } from "./diagnostic.js";
 export type { DiagnosticCode, ObeliskCode, RuntimeErrorCode, Severity } from "./diagnostic-codes.js";

@@ -1,5 +1,5 @@
 import type { JsonValue, RunId, ThreadId } from "@obelisk/core";
-import { ObeliskError } from "@obelisk/core";
+import { checkedClock, ObeliskError } from "@obelisk/core";
 import {
   type Clock,
   DEFAULT_MAX_TOMBSTONES,
@@ -44,7 +44,9 @@ export abstract class StoreHistory {
   protected closed = false;
 
   constructor(options: StoreOptions = {}) {
-    this.now = options.now ?? Date.now;
+    // an injected clock is checked on every reading as the engine's is (decision 0061): a reading that is no
+    // time from 0 to 8.64e15 is USAGE there, before it is written anywhere
+    this.now = options.now === undefined ? Date.now : checkedClock("the store's now()", options.now);
     this.retention = { ...DEFAULT_RETENTION, ...definedFields(options.retention) };
     this.recordResultBytes = checkBound(
       "recordResultBytes",

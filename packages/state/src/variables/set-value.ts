@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue, Path, RunId, ThreadId } from "@obelisk/core";
-import { ObeliskError } from "@obelisk/core";
+import { checkedClock, ObeliskError } from "@obelisk/core";
 import type { CommitFailure } from "../internal/commit-failure.js";
 import type { CallCommit, NumberedCommitOptions, StateStore } from "../store-types.js";
 import { checkOnScratch } from "./check-on-scratch.js";
@@ -82,7 +82,8 @@ function commitBuilder(
   value: JsonValue,
   options: SetValueOptions,
 ): (callNumber: number) => CallCommit {
-  const date = new Date((options.now ?? Date.now)()).toISOString();
+  // its clock is checked as a store's is (decision 0061): a reading that is no time is USAGE, not a RangeError
+  const date = new Date(checkedClock("setValue's now()", options.now ?? Date.now)()).toISOString();
   const writes = [{ path, method: "set" as const, value, reference }];
   return (callNumber) => ({
     record: hostEditRecord({

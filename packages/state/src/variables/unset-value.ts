@@ -1,5 +1,5 @@
 import type { RunId, ThreadId } from "@obelisk/core";
-import { formatReference, ObeliskError } from "@obelisk/core";
+import { checkedClock, formatReference, ObeliskError } from "@obelisk/core";
 import type { CallRecord, StateStore } from "../store-types.js";
 import { hostEditRecord } from "./host-edit-record.js";
 import { parseStoredReference, type ReferenceLimits } from "./parse-stored-reference.js";
@@ -61,7 +61,8 @@ export async function unsetValue(
       hint: "it has no removeNumbered (the built-in memory and SQLite stores have it)",
     });
   }
-  const date = new Date((options.now ?? Date.now)()).toISOString();
+  // its clock is checked as a store's is (decision 0061): a reading that is no time is USAGE, not a RangeError
+  const date = new Date(checkedClock("unsetValue's now()", options.now ?? Date.now)()).toISOString();
   const record = (callNumber: number): CallRecord =>
     hostEditRecord({
       threadId,
