@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { applyOutput } from "./apply-output.js";
 import { applyOutputInPlace } from "./apply-output-in-place.js";
 import type { JsonValue } from "./json-value.js";
@@ -90,6 +90,26 @@ describe("applyOutputInPlace", () => {
     const replaced = applyOutputInPlace(frozenRoot, ["k"], "set", 2);
     expect(replaced).toEqual({ ok: true, value: { k: 2 } });
     expect(replaced.ok && replaced.value).not.toBe(frozenRoot);
+  });
+
+  it("tells owned from frozen roots without Object.isFrozen when it can (it walks a large root's keys)", () => {
+    const isFrozen = vi.spyOn(Object, "isFrozen");
+    try {
+      const frozenRoot = deepFreeze({ k: 1, l: [1] });
+      const owned: Record<string, JsonValue> = { k: 1 };
+      expect(applyOutputInPlace(frozenRoot, ["k"], "set", 2)).toEqual({ ok: true, value: { k: 2, l: [1] } });
+      expect(applyOutputInPlace(owned, ["k"], "set", 2)).toEqual({ ok: true, value: owned });
+      const askedOf = isFrozen.mock.calls.map(([value]) => value);
+      expect(askedOf).not.toContain(frozenRoot);
+      expect(askedOf).not.toContain(owned);
+      // frozen without deepFreeze: still asked, still copied
+      const plainFrozen = Object.freeze({ k: 1 });
+      const copied = applyOutputInPlace(plainFrozen, ["k"], "set", 2);
+      expect(copied.ok && copied.value).not.toBe(plainFrozen);
+      expect(plainFrozen).toEqual({ k: 1 });
+    } finally {
+      isFrozen.mockRestore();
+    }
   });
 
   it("changes nothing when a write fails", () => {

@@ -31,6 +31,14 @@ export function deepFreeze<T>(value: T): T {
 }
 
 /**
+ * True when `value` is known to be deeply frozen (`deepFreeze` froze it, or `markDeeplyFrozen` recorded
+ * it): O(1), where `Object.isFrozen` walks every property of a large (dictionary-mode) object.
+ */
+export function isKnownDeeplyFrozen(value: object): boolean {
+  return deeplyFrozen.has(value);
+}
+
+/**
  * Records that `value` is deeply frozen without walking it, for a caller that guarantees it (a store whose
  * frozen nodes only ever hold frozen nodes): `deepFreeze` then returns it at once. Ignored when `value` is
  * not frozen itself.

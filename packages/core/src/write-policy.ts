@@ -1,5 +1,6 @@
 import { setOwn } from "./json-container.js";
 import type { JsonArray, JsonObject, JsonValue } from "./json-value.js";
+import { isKnownDeeplyFrozen } from "./value-deep-freeze.js";
 import type { WriteJournal } from "./write-journal.js";
 
 /** A container a write may change. */
@@ -44,7 +45,14 @@ export const COPY_ON_WRITE: WritePolicy = {
   append: (existing, items) => existing.concat(items),
 };
 
-const isOwned = (container: JsonArray | JsonObject): boolean => !Object.isFrozen(container);
+/**
+ * Not frozen. An extensible container is not frozen, and one known deeply frozen is, without asking
+ * `Object.isFrozen`: that walks every key of a large object (V8's dictionary mode), and a thread's frozen
+ * state root of 3,000 variables cost ~40 µs at the first write of every run (docs/performance/state.md,
+ * stop 34).
+ */
+const isOwned = (container: JsonArray | JsonObject): boolean =>
+  Object.isExtensible(container) || (!isKnownDeeplyFrozen(container) && !Object.isFrozen(container));
 
 /**
  * In place: unfrozen containers are changed where they are, frozen ones copied; changes go to `journal`.

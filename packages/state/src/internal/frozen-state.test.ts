@@ -76,6 +76,23 @@ describe.each(stores)("reading the state after writes (%s)", (_name, open) => {
     await store.close();
   });
 
+  it("asks Object.isFrozen nothing at a read with nothing written since the last (it walks a large root)", async () => {
+    const store = open();
+    await commitOk(store, { callId: "c0", writes: [write(["a"], { b: [1] }), write(["n"], 1)] });
+    const first = await store.readState(THREAD);
+    const isFrozen = vi.spyOn(Object, "isFrozen");
+    const again = await store.readState(THREAD);
+    expect(isFrozen.mock.calls.map(([value]) => value)).not.toContain(first);
+    isFrozen.mockRestore();
+    expect(again).toBe(first);
+    expect(unfrozen(again)).toEqual([]);
+    // the next write still leaves the snapshot as it was
+    await commitOk(store, { callId: "c1", writes: [write(["n"], 2)] });
+    expect(first).toEqual({ a: { b: [1] }, n: 1 });
+    expect(await store.readState(THREAD)).toEqual({ a: { b: [1] }, n: 2 });
+    await store.close();
+  });
+
   it("looks up none of the scalars set at top-level keys since the last read", async () => {
     const store = open();
     await commitOk(store, { callId: "c0", writes: [write(["list"], [1, 2])] });

@@ -231,7 +231,9 @@ function noteUnfrozen(model: ThreadModel, change: ThreadChange): void {
  */
 export function frozenState(model: ThreadModel): JsonObject {
   const root = model.state;
-  if (Object.isFrozen(root)) return root;
+  // a root is frozen or extensible (nothing seals one or prevents its extension): the O(1) test, where
+  // `Object.isFrozen` of a frozen root walks every variable's key (~40 µs a run at 3,000, stop 34)
+  if (!Object.isExtensible(root)) return root;
   freezeState(root, model.unfrozen);
   model.unfrozen = noUnfrozenNodes();
   return root;
