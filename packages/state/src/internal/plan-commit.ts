@@ -6,6 +6,7 @@ import { type CommitFailure, failure, isCommitFailure } from "./commit-failure.j
 import { copyRecord, NotJson } from "./copy-record.js";
 import { copyWrites, maxBytesOf } from "./copy-writes.js";
 import { ModelOverlay } from "./model-overlay.js";
+import { copyRoot } from "./root-copy.js";
 import { settleBelow, valueAt } from "./settle-below.js";
 import { beforeWrite, type SizeDelta, sizeDelta } from "./size-delta.js";
 import type { SchemaPlan } from "./state-validator.js";
@@ -51,7 +52,10 @@ export function planCommit(
   const schemaPlan = model.validator?.plan(model.state, writes);
   try {
     // the writes in order, in place (core `applyOutputInPlace`), every change journaled
-    let state: JsonValue = model.state;
+    // the first write after a read copies the root that read froze: here, by its keys (copyRoot), not by
+    // the output engine's spread
+    let state: JsonValue =
+      count === 0 || Object.isExtensible(model.state) ? model.state : copyRoot(model.state);
     let cleared: string[] | undefined;
     const tombstoned = model.stateTombstones;
     // one write below variables: what it changes in their sizes, measured around it (not their values)
