@@ -20,7 +20,7 @@ describe("copyRoot", () => {
     const copy = copyRoot(root);
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
     expect(Object.hasOwn(copy, "__proto__")).toBe(true);
-    expect(copy.__proto__).toEqual({ polluted: true });
+    expect(Object.getOwnPropertyDescriptor(copy, "__proto__")?.value).toEqual({ polluted: true });
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
   });
 });
