@@ -7,21 +7,31 @@ import type { ToolRegistry } from "./tool-registry.js";
 /** Values nested deeper than this are returned as they are (a recursive tool schema would follow them). */
 const MAX_DEPTH = 512;
 
-/** One build per registry: a registry does not change once created. */
-const builds = new WeakMap<ToolRegistry, StrictPlanBuild>();
-
-function buildFor(registry: ToolRegistry): StrictPlanBuild {
-  let build = builds.get(registry);
-  if (build === undefined) {
-    build = buildStrictPlan(registry);
-    builds.set(registry, build);
-  }
-  return build;
-}
-
 interface Walk {
   readonly defs: JsonObject;
   readonly absent: StrictPlanBuild["absent"];
+}
+
+/** What cleaning reads of a registry's strict plan schema: the walk, the document's and a call's schema. */
+interface StrictShapes {
+  readonly walk: Walk;
+  readonly document: JsonObject;
+  readonly call: unknown;
+}
+
+/** One build per registry: a registry does not change once created (a stream cleans call by call). */
+const shapes = new WeakMap<ToolRegistry, StrictShapes>();
+
+function shapesFor(registry: ToolRegistry): StrictShapes {
+  let found = shapes.get(registry);
+  if (found === undefined) {
+    const { schema, absent } = buildStrictPlan(registry);
+    const defs = isPlainObject(schema.$defs) ? (schema.$defs as JsonObject) : {};
+    const list = getOwn(isPlainObject(schema.properties) ? schema.properties : {}, "plan");
+    found = { walk: { defs, absent }, document: schema, call: isPlainObject(list) ? list.items : undefined };
+    shapes.set(registry, found);
+  }
+  return found;
 }
 
 /**
@@ -110,12 +120,8 @@ export function fromStrictPlan(document: unknown, registry: ToolRegistry): unkno
   const isDocument = isPlainObject(document) && Array.isArray(document.plan);
   const isCall = isPlainObject(document) && !isDocument && Object.hasOwn(document, "_tool");
   if (!isDocument && !isCall && !Array.isArray(document)) return document;
-  const build = buildFor(registry);
-  const defs = isPlainObject(build.schema.$defs) ? (build.schema.$defs as JsonObject) : {};
-  const walk = { defs, absent: build.absent };
-  if (isDocument) return clean(walk, document, build.schema, 0);
-  const list = getOwn(isPlainObject(build.schema.properties) ? build.schema.properties : {}, "plan");
-  const call = isPlainObject(list) ? list.items : undefined;
+  const { walk, call, document: root } = shapesFor(registry);
+  if (isDocument) return clean(walk, document, root, 0);
   if (isCall) return clean(walk, document, call, 0);
   return (document as unknown[]).map((item) => clean(walk, item, call, 0));
 }
