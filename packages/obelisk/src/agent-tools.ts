@@ -86,7 +86,7 @@ const ERROR_TEXT_CHARS = 1_000;
  */
 function argumentsOf(given: unknown, limits: Readonly<Limits>): unknown {
   if (typeof given !== "string") return given;
-  const parsed = parseJsonText(given, { limits, subject: "tool call's arguments" });
+  const parsed = parseJsonText(given, { limits });
   if (parsed.ok) return parsed.value;
   const first = parsed.diagnostics[0];
   throw new ObeliskError(
