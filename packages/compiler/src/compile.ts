@@ -17,6 +17,7 @@ import { buildPlanGraph, lazyByVersion } from "./build-plan-graph.js";
 import { closePlan } from "./close-plan.js";
 import { type CompileOptions, resolveCompileOptions } from "./compile-options.js";
 import type { CompiledPlan, PlanGraph } from "./compiled-plan.js";
+import { defineLazyGraph } from "./lazy-graph-property.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PlanBuilder } from "./plan-builder.js";
 import type { ToolRegistry } from "./tool-registry.js";
@@ -148,16 +149,15 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
     const closed = closePlan(builder, located.diagnostics, order, located.sourceMap);
     if (placeholders !== undefined)
       return overValueLimits(closed.diagnostics, located, placeholders.pointers);
-    const graph = closedGraph(builder.entries, closed.criticalPaths);
-    return {
-      ...closed,
-      get graph() {
-        return graph();
+    return defineLazyGraph(
+      {
+        ...closed,
+        planHash: hash,
+        ...(document === undefined ? {} : { document }),
+        ...(located.sourceMap === undefined ? {} : { sourceMap: located.sourceMap }),
       },
-      planHash: hash,
-      ...(document === undefined ? {} : { document }),
-      ...(located.sourceMap === undefined ? {} : { sourceMap: located.sourceMap }),
-    };
+      closedGraph(builder.entries, closed.criticalPaths),
+    );
   } catch (error) {
     return internalFailure(hash, error);
   }

@@ -4,6 +4,7 @@ import { closePlan } from "./close-plan.js";
 import { internalFailure, lazyGraph } from "./compile.js";
 import { type CompileOptions, resolveCompileOptions } from "./compile-options.js";
 import type { CompiledCall, CompiledPlan, PlanGraph } from "./compiled-plan.js";
+import { defineLazyGraph } from "./lazy-graph-property.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { startHintPass } from "./near-reference-hint.js";
 import { type AddCallResult, PlanBuilder } from "./plan-builder.js";
@@ -110,15 +111,7 @@ export function createIncrementalCompiler(
       hash = planHash(document);
       startHintPass(builder);
       const plan = closePlan(builder, [], source);
-      const graph = lazyGraph(builder, plan.criticalPaths);
-      closed = {
-        ...plan,
-        get graph() {
-          return graph();
-        },
-        planHash: hash,
-        document,
-      };
+      closed = defineLazyGraph({ ...plan, planHash: hash, document }, lazyGraph(builder, plan.criticalPaths));
     } catch (error) {
       closed = internalFailure(hash, error);
     }

@@ -1,4 +1,4 @@
-import { ObeliskError, thrownMessage } from "@obelisk/core";
+import { type Mutable, ObeliskError, thrownMessage } from "@obelisk/core";
 
 /** One run's hold on the engine: the signal it runs under, and `release` when its record is finished. */
 export interface RunLease {
@@ -49,24 +49,22 @@ export class ActiveRuns {
         hint: "engine.close() ends an engine for good: create a new one (createEngine) with an open store to run again",
       });
     const controller = new AbortController();
-    let stoppedBy: RunLease["stoppedBy"];
     const stop = (by: "signal" | "engine-close", reason: unknown): void => {
       if (controller.signal.aborted) return;
-      stoppedBy = by;
+      lease.stoppedBy = by;
       controller.abort(reason);
     };
     const follow = () => stop("signal", given?.reason);
-    if (given?.aborted) follow();
-    else listen(given, follow);
     let resolve = (): void => {};
     const released = new Promise<void>((done) => {
       resolve = done;
     });
-    const lease: RunLease = {
+    // `stoppedBy` is a plain field, not a getter over a local: V8 keeps an own accessor's getter in
+    // old-generation memory, and that closure would keep the whole run (the signal's listeners reach the
+    // runner) alive through every scavenge until the next full collection (compiler.md, stop 35).
+    const lease: Mutable<RunLease> = {
       signal: controller.signal,
-      get stoppedBy() {
-        return stoppedBy;
-      },
+      stoppedBy: undefined,
       release: () => {
         // the lease goes whatever the caller's signal does: a throwing removeEventListener must not leave
         // `close()` waiting for a run that has ended
@@ -79,6 +77,8 @@ export class ActiveRuns {
         }
       },
     };
+    if (given?.aborted) follow();
+    else listen(given, follow);
     const shutDown = () => stop("engine-close", new ObeliskError("STORE_CLOSED", "the engine is closing"));
     this.leases.set(controller, { lease, released, shutDown });
     return lease;

@@ -6,10 +6,8 @@ import {
   cutText,
   DEFAULT_LIMITS,
   deepFreeze,
-  type JsonObject,
   type Mutable,
   ObeliskError,
-  toJsonValue,
 } from "@obelisk/core";
 import type { Awaitable, CallCommit, CallRecord, CommitResult, RecordedError } from "@obelisk/state";
 import type { AroundTool } from "./around-tool.js";
@@ -30,6 +28,7 @@ import type { CoreEffect, SettleInfo } from "./decision-types.js";
 import { type DispatchHost, dispatchCall, failureBranch, onInvoked } from "./dispatch-call.js";
 import { EventHub, toRecordedError } from "./event-hub.js";
 import { fatalEndEvents } from "./fatal-end-events.js";
+import { FinishedExecution } from "./finished-execution.js";
 import { type InvokeOutcome, invokeToolThen } from "./invoke-tool.js";
 import type { OperandFilter } from "./resolve-params.js";
 import { resolveRetryPolicy } from "./retry-delay.js";
@@ -716,22 +715,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const durationMs = Math.max(0, this.now() - this.startedAt);
     this.endEvents({ type: "run-end", status, durationMs });
     const calls = this.runs.map((run) => run.report).filter((report) => report !== undefined);
-    const context = this.context;
-    let copy: JsonObject | undefined;
-    this.settle({
-      status,
-      calls,
-      // A copy of the working state, made on first read: the engine reads the store's state instead.
-      get state(): JsonObject {
-        if (copy === undefined) {
-          const working = context.state;
-          const json = toJsonValue(working, { maxBytes: Number.MAX_SAFE_INTEGER });
-          copy = (json.ok ? json.value : working) as JsonObject;
-        }
-        return copy;
-      },
-      durationMs,
-    });
+    this.settle(new FinishedExecution(status, calls, this.context, durationMs));
   }
 
   /**
