@@ -39,12 +39,18 @@ describe("diagnostic codes", () => {
     }
   });
 
-  it("add only the documented project codes (two registry warnings, a stream's order warning) to the SPEC table", () => {
+  it("add only the documented project codes (two registry warnings, a stream's order warning, a second plan in streamed text) to the SPEC table", () => {
     const extra = Object.keys(DIAGNOSTIC_CODES).filter((code) => !Object.hasOwn(SPEC_TABLE, code));
-    expect(extra).toEqual(["REGISTRY_DUPLICATE_TOOL", "REGISTRY_BACKTRACKING_PATTERN", "STREAM_ORDER"]);
+    expect(extra).toEqual([
+      "REGISTRY_DUPLICATE_TOOL",
+      "REGISTRY_BACKTRACKING_PATTERN",
+      "STREAM_ORDER",
+      "STREAM_SECOND_PLAN",
+    ]);
     expect(DIAGNOSTIC_CODES.REGISTRY_DUPLICATE_TOOL).toBe("warning");
     expect(DIAGNOSTIC_CODES.REGISTRY_BACKTRACKING_PATTERN).toBe("warning");
     expect(DIAGNOSTIC_CODES.STREAM_ORDER).toBe("warning");
+    expect(DIAGNOSTIC_CODES.STREAM_SECOND_PLAN).toBe("warning");
   });
 
   it("name the runtime codes of SPEC §7–8 once each", () => {

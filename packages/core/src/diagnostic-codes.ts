@@ -35,6 +35,7 @@ export const DIAGNOSTIC_CODES = {
   REGISTRY_DUPLICATE_TOOL: "warning",
   REGISTRY_BACKTRACKING_PATTERN: "warning",
   STREAM_ORDER: "warning",
+  STREAM_SECOND_PLAN: "warning",
 } as const satisfies Record<string, Severity>;
 
 /** A compile-time diagnostic code. */

@@ -74,8 +74,10 @@ export { planHash } from "./plan-hash.js";
 export { isAtOrBelow, isValueLimitDiagnostic } from "./plan-limit-diagnostics.js";
 export { planNotApproved } from "./plan-not-approved.js";
 export type {
+  PlanTextAfter,
   PlanTextEnd,
   PlanTextErrorData,
+  PlanTextExcerpt,
   PlanTextStream,
   PlanTextStreamOptions,
 } from "./plan-text-stream.js";

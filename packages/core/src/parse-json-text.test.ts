@@ -171,7 +171,7 @@ describe("parseJsonText: a JSON value read as strictly as plan text", () => {
       expect({ text, hint: syntax(text).hint }).toEqual({ text, hint: comments });
     expect(syntax("   ").hint).toBe("the text is empty: give a JSON value");
     // not recognised: the general hint
-    for (const text of ["[1 2]", '{"a" 1}', "{ nope", '{"a": 1} x']) expect(syntax(text).hint).toBe(comments);
+    for (const text of ["[1 2]", '{"a" 1}', "{ nope"]) expect(syntax(text).hint).toBe(comments);
     // the subject names the text; the plan reader's hints say plan
     expect(syntax('{"a":', "request body").hint).toBe(
       "the request body ends before the JSON does: was it cut short?",
@@ -182,6 +182,38 @@ describe("parseJsonText: a JSON value read as strictly as plan text", () => {
     expect(parsePlanText('```json\n{"plan": []}\n```').diagnostics.map(({ hint }) => hint)).toEqual([
       `${fence}: the plan must be strict JSON, nothing else`,
     ]);
+  });
+
+  it("text after a whole JSON value is hinted as such; in a plan's text, a second plan after the first is named (decision 0065)", () => {
+    const after = (text: string) => {
+      const read = parseJsonText(text);
+      return read.ok ? [] : read.diagnostics.map(({ message, hint }) => ({ message, hint }));
+    };
+    const prose = "remove the text after the JSON value: the text must be strict JSON, nothing else";
+    expect(after('{"a": 1} x')).toEqual([
+      { message: "invalid JSON at line 1, column 10: invalid symbol", hint: prose },
+    ]);
+    expect(after('{"a": 1}\n{"b": 2}')).toEqual([
+      { message: "invalid JSON at line 2, column 1: end of file expected", hint: prose },
+    ]);
+    const second =
+      "the text holds a second plan after the first: send one plan, or merge the calls into one list";
+    const first = '[{"_tool": "a"}]';
+    for (const text of [
+      `${first}\n${first}`,
+      `${first}${first}`,
+      `${first}\n\nAnd then:\n${first}`,
+      `{"type": "plan", "plan": []}\r\n{"type": "plan", "plan": []}`,
+    ])
+      expect({ text, hints: parsePlanText(text).diagnostics.map(({ hint }) => hint) }).toEqual({
+        text,
+        hints: [second],
+      });
+    // prose after a plan, brackets within its lines or "[step 2]" at a line's start, is no second plan
+    for (const text of [`${first}\nDone: see [{"x": 1}] above.`, `${first}\n[step 2] next`])
+      expect(parsePlanText(text).diagnostics.map(({ hint }) => hint)).toEqual([
+        "remove the text after the JSON value: the plan must be strict JSON, nothing else",
+      ]);
   });
 
   it("refuses exactly the JSON_SYNTAX and PLAN_LIMIT problems the plan reader reports, at the same pointers", () => {

@@ -10,6 +10,7 @@ import { lazySourceMap, quickJsonValue } from "./quick-json-value.js";
 import { scanNestingDepth } from "./scan-nesting-depth.js";
 import type { SourceMap } from "./source-map.js";
 import { createSourceMap } from "./source-map.js";
+import { holdsSecondPlan } from "./text-after-plan.js";
 import { utf8LengthExceeds } from "./utf8-length.js";
 import { PLAN_SUBJECT, valueFromTree } from "./value-from-tree.js";
 
@@ -121,7 +122,25 @@ function syntaxHint(text: string, at: SyntaxBreak, subject: string): string {
   const ended = at.error === undefined || ENDED_EARLY.has(at.error);
   if (ended && Math.max(at.offset, at.offset + at.length) >= end)
     return `the ${subject} ends before the JSON does: was it cut short?`;
-  return `${strict} (no comments)`;
+  return afterValueHint(text, at.offset, subject) ?? `${strict} (no comments)`;
+}
+
+/**
+ * The hint for text whose syntax breaks at `offset` right after one whole JSON value: a second plan in the
+ * text after a plan (found as the plan-text stream finds one) or other text after the value. Undefined
+ * when the text before `offset` is no whole value.
+ */
+function afterValueHint(text: string, offset: number, subject: string): string | undefined {
+  const before = text.slice(0, offset);
+  if (before.trim() === "") return undefined;
+  try {
+    JSON.parse(before);
+  } catch {
+    return undefined;
+  }
+  if (subject === PLAN_SUBJECT && holdsSecondPlan(text, offset))
+    return "the text holds a second plan after the first: send one plan, or merge the calls into one list";
+  return `remove the text after the JSON value: the ${subject} must be strict JSON, nothing else`;
 }
 
 /** The one JSON_SYNTAX diagnostic for text that is not JSON, located where its syntax breaks. */

@@ -16,6 +16,38 @@ export interface PlanTextErrorData extends TextPosition {
   readonly calls: number;
 }
 
+/** Follows the lines of streamed text (a line ends at `\n`, `\r\n` or `\r`) to tell the position of an offset. */
+export class TextLines {
+  private lastCarriageReturn = -2;
+
+  /** Starts at `line`, whose first character is at offset `lineStart`. */
+  constructor(
+    private line = 1,
+    private lineStart = 0,
+  ) {}
+
+  /** The lines of a text that continues from `at`. */
+  static from(at: TextPosition): TextLines {
+    return new TextLines(at.line, at.offset - at.column + 1);
+  }
+
+  /** The `\n` or `\r` (`code`) at `offset` ends a line (a `\n` right after a `\r` ends none). */
+  newLine(code: number, offset: number): void {
+    if (code === 0x0d) this.lastCarriageReturn = offset;
+    if (code === 0x0a && this.lastCarriageReturn === offset - 1) {
+      this.lineStart = offset + 1;
+      return;
+    }
+    this.line++;
+    this.lineStart = offset + 1;
+  }
+
+  /** The position of `offset`, on the line read last. */
+  positionOf(offset: number): TextPosition {
+    return { offset, line: this.line, column: offset - this.lineStart + 1 };
+  }
+}
+
 const STRICT_HINT = "the plan must be strict JSON (no comments, no trailing commas)";
 
 /** The ObeliskError for a problem at `at`: `code`, a message naming line and column, the position in `data`. */

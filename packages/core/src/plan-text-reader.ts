@@ -16,9 +16,11 @@ import { normalizePlanShape } from "./normalize-plan.js";
 import { readJsonText } from "./parse-json-text.js";
 import type { PlanForm } from "./plan-document.js";
 import { depthLimitDiagnostic } from "./plan-limit-diagnostics.js";
-import { planTextError, positionWithin, type TextPosition } from "./plan-text-position.js";
+import { BACKTICK, isBlank, opensPlan } from "./plan-text-chars.js";
+import { planTextError, positionWithin, TextLines, type TextPosition } from "./plan-text-position.js";
 import { quickJsonValue } from "./quick-json-value.js";
 import { scanNestingDepth } from "./scan-nesting-depth.js";
+import { type PlanTextAfter, TextAfterPlan } from "./text-after-plan.js";
 import { utf8LengthExceeds } from "./utf8-length.js";
 import { utf8UnitBytes } from "./utf8-unit-bytes.js";
 import { ENDED_BEFORE, ENDED_WITH, INSIDE, TOO_DEEP, ValueEndScanner } from "./value-end-scanner.js";
@@ -34,7 +36,7 @@ const OBJECT_KEY = 5; // after `,`: a member name
 const OBJECT_COLON = 6;
 const OBJECT_VALUE = 7;
 const OBJECT_AFTER = 8; // after a member: `,` or `}`
-const DONE = 9; // after the root closed: the rest is ignored
+const DONE = 9; // after the root closed: the rest is not read (TextAfterPlan tells what it holds)
 const ROOT_PENDING = 10; // after a `[` or `{` in the prelude: the next character tells whether it opens the plan
 
 // What the value being read is.
@@ -44,21 +46,6 @@ const MEMBER = 2;
 
 /** A byte order mark: not counted in the document's size when it leads the text (`parsePlanText` drops it). */
 const BOM = 0xfeff;
-
-const BACKTICK = 0x60;
-
-const isBlank = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
-
-/**
- * Whether the bracket `root` after prose, followed by the character `next` (the first after it that is not
- * blank), can open a plan: an array of calls (`{`) or an empty one, an object whose first member is named in
- * quotes or an empty one. "[step 1]", "[1]" and "{user}" in prose before the plan are not.
- */
-function opensPlan(root: number, next: number): boolean {
-  return root === OPEN_BRACE
-    ? next === QUOTE || next === CLOSE_BRACE
-    : next === OPEN_BRACE || next === CLOSE_BRACKET;
-}
 
 /** Up to this `maxDepth` a value is read by `JSON.parse` first (readJsonText's own bound: beyond it, the tree). */
 const QUICK_MAX_DEPTH = 1000;
@@ -102,14 +89,14 @@ export class PlanTextReader {
   private valueAt: TextPosition = this.rootAt;
   // where the current chunk starts in the text
   private base = 0;
-  private line = 1;
-  private lineStart = 0;
-  private lastCarriageReturn = -2;
+  private readonly lines = new TextLines();
   /** UTF-8 bytes of the text read so far, and the UTF-16 unit read last (a surrogate pair may be split). */
   private bytes = 0;
   private lastUnit = 0;
   /** After the plan: only blanks so far (counted in its size, as `run` counts them; the rest is not read). */
   private blanksAfter = true;
+  /** What the text after the plan holds (skipped, but told by `finish`). */
+  private after: TextAfterPlan | undefined;
   private output: JsonValue[] = [];
   /**
    * The calls of a document's list read while the document may still turn out to be one call whose
@@ -145,15 +132,19 @@ export class PlanTextReader {
         if (step > ENDED_WITH) throw this.scanProblem(step, chunk, index);
         if (step !== INSIDE) this.finishValue(chunk, step === ENDED_WITH ? index + 1 : index);
         if (step !== ENDED_BEFORE) {
-          if (code === 0x0a || code === 0x0d) this.newLine(code, this.base + index);
+          if (code === 0x0a || code === 0x0d) this.lines.newLine(code, this.base + index);
           continue;
         }
       }
       this.outline(code, index);
-      if (code === 0x0a || code === 0x0d) this.newLine(code, this.base + index);
+      if (code === 0x0a || code === 0x0d) this.lines.newLine(code, this.base + index);
     }
     if (index > 0) this.lastUnit = chunk.charCodeAt(index - 1);
-    if (this.state === DONE) this.countBlanksAfter(chunk, index);
+    if (this.state === DONE) {
+      this.after ??= new TextAfterPlan(this.lines.positionOf(this.base + index));
+      this.after.read(chunk, index, this.base);
+      this.countBlanksAfter(chunk, index);
+    }
     if (this.inValue) this.pieces.push(chunk.slice(this.valueFrom));
     this.valueFrom = 0;
     this.base += length;
@@ -166,7 +157,7 @@ export class PlanTextReader {
       this.bytes += utf8UnitBytes(code, index === 0 ? this.lastUnit : chunk.charCodeAt(index - 1));
     if (this.bytes > this.limits.maxDocumentBytes) {
       const what = `the document is larger than the limit of ${this.limits.maxDocumentBytes} bytes`;
-      throw this.error("PLAN_LIMIT", what, this.positionOf(this.base + index), {
+      throw this.error("PLAN_LIMIT", what, this.lines.positionOf(this.base + index), {
         pointer: "",
         hint: "raise maxDocumentBytes",
       });
@@ -180,7 +171,7 @@ export class PlanTextReader {
       if (!isBlank(code)) this.blanksAfter = false;
       else {
         this.count(code, chunk, index);
-        if (code === 0x0a || code === 0x0d) this.newLine(code, this.base + index);
+        if (code === 0x0a || code === 0x0d) this.lines.newLine(code, this.base + index);
       }
     }
   }
@@ -190,22 +181,27 @@ export class PlanTextReader {
     return this.listKey === undefined ? {} : this.documentCopy();
   }
 
-  /** The end of the text: throws when the plan is unfinished; otherwise its form and members. */
-  finish(): { readonly form: PlanForm; readonly calls: number; readonly members: JsonObject } {
+  /** The end of the text: throws when the plan is unfinished; otherwise its form, members and what came after it. */
+  finish(): {
+    readonly form: PlanForm;
+    readonly calls: number;
+    readonly members: JsonObject;
+    readonly after: PlanTextAfter | undefined;
+  } {
     if (this.state !== DONE || this.form === undefined) {
-      const at = this.positionOf(this.base);
+      const at = this.lines.positionOf(this.base);
       const what =
         this.state === PRELUDE
           ? "no JSON array or object in the text (a plan starts at a `[` or `{` that opens JSON: brackets in prose, such as [step 1] or {user}, are skipped)"
           : `the text ended ${this.inValue ? "inside a value" : "before the plan's closing bracket"}`;
       throw this.error("JSON_SYNTAX", what, at);
     }
-    return { form: this.form, calls: this.calls, members: this.documentMembers };
+    return { form: this.form, calls: this.calls, members: this.documentMembers, after: this.after?.result() };
   }
 
   /** A problem the value scanner found at `index` in `chunk`. */
   private scanProblem(step: number, chunk: string, index: number): Error {
-    const at = this.positionOf(this.base + index);
+    const at = this.lines.positionOf(this.base + index);
     if (step === TOO_DEEP) {
       // the container that is one too deep: located in the value's text so far, which ends with its bracket
       const text = this.pieces.text(chunk.slice(this.valueFrom, index + 1));
@@ -239,7 +235,7 @@ export class PlanTextReader {
     if (state === PRELUDE) {
       if (code === OPEN_BRACKET || code === OPEN_BRACE) {
         this.pendingRoot = code;
-        this.rootAt = this.positionOf(this.base + index);
+        this.rootAt = this.lines.positionOf(this.base + index);
         // after prose, a bracket opens the plan only if what follows it can start one
         if (this.afterProse) this.state = ROOT_PENDING;
         else this.openRoot(code);
@@ -320,12 +316,12 @@ export class PlanTextReader {
 
   private openList(index: number): void {
     const pointer = appendPointer("", this.key);
-    if (this.limits.maxDepth < 2) throw this.tooDeep(pointer, this.positionOf(this.base + index));
+    if (this.limits.maxDepth < 2) throw this.tooDeep(pointer, this.lines.positionOf(this.base + index));
     this.listKey = this.key;
     // only `"type": "plan"` before a `plan` list makes the document certain (a typed `calls` list is refused)
     if (this.members.type !== "plan" || this.key !== "plan") this.held = [];
     this.form = this.key === "plan" ? "plan" : "calls";
-    this.memberAt.set(this.key, this.positionOf(this.base + index));
+    this.memberAt.set(this.key, this.lines.positionOf(this.base + index));
     this.state = ARRAY_OPEN;
   }
 
@@ -337,7 +333,7 @@ export class PlanTextReader {
     if (code === COMMA || code === COLON || code === CLOSE_BRACKET || code === CLOSE_BRACE)
       this.unexpected(code, index, role === CALL ? "a call" : "a value");
     this.role = role;
-    this.valueAt = this.positionOf(this.base + index);
+    this.valueAt = this.lines.positionOf(this.base + index);
     if (role === CALL && this.held === undefined && this.calls === this.limits.maxCalls) this.tooManyCalls();
     if (this.value.begin(code, this.valueMaxDepth()) === TOO_DEEP)
       throw this.tooDeep(this.valuePointer(), this.valueAt);
@@ -400,7 +396,7 @@ export class PlanTextReader {
     if (!Object.hasOwn(this.members, this.key) && this.key !== this.listKey) return;
     const what = `the key ${JSON.stringify(this.key)} occurs twice in one object`;
     const pointer = appendPointer("", this.key);
-    throw this.error("JSON_SYNTAX", what, this.positionOf(this.base + index), { pointer });
+    throw this.error("JSON_SYNTAX", what, this.lines.positionOf(this.base + index), { pointer });
   }
 
   /** Reads a value's text as strictly as plan text is read (repeated keys, numbers beyond ±2^53, limits). */
@@ -461,21 +457,7 @@ export class PlanTextReader {
 
   private unexpected(code: number, index: number, expected: string): never {
     const what = `expected ${expected}, found ${JSON.stringify(String.fromCharCode(code))}`;
-    throw this.error("JSON_SYNTAX", what, this.positionOf(this.base + index));
-  }
-
-  private newLine(code: number, offset: number): void {
-    if (code === 0x0d) this.lastCarriageReturn = offset;
-    if (code === 0x0a && this.lastCarriageReturn === offset - 1) {
-      this.lineStart = offset + 1;
-      return;
-    }
-    this.line++;
-    this.lineStart = offset + 1;
-  }
-
-  private positionOf(offset: number): TextPosition {
-    return { offset, line: this.line, column: offset - this.lineStart + 1 };
+    throw this.error("JSON_SYNTAX", what, this.lines.positionOf(this.base + index));
   }
 
   private error(

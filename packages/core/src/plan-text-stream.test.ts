@@ -36,7 +36,7 @@ describe("createPlanTextStream", () => {
     expect(stream.push(text.slice(0, firstEnd - 1))).toEqual([]);
     expect(stream.push(text.slice(firstEnd - 1, firstEnd))).toEqual([plan[0]]);
     expect(stream.push(text.slice(firstEnd))).toEqual([plan[1]]);
-    expect(stream.end()).toEqual({ form: "array", calls: 2, members: {} });
+    expect(stream.end()).toEqual({ form: "array", calls: 2, members: {}, warnings: [] });
   });
 
   it("reads a plan document whose call list comes after other members; the members come at the end", () => {
@@ -50,7 +50,7 @@ describe("createPlanTextStream", () => {
     const { calls, end } = feed(JSON.stringify(document, null, 2));
     expect(calls).toEqual(plan);
     const { plan: _, ...members } = document;
-    expect(end).toEqual({ form: "plan", calls: 2, members });
+    expect(end).toEqual({ form: "plan", calls: 2, members, warnings: [] });
   });
 
   it("members: {} until the call list starts, then every member before it (e.g. the inputSchema to open a run with)", () => {
@@ -69,11 +69,14 @@ describe("createPlanTextStream", () => {
   it("reads the other forms run accepts: { calls } and one call object (yielded when it closes)", () => {
     expect(feed(JSON.stringify({ calls: plan }))).toEqual({
       calls: plan,
-      end: { form: "calls", calls: 2, members: {} },
+      end: { form: "calls", calls: 2, members: {}, warnings: [] },
     });
     // a call's own parameter named "plan" is a parameter: the object has "_tool" first
     const one = { _tool: "note", plan: [1, 2], text: "}" };
-    expect(feed(JSON.stringify(one))).toEqual({ calls: [one], end: { form: "call", calls: 1, members: {} } });
+    expect(feed(JSON.stringify(one))).toEqual({
+      calls: [one],
+      end: { form: "call", calls: 1, members: {}, warnings: [] },
+    });
   });
 
   it('holds a list\'s calls until the document closes when no "type": "plan" came first: it may be one call', () => {
@@ -107,9 +110,12 @@ describe("createPlanTextStream", () => {
     for (let size = 1; size <= 4; size++) expect(feed(text, size).calls).toEqual(JSON.parse(text));
   });
 
-  it("skips what comes before the first [ or { (a ```json fence, prose) and ignores everything after the plan", () => {
+  it("skips what comes before the first [ or { (a ```json fence, prose) and does not read what comes after the plan", () => {
     const text = `Sure! Here is the plan:\n\n\`\`\`json\n${JSON.stringify(plan)}\n\`\`\`\nIt greets {the user} [twice].`;
-    expect(feed(text, 7)).toEqual({ calls: plan, end: { form: "array", calls: 2, members: {} } });
+    const { calls, end } = feed(text, 7);
+    expect(calls).toEqual(plan);
+    expect(end).toMatchObject({ form: "array", calls: 2, members: {}, warnings: [] });
+    expect(end?.after).toMatchObject({ excerpt: "It greets {the user} [twice]." });
   });
 
   it("skips brackets in prose before the plan ([step 1], {user}, [1]) that do not open JSON", () => {
@@ -150,7 +156,7 @@ describe("createPlanTextStream", () => {
     const strict = read(true);
     expect(strict.calls).toEqual([{ _tool: "a", id: null }]); // calls as written: fromStrictPlan cleans them
     expect(strict.members).toEqual({ type: "plan" });
-    expect(strict.end()).toEqual({ form: "plan", calls: 1, members: { type: "plan" } });
+    expect(strict.end()).toEqual({ form: "plan", calls: 1, members: { type: "plan" }, warnings: [] });
     expect(() => read(false).end()).toThrow(expect.objectContaining({ code: "PLAN_SHAPE" }));
     // one call's own id parameter is never dropped
     const call = createPlanTextStream({ strict: true });
@@ -362,8 +368,8 @@ describe("createPlanTextStream refuses malformed text with its position", () => 
     const stream = createPlanTextStream();
     expect(() => stream.push(3 as unknown as string)).toThrow(expect.objectContaining({ code: "USAGE" }));
     stream.push("[]");
-    expect(stream.end()).toEqual({ form: "array", calls: 0, members: {} });
-    expect(stream.end()).toEqual({ form: "array", calls: 0, members: {} });
+    expect(stream.end()).toEqual({ form: "array", calls: 0, members: {}, warnings: [] });
+    expect(stream.end()).toEqual({ form: "array", calls: 0, members: {}, warnings: [] });
     expect(() => stream.push("[]")).toThrow(expect.objectContaining({ code: "USAGE" }));
   });
 });
@@ -401,7 +407,7 @@ describe("callsFromText", () => {
       step = await generator.next();
     }
     expect(calls).toEqual(plan);
-    expect(step.value).toEqual({ form: "plan", calls: 2, members: { type: "plan", id: "p" } });
+    expect(step.value).toEqual({ form: "plan", calls: 2, members: { type: "plan", id: "p" }, warnings: [] });
   });
 
   it("yields the calls before a problem, then throws it", async () => {

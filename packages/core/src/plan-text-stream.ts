@@ -1,11 +1,14 @@
+import type { Diagnostic } from "./diagnostic.js";
 import type { JsonObject, JsonValue } from "./json-value.js";
 import type { LimitOverrides } from "./limits.js";
 import { resolveLimits } from "./limits.js";
 import { ObeliskError } from "./obelisk-error.js";
 import type { PlanForm } from "./plan-document.js";
 import { PlanTextReader } from "./plan-text-reader.js";
+import { type PlanTextAfter, secondPlanWarnings } from "./text-after-plan.js";
 
 export type { PlanTextErrorData } from "./plan-text-position.js";
+export type { PlanTextAfter, PlanTextExcerpt } from "./text-after-plan.js";
 
 /** Options of {@link createPlanTextStream} and {@link callsFromText}. */
 export interface PlanTextStreamOptions {
@@ -22,6 +25,11 @@ export interface PlanTextStreamOptions {
    * `fromStrictPlan(call, registry)` before `add`.
    */
   readonly strict?: boolean;
+  /**
+   * Called by `end()` with each of its `warnings` (`STREAM_SECOND_PLAN`: a second plan after the first was
+   * skipped), for a `for await` over {@link callsFromText}, which drops the generator's return value.
+   */
+  readonly onWarning?: (warning: Diagnostic) => void;
 }
 
 /** What the end of the text tells: the plan's form and the document's other members. */
@@ -32,6 +40,17 @@ export interface PlanTextEnd {
   readonly calls: number;
   /** A plan document's members other than its calls (`id`, `description`, `inputSchema`, …); `{}` for the other forms. */
   readonly members: JsonObject;
+  /**
+   * The text after the plan, which was not read: present when more than blanks and the plan's closing fence
+   * line came after its closing bracket (a closing remark, another plan). Where it starts, its length, an
+   * excerpt, and `secondPlan` when a line of it starts another plan.
+   */
+  readonly after?: PlanTextAfter;
+  /**
+   * Warnings about the text, `[]` for one plan: `STREAM_SECOND_PLAN` (pointer `""`) when `after` holds a
+   * second plan, whose calls the stream skipped. Give them to the model with `add`'s warnings.
+   */
+  readonly warnings: readonly Diagnostic[];
 }
 
 /** Reads a plan's JSON text as it arrives and hands out each call as soon as its text is complete. */
@@ -48,18 +67,26 @@ export interface PlanTextStream {
    * before the list once its first call is yielded, e.g. the `inputSchema` to give `engine.open()`.
    */
   readonly members: JsonObject;
-  /** No more text: throws when the plan is unfinished (or a problem is pending); else its form and members. */
+  /**
+   * No more text: throws when the plan is unfinished (or a problem is pending); else its form, members, what
+   * came after it and the warnings (each also given to `onWarning`, once).
+   */
   end(): PlanTextEnd;
 }
 
 /**
  * Creates an incremental reader of a plan's JSON text (an LLM's output, token by token). Text before the
  * first `[` or `{` (a ```json fence, prose) is skipped, and so is everything after the plan's closing
- * bracket. Accepts every form `run` does (SPEC §5): an array of calls, `{ "type": "plan", "plan": [...] }`
+ * bracket: `end()` tells what that held (`after`) and warns of a second plan (`STREAM_SECOND_PLAN`). Accepts every form `run` does (SPEC §5): an array of calls, `{ "type": "plan", "plan": [...] }`
  * (the list may come after other members), `{ "calls": [...] }` and one call object (yielded when it
  * closes). Linear in the text; it keeps only the text of the value being read.
  */
 export function createPlanTextStream(options: PlanTextStreamOptions = {}): PlanTextStream {
+  const { onWarning } = options;
+  if (onWarning !== undefined && typeof onWarning !== "function")
+    throw new ObeliskError("USAGE", "onWarning must be a function", {
+      hint: "pass (warning) => warnings.push(warning), or leave it out and read end().warnings",
+    });
   const reader = new PlanTextReader(resolveLimits(options.limits), options.strict === true);
   let failure: unknown;
   let ended: PlanTextEnd | undefined;
@@ -83,15 +110,25 @@ export function createPlanTextStream(options: PlanTextStreamOptions = {}): PlanT
     },
     end() {
       if (failure !== undefined) throw failure;
+      if (ended !== undefined) return ended;
       try {
-        ended ??= reader.finish();
-        return ended;
+        ended = endOf(reader.finish());
       } catch (error) {
         failure = error;
         throw error;
       }
+      for (const warning of ended.warnings) onWarning?.(warning);
+      return ended;
     },
   };
+}
+
+/** The end as the reader tells it, with the warnings its text after the plan calls for. */
+function endOf(
+  read: Omit<PlanTextEnd, "warnings" | "after"> & { readonly after: PlanTextAfter | undefined },
+): PlanTextEnd {
+  const { after, ...end } = read;
+  return { ...end, ...(after === undefined ? {} : { after }), warnings: secondPlanWarnings(after) };
 }
 
 /** USAGE for a chunk that is not text, with how to get the text out of what was given. */
