@@ -5,6 +5,7 @@ import {
   createEngine,
   createMemoryStore,
   createPlanTextStream,
+  type Diagnostic,
   type Engine,
   fromStrictPlan,
   type JsonObject,
@@ -72,7 +73,13 @@ describe("a plan streamed as text into engine.open()", () => {
         expect(run.add(call)).toMatchObject({ ok: true });
       }
     }
-    expect(stream.end()).toEqual({ form: "plan", calls: 4, members: { type: "plan", inputSchema } });
+    expect(stream.end()).toMatchObject({
+      form: "plan",
+      calls: 4,
+      members: { type: "plan", inputSchema },
+      after: { line: llmText.split("\n").length, column: 1, excerpt: "It greets the user." }, // not read
+      warnings: [],
+    });
     const streamed = await (run as StreamingRun).close();
     expect(comparable(streamed)).toEqual(comparable(whole));
     expect(streamed.state).toMatchObject({ greeting: "Hello Ada", language: "fr" });
@@ -101,6 +108,39 @@ describe("a plan streamed as text into engine.open()", () => {
       expect(result.status).toBe("succeeded");
       expect(result.state).toEqual({ greeting: "Hello Ada" });
     }
+  });
+
+  it("a second plan after the first in the model's text: only the first plan's calls run, and the loop's warnings hold STREAM_SECOND_PLAN for the model", async () => {
+    setup();
+    const greet = JSON.stringify([calls[0]], null, 2);
+    const summarize = JSON.stringify([calls[1]], null, 2);
+    const text = `Step one:\n\`\`\`json\n${greet}\n\`\`\`\n\nAnd then:\n\`\`\`json\n${summarize}\n\`\`\`\n`;
+    const warnings: Diagnostic[] = []; // add's warnings and the text's, as the README's loop keeps them
+    const summaries = counts.generateSummary ?? 0;
+    const run = await engine.open({ threadId: "two-plans", input });
+    try {
+      const onWarning = (warning: Diagnostic) => warnings.push(warning);
+      for await (const call of callsFromText(chunksOf(text, 6), { limits: engine.limits, onWarning })) {
+        const added = run.add(call);
+        warnings.push(...added.diagnostics);
+      }
+    } finally {
+      const result = await run.close();
+      expect(Object.keys(result.calls)).toHaveLength(1);
+      expect(result.state).toEqual({ greeting: "Hello Ada" });
+    }
+    expect(counts.generateSummary ?? 0).toBe(summaries);
+    expect(warnings).toEqual([
+      {
+        code: "STREAM_SECOND_PLAN",
+        severity: "warning",
+        message: expect.stringContaining(
+          'second plan after the first, at line 14, column 1: `[ { "_tool": "generateSummary", "text"',
+        ),
+        pointer: "",
+        hint: "send one plan, or merge the calls into one list",
+      },
+    ]);
   });
 
   it("callsFromText feeds add as the text arrives; a malformed tail leaves the calls before it to run, then close ends the run", async () => {
