@@ -10,6 +10,7 @@ import {
   SQLITE_SCHEMA_VERSION,
   type SqliteStatements,
   type StoreFileKind,
+  schemaVersion,
   storeFileKind,
 } from "./internal/sqlite-schema.js";
 import { findSchemaClash } from "./internal/sqlite-schema-clash.js";
@@ -70,14 +71,18 @@ function clashError(
   );
 }
 
-/** The refusal of a store written by a newer schema version: this build would misread or damage it. */
-function newerStore(file: string): ObeliskError {
+/**
+ * The refusal of a store written by a newer schema version: this build would misread or damage it. Names
+ * the file's version and the one this build reads (`data.fileVersion`, `data.readsVersion`).
+ */
+function newerStore(db: BetterSqlite3.Database, file: string): ObeliskError {
+  const fileVersion = schemaVersion(db);
   return new ObeliskError(
     "STORE_ERROR",
-    `${file} is a store of a newer schema version than this Obelisk reads (${SQLITE_SCHEMA_VERSION})`,
+    `${file} is a store of schema version ${fileVersion}, newer than this Obelisk reads (${SQLITE_SCHEMA_VERSION})`,
     {
       hint: "open it with the Obelisk version that wrote it, or a newer one; it was left as it was",
-      data: { reason: "newer-version", file },
+      data: { reason: "newer-version", file, fileVersion, readsVersion: SQLITE_SCHEMA_VERSION },
     },
   );
 }
@@ -94,7 +99,7 @@ function admitter(
   create: SqliteOpenOptions["create"],
 ): (kind: StoreFileKind) => void {
   return (kind: StoreFileKind): void => {
-    if (kind === "newer") throw newerStore(file);
+    if (kind === "newer") throw newerStore(db, file);
     if (create === false && (kind === "empty" || kind === "foreign")) throw notAStore(file, kind);
     if (kind === "empty") return;
     if (kind === "foreign" && create === "if-empty") throw notAStore(file, kind);
@@ -214,7 +219,7 @@ function openReadonly(file: string, options: SqliteOpenOptions): OpenedSqlite {
  */
 function existingSchema(db: BetterSqlite3.Database, file: string): SqliteStatements {
   const kind = storeFileKind(db);
-  if (kind === "newer") throw newerStore(file);
+  if (kind === "newer") throw newerStore(db, file);
   if (kind === "empty" || kind === "foreign") throw notAStore(file, kind);
   if (kind === "older") {
     throw new ObeliskError(

@@ -137,8 +137,14 @@ describe("sqlite store: opening a file that must already hold a store", () => {
     const before = digest(file);
     for (const options of [{}, { readonly: true }, { create: false }] as const) {
       const error = refusal(() => createSqliteStore(file, options));
-      expect(error).toMatchObject({ code: "STORE_ERROR", data: { reason: "newer-version" } });
-      expect(error.message).toContain("newer schema version");
+      // the file's version and the one this build reads, in the message and in data
+      expect(error).toMatchObject({
+        code: "STORE_ERROR",
+        data: { reason: "newer-version", file, fileVersion: 99, readsVersion: 2 },
+      });
+      expect(error.message).toBe(
+        `${file} is a store of schema version 99, newer than this Obelisk reads (2)`,
+      );
     }
     expect(digest(file)).toBe(before);
     expect(readdirSync(join(file, ".."))).toEqual(["state.db"]);

@@ -201,7 +201,7 @@ const FIRST_TABLES = SCHEMA_TABLES.filter((table) => !LATER_TABLES.includes(tabl
 );
 
 /** The whole number from 1 in `db`'s `meta` `schema_version` row, or undefined (no such table or row). */
-function schemaVersion(db: Database): number | undefined {
+export function schemaVersion(db: Database): number | undefined {
   let row: { value?: unknown } | undefined;
   try {
     row = db.prepare("SELECT value FROM main.meta WHERE key = 'schema_version'").get() as typeof row;
