@@ -1,4 +1,5 @@
 import type { Diagnostic, SourceMap } from "@obelisk/core";
+import { appendAll } from "./append-all.js";
 import { automaticIdReferences } from "./automatic-id-references.js";
 import { bareSpellingsOfWrittenPaths } from "./bare-spellings.js";
 import type { CallEntry } from "./builder-types.js";
@@ -75,8 +76,8 @@ export function closePlan(
     const summary = linksSummary(entry.writers);
     // With typed writers, a linked operand may still be unresolved: its writers' outputs cannot hold it.
     if ((summary & UNLINKED_OPERAND) !== 0 || builder.typedWriters)
-      all.push(...unresolvedReferences(builder, entry));
-    all.push(...referenceTypeMismatches(builder, entry, written));
+      appendAll(all, unresolvedReferences(builder, entry));
+    appendAll(all, referenceTypeMismatches(builder, entry, written));
     if (undeclared) undeclaredReferences(builder, entry, all);
     const unreachable = (summary & CONDITIONAL_OPERAND) === 0 ? undefined : unreachableCall(entry);
     if (unreachable !== undefined) {

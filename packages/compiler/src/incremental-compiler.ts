@@ -1,5 +1,6 @@
 import type { Diagnostic, JsonObject, JsonValue, PlanDocument, PlanHash } from "@obelisk/core";
 import { appendPointer, normalizePlan, planHash, toJsonValue } from "@obelisk/core";
+import { appendAll } from "./append-all.js";
 import { closePlan } from "./close-plan.js";
 import { internalFailure, lazyGraph } from "./compile.js";
 import { type CompileOptions, resolveCompileOptions } from "./compile-options.js";
@@ -82,7 +83,7 @@ export function createIncrementalCompiler(
           ? [makeDiagnostic("PLAN_LIMIT", `more than ${resolved.limits.maxCalls} calls`, pointer)]
           : checked.diagnostics;
       if (refused.length > 0) {
-        builder.diagnostics.push(...refused);
+        appendAll(builder.diagnostics, refused);
         return { ok: false, diagnostics: refused };
       }
       startHintPass(builder); // each arriving call gets its own did-you-mean budget

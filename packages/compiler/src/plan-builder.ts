@@ -19,6 +19,7 @@ import {
   pathsOverlap,
 } from "@obelisk/core";
 import { analyzeCallBody, type CallBody, callObject, callTool } from "./analyze-call.js";
+import { appendAll } from "./append-all.js";
 import type { BuilderSettings, CallEntry, PhantomCall, WriterEntry } from "./builder-types.js";
 import { checkOutputMethodValue } from "./check-output-method-value.js";
 import { checkStateSchemaWrites, type StateSchemaCheck } from "./check-state-schema-writes.js";
@@ -240,7 +241,7 @@ export class PlanBuilder {
     // its own errors; a refused streamed call is as if never sent).
     if (call === undefined && this.settings.bareSpellings !== undefined)
       this.settings.bareSpellings.length = bareBefore;
-    this.diagnostics.push(...out);
+    appendAll(this.diagnostics, out);
     return call;
   }
 

@@ -270,7 +270,7 @@ export abstract class CachedStore extends CommitStore implements StateStore {
         if (pruned.length > 0) busyThreads.push(threadId);
         continue;
       }
-      runIds.push(...pruned);
+      for (const runId of pruned) runIds.push(runId);
       callRecords += removed.callRecords;
       keptCallRecords += removed.kept;
     }
