@@ -1,6 +1,7 @@
 import { asRunId, asThreadId, didYouMean, ObeliskError } from "@obelisk/core";
 import {
   type Awaitable,
+  type LockHolder,
   RUN_STATUSES,
   type RunRecord,
   type RunStatus,
@@ -12,7 +13,7 @@ import type { Engine } from "./engine-types.js";
 import { checkOptionsObject, refuseUnknownKeys, requireString } from "./facade-arguments.js";
 import { runNotFound } from "./run-not-found.js";
 
-const LIST_OPTIONS: ReadonlySet<string> = new Set(["threadId", "limit", "status", "waiting"]);
+const LIST_OPTIONS: ReadonlySet<string> = new Set(["threadId", "limit", "status", "waiting", "stale"]);
 const PRUNE_OPTIONS: ReadonlySet<string> = new Set(["threadId", "keepLast", "olderThanMs"]);
 const STATUSES: ReadonlySet<string> = new Set(RUN_STATUSES);
 
@@ -40,6 +41,53 @@ function requireWaitingTrue(waiting: unknown): void {
 }
 
 /**
+ * Throws USAGE unless `stale` is `true` and `status` is `"running"`: only a `running` run can have a stale
+ * lock (an ended run holds none), and naming the status keeps the loop that resumes them readable.
+ */
+function requireStaleRunning(stale: unknown, status: unknown): void {
+  if (stale === true && status === "running") return;
+  const why =
+    stale === true
+      ? `needs status "running" (an ended run holds no lock), not ${status === undefined ? "no status" : JSON.stringify(status)}`
+      : `must be true (the running runs whose lock is stale), not ${describeValue(stale)}`;
+  throw new ObeliskError("USAGE", `runs.list's stale ${why}`, {
+    hint: 'runs.list({ status: "running", stale: true }) lists the running runs no live process holds; leave stale out for every run',
+  });
+}
+
+/**
+ * Whether no live run holds a thread, by its lock holder: none, or one whose heartbeat is older than the
+ * store's `staleMs` (hung or gone: the next lock of the thread takes it over). The memory store's holder
+ * has no heartbeat (a run of that very store, never taken over): never stale.
+ */
+function staleLock(holder: LockHolder | undefined): boolean {
+  if (holder === undefined) return true;
+  const { heartbeatAgeMs, staleMs } = holder;
+  return heartbeatAgeMs !== undefined && staleMs !== undefined && heartbeatAgeMs > staleMs;
+}
+
+/**
+ * The runs (all `running`) whose thread's lock is stale ({@link staleLock}), its holder asked once per
+ * thread; USAGE for a store without `lockHolder` (a custom one).
+ */
+async function staleRuns(store: StateStore, runs: readonly RunRecord[]): Promise<readonly RunRecord[]> {
+  const { lockHolder } = store;
+  if (lockHolder === undefined)
+    throw missingStoreMethod("lockHolder", 'runs.list({ status: "running", stale: true })');
+  const stale = new Map<string, boolean>();
+  const kept: RunRecord[] = [];
+  for (const run of runs) {
+    let held = stale.get(run.threadId);
+    if (held === undefined) {
+      held = staleLock(await lockHolder.call(store, run.threadId));
+      stale.set(run.threadId, held);
+    }
+    if (held) kept.push(run);
+  }
+  return kept;
+}
+
+/**
  * Throws USAGE unless `limit` is a whole number from 1: `limit: 0` lists nothing, which is never what a
  * caller asks for (a count computed as 0, a page size mixed up with an offset), and the CLI's `runs list
  * --limit` takes no 0 either.
@@ -61,30 +109,36 @@ function listWaiting(store: StateStore, query: RunsOptions): Awaitable<readonly 
 
 /**
  * The engine's `runs`: `list` checks its options (USAGE: unknown keys, a thread id or status that is not
- * one, a `waiting` that is not `true`, a `limit` that is not a whole number from 1) and passes them to the
- * store; a store that
- * does not filter by status (a custom one) has its answer filtered here, and `waiting` needs the store's
- * `listWaitingRuns` (USAGE without it). `show` reads a run and its call records.
+ * one, a `waiting` that is not `true`, a `stale` that is not `true` with status `running`, a `limit` that
+ * is not a whole number from 1) and passes them to the store; a store that
+ * does not filter by status (a custom one) has its answer filtered here, `waiting` needs the store's
+ * `listWaitingRuns` and `stale` its `lockHolder` (USAGE without). `show` reads a run and its call records.
  */
 export function engineRuns(store: StateStore): Omit<Engine["runs"], "cancel"> {
   return {
     list: async (listOptions) => {
       const given = checkOptionsObject(listOptions, "runs.list");
       if (given !== undefined) refuseUnknownKeys(given, LIST_OPTIONS, "runs.list");
-      const { threadId, limit, status, waiting } = given ?? {};
+      const { threadId, limit, status, waiting, stale } = given ?? {};
       if (threadId !== undefined) requireString(threadId, "runs.list's threadId");
       if (status !== undefined) requireRunStatus(status);
       if (waiting !== undefined) requireWaitingTrue(waiting);
+      if (stale !== undefined) requireStaleRunning(stale, status);
       if (limit !== undefined) requireListLimit(limit);
       const query = {
         ...(threadId === undefined ? {} : { threadId: asThreadId(threadId) }),
-        ...(limit === undefined ? {} : { limit }),
+        // `stale` keeps some of the running runs: the limit counts those
+        ...(limit === undefined || stale !== undefined ? {} : { limit }),
         ...(status === undefined ? {} : { status }),
       };
       const runs = await (waiting === undefined ? store.listRuns(query) : listWaiting(store, query));
-      return status === undefined || runs.every((run) => run.status === status)
-        ? runs
-        : runs.filter((run) => run.status === status);
+      const ofStatus =
+        status === undefined || runs.every((run) => run.status === status)
+          ? runs
+          : runs.filter((run) => run.status === status);
+      if (stale === undefined) return ofStatus;
+      const kept = await staleRuns(store, ofStatus);
+      return limit === undefined ? kept : kept.slice(0, limit);
     },
     show: async (runId) => {
       const run = await store.getRun(asRunId(runId));

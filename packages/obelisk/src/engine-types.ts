@@ -449,12 +449,17 @@ export interface Engine<State = JsonObject> {
      * whose engine was closed, before they ended, to `resume`; the built-in stores find a dead process's
      * among the `running` ones as they list). `waiting: true` keeps the runs with a call that ended
      * `waiting` (an approval gate, SPEC §7), of any status; USAGE for a store without `listWaitingRuns`.
+     * `stale: true` (with `status: "running"`) keeps the `running` runs no live process holds: their
+     * thread's lock holder sends no heartbeat for over its `staleMs` (hung or gone: another host's or
+     * container's dead process is told only so), and `resume` or `runs.cancel` takes the lock over; USAGE
+     * for a store without `lockHolder`. `limit` counts the runs kept. Decision 0068.
      */
     list(options?: {
       readonly threadId?: string | undefined;
       readonly limit?: number | undefined;
       readonly status?: RunStatus | undefined;
       readonly waiting?: true | undefined;
+      readonly stale?: true | undefined;
     }): Promise<readonly RunRecord[]>;
     /** One run with its call records; RUN_NOT_FOUND when unknown. */
     show(runId: string): Promise<RunDetails>;

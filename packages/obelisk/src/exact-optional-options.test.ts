@@ -131,7 +131,13 @@ describe("exactOptionalPropertyTypes: an option given as undefined is an option 
       value: [1, 2, 3],
     });
     await engine.run(plan, { threadId: "t" });
-    const runs = await engine.runs.list({ threadId: undefined, limit: undefined, status: undefined });
+    const runs = await engine.runs.list({
+      threadId: undefined,
+      limit: undefined,
+      status: undefined,
+      waiting: undefined,
+      stale: undefined,
+    });
     expect(runs).toHaveLength(1);
     const pruned = await engine.runs.prune({ threadId: undefined, keepLast: 0, olderThanMs: undefined });
     expect(pruned.runIds).toEqual([runs[0]?.runId]);
