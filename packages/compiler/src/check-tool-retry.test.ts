@@ -1,7 +1,7 @@
 import { ObeliskError } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool } from "./tool-definition.js";
+import { defineTool, type RetryAnswer } from "./tool-definition.js";
 import { createToolRegistry } from "./tool-registry.js";
 
 /** The USAGE message registering a tool with this retry policy throws, or "registered". */
@@ -37,6 +37,28 @@ describe("a tool's retry policy is checked when the tool is registered (USAGE)",
     const message = registering({ [field]: value });
     expect(message).toContain('tool "flaky"');
     expect(message).toContain(`retry.${field}`);
+  });
+
+  it("a bigint is refused as a value of the wrong kind (showing it no longer throws)", () => {
+    expect(registering({ backoffMs: 10n })).toBe(
+      'tool "flaky": retry.backoffMs must be a finite number of ms, 0 or more, not 10n',
+    );
+  });
+
+  it("shouldRetry may answer a delay for its retry ({ retry: true, delayMs }): the type takes it, registration keeps it", () => {
+    class RateLimited extends Error {
+      constructor(readonly retryAfterMs: number) {
+        super("HTTP 429");
+      }
+    }
+    const shouldRetry = (error: unknown): RetryAnswer =>
+      error instanceof RateLimited
+        ? { retry: true, delayMs: error.retryAfterMs }
+        : error instanceof TypeError;
+    const tool = createToolRegistry([
+      defineTool({ name: "z", input: z.object({}), retry: { attempts: 3, shouldRetry }, run: () => 1 }),
+    ]).get("z");
+    expect(tool?.retry.shouldRetry).toBe(shouldRetry);
   });
 
   it("an unknown field is refused with the nearest name (it used to be ignored)", () => {

@@ -56,8 +56,9 @@ export function checkToolRetry(retry: unknown, what: string): Partial<RetryPolic
   return Object.freeze(given) as Partial<RetryPolicy>;
 }
 
-/** A value as the message shows it (`NaN`, `Infinity`, `"3"`, …; long texts cut). */
+/** A value as the message shows it (`NaN`, `Infinity`, `"3"`, `10n`, …; long texts cut). */
 function shown(value: unknown): string {
+  if (typeof value === "bigint") return `${value}n`; // JSON.stringify throws on it
   const text = typeof value === "number" ? String(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }

@@ -44,6 +44,7 @@ export type {
   BranchResult,
   InferInput,
   InferOutput,
+  RetryAnswer,
   RetryPolicy,
   RetryPolicyInput,
   SchemaInput,

@@ -14,21 +14,34 @@ export interface RetryPolicy {
   readonly backoffMs: number;
   /** Multiplier applied to the delay after each retry. Default 2. */
   readonly factor: number;
-  /** Upper bound of any delay, in ms. Default 30,000. */
+  /**
+   * Upper bound of any delay, in ms. Default 30,000. A delay `shouldRetry` asks for above it is not waited:
+   * the call is not retried (decision record 0066).
+   */
   readonly maxDelayMs: number;
   /** Randomize each delay in [0, delay] ("full jitter"). Default false. */
   readonly jitter: boolean;
   /**
    * Whether a thrown error (or a timeout, as an `Error` with `code: "TIMEOUT"`) is worth another attempt;
    * `attempt` is the one that failed (1-based). Default: every error is. `true` (or a promise of `true`)
-   * retries; anything else does not, nor does one that throws or rejects, nor a promise still pending when
-   * the run is aborted (`signal`, the run's, says when: pass it on to a network check). A tool's policy only
-   * (a plan's `_retry` is JSON); it applies whatever number of attempts the plan sets.
+   * retries after the policy's backoff; `{ retry: true, delayMs }` after `delayMs` (see {@link RetryAnswer});
+   * anything else does not, nor does one that throws or rejects, nor a promise still pending when the run is
+   * aborted (`signal`, the run's, says when: pass it on to a network check). A tool's policy only (a plan's
+   * `_retry` is JSON); it applies whatever number of attempts the plan sets.
    */
   readonly shouldRetry?:
-    | ((error: unknown, attempt: number, signal: AbortSignal) => boolean | Promise<boolean>)
+    | ((error: unknown, attempt: number, signal: AbortSignal) => RetryAnswer | Promise<RetryAnswer>)
     | undefined;
 }
+
+/**
+ * What a retry policy's `shouldRetry` answers: `true` retries after the policy's backoff, `false` does not;
+ * `{ retry: true, delayMs }` retries after `delayMs` ms, as it is (no jitter) — a server's `Retry-After` —
+ * or does not retry when `delayMs` is above the policy's `maxDelayMs` (never sooner than asked). `delayMs`
+ * left out or `undefined` is the policy's backoff; one that is not a finite number, 0 or more, fails the
+ * call `USAGE`. `{ retry: false }` (or any `retry` but `true`) does not retry.
+ */
+export type RetryAnswer = boolean | { readonly retry: boolean; readonly delayMs?: number | undefined };
 
 /**
  * A tool's `retry` as given: any fields of {@link RetryPolicy}, each left out or `undefined` for its default.

@@ -10,6 +10,7 @@ export type {
   PlanJsonSchemaOptions,
   PlanNodeAttributes,
   RegisteredTool,
+  RetryAnswer,
   RetryPolicy,
   RetryPolicyInput,
   SchemaCheck,

@@ -67,8 +67,9 @@ export type RunEvent =
       /** The number of the attempt that will start (1-based; 2 after the first attempt failed). */
       readonly attempt: number;
       /**
-       * Milliseconds the runner waits before that attempt: the policy's backoff for it, capped at `maxDelayMs`,
-       * after jitter (a timer cannot wait longer than 2^31 − 1 ms).
+       * Milliseconds the runner waits before that attempt: the delay the tool's `shouldRetry` asked for, as
+       * given (decision 0066), else the policy's backoff for it, capped at `maxDelayMs`, after jitter (a timer
+       * cannot wait longer than 2^31 − 1 ms).
        */
       readonly delayMs: number;
       /** The error of the attempt that failed. */

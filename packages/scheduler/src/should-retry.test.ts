@@ -1,9 +1,11 @@
-import { createToolRegistry } from "@obelisk/compiler";
+import { createToolRegistry, type RetryAnswer, type ToolRegistry } from "@obelisk/compiler";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { invokeRequest } from "./__fixtures__/invoke-request.js";
-import { runPlan } from "./__fixtures__/run-plan.js";
+import { runPlan, statusOf } from "./__fixtures__/run-plan.js";
+import { EventHub } from "./event-hub.js";
 import { type InvokeOutcome, invokeTool } from "./invoke-tool.js";
 import { DEFAULT_RETRY } from "./retry-delay.js";
+import type { Timers } from "./timers.js";
 
 class HttpError extends Error {
   constructor(readonly status: number) {
@@ -193,5 +195,208 @@ describe("through a run: the tool's predicate reaches its calls", () => {
   it("it applies to the attempts a plan's _retry sets as well", async () => {
     const plan = [{ _tool: "fetchPage", _retry: { attempts: 5, backoffMs: 0 }, _outputPath: "†state.page" }];
     expect(await runWith(plan)).toEqual({ attempts: 1, outcome: ["failed", "HTTP 404"] });
+  });
+});
+
+/** A server's refusal that says when to come back (`Retry-After`, in ms). */
+class RateLimited extends Error {
+  readonly status = 429;
+  constructor(readonly retryAfterMs: number) {
+    super(`HTTP 429, retry after ${retryAfterMs} ms`);
+  }
+}
+
+/** Asks for the delay a RateLimited error carries; any other error after the policy's backoff. */
+const honourRetryAfter = (error: unknown): RetryAnswer =>
+  error instanceof RateLimited ? { retry: true, delayMs: error.retryAfterMs } : true;
+
+describe("shouldRetry may answer the delay of its retry ({ retry: true, delayMs }: a server's Retry-After)", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("the retry waits the delay asked for, as it is (no jitter, no backoff), and call-retry shows it", async () => {
+    const tool = failing(new RateLimited(5_000));
+    const req = invokeRequest(tool.run, {
+      policy: { ...DEFAULT_RETRY, attempts: 3, backoffMs: 10, jitter: true, shouldRetry: honourRetryAfter },
+    });
+    const pending = invokeTool(req) as Promise<InvokeOutcome>;
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(tool.attempts).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await pending).toEqual({ kind: "returned", value: "ok", attempts: 2 });
+    expect(req.retries).toEqual([5_000]);
+  });
+
+  it("true, and delayMs left out or undefined, keep the policy's backoff for that retry number", async () => {
+    const answers: RetryAnswer[] = [
+      true,
+      { retry: true, delayMs: 1_000 },
+      { retry: true },
+      { retry: true, delayMs: undefined },
+    ];
+    const tool = failing(new Error("a"), new Error("b"), new Error("c"), new Error("d"));
+    const req = invokeRequest(tool.run, {
+      policy: {
+        ...DEFAULT_RETRY,
+        attempts: 5,
+        backoffMs: 10,
+        shouldRetry: (_e, attempt) => answers[attempt - 1] ?? false,
+      },
+    });
+    const pending = invokeTool(req) as Promise<InvokeOutcome>;
+    await vi.advanceTimersByTimeAsync(10 + 1_000 + 40 + 80);
+    expect(await pending).toMatchObject({ kind: "returned", value: "ok", attempts: 5 });
+    expect(req.retries).toEqual([10, 1_000, 40, 80]);
+  });
+
+  it("a delay above maxDelayMs is not waited: no retry, the call fails at once with the tool's error; maxDelayMs itself is waited", async () => {
+    const refused = invokeRequest(failing(new RateLimited(600_000)).run, {
+      policy: { ...DEFAULT_RETRY, attempts: 3, maxDelayMs: 30_000, shouldRetry: honourRetryAfter },
+    });
+    expect(invokeTool(refused)).toMatchObject({
+      kind: "threw",
+      attempts: 1,
+      error: { message: "HTTP 429, retry after 600000 ms" },
+    });
+    expect(refused.retries).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
+    const atTheCap = invokeRequest(failing(new RateLimited(30_000)).run, {
+      policy: { ...DEFAULT_RETRY, attempts: 3, maxDelayMs: 30_000, shouldRetry: honourRetryAfter },
+    });
+    const pending = invokeTool(atTheCap) as Promise<InvokeOutcome>;
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(await pending).toMatchObject({ kind: "returned", attempts: 2 });
+    expect(atTheCap.retries).toEqual([30_000]);
+  });
+
+  it.each([
+    [Number.NaN, "NaN"],
+    [Number.POSITIVE_INFINITY, "Infinity"],
+    [-1, "-1"],
+    ["5000", '"5000"'],
+    [null, "null"],
+  ])(
+    "a delayMs of %s is refused: the call fails USAGE at once, naming the tool, the value and the attempt's error",
+    async (delayMs, shown) => {
+      const tool = failing(new RateLimited(1), new RateLimited(1));
+      for (const shouldRetry of [() => ({ retry: true, delayMs }), async () => ({ retry: true, delayMs })]) {
+        tool.attempts = 0;
+        const req = invokeRequest(tool.run, {
+          toolName: "fetchOrder",
+          policy: { ...DEFAULT_RETRY, attempts: 3, shouldRetry: shouldRetry as () => RetryAnswer },
+        });
+        expect(await invokeTool(req)).toEqual({
+          kind: "invalid",
+          attempts: 1,
+          error: {
+            name: "ObeliskError",
+            code: "USAGE",
+            message: `tool "fetchOrder": retry.shouldRetry answered delayMs ${shown} after attempt 1: a delay must be a finite number of ms, 0 or more (leave it out for the policy's backoff); attempt 1 failed with: HTTP 429, retry after 1 ms`,
+          },
+        });
+        expect(tool.attempts).toBe(1);
+        expect(req.retries).toEqual([]);
+      }
+    },
+  );
+
+  it("after a retry that asked a delay: retry false with a bad delay is no (not an error), and so is an answer whose fields throw", async () => {
+    const throwing = Object.defineProperty({ retry: true }, "delayMs", {
+      get: () => {
+        throw new Error("bug");
+      },
+    });
+    for (const last of [{ retry: false, delayMs: Number.NaN }, throwing]) {
+      const answers = [{ retry: true, delayMs: 500 }, last];
+      const tool = failing(new Error("a"), new Error("b"), new Error("c"));
+      const req = invokeRequest(tool.run, {
+        policy: {
+          ...DEFAULT_RETRY,
+          attempts: 4,
+          shouldRetry: (_e, attempt) => answers[attempt - 1] as RetryAnswer,
+        },
+      });
+      const pending = invokeTool(req) as Promise<InvokeOutcome>;
+      await vi.advanceTimersByTimeAsync(500);
+      expect(await pending).toMatchObject({ kind: "threw", attempts: 2, error: { message: "b" } });
+      expect(req.retries).toEqual([500]);
+    }
+  });
+
+  it("the run's abort ends a long delay at once: the call is cancelled after its one attempt, no timer left", async () => {
+    const run = new AbortController();
+    const tool = failing(new RateLimited(20 * 60_000));
+    const req = invokeRequest(tool.run, {
+      signal: run.signal,
+      policy: { ...DEFAULT_RETRY, attempts: 3, maxDelayMs: 3_600_000, shouldRetry: honourRetryAfter },
+    });
+    const pending = invokeTool(req) as Promise<InvokeOutcome>;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(req.retries).toEqual([20 * 60_000]);
+    run.abort();
+    expect(await pending).toEqual({ kind: "cancelled", attempts: 1 });
+    expect(tool.attempts).toBe(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe("through a run: the asked delay, its cap from a plan's _retry, and a refused delay", () => {
+  function rateLimitedRegistry(retryAfterMs: unknown) {
+    const tool = { attempts: 0 };
+    const registry = createToolRegistry([
+      {
+        name: "fetchPage",
+        retry: {
+          attempts: 3,
+          maxDelayMs: 60_000,
+          shouldRetry: (error: unknown) => ({ retry: true, delayMs: (error as RateLimited).retryAfterMs }),
+        },
+        run: () => {
+          if (tool.attempts++ === 0) throw Object.assign(new RateLimited(0), { retryAfterMs });
+          return "page";
+        },
+      },
+    ]);
+    return { registry, tool };
+  }
+
+  /** Runs `plan` with timers that fire at once and records each call-retry event's delay. */
+  async function run(registry: ToolRegistry, plan: unknown) {
+    const delays: number[] = [];
+    const hub = new EventHub();
+    hub.subscribe((event) => {
+      if (event.type === "call-retry") delays.push(event.delayMs);
+    });
+    const timers: Timers = { setTimeout: (callback) => setImmediate(callback), clearTimeout: () => {} };
+    const { result } = await runPlan(registry, plan, { events: hub, timers });
+    return { delays, status: statusOf(result) };
+  }
+
+  it("call-retry's delayMs is the delay asked for; a plan's _retry.maxDelayMs below it ends the retries (never sooner than asked)", async () => {
+    const plan = (retry: object) => [
+      { _tool: "fetchPage", _id: "p", _retry: retry, _outputPath: "†state.page" },
+    ];
+    const asked = rateLimitedRegistry(45_000);
+    expect(await run(asked.registry, plan({}))).toEqual({
+      delays: [45_000],
+      status: { p: ["succeeded", undefined] },
+    });
+    expect(asked.tool.attempts).toBe(2);
+    const capped = rateLimitedRegistry(45_000);
+    expect(await run(capped.registry, plan({ maxDelayMs: 44_999 }))).toEqual({
+      delays: [],
+      status: { p: ["failed", "TOOL_ERROR"] },
+    });
+    expect(capped.tool.attempts).toBe(1);
+  });
+
+  it("a refused delay fails the call USAGE, not routed to its failure branch", async () => {
+    const { registry } = rateLimitedRegistry(Number.NaN);
+    const plan = [{ _tool: "fetchPage", _id: "p", _outputPath: "†state.page || †state.failed" }];
+    expect(await run(registry, plan)).toEqual({ delays: [], status: { p: ["failed", "USAGE"] } });
   });
 });
