@@ -80,6 +80,12 @@ function unindex(index: CompletedIndex, record: CallRecord): void {
   if (earlier?.length === 0) index.earlier.delete(hash);
 }
 
+/** Where the calls' latest records sit in a run's list, by thread and call id, for the first `upTo` records. */
+interface CallPositions {
+  readonly byThread: Map<string, Map<string, number>>;
+  upTo: number;
+}
+
 /**
  * The memory store's call records: by run (in commit order), with the run ids each thread has records
  * under (its runs, and edits recorded under shared run ids such as `obelisk.set`).
@@ -92,6 +98,16 @@ export class MemoryCallRecords {
    * the next prune of the thread removes those that hold nothing any more (decision 0034, Amended).
    */
   private readonly pruned = new Map<string, Set<string>>();
+  /**
+   * By run, where each call's latest record sits in the run's list: built on lookup (not per commit), up to
+   * `upTo`, and dropped when the list is rewritten (records are only appended or replaced in place).
+   */
+  private readonly positions = new Map<string, CallPositions>();
+  /**
+   * Records looked at by call lookups ({@link ofCall}, {@link replace}): introspection for tests — evicting
+   * a run's call outputs looks at each record about once, not once per output (security review 35 M1).
+   */
+  scanned = 0;
 
   /**
    * Adds a committed record (the hot path: a push, and a set entry for a new run). `callHashOf`: how to
@@ -144,21 +160,58 @@ export class MemoryCallRecords {
 
   /** The record of a call of a run on a thread (the latest, should there be several). */
   ofCall(threadId: string, runId: string, callId: string): CallRecord | undefined {
-    const list = this.byRun.get(runId) ?? [];
-    for (let at = list.length - 1; at >= 0; at--) {
-      const record = list[at] as CallRecord;
-      if (record.callId === callId && record.threadId === threadId) return record;
-    }
-    return undefined;
+    const list = this.byRun.get(runId);
+    if (list === undefined) return undefined;
+    const at = this.positionOf(runId, list, threadId, callId);
+    return at === undefined ? undefined : list[at];
   }
 
   /** Replaces a record by `replacement` (its stripped copy), taking it out of the satisfied index. */
   replace(record: CallRecord, replacement: CallRecord, index: CompletedIndex): void {
     const list = this.byRun.get(record.runId);
-    const at = list?.lastIndexOf(record) ?? -1;
-    if (list === undefined || at < 0) return;
+    if (list === undefined) return;
+    let at = this.positionOf(record.runId, list, record.threadId, record.callId) ?? -1;
+    if (list[at] !== record) {
+      // an earlier record of the call (a call recorded twice in a run: rare)
+      this.scanned += list.length;
+      at = list.lastIndexOf(record);
+    }
+    if (at < 0) return;
     unindex(index, record);
     list[at] = replacement;
+  }
+
+  /** Where the latest record of a call of a run on a thread sits in the run's list, indexing what is new. */
+  private positionOf(
+    runId: string,
+    list: readonly CallRecord[],
+    threadId: string,
+    callId: string,
+  ): number | undefined {
+    let positions = this.positions.get(runId);
+    if (positions === undefined) {
+      positions = { byThread: new Map(), upTo: 0 };
+      this.positions.set(runId, positions);
+    }
+    for (let at = positions.upTo; at < list.length; at++) {
+      const record = list[at] as CallRecord;
+      let calls = positions.byThread.get(record.threadId);
+      if (calls === undefined) {
+        calls = new Map();
+        positions.byThread.set(record.threadId, calls);
+      }
+      calls.set(record.callId, at);
+    }
+    this.scanned += list.length - positions.upTo;
+    positions.upTo = list.length;
+    return positions.byThread.get(threadId)?.get(callId);
+  }
+
+  /** Sets a run's rewritten list (or none): its positions are rebuilt on the next lookup. */
+  private setList(runId: string, list: CallRecord[]): void {
+    this.positions.delete(runId);
+    if (list.length === 0) this.byRun.delete(runId);
+    else this.byRun.set(runId, list);
   }
 
   /**
@@ -185,8 +238,7 @@ export class MemoryCallRecords {
         removed++;
       }
     }
-    if (left.length === 0) this.byRun.delete(runId);
-    else this.byRun.set(runId, left);
+    this.setList(runId, left);
     // the thread no longer has records under the run: it is no run id of the thread's any more
     if (kept === 0) {
       const runs = this.runsOf.get(threadId);
@@ -252,8 +304,7 @@ export class MemoryCallRecords {
       const list = this.byRun.get(runId) ?? [];
       const left = list.filter((record) => record.threadId !== threadId);
       removed += list.length - left.length;
-      if (left.length === 0) this.byRun.delete(runId);
-      else this.byRun.set(runId, left);
+      this.setList(runId, left);
     }
     this.runsOf.delete(threadId);
     this.pruned.delete(threadId);
