@@ -5,23 +5,10 @@ import type { LockHolder, RunRecord, StateStore } from "@obelisk/state";
 import { createSqliteStore } from "@obelisk/state/sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { until } from "./__fixtures__/deferred.js";
+import { steps } from "./__fixtures__/step-tool.js";
 import { storeKinds } from "./__fixtures__/stores.js";
 import { engineRuns } from "./engine-runs.js";
 import { createEngine, type Engine, type ToolDefinition } from "./index.js";
-
-/** A tool `step` that records the keys it ran; a call with `hang: true` never returns while `hangs`. */
-function steps(hangs = false): { readonly tool: ToolDefinition; readonly ran: string[] } {
-  const ran: string[] = [];
-  const tool: ToolDefinition = {
-    name: "step",
-    run: (args) => {
-      const { key, hang } = args as { key: string; hang?: boolean };
-      ran.push(key);
-      return hangs && hang === true ? new Promise(() => {}) : key;
-    },
-  };
-  return { tool, ran };
-}
 
 const plan = [
   { _tool: "step", key: "a", _outputPath: "†state.a" },

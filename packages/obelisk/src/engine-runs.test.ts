@@ -2,25 +2,9 @@ import type { StateStore } from "@obelisk/state";
 import { afterEach, describe, expect, it } from "vitest";
 import { crashable } from "./__fixtures__/crashable-store.js";
 import { until } from "./__fixtures__/deferred.js";
+import { steps } from "./__fixtures__/step-tool.js";
 import { storeKinds } from "./__fixtures__/stores.js";
 import { createEngine, type Engine, type ToolDefinition } from "./index.js";
-
-/**
- * A tool `step` that records the keys it ran; a call with `hang: true` never returns while `hangs` (the
- * engine that dies), and returns at once otherwise (the engine that takes over).
- */
-function steps(hangs = false): { readonly tool: ToolDefinition; readonly ran: string[] } {
-  const ran: string[] = [];
-  const tool: ToolDefinition = {
-    name: "step",
-    run: (args) => {
-      const { key, hang } = args as { key: string; hang?: boolean };
-      ran.push(key);
-      return hangs && hang === true ? new Promise(() => {}) : key;
-    },
-  };
-  return { tool, ran };
-}
 
 const plan = (hang: boolean) => [
   { _tool: "step", key: "a", _outputPath: "†state.a" },
