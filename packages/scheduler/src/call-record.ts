@@ -156,6 +156,8 @@ export function buildCallReport(run: CallRun, ending: CallEnding, endedAt: numbe
   if (ending.branch !== undefined) report.branch = ending.branch;
   if (ending.reason !== undefined) report.reason = ending.reason;
   if (ending.error !== undefined) report.error = ending.error;
+  if (ending.status === "satisfied" && ending.satisfiedBy !== undefined)
+    (report as Mutable<CallReport & { satisfiedBy?: string }>).satisfiedBy = ending.satisfiedBy;
   if (run.plannedParams !== undefined) report.modified = true;
   return report;
 }

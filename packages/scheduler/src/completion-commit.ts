@@ -99,6 +99,8 @@ export function buildCompletion(
       : { status: pending.status, wrote, result: value };
   if (pending.alternative !== undefined && count >= 2) ending.branch = pending.alternative;
   if (pending.error !== undefined) ending.error = pending.error;
+  if (pending.satisfiedBy !== undefined)
+    (ending as Mutable<CallEnding & { satisfiedBy?: string }>).satisfiedBy = pending.satisfiedBy;
   if (kept !== undefined && kept.length > 0)
     (ending as Mutable<CallEnding & { reason?: string }>).reason = keptReason(kept, pending.completedIn);
   else if (replaced !== undefined && replaced.length > 0)

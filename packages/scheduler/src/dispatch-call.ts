@@ -323,6 +323,7 @@ function satisfied(
   const completedIn = completedInChain(host, run);
   host.complete(index, {
     status: "satisfied",
+    satisfiedBy: record.runId,
     alternative,
     value: record.result === undefined ? undefined : deepFreeze(record.result),
     onlyMissing: true,

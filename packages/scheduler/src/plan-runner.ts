@@ -168,6 +168,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       planHash: options.planHash,
       calls: plannedCalls,
       ...(requestedAt === undefined ? {} : { queuedMs: Math.max(0, this.startedAt - requestedAt) }),
+      ...(options.resumeOf === undefined ? {} : { resumeOf: options.resumeOf }),
     });
     if (this.cancelled) this.abortRun(cancelReason(signal as AbortSignal), true);
   }

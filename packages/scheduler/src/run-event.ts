@@ -35,6 +35,11 @@ export type RunEvent =
        * thread's lock and compiling the plan. Absent when the host gave no request time.
        */
       readonly queuedMs?: number;
+      /**
+       * The run this run resumes (`engine.resume(id)`: its record's `resumeOf`), absent for a run that resumes
+       * none. A tracer links the two runs by it; the runs it ends get a `run-superseded` event before `run-end`.
+       */
+      readonly resumeOf?: string;
     })
   /** A call's references are decided and satisfied: it will be resolved, checked and dispatched. */
   | (CallEventBase & {
@@ -98,6 +103,12 @@ export type RunEvent =
       readonly branchPath?: string;
       readonly reason?: string;
       readonly error?: RecordedError;
+      /**
+       * A `satisfied` call: the run whose record of the completed call satisfied it (an earlier run of the
+       * thread, or, on resume, the run of the chain in which it had completed). A tracer links the span to
+       * that run's.
+       */
+      readonly satisfiedBy?: string;
       /** True when the confirm hook's `modify` replaced the plan's parameters (the tool ran with the hook's). */
       readonly modified?: true;
     })
@@ -111,6 +122,28 @@ export type RunEvent =
       readonly type: "observer-error";
       readonly eventType: string;
       readonly error: RecordedError;
+    })
+  /**
+   * This run ended an earlier run of its thread that had not ended (its process died, or `engine.close()`
+   * interrupted it): one event per such run, after every `call-end` and before `run-end`, once that run's
+   * record is `cancelled` (`at` is its record's `endedAt`). A resume ends the runs it continues (whatever its own status); a run that ran the
+   * same plan to its end (`succeeded` or `failed`) ends the thread's `interrupted` runs of that plan. The
+   * event belongs to this run (`runId`); the ended run is `supersededRunId`, so a tracer can close the span it
+   * left open.
+   */
+  | (EventBase & {
+      readonly type: "run-superseded";
+      /** The run ended now: its record is `cancelled` from here on. */
+      readonly supersededRunId: string;
+      /** Its status now. */
+      readonly status: "cancelled";
+      /**
+       * True when this run resumes it (it is `run-start.resumeOf` or a run that one resumed: its completed
+       * calls are this run's `satisfied` ones); false when this run only ran the same plan again.
+       */
+      readonly resumed: boolean;
+      /** Its recorded reason now (why it was interrupted; for `resumed: false` led by "superseded by run …"). */
+      readonly reason?: string;
     })
   /**
    * The run ended: always the last event of a run, on every path (also after a fatal error), once every
@@ -150,6 +183,7 @@ export function callEndEvent(
   outcomes: readonly string[] | undefined,
 ): Omit<Extract<RunEvent, { type: "call-end" }>, "runId" | "threadId" | "at"> {
   const { callId, tool, status, attempts, durationMs, branch, reason, error, modified } = report;
+  const satisfiedBy = report.status === "satisfied" ? report.satisfiedBy : undefined;
   const outcome = branch === undefined ? undefined : outcomes?.[branch];
   const targets = branch === undefined ? undefined : outputPath?.alternatives[branch];
   return {
@@ -164,6 +198,7 @@ export function callEndEvent(
     ...(targets === undefined ? {} : { branchPath: targets.map((target) => target.text).join(" && ") }),
     ...(reason === undefined ? {} : { reason }),
     ...(error === undefined ? {} : { error }),
+    ...(satisfiedBy === undefined ? {} : { satisfiedBy }),
     ...(modified === undefined ? {} : { modified }),
   };
 }

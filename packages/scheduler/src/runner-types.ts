@@ -72,6 +72,8 @@ export interface RunnerOptions {
    * as this run's own records do, so an unfinished call is never `satisfied` by an identical sibling's record.
    */
   readonly resumes?: ReadonlySet<string>;
+  /** The run this run resumes (its record's `resumeOf`): `run-start` names it. */
+  readonly resumeOf?: string;
   /** The latest completed record of each call id in that chain: a call is satisfied by its own first. */
   readonly resumedRecords?: ReadonlyMap<string, CallRecord>;
   /**
@@ -102,6 +104,8 @@ interface CompletedFacts<S extends "succeeded" | "satisfied", E> {
 interface SatisfiedFacts<E> extends Omit<CompletedFacts<"satisfied", E>, "reason"> {
   /** Which targets were left as a later write made them (a resumed call restores only missing ones). */
   readonly reason?: string;
+  /** The run whose record of a completed call satisfied this one (that record's `runId`). */
+  readonly satisfiedBy?: string;
 }
 
 /**
@@ -210,4 +214,6 @@ export interface PendingResult {
    * are restored; one holding another value (a later write's) is left as it is and named in the reason.
    */
   readonly completedIn?: string;
+  /** Satisfied calls: the run of the record that satisfied it (read from that record, no lookup). */
+  readonly satisfiedBy?: string;
 }
