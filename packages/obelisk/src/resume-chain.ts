@@ -66,6 +66,15 @@ export async function resumeChain(store: StateStore, record: RunRecord): Promise
   return { resumeOf: record.runId, runs, runIds, records, settled, numbering };
 }
 
+/** A run that a resume or a superseding run ended: what its `run-superseded` event tells. */
+export interface EndedRun {
+  readonly runId: RunId;
+  /** Its reason now (absent when it had none and was given none). */
+  readonly reason: string | undefined;
+  /** The end time recorded (ISO). */
+  readonly endedAt: string;
+}
+
 /**
  * Marks the runs of the chain still `running` or `interrupted` (their process died) `cancelled`, once the
  * resume has run: they are continued, not to be resumed again (an `interrupted` one keeps its `reason`). A
@@ -80,17 +89,30 @@ export async function cancelCrashedRuns(
   endedAt: () => string,
   reasonOf?: (previous: string | undefined) => string,
 ): Promise<RunId[]> {
-  const cancelled: RunId[] = [];
+  const ended = await endCrashedRuns(store, chain, endedAt, reasonOf);
+  return ended.map((run) => run.runId);
+}
+
+/** {@link cancelCrashedRuns}, answering each run it ended with its reason and end time (for its event). */
+export async function endCrashedRuns(
+  store: StateStore,
+  chain: Pick<ResumeChain, "runs">,
+  endedAt: () => string,
+  reasonOf?: (previous: string | undefined) => string,
+): Promise<EndedRun[]> {
+  const ended: EndedRun[] = [];
   for (const run of chain.runs) {
     const after = await store.getRun(run.runId);
     if (after?.status !== "running" && after?.status !== "interrupted") continue;
     const hash = after.planHash === "sha256:" ? storedPlanHash(after.plan) : undefined;
     const final = hash === undefined ? undefined : { plan: after.plan, planHash: hash };
-    const options = reasonOf === undefined ? undefined : { reason: reasonOf(after.reason) };
-    await store.finishRun(run.runId, "cancelled", endedAt(), final, options);
-    cancelled.push(run.runId);
+    const reason = reasonOf === undefined ? after.reason : reasonOf(after.reason);
+    const options = reasonOf === undefined || reason === undefined ? undefined : { reason };
+    const at = endedAt();
+    await store.finishRun(run.runId, "cancelled", at, final, options);
+    ended.push({ runId: run.runId, reason, endedAt: at });
   }
-  return cancelled;
+  return ended;
 }
 
 /** The run that ended on a thread, whose earlier `interrupted` runs of the same plan it supersedes. */
@@ -113,7 +135,7 @@ export async function supersedeInterrupted(
   store: StateStore,
   run: SupersedingRun,
   endedAt: () => string,
-): Promise<RunId[]> {
+): Promise<EndedRun[]> {
   const interrupted = await store.listRuns({ threadId: run.threadId, status: "interrupted" });
   const runs = interrupted.filter(
     (earlier) =>
@@ -123,7 +145,7 @@ export async function supersedeInterrupted(
   );
   if (runs.length === 0) return [];
   const reason = `superseded by run ${run.runId}, which ran the same plan to its end`;
-  return cancelCrashedRuns(store, { runs }, endedAt, (previous) =>
+  return endCrashedRuns(store, { runs }, endedAt, (previous) =>
     previous === undefined ? reason : `${reason} (${previous})`,
   );
 }

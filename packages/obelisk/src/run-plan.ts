@@ -3,12 +3,13 @@ import type { RunAcceptor } from "./accepting-run.js";
 import type { RunLease } from "./active-runs.js";
 import { busyDuringRun } from "./busy-during-run.js";
 import { lockWaitError } from "./closed-while-waiting.js";
+import { endSupersededRuns } from "./end-superseded-runs.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { RunOptions, RunResult } from "./engine-types.js";
 import { endingOptions, endingStatus, failedRunOptions, recordRun, requestTime } from "./record-run.js";
 import { runnerRerun } from "./rerun-option.js";
-import { type ResumeChain, supersedeInterrupted } from "./resume-chain.js";
-import { asThrownError, warnAfterRun } from "./thrown-message.js";
+import type { ResumeChain } from "./resume-chain.js";
+import { asThrownError } from "./thrown-message.js";
 import { toRunResult } from "./to-run-result.js";
 
 /** What a run does beyond `engine.run`'s: resume recorded runs, or ask before it starts. */
@@ -104,7 +105,12 @@ async function leasedRun(
         events: held.events,
         ...(resumed === undefined
           ? {}
-          : { resumes: resumed.runIds, resumedRecords: resumed.records, resumedSettled: resumed.settled }),
+          : {
+              resumeOf: resumed.resumeOf,
+              resumes: resumed.runIds,
+              resumedRecords: resumed.records,
+              resumedSettled: resumed.settled,
+            }),
       });
     } catch (error) {
       await runtime.store.finishRun(runId, "failed", runtime.endedAt(), undefined, failedRunOptions(error));
@@ -112,12 +118,8 @@ async function leasedRun(
     }
     const status = endingStatus(execution.status, lease);
     await runtime.store.finishRun(runId, status, runtime.endedAt(), undefined, endingOptions(status));
-    if (status === "succeeded" || status === "failed") {
-      const ended = { runId, threadId, planHash: compiled.planHash, resumes: resumed?.runIds };
-      await supersedeInterrupted(runtime.store, ended, () => runtime.endedAt()).catch((error: unknown) =>
-        warnAfterRun("marking the interrupted runs this run superseded", error),
-      );
-    }
+    const finished = { runId, threadId, planHash: compiled.planHash, status, resumed };
+    await endSupersededRuns(runtime, finished, held.events);
     const state = await runtime.afterRun(threadId);
     return toRunResult(runId, threadId, compiled.planHash, execution, state);
   } finally {
