@@ -1,7 +1,12 @@
-import { branch, createEngine, defineTool, type RunEvent } from "obelisk";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { branch, createEngine, createMemoryStore, defineTool, type RunEvent } from "obelisk";
+import { createSqliteStore } from "obelisk/sqlite";
 import { describe, expect, it } from "vitest";
 import { inMemoryTracing, registerContextManager } from "../examples/opentelemetry/in-memory-tracing.js";
 import { obeliskTracing, tracingObserver } from "../examples/opentelemetry/tracing-observer.js";
+import { crashable } from "./support/crashable-store.js";
 
 type Span = ReturnType<ReturnType<typeof inMemoryTracing>["spans"]>[number];
 
@@ -217,6 +222,152 @@ describe("examples/opentelemetry: run events as spans", () => {
     });
     // the run span ends last: its children end at or before it
     for (const span of all) expect(ms(span.endTime)).toBeLessThanOrEqual(ms(run.endTime));
+  });
+
+  it("links a resume to the run it continues, and ends the spans that run left open when its process died", async () => {
+    const { tracer, spans } = inMemoryTracing();
+    // one exporter fed by both "processes" (events forwarded to a collector): the first dies mid-call
+    const onEvent = tracingObserver(tracer);
+    let time = T0;
+    const now = () => (time += 10);
+    const use = defineTool({ name: "use", run: (args: object) => args });
+    let entered = () => {};
+    const hanging = new Promise<void>((done) => {
+      entered = done;
+    });
+    const stuck = defineTool({
+      name: "hang",
+      run: () => {
+        entered();
+        return new Promise<never>(() => {});
+      },
+    });
+    const store = createMemoryStore();
+    const dying = crashable(store);
+    const plan = {
+      type: "plan",
+      plan: [
+        { _tool: "use", _id: "before", x: 1, _outputPath: "†state.x" },
+        { _tool: "hang", _id: "wait", x: "†state.x", _outputPath: "†state.h" },
+      ],
+    };
+    void createEngine({ tools: [use, stuck], store: dying.store, now, onEvent }).run(plan, { threadId: "t" });
+    await hanging;
+    dying.crash();
+    // the process is gone: its run span and the span of the call in flight stay open (not finished)
+    expect(spans().map((span) => span.name)).toEqual(["obelisk.call use"]);
+
+    const finished = defineTool({ name: "hang", run: () => "done" });
+    const engine = createEngine({ tools: [use, finished], store, now, onEvent });
+    const [dead] = await engine.runs.list({ status: "interrupted" });
+    const deadId = dead?.runId as string;
+    const events: RunEvent[] = [];
+    const result = await engine.resume(deadId, { onEvent: (event) => events.push(event) });
+    expect(result.status).toBe("succeeded");
+    const { run } = await engine.runs.show(deadId);
+    await engine.close();
+
+    const all = spans();
+    // every span finished: the dead run's two open ones too
+    expect(all.map((span) => span.name).sort()).toEqual([
+      "obelisk.call hang",
+      "obelisk.call hang",
+      "obelisk.call use",
+      "obelisk.call use",
+      "obelisk.run",
+      "obelisk.run",
+    ]);
+    const runs = all.filter((span) => span.name === "obelisk.run");
+    const deadSpan = runs.find((span) => span.attributes["obelisk.run_id"] === deadId) as Span;
+    const resumeSpan = runs.find((span) => span.attributes["obelisk.run_id"] === result.runId) as Span;
+    expect(runs).toEqual([deadSpan, resumeSpan]);
+    // the resume names the run it continues, and its span links to that run's
+    expect(events[0]).toMatchObject({ type: "run-start", resumeOf: deadId });
+    expect(resumeSpan.attributes["obelisk.resume_of"]).toBe(deadId);
+    expect(resumeSpan.links).toEqual([
+      { context: deadSpan.spanContext(), attributes: { "obelisk.link": "resumes" } },
+    ]);
+    // run-superseded, before the resume's run-end, ended the dead run's spans at its record's end
+    const superseded = events.find((event) => event.type === "run-superseded");
+    expect(superseded).toMatchObject({ runId: result.runId, supersededRunId: deadId, resumed: true });
+    expect(events.map((event) => event.type).slice(-2)).toEqual(["run-superseded", "run-end"]);
+    expect(run.status).toBe("cancelled");
+    expect(ms(deadSpan.endTime)).toBe(superseded?.at);
+    expect(ms(deadSpan.endTime)).toBe(Date.parse(run.endedAt as string));
+    expect(deadSpan.attributes).toMatchObject({
+      "obelisk.status": "cancelled",
+      "obelisk.superseded_by": result.runId,
+    });
+    expect(deadSpan.status.code).toBe(UNSET);
+    const deadCall = all.find(
+      (span) =>
+        span.attributes["obelisk.call_id"] === "wait" &&
+        span.parentSpanContext?.spanId === deadSpan.spanContext().spanId,
+    );
+    expect(ms(deadCall?.endTime ?? [0, 0])).toBe(superseded?.at);
+    // the call the dead run had finished is satisfied by its record
+    const satisfied = all.find(
+      (span) =>
+        span.attributes["obelisk.call_id"] === "before" &&
+        span.parentSpanContext?.spanId === resumeSpan.spanContext().spanId,
+    );
+    expect(satisfied?.attributes).toMatchObject({
+      "obelisk.status": "satisfied",
+      "obelisk.satisfied_by": deadId,
+    });
+    expect(resumeSpan.events.map((event) => [event.name, event.attributes])).toEqual([
+      [
+        "obelisk.run_superseded",
+        {
+          "obelisk.superseded_run_id": deadId,
+          "obelisk.resumed": true,
+          ...(run.reason === undefined ? {} : { "obelisk.reason": run.reason }),
+        },
+      ],
+    ]);
+  });
+
+  it("links a resume to a run engine.close() stopped, whose span had ended, on a store file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "obelisk-otel-"));
+    try {
+      const file = join(dir, "state.db");
+      const { tracer, spans } = inMemoryTracing();
+      const onEvent = tracingObserver(tracer);
+      let entered = () => {};
+      const hanging = new Promise<void>((done) => {
+        entered = done;
+      });
+      const waits = defineTool({
+        name: "hang",
+        run: (_args: object, ctx) =>
+          new Promise<never>((_done, fail) => {
+            ctx.signal.addEventListener("abort", () => fail(ctx.signal.reason));
+            entered();
+          }),
+      });
+      const plan = [{ _tool: "hang", _id: "wait", _outputPath: "†state.h" }];
+      const closing = createEngine({ tools: [waits], store: createSqliteStore(file), onEvent });
+      const stopped = closing.run(plan, { threadId: "t" });
+      await hanging;
+      await closing.close();
+      const { runId } = await stopped;
+      const closedSpan = only(spans(), "obelisk.run");
+
+      const finished = defineTool({ name: "hang", run: () => "done" });
+      const engine = createEngine({ tools: [finished], store: createSqliteStore(file), onEvent });
+      const result = await engine.resume(runId);
+      await engine.close();
+      const resumeSpan = spans().find((span) => span.attributes["obelisk.run_id"] === result.runId);
+      expect(resumeSpan?.attributes["obelisk.resume_of"]).toBe(runId);
+      expect(resumeSpan?.links).toEqual([
+        { context: closedSpan.spanContext(), attributes: { "obelisk.link": "resumes" } },
+      ]);
+      expect(resumeSpan?.events.map((event) => event.attributes?.["obelisk.superseded_run_id"])).toEqual([
+        runId,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("with obeliskTracing's aroundTool, the spans a tool makes itself are children of its call's span", async () => {

@@ -21,6 +21,13 @@ interface OpenRun {
   readonly contexts: Map<string, SpanContext>;
 }
 
+/** What one observer keeps: the open runs, and the span contexts of the runs that ended. */
+interface Traces {
+  readonly runs: Map<string, OpenRun>;
+  /** Span contexts of ended runs by run id, oldest first: what a later resume links to. */
+  readonly ended: Map<string, SpanContext>;
+}
+
 type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
 type CallEvent = EventOf<"call-ready" | "call-start" | "call-retry" | "call-end" | "state-write">;
 
@@ -44,24 +51,26 @@ export function obeliskTracing(tracer: Tracer): {
   aroundTool: AroundTool;
 } {
   const runs = new Map<string, OpenRun>();
+  const ended = new Map<string, SpanContext>();
   const aroundTool: AroundTool = (attempt, invoke) => {
     const span = runs.get(attempt.runId)?.calls.get(attempt.callId);
     return span === undefined ? invoke() : context.with(trace.setSpan(context.active(), span), invoke);
   };
-  return { onEvent: observe(tracer, runs), aroundTool };
+  return { onEvent: observe(tracer, { runs, ended }), aroundTool };
 }
 
-function observe(tracer: Tracer, runs: Map<string, OpenRun>): (event: RunEvent) => void {
+function observe(tracer: Tracer, traces: Traces): (event: RunEvent) => void {
   return (event) => {
     try {
-      record(tracer, runs, event);
+      record(tracer, traces, event);
     } catch (error) {
       diag.error(`obelisk tracing: ${event?.type} event not traced`, error);
     }
   };
 }
 
-function record(tracer: Tracer, runs: Map<string, OpenRun>, event: RunEvent): void {
+function record(tracer: Tracer, traces: Traces, event: RunEvent): void {
+  const { runs } = traces;
   const at = new Date(event.at);
   if (event.type === "run-start") {
     if (runs.has(event.runId)) return;
@@ -69,6 +78,9 @@ function record(tracer: Tracer, runs: Map<string, OpenRun>, event: RunEvent): vo
     // service's request would; `queuedMs` is absent when the host gave no request time.
     const start = new Date(event.at - (event.queuedMs ?? 0));
     const parent = context.active();
+    // A resume links to the span of the run it continues, when this observer saw that run start (its span
+    // still open: events forwarded from a process that died; or ended, in this process, before close()).
+    const resumed = event.resumeOf === undefined ? undefined : known(traces, event.resumeOf);
     const span = tracer.startSpan(
       "obelisk.run",
       {
@@ -79,7 +91,11 @@ function record(tracer: Tracer, runs: Map<string, OpenRun>, event: RunEvent): vo
           "obelisk.plan_hash": event.planHash,
           "obelisk.calls": event.calls,
           ...(event.queuedMs === undefined ? {} : { "obelisk.queued_ms": event.queuedMs }),
+          ...(event.resumeOf === undefined ? {} : { "obelisk.resume_of": event.resumeOf }),
         },
+        ...(resumed === undefined
+          ? {}
+          : { links: [{ context: resumed, attributes: { "obelisk.link": "resumes" } }] }),
       },
       parent,
     );
@@ -97,9 +113,13 @@ function record(tracer: Tracer, runs: Map<string, OpenRun>, event: RunEvent): vo
     case "observer-error":
       run.span.addEvent("obelisk.observer_error", errorAttributes(event.error, event.eventType), at);
       return;
+    case "run-superseded":
+      endSuperseded(traces, run, event);
+      return;
     case "run-end":
       endRun(run, event);
       runs.delete(event.runId);
+      remember(traces, event.runId, run.span.spanContext());
       return;
     default:
       traceCall(tracer, run, event, at);
@@ -155,6 +175,7 @@ function traceCall(tracer: Tracer, run: OpenRun, event: CallEvent, at: Date): vo
         ...(event.branchPath === undefined ? {} : { "obelisk.branch_path": event.branchPath }),
         ...(event.reason === undefined ? {} : { "obelisk.reason": event.reason }),
         ...(event.error === undefined ? {} : errorAttributes(event.error)),
+        ...(event.satisfiedBy === undefined ? {} : { "obelisk.satisfied_by": event.satisfiedBy }),
       });
       if (event.status === "failed")
         span.setStatus({ code: SpanStatusCode.ERROR, message: event.error?.message ?? "failed" });
@@ -185,6 +206,45 @@ function endRun(run: OpenRun, event: EventOf<"run-end">): void {
   if (event.status === "failed")
     run.span.setStatus({ code: SpanStatusCode.ERROR, message: event.error?.message ?? "a call failed" });
   run.span.end(at);
+}
+
+/**
+ * A run that ended another (a resume, or the same plan run again): an `obelisk.run_superseded` event on its
+ * span, and the ended run's span, still open when its process died before `run-end`, ends now `cancelled`.
+ */
+function endSuperseded(traces: Traces, run: OpenRun, event: EventOf<"run-superseded">): void {
+  const at = new Date(event.at);
+  const reason = event.reason === undefined ? {} : { "obelisk.reason": event.reason };
+  run.span.addEvent(
+    "obelisk.run_superseded",
+    { "obelisk.superseded_run_id": event.supersededRunId, "obelisk.resumed": event.resumed, ...reason },
+    at,
+  );
+  const ended = traces.runs.get(event.supersededRunId);
+  if (ended === undefined) return;
+  for (const span of ended.calls.values()) span.end(at);
+  ended.span.setAttributes({
+    "obelisk.status": event.status,
+    "obelisk.superseded_by": event.runId,
+    ...reason,
+  });
+  ended.span.end(at);
+  traces.runs.delete(event.supersededRunId);
+  remember(traces, event.supersededRunId, ended.span.spanContext());
+}
+
+/** Most ended runs whose span context is kept for a later resume's link. */
+const REMEMBERED = 1000;
+
+/** Keeps an ended run's span context, for the link of a resume of it (the oldest goes past REMEMBERED). */
+function remember(traces: Traces, runId: string, spanContext: SpanContext): void {
+  traces.ended.set(runId, spanContext);
+  if (traces.ended.size > REMEMBERED) traces.ended.delete(traces.ended.keys().next().value as string);
+}
+
+/** The span context of a run this observer saw start: open or ended. */
+function known(traces: Traces, runId: string): SpanContext | undefined {
+  return traces.runs.get(runId)?.span.spanContext() ?? traces.ended.get(runId);
 }
 
 /** `obelisk.error.*` attributes of an error (code only when it has one). */
