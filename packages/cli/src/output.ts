@@ -2,6 +2,7 @@ import { ObeliskError } from "@obelisk/core";
 import pc from "picocolors";
 import { cliCommand } from "./cli-command.js";
 import type { CliIo, CliStream } from "./cli-io.js";
+import { displayText, jsonText } from "./display-text.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { errorMessage } from "./usage-error.js";
 
@@ -49,7 +50,7 @@ export function createOutput(io: CliIo, format: OutputFormat): Output {
       if (format === "text") io.stdout.write(`${text}\n`);
     },
     json(document) {
-      if (format === "json") io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+      if (format === "json") io.stdout.write(`${jsonText(document)}\n`);
     },
   };
 }
@@ -98,13 +99,16 @@ function smallJson(data: unknown): unknown {
   }
 }
 
-/** Reports an error the way every command does: json document on stdout (json format), one line on stderr. */
+/**
+ * Reports an error the way every command does: json document on stdout (json format), one line on stderr
+ * (its message escaped: it often quotes a plan, a tool or a stored value).
+ */
 export function reportError(io: CliIo, format: OutputFormat, error: unknown): ExitCode {
   const { exitCode, document } = classifyError(error);
   const { code, message } = document;
-  if (format === "json") io.stdout.write(`${JSON.stringify({ error: document }, null, 2)}\n`);
+  if (format === "json") io.stdout.write(`${jsonText({ error: document })}\n`);
   const colors = pc.createColors(colorsEnabled(io.stderr, io.env));
-  io.stderr.write(`${colors.red("error")} ${colors.dim(`[${code}]`)} ${message}\n`);
+  io.stderr.write(`${colors.red("error")} ${colors.dim(`[${displayText(code)}]`)} ${displayText(message)}\n`);
   if (code === "INTERNAL" && io.env.OBELISK_DEBUG && error instanceof Error)
     io.stderr.write(`${error.stack}\n`);
   return exitCode;

@@ -1,6 +1,13 @@
-import { type Diagnostic, parsePlanText, renderDiagnostics, type SourceMap } from "@obelisk/core";
+import {
+  type Diagnostic,
+  parsePlanText,
+  renderDiagnostics,
+  type SourceMap,
+  type SourcePosition,
+} from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
 import { type CliDiagnostic, locate } from "./cli-diagnostics.js";
+import { displaySource, displayText } from "./display-text.js";
 import type { Colors } from "./output.js";
 import type { ParsedInput } from "./parse-input.js";
 import type { PlanFile } from "./read-plan.js";
@@ -9,7 +16,8 @@ import type { PlanFile } from "./read-plan.js";
  * Renders diagnostics like a compiler (file:line:col, source line, caret, hint) with the plan text's
  * source map. Core's closing count line is left out: the verdict line (`printVerdict`) gives it. A
  * diagnostic about `--input` (see `forCli`) is located in the input (`<--input>:1:9`, `input.json:3:12`),
- * with the plan's rule it breaks in its hint.
+ * with the plan's rule it breaks in its hint. Text from the plan or the input — messages, hints, pointers,
+ * the source line — is shown escaped (`displayText`): a plan cannot drive the terminal through them.
  */
 export function renderDiagnosticsText(
   result: Pick<ValidationResult, "diagnostics" | "compiled">,
@@ -18,24 +26,88 @@ export function renderDiagnosticsText(
   input?: ParsedInput,
 ): string {
   const sourceMap = sourceMapOf(result, plan);
-  const render = (diagnostics: readonly Diagnostic[], fileName: string, map: SourceMap | undefined) => {
-    const text = renderDiagnostics(diagnostics, {
-      fileName,
-      colors,
-      ...(map === undefined ? {} : { sourceMap: map }),
-    });
-    return text.slice(0, Math.max(0, text.lastIndexOf("\n")));
-  };
+  const shownPlan = shownSource(sourceMap);
+  const shownInput = input === undefined ? undefined : shownSource(input.sourceMap());
   const diagnostics = result.diagnostics as readonly CliDiagnostic[];
-  if (input === undefined || !diagnostics.some((diagnostic) => diagnostic.input !== undefined))
-    return render(diagnostics, plan.name, sourceMap);
   return diagnostics
     .map((diagnostic) =>
-      diagnostic.input === undefined
-        ? render([diagnostic], plan.name, sourceMap)
-        : render([inInput(diagnostic, plan, sourceMap)], input.name, input.sourceMap()),
+      diagnostic.input === undefined || input === undefined
+        ? renderOne(diagnostic, plan.name, shownPlan, colors)
+        : renderOne(inInput(diagnostic, plan, sourceMap), input.name, shownInput, colors),
     )
     .join("\n");
+}
+
+/** A source map and the same over its text as printed (escaped: see {@link shownSourceMap}). */
+interface ShownSource {
+  readonly original: SourceMap;
+  readonly shown: SourceMap;
+}
+
+function shownSource(map: SourceMap | undefined): ShownSource | undefined {
+  return map === undefined ? undefined : { original: map, shown: shownSourceMap(map) };
+}
+
+/**
+ * One diagnostic as core renders it, its text escaped and its source line shown escaped; the location keeps
+ * the column in the file (core would count it in the escaped line).
+ */
+function renderOne(
+  diagnostic: Diagnostic,
+  fileName: string,
+  source: ShownSource | undefined,
+  colors: Colors,
+): string {
+  const name = displayText(fileName);
+  const inFile = locate(source?.original, diagnostic.pointer);
+  const text = renderDiagnostics([shownDiagnostic(diagnostic, inFile === undefined)], {
+    fileName: name,
+    colors,
+    ...(source === undefined ? {} : { sourceMap: source.shown }),
+  });
+  const block = text.slice(0, Math.max(0, text.lastIndexOf("\n")));
+  const shown = locate(source?.shown, diagnostic.pointer);
+  if (inFile === undefined || shown === undefined || inFile.column === shown.column) return block;
+  return block.replace(`${name}:${shown.line}:${shown.column}:`, `${name}:${inFile.line}:${inFile.column}:`);
+}
+
+/**
+ * A diagnostic with the text it carries from the plan or the input escaped; its pointer too when it is
+ * printed (`printed`: not located in the text; a located one is kept, to be found in the source map).
+ */
+function shownDiagnostic(diagnostic: Diagnostic, printed: boolean): Diagnostic {
+  return {
+    ...diagnostic,
+    message: displayText(diagnostic.message),
+    pointer: printed ? displayText(diagnostic.pointer) : diagnostic.pointer,
+    ...(diagnostic.hint === undefined ? {} : { hint: displayText(diagnostic.hint) }),
+    ...(diagnostic.related === undefined ? {} : { related: diagnostic.related.map(displayText) }),
+  };
+}
+
+/**
+ * A source map over its text as printed: control, bidi and separator characters escaped (`displaySource`:
+ * line ends and tabs kept, so lines keep their numbers), positions moved into the escaped text so that the
+ * excerpt's caret stays under the located value. Unchanged when the text has nothing to escape.
+ */
+function shownSourceMap(map: SourceMap): SourceMap {
+  const shown = displaySource(map.text);
+  if (shown.text.length === map.text.length) return map;
+  const at = (offset: number): number => shown.offsets[Math.max(0, Math.min(offset, map.text.length))] ?? 0;
+  const move = (position: SourcePosition): SourcePosition => {
+    const offset = at(position.offset);
+    const lineStart = at(position.offset - (position.column - 1));
+    const end = at(position.offset + position.length);
+    return { line: position.line, column: offset - lineStart + 1, offset, length: end - offset };
+  };
+  return {
+    text: shown.text,
+    positionOf: (pointer) => {
+      const position = map.positionOf(pointer);
+      return position === undefined ? undefined : move(position);
+    },
+    positionOfOffset: (offset) => move(map.positionOfOffset(offset)),
+  };
 }
 
 /** A diagnostic about the input, pointing into it; its hint names the plan's rule it breaks, if any. */

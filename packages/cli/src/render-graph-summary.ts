@@ -1,6 +1,7 @@
 import { graphToJson } from "@obelisk/compiler";
 import { plural } from "@obelisk/core";
 import type { CompiledPlan, ValidationResult } from "obelisk";
+import { displayText } from "./display-text.js";
 import type { Output } from "./output.js";
 
 // Loaded by the commands that need it: importing the compiler (ajv, zod, graphology) at start-up would
@@ -43,13 +44,15 @@ function waitedFor(call: CompiledPlan["calls"][number]): WaitedFor | undefined {
   return seen.size === 0 ? undefined : { first, count: seen.size };
 }
 
-/** Where a call writes: its `_outputPath` alternatives, or `†calls.<id>`. */
+/** Where a call writes: its `_outputPath` alternatives (a quoted key may hold bidi controls: escaped), or `†calls.<id>`. */
 const targetsText = (call: CompiledPlan["calls"][number]): string =>
   call.outputPath === undefined
     ? `†calls.${call.id}`
-    : call.outputPath.alternatives
-        .map((targets) => targets.map((target) => target.text).join(" && "))
-        .join(" || ");
+    : displayText(
+        call.outputPath.alternatives
+          .map((targets) => targets.map((target) => target.text).join(" && "))
+          .join(" || "),
+      );
 
 /** Uncompiled calls named in the count line: the rest are counted. */
 const SHOWN_NOT_COMPILED = 3;

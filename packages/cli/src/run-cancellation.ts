@@ -1,4 +1,5 @@
 import type { CliIo } from "./cli-io.js";
+import { displayText } from "./display-text.js";
 import { EXIT } from "./exit-codes.js";
 import { onProcessExit } from "./on-process-exit.js";
 import { onStall } from "./on-stall.js";
@@ -70,7 +71,7 @@ export function runCancellation(io: CliIo, inFlight: RunInFlight): RunCancellati
   let heard = false;
   const uncaught = (error: unknown, kind: UncaughtKind): void => {
     heard = true;
-    const message = errorMessage(error);
+    const message = displayText(errorMessage(error));
     const action = controller.signal.aborted ? "" : ": cancelling the run";
     io.stderr.write(`error [TOOL_ERROR] a tool's ${kind}: ${message}${running(callsInFlight())}${action}\n`);
     if (!controller.signal.aborted) controller.abort(new Error(`a tool's ${kind}: ${message}`));

@@ -12,4 +12,11 @@ describe("shellWord (review-cli2 6)", () => {
     expect(quoted).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     expect(execFileSync("bash", ["-c", `printf %s ${quoted}`], { encoding: "utf8" })).toBe(tricky);
   });
+
+  it("writes bidi controls and line separators escaped, and bash reads the same word (s35 review L2)", () => {
+    const tricky = "t\u202eevil\u2028x\u2066";
+    const quoted = shellWord(tricky);
+    expect(quoted).toBe("$'t\\u202eevil\\u2028x\\u2066'");
+    expect(execFileSync("bash", ["-c", `printf %s ${quoted}`], { encoding: "utf8" })).toBe(tricky);
+  });
 });

@@ -2,6 +2,7 @@ import { type Command, Option } from "commander";
 import type { ValidationResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { withCheckedThread, withFormat, withInput, withTools } from "../common-options.js";
+import { displayBlock, jsonText } from "../display-text.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { limitsWords, withLimits } from "../limits-option.js";
 import { createOutput } from "../output.js";
@@ -54,7 +55,8 @@ async function graphCommand(
       ...(result.ok ? {} : { diagnostics: result.diagnostics }),
     });
   } else {
-    output.line(graph.trimEnd());
+    // mermaid and dot label calls with the plan's paths: shown escaped, as every plan text
+    output.line(displayBlock(graph.trimEnd()));
   }
   if (!result.ok) {
     const errors = result.diagnostics.filter((d) => d.severity === "error").length;
@@ -78,6 +80,6 @@ async function render(compiled: ValidationResult["compiled"], as: GraphOptions["
     case "dot":
       return graphToDot(compiled);
     case "json":
-      return JSON.stringify(graphToJson(compiled), null, 2);
+      return jsonText(graphToJson(compiled));
   }
 }

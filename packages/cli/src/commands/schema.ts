@@ -5,7 +5,7 @@ import type { CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { stopIfEscaped } from "../command-stop.js";
 import { type CommonOptions, withFormat, withTools } from "../common-options.js";
-import { displayText } from "../display-text.js";
+import { displayText, jsonText } from "../display-text.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { withLimits } from "../limits-option.js";
 import { loadTools } from "../load-tools.js";
@@ -51,12 +51,12 @@ async function schemaCommand(options: SchemaOptions, { io }: CommandContext): Pr
     // json: the whole answer in the one document; text: the schema alone on stdout, deviations on stderr
     output.json({ schema: strict.schema, deviations: strict.deviations });
     if (output.format === "text") printDeviations(io, strict.deviations);
-    output.line(JSON.stringify(strict.schema, null, 2));
+    output.line(jsonText(strict.schema));
     return EXIT.ok;
   }
   const schema = planJsonSchema(registry, schemaOptions);
   output.json(schema);
-  output.line(JSON.stringify(schema, null, 2));
+  output.line(jsonText(schema));
   return EXIT.ok;
 }
 

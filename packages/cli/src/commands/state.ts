@@ -12,7 +12,7 @@ import { type Command, Option } from "commander";
 import type { Engine, GetValueResult, VariableSummary } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, parseCount, parsePositive, withFormat, withStore } from "../common-options.js";
-import { displayText } from "../display-text.js";
+import { displayBlock, displayText, jsonText } from "../display-text.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { formatBytes } from "../format-bytes.js";
@@ -157,7 +157,8 @@ async function summary(engine: Engine, options: StateOptions, output: Output): P
     ),
   );
   output.line();
-  output.line(summary.text.trimEnd());
+  // descriptions and references come from plans: escaped, the summary's own lines kept
+  output.line(displayBlock(summary.text.trimEnd()));
   output.line();
   output.line(
     output.colors.dim(
@@ -178,7 +179,7 @@ function emptySummaryLines(options: StateOptions, summary: VariableSummary): str
   }
   if (summary.notFound.length > 0)
     lines.push(
-      `not stored on thread ${displayText(options.thread)} (missing or evicted): ${summary.notFound.join(", ")}`,
+      `not stored on thread ${displayText(options.thread)} (missing or evicted): ${displayText(summary.notFound.join(", "))}`,
     );
   if (lines.length === 0) lines.push(`thread ${displayText(options.thread)} holds no variables`);
   return lines;
@@ -210,10 +211,13 @@ async function get(engine: Engine, options: StateOptions, output: Output): Promi
   if (output.format === "text") printGot(output, ref, result);
 }
 
-/** Prints a value, or a page of one (`--offset/--limit` on a number, boolean or null is USAGE). */
+/**
+ * Prints a value, or a page of one (`--offset/--limit` on a number, boolean or null is USAGE): a string as
+ * its lines, other values as JSON, control characters escaped either way (`--format json` has it exact).
+ */
 function printGot(output: Output, ref: string, result: GetValueResult & { found: true }): void {
   if ("value" in result) {
-    output.line(typeof result.value === "string" ? result.value : JSON.stringify(result.value, null, 2));
+    output.line(typeof result.value === "string" ? displayBlock(result.value) : jsonText(result.value));
     return;
   }
   const page = result.items ?? result.entries ?? result.text;
@@ -222,7 +226,7 @@ function printGot(output: Output, ref: string, result: GetValueResult & { found:
     output.line(output.colors.dim(`${ref}: no ${unit} from ${result.offset} (${result.total} in all)`));
     return;
   }
-  output.line(typeof page === "string" ? page : JSON.stringify(page, null, 2));
+  output.line(typeof page === "string" ? displayBlock(page) : jsonText(page));
   const last = result.offset + result.limit - 1;
   output.line(output.colors.dim(`${ref}: ${unit} ${result.offset}–${last} of ${result.total}`));
 }
@@ -276,7 +280,9 @@ async function unset(engine: Engine, options: StateOptions, output: Output): Pro
   // at a container only writes below it created, the variables below it went (the container with them)
   const parsed = parseReference(ref);
   const exact = variables.length === 1 && parsed.ok && variables[0] === parsed.value.text;
-  const below = exact ? "" : `: ${plural(variables.length, "variable")} (${variables.join(", ")})`;
+  const below = exact
+    ? ""
+    : `: ${plural(variables.length, "variable")} (${displayText(variables.join(", "))})`;
   output.line(`${output.colors.green("✓")} removed ${ref} from thread ${thread}${below}`);
 }
 
