@@ -154,6 +154,22 @@ describe("toJsonValue", () => {
     expect(rejection(nest(999, shallow.value))).toEqual(["OUTPUT_NOT_JSON", `${"/0".repeat(999)}/x`]);
   });
 
+  it("a message names a deep pointer by its first and last segments and cuts a long key; pointer has it all (s35 review L3)", () => {
+    let deep: unknown = [];
+    for (let level = 0; level < 5000; level++) deep = [deep];
+    const tooDeep = toJsonValue({ k: deep });
+    if (tooDeep.ok) throw new Error("accepted");
+    expect(tooDeep.pointer).toBe(`/k${"/0".repeat(999)}`);
+    expect(tooDeep.message).toBe(`nested deeper than 1000 levels (at /k${"/0".repeat(9)}/…(987 more)/0/0/0)`);
+    const key = "x".repeat(2000);
+    const longKey = toJsonValue({ [key]: [1, () => 1] });
+    if (longKey.ok) throw new Error("accepted");
+    expect(longKey.pointer).toBe(`/${key}/1`);
+    expect(longKey.message).toBe(`a function is not JSON (at /${"x".repeat(40)}…/1)`);
+    const shallow = toJsonValue({ a: [{ "b/~": [Number.NaN] }] });
+    expect(shallow.ok ? "" : shallow.message).toBe("NaN is not a JSON number (at /a/0/b~1~0/0)");
+  });
+
   it("copies again a copy made without remember", () => {
     const first = toJsonValue({ a: [1] });
     if (!first.ok) throw new Error(first.message);

@@ -79,6 +79,31 @@ function pointerAt(stack: readonly Frame[], level: number): string {
   return pointer;
 }
 
+/** A message names at most this many leading and trailing segments of its pointer (`pointer` has all). */
+const SHOWN_HEAD_SEGMENTS = 10;
+const SHOWN_TAIL_SEGMENTS = 3;
+/** Characters of one key a message shows. */
+const SHOWN_KEY_CHARS = 40;
+
+/**
+ * The pointer of the first `level` frames as a message shows it: a deep one cut to its first and last
+ * segments with how many were left out, a long key cut (s35 security review L3: a 200,000-deep output's
+ * message held a 2 KB pointer, repeated in each place the error is kept).
+ */
+function shownPointer(stack: readonly Frame[], level: number): string {
+  const segment = (index: number): string => {
+    const frame = stack[index] as Frame;
+    const key = frame.keys?.[frame.index - 1];
+    if (key === undefined) return appendPointer("", frame.index - 1);
+    return appendPointer("", key.length > SHOWN_KEY_CHARS ? `${key.slice(0, SHOWN_KEY_CHARS)}…` : key);
+  };
+  const indexes = (from: number, to: number): string =>
+    Array.from({ length: to - from }, (_, offset) => segment(from + offset)).join("");
+  if (level <= SHOWN_HEAD_SEGMENTS + SHOWN_TAIL_SEGMENTS) return indexes(0, level);
+  const left = level - SHOWN_HEAD_SEGMENTS - SHOWN_TAIL_SEGMENTS;
+  return `${indexes(0, SHOWN_HEAD_SEGMENTS)}/…(${left} more)${indexes(level - SHOWN_TAIL_SEGMENTS, level)}`;
+}
+
 /** Throws a rejection at the member the first `level` frames point to. */
 function reject(
   stack: readonly Frame[],
@@ -87,7 +112,8 @@ function reject(
   describeProblem: string,
 ): never {
   const pointer = pointerAt(stack, level);
-  const message = code === "OUTPUT_TOO_LARGE" ? describeProblem : `${describeProblem} (${where(pointer)})`;
+  const shown = pointer === "" ? "" : shownPointer(stack, level);
+  const message = code === "OUTPUT_TOO_LARGE" ? describeProblem : `${describeProblem} (${where(shown)})`;
   throw new Rejection(code, message, pointer);
 }
 
