@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Controller } from "./__fixtures__/controlled-tools.js";
 import { crashable } from "./__fixtures__/crashable-store.js";
 import { until } from "./__fixtures__/deferred.js";
+import { steps } from "./__fixtures__/step-tool.js";
 import { tempStoreFiles } from "./__fixtures__/temp-store-file.js";
 import { createEngine, type Engine, type RunEvent, type ToolDefinition } from "./index.js";
 
@@ -12,29 +13,15 @@ import { createEngine, type Engine, type RunEvent, type ToolDefinition } from ".
 
 type Superseded = Extract<RunEvent, { type: "run-superseded" }>;
 
-/** `step` returns its `n`; in an engine that dies, a call with `hang: true` never returns. */
-function steps(hangs = false): { readonly tools: ToolDefinition[]; readonly started: unknown[] } {
-  const started: unknown[] = [];
-  const step: ToolDefinition = {
-    name: "step",
-    run: (args) => {
-      const { n, hang } = args as { n: number; hang?: boolean };
-      started.push(n);
-      return hangs && hang === true ? new Promise(() => {}) : n;
-    },
-  };
-  return { tools: [step], started };
-}
-
 const plan = [
-  { _id: "a", _tool: "step", n: 1, _outputPath: "†state.a" },
-  { _id: "b", _tool: "step", n: 2, hang: true, _outputPath: "†state.b" },
+  { _id: "a", _tool: "step", key: "a", _outputPath: "†state.a" },
+  { _id: "b", _tool: "step", key: "b", hang: true, _outputPath: "†state.b" },
 ];
 
 const T0 = Date.UTC(2026, 10, 27, 9);
 
 /** An engine on `store` whose clock moves 10 ms at every reading. */
-function clockedEngine(store: StateStore, tools = steps().tools): Engine {
+function clockedEngine(store: StateStore, tools = [steps().tool]): Engine {
   let time = T0;
   return createEngine({ tools, store, now: () => (time += 10) });
 }
@@ -59,8 +46,8 @@ describe("run events of a resume and of the runs it ends", () => {
   ): Promise<{ store: StateStore; crashedId: string }> {
     const dying = crashable(store);
     const first = steps(true);
-    void createEngine({ tools: first.tools, store: dying.store }).run(plan, { threadId: "t" });
-    await until(() => first.started.length === 2);
+    void createEngine({ tools: [first.tool], store: dying.store }).run(plan, { threadId: "t" });
+    await until(() => first.ran.length === 2);
     const [crashed] = await store.listRuns({ threadId: "t" as never, limit: 1 });
     dying.crash();
     return { store, crashedId: crashed?.runId as string };
@@ -109,8 +96,8 @@ describe("run events of a resume and of the runs it ends", () => {
     // the resume dies too, with b in flight again
     const dying = crashable(store);
     const second = steps(true);
-    void createEngine({ tools: second.tools, store: dying.store }).resume(crashedId);
-    await until(() => second.started.length === 1);
+    void createEngine({ tools: [second.tool], store: dying.store }).resume(crashedId);
+    await until(() => second.ran.length === 1);
     const [resume] = await store.listRuns({ threadId: "t" as never, limit: 1 });
     dying.crash();
     const resumeId = resume?.runId as string;
@@ -166,7 +153,7 @@ describe("run events of a resume and of the runs it ends", () => {
     const seen = collect();
     let time = T0;
     const engine = createEngine({
-      tools: steps().tools,
+      tools: [steps().tool],
       store,
       now: () => (time += 10),
       onEvent: seen.onEvent,
