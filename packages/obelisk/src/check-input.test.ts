@@ -180,3 +180,87 @@ describe("InputChecker: patterns run in linear time (B10)", () => {
     ]);
   });
 });
+
+/** `depth` levels of `anyOf: [$ref previous, $ref previous]` over a leaf the input breaks: 2^(depth-1) branches. */
+function nestedAlternatives(depth: number): JsonObject {
+  const defs: Record<string, JsonObject> = { d0: { type: "object", properties: { x: { type: "string" } } } };
+  for (let level = 1; level < depth; level++)
+    defs[`d${level}`] = { anyOf: [{ $ref: `#/$defs/d${level - 1}` }, { $ref: `#/$defs/d${level - 1}` }] };
+  return { $defs: defs, $ref: `#/$defs/d${depth - 1}` };
+}
+
+describe("InputChecker: a check is bounded by the sizes of the schema and the input (review s35 H1, L4)", () => {
+  const strings = { type: "object", properties: { a: { type: "array", items: { type: "string" } } } };
+
+  it("250 violations give the first 100 and one diagnostic with how many more; 100 give no count", () => {
+    const diagnostics = new InputChecker().check(normalizeInput({ a: Array(250).fill(1) }), strings);
+    expect(diagnostics).toHaveLength(101);
+    expect(diagnostics[99]?.inputPointer).toBe("/a/99");
+    expect(diagnostics[100]).toEqual({
+      code: "PARAM_INVALID",
+      severity: "error",
+      message: "the input breaks inputSchema in 150 more places (the first 100 are listed)",
+      pointer: "/inputSchema",
+      inputPointer: "",
+    });
+    const hundred = new InputChecker().check(normalizeInput({ a: Array(100).fill(1) }), strings);
+    expect(hundred.map((d) => d.inputPointer)).toEqual(Array.from({ length: 100 }, (_, at) => `/a/${at}`));
+  });
+
+  it("nested anyOf of $refs (2^29 branches) is refused as PLAN_LIMIT before ajv runs; 4 levels are checked", () => {
+    const diagnostics = new InputChecker().check(normalizeInput({ x: 1 }), nestedAlternatives(30));
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: "PLAN_LIMIT", pointer: "/inputSchema", hint: expect.any(String) }),
+    ]);
+    expect(diagnostics[0]?.message).toBe(
+      "the input is not checked against inputSchema: checking this input against it would take over 1,000,032 steps",
+    );
+    const codesOf = codes(new InputChecker(), nestedAlternatives(4), { x: 1 });
+    expect(codesOf).toHaveLength(15); // 8 leaves' `type`, 7 anyOfs
+    expect(new Set(codesOf.map(([code]) => code))).toEqual(new Set(["PARAM_INVALID"]));
+  });
+
+  it("a recursive definition applied twice per level is refused for a deep input; other $refs are followed", () => {
+    const twice = { properties: { x: { $ref: "#/$defs/node" } } };
+    const schema = { $defs: { node: { allOf: [twice, twice] } }, $ref: "#/$defs/node" };
+    const deep = (levels: number): JsonObject => (levels === 0 ? { x: 1 } : { x: deep(levels - 1) });
+    expect(codes(new InputChecker(), schema, deep(30))).toEqual([["PLAN_LIMIT", "/inputSchema"]]);
+    expect(codes(new InputChecker(), schema, deep(3))).toEqual([]);
+    const tree = {
+      $defs: {
+        node: { type: "object", properties: { kids: { type: "array", items: { $ref: "#/$defs/node" } } } },
+      },
+      $ref: "#/$defs/node",
+    };
+    const leaves = { kids: Array.from({ length: 20_000 }, () => ({ kids: [] })) };
+    expect(codes(new InputChecker(), tree, leaves)).toEqual([]);
+    const named = {
+      $id: "https://example.test/root",
+      $defs: { n: { $id: "n", type: "number" }, s: { $anchor: "word", type: "string" } },
+      properties: { a: { $ref: "n" }, b: { $ref: "#word" } },
+    };
+    expect(codes(new InputChecker(), named, { a: "x", b: 1 })).toEqual([
+      ["PARAM_INVALID", "/inputSchema"], // (ajv gives a keyword under an `$id` from that resource)
+      ["PARAM_INVALID", "/inputSchema"],
+    ]);
+  });
+
+  it("uniqueItems over 2,000 objects (2 million comparisons) is refused; over 2,000 strings it is checked", () => {
+    const checker = new InputChecker();
+    const objects = { type: "object", properties: { a: { type: "array", uniqueItems: true } } };
+    const many = Array.from({ length: 2000 }, (_, at) => ({ at }));
+    expect(codes(checker, objects, { a: many })).toEqual([["PLAN_LIMIT", "/inputSchema"]]);
+    expect(codes(checker, objects, { a: many.slice(0, 100) })).toEqual([]);
+    const words = { ...objects, properties: { a: { ...objects.properties.a, items: { type: "string" } } } };
+    const twice = [...Array.from({ length: 1999 }, (_, at) => `w${at}`), "w0"];
+    expect(codes(checker, words, { a: twice })).toEqual([
+      ["PARAM_INVALID", "/inputSchema/properties/a/uniqueItems"],
+    ]);
+  });
+
+  it('a refused check of a schema given as an option is PLAN_LIMIT at ""', () => {
+    const diagnostics = new InputChecker().check(normalizeInput({ x: 1 }), nestedAlternatives(30), "option");
+    expect(diagnostics.map((d) => [d.code, d.pointer])).toEqual([["PLAN_LIMIT", ""]]);
+    expect(diagnostics[0]?.message).toContain("the input schema option");
+  });
+});

@@ -6,6 +6,10 @@ import type { NormalizedInput } from "./normalize-input.js";
 /** Compiled schemas kept (by canonical JSON); the oldest is dropped past this. */
 const CACHE_SIZE = 100;
 
+/** The hint of a check refused for its cost. */
+const REFUSED_HINT =
+  "simplify the schema (fewer nested anyOf/oneOf/allOf alternatives that refer to each other; uniqueItems only over strings, numbers or booleans; local $refs only), or send a smaller input";
+
 /** Where the plan's input schema came from: the submitted document (its pointer) or an API option. */
 export type SchemaSource = { readonly pointer: string } | "option";
 
@@ -61,7 +65,18 @@ export class InputChecker {
       return;
     }
     if (input === undefined) return;
-    for (const issue of compiled.check(input.input)) {
+    const result = compiled.check(input.input);
+    if ("refused" in result) {
+      out.push({
+        code: "PLAN_LIMIT",
+        severity: "error",
+        message: `the input is not checked against ${what}: ${result.refused}`,
+        pointer: base ?? "",
+        hint: REFUSED_HINT,
+      });
+      return;
+    }
+    for (const issue of result.issues) {
       out.push({
         code: "PARAM_INVALID",
         severity: "error",
@@ -70,6 +85,15 @@ export class InputChecker {
         inputPointer: issue.instancePath,
       });
     }
+    const more = result.total - result.issues.length;
+    if (more > 0)
+      out.push({
+        code: "PARAM_INVALID",
+        severity: "error",
+        message: `the input breaks ${what} in ${more.toLocaleString("en-US")} more places (the first ${result.issues.length} are listed)`,
+        pointer: base ?? "",
+        inputPointer: "",
+      });
   }
 
   private compiled(schema: JsonObject): CompiledInputSchema {

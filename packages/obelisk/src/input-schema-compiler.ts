@@ -3,6 +3,7 @@ import { appendPointer, type JsonObject, resolvePointer, thrownMessage } from "@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
+import { costMayMultiply, inputCheckCost } from "./input-check-cost.js";
 
 const addFormats = formatsModule.default;
 
@@ -19,9 +20,20 @@ export interface InputIssue {
   readonly message: string;
 }
 
+/** At most this many violations are given for one check (with the number of all of them). */
+const MAX_INPUT_ISSUES = 100;
+
+/**
+ * What checking a value found: its first `MAX_INPUT_ISSUES` violations and how many ajv found in all, or
+ * (`refused`) why it was not checked: the check would cost more than the input's budget (see `inputCheckCost`).
+ */
+type InputCheckResult =
+  | { readonly issues: readonly InputIssue[]; readonly total: number }
+  | { readonly refused: string };
+
 /** A compiled input schema, or why it cannot be used. */
 export type CompiledInputSchema =
-  | { readonly ok: true; readonly check: (value: unknown) => readonly InputIssue[] }
+  | { readonly ok: true; readonly check: (value: unknown) => InputCheckResult }
   | { readonly ok: false; readonly problems: readonly SchemaProblem[] };
 
 /**
@@ -139,12 +151,23 @@ function schemaPointer(schema: JsonObject, schemaPath: string): string {
   return pointer.startsWith("/") && resolvePointer(schema, pointer).found ? pointer : "";
 }
 
-function toIssues(schema: JsonObject, errors: readonly ErrorObject[]): InputIssue[] {
-  return errors.map((error) => ({
+/** The first `MAX_INPUT_ISSUES` of ajv's errors as issues, with how many there are. */
+function toIssues(schema: JsonObject, errors: readonly ErrorObject[]): InputCheckResult {
+  const issues = errors.slice(0, MAX_INPUT_ISSUES).map((error) => ({
     instancePath: error.instancePath,
     schemaPointer: schemaPointer(schema, error.schemaPath),
     message: error.message ?? error.keyword,
   }));
+  return { issues, total: errors.length };
+}
+
+/** Why checking `value` against `schema` is refused (its cost counted first), or undefined when it is not. */
+function refusal(schema: JsonObject, value: unknown): string | undefined {
+  const cost = inputCheckCost(schema, value);
+  if (cost.unfollowed !== undefined)
+    return `its $ref ${JSON.stringify(cost.unfollowed)} cannot be followed to count what the check costs`;
+  if (cost.withinBudget) return undefined;
+  return `checking this input against it would take over ${cost.budget.toLocaleString("en-US")} steps`;
 }
 
 /**
@@ -175,14 +198,18 @@ export class InputSchemaCompiler {
     }
     if (validate === undefined) return { ok: false, problems };
     const compiled = validate;
+    const counted = costMayMultiply(schema);
     return {
       ok: true,
       check: (value) => {
         try {
-          return compiled(value) ? [] : toIssues(schema, compiled.errors ?? []);
+          const refused = counted ? refusal(schema, value) : undefined;
+          if (refused !== undefined) return { refused };
+          return compiled(value) ? { issues: [], total: 0 } : toIssues(schema, compiled.errors ?? []);
         } catch (error) {
           const reason = error instanceof RangeError ? "it is nested too deeply" : String(error);
-          return [{ instancePath: "", schemaPointer: "", message: `the input cannot be checked: ${reason}` }];
+          const message = `the input cannot be checked: ${reason}`;
+          return { issues: [{ instancePath: "", schemaPointer: "", message }], total: 1 };
         }
       },
     };
