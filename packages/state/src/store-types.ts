@@ -180,7 +180,7 @@ export type CommitResult =
   | {
       readonly ok: false;
       readonly error: {
-        readonly code: "OUTPUT_SCHEMA_VIOLATION" | "OUTPUT_WRITE_FAILED";
+        readonly code: "OUTPUT_SCHEMA_VIOLATION" | "OUTPUT_TOO_LARGE" | "OUTPUT_WRITE_FAILED";
         readonly message: string;
         readonly reference?: string;
       };

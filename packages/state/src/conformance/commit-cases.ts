@@ -1,4 +1,4 @@
-import { formatReference } from "@obelisk/core";
+import { formatReference, type JsonValue, type OutputMethod } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { commitOf, commitOk, manualClock, RUN, THREAD, write } from "./commit-fixtures.js";
 import type { OpenStore } from "./describe-store-conformance.js";
@@ -149,6 +149,60 @@ export function commitCases(openStore: OpenStore): void {
       // the same values fit the default limit
       await commitOk(store, { callId: "w2", writes: [write(["big"], long)] });
       expect(await store.readState(THREAD)).toEqual({ small: 1, big: long });
+    });
+
+    it("refuses a write that grows a stored value past maxValueBytes (OUTPUT_TOO_LARGE), changing nothing", async () => {
+      const store = await openStore();
+      const limited = (spec: Parameters<typeof commitOf>[0]) => ({ ...commitOf(spec), maxValueBytes: 200 });
+      const part = "x".repeat(78); // 80 bytes of JSON
+      const grow = async (callId: string, path: string[], value: JsonValue, method: OutputMethod) =>
+        store.commitCall(limited({ callId, writes: [write(path, value, method)] }));
+      for (const [method, value] of [
+        ["push", part],
+        ["concat", [part]],
+        ["merge", { [part]: 1 }],
+        ["assign", { [part]: 1 }],
+      ] as const) {
+        const key = (n: number): JsonValue =>
+          method === "merge" || method === "assign" ? { [`${part}${n}`]: n } : value;
+        expect(await grow(`${method}1`, [method], key(1), method)).toEqual({ ok: true });
+        expect(await grow(`${method}2`, [method], key(2), method)).toEqual({ ok: true });
+        const before = await store.readState(THREAD);
+        const stats = await store.stats(THREAD);
+        expect(await grow(`${method}3`, [method], key(3), method)).toMatchObject({
+          ok: false,
+          error: { code: "OUTPUT_TOO_LARGE", reference: `†state.${method}` },
+        });
+        expect(await store.readState(THREAD)).toEqual(before);
+        expect(await store.stats(THREAD)).toEqual(stats);
+      }
+      // a write below a variable grows it as well; one that leaves it smaller is taken
+      expect(await grow("m0", ["m"], {}, "set")).toEqual({ ok: true });
+      expect(await grow("m1", ["m", "a"], part, "set")).toEqual({ ok: true });
+      expect(await grow("m2", ["m", "b"], part, "set")).toEqual({ ok: true });
+      expect(await grow("m3", ["m", "c"], part, "set")).toMatchObject({
+        ok: false,
+        error: { code: "OUTPUT_TOO_LARGE", reference: "†state.m" },
+      });
+      expect(await grow("m4", ["m", "b"], 1, "set")).toEqual({ ok: true });
+      expect(await grow("p", ["push"], [], "set")).toEqual({ ok: true });
+    });
+
+    it("holds what one commit writes in all, every fan-out target counted, to maxValueBytes", async () => {
+      const store = await openStore();
+      const part = "x".repeat(78); // 80 bytes of JSON
+      const fanOut = (callId: string, keys: string[]) => ({
+        ...commitOf({ callId, writes: keys.map((key) => write([key], part)) }),
+        maxValueBytes: 200,
+      });
+      expect(await store.commitCall(fanOut("three", ["a", "b", "c"]))).toMatchObject({
+        ok: false,
+        error: { code: "OUTPUT_TOO_LARGE" },
+      });
+      expect(await store.readState(THREAD)).toEqual({});
+      expect(await store.listCallRecords(RUN)).toEqual([]);
+      expect(await store.commitCall(fanOut("two", ["a", "b"]))).toEqual({ ok: true });
+      expect(await store.readState(THREAD)).toEqual({ a: part, b: part });
     });
 
     it("validates writes against the state schema at their path, and writes nothing on a violation", async () => {

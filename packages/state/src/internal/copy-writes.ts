@@ -41,9 +41,20 @@ function integerDigits(value: number): number {
   return digits;
 }
 
+/** The refusal of a commit whose writes hold more than `maxBytes` in all (known once `total` passed it). */
+function fanOutTooLarge(count: number, total: number, maxBytes: number): CommitFailure {
+  return failure(
+    "OUTPUT_TOO_LARGE",
+    count === 1
+      ? `the value is larger than ${maxBytes} bytes of JSON (limits.maxValueBytes)`
+      : `the call's ${count} writes hold more than ${maxBytes} bytes of JSON in all (at least ${total}; limits.maxValueBytes bounds what one call writes): write the value to fewer targets, or raise the limit`,
+  );
+}
+
 /**
  * Copies the written values (frozen) into `copies`, their JSON sizes into `sizes` (both sized for the
- * writes: filled by index, no growth); fails on the first value that is not JSON. A path that already
+ * writes: filled by index, no growth); fails on the first value that is not JSON, or once the values
+ * hold more than `maxBytes` in all (`OUTPUT_TOO_LARGE`: each target of a fan-out is a copy kept). A path that already
  * holds a state variable reuses that variable's (frozen) path and reference text, so rewriting a variable
  * retains no new path or string; otherwise a frozen path is kept as it is and any other is copied, and the
  * write's reference text is kept when it is the path's canonical text (else that text is built).
@@ -58,6 +69,7 @@ export function copyWrites(
   maxBytes: number,
 ): CommitFailure | number {
   let absent = 0;
+  let total = 0;
   for (let index = 0; index < writes.length; index++) {
     const write = writes[index] as StateWrite;
     const known = model.trie.find(write.path);
@@ -78,6 +90,9 @@ export function copyWrites(
       value = copy.value;
       bytes = copy.bytes;
     }
+    // every target of a fan-out is a copy the store keeps: together they are held to the limit (review 35 M3)
+    total += bytes;
+    if (total > maxBytes) return fanOutTooLarge(writes.length, total, maxBytes);
     const path =
       entry !== undefined
         ? entry.path

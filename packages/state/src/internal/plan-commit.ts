@@ -144,6 +144,8 @@ function planApplied(
     ? planIsolated(model, commit, writes, sizes, state, writer, absent === 1, assigned)
     : planOverlaid(model, commit, writes, sizes, state, writer, delta);
   if (isCommitFailure(planned)) return planned;
+  const grown = grownPastLimit(model, planned.upserts, maxBytesOf(commit));
+  if (grown !== undefined) return grown;
   const recordCopy = copyRecord(record, commit, writes, planned.output, bounds);
   if (recordCopy instanceof NotJson)
     return failure("OUTPUT_WRITE_FAILED", `call record: ${recordCopy.message}`);
@@ -162,6 +164,31 @@ function planApplied(
     callHashOf: commit.callHashOf,
     nextSeq: planned.nextSeq,
   };
+}
+
+/**
+ * The refusal of a commit that leaves a state variable larger than `maxBytes` and larger than it was: an
+ * accumulating write (`push`, `concat`, `merge`, `assign`) or a write below it grows what the store keeps
+ * past `maxValueBytes` (security review 35 M3). From the sizes the variables keep, not their values; a
+ * variable already over the limit (a lower limit than it was written with) may shrink or stay.
+ */
+function grownPastLimit(
+  model: ThreadModel,
+  upserts: readonly VariableEntry[],
+  maxBytes: number,
+): CommitFailure | undefined {
+  for (let index = 0; index < upserts.length; index++) {
+    const { meta } = upserts[index] as VariableEntry;
+    if (meta.bytes <= maxBytes || meta.scope !== "state") continue;
+    const before = model.variables.get(meta.reference)?.meta.bytes ?? 0;
+    if (meta.bytes <= before) continue;
+    return failure(
+      "OUTPUT_TOO_LARGE",
+      `${meta.reference}: the value would be ${meta.bytes} bytes of JSON, more than ${maxBytes} (limits.maxValueBytes bounds each stored value): keep less in it, write elsewhere, or raise the limit`,
+      meta.reference,
+    );
+  }
+  return undefined;
 }
 
 /**
