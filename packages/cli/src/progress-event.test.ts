@@ -45,3 +45,19 @@ describe("the progress line of a call that took another alternative", () => {
     expect(event).toMatchObject({ detail: "failed → †state.error, Error: down" });
   });
 });
+
+describe("the progress line of an earlier run this run ended", () => {
+  it("names the run ended (supersededRunId), not this run, and whether this run continued it", () => {
+    const event = {
+      type: "run-superseded",
+      runId: "resume",
+      threadId: "t",
+      at: 0,
+      supersededRunId: "crashed",
+      status: "cancelled",
+      resumed: true,
+      reason: "its process stopped",
+    } as const satisfies RunEvent;
+    expect(toProgressEvent(event)).toEqual({ type: "run-superseded", runId: "crashed", resumed: true });
+  });
+});

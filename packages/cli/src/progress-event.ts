@@ -41,6 +41,8 @@ export function toProgressEvent(event: RunEvent, stacks = false): ProgressEvent 
         ...(stacks && event.error?.stack !== undefined ? { stack: event.error.stack } : {}),
       };
     }
+    case "run-superseded":
+      return { type: "run-superseded", runId: event.supersededRunId, resumed: event.resumed };
     default:
       return undefined;
   }

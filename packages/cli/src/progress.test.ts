@@ -17,6 +17,20 @@ const TOOLS: Record<string, string> = {
 const tool = (callId: string): string => TOOLS[callId] ?? callId;
 
 describe("progress", () => {
+  it("prints a line for each earlier run this run ended (run-superseded), counting no call", () => {
+    const { io, text } = fakeIo(false);
+    const progress = createProgress(createOutput(io, "text"), 1, () => 0);
+    progress.handle({ type: "run-superseded", runId: "run-a", resumed: true });
+    progress.handle({ type: "run-superseded", runId: "run-b", resumed: false });
+    progress.stop();
+    expect(text().split("\n")).toEqual([
+      "  ⊝ ended  run run-a — this run continued it",
+      "  ⊝ ended  run run-b — this run ran the same plan to its end",
+      "",
+    ]);
+    expect(progress.counts()).toEqual({ pending: 1, running: 0, done: 0, failed: 0, blocked: 0 });
+  });
+
   it("counts pending, running, done and blocked calls as events arrive", () => {
     const { io } = fakeIo(false);
     const progress = createProgress(createOutput(io, "text"), 3, () => 0);

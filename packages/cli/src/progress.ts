@@ -26,6 +26,12 @@ export type ProgressEvent =
       readonly detail?: string;
       /** The stack of the error the tool threw, printed below the line (`--verbose`, `OBELISK_DEBUG`). */
       readonly stack?: string;
+    }
+  | {
+      /** This run ended an earlier run of the thread (`cancelled`): a resume continued it, or it ran its plan again. */
+      readonly type: "run-superseded";
+      readonly runId: string;
+      readonly resumed: boolean;
     };
 
 /** Counts shown by the progress line. */
@@ -123,6 +129,13 @@ export function createProgress(output: Output, total: number, now: () => number 
           const status = statusColor(c, event.status)(`${statusSymbol(event.status)} ${event.status}`);
           print(`  ${status} ${name(event.callId, event.tool)}${time}${detail}`);
           if (event.stack !== undefined) print(c.dim(indentedStack(event.stack)));
+          return;
+        }
+        case "run-superseded": {
+          const how = event.resumed ? "this run continued it" : "this run ran the same plan to its end";
+          print(
+            `  ${c.dim(`${statusSymbol("cancelled")} ended`)}  run ${c.bold(event.runId)} ${c.dim(`— ${how}`)}`,
+          );
           return;
         }
       }

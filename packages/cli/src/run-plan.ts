@@ -128,6 +128,7 @@ function toolExited(
 function printRunStart(output: Output, event: RunEvent & { type: "run-start" }): void {
   const c = output.colors;
   const calls = `${event.calls} call${event.calls === 1 ? "" : "s"}`;
-  const plan = c.dim(`(plan ${event.planHash.slice(0, 19)}…, run ${event.runId})`);
+  const resumes = event.resumeOf === undefined ? "" : `, resumes ${event.resumeOf}`;
+  const plan = c.dim(`(plan ${event.planHash.slice(0, 19)}…, run ${event.runId}${resumes})`);
   output.line(`${c.bold("Running")} ${calls} on thread ${c.bold(displayText(event.threadId))} ${plan}`);
 }

@@ -569,6 +569,13 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/^ {2}= satisfied greetUser\$\d+$/m);
     expect(resumed.stdout).toMatch(/^Run succeeded in \S+ m?s — 1 satisfied$/m);
+    // the resume's first line names the run it resumes (run-start's resumeOf)
+    expect(resumed.stdout).toMatch(
+      new RegExp(
+        `^Running 1 call on thread t \\(plan sha256:[0-9a-f]{12}…, run [\\w-]+, resumes ${runId}\\)$`,
+        "m",
+      ),
+    );
     const summary = await inProcess(["state", "summary", "--thread", "t"], cwd);
     expect(summary.stdout).toMatch(
       /^Thread t: 1 variable, newest first\. \d+ characters describe \d+ B of data\.$/m,
