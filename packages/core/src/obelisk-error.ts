@@ -18,6 +18,15 @@ export interface ObeliskErrorData {
    * some of its calls may have run (look at `engine.runs.show(runId)` before sending it again).
    */
   readonly THREAD_BUSY: ThreadBusyNotStarted | ThreadBusyStarted;
+  /**
+   * The run `resume` refused (decision 0070), its status as read, and the newest run recorded as resuming
+   * it already (absent when none is: the run was given up, `cancelled` by a superseding run or `runs.cancel`).
+   */
+  readonly RUN_NOT_RESUMABLE: {
+    readonly runId: string;
+    readonly status: string;
+    readonly resumedBy?: string;
+  };
 }
 
 /** What THREAD_BUSY data has in both cases (`waitMs`: how long the lock was waited for; `cancelled`: the wait was given up). */

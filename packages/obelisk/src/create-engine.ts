@@ -1,5 +1,5 @@
 import { createToolRegistry } from "@obelisk/compiler";
-import { asRunId, ObeliskError, readHostValue, resolveLimits } from "@obelisk/core";
+import { ObeliskError, readHostValue, resolveLimits } from "@obelisk/core";
 import { EventChannel, type RunEvent } from "@obelisk/scheduler";
 import { createMemoryStore, type GetValueOptions, getValue, summarize, unsetValue } from "@obelisk/state";
 import { registerAcceptingRun } from "./accepting-run.js";
@@ -30,11 +30,9 @@ import {
 import { requireJson } from "./normalize-input.js";
 import { openRun } from "./open-run.js";
 import { checkReferenceDepth } from "./reference-depth.js";
-import { cancelCrashedRuns, resumeChain } from "./resume-chain.js";
-import { runNotFound } from "./run-not-found.js";
+import { resumeRun } from "./resume-run.js";
 import { runPlan } from "./run-plan.js";
 import { setThreadValue } from "./set-thread-value.js";
-import { warnAfterRun } from "./thrown-message.js";
 import type {
   JsonStateCheck,
   PartialState,
@@ -44,28 +42,6 @@ import type {
   ZodStateSchema,
 } from "./typed-state.js";
 import { type GivenEngineOptions, withJsonStateSchema } from "./with-json-state-schema.js";
-
-/**
- * Re-runs a recorded run's plan with its input (satisfied calls skip); marks the runs it continues that are
- * still `running` or `interrupted` (crashed) `cancelled`. Calls without `_id` get the ids they had in the
- * original run (so `ctx.idempotencyKey` stays the same), also when the run resumed is itself a crashed one.
- */
-async function resumeRun(runtime: EngineRuntime, runId: string, options: RunOptions): Promise<RunResult> {
-  const record = await runtime.store.getRun(asRunId(runId));
-  if (record === undefined) throw runNotFound(runId);
-  const chain = await resumeChain(runtime.store, record);
-  const result = await runPlan(
-    runtime,
-    record.plan,
-    { ...options, threadId: record.threadId, input: record.input as object },
-    runtime.hub([options.onEvent]),
-    { resumed: chain },
-  );
-  await cancelCrashedRuns(runtime.store, chain, () => runtime.endedAt()).catch((error: unknown) =>
-    warnAfterRun("marking the resumed runs cancelled", error),
-  );
-  return result;
-}
 
 /**
  * `start`'s events: a run that ends without `run-end` (refused before it began: PLAN_INVALID, THREAD_BUSY,
