@@ -31,10 +31,11 @@ import { knownReferenceDiagnostics } from "./known-references.js";
 import { makeCompiledCall } from "./make-compiled-call.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PathIndex } from "./path-index.js";
-import { appended, closingCycle, NO_ITEMS, WriterGroup } from "./plan-dag.js";
+import { appended, NO_ITEMS, WriterGroup } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { DeclaredTypes } from "./schema-types.js";
 import { streamOrderWarning } from "./stream-order.js";
+import { StreamingOrder } from "./streaming-order.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { declaresNames } from "./undeclared-near-name.js";
 import { mayReadUndeclared, startUndeclaredPass, undeclaredReferences } from "./undeclared-references.js";
@@ -122,6 +123,8 @@ export class PlanBuilder {
   readonly #writers = new PathIndex<WriterEntry>((entry) => !OUTPUT_METHODS[entry.method].accumulating);
   /** The plan-order commits of accumulating co-writers (edges for cycle detection only). */
   readonly #commitOrder = new CommitOrder();
+  /** Streaming: a topological order of the compiled calls, so a cycle check searches only between labels. */
+  readonly #order = new StreamingOrder(this.nodes);
   /** Writer groups by the path they read (shared and private). */
   readonly #groupIndex = new PathIndex<WriterGroup>();
   /** Shared writer groups by reference text. */
@@ -413,6 +416,7 @@ export class PlanBuilder {
     if (raw._id === undefined) this.autoNamedTools.add(tool.name);
     this.entries.set(id, entry);
     this.nodes.push(entry);
+    if (this.options.refuseInvalid) this.#order.place(position);
     this.calls.push(call);
     this.version++;
     if (call.hasOutput || tool.outputSchema !== undefined) this.typedWriters = true;
@@ -623,14 +627,10 @@ export class PlanBuilder {
     out: Diagnostic[],
   ): boolean {
     const readers = [...feeds.keys()].flatMap((group) => group.readers);
-    if (readers.length === 0) return false;
-    const writers = new Set(groups.flatMap((group) => group.links.map((link) => link.callId as string)));
-    const commitsAfter = new Set<string>();
-    for (const earlier of this.#commitOrder.earlier(body.meta.outputMethod, alternatives))
-      if (!writers.has(earlier.id)) commitsAfter.add(earlier.id);
-    for (const earlier of commitsAfter) writers.add(earlier);
-    const path = closingCycle(id, readers, writers);
-    if (path === undefined) return false;
+    const earlier = this.#commitOrder.earlier(body.meta.outputMethod, alternatives);
+    const cycle = this.#order.check(id, readers, groups, earlier);
+    if (cycle === undefined) return false;
+    const { path, commitsAfter } = cycle;
     const text = cycleText(path);
     const steps = commitOrderSteps(path, this.entries, { id, alternatives, commitsAfter });
     const message = `adding call "${id}" would close a cycle: ${text}${steps === undefined ? "" : ` (${steps.explanation})`}`;

@@ -1,5 +1,6 @@
 import type { Reference } from "@obelisk/core";
 import type { CallOperand, WriterLink } from "./compiled-plan.js";
+import type { TopologicalOrder } from "./topological-order.js";
 
 /** A compiled call in the internal DAG. */
 export interface DagNode {
@@ -316,26 +317,61 @@ export function analyzeDag(nodes: readonly DagNode[], planOrderIsTopological: bo
   return { cycles, criticalPaths };
 }
 
+/** Calls visited by streaming cycle searches in this process (a measure of their work, for tests). */
+export const cycleSearches = { visited: 0 };
+
+/** The part of the graph a streaming cycle search may visit: calls at most `bound` in `order`. */
+export interface SearchRegion {
+  readonly order: TopologicalOrder;
+  readonly bound: number;
+}
+
 /**
  * Streaming: the cycle `id → … → id` that linking a new call would close, or undefined. `readers` are
  * the calls that will read the new call (its successors), `writers` those it reads or commits after (its
- * predecessors). The search follows references and the plan-order commits of co-writers (`commitNext`).
+ * predecessors). The search follows references and the plan-order commits of co-writers (`commitNext`),
+ * breadth first. With a `region`, it leaves out the calls labelled after `bound` (the largest label among
+ * `writers`): labels grow along every edge, so no path from a reader to a writer passes through them, and
+ * the calls it does visit are found in the same order, with the same shortest path. `reached` gets the
+ * calls visited (the readers' descendants within the region when there is no cycle).
  */
 export function closingCycle(
   id: string,
   readers: readonly DagNode[],
   writers: ReadonlySet<string>,
+  region?: SearchRegion,
+  reached: DagNode[] = [],
 ): string[] | undefined {
+  const found = limitedClosingCycle(id, readers, writers, region, reached, Number.POSITIVE_INFINITY);
+  return found === UNFINISHED ? undefined : found;
+}
+
+/** What a search stopped at its limit returns. */
+export const UNFINISHED = Symbol("unfinished");
+
+/** `closingCycle` that gives up (`UNFINISHED`) once more than `limit` calls are to be visited. */
+export function limitedClosingCycle(
+  id: string,
+  readers: readonly DagNode[],
+  writers: ReadonlySet<string>,
+  region: SearchRegion | undefined,
+  reached: DagNode[],
+  limit: number,
+): string[] | undefined | typeof UNFINISHED {
   const previous = new Map<string, string>();
-  const queue: DagNode[] = [];
+  const queue = reached;
+  const outside = (node: DagNode): boolean =>
+    region !== undefined && region.order.label(node.position) > region.bound;
   for (const reader of readers) {
-    if (previous.has(reader.id)) continue;
+    if (previous.has(reader.id) || outside(reader)) continue;
     previous.set(reader.id, id);
     queue.push(reader);
   }
   for (let head = 0; head < queue.length; head++) {
     const node = queue[head] as DagNode;
     const at = node.id;
+    cycleSearches.visited++;
+    if (head >= limit) return UNFINISHED;
     if (writers.has(at)) {
       const path = [id];
       for (let step: string | undefined = at; step !== undefined && step !== id; step = previous.get(step))
@@ -344,12 +380,12 @@ export function closingCycle(
     }
     for (const group of node.outGroups)
       for (const next of group.readers)
-        if (!previous.has(next.id) && next.id !== id) {
+        if (!previous.has(next.id) && next.id !== id && !outside(next)) {
           previous.set(next.id, at);
           queue.push(next);
         }
     for (const next of node.commitNext)
-      if (!previous.has(next.id) && next.id !== id) {
+      if (!previous.has(next.id) && next.id !== id && !outside(next)) {
         previous.set(next.id, at);
         queue.push(next);
       }

@@ -1,0 +1,195 @@
+import type { CallEntry } from "./builder-types.js";
+import { clearList } from "./clear-list.js";
+import {
+  closingCycle,
+  cycleSearches,
+  type DagNode,
+  limitedClosingCycle,
+  NO_ITEMS,
+  UNFINISHED,
+  WriterGroup,
+} from "./plan-dag.js";
+import { TopologicalOrder } from "./topological-order.js";
+
+/** `#placeAfter` of a call that goes last in the order. */
+const APPEND = -2;
+/** What `#ancestors` returns when the new call would close a cycle. */
+const CLOSES = Symbol("closes");
+
+/** A cycle a new call would close: its path (call ids, `id → … → id`) and the co-writers it commits after. */
+export interface ClosedCycle {
+  readonly path: string[];
+  readonly commitsAfter: ReadonlySet<string>;
+}
+
+/**
+ * Streaming: the compiled calls in a topological order kept as they arrive (a dynamic topological order,
+ * after Pearce and Kelly), so that the check of a new call searches only the calls between its readers
+ * and its writers in that order, not everything downstream of its readers (security review H2). A new call
+ * goes right after the latest of its writers; when one of its readers comes before that writer, the
+ * readers' descendants up to it move after the new call, or the writers' ancestors down to the earliest
+ * reader move before it, whichever is found first. `check` finds the place, `place` takes it once the call
+ * is added.
+ */
+export class StreamingOrder {
+  readonly #order = new TopologicalOrder();
+  /** Where the call being checked goes: after this position (`APPEND`: last, `-1`: first) … */
+  #placeAfter = APPEND;
+  /** … or right before this reader, with `#moved` before it. */
+  #placeBefore: DagNode | undefined = undefined;
+  /** The calls that move next to the call being checked, in order. */
+  readonly #moved: DagNode[] = [];
+  /** The earlier co-writers the call being checked commits after. */
+  #earlier: readonly DagNode[] = NO_ITEMS;
+  /** The earlier co-writers each accumulating call commits after, by position (edges into it). */
+  readonly #commitBefore = new Map<number, readonly DagNode[]>();
+
+  /** `nodes`: the builder's compiled calls by position (grown by it). */
+  constructor(readonly nodes: readonly CallEntry[]) {}
+
+  /**
+   * The cycle that adding call `id` would close, or undefined, with its place found. `readers`: the calls
+   * that read what it writes; `groups`: the groups it reads (their writers are its predecessors); `earlier`:
+   * the co-writers it commits after.
+   */
+  check(
+    id: string,
+    readers: readonly DagNode[],
+    groups: readonly WriterGroup[],
+    earlier: readonly DagNode[],
+  ): ClosedCycle | undefined {
+    const order = this.#order;
+    this.#placeAfter = APPEND;
+    this.#placeBefore = undefined;
+    clearList(this.#moved);
+    this.#earlier = earlier;
+    // A call no earlier call reads goes last; otherwise right after the latest of its predecessors in the
+    // order, and a search is needed only when one of its readers is labelled before that predecessor.
+    if (readers.length === 0) return undefined;
+    const writers = new Set<string>();
+    const predecessors: DagNode[] = [];
+    let after = -1;
+    let bound = -1;
+    const predecessor = (callId: string, node: DagNode): void => {
+      writers.add(callId);
+      predecessors.push(node);
+      const label = order.label(node.position);
+      if (label > bound) {
+        bound = label;
+        after = node.position;
+      }
+    };
+    for (const group of groups)
+      for (const link of group.links) predecessor(link.callId, this.nodes[link.position] as DagNode);
+    const commitsAfter = new Set<string>();
+    for (const node of earlier)
+      if (!writers.has(node.id)) {
+        commitsAfter.add(node.id);
+        predecessor(node.id, node);
+      }
+    this.#placeAfter = after;
+    let first: DagNode | undefined;
+    for (const reader of readers)
+      if (first === undefined || order.label(reader.position) < order.label(first.position)) first = reader;
+    if (first === undefined || order.label(first.position) > bound) return undefined;
+    const path = this.#search(id, readers, writers, predecessors, bound, first);
+    return path === undefined ? undefined : { path, commitsAfter };
+  }
+
+  /** Puts the call just added at `position` where `check` found its place. */
+  place(position: number): void {
+    const order = this.#order;
+    if (this.#earlier.length > 0) this.#commitBefore.set(position, this.#earlier);
+    const moved = this.#moved.map((node) => node.position);
+    const before = this.#placeBefore;
+    if (before !== undefined) {
+      const at = order.previous(before.position);
+      order.moveAfter(moved, at);
+      order.insertAfter(position, moved.length > 0 ? (moved[moved.length - 1] as number) : at);
+      return;
+    }
+    if (this.#placeAfter === APPEND) order.append(position);
+    else order.insertAfter(position, this.#placeAfter);
+    order.moveAfter(moved, position);
+  }
+
+  /**
+   * The cycle adding `id` would close, or undefined with its place found, when one of its `readers`
+   * (`first` the earliest) is labelled before its latest predecessor (labelled `bound`). Either the
+   * readers' descendants labelled before that predecessor move right after the new call, or its
+   * predecessors' ancestors labelled after `first` move right before it, whichever search finishes first:
+   * both run with a limit doubled until one does, so the work is about twice the smaller set's. The cycle
+   * itself is always the breadth-first one from the readers (the same path as a search of the whole graph).
+   */
+  #search(
+    id: string,
+    readers: readonly DagNode[],
+    writers: ReadonlySet<string>,
+    predecessors: readonly DagNode[],
+    bound: number,
+    first: DagNode,
+  ): string[] | undefined {
+    const order = this.#order;
+    const region = { order, bound };
+    const moved = this.#moved;
+    const byLabel = (a: DagNode, b: DagNode): number => order.label(a.position) - order.label(b.position);
+    for (let limit = 8; ; limit *= 2) {
+      clearList(moved);
+      const found = limitedClosingCycle(id, readers, writers, region, moved, limit);
+      if (found !== UNFINISHED) {
+        moved.sort(byLabel);
+        return found;
+      }
+      clearList(moved);
+      const ancestors = this.#ancestors(predecessors, new Set(readers), order.label(first.position), limit);
+      if (ancestors === CLOSES) {
+        const path = closingCycle(id, readers, writers, region, moved);
+        moved.sort(byLabel);
+        return path;
+      }
+      if (ancestors !== UNFINISHED) {
+        for (const node of ancestors) moved.push(node);
+        moved.sort(byLabel);
+        this.#placeBefore = first;
+        return undefined;
+      }
+    }
+  }
+
+  /**
+   * `starts` and the calls they descend from, labelled `after` or later (breadth first), or `CLOSES` when
+   * one of them is among `readers` (the new call would close a cycle), or `UNFINISHED` once more than
+   * `limit` are found.
+   */
+  #ancestors(
+    starts: readonly DagNode[],
+    readers: ReadonlySet<DagNode>,
+    after: number,
+    limit: number,
+  ): DagNode[] | typeof CLOSES | typeof UNFINISHED {
+    const order = this.#order;
+    const nodes = this.nodes;
+    const found: DagNode[] = [];
+    const seen = new Set<DagNode>();
+    const visit = (node: DagNode): void => {
+      if (!seen.has(node) && order.label(node.position) >= after) {
+        seen.add(node);
+        found.push(node);
+      }
+    };
+    for (const node of starts) visit(node);
+    for (let head = 0; head < found.length; head++) {
+      cycleSearches.visited++;
+      if (head >= limit) return UNFINISHED;
+      const node = found[head] as DagNode;
+      if (readers.has(node)) return CLOSES;
+      const entry = nodes[node.position] as CallEntry;
+      for (const operand of entry.call.operands)
+        if (operand instanceof WriterGroup)
+          for (const link of operand.links)
+            if (link.position !== node.position) visit(nodes[link.position] as DagNode);
+      for (const earlier of this.#commitBefore.get(node.position) ?? NO_ITEMS) visit(earlier);
+    }
+    return found;
+  }
+}
