@@ -13,8 +13,9 @@ import type { UnfinishedCall } from "./unfinished-calls.js";
 
 const PREVIEW_CHARS = 200;
 
+/** A value's compact JSON, cut to PREVIEW_CHARS; what JSON.stringify leaves raw (C1, bidi controls) escaped. */
 function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? "undefined";
+  const text = displayText(JSON.stringify(value) ?? "undefined");
   return text.length <= PREVIEW_CHARS
     ? text
     : `${text.slice(0, PREVIEW_CHARS)}…(+${text.length - PREVIEW_CHARS} chars)`;

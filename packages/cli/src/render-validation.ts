@@ -1,6 +1,7 @@
 import type { Diagnostic } from "@obelisk/core";
 import { plural } from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
+import { displayText } from "./display-text.js";
 import type { Output } from "./output.js";
 import type { ParsedInput } from "./parse-input.js";
 import type { CheckedAgainst, PlanFile } from "./read-plan.js";
@@ -43,6 +44,6 @@ export function printCheckedAgainst(output: Output, against: CheckedAgainst): vo
   output.line(
     against.threadId === undefined
       ? c.dim("checked against an empty thread (give --thread <id> to check against a thread's stored state)")
-      : c.dim(`checked against thread ${against.threadId} in ${against.store}`),
+      : c.dim(`checked against thread ${displayText(against.threadId)} in ${displayText(against.store)}`),
   );
 }

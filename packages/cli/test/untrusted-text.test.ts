@@ -72,6 +72,24 @@ describe("obelisk validate shows the plan's text escaped (s35 review M2)", () =>
     expect(lines[at + 1]?.slice(caret)).toMatch(/^"nosuch\\u001b/);
   });
 
+  it("the thread it was checked against", async () => {
+    const { cwd, tools } = project({ "plan.json": '[{"_tool":"t"}]' });
+    const args = [
+      "validate",
+      "plan.json",
+      "--tools",
+      tools,
+      "--store",
+      "memory",
+      "--thread",
+      "t\u202e\x1b[2J",
+    ];
+    const result = await inProcess(args, cwd);
+    expect(result.code).toBe(0);
+    expectEscaped(result.stdout);
+    expect(result.stdout).toContain("checked against thread t\\u202e\\x1b[2J in memory");
+  });
+
   it("json: the same JSON value, with C1, bidi and U+2028 written \\u", async () => {
     const { cwd, tools } = project({ "plan.json": plan });
     const args = ["validate", "plan.json", "--tools", tools, "--store", "memory", "--format", "json"];
@@ -135,6 +153,18 @@ describe("stored text and error messages are shown escaped (s35 review M2, L2)",
       found: true,
       value: `line1\n${JSON.parse(`"${HOSTILE_JSON}"`)}`,
     });
+  });
+
+  it("runs show: the run's input preview", async () => {
+    const { cwd, tools } = project({ "plan.json": '[{"_tool":"t","_id":"a"}]' });
+    const input = '{"q":"\u202eevil\u2028\u0085"}';
+    const run = await inProcess(["run", "plan.json", "--tools", tools, ...store, "--input", input], cwd);
+    expect(run.code).toBe(0);
+    const runId = /run ([\w-]+) ·/.exec(run.stdout)?.[1] ?? "";
+    const show = await inProcess(["runs", "show", runId, "--store", "sqlite:s.db"], cwd);
+    expect(show.code).toBe(0);
+    expectEscaped(show.stdout);
+    expect(show.stdout).toContain('input {"q":"\\u202eevil\\u2028\\x85"}');
   });
 
   it("an error's message quoting what it was given (state get of a reference not stored)", async () => {
