@@ -161,7 +161,13 @@ async function trial(
 
   const store = createSqliteStore(db);
   const engine = createEngine({ tools: crashTools(side) as never, store });
-  const resumed = await engine.resume(runId);
+  // A run is resumed once (decision 0070): once the child's resume has continued it, the rest is that
+  // resume's to finish — resumed again when it was killed too, read as it is when it finished.
+  const child = await store.getRun(`${runId}-resumed` as never);
+  const resumed =
+    child?.status === "succeeded"
+      ? { status: child.status, state: await store.readState("crash" as never) }
+      : await engine.resume(child === undefined ? runId : child.runId);
   const executedDuring = sideEntries(side).slice(executedBefore.length);
   const logAfter = await store.readWriteLog("crash" as never);
   const outputsAfter = await storedOutputs(engine);
