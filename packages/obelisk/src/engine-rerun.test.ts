@@ -1,7 +1,7 @@
-import { ObeliskError } from "@obelisk/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { crashable } from "./__fixtures__/crashable-store.js";
 import { until } from "./__fixtures__/deferred.js";
+import { rejectionOf } from "./__fixtures__/error-codes.js";
 import { storeKinds } from "./__fixtures__/stores.js";
 import { createEngine, type Engine, type ToolDefinition } from "./index.js";
 
@@ -28,16 +28,6 @@ const plan = [
   { _id: "price", _tool: "price", net: 100, _outputPath: "†state.price" },
   { _id: "pay", _tool: "pay", _outputPath: "†state.paid" },
 ];
-
-/** The error `promise` rejects with (fails the test when it resolves). */
-async function refusal(promise: Promise<unknown>): Promise<ObeliskError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!ObeliskError.is(error)) throw new Error(`expected an ObeliskError, got ${String(error)}`);
-  return error;
-}
 
 describe("run option rerun", () => {
   /** An engine that ran `plan` once, then had its tool fixed (factor 1.2). */
@@ -87,7 +77,7 @@ describe("run option rerun", () => {
   it("an id the plan has not is USAGE with the nearest id, before anything is recorded", async () => {
     const { engine } = await afterFix();
     const runs = (await engine.runs.list()).length;
-    const error = await refusal(engine.run(plan, { threadId: "t", rerun: ["prcie", "pay"] }));
+    const error = await rejectionOf(engine.run(plan, { threadId: "t", rerun: ["prcie", "pay"] }));
     expect(error.code).toBe("USAGE");
     expect(error.message).toBe('rerun names a call the plan does not have: "prcie"');
     expect(error.hint).toBe('did you mean "price"?');
@@ -101,7 +91,7 @@ describe("run option rerun", () => {
     const { engine } = await afterFix();
     const first = await engine.run([{ _tool: "price", net: 1, _outputPath: "†state.x" }], { threadId: "t" });
     const [earlier] = Object.keys(first.calls);
-    const error = await refusal(
+    const error = await rejectionOf(
       engine.run([{ _tool: "price", net: 1, _outputPath: "†state.x" }], {
         threadId: "t",
         rerun: [earlier as string],
@@ -120,7 +110,7 @@ describe("run option rerun", () => {
     ["an object", { price: true }],
   ])("%s is USAGE", async (_name, rerun) => {
     const { engine } = await afterFix();
-    const error = await refusal(engine.run(plan, { threadId: "t", rerun: rerun as never }));
+    const error = await rejectionOf(engine.run(plan, { threadId: "t", rerun: rerun as never }));
     expect(error.code).toBe("USAGE");
     // an array is named by the element it refuses (review s33r: `rerun: [5]` said "not an array")
     expect(error.message).toMatch(

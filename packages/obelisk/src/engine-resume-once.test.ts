@@ -3,8 +3,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Controller } from "./__fixtures__/controlled-tools.js";
 import { crashable } from "./__fixtures__/crashable-store.js";
 import { deferred, until } from "./__fixtures__/deferred.js";
+import { rejectionOf } from "./__fixtures__/error-codes.js";
 import { storeKinds } from "./__fixtures__/stores.js";
-import { createEngine, type Engine, ObeliskError, type ToolDefinition } from "./index.js";
+import { createEngine, type Engine, type ToolDefinition } from "./index.js";
 
 // The s35 embedder review (H1): resume did not look at the run it continued. A run one resume had continued
 // was resumed again — by a second replica of the README's start-up loop that waited for the thread, or by
@@ -28,16 +29,6 @@ const plan = [
   { _id: "g", _tool: "gate", key: "g", _outputPath: "†state.g" },
   { _id: "mail", _tool: "mail", to: "bob", after: "†state.g", _outputPath: "†state.mail" },
 ];
-
-/** The error `promise` rejects with (fails the test when it resolves). */
-async function refusal(promise: Promise<unknown>): Promise<ObeliskError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!ObeliskError.is(error)) throw new Error(`expected an ObeliskError, got ${String(error)}`);
-  return error;
-}
 
 /** Flushes microtasks until the asynchronous `check` holds (no timers); throws if it never does. */
 async function eventually(check: () => Promise<boolean>): Promise<void> {
@@ -110,7 +101,7 @@ describe.each(storeKinds())("a run is resumed once, on the $name store", (kind) 
     const { engine, control, sent, crashedId, lockCalls } = await afterCrash();
     const one = engine.resume(crashedId);
     await until(() => control.started.length === 1);
-    const two = refusal(engine.resume(crashedId));
+    const two = rejectionOf(engine.resume(crashedId));
     // the second resume waits for the thread the first holds
     await until(() => lockCalls() === 2);
     control.finish("g");
@@ -129,7 +120,7 @@ describe.each(storeKinds())("a run is resumed once, on the $name store", (kind) 
     expect(first.status).toBe("succeeded");
     const runs = (await engine.runs.list()).map((run) => run.runId);
 
-    const error = await refusal(engine.resume(crashedId));
+    const error = await rejectionOf(engine.resume(crashedId));
     expect(error.code).toBe("RUN_NOT_RESUMABLE");
     expect(error.data).toEqual({ runId: crashedId, status: "cancelled", resumedBy: first.runId });
     expect(error.message).toBe(
@@ -154,7 +145,7 @@ describe.each(storeKinds())("a run is resumed once, on the $name store", (kind) 
     // its own records satisfy its calls: nothing runs again (decision 0045)
     const resumed = await engine.resume(original.runId);
     expect(resumed.calls.mail?.status).toBe("satisfied");
-    const error = await refusal(engine.resume(original.runId));
+    const error = await rejectionOf(engine.resume(original.runId));
     expect(error.data).toEqual({ runId: original.runId, status: "succeeded", resumedBy: resumed.runId });
     expect(sent).toEqual(["bob"]);
   });
@@ -166,7 +157,7 @@ describe.each(storeKinds())("a run is resumed once, on the $name store", (kind) 
     control.finish("g");
     const superseding = await again;
     expect(sent).toEqual(["bob"]);
-    const error = await refusal(engine.resume(crashedId));
+    const error = await rejectionOf(engine.resume(crashedId));
     expect(error.code).toBe("RUN_NOT_RESUMABLE");
     expect(error.data).toEqual({ runId: crashedId, status: "cancelled" });
     expect(error.message).toContain(`it was cancelled: superseded by run ${superseding.runId}`);
@@ -176,7 +167,7 @@ describe.each(storeKinds())("a run is resumed once, on the $name store", (kind) 
   it("a run given up with runs.cancel is refused", async () => {
     const { engine, sent, crashedId } = await afterCrash();
     await engine.runs.cancel(crashedId, { reason: "tool renamed" });
-    const error = await refusal(engine.resume(crashedId));
+    const error = await rejectionOf(engine.resume(crashedId));
     expect(error.data).toEqual({ runId: crashedId, status: "cancelled" });
     expect(error.message).toMatch(/it was cancelled: tool renamed/);
     expect(sent).toEqual([]);
@@ -190,7 +181,7 @@ describe.each(storeKinds())("a run is resumed once, on the $name store", (kind) 
     await until(() => second.started.length === 1);
     const [crashedResume] = await store.listRuns({ threadId: "t" as never, limit: 1 });
     dying.crash();
-    const error = await refusal(engine.resume(crashedId));
+    const error = await rejectionOf(engine.resume(crashedId));
     expect(error.data).toMatchObject({ runId: crashedId, resumedBy: crashedResume?.runId });
     expect(error.hint).toMatch(new RegExp(`^resume run ${crashedResume?.runId} instead`));
     // resuming the crashed resume continues both

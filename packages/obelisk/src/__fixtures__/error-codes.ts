@@ -35,3 +35,13 @@ export function thrownError(work: () => unknown, code?: string): ObeliskError {
   }
   throw new Error("nothing was thrown");
 }
+
+/** The ObeliskError `promise` rejects with (fails the test when it resolves or rejects with another error). */
+export async function rejectionOf(promise: Promise<unknown>): Promise<ObeliskError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (!ObeliskError.is(error)) throw new Error(`expected an ObeliskError, got ${String(error)}`);
+  return error;
+}
