@@ -3,7 +3,7 @@ import { cutMessage } from "./cut-message.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { RunCancellation } from "./engine-types.js";
 import { checkOptionsObject, refuseUnknownKeys, requireString } from "./facade-arguments.js";
-import { cancelCrashedRuns, resumeChain } from "./resume-chain.js";
+import { endCrashedRuns, resumeChain } from "./resume-chain.js";
 import { runNotFound } from "./run-not-found.js";
 
 const CANCEL_OPTIONS: ReadonlySet<string> = new Set(["reason"]);
@@ -46,12 +46,13 @@ export async function cancelRun(
     if (!isOpen(record.status)) return { cancelled: [], run: record };
     const chain = await resumeChain(store, record);
     const text = cutMessage(reason, REASON_CHARS);
-    cancelled = await cancelCrashedRuns(
+    const ended = await endCrashedRuns(
       store,
       chain,
       () => runtime.endedAt(),
       (previous) => (previous === undefined ? text : `${text} (${previous})`),
     );
+    cancelled = ended.map((run) => run.runId);
   } finally {
     await lock.release();
   }

@@ -80,20 +80,9 @@ export interface EndedRun {
  * resume has run: they are continued, not to be resumed again (an `interrupted` one keeps its `reason`). A
  * streamed one was recorded without a hash (`sha256:`: its plan grew call by call and the hash is computed
  * at close, which never came): it gets the hash of its stored plan, the calls it had accepted. `reasonOf`
- * gives each its new reason from the one it had (`runs.cancel`); without it the reason stays. Answers the
- * runs it ended.
+ * gives each its new reason from the one it had (`runs.cancel`); without it the reason stays. Answers each
+ * run it ended with its reason and end time (for its `run-superseded` event).
  */
-export async function cancelCrashedRuns(
-  store: StateStore,
-  chain: Pick<ResumeChain, "runs">,
-  endedAt: () => string,
-  reasonOf?: (previous: string | undefined) => string,
-): Promise<RunId[]> {
-  const ended = await endCrashedRuns(store, chain, endedAt, reasonOf);
-  return ended.map((run) => run.runId);
-}
-
-/** {@link cancelCrashedRuns}, answering each run it ended with its reason and end time (for its event). */
 export async function endCrashedRuns(
   store: StateStore,
   chain: Pick<ResumeChain, "runs">,
@@ -120,7 +109,7 @@ interface SupersedingRun {
   readonly runId: RunId;
   readonly threadId: ThreadId;
   readonly planHash: PlanHash;
-  /** The runs a resume continues: its chain, which `cancelCrashedRuns` ends with their own reasons. */
+  /** The runs a resume continues: its chain, which `endCrashedRuns` ends with their own reasons. */
   readonly resumes?: ReadonlySet<string> | undefined;
 }
 
