@@ -269,6 +269,12 @@ export interface RunsOptions {
   readonly limit?: number | undefined;
   /** Only runs of this status (one of {@link RUN_STATUSES}). */
   readonly status?: RunStatus | undefined;
+  /**
+   * A cursor: only the runs recorded before this one (after it in the newest-first order), so the last run
+   * of a page asks for the next page; runs recorded meanwhile never shift it. A run the store does not hold
+   * is RUN_NOT_FOUND (pruned or deleted since, or a typo), one of another thread than `threadId` USAGE.
+   */
+  readonly before?: RunId | undefined;
 }
 
 /** The plan a run ended with, when it was not known at its start (a streaming run's calls). */
@@ -590,6 +596,12 @@ export interface StateStore {
    * `runs.list({ waiting: true })` is USAGE; both built-in stores have it.
    */
   listWaitingRuns?(options?: RunsOptions): Awaitable<readonly RunRecord[]>;
+  /**
+   * The newest run recorded with `resumeOf: runId` (the resume that continued it), read as `getRun` answers
+   * it; undefined when none is. Optional: `resume` uses it to find whether a run was resumed already
+   * without listing the thread's whole history (SQLite: an index), and lists the thread's runs without it.
+   */
+  resumedBy?(runId: RunId): Awaitable<RunRecord | undefined>;
   /** The call records of one run, in commit order. */
   listCallRecords(runId: RunId): Awaitable<readonly CallRecord[]>;
   /**
