@@ -36,6 +36,8 @@ export interface SqliteOpenOptions {
    * False: refuse a file that holds no store yet (missing, empty, another program's database).
    */
   readonly create?: boolean | "if-empty" | undefined;
+  /** True (default): bring a store of an older schema version up to date. False: refuse it, unchanged. */
+  readonly migrate?: boolean | undefined;
   /** How long opening and writes wait for another connection, ms. */
   readonly busyTimeoutMs: number;
   /** `synchronous` pragma of a writable connection. */
@@ -88,7 +90,24 @@ function newerStore(db: BetterSqlite3.Database, file: string): ObeliskError {
 }
 
 /**
- * Throws when a file that holds `kind` may not be made a store (see {@link SqliteOpenOptions.create}):
+ * The refusal of a store of an older schema version opened with `migrate: false`: bringing it up to date
+ * would lock the builds that wrote it out of the file (`newer-version`). Names both versions.
+ */
+function olderStore(db: BetterSqlite3.Database, file: string): ObeliskError {
+  const fileVersion = schemaVersion(db);
+  return new ObeliskError(
+    "STORE_ERROR",
+    `${file} is a store of schema version ${fileVersion}, older than this Obelisk writes (${SQLITE_SCHEMA_VERSION}), and migrate is false`,
+    {
+      hint: `it was left as it was; open it with migrate: true (the default) once every process sharing it runs this build — builds reading version ${fileVersion} refuse it afterwards`,
+      data: { reason: "older-version", file, fileVersion, readsVersion: SQLITE_SCHEMA_VERSION },
+    },
+  );
+}
+
+/**
+ * Throws when a file that holds `kind` may not be made a store (see {@link SqliteOpenOptions.create}), or
+ * brought up to date ({@link SqliteOpenOptions.migrate}):
  * asked before, and again inside, the transaction that would create the schema or migrate an older store,
  * before it writes anything. Every file that holds tables is checked for clashes, an older store too
  * ({@link storeFileKind} calls a file with clashes foreign already: this keeps the rule in one place).
@@ -96,10 +115,11 @@ function newerStore(db: BetterSqlite3.Database, file: string): ObeliskError {
 function admitter(
   db: BetterSqlite3.Database,
   file: string,
-  create: SqliteOpenOptions["create"],
+  { create, migrate }: Pick<SqliteOpenOptions, "create" | "migrate">,
 ): (kind: StoreFileKind) => void {
   return (kind: StoreFileKind): void => {
     if (kind === "newer") throw newerStore(db, file);
+    if (kind === "older" && migrate === false) throw olderStore(db, file);
     if (create === false && (kind === "empty" || kind === "foreign")) throw notAStore(file, kind);
     if (kind === "empty") return;
     if (kind === "foreign" && create === "if-empty") throw notAStore(file, kind);
@@ -124,7 +144,7 @@ function refuseBeforeWriting(file: string, options: SqliteOpenOptions): void {
   }
   try {
     const { db } = connection;
-    const admit = admitter(db, file, options.create);
+    const admit = admitter(db, file, options);
     retryWhileBusy(options.busyTimeoutMs, () => admit(storeFileKind(db)));
   } finally {
     connection.close();
@@ -174,7 +194,7 @@ function openWritableOnce(file: string, options: SqliteOpenOptions): OpenedSqlit
   const db = new BetterSqlite3(file, { timeout: options.busyTimeoutMs });
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
-    const admit = admitter(db, file, options.create);
+    const admit = admitter(db, file, options);
     retryWhileBusy(options.busyTimeoutMs, () => {
       ensureSchema(db, admit);
       if (db.pragma("journal_mode", { simple: true }) !== "wal") db.pragma("journal_mode = WAL");

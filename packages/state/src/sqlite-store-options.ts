@@ -33,6 +33,16 @@ export interface SqliteStoreOptions extends StoreOptions {
    * can be written.
    */
   readonly create?: boolean | "if-empty" | undefined;
+  /**
+   * `true` (default): a writable open brings a store of an older schema version up to date in place (after
+   * which builds of that older version refuse the file: `newer-version`). `false`: such a file is refused
+   * instead (`STORE_ERROR`, `data: { reason: "older-version", file, fileVersion, readsVersion }`) and left
+   * byte for byte as it was — for rolling deploys, where replicas of the older build still share the file;
+   * open it once with migration enabled when every replica runs the new build (decision record 0072).
+   * A store of this version is opened as usual (tables and indexes added without a new version are still
+   * added: older builds of this version read them).
+   */
+  readonly migrate?: boolean | undefined;
   /** Cross-process lock tuning. */
   readonly lock?: SqliteLockOptions | undefined;
   /**

@@ -280,6 +280,7 @@ export function createSqliteStore(file: string, options: SqliteStoreOptions = {}
     opened = openSqlite(file, {
       readonly: options.readonly,
       create: options.create,
+      migrate: options.migrate,
       busyTimeoutMs: options.busyTimeoutMs ?? 5_000,
       durability: options.durability,
     });

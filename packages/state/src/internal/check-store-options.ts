@@ -21,6 +21,7 @@ const SQLITE_OPTIONS = {
   busyTimeoutMs: true,
   readonly: true,
   create: true,
+  migrate: true,
   lock: true,
   cachedThreads: true,
 } as const satisfies Record<keyof SqliteStoreOptions, true>;
@@ -122,13 +123,15 @@ function checkLock(lock: unknown): void {
 
 /** SQLite's own options of a fixed set of values. */
 function checkSqliteChoices(options: Record<string, unknown>): void {
-  const { durability, readonly, create } = options;
+  const { durability, readonly, create, migrate } = options;
   if (durability !== undefined && durability !== "normal" && durability !== "full")
     throw usage(`durability must be "normal" or "full", not ${shown(durability)}`);
   if (readonly !== undefined && typeof readonly !== "boolean")
     throw usage(`readonly must be true or false, not ${shown(readonly)}`);
   if (create !== undefined && typeof create !== "boolean" && create !== "if-empty")
     throw usage(`create must be true, false or "if-empty", not ${shown(create)}`);
+  if (migrate !== undefined && typeof migrate !== "boolean")
+    throw usage(`migrate must be true or false, not ${shown(migrate)}`);
 }
 
 /**
