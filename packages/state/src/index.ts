@@ -17,6 +17,7 @@ export type {
   DeleteThreadOptions,
   FinalPlan,
   FinishRunOptions,
+  HistoryPolicy,
   NumberedCommitOptions,
   NumberedCommitResult,
   PruneRunsOptions,

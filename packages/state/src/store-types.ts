@@ -430,6 +430,18 @@ export interface PruneRunsOptions {
   readonly olderThanMs?: number | undefined;
 }
 
+/**
+ * Automatic pruning of a thread's run history after each run ({@link StateStore.pruneHistory}, the engine's
+ * `history` option; decision record 0073): at least one of the two. Both given: a run goes when both select
+ * it, as for `pruneRuns`.
+ */
+export interface HistoryPolicy {
+  /** Keep the thread's newest `keepRuns` runs, whatever their status (a whole number >= 1; default 1). */
+  readonly keepRuns?: number | undefined;
+  /** Only runs that ended more than this many ms ago (a number >= 0). */
+  readonly olderThanMs?: number | undefined;
+}
+
 /** What {@link StateStore.pruneRuns} removed. */
 export interface PruneRunsResult {
   /** The runs removed, newest first. */
@@ -694,6 +706,17 @@ export interface StateStore {
    * a run holds keeps them. Arguments are checked first (USAGE). Optional: both built-in stores have it.
    */
   pruneRuns?(options: PruneRunsOptions): Promise<PruneRunsResult>;
+  /**
+   * Prunes one thread's run history by `policy` in bounded time (decision record 0073): removes, oldest
+   * first, at most 32 (`HISTORY_BATCH`) runs beyond the newest `keepRuns` (default 1) that ended more than
+   * `olderThanMs` before `now`, with their call records as `pruneRuns` removes them (host edits' records
+   * too). Never a `running` or `interrupted` run, nor one waiting for a person (a `waiting` call record)
+   * that no run has resumed yet. Reads the newest `keepRuns` runs' ids and the oldest candidates only,
+   * never the whole history: a longer backlog goes over the next calls. One transaction (SQLite). The
+   * caller holds the thread's lock (the engine calls it after each run, before it lets the lock go):
+   * without it, `USAGE`. Optional: both built-in stores have it.
+   */
+  pruneHistory?(threadId: ThreadId, policy: HistoryPolicy, now: Date): Promise<PruneRunsResult>;
   /**
    * Removes a thread entirely: state, write log, variables, stored outputs, tombstones, call records
    * (also edits recorded under other run ids), run records and counters; afterwards the id names a new,
