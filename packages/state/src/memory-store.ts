@@ -277,6 +277,14 @@ class MemoryStore extends CachedStore {
     return this.runs.read(runId);
   }
 
+  protected runPlace(runId: RunId): { readonly threadId: string; readonly place: number } | undefined {
+    return this.runs.place(runId);
+  }
+
+  protected readResume(runId: RunId): RunRecord | undefined {
+    return this.runs.resumeOf(runId);
+  }
+
   protected queryRuns(query: StoredRunsQuery): readonly RunRecord[] {
     return this.runs.query(query, (run) => this.records.hasWaiting(run.threadId, run.runId));
   }

@@ -156,6 +156,14 @@ class SqliteStore extends SqliteThreadStore {
     return this.runs.query(query);
   }
 
+  protected runPlace(runId: RunId): { readonly threadId: string; readonly place: number } | undefined {
+    return this.runs.place(runId);
+  }
+
+  protected readResume(runId: RunId): RunRecord | undefined {
+    return this.runs.resumeOf(runId);
+  }
+
   protected readCallRecords(runId: RunId): readonly CallRecord[] {
     return this.reads.callRecords(runId);
   }

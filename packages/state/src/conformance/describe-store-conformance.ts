@@ -19,6 +19,7 @@ import { overwriteCases } from "./overwrite-cases.js";
 import { pruneRunsCases } from "./prune-runs-cases.js";
 import { recordResultCases } from "./record-result-cases.js";
 import { removalCases } from "./removal-cases.js";
+import { runsCursorCases } from "./runs-cursor-cases.js";
 import { supersededTombstoneCases } from "./superseded-tombstone-cases.js";
 import { variableCases } from "./variable-cases.js";
 import { waitingRunsCases } from "./waiting-runs-cases.js";
@@ -50,6 +51,7 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
     historyCases(openStore);
     interruptedCases(openStore);
     waitingRunsCases(openStore);
+    runsCursorCases(openStore);
     lockCases(openStore);
     lockHolderCases(openStore);
     numberedCases(openStore);

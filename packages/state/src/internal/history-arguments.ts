@@ -10,6 +10,8 @@ export interface RunsQuery {
   readonly limit: number | undefined;
   /** Only runs of this status (undefined: any). */
   readonly status: RunStatus | undefined;
+  /** Only runs recorded before this one (undefined: from the newest). */
+  readonly before: RunId | undefined;
 }
 
 /** A backend's query of its run records as stored: of one thread, of some statuses, newest first. */
@@ -20,6 +22,8 @@ export interface StoredRunsQuery {
   readonly statuses: readonly RunStatus[] | undefined;
   /** Only runs with a call record `waiting` (`listWaitingRuns`). */
   readonly waiting: boolean;
+  /** Only runs below this place in the backend's order of recording (undefined: all). */
+  readonly before?: number | undefined;
 }
 
 const usage = (message: string, data: unknown): ObeliskError => new ObeliskError("USAGE", message, { data });
@@ -29,15 +33,18 @@ const usage = (message: string, data: unknown): ObeliskError => new ObeliskError
  * throws USAGE for anything else.
  */
 export function checkRunsQuery(options: unknown, method = "listRuns"): RunsQuery {
-  if (options === undefined) return { threadId: undefined, limit: undefined, status: undefined };
+  if (options === undefined)
+    return { threadId: undefined, limit: undefined, status: undefined, before: undefined };
   if (options === null || typeof options !== "object" || Array.isArray(options))
-    throw usage(`the options of ${method} must be an object { threadId?, limit?, status? }`, {
+    throw usage(`the options of ${method} must be an object { threadId?, limit?, status?, before? }`, {
       options: typeof options,
     });
-  const { threadId, limit, status } = options as { threadId?: unknown; limit?: unknown; status?: unknown };
+  const { threadId, limit, status, before } = options as Record<string, unknown>;
   checkRunStatus(status);
   if (threadId !== undefined && typeof threadId !== "string")
     throw usage("threadId must be a string", { threadId: typeof threadId });
+  if (before !== undefined && typeof before !== "string")
+    throw usage("before must be a run id (a string)", { before: before === null ? "null" : typeof before });
   if (limit !== undefined && !(typeof limit === "number" && Number.isSafeInteger(limit) && limit >= 0))
     throw usage(
       `limit must be a whole number >= 0, not ${typeof limit === "string" ? JSON.stringify(limit) : String(limit)}`,
@@ -49,7 +56,33 @@ export function checkRunsQuery(options: unknown, method = "listRuns"): RunsQuery
     threadId: threadId as ThreadId | undefined,
     limit: limit as number | undefined,
     status: status as RunStatus | undefined,
+    before: before as RunId | undefined,
   };
+}
+
+/**
+ * The place of a listing's `before` cursor in the backend's order (`place` answers it, with the run's
+ * thread, or undefined for a run it does not hold): RUN_NOT_FOUND for a run the store does not hold, USAGE
+ * for one of another thread than the listing's.
+ */
+export function cursorPlace(
+  before: RunId,
+  threadId: ThreadId | undefined,
+  place: (runId: RunId) => { readonly threadId: string; readonly place: number } | undefined,
+): number {
+  const found = place(before);
+  const shown = JSON.stringify(before.slice(0, 120));
+  if (found === undefined)
+    throw new ObeliskError("RUN_NOT_FOUND", `no run ${shown} to list the runs before: the store holds none`, {
+      data: { runId: before, before: true },
+      hint: "a cursor is the last run of the page before; that run was pruned or its thread deleted since, or the id is wrong — list again from the newest (leave before out)",
+    });
+  if (threadId !== undefined && found.threadId !== threadId)
+    throw usage(
+      `before names run ${shown} of thread ${JSON.stringify(found.threadId.slice(0, 120))}, not of the listed thread ${JSON.stringify(threadId.slice(0, 120))}`,
+      { runId: before, threadId: found.threadId },
+    );
+  return found.place;
 }
 
 /** A run status argument (undefined: none given): throws USAGE unless it is one of {@link RUN_STATUSES}. */

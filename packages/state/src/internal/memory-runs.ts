@@ -23,6 +23,8 @@ export class MemoryRuns {
   /** Each run's place in the order runs were first recorded (newest first is the highest). */
   private readonly order = new Map<string, number>();
   private nextOrder = 0;
+  /** The ids of the runs recorded with each `resumeOf` (a record's `resumeOf` never changes). */
+  private readonly resumes = new Map<string, Set<string>>();
 
   /** True when a run of this id is recorded. */
   has(runId: RunId): boolean {
@@ -45,6 +47,7 @@ export class MemoryRuns {
   private keep(run: RunRecord): void {
     this.runs.set(run.runId, run);
     if (!this.order.has(run.runId)) this.order.set(run.runId, this.nextOrder++);
+    if (run.resumeOf !== undefined) addTo(this.resumes, run.resumeOf, run.runId);
     track(this.running, run, run.status === "running");
     track(this.interrupted, run, run.status === "interrupted");
   }
@@ -75,32 +78,54 @@ export class MemoryRuns {
     return run === undefined ? undefined : withAppendedCalls(run, this.appended.get(runId) ?? []);
   }
 
+  /** A run's thread and place in the order runs were recorded, or undefined. */
+  place(runId: RunId): { readonly threadId: string; readonly place: number } | undefined {
+    const run = this.runs.get(runId);
+    const place = this.order.get(runId);
+    return run === undefined || place === undefined ? undefined : { threadId: run.threadId, place };
+  }
+
+  /** The newest run recorded with `resumeOf: runId` (with its appended calls), or undefined. */
+  resumeOf(runId: RunId): RunRecord | undefined {
+    let newest: string | undefined;
+    for (const id of this.resumes.get(runId) ?? [])
+      if (newest === undefined || (this.order.get(id) ?? 0) > (this.order.get(newest) ?? 0)) newest = id;
+    return newest === undefined ? undefined : this.read(newest as RunId);
+  }
+
   /** Runs as stored, newest first (`waiting`: those `waits` answers true for). */
   query(
-    { threadId, limit, statuses, waiting }: StoredRunsQuery,
+    { threadId, limit, statuses, waiting, before = Number.POSITIVE_INFINITY }: StoredRunsQuery,
     waits: (run: RunRecord) => boolean,
   ): readonly RunRecord[] {
     if (threadId !== undefined && statuses?.every(isOpen) === true && !waiting)
-      return this.openRuns(threadId, statuses, limit);
+      return this.openRuns(threadId, statuses, limit, before);
     const runs = [...this.runs.values()]
       .reverse()
       .filter(
         (run) =>
           (threadId === undefined || run.threadId === threadId) &&
           (statuses === undefined || statuses.includes(run.status)) &&
+          (this.order.get(run.runId) ?? 0) < before &&
           (!waiting || waits(run)),
       );
     const listed = limit === undefined ? runs : runs.slice(0, limit);
     return listed.map((run) => withAppendedCalls(run, this.appended.get(run.runId) ?? []));
   }
 
-  /** A thread's runs of open statuses (`running`, `interrupted`), newest first, from the indexes. */
-  private openRuns(threadId: string, statuses: readonly RunStatus[], limit: number | undefined): RunRecord[] {
+  /** A thread's runs of open statuses (`running`, `interrupted`) below `before`, newest first, from the indexes. */
+  private openRuns(
+    threadId: string,
+    statuses: readonly RunStatus[],
+    limit: number | undefined,
+    before: number,
+  ): RunRecord[] {
     const ids = [...(this.running.get(threadId) ?? []), ...(this.interrupted.get(threadId) ?? [])];
     const runs: RunRecord[] = [];
     for (const id of ids) {
       const run = this.runs.get(id);
-      if (run !== undefined && statuses.includes(run.status)) runs.push(run);
+      if (run !== undefined && statuses.includes(run.status) && (this.order.get(id) ?? 0) < before)
+        runs.push(run);
     }
     runs.sort((a, b) => (this.order.get(b.runId) ?? 0) - (this.order.get(a.runId) ?? 0));
     const listed = limit === undefined ? runs : runs.slice(0, limit);
@@ -124,6 +149,15 @@ export class MemoryRuns {
     this.order.delete(runId);
     this.running.get(run.threadId)?.delete(runId);
     this.interrupted.get(run.threadId)?.delete(runId);
+    this.forgetResume(run);
+  }
+
+  /** Takes `run` out of the resumes of its `resumeOf`. */
+  private forgetResume(run: RunRecord): void {
+    if (run.resumeOf === undefined) return;
+    const ids = this.resumes.get(run.resumeOf);
+    ids?.delete(run.runId);
+    if (ids?.size === 0) this.resumes.delete(run.resumeOf);
   }
 
   /** Forgets every run of a thread; answers how many. */
@@ -134,6 +168,7 @@ export class MemoryRuns {
       this.runs.delete(runId);
       this.appended.delete(runId);
       this.order.delete(runId);
+      this.forgetResume(run);
       removed++;
     }
     this.running.delete(threadId);
@@ -153,12 +188,16 @@ const isOpen = (status: RunStatus): boolean => status === "running" || status ==
 
 /** Adds `run` to its thread's set in `index` when `member`, takes it out otherwise. */
 function track(index: Map<string, Set<string>>, run: RunRecord, member: boolean): void {
-  let ids = index.get(run.threadId);
-  if (member) {
-    if (ids === undefined) {
-      ids = new Set();
-      index.set(run.threadId, ids);
-    }
-    ids.add(run.runId);
-  } else ids?.delete(run.runId);
+  if (member) addTo(index, run.threadId, run.runId);
+  else index.get(run.threadId)?.delete(run.runId);
+}
+
+/** Adds `id` to the set of `key` in `index`. */
+function addTo(index: Map<string, Set<string>>, key: string, id: string): void {
+  let ids = index.get(key);
+  if (ids === undefined) {
+    ids = new Set();
+    index.set(key, ids);
+  }
+  ids.add(id);
 }

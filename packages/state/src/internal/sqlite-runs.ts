@@ -6,6 +6,9 @@ import type { StoredRunsQuery } from "./history-arguments.js";
 import { parseStored } from "./parse-frozen.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
 
+/** The `seq` bound of a listing without a `before` cursor: above every run's. */
+const NO_CURSOR = Number.MAX_SAFE_INTEGER;
+
 /** A `runs` row as the run queries select it. */
 type RunRow = { run_id: string; thread_id: string; record: string };
 
@@ -95,24 +98,38 @@ export class SqliteRuns {
     return rows.map((row) => this.withCalls(parseRun(row)));
   }
 
+  /** A run's thread and `seq` (its place in the order runs were recorded), or undefined. */
+  place(runId: RunId): { readonly threadId: string; readonly place: number } | undefined {
+    const row = this.sql.runPlace.get(runId) as { seq: number; thread_id: string } | undefined;
+    return row === undefined ? undefined : { threadId: row.thread_id, place: row.seq };
+  }
+
+  /** The newest run recorded with `resumeOf: runId` (with its appended calls), or undefined. */
+  resumeOf(runId: RunId): RunRecord | undefined {
+    const row = this.sql.runResumedBy.get(runId) as RunRow | undefined;
+    return row === undefined ? undefined : this.withCalls(parseRun(row));
+  }
+
   /** The rows of {@link query} without `waiting`: by the thread's index or `runs_status`. */
-  private rows({ threadId, limit: given, statuses }: StoredRunsQuery): unknown[] {
+  private rows({ threadId, limit: given, statuses, before = NO_CURSOR }: StoredRunsQuery): unknown[] {
     // SQLite: a negative LIMIT means no limit
     const limit = given ?? -1;
     const sql = this.sql;
     // one or two statuses (`status = ? OR status = ?`, the one given twice)
     const [first, second = first] = statuses ?? [];
     if (statuses === undefined)
-      return threadId === undefined ? sql.runsAll.all(limit) : sql.runsOfThread.all(threadId, limit);
+      return threadId === undefined
+        ? sql.runsAll.all(before, limit)
+        : sql.runsOfThread.all(threadId, before, limit);
     return threadId === undefined
-      ? sql.runsByStatus.all(first, second, limit)
-      : sql.runsOfThreadByStatus.all(threadId, first, second, limit);
+      ? sql.runsByStatus.all(first, second, before, limit)
+      : sql.runsOfThreadByStatus.all(threadId, first, second, before, limit);
   }
 
   /** The rows of {@link query} with `waiting`: from the `waiting` call records, then thread and status. */
-  private waitingRows({ threadId, limit, statuses }: StoredRunsQuery): unknown[] {
+  private waitingRows({ threadId, limit, statuses, before = NO_CURSOR }: StoredRunsQuery): unknown[] {
     const [first = null, second = first] = statuses ?? [];
-    return this.sql.runsWaiting.all({ thread: threadId ?? null, first, second, limit: limit ?? -1 });
+    return this.sql.runsWaiting.all({ thread: threadId ?? null, first, second, before, limit: limit ?? -1 });
   }
 
   /** A running run's record with the calls appended to it at the end of its plan. */

@@ -1,6 +1,6 @@
 import type { Database, Statement } from "better-sqlite3";
 import { findSchemaClash } from "./sqlite-schema-clash.js";
-import { LATER_TABLES, RETIRED_INDEXES, SCHEMA_INDEXES, SCHEMA_TABLES } from "./sqlite-tables.js";
+import { LATER_TABLES, RESUME_OF, RETIRED_INDEXES, SCHEMA_INDEXES, SCHEMA_TABLES } from "./sqlite-tables.js";
 
 /** Schema version stored in `meta`; bump with a migration when tables change. */
 export const SQLITE_SCHEMA_VERSION = 2;
@@ -84,19 +84,25 @@ const STATEMENTS = {
   runCallsOf: "SELECT call FROM run_calls WHERE run_id = ? ORDER BY seq",
   runCallsNext: "SELECT coalesce(max(seq), 0) + 1 AS next FROM run_calls WHERE run_id = ?",
   runCallsDelete: "DELETE FROM run_calls WHERE run_id = ?",
-  runsAll: "SELECT run_id, thread_id, record FROM runs ORDER BY seq DESC LIMIT ?",
-  runsOfThread: "SELECT run_id, thread_id, record FROM runs WHERE thread_id = ? ORDER BY seq DESC LIMIT ?",
+  /** Runs newest first, those recorded before a cursor (`seq < ?`: the largest integer for no cursor). */
+  runsAll: "SELECT run_id, thread_id, record FROM runs WHERE seq < ? ORDER BY seq DESC LIMIT ?",
+  runsOfThread:
+    "SELECT run_id, thread_id, record FROM runs WHERE thread_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
   /** Runs of one or two statuses (`runs_status`; the thread's index is not used for them: `+thread_id`). */
   runsByStatus:
-    "SELECT run_id, thread_id, record FROM runs WHERE status = ? OR status = ? ORDER BY seq DESC LIMIT ?",
+    "SELECT run_id, thread_id, record FROM runs WHERE (status = ? OR status = ?) AND seq < ? ORDER BY seq DESC LIMIT ?",
   runsOfThreadByStatus:
-    "SELECT run_id, thread_id, record FROM runs WHERE +thread_id = ? AND (status = ? OR status = ?) ORDER BY seq DESC LIMIT ?",
+    "SELECT run_id, thread_id, record FROM runs WHERE +thread_id = ? AND (status = ? OR status = ?) AND seq < ? ORDER BY seq DESC LIMIT ?",
   /**
    * `listWaitingRuns`: the runs with a `waiting` call record, found in `call_records_waiting` (few rows);
    * `@thread` and `@first` null select every thread and status (one or two statuses, as above).
    */
   runsWaiting:
-    "SELECT run_id, thread_id, record FROM runs WHERE run_id IN (SELECT run_id FROM call_records WHERE status = 'waiting') AND (@thread IS NULL OR thread_id = @thread) AND (@first IS NULL OR status = @first OR status = @second) ORDER BY seq DESC LIMIT @limit",
+    "SELECT run_id, thread_id, record FROM runs WHERE run_id IN (SELECT run_id FROM call_records WHERE status = 'waiting') AND (@thread IS NULL OR thread_id = @thread) AND (@first IS NULL OR status = @first OR status = @second) AND seq < @before ORDER BY seq DESC LIMIT @limit",
+  /** A `before` cursor's place (`seq`) and thread. */
+  runPlace: "SELECT seq, thread_id FROM runs WHERE run_id = ?",
+  /** The newest run recorded with a `resumeOf` (`StateStore.resumedBy`), found in `runs_resume_of`. */
+  runResumedBy: `SELECT run_id, thread_id, record FROM runs WHERE ${RESUME_OF} = ? ORDER BY seq DESC LIMIT 1`,
   /** What a lock or a read marks `interrupted`: found in `runs_status`, not among all the thread's runs. */
   runsRunningOfThread:
     "SELECT run_id, thread_id, record FROM runs WHERE status = 'running' AND +thread_id = ? ORDER BY seq",

@@ -94,11 +94,22 @@ export const SCHEMA_TABLES: readonly SchemaObject[] = [
 /** Indexes of earlier versions of the schema: the next writable open drops them (a later index does their work). */
 export const RETIRED_INDEXES: readonly string[] = ["call_records_hash"];
 
+/**
+ * A run record's `resumeOf`, as the index `runs_resume_of` and the query that uses it say it (word for word,
+ * or SQLite does not use the index). A record that is not JSON (a damaged row) has none: `json_extract`
+ * alone would refuse every write of such a row, and the creation of the index on a file that holds one.
+ */
+export const RESUME_OF = "(CASE WHEN json_valid(record) THEN json_extract(record, '$.resumeOf') END)";
+
 /** The indexes of the SQLite schema. */
 export const SCHEMA_INDEXES: readonly SchemaObject[] = [
   index("runs_thread", "runs", "(thread_id, seq)"),
   // the runs still `running` (or `interrupted`) without reading every run: added without a schema version
   index("runs_status", "runs", "(status, seq)"),
+  // the resume of a run (`resumedBy`: `resume` refuses a run resumed already, decision 0070) without reading
+  // the thread's every run: on the record's `resumeOf`, so the runs any build records are in it, and
+  // partial, so only resumes pay for it. Added without a schema version, as runs_status.
+  index("runs_resume_of", "runs", `(${RESUME_OF}) WHERE ${RESUME_OF} IS NOT NULL`),
   index("call_records_run", "call_records", "(run_id, id)"),
   // a call's key (`call_hash`): the satisfied lookup (`findCompletedCall(s)`, the latest `succeeded` record of
   // a key) seeks its status too. Without `status` in it (`call_records_hash`, retired below) the lookup read

@@ -18,7 +18,13 @@ import type {
   RunsOptions,
 } from "../store-types.js";
 import { definedFields } from "./defined-fields.js";
-import { checkRunId, checkRunsQuery, type RunsQuery, type StoredRunsQuery } from "./history-arguments.js";
+import {
+  checkRunId,
+  checkRunsQuery,
+  cursorPlace,
+  type RunsQuery,
+  type StoredRunsQuery,
+} from "./history-arguments.js";
 import { interruptedRecord } from "./interrupted-runs.js";
 import { storeClosedError } from "./store-closed.js";
 
@@ -74,6 +80,12 @@ export abstract class StoreHistory {
   protected abstract readRun(runId: RunId): RunRecord | undefined;
   /** Run records as stored, newest first (arguments checked already; none marked here). */
   protected abstract queryRuns(query: StoredRunsQuery): readonly RunRecord[];
+  /** A run's thread and place in the order runs were recorded (a `before` cursor), or undefined. */
+  protected abstract runPlace(
+    runId: RunId,
+  ): { readonly threadId: string; readonly place: number } | undefined;
+  /** The newest run recorded with `resumeOf: runId` as stored (the id checked already), or undefined. */
+  protected abstract readResume(runId: RunId): RunRecord | undefined;
   /**
    * Why the `running` runs of a thread cannot be in progress (nobody holds its lock, or its holder's
    * process is gone), or undefined when one may be (the lock is held by a live holder, or it cannot be
@@ -116,14 +128,28 @@ export abstract class StoreHistory {
     return this.runsOf(checkRunsQuery(options, "listWaitingRuns"), true);
   }
 
+  /** {@link StateStore.resumedBy}: the newest run recorded as resuming `runId`, settled as `getRun` answers it. */
+  resumedBy(runId: RunId): RunRecord | undefined {
+    this.assertOpen();
+    const run = this.readResume(checkRunId(runId));
+    return run === undefined ? undefined : this.settled(run, new Map());
+  }
+
   /** The runs a checked query selects (`waiting`: only those with a waiting call record), settled. */
-  private runsOf({ threadId, limit, status }: RunsQuery, waiting: boolean): readonly RunRecord[] {
+  private runsOf(
+    { threadId, limit, status, before: cursor }: RunsQuery,
+    waiting: boolean,
+  ): readonly RunRecord[] {
     const found = new Map<ThreadId, string | undefined>();
+    const before =
+      cursor === undefined ? undefined : cursorPlace(cursor, threadId, (runId) => this.runPlace(runId));
     if (status !== "running" && status !== "interrupted") {
       const statuses = status === undefined ? undefined : [status];
-      return this.queryRuns({ threadId, limit, statuses, waiting }).map((run) => this.settled(run, found));
+      return this.queryRuns({ threadId, limit, statuses, waiting, before }).map((run) =>
+        this.settled(run, found),
+      );
     }
-    const open = this.queryRuns({ threadId, limit: undefined, statuses: OPEN_STATUSES, waiting })
+    const open = this.queryRuns({ threadId, limit: undefined, statuses: OPEN_STATUSES, waiting, before })
       .map((run) => this.settled(run, found))
       .filter((run) => run.status === status);
     return limit === undefined ? open : open.slice(0, limit);
