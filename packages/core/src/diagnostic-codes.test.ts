@@ -39,18 +39,20 @@ describe("diagnostic codes", () => {
     }
   });
 
-  it("add only the documented project codes (two registry warnings, a stream's order warning, a second plan in streamed text) to the SPEC table", () => {
+  it("add only the documented project codes (two registry warnings, a stream's order warning, a second plan in streamed text, a host kind read where the host does not let it be) to the SPEC table", () => {
     const extra = Object.keys(DIAGNOSTIC_CODES).filter((code) => !Object.hasOwn(SPEC_TABLE, code));
     expect(extra).toEqual([
       "REGISTRY_DUPLICATE_TOOL",
       "REGISTRY_BACKTRACKING_PATTERN",
       "STREAM_ORDER",
       "STREAM_SECOND_PLAN",
+      "REF_KIND_FORBIDDEN",
     ]);
     expect(DIAGNOSTIC_CODES.REGISTRY_DUPLICATE_TOOL).toBe("warning");
     expect(DIAGNOSTIC_CODES.REGISTRY_BACKTRACKING_PATTERN).toBe("warning");
     expect(DIAGNOSTIC_CODES.STREAM_ORDER).toBe("warning");
     expect(DIAGNOSTIC_CODES.STREAM_SECOND_PLAN).toBe("warning");
+    expect(DIAGNOSTIC_CODES.REF_KIND_FORBIDDEN).toBe("error");
   });
 
   it("name the runtime codes of SPEC §7–8 once each", () => {

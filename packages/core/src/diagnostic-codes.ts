@@ -36,6 +36,7 @@ export const DIAGNOSTIC_CODES = {
   REGISTRY_BACKTRACKING_PATTERN: "warning",
   STREAM_ORDER: "warning",
   STREAM_SECOND_PLAN: "warning",
+  REF_KIND_FORBIDDEN: "error",
 } as const satisfies Record<string, Severity>;
 
 /** A compile-time diagnostic code. */

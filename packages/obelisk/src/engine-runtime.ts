@@ -33,6 +33,7 @@ import type {
   ValidationResult,
 } from "./engine-types.js";
 import { keepRunShapesSoon } from "./keep-run-shapes.js";
+import { KindScope, withAddedDiagnostics } from "./kind-readers.js";
 import {
   type HostContext,
   type NormalizedInput,
@@ -49,6 +50,8 @@ import { withInputDiagnostics } from "./with-input-diagnostics.js";
 const KNOWN = Object.freeze({ input: true, context: true });
 /** The host values of a run given no context: none. */
 const NO_HOST_VALUES: HostContext = Object.freeze({});
+/** No diagnostics (a plan read by no scoped kind). */
+const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
 /** The state of a thread the store does not hold yet. */
 const EMPTY_STATE: JsonObject = Object.freeze({});
 
@@ -117,6 +120,8 @@ export class EngineRuntime {
   readonly kinds: KindTable;
   /** The names of the host-declared kinds: the keys a run's `context` may have. */
   readonly hostKinds: ReadonlySet<string>;
+  /** Where the host lets its kinds be read (`HostKind.readers`); undefined when no kind is scoped. */
+  readonly kindScope: KindScope | undefined;
   readonly now: () => number;
   /** The engine's limits, shared by all its runs (global and per-tool limits hold across threads). */
   readonly limiter: CallLimiter;
@@ -131,6 +136,7 @@ export class EngineRuntime {
   ) {
     this.kinds = engineKinds(options.kinds);
     this.hostKinds = new Set((options.kinds ?? []).map((info) => info.kind));
+    this.kindScope = KindScope.of(options.kinds, registry, this.kinds, options.limits);
     this.now = options.now ?? Date.now;
     this.limiter = new CallLimiter(options.concurrency, (tool) => registry.get(tool)?.concurrency);
   }
@@ -277,8 +283,11 @@ export class EngineRuntime {
         : { usedCallIds: withoutIds(context.callOutputs, ownCallIds) }),
     });
     const inputDiagnostics = this.inputs.check(input, compiled.document?.inputSchema);
-    const diagnostics = withInputDiagnostics(compiled.diagnostics, inputDiagnostics, compiled.document);
-    const ok = compiled.ok && inputDiagnostics.length === 0;
+    // a host kind read where its readers do not let it be (decision 0073): only when some kind is scoped
+    const forbidden = this.kindScope?.compiledReads(compiled) ?? NO_DIAGNOSTICS;
+    const planDiagnostics = withAddedDiagnostics(compiled.diagnostics, forbidden, compiled);
+    const diagnostics = withInputDiagnostics(planDiagnostics, inputDiagnostics, compiled.document);
+    const ok = compiled.ok && inputDiagnostics.length === 0 && forbidden.length === 0;
     return { ok, planHash: compiled.planHash, diagnostics, compiled };
   }
 

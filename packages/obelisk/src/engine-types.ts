@@ -145,6 +145,11 @@ export interface HostKind {
   readonly description?: string | undefined;
   readonly writable?: false | undefined;
   readonly engineManaged?: false | undefined;
+  /**
+   * The parameters that may read the kind, by tool name (`{ callApi: ["auth"] }`): a plan reading it
+   * anywhere else is `REF_KIND_FORBIDDEN` (decision 0073). Absent: any parameter of any tool may read it.
+   */
+  readonly readers?: Readonly<Record<string, readonly string[]>> | undefined;
 }
 
 /** Options of `createEngine`. Every option is documented with its default. */

@@ -1,5 +1,6 @@
 import { createIncrementalCompiler } from "@obelisk/compiler";
 import {
+  appendPointer,
   asThreadId,
   type Diagnostic,
   type JsonObject,
@@ -205,6 +206,8 @@ async function leasedOpen(
     // the calls accepted, as JSON copies: the run record ends with them, so `resume` can re-run them
     const accepted: JsonValue[] = [];
     const recorder = new CallRecorder(store, runId, (call) => runner.add([call]));
+    // the calls given to the compiler (each takes a place `/plan/<n>` in its plan, refused or not)
+    let slots = 0;
     const add = (call: unknown): AddResult => {
       // what stopped it first: an idle close is not renamed by an engine.close() that came after it
       const stop: StreamStop | undefined =
@@ -218,9 +221,16 @@ async function leasedOpen(
               : { by: "close" });
       if (stop !== undefined) throw stoppedStreamError(stop, runId);
       idleTimer.touch();
-      const result = compiler.addCall(call);
+      // a call reading a scoped host kind where it may not is refused before the compiler takes it
+      // (decision 0073), at the place in the plan it would have taken
+      const scoped = runtime.kindScope?.streamedCall(call, appendPointer("/plan", slots));
+      if (scoped !== undefined && scoped.forbidden.length > 0)
+        return { ok: false, diagnostics: scoped.forbidden };
+      slots++;
+      const sent = scoped === undefined ? call : scoped.call;
+      const result = compiler.addCall(sent);
       if (result.ok && result.call !== undefined) {
-        const copy = toJsonValue(call);
+        const copy = toJsonValue(sent);
         recorder.record(copy.ok ? copy.value : undefined, result.call);
         if (copy.ok) accepted.push(copy.value);
         return { ok: true, callId: result.call.id, diagnostics: result.diagnostics };
