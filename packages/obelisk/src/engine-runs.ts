@@ -1,4 +1,4 @@
-import { asRunId, asThreadId, didYouMean, ObeliskError } from "@obelisk/core";
+import { asRunId, asThreadId, didYouMean, ObeliskError, type RunId } from "@obelisk/core";
 import {
   type Awaitable,
   type LockHolder,
@@ -13,7 +13,7 @@ import type { Engine } from "./engine-types.js";
 import { checkOptionsObject, refuseUnknownKeys, requireString } from "./facade-arguments.js";
 import { runNotFound } from "./run-not-found.js";
 
-const LIST_OPTIONS: ReadonlySet<string> = new Set(["threadId", "limit", "status", "waiting", "stale"]);
+const LIST_OPTIONS: ReadonlySet<string> = new Set(["threadId", "limit", "status", "waiting", "stale", "before"]);
 const PRUNE_OPTIONS: ReadonlySet<string> = new Set(["threadId", "keepLast", "olderThanMs"]);
 const STATUSES: ReadonlySet<string> = new Set(RUN_STATUSES);
 
@@ -100,6 +100,15 @@ function requireListLimit(limit: unknown): number {
   });
 }
 
+/**
+ * `runs` unless it holds the `before` cursor's run itself: a store that answers it ignored `before` (a
+ * custom one without paging), and its next page would repeat this one — USAGE instead of a loop.
+ */
+function pagedRuns(runs: readonly RunRecord[], before: RunId | undefined): readonly RunRecord[] {
+  if (before === undefined || !runs.some((run) => run.runId === before)) return runs;
+  throw missingStoreMethod("listRuns honouring before", "runs.list({ before })");
+}
+
 /** The store's runs waiting for approval; USAGE for a store without `listWaitingRuns` (a custom one). */
 function listWaiting(store: StateStore, query: RunsOptions): Awaitable<readonly RunRecord[]> {
   if (store.listWaitingRuns === undefined)
@@ -110,7 +119,8 @@ function listWaiting(store: StateStore, query: RunsOptions): Awaitable<readonly 
 /**
  * The engine's `runs`: `list` checks its options (USAGE: unknown keys, a thread id or status that is not
  * one, a `waiting` that is not `true`, a `stale` that is not `true` with status `running`, a `limit` that
- * is not a whole number from 1) and passes them to the store; a store that
+ * is not a whole number from 1, a `before` that is no string) and passes them to the store (which pages by
+ * `before`: RUN_NOT_FOUND, USAGE as it checks it); a store that
  * does not filter by status (a custom one) has its answer filtered here, `waiting` needs the store's
  * `listWaitingRuns` and `stale` its `lockHolder` (USAGE without). `show` reads a run and its call records.
  */
@@ -119,8 +129,9 @@ export function engineRuns(store: StateStore): Omit<Engine["runs"], "cancel"> {
     list: async (listOptions) => {
       const given = checkOptionsObject(listOptions, "runs.list");
       if (given !== undefined) refuseUnknownKeys(given, LIST_OPTIONS, "runs.list");
-      const { threadId, limit, status, waiting, stale } = given ?? {};
+      const { threadId, limit, status, waiting, stale, before } = given ?? {};
       if (threadId !== undefined) requireString(threadId, "runs.list's threadId");
+      if (before !== undefined) requireString(before, "runs.list's before");
       if (status !== undefined) requireRunStatus(status);
       if (waiting !== undefined) requireWaitingTrue(waiting);
       if (stale !== undefined) requireStaleRunning(stale, status);
@@ -130,8 +141,12 @@ export function engineRuns(store: StateStore): Omit<Engine["runs"], "cancel"> {
         // `stale` keeps some of the running runs: the limit counts those
         ...(limit === undefined || stale !== undefined ? {} : { limit }),
         ...(status === undefined ? {} : { status }),
+        ...(before === undefined ? {} : { before: asRunId(before) }),
       };
-      const runs = await (waiting === undefined ? store.listRuns(query) : listWaiting(store, query));
+      const runs = pagedRuns(
+        await (waiting === undefined ? store.listRuns(query) : listWaiting(store, query)),
+        query.before,
+      );
       const ofStatus =
         status === undefined || runs.every((run) => run.status === status)
           ? runs

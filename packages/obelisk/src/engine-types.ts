@@ -458,6 +458,10 @@ export interface Engine<State = JsonObject> {
      * thread's lock holder sends no heartbeat for over its `staleMs` (hung or gone: another host's or
      * container's dead process is told only so), and `resume` or `runs.cancel` takes the lock over; USAGE
      * for a store without `lockHolder`. `limit` counts the runs kept. Decision 0068.
+     * `before: runId` pages the history: only the runs recorded before that run, in this order — pass the
+     * last run of a page to get the next; runs recorded meanwhile never shift it. RUN_NOT_FOUND when the
+     * store does not hold that run (pruned or deleted since), USAGE when it is of another thread than
+     * `threadId`. Decision 0074.
      */
     list(options?: {
       readonly threadId?: string | undefined;
@@ -465,6 +469,7 @@ export interface Engine<State = JsonObject> {
       readonly status?: RunStatus | undefined;
       readonly waiting?: true | undefined;
       readonly stale?: true | undefined;
+      readonly before?: string | undefined;
     }): Promise<readonly RunRecord[]>;
     /** One run with its call records; RUN_NOT_FOUND when unknown. */
     show(runId: string): Promise<RunDetails>;

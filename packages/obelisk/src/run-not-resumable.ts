@@ -42,7 +42,7 @@ function notResumable(record: RunRecord, resumedBy?: RunRecord): ObeliskError | 
 /**
  * The refusal of a resume of `record` (see {@link notResumable}); undefined when it may be resumed. Before
  * the thread's lock (`locked` false) only a run given up is refused, without waiting for the thread; under
- * it, also one a run recorded with `resumeOf` continued (the thread's runs are listed for it).
+ * it, also one a run recorded with `resumeOf` continued.
  */
 export async function resumeRefusal(
   store: StateStore,
@@ -50,10 +50,15 @@ export async function resumeRefusal(
   locked: boolean,
 ): Promise<ObeliskError | undefined> {
   if (!locked && !givenUp(record)) return undefined;
-  // newest first
+  return notResumable(record, await resumeOf(store, record));
+}
+
+/**
+ * The newest run recorded as resuming `record`: the store's `resumedBy` (an index) or, for a store without
+ * it (a custom one), the first such run of the thread's runs listed newest first (decision 0074).
+ */
+async function resumeOf(store: StateStore, record: RunRecord): Promise<RunRecord | undefined> {
+  if (store.resumedBy !== undefined) return store.resumedBy(record.runId);
   const runs = await store.listRuns({ threadId: record.threadId });
-  return notResumable(
-    record,
-    runs.find((run) => run.resumeOf === record.runId),
-  );
+  return runs.find((run) => run.resumeOf === record.runId);
 }

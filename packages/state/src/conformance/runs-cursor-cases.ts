@@ -34,7 +34,8 @@ const ids = async (store: StateStore, options?: RunsOptions): Promise<string[]> 
 async function pages(store: StateStore, options: RunsOptions & { limit: number }): Promise<string[][]> {
   const all: string[][] = [];
   let before: string | undefined;
-  for (;;) {
+  // a store that ignored the cursor would answer the first page for ever
+  for (let asked = 0; asked < 20; asked++) {
     const page = await ids(store, {
       ...options,
       ...(before === undefined ? {} : { before: asRunId(before) }),
@@ -43,6 +44,7 @@ async function pages(store: StateStore, options: RunsOptions & { limit: number }
     all.push(page);
     before = page.at(-1);
   }
+  throw new Error(`still paging after 20 pages: ${JSON.stringify(all.slice(0, 3))}`);
 }
 
 /** The error `work` throws (undefined when it throws none). */
