@@ -1,3 +1,4 @@
+export { checkHistoryPolicy, HISTORY_BATCH } from "./internal/prune-history.js";
 export type { LockHolder } from "./lock-holder.js";
 export { createMemoryStore } from "./memory-store.js";
 export { RETENTION_FIELDS } from "./retention-fields.js";

@@ -34,6 +34,7 @@ import {
 } from "./internal/memory-thread-data.js";
 import { COMPACT_MIN_BYTES } from "./internal/plan-log-compaction.js";
 import { processHolder } from "./internal/process-holder.js";
+import { type HistoryCandidates, historyRunOf } from "./internal/prune-history.js";
 import { editPruned, HOST_EDIT_RUN_IDS, satisfyingKeys } from "./internal/prune-runs.js";
 import { callKey, strippedRecord } from "./internal/strip-record.js";
 import { statePathOf } from "./internal/superseded-below.js";
@@ -396,6 +397,23 @@ class MemoryStore extends CachedStore {
 
   protected prunedThreads(threadId: ThreadId | undefined): ReadonlySet<ThreadId> {
     return this.records.prunedThreads(threadId);
+  }
+
+  /** From the thread's index of run ids, oldest first (see `MemoryRuns.historyOf`). */
+  protected historyCandidates(threadId: ThreadId, keepRuns: number, limit: number): HistoryCandidates {
+    const { stoppedAt, candidates } = this.runs.historyOf(
+      threadId,
+      keepRuns,
+      limit,
+      (run) =>
+        run.status !== "running" &&
+        run.status !== "interrupted" &&
+        (!this.records.hasWaiting(threadId, run.runId) || this.runs.resumeOf(run.runId) !== undefined),
+    );
+    return {
+      oldestKept: stoppedAt === undefined ? undefined : historyRunOf(stoppedAt),
+      candidates: candidates.map(historyRunOf),
+    };
   }
 
   /** Everything of the thread goes (its lock is held by the caller). */

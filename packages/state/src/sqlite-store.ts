@@ -9,6 +9,7 @@ import {
 } from "./internal/history-arguments.js";
 import { unheldReason } from "./internal/interrupted-runs.js";
 import { isDamagedThreadRow } from "./internal/parse-frozen.js";
+import type { HistoryCandidates } from "./internal/prune-history.js";
 import { missingFolderError, nativeModuleError, wrap } from "./internal/sqlite-errors.js";
 import { type PrunedThread, SqliteHistoryRemoval } from "./internal/sqlite-history-removal.js";
 import { SqliteRuns } from "./internal/sqlite-runs.js";
@@ -201,11 +202,27 @@ class SqliteStore extends SqliteThreadStore {
     threadId: ThreadId,
     runIds: readonly RunId[],
     editsBefore: number,
+    held = false,
   ): PrunedThread | undefined {
+    // the caller's lock may have been taken over meanwhile (THREAD_BUSY), asked in the transaction
+    const busy = held
+      ? () => {
+          this.lock.assertOwned(threadId);
+          return false;
+        }
+      : () => this.lockedByRun(threadId);
     try {
-      return this.removal.pruneRuns(threadId, runIds, editsBefore, () => this.lockedByRun(threadId));
+      return this.removal.pruneRuns(threadId, runIds, editsBefore, busy);
     } catch (error) {
       throw wrap("prune runs", error, this.file);
+    }
+  }
+
+  protected historyCandidates(threadId: ThreadId, keepRuns: number, limit: number): HistoryCandidates {
+    try {
+      return this.removal.historyCandidates(threadId, keepRuns, limit);
+    } catch (error) {
+      throw wrap("prune history", error, this.file);
     }
   }
 

@@ -432,7 +432,7 @@ export interface PruneRunsOptions {
 
 /**
  * Automatic pruning of a thread's run history after each run ({@link StateStore.pruneHistory}, the engine's
- * `history` option; decision record 0073): at least one of the two. Both given: a run goes when both select
+ * `history` option; decision record 0075): at least one of the two. Both given: a run goes when both select
  * it, as for `pruneRuns`.
  */
 export interface HistoryPolicy {
@@ -707,7 +707,7 @@ export interface StateStore {
    */
   pruneRuns?(options: PruneRunsOptions): Promise<PruneRunsResult>;
   /**
-   * Prunes one thread's run history by `policy` in bounded time (decision record 0073): removes, oldest
+   * Prunes one thread's run history by `policy` in bounded time (decision record 0075): removes, oldest
    * first, at most 32 (`HISTORY_BATCH`) runs beyond the newest `keepRuns` (default 1) that ended more than
    * `olderThanMs` before `now`, with their call records as `pruneRuns` removes them (host edits' records
    * too). Never a `running` or `interrupted` run, nor one waiting for a person (a `waiting` call record)

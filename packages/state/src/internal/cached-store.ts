@@ -3,6 +3,7 @@ import { formatReference, ObeliskError } from "@obelisk/core";
 import type {
   CallRecord,
   DeleteThreadOptions,
+  HistoryPolicy,
   PruneRunsOptions,
   PruneRunsResult,
   RetentionPolicy,
@@ -17,8 +18,17 @@ import type {
 } from "../store-types.js";
 import { CommitStore } from "./commit-store.js";
 import { definedFields } from "./defined-fields.js";
+import { checkThreadId } from "./history-arguments.js";
 import { lockedAgainReason } from "./interrupted-runs.js";
 import { type EvictionRequest, planEviction, planReset } from "./plan-eviction.js";
+import {
+  checkHistoryPolicy,
+  HISTORY_BATCH,
+  type HistoryCandidates,
+  historyEditsBefore,
+  historyLockError,
+  oldEnough,
+} from "./prune-history.js";
 import { checkPruneRuns, editsPrunedBefore, selectPrunedRuns } from "./prune-runs.js";
 import { checkKeepCount, protectNested, selectForKeepLastN, selectForRetention } from "./select-evictions.js";
 import { storeClosedError } from "./store-closed.js";
@@ -30,6 +40,13 @@ const NOTHING_DELETED: ThreadDeletion = Object.freeze({
   runs: 0,
   callRecords: 0,
   variables: 0,
+});
+/** What a `pruneHistory` that found nothing to remove answers. */
+const NOTHING_PRUNED: PruneRunsResult = Object.freeze({
+  runIds: Object.freeze([]),
+  callRecords: 0,
+  keptCallRecords: 0,
+  busyThreads: Object.freeze([]),
 });
 /**
  * The logic every backend shares, in three layers: run history ({@link StoreHistory}), cached models and
@@ -208,13 +225,24 @@ export abstract class CachedStore extends CommitStore implements StateStore {
   /**
    * Removes the runs `runIds` of one thread (finished, its lock free) and their call records but those a
    * re-sent call would be satisfied by (see `StateStore.pruneRuns`); undefined, removing nothing, when a run
-   * took the thread's lock meanwhile (SQLite asks again in its transaction).
+   * took the thread's lock meanwhile (SQLite asks again in its transaction). `held`: the caller holds the
+   * lock (`pruneHistory`), so it is not asked whether a run holds it.
    */
   protected abstract pruneThread(
     threadId: ThreadId,
     runIds: readonly RunId[],
     editsBefore: number,
+    held?: boolean,
   ): { readonly callRecords: number; readonly kept: number } | undefined;
+  /**
+   * The runs `pruneHistory` may remove from a thread (see {@link HistoryCandidates}), read without going
+   * through its whole history: the newest `keepRuns` runs' places, and the oldest `limit` that may go.
+   */
+  protected abstract historyCandidates(
+    threadId: ThreadId,
+    keepRuns: number,
+    limit: number,
+  ): HistoryCandidates;
   /**
    * The threads (of one, or of all) with records of host edits (`HOST_EDIT_RUN_IDS`): `pruneThread`
    * also removes those that ended before `editsBefore` and hold no value the thread has (decision 0034).
@@ -276,6 +304,30 @@ export abstract class CachedStore extends CommitStore implements StateStore {
     }
     runIds.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
     return { runIds, callRecords, keptCallRecords, busyThreads };
+  }
+
+  async pruneHistory(threadId: ThreadId, policy: HistoryPolicy, now: Date): Promise<PruneRunsResult> {
+    checkThreadId(threadId);
+    const query = checkHistoryPolicy(policy, "pruneHistory's policy");
+    this.assertOpen();
+    this.assertWritable("prune history");
+    if (!this.lockedHere.has(threadId)) throw historyLockError(threadId);
+    const nowMs = now.getTime();
+    const { oldestKept, candidates } = this.historyCandidates(threadId, query.keepRuns, HISTORY_BATCH);
+    const pruned = oldEnough(candidates, query, nowMs);
+    // host edits go by time as for pruneRuns; the records earlier prunes kept are looked at again (0034)
+    const editsBefore = this.editedThreads(threadId).has(threadId)
+      ? historyEditsBefore(oldestKept, query, nowMs)
+      : Number.NEGATIVE_INFINITY;
+    const swept = this.prunedThreads(threadId).has(threadId);
+    if (pruned.length === 0 && editsBefore === Number.NEGATIVE_INFINITY && !swept) return NOTHING_PRUNED;
+    const removed = this.pruneThread(threadId, pruned, editsBefore, true);
+    return {
+      runIds: pruned.reverse(),
+      callRecords: removed?.callRecords ?? 0,
+      keptCallRecords: removed?.kept ?? 0,
+      busyThreads: [],
+    };
   }
 
   async deleteThread(threadId: ThreadId, options: DeleteThreadOptions = {}): Promise<ThreadDeletion> {

@@ -20,6 +20,8 @@ export class MemoryRuns {
    * reading every run (the engine asks for them after each run, to end those a re-sent plan superseded).
    */
   private readonly interrupted = new Map<string, Set<string>>();
+  /** The ids of each thread's runs, oldest first (`pruneHistory` reads them from the oldest). */
+  private readonly ofThread = new Map<string, Set<string>>();
   /** Each run's place in the order runs were first recorded (newest first is the highest). */
   private readonly order = new Map<string, number>();
   private nextOrder = 0;
@@ -34,6 +36,12 @@ export class MemoryRuns {
   /** Records a run (a copy; USAGE when it is not JSON). */
   add(run: RunRecord): void {
     this.keep(copyOf(run));
+    let ids = this.ofThread.get(run.threadId);
+    if (ids === undefined) {
+      ids = new Set();
+      this.ofThread.set(run.threadId, ids);
+    }
+    ids.add(run.runId);
   }
 
   /** Ends `run` (read with its appended calls): `ending` over it, the appended calls folded in. */
@@ -132,6 +140,32 @@ export class MemoryRuns {
     return listed.map((run) => withAppendedCalls(run, this.appended.get(run.runId) ?? []));
   }
 
+  /**
+   * A thread's runs for `pruneHistory`, read from the oldest: at most `limit` of those before its newest
+   * `keepRuns` that `mayGo` answers true for, and the run the reading stopped at — the oldest of the newest
+   * `keepRuns`, or, once `limit` runs are found, the next one (older: the host edits pruned by its start
+   * time are then fewer, never more). Reads as many runs as it passes over, never the whole history.
+   */
+  historyOf(
+    threadId: string,
+    keepRuns: number,
+    limit: number,
+    mayGo: (run: RunRecord) => boolean,
+  ): { readonly stoppedAt: RunRecord | undefined; readonly candidates: readonly RunRecord[] } {
+    const ids = this.ofThread.get(threadId);
+    if (ids === undefined) return { stoppedAt: undefined, candidates: [] };
+    const before = ids.size - keepRuns;
+    const candidates: RunRecord[] = [];
+    let position = 0;
+    for (const id of ids) {
+      const run = this.runs.get(id) as RunRecord;
+      if (position >= before || candidates.length === limit) return { stoppedAt: run, candidates };
+      if (mayGo(run)) candidates.push(run);
+      position++;
+    }
+    return { stoppedAt: undefined, candidates };
+  }
+
   /** How many runs are recorded (of one thread). */
   count(threadId?: string): number {
     if (threadId === undefined) return this.runs.size;
@@ -147,6 +181,7 @@ export class MemoryRuns {
     this.runs.delete(runId);
     this.appended.delete(runId);
     this.order.delete(runId);
+    this.ofThread.get(run.threadId)?.delete(runId);
     this.running.get(run.threadId)?.delete(runId);
     this.interrupted.get(run.threadId)?.delete(runId);
     this.forgetResume(run);
@@ -171,6 +206,7 @@ export class MemoryRuns {
       this.forgetResume(run);
       removed++;
     }
+    this.ofThread.delete(threadId);
     this.running.delete(threadId);
     this.interrupted.delete(threadId);
     return removed;

@@ -2,9 +2,11 @@ import type { RunId, ThreadId } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
 import type { CallRecord, ThreadDeletion } from "../store-types.js";
 import { parseStoredMutable } from "./parse-frozen.js";
+import type { HistoryCandidates, HistoryRun } from "./prune-history.js";
 import { editPruned, HOST_EDIT_RUN_IDS, satisfyingKeys } from "./prune-runs.js";
 import type { SqliteCompaction } from "./sqlite-compaction.js";
 import { recordCallsOf, type SqliteStatements } from "./sqlite-schema.js";
+import { RESUME_OF } from "./sqlite-tables.js";
 import { callKey } from "./strip-record.js";
 
 /** What pruning one thread's runs removed and kept. */
@@ -12,6 +14,38 @@ export interface PrunedThread {
   readonly callRecords: number;
   readonly kept: number;
 }
+
+/** A field of a run's record; none when the record is damaged (not JSON): such a run is not old enough. */
+const field = (name: string): string =>
+  `(CASE WHEN json_valid(record) THEN json_extract(record, '$.${name}') END)`;
+
+/** A `runs` row as `pruneHistory` reads it: its place and times, not its record. */
+type HistoryRow = { seq: number; run_id: RunId; started_at: unknown; ended_at?: unknown };
+
+/**
+ * `pruneHistory`'s reads (decision 0075), on `runs_thread` (`thread_id, seq`): the oldest of the thread's
+ * newest `keepRuns` runs (an OFFSET in the index, so as many steps as `keepRuns`), the thread's oldest run
+ * (when it has fewer), and the oldest runs before a place that may go — a `waiting` call record is found in
+ * `call_records_waiting`, a resume of the run in `runs_resume_of` (the expression is the index's; `+` takes
+ * `run_id`'s TEXT affinity away, which would keep SQLite from seeking the expression's index).
+ */
+const HISTORY_SQL = {
+  keptFrom: `SELECT seq, run_id, ${field("startedAt")} AS started_at FROM runs
+    WHERE thread_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?`,
+  oldest: `SELECT seq, run_id, ${field("startedAt")} AS started_at FROM runs
+    WHERE thread_id = ? ORDER BY seq LIMIT 1`,
+  candidates: `SELECT seq, run_id, ${field("startedAt")} AS started_at, ${field("endedAt")} AS ended_at
+    FROM runs AS r WHERE thread_id = ? AND seq < ? AND status NOT IN ('running', 'interrupted')
+      AND (NOT EXISTS (SELECT 1 FROM call_records AS c WHERE c.run_id = r.run_id AND c.status = 'waiting')
+        OR EXISTS (SELECT 1 FROM runs WHERE ${RESUME_OF} = +r.run_id))
+    ORDER BY seq LIMIT ?`,
+} as const;
+
+const historyRun = (row: HistoryRow): HistoryRun => ({
+  runId: row.run_id,
+  startedAt: typeof row.started_at === "string" ? row.started_at : undefined,
+  endedAt: typeof row.ended_at === "string" ? row.ended_at : undefined,
+});
 
 /**
  * The removals of history in a SQLite store's file, each one IMMEDIATE transaction: finished runs of a
@@ -25,6 +59,7 @@ export class SqliteHistoryRemoval {
     busy: () => boolean,
   ) => PrunedThread | undefined;
   private readonly removeTx: (threadId: ThreadId, check: () => void) => ThreadDeletion;
+  private readonly history: { readonly [name in keyof typeof HISTORY_SQL]: BetterSqlite3.Statement };
 
   constructor(
     db: BetterSqlite3.Database,
@@ -39,6 +74,22 @@ export class SqliteHistoryRemoval {
       check();
       return this.remove(threadId);
     }).immediate;
+    this.history = {
+      keptFrom: db.prepare(HISTORY_SQL.keptFrom),
+      oldest: db.prepare(HISTORY_SQL.oldest),
+      candidates: db.prepare(HISTORY_SQL.candidates),
+    };
+  }
+
+  /** The runs `pruneHistory` may remove from a thread, at most `limit` (see {@link HistoryCandidates}). */
+  historyCandidates(threadId: ThreadId, keepRuns: number, limit: number): HistoryCandidates {
+    const kept = this.history.keptFrom.get(threadId, keepRuns - 1) as HistoryRow | undefined;
+    if (kept === undefined) {
+      const oldest = this.history.oldest.get(threadId) as HistoryRow | undefined;
+      return { oldestKept: oldest === undefined ? undefined : historyRun(oldest), candidates: [] };
+    }
+    const rows = this.history.candidates.all(threadId, kept.seq, limit) as HistoryRow[];
+    return { oldestKept: historyRun(kept), candidates: rows.map(historyRun) };
   }
 
   /**
