@@ -1,5 +1,5 @@
 import { DEFAULT_LIMITS, didYouMean, MAX_TIMER_MS, ObeliskError, readHostValue } from "@obelisk/core";
-import { RETENTION_FIELDS } from "@obelisk/state";
+import { checkHistoryPolicy, RETENTION_FIELDS } from "@obelisk/state";
 import type { EngineOptions } from "./engine-types.js";
 import { refuseUnknownKeys } from "./facade-arguments.js";
 
@@ -45,6 +45,20 @@ function checkRetention(retention: unknown): void {
   }
 }
 
+/**
+ * The `history` option (decision 0075): a policy `checkHistoryPolicy` accepts, and a store that can apply
+ * it (`pruneHistory`: both built-in stores; a custom store without it would never prune).
+ */
+function checkHistory(history: unknown, store: unknown): void {
+  if (history === undefined) return;
+  checkHistoryPolicy(history, "createEngine: history");
+  if (store !== undefined && typeof (store as { pruneHistory?: unknown }).pruneHistory !== "function")
+    throw usage(
+      "history needs a store with pruneHistory: this store cannot prune its run history after each run",
+      "both built-in stores have it; or leave history out and prune with engine.runs.prune",
+    );
+}
+
 function checkFunctions(options: EngineOptions): void {
   for (const name of ["confirm", "aroundTool", "now", "random", "generateId", "onEvent"] as const) {
     const value: unknown = options[name];
@@ -64,6 +78,7 @@ const ENGINE_OPTIONS: ReadonlySet<string> = new Set([
   "failFast",
   "kinds",
   "retention",
+  "history",
   "now",
   "random",
   "generateId",
@@ -97,7 +112,7 @@ function plainOptions(given: EngineOptions): Record<string, unknown> {
  * Refuses engine options that would silently mean something else (SPEC §11: a clear error, never a limit
  * quietly disabled): `concurrency` other than a positive integer or Infinity, an unknown limit or one that is
  * not a positive integer (NaN, "3", 0), a negative or too long `lockWaitMs`, a `stateSchema` that is not a
- * JSON Schema object, a bad retention field, hooks that are not functions, and an option it does not know
+ * JSON Schema object, a bad retention field or history policy, hooks that are not functions, and an option it does not know
  * (a misspelt `concurency` was ignored). Returns the options as a plain object the engine reads from
  * (`plainOptions`). Throws ObeliskError USAGE.
  */
@@ -116,6 +131,7 @@ export function checkEngineOptions<Options extends EngineOptions>(given: Options
   if (failFast !== undefined && typeof failFast !== "boolean") throw usage("failFast must be a boolean");
   checkLimits(options.limits);
   checkRetention(options.retention);
+  checkHistory(options.history, options.store);
   checkFunctions(options);
   return options;
 }

@@ -407,7 +407,7 @@ export class EngineRuntime {
     return hub;
   }
 
-  /** After a run: retention (never during one), then the state to report. */
+  /** After a run: retention (never during one), history pruning, then the state to report. */
   async afterRun(threadId: ThreadId): Promise<JsonObject> {
     keepRunShapesSoon();
     // the run's end is recorded: a failing clock takes the real one (as endedAt), a failing retention is a
@@ -421,7 +421,22 @@ export class EngineRuntime {
     } catch (error) {
       warnAfterRun(`retention on thread ${JSON.stringify(threadId)}`, error);
     }
+    await this.pruneHistory(threadId);
     return this.store.readState(threadId);
+  }
+
+  /**
+   * The `history` option after a run, under its lock (decision 0075): the thread's oldest runs the policy
+   * selects, at most a batch per run. A failure is a warning, as retention's: the next run prunes again.
+   */
+  private async pruneHistory(threadId: ThreadId): Promise<void> {
+    const { history } = this.options;
+    if (history === undefined || this.store.pruneHistory === undefined) return;
+    try {
+      await this.store.pruneHistory(threadId, history, new Date(this.endedAt()));
+    } catch (error) {
+      warnAfterRun(`history pruning on thread ${JSON.stringify(threadId)}`, error);
+    }
   }
 }
 

@@ -22,6 +22,7 @@ import type {
   CallRecord,
   GetValueOptions,
   GetValueResult,
+  HistoryPolicy,
   PruneRunsResult,
   RetentionPolicy,
   RunRecord,
@@ -187,6 +188,13 @@ export interface EngineOptions {
   readonly kinds?: readonly HostKind[] | undefined;
   /** Retention policy applied after each run. Default: 100 call outputs, 60 minutes. */
   readonly retention?: RetentionPolicy | undefined;
+  /**
+   * Run history pruned after each run, per thread, after retention (decision 0075): the thread's newest
+   * `keepRuns` runs stay (default 1), and of the older ones those that ended more than `olderThanMs` ago go
+   * (any age without it), at most 32 per run, oldest first — never a `running` or `interrupted` run, nor one
+   * waiting for an approval that no run has resumed. Default none: history grows until `runs.prune`.
+   */
+  readonly history?: HistoryPolicy | undefined;
   /** Clock. Default `Date.now`. */
   readonly now?: (() => number) | undefined;
   /** Random source in [0, 1) for retry jitter. Default `Math.random`. */

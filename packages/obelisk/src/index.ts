@@ -111,6 +111,7 @@ export type {
   FinalPlan,
   FinishRunOptions,
   GetValueOptions,
+  HistoryPolicy,
   LockHolder,
   NumberedCommitOptions,
   NumberedCommitResult,
