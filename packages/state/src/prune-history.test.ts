@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asRunId, ObeliskError, type ThreadId } from "@obelisk/core";
+import BetterSqlite3 from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { commitOk, runRecord, THREAD, write } from "./conformance/commit-fixtures.js";
 import { createMemoryStore } from "./memory-store.js";
@@ -199,5 +200,38 @@ describe.each(BACKENDS)("pruneHistory (%s store, decision 0075)", (_name, makeSt
     expect(unlocked).toMatchObject({ code: "USAGE", data: { threadId: THREAD } });
     expect(unlocked.message).toContain("needs the thread's lock");
     expect(await ids(store)).toEqual(["r2", "r1"]);
+  });
+});
+
+describe("pruneHistory on SQLite: one transaction (decision 0075, crash-cut)", () => {
+  it("a prune that fails part-way (after removing runs) leaves every run and record; the next prune removes them", async () => {
+    const file = join(root, `cut${++files}.db`);
+    const store = createSqliteStore(file);
+    try {
+      for (const runId of ["r1", "r2", "r3"]) await record(store, runId);
+      // a host edit's record that holds no value (x is written again by r2, r3), damaged on disk: pruning reads
+      // it only after it has removed r1 and r2 in the same transaction
+      await commitOk(store, { callId: "set$1", runId: asRunId("obelisk.set"), writes: [write(["y"], 1)] });
+      await commitOk(store, { callId: "set$2", runId: asRunId("obelisk.set"), writes: [write(["y"], 2)] });
+      const db = new BetterSqlite3(file);
+      db.prepare(
+        "UPDATE call_records SET record = '{' WHERE run_id = 'obelisk.set' AND call_id = 'set$1'",
+      ).run();
+      db.close();
+      const error = await rejection(prune(store, { keepRuns: 1 }));
+      expect(error).toMatchObject({
+        code: "STORE_ERROR",
+        data: { reason: "corrupt", table: "call_records" },
+      });
+      expect(await ids(store)).toEqual(["r3", "r2", "r1"]);
+      expect((await store.listCallRecords(asRunId("r1"))).map((call) => call.callId)).toEqual(["c0"]);
+      const repair = new BetterSqlite3(file);
+      repair.prepare("DELETE FROM call_records WHERE run_id = 'obelisk.set' AND call_id = 'set$1'").run();
+      repair.close();
+      expect((await prune(store, { keepRuns: 1 })).runIds).toEqual(["r2", "r1"]);
+      expect(await store.listCallRecords(asRunId("r1"))).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });
