@@ -19,7 +19,11 @@ describe("runs list says when more runs match than it lists", () => {
     expect(JSON.parse(three.stdout).runs).toHaveLength(3);
     expect(JSON.parse(three.stdout)).not.toHaveProperty("more");
     const text = await cli(["runs", "list", "--limit", "2"]);
-    expect(text.stdout).toContain("more runs match: these are the newest 2 (--limit <n> shows more)");
+    const last = (JSON.parse(two.stdout).runs as { runId: string }[])[1]?.runId;
+    // the command for the next page (decision 0074): --limit as given, --before the last run listed
+    expect(text.stdout).toContain(
+      `more runs match: these are the newest 2; the next 2: obelisk runs list --limit 2 --before ${last}\n`,
+    );
     expect((await cli(["runs", "list"])).stdout).not.toContain("more runs match");
   });
 });

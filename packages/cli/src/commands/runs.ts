@@ -1,4 +1,4 @@
-import { didYouMean } from "@obelisk/core";
+import { didYouMean, ObeliskError } from "@obelisk/core";
 import { type Command, InvalidArgumentError } from "commander";
 import type { RunRecord, RunStatus } from "obelisk";
 import type { CommandContext } from "../command-context.js";
@@ -27,7 +27,21 @@ interface RunsOptions extends Omit<CommonOptions, "thread"> {
   readonly limit?: number;
   readonly status?: RunStatus;
   readonly waiting?: boolean;
+  readonly stale?: boolean;
+  readonly before?: string;
   readonly verbose?: boolean;
+}
+
+/**
+ * `--stale` lists `running` runs (decision 0068): it implies `--status running`, and refuses another status
+ * (a usage error, exit 2).
+ */
+function staleStatus({ stale, status }: RunsOptions): RunStatus | undefined {
+  if (stale !== true || status === undefined || status === "running")
+    return stale === true ? "running" : status;
+  throw new ObeliskError("USAGE", `--stale lists running runs, not ${status} ones`, {
+    hint: "leave --status out (or give --status running) with --stale",
+  });
 }
 
 /** Parses `--status`: one of the run statuses (a flag error with the nearest one otherwise, exit 2). */
@@ -37,7 +51,10 @@ function parseRunStatus(value: string): RunStatus {
   throw new InvalidArgumentError(`unknown run status "${displayText(value)}" (${hint})`);
 }
 
-/** Registers `obelisk runs list [--status <status>] [--waiting]|show <runId>|prune …|cancel <runId>`. */
+/**
+ * Registers `obelisk runs list [--status <status>] [--waiting] [--stale] [--before <runId>]|show <runId>|prune
+ * …|cancel <runId>`.
+ */
 export function registerRuns(program: Command, context: CommandContext): void {
   const runs = program.command("runs").description("run history");
   const list = runs.command("list").description("list runs, newest first");
@@ -54,27 +71,38 @@ export function registerRuns(program: Command, context: CommandContext): void {
       `only runs of this status (${RUN_STATUSES.join(", ")}; interrupted: the runs to resume)`,
       parseRunStatus,
     )
-    .option("--waiting", "only runs with a call waiting for approval (†state.approvals.…)");
+    .option("--waiting", "only runs with a call waiting for approval (†state.approvals.…)")
+    .option(
+      "--stale",
+      "only the running runs no live process holds (no heartbeat for over 30 s, or nobody holds the thread): a process that died in another container or on another host; resume or cancel them",
+    )
+    .option(
+      "--before <runId>",
+      "only the runs recorded before this one: the last run of a page, for the next page (unknown: exit 2)",
+    );
   withFormat(list);
-  list.action(async (options: RunsOptions) => {
-    const output = createOutput(context.io, options.format);
-    const limit = options.limit ?? DEFAULT_RUNS_LIMIT;
+  list.action(async (given: RunsOptions) => {
+    const output = createOutput(context.io, given.format);
+    const limit = given.limit ?? DEFAULT_RUNS_LIMIT;
+    const status = staleStatus(given);
+    const options: RunsOptions = { ...given, ...(status === undefined ? {} : { status }) };
     await withEngine({ store: options.store, storeAccess: "read" }, context.io, async (engine) => {
       // one more than asked: whether more runs match (a script resuming `--status interrupted` must know)
-      const found = await engine.runs.list({
-        ...(options.thread === undefined ? {} : { threadId: options.thread }),
-        ...(options.status === undefined ? {} : { status: options.status }),
-        ...(options.waiting === true ? { waiting: true } : {}),
-        limit: limit + 1,
-      });
+      const found = await listed(options.before, output.command, () =>
+        engine.runs.list({
+          ...(options.thread === undefined ? {} : { threadId: options.thread }),
+          ...(status === undefined ? {} : { status }),
+          ...(options.waiting === true ? { waiting: true } : {}),
+          ...(options.stale === true ? { stale: true } : {}),
+          ...(options.before === undefined ? {} : { before: options.before }),
+          limit: limit + 1,
+        }),
+      );
       const more = found.length > limit;
       const records = more ? found.slice(0, limit) : found;
       output.json(more ? { runs: records, more } : { runs: records });
       printRuns(output, records, options);
-      if (more)
-        output.line(
-          output.colors.dim(`more runs match: these are the newest ${limit} (--limit <n> shows more)`),
-        );
+      if (more) output.line(output.colors.dim(moreRuns(output.command, records, limit, given)));
     });
     context.exit(EXIT.ok);
   });
@@ -112,10 +140,50 @@ export function registerRuns(program: Command, context: CommandContext): void {
   registerRunsCancel(runs, context);
 }
 
-/** What to say when no run matched: `no runs recorded`, `no failed runs waiting for approval`, … */
-function noRuns({ status, waiting }: RunsOptions): string {
-  if (status === undefined && waiting !== true) return "no runs recorded";
-  return `no ${status === undefined ? "" : `${status} `}runs${waiting === true ? " waiting for approval" : ""}`;
+/**
+ * What to say when no run matched: `no runs recorded`, `no failed runs waiting for approval`, `no stale
+ * running runs`, `… recorded before <run>`.
+ */
+function noRuns({ status, waiting, stale, before }: RunsOptions): string {
+  const after = before === undefined ? "" : ` recorded before ${displayText(before)}`;
+  if (status === undefined && waiting !== true)
+    return before === undefined ? "no runs recorded" : `no runs${after}`;
+  const which = `${stale === true ? "stale " : ""}${status === undefined ? "" : `${status} `}`;
+  return `no ${which}runs${waiting === true ? " waiting for approval" : ""}${after}`;
+}
+
+/**
+ * The line after a page when more runs match: the command that lists the next page (`--before` the last run
+ * listed, the other flags as given).
+ */
+function moreRuns(command: string, records: readonly RunRecord[], limit: number, given: RunsOptions): string {
+  const last = records.at(-1)?.runId ?? "";
+  const flags = [
+    ...(given.store === DEFAULT_STORE ? [] : ["--store", shellWord(given.store)]),
+    ...(given.thread === undefined ? [] : ["--thread", shellWord(given.thread)]),
+    ...(given.status === undefined ? [] : ["--status", given.status]),
+    ...(given.waiting === true ? ["--waiting"] : []),
+    ...(given.stale === true ? ["--stale"] : []),
+    ...(given.limit === undefined ? [] : ["--limit", String(given.limit)]),
+  ];
+  const these =
+    given.before === undefined ? `the newest ${limit}` : `the ${limit} before ${displayText(given.before)}`;
+  const next = [command, "runs", "list", ...flags, "--before", shellWord(last)].join(" ");
+  return `more runs match: these are ${these}; the next ${limit}: ${next}`;
+}
+
+/** Lists runs; a `--before` run the store does not hold (RUN_NOT_FOUND) is told in the CLI's words. */
+async function listed<T>(before: string | undefined, command: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (before === undefined || !ObeliskError.is(error, "RUN_NOT_FOUND")) throw error;
+    throw new ObeliskError(error.code, error.message, {
+      cause: error,
+      data: error.data,
+      hint: `--before takes the last run of a page listed before; that run was pruned or its thread deleted since, or the id is wrong: ${command} runs list without --before starts again from the newest`,
+    });
+  }
 }
 
 /** The runs as a table; with interrupted runs, how to continue them; with `--waiting`, how to find the gate. */
@@ -136,6 +204,14 @@ function printRuns(output: Output, records: readonly RunRecord[], options: RunsO
     output.line(
       output.colors.dim(
         `interrupted: its process stopped, or its engine was closed, before it ended; continue one with ${output.command} resume <run> --tools <module>${storeFlag}`,
+      ),
+    );
+  }
+  if (options.stale === true) {
+    output.line();
+    output.line(
+      output.colors.dim(
+        `stale: no live process holds the run's thread (it died, in another container or on another host, or hangs); ${output.command} resume <run> --tools <module>${storeFlag} takes the thread over and continues it, ${output.command} runs cancel <run>${storeFlag} gives it up`,
       ),
     );
   }
