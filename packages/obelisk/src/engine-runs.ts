@@ -13,7 +13,14 @@ import type { Engine } from "./engine-types.js";
 import { checkOptionsObject, refuseUnknownKeys, requireString } from "./facade-arguments.js";
 import { runNotFound } from "./run-not-found.js";
 
-const LIST_OPTIONS: ReadonlySet<string> = new Set(["threadId", "limit", "status", "waiting", "stale", "before"]);
+const LIST_OPTIONS: ReadonlySet<string> = new Set([
+  "threadId",
+  "limit",
+  "status",
+  "waiting",
+  "stale",
+  "before",
+]);
 const PRUNE_OPTIONS: ReadonlySet<string> = new Set(["threadId", "keepLast", "olderThanMs"]);
 const STATUSES: ReadonlySet<string> = new Set(RUN_STATUSES);
 
