@@ -1,6 +1,7 @@
 import type { RunId, ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
 import type { RunRecord } from "../store-types.js";
+import { endedLongAgo } from "./prune-runs.js";
 
 /**
  * The most runs one `pruneHistory` removes (and candidates it reads): the cost of one call stays bounded
@@ -79,16 +80,7 @@ export function checkHistoryPolicy(policy: unknown, what = "the history policy")
 
 /** The candidates that ended more than `olderThanMs` before `nowMs` (all of them without it); oldest first. */
 export function oldEnough(candidates: readonly HistoryRun[], query: HistoryQuery, nowMs: number): RunId[] {
-  const { olderThanMs } = query;
-  const pruned: RunId[] = [];
-  for (const run of candidates) {
-    if (olderThanMs !== undefined) {
-      const ended = run.endedAt === undefined ? Number.NaN : Date.parse(run.endedAt);
-      if (!(nowMs - ended > olderThanMs)) continue;
-    }
-    pruned.push(run.runId);
-  }
-  return pruned;
+  return candidates.filter((run) => endedLongAgo(run, query.olderThanMs, nowMs)).map((run) => run.runId);
 }
 
 /**

@@ -77,13 +77,24 @@ export function selectPrunedRuns(runs: readonly RunRecord[], query: PruneQuery, 
   runs.forEach((run, position) => {
     if (run.status === "running" || run.status === "interrupted") return;
     if (keepLast !== undefined && position < keepLast) return;
-    if (olderThanMs !== undefined) {
-      const ended = run.endedAt === undefined ? Number.NaN : Date.parse(run.endedAt);
-      if (!(nowMs - ended > olderThanMs)) return;
-    }
+    if (!endedLongAgo(run, olderThanMs, nowMs)) return;
     pruned.push(run.runId);
   });
   return pruned;
+}
+
+/**
+ * True when `run` ended more than `olderThanMs` before `nowMs` (always without `olderThanMs`); a run without
+ * a readable end time is not old enough.
+ */
+export function endedLongAgo(
+  run: { readonly endedAt?: string | undefined },
+  olderThanMs: number | undefined,
+  nowMs: number,
+): boolean {
+  if (olderThanMs === undefined) return true;
+  const ended = run.endedAt === undefined ? Number.NaN : Date.parse(run.endedAt);
+  return nowMs - ended > olderThanMs;
 }
 
 /**
