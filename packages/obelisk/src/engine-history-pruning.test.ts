@@ -82,6 +82,17 @@ describe.each(storeKinds())("createEngine({ history }) on the $name store (decis
     expect(await ids(engine, "t")).toEqual([resumed.runId]);
   });
 
+  it("a streamed run prunes its thread when it ends, as a run does", async () => {
+    const engine = engineWith({ keepRuns: 1 });
+    const first = (await engine.run(plain, { threadId: "t" })).runId;
+    const stream = await engine.open({ threadId: "t" });
+    stream.add(plain[0] as (typeof plain)[number]);
+    const streamed = await stream.close();
+    expect(streamed.status).toBe("succeeded");
+    expect(await ids(engine, "t")).toEqual([streamed.runId]);
+    await expect(engine.runs.show(first)).rejects.toMatchObject({ code: "RUN_NOT_FOUND" });
+  });
+
   it("a failing prune is a warning: the run's result stands, and the next run prunes what is left", async () => {
     const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => undefined);
     try {
