@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { asRunId, ObeliskError, type ThreadId } from "@obelisk/core";
 import BetterSqlite3 from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { commitOk, runRecord, THREAD, write } from "./conformance/commit-fixtures.js";
+import { commitOk, manualClock, runRecord, THREAD, write } from "./conformance/commit-fixtures.js";
 import { createMemoryStore } from "./memory-store.js";
 import { createSqliteStore } from "./sqlite-store.js";
 import type {
@@ -232,6 +232,31 @@ describe("pruneHistory on SQLite: one transaction (decision 0075, crash-cut)", (
       expect(await store.listCallRecords(asRunId("r1"))).toEqual([]);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe("pruneHistory on SQLite: a lock taken over meanwhile (decision 0075)", () => {
+  it("is refused with THREAD_BUSY in its transaction, removing nothing", async () => {
+    const file = join(root, `takeover${++files}.db`);
+    const [clockA, clockB] = [manualClock(), manualClock()];
+    // no heartbeat during the test: the clocks alone decide staleness (as in sqlite-lock.test.ts)
+    const lock = { heartbeatMs: 29_000 };
+    const a = createSqliteStore(file, { now: clockA.now, lock });
+    const b = createSqliteStore(file, { now: clockB.now, lock });
+    try {
+      for (const runId of ["r1", "r2", "r3"]) await record(a, runId);
+      const lockA = await a.lockThread(THREAD);
+      clockB.advance(30_001);
+      const lockB = await b.lockThread(THREAD);
+      const error = await rejection(a.pruneHistory?.(THREAD, { keepRuns: 1 }, NOW));
+      expect(error).toMatchObject({ code: "THREAD_BUSY", data: { threadId: THREAD } });
+      expect(await ids(b)).toEqual(["r3", "r2", "r1"]);
+      await lockB.release();
+      await lockA.release();
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 });
