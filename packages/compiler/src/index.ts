@@ -27,6 +27,7 @@ export { type PlanJsonSchemaOptions, planJsonSchema } from "./plan-json-schema.j
 export { REFERENCE_STRING_SCHEMA } from "./reference-string-schema.js";
 export type { RegisteredTool } from "./registered-tool.js";
 export type { SchemaCheck, SchemaIssue } from "./schema-validator.js";
+export { sortDiagnostics } from "./sort-diagnostics.js";
 export {
   STRICT_DEVIATION_REASONS,
   type StrictDeviationReason,

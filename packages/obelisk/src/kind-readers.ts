@@ -1,4 +1,4 @@
-import type { CompiledCall, CompiledPlan, ToolRegistry } from "@obelisk/compiler";
+import { type CompiledCall, type CompiledPlan, sortDiagnostics, type ToolRegistry } from "@obelisk/compiler";
 import {
   appendPointer,
   type Diagnostic,
@@ -16,7 +16,6 @@ import {
   resolveLimits,
   toJsonValue,
 } from "@obelisk/core";
-import { type DocumentPlace, documentPlaces } from "./document-place.js";
 import type { HostKind } from "./engine-types.js";
 
 /** The parameters that may read each scoped host kind: kind → tool → parameter names. */
@@ -223,8 +222,8 @@ function forbiddenRead(
 }
 
 /**
- * The compiled plan's diagnostics with `added` (in document order themselves) merged in document order,
- * as the compiler orders its own: each goes after the compiled ones at or before its place.
+ * The compiled plan's diagnostics with `added` in document order, as the compiler orders its own (a stable
+ * sort: each added one goes after the compiled ones at its place).
  */
 export function withAddedDiagnostics(
   compiled: readonly Diagnostic[],
@@ -232,16 +231,5 @@ export function withAddedDiagnostics(
   plan: CompiledPlan,
 ): readonly Diagnostic[] {
   if (added.length === 0) return compiled;
-  const placeOf = documentPlaces(plan.document?.source, plan.sourceMap);
-  const places: DocumentPlace[] = added.map((diagnostic) => placeOf(diagnostic.pointer));
-  const merged: Diagnostic[] = [];
-  let next = 0;
-  for (const diagnostic of compiled) {
-    const place = placeOf(diagnostic.pointer);
-    while (next < added.length && (places[next] as DocumentPlace).before(place))
-      merged.push(added[next++] as Diagnostic);
-    merged.push(diagnostic);
-  }
-  while (next < added.length) merged.push(added[next++] as Diagnostic);
-  return merged;
+  return sortDiagnostics([...compiled, ...added], plan.document?.source, plan.sourceMap);
 }
