@@ -16,7 +16,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
   const store = createSqliteStore(original);
   await store.createRun(runRecord());
-  await commitOk(store, { callId: "c1", writes: [write(["a"], 1)], output: { x: 1 } });
+  // with a call hash, so pruning must read what the thread still holds (a record without one never stays)
+  await commitOk(store, { callId: "c1", callHash: "h1", writes: [write(["a"], 1)], output: { x: 1 } });
   await store.finishRun(RUN, "succeeded", "t2");
   await store.close();
 });

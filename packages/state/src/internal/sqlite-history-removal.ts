@@ -4,7 +4,7 @@ import type { CallRecord, ThreadDeletion } from "../store-types.js";
 import { parseStoredMutable } from "./parse-frozen.js";
 import type { HistoryCandidates, HistoryRun } from "./prune-history.js";
 import { editPruned, HOST_EDIT_RUN_IDS, satisfyingKeys } from "./prune-runs.js";
-import type { SqliteCompaction } from "./sqlite-compaction.js";
+import type { CallOf, SqliteCompaction } from "./sqlite-compaction.js";
 import { recordCallsOf, type SqliteStatements } from "./sqlite-schema.js";
 import { RESUME_OF } from "./sqlite-tables.js";
 import { callKey } from "./strip-record.js";
@@ -134,8 +134,18 @@ export class SqliteHistoryRemoval {
       (sql.recordsCompleted.all(threadId, hash, count) as { record: string }[]).map((row) =>
         parseStoredMutable<CallRecord>(row.record, { table: "call_records", column: "record", threadId }),
       );
-    const holding = this.compaction.holdingCalls(threadId);
-    const keep = satisfyingKeys(this.compaction.recordsOf(threadId, holding), newest);
+    // the thread's holders are read only when a record that could be kept is met: one without a call hash
+    // never is (a satisfied lookup cannot find it), and those of old runs have mostly lost theirs (0029)
+    let holding: Map<string, CallOf> | undefined;
+    const holdingNow = (): Map<string, CallOf> => {
+      holding ??= this.compaction.holdingCalls(threadId);
+      return holding;
+    };
+    let keepSet: Set<string> | undefined;
+    const keep = (): ReadonlySet<string> => {
+      keepSet ??= satisfyingKeys(this.compaction.recordsOf(threadId, holdingNow()), newest);
+      return keepSet;
+    };
     let callRecords = 0;
     let kept = 0;
     // the records earlier prunes kept, by the same rule: those that hold nothing any more go (0034, Amended)
@@ -155,20 +165,23 @@ export class SqliteHistoryRemoval {
       sql.runDelete.run(runId);
     }
     if (editsBefore !== Number.NEGATIVE_INFINITY)
-      callRecords += this.pruneEdits(threadId, holding, editsBefore);
+      callRecords += this.pruneEdits(threadId, holdingNow(), editsBefore);
     return { callRecords, kept };
   }
 
-  /** Removes the records of a run on a thread but those `keep` has (by call key); answers how many went and stayed. */
+  /**
+   * Removes the records of a run on a thread but those `keep` has (by call key; asked only for a record with
+   * a call hash); answers how many went and stayed.
+   */
   private removeRecords(
     threadId: ThreadId,
     runId: RunId,
-    keep: ReadonlySet<string>,
+    keep: () => ReadonlySet<string>,
   ): { removed: number; kept: number } {
     let removed = 0;
     let kept = 0;
     for (const row of recordCallsOf(this.sql, runId, threadId)) {
-      if (keep.has(callKey(runId, row.call_id))) kept++;
+      if (row.call_hash !== null && keep().has(callKey(runId, row.call_id))) kept++;
       else {
         this.sql.recordDelete.run(row.id);
         removed++;

@@ -117,10 +117,12 @@ const STATEMENTS = {
   /** Bounded history (decision 0029): a compacted log entry, a record stripped of its result. */
   logDeleteRange: "DELETE FROM write_log WHERE thread_id = ? AND seq >= ? AND seq <= ?",
   logUpdate: "UPDATE write_log SET entry = ? WHERE thread_id = ? AND seq = ?",
-  recordCallsOfRun: "SELECT id, call_id FROM call_records WHERE run_id = ? AND thread_id = ?",
+  recordCallsOfRun: "SELECT id, call_id, call_hash FROM call_records WHERE run_id = ? AND thread_id = ?",
   /** The same for a host edit's run id, by its partial index (see {@link recordCallsOf}). */
-  recordCallsOfSet: "SELECT id, call_id FROM call_records WHERE thread_id = ? AND run_id = 'obelisk.set'",
-  recordCallsOfUnset: "SELECT id, call_id FROM call_records WHERE thread_id = ? AND run_id = 'obelisk.unset'",
+  recordCallsOfSet:
+    "SELECT id, call_id, call_hash FROM call_records WHERE thread_id = ? AND run_id = 'obelisk.set'",
+  recordCallsOfUnset:
+    "SELECT id, call_id, call_hash FROM call_records WHERE thread_id = ? AND run_id = 'obelisk.unset'",
   recordById: "SELECT record FROM call_records WHERE id = ?",
   /**
    * A record stripped: deleted, then inserted again with its id (see `SqliteCompaction.stripCalls`), never
@@ -169,14 +171,14 @@ export function recordCallsOf(
   sql: SqliteStatements,
   runId: string,
   threadId: string,
-): { id: number; call_id: string }[] {
+): { id: number; call_id: string; call_hash: string | null }[] {
   const rows =
     runId === "obelisk.set"
       ? sql.recordCallsOfSet.all(threadId)
       : runId === "obelisk.unset"
         ? sql.recordCallsOfUnset.all(threadId)
         : sql.recordCallsOfRun.all(runId, threadId);
-  return rows as { id: number; call_id: string }[];
+  return rows as { id: number; call_id: string; call_hash: string | null }[];
 }
 
 /** True when the file's `threads` table has the `version` column of schema version 2. */
