@@ -347,21 +347,16 @@ class MemoryStore extends CachedStore {
     editsBefore: number,
   ): { callRecords: number; kept: number } {
     const data = this.threads.get(threadId);
-    const model = this.storedModel(threadId);
     // every record of the thread has its hash from here on (pruning keeps records by hash)
     const index = data === undefined ? newCompletedIndex() : indexUpToDate(data.index);
-    let keep = new Set<string>();
-    const holding = new Set<string>();
-    if (data !== undefined && model !== undefined) {
-      const holders: CallRecord[] = [...compactLog(data.log).holding];
-      for (const holder of holders) holding.add(callKey(holder.runId, holder.callId));
-      for (const entry of model.callOutputs.values()) {
-        const record = this.records.ofCall(threadId, entry.meta.runId, String(entry.path[0]));
-        if (record !== undefined) holders.push(record);
-      }
-      keep = satisfyingKeys(holders, (hash, count) => newestOf(index, hash, count));
-    }
-    const keeps = (record: CallRecord): boolean => keep.has(callKey(record.runId, record.callId));
+    // the holders are looked for only when a record that could be kept is met: one with a call hash (as SQLite)
+    let found: { readonly keep: ReadonlySet<string>; readonly holding: ReadonlySet<string> } | undefined;
+    const holdersNow = (): { readonly keep: ReadonlySet<string>; readonly holding: ReadonlySet<string> } => {
+      found ??= this.holdersOf(threadId, index);
+      return found;
+    };
+    const keeps = (record: CallRecord): boolean =>
+      record.callHash !== undefined && holdersNow().keep.has(callKey(record.runId, record.callId));
     let callRecords = 0;
     let kept = 0;
     // the records earlier prunes kept, by the same rule: those that hold nothing any more go (0034, Amended)
@@ -385,10 +380,31 @@ class MemoryStore extends CachedStore {
     if (editsBefore !== Number.NEGATIVE_INFINITY)
       for (const runId of HOST_EDIT_RUN_IDS) {
         const stays = (record: CallRecord): boolean =>
-          holding.has(callKey(record.runId, record.callId)) || !editPruned(record, editsBefore);
+          holdersNow().holding.has(callKey(record.runId, record.callId)) || !editPruned(record, editsBefore);
         callRecords += this.records.removeRun(threadId, runId, index, stays).removed;
       }
     return { callRecords, kept };
+  }
+
+  /**
+   * The records a re-sent call would be satisfied by for a value the thread still holds (`keep`, by call
+   * key; {@link satisfyingKeys}) and the holders of the writes a compaction would keep (`holding`).
+   */
+  private holdersOf(
+    threadId: ThreadId,
+    index: ReturnType<typeof indexUpToDate>,
+  ): { readonly keep: ReadonlySet<string>; readonly holding: ReadonlySet<string> } {
+    const data = this.threads.get(threadId);
+    const model = this.storedModel(threadId);
+    const holding = new Set<string>();
+    if (data === undefined || model === undefined) return { keep: new Set(), holding };
+    const holders: CallRecord[] = [...compactLog(data.log).holding];
+    for (const holder of holders) holding.add(callKey(holder.runId, holder.callId));
+    for (const entry of model.callOutputs.values()) {
+      const record = this.records.ofCall(threadId, entry.meta.runId, String(entry.path[0]));
+      if (record !== undefined) holders.push(record);
+    }
+    return { keep: satisfyingKeys(holders, (hash, count) => newestOf(index, hash, count)), holding };
   }
 
   protected editedThreads(threadId: ThreadId | undefined): ReadonlySet<ThreadId> {
