@@ -191,8 +191,9 @@ export interface EngineOptions {
   /**
    * Run history pruned after each run, per thread, after retention (decision 0075): the thread's newest
    * `keepRuns` runs stay (default 1), and of the older ones those that ended more than `olderThanMs` ago go
-   * (any age without it), at most 32 per run, oldest first — never a `running` or `interrupted` run, nor one
-   * waiting for an approval that no run has resumed. Default none: history grows until `runs.prune`.
+   * (any age without it), at most 32 per run, oldest first — never a `running` or `interrupted` run, one
+   * waiting for an approval that no run has resumed, nor one a still open resume continued. Default none:
+   * history grows until `runs.prune`.
    */
   readonly history?: HistoryPolicy | undefined;
   /** Clock. Default `Date.now`. */

@@ -387,6 +387,20 @@ class MemoryStore extends CachedStore {
   }
 
   /**
+   * True when a run that continued `runId`, resume after resume, is still `running` or `interrupted`: its
+   * resume chain reads this run's record and call records (`pruneHistory` keeps it).
+   */
+  private continuedByOpenRun(runId: RunId): boolean {
+    const seen = new Set<string>([runId]);
+    for (let next = this.runs.resumeOf(runId); next !== undefined; next = this.runs.resumeOf(next.runId)) {
+      if (next.status === "running" || next.status === "interrupted") return true;
+      if (seen.has(next.runId)) return false;
+      seen.add(next.runId);
+    }
+    return false;
+  }
+
+  /**
    * The records a re-sent call would be satisfied by for a value the thread still holds (`keep`, by call
    * key; {@link satisfyingKeys}) and the holders of the writes a compaction would keep (`holding`).
    */
@@ -424,7 +438,8 @@ class MemoryStore extends CachedStore {
       (run) =>
         run.status !== "running" &&
         run.status !== "interrupted" &&
-        (!this.records.hasWaiting(threadId, run.runId) || this.runs.resumeOf(run.runId) !== undefined),
+        (!this.records.hasWaiting(threadId, run.runId) || this.runs.resumeOf(run.runId) !== undefined) &&
+        !this.continuedByOpenRun(run.runId),
     );
     return {
       oldestKept: stoppedAt === undefined ? undefined : historyRunOf(stoppedAt),

@@ -142,6 +142,24 @@ describe.each(BACKENDS)("pruneHistory (%s store, decision 0075)", (_name, makeSt
     expect(await ids(store)).toEqual(["resume"]);
   });
 
+  it("never removes a run whose resume chain still ends in an open run (its records are what that resume reads)", async () => {
+    const store = openStore();
+    await record(store, "first", { status: "failed", calls: ["succeeded", "failed"] });
+    await record(store, "again", {
+      status: "cancelled",
+      changes: { resumeOf: asRunId("first") },
+      endedAt: ENDED,
+    });
+    await record(store, "crashed", { status: "running", changes: { resumeOf: asRunId("again") } });
+    await record(store, "plain");
+    await record(store, "newest");
+    // crashed (interrupted once the lock is taken) resumes again, which resumed first: both stay
+    expect((await prune(store, { keepRuns: 1 })).runIds).toEqual(["plain"]);
+    expect(await ids(store)).toEqual(["newest", "crashed", "again", "first"]);
+    await store.finishRun(asRunId("crashed"), "cancelled", ENDED, undefined, { reason: "given up" });
+    expect((await prune(store, { keepRuns: 1 })).runIds).toEqual(["crashed", "again", "first"]);
+  });
+
   it("removes at most 32 runs per call, oldest first, and runs it keeps do not stop it", async () => {
     const store = openStore();
     for (let at = 0; at < 40; at++) await record(store, `w${at}`, { calls: ["waiting"] });

@@ -711,7 +711,8 @@ export interface StateStore {
    * first, at most 32 (`HISTORY_BATCH`) runs beyond the newest `keepRuns` (default 1) that ended more than
    * `olderThanMs` before `now`, with their call records as `pruneRuns` removes them (host edits' records
    * too). Never a `running` or `interrupted` run, nor one waiting for a person (a `waiting` call record)
-   * that no run has resumed yet. Reads the newest `keepRuns` runs' ids and the oldest candidates only,
+   * that no run has resumed yet, nor one a run still `running` or `interrupted` continued (resume after
+   * resume: its resume chain reads it). Reads the newest `keepRuns` runs' ids and the oldest candidates only,
    * never the whole history: a longer backlog goes over the next calls. One transaction (SQLite). The
    * caller holds the thread's lock (the engine calls it after each run, before it lets the lock go):
    * without it, `USAGE`. Optional: both built-in stores have it.

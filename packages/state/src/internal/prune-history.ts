@@ -26,7 +26,8 @@ export interface HistoryRun {
 /**
  * What a backend answers `pruneHistory`: the oldest run of the newest `keepRuns` (undefined: the thread has
  * no run) and, oldest first, at most `limit` runs older than it that may go — not `running`, not
- * `interrupted`, not waiting for a person (a `waiting` call record) unless a run has resumed it.
+ * `interrupted`, not waiting for a person (a `waiting` call record) unless a run has resumed it, and not
+ * continued, resume after resume, by a run still `running` or `interrupted`.
  */
 export interface HistoryCandidates {
   readonly oldestKept: HistoryRun | undefined;

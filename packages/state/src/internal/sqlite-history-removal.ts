@@ -27,7 +27,8 @@ type HistoryRow = { seq: number; run_id: RunId; started_at: unknown; ended_at?: 
  * newest `keepRuns` runs (an OFFSET in the index, so as many steps as `keepRuns`), the thread's oldest run
  * (when it has fewer), and the oldest runs before a place that may go — a `waiting` call record is found in
  * `call_records_waiting`, a resume of the run in `runs_resume_of` (the expression is the index's; `+` takes
- * `run_id`'s TEXT affinity away, which would keep SQLite from seeking the expression's index).
+ * `run_id`'s TEXT affinity away, which would keep SQLite from seeking the expression's index), and the runs
+ * that continued it, resume after resume (a recursive query on the same index), one of them still open.
  */
 const HISTORY_SQL = {
   keptFrom: `SELECT seq, run_id, ${field("startedAt")} AS started_at FROM runs
@@ -38,6 +39,10 @@ const HISTORY_SQL = {
     FROM runs AS r WHERE thread_id = ? AND seq < ? AND status NOT IN ('running', 'interrupted')
       AND (NOT EXISTS (SELECT 1 FROM call_records AS c WHERE c.run_id = r.run_id AND c.status = 'waiting')
         OR EXISTS (SELECT 1 FROM runs WHERE ${RESUME_OF} = +r.run_id))
+      AND NOT EXISTS (WITH RECURSIVE later(id, status) AS (
+          SELECT run_id, status FROM runs WHERE ${RESUME_OF} = +r.run_id
+          UNION SELECT runs.run_id, runs.status FROM runs JOIN later ON ${RESUME_OF} = +later.id
+        ) SELECT 1 FROM later WHERE status IN ('running', 'interrupted'))
     ORDER BY seq LIMIT ?`,
 } as const;
 
