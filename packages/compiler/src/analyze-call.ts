@@ -32,6 +32,7 @@ import { literalIssues, outputDiagnostics, paramDiagnostics } from "./schema-iss
 import type { SchemaIssue } from "./schema-validator.js";
 import { isPlainObject } from "./to-json-schema.js";
 import type { ToolRegistry } from "./tool-registry.js";
+import { ViolationListing } from "./violation-listing.js";
 
 /** Checks that a call is an object (CALL_SHAPE); returns it, or undefined. */
 export function callObject(value: unknown, pointer: string, out: Diagnostic[]): JsonObject | undefined {
@@ -111,6 +112,8 @@ export interface AnalyzeOptions {
   readonly planInputSchema?: JsonObject;
   /** Bare `kind.path` literals for the close pass (see `BareSpelling`). */
   readonly bareSpellings?: BareSpelling[];
+  /** The plan's budget of listed schema violations (absent: a call's own, `MAX_LISTED_PER_CALL`). */
+  readonly violationListing?: ViolationListing;
 }
 
 /** Everything checked about one call, apart from the plan-wide rules. */
@@ -170,7 +173,10 @@ export function analyzeCallBody(
   parseOptions.bareSpellings = options.bareSpellings;
   try {
     const references = collectReferences(params, pointer, parseOptions, out);
-    if (tool !== undefined) checkAgainstTool(tool, raw, params, references, pointer, parseOptions, meta, out);
+    if (tool !== undefined) {
+      const listing = options.violationListing ?? new ViolationListing();
+      checkAgainstTool(tool, raw, params, references, pointer, parseOptions, meta, listing, out);
+    }
     const outputPathValue = raw._outputPath;
     if (outputPathValue === undefined && meta.outputMethod !== "set")
       methodWithoutPath(meta, pointer, callId, out);
@@ -239,6 +245,7 @@ function checkAgainstTool(
   pointer: string,
   literalOptions: LiteralOutputOptions,
   meta: CallMeta,
+  listing: ViolationListing,
   out: Diagnostic[],
 ): void {
   const callId = literalOptions.callId;
@@ -260,6 +267,8 @@ function checkAgainstTool(
         pointer,
         tool.paramsSchema ?? tool.inputSchema,
         callId,
+        listing,
+        tool.name,
       ))
         out.push(diagnostic);
   }
@@ -292,6 +301,8 @@ function checkAgainstTool(
       safeCheck(() => tool.validateOutput(raw._output), outputPointer, callId, out),
       outputPointer,
       callId,
+      listing,
+      tool.name,
     ),
   );
 }

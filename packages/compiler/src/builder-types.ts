@@ -11,6 +11,7 @@ import type { BareSpelling, ParsedStrings, SharedLocations } from "./collect-ref
 import type { CompileContext, CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
 import type { DagNode } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
+import type { ViolationListing } from "./violation-listing.js";
 
 /** A compiled call with what the plan-wide passes need (it is also its vertex of the internal DAG). */
 export interface CallEntry extends DagNode {
@@ -68,4 +69,6 @@ export interface BuilderSettings {
   readonly templateExpressions?: TemplateExpressions;
   /** Bare `kind.path` literals of the compiled calls, checked at close against what the plan writes. */
   readonly bareSpellings?: BareSpelling[];
+  /** How many schema violations the plan still lists (decision 0076). */
+  readonly violationListing?: ViolationListing;
 }

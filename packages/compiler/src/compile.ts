@@ -21,6 +21,7 @@ import { defineLazyGraph } from "./lazy-graph-property.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PlanBuilder } from "./plan-builder.js";
 import type { ToolRegistry } from "./tool-registry.js";
+import { ViolationListing } from "./violation-listing.js";
 
 interface Located {
   readonly document?: PlanDocument;
@@ -136,6 +137,7 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
       sharedLocations: new Map(),
       templateExpressions: new Map(),
       bareSpellings: [],
+      violationListing: new ViolationListing(),
       ...(document?.inputSchema === undefined ? {} : { planInputSchema: document.inputSchema }),
     };
     const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseInvalid: false });

@@ -10,6 +10,7 @@ import { makeDiagnostic } from "./make-diagnostic.js";
 import { startHintPass } from "./near-reference-hint.js";
 import { type AddCallResult, PlanBuilder } from "./plan-builder.js";
 import type { ToolRegistry } from "./tool-registry.js";
+import { ViolationListing } from "./violation-listing.js";
 
 /** Options of `createIncrementalCompiler`. */
 export interface IncrementalCompileOptions extends CompileOptions {
@@ -64,6 +65,7 @@ export function createIncrementalCompiler(
     sharedLocations: new Map(),
     templateExpressions: new Map(),
     bareSpellings: [],
+    violationListing: new ViolationListing(),
     ...(options.inputSchema === undefined ? {} : { planInputSchema: options.inputSchema }),
   };
   const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseInvalid: true });

@@ -6,6 +6,7 @@ import { pickedBranches, someAncestor } from "./picked-branches.js";
 import { schemaAtPath } from "./schema-types.js";
 import type { SchemaIssue } from "./schema-validator.js";
 import { isPlainObject } from "./to-json-schema.js";
+import { MAX_LISTED_PER_PLAN, type ViolationListing } from "./violation-listing.js";
 
 const COMBINATORS = new Set(["anyOf", "oneOf", "not", "if", "contains", "uniqueItems", "enum", "const"]);
 const GROUPING = new Set(["anyOf", "oneOf", "not"]);
@@ -138,18 +139,22 @@ function declaredKeysAt(schema: JsonObject, instancePath: string): readonly stri
 /**
  * Translates parameter issues: required → PARAM_MISSING, closed schema → PARAM_UNKNOWN (hint: the nearest
  * key declared where it sits), others PARAM_INVALID. `schema` is the one the parameters were checked
- * against.
+ * against. At most `listing`'s quota are listed, then one PARAM_INVALID at the call counts the rest.
  */
 export function paramDiagnostics(
   issues: readonly SchemaIssue[],
   callPointer: string,
   schema: JsonObject,
   callId: string | undefined,
+  listing: ViolationListing,
+  tool: string,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const quota = listing.quota();
   let seen: Set<string> | undefined;
-  for (const issue of issues) {
-    const diagnostic = paramDiagnostic(issue, callPointer, schema, callId);
+  let next = 0;
+  for (; next < issues.length && out.length < quota; next++) {
+    const diagnostic = paramDiagnostic(issues[next] as SchemaIssue, callPointer, schema, callId);
     if (issues.length > 1) {
       // Two keywords may say one thing (a tuple's `items: false` and `maxItems`): one diagnostic.
       seen ??= new Set();
@@ -157,7 +162,27 @@ export function paramDiagnostics(
     }
     out.push(diagnostic);
   }
+  listing.spend(out.length);
+  const what = `the parameters break the input schema of tool "${tool}"`;
+  if (next < issues.length) out.push(unlisted(what, issues.length - next, out.length, callPointer, callId));
   return out;
+}
+
+/** One PARAM_INVALID for the `count` violations of a call that are not listed (`listed` of them were). */
+function unlisted(
+  what: string,
+  count: number,
+  listed: number,
+  pointer: string,
+  callId: string | undefined,
+): Diagnostic {
+  const places = count.toLocaleString("en-US");
+  const message =
+    listed > 0
+      ? `${what} in ${places} more places (the first ${listed} are listed)`
+      : `${what} in ${places} places (not listed: a plan lists its first ${MAX_LISTED_PER_PLAN.toLocaleString("en-US")})`;
+  const hint = "fix the listed violations and validate again: the rest are often the same mistake";
+  return makeDiagnostic("PARAM_INVALID", message, pointer, { callId, hint });
 }
 
 function paramDiagnostic(
@@ -238,9 +263,13 @@ export function outputDiagnostics(
   issues: readonly SchemaIssue[],
   outputPointer: string,
   callId: string | undefined,
+  listing: ViolationListing,
+  tool: string,
 ): Diagnostic[] {
   const kept = literalIssues(issues, []);
-  return kept.map((issue) =>
+  const listed = kept.slice(0, listing.quota());
+  listing.spend(listed.length);
+  const out = listed.map((issue) =>
     makeDiagnostic(
       "PARAM_INVALID",
       `_output${issue.instancePath}: ${issueMessage(issue)}`,
@@ -250,4 +279,8 @@ export function outputDiagnostics(
       },
     ),
   );
+  const what = `_output breaks the output schema of tool "${tool}"`;
+  if (listed.length < kept.length)
+    out.push(unlisted(what, kept.length - listed.length, listed.length, outputPointer, callId));
+  return out;
 }

@@ -1,0 +1,85 @@
+import type { Diagnostic } from "@obelisk/core";
+import { describe, expect, it } from "vitest";
+import { compile } from "./compile.js";
+import { createIncrementalCompiler } from "./incremental-compiler.js";
+import { createToolRegistry } from "./tool-registry.js";
+import { MAX_LISTED_PER_CALL, MAX_LISTED_PER_PLAN } from "./violation-listing.js";
+
+const strings = { type: "object", properties: { xs: { type: "array", items: { type: "string" } } } };
+const registry = createToolRegistry([
+  { name: "t", input: strings, run: () => 1 },
+  { name: "later", input: { type: "object" }, output: strings },
+]);
+
+/** A plan document of `calls`. */
+const plan = (calls: readonly unknown[]): unknown => ({ type: "plan", plan: calls });
+
+/** A call of `t` whose `xs` holds `count` numbers where strings are required. */
+const wrong = (count: number): Record<string, unknown> => ({
+  _tool: "t",
+  xs: Array.from({ length: count }, (_, i) => i),
+});
+
+const HINT = "fix the listed violations and validate again: the rest are often the same mistake";
+
+describe("schema violations listed per call and per plan (decision 0076)", () => {
+  it("lists a call's first 100 violations in order and counts the rest in one PARAM_INVALID at the call", () => {
+    const compiled = compile(plan([wrong(250)]), registry);
+    expect(compiled.ok).toBe(false);
+    expect(compiled.diagnostics).toHaveLength(MAX_LISTED_PER_CALL + 1);
+    // In document order the call comes before its parameters.
+    const listed = compiled.diagnostics.slice(1);
+    expect(listed.map((d) => d.pointer)).toEqual(listed.map((_, i) => `/plan/0/xs/${i}`));
+    expect(
+      listed.every(
+        (d) => d.code === "PARAM_INVALID" && d.message === `xs/${d.pointer.slice(11)}: must be string`,
+      ),
+    ).toBe(true);
+    expect(compiled.diagnostics[0]).toMatchObject({
+      code: "PARAM_INVALID",
+      severity: "error",
+      pointer: "/plan/0",
+      message:
+        'the parameters break the input schema of tool "t" in 150 more places (the first 100 are listed)',
+      hint: HINT,
+    });
+  });
+
+  it("lists nothing more once the plan has listed 1,000: each later call gets one PARAM_INVALID counting its own", () => {
+    const compiled = compile(plan(Array.from({ length: 25 }, () => wrong(50))), registry);
+    const listedPerCall = MAX_LISTED_PER_PLAN / 50;
+    expect(compiled.diagnostics).toHaveLength(MAX_LISTED_PER_PLAN + 25 - listedPerCall);
+    const atCall = (d: Diagnostic): number => Number(d.pointer.split("/")[2]);
+    expect(compiled.diagnostics.filter((d) => atCall(d) < listedPerCall)).toHaveLength(MAX_LISTED_PER_PLAN);
+    const unlisted = compiled.diagnostics.filter((d) => atCall(d) >= listedPerCall);
+    expect(unlisted.map((d) => d.pointer)).toEqual([20, 21, 22, 23, 24].map((i) => `/plan/${i}`));
+    expect(unlisted[0]?.message).toBe(
+      'the parameters break the input schema of tool "t" in 50 places (not listed: a plan lists its first 1,000)',
+    );
+  });
+
+  it("counts a latent call's _output violations past 100 the same way", () => {
+    const xs = Array.from({ length: 130 }, (_, i) => i);
+    const compiled = compile(plan([{ _tool: "later", _output: { xs }, _outputPath: "†state.x" }]), registry);
+    expect(compiled.diagnostics).toHaveLength(MAX_LISTED_PER_CALL + 1);
+    expect(compiled.diagnostics[1]).toMatchObject({
+      pointer: "/plan/0/_output/xs/0",
+      message: "_output/xs/0: must be string",
+    });
+    expect(compiled.diagnostics[0]).toMatchObject({
+      code: "PARAM_INVALID",
+      pointer: "/plan/0/_output",
+      message:
+        '_output breaks the output schema of tool "later" in 30 more places (the first 100 are listed)',
+    });
+  });
+
+  it("streams the same: each added call answers what it lists, and close gives the batch compile's diagnostics", () => {
+    // Named: a refused streamed call gives its automatic id back (so every call here would be t$1).
+    const calls = Array.from({ length: 23 }, (_, i) => ({ ...wrong(50), _id: `c${i}` }));
+    const stream = createIncrementalCompiler(registry);
+    const answers = calls.map((call) => stream.addCall(call).diagnostics.length);
+    expect(answers).toEqual([...Array<number>(20).fill(50), 1, 1, 1]);
+    expect(stream.close().diagnostics).toEqual(compile(plan(calls), registry).diagnostics);
+  });
+});
