@@ -5,6 +5,7 @@ import { askApproval, type PlanApprover } from "./agent-tools-approval.js";
 import { boundRunAnswer } from "./agent-tools-run.js";
 import type { RunPlanAnswer } from "./agent-tools-types.js";
 import type { Engine, RunOptions, RunResult } from "./engine-types.js";
+import type { HostContext } from "./normalize-input.js";
 
 /** The budget of the summary `run_plan` returns of what the run wrote (characters). */
 const RUN_SUMMARY_CHARS = 2_000;
@@ -78,16 +79,18 @@ async function runAccepted(
 
 /**
  * `run_plan`: compiles and runs the plan; its warnings go into the answer and, with `approve`, the host is
- * asked before anything runs (an invalid plan never reaches it). Answers the run result without its state,
- * with a bounded summary of what the run wrote.
+ * asked before anything runs (an invalid plan never reaches it); the run gets the host kinds' values of
+ * `agentTools`' `context`. Answers the run result without its state, with a bounded summary of what the run
+ * wrote.
  */
 export async function runForModel(
   engine: Engine,
   threadId: string,
   args: Record<string, unknown>,
-  approve: PlanApprover | undefined,
+  host: { readonly approve: PlanApprover | undefined; readonly context: HostContext | undefined },
   signal?: AbortSignal,
 ): Promise<RunPlanAnswer> {
+  const { approve, context } = host;
   // Not the state: one earlier run's 200,000-item list would fill the model's context. What this run
   // wrote comes as a bounded summary, like list_variables.
   const runInput = (args.input ?? {}) as JsonValue;
@@ -101,7 +104,12 @@ export async function runForModel(
     await unlessAborted(askApproval(approve, { ...request, diagnostics: validation.diagnostics }), signal);
   };
   // the model's input is checked by the engine (USAGE for anything but a plain object of JSON values)
-  const options = { threadId, input: runInput as object, ...(signal === undefined ? {} : { signal }) };
+  const options = {
+    threadId,
+    input: runInput as object,
+    ...(context === undefined ? {} : { context }),
+    ...(signal === undefined ? {} : { signal }),
+  };
   const { state: _state, ...result } = await runAccepted(
     engine,
     args.plan,

@@ -10,6 +10,7 @@ import {
 } from "@obelisk/core";
 import { DEFAULT_SUMMARY_CHARS } from "@obelisk/state";
 import type { PlanApprover } from "./agent-tools-approval.js";
+import { agentContext } from "./agent-tools-context.js";
 import { boundDiagnostics, boundErrorData } from "./agent-tools-diagnostics.js";
 import { GET_LIMITS, getForModel } from "./agent-tools-get.js";
 import { withInputFromText } from "./agent-tools-input-json.js";
@@ -263,9 +264,20 @@ export interface AgentToolsOptions {
    * `list_variables` waits as long for the `run_plan` calls before it, then reads what the thread holds.
    */
   readonly runWaitMs?: number | undefined;
+  /**
+   * The values of the engine's host kinds (`RunOptions.context`: `{ secrets: { apiKey } }`) that every
+   * `run_plan` runs with and every `validate_plan` judges the plan with, read once as a frozen JSON copy
+   * (decision 0077). They are not recorded and the model is not shown them (decision 0063); scope a secret
+   * with `HostKind.readers`. Default none: a plan reading a host kind is refused (`REF_UNRESOLVED`) by
+   * `validate_plan` as by `run_plan`. Not a plain object of JSON values, or a key that is no host kind of
+   * the engine: `USAGE`.
+   */
+  readonly context?: Readonly<Record<string, unknown>> | undefined;
 }
 
-const OPTIONS: ReadonlySet<string> = new Set(["approve", "parameters", "runWaitMs"]);
+const OPTIONS: ReadonlySet<string> = new Set(["approve", "parameters", "runWaitMs", "context"]);
+/** The host values `validate_plan` judges with when the tools were given no `context`: none, as `run_plan`. */
+const NO_HOST_VALUES = Object.freeze({});
 const PARAMETER_FORMS: ReadonlySet<string> = new Set(["strict", "loose", "openai-strict"]);
 
 /** The options checked: an object of known options, `approve` a function, `parameters` a known form. */
@@ -273,7 +285,7 @@ function checkOptions(options: AgentToolsOptions): void {
   if (typeof options !== "object" || options === null || Array.isArray(options))
     throw new ObeliskError(
       "USAGE",
-      "agentTools' options must be an object { approve?, parameters?, runWaitMs? }",
+      "agentTools' options must be an object { approve?, parameters?, runWaitMs?, context? }",
     );
   // a misspelt approve would run every plan unapproved
   refuseUnknownKeys(options, OPTIONS, "agentTools");
@@ -405,6 +417,7 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
   if (typeof threadId !== "string" || threadId.length === 0)
     throw new ObeliskError("USAGE", "agentTools(engine, threadId) needs the thread id: a non-empty string");
   checkOptions(options);
+  const context = agentContext(engine, options.context);
   const approve = options.approve;
   const { parameters, deviations, read } = parametersFor(engine, options.parameters);
   // A model's parallel tool calls (two run_plan in one turn) take turns: runs on one thread never overlap,
@@ -434,6 +447,8 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
           const { ok, planHash, diagnostics } = await engine.validate(args.plan, {
             threadId,
             input: args.input as object,
+            // the host values run_plan runs with (none: a plan reading a host kind is refused by both)
+            context: context ?? NO_HOST_VALUES,
           });
           return { ok, planHash, ...boundDiagnostics(diagnostics) };
         }),
@@ -448,7 +463,7 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
         return inTurn(
           () =>
             guarded(given, engine.limits, (args) =>
-              runForModel(engine, threadId, read("run_plan", args), approve, signal),
+              runForModel(engine, threadId, read("run_plan", args), { approve, context }, signal),
             ),
           stillBusy(given),
           signal,

@@ -7,6 +7,7 @@ import { cancelRun } from "./cancel-run.js";
 import { checkEngineOptions } from "./check-engine-options.js";
 import { withCheckedHooks } from "./checked-hooks.js";
 import { editThread } from "./edit-thread.js";
+import { registerHostKinds } from "./engine-host-kinds.js";
 import { engineRuns, missingStoreMethod } from "./engine-runs.js";
 import { EngineRuntime } from "./engine-runtime.js";
 import { listThreads } from "./engine-threads.js";
@@ -216,6 +217,8 @@ export function createEngine(given: GivenEngineOptions): Engine {
       await store.close();
     },
   };
+  // what planLanguagePrompt and agentTools tell and check of the host kinds (decision 0077)
+  registerHostKinds(registry, { names: runtime.hostKinds, table: runtime.kinds, scope: runtime.kindScope });
   // run_plan's way to validate, be approved and run on one compile (not part of the Engine interface)
   registerAcceptingRun(engine, async (plan, runOptions, accept) => {
     const checked = checkRunOptions(runOptions, "run");

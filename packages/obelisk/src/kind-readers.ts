@@ -69,10 +69,16 @@ function checkedReaders(
   return byTool;
 }
 
-/** "callApi.auth, mailer.password" or what says that nothing may read the kind. */
-function readersText(byTool: ReadonlyMap<string, ReadonlySet<string>>): string | undefined {
+/** The parameters that may read a kind, as `tool.param` (`callApi.auth`), in the order `readers` gave them. */
+function readerNames(byTool: ReadonlyMap<string, ReadonlySet<string>>): string[] {
   const names: string[] = [];
   for (const [tool, params] of byTool) for (const param of params) names.push(`${tool}.${param}`);
+  return names;
+}
+
+/** "callApi.auth, mailer.password" or what says that nothing may read the kind. */
+function readersText(byTool: ReadonlyMap<string, ReadonlySet<string>>): string | undefined {
+  const names = readerNames(byTool);
   return names.length === 0 ? undefined : names.join(", ");
 }
 
@@ -111,6 +117,15 @@ export class KindScope {
       return scoped;
     });
     return readers.size === 0 ? undefined : new KindScope(readers, registry, kinds, limits);
+  }
+
+  /**
+   * The parameters that may read `kind`, as `tool.param` (`[]`: none may); undefined when the kind is not
+   * scoped (any parameter may read it).
+   */
+  readersOf(kind: string): readonly string[] | undefined {
+    const byTool = this.readers.get(kind);
+    return byTool === undefined ? undefined : readerNames(byTool);
   }
 
   /** The forbidden reads of a compiled plan's calls (calls that could not be compiled are not judged). */

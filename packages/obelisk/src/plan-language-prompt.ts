@@ -1,7 +1,9 @@
 import { isToolRegistry, type ToolRegistry } from "@obelisk/compiler";
 import { ObeliskError } from "@obelisk/core";
+import { hostKindsOf } from "./engine-host-kinds.js";
 import type { Engine } from "./engine-types.js";
 import { examplePlan } from "./example-plan.js";
+import { hostKindsLine } from "./host-kinds-line.js";
 
 /** Options of {@link planLanguagePrompt}. */
 export interface PlanLanguagePromptOptions {
@@ -12,6 +14,11 @@ export interface PlanLanguagePromptOptions {
    */
   readonly agentTools?: boolean;
 }
+
+/** The most characters the primer has, whatever the registry and kinds (its documented bound). */
+const MAX_PROMPT_CHARS = 4_000;
+/** The most characters of the line on the host kinds. */
+const HOST_KINDS_CHARS = 600;
 
 /** The plan language in short rules, each one a behaviour the engine's tests hold it to. */
 const RULES = [
@@ -25,6 +32,9 @@ const RULES = [
   "- †state.approvals.<name> is given by a person: a plan cannot write it, and a call that reads it waits until it is given.",
   '- A call that already ran on this thread with the same tool, parameters, _outputPath and _outputMethod is not run again (status "satisfied", its result stays where it was written) unless its tool always runs; add "_rerun": true to run it again.',
 ];
+
+/** The rule on references (`RULES[2]`): the host kinds' line follows it. */
+const REFERENCES_RULE = 2;
 
 const WITH_TOOLS = [
   "Tools: validate_plan lists every problem of a plan at once (most with a hint to fix it) and runs nothing; run_plan runs a plan and answers each call's status and where it wrote (an invalid plan runs nothing: fix it by its diagnostics and send it again).",
@@ -60,9 +70,10 @@ function checkOptions(options: unknown): void {
 }
 
 /**
- * A system-prompt primer for a model that writes Obelisk plans: the plan language in a few rules, a worked
- * example built from the engine's own tools (it validates against them), and, with `agentTools` (default),
- * what each agent tool is for. Deterministic, at most ~4,000 characters whatever the registry.
+ * A system-prompt primer for a model that writes Obelisk plans: the plan language in a few rules, the
+ * engine's host kinds (and which parameters may read a scoped one), a worked example built from the engine's
+ * own tools (it validates against them), and, with `agentTools` (default), what each agent tool is for.
+ * Deterministic, at most 4,000 characters whatever the registry and kinds.
  */
 export function planLanguagePrompt(
   source: Pick<Engine, "registry"> | ToolRegistry,
@@ -79,5 +90,10 @@ export function planLanguagePrompt(
       `Example with this engine's tools:\n{"type":"plan","plan":[\n${calls}\n]}\n${example.explanation}`,
     );
   }
+  // the host kinds a plan may read, after the references it always may (decision 0077), in what is left
+  const kinds = hostKindsOf(registry);
+  const room = Math.min(HOST_KINDS_CHARS, MAX_PROMPT_CHARS - lines.join("\n").length - 1);
+  const kindsLine = kinds === undefined ? undefined : hostKindsLine(kinds, room);
+  if (kindsLine !== undefined) lines.splice(REFERENCES_RULE + 1, 0, kindsLine);
   return lines.join("\n");
 }
