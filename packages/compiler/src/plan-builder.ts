@@ -35,7 +35,7 @@ import { appended, NO_ITEMS, WriterGroup } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { DeclaredTypes } from "./schema-types.js";
 import { streamOrderWarning } from "./stream-order.js";
-import { StreamingOrder } from "./streaming-order.js";
+import { SEARCH_BUDGET_SPENT, StreamingOrder } from "./streaming-order.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { declaresNames } from "./undeclared-near-name.js";
 import { mayReadUndeclared, startUndeclaredPass, undeclaredReferences } from "./undeclared-references.js";
@@ -630,6 +630,13 @@ export class PlanBuilder {
     const earlier = this.#commitOrder.earlier(body.meta.outputMethod, alternatives);
     const cycle = this.#order.check(id, readers, groups, earlier);
     if (cycle === undefined) return false;
+    if (cycle === SEARCH_BUDGET_SPENT) {
+      const message = `call "${id}" is not added: calls sent before it read what it writes, and this stream's checks that such a call closes no cycle have visited their limit of calls`;
+      const hint =
+        "send each call before the calls that read what it writes, or close this stream and send the whole plan at once (a plan compiled in one piece has no such limit)";
+      out.push(makeDiagnostic("PLAN_LIMIT", message, source.pointer, { callId: id, hint }));
+      return true;
+    }
     const { path, commitsAfter } = cycle;
     const text = cycleText(path);
     const steps = commitOrderSteps(path, this.entries, { id, alternatives, commitsAfter });

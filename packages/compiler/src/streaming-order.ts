@@ -16,6 +16,19 @@ const APPEND = -2;
 /** What `#ancestors` returns when the new call would close a cycle. */
 const CLOSES = Symbol("closes");
 
+/**
+ * Calls a stream's ordering searches may visit in all: this many, plus `SEARCH_VISITS_PER_CALL` per call
+ * placed. A refused call costs a search as long as the cycle it would close, so calls that keep closing a
+ * long cycle made a stream quadratic (2,000 refusals of a 20,000-call cycle: 2 minutes); the streams tried
+ * in order or out of it (reverse chains, ladders, random) visit at most 8 calls per call.
+ */
+export const SEARCH_VISITS = 1_000_000;
+/** See `SEARCH_VISITS`. */
+export const SEARCH_VISITS_PER_CALL = 20;
+
+/** What `check` answers once the stream's searches have visited more than their budget. */
+export const SEARCH_BUDGET_SPENT = Symbol("search budget spent");
+
 /** A cycle a new call would close: its path (call ids, `id → … → id`) and the co-writers it commits after. */
 export interface ClosedCycle {
   readonly path: string[];
@@ -43,6 +56,8 @@ export class StreamingOrder {
   #earlier: readonly DagNode[] = NO_ITEMS;
   /** The earlier co-writers each accumulating call commits after, by position (edges into it). */
   readonly #commitBefore = new Map<number, readonly DagNode[]>();
+  /** Calls the searches of this stream have visited. */
+  #visited = 0;
 
   /** `nodes`: the builder's compiled calls by position (grown by it). */
   constructor(readonly nodes: readonly CallEntry[]) {}
@@ -50,14 +65,15 @@ export class StreamingOrder {
   /**
    * The cycle that adding call `id` would close, or undefined, with its place found. `readers`: the calls
    * that read what it writes; `groups`: the groups it reads (their writers are its predecessors); `earlier`:
-   * the co-writers it commits after.
+   * the co-writers it commits after. `SEARCH_BUDGET_SPENT` when the call needs a search and the stream's
+   * searches have visited more than their budget (`SEARCH_VISITS`).
    */
   check(
     id: string,
     readers: readonly DagNode[],
     groups: readonly WriterGroup[],
     earlier: readonly DagNode[],
-  ): ClosedCycle | undefined {
+  ): ClosedCycle | undefined | typeof SEARCH_BUDGET_SPENT {
     const order = this.#order;
     this.#placeAfter = APPEND;
     this.#placeBefore = undefined;
@@ -92,7 +108,11 @@ export class StreamingOrder {
     for (const reader of readers)
       if (first === undefined || order.label(reader.position) < order.label(first.position)) first = reader;
     if (first === undefined || order.label(first.position) > bound) return undefined;
+    if (this.#visited > SEARCH_VISITS + SEARCH_VISITS_PER_CALL * this.nodes.length)
+      return SEARCH_BUDGET_SPENT;
+    const before = cycleSearches.visited;
     const path = this.#search(id, readers, writers, predecessors, bound, first);
+    this.#visited += cycleSearches.visited - before;
     return path === undefined ? undefined : { path, commitsAfter };
   }
 
