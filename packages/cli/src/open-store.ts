@@ -50,6 +50,8 @@ export async function openStore(url: string, io: CliIo, access: StoreAccess): Pr
   const file = url.slice("sqlite:".length);
   if (file.length === 0) throw usageError("sqlite store needs a file: sqlite:<file>");
   const path = file === ":memory:" ? file : resolve(io.cwd, file);
+  // read before anything is created: a bad value is refused with the file left as it is
+  const migrate = migrateOf(io);
   // an empty file is what `create` makes a store of: the check before it reads it as an empty store
   if (access === "check" && path !== ":memory:" && existsSync(path) && statSync(path).size === 0)
     return emptyStore();
@@ -74,10 +76,32 @@ export async function openStore(url: string, io: CliIo, access: StoreAccess): Pr
     checkStoreFile(path, url);
   }
   try {
-    return await createSqliteStore(path, path === ":memory:" ? {} : SQLITE_OPTIONS[access]);
+    return await createSqliteStore(
+      path,
+      path === ":memory:" ? {} : { ...SQLITE_OPTIONS[access], ...(migrate ? {} : { migrate }) },
+    );
   } catch (error) {
     throw usageError(`cannot open store ${url}: ${errorMessage(error)}`, error, hintOf(error, io));
   }
+}
+
+/** The environment variable that keeps the CLI from upgrading an older store file (decision 0072, Amended). */
+const MIGRATE_VARIABLE = "OBELISK_SQLITE_MIGRATE";
+
+/**
+ * Whether a writable open may bring an older store file up to date: `OBELISK_SQLITE_MIGRATE=false` says no
+ * (a rolling deploy: replicas of the older build share the file), unset or `true` yes. Another value is USAGE,
+ * before anything is opened: a misspelt `no` must not migrate the fleet's file.
+ */
+function migrateOf(io: CliIo): boolean {
+  const value = io.env[MIGRATE_VARIABLE];
+  if (value === undefined || value === "" || value === "true") return true;
+  if (value === "false") return false;
+  throw usageError(
+    `${MIGRATE_VARIABLE} must be true or false, not ${JSON.stringify(value)}`,
+    undefined,
+    `${MIGRATE_VARIABLE}=false keeps an older store file as it is (refused instead of upgraded); leave it unset to upgrade`,
+  );
 }
 
 /** How each access opens a SQLite file (`sqlite::memory:` is always a new store: nothing to leave as it was). */
@@ -96,8 +120,11 @@ export function createsStore(command: string): string {
 
 function hintOf(error: unknown, io: CliIo): string | undefined {
   if (!ObeliskError.is(error)) return undefined;
-  if ((error.data as { reason?: unknown } | undefined)?.reason === "not-a-store")
+  const reason = (error.data as { reason?: unknown } | undefined)?.reason;
+  if (reason === "not-a-store")
     return `check --store (the file was left as it was); ${createsStore(cliCommand(io.env))} create a store in a missing or empty file, never in another program's database`;
+  if (reason === "older-version")
+    return `the file was left as it was; once every process sharing it runs this build, run the command without ${MIGRATE_VARIABLE}=false to bring it up to date`;
   return error.hint;
 }
 
