@@ -1,8 +1,27 @@
 import type { Diagnostic, SourceMap } from "@obelisk/core";
 import { parsePointer } from "@obelisk/core";
 
+/** Objects with more keys than this get their key order indexed once per sort (see `keyRank`). */
+const INDEXED_KEYS = 16;
+
+/**
+ * The place of `key` among `object`'s keys. A large object's keys are indexed once per sort: looking each
+ * diagnostic's key up in `Object.keys` made a call of 20,000 parameters, each with a warning, take 123 s
+ * to sort (quadratic).
+ */
+function keyRank(object: object, key: string, indexes: Map<object, Map<string, number>>): number {
+  let index = indexes.get(object);
+  if (index === undefined) {
+    const keys = Object.keys(object);
+    if (keys.length <= INDEXED_KEYS) return keys.indexOf(key);
+    index = new Map(keys.map((name, at) => [name, at]));
+    indexes.set(object, index);
+  }
+  return index.get(key) ?? -1;
+}
+
 /** The position of the pointed value in the parsed document: key order of objects, index order of arrays. */
-function rankOf(root: unknown, pointer: string): number[] {
+function rankOf(root: unknown, pointer: string, indexes: Map<object, Map<string, number>>): number[] {
   const rank: number[] = [];
   let current = root;
   for (const segment of pointer === "" ? [] : parsePointer(pointer)) {
@@ -10,7 +29,7 @@ function rankOf(root: unknown, pointer: string): number[] {
       rank.push(Number(segment));
       current = current[Number(segment)];
     } else if (typeof current === "object" && current !== null) {
-      rank.push(Object.keys(current).indexOf(segment));
+      rank.push(keyRank(current, segment, indexes));
       current = (current as Record<string, unknown>)[segment];
     } else {
       rank.push(-1);
@@ -52,11 +71,12 @@ export function sortDiagnostics(
   document: unknown,
   sourceMap?: SourceMap,
 ): Diagnostic[] {
+  const indexes = new Map<object, Map<string, number>>();
   const keyed = diagnostics.map((diagnostic, order) => ({
     diagnostic,
     order,
     offset: sourceMap === undefined ? 0 : offsetOf(sourceMap, diagnostic.pointer),
-    rank: rankOf(document, diagnostic.pointer),
+    rank: rankOf(document, diagnostic.pointer, indexes),
   }));
   keyed.sort((a, b) => a.offset - b.offset || compareRanks(a.rank, b.rank) || a.order - b.order);
   return keyed.map((item) => item.diagnostic);
