@@ -6,7 +6,7 @@ const DESCRIPTION_CHARS = 60;
 const READERS_SHOWN = 3;
 
 /** How the line starts. */
-const LEAD = "- Read-only values the host gives each run: ";
+const LEAD = "- Read-only values the host gives each run (read whole, or by a path into them as in †state): ";
 
 /** `text` on one line, cut to `max` characters (the cut marked with "…"). */
 const cut = (text: string, max: number): string => {
@@ -21,7 +21,7 @@ function readersPhrase(readers: readonly string[]): string {
   return more === 0 ? shown.join(" or ") : `${shown.join(", ")} or ${more} more`;
 }
 
-/** One kind's entry: `"†secrets.<path>" (API keys; only callApi.auth may read it: elsewhere the plan is refused)`. */
+/** One kind's entry: `"†secrets" (API keys; only callApi.auth may read it: elsewhere the plan is refused)`. */
 function entryOf(kinds: EngineHostKinds, kind: string, readers: readonly string[] | undefined): string {
   const description = kinds.table.get(kind)?.description;
   const about =
@@ -31,7 +31,7 @@ function entryOf(kinds: EngineHostKinds, kind: string, readers: readonly string[
       ? []
       : [`only ${readersPhrase(readers)} may read it: elsewhere the plan is refused`];
   const said = [...about, ...scope];
-  return `"†${kind}.<path>"${said.length === 0 ? "" : ` (${said.join("; ")})`}`;
+  return `"†${kind}"${said.length === 0 ? "" : ` (${said.join("; ")})`}`;
 }
 
 /**

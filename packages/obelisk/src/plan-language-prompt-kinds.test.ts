@@ -28,7 +28,7 @@ describe("planLanguagePrompt: the engine's host kinds", () => {
     ]);
     const prompt = planLanguagePrompt(engine);
     expect(kindsLine(prompt)).toBe(
-      '- Read-only values the host gives each run: "†user.<path>" (the signed-in user), "†secrets.<path>" (API keys; only callApi.auth may read it: elsewhere the plan is refused), "†locale.<path>".',
+      '- Read-only values the host gives each run (read whole, or by a path into them as in †state): "†user" (the signed-in user), "†secrets" (API keys; only callApi.auth may read it: elsewhere the plan is refused), "†locale".',
     );
     const lines = prompt.split("\n");
     expect(lines[lines.indexOf(kindsLine(prompt) as string) - 1]).toContain('"†input.<key>"');
@@ -59,7 +59,7 @@ describe("planLanguagePrompt: the engine's host kinds", () => {
     expect(prompt.length).toBeLessThanOrEqual(4_000);
     const line = kindsLine(prompt) as string;
     expect(line).toMatch(
-      /^- Read-only values the host gives each run: "†kind0\.<path>" \(a long description d+…; only/,
+      /^- Read-only values the host gives each run \(.*\): "†kind0" \(a long description d+…; only/,
     );
     expect(line).toMatch(/, and \d+ more\.$/);
     expect(line.length).toBeLessThanOrEqual(600);
