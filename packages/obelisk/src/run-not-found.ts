@@ -5,7 +5,8 @@ import { cutMessage } from "./cut-message.js";
 const RUN_ID_CHARS = 120;
 
 /**
- * RUN_NOT_FOUND for `runs.show` and `resume`: which id was looked up, where, and how to list the runs
+ * RUN_NOT_FOUND for `runs.show` and `resume`: which id was looked up, where, how to list the runs, and that
+ * pruning removes runs — with `createEngine({ history })` a run the host saw minutes ago may be gone
  * (`data: { runId }`). It read `no run nope` with no hint.
  */
 export function runNotFound(runId: string): ObeliskError {
@@ -14,7 +15,7 @@ export function runNotFound(runId: string): ObeliskError {
     `no run ${JSON.stringify(cutMessage(runId, RUN_ID_CHARS))} is recorded in this engine's store`,
     {
       data: { runId },
-      hint: "engine.runs.list() lists the recorded runs, newest first (runs.list({ threadId, status }) narrows them)",
+      hint: "engine.runs.list() lists the recorded runs, newest first (runs.list({ threadId, status }) narrows them); a run runs.prune or the engine's history option removed is no longer recorded",
     },
   );
 }
