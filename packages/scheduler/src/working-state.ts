@@ -1,5 +1,5 @@
 import {
-  applyOutput,
+  applyOutputInPlace,
   FORBIDDEN_SEGMENTS,
   indexPastEndMessage,
   type JsonValue,
@@ -41,9 +41,12 @@ function place(parent: Container, segment: string | number, value: JsonValue): s
 
 /**
  * Applies one write to the working state in place, in O(path depth + size of the combined value):
- * descends through containers the runner owns, then lets `applyOutput` (the one implementation of the
- * output methods) combine the rest immutably and puts its result into the owned parent. Frozen values
- * (initial state, tool outputs) are never mutated. Pushes and concats onto an owned array append in place.
+ * descends through containers the runner owns, then lets core's `applyOutputInPlace` (the one
+ * implementation of the output methods) combine the rest and puts its result into the owned parent. Frozen
+ * values (initial state, tool outputs, anything a resolved parameter froze) are never mutated: they are
+ * copied once, and the copy is owned from then on. Pushes and concats onto an owned array append in place;
+ * merges and assigns into an owned object set its keys in place (n merges into one object cost O(n) in all,
+ * not O(n²): 8,000 took 45 s before, see docs/performance/scheduler.md, stop 36).
  */
 export function writeInPlace(
   root: Record<string, JsonValue>,
@@ -77,7 +80,7 @@ export function writeInPlace(
       }
     }
   }
-  const applied = applyOutput(current, rest, method, value);
+  const applied = applyOutputInPlace(current, rest, method, value);
   if (!applied.ok) return applied.message;
   return place(parent, segment, applied.value);
 }

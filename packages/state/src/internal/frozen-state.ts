@@ -92,15 +92,25 @@ function freezeMerged(target: JsonValue, value: JsonValue): void {
  * a target whose members are frozen (written values, or there before): only the target is frozen; a deep
  * merge, the containers it merged into; anything else is walked down to its frozen nodes.
  */
-function freezeWritten(root: JsonObject, path: Path, method: OutputMethod, value: JsonValue): void {
+function freezeWritten(
+  root: JsonObject,
+  path: Path,
+  method: OutputMethod,
+  value: JsonValue,
+  frozen: Set<object>,
+): void {
   let node: JsonValue | undefined = root;
   for (let depth = 0; depth < path.length - 1; depth++) {
     node = childAt(node, path[depth] as PathSegment);
     if (typeof node !== "object" || node === null) return; // replaced by a later write: its own entry
+    if (frozen.has(node)) continue;
     if (!Object.isFrozen(node)) Object.freeze(node);
+    frozen.add(node);
   }
   const target = childAt(node, path[path.length - 1] as PathSegment);
-  if (typeof target !== "object" || target === null || Object.isFrozen(target)) return;
+  if (typeof target !== "object" || target === null || frozen.has(target)) return;
+  frozen.add(target);
+  if (Object.isFrozen(target)) return;
   if (method === "push" || method === "concat" || method === "assign") Object.freeze(target);
   else if (method === "merge") freezeMerged(target, value);
   else freezeNew(target);
@@ -114,9 +124,18 @@ function freezeWritten(root: JsonObject, path: Path, method: OutputMethod, value
 export function freezeState(root: JsonObject, nodes: UnfrozenNodes): void {
   const { writes, keys } = nodes;
   if (writes !== undefined) {
+    // Containers frozen (or found frozen) by this pass: \`Object.isFrozen\` walks every key of a large
+    // object, and n writes into one object asked it n times (8,000 assigns: 0.9 s, stop 36).
+    const frozen = new Set<object>();
     // newest first: an append below an earlier write's target is frozen before that target is walked
     for (let at = writes.length - 3; at >= 0; at -= 3)
-      freezeWritten(root, writes[at] as Path, writes[at + 1] as OutputMethod, writes[at + 2] as JsonValue);
+      freezeWritten(
+        root,
+        writes[at] as Path,
+        writes[at + 1] as OutputMethod,
+        writes[at + 2] as JsonValue,
+        frozen,
+      );
   } else if (keys !== undefined) {
     for (const key of keys) if (Object.hasOwn(root, key)) freezeNew(root[key] as JsonValue);
   } else {

@@ -63,7 +63,7 @@ export function planCommit(
     // one assign into an object variable: its size and count from the members it adds or replaces
     const only = writes[0] as StateWrite;
     const assigned =
-      count === 1 && absent === 0 && only.method === "assign"
+      count === 1 && absent === 0 && (only.method === "assign" || only.method === "merge")
         ? assignedFacts(model.state, only, model.variables.get(only.reference))
         : undefined;
     for (let index = 0; index < count; index++) {
@@ -266,6 +266,7 @@ function planIsolated(
         touch,
         known,
         items,
+        assigned?.preview,
       );
     }
   }

@@ -15,7 +15,10 @@ export interface Writer {
   readonly nowMs: number;
 }
 
-/** Builds (or refreshes) a variable entry for the value now at `path` (`bytes`, `items`: its size and count, when known). */
+/**
+ * Builds (or refreshes) a variable entry for the value now at `path` (`bytes`, `items`, `knownPreview`: its
+ * size, count and preview, when known).
+ */
 export function variableFor(
   previous: VariableEntry | undefined,
   scope: VariableMeta["scope"],
@@ -26,10 +29,11 @@ export function variableFor(
   touch: number,
   bytes?: number,
   items?: number,
+  knownPreview?: string,
 ): VariableEntry {
   const type = jsonTypeOf(value);
   const size = bytes ?? jsonByteSize(value);
-  const preview = storedPreview(value);
+  const preview = knownPreview ?? storedPreview(value);
   const createdAt = previous?.meta.createdAt ?? writer.date;
   const version = (previous?.meta.version ?? 0) + 1;
   const count = items ?? itemCountOf(value);
