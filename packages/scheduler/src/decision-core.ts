@@ -8,6 +8,7 @@ import {
   NO_ITEMS,
   operandsAt,
 } from "./call-slot.js";
+import { CommitGroup } from "./commit-group.js";
 import type { ContextProbe, CoreEffect, DecisionCoreOptions, SettleInfo } from "./decision-types.js";
 import { orderDispatches } from "./dispatch-order.js";
 import { PathTrie } from "./path-trie.js";
@@ -35,7 +36,7 @@ export class DecisionCore {
   private readonly byId = new Map<string, CallSlot>();
   /** Streaming: slots waiting for a writer not added yet, by its id (moved onto its slot when it is added). */
   private readonly early = new Map<string, CallSlot[]>();
-  private readonly groups = new Map<string, CallSlot[]>();
+  private readonly groups = new Map<string, CommitGroup>();
   /** Streaming: slots waiting for a writer of their current operand, in the order they parked. */
   private readonly parked = new Set<CallSlot>();
   /** The parked slots by the path of the operand each waits on: a new call looks only at those it may claim. */
@@ -171,6 +172,11 @@ export class DecisionCore {
       }
     }
     const groups = slot.groups;
+    if (info.status === "cancelled")
+      for (let at = 0; at < groups.length; at++) {
+        const group = this.groups.get(groups[at] as string);
+        if (group !== undefined) group.cancelled = true;
+      }
     for (let at = 0; at < groups.length; at++) this.releaseGroup(groups[at] as string, effects);
     if (this.rank !== undefined) orderDispatches(effects, before, this.rank);
     this.checkFinished(effects);
@@ -509,9 +515,12 @@ export class DecisionCore {
       for (const target of alternative) {
         if (slot.groups.includes(target.text)) continue;
         slot.groups = [...slot.groups, target.text];
-        const members = this.groups.get(target.text);
-        if (members === undefined) this.groups.set(target.text, [slot]);
-        else members.push(slot);
+        let group = this.groups.get(target.text);
+        if (group === undefined) {
+          group = new CommitGroup();
+          this.groups.set(target.text, group);
+        }
+        group.members.push(slot);
       }
     }
   }
@@ -521,11 +530,10 @@ export class DecisionCore {
     const alternative = slot.completedAlternative;
     const targets = alternative === undefined ? undefined : slot.call.outputPath?.alternatives[alternative];
     if (targets === undefined) return true;
+    // The slot has not settled: every earlier member has exactly when the slot is the first that has not.
     for (const target of targets) {
-      for (const member of this.groups.get(target.text) ?? []) {
-        if (member === slot) break;
-        if (member.phase !== "settled") return false;
-      }
+      const group = this.groups.get(target.text);
+      if (group !== undefined && group.firstUnsettled() !== slot) return false;
     }
     return true;
   }
@@ -539,7 +547,9 @@ export class DecisionCore {
     const alternative = slot.completedAlternative;
     const targets = alternative === undefined ? undefined : slot.call.outputPath?.alternatives[alternative];
     for (const target of targets ?? []) {
-      for (const member of this.groups.get(target.text) ?? []) {
+      const group = this.groups.get(target.text);
+      if (group === undefined || !group.cancelled) continue;
+      for (const member of group.members) {
         if (member === slot) break;
         if (member.status === "cancelled") {
           const reason = `${slot.call.id} was not committed: ${member.call.id}, an earlier writer of ${target.text}, was cancelled`;
@@ -587,15 +597,12 @@ export class DecisionCore {
 
   /** After a member settles, the next held member of the group may commit. */
   private releaseGroup(text: string, effects: CoreEffect[]): void {
-    for (const member of this.groups.get(text) ?? []) {
-      if (member.phase === "settled") continue;
-      if (member.phase === "held" && this.mayCommit(member)) {
-        this.active++;
-        const cancelled = this.cancelledBefore(member);
-        member.phase = cancelled === undefined ? "committing" : "dispatched";
-        effects.push(cancelled ?? { type: "commit", index: member.index });
-      }
-      return;
+    const member = this.groups.get(text)?.firstUnsettled();
+    if (member?.phase === "held" && this.mayCommit(member)) {
+      this.active++;
+      const cancelled = this.cancelledBefore(member);
+      member.phase = cancelled === undefined ? "committing" : "dispatched";
+      effects.push(cancelled ?? { type: "commit", index: member.index });
     }
   }
 }
