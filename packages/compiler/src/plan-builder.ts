@@ -626,7 +626,7 @@ export class PlanBuilder {
     source: PlanCallSource,
     out: Diagnostic[],
   ): boolean {
-    const readers = [...feeds.keys()].flatMap((group) => group.readers);
+    const readers = Array.from(feeds.keys(), (group) => group.readers);
     const earlier = this.#commitOrder.earlier(body.meta.outputMethod, alternatives);
     const cycle = this.#order.check(id, readers, groups, earlier);
     if (cycle === undefined) return false;

@@ -1,10 +1,15 @@
 import { type Diagnostic, getAtPath, type Reference } from "@obelisk/core";
 import type { BuilderSettings } from "./builder-types.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
-import type { WriterGroup } from "./plan-dag.js";
+import type { DagNode, WriterGroup } from "./plan-dag.js";
 
 /** At most this many reader ids are named in one STREAM_ORDER warning (the rest are counted). */
 const MAX_READERS_NAMED = 5;
+/**
+ * At most this many reader ids are listed in one STREAM_ORDER warning's `related`: every writer sent after
+ * n readers of its path warns, and n ids in each of n warnings held O(n²) memory (8,000 + 8,000: 64 million).
+ */
+export const MAX_READERS_RELATED = 100;
 
 /**
  * True when the known context holds a value at `reference`: the state, the input, a host kind's value, or
@@ -36,28 +41,62 @@ export function streamOrderWarning(
   feeds: Iterable<WriterGroup>,
   settings: BuilderSettings,
 ): Diagnostic | undefined {
-  // sets: a path many calls read (a list pushed to) would make every add quadratic in its readers
-  const found = new Set<string>();
-  const paths = new Set<string>();
-  for (const group of feeds) {
-    if (group.links.length === 0 && !contextHolds(settings, group.reference)) continue;
-    const before = found.size;
-    for (const reader of group.readers) if (reader.id !== callId) found.add(reader.id);
-    if (found.size > before) paths.add(group.reference.text);
-  }
-  if (found.size === 0) return undefined;
-  const readers = [...found];
-  const named = readers.slice(0, MAX_READERS_NAMED).map((id) => JSON.stringify(id));
-  const more = readers.length - named.length;
-  const who = `${readers.length === 1 ? "call" : "calls"} ${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+  const fed: WriterGroup[] = [];
+  for (const group of feeds)
+    if (group.links.length > 0 || contextHolds(settings, group.reference)) fed.push(group);
+  const found = fed.length === 1 ? readersOfOne(fed[0] as WriterGroup, callId) : readersOfMany(fed, callId);
+  if (found === undefined) return undefined;
+  const { paths, related, count } = found;
+  const named = related.slice(0, MAX_READERS_NAMED).map((id) => JSON.stringify(id));
+  const more = count - named.length;
+  const who = `${count === 1 ? "call" : "calls"} ${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
   return makeDiagnostic(
     "STREAM_ORDER",
-    `call "${callId}" writes ${[...paths].join(", ")}, which ${who} added before it already ${readers.length === 1 ? "reads" : "read"}: ${readers.length === 1 ? "it does" : "they do"} not wait for this write (a streamed call's references are decided over the writers added before it, or the value the thread holds)`,
+    `call "${callId}" writes ${paths.join(", ")}, which ${who} added before it already ${count === 1 ? "reads" : "read"}: ${count === 1 ? "it does" : "they do"} not wait for this write (a streamed call's references are decided over the writers added before it, or the value the thread holds)`,
     pointer,
     {
       callId,
-      related: readers,
+      related,
       hint: "send writers before their readers; a batch run of the same plan waits for every writer",
     },
   );
+}
+
+/** The earlier readers a STREAM_ORDER warning names: the paths they read, the first ones' ids, how many. */
+interface FoundReaders {
+  readonly paths: readonly string[];
+  /** At most MAX_READERS_RELATED ids, in the order they were added. */
+  readonly related: readonly string[];
+  readonly count: number;
+}
+
+/**
+ * The readers of one group but the new call, without a walk over all of them: a group's readers are
+ * distinct calls, and the new call, when it reads the group too, was appended last.
+ */
+function readersOfOne(group: WriterGroup, callId: string): FoundReaders | undefined {
+  const readers = group.readers;
+  const count = readers.length - (readers[readers.length - 1]?.id === callId ? 1 : 0);
+  if (count === 0) return undefined;
+  const related: string[] = [];
+  for (let r = 0; r < Math.min(count, MAX_READERS_RELATED); r++) related.push((readers[r] as DagNode).id);
+  return { paths: [group.reference.text], related, count };
+}
+
+/** The distinct readers of several groups but the new call (a set: a reader of two paths counts once). */
+function readersOfMany(groups: readonly WriterGroup[], callId: string): FoundReaders | undefined {
+  const found = new Set<string>();
+  const paths: string[] = [];
+  for (const group of groups) {
+    const before = found.size;
+    for (const reader of group.readers) if (reader.id !== callId) found.add(reader.id);
+    if (found.size > before) paths.push(group.reference.text);
+  }
+  if (found.size === 0) return undefined;
+  const related: string[] = [];
+  for (const id of found) {
+    if (related.length === MAX_READERS_RELATED) break;
+    related.push(id);
+  }
+  return { paths, related, count: found.size };
 }

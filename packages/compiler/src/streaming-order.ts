@@ -64,13 +64,14 @@ export class StreamingOrder {
 
   /**
    * The cycle that adding call `id` would close, or undefined, with its place found. `readers`: the calls
-   * that read what it writes; `groups`: the groups it reads (their writers are its predecessors); `earlier`:
+   * that read what it writes, one list per group it feeds (not copied into one: a call with no predecessor
+   * never looks at them, so n writers of a path n calls read cost O(n), not O(n²)); `groups`: the groups it reads (their writers are its predecessors); `earlier`:
    * the co-writers it commits after. `SEARCH_BUDGET_SPENT` when the call needs a search and the stream's
    * searches have visited more than their budget (`SEARCH_VISITS`).
    */
   check(
     id: string,
-    readers: readonly DagNode[],
+    readers: readonly (readonly DagNode[])[],
     groups: readonly WriterGroup[],
     earlier: readonly DagNode[],
   ): ClosedCycle | undefined | typeof SEARCH_BUDGET_SPENT {
@@ -81,7 +82,7 @@ export class StreamingOrder {
     this.#earlier = earlier;
     // A call no earlier call reads goes last; otherwise right after the latest of its predecessors in the
     // order, and a search is needed only when one of its readers is labelled before that predecessor.
-    if (readers.length === 0) return undefined;
+    if (readers.every((list) => list.length === 0)) return undefined;
     const writers = new Set<string>();
     const predecessors: DagNode[] = [];
     let after = -1;
@@ -104,14 +105,17 @@ export class StreamingOrder {
         predecessor(node.id, node);
       }
     this.#placeAfter = after;
+    // no predecessor: the call goes first, before every reader
+    if (bound < 0) return undefined;
     let first: DagNode | undefined;
-    for (const reader of readers)
-      if (first === undefined || order.label(reader.position) < order.label(first.position)) first = reader;
+    for (const list of readers)
+      for (const reader of list)
+        if (first === undefined || order.label(reader.position) < order.label(first.position)) first = reader;
     if (first === undefined || order.label(first.position) > bound) return undefined;
     if (this.#visited > SEARCH_VISITS + SEARCH_VISITS_PER_CALL * this.nodes.length)
       return SEARCH_BUDGET_SPENT;
     const before = cycleSearches.visited;
-    const path = this.#search(id, readers, writers, predecessors, bound, first);
+    const path = this.#search(id, readers.flat(), writers, predecessors, bound, first);
     this.#visited += cycleSearches.visited - before;
     return path === undefined ? undefined : { path, commitsAfter };
   }
