@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { exampleTools } from "./__fixtures__/tools.js";
 import { createIncrementalCompiler } from "./incremental-compiler.js";
-import { MAX_READERS_RELATED } from "./stream-order.js";
+import { MAX_READERS_RELATED, MAX_READERS_WALKED } from "./stream-order.js";
 import { createToolRegistry } from "./tool-registry.js";
 import { TopologicalOrder } from "./topological-order.js";
 
@@ -46,5 +46,28 @@ describe("a stream's writers sent after many readers of their path", () => {
     expect(answers.every((answer) => answer.ok)).toBe(true);
     // a scan of the readers per writer: ~160,000 labels read
     expect(label.mock.calls.length).toBeLessThan(4_000);
+  });
+
+  it("walk at most MAX_READERS_WALKED readers of several paths, and say the count is a lower bound", () => {
+    const compiler = createIncrementalCompiler(registry);
+    const both = (id: string) => ({ ...reader(id), message: "{†state.a} {†state.a.x}" });
+    const merge = (id: string) => ({
+      _tool: "log",
+      _id: id,
+      message: id,
+      _outputPath: "†state.a",
+      _outputMethod: "merge",
+    });
+    for (const id of ids("r", 3_000)) compiler.addCall(both(id));
+    expect(compiler.addCall(merge("w0")).diagnostics).toEqual([]);
+    const add = vi.spyOn(Set.prototype, "add");
+    const [warning] = compiler.addCall(merge("w1")).diagnostics;
+    // one walk of both paths' readers: 6,000 adds
+    expect(add.mock.calls.length).toBeLessThan(MAX_READERS_WALKED + 500);
+    expect(warning?.code).toBe("STREAM_ORDER");
+    expect(warning?.message).toContain(
+      'writes †state.a, †state.a.x, which calls "r0", "r1", "r2", "r3", "r4" and at least 2995 more',
+    );
+    expect(warning?.related).toHaveLength(MAX_READERS_RELATED);
   });
 });
