@@ -1,8 +1,11 @@
 import { branch, createEngine, createMemoryStore, type Engine, type StateStore } from "obelisk";
 import { createSqliteStore } from "obelisk/sqlite";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ManualTimers, signal } from "./support/manual-timers.js";
+import { ManualTimers, scheduledTimers, signal } from "./support/manual-timers.js";
 import { pollutionSigns } from "./support/prototype-guard.js";
+
+/** The clock of the engines whose timeouts only manual timers fire. */
+const STILL_NOW = Date.parse("2026-01-01T00:00:00Z");
 
 const stores: [string, () => StateStore][] = [
   ["memory", () => createMemoryStore()],
@@ -85,6 +88,10 @@ describe.each(stores)("hostile tools (%s)", (_name, makeStore) => {
     engine = createEngine({
       store: makeStore(),
       timers,
+      // A still clock: the attempt also checks its timeout by the clock when the tool returns, and on a
+      // loaded machine the 10 ms of h2 could pass before its timer is set (then no timer, and this test
+      // waited for one forever).
+      now: () => STILL_NOW,
       tools: [
         okTool,
         {
@@ -110,8 +117,7 @@ describe.each(stores)("hostile tools (%s)", (_name, makeStore) => {
       ],
     });
     await started.promise;
-    while (timers.scheduled().length < 2) await new Promise((resolve) => setImmediate(resolve));
-    expect(timers.scheduled().sort((a, b) => a - b)).toEqual([10, 5_000]);
+    expect((await scheduledTimers(timers, 2)).sort((a, b) => a - b)).toEqual([10, 5_000]);
     timers.fireAll();
     const result = await running;
     expect(aborted).toBe(true);
@@ -540,6 +546,7 @@ describe.each(stores)("more hostile outputs (%s)", (_name, makeStore) => {
     engine = createEngine({
       store: makeStore(),
       timers,
+      now: () => STILL_NOW,
       tools: [
         okTool,
         {
@@ -551,8 +558,7 @@ describe.each(stores)("more hostile outputs (%s)", (_name, makeStore) => {
       ] as never,
     });
     const running = engine.run({ _tool: "stuck", _id: "s", _outputPath: "†state.s" });
-    while (timers.scheduled().length === 0) await new Promise((resolve) => setImmediate(resolve));
-    expect(timers.scheduled()).toEqual([1_000]);
+    expect(await scheduledTimers(timers, 1)).toEqual([1_000]);
     timers.fireAll();
     const result = await running;
     expect(result.calls.s).toMatchObject({ status: "failed", error: { code: "TIMEOUT" } });

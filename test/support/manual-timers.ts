@@ -39,3 +39,20 @@ export function signal<T = void>(): { promise: Promise<T>; resolve: (value: T) =
   });
   return { promise, resolve };
 }
+
+/**
+ * Waits (one event-loop turn at a time, no real time) until `timers` holds at least `count` timers; fails
+ * after `turns` turns instead of waiting forever when they never come.
+ */
+export async function scheduledTimers(
+  timers: ManualTimers,
+  count: number,
+  turns = 10_000,
+): Promise<number[]> {
+  for (let turn = 0; turn < turns; turn++) {
+    const scheduled = timers.scheduled();
+    if (scheduled.length >= count) return scheduled;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`${count} timer(s) expected, ${timers.scheduled().length} scheduled after ${turns} turns`);
+}
