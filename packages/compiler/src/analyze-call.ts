@@ -9,7 +9,7 @@ import type {
   PathSegment,
   TemplateExpressions,
 } from "@obelisk/core";
-import { appendPointer, DEFAULT_LIMITS, didYouMean } from "@obelisk/core";
+import { appendPointer, DEFAULT_LIMITS } from "@obelisk/core";
 import { type CallMeta, checkCallMeta } from "./call-meta.js";
 import { checkLiteralOutput, type LiteralOutputOptions } from "./check-literal-output.js";
 import { checkMetaLikeParam, checkStrippedParam } from "./check-meta-like-param.js";
@@ -48,14 +48,15 @@ export function callObject(value: unknown, pointer: string, out: Diagnostic[]): 
 
 /**
  * Checks that a call has a string `_tool` naming a known tool (CALL_SHAPE, TOOL_UNKNOWN, with the call's
- * given `_id` as `callId` when it is a valid one); returns the tool.
+ * given `_id` as `callId` when it is a valid one, and `nearTool`'s did-you-mean); returns the tool.
  */
 export function callTool(
   raw: JsonObject,
   pointer: string,
   registry: ToolRegistry,
   out: Diagnostic[],
-  givenId?: string,
+  givenId: string | undefined,
+  nearTool: (name: string) => string | undefined,
 ): RegisteredTool | undefined {
   const name = raw._tool;
   if (typeof name !== "string") {
@@ -68,7 +69,7 @@ export function callTool(
   const tool = registry.get(name);
   if (tool !== undefined) return tool;
   const hint =
-    didYouMean(name, registry.names) ??
+    nearTool(name) ??
     (registry.names.length > 0 ? `known tools: ${registry.names.slice(0, 10).join(", ")}` : undefined);
   out.push(
     makeDiagnostic("TOOL_UNKNOWN", `no tool named "${name}"`, appendPointer(pointer, "_tool"), {

@@ -39,6 +39,7 @@ import { SEARCH_BUDGET_SPENT, StreamingOrder } from "./streaming-order.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { declaresNames } from "./undeclared-near-name.js";
 import { mayReadUndeclared, startUndeclaredPass, undeclaredReferences } from "./undeclared-references.js";
+import { MAX_TOOL_HINTS, UnknownToolHints } from "./unknown-tool-hints.js";
 import { makeLink, writersOf } from "./wire-edges.js";
 import { writerTable } from "./writer-table.js";
 
@@ -144,6 +145,10 @@ export class PlanBuilder {
     readonly options: PlanBuilderOptions,
   ) {
     this.#nextAuto = options.firstAutoIdNumber;
+    this.#toolHints = new UnknownToolHints(
+      registry,
+      options.refuseInvalid ? Number.POSITIVE_INFINITY : MAX_TOOL_HINTS,
+    );
     const stateSchema = settings.context.stateSchema;
     if (stateSchema !== undefined)
       this.#stateSchemaCheck = { stateSchema, declaredTypes: this.declaredTypes, slots: new Map() };
@@ -207,6 +212,10 @@ export class PlanBuilder {
   /** Streaming: the STREAM_ORDER warning of the call being added (see `streamOrderWarning`). */
   #orderWarning: Diagnostic | undefined;
 
+  /** TOOL_UNKNOWN's did-you-means, within a plan's budget (a stream's adds, one call each, have none). */
+  readonly #toolHints: UnknownToolHints;
+  readonly #nearTool = (name: string): string | undefined => this.#toolHints.hint(name);
+
   /** Writes into `†state` are checked against the thread's state schema when there is one (per-path cache). */
   readonly #stateSchemaCheck: StateSchemaCheck | undefined;
 
@@ -217,7 +226,7 @@ export class PlanBuilder {
     const autoUsedBefore = this.autoIdsUsed;
     const bareBefore = this.settings.bareSpellings?.length ?? 0;
     if (raw !== undefined) {
-      const tool = callTool(raw, source.pointer, this.registry, out, validGivenId(raw._id));
+      const tool = callTool(raw, source.pointer, this.registry, out, validGivenId(raw._id), this.#nearTool);
       const id = this.#resolveId(raw, source.pointer, tool, out);
       const body = analyzeCallBody(raw, source.pointer, tool, id, this.settings, out);
       if (tool !== undefined && body.outputPath !== undefined) {
