@@ -128,7 +128,8 @@ export interface CallBody {
 /**
  * The parameters: every own key not starting with `_`, in key order, except a meta-property's name without
  * its `_` that the tool does not declare and a key a stripping zod object would drop (PARAM_UNKNOWN, see
- * `checkMetaLikeParam` and `checkStrippedParam`).
+ * `checkMetaLikeParam` and `checkStrippedParam`; `plan`: the options of the plan, which hold its budget of
+ * did-you-means).
  */
 function splitParams(
   raw: JsonObject,
@@ -136,13 +137,14 @@ function splitParams(
   pointer: string,
   callId: string | undefined,
   out: Diagnostic[],
+  plan: AnalyzeOptions,
 ): JsonObject {
   const params: Record<string, JsonValue> = {};
   for (const key in raw) {
     if (key.charCodeAt(0) === 0x5f || !Object.hasOwn(raw, key)) continue;
     const value = raw[key] as JsonValue;
     if (checkMetaLikeParam(key, value, tool, pointer, callId, out)) continue;
-    if (checkStrippedParam(key, tool, pointer, callId, out)) continue;
+    if (checkStrippedParam(key, tool, pointer, callId, out, plan)) continue;
     params[key] = value;
   }
   return params;
@@ -161,7 +163,7 @@ export function analyzeCallBody(
   out: Diagnostic[],
 ): CallBody {
   const meta = checkCallMeta(raw, pointer, callId, out, options.limits);
-  const params = splitParams(raw, tool, pointer, callId, out);
+  const params = splitParams(raw, tool, pointer, callId, out, options);
   const parseOptions = PARSE_OPTIONS;
   parseOptions.kinds = options.kinds;
   parseOptions.limits = options.limits;

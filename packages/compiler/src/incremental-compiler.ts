@@ -1,6 +1,7 @@
 import type { Diagnostic, JsonObject, JsonValue, PlanDocument, PlanHash } from "@obelisk/core";
 import { appendPointer, normalizePlan, planHash, toJsonValue } from "@obelisk/core";
 import { appendAll } from "./append-all.js";
+import { startStrippedHintPass } from "./check-meta-like-param.js";
 import { closePlan } from "./close-plan.js";
 import { internalFailure, lazyGraph } from "./compile.js";
 import { type CompileOptions, resolveCompileOptions } from "./compile-options.js";
@@ -89,6 +90,7 @@ export function createIncrementalCompiler(
         return { ok: false, diagnostics: refused };
       }
       startHintPass(builder); // each arriving call gets its own did-you-mean budget
+      startStrippedHintPass(settings);
       return builder.add({ value: checked.value, pointer, index });
     } catch (error) {
       const diagnostic = makeDiagnostic(
