@@ -5,7 +5,7 @@ const echo = defineTool({
   name: "echo",
   description: "Answers its value",
   input: { type: "object", properties: { v: {} }, required: ["v"] },
-  run: ({ v }: { v: unknown }) => v,
+  run: (args) => args.v,
 });
 const CALLS = 1000;
 
