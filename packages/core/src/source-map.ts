@@ -46,6 +46,34 @@ function lineIndexOf(starts: readonly number[], offset: number): number {
   return low;
 }
 
+/**
+ * Objects of more members than this get an index of their keys on their first lookup: a scan of the
+ * members per lookup made a diagnostic per member of one object quadratic (20,000 keys: 14 s).
+ */
+const INDEXED_MEMBERS = 16;
+/** The value node of each key (the last one of a repeated key), by object node. */
+const memberIndexes = new WeakMap<Node, Map<unknown, Node | undefined>>();
+
+/** The value node of the member `key` of the object `node` (its `children`); the last one wins. */
+function memberValue(node: Node, children: readonly Node[], key: string): Node | undefined {
+  let index = memberIndexes.get(node);
+  if (index === undefined) {
+    if (children.length <= INDEXED_MEMBERS) {
+      let found: Node | undefined;
+      for (const property of children)
+        if (property.children?.[0]?.value === key) found = property.children[1];
+      return found;
+    }
+    index = new Map();
+    for (const property of children) {
+      const name = property.children?.[0]?.value;
+      if (name !== undefined) index.set(name, property.children?.[1]);
+    }
+    memberIndexes.set(node, index);
+  }
+  return index.get(key);
+}
+
 /** Finds the tree node at a pointer; for duplicate keys the last one wins (as in JSON.parse). */
 function nodeAt(root: Node, pointer: string): Node | undefined {
   let node: Node | undefined = root;
@@ -55,11 +83,7 @@ function nodeAt(root: Node, pointer: string): Node | undefined {
     if (node.type === "array") {
       node = /^(0|[1-9][0-9]*)$/.test(token) ? children[Number(token)] : undefined;
     } else if (node.type === "object") {
-      let found: Node | undefined;
-      for (const property of children) {
-        if (property.children?.[0]?.value === token) found = property.children[1];
-      }
-      node = found;
+      node = memberValue(node, children, token);
     } else {
       return undefined;
     }
