@@ -69,15 +69,41 @@ interface Depth {
   readonly origin: SchemaOrigin | undefined;
 }
 
-/** The deepest nesting of object schemas below `schema` (a `$ref` followed, except into a def it is inside). */
-function objectDepth(defs: JsonObject, origins: Origins, schema: JsonValue, stack: Set<string>): Depth {
+/**
+ * The walk of `objectDepth`: the defs on the path from the root (a `$ref` into one of them is not
+ * followed), the innermost of them, the depth below each def found without a cut into another def on the
+ * path (it does not depend on the path: a def reached again below itself would have been cut, and a def's
+ * `$ref` to itself is cut on every path), and how many such cuts were made so far.
+ */
+interface DepthWalk {
+  readonly stack: Set<string>;
+  inner: string | undefined;
+  readonly below: Map<string, Depth>;
+  cuts: number;
+}
+
+/**
+ * The deepest nesting of object schemas below `schema` (a `$ref` followed, except into a def it is inside).
+ * A def's depth is kept once found without a cut: defs that each `$ref` the next twice made the walk
+ * exponential (22 levels: 4.8 s, each two more × 4).
+ */
+function objectDepth(defs: JsonObject, origins: Origins, schema: JsonValue, walk: DepthWalk): Depth {
   if (!isPlainObject(schema)) return { depth: 0, origin: undefined };
   const key = refDefKey(schema.$ref);
   if (key !== undefined) {
-    if (stack.has(key)) return { depth: 0, origin: undefined };
-    stack.add(key);
-    const depth = objectDepth(defs, origins, getOwn(defs, key) ?? null, stack);
-    stack.delete(key);
+    const known = walk.below.get(key);
+    if (known !== undefined) return known;
+    if (walk.stack.has(key)) {
+      if (key !== walk.inner) walk.cuts++;
+      return { depth: 0, origin: undefined };
+    }
+    const { cuts, inner } = walk;
+    walk.stack.add(key);
+    walk.inner = key;
+    const depth = objectDepth(defs, origins, getOwn(defs, key) ?? null, walk);
+    walk.stack.delete(key);
+    walk.inner = inner;
+    if (walk.cuts === cuts) walk.below.set(key, depth);
     return depth;
   }
   const children: JsonValue[] = [
@@ -87,7 +113,7 @@ function objectDepth(defs: JsonObject, origins: Origins, schema: JsonValue, stac
   ];
   let deepest: Depth = { depth: 0, origin: undefined };
   for (const child of children) {
-    const below = objectDepth(defs, origins, child, stack);
+    const below = objectDepth(defs, origins, child, walk);
     // The deepest path; of two as deep, one a tool's schema gave (not only Obelisk's own objects).
     if (below.depth > deepest.depth || (below.depth === deepest.depth && deepest.origin === undefined))
       deepest = below;
@@ -121,7 +147,12 @@ export function sizeLimitDeviations(
   const out: Measures = { properties: 0, strings: 0, enumValues: 0 };
   measure(schema, { limits, origins, out });
   const defs = isPlainObject(schema.$defs) ? (schema.$defs as JsonObject) : {};
-  const depth = objectDepth(defs, origins, schema, new Set());
+  const depth = objectDepth(defs, origins, schema, {
+    stack: new Set(),
+    inner: undefined,
+    below: new Map(),
+    cuts: 0,
+  });
   const found: StrictSchemaDeviation[] = [];
   const over = (limit: keyof StrictSchemaLimits, value: number) => value > limits[limit];
   const most = `strict mode takes at most`;

@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { strictPlanJsonSchema } from "./strict-plan-json-schema.js";
+import { createToolRegistry } from "./tool-registry.js";
+
+/**
+ * A tool whose input nests `levels` object defs, each with two properties that `$ref` the next one (and,
+ * `recursive`, a third that `$ref`s itself: a tree of nodes).
+ */
+function diamondTool(levels: number, recursive = false) {
+  const $defs: Record<string, object> = {};
+  for (let i = 0; i < levels; i++)
+    $defs[`d${i}`] = {
+      type: "object",
+      properties: {
+        left: { $ref: `#/$defs/d${i + 1}` },
+        right: { $ref: `#/$defs/d${i + 1}` },
+        ...(recursive ? { self: { $ref: `#/$defs/d${i}` } } : {}),
+      },
+    };
+  $defs[`d${levels}`] = { type: "string" };
+  return {
+    name: "nested",
+    input: { type: "object", $defs, properties: { root: { $ref: "#/$defs/d0" } } },
+    run: () => 1,
+  };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("strictPlanJsonSchema of a tool whose defs share their defs", () => {
+  it("measures the object nesting once per def, not once per path (2^levels)", () => {
+    const registry = createToolRegistry([diamondTool(16)]);
+    const values = vi.spyOn(Object, "values");
+    const { deviations } = strictPlanJsonSchema(registry);
+    // a walk of every path: 2^17 objects, each reading its properties
+    expect(values.mock.calls.length).toBeLessThan(2_000);
+    const depth = deviations.find((deviation) => deviation.limit === "maxObjectDepth");
+    expect(depth).toMatchObject({ tool: "nested", schema: "input", pointer: "/$defs/d15" });
+    expect(depth?.message).toContain("the schema has 18 levels of nested objects");
+  });
+
+  it("does so too when each def also refers to itself (a recursive $ref, cut on every path)", () => {
+    const registry = createToolRegistry([diamondTool(16, true)]);
+    const values = vi.spyOn(Object, "values");
+    const { deviations } = strictPlanJsonSchema(registry);
+    expect(values.mock.calls.length).toBeLessThan(2_000);
+    expect(deviations.find((deviation) => deviation.limit === "maxObjectDepth")?.message).toContain(
+      "the schema has 18 levels of nested objects",
+    );
+  });
+});
