@@ -1,5 +1,5 @@
 import { type JsonValue, jsonByteSize } from "@obelisk/core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { trimParams } from "./trim-params.js";
 
 const LARGE = "l".repeat(200);
@@ -34,5 +34,40 @@ describe("trimParams (decision 0034)", () => {
     for (let depth = 0; depth < 80; depth++) small = [small];
     const params = { small, pad: LARGE };
     expect(trimParams(params, 200).params).toEqual({ small, pad: null });
+  });
+  it("walks a deep-frozen part it dropped once, however many records hand it over", () => {
+    // many calls reading one large stored value each give it to their record: each walked it whole
+    const rows = Object.freeze(Array.from({ length: 2000 }, (_, i) => Object.freeze({ i, s: "row" })));
+    const rowsBytes = jsonByteSize(rows);
+    const items = new Set<unknown>(rows);
+    const entries = vi.spyOn(Object, "entries");
+    const keys = vi.spyOn(Object, "keys");
+    const visits = () =>
+      [...entries.mock.calls, ...keys.mock.calls].filter(([value]) => items.has(value)).length;
+    try {
+      const results = Array.from({ length: 50 }, (_, call) => trimParams({ rows, n: call }, 100));
+      expect(visits()).toBeLessThanOrEqual(2 * rows.length); // ~200,000 when each record walks the rows again
+      results.forEach((result, call) => {
+        const droppedBytes = rowsBytes + `{"rows":,"n":${call}}`.length;
+        expect(result).toEqual({ params: { rows: null, n: call }, droppedBytes });
+      });
+    } finally {
+      entries.mockRestore();
+      keys.mockRestore();
+    }
+  });
+
+  it("measures a part that can still change each time (it is not remembered)", () => {
+    const row = { s: "short" };
+    const rows = Object.freeze([row, "m".repeat(90)]);
+    expect(trimParams({ rows }, 100)).toEqual({
+      params: { rows: null },
+      droppedBytes: jsonByteSize({ rows }),
+    });
+    row.s = "longer than it was";
+    expect(trimParams({ rows }, 100)).toEqual({
+      params: { rows: null },
+      droppedBytes: jsonByteSize({ rows }),
+    });
   });
 });
