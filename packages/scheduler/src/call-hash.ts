@@ -152,9 +152,9 @@ export function callHash(call: CompiledCall, params: JsonObject, deeplyFrozen = 
 /**
  * The call hash of a call without `_output` from its record (tool, method, output path, parameters): the
  * same as {@link callHash} of the call with those parameters. Given to stores that fill a record's hash in
- * later (`CallCommit.callHashOf`).
+ * later (`CallCommit.callHashOf`). `deeplyFrozen`: as in {@link callHash}.
  */
-export function recordCallHash(record: CallRecord): string {
+export function recordCallHash(record: CallRecord, deeplyFrozen = false): string {
   const outputPath = record.outputPath === undefined ? undefined : { text: record.outputPath };
   const fields: KeyFields = {
     tool: record.tool,
@@ -163,7 +163,24 @@ export function recordCallHash(record: CallRecord): string {
     hasOutput: false,
   };
   const params = (record.params ?? {}) as JsonObject;
-  return `sha256:${sha256Hex(keyJson(fields, paramsKeyJson(params, false)))}`;
+  return `sha256:${sha256Hex(keyJson(fields, paramsKeyJson(params, deeplyFrozen)))}`;
+}
+
+/** Parameters the scheduler resolved and dispatched (deeply frozen, as dispatch's `callHash` takes them). */
+const RESOLVED_PARAMS = new WeakSet<object>();
+
+/** Marks a record's parameters as the resolved ones, deeply frozen (see {@link resolvedRecordCallHash}). */
+export function markResolvedParams(params: JsonObject): void {
+  RESOLVED_PARAMS.add(params);
+}
+
+/**
+ * {@link recordCallHash}, keeping the digests of large arrays when the record's parameters were marked
+ * resolved: many calls reading one large stored array digest it once. One function for every record, so
+ * the memory store keeps filling hashes in lazily (it fills its pending ones when the function changes).
+ */
+export function resolvedRecordCallHash(record: CallRecord): string {
+  return recordCallHash(record, record.params !== undefined && RESOLVED_PARAMS.has(record.params as object));
 }
 
 type OneShotHash = (algorithm: string, data: string, encoding: "hex") => string;

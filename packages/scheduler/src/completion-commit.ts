@@ -1,6 +1,6 @@
 import { type Mutable, OUTPUT_METHODS } from "@obelisk/core";
 import type { CallCommit, StateWrite } from "@obelisk/state";
-import { recordCallHash } from "./call-hash.js";
+import { markResolvedParams, resolvedRecordCallHash } from "./call-hash.js";
 import { buildCallRecord, type CallEnding, type RecordContext, storedOrderRecord } from "./call-record.js";
 import type { CallRun, PendingResult } from "./runner-types.js";
 import {
@@ -112,7 +112,12 @@ export function buildCompletion(
   const maxValueBytes = context.maxValueBytes;
   // a succeeded call dispatched without its hash (the thread held no record of its tool): the store fills
   // the record's hash in when it is first needed
-  const callHashOf = run.hash === undefined && ending.status === "succeeded" ? recordCallHash : undefined;
+  const callHashOf =
+    run.hash === undefined && ending.status === "succeeded" ? resolvedRecordCallHash : undefined;
+  // the resolved parameters are deeply frozen (as when dispatch hashes them): a large array of them read
+  // by many calls is digested once, not once per record
+  if (callHashOf !== undefined && run.params !== undefined && record.params === run.params)
+    markResolvedParams(run.params);
   const commit: CallCommit =
     output === undefined
       ? { record, writes, maxValueBytes, callHashOf, recordHandedOver }
