@@ -1,24 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { mutatingTool } from "./__fixtures__/mutating-tool.js";
 import { storeKinds } from "./__fixtures__/stores.js";
 import { createEngine, defineTool, type Engine } from "./index.js";
-
-/** A tool that tries to change the value it is handed and says whether JavaScript let it. */
-function mutatingTool(attempts: string[]) {
-  return defineTool({
-    name: "mutate",
-    run: (args: unknown) => {
-      const target = (args as { target: Record<string, unknown> | unknown[] }).target;
-      try {
-        if (Array.isArray(target)) target.push("mutated");
-        else target.mutated = true;
-        attempts.push("changed");
-      } catch (error) {
-        attempts.push(error instanceof TypeError ? "refused" : "other");
-      }
-      return "done";
-    },
-  });
-}
 
 // Issue 5: "Values handed to tools are immutable". engine-outcomes.test.ts checks it on the memory store; here
 // the values come from each store, including SQLite's, in a first run and in a second run that reads them back.

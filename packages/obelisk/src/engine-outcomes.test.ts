@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { mutatingTool } from "./__fixtures__/mutating-tool.js";
 import { storeKinds } from "./__fixtures__/stores.js";
 import {
   type ConfirmRequest,
@@ -495,20 +496,7 @@ describe("confirmation hook", () => {
 describe("values handed to tools are immutable", () => {
   it("a tool cannot change the input, stored state, another call's output or its own literals", async () => {
     const attempts: string[] = [];
-    const mutate = defineTool({
-      name: "mutate",
-      run: (args: unknown) => {
-        const target = (args as { target: Record<string, unknown> | unknown[] }).target;
-        try {
-          if (Array.isArray(target)) target.push("mutated");
-          else target.mutated = true;
-          attempts.push("changed");
-        } catch (error) {
-          attempts.push(error instanceof TypeError ? "refused" : "other");
-        }
-        return "done";
-      },
-    });
+    const mutate = mutatingTool(attempts);
     const make = defineTool({ name: "make", run: () => ({ list: [1] }) });
     const read = defineTool({ name: "read", run: (args: unknown) => args });
     const engine = createEngine({ tools: [mutate, make, read] });
