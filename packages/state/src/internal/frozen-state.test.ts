@@ -155,6 +155,35 @@ const step = fc.oneof(
   fc.constant("read" as const),
 );
 
+describe.each(stores)("a write below an earlier write's target (%s)", (_name, open) => {
+  it("leaves nothing the earlier write made unfrozen (set y, merge into y, set y.a: y.o was left unfrozen)", async () => {
+    const store = open();
+    const steps: [Path, OutputMethod, JsonValue][] = [
+      [["y"], "set", { k: 0, o: { p: [0] } }],
+      [["y"], "merge", { k: 0, o: { p: [0] } }],
+      [["y", "a"], "set", [0, { k: [0] }]],
+    ];
+    for (const [at, [path, method, value]] of steps.entries()) {
+      const record = {
+        threadId: THREAD,
+        runId: "run-1",
+        callId: `c${at}`,
+        tool: "tool",
+        status: "succeeded",
+      };
+      const result = await store.commitCall({
+        record: { ...record, attempts: 1, outputMethod: method, wrote: [] } as never,
+        writes: [write(path, value, method)],
+      });
+      expect(result.ok).toBe(true);
+    }
+    const state = await store.readState(THREAD);
+    expect(unfrozen(state)).toEqual([]);
+    expect(state).toEqual({ y: { k: 0, o: { p: [0] }, a: [0, { k: [0] }] } });
+    await store.close();
+  });
+});
+
 describe.each(stores)("snapshots of random writes (%s)", (_name, open, numRuns) => {
   it("each read is deeply frozen, equals the fold of the writes, and earlier reads never change", async () => {
     await fc.assert(

@@ -87,33 +87,45 @@ function freezeMerged(target: JsonValue, value: JsonValue): void {
 }
 
 /**
- * Freezes what one remembered write may have left unfrozen: the containers on its path (shallowly: their
- * other members are frozen or on another write's path), and its target. An append or a shallow merge leaves
- * a target whose members are frozen (written values, or there before): only the target is frozen; a deep
- * merge, the containers it merged into; anything else is walked down to its frozen nodes.
+ * Freezes the target of one remembered write (`done`: the targets frozen by this pass). An append or a
+ * shallow merge leaves a target whose members are frozen (written values, or there before): only the
+ * target is frozen; a deep merge, the containers it merged into; anything else is walked down to its frozen
+ * nodes. Runs before any container on a path is frozen (see `freezeState`): a frozen node is then always a
+ * deeply frozen one.
  */
-function freezeWritten(
+function freezeTarget(
   root: JsonObject,
   path: Path,
   method: OutputMethod,
   value: JsonValue,
-  frozen: Set<object>,
+  done: Set<object>,
 ): void {
+  let node: JsonValue | undefined = root;
+  for (let depth = 0; depth < path.length; depth++) {
+    node = childAt(node, path[depth] as PathSegment);
+    if (typeof node !== "object" || node === null) return; // replaced by a later write: its own entry
+  }
+  if (done.has(node)) return;
+  done.add(node);
+  if (Object.isFrozen(node)) return;
+  if (method === "push" || method === "concat" || method === "assign") Object.freeze(node);
+  else if (method === "merge") freezeMerged(node, value);
+  else freezeNew(node);
+}
+
+/**
+ * Freezes the containers on one remembered write's path, shallowly: their other members are frozen or
+ * another write's target (`done`: the containers frozen by this pass).
+ */
+function freezePath(root: JsonObject, path: Path, done: Set<object>): void {
   let node: JsonValue | undefined = root;
   for (let depth = 0; depth < path.length - 1; depth++) {
     node = childAt(node, path[depth] as PathSegment);
-    if (typeof node !== "object" || node === null) return; // replaced by a later write: its own entry
-    if (frozen.has(node)) continue;
+    if (typeof node !== "object" || node === null) return;
+    if (done.has(node)) continue;
+    done.add(node);
     if (!Object.isFrozen(node)) Object.freeze(node);
-    frozen.add(node);
   }
-  const target = childAt(node, path[path.length - 1] as PathSegment);
-  if (typeof target !== "object" || target === null || frozen.has(target)) return;
-  frozen.add(target);
-  if (Object.isFrozen(target)) return;
-  if (method === "push" || method === "concat" || method === "assign") Object.freeze(target);
-  else if (method === "merge") freezeMerged(target, value);
-  else freezeNew(target);
 }
 
 /**
@@ -124,18 +136,22 @@ function freezeWritten(
 export function freezeState(root: JsonObject, nodes: UnfrozenNodes): void {
   const { writes, keys } = nodes;
   if (writes !== undefined) {
-    // Containers frozen (or found frozen) by this pass: \`Object.isFrozen\` walks every key of a large
-    // object, and n writes into one object asked it n times (8,000 assigns: 0.9 s, stop 36).
-    const frozen = new Set<object>();
+    // Every target before any path: a newer write's path froze an older write's target shallowly, which
+    // then looked done (set y, merge into y, set y.a: y.o stayed unfrozen). Sets of what this pass froze:
+    // `Object.isFrozen` walks every key of a large object, and n writes into one object asked it n times
+    // (8,000 assigns: 0.9 s, stop 36).
+    const targets = new Set<object>();
     // newest first: an append below an earlier write's target is frozen before that target is walked
     for (let at = writes.length - 3; at >= 0; at -= 3)
-      freezeWritten(
+      freezeTarget(
         root,
         writes[at] as Path,
         writes[at + 1] as OutputMethod,
         writes[at + 2] as JsonValue,
-        frozen,
+        targets,
       );
+    const containers = new Set<object>();
+    for (let at = writes.length - 3; at >= 0; at -= 3) freezePath(root, writes[at] as Path, containers);
   } else if (keys !== undefined) {
     for (const key of keys) if (Object.hasOwn(root, key)) freezeNew(root[key] as JsonValue);
   } else {
