@@ -25,6 +25,7 @@ import {
   type SharedLocations,
 } from "./collect-references.js";
 import type { CompileContext, ParamReference } from "./compiled-plan.js";
+import type { HintBudget } from "./hint-budget.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { paramsForSchemaCheck } from "./reference-witnesses.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -115,6 +116,8 @@ export interface AnalyzeOptions {
   readonly bareSpellings?: BareSpelling[];
   /** The plan's budget of listed schema violations (absent: a call's own, `MAX_LISTED_PER_CALL`). */
   readonly violationListing?: ViolationListing;
+  /** The plan's budget of did-you-means for parameters a zod object drops (`MAX_STRIPPED_HINTS`). */
+  readonly strippedHints: HintBudget;
 }
 
 /** Everything checked about one call, apart from the plan-wide rules. */
@@ -144,7 +147,7 @@ function splitParams(
     if (key.charCodeAt(0) === 0x5f || !Object.hasOwn(raw, key)) continue;
     const value = raw[key] as JsonValue;
     if (checkMetaLikeParam(key, value, tool, pointer, callId, out)) continue;
-    if (checkStrippedParam(key, tool, pointer, callId, out, plan)) continue;
+    if (checkStrippedParam(key, tool, pointer, callId, out, plan.strippedHints)) continue;
     params[key] = value;
   }
   return params;

@@ -9,6 +9,7 @@ import type {
 } from "@obelisk/core";
 import type { BareSpelling, ParsedStrings, SharedLocations } from "./collect-references.js";
 import type { CompileContext, CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
+import type { HintBudget } from "./hint-budget.js";
 import type { DagNode } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { ViolationListing } from "./violation-listing.js";
@@ -71,4 +72,6 @@ export interface BuilderSettings {
   readonly bareSpellings?: BareSpelling[];
   /** How many schema violations the plan still lists (decision 0076). */
   readonly violationListing?: ViolationListing;
+  /** The did-you-means the plan may still give parameters a zod object drops (`MAX_STRIPPED_HINTS`). */
+  readonly strippedHints: HintBudget;
 }

@@ -1,5 +1,6 @@
 import type { Diagnostic, JsonObject, JsonValue } from "@obelisk/core";
 import { appendPointer, didYouMean, isOutputMethod } from "@obelisk/core";
+import type { HintBudget } from "./hint-budget.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { isPlainObject } from "./to-json-schema.js";
@@ -36,15 +37,8 @@ function declared(schema: JsonObject, key: string): boolean {
  * key with every declared name, so 8,000 unknown keys for a zod object of 2,000 took 6.2 s.
  */
 export const MAX_STRIPPED_HINTS = 200;
-/** Did-you-means given so far, by plan (the builder's settings). */
-const strippedHints = new WeakMap<object, number>();
 /** The declared names of each `properties` object (a registry's schemas do not change). */
 const declaredKeysOf = new WeakMap<object, readonly string[]>();
-
-/** Starts a new budget of stripped-parameter did-you-means for `plan` (streaming: one per arriving call). */
-export function startStrippedHintPass(plan: object): void {
-  strippedHints.delete(plan);
-}
 
 /** The names `properties` declares, read once per schema. */
 function declaredKeys(properties: unknown): readonly string[] {
@@ -57,12 +51,9 @@ function declaredKeys(properties: unknown): readonly string[] {
   return keys;
 }
 
-/** `didYouMean` within the plan's budget (MAX_STRIPPED_HINTS). */
-function strippedHint(key: string, known: readonly string[], plan: object): string | undefined {
-  const given = strippedHints.get(plan) ?? 0;
-  if (given >= MAX_STRIPPED_HINTS) return undefined;
-  strippedHints.set(plan, given + 1);
-  return didYouMean(key, known);
+/** `didYouMean` within the plan's budget (`hints`, of MAX_STRIPPED_HINTS). */
+function strippedHint(key: string, known: readonly string[], hints: HintBudget): string | undefined {
+  return hints.take() ? didYouMean(key, known) : undefined;
 }
 
 /** True for a value only a meta-property would hold: an output path (`†…`) or an output method's name. */
@@ -116,7 +107,7 @@ export function checkStrippedParam(
   pointer: string,
   callId: string | undefined,
   out: Diagnostic[],
-  plan: object,
+  hints: HintBudget,
 ): boolean {
   if (tool === undefined || !tool.closedInput) return false;
   const schema = tool.inputSchema;
@@ -124,7 +115,7 @@ export function checkStrippedParam(
   if (declared(schema, key)) return false;
   const known = declaredKeys(schema.properties);
   const hint =
-    strippedHint(key, known, plan) ??
+    strippedHint(key, known, hints) ??
     (known.length === 0
       ? "the tool takes no parameters"
       : `its parameters: ${known.slice(0, 10).join(", ")}${known.length > 10 ? ", …" : ""}`);

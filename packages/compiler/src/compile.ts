@@ -14,9 +14,11 @@ import {
 } from "@obelisk/core";
 import { DirectedGraph } from "graphology";
 import { buildPlanGraph, lazyByVersion } from "./build-plan-graph.js";
+import { MAX_STRIPPED_HINTS } from "./check-meta-like-param.js";
 import { closePlan } from "./close-plan.js";
 import { type CompileOptions, resolveCompileOptions } from "./compile-options.js";
 import type { CompiledPlan, PlanGraph } from "./compiled-plan.js";
+import { HintBudget } from "./hint-budget.js";
 import { defineLazyGraph } from "./lazy-graph-property.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PlanBuilder } from "./plan-builder.js";
@@ -138,6 +140,7 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
       templateExpressions: new Map(),
       bareSpellings: [],
       violationListing: new ViolationListing(),
+      strippedHints: new HintBudget(MAX_STRIPPED_HINTS),
       ...(document?.inputSchema === undefined ? {} : { planInputSchema: document.inputSchema }),
     };
     const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseInvalid: false });

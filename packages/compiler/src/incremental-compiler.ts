@@ -1,11 +1,12 @@
 import type { Diagnostic, JsonObject, JsonValue, PlanDocument, PlanHash } from "@obelisk/core";
 import { appendPointer, normalizePlan, planHash, toJsonValue } from "@obelisk/core";
 import { appendAll } from "./append-all.js";
-import { startStrippedHintPass } from "./check-meta-like-param.js";
+import { MAX_STRIPPED_HINTS } from "./check-meta-like-param.js";
 import { closePlan } from "./close-plan.js";
 import { internalFailure, lazyGraph } from "./compile.js";
 import { type CompileOptions, resolveCompileOptions } from "./compile-options.js";
 import type { CompiledCall, CompiledPlan, PlanGraph } from "./compiled-plan.js";
+import { HintBudget } from "./hint-budget.js";
 import { defineLazyGraph } from "./lazy-graph-property.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { startHintPass } from "./near-reference-hint.js";
@@ -67,6 +68,7 @@ export function createIncrementalCompiler(
     templateExpressions: new Map(),
     bareSpellings: [],
     violationListing: new ViolationListing(),
+    strippedHints: new HintBudget(MAX_STRIPPED_HINTS),
     ...(options.inputSchema === undefined ? {} : { planInputSchema: options.inputSchema }),
   };
   const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseInvalid: true });
@@ -90,7 +92,7 @@ export function createIncrementalCompiler(
         return { ok: false, diagnostics: refused };
       }
       startHintPass(builder); // each arriving call gets its own did-you-mean budget
-      startStrippedHintPass(settings);
+      settings.strippedHints.refill();
       return builder.add({ value: checked.value, pointer, index });
     } catch (error) {
       const diagnostic = makeDiagnostic(
