@@ -51,9 +51,30 @@ export function jsonByteSize(value: JsonValue): number {
 }
 
 /**
- * {@link jsonByteSize} when it is at most `limit`, else undefined — found without measuring more than
- * `limit` bytes' worth: a string of more characters than the room left is over at once (each character is
- * at least one byte).
+ * Bytes of an object's own JSON syntax (braces, keys, colons, commas), pushing its defined members' values
+ * on `stack` — or undefined as soon as that plus one byte per value found so far passes `room`.
+ */
+function objectMembersWithin(object: Record<string, unknown>, stack: unknown[], room: number): number | undefined {
+  let bytes = 2;
+  let members = 0;
+  for (const key of Object.keys(object)) {
+    const item = object[key];
+    if (item === undefined) continue;
+    if (members > 0) bytes++;
+    if (key.length + 2 > room - bytes) return undefined;
+    bytes += jsonStringByteSize(key) + 1;
+    members++;
+    if (bytes + members > room) return undefined;
+    stack.push(item);
+  }
+  return bytes;
+}
+
+/**
+ * {@link jsonByteSize} when it is at most `limit`, else undefined — found in work proportional to `limit`,
+ * not to the value: a string of more characters than the room left is over at once (each character is at
+ * least one byte), an array of more items than the room left is over before any item is read (each item is
+ * at least one byte), and an object's members are read only until they fill the room.
  */
 export function jsonByteSizeWithin(value: JsonValue, limit: number): number | undefined {
   let bytes = 0;
@@ -67,17 +88,12 @@ export function jsonByteSizeWithin(value: JsonValue, limit: number): number | un
       bytes += current === undefined ? 4 : jsonPrimitiveByteSize(current as null | boolean | number);
     } else if (Array.isArray(current)) {
       bytes += 2 + Math.max(0, current.length - 1);
+      if (bytes + current.length > limit) return undefined;
       for (const item of current) stack.push(item);
     } else {
-      let members = 0;
-      for (const key of Object.keys(current)) {
-        const item = (current as Record<string, unknown>)[key];
-        if (item === undefined) continue;
-        bytes += jsonStringByteSize(key) + 1;
-        members++;
-        stack.push(item);
-      }
-      bytes += 2 + Math.max(0, members - 1);
+      const own = objectMembersWithin(current as Record<string, unknown>, stack, limit - bytes);
+      if (own === undefined) return undefined;
+      bytes += own;
     }
     if (bytes > limit) return undefined;
   }

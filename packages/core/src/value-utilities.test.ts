@@ -89,6 +89,29 @@ describe("value utilities", () => {
     expect(jsonByteSizeWithin({ a: "x".repeat(4000) }, 4096)).toBe(4000 + 2 + 4 + 2);
   });
 
+  it("jsonByteSizeWithin reads no more of a large array or object than the limit allows", () => {
+    const reads = { count: 0 };
+    const counted = <T extends object>(target: T): T =>
+      new Proxy(target, {
+        get: (inner, key, receiver) => {
+          if (typeof key === "string" && key !== "length") reads.count++;
+          return Reflect.get(inner, key, receiver);
+        },
+      });
+    const rows = counted(Array.from({ length: 40_000 }, (_, index) => index));
+    expect(jsonByteSizeWithin({ rows }, 1024)).toBeUndefined();
+    expect(jsonByteSizeWithin([rows, rows], 1024)).toBeUndefined();
+    expect(reads.count).toBe(0);
+    const table = counted(Object.fromEntries(Array.from({ length: 40_000 }, (_, index) => [`k${index}`, index])));
+    expect(jsonByteSizeWithin([table], 1024)).toBeUndefined();
+    expect(reads.count).toBeLessThan(200);
+    reads.count = 0;
+    const nested = Array.from({ length: 100 }, () => counted(Array.from({ length: 100 }, () => 1)));
+    expect(jsonByteSizeWithin(nested, 1024)).toBeUndefined();
+    expect(reads.count).toBeLessThan(1024);
+    expect(jsonByteSizeWithin(rows, Number.POSITIVE_INFINITY)).toBe(JSON.stringify(rows).length);
+  });
+
   it("deepFreeze freezes everything reachable, cycles included", () => {
     const value: Record<string, unknown> = { a: { b: [{ c: 1 }] } };
     value.self = value;
