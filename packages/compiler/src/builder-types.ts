@@ -74,4 +74,6 @@ export interface BuilderSettings {
   readonly violationListing?: ViolationListing;
   /** The did-you-means the plan may still give parameters a zod object drops (`MAX_STRIPPED_HINTS`). */
   readonly strippedHints: HintBudget;
+  /** The did-you-means the plan may still give unknown tool names (`MAX_TOOL_HINTS`). */
+  readonly toolHints: HintBudget;
 }

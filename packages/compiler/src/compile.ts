@@ -23,6 +23,7 @@ import { defineLazyGraph } from "./lazy-graph-property.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PlanBuilder } from "./plan-builder.js";
 import type { ToolRegistry } from "./tool-registry.js";
+import { MAX_TOOL_HINTS } from "./unknown-tool-hints.js";
 import { ViolationListing } from "./violation-listing.js";
 
 interface Located {
@@ -141,6 +142,7 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
       bareSpellings: [],
       violationListing: new ViolationListing(),
       strippedHints: new HintBudget(MAX_STRIPPED_HINTS),
+      toolHints: new HintBudget(MAX_TOOL_HINTS),
       ...(document?.inputSchema === undefined ? {} : { planInputSchema: document.inputSchema }),
     };
     const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseInvalid: false });

@@ -12,6 +12,7 @@ import { makeDiagnostic } from "./make-diagnostic.js";
 import { startHintPass } from "./near-reference-hint.js";
 import { type AddCallResult, PlanBuilder } from "./plan-builder.js";
 import type { ToolRegistry } from "./tool-registry.js";
+import { MAX_TOOL_HINTS } from "./unknown-tool-hints.js";
 import { ViolationListing } from "./violation-listing.js";
 
 /** Options of `createIncrementalCompiler`. */
@@ -69,6 +70,7 @@ export function createIncrementalCompiler(
     bareSpellings: [],
     violationListing: new ViolationListing(),
     strippedHints: new HintBudget(MAX_STRIPPED_HINTS),
+    toolHints: new HintBudget(MAX_TOOL_HINTS),
     ...(options.inputSchema === undefined ? {} : { planInputSchema: options.inputSchema }),
   };
   const builder = new PlanBuilder(registry, settings, { ...resolved.builder, refuseInvalid: true });
@@ -93,6 +95,7 @@ export function createIncrementalCompiler(
       }
       startHintPass(builder); // each arriving call gets its own did-you-mean budget
       settings.strippedHints.refill();
+      settings.toolHints.refill();
       return builder.add({ value: checked.value, pointer, index });
     } catch (error) {
       const diagnostic = makeDiagnostic(

@@ -39,7 +39,7 @@ import { SEARCH_BUDGET_SPENT, StreamingOrder } from "./streaming-order.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { declaresNames } from "./undeclared-near-name.js";
 import { mayReadUndeclared, startUndeclaredPass, undeclaredReferences } from "./undeclared-references.js";
-import { MAX_TOOL_HINTS, UnknownToolHints } from "./unknown-tool-hints.js";
+import { UnknownToolHints } from "./unknown-tool-hints.js";
 import { makeLink, writersOf } from "./wire-edges.js";
 import { writerTable } from "./writer-table.js";
 
@@ -145,10 +145,7 @@ export class PlanBuilder {
     readonly options: PlanBuilderOptions,
   ) {
     this.#nextAuto = options.firstAutoIdNumber;
-    this.#toolHints = new UnknownToolHints(
-      registry,
-      options.refuseInvalid ? Number.POSITIVE_INFINITY : MAX_TOOL_HINTS,
-    );
+    this.#toolHints = new UnknownToolHints(registry, settings.toolHints);
     const stateSchema = settings.context.stateSchema;
     if (stateSchema !== undefined)
       this.#stateSchemaCheck = { stateSchema, declaredTypes: this.declaredTypes, slots: new Map() };
@@ -212,7 +209,7 @@ export class PlanBuilder {
   /** Streaming: the STREAM_ORDER warning of the call being added (see `streamOrderWarning`). */
   #orderWarning: Diagnostic | undefined;
 
-  /** TOOL_UNKNOWN's did-you-means, within a plan's budget (a stream's adds, one call each, have none). */
+  /** TOOL_UNKNOWN's did-you-means, within the plan's budget (`settings.toolHints`). */
   readonly #toolHints: UnknownToolHints;
   readonly #nearTool = (name: string): string | undefined => this.#toolHints.hint(name);
 

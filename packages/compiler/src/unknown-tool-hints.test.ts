@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { compile } from "./compile.js";
+import { createIncrementalCompiler } from "./incremental-compiler.js";
 import { createToolRegistry } from "./tool-registry.js";
 import { MAX_TOOL_HINTS } from "./unknown-tool-hints.js";
 
@@ -29,5 +30,14 @@ describe("TOOL_UNKNOWN did-you-means of a plan with many unknown tools", () => {
     expect(hintOf(diagnostics, MAX_TOOL_HINTS)).toMatch(/^known tools: tool_0_name, tool_1_name, /);
     // a name met again keeps its hint
     expect(hintOf(diagnostics, 1_000)).toBe('did you mean "tool_7_name"?');
+  });
+
+  it("gives each streamed call the budget again: every unknown name added one by one gets its did-you-mean", () => {
+    const stream = createIncrementalCompiler(registry);
+    const hints = Array.from({ length: MAX_TOOL_HINTS + 50 }, (_, i) =>
+      hintOf(stream.addCall(unknown(i)).diagnostics, 0),
+    );
+    expect(hints[MAX_TOOL_HINTS + 49]).toBe(`did you mean "tool_${MAX_TOOL_HINTS + 49}_name"?`);
+    expect(hints.every((hint, i) => hint === `did you mean "tool_${i}_name"?`)).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { didYouMean } from "@obelisk/core";
+import type { HintBudget } from "./hint-budget.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
 /**
@@ -9,30 +10,25 @@ import type { ToolRegistry } from "./tool-registry.js";
 export const MAX_TOOL_HINTS = 200;
 
 /**
- * The did-you-mean of each unknown tool name of one plan, within MAX_TOOL_HINTS comparisons: a name met
- * again gets the hint found for it, a name past the budget none (the caller lists known tools).
+ * The did-you-mean of each unknown tool name of one plan, within the plan's budget (`settings.toolHints`, of
+ * MAX_TOOL_HINTS; a stream refills it per arriving call): a name met again gets the hint found for it, a
+ * name past the budget none (the caller lists known tools).
  */
 export class UnknownToolHints {
+  /** Hints found, by name: at most one budget's worth, so a long stream does not keep every name it met. */
   readonly #found = new Map<string, string | undefined>();
-  #budget: number;
 
-  /** `budget`: names compared in all (a stream gives none: each add brings one call, one name). */
   constructor(
     private readonly registry: ToolRegistry,
-    budget: number,
-  ) {
-    this.#budget = budget;
-  }
+    private readonly budget: HintBudget,
+  ) {}
 
   /** `did you mean "x"?` for the nearest registered name, or undefined (none near, or over the budget). */
   hint(name: string): string | undefined {
     if (this.#found.has(name)) return this.#found.get(name);
-    if (this.#budget <= 0) return undefined;
+    if (!this.budget.take()) return undefined;
     const hint = didYouMean(name, this.registry.names);
-    if (this.#budget !== Number.POSITIVE_INFINITY) {
-      this.#budget--;
-      this.#found.set(name, hint);
-    }
+    if (this.#found.size < this.budget.size) this.#found.set(name, hint);
     return hint;
   }
 }
