@@ -54,7 +54,11 @@ export function jsonByteSize(value: JsonValue): number {
  * Bytes of an object's own JSON syntax (braces, keys, colons, commas), pushing its defined members' values
  * on `stack` — or undefined as soon as that plus one byte per value found so far passes `room`.
  */
-function objectMembersWithin(object: Record<string, unknown>, stack: unknown[], room: number): number | undefined {
+function objectMembersWithin(
+  object: Record<string, unknown>,
+  stack: unknown[],
+  room: number,
+): number | undefined {
   let bytes = 2;
   let members = 0;
   for (const key of Object.keys(object)) {

@@ -102,7 +102,9 @@ describe("value utilities", () => {
     expect(jsonByteSizeWithin({ rows }, 1024)).toBeUndefined();
     expect(jsonByteSizeWithin([rows, rows], 1024)).toBeUndefined();
     expect(reads.count).toBe(0);
-    const table = counted(Object.fromEntries(Array.from({ length: 40_000 }, (_, index) => [`k${index}`, index])));
+    const table = counted(
+      Object.fromEntries(Array.from({ length: 40_000 }, (_, index) => [`k${index}`, index])),
+    );
     expect(jsonByteSizeWithin([table], 1024)).toBeUndefined();
     expect(reads.count).toBeLessThan(200);
     reads.count = 0;
