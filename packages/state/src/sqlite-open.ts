@@ -51,9 +51,12 @@ const NOT_A_STORE = {
 } as const;
 
 /** The refusal of a file that holds no store where one must exist: STORE_ERROR, `data.reason: "not-a-store"`. */
-function notAStore(file: string, kind: keyof typeof NOT_A_STORE): ObeliskError {
+function notAStore(file: string, kind: keyof typeof NOT_A_STORE, readonly = false): ObeliskError {
   return new ObeliskError("STORE_ERROR", `${file} is not an Obelisk store (${NOT_A_STORE[kind]})`, {
-    hint: "check the file name; a store is created only by opening a new or empty file for writing",
+    hint:
+      kind === "missing" && readonly
+        ? `no store at ${file}: opening read-only creates nothing; check the file name, or open it writable once (a run creates it)`
+        : "check the file name; a store is created only by opening a new or empty file for writing",
     data: { reason: "not-a-store", file },
   });
 }
@@ -256,13 +259,15 @@ function existingSchema(db: BetterSqlite3.Database, file: string): SqliteStateme
 }
 
 /**
- * Opens a store file (creating it when missing, unless `create` is false): read-write when possible;
- * read-only when asked, when the file is not writable by this process, or when SQLite refuses to write it
- * (a read-only directory).
+ * Opens a store file (creating it when missing, unless `create` is false or it is opened read-only, which
+ * refuse a missing file as `not-a-store`): read-write when possible; read-only when asked, when the file is
+ * not writable by this process, or when SQLite refuses to write it (a read-only directory).
  */
 export function openSqlite(file: string, options: SqliteOpenOptions): OpenedSqlite {
-  if (options.create === false && file !== ":memory:" && !existsSync(file)) throw notAStore(file, "missing");
-  if (options.readonly !== true && mayWrite(file)) {
+  const readonly = options.readonly === true;
+  if ((options.create === false || readonly) && file !== ":memory:" && !existsSync(file))
+    throw notAStore(file, "missing", readonly);
+  if (!readonly && mayWrite(file)) {
     try {
       return openWritable(file, options);
     } catch (error) {

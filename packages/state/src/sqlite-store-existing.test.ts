@@ -59,6 +59,17 @@ describe("sqlite store: opening a file that must already hold a store", () => {
     expect(readdirSync(dir).sort()).toEqual(["app.db", "empty.db"]);
   });
 
+  it("readonly refuses a missing file, also in a missing folder (not-a-store, a hint naming it), creating nothing", () => {
+    const dir = folder();
+    for (const file of [join(dir, "missing.db"), join(dir, "sub", "missing.db")]) {
+      const error = refusal(() => createSqliteStore(file, { readonly: true }));
+      expect(error).toMatchObject({ code: "STORE_ERROR", data: { reason: "not-a-store", file } });
+      expect(error.message).toContain("is not an Obelisk store (it does not exist)");
+      expect(error.hint).toContain(`no store at ${file}`);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it("readonly reads a thread the file lacks as empty without storing it, and leaves no file beside the store", async () => {
     const dir = folder();
     const file = await storeFile(dir);
