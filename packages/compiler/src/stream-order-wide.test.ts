@@ -48,6 +48,25 @@ describe("a stream's writers sent after many readers of their path", () => {
     expect(label.mock.calls.length).toBeLessThan(4_000);
   });
 
+  it("do not look at every reader once per writer that has a predecessor (merge writers of a path read twice)", () => {
+    const compiler = createIncrementalCompiler(registry);
+    for (const id of ids("r", 400)) compiler.addCall({ ...reader(id), message: "{†state.a} {†state.a.x}" });
+    const label = vi.spyOn(TopologicalOrder.prototype, "label");
+    // each merge writer commits after the earlier ones: a predecessor, so its check finds the earliest reader
+    for (const id of ids("w", 400))
+      expect(
+        compiler.addCall({
+          _tool: "log",
+          _id: id,
+          message: id,
+          _outputPath: "†state.a",
+          _outputMethod: "merge",
+        }).ok,
+      ).toBe(true);
+    // a scan of both paths' readers per writer: ~320,000 labels read
+    expect(label.mock.calls.length).toBeLessThan(8_000);
+  });
+
   it("walk at most MAX_READERS_WALKED readers of several paths, and say the count is a lower bound", () => {
     const compiler = createIncrementalCompiler(registry);
     const both = (id: string) => ({ ...reader(id), message: "{†state.a} {†state.a.x}" });

@@ -29,6 +29,13 @@ export const SEARCH_VISITS_PER_CALL = 20;
 /** What `check` answers once the stream's searches have visited more than their budget. */
 export const SEARCH_BUDGET_SPENT = Symbol("search budget spent");
 
+/** The earliest in the order of a readers list, among its first `scanned` items; `stale` once it moved later. */
+interface EarliestReader {
+  node: DagNode | undefined;
+  scanned: number;
+  stale: boolean;
+}
+
 /** A cycle a new call would close: its path (call ids, `id → … → id`) and the co-writers it commits after. */
 export interface ClosedCycle {
   readonly path: string[];
@@ -56,8 +63,16 @@ export class StreamingOrder {
   #earlier: readonly DagNode[] = NO_ITEMS;
   /** The earlier co-writers each accumulating call commits after, by position (edges into it). */
   readonly #commitBefore = new Map<number, readonly DagNode[]>();
-  /** Calls the searches of this stream have visited. */
+  /** Calls the searches of this stream have visited (and readers walked by them or rescanned, see `#earliestOf`). */
   #visited = 0;
+  /**
+   * The earliest in the order of each readers list looked at (a group's `readers`, grown in place past 4
+   * items), so that a writer's check looks at the readers appended since, not at all of them: n writers
+   * with a predecessor fed by n earlier readers scanned them all each (16,000 + 16,000: 4.6 s). `place`
+   * keeps it when calls move: one moved earlier may become a list's earliest, and a list whose earliest
+   * moved later is rescanned (counted as visits).
+   */
+  readonly #earliest = new WeakMap<readonly DagNode[], EarliestReader>();
 
   /** `nodes`: the builder's compiled calls by position (grown by it). */
   constructor(readonly nodes: readonly CallEntry[]) {}
@@ -108,14 +123,22 @@ export class StreamingOrder {
     // no predecessor: the call goes first, before every reader
     if (bound < 0) return undefined;
     let first: DagNode | undefined;
-    for (const list of readers)
-      for (const reader of list)
-        if (first === undefined || order.label(reader.position) < order.label(first.position)) first = reader;
+    for (const list of readers) {
+      const earliest = this.#earliestOf(list);
+      if (
+        first === undefined ||
+        (earliest !== undefined && order.label(earliest.position) < order.label(first.position))
+      )
+        first = earliest;
+    }
     if (first === undefined || order.label(first.position) > bound) return undefined;
     if (this.#visited > SEARCH_VISITS + SEARCH_VISITS_PER_CALL * this.nodes.length)
       return SEARCH_BUDGET_SPENT;
     const before = cycleSearches.visited;
-    const path = this.#search(id, readers.flat(), writers, predecessors, bound, first);
+    const all = readers.flat();
+    // every reader is walked once more below (into one list, a set, the search's start): counted too
+    this.#visited += all.length;
+    const path = this.#search(id, all, writers, predecessors, bound, first);
     this.#visited += cycleSearches.visited - before;
     return path === undefined ? undefined : { path, commitsAfter };
   }
@@ -130,11 +153,49 @@ export class StreamingOrder {
       const at = order.previous(before.position);
       order.moveAfter(moved, at);
       order.insertAfter(position, moved.length > 0 ? (moved[moved.length - 1] as number) : at);
-      return;
+    } else {
+      if (this.#placeAfter === APPEND) order.append(position);
+      else order.insertAfter(position, this.#placeAfter);
+      order.moveAfter(moved, position);
     }
-    if (this.#placeAfter === APPEND) order.append(position);
-    else order.insertAfter(position, this.#placeAfter);
-    order.moveAfter(moved, position);
+    for (const node of this.#moved) this.#movedReader(node, before !== undefined);
+  }
+
+  /**
+   * The earliest of `list` in the order (undefined: empty): the one known for it, compared with the
+   * readers appended since; the whole list is scanned when it is new (or replaced: lists of up to 4 are
+   * copied as they grow), and counted as visits when its earliest moved later (see `#earliest`).
+   */
+  #earliestOf(list: readonly DagNode[]): DagNode | undefined {
+    const order = this.#order;
+    let known = this.#earliest.get(list);
+    if (known === undefined || known.stale) {
+      if (known?.stale === true) this.#visited += list.length;
+      known = { node: list[0], scanned: list.length === 0 ? 0 : 1, stale: false };
+      this.#earliest.set(list, known);
+    }
+    for (let i = known.scanned; i < list.length; i++) {
+      const reader = list[i] as DagNode;
+      if (order.label(reader.position) < order.label((known.node as DagNode).position)) known.node = reader;
+    }
+    known.scanned = list.length;
+    return known.node;
+  }
+
+  /**
+   * Keeps `#earliest` of the lists `node` is in (the groups it reads) once it moved: `earlier` (before
+   * the reader the new call goes before), it may be a list's earliest now; later, a list whose earliest
+   * it was is rescanned when next looked at. Calls that did not move keep their order.
+   */
+  #movedReader(node: DagNode, earlier: boolean): void {
+    const order = this.#order;
+    for (const operand of (this.nodes[node.position] as CallEntry).call.operands) {
+      if (!(operand instanceof WriterGroup)) continue;
+      const known = this.#earliest.get(operand.readers);
+      if (known === undefined || known.stale) continue;
+      if (!earlier) known.stale = known.node === node;
+      else if (order.label(node.position) < order.label((known.node as DagNode).position)) known.node = node;
+    }
   }
 
   /**

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { createIncrementalCompiler } from "./incremental-compiler.js";
+import { createToolRegistry } from "./tool-registry.js";
+
+const registry = createToolRegistry([{ name: "t", run: () => 1 }]);
+
+/** A stream of calls of tool `t` that must all be added. */
+function streamOf(calls: readonly Record<string, unknown>[]) {
+  const compiler = createIncrementalCompiler(registry);
+  for (const call of calls)
+    expect(compiler.addCall({ _tool: "t", ...call }).diagnostics).not.toContainEqual(
+      expect.objectContaining({ severity: "error" }),
+    );
+  return compiler;
+}
+
+/** Five calls reading `†state.g` (a list of readers kept in place), `first` first. */
+const readersOfG = (first: Record<string, unknown>) => [
+  { ...first, g: "†state.g" },
+  ...[1, 2, 3, 4].map((i) => ({ _id: `f${i}`, g: "†state.g", _outputPath: `†state.f${i}` })),
+];
+
+// The check of a writer finds the earliest reader of what it writes in the stream's order, kept per list of
+// readers as they arrive; these streams move a reader of †state.g in the order after that was kept.
+describe("a stream's cycle check after readers of a path moved in the order", () => {
+  it("refuses a cycle through a reader that is now the earliest because the earliest one moved later", () => {
+    const compiler = streamOf([
+      { _id: "z0", _outputPath: "†state.zz" },
+      ...readersOfG({ _id: "e", u: "†state.u", _outputPath: "†state.e" }),
+      { _id: "p", _outputPath: "†state.p" },
+      // a writer of †state.g whose predecessor goes first: its check keeps e as †state.g's earliest reader
+      { _id: "W1", v: "†state.zz", _outputPath: "†state.g.k1" },
+      { _id: "y", _outputPath: "†state.y" },
+      // e reads what X writes and X reads y, sent last: e moves after X, the f's stay before p
+      { _id: "X", v: "†state.y", _outputPath: "†state.u.x" },
+      { _id: "W2", v: "†state.p", w: "†state.w", _outputPath: "†state.g.k2" },
+    ]);
+    const refused = compiler.addCall({ _tool: "t", _id: "Q", v: "†state.f1", _outputPath: "†state.w" });
+    expect(refused.ok).toBe(false);
+    expect(refused.diagnostics[0]).toMatchObject({ code: "CYCLE", related: ["Q", "W2", "f1"] });
+  });
+
+  it("refuses a cycle through a reader that is now the earliest because it moved earlier", () => {
+    const chains = [1, 2, 3, 4, 5].flatMap((i) => [
+      { _id: `a${i}`, v: "†state.h", _outputPath: `†state.a${i}` },
+      ...[1, 2, 3].map((j) => ({
+        _id: `a${i}c${j}`,
+        v: j === 1 ? `†state.a${i}` : `†state.a${i}c${j - 1}`,
+        _outputPath: `†state.a${i}c${j}`,
+      })),
+    ]);
+    const compiler = streamOf([
+      { _id: "z0", _outputPath: "†state.zz" },
+      ...chains,
+      ...readersOfG({ _id: "y0", _outputPath: "†state.y0" }).reverse(),
+      { _id: "e0", _outputPath: "†state.e0" },
+      { _id: "G1", v: "†state.e0", _outputPath: "†state.g.k1" },
+      // its predecessor goes first: the check keeps f4 as †state.g's earliest reader
+      { _id: "G2", v: "†state.zz", _outputPath: "†state.g.k2" },
+      // X's readers (the a's) have more descendants than y0 has ancestors: y0 moves before a1, so before the f's
+      { _id: "X", v: "†state.y0", _outputPath: "†state.h.x" },
+    ]);
+    const refused = compiler.addCall({ _tool: "t", _id: "G3", v: "†state.y0", _outputPath: "†state.g.k3" });
+    expect(refused.ok).toBe(false);
+    expect(refused.diagnostics[0]).toMatchObject({ code: "CYCLE", related: ["G3", "y0"] });
+  });
+});
