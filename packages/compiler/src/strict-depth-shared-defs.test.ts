@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { strictPlanJsonSchema } from "./strict-plan-json-schema.js";
+import { DEPTH_STEPS } from "./strict-object-depth.js";
 import { createToolRegistry } from "./tool-registry.js";
 
 /**
@@ -48,6 +49,40 @@ describe("strictPlanJsonSchema of a tool whose defs share their defs", () => {
     expect(values.mock.calls.length).toBeLessThan(2_000);
     expect(deviations.find((deviation) => deviation.limit === "maxObjectDepth")?.message).toContain(
       "the schema has 18 levels of nested objects",
+    );
+  });
+});
+
+/** `diamondTool`'s defs with the last one referring back to the first: a ring of `levels` defs. */
+function ringTool(levels: number) {
+  const tool = diamondTool(levels);
+  const defs = tool.input.$defs;
+  defs[`d${levels - 1}`] = {
+    type: "object",
+    properties: { left: { $ref: "#/$defs/d0" }, right: { $ref: "#/$defs/d0" } },
+  };
+  delete defs[`d${levels}`];
+  return tool;
+}
+
+describe("strictPlanJsonSchema of a tool whose defs refer to each other in a longer cycle", () => {
+  it("bounds the walk of every path, and says the depth is a bound", () => {
+    const registry = createToolRegistry([ringTool(18)]);
+    const values = vi.spyOn(Object, "values");
+    const { deviations } = strictPlanJsonSchema(registry);
+    // the walk of every path into the ring: 2^18 paths
+    expect(values.mock.calls.length).toBeLessThan(DEPTH_STEPS);
+    const depth = deviations.find((deviation) => deviation.limit === "maxObjectDepth");
+    expect(depth).toMatchObject({ tool: "nested", schema: "input", pointer: "/$defs/d17" });
+    expect(depth?.message).toContain(
+      "the schema has up to 20 levels of nested objects (definitions that refer to each other in a cycle counted once each, together)",
+    );
+  });
+
+  it("still counts a short cycle exactly", () => {
+    const { deviations } = strictPlanJsonSchema(createToolRegistry([ringTool(10)]));
+    expect(deviations.find((deviation) => deviation.limit === "maxObjectDepth")?.message).toContain(
+      "the schema has 12 levels of nested objects, counting",
     );
   });
 });

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from "@obelisk/core";
-import { getOwn, refDefKey, type SchemaOrigin } from "./strict-build.js";
+import type { SchemaOrigin } from "./strict-build.js";
 import type { StrictSchemaDeviation } from "./strict-deviation.js";
+import { DEPTH_STEPS, DEPTH_STEPS_PER_SCHEMA, objectDepth } from "./strict-object-depth.js";
 import type { StrictSchemaLimits } from "./strict-schema-rules.js";
 import { isPlainObject } from "./to-json-schema.js";
 
@@ -16,6 +17,8 @@ interface FoundEnum {
 
 /** What a strict schema measures against the documented limits. */
 interface Measures {
+  /** Schema objects, `$defs` walked once. */
+  schemas: number;
   properties: number;
   strings: number;
   enumValues: number;
@@ -48,6 +51,7 @@ interface Context {
 
 function measure(schema: JsonValue, context: Context): void {
   if (!isPlainObject(schema)) return;
+  context.out.schemas += 1;
   for (const key of SCHEMA_MAPS) {
     const map = schema[key];
     if (!isPlainObject(map)) continue;
@@ -61,65 +65,6 @@ function measure(schema: JsonValue, context: Context): void {
   if (typeof schema.const === "string") context.out.strings += schema.const.length;
   if (Array.isArray(schema.anyOf)) for (const branch of schema.anyOf) measure(branch, context);
   if (schema.items !== undefined) measure(schema.items as JsonValue, context);
-}
-
-/** The deepest nesting of objects below a schema, and the innermost object along it that a tool's schema gave. */
-interface Depth {
-  readonly depth: number;
-  readonly origin: SchemaOrigin | undefined;
-}
-
-/**
- * The walk of `objectDepth`: the defs on the path from the root (a `$ref` into one of them is not
- * followed), the innermost of them, the depth below each def found without a cut into another def on the
- * path (it does not depend on the path: a def reached again below itself would have been cut, and a def's
- * `$ref` to itself is cut on every path), and how many such cuts were made so far.
- */
-interface DepthWalk {
-  readonly stack: Set<string>;
-  inner: string | undefined;
-  readonly below: Map<string, Depth>;
-  cuts: number;
-}
-
-/**
- * The deepest nesting of object schemas below `schema` (a `$ref` followed, except into a def it is inside).
- * A def's depth is kept once found without a cut: defs that each `$ref` the next twice made the walk
- * exponential (22 levels: 4.8 s, each two more × 4).
- */
-function objectDepth(defs: JsonObject, origins: Origins, schema: JsonValue, walk: DepthWalk): Depth {
-  if (!isPlainObject(schema)) return { depth: 0, origin: undefined };
-  const key = refDefKey(schema.$ref);
-  if (key !== undefined) {
-    const known = walk.below.get(key);
-    if (known !== undefined) return known;
-    if (walk.stack.has(key)) {
-      if (key !== walk.inner) walk.cuts++;
-      return { depth: 0, origin: undefined };
-    }
-    const { cuts, inner } = walk;
-    walk.stack.add(key);
-    walk.inner = key;
-    const depth = objectDepth(defs, origins, getOwn(defs, key) ?? null, walk);
-    walk.stack.delete(key);
-    walk.inner = inner;
-    if (walk.cuts === cuts) walk.below.set(key, depth);
-    return depth;
-  }
-  const children: JsonValue[] = [
-    ...(isPlainObject(schema.properties) ? Object.values(schema.properties) : []),
-    ...(Array.isArray(schema.anyOf) ? schema.anyOf : []),
-    ...(schema.items === undefined ? [] : [schema.items as JsonValue]),
-  ];
-  let deepest: Depth = { depth: 0, origin: undefined };
-  for (const child of children) {
-    const below = objectDepth(defs, origins, child, walk);
-    // The deepest path; of two as deep, one a tool's schema gave (not only Obelisk's own objects).
-    if (below.depth > deepest.depth || (below.depth === deepest.depth && deepest.origin === undefined))
-      deepest = below;
-  }
-  if (schema.type !== "object") return deepest;
-  return { depth: deepest.depth + 1, origin: deepest.origin ?? origins.get(schema) };
 }
 
 /** A deviation for a limit passed, at `origin` (a tool's schema) when one place decides it. */
@@ -144,15 +89,10 @@ export function sizeLimitDeviations(
   limits: StrictSchemaLimits,
   origins: Origins,
 ): StrictSchemaDeviation[] {
-  const out: Measures = { properties: 0, strings: 0, enumValues: 0 };
+  const out: Measures = { schemas: 0, properties: 0, strings: 0, enumValues: 0 };
   measure(schema, { limits, origins, out });
   const defs = isPlainObject(schema.$defs) ? (schema.$defs as JsonObject) : {};
-  const depth = objectDepth(defs, origins, schema, {
-    stack: new Set(),
-    inner: undefined,
-    below: new Map(),
-    cuts: 0,
-  });
+  const depth = objectDepth(defs, origins, schema, DEPTH_STEPS + DEPTH_STEPS_PER_SCHEMA * out.schemas);
   const found: StrictSchemaDeviation[] = [];
   const over = (limit: keyof StrictSchemaLimits, value: number) => value > limits[limit];
   const most = `strict mode takes at most`;
@@ -168,7 +108,7 @@ export function sizeLimitDeviations(
     found.push(
       sizeLimit(
         "maxObjectDepth",
-        `the schema has ${depth.depth} levels of nested objects, counting the plan root and the call object (2 of them) down to ${depth.origin === undefined ? "its deepest object" : "the deepest object, here"}; ${most} ${limits.maxObjectDepth}`,
+        `the schema has ${depth.bounded ? "up to " : ""}${depth.depth} levels of nested objects${depth.bounded ? " (definitions that refer to each other in a cycle counted once each, together)" : ""}, counting the plan root and the call object (2 of them) down to ${depth.origin === undefined ? "its deepest object" : "the deepest object, here"}; ${most} ${limits.maxObjectDepth}`,
         depth.origin,
       ),
     );
