@@ -1,12 +1,19 @@
 import { DirectedGraph } from "graphology";
 import type { CallEntry } from "./builder-types.js";
-import type { PlanGraph } from "./compiled-plan.js";
+import type { PlanEdgeAttributes, PlanGraph } from "./compiled-plan.js";
 import { addEdge } from "./wire-edges.js";
+import { type WriterSet, writerSets } from "./writer-sets.js";
+
+/** The alternatives of an edge from a join (it has none): shared, never changed. */
+const FROM_JOIN: readonly number[] = [];
 
 /**
  * Builds the graphology plan graph from compiled calls: one node per call (plan order), one edge per
- * (writer, reader) pair carrying every reference between them. The compiler's own passes never need it
- * (they run on the writer groups of plan-dag.ts); it is built on first access of `graph`.
+ * (writer, reader) pair carrying every reference between them — except where a writer list has many
+ * writers and many readers: those are drawn writers → join node → readers (decision 0080), so the graph
+ * stays linear in the plan (a path with 1,000 pushers and 1,000 readers: 2,000 edges, not a million).
+ * The compiler's own passes never need it (they run on the writer groups of plan-dag.ts); it is built on
+ * first access of `graph`.
  */
 export function buildPlanGraph(
   entries: Iterable<CallEntry>,
@@ -16,18 +23,69 @@ export function buildPlanGraph(
   const list = [...entries];
   for (const entry of list) {
     graph.addNode(entry.call.id, {
+      kind: "call",
       tool: entry.tool.name,
       index: entry.call.index,
       alternatives: entry.alternatives.map((targets) => targets.map((target) => target.text)),
       criticalPath: criticalPathOf(entry),
     });
   }
-  // a call sharing a cyclic group is among its own writers (decision 0042): no self-loop
+  const sets = writerSets(list, criticalPathOf);
+  const references = new Map<WriterSet, readonly string[]>();
+  for (const set of new Set(sets.values()))
+    if (set.join !== undefined) {
+      const texts = [...set.texts];
+      references.set(set, texts);
+      graph.addNode(set.join, { kind: "join", references: texts, criticalPath: set.criticalPath });
+    }
+  const wired = new Set<WriterSet>();
   for (const entry of list)
-    for (const [text, links] of entry.writers)
-      for (const link of links)
-        if (link.callId !== entry.call.id) addEdge(graph, link.callId, entry.call.id, link, text);
+    for (const [text, links] of entry.writers) {
+      const set = sets.get(links);
+      if (set?.join === undefined) {
+        // a call sharing a cyclic group is among its own writers (decision 0042): no self-loop
+        for (const link of links)
+          if (link.callId !== entry.call.id) addEdge(graph, link.callId, entry.call.id, link, text);
+        continue;
+      }
+      if (!wired.has(set)) {
+        wired.add(set);
+        addWriterEdges(graph, set.join, set.links, references.get(set) ?? []);
+      }
+      addJoinEdge(graph, set.join, entry.call.id, text);
+    }
   return graph;
+}
+
+/** The edges writer → join, each with the writer's alternatives, carrying the join's references. */
+function addWriterEdges(
+  graph: PlanGraph,
+  join: string,
+  links: WriterSet["links"],
+  references: readonly string[],
+): void {
+  for (const link of links)
+    graph.addEdge(link.callId, join, {
+      alternatives: link.alternatives,
+      conditional: link.conditional,
+      references,
+    });
+}
+
+/** Adds the edge join → reader, or the reference to it. */
+function addJoinEdge(graph: PlanGraph, join: string, reader: string, text: string): void {
+  if (!graph.hasEdge(join, reader)) {
+    const attributes: PlanEdgeAttributes = {
+      alternatives: FROM_JOIN,
+      conditional: false,
+      references: [text],
+    };
+    graph.addEdge(join, reader, attributes);
+    return;
+  }
+  const current = graph.getEdgeAttributes(join, reader);
+  if (!current.references.includes(text))
+    graph.setEdgeAttribute(join, reader, "references", [...current.references, text]);
 }
 
 /** A lazily built value, rebuilt when `version()` changed since the last build. */

@@ -58,9 +58,10 @@ describe("SPEC examples", () => {
     );
     expect(result.ok).toBe(true);
     expect(result.graph.getEdgeAttributes("sum", "a")).toMatchObject({ conditional: false });
-    expect(result.graph.getNodeAttribute("sum", "alternatives")).toEqual([
-      ["†state.user.summary", "†state.audit.summary"],
-    ]);
+    expect(result.graph.getNodeAttributes("sum")).toMatchObject({
+      kind: "call",
+      alternatives: [["†state.user.summary", "†state.audit.summary"]],
+    });
   });
 
   it("detectLanguage → isEnglish → translateText", () => {

@@ -103,8 +103,10 @@ export interface CompiledCall {
   readonly raw: JsonObject;
 }
 
-/** Node attributes of the plan graph. */
+/** Node attributes of a call in the plan graph. */
 export interface PlanNodeAttributes {
+  /** A call (the other node kind is a {@link PlanJoinAttributes} join). */
+  readonly kind: "call";
   /** Tool name. */
   readonly tool: string;
   /** Position in plan order. */
@@ -115,18 +117,33 @@ export interface PlanNodeAttributes {
   readonly criticalPath: number;
 }
 
+/**
+ * Node attributes of a join: the point where every writer of a path is done, drawn when a path has many
+ * writers and many readers (writers → join → readers instead of an edge per pair; decision 0080).
+ */
+export interface PlanJoinAttributes {
+  readonly kind: "join";
+  /** Reference texts read through the join (each reads exactly the join's writers), in order of first read. */
+  readonly references: readonly string[];
+  /** The largest critical path among its readers (a join costs nothing). */
+  readonly criticalPath: number;
+}
+
 /** Edge attributes of the plan graph: writer → reader. */
 export interface PlanEdgeAttributes {
-  /** Writer alternatives the reader depends on (all of them for unconditional edges). */
+  /** Writer alternatives the reader depends on (all of them for unconditional edges; none from a join). */
   readonly alternatives: readonly number[];
   /** True when the edge depends on one alternative being taken. */
   readonly conditional: boolean;
-  /** Reference texts carried by the edge. */
+  /** Reference texts carried by the edge (on an edge into a join: the join's `references`). */
   readonly references: readonly string[];
 }
 
-/** The DAG of a plan: one node per compiled call, keyed by call id. */
-export type PlanGraph = DirectedGraph<PlanNodeAttributes, PlanEdgeAttributes>;
+/**
+ * The DAG of a plan: one node per compiled call, keyed by call id, and a join node (`join#<n>`) per writer
+ * list with many writers and many readers (decision 0080).
+ */
+export type PlanGraph = DirectedGraph<PlanNodeAttributes | PlanJoinAttributes, PlanEdgeAttributes>;
 
 /** What `compile` returns. It never throws. */
 export interface CompiledPlan {

@@ -80,16 +80,21 @@ export function cyclePathFrom(
 }
 
 /**
- * Every cycle of the plan graph, one per strongly connected component: the path in edge order
- * (writer → reader), starting and ending at the component's first call in plan order. The graph's edges
+ * Every cycle of the plan graph, one per strongly connected component: the path of calls in edge order
+ * (writer → reader, join nodes left out), starting and ending at the component's first call in plan order.
+ * The graph's edges
  * are references only: a cycle that needs the plan-order commit of co-writers (decision 0019), which
  * `compile` reports as CYCLE, is not found here.
  */
 export function findCycles(graph: PlanGraph): string[][] {
+  const indexOf = (id: string) => {
+    const node = graph.getNodeAttributes(id);
+    return node.kind === "join" ? Number.POSITIVE_INFINITY : node.index;
+  };
   return cyclicComponents(graph).map((component) => {
-    const start = component.reduce((best, id) =>
-      graph.getNodeAttribute(id, "index") < graph.getNodeAttribute(best, "index") ? id : best,
-    );
-    return cyclePathFrom(graph, start, new Set(component));
+    // a cycle through a join passes through its writers and readers: a call always starts it
+    const start = component.reduce((best, id) => (indexOf(id) < indexOf(best) ? id : best));
+    const path = cyclePathFrom(graph, start, new Set(component));
+    return path.filter((id) => indexOf(id) !== Number.POSITIVE_INFINITY);
   });
 }

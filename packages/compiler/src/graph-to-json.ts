@@ -12,26 +12,46 @@ export interface GraphJsonNode {
   readonly targets: readonly (readonly string[])[];
 }
 
+/**
+ * A join of the exported graph (decision 0080): where a path has many writers and many readers, each writer
+ * has an edge to the join and the join one to each reader, instead of an edge per (writer, reader) pair.
+ */
+export interface GraphJsonJoin {
+  /** `join#<n>`, numbered in plan order of first read (a call id never holds `#`). */
+  readonly id: string;
+  /** Reference texts read through it: each has exactly the join's writers. */
+  readonly references: readonly string[];
+  /** The largest critical path among its readers (a join costs nothing). */
+  readonly criticalPath: number;
+}
+
 /** The plan graph as JSON (SPEC §10 `validate --format json`). */
 export interface GraphJson {
   readonly nodes: readonly GraphJsonNode[];
-  /** `[writer, reader]` pairs. */
+  /** Join nodes; absent when there are none (most plans). */
+  readonly joins?: readonly GraphJsonJoin[];
+  /** `[writer, reader]` pairs; a join is the reader of its writers' edges and the writer of its readers'. */
   readonly edges: readonly (readonly [string, string])[];
 }
 
-/** Exports the plan graph as `{ nodes, edges }`, nodes in plan order. */
+/** Exports the plan graph as `{ nodes, joins?, edges }`, nodes in plan order, joins by number. */
 export function graphToJson(compiled: Pick<CompiledPlan, "graph">): GraphJson {
   const graph = compiled.graph;
-  const nodes = graph
-    .mapNodes((id, attributes) => ({
-      id,
-      tool: attributes.tool,
-      criticalPath: attributes.criticalPath,
-      targets: attributes.alternatives,
-      index: attributes.index,
-    }))
-    .sort((a, b) => a.index - b.index)
-    .map(({ index: _index, ...node }) => node);
+  const calls: (GraphJsonNode & { readonly index: number })[] = [];
+  const joins: GraphJsonJoin[] = [];
+  graph.forEachNode((id, node) => {
+    if (node.kind === "join")
+      joins.push({ id, references: node.references, criticalPath: node.criticalPath });
+    else
+      calls.push({
+        id,
+        tool: node.tool,
+        criticalPath: node.criticalPath,
+        targets: node.alternatives,
+        index: node.index,
+      });
+  });
+  const nodes = calls.sort((a, b) => a.index - b.index).map(({ index: _index, ...node }) => node);
   const edges = graph.mapEdges((_edge, _attributes, source, target) => [source, target] as const);
-  return { nodes, edges };
+  return joins.length === 0 ? { nodes, edges } : { nodes, joins, edges };
 }

@@ -1,4 +1,9 @@
-import type { CompiledPlan, PlanEdgeAttributes, PlanNodeAttributes } from "./compiled-plan.js";
+import type {
+  CompiledPlan,
+  PlanEdgeAttributes,
+  PlanJoinAttributes,
+  PlanNodeAttributes,
+} from "./compiled-plan.js";
 
 /** Escapes text for a quoted Mermaid label (`"` and `#`, `<`, `>` as entities). */
 function mermaidText(text: string): string {
@@ -14,9 +19,12 @@ function safeIds(ids: readonly string[]): Map<string, string> {
   return map;
 }
 
-/** The label of an edge: the writer's alternatives it depends on, when conditional. */
-export function edgeLabel(writer: PlanNodeAttributes, edge: PlanEdgeAttributes): string | undefined {
-  if (!edge.conditional) return undefined;
+/** The label of an edge: the writer's alternatives it depends on, when conditional (never from a join). */
+export function edgeLabel(
+  writer: PlanNodeAttributes | PlanJoinAttributes,
+  edge: PlanEdgeAttributes,
+): string | undefined {
+  if (!edge.conditional || writer.kind === "join") return undefined;
   return edge.alternatives
     .map((alternative) => (writer.alternatives[alternative] ?? []).join(" && "))
     .join(" || ");
@@ -28,13 +36,25 @@ export function nodeLabel(id: string, node: PlanNodeAttributes): string {
   return `${id} (${node.tool})\n→ ${targets}`;
 }
 
-/** Exports the plan graph as a Mermaid flowchart; conditional edges are dotted and labelled with the alternative. */
+/** References a join's label names: the rest are counted (a join may stand for thousands of them). */
+const SHOWN_JOIN_REFERENCES = 3;
+
+/** The second line of a join's label, after its id: what it stands for (`all writers of †state.items`). */
+export function joinLabel(node: PlanJoinAttributes): string {
+  const shown = node.references.slice(0, SHOWN_JOIN_REFERENCES).join(", ");
+  const more = node.references.length - SHOWN_JOIN_REFERENCES;
+  return `all writers of ${shown}${more > 0 ? `, … (+${more})` : ""}`;
+}
+
+/** Exports the plan graph as a Mermaid flowchart (joins as rounded nodes); conditional edges are dotted and labelled with the alternative. */
 export function graphToMermaid(compiled: Pick<CompiledPlan, "graph">): string {
   const graph = compiled.graph;
   const ids = safeIds(graph.nodes());
   const lines = ["flowchart TD"];
   graph.forEachNode((id, node) => {
-    lines.push(`  ${ids.get(id)}["${mermaidText(nodeLabel(id, node)).replace("→", "<br/>→")}"]`);
+    if (node.kind === "join")
+      lines.push(`  ${ids.get(id)}(["${mermaidText(id)}<br/>${mermaidText(joinLabel(node))}"])`);
+    else lines.push(`  ${ids.get(id)}["${mermaidText(nodeLabel(id, node)).replace("→", "<br/>→")}"]`);
   });
   graph.forEachEdge((_edge, attributes, source, target) => {
     const label = edgeLabel(graph.getNodeAttributes(source), attributes);

@@ -9,6 +9,7 @@ export type {
   ParamReference,
   PlanEdgeAttributes,
   PlanGraph,
+  PlanJoinAttributes,
   PlanNodeAttributes,
   WriterLink,
 } from "./compiled-plan.js";
@@ -16,7 +17,7 @@ export { computeCriticalPaths } from "./critical-path.js";
 export { findCycles } from "./find-cycles.js";
 export { fromStrictPlan } from "./from-strict-plan.js";
 export { graphToDot } from "./graph-to-dot.js";
-export type { GraphJson, GraphJsonNode } from "./graph-to-json.js";
+export type { GraphJson, GraphJsonJoin, GraphJsonNode } from "./graph-to-json.js";
 export { graphToJson } from "./graph-to-json.js";
 export { graphToMermaid } from "./graph-to-mermaid.js";
 export type { IncrementalCompileOptions, IncrementalCompiler } from "./incremental-compiler.js";
