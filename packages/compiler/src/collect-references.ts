@@ -15,6 +15,7 @@ import type {
 import { codePointLength, parseParameterString, pointerFromPath } from "@obelisk/core";
 import { bracedSlotHint } from "./braced-slot-hint.js";
 import { clearList } from "./clear-list.js";
+import { CollectedReference } from "./collected-reference.js";
 import type { CompileContext, ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { misusedToolOutputAlias } from "./misused-tool-output-alias.js";
@@ -335,8 +336,8 @@ function sharedLocation(walk: Walk): SharedLocation | undefined {
 function addReference(walk: Walk, value: ParsedString): void {
   const shared = sharedLocation(walk);
   const location = shared === undefined ? walk.location.slice() : shared.location;
-  const pointer = walk.callPointer + (shared === undefined ? pointerFromPath(walk.location) : shared.suffix);
-  walk.references.push({ location, pointer, value });
+  const suffix = shared === undefined ? pointerFromPath(walk.location) : shared.suffix;
+  walk.references.push(new CollectedReference(location, value, walk.callPointer, suffix));
 }
 
 function parseString(text: string, walk: Walk): void {
