@@ -67,6 +67,21 @@ describe("a stream's writers sent after many readers of their path", () => {
     expect(label.mock.calls.length).toBeLessThan(8_000);
   });
 
+  it("do not look at every reader once per writer whose predecessor came after them (a search each)", () => {
+    const compiler = createIncrementalCompiler(registry);
+    for (const id of ids("r", 2_000)) compiler.addCall(reader(id));
+    const label = vi.spyOn(TopologicalOrder.prototype, "label");
+    for (const id of ids("w", 50)) {
+      // z goes last in the order (nothing reads it), after the readers: the writer that reads it needs a search
+      expect(
+        compiler.addCall({ _tool: "log", _id: `z${id}`, message: id, _outputPath: `†state.z${id}` }).ok,
+      ).toBe(true);
+      expect(compiler.addCall({ ...writer(id), message: `{†state.z${id}}` }).ok).toBe(true);
+    }
+    // each search started from all 2,000 readers: ~200,000 labels read
+    expect(label.mock.calls.length).toBeLessThan(10_000);
+  });
+
   it("walk at most MAX_READERS_WALKED readers of several paths, and say the count is a lower bound", () => {
     const compiler = createIncrementalCompiler(registry);
     const both = (id: string) => ({ ...reader(id), message: "{†state.a} {†state.a.x}" });

@@ -9,6 +9,7 @@ import {
   UNFINISHED,
   WriterGroup,
 } from "./plan-dag.js";
+import { RegionReaders } from "./region-readers.js";
 import { TopologicalOrder } from "./topological-order.js";
 
 /** `#placeAfter` of a call that goes last in the order. */
@@ -63,7 +64,7 @@ export class StreamingOrder {
   #earlier: readonly DagNode[] = NO_ITEMS;
   /** The earlier co-writers each accumulating call commits after, by position (edges into it). */
   readonly #commitBefore = new Map<number, readonly DagNode[]>();
-  /** Calls the searches of this stream have visited (and readers walked by them or rescanned, see `#earliestOf`). */
+  /** Calls the searches of this stream have visited (and readers they skipped or rescanned, see `#earliestOf`). */
   #visited = 0;
   /**
    * The earliest in the order of each readers list looked at (a group's `readers`, grown in place past 4
@@ -135,11 +136,9 @@ export class StreamingOrder {
     if (this.#visited > SEARCH_VISITS + SEARCH_VISITS_PER_CALL * this.nodes.length)
       return SEARCH_BUDGET_SPENT;
     const before = cycleSearches.visited;
-    const all = readers.flat();
-    // every reader is walked once more below (into one list, a set, the search's start): counted too
-    this.#visited += all.length;
-    const path = this.#search(id, all, writers, predecessors, bound, first);
-    this.#visited += cycleSearches.visited - before;
+    const starts = new RegionReaders(readers, order, bound);
+    const path = this.#search(id, starts, writers, predecessors, first);
+    this.#visited += cycleSearches.visited - before + starts.skipped;
     return path === undefined ? undefined : { path, commitsAfter };
   }
 
@@ -208,27 +207,27 @@ export class StreamingOrder {
    */
   #search(
     id: string,
-    readers: readonly DagNode[],
+    starts: RegionReaders,
     writers: ReadonlySet<string>,
     predecessors: readonly DagNode[],
-    bound: number,
     first: DagNode,
   ): string[] | undefined {
     const order = this.#order;
-    const region = { order, bound };
+    const region = { order, bound: starts.bound };
     const moved = this.#moved;
     const byLabel = (a: DagNode, b: DagNode): number => order.label(a.position) - order.label(b.position);
     for (let limit = 8; ; limit *= 2) {
       clearList(moved);
-      const found = limitedClosingCycle(id, readers, writers, region, moved, limit);
+      // the search looks at `limit` calls at most: more starts than that and it stops unfinished anyway
+      const found = limitedClosingCycle(id, starts.first(limit + 1), writers, region, moved, limit);
       if (found !== UNFINISHED) {
         moved.sort(byLabel);
         return found;
       }
       clearList(moved);
-      const ancestors = this.#ancestors(predecessors, new Set(readers), order.label(first.position), limit);
+      const ancestors = this.#ancestors(predecessors, starts.lists, order.label(first.position), limit);
       if (ancestors === CLOSES) {
-        const path = closingCycle(id, readers, writers, region, moved);
+        const path = closingCycle(id, starts.all(), writers, region, moved);
         moved.sort(byLabel);
         return path;
       }
@@ -243,12 +242,12 @@ export class StreamingOrder {
 
   /**
    * `starts` and the calls they descend from, labelled `after` or later (breadth first), or `CLOSES` when
-   * one of them is among `readers` (the new call would close a cycle), or `UNFINISHED` once more than
-   * `limit` are found.
+   * one of them is in one of `readers` (it reads what the new call writes: the new call would close a
+   * cycle), or `UNFINISHED` once more than `limit` are found.
    */
   #ancestors(
     starts: readonly DagNode[],
-    readers: ReadonlySet<DagNode>,
+    readers: readonly (readonly DagNode[])[],
     after: number,
     limit: number,
   ): DagNode[] | typeof CLOSES | typeof UNFINISHED {
@@ -267,8 +266,10 @@ export class StreamingOrder {
       cycleSearches.visited++;
       if (head >= limit) return UNFINISHED;
       const node = found[head] as DagNode;
-      if (readers.has(node)) return CLOSES;
       const entry = nodes[node.position] as CallEntry;
+      // a call is in a readers list when it reads through that list's group (its operands hold the group)
+      for (const operand of entry.call.operands)
+        if (operand instanceof WriterGroup && readers.includes(operand.readers)) return CLOSES;
       for (const operand of entry.call.operands)
         if (operand instanceof WriterGroup)
           for (const link of operand.links)
