@@ -3,7 +3,7 @@ import { createEngine, defineTool, type ValidationResult } from "obelisk";
 import pc from "picocolors";
 import { describe, expect, it } from "vitest";
 import type { Output } from "./output.js";
-import { printGraphSummary } from "./render-graph-summary.js";
+import { printGraphSummary, validationJson } from "./render-graph-summary.js";
 
 const log = defineTool({ name: "log", input: { type: "object" }, run: () => 1 });
 
@@ -53,6 +53,31 @@ describe("validate's text graph summary (stop 29 review: a million-edge fan-in t
     expect(lines).toContain("  w3 (log) → †state.out.v3");
     // the same counts as the exported graph
     expect(graphToJson(result.compiled).edges).toHaveLength(40);
+  });
+
+  it("json draws many writers × many readers of one path through a join; the text still counts each pair", async () => {
+    const writers = Array.from({ length: 10 }, (_, index) => ({
+      _tool: "log",
+      _id: `w${index}`,
+      _outputPath: "†state.items",
+      _outputMethod: "push",
+    }));
+    const readers = Array.from({ length: 10 }, (_, index) => ({
+      _tool: "log",
+      _id: `r${index}`,
+      all: "†state.items",
+    }));
+    const result = await createEngine({ tools: [log] }).validate([...writers, ...readers]);
+    expect(result.ok).toBe(true);
+    expect(summaryLines(withoutGraph(result))[1]).toBe(
+      "graph     20 calls, 100 dependencies, 10 can start at once",
+    );
+    const { graph } = validationJson(result) as { graph: ReturnType<typeof graphToJson> };
+    expect(graph.nodes).toHaveLength(20);
+    expect(graph.joins).toEqual([{ id: "join#1", references: ["†state.items"], criticalPath: 1 }]);
+    expect(graph.edges).toHaveLength(20);
+    expect(graph.edges).toContainEqual(["w0", "join#1"]);
+    expect(graph.edges).toContainEqual(["join#1", "r9"]);
   });
 
   it("counts the calls that did not compile, naming where and why (s32 review L11)", async () => {

@@ -7,7 +7,7 @@ import type { Output } from "./output.js";
 // Loaded by the commands that need it: importing the compiler (ajv, zod, graphology) at start-up would
 // slow every command, `--help` and `state` included.
 
-/** The json document of `validate` (SPEC §6 shape plus the graph). */
+/** The json document of `validate` (SPEC §6 shape plus the graph, its joins included: decision 0080). */
 export function validationJson(result: ValidationResult): Record<string, unknown> {
   return {
     ok: result.ok,
@@ -28,8 +28,9 @@ interface WaitedFor {
 
 /**
  * The calls `call` waits for (its writers, each once, in the order its references name them), read from
- * the compiled call: the text summary never builds the graphology graph (a valid plan of 1,000 writers and
- * 1,000 readers has a million edges: ~10 s to build, and a filter of every edge per call took 50 s).
+ * the compiled call: the text summary never builds the graphology graph. It counts pairs, which the graph
+ * draws through a join node when a path has many writers and many readers (decision 0080), and a filter of
+ * every edge per call took 50 s for 1,000 writers × 1,000 readers.
  */
 function waitedFor(call: CompiledPlan["calls"][number]): WaitedFor | undefined {
   const seen = new Set<string>();
