@@ -41,6 +41,7 @@ import { declaresNames } from "./undeclared-near-name.js";
 import { mayReadUndeclared, startUndeclaredPass, undeclaredReferences } from "./undeclared-references.js";
 import { UnknownToolHints } from "./unknown-tool-hints.js";
 import { makeLink, writersOf } from "./wire-edges.js";
+import { IndexedWriter } from "./writer-entry.js";
 import { writerTable } from "./writer-table.js";
 
 /** The result of adding one call. */
@@ -428,20 +429,13 @@ export class PlanBuilder {
     if (call.hasOutput || tool.outputSchema !== undefined) this.typedWriters = true;
     if (!this.namingWriters && tool.outputSchema !== undefined && declaresNames(tool.outputSchema))
       this.namingWriters = true;
-    const total = alternatives.length;
-    const method = call.outputMethod;
-    for (let alternative = 0; alternative < total; alternative++) {
+    for (let alternative = 0; alternative < alternatives.length; alternative++) {
       for (const target of alternatives[alternative] as readonly OutputTarget[])
-        this.#writers.add(target.kind, target.path, {
-          callId: id,
-          index: source.index,
-          position,
-          alternative,
-          target,
-          method,
-          total,
-          link: own[alternative],
-        });
+        this.#writers.add(
+          target.kind,
+          target.path,
+          new IndexedWriter(entry, alternative, target, own[alternative]),
+        );
     }
     return call;
   }
