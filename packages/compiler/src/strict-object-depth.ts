@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from "@obelisk/core";
 import { getOwn, refDefKey, type SchemaOrigin } from "./strict-build.js";
+import { stronglyConnected } from "./strongly-connected.js";
 import { isPlainObject } from "./to-json-schema.js";
 
 /** Where a strict schema comes from in a tool's schema, by its identity (unknown: Obelisk's own parts). */
@@ -105,55 +106,19 @@ function refsOf(schema: JsonValue, out: Set<string>): Set<string> {
   return out;
 }
 
-/** The defs in cycles of `$ref`s (strongly connected, Tarjan), each group after every group it refers to. */
+/** The defs in cycles of `$ref`s (strongly connected groups), each group after every group it refers to. */
 function defCycles(defs: JsonObject): string[][] {
-  const refs = new Map<string, readonly string[]>();
-  for (const key of Object.keys(defs)) refs.set(key, [...refsOf(getOwn(defs, key) ?? null, new Set())]);
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const groups: string[][] = [];
-  for (const root of refs.keys()) {
-    if (index.has(root)) continue;
-    const work: [string, number][] = [[root, 0]];
-    index.set(root, index.size);
-    low.set(root, index.get(root) as number);
-    stack.push(root);
-    onStack.add(root);
-    while (work.length > 0) {
-      const frame = work[work.length - 1] as [string, number];
-      const [key, at] = frame;
-      const next = (refs.get(key) ?? [])[at];
-      if (next !== undefined) {
-        frame[1] = at + 1;
-        if (!refs.has(next)) continue;
-        if (!index.has(next)) {
-          index.set(next, index.size);
-          low.set(next, index.get(next) as number);
-          stack.push(next);
-          onStack.add(next);
-          work.push([next, 0]);
-        } else if (onStack.has(next))
-          low.set(key, Math.min(low.get(key) as number, index.get(next) as number));
-        continue;
-      }
-      work.pop();
-      const parent = work[work.length - 1];
-      if (parent !== undefined)
-        low.set(parent[0], Math.min(low.get(parent[0]) as number, low.get(key) as number));
-      if (low.get(key) !== index.get(key)) continue;
-      const group: string[] = [];
-      let member: string;
-      do {
-        member = stack.pop() as string;
-        onStack.delete(member);
-        group.push(member);
-      } while (member !== key);
-      groups.push(group);
+  const keys = Object.keys(defs);
+  const number = new Map(keys.map((key, at) => [key, at]));
+  const succ = keys.map((key) => {
+    const next: number[] = [];
+    for (const target of refsOf(getOwn(defs, key) ?? null, new Set())) {
+      const at = number.get(target);
+      if (at !== undefined) next.push(at);
     }
-  }
-  return groups;
+    return next;
+  });
+  return stronglyConnected(succ).map((group) => group.map((at) => keys[at] as string));
 }
 
 /**
