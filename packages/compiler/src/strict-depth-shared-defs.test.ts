@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { strictPlanJsonSchema } from "./strict-plan-json-schema.js";
 import { DEPTH_STEPS } from "./strict-object-depth.js";
+import { strictPlanJsonSchema } from "./strict-plan-json-schema.js";
 import { createToolRegistry } from "./tool-registry.js";
 
 /**
