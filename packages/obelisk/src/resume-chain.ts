@@ -1,22 +1,30 @@
 import type { PlanHash, RunId, ThreadId } from "@obelisk/core";
 import type { CallRecord, RunRecord, StateStore } from "@obelisk/state";
+import { chainRoot, OwnRecordFollower, openRunBefore, recordsEveryCall } from "./chain-end.js";
 import type { ResumedNumbering } from "./engine-runtime.js";
 import { storedPlanHash } from "./record-run.js";
 
 /** Most runs a resume chain is followed through (a resume of a resume of …), newest first. */
 const MAX_CHAIN = 1000;
 
-/** What a resume continues: the run it was asked for and, through `resumeOf`, the runs that one resumed. */
+/**
+ * What a resume continues: the run it was asked for and, through `resumeOf`, the runs that one resumed back
+ * to the newest that recorded every call of its plan (decision 0079), whose records stand for those before.
+ */
 export interface ResumeChain {
   /** The run being resumed (the new run record's `resumeOf`). */
   readonly resumeOf: RunId;
-  /** Every run of the chain, newest first (the one being resumed first). */
+  /** The runs of the chain read, newest first (the one being resumed first). */
   readonly runs: readonly RunRecord[];
-  /** Their ids: their records satisfy only the call with the same id. */
+  /**
+   * Their ids, and those of the runs before whose own records `records` holds: their records satisfy only
+   * the call with the same id.
+   */
   readonly runIds: ReadonlySet<string>;
   /**
    * The latest completed (`succeeded`) record of each call id in the chain: a call is satisfied by its own
-   * record even when the store's latest record of the same key is an identical sibling's.
+   * record even when the store's latest record of the same key is an identical sibling's. For a call the
+   * runs read recorded only `satisfied`, the own record that satisfied it in the runs before.
    */
   readonly records: ReadonlyMap<string, CallRecord>;
   /**
@@ -26,44 +34,75 @@ export interface ResumeChain {
   readonly settled: ReadonlyMap<string, CallRecord>;
   /** The original numbering of automatic ids (absent for records without `firstAutoIdNumber`). */
   readonly numbering: ResumedNumbering | undefined;
+  /** The first run of the chain (the new run record's `resumeRoot`), when the run resumed knows it. */
+  readonly root: RunId | undefined;
+}
+
+/** The calls the runs read so far recorded, folded newest run first. */
+interface ChainRecords {
+  readonly ownCallIds: Set<string>;
+  readonly records: Map<string, CallRecord>;
+  readonly settled: Map<string, CallRecord>;
 }
 
 /**
  * Follows `record` back through `resumeOf` on its thread (stopping at a missing run, a loop or
  * {@link MAX_CHAIN}): a resume of a crashed resume keeps the original's automatic ids, because the calls
- * recorded by any run of the chain are its own.
+ * recorded by any run of the chain are its own. The walk ends at a run that recorded every call of its plan
+ * once the own records its `satisfied` records name are found (decision 0079): a chain of n resumes costs a
+ * resume the calls of its plan and the runs since that run, not n runs' records. It goes on to the runs
+ * before when one is not found, or when a run of the plan before may still be open (its resume stopped
+ * before ending it: the resume ends it, as it ends the crashed runs it reads).
  */
 export async function resumeChain(store: StateStore, record: RunRecord): Promise<ResumeChain> {
-  const runs: RunRecord[] = [record];
-  const runIds = new Set<string>([record.runId]);
+  const runs: RunRecord[] = [];
+  const runIds = new Set<string>();
+  const read: ChainRecords = { ownCallIds: new Set(), records: new Map(), settled: new Map() };
+  const root = chainRoot(record);
+  const follower = root === undefined ? undefined : new OwnRecordFollower(store, record.threadId, root);
+  let mayEnd = true;
   let current = record;
-  while (current.resumeOf !== undefined && runs.length < MAX_CHAIN && !runIds.has(current.resumeOf)) {
+  for (;;) {
+    runs.push(current);
+    runIds.add(current.runId);
+    const calls = await store.listCallRecords(current.runId);
+    foldCalls(read, calls);
+    if (current.resumeOf === undefined || runs.length >= MAX_CHAIN || runIds.has(current.resumeOf)) break;
     const previous = await store.getRun(current.resumeOf);
     if (previous === undefined || previous.threadId !== record.threadId) break;
-    runs.push(previous);
-    runIds.add(previous.runId);
-    current = previous;
-  }
-  const ownCallIds = new Set<string>();
-  const records = new Map<string, CallRecord>();
-  const settled = new Map<string, CallRecord>();
-  // newest run first: the first succeeded (or satisfied) record met for an id is its latest
-  for (const run of runs) {
-    const calls = await store.listCallRecords(run.runId);
-    for (let at = calls.length - 1; at >= 0; at--) {
-      const call = calls[at] as CallRecord;
-      ownCallIds.add(call.callId);
-      if (call.status === "succeeded" && !records.has(call.callId)) records.set(call.callId, call);
-      if ((call.status === "succeeded" || call.status === "satisfied") && !settled.has(call.callId))
-        settled.set(call.callId, call);
+    if (follower !== undefined && mayEnd && recordsEveryCall(current, calls)) {
+      const inherited = await follower.follow(read.settled, read.records);
+      if (inherited !== undefined) {
+        if (!(await openRunBefore(store, current, runIds))) {
+          for (const [callId, own] of inherited) {
+            read.records.set(callId, own);
+            runIds.add(own.runId);
+          }
+          break;
+        }
+        mayEnd = false;
+      }
     }
+    current = previous;
   }
   const first = record.firstAutoIdNumber;
   const numbering =
     first !== undefined && Number.isSafeInteger(first) && first >= 1
-      ? { firstAutoIdNumber: first, ownCallIds }
+      ? { firstAutoIdNumber: first, ownCallIds: read.ownCallIds }
       : undefined;
-  return { resumeOf: record.runId, runs, runIds, records, settled, numbering };
+  const { records, settled } = read;
+  return { resumeOf: record.runId, runs, runIds, records, settled, numbering, root };
+}
+
+/** Adds a run's records, older than those folded already: the first succeeded (or satisfied) met for an id is its latest. */
+function foldCalls({ ownCallIds, records, settled }: ChainRecords, calls: readonly CallRecord[]): void {
+  for (let at = calls.length - 1; at >= 0; at--) {
+    const call = calls[at] as CallRecord;
+    ownCallIds.add(call.callId);
+    if (call.status === "succeeded" && !records.has(call.callId)) records.set(call.callId, call);
+    if ((call.status === "succeeded" || call.status === "satisfied") && !settled.has(call.callId))
+      settled.set(call.callId, call);
+  }
 }
 
 /** A run that a resume or a superseding run ended: what its `run-superseded` event tells. */

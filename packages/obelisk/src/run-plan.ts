@@ -76,6 +76,7 @@ async function leasedRun(
       input: prepared.input.given,
       ...(prepared.firstAutoIdNumber === undefined ? {} : { firstAutoIdNumber: prepared.firstAutoIdNumber }),
       ...(resumed === undefined ? {} : { resumeOf: resumed.resumeOf }),
+      ...(resumed?.root === undefined ? {} : { resumeRoot: resumed.root }),
       ...(streamed ? { streamed } : {}),
       status: "running",
       startedAt: runtime.iso(),

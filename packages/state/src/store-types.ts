@@ -240,6 +240,12 @@ export interface RunRecord {
   /** The run this one resumes (`engine.resume`), when it is a resume: a resume of it continues the chain. */
   readonly resumeOf?: RunId;
   /**
+   * On a resume, the first run of its chain (the run the resumes started from, which has no `resumeOf`), so
+   * a run of the chain is told from another run of the same plan without walking the chain (decision 0079).
+   * Absent on a run that resumes nothing, and on a resume of a chain recorded before this field.
+   */
+  readonly resumeRoot?: RunId;
+  /**
    * A streaming run (`engine.open`), or a resume of one: its plan is the calls it accepted, which `resume`
    * runs as the stream would have (a reference nothing among them writes fails its call REF_UNRESOLVED
    * instead of refusing the whole plan).
