@@ -177,6 +177,7 @@ export function analyzeCallBody(
   parseOptions.context = options.context;
   parseOptions.planInputSchema = options.planInputSchema;
   parseOptions.bareSpellings = options.bareSpellings;
+  parseOptions.tool = tool?.name;
   try {
     const references = collectReferences(params, pointer, parseOptions, out);
     if (tool !== undefined) {
@@ -241,6 +242,7 @@ const PARSE_OPTIONS: Mutable<ReferenceParseOptions> = {
   context: undefined,
   planInputSchema: undefined,
   bareSpellings: undefined,
+  tool: undefined,
 };
 
 function checkAgainstTool(

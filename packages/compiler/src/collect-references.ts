@@ -19,7 +19,7 @@ import { CollectedReference } from "./collected-reference.js";
 import type { CompileContext, ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { misusedToolOutputAlias } from "./misused-tool-output-alias.js";
-import { parseIssueHint } from "./parse-issue-hint.js";
+import { readableIssueHint } from "./readable-kind-hint.js";
 import {
   bareSpellingHint,
   dollarSpellingHint,
@@ -150,6 +150,8 @@ export interface ReferenceParseOptions {
   readonly planInputSchema?: JsonObject | undefined;
   /** Where bare `kind.path` literals the known context does not explain go, for the close pass to check. */
   readonly bareSpellings?: BareSpelling[] | undefined;
+  /** The call's tool, when registered (what `context.mayRead` is asked about a bare host-kind spelling). */
+  readonly tool?: string | undefined;
 }
 
 /** A whole literal `<kind>.<path>` (no dagger), checked at close against what the plan writes. */
@@ -288,7 +290,7 @@ function plainLiteral(text: string, walk: Walk): void {
   }
   const names = walk.bareKindNames;
   if (names === undefined || !kindAt(text, 0, names)) return;
-  const bare = walk.knownData ? bareSpellingHint(text, walk.options) : undefined;
+  const bare = walk.knownData ? bareSpellingHint(text, walk.options, String(walk.location[0])) : undefined;
   if (bare !== undefined) suspicious(walk, bare, SPELLING_MESSAGE);
   else walk.options.bareSpellings?.push({ callId: walk.options.callId, pointer: pointerOf(walk), text });
 }
@@ -362,7 +364,7 @@ function parseString(text: string, walk: Walk): void {
   const callId = options.callId;
   if (!parsed.ok) {
     const { code, message, offset } = parsed.issue;
-    const hint = parseIssueHint(parsed.issue);
+    const hint = readableIssueHint(parsed.issue, text, options, String(walk.location[0]));
     out.push(
       makeDiagnostic(
         code,

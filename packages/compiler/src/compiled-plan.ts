@@ -198,6 +198,14 @@ export interface CompileContext {
   /** Values of host-declared extra kinds. */
   readonly extraKinds?: Readonly<Record<string, JsonValue>>;
   /**
+   * Whether a tool's parameter may read a host kind (the engine's `HostKind.readers`, decision 0073; `tool`
+   * undefined: a call the compiler could not compile). Absent: every parameter may. A parameter string
+   * that reads a kind its parameter may not is not judged against the known context (no REF_UNRESOLVED,
+   * REF_TYPE_MISMATCH or did-you-mean from it): what the compiler says must not tell a plan what it may not
+   * read — the host's REF_KIND_FORBIDDEN answers that string (decision 0082).
+   */
+  readonly mayRead?: (kind: string, tool: string | undefined, parameter: string) => boolean;
+  /**
    * When and why a variable was evicted (`"evicted at <time> (<reason>)"`), by its reference text, when the
    * thread evicted it: an unresolved reference to it (or below it) then says so (SPEC §8, REF_EVICTED).
    */

@@ -14,6 +14,8 @@ export interface SpellingOptions {
   readonly limits: Pick<Limits, "maxPathDepth">;
   readonly context?: CompileContext | undefined;
   readonly planInputSchema?: JsonObject | undefined;
+  /** The call's tool (undefined: not registered), for `context.mayRead`. */
+  readonly tool?: string | undefined;
 }
 
 /** The names of each kind table (a list, walked without an iterator), made once per table. */
@@ -92,8 +94,11 @@ export function dollarSpellingHint(
   return undefined;
 }
 
-/** True when the known context holds data at the reference (not what the plan writes: that comes later). */
-function knownData(reference: Reference, options: SpellingOptions): boolean {
+/**
+ * True when the known context holds data at the reference (not what the plan writes: that comes later) that
+ * `parameter` may read: a host kind it may not read (`context.mayRead`) is not looked at (decision 0082).
+ */
+function knownData(reference: Reference, options: SpellingOptions, parameter: string): boolean {
   const context = options.context;
   if (context === undefined) return false;
   const path = reference.path;
@@ -106,6 +111,7 @@ function knownData(reference: Reference, options: SpellingOptions): boolean {
     case "calls":
       return typeof path[0] === "string" && context.callOutputs?.has(path[0]) === true;
     default: {
+      if (context.mayRead?.(reference.kind, options.tool, parameter) === false) return false;
       const value = context.extraKinds?.[reference.kind];
       return value !== undefined && getAtPath(value, path).found;
     }
@@ -136,10 +142,15 @@ export function hasKnownData(options: SpellingOptions): boolean {
  * The hint for a whole string `<kind>.<path>` without the dagger (`input.userName`) whose path holds data
  * in the known context (the run's input or the properties its schema names, the thread's state, stored
  * call outputs, a host kind's value): `did you mean "†input.userName"?`. Anything else is left alone, so
- * `input.txt` stays a file name unless the input really has a `txt`. The caller tests `kindAt` first.
+ * `input.txt` stays a file name unless the input really has a `txt`. The caller tests `kindAt` first;
+ * `parameter` is the call's parameter that holds the text (what `context.mayRead` is asked about).
  */
-export function bareSpellingHint(text: string, options: SpellingOptions): string | undefined {
+export function bareSpellingHint(
+  text: string,
+  options: SpellingOptions,
+  parameter: string,
+): string | undefined {
   const reference = referenceIn(text, 0, text.length, options);
-  if (reference === undefined || !knownData(reference, options)) return undefined;
+  if (reference === undefined || !knownData(reference, options, parameter)) return undefined;
   return `did you mean ${JSON.stringify(reference.text)}?`;
 }

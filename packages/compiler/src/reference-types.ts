@@ -7,6 +7,7 @@ import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { jsonTypeOf, schemaAtPath, schemaTypes, someCompatible, typeCompatible } from "./schema-types.js";
 import { storedCallOutput } from "./stored-call-output.js";
+import { readsUnreadableKind } from "./unreadable-reference.js";
 import { judgeOperand } from "./unresolved-references.js";
 
 type Types = Set<string> | undefined;
@@ -265,7 +266,9 @@ export function referenceTypeMismatches(
 ): readonly Diagnostic[] {
   let out: Diagnostic[] | undefined;
   const inputSchema = entry.tool.inputSchema;
+  const context = builder.settings.context;
   for (const reference of entry.call.references) {
+    if (readsUnreadableKind(context, entry.tool.name, reference)) continue;
     const allowed = allowedTypes(builder, inputSchema, reference.location);
     if (allowed === undefined) continue;
     const value = reference.value;

@@ -9,6 +9,7 @@ import { schemaExcludesPath, typeForbids } from "./schema-excludes-path.js";
 import { schemaSummary } from "./schema-summary.js";
 import { schemaAtPath } from "./schema-types.js";
 import { storedCallOutput } from "./stored-call-output.js";
+import { readsUnreadableKind } from "./unreadable-reference.js";
 import { judgeEveryWriterAbove } from "./writers-above.js";
 
 /**
@@ -145,7 +146,9 @@ function judgeContext(builder: PlanBuilder, reference: Reference): Verdict {
  */
 export function phantomUnresolved(builder: PlanBuilder, phantom: PhantomCall, out: Diagnostic[]): void {
   const readerId = phantom.id ?? "";
+  const context = builder.settings.context;
   for (const reference of phantom.references) {
+    if (readsUnreadableKind(context, undefined, reference)) continue;
     const value = reference.value;
     const expressions =
       value.type === "reference"
@@ -354,7 +357,9 @@ function listReadByName(output: JsonObject, reference: Reference, rest: Path): s
  */
 export function unresolvedReferences(builder: PlanBuilder, entry: CallEntry, atAdd = false): Diagnostic[] {
   let out: Diagnostic[] | undefined;
+  const context = builder.settings.context;
   for (const reference of entry.call.references) {
+    if (readsUnreadableKind(context, entry.tool.name, reference)) continue;
     const value = reference.value;
     if (value.type === "reference")
       out = checkExpression(builder, entry, reference, value.expression, out, atAdd);

@@ -1,0 +1,34 @@
+import { BUILT_IN_KINDS, didYouMean, type LanguageIssue } from "@obelisk/core";
+import type { ReferenceParseOptions } from "./collect-references.js";
+import { parseIssueHint } from "./parse-issue-hint.js";
+import { kindNamesOf } from "./reference-spelling-hint.js";
+
+/** The kinds every parameter may read: `mayRead` is asked only about host kinds. */
+const BUILT_IN = new Set(BUILT_IN_KINDS.map((info) => info.kind));
+/** A kind name as the reference grammar reads it (`[A-Za-z_$][A-Za-z0-9_$-]*`), matched where it starts. */
+const KIND_NAME = /[A-Za-z_$][A-Za-z0-9_$-]*/y;
+
+/**
+ * The hint of a parse issue in `text`, a string of `parameter`: the parser's, except that REF_KIND_UNKNOWN's
+ * nearest kind (or list of kinds) is taken among the kinds the parameter may read when the host scopes some
+ * (`context.mayRead`, decision 0082) — the parser names every kind, those no parameter here may read too.
+ */
+export function readableIssueHint(
+  issue: LanguageIssue,
+  text: string,
+  options: ReferenceParseOptions,
+  parameter: string,
+): string | undefined {
+  const mayRead = options.context?.mayRead;
+  const hint = parseIssueHint(issue);
+  // `†outputs.s` → `†calls.s` names a built-in kind only
+  if (mayRead === undefined || issue.code !== "REF_KIND_UNKNOWN" || hint?.includes('"†calls') === true)
+    return hint;
+  KIND_NAME.lastIndex = issue.offset;
+  const kind = KIND_NAME.exec(text)?.[0];
+  if (kind === undefined) return hint;
+  const readable = kindNamesOf(options.kinds).filter(
+    (name) => BUILT_IN.has(name) || mayRead(name, options.tool, parameter),
+  );
+  return didYouMean(kind, readable) ?? `known kinds: ${readable.join(", ")}`;
+}
