@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FULL_CONFIG, QUICK_CONFIG } from "../bench-config.js";
-import { repetitionGroups, runsAlone } from "./makespan.js";
+import { repeatInGroups, repetitionGroups, runsAlone } from "./makespan.js";
 
 describe("makespan repetitions", () => {
   it("runs the engines together, then each heavy one alone", () => {
@@ -11,6 +11,27 @@ describe("makespan repetitions", () => {
     ]);
     // every engine alone: the runs go one after another, as before stop 32
     expect(repetitionGroups(engines, new Set(engines))).toEqual(engines.map((engine) => [engine]));
+  });
+
+  it("makes the sleeping warm-ups first, untimed, in the timed runs' groups, then the timed repetitions", async () => {
+    const runs: string[] = [];
+    await repeatInGroups([["naive", "obelisk"], ["langgraph"]], 2, 1, async (engine, timed) => {
+      runs.push(`${engine}${timed ? "" : " (warm-up)"}`);
+    });
+    expect(runs).toEqual([
+      "naive (warm-up)",
+      "obelisk (warm-up)",
+      "langgraph (warm-up)",
+      "naive (warm-up)",
+      "obelisk (warm-up)",
+      "langgraph (warm-up)",
+      "naive",
+      "obelisk",
+      "langgraph",
+    ]);
+    // every engine gets the same number of them, in both modes
+    expect(FULL_CONFIG.makespan.sleepingWarmUps).toBe(5);
+    expect(QUICK_CONFIG.makespan.sleepingWarmUps).toBeGreaterThan(0);
   });
 
   it("sends an engine alone when its own work per run is a large share of the bound", () => {

@@ -42,7 +42,7 @@ interface EngineRuns {
  * every engine runs alone, one after another.
  */
 export async function runMakespan(config: BenchConfig, log: (line: string) => void): Promise<MakespanCase[]> {
-  const { size, minMs, maxMs, reps } = config.makespan;
+  const { size, minMs, maxMs, reps, sleepingWarmUps } = config.makespan;
   const definition = { size, minMs, maxMs, seed: config.seed };
   const { dag, durations } = makespanSetup(definition);
   const started = await Promise.allSettled(MAKESPAN_ENGINES.map((key) => startChild(key, definition)));
@@ -71,7 +71,7 @@ export async function runMakespan(config: BenchConfig, log: (line: string) => vo
         if (entry && reply.error !== undefined) entry.error = reply.error;
         if (runsAlone(reply.runMs, bound, aloneAbove)) alone.add(child);
       }
-      const runOnce = async (child: EngineChild, index: number) => {
+      const runOnce = async (child: EngineChild, index: number, timed: boolean) => {
         const entry = runs[index];
         if (entry === undefined || entry.error !== undefined) return;
         const reply = await child.ask({ type: "run", limit: limit ?? null });
@@ -79,14 +79,14 @@ export async function runMakespan(config: BenchConfig, log: (line: string) => vo
           entry.error = reply.type === "ran" ? (reply.error ?? "no time") : `unexpected ${reply.type}`;
           return;
         }
+        if (!timed) return;
         entry.ms.push(reply.ms);
         entry.ratios.push(reply.ms / bound);
         entry.observedRatios.push(reply.ms / (reply.observedBoundMs ?? bound));
       };
-      for (let rep = 0; rep < reps; rep++) {
-        for (const group of repetitionGroups(active, alone))
-          await Promise.all(group.map((child) => runOnce(child, active.indexOf(child))));
-      }
+      await repeatInGroups(repetitionGroups(active, alone), sleepingWarmUps, reps, (child, timed) =>
+        runOnce(child, active.indexOf(child), timed),
+      );
       const engines: MakespanFigure[] = [
         ...active.map((child, index) => figure(child.name, runs[index])),
         ...startErrors
@@ -102,6 +102,20 @@ export async function runMakespan(config: BenchConfig, log: (line: string) => vo
   } finally {
     for (const child of children) child.close();
   }
+}
+
+/**
+ * `warmUps` untimed repetitions, then `reps` timed ones; each repetition runs `groups` one after another,
+ * the members of a group side by side. `runOne` is told whether its run is timed.
+ */
+export async function repeatInGroups<T>(
+  groups: readonly (readonly T[])[],
+  warmUps: number,
+  reps: number,
+  runOne: (item: T, timed: boolean) => Promise<void>,
+): Promise<void> {
+  for (let rep = 0; rep < warmUps + reps; rep++)
+    for (const group of groups) await Promise.all(group.map((item) => runOne(item, rep >= warmUps)));
 }
 
 /**
