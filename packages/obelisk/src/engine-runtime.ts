@@ -205,6 +205,7 @@ export class EngineRuntime {
         ...(input.schema === undefined ? {} : { inputSchema: input.schema }),
         ...(stateSchema === undefined ? {} : { stateSchema }),
         ...(hostValues === undefined ? {} : { extraKinds: hostValues }),
+        ...(this.kindScope === undefined ? {} : { mayRead: this.kindScope.mayRead }),
         callOutput: () => undefined,
         evicted: () => undefined,
       };
@@ -219,6 +220,7 @@ export class EngineRuntime {
       ...(input.schema === undefined ? {} : { inputSchema: input.schema }),
       ...(stateSchema === undefined ? {} : { stateSchema }),
       ...(hostValues === undefined ? {} : { extraKinds: hostValues }),
+      ...(this.kindScope === undefined ? {} : { mayRead: this.kindScope.mayRead }),
       callOutput: (id) => this.storedOutput(threadId, id),
       writtenBy: this.writtenBy(threadId),
       evicted: (reference) => this.evictedAt(threadId, reference),

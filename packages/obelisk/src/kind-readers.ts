@@ -128,6 +128,15 @@ export class KindScope {
     return byTool === undefined ? undefined : readerNames(byTool);
   }
 
+  /**
+   * Whether `tool`'s `param` may read `kind` (the compiler's `CompileContext.mayRead`): a kind without
+   * `readers` any may; a scoped kind only the parameters listed (a call of no known tool: none).
+   */
+  readonly mayRead = (kind: string, tool: string | undefined, param: string): boolean => {
+    const byTool = this.readers.get(kind);
+    return byTool === undefined || (tool !== undefined && byTool.get(tool)?.has(param) === true);
+  };
+
   /** The forbidden reads of a compiled plan's calls (calls that could not be compiled are not judged). */
   compiledReads(compiled: CompiledPlan): Diagnostic[] {
     const out: Diagnostic[] = [];
