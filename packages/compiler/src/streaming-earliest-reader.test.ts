@@ -20,9 +20,9 @@ const readersOfG = (first: Record<string, unknown>) => [
   ...[1, 2, 3, 4].map((i) => ({ _id: `f${i}`, g: "†state.g", _outputPath: `†state.f${i}` })),
 ];
 
-// The check of a writer finds the earliest reader of what it writes in the stream's order, kept per list of
-// readers as they arrive; these streams move a reader of †state.g in the order after that was kept.
-describe("a stream's cycle check after readers of a path moved in the order", () => {
+// The check of a call finds the earliest reader of what it writes and the latest writer of what it reads in
+// the stream's order, each kept per list as calls arrive; these streams move one of them after it was kept.
+describe("a stream's cycle check after readers or writers of a path moved in the order", () => {
   it("refuses a cycle through a reader that is now the earliest because the earliest one moved later", () => {
     const compiler = streamOf([
       { _id: "z0", _outputPath: "†state.zz" },
@@ -63,5 +63,47 @@ describe("a stream's cycle check after readers of a path moved in the order", ()
     const refused = compiler.addCall({ _tool: "t", _id: "G3", v: "†state.y0", _outputPath: "†state.g.k3" });
     expect(refused.ok).toBe(false);
     expect(refused.diagnostics[0]).toMatchObject({ code: "CYCLE", related: ["G3", "y0"] });
+  });
+
+  it("refuses a cycle through a writer that is now its path's latest because it moved later", () => {
+    const compiler = streamOf([
+      { _id: "z0", _outputPath: "†state.zz" },
+      { _id: "E", v: "†state.rr", _outputPath: "†state.e" },
+      { _id: "m", v: "†state.mm", _outputPath: "†state.g.m" },
+      { _id: "gw1", _outputPath: "†state.g.k" },
+      // its check keeps gw1 as the latest writer of †state.g
+      { _id: "R", v: "†state.g", _outputPath: "†state.rr" },
+      { _id: "L", _outputPath: "†state.late" },
+      // m reads what X writes and X reads L, sent last: m moves after X, past gw1
+      { _id: "X", v: "†state.late", _outputPath: "†state.mm.x" },
+    ]);
+    const refused = compiler.addCall({ _tool: "t", _id: "Y", v: "†state.g", _outputPath: "†state.mm.y" });
+    expect(refused.ok).toBe(false);
+    expect(refused.diagnostics[0]).toMatchObject({ code: "CYCLE", related: ["Y", "m"] });
+  });
+
+  it("refuses a cycle through a writer that is now its path's latest because the latest one moved earlier", () => {
+    const chains = [1, 2, 3, 4, 5].flatMap((i) => [
+      { _id: `a${i}`, v: "†state.h", _outputPath: `†state.a${i}` },
+      ...[1, 2, 3].map((j) => ({
+        _id: `a${i}c${j}`,
+        v: j === 1 ? `†state.a${i}` : `†state.a${i}c${j - 1}`,
+        _outputPath: `†state.a${i}c${j}`,
+      })),
+    ]);
+    const compiler = streamOf([
+      { _id: "E2", v: "†state.rg", _outputPath: "†state.e2" },
+      ...chains,
+      { _id: "w", v: "†state.ww", _outputPath: "†state.g.w" },
+      { _id: "L", _outputPath: "†state.g.l" },
+      { _id: "P", v: "†state.g.l", _outputPath: "†state.p" },
+      // its check keeps L as the latest writer of †state.g
+      { _id: "Rg", v: "†state.g", _outputPath: "†state.rg" },
+      // X's readers (the a's) have more descendants than P has ancestors (P, L): both move before a1, so L before w
+      { _id: "X", v: "†state.p", _outputPath: "†state.h.x" },
+    ]);
+    const refused = compiler.addCall({ _tool: "t", _id: "Y", v: "†state.g", _outputPath: "†state.ww.y" });
+    expect(refused.ok).toBe(false);
+    expect(refused.diagnostics[0]).toMatchObject({ code: "CYCLE", related: ["Y", "w"] });
   });
 });

@@ -1,5 +1,6 @@
 import type { CallEntry } from "./builder-types.js";
 import { clearList } from "./clear-list.js";
+import type { WriterLink } from "./compiled-plan.js";
 import {
   closingCycle,
   cycleSearches,
@@ -30,8 +31,11 @@ export const SEARCH_VISITS_PER_CALL = 20;
 /** What `check` answers once the stream's searches have visited more than their budget. */
 export const SEARCH_BUDGET_SPENT = Symbol("search budget spent");
 
-/** The earliest in the order of a readers list, among its first `scanned` items; `stale` once it moved later. */
-interface EarliestReader {
+/**
+ * The earliest call in the order of a readers list (the latest of a writers list), among its first
+ * `scanned` items; `stale` once it moved away from that end.
+ */
+interface KnownEnd {
   node: DagNode | undefined;
   scanned: number;
   stale: boolean;
@@ -73,7 +77,13 @@ export class StreamingOrder {
    * keeps it when calls move: one moved earlier may become a list's earliest, and a list whose earliest
    * moved later is rescanned (counted as visits).
    */
-  readonly #earliest = new WeakMap<readonly DagNode[], EarliestReader>();
+  readonly #earliest = new WeakMap<readonly DagNode[], KnownEnd>();
+  /**
+   * The latest in the order of each group's writers (its `links`, grown in place), kept as `#earliest`:
+   * n calls reading a path n calls write, each also writing what an earlier call reads, scanned every
+   * writer each (8,000: 21 s).
+   */
+  readonly #latest = new WeakMap<readonly WriterLink[], KnownEnd>();
 
   /** `nodes`: the builder's compiled calls by position (grown by it). */
   constructor(readonly nodes: readonly CallEntry[]) {}
@@ -99,27 +109,17 @@ export class StreamingOrder {
     // A call no earlier call reads goes last; otherwise right after the latest of its predecessors in the
     // order, and a search is needed only when one of its readers is labelled before that predecessor.
     if (readers.every((list) => list.length === 0)) return undefined;
-    const writers = new Set<string>();
-    const predecessors: DagNode[] = [];
     let after = -1;
     let bound = -1;
-    const predecessor = (callId: string, node: DagNode): void => {
-      writers.add(callId);
-      predecessors.push(node);
-      const label = order.label(node.position);
+    const predecessor = (node: DagNode | undefined): void => {
+      const label = node === undefined ? -1 : order.label(node.position);
       if (label > bound) {
         bound = label;
-        after = node.position;
+        after = (node as DagNode).position;
       }
     };
-    for (const group of groups)
-      for (const link of group.links) predecessor(link.callId, this.nodes[link.position] as DagNode);
-    const commitsAfter = new Set<string>();
-    for (const node of earlier)
-      if (!writers.has(node.id)) {
-        commitsAfter.add(node.id);
-        predecessor(node.id, node);
-      }
+    for (const group of groups) predecessor(this.#latestOf(group.links));
+    for (const node of earlier) predecessor(node);
     this.#placeAfter = after;
     // no predecessor: the call goes first, before every reader
     if (bound < 0) return undefined;
@@ -135,6 +135,21 @@ export class StreamingOrder {
     if (first === undefined || order.label(first.position) > bound) return undefined;
     if (this.#visited > SEARCH_VISITS + SEARCH_VISITS_PER_CALL * this.nodes.length)
       return SEARCH_BUDGET_SPENT;
+    // a search: every predecessor (a writer of what the call reads, a co-writer it commits after)
+    const writers = new Set<string>();
+    const predecessors: DagNode[] = [];
+    for (const group of groups)
+      for (const link of group.links) {
+        writers.add(link.callId);
+        predecessors.push(this.nodes[link.position] as DagNode);
+      }
+    const commitsAfter = new Set<string>();
+    for (const node of earlier)
+      if (!writers.has(node.id)) {
+        writers.add(node.id);
+        commitsAfter.add(node.id);
+        predecessors.push(node);
+      }
     const before = cycleSearches.visited;
     const starts = new RegionReaders(readers, order, bound);
     const path = this.#search(id, starts, writers, predecessors, first);
@@ -157,7 +172,7 @@ export class StreamingOrder {
       else order.insertAfter(position, this.#placeAfter);
       order.moveAfter(moved, position);
     }
-    for (const node of this.#moved) this.#movedReader(node, before !== undefined);
+    for (const node of this.#moved) this.#movedCall(node, before !== undefined);
   }
 
   /**
@@ -166,35 +181,60 @@ export class StreamingOrder {
    * copied as they grow), and counted as visits when its earliest moved later (see `#earliest`).
    */
   #earliestOf(list: readonly DagNode[]): DagNode | undefined {
+    return this.#endOf(this.#earliest, list, (reader) => reader, false);
+  }
+
+  /** The latest writer of a group in the order (its `links`), as `#earliestOf` (see `#latest`). */
+  #latestOf(links: readonly WriterLink[]): DagNode | undefined {
+    return this.#endOf(this.#latest, links, (link) => this.nodes[link.position] as DagNode, true);
+  }
+
+  /** `#earliestOf` or (`latest`) `#latestOf` of `items`, kept in `kept`. */
+  #endOf<T>(
+    kept: WeakMap<readonly T[], KnownEnd>,
+    items: readonly T[],
+    call: (item: T) => DagNode,
+    latest: boolean,
+  ): DagNode | undefined {
     const order = this.#order;
-    let known = this.#earliest.get(list);
+    let known = kept.get(items);
     if (known === undefined || known.stale) {
-      if (known?.stale === true) this.#visited += list.length;
-      known = { node: list[0], scanned: list.length === 0 ? 0 : 1, stale: false };
-      this.#earliest.set(list, known);
+      if (known?.stale === true) this.#visited += items.length;
+      known = { node: undefined, scanned: 0, stale: false };
+      kept.set(items, known);
     }
-    for (let i = known.scanned; i < list.length; i++) {
-      const reader = list[i] as DagNode;
-      if (order.label(reader.position) < order.label((known.node as DagNode).position)) known.node = reader;
+    for (let i = known.scanned; i < items.length; i++) {
+      const node = call(items[i] as T);
+      const end = known.node;
+      const label = end === undefined ? 0 : order.label(node.position) - order.label(end.position);
+      if (end === undefined || (latest ? label > 0 : label < 0)) known.node = node;
     }
-    known.scanned = list.length;
+    known.scanned = items.length;
     return known.node;
   }
 
   /**
-   * Keeps `#earliest` of the lists `node` is in (the groups it reads) once it moved: `earlier` (before
-   * the reader the new call goes before), it may be a list's earliest now; later, a list whose earliest
-   * it was is rescanned when next looked at. Calls that did not move keep their order.
+   * Keeps `#earliest` of the lists `node` is in (the groups it reads) and `#latest` of the writers lists it
+   * is in (the groups it writes into) once it moved, `earlier` or later: toward a list's kept end it may be
+   * that end now; away from it, a list whose end it was is rescanned when next looked at. Calls that did not
+   * move keep their order.
    */
-  #movedReader(node: DagNode, earlier: boolean): void {
-    const order = this.#order;
-    for (const operand of (this.nodes[node.position] as CallEntry).call.operands) {
-      if (!(operand instanceof WriterGroup)) continue;
-      const known = this.#earliest.get(operand.readers);
-      if (known === undefined || known.stale) continue;
-      if (!earlier) known.stale = known.node === node;
-      else if (order.label(node.position) < order.label((known.node as DagNode).position)) known.node = node;
+  #movedCall(node: DagNode, earlier: boolean): void {
+    for (const operand of (this.nodes[node.position] as CallEntry).call.operands)
+      if (operand instanceof WriterGroup)
+        this.#keepEnd(this.#earliest.get(operand.readers), node, earlier, false);
+    for (const group of node.outGroups) this.#keepEnd(this.#latest.get(group.links), node, !earlier, true);
+  }
+
+  /** One list's kept end after `node` moved (`toward` that end or away from it); see `#movedCall`. */
+  #keepEnd(known: KnownEnd | undefined, node: DagNode, toward: boolean, latest: boolean): void {
+    if (known === undefined || known.stale || known.node === undefined) return;
+    if (!toward) {
+      known.stale = known.node === node;
+      return;
     }
+    const label = this.#order.label(node.position) - this.#order.label(known.node.position);
+    if (latest ? label > 0 : label < 0) known.node = node;
   }
 
   /**
