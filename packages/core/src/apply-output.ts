@@ -66,7 +66,9 @@ export function writeOutput(
   value: JsonValue,
   policy: WritePolicy,
 ): ApplyOutputResult {
-  for (const segment of path) {
+  // indexed: a for…of here allocated an iterator per write under the store's commit (sampled, stop 37)
+  for (let index = 0; index < path.length; index++) {
+    const segment = path[index] as PathSegment;
     if (typeof segment === "string" && FORBIDDEN_SEGMENTS.has(segment)) {
       return { ok: false, message: `the path segment "${segment}" is not allowed` };
     }
