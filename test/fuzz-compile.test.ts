@@ -159,7 +159,8 @@ describe("front door: pathological but small documents (bugs B6, B7, fixed; see 
   // B6 (fixed) — packages/compiler: every reader of a path got one edge and one WriterLink per writer of it, so
   // W accumulating writers (push) and R readers of one path made W×R (1,000 + 1,000 calls: 1,000,000 edges,
   // ~6 s, 630 MB). Now all readers of one reference text share ONE writer list (a "writer group" hub in the
-  // compiler's internal DAG: W + R links); the graphology `graph` (W×R edges) is only built when accessed.
+  // compiler's internal DAG: W + R links); the graphology `graph`, built only when accessed, draws such a group
+  // through a join node (decision 0080: W + R edges; it had W×R).
   it("B6: many accumulating writers × many readers of one path share one writer list (O(W + R) links)", () => {
     const w = 1_000;
     const r = 1_000;

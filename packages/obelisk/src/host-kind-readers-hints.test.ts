@@ -4,7 +4,7 @@ import { createEngine, type Diagnostic, defineTool } from "./index.js";
 // Decision 0082: a plan that reads a scoped host kind where it may not learns who may read it
 // (REF_KIND_FORBIDDEN), never the kind's keys, shape or types through the compiler's other diagnostics.
 
-const echo = (name: string, properties: Record<string, object>) =>
+const echo = (name: string, properties: Record<string, { type: string }>) =>
   defineTool({ name, input: { type: "object", properties }, run: () => 1 });
 const engine = createEngine({
   tools: [

@@ -7,6 +7,7 @@ export type {
   ParamReference,
   PlanEdgeAttributes,
   PlanGraph,
+  PlanJoinAttributes,
   PlanJsonSchemaOptions,
   PlanNodeAttributes,
   RegisteredTool,
