@@ -56,7 +56,7 @@ const PREVIEW_STEPS = [240, 120, 60, 24] as const;
 export const DEFAULT_SUMMARY_CHARS = 4000;
 
 /** Renders as many entries as fit with previews of `maxPreview` characters. */
-function fit(
+function fittingEntries(
   renderer: SummaryRenderer,
   entries: readonly SummaryEntry[],
   notFound: readonly NotFoundNote[],
@@ -144,14 +144,14 @@ export async function summarize(
   let maxPreview: number = PREVIEW_STEPS[0];
   for (const step of PREVIEW_STEPS) {
     maxPreview = step;
-    parts = fit(renderer, entries, notes, budgetChars, step);
+    parts = fittingEntries(renderer, entries, notes, budgetChars, step);
     if (parts.length === entries.length) break;
   }
   let omitted = entries.length - parts.length;
   let text = renderer.compose(parts, omitted, notes);
   let count = parts.length;
   if (text.length > budgetChars) {
-    // only when not even the notes fit (fit() counts the not-found notes and the omitted note)
+    // only when not even the notes fit (fittingEntries() counts the not-found notes and the omitted note)
     ({ text, shown: count } = renderer.within(parts, omitted, notes, budgetChars));
     omitted = entries.length - count;
   }
