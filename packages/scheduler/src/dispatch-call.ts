@@ -21,12 +21,13 @@ import { recordedParams } from "./recorded-params.js";
 import { refusedApproval } from "./refused-approval.js";
 import { type OperandFilter, paramsLimit, resolveParams } from "./resolve-params.js";
 import { resolveRetryPolicy } from "./retry-delay.js";
-import type { CallRun, PendingResult, RunnerOptions } from "./runner-types.js";
+import type { RunnerSettings } from "./runner-settings.js";
+import type { CallRun, PendingResult } from "./runner-types.js";
 import type { WorkingContext } from "./working-context.js";
 
 /** What dispatching needs from the runner. */
 export interface DispatchHost {
-  readonly options: RunnerOptions;
+  readonly options: RunnerSettings;
   readonly context: WorkingContext;
   /** Which operands hold a value for this run (fallbacks skip the others). */
   readonly operands: OperandFilter;

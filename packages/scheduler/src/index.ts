@@ -16,6 +16,7 @@ export { PlanRunner } from "./plan-runner.js";
 export { evaluateExpression, resolveParams } from "./resolve-params.js";
 export { DEFAULT_RETRY, resolveRetryPolicy, retryDelay } from "./retry-delay.js";
 export type { RunEvent, RunEventType, RunObserver } from "./run-event.js";
+export type { RunnerSettings } from "./runner-settings.js";
 export type {
   CallReport,
   CallStatusFacts,

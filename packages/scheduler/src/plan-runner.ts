@@ -33,6 +33,7 @@ import { type InvokeOutcome, invokeToolThen } from "./invoke-tool.js";
 import type { OperandFilter } from "./resolve-params.js";
 import { resolveRetryPolicy } from "./retry-delay.js";
 import { callEndEvent, type RunEvent } from "./run-event.js";
+import { type RunnerSettings, runnerSettings } from "./runner-settings.js";
 import type { CallRun, ExecutionResult, PendingResult, RunnerOptions } from "./runner-types.js";
 import { SerialSteps } from "./serial-steps.js";
 import { newReapplication, type Reapplication } from "./state-writes.js";
@@ -112,12 +113,12 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   private settle!: (result: ExecutionResult) => void;
   private reject!: (error: unknown) => void;
   abortReason = "run cancelled";
+  /** The run's options, every member present: one hidden class whoever built them. */
+  readonly options: RunnerSettings;
 
   /** Creates the runner and emits `run-start`. */
-  constructor(
-    readonly options: RunnerOptions,
-    plannedCalls = 0,
-  ) {
+  constructor(options: RunnerOptions, plannedCalls = 0) {
+    this.options = runnerSettings(options);
     this.now = options.now ?? Date.now;
     this.runId = options.runId;
     this.aroundTool = options.aroundTool;
