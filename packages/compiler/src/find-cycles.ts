@@ -1,54 +1,14 @@
 import type { PlanGraph } from "./compiled-plan.js";
+import { stronglyConnected } from "./strongly-connected.js";
 
 /** Strongly connected components with more than one node (iterative Tarjan, O(V+E)). */
 function cyclicComponents(graph: PlanGraph): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const components: string[][] = [];
-  let counter = 0;
-  for (const root of graph.nodes()) {
-    if (index.has(root)) continue;
-    const work: [string, string[], number][] = [[root, graph.outNeighbors(root), 0]];
-    index.set(root, counter);
-    low.set(root, counter++);
-    stack.push(root);
-    onStack.add(root);
-    while (work.length > 0) {
-      const frame = work[work.length - 1] as [string, string[], number];
-      const [node, neighbors, position] = frame;
-      if (position < neighbors.length) {
-        frame[2] = position + 1;
-        const next = neighbors[position] as string;
-        if (!index.has(next)) {
-          index.set(next, counter);
-          low.set(next, counter++);
-          stack.push(next);
-          onStack.add(next);
-          work.push([next, graph.outNeighbors(next), 0]);
-        } else if (onStack.has(next)) {
-          low.set(node, Math.min(low.get(node) as number, index.get(next) as number));
-        }
-        continue;
-      }
-      work.pop();
-      const parent = work[work.length - 1];
-      if (parent !== undefined)
-        low.set(parent[0], Math.min(low.get(parent[0]) as number, low.get(node) as number));
-      if (low.get(node) === index.get(node)) {
-        const component: string[] = [];
-        let member: string | undefined;
-        do {
-          member = stack.pop() as string;
-          onStack.delete(member);
-          component.push(member);
-        } while (member !== node);
-        if (component.length > 1) components.push(component);
-      }
-    }
-  }
-  return components;
+  const nodes = graph.nodes();
+  const position = new Map(nodes.map((node, at) => [node, at]));
+  const succ = nodes.map((node) => graph.outNeighbors(node).map((next) => position.get(next) as number));
+  return stronglyConnected(succ)
+    .filter((component) => component.length > 1)
+    .map((component) => component.map((at) => nodes[at] as string));
 }
 
 /** The shortest path `start → … → start` inside `members` (BFS). */

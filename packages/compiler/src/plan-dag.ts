@@ -1,5 +1,6 @@
 import type { Reference } from "@obelisk/core";
 import type { CallOperand, WriterLink } from "./compiled-plan.js";
+import { stronglyConnected } from "./strongly-connected.js";
 import type { TopologicalOrder } from "./topological-order.js";
 
 /** A compiled call in the internal DAG. */
@@ -181,48 +182,7 @@ function criticalPathValues(nodes: readonly DagNode[], { ids, succ }: Numbered):
 
 /** Strongly connected components with more than one vertex (iterative Tarjan). */
 function cyclicComponents({ succ }: Numbered): number[][] {
-  const n = succ.length;
-  const index = new Int32Array(n).fill(-1);
-  const low = new Int32Array(n);
-  const onStack = new Uint8Array(n);
-  const stack: number[] = [];
-  const components: number[][] = [];
-  let counter = 0;
-  for (let root = 0; root < n; root++) {
-    if (index[root] !== -1) continue;
-    const work: [number, number][] = [[root, 0]];
-    index[root] = low[root] = counter++;
-    stack.push(root);
-    onStack[root] = 1;
-    while (work.length > 0) {
-      const frame = work[work.length - 1] as [number, number];
-      const [v, position] = frame;
-      const next = (succ[v] as number[])[position];
-      if (next !== undefined) {
-        frame[1] = position + 1;
-        if (index[next] === -1) {
-          index[next] = low[next] = counter++;
-          stack.push(next);
-          onStack[next] = 1;
-          work.push([next, 0]);
-        } else if (onStack[next] === 1) low[v] = Math.min(low[v] as number, index[next] as number);
-        continue;
-      }
-      work.pop();
-      const parent = work[work.length - 1];
-      if (parent !== undefined) low[parent[0]] = Math.min(low[parent[0]] as number, low[v] as number);
-      if (low[v] !== index[v]) continue;
-      const component: number[] = [];
-      let member: number;
-      do {
-        member = stack.pop() as number;
-        onStack[member] = 0;
-        component.push(member);
-      } while (member !== v);
-      if (component.length > 1) components.push(component);
-    }
-  }
-  return components;
+  return stronglyConnected(succ).filter((component) => component.length > 1);
 }
 
 /** Shortest path start → … → start inside `members` (BFS), as call ids (group vertices left out). */
