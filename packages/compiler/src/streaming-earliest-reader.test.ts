@@ -22,6 +22,18 @@ const readersOfG = (first: Record<string, unknown>) => [
 
 // The check of a call finds the earliest reader of what it writes and the latest writer of what it reads in
 // the stream's order, each kept per list as calls arrive; these streams move one of them after it was kept.
+/** Five chains a<i> → a<i>c1 → a<i>c2 → a<i>c3, each starting from a reader of †state.h. */
+function fiveChainsFromH(): Record<string, unknown>[] {
+  return [1, 2, 3, 4, 5].flatMap((i) => [
+    { _id: `a${i}`, v: "†state.h", _outputPath: `†state.a${i}` },
+    ...[1, 2, 3].map((j) => ({
+      _id: `a${i}c${j}`,
+      v: j === 1 ? `†state.a${i}` : `†state.a${i}c${j - 1}`,
+      _outputPath: `†state.a${i}c${j}`,
+    })),
+  ]);
+}
+
 describe("a stream's cycle check after readers or writers of a path moved in the order", () => {
   it("refuses a cycle through a reader that is now the earliest because the earliest one moved later", () => {
     const compiler = streamOf([
@@ -41,17 +53,9 @@ describe("a stream's cycle check after readers or writers of a path moved in the
   });
 
   it("refuses a cycle through a reader that is now the earliest because it moved earlier", () => {
-    const chains = [1, 2, 3, 4, 5].flatMap((i) => [
-      { _id: `a${i}`, v: "†state.h", _outputPath: `†state.a${i}` },
-      ...[1, 2, 3].map((j) => ({
-        _id: `a${i}c${j}`,
-        v: j === 1 ? `†state.a${i}` : `†state.a${i}c${j - 1}`,
-        _outputPath: `†state.a${i}c${j}`,
-      })),
-    ]);
     const compiler = streamOf([
       { _id: "z0", _outputPath: "†state.zz" },
-      ...chains,
+      ...fiveChainsFromH(),
       ...readersOfG({ _id: "y0", _outputPath: "†state.y0" }).reverse(),
       { _id: "e0", _outputPath: "†state.e0" },
       { _id: "G1", v: "†state.e0", _outputPath: "†state.g.k1" },
@@ -83,17 +87,9 @@ describe("a stream's cycle check after readers or writers of a path moved in the
   });
 
   it("refuses a cycle through a writer that is now its path's latest because the latest one moved earlier", () => {
-    const chains = [1, 2, 3, 4, 5].flatMap((i) => [
-      { _id: `a${i}`, v: "†state.h", _outputPath: `†state.a${i}` },
-      ...[1, 2, 3].map((j) => ({
-        _id: `a${i}c${j}`,
-        v: j === 1 ? `†state.a${i}` : `†state.a${i}c${j - 1}`,
-        _outputPath: `†state.a${i}c${j}`,
-      })),
-    ]);
     const compiler = streamOf([
       { _id: "E2", v: "†state.rg", _outputPath: "†state.e2" },
-      ...chains,
+      ...fiveChainsFromH(),
       { _id: "w", v: "†state.ww", _outputPath: "†state.g.w" },
       { _id: "L", _outputPath: "†state.g.l" },
       { _id: "P", v: "†state.g.l", _outputPath: "†state.p" },
