@@ -98,6 +98,40 @@ describe.each(storeKinds())("a chain of resumes on the $name store", (kind) => {
     expect(long.fetched).toEqual([1]);
   });
 
+  it("a chain recorded before resumeRoot existed gets it at its next resume, and its walks end from then on", async () => {
+    const fetched: number[] = [];
+    const counting = countingReads(kind.open());
+    // the resumes of an engine from before decision 0079 recorded no resumeRoot
+    let legacy = true;
+    const store = new Proxy(counting.store, {
+      get(target, key, receiver) {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (key !== "createRun" || typeof value !== "function") return value;
+        return (run: { resumeRoot?: unknown }) => {
+          const { resumeRoot: _dropped, ...older } = run;
+          return value.call(target, legacy ? older : run);
+        };
+      },
+    });
+    const engine = createEngine({ tools: tools(fetched), store });
+    engines.push(engine);
+    const original = await engine.run(plan, { threadId: "old" });
+    let last = original;
+    for (let at = 0; at < 6; at++) last = await engine.resume(last.runId);
+    legacy = false;
+    const reads: number[] = [];
+    for (let at = 0; at < 3; at++) {
+      const before = counting.reads();
+      last = await engine.resume(last.runId);
+      reads.push(counting.reads() - before);
+      expect((await store.getRun(asRunId(last.runId)))?.resumeRoot).toBe(original.runId);
+    }
+    // the first resume after the upgrade walks the whole chain; the next ones stop at the run they resume
+    expect(reads[1]).toBeLessThan(reads[0] as number);
+    expect(reads[2]).toBe(reads[1]);
+    expect(fetched).toEqual([1]);
+  });
+
   it("a run of the same plan sent again does not lend its fresh record to the chain of the first", async () => {
     const fetched: number[] = [];
     const engine = createEngine({ tools: tools(fetched), store: kind.open() });

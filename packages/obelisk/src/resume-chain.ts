@@ -34,7 +34,10 @@ export interface ResumeChain {
   readonly settled: ReadonlyMap<string, CallRecord>;
   /** The original numbering of automatic ids (absent for records without `firstAutoIdNumber`). */
   readonly numbering: ResumedNumbering | undefined;
-  /** The first run of the chain (the new run record's `resumeRoot`), when the run resumed knows it. */
+  /**
+   * The first run of the chain (the new run record's `resumeRoot`), when the run resumed knows it or the
+   * walk reached it.
+   */
   readonly root: RunId | undefined;
 }
 
@@ -62,11 +65,13 @@ export async function resumeChain(store: StateStore, record: RunRecord): Promise
   const follower = root === undefined ? undefined : new OwnRecordFollower(store, record.threadId, root);
   let mayEnd = true;
   let current = record;
+  let firstRun: RunId | undefined;
   for (;;) {
     runs.push(current);
     runIds.add(current.runId);
     const calls = await store.listCallRecords(current.runId);
     foldCalls(read, calls);
+    if (current.resumeOf === undefined) firstRun = current.runId;
     if (current.resumeOf === undefined || runs.length >= MAX_CHAIN || runIds.has(current.resumeOf)) break;
     const previous = await store.getRun(current.resumeOf);
     if (previous === undefined || previous.threadId !== record.threadId) break;
@@ -91,7 +96,10 @@ export async function resumeChain(store: StateStore, record: RunRecord): Promise
       ? { firstAutoIdNumber: first, ownCallIds: read.ownCallIds }
       : undefined;
   const { records, settled } = read;
-  return { resumeOf: record.runId, runs, runIds, records, settled, numbering, root };
+  // a chain recorded before decision 0079 has no root on record: a whole walk that reached its first run
+  // gives it, so the resumes from now on record it and can end their walks (own records found only in its
+  // older resumes, which lack it, still take the whole walk)
+  return { resumeOf: record.runId, runs, runIds, records, settled, numbering, root: root ?? firstRun };
 }
 
 /** Adds a run's records, older than those folded already: the first succeeded (or satisfied) met for an id is its latest. */
