@@ -122,6 +122,7 @@ export interface PlanNodeAttributes {
  * writers and many readers (writers → join → readers instead of an edge per pair; decision 0080).
  */
 export interface PlanJoinAttributes {
+  /** Tells a join from a call (`PlanNodeAttributes.kind` is `"call"`). */
   readonly kind: "join";
   /** Reference texts read through the join (each reads exactly the join's writers), in order of first read. */
   readonly references: readonly string[];

@@ -1,10 +1,9 @@
-import { BUILT_IN_KINDS, didYouMean, type LanguageIssue } from "@obelisk/core";
+import { didYouMean, type LanguageIssue } from "@obelisk/core";
 import type { ReferenceParseOptions } from "./collect-references.js";
 import { parseIssueHint } from "./parse-issue-hint.js";
 import { kindNamesOf } from "./reference-spelling-hint.js";
+import { isBuiltInKind } from "./unreadable-reference.js";
 
-/** The kinds every parameter may read: `mayRead` is asked only about host kinds. */
-const BUILT_IN = new Set(BUILT_IN_KINDS.map((info) => info.kind));
 /** A kind name as the reference grammar reads it (`[A-Za-z_$][A-Za-z0-9_$-]*`), matched where it starts. */
 const KIND_NAME = /[A-Za-z_$][A-Za-z0-9_$-]*/y;
 
@@ -28,7 +27,7 @@ export function readableIssueHint(
   const kind = KIND_NAME.exec(text)?.[0];
   if (kind === undefined) return hint;
   const readable = kindNamesOf(options.kinds).filter(
-    (name) => BUILT_IN.has(name) || mayRead(name, options.tool, parameter),
+    (name) => isBuiltInKind(name) || mayRead(name, options.tool, parameter),
   );
   return didYouMean(kind, readable) ?? `known kinds: ${readable.join(", ")}`;
 }

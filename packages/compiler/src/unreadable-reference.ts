@@ -1,8 +1,12 @@
 import { BUILT_IN_KINDS, parameterExpressions } from "@obelisk/core";
 import type { CompileContext, ParamReference } from "./compiled-plan.js";
 
-/** The kinds every parameter may read: `mayRead` is asked only about host kinds. */
 const BUILT_IN = new Set(BUILT_IN_KINDS.map((info) => info.kind));
+
+/** True for a kind every parameter may read (`input`, `state`, `calls`): `mayRead` is asked only about host kinds. */
+export function isBuiltInKind(kind: string): boolean {
+  return BUILT_IN.has(kind);
+}
 
 /**
  * True when `reference`, a parameter string of a call of `tool` (undefined: not compiled), reads a host kind
@@ -20,6 +24,6 @@ export function readsUnreadableKind(
   for (const expression of parameterExpressions(reference.value))
     for (const operands of expression.alternatives)
       for (const { kind } of operands)
-        if (!BUILT_IN.has(kind) && !mayRead(kind, tool, parameter)) return true;
+        if (!isBuiltInKind(kind) && !mayRead(kind, tool, parameter)) return true;
   return false;
 }

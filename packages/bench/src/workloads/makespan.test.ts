@@ -29,9 +29,6 @@ describe("makespan repetitions", () => {
       "obelisk",
       "langgraph",
     ]);
-    // every engine gets the same number of them, in both modes
-    expect(FULL_CONFIG.makespan.sleepingWarmUps).toBe(5);
-    expect(QUICK_CONFIG.makespan.sleepingWarmUps).toBeGreaterThan(0);
   });
 
   it("sends an engine alone when its own work per run is a large share of the bound", () => {
