@@ -42,7 +42,7 @@ export { DEFAULT_LIMITS, resolveLimits } from "./limits.js";
 export { MAX_TIMER_MS } from "./max-timer-ms.js";
 export type { Mutable } from "./mutable.js";
 export type { NormalizePlanOptions, NormalizePlanResult } from "./normalize-plan.js";
-export { normalizePlan, PLAN_FORMS_HINT } from "./normalize-plan.js";
+export { normalizePlan, PLAN_FORMS_HINT, planCallsKey } from "./normalize-plan.js";
 export type {
   ObeliskErrorData,
   ObeliskErrorOf,

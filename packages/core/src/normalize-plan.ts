@@ -74,12 +74,7 @@ function locateCalls(
     );
     return undefined;
   }
-  const key =
-    Object.hasOwn(value, "plan") || type === "plan"
-      ? "plan"
-      : Object.hasOwn(value, "calls")
-        ? "calls"
-        : undefined;
+  const key = planCallsKey(value);
   if (key === undefined) {
     const message = 'not a plan: an object needs "plan", "calls" or "_tool"';
     diagnostics.push(planDiagnostic("PLAN_SHAPE", message, "", PLAN_FORMS_HINT));
@@ -156,6 +151,15 @@ function optionalFields(value: UnknownRecord, key: string, diagnostics: Diagnost
 
 function callSources(calls: readonly unknown[], base: string): PlanCallSource[] {
   return calls.map((value, index) => ({ value, pointer: appendPointer(base, index), index }));
+}
+
+/**
+ * The key of a plan object that holds its calls (SPEC §5): `plan` when it has one or says `"type": "plan"`,
+ * else `calls` when it has one; undefined when neither (whatever the value under the key is).
+ */
+export function planCallsKey(value: Readonly<Record<string, unknown>>): "plan" | "calls" | undefined {
+  if (Object.hasOwn(value, "plan") || own(value, "type") === "plan") return "plan";
+  return Object.hasOwn(value, "calls") ? "calls" : undefined;
 }
 
 /** Normalizes the shape only (limits on depth and strings are assumed checked). */

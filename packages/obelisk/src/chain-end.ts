@@ -1,4 +1,11 @@
-import { asRunId, asThreadId, type JsonObject, type JsonValue, type RunId } from "@obelisk/core";
+import {
+  asRunId,
+  asThreadId,
+  type JsonObject,
+  type JsonValue,
+  planCallsKey,
+  type RunId,
+} from "@obelisk/core";
 import type { CallRecord, RunRecord, StateStore } from "@obelisk/state";
 
 /** Most records of one key asked for to find the own record a `satisfied` record was satisfied by. */
@@ -23,7 +30,8 @@ function planCallCount(plan: JsonValue): number | undefined {
   if (typeof plan !== "object" || plan === null) return undefined;
   const document = plan as JsonObject;
   if (Object.hasOwn(document, "_tool") && document.type !== "plan") return 1;
-  const calls = Object.hasOwn(document, "plan") || document.type === "plan" ? document.plan : document.calls;
+  const key = planCallsKey(document);
+  const calls = key === undefined ? undefined : document[key];
   return Array.isArray(calls) ? calls.length : undefined;
 }
 
