@@ -11,6 +11,8 @@ const KIND_NAME = /[A-Za-z_$][A-Za-z0-9_$-]*/y;
  * The hint of a parse issue in `text`, a string of `parameter`: the parser's, except that REF_KIND_UNKNOWN's
  * nearest kind (or list of kinds) is taken among the kinds the parameter may read when the host scopes some
  * (`context.mayRead`, decision 0082) — the parser names every kind, those no parameter here may read too.
+ * A hint the parser marks as naming one kind only (`hintKind`: `†outputs.s` → `†calls.s`) is kept when the
+ * parameter may read that kind, whatever its words.
  */
 export function readableIssueHint(
   issue: LanguageIssue,
@@ -20,14 +22,12 @@ export function readableIssueHint(
 ): string | undefined {
   const mayRead = options.context?.mayRead;
   const hint = parseIssueHint(issue);
-  // `†outputs.s` → `†calls.s` names a built-in kind only
-  if (mayRead === undefined || issue.code !== "REF_KIND_UNKNOWN" || hint?.includes('"†calls') === true)
-    return hint;
+  if (mayRead === undefined || issue.code !== "REF_KIND_UNKNOWN") return hint;
+  const readable = (name: string) => isBuiltInKind(name) || mayRead(name, options.tool, parameter);
+  if (issue.hintKind !== undefined && readable(issue.hintKind)) return hint;
   KIND_NAME.lastIndex = issue.offset;
   const kind = KIND_NAME.exec(text)?.[0];
   if (kind === undefined) return hint;
-  const readable = kindNamesOf(options.kinds).filter(
-    (name) => isBuiltInKind(name) || mayRead(name, options.tool, parameter),
-  );
-  return didYouMean(kind, readable) ?? `known kinds: ${readable.join(", ")}`;
+  const names = kindNamesOf(options.kinds).filter(readable);
+  return didYouMean(kind, names) ?? `known kinds: ${names.join(", ")}`;
 }

@@ -1,8 +1,9 @@
-import { createKindTable, type Diagnostic } from "@obelisk/core";
+import { createKindTable, type Diagnostic, type LanguageIssue } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { compile } from "./compile.js";
 import type { CompileOptions } from "./compile-options.js";
 import { createIncrementalCompiler } from "./incremental-compiler.js";
+import { readableIssueHint } from "./readable-kind-hint.js";
 import { createToolRegistry } from "./tool-registry.js";
 
 const registry = createToolRegistry([
@@ -90,5 +91,49 @@ describe("hints tell a parameter nothing of a host kind it may not read (context
     expect(said(stream.addCall({ _tool: "fmt", text: "†vaul.x" }).diagnostics)[0]?.[2]).toBe(
       "known kinds: input, state, calls, user",
     );
+  });
+});
+
+describe("which REF_KIND_UNKNOWN hints are kept is told by the issue's hintKind, not by the hint's words", () => {
+  const options = (tool: string) => ({ ...scoped, limits: { maxPathDepth: 32 }, callId: "c", tool });
+  const unknownKind = (hint: string, hintKind?: string): LanguageIssue => ({
+    code: "REF_KIND_UNKNOWN",
+    message: 'unknown kind "outputs"',
+    offset: 1,
+    hint,
+    ...(hintKind === undefined ? {} : { hintKind }),
+  });
+
+  it("a hint naming one readable kind is kept whatever it says; any other is made again from the readable kinds", () => {
+    const reworded = unknownKind("read †calls.a: a call's output is there", "calls");
+    expect(readableIssueHint(reworded, "†outputs.a", options("fmt"), "text")).toBe(reworded.hint);
+    const unmarked = unknownKind('did you mean "†calls.a"?');
+    expect(readableIssueHint(unmarked, "†outputs.a", options("fmt"), "text")).toBe(
+      "known kinds: input, state, calls, user",
+    );
+    // a hint naming a host kind is kept only for a parameter that may read it
+    const secret = unknownKind('did you mean "†secrets.a"?', "secrets");
+    expect(readableIssueHint(secret, "†outputs.a", options("callApi"), "auth")).toBe(secret.hint);
+    expect(readableIssueHint(secret, "†outputs.a", options("fmt"), "text")).toBe(
+      "known kinds: input, state, calls, user",
+    );
+  });
+
+  it("every call-output spelling keeps the parser's hint, the same as when no kind is scoped", () => {
+    for (const kind of [
+      "output",
+      "outputs",
+      "result",
+      "results",
+      "step",
+      "steps",
+      "tool_output",
+      "tool_outputs",
+    ])
+      for (const text of [`†${kind}.s[0].url`, `x {†${kind}.s}`]) {
+        const hint = diagnosticsOf({ _tool: "fmt", text })[0]?.[2];
+        expect(hint).toMatch(/†calls\.s/);
+        expect(hint).toBe(diagnosticsOf({ _tool: "fmt", text }, unscoped)[0]?.[2]);
+      }
   });
 });

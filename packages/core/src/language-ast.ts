@@ -65,6 +65,11 @@ export interface LanguageIssue {
   readonly offset: number;
   /** Suggestion (e.g. nearest kind name). */
   readonly hint?: string;
+  /**
+   * The one kind the hint tells to read instead, when the hint names no other (`calls` for `†outputs.s` →
+   * `†calls.s`): a reader may keep such a hint without judging its text (decision 0082).
+   */
+  readonly hintKind?: string;
 }
 
 /** Result of parsing: a value, or the first problem found. Parsers return this; they never throw. */

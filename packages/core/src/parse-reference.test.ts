@@ -67,6 +67,17 @@ describe("parseReference", () => {
     });
   });
 
+  it("marks the call-output hint with the kind it names (hintKind), and no other hint", () => {
+    expect(parseReference("†outputs.s[0]")).toEqual({
+      ok: false,
+      issue: expect.objectContaining({ code: "REF_KIND_UNKNOWN", offset: 1, hintKind: "calls" }),
+    });
+    for (const text of ["†stat.user", "†zzzzzzzz", "†outputs"]) {
+      const result = parseReference(text);
+      expect(result.ok === false && "hintKind" in result.issue).toBe(false);
+    }
+  });
+
   it("lists the known kinds when no kind is close", () => {
     const result = parseReference("†zzzzzzzz");
     expect(result.ok).toBe(false);

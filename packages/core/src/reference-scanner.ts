@@ -59,14 +59,7 @@ export function scanReference(text: string, start: number, options: ReferenceSca
   pos++;
   while (pos < text.length && isNameCode(text.charCodeAt(pos))) pos++;
   const kind = kindNameAt(text, kindStart, pos);
-  if (!options.kinds.has(kind)) {
-    return issueAt(
-      "REF_KIND_UNKNOWN",
-      `unknown kind "${kind}"`,
-      kindStart,
-      kindHint(text, pos, kind, options.kinds),
-    );
-  }
+  if (!options.kinds.has(kind)) return unknownKindIssue(text, kindStart, pos, kind, options.kinds);
   const scanner = SCANNER;
   scanner.reset(text, start, pos, options);
   const failure = scanner.scanPath();
@@ -89,10 +82,18 @@ const CALL_OUTPUT_KINDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The hint of an unknown kind: for a name models use for a call's output (`†outputs.s`, `†steps.s`),
- * `did you mean "†calls.s"?` with the rest of the reference kept; else the nearest kind or the known ones.
+ * REF_KIND_UNKNOWN for `kind` at `text[start, end)`. For a name models use for a call's output (`†outputs.s`,
+ * `†steps.s`) the hint is `did you mean "†calls.s"?` with the rest of the reference kept, marked with
+ * `hintKind: "calls"`; else the nearest kind or the known ones.
  */
-function kindHint(text: string, end: number, kind: string, kinds: KindTable): string {
+function unknownKindIssue(
+  text: string,
+  start: number,
+  end: number,
+  kind: string,
+  kinds: KindTable,
+): IssueResult {
+  const message = `unknown kind "${kind}"`;
   if (CALL_OUTPUT_KINDS.has(kind) && kinds.has("calls") && text.charCodeAt(end) === CHAR.dot) {
     let stop = end;
     while (
@@ -101,9 +102,14 @@ function kindHint(text: string, end: number, kind: string, kinds: KindTable): st
       text.charCodeAt(stop) !== CHAR.closeBrace
     )
       stop++;
-    return `did you mean ${JSON.stringify(`†calls${text.slice(end, stop)}`)}? (a call's output is read as †calls.<id>)`;
+    const hint = `did you mean ${JSON.stringify(`†calls${text.slice(end, stop)}`)}? (a call's output is read as †calls.<id>)`;
+    return {
+      ok: false,
+      issue: { code: "REF_KIND_UNKNOWN", message, offset: start, hint, hintKind: "calls" },
+    };
   }
-  return didYouMean(kind, kinds.keys()) ?? `known kinds: ${[...kinds.keys()].join(", ")}`;
+  const hint = didYouMean(kind, kinds.keys()) ?? `known kinds: ${[...kinds.keys()].join(", ")}`;
+  return issueAt("REF_KIND_UNKNOWN", message, start, hint);
 }
 
 /** The hint of `[*]`: the language has no map over a list. */
