@@ -44,15 +44,24 @@ export function chainRoot(run: RunRecord): RunId | undefined {
 }
 
 /**
+ * Where a `satisfied` record of the chain leads: the own record that satisfied it, `"outside"` when a record
+ * of a run outside the chain did (the chain holds no own record to inherit), or `"unknown"` (the walk goes on).
+ */
+type Lead = CallRecord | "outside" | "unknown";
+
+/**
  * Finds, for the chain's calls recorded `satisfied` but never `succeeded` in the runs read, the own record
- * that satisfied them in the runs before (decision 0079): the newest `succeeded` record of the same call id
- * and key on the thread whose run is of the same chain (the same first run: a run is resumed once, decision
- * 0070, so the runs of one root are one line). Remembers each answer: the walk asks again at every run that
- * could end it, with the same latest records.
+ * that satisfied them in the runs before (decision 0079). A record that names the run that satisfied it
+ * (`satisfiedBy`) leads to that run's record of the call when the run is of the same chain (the same first
+ * run: a run is resumed once, decision 0070, so the runs of one root are one line), and to none when it is
+ * another run. One without it is followed by key: the newest `succeeded` record of the same call id and key
+ * on the thread whose run is of the same chain. Remembers each answer: the walk asks again at every run
+ * that could end it, with the same latest records.
  */
 export class OwnRecordFollower {
-  private readonly found = new Map<string, CallRecord | null>();
-  private readonly ofChain = new Map<string, boolean>();
+  private readonly found = new Map<string, Lead>();
+  private readonly runs = new Map<string, RunRecord | undefined>();
+  private readonly calls = new Map<string, readonly CallRecord[]>();
 
   constructor(
     private readonly store: StateStore,
@@ -61,9 +70,10 @@ export class OwnRecordFollower {
   ) {}
 
   /**
-   * The own record of each call of `settled` that `records` lacks; undefined when one cannot be found (its
-   * record dropped its key, the store cannot look records up by key, or it was satisfied by another call's
-   * record or by its own through a parameter that reads its own output): the walk then goes on.
+   * The own record of each call of `settled` that `records` lacks, where there is one; undefined when one
+   * cannot be told (its run is not on record; without `satisfiedBy`: its record dropped its key, the store
+   * cannot look records up by key, or it was satisfied by another call's record or by its own through a
+   * parameter that reads its own output): the walk then goes on.
    */
   async follow(
     settled: ReadonlyMap<string, CallRecord>,
@@ -72,35 +82,60 @@ export class OwnRecordFollower {
     const inherited = new Map<string, CallRecord>();
     for (const [callId, record] of settled) {
       if (records.has(callId)) continue;
-      let own = this.found.get(callId);
-      if (own === undefined) {
-        own = (await this.ownRecord(callId, record)) ?? null;
-        this.found.set(callId, own);
+      let lead = this.found.get(callId);
+      if (lead === undefined) {
+        lead = await this.lead(callId, record);
+        this.found.set(callId, lead);
       }
-      if (own === null) return undefined;
-      inherited.set(callId, own);
+      if (lead === "unknown") return undefined;
+      if (lead !== "outside") inherited.set(callId, lead);
     }
     return inherited;
   }
 
-  private async ownRecord(callId: string, satisfied: CallRecord): Promise<CallRecord | undefined> {
+  private async lead(callId: string, satisfied: CallRecord): Promise<Lead> {
+    const by: unknown = satisfied.satisfiedBy;
+    if (typeof by === "string" && by !== "") return this.ledBy(callId, by);
     const hash = satisfied.callHash;
-    if (hash === undefined || this.store.findCompletedCalls === undefined) return undefined;
+    if (hash === undefined || this.store.findCompletedCalls === undefined) return "unknown";
     const completed = await this.store.findCompletedCalls(asThreadId(this.threadId), hash, FOLLOWED_RECORDS);
     for (const record of completed)
       if (record.callId === callId && (await this.inChain(record.runId))) return record;
-    return undefined;
+    return "unknown";
+  }
+
+  /**
+   * The record of `callId` that run `runId` completed, when that run is of the chain; `"outside"` when it is
+   * a run of the thread outside it. A resume recorded without `resumeRoot` may be of the chain: unknown.
+   */
+  private async ledBy(callId: string, runId: string): Promise<Lead> {
+    const run = await this.runOf(runId);
+    if (run === undefined) return "unknown";
+    const root = chainRoot(run);
+    if (root === undefined) return "unknown";
+    if (root !== this.root) return "outside";
+    let calls = this.calls.get(runId);
+    if (calls === undefined) {
+      calls = await this.store.listCallRecords(run.runId);
+      this.calls.set(runId, calls);
+    }
+    const own = calls.findLast((call) => call.callId === callId && call.status === "succeeded");
+    return own ?? "unknown";
   }
 
   /** True when the store holds the run, on the thread, with the chain's first run. */
   private async inChain(runId: string): Promise<boolean> {
-    let inChain = this.ofChain.get(runId);
-    if (inChain === undefined) {
-      const run = await this.store.getRun(asRunId(runId));
-      inChain = run?.threadId === this.threadId && chainRoot(run) === this.root;
-      this.ofChain.set(runId, inChain);
-    }
-    return inChain;
+    const run = await this.runOf(runId);
+    return run !== undefined && chainRoot(run) === this.root;
+  }
+
+  /** The run `runId` of the thread, read once; undefined when the store has none there. */
+  private async runOf(runId: string): Promise<RunRecord | undefined> {
+    if (this.runs.has(runId)) return this.runs.get(runId);
+    const read = await this.store.getRun(asRunId(runId));
+    const run = read?.threadId === this.threadId ? read : undefined;
+    this.runs.set(runId, run);
+    return run;
   }
 }
 

@@ -1,5 +1,5 @@
 import { asRunId, asThreadId } from "@obelisk/core";
-import type { StateStore } from "@obelisk/state";
+import type { CallCommit, StateStore } from "@obelisk/state";
 import { afterEach, describe, expect, it } from "vitest";
 import { crashable } from "./__fixtures__/crashable-store.js";
 import { until } from "./__fixtures__/deferred.js";
@@ -57,6 +57,18 @@ const plan = [
   { _id: "g", _tool: "echo", v: "†state.approvals.ok && †state.x", _outputPath: "†state.y" },
 ];
 
+/** Counts on from what it reads: `n + 1`. */
+const counter: ToolDefinition = { name: "count", run: (args) => (args as { n: number }).n + 1 };
+
+/** A counter that reads its own output (decision 0012's amendment), then a call waiting for approval. */
+const counting = [
+  { _id: "c", _tool: "count", n: "†state.count || †input.zero", _outputPath: "†state.count" },
+  { _id: "g", _tool: "echo", v: "†state.approvals.ok && †state.count", _outputPath: "†state.y" },
+];
+
+/** The plan of {@link plan} with an echo for `a`: not fresh, so a run of it sent again is satisfied. */
+const sentAgain = [{ _id: "a", _tool: "echo", v: 1, _outputPath: "†state.x" }, plan[1] as object];
+
 describe.each(storeKinds())("a chain of resumes on the $name store", (kind) => {
   const engines: Engine[] = [];
   afterEach(async () => {
@@ -64,20 +76,87 @@ describe.each(storeKinds())("a chain of resumes on the $name store", (kind) => {
     kind.cleanup();
   });
 
-  /** Runs the plan, resumes it `times` times, and counts the store reads of one more resume. */
-  async function readsOfResume(threadId: string, times: number) {
+  /**
+   * Runs `sent` (sent `runs` times: the last run is the one resumed), resumes it `times` times, and counts
+   * the store reads of one more resume.
+   */
+  async function readsOfResume(threadId: string, times: number, sent: readonly object[] = plan, runs = 1) {
     const fetched: number[] = [];
     const counting = countingReads(kind.open());
-    const engine = createEngine({ tools: tools(fetched), store: counting.store });
+    const engine = createEngine({ tools: [counter, ...tools(fetched)], store: counting.store });
     engines.push(engine);
-    const original = await engine.run(plan, { threadId });
+    const first = await engine.run(sent, { threadId, input: { zero: 0 } });
+    let original = first;
+    for (let at = 1; at < runs; at++) original = await engine.run(sent, { threadId, input: { zero: 0 } });
     let last: RunResult = original;
     for (let at = 0; at < times; at++) last = await engine.resume(last.runId);
     const before = counting.reads();
     const events: RunEvent[] = [];
     last = await engine.resume(last.runId, { onEvent: (event) => events.push(event) });
-    return { engine, original, last, reads: counting.reads() - before, fetched, events };
+    return { engine, first, original, last, reads: counting.reads() - before, fetched, events };
   }
+
+  it("a plan sent again, then resumed again and again: its calls satisfied by the first run's records, the 25th resume reads as much as the 3rd", async () => {
+    const short = await readsOfResume("short", 2, sentAgain, 2);
+    const long = await readsOfResume("long", 24, sentAgain, 2);
+    expect(long.reads).toBe(short.reads);
+    for (const { first, last, events } of [short, long]) {
+      expect(satisfiedBy(events)).toEqual({ a: first.runId });
+      expect(last.calls.g?.status).toBe("waiting");
+    }
+    await long.engine.set("long", "†state.approvals.ok", true);
+    const approved = await long.engine.resume(long.last.runId);
+    expect(approved.calls.a?.status).toBe("satisfied");
+    expect(approved.state).toMatchObject({ x: 1, y: 1 });
+  });
+
+  it("a counter that reads its own output (its key differs from its own record's): the 25th resume reads as much as the 3rd", async () => {
+    const short = await readsOfResume("short", 2, counting);
+    const long = await readsOfResume("long", 24, counting);
+    expect(long.reads).toBe(short.reads);
+    for (const { original, last, events } of [short, long]) {
+      expect(satisfiedBy(events)).toEqual({ c: original.runId });
+      expect(last.state).toMatchObject({ count: 1 });
+    }
+    await long.engine.set("long", "†state.approvals.ok", true);
+    const approved = await long.engine.resume(long.last.runId);
+    expect(approved.calls.c?.status).toBe("satisfied");
+    expect(approved.state).toMatchObject({ count: 1, y: 1 });
+  });
+
+  it("satisfied records written without satisfiedBy take the whole walk; the resumes after write it and end their walks", async () => {
+    const counted = countingReads(kind.open());
+    // the records of an engine from before satisfiedBy
+    let legacy = true;
+    const store = new Proxy(counted.store, {
+      get(target, key, receiver) {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (key !== "commitCall" || typeof value !== "function") return value;
+        return (commit: CallCommit) => {
+          const { satisfiedBy: _dropped, ...older } = commit.record;
+          return value.call(target, legacy ? { ...commit, record: older } : commit);
+        };
+      },
+    });
+    const engine = createEngine({ tools: [counter, ...tools([])], store });
+    engines.push(engine);
+    const original = await engine.run(counting, { threadId: "old", input: { zero: 0 } });
+    let last = original;
+    for (let at = 0; at < 6; at++) last = await engine.resume(last.runId);
+    legacy = false;
+    const reads: number[] = [];
+    for (let at = 0; at < 3; at++) {
+      const before = counted.reads();
+      last = await engine.resume(last.runId);
+      reads.push(counted.reads() - before);
+      expect(last.calls.c?.status).toBe("satisfied");
+    }
+    expect(reads[1]).toBeLessThan(reads[0] as number);
+    expect(reads[2]).toBe(reads[1]);
+    const records = await store.listCallRecords(asRunId(last.runId));
+    expect(records.find((record) => record.callId === "c")?.satisfiedBy).toBe(original.runId);
+    expect(last.state).toMatchObject({ count: 1 });
+  });
 
   it("reads as much at the 25th resume as at the 3rd: the calls of its plan, not the runs before", async () => {
     const short = await readsOfResume("short", 2);
@@ -148,13 +227,8 @@ describe.each(storeKinds())("a chain of resumes on the $name store", (kind) => {
   });
 
   it("a counter that reads its own output is satisfied by its own record after many resumes", async () => {
-    const counter: ToolDefinition = { name: "count", run: (args) => (args as { n: number }).n + 1 };
     const engine = createEngine({ tools: [counter, ...tools([])], store: kind.open() });
     engines.push(engine);
-    const counting = [
-      { _id: "c", _tool: "count", n: "†state.count || †input.zero", _outputPath: "†state.count" },
-      { _id: "g", _tool: "echo", v: "†state.approvals.ok && †state.count", _outputPath: "†state.y" },
-    ];
     let last = await engine.run(counting, { threadId: "t", input: { zero: 0 } });
     for (let at = 0; at < 4; at++) last = await engine.resume(last.runId);
     await engine.set("t", "†state.approvals.ok", true);

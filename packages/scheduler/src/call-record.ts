@@ -35,8 +35,8 @@ export function keepableRecord(record: CallRecord, reason: string): CallRecord {
 }
 
 /**
- * The record of the common completed call (a result written to an output path, no branch, error, reason or
- * description), in one literal with the fields in the order a stored record has them, `callHash` undefined
+ * The record of the common completed call (a result written to an output path, no branch, error, reason,
+ * `satisfiedBy` or description), in one literal with the fields in the order a stored record has them, `callHash` undefined
  * when the store fills it in later (`callHashOf`): a record the store may keep as it is
  * (`CallCommit.recordHandedOver`). Undefined for any other ending.
  */
@@ -62,6 +62,7 @@ export function storedOrderRecord(
     result === undefined ||
     ending.error !== undefined ||
     ending.reason !== undefined ||
+    satisfiedByOf(ending) !== undefined ||
     call.description !== undefined
   )
     return undefined;
@@ -135,9 +136,16 @@ export function buildCallRecord(run: CallRun, ending: CallEnding, context: Recor
   if (ending.result !== undefined) record.result = ending.result;
   if (ending.error !== undefined) record.error = ending.error;
   if (ending.reason !== undefined) record.reason = ending.reason;
+  const satisfiedBy = satisfiedByOf(ending);
+  if (satisfiedBy !== undefined) record.satisfiedBy = asRunId(satisfiedBy);
   if (call.description !== undefined) record.description = call.description;
   if (run.plannedParams !== undefined) record.plannedParams = run.plannedParams;
   return record;
+}
+
+/** The run whose completed record satisfied the call: a `satisfied` ending's, else undefined. */
+function satisfiedByOf(ending: CallEnding): string | undefined {
+  return ending.status === "satisfied" ? ending.satisfiedBy : undefined;
 }
 
 /** The run result's report of a call. */
@@ -156,8 +164,9 @@ export function buildCallReport(run: CallRun, ending: CallEnding, endedAt: numbe
   if (ending.branch !== undefined) report.branch = ending.branch;
   if (ending.reason !== undefined) report.reason = ending.reason;
   if (ending.error !== undefined) report.error = ending.error;
-  if (ending.status === "satisfied" && ending.satisfiedBy !== undefined)
-    (report as Mutable<CallReport & { satisfiedBy?: string }>).satisfiedBy = ending.satisfiedBy;
+  const satisfiedBy = satisfiedByOf(ending);
+  if (satisfiedBy !== undefined)
+    (report as Mutable<CallReport & { satisfiedBy?: string }>).satisfiedBy = satisfiedBy;
   if (run.plannedParams !== undefined) report.modified = true;
   return report;
 }

@@ -114,6 +114,12 @@ export interface CallRecord {
   readonly error?: RecordedError;
   /** Why a call is blocked / waiting / rejected / cancelled. */
   readonly reason?: string;
+  /**
+   * A `satisfied` call's: the run of the completed record that satisfied it (the `satisfiedBy` of its
+   * `call-end` event), so `resume` can tell its own record in the chain from another run's without walking
+   * the chain (decision 0079). Absent on records written before this field.
+   */
+  readonly satisfiedBy?: RunId;
   /** Call description (`_description`). */
   readonly description?: string;
   /**

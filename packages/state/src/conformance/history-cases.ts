@@ -1,7 +1,7 @@
 import { asRunId, asThreadId } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import type { RunRecord } from "../store-types.js";
-import { commitOk, RUN, THREAD, write } from "./commit-fixtures.js";
+import { commitOf, commitOk, RUN, THREAD, write } from "./commit-fixtures.js";
 import type { OpenStore } from "./describe-store-conformance.js";
 
 const run = (id: string, threadId = THREAD): RunRecord => ({
@@ -207,6 +207,30 @@ export function historyCases(openStore: OpenStore): void {
       expect(await calls(2)).toEqual(["d", "c"]);
       expect(await store.findCompletedCalls?.(THREAD, "h2", 10)).toEqual([]);
       expect(await store.findCompletedCalls?.(asThreadId("other"), "h1", 10)).toEqual([]);
+    });
+
+    it("keeps a satisfied record's satisfiedBy, the run whose record satisfied it; one without it reads without it", async () => {
+      const store = await openStore();
+      const commit = commitOf({
+        callId: "a",
+        status: "satisfied",
+        callHash: "h1",
+        writes: [write(["x"], 1)],
+      });
+      // the scheduler's common completed record (decision 0079: resume follows satisfiedBy)
+      const satisfied = {
+        ...commit.record,
+        startedAt: "s",
+        endedAt: "e",
+        params: {},
+        outputPath: "†state.x",
+      };
+      const by = asRunId("run-0");
+      await store.commitCall({ ...commit, record: { ...satisfied, result: 1, satisfiedBy: by } });
+      await commitOk(store, { callId: "b", status: "satisfied", callHash: "h2", output: 2 });
+      const [a, b] = await store.listCallRecords(RUN);
+      expect([a?.satisfiedBy, a?.result, b?.callId]).toEqual([by, 1, "b"]);
+      expect(b).not.toHaveProperty("satisfiedBy");
     });
 
     it("stores outputs of calls without an output path under †calls.<id>", async () => {

@@ -116,6 +116,7 @@ export function copyRecord(
     record.branch === undefined &&
     error === undefined &&
     record.reason === undefined &&
+    record.satisfiedBy === undefined &&
     record.description === undefined &&
     record.plannedParams === undefined
   ) {
@@ -189,6 +190,7 @@ export function copyRecord(
   copy.wrote = frozenWrote(record.wrote);
   if (error !== undefined) copy.error = error as unknown as RecordedError;
   if (record.reason !== undefined) copy.reason = record.reason;
+  if (typeof record.satisfiedBy === "string") copy.satisfiedBy = record.satisfiedBy;
   if (record.description !== undefined) copy.description = record.description;
   if (droppedBytes !== undefined) copy.droppedParamsBytes = droppedBytes;
   if (record.plannedParams !== undefined) {
