@@ -288,21 +288,22 @@ export interface SearchRegion {
 
 /**
  * Streaming: the cycle `id → … → id` that linking a new call would close, or undefined. `readers` are
- * the calls that will read the new call (its successors), `writers` those it reads or commits after (its
- * predecessors). The search follows references and the plan-order commits of co-writers (`commitNext`),
- * breadth first. With a `region`, it leaves out the calls labelled after `bound` (the largest label among
- * `writers`): labels grow along every edge, so no path from a reader to a writer passes through them, and
- * the calls it does visit are found in the same order, with the same shortest path. `reached` gets the
- * calls visited (the readers' descendants within the region when there is no cycle).
+ * the calls that will read the new call (its successors), `isPredecessor` tells those it reads or commits
+ * after (its predecessors). The search follows references and the plan-order commits of co-writers
+ * (`commitNext`), breadth first. With a `region`, it leaves out the calls labelled after `bound` (the largest
+ * label among its predecessors): labels grow along every edge, so no path from a reader to a predecessor
+ * passes through them, and the calls it does visit are found in the same order, with the same shortest
+ * path. `reached` gets the calls visited (the readers' descendants within the region when there is no
+ * cycle).
  */
 export function closingCycle(
   id: string,
   readers: readonly DagNode[],
-  writers: ReadonlySet<string>,
+  isPredecessor: (node: DagNode) => boolean,
   region?: SearchRegion,
   reached: DagNode[] = [],
 ): string[] | undefined {
-  const found = limitedClosingCycle(id, readers, writers, region, reached, Number.POSITIVE_INFINITY);
+  const found = limitedClosingCycle(id, readers, isPredecessor, region, reached, Number.POSITIVE_INFINITY);
   return found === UNFINISHED ? undefined : found;
 }
 
@@ -313,7 +314,7 @@ export const UNFINISHED = Symbol("unfinished");
 export function limitedClosingCycle(
   id: string,
   readers: readonly DagNode[],
-  writers: ReadonlySet<string>,
+  isPredecessor: (node: DagNode) => boolean,
   region: SearchRegion | undefined,
   reached: DagNode[],
   limit: number,
@@ -332,7 +333,7 @@ export function limitedClosingCycle(
     const at = node.id;
     cycleSearches.visited++;
     if (head >= limit) return UNFINISHED;
-    if (writers.has(at)) {
+    if (isPredecessor(node)) {
       const path = [id];
       for (let step: string | undefined = at; step !== undefined && step !== id; step = previous.get(step))
         path.push(step);

@@ -13,7 +13,18 @@ const reader = (id: string) => ({
   _outputPath: `†state.r.${id}`,
 });
 const writer = (id: string) => ({ _tool: "log", _id: id, message: id, _outputPath: `†state.a.${id}` });
+/** A reader of †state.a and †state.a.x. */
+const both = (id: string) => ({ ...reader(id), message: "{†state.a} {†state.a.x}" });
+/** A merge writer of †state.a (it commits after the earlier ones). */
+const merge = (id: string) => ({
+  _tool: "log",
+  _id: id,
+  message: id,
+  _outputPath: "†state.a",
+  _outputMethod: "merge",
+});
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+const fill = (n: number, value: string) => Array.from({ length: n }, () => value);
 
 /** Streams `n` readers of †state.a, then `n` writers of a key below it; each writer's add answer. */
 function readersThenWriters(n: number) {
@@ -96,14 +107,6 @@ describe("a stream's writers sent after many readers of their path", () => {
 
   it("walk at most MAX_READERS_WALKED readers of several paths, and say the count is a lower bound", () => {
     const compiler = createIncrementalCompiler(registry);
-    const both = (id: string) => ({ ...reader(id), message: "{†state.a} {†state.a.x}" });
-    const merge = (id: string) => ({
-      _tool: "log",
-      _id: id,
-      message: id,
-      _outputPath: "†state.a",
-      _outputMethod: "merge",
-    });
     for (const id of ids("r", 3_000)) compiler.addCall(both(id));
     expect(compiler.addCall(merge("w0")).diagnostics).toEqual([]);
     const add = vi.spyOn(Set.prototype, "add");
@@ -115,5 +118,52 @@ describe("a stream's writers sent after many readers of their path", () => {
       'writes †state.a, †state.a.x, which calls "r0", "r1", "r2", "r3", "r4" and at least 2995 more',
     );
     expect(warning?.related).toHaveLength(MAX_READERS_RELATED);
+  });
+
+  it("walk the readers of several paths once for all the merge writers sent after them, not once each", () => {
+    const compiler = createIncrementalCompiler(registry);
+    for (const id of ids("r", 3_000)) compiler.addCall(both(id));
+    const add = vi.spyOn(Set.prototype, "add");
+    const warnings = ids("w", 200).map((id) => compiler.addCall(merge(id)).diagnostics);
+    // a walk of MAX_READERS_WALKED readers per writer: 199,000 adds
+    expect(add.mock.calls.length).toBeLessThan(2 * MAX_READERS_WALKED);
+    expect(warnings[0]).toEqual([]);
+    for (const [warning] of warnings.slice(1))
+      expect(warning?.message).toContain('which calls "r0", "r1", "r2", "r3", "r4" and at least 2995 more');
+    // a reader sent since, past the readers walked: counted, still without a walk
+    compiler.addCall({ ...reader("r3000"), message: "{†state.a}" });
+    expect(compiler.addCall(merge("v0")).diagnostics[0]?.message).toContain("and at least 2996 more");
+    expect(add.mock.calls.length).toBeLessThan(2 * MAX_READERS_WALKED);
+  });
+
+  it("count the readers again once the readers walked are not the same", () => {
+    const compiler = createIncrementalCompiler(registry);
+    for (const id of ids("r", 10)) compiler.addCall(both(id));
+    const add = vi.spyOn(Set.prototype, "add");
+    const counts = ids("w", 300).map((id, i) => {
+      // every 100th writer comes after one more reader of †state.a.x
+      if (i % 100 === 99) compiler.addCall({ ...reader(`x${i}`), message: "{†state.a.x}" });
+      return compiler.addCall(merge(id)).diagnostics[0]?.message.match(/and (\d+) more/)?.[1];
+    });
+    // the 10 readers walked by each writer: ~3,000 adds
+    expect(add.mock.calls.length).toBeLessThan(1_500);
+    // the first writer had none before it; "r0" … "r4" named, then 5 more, 6 more, …
+    expect(counts).toEqual([undefined, ...fill(98, "5"), ...fill(100, "6"), ...fill(100, "7"), "8"]);
+  });
+
+  it("do not list every writer of what a call reads for each search (its predecessors)", () => {
+    const compiler = createIncrementalCompiler(registry);
+    // r<i> reads †state.a.x<i>; n writers of †state.b sent after them come after them in the order, so
+    // each c<i> (reads †state.b, writes †state.a.x<i>) has a reader before its predecessors: a search each
+    for (const id of ids("r", 300)) compiler.addCall({ ...reader(id), message: `{†state.a.x${id}}` });
+    for (const id of ids("w", 300)) compiler.addCall({ ...writer(id), _outputPath: `†state.b.${id}` });
+    const add = vi.spyOn(Set.prototype, "add");
+    for (const id of ids("r", 300))
+      expect(
+        compiler.addCall({ ...reader(`c${id}`), message: "{†state.b}", _outputPath: `†state.a.x${id}` }).ok,
+      ).toBe(true);
+    // a set of the 300 writers per search: 90,000 adds
+    expect(add.mock.calls.length).toBeLessThan(10_000);
+    expect(compiler.close().diagnostics).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import {
   UNFINISHED,
   WriterGroup,
 } from "./plan-dag.js";
-import { RegionReaders } from "./region-readers.js";
+import { RegionStarts } from "./region-starts.js";
 import { TopologicalOrder } from "./topological-order.js";
 
 /** `#placeAfter` of a call that goes last in the order. */
@@ -47,6 +47,23 @@ export interface ClosedCycle {
   readonly commitsAfter: ReadonlySet<string>;
 }
 
+/** What `StreamingOrder`'s search of a new call `id` starts from (see `check`). */
+interface CycleSearch {
+  readonly id: string;
+  /** The calls that read what it writes, one list per group it feeds. */
+  readonly readers: readonly (readonly DagNode[])[];
+  /** The label of its latest predecessor. */
+  readonly bound: number;
+  /** Its earliest reader in the order. */
+  readonly first: DagNode;
+  /** Its readers labelled up to `bound`. */
+  readonly starts: RegionStarts;
+  /** Its predecessors labelled from `first`. */
+  readonly predecessors: RegionStarts;
+  /** Whether a call is one of its predecessors (without a set of them all: decision 0084). */
+  readonly isPredecessor: (node: DagNode) => boolean;
+}
+
 /**
  * Streaming: the compiled calls in a topological order kept as they arrive (a dynamic topological order,
  * after Pearce and Kelly), so that the check of a new call searches only the calls between its readers
@@ -68,7 +85,10 @@ export class StreamingOrder {
   #earlier: readonly DagNode[] = NO_ITEMS;
   /** The earlier co-writers each accumulating call commits after, by position (edges into it). */
   readonly #commitBefore = new Map<number, readonly DagNode[]>();
-  /** Calls the searches of this stream have visited (and readers they skipped or rescanned, see `#earliestOf`). */
+  /**
+   * Calls the searches of this stream have visited, and the readers and predecessors they passed over or
+   * rescanned (see `#earliestOf`, `RegionStarts`).
+   */
   #visited = 0;
   /**
    * The earliest in the order of each readers list looked at (a group's `readers`, grown in place past 4
@@ -135,26 +155,27 @@ export class StreamingOrder {
     if (first === undefined || order.label(first.position) > bound) return undefined;
     if (this.#visited > SEARCH_VISITS + SEARCH_VISITS_PER_CALL * this.nodes.length)
       return SEARCH_BUDGET_SPENT;
-    // a search: every predecessor (a writer of what the call reads, a co-writer it commits after)
-    const writers = new Set<string>();
-    const predecessors: DagNode[] = [];
-    for (const group of groups)
-      for (const link of group.links) {
-        writers.add(link.callId);
-        predecessors.push(this.nodes[link.position] as DagNode);
-      }
-    const commitsAfter = new Set<string>();
-    for (const node of earlier)
-      if (!writers.has(node.id)) {
-        writers.add(node.id);
-        commitsAfter.add(node.id);
-        predecessors.push(node);
-      }
+    // a search: from the readers labelled up to the latest predecessor, and from the predecessors (the
+    // writers of what the call reads, then the co-writers it commits after) labelled from the first reader
+    const nodes = this.nodes;
+    const from = order.label(first.position);
+    const starts = new RegionStarts(readers, nodes, (node) => order.label(node.position) <= bound);
+    const lists = groups.map((group): readonly WriterLink[] => group.links);
+    const predecessors = new RegionStarts(
+      [...lists, earlier],
+      nodes,
+      (node) => order.label(node.position) >= from,
+    );
+    const writes = writesInto(groups, nodes);
+    const committed = new Set(earlier);
     const before = cycleSearches.visited;
-    const starts = new RegionReaders(readers, order, bound);
-    const path = this.#search(id, starts, writers, predecessors, first);
-    this.#visited += cycleSearches.visited - before + starts.skipped;
-    return path === undefined ? undefined : { path, commitsAfter };
+    const isPredecessor = (node: DagNode): boolean => committed.has(node) || writes(node);
+    const path = this.#search({ id, readers, bound, first, starts, predecessors, isPredecessor });
+    this.#visited += cycleSearches.visited - before + starts.skipped + predecessors.skipped;
+    if (path === undefined) return undefined;
+    const commitsAfter = new Set<string>();
+    for (const node of earlier) if (!writes(node)) commitsAfter.add(node.id);
+    return { path, commitsAfter };
   }
 
   /** Puts the call just added at `position` where `check` found its place. */
@@ -245,29 +266,24 @@ export class StreamingOrder {
    * both run with a limit doubled until one does, so the work is about twice the smaller set's. The cycle
    * itself is always the breadth-first one from the readers (the same path as a search of the whole graph).
    */
-  #search(
-    id: string,
-    starts: RegionReaders,
-    writers: ReadonlySet<string>,
-    predecessors: readonly DagNode[],
-    first: DagNode,
-  ): string[] | undefined {
+  #search(search: CycleSearch): string[] | undefined {
+    const { id, readers, bound, first, starts, predecessors, isPredecessor } = search;
     const order = this.#order;
-    const region = { order, bound: starts.bound };
+    const region = { order, bound };
     const moved = this.#moved;
     const byLabel = (a: DagNode, b: DagNode): number => order.label(a.position) - order.label(b.position);
     for (let limit = 8; ; limit *= 2) {
       clearList(moved);
       // the search looks at `limit` calls at most: more starts than that and it stops unfinished anyway
-      const found = limitedClosingCycle(id, starts.first(limit + 1), writers, region, moved, limit);
+      const found = limitedClosingCycle(id, starts.first(limit + 1), isPredecessor, region, moved, limit);
       if (found !== UNFINISHED) {
         moved.sort(byLabel);
         return found;
       }
       clearList(moved);
-      const ancestors = this.#ancestors(predecessors, starts.lists, order.label(first.position), limit);
+      const ancestors = this.#ancestors(predecessors, readers, order.label(first.position), limit);
       if (ancestors === CLOSES) {
-        const path = closingCycle(id, starts.all(), writers, region, moved);
+        const path = closingCycle(id, starts.all(), isPredecessor, region, moved);
         moved.sort(byLabel);
         return path;
       }
@@ -286,7 +302,7 @@ export class StreamingOrder {
    * cycle), or `UNFINISHED` once more than `limit` are found.
    */
   #ancestors(
-    starts: readonly DagNode[],
+    starts: RegionStarts,
     readers: readonly (readonly DagNode[])[],
     after: number,
     limit: number,
@@ -301,7 +317,8 @@ export class StreamingOrder {
         found.push(node);
       }
     };
-    for (const node of starts) visit(node);
+    // only the first `limit` + 1 starts: with more, the search stops unfinished before the next one
+    for (const node of starts.first(limit + 1)) visit(node);
     for (let head = 0; head < found.length; head++) {
       cycleSearches.visited++;
       if (head >= limit) return UNFINISHED;
@@ -318,4 +335,22 @@ export class StreamingOrder {
     }
     return found;
   }
+}
+
+/**
+ * Whether a call writes into one of `groups` (is the writer of one of their links), without a set of all
+ * their writers: a group some call reads is in each of its writers' `outGroups`; a group no call read yet is
+ * registered only once the new call reads it, so the writers of such a group are put in a set.
+ */
+function writesInto(groups: readonly WriterGroup[], nodes: readonly DagNode[]): (node: DagNode) => boolean {
+  const read = new Set(groups);
+  const fresh = new Set<DagNode>();
+  for (const group of groups)
+    if (group.readers.length === 0)
+      for (const link of group.links) fresh.add(nodes[link.position] as DagNode);
+  return (node) => {
+    if (fresh.has(node)) return true;
+    for (const group of node.outGroups) if (read.has(group)) return true;
+    return false;
+  };
 }

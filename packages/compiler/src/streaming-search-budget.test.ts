@@ -73,4 +73,29 @@ describe("a stream's cycle searches have a budget (decision 0078)", () => {
     expect(new Set(closed.diagnostics.map((d) => d.code))).toEqual(new Set(["CYCLE", "PLAN_LIMIT"]));
     expect(closed.diagnostics.every((d) => d.callId?.startsWith("r"))).toBe(true);
   }, 30_000);
+
+  it("counts the predecessors a search passes over (decision 0084): many of them end the stream's searches", () => {
+    const stream = createIncrementalCompiler(registry);
+    // 4,000 writers of †state.b, first in the order: each search below passes over them all
+    for (let i = 0; i < 4_000; i++)
+      stream.addCall({ _tool: "t", _id: `e${i}`, _outputPath: `†state.b.e${i}` });
+    const answers: string[] = [];
+    for (let j = 0; j < 400 && !answers.at(-1)?.startsWith("PLAN_LIMIT"); j++) {
+      // r reads what c writes and has 9 readers (too many for the first search from it); p comes after them
+      stream.addCall({ _tool: "t", _id: `r${j}`, v: `{†state.a.x${j}}`, _outputPath: `†state.r${j}` });
+      for (let k = 0; k < 9; k++) stream.addCall({ _tool: "t", _id: `d${j}_${k}`, v: `{†state.r${j}}` });
+      stream.addCall({ _tool: "t", _id: `p${j}`, _outputPath: `†state.p${j}` });
+      const answer = stream.addCall({
+        _tool: "t",
+        _id: `c${j}`,
+        v: `{†state.b} {†state.p${j}}`,
+        _outputPath: `†state.a.x${j}`,
+      });
+      answers.push(answer.diagnostics.map((d) => `${d.code} ${d.callId}`).join(","));
+    }
+    // ~4,000 passed over per search: the budget (1,000,000 + 20 per call) is spent after ~290 searches
+    expect(answers.length).toBeGreaterThan(200);
+    expect(answers.slice(0, -1)).toEqual(Array<string>(answers.length - 1).fill(""));
+    expect(answers.at(-1)).toBe(`PLAN_LIMIT c${answers.length - 1}`);
+  }, 30_000);
 });
