@@ -1,6 +1,7 @@
 import { DirectedGraph } from "graphology";
 import type { CallEntry } from "./builder-types.js";
-import type { PlanEdgeAttributes, PlanGraph } from "./compiled-plan.js";
+import type { PlanEdgeAttributes, PlanGraph, WriterLink } from "./compiled-plan.js";
+import { type SharedJoin, sharedJoins } from "./shared-writer-joins.js";
 import { addEdge } from "./wire-edges.js";
 import { type WriterSet, writerSets } from "./writer-sets.js";
 
@@ -10,8 +11,10 @@ const FROM_JOIN: readonly number[] = [];
 /**
  * Builds the graphology plan graph from compiled calls: one node per call (plan order), one edge per
  * (writer, reader) pair carrying every reference between them — except where a writer list has many
- * writers and many readers: those are drawn writers → join node → readers (decision 0080), so the graph
- * stays linear in the plan (a path with 1,000 pushers and 1,000 readers: 2,000 edges, not a million).
+ * writers and many readers: those are drawn writers → join node → readers (decision 0080), and so are the
+ * writers that many different lists share (its amendment: `push`ers into `†state.acc` read as each
+ * `†state.acc[i]` that has a writer of its own), so the graph stays linear in the plan (a path with 1,000
+ * pushers and 1,000 readers: 2,000 edges, not a million).
  * The compiler's own passes never need it (they run on the writer groups of plan-dag.ts); it is built on
  * first access of `graph`.
  */
@@ -38,30 +41,53 @@ export function buildPlanGraph(
       references.set(set, texts);
       graph.addNode(set.join, { kind: "join", references: texts, criticalPath: set.criticalPath });
     }
-  const wired = new Set<WriterSet>();
+  const shared = sharedJoins(list, sets, references.size);
+  for (const parts of shared.values())
+    for (const join of parts.joins)
+      if (!graph.hasNode(join.id))
+        graph.addNode(join.id, {
+          kind: "join",
+          references: join.texts,
+          criticalPath: join.criticalPath,
+          shared: true,
+        });
+  const wired = new Set<WriterSet | SharedJoin>();
   for (const entry of list)
     for (const [text, links] of entry.writers) {
       const set = sets.get(links);
-      if (set?.join === undefined) {
-        // a call sharing a cyclic group is among its own writers (decision 0042): no self-loop
-        for (const link of links)
-          if (link.callId !== entry.call.id) addEdge(graph, link.callId, entry.call.id, link, text);
-        continue;
+      const parts = set === undefined ? undefined : shared.get(set);
+      if (parts !== undefined) {
+        for (const join of parts.joins) {
+          if (!wired.has(join)) {
+            wired.add(join);
+            addWriterEdges(graph, join.id, join.links, join.texts);
+          }
+          addJoinEdge(graph, join.id, entry.call.id, text);
+        }
+        addPairEdges(graph, parts.rest, entry.call.id, text);
+      } else if (set?.join === undefined) addPairEdges(graph, links, entry.call.id, text);
+      else {
+        if (!wired.has(set)) {
+          wired.add(set);
+          addWriterEdges(graph, set.join, set.links, references.get(set) ?? []);
+        }
+        addJoinEdge(graph, set.join, entry.call.id, text);
       }
-      if (!wired.has(set)) {
-        wired.add(set);
-        addWriterEdges(graph, set.join, set.links, references.get(set) ?? []);
-      }
-      addJoinEdge(graph, set.join, entry.call.id, text);
     }
   return graph;
+}
+
+/** An edge (or the reference to it) from each writer in `links` to `reader`. */
+function addPairEdges(graph: PlanGraph, links: readonly WriterLink[], reader: string, text: string): void {
+  // a call sharing a cyclic group is among its own writers (decision 0042): no self-loop
+  for (const link of links) if (link.callId !== reader) addEdge(graph, link.callId, reader, link, text);
 }
 
 /** The edges writer → join, each with the writer's alternatives, carrying the join's references. */
 function addWriterEdges(
   graph: PlanGraph,
   join: string,
-  links: WriterSet["links"],
+  links: readonly WriterLink[],
   references: readonly string[],
 ): void {
   for (const link of links)

@@ -128,6 +128,12 @@ export interface PlanJoinAttributes {
   readonly references: readonly string[];
   /** The largest critical path among its readers (a join costs nothing). */
   readonly criticalPath: number;
+  /**
+   * Set on a join of the writers that lists differing in other writers share (`push`ers into `†state.acc`
+   * read as `†state.acc[i]`, each element with a writer of its own): its references may read other
+   * writers too, drawn writer → reader (decision 0080's amendment).
+   */
+  readonly shared?: true;
 }
 
 /** Edge attributes of the plan graph: writer → reader. */
@@ -159,8 +165,9 @@ export interface CompiledPlan {
   /** Compiled calls in plan order. */
   readonly calls: readonly CompiledCall[];
   /**
-   * The DAG (graphology), built on first access: one edge per (writer, reader) pair, so W accumulating
-   * writers and R readers of one path give W × R edges here. Prefer `calls[].writers` and `criticalPaths`.
+   * The DAG (graphology), built on first access: one edge per (writer, reader) pair, except where many
+   * writers have many readers: those are drawn through a join node (decision 0080). Prefer
+   * `calls[].writers` and `criticalPaths`.
    */
   readonly graph: PlanGraph;
   /** Remaining critical path of every compiled call by id (by tool cost), without building `graph`. */

@@ -1,8 +1,7 @@
 import type { JsonObject } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
-import { callPairs } from "./__fixtures__/call-pairs.js";
+import { callPairs, range, writerPairs } from "./__fixtures__/call-pairs.js";
 import { compile } from "./compile.js";
-import type { CompiledPlan } from "./compiled-plan.js";
 import { computeCriticalPaths } from "./critical-path.js";
 import { findCycles } from "./find-cycles.js";
 import { graphToDot } from "./graph-to-dot.js";
@@ -17,9 +16,6 @@ const registry = createToolRegistry([
   { name: "slow", cost: 5, input: { type: "object" }, run: (args: JsonObject) => args },
 ]);
 
-const range = <T>(length: number, item: (index: number) => T): T[] =>
-  Array.from({ length }, (_, i) => item(i));
-
 /** `writers` calls pushing into `†state.items` and `readers` calls reading it. */
 function accumulated(writers: number, readers: number): JsonObject[] {
   return [
@@ -31,15 +27,6 @@ function accumulated(writers: number, readers: number): JsonObject[] {
     })),
     ...range(readers, (i) => ({ _tool: "echo", _id: `r${i}`, items: "†state.items" })),
   ];
-}
-
-/** The pairs the compiled calls' writer lists name (what the scheduler waits for). */
-function writerPairs(compiled: CompiledPlan): Set<string> {
-  const pairs = new Set<string>();
-  for (const call of compiled.calls)
-    for (const links of call.writers.values())
-      for (const link of links) if (link.callId !== call.id) pairs.add(`${link.callId}->${call.id}`);
-  return pairs;
 }
 
 describe("the plan graph draws a path with many writers and many readers through a join (decision 0080)", () => {

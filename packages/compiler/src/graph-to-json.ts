@@ -19,10 +19,12 @@ export interface GraphJsonNode {
 export interface GraphJsonJoin {
   /** `join#<n>`, numbered in plan order of first read (a call id never holds `#`). */
   readonly id: string;
-  /** Reference texts read through it: each has exactly the join's writers. */
+  /** Reference texts read through it: each has exactly the join's writers (unless `shared`). */
   readonly references: readonly string[];
   /** The largest critical path among its readers (a join costs nothing). */
   readonly criticalPath: number;
+  /** Present on a join of writers that different lists share: its references may read other writers too. */
+  readonly shared?: true;
 }
 
 /** The plan graph as JSON (SPEC §10 `validate --format json`). */
@@ -40,9 +42,14 @@ export function graphToJson(compiled: Pick<CompiledPlan, "graph">): GraphJson {
   const calls: (GraphJsonNode & { readonly index: number })[] = [];
   const joins: GraphJsonJoin[] = [];
   graph.forEachNode((id, node) => {
-    if (node.kind === "join")
-      joins.push({ id, references: node.references, criticalPath: node.criticalPath });
-    else
+    if (node.kind === "join") {
+      const { references, criticalPath } = node;
+      joins.push(
+        node.shared === true
+          ? { id, references, criticalPath, shared: true }
+          : { id, references, criticalPath },
+      );
+    } else
       calls.push({
         id,
         tool: node.tool,

@@ -39,11 +39,15 @@ export function nodeLabel(id: string, node: PlanNodeAttributes): string {
 /** References a join's label names: the rest are counted (a join may stand for thousands of them). */
 const SHOWN_JOIN_REFERENCES = 3;
 
-/** The second line of a join's label, after its id: what it stands for (`all writers of †state.items`). */
+/**
+ * The second line of a join's label, after its id: what it stands for (`all writers of †state.items`; for a
+ * join of shared writers, `writers shared by †state.acc[0], …`).
+ */
 export function joinLabel(node: PlanJoinAttributes): string {
   const shown = node.references.slice(0, SHOWN_JOIN_REFERENCES).join(", ");
   const more = node.references.length - SHOWN_JOIN_REFERENCES;
-  return `all writers of ${shown}${more > 0 ? `, … (+${more})` : ""}`;
+  const what = node.shared === true ? "writers shared by" : "all writers of";
+  return `${what} ${shown}${more > 0 ? `, … (+${more})` : ""}`;
 }
 
 /** Exports the plan graph as a Mermaid flowchart (joins as rounded nodes); conditional edges are dotted and labelled with the alternative. */

@@ -28,7 +28,7 @@ export interface WriterSet {
  * What a link's edge into a join depends on: the writer, and its alternatives when conditional (an
  * unconditional link names all of them). Call ids never hold `|` or a newline.
  */
-function linkKey(link: WriterLink): string {
+export function linkKey(link: WriterLink): string {
   return link.conditional ? `${link.callId}|${link.alternatives.join(",")}` : link.callId;
 }
 
