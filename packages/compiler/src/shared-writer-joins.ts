@@ -36,6 +36,8 @@ interface WriterClass {
   lastSplit: WriterClass | undefined;
   /** Its join, when it has one; `null` once found to have none. */
   join: SharedJoin | null | undefined;
+  /** The last list whose parts took its join (a list's links hold its writers one after another or not). */
+  drawnIn: number;
 }
 
 /** One list drawn pair by pair by {@link writerSets}, with its readers. */
@@ -72,7 +74,7 @@ export function sharedJoins(
   }
   const parts = new Map<WriterSet, SharedParts>();
   let joins = first;
-  for (const { set } of lists) {
+  lists.forEach(({ set }, list) => {
     const shared: SharedJoin[] = [];
     const rest: WriterLink[] = [];
     for (const link of set.links) {
@@ -82,16 +84,19 @@ export function sharedJoins(
         if (writerClass.join !== null) joins++;
       }
       if (writerClass.join === null) rest.push(link);
-      else if (!shared.includes(writerClass.join)) shared.push(writerClass.join);
+      else if (writerClass.drawnIn !== list) {
+        writerClass.drawnIn = list;
+        shared.push(writerClass.join);
+      }
     }
     if (shared.length > 0) parts.set(set, { joins: shared, rest });
-  }
+  });
   return parts;
 }
 
 /** Each writer of `lists` with its class: the writers in exactly the same lists share one (partition refinement). */
 function classify(lists: readonly OpenList[]): Map<string, ClassedWriter> {
-  const root: WriterClass = { parent: undefined, list: -1, lastSplit: undefined, join: null };
+  const root: WriterClass = { parent: undefined, list: -1, lastSplit: undefined, join: null, drawnIn: -1 };
   const writers = new Map<string, ClassedWriter>();
   lists.forEach(({ set }, list) => {
     for (const link of set.links) {
@@ -105,7 +110,7 @@ function classify(lists: readonly OpenList[]): Map<string, ClassedWriter> {
       if (current.list === list) continue; // a writer named twice in one list
       let split = current.lastSplit;
       if (split?.list !== list) {
-        split = { parent: current, list, lastSplit: undefined, join: undefined };
+        split = { parent: current, list, lastSplit: undefined, join: undefined, drawnIn: -1 };
         current.lastSplit = split;
       }
       writer.writerClass = split;
