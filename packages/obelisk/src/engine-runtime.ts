@@ -320,6 +320,7 @@ export class EngineRuntime {
     });
     const first = await this.nextCallNumber(threadId);
     const validation = this.compile(plan, context, inputKnown ? input : undefined, first);
+    keepRunShapesSoon();
     // one options object serves run and validate: validate refuses the rerun ids run would refuse
     const { rerun } = options as Pick<RunOptions, "rerun">;
     if (validation.ok) checkRerunIds(rerun, validation.compiled);

@@ -13,8 +13,11 @@ let scheduled = false;
 /** Captured at import: a test's fake timers must not hold or run it. */
 const realSetImmediate = setImmediate;
 
-/** The shape tools' input: a list of numbers (read by reference in the second call). */
-const FROM_NUMBERS = { type: "object", properties: { from: { type: "array", items: { type: "number" } } } };
+/** The shape tools' input: a list of numbers (read by reference) and a text (filled by a template). */
+const FROM_NUMBERS = {
+  type: "object",
+  properties: { from: { type: "array", items: { type: "number" } }, note: { type: "string" } },
+};
 
 /** A synchronous and an asynchronous no-op tool: both ways a result comes back. */
 const SHAPE_TOOLS: readonly ToolDefinition[] = [
@@ -22,14 +25,32 @@ const SHAPE_TOOLS: readonly ToolDefinition[] = [
   { name: "async", input: FROM_NUMBERS, run: () => Promise.resolve(2) },
 ];
 
-/** Two calls, the second reading the first's result: compile, dependencies, resolution, commits. */
+/**
+ * Calls reading earlier results (compile, dependencies, resolution, commits) in the language's common
+ * forms: several readers of one writer, a template, `||` and `&&` output paths, a fallback operand, and
+ * an accumulating method.
+ */
 const SHAPE_PLAN = [
   { _tool: "sync", _id: "a", from: [], _outputPath: "†state.a" },
   { _tool: "async", _id: "b", from: ["†state.a"], _outputPath: "†state.b" },
+  {
+    _tool: "sync",
+    _id: "c",
+    from: ["†state.a", "†state.b"],
+    note: "after {†state.a}",
+    _outputPath: "†state.c || †state.d",
+  },
+  { _tool: "async", _id: "e", from: ["†state.d || †state.c"], _outputPath: "†state.e && †state.f" },
+  { _tool: "sync", _id: "g", from: ["†state.f"], _outputPath: "†state.list", _outputMethod: "push" },
 ];
 
+/** True once {@link keepRunShapesSoon} has scheduled the keeping (for its test). */
+export function shapesKeepingScheduled(): boolean {
+  return scheduled;
+}
+
 /**
- * Schedules {@link keepRunShapes} once per process, after the first run has ended: unreferenced, so a
+ * Schedules {@link keepRunShapes} once per process, after the first validation or run: unreferenced, so a
  * short-lived process (one CLI command) exits without paying for it, while a host that goes on has it
  * before the next full GC.
  */
@@ -40,7 +61,7 @@ export function keepRunShapesSoon(): void {
 }
 
 /**
- * Compiles and runs the two-call plan on a private in-memory store: the objects to keep, and the run's
+ * Compiles and runs the shapes plan on a private in-memory store: the objects to keep, and the run's
  * result (exported for its test: if the plan stopped compiling, the keeping would quietly do nothing).
  */
 export function runShapesPlan(): {
