@@ -30,7 +30,7 @@ import { makeDiagnostic } from "./make-diagnostic.js";
 import { paramsForSchemaCheck } from "./reference-witnesses.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { literalIssues, outputDiagnostics, paramDiagnostics } from "./schema-issues.js";
-import type { SchemaIssue } from "./schema-validator.js";
+import { completeCheckOf, type SchemaIssue } from "./schema-validator.js";
 import { isPlainObject } from "./to-json-schema.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { ViolationListing } from "./violation-listing.js";
@@ -266,20 +266,8 @@ function checkAgainstTool(
     callId,
     out,
   );
-  if (checked.length > 0 && !allAtReferences(checked, references)) {
-    const referencePointers = references.map((reference) => reference.pointer.slice(pointer.length));
-    const issues = literalIssues(checked, referencePointers);
-    if (issues.length > 0)
-      for (const diagnostic of paramDiagnostics(
-        issues,
-        pointer,
-        tool.paramsSchema ?? tool.inputSchema,
-        callId,
-        listing,
-        tool.name,
-      ))
-        out.push(diagnostic);
-  }
+  if (checked.length > 0 && (completeCheckOf(checked) !== undefined || !allAtReferences(checked, references)))
+    listParamViolations(tool, checked, references, pointer, callId, listing, out);
   if (!tool.latent) {
     if (meta.hasOutput) {
       const outputPointer = appendPointer(pointer, "_output");
@@ -304,15 +292,51 @@ function checkAgainstTool(
   }
   const outputPointer = appendPointer(pointer, "_output");
   checkLiteralOutput(raw._output as JsonValue, outputPointer, literalOptions, out);
-  out.push(
-    ...outputDiagnostics(
-      safeCheck(() => tool.validateOutput(raw._output), outputPointer, callId, out),
+  const issues = safeCheck(() => tool.validateOutput(raw._output), outputPointer, callId, out);
+  const completeOutput = completeCheckOf(issues);
+  const listed =
+    outputDiagnostics(issues, outputPointer, callId, listing, tool.name, completeOutput !== undefined) ??
+    outputDiagnostics(
+      safeCheck(completeOutput ?? (() => []), outputPointer, callId, out),
       outputPointer,
       callId,
       listing,
       tool.name,
-    ),
-  );
+    );
+  for (const diagnostic of listed ?? []) out.push(diagnostic);
+}
+
+/**
+ * The diagnostics of a call's parameter issues (see `paramDiagnostics`). The first issues of a check that
+ * stopped, when they cannot fill the listing, give way to a complete check's (decision 0085). Its own
+ * function: a closure in `checkAgainstTool` would cost every call a context.
+ */
+function listParamViolations(
+  tool: RegisteredTool,
+  checked: readonly SchemaIssue[],
+  references: readonly ParamReference[],
+  pointer: string,
+  callId: string | undefined,
+  listing: ViolationListing,
+  out: Diagnostic[],
+): void {
+  const referencePointers = references.map((reference) => reference.pointer.slice(pointer.length));
+  const schema = tool.paramsSchema ?? tool.inputSchema;
+  const diagnostics = (issues: readonly SchemaIssue[], stopped: boolean): Diagnostic[] | undefined =>
+    paramDiagnostics(
+      literalIssues(issues, referencePointers),
+      pointer,
+      schema,
+      callId,
+      listing,
+      tool.name,
+      stopped,
+    );
+  const complete = completeCheckOf(checked);
+  const listed =
+    diagnostics(checked, complete !== undefined) ??
+    diagnostics(safeCheck(complete ?? (() => []), pointer, callId, out), false);
+  for (const diagnostic of listed ?? []) out.push(diagnostic);
 }
 
 /** `tool.validateInput(params)`, or a PARAM_INVALID diagnostic when the schema cannot be used (no closure per call). */

@@ -4,7 +4,7 @@ import { formatMessage } from "./format-message.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { pickedBranches, someAncestor } from "./picked-branches.js";
 import { schemaAtPath } from "./schema-types.js";
-import type { SchemaIssue } from "./schema-validator.js";
+import { MAX_COLLECTED_ERRORS, type SchemaIssue } from "./schema-validator.js";
 import { isPlainObject } from "./to-json-schema.js";
 import { MAX_LISTED_PER_PLAN, type ViolationListing } from "./violation-listing.js";
 
@@ -139,7 +139,9 @@ function declaredKeysAt(schema: JsonObject, instancePath: string): readonly stri
 /**
  * Translates parameter issues: required → PARAM_MISSING, closed schema → PARAM_UNKNOWN (hint: the nearest
  * key declared where it sits), others PARAM_INVALID. `schema` is the one the parameters were checked
- * against. At most `listing`'s quota are listed, then one PARAM_INVALID at the call counts the rest.
+ * against. At most `listing`'s quota are listed, then one PARAM_INVALID at the call counts the rest. When
+ * `stopped` (the issues are the first ones of a check that stopped: decision 0085), the count is a lower
+ * bound; undefined (nothing spent) when they cannot fill the listing and leave one to count.
  */
 export function paramDiagnostics(
   issues: readonly SchemaIssue[],
@@ -148,7 +150,8 @@ export function paramDiagnostics(
   callId: string | undefined,
   listing: ViolationListing,
   tool: string,
-): Diagnostic[] {
+  stopped = false,
+): Diagnostic[] | undefined {
   const out: Diagnostic[] = [];
   const quota = listing.quota();
   let seen: Set<string> | undefined;
@@ -162,25 +165,34 @@ export function paramDiagnostics(
     }
     out.push(diagnostic);
   }
+  if (stopped && (out.length < quota || next === issues.length)) return undefined;
   listing.spend(out.length);
   const what = `the parameters break the input schema of tool "${tool}"`;
-  if (next < issues.length) out.push(unlisted(what, issues.length - next, out.length, callPointer, callId));
+  if (next < issues.length)
+    out.push(unlisted(what, issues.length - next, out.length, callPointer, callId, stopped));
   return out;
 }
 
-/** One PARAM_INVALID for the `count` violations of a call that are not listed (`listed` of them were). */
+/**
+ * One PARAM_INVALID for the `count` violations of a call that are not listed (`listed` of them were);
+ * `atLeast` when the check stopped collecting (decision 0085): there may be more.
+ */
 function unlisted(
   what: string,
   count: number,
   listed: number,
   pointer: string,
   callId: string | undefined,
+  atLeast: boolean,
 ): Diagnostic {
-  const places = count.toLocaleString("en-US");
+  const places = `${atLeast ? "at least " : ""}${count.toLocaleString("en-US")}`;
+  const stop = atLeast
+    ? `; a check stops after ${MAX_COLLECTED_ERRORS.toLocaleString("en-US")} violations of one call`
+    : "";
   const message =
     listed > 0
-      ? `${what} in ${places} more places (the first ${listed} are listed)`
-      : `${what} in ${places} places (not listed: a plan lists its first ${MAX_LISTED_PER_PLAN.toLocaleString("en-US")})`;
+      ? `${what} in ${places} more places (the first ${listed} are listed${stop})`
+      : `${what} in ${places} places (not listed: a plan lists its first ${MAX_LISTED_PER_PLAN.toLocaleString("en-US")}${stop})`;
   const hint = "fix the listed violations and validate again: the rest are often the same mistake";
   return makeDiagnostic("PARAM_INVALID", message, pointer, { callId, hint });
 }
@@ -258,16 +270,21 @@ function issueMessage(issue: SchemaIssue): string {
   return issue.message;
 }
 
-/** Translates issues of a latent call's `_output` (PARAM_INVALID at `/…/_output` + the value's path). */
+/**
+ * Translates issues of a latent call's `_output` (PARAM_INVALID at `/…/_output` + the value's path), as
+ * `paramDiagnostics` does: undefined when `stopped` issues cannot fill the listing and leave one to count.
+ */
 export function outputDiagnostics(
   issues: readonly SchemaIssue[],
   outputPointer: string,
   callId: string | undefined,
   listing: ViolationListing,
   tool: string,
-): Diagnostic[] {
+  stopped = false,
+): Diagnostic[] | undefined {
   const kept = literalIssues(issues, []);
   const listed = kept.slice(0, listing.quota());
+  if (stopped && listed.length === kept.length) return undefined;
   listing.spend(listed.length);
   const out = listed.map((issue) =>
     makeDiagnostic(
@@ -281,6 +298,6 @@ export function outputDiagnostics(
   );
   const what = `_output breaks the output schema of tool "${tool}"`;
   if (listed.length < kept.length)
-    out.push(unlisted(what, kept.length - listed.length, listed.length, outputPointer, callId));
+    out.push(unlisted(what, kept.length - listed.length, listed.length, outputPointer, callId, stopped));
   return out;
 }

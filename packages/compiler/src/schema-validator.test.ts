@@ -1,6 +1,6 @@
 import type { JsonObject } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
-import { createSchemaCompiler } from "./schema-validator.js";
+import { completeCheckOf, createSchemaCompiler, MAX_COLLECTED_ERRORS } from "./schema-validator.js";
 
 const person: JsonObject = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
 
@@ -58,5 +58,66 @@ describe("createSchemaCompiler", () => {
         hint: expect.stringContaining('no cycles (use "$ref"'),
       }),
     );
+  });
+
+  it("stops collecting past MAX_COLLECTED_ERRORS where the first ones are certain, else checks in full", () => {
+    const check = createSchemaCompiler().lazyCheck(
+      { type: "object", properties: { xs: { type: "array", items: { type: "string" } } } },
+      "xs",
+    );
+    const many = Array.from({ length: 3 * MAX_COLLECTED_ERRORS }, (_, i) => i);
+    const issues = check({ xs: many });
+    // The errors of the last value collected are left out: more of that value could follow.
+    expect(issues).toHaveLength(MAX_COLLECTED_ERRORS);
+    expect(issues.map((issue) => issue.instancePath)).toEqual(
+      many.slice(0, MAX_COLLECTED_ERRORS).map((i) => `/xs/${i}`),
+    );
+    const complete = completeCheckOf(issues)?.();
+    expect(complete).toHaveLength(many.length);
+    expect(complete?.slice(0, issues.length)).toEqual(issues);
+    // A later check of a valid value is not affected; a check under the limit is complete.
+    expect(check({ xs: ["a"] })).toEqual([]);
+    const few = check({ xs: [1, 2] });
+    expect(few).toHaveLength(2);
+    expect(completeCheckOf(few)).toBeUndefined();
+
+    // It does not stop where a later step could take errors back or read them otherwise: checks in full.
+    const compiler = createSchemaCompiler();
+    const numbers = Array.from({ length: 2 * MAX_COLLECTED_ERRORS }, (_, i) => i);
+    const strings = { type: "array", items: { type: "string" } };
+    // The first branch refuses every item, the second takes them all: valid.
+    const either = compiler.lazyCheck(
+      { anyOf: [strings, { type: "array", items: { type: "number" } }] },
+      "e",
+    );
+    expect(either(numbers)).toEqual([]);
+    // A nullable array: the branch's errors are the violations (picked branch), all of them.
+    const nullable = compiler.lazyCheck({ anyOf: [strings, { type: "null" }] }, "n");
+    const branch = nullable(numbers);
+    expect(branch).toHaveLength(numbers.length + 2);
+    expect(completeCheckOf(branch)).toBeUndefined();
+    // Through a reference ajv writes the target's path: its errors' places are unknown.
+    const referred = compiler.lazyCheck({ $defs: { s: strings }, $ref: "#/$defs/s" }, "r");
+    expect(referred(numbers)).toHaveLength(numbers.length);
+  });
+
+  it("a stopped check of a schema with formats keeps each pattern error with its format error", () => {
+    const email = { type: "string", format: "email", pattern: "^[a-z]+@[a-z]+\\.[a-z]+$" };
+    const check = createSchemaCompiler().lazyCheck({ type: "array", items: email }, "emails");
+    const issues = check(Array.from({ length: MAX_COLLECTED_ERRORS }, () => "no"));
+    expect(completeCheckOf(issues)).toBeDefined();
+    expect(issues).toHaveLength(MAX_COLLECTED_ERRORS);
+    expect(issues.slice(0, 2).map((issue) => `${issue.instancePath} ${issue.keyword}`)).toEqual([
+      "/0 pattern",
+      "/0 format",
+    ]);
+    // A pattern error whose value's format passes may meet a format error elsewhere later: in full.
+    const lone = createSchemaCompiler().lazyCheck(
+      { type: "array", items: { type: "string", pattern: "^a$" }, contains: { format: "email" } },
+      "lone",
+    );
+    expect(
+      completeCheckOf(lone(Array.from({ length: MAX_COLLECTED_ERRORS + 5 }, () => "b"))),
+    ).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import type { Diagnostic } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { compile } from "./compile.js";
 import { createIncrementalCompiler } from "./incremental-compiler.js";
+import { MAX_COLLECTED_ERRORS } from "./schema-validator.js";
 import { createToolRegistry } from "./tool-registry.js";
 import { MAX_LISTED_PER_CALL, MAX_LISTED_PER_PLAN } from "./violation-listing.js";
 
@@ -81,5 +82,64 @@ describe("schema violations listed per call and per plan (decision 0076)", () =>
     const answers = calls.map((call) => stream.addCall(call).diagnostics.length);
     expect(answers).toEqual([...Array<number>(20).fill(50), 1, 1, 1]);
     expect(stream.close().diagnostics).toEqual(compile(plan(calls), registry).diagnostics);
+  });
+});
+
+describe("one call's check stops collecting past 10,000 violations (decision 0085)", () => {
+  const STOP = "; a check stops after 10,000 violations of one call";
+  const huge = 3 * MAX_COLLECTED_ERRORS;
+
+  it("lists the same first 100 and counts at least the rest it collected", () => {
+    const compiled = compile(plan([wrong(huge)]), registry);
+    expect(compiled.diagnostics).toHaveLength(MAX_LISTED_PER_CALL + 1);
+    expect(compiled.diagnostics.slice(1).map((d) => d.pointer)).toEqual(
+      Array.from({ length: MAX_LISTED_PER_CALL }, (_, i) => `/plan/0/xs/${i}`),
+    );
+    expect(compiled.diagnostics[0]).toMatchObject({
+      code: "PARAM_INVALID",
+      pointer: "/plan/0",
+      message: `the parameters break the input schema of tool "t" in at least 9,900 more places (the first 100 are listed${STOP})`,
+      hint: HINT,
+    });
+  });
+
+  it("counts at least what it collected for a call past the plan's 1,000, and for a latent call's _output", () => {
+    const calls = [...Array.from({ length: 10 }, () => wrong(MAX_LISTED_PER_CALL)), wrong(huge)];
+    const compiled = compile(plan(calls), registry);
+    expect(compiled.diagnostics.at(-1)).toMatchObject({
+      pointer: "/plan/10",
+      message: `the parameters break the input schema of tool "t" in at least 10,000 places (not listed: a plan lists its first 1,000${STOP})`,
+    });
+    const xs = Array.from({ length: huge }, (_, i) => i);
+    const latent = compile(plan([{ _tool: "later", _output: { xs }, _outputPath: "†state.x" }]), registry);
+    expect(latent.diagnostics).toHaveLength(MAX_LISTED_PER_CALL + 1);
+    expect(latent.diagnostics[0]).toMatchObject({
+      pointer: "/plan/0/_output",
+      message: `_output breaks the output schema of tool "later" in at least 9,900 more places (the first 100 are listed${STOP})`,
+    });
+  });
+
+  it("checks in full when the first 10,000 are references (dropped): the violations after them are listed", () => {
+    // uniqueItems: false keeps the references in the checked value (see paramsForSchemaCheck).
+    const numbers = {
+      type: "object",
+      properties: { ns: { type: "array", items: { type: "number" }, uniqueItems: false } },
+    };
+    const tools = createToolRegistry([
+      { name: "n", input: numbers, run: () => 1 },
+      { name: "src", run: () => 1 },
+    ]);
+    const ns = [...Array<string>(MAX_COLLECTED_ERRORS + 10).fill("†state.a"), "x", "y"];
+    const compiled = compile(
+      plan([
+        { _tool: "src", _outputPath: "†state.a" },
+        { _tool: "n", ns },
+      ]),
+      tools,
+    );
+    expect(compiled.diagnostics.map((d) => `${d.pointer} ${d.message}`)).toEqual([
+      `/plan/1/ns/${MAX_COLLECTED_ERRORS + 10} ns/${MAX_COLLECTED_ERRORS + 10}: must be number`,
+      `/plan/1/ns/${MAX_COLLECTED_ERRORS + 11} ns/${MAX_COLLECTED_ERRORS + 11}: must be number`,
+    ]);
   });
 });
