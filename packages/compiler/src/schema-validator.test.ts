@@ -99,6 +99,10 @@ describe("createSchemaCompiler", () => {
     // Through a reference ajv writes the target's path: its errors' places are unknown.
     const referred = compiler.lazyCheck({ $defs: { s: strings }, $ref: "#/$defs/s" }, "r");
     expect(referred(numbers)).toHaveLength(numbers.length);
+    // A recursive target is a function of its own, and it is the one that stops.
+    const node = { type: "object", properties: { xs: strings, next: { $ref: "#/$defs/node" } } };
+    const recursive = compiler.lazyCheck({ $defs: { node }, $ref: "#/$defs/node" }, "node");
+    expect(recursive({ next: { xs: numbers } })).toHaveLength(numbers.length);
   });
 
   it("a stopped check of a schema with formats keeps each pattern error with its format error", () => {

@@ -76,8 +76,14 @@ const AJV_OPTIONS = {
 const ERROR_ADDED = /\{vErrors\.push\((err\d+)\);\}errors\+\+;/g;
 
 /**
+ * What a stopping validator throws: a string, which the generated code can write and nothing else throws
+ * (a function of a `$ref`'s target stops too, so the validator checked is not always the one that stops).
+ */
+const STOPPED_SIGNAL = "obelisk: the schema check stopped collecting errors";
+
+/**
  * ajv's code for one schema, made to stop collecting errors: past `MAX_COLLECTED_ERRORS` in one function,
- * it keeps them on the function (`errors`) and throws the function itself (see `stoppingRun`). Until then
+ * it keeps them on the function (`errors`) and throws `STOPPED_SIGNAL` (see `stoppedIssues`). Until then
  * it runs as before: one comparison more per error, none on a valid value.
  */
 function stoppingCode(code: string): string {
@@ -86,7 +92,7 @@ function stoppingCode(code: string): string {
   return code.replace(
     ERROR_ADDED,
     (_, error: string) =>
-      `{vErrors.push(${error});}if(++errors>${MAX_COLLECTED_ERRORS}){${name}.errors=vErrors;throw ${name};}`,
+      `{vErrors.push(${error});}if(++errors>${MAX_COLLECTED_ERRORS}){${name}.errors=vErrors;throw ${JSON.stringify(STOPPED_SIGNAL)};}`,
   );
 }
 
@@ -211,7 +217,8 @@ function certainPrefix(errors: readonly ErrorObject[], formats: boolean): readon
 
 /**
  * The issues of a run of `compiled` that stopped on `value`: its certain first ones, marked with the
- * complete check (`completeCheckOf`), or the complete check's. Its own function: the closure over `value`
+ * complete check (`completeCheckOf`), or the complete check's. Without references the schema is one
+ * function, the one that stopped: its `errors` are this run's. Its own function: the closure over `value`
  * in the check itself would cost every check a context.
  */
 function stoppedIssues(
@@ -222,7 +229,7 @@ function stoppedIssues(
   const validate = compiled.validate;
   const errors = validate.errors ?? [];
   validate.errors = null;
-  const prefix = compiled.settles ? certainPrefix(errors, compiled.formats) : undefined;
+  const prefix = compiled.settles && errors.length > 0 ? certainPrefix(errors, compiled.formats) : undefined;
   if (prefix === undefined) return completeIssues(value);
   STOPPED.set(prefix, () => completeIssues(value));
   return prefix;
@@ -298,8 +305,7 @@ export function createSchemaCompiler(): SchemaCompiler {
         try {
           return validate(value) ? [] : issuesOf(validate.errors);
         } catch (thrown) {
-          // Only a validator of `stoppingCode` throws itself.
-          if (thrown !== validate) throw thrown;
+          if (thrown !== STOPPED_SIGNAL) throw thrown;
           return stoppedIssues(compiled, value, completeIssues);
         }
       };
