@@ -48,6 +48,13 @@ describe("createSchemaCompiler", () => {
     );
   });
 
+  it("refuses an async schema ($async: true) at registration: its check would answer a promise", () => {
+    const schema = { $async: true, type: "object", properties: { n: { type: "number" } } };
+    expect(() => createSchemaCompiler().assertValid(schema, "tool input")).toThrow(
+      expect.objectContaining({ code: "USAGE", hint: expect.stringContaining("remove $async") }),
+    );
+  });
+
   it("a schema the meta-check cannot even walk (a cycle) is USAGE with the reason and a hint", () => {
     const cyclic: Record<string, unknown> = { type: "object", properties: {} };
     (cyclic.properties as Record<string, unknown>).self = cyclic;

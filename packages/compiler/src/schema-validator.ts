@@ -282,6 +282,12 @@ export function createSchemaCompiler(): SchemaCompiler {
           "USAGE",
           `${what} is not a valid JSON Schema: ${checker.errorsText(checker.errors)}`,
         );
+      // ajv makes a root `$async` schema's check return a promise (truthy: "valid") that rejects later,
+      // unhandled; one below the root it refuses when compiling
+      if (schema.$async === true)
+        throw new ObeliskError("USAGE", `${what} is an async schema ($async: true)`, {
+          hint: "tool schemas are checked synchronously: remove $async",
+        });
       const pattern = invalidPattern(schema);
       if (pattern !== undefined)
         throw new ObeliskError(

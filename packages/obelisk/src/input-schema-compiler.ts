@@ -170,6 +170,9 @@ function refusal(schema: JsonObject, value: unknown): string | undefined {
   return `checking this input against it would take over ${cost.budget.toLocaleString("en-US")} steps`;
 }
 
+/** Why a schema with `$async: true` at its root is refused. */
+const ASYNC_SCHEMA = "an async schema ($async: true) cannot check an input: inputs are checked synchronously";
+
 /**
  * Compiles the JSON Schemas that come with a run (a plan's `inputSchema`, an Input message's `schema`): they
  * are untrusted data, so patterns run on a linear-time engine and every failure — not a schema, an
@@ -189,6 +192,11 @@ export class InputSchemaCompiler {
       metaSchemaChecker ??= newAjv();
       problems = metaProblems(metaSchemaChecker, schema);
       if (problems.length === 0) validate = ajv.compile(schema);
+      // a root `$async` makes ajv's check a promise (truthy) that rejects later, unhandled: refused
+      if (validate !== undefined && "$async" in validate && validate.$async === true) {
+        validate = undefined;
+        problems = [{ pointer: "/$async", message: ASYNC_SCHEMA }];
+      }
     } catch (error) {
       problems = [compileProblem(schema, error)];
     }

@@ -52,6 +52,25 @@ describe("validate before the input exists (no input given: the input is unknown
     expect(codes(await engine.validate(plan, { input: {} }))).toEqual([["PLAN_SHAPE", "/inputSchema/type"]]);
   });
 
+  it("an async inputSchema ($async: true) is PLAN_SHAPE: ajv's check would answer a promise, taken as valid", async () => {
+    const engine = createEngine({ tools: [greet] });
+    const asyncSchema = { ...inputSchema, $async: true };
+    const plan = {
+      type: "plan",
+      inputSchema: asyncSchema,
+      plan: [{ _tool: "greet", name: "†input.userName" }],
+    };
+    // an input that breaks the schema: checked by an async validator it passed, and its rejection went unhandled
+    expect(codes(await engine.validate(plan))).toEqual([["PLAN_SHAPE", "/inputSchema/$async"]]);
+    expect(codes(await engine.validate(plan, { input: { userName: 5 } }))).toContainEqual([
+      "PLAN_SHAPE",
+      "/inputSchema/$async",
+    ]);
+    await expect(engine.run(plan, { threadId: "t", input: { userName: 5 } })).rejects.toMatchObject({
+      code: "PLAN_INVALID",
+    });
+  });
+
   it("given an input, validate checks it against the inputSchema as run does", async () => {
     const engine = createEngine({ tools: [greet] });
     const plan = { type: "plan", inputSchema, plan: [{ _tool: "greet", name: "†input.userName" }] };

@@ -19,6 +19,14 @@ describe("createStateValidator compiles a schema once and shares it", () => {
     expect(other.violation({ count: "x" })).toBeUndefined();
   });
 
+  it("an async schema ($async: true) is USAGE: each check would answer a promise, taken as valid", () => {
+    const make = () =>
+      createStateValidator({ $async: true, type: "object", properties: { n: { type: "number" } } });
+    expect(make).toThrow(
+      expect.objectContaining({ code: "USAGE", message: expect.stringContaining("$async") }),
+    );
+  });
+
   it("an invalid schema is USAGE every time, and is not kept", () => {
     for (let attempt = 0; attempt < 2; attempt++)
       expect(() => createStateValidator({ type: "no-such-type" })).toThrow(ObeliskError);

@@ -205,6 +205,11 @@ function compileStateValidator(schema: JsonObject): StateValidator {
   } catch (error) {
     throw new ObeliskError("USAGE", `invalid stateSchema: ${(error as Error).message}`, { cause: error });
   }
+  // a root `$async` makes each check a promise (truthy: "valid") that rejects later, unhandled
+  if ("$async" in whole && whole.$async === true)
+    throw new ObeliskError("USAGE", "invalid stateSchema: an async schema ($async: true)", {
+      hint: "state writes are checked synchronously: remove $async",
+    });
   const cache = new Map<string, ValidateFunction | undefined>();
   const compiled = (pointer: string): ValidateFunction | undefined => {
     if (!cache.has(pointer)) {
