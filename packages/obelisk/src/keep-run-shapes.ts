@@ -11,7 +11,13 @@ import { createMemoryStore } from "@obelisk/state";
 let done = false;
 let scheduled = false;
 /** Captured at import: a test's fake timers must not hold or run it. */
-const realSetImmediate = setImmediate;
+const realSetTimeout = setTimeout;
+/**
+ * How long after the first validation or run the keeping waits: a CLI command (one validation or run,
+ * its output, exit) is gone by then, so it never pays the ~0.2 s of cold code; a host that goes on has
+ * the shapes kept before its next full GC, give or take.
+ */
+const KEEP_DELAY_MS = 1_000;
 
 /** The shape tools' input: a list of numbers (read by reference) and a text (filled by a template). */
 const FROM_NUMBERS = {
@@ -50,14 +56,15 @@ export function shapesKeepingScheduled(): boolean {
 }
 
 /**
- * Schedules {@link keepRunShapes} once per process, after the first validation or run: unreferenced, so a
- * short-lived process (one CLI command) exits without paying for it, while a host that goes on has it
- * before the next full GC.
+ * Schedules {@link keepRunShapes} once per process, `KEEP_DELAY_MS` after the first validation or run, on
+ * an unreferenced timer: a short-lived process (one CLI command) exits without paying for it (an immediate
+ * ran while the command was still closing its store and writing its output), while a host that goes on
+ * has it soon after.
  */
 export function keepRunShapesSoon(): void {
   if (scheduled) return;
   scheduled = true;
-  realSetImmediate(keepRunShapes).unref();
+  realSetTimeout(keepRunShapes, KEEP_DELAY_MS).unref();
 }
 
 /**
