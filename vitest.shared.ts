@@ -9,8 +9,9 @@ const exclude = ["**/node_modules/**", "**/dist/**"];
  * `isolate: false`: a package's test files share one module graph in its worker, so each source module is
  * evaluated once per package instead of once per test file (core's tests: 48 CPU-seconds -> 16; see
  * docs/performance/test-suite.md). A test file must therefore leave no global behind: fake timers and
- * spies are restored in `afterEach`/`finally`, and a file that replaces a module with `vi.mock` is named
- * in its package's config through {@link isolatingConfig}, which runs it in a fresh module graph.
+ * spies are restored in `afterEach`/`finally`, and a file that replaces a module with `vi.mock` (or reads
+ * a module's once-per-process state) is named in its package's config through {@link isolatingConfig},
+ * which runs it in a fresh module graph.
  */
 export const sharedConfig = defineConfig({
   resolve: { conditions: ["@obelisk/source"] },
@@ -26,9 +27,10 @@ export const sharedConfig = defineConfig({
 });
 
 /**
- * {@link sharedConfig} for a package some of whose test files `vi.mock` a module: those `files` run each in
- * a fresh module graph (a mocked module must not be what another file imports, nor the real one what the
- * mocking file sees), the others share one.
+ * {@link sharedConfig} for a package some of whose test files `vi.mock` a module, or read a module's
+ * once-per-process state: those `files` run each in a fresh module graph (a mocked module must not be what
+ * another file imports, nor the real one what the mocking file sees; state another file set must not be
+ * what the reading file sees first), the others share one.
  */
 export function isolatingConfig(files: readonly string[]): typeof sharedConfig {
   // each project extends this config, whose arrays it would add to: include and exclude are the projects'

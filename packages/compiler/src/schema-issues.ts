@@ -187,7 +187,7 @@ function unlisted(
 ): Diagnostic {
   const places = `${atLeast ? "at least " : ""}${count.toLocaleString("en-US")}`;
   const stop = atLeast
-    ? `; a check stops after ${MAX_COLLECTED_ERRORS.toLocaleString("en-US")} violations of one call`
+    ? `; a check stops after ${MAX_COLLECTED_ERRORS.toLocaleString("en-US")} schema errors of one call`
     : "";
   const message =
     listed > 0

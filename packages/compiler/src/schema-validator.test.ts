@@ -48,11 +48,25 @@ describe("createSchemaCompiler", () => {
     );
   });
 
-  it("refuses an async schema ($async: true) at registration: its check would answer a promise", () => {
-    const schema = { $async: true, type: "object", properties: { n: { type: "number" } } };
-    expect(() => createSchemaCompiler().assertValid(schema, "tool input")).toThrow(
-      expect.objectContaining({ code: "USAGE", hint: expect.stringContaining("remove $async") }),
-    );
+  it("refuses an async schema (a truthy $async, as ajv reads it) at registration: its check would answer a promise", () => {
+    for (const $async of [true, 1, "yes", {}]) {
+      const schema = { $async, type: "object", properties: { n: { type: "number" } } } as JsonObject;
+      expect(() => createSchemaCompiler().assertValid(schema, "tool input")).toThrow(
+        expect.objectContaining({ code: "USAGE", hint: expect.stringContaining("remove $async") }),
+      );
+    }
+    const sync = { $async: false, type: "object", properties: { n: { type: "number" } } };
+    expect(() => createSchemaCompiler().assertValid(sync, "tool input")).not.toThrow();
+  });
+
+  it("a schema whose text looks like ajv's code for an added error still compiles and checks (decision 0085)", () => {
+    const code = "{vErrors.push(err0);}errors++;";
+    const schema = { type: "object", properties: { mode: { enum: [code, "b"] }, [code]: { const: code } } };
+    const compiler = createSchemaCompiler();
+    compiler.assertValid(schema, "tool input");
+    const check = compiler.lazyCheck(schema, "tool input");
+    expect(check({ mode: "b", [code]: code })).toEqual([]);
+    expect(check({ mode: "c" })).toEqual([expect.objectContaining({ instancePath: "/mode" })]);
   });
 
   it("a schema the meta-check cannot even walk (a cycle) is USAGE with the reason and a hint", () => {

@@ -86,7 +86,7 @@ describe("schema violations listed per call and per plan (decision 0076)", () =>
 });
 
 describe("one call's check stops collecting past 10,000 violations (decision 0085)", () => {
-  const STOP = "; a check stops after 10,000 violations of one call";
+  const STOP = "; a check stops after 10,000 schema errors of one call";
   const huge = 3 * MAX_COLLECTED_ERRORS;
 
   it("lists the same first 100 and counts at least the rest it collected", () => {
@@ -116,6 +116,34 @@ describe("one call's check stops collecting past 10,000 violations (decision 008
     expect(latent.diagnostics[0]).toMatchObject({
       pointer: "/plan/0/_output",
       message: `_output breaks the output schema of tool "later" in at least 9,900 more places (the first 100 are listed${STOP})`,
+    });
+  });
+
+  it("checks in full when the violations kept fill the listing but end there: the rest are counted exactly", () => {
+    // 9,900 references (dropped) and 100 literals fill the first 10,000 errors: the listing takes all they
+    // hold, and only the complete check knows how many more there are
+    const numbers = {
+      type: "object",
+      properties: { ns: { type: "array", items: { type: "number" }, uniqueItems: false } },
+    };
+    const tools = createToolRegistry([
+      { name: "n", input: numbers, run: () => 1 },
+      { name: "src", run: () => 1 },
+    ]);
+    const references = MAX_COLLECTED_ERRORS - MAX_LISTED_PER_CALL;
+    const ns = [...Array<string>(references).fill("†state.a"), ...Array<string>(5_101).fill("x")];
+    const compiled = compile(
+      plan([
+        { _tool: "src", _outputPath: "†state.a" },
+        { _tool: "n", ns },
+      ]),
+      tools,
+    );
+    expect(compiled.diagnostics).toHaveLength(MAX_LISTED_PER_CALL + 1);
+    expect(compiled.diagnostics[0]).toMatchObject({
+      pointer: "/plan/1",
+      message:
+        'the parameters break the input schema of tool "n" in 5,001 more places (the first 100 are listed)',
     });
   });
 
