@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createEngine } from "./create-engine.js";
-import { runShapesPlan, shapesKeepingScheduled } from "./keep-run-shapes.js";
+import { runShapesPlan, shapesKeepingScheduled, shapesKept } from "./keep-run-shapes.js";
 
 describe("keepRunShapesSoon", () => {
   it("is scheduled by a validation, not only by a run (a host may only validate between full GCs)", async () => {
@@ -10,6 +10,10 @@ describe("keepRunShapesSoon", () => {
     expect(validation.ok).toBe(true);
     expect(shapesKeepingScheduled()).toBe(true);
     await engine.close();
+    // not on the next turns of the loop, where a CLI command is still closing its store and writing its
+    // output: it would pay the shapes plan's cold code before exiting
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(shapesKept()).toBe(false);
   });
 });
 

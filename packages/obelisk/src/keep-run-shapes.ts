@@ -55,6 +55,11 @@ export function shapesKeepingScheduled(): boolean {
   return scheduled;
 }
 
+/** True once the keeping has run (for its test). */
+export function shapesKept(): boolean {
+  return done;
+}
+
 /**
  * Schedules {@link keepRunShapes} once per process, `KEEP_DELAY_MS` after the first validation or run, on
  * an unreferenced timer: a short-lived process (one CLI command) exits without paying for it (an immediate
