@@ -36,8 +36,8 @@ export function keepableRecord(record: CallRecord, reason: string): CallRecord {
 
 /**
  * The record of the common completed call (a result written to an output path, no branch, error, reason,
- * `satisfiedBy` or description), in one literal with the fields in the order a stored record has them, `callHash` undefined
- * when the store fills it in later (`callHashOf`): a record the store may keep as it is
+ * `satisfiedBy` or description), in one literal with the fields in the order a stored record has them,
+ * `callHash` undefined when the store fills it in later (`callHashOf`): a record the store may keep as it is
  * (`CallCommit.recordHandedOver`). Undefined for any other ending.
  */
 export function storedOrderRecord(
