@@ -14,6 +14,17 @@ function streamOf(calls: readonly Record<string, unknown>[]) {
   return compiler;
 }
 
+/** `call` (of tool `t`) is refused by the stream with a CYCLE naming `related`. */
+function expectCycleRefused(
+  compiler: ReturnType<typeof streamOf>,
+  call: Record<string, unknown>,
+  related: readonly string[],
+): void {
+  const refused = compiler.addCall({ _tool: "t", ...call });
+  expect(refused.ok).toBe(false);
+  expect(refused.diagnostics[0]).toMatchObject({ code: "CYCLE", related });
+}
+
 /** Five calls reading `†state.g` (a list of readers kept in place), `first` first. */
 const readersOfG = (first: Record<string, unknown>) => [
   { ...first, g: "†state.g" },
@@ -47,9 +58,7 @@ describe("a stream's cycle check after readers or writers of a path moved in the
       { _id: "X", v: "†state.y", _outputPath: "†state.u.x" },
       { _id: "W2", v: "†state.p", w: "†state.w", _outputPath: "†state.g.k2" },
     ]);
-    const refused = compiler.addCall({ _tool: "t", _id: "Q", v: "†state.f1", _outputPath: "†state.w" });
-    expect(refused.ok).toBe(false);
-    expect(refused.diagnostics[0]).toMatchObject({ code: "CYCLE", related: ["Q", "W2", "f1"] });
+    expectCycleRefused(compiler, { _id: "Q", v: "†state.f1", _outputPath: "†state.w" }, ["Q", "W2", "f1"]);
   });
 
   it("refuses a cycle through a reader that is now the earliest because it moved earlier", () => {
@@ -64,9 +73,7 @@ describe("a stream's cycle check after readers or writers of a path moved in the
       // X's readers (the a's) have more descendants than y0 has ancestors: y0 moves before a1, so before the f's
       { _id: "X", v: "†state.y0", _outputPath: "†state.h.x" },
     ]);
-    const refused = compiler.addCall({ _tool: "t", _id: "G3", v: "†state.y0", _outputPath: "†state.g.k3" });
-    expect(refused.ok).toBe(false);
-    expect(refused.diagnostics[0]).toMatchObject({ code: "CYCLE", related: ["G3", "y0"] });
+    expectCycleRefused(compiler, { _id: "G3", v: "†state.y0", _outputPath: "†state.g.k3" }, ["G3", "y0"]);
   });
 
   it("refuses a cycle through a writer that is now its path's latest because it moved later", () => {
@@ -81,9 +88,7 @@ describe("a stream's cycle check after readers or writers of a path moved in the
       // m reads what X writes and X reads L, sent last: m moves after X, past gw1
       { _id: "X", v: "†state.late", _outputPath: "†state.mm.x" },
     ]);
-    const refused = compiler.addCall({ _tool: "t", _id: "Y", v: "†state.g", _outputPath: "†state.mm.y" });
-    expect(refused.ok).toBe(false);
-    expect(refused.diagnostics[0]).toMatchObject({ code: "CYCLE", related: ["Y", "m"] });
+    expectCycleRefused(compiler, { _id: "Y", v: "†state.g", _outputPath: "†state.mm.y" }, ["Y", "m"]);
   });
 
   it("refuses a cycle through a writer that is now its path's latest because the latest one moved earlier", () => {
@@ -98,8 +103,6 @@ describe("a stream's cycle check after readers or writers of a path moved in the
       // X's readers (the a's) have more descendants than P has ancestors (P, L): both move before a1, so L before w
       { _id: "X", v: "†state.p", _outputPath: "†state.h.x" },
     ]);
-    const refused = compiler.addCall({ _tool: "t", _id: "Y", v: "†state.g", _outputPath: "†state.ww.y" });
-    expect(refused.ok).toBe(false);
-    expect(refused.diagnostics[0]).toMatchObject({ code: "CYCLE", related: ["Y", "w"] });
+    expectCycleRefused(compiler, { _id: "Y", v: "†state.g", _outputPath: "†state.ww.y" }, ["Y", "w"]);
   });
 });

@@ -119,35 +119,8 @@ describe("one call's check stops collecting past 10,000 violations (decision 008
     });
   });
 
-  it("checks in full when the violations kept fill the listing but end there: the rest are counted exactly", () => {
-    // 9,900 references (dropped) and 100 literals fill the first 10,000 errors: the listing takes all they
-    // hold, and only the complete check knows how many more there are
-    const numbers = {
-      type: "object",
-      properties: { ns: { type: "array", items: { type: "number" }, uniqueItems: false } },
-    };
-    const tools = createToolRegistry([
-      { name: "n", input: numbers, run: () => 1 },
-      { name: "src", run: () => 1 },
-    ]);
-    const references = MAX_COLLECTED_ERRORS - MAX_LISTED_PER_CALL;
-    const ns = [...Array<string>(references).fill("†state.a"), ...Array<string>(5_101).fill("x")];
-    const compiled = compile(
-      plan([
-        { _tool: "src", _outputPath: "†state.a" },
-        { _tool: "n", ns },
-      ]),
-      tools,
-    );
-    expect(compiled.diagnostics).toHaveLength(MAX_LISTED_PER_CALL + 1);
-    expect(compiled.diagnostics[0]).toMatchObject({
-      pointer: "/plan/1",
-      message:
-        'the parameters break the input schema of tool "n" in 5,001 more places (the first 100 are listed)',
-    });
-  });
-
-  it("checks in full when the first 10,000 are references (dropped): the violations after them are listed", () => {
+  /** Compiles a call of tool "n" (a `number[]` parameter) given `ns`, whose references read `†state.a`. */
+  function compileNumbers(ns: readonly string[]) {
     // uniqueItems: false keeps the references in the checked value (see paramsForSchemaCheck).
     const numbers = {
       type: "object",
@@ -157,14 +130,32 @@ describe("one call's check stops collecting past 10,000 violations (decision 008
       { name: "n", input: numbers, run: () => 1 },
       { name: "src", run: () => 1 },
     ]);
-    const ns = [...Array<string>(MAX_COLLECTED_ERRORS + 10).fill("†state.a"), "x", "y"];
-    const compiled = compile(
+    return compile(
       plan([
         { _tool: "src", _outputPath: "†state.a" },
         { _tool: "n", ns },
       ]),
       tools,
     );
+  }
+
+  it("checks in full when the violations kept fill the listing but end there: the rest are counted exactly", () => {
+    // 9,900 references (dropped) and 100 literals fill the first 10,000 errors: the listing takes all they
+    // hold, and only the complete check knows how many more there are
+    const references = MAX_COLLECTED_ERRORS - MAX_LISTED_PER_CALL;
+    const ns = [...Array<string>(references).fill("†state.a"), ...Array<string>(5_101).fill("x")];
+    const compiled = compileNumbers(ns);
+    expect(compiled.diagnostics).toHaveLength(MAX_LISTED_PER_CALL + 1);
+    expect(compiled.diagnostics[0]).toMatchObject({
+      pointer: "/plan/1",
+      message:
+        'the parameters break the input schema of tool "n" in 5,001 more places (the first 100 are listed)',
+    });
+  });
+
+  it("checks in full when the first 10,000 are references (dropped): the violations after them are listed", () => {
+    const ns = [...Array<string>(MAX_COLLECTED_ERRORS + 10).fill("†state.a"), "x", "y"];
+    const compiled = compileNumbers(ns);
     expect(compiled.diagnostics.map((d) => `${d.pointer} ${d.message}`)).toEqual([
       `/plan/1/ns/${MAX_COLLECTED_ERRORS + 10} ns/${MAX_COLLECTED_ERRORS + 10}: must be number`,
       `/plan/1/ns/${MAX_COLLECTED_ERRORS + 11} ns/${MAX_COLLECTED_ERRORS + 11}: must be number`,
