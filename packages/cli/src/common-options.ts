@@ -75,6 +75,24 @@ export function withTools(command: Command, required: boolean): Command {
     : command.option("--tools <module>", description);
 }
 
+/** The flags of the commands that execute a plan (`run`, `resume`). */
+export interface ExecutionOptions {
+  /** `--concurrency <n>`. */
+  readonly concurrency?: number;
+  /** `--fail-fast`. */
+  readonly failFast?: boolean;
+  /** `--verbose`. */
+  readonly verbose?: boolean;
+}
+
+/** Adds `--concurrency <n>`, `--fail-fast` and `--verbose` (the commands that execute a plan). */
+export function withExecution(command: Command): Command {
+  return command
+    .addOption(new Option("--concurrency <n>", "run at most n calls at once").argParser(parsePositive))
+    .option("--fail-fast", "abort everything in flight at the first unhandled failure")
+    .option("--verbose", "print the stack of each error a tool throws (as OBELISK_DEBUG=1 does)");
+}
+
 /** Adds `--input <file|json>`. */
 export function withInput(command: Command): Command {
   return command.option(

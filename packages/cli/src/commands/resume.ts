@@ -1,9 +1,16 @@
 import { type Limits, resolveLimits } from "@obelisk/core";
-import { type Command, Option } from "commander";
+import type { Command } from "commander";
 import type { Engine, RunResult } from "obelisk";
 import { forCli } from "../cli-diagnostics.js";
 import type { CommandContext } from "../command-context.js";
-import { type CommonOptions, parsePositive, withFormat, withStore, withTools } from "../common-options.js";
+import {
+  type CommonOptions,
+  type ExecutionOptions,
+  withExecution,
+  withFormat,
+  withStore,
+  withTools,
+} from "../common-options.js";
 import type { ExitCode } from "../exit-codes.js";
 import { withLimits } from "../limits-option.js";
 import { withLockWait } from "../lock-wait-option.js";
@@ -13,11 +20,8 @@ import { AFTER_RUN_ID, type RerunFlag, withRerun, withRerunFlagNamed } from "../
 import { withRunsListHint } from "../run-not-found-hint.js";
 import { runWithProgress } from "../run-plan.js";
 
-interface ResumeOptions extends Omit<CommonOptions, "thread"> {
+interface ResumeOptions extends Omit<CommonOptions, "thread">, ExecutionOptions {
   readonly tools: string;
-  readonly concurrency?: number;
-  readonly failFast?: boolean;
-  readonly verbose?: boolean;
   readonly limits?: Partial<Limits>;
   readonly lockWait?: number;
   readonly rerun?: RerunFlag;
@@ -31,10 +35,7 @@ export function registerResume(program: Command, context: CommandContext): void 
     .argument("<runId>", "the run to resume");
   withTools(command, true);
   withStore(command, false);
-  command
-    .addOption(new Option("--concurrency <n>", "run at most n calls at once").argParser(parsePositive))
-    .option("--fail-fast", "abort everything in flight at the first unhandled failure")
-    .option("--verbose", "print the stack of each error a tool throws (as OBELISK_DEBUG=1 does)");
+  withExecution(command);
   withRerun(
     command,
     AFTER_RUN_ID,

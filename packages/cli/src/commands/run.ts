@@ -7,7 +7,8 @@ import { forCli } from "../cli-diagnostics.js";
 import type { CommandContext } from "../command-context.js";
 import {
   type CommonOptions,
-  parsePositive,
+  type ExecutionOptions,
+  withExecution,
   withFormat,
   withInput,
   withStore,
@@ -25,11 +26,8 @@ import { invalidPlanOf, reportInvalid } from "../report-invalid.js";
 import { AFTER_PLAN, type RerunFlag, withRerun, withRerunFlagNamed } from "../rerun-flag.js";
 import { runWithProgress } from "../run-plan.js";
 
-interface RunCommandOptions extends CommonOptions {
+interface RunCommandOptions extends CommonOptions, ExecutionOptions {
   readonly tools: string;
-  readonly concurrency?: number;
-  readonly failFast?: boolean;
-  readonly verbose?: boolean;
   readonly approved?: string;
   readonly limits?: Partial<Limits>;
   readonly lockWait?: number;
@@ -45,16 +43,11 @@ export function registerRun(program: Command, context: CommandContext): void {
   withTools(command, true);
   withInput(command);
   withStore(command);
-  command
-    .addOption(new Option("--concurrency <n>", "run at most n calls at once").argParser(parsePositive))
-    .option("--fail-fast", "abort everything in flight at the first unhandled failure")
-    .option("--verbose", "print the stack of each error a tool throws (as OBELISK_DEBUG=1 does)")
-    .addOption(
-      new Option(
-        "--approved <hash>",
-        "refuse to run unless the plan hash equals this approved hash",
-      ).argParser((value) => parseApprovedHash(value, cliCommand(context.io.env))),
-    );
+  withExecution(command).addOption(
+    new Option("--approved <hash>", "refuse to run unless the plan hash equals this approved hash").argParser(
+      (value) => parseApprovedHash(value, cliCommand(context.io.env)),
+    ),
+  );
   withRerun(
     command,
     AFTER_PLAN,
