@@ -32,7 +32,7 @@ export default [
     description: "Refunds a payment; needs an approval under †state.approvals.refund",
     input: z.object({ receipt, approval: z.object({ by: z.string() }) }),
     // The approval must be read from †state.approvals (a plan cannot write it in), and a plan may not
-    // rerun or retry a refund: money moves once.
+    // force a rerun or extra retries of a refund. Neither makes the approval single-use: see the README.
     approvalParams: ["approval"],
     idempotent: false,
     output: z.object({ transactionId: z.string(), refunded: z.number(), approvedBy: z.string() }),
