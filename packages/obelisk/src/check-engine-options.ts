@@ -1,4 +1,11 @@
-import { DEFAULT_LIMITS, didYouMean, MAX_TIMER_MS, ObeliskError, readHostValue } from "@obelisk/core";
+import {
+  DEFAULT_LIMITS,
+  didYouMean,
+  MAX_TIMER_MS,
+  MAX_VALUE_DEPTH,
+  ObeliskError,
+  readHostValue,
+} from "@obelisk/core";
 import { checkHistoryPolicy, RETENTION_FIELDS } from "@obelisk/state";
 import type { EngineOptions } from "./engine-types.js";
 import { refuseUnknownKeys } from "./facade-arguments.js";
@@ -29,6 +36,12 @@ function checkLimits(limits: unknown): void {
     if (!Object.hasOwn(DEFAULT_LIMITS, name)) throw unknownKey("limit", name, Object.keys(DEFAULT_LIMITS));
     if (value !== undefined && !isPositiveCount(value))
       throw usage(`limit ${name} must be a positive integer (or Infinity), got ${shown(value)}`);
+    // a path deeper than a value may nest could be written and never read back (OUTPUT_NOT_JSON), and
+    // thousands of segments overflowed the stack of the writes that follow a path
+    if (name === "maxPathDepth" && typeof value === "number" && value > MAX_VALUE_DEPTH)
+      throw usage(
+        `limit maxPathDepth must be at most ${MAX_VALUE_DEPTH} (a stored value nests at most ${MAX_VALUE_DEPTH} levels), got ${shown(value)}`,
+      );
   }
 }
 
