@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { exampleTools } from "./__fixtures__/tools.js";
 import { createIncrementalCompiler } from "./incremental-compiler.js";
-import { MAX_READERS_RELATED, MAX_READERS_WALKED } from "./stream-order.js";
+import { MAX_READERS_RELATED, MAX_READERS_WALKED } from "./reader-walk.js";
 import { createToolRegistry } from "./tool-registry.js";
 import { TopologicalOrder } from "./topological-order.js";
 
@@ -149,6 +149,40 @@ describe("a stream's writers sent after many readers of their path", () => {
     expect(add.mock.calls.length).toBeLessThan(1_500);
     // the first writer had none before it; "r0" … "r4" named, then 5 more, 6 more, …
     expect(counts).toEqual([undefined, ...fill(98, "5"), ...fill(100, "6"), ...fill(100, "7"), "8"]);
+  });
+
+  it("walk the readers once for writers that alternate between sibling paths (A, B then A, C …)", () => {
+    // the thread holds †state.a.x and †state.a.y: a writer below one of them feeds †state.a and it
+    const compiler = createIncrementalCompiler(registry, { context: { state: { a: { x: {}, y: {} } } } });
+    for (const id of ids("b", 10)) compiler.addCall(both(id));
+    for (const id of ids("x", 500)) compiler.addCall({ ...reader(id), message: "{†state.a.x}" });
+    for (const id of ids("y", 2_000)) compiler.addCall({ ...reader(id), message: "{†state.a.y}" });
+    const add = vi.spyOn(Set.prototype, "add");
+    const warnings = ids("w", 200).map(
+      (id, i) =>
+        compiler.addCall({ ...writer(id), _outputPath: `†state.a.${i % 2 === 0 ? "x" : "y"}.${id}` })
+          .diagnostics,
+    );
+    // a walk of 520 or 1,000 readers per writer (stop 38 kept one walk by the first group, †state.a's): ~150,000
+    expect(add.mock.calls.length).toBeLessThan(5_000);
+    // b0 … b9 read †state.a and †state.a.x: counted once
+    expect(warnings[0]?.[0]?.message).toContain(
+      'writes †state.a, †state.a.x, which calls "b0", "b1", "b2", "b3", "b4" and 505 more',
+    );
+    expect(warnings[0]?.[0]?.related).toEqual([...ids("b", 10), ...ids("x", 90)]);
+    expect(warnings[1]?.[0]?.message).toContain(
+      'writes †state.a, †state.a.y, which calls "b0", "b1", "b2", "b3", "b4" and at least 1995 more',
+    );
+    expect(warnings[1]?.[0]?.related).toEqual([...ids("b", 10), ...ids("y", 90)]);
+    // every later writer of the same sibling: the same readers (the message but its first words)
+    const readersNamed = (i: number) => warnings[i]?.[0]?.message.replace(/^call "w\d+"/, "");
+    expect(warnings.every((_, i) => readersNamed(i) === readersNamed(i % 2))).toBe(true);
+    // a reader sent since: the next writer of its sibling counts it, still without a walk
+    compiler.addCall({ ...reader("x500"), message: "{†state.a.x}" });
+    expect(
+      compiler.addCall({ ...writer("v0"), _outputPath: "†state.a.x.v0" }).diagnostics[0]?.message,
+    ).toContain("and 506 more");
+    expect(add.mock.calls.length).toBeLessThan(5_000);
   });
 
   it("do not list every writer of what a call reads for each search (its predecessors)", () => {

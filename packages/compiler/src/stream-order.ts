@@ -2,16 +2,10 @@ import { type Diagnostic, getAtPath, type Reference } from "@obelisk/core";
 import type { BuilderSettings } from "./builder-types.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { DagNode, WriterGroup } from "./plan-dag.js";
+import { MAX_READERS_RELATED, walkReaders } from "./reader-walk.js";
 
 /** At most this many reader ids are named in one STREAM_ORDER warning (the rest are counted). */
 const MAX_READERS_NAMED = 5;
-/**
- * At most this many reader ids are listed in one STREAM_ORDER warning's `related`: every writer sent after
- * n readers of its path warns, and n ids in each of n warnings held O(n²) memory (8,000 + 8,000: 64 million).
- */
-export const MAX_READERS_RELATED = 100;
-/** At most this many readers are walked to count several paths' readers each once (see `readersOfMany`). */
-export const MAX_READERS_WALKED = 1_000;
 
 /**
  * True when the known context holds a value at `reference`: the state, the input, a host kind's value, or
@@ -88,108 +82,30 @@ function readersOfOne(group: WriterGroup, callId: string): FoundReaders | undefi
 }
 
 /**
- * The distinct readers of several groups but the new call (a set: a reader of two paths counts once). At
- * most MAX_READERS_WALKED of them are walked: past that the count is the largest group's, a lower bound
- * (each of n merge writers into a path whose n readers read two of its paths walked 2n: 6,000 took 21 s).
- * The walk is kept (see `ReaderWalk`) and reused while the readers it covered are the same.
+ * The distinct readers of several groups but the new call (a reader of two paths counts once). At most
+ * MAX_READERS_WALKED of them are walked: past that the count is the largest group's, a lower bound (each of
+ * n merge writers into a path whose n readers read two of its paths walked 2n: 6,000 took 21 s). The walk
+ * is kept step by step and reused while the readers it covered are the same (see reader-walk.ts).
  */
 function readersOfMany(groups: readonly WriterGroup[], callId: string): FoundReaders | undefined {
-  const walk = keptWalk(groups) ?? walkReaders(groups, callId);
+  const walk = walkReaders(groups, callId);
   if (walk.count === 0) return undefined;
   const paths: string[] = [];
   let largest = 0;
+  const last = walk.added.length - 1;
   for (let g = 0; g < groups.length; g++) {
     const group = groups[g] as WriterGroup;
     const readers = group.readers;
     const others = readers.length - (readers[readers.length - 1]?.id === callId ? 1 : 0);
     largest = Math.max(largest, others);
-    const last = walk.lengths.length - 1;
     if ((g <= last && walk.added[g] === true) || (walk.full && g >= last && others > 0))
       paths.push(group.reference.text);
   }
   const exact = !walk.full;
   return {
     paths,
-    related: walk.related.slice(),
+    related: walk.related,
     count: exact ? walk.count : Math.max(walk.count, largest),
     exact,
   };
-}
-
-/**
- * One walk of several groups' readers, in order, up to MAX_READERS_WALKED: a writer's warning walked them
- * each time, though n merge writers of one path sent after its n readers find the same ones (16,000 +
- * 16,000: 1.2 s of 2.5 s). Kept by the first group, it is reused by the next warning whose groups start
- * with the same ones and whose readers lists held as many readers then as now (lists only grow: the same
- * readers, in the same order) — up to the one the walk stopped in, which may have grown since.
- */
-interface ReaderWalk {
-  /** The groups walked, in order (the last one in part when `full`). */
-  readonly groups: readonly WriterGroup[];
-  /** How many readers each had (of the last, how many were walked when `full`). */
-  readonly lengths: readonly number[];
-  /** Whether each group added a reader to the set. */
-  readonly added: readonly boolean[];
-  /** The walk stopped at MAX_READERS_WALKED. */
-  readonly full: boolean;
-  /** The distinct readers walked. */
-  readonly count: number;
-  /** The first MAX_READERS_RELATED of them. */
-  readonly related: readonly string[];
-}
-
-const walks = new WeakMap<WriterGroup, ReaderWalk>();
-
-/** The kept walk of `groups`' readers, when it covers the same readers (see `ReaderWalk`). */
-function keptWalk(groups: readonly WriterGroup[]): ReaderWalk | undefined {
-  const walk = groups.length === 0 ? undefined : walks.get(groups[0] as WriterGroup);
-  if (walk === undefined) return undefined;
-  const last = walk.lengths.length - 1;
-  if (walk.full ? groups.length <= last : groups.length !== walk.groups.length) return undefined;
-  for (let g = 0; g <= last; g++) {
-    const length = (groups[g] as WriterGroup).readers.length;
-    const kept = walk.lengths[g] as number;
-    if (groups[g] !== walk.groups[g] || (walk.full && g === last ? length < kept : length !== kept))
-      return undefined;
-  }
-  return walk;
-}
-
-/** Walks `groups`' readers but `callId` (see `readersOfMany`), and keeps the walk unless it met `callId`. */
-function walkReaders(groups: readonly WriterGroup[], callId: string): ReaderWalk {
-  const found = new Set<string>();
-  const walked: WriterGroup[] = [];
-  const lengths: number[] = [];
-  const added: boolean[] = [];
-  let count = 0;
-  let met = false;
-  for (const group of groups) {
-    if (count === MAX_READERS_WALKED) break;
-    const readers = group.readers;
-    const before = found.size;
-    let r = 0;
-    for (; r < readers.length && count < MAX_READERS_WALKED; r++, count++) {
-      const id = (readers[r] as DagNode).id;
-      if (id !== callId) found.add(id);
-      else met = true;
-    }
-    walked.push(group);
-    lengths.push(r);
-    added.push(found.size > before);
-  }
-  const related: string[] = [];
-  for (const id of found) {
-    if (related.length === MAX_READERS_RELATED) break;
-    related.push(id);
-  }
-  const walk = {
-    groups: walked,
-    lengths,
-    added,
-    full: count === MAX_READERS_WALKED,
-    count: found.size,
-    related,
-  };
-  if (!met && groups.length > 0) walks.set(groups[0] as WriterGroup, walk);
-  return walk;
 }
