@@ -170,6 +170,10 @@ describe("parseJsonText: a JSON value read as strictly as plan text", () => {
     for (const text of ["// c\n{}", "{/* x */}", '{"a": 1} // x', "{/* x"])
       expect({ text, hint: syntax(text).hint }).toEqual({ text, hint: comments });
     expect(syntax("   ").hint).toBe("the text is empty: give a JSON value");
+    // U+FEFF is no JSON whitespace: inside the text it is named, and a text of it is not "empty"
+    const mark = "remove the byte order mark (U+FEFF) here: JSON allows none inside the text";
+    for (const text of ["[1,\uFEFF2]", '{"a":1}\uFEFF', "\uFEFF\uFEFF{}"])
+      expect({ text, hint: syntax(text).hint }).toEqual({ text, hint: mark });
     // not recognised: the general hint
     for (const text of ["[1 2]", '{"a" 1}', "{ nope"]) expect(syntax(text).hint).toBe(comments);
     // the subject names the text; the plan reader's hints say plan

@@ -4,6 +4,7 @@ import type { Diagnostic } from "./diagnostic.js";
 import type { JsonValue } from "./json-value.js";
 import type { LimitOverrides, Limits } from "./limits.js";
 import { DEFAULT_LIMITS, resolveLimits } from "./limits.js";
+import { isSpaceCode } from "./name-grammar.js";
 import { planDiagnostic } from "./plan-diagnostic.js";
 import { depthLimitDiagnostic } from "./plan-limit-diagnostics.js";
 import { lazySourceMap, quickJsonValue } from "./quick-json-value.js";
@@ -101,6 +102,16 @@ function previousNonSpace(text: string, offset: number): string {
   return before.charAt(before.length - 1);
 }
 
+/** U+FEFF, which JSON text may not hold between its tokens (a file may begin with one: see readJsonText). */
+const BYTE_ORDER_MARK = "\uFEFF";
+
+/** The length of `text` without its trailing JSON whitespace (`trimEnd` would take U+FEFF too). */
+function endWithoutJsonSpace(text: string): number {
+  let end = text.length;
+  while (end > 0 && isSpaceCode(text.charCodeAt(end - 1))) end--;
+  return end;
+}
+
 /**
  * The hint for text that is not JSON, as specific as its cause is recognisable: a Markdown code fence
  * around it, a comment, a single-quoted string or key, a trailing comma, text cut short, an empty text;
@@ -108,7 +119,9 @@ function previousNonSpace(text: string, offset: number): string {
  */
 function syntaxHint(text: string, at: SyntaxBreak, subject: string): string {
   const strict = `the ${subject} must be strict JSON`;
-  const end = text.trimEnd().length;
+  const end = endWithoutJsonSpace(text);
+  if (text.charAt(at.offset) === BYTE_ORDER_MARK)
+    return `remove the byte order mark (U+FEFF) here: JSON allows none inside the ${subject}`;
   if (/^[ \t]*(```|~~~)/m.test(text))
     return `remove the Markdown code fence (\`\`\`json … \`\`\`) and any text around the JSON: ${strict}, nothing else`;
   if (end === 0) return `the ${subject} is empty: give a JSON value`;

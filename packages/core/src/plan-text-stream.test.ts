@@ -182,6 +182,25 @@ describe("createPlanTextStream", () => {
   });
 });
 
+describe("createPlanTextStream names a byte order mark between calls (adversarial review, stop 39)", () => {
+  it("not 'the plan is empty' after a call was read", () => {
+    const stream = createPlanTextStream();
+    const first = stream.push('[{"_tool":"echo","x":1},\uFEFF{"_tool":"echo","x":2}]');
+    expect(first).toHaveLength(1);
+    let thrown: unknown;
+    try {
+      stream.end();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ObeliskError);
+    expect(thrown).toMatchObject({
+      code: "JSON_SYNTAX",
+      hint: "remove the byte order mark (U+FEFF) here: JSON allows none inside the plan",
+    });
+  });
+});
+
 describe("createPlanTextStream refuses malformed text with its position", () => {
   const cases: [string, string, string, { line: number; column: number; pointer?: string; calls: number }][] =
     [
