@@ -279,10 +279,36 @@ export function referenceTypeMismatches(
         ? new Set(["string"])
         : expressionTypes(builder, entry, value.expression, cache, atAdd);
     if (types === undefined || types.size === 0 || someCompatible(types, allowed)) continue;
+    const approval = knownApproval(builder, entry, reference);
+    if (approval !== undefined && (approval.value === false || approval.value === null)) continue;
     out ??= [];
-    out.push(mismatch(value, types, allowed, reference.pointer, entry.call.id));
+    out.push(mismatch(value, types, allowed, reference.pointer, entry.call.id, approval?.text));
   }
   return out ?? NONE;
+}
+
+/**
+ * The known value of an approval parameter (`approvalParams`, a whole `†state.approvals.` reference that
+ * nothing in the plan writes) with the reference's text. `false` or `null` is a refusal: the run ends the
+ * call `rejected` before its input schema is checked (decision 0048, amended at stop 39), so its type is no
+ * error of the plan. Another value of the wrong type is still REF_TYPE_MISMATCH (it approves, and the tool
+ * could not take it), with a hint that the value is a person's to change, not the plan's.
+ */
+function knownApproval(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  reference: ParamReference,
+): { readonly value: JsonValue; readonly text: string } | undefined {
+  const [name] = reference.location;
+  const value = reference.value;
+  if (reference.location.length !== 1 || value.type !== "reference") return undefined;
+  if (typeof name !== "string" || !entry.tool.approvalParams.includes(name)) return undefined;
+  const alternatives = value.expression.alternatives;
+  const operand = alternatives.length === 1 && alternatives[0]?.length === 1 ? alternatives[0][0] : undefined;
+  if (operand === undefined || operand.kind !== "state" || operand.path[0] !== "approvals") return undefined;
+  if ((entry.writers.get(operand.text)?.length ?? 0) > 0) return undefined;
+  const known = contextValue(builder, entry, operand);
+  return known === undefined ? undefined : { value: known.value, text: operand.text };
 }
 
 /**
@@ -308,6 +334,7 @@ function wholeValueHint(
  * The REF_TYPE_MISMATCH of one parameter. A template is a string whatever its references hold (SPEC §2
  * rule 2): the message says so (it said "the referenced value is string", false on its face for
  * `{†input.count}` holding 5), and a whole value that is one slot gets the hint to drop the braces.
+ * `approval`: the reference text of an approval parameter, whose value is a person's to change.
  */
 function mismatch(
   value: ParamReference["value"],
@@ -315,14 +342,17 @@ function mismatch(
   allowed: ReadonlySet<string>,
   pointer: string,
   callId: string,
+  approval?: string,
 ): Diagnostic {
   const needs = [...allowed].join(" or ");
   if (value.type !== "template") {
     const message = `the referenced value is ${[...types].join(" or ")} but the parameter needs ${needs}`;
-    return makeDiagnostic("REF_TYPE_MISMATCH", message, pointer, {
-      callId,
-      hint: wholeValueHint(value.expression, types, allowed),
-    });
+    const hint =
+      approval === undefined
+        ? wholeValueHint(value.expression, types, allowed)
+        : `${approval} is a person's answer, not the plan's: to approve, write a value the tool takes there ` +
+          "(obelisk state set, engine.set); false or null refuses";
+    return makeDiagnostic("REF_TYPE_MISMATCH", message, pointer, { callId, hint });
   }
   const [slot] = value.parts;
   const whole = value.parts.length === 1 && typeof slot === "object" ? slot : undefined;

@@ -399,8 +399,10 @@ export function dispatchCall(
     });
   }
   // Literal parameters were checked at compile time; values that came through references are checked
-  // here, so a tool never receives arguments its input schema refuses.
-  if (call.references.length > 0 && !tool.latent) {
+  // here, so a tool never receives arguments its input schema refuses. Not when an approval is answered
+  // false or null: a person's no ends the call `rejected` (`confirmThenExecute`), not `failed` for a type
+  // the schema does not take there (decision 0048, amended at stop 39).
+  if (call.references.length > 0 && !tool.latent && refusedApproval(tool, call, run.params) === undefined) {
     const refused = paramsRefused(tool, run.params);
     if (refused !== undefined) return host.end(index, refused);
   }
