@@ -1,6 +1,12 @@
 import type { JsonObject } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
-import { completeCheckOf, createSchemaCompiler, MAX_COLLECTED_ERRORS } from "./schema-validator.js";
+import { literalIssues } from "./schema-issues.js";
+import {
+  completeCheckOf,
+  createSchemaCompiler,
+  MAX_COLLECTED_ERRORS,
+  type SchemaIssue,
+} from "./schema-validator.js";
 
 const person: JsonObject = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
 
@@ -112,11 +118,11 @@ describe("createSchemaCompiler", () => {
       "e",
     );
     expect(either(numbers)).toEqual([]);
-    // A nullable array: the branch's errors are the violations (picked branch), all of them.
-    const nullable = compiler.lazyCheck({ anyOf: [strings, { type: "null" }] }, "n");
-    const branch = nullable(numbers);
-    expect(branch).toHaveLength(numbers.length + 2);
-    expect(completeCheckOf(branch)).toBeUndefined();
+    // Two branches the value's type does not tell apart: either may be the one read (see below).
+    const arrays = compiler.lazyCheck({ anyOf: [strings, { type: "array", maxItems: 1 }] }, "a");
+    const both = arrays(numbers);
+    expect(both).toHaveLength(numbers.length + 2);
+    expect(completeCheckOf(both)).toBeUndefined();
     // Through a reference ajv writes the target's path: its errors' places are unknown.
     const referred = compiler.lazyCheck({ $defs: { s: strings }, $ref: "#/$defs/s" }, "r");
     expect(referred(numbers)).toHaveLength(numbers.length);
@@ -124,6 +130,54 @@ describe("createSchemaCompiler", () => {
     const node = { type: "object", properties: { xs: strings, next: { $ref: "#/$defs/node" } } };
     const recursive = compiler.lazyCheck({ $defs: { node }, $ref: "#/$defs/node" }, "node");
     expect(recursive({ next: { xs: numbers } })).toHaveLength(numbers.length);
+  });
+
+  it("stops under a combinator whose branch the value's type decides, with the errors that will close it (stop 39)", () => {
+    const compiler = createSchemaCompiler();
+    const numbers = Array.from({ length: 2 * MAX_COLLECTED_ERRORS }, (_, i) => i);
+    const strings = { type: "array", items: { type: "string" } };
+    const text = (issues: readonly SchemaIssue[]): string[] =>
+      issues.map((issue) => `${issue.instancePath} ${issue.schemaPath} ${issue.message}`);
+    // zod's .nullable(): an array is not null, so the array branch's errors are the violations
+    for (const anyOf of [
+      [strings, { type: "null" }],
+      [{ type: "null" }, strings],
+    ]) {
+      const issues = compiler.lazyCheck(
+        { type: "object", properties: { xs: { anyOf } } },
+        "n",
+      )({ xs: numbers });
+      const complete = completeCheckOf(issues)?.() ?? [];
+      expect(complete).toHaveLength(numbers.length + 2);
+      // its first errors, then the ones ajv adds when the combinator ends: the null branch's, the anyOf's
+      const closing = text(complete.slice(-2));
+      const nullFirst = anyOf[0]?.type === "null";
+      expect(text(issues)).toEqual([
+        ...text(complete.slice(0, MAX_COLLECTED_ERRORS)),
+        ...closing.slice(nullFirst ? 1 : 0),
+      ]);
+      const kept = literalIssues(issues, []);
+      expect(kept).toHaveLength(MAX_COLLECTED_ERRORS - (nullFirst ? 1 : 0));
+      expect(kept).toEqual(literalIssues(complete, []).slice(0, kept.length));
+    }
+    // Items of a nullable object (each combinator ends before the next item's): null items pass, a string
+    // is refused by both branches (one anyOf violation), a wrong object's field is the violation.
+    const objects = {
+      type: "array",
+      items: { anyOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "null" }] },
+    };
+    const items = Array.from({ length: MAX_COLLECTED_ERRORS }, (_, i) => [null, { a: i }, "s"][i % 3]);
+    const issues = compiler.lazyCheck(objects, "o")(items);
+    const complete = completeCheckOf(issues)?.() ?? [];
+    expect(complete.length).toBeGreaterThan(MAX_COLLECTED_ERRORS);
+    expect(issues.length).toBeLessThanOrEqual(MAX_COLLECTED_ERRORS);
+    expect(text(issues)).toEqual(text(complete.slice(0, issues.length)));
+    const kept = literalIssues(issues, []);
+    expect(text(kept.slice(0, 2))).toEqual([
+      "/1/a #/items/anyOf/0/properties/a/type must be string",
+      "/2 #/items/anyOf must match a schema in anyOf",
+    ]);
+    expect(kept).toEqual(literalIssues(complete, []).slice(0, kept.length));
   });
 
   it("a stopped check of a schema with formats keeps each pattern error with its format error", () => {

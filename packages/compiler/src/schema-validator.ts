@@ -116,10 +116,10 @@ export function createSchemaCompiler(): SchemaCompiler {
     const text = canonicalJson(schema);
     if (NOT_SELF_CONTAINED.test(text)) {
       own ??= compilingAjv(true);
-      return { validate: own.compile(schema), settles: false, formats: false };
+      return { validate: own.compile(schema), schema, settles: false, formats: false };
     }
     const settles = !REFERENCE_KEY.test(text);
-    return { validate: sharedValidator(schema, text), settles, formats: text.includes('"format":') };
+    return { validate: sharedValidator(schema, text), schema, settles, formats: text.includes('"format":') };
   };
   return {
     assertValid(schema, what) {

@@ -1,5 +1,6 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { issuesOf, type SchemaIssue } from "./schema-issue.js";
+import { settledErrors } from "./settled-combinators.js";
 
 /**
  * A check collects at most this many of ajv's errors for one value (decision 0085): past it, when the
@@ -37,18 +38,13 @@ export function stoppingCode(code: string): string {
 /** A compiled validator, and what its stopped runs can tell (decision 0085). */
 export interface Compiled {
   readonly validate: ValidateFunction;
+  /** The schema compiled (a stopped run's errors are read against it, see `settledErrors`). */
+  readonly schema: unknown;
   /** Whether a stopped run's errors can settle (see `certainPrefix`): a schema without references. */
   readonly settles: boolean;
   /** Whether the schema has a `format` (a `pattern` error's reading then depends on one at its value). */
   readonly formats: boolean;
 }
-
-/**
- * Keywords whose errors a later step may take back (a branch of `anyOf` / `oneOf` that another passes,
- * `not`, `if`, `contains`) or reads with its siblings (`literalIssues`: a combinator stands for its
- * branches, an `if` for its `then` / `else`): an error below one is not settled before the run ends.
- */
-const UNSETTLED_PATH = /\/(?:anyOf|oneOf|not|if|then|else|contains)(?:\/|$)/;
 
 /** The issues of stopped runs, each with the complete check of its value. */
 const STOPPED = new WeakMap<readonly SchemaIssue[], () => readonly SchemaIssue[]>();
@@ -63,33 +59,41 @@ export function completeCheckOf(issues: readonly SchemaIssue[]): (() => readonly
 
 /**
  * The first errors of a run that stopped, when they are certain: a complete run gives them first, in the
- * same order, and `literalIssues` reads them as it would there. That holds when none sits below a keyword
- * that may take it back or read it with later ones (`UNSETTLED_PATH`; ajv writes such a path in full when
- * the schema has no references), and each `pattern` error of a schema with formats comes with its value's
- * `format` error (zod's `.email()`: one violation). The errors of the last value are left out: more of
- * the same value may follow. Undefined otherwise.
+ * same order, then (after others) the errors that close the combinators still running when it stopped, and
+ * `literalIssues` reads them all as it would there. That holds for the errors before the first one below a
+ * keyword that may still take it back (`settledErrors`: a combinator whose branch the value's type does not
+ * decide, a `contains` that has not failed) when each `pattern` error of a schema with formats comes with
+ * its value's `format` error (zod's `.email()`: one violation). The errors of the last value are left out:
+ * more of the same value may follow. Undefined otherwise.
  */
-function certainPrefix(errors: readonly ErrorObject[], formats: boolean): readonly SchemaIssue[] | undefined {
-  let end = errors.length;
-  const last = errors[end - 1]?.instancePath;
-  while (end > 0 && (errors[end - 1] as ErrorObject).instancePath === last) end--;
-  let patterns: Set<string> | undefined;
-  for (let index = 0; index < end; index++) {
-    const error = errors[index] as ErrorObject;
-    if (typeof error.schemaPath !== "string" || UNSETTLED_PATH.test(error.schemaPath)) return undefined;
-    if (formats && error.keyword === "pattern") {
+function certainPrefix(
+  errors: readonly ErrorObject[],
+  compiled: Compiled,
+  value: unknown,
+): readonly SchemaIssue[] | undefined {
+  let last = errors.length;
+  const lastPath = errors[last - 1]?.instancePath;
+  while (last > 0 && (errors[last - 1] as ErrorObject).instancePath === lastPath) last--;
+  const { end, closing } = settledErrors(errors, last, compiled.schema, value);
+  if (end === 0) return undefined;
+  if (compiled.formats) {
+    let patterns: Set<string> | undefined;
+    for (let index = 0; index < end; index++) {
+      const error = errors[index] as ErrorObject;
+      if (error.keyword !== "pattern") continue;
       patterns ??= new Set();
       patterns.add(error.instancePath);
     }
-  }
-  if (patterns !== undefined) {
-    for (let index = 0; index < end; index++) {
-      const error = errors[index] as ErrorObject;
-      if (error.keyword === "format") patterns.delete(error.instancePath);
+    if (patterns !== undefined) {
+      for (let index = 0; index < end; index++) {
+        const error = errors[index] as ErrorObject;
+        if (error.keyword === "format") patterns.delete(error.instancePath);
+      }
+      if (patterns.size > 0) return undefined;
     }
-    if (patterns.size > 0) return undefined;
   }
-  return end === 0 ? undefined : issuesOf(errors.slice(0, end));
+  const prefix = issuesOf(errors.slice(0, end));
+  return closing.length === 0 ? prefix : [...prefix, ...closing];
 }
 
 /**
@@ -106,7 +110,7 @@ export function stoppedIssues(
   const validate = compiled.validate;
   const errors = validate.errors ?? [];
   validate.errors = null;
-  const prefix = compiled.settles && errors.length > 0 ? certainPrefix(errors, compiled.formats) : undefined;
+  const prefix = compiled.settles && errors.length > 0 ? certainPrefix(errors, compiled, value) : undefined;
   if (prefix === undefined) return completeIssues(value);
   STOPPED.set(prefix, () => completeIssues(value));
   return prefix;

@@ -119,6 +119,77 @@ describe("one call's check stops collecting past 10,000 violations (decision 008
     });
   });
 
+  it("stops under zod's .nullable() (anyOf: array | null) as for a plain array: the array branch's items are listed", () => {
+    // stop 39: the value is an array, so the null branch refuses it by its type and ajv's errors of the
+    // array branch are certain (decision 0085 amended); before, every one of the 30,000 was built
+    const items = { type: "array", items: { type: "string" } };
+    const tools = createToolRegistry([
+      {
+        name: "t",
+        input: { type: "object", properties: { xs: { anyOf: [items, { type: "null" }] } } },
+        run: () => 1,
+      },
+    ]);
+    const compiled = compile(plan([wrong(huge)]), tools);
+    expect(compiled.diagnostics.map((d) => `${d.pointer} ${d.message}`)).toEqual([
+      `/plan/0 the parameters break the input schema of tool "t" in at least 9,900 more places (the first 100 are listed${STOP})`,
+      ...Array.from({ length: MAX_LISTED_PER_CALL }, (_, i) => `/plan/0/xs/${i} xs/${i}: must be string`),
+    ]);
+    // null passes; a value neither branch takes is one anyOf violation, as before
+    expect(compile(plan([{ _tool: "t", xs: null }]), tools).diagnostics).toEqual([]);
+    expect(compile(plan([{ _tool: "t", xs: 1 }]), tools).diagnostics.map((d) => d.message)).toEqual([
+      "xs: must match a schema in anyOf",
+    ]);
+  });
+
+  it("checks in full under a combinator whose other branch the value's type does not refuse, until it has failed", () => {
+    const items = { type: "array", items: { type: "string" } };
+    const xs = { anyOf: [items, { type: "array", maxItems: 1 }] };
+    const tools = createToolRegistry([
+      { name: "t", input: { type: "object", properties: { xs } }, run: () => 1 },
+    ]);
+    const compiled = compile(plan([wrong(huge)]), tools);
+    // both branches take an array: the anyOf is the one violation (its branches' errors are not read)
+    expect(compiled.diagnostics.map((d) => `${d.pointer} ${d.message}`)).toEqual([
+      "/plan/0/xs xs: must match a schema in anyOf",
+    ]);
+    // An item's anyOf that has failed is certain (one violation each: 60 + 1 + 1 errors); the check stops
+    // in the 162nd item's, which is left out
+    const listed = createToolRegistry([
+      {
+        name: "p",
+        input: { type: "object", properties: { xs: { type: "array", items: xs } } },
+        run: () => 1,
+      },
+    ]);
+    const many = Array.from({ length: 300 }, () => Array<number>(60).fill(1));
+    const counted = compile(plan([{ _tool: "p", xs: many }]), listed);
+    expect(counted.diagnostics.map((d) => `${d.pointer} ${d.message}`).slice(0, 2)).toEqual([
+      `/plan/0 the parameters break the input schema of tool "p" in at least 61 more places (the first 100 are listed${STOP})`,
+      "/plan/0/xs/0 xs/0: must match a schema in anyOf",
+    ]);
+  });
+
+  it("a latent call's _output whose certain violations fit the listing is checked in full: the rest are listed too", () => {
+    // Item 0's anyOf ends after 6,001 errors (one violation); the check stops inside item 1's, whose branches
+    // its type does not tell apart: the certain errors end before it, and hold 1 violation. Only the
+    // complete check knows that item 1 is another.
+    const either = {
+      anyOf: [
+        { type: "array", items: { type: "string" } },
+        { type: "array", items: { type: "number" } },
+      ],
+    };
+    const output = { type: "object", properties: { xs: { type: "array", items: either } } };
+    const tools = createToolRegistry([{ name: "later", input: { type: "object" }, output }]);
+    const xs = [Array<boolean>(3_000).fill(true), Array<boolean>(3_000).fill(true)];
+    const compiled = compile(plan([{ _tool: "later", _output: { xs }, _outputPath: "†state.x" }]), tools);
+    expect(compiled.diagnostics.map((d) => `${d.pointer} ${d.message}`)).toEqual([
+      "/plan/0/_output/xs/0 _output/xs/0: must match a schema in anyOf",
+      "/plan/0/_output/xs/1 _output/xs/1: must match a schema in anyOf",
+    ]);
+  });
+
   /** Compiles a call of tool "n" (a `number[]` parameter) given `ns`, whose references read `†state.a`. */
   function compileNumbers(ns: readonly string[]) {
     // uniqueItems: false keeps the references in the checked value (see paramsForSchemaCheck).
