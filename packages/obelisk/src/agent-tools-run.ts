@@ -83,6 +83,39 @@ function satisfiedNote(calls: readonly [string, ShownOutcome][]): string | undef
   return `${plural(ids.length, "call")}${named} did not run again: an identical call (same tool, parameters, output path and method) completed on this thread before, so its value stands where "holds" says. To run such a call again (e.g. to add the same item twice), send it with "_rerun": true.`;
 }
 
+/** An approval reference in a waiting call's reason (`waits for approval †state.approvals.refund`). */
+const APPROVAL = /†state\.approvals(?:\.[^\s,;()[\]]+|\[[^\]]*\])+/g;
+
+/**
+ * What a model must know of `waiting` calls (review s39: the answer said `succeeded`, and a model could tell
+ * the user "refund done"): they did not run, a person must give the approval they wait for — the plan cannot —
+ * and the plan is sent again after.
+ */
+function waitingNote(calls: readonly [string, ShownOutcome][]): string | undefined {
+  const waiting = calls.filter(([, outcome]) => outcome.status === "waiting");
+  if (waiting.length === 0) return undefined;
+  const ids = waiting.map(([id]) => id);
+  const refs = [
+    ...new Set(
+      waiting.flatMap(([, outcome]) => [...(outcome.reason ?? "").matchAll(APPROVAL)].map((m) => m[0])),
+    ),
+  ];
+  const named = ids.length <= 3 ? ` (${ids.join(", ")})` : "";
+  const which =
+    refs.length === 0
+      ? "an approval"
+      : refs.length <= 3
+        ? `the approval at ${refs.join(", ")}`
+        : `${refs.length} approvals (each call's "reason" names its own)`;
+  return `${plural(ids.length, "call")}${named} did NOT run: ${ids.length === 1 ? "it waits" : "they wait"} for ${which}, which a person must give (a plan cannot write it). Nothing was done for ${ids.length === 1 ? "it" : "them"}: tell the user it awaits approval, not that it is done, and send the plan again after the approval is given.`;
+}
+
+/** The notes of the calls that did not run (waiting first, then satisfied), as one text. */
+function callsNote(calls: readonly [string, ShownOutcome][]): string | undefined {
+  const notes = [waitingNote(calls), satisfiedNote(calls)].filter((note) => note !== undefined);
+  return notes.length === 0 ? undefined : notes.join(" ");
+}
+
 /** Calls that did not succeed first (the model needs those), in plan order otherwise. */
 const failedFirst = (entries: [string, ShownOutcome][]): [string, ShownOutcome][] => [
   ...entries.filter(([, outcome]) => outcome.status !== "succeeded"),
@@ -126,15 +159,15 @@ export function boundRunAnswer(
     durationMs: result.durationMs,
     summary,
   };
-  const satisfied = satisfiedNote(entries);
-  if (size(whole) + (satisfied === undefined ? 0 : size(satisfied) + 10) <= RUN_LIMITS.answerChars)
-    return toJson(satisfied === undefined ? whole : { ...whole, note: satisfied });
+  const callNotes = callsNote(entries);
+  if (size(whole) + (callNotes === undefined ? 0 : size(callNotes) + 10) <= RUN_LIMITS.answerChars)
+    return toJson(callNotes === undefined ? whole : { ...whole, note: callNotes });
   // too many calls: as many as fit (failed first), then as many error entries as fit, and say so
   let room =
     RUN_LIMITS.answerChars -
     size({ ...head, calls: {}, errors: [], durationMs: 0, summary }) -
     400 -
-    (satisfied === undefined ? 0 : size(satisfied));
+    (callNotes === undefined ? 0 : size(callNotes));
   const calls: Record<string, ShownOutcome> = {};
   let shownCalls = 0;
   // the calls may take three quarters of the room when there are error entries to show too
@@ -166,7 +199,7 @@ export function boundRunAnswer(
     calls,
     errors: shownErrors,
     omitted,
-    note: `The plan has ${plural(entries.length, "call")}: ${plural(omitted.calls, "call")} and ${plural(omitted.errors, "error entry", "error entries")} are not shown to keep this answer within ${RUN_LIMITS.answerChars} characters (calls that did not succeed are shown first). Read what the run wrote with list_variables and get_variable.${satisfied === undefined ? "" : ` ${satisfied}`}`,
+    note: `The plan has ${plural(entries.length, "call")}: ${plural(omitted.calls, "call")} and ${plural(omitted.errors, "error entry", "error entries")} are not shown to keep this answer within ${RUN_LIMITS.answerChars} characters (calls that did not succeed are shown first). Read what the run wrote with list_variables and get_variable.${callNotes === undefined ? "" : ` ${callNotes}`}`,
     durationMs: result.durationMs,
     summary,
   });

@@ -112,7 +112,10 @@ export type RunPlanAnswer = {
   readonly errors: readonly { readonly callId: string; readonly code: CallErrorCode }[];
   /** Calls and error entries left out to stay within the budget (only when some were), with `note`. */
   readonly omitted?: { readonly calls: number; readonly errors: number };
-  /** What was left out and how to read it; and, when calls were `satisfied`, that they did not run again. */
+  /**
+   * What was left out and how to read it; when calls were `waiting`, that they did not run and wait for an
+   * approval a person gives; when calls were `satisfied`, that they did not run again.
+   */
   readonly note?: string;
   readonly durationMs: number;
   /** Variables summary of what the run wrote (markdown, within 2,000 characters). */

@@ -33,10 +33,15 @@ export function checkOptionsObject<T>(options: T, what: string): T {
  * misspelt option would otherwise be dropped without a word (`approvedhash` ran an unapproved plan,
  * `threadID` ran on the thread "default").
  */
-export function refuseUnknownKeys(options: object, known: ReadonlySet<string>, what: string): void {
+export function refuseUnknownKeys(
+  options: object,
+  known: ReadonlySet<string>,
+  what: string,
+  listed: ReadonlySet<string> = known,
+): void {
   for (const key of Object.keys(options)) {
     if (known.has(key)) continue;
-    const hint = didYouMean(key, known) ?? `the options of ${what} are ${[...known].join(", ")}`;
+    const hint = didYouMean(key, known) ?? `the options of ${what} are ${[...listed].join(", ")}`;
     throw new ObeliskError("USAGE", `unknown option ${JSON.stringify(key)} for ${what}`, { hint });
   }
 }
@@ -46,7 +51,7 @@ const SUMMARY_FORMATS: ReadonlySet<string> = new Set(["markdown", "json"]);
 
 /**
  * The options `run`, `start`, `resume`, `open` and `validate` know (one set, so one object may serve them
- * all; `idleTimeoutMs` is refused outside `open`, and `approvedHash` by `open`).
+ * all; `idleTimeoutMs` and `inputSchema` are refused outside `open`, and `approvedHash` by `open`).
  */
 const RUN_OPTIONS: ReadonlySet<string> = new Set([
   "threadId",
@@ -60,6 +65,23 @@ const RUN_OPTIONS: ReadonlySet<string> = new Set([
   "inputSchema",
   "idleTimeoutMs",
 ]);
+
+/** Options of {@link RUN_OPTIONS} only `open` takes (the others refuse them: {@link openOnly}). */
+const OPEN_ONLY: readonly string[] = ["inputSchema", "idleTimeoutMs"];
+
+/**
+ * The options a method's unknown-option hint lists: those it takes (not the open-only ones outside `open`,
+ * not `approvedHash` in `open`, not `threadId` and `input` in `resume`).
+ */
+function optionsOf(method: string): ReadonlySet<string> {
+  const refused =
+    method === "open"
+      ? ["approvedHash"]
+      : method === "resume"
+        ? [...OPEN_ONLY, "threadId", "input"]
+        : OPEN_ONLY;
+  return new Set([...RUN_OPTIONS].filter((name) => !refused.includes(name)));
+}
 
 /**
  * Checks what `summarize` cannot: `refs`, when given, is an array of strings (a lone string is not split),
@@ -107,7 +129,7 @@ const isSignal = (value: unknown): boolean =>
 export function checkRunOptions<T>(options: T, method: string): T {
   const where = `the options of ${method}`;
   if (readHostValue(where, () => checkOptionsObject(options, method)) === undefined) return options;
-  readHostValue(where, () => refuseUnknownKeys(options as object, RUN_OPTIONS, method));
+  readHostValue(where, () => refuseUnknownKeys(options as object, RUN_OPTIONS, method, optionsOf(method)));
   const given = knownOptions(options as Record<string, unknown>, method);
   if (method === "resume") refuseResumeTargets(given);
   const wrong = (name: string, want: string, hint?: string) =>
@@ -130,8 +152,9 @@ export function checkRunOptions<T>(options: T, method: string): T {
   checkRerunOption(given.rerun);
   if (given.onEvent !== undefined && typeof given.onEvent !== "function")
     throw wrong("onEvent", "a function (the observer)");
+  if (method !== "open")
+    for (const name of OPEN_ONLY) if (given[name] !== undefined) throw openOnly(name, method);
   const idle = given.idleTimeoutMs;
-  if (idle !== undefined && method !== "open") throw openOnly("idleTimeoutMs", method);
   if (idle !== undefined && !(typeof idle === "number" && idle >= 1 && idle <= MAX_TIMER_MS))
     throw wrong("idleTimeoutMs", `a number of ms from 1 to ${MAX_TIMER_MS}`);
   return given as T;
@@ -152,9 +175,18 @@ function knownOptions(given: Record<string, unknown>, method: string): Record<st
 
 /**
  * USAGE for an option only `open` reads, given to another method, which would ignore it (decision 0030,
- * amended at stop 27): `idleTimeoutMs` closes an idle stream, and a batch run has no stream to close.
+ * amended at stop 27): `idleTimeoutMs` closes an idle stream, and a batch run has no stream to close;
+ * `inputSchema` is a streamed plan's (decision 0090): a whole plan declares its own in its document.
  */
 function openOnly(name: string, method: string): ObeliskError {
+  if (name === "inputSchema")
+    return new ObeliskError(
+      "USAGE",
+      `inputSchema is an option of open (a streamed plan has no document to declare it in): ${method} would ignore it and check the input against the plan's own inputSchema only`,
+      {
+        hint: `put the schema in the plan document ({ type: "plan", inputSchema: {…}, plan: […] }) and leave it out of ${method}'s options, or stream the calls with engine.open({ inputSchema })`,
+      },
+    );
   return new ObeliskError(
     "USAGE",
     `${name} is an option of open (it closes a stream no call was added to for that long): ${method} has no stream and would ignore it`,

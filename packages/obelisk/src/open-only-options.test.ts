@@ -50,3 +50,54 @@ describe("idleTimeoutMs belongs to open", () => {
     expect([run, validate, open]).toHaveLength(3);
   });
 });
+
+// Decision 0090: a batch plan declares its input schema in its document; the option is a stream's.
+describe("inputSchema belongs to open", () => {
+  const schema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
+
+  it("run, start, validate and resume refuse it (USAGE naming the plan's own inputSchema and open), before anything is recorded", async () => {
+    const engine = createEngine({ tools: [echo] });
+    const { runId } = await engine.run(plan, { threadId: "t" });
+    const given = { threadId: "t", input: { n: "x" }, inputSchema: schema } as never;
+    const refusals = [
+      await refusal(() => engine.run(plan, given)),
+      await refusal(() => engine.start(plan, given).result),
+      await refusal(() => engine.validate(plan, given)),
+      await refusal(() => engine.resume(runId, { inputSchema: schema } as never)),
+    ];
+    for (const [index, error] of refusals.entries()) {
+      const method = ["run", "start", "validate", "resume"][index];
+      expect(error.code).toBe("USAGE");
+      expect(error.message).toBe(
+        `inputSchema is an option of open (a streamed plan has no document to declare it in): ${method} would ignore it and check the input against the plan's own inputSchema only`,
+      );
+      expect(error.hint).toContain('({ type: "plan", inputSchema: {…}, plan: […] })');
+      expect(error.hint).toContain("engine.open({ inputSchema })");
+    }
+    expect(await engine.runs.list()).toHaveLength(1);
+    await engine.close();
+  });
+
+  it("an unknown option's hint lists the options the method takes, not the open-only ones", async () => {
+    const engine = createEngine({ tools: [echo] });
+    const run = await refusal(() => engine.run(plan, { zzz: 1 } as never));
+    expect(run.hint).toBe(
+      "the options of run are threadId, input, context, approvedHash, signal, failFast, rerun, onEvent",
+    );
+    const open = await refusal(() => engine.open({ zzz: 1 } as never));
+    expect(open.hint).toBe(
+      "the options of open are threadId, input, context, signal, failFast, rerun, onEvent, inputSchema, idleTimeoutMs",
+    );
+    await engine.close();
+  });
+
+  it('open takes it; its PLAN_INVALID for an input breaking it says planHash "sha256:" (no call, no plan yet)', async () => {
+    const engine = createEngine({ tools: [echo] });
+    const error = await refusal(() => engine.open({ threadId: "s", input: { n: "x" }, inputSchema: schema }));
+    expect(error.code).toBe("PLAN_INVALID");
+    expect(error.data).toMatchObject({ ok: false, planHash: "sha256:" });
+    const stream = await engine.open({ threadId: "s", input: { n: 1 }, inputSchema: schema });
+    expect((await stream.close()).status).toBe("succeeded");
+    await engine.close();
+  });
+});

@@ -126,6 +126,7 @@ async function leasedOpen(
     const inputSchema = options.inputSchema ?? input.schema;
     const inputDiagnostics = runtime.checkInput(input, options.inputSchema, "option");
     if (inputDiagnostics.length > 0) {
+      // no call came yet, so there is no plan to hash: "sha256:" is "no plan yet", as the stream's run-start says
       const data = { ok: false, planHash: "sha256:", diagnostics: inputDiagnostics } as const;
       throw planInvalidError(inputDiagnostics, data, "the input breaks its schema");
     }
