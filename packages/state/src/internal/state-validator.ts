@@ -4,6 +4,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
 import type { StateWrite } from "../store-types.js";
+import { stateRegExp } from "./state-reg-exp.js";
 
 const addFormats = formatsModule.default;
 const ROOT_KEY = "obelisk:state";
@@ -196,7 +197,13 @@ export function createStateValidator(schema: JsonObject): StateValidator {
 
 /** Compiles a thread's state schema. Throws ObeliskError USAGE when the schema itself is invalid. */
 function compileStateValidator(schema: JsonObject): StateValidator {
-  const ajv = new Ajv2020({ strict: false, allErrors: false, strictTuples: false });
+  // patterns on re2js (linear in the value, which a plan chose: decision 0057, Amended)
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: false,
+    strictTuples: false,
+    code: { regExp: stateRegExp },
+  });
   addFormats(ajv);
   let whole: ValidateFunction;
   try {
