@@ -409,7 +409,11 @@ export interface ThreadInfo {
 
 /** A per-thread exclusive lock held by a run. */
 export interface RunLock {
-  /** Releases the lock (idempotent). */
+  /**
+   * Releases the lock (idempotent). When a backend's cross-process part fails to release, the lock is
+   * still free in this process and the error is thrown; calling `release` again retries that part
+   * (decision 0093).
+   */
   release(): Awaitable<void>;
 }
 
@@ -525,6 +529,7 @@ export interface StateStore {
   /**
    * Takes the per-thread run lock; throws ObeliskError THREAD_BUSY (or waits up to `waitMs`). A `signal`
    * aborted when the call would wait, or during the wait, gives it up: THREAD_BUSY with `data.cancelled`.
+   * A thread id that is not well-formed UTF-16 (a lone surrogate) is USAGE (decision 0093).
    */
   lockThread(
     threadId: ThreadId,
@@ -536,8 +541,8 @@ export interface StateStore {
    * to be gone (a process of this host that is not alive; a row of this thread that none of its stores
    * holds) is no holder: the next `lockThread` takes it over at once. A row whose heartbeat is only stale
    * is still answered (its process may be hung): `heartbeatAgeMs > staleMs` then. A thread the store does
-   * not hold answers undefined and is not created. A thread id that is not a string is USAGE. Optional:
-   * both built-in stores have it.
+   * not hold answers undefined and is not created. A thread id that is not a (well-formed) string is USAGE.
+   * Optional: both built-in stores have it.
    */
   lockHolder?(threadId: ThreadId): Awaitable<LockHolder | undefined>;
   /** Reserves `count` automatic call-id numbers; returns the first. Counters only go up. */

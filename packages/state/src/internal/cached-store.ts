@@ -77,18 +77,31 @@ export abstract class CachedStore extends CommitStore implements StateStore {
     threadId: ThreadId,
     options: { readonly waitMs?: number | undefined; readonly signal?: AbortSignal | undefined } = {},
   ): Promise<RunLock> {
+    checkThreadId(threadId);
     this.assertOpen();
     const waitMs = options.waitMs ?? 0;
     await this.locks.acquire(threadId, waitMs, options.signal);
     this.lockedHere.add(threadId);
     let released = false;
+    let externalHeld = true;
     const release = (): void => {
-      if (released) return;
+      if (released) {
+        // a retry after the cross-process part failed; once the thread was locked here again, the row is
+        // the new holder's (taken with this store's owner): it releases it, not this retry
+        if (externalHeld && !this.locks.isHeld(threadId)) this.releaseExternal(threadId);
+        externalHeld = false;
+        return;
+      }
       released = true;
       this.lockedHere.delete(threadId);
-      this.releaseExternal(threadId);
-      this.locks.release(threadId);
-      this.trimModels(); // its model is idle now: the cache's bound counts it
+      try {
+        this.releaseExternal(threadId);
+        externalHeld = false;
+      } finally {
+        // whatever the cross-process part answered: the thread is free in this process (decision 0093)
+        this.locks.release(threadId);
+        this.trimModels(); // its model is idle now: the cache's bound counts it
+      }
     };
     let takeover: string | undefined;
     try {
@@ -143,7 +156,10 @@ export abstract class CachedStore extends CommitStore implements StateStore {
   ): Promise<string | undefined> {
     return undefined;
   }
-  /** Releases the cross-process part of the lock. */
+  /**
+   * Releases the cross-process part of the lock. A throw is passed to the caller of `release`, after the
+   * in-process part is released; a second `release` calls this again.
+   */
   protected releaseExternal(_threadId: ThreadId): void {}
 
   getCallOutput(threadId: ThreadId, callId: string): { readonly value: JsonValue } | Tombstone | undefined {

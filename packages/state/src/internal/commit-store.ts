@@ -13,6 +13,7 @@ import type {
   Tombstone,
 } from "../store-types.js";
 import { isCommitFailure } from "./commit-failure.js";
+import { checkThreadId } from "./history-arguments.js";
 import { planCommit, type RecordBounds } from "./plan-commit.js";
 import { planRemoval } from "./plan-removal.js";
 import { createStateValidator, type StateValidator } from "./state-validator.js";
@@ -172,6 +173,7 @@ export abstract class CommitStore extends StoreHistory {
 
   /** A model for a thread the store does not hold: neither saved nor cached (a commit creates it). */
   private newModel(threadId: ThreadId): ThreadModel {
+    checkThreadId(threadId); // a thread is created only under an id every store keeps as it is (0093)
     return createThreadModel({ threadId, createdAt: new Date(this.now()).toISOString() }, undefined);
   }
 

@@ -95,11 +95,38 @@ export function checkRunStatus(status: unknown): void {
   });
 }
 
-/** A thread id argument: throws USAGE unless it is a string. */
+/**
+ * A thread id argument: throws USAGE unless it is a string of well-formed UTF-16 (no lone surrogate: SQLite
+ * would store another id, decision 0093).
+ */
 export function checkThreadId(threadId: unknown): ThreadId {
   if (typeof threadId !== "string")
     throw usage("a thread id must be a string", { threadId: typeof threadId });
+  const at = loneSurrogateAt(threadId);
+  if (at >= 0)
+    throw new ObeliskError(
+      "USAGE",
+      `thread id ${JSON.stringify(threadId)} is not well-formed Unicode: a lone surrogate at index ${at}`,
+      {
+        data: { threadId: JSON.stringify(threadId), index: at },
+        hint:
+          "a character outside the BMP (an emoji) was cut in half: use whole characters " +
+          "(SQLite would keep the id as another one, U+FFFD in its place)",
+      },
+    );
   return threadId as ThreadId;
+}
+
+/** Where the first UTF-16 surrogate without its other half is in `text`, or -1 (well-formed text). */
+function loneSurrogateAt(text: string): number {
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0xd800 || unit > 0xdfff) continue;
+    const next = text.charCodeAt(index + 1);
+    if (unit > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return index;
+    index++; // a pair: skip its low half
+  }
+  return -1;
 }
 
 /** A run id argument: throws USAGE unless it is a string. */

@@ -60,6 +60,11 @@ export class SqliteLock {
   private readonly owner = ownerText(this.token);
   private readonly beats = new Map<string, ReturnType<typeof setInterval>>();
   /**
+   * Threads whose row a release failed to delete (the file write-locked by another program past the busy
+   * timeout): deleted by a retried release or at close, unless this store took the row again meanwhile.
+   */
+  private readonly leftover = new Set<string>();
+  /**
    * Takes the thread's row: `{ busy }` (its live owner) when another holds it, else whom it was taken over
    * from.
    */
@@ -125,6 +130,7 @@ export class SqliteLock {
       await new Promise((resolve) => setTimeout(resolve, pollMs));
       taken = this.tryTake(threadId);
     }
+    this.leftover.delete(threadId); // the row is this store's again, held
     const beat = setInterval(() => this.beat(threadId), this.options.heartbeatMs ?? 5_000);
     beat.unref?.();
     this.beats.set(threadId, beat);
@@ -256,16 +262,31 @@ export class SqliteLock {
     }
   }
 
-  /** Releases the thread's row (only if this store owns it). */
+  /**
+   * Releases the thread's row (only if this store owns it). The lock counts as released even when the
+   * delete throws: no heartbeat keeps the row fresh, a store of this thread takes it over at once (see
+   * {@link gone}), another process once it is `staleMs` old; the delete is tried again by the next release
+   * of the thread and at close ({@link releaseAll}).
+   */
   release(threadId: string): void {
     clearInterval(this.beats.get(threadId));
     this.beats.delete(threadId);
     if (this.beats.size === 0) registerHolder(this.token, undefined);
+    this.leftover.add(threadId);
     this.statements.lockDelete.run(threadId, this.owner);
+    this.leftover.delete(threadId);
   }
 
-  /** Releases every row this store holds. */
+  /** Releases every row this store holds or failed to delete; throws the first failure after trying all. */
   releaseAll(): void {
-    for (const threadId of [...this.beats.keys()]) this.release(threadId);
+    let failure: unknown;
+    for (const threadId of new Set([...this.beats.keys(), ...this.leftover])) {
+      try {
+        this.release(threadId);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    if (failure !== undefined) throw failure;
   }
 }
