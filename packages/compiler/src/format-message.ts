@@ -17,7 +17,22 @@ const FORMAT_NAMES: Readonly<Record<string, string>> = {
   ipv4: "an IPv4 address",
   ipv6: "an IPv6 address",
   regex: "a regular expression",
+  uppercase: "in upper case (no lower-case letters)",
+  lowercase: "in lower case (no upper-case letters)",
 };
+
+/**
+ * zod's names for string checks that it also writes as a `pattern` (`.startsWith("y")`: `format:
+ * "starts_with"`, `pattern: "^y.*"`): the pattern's own message says more (it shows the text).
+ */
+export const ZOD_PATTERN_FORMATS: readonly string[] = [
+  "starts_with",
+  "ends_with",
+  "includes",
+  "uppercase",
+  "lowercase",
+];
+const PATTERN_SAYS_MORE: ReadonlySet<string> = new Set(["starts_with", "ends_with", "includes"]);
 
 /**
  * `must be an email address (format "email")` for a `pattern` or `format` issue whose schema has a
@@ -27,7 +42,7 @@ const FORMAT_NAMES: Readonly<Record<string, string>> = {
 export function formatMessage(schema: JsonObject, schemaPath: string): string | undefined {
   const node = schemaNodeAbove(schema, schemaPath);
   const format = node?.format;
-  if (typeof format !== "string") return undefined;
+  if (typeof format !== "string" || PATTERN_SAYS_MORE.has(format)) return undefined;
   const name = Object.hasOwn(FORMAT_NAMES, format) ? FORMAT_NAMES[format] : undefined;
   return name === undefined
     ? `must be in format ${JSON.stringify(format)}`

@@ -3,6 +3,7 @@ import { canonicalJson, ObeliskError, thrownMessage } from "@obelisk/core";
 import type { Options, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
+import { ZOD_PATTERN_FORMATS } from "./format-message.js";
 import { toolRegExp } from "./linear-reg-exp.js";
 import { issuesOf, NO_ISSUES, type SchemaCheck, type SchemaIssue } from "./schema-issue.js";
 import { invalidPattern } from "./schema-patterns.js";
@@ -28,6 +29,9 @@ const AJV_OPTIONS = {
   strictTuples: false,
   validateFormats: true,
   code: { regExp: toolRegExp },
+  // a library does not print: a format ajv does not know is not checked (an annotation, as JSON Schema
+  // 2020-12 has it), which the compiler README says, instead of two console warnings per schema
+  logger: false,
 } as const;
 
 /**
@@ -46,6 +50,8 @@ function metaChecker(): Ajv2020 {
 function newAjv(options: Options): Ajv2020 {
   const ajv = new Ajv2020(options);
   addFormats(ajv);
+  // zod writes these beside the `pattern` that checks them: known, so ajv neither warns nor ignores them
+  for (const name of ZOD_PATTERN_FORMATS) ajv.addFormat(name, true);
   return ajv;
 }
 

@@ -59,6 +59,7 @@ function newAjv(): Ajv2020 {
     validateSchema: false, // checked first by `metaProblems`, with pointers
     addUsedSchema: false, // a plan's `$id` must not become visible to another plan
     code: { regExp: linearRegExp },
+    logger: false, // a format ajv does not know is not checked; a plan's schema must not print to the host's console
   });
   addFormats(ajv);
   return ajv;
