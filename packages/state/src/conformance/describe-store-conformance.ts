@@ -21,6 +21,7 @@ import { recordResultCases } from "./record-result-cases.js";
 import { removalCases } from "./removal-cases.js";
 import { runsCursorCases } from "./runs-cursor-cases.js";
 import { supersededTombstoneCases } from "./superseded-tombstone-cases.js";
+import { threadIdCases } from "./thread-id-cases.js";
 import { variableCases } from "./variable-cases.js";
 import { waitingRunsCases } from "./waiting-runs-cases.js";
 import { writtenBelowCases } from "./written-below-cases.js";
@@ -33,7 +34,8 @@ export type OpenStore = (options?: StoreOptions) => Promise<StateStore>;
  * in included, decision 0038), folding, atomicity,
  * schema checks, history (with the runs waiting for approval), counters, locks and their holder, variables, lifecycle, removals, the
  * tombstones writes supersede, the earlier designs' weaknesses, and bounded history (decision 0029: records' results, log compaction,
- * `pruneRuns`, `deleteThread`) and its rest (decision 0034: tombstones, parameters, host edits).
+ * `pruneRuns`, `deleteThread`) and its rest (decision 0034: tombstones, parameters, host edits), and thread ids
+ * that are not well-formed UTF-16 (decision 0093).
  */
 export function describeStoreConformance(name: string, makeStore: MakeStore): void {
   describe(`StateStore conformance: ${name}`, () => {
@@ -67,6 +69,7 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
     pruneRunsCases(openStore);
     deleteThreadCases(openStore);
     listThreadsCases(openStore);
+    threadIdCases(openStore);
     boundedRestCases(openStore);
   });
 }
