@@ -15,7 +15,7 @@ if (approverToken === undefined || approverToken.length < 16) {
 }
 const file = process.env.OBELISK_DB ?? ".obelisk/http-service.db";
 mkdirSync(dirname(file), { recursive: true });
-const engine = createEngine({ tools, store: await createSqliteStore(file) });
+const engine = createEngine({ tools, store: createSqliteStore(file) });
 const server = createService(engine, { approverToken });
 server.listen(Number(process.env.PORT ?? 8080), () => {
   const address = server.address();

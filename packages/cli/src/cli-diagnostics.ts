@@ -29,8 +29,17 @@ export interface InputLocation {
   readonly column: number;
 }
 
-/** A diagnostic as the CLI prints it: the engine's, and for an input that breaks a schema, where it is. */
-export type CliDiagnostic = Diagnostic & { readonly input?: InputLocation };
+/**
+ * A diagnostic as the CLI prints it: the engine's, for an input that breaks a schema where it is (`input`),
+ * and in json where its `pointer` is in the plan's text (`line`, `column`: see `withPlanPositions`).
+ */
+export type CliDiagnostic = Diagnostic & {
+  readonly input?: InputLocation;
+  /** 1-based line of `pointer` (or of its nearest located ancestor) in the plan file. */
+  readonly line?: number;
+  /** 1-based column of it. */
+  readonly column?: number;
+};
 
 /** The position of a pointer, or of its nearest located ancestor (a missing key: its object). */
 export function locate(sourceMap: SourceMap | undefined, pointer: string): SourcePosition | undefined {
@@ -66,23 +75,66 @@ function inputLocation(instance: string | undefined, input: ParsedInput): InputL
   };
 }
 
+/** The `†input` reference a REF_UNRESOLVED names (`nothing writes †input.userName and …`). */
+const MISSING_INPUT = /^nothing writes (†input(?:\.[^\s.[\]]+|\[[^\]]*\])+)/;
+
+/** The input's top-level key a reference reads (`userName` of `†input.userName`, `a b` of `†input["a b"]`). */
+function topKey(reference: string): string | undefined {
+  const rest = reference.slice("†input".length);
+  const dotted = /^\.([^\s.[\]]+)/.exec(rest);
+  if (dotted !== null) return dotted[1];
+  const bracketed = /^\[("(?:[^"\\]|\\.)*")\]/.exec(rest);
+  if (bracketed === null) return undefined;
+  try {
+    const key: unknown = JSON.parse(bracketed[1] ?? "");
+    return typeof key === "string" ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The hints of the REF_UNRESOLVED diagnostics of `†input` paths when no `--input` was given: the engine's
+ * `the run's input has no value there` read as if an input was given (review s39). They say none was, with
+ * the form that gives one (`--input '{"userName": …}'`, every key the plan reads at the top).
+ */
+function missingInputHints(diagnostics: readonly Diagnostic[]): Map<Diagnostic, string> {
+  const keys = new Map<Diagnostic, string>();
+  for (const diagnostic of diagnostics) {
+    // (not "the input schema allows no value at this path": no input would hold it)
+    if (diagnostic.code !== "REF_UNRESOLVED" || !diagnostic.hint?.startsWith("the run's input has no value"))
+      continue;
+    const reference = MISSING_INPUT.exec(diagnostic.message)?.[1];
+    const key = reference === undefined ? undefined : topKey(reference);
+    if (key !== undefined) keys.set(diagnostic, key);
+  }
+  const form = [...new Set(keys.values())].map((key) => `${JSON.stringify(key)}: …`).join(", ");
+  const hint = `no --input was given, so the run's input is empty: give it, e.g. --input '{${form}}' (or --input <file.json>)`;
+  return new Map([...keys.keys()].map((diagnostic) => [diagnostic, hint]));
+}
+
 /**
  * The validation as the CLI prints it (text and json alike): a PLAN_LIMIT hint also says how to change the
- * limit with `--limits`, and a PARAM_INVALID of an input that breaks a schema says where in `--input` it is
- * (`input`, in place of the engine's `inputPointer`). Nothing else changes.
+ * limit with `--limits`, a PARAM_INVALID of an input that breaks a schema says where in `--input` it is
+ * (`input`, in place of the engine's `inputPointer`), and, for a command that takes `--input` (`takesInput`)
+ * given none, a `†input` path nothing holds says no `--input` was given. Nothing else changes.
  */
 export function forCli<T extends Pick<ValidationResult, "diagnostics">>(
   result: T,
   input: ParsedInput | undefined,
   limits: Limits,
+  takesInput = false,
 ): T {
-  const diagnostics = result.diagnostics.map(
-    ({ inputPointer, ...diagnostic }: EngineDiagnostic): CliDiagnostic => {
-      if (diagnostic.code === "PLAN_LIMIT")
-        return { ...diagnostic, hint: limitHint(diagnostic.hint, diagnostic.message, limits) };
-      const location = input === undefined ? undefined : inputLocation(inputPointer, input);
-      return location === undefined ? diagnostic : { ...diagnostic, input: location };
-    },
-  );
+  const noInput =
+    takesInput && input === undefined ? missingInputHints(result.diagnostics) : new Map<Diagnostic, string>();
+  const diagnostics = result.diagnostics.map((engineDiagnostic: EngineDiagnostic): CliDiagnostic => {
+    const { inputPointer, ...diagnostic } = engineDiagnostic;
+    const missing = noInput.get(engineDiagnostic);
+    if (missing !== undefined) return { ...diagnostic, hint: missing };
+    if (diagnostic.code === "PLAN_LIMIT")
+      return { ...diagnostic, hint: limitHint(diagnostic.hint, diagnostic.message, limits) };
+    const location = input === undefined ? undefined : inputLocation(inputPointer, input);
+    return location === undefined ? diagnostic : { ...diagnostic, input: location };
+  });
   return { ...result, diagnostics };
 }

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { createRequire, register as registerHooks } from "node:module";
-import { extname, isAbsolute, resolve } from "node:path";
+import { dirname, extname, isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ToolDefinition } from "@obelisk/compiler";
 import { ObeliskError, thrownMessage } from "@obelisk/core";
@@ -154,10 +154,27 @@ async function importModule(path: string, extension: string, file: string, io: C
     const message = errorMessage(error);
     const named =
       (error as { name?: unknown } | null)?.name === "TransformError" ? realFileNames(message) : message;
-    throw usageError(`tools module ${file} failed to load: ${named}`, error);
+    throw usageError(
+      `tools module ${file} failed to load: ${named}`,
+      error,
+      missingPackageHint(message, path),
+    );
   } finally {
     removeExitHandler();
   }
+}
+
+/** A bare package Node did not find for a module (`Cannot find package 'obelisk' imported from …`). */
+const MISSING_PACKAGE = /Cannot find (?:package|module) '((?:@[^/'\s]+\/)?[^./'\s][^/'\s]*)/;
+
+/**
+ * The hint for a tools module that imports a package Node cannot find from its folder: a module outside a
+ * project that has `obelisk` (the CLI's own copy is not seen from there) failed with Node's bare message.
+ */
+function missingPackageHint(message: string, path: string): string | undefined {
+  const name = MISSING_PACKAGE.exec(message)?.[1];
+  if (name === undefined) return undefined;
+  return `Node looks for ${name} in node_modules next to the module and in the folders above it, not where the CLI is installed: install it next to the module, npm install ${name} in ${dirname(path)} or its project`;
 }
 
 /** The extensions tsx gives esbuild in place of a module's own (`x.mts` is transformed as `x.ts`). */

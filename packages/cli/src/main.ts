@@ -34,7 +34,11 @@ export function createProgram(context: CommandContext): Command {
   const program = new Command("obelisk")
     .description("Validate, run and inspect Obelisk plans")
     .version(cliVersion(), "-V, --version", "print the version")
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    .addHelpText(
+      "after",
+      "\nEvery command takes --format text|json (json: exactly one JSON document on stdout, errors too), also\nbefore the command: obelisk --format json runs list. obelisk <command> --help lists a command's options.",
+    );
   registerValidate(program, context);
   registerRun(program, context);
   registerGraph(program, context);

@@ -161,7 +161,7 @@ export async function validatePlanFile(
   return {
     plan,
     ...(input === undefined ? {} : { input }),
-    result: forCli(result, input, resolveLimits(limits)),
+    result: forCli(result, input, resolveLimits(limits), true),
     against,
   };
 }

@@ -38,6 +38,24 @@ export function renderDiagnosticsText(
     .join("\n");
 }
 
+/**
+ * The diagnostics with the line and column of their `pointer` in the plan's text — the place text output
+ * prints as `plan.json:4:15` (the nearest located ancestor for a pointer the text has not, a missing key's
+ * object) — for json. A diagnostic the text cannot locate (a plan that is no JSON text) is left as it is.
+ */
+export function withPlanPositions(
+  result: Pick<ValidationResult, "diagnostics" | "compiled">,
+  plan: PlanFile,
+): CliDiagnostic[] {
+  const sourceMap = sourceMapOf(result, plan);
+  return (result.diagnostics as readonly CliDiagnostic[]).map((diagnostic) => {
+    const position = locate(sourceMap, diagnostic.pointer);
+    return position === undefined
+      ? diagnostic
+      : { ...diagnostic, line: position.line, column: position.column };
+  });
+}
+
 /** A source map and the same over its text as printed (escaped: see {@link shownSourceMap}). */
 interface ShownSource {
   readonly original: SourceMap;

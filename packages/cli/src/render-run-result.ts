@@ -1,3 +1,4 @@
+import { plural } from "@obelisk/core";
 import type { RunResult } from "obelisk";
 import { displayText } from "./display-text.js";
 import type { Output } from "./output.js";
@@ -35,7 +36,12 @@ export function renderRunResult(output: Output, result: RunResult): void {
   const entries = Object.entries(result.calls);
   const tally = new Map<string, number>();
   for (const [, call] of entries) tally.set(call.status, (tally.get(call.status) ?? 0) + 1);
-  const parts = [...tally].map(([status, n]) => `${n} ${status}`).join(", ");
+  // a waiting call did not run: "1 waiting" after "Run succeeded" read as done (review s39)
+  const parts = [...tally]
+    .map(([status, n]) =>
+      status === "waiting" ? `${n} waiting for an approval (not run)` : `${n} ${status}`,
+    )
+    .join(", ");
   output.line();
   output.line(
     `${statusColor(c, result.status)(c.bold(`Run ${result.status}`))} in ${formatDuration(result.durationMs)} — ${parts || "no calls"}`,
@@ -61,6 +67,17 @@ export function renderRunResult(output: Output, result: RunResult): void {
   for (const error of result.errors) {
     output.line(
       c.red(`  ✗ ${error.callId}: ${displayText(error.error.code)}: ${displayText(error.error.message)}`),
+    );
+  }
+  const waiting = entries.filter(([, call]) => call.status === "waiting").map(([callId]) => callId);
+  if (waiting.length > 0) {
+    const one = waiting.length === 1;
+    const named = waiting.length <= 3 ? ` (${displayText(waiting.join(", "))})` : "";
+    output.line();
+    output.line(
+      c.yellow(
+        `  ⏸ ${plural(waiting.length, "call")}${named} did not run: ${one ? "it waits" : "they wait"} for an approval, which a person must give before the plan runs again`,
+      ),
     );
   }
 }

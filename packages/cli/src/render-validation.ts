@@ -1,6 +1,7 @@
 import type { Diagnostic } from "@obelisk/core";
 import { plural } from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
+import type { CliDiagnostic } from "./cli-diagnostics.js";
 import { displayText } from "./display-text.js";
 import type { Output } from "./output.js";
 import type { ParsedInput } from "./parse-input.js";
@@ -28,14 +29,23 @@ export function tally(diagnostics: readonly Diagnostic[]): { errors: number; war
   return { errors, warnings: diagnostics.length - errors };
 }
 
-/** Prints the verdict line of a validation: valid / N errors, M warnings. */
+/**
+ * Prints the verdict line of a validation: valid / N errors, M warnings — `input is invalid` when every error
+ * is the `--input`'s (it breaks a schema: located in the input), `plan is invalid` otherwise.
+ */
 export function printVerdict(output: Output, result: ValidationResult): void {
   const c = output.colors;
   const { errors, warnings } = tally(result.diagnostics);
   const w = plural(warnings, "warning");
   if (result.ok)
     output.line(`${c.green(c.bold("✓ plan is valid"))}${warnings > 0 ? c.yellow(` (${w})`) : ""}`);
-  else output.line(c.red(c.bold(`✗ plan is invalid: ${plural(errors, "error")}, ${w}`)));
+  else {
+    const inputOnly = (result.diagnostics as readonly CliDiagnostic[]).every(
+      (diagnostic) => diagnostic.severity !== "error" || diagnostic.input !== undefined,
+    );
+    const what = inputOnly && errors > 0 ? "input is invalid" : "plan is invalid";
+    output.line(c.red(c.bold(`✗ ${what}: ${plural(errors, "error")}, ${w}`)));
+  }
 }
 
 /** Prints what the plan was checked against: the thread and its store, or an empty thread (no `--thread`). */

@@ -86,7 +86,12 @@ export function whatNext(
     );
   }
   if (approvals.size > 0) {
-    lines.push("then run the same command again: the waiting calls go on");
+    // a resume ended its run: the plan goes on in a new run (resuming it again is RUN_NOT_RESUMABLE)
+    lines.push(
+      offersRerun === true
+        ? "then run the same command again: the waiting calls go on"
+        : "then send the plan again with obelisk run (its completed calls are satisfied): the waiting calls go on",
+    );
     // decision 0048: false or null is a refusal only for tools that declare approvalParams
     lines.push(
       "to refuse: leave it unset, or --value false where the tool takes the approval as a parameter",

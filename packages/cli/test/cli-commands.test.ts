@@ -169,7 +169,7 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     for (const label of ["runs show: unknown run", "resume: unknown run"]) {
       const unknown = results[cases.findIndex(([name]) => name === label)];
       expect(unknown?.stderr).toContain(
-        `no run "no-such-run" is recorded in this engine's store (obelisk runs list --store memory lists the recorded runs`,
+        `no run "no-such-run" is recorded in the memory store (it holds only this command's runs) (obelisk runs list --store memory lists the recorded runs`,
       );
     }
   });
@@ -253,7 +253,9 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     expect(emoji.stdout).toContain("characters 1–2 of 9");
     const past = await inProcess(["state", "get", ...store, "--ref", "†state.e", "--offset", "20"], cwd);
     expect(past.code).toBe(0);
-    expect(past.stdout).toContain("no characters from 9 (9 in all)");
+    expect(past.stdout).toContain(
+      "†state.e: --offset 20 is past the end: it holds 9 characters (--offset 0 to 8)",
+    );
     // objects page by keys (test/state-get.test.ts); a number has nothing to page
     const number = await inProcess(["state", "get", ...store, "--ref", "†state.n", "--limit", "1"], cwd);
     expect(number.code).toBe(2);

@@ -56,6 +56,9 @@ describe.concurrent("an --input that breaks a schema is located in the input, no
           message: expect.any(String),
           pointer: "/inputSchema/properties/name/maxLength",
           input: { source: "inline", pointer: "/name", line: 1, column: 9 },
+          // where `pointer` is in the plan file (decision 0090): the rule the hint names
+          line: 3,
+          column: 80,
         },
       ]);
     }

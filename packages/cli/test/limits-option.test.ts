@@ -46,6 +46,9 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
         pointer: "/0/_retry/attempts",
         callId: "loud",
         hint: "lower it, or raise maxRetryAttempts; with the CLI: --limits maxRetryAttempts=<n> (now 10)",
+        // where `pointer` is in the plan file, as text prints it (decision 0090)
+        line: 1,
+        column: 75,
       },
     ]);
     const valid = await inProcess(["validate", retryPlan, "--tools", tools, ...raised], cwd);

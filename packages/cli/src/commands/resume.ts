@@ -17,7 +17,7 @@ import { withLockWait } from "../lock-wait-option.js";
 import { createOutput } from "../output.js";
 import { invalidPlanOf, reportInvalid } from "../report-invalid.js";
 import { AFTER_RUN_ID, type RerunFlag, withRerun, withRerunFlagNamed } from "../rerun-flag.js";
-import { withRunsListHint } from "../run-not-found-hint.js";
+import { withRunHints } from "../run-not-found-hint.js";
 import { runWithProgress } from "../run-plan.js";
 
 interface ResumeOptions extends Omit<CommonOptions, "thread">, ExecutionOptions {
@@ -50,7 +50,12 @@ export function registerResume(program: Command, context: CommandContext): void 
       try {
         const rerun = options.rerun === undefined ? {} : { rerun: options.rerun };
         return await withRerunFlagNamed(() =>
-          withRunsListHint(options.store, output.command, () => engine.resume(runId, { signal, ...rerun })),
+          withRunHints(
+            options.store,
+            output.command,
+            () => engine.resume(runId, { signal, ...rerun }),
+            engine,
+          ),
         );
       } catch (error) {
         // a recorded plan that no longer compiles (the tools changed): its diagnostics, as `run` prints them
@@ -58,17 +63,19 @@ export function registerResume(program: Command, context: CommandContext): void 
         if (invalid === undefined) throw error;
         const { run } = await engine.runs.show(runId);
         const limits = options.limits ?? {};
-        return reportInvalid(output, forCli(invalid, undefined, resolveLimits(limits)), {
-          name: `run ${runId}`,
-          text: JSON.stringify(run.plan, null, 2),
-          limits,
-        });
+        return reportInvalid(
+          output,
+          forCli(invalid, undefined, resolveLimits(limits)),
+          { name: `run ${runId}`, text: JSON.stringify(run.plan, null, 2), limits },
+          undefined,
+          false,
+        );
       }
     };
     // an unknown run id (RUN_NOT_FOUND) is refused on the store opened read-only: a mistyped --store
     // is not created
     const check = async (engine: Engine): Promise<undefined> => {
-      await withRunsListHint(options.store, output.command, () => engine.runs.show(runId));
+      await withRunHints(options.store, output.command, () => engine.runs.show(runId));
       return undefined;
     };
     const code = await runWithProgress(output, context.io, options, resume, check);

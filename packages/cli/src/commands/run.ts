@@ -73,7 +73,7 @@ async function runCommand(
   // any JSON the user gave: the engine refuses what is not a plain object (USAGE, exit 2)
   const withInputOption = input === undefined ? {} : { input: input.value as object };
   const invalid = (validation: ValidationResult): ExitCode =>
-    reportInvalid(output, forCli(validation, input, resolveLimits(limits)), plan, input);
+    reportInvalid(output, forCli(validation, input, resolveLimits(limits), true), plan, input);
   // Checked on the store opened read-only: an invalid plan, a hash that is not the approved one, or an
   // input the engine refuses create no store file and no thread row.
   const check = async (engine: Engine): Promise<ExitCode | undefined> => {
@@ -89,7 +89,7 @@ async function runCommand(
         );
       });
     if (!found.ok) return invalid(found);
-    const validation = forCli(found, input, resolveLimits(limits));
+    const validation = forCli(found, input, resolveLimits(limits), true);
     if (options.approved !== undefined && options.approved !== validation.planHash)
       throw planNotApproved(validation.planHash, options.approved);
     if (validation.diagnostics.length > 0) {

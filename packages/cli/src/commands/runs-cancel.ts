@@ -6,7 +6,7 @@ import { withEngine } from "../engine-session.js";
 import { EXIT } from "../exit-codes.js";
 import type { OutputFormat } from "../output.js";
 import { createOutput } from "../output.js";
-import { withRunsListHint } from "../run-not-found-hint.js";
+import { withRunHints } from "../run-not-found-hint.js";
 
 interface CancelOptions {
   readonly format: OutputFormat;
@@ -29,7 +29,7 @@ export function registerRunsCancel(runs: Command, context: CommandContext): void
     const output = createOutput(context.io, options.format);
     await withEngine({ store: options.store, storeAccess: "edit" }, context.io, async (engine) => {
       const given = options.reason === undefined ? {} : { reason: options.reason };
-      const result = await withRunsListHint(options.store, output.command, () =>
+      const result = await withRunHints(options.store, output.command, () =>
         engine.runs.cancel(runId, given),
       );
       output.json({ ok: true, ...result });

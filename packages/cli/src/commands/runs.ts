@@ -11,7 +11,7 @@ import { DEFAULT_STORE } from "../open-store.js";
 import { createOutput, type Output } from "../output.js";
 import { printTable } from "../render-run-result.js";
 import { runHolder } from "../run-holder.js";
-import { withRunsListHint } from "../run-not-found-hint.js";
+import { withRunHints } from "../run-not-found-hint.js";
 import { RUN_STATUSES } from "../run-statuses.js";
 import { shellWord } from "../shell-word.js";
 import { statusColor } from "../status-style.js";
@@ -121,7 +121,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
   show.action(async (runId: string, options: RunsOptions) => {
     const output = createOutput(context.io, options.format);
     await withEngine({ store: options.store, storeAccess: "read" }, context.io, async (engine) => {
-      const run = await withRunsListHint(options.store, output.command, () => engine.runs.show(runId));
+      const run = await withRunHints(options.store, output.command, () => engine.runs.show(runId));
       // the calls of its plan without a record: in flight or not started while it runs
       const unfinished = unfinishedCalls(run.run, run.calls);
       // a running run: who holds its thread (null: nobody, so it is not in progress), read without the lock

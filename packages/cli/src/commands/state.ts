@@ -83,7 +83,7 @@ export function registerState(program: Command, context: CommandContext): void {
       .option("--budget <chars>", "character budget (default 4000)", parsePositive),
   );
   withLimits(
-    add("get", "print one stored value, or one page of an array or string", get)
+    add("get", "print one stored value, or one page of an array (items), object (keys) or string", get)
       .requiredOption(
         "--ref <reference>",
         "the reference to read, e.g. †state.report (or state.report)",
@@ -208,14 +208,19 @@ async function get(engine: Engine, options: StateOptions, output: Output): Promi
     );
   }
   output.json(result);
-  if (output.format === "text") printGot(output, ref, result);
+  if (output.format === "text") printGot(output, ref, result, options.offset);
 }
 
 /**
  * Prints a value, or a page of one (`--offset/--limit` on a number, boolean or null is USAGE): a string as
  * its lines, other values as JSON, control characters escaped either way (`--format json` has it exact).
  */
-function printGot(output: Output, ref: string, result: GetValueResult & { found: true }): void {
+function printGot(
+  output: Output,
+  ref: string,
+  result: GetValueResult & { found: true },
+  asked: number | undefined,
+): void {
   if ("value" in result) {
     output.line(typeof result.value === "string" ? displayBlock(result.value) : jsonText(result.value));
     return;
@@ -223,7 +228,16 @@ function printGot(output: Output, ref: string, result: GetValueResult & { found:
   const page = result.items ?? result.entries ?? result.text;
   const unit = result.items !== undefined ? "items" : result.entries !== undefined ? "keys" : "characters";
   if (result.limit === 0) {
-    output.line(output.colors.dim(`${ref}: no ${unit} from ${result.offset} (${result.total} in all)`));
+    // an --offset past the end is answered at the end (offset = total): say so, not "no items from 10000"
+    const one = unit.slice(0, -1);
+    const range = result.total === 0 ? "" : ` (--offset 0 to ${result.total - 1})`;
+    output.line(
+      output.colors.dim(
+        result.offset >= result.total
+          ? `${ref}: --offset ${asked ?? result.offset} is past the end: it holds ${plural(result.total, one)}${range}`
+          : `${ref}: no ${unit} from ${result.offset} (${result.total} in all)`,
+      ),
+    );
     return;
   }
   output.line(typeof page === "string" ? displayBlock(page) : jsonText(page));

@@ -6,6 +6,7 @@ import { limitsWords, withLimits } from "../limits-option.js";
 import { DEFAULT_STORE } from "../open-store.js";
 import { createOutput } from "../output.js";
 import { type PlanCheckOptions, validatePlanFile } from "../read-plan.js";
+import { withPlanPositions } from "../render-diagnostics.js";
 import { printCheckedAgainst, printDiagnostics, printVerdict } from "../render-validation.js";
 import { shellWord } from "../shell-word.js";
 
@@ -34,7 +35,9 @@ async function validateCommand(
   const { plan, input, result, against } = await validatePlanFile(planPath, options, io);
   const { printGraphSummary, validationJson } = await import("../render-graph-summary.js");
   // only json builds the graph (a valid plan of 1,000 writers and 1,000 readers has a million edges)
-  if (output.format === "json") output.json(validationJson(result));
+  // json: each diagnostic with its line and column in the plan file, as text prints them
+  if (output.format === "json")
+    output.json(validationJson({ ...result, diagnostics: withPlanPositions(result, plan) }));
   printDiagnostics(output, result, plan, input);
   printVerdict(output, result);
   printCheckedAgainst(output, against);
@@ -46,13 +49,30 @@ async function validateCommand(
         `approve and run it with: ${output.command} ${runCommandLine(planPath, options, result.planHash)}`,
       ),
     );
+    if (STANDARD_INPUT.test(planPath))
+      output.line(
+        output.colors.dim("(the plan came from standard input: send it the same plan again, < plan.json)"),
+      );
+    // the hash binds the plan only (SPEC §8): a reader of the line above took it for an approval of --input too
+    if (options.input !== undefined)
+      output.line(
+        output.colors.dim(
+          "(the hash approves the plan, not the input: the same --approved runs it with any --input)",
+        ),
+      );
   }
   return result.ok ? EXIT.ok : EXIT.failed;
 }
 
-/** The `run` words that run exactly this plan, with the same input, store, thread and limits. */
+/** A plan read from standard input: `-`, or its name (`validate /dev/stdin < plan.json`: a regular file then). */
+const STANDARD_INPUT = /^(?:-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
+
+/**
+ * The `run` words that run exactly this plan, with the same input, store, thread and limits (a plan from
+ * standard input: `run -`, to be sent the plan again).
+ */
 function runCommandLine(planPath: string, options: PlanCheckOptions, planHash: string): string {
-  const words = ["run", planPath, "--tools", options.tools ?? ""];
+  const words = ["run", STANDARD_INPUT.test(planPath) ? "-" : planPath, "--tools", options.tools ?? ""];
   if (options.input !== undefined) words.push("--input", options.input);
   if (options.store !== DEFAULT_STORE) words.push("--store", options.store);
   if (options.thread !== undefined && options.thread !== DEFAULT_THREAD)
