@@ -100,8 +100,8 @@ function outputOf(index: number, seed: CallSeed): { output?: Output; shape: Shap
       own(alternative, target),
     ),
   );
-  // a target below `†state.bad`, a string: writing through a non-object value fails the call (SPEC §3)
-  if (seed.fanOut === 2) alternatives[0]?.push(["bad", `w${index}`]);
+  // No target below `†state.bad`, a stored string: validation refuses the plan (decision 0091), so such a
+  // write can no longer fail a call at commit; the model keeps the stored string, written by no call.
   const output = { alternatives, method, explicitMethod: seed.explicitMethod, spelling: seed.spelling };
   return { output, shape: shapeFor(method, picked) };
 }

@@ -12,6 +12,7 @@ import type { PlanBuilder } from "./plan-builder.js";
 import { analyzeDag } from "./plan-dag.js";
 import { referenceTypeMismatches, type WrittenTypesCache } from "./reference-types.js";
 import { sortDiagnostics } from "./sort-diagnostics.js";
+import { storedStateWrites } from "./stored-state-writes.js";
 import { mayReadUndeclared, startUndeclaredPass, undeclaredReferences } from "./undeclared-references.js";
 import { unreachableCall, unreachableDownstream } from "./unreachable-calls.js";
 import { phantomUnresolved, unresolvedReferences } from "./unresolved-references.js";
@@ -64,6 +65,7 @@ export function closePlan(
   let dead: Map<string, string> | undefined;
   // the entries as a list (the same calls in the same order as `entries`), without an iterator
   const entries = builder.nodes;
+  const checkStored = !builder.options.refuseInvalid && builder.settings.context.state !== undefined;
   for (let at = 0; at < entries.length; at++) {
     const entry = entries[at] as CallEntry;
     if (entry.tool.latent && !entry.call.hasOutput) {
@@ -78,6 +80,8 @@ export function closePlan(
     if ((summary & UNLINKED_OPERAND) !== 0 || builder.typedWriters)
       appendAll(all, unresolvedReferences(builder, entry));
     appendAll(all, referenceTypeMismatches(builder, entry, written));
+    // streaming checked it as the call arrived (no later call can change the answer: decision 0091)
+    if (checkStored) storedStateWrites(builder, entry, all);
     if (undeclared) undeclaredReferences(builder, entry, all);
     const unreachable = (summary & CONDITIONAL_OPERAND) === 0 ? undefined : unreachableCall(entry);
     if (unreachable !== undefined) {
@@ -89,10 +93,8 @@ export function closePlan(
   if (dead !== undefined) unreachableDownstream(builder.entries, dead, all);
   bareSpellingsOfWrittenPaths(builder, all);
   // Calls that could not be compiled still conflict and read (batch only; none in a valid plan).
-  for (const phantom of builder.phantoms) {
-    phantomConflicts(builder, phantom, all);
-    phantomUnresolved(builder, phantom, all);
-  }
+  phantomConflicts(builder, builder.phantoms, all);
+  for (const phantom of builder.phantoms) phantomUnresolved(builder, phantom, all);
   const criticalPaths = dag.criticalPaths;
   const diagnostics = sortDiagnostics(all, document, sourceMap);
   return {

@@ -136,6 +136,28 @@ export class PathIndex<T> {
   }
 
   /**
+   * True when an entry for which `test` holds is stored at `kind` + `path` or at a prefix of it, and, with
+   * `below`, strictly under it too; stops at the first. For write paths (no negative index): rare checks
+   * that must stop early however many entries a path has.
+   */
+  someOverlapping(kind: string, path: Path, below: boolean, test: (entry: T) => boolean): boolean {
+    let node = this.#roots.get(kind);
+    for (let depth = 0; node !== undefined; depth++) {
+      if (someOf(node, test)) return true;
+      if (depth === path.length) break;
+      node = childOf(node, keyOf(path[depth] as PathSegment));
+    }
+    if (node === undefined || !below) return false;
+    const stack: TrieNode<T>[] = [];
+    pushChildren(node, stack);
+    for (let current = stack.pop(); current !== undefined; current = stack.pop()) {
+      if (someOf(current, test)) return true;
+      pushChildren(current, stack);
+    }
+    return false;
+  }
+
+  /**
    * Adds to `out` the keys stored directly below `kind` + `path` (exact segments; array indices as
    * text, no any-index key) until `out` holds `max` names. For hints: never on the compile path.
    */
@@ -160,6 +182,21 @@ export class PathIndex<T> {
     if (root !== undefined) walk(root, path, 0, out, this.#wildcards);
     return out;
   }
+}
+
+/** True when `test` holds for one of the node's own entries. */
+function someOf<T>(node: TrieNode<T>, test: (entry: T) => boolean): boolean {
+  if (node.first === undefined) return false;
+  if (test(node.first)) return true;
+  const entries = node.entries;
+  if (entries !== undefined) for (let i = 0; i < entries.length; i++) if (test(entries[i] as T)) return true;
+  return false;
+}
+
+/** Pushes the children of `node` onto `stack`. */
+function pushChildren<T>(node: TrieNode<T>, stack: TrieNode<T>[]): void {
+  if (node.children !== undefined) for (const child of node.children.values()) stack.push(child);
+  else if (node.onlyChild !== undefined) stack.push(node.onlyChild);
 }
 
 /** Appends the entries of one node, in the order they were stored. */

@@ -26,6 +26,7 @@ import { checkStateSchemaWrites, type StateSchemaCheck } from "./check-state-sch
 import { clearList } from "./clear-list.js";
 import { CommitOrder, commitOrderSteps } from "./commit-order.js";
 import type { CallOperand, CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
+import { conflictDiagnostic } from "./conflict-diagnostic.js";
 import { cycleHint, cycleText, type ReadBetween, readsByWriters } from "./cycle-text.js";
 import { knownReferenceDiagnostics } from "./known-references.js";
 import { makeCompiledCall } from "./make-compiled-call.js";
@@ -34,6 +35,7 @@ import { PathIndex } from "./path-index.js";
 import { appended, NO_ITEMS, WriterGroup } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { DeclaredTypes } from "./schema-types.js";
+import { storedStateWrites } from "./stored-state-writes.js";
 import { streamOrderWarning } from "./stream-order.js";
 import { SEARCH_BUDGET_SPENT, StreamingOrder } from "./streaming-order.js";
 import type { ToolRegistry } from "./tool-registry.js";
@@ -67,9 +69,6 @@ export interface PlanBuilderOptions {
 }
 
 const MAX_CONFLICTS_PER_CALL = 20;
-/** The hint of every OUTPUT_CONFLICT. */
-const CONFLICT_HINT =
-  "one writer per path: write to different paths, or use the same path with an accumulating _outputMethod (push, concat, merge, assign) in both";
 /** A call's `_id` when it is one `#resolveId` accepts (format only: not whether another call has it). */
 const validGivenId = (given: JsonValue | undefined): string | undefined =>
   typeof given === "string" && isValidCallId(given) && !FORBIDDEN_SEGMENTS.has(given) ? given : undefined;
@@ -155,6 +154,23 @@ export class PlanBuilder {
   /** True when a call of this plan (compiled or not) writes a path overlapping `kind` + `path`. */
   writesOverlapping(kind: string, path: readonly PathSegment[]): boolean {
     return this.#writers.hasOverlap(kind, path) || this.phantomTargets.hasOverlap(kind, path);
+  }
+
+  /**
+   * True when a call of this plan writes `kind` + `path` or a path above it (with `below`, under it too):
+   * any call that could not be compiled, a compiled one's target when `test` holds for it and its method.
+   * Stops at the first (see `storedStateWrites`).
+   */
+  writesOver(
+    kind: string,
+    path: readonly PathSegment[],
+    below: boolean,
+    test: (target: OutputTarget, method: OutputMethod) => boolean,
+  ): boolean {
+    return (
+      this.phantomTargets.someOverlapping(kind, path, below, () => true) ||
+      this.#writers.someOverlapping(kind, path, below, (entry) => test(entry.target, entry.method))
+    );
   }
 
   /** Adds to `out` the keys that calls of this plan write directly below `kind` + `path` (at most `max`; hints). */
@@ -342,7 +358,9 @@ export class PlanBuilder {
         if (first === undefined || first.callId === id || reported?.has(first.callId)) continue;
         reported ??= new Set();
         reported.add(first.callId);
-        out.push(conflictDiagnostic(id, pointer, target, first));
+        out.push(
+          conflictDiagnostic({ id, pointer }, target, { id: first.callId, pointer: "" }, first.target),
+        );
       }
     }
     return reported !== undefined;
@@ -395,8 +413,12 @@ export class PlanBuilder {
     };
     // Before any wiring: a call refused for a conflict (streaming) must not be linked to anything.
     if (this.#checkConflicts(entry, out) && this.options.refuseInvalid) return undefined;
-    // Streaming: what the plan-wide passes would say of its references and is known already refuses it.
-    if (this.options.refuseInvalid && knownReferenceDiagnostics(this, entry, out)) return undefined;
+    // Streaming: what the plan-wide passes would say of its references and is known already refuses it,
+    // as does a write the stored state refuses (a later call writing above it would conflict with it).
+    if (this.options.refuseInvalid) {
+      const known = knownReferenceDiagnostics(this, entry, out);
+      if (storedStateWrites(this, entry, out) || known) return undefined;
+    }
     this.writerLinks += links;
     const own = this.#ownLinks;
     own.length = 0;
@@ -757,25 +779,4 @@ function writesOverlapping(alternatives: readonly (readonly OutputTarget[])[], o
     }
   }
   return false;
-}
-
-/** OUTPUT_CONFLICT of the call `id` (undefined: named by its place) with `other`, at its `_outputPath`. */
-function conflictDiagnostic(
-  id: string | undefined,
-  pointer: string,
-  target: OutputTarget,
-  other: WriterEntry,
-): Diagnostic {
-  const self = id === undefined ? `the call at ${pointer}` : `"${id}"`;
-  const paths = target.text === other.target.text ? target.text : `${other.target.text} and ${target.text}`;
-  return makeDiagnostic(
-    "OUTPUT_CONFLICT",
-    `calls "${other.callId}" and ${self} both write ${paths}`,
-    appendPointer(pointer, "_outputPath"),
-    {
-      callId: id,
-      hint: CONFLICT_HINT,
-      related: id === undefined ? [other.callId] : [other.callId, id],
-    },
-  );
 }

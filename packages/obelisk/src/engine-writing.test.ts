@@ -86,15 +86,18 @@ describe.each(storeKinds())("writing results on the $name store", (kind) => {
   it("writing through a non-object value fails the call and writes nothing", async () => {
     setup();
     await engine.set("default", "†state.s", 5);
-    const result = await engine.run([
-      { _tool: "give", _id: "deep", value: 1, _outputPath: "†state.s.x" },
-      { _tool: "give", _id: "after", value: "†state.s.x", _outputPath: "†state.after" },
-    ]);
+    const deep = { _tool: "give", _id: "deep", value: 1, _outputPath: "†state.s.x" };
+    const after = { _tool: "give", _id: "after", value: "†state.s.x", _outputPath: "†state.after" };
+    // the stored value is known: the plan is refused before anything runs (decision 0091)
+    await expect(engine.run([deep, after])).rejects.toMatchObject({ code: "PLAN_INVALID" });
+    // a write that fails only at commit (a number merged onto the stored object) still fails the call alone
+    await engine.set("default", "†state.s", { k: 1 });
+    const result = await engine.run([{ ...deep, _outputPath: "†state.s", _outputMethod: "merge" }, after]);
     expect(result.status).toBe("failed");
     expect(result.calls.deep).toMatchObject({ status: "failed", wrote: [] });
     expect(result.calls.deep?.error?.code).toMatch(/^OUTPUT_/);
     expect(result.calls.after?.status).toBe("blocked");
-    expect(result.state).toEqual({ s: 5 });
+    expect(result.state).toEqual({ s: { k: 1 } });
   });
 
   it("a void tool writes null (decision)", async () => {

@@ -1,0 +1,131 @@
+import type { Diagnostic, JsonValue, OutputMethod, OutputTarget, Path } from "@obelisk/core";
+import {
+  appendPointer,
+  formatReference,
+  indexPastEndMessage,
+  isJsonArray,
+  isJsonObject,
+  OUTPUT_METHODS,
+} from "@obelisk/core";
+import type { CallEntry } from "./builder-types.js";
+import { makeDiagnostic } from "./make-diagnostic.js";
+import type { PlanBuilder } from "./plan-builder.js";
+
+/** Why a write into the stored state cannot apply, found on the way down its path. */
+interface Blocked {
+  /** How many segments of the target's path lead to the stored value that blocks it. */
+  readonly depth: number;
+  /** What is wrong, after "†state.x cannot be written: " (or the method's verb). */
+  readonly reason: string;
+  readonly hint: string;
+  /** True when a write below the blocking value (an index of a short array) could unblock it. */
+  readonly byLength: boolean;
+}
+
+/** Short description of a stored value's JSON type, as core's `applyOutput` words it. */
+function describe(value: JsonValue): string {
+  if (value === null) return "null";
+  if (isJsonArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/** The reference text of the first `depth` segments of `path` (only on the failure path). */
+const textOf = (path: Path, depth: number): string => formatReference("state", path.slice(0, depth));
+
+/** The container each accumulating method needs at an existing path (`set` replaces anything). */
+const NEEDS: Readonly<Record<OutputMethod, "object" | "array" | undefined>> = {
+  set: undefined,
+  merge: "object",
+  assign: "object",
+  push: "array",
+  concat: "array",
+};
+
+/**
+ * Walks `path` down the stored `state` as core's `applyOutput` would write it with `method` (undefined:
+ * the method is not known, only the way down is judged): why the write certainly fails on this value,
+ * or undefined when it may apply (a missing key on the way is created, so nothing below it can block).
+ */
+function blockedAt(state: JsonValue, path: Path, method: OutputMethod | undefined): Blocked | undefined {
+  let value: JsonValue | undefined = state;
+  for (let depth = 0; depth < path.length; depth++) {
+    const segment = path[depth] as Path[number];
+    if (isJsonArray(value)) {
+      if (typeof segment === "string") {
+        const here = textOf(path, depth);
+        const reason = `the thread's state holds an array at ${here}, which takes indices, not the key "${segment}"`;
+        const hint = `write to an item of ${here} (${here}[0]), or append to it with _outputMethod "push"`;
+        return { depth, reason, hint, byLength: false };
+      }
+      if (segment > value.length) {
+        const here = textOf(path, depth);
+        const reason = `the thread's state holds an array at ${here}: ${indexPastEndMessage(segment, value.length)}`;
+        const hint = `write to ${here}[${value.length}] or below it, or append with _outputMethod "push" onto ${here}`;
+        return { depth, reason, hint, byLength: true };
+      }
+      value = value[segment];
+    } else if (isJsonObject(value)) {
+      const key = String(segment);
+      value = Object.hasOwn(value, key) ? value[key] : undefined;
+    } else {
+      const here = textOf(path, depth);
+      const reason = `the thread's state holds ${describe(value)} at ${here}, and nothing can be written through it`;
+      const hint = `write to ${here} itself (set replaces it), or to a path outside it`;
+      return { depth, reason, hint, byLength: false };
+    }
+    if (value === undefined) return undefined;
+  }
+  const needs = method === undefined ? undefined : NEEDS[method];
+  if (needs === undefined) return undefined;
+  if (needs === "object" ? isJsonObject(value) : isJsonArray(value)) return undefined;
+  const here = textOf(path, path.length);
+  const reason = `the thread's state holds ${describe(value)} at ${here}, and ${method} needs ${needs === "object" ? "an object" : "an array"} there`;
+  const hint = `use _outputMethod "set" to replace it, or ${method} into another path`;
+  return { depth: path.length, reason, hint, byLength: false };
+}
+
+/**
+ * REF_TYPE_MISMATCH at `/_outputPath` for each `†state` target of a compiled call that the thread's stored
+ * state (`context.state`) certainly refuses, as core's `applyOutput` would at run time: a path through a
+ * stored string, number, boolean or null, a key into a stored array or an index past its end, or `push` /
+ * `concat` onto a stored non-array and `merge` / `assign` onto a stored non-object (decision 0091). Only
+ * when no other target of the plan (of any call, compiled or not, this one's other targets included)
+ * writes the blocking stored path or a path above it — it could change that value's kind first; a writer
+ * at the path itself with an accumulating method keeps the kind and does not count. For an index past the
+ * end, any other writer at or below the array counts (it may lengthen it). True when one was found.
+ */
+export function storedStateWrites(builder: PlanBuilder, entry: CallEntry, out: Diagnostic[]): boolean {
+  const state = builder.settings.context.state;
+  const call = entry.call;
+  if (state === undefined || call.outputPath === undefined) return false;
+  // An invalid `_outputMethod` (OUTPUT_METHOD_INVALID) says nothing about how the value is combined.
+  const given = call.raw._outputMethod;
+  const method = given === undefined || given === call.outputMethod ? call.outputMethod : undefined;
+  let said: Set<string> | undefined;
+  for (const targets of entry.alternatives) {
+    for (const target of targets) {
+      if (target.kind !== "state") continue;
+      const blocked = blockedAt(state, target.path, method);
+      if (blocked === undefined || writtenAbove(builder, target, blocked)) continue;
+      const message = `${target.text} cannot be written: ${blocked.reason}`;
+      // once per call: alternatives may repeat a target
+      if (said?.has(message)) continue;
+      said ??= new Set();
+      said.add(message);
+      const at =
+        call.raw._outputPath === undefined ? call.pointer : appendPointer(call.pointer, "_outputPath");
+      out.push(makeDiagnostic("REF_TYPE_MISMATCH", message, at, { callId: call.id, hint: blocked.hint }));
+    }
+  }
+  return said !== undefined;
+}
+
+/** True when another target of the plan may change the stored value that blocks `target` (see above). */
+function writtenAbove(builder: PlanBuilder, target: OutputTarget, blocked: Blocked): boolean {
+  const path = target.path.slice(0, blocked.depth);
+  return builder.writesOver("state", path, blocked.byLength, (other, method) => {
+    if (other === target) return false;
+    // a co-accumulator of the blocking path itself leaves its kind (or fails as this write does)
+    return other.path.length !== path.length || blocked.byLength || !OUTPUT_METHODS[method].accumulating;
+  });
+}
