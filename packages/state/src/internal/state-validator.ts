@@ -203,6 +203,7 @@ function compileStateValidator(schema: JsonObject): StateValidator {
     allErrors: false,
     strictTuples: false,
     code: { regExp: stateRegExp },
+    logger: false, // a format ajv does not know (zod's "ends_with") is not checked, and not printed either
   });
   addFormats(ajv);
   let whole: ValidateFunction;
