@@ -136,6 +136,20 @@ export class PathIndex<T> {
   }
 
   /**
+   * True when an entry is stored at a proper prefix of `kind` + `path`, or an entry the index's `flag`
+   * marks at it; O(path length) however many entries the path has. For write paths (no negative index).
+   */
+  hasAboveOrFlaggedAt(kind: string, path: Path): boolean {
+    let node = this.#roots.get(kind);
+    for (let depth = 0; node !== undefined; depth++) {
+      if (depth === path.length) return node.firstFlagged !== undefined;
+      if (node.first !== undefined) return true;
+      node = childOf(node, keyOf(path[depth] as PathSegment));
+    }
+    return false;
+  }
+
+  /**
    * True when an entry for which `test` holds is stored at `kind` + `path` or at a prefix of it, and, with
    * `below`, strictly under it too; stops at the first. For write paths (no negative index): rare checks
    * that must stop early however many entries a path has.

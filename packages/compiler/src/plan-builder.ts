@@ -157,19 +157,21 @@ export class PlanBuilder {
   }
 
   /**
-   * True when a call of this plan writes `kind` + `path` or a path above it (with `below`, under it too):
-   * any call that could not be compiled, a compiled one's target when `test` holds for it and its method.
-   * Stops at the first (see `storedStateWrites`).
+   * Whether a call of this plan may change the kind of the value at `kind` + `path` before `except` writes
+   * (see `storedStateWrites`): a target above it, or one at it that does not accumulate (co-accumulators
+   * of a path keep its kind); with `lengthens`, any target at or below it but `except` (it may lengthen an
+   * array). A call that could not be compiled counts whatever its method. Stops at the first; without
+   * `lengthens`, O(path length).
    */
-  writesOver(
-    kind: string,
-    path: readonly PathSegment[],
-    below: boolean,
-    test: (target: OutputTarget, method: OutputMethod) => boolean,
-  ): boolean {
+  writesOver(kind: string, path: readonly PathSegment[], lengthens: boolean, except: OutputTarget): boolean {
+    if (lengthens)
+      return (
+        this.phantomTargets.hasOverlap(kind, path) ||
+        this.#writers.someOverlapping(kind, path, true, (entry) => entry.target !== except)
+      );
     return (
-      this.phantomTargets.someOverlapping(kind, path, below, () => true) ||
-      this.#writers.someOverlapping(kind, path, below, (entry) => test(entry.target, entry.method))
+      this.phantomTargets.someOverlapping(kind, path, false, () => true) ||
+      this.#writers.hasAboveOrFlaggedAt(kind, path)
     );
   }
 

@@ -5,7 +5,6 @@ import {
   indexPastEndMessage,
   isJsonArray,
   isJsonObject,
-  OUTPUT_METHODS,
 } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -122,10 +121,6 @@ export function storedStateWrites(builder: PlanBuilder, entry: CallEntry, out: D
 
 /** True when another target of the plan may change the stored value that blocks `target` (see above). */
 function writtenAbove(builder: PlanBuilder, target: OutputTarget, blocked: Blocked): boolean {
-  const path = target.path.slice(0, blocked.depth);
-  return builder.writesOver("state", path, blocked.byLength, (other, method) => {
-    if (other === target) return false;
-    // a co-accumulator of the blocking path itself leaves its kind (or fails as this write does)
-    return other.path.length !== path.length || blocked.byLength || !OUTPUT_METHODS[method].accumulating;
-  });
+  // `target` itself is below the blocking path, or at it with an accumulating method: never counted
+  return builder.writesOver("state", target.path.slice(0, blocked.depth), blocked.byLength, target);
 }
