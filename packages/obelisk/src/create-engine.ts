@@ -33,7 +33,7 @@ import { openRun } from "./open-run.js";
 import { checkReferenceDepth } from "./reference-depth.js";
 import { resumeRun } from "./resume-run.js";
 import { runPlan } from "./run-plan.js";
-import { setThreadValue } from "./set-thread-value.js";
+import { setThreadValue, tooLarge } from "./set-thread-value.js";
 import type {
   JsonStateCheck,
   PartialState,
@@ -166,7 +166,10 @@ export function createEngine(given: GivenEngineOptions): Engine {
         throw new ObeliskError("USAGE", "set needs a value: undefined is not JSON", {
           hint: "give a JSON value (null for none); engine.unset removes a value",
         });
-      const json = requireJson(value, "value");
+      // copied within the limit: the same refusal as a measured value's, reached without copying more
+      const json = requireJson(value, "value", limits.maxValueBytes, () =>
+        tooLarge(reference, limits.maxValueBytes),
+      );
       await setThreadValue(runtime, thread, reference, json, {
         now: runtime.now,
         // only what the API offers: a plain-JS caller cannot pass the run id, clock or limit this way

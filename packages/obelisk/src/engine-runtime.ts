@@ -32,8 +32,10 @@ import type {
   ValidateOptions,
   ValidationResult,
 } from "./engine-types.js";
+import { type FrozenPlan, freezePlan } from "./frozen-plan.js";
 import { keepRunShapesSoon } from "./keep-run-shapes.js";
 import { KindScope, withAddedDiagnostics } from "./kind-readers.js";
+import { releaseAfter } from "./lock-release.js";
 import {
   type HostContext,
   type NormalizedInput,
@@ -265,25 +267,32 @@ export class EngineRuntime {
       : `evicted at ${tombstone.evictedAt} (${tombstone.reason}: ${evictionAdvice(tombstone)})`;
   }
 
+  /** The plan as it is now, read once: what every compile of the run or validation reads ({@link freezePlan}). */
+  freeze(plan: unknown): FrozenPlan {
+    return freezePlan(plan, this.registry, this.kinds, this.options.limits);
+  }
+
   /** Compiles with the context and checks the input against the schemas (`undefined`: the input is unknown). */
   compile(
-    plan: unknown,
+    plan: FrozenPlan,
     context: CompileContext,
     input: NormalizedInput | undefined,
     firstAutoIdNumber?: number,
     ownCallIds?: ReadonlySet<string>,
   ): ValidationResult {
-    const compiled = compile(plan, this.registry, {
-      context,
-      kinds: this.kinds,
-      ...(this.options.limits === undefined ? {} : { limits: this.options.limits }),
-      ...(firstAutoIdNumber === undefined ? {} : { firstAutoIdNumber }),
-      // Automatic ids skip ids the thread already holds outputs under (given ids cannot contain `$`),
-      // except, on resume, the outputs the resumed run itself stored under them.
-      ...(context.callOutputs === undefined
-        ? {}
-        : { usedCallIds: withoutIds(context.callOutputs, ownCallIds) }),
-    });
+    const compiled =
+      plan.refused ??
+      compile(plan.value, this.registry, {
+        context,
+        kinds: this.kinds,
+        ...(this.options.limits === undefined ? {} : { limits: this.options.limits }),
+        ...(firstAutoIdNumber === undefined ? {} : { firstAutoIdNumber }),
+        // Automatic ids skip ids the thread already holds outputs under (given ids cannot contain `$`),
+        // except, on resume, the outputs the resumed run itself stored under them.
+        ...(context.callOutputs === undefined
+          ? {}
+          : { usedCallIds: withoutIds(context.callOutputs, ownCallIds) }),
+      });
     const inputDiagnostics = this.inputs.check(input, compiled.document?.inputSchema);
     // a host kind read where its readers do not let it be (decision 0073): only when some kind is scoped
     const forbidden = this.kindScope?.compiledReads(compiled) ?? NO_DIAGNOSTICS;
@@ -311,6 +320,8 @@ export class EngineRuntime {
     const threadId = asThreadId(options.threadId ?? "default");
     const inputKnown = options.input !== undefined;
     const { input, extraKinds } = this.runValues(options);
+    // read before the first await: a change to the caller's object while the store answers changes nothing
+    const frozen = this.freeze(plan);
     // expiry on read, as a run starting now does: both judge the outputs the thread holds at this moment
     await this.store.expireStale(threadId);
     const thread = await this.store.getThread(threadId);
@@ -318,8 +329,8 @@ export class EngineRuntime {
       input: inputKnown,
       context: options.context !== undefined,
     });
-    const first = await this.nextCallNumber(threadId);
-    const validation = this.compile(plan, context, inputKnown ? input : undefined, first);
+    const first = (await this.toldCallNumber(threadId)) ?? 1;
+    const validation = this.compile(frozen, context, inputKnown ? input : undefined, first);
     keepRunShapesSoon();
     // one options object serves run and validate: validate refuses the rerun ids run would refuse
     const { rerun } = options as Pick<RunOptions, "rerun">;
@@ -328,20 +339,22 @@ export class EngineRuntime {
   }
 
   /**
-   * The thread's next automatic id number when the store can tell it without reserving (else 1): a run
-   * compiles with it and then reserves, so a plan with automatic ids is compiled once, not twice. Asking
-   * creates no thread (1 for a thread the store does not hold: decision 0022).
+   * The thread's next automatic id number when the store can tell it without reserving (undefined when it
+   * cannot): a run compiles with it and then reserves, so a plan with automatic ids is compiled once, not
+   * twice. Asking creates no thread (1 for a thread the store does not hold: decision 0022).
    */
-  private async nextCallNumber(threadId: ThreadId): Promise<number> {
+  private async toldCallNumber(threadId: ThreadId): Promise<number | undefined> {
     const next = await this.store.nextCallNumber?.(threadId);
-    return Number.isSafeInteger(next) && (next as number) > 0 ? (next as number) : 1;
+    return Number.isSafeInteger(next) && (next as number) > 0 ? (next as number) : undefined;
   }
 
   /**
    * Takes the lock, validates (PLAN_INVALID, PLAN_NOT_APPROVED), asks `steps.accept` and reserves automatic
-   * id numbers; a resumed run is numbered as the original was (its numbers are reserved already).
+   * id numbers; a resumed run is numbered as the original was (its numbers are reserved already). `plan`
+   * was frozen when the engine was called: a second compile (the store could not tell the numbers it
+   * reserves) reads that copy and is checked again, and `accept` is shown the compile that runs (0092).
    */
-  async prepare(plan: unknown, options: RunOptions, steps: PrepareSteps = {}): Promise<PreparedRun> {
+  async prepare(plan: FrozenPlan, options: RunOptions, steps: PrepareSteps = {}): Promise<PreparedRun> {
     const { resumed, signal, streamed = false, accept } = steps;
     const threadId = asThreadId(options.threadId ?? "default");
     const { input, extraKinds } = this.runValues(options);
@@ -356,43 +369,69 @@ export class EngineRuntime {
     try {
       const thread = await this.store.getThread(threadId);
       const context = await this.threadContext(threadId, thread, input, extraKinds);
-      const expectedFirst = resumed?.firstAutoIdNumber ?? (await this.nextCallNumber(threadId));
-      let validation = this.compile(plan, context, input, expectedFirst, resumed?.ownCallIds);
-      // A stream's calls are resumed as the stream ran them: a reference nothing among them writes fails
-      // its own call REF_UNRESOLVED (as at close), the other calls run.
-      if (!validation.ok && streamed && onlyUnresolved(validation.diagnostics))
-        validation = { ...validation, ok: true, compiled: runnable(validation.compiled) };
-      if (!validation.ok) {
-        const { ok, planHash, diagnostics } = validation;
-        throw planInvalidError(diagnostics, { ok, planHash, diagnostics });
-      }
-      if (options.approvedHash !== undefined && options.approvedHash !== validation.planHash) {
-        throw planNotApproved(validation.planHash, String(options.approvedHash));
-      }
-      checkRerunIds(options.rerun, validation.compiled);
+      const told = resumed?.firstAutoIdNumber ?? (await this.toldCallNumber(threadId));
+      const expectedFirst = told ?? 1;
+      const approved = this.checked(
+        this.compile(plan, context, input, expectedFirst, resumed?.ownCallIds),
+        options,
+        streamed,
+      );
+      let validation = approved;
+      const used = validation.compiled.autoIdsUsed;
+      // A store that cannot tell the next number on a thread it holds: `accept` is asked once the numbers
+      // are reserved, so that it is shown the call ids the run uses (a refusal then leaves them unused).
+      const askAfterReserving = told === undefined && thread !== undefined && used > 0;
       // (the signal is the run's lease's whenever accept is given: runPlan passes both)
-      if (accept !== undefined) await accept(validation, signal ?? new AbortController().signal);
+      const acceptSignal = (): AbortSignal => signal ?? new AbortController().signal;
+      if (accept !== undefined && !askAfterReserving) await accept(validation, acceptSignal());
       const runId = await this.newRunId();
       // Opened (created, with the engine's state schema) only once the plan and the run id are accepted.
       await this.store.openThread(
         threadId,
         this.options.stateSchema === undefined ? undefined : { stateSchema: this.options.stateSchema },
       );
-      const used = validation.compiled.autoIdsUsed;
       let firstAutoIdNumber = used > 0 ? expectedFirst : undefined;
       if (used > 0 && resumed === undefined) {
         const first = await this.store.reserveCallNumbers(threadId, used);
-        // Only when the store could not tell the number beforehand (or someone reserved in between).
-        if (first !== expectedFirst) validation = this.compile(plan, context, input, first);
+        // Only when the store could not tell the number beforehand (or someone reserved in between): the
+        // frozen plan again, held to what the first compile approved.
+        if (first !== expectedFirst) {
+          validation = this.checked(this.compile(plan, context, input, first), options, false);
+          if (validation.planHash !== approved.planHash)
+            throw planNotApproved(validation.planHash, options.approvedHash ?? approved.planHash);
+        }
         firstAutoIdNumber = first;
+        if (accept !== undefined && (askAfterReserving || first !== expectedFirst))
+          await accept(validation, acceptSignal());
       }
       const state = context.state as JsonObject;
       const compiled = validation.compiled;
       return { threadId, runId, input, state, compiled, lock, extraKinds, firstAutoIdNumber };
     } catch (error) {
-      await lock.release();
+      await releaseAfter(lock, error);
       throw error;
     }
+  }
+
+  /**
+   * A compile's verdict for a run: PLAN_INVALID (a resumed stream's unresolved references apart: they fail
+   * their own calls), PLAN_NOT_APPROVED when its hash is not `approvedHash`, and `rerun`'s ids checked.
+   */
+  private checked(validation: ValidationResult, options: RunOptions, streamed: boolean): ValidationResult {
+    // A stream's calls are resumed as the stream ran them: a reference nothing among them writes fails
+    // its own call REF_UNRESOLVED (as at close), the other calls run.
+    let checked = validation;
+    if (!checked.ok && streamed && onlyUnresolved(checked.diagnostics))
+      checked = { ...checked, ok: true, compiled: runnable(checked.compiled) };
+    if (!checked.ok) {
+      const { ok, planHash, diagnostics } = checked;
+      throw planInvalidError(diagnostics, { ok, planHash, diagnostics });
+    }
+    if (options.approvedHash !== undefined && options.approvedHash !== checked.planHash) {
+      throw planNotApproved(checked.planHash, String(options.approvedHash));
+    }
+    checkRerunIds(options.rerun, checked.compiled);
+    return checked;
   }
 
   /** The plan document as stored with the run (so `resume` can re-run it). */

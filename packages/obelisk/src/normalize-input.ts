@@ -29,11 +29,18 @@ const shortened = (message: string): string =>
   message.length <= 200 ? message : `${message.slice(0, 199)}…`;
 
 /**
- * A JSON copy of `value` (a `Date`, a function, a `Map`, `NaN`… throw USAGE); its size is left to the
- * store, which holds a value to `maxValueBytes` like a tool's write.
+ * A JSON copy of `value` (a `Date`, a function, a `Map`, `NaN`… throw USAGE), made within `maxBytes` (the
+ * engine's `maxValueBytes`): a larger value throws `tooLarge()`'s error as soon as the copy passes the
+ * limit, so an array claiming a billion items is not copied (or allocated) to be refused afterwards.
  */
-export function requireJson(value: unknown, what: string): JsonValue {
-  const copy = toJsonValue(value, { maxBytes: Number.MAX_SAFE_INTEGER });
+export function requireJson(
+  value: unknown,
+  what: string,
+  maxBytes: number,
+  tooLarge: () => ObeliskError,
+): JsonValue {
+  const copy = toJsonValue(value, { maxBytes });
+  if (!copy.ok && copy.code === "OUTPUT_TOO_LARGE") throw tooLarge();
   if (!copy.ok)
     throw new ObeliskError("USAGE", refusal(what, copy), {
       hint: "give a JSON value: a string, a finite number, a boolean, null, or arrays and plain objects of them (a Date as its ISO string)",

@@ -6,6 +6,8 @@ import { lockWaitError } from "./closed-while-waiting.js";
 import { endSupersededRuns } from "./end-superseded-runs.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { RunOptions, RunResult } from "./engine-types.js";
+import type { FrozenPlan } from "./frozen-plan.js";
+import { releaseAfter } from "./lock-release.js";
 import { endingOptions, endingStatus, failedRunOptions, recordRun, requestTime } from "./record-run.js";
 import { runnerRerun } from "./rerun-option.js";
 import type { ResumeChain } from "./resume-chain.js";
@@ -34,10 +36,12 @@ export async function runPlan(
   hub: EventHub,
   steps: RunSteps = {},
 ): Promise<RunResult> {
+  // read now, before any await: later changes to the caller's objects change nothing (decision 0008)
+  const frozen = runtime.freeze(plan);
   const requestedAt = requestTime(runtime.now);
   const lease = runtime.active.lease(options.signal);
   try {
-    return await leasedRun(runtime, plan, options, hub, lease, steps, requestedAt);
+    return await leasedRun(runtime, frozen, options, hub, lease, steps, requestedAt);
   } catch (error) {
     throw asThrownError(lockWaitError(error, lease, "run"));
   } finally {
@@ -47,7 +51,7 @@ export async function runPlan(
 
 async function leasedRun(
   runtime: EngineRuntime,
-  plan: unknown,
+  plan: FrozenPlan,
   options: RunOptions,
   hub: EventHub,
   lease: RunLease,
@@ -67,12 +71,13 @@ async function leasedRun(
   // run-end waits for the run's record to be finished and the thread released: an observer reading the
   // record at run-end sees it ended, and one starting the thread's next run from it does not get THREAD_BUSY
   const held = holdRunEnd(hub);
+  let failure: { readonly error: unknown } | undefined;
   try {
     await recordRun(runtime.store, {
       runId,
       threadId,
       planHash: compiled.planHash,
-      plan: runtime.storedPlan(compiled, plan),
+      plan: runtime.storedPlan(compiled, plan.value),
       input: prepared.input.given,
       ...(prepared.firstAutoIdNumber === undefined ? {} : { firstAutoIdNumber: prepared.firstAutoIdNumber }),
       ...(resumed === undefined ? {} : { resumeOf: resumed.resumeOf }),
@@ -123,9 +128,14 @@ async function leasedRun(
     await endSupersededRuns(runtime, finished, held.events);
     const state = await runtime.afterRun(threadId);
     return toRunResult(runId, threadId, compiled.planHash, execution, state);
+  } catch (error) {
+    failure = { error };
+    throw error;
   } finally {
     try {
-      await lock.release();
+      // the run's own error is what is thrown: a release that fails too is a warning (decision 0092)
+      if (failure === undefined) await lock.release();
+      else await releaseAfter(lock, failure.error);
     } finally {
       held.release();
     }

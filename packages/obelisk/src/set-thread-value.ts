@@ -36,7 +36,7 @@ export async function setThreadValue(
 }
 
 /** The refusal of a value over the engine's `maxValueBytes`: what the limit is, and how to raise it. */
-function tooLarge(reference: string, maxValueBytes: number): ObeliskError {
+export function tooLarge(reference: string, maxValueBytes: number): ObeliskError {
   return new ObeliskError(
     "USAGE",
     `${reference}: the value is larger than ${maxValueBytes} bytes of JSON (limits.maxValueBytes)`,
