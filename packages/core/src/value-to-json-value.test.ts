@@ -82,6 +82,23 @@ describe("toJsonValue", () => {
     expect(rejection(doubling, 1_000_000)).toEqual(["OUTPUT_TOO_LARGE", expect.any(String)]);
   });
 
+  it("refuses an array with more items than bytes left before reading them (adversarial review, stop 39)", () => {
+    let reads = 0;
+    const claiming = new Proxy([], {
+      get: (target, key) => {
+        if (key === "length") return 1e9;
+        if (typeof key === "string" && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key);
+      },
+    });
+    expect(rejection(claiming, 1_000)).toEqual(["OUTPUT_TOO_LARGE", ""]);
+    expect(rejection({ list: claiming }, 1_000)).toEqual(["OUTPUT_TOO_LARGE", "/list"]);
+    expect(reads).toBe(0);
+    // at the bound: n items need 2n + 1 bytes, and exactly that is accepted
+    expect(rejection([1, 2, 3], 7)).toBe("ok");
+    expect(rejection([1, 2, 3], 6)).toEqual(["OUTPUT_TOO_LARGE", ""]);
+  });
+
   it("reports a throwing getter as OUTPUT_NOT_JSON", () => {
     const value = Object.defineProperty({}, "x", {
       enumerable: true,

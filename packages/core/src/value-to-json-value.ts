@@ -183,6 +183,9 @@ function copyValue(root: unknown, maxBytes: number): { value: JsonValue; bytes: 
     const keys = Array.isArray(value) ? undefined : Object.keys(value);
     const copy: Container = keys === undefined ? [] : {};
     add(2, level);
+    // n items take at least 2n - 1 bytes (a digit each, commas between): refused before reading them
+    if (keys === undefined && bytes + 2 * (value as unknown[]).length - 1 > maxBytes)
+      reject(stack, level, "OUTPUT_TOO_LARGE", `larger than ${maxBytes} bytes of JSON`);
     stack.push({ source: value, copy, keys, depth, startBytes: bytes - 2, index: 0, members: 0, height: 1 });
     active?.add(value);
     return undefined;
@@ -303,6 +306,8 @@ function quickCopy(value: unknown, depth: number, counter: QuickCounter): JsonVa
     // copy lives as long as the document (a plan's `inputs` lists hold one to three references).
     const copy: JsonValue[] = length > 0 && length <= QUICK_EXACT_ITEMS ? new Array(length) : [];
     counter.bytes += length === 0 ? 2 : length + 1;
+    // each item is at least one byte: an array claiming more items than the bytes left is too large now
+    if (counter.bytes + length > counter.maxBytes) return SLOW_PATH;
     for (let i = 0; i < value.length; i++) {
       const item = quickCopy(value[i], depth + 1, counter);
       if (item === SLOW_PATH) return SLOW_PATH;
