@@ -451,7 +451,13 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       );
       expect(result.stdout).not.toContain("(at /plan/0/count)");
     }
-    expect(without.stdout).toBe(withInput.stdout);
+    // the same but for the hints: without --input they say none was given (decision 0090)
+    const hintless = (stdout: string) => stdout.replace(/^ {2}hint: .*$/gm, "");
+    expect(hintless(without.stdout)).toBe(hintless(withInput.stdout));
+    expect(withInput.stdout).toContain("hint: the run's input has no value there");
+    expect(without.stdout).toContain(
+      `hint: no --input was given, so the run's input is empty: give it, e.g. --input '{"count": …, "seed": …, "minAmount": …}' (or --input <file.json>)`,
+    );
     // a resumed run whose recorded plan no longer compiles: located in the recorded plan as printed
     const store = ["--store", "sqlite:s.db"];
     const ran = await inProcessJson(
