@@ -46,6 +46,10 @@ describe("the facade refuses arguments of the wrong type with USAGE (not a TypeE
     );
     expect(await codeOf(() => engine.summarize("t", { refs }))).toBe("USAGE");
     expect(await codeOf(() => engine.summarize("t", 5 as never))).toBe("USAGE");
+    // a hole is no string either (a TypeError from the parser before: adversarial review, stop 39)
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the case
+    const holed = [, "†state.a"] as unknown as string[];
+    expect(await codeOf(() => engine.summarize("t", { refs: holed }))).toBe("USAGE");
     expect((await engine.summarize("t", { refs: ["†state.a"] })).entries).toHaveLength(1);
   });
 

@@ -83,6 +83,12 @@ function optionsOf(method: string): ReadonlySet<string> {
   return new Set([...RUN_OPTIONS].filter((name) => !refused.includes(name)));
 }
 
+/** Whether every item is a string, holes included (`some` and `every` pass over a sparse array's holes). */
+function everyString(list: readonly unknown[]): boolean {
+  for (let index = 0; index < list.length; index++) if (typeof list[index] !== "string") return false;
+  return true;
+}
+
 /**
  * Checks what `summarize` cannot: `refs`, when given, is an array of strings (a lone string is not split),
  * and `format` is `markdown` or `json` (USAGE with the nearest one as hint).
@@ -92,7 +98,7 @@ export function checkSummarizeOptions(options: SummarizeOptions | undefined): Su
   if (checked === undefined) return undefined;
   refuseUnknownKeys(checked, SUMMARIZE_OPTIONS, "summarize");
   const refs: unknown = checked.refs;
-  if (refs !== undefined && (!Array.isArray(refs) || refs.some((ref) => typeof ref !== "string")))
+  if (refs !== undefined && (!Array.isArray(refs) || !everyString(refs)))
     throw new ObeliskError("USAGE", 'refs must be an array of reference strings, e.g. ["†state.user"]');
   // an unknown format was rendered as markdown without a word ("JSON" gave markdown to a JSON.parse)
   const format: unknown = checked.format;
