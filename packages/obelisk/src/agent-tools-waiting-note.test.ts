@@ -1,27 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { REFUND_CALL as refund, refundTool as refunding } from "./__fixtures__/refund-tool.js";
 import { agentTools, createEngine, defineTool, type RunPlanAnswer } from "./index.js";
-
-/** A refund a person must approve (`approvalParams`), counting its runs. */
-function refunding(runs: string[]) {
-  return defineTool({
-    name: "issueRefund",
-    input: z.object({ order: z.string(), approval: z.object({ by: z.string() }) }),
-    approvalParams: ["approval"],
-    run: (args) => {
-      runs.push(args.order);
-      return { refunded: args.order };
-    },
-  });
-}
-
-const refund = {
-  _tool: "issueRefund",
-  _id: "refund",
-  order: "A-1",
-  approval: "†state.approvals.refund",
-  _outputPath: "†state.refund",
-};
 
 describe("run_plan on a call waiting for an approval (review s39: 'succeeded' read as 'refund done')", () => {
   it("says in note that the call did not run, which approval a person must give, and to send the plan again", async () => {
@@ -39,7 +19,7 @@ describe("run_plan on a call waiting for an approval (review s39: 'succeeded' re
     const done = (await runPlan.execute({ plan: [refund] })) as RunPlanAnswer;
     expect(done.calls.refund?.status).toBe("succeeded");
     expect(done).not.toHaveProperty("note");
-    expect(runs).toEqual(["A-1"]);
+    expect(runs).toEqual(["r-1"]);
     await engine.close();
   });
 

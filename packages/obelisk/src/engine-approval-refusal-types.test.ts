@@ -1,27 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { agentTools, createEngine, defineTool } from "./index.js";
+import { REFUND_CALL, refundTool as refunding } from "./__fixtures__/refund-tool.js";
+import { agentTools, createEngine } from "./index.js";
 
-/** The payments example's refund: the approval is an object naming who approved (`approvalParams`). */
-function refunding(runs: string[]) {
-  return defineTool({
-    name: "issueRefund",
-    input: z.object({ receipt: z.string(), approval: z.object({ by: z.string() }) }),
-    approvalParams: ["approval"],
-    run: (args) => {
-      runs.push(args.approval.by);
-      return { refunded: args.receipt };
-    },
-  });
-}
-
-const call = {
-  _tool: "issueRefund",
-  _id: "refund",
-  receipt: "r-1",
-  approval: "†state.approvals.refund",
-  _outputPath: "†state.refund",
-};
+const call = REFUND_CALL;
 const reason = (answer: null | false) =>
   `approval †state.approvals.refund is ${String(answer)}: refused, so the call did not run (write another value there to approve it)`;
 
