@@ -174,6 +174,12 @@ describe("parseJsonText: a JSON value read as strictly as plan text", () => {
     const mark = "remove the byte order mark (U+FEFF) here: JSON allows none inside the text";
     for (const text of ["[1,\uFEFF2]", '{"a":1}\uFEFF', "\uFEFF\uFEFF{}"])
       expect({ text, hint: syntax(text).hint }).toEqual({ text, hint: mark });
+    // other Unicode spaces (a no-break space pasted from a page) are not JSON whitespace either
+    const space = (code: string) =>
+      `replace the space character U+${code} here: JSON's whitespace is space, tab, line feed and carriage return`;
+    expect(syntax("\u00a0").hint).toBe(space("00A0"));
+    expect(syntax('{"a":\u00a01}').hint).toBe(space("00A0"));
+    expect(syntax("[1,\u2003 2]").hint).toBe(space("2003"));
     // not recognised: the general hint
     for (const text of ["[1 2]", '{"a" 1}', "{ nope"]) expect(syntax(text).hint).toBe(comments);
     // the subject names the text; the plan reader's hints say plan

@@ -1,17 +1,16 @@
 import type { Node, ParseError } from "jsonc-parser";
 import { parseTree, printParseErrorCode } from "jsonc-parser";
 import type { Diagnostic } from "./diagnostic.js";
+import { type SyntaxBreak, syntaxHint } from "./json-syntax-hint.js";
 import type { JsonValue } from "./json-value.js";
 import type { LimitOverrides, Limits } from "./limits.js";
 import { DEFAULT_LIMITS, resolveLimits } from "./limits.js";
-import { isSpaceCode } from "./name-grammar.js";
 import { planDiagnostic } from "./plan-diagnostic.js";
 import { depthLimitDiagnostic } from "./plan-limit-diagnostics.js";
 import { lazySourceMap, quickJsonValue } from "./quick-json-value.js";
 import { scanNestingDepth } from "./scan-nesting-depth.js";
 import type { SourceMap } from "./source-map.js";
 import { createSourceMap } from "./source-map.js";
-import { holdsSecondPlan } from "./text-after-plan.js";
 import { utf8LengthExceeds } from "./utf8-length.js";
 import { PLAN_SUBJECT, valueFromTree } from "./value-from-tree.js";
 
@@ -75,85 +74,6 @@ function strictParse(text: string): { root?: Node; error?: ParseError; overflow?
     // The parser recursing past the stack: depth is pre-scanned, so only with a huge maxDepth.
     return { overflow: true };
   }
-}
-
-/** Where the syntax breaks, and how (jsonc-parser's error name; absent when `JSON.parse` found it). */
-interface SyntaxBreak {
-  readonly offset: number;
-  readonly length: number;
-  readonly error?: string;
-}
-
-/** Errors that, at the end of the text, mean it stopped before the JSON did. */
-const ENDED_EARLY: ReadonlySet<string> = new Set([
-  "ValueExpected",
-  "CloseBraceExpected",
-  "CloseBracketExpected",
-  "PropertyNameExpected",
-  "ColonExpected",
-  "CommaExpected",
-  "UnexpectedEndOfString",
-  "UnexpectedEndOfNumber",
-]);
-
-/** The last character before `offset` that is not white space, or "". */
-function previousNonSpace(text: string, offset: number): string {
-  const before = text.slice(0, offset).trimEnd();
-  return before.charAt(before.length - 1);
-}
-
-/** U+FEFF, which JSON text may not hold between its tokens (a file may begin with one: see readJsonText). */
-const BYTE_ORDER_MARK = "\uFEFF";
-
-/** The length of `text` without its trailing JSON whitespace (`trimEnd` would take U+FEFF too). */
-function endWithoutJsonSpace(text: string): number {
-  let end = text.length;
-  while (end > 0 && isSpaceCode(text.charCodeAt(end - 1))) end--;
-  return end;
-}
-
-/**
- * The hint for text that is not JSON, as specific as its cause is recognisable: a Markdown code fence
- * around it, a comment, a single-quoted string or key, a trailing comma, text cut short, an empty text;
- * otherwise that the `subject` must be strict JSON.
- */
-function syntaxHint(text: string, at: SyntaxBreak, subject: string): string {
-  const strict = `the ${subject} must be strict JSON`;
-  const end = endWithoutJsonSpace(text);
-  if (text.charAt(at.offset) === BYTE_ORDER_MARK)
-    return `remove the byte order mark (U+FEFF) here: JSON allows none inside the ${subject}`;
-  if (/^[ \t]*(```|~~~)/m.test(text))
-    return `remove the Markdown code fence (\`\`\`json … \`\`\`) and any text around the JSON: ${strict}, nothing else`;
-  if (end === 0) return `the ${subject} is empty: give a JSON value`;
-  const found = text.charAt(at.offset);
-  if (at.error === "InvalidCommentToken" || at.error === "UnexpectedEndOfComment")
-    return `${strict} (no comments)`;
-  if (at.error === undefined && /^\/[/*]/.test(text.slice(at.offset))) return `${strict} (no comments)`;
-  if (found === "'") return `JSON strings and keys take double quotes: write "name", not 'name'`;
-  if ((found === "}" || found === "]") && previousNonSpace(text, at.offset) === ",")
-    return `remove the comma before this ${found}: JSON allows no trailing comma`;
-  const ended = at.error === undefined || ENDED_EARLY.has(at.error);
-  if (ended && Math.max(at.offset, at.offset + at.length) >= end)
-    return `the ${subject} ends before the JSON does: was it cut short?`;
-  return afterValueHint(text, at.offset, subject) ?? `${strict} (no comments)`;
-}
-
-/**
- * The hint for text whose syntax breaks at `offset` right after one whole JSON value: a second plan in the
- * text after a plan (found as the plan-text stream finds one) or other text after the value. Undefined
- * when the text before `offset` is no whole value.
- */
-function afterValueHint(text: string, offset: number, subject: string): string | undefined {
-  const before = text.slice(0, offset);
-  if (before.trim() === "") return undefined;
-  try {
-    JSON.parse(before);
-  } catch {
-    return undefined;
-  }
-  if (subject === PLAN_SUBJECT && holdsSecondPlan(text, offset))
-    return "the text holds a second plan after the first: send one plan, or merge the calls into one list";
-  return `remove the text after the JSON value: the ${subject} must be strict JSON, nothing else`;
 }
 
 /** The one JSON_SYNTAX diagnostic for text that is not JSON, located where its syntax breaks. */
