@@ -142,6 +142,54 @@ describe("one call's check stops collecting past 10,000 violations (decision 008
     ]);
   });
 
+  it("stops for zod's .startsWith() strings as for a plain pattern: their format never fails (review rev1, stop 39)", () => {
+    // zod writes { format: "starts_with", pattern: "^y.*" }: a pattern error waited for a format error
+    // that never comes, so such a check was always made in full
+    const prefixed = { type: "string", format: "starts_with", pattern: "^y.*" };
+    const tools = createToolRegistry([
+      {
+        name: "t",
+        input: { type: "object", properties: { xs: { type: "array", items: prefixed } } },
+        run: () => 1,
+      },
+    ]);
+    const xs = Array.from({ length: huge }, (_, i) => `n${i}`);
+    const compiled = compile(plan([{ _tool: "t", xs }]), tools);
+    expect(compiled.diagnostics.map((d) => `${d.pointer} ${d.message}`)).toEqual([
+      `/plan/0 the parameters break the input schema of tool "t" in at least 9,900 more places (the first 100 are listed${STOP})`,
+      ...Array.from(
+        { length: MAX_LISTED_PER_CALL },
+        (_, i) => `/plan/0/xs/${i} xs/${i}: must match pattern "^y.*"`,
+      ),
+    ]);
+  });
+
+  it("a stop right after a running oneOf's first branch keeps none of its errors (review rev1, stop 39)", () => {
+    // 9,999 wrong items, then xs = [1, 2, 3] under oneOf [null, string[]]: the stop falls right after the
+    // null branch's type error, before the picked branch has any: that combinator is not settled yet
+    const tools = createToolRegistry([
+      {
+        name: "t",
+        input: {
+          type: "object",
+          properties: {
+            pre: { type: "array", items: { type: "string" } },
+            xs: { oneOf: [{ type: "null" }, { type: "array", items: { type: "string" } }] },
+          },
+        },
+        run: () => 1,
+      },
+    ]);
+    const pre = Array.from({ length: MAX_COLLECTED_ERRORS - 1 }, (_, i) => i);
+    const compiled = compile(plan([{ _tool: "t", pre, xs: [1, 2, 3] }]), tools);
+    // the 9,999 items' errors are kept, 100 listed; the oneOf's own error (which the complete reading drops
+    // once its picked branch's errors come) is not counted as a violation
+    expect(compiled.diagnostics.map((d) => `${d.pointer} ${d.message}`)).toEqual([
+      `/plan/0 the parameters break the input schema of tool "t" in at least 9,899 more places (the first 100 are listed${STOP})`,
+      ...Array.from({ length: MAX_LISTED_PER_CALL }, (_, i) => `/plan/0/pre/${i} pre/${i}: must be string`),
+    ]);
+  });
+
   it("checks in full under a combinator whose other branch the value's type does not refuse, until it has failed", () => {
     const items = { type: "array", items: { type: "string" } };
     const xs = { anyOf: [items, { type: "array", maxItems: 1 }] };
