@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { withEcmaClasses } from "@obelisk/core";
 import type { RegExpEngine } from "ajv/dist/types/index.js";
 import type { RE2JS } from "re2js";
 
@@ -27,11 +28,14 @@ export class UnsupportedPattern extends Error {
   }
 }
 
-/** A pattern compiled by re2js (ECMA-262 syntax translated); throws `UnsupportedPattern` when RE2 cannot run it. */
+/**
+ * A pattern compiled by re2js (ECMA-262 syntax translated, with ECMA-262's `.`, `\s` and `\S`: stop 39);
+ * throws `UnsupportedPattern` when RE2 cannot run it.
+ */
 function compileLinear(pattern: string): RE2JS {
   try {
     const RE2 = re2();
-    return RE2.compile(RE2.translateRegExp(pattern));
+    return RE2.compile(RE2.translateRegExp(withEcmaClasses(pattern)));
   } catch (error) {
     throw new UnsupportedPattern(pattern, error);
   }

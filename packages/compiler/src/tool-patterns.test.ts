@@ -23,16 +23,25 @@ const codes = (plan: unknown, tools: Parameters<typeof createToolRegistry>[0]) =
   compile(plan, createToolRegistry(tools)).diagnostics.map((d) => [d.code, d.pointer]);
 
 describe("patterns of tool schemas (a plan's values against the host's patterns)", () => {
-  it("run on RE2: its \\s is ASCII whitespace without \\v, where JavaScript's matches \\v too", () => {
-    const space = defineTool({
-      name: "space",
-      input: { type: "object", properties: { s: { type: "string", pattern: "^\\s$" } } },
-      run: () => null,
-    });
-    expect(codes([{ _tool: "space", s: "\u000b", _outputPath: "†state.s" }], [space])).toEqual([
-      ["PARAM_INVALID", "/0/s"],
-    ]);
-    expect(codes([{ _tool: "space", s: " ", _outputPath: "†state.s" }], [space])).toEqual([]);
+  it("run on RE2 with ECMA-262's ., \\s and \\S (stop 39): the values where RE2's own meaning differed", () => {
+    const tool = (pattern: string) =>
+      defineTool({
+        name: "p",
+        input: { type: "object", properties: { s: { type: "string", pattern } } },
+        run: () => null,
+      });
+    const check = (pattern: string, s: string) =>
+      codes([{ _tool: "p", s, _outputPath: "†state.s" }], [tool(pattern)]);
+    const refused = [["PARAM_INVALID", "/0/s"]];
+    // RE2's \s missed \v and U+00A0; its . took \r and U+2028 (a one-line pattern let a line break in)
+    expect(check("^\\s$", "\u000b")).toEqual([]);
+    expect(check("^\\s$", "\u00a0")).toEqual([]);
+    expect(check("^\\S+$", "a\u00a0b")).toEqual(refused);
+    expect(check("^.+$", "a\rb")).toEqual(refused);
+    expect(check("^.+$", "a\u2028b")).toEqual(refused);
+    expect(check("^.+$", "ab")).toEqual([]);
+    // \S inside a class keeps RE2's meaning (it matches U+00A0, JavaScript's does not): it shows RE2 ran
+    expect(check("^[\\S]$", "\u00a0")).toEqual([]);
   });
 
   it("run in linear time: a near-match of a nested quantifier is refused (V8 backtracks: ~1 s at 25 characters, ×2 per one more)", () => {

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { withEcmaClasses } from "@obelisk/core";
 import type { RegExpEngine } from "ajv/dist/types/index.js";
 import type { RE2JS } from "re2js";
 
@@ -22,7 +23,7 @@ export const stateRegExp: RegExpEngine = Object.assign(
     let compiled: RE2JS;
     try {
       const RE2 = re2();
-      compiled = RE2.compile(RE2.translateRegExp(pattern));
+      compiled = RE2.compile(RE2.translateRegExp(withEcmaClasses(pattern)));
     } catch {
       return new RegExp(pattern, flags);
     }

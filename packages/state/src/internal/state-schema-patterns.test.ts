@@ -3,27 +3,37 @@ import { commitOf, THREAD, write } from "../conformance/commit-fixtures.js";
 import { createMemoryStore } from "../memory-store.js";
 import { createStateValidator } from "./state-validator.js";
 
-// RE2's `\s` is ASCII whitespace without `\v`; JavaScript's also matches `\v` (decision 0057): which engine
-// checked a value shows in the answer for "\v"
-const VERTICAL_TAB = "\v";
+// `\S` inside a class keeps RE2's meaning, which matches U+00A0 where JavaScript's does not (decision 0057;
+// outside a class `.`, `\s` and `\S` are ECMA-262's since stop 39): which engine ran shows in the answer
+const NO_BREAK_SPACE = "\u00a0";
 
 describe("state-schema patterns run on re2js, linear in the value (decision 0057, Amended)", () => {
   it("a `pattern` is matched by RE2", () => {
     const validator = createStateValidator({
       type: "object",
-      properties: { gap: { type: "string", pattern: "^\\s$" } },
+      properties: { gap: { type: "string", pattern: "^[\\S]$" } },
     });
-    expect(validator.violation({ gap: " " })).toBeUndefined();
-    expect(validator.violation({ gap: VERTICAL_TAB })).toEqual(["gap"]);
+    expect(validator.violation({ gap: NO_BREAK_SPACE })).toBeUndefined();
+    expect(validator.violation({ gap: " " })).toEqual(["gap"]);
   });
 
   it("so is a `patternProperties` key", () => {
     const validator = createStateValidator({
       type: "object",
-      patternProperties: { "^\\s$": { type: "number" } },
+      patternProperties: { "^[\\S]$": { type: "number" } },
     });
-    expect(validator.violation({ " ": "x" })).toEqual([" "]);
-    expect(validator.violation({ [VERTICAL_TAB]: "x" })).toBeUndefined();
+    expect(validator.violation({ [NO_BREAK_SPACE]: "x" })).toEqual([NO_BREAK_SPACE]);
+    expect(validator.violation({ " ": "x" })).toBeUndefined();
+  });
+
+  it("with ECMA-262's ., \\s and \\S outside a class (stop 39): a one-line pattern refuses a carriage return", () => {
+    const validator = createStateValidator({
+      type: "object",
+      properties: { line: { type: "string", pattern: "^.+$" }, gap: { type: "string", pattern: "^\\s$" } },
+    });
+    expect(validator.violation({ line: "a\rb" })).toEqual(["line"]);
+    expect(validator.violation({ line: "a\u2028b" })).toEqual(["line"]);
+    expect(validator.violation({ line: "ab", gap: "\v" })).toBeUndefined();
   });
 
   it("a pattern RE2 cannot run (a backreference) keeps JavaScript's engine, as for tool schemas", () => {
@@ -38,11 +48,13 @@ describe("state-schema patterns run on re2js, linear in the value (decision 0057
   it("a commit's write is checked the same way", async () => {
     const store = createMemoryStore();
     await store.openThread(THREAD, {
-      stateSchema: { type: "object", properties: { gap: { type: "string", pattern: "^\\s$" } } },
+      stateSchema: { type: "object", properties: { gap: { type: "string", pattern: "^[\\S]$" } } },
     });
-    const refused = await store.commitCall(commitOf({ callId: "c", writes: [write(["gap"], VERTICAL_TAB)] }));
+    const refused = await store.commitCall(commitOf({ callId: "c", writes: [write(["gap"], " ")] }));
     expect(refused).toMatchObject({ ok: false });
-    const accepted = await store.commitCall(commitOf({ callId: "d", writes: [write(["gap"], " ")] }));
+    const accepted = await store.commitCall(
+      commitOf({ callId: "d", writes: [write(["gap"], NO_BREAK_SPACE)] }),
+    );
     expect(accepted).toMatchObject({ ok: true });
     await store.close();
   });
