@@ -1,71 +1,11 @@
 import type { Path, PathSegment } from "@obelisk/core";
-
-const ANY_INDEX = "\u0000*";
+import { ANY_INDEX, childFor, childOf, keyOf, TrieNode } from "./path-trie.js";
 
 /**
- * One trie node; `children` and `entries` are created on first use (most nodes need only one of them).
- * The first child is held inline (`onlyKey`, `onlyChild`): most nodes have one, and a Map costs ~190
- * bytes that live as long as the compiled plan. `children` holds every child once there are two.
- * Likewise the first entry (`first`; most paths have one writer): `entries` holds the later ones.
+ * Trie nodes visited by the stored-state check's queries (`hasAboveOrFlaggedAt`, `hasAtOrAbove`,
+ * `firstBelow`): a work count for tests, never reset by the index.
  */
-class TrieNode<T> {
-  onlyKey: string | undefined = undefined;
-  onlyChild: TrieNode<T> | undefined = undefined;
-  children: Map<string, TrieNode<T>> | undefined = undefined;
-  first: T | undefined = undefined;
-  entries: T[] | undefined = undefined;
-  /** The first entry stored strictly below this node. */
-  firstBelow: T | undefined = undefined;
-  /** The first entry of this node for which the index's `flag` holds. */
-  firstFlagged: T | undefined = undefined;
-}
-
-/** The child of `node` under `key`, if any. */
-function childOf<T>(node: TrieNode<T>, key: string): TrieNode<T> | undefined {
-  if (node.children !== undefined) return node.children.get(key);
-  return node.onlyKey === key ? node.onlyChild : undefined;
-}
-
-/** The child of `node` under `key`, created when missing. */
-function childFor<T>(node: TrieNode<T>, key: string): TrieNode<T> {
-  let children = node.children;
-  if (children === undefined) {
-    if (node.onlyChild === undefined) {
-      const child = new TrieNode<T>();
-      node.onlyKey = key;
-      node.onlyChild = child;
-      return child;
-    }
-    if (node.onlyKey === key) return node.onlyChild;
-    children = new Map([[node.onlyKey as string, node.onlyChild]]);
-    node.children = children;
-    node.onlyKey = undefined;
-    node.onlyChild = undefined;
-  }
-  let child = children.get(key);
-  if (child === undefined) {
-    child = new TrieNode<T>();
-    children.set(key, child);
-  }
-  return child;
-}
-
-const INDEX_KEYS: string[] = [];
-
-/** Object keys and array indices share one key space (`items[0]` and `items["0"]` overlap, conservatively). */
-function keyOf(segment: PathSegment): string {
-  if (typeof segment === "string") return segment;
-  if (segment < 0) return ANY_INDEX;
-  if (segment < 1024 && (segment | 0) === segment) {
-    let key = INDEX_KEYS[segment];
-    if (key === undefined) {
-      key = String(segment);
-      INDEX_KEYS[segment] = key;
-    }
-    return key;
-  }
-  return String(segment);
-}
+export const pathQueryWork = { visits: 0 };
 
 /**
  * An index of paths by kind, as a trie of path segments: finds every stored path that overlaps a query
@@ -142,6 +82,7 @@ export class PathIndex<T> {
   hasAboveOrFlaggedAt(kind: string, path: Path): boolean {
     let node = this.#roots.get(kind);
     for (let depth = 0; node !== undefined; depth++) {
+      pathQueryWork.visits++;
       if (depth === path.length) return node.firstFlagged !== undefined;
       if (node.first !== undefined) return true;
       node = childOf(node, keyOf(path[depth] as PathSegment));
@@ -149,26 +90,29 @@ export class PathIndex<T> {
     return false;
   }
 
-  /**
-   * True when an entry for which `test` holds is stored at `kind` + `path` or at a prefix of it, and, with
-   * `below`, strictly under it too; stops at the first. For write paths (no negative index): rare checks
-   * that must stop early however many entries a path has.
-   */
-  someOverlapping(kind: string, path: Path, below: boolean, test: (entry: T) => boolean): boolean {
+  /** True when an entry is stored at `kind` + `path` or at a prefix of it; O(path length). */
+  hasAtOrAbove(kind: string, path: Path): boolean {
     let node = this.#roots.get(kind);
     for (let depth = 0; node !== undefined; depth++) {
-      if (someOf(node, test)) return true;
-      if (depth === path.length) break;
+      pathQueryWork.visits++;
+      if (node.first !== undefined) return true;
+      if (depth === path.length) return false;
       node = childOf(node, keyOf(path[depth] as PathSegment));
     }
-    if (node === undefined || !below) return false;
-    const stack: TrieNode<T>[] = [];
-    pushChildren(node, stack);
-    for (let current = stack.pop(); current !== undefined; current = stack.pop()) {
-      if (someOf(current, test)) return true;
-      pushChildren(current, stack);
-    }
     return false;
+  }
+
+  /**
+   * The first entry stored strictly below `kind` + `path` (the earliest when entries are added in plan
+   * order), in O(path length) however many there are. For write paths (no negative index).
+   */
+  firstBelow(kind: string, path: Path): T | undefined {
+    let node = this.#roots.get(kind);
+    for (let depth = 0; node !== undefined && depth < path.length; depth++) {
+      pathQueryWork.visits++;
+      node = childOf(node, keyOf(path[depth] as PathSegment));
+    }
+    return node?.firstBelow;
   }
 
   /**
@@ -196,21 +140,6 @@ export class PathIndex<T> {
     if (root !== undefined) walk(root, path, 0, out, this.#wildcards);
     return out;
   }
-}
-
-/** True when `test` holds for one of the node's own entries. */
-function someOf<T>(node: TrieNode<T>, test: (entry: T) => boolean): boolean {
-  if (node.first === undefined) return false;
-  if (test(node.first)) return true;
-  const entries = node.entries;
-  if (entries !== undefined) for (let i = 0; i < entries.length; i++) if (test(entries[i] as T)) return true;
-  return false;
-}
-
-/** Pushes the children of `node` onto `stack`. */
-function pushChildren<T>(node: TrieNode<T>, stack: TrieNode<T>[]): void {
-  if (node.children !== undefined) for (const child of node.children.values()) stack.push(child);
-  else if (node.onlyChild !== undefined) stack.push(node.onlyChild);
 }
 
 /** Appends the entries of one node, in the order they were stored. */

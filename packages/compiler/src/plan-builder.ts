@@ -85,8 +85,11 @@ export class PlanBuilder {
   readonly entries = new Map<string, CallEntry>();
   /** Diagnostics of the calls added so far (refused ones included), in the order they were found. */
   readonly diagnostics: Diagnostic[] = [];
-  /** Targets of calls that could not be compiled: they still count as writers for REF_UNRESOLVED. */
-  readonly phantomTargets = new PathIndex<true>();
+  /**
+   * Targets of calls that could not be compiled, with the call's plan index: they still count as writers
+   * for REF_UNRESOLVED.
+   */
+  readonly phantomTargets = new PathIndex<number>();
   /** Ids of calls that could not be compiled. */
   readonly phantomIds = new Set<string>();
   /**
@@ -157,22 +160,21 @@ export class PlanBuilder {
   }
 
   /**
-   * Whether a call of this plan may change the kind of the value at `kind` + `path` before `except` writes
-   * (see `storedStateWrites`): a target above it, or one at it that does not accumulate (co-accumulators
-   * of a path keep its kind); with `lengthens`, any target at or below it but `except` (it may lengthen an
-   * array). A call that could not be compiled counts whatever its method. Stops at the first; without
-   * `lengthens`, O(path length).
+   * Whether another call of this plan may change the kind of the value at `kind` + `path` before the
+   * call at plan index `index` writes below it (see `storedStateWrites`, which judges the call's own
+   * targets): a target above it, or one at it that does not accumulate (co-accumulators of a path keep
+   * its kind); with `lengthens` (an index past an array's end), any target at or above it, and one below
+   * it of an earlier call (decision 0091: a stream cannot know later ones). A call that could not be
+   * compiled counts whatever its method. O(path length).
    */
-  writesOver(kind: string, path: readonly PathSegment[], lengthens: boolean, except: OutputTarget): boolean {
-    if (lengthens)
-      return (
-        this.phantomTargets.hasOverlap(kind, path) ||
-        this.#writers.someOverlapping(kind, path, true, (entry) => entry.target !== except)
-      );
-    return (
-      this.phantomTargets.someOverlapping(kind, path, false, () => true) ||
-      this.#writers.hasAboveOrFlaggedAt(kind, path)
-    );
+  writesOver(kind: string, path: readonly PathSegment[], lengthens: boolean, index: number): boolean {
+    if (!lengthens)
+      return this.phantomTargets.hasAtOrAbove(kind, path) || this.#writers.hasAboveOrFlaggedAt(kind, path);
+    if (this.phantomTargets.hasAtOrAbove(kind, path) || this.#writers.hasAtOrAbove(kind, path)) return true;
+    const phantom = this.phantomTargets.firstBelow(kind, path);
+    if (phantom !== undefined && phantom < index) return true;
+    const writer = this.#writers.firstBelow(kind, path);
+    return writer !== undefined && writer.index < index;
   }
 
   /** Adds to `out` the keys that calls of this plan write directly below `kind` + `path` (at most `max`; hints). */
@@ -255,7 +257,7 @@ export class PlanBuilder {
         if (tool !== undefined && id !== undefined && this.#idUsable(raw)) {
           call = this.#addCompiled(source, raw, tool, asCallId(id), body, out);
         } else {
-          this.#addPhantom(raw, body, source.pointer, id);
+          this.#addPhantom(raw, body, source, id);
         }
       }
     }
@@ -323,14 +325,14 @@ export class PlanBuilder {
     return id;
   }
 
-  #addPhantom(raw: JsonObject, body: CallBody, pointer: string, id: string | undefined): void {
+  #addPhantom(raw: JsonObject, body: CallBody, source: PlanCallSource, id: string | undefined): void {
     if (typeof raw._id === "string") this.phantomIds.add(raw._id);
     const outputPath = body.outputPath;
     for (const targets of outputPath?.alternatives ?? [])
-      for (const t of targets) this.phantomTargets.add(t.kind, t.path, true);
+      for (const t of targets) this.phantomTargets.add(t.kind, t.path, source.index);
     this.phantoms.push({
       id,
-      pointer,
+      pointer: source.pointer,
       references: body.references,
       outputPath,
       method: body.meta.outputMethod,

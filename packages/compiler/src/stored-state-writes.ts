@@ -5,6 +5,7 @@ import {
   indexPastEndMessage,
   isJsonArray,
   isJsonObject,
+  OUTPUT_METHODS,
 } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
@@ -91,7 +92,9 @@ function blockedAt(state: JsonValue, path: Path, method: OutputMethod | undefine
  * when no other target of the plan (of any call, compiled or not, this one's other targets included)
  * writes the blocking stored path or a path above it — it could change that value's kind first; a writer
  * at the path itself with an accumulating method keeps the kind and does not count. For an index past the
- * end, any other writer at or below the array counts (it may lengthen it). True when one was found.
+ * end, any other writer at or above the array counts, and one below it of an earlier call or of this one
+ * (it may lengthen it first; a later call is not known to a stream, so batch does not count it either).
+ * True when one was found.
  */
 export function storedStateWrites(builder: PlanBuilder, entry: CallEntry, out: Diagnostic[]): boolean {
   const state = builder.settings.context.state;
@@ -105,7 +108,7 @@ export function storedStateWrites(builder: PlanBuilder, entry: CallEntry, out: D
     for (const target of targets) {
       if (target.kind !== "state") continue;
       const blocked = blockedAt(state, target.path, method);
-      if (blocked === undefined || writtenAbove(builder, target, blocked)) continue;
+      if (blocked === undefined || writtenAbove(builder, entry, target, blocked)) continue;
       const message = `${target.text} cannot be written: ${blocked.reason}`;
       // once per call: alternatives may repeat a target
       if (said?.has(message)) continue;
@@ -119,8 +122,40 @@ export function storedStateWrites(builder: PlanBuilder, entry: CallEntry, out: D
   return said !== undefined;
 }
 
-/** True when another target of the plan may change the stored value that blocks `target` (see above). */
-function writtenAbove(builder: PlanBuilder, target: OutputTarget, blocked: Blocked): boolean {
-  // `target` itself is below the blocking path, or at it with an accumulating method: never counted
-  return builder.writesOver("state", target.path.slice(0, blocked.depth), blocked.byLength, target);
+/**
+ * True when another target of the plan may change the stored value that blocks `target` first: one of
+ * another call (the builder's writer indexes, O(path length)), or another of this call's own.
+ */
+function writtenAbove(
+  builder: PlanBuilder,
+  entry: CallEntry,
+  target: OutputTarget,
+  blocked: Blocked,
+): boolean {
+  const path = target.path.slice(0, blocked.depth);
+  return (
+    builder.writesOver("state", path, blocked.byLength, entry.index) ||
+    ownWriteOver(entry, target, path, blocked)
+  );
+}
+
+/**
+ * True when another target of the call itself writes above the blocking `path`, or at it without
+ * accumulating, or (an index past the end) anywhere at or below it too: batch and streaming alike (a
+ * streamed call's targets are not indexed yet when it is checked).
+ */
+function ownWriteOver(entry: CallEntry, target: OutputTarget, path: Path, blocked: Blocked): boolean {
+  const accumulating = OUTPUT_METHODS[entry.call.outputMethod].accumulating;
+  for (const targets of entry.alternatives) {
+    for (const other of targets) {
+      if (other === target || other.kind !== "state") continue;
+      const length = Math.min(other.path.length, path.length);
+      let same = true;
+      for (let i = 0; i < length && same; i++) same = String(other.path[i]) === String(path[i]);
+      if (!same) continue;
+      if (other.path.length < path.length) return true;
+      if (blocked.byLength || (other.path.length === path.length && !accumulating)) return true;
+    }
+  }
+  return false;
 }
