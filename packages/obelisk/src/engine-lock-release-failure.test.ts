@@ -72,4 +72,23 @@ describe("a failed lock release does not replace the run's own error (decision 0
     expect(warn.mock.calls[0]?.[1]).toEqual({ code: "OBELISK_LOCK_RELEASE_ERROR" });
     expect(String(warn.mock.calls[0]?.[0])).toContain("(PLAN_INVALID: ");
   });
+
+  it("a stream whose close fails, then the release: close rejects with the stream's error (review rev2, stop 39)", async () => {
+    const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => undefined);
+    const engine = createEngine({ tools: [echo], store: failingStore("finishRun") });
+    const stream = await engine.open({ threadId: "t" });
+    expect((await stream.add({ _tool: "echo", x: "a" })).ok).toBe(true);
+    await expect(stream.close()).rejects.toMatchObject({ message: "finishRun failed: disk full" });
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[1]).toEqual({ code: "OBELISK_LOCK_RELEASE_ERROR" });
+  });
+
+  it("a stream refused while opening: its error is thrown, the release's failure is a warning", async () => {
+    const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => undefined);
+    const engine = createEngine({ tools: [echo], store: failingStore("createRun") });
+    await expect(engine.open({ threadId: "t" })).rejects.toMatchObject({
+      message: "createRun failed: disk full",
+    });
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
 });

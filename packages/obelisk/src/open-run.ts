@@ -16,6 +16,7 @@ import { CallRecorder } from "./call-recorder.js";
 import type { EngineRuntime } from "./engine-runtime.js";
 import type { AddResult, OpenOptions, RunResult, StreamingRun } from "./engine-types.js";
 import { type IdleTimer, startIdleTimer } from "./idle-timer.js";
+import { releaseAfter } from "./lock-release.js";
 import { planInvalidError } from "./plan-invalid-error.js";
 import {
   endingOptions,
@@ -241,6 +242,7 @@ async function leasedOpen(
     const close = (): Promise<RunResult> => {
       idleTimer.stop();
       closing ??= (async () => {
+        let failure: { readonly error: unknown } | undefined;
         let runnerClosed = false;
         let finished = false;
         try {
@@ -268,11 +270,14 @@ async function leasedOpen(
           // Calls still in flight settle before the lock goes; the run record never stays "running".
           if (!runnerClosed) await runner.close().catch(() => undefined);
           if (!finished) await finishFailed(runtime, runId, error);
+          failure = { error };
           throw busyDuringRun(asThrownError(error), runId);
         } finally {
           idleTimer.end();
           try {
-            await lock.release();
+            // the stream's own error is what is thrown: a release that fails too is a warning (decision 0092)
+            if (failure === undefined) await lock.release();
+            else await releaseAfter(lock, failure.error);
           } finally {
             held.release();
           }
@@ -284,7 +289,7 @@ async function leasedOpen(
   } catch (error) {
     idle?.end();
     if (created !== undefined) await finishFailed(runtime, created, error);
-    await lock.release();
+    await releaseAfter(lock, error);
     throw error;
   }
 }
