@@ -134,6 +134,32 @@ describe("run, start and validate read the plan when called (decision 0008)", ()
     expect(await started.result).toMatchObject({ status: "succeeded", planHash });
   });
 
+  it("run: rerun ids changed while the run waits for the thread are the ones given (review rev2, stop 39)", async () => {
+    const release = deferred<string>();
+    let holding = false;
+    const hold = defineTool({
+      name: "hold",
+      input: z.object({}),
+      run: () => {
+        holding = true;
+        return release.promise;
+      },
+    });
+    const engine = createEngine({ tools: [hold, echo], lockWaitMs: 60_000 });
+    const plan = [{ _tool: "echo", _id: "mail", x: "hi", _outputPath: "†state.mail" }];
+    await engine.run(plan, { threadId: "t" });
+    const first = engine.run([{ _tool: "hold", _outputPath: "†state.h" }], { threadId: "t" });
+    await until(() => holding);
+    const rerun: unknown[] = ["mail"];
+    const second = engine.run(plan, { threadId: "t", rerun: rerun as string[] });
+    rerun[0] = 5; // read after the awaits, this was `TypeError: id.includes is not a function`
+    release.resolve("done");
+    await first;
+    const result = await second;
+    // rerun as given: the call ran again instead of being satisfied
+    expect(result.calls).toMatchObject({ mail: { status: "succeeded" } });
+  });
+
   it("validate: a plan changed while the store answers is validated as it was given", async () => {
     const memory = createMemoryStore();
     const answered = deferred<void>();

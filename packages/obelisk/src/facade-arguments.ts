@@ -155,6 +155,10 @@ export function checkRunOptions<T>(options: T, method: string): T {
     });
   if (given.failFast !== undefined && typeof given.failFast !== "boolean")
     throw wrong("failFast", "a boolean");
+  // the ids are read once, here: the run reads them after its awaits (decision 0092)
+  const rerun = given.rerun;
+  if (Array.isArray(rerun))
+    given.rerun = readHostValue(`${method}'s option "rerun"`, () => Object.freeze(Array.from(rerun)));
   checkRerunOption(given.rerun);
   if (given.onEvent !== undefined && typeof given.onEvent !== "function")
     throw wrong("onEvent", "a function (the observer)");
