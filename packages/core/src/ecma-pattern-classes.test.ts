@@ -14,8 +14,8 @@ describe("withEcmaClasses: ECMA-262's ., \\s and \\S for a linear-time engine (s
     for (const pattern of ["^a\\.b$", "[.]", "[^.x]+", "\\\\.", "\\d\\w\\p{L}", "^[a-z]{2,3}$", "[]", "[^]"])
       expect(withEcmaClasses(pattern)).toBe(pattern.replace(/\\\\\./, "\\\\[^\\n\\r\\u2028\\u2029]"));
     expect(withEcmaClasses("[\\s,]")).toBe(`[${SPACE},]`);
-    // a negated set cannot be written inside a class: RE2's own \S stays
-    expect(withEcmaClasses("[\\S,]")).toBe("[\\S,]");
+    // inside a class \S is written as the ranges of what it matches (review rev2)
+    expect(withEcmaClasses("[\\S,]")).toMatch(/^\[\\x00-\\x08.*\\u\{10ffff\},\]$/);
     // a ] right after [ or [^ closes the class in ECMA-262
     expect(withEcmaClasses("[]a.")).toBe("[]a[^\\n\\r\\u2028\\u2029]");
   });
@@ -30,6 +30,9 @@ describe("withEcmaClasses: ECMA-262's ., \\s and \\S for a linear-time engine (s
       ["^\\s$", "\u00a0"],
       ["^\\s$", "\v"],
       ["^[\\s]$", "\u3000"],
+      ["^[^\\S\\n]+$", "\u00a0\v\u3000"],
+      ["^[\\S,]+$", "a\u00a0"],
+      ["^[\\S]$", "😀"],
     ];
     for (const [pattern, text] of cases)
       expect({ pattern, text, same: new RegExp(withEcmaClasses(pattern), "u").test(text) }).toEqual({

@@ -3,14 +3,17 @@
  * RE2's `\s` is `[\t\n\f\r ]`: no `\v`, no Unicode spaces.
  */
 const ECMA_SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+/** Every code point ECMA-262's `\S` matches, written for a character class: the complement of `ECMA_SPACE`. */
+const ECMA_NOT_SPACE =
+  "\\x00-\\x08\\x0e-\\x1f\\x21-\\x9f\\xa1-\\u167f\\u1681-\\u1fff\\u200b-\\u2027\\u202a-\\u202e\\u2030-\\u205e\\u2060-\\u2fff\\u3001-\\ufefe\\uff00-\\u{10ffff}";
 /** ECMA-262's `.` without the `s` flag: every character but the line terminators (RE2's `.` excludes `\n` only). */
 const ECMA_DOT = "[^\\n\\r\\u2028\\u2029]";
 
 /**
  * A JSON Schema `pattern` (ECMA-262 syntax) with `.`, `\s` and `\S` written as the sets ECMA-262 gives them,
  * for a linear-time engine (re2js) whose own `.` also matches `\r`, U+2028 and U+2029 and whose `\s` misses
- * `\v` and the Unicode spaces (decision 0057). Everything else is left as written, including `\S` inside a
- * character class (a negated set cannot be written inside another), which keeps RE2's meaning.
+ * `\v` and the Unicode spaces (decision 0057); inside a character class `\s` and `\S` become their code
+ * point ranges. Everything else is left as written.
  */
 export function withEcmaClasses(pattern: string): string {
   let out = "";
@@ -21,7 +24,7 @@ export function withEcmaClasses(pattern: string): string {
       const next = pattern[index + 1] as string;
       index++;
       if (next === "s") out += inClass ? ECMA_SPACE : `[${ECMA_SPACE}]`;
-      else if (next === "S" && !inClass) out += `[^${ECMA_SPACE}]`;
+      else if (next === "S") out += inClass ? ECMA_NOT_SPACE : `[^${ECMA_SPACE}]`;
       else out += char + next;
       continue;
     }
