@@ -206,3 +206,36 @@ describe("toJsonValue", () => {
     ]);
   });
 });
+
+describe("toJsonValue's height (decision 0094)", () => {
+  const heightOf = (value: unknown, options = {}): number => {
+    const result = toJsonValue(value, options);
+    if (!result.ok) throw new Error(result.message);
+    return result.height;
+  };
+  /** `levels` nested arrays around a 1. */
+  const nested = (levels: number): unknown => {
+    let value: unknown = 1;
+    for (let level = 0; level < levels; level++) value = [value];
+    return value;
+  };
+
+  it("is 0 for a scalar and counts container levels on the quick and the careful path", () => {
+    expect(heightOf("s")).toBe(0);
+    expect(heightOf(null)).toBe(0);
+    expect(heightOf({})).toBe(1);
+    expect(heightOf({ a: [1, { b: [] }], c: 2 })).toBe(4);
+    // deeper than the quick copy's 64 levels, and an undefined member: the careful copy
+    expect(heightOf(nested(1000))).toBe(1000);
+    expect(heightOf({ a: undefined, b: [nested(70)] })).toBe(72);
+  });
+
+  it("of a value holding a remembered copy counts the copy's levels", () => {
+    const inner = toJsonValue(nested(10), { remember: true });
+    if (!inner.ok) throw new Error(inner.message);
+    expect(inner.height).toBe(10);
+    expect(heightOf(inner.value)).toBe(10);
+    expect(heightOf({ x: [inner.value] })).toBe(12);
+    expect(heightOf({ x: [inner.value], y: undefined })).toBe(12);
+  });
+});

@@ -38,9 +38,13 @@ function knownCopy(value: object): KnownCopy | undefined {
   return Object.isFrozen(value) ? FROZEN_COPIES.get(value) : undefined;
 }
 
-/** The result of {@link toJsonValue}: a frozen, prototype-safe copy, or why the value is not acceptable. */
+/**
+ * The result of {@link toJsonValue}: a frozen, prototype-safe copy with its JSON size and height (levels of
+ * containers, the value itself included: 0 for a string, number, boolean or null), or why the value is not
+ * acceptable.
+ */
 export type ToJsonValueResult =
-  | { ok: true; value: JsonValue; bytes: number }
+  | { ok: true; value: JsonValue; bytes: number; height: number }
   | { ok: false; code: "OUTPUT_NOT_JSON" | "OUTPUT_TOO_LARGE"; message: string; pointer: string };
 
 type Container = JsonValue[] | Record<string, JsonValue>;
@@ -368,5 +372,5 @@ export function toJsonValue(value: unknown, options: ToJsonValueOptions = {}): T
 function copyMade(value: JsonValue, bytes: number, height: number, remember: boolean): ToJsonValueResult {
   if (remember && typeof value === "object" && value !== null && !FROZEN_COPIES.has(value))
     FROZEN_COPIES.set(value, { bytes, height });
-  return { ok: true, value, bytes };
+  return { ok: true, value, bytes, height };
 }

@@ -6,6 +6,7 @@ import {
   type JsonObject,
   type JsonValue,
   jsonByteSize,
+  MAX_VALUE_DEPTH,
   ObeliskError,
   type Path,
   parseParameterString,
@@ -90,7 +91,7 @@ function frozen(value: JsonValue, maxBytes: number): JsonValue | TooLarge {
   if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
   const copy = toJsonValue(value, { maxBytes: Math.max(0, maxBytes) });
   if (!copy.ok) return copy.code === "OUTPUT_TOO_LARGE" ? TOO_LARGE : value;
-  rememberJsonBytes(copy.value, copy.bytes);
+  rememberJsonBytes(copy.value, copy.bytes, copy.height);
   return copy.value;
 }
 
@@ -201,7 +202,9 @@ function setAt(root: JsonValue, location: Path, value: JsonValue): void {
  * The resolved parameters are held to `limit` bytes of JSON (the run's value limit; one beyond what a
  * JavaScript string holds counts as ~511 MiB), measured while they are resolved, without serializing: a
  * few references to one large stored value cannot make a huge argument. Throws an `ObeliskError`
- * OUTPUT_TOO_LARGE (`data.pointer`: the reference where the limit was passed) as soon as it is passed.
+ * OUTPUT_TOO_LARGE (`data.pointer`: the reference where the limit was passed) as soon as it is passed;
+ * the same, with `data.maxDepth`, for a value that would nest them deeper than `MAX_VALUE_DEPTH` (the
+ * record could not keep them: decision 0094), found by the same walk.
  * Cheap bounds decide almost always (a string's length, a number, a container's bounds); only parameters
  * whose bounds straddle the limit are measured exactly, literals included.
  */
@@ -240,7 +243,9 @@ function resolveReferences(call: CompiledCall, context: WorkingContext, limit: n
         ? (evaluateWithin(parsed.expression, context, room) ?? null)
         : renderTemplate(parsed.parts, context, room);
     if (value === TOO_LARGE) throw tooLarge(reference, maxBytes);
-    addJsonBounds(value, bounds);
+    // the parameters' root is level 1: a value at a location of n segments reaches level n + its height
+    const height = addJsonBounds(value, bounds);
+    if (reference.location.length + height > MAX_VALUE_DEPTH) throw tooDeep(reference, height);
     if (bounds.lower > maxBytes) throw tooLarge(reference, maxBytes);
     setAt(root, reference.location, value);
     if (exact === undefined) {
@@ -297,6 +302,19 @@ class ExactSize {
     }
     return bytes;
   }
+}
+
+/**
+ * The refusal of a value that would nest the parameters deeper than `MAX_VALUE_DEPTH`: the call's record
+ * could not keep them (decision 0094), so the tool does not run.
+ */
+function tooDeep(reference: ParamReference, height: number): ObeliskError {
+  const segments = reference.location.length;
+  return new ObeliskError(
+    "OUTPUT_TOO_LARGE",
+    `the resolved parameters would nest ${segments + height} levels deep (${height} levels of the value read at ${reference.pointer}), deeper than ${MAX_VALUE_DEPTH} levels, the most a value may nest (MAX_VALUE_DEPTH): the tool was not run`,
+    { data: { pointer: reference.pointer, maxDepth: MAX_VALUE_DEPTH } },
+  );
 }
 
 function tooLarge(reference: ParamReference, maxBytes: number): ObeliskError {

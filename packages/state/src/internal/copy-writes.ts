@@ -1,10 +1,17 @@
 import type { Path } from "@obelisk/core";
-import { DEFAULT_LIMITS, FORBIDDEN_SEGMENTS, formatReference, toJsonValue } from "@obelisk/core";
+import {
+  DEFAULT_LIMITS,
+  FORBIDDEN_SEGMENTS,
+  formatReference,
+  MAX_VALUE_DEPTH,
+  toJsonValue,
+} from "@obelisk/core";
 import type { CallCommit, StateWrite } from "../store-types.js";
 import { type CommitFailure, failure } from "./commit-failure.js";
 import { ABSENT } from "./path-trie.js";
 import { isStateReference } from "./state-reference.js";
 import type { ThreadModel } from "./thread-model.js";
+import { tooDeepMessage, writtenDepth } from "./written-depth.js";
 
 /** The largest value a commit may store: the engine's limit it carries, or the default. */
 export function maxBytesOf(commit: CallCommit): number {
@@ -54,7 +61,8 @@ function fanOutTooLarge(count: number, total: number, maxBytes: number): CommitF
 /**
  * Copies the written values (frozen) into `copies`, their JSON sizes into `sizes` (both sized for the
  * writes: filled by index, no growth); fails on the first value that is not JSON, or once the values
- * hold more than `maxBytes` in all (`OUTPUT_TOO_LARGE`: each target of a fan-out is a copy kept). A path that already
+ * hold more than `maxBytes` in all (`OUTPUT_TOO_LARGE`: each target of a fan-out is a copy kept), or on one
+ * that would nest deeper than `MAX_VALUE_DEPTH` in the state (`OUTPUT_WRITE_FAILED`, decision 0094). A path that already
  * holds a state variable reuses that variable's (frozen) path and reference text, so rewriting a variable
  * retains no new path or string; otherwise a frozen path is kept as it is and any other is copied, and the
  * write's reference text is kept when it is the path's canonical text (else that text is built).
@@ -84,12 +92,22 @@ export function copyWrites(
       return failure("OUTPUT_WRITE_FAILED", `cannot write to ${reference}`, reference);
     let value = write.value;
     let bytes = scalarBytes(value);
+    let height = 0;
     if (bytes < 0) {
       const copy = toJsonValue(value, { maxBytes });
       if (!copy.ok) return failure("OUTPUT_WRITE_FAILED", `${reference}: ${copy.message}`, reference);
       value = copy.value;
       bytes = copy.bytes;
+      height = copy.height;
     }
+    // every value the state holds must be readable (copied) as a whole: decision 0094
+    const depth = writtenDepth(write.path.length, height, write.method);
+    if (depth > MAX_VALUE_DEPTH)
+      return failure(
+        "OUTPUT_WRITE_FAILED",
+        tooDeepMessage(reference, write.path.length, height, depth),
+        reference,
+      );
     // every target of a fan-out is a copy the store keeps: together they are held to the limit (review 35 M3)
     total += bytes;
     if (total > maxBytes) return fanOutTooLarge(writes.length, total, maxBytes);

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue, Path, RunId, ThreadId } from "@obelisk/core";
-import { checkedClock, ObeliskError } from "@obelisk/core";
+import { checkedClock, DEFAULT_LIMITS, MAX_VALUE_DEPTH, ObeliskError, toJsonValue } from "@obelisk/core";
 import type { CommitFailure } from "../internal/commit-failure.js";
+import { tooDeepMessage, writtenDepth } from "../internal/written-depth.js";
 import type { CallCommit, NumberedCommitOptions, StateStore } from "../store-types.js";
 import { checkOnScratch } from "./check-on-scratch.js";
 import { hostEditRecord } from "./host-edit-record.js";
@@ -31,7 +32,8 @@ export interface SetValueOptions extends ReferenceLimits {
  * Writes one value by reference (`obelisk state set`) with the same checks as a tool's write: a `†state`
  * path, JSON value, no forbidden segment, the thread's state schema. Committed like a call
  * (tool `obelisk.set`, call id `obelisk-set$<n>` from the thread counter). Throws ObeliskError
- * (REF_*, OUTPUT_PATH_READONLY, OUTPUT_SCHEMA_VIOLATION, OUTPUT_WRITE_FAILED).
+ * (REF_*, OUTPUT_PATH_READONLY, OUTPUT_SCHEMA_VIOLATION, OUTPUT_WRITE_FAILED; USAGE for a value that would
+ * nest deeper than `MAX_VALUE_DEPTH` in the state, its path's segments counted: decision 0094).
  *
  * A refused write changes nothing (SPEC §11): every check comes first, and the call number, the thread
  * (when the store does not hold it) and `options.stateSchema` are taken with the accepted commit only
@@ -52,7 +54,13 @@ export async function setValue(
   if (target.path.some((segment) => typeof segment === "number" && segment < 0)) {
     throw new ObeliskError("USAGE", `${target.text}: negative indices cannot be written`);
   }
-  const build = commitBuilder(threadId, target.text, target.path, value, options);
+  const build = commitBuilder(
+    threadId,
+    target.text,
+    target.path,
+    checkedDepth(target, value, options),
+    options,
+  );
   const numbering: NumberedCommitOptions =
     options.stateSchema === undefined ? {} : { stateSchema: options.stateSchema };
   if (store.commitNumbered !== undefined) {
@@ -69,6 +77,30 @@ export async function setValue(
   const result = await store.commitCall(build(number));
   if (!result.ok) throw refusal(result, target.text);
   return { callId: callIdOf(number), reference: target.text };
+}
+
+/**
+ * The value to write, as a frozen copy the commit takes as it is (`remember`: not copied again): USAGE when
+ * it would nest deeper than `MAX_VALUE_DEPTH` below the target's path. A value the copy refuses (not JSON,
+ * too large) is left to the commit, which refuses it as it always did.
+ */
+function checkedDepth(
+  target: { readonly text: string; readonly path: Path },
+  value: JsonValue,
+  options: SetValueOptions,
+): JsonValue {
+  const copy = toJsonValue(value, {
+    maxBytes: options.maxValueBytes ?? DEFAULT_LIMITS.maxValueBytes,
+    remember: true,
+  });
+  if (!copy.ok) return value;
+  const depth = writtenDepth(target.path.length, copy.height, "set");
+  if (depth > MAX_VALUE_DEPTH)
+    throw new ObeliskError("USAGE", tooDeepMessage(target.text, target.path.length, copy.height, depth), {
+      data: { reference: target.text, maxDepth: MAX_VALUE_DEPTH },
+      hint: `write the value at a shorter path, or store it less nested (${target.path.length} path segments leave ${Math.max(0, MAX_VALUE_DEPTH - target.path.length)} levels for the value)`,
+    });
+  return copy.value;
 }
 
 /** The call id of the `n`th automatic call of a thread written by {@link setValue}. */
