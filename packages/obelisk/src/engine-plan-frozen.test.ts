@@ -103,27 +103,40 @@ describe("the plan that runs is the plan approved (decision 0092)", () => {
   });
 });
 
+/**
+ * An engine whose `hold()` starts a run on thread "t" that keeps the thread until `release` is resolved
+ * (`holding()` once its tool runs), so that later runs of "t" wait for the lock.
+ */
+function holdingEngine() {
+  const release = deferred<string>();
+  let holding = false;
+  const holder = defineTool({
+    name: "hold",
+    input: z.object({}),
+    run: () => {
+      holding = true;
+      return release.promise;
+    },
+  });
+  const engine = createEngine({ tools: [holder, echo], lockWaitMs: 60_000 });
+  const hold = () => ({
+    run: engine.run([{ _tool: "hold", _outputPath: "†state.h" }], { threadId: "t" }),
+    holding: () => holding,
+  });
+  return { engine, release, hold };
+}
+
 describe("run, start and validate read the plan when called (decision 0008)", () => {
   it("run: a plan changed while the run waits for the thread runs as it was given", async () => {
-    const release = deferred<string>();
-    let holding = false;
-    const hold = defineTool({
-      name: "hold",
-      input: z.object({}),
-      run: () => {
-        holding = true;
-        return release.promise;
-      },
-    });
-    const engine = createEngine({ tools: [hold, echo], lockWaitMs: 60_000 });
-    const first = engine.run([{ _tool: "hold", _outputPath: "†state.h" }], { threadId: "t" });
-    await until(() => holding);
+    const { engine, release, hold } = holdingEngine();
+    const first = hold();
+    await until(() => first.holding());
     const plan = [{ _tool: "echo", x: "as called", _outputPath: "†state.mail" }];
     const second = engine.run(plan, { threadId: "t" });
     const started = engine.start(plan, { threadId: "t" });
     (plan[0] as { x: string }).x = "changed after run() was called";
     release.resolve("done");
-    await first;
+    await first.run;
     expect((await second).state).toEqual({ h: "done", mail: "as called" });
     const { planHash } = await engine.validate(
       [{ _tool: "echo", x: "as called", _outputPath: "†state.mail" }],
@@ -135,26 +148,16 @@ describe("run, start and validate read the plan when called (decision 0008)", ()
   });
 
   it("run: rerun ids changed while the run waits for the thread are the ones given (review rev2, stop 39)", async () => {
-    const release = deferred<string>();
-    let holding = false;
-    const hold = defineTool({
-      name: "hold",
-      input: z.object({}),
-      run: () => {
-        holding = true;
-        return release.promise;
-      },
-    });
-    const engine = createEngine({ tools: [hold, echo], lockWaitMs: 60_000 });
+    const { engine, release, hold } = holdingEngine();
     const plan = [{ _tool: "echo", _id: "mail", x: "hi", _outputPath: "†state.mail" }];
     await engine.run(plan, { threadId: "t" });
-    const first = engine.run([{ _tool: "hold", _outputPath: "†state.h" }], { threadId: "t" });
-    await until(() => holding);
+    const first = hold();
+    await until(() => first.holding());
     const rerun: unknown[] = ["mail"];
     const second = engine.run(plan, { threadId: "t", rerun: rerun as string[] });
     rerun[0] = 5; // read after the awaits, this was `TypeError: id.includes is not a function`
     release.resolve("done");
-    await first;
+    await first.run;
     const result = await second;
     // rerun as given: the call ran again instead of being satisfied
     expect(result.calls).toMatchObject({ mail: { status: "succeeded" } });
