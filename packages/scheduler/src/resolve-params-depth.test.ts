@@ -1,19 +1,9 @@
-import { type CompiledCall, compile, createToolRegistry } from "@obelisk/compiler";
-import { deepFreeze, type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
+import type { CompiledCall } from "@obelisk/compiler";
+import { type JsonValue, ObeliskError } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
+import { callWith, contextOf } from "./__fixtures__/val-call.js";
 import { resolveParams } from "./resolve-params.js";
-import { WorkingContext } from "./working-context.js";
-
-const registry = createToolRegistry([{ name: "val", run: (args: { v?: unknown }) => args.v ?? null }]);
-
-/** The compiled first call of a one-call plan `{ _tool: "val", v }`. */
-function callWith(v: JsonValue): CompiledCall {
-  const compiled = compile([{ _tool: "val", _id: "c", v }], registry);
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.diagnostics));
-  return compiled.calls[0] as CompiledCall;
-}
-
-const contextOf = (state: JsonObject) => new WorkingContext(deepFreeze({}), deepFreeze(state));
+import type { WorkingContext } from "./working-context.js";
 
 /** `levels` nested arrays around `inner` (`[[1]]` is 2 levels high). */
 function nested(levels: number, inner: JsonValue = 1): JsonValue {

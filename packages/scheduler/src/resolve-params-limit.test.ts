@@ -1,21 +1,12 @@
-import { type CompiledCall, compile, createToolRegistry, type ToolContext } from "@obelisk/compiler";
-import { asRunId, deepFreeze, type JsonObject, type JsonValue, ObeliskError } from "@obelisk/core";
+import { type CompiledCall, createToolRegistry, type ToolContext } from "@obelisk/compiler";
+import { asRunId, ObeliskError } from "@obelisk/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runPlan, statusOf } from "./__fixtures__/run-plan.js";
+import { callWith, contextOf } from "./__fixtures__/val-call.js";
 import { resolveParams } from "./resolve-params.js";
-import { WorkingContext } from "./working-context.js";
+import type { WorkingContext } from "./working-context.js";
 
-const registry = createToolRegistry([{ name: "val", run: (args: { v?: unknown }) => args.v ?? null }]);
-
-/** The compiled first call of a one-call plan `{ _tool: "val", v }`. */
-function callWith(v: JsonValue): CompiledCall {
-  const compiled = compile([{ _tool: "val", _id: "c", v }], registry);
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.diagnostics));
-  return compiled.calls[0] as CompiledCall;
-}
-
-const contextOf = (state: JsonObject) => new WorkingContext(deepFreeze({}), deepFreeze(state));
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), "utf8");
 
 /** The code and pointer resolveParams throws, or "ok" with the size of the parameters. */
