@@ -1,17 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { asRunId, asThreadId } from "@obelisk/core";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { bothStoreKinds, storesClosedAfterEach } from "../__fixtures__/both-stores.js";
 import { commitOk, THREAD, write } from "../conformance/commit-fixtures.js";
-import { createMemoryStore } from "../memory-store.js";
-import { createSqliteStore } from "../sqlite-store.js";
 import type { StateStore } from "../store-types.js";
 import { setValue } from "./set-value.js";
-
-const dir = mkdtempSync(join(tmpdir(), "obelisk-set-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let files = 0;
 
 const FRESH = asThreadId("fresh");
 const stateSchema = { type: "object", properties: { n: { type: "integer", minimum: 0 } } };
@@ -42,21 +34,10 @@ async function facts(store: StateStore) {
 const setIds = async (store: StateStore): Promise<string[]> =>
   (await store.listCallRecords(asRunId("obelisk.set"))).map((record) => record.callId);
 
-const kinds = [
-  { name: "memory", open: () => createMemoryStore() },
-  { name: "sqlite", open: () => createSqliteStore(join(dir, `set-${++files}.db`)) },
-];
+const kinds = bothStoreKinds("obelisk-set-");
 
 describe.each(kinds)("setValue on the $name store", (kind) => {
-  const opened: StateStore[] = [];
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-  });
-  const open = (): StateStore => {
-    const store = kind.open();
-    opened.push(store);
-    return store;
-  };
+  const open = storesClosedAfterEach(kind);
   const ways = [
     { way: "its own commitNumbered", wrap: (store: StateStore) => store },
     {

@@ -1,17 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { JsonValue } from "@obelisk/core";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { bothStoreKinds, storesClosedAfterEach } from "../__fixtures__/both-stores.js";
 import { commitOf, commitOk, THREAD, write } from "../conformance/commit-fixtures.js";
-import { createMemoryStore } from "../memory-store.js";
-import { createSqliteStore } from "../sqlite-store.js";
-import type { StateStore } from "../store-types.js";
 import { setValue } from "./set-value.js";
-
-const dir = mkdtempSync(join(tmpdir(), "obelisk-depth-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let files = 0;
 
 /** `levels` nested arrays around a 1 (`[[1]]` is 2 levels high). */
 function nested(levels: number): JsonValue {
@@ -20,23 +11,12 @@ function nested(levels: number): JsonValue {
   return value;
 }
 
-const kinds = [
-  { name: "memory", open: () => createMemoryStore() },
-  { name: "sqlite", open: () => createSqliteStore(join(dir, `depth-${++files}.db`)) },
-];
+const kinds = bothStoreKinds("obelisk-depth-");
 
 describe.each(kinds)(
   "a write is held to MAX_VALUE_DEPTH counted from the state's root ($name store, decision 0094)",
   (kind) => {
-    const opened: StateStore[] = [];
-    afterEach(async () => {
-      for (const store of opened.splice(0)) await store.close();
-    });
-    const open = (): StateStore => {
-      const store = kind.open();
-      opened.push(store);
-      return store;
-    };
+    const open = storesClosedAfterEach(kind);
 
     it("setValue refuses path segments + the value's height over 1000 with USAGE, and changes nothing", async () => {
       const store = open();
