@@ -127,7 +127,14 @@ export async function runForModel(
       ? "No variables written."
       : (await engine.summarize(threadId, { refs: shown, budgetChars: RUN_SUMMARY_CHARS })).text;
   // error messages are cut and given once (in calls[id].error), the whole answer is bounded
-  return boundRunAnswer(result, summary, warnings, held);
+  const onceOnly = new Set(
+    Object.entries(result.calls)
+      .filter(
+        ([, call]) => call.status === "satisfied" && engine.registry.get(call.tool)?.idempotent === false,
+      )
+      .map(([id]) => id),
+  );
+  return boundRunAnswer(result, summary, warnings, held, onceOnly);
 }
 
 /**

@@ -74,13 +74,31 @@ function boundOutcome(outcome: CallOutcome, holds: readonly string[] | undefined
 
 /**
  * What a model must know of `satisfied` calls (review s32 H2: a cart item asked for again was added once,
- * and the answer said only `succeeded`): they did not run again, and `_rerun` makes one run.
+ * and the answer said only `succeeded`): they did not run again, and `_rerun` makes one run — except for a
+ * tool that is not idempotent (`idempotent: false`), which refuses `_rerun` (review s40 r2: the note sent
+ * the model into a loop): that work was done once, and the model says so.
  */
-function satisfiedNote(calls: readonly [string, ShownOutcome][]): string | undefined {
+function satisfiedNote(
+  calls: readonly [string, ShownOutcome][],
+  onceOnly: ReadonlySet<string>,
+): string | undefined {
   const ids = calls.filter(([, outcome]) => outcome.status === "satisfied").map(([id]) => id);
   if (ids.length === 0) return undefined;
-  const named = ids.length <= 3 ? ` (${ids.join(", ")})` : "";
-  return `${plural(ids.length, "call")}${named} did not run again: an identical call (same tool, parameters, output path and method) completed on this thread before, so its value stands where "holds" says. To run such a call again (e.g. to add the same item twice), send it with "_rerun": true.`;
+  const again = ids.filter((id) => !onceOnly.has(id));
+  const once = ids.filter((id) => onceOnly.has(id));
+  const named = (some: readonly string[]): string => (some.length <= 3 ? ` (${some.join(", ")})` : "");
+  const notes = [
+    `${plural(ids.length, "call")}${named(ids)} did not run again: an identical call (same tool, parameters, output path and method) completed on this thread before, so its value stands where "holds" says.`,
+  ];
+  if (again.length > 0)
+    notes.push(
+      `To run such a call again (e.g. to add the same item twice), send it with "_rerun": true${once.length === 0 ? "" : ` (${plural(again.length, "call")}${named(again)})`}.`,
+    );
+  if (once.length > 0)
+    notes.push(
+      `${plural(once.length, "call")}${named(once)} ${once.length === 1 ? "uses a tool" : "use tools"} that must not repeat (not idempotent): a plan cannot run ${once.length === 1 ? "it" : "them"} again — tell the user it was already done.`,
+    );
+  return notes.join(" ");
 }
 
 /** An approval reference in a waiting call's reason (`waits for approval †state.approvals.refund`). */
@@ -111,8 +129,11 @@ function waitingNote(calls: readonly [string, ShownOutcome][]): string | undefin
 }
 
 /** The notes of the calls that did not run (waiting first, then satisfied), as one text. */
-function callsNote(calls: readonly [string, ShownOutcome][]): string | undefined {
-  const notes = [waitingNote(calls), satisfiedNote(calls)].filter((note) => note !== undefined);
+function callsNote(
+  calls: readonly [string, ShownOutcome][],
+  onceOnly: ReadonlySet<string>,
+): string | undefined {
+  const notes = [waitingNote(calls), satisfiedNote(calls, onceOnly)].filter((note) => note !== undefined);
   return notes.length === 0 ? undefined : notes.join(" ");
 }
 
@@ -129,13 +150,15 @@ const failedFirst = (entries: [string, ShownOutcome][]): [string, ShownOutcome][
  * {@link RUN_LIMITS.answerChars}: when a plan has too many calls, the calls that did not succeed are kept
  * first and `omitted` / `note` say what was left out. The full errors stay in the run's call records. The
  * plan's warnings (`diagnostics`, as `validate` gave them) come as `warnings`, bounded on their own. A
- * satisfied call's outcome says where its value is (`holds`, from `held`).
+ * satisfied call's outcome says where its value is (`holds`, from `held`); `onceOnly` names the calls
+ * whose tool is not idempotent (the note does not offer `_rerun` for them).
  */
 export function boundRunAnswer(
   result: Omit<RunResult, "state">,
   summary: string,
   diagnostics: readonly Diagnostic[] = [],
   held: ReadonlyMap<string, readonly string[]> = new Map(),
+  onceOnly: ReadonlySet<string> = new Set(),
 ): RunPlanAnswer {
   const entries = failedFirst(
     Object.entries(result.calls).map(([id, outcome]): [string, ShownOutcome] => [
@@ -159,7 +182,7 @@ export function boundRunAnswer(
     durationMs: result.durationMs,
     summary,
   };
-  const callNotes = callsNote(entries);
+  const callNotes = callsNote(entries, onceOnly);
   if (size(whole) + (callNotes === undefined ? 0 : size(callNotes) + 10) <= RUN_LIMITS.answerChars)
     return toJson(callNotes === undefined ? whole : { ...whole, note: callNotes });
   // too many calls: as many as fit (failed first), then as many error entries as fit, and say so

@@ -210,4 +210,31 @@ describe("run_plan as a model's tool: parallel calls, a busy thread, re-sent pla
     expect(await engine.get("t", "†state.cart")).toEqual({ found: true, value: ["apple", "apple"] });
     await engine.close();
   });
+
+  it("does not offer _rerun for a satisfied call whose tool must not repeat: it says the work was done once", async () => {
+    const charge = defineTool({
+      name: "charge",
+      input: { type: "object", properties: { cents: { type: "number" } }, required: ["cents"] },
+      idempotent: false,
+      run: (args: unknown) => ({ charged: (args as { cents: number }).cents }),
+    });
+    const engine = createEngine({ tools: [give, charge] });
+    const [, runPlan] = agentTools(engine, "t");
+    const plan = {
+      plan: [
+        { _tool: "charge", _id: "pay", cents: 500, _outputPath: "†state.payment" },
+        { _tool: "give", _id: "apple", value: "apple", _outputPath: "†state.cart", _outputMethod: "push" },
+      ],
+    };
+    await runPlan.execute(plan);
+    const again = (await runPlan.execute(plan)) as RunPlanAnswer;
+    expect(again.calls.pay?.status).toBe("satisfied");
+    expect(again.note).toBe(
+      '2 calls (pay, apple) did not run again: an identical call (same tool, parameters, output path and method) completed on this thread before, so its value stands where "holds" says. To run such a call again (e.g. to add the same item twice), send it with "_rerun": true (1 call (apple)). 1 call (pay) uses a tool that must not repeat (not idempotent): a plan cannot run it again — tell the user it was already done.',
+    );
+    const payOnly = (await runPlan.execute({ plan: [plan.plan[0]] })) as RunPlanAnswer;
+    expect(payOnly.note).not.toContain("_rerun");
+    expect(payOnly.note).toContain("tell the user it was already done");
+    await engine.close();
+  });
 });

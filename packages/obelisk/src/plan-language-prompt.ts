@@ -30,7 +30,7 @@ const RULES = [
   '- "_outputPath" says where the result goes: "†state.a" (objects on the way are created); "†state.a && †state.b" writes both; "†state.ok || †state.failed" writes the first when the tool succeeds, and its error ({"name","message","code"}) to the last when it fails (the run goes on). "_outputMethod": "set" (default), "merge", "assign", "push" (append the value to a list) or "concat" (append a list\'s items).',
   '- Read a call\'s output as it is, "†calls.<id>" (not "†calls.<id>.output"), or where its _outputPath wrote it. Two calls may not write the same path, unless each pushes, concats, merges or assigns.',
   "- †state.approvals.<name> is given by a person: a plan cannot write it, and a call that reads it waits until it is given.",
-  '- A call that already ran on this thread with the same tool, parameters, _outputPath and _outputMethod is not run again (status "satisfied", its result stays where it was written) unless its tool always runs; add "_rerun": true to run it again.',
+  '- A call that already ran on this thread with the same tool, parameters, _outputPath and _outputMethod is not run again (status "satisfied", its result stays where it was written) unless its tool always runs; add "_rerun": true to run it again (a tool that must not repeat, such as a payment, refuses "_rerun": it was done once).',
 ];
 
 /** The rule on references (`RULES[2]`): the host kinds' line follows it. */
