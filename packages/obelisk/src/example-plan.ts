@@ -19,6 +19,9 @@ interface ExamplePlan {
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Parameter names that hold a key or an address, not free text: no template is written into them. */
+const NAMES_A_KEY =
+  /^(?:id|ids|key|url|uri|email|address)$|(?:Id|Ids|Key|Url|Uri|Email|Address)$|_(?:id|ids|key|url|uri|email|address)$/;
 
 /** Where a tool's example call writes: the path the tool prescribes, else `†state.<tool>Result`. */
 function targetOf(tool: RegisteredTool, index: number): string {
@@ -121,7 +124,8 @@ function readingCalls(
       calls.push(callOf(reader, { ...base, [name]: `${source}.${name}` }, id, outputPath));
   for (const [name, schema] of open) {
     const text = schema.type === "string" && schema.enum === undefined && schema.const === undefined;
-    if (text && schema.pattern === undefined && schema.format === undefined)
+    // not an id, url or address: a sentence around a value is no user id (review s40 r2 #11)
+    if (text && schema.pattern === undefined && schema.format === undefined && !NAMES_A_KEY.test(name))
       calls.push(callOf(reader, { ...base, [name]: `Result: {${textSource}}` }, id, outputPath));
   }
   // a whole value only where its type is known (the writer's output schema): compile checks it then

@@ -97,6 +97,36 @@ describe("planLanguagePrompt: the primer a model reads", () => {
     });
   });
 
+  it("writes no sentence into a parameter that names a key or an address (an id, a url, an email)", async () => {
+    const search = defineTool({
+      name: "searchWeb",
+      input: z.object({ query: z.string() }),
+      output: z.object({ results: z.array(z.object({ title: z.string() })) }),
+      run: () => ({ results: [] }),
+    });
+    const byId = (name: string) =>
+      defineTool({ name: `fetch_${name}`, input: z.object({ [name]: z.string() }), run: () => "x" });
+    const summarize = defineTool({
+      name: "summarize",
+      input: z.object({ text: z.string() }),
+      run: () => "s",
+    });
+    // before: {"_tool":"fetchUser","id":"Result: {†state.searchWebResult}"} (review s40 r2 #11)
+    const keys = ["id", "userId", "order_id", "url", "email", "apiKey"].map(byId);
+    const engine = createEngine({ tools: [search, ...keys.slice(0, 3), summarize] });
+    const example = await expectExampleValidates(engine);
+    expect(example.plan[1]).toMatchObject({ _tool: "summarize", text: "Result: {†state.searchWebResult}" });
+    const onlyKeys = createEngine({ tools: [search, ...keys.slice(3)] });
+    const alone = await expectExampleValidates(onlyKeys);
+    for (const call of alone.plan)
+      for (const name of ["url", "email", "apiKey"]) expect(String(call[name] ?? "")).not.toContain("{†");
+    // a name that merely ends in the letters stays free text
+    const paid = createEngine({ tools: [search, byId("paid")] });
+    expect((await expectExampleValidates(paid)).plan[1]).toMatchObject({
+      paid: "Result: {†state.searchWebResult}",
+    });
+  });
+
   it("names the agent tools only when the model has them", () => {
     const engine = createEngine({ tools: [fetchUser, greet] });
     const withTools = planLanguagePrompt(engine);
