@@ -3,52 +3,43 @@ import type { CompiledCall, RegisteredTool, RetryPolicy } from "@obelisk/compile
 import {
   assertNever,
   asThreadId,
-  cutText,
   DEFAULT_LIMITS,
   deepFreeze,
   type Mutable,
   ObeliskError,
 } from "@obelisk/core";
-import type { Awaitable, CallCommit, CallRecord, CommitResult, RecordedError } from "@obelisk/state";
+import type { Awaitable, CallRecord, RecordedError } from "@obelisk/state";
 import type { AroundTool } from "./around-tool.js";
-import { after, isThenable } from "./awaitable.js";
-import { CallInvocation, type InvocationHost } from "./call-invocation.js";
+import { isThenable } from "./awaitable.js";
+import { type CommitHost, commitEnding, commitOne } from "./call-commit.js";
+import type { InvocationHost } from "./call-invocation.js";
 import { CallLimiter } from "./call-limiter.js";
-import {
-  buildCallRecord,
-  buildCallReport,
-  type CallEnding,
-  keepableRecord,
-  type RecordContext,
-} from "./call-record.js";
-import { CallsById, createClaims, createWritersOf, preloadCallOutputs } from "./call-writers.js";
-import { buildCompletion, type Completion } from "./completion-commit.js";
-import { DecisionCore } from "./decision-core.js";
+import { buildCallReport, type CallEnding, type RecordContext } from "./call-record.js";
+import { CallsById, preloadCallOutputs } from "./call-writers.js";
+import { cancelReason } from "./cancel-reason.js";
+import type { DecisionCore } from "./decision-core.js";
 import type { CoreEffect, SettleInfo } from "./decision-types.js";
-import { type DispatchHost, dispatchCall, failureBranch, onInvoked } from "./dispatch-call.js";
+import { type DispatchHost, dispatchCall, onInvoked } from "./dispatch-call.js";
+import { type Culprit, culpritOf } from "./effect-culprit.js";
+import { emitFatalEnd } from "./emit-fatal-end.js";
 import { EventHub, toRecordedError } from "./event-hub.js";
-import { fatalEndEvents } from "./fatal-end-events.js";
+import type { EventInput } from "./event-input.js";
 import { FinishedExecution } from "./finished-execution.js";
-import { type InvokeOutcome, invokeToolThen } from "./invoke-tool.js";
+import { groupCommit } from "./group-commit.js";
+import type { InvokeOutcome } from "./invoke-tool.js";
+import { failFastEarly, invokeLimited, type LimitedInvokeHost } from "./limited-invoke.js";
+import { newCallRun } from "./new-call-run.js";
 import type { OperandFilter } from "./resolve-params.js";
 import { resolveRetryPolicy } from "./retry-delay.js";
+import { runDecisionCore } from "./run-decision-core.js";
 import { callEndEvent, type RunEvent } from "./run-event.js";
 import { type RunnerSettings, runnerSettings } from "./runner-settings.js";
 import type { CallRun, ExecutionResult, PendingResult, RunnerOptions } from "./runner-types.js";
 import { SerialSteps } from "./serial-steps.js";
 import { newReapplication, type Reapplication } from "./state-writes.js";
 import { systemTimers, type Timers } from "./timers.js";
+import { unsatisfiedEnding } from "./unsatisfied-ending.js";
 import { WorkingContext } from "./working-context.js";
-
-/** Distributes the `Omit` over the event union. */
-type EventInput = RunEvent extends infer E
-  ? E extends RunEvent
-    ? Omit<E, "runId" | "threadId" | "at">
-    : never
-  : never;
-
-/** The calls a fatal error is attributed to (see `fatal`): a call's index, or a commit group's. */
-type Culprit = number | readonly number[] | undefined;
 
 /** What the runner emits to once its `run-end` is out: nobody (every later event is dropped). */
 const ENDED = new EventHub();
@@ -61,7 +52,7 @@ const EFFECTS_PER_SLICE = 1024;
  * retries; commit through the store before dependents start; emit events) and reports back.
  * Batch: `add(all calls)` then `close()`. Streaming: `add` one call at a time, `close()` at the end.
  */
-export class PlanRunner implements DispatchHost, InvocationHost {
+export class PlanRunner implements DispatchHost, LimitedInvokeHost, CommitHost {
   readonly context: WorkingContext;
   /** Resolves with the execution result once every call has settled. */
   readonly result: Promise<ExecutionResult>;
@@ -76,19 +67,22 @@ export class PlanRunner implements DispatchHost, InvocationHost {
    * getter on every dispatch, whose optimized code a full GC between runs threw away (decision 0007).
    */
   private abortedFlag = false;
-  private readonly limiter: CallLimiter;
+  /** {@link LimitedInvokeHost.limiter}. */
+  readonly limiter: CallLimiter;
   /** The run's observers; {@link ENDED} once `run-end` is out, so nothing follows it. */
-  private hub: EventHub;
+  hub: EventHub;
   /** The run's clock (ms): `options.now`, else `Date.now`. */
   readonly now: () => number;
-  private readonly startedAt: number;
+  /** {@link FatalRun.startedAt}. */
+  readonly startedAt: number;
   private readonly queue: CoreEffect[] = [];
-  private readonly recordContext: Mutable<RecordContext>;
+  /** {@link CommitHost.recordContext}. */
+  readonly recordContext: Mutable<RecordContext>;
   private readonly settleInfo: Mutable<SettleInfo> = { status: "succeeded", alternative: undefined };
   /** Results waiting for the group commit at the end of the drain (stores with `commitCalls`). */
   private grouped: number[] = [];
   /** What decides a satisfied call's re-application (see `missingWrites`). */
-  private readonly reapplication: Reapplication = newReapplication();
+  readonly reapplication: Reapplication = newReapplication();
   private readonly policies = new Map<string, RetryPolicy>();
   /** By tool: whether its calls are hashed only when the store needs it ({@link hashLater}). */
   private hashesLater: Map<string, boolean> | undefined;
@@ -104,8 +98,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
   private loading: Promise<void> | undefined;
   private cancelled = false;
   private anyFailed = false;
-  /** failFast: a certain failure is known; calls granted a slot from now on end `cancelled` unstarted. */
-  private failingFast = false;
+  /** {@link LimitedInvokeHost.failingFast}. */
+  failingFast = false;
   private closed = false;
   private unresolvedHints: ReadonlyMap<string, string> | undefined;
   /** Set once `run-end` is emitted (by `finish` or `fatal`). */
@@ -145,15 +139,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
       deepFreeze(options.state),
       options.extraKinds ?? {},
     );
-    // calls made ready together start critical path first, as they get slots under a limit
-    const paths = options.criticalPaths;
-    this.core = new DecisionCore({
-      probe: this.context,
-      closed: options.streaming !== true,
-      writersOf: createWritersOf(this.byId),
-      claims: createClaims(),
-      ...(paths === undefined ? {} : { rank: (index: number) => paths.get(this.runOf(index).call.id) ?? 0 }),
-    });
+    this.core = runDecisionCore(options, this.context, this.runs, this.byId);
     this.operands = this.core;
     const registry = options.registry;
     this.limiter =
@@ -184,18 +170,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     if (this.closed) throw new ObeliskError("USAGE", "the run is closed: no more calls can be added");
     for (let at = 0; at < calls.length; at++) {
       const call = calls[at] as CompiledCall;
-      this.runs.push({
-        call,
-        params: undefined,
-        shownParams: undefined,
-        plannedParams: undefined,
-        hash: undefined,
-        attempts: 0,
-        startedAt: undefined,
-        pending: undefined,
-        ending: undefined,
-        report: undefined,
-      });
+      this.runs.push(newCallRun(call));
       this.byId.add(call);
     }
     const loaded = preloadCallOutputs(
@@ -298,17 +273,13 @@ export class PlanRunner implements DispatchHost, InvocationHost {
         const tool = this.options.registry.get(run.call.tool) as RegisteredTool;
         return dispatchCall(this, effect.index, run, tool);
       }
-      case "unsatisfied":
-        if (this.aborted)
-          return this.end(effect.index, { status: "cancelled", wrote: [], reason: this.abortReason });
-        if (effect.status !== "failed")
-          return this.end(effect.index, { status: effect.status, wrote: [], reason: effect.reason });
-        return this.end(effect.index, {
-          status: "failed",
-          wrote: [],
-          reason: effect.reason,
-          error: { name: "ObeliskError", code: effect.code, message: this.withHint(effect) },
-        });
+      case "unsatisfied": {
+        const hint = this.unresolvedHints?.get(this.runOf(effect.index).call.id);
+        return this.end(
+          effect.index,
+          unsatisfiedEnding(effect, this.aborted ? this.abortReason : undefined, hint),
+        );
+      }
       case "commit":
         return this.commitPending(effect.index);
       case "finish":
@@ -318,43 +289,14 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     }
   }
 
-  /** The reason of a call that failed unsatisfied, with the compiler's hint for it when close gave one. */
-  private withHint(effect: { readonly index: number; readonly reason: string }): string {
-    const hint = this.unresolvedHints?.get(this.runOf(effect.index).call.id);
-    return hint === undefined ? effect.reason : `${effect.reason} (${hint})`;
-  }
-
-  private runOf(index: number): CallRun {
+  /** {@link CommitHost.runOf}. */
+  runOf(index: number): CallRun {
     return this.runs[index] as CallRun;
   }
 
-  /**
-   * Invokes the tool under the limits and settles its outcome; fast path (no queue) when nothing is
-   * limited. Under a limit the outcome is settled inside the slot: a freed slot would otherwise go to a
-   * call already waiting before this call's dependents (perhaps on the critical path) were even queued.
-   * The request settles through {@link invoked} (no closure per call).
-   */
+  /** {@link DispatchHost.invoke}: under the run's limits (see {@link invokeLimited}). */
   invoke(index: number, run: CallRun, tool: RegisteredTool): Awaitable<void> {
-    const call = run.call;
-    const unlimited = this.limiter.unlimited(tool.name);
-    // failFast under a limit: the outcome is judged before the slot is given back (see failFastEarly)
-    const early = !unlimited && this.options.failFast === true;
-    const request = new CallInvocation(this, run, tool, this.policyOf(call, tool), index, early);
-    if (unlimited) return invokeToolThen(request);
-    let started = false;
-    const task = (): Awaitable<void> => {
-      started = true;
-      if (this.failingFast) return request.settle({ kind: "cancelled", attempts: run.attempts });
-      return invokeToolThen(request);
-    };
-    // A streamed call's remaining path is unknown until close: it ranks as a call nothing follows (its cost).
-    const priority = this.options.criticalPaths?.get(call.id) ?? tool.cost;
-    return this.limiter.run(tool.name, priority, this.signal, task).catch((error: unknown) => {
-      // Refused before it started (the run was aborted while it waited): the call is cancelled. A failure
-      // while settling is the runner's own and fatal, as on the fast path.
-      if (started) throw error;
-      return request.settle({ kind: "cancelled", attempts: run.attempts });
-    });
+    return invokeLimited(this, index, run, tool);
   }
 
   /** {@link InvocationHost}: how a call's attempts ended (`early`: judged for failFast first). */
@@ -365,22 +307,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     outcome: InvokeOutcome,
     early: boolean,
   ): Awaitable<void> {
-    return onInvoked(this, index, run, tool, early ? this.failFastEarly(run.call, outcome) : outcome);
-  }
-
-  /**
-   * failFast with limited slots: a certain failure (an uninspectable result, or a thrown error with no
-   * failure branch) is marked before the call gives its slot back, so a queued call granted that slot ends
-   * `cancelled` without starting; the run itself is aborted when the failure settles.
-   */
-  private failFastEarly(call: CompiledCall, outcome: InvokeOutcome): InvokeOutcome {
-    const fails =
-      outcome.kind === "invalid" || (outcome.kind === "threw" && failureBranch(call) === undefined);
-    if (!this.failingFast && fails) {
-      this.failingFast = true;
-      this.abortReason = `failFast: ${call.id} failed`;
-    }
-    return outcome;
+    return onInvoked(this, index, run, tool, early ? failFastEarly(this, run.call, outcome) : outcome);
   }
 
   /** Completed records that satisfied a call of this run (`<runId> <callId>`): each satisfies one call. */
@@ -413,8 +340,8 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     return record.runId !== this.runId && this.options.resumes?.has(record.runId) !== true;
   }
 
-  /** The effective retry policy: cached per tool for calls without their own `_retry`. */
-  private policyOf(call: CompiledCall, tool: RegisteredTool): RetryPolicy {
+  /** {@link LimitedInvokeHost.policyOf}: cached per tool for calls without their own `_retry`. */
+  policyOf(call: CompiledCall, tool: RegisteredTool): RetryPolicy {
     if (call.retry !== undefined) return resolveRetryPolicy(tool.retry, call);
     let policy = this.policies.get(tool.name);
     if (policy === undefined) {
@@ -482,162 +409,11 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     }
   }
 
-  /** One serialized group commit step. */
-  private readonly commitGroup = (indexes: readonly number[]): Awaitable<void> => {
-    const endedAt = this.now();
-    this.recordContext.endedAt = endedAt;
-    const completions: Completion[] = new Array(indexes.length);
-    const commits: CallCommit[] = new Array(indexes.length);
-    for (let at = 0; at < indexes.length; at++) {
-      const completion = this.completionOf(indexes[at] as number);
-      completions[at] = completion;
-      commits[at] = completion.commit;
-    }
-    // A store without group commit takes the same commits one by one: what reaches the store, and in
-    // which order (write log, records, ties in retention), does not depend on the store (differential
-    // review F1–F4: the memory store used to commit, and record failures, as each call ended).
-    const store = this.options.store;
-    if (store.commitCalls === undefined) return this.commitEach(indexes, completions, commits, endedAt);
-    return after(store.commitCalls(commits), (answers) => {
-      if (answers.length !== indexes.length)
-        throw new ObeliskError("STORE_ERROR", "the store answered a group commit with the wrong count");
-      return this.applyCommitted(indexes, completions, endedAt, answers, 0, indexes.length);
-    });
-  };
-
-  /**
-   * A group through `store.commitCall`, one by one. Synchronous answers are applied once all are in, as a
-   * group commit's are; from the first asynchronous answer on, each commit is applied as soon as it is
-   * durable, so a dependent does not wait for its siblings' commits (regression review 2).
-   */
-  private commitEach(
-    indexes: readonly number[],
-    completions: readonly Completion[],
-    commits: readonly CallCommit[],
-    endedAt: number,
-  ): Awaitable<void> {
-    const store = this.options.store;
-    const answers: CommitResult[] = new Array(commits.length);
-    for (let at = 0; at < commits.length; at++) {
-      const answer = store.commitCall(commits[at] as CallCommit);
-      if (isThenable(answer)) {
-        const pending = answer;
-        return after(this.applyCommitted(indexes, completions, endedAt, answers, 0, at), () =>
-          this.commitRest(indexes, completions, commits, endedAt, at, pending),
-        );
-      }
-      answers[at] = answer;
-    }
-    return this.applyCommitted(indexes, completions, endedAt, answers, 0, commits.length);
-  }
-
-  /** Waits for the commit at `at`, applies it, then commits and applies the rest one at a time. */
-  private commitRest(
-    indexes: readonly number[],
-    completions: readonly Completion[],
-    commits: readonly CallCommit[],
-    endedAt: number,
-    at: number,
-    pending: PromiseLike<CommitResult>,
-  ): Promise<void> {
-    return Promise.resolve(pending).then(async (answer) => {
-      await this.committed(indexes[at] as number, completions[at] as Completion, endedAt, answer);
-      for (let next = at + 1; next < commits.length; next++) {
-        const result = await this.options.store.commitCall(commits[next] as CallCommit);
-        await this.committed(indexes[next] as number, completions[next] as Completion, endedAt, result);
-      }
-    });
-  }
-
-  /** Applies and settles a group's answers in order from `start` (no closure per call while they are synchronous). */
-  private applyCommitted(
-    indexes: readonly number[],
-    completions: readonly Completion[],
-    endedAt: number,
-    answers: readonly CommitResult[],
-    start: number,
-    end: number,
-  ): Awaitable<void> {
-    for (let at = start; at < end; at++) {
-      const done = this.committed(
-        indexes[at] as number,
-        completions[at] as Completion,
-        endedAt,
-        answers[at] as CommitResult,
-      );
-      if (isThenable(done))
-        return Promise.resolve(done).then(() =>
-          this.applyCommitted(indexes, completions, endedAt, answers, at + 1, end),
-        );
-    }
-    return undefined;
-  }
-
-  /**
-   * The completion (commit and writes) of a call's pending result, built with the runner's one record
-   * context, whose `endedAt` the caller sets: buildCallRecord reads it at once and keeps nothing of it.
-   */
-  private completionOf(index: number): Completion {
-    const run = this.runOf(index);
-    return buildCompletion(
-      run,
-      run.pending as PendingResult,
-      this.context.stateAt,
-      this.recordContext,
-      this.reapplication,
-    );
-  }
+  /** One serialized group commit step (a field, so the hot path creates no closure per call). */
+  private readonly commitGroup = (indexes: readonly number[]): Awaitable<void> => groupCommit(this, indexes);
 
   /** One serialized commit step (a field, so the hot path creates no closure per call). */
-  private readonly commitStep = (index: number): Awaitable<void> => {
-    const endedAt = this.now();
-    this.recordContext.endedAt = endedAt;
-    const completion = this.completionOf(index);
-    const result = this.options.store.commitCall(completion.commit);
-    if (!isThenable(result)) return this.committed(index, completion, endedAt, result);
-    return Promise.resolve(result).then((value) => this.committed(index, completion, endedAt, value));
-  };
-
-  /** After the store's answer: apply the writes to the working state and settle (or fail the call). */
-  private committed(
-    index: number,
-    completion: Completion,
-    endedAt: number,
-    result: CommitResult,
-  ): Awaitable<void> {
-    if (!result.ok) {
-      const { code, message } = result.error;
-      return this.commitEnding(index, {
-        status: "failed",
-        wrote: [],
-        error: { name: "ObeliskError", code, message },
-      });
-    }
-    const { writes, ending } = completion;
-    const failure = writes.length === 0 ? undefined : this.context.write(writes);
-    if (failure !== undefined)
-      throw new ObeliskError(
-        "STORE_ERROR",
-        `the store accepted a write the working state cannot apply: ${failure}`,
-      );
-    const run = this.runOf(index);
-    const call = run.call;
-    // dependents read the output here, also one a satisfied call did not store again (the thread holds it)
-    if (call.outputPath === undefined && run.pending?.value !== undefined)
-      this.context.setCallOutput(call.id, run.pending.value);
-    if (!this.hub.idle) {
-      for (const write of writes) {
-        this.emit({
-          type: "state-write",
-          callId: call.id,
-          tool: call.tool,
-          reference: write.reference,
-          method: write.method,
-        });
-      }
-    }
-    this.settleCall(index, ending, endedAt);
-  }
+  private readonly commitStep = (index: number): Awaitable<void> => commitOne(this, index);
 
   /** Ends a call without a result: commits its record (no writes), then settles it. */
   end(index: number, ending: CallEnding): void {
@@ -646,35 +422,14 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     run.ending = ending.status;
     this.flushGroup(); // records reach the store in the order the calls ended
     try {
-      this.steps.run((at: number) => this.commitEnding(at, ending), index);
+      this.steps.run((at: number) => commitEnding(this, at, ending), index);
     } catch (error) {
       this.fatal(error, index); // a store that throws at once: the run ends here, not in the caller
     }
   }
 
-  private commitEnding(index: number, ending: CallEnding): Awaitable<void> {
-    const run = this.runOf(index);
-    run.ending = ending.status;
-    const endedAt = this.now();
-    const { maxValueBytes } = this.recordContext;
-    const record = buildCallRecord(run, ending, {
-      threadId: this.options.threadId,
-      runId: this.options.runId,
-      endedAt,
-      maxValueBytes,
-    });
-    const store = this.options.store;
-    return after(store.commitCall({ record, writes: [], maxValueBytes }), (result) => {
-      if (result.ok) return this.settleCall(index, ending, endedAt);
-      // Every call leaves a record (SPEC §8): one the store refused (a field it cannot keep) is kept cut.
-      const cut = keepableRecord(record, result.error.message);
-      return after(store.commitCall({ record: cut, writes: [], maxValueBytes }), () =>
-        this.settleCall(index, ending, endedAt),
-      );
-    });
-  }
-
-  private settleCall(index: number, ending: CallEnding, endedAt: number): void {
+  /** {@link CommitHost.settleCall}. */
+  settleCall(index: number, ending: CallEnding, endedAt: number): void {
     const run = this.runOf(index);
     const report = buildCallReport(run, ending, endedAt);
     // emitted before the report is kept: a clock that throws here leaves the call to `fatal`'s call-end
@@ -747,23 +502,7 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     const hub = this.hub;
     this.ended = true;
     this.hub = ENDED;
-    if (hub.idle) return;
-    let at: number;
-    try {
-      at = this.now();
-    } catch {
-      at = this.startedAt;
-    }
-    const culprits = culprit === undefined ? [] : typeof culprit === "number" ? [culprit] : culprit;
-    const ending = {
-      runId: this.runId,
-      threadId: this.threadId,
-      at,
-      startedAt: this.startedAt,
-      failure,
-      culprits,
-    };
-    for (const event of fatalEndEvents(this.runs, ending)) hub.emit(event);
+    if (!hub.idle) emitFatalEnd(hub, this.runs, this, failure, culprit);
   }
 
   /**
@@ -778,35 +517,9 @@ export class PlanRunner implements DispatchHost, InvocationHost {
     if (!hub.idle) hub.emit({ ...event, runId: this.runId, threadId: this.threadId, at });
   }
 
-  private emit(event: EventInput): void {
+  /** {@link CommitHost.emit}: nothing once the run has ended. */
+  emit(event: EventInput): void {
     if (this.hub.idle) return;
     this.hub.emit({ ...event, runId: this.runId, threadId: this.threadId, at: this.now() } as RunEvent);
   }
-}
-
-/** The calls a failure while performing `effect` is attributed to. */
-function culpritOf(effect: CoreEffect): Culprit {
-  return effect.type === "finish" ? undefined : effect.index;
-}
-
-/** Most characters of the caller's abort reason kept in the calls' reason. */
-const CANCEL_REASON_CHARS = 200;
-
-/**
- * The reason cancelled calls give: "run cancelled", with the caller's own reason when it gave one
- * (`controller.abort("user pressed stop")`, an `Error`); Node's default abort reason adds nothing, and a
- * timeout signal says so.
- */
-function cancelReason(signal: AbortSignal): string {
-  let detail: string | undefined;
-  try {
-    const reason: unknown = signal.reason;
-    if (reason instanceof Error && reason.name === "TimeoutError") detail = "the run's signal timed out";
-    else if (reason instanceof Error && reason.name !== "AbortError") detail = String(reason.message);
-    else if (typeof reason === "string") detail = reason;
-  } catch {
-    detail = undefined; // a reason that cannot be read adds nothing
-  }
-  if (detail === undefined || detail.trim() === "") return "run cancelled";
-  return `run cancelled: ${cutText(detail, CANCEL_REASON_CHARS)}`;
 }
