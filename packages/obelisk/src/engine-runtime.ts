@@ -2,29 +2,21 @@ import { type CompileContext, type CompiledPlan, compile, type ToolRegistry } fr
 import {
   asRunId,
   asThreadId,
-  createKindTable,
   type Diagnostic,
   type JsonObject,
   type JsonValue,
   type KindTable,
-  ObeliskError,
   planNotApproved,
   type RunId,
   type ThreadId,
   toJsonValue,
 } from "@obelisk/core";
 import { CallLimiter, EventHub, type RunObserver } from "@obelisk/scheduler";
-import {
-  DEFAULT_RETENTION,
-  evictionAdvice,
-  type RunLock,
-  type StateStore,
-  stateWrittenByCall,
-  type ThreadInfo,
-} from "@obelisk/state";
-import type { RunAcceptor } from "./accepting-run.js";
+import type { StateStore, ThreadInfo } from "@obelisk/state";
 import { ActiveRuns } from "./active-runs.js";
+import { afterRun } from "./after-run.js";
 import { InputChecker, type SchemaSource } from "./check-input.js";
+import { engineKinds } from "./engine-kinds.js";
 import type {
   EngineDiagnostic,
   EngineOptions,
@@ -42,53 +34,17 @@ import {
   normalizeContext,
   normalizeInput,
 } from "./normalize-input.js";
-import { planInvalidError } from "./plan-invalid-error.js";
+import type { PreparedRun, PrepareSteps } from "./prepared-run.js";
 import { refuseRecordedRunId } from "./record-run.js";
 import { checkRerunIds } from "./rerun-option.js";
-import { warnAfterRun } from "./thrown-message.js";
+import { runVerdict } from "./run-verdict.js";
+import { threadContext } from "./thread-context.js";
 import { withInputDiagnostics } from "./with-input-diagnostics.js";
 
-/** A run's input and host values are known (a run has them; `validate` only when given). */
-const KNOWN = Object.freeze({ input: true, context: true });
-/** The host values of a run given no context: none. */
-const NO_HOST_VALUES: HostContext = Object.freeze({});
+export type { ResumedNumbering } from "./prepared-run.js";
+
 /** No diagnostics (a plan read by no scoped kind). */
 const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
-/** The state of a thread the store does not hold yet. */
-const EMPTY_STATE: JsonObject = Object.freeze({});
-
-/** What a validated, locked run needs to start. */
-export interface PreparedRun {
-  readonly threadId: ThreadId;
-  /** The run's id, new to the store. */
-  readonly runId: RunId;
-  readonly input: NormalizedInput;
-  readonly state: JsonObject;
-  readonly compiled: CompiledPlan;
-  readonly lock: RunLock;
-  /** The run's host-kind values, as a frozen JSON copy. */
-  readonly extraKinds: HostContext | undefined;
-  /** The first automatic id number the plan was compiled with (absent: the plan has no automatic ids). */
-  readonly firstAutoIdNumber: number | undefined;
-}
-
-/** How {@link EngineRuntime.prepare} prepares a run beyond its options. */
-export interface PrepareSteps {
-  /** A resumed run is numbered as the original was (its numbers are reserved already). */
-  readonly resumed?: ResumedNumbering;
-  /** Gives up the wait for the thread (THREAD_BUSY), and is what `accept` is told to stop on. */
-  readonly signal?: AbortSignal;
-  /** A stream's calls resumed: references nothing among them writes fail their own call, not the plan. */
-  readonly streamed?: boolean;
-  /** Asked once the plan compiled valid and its approved hash matched, before the run id is taken. */
-  readonly accept?: RunAcceptor;
-}
-
-/** A resumed run's numbering: the original run's first automatic id number and the call ids it recorded. */
-export interface ResumedNumbering {
-  readonly firstAutoIdNumber: number;
-  readonly ownCallIds: ReadonlySet<string>;
-}
 
 /** `ids` without `except` (the same set when there is nothing to take out). */
 function withoutIds(ids: ReadonlySet<string>, except: ReadonlySet<string> | undefined): ReadonlySet<string> {
@@ -96,25 +52,6 @@ function withoutIds(ids: ReadonlySet<string>, except: ReadonlySet<string> | unde
   const kept = new Set(ids);
   for (const id of except) kept.delete(id);
   return kept;
-}
-
-/**
- * The engine's kind table: host kinds are read-only data supplied per run (`RunOptions.context`); only
- * `†state` is written, and only by the engine, so a writable or engine-managed host kind is refused (USAGE)
- * instead of accepting writes that would be dropped.
- */
-function engineKinds(extra: EngineOptions["kinds"]): KindTable {
-  const table = createKindTable(extra ?? []);
-  for (const info of extra ?? []) {
-    if (info.writable || info.engineManaged) {
-      const what = info.writable ? "writable" : "engine-managed";
-      throw new ObeliskError(
-        "USAGE",
-        `kind "${info.kind}" cannot be ${what}: host kinds are read-only context`,
-      );
-    }
-  }
-  return table;
 }
 
 /** The engine's shared machinery: registry, store, clocks and the prepare / finish steps of every run. */
@@ -182,89 +119,15 @@ export class EngineRuntime {
     return runId;
   }
 
-  /**
-   * The compile context of a thread, given as the store holds it (`getThread`, read once by the caller;
-   * undefined: the store holds no such thread, read as empty). Read, never opened: validating (or refusing
-   * a run) leaves no thread behind (differential review F6). `known` says whether the run's input and
-   * host-kind values are known (a run: always; `validate`: when given): a known context without a value for
-   * a declared kind has none (`†env.x` is REF_UNRESOLVED, as at run time).
-   */
-  async threadContext(
+  /** The compile context of a thread (see {@link threadContext}: given as the store holds it, never opened). */
+  threadContext(
     threadId: ThreadId,
     thread: ThreadInfo | undefined,
     input: NormalizedInput,
     extra: HostContext | undefined,
-    known: { readonly input: boolean; readonly context: boolean } = KNOWN,
+    known?: { readonly input: boolean; readonly context: boolean },
   ): Promise<CompileContext> {
-    const inputKnown = known.input;
-    const hostValues = extra ?? (known.context ? NO_HOST_VALUES : undefined);
-    const stateSchema = this.options.stateSchema ?? thread?.stateSchema;
-    if (thread === undefined) {
-      return {
-        state: EMPTY_STATE,
-        ...(inputKnown ? { input: input.input } : {}),
-        callOutputs: new Set(),
-        ...(input.schema === undefined ? {} : { inputSchema: input.schema }),
-        ...(stateSchema === undefined ? {} : { stateSchema }),
-        ...(hostValues === undefined ? {} : { extraKinds: hostValues }),
-        ...(this.kindScope === undefined ? {} : { mayRead: this.kindScope.mayRead }),
-        callOutput: () => undefined,
-        evicted: () => undefined,
-      };
-    }
-    const state = await this.store.readState(threadId);
-    const callOutputs = new Set(await this.store.listCallOutputIds(threadId));
-    return {
-      state,
-      // Unknown (validate before the input exists): references into †input are judged by the schemas.
-      ...(inputKnown ? { input: input.input } : {}),
-      callOutputs,
-      ...(input.schema === undefined ? {} : { inputSchema: input.schema }),
-      ...(stateSchema === undefined ? {} : { stateSchema }),
-      ...(hostValues === undefined ? {} : { extraKinds: hostValues }),
-      ...(this.kindScope === undefined ? {} : { mayRead: this.kindScope.mayRead }),
-      callOutput: (id) => this.storedOutput(threadId, id),
-      writtenBy: this.writtenBy(threadId),
-      evicted: (reference) => this.evictedAt(threadId, reference),
-    };
-  }
-
-  /**
-   * The `†state` references a call of an earlier run wrote through its `_outputPath`, by call id, when the
-   * store answers at once: the compiler asks only for a `†calls.<id>` nothing else resolves, to name what
-   * to read. The thread's variables are listed once per compile, on the first question (a plan with
-   * thousands of such references would otherwise list them thousands of times).
-   */
-  private writtenBy(threadId: ThreadId): (id: string) => readonly string[] | undefined {
-    let byCall: ReadonlyMap<string, readonly string[]> | null | undefined;
-    return (id) => {
-      if (byCall === undefined) {
-        const variables = answerNow(() => this.store.listVariables(threadId));
-        byCall = variables === undefined ? null : stateWrittenByCall(variables);
-      }
-      return byCall?.get(id);
-    };
-  }
-
-  /**
-   * The output stored under `†calls.<id>` when the store answers at once (see {@link answerNow}): the
-   * compiler asks only for the stored outputs a plan reads, once each, so a thread's other (possibly large)
-   * outputs are never loaded to compile.
-   */
-  private storedOutput(threadId: ThreadId, id: string): { readonly value: JsonValue } | undefined {
-    const stored = answerNow(() => this.store.getCallOutput(threadId, id));
-    return stored === undefined || !("value" in stored) ? undefined : { value: stored.value };
-  }
-
-  /**
-   * "evicted at <time> (<reason>: <what to do>)" when the store answers at once that `reference` was evicted
-   * (what to do: `evictionAdvice`).
-   */
-  private evictedAt(threadId: ThreadId, reference: string): string | undefined {
-    const tombstone = answerNow(() => this.store.getTombstone(threadId, reference));
-    return tombstone === undefined
-      ? undefined
-      : `evicted at ${tombstone.evictedAt} (${tombstone.reason}: ${evictionAdvice(tombstone)})`;
+    return threadContext(this, threadId, thread, input, extra, known);
   }
 
   /** The plan as it is now, read once: what every compile of the run or validation reads ({@link freezePlan}). */
@@ -371,7 +234,7 @@ export class EngineRuntime {
       const context = await this.threadContext(threadId, thread, input, extraKinds);
       const told = resumed?.firstAutoIdNumber ?? (await this.toldCallNumber(threadId));
       const expectedFirst = told ?? 1;
-      const approved = this.checked(
+      const approved = runVerdict(
         this.compile(plan, context, input, expectedFirst, resumed?.ownCallIds),
         options,
         streamed,
@@ -396,7 +259,7 @@ export class EngineRuntime {
         // Only when the store could not tell the number beforehand (or someone reserved in between): the
         // frozen plan again, held to what the first compile approved.
         if (first !== expectedFirst) {
-          validation = this.checked(this.compile(plan, context, input, first), options, false);
+          validation = runVerdict(this.compile(plan, context, input, first), options, false);
           if (validation.planHash !== approved.planHash)
             throw planNotApproved(validation.planHash, options.approvedHash ?? approved.planHash);
         }
@@ -411,27 +274,6 @@ export class EngineRuntime {
       await releaseAfter(lock, error);
       throw error;
     }
-  }
-
-  /**
-   * A compile's verdict for a run: PLAN_INVALID (a resumed stream's unresolved references apart: they fail
-   * their own calls), PLAN_NOT_APPROVED when its hash is not `approvedHash`, and `rerun`'s ids checked.
-   */
-  private checked(validation: ValidationResult, options: RunOptions, streamed: boolean): ValidationResult {
-    // A stream's calls are resumed as the stream ran them: a reference nothing among them writes fails
-    // its own call REF_UNRESOLVED (as at close), the other calls run.
-    let checked = validation;
-    if (!checked.ok && streamed && onlyUnresolved(checked.diagnostics))
-      checked = { ...checked, ok: true, compiled: runnable(checked.compiled) };
-    if (!checked.ok) {
-      const { ok, planHash, diagnostics } = checked;
-      throw planInvalidError(diagnostics, { ok, planHash, diagnostics });
-    }
-    if (options.approvedHash !== undefined && options.approvedHash !== checked.planHash) {
-      throw planNotApproved(checked.planHash, String(options.approvedHash));
-    }
-    checkRerunIds(options.rerun, checked.compiled);
-    return checked;
   }
 
   /** The plan document as stored with the run (so `resume` can re-run it). */
@@ -449,64 +291,8 @@ export class EngineRuntime {
     return hub;
   }
 
-  /** After a run: retention (never during one), history pruning, then the state to report. */
-  async afterRun(threadId: ThreadId): Promise<JsonObject> {
-    keepRunShapesSoon();
-    // the run's end is recorded: a failing clock takes the real one (as endedAt), a failing retention is a
-    // warning (it runs again after the next run), never an error for a run that has ended
-    try {
-      await this.store.applyRetention(
-        threadId,
-        this.options.retention ?? DEFAULT_RETENTION,
-        new Date(this.endedAt()),
-      );
-    } catch (error) {
-      warnAfterRun(`retention on thread ${JSON.stringify(threadId)}`, error);
-    }
-    await this.pruneHistory(threadId);
-    return this.store.readState(threadId);
+  /** After a run: retention (never during one), history pruning, then the state to report ({@link afterRun}). */
+  afterRun(threadId: ThreadId): Promise<JsonObject> {
+    return afterRun(this, threadId);
   }
-
-  /**
-   * The `history` option after a run, under its lock (decision 0075): the thread's oldest runs the policy
-   * selects, at most a batch per run. A failure is a warning, as retention's: the next run prunes again.
-   */
-  private async pruneHistory(threadId: ThreadId): Promise<void> {
-    const { history } = this.options;
-    if (history === undefined || this.store.pruneHistory === undefined) return;
-    try {
-      await this.store.pruneHistory(threadId, history, new Date(this.endedAt()));
-    } catch (error) {
-      warnAfterRun(`history pruning on thread ${JSON.stringify(threadId)}`, error);
-    }
-  }
-}
-
-/** The compiled plan marked valid, its lazy `graph` getter kept as a getter (a spread would build it). */
-function runnable(compiled: CompiledPlan): CompiledPlan {
-  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(compiled)) as CompiledPlan;
-  return Object.assign(copy, { ok: true });
-}
-
-/** True when every error among `diagnostics` is REF_UNRESOLVED (the run's calls decide those at run time). */
-function onlyUnresolved(diagnostics: readonly Diagnostic[]): boolean {
-  return diagnostics.every(
-    (diagnostic) => diagnostic.severity !== "error" || diagnostic.code === "REF_UNRESOLVED",
-  );
-}
-
-/**
- * A store's answer when it gives one at once (the memory and SQLite stores do), else undefined: compile is
- * synchronous, so an asynchronous store's answer is "unknown" (no diagnostic), its promise handled, and a
- * store that throws is unknown too.
- */
-function answerNow<T>(ask: () => T | Promise<T>): T | undefined {
-  try {
-    const answer = ask();
-    if (!(answer instanceof Promise)) return answer;
-    answer.catch(() => undefined);
-  } catch {
-    // unknown
-  }
-  return undefined;
 }
