@@ -1,5 +1,6 @@
 import { DEFAULT_KINDS, formatReference, parseReference, plural } from "@obelisk/core";
 import type { VariableMeta } from "../store-types.js";
+import { previewSkeleton } from "./preview-skeleton.js";
 
 /**
  * One variable as a summary shows it (SPEC §8), the same facts in both forms: markdown writes them as
@@ -146,8 +147,12 @@ export interface SummaryRenderer {
   ): { text: string; shown: number };
 }
 
-/** Shortens a preview to `max` characters (with an ellipsis). */
-export const shortenPreview = (preview: string, max: number): string => shortenText(preview, max);
+/**
+ * Shortens a preview to `max` characters (with an ellipsis): value strings are cut first so the keys stay
+ * visible ({@link previewSkeleton}), then the text.
+ */
+export const shortenPreview = (preview: string, max: number): string =>
+  preview.length <= max ? preview : (previewSkeleton(preview, max) ?? shortenText(preview, max));
 
 const formatBytes = (bytes: number): string =>
   bytes < 1024
