@@ -114,7 +114,7 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
     {
       name: "run_plan",
       description:
-        "Validate and run a plan on the thread. Returns the status of each call, the errors, the plan's warnings, and a short summary of the variables the run wrote (read their values with get_variable). A call identical to one completed on this thread before is 'satisfied': it does not run again (send it with \"_rerun\": true to run it again). A call that waits for an approval is 'waiting': it did not run; a person must give the approval, then send the plan again.",
+        "Validate and run a plan on the thread. Returns the status of each call, the errors, the plan's warnings, and a short summary of the variables the run wrote (read their values with get_variable). A call identical to one completed on this thread before is 'satisfied': it does not run again (send it with \"_rerun\": true to run it again; a tool that must not repeat refuses that: it was done once). A call that waits for an approval is 'waiting': it did not run; a person must give the approval, then send the plan again.",
       parameters: parameters.run_plan,
       execute: (given, options) => {
         const signal = callSignal(options);
