@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { withEcmaClasses } from "@obelisk/core";
+import { ecmaPatternError, withEcmaClasses } from "@obelisk/core";
 import type { RegExpEngine } from "ajv/dist/types/index.js";
 import type { RE2JS } from "re2js";
 
@@ -12,15 +12,21 @@ function re2(): typeof RE2JS {
   return engine;
 }
 
-/** Thrown when a pattern cannot be compiled to a linear-time matcher (backreferences, lookaround, bad syntax). */
+/**
+ * Thrown when a pattern cannot be compiled to a linear-time matcher: RE2 cannot run it (backreferences,
+ * lookaround), or it is not a valid ECMA-262 `u`-flag regular expression at all (stop 40: RE2 would take
+ * `\-` or a lone `]` with a meaning of its own).
+ */
 export class UnsupportedPattern extends Error {
   /** The pattern as written in the schema. */
   readonly pattern: string;
 
-  constructor(pattern: string, cause: unknown) {
+  /** `invalid`: why JavaScript refuses the pattern (`ecmaPatternError`), when it does. */
+  constructor(pattern: string, cause: unknown, invalid?: string) {
     super(
-      `pattern ${JSON.stringify(pattern)} is not supported (${cause instanceof Error ? cause.message : String(cause)}); ` +
-        "patterns in plan input schemas run on a linear-time engine (RE2 syntax: no backreferences or lookaround)",
+      invalid ??
+        `pattern ${JSON.stringify(pattern)} is not supported (${cause instanceof Error ? cause.message : String(cause)}); ` +
+          "patterns in plan input schemas run on a linear-time engine (RE2 syntax: no backreferences or lookaround)",
       { cause },
     );
     this.name = "UnsupportedPattern";
@@ -29,10 +35,13 @@ export class UnsupportedPattern extends Error {
 }
 
 /**
- * A pattern compiled by re2js (ECMA-262 syntax translated, with ECMA-262's `.`, `\s` and `\S`: stop 39);
- * throws `UnsupportedPattern` when RE2 cannot run it.
+ * A pattern compiled by re2js (ECMA-262 syntax translated, with ECMA-262's `.`, `\s`, `\S` and surrogate
+ * pairs: stops 39, 40); throws `UnsupportedPattern` when JavaScript refuses it with the `u` flag (JSON
+ * Schema's meaning) or RE2 cannot run it.
  */
 function compileLinear(pattern: string): RE2JS {
+  const invalid = ecmaPatternError(pattern);
+  if (invalid !== undefined) throw new UnsupportedPattern(pattern, undefined, invalid);
   try {
     const RE2 = re2();
     return RE2.compile(RE2.translateRegExp(withEcmaClasses(pattern)));
@@ -41,7 +50,7 @@ function compileLinear(pattern: string): RE2JS {
   }
 }
 
-/** A pattern compiled by re2js, or undefined when RE2 cannot run it. */
+/** A pattern compiled by re2js, or undefined when RE2 cannot run it (or JavaScript refuses it). */
 function linearMatcher(pattern: string): RE2JS | undefined {
   try {
     return compileLinear(pattern);
@@ -75,6 +84,7 @@ export const linearRegExp: RegExpEngine = Object.assign(
  * plans, so patterns run on re2js too (a 30-character near-match of `^([A-Z]+)+$` took V8 ~30 s, blocking
  * every thread). A pattern RE2 cannot run (backreferences, lookaround) keeps JavaScript's engine: refusing
  * it would break a registry that worked; the registry warns about it (`REGISTRY_BACKTRACKING_PATTERN`).
+ * One JavaScript refuses throws there too (the registry refused it first: `invalidPattern`).
  */
 export const toolRegExp: RegExpEngine = Object.assign(
   (pattern: string, flags: string) => {

@@ -168,12 +168,9 @@ export function createSchemaCompiler(): SchemaCompiler {
             hint: "tool schemas are checked synchronously: remove $async",
           },
         );
-      const pattern = invalidPattern(schema);
-      if (pattern !== undefined)
-        throw new ObeliskError(
-          "USAGE",
-          `${what}: the pattern ${JSON.stringify(pattern)} is not a valid regular expression`,
-        );
+      const invalid = invalidPattern(schema);
+      if (invalid !== undefined)
+        throw new ObeliskError("USAGE", `${what} at ${invalid.pointer}: ${invalid.message}`);
     },
     lazyCheck(schema, what) {
       let compiled: Compiled | undefined;

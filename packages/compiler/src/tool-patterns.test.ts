@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { compile } from "./compile.js";
+import { linearRegExp, UnsupportedPattern } from "./linear-reg-exp.js";
 import { defineTool } from "./tool-definition.js";
 import { createToolRegistry } from "./tool-registry.js";
 
@@ -76,5 +77,91 @@ describe("patterns of tool schemas (a plan's values against the host's patterns)
       run: () => null,
     });
     expect(createToolRegistry([code, data]).warnings).toEqual([]);
+  });
+
+  const tool = (pattern: string) =>
+    defineTool({
+      name: "p",
+      input: { type: "object", properties: { s: { type: "string", pattern } } },
+      run: () => null,
+    });
+  const check = (pattern: string, s: string) =>
+    codes([{ _tool: "p", s, _outputPath: "†state.s" }], [tool(pattern)]);
+  const refused = [["PARAM_INVALID", "/0/s"]];
+
+  it("read a surrogate pair written as two \\u escapes as the one character it writes, as JavaScript does (stop 40)", () => {
+    // re2js read two lone surrogates: "😀" was refused, and a class range of pairs did not compile (warned)
+    expect(check("^\\uD83D\\uDE00$", "😀")).toEqual([]);
+    expect(check("^\\uD83D\\uDE00$", "a")).toEqual(refused);
+    const emoticons = "^[\\uD83D\\uDE00-\\uD83D\\uDE4F]+$";
+    expect(createToolRegistry([tool(emoticons)]).warnings).toEqual([]);
+    expect(check(emoticons, "😀🙏")).toEqual([]);
+    expect(check(emoticons, "😀a")).toEqual(refused);
+    // a lone surrogate escape matches an unpaired surrogate of the value only, in both engines
+    expect(check("^\\uD83D$", "\uD83D")).toEqual([]);
+    expect(check("^\\uD83D", "😀")).toEqual(refused);
+  });
+
+  it("JavaScript refuses with the u flag are refused at registration, with the pattern's pointer and why (stop 40)", () => {
+    // RE2 takes each of these, with a meaning of its own (`\\-` a hyphen, `]` and `{` literals, `\\x{41}` "A")
+    for (const pattern of ["^x\\-$", "]", "a{", "\\x{41}", "(?i)a", "[[:alpha:]]"]) {
+      let thrown: unknown;
+      try {
+        createToolRegistry([tool(pattern)]);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toMatchObject({
+        code: "USAGE",
+        message: expect.stringMatching(
+          /^tool "p" input schema at \/properties\/s\/pattern: the pattern .* is not a valid regular expression \(/,
+        ),
+      });
+    }
+    // and by the engine's linearRegExp (plan input schemas): the pattern named, JavaScript's reason given
+    expect(() => linearRegExp("^x\\-$", "u")).toThrow(UnsupportedPattern);
+    expect(() => linearRegExp("^x\\-$", "u")).toThrow(
+      /"\^x\\\\-\$" is not a valid regular expression \(Invalid escape\)/,
+    );
+  });
+
+  it("zod's string formats keep working: their patterns are valid with the u flag and match as in JavaScript", () => {
+    const formats = defineTool({
+      name: "formats",
+      input: z.object({
+        email: z.email(),
+        uuid: z.uuid(),
+        ipv4: z.ipv4(),
+        ipv6: z.ipv6(),
+        date: z.iso.date(),
+        at: z.iso.datetime(),
+        id: z.nanoid(),
+        sum: z.base64(),
+        phone: z.e164(),
+        prefix: z.string().startsWith("a.b"),
+        suffix: z.string().endsWith("x-y]"),
+      }),
+      run: () => null,
+    });
+    expect(createToolRegistry([formats]).warnings).toEqual([]);
+    const good = {
+      email: "ada@example.com",
+      uuid: "123e4567-e89b-12d3-a456-426614174000",
+      ipv4: "10.0.0.1",
+      ipv6: "::1",
+      date: "2026-02-28",
+      at: "2026-02-28T12:00:00Z",
+      id: "V1StGXR8_Z5jdHi6B-myT",
+      sum: "aGk=",
+      phone: "+14155550100",
+      prefix: "a.bc",
+      suffix: "ax-y]",
+    };
+    const call = (input: object) => [{ _tool: "formats", ...input, _outputPath: "†state.f" }];
+    expect(codes(call(good), [formats])).toEqual([]);
+    expect(codes(call({ ...good, email: "ada@", suffix: "x-y" }), [formats])).toEqual([
+      ["PARAM_INVALID", "/0/email"],
+      ["PARAM_INVALID", "/0/suffix"],
+    ]);
   });
 });

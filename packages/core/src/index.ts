@@ -11,7 +11,7 @@ export type { Diagnostic, SourcePosition } from "./diagnostic.js";
 export type { DiagnosticCode, ObeliskCode, RuntimeErrorCode, Severity } from "./diagnostic-codes.js";
 export { DIAGNOSTIC_CODES, RUNTIME_ERROR_CODES, severityOf } from "./diagnostic-codes.js";
 export { didYouMean, nearestNames } from "./did-you-mean.js";
-export { withEcmaClasses } from "./ecma-pattern-classes.js";
+export { ecmaPatternError, withEcmaClasses } from "./ecma-pattern-classes.js";
 export { formatExpression } from "./format-expression.js";
 export { formatOutputPath } from "./format-output-path.js";
 export { formatPath, formatReference } from "./format-path.js";

@@ -4,7 +4,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
 import type { StateWrite } from "../store-types.js";
-import { stateRegExp } from "./state-reg-exp.js";
+import { stateRegExp, stateSchemaProblem } from "./state-reg-exp.js";
 
 const addFormats = formatsModule.default;
 const ROOT_KEY = "obelisk:state";
@@ -211,7 +211,7 @@ function compileStateValidator(schema: JsonObject): StateValidator {
     ajv.addSchema(schema, ROOT_KEY);
     whole = ajv.getSchema(ROOT_KEY)!;
   } catch (error) {
-    throw new ObeliskError("USAGE", `invalid stateSchema: ${(error as Error).message}`, { cause: error });
+    throw new ObeliskError("USAGE", stateSchemaProblem(schema, error), { cause: error });
   }
   // a root `$async` makes each check a promise (truthy: "valid") that rejects later, unhandled
   if ("$async" in whole && whole.$async === true)
