@@ -1,5 +1,4 @@
 import type { JsonObject, JsonValue } from "@obelisk/core";
-import { BARE_DAGGER_SCHEMA, REFERENCE_STRING_SCHEMA } from "./reference-string-schema.js";
 import { isPlainObject } from "./to-json-schema.js";
 
 type Mutable = Record<string, JsonValue>;
@@ -18,7 +17,7 @@ const DEFINITIONS = new Set(["$defs", "definitions"]);
 /** Where a tool's schema goes in the plan schema, and what the move found on the way. */
 interface Move {
   readonly defs: Mutable;
-  readonly references: boolean;
+  readonly references: ((schema: JsonValue) => JsonObject) | undefined;
   readonly rootKey: string;
   /** Each schema's pointer in the tool's schema → its pointer in the plan schema. */
   readonly pointers: Map<string, string>;
@@ -43,7 +42,7 @@ function refPointer(ref: string): string | undefined {
 }
 
 /** A plan-schema `$defs` key not taken yet: `base` made of name characters, with `_2`, `_3`… on a clash. */
-function allocateDefKey(defs: Mutable, base: string): string {
+export function allocateDefKey(defs: Mutable, base: string): string {
   const clean = base.replace(/[^A-Za-z0-9_-]/g, "_");
   let key = clean;
   for (let n = 2; Object.hasOwn(defs, key); n += 1) key = `${clean}_${n}`;
@@ -57,7 +56,7 @@ function allocateDefKey(defs: Mutable, base: string): string {
  * compiler refuses a reference there too).
  */
 function takesReference(move: Move, value: JsonValue, atValue: boolean, keyword: string): boolean {
-  if (!atValue || !move.references || value === true) return false;
+  if (!atValue || move.references === undefined || value === true) return false;
   return value !== false || VALUE_SCHEMA_MAPS.has(keyword) || VALUE_SCHEMA_LISTS.has(keyword);
 }
 
@@ -71,7 +70,7 @@ function moveChild(
   const wrap = takesReference(move, value, atValue, place.keyword);
   const moved = moveSchema(move, value, from, wrap ? `${to}/anyOf/0` : to);
   if (wrap) move.pointers.set(from, to);
-  return wrap ? { anyOf: [moved, REFERENCE_STRING_SCHEMA], not: BARE_DAGGER_SCHEMA } : moved;
+  return wrap && move.references !== undefined ? move.references(moved) : moved;
 }
 
 /** Copies one schema, recording where each subschema lands and which `$ref`s to rewrite. */
@@ -150,15 +149,15 @@ function rewriteRefs(move: Move, root: JsonValue): void {
  * when one of its `$ref`s names the root or a place below it), its `$defs`/`definitions` to
  * `$defs[<key>__<name>]`, and every local `$ref` (`#`, `#/…`, `#anchor`) is rewritten to point there, so it
  * resolves within the tool's own schema. With `references`, every subschema that takes a value (properties,
- * items, additional/pattern properties… at any depth, inside definitions and combinators) also accepts a
- * reference string, and refuses a bare dagger (`"†"`, always REF_SYNTAX); the root itself does not.
- * Returns the moved root.
+ * items, additional/pattern properties… at any depth, inside definitions and combinators) is written as
+ * `references` writes it (`orReference`: its schema or a reference string, never a bare dagger `"†"`,
+ * always REF_SYNTAX); the root itself is not. Returns the moved root.
  */
 export function moveToolSchema(
   schema: JsonValue,
   baseKey: string,
   defs: Mutable,
-  options: { readonly references: boolean },
+  options: { readonly references: ((schema: JsonValue) => JsonObject) | undefined },
 ): JsonValue {
   const rootKey = allocateDefKey(defs, baseKey);
   const move: Move = {

@@ -41,6 +41,22 @@ const READ_ONLY_TARGET = (() => {
  */
 const NOT_ONE_CANONICAL_TARGET: JsonObject = { pattern: "^†.*(?:\\[|\\|\\||&&)" };
 
+/** `_outputPath` of a tool without a rule: a string starting with a dagger, no target in a read-only kind. */
+export const ANY_OUTPUT_PATH: JsonObject = {
+  type: "string",
+  pattern: "^†",
+  not: { pattern: READ_ONLY_TARGET },
+};
+
+/**
+ * What a tool's outputPath rule adds to `ANY_OUTPUT_PATH` in the plan JSON Schema (none without a rule): the
+ * rule, where the text is one canonical target.
+ */
+export function outputPathRule(tool: RegisteredTool): JsonObject | undefined {
+  const own = tool.outputPathSchema;
+  return own === undefined ? undefined : { anyOf: [own, NOT_ONE_CANONICAL_TARGET] };
+}
+
 /**
  * The schema of a call's `_outputPath` in the plan JSON Schema: a string starting with a dagger, or the
  * tool's own rule where the text is one canonical target, and no target in a read-only kind.

@@ -169,8 +169,9 @@ describe("plan JSON schema: tool schemas with $ref", () => {
     expect(validate(document)).toBe(accepted);
   });
 
-  it("every $ref resolves inside the plan schema's own $defs, under the tool's key", () => {
+  it("every $ref resolves inside the plan schema's own $defs, under the tool's key or a shared piece's", () => {
     const schema = planJsonSchema(refTools);
+    const defs = schema.$defs as Record<string, unknown>;
     const refs: string[] = [];
     const walk = (value: unknown): void => {
       if (Array.isArray(value)) value.forEach(walk);
@@ -182,8 +183,12 @@ describe("plan JSON schema: tool schemas with $ref", () => {
     };
     walk(schema);
     expect(refs.length).toBeGreaterThan(0);
-    for (const ref of refs)
-      expect(ref).toMatch(/^#\/\$defs\/(tree|rec|old|anchored|other|cat|latent)(__|\/|$)/);
+    for (const ref of refs) {
+      expect(ref).toMatch(
+        /^#\/\$defs\/((tree|rec|old|anchored|other|cat|latent)(__|\/|$)|(reference|bareDagger|_[A-Za-z]+(_\d+)?)$)/,
+      );
+      expect(defs[ref.split("/")[2] ?? ""], ref).toBeDefined();
+    }
     expect(JSON.stringify(schema)).not.toContain('"$anchor"');
   });
 
@@ -200,6 +205,7 @@ describe("plan JSON schema: _outputPath rules", () => {
     { name: "note", outputPath: { pattern: "^†state\\.notes\\." }, run: () => 1 },
     { name: "lang", outputPath: { pattern: "^†state\\.translations\\.[A-Za-z-]+$" }, run: () => 1 },
     { name: "free", run: () => 1 },
+    { name: "loose", outputPath: { pattern: "notes" }, run: () => 1 },
   ]);
   const validate = schemaValidator(ruled);
   it.each([
@@ -209,6 +215,9 @@ describe("plan JSON schema: _outputPath rules", () => {
     ["pattern rule, a matching path", plan({ _tool: "note", _outputPath: "†state.notes.a" }), true],
     ["no rule, no _outputPath", plan({ _tool: "free" }), true],
     ["pattern rule, a path outside it", plan({ _tool: "note", _outputPath: "†state.other" }), false],
+    // a rule that does not hold the dagger itself: the shared _outputPath does (OUTPUT_PATH_SYNTAX)
+    ["unanchored rule, no dagger", plan({ _tool: "loose", _outputPath: "state.notes.a" }), false],
+    ["unanchored rule, a reference", plan({ _tool: "loose", _outputPath: "†state.notes.a" }), true],
     // the compiler holds the rule to each target's canonical text (†state.translations.de-CH)
     [
       "pattern rule, a bracketed spelling",
@@ -332,6 +341,9 @@ describe("plan JSON schema: as strict as the compiler where that is certain", ()
     ["† and a space in a string parameter", plan(greet({ name: "† x" })), false],
     ["a dagger inside a literal string", plan(greet({ name: "a†" })), true],
     ["† and a space is no reference either", plan(greet({ times: "† x" })), false],
+    // the reference pattern is not anchored: a bare dagger before a reference is still REF_SYNTAX
+    ["a bare † before a reference, integer parameter", plan(greet({ times: "† †state.n" })), false],
+    ["a bare † before a reference, string parameter", plan(greet({ name: "† †state.n" })), false],
     ["a reference", plan(greet({ times: "†state.n" })), true],
     ["an escaped dagger is a literal string", plan(greet({ name: "††" })), true],
     ["a template", plan(greet({ name: "Hi {†state.n}" })), true],
@@ -443,8 +455,13 @@ describe("what the plan schema tells an LLM", () => {
     );
   });
 
-  it("every meta-property says what it does", () => {
-    const properties = callSchemas().get("fetchUser")?.properties as Record<string, { description?: string }>;
+  it("every meta-property says what it does (in the $defs entry it refers to)", () => {
+    const schema = planJsonSchema(registry);
+    const defs = (schema.$defs ?? {}) as Record<string, { description?: string }>;
+    const own = callSchemas().get("fetchUser")?.properties as Record<string, { $ref?: string }>;
+    const properties = Object.fromEntries(
+      Object.entries(own).map(([key, value]) => [key, defs[value.$ref?.split("/")[2] ?? ""] ?? value]),
+    ) as Record<string, { description?: string }>;
     for (const key of [
       "_id",
       "_outputPath",

@@ -2,7 +2,8 @@ import type { JsonObject, JsonValue, LimitOverrides, Limits } from "@obelisk/cor
 import { FORBIDDEN_SEGMENTS, MAX_TIMER_MS, OUTPUT_METHODS, resolveLimits } from "@obelisk/core";
 import { RETRY_FIELDS, type RetryLimits } from "./call-meta.js";
 import { moveToolSchema } from "./move-tool-schema.js";
-import { outputPathSchema } from "./output-path-schema.js";
+import { ANY_OUTPUT_PATH, outputPathRule, outputPathSchema } from "./output-path-schema.js";
+import { INLINE_SHARING, orReference, type SchemaSharing, sharedDefs } from "./plan-schema-sharing.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { schemaSummary } from "./schema-summary.js";
 import { isPlainObject } from "./to-json-schema.js";
@@ -86,10 +87,14 @@ const APPROVAL_REFERENCE_SCHEMA: JsonObject = {
     "A person's approval: a reference such as †state.approvals.refund (the call waits until it is written); never a literal.",
 };
 
-/** What every call's schema shares: the limits, and the `_retry` schema within them (built once). */
+/**
+ * What every call's schema shares: the limits, the `_retry` schema within them (built once), and how the
+ * pieces calls repeat are written (`$defs` entries, or inline).
+ */
 interface SchemaShared {
   readonly limits: Limits;
   readonly retry: JsonObject;
+  readonly sharing: SchemaSharing;
 }
 
 /**
@@ -104,35 +109,54 @@ function toolRetrySchema(tool: RegisteredTool, { limits, retry }: SchemaShared):
   });
 }
 
+/**
+ * A call's `_outputPath`: inline, the tool's whole schema for it; shared, the one `_outputPath` entry (any
+ * writable target) and, for a tool with an outputPath rule, the rule beside it.
+ */
+function outputPathProperty(tool: RegisteredTool, { sharing }: SchemaShared): JsonObject {
+  const description = META_DESCRIPTIONS._outputPath;
+  if (sharing.inline) return { ...outputPathSchema(tool), description };
+  const any = sharing.share("_outputPath", { ...ANY_OUTPUT_PATH, description });
+  const rule = outputPathRule(tool);
+  return rule === undefined ? any : { allOf: [any, rule] };
+}
+
 function metaProperties(tool: RegisteredTool, defs: Mutable, shared: SchemaShared): Mutable {
   const retry = toolRetrySchema(tool, shared);
+  const { share } = shared.sharing;
   const meta: Mutable = {
     _tool: { const: tool.name },
-    _id: {
+    _id: share("_id", {
       type: "string",
       pattern: "^[A-Za-z_][A-Za-z0-9_-]*$",
       not: { enum: [...FORBIDDEN_SEGMENTS] },
       description: META_DESCRIPTIONS._id,
-    },
-    _outputPath: { ...outputPathSchema(tool), description: META_DESCRIPTIONS._outputPath },
-    _outputMethod: { enum: Object.keys(OUTPUT_METHODS), description: META_DESCRIPTIONS._outputMethod },
-    _description: { type: "string", description: META_DESCRIPTIONS._description },
-    _rerun: tool.idempotent
-      ? { type: "boolean", description: META_DESCRIPTIONS._rerun }
-      : { const: false, description: `${META_DESCRIPTIONS._rerun} Not for this tool (not idempotent).` },
-    _timeoutMs: {
+    }),
+    _outputPath: outputPathProperty(tool, shared),
+    _outputMethod: share("_outputMethod", {
+      enum: Object.keys(OUTPUT_METHODS),
+      description: META_DESCRIPTIONS._outputMethod,
+    }),
+    _description: share("_description", { type: "string", description: META_DESCRIPTIONS._description }),
+    _rerun: share(
+      "_rerun",
+      tool.idempotent
+        ? { type: "boolean", description: META_DESCRIPTIONS._rerun }
+        : { const: false, description: `${META_DESCRIPTIONS._rerun} Not for this tool (not idempotent).` },
+    ),
+    _timeoutMs: share("_timeoutMs", {
       type: "number",
       exclusiveMinimum: 0,
       maximum: MAX_TIMER_MS,
       description: META_DESCRIPTIONS._timeoutMs,
-    },
-    _retry: { ...retry, description: META_DESCRIPTIONS._retry },
+    }),
+    _retry: share("_retry", { ...retry, description: META_DESCRIPTIONS._retry }),
   };
   if (tool.latent)
     meta._output =
       tool.outputSchema === undefined
         ? {}
-        : moveToolSchema(tool.outputSchema, `${tool.name}__output`, defs, { references: false });
+        : moveToolSchema(tool.outputSchema, `${tool.name}__output`, defs, { references: undefined });
   return meta;
 }
 
@@ -142,13 +166,15 @@ function metaProperties(tool: RegisteredTool, defs: Mutable, shared: SchemaShare
  * (see `moveToolSchema`).
  */
 function callSchema(tool: RegisteredTool, defs: Mutable, shared: SchemaShared): JsonObject {
-  const root = moveToolSchema(tool.paramsSchema ?? tool.inputSchema, tool.name, defs, { references: true });
+  const references = orReference(shared.sharing);
+  const root = moveToolSchema(tool.paramsSchema ?? tool.inputSchema, tool.name, defs, { references });
   const input: Mutable = isPlainObject(root) ? (root as Mutable) : {};
   const properties: Mutable = {
     ...(isPlainObject(input.properties) ? (input.properties as JsonObject) : {}),
     ...metaProperties(tool, defs, shared),
   };
-  for (const name of tool.approvalParams) properties[name] = APPROVAL_REFERENCE_SCHEMA;
+  for (const name of tool.approvalParams)
+    properties[name] = shared.sharing.share("approval", APPROVAL_REFERENCE_SCHEMA);
   // A tool with an outputPath rule cannot be called without one (the compiler's OUTPUT_PATH_NOT_ALLOWED).
   const ruled = tool.outputPathSchema === undefined ? [] : ["_outputPath"];
   const toolRequired = Array.isArray(input.required) ? input.required : [];
@@ -193,14 +219,18 @@ export interface PlanJsonSchemaOptions {
 }
 
 /**
- * The plan JSON Schema (2020-12) for a registry (SPEC §6): an LLM's structured output can be constrained
- * by it. Each call is one of the tools (`_tool` const); each parameter accepts its own schema or a
- * reference string; `_outputPath` follows the tool's rule; `_retry` stays within the limits.
+ * The plan JSON Schema with the pieces calls repeat written inline in each call (`inline`), or once in
+ * `$defs`. `strictPlanJsonSchema` reads the inline one: it converts each call's meta-properties itself.
  */
-export function planJsonSchema(registry: ToolRegistry, options: PlanJsonSchemaOptions = {}): JsonObject {
+export function buildPlanJsonSchema(
+  registry: ToolRegistry,
+  options: PlanJsonSchemaOptions,
+  inline: boolean,
+): JsonObject {
   const defs: Mutable = {};
   const limits = resolveLimits(options.limits);
-  const shared: SchemaShared = { limits, retry: retrySchema(limits) };
+  const sharing = inline ? INLINE_SHARING : sharedDefs(defs);
+  const shared: SchemaShared = { limits, retry: retrySchema(limits), sharing };
   const calls = registry.names.flatMap((name) => {
     const tool = registry.get(name);
     return tool === undefined ? [] : [callSchema(tool, defs, shared)];
@@ -226,4 +256,15 @@ export function planJsonSchema(registry: ToolRegistry, options: PlanJsonSchemaOp
     additionalProperties: false,
     ...(Object.keys(defs).length === 0 ? {} : { $defs: defs }),
   };
+}
+
+/**
+ * The plan JSON Schema (2020-12) for a registry (SPEC §6): an LLM's structured output can be constrained
+ * by it. Each call is one of the tools (`_tool` const); each parameter accepts its own schema or a
+ * reference string; `_outputPath` follows the tool's rule; `_retry` stays within the limits. What every
+ * call or parameter repeats (the reference alternative, the meta-properties and their descriptions) is in
+ * `$defs` once, so a call costs about its own parameters (decision 0096).
+ */
+export function planJsonSchema(registry: ToolRegistry, options: PlanJsonSchemaOptions = {}): JsonObject {
+  return buildPlanJsonSchema(registry, options, false);
 }

@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from "@obelisk/core";
 import { appendPointer } from "@obelisk/core";
-import { type PlanJsonSchemaOptions, planJsonSchema } from "./plan-json-schema.js";
+import { buildPlanJsonSchema, type PlanJsonSchemaOptions } from "./plan-json-schema.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { approvalSchemas, approvalsAsStrings } from "./strict-approval-params.js";
 import {
@@ -175,7 +175,8 @@ export function buildStrictPlan(
   registry: ToolRegistry,
   options: StrictPlanJsonSchemaOptions = {},
 ): StrictPlanBuild {
-  const full = planJsonSchema(registry, options);
+  // the meta-properties written in each call, where this converts them (planJsonSchema shares them)
+  const full = buildPlanJsonSchema(registry, options, true);
   const byTool = fullCalls(full);
   const build = createStrictBuild();
   const known = new Map<string, string>();
