@@ -1,5 +1,6 @@
 import type { CallOperand, CompiledCall, WriterLink } from "@obelisk/compiler";
-import { OUTPUT_METHODS, type Reference } from "@obelisk/core";
+import type { Reference } from "@obelisk/core";
+import { cancelledBefore, joinGroups, mayCommit, stallFailure, stallVictim } from "./accumulation-groups.js";
 import {
   alternativesAt,
   type CallSlot,
@@ -8,16 +9,17 @@ import {
   NO_ITEMS,
   operandsAt,
 } from "./call-slot.js";
-import { CommitGroup } from "./commit-group.js";
+import type { CommitGroup } from "./commit-group.js";
 import type { ContextProbe, CoreEffect, DecisionCoreOptions, SettleInfo } from "./decision-types.js";
 import { orderDispatches } from "./dispatch-order.js";
+import { forEachTarget } from "./for-each-target.js";
+import { heldOver } from "./held-over.js";
+import { nextExpression } from "./next-expression.js";
+import { type OpenRead, registerOpenReads, stillOpen } from "./open-read.js";
+import { type Parking, parkedOverlapping } from "./parked-overlapping.js";
 import { PathTrie } from "./path-trie.js";
-import {
-  deliveredStatus,
-  isApprovalReference,
-  someWriterWaiting,
-  unsatisfiedEffect,
-} from "./unsatisfied-effect.js";
+import { isApprovalReference, someWriterWaiting, unsatisfiedEffect } from "./unsatisfied-effect.js";
+import { writerOf, writersDelivered } from "./writer-slots.js";
 
 const defaultWriters = (call: CompiledCall, reference: Reference): readonly WriterLink[] =>
   call.writers.get(reference.text) ?? [];
@@ -42,7 +44,7 @@ export class DecisionCore {
   /** The parked slots by the path of the operand each waits on: a new call looks only at those it may claim. */
   private readonly parkedByPath = new PathTrie<CallSlot>();
   /** The operand each parked slot waits on (where it is filed in `parkedByPath`) and when it parked. */
-  private readonly parkedOn = new Map<CallSlot, { readonly reference: Reference; readonly order: number }>();
+  private readonly parkedOn = new Map<CallSlot, Parking>();
   private parkings = 0;
   /**
    * Streaming: the operands no writer was known for when their call was added (a writer added later and
@@ -101,12 +103,12 @@ export class DecisionCore {
         slot.waiters = this.early.get(call.id);
         this.early.delete(call.id);
       }
-      this.joinGroups(slot);
+      joinGroups(this.groups, slot);
       added.push(slot);
     }
     if (this.openReads.size > 0) this.claimOpenReads(calls);
     if (this.parked.size > 0) this.claimParked(calls, effects);
-    for (let at = 0; at < added.length; at++) this.registerOpenReads(added[at] as CallSlot);
+    for (let at = 0; at < added.length; at++) registerOpenReads(this.openReads, added[at] as CallSlot);
     for (let at = 0; at < added.length; at++) this.evaluate(added[at] as CallSlot, effects);
     if (this.rank !== undefined) orderDispatches(effects, before, this.rank);
     return effects;
@@ -135,8 +137,8 @@ export class DecisionCore {
     const slot = this.slot(index);
     slot.phase = "held";
     if (alternative !== undefined) slot.completedAlternative = alternative;
-    if (slot.groups.length === 0 || this.mayCommit(slot)) {
-      const cancelled = slot.groups.length === 0 ? undefined : this.cancelledBefore(slot);
+    if (slot.groups.length === 0 || mayCommit(this.groups, slot)) {
+      const cancelled = slot.groups.length === 0 ? undefined : cancelledBefore(this.groups, slot);
       if (cancelled !== undefined) {
         slot.phase = "dispatched";
         effects.push(cancelled);
@@ -282,7 +284,7 @@ export class DecisionCore {
    * writers, the known context decides.
    */
   private decidedPresent(slot: CallSlot, writers: readonly WriterLink[], reference: Reference): boolean {
-    if (writers.length > 0 && !this.writersDelivered(slot, writers)) return false;
+    if (writers.length > 0 && !writersDelivered(slot, writers, this.slots, this.byId)) return false;
     return this.probe.exists(reference);
   }
 
@@ -333,27 +335,6 @@ export class DecisionCore {
     return ids === undefined ? NO_ITEMS : [...ids];
   }
 
-  /** Some writer wrote the path and every other settled without failing (see `decidedPresent`). */
-  private writersDelivered(reader: CallSlot, writers: readonly WriterLink[]): boolean {
-    const single = reader.writer;
-    if (single !== undefined && writers === reader.links && writers.length === 1) {
-      // the one writer, found when the reader subscribed (the common operand: no lookup by id)
-      if (single === reader) return false;
-      if (!deliveredStatus(single.status)) return false;
-      return single.written === undefined || (writers[0] as WriterLink).alternatives.includes(single.written);
-    }
-    let wrote = false;
-    for (let at = 0; at < writers.length; at++) {
-      const link = writers[at] as WriterLink;
-      const writer = this.writerOf(link);
-      // the reader's own write is read from before the run; a writer never added (closed stream) is absent
-      if (writer === undefined || writer === reader) continue;
-      if (!deliveredStatus(writer.status)) return false;
-      if (writer.written === undefined || link.alternatives.includes(writer.written)) wrote = true;
-    }
-    return wrote;
-  }
-
   /** In-plan writers of an operand: the streaming snapshot (with late claims), else the compiled links. */
   private linksOf(slot: CallSlot, operand: CallOperand): readonly WriterLink[] {
     const snapshot = slot.writers;
@@ -362,15 +343,6 @@ export class DecisionCore {
       if (links !== undefined) return links;
     }
     return this.operandLinks(slot.call, operand);
-  }
-
-  /**
-   * The slot of a link's writer: at the link's position when the call there is the writer (the common
-   * case: no lookup by id), else by id (a link the scheduler made, or calls added in another order).
-   */
-  private writerOf(link: WriterLink): CallSlot | undefined {
-    const slot = this.slots[link.position];
-    return slot !== undefined && slot.call.id === link.callId ? slot : this.byId.get(link.callId);
   }
 
   /** The operand a slot is deciding. */
@@ -383,7 +355,7 @@ export class DecisionCore {
     let pending = 0;
     for (let at = 0; at < writers.length; at++) {
       const link = writers[at] as WriterLink;
-      const writer = this.writerOf(link);
+      const writer = writerOf(this.slots, this.byId, link);
       if (writers.length === 1) slot.writer = writer;
       if (writer === slot || writer?.phase === "settled") continue;
       if (writer === undefined && this.closed) continue;
@@ -400,18 +372,6 @@ export class DecisionCore {
     return pending;
   }
 
-  /** Streaming: files each operand of a new slot that no writer was known for under its path. */
-  private registerOpenReads(slot: CallSlot): void {
-    const writers = slot.writers;
-    if (writers === undefined) return;
-    forEachOperand(slot.call, ({ reference }, expression, alternative, operand) => {
-      const links = writers.get(reference.text);
-      if (links === undefined || links.length > 0) return;
-      const open: OpenRead = { slot, reference, links, expression, alternative, operand };
-      this.openReads.add(reference.kind, reference.path, open);
-    });
-  }
-
   /**
    * Streaming: new calls claim the operands of slots still evaluating that had no writer when they were
    * added and that the thread holds no value for, among those not decided yet (at or after the cursor) — a
@@ -425,26 +385,8 @@ export class DecisionCore {
     if (claims === undefined) return;
     for (const call of calls)
       forEachTarget(call, (kind, path) =>
-        this.openReads.sweepOverlapping(kind, path, (open) => this.stillOpen(open, call, claims)),
+        this.openReads.sweepOverlapping(kind, path, (open) => stillOpen(open, call, claims, this.probe)),
       );
-  }
-
-  /** Offers `call` to one open operand; false when the entry can leave the index (claimed, decided, …). */
-  private stillOpen(
-    open: OpenRead,
-    call: CompiledCall,
-    claims: NonNullable<DecisionCoreOptions["claims"]>,
-  ): boolean {
-    const slot = open.slot;
-    // the operand a slot is parked on is `claimParked`'s; its later operands are claimed here
-    if (slot.phase === "parked" && !decided(open) && isCurrent(open)) return true;
-    if ((slot.phase !== "evaluating" && slot.phase !== "parked") || open.links.length > 0 || decided(open))
-      return false;
-    if (this.probe.exists(open.reference)) return false;
-    const link = claims(call, open.reference);
-    if (link === undefined) return true;
-    if (!open.links.some((known) => known.callId === link.callId)) open.links.push(link);
-    return false;
   }
 
   /** Parks a slot on the operand no writer is known for yet (until a new call claims it, or close). */
@@ -470,21 +412,8 @@ export class DecisionCore {
   private claimParked(calls: readonly CompiledCall[], effects: CoreEffect[]): void {
     const claims = this.claims;
     if (claims === undefined) return;
-    const candidates = new Set<CallSlot>();
-    // taken out of the index while they are looked at (put back when no new call claims them): a slot is
-    // offered once however many targets overlap it, and leaving costs no search of its node's list
-    for (const call of calls)
-      forEachTarget(call, (kind, path) =>
-        this.parkedByPath.sweepOverlapping(kind, path, (slot) => {
-          candidates.add(slot);
-          return false;
-        }),
-      );
-    if (candidates.size === 0) return;
+    const inParkingOrder = parkedOverlapping(calls, this.parkedByPath, this.parkedOn);
     const parkedOn = this.parkedOn;
-    const parking = (slot: CallSlot) =>
-      parkedOn.get(slot) as { readonly reference: Reference; readonly order: number };
-    const inParkingOrder = [...candidates].sort((a, b) => parking(a).order - parking(b).order);
     for (const slot of inParkingOrder) {
       const reference = this.currentOperand(slot);
       const writers = slot.writers?.get(reference.text);
@@ -495,7 +424,7 @@ export class DecisionCore {
             writers.push(link);
         }
       if (writers === undefined || writers.length === 0) {
-        const filed = parking(slot).reference;
+        const filed = (parkedOn.get(slot) as Parking).reference;
         this.parkedByPath.add(filed.kind, filed.path, slot);
         continue;
       }
@@ -505,59 +434,6 @@ export class DecisionCore {
       slot.subscribed = false;
       this.evaluate(slot, effects);
     }
-  }
-
-  /** Registers a call in the accumulation group of each target it may write with an accumulating method. */
-  private joinGroups(slot: CallSlot): void {
-    const outputPath = slot.call.outputPath;
-    if (outputPath === undefined || !OUTPUT_METHODS[slot.call.outputMethod].accumulating) return;
-    for (const alternative of outputPath.alternatives) {
-      for (const target of alternative) {
-        if (slot.groups.includes(target.text)) continue;
-        slot.groups = [...slot.groups, target.text];
-        let group = this.groups.get(target.text);
-        if (group === undefined) {
-          group = new CommitGroup();
-          this.groups.set(target.text, group);
-        }
-        group.members.push(slot);
-      }
-    }
-  }
-
-  /** True when every earlier member of the groups the completed alternative writes has settled. */
-  private mayCommit(slot: CallSlot): boolean {
-    const alternative = slot.completedAlternative;
-    const targets = alternative === undefined ? undefined : slot.call.outputPath?.alternatives[alternative];
-    if (targets === undefined) return true;
-    // The slot has not settled: every earlier member has exactly when the slot is the first that has not.
-    for (const target of targets) {
-      const group = this.groups.get(target.text);
-      if (group !== undefined && group.firstUnsettled() !== slot) return false;
-    }
-    return true;
-  }
-
-  /**
-   * An earlier writer of a path the completed alternative writes was cancelled (the run was aborted): the
-   * result cannot be committed in plan order, so the call ends `cancelled` too and runs again on resume
-   * after the earlier one (committing it would put its contribution first).
-   */
-  private cancelledBefore(slot: CallSlot): CoreEffect | undefined {
-    const alternative = slot.completedAlternative;
-    const targets = alternative === undefined ? undefined : slot.call.outputPath?.alternatives[alternative];
-    for (const target of targets ?? []) {
-      const group = this.groups.get(target.text);
-      if (group === undefined || !group.cancelled) continue;
-      for (const member of group.members) {
-        if (member === slot) break;
-        if (member.status === "cancelled") {
-          const reason = `${slot.call.id} was not committed: ${member.call.id}, an earlier writer of ${target.text}, was cancelled`;
-          return { type: "unsatisfied", index: slot.index, status: "cancelled", reason };
-        }
-      }
-    }
-    return undefined;
   }
 
   /**
@@ -570,109 +446,21 @@ export class DecisionCore {
   private breakStall(effects: CoreEffect[], before: number): void {
     if (this.active > 0 || !this.closed || this.done || this.parked.size > 0 || effects.length > before)
       return;
-    let victim: CallSlot | undefined;
-    for (const slot of this.slots) {
-      if (slot.phase !== "held") continue;
-      victim ??= slot;
-      if (slot.waiters !== undefined) {
-        victim = slot;
-        break;
-      }
-    }
+    const victim = stallVictim(this.slots);
     if (victim === undefined) return;
     victim.phase = "dispatched";
     this.active++;
-    effects.push({
-      type: "unsatisfied",
-      index: victim.index,
-      status: "failed",
-      code: "OUTPUT_WRITE_FAILED",
-      reason: `${victim.call.id} cannot be committed in plan order: an earlier writer of ${this.groupsText(victim)} waits for it (a plan where an accumulating writer reads a target of a later writer of the same path deadlocks)`,
-    });
-  }
-
-  private groupsText(slot: CallSlot): string {
-    return slot.groups.join(", ");
+    effects.push(stallFailure(victim));
   }
 
   /** After a member settles, the next held member of the group may commit. */
   private releaseGroup(text: string, effects: CoreEffect[]): void {
     const member = this.groups.get(text)?.firstUnsettled();
-    if (member?.phase === "held" && this.mayCommit(member)) {
+    if (member?.phase === "held" && mayCommit(this.groups, member)) {
       this.active++;
-      const cancelled = this.cancelledBefore(member);
+      const cancelled = cancelledBefore(this.groups, member);
       member.phase = cancelled === undefined ? "committing" : "dispatched";
       effects.push(cancelled ?? { type: "commit", index: member.index });
     }
   }
-}
-
-/** An operand of a streamed slot that no writer was known for when the slot was added, and where it is. */
-interface OpenRead {
-  readonly slot: CallSlot;
-  readonly reference: Reference;
-  /** The slot's writer list for the operand (claims are pushed onto it). */
-  readonly links: WriterLink[];
-  readonly expression: number;
-  readonly alternative: number;
-  readonly operand: number;
-}
-
-/** True once the slot's cursor has passed the operand (decided present, or its alternative missing). */
-function decided(open: OpenRead): boolean {
-  const slot = open.slot;
-  if (open.expression !== slot.expression) return open.expression < slot.expression;
-  if (open.alternative !== slot.alternative) return open.alternative < slot.alternative;
-  return open.operand < slot.operand;
-}
-
-/** True when the operand is the one the slot's cursor is on. */
-function isCurrent(open: OpenRead): boolean {
-  const slot = open.slot;
-  return (
-    open.expression === slot.expression &&
-    open.alternative === slot.alternative &&
-    open.operand === slot.operand
-  );
-}
-
-/**
- * Moves a slot's cursor to the next expression: past the alternatives of this one not tried (one was
- * taken, or the last one was tried, or the expression waits with an undecided writer).
- */
-function nextExpression(slot: CallSlot): void {
-  const call = slot.call;
-  if (call.operandShape === undefined) slot.at = slot.expression + 1;
-  else {
-    const alternatives = alternativesAt(call, slot.shapeAt);
-    for (let alternative = slot.alternative; alternative < alternatives; alternative++)
-      slot.at += operandsAt(call, slot.shapeAt, alternative);
-    slot.shapeAt += 1 + alternatives;
-  }
-  slot.expression++;
-  slot.alternative = 0;
-  slot.operand = 0;
-}
-
-/** Calls `visit` with each path a call may write: its targets, or `†calls.<id>` when it has no output path. */
-function forEachTarget(
-  call: CompiledCall,
-  visit: (kind: string, path: readonly (string | number)[]) => void,
-): void {
-  const alternatives = call.outputPath?.alternatives;
-  if (alternatives === undefined) {
-    visit("calls", [call.id]);
-    return;
-  }
-  for (const targets of alternatives) for (const target of targets) visit(target.kind, target.path);
-}
-
-/**
- * The verdict of a call that has a held `waiting` one and another unsatisfied expression: a blocked or
- * failed expression wins (its own reason), two waiting ones give one waiting verdict with both reasons.
- */
-function heldOver(held: CoreEffect | undefined, next: CoreEffect): CoreEffect {
-  if (held === undefined || held.type !== "unsatisfied" || next.type !== "unsatisfied") return next;
-  if (next.status !== "waiting") return next;
-  return { ...held, reason: `${held.reason}; ${next.reason}` };
 }
