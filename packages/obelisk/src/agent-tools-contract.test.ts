@@ -46,22 +46,28 @@ describe("agentTools: the framework-neutral contract", () => {
     }
   });
 
-  it("the plan parameter is the plan JSON Schema of the engine's tools", () => {
+  it("run_plan's plan parameter is the plan JSON Schema of the engine's tools", () => {
     const tools = agentTools(createEngine({ tools: [give] }), "t");
-    const validatePlan = tools.find((tool) => tool.name === "validate_plan");
-    const check = validator(validatePlan?.parameters ?? {});
+    const runPlan = tools.find((tool) => tool.name === "run_plan");
+    const check = validator(runPlan?.parameters ?? {});
     const good = { plan: { type: "plan", plan: [{ _tool: "give", value: 1, _outputPath: "†state.x" }] } };
     expect(check(good)).toBe(true);
     expect(check({ plan: { type: "plan", plan: [{ _tool: "unknownTool" }] } })).toBe(false);
     expect(check({})).toBe(false);
   });
 
-  it("planJsonSchema is exported by obelisk: the strict plan parameter, without its description", () => {
+  it("planJsonSchema is exported by obelisk: run_plan's strict plan parameter, without its description, its $defs at the parameters' root", () => {
     const engine = createEngine({ tools: [give], limits: { maxRetryAttempts: 20 } });
-    const validatePlan = agentTools(engine, "t").find((tool) => tool.name === "validate_plan");
-    if (validatePlan === undefined) throw new Error("no validate_plan");
-    const { description, ...plan } = (validatePlan.parameters.properties as Record<string, object>)
+    const runPlan = agentTools(engine, "t").find((tool) => tool.name === "run_plan");
+    if (runPlan === undefined) throw new Error("no run_plan");
+    const { description, ...inParameters } = (runPlan.parameters.properties as Record<string, object>)
       .plan as Record<string, unknown>;
+    // the $defs where the schema's #/$defs/… references point, the dialect only at the document's root
+    const plan = {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      ...inParameters,
+      $defs: runPlan.parameters.$defs,
+    };
     const options: PlanJsonSchemaOptions = { limits: engine.limits };
     expect(planJsonSchema(engine.registry, options)).toEqual(plan);
     expect(description).toBe("The plan: { type: 'plan', plan: [calls] }");
@@ -82,8 +88,8 @@ describe("agentTools: the framework-neutral contract", () => {
     ] as const) {
       const engine = createEngine({ tools: [give], ...(limits === undefined ? {} : { limits }) });
       expect(engine.limits.maxRetryAttempts).toBe(allowed);
-      const validatePlan = agentTools(engine, "t").find((tool) => tool.name === "validate_plan");
-      const check = validator(validatePlan?.parameters ?? {});
+      const runPlan = agentTools(engine, "t").find((tool) => tool.name === "run_plan");
+      const check = validator(runPlan?.parameters ?? {});
       expect(check(retried(allowed))).toBe(true);
       expect(check(retried(allowed + 1))).toBe(false);
       expect((await engine.validate(retried(allowed).plan)).ok).toBe(true);

@@ -15,8 +15,9 @@ export interface AgentToolsOptions {
   readonly approve?: PlanApprover | undefined;
   /**
    * `"strict"` (default): `parameters` hold the model to the plan JSON Schema of the engine's tools — for
-   * constraining its structured output (it is not within OpenAI's `strict: true` subset). `"loose"`: the
-   * arguments' types only (the plan any object, array of calls or JSON text, the plan JSON Schema in its
+   * constraining its structured output (it is not within OpenAI's `strict: true` subset); given once, as
+   * `run_plan`'s plan (`validate_plan`'s names the tools only: decision 0096). `"loose"`: the arguments'
+   * types only (the plan any object, array of calls or JSON text, the plan JSON Schema in `run_plan`'s
    * description) — for frameworks that validate tool input before `execute` and would answer a bare schema
    * error instead of Obelisk's diagnostics (LangChain's `DynamicStructuredTool`). `"openai-strict"`: within
    * OpenAI's strict subset, for `strict: true` function calling — every argument required, `null` where one

@@ -5,9 +5,10 @@ import type { Engine } from "./engine-types.js";
 
 /**
  * How the tools' `parameters` hold the model's arguments. `strict`: the plan JSON Schema of the engine's
- * tools, a pattern on references, bounds on numbers — for constraining a model's structured output (not
- * OpenAI's `strict: true`, whose subset that schema is outside of). `loose`: the types of the arguments
- * only, the plan any object, array or JSON text whose description carries the plan JSON Schema as text —
+ * tools (`run_plan`'s plan; `validate_plan`'s names the tools only, decision 0096), a pattern on
+ * references, bounds on numbers — for constraining a model's structured output (not OpenAI's `strict: true`,
+ * whose subset that schema is outside of). `loose`: the types of the arguments only, the plan any object,
+ * array or JSON text whose description carries the plan JSON Schema as text (`run_plan`'s) —
  * for frameworks that validate tool input against `parameters` before `execute` and answer the model a bare
  * "did not match expected schema" (LangChain's `DynamicStructuredTool`): the handlers make every check
  * themselves and answer with Obelisk's diagnostics and hints. `openai-strict`: within OpenAI's strict subset (every
@@ -38,14 +39,52 @@ export const MAX_LIST_REFS = 1_000;
 const enginePlanSchema = (engine: Engine): JsonObject =>
   planJsonSchema(engine.registry, { limits: engine.limits });
 
-/** Every tool's parameters, the plan held to the plan JSON Schema (structured-output constraint). */
+/** Where `validate_plan`'s plan finds its JSON Schema: given once, in `run_plan` (decision 0096). */
+const SCHEMA_IN_RUN_PLAN =
+  "each call as run_plan's plan parameter describes it (its JSON Schema is given there once)";
+
+/**
+ * `validate_plan`'s plan in the strict form: the canonical document, each call an object naming one of the
+ * engine's tools, its other keys open (said explicitly: llama.cpp's grammars close an object that does not
+ * say). The whole plan JSON Schema is `run_plan`'s: one copy per request, not two (decision 0096).
+ */
+function planOutline(engine: Engine): JsonObject {
+  const names = engine.registry.names;
+  const call = {
+    type: "object",
+    properties: { _tool: { enum: [...names] } },
+    required: ["_tool"],
+    additionalProperties: true,
+  };
+  return {
+    type: "object",
+    properties: { plan: { type: "array", items: names.length === 0 ? false : call } },
+    required: ["plan"],
+    additionalProperties: true,
+    description: `${PLAN_FORMAT}, ${SCHEMA_IN_RUN_PLAN}`,
+  };
+}
+
+/**
+ * Every tool's parameters, `run_plan`'s plan held to the plan JSON Schema (structured-output constraint),
+ * its `$defs` at the root of the parameters where its `#/$defs/…` references point.
+ */
 function strictParameters(engine: Engine): ToolParameters {
-  const plan = { ...enginePlanSchema(engine), description: PLAN_FORMAT };
-  const planArguments = { type: "object", properties: { plan, input: INPUT }, required: ["plan"] };
+  const { $schema: _dialect, $defs, ...schema } = enginePlanSchema(engine);
+  const plan = { ...schema, description: PLAN_FORMAT };
   const offset = { type: "integer", minimum: 0 };
   return {
-    validate_plan: planArguments,
-    run_plan: planArguments,
+    validate_plan: {
+      type: "object",
+      properties: { plan: planOutline(engine), input: INPUT },
+      required: ["plan"],
+    },
+    run_plan: {
+      type: "object",
+      properties: { plan, input: INPUT },
+      required: ["plan"],
+      ...($defs === undefined ? {} : { $defs }),
+    },
     list_variables: {
       type: "object",
       properties: {
@@ -74,21 +113,26 @@ function strictParameters(engine: Engine): ToolParameters {
 function looseParameters(engine: Engine): ToolParameters {
   // every form the handlers take (the engine reads them all): a plan object or one call, a bare array of
   // calls, the plan as JSON text (decision 0044); `items` because providers refuse an array without it
-  const plan = {
+  const plan = (schema: string) => ({
     type: ["object", "array", "string"],
     items: { type: "object" },
-    description: `${PLAN_FORMAT} (a bare array of calls, or the plan as JSON text, is read too). validate_plan and run_plan check it and answer diagnostics (code, JSON Pointer, hint) to fix it. Its JSON Schema: ${JSON.stringify(enginePlanSchema(engine))}`,
-  };
+    description: `${PLAN_FORMAT} (a bare array of calls, or the plan as JSON text, is read too). validate_plan and run_plan check it and answer diagnostics (code, JSON Pointer, hint) to fix it. ${schema}`,
+  });
   // the input as an object or its JSON text, as the plan (the handlers read both)
   const input = { type: ["object", "string"], description: `${INPUT.description}, or its JSON text` };
-  const planArguments = { type: "object", properties: { plan, input }, required: ["plan"] };
+  const planArguments = (schema: string) => ({
+    type: "object",
+    properties: { plan: plan(schema), input },
+    required: ["plan"],
+  });
   const reference = {
     type: "string",
     description: "A stored reference: †state, †state.<path> or †calls.<callId>[.<path>]",
   };
   return {
-    validate_plan: planArguments,
-    run_plan: planArguments,
+    // the plan JSON Schema once per request, in run_plan's (decision 0096)
+    validate_plan: planArguments(`Write it as run_plan's plan: ${SCHEMA_IN_RUN_PLAN}.`),
+    run_plan: planArguments(`Its JSON Schema: ${JSON.stringify(enginePlanSchema(engine))}`),
     list_variables: {
       type: "object",
       properties: {
