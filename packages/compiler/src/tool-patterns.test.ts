@@ -125,6 +125,16 @@ describe("patterns of tool schemas (a plan's values against the host's patterns)
     );
   });
 
+  it("run ECMA-262's long and prefixed property names on RE2, which knows only its own (stop 40)", () => {
+    // RE2 refused these: the pattern fell back to JavaScript's engine with a backtracking warning
+    for (const pattern of ["^\\p{Letter}+$", "^\\p{Script=Greek}+$", "^\\p{gc=Lu}+$", "^\\p{ASCII}+$"])
+      expect(createToolRegistry([tool(pattern)]).warnings).toEqual([]);
+    expect(check("^\\p{Script=Greek}+$", "Ωμέγα")).toEqual([]);
+    expect(check("^\\p{Script=Greek}+$", "Ωa")).toEqual(refused);
+    expect(check("^[\\P{ASCII}]+$", "é😀")).toEqual([]);
+    expect(check("^[\\P{ASCII}]+$", "éa")).toEqual(refused);
+  });
+
   it("zod's string formats keep working: their patterns are valid with the u flag and match as in JavaScript", () => {
     const formats = defineTool({
       name: "formats",

@@ -1,3 +1,5 @@
+import { re2PropertyEscape } from "./ecma-property-escapes.js";
+
 /**
  * The characters ECMA-262's `\s` matches (WhiteSpace and LineTerminator), written for a character class.
  * RE2's `\s` is `[\t\n\f\r ]`: no `\v`, no Unicode spaces.
@@ -37,7 +39,8 @@ function escapedPair(pattern: string, index: number): number | undefined {
  * `\s` misses `\v` and the Unicode spaces (decision 0057); inside a character class `\s` and `\S` become
  * their code point ranges and `\b` (a backspace there) `\x08`. A surrogate pair written as two `\u`
  * escapes becomes the one code point ECMA-262 reads (`\u{1F600}`: stop 40); a lone surrogate escape stays
- * (both engines match it against an unpaired surrogate of the value). Everything else is left as written.
+ * (both engines match it against an unpaired surrogate of the value). A property escape RE2 names otherwise
+ * is written RE2's way (`\p{Letter}`, `\p{Script=Greek}`: `re2PropertyEscape`). The rest is left as written.
  */
 export function withEcmaClasses(pattern: string): string {
   let out = "";
@@ -49,6 +52,12 @@ export function withEcmaClasses(pattern: string): string {
       if (pair !== undefined) {
         out += `\\u{${pair.toString(16)}}`;
         index += 11;
+        continue;
+      }
+      const property = re2PropertyEscape(pattern, index, inClass);
+      if (property !== undefined) {
+        out += property.text;
+        index = property.end;
         continue;
       }
       const next = pattern[index + 1] as string;
