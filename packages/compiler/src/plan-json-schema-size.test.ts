@@ -67,6 +67,23 @@ describe("plan JSON schema: what every call repeats is written once (decision 00
   });
 });
 
+describe("plan JSON schema: a tool's outputPath rule beside the shared _outputPath", () => {
+  it("is the entry's $ref with the rule as a sibling, no allOf (a grammar converter read it as an object)", () => {
+    const registry = createToolRegistry([
+      { name: "note", outputPath: { pattern: "^†state\\.notes\\." }, run: () => 1 },
+    ]);
+    const schema = planJsonSchema(registry);
+    const call = (
+      schema.properties as { plan: { items: { anyOf: { properties: Record<string, unknown> }[] } } }
+    ).plan.items.anyOf[0];
+    expect(call?.properties._outputPath).toEqual({
+      $ref: "#/$defs/_outputPath",
+      anyOf: [{ pattern: "^†state\\.notes\\." }, { pattern: "^†.*(?:\\[|\\|\\||&&)" }],
+    });
+    expect(JSON.stringify(schema)).not.toContain('"allOf"');
+  });
+});
+
 describe("plan JSON schema: sharing changes no verdict", () => {
   const registry = createToolRegistry([...exampleTools, specFormTool], {
     implementations: { sendEmail: () => "sent" },

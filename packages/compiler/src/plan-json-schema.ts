@@ -111,14 +111,15 @@ function toolRetrySchema(tool: RegisteredTool, { limits, retry }: SchemaShared):
 
 /**
  * A call's `_outputPath`: inline, the tool's whole schema for it; shared, the one `_outputPath` entry (any
- * writable target) and, for a tool with an outputPath rule, the rule beside it.
+ * writable target) and, for a tool with an outputPath rule, the rule beside its `$ref` (2020-12 applies
+ * both). Not `allOf`: llama.cpp's grammar converter reads an `allOf` as an object's parts, so a string
+ * became `{}`; a converter that reads only the `$ref` takes any writable target, the compiler the rule.
  */
 function outputPathProperty(tool: RegisteredTool, { sharing }: SchemaShared): JsonObject {
   const description = META_DESCRIPTIONS._outputPath;
   if (sharing.inline) return { ...outputPathSchema(tool), description };
   const any = sharing.share("_outputPath", { ...ANY_OUTPUT_PATH, description });
-  const rule = outputPathRule(tool);
-  return rule === undefined ? any : { allOf: [any, rule] };
+  return { ...any, ...outputPathRule(tool) };
 }
 
 function metaProperties(tool: RegisteredTool, defs: Mutable, shared: SchemaShared): Mutable {
