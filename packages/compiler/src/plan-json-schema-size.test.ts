@@ -78,9 +78,11 @@ describe("plan JSON schema: a tool's outputPath rule beside the shared _outputPa
     ).plan.items.anyOf[0];
     expect(call?.properties._outputPath).toEqual({
       $ref: "#/$defs/_outputPath",
+      type: "string",
       anyOf: [{ pattern: "^†state\\.notes\\." }, { pattern: "^†.*(?:\\[|\\|\\||&&)" }],
     });
     expect(JSON.stringify(schema)).not.toContain('"allOf"');
+    expect(() => new Ajv2020({ strict: true }).compile(schema)).not.toThrow();
   });
 });
 

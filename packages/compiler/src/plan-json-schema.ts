@@ -119,7 +119,9 @@ function outputPathProperty(tool: RegisteredTool, { sharing }: SchemaShared): Js
   const description = META_DESCRIPTIONS._outputPath;
   if (sharing.inline) return { ...outputPathSchema(tool), description };
   const any = sharing.share("_outputPath", { ...ANY_OUTPUT_PATH, description });
-  return { ...any, ...outputPathRule(tool) };
+  const rule = outputPathRule(tool);
+  // the type beside the rule too: ajv's strict mode wants one where a pattern is (strictTypes)
+  return rule === undefined ? any : { ...any, type: "string", ...rule };
 }
 
 function metaProperties(tool: RegisteredTool, defs: Mutable, shared: SchemaShared): Mutable {
