@@ -129,6 +129,13 @@ export abstract class CachedStore extends CommitStore implements StateStore {
     this.invalidate(threadId);
   }
 
+  /**
+   * Before a read or change of a thread's cached model outside a commit (a commit checks in its own
+   * transaction): drops the model when storage moved past it, so it is reloaded. Default: nothing (the
+   * memory store's models are its data).
+   */
+  protected revalidate(_threadId: ThreadId): void {}
+
   /** A thread whose lock is held in this store (also one handed to a waiter not yet resumed) keeps its model. */
   protected override modelInUse(threadId: ThreadId): boolean {
     return this.locks.isHeld(threadId);
@@ -163,6 +170,7 @@ export abstract class CachedStore extends CommitStore implements StateStore {
   protected releaseExternal(_threadId: ThreadId): void {}
 
   getCallOutput(threadId: ThreadId, callId: string): { readonly value: JsonValue } | Tombstone | undefined {
+    this.revalidate(threadId);
     const reference = formatReference("calls", [callId]);
     const entry = this.storedModel(threadId)?.variables.get(reference);
     const maxAge = this.retention.maxCallOutputAgeMs;
@@ -181,6 +189,7 @@ export abstract class CachedStore extends CommitStore implements StateStore {
   }
 
   listCallOutputIds(threadId: ThreadId): readonly string[] {
+    this.revalidate(threadId);
     const ids: string[] = [];
     const outputs = this.storedModel(threadId)?.callOutputs.values() ?? [];
     for (const entry of outputs) ids.push(String(entry.path[0]));
@@ -188,6 +197,7 @@ export abstract class CachedStore extends CommitStore implements StateStore {
   }
 
   listVariables(threadId: ThreadId): readonly VariableMeta[] {
+    this.revalidate(threadId);
     const variables = this.storedModel(threadId)?.variables.values() ?? [];
     return [...variables].reverse().map((entry) => entry.meta);
   }
@@ -207,6 +217,7 @@ export abstract class CachedStore extends CommitStore implements StateStore {
 
   /** A thread the store does not hold has nothing to clear: it is not created. */
   async reset(threadId: ThreadId): Promise<void> {
+    this.revalidate(threadId);
     if (this.storedModel(threadId) === undefined) return;
     this.mutate(threadId, (model) => ({ change: planReset(model, this.now()), result: undefined }));
   }
@@ -214,12 +225,14 @@ export abstract class CachedStore extends CommitStore implements StateStore {
   /** `n` is checked first (USAGE); a thread the store does not hold has nothing to evict: it is not created. */
   async keepLastN(threadId: ThreadId, n: number): Promise<void> {
     checkKeepCount(n);
+    this.revalidate(threadId);
     const model = this.storedModel(threadId);
     if (model !== undefined) this.evict(threadId, selectForKeepLastN(model, n));
   }
 
   async applyRetention(threadId: ThreadId, policy: RetentionPolicy, now: Date): Promise<void> {
     const effective = { ...this.retention, ...definedFields(policy) };
+    this.revalidate(threadId);
     const model = this.storedModel(threadId);
     if (model !== undefined) this.evict(threadId, selectForRetention(model, effective, now.getTime()));
   }
@@ -233,6 +246,7 @@ export abstract class CachedStore extends CommitStore implements StateStore {
         ? {}
         : { maxCallOutputAgeMs: this.retention.maxCallOutputAgeMs }),
     };
+    this.revalidate(threadId);
     const model = this.storedModel(threadId);
     if (model === undefined) return 0;
     return this.evict(threadId, protectNested(model, selectForRetention(model, ages, this.now())));

@@ -223,6 +223,8 @@ export class SqliteHistoryRemoval {
   private remove(threadId: ThreadId): ThreadDeletion {
     const { sql } = this;
     const held = sql.threadSeq.get(threadId) !== undefined;
+    // before the row goes: a thread created again under this id starts above its version (decision 0098)
+    if (held) sql.threadVersionFloorRaise.run(threadId);
     sql.threadRunCallsDelete.run(threadId);
     const runs = sql.threadRunsDelete.run(threadId).changes;
     const callRecords = sql.threadRecordsDelete.run(threadId).changes;

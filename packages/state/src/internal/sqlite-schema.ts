@@ -11,10 +11,24 @@ const SQLITE_SCHEMA = [
   ...RETIRED_INDEXES.map((name) => `DROP INDEX IF EXISTS ${name};`),
 ].join("\n");
 
+/**
+ * The `meta` key of the version a thread's row starts at when created (0 without the row): `deleteThread`
+ * raises it above the deleted row's version, so a thread created again under the same id never reaches a
+ * version (with `next_seq`) that a model cached by another connection before the deletion holds. A row
+ * of `meta`, not a column: no new schema version, and builds of this one ignore it (decision 0098).
+ */
+const THREAD_VERSION_FLOOR = "thread_version_floor";
+
 const STATEMENTS = {
   threadGet:
     "SELECT t.state_schema, t.created_at, t.next_seq, coalesce(s.snapshot, t.snapshot) AS snapshot, coalesce(s.snapshot_seq, t.snapshot_seq) AS snapshot_seq, s.snapshot IS NOT NULL AS snapshot_apart, t.version FROM threads t LEFT JOIN snapshots s ON s.thread_id = t.thread_id WHERE t.thread_id = ?",
-  threadInsert: "INSERT OR IGNORE INTO threads (thread_id, state_schema, created_at) VALUES (?, ?, ?)",
+  /**
+   * A new thread's row, its version starting at the file's floor (see {@link THREAD_VERSION_FLOOR}): no row
+   * answered = the thread was there already.
+   */
+  threadInsert: `INSERT OR IGNORE INTO threads (thread_id, state_schema, created_at, version) VALUES (?, ?, ?, coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '${THREAD_VERSION_FLOOR}'), 0)) RETURNING version`,
+  /** `deleteThread`: the floor raised above the deleted row's version (before the row goes), never lowered. */
+  threadVersionFloorRaise: `INSERT INTO meta (key, value) SELECT '${THREAD_VERSION_FLOOR}', version + 1 FROM threads WHERE thread_id = ? ON CONFLICT (key) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))`,
   /** A schema change is a change of the thread: it bumps the version (no-op when the schema is the same). */
   threadSchema:
     "UPDATE threads SET state_schema = ?, version = version + 1 WHERE thread_id = ? AND state_schema IS NOT ? RETURNING next_seq, version",
@@ -25,8 +39,9 @@ const STATEMENTS = {
   threadAdvance:
     "UPDATE threads SET next_seq = ?, version = ? WHERE thread_id = ? AND next_seq = ? AND version = ?",
   snapshotPut: "INSERT OR REPLACE INTO snapshots (thread_id, snapshot, snapshot_seq) VALUES (?, ?, ?)",
+  /** Only while the row is where the model is (`next_seq` and `version`: a thread deleted and created again may reach the same `next_seq`). */
   snapshotPutIfCurrent:
-    "INSERT OR REPLACE INTO snapshots (thread_id, snapshot, snapshot_seq) SELECT thread_id, ?, next_seq FROM threads WHERE thread_id = ? AND next_seq = ?",
+    "INSERT OR REPLACE INTO snapshots (thread_id, snapshot, snapshot_seq) SELECT thread_id, ?, next_seq FROM threads WHERE thread_id = ? AND next_seq = ? AND version = ?",
   /** Files written before `snapshots` existed kept the snapshot in the threads row: empty it once. */
   threadSnapshotClear:
     "UPDATE threads SET snapshot = '{}', snapshot_seq = 1 WHERE thread_id = ? AND (snapshot <> '{}' OR snapshot_seq <> 1)",

@@ -28,7 +28,9 @@ const index = (name: string, on: string, rest: string): SchemaObject => ({
  * `snapshot_seq` remain for files written before: read when `snapshots` has no row, emptied (`'{}'`, from
  * seq 1: the write log is complete since the last reset) when a snapshot is saved. `threads.version`
  * (schema version 2) counts the persisted changes of a thread (every commit, eviction, reset and schema
- * change): a cached model whose version and `next_seq` match the row is current.
+ * change): a cached model whose version and `next_seq` match the row is current. It never restarts under
+ * one id: a new row starts at `meta`'s `thread_version_floor`, which `deleteThread` raises above the
+ * deleted row's version (decision 0098; a `meta` row, so no new schema version).
  */
 export const SCHEMA_TABLES: readonly SchemaObject[] = [
   table("meta", "key TEXT PRIMARY KEY, value TEXT NOT NULL"),

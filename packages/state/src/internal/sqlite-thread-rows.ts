@@ -36,7 +36,11 @@ interface ThreadRow {
   version: number;
 }
 
-/** A thread's `next_seq` and change counter: equal to a cached model's, the model is current. */
+/**
+ * A thread's `next_seq` and change counter: equal to a cached model's, the model is current. The counter
+ * never restarts under one id: a thread created again after `deleteThread` starts above every version the
+ * deleted one had (the file's `thread_version_floor`, decision 0098).
+ */
 interface ThreadVersion {
   next_seq: number;
   version: number;
@@ -142,13 +146,26 @@ export class SqliteThreadRows {
   /** Writes a model's thread row (a new thread, a schema given to it); the model notes what changed. */
   save(model: ThreadModel): void {
     const schema = model.info.stateSchema === undefined ? null : JSON.stringify(model.info.stateSchema);
-    this.sql.threadInsert.run(model.threadId, schema, model.info.createdAt);
+    this.insert(model, schema);
     const changed = this.sql.threadSchema.get(schema, model.threadId, schema) as ThreadVersion | undefined;
     // current only when nobody else changed the thread since the model was loaded; else reload on next check
     if (changed !== undefined)
       model.version =
         changed.version === model.version + 1 && changed.next_seq === model.nextSeq ? changed.version : -1;
     this.noteTombstones(model);
+  }
+
+  /**
+   * Inserts the row of a thread the file lacks; the new model then stands at the row's first version (the
+   * file's floor, above every deleted thread's). False: the file has the thread already.
+   */
+  private insert(model: ThreadModel, schema: string | null): boolean {
+    const row = this.sql.threadInsert.get(model.threadId, schema, model.info.createdAt) as
+      | { version: number }
+      | undefined;
+    if (row === undefined) return false;
+    model.version = row.version;
+    return true;
   }
 
   /** True when the file holds no change of the model's thread the model does not have. */
@@ -213,7 +230,7 @@ export class SqliteThreadRows {
     this.lock.assertOwned(id);
     if (!this.extrasHold(id, extras)) return false;
     const schema = model.info.stateSchema === undefined ? null : JSON.stringify(model.info.stateSchema);
-    if (extras?.create === true) sql.threadInsert.run(id, schema, model.info.createdAt);
+    if (extras?.create === true && !this.insert(model, schema)) return false;
     // the staleness check and the update in one statement: no row changed = another writer moved the thread
     const advanced = sql.threadAdvance.run(
       change.nextSeq,
@@ -335,7 +352,7 @@ export class SqliteThreadRows {
     this.db
       .transaction(() => {
         const snapshot = JSON.stringify(model.state);
-        const saved = sql.snapshotPutIfCurrent.run(snapshot, model.threadId, model.nextSeq);
+        const saved = sql.snapshotPutIfCurrent.run(snapshot, model.threadId, model.nextSeq, model.version);
         if (saved.changes === 0) return;
         sql.threadSnapshotClear.run(model.threadId);
         this.compaction.compact(model.threadId);

@@ -134,6 +134,16 @@ export abstract class SqliteThreadStore extends CachedStore {
   }
 
   /**
+   * Reloads a model another connection moved past (a commit, an eviction, the thread deleted and maybe
+   * created again: decision 0098) before a read answers from it. Not while this store holds the thread's
+   * lock: taking it made the model current and no other run changes the thread meanwhile (one query less
+   * per read in a run); a commit checks the row in its own transaction whatever the reads saw.
+   */
+  protected override revalidate(threadId: ThreadId): void {
+    if (!this.locks.isHeld(threadId)) this.refresh(threadId);
+  }
+
+  /**
    * True when the file holds no change of the model's thread the model lacks. A model that expiry on read
    * changed (read-only store) is compared with where the file stood before that change.
    */
@@ -293,6 +303,16 @@ export abstract class SqliteThreadStore extends CachedStore {
     }
   }
 
+  /** A model another connection moved past is reloaded first: the info answered is the file's thread's. */
+  override async openThread(
+    threadId: ThreadId,
+    options: { readonly stateSchema?: JsonObject } = {},
+  ): Promise<ThreadInfo> {
+    this.assertOpen();
+    this.revalidate(threadId);
+    return await super.openThread(threadId, options);
+  }
+
   override readState(threadId: ThreadId): JsonObject {
     const model = this.models.get(threadId);
     if (model !== undefined && !this.isCurrent(model)) this.invalidate(threadId);
@@ -304,6 +324,8 @@ export abstract class SqliteThreadStore extends CachedStore {
     if (!Number.isInteger(count) || count < 1)
       throw new ObeliskError("USAGE", `cannot reserve ${count} call numbers`);
     this.assertWritable(`reserve call numbers on thread "${threadId}"`);
+    // a model of a thread deleted since would not make its row again, and the counter has no row to move
+    this.revalidate(threadId);
     this.model(threadId);
     try {
       const row = this.sql.threadCounter.get(count, threadId) as { call_counter: number };
