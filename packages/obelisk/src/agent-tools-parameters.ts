@@ -45,8 +45,8 @@ const SCHEMA_IN_RUN_PLAN =
 
 /**
  * `validate_plan`'s plan in the strict form: the canonical document, each call an object naming one of the
- * engine's tools, its other keys open (said explicitly: llama.cpp's grammars close an object that does not
- * say). The whole plan JSON Schema is `run_plan`'s: one copy per request, not two (decision 0096).
+ * engine's tools, its other keys open (said explicitly: llama.cpp's grammars close an object with
+ * `properties` that does not say). The whole plan JSON Schema is `run_plan`'s: one copy per request, not two (decision 0096).
  */
 function planOutline(engine: Engine): JsonObject {
   const names = engine.registry.names;
