@@ -2,8 +2,8 @@ import type { CompiledCall, RegisteredTool, RetryPolicy } from "@obelisk/compile
 import type { Awaitable } from "@obelisk/state";
 import { CallInvocation, type InvocationHost } from "./call-invocation.js";
 import type { CallLimiter } from "./call-limiter.js";
-import { failureBranch } from "./dispatch-call.js";
 import { type InvokeOutcome, invokeToolThen } from "./invoke-tool.js";
+import { failureBranch } from "./on-invoked.js";
 import type { RunnerSettings } from "./runner-settings.js";
 import type { CallRun } from "./runner-types.js";
 
