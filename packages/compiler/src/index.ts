@@ -27,6 +27,7 @@ export type { AddCallResult } from "./plan-builder.js";
 export { type PlanJsonSchemaOptions, planJsonSchema } from "./plan-json-schema.js";
 export { REFERENCE_STRING_SCHEMA } from "./reference-string-schema.js";
 export type { RegisteredTool } from "./registered-tool.js";
+export { schemaIssueText } from "./schema-issues.js";
 export type { SchemaCheck, SchemaIssue } from "./schema-validator.js";
 export { sortDiagnostics } from "./sort-diagnostics.js";
 export {

@@ -232,11 +232,20 @@ function paramDiagnostic(
     const message = `unknown parameter "${name}"${where} (the schema does not declare it)`;
     return makeDiagnostic("PARAM_UNKNOWN", message, appendPointer(at, name), { callId, hint });
   }
+  return makeDiagnostic("PARAM_INVALID", `${where}: ${schemaIssueText(issue, schema)}`, at, { callId });
+}
+
+/**
+ * One schema issue in words, as `validate` says it: a format's name for a `pattern` or `format` issue whose
+ * schema has one (`must be an email address (format "email")`), the allowed values of an `enum`, a long
+ * pattern cut; ajv's message otherwise. `schema` is the one the issue's `schemaPath` points into.
+ */
+export function schemaIssueText(issue: SchemaIssue, schema: JsonObject): string {
   const format =
     issue.keyword === "pattern" || issue.keyword === "format"
       ? formatMessage(schema, issue.schemaPath)
       : undefined;
-  return makeDiagnostic("PARAM_INVALID", `${where}: ${format ?? issueMessage(issue)}`, at, { callId });
+  return format ?? issueMessage(issue);
 }
 
 /** At most this many allowed values are listed for a failed `enum`. */

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { Controller } from "./__fixtures__/controlled-tools.js";
 import { until } from "./__fixtures__/deferred.js";
 import { storeKinds } from "./__fixtures__/stores.js";
@@ -320,6 +321,25 @@ describe("failures and statuses", () => {
     ]);
     expect(result.state).toEqual({ good: 7 });
     expect(result.calls.bad).toMatchObject({ status: "failed", error: { code: "PARAM_INVALID" } });
+  });
+
+  it("a referenced value that breaks a format fails PARAM_INVALID worded as validate words it, not as a regex", async () => {
+    const give = defineTool({ name: "give", run: () => "not an address" });
+    const mail = defineTool({
+      name: "mail",
+      input: z.object({ to: z.email() }),
+      run: ({ to }) => to,
+    });
+    const engine = createEngine({ tools: [give, mail] });
+    const result = await engine.run([
+      { _tool: "give", _id: "g", _outputPath: "†state.address" },
+      { _tool: "mail", _id: "m", to: "†state.address", _outputPath: "†state.sent" },
+    ]);
+    // before: `parameter /to: must match pattern "^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)…"` (review s40 r2 #12)
+    expect(result.calls.m).toMatchObject({
+      status: "failed",
+      error: { code: "PARAM_INVALID", message: 'parameter /to: must be an email address (format "email")' },
+    });
   });
 
   it("a maxValueBytes above the default is the store's limit too (an output over 64 MiB is stored)", async () => {

@@ -34,7 +34,7 @@ export function paramsRefused(
   const first = tool.validateInput(params)[0];
   if (first === undefined) return undefined;
   // worded as validate words it (a format's name, not zod's email regex: review s40 r2 #12)
-  const problem = `parameter ${first.instancePath || "/"}: ${first.message}`;
+  const problem = `parameter ${first.instancePath || "/"}: ${schemaIssueText(first, tool.paramsSchema ?? tool.inputSchema)}`;
   return failed(
     "PARAM_INVALID",
     whose === undefined ? problem : `${whose} break the input schema of ${tool.name}: ${problem}`,
