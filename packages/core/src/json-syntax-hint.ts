@@ -1,3 +1,4 @@
+import { jsonTokenHint } from "./json-token-hint.js";
 import { isSpaceCode } from "./name-grammar.js";
 import { holdsSecondPlan } from "./text-after-plan.js";
 import { PLAN_SUBJECT } from "./value-from-tree.js";
@@ -39,8 +40,8 @@ function endWithoutJsonSpace(text: string): number {
 
 /**
  * The hint for text that is not JSON, as specific as its cause is recognisable: a Markdown code fence
- * around it, a comment, a single-quoted string or key, a trailing comma, text cut short, an empty text;
- * otherwise that the `subject` must be strict JSON.
+ * around it, a comment, a single-quoted string or key, a trailing comma, text cut short, an empty text, a
+ * token JSON does not know (`True`, `NaN`, an unquoted key, “ ”, a raw line break: jsonTokenHint); otherwise that the `subject` must be strict JSON.
  */
 export function syntaxHint(text: string, at: SyntaxBreak, subject: string): string {
   const strict = `the ${subject} must be strict JSON`;
@@ -62,7 +63,9 @@ export function syntaxHint(text: string, at: SyntaxBreak, subject: string): stri
   const ended = at.error === undefined || ENDED_EARLY.has(at.error);
   if (ended && Math.max(at.offset, at.offset + at.length) >= end)
     return `the ${subject} ends before the JSON does: was it cut short?`;
-  return afterValueHint(text, at.offset, subject) ?? `${strict} (no comments)`;
+  return (
+    afterValueHint(text, at.offset, subject) ?? jsonTokenHint(text, at.offset) ?? `${strict} (no comments)`
+  );
 }
 
 /**

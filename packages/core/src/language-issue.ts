@@ -35,6 +35,7 @@ const NAME_END = /[.[\]|&{}\s]/;
  */
 export function bracketNameHint(text: string, offset: number): string | undefined {
   if (offset >= text.length || text.charCodeAt(offset) < 128) return undefined;
+  if (DOT_LOOKALIKES.test(text.charAt(offset))) return dotLookalikeHint(text, offset);
   let start = offset;
   while (start > 0 && !NAME_END.test(text.charAt(start - 1))) start--;
   let end = offset + 1;
@@ -44,4 +45,23 @@ export function bracketNameHint(text: string, offset: number): string | undefine
   const dagger = text.lastIndexOf("†", start);
   const whole = dagger === -1 || start === 0 ? "" : `: ${text.slice(dagger, start - 1)}${name}`;
   return `a name in dot notation is ASCII letters, digits, _, $ and -: write this one in brackets, ${name}${whole}`;
+}
+
+/** Characters that look like the `.` between names: fullwidth, ideographic and halfwidth full stops, a one-dot leader. */
+const DOT_LOOKALIKES = /[\uFF0E\u3002\uFF61\u2024]/u;
+
+/**
+ * The hint for a full stop look-alike where a `.` separates names (`†input．name`, decision 0097): write
+ * `.`, with the reference rewritten so. Built only for the error.
+ */
+function dotLookalikeHint(text: string, offset: number): string {
+  const found = text.charAt(offset);
+  const code = found.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
+  const dagger = text.lastIndexOf("†", offset);
+  let end = offset + 1;
+  while (end < text.length && (DOT_LOOKALIKES.test(text.charAt(end)) || !NAME_END.test(text.charAt(end))))
+    end++;
+  const written =
+    dagger === -1 ? "" : `: ${text.slice(dagger, end).replace(new RegExp(DOT_LOOKALIKES.source, "gu"), ".")}`;
+  return `write "." (U+002E) between names, not "${found}" (U+${code})${written}`;
 }

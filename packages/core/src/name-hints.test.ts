@@ -31,6 +31,19 @@ describe("a name outside ASCII in dot notation: the hint gives the bracket form 
   });
 });
 
+describe("a full stop look-alike between names: the hint says to write '.' (decision 0097, review s40 r2 #7)", () => {
+  it.each<[string, string]>([
+    ["†input\uFF0Ename", 'write "." (U+002E) between names, not "\uFF0E" (U+FF0E): †input.name'],
+    ["†state.user\u3002name", 'write "." (U+002E) between names, not "\u3002" (U+3002): †state.user.name'],
+    ["†state.a\uFF0Eb\uFF0Ec", 'write "." (U+002E) between names, not "\uFF0E" (U+FF0E): †state.a.b.c'],
+  ])("%s", (text, hint) => {
+    const parses = text.startsWith("†state")
+      ? [parseReference, parseExpression, parseOutputPath]
+      : [parseReference, parseExpression];
+    for (const parse of parses) expect(hintOf(parse as (text: string) => { ok: boolean }, text)).toBe(hint);
+  });
+});
+
 describe("REF_FORBIDDEN_SEGMENT says why and what to do", () => {
   it.each(["†state.__proto__", "†state.a.constructor", '†state["prototype"]'])("%s", (text) => {
     expect(hintOf(parseReference, text)).toMatch(/object machinery.*use another key/);
