@@ -16,21 +16,16 @@ import { checkMetaLikeParam, checkStrippedParam } from "./check-meta-like-param.
 import { checkMissingOutputPath } from "./check-missing-output-path.js";
 import { checkOutputPath } from "./check-output-path.js";
 import { checkApprovalParams, checkPlanOverrides } from "./check-tool-guards.js";
-import {
-  type BareSpelling,
-  collectReferences,
-  type ParsedStrings,
-  type ReferenceParseOptions,
-  rememberOutputTarget,
-  type SharedLocations,
-} from "./collect-references.js";
+import { type BareSpelling, collectReferences, type ReferenceParseOptions } from "./collect-references.js";
 import type { CompileContext, ParamReference } from "./compiled-plan.js";
 import type { HintBudget } from "./hint-budget.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
+import { type ParsedStrings, rememberOutputTarget } from "./parsed-strings.js";
 import { paramsForSchemaCheck } from "./reference-witnesses.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { literalIssues, outputDiagnostics, paramDiagnostics } from "./schema-issues.js";
 import { completeCheckOf, type SchemaIssue } from "./schema-validator.js";
+import type { SharedLocations } from "./shared-locations.js";
 import { isPlainObject } from "./to-json-schema.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { ViolationListing } from "./violation-listing.js";

@@ -7,11 +7,13 @@ import type {
   OutputTarget,
   TemplateExpressions,
 } from "@obelisk/core";
-import type { BareSpelling, ParsedStrings, SharedLocations } from "./collect-references.js";
+import type { BareSpelling } from "./collect-references.js";
 import type { CompileContext, CompiledCall, ParamReference, WriterLink } from "./compiled-plan.js";
 import type { HintBudget } from "./hint-budget.js";
+import type { ParsedStrings } from "./parsed-strings.js";
 import type { DagNode } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
+import type { SharedLocations } from "./shared-locations.js";
 import type { ViolationListing } from "./violation-listing.js";
 
 /** A compiled call with what the plan-wide passes need (it is also its vertex of the internal DAG). */

@@ -1,11 +1,11 @@
 import type { Diagnostic, InputExpression, JsonObject, JsonValue, Path, Reference } from "@obelisk/core";
 import { formatExpression, getAtPath, valueAtPath } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
-import { isSharedLocation } from "./collect-references.js";
 import type { ParamReference, WriterLink } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { jsonTypeOf, schemaAtPath, schemaTypes, someCompatible, typeCompatible } from "./schema-types.js";
+import { isSharedLocation } from "./shared-locations.js";
 import { storedCallOutput } from "./stored-call-output.js";
 import { readsUnreadableKind } from "./unreadable-reference.js";
 import { judgeOperand } from "./unresolved-references.js";
