@@ -183,8 +183,17 @@ function nearPathHint(
   const path = reference.path;
   for (let depth = start; depth < path.length; depth++) {
     const segment = path[depth];
-    if (typeof segment !== "string") return undefined;
     const parent = path.slice(0, depth);
+    if (typeof segment !== "string") {
+      // An index: within a known list the path goes on (decision 0097); past its end, say how long it is.
+      const list = knownValue?.(parent);
+      if (!Array.isArray(list)) return scalarHint(reference, parent, list, segment);
+      if (segment < list.length) continue;
+      return {
+        replaces: false,
+        text: indexPastEndText(reference, parent, list.length, path.slice(depth + 1)),
+      };
+    }
     const names = knownNames(parent);
     if (names.has(segment) || allowed?.(path.slice(0, depth + 1)) === true) continue;
     const [near] = nearestNames(segment, names, 1);
@@ -201,12 +210,34 @@ function nearPathHint(
         text: `${list} is a list: read one of its items, e.g. ${JSON.stringify(item)}`,
       };
     }
-    if (names.size === 0) return undefined;
+    if (names.size === 0) return scalarHint(reference, parent, knownValue?.(parent), segment);
     const listed = [...names].slice(0, MAX_NAMES_LISTED).map((name) => JSON.stringify(name));
     const more = names.size > MAX_NAMES_LISTED ? ", …" : "";
     return { replaces: false, text: `the names known there: ${listed.join(", ")}${more}` };
   }
   return undefined;
+}
+
+/** The hint for a list's index past its end: how many items it has, the last one's reference. */
+function indexPastEndText(reference: Reference, parent: Path, length: number, rest: Path): string {
+  const list = formatReference(reference.kind, parent);
+  if (length === 0) return `${list} is an empty list: it has no item to read`;
+  const last = formatReference(reference.kind, [...parent, length - 1, ...rest]);
+  return `${list} has ${length} item${length === 1 ? "" : "s"} (indexes 0 to ${length - 1}): e.g. ${JSON.stringify(last)}`;
+}
+
+/** The hint for a name or index read below a known text, number, boolean or null: read the value itself. */
+function scalarHint(
+  reference: Reference,
+  parent: Path,
+  value: JsonValue | undefined,
+  segment: string | number,
+): NearHint | undefined {
+  if (value === undefined || (value !== null && typeof value === "object")) return undefined;
+  const type = value === null ? "null" : `a ${typeof value}`;
+  const below = typeof segment === "number" ? `[${segment}]` : JSON.stringify(segment);
+  const read = formatReference(reference.kind, parent);
+  return { replaces: false, text: `${read} is ${type}, with no ${below} below it: read "${read}" itself` };
 }
 
 /** At most this many names of one level are listed when none is near the unresolved one. */
