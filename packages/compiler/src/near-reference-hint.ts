@@ -183,8 +183,9 @@ function nearPathHint(
   const path = reference.path;
   for (let depth = start; depth < path.length; depth++) {
     const segment = path[depth];
+    if (segment === undefined) return undefined;
     const parent = path.slice(0, depth);
-    if (typeof segment !== "string") {
+    if (typeof segment === "number") {
       // An index: within a known list the path goes on (decision 0097); past its end, say how long it is.
       const list = knownValue?.(parent);
       if (!Array.isArray(list)) return scalarHint(reference, parent, list, segment);
