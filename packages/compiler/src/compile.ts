@@ -12,7 +12,6 @@ import {
   sha256Hex,
   thrownMessage,
 } from "@obelisk/core";
-import { DirectedGraph } from "graphology";
 import { buildPlanGraph, lazyByVersion } from "./build-plan-graph.js";
 import { MAX_STRIPPED_HINTS } from "./check-meta-like-param.js";
 import { closePlan } from "./close-plan.js";
@@ -22,6 +21,7 @@ import { HintBudget } from "./hint-budget.js";
 import { defineLazyGraph } from "./lazy-graph-property.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { PlanBuilder } from "./plan-builder.js";
+import { refusedPlan, uncopiedPlan } from "./refused-plan.js";
 import type { ToolRegistry } from "./tool-registry.js";
 import { MAX_TOOL_HINTS } from "./unknown-tool-hints.js";
 import { ViolationListing } from "./violation-listing.js";
@@ -31,6 +31,8 @@ interface Located {
   readonly sourceMap?: SourceMap;
   readonly diagnostics: readonly Diagnostic[];
   readonly hash: PlanHash;
+  /** A value with no JSON copy (`normalizePlan`'s `uncopied`): refused by its diagnostics alone. */
+  readonly uncopied?: true;
   /**
    * A plan over per-value limits only (`normalizePlan`'s placeholders): the copy with placeholders that is
    * compiled for the other diagnostics, the pointers of the replaced values, and the document the
@@ -77,6 +79,9 @@ function locate(plan: unknown, options: CompileOptions): Located {
   }
   if (isPlanDocument(plan)) return { document: plan, diagnostics: [], hash: planHash(plan) };
   const normalized = normalizePlan(plan, { limits });
+  // no JSON copy: refused from the copy's answer, the value not read again (not even to hash it)
+  if (normalized.uncopied === true)
+    return { diagnostics: normalized.diagnostics, hash: "sha256:", uncopied: true };
   const hash = normalized.document === undefined ? hashOf(plan) : planHash(normalized.document);
   const { document, diagnostics, placeholders } = normalized;
   if (placeholders !== undefined)
@@ -127,6 +132,7 @@ export function compile(plan: unknown, registry: ToolRegistry, options: CompileO
   let hash: PlanHash = "sha256:";
   try {
     const located = locate(plan, options);
+    if (located.uncopied === true) return uncopiedPlan(located.diagnostics);
     hash = located.hash;
     const resolved = resolveCompileOptions(options);
     const { placeholders } = located;
@@ -185,27 +191,6 @@ function overValueLimits(
   const under = (pointer: string) => pointers.some((base) => isAtOrBelow(pointer, base));
   const kept = diagnostics.filter((diagnostic) => fromLocating.has(diagnostic) || !under(diagnostic.pointer));
   return refusedPlan(located.hash, kept, located.sourceMap);
-}
-
-/**
- * A result that hands out nothing of the plan (never ok): no document, no calls, an empty graph, the hash
- * of what was submitted and the diagnostics that say why.
- */
-function refusedPlan(
-  hash: PlanHash,
-  diagnostics: readonly Diagnostic[],
-  sourceMap: Located["sourceMap"],
-): CompiledPlan {
-  return {
-    ok: false,
-    planHash: hash,
-    diagnostics,
-    calls: [],
-    criticalPaths: new Map(),
-    graph: new DirectedGraph(),
-    autoIdsUsed: 0,
-    ...(sourceMap === undefined ? {} : { sourceMap }),
-  };
 }
 
 /** The graphology graph of a builder, built on first call (and rebuilt if calls were added since). */

@@ -35,7 +35,8 @@ export interface IncrementalCompiler {
 
 /**
  * One call checked as a one-call document: its limit and not-JSON diagnostics, rebased onto its pointer,
- * and the frozen JSON copy that is compiled, hashed and stored (null for a value that is not JSON).
+ * and the frozen JSON copy that is compiled, hashed and stored (null for a value with no copy within
+ * `maxDocumentBytes`: not JSON, or larger).
  */
 function checkCall(
   call: unknown,
@@ -47,6 +48,8 @@ function checkCall(
     .filter((diagnostic) => diagnostic.code === "PLAN_LIMIT" || diagnostic.code === "JSON_SYNTAX")
     .map((diagnostic) => ({ ...diagnostic, pointer: pointer + diagnostic.pointer }));
   if (checked.document !== undefined) return { diagnostics, value: checked.document.source as JsonValue };
+  // no copy within maxDocumentBytes: not read again (a Proxy claiming a billion items would be copied whole)
+  if (checked.uncopied === true) return { diagnostics, value: null };
   const copy = toJsonValue(call, { maxBytes: Number.MAX_SAFE_INTEGER, remember: true });
   return { diagnostics, value: copy.ok ? copy.value : null };
 }

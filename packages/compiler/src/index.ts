@@ -26,6 +26,7 @@ export { linearRegExp, UnsupportedPattern } from "./linear-reg-exp.js";
 export type { AddCallResult } from "./plan-builder.js";
 export { type PlanJsonSchemaOptions, planJsonSchema } from "./plan-json-schema.js";
 export { REFERENCE_STRING_SCHEMA } from "./reference-string-schema.js";
+export { uncopiedPlan } from "./refused-plan.js";
 export type { RegisteredTool } from "./registered-tool.js";
 export { schemaIssueText } from "./schema-issues.js";
 export type { SchemaCheck, SchemaIssue } from "./schema-validator.js";

@@ -127,7 +127,17 @@ describe("a plan over per-value limits reports every diagnostic at once (SPEC §
 
   it("a container the limits walk once but that occurs twice (shared) reports the limits only, as before", () => {
     const shared = { message: LONG };
-    const container = plan({ _tool: "fetchUsr" }, { _tool: "log", message: "a", p: shared, q: shared });
+    // the careful copy (made for the undefined member it drops) keeps it shared, and the limits walk the copy
+    const call = { _tool: "log", message: "a", p: shared, q: shared, u: undefined };
+    const container = plan({ _tool: "fetchUsr" }, call);
     expect(codes(compile(container, registry).diagnostics)).toEqual([["PLAN_LIMIT", "/plan/1/p/message"]]);
+  });
+
+  it("a container shared in the value but written out at each place by its copy is reported as its text is", () => {
+    const shared = { message: LONG };
+    const container = plan({ _tool: "fetchUsr" }, { _tool: "log", message: "a", p: shared, q: shared });
+    const asText = codes(compile(JSON.stringify(container), registry).diagnostics);
+    expect(asText).toContainEqual(["PLAN_LIMIT", "/plan/1/q/message"]);
+    expect(codes(compile(container, registry).diagnostics)).toEqual(asText);
   });
 });

@@ -63,19 +63,21 @@ describe("normalizePlan over per-value limits: placeholders for the rest, no doc
     expect(
       normalizePlan(value, { limits: { maxStringLength: 5, maxCalls: 2 } }).placeholders,
     ).toBeUndefined();
+    // not JSON: that alone, from the copy's answer (the value is not read again for its other limits)
     const cyclic: Record<string, unknown> = { _tool: "a", s: "abcdefgh" };
     cyclic.self = cyclic;
     const result = normalizePlan([cyclic], { limits: { maxStringLength: 5 } });
-    expect(result.diagnostics.length).toBeGreaterThan(0);
-    expect(result.diagnostics.every((d) => d.code === "PLAN_LIMIT")).toBe(true);
+    expect(result.diagnostics.map((d) => [d.code, d.pointer])).toEqual([["JSON_SYNTAX", "/0/self"]]);
+    expect(result.uncopied).toBe(true);
     expect(result.document).toBeUndefined();
     expect(result.placeholders).toBeUndefined();
   });
 
   it("a shared container reported once (or more problems than reported) is an early exit: limits only", () => {
     const leaf = { text: "abcdefgh" };
+    // shared in the copy: the careful copy (made for the undefined member it drops) shares what is shared
     const shared = normalizePlan(
-      { plan: [{ _tool: "a", p: leaf, q: leaf }], extra: 1 },
+      { plan: [{ _tool: "a", p: leaf, q: leaf, u: undefined }], extra: 1 },
       { limits: { maxStringLength: 6 } },
     );
     expect(shared.diagnostics.map((d) => [d.code, d.pointer])).toEqual([["PLAN_LIMIT", "/plan/0/p/text"]]);

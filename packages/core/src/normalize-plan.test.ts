@@ -111,9 +111,15 @@ describe("normalizePlan", () => {
     ]);
   });
 
-  it("reports a long string in a shared sub-object once, and a deep one where it is deepest", () => {
+  it("checks the limits on the JSON copy: a shared sub-object where the copy has it, a deep one where it is deepest", () => {
     const leaf = { text: "abcdefgh" };
+    // the common copy writes a shared sub-object out at each place, as its JSON text does: reported at each
     expect(codes([{ _tool: "a", p: leaf, q: leaf }], { maxStringLength: 6 })).toEqual([
+      ["PLAN_LIMIT", "/0/q/text"],
+      ["PLAN_LIMIT", "/0/p/text"],
+    ]);
+    // the careful copy (here for the undefined member it drops) shares it: reported once
+    expect(codes([{ _tool: "a", p: leaf, q: leaf, u: undefined }], { maxStringLength: 6 })).toEqual([
       ["PLAN_LIMIT", "/0/p/text"],
     ]);
     const deep = { x: [1] };

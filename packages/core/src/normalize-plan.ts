@@ -3,10 +3,11 @@ import { appendPointer } from "./json-pointer.js";
 import type { JsonObject, JsonValue } from "./json-value.js";
 import type { LimitOverrides, Limits } from "./limits.js";
 import { resolveLimits } from "./limits.js";
+import { planCopyRefusal } from "./plan-copy-refusal.js";
 import { planDiagnostic } from "./plan-diagnostic.js";
 import type { PlanCallSource, PlanDocument, PlanForm } from "./plan-document.js";
 import { isAtOrBelow, planLimitDiagnostics, withLimitPlaceholders } from "./plan-limit-diagnostics.js";
-import { toJsonValue } from "./value-to-json-value.js";
+import { type ToJsonValueResult, toJsonValue } from "./value-to-json-value.js";
 
 /** The result of normalizing a plan document. */
 export interface NormalizePlanResult {
@@ -21,6 +22,12 @@ export interface NormalizePlanResult {
    * rest with. See {@link PlaceholderDocument}.
    */
   readonly placeholders?: PlaceholderDocument;
+  /**
+   * True when the value has no JSON copy (not JSON, or over `maxDocumentBytes`): `diagnostics` hold the one
+   * that says why, made from the copy's answer. The copy was the only reading of the value; do not read it
+   * again (to hash it, say): a hostile one (a Proxy claiming a billion items) need not end.
+   */
+  readonly uncopied?: true;
 }
 
 /**
@@ -43,6 +50,11 @@ export interface PlaceholderDocument {
 export interface NormalizePlanOptions {
   /** Limits to enforce (defaults: {@link DEFAULT_LIMITS}). */
   readonly limits?: LimitOverrides;
+  /**
+   * The value's JSON copy when the caller made it already (`toJsonValue` with `maxDocumentBytes` and
+   * `remember`): taken as the copy, so that the value is not read again — a refused one answers from it.
+   */
+  readonly copy?: ToJsonValueResult;
 }
 
 /** The accepted forms, for hints. */
@@ -203,35 +215,24 @@ export function normalizePlanShape(value: unknown, limits: Limits): NormalizePla
  * (what is hashed, compiled, stored and run: later changes to `value` change nothing). Never throws; does
  * not validate the calls themselves.
  *
- * Over a whole-document limit (`maxDocumentBytes`, `maxCalls`), or not JSON, only that is reported. Over
- * per-value limits only (string or key length, depth), there is no `document`: the PLAN_LIMIT diagnostics
- * come with the shape problems of the rest and with `placeholders`, the copy to compile the rest with.
- * The common case (no limit reached) pays for nothing of this: the limit check's quick walk answers it.
+ * The copy is made first, held to `maxDocumentBytes`, and is all that is read of `value`: the limits are
+ * checked on it. A value it refuses (not JSON, or over `maxDocumentBytes`) gets that one diagnostic, from
+ * the copy's own answer ({@link planCopyRefusal}), and `uncopied`. Over `maxCalls`, only that is reported.
+ * Over per-value limits only (string or key length, depth), there is no `document`: the PLAN_LIMIT
+ * diagnostics come with the shape problems of the rest and with `placeholders`, the copy to compile the
+ * rest with. The common case (no limit reached) pays for nothing of this: the limit check's quick walk
+ * answers it.
  */
 export function normalizePlan(value: unknown, options: NormalizePlanOptions = {}): NormalizePlanResult {
   const limits = resolveLimits(options.limits);
-  let limitDiagnostics: Diagnostic[];
-  try {
-    limitDiagnostics = planLimitDiagnostics(value, limits);
-  } catch {
-    // A value whose inspection throws: the copy below reports it with its pointer.
-    limitDiagnostics = [];
-  }
-  if (limitDiagnostics.length === 0 && (typeof value !== "object" || value === null))
+  const primitive = typeof value !== "object" || value === null;
+  if (primitive && (typeof value !== "string" || value.length <= limits.maxStringLength))
     return normalizePlanShape(value, limits);
-  const copy = toJsonValue(value, { maxBytes: limits.maxDocumentBytes, remember: true });
-  if (copy.ok) {
-    if (limitDiagnostics.length === 0) return normalizePlanShape(copy.value, limits);
-    return withPlaceholders(copy.value, limitDiagnostics, limits);
-  }
-  if (copy.code === "OUTPUT_TOO_LARGE") {
-    const message = `the plan is larger than the limit of ${limits.maxDocumentBytes} bytes of JSON`;
-    return { diagnostics: [planDiagnostic("PLAN_LIMIT", message, "", "raise maxDocumentBytes")] };
-  }
-  // Not JSON (a cycle, nesting past what a JSON copy holds, a value of another kind): nothing to analyse;
-  // the limits found, if any, are what is reported (as before the copy).
-  if (limitDiagnostics.length > 0) return { diagnostics: limitDiagnostics };
-  return { diagnostics: [notJsonDiagnostic(copy.message, copy.pointer)] };
+  const copy = options.copy ?? toJsonValue(value, { maxBytes: limits.maxDocumentBytes, remember: true });
+  if (!copy.ok) return { diagnostics: [planCopyRefusal(copy, limits)], uncopied: true };
+  const limitDiagnostics = planLimitDiagnostics(copy.value, limits);
+  if (limitDiagnostics.length === 0) return normalizePlanShape(copy.value, limits);
+  return withPlaceholders(copy.value, limitDiagnostics, limits);
 }
 
 /**
@@ -263,18 +264,4 @@ function withPlaceholders(
   return shape.document === undefined
     ? { diagnostics }
     : { diagnostics, placeholders: { document: shape.document, pointers } };
-}
-
-/**
- * A plan value that is not plain JSON (a Date or other class instance, a Map, NaN or ±Infinity, a BigInt, a
- * function, a sparse array, a getter that throws, a cycle): refused, since the plan is hashed, approved,
- * stored and run as JSON and such a value would mean something else in each of those.
- */
-function notJsonDiagnostic(message: string, pointer: string): Diagnostic {
-  return planDiagnostic(
-    "JSON_SYNTAX",
-    `the plan is not JSON: ${message}`,
-    pointer,
-    "plans hold only JSON values: plain objects, arrays, strings, finite numbers, booleans and null",
-  );
 }

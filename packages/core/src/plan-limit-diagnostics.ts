@@ -65,9 +65,14 @@ export function depthLimitDiagnostic(pointer: string, limits: Limits): Diagnosti
 
 /** The quick check recurses (one frame per level): only up to this `maxDepth`. */
 const MAX_QUICK_DEPTH = 1_000;
-/** Containers the quick check visits at most (shared sub-objects count each time they are reached). */
-const QUICK_BUDGET = 4_000_000;
-let quickBudget = 0;
+/** Items (values and members) the current walk may still visit: each one visited costs one. */
+let budget = 0;
+
+/** The PLAN_LIMIT of a walk that ran out of items: the document is over `maxDocumentBytes`. */
+function sizeLimitDiagnostic(limits: Limits): Diagnostic {
+  const message = `the plan is larger than the limit of ${limits.maxDocumentBytes} bytes of JSON`;
+  return planDiagnostic("PLAN_LIMIT", message, "", "raise maxDocumentBytes");
+}
 
 /**
  * True when a plain recursive walk of the whole tree (shared sub-objects walked each time they are
@@ -78,9 +83,10 @@ let quickBudget = 0;
  * container deeper than `maxDepth`): the walk below then decides.
  */
 function withinLimits(value: unknown, depth: number, maxDepth: number, maxStringLength: number): boolean {
+  if (--budget < 0) return false;
   if (typeof value === "string") return value.length <= maxStringLength;
   if (typeof value !== "object" || value === null) return true;
-  if (depth > maxDepth || --quickBudget < 0) return false;
+  if (depth > maxDepth) return false;
   const next = depth + 1;
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++)
@@ -102,16 +108,22 @@ function withinLimits(value: unknown, depth: number, maxDepth: number, maxString
  * Shared sub-objects are walked again only when reached deeper; a path longer than the number of distinct
  * containers seen holds a cycle and is not followed, so cycles terminate whatever `maxDepth` is (and are
  * left to the JSON copy, which reports them as such).
+ *
+ * Each walk is bounded by the items it visits, not the containers: every value and member visited costs
+ * one of `maxDocumentBytes` (each takes at least a byte of the document's JSON, a shared sub-object each
+ * time it is walked, as the copy counts it), so an array claiming a billion items, or keys without end,
+ * costs no more than a document of that size. A walk that runs out stops with the size PLAN_LIMIT.
  */
 export function planLimitDiagnostics(value: unknown, limits: Limits): Diagnostic[] {
-  if (limits.maxDepth <= MAX_QUICK_DEPTH) {
-    quickBudget = QUICK_BUDGET;
-    if (withinLimits(value, 1, limits.maxDepth, limits.maxStringLength)) return [];
+  const { maxDepth, maxStringLength, maxDocumentBytes } = limits;
+  if (maxDepth <= MAX_QUICK_DEPTH) {
+    budget = maxDocumentBytes;
+    if (withinLimits(value, 1, maxDepth, maxStringLength)) return [];
   }
+  budget = maxDocumentBytes;
   const diagnostics: Diagnostic[] = [];
   const deepestSeen = new Map<object, number>();
   const stack: Frame[] = [];
-  const { maxDepth, maxStringLength } = limits;
   const visit = (child: unknown, parent: Frame | undefined, key: string | number, depth: number): void => {
     if (typeof child === "string") {
       if (child.length > maxStringLength)
@@ -133,12 +145,16 @@ export function planLimitDiagnostics(value: unknown, limits: Limits): Diagnostic
     const container = frame.value;
     const depth = frame.depth + 1;
     if (Array.isArray(container)) {
-      for (let index = 0; index < container.length; index++) visit(container[index], frame, index, depth);
+      for (let index = 0; index < container.length; index++) {
+        if (--budget < 0) return [sizeLimitDiagnostic(limits)];
+        visit(container[index], frame, index, depth);
+      }
       continue;
     }
     const record = container as Record<string, unknown>;
     for (const key in record) {
       if (!Object.hasOwn(record, key)) continue;
+      if (--budget < 0) return [sizeLimitDiagnostic(limits)];
       if (key.length > maxStringLength)
         diagnostics.push(stringLimitDiagnostic(key.length, pointerOf(frame, key), limits, true));
       visit(record[key], frame, key, depth);
