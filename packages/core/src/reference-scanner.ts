@@ -54,7 +54,8 @@ export function scanReference(text: string, start: number, options: ReferenceSca
   const kindStart = start + 1;
   let pos = kindStart;
   if (!isNameStartCode(text.charCodeAt(pos))) {
-    return issueAt("REF_SYNTAX", `expected a kind name after "†", found ${describeCharAt(text, pos)}`, pos);
+    const message = `expected a kind name after "†", found ${describeCharAt(text, pos)}`;
+    return issueAt("REF_SYNTAX", message, pos, spaceAfterDaggerHint(text, pos, options));
   }
   pos++;
   while (pos < text.length && isNameCode(text.charCodeAt(pos))) pos++;
@@ -137,7 +138,13 @@ function daggerHint(text: string, start: number, options: ReferenceScanOptions):
       ? daggerHint(text, after, options)
       : undefined;
   }
-  if (!isNameStartCode(first)) return undefined;
+  if (!isNameStartCode(first)) {
+    // `‡state.x`, `+state.x`, `&dagger;state.x`, `\u2020state.x`: a look-alike of the dagger (decision 0097).
+    const after = start + sigilLookalikeLength(text, start);
+    return after > start && isNameStartCode(text.charCodeAt(after)) && text.charCodeAt(after) !== CHAR.dollar
+      ? daggerHint(text, after, options)
+      : undefined;
+  }
   let pos = start + 1;
   while (pos < text.length && isNameCode(text.charCodeAt(pos))) pos++;
   const next = text.charCodeAt(pos);
@@ -146,6 +153,35 @@ function daggerHint(text: string, start: number, options: ReferenceScanOptions):
   const scanned = scanReference(`†${text.slice(start)}`, 0, options);
   return scanned.ok
     ? `did you mean ${JSON.stringify(scanned.reference.text)}? (every reference starts with "†")`
+    : undefined;
+}
+
+/**
+ * The length of what stands for the dagger at `start`: the text `&dagger;` (an HTML entity), `\u2020` (an
+ * escape written twice, so the text holds it), or one character that is no name character, quote, digit,
+ * space or bracket (`‡`, `+`, `@`, `#`, `*`); 0 otherwise.
+ */
+function sigilLookalikeLength(text: string, start: number): number {
+  if (text.startsWith("&dagger;", start)) return 8;
+  if (text.startsWith("\\u2020", start)) return 6;
+  const code = text.charCodeAt(start);
+  if (Number.isNaN(code) || isSpaceCode(code) || isNameCode(code)) return 0;
+  if (code === CHAR.openBracket || code === CHAR.openBrace || code === CHAR.closeBrace || code === CHAR.dot)
+    return 0;
+  return code >= 0xd800 && code <= 0xdbff ? 2 : 1;
+}
+
+/**
+ * The hint for spaces after the dagger (`† state.user`): the reference without them, when the rest is a
+ * known kind followed by a path. Only on the error path.
+ */
+function spaceAfterDaggerHint(text: string, pos: number, options: ReferenceScanOptions): string | undefined {
+  let after = pos;
+  while (after < text.length && isSpaceCode(text.charCodeAt(after))) after++;
+  if (after === pos || !isNameStartCode(text.charCodeAt(after))) return undefined;
+  const scanned = scanReference(`†${text.slice(after)}`, 0, options);
+  return scanned.ok
+    ? `remove the space after "†": write ${JSON.stringify(scanned.reference.text)}`
     : undefined;
 }
 
