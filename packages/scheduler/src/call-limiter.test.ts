@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createToolRegistry, type ToolContext } from "@obelisk/compiler";
 import { describe, expect, it } from "vitest";
 import { flush } from "./__fixtures__/deferred.js";
@@ -149,6 +150,33 @@ describe("CallLimiter: a call holds no slot while it waits for the other (schedu
     await expect(thrown).rejects.toThrow("boom");
     await flush();
     expect(started).toEqual(["after"]);
+  });
+});
+
+describe("CallLimiter: a call's task runs in the async context it asked in (decision 0100)", () => {
+  const als = new AsyncLocalStorage<string>();
+  /** Asks for `count` calls of tool `t` under request `name`'s context; each task records the context it sees. */
+  const ask = (limiter: CallLimiter, seen: string[], name: string, count: number) =>
+    als.run(name, () =>
+      Array.from({ length: count }, (_, i) =>
+        limiter.run("t", 1, signal, async () => {
+          seen.push(`${name}/${i} in ${als.getStore()}`);
+          await Promise.resolve();
+          return i;
+        }),
+      ),
+    );
+
+  it.each([
+    ["a free slot for each (handed out in one microtask)", 100, undefined],
+    ["global concurrency 1 (started by another request's call ending)", 1, undefined],
+    ["a tool's own concurrency 1", undefined, 1],
+  ])("%s", async (_label, concurrency, toolLimit) => {
+    const limiter = new CallLimiter(concurrency, () => toolLimit);
+    const seen: string[] = [];
+    await Promise.all(["A", "B", "C"].flatMap((name) => ask(limiter, seen, name, 3)));
+    expect(seen).toHaveLength(9);
+    expect(seen.filter((entry) => !entry.endsWith(`in ${entry[0]}`))).toEqual([]);
   });
 });
 

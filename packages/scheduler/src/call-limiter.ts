@@ -1,9 +1,12 @@
+import { AsyncResource } from "node:async_hooks";
 import { type Ranked, ranksBefore, SlotHeap } from "./slot-heap.js";
 
 /** A call waiting for its slots (see {@link CallLimiter.run}). */
 interface Waiting extends Ranked {
   readonly slots: ToolSlots;
   readonly task: () => unknown;
+  /** The async context the call asked in: its task runs in it, whichever call's end or turn starts it. */
+  readonly context: AsyncResource;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
   /** Started, or its run aborted while it waited (then left in its heap, skipped when it comes up). */
@@ -31,7 +34,9 @@ interface ToolSlots {
  * waited in the global queue behind every higher-priority call, so the critical path's next call of that
  * tool waited behind all of them — decision 0020.) Calls asking in one turn (a drain of the runner, or
  * several runs sharing the limiter) are ranked together before any of them starts: the free slots are
- * handed out in a microtask, not at the first request.
+ * handed out in a microtask, not at the first request. So a waiting call is started by whoever frees or
+ * hands out its slot — another call's end, another run's turn —, and its task runs in the async context it
+ * asked in (an `AsyncResource` taken per waiting call), not in that one's (decision 0100).
  */
 export class CallLimiter {
   private readonly globalLimit: number;
@@ -70,7 +75,8 @@ export class CallLimiter {
   /**
    * Runs `task` when a slot of the tool and a global slot are free; its slots are given back when the
    * task's promise settles. Higher `priority` first, equal ones in the order they asked. Rejects with the
-   * abort reason if `signal` (the call's run) is aborted before it starts.
+   * abort reason if `signal` (the call's run) is aborted before it starts. The task runs in the async
+   * context (`AsyncLocalStorage` stores) of this call to `run`.
    */
   run<T>(tool: string, priority: number, signal: AbortSignal, task: () => T | Promise<T>): Promise<T> {
     if (this.unlimited(tool)) return Promise.resolve(task());
@@ -86,6 +92,7 @@ export class CallLimiter {
         order: this.asked++,
         slots,
         task,
+        context: new AsyncResource("ObeliskCallSlot"),
         resolve: resolve as (value: unknown) => void,
         reject,
         gone: false,
@@ -170,7 +177,7 @@ export class CallLimiter {
     };
     let result: unknown;
     try {
-      result = waiting.task();
+      result = waiting.context.runInAsyncScope(waiting.task);
     } catch (error) {
       release();
       waiting.reject(error);
