@@ -73,10 +73,11 @@ async function start(
   /** What an approver (a person with the token) does. */
   const asApprover = (method: string, path: string, body?: unknown) =>
     call(method, path, body, undefined, APPROVER);
-  /** Validates `plan` and has an approver approve its hash; answers the hash. */
-  const approved = async (plan: unknown, more: object = {}): Promise<string> => {
-    const hash = (await call("POST", "/validate", { plan, ...more })).body.planHash as string;
-    expect((await asApprover("POST", "/approved-plans", { planHash: hash })).status).toBe(200);
+  /** Validates `plan` and has an approver approve its hash on `threadId` with `input`; answers the hash. */
+  const approved = async (plan: unknown, threadId: string, input?: object): Promise<string> => {
+    const hash = (await call("POST", "/validate", { plan, threadId, input })).body.planHash as string;
+    const approval = await asApprover("POST", "/approved-plans", { planHash: hash, threadId, input });
+    expect(approval.status).toBe(200);
     return hash;
   };
   return { call, asApprover, approved, engine };
@@ -100,20 +101,23 @@ describe("examples/http-service: the approve-then-run workflow over HTTP", () =>
       approvedHash: check.body.planHash,
     });
     expect(selfApproved).toMatchObject({ status: 403, body: { code: "PLAN_NOT_APPROVED" } });
-    const asClient = await call("POST", "/approved-plans", { planHash: check.body.planHash });
+    const approval = { planHash: check.body.planHash, threadId: "shop", input: INPUT };
+    const asClient = await call("POST", "/approved-plans", approval);
     expect(asClient).toMatchObject({ status: 401, body: { code: "UNAUTHORIZED" } });
     expect(asClient.headers.get("www-authenticate")).toBe("Bearer");
-    const wrongToken = await call("POST", "/approved-plans", { planHash: check.body.planHash }, undefined, {
+    const wrongToken = await call("POST", "/approved-plans", approval, undefined, {
       authorization: "Bearer approver-secret-for-test",
     });
     expect(wrongToken.status).toBe(401);
-    expect(await asApprover("POST", "/approved-plans", { planHash: "sha256:nope" })).toMatchObject({
+    expect(
+      await asApprover("POST", "/approved-plans", { ...approval, planHash: "sha256:nope" }),
+    ).toMatchObject({
       status: 400,
       body: { code: "USAGE" },
     });
-    expect(await asApprover("POST", "/approved-plans", { planHash: check.body.planHash })).toMatchObject({
+    expect(await asApprover("POST", "/approved-plans", approval)).toMatchObject({
       status: 200,
-      body: { ok: true },
+      body: { ok: true, threadId: "shop", input: INPUT },
     });
 
     const changed = { ...PAY, description: "changed after approval" };
@@ -140,6 +144,32 @@ describe("examples/http-service: the approve-then-run workflow over HTTP", () =>
     expect(shown.body.run).toMatchObject({ runId: run.body.runId, status: "succeeded" });
   });
 
+  it("an approval binds the plan, the thread and the input: another amount, card or thread is refused", async () => {
+    const { call, asApprover, approved } = await start();
+    const hash = await approved(PAY, "shop", INPUT);
+    // the hash is the same for every input of the plan: the service checks what the approver saw
+    for (const [thread, input] of [
+      ["shop", { ...INPUT, amount: 1_000_000 }],
+      ["shop", { ...INPUT, card: "5555-0000-0000-0000" }],
+      ["shop", { orderId: "A-1001", amount: 49.9 }],
+      ["shop", undefined],
+      ["other", INPUT],
+    ] as const) {
+      const refused = await call("POST", `/threads/${thread}/runs`, { plan: PAY, input, approvedHash: hash });
+      expect(refused).toMatchObject({ status: 403, body: { code: "PLAN_NOT_APPROVED" } });
+    }
+    expect(await call("GET", "/threads/other/summary")).toMatchObject({ status: 200, body: { entries: [] } });
+    // the approved input with its keys in another order is the same input
+    const reordered = { card: INPUT.card, amount: INPUT.amount, orderId: INPUT.orderId };
+    const run = await call("POST", "/threads/shop/runs", { plan: PAY, input: reordered, approvedHash: hash });
+    expect(run.body).toMatchObject({ status: "succeeded", state: { receipt: { amount: 49.9 } } });
+    // an approval names its thread
+    expect(await asApprover("POST", "/approved-plans", { planHash: hash, input: INPUT })).toMatchObject({
+      status: 400,
+      body: { code: "USAGE", message: expect.stringContaining("threadId") },
+    });
+  });
+
   it("answers an invalid plan's diagnostics: 200 from validate, 422 from a run", async () => {
     const { call, asApprover } = await start();
     const broken = { type: "plan", plan: [{ _tool: "processPaymnt", _outputPath: "†state.x" }] };
@@ -147,7 +177,7 @@ describe("examples/http-service: the approve-then-run workflow over HTTP", () =>
     expect(check.status).toBe(200);
     expect(check.body.ok).toBe(false);
     expect(check.body.diagnostics[0]).toMatchObject({ code: "TOOL_UNKNOWN", pointer: "/plan/0/_tool" });
-    await asApprover("POST", "/approved-plans", { planHash: check.body.planHash });
+    await asApprover("POST", "/approved-plans", { planHash: check.body.planHash, threadId: "t" });
     const run = await call("POST", "/threads/t/runs", { plan: broken, approvedHash: check.body.planHash });
     expect(run.status).toBe(422);
     expect(run.body.code).toBe("PLAN_INVALID");
@@ -156,9 +186,9 @@ describe("examples/http-service: the approve-then-run workflow over HTTP", () =>
 
   it("holds a refund at its approval gate until a person approves it, and reads the result back", async () => {
     const { call, asApprover, approved } = await start();
-    const pay = await approved(PAY, { input: INPUT });
+    const pay = await approved(PAY, "shop", INPUT);
     await call("POST", "/threads/shop/runs", { plan: PAY, input: INPUT, approvedHash: pay });
-    const refund = await approved(REFUND, { threadId: "shop" });
+    const refund = await approved(REFUND, "shop");
 
     const waiting = await call("POST", "/threads/shop/runs", { plan: REFUND, approvedHash: refund });
     expect(waiting.body.calls.refund.status).toBe("waiting");
@@ -215,7 +245,7 @@ describe("examples/http-service: the approve-then-run workflow over HTTP", () =>
       createEngine({ tools: [hold], store: createMemoryStore(), lockWaitMs: 0 }),
     );
     const plan = { type: "plan", plan: [{ _tool: "hold", _outputPath: "†state.held" }] };
-    const hash = await approved(plan);
+    const hash = await approved(plan, "t");
     const first = call("POST", "/threads/t/runs", { plan, approvedHash: hash });
     await inTool;
     const busy = await call("POST", "/threads/t/runs", { plan, approvedHash: hash });

@@ -1,13 +1,14 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { Engine, JsonValue } from "obelisk";
+import type { Engine, JsonObject, JsonValue } from "obelisk";
 import { ObeliskError, parseJsonText } from "obelisk";
 
 /** Options of the example service. */
 export interface ServiceOptions {
   /**
    * The secret of the approvers (the people): `Authorization: Bearer <token>` on the routes that approve a
-   * plan's hash or give an approval. The client that sends plans (the agent) never has it.
+   * plan (its hash, with the input and thread it runs with) or give an approval. The client that sends plans
+   * (the agent) never has it.
    */
   readonly approverToken: string;
   /** Largest request body, in bytes (default 1 MiB): a bigger one is answered 413 without being read. */
@@ -53,7 +54,7 @@ const STATUS_OF: Readonly<Record<string, number>> = {
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 const PLAN_HASH = /^sha256:[0-9a-f]{64}$/;
-/** Approved hashes kept (the oldest go first); a real service keeps them in its database, with who and when. */
+/** Approvals kept (the oldest go first); a real service keeps them in its database, with who and when. */
 const MAX_APPROVED = 10_000;
 
 /** What every request of one service shares. */
@@ -61,14 +62,16 @@ interface Service {
   readonly engine: Engine;
   readonly maxBodyBytes: number;
   readonly approverToken: Buffer;
-  /** Plan hashes an approver approved, oldest first. */
+  /** What an approver approved — plan hash, thread and input, as {@link approvalKey} — oldest first. */
   readonly approved: Set<string>;
 }
 
 /**
  * A JSON-over-HTTP front for an engine, with the approve-then-run workflow: a client (the agent) validates
- * a plan; an approver (a person, holding `approverToken`) approves its hash; the client runs it with that
- * hash, which the service checks it approved and the engine checks is the plan's. Approvers also give
+ * a plan; an approver (a person, holding `approverToken`) approves its hash together with the thread and
+ * the input it is to run with (the hash binds the plan only: a plan reading `†input.amount` has one hash
+ * for every amount); the client runs it with that hash, thread and input, which the service checks an
+ * approver approved together, and the engine checks the hash is the plan's. Approvers also give
  * approvals under `†state.approvals.<name>`. Anyone may read summaries, values and runs. Built on
  * `node:http` only; errors keep Obelisk's codes.
  */
@@ -119,15 +122,27 @@ async function handle(service: Service, request: IncomingMessage, response: Serv
           "planHash must be a plan hash",
           "POST /validate gives it: sha256:<64 hex>",
         );
-      service.approved.delete(body.planHash);
-      service.approved.add(body.planHash);
+      // what the person approved: this plan, on this thread, with this input (none: {}, as the run gets)
+      if (typeof body.threadId !== "string")
+        throw new HttpError(
+          400,
+          "USAGE",
+          "threadId must be the thread the plan is approved to run on",
+          'send {"planHash": "sha256:…", "threadId": "shop", "input": {…}}: the hash binds the plan, not its thread or input',
+        );
+      const threadId = thread(body.threadId);
+      const input = inputOf(body);
+      const key = approvalKey(body.planHash, threadId, input);
+      service.approved.delete(key);
+      service.approved.add(key);
       if (service.approved.size > MAX_APPROVED)
         service.approved.delete(service.approved.values().next().value as string);
-      return { status: 200, body: { ok: true, planHash: body.planHash } };
+      return { status: 200, body: { ok: true, planHash: body.planHash, threadId, input } };
     }
     case "POST /threads/:/runs": {
       const body = await objectBody(request, maxBodyBytes);
-      // The workflow this service offers: nothing runs without an approver's approval of its exact hash.
+      // The workflow this service offers: nothing runs without an approver's approval of its exact hash,
+      // on this thread, with this input.
       if (typeof body.approvedHash !== "string")
         throw new HttpError(
           428,
@@ -135,12 +150,14 @@ async function handle(service: Service, request: IncomingMessage, response: Serv
           "a run needs approvedHash",
           "POST /validate gives the plan's hash; an approver approves it with POST /approved-plans",
         );
-      if (!service.approved.has(body.approvedHash))
+      const threadId = thread(first);
+      const input = inputOf(body);
+      if (!service.approved.has(approvalKey(body.approvedHash, threadId, input)))
         throw new HttpError(
           403,
           "PLAN_NOT_APPROVED",
-          `no approver approved ${body.approvedHash}`,
-          "an approver approves it with POST /approved-plans",
+          `no approver approved ${body.approvedHash} on thread ${threadId} with this input`,
+          "an approver approves the plan with the thread and input it runs with: POST /approved-plans { planHash, threadId, input }",
         );
       // A client that goes away cancels its run (its calls get the abort); the thread is released.
       const controller = new AbortController();
@@ -148,7 +165,7 @@ async function handle(service: Service, request: IncomingMessage, response: Serv
         if (!response.writableFinished) controller.abort(new Error("the client went away"));
       });
       const result = await engine.run(body.plan as JsonValue, {
-        threadId: thread(first),
+        threadId,
         approvedHash: body.approvedHash,
         signal: controller.signal,
         ...optionalObject(body, "input"),
@@ -199,6 +216,26 @@ async function handle(service: Service, request: IncomingMessage, response: Serv
     default:
       throw new HttpError(404, "NOT_FOUND", `no route ${method} ${url.pathname}`);
   }
+}
+
+/**
+ * One approval's key: the plan hash, the thread and the input in a canonical JSON text (object keys sorted,
+ * so the same input sent with its keys in another order is the same approval).
+ */
+function approvalKey(planHash: string, threadId: string, input: JsonValue): string {
+  return JSON.stringify([planHash, threadId, canonical(input)]);
+}
+
+/** A copy of `value` with every object's keys in sorted order (depth is bounded by the body reader). */
+function canonical(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value !== "object" || value === null) return value;
+  const object = value as JsonObject;
+  return Object.fromEntries(
+    Object.keys(object)
+      .sort()
+      .map((key) => [key, canonical(object[key] as JsonValue)]),
+  );
 }
 
 /** The request's URL; a target that is no path (`//`, `http://x`) is a 400. */
@@ -296,6 +333,11 @@ function optionalString(body: Record<string, unknown>, key: string): Record<stri
   if (value === undefined) return {};
   if (typeof value !== "string") throw new HttpError(400, "USAGE", `${key} must be a string`);
   return { [key]: value };
+}
+
+/** The body's `input` (a JSON object), `{}` without one: the input a run gets when none is sent. */
+function inputOf(body: Record<string, unknown>): JsonObject {
+  return (optionalObject(body, "input").input as JsonObject | undefined) ?? {};
 }
 
 function optionalObject(body: Record<string, unknown>, key: string): Record<string, JsonValue> {
