@@ -116,7 +116,7 @@ export function createEngine(given: GivenEngineOptions): Engine {
     const channel = new EventChannel();
     let result: Promise<RunResult>;
     try {
-      const checked = checkRunOptions(runOptions, "start");
+      const checked = checkRunOptions(runOptions, "start", limits.maxCalls);
       result = runPlan(runtime, plan, checked, runtime.hub([checked.onEvent, channel.push]));
     } catch (error) {
       result = Promise.reject(error);
@@ -129,15 +129,19 @@ export function createEngine(given: GivenEngineOptions): Engine {
     registry,
     limits,
     validate: async (plan, validateOptions) =>
-      runtime.validate(plan, checkRunOptions(validateOptions, "validate")),
+      runtime.validate(plan, checkRunOptions(validateOptions, "validate", limits.maxCalls)),
     run: async (plan, runOptions = {}) => {
-      const checked = checkRunOptions(runOptions, "run");
+      const checked = checkRunOptions(runOptions, "run", limits.maxCalls);
       return runPlan(runtime, plan, checked, runtime.hub([checked.onEvent]));
     },
     start,
-    open: async (openOptions = {}) => openRun(runtime, checkRunOptions(openOptions, "open")),
+    open: async (openOptions = {}) => openRun(runtime, checkRunOptions(openOptions, "open", limits.maxCalls)),
     resume: async (runId, resumeOptions = {}) =>
-      resumeRun(runtime, requireString(runId, "the run id"), checkRunOptions(resumeOptions, "resume")),
+      resumeRun(
+        runtime,
+        requireString(runId, "the run id"),
+        checkRunOptions(resumeOptions, "resume", limits.maxCalls),
+      ),
     summarize: async (threadId, summarizeOptions) => {
       const thread = requireThreadId(threadId);
       const options = checkSummarizeOptions(summarizeOptions);
@@ -224,7 +228,7 @@ export function createEngine(given: GivenEngineOptions): Engine {
   registerHostKinds(registry, { names: runtime.hostKinds, table: runtime.kinds, scope: runtime.kindScope });
   // run_plan's way to validate, be approved and run on one compile (not part of the Engine interface)
   registerAcceptingRun(engine, async (plan, runOptions, accept) => {
-    const checked = checkRunOptions(runOptions, "run");
+    const checked = checkRunOptions(runOptions, "run", limits.maxCalls);
     return runPlan(runtime, plan, checked, runtime.hub([checked.onEvent]), { accept });
   });
   return engine;

@@ -62,6 +62,27 @@ describe.each(snapshotStoreKinds())("a plan object holding a huge array-like Pro
     },
   );
 
+  it("rerun given as one is USAGE before any id is read, and a list within maxCalls still runs", async () => {
+    opened = kind.open();
+    engine = createEngine({ tools: [echo], store: opened.store, limits: { maxCalls: 3 } });
+    const plan = [{ _tool: "echo", _id: "a", x: 1, _outputPath: "†state.a" }];
+    await engine.run(plan, { threadId: "t" });
+    const before = await opened.snapshot(["t"]);
+    const huge = hugeArray(BOUND, () => "a");
+    const rerun = huge.value as string[];
+    for (const method of ["run", "validate"] as const) {
+      const refused = await engine[method](plan, { threadId: "t", rerun }).catch((e: unknown) => e);
+      expect(refused).toMatchObject({
+        code: "USAGE",
+        message: "rerun names 1000000000 ids, more than a plan has calls (maxCalls 3)",
+      });
+    }
+    expect(huge.reads).toEqual({ reads: 0, over: false });
+    expect(await opened.snapshot(["t"])).toBe(before);
+    const again = await engine.run(plan, { threadId: "t", rerun: ["a", "a", "a"] });
+    expect(again.calls.a?.status).toBe("succeeded");
+  });
+
   it("a stream's add refuses a call holding one at its pointer, reading none of its items", async () => {
     opened = kind.open();
     engine = createEngine({ tools: [echo], store: opened.store });

@@ -10,6 +10,23 @@ import type { SummarizeOptions } from "@obelisk/state";
 import { describeValue, shownValue } from "./describe-value.js";
 import { checkRerunOption } from "./rerun-option.js";
 
+/**
+ * A frozen copy of `rerun`'s ids, its `length` read once (a list claiming more ids than `maxCalls` is USAGE
+ * before any is read: a plan has no more calls to name).
+ */
+function copiedIds(rerun: readonly unknown[], maxCalls: number): readonly unknown[] {
+  const { length } = rerun;
+  if (length > maxCalls)
+    throw new ObeliskError(
+      "USAGE",
+      `rerun names ${length} ids, more than a plan has calls (maxCalls ${maxCalls})`,
+      {
+        hint: "name each call to run again once, or pass rerun: true for every call",
+      },
+    );
+  return Object.freeze(Array.from({ length }, (_, index) => rerun[index]));
+}
+
 /** Throws USAGE unless `value` is a string (the engine is called from untyped code and by LLM tool calls). */
 export function requireString(value: unknown, what: string): string {
   if (typeof value !== "string")
@@ -132,7 +149,7 @@ const isSignal = (value: unknown): boolean =>
  * and context are copied and checked on their own): a wrong type is USAGE before anything is locked or
  * recorded, instead of a raw TypeError from deep inside a run or a thread no reference can name.
  */
-export function checkRunOptions<T>(options: T, method: string): T {
+export function checkRunOptions<T>(options: T, method: string, maxCalls: number): T {
   const where = `the options of ${method}`;
   if (readHostValue(where, () => checkOptionsObject(options, method)) === undefined) return options;
   readHostValue(where, () => refuseUnknownKeys(options as object, RUN_OPTIONS, method, optionsOf(method)));
@@ -155,10 +172,11 @@ export function checkRunOptions<T>(options: T, method: string): T {
     });
   if (given.failFast !== undefined && typeof given.failFast !== "boolean")
     throw wrong("failFast", "a boolean");
-  // the ids are read once, here: the run reads them after its awaits (decision 0092)
+  // the ids are read once, here: the run reads them after its awaits (decision 0092), and no more of them
+  // than a plan has calls (decision 0095: an array-like Proxy claiming 10⁹ ids was copied whole)
   const rerun = given.rerun;
   if (Array.isArray(rerun))
-    given.rerun = readHostValue(`${method}'s option "rerun"`, () => Object.freeze(Array.from(rerun)));
+    given.rerun = readHostValue(`${method}'s option "rerun"`, () => copiedIds(rerun, maxCalls));
   checkRerunOption(given.rerun);
   if (given.onEvent !== undefined && typeof given.onEvent !== "function")
     throw wrong("onEvent", "a function (the observer)");
