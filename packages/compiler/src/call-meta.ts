@@ -74,7 +74,9 @@ function checkRetry(
   limits: RetryLimits,
 ): boolean {
   if (!isPlainObject(value)) {
-    out.push(makeDiagnostic("CALL_SHAPE", "_retry must be an object", pointer, { callId }));
+    const attempts = typeof value === "number" && Number.isInteger(value) && value > 0 ? value : 3;
+    const hint = `write an object, e.g. "_retry": { "attempts": ${attempts}, "backoffMs": 500 } (its fields: ${Object.keys(RETRY_FIELDS).join(", ")})`;
+    out.push(makeDiagnostic("CALL_SHAPE", "_retry must be an object", pointer, { callId, hint }));
     return false;
   }
   let ok = true;

@@ -115,6 +115,7 @@ export function checkStrippedParam(
   if (declared(schema, key)) return false;
   const known = declaredKeys(schema.properties);
   const hint =
+    misplacedKeyHint(key, tool.name) ??
     strippedHint(key, known, hints) ??
     (known.length === 0
       ? "the tool takes no parameters"
@@ -122,4 +123,18 @@ export function checkStrippedParam(
   const message = `unknown parameter "${key}" (tool "${tool.name}" does not declare it, and its zod object drops it)`;
   out.push(makeDiagnostic("PARAM_UNKNOWN", message, appendPointer(pointer, key), { callId, hint }));
   return true;
+}
+
+/** Keys a model nests a call's parameters under (function-calling forms), decision 0097. */
+const PARAMETER_WRAPPERS: ReadonlySet<string> = new Set(["params", "parameters", "arguments", "args", "input"]);
+
+/**
+ * The hint for an undeclared key a model writes for a part of the call (decision 0097): the parameters
+ * nested under `params` / `arguments` / `input` (the fix the `{name, arguments}` form gets), or a
+ * `description` meant as `_description`. Undefined for any other key.
+ */
+function misplacedKeyHint(key: string, tool: string): string | undefined {
+  if (PARAMETER_WRAPPERS.has(key))
+    return `write { "_tool": "${tool}", …its arguments as keys }: a plan call takes its parameters as keys of the call itself, not inside "${key}"`;
+  return key === "description" ? 'did you mean "_description"? (a call\'s description is the meta-property "_description")' : undefined;
 }

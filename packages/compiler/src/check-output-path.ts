@@ -53,10 +53,9 @@ export function checkOutputPath(
   const callId = options.callId;
   if (typeof value !== "string") {
     const pointer = appendPointer(callPointer, "_outputPath");
+    const message = '_outputPath must be a string like "†state.result"';
     out.push(
-      makeDiagnostic("OUTPUT_PATH_SYNTAX", '_outputPath must be a string like "†state.result"', pointer, {
-        callId,
-      }),
+      makeDiagnostic("OUTPUT_PATH_SYNTAX", message, pointer, { callId, hint: listedTargetsHint(value) }),
     );
     return undefined;
   }
@@ -118,4 +117,15 @@ export function checkOutputPath(
     );
   }
   return parsed.value;
+}
+
+/**
+ * The hint for `_outputPath` given as a list of target strings (decision 0097): one string joining them
+ * with `&&`, which writes the output to every target. Undefined for any other value.
+ */
+function listedTargetsHint(value: unknown): string | undefined {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((item) => typeof item === "string"))
+    return undefined;
+  const joined = value.length === 1 ? value[0] : value.join(" && ");
+  return `write one string: "_outputPath": ${JSON.stringify(joined)}${value.length > 1 ? ' ("&&" writes the output to every target)' : ""}`;
 }

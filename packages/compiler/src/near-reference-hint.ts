@@ -275,6 +275,8 @@ export function nearReferenceHint(
   if (given >= MAX_NEAR_HINTS) return undefined;
   hintsGiven.set(builder, given + 1);
   if (reference.kind === "calls") return nearCallHint(builder, reference, readerId);
+  const callRead = callOutputReadHint(builder, reference, readerId);
+  if (callRead !== undefined) return callRead;
   return nearPathHint(
     reference,
     0,
@@ -282,6 +284,34 @@ export function nearReferenceHint(
     schemaAllows(builder, reference),
     (parent) => contextValueAt(builder, reference.kind, parent),
   );
+}
+
+/**
+ * The hint for `†state.<id>…` where `<id>` is no name of the state but a call's id (decision 0097): a call
+ * without `_outputPath` is read as `†calls.<id>`; one with it, at the paths it writes. Undefined otherwise.
+ */
+function callOutputReadHint(
+  builder: PlanBuilder,
+  reference: Reference,
+  readerId: string | undefined,
+): NearHint | undefined {
+  const id = reference.path[0];
+  if (reference.kind !== "state" || typeof id !== "string" || id === readerId) return undefined;
+  const entry = builder.entries.get(id);
+  const stored = entry === undefined && builder.settings.context.callOutputs?.has(id) === true;
+  if (entry === undefined && !stored) return undefined;
+  if (knownNamesBelow(builder, "state", [], readerId).has(id)) return undefined;
+  const rest = formatPath(reference.path.slice(1));
+  if (entry !== undefined && entry.call.outputPath !== undefined)
+    return {
+      replaces: true,
+      text: `"${id}" is a call's id, not a name in the state: that call writes ${readText(entry)}; read there${rest === "" ? "" : ` (e.g. ${readText(entry).split(" or ")[0]}${rest})`}`,
+    };
+  const fixed = formatReference("calls", reference.path);
+  return {
+    replaces: true,
+    text: `did you mean ${JSON.stringify(fixed)}? ("${id}" is a call's id: a call's output is read as †calls.<id> unless its _outputPath writes it to the state)`,
+  };
 }
 
 /**

@@ -57,6 +57,15 @@ export function unexpectedAfterExpression(text: string, offset: number): IssueRe
     "REF_SYNTAX",
     `unexpected ${found} after a reference; expected "||" or "&&"`,
     pos,
-    bracketNameHint(text, pos) ?? hint,
+    bracketNameHint(text, pos) ?? operatorHint(text, pos) ?? hint,
   );
+}
+
+/**
+ * The hint for JavaScript's `??` after a reference (decision 0097): the language's fallback is `||`, which
+ * takes the first operand that is present. Undefined for anything else.
+ */
+function operatorHint(text: string, pos: number): string | undefined {
+  if (!text.startsWith("??", pos)) return undefined;
+  return 'write "||" for a fallback (the first operand that exists), not "??": "†input.nick || †input.name"';
 }

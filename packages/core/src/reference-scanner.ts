@@ -118,6 +118,14 @@ function mapHint(list: string): string {
   return `there is no map over a list: write one call per item (${list}[0], ${list}[1], …), or pass the whole list ${list} to a tool that loops`;
 }
 
+/**
+ * The hint of `[]` (`†state.users[]`, decision 0097): a reference names one item; to add to a list, an
+ * `_outputPath` names the list and `_outputMethod: "push"` appends.
+ */
+function appendHint(list: string): string {
+  return `to add the call's output to the list, write "_outputPath": "${list}" with "_outputMethod": "push"; to read an item, give its index: ${list}[0]`;
+}
+
 /** The hint for a quoted text or a number where an operand of `||` / `&&` belongs. */
 const LITERAL_OPERAND_HINT =
   'every operand of || and && is a reference: a literal default is not part of the language; put it in the input or state and read it ("†state.nick || †input.defaultNick")';
@@ -290,7 +298,9 @@ class PathScanner {
       failure = this.scanIndex();
     } else {
       const found = describeCharAt(text, start);
-      const hint = code === CHAR.star ? mapHint(text.slice(this.start, start - 1)) : undefined;
+      const list = text.slice(this.start, start - 1);
+      const hint =
+        code === CHAR.star ? mapHint(list) : code === CHAR.closeBracket ? appendHint(list) : undefined;
       return issueAt(
         "REF_SYNTAX",
         `expected an index or a JSON string after "[", found ${found}`,

@@ -1,0 +1,105 @@
+import type { Diagnostic, JsonObject } from "@obelisk/core";
+import { describe, expect, it } from "vitest";
+import { exampleTools } from "./__fixtures__/tools.js";
+import { compile } from "./compile.js";
+import type { CompileContext } from "./compiled-plan.js";
+import { createIncrementalCompiler } from "./incremental-compiler.js";
+import { createToolRegistry } from "./tool-registry.js";
+
+const registry = createToolRegistry(exampleTools);
+const shape = (diagnostics: readonly Diagnostic[]) =>
+  diagnostics.map((d) => ({ code: d.code, severity: d.severity, pointer: d.pointer, hint: d.hint }));
+
+/** The diagnostics of `calls`, batch and streamed (they must agree). */
+function diagnosticsOf(calls: JsonObject[], context: CompileContext = { state: {} }) {
+  const batch = compile({ type: "plan", plan: calls }, registry, { context }).diagnostics;
+  const stream = createIncrementalCompiler(registry, { context });
+  for (const call of calls) stream.addCall(call);
+  expect(shape(stream.close().diagnostics)).toEqual(shape(batch));
+  return shape(batch);
+}
+
+const error = (code: string, pointer: string, hint: string) => ({ code, severity: "error", pointer, hint });
+
+describe("the mistakes models make get the right form in the hint (decision 0097, review s40 r2)", () => {
+  it("#4 †state.<id> of a call without _outputPath: did you mean †calls.<id>", () => {
+    const fetch = { _tool: "fetchUser", _id: "u", userId: "x" };
+    expect(diagnosticsOf([fetch, { _tool: "log", message: "†state.u.name" }])).toEqual([
+      error(
+        "REF_UNRESOLVED",
+        "/plan/1/message",
+        `did you mean "†calls.u.name"? ("u" is a call's id: a call's output is read as †calls.<id> unless its _outputPath writes it to the state)`,
+      ),
+    ]);
+    // on a later turn: the thread holds †calls.u
+    const later = { state: {}, callOutputs: new Set(["u"]) };
+    expect(diagnosticsOf([{ _tool: "log", message: "†state.u.name" }], later)[0]?.hint).toMatch(
+      /^did you mean "†calls\.u\.name"\?/,
+    );
+    // a call that writes the state: read where it writes
+    const writes = { ...fetch, _outputPath: "†state.user" };
+    expect(diagnosticsOf([writes, { _tool: "log", message: "†state.u.name" }])[0]?.hint).toBe(
+      `"u" is a call's id, not a name in the state: that call writes †state.user; read there (e.g. †state.user.name)`,
+    );
+  });
+
+  it("#2 a dagger look-alike in _outputPath", () => {
+    expect(diagnosticsOf([{ _tool: "log", message: "m", _outputPath: "\u2021state.user" }])).toEqual([
+      error(
+        "OUTPUT_PATH_SYNTAX",
+        "/plan/0/_outputPath",
+        'did you mean "†state.user"? (every reference starts with "†")',
+      ),
+    ]);
+  });
+
+  it("#8 _outputPath as a list, †state.users[], _retry: 3, ??", () => {
+    expect(diagnosticsOf([{ _tool: "log", message: "m", _outputPath: ["†state.a", "†state.b"] }])).toEqual([
+      error(
+        "OUTPUT_PATH_SYNTAX",
+        "/plan/0/_outputPath",
+        'write one string: "_outputPath": "†state.a && †state.b" ("&&" writes the output to every target)',
+      ),
+    ]);
+    expect(diagnosticsOf([{ _tool: "log", message: "m", _outputPath: "†state.users[]" }])).toEqual([
+      error(
+        "OUTPUT_PATH_SYNTAX",
+        "/plan/0/_outputPath",
+        'to add the call\'s output to the list, write "_outputPath": "†state.users" with "_outputMethod": "push"; to read an item, give its index: †state.users[0]',
+      ),
+    ]);
+    expect(diagnosticsOf([{ _tool: "log", message: "m", _retry: 3 }])).toEqual([
+      error(
+        "CALL_SHAPE",
+        "/plan/0/_retry",
+        'write an object, e.g. "_retry": { "attempts": 3, "backoffMs": 500 } (its fields: attempts, backoffMs, factor, maxDelayMs, jitter)',
+      ),
+    ]);
+    const context = { state: {}, input: { nick: "n", name: "m" } };
+    expect(diagnosticsOf([{ _tool: "log", message: "†input.nick ?? †input.name" }], context)).toEqual([
+      error(
+        "REF_SYNTAX",
+        "/plan/0/message",
+        'write "||" for a fallback (the first operand that exists), not "??": "†input.nick || †input.name"',
+      ),
+    ]);
+  });
+
+  it("#5 parameters nested under params / arguments / input, description for _description", () => {
+    for (const wrapper of ["params", "arguments", "input"])
+      expect(diagnosticsOf([{ _tool: "fetchUser", [wrapper]: { userId: "u1" } }])).toContainEqual(
+        error(
+          "PARAM_UNKNOWN",
+          `/plan/0/${wrapper}`,
+          `write { "_tool": "fetchUser", …its arguments as keys }: a plan call takes its parameters as keys of the call itself, not inside "${wrapper}"`,
+        ),
+      );
+    expect(diagnosticsOf([{ _tool: "fetchUser", userId: "u1", description: "get the user" }])).toEqual([
+      error(
+        "PARAM_UNKNOWN",
+        "/plan/0/description",
+        'did you mean "_description"? (a call\'s description is the meta-property "_description")',
+      ),
+    ]);
+  });
+});
