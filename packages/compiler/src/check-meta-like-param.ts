@@ -126,7 +126,13 @@ export function checkStrippedParam(
 }
 
 /** Keys a model nests a call's parameters under (function-calling forms), decision 0097. */
-const PARAMETER_WRAPPERS: ReadonlySet<string> = new Set(["params", "parameters", "arguments", "args", "input"]);
+const PARAMETER_WRAPPERS: ReadonlySet<string> = new Set([
+  "params",
+  "parameters",
+  "arguments",
+  "args",
+  "input",
+]);
 
 /**
  * The hint for an undeclared key a model writes for a part of the call (decision 0097): the parameters
@@ -136,5 +142,7 @@ const PARAMETER_WRAPPERS: ReadonlySet<string> = new Set(["params", "parameters",
 function misplacedKeyHint(key: string, tool: string): string | undefined {
   if (PARAMETER_WRAPPERS.has(key))
     return `write { "_tool": "${tool}", …its arguments as keys }: a plan call takes its parameters as keys of the call itself, not inside "${key}"`;
-  return key === "description" ? 'did you mean "_description"? (a call\'s description is the meta-property "_description")' : undefined;
+  return key === "description"
+    ? 'did you mean "_description"? (a call\'s description is the meta-property "_description")'
+    : undefined;
 }
