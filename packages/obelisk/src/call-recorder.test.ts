@@ -66,4 +66,31 @@ describe("CallRecorder: a streamed call is recorded before it starts", () => {
     expect(started).toEqual(["a"]);
     await expect(recorder.settled()).resolves.toBeUndefined();
   });
+
+  it("the call's number is reserved before it is recorded, in order, also when reserving is asynchronous (decision 0099)", async () => {
+    const steps: string[] = [];
+    const { store } = storeAnswering((calls) => {
+      steps.push(`append ${JSON.stringify(calls[0])}`);
+    });
+    const reservations: Deferred<number>[] = [];
+    const reserve = (call: CompiledCall): Promise<number> => {
+      steps.push(`reserve ${call.id}`);
+      const answer = deferred<number>();
+      reservations.push(answer);
+      return answer.promise;
+    };
+    const started: string[] = [];
+    const recorder = new CallRecorder(store, RUN, (call) => started.push(call.id), reserve);
+    recorder.record({ n: 1 }, compiled("a"));
+    recorder.record({ n: 2 }, compiled("b"));
+    expect(steps).toEqual(["reserve a"]);
+    reservations[0]?.resolve(1);
+    await until(() => reservations.length === 2);
+    expect(steps).toEqual(["reserve a", 'append {"n":1}', "reserve b"]);
+    expect(started).toEqual(["a"]);
+    reservations[1]?.reject(new Error("disk full"));
+    await expect(recorder.settled()).rejects.toThrow("disk full");
+    expect(started).toEqual(["a"]);
+    expect(steps).toHaveLength(3);
+  });
 });

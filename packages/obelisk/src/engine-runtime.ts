@@ -15,6 +15,7 @@ import { CallLimiter, EventHub, type RunObserver } from "@obelisk/scheduler";
 import type { StateStore, ThreadInfo } from "@obelisk/state";
 import { ActiveRuns } from "./active-runs.js";
 import { afterRun } from "./after-run.js";
+import { highestAutoIdNumber, reservePast, toldCallNumber } from "./auto-id-numbers.js";
 import { InputChecker, type SchemaSource } from "./check-input.js";
 import { engineKinds } from "./engine-kinds.js";
 import type {
@@ -37,6 +38,7 @@ import {
 import type { PreparedRun, PrepareSteps } from "./prepared-run.js";
 import { refuseRecordedRunId } from "./record-run.js";
 import { checkRerunIds } from "./rerun-option.js";
+import { numberedAsResent, runNumbering } from "./resent-numbering.js";
 import { runVerdict } from "./run-verdict.js";
 import { threadContext } from "./thread-context.js";
 import { withInputDiagnostics } from "./with-input-diagnostics.js";
@@ -192,8 +194,15 @@ export class EngineRuntime {
       input: inputKnown,
       context: options.context !== undefined,
     });
-    const first = (await this.toldCallNumber(threadId)) ?? 1;
-    const validation = this.compile(frozen, context, inputKnown ? input : undefined, first);
+    const first = (await toldCallNumber(this.store, threadId)) ?? 1;
+    const known = inputKnown ? input : undefined;
+    // numbered as a run would number it: a re-send of an interrupted run as that run (decision 0099)
+    const { validation } = await numberedAsResent(
+      this.store,
+      threadId,
+      this.compile(frozen, context, known, first),
+      (n) => this.compile(frozen, context, known, n.firstAutoIdNumber, n.ownCallIds),
+    );
     keepRunShapesSoon();
     // one options object serves run and validate: validate refuses the rerun ids run would refuse
     const { rerun } = options as Pick<RunOptions, "rerun">;
@@ -202,18 +211,9 @@ export class EngineRuntime {
   }
 
   /**
-   * The thread's next automatic id number when the store can tell it without reserving (undefined when it
-   * cannot): a run compiles with it and then reserves, so a plan with automatic ids is compiled once, not
-   * twice. Asking creates no thread (1 for a thread the store does not hold: decision 0022).
-   */
-  private async toldCallNumber(threadId: ThreadId): Promise<number | undefined> {
-    const next = await this.store.nextCallNumber?.(threadId);
-    return Number.isSafeInteger(next) && (next as number) > 0 ? (next as number) : undefined;
-  }
-
-  /**
    * Takes the lock, validates (PLAN_INVALID, PLAN_NOT_APPROVED), asks `steps.accept` and reserves automatic
-   * id numbers; a resumed run is numbered as the original was (its numbers are reserved already). `plan`
+   * id numbers; a resumed run, or a plan re-sent after a crash, is numbered as the run it continues was (its
+   * numbers are reserved already: the counter is only moved past them if it is not, decision 0099). `plan`
    * was frozen when the engine was called: a second compile (the store could not tell the numbers it
    * reserves) reads that copy and is checked again, and `accept` is shown the compile that runs (0092).
    */
@@ -232,18 +232,18 @@ export class EngineRuntime {
     try {
       const thread = await this.store.getThread(threadId);
       const context = await this.threadContext(threadId, thread, input, extraKinds);
-      const told = resumed?.firstAutoIdNumber ?? (await this.toldCallNumber(threadId));
+      const told = resumed?.firstAutoIdNumber ?? (await toldCallNumber(this.store, threadId));
       const expectedFirst = told ?? 1;
-      const approved = runVerdict(
-        this.compile(plan, context, input, expectedFirst, resumed?.ownCallIds),
-        options,
-        streamed,
-      );
+      const verdict = (first: number, own?: ReadonlySet<string>): ValidationResult =>
+        runVerdict(this.compile(plan, context, input, first, own), options, streamed);
+      const numbered = await runNumbering(this.store, threadId, resumed, expectedFirst, verdict);
+      const { validation: approved, numbering } = numbered;
       let validation = approved;
       const used = validation.compiled.autoIdsUsed;
       // A store that cannot tell the next number on a thread it holds: `accept` is asked once the numbers
       // are reserved, so that it is shown the call ids the run uses (a refusal then leaves them unused).
-      const askAfterReserving = told === undefined && thread !== undefined && used > 0;
+      const askAfterReserving =
+        numbering === undefined && told === undefined && thread !== undefined && used > 0;
       // (the signal is the run's lease's whenever accept is given: runPlan passes both)
       const acceptSignal = (): AbortSignal => signal ?? new AbortController().signal;
       if (accept !== undefined && !askAfterReserving) await accept(validation, acceptSignal());
@@ -253,8 +253,10 @@ export class EngineRuntime {
         threadId,
         this.options.stateSchema === undefined ? undefined : { stateSchema: this.options.stateSchema },
       );
-      let firstAutoIdNumber = used > 0 ? expectedFirst : undefined;
-      if (used > 0 && resumed === undefined) {
+      let firstAutoIdNumber = used > 0 ? (numbering?.firstAutoIdNumber ?? expectedFirst) : undefined;
+      if (used > 0 && numbering !== undefined)
+        await reservePast(this.store, threadId, highestAutoIdNumber(validation.compiled.calls));
+      if (used > 0 && numbering === undefined) {
         const first = await this.store.reserveCallNumbers(threadId, used);
         // Only when the store could not tell the number beforehand (or someone reserved in between): the
         // frozen plan again, held to what the first compile approved.

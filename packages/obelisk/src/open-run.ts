@@ -11,6 +11,7 @@ import {
 } from "@obelisk/core";
 import { EventChannel, holdRunEnd, PlanRunner, type RunEvent } from "@obelisk/scheduler";
 import type { RunLease } from "./active-runs.js";
+import { StreamCallNumbers } from "./auto-id-numbers.js";
 import { busyDuringRun } from "./busy-during-run.js";
 import { CallRecorder } from "./call-recorder.js";
 import type { EngineRuntime } from "./engine-runtime.js";
@@ -35,8 +36,9 @@ import { toRunResult } from "./to-run-result.js";
 /**
  * Opens a streaming run: takes the thread lock, checks the input, opens the thread, records the run, and
  * returns `add` / `close`. Each added call is compiled incrementally (a call closing a cycle is refused)
- * and dispatched as soon as it is ready. Automatic ids start at a number reserved at open; the rest are
- * reserved at close (the lock is held). A refused open (PLAN_INVALID input, THREAD_BUSY, a repeated run id)
+ * and dispatched as soon as it is ready. Automatic ids start at a number reserved at open; each accepted
+ * call's number is reserved before the call is recorded, so a stream whose process dies leaves none of its
+ * ids to a later run (decision 0099). A refused open (PLAN_INVALID input, THREAD_BUSY, a repeated run id)
  * creates no thread, gives none the engine's schema and takes no number.
  */
 export async function openRun(runtime: EngineRuntime, options: OpenOptions): Promise<StreamingRun> {
@@ -207,7 +209,13 @@ async function leasedOpen(
     let closing: Promise<RunResult> | undefined;
     // the calls accepted, as JSON copies: the run record ends with them, so `resume` can re-run them
     const accepted: JsonValue[] = [];
-    const recorder = new CallRecorder(store, runId, (call) => runner.add([call]));
+    const numbers = new StreamCallNumbers(store, threadId, firstAutoIdNumber);
+    const recorder = new CallRecorder(
+      store,
+      runId,
+      (call) => runner.add([call]),
+      (call) => numbers.reserveFor(call),
+    );
     // the calls given to the compiler (each takes a place `/plan/<n>` in its plan, refused or not)
     let slots = 0;
     const add = (call: unknown): AddResult => {
@@ -247,8 +255,8 @@ async function leasedOpen(
         let finished = false;
         try {
           await recorder.settled();
+          // every accepted call's automatic id number was reserved before it was recorded
           const compiled = compiler.close();
-          if (compiled.autoIdsUsed > 1) await store.reserveCallNumbers(threadId, compiled.autoIdsUsed - 1);
           runnerClosed = true;
           const execution = await runner.close(unresolvedHints(compiled.diagnostics));
           idleTimer.end();
