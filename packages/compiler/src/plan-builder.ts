@@ -1,9 +1,10 @@
 import type { CallId, Diagnostic, JsonObject, OutputTarget, PlanCallSource } from "@obelisk/core";
 import { appendPointer, asCallId } from "@obelisk/core";
-import { analyzeCallBody, type CallBody, callObject, callTool } from "./analyze-call.js";
+import { analyzeCallBody, type CallBody } from "./analyze-call.js";
 import { appendAll } from "./append-all.js";
 import type { BuilderSettings, CallEntry } from "./builder-types.js";
 import { CallIds, validGivenId } from "./call-ids.js";
+import { callObject, callTool } from "./call-tool.js";
 import { checkOutputMethodValue } from "./check-output-method-value.js";
 import { checkStateSchemaWrites, type StateSchemaCheck } from "./check-state-schema-writes.js";
 import { clearList } from "./clear-list.js";
