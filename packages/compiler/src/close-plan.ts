@@ -10,13 +10,14 @@ import { makeDiagnostic } from "./make-diagnostic.js";
 import { phantomConflicts } from "./phantom-conflicts.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { analyzeDag } from "./plan-dag.js";
-import { referenceTypeMismatches, type WrittenTypesCache } from "./reference-types.js";
+import { referenceTypeMismatches } from "./reference-types.js";
 import { sortDiagnostics } from "./sort-diagnostics.js";
 import { storedStateWrites } from "./stored-state-writes.js";
 import { mayReadUndeclared, startUndeclaredPass, undeclaredReferences } from "./undeclared-references.js";
 import { unreachableCall, unreachableDownstream } from "./unreachable-calls.js";
 import { phantomUnresolved, unresolvedReferences } from "./unresolved-references.js";
 import { CONDITIONAL_OPERAND, linksSummary, UNLINKED_OPERAND } from "./writer-table.js";
+import type { WrittenTypesCache } from "./written-types.js";
 
 /** What the plan-wide passes produce. */
 export interface ClosedPlan {
