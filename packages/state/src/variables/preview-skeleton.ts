@@ -5,9 +5,6 @@
  * than `[{"title":"rust result …` (review s40 r1 #8).
  */
 
-/** Characters kept of each value string, tried in turn until the preview fits. */
-const VALUE_CHARS = [24, 12, 6, 0] as const;
-
 /** The `…(+N chars)` note a stored preview puts at the end of a string it cut. */
 const CUT_NOTE = /…\(\+\d+ chars?\)$/;
 
@@ -66,15 +63,37 @@ function withValuesCut(preview: string, keep: number): string {
   return out;
 }
 
+/** The end of the preview's last key (the index after its closing quote), or -1 when it has none. */
+function lastKeyEnd(preview: string): number {
+  let last = -1;
+  let at = preview.indexOf('"');
+  while (at !== -1) {
+    const end = stringEnd(preview, at);
+    if (isKey(preview, end)) last = end;
+    at = preview.indexOf('"', end);
+  }
+  return last;
+}
+
 /**
- * The preview within `max` characters with as much of its value strings as fits, keys kept; undefined
- * when it has no key or still does not fit once every value string is cut (the caller cuts the text).
+ * The preview within `max` characters with its value strings cut to the most characters that fit, every key
+ * kept; undefined when cutting the text at `max` already shows every key (a string, a list of numbers, a
+ * short object: the plain cut keeps more), or when even values cut to nothing do not fit.
  */
 export function previewSkeleton(preview: string, max: number): string | undefined {
-  if (!preview.includes(":")) return undefined;
-  for (const keep of VALUE_CHARS) {
+  if (lastKeyEnd(preview) <= max - 1) return undefined;
+  let fits = withValuesCut(preview, 0);
+  if (fits.length > max) return undefined;
+  // the longest cut that fits: its length grows with `keep`, so a binary search (≤ 8 passes of ≤ 240 chars)
+  let low = 0;
+  let high = preview.length;
+  while (low < high) {
+    const keep = Math.ceil((low + high) / 2);
     const shortened = withValuesCut(preview, keep);
-    if (shortened.length <= max) return shortened;
+    if (shortened.length <= max) {
+      low = keep;
+      fits = shortened;
+    } else high = keep - 1;
   }
-  return undefined;
+  return fits;
 }
