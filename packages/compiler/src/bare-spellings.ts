@@ -2,6 +2,7 @@ import type { Diagnostic } from "@obelisk/core";
 import { parseReference } from "@obelisk/core";
 import { SPELLING_MESSAGE } from "./collect-references.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
+import { misspeltReferenceHint } from "./misspelt-reference.js";
 import type { PlanBuilder } from "./plan-builder.js";
 
 /**
@@ -15,10 +16,10 @@ export function bareSpellingsOfWrittenPaths(builder: PlanBuilder, out: Diagnosti
   const spellings = builder.settings.bareSpellings;
   if (spellings === undefined || spellings.length === 0) return;
   const { kinds, limits } = builder.settings;
-  for (const { callId, pointer, text } of spellings) {
+  for (const { callId, pointer, text, slot } of spellings) {
     const parsed = parseReference(`†${text}`, kinds, limits);
     if (!parsed.ok || !builder.writesOverlapping(parsed.value.kind, parsed.value.path)) continue;
-    const hint = `did you mean ${JSON.stringify(parsed.value.text)}? (this plan writes that path)`;
+    const hint = `${misspeltReferenceHint({ reference: parsed.value, slot })} (this plan writes that path)`;
     out.push(makeDiagnostic("REF_SUSPICIOUS", SPELLING_MESSAGE, pointer, { callId, hint }));
   }
 }

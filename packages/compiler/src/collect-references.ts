@@ -13,6 +13,7 @@ import { clearList } from "./clear-list.js";
 import { CollectedReference } from "./collected-reference.js";
 import type { CompileContext, ParamReference } from "./compiled-plan.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
+import { misspeltReference, misspeltReferenceHint } from "./misspelt-reference.js";
 import { misusedToolOutputAlias } from "./misused-tool-output-alias.js";
 import { type ParsedString, type ParsedStrings, seedTemplateParts } from "./parsed-strings.js";
 import { readableIssueHint } from "./readable-kind-hint.js";
@@ -51,6 +52,8 @@ export interface BareSpelling {
   readonly callId: string | undefined;
   readonly pointer: string;
   readonly text: string;
+  /** The template slot as written (`{{input.x}}`) when the spelling is one (decision 0097). */
+  readonly slot?: string | undefined;
 }
 
 /** The state of one walk over a call's parameters (`location` is the path of the value being visited). */
@@ -181,10 +184,35 @@ function plainLiteral(text: string, walk: Walk): void {
     }
   }
   const names = walk.bareKindNames;
-  if (names === undefined || !kindAt(text, 0, names)) return;
+  if (names === undefined) return;
+  if (!kindAt(text, 0, names)) {
+    misspeltLiteral(text, names, walk);
+    return;
+  }
   const bare = walk.knownData ? bareSpellingHint(text, walk.options, String(walk.location[0])) : undefined;
   if (bare !== undefined) suspicious(walk, bare, SPELLING_MESSAGE);
   else walk.options.bareSpellings?.push({ callId: walk.options.callId, pointer: pointerOf(walk), text });
+}
+
+/**
+ * REF_SUSPICIOUS for a dagger look-alike (`‡input.x`) or a slot without the dagger (`{input.x}`,
+ * `{{input.x}}`) naming known data; one naming nothing known yet goes to the close pass, as a bare
+ * spelling does (decision 0097).
+ */
+function misspeltLiteral(text: string, names: readonly string[], walk: Walk): void {
+  const options = walk.options;
+  const spelt = misspeltReference(text, names, options.kinds, options.limits);
+  if (spelt === undefined) return;
+  const bare = spelt.reference.text.slice(1);
+  const known = walk.knownData && bareSpellingHint(bare, options, String(walk.location[0])) !== undefined;
+  if (known) suspicious(walk, misspeltReferenceHint(spelt), SPELLING_MESSAGE);
+  else
+    options.bareSpellings?.push({
+      callId: options.callId,
+      pointer: pointerOf(walk),
+      text: bare,
+      slot: spelt.slot,
+    });
 }
 
 /** The message of a reference spelt without the dagger. */

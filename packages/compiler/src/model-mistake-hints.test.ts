@@ -102,4 +102,59 @@ describe("the mistakes models make get the right form in the hint (decision 0097
       ),
     ]);
   });
+
+  const warning = (pointer: string, hint: string) => ({
+    code: "REF_SUSPICIOUS",
+    severity: "warning",
+    pointer,
+    hint,
+  });
+
+  it("#1 a template slot without the dagger, naming known data or a path the plan writes", () => {
+    const context = { state: {}, input: { topic: "ai" } };
+    for (const text of ["news about {{input.topic}}", "{input.topic}", "news about {input.topic} today"]) {
+      const slot = text.includes("{{") ? "{{input.topic}}" : "{input.topic}";
+      expect(diagnosticsOf([{ _tool: "log", message: text }], context)).toEqual([
+        warning("/plan/0/message", `write "{†input.topic}" (a template slot), not "${slot}"`),
+      ]);
+    }
+    const fetch = { _tool: "fetchUser", userId: "u1", _outputPath: "†state.user" };
+    for (const text of ["About {state.user.name}", "About {{state.user.name}}"])
+      expect(diagnosticsOf([fetch, { _tool: "log", message: text }])).toEqual([
+        warning(
+          "/plan/1/message",
+          `write "{†state.user.name}" (a template slot), not "${text.slice(6)}" (this plan writes that path)`,
+        ),
+      ]);
+  });
+
+  it("#1 ordinary braces stay silent: JSON text, prose, a slot naming nothing known", () => {
+    const context = { state: {}, input: { topic: "ai" } };
+    for (const text of [
+      '{"input": {"topic": 1}}',
+      "use {input} and {state}",
+      "{input.other}",
+      "a {state.user.name} nobody writes",
+    ])
+      expect(diagnosticsOf([{ _tool: "log", message: text }], context)).toEqual([]);
+  });
+
+  it("#2 a dagger look-alike before known data: did you mean the reference", () => {
+    const context = { state: {}, input: { userId: "u1" } };
+    for (const text of [
+      "\u2021input.userId",
+      "+input.userId",
+      "@input.userId",
+      "&dagger;input.userId",
+      "\\u2020input.userId",
+    ])
+      expect(diagnosticsOf([{ _tool: "log", message: text }], context)).toEqual([
+        warning("/plan/0/message", 'did you mean "†input.userId"?'),
+      ]);
+    expect(diagnosticsOf([{ _tool: "log", message: "+input.other" }], context)).toEqual([]);
+    const fetch = { _tool: "fetchUser", userId: "u1", _outputPath: "†state.user" };
+    expect(diagnosticsOf([fetch, { _tool: "log", message: "\u2021state.user.name" }])).toEqual([
+      warning("/plan/1/message", 'did you mean "†state.user.name"? (this plan writes that path)'),
+    ]);
+  });
 });
