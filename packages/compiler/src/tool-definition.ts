@@ -162,7 +162,18 @@ export interface ToolDefinition<In extends SchemaInput = SchemaInput, Out extend
   run?(args: InferInput<In>, ctx: ToolContext): unknown;
 }
 
-/** Defines a tool with types inferred from its zod schemas (an identity function at run time). */
+/**
+ * Defines a tool with types inferred from its zod schemas (an identity function at run time). Without an
+ * `output` schema, `run` may return anything (a value, a promise it builds, a branch result); with one,
+ * its result (or the promise's) is held to the schema's type.
+ */
+export function defineTool<In extends SchemaInput>(
+  definition: ToolDefinition<In, JsonObject> & {
+    readonly output?: undefined;
+    run?: (args: InferInput<In>, ctx: ToolContext) => unknown;
+  },
+): ToolDefinition<In, JsonObject>;
+/** Defines a tool whose `run` result is typed by its `output` schema. */
 export function defineTool<In extends SchemaInput, Out extends SchemaInput = JsonObject>(
   definition: ToolDefinition<In, Out> & {
     run?: (
@@ -170,6 +181,9 @@ export function defineTool<In extends SchemaInput, Out extends SchemaInput = Jso
       ctx: ToolContext,
     ) => InferOutput<Out> | BranchResult | Promise<InferOutput<Out> | BranchResult>;
   },
+): ToolDefinition<In, Out>;
+export function defineTool<In extends SchemaInput, Out extends SchemaInput>(
+  definition: ToolDefinition<In, Out>,
 ): ToolDefinition<In, Out> {
   return definition;
 }
