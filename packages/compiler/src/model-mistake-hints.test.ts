@@ -157,4 +157,15 @@ describe("the mistakes models make get the right form in the hint (decision 0097
       warning("/plan/1/message", 'did you mean "†state.user.name"? (this plan writes that path)'),
     ]);
   });
+
+  it("#8 text read where an integer is needed: REF_TYPE_MISMATCH says no conversion is made", () => {
+    const context = { state: {}, input: { n: "5" } };
+    expect(diagnosticsOf([{ _tool: "add", a: "†input.n", b: 1 }], context)).toEqual([
+      error(
+        "REF_TYPE_MISMATCH",
+        "/plan/0/a",
+        'a reference passes the value as it is, with no conversion from text: read a value of type number, or write the value itself (5, not "5")',
+      ),
+    ]);
+  });
 });

@@ -121,7 +121,7 @@ function mismatch(
     const message = `the referenced value is ${[...types].join(" or ")} but the parameter needs ${needs}`;
     const hint =
       approval === undefined
-        ? wholeValueHint(value.expression, types, allowed)
+        ? (wholeValueHint(value.expression, types, allowed) ?? textForNumberHint(types, allowed))
         : `${approval} is a person's answer, not the plan's: to approve, write a value the tool takes there ` +
           "(obelisk state set, engine.set); false or null refuses";
     return makeDiagnostic("REF_TYPE_MISMATCH", message, pointer, { callId, hint });
@@ -135,6 +135,17 @@ function mismatch(
   const hint =
     whole === undefined ? undefined : `drop the braces: ${JSON.stringify(formatExpression(whole))}`;
   return makeDiagnostic("REF_TYPE_MISMATCH", message, pointer, { callId, hint });
+}
+
+/**
+ * The hint for text read where a number or boolean is needed (`"limit": "†input.n"` with `n` = `"5"`,
+ * decision 0097): a reference passes the value as it is, so the value must have the type.
+ */
+function textForNumberHint(types: ReadonlySet<string>, allowed: ReadonlySet<string>): string | undefined {
+  if (types.size !== 1 || !types.has("string") || allowed.has("string")) return undefined;
+  const needs = [...allowed].join(" or ");
+  const example = allowed.has("boolean") && allowed.size === 1 ? 'true, not "true"' : '5, not "5"';
+  return `a reference passes the value as it is, with no conversion from text: read a value of type ${needs}, or write the value itself (${example})`;
 }
 
 /** The result when there is no mismatch (never written to). */
