@@ -176,6 +176,18 @@ describe.each(storeKinds())("automatic ids after a crash, on the $name store", (
       expect(Object.keys(result.calls)).toEqual(["echo$5", "echo$6"]);
     });
 
+    it("a re-send with another input is another run: fresh ids and keys, the cut-off call's key untouched", async () => {
+      const store = kind.open();
+      const dead = await crashedRun(store);
+      const seen: Seen[] = [];
+      // the hash binds the plan, not its input: the same plan for another amount is not the crashed run
+      const other = await live(store, seen).run(plan, { threadId: "t", input: { amount: 20 } });
+      expect(Object.keys(other.calls)).toEqual(["echo$5", "echo$6"]);
+      expect(seen.map((call) => call.key)).not.toContain(dead[1]?.key);
+      const validation = await live(store, []).validate(plan, { threadId: "t", input: { amount: 30 } });
+      expect(validation.compiled?.calls.map((call) => call.id)).toEqual(["echo$7", "echo$8"]);
+    });
+
     it("validate numbers it as the run will: as the crashed run", async () => {
       const store = kind.open();
       await crashedRun(store);

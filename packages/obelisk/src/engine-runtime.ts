@@ -200,6 +200,7 @@ export class EngineRuntime {
     const { validation } = await numberedAsResent(
       this.store,
       threadId,
+      input.given,
       this.compile(frozen, context, known, first),
       (n) => this.compile(frozen, context, known, n.firstAutoIdNumber, n.ownCallIds),
     );
@@ -236,7 +237,7 @@ export class EngineRuntime {
       const expectedFirst = told ?? 1;
       const verdict = (first: number, own?: ReadonlySet<string>): ValidationResult =>
         runVerdict(this.compile(plan, context, input, first, own), options, streamed);
-      const numbered = await runNumbering(this.store, threadId, resumed, expectedFirst, verdict);
+      const numbered = await runNumbering(this.store, threadId, input.given, resumed, expectedFirst, verdict);
       const { validation: approved, numbering } = numbered;
       let validation = approved;
       const used = validation.compiled.autoIdsUsed;

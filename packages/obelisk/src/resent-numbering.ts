@@ -1,4 +1,4 @@
-import type { PlanHash, ThreadId } from "@obelisk/core";
+import { canonicalJson, type JsonValue, type PlanHash, type ThreadId } from "@obelisk/core";
 import type { StateStore } from "@obelisk/state";
 import type { ValidationResult } from "./engine-types.js";
 import type { ResumedNumbering } from "./prepared-run.js";
@@ -8,16 +8,24 @@ import { resumeChain } from "./resume-chain.js";
  * The automatic id numbering of the thread's newest `interrupted` run of the same plan hash (the plan re-sent
  * with `run` after a crash instead of `resume`), as `resume` of it would number its calls: its first number
  * and the call ids its chain recorded. The re-sent plan is numbered so, and a call the crash cut off runs
- * again with the ids — and `ctx.idempotencyKey`, `ctx.contentKey` — it had (decision 0099). Undefined when
- * there is no such run, or it was recorded without its numbering.
+ * again with the ids — and `ctx.idempotencyKey`, `ctx.contentKey` — it had (decision 0099). The run must have
+ * had the same input (`given`, as runs record it; canonical JSON): the hash binds the plan, not its input, and
+ * a charge of another amount must not take the cut-off charge's key (review s40 rev1); `validate` without an
+ * input numbers as a run without one (`{}`) would. Undefined when there is no such run, or it was recorded
+ * without its numbering.
  */
 export async function resentNumbering(
   store: StateStore,
   threadId: ThreadId,
   planHash: PlanHash,
+  given: JsonValue,
 ): Promise<ResumedNumbering | undefined> {
   const interrupted = await store.listRuns({ threadId, status: "interrupted" });
-  const earlier = interrupted.find((run) => run.planHash === planHash && run.firstAutoIdNumber !== undefined);
+  const input = canonicalJson(given);
+  const earlier = interrupted.find(
+    (run) =>
+      run.planHash === planHash && run.firstAutoIdNumber !== undefined && canonicalJson(run.input) === input,
+  );
   return earlier === undefined ? undefined : (await resumeChain(store, earlier)).numbering;
 }
 
@@ -29,11 +37,12 @@ export async function resentNumbering(
 export async function numberedAsResent(
   store: StateStore,
   threadId: ThreadId,
+  given: JsonValue,
   validation: ValidationResult,
   compile: (numbering: ResumedNumbering) => ValidationResult,
 ): Promise<{ readonly validation: ValidationResult; readonly numbering?: ResumedNumbering }> {
   if (!validation.ok || validation.compiled.autoIdsUsed === 0) return { validation };
-  const numbering = await resentNumbering(store, threadId, validation.planHash);
+  const numbering = await resentNumbering(store, threadId, validation.planHash, given);
   return numbering === undefined ? { validation } : { validation: compile(numbering), numbering };
 }
 
@@ -45,11 +54,14 @@ export async function numberedAsResent(
 export async function runNumbering(
   store: StateStore,
   threadId: ThreadId,
+  given: JsonValue,
   resumed: ResumedNumbering | undefined,
   first: number,
   verdict: (first: number, own?: ReadonlySet<string>) => ValidationResult,
 ): Promise<{ readonly validation: ValidationResult; readonly numbering?: ResumedNumbering | undefined }> {
   const validation = verdict(first, resumed?.ownCallIds);
   if (resumed !== undefined) return { validation, numbering: resumed };
-  return numberedAsResent(store, threadId, validation, (n) => verdict(n.firstAutoIdNumber, n.ownCallIds));
+  return numberedAsResent(store, threadId, given, validation, (n) =>
+    verdict(n.firstAutoIdNumber, n.ownCallIds),
+  );
 }
