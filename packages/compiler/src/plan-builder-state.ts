@@ -10,12 +10,14 @@ import { OUTPUT_METHODS } from "@obelisk/core";
 import type { CallBody } from "./analyze-call.js";
 import type { BuilderSettings, CallEntry, PhantomCall, WriterEntry } from "./builder-types.js";
 import type { CompiledCall, WriterLink } from "./compiled-plan.js";
+import { conflictDiagnostic } from "./conflict-diagnostic.js";
 import { PathIndex } from "./path-index.js";
 import type { PlanBuilderOptions } from "./plan-builder.js";
 import type { DeclaredTypes } from "./schema-types.js";
 import type { ToolRegistry } from "./tool-registry.js";
-import { writerConflicts } from "./writer-conflicts.js";
 import { IndexedWriter } from "./writer-entry.js";
+
+const rankOf = (entry: WriterEntry): number => entry.index;
 
 /**
  * What the plan-wide passes read of a plan being built (see `PlanBuilder`, which adds the calls): the
@@ -165,6 +167,21 @@ export class PlanBuilderState {
     max: number,
     out: Diagnostic[],
   ): boolean {
-    return writerConflicts(this.writers, id, pointer, alternatives, method, max, out);
+    let reported: Set<string> | undefined;
+    const accumulating = OUTPUT_METHODS[method].accumulating;
+    for (const targets of alternatives) {
+      for (const target of targets) {
+        if (reported !== undefined && reported.size >= max) return true;
+        const first = this.writers.earliestCandidate(target.kind, target.path, accumulating, rankOf);
+        // a call never conflicts with itself (a repeated `_id`: CALL_ID_DUPLICATE says that)
+        if (first === undefined || first.callId === id || reported?.has(first.callId)) continue;
+        reported ??= new Set();
+        reported.add(first.callId);
+        out.push(
+          conflictDiagnostic({ id, pointer }, target, { id: first.callId, pointer: "" }, first.target),
+        );
+      }
+    }
+    return reported !== undefined;
   }
 }
