@@ -85,10 +85,31 @@ export function checkMetaLikeParam(
   callId: string | undefined,
   out: Diagnostic[],
 ): boolean {
-  if (tool === undefined || !mayBeMetaLike(key) || !META_LIKE.has(key)) return false;
+  if (!mayBeMetaLike(key) || !META_LIKE.has(key)) return false;
+  if (tool === undefined) return unknownToolMetaLike(key, value, pointer, callId, out);
   const schema = tool.inputSchema;
   if (tool.closedInput ? declared(schema, key) : !unmistakable(key, value)) return false;
   const message = `tool "${tool.name}" has no parameter "${key}"`;
+  const hint = `did you mean "_${key}"?`;
+  out.push(makeDiagnostic("PARAM_UNKNOWN", message, appendPointer(pointer, key), { callId, hint }));
+  return true;
+}
+
+/**
+ * For a call whose tool is unknown (no `_tool`, or a name no tool has: the call is refused already), an
+ * `outputPath` holding an output path or an `outputMethod` holding a method name: PARAM_UNKNOWN with
+ * `did you mean "_outputPath"?`, and the key is dropped — its value was read as a parameter's reference
+ * (`tool` + `outputPath` gave a spurious REF_UNRESOLVED, decision 0097). Other keys: false.
+ */
+function unknownToolMetaLike(
+  key: string,
+  value: JsonValue,
+  pointer: string,
+  callId: string | undefined,
+  out: Diagnostic[],
+): boolean {
+  if (!unmistakable(key, value)) return false;
+  const message = `"${key}" is no parameter here: meta-properties start with "_"`;
   const hint = `did you mean "_${key}"?`;
   out.push(makeDiagnostic("PARAM_UNKNOWN", message, appendPointer(pointer, key), { callId, hint }));
   return true;

@@ -168,4 +168,19 @@ describe("the mistakes models make get the right form in the hint (decision 0097
       ),
     ]);
   });
+
+  it("#5 outputPath beside a misspelt tool key is the misspelt meta key, not a parameter's reference", () => {
+    const meta = {
+      code: "PARAM_UNKNOWN",
+      severity: "error",
+      pointer: "/plan/0/outputPath",
+      hint: 'did you mean "_outputPath"?',
+    };
+    const spelt = diagnosticsOf([{ tool: "fetchUser", userId: "u1", outputPath: "†state.user" }]);
+    expect(spelt.map(({ code }) => code)).toEqual(["CALL_SHAPE", "PARAM_UNKNOWN"]);
+    expect(spelt[1]).toEqual(meta);
+    const unknown = diagnosticsOf([{ _tool: "fetchUsr", userId: "u1", outputPath: "†state.user" }]);
+    expect(unknown.map(({ code }) => code)).toEqual(["TOOL_UNKNOWN", "PARAM_UNKNOWN"]);
+    expect(unknown[1]).toEqual(meta);
+  });
 });

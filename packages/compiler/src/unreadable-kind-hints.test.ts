@@ -36,7 +36,11 @@ describe("hints tell a parameter nothing of a host kind it may not read (context
       expect(diagnosticsOf({ _tool: "fmt", text })).toEqual([]);
     }
     expect(diagnosticsOf({ _tool: "fmt", count: "†secrets.apiKey" }, unscoped)).toEqual([
-      ["REF_TYPE_MISMATCH", "/0/count", undefined],
+      [
+        "REF_TYPE_MISMATCH",
+        "/0/count",
+        'a reference passes the value as it is, with no conversion from text: read a value of type number, or write the value itself (5, not "5")',
+      ],
     ]);
     expect(diagnosticsOf({ _tool: "fmt", count: "†secrets.apiKey" })).toEqual([]);
     expect(diagnosticsOf({ _tool: "fmt", text: "†vault.mastr" })).toEqual([]);
