@@ -126,6 +126,8 @@ export function checkOutputPath(
 function listedTargetsHint(value: unknown): string | undefined {
   if (!Array.isArray(value) || value.length === 0 || !value.every((item) => typeof item === "string"))
     return undefined;
-  const joined = value.length === 1 ? value[0] : value.join(" && ");
+  // each target as a reference: "state.a" or "$state.a" gets its dagger (review s40 rev1 #6)
+  const targets = value.map((item) => (item.startsWith("†") ? item : `†${item.replace(/^\$/, "")}`));
+  const joined = targets.length === 1 ? targets[0] : targets.join(" && ");
   return `write one string: "_outputPath": ${JSON.stringify(joined)}${value.length > 1 ? ' ("&&" writes the output to every target)' : ""}`;
 }

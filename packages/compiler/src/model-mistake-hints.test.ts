@@ -61,6 +61,14 @@ describe("the mistakes models make get the right form in the hint (decision 0097
         'write one string: "_outputPath": "†state.a && †state.b" ("&&" writes the output to every target)',
       ),
     ]);
+    // items without their dagger get it: the hint is a path that compiles (review s40 rev1 #6)
+    expect(diagnosticsOf([{ _tool: "log", message: "m", _outputPath: ["state.a", "$state.b"] }])).toEqual([
+      error(
+        "OUTPUT_PATH_SYNTAX",
+        "/plan/0/_outputPath",
+        'write one string: "_outputPath": "†state.a && †state.b" ("&&" writes the output to every target)',
+      ),
+    ]);
     expect(diagnosticsOf([{ _tool: "log", message: "m", _outputPath: "†state.users[]" }])).toEqual([
       error(
         "OUTPUT_PATH_SYNTAX",
