@@ -99,6 +99,29 @@ describe("toJsonValue", () => {
     expect(rejection([1, 2, 3], 6)).toEqual(["OUTPUT_TOO_LARGE", ""]);
   });
 
+  it("reads an array's length once: a Proxy answering 1 and then 10⁹ is copied for 1 (review s40 rev1)", () => {
+    const growing = (): { list: unknown[]; reads: () => number } => {
+      let lengthReads = 0;
+      let itemReads = 0;
+      const list = new Proxy([7], {
+        get: (target, key) => {
+          if (key === "length") return lengthReads++ === 0 ? 1 : 1e9;
+          if (typeof key === "string" && /^\d+$/.test(key)) itemReads++;
+          return Reflect.get(target, key);
+        },
+      });
+      return { list, reads: () => itemReads };
+    };
+    const quick = growing();
+    expect(toJsonValue(quick.list, "the value", 1_000)).toMatchObject({ ok: true, value: [7] });
+    expect(quick.reads()).toBe(1);
+    // an undefined member sends the copy to its careful path, which reads the length once too
+    const careful = growing();
+    const result = toJsonValue({ skip: undefined, list: careful.list }, "the value", 1_000);
+    expect(result).toMatchObject({ ok: true, value: { list: [7] } });
+    expect(careful.reads()).toBeLessThanOrEqual(2);
+  });
+
   it("reports a throwing getter as OUTPUT_NOT_JSON", () => {
     const value = Object.defineProperty({}, "x", {
       enumerable: true,

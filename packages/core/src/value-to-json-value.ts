@@ -53,6 +53,8 @@ interface Frame {
   readonly source: object;
   readonly copy: Container;
   readonly keys: readonly string[] | undefined;
+  /** The array's length or the keys' count, read once (a Proxy may answer another length each time). */
+  readonly length: number;
   readonly depth: number;
   readonly startBytes: number;
   index: number;
@@ -185,12 +187,14 @@ function copyValue(root: unknown, maxBytes: number): { value: JsonValue; bytes: 
     if (depth > MAX_VALUE_DEPTH)
       reject(stack, level, "OUTPUT_NOT_JSON", `nested deeper than ${MAX_VALUE_DEPTH} levels`);
     const keys = Array.isArray(value) ? undefined : Object.keys(value);
+    const length = keys === undefined ? (value as unknown[]).length : keys.length;
     const copy: Container = keys === undefined ? [] : {};
     add(2, level);
     // n items take at least 2n - 1 bytes (a digit each, commas between): refused before reading them
-    if (keys === undefined && bytes + 2 * (value as unknown[]).length - 1 > maxBytes)
+    if (keys === undefined && bytes + 2 * length - 1 > maxBytes)
       reject(stack, level, "OUTPUT_TOO_LARGE", `larger than ${maxBytes} bytes of JSON`);
-    stack.push({ source: value, copy, keys, depth, startBytes: bytes - 2, index: 0, members: 0, height: 1 });
+    const startBytes = bytes - 2;
+    stack.push({ source: value, copy, keys, length, depth, startBytes, index: 0, members: 0, height: 1 });
     active?.add(value);
     return undefined;
   };
@@ -227,7 +231,7 @@ function nextChild(
   add: (count: number, level: number) => void,
 ): { key: string | undefined; value: unknown } | undefined {
   const source = frame.source as Record<string, unknown>;
-  const length = frame.keys === undefined ? (frame.source as unknown[]).length : frame.keys.length;
+  const length = frame.length;
   while (frame.index < length) {
     const key = frame.keys?.[frame.index];
     const value = key === undefined ? source[frame.index] : source[key];
@@ -312,7 +316,8 @@ function quickCopy(value: unknown, depth: number, counter: QuickCounter): JsonVa
     counter.bytes += length === 0 ? 2 : length + 1;
     // each item is at least one byte: an array claiming more items than the bytes left is too large now
     if (counter.bytes + length > counter.maxBytes) return SLOW_PATH;
-    for (let i = 0; i < value.length; i++) {
+    // `length` read once: a Proxy answering 1 and then 10⁹ is copied for the length checked (review s40 rev1)
+    for (let i = 0; i < length; i++) {
       const item = quickCopy(value[i], depth + 1, counter);
       if (item === SLOW_PATH) return SLOW_PATH;
       copy[i] = item;
