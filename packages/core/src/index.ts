@@ -47,8 +47,11 @@ export { normalizePlan, PLAN_FORMS_HINT, planCallsKey } from "./normalize-plan.j
 export type {
   ObeliskErrorData,
   ObeliskErrorOf,
+  StoreErrorData,
+  ThreadBusyHolder,
   ThreadBusyNotStarted,
   ThreadBusyStarted,
+  UsageData,
 } from "./obelisk-error.js";
 export { ObeliskError } from "./obelisk-error.js";
 export type { OutputMethod, OutputMethodInfo } from "./output-methods.js";

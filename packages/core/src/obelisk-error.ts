@@ -27,6 +27,73 @@ export interface ObeliskErrorData {
     readonly status: string;
     readonly resumedBy?: string;
   };
+  /** The run id `runs.show` or `resume` looked up (the whole id; the message cuts a long one). */
+  readonly RUN_NOT_FOUND: { readonly runId: string };
+  /**
+   * Why an Obelisk store refused (`reason`, with the file and details), absent on store failures that carry
+   * no data. A custom store's STORE_ERROR carries what that store puts there.
+   */
+  readonly STORE_ERROR: StoreErrorData | undefined;
+  /**
+   * A value over a depth or size limit: where (`pointer`) and the limit (`maxDepth` or `maxBytes`). Absent
+   * on the refusals that carry no data.
+   */
+  readonly OUTPUT_TOO_LARGE:
+    | { readonly pointer: string; readonly maxDepth?: number; readonly maxBytes?: number }
+    | undefined;
+  /**
+   * Misuse. Its data, when there is any, depends on the refusal: a stopped stream's `add` or `close` gives
+   * `{ runId, stoppedBy, callId? }` (`callId`: the failed call that stopped it under failFast), a refused
+   * option names the option and the value given.
+   */
+  readonly USAGE: UsageData | undefined;
+}
+
+/** Why an Obelisk store refused: `STORE_ERROR`'s `data`. */
+export interface StoreErrorData {
+  /** What is wrong with the store or its file. */
+  readonly reason:
+    | "not-a-store"
+    | "newer-version"
+    | "older-version"
+    | "readonly"
+    | "renamed"
+    | "corrupt"
+    | "no-folder"
+    | "native-missing"
+    | "native-mismatch"
+    | "side-file";
+  /** The store's file. */
+  readonly file?: string;
+  /** More details by reason (`fileVersion`, `readsVersion`, `sideFile`, `owner`, `movedTo`, `table`, …). */
+  readonly [detail: string]: unknown;
+}
+
+/** What USAGE's `data` may carry: a stopped stream's run and why it stopped, or the refused option's details. */
+export interface UsageData {
+  /** The run (a stopped stream's, a run id that was refused). */
+  readonly runId?: string;
+  /** What stopped the stream: `close()`, its signal, `engine.close()`, its idle timeout, or failFast. */
+  readonly stoppedBy?: "close" | "signal" | "engine-close" | "idle" | "failFast";
+  /** The failed call that stopped the stream (`stoppedBy: "failFast"`). */
+  readonly callId?: string;
+  /** Other details of the refusal (the option or argument and the value given). */
+  readonly [detail: string]: unknown;
+}
+
+/**
+ * Who holds a thread's lock, in THREAD_BUSY's `data.holder`: the process (`host`, `pid`, its worker thread
+ * when known) and whether it is the asking process; a SQLite lock also gives its heartbeat. The same shape
+ * as `LockHolder` from `@obelisk/state`.
+ */
+export interface ThreadBusyHolder {
+  readonly host: string;
+  readonly pid: number;
+  readonly workerThreadId?: number;
+  readonly sameProcess: boolean;
+  readonly heartbeatAt?: string;
+  readonly heartbeatAgeMs?: number;
+  readonly staleMs?: number;
 }
 
 /** What THREAD_BUSY data has in both cases (`waitMs`: how long the lock was waited for; `cancelled`: the wait was given up). */
@@ -34,6 +101,11 @@ interface ThreadBusyData {
   readonly threadId: string;
   readonly waitMs?: number;
   readonly cancelled?: true;
+  /**
+   * Who holds the lock: the SQLite store names it (this process, a worker thread, another process). The
+   * memory store gives none: its lock is always this process's (`store.lockHolder(threadId)` says so).
+   */
+  readonly holder?: ThreadBusyHolder;
 }
 
 /** THREAD_BUSY before the run started: the lock could not be taken. */

@@ -78,9 +78,12 @@ export type {
   Severity,
   SourceMap,
   SourcePosition,
+  StoreErrorData,
+  ThreadBusyHolder,
   ThreadBusyNotStarted,
   ThreadBusyStarted,
   ThreadId,
+  UsageData,
   ValuePreview,
 } from "@obelisk/core";
 export {
@@ -94,6 +97,8 @@ export {
   previewValue,
 } from "@obelisk/core";
 export type {
+  CallEndError,
+  CallEndEvent,
   CallStatusFacts,
   ReasonedStatus,
   RunEvent,

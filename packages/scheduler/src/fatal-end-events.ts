@@ -1,6 +1,5 @@
 import { cutText, type ObeliskError } from "@obelisk/core";
-import type { RecordedError } from "@obelisk/state";
-import type { RunEvent } from "./run-event.js";
+import type { CallEndError, RunEvent } from "./run-event.js";
 import type { CallRun } from "./runner-types.js";
 
 /** Most characters of the fatal error's message kept in the cancelled calls' reason. */
@@ -29,7 +28,7 @@ export interface FatalEnding {
 export function fatalEndEvents(runs: readonly CallRun[], ending: FatalEnding): RunEvent[] {
   const { runId, threadId, at, failure, culprits } = ending;
   const { code, message } = failure;
-  const error: RecordedError = { name: "ObeliskError", code, message };
+  const error: CallEndError = { name: "ObeliskError", code, message };
   const reason = `run failed (${code}): ${cutText(message, REASON_MESSAGE_CHARS)}`;
   const events: RunEvent[] = [];
   for (let index = 0; index < runs.length; index++) {

@@ -15,7 +15,7 @@ export { invokeTool } from "./invoke-tool.js";
 export { PlanRunner } from "./plan-runner.js";
 export { evaluateExpression, resolveParams } from "./resolve-params.js";
 export { DEFAULT_RETRY, resolveRetryPolicy, retryDelay } from "./retry-delay.js";
-export type { RunEvent, RunEventType, RunObserver } from "./run-event.js";
+export type { CallEndError, CallEndEvent, RunEvent, RunEventType, RunObserver } from "./run-event.js";
 export type { RunnerSettings } from "./runner-settings.js";
 export type {
   CallReport,

@@ -1,6 +1,6 @@
 import type { JsonObject, OutputPath, PlanHash } from "@obelisk/core";
 import type { CallStatus, RecordedError } from "@obelisk/state";
-import type { CallReport } from "./runner-types.js";
+import type { CallReport, CallStatusFacts } from "./runner-types.js";
 
 /** Fields every event carries. */
 interface EventBase {
@@ -85,33 +85,7 @@ export type RunEvent =
    * committed to the store first; on a fatal error (see `run-end`) the runner ends the calls without one
    * itself, and nothing of theirs is committed.
    */
-  | (CallEventBase & {
-      readonly type: "call-end";
-      readonly status: CallStatus;
-      /** Attempts started (the `attempt` of the last `call-start`); 0 when the tool was never invoked. */
-      readonly attempts: number;
-      /** Milliseconds from the first attempt's start to the end; 0 when the tool was never invoked. */
-      readonly durationMs: number;
-      /** The `||` alternative written (0-based), when the output path has several. */
-      readonly branch?: number;
-      /**
-       * The tool's name for that alternative (its `outcomes[branch]`: what `branch(name, value)` takes),
-       * when the tool declares outcomes.
-       */
-      readonly outcome?: string;
-      /** That alternative's targets as the output path writes them (`†state.user`, `†state.a && †state.b`). */
-      readonly branchPath?: string;
-      readonly reason?: string;
-      readonly error?: RecordedError;
-      /**
-       * A `satisfied` call: the run whose record of the completed call satisfied it (an earlier run of the
-       * thread, or, on resume, the run of the chain in which it had completed). A tracer links the span to
-       * that run's.
-       */
-      readonly satisfiedBy?: string;
-      /** True when the confirm hook's `modify` replaced the plan's parameters (the tool ran with the hook's). */
-      readonly modified?: true;
-    })
+  | CallEndEvent
   /** A state path was written (after the commit). */
   | (CallEventBase & { readonly type: "state-write"; readonly reference: string; readonly method: string })
   /**
@@ -162,6 +136,52 @@ export type RunEvent =
       readonly error?: { readonly code: string; readonly message: string };
     });
 
+/** A failed call's error in its `call-end` event: always with a code (`TOOL_ERROR` when the thrown error had none). */
+export type CallEndError = RecordedError & { readonly code: string };
+
+/** What a call-end's `status` decides: as {@link CallStatusFacts}, a failed call's error with its code. */
+type CallEndFacts =
+  | Exclude<CallStatusFacts<RecordedError>, { readonly status: "failed" }>
+  | Extract<CallStatusFacts<CallEndError>, { readonly status: "failed" }>;
+
+/**
+ * The `call-end` event. Its `status` decides the rest, as in a run result's `CallOutcome`: `succeeded` and
+ * `satisfied` may have `branch` (and `error` when a failure was routed to the last alternative); `failed`
+ * always has `error` (with its `code`); `blocked`, `waiting`, `rejected`, `deferred` and `cancelled` always
+ * have `reason`. Checking `status` narrows the type.
+ */
+export type CallEndEvent = CallEventBase &
+  CallEndFacts & {
+    readonly type: "call-end";
+    readonly status: CallStatus;
+    /** Attempts started (the `attempt` of the last `call-start`); 0 when the tool was never invoked. */
+    readonly attempts: number;
+    /** Milliseconds from the first attempt's start to the end; 0 when the tool was never invoked. */
+    readonly durationMs: number;
+    /**
+     * The tool's name for the alternative written (its `outcomes[branch]`: what `branch(name, value)`
+     * takes), when the tool declares outcomes.
+     */
+    readonly outcome?: string;
+    /** That alternative's targets as the output path writes them (`†state.user`, `†state.a && †state.b`). */
+    readonly branchPath?: string;
+    /**
+     * A `satisfied` call: the run whose record of the completed call satisfied it (an earlier run of the
+     * thread, or, on resume, the run of the chain in which it had completed). A tracer links the span to
+     * that run's.
+     */
+    readonly satisfiedBy?: string;
+    /** True when the confirm hook's `modify` replaced the plan's parameters (the tool ran with the hook's). */
+    readonly modified?: true;
+  };
+
+/** A `call-end` event without `runId`, `threadId` and `at` (which the runner adds), still narrowed by `status`. */
+type CallEndInput = CallEndEvent extends infer E
+  ? E extends unknown
+    ? Omit<E, "runId" | "threadId" | "at">
+    : never
+  : never;
+
 /** The event types, for exhaustive handling. */
 export type RunEventType = RunEvent["type"];
 
@@ -181,7 +201,7 @@ export function callEndEvent(
   report: CallReport,
   outputPath: OutputPath | undefined,
   outcomes: readonly string[] | undefined,
-): Omit<Extract<RunEvent, { type: "call-end" }>, "runId" | "threadId" | "at"> {
+): CallEndInput {
   const { callId, tool, status, attempts, durationMs, branch, reason, error, modified } = report;
   const satisfiedBy = report.status === "satisfied" ? report.satisfiedBy : undefined;
   const outcome = branch === undefined ? undefined : outcomes?.[branch];
@@ -197,8 +217,10 @@ export function callEndEvent(
     ...(outcome === undefined ? {} : { outcome }),
     ...(targets === undefined ? {} : { branchPath: targets.map((target) => target.text).join(" && ") }),
     ...(reason === undefined ? {} : { reason }),
-    ...(error === undefined ? {} : { error }),
+    ...(error === undefined
+      ? {}
+      : { error: error.code === undefined ? { ...error, code: "TOOL_ERROR" } : error }),
     ...(satisfiedBy === undefined ? {} : { satisfiedBy }),
     ...(modified === undefined ? {} : { modified }),
-  };
+  } as CallEndInput;
 }
