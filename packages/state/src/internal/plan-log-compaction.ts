@@ -1,4 +1,6 @@
 import type { JsonValue, OutputMethod, Path } from "@obelisk/core";
+import { dropIdleRemovals } from "./drop-idle-removals.js";
+import { removesAlways } from "./removes-always.js";
 
 /**
  * When the stores compact a thread's log (decision record 0029): at `reset`, when one eviction removes at
@@ -305,70 +307,6 @@ function removalAt(removals: ReadonlyMap<number, readonly number[]>, index: numb
   if (found !== undefined)
     for (let at = 0; at < found.length; at += 2) if (found[at] === depth) return found[at + 1] as number;
   return NONE;
-}
-
-/** A path's node of the forward pass: whether an entry left in the log wrote at it or below it. */
-interface WrittenNode {
-  children: Map<string, WrittenNode> | undefined;
-  /** A write left in the log is at this path. */
-  at: boolean;
-  /** A write left in the log is strictly below this path. */
-  below: boolean;
-}
-
-/**
- * Drops the `unset` entries that remove nothing from the state the log now folds to: no write left before
- * one is at, above or below its path, so nothing is there (a value at a path only comes from writes at,
- * above or below it). Such a removal's writes were all dropped with it; without this, a thread evicting a
- * new key each run would keep one entry per run.
- */
-function dropIdleRemovals(entries: readonly CompactionEntry[], fates: EntryFate[]): boolean {
-  const root: WrittenNode = { children: undefined, at: false, below: false };
-  let dropped = false;
-  for (let index = 0; index < entries.length; index++) {
-    const entry = entries[index] as CompactionEntry;
-    if (fates[index] === "drop" || entry.op === "reset") continue;
-    const path = entry.path;
-    let node = root;
-    let touched = false;
-    for (let depth = 0; depth < path.length; depth++) {
-      const key = String(path[depth]);
-      let child = node.children?.get(key);
-      if (child === undefined) {
-        if (entry.op === "unset") break;
-        child = { children: undefined, at: false, below: false };
-        node.children ??= new Map();
-        node.children.set(key, child);
-      }
-      if (entry.op !== "unset" && depth < path.length - 1) child.below = true;
-      node = child;
-      if (node.at) touched = true;
-      if (depth === path.length - 1 && node.below) touched = true;
-    }
-    if (entry.op !== "unset") node.at = true;
-    else if (!touched) {
-      fates[index] = "drop";
-      dropped = true;
-    }
-  }
-  return dropped;
-}
-
-/** A text segment that reads as an array index (`"0"`, `"12"`): on an array it addresses nothing. */
-const INDEX_TEXT = /^(?:0|[1-9][0-9]*)$/;
-
-/**
- * True when an `unset` at `path` removes whatever is there, whatever the containers on the way: not when a
- * segment below the root is index-like text (`a["0"]`), which removes a key of an object but nothing of an
- * array, where `a[0]` would leave a hole. A written path never has one on an array (the write would fail),
- * so only such removals are not covers.
- */
-function removesAlways(path: Path): boolean {
-  for (let depth = 1; depth < path.length; depth++) {
-    const segment = path[depth];
-    if (typeof segment === "string" && INDEX_TEXT.test(segment)) return false;
-  }
-  return true;
 }
 
 /** The stand-in of a value no longer kept: `{}`, `[]` or `null`, as the value is an object, an array or not. */
