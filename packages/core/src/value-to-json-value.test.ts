@@ -113,11 +113,11 @@ describe("toJsonValue", () => {
       return { list, reads: () => itemReads };
     };
     const quick = growing();
-    expect(toJsonValue(quick.list, "the value", 1_000)).toMatchObject({ ok: true, value: [7] });
+    expect(toJsonValue(quick.list, { maxBytes: 1_000 })).toMatchObject({ ok: true, value: [7] });
     expect(quick.reads()).toBe(1);
     // an undefined member sends the copy to its careful path, which reads the length once too
     const careful = growing();
-    const result = toJsonValue({ skip: undefined, list: careful.list }, "the value", 1_000);
+    const result = toJsonValue({ skip: undefined, list: careful.list }, { maxBytes: 1_000 });
     expect(result).toMatchObject({ ok: true, value: { list: [7] } });
     expect(careful.reads()).toBeLessThanOrEqual(2);
   });
