@@ -24,16 +24,17 @@ const codes = (plan: unknown, tools: Parameters<typeof createToolRegistry>[0]) =
   compile(plan, createToolRegistry(tools)).diagnostics.map((d) => [d.code, d.pointer]);
 
 describe("patterns of tool schemas (a plan's values against the host's patterns)", () => {
+  const tool = (pattern: string) =>
+    defineTool({
+      name: "p",
+      input: { type: "object", properties: { s: { type: "string", pattern } } },
+      run: () => null,
+    });
+  const check = (pattern: string, s: string) =>
+    codes([{ _tool: "p", s, _outputPath: "†state.s" }], [tool(pattern)]);
+  const refused = [["PARAM_INVALID", "/0/s"]];
+
   it("run on RE2 with ECMA-262's ., \\s and \\S (stop 39): the values where RE2's own meaning differed", () => {
-    const tool = (pattern: string) =>
-      defineTool({
-        name: "p",
-        input: { type: "object", properties: { s: { type: "string", pattern } } },
-        run: () => null,
-      });
-    const check = (pattern: string, s: string) =>
-      codes([{ _tool: "p", s, _outputPath: "†state.s" }], [tool(pattern)]);
-    const refused = [["PARAM_INVALID", "/0/s"]];
     // RE2's \s missed \v and U+00A0; its . took \r and U+2028 (a one-line pattern let a line break in)
     expect(check("^\\s$", "\u000b")).toEqual([]);
     expect(check("^\\s$", "\u00a0")).toEqual([]);
@@ -78,16 +79,6 @@ describe("patterns of tool schemas (a plan's values against the host's patterns)
     });
     expect(createToolRegistry([code, data]).warnings).toEqual([]);
   });
-
-  const tool = (pattern: string) =>
-    defineTool({
-      name: "p",
-      input: { type: "object", properties: { s: { type: "string", pattern } } },
-      run: () => null,
-    });
-  const check = (pattern: string, s: string) =>
-    codes([{ _tool: "p", s, _outputPath: "†state.s" }], [tool(pattern)]);
-  const refused = [["PARAM_INVALID", "/0/s"]];
 
   it("read a surrogate pair written as two \\u escapes as the one character it writes, as JavaScript does (stop 40)", () => {
     // re2js read two lone surrogates: "😀" was refused, and a class range of pairs did not compile (warned)

@@ -83,16 +83,33 @@ export interface UsageData {
 
 /**
  * Who holds a thread's lock, in THREAD_BUSY's `data.holder`: the process (`host`, `pid`, its worker thread
- * when known) and whether it is the asking process; a SQLite lock also gives its heartbeat. The same shape
- * as `LockHolder` from `@obelisk/state`.
+ * when known) and whether it is the asking process; a SQLite lock also gives its heartbeat. `@obelisk/state`
+ * names it `LockHolder` (what `StateStore.lockHolder` answers).
  */
 export interface ThreadBusyHolder {
+  /** Host name of the holder's machine. */
   readonly host: string;
+  /** Its process id. */
   readonly pid: number;
+  /**
+   * Its worker thread (`worker_threads.threadId`; 0 is the main thread), when known: a SQLite lock row
+   * written before 2026-11-26 names none.
+   */
   readonly workerThreadId?: number;
+  /** True when the holder is the process that asks (same host and pid). */
   readonly sameProcess: boolean;
+  /** ISO time of its last heartbeat (SQLite: `locks.heartbeat_ms`, by the holder's clock); absent in memory. */
   readonly heartbeatAt?: string;
+  /**
+   * Milliseconds since that heartbeat, by the asking store's clock (negative when the holder's clock runs
+   * ahead of it); absent in memory.
+   */
   readonly heartbeatAgeMs?: number;
+  /**
+   * The heartbeat age past which the asking store takes the lock over (its `lock.staleMs`, default 30,000):
+   * a holder with `heartbeatAgeMs > staleMs` is hung or gone, and the next `lockThread` takes the lock
+   * from it; absent in memory.
+   */
   readonly staleMs?: number;
 }
 
