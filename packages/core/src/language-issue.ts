@@ -61,7 +61,23 @@ function dotLookalikeHint(text: string, offset: number): string {
   let end = offset + 1;
   while (end < text.length && (DOT_LOOKALIKES.test(text.charAt(end)) || !NAME_END.test(text.charAt(end))))
     end++;
+  if (dagger === -1) return `write "." (U+002E) between names, not "${found}" (U+${code})`;
+  // a name outside ASCII goes in brackets once its dot is "." (†state.notes．名前 → †state.notes["名前"]),
+  // and a key that holds the look-alike itself is one name in brackets (review s40 rev1 #4)
+  const [head = "", ...names] = text
+    .slice(dagger, end)
+    .replace(new RegExp(DOT_LOOKALIKES.source, "gu"), ".")
+    .split(".");
   const written =
-    dagger === -1 ? "" : `: ${text.slice(dagger, end).replace(new RegExp(DOT_LOOKALIKES.source, "gu"), ".")}`;
-  return `write "." (U+002E) between names, not "${found}" (U+${code})${written}`;
+    head + names.map((name) => (ASCII.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`)).join("");
+  const nameStart = text.lastIndexOf(".", offset) + 1;
+  const whole = text.slice(Math.max(nameStart, dagger), end);
+  const oneName =
+    nameStart > dagger
+      ? `; if ${JSON.stringify(whole)} is one key, write it in brackets: ${text.slice(dagger, nameStart - 1)}[${JSON.stringify(whole)}]`
+      : "";
+  return `write "." (U+002E) between names, not "${found}" (U+${code}): ${written}${oneName}`;
 }
+
+/** Text of ASCII characters only (a name dot notation takes, once its dot is "."). */
+const ASCII = /^[\x00-\x7F]*$/;

@@ -34,8 +34,19 @@ describe("a name outside ASCII in dot notation: the hint gives the bracket form 
 describe("a full stop look-alike between names: the hint says to write '.' (decision 0097, review s40 r2 #7)", () => {
   it.each<[string, string]>([
     ["†input\uFF0Ename", 'write "." (U+002E) between names, not "\uFF0E" (U+FF0E): †input.name'],
-    ["†state.user\u3002name", 'write "." (U+002E) between names, not "\u3002" (U+3002): †state.user.name'],
-    ["†state.a\uFF0Eb\uFF0Ec", 'write "." (U+002E) between names, not "\uFF0E" (U+FF0E): †state.a.b.c'],
+    [
+      "†state.user\u3002name",
+      'write "." (U+002E) between names, not "\u3002" (U+3002): †state.user.name; if "user\u3002name" is one key, write it in brackets: †state["user\u3002name"]',
+    ],
+    [
+      "†state.a\uFF0Eb\uFF0Ec",
+      'write "." (U+002E) between names, not "\uFF0E" (U+FF0E): †state.a.b.c; if "a\uFF0Eb\uFF0Ec" is one key, write it in brackets: †state["a\uFF0Eb\uFF0Ec"]',
+    ],
+    // a name outside ASCII is bracketed once its dot is "." (review s40 rev1 #4: †state.notes.名前 is refused)
+    [
+      "†state.notes\uFF0E名前",
+      'write "." (U+002E) between names, not "\uFF0E" (U+FF0E): †state.notes["名前"]; if "notes\uFF0E名前" is one key, write it in brackets: †state["notes\uFF0E名前"]',
+    ],
   ])("%s", (text, hint) => {
     const parses = text.startsWith("†state")
       ? [parseReference, parseExpression, parseOutputPath]
