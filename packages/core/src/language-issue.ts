@@ -79,5 +79,5 @@ function dotLookalikeHint(text: string, offset: number): string {
   return `write "." (U+002E) between names, not "${found}" (U+${code}): ${written}${oneName}`;
 }
 
-/** Text of ASCII characters only (a name dot notation takes, once its dot is "."). */
-const ASCII = /^[\x00-\x7F]*$/;
+/** Text of printable ASCII only (a name dot notation may take, once its dot is "."; others go in brackets). */
+const ASCII = /^[ -~]*$/;
