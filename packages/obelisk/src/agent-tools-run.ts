@@ -72,6 +72,9 @@ function boundOutcome(outcome: CallOutcome, holds: readonly string[] | undefined
   } as CallOutcome;
 }
 
+/** ` (a, b, c)`: the ids a note names, when there are at most three (more are only counted). */
+const named = (ids: readonly string[]): string => (ids.length <= 3 ? ` (${ids.join(", ")})` : "");
+
 /**
  * What a model must know of `satisfied` calls (review s32 H2: a cart item asked for again was added once,
  * and the answer said only `succeeded`): they did not run again, and `_rerun` makes one run — except for a
@@ -86,7 +89,6 @@ function satisfiedNote(
   if (ids.length === 0) return undefined;
   const again = ids.filter((id) => !onceOnly.has(id));
   const once = ids.filter((id) => onceOnly.has(id));
-  const named = (some: readonly string[]): string => (some.length <= 3 ? ` (${some.join(", ")})` : "");
   const notes = [
     `${plural(ids.length, "call")}${named(ids)} did not run again: an identical call (same tool, parameters, output path and method) completed on this thread before, so its value stands where "holds" says.`,
   ];
@@ -118,14 +120,13 @@ function waitingNote(calls: readonly [string, ShownOutcome][]): string | undefin
       waiting.flatMap(([, outcome]) => [...(outcome.reason ?? "").matchAll(APPROVAL)].map((m) => m[0])),
     ),
   ];
-  const named = ids.length <= 3 ? ` (${ids.join(", ")})` : "";
   const which =
     refs.length === 0
       ? "an approval"
       : refs.length <= 3
         ? `the approval at ${refs.join(", ")}`
         : `${refs.length} approvals (each call's "reason" names its own)`;
-  return `${plural(ids.length, "call")}${named} did NOT run: ${ids.length === 1 ? "it waits" : "they wait"} for ${which}, which a person must give (a plan cannot write it). Nothing was done for ${ids.length === 1 ? "it" : "them"}: tell the user it awaits approval, not that it is done, and send the plan again after the approval is given.`;
+  return `${plural(ids.length, "call")}${named(ids)} did NOT run: ${ids.length === 1 ? "it waits" : "they wait"} for ${which}, which a person must give (a plan cannot write it). Nothing was done for ${ids.length === 1 ? "it" : "them"}: tell the user it awaits approval, not that it is done, and send the plan again after the approval is given.`;
 }
 
 /** The notes of the calls that did not run (waiting first, then satisfied), as one text. */
