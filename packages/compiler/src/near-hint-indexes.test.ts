@@ -61,3 +61,56 @@ describe("the did-you-mean goes past a list's index into a known value (decision
     ]);
   });
 });
+
+describe("an index past a list's end suggests a last item whose rest resolves (decision 0101, review s41 rev1 #5)", () => {
+  const search = {
+    results: [
+      { title: "a", link: "l1" },
+      { title: "b", link: "l2" },
+      { title: "c", link: "l3", tags: ["z"] },
+    ],
+  };
+  const known: CompileContext = {
+    state: { search },
+    callOutputs: new Set(["search"]),
+    callOutput: (id) => (id === "search" ? { value: search } : undefined),
+  };
+  const hintOf = (reference: string) => {
+    const batch = compile({ type: "plan", plan: [log(reference)] }, registry, { context: known }).diagnostics;
+    const stream = createIncrementalCompiler(registry, { context: known });
+    stream.addCall(log(reference));
+    expect(shape(stream.close().diagnostics)).toEqual(shape(batch));
+    expect(batch.map((d) => d.code)).toEqual(["REF_UNRESOLVED"]);
+    return batch[0]?.hint?.replace(/ \((the thread's state|the output stored)[^)]*\)$/, "");
+  };
+  const items = "has 3 items (indexes 0 to 2)";
+
+  it.each([
+    // the rest resolves in the last item: as before
+    [
+      "†calls.search.results[5].title",
+      `†calls.search.results ${items}: e.g. "†calls.search.results[2].title"`,
+    ],
+    // a name the last item lacks: its nearest name, said
+    [
+      "†calls.search.results[5].titel",
+      `†calls.search.results ${items}: e.g. "†calls.search.results[2].title" (†calls.search.results[2] has no "titel")`,
+    ],
+    // an index past the end below: the last one there, said
+    [
+      "†state.search.results[9].tags[4]",
+      `†state.search.results ${items}: e.g. "†state.search.results[2].tags[0]" (†state.search.results[2].tags has 1 item)`,
+    ],
+    // no near name: the item itself, with its names (the suggestion was "…[2].url", unresolved again)
+    [
+      "†calls.search.results[5].url",
+      `†calls.search.results ${items}; the last one has no .url: read "†calls.search.results[2]" (its names: "title", "link", "tags")`,
+    ],
+    [
+      "†state.search.results[3].title.first",
+      `†state.search.results ${items}; the last one has no .title.first: read "†state.search.results[2].title" (it is a string)`,
+    ],
+  ])("%s", (reference, hint) => {
+    expect(hintOf(reference)).toBe(hint);
+  });
+});

@@ -190,10 +190,7 @@ function nearPathHint(
       const list = knownValue?.(parent);
       if (!Array.isArray(list)) return scalarHint(reference, parent, list, segment);
       if (segment < list.length) continue;
-      return {
-        replaces: false,
-        text: indexPastEndText(reference, parent, list.length, path.slice(depth + 1)),
-      };
+      return { replaces: false, text: indexPastEndText(reference, parent, list, path.slice(depth + 1)) };
     }
     const names = knownNames(parent);
     if (names.has(segment) || allowed?.(path.slice(0, depth + 1)) === true) continue;
@@ -219,12 +216,90 @@ function nearPathHint(
   return undefined;
 }
 
-/** The hint for a list's index past its end: how many items it has, the last one's reference. */
-function indexPastEndText(reference: Reference, parent: Path, length: number, rest: Path): string {
-  const list = formatReference(reference.kind, parent);
-  if (length === 0) return `${list} is an empty list: it has no item to read`;
-  const last = formatReference(reference.kind, [...parent, length - 1, ...rest]);
-  return `${list} has ${length} item${length === 1 ? "" : "s"} (indexes 0 to ${length - 1}): e.g. ${JSON.stringify(last)}`;
+/**
+ * The hint for a list's index past its end: how many items it has, and a reference to its last item whose
+ * rest is checked against that item (decision 0101), so the suggestion resolves: the rest as written when
+ * it does, else with a name the item lacks replaced by its nearest one (an index past the end below by the
+ * last), else the deepest reference that resolves with the names known there.
+ */
+function indexPastEndText(
+  reference: Reference,
+  parent: Path,
+  list: readonly JsonValue[],
+  rest: Path,
+): string {
+  const kind = reference.kind;
+  const listed = formatReference(kind, parent);
+  const length = list.length;
+  if (length === 0) return `${listed} is an empty list: it has no item to read`;
+  const items = `${listed} has ${length} item${length === 1 ? "" : "s"} (indexes 0 to ${length - 1})`;
+  const base = [...parent, length - 1];
+  const walked = restInItem(list[length - 1] as JsonValue, rest);
+  if (walked.stuck === undefined) {
+    const last = JSON.stringify(formatReference(kind, [...base, ...walked.path]));
+    const fixed = walked.fixed;
+    if (fixed === undefined) return `${items}: e.g. ${last}`;
+    const where = formatReference(kind, [...base, ...walked.path.slice(0, fixed.depth)]);
+    return `${items}: e.g. ${last} (${where} ${fixed.text})`;
+  }
+  const read = JSON.stringify(formatReference(kind, [...base, ...walked.path]));
+  return `${items}; the last one has no ${formatPath(rest)}: read ${read} (${whatItHolds(walked.stuck)})`;
+}
+
+/** Where the rest of a path goes below a list's last item (see {@link restInItem}). */
+interface RestInItem {
+  /** The rest as it resolves in the item (corrected), or its part that does when `stuck`. */
+  readonly path: Path;
+  /** The first correction: at which segment of `path`, and what the value there lacks. */
+  readonly fixed?: { readonly depth: number; readonly text: string };
+  /** The value where the rest could not go on (no near name, a scalar, an empty list). */
+  readonly stuck?: JsonValue;
+}
+
+/**
+ * The rest of a path walked in `item`: a name the value there lacks becomes its nearest own key, an index
+ * past a list's end the last index; it stops where neither helps.
+ */
+function restInItem(item: JsonValue, rest: Path): RestInItem {
+  const path: (string | number)[] = [];
+  let fixed: RestInItem["fixed"];
+  let value = item;
+  for (const segment of rest) {
+    let next = valueAtPath(value, [segment]);
+    let step = segment;
+    if (next === undefined) {
+      if (
+        Array.isArray(value) &&
+        typeof segment === "number" &&
+        value.length > 0 &&
+        segment >= value.length
+      ) {
+        step = value.length - 1;
+        fixed ??= { depth: path.length, text: `has ${value.length} item${value.length === 1 ? "" : "s"}` };
+      } else if (typeof segment === "string" && !Array.isArray(value)) {
+        const [near] = nearestNames(segment, keysAt(value, [], 0), 1);
+        if (near === undefined) return { path, ...(fixed === undefined ? {} : { fixed }), stuck: value };
+        step = near;
+        fixed ??= { depth: path.length, text: `has no ${JSON.stringify(segment)}` };
+      } else return { path, ...(fixed === undefined ? {} : { fixed }), stuck: value };
+      next = valueAtPath(value, [step]);
+      if (next === undefined) return { path, ...(fixed === undefined ? {} : { fixed }), stuck: value };
+    }
+    path.push(step);
+    value = next;
+  }
+  return fixed === undefined ? { path } : { path, fixed };
+}
+
+/** What a known value holds, for a path that cannot go on below it: its first names, its length, its type. */
+function whatItHolds(value: JsonValue | undefined): string {
+  if (value === undefined || value === null) return "it is null";
+  if (Array.isArray(value)) return `it is a list of ${value.length} item${value.length === 1 ? "" : "s"}`;
+  if (typeof value !== "object") return `it is a ${typeof value}`;
+  const names = keysAt(value, [], 0);
+  if (names.size === 0) return "it is an empty object";
+  const listed = [...names].slice(0, MAX_NAMES_LISTED).map((name) => JSON.stringify(name));
+  return `its names: ${listed.join(", ")}${names.size > MAX_NAMES_LISTED ? ", …" : ""}`;
 }
 
 /** The hint for a name or index read below a known text, number, boolean or null: read the value itself. */
