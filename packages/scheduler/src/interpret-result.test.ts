@@ -35,3 +35,26 @@ describe("interpretResult", () => {
     );
   });
 });
+
+describe("OUTPUT_INVALID's message (decision 0101)", () => {
+  // zod's .email() as JSON Schema: a format and a long regex; the message names the format, as PARAM_INVALID does
+  const pattern =
+    "^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$";
+  const outputSchema = {
+    type: "object",
+    properties: { to: { type: "string", format: "email", pattern }, n: { enum: [1, 2] } },
+  };
+  const checked = createToolRegistry([{ name: "mail", run: () => null, output: outputSchema }]).get(
+    "mail",
+  ) as RegisteredTool;
+
+  it.each([
+    [{ to: "not an address" }, 'output at /to: must be an email address (format "email")'],
+    [{ to: "a@b.co", n: 3 }, "output at /n: must be one of 1, 2"],
+  ])("%j", (returned, message) => {
+    expect(interpretResult(call, checked, returned, undefined)).toEqual({
+      ok: false,
+      error: { name: "ObeliskError", code: "OUTPUT_INVALID", message },
+    });
+  });
+});

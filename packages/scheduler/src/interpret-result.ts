@@ -1,4 +1,4 @@
-import { type CompiledCall, isBranchResult, type RegisteredTool } from "@obelisk/compiler";
+import { type CompiledCall, isBranchResult, type RegisteredTool, schemaIssueText } from "@obelisk/compiler";
 import { type JsonValue, toJsonValue } from "@obelisk/core";
 import type { RecordedError } from "@obelisk/state";
 
@@ -100,9 +100,11 @@ function checkedOutput(tool: RegisteredTool, value: JsonValue, maxBytes: number 
   const issues = parsed === undefined ? tool.validateOutput(value) : parsed.ok ? [] : parsed.issues;
   const first = issues[0];
   if (first !== undefined) {
+    // worded as validate and PARAM_INVALID word it (a format's name, not zod's email regex: decision 0101)
+    const problem = schemaIssueText(first, tool.outputSchema ?? {});
     return failure(
       "OUTPUT_INVALID",
-      `output${first.instancePath ? ` at ${first.instancePath}` : ""}: ${first.message}`,
+      `output${first.instancePath ? ` at ${first.instancePath}` : ""}: ${problem}`,
     );
   }
   if (parsed === undefined || !parsed.ok || parsed.value === value)
