@@ -1,6 +1,7 @@
 import type { Diagnostic, JsonValue, KindTable, Limits, OutputPath } from "@obelisk/core";
 import { appendPointer, codePointLength, parseOutputPath } from "@obelisk/core";
 import { makeDiagnostic } from "./make-diagnostic.js";
+import { sigilLookalikeLength } from "./misspelt-reference.js";
 import { parseIssueHint } from "./parse-issue-hint.js";
 import type { RegisteredTool } from "./registered-tool.js";
 
@@ -120,14 +121,25 @@ export function checkOutputPath(
 }
 
 /**
+ * One listed target as a reference: `state.a`, `$state.a` or `$.state.a` gets its dagger (review s40 rev1
+ * #6), and a look-alike of the dagger (`‡state.a`, `&dagger;state.a`) is replaced by it, not kept after it
+ * (decision 0101).
+ */
+function asTarget(item: string): string {
+  if (item.startsWith("†")) return item;
+  const dollar = item.startsWith("$.") ? 2 : item.startsWith("$") ? 1 : 0;
+  const from = dollar > 0 ? dollar : sigilLookalikeLength(item, 0);
+  return `†${item.slice(from)}`;
+}
+
+/**
  * The hint for `_outputPath` given as a list of target strings (decision 0097): one string joining them
  * with `&&`, which writes the output to every target. Undefined for any other value.
  */
 function listedTargetsHint(value: unknown): string | undefined {
   if (!Array.isArray(value) || value.length === 0 || !value.every((item) => typeof item === "string"))
     return undefined;
-  // each target as a reference: "state.a" or "$state.a" gets its dagger (review s40 rev1 #6)
-  const targets = value.map((item) => (item.startsWith("†") ? item : `†${item.replace(/^\$/, "")}`));
+  const targets = value.map(asTarget);
   const joined = targets.length === 1 ? targets[0] : targets.join(" && ");
   return `write one string: "_outputPath": ${JSON.stringify(joined)}${value.length > 1 ? ' ("&&" writes the output to every target)' : ""}`;
 }

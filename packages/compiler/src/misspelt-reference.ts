@@ -18,7 +18,7 @@ export interface MisspeltReference {
  * written twice), or one character that is no ASCII letter, digit, `_`, `$`, quote, space, brace, bracket
  * or dot (`‡`, `+`, `@`, `#`); 0 otherwise.
  */
-function sigilLookalikeLength(text: string, start: number): number {
+export function sigilLookalikeLength(text: string, start: number): number {
   const code = text.charCodeAt(start);
   // The common string starts with a letter or digit: a few comparisons, nothing else.
   if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39))

@@ -69,6 +69,19 @@ describe("the mistakes models make get the right form in the hint (decision 0097
         'write one string: "_outputPath": "†state.a && †state.b" ("&&" writes the output to every target)',
       ),
     ]);
+    // a look-alike of the dagger is replaced, not kept after it (decision 0101)
+    for (const items of [
+      ["\u2021state.a", "+state.b"],
+      ["&dagger;state.a", "$.state.b"],
+      ["\\u2020state.a", "@state.b"],
+    ])
+      expect(diagnosticsOf([{ _tool: "log", message: "m", _outputPath: items }])).toEqual([
+        error(
+          "OUTPUT_PATH_SYNTAX",
+          "/plan/0/_outputPath",
+          'write one string: "_outputPath": "†state.a && †state.b" ("&&" writes the output to every target)',
+        ),
+      ]);
     expect(diagnosticsOf([{ _tool: "log", message: "m", _outputPath: "†state.users[]" }])).toEqual([
       error(
         "OUTPUT_PATH_SYNTAX",

@@ -62,7 +62,7 @@ describe("the did-you-mean goes past a list's index into a known value (decision
   });
 });
 
-describe("an index past a list's end suggests a last item whose rest resolves (decision 0101, review s41 rev1 #5)", () => {
+describe("an index past a list's end suggests a last item whose rest resolves (decision 0101, review s40 rev1 #5)", () => {
   const search = {
     results: [
       { title: "a", link: "l1" },
