@@ -38,7 +38,7 @@ export function checkAgainstTool(
     out,
   );
   if (checked.length > 0 && (completeCheckOf(checked) !== undefined || !allAtReferences(checked, references)))
-    listParamViolations(tool, checked, references, pointer, callId, listing, out);
+    listParamViolations(tool, raw, checked, references, pointer, callId, listing, out);
   if (!tool.latent) {
     if (meta.hasOutput) {
       const outputPointer = appendPointer(pointer, "_output");
@@ -84,6 +84,7 @@ export function checkAgainstTool(
  */
 function listParamViolations(
   tool: RegisteredTool,
+  raw: JsonObject,
   checked: readonly SchemaIssue[],
   references: readonly ParamReference[],
   pointer: string,
@@ -102,6 +103,7 @@ function listParamViolations(
       listing,
       tool.name,
       stopped,
+      raw,
     );
   const complete = completeCheckOf(checked);
   const listed =

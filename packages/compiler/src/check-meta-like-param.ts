@@ -160,10 +160,32 @@ const PARAMETER_WRAPPERS: ReadonlySet<string> = new Set([
  * nested under `params` / `arguments` / `input` (the fix the `{name, arguments}` form gets), or a
  * `description` meant as `_description`. Undefined for any other key.
  */
-function misplacedKeyHint(key: string, tool: string): string | undefined {
+export function misplacedKeyHint(key: string, tool: string): string | undefined {
   if (PARAMETER_WRAPPERS.has(key))
     return `write { "_tool": "${tool}", …its arguments as keys }: a plan call takes its parameters as keys of the call itself, not inside "${key}"`;
   return key === "description"
     ? 'did you mean "_description"? (a call\'s description is the meta-property "_description")'
     : undefined;
+}
+
+/**
+ * The hint of PARAM_MISSING for `name` in a call that nests an object under `params` / `arguments` /
+ * `input` / … (a key `schema` does not declare), decision 0101: the parameter belongs at the call's top
+ * level, the fix the nesting key's PARAM_UNKNOWN gives. Undefined when the call nests nothing.
+ */
+export function nestedParameterHint(
+  raw: JsonObject,
+  name: string,
+  schema: JsonObject,
+  tool: string,
+): string | undefined {
+  for (const key of PARAMETER_WRAPPERS) {
+    if (!Object.hasOwn(raw, key) || !isPlainObject(raw[key]) || declared(schema, key)) continue;
+    const call = `{ "_tool": ${JSON.stringify(tool)}, ${JSON.stringify(name)}: … }`;
+    const where = `a plan call takes its parameters as keys of the call itself, not inside "${key}"`;
+    return Object.hasOwn(raw[key], name)
+      ? `${JSON.stringify(name)} is inside "${key}": write it as a key of the call, ${call} (${where})`
+      : `${where}: write ${call}`;
+  }
+  return undefined;
 }

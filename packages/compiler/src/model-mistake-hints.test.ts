@@ -124,6 +124,59 @@ describe("the mistakes models make get the right form in the hint (decision 0097
     ]);
   });
 
+  it("#5 PARAM_MISSING beside parameters nested under params / arguments names the same fix (decision 0101)", () => {
+    const where = (key: string) =>
+      `a plan call takes its parameters as keys of the call itself, not inside "${key}"`;
+    // zod tool: PARAM_UNKNOWN on the nesting key, PARAM_MISSING for what it holds
+    expect(diagnosticsOf([{ _tool: "fetchUser", params: { userId: "u1" } }])).toEqual([
+      error(
+        "PARAM_MISSING",
+        "/plan/0",
+        `"userId" is inside "params": write it as a key of the call, { "_tool": "fetchUser", "userId": … } (${where("params")})`,
+      ),
+      error(
+        "PARAM_UNKNOWN",
+        "/plan/0/params",
+        `write { "_tool": "fetchUser", …its arguments as keys }: ${where("params")}`,
+      ),
+    ]);
+    // a JSON Schema tool that takes extra keys: no PARAM_UNKNOWN, so PARAM_MISSING alone says it
+    expect(diagnosticsOf([{ _tool: "generateSummary", arguments: { txt: "t" } }])).toEqual([
+      error(
+        "PARAM_MISSING",
+        "/plan/0",
+        `${where("arguments")}: write { "_tool": "generateSummary", "text": … }`,
+      ),
+    ]);
+    // a closed JSON Schema (ajv's PARAM_UNKNOWN) gets the nesting key's fix too
+    expect(diagnosticsOf([{ _tool: "add", args: { a: 1, b: 2 } }])).toEqual([
+      error(
+        "PARAM_MISSING",
+        "/plan/0",
+        `"a" is inside "args": write it as a key of the call, { "_tool": "add", "a": … } (${where("args")})`,
+      ),
+      error(
+        "PARAM_MISSING",
+        "/plan/0",
+        `"b" is inside "args": write it as a key of the call, { "_tool": "add", "b": … } (${where("args")})`,
+      ),
+      error(
+        "PARAM_UNKNOWN",
+        "/plan/0/args",
+        `write { "_tool": "add", …its arguments as keys }: ${where("args")}`,
+      ),
+    ]);
+    // nothing nested: PARAM_MISSING keeps no hint
+    expect(
+      diagnosticsOf([{ _tool: "fetchUser", params: "x" }]).find((d) => d.code === "PARAM_MISSING"),
+    ).toEqual({
+      code: "PARAM_MISSING",
+      severity: "error",
+      pointer: "/plan/0",
+      hint: undefined,
+    });
+  });
+
   const warning = (pointer: string, hint: string) => ({
     code: "REF_SUSPICIOUS",
     severity: "warning",

@@ -1,5 +1,6 @@
 import type { Diagnostic, JsonObject } from "@obelisk/core";
 import { appendPointer, didYouMean } from "@obelisk/core";
+import { misplacedKeyHint, nestedParameterHint } from "./check-meta-like-param.js";
 import { formatMessage } from "./format-message.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { pickedBranches, someAncestor } from "./picked-branches.js";
@@ -151,13 +152,15 @@ export function paramDiagnostics(
   listing: ViolationListing,
   tool: string,
   stopped = false,
+  raw?: JsonObject,
 ): Diagnostic[] | undefined {
   const out: Diagnostic[] = [];
   const quota = listing.quota();
+  const call = raw === undefined ? undefined : { raw, tool };
   let seen: Set<string> | undefined;
   let next = 0;
   for (; next < issues.length && out.length < quota; next++) {
-    const diagnostic = paramDiagnostic(issues[next] as SchemaIssue, callPointer, schema, callId);
+    const diagnostic = paramDiagnostic(issues[next] as SchemaIssue, callPointer, schema, callId, call);
     if (issues.length > 1) {
       // Two keywords may say one thing (a tuple's `items: false` and `maxItems`): one diagnostic.
       seen ??= new Set();
@@ -197,18 +200,28 @@ function unlisted(
   return makeDiagnostic("PARAM_INVALID", message, pointer, { callId, hint });
 }
 
+/**
+ * One parameter issue as a diagnostic; `call` (the call as written and its tool's name), when given, lets a
+ * top-level PARAM_MISSING or PARAM_UNKNOWN name the fix for parameters nested under `params` & co.
+ */
 function paramDiagnostic(
   issue: SchemaIssue,
   callPointer: string,
   schema: JsonObject,
   callId: string | undefined,
+  call?: { readonly raw: JsonObject; readonly tool: string },
 ): Diagnostic {
   const at = callPointer + issue.instancePath;
   const where = issue.instancePath === "" ? "the call" : issue.instancePath.slice(1);
   if (issue.keyword === "required") {
     const name = String(issue.params.missingProperty);
+    const hint =
+      call === undefined || issue.instancePath !== ""
+        ? undefined
+        : nestedParameterHint(call.raw, name, schema, call.tool);
     return makeDiagnostic("PARAM_MISSING", `missing required parameter "${name}" in ${where}`, at, {
       callId,
+      hint,
     });
   }
   const extra = issue.params.additionalProperty ?? issue.params.unevaluatedProperty;
@@ -226,6 +239,7 @@ function paramDiagnostic(
     const where = top ? "" : ` in ${issue.instancePath.slice(1)}`;
     const hint =
       didYouMean(name, known) ??
+      (top && call !== undefined ? misplacedKeyHint(name, call.tool) : undefined) ??
       (top || known.length === 0
         ? undefined
         : `it takes ${known.slice(0, 10).join(", ")}${known.length > 10 ? ", …" : ""}`);
