@@ -19,6 +19,7 @@ import type { CompileContext, ParamReference } from "./compiled-plan.js";
 import type { HintBudget } from "./hint-budget.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { type ParsedStrings, rememberOutputTarget } from "./parsed-strings.js";
+import type { PlanBuilder } from "./plan-builder.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { SharedLocations } from "./shared-locations.js";
 import { ViolationListing } from "./violation-listing.js";
@@ -89,6 +90,7 @@ export function analyzeCallBody(
   callId: string | undefined,
   options: AnalyzeOptions,
   out: Diagnostic[],
+  builder?: PlanBuilder,
 ): CallBody {
   const meta = checkCallMeta(raw, pointer, callId, out, options.limits);
   const params = splitParams(raw, tool, pointer, callId, out, options);
@@ -103,6 +105,7 @@ export function analyzeCallBody(
   parseOptions.planInputSchema = options.planInputSchema;
   parseOptions.bareSpellings = options.bareSpellings;
   parseOptions.tool = tool?.name;
+  parseOptions.builder = builder;
   try {
     const references = collectReferences(params, pointer, parseOptions, out);
     if (tool !== undefined) {
@@ -128,6 +131,7 @@ export function analyzeCallBody(
     parseOptions.context = undefined;
     parseOptions.planInputSchema = undefined;
     parseOptions.bareSpellings = undefined;
+    parseOptions.builder = undefined;
   }
 }
 
@@ -168,4 +172,5 @@ const PARSE_OPTIONS: Mutable<ReferenceParseOptions> = {
   planInputSchema: undefined,
   bareSpellings: undefined,
   tool: undefined,
+  builder: undefined,
 };

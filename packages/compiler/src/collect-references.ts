@@ -16,6 +16,7 @@ import { makeDiagnostic } from "./make-diagnostic.js";
 import { misspeltReference, misspeltReferenceHint } from "./misspelt-reference.js";
 import { misusedToolOutputAlias } from "./misused-tool-output-alias.js";
 import { type ParsedString, type ParsedStrings, seedTemplateParts } from "./parsed-strings.js";
+import type { PlanBuilder } from "./plan-builder.js";
 import { readableIssueHint } from "./readable-kind-hint.js";
 import {
   bareSpellingHint,
@@ -45,6 +46,8 @@ export interface ReferenceParseOptions {
   readonly bareSpellings?: BareSpelling[] | undefined;
   /** The call's tool, when registered (what `context.mayRead` is asked about a bare host-kind spelling). */
   readonly tool?: string | undefined;
+  /** The plan's builder: REF_KIND_UNKNOWN naming a call or a tool gets the call's reference (decision 0101). */
+  readonly builder?: PlanBuilder | undefined;
 }
 
 /** A whole literal `<kind>.<path>` (no dagger), checked at close against what the plan writes. */

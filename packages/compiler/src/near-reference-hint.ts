@@ -14,6 +14,8 @@ const MAX_TOOL_CALLS = 3;
 export const MAX_NEAR_HINTS = 200;
 /** Hints computed so far, per plan builder (in the current pass, when streaming). */
 const hintsGiven = new WeakMap<PlanBuilder, number>();
+/** The same for REF_KIND_UNKNOWN's call hints (`kindAsCallHint`), counted apart: they come before close. */
+const kindHintsGiven = new WeakMap<PlanBuilder, number>();
 
 /**
  * Starts a new did-you-mean budget for `builder`: streaming gives each arriving call (and the close) its
@@ -21,6 +23,7 @@ const hintsGiven = new WeakMap<PlanBuilder, number>();
  */
 export function startHintPass(builder: PlanBuilder): void {
   hintsGiven.delete(builder);
+  kindHintsGiven.delete(builder);
 }
 
 /** What the call-id hints need of a builder, gathered in one pass per builder version (only when asked). */
@@ -77,11 +80,50 @@ function nameItAdvice(entry: CallEntry, rest: Path): string {
   return `give that ${entry.tool.name} call an "_id" and read †calls.<that id>${formatPath(rest)} (its automatic id "${entry.id}" is numbered anew on every run)`;
 }
 
+/**
+ * The ids of stored outputs of `tool`'s calls with automatic ids (`<tool>$<n>`, an earlier turn's), the
+ * latest (highest `n`) first, at most MAX_TOOL_CALLS + 1 (decision 0101); among MAX_CANDIDATES stored ids.
+ */
+function storedToolIds(builder: PlanBuilder, tool: string): string[] {
+  const stored = builder.settings.context.callOutputs;
+  if (stored === undefined) return [];
+  const prefix = `${tool}$`;
+  const found: { id: string; n: number }[] = [];
+  let seen = 0;
+  for (const id of stored) {
+    if (++seen > MAX_CANDIDATES) break;
+    if (!id.startsWith(prefix)) continue;
+    const n = id.slice(prefix.length);
+    if (/^[0-9]{1,15}$/.test(n)) found.push({ id, n: Number(n) });
+  }
+  found.sort((a, b) => b.n - a.n);
+  return found.slice(0, MAX_TOOL_CALLS + 1).map(({ id }) => id);
+}
+
+/** `; the outputs stored for its earlier calls: "<tool>$2", …: e.g. †calls.<tool>$2<rest>`, or "". */
+function storedToolIdsText(ids: readonly string[], rest: Path): string {
+  const [latest] = ids;
+  if (latest === undefined) return "";
+  const listed = ids
+    .slice(0, MAX_TOOL_CALLS)
+    .map((id) => JSON.stringify(id))
+    .join(", ");
+  const more = ids.length > MAX_TOOL_CALLS ? ", …" : "";
+  const outputs =
+    ids.length === 1 ? "the output stored for its earlier call" : "the outputs stored for its earlier calls";
+  return `; ${outputs}: ${listed}${more}: e.g. ${JSON.stringify(formatReference("calls", [latest, ...rest]))}`;
+}
+
 /** The hint for `†calls.<name>` where `name` is a tool's name, not a call id: the ids of its calls. */
-function toolNameHint(name: string, calls: readonly CallEntry[] | undefined, rest: Path): string {
+function toolNameHint(
+  name: string,
+  calls: readonly CallEntry[] | undefined,
+  rest: Path,
+  stored: readonly string[],
+): string {
   const first = calls?.[0];
   if (calls === undefined || first === undefined)
-    return `"${name}" is a tool name, not a call id, and no call of this plan uses that tool`;
+    return `"${name}" is a tool name, not a call id, and no call of this plan uses that tool${storedToolIdsText(stored, rest)}`;
   if (hasAutomaticId(first) && first.call.outputPath === undefined)
     return `"${name}" is a tool name, not a call id: ${nameItAdvice(first, rest)}`;
   const ids = calls
@@ -110,7 +152,7 @@ function nearCallHint(builder: PlanBuilder, reference: Reference, readerId?: str
   const names = callNames(builder);
   const rest = reference.path.slice(1);
   if (builder.registry.get(id) !== undefined)
-    return { replaces: true, text: toolNameHint(id, names.byTool.get(id), rest) };
+    return { replaces: true, text: toolNameHint(id, names.byTool.get(id), rest, storedToolIds(builder, id)) };
   // Never the reading call's own id: its †calls.<own id> resolves only to an output stored before.
   const [near] = nearestNames(id, names.ids, 2).filter((name) => name !== readerId);
   if (near === undefined) return undefined;
@@ -387,6 +429,44 @@ function callOutputReadHint(
     replaces: true,
     text: `did you mean ${JSON.stringify(fixed)}? ("${id}" is a call's id: a call's output is read as †calls.<id> unless its _outputPath writes it to the state)`,
   };
+}
+
+/** What to read for `rest` of a call's output: below its first `_outputPath` target, else `†calls.<id>`. */
+function readAt(entry: CallEntry, rest: Path): string {
+  const target = entry.call.outputPath?.alternatives[0]?.[0];
+  return target === undefined
+    ? formatReference("calls", [entry.id, ...rest])
+    : `${target.text}${formatPath(rest)}`;
+}
+
+/**
+ * The hint of REF_KIND_UNKNOWN whose kind is no kind but a call's id (of a call added before, or a stored
+ * output) or a registered tool's name (`†fetchUser.name`, decision 0101): the reference that reads that
+ * call's output (`rest`: the path after the kind). Undefined for any other kind, and past MAX_NEAR_HINTS
+ * such hints per plan (per arriving call when streaming): a tool's calls are gathered over the whole plan.
+ */
+export function kindAsCallHint(builder: PlanBuilder, kind: string, rest: Path): string | undefined {
+  const entry = builder.entries.get(kind);
+  const stored = entry === undefined && builder.settings.context.callOutputs?.has(kind) === true;
+  const tool = entry === undefined && !stored && builder.registry.get(kind) !== undefined;
+  if (entry === undefined && !stored && !tool) return undefined;
+  const given = kindHintsGiven.get(builder) ?? 0;
+  if (given >= MAX_NEAR_HINTS) return undefined;
+  kindHintsGiven.set(builder, given + 1);
+  if (entry !== undefined && entry.call.outputPath !== undefined)
+    return `"${kind}" is a call's id, not a kind: that call writes ${readText(entry)}; read there (e.g. ${readAt(entry, rest)})`;
+  if (!tool)
+    return `did you mean ${JSON.stringify(formatReference("calls", [kind, ...rest]))}? ("${kind}" is a call's id, not a kind: a call's output is read as †calls.<id>)`;
+  const [first, ...others] = callNames(builder).byTool.get(kind) ?? [];
+  const what = `"${kind}" is a tool name, not a kind`;
+  if (first === undefined) {
+    const ids = storedToolIds(builder, kind);
+    if (ids.length > 0) return `${what}${storedToolIdsText(ids, rest)}`;
+    return `${what}: a call's output is read as †calls.<its _id>${formatPath(rest)} (give the call an "_id"), or where its _outputPath writes`;
+  }
+  if (hasAutomaticId(first) && first.call.outputPath === undefined)
+    return `${what}: ${nameItAdvice(first, rest)}`;
+  return `${what}; ${others.length === 0 ? "its call" : "its first call"} has the id "${first.id}": read ${readAt(first, rest)}`;
 }
 
 /**

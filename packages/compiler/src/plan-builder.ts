@@ -131,7 +131,7 @@ export class PlanBuilder extends PlanBuilderState {
     if (raw !== undefined) {
       const tool = callTool(raw, source.pointer, this.registry, out, validGivenId(raw._id), this.#nearTool);
       const id = this.#ids.resolve(raw, source.pointer, tool?.name, out);
-      const body = analyzeCallBody(raw, source.pointer, tool, id, this.settings, out);
+      const body = analyzeCallBody(raw, source.pointer, tool, id, this.settings, out, this);
       if (tool !== undefined && body.outputPath !== undefined) {
         checkOutputMethodValue(raw, source.pointer, tool, id, body, this.declaredTypes, out);
         if (this.#stateSchemaCheck !== undefined)
