@@ -31,8 +31,9 @@ export function someWriterWaiting(
 function describeWriter(link: WriterLink, writer: CallSlot | undefined, reference: Reference): string {
   if (writer === undefined) return `${link.callId} was never added`;
   const status = writer.status;
-  if ((status === "succeeded" || status === "satisfied") && writer.written !== undefined) {
-    if (!link.alternatives.includes(writer.written)) {
+  if (status === "succeeded" || status === "satisfied") {
+    // without `_outputPath` (output under `†calls.<id>`) there is no alternative to name
+    if (writer.written !== undefined && !link.alternatives.includes(writer.written)) {
       const taken = writer.call.outputPath?.alternatives[writer.written]
         ?.map((target) => target.text)
         .join(" && ");
