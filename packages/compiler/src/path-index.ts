@@ -1,5 +1,15 @@
 import type { Path, PathSegment } from "@obelisk/core";
-import { ANY_INDEX, childFor, childOf, keyOf, TrieNode } from "./path-trie.js";
+import {
+  ANY_INDEX,
+  addAtChild,
+  addEntry,
+  childFor,
+  childOf,
+  isNode,
+  keyOf,
+  type TrieChild,
+  TrieNode,
+} from "./path-trie.js";
 
 /**
  * Trie nodes visited by the stored-state check's queries (`hasAboveOrFlaggedAt`, `hasAtOrAbove`,
@@ -30,16 +40,19 @@ export class PathIndex<T> {
       node = new TrieNode<T>();
       this.#roots.set(kind, node);
     }
-    for (let depth = 0; depth < path.length; depth++) {
+    const last = path.length - 1;
+    for (let depth = 0; depth <= last; depth++) {
       if (node.firstBelow === undefined) node.firstBelow = entry;
       const key = keyOf(path[depth] as PathSegment);
       if (key === ANY_INDEX) this.#wildcards = true;
-      node = childFor(node, key);
+      // the last segment's child is the entry itself while nothing else is stored there (see TrieChild)
+      if (depth === last) {
+        addAtChild(node, key, entry, this.flag);
+        return;
+      }
+      node = childFor(node, key, this.flag);
     }
-    if (node.first === undefined) node.first = entry;
-    else if (node.entries === undefined) node.entries = [entry];
-    else node.entries.push(entry);
-    if (node.firstFlagged === undefined && this.flag(entry)) node.firstFlagged = entry;
+    addEntry(node, entry, this.flag);
   }
 
   /** True when some stored path overlaps `kind` + `path` (stops at the first hit). */
@@ -61,13 +74,19 @@ export class PathIndex<T> {
     rank: (entry: T) => number,
   ): T | undefined {
     let best: T | undefined;
-    let node = this.#roots.get(kind);
-    for (let depth = 0; node !== undefined && depth < path.length; depth++) {
-      const first = node.first;
+    let child: TrieChild<T> | undefined = this.#roots.get(kind);
+    for (let depth = 0; child !== undefined && depth < path.length; depth++) {
+      if (!isNode(child)) return best === undefined || rank(child) < rank(best) ? child : best;
+      const first = child.first;
       if (first !== undefined && (best === undefined || rank(first) < rank(best))) best = first;
-      node = childOf(node, keyOf(path[depth] as PathSegment));
+      child = childOf(child, keyOf(path[depth] as PathSegment));
     }
-    if (node === undefined) return best;
+    if (child === undefined) return best;
+    if (!isNode(child)) {
+      const leaf = flaggedOnly && !this.flag(child) ? undefined : child;
+      return leaf !== undefined && (best === undefined || rank(leaf) < rank(best)) ? leaf : best;
+    }
+    const node = child;
     const equal = flaggedOnly ? node.firstFlagged : node.first;
     if (equal !== undefined && (best === undefined || rank(equal) < rank(best))) best = equal;
     const below = node.firstBelow;
@@ -80,9 +99,10 @@ export class PathIndex<T> {
    * marks at it; O(path length) however many entries the path has. For write paths (no negative index).
    */
   hasAboveOrFlaggedAt(kind: string, path: Path): boolean {
-    let node = this.#roots.get(kind);
+    let node: TrieChild<T> | undefined = this.#roots.get(kind);
     for (let depth = 0; node !== undefined; depth++) {
       pathQueryWork.visits++;
+      if (!isNode(node)) return depth < path.length || this.flag(node);
       if (depth === path.length) return node.firstFlagged !== undefined;
       if (node.first !== undefined) return true;
       node = childOf(node, keyOf(path[depth] as PathSegment));
@@ -92,10 +112,10 @@ export class PathIndex<T> {
 
   /** True when an entry is stored at `kind` + `path` or at a prefix of it; O(path length). */
   hasAtOrAbove(kind: string, path: Path): boolean {
-    let node = this.#roots.get(kind);
+    let node: TrieChild<T> | undefined = this.#roots.get(kind);
     for (let depth = 0; node !== undefined; depth++) {
       pathQueryWork.visits++;
-      if (node.first !== undefined) return true;
+      if (!isNode(node) || node.first !== undefined) return true;
       if (depth === path.length) return false;
       node = childOf(node, keyOf(path[depth] as PathSegment));
     }
@@ -107,12 +127,13 @@ export class PathIndex<T> {
    * order), in O(path length) however many there are. For write paths (no negative index).
    */
   firstBelow(kind: string, path: Path): T | undefined {
-    let node = this.#roots.get(kind);
+    let node: TrieChild<T> | undefined = this.#roots.get(kind);
     for (let depth = 0; node !== undefined && depth < path.length; depth++) {
       pathQueryWork.visits++;
+      if (!isNode(node)) return undefined;
       node = childOf(node, keyOf(path[depth] as PathSegment));
     }
-    return node?.firstBelow;
+    return node === undefined || !isNode(node) ? undefined : node.firstBelow;
   }
 
   /**
@@ -120,10 +141,10 @@ export class PathIndex<T> {
    * text, no any-index key) until `out` holds `max` names. For hints: never on the compile path.
    */
   childKeys(kind: string, path: Path, out: Set<string>, max: number): void {
-    let node = this.#roots.get(kind);
-    for (let depth = 0; node !== undefined && depth < path.length; depth++)
+    let node: TrieChild<T> | undefined = this.#roots.get(kind);
+    for (let depth = 0; node !== undefined && isNode(node) && depth < path.length; depth++)
       node = childOf(node, keyOf(path[depth] as PathSegment));
-    if (node === undefined) return;
+    if (node === undefined || !isNode(node)) return;
     const keys = node.children?.keys() ?? (node.onlyKey === undefined ? [] : [node.onlyKey]);
     for (const key of keys) {
       if (out.size >= max) return;
@@ -151,7 +172,12 @@ function pushAll<T>(node: TrieNode<T>, out: T[]): void {
 }
 
 /** `wildcards`: whether the index holds any-index children at all (see PathIndex). */
-function walk<T>(node: TrieNode<T>, path: Path, depth: number, out: T[], wildcards: boolean): void {
+function walk<T>(at: TrieChild<T>, path: Path, depth: number, out: T[], wildcards: boolean): void {
+  if (!isNode(at)) {
+    out.push(at);
+    return;
+  }
+  const node = at;
   pushAll(node, out);
   const children = node.children;
   if (depth === path.length) {
@@ -177,21 +203,32 @@ function walk<T>(node: TrieNode<T>, path: Path, depth: number, out: T[], wildcar
   if (wildcard !== undefined) walk(wildcard, path, depth + 1, out, wildcards);
 }
 
-function collectSubtree<T>(node: TrieNode<T>, out: T[]): void {
+function collectSubtree<T>(at: TrieChild<T>, out: T[]): void {
+  if (!isNode(at)) {
+    out.push(at);
+    return;
+  }
+  const node = at;
   if (node.children === undefined) {
     pushAll(node, out);
     if (node.onlyChild !== undefined) collectSubtree(node.onlyChild, out);
     return;
   }
-  const stack = [node];
+  const stack: TrieChild<T>[] = [node];
   for (let current = stack.pop(); current !== undefined; current = stack.pop()) {
+    if (!isNode(current)) {
+      out.push(current);
+      continue;
+    }
     pushAll(current, out);
     if (current.children !== undefined) for (const child of current.children.values()) stack.push(child);
     else if (current.onlyChild !== undefined) stack.push(current.onlyChild);
   }
 }
 
-function hasOverlapFrom<T>(node: TrieNode<T>, path: Path, depth: number, wildcards: boolean): boolean {
+function hasOverlapFrom<T>(at: TrieChild<T>, path: Path, depth: number, wildcards: boolean): boolean {
+  if (!isNode(at)) return true;
+  const node = at;
   if (node.first !== undefined) return true;
   if (depth === path.length) return node.firstBelow !== undefined;
   const key = keyOf(path[depth] as PathSegment);

@@ -9,11 +9,14 @@ export const ANY_INDEX = "\u0000*";
  * The first child is held inline (`onlyKey`, `onlyChild`): most nodes have one, and a Map costs ~190
  * bytes that live as long as the compiled plan. `children` holds every child once there are two.
  * Likewise the first entry (`first`; most paths have one writer): `entries` holds the later ones.
+ * A child that would hold one entry and nothing below it (most do: `†state.n<i>` under `†state`) is that
+ * entry itself, not a node around it (a `TrieChild`; 80 bytes per written or read path while the compile
+ * runs); it becomes a node when a second entry or a child is added at its path.
  */
 export class TrieNode<T> {
   onlyKey: string | undefined = undefined;
-  onlyChild: TrieNode<T> | undefined = undefined;
-  children: Map<string, TrieNode<T>> | undefined = undefined;
+  onlyChild: TrieChild<T> | undefined = undefined;
+  children: Map<string, TrieChild<T>> | undefined = undefined;
   first: T | undefined = undefined;
   entries: T[] | undefined = undefined;
   /** The first entry stored strictly below this node. */
@@ -22,34 +25,75 @@ export class TrieNode<T> {
   firstFlagged: T | undefined = undefined;
 }
 
+/** A child in the trie: a node, or a leaf (the one entry stored at its path, with nothing below it). */
+export type TrieChild<T> = TrieNode<T> | T;
+
+/** True when a child is a node (else it is a leaf: an entry; entries are never `TrieNode`s). */
+export function isNode<T>(child: TrieChild<T>): child is TrieNode<T> {
+  return child instanceof TrieNode;
+}
+
 /** The child of `node` under `key`, if any. */
-export function childOf<T>(node: TrieNode<T>, key: string): TrieNode<T> | undefined {
+export function childOf<T>(node: TrieNode<T>, key: string): TrieChild<T> | undefined {
   if (node.children !== undefined) return node.children.get(key);
   return node.onlyKey === key ? node.onlyChild : undefined;
 }
 
-/** The child of `node` under `key`, created when missing. */
-export function childFor<T>(node: TrieNode<T>, key: string): TrieNode<T> {
-  let children = node.children;
-  if (children === undefined) {
-    if (node.onlyChild === undefined) {
-      const child = new TrieNode<T>();
-      node.onlyKey = key;
-      node.onlyChild = child;
-      return child;
-    }
-    if (node.onlyKey === key) return node.onlyChild;
-    children = new Map([[node.onlyKey as string, node.onlyChild]]);
-    node.children = children;
-    node.onlyKey = undefined;
-    node.onlyChild = undefined;
-  }
-  let child = children.get(key);
-  if (child === undefined) {
-    child = new TrieNode<T>();
+/** Puts `child` under `key` (a new key, or replacing that key's child). */
+function setChild<T>(node: TrieNode<T>, key: string, child: TrieChild<T>): void {
+  const children = node.children;
+  if (children !== undefined) {
     children.set(key, child);
+    return;
   }
-  return child;
+  if (node.onlyChild === undefined || node.onlyKey === key) {
+    node.onlyKey = key;
+    node.onlyChild = child;
+    return;
+  }
+  node.children = new Map<string, TrieChild<T>>([
+    [node.onlyKey as string, node.onlyChild],
+    [key, child],
+  ]);
+  node.onlyKey = undefined;
+  node.onlyChild = undefined;
+}
+
+/** The node of a leaf entry (`flagged`: whether the index's `flag` holds for it). */
+function nodeOfLeaf<T>(entry: T, flagged: boolean): TrieNode<T> {
+  const node = new TrieNode<T>();
+  node.first = entry;
+  if (flagged) node.firstFlagged = entry;
+  return node;
+}
+
+/** The child node of `node` under `key`, created when missing, or made from a leaf there. */
+export function childFor<T>(node: TrieNode<T>, key: string, flag: (entry: T) => boolean): TrieNode<T> {
+  const child = childOf(node, key);
+  if (child !== undefined && isNode(child)) return child;
+  const made = child === undefined ? new TrieNode<T>() : nodeOfLeaf(child, flag(child));
+  setChild(node, key, made);
+  return made;
+}
+
+/**
+ * Stores `entry` at the child of `node` under `key`: as a leaf when there is no child there, else as
+ * an entry of the child node (made from the leaf there, if one is).
+ */
+export function addAtChild<T>(node: TrieNode<T>, key: string, entry: T, flag: (entry: T) => boolean): void {
+  if (childOf(node, key) === undefined) {
+    setChild(node, key, entry);
+    return;
+  }
+  addEntry(childFor(node, key, flag), entry, flag);
+}
+
+/** Stores `entry` at `node` itself. */
+export function addEntry<T>(node: TrieNode<T>, entry: T, flag: (entry: T) => boolean): void {
+  if (node.first === undefined) node.first = entry;
+  else if (node.entries === undefined) node.entries = [entry];
+  else node.entries.push(entry);
+  if (node.firstFlagged === undefined && flag(entry)) node.firstFlagged = entry;
 }
 
 const INDEX_KEYS: string[] = [];
