@@ -53,6 +53,14 @@ describe("a call's id or a tool's name used as a reference's kind gets the call'
     );
   });
 
+  it("a tool's calls added after an earlier hint are found by a later one", () => {
+    const hints = diagnosticsOf([log("†fetchUser.name"), fetch, log("†fetchUser.name")]).map((d) => d.hint);
+    expect(hints).toEqual([
+      `"fetchUser" is a tool name, not a kind: a call's output is read as †calls.<its _id>.name (give the call an "_id"), or where its _outputPath writes`,
+      `"fetchUser" is a tool name, not a kind; its call has the id "u": read †calls.u.name`,
+    ]);
+  });
+
   it("a call's id: †calls.<id>, or where the call writes", () => {
     expect(diagnosticsOf([fetch, log('†u["name"]')])).toEqual(
       unknownKind(

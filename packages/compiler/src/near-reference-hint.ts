@@ -31,8 +31,6 @@ interface CallNames {
   readonly version: number;
   /** Call ids of the plan (compiled, then uncompiled) and stored ones, at most MAX_CANDIDATES. */
   readonly ids: ReadonlySet<string>;
-  /** The first MAX_TOOL_CALLS + 1 calls of each tool, in plan order. */
-  readonly byTool: ReadonlyMap<string, readonly CallEntry[]>;
 }
 
 const callNamesCache = new WeakMap<PlanBuilder, CallNames>();
@@ -41,21 +39,48 @@ function callNames(builder: PlanBuilder): CallNames {
   const cached = callNamesCache.get(builder);
   if (cached !== undefined && cached.version === builder.version) return cached;
   const ids = new Set<string>();
-  const byTool = new Map<string, CallEntry[]>();
   for (const entry of builder.entries.values()) {
-    if (ids.size < MAX_CANDIDATES) ids.add(entry.id);
-    const list = byTool.get(entry.tool.name);
-    if (list === undefined) byTool.set(entry.tool.name, [entry]);
-    else if (list.length <= MAX_TOOL_CALLS) list.push(entry);
+    if (ids.size >= MAX_CANDIDATES) break;
+    ids.add(entry.id);
   }
   for (const source of [builder.phantomIds, builder.settings.context.callOutputs ?? []])
     for (const id of source) {
       if (ids.size >= MAX_CANDIDATES) break;
       ids.add(id);
     }
-  const names = { version: builder.version, ids, byTool };
+  const names = { version: builder.version, ids };
   callNamesCache.set(builder, names);
   return names;
+}
+
+/** The first MAX_TOOL_CALLS + 1 compiled calls of each tool, and how many of `builder.nodes` were read. */
+interface ToolCalls {
+  scanned: number;
+  readonly byTool: Map<string, CallEntry[]>;
+}
+
+const toolCallsCache = new WeakMap<PlanBuilder, ToolCalls>();
+
+/**
+ * The first MAX_TOOL_CALLS + 1 compiled calls of `tool`, in plan order. The compiled calls (`nodes`, only
+ * ever appended to) are read once per builder, from where the last question stopped: a stream whose every
+ * call names a tool where a call id belongs costs linear time, not a pass over the plan per call (20,000
+ * streamed calls took 20 s that way; decision 0101).
+ */
+function toolCalls(builder: PlanBuilder, tool: string): readonly CallEntry[] | undefined {
+  let known = toolCallsCache.get(builder);
+  if (known === undefined) {
+    known = { scanned: 0, byTool: new Map() };
+    toolCallsCache.set(builder, known);
+  }
+  const nodes = builder.nodes;
+  for (; known.scanned < nodes.length; known.scanned++) {
+    const entry = nodes[known.scanned] as CallEntry;
+    const list = known.byTool.get(entry.tool.name);
+    if (list === undefined) known.byTool.set(entry.tool.name, [entry]);
+    else if (list.length <= MAX_TOOL_CALLS) list.push(entry);
+  }
+  return known.byTool.get(tool);
 }
 
 /** What to read for a call's output: its `_outputPath` targets, else `†calls.<id>`. */
@@ -84,8 +109,25 @@ function nameItAdvice(entry: CallEntry, rest: Path): string {
  * The ids of stored outputs of `tool`'s calls with automatic ids (`<tool>$<n>`, an earlier turn's), the
  * latest (highest `n`) first, at most MAX_TOOL_CALLS + 1 (decision 0101); among MAX_CANDIDATES stored ids.
  */
-function storedToolIds(builder: PlanBuilder, tool: string): string[] {
-  const stored = builder.settings.context.callOutputs;
+function storedToolIds(builder: PlanBuilder, tool: string): readonly string[] {
+  let byTool = storedToolIdsCache.get(builder);
+  if (byTool === undefined) {
+    byTool = new Map();
+    storedToolIdsCache.set(builder, byTool);
+  }
+  let ids = byTool.get(tool);
+  if (ids === undefined) {
+    ids = findStoredToolIds(builder.settings.context.callOutputs, tool);
+    byTool.set(tool, ids);
+  }
+  return ids;
+}
+
+/** The stored ids of a builder's context, by tool (the context does not change while it compiles). */
+const storedToolIdsCache = new WeakMap<PlanBuilder, Map<string, readonly string[]>>();
+
+/** See {@link storedToolIds}: one pass over the first MAX_CANDIDATES stored ids. */
+function findStoredToolIds(stored: ReadonlySet<string> | undefined, tool: string): readonly string[] {
   if (stored === undefined) return [];
   const prefix = `${tool}$`;
   const found: { id: string; n: number }[] = [];
@@ -119,11 +161,11 @@ function toolNameHint(
   name: string,
   calls: readonly CallEntry[] | undefined,
   rest: Path,
-  stored: readonly string[],
+  builder: PlanBuilder,
 ): string {
   const first = calls?.[0];
   if (calls === undefined || first === undefined)
-    return `"${name}" is a tool name, not a call id, and no call of this plan uses that tool${storedToolIdsText(stored, rest)}`;
+    return `"${name}" is a tool name, not a call id, and no call of this plan uses that tool${storedToolIdsText(storedToolIds(builder, name), rest)}`;
   if (hasAutomaticId(first) && first.call.outputPath === undefined)
     return `"${name}" is a tool name, not a call id: ${nameItAdvice(first, rest)}`;
   const ids = calls
@@ -149,10 +191,10 @@ function nearCallHint(builder: PlanBuilder, reference: Reference, readerId?: str
       undefined,
       (parent) => valueAtPath(stored.value, parent, 1),
     );
-  const names = callNames(builder);
   const rest = reference.path.slice(1);
   if (builder.registry.get(id) !== undefined)
-    return { replaces: true, text: toolNameHint(id, names.byTool.get(id), rest, storedToolIds(builder, id)) };
+    return { replaces: true, text: toolNameHint(id, toolCalls(builder, id), rest, builder) };
+  const names = callNames(builder);
   // Never the reading call's own id: its †calls.<own id> resolves only to an output stored before.
   const [near] = nearestNames(id, names.ids, 2).filter((name) => name !== readerId);
   if (near === undefined) return undefined;
@@ -457,7 +499,7 @@ export function kindAsCallHint(builder: PlanBuilder, kind: string, rest: Path): 
     return `"${kind}" is a call's id, not a kind: that call writes ${readText(entry)}; read there (e.g. ${readAt(entry, rest)})`;
   if (!tool)
     return `did you mean ${JSON.stringify(formatReference("calls", [kind, ...rest]))}? ("${kind}" is a call's id, not a kind: a call's output is read as †calls.<id>)`;
-  const [first, ...others] = callNames(builder).byTool.get(kind) ?? [];
+  const [first, ...others] = toolCalls(builder, kind) ?? [];
   const what = `"${kind}" is a tool name, not a kind`;
   if (first === undefined) {
     const ids = storedToolIds(builder, kind);
