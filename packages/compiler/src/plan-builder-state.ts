@@ -15,7 +15,7 @@ import { PathIndex } from "./path-index.js";
 import type { PlanBuilderOptions } from "./plan-builder.js";
 import type { DeclaredTypes } from "./schema-types.js";
 import type { ToolRegistry } from "./tool-registry.js";
-import { IndexedWriter } from "./writer-entry.js";
+import { CompiledEntry, IndexedWriter } from "./writer-entry.js";
 
 const rankOf = (entry: WriterEntry): number => entry.index;
 
@@ -125,12 +125,20 @@ export class PlanBuilderState {
   protected indexTargets(entry: CallEntry, own: readonly (WriterLink | undefined)[]): void {
     const alternatives = entry.alternatives;
     for (let alternative = 0; alternative < alternatives.length; alternative++) {
-      for (const target of alternatives[alternative] as readonly OutputTarget[])
-        this.writers.add(
-          target.kind,
-          target.path,
-          new IndexedWriter(entry, alternative, target, own[alternative]),
-        );
+      const targets = alternatives[alternative] as readonly OutputTarget[];
+      for (let t = 0; t < targets.length; t++) {
+        const target = targets[t] as OutputTarget;
+        // the first target's writer entry is the call's entry itself (see CompiledEntry)
+        if (alternative === 0 && t === 0 && entry instanceof CompiledEntry) {
+          entry.link = own[0];
+          this.writers.add(target.kind, target.path, entry);
+        } else
+          this.writers.add(
+            target.kind,
+            target.path,
+            new IndexedWriter(entry, alternative, target, own[alternative]),
+          );
+      }
     }
   }
 

@@ -17,7 +17,7 @@ import { makeDiagnostic } from "./make-diagnostic.js";
 import { OperandGroups } from "./operand-groups.js";
 import { linksAdded, operandsOfCall, writersOfCall } from "./operands-of-call.js";
 import { PlanBuilderState } from "./plan-builder-state.js";
-import { appended, NO_ITEMS, type WriterGroup } from "./plan-dag.js";
+import { appended, type WriterGroup } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { storedStateWrites } from "./stored-state-writes.js";
 import { streamOrderWarning } from "./stream-order.js";
@@ -27,6 +27,7 @@ import { declaresNames } from "./undeclared-near-name.js";
 import { mayReadUndeclared, startUndeclaredPass, undeclaredReferences } from "./undeclared-references.js";
 import { UnknownToolHints } from "./unknown-tool-hints.js";
 import { makeLink } from "./wire-edges.js";
+import { CompiledEntry } from "./writer-entry.js";
 
 /** The result of adding one call. */
 export interface AddCallResult {
@@ -185,18 +186,7 @@ export class PlanBuilder extends PlanBuilderState {
     const shape = single ? undefined : operandGroups.shape.slice();
     const call = makeCompiledCall(source, raw, tool, id, body, writers, operands, shape);
     const position = this.nodes.length;
-    const entry: CallEntry = {
-      id,
-      index: source.index,
-      cost: tool.cost,
-      position,
-      outGroups: NO_ITEMS,
-      commitNext: NO_ITEMS,
-      call,
-      writers,
-      tool,
-      alternatives,
-    };
+    const entry = new CompiledEntry(call, tool, position, alternatives);
     // Before any wiring: a call refused for a conflict (streaming) must not be linked to anything.
     if (this.#checkConflicts(entry, out) && this.options.refuseInvalid) return undefined;
     // Streaming: what the plan-wide passes would say of its references and is known already refuses it,
