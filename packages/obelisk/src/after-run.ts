@@ -1,5 +1,5 @@
 import type { JsonObject, ThreadId } from "@obelisk/core";
-import { DEFAULT_RETENTION, type StateStore } from "@obelisk/state";
+import type { StateStore } from "@obelisk/state";
 import type { EngineOptions } from "./engine-types.js";
 import { keepRunShapesSoon } from "./keep-run-shapes.js";
 import { warnAfterRun } from "./thrown-message.js";
@@ -17,11 +17,8 @@ export async function afterRun(source: AfterRunSource, threadId: ThreadId): Prom
   // the run's end is recorded: a failing clock takes the real one (as endedAt), a failing retention is a
   // warning (it runs again after the next run), never an error for a run that has ended
   try {
-    await source.store.applyRetention(
-      threadId,
-      source.options.retention ?? DEFAULT_RETENTION,
-      new Date(source.endedAt()),
-    );
+    // the engine's fields, those it leaves out the store's own: the policy expiry on read applies (0104)
+    await source.store.applyRetention(threadId, source.options.retention ?? {}, new Date(source.endedAt()));
   } catch (error) {
     warnAfterRun(`retention on thread ${JSON.stringify(threadId)}`, error);
   }

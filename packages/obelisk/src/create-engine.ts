@@ -106,12 +106,21 @@ export function createEngine(given: GivenEngineOptions): Engine {
     );
     return { options: checked, registry: tools };
   });
-  const store = options.store ?? createMemoryStore(options.now === undefined ? {} : { now: options.now });
+  // the default store keeps the engine's retention as its own (decision 0104); a host's store is passed
+  // the engine's policy on every expiring read instead (`retention` below, and in the runtime)
+  const store =
+    options.store ??
+    createMemoryStore({
+      ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.retention === undefined ? {} : { retention: options.retention }),
+    });
   const runtime = new EngineRuntime(options, registry, store);
   const maxValueBytes = options.limits?.maxValueBytes;
   const limits = Object.freeze(resolveLimits(options.limits));
   // the state functions parse references themselves: held to the engine's limit, not their default 32
   const depth = { maxPathDepth: limits.maxPathDepth };
+  // expiry on read by the engine's age limits, never the store's alone (decision 0104)
+  const reads = { ...depth, ...(options.retention === undefined ? {} : { retention: options.retention }) };
   const start = (plan: unknown, runOptions: RunOptions = {}): RunHandle => {
     const channel = new EventChannel();
     let result: Promise<RunResult>;
@@ -147,7 +156,7 @@ export function createEngine(given: GivenEngineOptions): Engine {
       const options = checkSummarizeOptions(summarizeOptions);
       for (const ref of options?.refs ?? []) checkReferenceDepth(ref, limits);
       // a thread the store does not hold reads as an empty one, and is not created (0022)
-      return summarize(store, thread, { ...options, ...depth });
+      return summarize(store, thread, { ...options, ...reads });
     },
     // without offset and limit the answer is never a page: the overload without options says so
     get: (async (threadId: string, reference: string, getOptions?: GetValueOptions) => {
@@ -156,7 +165,7 @@ export function createEngine(given: GivenEngineOptions): Engine {
       checkReferenceDepth(text, limits);
       const options = checkOptionsObject(getOptions, "get");
       if (options !== undefined) refuseUnknownKeys(options, GET_OPTIONS, "get");
-      const result: GetValueResult = await getValue(store, thread, text, { ...options, ...depth });
+      const result: GetValueResult = await getValue(store, thread, text, { ...options, ...reads });
       return result;
     }) as Engine["get"],
     set: async (threadId, reference, value, setOptions = {}) => {

@@ -188,7 +188,7 @@ export class EngineRuntime {
     // read before the first await: a change to the caller's object while the store answers changes nothing
     const frozen = this.freeze(plan);
     // expiry on read, as a run starting now does: both judge the outputs the thread holds at this moment
-    await this.store.expireStale(threadId);
+    await this.store.expireStale(threadId, this.options.retention);
     const thread = await this.store.getThread(threadId);
     const context = await this.threadContext(threadId, thread, input, extraKinds, {
       input: inputKnown,
@@ -224,7 +224,7 @@ export class EngineRuntime {
     const { input, extraKinds } = this.runValues(options);
     // Outputs past their age go before the lock (while a run holds the thread nothing expires, SPEC §8):
     // the plan is judged on what the thread holds as it starts, as `validate` judges it.
-    await this.store.expireStale(threadId);
+    await this.store.expireStale(threadId, this.options.retention);
     // a run cancelled while it waits for the thread gives up the wait (THREAD_BUSY): nothing is recorded
     const lock = await this.store.lockThread(threadId, {
       waitMs: this.options.lockWaitMs ?? 0,

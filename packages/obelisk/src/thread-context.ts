@@ -62,7 +62,7 @@ export async function threadContext(
     ...(stateSchema === undefined ? {} : { stateSchema }),
     ...(hostValues === undefined ? {} : { extraKinds: hostValues }),
     ...(kindScope === undefined ? {} : { mayRead: kindScope.mayRead }),
-    callOutput: (id) => storedOutput(store, threadId, id),
+    callOutput: (id) => storedOutput(store, threadId, id, source.options),
     writtenBy: writtenBy(store, threadId),
     evicted: (reference) => evictedAt(store, threadId, reference),
   };
@@ -94,8 +94,10 @@ function storedOutput(
   store: StateStore,
   threadId: ThreadId,
   id: string,
+  options: EngineOptions,
 ): { readonly value: JsonValue } | undefined {
-  const stored = answerNow(() => store.getCallOutput(threadId, id));
+  // expiry on read by the engine's age limits, as validate's expireStale (decision 0104)
+  const stored = answerNow(() => store.getCallOutput(threadId, id, options.retention));
   return stored === undefined || !("value" in stored) ? undefined : { value: stored.value };
 }
 

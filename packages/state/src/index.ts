@@ -47,6 +47,7 @@ export type { GetValueOptions, GetValueResult } from "./variables/get-value.js";
 export { getValue } from "./variables/get-value.js";
 export { objectKeys } from "./variables/object-keys.js";
 export type { ReferenceLimits } from "./variables/parse-stored-reference.js";
+export type { ReadRetention } from "./variables/read-retention.js";
 export type { SetValueOptions } from "./variables/set-value.js";
 export { SET_VALUE_TOOL, setValue } from "./variables/set-value.js";
 export { STORED_REFERENCE_SCHEMA } from "./variables/stored-reference-schema.js";

@@ -664,10 +664,15 @@ export interface StateStore {
    * arrive together, and `commitCall` otherwise.
    */
   commitCalls?(commits: readonly CallCommit[]): Awaitable<readonly CommitResult[]>;
-  /** A stored call output, a tombstone if evicted, or undefined. */
+  /**
+   * A stored call output, a tombstone if evicted, or undefined. An output older than `maxCallOutputAgeMs`
+   * is evicted as it is read (not while a run holds the thread): that of `policy` when given (the engine
+   * passes its `retention`, decision 0104), else the store's own.
+   */
   getCallOutput(
     threadId: ThreadId,
     callId: string,
+    policy?: RetentionPolicy,
   ): Awaitable<{ readonly value: JsonValue } | Tombstone | undefined>;
   /** Ids of stored (not evicted) call outputs. */
   listCallOutputIds(threadId: ThreadId): Awaitable<readonly string[]>;
@@ -691,7 +696,7 @@ export interface StateStore {
   reset(threadId: ThreadId): Promise<void>;
   /** Keeps the n most recently updated variables (and evicts the others with tombstones). */
   keepLastN(threadId: ThreadId, n: number): Promise<void>;
-  /** Applies a retention policy now (the engine calls this after each run). */
+  /** Applies a retention policy now, its fields left out taken from the store's own (the engine calls this after each run). */
   applyRetention(threadId: ThreadId, policy: RetentionPolicy, now: Date): Promise<void>;
   /** Statistics for one thread or the whole store. */
   stats(threadId?: ThreadId): Awaitable<StoreStats>;
@@ -703,11 +708,12 @@ export interface StateStore {
    */
   listThreads?(): Awaitable<readonly ThreadInfo[]>;
   /**
-   * Evicts entries older than the store's own age limits (`maxAgeMs`, `maxCallOutputAgeMs` of the
-   * store's `retention` option) against the store clock; returns how many were evicted. Called by the
-   * read APIs so expiry does not wait for the next write.
+   * Evicts entries older than the age limits (`maxAgeMs`, `maxCallOutputAgeMs`) of `policy`, its fields
+   * left out taken from the store's own `retention` option, against the store clock; returns how many were
+   * evicted. Called by the read APIs so expiry does not wait for the next write; the engine passes its
+   * `retention` before every run and read, so its ages are the ones that hold for it (decision 0104).
    */
-  expireStale(threadId: ThreadId): Promise<number>;
+  expireStale(threadId: ThreadId, policy?: RetentionPolicy): Promise<number>;
   /**
    * Removes finished run records (`succeeded`, `failed`, `cancelled`, `interrupted`; never a `running`
    * one) of one thread or of every thread: those beyond the newest `keepLast` of their thread and/or that

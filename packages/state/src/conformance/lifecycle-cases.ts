@@ -311,6 +311,30 @@ export function lifecycleCases(openStore: OpenStore): void {
       await expect(getValue(store, THREAD, "†calls.old")).rejects.toMatchObject({ code: "REF_EVICTED" });
     });
 
+    it("expiry on read applies a given policy's ages, its fields left out the store's own (decision 0104)", async () => {
+      const clock = manualClock();
+      // the store's own policy is the default (call outputs 60 min, values no age); the reader's is longer
+      const store = await openStore({ now: clock.now });
+      const reader = { maxCallOutputAgeMs: 24 * 60 * MINUTE, maxAgeMs: 10 * MINUTE };
+      await commitOk(store, { callId: "out", output: [1] });
+      await commitOk(store, { callId: "s", writes: [write(["s"], 1)] });
+      clock.advance(120 * MINUTE);
+      expect(await store.getCallOutput(THREAD, "out", reader)).toEqual({ value: [1] });
+      // the reader's maxAgeMs evicts the value; its maxCallOutputAgeMs keeps the two-hour-old output
+      expect(await store.expireStale(THREAD, reader)).toBe(1);
+      expect(await getValue(store, THREAD, "†calls.out", { retention: reader })).toMatchObject({
+        value: [1],
+      });
+      await expect(getValue(store, THREAD, "†state.s", { retention: reader })).rejects.toMatchObject({
+        data: { reason: "maxAgeMs" },
+      });
+      const summary = await summarize(store, THREAD, { retention: reader });
+      expect(summary.entries.map((entry) => entry.reference)).toEqual(["†calls.out"]);
+      // a field the reader leaves out is the store's own: its 60 minutes evict the output
+      expect(await store.expireStale(THREAD, { maxAgeMs: 10 * MINUTE })).toBe(1);
+      expect(await store.getCallOutput(THREAD, "out")).toMatchObject({ reason: "maxCallOutputAgeMs" });
+    });
+
     it("never evicts before the triggering write succeeds: a refused commit loses nothing", async () => {
       const store = await openStore();
       await store.openThread(THREAD, {

@@ -169,11 +169,15 @@ export abstract class CachedStore extends CommitStore implements StateStore {
    */
   protected releaseExternal(_threadId: ThreadId): void {}
 
-  getCallOutput(threadId: ThreadId, callId: string): { readonly value: JsonValue } | Tombstone | undefined {
+  getCallOutput(
+    threadId: ThreadId,
+    callId: string,
+    policy?: RetentionPolicy,
+  ): { readonly value: JsonValue } | Tombstone | undefined {
     this.revalidate(threadId);
     const reference = formatReference("calls", [callId]);
     const entry = this.storedModel(threadId)?.variables.get(reference);
-    const maxAge = this.retention.maxCallOutputAgeMs;
+    const maxAge = this.ages(policy).maxCallOutputAgeMs;
     if (entry !== undefined) {
       const expired = maxAge !== undefined && this.now() - entry.updatedMs > maxAge;
       if (expired && !this.lockedByRun(threadId))
@@ -237,19 +241,23 @@ export abstract class CachedStore extends CommitStore implements StateStore {
     if (model !== undefined) this.evict(threadId, selectForRetention(model, effective, now.getTime()));
   }
 
-  async expireStale(threadId: ThreadId): Promise<number> {
+  async expireStale(threadId: ThreadId, policy?: RetentionPolicy): Promise<number> {
     this.assertOpen(); // before lockedByRun: SQLite asks its (closed) database whether another process runs
     if (this.lockedByRun(threadId)) return 0;
-    const ages: RetentionPolicy = {
-      ...(this.retention.maxAgeMs === undefined ? {} : { maxAgeMs: this.retention.maxAgeMs }),
-      ...(this.retention.maxCallOutputAgeMs === undefined
-        ? {}
-        : { maxCallOutputAgeMs: this.retention.maxCallOutputAgeMs }),
-    };
+    const ages = this.ages(policy);
     this.revalidate(threadId);
     const model = this.storedModel(threadId);
     if (model === undefined) return 0;
     return this.evict(threadId, protectNested(model, selectForRetention(model, ages, this.now())));
+  }
+
+  /** The age limits expiry on read applies: `policy`'s, its fields left out the store's own (decision 0104). */
+  private ages(policy: RetentionPolicy | undefined): RetentionPolicy {
+    const { maxAgeMs, maxCallOutputAgeMs } = { ...this.retention, ...definedFields(policy) };
+    return {
+      ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
+      ...(maxCallOutputAgeMs === undefined ? {} : { maxCallOutputAgeMs }),
+    };
   }
 
   /**

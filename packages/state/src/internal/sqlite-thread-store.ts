@@ -4,7 +4,14 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { LockHolder } from "../lock-holder.js";
 import type { OpenedSqlite } from "../sqlite-open.js";
 import { DEFAULT_CACHED_THREADS, type SqliteStoreOptions } from "../sqlite-store-options.js";
-import type { CallCommit, CommitResult, StateWrite, ThreadInfo, Tombstone } from "../store-types.js";
+import type {
+  CallCommit,
+  CommitResult,
+  RetentionPolicy,
+  StateWrite,
+  ThreadInfo,
+  Tombstone,
+} from "../store-types.js";
 import { CachedStore } from "./cached-store.js";
 import { ExpiryView } from "./expiry-view.js";
 import { FileIdentity } from "./file-identity.js";
@@ -218,15 +225,16 @@ export abstract class SqliteThreadStore extends CachedStore {
     return this.readonly ? this.view.during(expire) : expire();
   }
 
-  override expireStale(threadId: ThreadId): Promise<number> {
-    return this.expiring(() => super.expireStale(threadId));
+  override expireStale(threadId: ThreadId, policy?: RetentionPolicy): Promise<number> {
+    return this.expiring(() => super.expireStale(threadId, policy));
   }
 
   override getCallOutput(
     threadId: ThreadId,
     callId: string,
+    policy?: RetentionPolicy,
   ): { readonly value: JsonValue } | Tombstone | undefined {
-    return this.expiring(() => super.getCallOutput(threadId, callId));
+    return this.expiring(() => super.getCallOutput(threadId, callId, policy));
   }
 
   protected readOutput(threadId: ThreadId, callId: string): JsonValue | undefined {

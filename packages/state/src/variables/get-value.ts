@@ -12,6 +12,7 @@ import type { StateStore, Tombstone } from "../store-types.js";
 import { evictionAdvice } from "./eviction-advice.js";
 import { objectKeys } from "./object-keys.js";
 import { ANY_DEPTH, parseStoredReference, type ReferenceLimits } from "./parse-stored-reference.js";
+import type { ReadRetention } from "./read-retention.js";
 import { codePointPage } from "./string-pages.js";
 import { stateWrittenByCall } from "./written-by.js";
 
@@ -195,7 +196,8 @@ async function outputElsewhere(
  * object or string with its total length (offset/limit on a number, boolean or null: USAGE). A missing path is `{ found: false }` (a stored `null` is found);
  * an evicted one throws ObeliskError REF_EVICTED with `data: { reference, evictedAt, reason }`;
  * `†calls.<id>` of a call whose output went to an `_outputPath` throws REF_UNRESOLVED with a hint naming
- * that path (when the call is still the writer of a variable). Expired entries are evicted first (expiry
+ * that path (when the call is still the writer of a variable). Expired entries are evicted first (the ages of
+ * `retention` when given, else the store's own; expiry
  * is checked against the store clock on read). `maxPathDepth` (the engine's) bounds the reference's depth
  * (default 32; deeper: PLAN_LIMIT).
  */
@@ -203,16 +205,16 @@ export async function getValue(
   store: StateStore,
   threadId: ThreadId,
   reference: string,
-  options: GetValueOptions & ReferenceLimits = {},
+  options: GetValueOptions & ReferenceLimits & ReadRetention = {},
 ): Promise<GetValueResult> {
   checkPaging("offset", options.offset);
   checkPaging("limit", options.limit);
   const { kind, path, text } = parseStoredReference(reference, false, options);
-  await store.expireStale(threadId);
+  await store.expireStale(threadId, options.retention);
   let root: JsonValue | undefined;
   let below: Path = path;
   if (kind === "calls") {
-    const output = await store.getCallOutput(threadId, String(path[0]));
+    const output = await store.getCallOutput(threadId, String(path[0]), options.retention);
     if (output !== undefined && !("value" in output)) throw evicted(text, output);
     root = output?.value;
     below = path.slice(1);

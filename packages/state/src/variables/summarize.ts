@@ -2,6 +2,7 @@ import type { ThreadId } from "@obelisk/core";
 import { ObeliskError } from "@obelisk/core";
 import type { StateStore } from "../store-types.js";
 import { depthLimit, parseStoredReference, type ReferenceLimits } from "./parse-stored-reference.js";
+import type { ReadRetention } from "./read-retention.js";
 import { selectVariables } from "./select-variables.js";
 import {
   jsonRenderer,
@@ -112,7 +113,7 @@ const givenText = (value: unknown): string =>
 export async function summarize(
   store: StateStore,
   threadId: ThreadId,
-  options: SummarizeOptions & ReferenceLimits = {},
+  options: SummarizeOptions & ReferenceLimits & ReadRetention = {},
 ): Promise<VariableSummary> {
   const { lastN, budgetChars = DEFAULT_SUMMARY_CHARS } = options;
   if (lastN !== undefined && (!Number.isInteger(lastN) || lastN < 1)) {
@@ -134,7 +135,7 @@ export async function summarize(
   // a kind must not be told the variable is gone), before expiry on read changes anything
   const depth = depthLimit(options);
   const wanted = options.refs?.map((ref) => parseStoredReference(ref, false, depth));
-  await store.expireStale(threadId);
+  await store.expireStale(threadId, options.retention);
   const all = await store.listVariables(threadId);
   const { chosen, notFound } =
     wanted === undefined ? { chosen: all, notFound: [] } : selectVariables(all, wanted);
