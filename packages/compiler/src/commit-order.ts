@@ -1,7 +1,7 @@
 import type { OutputMethod, OutputTarget } from "@obelisk/core";
 import { OUTPUT_METHODS } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
-import { appended, type DagNode } from "./plan-dag.js";
+import { appended, type DagNode, outGroupAt, outGroupCount } from "./plan-dag.js";
 
 /**
  * The plan-order commit of accumulating co-writers (SPEC §3: their contributions are applied in plan
@@ -46,7 +46,9 @@ const SHOWN_STEPS = 3;
 
 /** True when `to` reads something `from` writes (a reference edge, not only the commit order). */
 function readsFrom(from: DagNode, to: DagNode): boolean {
-  for (const group of from.outGroups) if (group.readers.includes(to)) return true;
+  const groups = from.outGroups;
+  for (let g = 0, count = outGroupCount(groups); g < count; g++)
+    if (outGroupAt(groups, g).readers.includes(to)) return true;
   return false;
 }
 

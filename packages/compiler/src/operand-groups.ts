@@ -4,7 +4,7 @@ import type { CallEntry, WriterEntry } from "./builder-types.js";
 import { clearList } from "./clear-list.js";
 import type { CallOperand, ParamReference, WriterLink } from "./compiled-plan.js";
 import { PathIndex } from "./path-index.js";
-import { appended, WriterGroup } from "./plan-dag.js";
+import { WriterGroup, withOutGroup } from "./plan-dag.js";
 import { makeLink, writersOf } from "./wire-edges.js";
 
 /** The feeds of a call that feeds no group (never written to). */
@@ -73,13 +73,13 @@ export class OperandGroups {
     // Each link's writer by its position among the compiled calls (no lookup by id in the map of every call).
     for (let l = 0; l < group.links.length; l++) {
       const writer = nodes[(group.links[l] as WriterLink).position];
-      if (writer !== undefined) writer.outGroups = appended(writer.outGroups, group);
+      if (writer !== undefined) writer.outGroups = withOutGroup(writer.outGroups, group);
     }
     if (!group.cyclic) return false;
     // Its first reader writes an overlapping path too: one of the group's writers (later ones are fed).
     const overlapping = overlappingAlternatives(alternatives, group.reference);
     group.links.push(makeLink(entry.id, entry.position, overlapping, own, alternatives.length));
-    entry.outGroups = appended(entry.outGroups, group);
+    entry.outGroups = withOutGroup(entry.outGroups, group);
     return true;
   }
 

@@ -17,7 +17,7 @@ import { makeDiagnostic } from "./make-diagnostic.js";
 import { OperandGroups } from "./operand-groups.js";
 import { linksAdded, operandsOfCall, writersOfCall } from "./operands-of-call.js";
 import { PlanBuilderState } from "./plan-builder-state.js";
-import { appended, type WriterGroup } from "./plan-dag.js";
+import { appended, type WriterGroup, withOutGroup } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { storedStateWrites } from "./stored-state-writes.js";
 import { streamOrderWarning } from "./stream-order.js";
@@ -215,7 +215,7 @@ export class PlanBuilder extends PlanBuilderState {
       }
       for (const [group, set] of feeds) {
         group.links.push(makeLink(id, position, set, own, alternatives.length));
-        entry.outGroups = appended(entry.outGroups, group);
+        entry.outGroups = withOutGroup(entry.outGroups, group);
       }
     }
     this.#commitOrder.add(entry);

@@ -10,8 +10,8 @@ export interface DagNode {
   readonly cost: number;
   /** Position in the builder's `nodes` (plan order among compiled calls). */
   readonly position: number;
-  /** Groups this call writes into (its successors are their readers); grown with `appended`. */
-  outGroups: WriterGroup[];
+  /** Groups this call writes into (its successors are their readers); grown with `withOutGroup`. */
+  outGroups: OutGroups;
   /**
    * The next accumulating co-writer of each path this call accumulates into: it commits only after this
    * one (see commit-order.ts). Counted by cycle detection only: not an edge of the graph, not in critical
@@ -26,6 +26,29 @@ export interface DagNode {
  * long as the compiled plan by calls that feed no group). Never push to it.
  */
 export const NO_ITEMS: never[] = [];
+
+/**
+ * The groups a call writes into: none (`NO_ITEMS`), the one group itself (most writers' path is read
+ * through one group: a list of one was 56 bytes and two objects for as long as the compile runs), or a
+ * list of two or more. Read with `outGroupCount` and `outGroupAt`, grown with `withOutGroup`.
+ */
+export type OutGroups = WriterGroup | WriterGroup[];
+
+/** The number of groups in `groups`. */
+export function outGroupCount(groups: OutGroups): number {
+  return Array.isArray(groups) ? groups.length : 1;
+}
+
+/** The group at `at` (below `outGroupCount`) in `groups`. */
+export function outGroupAt(groups: OutGroups, at: number): WriterGroup {
+  return Array.isArray(groups) ? (groups[at] as WriterGroup) : groups;
+}
+
+/** `groups` with `group` after the others (see `OutGroups`). */
+export function withOutGroup(groups: OutGroups, group: WriterGroup): OutGroups {
+  if (!Array.isArray(groups)) return [groups, group];
+  return groups.length === 0 ? group : appended(groups, group);
+}
 
 /**
  * `list` with `item` at the end: a new exact-size list up to 4 items, `push` beyond. A list grown by push
@@ -137,7 +160,9 @@ function numbered(nodes: readonly DagNode[]): Numbered {
   const groupNumber = new Map<WriterGroup, number>();
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as DagNode;
-    for (const group of node.outGroups) {
+    const groups = node.outGroups;
+    for (let at = 0, count = outGroupCount(groups); at < count; at++) {
+      const group = outGroupAt(groups, at);
       let g = groupNumber.get(group);
       if (g === undefined) {
         g = ids.length;
@@ -244,8 +269,8 @@ export function analyzeDag(nodes: readonly DagNode[], planOrderIsTopological: bo
       const node = nodes[i] as DagNode;
       let longest = 0;
       const groups = node.outGroups;
-      for (let g = 0; g < groups.length; g++) {
-        const group = groups[g] as WriterGroup;
+      for (let g = 0, count = outGroupCount(groups); g < count; g++) {
+        const group = outGroupAt(groups, g);
         if (group.analysis !== analysis) {
           let best = 0;
           const readers = group.readers;
@@ -339,8 +364,9 @@ export function limitedClosingCycle(
         path.push(step);
       return [id, ...path.slice(1).reverse(), id];
     }
-    for (const group of node.outGroups)
-      for (const next of group.readers)
+    const groups = node.outGroups;
+    for (let g = 0, count = outGroupCount(groups); g < count; g++)
+      for (const next of outGroupAt(groups, g).readers)
         if (!previous.has(next.id) && next.id !== id && !outside(next)) {
           previous.set(next.id, at);
           queue.push(next);

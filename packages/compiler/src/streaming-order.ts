@@ -7,6 +7,8 @@ import {
   type DagNode,
   limitedClosingCycle,
   NO_ITEMS,
+  outGroupAt,
+  outGroupCount,
   UNFINISHED,
   WriterGroup,
 } from "./plan-dag.js";
@@ -244,7 +246,9 @@ export class StreamingOrder {
     for (const operand of (this.nodes[node.position] as CallEntry).call.operands)
       if (operand instanceof WriterGroup)
         this.#keepEnd(this.#earliest.get(operand.readers), node, earlier, false);
-    for (const group of node.outGroups) this.#keepEnd(this.#latest.get(group.links), node, !earlier, true);
+    const groups = node.outGroups;
+    for (let g = 0, count = outGroupCount(groups); g < count; g++)
+      this.#keepEnd(this.#latest.get(outGroupAt(groups, g).links), node, !earlier, true);
   }
 
   /** One list's kept end after `node` moved (`toward` that end or away from it); see `#movedCall`. */
@@ -350,7 +354,9 @@ function writesInto(groups: readonly WriterGroup[], nodes: readonly DagNode[]): 
       for (const link of group.links) fresh.add(nodes[link.position] as DagNode);
   return (node) => {
     if (fresh.has(node)) return true;
-    for (const group of node.outGroups) if (read.has(group)) return true;
+    const written = node.outGroups;
+    for (let g = 0, count = outGroupCount(written); g < count; g++)
+      if (read.has(outGroupAt(written, g))) return true;
     return false;
   };
 }

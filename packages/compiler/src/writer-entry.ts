@@ -1,7 +1,7 @@
 import type { OutputMethod, OutputTarget } from "@obelisk/core";
 import type { CallEntry, WriterEntry } from "./builder-types.js";
 import type { CompiledCall, WriterLink } from "./compiled-plan.js";
-import { type DagNode, NO_ITEMS, type WriterGroup } from "./plan-dag.js";
+import { type DagNode, NO_ITEMS, type OutGroups } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
 
 /**
@@ -12,7 +12,7 @@ import type { RegisteredTool } from "./registered-tool.js";
  * instead of 10).
  */
 export class CompiledEntry implements CallEntry, WriterEntry {
-  outGroups: WriterGroup[] = NO_ITEMS;
+  outGroups: OutGroups = NO_ITEMS;
   commitNext: DagNode[] = NO_ITEMS;
   /** The link to the call's first alternative (see `WriterEntry.link`). */
   link: WriterLink | undefined = undefined;
