@@ -2,7 +2,7 @@ import { strictSubsetProblems } from "@obelisk/compiler";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { byName, modelTurn, strictCall, strictPlan } from "./__fixtures__/openai-strict-turn.js";
+import { byName, modelTurn, resolveRefs, strictCall, strictPlan } from "./__fixtures__/openai-strict-turn.js";
 import {
   agentTools,
   createEngine,
@@ -73,8 +73,11 @@ describe('agentTools(…, { parameters: "openai-strict" }): within OpenAI\'s str
     const { schema, deviations } = strictPlanJsonSchema(engine.registry, { limits: engine.limits });
     const { $defs, title: _title, ...plan } = schema;
     const parameters = byName(list, "run_plan").parameters as Record<string, Record<string, unknown>>;
-    expect(parameters.$defs).toEqual($defs);
-    expect(parameters.properties?.plan).toEqual({ ...plan, description: expect.any(String) });
+    // the same schema, its meta-properties given once in $defs (agent-tools-strict-sharing.test.ts)
+    expect(resolveRefs(parameters.properties?.plan, parameters.$defs ?? {})).toEqual({
+      ...(resolveRefs(plan, $defs as Record<string, unknown>) as object),
+      description: expect.any(String),
+    });
     expect(JSON.stringify(parameters)).toContain('"maximum":40');
     expect(byName(list, "validate_plan").parameters).toEqual(parameters);
     expect(list.deviations).toEqual(deviations);

@@ -3,6 +3,7 @@ import { type JsonObject, ObeliskError } from "@obelisk/core";
 import { DEFAULT_SUMMARY_CHARS, STORED_REFERENCE_SCHEMA } from "@obelisk/state";
 import { inputFromJsonText } from "./agent-tools-input-json.js";
 import { MAX_LIST_CHARS } from "./agent-tools-parameters.js";
+import { shareMetaProperties } from "./agent-tools-strict-sharing.js";
 import type { Engine } from "./engine-types.js";
 
 /** Every tool's parameters within OpenAI's strict subset, and where the plan's say less or more (decision 0032). */
@@ -29,6 +30,9 @@ const INPUT_JSON: JsonObject = {
 /** `schema` or `null` (null: absent), as strict mode writes an optional property; `description` on the value. */
 const orNull = (schema: JsonObject): JsonObject => ({ anyOf: [schema, { type: "null" }] });
 
+const isDefs = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
 /** A closed object whose every property is required, as strict mode wants. */
 const closed = (properties: JsonObject, extra: JsonObject = {}): JsonObject => ({
   type: "object",
@@ -47,10 +51,12 @@ const closed = (properties: JsonObject, extra: JsonObject = {}): JsonObject => (
  */
 export function openAiStrictParameters(engine: Engine): OpenAiStrictParameters {
   const { schema, deviations } = strictPlanJsonSchema(engine.registry, { limits: engine.limits });
-  const { $defs, title: _title, ...plan } = schema;
+  const { $defs, title: _title, ...full } = schema;
+  // the meta-properties every call writes alike, once in $defs (stop 41: a third of the plan's bytes)
+  const { plan, defs } = shareMetaProperties(full, isDefs($defs) ? $defs : {});
   const planArguments = closed(
     { plan: { ...plan, description: STRICT_PLAN_FORMAT }, input_json: orNull(INPUT_JSON) },
-    $defs === undefined ? {} : { $defs },
+    Object.keys(defs).length === 0 ? {} : { $defs: defs },
   );
   const offset = { type: "integer", minimum: 0 };
   return {

@@ -43,3 +43,19 @@ export const strictPlan = (...calls: unknown[]) => ({
   description: null,
   plan: calls,
 });
+
+/**
+ * `schema` with every lone `$ref` into `defs` replaced by what it points at (the strict plan schema's
+ * meta-properties are shared in the agent tools' parameters, decision 0096): two schemas that resolve alike
+ * give the same verdicts. `depth` guards a recursive definition.
+ */
+export function resolveRefs(schema: unknown, defs: Record<string, unknown>, depth = 0): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => resolveRefs(item, defs, depth));
+  if (typeof schema !== "object" || schema === null) return schema;
+  const ref = (schema as { $ref?: unknown }).$ref;
+  if (typeof ref === "string" && Object.keys(schema).length === 1 && ref.startsWith("#/$defs/") && depth < 8)
+    return resolveRefs(defs[ref.slice(8)], defs, depth + 1);
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, resolveRefs(value, defs, depth)]),
+  );
+}
