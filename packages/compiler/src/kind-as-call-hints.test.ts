@@ -93,6 +93,17 @@ describe("a call's id or a tool's name used as a reference's kind gets the call'
     });
   });
 
+  it("†calls.<tool name> read by a call of that tool: not its own output, the stored ones", () => {
+    const later = { state: {}, callOutputs: new Set(["log$7"]) };
+    expect(diagnosticsOf([log("†calls.log")], later)).toEqual([
+      {
+        code: "REF_UNRESOLVED",
+        pointer: "/plan/0/message",
+        hint: `"log" is a tool name, not a call id, and no other call of this plan uses that tool; the output stored for its earlier call: "log$7": e.g. "†calls.log$7"`,
+      },
+    ]);
+  });
+
   it("a plan gets at most MAX_NEAR_HINTS of them (a tool's calls are gathered over the whole plan)", () => {
     const plan = Array.from({ length: MAX_NEAR_HINTS + 1 }, () => log("†fetchUser.name"));
     const hints = compile({ type: "plan", plan }, registry).diagnostics.map((d) => d.hint ?? "");

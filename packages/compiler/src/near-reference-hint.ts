@@ -156,16 +156,23 @@ function storedToolIdsText(ids: readonly string[], rest: Path): string {
   return `; ${outputs}: ${listed}${more}: e.g. ${JSON.stringify(formatReference("calls", [latest, ...rest]))}`;
 }
 
-/** The hint for `†calls.<name>` where `name` is a tool's name, not a call id: the ids of its calls. */
+/**
+ * The hint for `†calls.<name>` where `name` is a tool's name, not a call id: the ids of its calls but the
+ * reading one (its own output is none it can read), else the stored outputs of its automatic-id calls.
+ */
 function toolNameHint(
   name: string,
-  calls: readonly CallEntry[] | undefined,
+  allCalls: readonly CallEntry[] | undefined,
   rest: Path,
   builder: PlanBuilder,
+  readerId: string | undefined,
 ): string {
+  const calls = allCalls?.filter((entry) => entry.id !== readerId);
   const first = calls?.[0];
-  if (calls === undefined || first === undefined)
-    return `"${name}" is a tool name, not a call id, and no call of this plan uses that tool${storedToolIdsText(storedToolIds(builder, name), rest)}`;
+  if (calls === undefined || first === undefined) {
+    const other = allCalls === undefined || allCalls.length === 0 ? "" : " other";
+    return `"${name}" is a tool name, not a call id, and no${other} call of this plan uses that tool${storedToolIdsText(storedToolIds(builder, name), rest)}`;
+  }
   if (hasAutomaticId(first) && first.call.outputPath === undefined)
     return `"${name}" is a tool name, not a call id: ${nameItAdvice(first, rest)}`;
   const ids = calls
@@ -193,7 +200,10 @@ function nearCallHint(builder: PlanBuilder, reference: Reference, readerId?: str
     );
   const rest = reference.path.slice(1);
   if (builder.registry.get(id) !== undefined)
-    return { replaces: true, text: toolNameHint(id, toolCalls(builder, id), rest, builder) };
+    return {
+      replaces: true,
+      text: toolNameHint(id, toolCalls(builder, id), rest, builder, readerId),
+    };
   const names = callNames(builder);
   // Never the reading call's own id: its †calls.<own id> resolves only to an output stored before.
   const [near] = nearestNames(id, names.ids, 2).filter((name) => name !== readerId);
