@@ -31,13 +31,19 @@ const DEFAULT_RUN_WAIT_MS = 60_000;
 /** The host values `validate_plan` judges with when the tools were given no `context`: none, as `run_plan`. */
 const NO_HOST_VALUES = Object.freeze({});
 
+/**
+ * The input `validate_plan` judges with when the model gives none: the one `run_plan` runs with then (`{}`),
+ * so a plan reading `†input` is refused by both, alike (decision 0102).
+ */
+const NO_INPUT = Object.freeze({});
+
 /** What validate_plan does, for the model: the `openai-strict` form's input is `input_json`, as text. */
 function validateDescription(form: AgentToolsOptions["parameters"]): string {
   const does =
     "Compile a plan and return its diagnostics (codes, JSON Pointers, hints; the first ones within a budget, the rest counted by code) and its hash. Runs nothing.";
   return form === "openai-strict"
-    ? `${does} A plan that reads †input is checked against input_json, the JSON text of the input run_plan will get; with null, †input references are not checked.`
-    : `${does} Without input, †input references are checked against the plan's inputSchema only.`;
+    ? `${does} A plan that reads †input is checked against input_json, the JSON text of the input run_plan will get; with null (no input), as in run_plan, every †input reference is unresolved.`
+    : `${does} A plan that reads †input is checked against input, the input run_plan will get (give both the same). Without input, as in run_plan, every †input reference is unresolved.`;
 }
 
 /** The four tools, each typed with its name and answer (see `agent-tools-types.ts`). */
@@ -101,10 +107,11 @@ export function agentTools(engine: Engine, threadId: string, options: AgentTools
       execute: (given) =>
         guarded(given, engine.limits, async (raw) => {
           const args = read("validate_plan", raw);
-          // the model's input is checked by the engine (USAGE for anything but a plain object of JSON values)
+          // the model's input is checked by the engine (USAGE for anything but a plain object of JSON values);
+          // none is judged as run_plan runs it (`{}`), not as unknown (engine.validate's own reading)
           const { ok, planHash, diagnostics } = await engine.validate(args.plan, {
             threadId,
-            input: args.input as object,
+            input: (args.input ?? NO_INPUT) as object,
             // the host values run_plan runs with (none: a plan reading a host kind is refused by both)
             context: context ?? NO_HOST_VALUES,
           });
