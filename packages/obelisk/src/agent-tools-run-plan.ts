@@ -139,8 +139,9 @@ export async function runForModel(
 
 /**
  * Where each `satisfied` call's value is: the targets of the alternative it took (`†calls.<id>` for a call
- * without `_outputPath`). A satisfied call wrote nothing in this run (`wrote` is empty unless the value had
- * to be put back), so without this a model re-sending a plan learns nothing of where its results are.
+ * without `_outputPath`; `†calls.<outputId>` for an unnamed one the thread holds under the earlier call's
+ * id, decision 0102). A satisfied call wrote nothing in this run (`wrote` is empty unless the value had to
+ * be put back), so without this a model re-sending a plan learns nothing of where its results are.
  */
 function heldBySatisfied(
   outcomes: RunResult["calls"],
@@ -151,7 +152,8 @@ function heldBySatisfied(
     const outcome = outcomes[call.id];
     if (outcome?.status !== "satisfied") continue;
     const targets = call.outputPath?.alternatives[outcome.branch ?? 0];
-    held.set(call.id, targets === undefined ? [`†calls.${call.id}`] : targets.map((target) => target.text));
+    const stored = `†calls.${outcome.outputId ?? call.id}`;
+    held.set(call.id, targets === undefined ? [stored] : targets.map((target) => target.text));
   }
   return held;
 }

@@ -1,4 +1,4 @@
-import { canonicalJson, type JsonValue, type PlanHash, type ThreadId } from "@obelisk/core";
+import { canonicalJson, type JsonValue, ObeliskError, type PlanHash, type ThreadId } from "@obelisk/core";
 import type { StateStore } from "@obelisk/state";
 import type { ValidationResult } from "./engine-types.js";
 import type { ResumedNumbering } from "./prepared-run.js";
@@ -32,7 +32,11 @@ export async function resentNumbering(
 /**
  * `validation` (a plan compiled with the thread's next numbers) numbered as a re-send of the thread's
  * interrupted run of the same plan, when there is one ({@link resentNumbering}): `compile` compiles it again
- * with that run's numbering. A plan without automatic ids, or refused, is answered as it is.
+ * with that run's numbering. A plan without automatic ids is answered as it is. A refused plan is answered
+ * so numbered only when that numbering makes it valid: a reader naming one of its automatic ids
+ * (`†calls.echo$4`, the id the crashed run gave) reads nothing with the next numbers — since decision 0102 the
+ * thread holds no copy of a satisfied unnamed call's output under that id — and is linked to its producer with
+ * the crashed run's.
  */
 export async function numberedAsResent(
   store: StateStore,
@@ -41,15 +45,18 @@ export async function numberedAsResent(
   validation: ValidationResult,
   compile: (numbering: ResumedNumbering) => ValidationResult,
 ): Promise<{ readonly validation: ValidationResult; readonly numbering?: ResumedNumbering }> {
-  if (!validation.ok || validation.compiled.autoIdsUsed === 0) return { validation };
+  if (validation.compiled.autoIdsUsed === 0) return { validation };
   const numbering = await resentNumbering(store, threadId, validation.planHash, given);
-  return numbering === undefined ? { validation } : { validation: compile(numbering), numbering };
+  if (numbering === undefined) return { validation };
+  const numbered = compile(numbering);
+  return validation.ok || numbered.ok ? { validation: numbered, numbering } : { validation };
 }
 
 /**
  * A run's compile (`verdict`, from its first automatic id number and the ids automatic ids need not skip) and
  * the numbering of the run it continues: a resume's own; for a plan re-sent after a crash, the interrupted
- * run's ({@link numberedAsResent}); none for another run, numbered from `first` (the thread's next number).
+ * run's ({@link numberedAsResent}; a plan refused with the next numbers runs with that run's when they make it
+ * valid); none for another run, numbered from `first` (the thread's next number).
  */
 export async function runNumbering(
   store: StateStore,
@@ -59,9 +66,29 @@ export async function runNumbering(
   first: number,
   verdict: (first: number, own?: ReadonlySet<string>) => ValidationResult,
 ): Promise<{ readonly validation: ValidationResult; readonly numbering?: ResumedNumbering | undefined }> {
-  const validation = verdict(first, resumed?.ownCallIds);
-  if (resumed !== undefined) return { validation, numbering: resumed };
+  if (resumed !== undefined) return { validation: verdict(first, resumed.ownCallIds), numbering: resumed };
+  let validation: ValidationResult;
+  try {
+    validation = verdict(first);
+  } catch (error) {
+    const planHash = ObeliskError.is(error, "PLAN_INVALID") ? planHashOf(error.data) : undefined;
+    const numbering =
+      planHash === undefined ? undefined : await resentNumbering(store, threadId, planHash, given);
+    if (numbering === undefined) throw error;
+    try {
+      return { validation: verdict(numbering.firstAutoIdNumber, numbering.ownCallIds), numbering };
+    } catch {
+      // refused with either numbering: the refusal of the thread's numbers, as without a crashed run
+      throw error;
+    }
+  }
   return numberedAsResent(store, threadId, given, validation, (n) =>
     verdict(n.firstAutoIdNumber, n.ownCallIds),
   );
+}
+
+/** The plan hash a PLAN_INVALID error carries (`data.planHash`), if any. */
+function planHashOf(data: unknown): PlanHash | undefined {
+  const hash = (data as { planHash?: unknown } | undefined)?.planHash;
+  return typeof hash === "string" ? (hash as PlanHash) : undefined;
 }

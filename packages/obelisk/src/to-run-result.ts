@@ -43,6 +43,9 @@ function outcomeOf(report: CallReport, error: CallOutcome["error"]): CallOutcome
   outcome.wrote = report.wrote;
   if (report.reason !== undefined) outcome.reason = report.reason;
   if (error !== undefined) outcome.error = error;
+  // a satisfied unnamed call whose value the thread holds under the earlier call's id (decision 0102)
+  if (report.status === "satisfied" && report.outputId !== undefined)
+    (outcome as Mutable<CallOutcome & { outputId?: string }>).outputId = report.outputId;
   if (report.modified !== undefined) outcome.modified = report.modified;
   return outcome;
 }

@@ -167,6 +167,8 @@ export function buildCallReport(run: CallRun, ending: CallEnding, endedAt: numbe
   const satisfiedBy = satisfiedByOf(ending);
   if (satisfiedBy !== undefined)
     (report as Mutable<CallReport & { satisfiedBy?: string }>).satisfiedBy = satisfiedBy;
+  if (ending.status === "satisfied" && ending.outputId !== undefined)
+    (report as Mutable<CallReport & { outputId?: string }>).outputId = ending.outputId;
   if (run.plannedParams !== undefined) report.modified = true;
   return report;
 }

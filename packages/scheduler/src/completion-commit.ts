@@ -101,6 +101,8 @@ export function buildCompletion(
   if (pending.error !== undefined) ending.error = pending.error;
   if (pending.satisfiedBy !== undefined)
     (ending as Mutable<CallEnding & { satisfiedBy?: string }>).satisfiedBy = pending.satisfiedBy;
+  if (pending.outputId !== undefined)
+    (ending as Mutable<CallEnding & { outputId?: string }>).outputId = pending.outputId;
   if (kept !== undefined && kept.length > 0)
     (ending as Mutable<CallEnding & { reason?: string }>).reason = keptReason(kept, pending.completedIn);
   else if (replaced !== undefined && replaced.length > 0)

@@ -1,24 +1,39 @@
 import { isDeepStrictEqual } from "node:util";
 import { asThreadId, deepFreeze } from "@obelisk/core";
 import type { Awaitable, CallRecord, StateStore } from "@obelisk/state";
-import { isThenable } from "./awaitable.js";
+import { after } from "./awaitable.js";
 import type { DispatchHost } from "./dispatch-host.js";
 import { completedBefore } from "./own-record-match.js";
 import type { CallRun } from "./runner-types.js";
 
-/** Reuses a completed record: the call is `satisfied`, its result re-applied where its targets lost it. */
+/** What a store answers for a stored output. */
+type FoundOutput = Awaited<ReturnType<StateStore["getCallOutput"]>>;
+
+/**
+ * Reuses a completed record: the call is `satisfied`, its result re-applied where its targets lost it. A
+ * stored output (`†calls.<id>`) the thread still holds is not stored again (nor its metadata touched); one
+ * another run stored under the same id is replaced, as a satisfied call's lost targets are. A call with an
+ * automatic id satisfied by another call's record (the unnamed call of a re-sent plan, numbered anew) whose
+ * output the thread still holds under that call's id stores no copy under its own: its value stands at
+ * `†calls.<record's id>` (`outputId`, decision 0102).
+ */
 export function reuse(host: DispatchHost, index: number, run: CallRun, record: CallRecord): Awaitable<void> {
   if (run.call.outputPath !== undefined || record.result === undefined)
     return satisfied(host, index, run, record, false);
-  // a stored output (†calls.<id>) the thread still holds is not stored again (nor its metadata touched);
-  // one another run stored under the same id is replaced, as a satisfied call's lost targets are
   const { store, threadId } = host.options;
+  const thread = asThreadId(threadId);
   const result = record.result;
-  const holds = (found: Awaited<ReturnType<StateStore["getCallOutput"]>>): boolean =>
+  const holds = (found: FoundOutput): boolean =>
     found !== undefined && "value" in found && isDeepStrictEqual(found.value, result);
-  const held = store.getCallOutput(asThreadId(threadId), run.call.id);
-  if (!isThenable(held)) return satisfied(host, index, run, record, holds(held));
-  return Promise.resolve(held).then((found) => satisfied(host, index, run, record, holds(found)));
+  const own = (): Awaitable<void> =>
+    after(store.getCallOutput(thread, run.call.id), (found) =>
+      satisfied(host, index, run, record, holds(found)),
+    );
+  // a given `_id` is a name the plan chose (later plans read †calls.<_id>): its output is stored under it
+  if (run.call.raw._id !== undefined || record.callId === run.call.id) return own();
+  return after(store.getCallOutput(thread, record.callId), (found) =>
+    holds(found) ? satisfied(host, index, run, record, true, record.callId) : own(),
+  );
 }
 
 function satisfied(
@@ -27,6 +42,7 @@ function satisfied(
   run: CallRun,
   record: CallRecord,
   outputHeld: boolean,
+  outputId?: string,
 ): void {
   const alternative = run.call.outputPath === undefined ? undefined : (record.branch ?? 0);
   const completedIn = completedInChain(host, run);
@@ -37,6 +53,7 @@ function satisfied(
     value: record.result === undefined ? undefined : deepFreeze(record.result),
     onlyMissing: true,
     ...(outputHeld ? { outputHeld } : {}),
+    ...(outputId === undefined ? {} : { outputId }),
     ...(record.error === undefined ? {} : { error: record.error }),
     ...(completedIn === undefined ? {} : { completedIn }),
   });

@@ -106,6 +106,12 @@ interface SatisfiedFacts<E> extends Omit<CompletedFacts<"satisfied", E>, "reason
   readonly reason?: string;
   /** The run whose record of a completed call satisfied this one (that record's `runId`). */
   readonly satisfiedBy?: string;
+  /**
+   * A call without `_outputPath` and `_id` satisfied by another call's record whose output the thread still
+   * holds: that call's id. The value is `†calls.<outputId>`; nothing was stored under this call's own id
+   * (decision 0102: a re-sent plan's unnamed calls, numbered anew, store no copies).
+   */
+  readonly outputId?: string;
 }
 
 /**
@@ -209,6 +215,8 @@ export interface PendingResult {
   readonly onlyMissing?: boolean;
   /** Satisfied calls without `_outputPath`: the thread still holds their output (not stored again). */
   readonly outputHeld?: boolean;
+  /** Satisfied calls whose output the thread holds under another call's id: that id (see `outputId`). */
+  readonly outputId?: string;
   /**
    * Satisfied calls that had completed in a run this one resumes: that run's id. Only their missing targets
    * are restored; one holding another value (a later write's) is left as it is and named in the reason.
