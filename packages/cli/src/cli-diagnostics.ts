@@ -11,6 +11,7 @@ import {
 import type { EngineDiagnostic, ValidationResult } from "obelisk";
 import { limitHint } from "./limits-option.js";
 import type { ParsedInput } from "./parse-input.js";
+import { shellWord } from "./shell-word.js";
 
 /**
  * Where in `--input` the problem of a diagnostic about the input is (json: the diagnostic's `input` field;
@@ -93,12 +94,25 @@ function topKey(reference: string): string | undefined {
   }
 }
 
+/** How the hint of a diagnostic that blames a missing `--input` starts (see {@link blamesMissingInput}). */
+const NO_INPUT_GIVEN = "no --input was given";
+
 /**
- * The hints of the REF_UNRESOLVED diagnostics of `†input` paths when no `--input` was given: the engine's
- * `the run's input has no value there` read as if an input was given (review s39). They say none was, with
- * the form that gives one (`--input '{"userName": …}'`, every key the plan reads at the top).
+ * The `--input` a plan needs, in the form a user fills in (`{"userName": …}`: every top-level key the
+ * refused `†input` references read), from the REF_UNRESOLVED diagnostics of a validation with no input;
+ * `{…}` when they name no key (the input schema's own refusal).
  */
-function missingInputHints(diagnostics: readonly Diagnostic[]): Map<Diagnostic, string> {
+export function missingInputForm(diagnostics: readonly Diagnostic[]): string {
+  return inputForm(new Set(missingInputKeys(diagnostics).values()));
+}
+
+function inputForm(keys: ReadonlySet<string>): string {
+  const form = [...keys].map((key) => `${JSON.stringify(key)}: …`).join(", ");
+  return `{${form === "" ? "…" : form}}`;
+}
+
+/** The top-level input key each REF_UNRESOLVED of a `†input` path that no input holds reads. */
+function missingInputKeys(diagnostics: readonly Diagnostic[]): Map<Diagnostic, string> {
   const keys = new Map<Diagnostic, string>();
   for (const diagnostic of diagnostics) {
     // (not "the input schema allows no value at this path": no input would hold it)
@@ -108,9 +122,25 @@ function missingInputHints(diagnostics: readonly Diagnostic[]): Map<Diagnostic, 
     const key = reference === undefined ? undefined : topKey(reference);
     if (key !== undefined) keys.set(diagnostic, key);
   }
-  const form = [...new Set(keys.values())].map((key) => `${JSON.stringify(key)}: …`).join(", ");
-  const hint = `no --input was given, so the run's input is empty: give it, e.g. --input '{${form}}' (or --input <file.json>)`;
-  return new Map([...keys.keys()].map((diagnostic) => [diagnostic, hint]));
+  return keys;
+}
+
+/**
+ * The hints of the diagnostics a missing `--input` causes: the REF_UNRESOLVED of `†input` paths (the
+ * engine's `the run's input has no value there` read as if an input was given, review s39) and the empty
+ * input's refusal by the plan's `inputSchema` (review s41 r2 #2). They say none was given, with the form
+ * that gives one (`--input '{"userName": …}'`, every key the plan reads at the top).
+ */
+function missingInputHints(diagnostics: readonly EngineDiagnostic[]): Map<Diagnostic, string> {
+  const keys = missingInputKeys(diagnostics);
+  const hint = `${NO_INPUT_GIVEN}, so the run's input is empty: give it, e.g. --input ${shellWord(inputForm(new Set(keys.values())))} (or --input <file.json>)`;
+  const blamed = [...keys.keys(), ...diagnostics.filter((d) => d.inputPointer !== undefined)];
+  return new Map(blamed.map((diagnostic) => [diagnostic, hint]));
+}
+
+/** True for a diagnostic (as {@link forCli} gives it) that a missing `--input` causes. */
+export function blamesMissingInput(diagnostic: Diagnostic): boolean {
+  return diagnostic.hint?.startsWith(NO_INPUT_GIVEN) === true;
 }
 
 /**

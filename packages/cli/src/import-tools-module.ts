@@ -8,6 +8,7 @@ import { EXIT } from "./exit-codes.js";
 import { onProcessExit } from "./on-process-exit.js";
 import { unlessStalled } from "./on-stall.js";
 import { reportError, sniffFormat } from "./output.js";
+import { syntaxErrorLocation } from "./syntax-error-location.js";
 import { TYPESCRIPT_MODULE_HOOKS } from "./typescript-module-hooks.js";
 import { errorMessage, usageError } from "./usage-error.js";
 
@@ -108,7 +109,9 @@ export async function importModule(
   } catch (error) {
     const message = errorMessage(error);
     const named =
-      (error as { name?: unknown } | null)?.name === "TransformError" ? realFileNames(message) : message;
+      (error as { name?: unknown } | null)?.name === "TransformError"
+        ? realFileNames(message)
+        : (syntaxErrorLocation(error, path) ?? message);
     throw usageError(
       `tools module ${file} failed to load: ${named}`,
       error,

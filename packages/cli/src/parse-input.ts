@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { JsonValue, SourceMap } from "@obelisk/core";
+import { LIMITS_FLAG } from "./limits-option.js";
 import { readUtf8File } from "./read-utf8.js";
 import { readJsonValue, refusedJsonError } from "./strict-json.js";
 import { errorMessage, usageError } from "./usage-error.js";
@@ -22,15 +23,28 @@ export interface ParsedInput {
   sourceMap(): SourceMap | undefined;
 }
 
+/** How large an `--input` file may be, and what the refusal of a larger one suggests. */
+export interface InputFileLimit {
+  /** `limits.maxValueBytes`: a file larger than this (and a byte order mark) is refused unread. */
+  readonly maxValueBytes: number;
+  /** Another way than raising the limit (`largeInputInstead`), put first in the hint. */
+  readonly instead?: string;
+}
+
 /**
  * Parses `--input`: inline JSON (starts with `{`) or a JSON file; a plain object or an Input message. JSON
- * the plan reader refuses (a repeated key, an integer beyond ±2^53…) is refused too. Throws USAGE.
+ * the plan reader refuses (a repeated key, an integer beyond ±2^53…) is refused too. A file larger than
+ * `limit.maxValueBytes` is refused by its size, before it is read (decision 0103). Throws USAGE.
  */
-export function parseInput(value: string | undefined, cwd: string): ParsedInput | undefined {
+export function parseInput(
+  value: string | undefined,
+  cwd: string,
+  limit?: InputFileLimit,
+): ParsedInput | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   const inline = trimmed.startsWith("{") || trimmed.startsWith("[");
-  const text = inline ? trimmed : readInputFile(value, cwd);
+  const text = inline ? trimmed : readInputFile(value, cwd, limit);
   const source = inline ? "inline --input" : `--input file ${value}`;
   // core's reader: JSON.parse once, the tree only when something needs its checks or a problem is located
   const read = readJsonValue(text);
@@ -48,16 +62,42 @@ export function parseInput(value: string | undefined, cwd: string): ParsedInput 
   };
 }
 
-function readInputFile(file: string, cwd: string): string {
+function readInputFile(file: string, cwd: string, limit: InputFileLimit | undefined): string {
   const path = resolve(cwd, file);
   if (file.trim() === "") throw usageError("--input is empty: give inline JSON or a JSON file");
+  // (standard input is the plan's: `run - --input -` would have two documents on one stream)
+  if (file.trim() === "-")
+    throw usageError(
+      "--input - is not read from standard input (standard input is only for the plan, given as -)",
+      undefined,
+      `give the input as a file or inline JSON: --input in.json, or --input '{"name": …}'`,
+    );
   if (!existsSync(path)) throw usageError(`--input is neither inline JSON nor an existing file: ${file}`);
-  if (!statSync(path).isFile()) throw usageError(`--input is not a file: ${file}`);
+  const stats = statSync(path);
+  if (!stats.isFile()) throw usageError(`--input is not a file: ${file}`);
+  // the value is never larger than its text (JSON.stringify adds no whitespace): a larger file is refused
+  // unread (a 3 GB file was read whole, 164 s and 6.3 GB, to be called malformed)
+  if (limit !== undefined && stats.size > limit.maxValueBytes + BOM_BYTES)
+    throw tooLarge(file, stats.size, limit);
   try {
-    return readUtf8File(path);
+    // (at most the limit and a few bytes: a file that grew since is cut, and then refused as a value)
+    return readUtf8File(path, limit?.maxValueBytes);
   } catch (error) {
     throw usageError(`cannot read --input file ${file}: ${errorMessage(error)}`);
   }
+}
+
+/** The UTF-8 bytes of a byte order mark, which a file may have beyond the limit (it is dropped). */
+const BOM_BYTES = 3;
+
+/** The refusal of an `--input` file larger than `maxValueBytes`, with the hint the engine's refusal gets. */
+function tooLarge(file: string, size: number, limit: InputFileLimit): Error {
+  const raise = `raise the limit: ${LIMITS_FLAG} maxValueBytes=<n> (now ${limit.maxValueBytes})`;
+  return usageError(
+    `--input file ${file} is ${size} bytes, larger than the limit of ${limit.maxValueBytes} bytes (limits.maxValueBytes)`,
+    undefined,
+    limit.instead === undefined ? raise : `${limit.instead}; or ${raise}`,
+  );
 }
 
 /**

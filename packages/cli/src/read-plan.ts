@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { type Limits, resolveLimits } from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
 import { cliCommand } from "./cli-command.js";
-import { forCli } from "./cli-diagnostics.js";
+import { forCli, missingInputForm } from "./cli-diagnostics.js";
 import type { CliIo } from "./cli-io.js";
 import type { CommonOptions } from "./common-options.js";
 import { withEngine } from "./engine-session.js";
@@ -121,30 +121,39 @@ function checkedAgainst(options: PlanCheckOptions, io: CliIo): CheckedAgainst {
 
 /**
  * A plan file and its validation against the thread (`--tools`, `--store`, `--thread`, `--input`,
- * `--limits`), its diagnostics as the CLI prints them (`forCli`), and what it was checked against.
+ * `--limits`), its diagnostics as the CLI prints them (`forCli`), and what it was checked against. With
+ * `askRun`, a valid plan checked without `--input` is checked again as `run` would run it, with an empty
+ * input: when that refuses it, `inputNeeded` is the `--input` a run needs (`'{"userName": …}'`).
  */
 export async function validatePlanFile(
   planPath: string,
   options: PlanCheckOptions,
   io: CliIo,
+  askRun = false,
 ): Promise<{
   readonly plan: PlanFile;
   readonly input?: ParsedInput;
   readonly result: ValidationResult;
   readonly against: CheckedAgainst;
+  readonly inputNeeded?: string;
 }> {
   const limits = options.limits ?? {};
   const plan = await readPlanFile(planPath, io, limits);
-  const input = parseInput(options.input, io.cwd);
+  const input = parseInput(options.input, io.cwd, {
+    maxValueBytes: resolveLimits(limits).maxValueBytes,
+    instead: largeInputInstead(cliCommand(io.env)),
+  });
   const against = checkedAgainst(options, io);
-  const result = await withEngine(
+  const thread = against.threadId === undefined ? {} : { threadId: against.threadId };
+  const { result, inputNeeded } = await withEngine(
     { tools: options.tools, store: against.store ?? "memory", storeAccess: "context", limits },
     io,
     async (engine) => {
+      let found: ValidationResult;
       try {
         // any JSON the user gave: the engine refuses what is not a plain object (USAGE, exit 2)
-        return await engine.validate(plan.text, {
-          ...(against.threadId === undefined ? {} : { threadId: against.threadId }),
+        found = await engine.validate(plan.text, {
+          ...thread,
           ...(input === undefined ? {} : { input: input.value as object }),
         });
       } catch (error) {
@@ -156,6 +165,16 @@ export async function validatePlanFile(
           largeInputInstead(cliCommand(io.env)),
         );
       }
+      // Without --input the input is unknown (a plan is approved before its inputs exist), but `run`
+      // without --input runs with {}: its suggested command must say that the run needs one (decision
+      // 0103). Only a plan whose text names "input" can read †input: no other plan is compiled twice.
+      if (!askRun || input !== undefined || !found.ok || !plan.text.includes("input"))
+        return { result: found };
+      const empty = await engine.validate(plan.text, { ...thread, input: {} });
+      return {
+        result: found,
+        ...(empty.ok ? {} : { inputNeeded: missingInputForm(empty.diagnostics) }),
+      };
     },
   );
   return {
@@ -163,5 +182,6 @@ export async function validatePlanFile(
     ...(input === undefined ? {} : { input }),
     result: forCli(result, input, resolveLimits(limits), true),
     against,
+    ...(inputNeeded === undefined ? {} : { inputNeeded }),
   };
 }

@@ -25,7 +25,8 @@ function preview(value: unknown): string {
  * Prints one recorded run in text: its status, times, why it was interrupted (`reason`, kept when a resume
  * then cancelled it), input, a table of its call records and the calls of its plan that have none
  * (`unfinished`); `store` goes into the suggested commands when it is not the default. A running run is
- * told who holds its thread (`holder`: see `runHolder`), an interrupted one how to continue (`resume`).
+ * told who holds its thread (`holder`: see `runHolder`), an interrupted one how to continue (`resume`), and
+ * so is a cancelled one that may be resumed (`resumable`: Ctrl-C stopped it, with calls left to finish).
  * The stacks of the errors tools threw (decision 0049) are printed below the table when `stacks` is true
  * (`--verbose`, `OBELISK_DEBUG`); otherwise a line says how to see them.
  */
@@ -36,6 +37,7 @@ export function renderRunDetails(
   unfinished: readonly UnfinishedCall[],
   holder: LockHolder | null | undefined,
   stacks = false,
+  resumable = false,
 ): void {
   const c = output.colors;
   const { run, calls } = details;
@@ -97,6 +99,14 @@ export function renderRunDetails(
       ),
     );
   }
+  // a run Ctrl-C cancelled is resumed as an interrupted one is (decision 0070): the end of the run said so,
+  // and it must still be found here later (review s41 r2 #4)
+  if (resumable)
+    output.line(
+      c.dim(
+        `it was cancelled before it ended; finish what is left (completed calls are satisfied): ${output.command} resume ${shellWord(run.runId)} --tools <module>${where}`,
+      ),
+    );
   if (!stacks && thrown.length > 0) {
     const which =
       thrown.length === 1

@@ -1,7 +1,7 @@
 import type { Diagnostic } from "@obelisk/core";
 import { plural } from "@obelisk/core";
 import type { ValidationResult } from "obelisk";
-import type { CliDiagnostic } from "./cli-diagnostics.js";
+import { blamesMissingInput, type CliDiagnostic } from "./cli-diagnostics.js";
 import { displayText } from "./display-text.js";
 import type { Output } from "./output.js";
 import type { ParsedInput } from "./parse-input.js";
@@ -30,8 +30,9 @@ export function tally(diagnostics: readonly Diagnostic[]): { errors: number; war
 }
 
 /**
- * Prints the verdict line of a validation: valid / N errors, M warnings — `input is invalid` when every error
- * is the `--input`'s (it breaks a schema: located in the input), `plan is invalid` otherwise.
+ * Prints the verdict line of a validation: valid / N errors, M warnings — `input is missing` when every error
+ * is caused by a missing `--input` (decision 0103), `input is invalid` when every error is the `--input`'s (it
+ * breaks a schema: located in the input), `plan is invalid` otherwise.
  */
 export function printVerdict(output: Output, result: ValidationResult): void {
   const c = output.colors;
@@ -40,10 +41,14 @@ export function printVerdict(output: Output, result: ValidationResult): void {
   if (result.ok)
     output.line(`${c.green(c.bold("✓ plan is valid"))}${warnings > 0 ? c.yellow(` (${w})`) : ""}`);
   else {
-    const inputOnly = (result.diagnostics as readonly CliDiagnostic[]).every(
-      (diagnostic) => diagnostic.severity !== "error" || diagnostic.input !== undefined,
-    );
-    const what = inputOnly && errors > 0 ? "input is invalid" : "plan is invalid";
+    const errorsOnly = (blames: (diagnostic: CliDiagnostic) => boolean): boolean =>
+      errors > 0 &&
+      (result.diagnostics as readonly CliDiagnostic[]).every((d) => d.severity !== "error" || blames(d));
+    const what = errorsOnly(blamesMissingInput)
+      ? "input is missing"
+      : errorsOnly((diagnostic) => diagnostic.input !== undefined)
+        ? "input is invalid"
+        : "plan is invalid";
     output.line(c.red(c.bold(`✗ ${what}: ${plural(errors, "error")}, ${w}`)));
   }
 }

@@ -23,7 +23,7 @@ function runNotFound(error: ObeliskError, store: string, command: string): Obeli
   return new ObeliskError(error.code, message, {
     cause: error,
     data: error.data,
-    hint: `${command} runs list${storeFlag(store)} lists the recorded runs, --status interrupted the runs to resume; a run ${command} runs prune removed, or whose thread ${command} state delete removed, is gone`,
+    hint: `${command} runs list${storeFlag(store)} lists the recorded runs, --status interrupted (and cancelled, for a run Ctrl-C stopped) the runs to resume; a run ${command} runs prune removed, or whose thread ${command} state delete removed, is gone`,
   });
 }
 

@@ -451,9 +451,12 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
       );
       expect(result.stdout).not.toContain("(at /plan/0/count)");
     }
-    // the same but for the hints: without --input they say none was given (decision 0090)
-    const hintless = (stdout: string) => stdout.replace(/^ {2}hint: .*$/gm, "");
+    // the same but for the hints: without --input they say none was given (decision 0090), and the verdict
+    // blames the missing input, not the plan (decision 0103)
+    const hintless = (stdout: string) =>
+      stdout.replace(/^ {2}hint: .*$/gm, "").replace("✗ input is missing:", "✗ plan is invalid:");
     expect(hintless(without.stdout)).toBe(hintless(withInput.stdout));
+    expect(without.stdout).toContain("✗ input is missing: 4 errors, 0 warnings");
     expect(withInput.stdout).toContain("hint: the run's input has no value there");
     expect(without.stdout).toContain(
       `hint: no --input was given, so the run's input is empty: give it, e.g. --input '{"count": …, "seed": …, "minAmount": …}' (or --input <file.json>)`,

@@ -65,7 +65,7 @@ describe("RUN_NOT_RESUMABLE and RUN_NOT_FOUND in the CLI's words", () => {
       const refused = await inProcess([...args, ...store], cwd);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toBe(
-        `error [RUN_NOT_FOUND] no run "${runId}" is recorded in sqlite:s.db (obelisk runs list --store sqlite:s.db lists the recorded runs, --status interrupted the runs to resume; a run obelisk runs prune removed, or whose thread obelisk state delete removed, is gone)\n`,
+        `error [RUN_NOT_FOUND] no run "${runId}" is recorded in sqlite:s.db (obelisk runs list --store sqlite:s.db lists the recorded runs, --status interrupted (and cancelled, for a run Ctrl-C stopped) the runs to resume; a run obelisk runs prune removed, or whose thread obelisk state delete removed, is gone)\n`,
       );
     }
   });
@@ -198,7 +198,8 @@ describe("smaller findings", () => {
     });
     closeSync(fd);
     expect(stdout).toContain(
-      `approve and run it with: obelisk run - --tools ${greetingTools} --approved sha256:`,
+      // (the greeting reads †input.userName: the run needs its --input, decision 0103)
+      `approve and run it with: obelisk run - --tools ${greetingTools} --input '{"userName": …}' --approved sha256:`,
     );
     expect(stdout).toContain("(the plan came from standard input: send it the same plan again, < plan.json)");
   });

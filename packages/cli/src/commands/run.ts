@@ -69,7 +69,10 @@ async function runCommand(
   const output = createOutput(io, options.format);
   const limits = options.limits ?? {};
   const plan = await readPlanFile(planPath, io, limits);
-  const input = parseInput(options.input, io.cwd);
+  const input = parseInput(options.input, io.cwd, {
+    maxValueBytes: resolveLimits(limits).maxValueBytes,
+    instead: largeInputInstead(output.command),
+  });
   // any JSON the user gave: the engine refuses what is not a plain object (USAGE, exit 2)
   const withInputOption = input === undefined ? {} : { input: input.value as object };
   const invalid = (validation: ValidationResult): ExitCode =>

@@ -1,6 +1,6 @@
 import { didYouMean, ObeliskError } from "@obelisk/core";
 import { type Command, InvalidArgumentError } from "commander";
-import type { RunRecord, RunStatus } from "obelisk";
+import type { Engine, RunDetails, RunRecord, RunStatus } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { type CommonOptions, threadOption, withFormat, withStore } from "../common-options.js";
 import { displayText } from "../display-text.js";
@@ -68,7 +68,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
     )
     .option(
       "--status <status>",
-      `only runs of this status (${RUN_STATUSES.join(", ")}; interrupted: the runs to resume)`,
+      `only runs of this status (${RUN_STATUSES.join(", ")}; interrupted, and cancelled by Ctrl-C: the runs to resume — runs show says)`,
       parseRunStatus,
     )
     .option("--waiting", "only runs with a call waiting for approval (†state.approvals.…)")
@@ -131,7 +131,8 @@ export function registerRuns(program: Command, context: CommandContext): void {
         // imported here, not at start-up: it reads a constant of the engine (see run-statuses.ts)
         const { renderRunDetails } = await import("../render-run-details.js");
         const stacks = options.verbose === true || Boolean(context.io.env.OBELISK_DEBUG);
-        renderRunDetails(output, run, options.store, unfinished, holder, stacks);
+        const resumable = await cancelledResumable(engine.store, run, unfinished.length);
+        renderRunDetails(output, run, options.store, unfinished, holder, stacks, resumable);
       }
     });
     context.exit(EXIT.ok);
@@ -223,4 +224,19 @@ function printRuns(output: Output, records: readonly RunRecord[], options: RunsO
       ),
     );
   }
+}
+
+/**
+ * True for a run its own signal cancelled (Ctrl-C: `cancelled`, no `reason`) that no run resumed yet and that
+ * left calls to finish (cancelled or without a record): `resume` finishes them (decision 0070; a run
+ * given up, with a reason, is refused). A store that cannot say what resumed a run: undefined (not offered).
+ */
+async function cancelledResumable(
+  store: Engine["store"],
+  { run, calls }: RunDetails,
+  unfinished: number,
+): Promise<boolean> {
+  if (run.status !== "cancelled" || run.reason !== undefined || store.resumedBy === undefined) return false;
+  if (unfinished === 0 && !calls.some((call) => call.status === "cancelled")) return false;
+  return (await store.resumedBy(run.runId)) === undefined;
 }

@@ -32,7 +32,7 @@ async function validateCommand(
   { io }: CommandContext,
 ): Promise<ExitCode> {
   const output = createOutput(io, options.format);
-  const { plan, input, result, against } = await validatePlanFile(planPath, options, io);
+  const { plan, input, result, against, inputNeeded } = await validatePlanFile(planPath, options, io, true);
   const { printGraphSummary, validationJson } = await import("../render-graph-summary.js");
   // only json builds the graph (a valid plan of 1,000 writers and 1,000 readers has a million edges)
   // json: each diagnostic with its line and column in the plan file, as text prints them
@@ -46,9 +46,16 @@ async function validateCommand(
     output.line();
     output.line(
       output.colors.dim(
-        `approve and run it with: ${output.command} ${runCommandLine(planPath, options, result.planHash)}`,
+        `approve and run it with: ${output.command} ${runCommandLine(planPath, options, result.planHash, inputNeeded)}`,
       ),
     );
+    // a run without --input runs with {}, which this plan's †input references refuse
+    if (inputNeeded !== undefined)
+      output.line(
+        output.colors.dim(
+          "(the run needs an input: put it in place of … — without --input the run is refused)",
+        ),
+      );
     if (STANDARD_INPUT.test(planPath))
       output.line(
         output.colors.dim("(the plan came from standard input: send it the same plan again, < plan.json)"),
@@ -69,11 +76,17 @@ const STANDARD_INPUT = /^(?:-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
 
 /**
  * The `run` words that run exactly this plan, with the same input, store, thread and limits (a plan from
- * standard input: `run -`, to be sent the plan again).
+ * standard input: `run -`, to be sent the plan again); with `inputNeeded`, the `--input` to fill in.
  */
-function runCommandLine(planPath: string, options: PlanCheckOptions, planHash: string): string {
+function runCommandLine(
+  planPath: string,
+  options: PlanCheckOptions,
+  planHash: string,
+  inputNeeded: string | undefined,
+): string {
   const words = ["run", STANDARD_INPUT.test(planPath) ? "-" : planPath, "--tools", options.tools ?? ""];
   if (options.input !== undefined) words.push("--input", options.input);
+  else if (inputNeeded !== undefined) words.push("--input", inputNeeded);
   if (options.store !== DEFAULT_STORE) words.push("--store", options.store);
   if (options.thread !== undefined && options.thread !== DEFAULT_THREAD)
     words.push("--thread", options.thread);
