@@ -171,6 +171,11 @@ export type CallEndEvent = CallEventBase &
      * that run's.
      */
     readonly satisfiedBy?: string;
+    /**
+     * A `satisfied` call without `_id` and `_outputPath` whose value the thread holds as another call's
+     * output: that call's id (`†calls.<outputId>`; nothing was stored under this call's, decision 0102).
+     */
+    readonly outputId?: string;
     /** True when the confirm hook's `modify` replaced the plan's parameters (the tool ran with the hook's). */
     readonly modified?: true;
   };
@@ -204,6 +209,7 @@ export function callEndEvent(
 ): CallEndInput {
   const { callId, tool, status, attempts, durationMs, branch, reason, error, modified } = report;
   const satisfiedBy = report.status === "satisfied" ? report.satisfiedBy : undefined;
+  const outputId = report.status === "satisfied" ? report.outputId : undefined;
   const outcome = branch === undefined ? undefined : outcomes?.[branch];
   const targets = branch === undefined ? undefined : outputPath?.alternatives[branch];
   return {
@@ -221,6 +227,7 @@ export function callEndEvent(
       ? {}
       : { error: error.code === undefined ? { ...error, code: "TOOL_ERROR" } : error }),
     ...(satisfiedBy === undefined ? {} : { satisfiedBy }),
+    ...(outputId === undefined ? {} : { outputId }),
     ...(modified === undefined ? {} : { modified }),
   } as CallEndInput;
 }

@@ -2,6 +2,8 @@ import { compile, createToolRegistry } from "@obelisk/compiler";
 import { asRunId, asThreadId } from "@obelisk/core";
 import { createMemoryStore, type StateStore } from "@obelisk/state";
 import { describe, expect, it } from "vitest";
+import { recordEvents } from "./__fixtures__/run-events.js";
+import type { EventHub } from "./event-hub.js";
 import { executePlan } from "./execute-plan.js";
 
 // Decision 0102 (review s40 r2 #15): a re-sent plan's call without `_id` is numbered anew (`echo$2`); when
@@ -19,7 +21,7 @@ const registry = createToolRegistry([
 ]);
 
 /** Runs `plan` on thread `t` of `store`, its automatic ids numbered from `first`. */
-async function runOn(store: StateStore, plan: unknown, runId: string, first: number) {
+async function runOn(store: StateStore, plan: unknown, runId: string, first: number, events?: EventHub) {
   const compiled = compile(plan, registry, { firstAutoIdNumber: first });
   if (!compiled.ok) throw new Error(JSON.stringify(compiled.diagnostics));
   const threadId = asThreadId("t");
@@ -32,6 +34,7 @@ async function runOn(store: StateStore, plan: unknown, runId: string, first: num
     input: {},
     state: await store.readState(threadId),
     registry,
+    ...(events === undefined ? {} : { events }),
   });
 }
 
@@ -46,7 +49,14 @@ describe("a satisfied call without _id whose output the thread holds under the e
       { _tool: "echo", v: 1 },
       { _tool: "echo", v: "†calls.echo$2", _outputPath: "†state.read" },
     ];
-    const again = await runOn(store, plan, "again", 2);
+    const { hub, events } = recordEvents();
+    const again = await runOn(store, plan, "again", 2, hub);
+    // the call-end event says it too, beside satisfiedBy
+    expect(events.find((event) => event.type === "call-end" && event.callId === "echo$2")).toMatchObject({
+      status: "satisfied",
+      satisfiedBy: "first",
+      outputId: "echo$1",
+    });
     expect(again.calls[0]).toMatchObject({
       callId: "echo$2",
       status: "satisfied",
