@@ -220,7 +220,7 @@ export function createEngine(given: GivenEngineOptions): Engine {
       ...engineRuns(store),
       cancel: async (runId, cancelOptions) => cancelRun(runtime, runId, cancelOptions),
     },
-    threads: { list: async () => listThreads(store) },
+    threads: { list: async (listOptions) => listThreads(store, listOptions) },
     // the store takes the thread's lock itself (waiting as a run would), so not through editThread
     deleteThread: async (threadId) => {
       const thread = requireThreadId(threadId);

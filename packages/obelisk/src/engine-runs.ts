@@ -5,11 +5,13 @@ import {
   RUN_STATUSES,
   type RunRecord,
   type RunStatus,
+  type RunSummary,
   type RunsOptions,
+  runSummary,
   type StateStore,
 } from "@obelisk/state";
 import { describeValue, shownValue } from "./describe-value.js";
-import type { Engine } from "./engine-types.js";
+import type { Engine, RunListOptions } from "./engine-types.js";
 import { checkOptionsObject, refuseUnknownKeys, requireString } from "./facade-arguments.js";
 import { runNotFound } from "./run-not-found.js";
 
@@ -20,6 +22,7 @@ const LIST_OPTIONS: ReadonlySet<string> = new Set([
   "waiting",
   "stale",
   "before",
+  "plans",
 ]);
 const PRUNE_OPTIONS: ReadonlySet<string> = new Set(["threadId", "keepLast", "olderThanMs"]);
 const STATUSES: ReadonlySet<string> = new Set(RUN_STATUSES);
@@ -111,9 +114,22 @@ function requireListLimit(limit: unknown): number {
  * `runs` unless it holds the `before` cursor's run itself: a store that answers it ignored `before` (a
  * custom one without paging), and its next page would repeat this one — USAGE instead of a loop.
  */
-function pagedRuns(runs: readonly RunRecord[], before: RunId | undefined): readonly RunRecord[] {
+function pagedRuns<T extends RunRecord | RunSummary>(
+  runs: readonly T[],
+  before: RunId | undefined,
+): readonly T[] {
   if (before === undefined || !runs.some((run) => run.runId === before)) return runs;
   throw missingStoreMethod("listRuns honouring before", "runs.list({ before })");
+}
+
+/** `runs` of `status` (a store that does not filter by status, a custom one, has its answer filtered here). */
+function ofStatus<T extends RunRecord | RunSummary>(
+  runs: readonly T[],
+  status: RunStatus | undefined,
+): readonly T[] {
+  return status === undefined || runs.every((run) => run.status === status)
+    ? runs
+    : runs.filter((run) => run.status === status);
 }
 
 /** The store's runs waiting for approval; USAGE for a store without `listWaitingRuns` (a custom one). */
@@ -133,10 +149,18 @@ function listWaiting(store: StateStore, query: RunsOptions): Awaitable<readonly 
  */
 export function engineRuns(store: StateStore): Omit<Engine["runs"], "cancel"> {
   return {
-    list: async (listOptions) => {
+    list: (async (listOptions?: RunListOptions) => {
       const given = checkOptionsObject(listOptions, "runs.list");
       if (given !== undefined) refuseUnknownKeys(given, LIST_OPTIONS, "runs.list");
-      const { threadId, limit, status, waiting, stale, before } = given ?? {};
+      const { threadId, limit, status, waiting, stale, before, plans } = given ?? {};
+      if (plans !== undefined && typeof plans !== "boolean")
+        throw new ObeliskError(
+          "USAGE",
+          `runs.list's plans must be true or false, not ${describeValue(plans)}`,
+          {
+            hint: "plans: false lists each run without its plan and input, with its call count",
+          },
+        );
       if (threadId !== undefined) requireString(threadId, "runs.list's threadId");
       if (before !== undefined) requireString(before, "runs.list's before");
       if (status !== undefined) requireRunStatus(status);
@@ -150,18 +174,20 @@ export function engineRuns(store: StateStore): Omit<Engine["runs"], "cancel"> {
         ...(status === undefined ? {} : { status }),
         ...(before === undefined ? {} : { before: asRunId(before) }),
       };
-      const runs = pagedRuns(
-        await (waiting === undefined ? store.listRuns(query) : listWaiting(store, query)),
-        query.before,
+      // summaries from the store when it has them (SQLite leaves plans and inputs out of the rows)
+      if (plans === false && waiting === undefined && stale === undefined && store.listRunSummaries)
+        return ofStatus(pagedRuns(await store.listRunSummaries(query), query.before), status);
+      const runs = ofStatus(
+        pagedRuns(
+          await (waiting === undefined ? store.listRuns(query) : listWaiting(store, query)),
+          query.before,
+        ),
+        status,
       );
-      const ofStatus =
-        status === undefined || runs.every((run) => run.status === status)
-          ? runs
-          : runs.filter((run) => run.status === status);
-      if (stale === undefined) return ofStatus;
-      const kept = await staleRuns(store, ofStatus);
-      return limit === undefined ? kept : kept.slice(0, limit);
-    },
+      const kept = stale === undefined ? runs : await staleRuns(store, runs);
+      const listed = stale === undefined || limit === undefined ? kept : kept.slice(0, limit);
+      return plans === false ? listed.map((run) => runSummary(run)) : listed;
+    }) as Engine["runs"]["list"],
     show: async (runId) => {
       const run = await store.getRun(asRunId(runId));
       if (run === undefined) throw runNotFound(runId);

@@ -27,6 +27,7 @@ import type {
   RetentionPolicy,
   RunRecord,
   RunStatus,
+  RunSummary,
   StateStore,
   SummarizeOptions,
   ThreadDeletion,
@@ -263,6 +264,26 @@ export interface ThreadListing {
   readonly lastRun?: Pick<RunRecord, "runId" | "status" | "startedAt" | "endedAt">;
 }
 
+/** Options of `runs.list` (see there). */
+export interface RunListOptions {
+  readonly threadId?: string | undefined;
+  readonly limit?: number | undefined;
+  readonly status?: RunStatus | undefined;
+  readonly waiting?: true | undefined;
+  readonly stale?: true | undefined;
+  readonly before?: string | undefined;
+  /** `false`: each run without its plan and input, with its call count (`RunSummary`, decision 0104). */
+  readonly plans?: boolean | undefined;
+}
+
+/** Options of `threads.list`: a page of the threads in id order (decision 0104). */
+export interface ThreadListOptions {
+  /** At most this many threads (a whole number from 1; leave it out for all). */
+  readonly limit?: number | undefined;
+  /** A cursor: only the threads whose id sorts after this one (the last id of the page before). */
+  readonly after?: string | undefined;
+}
+
 /** Options of `validate`. */
 export interface ValidateOptions {
   /**
@@ -470,16 +491,12 @@ export interface Engine<State = JsonObject> {
      * `before: runId` pages the history: only the runs recorded before that run, in this order — pass the
      * last run of a page to get the next; runs recorded meanwhile never shift it. RUN_NOT_FOUND when the
      * store does not hold that run (pruned or deleted since), USAGE when it is of another thread than
-     * `threadId`. Decision 0074.
+     * `threadId`. Decision 0074. `plans: false` answers each run without its plan and input, with its
+     * call count (`RunSummary`): a page of a history of large plans or inputs (decision 0104).
      */
-    list(options?: {
-      readonly threadId?: string | undefined;
-      readonly limit?: number | undefined;
-      readonly status?: RunStatus | undefined;
-      readonly waiting?: true | undefined;
-      readonly stale?: true | undefined;
-      readonly before?: string | undefined;
-    }): Promise<readonly RunRecord[]>;
+    list(options: RunListOptions & { readonly plans: false }): Promise<readonly RunSummary[]>;
+    /** Runs with their plans and inputs (see the overload with `plans: false`). */
+    list(options?: RunListOptions): Promise<readonly RunRecord[]>;
     /** One run with its call records; RUN_NOT_FOUND when unknown. */
     show(runId: string): Promise<RunDetails>;
     /**
@@ -508,9 +525,10 @@ export interface Engine<State = JsonObject> {
   readonly threads: {
     /**
      * Every thread the store holds, by id (code-unit order), with what it holds and its newest run; USAGE
-     * for a store without `listThreads` (both built-in stores have it).
+     * for a store without `listThreads` (both built-in stores have it). `limit` and `after` (the last id of
+     * the page before) page it: only the page's threads are read beyond their ids (decision 0104).
      */
-    list(): Promise<readonly ThreadListing[]>;
+    list(options?: ThreadListOptions): Promise<readonly ThreadListing[]>;
   };
   /**
    * Removes a thread entirely — state, variables, stored outputs, call records, runs, counters — waiting for

@@ -1,4 +1,5 @@
 export { checkHistoryPolicy, HISTORY_BATCH } from "./internal/prune-history.js";
+export { runSummary } from "./internal/run-summary.js";
 export type { LockHolder } from "./lock-holder.js";
 export { createMemoryStore } from "./memory-store.js";
 export { RETENTION_FIELDS } from "./retention-fields.js";
@@ -30,6 +31,7 @@ export type {
   RunLock,
   RunRecord,
   RunStatus,
+  RunSummary,
   RunsOptions,
   StateStore,
   StateWrite,

@@ -30,6 +30,7 @@ import { processHolder } from "./internal/process-holder.js";
 import type { HistoryCandidates } from "./internal/prune-history.js";
 import { HOST_EDIT_RUN_IDS } from "./internal/prune-runs.js";
 import { resetThreadData } from "./internal/reset-thread-data.js";
+import { runSummary } from "./internal/run-summary.js";
 import {
   type CommitExtras,
   replacedOutputs,
@@ -46,6 +47,7 @@ import type {
   FinishRunOptions,
   RunRecord,
   RunStatus,
+  RunSummary,
   StateStore,
   StateWrite,
   StoreStats,
@@ -215,6 +217,14 @@ class MemoryStore extends CachedStore {
 
   protected queryRuns(query: StoredRunsQuery): readonly RunRecord[] {
     return this.runs.query(query, (run) => this.records.hasWaiting(run.threadId, run.runId));
+  }
+
+  protected querySummaries(query: StoredRunsQuery): readonly RunSummary[] {
+    return this.runs.query(
+      query,
+      () => true,
+      (run, appended) => runSummary(run, appended.length),
+    );
   }
 
   protected readCallRecords(runId: RunId): readonly CallRecord[] {

@@ -24,6 +24,7 @@ import type {
   FinishRunOptions,
   RunRecord,
   RunStatus,
+  RunSummary,
   StateStore,
   StoreStats,
   ThreadDeletion,
@@ -155,6 +156,10 @@ class SqliteStore extends SqliteThreadStore {
 
   protected queryRuns(query: StoredRunsQuery): readonly RunRecord[] {
     return this.runs.query(query);
+  }
+
+  protected querySummaries(query: StoredRunsQuery): readonly RunSummary[] {
+    return this.runs.summaries(query);
   }
 
   protected runPlace(runId: RunId): { readonly threadId: string; readonly place: number } | undefined {

@@ -289,6 +289,13 @@ export interface RunsOptions {
   readonly before?: RunId | undefined;
 }
 
+/**
+ * A run without its plan and input (`listRunSummaries`, the engine's `runs.list({ plans: false })`, decision
+ * 0104): what a listing of many runs needs. `calls`: how many calls its plan holds (a streaming run's: the
+ * calls accepted so far).
+ */
+export type RunSummary = Omit<RunRecord, "plan" | "input"> & { readonly calls: number };
+
 /** The plan a run ended with, when it was not known at its start (a streaming run's calls). */
 export interface FinalPlan {
   /** The plan document (`{ type: "plan", plan: [calls] }`). */
@@ -617,6 +624,13 @@ export interface StateStore {
    * resume). `running` runs whose process is gone answer `interrupted` (see {@link RunStatus}).
    */
   listRuns(options?: RunsOptions): Awaitable<readonly RunRecord[]>;
+  /**
+   * The runs `listRuns` answers for the same options, each without its plan and input and with its call
+   * count ({@link RunSummary}): a page of a history of large plans or inputs without reading them (SQLite
+   * leaves them out in the query). Optional: both built-in stores have it; without it the engine strips
+   * `listRuns`' records (decision 0104).
+   */
+  listRunSummaries?(options?: RunsOptions): Awaitable<readonly RunSummary[]>;
   /**
    * The runs waiting for a person: those with at least one call record `waiting` (an approval gate, SPEC
    * §7), whatever the run's status, newest first; `threadId`, `status` and `limit` as `listRuns` takes and

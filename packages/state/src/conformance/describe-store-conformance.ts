@@ -19,6 +19,7 @@ import { overwriteCases } from "./overwrite-cases.js";
 import { pruneRunsCases } from "./prune-runs-cases.js";
 import { recordResultCases } from "./record-result-cases.js";
 import { removalCases } from "./removal-cases.js";
+import { runSummariesCases } from "./run-summaries-cases.js";
 import { runsCursorCases } from "./runs-cursor-cases.js";
 import { supersededTombstoneCases } from "./superseded-tombstone-cases.js";
 import { threadIdCases } from "./thread-id-cases.js";
@@ -32,7 +33,7 @@ export type OpenStore = (options?: StoreOptions) => Promise<StateStore>;
 /**
  * The conformance suite every StateStore backend must pass (SPEC §8): commits (call hashes the store fills
  * in included, decision 0038), folding, atomicity,
- * schema checks, history (with the runs waiting for approval), counters, locks and their holder, variables, lifecycle, removals, the
+ * schema checks, history (with the runs waiting for approval, and run summaries: decision 0104), counters, locks and their holder, variables, lifecycle, removals, the
  * tombstones writes supersede, the earlier designs' weaknesses, and bounded history (decision 0029: records' results, log compaction,
  * `pruneRuns`, `deleteThread`) and its rest (decision 0034: tombstones, parameters, host edits), and thread ids
  * that are not well-formed UTF-16 (decision 0093).
@@ -54,6 +55,7 @@ export function describeStoreConformance(name: string, makeStore: MakeStore): vo
     interruptedCases(openStore);
     waitingRunsCases(openStore);
     runsCursorCases(openStore);
+    runSummariesCases(openStore);
     lockCases(openStore);
     lockHolderCases(openStore);
     numberedCases(openStore);

@@ -1,5 +1,5 @@
 import type { ThreadId } from "@obelisk/core";
-import type { RunRecord } from "../store-types.js";
+import type { RunRecord, RunSummary } from "../store-types.js";
 
 /**
  * A run left `running` with its thread's lock released: its process stopped, or it released the lock after
@@ -34,6 +34,10 @@ export function unheldReason(threadId: ThreadId, holder: string | undefined, why
 }
 
 /** `run` marked `interrupted` at `endedAt` for `reason` (what a read-only store answers without writing). */
-export function interruptedRecord(run: RunRecord, reason: string, endedAt: string): RunRecord {
+export function interruptedRecord<T extends RunRecord | RunSummary>(
+  run: T,
+  reason: string,
+  endedAt: string,
+): T {
   return { ...run, status: "interrupted", endedAt, reason };
 }

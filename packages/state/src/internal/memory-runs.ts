@@ -4,6 +4,7 @@ import type { RunRecord, RunStatus } from "../store-types.js";
 import { assertAppendable, withAppendedCalls } from "./append-run-calls.js";
 import { copyJson } from "./copy-json.js";
 import type { StoredRunsQuery } from "./history-arguments.js";
+import { RecentIds } from "./recent-ids.js";
 
 /**
  * The memory store's run records: copied in as JSON, with the calls appended to a running one (folded in
@@ -20,8 +21,13 @@ export class MemoryRuns {
    * reading every run (the engine asks for them after each run, to end those a re-sent plan superseded).
    */
   private readonly interrupted = new Map<string, Set<string>>();
-  /** The ids of each thread's runs, oldest first (`pruneHistory` reads them from the oldest). */
-  private readonly ofThread = new Map<string, Set<string>>();
+  /**
+   * The ids of each thread's runs in the order they were recorded (`pruneHistory` reads them from the
+   * oldest, a listing of the thread's runs from the newest, stopping at its limit: decision 0104).
+   */
+  private readonly ofThread = new Map<string, RecentIds>();
+  /** Every run's id in the order they were recorded (a listing of all runs walks it from the newest). */
+  private readonly recorded = new RecentIds();
   /** Each run's place in the order runs were first recorded (newest first is the highest). */
   private readonly order = new Map<string, number>();
   private nextOrder = 0;
@@ -38,10 +44,12 @@ export class MemoryRuns {
     this.keep(copyOf(run));
     let ids = this.ofThread.get(run.threadId);
     if (ids === undefined) {
-      ids = new Set();
+      ids = new RecentIds();
       this.ofThread.set(run.threadId, ids);
     }
-    ids.add(run.runId);
+    const place = this.order.get(run.runId) as number;
+    ids.add(run.runId, place);
+    this.recorded.add(run.runId, place);
   }
 
   /** Ends `run` (read with its appended calls): `ending` over it, the appended calls folded in. */
@@ -101,27 +109,45 @@ export class MemoryRuns {
     return newest === undefined ? undefined : this.read(newest as RunId);
   }
 
-  /** Runs as stored, newest first (`waiting`: those `waits` answers true for). */
-  query(
+  /**
+   * Runs as stored, newest first (`waiting`: those `waits` answers true for): walked from the newest below
+   * `before` (of the thread, from its own index), stopping at `limit` — only the runs passed over are read.
+   */
+  query(query: StoredRunsQuery, waits: (run: RunRecord) => boolean): readonly RunRecord[];
+  /** The runs of {@link query}, each as `shape` makes it of the record and the calls appended to it. */
+  query<T>(
+    query: StoredRunsQuery,
+    waits: (run: RunRecord) => boolean,
+    shape: (run: RunRecord, appended: readonly JsonValue[]) => T,
+  ): readonly T[];
+  query<T>(
     { threadId, limit, statuses, waiting, before = Number.POSITIVE_INFINITY }: StoredRunsQuery,
     waits: (run: RunRecord) => boolean,
-  ): readonly RunRecord[] {
+    shape: (run: RunRecord, appended: readonly JsonValue[]) => T = withAppendedCalls as never,
+  ): readonly T[] {
     if (threadId !== undefined && statuses?.every(isOpen) === true && !waiting)
-      return this.openRuns(threadId, statuses, limit, before);
-    const runs = [...this.runs.values()]
-      .reverse()
-      .filter(
-        (run) =>
-          (threadId === undefined || run.threadId === threadId) &&
-          (statuses === undefined || statuses.includes(run.status)) &&
-          (this.order.get(run.runId) ?? 0) < before &&
-          (!waiting || waits(run)),
-      );
-    const listed = limit === undefined ? runs : runs.slice(0, limit);
-    return listed.map((run) => withAppendedCalls(run, this.appended.get(run.runId) ?? []));
+      return this.openRuns(threadId, statuses, limit, before).map((run) => this.shaped(run, shape));
+    const ids = threadId === undefined ? this.recorded : this.ofThread.get(threadId);
+    const listed: T[] = [];
+    if (ids === undefined || limit === 0) return listed;
+    for (const id of ids.newest(before)) {
+      const run = this.runs.get(id) as RunRecord;
+      if ((statuses !== undefined && !statuses.includes(run.status)) || (waiting && !waits(run))) continue;
+      listed.push(this.shaped(run, shape));
+      if (listed.length === limit) break;
+    }
+    return listed;
   }
 
-  /** A thread's runs of open statuses (`running`, `interrupted`) below `before`, newest first, from the indexes. */
+  /** `run` as `shape` makes it of the record and the calls appended to it. */
+  private shaped<T>(run: RunRecord, shape: (run: RunRecord, appended: readonly JsonValue[]) => T): T {
+    return shape(run, this.appended.get(run.runId) ?? []);
+  }
+
+  /**
+   * A thread's runs of open statuses (`running`, `interrupted`) below `before`, newest first, from the
+   * indexes (as stored: the caller adds the appended calls).
+   */
   private openRuns(
     threadId: string,
     statuses: readonly RunStatus[],
@@ -136,8 +162,7 @@ export class MemoryRuns {
         runs.push(run);
     }
     runs.sort((a, b) => (this.order.get(b.runId) ?? 0) - (this.order.get(a.runId) ?? 0));
-    const listed = limit === undefined ? runs : runs.slice(0, limit);
-    return listed.map((run) => withAppendedCalls(run, this.appended.get(run.runId) ?? []));
+    return limit === undefined ? runs : runs.slice(0, limit);
   }
 
   /**
@@ -157,7 +182,7 @@ export class MemoryRuns {
     const before = ids.size - keepRuns;
     const candidates: RunRecord[] = [];
     let position = 0;
-    for (const id of ids) {
+    for (const id of ids.oldest()) {
       const run = this.runs.get(id) as RunRecord;
       if (position >= before || candidates.length === limit) return { stoppedAt: run, candidates };
       if (mayGo(run)) candidates.push(run);
@@ -169,9 +194,7 @@ export class MemoryRuns {
   /** How many runs are recorded (of one thread). */
   count(threadId?: string): number {
     if (threadId === undefined) return this.runs.size;
-    let count = 0;
-    for (const run of this.runs.values()) if (run.threadId === threadId) count++;
-    return count;
+    return this.ofThread.get(threadId)?.size ?? 0;
   }
 
   /** Forgets a run. */
@@ -181,6 +204,7 @@ export class MemoryRuns {
     this.runs.delete(runId);
     this.appended.delete(runId);
     this.order.delete(runId);
+    this.recorded.delete(runId);
     this.ofThread.get(run.threadId)?.delete(runId);
     this.running.get(run.threadId)?.delete(runId);
     this.interrupted.get(run.threadId)?.delete(runId);
@@ -198,11 +222,12 @@ export class MemoryRuns {
   /** Forgets every run of a thread; answers how many. */
   removeThread(threadId: string): number {
     let removed = 0;
-    for (const [runId, run] of this.runs) {
-      if (run.threadId !== threadId) continue;
+    for (const runId of this.ofThread.get(threadId)?.oldest() ?? []) {
+      const run = this.runs.get(runId) as RunRecord;
       this.runs.delete(runId);
       this.appended.delete(runId);
       this.order.delete(runId);
+      this.recorded.delete(runId);
       this.forgetResume(run);
       removed++;
     }

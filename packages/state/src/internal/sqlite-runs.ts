@@ -1,6 +1,6 @@
 import { type JsonValue, ObeliskError, type RunId } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
-import type { FinalPlan, RunRecord, RunStatus } from "../store-types.js";
+import type { FinalPlan, RunRecord, RunStatus, RunSummary } from "../store-types.js";
 import { assertAppendable, withAppendedCalls } from "./append-run-calls.js";
 import type { StoredRunsQuery } from "./history-arguments.js";
 import { parseStored } from "./parse-frozen.js";
@@ -98,6 +98,15 @@ export class SqliteRuns {
     return rows.map((row) => this.withCalls(parseRun(row)));
   }
 
+  /**
+   * The runs of {@link query} (never `waiting`) without plans and inputs: SQLite leaves them out of the
+   * rows it answers (`json_remove`) and counts the calls (decision 0104).
+   */
+  summaries(query: StoredRunsQuery): readonly RunSummary[] {
+    const rows = this.rows(query, true) as (RunRow & { calls: number })[];
+    return rows.map((row) => ({ ...(parseRun(row) as Omit<RunSummary, "calls">), calls: row.calls }));
+  }
+
   /** A run's thread and `seq` (its place in the order runs were recorded), or undefined. */
   place(runId: RunId): { readonly threadId: string; readonly place: number } | undefined {
     const row = this.sql.runPlace.get(runId) as { seq: number; thread_id: string } | undefined;
@@ -111,7 +120,10 @@ export class SqliteRuns {
   }
 
   /** The rows of {@link query} without `waiting`: by the thread's index or `runs_status`. */
-  private rows({ threadId, limit: given, statuses, before = NO_CURSOR }: StoredRunsQuery): unknown[] {
+  private rows(
+    { threadId, limit: given, statuses, before = NO_CURSOR }: StoredRunsQuery,
+    summaries = false,
+  ): unknown[] {
     // SQLite: a negative LIMIT means no limit
     const limit = given ?? -1;
     const sql = this.sql;
@@ -119,11 +131,17 @@ export class SqliteRuns {
     const [first, second = first] = statuses ?? [];
     if (statuses === undefined)
       return threadId === undefined
-        ? sql.runsAll.all(before, limit)
-        : sql.runsOfThread.all(threadId, before, limit);
+        ? (summaries ? sql.summariesAll : sql.runsAll).all(before, limit)
+        : (summaries ? sql.summariesOfThread : sql.runsOfThread).all(threadId, before, limit);
     return threadId === undefined
-      ? sql.runsByStatus.all(first, second, before, limit)
-      : sql.runsOfThreadByStatus.all(threadId, first, second, before, limit);
+      ? (summaries ? sql.summariesByStatus : sql.runsByStatus).all(first, second, before, limit)
+      : (summaries ? sql.summariesOfThreadByStatus : sql.runsOfThreadByStatus).all(
+          threadId,
+          first,
+          second,
+          before,
+          limit,
+        );
   }
 
   /** The rows of {@link query} with `waiting`: from the `waiting` call records, then thread and status. */

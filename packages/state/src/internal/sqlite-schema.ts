@@ -19,6 +19,19 @@ const SQLITE_SCHEMA = [
  */
 const THREAD_VERSION_FLOOR = "thread_version_floor";
 
+/** The run listings' rows, newest first below a cursor (`seq < ?`: the largest integer for no cursor). */
+const RUNS_ALL = "FROM runs WHERE seq < ? ORDER BY seq DESC LIMIT ?";
+const RUNS_OF_THREAD = "FROM runs WHERE thread_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?";
+const RUNS_BY_STATUS = "FROM runs WHERE (status = ? OR status = ?) AND seq < ? ORDER BY seq DESC LIMIT ?";
+const RUNS_OF_THREAD_BY_STATUS =
+  "FROM runs WHERE +thread_id = ? AND (status = ? OR status = ?) AND seq < ? ORDER BY seq DESC LIMIT ?";
+/**
+ * A run row without its plan and input, and its call count: the plan document's call list (or a bare
+ * list), and a running run's calls appended so far (`run_calls`) — decision 0104.
+ */
+const SUMMARY =
+  "run_id, thread_id, json_remove(record, '$.plan', '$.input') AS record, coalesce(json_array_length(record, '$.plan.plan'), json_array_length(record, '$.plan'), 0) + CASE WHEN status = 'running' THEN (SELECT count(*) FROM run_calls WHERE run_calls.run_id = runs.run_id) ELSE 0 END AS calls";
+
 const STATEMENTS = {
   threadGet:
     "SELECT t.state_schema, t.created_at, t.next_seq, coalesce(s.snapshot, t.snapshot) AS snapshot, coalesce(s.snapshot_seq, t.snapshot_seq) AS snapshot_seq, s.snapshot IS NOT NULL AS snapshot_apart, t.version FROM threads t LEFT JOIN snapshots s ON s.thread_id = t.thread_id WHERE t.thread_id = ?",
@@ -100,14 +113,16 @@ const STATEMENTS = {
   runCallsNext: "SELECT coalesce(max(seq), 0) + 1 AS next FROM run_calls WHERE run_id = ?",
   runCallsDelete: "DELETE FROM run_calls WHERE run_id = ?",
   /** Runs newest first, those recorded before a cursor (`seq < ?`: the largest integer for no cursor). */
-  runsAll: "SELECT run_id, thread_id, record FROM runs WHERE seq < ? ORDER BY seq DESC LIMIT ?",
-  runsOfThread:
-    "SELECT run_id, thread_id, record FROM runs WHERE thread_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+  runsAll: `SELECT run_id, thread_id, record ${RUNS_ALL}`,
+  runsOfThread: `SELECT run_id, thread_id, record ${RUNS_OF_THREAD}`,
   /** Runs of one or two statuses (`runs_status`; the thread's index is not used for them: `+thread_id`). */
-  runsByStatus:
-    "SELECT run_id, thread_id, record FROM runs WHERE (status = ? OR status = ?) AND seq < ? ORDER BY seq DESC LIMIT ?",
-  runsOfThreadByStatus:
-    "SELECT run_id, thread_id, record FROM runs WHERE +thread_id = ? AND (status = ? OR status = ?) AND seq < ? ORDER BY seq DESC LIMIT ?",
+  runsByStatus: `SELECT run_id, thread_id, record ${RUNS_BY_STATUS}`,
+  runsOfThreadByStatus: `SELECT run_id, thread_id, record ${RUNS_OF_THREAD_BY_STATUS}`,
+  /** The same runs without plans and inputs, with their call counts (`listRunSummaries`, decision 0104). */
+  summariesAll: `SELECT ${SUMMARY} ${RUNS_ALL}`,
+  summariesOfThread: `SELECT ${SUMMARY} ${RUNS_OF_THREAD}`,
+  summariesByStatus: `SELECT ${SUMMARY} ${RUNS_BY_STATUS}`,
+  summariesOfThreadByStatus: `SELECT ${SUMMARY} ${RUNS_OF_THREAD_BY_STATUS}`,
   /**
    * `listWaitingRuns`: the runs with a `waiting` call record, found in `call_records_waiting` (few rows);
    * `@thread` and `@first` null select every thread and status (one or two statuses, as above).

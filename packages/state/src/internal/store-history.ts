@@ -15,6 +15,7 @@ import type {
   RetentionPolicy,
   RunRecord,
   RunStatus,
+  RunSummary,
   RunsOptions,
 } from "../store-types.js";
 import { definedFields } from "./defined-fields.js";
@@ -26,7 +27,14 @@ import {
   type StoredRunsQuery,
 } from "./history-arguments.js";
 import { interruptedRecord } from "./interrupted-runs.js";
+import { runSummary } from "./run-summary.js";
 import { storeClosedError } from "./store-closed.js";
+
+/** How a listing reads its runs: as stored (newest first), and one again once it was marked `interrupted`. */
+interface ListedRuns<T> {
+  readonly query: (query: StoredRunsQuery) => readonly T[];
+  readonly read: (runId: RunId) => T | undefined;
+}
 
 /** The statuses a run found `running` may turn out to have: what `listRuns` looks at for either. */
 const OPEN_STATUSES: readonly RunStatus[] = Object.freeze(["running", "interrupted"]);
@@ -80,6 +88,8 @@ export abstract class StoreHistory {
   protected abstract readRun(runId: RunId): RunRecord | undefined;
   /** Run records as stored, newest first (arguments checked already; none marked here). */
   protected abstract queryRuns(query: StoredRunsQuery): readonly RunRecord[];
+  /** {@link queryRuns} without plans and inputs ({@link RunSummary}; `waiting` is never asked). */
+  protected abstract querySummaries(query: StoredRunsQuery): readonly RunSummary[];
   /** A run's thread and place in the order runs were recorded (a `before` cursor), or undefined. */
   protected abstract runPlace(
     runId: RunId,
@@ -109,7 +119,7 @@ export abstract class StoreHistory {
   getRun(runId: RunId): RunRecord | undefined {
     this.assertOpen();
     const run = this.readRun(checkRunId(runId));
-    return run === undefined ? undefined : this.settled(run, new Map());
+    return run === undefined ? undefined : this.settled(run, new Map(), (id) => this.readRun(id));
   }
 
   /**
@@ -119,38 +129,59 @@ export abstract class StoreHistory {
    */
   listRuns(options?: RunsOptions): readonly RunRecord[] {
     this.assertOpen();
-    return this.runsOf(checkRunsQuery(options), false);
+    return this.runsOf(checkRunsQuery(options), this.recordsOf(false));
   }
 
   /** The runs with a call record `waiting`, newest first, filtered and checked as {@link listRuns}. */
   listWaitingRuns(options?: RunsOptions): readonly RunRecord[] {
     this.assertOpen();
-    return this.runsOf(checkRunsQuery(options, "listWaitingRuns"), true);
+    return this.runsOf(checkRunsQuery(options, "listWaitingRuns"), this.recordsOf(true));
+  }
+
+  /** {@link listRuns} without plans and inputs ({@link StateStore.listRunSummaries}, decision 0104). */
+  listRunSummaries(options?: RunsOptions): readonly RunSummary[] {
+    this.assertOpen();
+    return this.runsOf(checkRunsQuery(options, "listRunSummaries"), {
+      query: (query) => this.querySummaries(query),
+      read: (runId) => {
+        const run = this.readRun(runId);
+        return run === undefined ? undefined : runSummary(run);
+      },
+    });
+  }
+
+  /** How {@link runsOf} reads whole records (`waiting`: only runs with a waiting call record). */
+  private recordsOf(waiting: boolean): ListedRuns<RunRecord> {
+    return {
+      query: (query) => this.queryRuns({ ...query, waiting }),
+      read: (runId) => this.readRun(runId),
+    };
   }
 
   /** {@link StateStore.resumedBy}: the newest run recorded as resuming `runId`, settled as `getRun` answers it. */
   resumedBy(runId: RunId): RunRecord | undefined {
     this.assertOpen();
     const run = this.readResume(checkRunId(runId));
-    return run === undefined ? undefined : this.settled(run, new Map());
+    return run === undefined ? undefined : this.settled(run, new Map(), (id) => this.readRun(id));
   }
 
-  /** The runs a checked query selects (`waiting`: only those with a waiting call record), settled. */
-  private runsOf(
+  /** The runs a checked query selects, read by `runs` (records or summaries), settled. */
+  private runsOf<T extends RunRecord | RunSummary>(
     { threadId, limit, status, before: cursor }: RunsQuery,
-    waiting: boolean,
-  ): readonly RunRecord[] {
+    runs: ListedRuns<T>,
+  ): readonly T[] {
     const found = new Map<ThreadId, string | undefined>();
     const before =
       cursor === undefined ? undefined : cursorPlace(cursor, threadId, (runId) => this.runPlace(runId));
     if (status !== "running" && status !== "interrupted") {
       const statuses = status === undefined ? undefined : [status];
-      return this.queryRuns({ threadId, limit, statuses, waiting, before }).map((run) =>
-        this.settled(run, found),
-      );
+      return runs
+        .query({ threadId, limit, statuses, waiting: false, before })
+        .map((run) => this.settled(run, found, runs.read));
     }
-    const open = this.queryRuns({ threadId, limit: undefined, statuses: OPEN_STATUSES, waiting, before })
-      .map((run) => this.settled(run, found))
+    const open = runs
+      .query({ threadId, limit: undefined, statuses: OPEN_STATUSES, waiting: false, before })
+      .map((run) => this.settled(run, found, runs.read))
       .filter((run) => run.status === status);
     return limit === undefined ? open : open.slice(0, limit);
   }
@@ -160,7 +191,11 @@ export abstract class StoreHistory {
    * asked once per thread through `found`) is marked `interrupted` — with every `running` run of that
    * thread, in one transaction that checks again — and read back; a read-only store answers it marked.
    */
-  private settled(run: RunRecord, found: Map<ThreadId, string | undefined>): RunRecord {
+  private settled<T extends RunRecord | RunSummary>(
+    run: T,
+    found: Map<ThreadId, string | undefined>,
+    read: (runId: RunId) => T | undefined,
+  ): T {
     if (run.status !== "running") return run;
     const threadId = run.threadId;
     let reason = found.get(threadId);
@@ -171,7 +206,7 @@ export abstract class StoreHistory {
     }
     if (reason === undefined) return run;
     if (!this.recordsInterruptions()) return interruptedRecord(run, reason, this.isoNow());
-    return this.readRun(run.runId) ?? run;
+    return read(run.runId) ?? run;
   }
 
   /**
