@@ -71,7 +71,7 @@ export function withTools(command: Command, required: boolean): Command {
   const description =
     "module (.js, .mjs, .cjs, .ts, .mts, .cts or .tsx) default-exporting the tools, or exporting each tool by name (and, for tools in the spec's form, exporting their implementations)";
   return required
-    ? command.requiredOption("--tools <module>", description)
+    ? command.requiredOption("--tools <module>", `${description} (required)`)
     : command.option("--tools <module>", description);
 }
 

@@ -58,16 +58,18 @@ export async function withEngine<T>(
   let warned = false;
   const open = async (access: StoreAccess): Promise<Engine> => {
     const store = await openStore(options.store, io, access);
-    const engine = createEngine({
-      tools,
-      ...(implementations === undefined ? {} : { implementations }),
-      store,
-      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-      ...(options.failFast === undefined ? {} : { failFast: options.failFast }),
-      ...(options.limits === undefined ? {} : { limits: options.limits }),
-      ...(options.lockWait === undefined ? {} : { lockWaitMs: options.lockWait }),
-      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
-    });
+    const engine = namingToolsModule(options.tools, () =>
+      createEngine({
+        tools,
+        ...(implementations === undefined ? {} : { implementations }),
+        store,
+        ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+        ...(options.failFast === undefined ? {} : { failFast: options.failFast }),
+        ...(options.limits === undefined ? {} : { limits: options.limits }),
+        ...(options.lockWait === undefined ? {} : { lockWaitMs: options.lockWait }),
+        ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+      }),
+    );
     if (!warned) printRegistryWarnings(io, engine.registry.warnings);
     warned = true;
     return engine;
@@ -107,4 +109,23 @@ export async function withEngine<T>(
 function onlyWritingReads(error: unknown): boolean {
   const cause = ObeliskError.is(error) && error.cause !== undefined ? error.cause : error;
   return ObeliskError.is(cause) && (cause.data as { reason?: unknown } | undefined)?.reason === "readonly";
+}
+
+/**
+ * `createEngine`, whose refusal of a tool's definition (`tool "echo": retry must be an object`, `invalid tool
+ * name …`, a schema that is not JSON Schema) names the tools module it came from (review s41 r2 #11): the
+ * message began with the tool alone.
+ */
+function namingToolsModule(file: string | undefined, create: () => Engine): Engine {
+  try {
+    return create();
+  } catch (error) {
+    if (file === undefined || !ObeliskError.is(error, "USAGE") || !/\btools?\b/.test(error.message))
+      throw error;
+    throw new ObeliskError("USAGE", `tools module ${file}: ${error.message}`, {
+      cause: error,
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
+      ...(error.data === undefined ? {} : { data: error.data }),
+    });
+  }
 }

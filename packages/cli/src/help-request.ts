@@ -68,3 +68,28 @@ export function missingCommand(program: Command, args: readonly string[], comman
   }
   return usageError(`missing command: see ${[command, ...path].join(" ")} --help`);
 }
+
+/**
+ * commander's refusal of an unknown command (`obelisk frobnicate`, `obelisk state frob`), with the hint a help
+ * topic that is no command gets: the commands there are (review s41 r2 #15). `message` keeps commander's
+ * "Did you mean …?" when it has one.
+ */
+export function unknownCommand(
+  program: Command,
+  args: readonly string[],
+  command: string,
+  message: string,
+): ObeliskError {
+  let at = program;
+  const path: string[] = [];
+  // down the command groups the words name: the unknown word is one of the last group's
+  for (const word of commandWords(args)) {
+    const sub = subcommand(at, word);
+    if (sub === undefined || sub.commands.length === 0) break;
+    at = sub;
+    path.push(word);
+  }
+  const where = [command, ...path].join(" ");
+  const names = at.commands.map((c) => c.name()).join(", ");
+  return usageError(message, undefined, `${where} has: ${names}; see ${where} --help`);
+}

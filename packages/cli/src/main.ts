@@ -15,7 +15,7 @@ import { registerThreads } from "./commands/threads.js";
 import { registerValidate } from "./commands/validate.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { formatAfterCommand } from "./format-after-command.js";
-import { helpArguments, missingCommand } from "./help-request.js";
+import { helpArguments, missingCommand, unknownCommand } from "./help-request.js";
 import { unknownOptionMessage } from "./limits-option.js";
 import { unknownLockWaitMessage } from "./lock-wait-option.js";
 import { reportError, sniffFormat } from "./output.js";
@@ -91,10 +91,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return EXIT.ok;
+      const message = error.message.replace(/^error:\s*/, "");
       const usage =
         error.code === "commander.help"
           ? missingCommand(program, args, command)
-          : usageError(unknownLockWaitMessage(unknownOptionMessage(error.message.replace(/^error:\s*/, ""))));
+          : error.code === "commander.unknownCommand"
+            ? unknownCommand(program, args, command, message)
+            : usageError(unknownLockWaitMessage(unknownOptionMessage(message)));
       return reportError(io, format, usage);
     }
     // already reported by the bin (an exception that escaped outside a run), with its exit code

@@ -20,11 +20,12 @@ function runNotFound(error: ObeliskError, store: string, command: string): Obeli
           /in this engine's store$/,
           store === "memory" ? "in the memory store (it holds only this command's runs)" : `in ${store}`,
         );
-  return new ObeliskError(error.code, message, {
-    cause: error,
-    data: error.data,
-    hint: `${command} runs list${storeFlag(store)} lists the recorded runs, --status interrupted (and cancelled, for a run Ctrl-C stopped) the runs to resume; a run ${command} runs prune removed, or whose thread ${command} state delete removed, is gone`,
-  });
+  // a memory store's runs list is always empty: the run is in the file it was recorded in (review s41 r2 #13)
+  const hint =
+    store === "memory"
+      ? "give the store the run was recorded in: --store sqlite:<file> (the default, sqlite:.obelisk/state.db, when run had no --store)"
+      : `${command} runs list${storeFlag(store)} lists the recorded runs, --status interrupted (and cancelled, for a run Ctrl-C stopped) the runs to resume; a run ${command} runs prune removed, or whose thread ${command} state delete removed, is gone`;
+  return new ObeliskError(error.code, message, { cause: error, data: error.data, hint });
 }
 
 /**

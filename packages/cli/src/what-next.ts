@@ -7,7 +7,7 @@ import { shellWord } from "./shell-word.js";
 const APPROVAL = /†state\.approvals(?:\.[^\s,;()[\]]+|\[[^\]]*\])+/g;
 
 /** SQLite's name for a database in memory: `--store sqlite::memory:` keeps nothing after the command. */
-const IN_MEMORY_SQLITE = "sqlite::memory:";
+export const IN_MEMORY_SQLITE = "sqlite::memory:";
 
 /** `--thread <id>` and, off the default store, `--store <url>`: where a suggested command must look. */
 export function threadFlags(threadId: string, store: string): string {
@@ -36,8 +36,8 @@ function rerunNote(result: RunResult, rerun: true | readonly string[] | undefine
 
 /**
  * The commands to try after a run (starting with `command`: see `cliCommand`): inspect the state, run
- * satisfied calls again (`run` only), resume a cancelled run (with the same `--limits` and `--rerun`), give the approvals
- * calls wait for.
+ * satisfied calls again (`run` only), resume a cancelled run (with the same `--limits` and `--rerun`), see a
+ * failed run's stack and send it again after the fix, give the approvals calls wait for.
  */
 export function whatNext(
   result: RunResult,
@@ -75,6 +75,23 @@ export function whatNext(
     lines.push(
       `finish what is left:     ${resumeCommand(result.runId, { command, store, tools, limits, rerun })}`,
     );
+  if (result.status === "failed") {
+    // a failed run ended with no next step (review s41 r2 #7, decision 0103): the stack, and the re-send
+    const thrown = Object.values(result.calls).some(
+      (call) => call.status === "failed" && call.error.code === "TOOL_ERROR",
+    );
+    const storeFlag = store === DEFAULT_STORE ? "" : ` --store ${shellWord(store)}`;
+    if (thrown)
+      lines.push(
+        `see the error's stack:   ${command} runs show ${shellWord(result.runId)}${storeFlag} --verbose`,
+      );
+    // (after a resume, which ended its run, the plan goes on in a new run: RUN_NOT_RESUMABLE otherwise)
+    const again =
+      offersRerun === true ? "run the same command again" : `send the plan again with ${command} run`;
+    lines.push(
+      `after the fix:           ${again} (completed calls are satisfied: the failed and blocked ones run)`,
+    );
+  }
   const approvals = new Set<string>();
   for (const call of Object.values(result.calls)) {
     if (call.status !== "waiting") continue;
@@ -90,7 +107,7 @@ export function whatNext(
     lines.push(
       offersRerun === true
         ? "then run the same command again: the waiting calls go on"
-        : "then send the plan again with obelisk run (its completed calls are satisfied): the waiting calls go on",
+        : `then send the plan again with ${command} run (its completed calls are satisfied): the waiting calls go on`,
     );
     // decision 0048: false or null is a refusal only for tools that declare approvalParams
     lines.push(

@@ -165,11 +165,12 @@ describe.concurrent("obelisk: every command", { timeout: 180_000 }, () => {
     });
     const tooBig = results[cases.findIndex(([label]) => label.includes("JSON cannot hold"))];
     expect(tooBig?.stderr).toContain("--value holds a number out of range (Infinity)");
-    // RUN_NOT_FOUND names the id looked up and how to list the runs (it read "no run no-such-run")
+    // RUN_NOT_FOUND names the id looked up and where the run may be (it read "no run no-such-run"); a
+    // memory store's runs list is always empty: the hint names the store file to give (decision 0103)
     for (const label of ["runs show: unknown run", "resume: unknown run"]) {
       const unknown = results[cases.findIndex(([name]) => name === label)];
       expect(unknown?.stderr).toContain(
-        `no run "no-such-run" is recorded in the memory store (it holds only this command's runs) (obelisk runs list --store memory lists the recorded runs`,
+        `no run "no-such-run" is recorded in the memory store (it holds only this command's runs) (give the store the run was recorded in: --store sqlite:<file>`,
       );
     }
   });

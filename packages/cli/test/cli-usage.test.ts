@@ -107,13 +107,20 @@ describe.concurrent("obelisk: help, version and usage errors (exit 2)", { timeou
       [["--format", "json"], "missing command: see obelisk --help"],
       [["--format", "json", "state"], "missing command: see obelisk state --help"],
       [["state", "--format", "json"], "missing command: see obelisk state --help"],
-      [["--format", "json", "frobnicate"], "unknown command 'frobnicate'"],
     ];
     for (const [args, message] of cases) {
       const result = await inProcess(args, cwd);
       expectOneLineError(result, 2);
       expect(JSON.parse(result.stdout), args.join(" ")).toEqual({ error: { code: "USAGE", message } });
     }
+    // an unknown command lists the commands there are (decision 0103)
+    const unknown = await inProcess(["--format", "json", "frobnicate"], cwd);
+    expectOneLineError(unknown, 2);
+    const hint =
+      "obelisk has: validate, run, graph, schema, state, runs, threads, resume; see obelisk --help";
+    expect(JSON.parse(unknown.stdout)).toEqual({
+      error: { code: "USAGE", message: `unknown command 'frobnicate' (${hint})`, hint },
+    });
     const invalid = await inProcess(["--format", "yaml", "runs", "list", "--store", "memory"], cwd);
     expectOneLineError(invalid, 2);
     expect(invalid.stderr).toContain("Allowed choices are text, json");

@@ -14,12 +14,16 @@ describe("obelisk state get of a reference that holds nothing", () => {
       error: {
         code: "REF_UNRESOLVED",
         message: expect.stringContaining("†state.results.total is not stored on thread t"),
-        hint: "did you mean †state.result.total? (obelisk state summary lists what the thread holds)",
+        // pasted, the suggested command reads this thread of this store (review s41 r2 #5, decision 0103)
+        hint: "did you mean †state.result.total? obelisk state summary --thread t --store sqlite:s.db lists what the thread holds",
       },
     });
     const far = await cli(["state", "get", ...on, "--ref", "†state.zzzzzzzz", "--format", "json"], cwd);
     expect(JSON.parse(far.stdout)).toMatchObject({
-      error: { code: "REF_UNRESOLVED", hint: "obelisk state summary lists what the thread holds" },
+      error: {
+        code: "REF_UNRESOLVED",
+        hint: "obelisk state summary --thread t --store sqlite:s.db lists what the thread holds",
+      },
     });
   });
 

@@ -1,3 +1,4 @@
+import { plural } from "@obelisk/core";
 import { type Command, Option } from "commander";
 import type { ValidationResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
@@ -7,6 +8,7 @@ import { EXIT, type ExitCode } from "../exit-codes.js";
 import { limitsWords, withLimits } from "../limits-option.js";
 import { createOutput } from "../output.js";
 import { type PlanCheckOptions, validatePlanFile } from "../read-plan.js";
+import { withPlanPositions } from "../render-diagnostics.js";
 import { printDiagnostics, printVerdict } from "../render-validation.js";
 import { shellWord } from "../shell-word.js";
 
@@ -19,7 +21,7 @@ export function registerGraph(program: Command, context: CommandContext): void {
   const command = program
     .command("graph")
     .description("print the plan graph (Mermaid, Graphviz DOT or JSON)")
-    .argument("<plan>", "plan file (JSON)");
+    .argument("<plan>", "plan file (JSON), or - to read the plan from standard input");
   withTools(command, true);
   withInput(command);
   withCheckedThread(command);
@@ -41,7 +43,8 @@ async function graphCommand(
   const output = createOutput(io, options.format);
   const { plan, input, result } = await validatePlanFile(planPath, options, io);
   if (!result.ok && result.compiled.calls.length === 0) {
-    output.json({ ok: false, planHash: result.planHash, diagnostics: result.diagnostics });
+    // json: each diagnostic with its line and column in the plan file, as validate and run give them
+    output.json({ ok: false, planHash: result.planHash, diagnostics: withPlanPositions(result, plan) });
     printDiagnostics(output, result, plan, input);
     printVerdict(output, result);
     return EXIT.failed;
@@ -52,7 +55,7 @@ async function graphCommand(
       as: options.as,
       ok: result.ok,
       graph: options.as === "json" ? JSON.parse(graph) : graph,
-      ...(result.ok ? {} : { diagnostics: result.diagnostics }),
+      ...(result.ok ? {} : { diagnostics: withPlanPositions(result, plan) }),
     });
   } else {
     // mermaid and dot label calls with the plan's paths: shown escaped, as every plan text
@@ -65,7 +68,7 @@ async function graphCommand(
     if (options.thread !== undefined) words.push("--store", options.store, "--thread", options.thread);
     const validate = [...words, ...limitsWords(options.limits)].map(shellWord);
     io.stderr.write(
-      `warning: the plan has ${errors} error(s); see ${output.command} ${validate.join(" ")}\n`,
+      `warning: the plan has ${plural(errors, "error")}; see ${output.command} ${validate.join(" ")}\n`,
     );
   }
   return result.ok ? EXIT.ok : EXIT.failed;

@@ -39,7 +39,7 @@ export function registerRun(program: Command, context: CommandContext): void {
   const command = program
     .command("run")
     .description("validate a plan, then execute one tick on a thread (invalid plans are not run)")
-    .argument("<plan>", "plan file (JSON)");
+    .argument("<plan>", "plan file (JSON), or - to read the plan from standard input");
   withTools(command, true);
   withInput(command);
   withStore(command);

@@ -1,5 +1,5 @@
 import { ObeliskError, plural } from "@obelisk/core";
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import type { PruneRunsResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { parseCount, threadOption, withFormat, withStore } from "../common-options.js";
@@ -37,7 +37,11 @@ export function registerRunsPrune(runs: Command, context: CommandContext): void 
       ),
     )
     .option("--keep <n>", "keep the n newest runs of each thread", parseCount)
-    .option("--older-than <ms>", "only runs that ended more than this many milliseconds ago", parseCount);
+    .option(
+      "--older-than <ms>",
+      "only runs that ended more than this many milliseconds ago (a week: 604800000)",
+      parseMilliseconds,
+    );
   withFormat(prune);
   prune.action(async (options: PruneOptions) => {
     const output = createOutput(context.io, options.format);
@@ -99,4 +103,33 @@ function printPruned(output: Output, pruned: PruneRunsResult, options: PruneOpti
         `thread ${displayText(thread)} was left alone: a run holds it (prune again once it has finished)`,
       ),
     );
+}
+
+/** A duration with a unit (`7d`, `12h`, `30m`, `90s`): `--older-than` counts milliseconds. */
+const WITH_UNIT = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h|d|w)\s*$/;
+const UNIT_MS: Readonly<Record<string, number>> = {
+  ms: 1,
+  s: 1_000,
+  m: 60_000,
+  min: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/**
+ * `--older-than <ms>`: a whole number of milliseconds; a duration with a unit (`7d`) is refused with the
+ * milliseconds it means (review s41 r2 #15: the refusal said only "expected a whole number").
+ */
+function parseMilliseconds(value: string): number {
+  try {
+    return parseCount(value);
+  } catch (error) {
+    const unit = WITH_UNIT.exec(value);
+    if (unit === null || !(error instanceof InvalidArgumentError)) throw error;
+    const ms = Math.round(Number(unit[1]) * (UNIT_MS[unit[2] ?? ""] ?? 1));
+    throw new InvalidArgumentError(
+      `${error.message} (--older-than counts milliseconds: for ${value.trim()}, --older-than ${ms})`,
+    );
+  }
 }

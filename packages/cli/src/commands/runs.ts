@@ -111,7 +111,7 @@ export function registerRuns(program: Command, context: CommandContext): void {
     .description(
       "show one run: its plan, input, call outcomes, the calls not finished and, while it runs, who holds its thread",
     )
-    .argument("<runId>");
+    .argument("<runId>", "the run's id (runs list lists them)");
   withStore(show, false);
   show.option(
     "--verbose",

@@ -2,6 +2,7 @@ import { ObeliskError, plural } from "@obelisk/core";
 import type { Engine, GetValueResult } from "obelisk";
 import { displayBlock, displayText, jsonText } from "../display-text.js";
 import type { Output } from "../output.js";
+import { threadFlags } from "../what-next.js";
 import { type StateOptions, singleRef } from "./state-options.js";
 
 /** `state get --ref`: one stored value, or one page of it; a reference not stored is REF_UNRESOLVED with the nearest names. */
@@ -16,14 +17,16 @@ export async function stateGet(engine: Engine, options: StateOptions, output: Ou
     // imported here, not at start-up: registering the commands does not load the engine
     const { nearStoredReferences } = await import("obelisk");
     const near = await nearStoredReferences(engine, options.thread, ref);
+    // the command that lists the thread, with its --thread and --store: pasted, it reads the same thread
+    const summary = `${output.command} state summary ${threadFlags(options.thread, options.store)} lists what the thread holds`;
     throw new ObeliskError(
       "REF_UNRESOLVED",
       `${ref} is not stored on thread ${displayText(options.thread)}`,
       {
         hint:
           near.length === 0
-            ? `${output.command} state summary lists what the thread holds`
-            : `did you mean ${near.map((name) => displayText(name)).join(", ")}? (${output.command} state summary lists what the thread holds)`,
+            ? summary
+            : `did you mean ${near.map((name) => displayText(name)).join(", ")}? ${summary}`,
       },
     );
   }

@@ -5,6 +5,7 @@ import { withValueLimitHint } from "../limits-option.js";
 import type { Output } from "../output.js";
 import { parseJsonValue } from "../parse-input.js";
 import { usageError } from "../usage-error.js";
+import { IN_MEMORY_SQLITE } from "../what-next.js";
 import { type StateOptions, singleRef } from "./state-options.js";
 
 /**
@@ -36,4 +37,11 @@ export async function stateSet(engine: Engine, options: StateOptions, output: Ou
   }
   output.json({ ok: true, threadId: options.thread, ref, value });
   output.line(`${output.colors.green("✓")} wrote ${ref} on thread ${displayText(options.thread)}`);
+  // as run says it (review s41 r2 #13): a value written to a store that ends with the command is gone
+  if (options.store === "memory" || options.store === IN_MEMORY_SQLITE)
+    output.line(
+      output.colors.dim(
+        `the ${options.store === "memory" ? "memory store" : "database in memory"} ends with this command, and the value with it; the default store (sqlite:.obelisk/state.db) keeps it`,
+      ),
+    );
 }

@@ -70,7 +70,7 @@ export function registerState(program: Command, context: CommandContext): void {
     add("get", "print one stored value, or one page of an array (items), object (keys) or string", stateGet)
       .requiredOption(
         "--ref <reference>",
-        "the reference to read, e.g. †state.report (or state.report)",
+        "the reference to read, e.g. †state.report (or state.report) (required)",
         parseRefOption,
       )
       .option("--offset <n>", "first item, key or character of the page", parseCount)
@@ -86,10 +86,10 @@ export function registerState(program: Command, context: CommandContext): void {
   )
     .requiredOption(
       "--ref <reference>",
-      "the reference to write, e.g. †state.approvals.refund (or state.approvals.refund)",
+      "the reference to write, e.g. †state.approvals.refund (or state.approvals.refund) (required)",
       parseWritableRefOption,
     )
-    .requiredOption("--value <json>", "the value, as JSON");
+    .requiredOption("--value <json>", "the value, as JSON (required)");
   withLimits(setCommand);
   withLimits(
     add(
@@ -100,7 +100,7 @@ export function registerState(program: Command, context: CommandContext): void {
       singleRef,
     ).requiredOption(
       "--ref <reference>",
-      "the reference to remove, e.g. †state.approvals.refund (or state.approvals.refund)",
+      "the reference to remove, e.g. †state.approvals.refund (or state.approvals.refund) (required)",
       parseWritableRefOption,
     ),
   );
@@ -111,7 +111,9 @@ export function registerState(program: Command, context: CommandContext): void {
     "edit",
   );
   add("keep", "keep only the n most recently updated variables", stateKeep, "edit").addOption(
-    new Option("--last <n>", "how many variables to keep").argParser(parseCount).makeOptionMandatory(),
+    new Option("--last <n>", "how many variables to keep (required)")
+      .argParser(parseCount)
+      .makeOptionMandatory(),
   );
   registerStateDelete(state, context);
   registerStateVacuum(state, context);

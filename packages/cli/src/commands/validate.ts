@@ -15,7 +15,7 @@ export function registerValidate(program: Command, context: CommandContext): voi
   const command = program
     .command("validate")
     .description("compile a plan and print its diagnostics, plan hash and graph summary")
-    .argument("<plan>", "plan file (JSON)");
+    .argument("<plan>", "plan file (JSON), or - to read the plan from standard input");
   withTools(command, true);
   withInput(command);
   withCheckedThread(command);
