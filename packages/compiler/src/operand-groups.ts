@@ -15,11 +15,10 @@ const NO_FEEDS: ReadonlyMap<WriterGroup, ReadonlySet<number>> = new Map();
  * the scratch lists of the call being added: its operands' groups, found or made by `groupsOf`.
  */
 export class OperandGroups {
-  /**
-   * Writer groups by the path they read (shared, private and cyclic). A text's shared group is found here
-   * too, at its path (`#sharedGroup`): a map of them by text held a table of ~23 bytes per call.
-   */
+  /** Writer groups by the path they read (shared and private). */
   readonly #index = new PathIndex<WriterGroup>();
+  /** Shared writer groups by reference text. */
+  readonly #byText = new Map<string, WriterGroup>();
   /** The private group of the first compiled call that reads a text and writes an overlapping path. */
   readonly #privateByText = new Map<string, WriterGroup>();
   /** The group later such readers of a text share (see `#groupsOfExpression`), by text. */
@@ -68,7 +67,8 @@ export class OperandGroups {
   ): boolean {
     const text = group.reference.text;
     if (group.cyclic) this.#cyclicByText.set(text, group);
-    else if (group.owner !== undefined) this.#privateByText.set(text, group);
+    else if (group.owner === undefined) this.#byText.set(text, group);
+    else this.#privateByText.set(text, group);
     this.#index.add(group.reference.kind, group.reference.path, group);
     // Each link's writer by its position among the compiled calls (no lookup by id in the map of every call).
     for (let l = 0; l < group.links.length; l++) {
@@ -131,7 +131,7 @@ export class OperandGroups {
         let group: WriterGroup;
         if (!writesOverlapping(alternatives, operand)) {
           group =
-            this.#sharedGroup(operand) ??
+            this.#byText.get(text) ??
             new WriterGroup(operand, writersOf(operand, id, this.#writers), undefined);
         } else if (!this.#privateByText.has(text)) {
           group = new WriterGroup(operand, writersOf(operand, id, this.#writers), id);
@@ -176,16 +176,6 @@ export class OperandGroups {
     }
     clearList(hits);
     return feeds ?? NO_FEEDS;
-  }
-
-  /** The shared group of the operand's text, if one was registered (at most one is; see `register`). */
-  #sharedGroup(operand: Reference): WriterGroup | undefined {
-    const text = operand.text;
-    return this.#index.findAt(
-      operand.kind,
-      operand.path,
-      (group) => group.owner === undefined && !group.cyclic && group.reference.text === text,
-    );
   }
 
   /** The position of `text` in `texts` when it is there; otherwise adds it and returns -1. */

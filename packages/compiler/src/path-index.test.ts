@@ -108,23 +108,4 @@ describe("PathIndex", () => {
     expect(index.firstBelow("state", ["a", "x", "q"])).toBeUndefined();
     expect(index.firstBelow("state", ["a"])?.id).toBe("set-ax");
   });
-
-  it("findAt tests the entries stored at exactly a path, leaf or node, and no others", () => {
-    const index = new PathIndex<string>();
-    const any = (): boolean => true;
-    index.add("state", ["a", "b"], "ab");
-    expect(index.findAt("state", ["a", "b"], any)).toBe("ab");
-    expect(index.findAt("state", ["a", "b"], (entry) => entry !== "ab")).toBeUndefined();
-    expect([index.findAt("state", ["a"], any), index.findAt("state", ["a", "b", "c"], any)]).toEqual([
-      undefined,
-      undefined,
-    ]);
-    index.add("state", ["a", "b"], "ab2");
-    index.add("state", ["a", "b", "c"], "abc");
-    expect(index.findAt("state", ["a", "b"], (entry) => entry.endsWith("2"))).toBe("ab2");
-    expect(index.findAt("state", ["a", "b", "c"], any)).toBe("abc");
-    index.add("state", ["l", -1], "l-1");
-    expect(index.findAt("state", ["l", -2], any)).toBe("l-1");
-    expect(index.findAt("input", ["a", "b"], any)).toBeUndefined();
-  });
 });

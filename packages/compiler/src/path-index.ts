@@ -55,25 +55,6 @@ export class PathIndex<T> {
     addEntry(node, entry, this.flag);
   }
 
-  /**
-   * The first entry stored at exactly `kind` + `path` (keys as `keyOf` makes them: an index and its
-   * digits, or two negative indices, share a node) for which `test` holds; O(path length + entries there).
-   */
-  findAt(kind: string, path: Path, test: (entry: T) => boolean): T | undefined {
-    let node: TrieChild<T> | undefined = this.#roots.get(kind);
-    for (let depth = 0; node !== undefined && depth < path.length; depth++) {
-      if (!isNode(node)) return undefined;
-      node = childOf(node, keyOf(path[depth] as PathSegment));
-    }
-    if (node === undefined) return undefined;
-    if (!isNode(node)) return test(node) ? node : undefined;
-    if (node.first === undefined) return undefined;
-    if (test(node.first)) return node.first;
-    const entries = node.entries;
-    if (entries !== undefined) for (const entry of entries) if (test(entry)) return entry;
-    return undefined;
-  }
-
   /** True when some stored path overlaps `kind` + `path` (stops at the first hit). */
   hasOverlap(kind: string, path: Path): boolean {
     const root = this.#roots.get(kind);
