@@ -132,6 +132,25 @@ describe("REF_UNRESOLVED did-you-mean", () => {
     ]);
   });
 
+  it("a tool name's hint lists the ids but the reader's, says there are more, and keeps the path (review s41 rev1 #4)", () => {
+    const log = (id: string, message = "x") => ({ _tool: "log", _id: id, message });
+    const result = compileWith(
+      { callOutputs: new Set() },
+      log("a"),
+      log("b"),
+      log("c", "†calls.log.x"),
+      log("d"),
+      log("e"),
+    );
+    expect(unresolved(result.diagnostics)).toEqual([
+      {
+        code: "REF_UNRESOLVED",
+        pointer: "/plan/2/message",
+        hint: '"log" is a tool name, not a call id; its calls have the ids "a", "b", "d", …: read †calls.a.x',
+      },
+    ]);
+  });
+
   it("suggests a declared input property (case differences count half)", () => {
     const inputSchema = {
       type: "object",

@@ -53,7 +53,7 @@ function callNames(builder: PlanBuilder): CallNames {
   return names;
 }
 
-/** The first MAX_TOOL_CALLS + 1 compiled calls of each tool, and how many of `builder.nodes` were read. */
+/** The first MAX_TOOL_CALLS + 2 compiled calls of each tool, and how many of `builder.nodes` were read. */
 interface ToolCalls {
   scanned: number;
   readonly byTool: Map<string, CallEntry[]>;
@@ -62,7 +62,7 @@ interface ToolCalls {
 const toolCallsCache = new WeakMap<PlanBuilder, ToolCalls>();
 
 /**
- * The first MAX_TOOL_CALLS + 1 compiled calls of `tool`, in plan order. The compiled calls (`nodes`, only
+ * The first MAX_TOOL_CALLS + 2 compiled calls of `tool`, in plan order. The compiled calls (`nodes`, only
  * ever appended to) are read once per builder, from where the last question stopped: a stream whose every
  * call names a tool where a call id belongs costs linear time, not a pass over the plan per call (20,000
  * streamed calls took 20 s that way; decision 0101).
@@ -78,7 +78,8 @@ function toolCalls(builder: PlanBuilder, tool: string): readonly CallEntry[] | u
     const entry = nodes[known.scanned] as CallEntry;
     const list = known.byTool.get(entry.tool.name);
     if (list === undefined) known.byTool.set(entry.tool.name, [entry]);
-    else if (list.length <= MAX_TOOL_CALLS) list.push(entry);
+    // one more than shown and one more again: the reading call may be among them (it is left out)
+    else if (list.length <= MAX_TOOL_CALLS + 1) list.push(entry);
   }
   return known.byTool.get(tool);
 }
@@ -181,7 +182,7 @@ function toolNameHint(
     .join(", ");
   const more = calls.length > MAX_TOOL_CALLS ? ", …" : "";
   const have = calls.length === 1 ? "its call has the id" : "its calls have the ids";
-  return `"${name}" is a tool name, not a call id; ${have} ${ids}${more}: read ${readText(first)}`;
+  return `"${name}" is a tool name, not a call id; ${have} ${ids}${more}: read ${readAt(first, rest)}`;
 }
 
 /** The hint of an unresolved `†calls.<id>`: a tool name, or the nearest call id but the reader's. */
