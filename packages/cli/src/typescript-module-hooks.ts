@@ -3,11 +3,14 @@
  * `.ts` or `.tsx` file as an ES module whatever its nearest package.json says. tsx gives such a file the
  * format of its package (CommonJS without `"type": "module"`, also with no package.json at all): an ES
  * tools module then failed to load ("Cannot require() ES Module … in a cycle", or top-level await refused).
- * Left alone: files under node_modules, `require` calls (a `.cts` module's), and `.cts`/`.mts`/`.js`.
+ * Left alone: files of packages under node_modules (`node_modules/<package>/…`, pnpm's `.pnpm/…/node_modules/
+ * <package>/…` too; not a dot folder of its own such as `node_modules/.cache/tools.ts`, which is no package:
+ * a tools module there failed "in a cycle", review s41 r2 #10), `require` calls (a `.cts` module's), and
+ * `.cts`/`.mts`/`.js`.
  * Plain JavaScript, registered as a `data:` URL: hooks run on Node's loader thread, from source or from dist.
  */
 const HOOKS_SOURCE = `
-const TYPESCRIPT = /^file:(?![^?#]*\\/node_modules\\/)[^?#]*\\.tsx?(?:[?#]|$)/;
+const TYPESCRIPT = /^file:(?![^?#]*\\/node_modules\\/[^.\\/?#])[^?#]*\\.tsx?(?:[?#]|$)/;
 export async function resolve(specifier, context, nextResolve) {
   const resolved = await nextResolve(specifier, context);
   const required = context.conditions?.includes("require") === true && !context.conditions.includes("import");
