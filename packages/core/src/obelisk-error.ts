@@ -129,6 +129,8 @@ interface ThreadBusyData {
 export interface ThreadBusyNotStarted extends ThreadBusyData {
   readonly started?: undefined;
   readonly runId?: undefined;
+  /** The run holding the thread, when the store records one running (not for a host edit; decision 0104). */
+  readonly holderRunId?: string;
 }
 
 /** THREAD_BUSY that ends a run already started: its lock was taken over mid-run. */

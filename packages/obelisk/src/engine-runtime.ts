@@ -16,6 +16,7 @@ import type { StateStore, ThreadInfo } from "@obelisk/state";
 import { ActiveRuns } from "./active-runs.js";
 import { afterRun } from "./after-run.js";
 import { highestAutoIdNumber, reservePast, toldCallNumber } from "./auto-id-numbers.js";
+import { withHolderRun } from "./busy-holder.js";
 import { InputChecker, type SchemaSource } from "./check-input.js";
 import { engineKinds } from "./engine-kinds.js";
 import type {
@@ -226,9 +227,14 @@ export class EngineRuntime {
     // the plan is judged on what the thread holds as it starts, as `validate` judges it.
     await this.store.expireStale(threadId, this.options.retention);
     // a run cancelled while it waits for the thread gives up the wait (THREAD_BUSY): nothing is recorded
-    const lock = await this.store.lockThread(threadId, {
-      waitMs: this.options.lockWaitMs ?? 0,
-      ...(signal === undefined ? {} : { signal }),
+    // refused: the holder's run named when the store records it (decision 0104)
+    const lock = await Promise.resolve(
+      this.store.lockThread(threadId, {
+        waitMs: this.options.lockWaitMs ?? 0,
+        ...(signal === undefined ? {} : { signal }),
+      }),
+    ).catch(async (error: unknown) => {
+      throw await withHolderRun(this.store, threadId, error);
     });
     try {
       const thread = await this.store.getThread(threadId);

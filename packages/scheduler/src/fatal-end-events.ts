@@ -43,6 +43,7 @@ export function fatalEndEvents(runs: readonly CallRun[], ending: FatalEnding): R
       tool: run.call.tool,
       attempts: run.attempts,
       durationMs: run.startedAt === undefined ? 0 : Math.max(0, at - run.startedAt),
+      wrote: [],
     } as const;
     events.push(
       culprits.includes(index)

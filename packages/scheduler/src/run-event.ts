@@ -159,6 +159,12 @@ export type CallEndEvent = CallEventBase &
     /** Milliseconds from the first attempt's start to the end; 0 when the tool was never invoked. */
     readonly durationMs: number;
     /**
+     * The references the call wrote, as its run result entry's `wrote`: its `_outputPath` targets, or
+     * `†calls.<id>` for an output stored under its id (no `state-write` event says that one); empty when it
+     * wrote nothing (decision 0104).
+     */
+    readonly wrote: readonly string[];
+    /**
      * The tool's name for the alternative written (its `outcomes[branch]`: what `branch(name, value)`
      * takes), when the tool declares outcomes.
      */
@@ -207,7 +213,7 @@ export function callEndEvent(
   outputPath: OutputPath | undefined,
   outcomes: readonly string[] | undefined,
 ): CallEndInput {
-  const { callId, tool, status, attempts, durationMs, branch, reason, error, modified } = report;
+  const { callId, tool, status, attempts, durationMs, wrote, branch, reason, error, modified } = report;
   const satisfiedBy = report.status === "satisfied" ? report.satisfiedBy : undefined;
   const outputId = report.status === "satisfied" ? report.outputId : undefined;
   const outcome = branch === undefined ? undefined : outcomes?.[branch];
@@ -219,6 +225,7 @@ export function callEndEvent(
     status,
     attempts,
     durationMs,
+    wrote,
     ...(branch === undefined ? {} : { branch }),
     ...(outcome === undefined ? {} : { outcome }),
     ...(targets === undefined ? {} : { branchPath: targets.map((target) => target.text).join(" && ") }),
