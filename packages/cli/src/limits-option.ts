@@ -50,7 +50,7 @@ export function collectLimits(value: string, previous: Partial<Limits> | undefin
 }
 
 /** The commands that take `--limits`. */
-const TAKE_LIMITS = "validate, run, graph, schema, resume and state set";
+const TAKE_LIMITS = "validate, run, graph, schema, resume and state set, get, unset and summary";
 
 /**
  * Parses the page size `--limit <n>` of `state get` and `runs list`; an engine limit given to it

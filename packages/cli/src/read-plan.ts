@@ -167,9 +167,9 @@ export async function validatePlanFile(
       }
       // Without --input the input is unknown (a plan is approved before its inputs exist), but `run`
       // without --input runs with {}: its suggested command must say that the run needs one (decision
-      // 0103). Only a plan whose text names "input" can read †input: no other plan is compiled twice.
-      if (!askRun || input !== undefined || !found.ok || !plan.text.includes("input"))
-        return { result: found };
+      // 0103). Only a plan whose text names "input" (or spells a character as a JSON escape, which may
+      // hide it: "\u0069nput") can read †input: no other plan is compiled twice.
+      if (!askRun || input !== undefined || !found.ok || !mayReadInput(plan.text)) return { result: found };
       const empty = await engine.validate(plan.text, { ...thread, input: {} });
       return {
         result: found,
@@ -184,4 +184,9 @@ export async function validatePlanFile(
     against,
     ...(inputNeeded === undefined ? {} : { inputNeeded }),
   };
+}
+
+/** False only when the plan's text can name no `†input` reference: neither "input" nor a `\u` escape. */
+function mayReadInput(text: string): boolean {
+  return text.includes("input") || text.includes("\\u");
 }

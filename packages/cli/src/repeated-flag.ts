@@ -33,7 +33,7 @@ export function refuseRepeatedFlags(command: Command): void {
     throw usageError(
       `option '${twice.flags}' was given ${count === 2 ? "twice" : `${count} times`}: it takes one value`,
       undefined,
-      "give it once: of the flags that take a value, only --limits and state summary's --ref may be repeated",
+      "give it once: of the flags that take a value, only --limits, state summary's --ref and run/resume's --rerun may be repeated",
     );
   });
 }

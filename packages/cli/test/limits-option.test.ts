@@ -264,7 +264,7 @@ describe.concurrent("--limits <name=n,…> sets the engine's limits", { timeout:
     const limits = await inProcess(["runs", "list", ...store, "--limits", "maxDepth=3"], dir);
     expectOneLineError(limits, 2);
     expect(limits.stderr).toContain(
-      "unknown option '--limits': this command takes no engine limits (validate, run",
+      "unknown option '--limits': this command takes no engine limits (validate, run, graph, schema, resume and state set, get, unset and summary do)",
     );
     for (const args of [
       ["state", "get", ...store, "--ref", "†state.list", "--limit", "maxDepth=3"],

@@ -19,6 +19,11 @@ const requires = write(
   '{ "inputSchema": { "type": "object", "required": ["id"] }, "plan": [{ "_tool": "shout", "_id": "s", "text": "hi" }] }',
 );
 const noInput = write("no-input.json", '[{ "_tool": "shout", "_id": "s", "text": "hi" }]');
+// the same plan as reads.json with †input spelt in JSON escapes (review s41 rev1 #3: same hash, no advice)
+const escaped = write(
+  "escaped.json",
+  '{ "type": "plan", "plan": [{ "_tool": "shout", "_id": "loud", "text": "\\u2020\\u0069nput.word", "_outputPath": "†state.loud" }] }',
+);
 
 /** The `obelisk …` command a valid plan's validate output ends with (the words after `obelisk`). */
 function suggested(stdout: string): string {
@@ -65,6 +70,11 @@ describe.concurrent("a plan that needs an input, checked and run without one", {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("hint: no --input was given, so the run's input is empty");
     expect(run.stdout).toContain("✗ input is missing: 1 error, 0 warnings");
+  });
+
+  it("a plan whose †input is spelt in JSON escapes gets the same advice", async () => {
+    const validated = await inProcess(["validate", escaped, "--tools", tools], cwd);
+    expect(suggested(validated.stdout)).toContain(`--input '{"word": …}' --approved`);
   });
 
   it("a plan that needs no input is suggested without --input (one compile: its text names no input)", async () => {

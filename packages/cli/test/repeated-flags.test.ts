@@ -56,6 +56,10 @@ describe("a flag that takes one value, given twice, is a usage error naming it (
     expect(result.stderr).toContain(
       `error [USAGE] option '${option.flags}' was given twice: it takes one value`,
     );
+    // the hint names every flag that may be repeated (review s41 r1 #4: --rerun was left out)
+    expect(result.stderr).toContain(
+      "only --limits, state summary's --ref and run/resume's --rerun may be repeated",
+    );
   });
 
   it("is one JSON document with --format json, and names --format itself given twice", async () => {
