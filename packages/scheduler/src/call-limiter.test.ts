@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createToolRegistry, type ToolContext } from "@obelisk/compiler";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { flush } from "./__fixtures__/deferred.js";
 import { runPlan } from "./__fixtures__/run-plan.js";
 import { CallLimiter } from "./call-limiter.js";
@@ -87,6 +87,43 @@ describe("CallLimiter (M6: critical path first for the first free slots too)", (
     await expect(limiter.run("t", 1, signal, task("c"))).rejects.toThrow("stop");
     expect(started).toEqual(["a"]);
     expect(reads).toBe(1);
+  });
+
+  it("looks a run's calls up when the signal changes, not per call; runs taking turns keep their own", async () => {
+    // the lookup per call (WeakMap.get keyed by the signal) tied the optimized code to each run's signal (stop 41)
+    const lookups = new Map<unknown, number>();
+    const get = WeakMap.prototype.get;
+    const spy = vi.spyOn(WeakMap.prototype, "get").mockImplementation(function (
+      this: WeakMap<object, unknown>,
+      key,
+    ) {
+      lookups.set(key, (lookups.get(key) ?? 0) + 1);
+      return get.call(this, key);
+    });
+    try {
+      const first = new AbortController();
+      const second = new AbortController();
+      const limiter = new CallLimiter(1, () => undefined);
+      const { started, finish, task } = gatedTasks();
+      limiter.run("t", 9, first.signal, task("a"));
+      const waiting = [1, 2, 3].map((i) => limiter.run("t", 1, first.signal, task(`a${i}`)));
+      expect(lookups.get(first.signal)).toBe(1);
+      // two runs asking in turn: each change of signal looks up, each run keeps its own calls
+      const other = limiter.run("t", 1, second.signal, task("b"));
+      const last = limiter.run("t", 1, first.signal, task("a4"));
+      expect(lookups.get(second.signal)).toBe(1);
+      expect(lookups.get(first.signal)).toBe(2);
+      await flush();
+      first.abort(new Error("stop"));
+      for (const call of [...waiting, last]) await expect(call).rejects.toThrow("stop");
+      finish("a");
+      await flush();
+      expect(started).toEqual(["a", "b"]);
+      finish("b");
+      await expect(other).resolves.toBe("b");
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 
