@@ -80,7 +80,7 @@ describe("--limits", () => {
     expect(refusal(() => parsePageLimit("maxDepth=3"))).toContain("--limit <n> is the page size");
     expect(refusal(() => parsePageLimit("0"))).not.toContain("page size");
     expect(unknownOptionMessage("unknown option '--limits' (Did you mean --limit?)")).toBe(
-      "unknown option '--limits': this command takes no engine limits (validate, run, graph, schema, resume and state set do)",
+      "unknown option '--limits': this command takes no engine limits (validate, run, graph, schema, resume and state set, get, unset and summary do)",
     );
     expect(unknownOptionMessage("unknown option '--bogus'")).toBe("unknown option '--bogus'");
   });
