@@ -18,6 +18,14 @@ describe("displayText (review-cli 11)", () => {
 });
 
 describe("displayBlock, jsonText and displaySource (s35 security review M2)", () => {
+  it("escapes the Arabic letter mark and invisible characters, keeps the joiners (s41 security review #3)", () => {
+    const hidden = "a\u061cb\u200bc\u2060d\u2064e\ufefff\ufff9g";
+    expect(displayText(hidden)).toBe("a\\u061cb\\u200bc\\u2060d\\u2064e\\ufefff\\ufff9g");
+    expect(displayBlock(hidden)).toBe(displayText(hidden));
+    expect(jsonText({ [hidden]: 1 })).not.toMatch(/[\u061c\u200b\u2060-\u2064\ufeff\ufff9]/);
+    expect(displayText("👨\u200d👩 \u200c")).toBe("👨\u200d👩 \u200c");
+  });
+
   it("displayBlock keeps line feeds and tabs and escapes the rest", () => {
     expect(displayBlock("a\n\tb\x1b]0;T\x07\r\u202e")).toBe("a\n\tb\\x1b]0;T\\x07\\r\\u202e");
   });

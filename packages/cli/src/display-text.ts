@@ -1,19 +1,23 @@
 /**
  * Characters shown escaped: C0 and C1 controls and DEL (newlines, tabs, the ESC and CSI that start
- * terminal escape sequences), the bidirectional marks, embeddings, overrides and isolates (U+200E, U+200F,
- * U+202A–U+202E, U+2066–U+2069: they reorder what is shown, as in "Trojan Source") and the line and
- * paragraph separators U+2028 and U+2029.
+ * terminal escape sequences), the bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E,
+ * U+200F, U+202A–U+202E, U+2066–U+2069: they reorder what is shown, as in "Trojan Source"), the line and
+ * paragraph separators U+2028 and U+2029, and the invisible characters that make two keys look alike
+ * (U+200B, U+2060–U+2064, U+FEFF, U+FFF9–U+FFFB). The joiners U+200C/U+200D stay: scripts and emoji
+ * sequences are written with them.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finds the control characters to escape
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+const UNSAFE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finds the control characters to escape
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2069\u2028\u2029\ufeff\ufff9-\ufffb]/g;
 
 /** As UNSAFE, without the C0 controls JSON.stringify escapes itself (and writes line feeds between members). */
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+const UNSAFE_IN_JSON =
+  /[\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2069\u2028\u2029\ufeff\ufff9-\ufffb]/g;
 
 /** As UNSAFE, but keeping line feeds and tabs: the characters a block of several lines is made of. */
 const UNSAFE_IN_BLOCK =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finds the control characters to escape
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2069\u2028\u2029\ufeff\ufff9-\ufffb]/g;
 
 /**
  * Text from outside (a plan's tool names, keys and text, a tool's error message, often an HTTP body or a
