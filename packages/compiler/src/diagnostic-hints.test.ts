@@ -196,4 +196,16 @@ describe("syntax positions and trailing whitespace", () => {
       },
     ]);
   });
+
+  it("whitespace before an output path says to remove it (review s41 sc1 #1)", () => {
+    const result = compile(plan({ _tool: "log", message: "x", _outputPath: " †state.o" }), registry);
+    expect(shown(result.diagnostics)).toEqual([
+      {
+        code: "OUTPUT_PATH_SYNTAX",
+        pointer: "/plan/0/_outputPath",
+        message: "unexpected whitespace at the start (at character 1)",
+        hint: 'remove the whitespace at the start: an output path begins with "†"',
+      },
+    ]);
+  });
 });

@@ -32,7 +32,7 @@ export function parseOutputPath(
   // Emptied by pop: `length = 0` would drop the list's storage, and the next push allocate it again.
   while (starts.length > 0) starts.pop();
   const scan = scanAlternatives(text, 0, scanStartedTarget, context);
-  if (!scan.ok) return asOutputPathIssue(scan);
+  if (!scan.ok) return leadingSpace(text) ?? asOutputPathIssue(scan);
   if (scan.end !== text.length) return unexpectedAfterTarget(text, scan.end);
   const maxTargets = limits.maxOutputTargets ?? DEFAULT_LIMITS.maxOutputTargets;
   if (starts.length > maxTargets) return tooManyTargets(starts.length, maxTargets, starts[maxTargets] ?? 0);
@@ -131,6 +131,20 @@ function asOutputPathIssue(failure: IssueResult): IssueResult {
   if (failure.issue.code !== "REF_SYNTAX") return failure;
   return { ok: false, issue: { ...failure.issue, code: "OUTPUT_PATH_SYNTAX" } };
 }
+
+/** Whitespace before a first target that starts with the dagger: its own hint, as whitespace at the end has. */
+function leadingSpace(text: string): IssueResult | undefined {
+  let pos = 0;
+  while (pos < text.length && isSpaceCode(text.charCodeAt(pos))) pos++;
+  if (pos === 0 || text.charCodeAt(pos) !== DAGGER_CODE) return undefined;
+  return issueAt("OUTPUT_PATH_SYNTAX", "unexpected whitespace at the start", 0, LEADING_SPACE_HINT);
+}
+
+/** The dagger's UTF-16 code unit. */
+const DAGGER_CODE = 0x2020;
+
+/** The hint for whitespace before an output path's first target. */
+const LEADING_SPACE_HINT = 'remove the whitespace at the start: an output path begins with "†"';
 
 /** The issue for text left over after the last target: reported at the first non-space character. */
 function unexpectedAfterTarget(text: string, offset: number): IssueResult {
