@@ -1,5 +1,5 @@
 import type { JsonObject } from "@obelisk/core";
-import { canonicalJson, ObeliskError, thrownMessage } from "@obelisk/core";
+import { canonicalJson, isUrlFormat, ObeliskError, thrownMessage } from "@obelisk/core";
 import type { Options, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
@@ -66,6 +66,7 @@ function metaChecker(): Ajv2020 {
 function newAjv(options: Options): Ajv2020 {
   const ajv = new Ajv2020(options);
   addFormats(ajv);
+  ajv.addFormat("url", isUrlFormat); // ajv-formats' regex is cubic in the string; same verdicts, linear (0105)
   return ajv;
 }
 

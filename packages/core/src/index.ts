@@ -93,6 +93,7 @@ export { sha256Hex } from "./sha256-hex.js";
 export type { SourceMap, SourceSpan } from "./source-map.js";
 export { createSourceMap } from "./source-map.js";
 export { thrownMessage } from "./thrown-message.js";
+export { isUrlFormat, URL_FORMAT_SOURCE } from "./url-format.js";
 export { utf8Length } from "./utf8-length.js";
 export { deepFreeze, markDeeplyFrozen } from "./value-deep-freeze.js";
 export type { ItemCount, ItemUnit } from "./value-item-count.js";

@@ -1,5 +1,5 @@
 import { linearRegExp, UnsupportedPattern } from "@obelisk/compiler";
-import { appendPointer, type JsonObject, resolvePointer, thrownMessage } from "@obelisk/core";
+import { appendPointer, isUrlFormat, type JsonObject, resolvePointer, thrownMessage } from "@obelisk/core";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
@@ -62,6 +62,7 @@ function newAjv(): Ajv2020 {
     logger: false, // a format ajv does not know is not checked; a plan's schema must not print to the host's console
   });
   addFormats(ajv);
+  ajv.addFormat("url", isUrlFormat); // ajv-formats' regex is cubic in the string; same verdicts, linear (0105)
   return ajv;
 }
 

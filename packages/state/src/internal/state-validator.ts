@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue, Path } from "@obelisk/core";
-import { canonicalJson, ObeliskError } from "@obelisk/core";
+import { canonicalJson, isUrlFormat, ObeliskError } from "@obelisk/core";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formatsModule from "ajv-formats";
@@ -206,6 +206,7 @@ function compileStateValidator(schema: JsonObject): StateValidator {
     logger: false, // a format ajv does not know (zod's "ends_with") is not checked, and not printed either
   });
   addFormats(ajv);
+  ajv.addFormat("url", isUrlFormat); // ajv-formats' regex is cubic in the string; same verdicts, linear (0105)
   let whole: ValidateFunction;
   try {
     ajv.addSchema(schema, ROOT_KEY);
