@@ -29,6 +29,7 @@ export { REFERENCE_STRING_SCHEMA } from "./reference-string-schema.js";
 export { uncopiedPlan } from "./refused-plan.js";
 export type { RegisteredTool } from "./registered-tool.js";
 export { schemaIssueText } from "./schema-issues.js";
+export { refuseLargePatterns } from "./schema-pattern-budget.js";
 export type { SchemaCheck, SchemaIssue } from "./schema-validator.js";
 export { sortDiagnostics } from "./sort-diagnostics.js";
 export {

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { ecmaPatternError, withEcmaClasses } from "@obelisk/core";
 import type { RegExpEngine } from "ajv/dist/types/index.js";
 import type { RE2JS } from "re2js";
+import { patternProgramSize } from "./pattern-program-size.js";
 
 const require = createRequire(import.meta.url);
 let engine: typeof RE2JS | undefined;
@@ -35,13 +36,37 @@ export class UnsupportedPattern extends Error {
 }
 
 /**
+ * The most RE2 instructions one pattern of a plan's schema may compile to (`patternProgramSize`): re2js
+ * takes ~25 ms and keeps ~0.7 MB for 10,000 (decision 0106); RE2's own limit, 1,398,101, took 6 s and 389 MB.
+ */
+export const MAX_PATTERN_PROGRAM = 10_000;
+
+/** What a pattern over a program budget is told: how to make it smaller. */
+export const PROGRAM_HINT =
+  "shorten the repeat counts (RE2 writes a{1000} out as 1,000 instructions) or bound lengths with maxLength";
+
+/** The first 60 characters of a pattern, quoted (a refused pattern may be kilobytes long). */
+export function quotedPattern(pattern: string): string {
+  return JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern);
+}
+
+/**
  * A pattern compiled by re2js (ECMA-262 syntax translated, with ECMA-262's `.`, `\s`, `\S` and surrogate
  * pairs: stops 39, 40); throws `UnsupportedPattern` when JavaScript refuses it with the `u` flag (JSON
- * Schema's meaning) or RE2 cannot run it.
+ * Schema's meaning), RE2 cannot run it, or (`budget`) it would compile to more instructions than that.
  */
-function compileLinear(pattern: string): RE2JS {
+function compileLinear(pattern: string, budget = Number.POSITIVE_INFINITY): RE2JS {
   const invalid = ecmaPatternError(pattern);
   if (invalid !== undefined) throw new UnsupportedPattern(pattern, undefined, invalid);
+  const size = patternProgramSize(pattern);
+  if (size > budget) {
+    const count = `${size.toLocaleString("en-US")} RE2 instructions, over the ${budget.toLocaleString("en-US")} one pattern may use`;
+    throw new UnsupportedPattern(
+      pattern,
+      undefined,
+      `the pattern ${quotedPattern(pattern)} compiles to about ${count}: ${PROGRAM_HINT}`,
+    );
+  }
   try {
     const RE2 = re2();
     return RE2.compile(RE2.translateRegExp(withEcmaClasses(pattern)));
@@ -72,10 +97,11 @@ function asAjvPattern(compiled: RE2JS, pattern: string): { test(text: string): b
 /**
  * ajv's `code.regExp` for schemas that come with a plan: JSON Schema patterns (ECMA-262 syntax, translated)
  * run on re2js, a pure-JS port of RE2 whose matching time is linear in the input (no catastrophic
- * backtracking, bug B10); a pattern RE2 cannot run is refused. The `u` flag is implied: RE2 matches code points.
+ * backtracking, bug B10); a pattern RE2 cannot run is refused, and so is one that would compile to over
+ * `MAX_PATTERN_PROGRAM` instructions (decision 0106). The `u` flag is implied: RE2 matches code points.
  */
 export const linearRegExp: RegExpEngine = Object.assign(
-  (pattern: string) => asAjvPattern(compileLinear(pattern), pattern),
+  (pattern: string) => asAjvPattern(compileLinear(pattern, MAX_PATTERN_PROGRAM), pattern),
   { code: "linearRegExp" },
 );
 

@@ -17,7 +17,7 @@ interface FoundPattern {
 }
 
 /** The first `pattern` (or `patternProperties` key) of a JSON Schema for which `matches` holds, or undefined. */
-function firstPattern(
+export function firstPattern(
   schema: JsonValue,
   matches: (source: string) => boolean,
   pointer = "",

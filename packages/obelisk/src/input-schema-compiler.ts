@@ -1,4 +1,4 @@
-import { linearRegExp, UnsupportedPattern } from "@obelisk/compiler";
+import { linearRegExp, refuseLargePatterns, UnsupportedPattern } from "@obelisk/compiler";
 import { appendPointer, isUrlFormat, type JsonObject, resolvePointer, thrownMessage } from "@obelisk/core";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -193,7 +193,10 @@ export class InputSchemaCompiler {
     try {
       metaSchemaChecker ??= newAjv();
       problems = metaProblems(metaSchemaChecker, schema);
-      if (problems.length === 0) validate = ajv.compile(schema);
+      if (problems.length === 0) {
+        refuseLargePatterns(schema); // before ajv compiles any: their programs summed (decision 0106)
+        validate = ajv.compile(schema);
+      }
       // a root `$async` makes ajv's check a promise (truthy) that rejects later, unhandled: refused
       if (validate !== undefined && "$async" in validate && validate.$async === true) {
         validate = undefined;
