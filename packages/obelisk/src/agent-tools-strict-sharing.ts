@@ -1,15 +1,11 @@
+import { META_KEYS } from "@obelisk/compiler";
 import type { JsonObject, JsonValue } from "@obelisk/core";
 
-/** The meta-properties every call of the strict plan schema writes (nullable: `null` is absent). */
-const META_PROPERTIES = [
-  "_id",
-  "_outputPath",
-  "_outputMethod",
-  "_description",
-  "_rerun",
-  "_timeoutMs",
-  "_retry",
-];
+/**
+ * The meta-properties every call of the strict plan schema writes (nullable: `null` is absent): all but
+ * `_tool` (each call's own const) and `_output` (a latent tool's only).
+ */
+const META_PROPERTIES = META_KEYS.filter((key) => key !== "_tool" && key !== "_output");
 
 const isObject = (value: JsonValue | undefined): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
