@@ -1,9 +1,9 @@
 import type { Diagnostic, JsonObject } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
+import { batchAndStreamed } from "./__fixtures__/batch-and-streamed.js";
 import { exampleTools } from "./__fixtures__/tools.js";
 import { compile } from "./compile.js";
 import type { CompileContext } from "./compiled-plan.js";
-import { createIncrementalCompiler } from "./incremental-compiler.js";
 import { MAX_NEAR_HINTS } from "./near-reference-hint.js";
 import { createToolRegistry } from "./tool-registry.js";
 
@@ -12,13 +12,8 @@ const shape = (diagnostics: readonly Diagnostic[]) =>
   diagnostics.map((d) => ({ code: d.code, pointer: d.pointer, hint: d.hint }));
 
 /** The hints of `calls`' diagnostics, batch and streamed (they must agree). */
-function diagnosticsOf(calls: JsonObject[], context: CompileContext = { state: {} }) {
-  const batch = compile({ type: "plan", plan: calls }, registry, { context }).diagnostics;
-  const stream = createIncrementalCompiler(registry, { context });
-  for (const call of calls) stream.addCall(call);
-  expect(shape(stream.close().diagnostics)).toEqual(shape(batch));
-  return shape(batch);
-}
+const diagnosticsOf = (calls: JsonObject[], context: CompileContext = { state: {} }) =>
+  batchAndStreamed(registry, calls, context, shape);
 
 const log = (message: string): JsonObject => ({ _tool: "log", message });
 const unknownKind = (pointer: string, hint: string) => [{ code: "REF_KIND_UNKNOWN", pointer, hint }];

@@ -1,9 +1,8 @@
 import type { Diagnostic, JsonObject } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
+import { batchAndStreamed } from "./__fixtures__/batch-and-streamed.js";
 import { exampleTools } from "./__fixtures__/tools.js";
-import { compile } from "./compile.js";
 import type { CompileContext } from "./compiled-plan.js";
-import { createIncrementalCompiler } from "./incremental-compiler.js";
 import { createToolRegistry } from "./tool-registry.js";
 
 const registry = createToolRegistry(exampleTools);
@@ -11,13 +10,8 @@ const shape = (diagnostics: readonly Diagnostic[]) =>
   diagnostics.map((d) => ({ code: d.code, severity: d.severity, pointer: d.pointer, hint: d.hint }));
 
 /** The diagnostics of `calls`, batch and streamed (they must agree). */
-function diagnosticsOf(calls: JsonObject[], context: CompileContext = { state: {} }) {
-  const batch = compile({ type: "plan", plan: calls }, registry, { context }).diagnostics;
-  const stream = createIncrementalCompiler(registry, { context });
-  for (const call of calls) stream.addCall(call);
-  expect(shape(stream.close().diagnostics)).toEqual(shape(batch));
-  return shape(batch);
-}
+const diagnosticsOf = (calls: JsonObject[], context: CompileContext = { state: {} }) =>
+  batchAndStreamed(registry, calls, context, shape);
 
 const error = (code: string, pointer: string, hint: string) => ({ code, severity: "error", pointer, hint });
 
