@@ -64,7 +64,13 @@ export function renderRunDetails(
     for (const call of calls) {
       const status = statusColor(c, call.status)(`${statusSymbol(call.status)} ${call.status}`);
       const branch = call.branch === undefined || call.branch === 0 ? "" : c.dim(` (branch ${call.branch})`);
-      const wrote = call.wrote.length > 0 ? displayText(call.wrote.join(", ")) : c.dim("—");
+      // a satisfied call that stored nothing under its own id: where its value is (decision 0102, Amended)
+      const wrote =
+        call.wrote.length > 0
+          ? displayText(call.wrote.join(", "))
+          : call.outputId === undefined
+            ? c.dim("—")
+            : c.dim(`value at †calls.${displayText(call.outputId)}`);
       const error =
         call.error === undefined
           ? ""

@@ -138,6 +138,8 @@ export function buildCallRecord(run: CallRun, ending: CallEnding, context: Recor
   if (ending.reason !== undefined) record.reason = ending.reason;
   const satisfiedBy = satisfiedByOf(ending);
   if (satisfiedBy !== undefined) record.satisfiedBy = asRunId(satisfiedBy);
+  if (ending.status === "satisfied" && ending.outputId !== undefined)
+    record.outputId = asCallId(ending.outputId);
   if (call.description !== undefined) record.description = call.description;
   if (run.plannedParams !== undefined) record.plannedParams = run.plannedParams;
   return record;

@@ -120,6 +120,12 @@ export interface CallRecord {
    * the chain (decision 0079). Absent on records written before this field.
    */
   readonly satisfiedBy?: RunId;
+  /**
+   * A `satisfied` call's that stored nothing under its own id: the id of the call whose stored output holds
+   * its value (`†calls.<outputId>`: a re-sent call without `_id`, decision 0102), as its `call-end` event
+   * and run result say. Absent otherwise, and on records written before this field.
+   */
+  readonly outputId?: CallId;
   /** Call description (`_description`). */
   readonly description?: string;
   /**

@@ -1,4 +1,4 @@
-import { asRunId, asThreadId } from "@obelisk/core";
+import { asCallId, asRunId, asThreadId } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import type { RunRecord } from "../store-types.js";
 import { commitOf, commitOk, RUN, THREAD, write } from "./commit-fixtures.js";
@@ -231,6 +231,29 @@ export function historyCases(openStore: OpenStore): void {
       const [a, b] = await store.listCallRecords(RUN);
       expect([a?.satisfiedBy, a?.result, b?.callId]).toEqual([by, 1, "b"]);
       expect(b).not.toHaveProperty("satisfiedBy");
+    });
+
+    it("keeps a satisfied record's outputId, the call whose stored output holds its value (decision 0102)", async () => {
+      const store = await openStore();
+      // a re-sent call without _id satisfied by search$1's record, its value held at †calls.search$1: it
+      // wrote nothing, stored nothing, and its record says where the value is (runs.show reads it)
+      const commit = commitOf({ callId: "search$2", tool: "search", status: "satisfied", callHash: "h1" });
+      const record = {
+        ...commit.record,
+        startedAt: "s",
+        endedAt: "e",
+        params: {},
+        result: [1, 2],
+        satisfiedBy: asRunId("run-0"),
+        outputId: asCallId("search$1"),
+      };
+      const committed = await store.commitCall({ ...commit, record });
+      expect(committed.ok).toBe(true);
+      await commitOk(store, { callId: "b", status: "satisfied", callHash: "h2", output: 2 });
+      const [a, b] = await store.listCallRecords(RUN);
+      expect([a?.outputId, a?.satisfiedBy, a?.wrote, b?.callId]).toEqual(["search$1", "run-0", [], "b"]);
+      expect(b).not.toHaveProperty("outputId");
+      expect(await store.getCallOutput(THREAD, asCallId("search$2"))).toBeUndefined();
     });
 
     it("stores outputs of calls without an output path under †calls.<id>", async () => {

@@ -117,6 +117,7 @@ export function copyRecord(
     error === undefined &&
     record.reason === undefined &&
     record.satisfiedBy === undefined &&
+    record.outputId === undefined &&
     record.description === undefined &&
     record.plannedParams === undefined
   ) {
@@ -191,6 +192,7 @@ export function copyRecord(
   if (error !== undefined) copy.error = error as unknown as RecordedError;
   if (record.reason !== undefined) copy.reason = record.reason;
   if (typeof record.satisfiedBy === "string") copy.satisfiedBy = record.satisfiedBy;
+  if (typeof record.outputId === "string") copy.outputId = record.outputId;
   if (record.description !== undefined) copy.description = record.description;
   if (droppedBytes !== undefined) copy.droppedParamsBytes = droppedBytes;
   if (record.plannedParams !== undefined) {
