@@ -1,6 +1,8 @@
-import type { Diagnostic, JsonValue } from "@obelisk/core";
+import type { Diagnostic, JsonValue, OutputMethod, Path } from "@obelisk/core";
+import { applyOutput, formatReference } from "@obelisk/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { batchAndStreamed } from "./__fixtures__/batch-and-streamed.js";
 import { exampleTools } from "./__fixtures__/tools.js";
 import { compile } from "./compile.js";
 import { createIncrementalCompiler } from "./incremental-compiler.js";
@@ -153,6 +155,158 @@ describe("a write the thread's stored state certainly refuses is REF_TYPE_MISMAT
   });
 });
 
+describe("an index past 0 into an array the write itself creates is REF_TYPE_MISMATCH (decision 0107)", () => {
+  const one = (state: JsonValue, path: string, method?: string) => found(state, write(path, method));
+  const empty = (index: number) =>
+    `cannot write at index ${index} of an array of length 0: the array is empty: write at index 0, or append with _outputMethod "push"`;
+
+  it("names what is missing, the array the write creates and the index, at /_outputPath", () => {
+    expect(one({}, "†state.a[1].b")).toEqual([
+      {
+        code: "REF_TYPE_MISMATCH",
+        pointer: "/plan/0/_outputPath",
+        message: `†state.a[1].b cannot be written: the thread's state holds nothing at †state.a, and the write creates an empty array there: ${empty(1)}`,
+      },
+    ]);
+    expect(one({}, "†state.x[3]")[0]?.message).toBe(
+      `†state.x[3] cannot be written: the thread's state holds nothing at †state.x, and the write creates an empty array there: ${empty(3)}`,
+    );
+    expect(one({}, "†state.a.b[2]")[0]?.message).toBe(
+      `†state.a.b[2] cannot be written: the thread's state holds nothing at †state.a, and the write creates †state.a.b as an empty array: ${empty(2)}`,
+    );
+    expect(one({ a: {} }, "†state.a.b[1]")[0]?.message).toBe(
+      `†state.a.b[1] cannot be written: the thread's state holds nothing at †state.a.b, and the write creates an empty array there: ${empty(1)}`,
+    );
+    // below an index that appends to a stored array, and below a created array's item 0
+    expect(codes({ a: [[]] }, write("†state.a[1][2]"))).toEqual(["REF_TYPE_MISMATCH"]);
+    expect(one({}, "†state.a[0][1]")[0]?.message).toBe(
+      `†state.a[0][1] cannot be written: the thread's state holds nothing at †state.a, and the write creates †state.a[0] as an empty array: ${empty(1)}`,
+    );
+    const compiled = compile({ plan: [write("†state.a[1]")] }, registry, { context: { state: {} } });
+    expect(compiled.diagnostics[0]?.hint).toBe(
+      'write to †state.a[0] (a missing array is created empty), or let an earlier call write it first, or append with _outputMethod "push" onto †state.a',
+    );
+    // index 0 appends to the created array, a name creates an object; unknown state says nothing
+    for (const path of ["†state.a[0]", "†state.a[0].b", "†state.a.b[0]", "†state.a[0][0].c", "†state.a.b"])
+      expect(codes({}, write(path)), path).toEqual([]);
+    expect(codes({ a: {} }, write("†state.a.b[0]"))).toEqual([]);
+    // a stored object takes an index as a key (core writes "1" into it)
+    expect(codes({ a: {} }, write("†state.a[1]"))).toEqual([]);
+    expect(codes(undefined, write("†state.a[1].b"))).toEqual([]);
+  });
+
+  it("whatever the method: each combines into what the created array holds at that index, which it never reaches", () => {
+    for (const method of ["set", "push", "concat", "merge", "assign"]) {
+      expect(codes({}, write("†state.list[1]", method)), method).toEqual(["REF_TYPE_MISMATCH"]);
+      // onto the missing array itself: push and concat create it, the others set it
+      expect(codes({}, write("†state.list", method)), method).toEqual([]);
+      expect(codes({}, write("†state.list[0]", method)), method).toEqual([]);
+    }
+  });
+
+  it("not when another call may create or lengthen the array first (0091's rule for an index past the end)", () => {
+    const reads = { _tool: "log", message: "†state.a[0]", _outputPath: "†state.a[1]" };
+    expect(codes({}, write("†state.a[0]"), reads)).toEqual([]);
+    expect(codes({}, write("†state.a[0]"), write("†state.a[1]"))).toEqual([]);
+    // a later writer below it does not count, one at or above it does (and conflicts)
+    expect(found({}, write("†state.a[1]"), write("†state.a[0]")).map((d) => d.pointer)).toEqual([
+      "/plan/0/_outputPath",
+    ]);
+    expect(codes({}, write("†state.a[1]"), write("†state.a", "push"))).toEqual(["OUTPUT_CONFLICT"]);
+    // above the created array, between it and what is missing: †state.a.b[2] with a missing
+    expect(codes({}, write("†state.a"), write("†state.a.b[2]"))).toEqual(["OUTPUT_CONFLICT"]);
+    expect(codes({}, write("†state.a.b.x"), write("†state.a.b[2]"))).toEqual([]);
+    // a writer beside it creates †state.a but not †state.a.b
+    expect(codes({}, write("†state.a.c"), write("†state.a.b[2]"))).toEqual(["REF_TYPE_MISMATCH"]);
+    // the call's own other target, and an earlier call that did not compile
+    const own = { _tool: "verifyUser", userId: "u", _outputPath: "†state.a[0] || †state.a[1]" };
+    expect(codes({}, own)).toEqual([]);
+    expect(codes({}, { _tool: "now", _outputPath: "†state.a[0] && †state.a[1]" })).toEqual([]);
+    expect(codes({}, { _tool: "nwo", _outputPath: "†state.a[0]" }, write("†state.a[1]"))).toEqual([
+      "TOOL_UNKNOWN",
+    ]);
+  });
+
+  it("batch and streaming say the same, a stream refusing the call as it arrives", () => {
+    const shape = (diagnostics: readonly Diagnostic[]) => diagnostics.map((d) => [d.code, d.pointer]);
+    const plans: [JsonValue, ReturnType<typeof write>[], string[][]][] = [
+      [{}, [write("†state.a[1]"), write("†state.a[0]")], [["REF_TYPE_MISMATCH", "/plan/0/_outputPath"]]],
+      [{}, [write("†state.a[0]"), write("†state.a[1]")], []],
+      [
+        { a: {} },
+        [write("†state.a.c"), write("†state.a.b[1]")],
+        [["REF_TYPE_MISMATCH", "/plan/1/_outputPath"]],
+      ],
+      [{}, [write("†state.a.b.x"), write("†state.a.b[2]")], []],
+    ];
+    for (const [state, calls, expected] of plans)
+      expect(batchAndStreamed(registry, calls, { state }, shape)).toEqual(expected);
+    expect(streamed({}, [write("†state.a[1]"), write("†state.a[0]")]).accepted).toEqual([false, true]);
+  });
+
+  it("beside a state schema: the schema cannot tell a missing array, the stored state does; one diagnostic", () => {
+    const stateSchema = { type: "object", properties: { a: { type: "array", items: { type: "number" } } } };
+    const withSchema = (state: JsonValue | undefined) =>
+      compile({ plan: [write("†state.a[1]")] }, registry, {
+        context: { stateSchema, ...(state === undefined ? {} : { state }) },
+      }).diagnostics.map((d) => d.code);
+    expect(withSchema({})).toEqual(["REF_TYPE_MISMATCH"]);
+    expect(withSchema({ a: [1] })).toEqual([]);
+    expect(withSchema(undefined)).toEqual([]);
+  });
+});
+
+describe("the check says what core's applyOutput does at run time (decisions 0091, 0107)", () => {
+  const leaf = fc.constantFrom<JsonValue>("s", 1, true, null);
+  const { node } = fc.letrec<{ node: JsonValue }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      leaf,
+      fc.array(tie("node"), { maxLength: 2 }),
+      fc.record({ a: tie("node"), b: tie("node") }, { requiredKeys: [] }),
+    ),
+  }));
+  const stateArb = fc.record({ a: node, b: node }, { requiredKeys: [] });
+  const pathArb = fc.tuple(
+    fc.constantFrom("a", "b"),
+    fc.array(fc.constantFrom<string | number>("a", "b", 0, 1, 2), { maxLength: 3 }),
+  );
+  /** A value each method can take (the value's type is the run's business, not this check's). */
+  const VALUES: Record<string, JsonValue> = {
+    set: 1,
+    push: 1,
+    concat: [1],
+    merge: { k: 1 },
+    assign: { k: 1 },
+  };
+
+  it("a lone write is refused exactly when applyOutput fails on the stored state, with its message", () => {
+    fc.assert(
+      fc.property(
+        stateArb,
+        pathArb,
+        fc.constantFrom(...Object.keys(VALUES)),
+        (state, [first, rest], method) => {
+          const path: Path = [first, ...rest];
+          const text = formatReference("state", path);
+          const diagnostics = found(state as JsonValue, write(text, method));
+          const applied = applyOutput(
+            state as JsonValue,
+            path,
+            method as OutputMethod,
+            VALUES[method] as JsonValue,
+          );
+          expect(diagnostics.map((d) => d.code)).toEqual(applied.ok ? [] : ["REF_TYPE_MISMATCH"]);
+          // an index past an array's end is worded as core words it
+          if (!applied.ok && applied.message.startsWith("cannot write at index"))
+            expect(diagnostics[0]?.message.endsWith(applied.message)).toBe(true);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
 /** What streaming says of `calls` (each call's answer, then `close`), against `state`. */
 function streamed(state: JsonValue, calls: readonly unknown[]) {
   const compiler = createIncrementalCompiler(registry, { context: { state } });
@@ -221,6 +375,8 @@ describe("the stored-state check's work is linear in the plan (decision 0091's c
     const push = () => write("†state.s", "push");
     for (const [state, make] of [
       [{ arr: [] }, fill],
+      // no stored arr: each write past index 0 creates it empty (decision 0107), each silenced by the one before
+      [{}, fill],
       [{ s: "str" }, push],
     ] as const) {
       const small = visits(state, 400, make);
@@ -250,6 +406,11 @@ describe("batch and streaming agree on the stored-state check", () => {
     "o.k",
     "o.k.z",
     "n.q",
+    // missing: an array the write creates (decision 0107)
+    "m",
+    "m[0]",
+    "m[1]",
+    "o.q[1]",
   ];
   const callArb = fc.record({
     alternatives: fc.boolean(),

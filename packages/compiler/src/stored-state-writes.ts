@@ -18,7 +18,10 @@ interface Blocked {
   /** What is wrong, after "†state.x cannot be written: " (or the method's verb). */
   readonly reason: string;
   readonly hint: string;
-  /** True when a write below the blocking value (an index of a short array) could unblock it. */
+  /**
+   * True when a write below the blocking value could unblock it: an index past the end of a stored array,
+   * or past 0 of one the write creates (an earlier writer may create or lengthen it first).
+   */
   readonly byLength: boolean;
 }
 
@@ -42,9 +45,32 @@ const NEEDS: Readonly<Record<OutputMethod, "object" | "array" | undefined>> = {
 };
 
 /**
+ * Why a write of `path` certainly fails below `missing`, the first of its prefixes the state does not hold
+ * (its length): the write itself creates what is missing — an object for a name, an **empty** array for an
+ * index (core's `applyOutput`) — so the first index past 0 from there on is past the end of an array the
+ * write just created (`†state.a[1]`, `†state.a.b[2]` with `a` missing, `†state.a[0][1]`). Undefined when
+ * every index from there on is 0 (each appends to the array created for it).
+ */
+function createdPastEnd(path: Path, missing: number): Blocked | undefined {
+  for (let depth = missing; depth < path.length; depth++) {
+    const segment = path[depth] as Path[number];
+    if (typeof segment === "string" || segment === 0) continue;
+    const gone = textOf(path, missing);
+    const here = textOf(path, depth);
+    const made = depth === missing ? "creates an empty array there" : `creates ${here} as an empty array`;
+    const reason = `the thread's state holds nothing at ${gone}, and the write ${made}: ${indexPastEndMessage(segment, 0)}`;
+    const hint = `write to ${here}[0] (a missing array is created empty), or let an earlier call write it first, or append with _outputMethod "push" onto ${here}`;
+    return { depth, reason, hint, byLength: true };
+  }
+  return undefined;
+}
+
+/**
  * Walks `path` down the stored `state` as core's `applyOutput` would write it with `method` (undefined:
  * the method is not known, only the way down is judged): why the write certainly fails on this value,
- * or undefined when it may apply (a missing key on the way is created, so nothing below it can block).
+ * or undefined when it may apply. A missing value on the way is created by the write (see
+ * `createdPastEnd`): below it only an index past 0 can fail; no method fails on a missing target (a value
+ * `concat` or `assign` cannot take fails anywhere: `check-output-method-value.ts`).
  */
 function blockedAt(state: JsonValue, path: Path, method: OutputMethod | undefined): Blocked | undefined {
   let value: JsonValue | undefined = state;
@@ -73,7 +99,7 @@ function blockedAt(state: JsonValue, path: Path, method: OutputMethod | undefine
       const hint = `write to ${here} itself (set replaces it), or to a path outside it`;
       return { depth, reason, hint, byLength: false };
     }
-    if (value === undefined) return undefined;
+    if (value === undefined) return createdPastEnd(path, depth + 1);
   }
   const needs = method === undefined ? undefined : NEEDS[method];
   if (needs === undefined) return undefined;
@@ -88,12 +114,14 @@ function blockedAt(state: JsonValue, path: Path, method: OutputMethod | undefine
  * REF_TYPE_MISMATCH at `/_outputPath` for each `†state` target of a compiled call that the thread's stored
  * state (`context.state`) certainly refuses, as core's `applyOutput` would at run time: a path through a
  * stored string, number, boolean or null, a key into a stored array or an index past its end, or `push` /
- * `concat` onto a stored non-array and `merge` / `assign` onto a stored non-object (decision 0091). Only
+ * `concat` onto a stored non-array and `merge` / `assign` onto a stored non-object (decision 0091), an
+ * index past 0 into an array the write itself creates where the state holds nothing (decision 0107). Only
  * when no other target of the plan (of any call, compiled or not, this one's other targets included)
  * writes the blocking stored path or a path above it — it could change that value's kind first; a writer
  * at the path itself with an accumulating method keeps the kind and does not count. For an index past the
- * end, any other writer at or above the array counts, and one below it of an earlier call or of this one
- * (it may lengthen it first; a later call is not known to a stream, so batch does not count it either).
+ * end (of a stored or a created array), any other writer at or above the array counts, and one below it
+ * of an earlier call or of this one (it may create or lengthen it first; a later call is not known to a
+ * stream, so batch does not count it either).
  * True when one was found.
  */
 export function storedStateWrites(builder: PlanBuilder, entry: CallEntry, out: Diagnostic[]): boolean {

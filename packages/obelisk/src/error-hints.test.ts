@@ -66,13 +66,18 @@ describe("errors a host meets say what to do (review s33r, 'no hint' list)", () 
 
   it("a write past a list's end fails the call OUTPUT_WRITE_FAILED saying what a write may do", async () => {
     const engine = createEngine({ tools: [{ ...echo, run: () => "x" }] });
-    const result = await engine.run([{ _tool: "echo", x: 1, _outputPath: "†state.list[5]" }], {
-      threadId: "t",
-    });
-    expect(result.calls.echo$1?.error).toEqual({
+    // an earlier call writing below the list may lengthen it, so validation lets the plan run (decision 0107)
+    const result = await engine.run(
+      [
+        { _tool: "echo", x: 1, _outputPath: "†state.list[0]" },
+        { _tool: "echo", x: "†state.list[0]", _outputPath: "†state.list[5]" },
+      ],
+      { threadId: "t" },
+    );
+    expect(result.calls.echo$2?.error).toEqual({
       code: "OUTPUT_WRITE_FAILED",
       message:
-        '†state.list[5]: cannot write at index 5 of an array of length 0: the array is empty: write at index 0, or append with _outputMethod "push"',
+        '†state.list[5]: cannot write at index 5 of an array of length 1: an index replaces an item (0 to 0) or adds one at the end (1), or append with _outputMethod "push"',
     });
   });
 

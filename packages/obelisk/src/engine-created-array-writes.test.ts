@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { createEngine, defineTool } from "./index.js";
+
+/** An engine whose `echo` counts its runs (the side effect a refused plan must not have). */
+function setup() {
+  let runs = 0;
+  const echo = defineTool({
+    name: "echo",
+    run: (args: unknown) => {
+      runs++;
+      return (args as { text?: unknown }).text ?? null;
+    },
+  });
+  return { engine: createEngine({ tools: [echo] }), runs: () => runs };
+}
+
+/** The code, pointer and message of each diagnostic `validate` gives `plan` on thread `t`. */
+async function validated(engine: ReturnType<typeof createEngine>, plan: readonly object[]) {
+  const validation = await engine.validate(plan, { threadId: "t" });
+  return validation.diagnostics.map((d) => [d.code, d.pointer, d.message]);
+}
+
+describe("an index past 0 into an array the write itself creates (decision 0107)", () => {
+  it("validate refuses it on a thread, and run refuses it before the tool runs", async () => {
+    const { engine, runs } = setup();
+    const plan = [{ _tool: "echo", text: "hi", _outputPath: "†state.a[1].b" }];
+    expect(await validated(engine, plan)).toEqual([
+      [
+        "REF_TYPE_MISMATCH",
+        "/0/_outputPath",
+        `†state.a[1].b cannot be written: the thread's state holds nothing at †state.a, and the write creates an empty array there: cannot write at index 1 of an array of length 0: the array is empty: write at index 0, or append with _outputMethod "push"`,
+      ],
+    ]);
+    await expect(engine.run(plan, { threadId: "t" })).rejects.toMatchObject({ code: "PLAN_INVALID" });
+    expect(runs()).toBe(0);
+    // with a stored object on the way, the array below it is created by the write too
+    await engine.set("t", "†state.a", {});
+    const below = [{ _tool: "echo", text: "hi", _outputPath: "†state.a.b[1]" }];
+    expect((await validated(engine, below)).map(([code]) => code)).toEqual(["REF_TYPE_MISMATCH"]);
+    await expect(engine.run(below, { threadId: "t" })).rejects.toMatchObject({ code: "PLAN_INVALID" });
+    expect(runs()).toBe(0);
+    await engine.close();
+  });
+
+  it("a plan that starts the array in an earlier call it reads validates and runs", async () => {
+    const { engine, runs } = setup();
+    const plan = [
+      { _tool: "echo", _id: "first", text: "x", _outputPath: "†state.list[0]" },
+      { _tool: "echo", _id: "second", text: "†state.list[0]", _outputPath: "†state.list[1]" },
+    ];
+    expect(await validated(engine, plan)).toEqual([]);
+    const result = await engine.run(plan, { threadId: "t" });
+    expect(result.status).toBe("succeeded");
+    expect(result.state).toEqual({ list: ["x", "x"] });
+    expect(runs()).toBe(2);
+    // the second call alone, on a thread without the list, is refused before it runs
+    await engine.unset("t", "†state.list");
+    expect((await validated(engine, [plan[1] as object])).map(([code]) => code)).toEqual([
+      "REF_UNRESOLVED",
+      "REF_TYPE_MISMATCH",
+    ]);
+    await engine.close();
+  });
+});
