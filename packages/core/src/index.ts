@@ -104,5 +104,5 @@ export { jsonTypeOf } from "./value-json-type-of.js";
 export type { PreviewOptions, ValuePreview } from "./value-preview.js";
 export { DEFAULT_PREVIEW_CHARS, MAX_PREVIEW_DEPTH, previewValue } from "./value-preview.js";
 export type { ToJsonValueOptions, ToJsonValueResult } from "./value-to-json-value.js";
-export { MAX_VALUE_DEPTH, toJsonValue } from "./value-to-json-value.js";
+export { MAX_VALUE_DEPTH, rememberFrozenCopy, toJsonValue } from "./value-to-json-value.js";
 export { WriteJournal } from "./write-journal.js";

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { toJsonValue } from "./value-to-json-value.js";
+import { deepFreeze } from "./value-deep-freeze.js";
+import { rememberFrozenCopy, toJsonValue } from "./value-to-json-value.js";
 
 const rejection = (value: unknown, maxBytes?: number) => {
   const result = toJsonValue(value, maxBytes === undefined ? {} : { maxBytes });
@@ -260,5 +261,35 @@ describe("toJsonValue's height (decision 0094)", () => {
     expect(heightOf(inner.value)).toBe(10);
     expect(heightOf({ x: [inner.value] })).toBe(12);
     expect(heightOf({ x: [inner.value], y: undefined })).toBe(12);
+  });
+});
+
+describe("rememberFrozenCopy", () => {
+  it("makes a deeply frozen value its caller built a remembered copy: copied again, it is kept as it is", () => {
+    const value = deepFreeze({ rows: [{ id: 1 }, { id: 2 }] });
+    expect(rememberFrozenCopy(value, 28, 3)).toBe(true);
+    expect(toJsonValue(value)).toEqual({ ok: true, value, bytes: 28, height: 3 });
+    const outer = toJsonValue({ x: value });
+    expect(outer).toMatchObject({ ok: true, bytes: 34, height: 4 });
+    if (outer.ok) expect((outer.value as { x: unknown }).x).toBe(value);
+    // remembered once: a second registration changes nothing
+    expect(rememberFrozenCopy(value, 99, 9)).toBe(false);
+    expect(toJsonValue(value)).toMatchObject({ bytes: 28, height: 3 });
+  });
+
+  it("ignores a value that could still change or sizes that cannot be right", () => {
+    // frozen at the top only: a member can still be changed by whoever holds it
+    const shallow = Object.freeze({ rows: [{ id: 1 }] });
+    expect(rememberFrozenCopy(shallow, 19, 3)).toBe(false);
+    expect(toJsonValue(shallow).ok && toJsonValue(shallow).value).not.toBe(shallow);
+    expect(rememberFrozenCopy({ a: 1 }, 7, 1)).toBe(false);
+    expect(rememberFrozenCopy("text", 6, 0)).toBe(false);
+    for (const [bytes, height] of [
+      [1, 1],
+      [7, 0],
+      [Number.NaN, 1],
+      [7.5, 1],
+    ] as const)
+      expect(rememberFrozenCopy(deepFreeze({ a: 1 }), bytes, height)).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { appendPointer } from "./json-pointer.js";
 import type { JsonValue } from "./json-value.js";
 import { DEFAULT_LIMITS } from "./limits.js";
 import { thrownMessage } from "./thrown-message.js";
+import { isKnownDeeplyFrozen } from "./value-deep-freeze.js";
 import { jsonPrimitiveByteSize, jsonStringByteSize } from "./value-json-byte-size.js";
 
 /** Values nested deeper than this (containers; the root container is depth 1) are not accepted as JSON. */
@@ -31,6 +32,22 @@ const FROZEN_COPIES = new WeakMap<object, KnownCopy>();
 interface KnownCopy {
   readonly bytes: number;
   readonly height: number;
+}
+
+/**
+ * Remembers a container as if {@link toJsonValue} had copied it with `remember`, with its JSON size in bytes
+ * and its height: copying it again, at any depth of a value, then returns it as it is. For a value its caller
+ * built and deeply froze itself, that nobody else holds a mutable reference to (a store's value parsed from
+ * its own file), whose size and height it knows. Ignored (false) unless the value is a container known to
+ * be deeply frozen (`deepFreeze`, `markDeeplyFrozen`), or when it is remembered already.
+ */
+export function rememberFrozenCopy(value: JsonValue, bytes: number, height: number): boolean {
+  if (typeof value !== "object" || value === null || !isKnownDeeplyFrozen(value)) return false;
+  // a container's JSON is at least `[]`, and it is one level at least
+  if (!Number.isSafeInteger(bytes) || bytes < 2 || !Number.isSafeInteger(height) || height < 1) return false;
+  if (FROZEN_COPIES.has(value)) return false;
+  FROZEN_COPIES.set(value, { bytes, height });
+  return true;
 }
 
 /** The size and height of a value when it is one of {@link toJsonValue}'s own frozen copies. */

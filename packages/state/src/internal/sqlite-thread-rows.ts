@@ -3,7 +3,7 @@ import { applyOutputInPlace, ObeliskError } from "@obelisk/core";
 import type BetterSqlite3 from "better-sqlite3";
 import type { StateWrite, VariableMeta, WriteLogEntry } from "../store-types.js";
 import type { FileAt } from "./expiry-view.js";
-import { unknownNodes } from "./frozen-state.js";
+import { freezeLoadedState } from "./loaded-state.js";
 import { parseStored, parseStoredMutable } from "./parse-frozen.js";
 import { COMPACT_MIN_BYTES } from "./plan-log-compaction.js";
 import type { SqliteCompaction } from "./sqlite-compaction.js";
@@ -126,7 +126,6 @@ export class SqliteThreadRows {
       if (op === null) logChars += entry.length;
     }
     model.state = state;
-    model.unfrozen = unknownNodes();
     model.nextSeq = row.next_seq;
     model.version = row.version;
     this.logFacts.set(model, { snapshotChars: row.snapshot.length, logChars });
@@ -140,6 +139,7 @@ export class SqliteThreadRows {
         updatedMs: v.updated_ms,
       });
     }
+    freezeLoadedState(model);
     return model;
   }
 
