@@ -1,4 +1,4 @@
-import { type JsonObject, type JsonValue, jsonByteSize, toJsonValue } from "@obelisk/core";
+import { asCallId, type JsonObject, type JsonValue, jsonByteSize, toJsonValue } from "@obelisk/core";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { sqliteTempFiles } from "./__fixtures__/sqlite-store-files.js";
 import { commitOf, commitOk, THREAD, write } from "./conformance/commit-fixtures.js";
@@ -36,6 +36,20 @@ describe("sqlite: a loaded thread's values are remembered frozen copies (review 
       expect(params).toMatchObject({ ok: true, bytes: jsonByteSize({ x: value, i: 1 }) });
       if (params.ok) expect((params.value as JsonObject).x).toBe(value);
     }
+  });
+
+  it("so is a stored call output read from the file", async () => {
+    const file = freshFile();
+    const writer = open(file);
+    const rows = table(5000);
+    await commitOk(writer, { callId: "fetch", output: rows });
+    await writer.close();
+    const found = await open(file).getCallOutput(THREAD, asCallId("fetch"));
+    const output = found !== undefined && "value" in found ? found.value : undefined;
+    expect(output).toEqual(rows);
+    const copy = toJsonValue(output as JsonValue);
+    expect(copy).toMatchObject({ ok: true, bytes: jsonByteSize(rows), height: 3 });
+    if (copy.ok) expect(copy.value).toBe(output);
   });
 
   it("a record of a call reading a loaded table does not copy it (freezes counted)", async () => {

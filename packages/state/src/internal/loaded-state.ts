@@ -1,4 +1,4 @@
-import { type JsonValue, markDeeplyFrozen, rememberFrozenCopy } from "@obelisk/core";
+import { type JsonValue, markDeeplyFrozen, rememberFrozenCopy, utf8Length } from "@obelisk/core";
 import { noUnfrozenNodes } from "./frozen-state.js";
 import { valueAt } from "./settle-below.js";
 import type { ThreadModel } from "./thread-model.js";
@@ -19,22 +19,14 @@ const frameOf = (node: object): Frame => ({
 });
 
 /**
- * Deeply freezes the state of a model just loaded from storage (parsed from the store's own file: nobody
- * else holds any of its nodes) and remembers each state variable's container value as one of core's frozen
- * copies, with the size its metadata records and the height this walk measures. A call reading a large
- * stored value then has it kept as it is in its record (`toJsonValue` returns a remembered copy at once),
- * as the memory store's values are, instead of copying all of it per reading call (stop 42, review q2 #2:
- * 4.4 MB table, 5 readers: 1.1M freezes per run). One walk, children before parents; the model then has no
- * unfrozen node (what the first read of its state would otherwise freeze).
+ * Deeply freezes a value the store just parsed from its own file (nobody else holds any of its nodes),
+ * children before parents, measuring each container's height; each container in `sizes` (with its JSON
+ * size in bytes) is then remembered as one of core's frozen copies (`rememberFrozenCopy`): a call reading
+ * it keeps it in its record as it is (`toJsonValue` returns it at once), as the memory store's values are,
+ * instead of copying all of it per reading call (stop 42, review q2 #2).
  */
-export function freezeLoadedState(model: ThreadModel): void {
-  const sizes = new Map<object, number>();
-  for (const entry of model.variables.values()) {
-    if (entry.meta.scope !== "state") continue;
-    const value = valueAt(model.state, entry.path);
-    if (typeof value === "object" && value !== null) sizes.set(value, entry.meta.bytes);
-  }
-  const stack: Frame[] = [frameOf(model.state)];
+function freezeMeasured(root: object, sizes: ReadonlyMap<object, number>): void {
+  const stack: Frame[] = [frameOf(root)];
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as Frame;
     if (frame.index < frame.members.length) {
@@ -53,6 +45,31 @@ export function freezeLoadedState(model: ThreadModel): void {
       rememberFrozenCopy(frame.node as JsonValue, bytes, frame.height);
     }
   }
-  markDeeplyFrozen(model.state);
+  markDeeplyFrozen(root);
+}
+
+/**
+ * Deeply freezes the state of a model just loaded from the file and remembers each state variable's
+ * container value as a frozen copy, with the size its metadata records ({@link freezeMeasured}). The model
+ * then has no unfrozen node (what the first read of its state would otherwise freeze).
+ */
+export function freezeLoadedState(model: ThreadModel): void {
+  const sizes = new Map<object, number>();
+  for (const entry of model.variables.values()) {
+    if (entry.meta.scope !== "state") continue;
+    const value = valueAt(model.state, entry.path);
+    if (typeof value === "object" && value !== null) sizes.set(value, entry.meta.bytes);
+  }
+  freezeMeasured(model.state, sizes);
   model.unfrozen = noUnfrozenNodes();
+}
+
+/**
+ * A stored call output just parsed from `text` (its compact JSON, as the store wrote it), deeply frozen and,
+ * when a container, remembered as a frozen copy of `text`'s UTF-8 size ({@link freezeMeasured}).
+ */
+export function frozenLoadedOutput(value: JsonValue, text: string): JsonValue {
+  if (typeof value === "object" && value !== null)
+    freezeMeasured(value, new Map([[value, utf8Length(text)]]));
+  return value;
 }

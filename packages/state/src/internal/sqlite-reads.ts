@@ -1,5 +1,6 @@
 import { asThreadId, type JsonObject, type JsonValue, type RunId, type ThreadId } from "@obelisk/core";
 import type { CallRecord, StoreStats, ThreadInfo, Tombstone, WriteLogEntry } from "../store-types.js";
+import { frozenLoadedOutput } from "./loaded-state.js";
 import { parseStored, parseStoredMutable } from "./parse-frozen.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
 import { byThreadId } from "./thread-order.js";
@@ -70,12 +71,16 @@ export class SqliteReads {
     );
   }
 
-  /** A stored call output. */
+  /** A stored call output: deeply frozen, a container remembered as a frozen copy (as a loaded state's). */
   output(threadId: ThreadId, callId: string): JsonValue | undefined {
     const row = this.sql.outputGet.get(threadId, callId) as { value: string } | undefined;
-    return row === undefined
-      ? undefined
-      : parseStored<JsonValue>(row.value, { table: "call_outputs", column: "value", threadId });
+    if (row === undefined) return undefined;
+    const value = parseStoredMutable<JsonValue>(row.value, {
+      table: "call_outputs",
+      column: "value",
+      threadId,
+    });
+    return frozenLoadedOutput(value, row.value);
   }
 
   /** The tombstone of an evicted reference. */
