@@ -1,4 +1,11 @@
-import { asCallId, type JsonObject, type JsonValue, jsonByteSize, toJsonValue } from "@obelisk/core";
+import {
+  asCallId,
+  deepFreeze,
+  type JsonObject,
+  type JsonValue,
+  jsonByteSize,
+  toJsonValue,
+} from "@obelisk/core";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { sqliteTempFiles } from "./__fixtures__/sqlite-store-files.js";
 import { commitOf, commitOk, THREAD, write } from "./conformance/commit-fixtures.js";
@@ -74,5 +81,30 @@ describe("sqlite: a loaded thread's values are remembered frozen copies (review 
     expect(freeze.mock.calls.length).toBeLessThan(50);
     const stored = (await store.listCallRecords(commit.record.runId)).find((one) => one.callId === "r4");
     expect(stored?.params).toEqual({ x: null, i: 1 });
+  });
+});
+
+/** True when every container of a value is frozen. */
+function allFrozen(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  return Object.isFrozen(value) && Object.values(value).every(allFrozen);
+}
+
+describe("sqlite: a record read back (runs.show) is frozen by a walk made for parsed JSON (review s42 q2 #7)", () => {
+  it("reads no property descriptor, and a later deepFreeze of its result returns at once", async () => {
+    const file = freshFile();
+    const writer = open(file);
+    const rows = table(2000);
+    await commitOk(writer, { callId: "fetch", output: rows });
+    await writer.close();
+    const reader = open(file);
+    const descriptors = vi.spyOn(Object, "getOwnPropertyDescriptor");
+    const [record] = await reader.listCallRecords(commitOf({ callId: "fetch" }).record.runId);
+    // core's deepFreeze read one descriptor per property: 10,000 and more for this record
+    expect(descriptors.mock.calls.length).toBeLessThan(10);
+    expect(record?.result).toEqual(rows);
+    expect(allFrozen(record)).toBe(true);
+    deepFreeze(record?.result);
+    expect(descriptors.mock.calls.length).toBeLessThan(10);
   });
 });
