@@ -244,6 +244,61 @@ describe("an index past 0 into an array the write itself creates is REF_TYPE_MIS
     expect(streamed({}, [write("†state.a[1]"), write("†state.a[0]")]).accepted).toEqual([false, true]);
   });
 
+  it("a container the write creates that the state schema types as the other kind, unless a writer may make it first", () => {
+    const stateSchema = {
+      type: "object",
+      properties: {
+        obj: { type: ["object", "null"], properties: { b: { type: "object" } } },
+        arr: { type: "array" },
+        either: { anyOf: [{ type: "object" }, { type: "array" }] },
+      },
+    };
+    const against = (state: JsonValue | undefined, ...calls: unknown[]) =>
+      compile({ plan: calls }, registry, {
+        context: { stateSchema, ...(state === undefined ? {} : { state }) },
+      }).diagnostics.map((d) => [d.code, d.message]);
+    expect(against({}, write("†state.obj[0]"))).toEqual([
+      [
+        "REF_TYPE_MISMATCH",
+        "†state.obj[0] cannot be written: the thread's state holds nothing at †state.obj, and the write creates an array there, which the state schema types as object or null",
+      ],
+    ]);
+    expect(against({}, write("†state.arr.x"))[0]?.[1]).toBe(
+      "†state.arr.x cannot be written: the thread's state holds nothing at †state.arr, and the write creates an object there, which the state schema types as array",
+    );
+    expect(against({}, write("†state.obj.b[0]"))[0]?.[1]).toBe(
+      "†state.obj.b[0] cannot be written: the thread's state holds nothing at †state.obj, and the write creates †state.obj.b as an array, which the state schema types as object",
+    );
+    // an index past 0 fails in core's write before the schema is asked: that is what is said
+    expect(against({}, write("†state.obj[1]"))[0]?.[1]).toContain(
+      "cannot write at index 1 of an array of length 0",
+    );
+    // the kind the schema wants, a schema that leaves it open, a stored value, no stored state: nothing
+    for (const path of [
+      "†state.arr[0]",
+      "†state.obj.x",
+      "†state.either.x",
+      "†state.either[0]",
+      "†state.free[0]",
+    ])
+      expect(against({}, write(path)), path).toEqual([]);
+    expect(against({ obj: {} }, write("†state.obj[0]"))).toEqual([]);
+    expect(against(undefined, write("†state.obj[0]"))).toEqual([]);
+    // an earlier writer below it makes the object first (core writes the key "0" into it); a later one does not
+    expect(against({}, write("†state.obj.k"), write("†state.obj[0]"))).toEqual([]);
+    expect(against({}, write("†state.obj[0]"), write("†state.obj.k")).map(([code]) => code)).toEqual([
+      "REF_TYPE_MISMATCH",
+    ]);
+    const shape = (diagnostics: readonly Diagnostic[]) => diagnostics.map((d) => [d.code, d.pointer]);
+    const context = { state: {}, stateSchema };
+    expect(
+      batchAndStreamed(registry, [write("†state.obj.k"), write("†state.obj[0]")], context, shape),
+    ).toEqual([]);
+    expect(
+      batchAndStreamed(registry, [write("†state.obj[0]"), write("†state.obj.k")], context, shape),
+    ).toEqual([["REF_TYPE_MISMATCH", "/plan/0/_outputPath"]]);
+  });
+
   it("beside a state schema: the schema cannot tell a missing array, the stored state does; one diagnostic", () => {
     const stateSchema = { type: "object", properties: { a: { type: "array", items: { type: "number" } } } };
     const withSchema = (state: JsonValue | undefined) =>

@@ -8,6 +8,7 @@ import {
   OUTPUT_METHODS,
 } from "@obelisk/core";
 import type { CallEntry } from "./builder-types.js";
+import { createdContainerMismatch } from "./created-container-schema.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import type { PlanBuilder } from "./plan-builder.js";
 
@@ -66,13 +67,30 @@ function createdPastEnd(path: Path, missing: number): Blocked | undefined {
 }
 
 /**
+ * Below a missing value, the first container the write creates that the state schema certainly types as
+ * the other kind (decision 0107); only asked when no index there fails first, as core's write would.
+ */
+function createdAgainstSchema(builder: PlanBuilder, path: Path, missing: number): Blocked | undefined {
+  const stateSchema = builder.settings.context.stateSchema;
+  if (stateSchema === undefined || missing >= path.length) return undefined;
+  const mismatch = createdContainerMismatch(stateSchema, builder.declaredTypes, path, missing);
+  return mismatch === undefined ? undefined : { ...mismatch, byLength: true };
+}
+
+/**
  * Walks `path` down the stored `state` as core's `applyOutput` would write it with `method` (undefined:
  * the method is not known, only the way down is judged): why the write certainly fails on this value,
  * or undefined when it may apply. A missing value on the way is created by the write (see
- * `createdPastEnd`): below it only an index past 0 can fail; no method fails on a missing target (a value
- * `concat` or `assign` cannot take fails anywhere: `check-output-method-value.ts`).
+ * `createdPastEnd`): below it only an index past 0 can fail, or a created container the state schema types
+ * as the other kind (`createdAgainstSchema`); no method fails on a missing target (a value `concat` or
+ * `assign` cannot take fails anywhere: `check-output-method-value.ts`).
  */
-function blockedAt(state: JsonValue, path: Path, method: OutputMethod | undefined): Blocked | undefined {
+function blockedAt(
+  builder: PlanBuilder,
+  state: JsonValue,
+  path: Path,
+  method: OutputMethod | undefined,
+): Blocked | undefined {
   let value: JsonValue | undefined = state;
   for (let depth = 0; depth < path.length; depth++) {
     const segment = path[depth] as Path[number];
@@ -99,7 +117,8 @@ function blockedAt(state: JsonValue, path: Path, method: OutputMethod | undefine
       const hint = `write to ${here} itself (set replaces it), or to a path outside it`;
       return { depth, reason, hint, byLength: false };
     }
-    if (value === undefined) return createdPastEnd(path, depth + 1);
+    if (value === undefined)
+      return createdPastEnd(path, depth + 1) ?? createdAgainstSchema(builder, path, depth + 1);
   }
   const needs = method === undefined ? undefined : NEEDS[method];
   if (needs === undefined) return undefined;
@@ -115,7 +134,9 @@ function blockedAt(state: JsonValue, path: Path, method: OutputMethod | undefine
  * state (`context.state`) certainly refuses, as core's `applyOutput` would at run time: a path through a
  * stored string, number, boolean or null, a key into a stored array or an index past its end, or `push` /
  * `concat` onto a stored non-array and `merge` / `assign` onto a stored non-object (decision 0091), an
- * index past 0 into an array the write itself creates where the state holds nothing (decision 0107). Only
+ * index past 0 into an array the write itself creates where the state holds nothing, or a container it
+ * creates there that the state schema types as the other kind (decision 0107; both asked like an index
+ * past the end). Only
  * when no other target of the plan (of any call, compiled or not, this one's other targets included)
  * writes the blocking stored path or a path above it — it could change that value's kind first; a writer
  * at the path itself with an accumulating method keeps the kind and does not count. For an index past the
@@ -135,7 +156,7 @@ export function storedStateWrites(builder: PlanBuilder, entry: CallEntry, out: D
   for (const targets of entry.alternatives) {
     for (const target of targets) {
       if (target.kind !== "state") continue;
-      const blocked = blockedAt(state, target.path, method);
+      const blocked = blockedAt(builder, state, target.path, method);
       if (blocked === undefined || writtenAbove(builder, entry, target, blocked)) continue;
       const message = `${target.text} cannot be written: ${blocked.reason}`;
       // once per call: alternatives may repeat a target

@@ -1,8 +1,9 @@
+import type { JsonObject } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { createEngine, defineTool } from "./index.js";
 
 /** An engine whose `echo` counts its runs (the side effect a refused plan must not have). */
-function setup() {
+function setup(stateSchema?: JsonObject) {
   let runs = 0;
   const echo = defineTool({
     name: "echo",
@@ -11,7 +12,8 @@ function setup() {
       return (args as { text?: unknown }).text ?? null;
     },
   });
-  return { engine: createEngine({ tools: [echo] }), runs: () => runs };
+  const engine = createEngine({ tools: [echo], ...(stateSchema === undefined ? {} : { stateSchema }) });
+  return { engine, runs: () => runs };
 }
 
 /** The code, pointer and message of each diagnostic `validate` gives `plan` on thread `t`. */
@@ -59,6 +61,22 @@ describe("an index past 0 into an array the write itself creates (decision 0107)
       "REF_UNRESOLVED",
       "REF_TYPE_MISMATCH",
     ]);
+    await engine.close();
+  });
+
+  it("a container the write creates that the state schema types otherwise is refused before the tool runs", async () => {
+    const { engine, runs } = setup({ type: "object", properties: { a: { type: "object" } } });
+    const plan = [{ _tool: "echo", _id: "w", text: "v", _outputPath: "†state.a[0]" }];
+    expect((await validated(engine, plan)).map(([code, pointer]) => [code, pointer])).toEqual([
+      ["REF_TYPE_MISMATCH", "/0/_outputPath"],
+    ]);
+    await expect(engine.run(plan, { threadId: "t" })).rejects.toMatchObject({ code: "PLAN_INVALID" });
+    expect(runs()).toBe(0);
+    // an earlier call below it creates the object first: core writes the key "0" into it
+    const made = [{ _tool: "echo", text: "k", _outputPath: "†state.a.k" }, ...plan];
+    expect(await validated(engine, made)).toEqual([]);
+    const result = await engine.run(made, { threadId: "t" });
+    expect(result.state).toEqual({ a: { k: "k", 0: "v" } });
     await engine.close();
   });
 });
