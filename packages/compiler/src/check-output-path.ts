@@ -1,7 +1,6 @@
 import type { Diagnostic, JsonValue, KindTable, Limits, OutputPath } from "@obelisk/core";
-import { appendPointer, codePointLength, parseOutputPath } from "@obelisk/core";
+import { appendPointer, codePointLength, parseOutputPath, sigilLookalikeLength } from "@obelisk/core";
 import { makeDiagnostic } from "./make-diagnostic.js";
-import { sigilLookalikeLength } from "./misspelt-reference.js";
 import { parseIssueHint } from "./parse-issue-hint.js";
 import type { RegisteredTool } from "./registered-tool.js";
 

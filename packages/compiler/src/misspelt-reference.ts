@@ -1,5 +1,5 @@
 import type { KindTable, Limits, Reference } from "@obelisk/core";
-import { parseReference } from "@obelisk/core";
+import { parseReference, sigilLookalikeLength } from "@obelisk/core";
 import { kindAt } from "./reference-spelling-hint.js";
 
 const OPEN_BRACE = 0x7b;
@@ -12,25 +12,6 @@ export interface MisspeltReference {
   /** The slot as written (`{{input.topic}}`), or undefined for the whole string (`‡input.topic`). */
   readonly slot?: string | undefined;
 }
-
-/**
- * The length of what stands for the dagger at `start`: the text `&dagger;`, the text `\u2020` (an escape
- * written twice), or one character that is no ASCII letter, digit, `_`, `$`, quote, space, brace, bracket
- * or dot (`‡`, `+`, `@`, `#`); 0 otherwise.
- */
-export function sigilLookalikeLength(text: string, start: number): number {
-  const code = text.charCodeAt(start);
-  // The common string starts with a letter or digit: a few comparisons, nothing else.
-  if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39))
-    return 0;
-  if (code === 0x26) return text.startsWith("&dagger;", start) ? 8 : 1;
-  if (code === 0x5c) return text.startsWith("\\u2020", start) ? 6 : 0;
-  if (!(code > 0x20) || NOT_LOOKALIKE.includes(text.charAt(start))) return 0;
-  return code >= 0xd800 && code <= 0xdbff ? 2 : 1;
-}
-
-/** ASCII characters that do not stand for the dagger: name characters' others, quotes, braces, brackets, dot. */
-const NOT_LOOKALIKE = "_$\"'{}[].";
 
 /** The reference `†` + `text[from, to)` when that is exactly one reference of a known kind. */
 function referenceAt(

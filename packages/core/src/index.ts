@@ -90,6 +90,7 @@ export { plural } from "./plural.js";
 export type { Colors, RenderDiagnosticsOptions } from "./render-diagnostics.js";
 export { NO_COLORS, renderDiagnostics } from "./render-diagnostics.js";
 export { sha256Hex } from "./sha256-hex.js";
+export { sigilLookalikeLength } from "./sigil-lookalike.js";
 export type { SourceMap, SourceSpan } from "./source-map.js";
 export { createSourceMap } from "./source-map.js";
 export { thrownMessage } from "./thrown-message.js";

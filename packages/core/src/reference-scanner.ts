@@ -5,6 +5,7 @@ import type { Reference } from "./language-ast.js";
 import { bracketNameHint, describeCharAt, type IssueResult, issueAt } from "./language-issue.js";
 import { CHAR, isDigitCode, isNameCode, isNameStartCode, isSpaceCode } from "./name-grammar.js";
 import { FORBIDDEN_SEGMENTS, type PathSegment } from "./path.js";
+import { sigilLookalikeLength } from "./sigil-lookalike.js";
 
 /** The hint of REF_FORBIDDEN_SEGMENT: what the segment would reach, and what to do instead. */
 const FORBIDDEN_SEGMENT_HINT =
@@ -147,7 +148,8 @@ function daggerHint(text: string, start: number, options: ReferenceScanOptions):
       : undefined;
   }
   if (!isNameStartCode(first)) {
-    // `‡state.x`, `+state.x`, `&dagger;state.x`, `\u2020state.x`: a look-alike of the dagger (decision 0097).
+    // `‡state.x`, `+state.x`, `&dagger;state.x`, `\u2020state.x`: a look-alike of the dagger (decision 0097),
+    // by the rule the compiler applies to literals (one test, `sigilLookalikeLength`).
     const after = start + sigilLookalikeLength(text, start);
     return after > start && isNameStartCode(text.charCodeAt(after)) && text.charCodeAt(after) !== CHAR.dollar
       ? daggerHint(text, after, options)
@@ -162,21 +164,6 @@ function daggerHint(text: string, start: number, options: ReferenceScanOptions):
   return scanned.ok
     ? `did you mean ${JSON.stringify(scanned.reference.text)}? (every reference starts with "†")`
     : undefined;
-}
-
-/**
- * The length of what stands for the dagger at `start`: the text `&dagger;` (an HTML entity), `\u2020` (an
- * escape written twice, so the text holds it), or one character that is no name character, quote, digit,
- * space or bracket (`‡`, `+`, `@`, `#`, `*`); 0 otherwise.
- */
-function sigilLookalikeLength(text: string, start: number): number {
-  if (text.startsWith("&dagger;", start)) return 8;
-  if (text.startsWith("\\u2020", start)) return 6;
-  const code = text.charCodeAt(start);
-  if (Number.isNaN(code) || isSpaceCode(code) || isNameCode(code)) return 0;
-  if (code === CHAR.openBracket || code === CHAR.openBrace || code === CHAR.closeBrace || code === CHAR.dot)
-    return 0;
-  return code >= 0xd800 && code <= 0xdbff ? 2 : 1;
 }
 
 /**
