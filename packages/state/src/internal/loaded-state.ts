@@ -3,21 +3,6 @@ import { noUnfrozenNodes } from "./frozen-state.js";
 import { valueAt } from "./settle-below.js";
 import type { ThreadModel } from "./thread-model.js";
 
-/** A container being frozen: its members, the next one to visit, and its height so far. */
-interface Frame {
-  readonly node: object;
-  readonly members: readonly JsonValue[];
-  index: number;
-  height: number;
-}
-
-const frameOf = (node: object): Frame => ({
-  node,
-  members: Array.isArray(node) ? node : Object.values(node as Record<string, JsonValue>),
-  index: 0,
-  height: 1,
-});
-
 /**
  * Deeply freezes a value the store just parsed from its own file (nobody else holds any of its nodes),
  * children before parents, measuring each container's height; each container in `sizes` (with its JSON
@@ -26,27 +11,46 @@ const frameOf = (node: object): Frame => ({
  * instead of copying all of it per reading call (stop 42, review q2 #2).
  */
 function freezeMeasured(root: object, sizes: ReadonlyMap<object, number>): void {
-  const stack: Frame[] = [frameOf(root)];
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1] as Frame;
-    if (frame.index < frame.members.length) {
-      const member = frame.members[frame.index++];
-      if (typeof member === "object" && member !== null) stack.push(frameOf(member));
+  // one frame per open container, in parallel stacks (no object per frame): the container, its members
+  // (an array is its own list), the next member to visit, its height so far
+  const nodes: object[] = [root];
+  const lists: (readonly JsonValue[])[] = [membersOf(root)];
+  const next: number[] = [0];
+  const heights: number[] = [1];
+  let top = 0;
+  while (top >= 0) {
+    const list = lists[top] as readonly JsonValue[];
+    const at = next[top] as number;
+    if (at < list.length) {
+      next[top] = at + 1;
+      const member = list[at];
+      if (typeof member === "object" && member !== null) {
+        top++;
+        nodes[top] = member;
+        lists[top] = membersOf(member);
+        next[top] = 0;
+        heights[top] = 1;
+      }
       continue;
     }
-    stack.pop();
-    Object.freeze(frame.node);
-    const parent = stack[stack.length - 1];
-    if (parent !== undefined && frame.height >= parent.height) parent.height = frame.height + 1;
-    const bytes = sizes.get(frame.node);
+    const node = nodes[top] as object;
+    const height = heights[top] as number;
+    Object.freeze(node);
+    top--;
+    if (top >= 0 && height >= (heights[top] as number)) heights[top] = height + 1;
+    const bytes = sizes.get(node);
     if (bytes !== undefined) {
       // everything below is frozen now (children first): deeply frozen, as a remembered copy must be
-      markDeeplyFrozen(frame.node);
-      rememberFrozenCopy(frame.node as JsonValue, bytes, frame.height);
+      markDeeplyFrozen(node);
+      rememberFrozenCopy(node as JsonValue, bytes, height);
     }
   }
   markDeeplyFrozen(root);
 }
+
+/** A container's members: an array itself, an object's values. */
+const membersOf = (node: object): readonly JsonValue[] =>
+  Array.isArray(node) ? node : Object.values(node as Record<string, JsonValue>);
 
 /**
  * Deeply freezes the state of a model just loaded from the file and remembers each state variable's
