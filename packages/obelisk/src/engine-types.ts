@@ -282,6 +282,12 @@ export interface ThreadListOptions {
   readonly limit?: number | undefined;
   /** A cursor: only the threads whose id sorts after this one (the last id of the page before). */
   readonly after?: string | undefined;
+  /**
+   * Only the threads idle since this time (epoch milliseconds or a `Date`; decision 0104, Amended): whose
+   * newest run ended before it, or, with no run, that were created before it. A thread whose newest run has
+   * not ended is not idle; host edits (`set`, `unset`) are not runs and do not count. Pages as without it.
+   */
+  readonly idleSince?: number | Date | undefined;
 }
 
 /** Options of `validate`. */

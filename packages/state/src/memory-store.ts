@@ -38,7 +38,7 @@ import {
   type ThreadModel,
   type VariableEntry,
 } from "./internal/thread-model.js";
-import { byThreadId } from "./internal/thread-order.js";
+import { byThreadId, lastActivity } from "./internal/thread-order.js";
 import type { LockHolder } from "./lock-holder.js";
 import type { StoreOptions } from "./store-options.js";
 import type {
@@ -318,6 +318,14 @@ class MemoryStore extends CachedStore {
   listThreads(): readonly ThreadInfo[] {
     this.assertOpen();
     return byThreadId([...this.models.values()].map((model) => model.info));
+  }
+
+  listIdleThreads(idleSince: string): readonly ThreadInfo[] {
+    this.assertOpen();
+    const idle: ThreadInfo[] = [];
+    for (const { info } of this.models.values())
+      if (lastActivity(info.createdAt, this.runs.newestOf(info.threadId)) < idleSince) idle.push(info);
+    return byThreadId(idle);
   }
 }
 

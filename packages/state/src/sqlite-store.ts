@@ -203,6 +203,15 @@ class SqliteStore extends SqliteThreadStore {
     }
   }
 
+  listIdleThreads(idleSince: string): readonly ThreadInfo[] {
+    this.assertOpen();
+    try {
+      return this.reads.idleThreads(idleSince);
+    } catch (error) {
+      throw wrap("list threads", error, this.file);
+    }
+  }
+
   protected pruneThread(
     threadId: ThreadId,
     runIds: readonly RunId[],

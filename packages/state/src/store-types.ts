@@ -728,6 +728,13 @@ export interface StateStore {
    */
   listThreads?(): Awaitable<readonly ThreadInfo[]>;
   /**
+   * The threads of {@link StateStore.listThreads} idle since `idleSince` (an ISO time), in the same order:
+   * those whose newest run ended before it, or, with no run, that were created before it (a newest run not
+   * ended, `running`, is activity now). Optional: both built-in stores have it, reading each thread's newest
+   * run by the thread's run index (decision 0104, Amended); without it `threads.list({ idleSince })` asks `listRuns`.
+   */
+  listIdleThreads?(idleSince: string): Awaitable<readonly ThreadInfo[]>;
+  /**
    * Evicts entries older than the age limits (`maxAgeMs`, `maxCallOutputAgeMs`) of `policy`, its fields
    * left out taken from the store's own `retention` option, against the store clock; returns how many were
    * evicted. Called by the read APIs so expiry does not wait for the next write; the engine passes its

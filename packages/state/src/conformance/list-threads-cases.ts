@@ -1,7 +1,7 @@
-import { asThreadId } from "@obelisk/core";
+import { asRunId, asThreadId } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { setValue } from "../variables/set-value.js";
-import { manualClock, THREAD, write } from "./commit-fixtures.js";
+import { manualClock, runRecord, THREAD, write } from "./commit-fixtures.js";
 import type { OpenStore } from "./describe-store-conformance.js";
 import { commitCallOk } from "./growth-fixtures.js";
 
@@ -53,6 +53,51 @@ export function listThreadsCases(openStore: OpenStore): void {
       expect((await store.listThreads?.())?.map((thread) => thread.threadId)).toEqual(["other", THREAD]);
       await store.deleteThread?.(asThreadId("other"));
       expect((await store.listThreads?.())?.map((thread) => thread.threadId)).toEqual([THREAD]);
+    });
+
+    it("listIdleThreads: those whose newest run ended before the time, or without a run created before it", async () => {
+      const clock = manualClock(Date.UTC(2025, 0, 1));
+      const store = await openStore({ now: clock.now });
+      // optional: a store without it has the engine ask listRuns per thread
+      if (store.listIdleThreads === undefined) return;
+      const run = async (threadId: string, runId: string, endedAt?: string) => {
+        await store.createRun(
+          runRecord({
+            runId: asRunId(runId),
+            threadId: asThreadId(threadId),
+            startedAt: "2025-01-01T00:00:00.000Z",
+          }),
+        );
+        if (endedAt !== undefined) await store.finishRun(asRunId(runId), "succeeded", endedAt);
+      };
+      await run("a-ended-early", "r1", "2025-01-01T00:00:01.000Z");
+      await run("b-ended-late", "r2", "2025-01-03T00:00:00.000Z");
+      await run("c-running", "r3");
+      // the newest run counts: an early run and then a late one is not idle
+      await run("d-two-runs", "r4", "2025-01-01T00:00:01.000Z");
+      await run("d-two-runs", "r5", "2025-01-04T00:00:00.000Z");
+      await store.openThread(asThreadId("e-never-run"));
+      await run("f-ended-at-the-time", "r6", "2025-01-02T00:00:00.000Z");
+      clock.advance(4 * 86_400_000);
+      await store.openThread(asThreadId("g-created-late"));
+      const idle = async (since: string) =>
+        (await store.listIdleThreads?.(since))?.map((thread) => thread.threadId);
+      expect(await idle("2025-01-02T00:00:00.000Z")).toEqual(["a-ended-early", "e-never-run"]);
+      expect(await idle("2025-01-05T00:00:00.000Z")).toEqual([
+        "a-ended-early",
+        "b-ended-late",
+        "d-two-runs",
+        "e-never-run",
+        "f-ended-at-the-time",
+      ]);
+      // the threads are listThreads' own (creation time, schema), a deleted one is gone
+      expect((await store.listIdleThreads?.("2025-01-02T00:00:00.000Z"))?.[1]).toEqual({
+        threadId: "e-never-run",
+        createdAt: "2025-01-01T00:00:00.000Z",
+      });
+      await store.deleteThread?.(asThreadId("a-ended-early"));
+      expect(await idle("2025-01-02T00:00:00.000Z")).toEqual(["e-never-run"]);
+      expect(await idle("2024-12-31T00:00:00.000Z")).toEqual([]);
     });
 
     it("answers STORE_CLOSED once the store is closed", async () => {

@@ -191,6 +191,12 @@ export class MemoryRuns {
     return { stoppedAt: undefined, candidates };
   }
 
+  /** A thread's newest run as stored (its last recorded), from the thread's index; undefined without one. */
+  newestOf(threadId: string): RunRecord | undefined {
+    for (const id of this.ofThread.get(threadId)?.newest() ?? []) return this.runs.get(id);
+    return undefined;
+  }
+
   /** How many runs are recorded (of one thread). */
   count(threadId?: string): number {
     if (threadId === undefined) return this.runs.size;

@@ -98,6 +98,11 @@ export class SqliteReads {
     return byThreadId((this.sql.threadList.all() as ThreadInfoRow[]).map(threadInfoOf));
   }
 
+  /** The threads idle since `idleSince` (an ISO time; `listIdleThreads`), by id. */
+  idleThreads(idleSince: string): ThreadInfo[] {
+    return byThreadId((this.sql.threadListIdle.all(idleSince) as ThreadInfoRow[]).map(threadInfoOf));
+  }
+
   /** A thread's information from its `threads` row alone (its state is not read); undefined without one. */
   thread(threadId: ThreadId): ThreadInfo | undefined {
     const row = this.sql.threadInfo.get(threadId) as ThreadInfoRow | undefined;

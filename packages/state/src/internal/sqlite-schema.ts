@@ -142,6 +142,12 @@ const STATEMENTS = {
   statsThreads: "SELECT count(*) AS n FROM threads",
   /** `listThreads`: every thread's row (the order is made in code, as the memory store makes it). */
   threadList: "SELECT thread_id, state_schema, created_at FROM threads",
+  /**
+   * `listIdleThreads`: the rows of the threads whose last activity is before `?` (an ISO time): the newest
+   * run's `endedAt` (`~`, after every time, while it has none or is damaged), or without a run the thread's
+   * creation. One seek per thread in `runs_thread` (thread_id, seq), never a thread's other runs.
+   */
+  threadListIdle: `SELECT thread_id, state_schema, created_at FROM threads AS t WHERE coalesce((SELECT CASE WHEN json_valid(r.record) THEN coalesce(json_extract(r.record, '$.endedAt'), '~') ELSE '~' END FROM runs AS r WHERE r.thread_id = t.thread_id ORDER BY r.seq DESC LIMIT 1), t.created_at) < ?`,
   statsRuns: "SELECT count(*) AS n FROM runs",
   statsRunsThread: "SELECT count(*) AS n FROM runs WHERE thread_id = ?",
   /** Bounded history (decision 0029): a compacted log entry, a record stripped of its result. */
