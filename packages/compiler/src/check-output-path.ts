@@ -1,7 +1,9 @@
 import type { Diagnostic, JsonValue, KindTable, Limits, OutputPath } from "@obelisk/core";
 import { appendPointer, codePointLength, parseOutputPath, sigilLookalikeLength } from "@obelisk/core";
 import { makeDiagnostic } from "./make-diagnostic.js";
+import { outputPathKindHint, stateTarget } from "./output-path-kind-hint.js";
 import { parseIssueHint } from "./parse-issue-hint.js";
+import type { PlanBuilder } from "./plan-builder.js";
 import type { RegisteredTool } from "./registered-tool.js";
 
 /**
@@ -47,6 +49,8 @@ export function checkOutputPath(
     readonly kinds: KindTable;
     readonly limits: Pick<Limits, "maxPathDepth">;
     readonly callId: string | undefined;
+    /** The plan's builder: an unknown kind naming a tool or a call gets a `†state` path (error path only). */
+    readonly builder?: PlanBuilder | undefined;
   },
   out: Diagnostic[],
 ): OutputPath | undefined {
@@ -55,7 +59,10 @@ export function checkOutputPath(
     const pointer = appendPointer(callPointer, "_outputPath");
     const message = '_outputPath must be a string like "†state.result"';
     out.push(
-      makeDiagnostic("OUTPUT_PATH_SYNTAX", message, pointer, { callId, hint: listedTargetsHint(value) }),
+      makeDiagnostic("OUTPUT_PATH_SYNTAX", message, pointer, {
+        callId,
+        hint: listedTargetsHint(value, tool, options),
+      }),
     );
     return undefined;
   }
@@ -63,7 +70,13 @@ export function checkOutputPath(
   if (!parsed.ok) {
     const { code, message, offset } = parsed.issue;
     const pointer = appendPointer(callPointer, "_outputPath");
-    const hint = parseIssueHint(parsed.issue);
+    const validates = (text: string) => writes(text, tool, options);
+    const hint =
+      outputPathKindHint(value, parsed.issue, {
+        kinds: options.kinds,
+        builder: options.builder,
+        validates,
+      }) ?? parseIssueHint(parsed.issue);
     out.push(
       makeDiagnostic(
         code,
@@ -119,6 +132,20 @@ export function checkOutputPath(
   return parsed.value;
 }
 
+/** True when `text` is an `_outputPath` the call may give: it parses, writes no approval, and the tool allows it. */
+function writes(
+  text: string,
+  tool: RegisteredTool | undefined,
+  options: { readonly kinds: KindTable; readonly limits: Pick<Limits, "maxPathDepth"> },
+): boolean {
+  const parsed = parseOutputPath(text, options.kinds, options.limits);
+  if (!parsed.ok || approvalTarget(parsed.value) !== undefined) return false;
+  if (tool === undefined) return true;
+  const outcomes = tool.outcomes;
+  if (outcomes !== undefined && parsed.value.alternatives.length > outcomes.length) return false;
+  return tool.outputPathSchema === undefined || outputPathAllowed(tool, parsed.value);
+}
+
 /**
  * One listed target as a reference: `state.a`, `$state.a` or `$.state.a` gets its dagger (review s40 rev1
  * #6), and a look-alike of the dagger (`‡state.a`, `&dagger;state.a`) is replaced by it, not kept after it
@@ -133,12 +160,40 @@ function asTarget(item: string): string {
 
 /**
  * The hint for `_outputPath` given as a list of target strings (decision 0097): one string joining them
- * with `&&`, which writes the output to every target. Undefined for any other value.
+ * with `&&`, which writes the output to every target; a target whose kind names a tool or a call is
+ * written under `†state` (see `stateTarget`). The joined path is named only when it validates (decision
+ * 0101: a hint names a path that compiles). Undefined for any other value.
  */
-function listedTargetsHint(value: unknown): string | undefined {
+function listedTargetsHint(
+  value: unknown,
+  tool: RegisteredTool | undefined,
+  options: {
+    readonly kinds: KindTable;
+    readonly limits: Pick<Limits, "maxPathDepth">;
+    readonly builder?: PlanBuilder | undefined;
+  },
+): string | undefined {
   if (!Array.isArray(value) || value.length === 0 || !value.every((item) => typeof item === "string"))
     return undefined;
-  const targets = value.map(asTarget);
+  const targets = value.map((item) => underState(asTarget(item), options));
   const joined = targets.length === 1 ? targets[0] : targets.join(" && ");
-  return `write one string: "_outputPath": ${JSON.stringify(joined)}${value.length > 1 ? ' ("&&" writes the output to every target)' : ""}`;
+  const every = value.length > 1 ? ' ("&&" writes the output to every target)' : "";
+  if (joined === undefined || !writes(joined, tool, options))
+    return value.length > 1
+      ? `write one string, not a list: the targets joined with "&&"${every}, each a reference like "†state.result"`
+      : 'write one string, not a list: a reference like "†state.result"';
+  return `write one string: "_outputPath": ${JSON.stringify(joined)}${every}`;
+}
+
+/** `target` with a kind that names a tool or a call rewritten under `†state` (see `stateTarget`). */
+function underState(
+  target: string,
+  options: { readonly kinds: KindTable; readonly builder?: PlanBuilder | undefined },
+): string {
+  const parsed = parseOutputPath(target, options.kinds);
+  if (parsed.ok) return target;
+  const fixed = stateTarget(target, parsed.issue, options.kinds, options.builder);
+  return fixed === undefined
+    ? target
+    : `${target.slice(0, fixed.from)}${fixed.target}${target.slice(fixed.to)}`;
 }

@@ -7,7 +7,8 @@ import { kindNamesOf } from "./reference-spelling-hint.js";
 import { isBuiltInKind } from "./unreadable-reference.js";
 
 /** The path after a kind, as the reference grammar writes it (names, indexes, quoted names), matched where it starts. */
-const PATH_AFTER_KIND = /(?:\.[A-Za-z_$][A-Za-z0-9_$-]*|\[(?:0|[1-9][0-9]{0,14})\]|\["(?:[^"\\]|\\.)*"\])*/y;
+export const PATH_AFTER_KIND =
+  /(?:\.[A-Za-z_$][A-Za-z0-9_$-]*|\[(?:0|[1-9][0-9]{0,14})\]|\["(?:[^"\\]|\\.)*"\])*/y;
 
 /**
  * REF_KIND_UNKNOWN's hint when the kind is a call's id or a tool's name (`†fetchUser.name`, decision
@@ -29,7 +30,7 @@ function callKindHint(
 }
 
 /** A kind name as the reference grammar reads it (`[A-Za-z_$][A-Za-z0-9_$-]*`), matched where it starts. */
-const KIND_NAME = /[A-Za-z_$][A-Za-z0-9_$-]*/y;
+export const KIND_NAME = /[A-Za-z_$][A-Za-z0-9_$-]*/y;
 
 /**
  * The hint of a parse issue in `text`, a string of `parameter`: the parser's, except that REF_KIND_UNKNOWN's
