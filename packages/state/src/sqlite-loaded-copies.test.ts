@@ -25,7 +25,7 @@ async function loadedState(): Promise<{ file: string; state: JsonObject }> {
   await commitOk(writer, { callId: "fetch", writes: [write(["rows"], table(5000))] });
   await commitOk(writer, { callId: "deep", writes: [write(["deep"], { a: { b: [[1], { c: "é" }] } })] });
   await writer.close();
-  return { file, state: open(file).readState(THREAD) };
+  return { file, state: await open(file).readState(THREAD) };
 }
 
 describe("sqlite: a loaded thread's values are remembered frozen copies (review s42 q2 #2)", () => {
@@ -62,7 +62,7 @@ describe("sqlite: a loaded thread's values are remembered frozen copies (review 
   it("a record of a call reading a loaded table does not copy it (freezes counted)", async () => {
     const { file, state } = await loadedState();
     const store = open(file);
-    const rows = store.readState(THREAD).rows as JsonValue;
+    const rows = (await store.readState(THREAD)).rows as JsonValue;
     expect(rows).toEqual(state.rows);
     const freeze = vi.spyOn(Object, "freeze");
     for (const callId of ["r1", "r2", "r3"]) {
