@@ -405,7 +405,7 @@ describe.each(stores)("more hostile outputs (%s)", (_name, makeStore) => {
 
   let deep: unknown = "leaf";
   for (let level = 0; level < 200_000; level += 1) deep = level % 2 === 0 ? [deep] : { d: deep };
-  const REFUSED: [string, () => unknown][] = [
+  const REFUSED: [string, () => unknown, string?][] = [
     ["an object with toJSON", () => ({ toJSON: () => "looks fine" })],
     ["a nested toJSON", () => ({ a: { toJSON: () => 1 } })],
     [
@@ -427,26 +427,30 @@ describe.each(stores)("more hostile outputs (%s)", (_name, makeStore) => {
     ["a boxed string", () => Object("s")],
     ["a typed array", () => new Uint8Array(2)],
     ["an Error", () => new Error("returned, not thrown")],
-    ["200,000 levels of nesting", () => deep],
+    // JSON, but deeper than a stored value may nest: the write's code, as at 1,000 levels (decision 0113)
+    ["200,000 levels of nesting", () => deep, "OUTPUT_WRITE_FAILED"],
   ];
-  it.each(REFUSED)("%s: OUTPUT_NOT_JSON, nothing written, no stack overflow", async (_label, make) => {
-    engine = createEngine({
-      store: makeStore(),
-      tools: [okTool, { name: "weird", input: { type: "object" }, run: () => make() }] as never,
-    });
-    const result = await engine.run({
-      type: "plan",
-      plan: [
-        { _tool: "weird", _id: "w", _outputPath: "†state.w" },
-        { _tool: "weird", _id: "stored", n: 1 },
-      ],
-    });
-    expect(result.calls.w).toMatchObject({ status: "failed", error: { code: "OUTPUT_NOT_JSON" } });
-    expect(result.calls.stored).toMatchObject({ status: "failed", error: { code: "OUTPUT_NOT_JSON" } });
-    expect(result.state).toEqual({});
-    expect(await engine.store.listCallOutputIds("default" as never)).toEqual([]);
-    expect((await normalRun(engine)).status).toBe("succeeded");
-  });
+  it.each(REFUSED)(
+    "%s: refused (OUTPUT_NOT_JSON; too deep: OUTPUT_WRITE_FAILED), nothing written, no stack overflow",
+    async (_label, make, code = "OUTPUT_NOT_JSON") => {
+      engine = createEngine({
+        store: makeStore(),
+        tools: [okTool, { name: "weird", input: { type: "object" }, run: () => make() }] as never,
+      });
+      const result = await engine.run({
+        type: "plan",
+        plan: [
+          { _tool: "weird", _id: "w", _outputPath: "†state.w" },
+          { _tool: "weird", _id: "stored", n: 1 },
+        ],
+      });
+      expect(result.calls.w).toMatchObject({ status: "failed", error: { code } });
+      expect(result.calls.stored).toMatchObject({ status: "failed", error: { code } });
+      expect(result.state).toEqual({});
+      expect(await engine.store.listCallOutputIds("default" as never)).toEqual([]);
+      expect((await normalRun(engine)).status).toBe("succeeded");
+    },
+  );
 
   const ACCEPTED: [string, () => unknown, unknown][] = [
     ["-0 (JSON has no -0: stored as 0)", () => ({ z: -0 }), { z: 0 }],

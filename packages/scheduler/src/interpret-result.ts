@@ -1,5 +1,11 @@
 import { type CompiledCall, isBranchResult, type RegisteredTool, schemaIssueText } from "@obelisk/compiler";
-import { type JsonValue, toJsonValue } from "@obelisk/core";
+import {
+  DEFAULT_LIMITS,
+  type JsonValue,
+  MAX_VALUE_DEPTH,
+  type ToJsonValueResult,
+  toJsonValue,
+} from "@obelisk/core";
 import type { RecordedError } from "@obelisk/state";
 
 /** The options of a tool output's copy without a size limit of the run (one object for every call). */
@@ -10,10 +16,56 @@ export type Interpreted =
   | { readonly ok: true; readonly alternative: number; readonly value: JsonValue }
   | { readonly ok: false; readonly error: RecordedError };
 
-const failure = (code: string, message: string): Interpreted => ({
+const failure = (code: string, message: string, data?: RecordedError["data"]): Interpreted => ({
   ok: false,
-  error: { name: "ObeliskError", code, message },
+  error:
+    data === undefined
+      ? { name: "ObeliskError", code, message }
+      : { name: "ObeliskError", code, message, data },
 });
+
+/** Where a call's output goes: its `_outputPath` as written, else its stored output `†calls.<id>`. */
+const destination = (call: CompiledCall): string => call.outputPath?.text ?? `†calls.${call.id}`;
+
+/** The start of `toJsonValue`'s refusal of a value nested deeper than `MAX_VALUE_DEPTH`. */
+const TOO_DEEP = `nested deeper than ${MAX_VALUE_DEPTH} levels`;
+
+/**
+ * Why the output (`parsed`: its zod output schema's parse) could not be copied, as the call's error: over the
+ * value limit, `OUTPUT_TOO_LARGE` naming the tool, the destination, `limits.maxValueBytes` and what to do,
+ * with `data: { pointer, maxBytes }` (the pointer where the limit was passed); nested deeper than
+ * `MAX_VALUE_DEPTH`, `OUTPUT_WRITE_FAILED` as a write a level too deep is (decision 0094): one code for the
+ * depth a stored value may have, however far past it the output goes (decision 0113); else `OUTPUT_NOT_JSON`.
+ */
+function copyRefused(
+  call: CompiledCall,
+  tool: RegisteredTool,
+  json: Extract<ToJsonValueResult, { ok: false }>,
+  maxBytes: number | undefined,
+  parsed: boolean,
+): Interpreted {
+  const output = `tool "${tool.name}"'s output`;
+  const what = parsed ? `the zod output schema's parse of ${output}` : output;
+  if (json.code === "OUTPUT_TOO_LARGE") {
+    const limit = maxBytes ?? DEFAULT_LIMITS.maxValueBytes;
+    return failure(
+      json.code,
+      `${what} for ${destination(call)} is larger than ${limit} bytes of JSON (limits.maxValueBytes bounds each value a call writes): return less (a page, a summary, or parts written by several calls), or raise the limit`,
+      { pointer: json.pointer, maxBytes: limit },
+    );
+  }
+  if (json.code === "OUTPUT_NOT_JSON" && json.message.startsWith(TOO_DEEP))
+    return failure(
+      "OUTPUT_WRITE_FAILED",
+      `${what} for ${destination(call)} is ${json.message}, the most a stored value may nest (MAX_VALUE_DEPTH): a reader could not take it; return it less nested`,
+      { pointer: json.pointer, maxDepth: MAX_VALUE_DEPTH },
+    );
+  // (not JSON: the message as it was; the zod parse's says it is the parse's)
+  return failure(
+    json.code,
+    parsed ? `the zod output schema's parse of the result: ${json.message}` : json.message,
+  );
+}
 
 /** Longer than the JSON of any finite number, boolean or null (`-1.7976931348623157e+308` is 24 bytes). */
 const PRIMITIVE_JSON_BYTES = 32;
@@ -83,10 +135,10 @@ export function interpretResult(
       raw === undefined ? null : raw,
       maxBytes === undefined ? REMEMBER : { remember: true, maxBytes },
     );
-    if (!json.ok) return failure(json.code, json.message);
+    if (!json.ok) return copyRefused(call, tool, json, maxBytes, false);
     value = json.value;
   }
-  if (alternative === 0) return checkedOutput(tool, value, maxBytes);
+  if (alternative === 0) return checkedOutput(call, tool, value, maxBytes);
   return { ok: true, alternative, value };
 }
 
@@ -95,7 +147,12 @@ export function interpretResult(
  * zod's parse of it is the value written (decision 0052), which must be JSON too (OUTPUT_NOT_JSON, naming
  * the parse, when a transform made something else).
  */
-function checkedOutput(tool: RegisteredTool, value: JsonValue, maxBytes: number | undefined): Interpreted {
+function checkedOutput(
+  call: CompiledCall,
+  tool: RegisteredTool,
+  value: JsonValue,
+  maxBytes: number | undefined,
+): Interpreted {
   const parsed = tool.parseOutput?.(value);
   const issues = parsed === undefined ? tool.validateOutput(value) : parsed.ok ? [] : parsed.issues;
   const first = issues[0];
@@ -113,7 +170,7 @@ function checkedOutput(tool: RegisteredTool, value: JsonValue, maxBytes: number 
     parsed.value === undefined ? null : parsed.value,
     maxBytes === undefined ? REMEMBER : { remember: true, maxBytes },
   );
-  if (!json.ok) return failure(json.code, `the zod output schema's parse of the result: ${json.message}`);
+  if (!json.ok) return copyRefused(call, tool, json, maxBytes, true);
   return { ok: true, alternative: 0, value: json.value };
 }
 
