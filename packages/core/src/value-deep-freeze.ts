@@ -46,3 +46,11 @@ export function isKnownDeeplyFrozen(value: object): boolean {
 export function markDeeplyFrozen(value: object): void {
   if (Object.isFrozen(value)) deeplyFrozen.add(value);
 }
+
+/**
+ * {@link markDeeplyFrozen} without its check, for a copy its maker froze node by node (`toJsonValue`'s):
+ * `Object.isFrozen` walks every property of a large (dictionary-mode) object. Not exported by the package.
+ */
+export function markCopyDeeplyFrozen(value: object): void {
+  deeplyFrozen.add(value);
+}

@@ -3,7 +3,7 @@ import { appendPointer } from "./json-pointer.js";
 import type { JsonValue } from "./json-value.js";
 import { DEFAULT_LIMITS } from "./limits.js";
 import { thrownMessage } from "./thrown-message.js";
-import { isKnownDeeplyFrozen } from "./value-deep-freeze.js";
+import { isKnownDeeplyFrozen, markCopyDeeplyFrozen } from "./value-deep-freeze.js";
 import { jsonPrimitiveByteSize, jsonStringByteSize } from "./value-json-byte-size.js";
 
 /** Values nested deeper than this (containers; the root container is depth 1) are not accepted as JSON. */
@@ -390,9 +390,15 @@ export function toJsonValue(value: unknown, options: ToJsonValueOptions = {}): T
   }
 }
 
-/** A successful copy; a container copied with `remember` is remembered, so copying it again costs nothing. */
+/**
+ * A successful copy; a container copied with `remember` is remembered, so copying it again costs nothing,
+ * and known deeply frozen (every node was frozen as it was made, or is a remembered copy): `deepFreeze` of
+ * it returns at once (a satisfied call's recorded result is the very copy the state holds, 100k objects).
+ */
 function copyMade(value: JsonValue, bytes: number, height: number, remember: boolean): ToJsonValueResult {
-  if (remember && typeof value === "object" && value !== null && !FROZEN_COPIES.has(value))
+  if (remember && typeof value === "object" && value !== null && !FROZEN_COPIES.has(value)) {
     FROZEN_COPIES.set(value, { bytes, height });
+    markCopyDeeplyFrozen(value);
+  }
   return { ok: true, value, bytes, height };
 }
