@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_STORE } from "./open-store.js";
 import type { OutputFormat } from "./output.js";
+import { type GivenRetention, withRetention } from "./retention-option.js";
 
 /** Options shared by the commands (each command adds the ones it takes). */
 export interface CommonOptions {
@@ -12,6 +13,8 @@ export interface CommonOptions {
   readonly input?: string;
   /** `--store <url>`. */
   readonly store: string;
+  /** `--retention <name=n,…>`: the store's retention (decision 0109). */
+  readonly retention?: GivenRetention;
   /** `--thread <id>`. */
   readonly thread: string;
 }
@@ -39,9 +42,10 @@ export function threadOption(description: string, without: string): Option {
   });
 }
 
-/** Adds `--store <url>` and `--thread <id>`. */
+/** Adds `--store <url>`, `--retention <name=n,…>` and `--thread <id>`. */
 export function withStore(command: Command, thread = true): Command {
   command.option("--store <url>", "state store: memory or sqlite:<file>", DEFAULT_STORE);
+  withRetention(command);
   if (thread)
     command.addOption(
       threadOption("thread id", `leave --thread out for the thread "${DEFAULT_THREAD}"`).default(

@@ -6,6 +6,7 @@ import { stopIfEscaped } from "./command-stop.js";
 import { loadTools, type ToolsModule } from "./load-tools.js";
 import { loadStoreModule, openStore, type StoreAccess } from "./open-store.js";
 import { printRegistryWarnings } from "./registry-warnings.js";
+import { type GivenRetention, retentionOf } from "./retention-option.js";
 import { explainThreadBusy } from "./thread-busy.js";
 
 /** What a command needs to open an engine. */
@@ -22,6 +23,8 @@ export interface SessionOptions {
   readonly failFast?: boolean | undefined;
   /** `--limits`. */
   readonly limits?: Partial<Limits> | undefined;
+  /** `--retention` (over `OBELISK_RETENTION`): the store's retention (decision 0109). */
+  readonly retention?: GivenRetention | undefined;
   /** `--lock-wait`: how long a command that takes the thread's lock waits for it (the engine's `lockWaitMs`). */
   readonly lockWait?: number | undefined;
   /** Observer of engine events (progress display). */
@@ -50,6 +53,8 @@ export async function withEngine<T>(
   // The engine is loaded before the tools: a TypeScript tools module registers tsx's module hooks, which
   // run on a loader thread; loaded after them, each of the engine's ~270 modules would pass through them
   // (validate with examples/greeting/tools.ts: 2.1 CPU-seconds instead of 1.5); so is the store's module.
+  // a malformed OBELISK_RETENTION is refused before anything is loaded or opened
+  const retention = retentionOf(io, options.retention);
   const { createEngine } = await import("obelisk");
   await loadStoreModule(options.store);
   const { tools, implementations }: ToolsModule =
@@ -57,7 +62,7 @@ export async function withEngine<T>(
   stopIfEscaped();
   let warned = false;
   const open = async (access: StoreAccess): Promise<Engine> => {
-    const store = await openStore(options.store, io, access);
+    const store = await openStore(options.store, io, access, retention);
     const engine = namingToolsModule(options.tools, () =>
       createEngine({
         tools,

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ObeliskError } from "@obelisk/core";
-import type { StateStore } from "obelisk";
+import type { RetentionPolicy, StateStore } from "obelisk";
 import type { SqliteStoreOptions } from "obelisk/sqlite";
 import { cliCommand } from "./cli-command.js";
 import type { CliIo } from "./cli-io.js";
@@ -41,9 +41,18 @@ export async function loadStoreModule(url: string): Promise<void> {
   if (url.startsWith("sqlite:")) await import("obelisk/sqlite");
 }
 
-/** Opens `--store`: `memory` or `sqlite:<file>` (see {@link StoreAccess}). Throws USAGE. */
-export async function openStore(url: string, io: CliIo, access: StoreAccess): Promise<StateStore> {
-  if (url === "memory") return emptyStore();
+/**
+ * Opens `--store`: `memory` or `sqlite:<file>` (see {@link StoreAccess}), with `retention` as the store's
+ * own (`--retention`, `OBELISK_RETENTION`; the engine then applies it too: decisions 0104, 0109). Throws USAGE.
+ */
+export async function openStore(
+  url: string,
+  io: CliIo,
+  access: StoreAccess,
+  retention?: RetentionPolicy,
+): Promise<StateStore> {
+  const own = retention === undefined ? {} : { retention };
+  if (url === "memory") return emptyStore(own);
   if (!url.startsWith("sqlite:")) {
     throw usageError(`unknown store "${url}": use memory or sqlite:<file>`);
   }
@@ -54,10 +63,10 @@ export async function openStore(url: string, io: CliIo, access: StoreAccess): Pr
   const migrate = migrateOf(io);
   // an empty file is what `create` makes a store of: the check before it reads it as an empty store
   if (access === "check" && path !== ":memory:" && existsSync(path) && statSync(path).size === 0)
-    return emptyStore();
+    return emptyStore(own);
   if (path !== ":memory:" && access !== "create" && !existsSync(path)) {
     if (access === "check" || path === resolve(io.cwd, DEFAULT_STORE.slice("sqlite:".length)))
-      return emptyStore();
+      return emptyStore(own);
     if (access !== "context") {
       throw usageError(
         `store file ${file} does not exist`,
@@ -66,7 +75,7 @@ export async function openStore(url: string, io: CliIo, access: StoreAccess): Pr
       );
     }
     io.stderr.write(`warning: store file ${file} does not exist: validating against an empty thread\n`);
-    return emptyStore();
+    return emptyStore(own);
   }
   const { createSqliteStore } = await import("obelisk/sqlite");
   // nothing is created or opened once the command stopped (an exception escaped while it started)
@@ -78,7 +87,7 @@ export async function openStore(url: string, io: CliIo, access: StoreAccess): Pr
   try {
     return await createSqliteStore(
       path,
-      path === ":memory:" ? {} : { ...SQLITE_OPTIONS[access], ...(migrate ? {} : { migrate }) },
+      path === ":memory:" ? own : { ...SQLITE_OPTIONS[access], ...(migrate ? {} : { migrate }), ...own },
     );
   } catch (error) {
     throw usageError(`cannot open store ${url}: ${errorMessage(error)}`, error, hintOf(error, io));
@@ -128,7 +137,7 @@ function hintOf(error: unknown, io: CliIo): string | undefined {
   return error.hint;
 }
 
-async function emptyStore(): Promise<StateStore> {
+async function emptyStore(own: { retention?: RetentionPolicy }): Promise<StateStore> {
   const { createMemoryStore } = await import("obelisk");
-  return createMemoryStore();
+  return createMemoryStore(own);
 }

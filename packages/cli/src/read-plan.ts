@@ -146,7 +146,13 @@ export async function validatePlanFile(
   const against = checkedAgainst(options, io);
   const thread = against.threadId === undefined ? {} : { threadId: against.threadId };
   const { result, inputNeeded } = await withEngine(
-    { tools: options.tools, store: against.store ?? "memory", storeAccess: "context", limits },
+    {
+      tools: options.tools,
+      store: against.store ?? "memory",
+      retention: options.retention,
+      storeAccess: "context",
+      limits,
+    },
     io,
     async (engine) => {
       let found: ValidationResult;

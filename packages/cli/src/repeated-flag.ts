@@ -2,10 +2,11 @@ import type { Command, Option } from "commander";
 import { usageError } from "./usage-error.js";
 
 /**
- * The flags documented as repeatable (README): `--limits` merges its values (a later value of a name wins).
+ * The flags documented as repeatable (README): `--limits` and `--retention` merge their values (a later
+ * value of a name wins).
  * A variadic flag (`state summary --ref <reference...>`) is repeatable too: each value adds a reference.
  */
-const REPEATABLE: ReadonlySet<string> = new Set(["--limits"]);
+const REPEATABLE: ReadonlySet<string> = new Set(["--limits", "--retention"]);
 
 /** True for a flag that takes one value: given twice, one of the two would be dropped. */
 function takesOneValue(option: Option): boolean {
@@ -33,7 +34,7 @@ export function refuseRepeatedFlags(command: Command): void {
     throw usageError(
       `option '${twice.flags}' was given ${count === 2 ? "twice" : `${count} times`}: it takes one value`,
       undefined,
-      "give it once: of the flags that take a value, only --limits, state summary's --ref and run/resume's --rerun may be repeated",
+      "give it once: of the flags that take a value, only --limits, --retention, state summary's --ref and run/resume's --rerun may be repeated",
     );
   });
 }

@@ -8,6 +8,7 @@ import { type Output, reportError } from "./output.js";
 import { createProgress, type Progress } from "./progress.js";
 import { toProgressEvent } from "./progress-event.js";
 import { renderRunResult } from "./render-run-result.js";
+import type { GivenRetention } from "./retention-option.js";
 import { runCancellation } from "./run-cancellation.js";
 import { resumeCommand, whatNext } from "./what-next.js";
 
@@ -21,6 +22,8 @@ export interface RunPlanOptions {
   readonly tools: string;
   /** `--store`. */
   readonly store: string;
+  /** `--retention`: the store's retention (decision 0109). */
+  readonly retention?: GivenRetention | undefined;
   /** `--concurrency`. */
   readonly concurrency?: number | undefined;
   /** `--fail-fast`. */

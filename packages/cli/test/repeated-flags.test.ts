@@ -16,7 +16,10 @@ const VALUES: Readonly<Record<string, string>> = {
 const flagValue = (option: Option): string => option.argChoices?.[0] ?? VALUES[option.long ?? ""] ?? "1";
 
 const takesOneValue = (option: Option): boolean =>
-  (option.required || option.optional) && !option.variadic && option.long !== "--limits";
+  (option.required || option.optional) &&
+  !option.variadic &&
+  option.long !== "--limits" &&
+  option.long !== "--retention";
 
 /** The arguments a command needs besides `option` (its required arguments and the other required flags). */
 function needs(command: Command, option: Option): string[] {
@@ -58,7 +61,7 @@ describe("a flag that takes one value, given twice, is a usage error naming it (
     );
     // the hint names every flag that may be repeated (review s41 r1 #4: --rerun was left out)
     expect(result.stderr).toContain(
-      "only --limits, state summary's --ref and run/resume's --rerun may be repeated",
+      "only --limits, --retention, state summary's --ref and run/resume's --rerun may be repeated",
     );
   });
 

@@ -4,15 +4,18 @@ import type { PruneRunsResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { parseCount, threadOption, withFormat, withStore } from "../common-options.js";
 import { displayText } from "../display-text.js";
+import { UNIT_MS, WITH_UNIT } from "../duration-units.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT } from "../exit-codes.js";
 import type { OutputFormat } from "../output.js";
 import { createOutput, type Output } from "../output.js";
+import type { GivenRetention } from "../retention-option.js";
 import { usageError } from "../usage-error.js";
 
 interface PruneOptions {
   readonly format: OutputFormat;
   readonly store: string;
+  readonly retention?: GivenRetention;
   readonly thread?: string;
   readonly keep?: number;
   readonly olderThan?: number;
@@ -52,22 +55,26 @@ export function registerRunsPrune(runs: Command, context: CommandContext): void 
         undefined,
         "--keep 20 keeps each thread's 20 newest runs; --older-than 604800000 removes runs that ended over a week ago",
       );
-    await withEngine({ store: options.store, storeAccess: "edit" }, context.io, async (engine) => {
-      const pruned = await engine.runs.prune({
-        ...(options.thread === undefined ? {} : { threadId: options.thread }),
-        ...(options.keep === undefined ? {} : { keepLast: options.keep }),
-        ...(options.olderThan === undefined ? {} : { olderThanMs: options.olderThan }),
-      });
-      // the thread asked for could not be pruned at all: refused like the thread's other edits
-      if (options.thread !== undefined && pruned.busyThreads.includes(options.thread as never))
-        throw new ObeliskError(
-          "THREAD_BUSY",
-          `thread ${displayText(options.thread)} is held by a run: none of its runs was pruned`,
-          { data: { threadId: options.thread }, hint: "prune again once the run has finished" },
-        );
-      output.json({ ok: true, ...pruned });
-      printPruned(output, pruned, options);
-    });
+    await withEngine(
+      { store: options.store, retention: options.retention, storeAccess: "edit" },
+      context.io,
+      async (engine) => {
+        const pruned = await engine.runs.prune({
+          ...(options.thread === undefined ? {} : { threadId: options.thread }),
+          ...(options.keep === undefined ? {} : { keepLast: options.keep }),
+          ...(options.olderThan === undefined ? {} : { olderThanMs: options.olderThan }),
+        });
+        // the thread asked for could not be pruned at all: refused like the thread's other edits
+        if (options.thread !== undefined && pruned.busyThreads.includes(options.thread as never))
+          throw new ObeliskError(
+            "THREAD_BUSY",
+            `thread ${displayText(options.thread)} is held by a run: none of its runs was pruned`,
+            { data: { threadId: options.thread }, hint: "prune again once the run has finished" },
+          );
+        output.json({ ok: true, ...pruned });
+        printPruned(output, pruned, options);
+      },
+    );
     context.exit(EXIT.ok);
   });
 }
@@ -104,18 +111,6 @@ function printPruned(output: Output, pruned: PruneRunsResult, options: PruneOpti
       ),
     );
 }
-
-/** A duration with a unit (`7d`, `12h`, `30m`, `90s`): `--older-than` counts milliseconds. */
-const WITH_UNIT = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h|d|w)\s*$/;
-const UNIT_MS: Readonly<Record<string, number>> = {
-  ms: 1,
-  s: 1_000,
-  m: 60_000,
-  min: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-};
 
 /**
  * `--older-than <ms>`: a whole number of milliseconds; a duration with a unit (`7d`) is refused with the

@@ -86,24 +86,28 @@ export function registerRuns(program: Command, context: CommandContext): void {
     const limit = given.limit ?? DEFAULT_RUNS_LIMIT;
     const status = staleStatus(given);
     const options: RunsOptions = { ...given, ...(status === undefined ? {} : { status }) };
-    await withEngine({ store: options.store, storeAccess: "read" }, context.io, async (engine) => {
-      // one more than asked: whether more runs match (a script resuming `--status interrupted` must know)
-      const found = await listed(options.before, output.command, () =>
-        engine.runs.list({
-          ...(options.thread === undefined ? {} : { threadId: options.thread }),
-          ...(status === undefined ? {} : { status }),
-          ...(options.waiting === true ? { waiting: true } : {}),
-          ...(options.stale === true ? { stale: true } : {}),
-          ...(options.before === undefined ? {} : { before: options.before }),
-          limit: limit + 1,
-        }),
-      );
-      const more = found.length > limit;
-      const records = more ? found.slice(0, limit) : found;
-      output.json(more ? { runs: records, more } : { runs: records });
-      printRuns(output, records, options);
-      if (more) output.line(output.colors.dim(moreRuns(output.command, records, limit, given)));
-    });
+    await withEngine(
+      { store: options.store, retention: options.retention, storeAccess: "read" },
+      context.io,
+      async (engine) => {
+        // one more than asked: whether more runs match (a script resuming `--status interrupted` must know)
+        const found = await listed(options.before, output.command, () =>
+          engine.runs.list({
+            ...(options.thread === undefined ? {} : { threadId: options.thread }),
+            ...(status === undefined ? {} : { status }),
+            ...(options.waiting === true ? { waiting: true } : {}),
+            ...(options.stale === true ? { stale: true } : {}),
+            ...(options.before === undefined ? {} : { before: options.before }),
+            limit: limit + 1,
+          }),
+        );
+        const more = found.length > limit;
+        const records = more ? found.slice(0, limit) : found;
+        output.json(more ? { runs: records, more } : { runs: records });
+        printRuns(output, records, options);
+        if (more) output.line(output.colors.dim(moreRuns(output.command, records, limit, given)));
+      },
+    );
     context.exit(EXIT.ok);
   });
   const show = runs
@@ -120,21 +124,25 @@ export function registerRuns(program: Command, context: CommandContext): void {
   withFormat(show);
   show.action(async (runId: string, options: RunsOptions) => {
     const output = createOutput(context.io, options.format);
-    await withEngine({ store: options.store, storeAccess: "read" }, context.io, async (engine) => {
-      const run = await withRunHints(options.store, output.command, () => engine.runs.show(runId));
-      // the calls of its plan without a record: in flight or not started while it runs
-      const unfinished = unfinishedCalls(run.run, run.calls);
-      // a running run: who holds its thread (null: nobody, so it is not in progress), read without the lock
-      const holder = await runHolder(engine.store, run.run);
-      output.json({ ...run, unfinished, ...(holder === undefined ? {} : { holder }) });
-      if (output.format === "text") {
-        // imported here, not at start-up: it reads a constant of the engine (see run-statuses.ts)
-        const { renderRunDetails } = await import("../render-run-details.js");
-        const stacks = options.verbose === true || Boolean(context.io.env.OBELISK_DEBUG);
-        const resumable = await cancelledResumable(engine.store, run, unfinished.length);
-        renderRunDetails(output, run, options.store, unfinished, holder, stacks, resumable);
-      }
-    });
+    await withEngine(
+      { store: options.store, retention: options.retention, storeAccess: "read" },
+      context.io,
+      async (engine) => {
+        const run = await withRunHints(options.store, output.command, () => engine.runs.show(runId));
+        // the calls of its plan without a record: in flight or not started while it runs
+        const unfinished = unfinishedCalls(run.run, run.calls);
+        // a running run: who holds its thread (null: nobody, so it is not in progress), read without the lock
+        const holder = await runHolder(engine.store, run.run);
+        output.json({ ...run, unfinished, ...(holder === undefined ? {} : { holder }) });
+        if (output.format === "text") {
+          // imported here, not at start-up: it reads a constant of the engine (see run-statuses.ts)
+          const { renderRunDetails } = await import("../render-run-details.js");
+          const stacks = options.verbose === true || Boolean(context.io.env.OBELISK_DEBUG);
+          const resumable = await cancelledResumable(engine.store, run, unfinished.length);
+          renderRunDetails(output, run, options.store, unfinished, holder, stacks, resumable);
+        }
+      },
+    );
     context.exit(EXIT.ok);
   });
   registerRunsPrune(runs, context);

@@ -44,7 +44,13 @@ export function registerState(program: Command, context: CommandContext): void {
       const refs = options.ref === undefined ? [] : ([] as string[]).concat(options.ref);
       checkRefDepth(refs, resolveLimits(options.limits), name === "set");
       const limits = options.limits === undefined ? {} : { limits: options.limits };
-      const session = { store: options.store, storeAccess, lockWait: options.lockWait, ...limits };
+      const session = {
+        store: options.store,
+        retention: options.retention,
+        storeAccess,
+        lockWait: options.lockWait,
+        ...limits,
+      };
       await withEngine(session, context.io, (engine) => action(engine, options, output));
       context.exit(EXIT.ok as ExitCode);
     });

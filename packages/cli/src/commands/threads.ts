@@ -24,11 +24,15 @@ export function registerThreads(program: Command, context: CommandContext): void
   withFormat(list);
   list.action(async (options: ThreadsOptions) => {
     const output = createOutput(context.io, options.format);
-    await withEngine({ store: options.store, storeAccess: "read" }, context.io, async (engine) => {
-      const found = await engine.threads.list();
-      output.json({ threads: found });
-      printThreads(output, found, options.store);
-    });
+    await withEngine(
+      { store: options.store, retention: options.retention, storeAccess: "read" },
+      context.io,
+      async (engine) => {
+        const found = await engine.threads.list();
+        output.json({ threads: found });
+        printThreads(output, found, options.store);
+      },
+    );
     context.exit(EXIT.ok);
   });
 }
