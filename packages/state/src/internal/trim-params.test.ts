@@ -70,4 +70,31 @@ describe("trimParams (decision 0034)", () => {
       droppedBytes: jsonByteSize({ rows }),
     });
   });
+
+  it("copies nothing of a large deep-frozen part it drops, and keeps deep-frozen parts it keeps as they are", () => {
+    // the first reader of a large stored value copied its small objects, then dropped the whole (s42 q2 #6)
+    const rows = Object.freeze(
+      Array.from({ length: 2000 }, (_, i) => Object.freeze({ i, tags: Object.freeze(["a", "b"]) })),
+    );
+    const kept = Object.freeze({ note: "small", tags: Object.freeze(["c"]) });
+    const params = Object.freeze({ rows, kept, pad: LARGE });
+    const freeze = vi.spyOn(Object, "freeze");
+    let result: ReturnType<typeof trimParams>;
+    try {
+      result = trimParams(params, 100);
+      // the new root only (4,000 freezes when the rows were copied before being dropped)
+      expect(freeze.mock.calls.length).toBeLessThanOrEqual(1);
+    } finally {
+      freeze.mockRestore();
+    }
+    expect(result.params).toEqual({ rows: null, kept, pad: null });
+    expect((result.params as { kept: unknown }).kept).toBe(kept);
+    expect(result.droppedBytes).toBe(jsonByteSize({ rows, kept, pad: LARGE }));
+    // a part that can still change is copied (and frozen) as before
+    const open = { note: "small" };
+    const trimmed = trimParams({ open, pad: LARGE }, 100).params as { open: unknown };
+    expect(trimmed.open).toEqual(open);
+    expect(trimmed.open).not.toBe(open);
+    expect(Object.isFrozen(trimmed.open)).toBe(true);
+  });
 });

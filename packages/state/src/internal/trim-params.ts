@@ -77,38 +77,48 @@ function trimmed(value: JsonValue, maxBytes: number, depth: number): Sized {
   return dropped(sized.whole, sized.fixed);
 }
 
-/** A container with its larger parts replaced by null, its sizes, and whether it is deep-frozen. */
+/**
+ * A container with its larger parts replaced by null, its sizes, and whether it is deep-frozen. A
+ * deep-frozen container none of whose parts was replaced is kept itself, and a container found over the
+ * bound is not copied (its caller drops it): parts are copied only from the first one that changed (the
+ * first reader of a large stored value copied its 100,000 small objects, then dropped the whole).
+ */
 function trimmedMembers(value: JsonArray | JsonObject, maxBytes: number, depth: number): Sized {
-  let fixed = Object.isFrozen(value);
+  const frozen = Object.isFrozen(value);
+  let fixed = frozen;
   if (Array.isArray(value)) {
-    const items: JsonValue[] = [];
+    // the parts as kept, from the first one that is not the item itself (undefined while none)
+    let items: JsonValue[] | undefined;
     let bytes = 2 + Math.max(0, value.length - 1);
     let whole = bytes;
-    for (const item of value) {
+    for (let at = 0; at < value.length; at++) {
+      const item = value[at] as JsonValue;
       const part = trimmed(item, maxBytes, depth + 1);
-      items.push(part.value);
+      if (items === undefined && part.value !== item) items = value.slice(0, at);
+      items?.push(part.value);
       bytes += part.bytes;
       whole += part.whole;
       fixed &&= part.fixed;
     }
-    return { value: Object.freeze(items), bytes, whole, fixed };
+    if (bytes > maxBytes) return { value: null, bytes, whole, fixed };
+    if (items === undefined && frozen) return { value, bytes, whole, fixed };
+    return { value: Object.freeze(items ?? value.slice()), bytes, whole, fixed };
   }
-  const members: Record<string, JsonValue> = {};
+  // the members as kept, from the first one that is not the member itself (undefined while none)
+  let members: Record<string, JsonValue> | undefined;
   let bytes = 2;
   let whole = 2;
   let count = 0;
-  for (const [key, item] of Object.entries(value)) {
-    if (item === undefined) continue;
+  const entries = Object.entries(value);
+  for (let at = 0; at < entries.length; at++) {
+    const [key, item] = entries[at] as [string, JsonValue | undefined];
+    if (item === undefined) {
+      members ??= membersOf(entries, at);
+      continue;
+    }
     const part = trimmed(item, maxBytes, depth + 1);
-    // a `__proto__` member stays a member (an assignment would set the copy's prototype)
-    if (key === "__proto__")
-      Object.defineProperty(members, key, {
-        value: part.value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else members[key] = part.value;
+    if (members === undefined && part.value !== item) members = membersOf(entries, at);
+    if (members !== undefined) setMember(members, key, part.value);
     const keyBytes = jsonByteSize(key) + 1;
     bytes += keyBytes + part.bytes;
     whole += keyBytes + part.whole;
@@ -116,5 +126,34 @@ function trimmedMembers(value: JsonArray | JsonObject, maxBytes: number, depth: 
     count++;
   }
   const commas = Math.max(0, count - 1);
-  return { value: Object.freeze(members), bytes: bytes + commas, whole: whole + commas, fixed };
+  bytes += commas;
+  whole += commas;
+  if (bytes > maxBytes) return { value: null, bytes, whole, fixed };
+  if (members === undefined && frozen) return { value, bytes, whole, fixed };
+  return { value: Object.freeze(members ?? membersOf(entries, entries.length)), bytes, whole, fixed };
+}
+
+/** A new object of the first `count` entries that are not undefined. */
+function membersOf(
+  entries: readonly (readonly [string, JsonValue | undefined])[],
+  count: number,
+): Record<string, JsonValue> {
+  const members: Record<string, JsonValue> = {};
+  for (let at = 0; at < count; at++) {
+    const [key, item] = entries[at] as [string, JsonValue | undefined];
+    if (item !== undefined) setMember(members, key, item);
+  }
+  return members;
+}
+
+/** Sets a member; a `__proto__` member stays a member (an assignment would set the copy's prototype). */
+function setMember(members: Record<string, JsonValue>, key: string, item: JsonValue): void {
+  if (key === "__proto__")
+    Object.defineProperty(members, key, {
+      value: item,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else members[key] = item;
 }
