@@ -34,12 +34,26 @@ export interface Reapplication {
    */
   readonly rebuilding: Set<string>;
   /**
-   * The canonical JSON of the items of arrays already scanned by a membership test, with how many items
-   * were read: an array at a co-written path only grows during a run (its co-writers append, in plan
-   * order), so each item is read once however many co-writers ask (2,000 `push` co-writers scanned the
-   * array 2,000 times: 8.7 s per re-send).
+   * The items of arrays already scanned by a membership test, with how many items were read: an array at
+   * a co-written path only grows during a run (its co-writers append, in plan order), so each item is read
+   * once however many co-writers ask (2,000 `push` co-writers scanned the array 2,000 times: 8.7 s per
+   * re-send). See {@link ItemIndex}.
    */
-  readonly items: WeakMap<JsonArray, { count: number; readonly texts: Set<string> }>;
+  readonly items: WeakMap<JsonArray, ItemIndex>;
+}
+
+/**
+ * An array's items as a membership test reads them: the items themselves (a recorded value is most often
+ * the very object the array holds: found without writing any JSON), and their canonical JSON, written only
+ * once an item is not found itself (each item's once per run).
+ */
+interface ItemIndex {
+  /** How many items `members` holds (the first ones). */
+  count: number;
+  readonly members: Set<JsonValue>;
+  /** How many items `texts` holds the canonical JSON of (the first ones). */
+  textCount: number;
+  readonly texts: Set<string>;
 }
 
 /** A new run's {@link Reapplication}. */
@@ -108,7 +122,11 @@ export function noteRebuilt(
       reapplication.rebuilding.add(JSON.stringify(write.path));
 }
 
-const sameJson = (a: JsonValue, b: JsonValue): boolean => canonicalJson(a) === canonicalJson(b);
+/**
+ * Equal JSON: the same value at once (a satisfied call's recorded value is most often the very object its
+ * target holds: a 9.5 MB value was written out twice to find it equal to itself), else by canonical JSON.
+ */
+const sameJson = (a: JsonValue, b: JsonValue): boolean => a === b || canonicalJson(a) === canonicalJson(b);
 
 /** True when `current` still holds what an accumulating write of `value` contributed. */
 function holdsContribution(
@@ -130,31 +148,37 @@ function holdsContribution(
         )
       );
     case "push":
-      return isJsonArray(current) && itemTexts(current, reapplication).has(canonicalJson(value));
+      return isJsonArray(current) && holdsItem(current, value, reapplication);
     case "concat": {
       if (!isJsonArray(current) || !isJsonArray(value)) return false;
-      const texts = itemTexts(current, reapplication);
-      return value.every((wanted) => texts.has(canonicalJson(wanted)));
+      return value.every((wanted) => holdsItem(current, wanted, reapplication));
     }
     default:
       return sameJson(current, value);
   }
 }
 
-/** The canonical texts of `array`'s items, read once per item per run (see {@link Reapplication.items}). */
-function itemTexts(array: JsonArray, reapplication: Reapplication): Set<string> {
+/**
+ * True when some item of `array` equals `wanted`: itself among the items (a string or number by value: the
+ * same JSON), else its canonical JSON among theirs. Each item is read once per run either way (see
+ * {@link Reapplication.items}).
+ */
+function holdsItem(array: JsonArray, wanted: JsonValue, reapplication: Reapplication): boolean {
   let index = reapplication.items.get(array);
   if (index === undefined || index.count > array.length) {
-    index = { count: 0, texts: new Set() };
+    index = { count: 0, members: new Set(), textCount: 0, texts: new Set() };
     reapplication.items.set(array, index);
   }
-  for (; index.count < array.length; index.count++)
-    index.texts.add(canonicalJson(array[index.count] as JsonValue));
-  return index.texts;
+  for (; index.count < array.length; index.count++) index.members.add(array[index.count] as JsonValue);
+  if (index.members.has(wanted)) return true;
+  for (; index.textCount < array.length; index.textCount++)
+    index.texts.add(canonicalJson(array[index.textCount] as JsonValue));
+  return index.texts.has(canonicalJson(wanted));
 }
 
 /** `value`'s objects are in `current` key by key (as a deep merge leaves them); anything else is equal. */
 function containsDeep(current: JsonValue, value: JsonValue): boolean {
+  if (current === value) return true;
   if (!isJsonObject(value) || !isJsonObject(current)) return sameJson(current, value);
   return Object.keys(value).every(
     (key) => Object.hasOwn(current, key) && containsDeep(current[key] as JsonValue, value[key] as JsonValue),
