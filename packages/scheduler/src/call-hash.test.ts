@@ -1,6 +1,6 @@
 import { canonicalJson, sha256Hex } from "@obelisk/core";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { fakeCall } from "./__fixtures__/fake-call.js";
 import { callHash, callKeyJson } from "./call-hash.js";
 
@@ -127,5 +127,106 @@ describe("callHash of large stored arrays (digested)", () => {
     expect(callKeyJson(literal, nested(large))).toBe(callKeyJson(literal, nested(copy)));
     expect(callKeyJson(literal, nested(large))).toContain(`"b":\u0000sha256:`);
     expect(callHash(literal, nested(large))).not.toBe(callHash(literal, nested(records(2_000, "y"))));
+  });
+});
+
+describe("callHash of long strings and large objects (digested, decision 0112)", () => {
+  const reading = fakeCall("c", 0, { reads: [[["†state.doc"]]], writes: [["†state.out"]] });
+  const params = (value: unknown, i = 0) => Object.freeze({ p0: value, i }) as never;
+  /** Characters JSON.stringify wrote while `work` ran (canonical JSON writes every value through it). */
+  const stringified = (work: () => void): number => {
+    let chars = 0;
+    const original = JSON.stringify;
+    const spy = vi
+      .spyOn(JSON, "stringify")
+      .mockImplementation((...args: Parameters<typeof JSON.stringify>) => {
+        const text = original(...args);
+        chars += typeof text === "string" ? text.length : 0;
+        return text;
+      });
+    try {
+      work();
+    } finally {
+      spy.mockRestore();
+    }
+    return chars;
+  };
+  const text = (tag: string, length = 100_000) => `${tag}:${"x".repeat(length - tag.length - 1)}`;
+  const document = (tag: string, keys = 40) =>
+    Object.freeze(
+      Object.fromEntries(
+        Array.from({ length: keys }, (_, k) => [
+          `k${k}`,
+          Object.freeze({ text: `${tag} ${"y".repeat(2_000)}` }),
+        ]),
+      ),
+    );
+
+  it("writes a long string once however many calls read it (20 readers of a 100,000-character text)", () => {
+    const stored = text("a");
+    const chars = stringified(() => {
+      for (let i = 0; i < 20; i++) callHash(reading, params(stored, i), true);
+    });
+    // each call writing it again: 2,000,000 characters
+    expect(chars).toBeLessThan(stored.length + 20 * 1_000);
+  });
+
+  it("writes a large frozen object once however many calls read it (by weight, and by 1,024 keys)", () => {
+    const heavy = document("b");
+    const wide = Object.freeze(Object.fromEntries(Array.from({ length: 1_024 }, (_, k) => [`k${k}`, k])));
+    const heavyChars = JSON.stringify(heavy).length;
+    const wideChars = JSON.stringify(wide).length;
+    const chars = stringified(() => {
+      for (let i = 0; i < 20; i++) {
+        callHash(reading, params(heavy, i), true);
+        callHash(reading, params(wide, i), true);
+      }
+    });
+    expect(chars).toBeLessThan(heavyChars + wideChars + 40 * 1_000);
+  });
+
+  it("a new container holding large stored values costs their digests, not their text", () => {
+    const rows = document("c");
+    const notes = text("c");
+    const chars = stringified(() => {
+      // the plan builds { data: { rows: †state.rows, notes: †state.notes } } anew for each call
+      for (let i = 0; i < 20; i++) callHash(reading, params({ data: { rows, notes } }, i), true);
+    });
+    expect(chars).toBeLessThan(JSON.stringify(rows).length + notes.length + 20 * 1_000);
+  });
+
+  it("equal values give equal keys whatever their objects; another value another key", () => {
+    const stored = text("d");
+    const rebuilt = ["d:", "x".repeat(100_000 - 2)].join(""); // another string object, as read from disk
+    expect(callHash(reading, params(stored), true)).toBe(callHash(reading, params(rebuilt)));
+    expect(callHash(reading, params(stored))).not.toBe(callHash(reading, params(text("e"))));
+    const doc = document("f");
+    const copy = JSON.parse(JSON.stringify(doc)) as unknown;
+    expect(callHash(reading, params(doc), true)).toBe(callHash(reading, params(copy)));
+    expect(callHash(reading, params({ a: [doc] }), true)).toBe(callHash(reading, params({ a: [copy] })));
+    expect(callHash(reading, params(doc), true)).not.toBe(callHash(reading, params(document("g"))));
+  });
+
+  it("writes a long string as the NUL-marked digest of its JSON, and keeps shorter ones as text", () => {
+    const stored = text("h", 65_536);
+    const key = callKeyJson(reading, params(stored));
+    expect(key).toContain(`"p0":\u0000sha256:${sha256Hex(JSON.stringify(stored))}}`);
+    expect(key).not.toContain("xxxx");
+    const shorter = text("h", 65_535);
+    expect(callKeyJson(reading, params(shorter))).toContain(JSON.stringify(shorter));
+    // a digested object's digest covers its large members by their digests
+    const holder = { s: stored };
+    const holderKey = callKeyJson(reading, params(holder));
+    const inner = `{"s":\u0000sha256:${sha256Hex(JSON.stringify(stored))}}`;
+    expect(holderKey).toContain(`"p0":\u0000sha256:${sha256Hex(inner)}}`);
+  });
+
+  it("keeps the digests of the 64 long strings used last", () => {
+    const first = text("i0");
+    const written = () => stringified(() => callHash(reading, params(first)));
+    expect(written()).toBeGreaterThan(first.length);
+    expect(written()).toBeLessThan(1_000);
+    for (let n = 1; n <= 64; n++) callHash(reading, params(text(`i${n}`)));
+    expect(written()).toBeGreaterThan(first.length);
   });
 });

@@ -1,6 +1,13 @@
 import * as crypto from "node:crypto";
 import type { CompiledCall } from "@obelisk/compiler";
-import { canonicalJson, type JsonObject, type JsonValue, needsNoJsonEscape, setOwn } from "@obelisk/core";
+import {
+  canonicalJson,
+  type JsonObject,
+  type JsonValue,
+  MAX_VALUE_DEPTH,
+  needsNoJsonEscape,
+  setOwn,
+} from "@obelisk/core";
 import type { CallRecord } from "@obelisk/state";
 
 /** Most distinct methods or tools whose key pieces are kept (a registry has a handful). */
@@ -27,8 +34,8 @@ const makeTail = (tool: string): string => `,"tool":"${tool}"}`;
 /**
  * The canonical JSON of a call's satisfied key `{ method, output?, outputPath, params, tool }`: written
  * with its keys already in sorted order, so only the parameters (and `_output`) go through `canonicalJson`.
- * Equal to `canonicalJson(key)` (a test holds it to that), except that an array of 1,024 items or more in
- * the parameters is written as its digest (see `paramsKeyJson`). Strings that need no escape are written between
+ * Equal to `canonicalJson(key)` (a test holds it to that), except that large values in the parameters are
+ * written as their digests (see `paramsKeyJson`). Strings that need no escape are written between
  * quotes of the surrounding text: JSON.stringify of a string holding `†` (every reference text) reserves a
  * large two-byte buffer. The pieces before the output path and after the parameters depend only on the
  * method and the tool, so they are kept: each concatenation adds a string to the key.
@@ -62,13 +69,36 @@ function keyJson(call: KeyFields, paramsJson: string): string {
   return `{"method":${JSON.stringify(method)},${output}"outputPath":${outputPath},"params":${paramsJson},"tool":${JSON.stringify(tool)}}`;
 }
 
-/** An array of at least this many items enters the key by digest (lists of records). */
-const DIGEST_FROM_ITEMS = 1024;
-/** Below this depth of the parameters, arrays are not looked for (their text is written as usual). */
-const DIGEST_MAX_DEPTH = 64;
-/** The digest text of each large deeply frozen array (it never changes: hashed once however often read). */
-const DIGESTS = new WeakMap<object, string>();
-/** Stands for a digested array while the parameters are written (a per-process nonce: never in a plan). */
+/** An array of at least this many items, or an object of this many keys, enters the key by digest. */
+const DIGEST_FROM_MEMBERS = 1024;
+/**
+ * A string, array or object below the parameters' root whose weight is at least this enters the key by
+ * digest: a long text, a large document. The weight of a value is the characters of its strings and keys,
+ * plus one for each number, boolean, null and container in it: counted on the walk, a function of the value
+ * alone, and at most the length of its JSON text (a value digested by weight has 64 Ki characters of JSON
+ * or more; a long list of numbers may have more JSON and stay below it).
+ */
+const DIGEST_FROM_WEIGHT = 65_536;
+/** Below this depth of the parameters nothing is looked for (no value the engine accepts is that deep). */
+const DIGEST_MAX_DEPTH = MAX_VALUE_DEPTH;
+/** A digested container's digest text and weight. */
+interface KnownDigest {
+  readonly text: string;
+  readonly weight: number;
+}
+/** The digest of each large deeply frozen container (it never changes: hashed once however often read). */
+const DIGESTS = new WeakMap<object, KnownDigest>();
+/**
+ * The digest texts of long strings, least recently used first (a string cannot key a WeakMap): many calls
+ * reading one stored text hash it once. Bounded, as it holds the strings: {@link MAX_CACHED_STRINGS}
+ * strings of {@link MAX_CACHED_CHARS} characters in all; a longer string is hashed on each use.
+ */
+const STRING_DIGESTS = new Map<string, string>();
+const MAX_CACHED_STRINGS = 64;
+const MAX_CACHED_CHARS = 2 ** 26;
+/** Characters of the strings {@link STRING_DIGESTS} holds. */
+let cachedChars = 0;
+/** Stands for a digested value while the parameters are written (a per-process nonce: never in a plan). */
 const SENTINEL = `\u0000obelisk-digest-${crypto.randomBytes(8).toString("hex")}-`;
 /** The sentinels as canonical JSON writes them, with their number. */
 const SENTINEL_TEXT = new RegExp(`${escapeRegExp(JSON.stringify(SENTINEL).slice(0, -1))}(\\d+)"`, "g");
@@ -79,61 +109,118 @@ function escapeRegExp(text: string): string {
 
 type Container = JsonValue[] | Record<string, JsonValue>;
 
-/**
- * The canonical JSON of the resolved parameters as the key holds them. Each array of 1,024 items or more
- * (not inside another such array) is written as `\u0000sha256:<digest of its canonical JSON>`: a plan
- * whose calls read the same 10,000 stored records hashed them again for every call (half of the
- * data-analysis example's engine time). The digest is kept per array when `deeplyFrozen` (the scheduler's
- * resolved parameters are). The rule depends only on the values, so equal parameters give equal keys,
- * literal or referenced; a raw NUL never occurs in canonical JSON (JSON escapes it), so no parameter value
- * can spell a digest. Linear in the parameters however many large arrays they hold: the containers on their
- * paths copied as they are walked, one pass to put the digests in.
- */
-function paramsKeyJson(params: JsonObject, deeplyFrozen: boolean): string {
-  const digests: string[] = [];
-  const keyed = withDigests(params, 0, digests, deeplyFrozen);
-  if (digests.length === 0) return canonicalJson(params);
-  return canonicalJson(keyed).replace(SENTINEL_TEXT, (_, at: string) => digests[Number(at)] as string);
+/** The state of one walk of the parameters: the digests put in so far, and the weight of the last value. */
+interface Walk {
+  readonly digests: string[];
+  readonly deeplyFrozen: boolean;
+  /** The weight (see {@link DIGEST_FROM_WEIGHT}) of the value {@link withDigests} walked last. */
+  weight: number;
 }
 
 /**
- * `value` with a sentinel in place of every large array in it (each container on their paths copied, the
- * rest shared), their digests appended to `digests`; `value` itself when it holds none. A container read
- * twice is walked twice, as canonical JSON writes it twice: the cost stays that of writing the text, and
- * the result depends on the values and their depth only, never on which objects are shared.
+ * The canonical JSON of the resolved parameters as the key holds them. Below the root, each string, array
+ * or object of {@link DIGEST_FROM_WEIGHT} weight or more, and each array of 1,024 items or object of 1,024
+ * keys or more (not inside another such value) is written as `\u0000sha256:<digest>`: the SHA-256 of its
+ * canonical JSON, in which the such values it holds are written as their digests in turn. A plan whose calls
+ * read the same 10,000 stored records, or the same 20 MB text, hashed them again for every call (half of the
+ * data-analysis example's engine time; 400 MB of SHA-256 per run for 20 readers of a 20 MB string). The
+ * digest is kept per container when `deeplyFrozen` (the scheduler's resolved parameters are), and per long
+ * string in a bounded cache. The rule depends only on the values, so equal parameters give equal keys,
+ * literal or referenced; a raw NUL never occurs in canonical JSON (JSON escapes it), so no parameter value
+ * can spell a digest. Linear in the parameters: each digested value's text is written once, with the
+ * digests of the values it holds, and each text is searched for them only when it holds some.
  */
-function withDigests(value: JsonValue, depth: number, digests: string[], deeplyFrozen: boolean): JsonValue {
-  if (typeof value !== "object" || value === null || depth > DIGEST_MAX_DEPTH) return value;
-  if (Array.isArray(value) && value.length >= DIGEST_FROM_ITEMS) {
-    digests.push(digestOf(value, deeplyFrozen));
-    return `${SENTINEL}${digests.length - 1}`;
+function paramsKeyJson(params: JsonObject, deeplyFrozen: boolean): string {
+  const walk: Walk = { digests: [], deeplyFrozen, weight: 0 };
+  const keyed = withDigests(params, 0, walk);
+  if (walk.digests.length === 0) return canonicalJson(params);
+  return withDigestTexts(canonicalJson(keyed), walk.digests);
+}
+
+/** `text` with each sentinel in it replaced by the digest text it stands for. */
+function withDigestTexts(text: string, digests: readonly string[]): string {
+  return text.replace(SENTINEL_TEXT, (_, at: string) => digests[Number(at)] as string);
+}
+
+/** The sentinel standing for `digest` (appended to the walk's digests). */
+function sentinel(walk: Walk, digest: string): string {
+  walk.digests.push(digest);
+  return `${SENTINEL}${walk.digests.length - 1}`;
+}
+
+/**
+ * `value` with a sentinel in place of every large value in it (each container on their paths copied, the
+ * rest shared), or in place of itself when it is large and not the root (`depth` 0); `value` itself when
+ * it holds none. Leaves the value's weight in `walk.weight`. A container read twice is walked twice, as
+ * canonical JSON writes it twice: the cost stays that of writing the text, and the result depends on the
+ * values only, never on which objects are shared.
+ */
+function withDigests(value: JsonValue, depth: number, walk: Walk): JsonValue {
+  if (typeof value === "string") {
+    walk.weight = value.length;
+    return depth > 0 && value.length >= DIGEST_FROM_WEIGHT ? sentinel(walk, stringDigest(value)) : value;
   }
+  walk.weight = 1;
+  if (typeof value !== "object" || value === null || depth > DIGEST_MAX_DEPTH) return value;
+  const known = walk.deeplyFrozen ? DIGESTS.get(value) : undefined;
+  if (known !== undefined) {
+    walk.weight = known.weight;
+    return sentinel(walk, known.text);
+  }
+  const first = walk.digests.length;
   let copy: Container | undefined;
   const keys = Array.isArray(value) ? undefined : Object.keys(value);
   const count = keys === undefined ? (value as JsonValue[]).length : keys.length;
+  let weight = 1;
   for (let at = 0; at < count; at++) {
     const key = keys === undefined ? at : (keys[at] as string);
-    const item = (value as Record<string | number, JsonValue>)[key] as JsonValue;
-    if (typeof item !== "object" || item === null) continue;
-    const replaced = withDigests(item, depth + 1, digests, deeplyFrozen);
+    const item = (value as Record<string | number, JsonValue | undefined>)[key];
+    if (item === undefined) continue; // JSON leaves it out
+    if (keys !== undefined) weight += (key as string).length;
+    if (
+      typeof item === "string" ? item.length < DIGEST_FROM_WEIGHT : typeof item !== "object" || item === null
+    ) {
+      weight += typeof item === "string" ? item.length : 1;
+      continue;
+    }
+    const replaced = withDigests(item, depth + 1, walk);
+    weight += walk.weight;
     if (replaced === item) continue;
     copy ??= Array.isArray(value) ? value.slice() : { ...(value as JsonObject) };
     if (Array.isArray(copy)) copy[key as number] = replaced;
     else setOwn(copy, key as string, replaced);
   }
-  return copy ?? value;
+  walk.weight = weight;
+  if (depth === 0 || (weight < DIGEST_FROM_WEIGHT && count < DIGEST_FROM_MEMBERS)) return copy ?? value;
+  const json = canonicalJson(copy ?? value);
+  const text = `\u0000sha256:${sha256Hex(walk.digests.length === first ? json : withDigestTexts(json, walk.digests))}`;
+  if (walk.deeplyFrozen) DIGESTS.set(value, { text, weight });
+  return sentinel(walk, text);
 }
 
-function digestOf(value: readonly JsonValue[], deeplyFrozen: boolean): string {
-  const known = deeplyFrozen ? DIGESTS.get(value) : undefined;
-  if (known !== undefined) return known;
-  const digest = `\u0000sha256:${sha256Hex(canonicalJson(value))}`;
-  if (deeplyFrozen) DIGESTS.set(value, digest);
-  return digest;
+/** The digest text of a long string: kept in {@link STRING_DIGESTS} (strings never change). */
+function stringDigest(value: string): string {
+  const known = STRING_DIGESTS.get(value);
+  if (known !== undefined) {
+    // the most recently used last
+    STRING_DIGESTS.delete(value);
+    STRING_DIGESTS.set(value, known);
+    return known;
+  }
+  const text = `\u0000sha256:${sha256Hex(canonicalJson(value))}`;
+  if (value.length > MAX_CACHED_CHARS) return text;
+  STRING_DIGESTS.set(value, text);
+  cachedChars += value.length;
+  for (const oldest of STRING_DIGESTS.keys()) {
+    if (STRING_DIGESTS.size <= MAX_CACHED_STRINGS && cachedChars <= MAX_CACHED_CHARS) break;
+    STRING_DIGESTS.delete(oldest);
+    cachedChars -= oldest.length;
+  }
+  return text;
 }
 
 /**
- * 16 hex digits of SHA-256 over a tool's name and the canonical JSON of its arguments (large arrays by
+ * 16 hex digits of SHA-256 over a tool's name and the canonical JSON of its arguments (large values by
  * digest, as in the satisfied key): the content part of `ctx.contentKey`.
  */
 export function contentDigest(tool: string, args: JsonObject): string {
@@ -143,7 +230,7 @@ export function contentDigest(tool: string, args: JsonObject): string {
 /**
  * The "satisfied" key of a call (SPEC §7): SHA-256 of the canonical JSON of tool, resolved parameters,
  * output path text and method — plus the `_output` value for latent calls, so a changed `_output` runs again.
- * `deeplyFrozen`: the caller guarantees `params` never change (the digests of their large arrays are kept).
+ * `deeplyFrozen`: the caller guarantees `params` never change (the digests of their large containers are kept).
  */
 export function callHash(call: CompiledCall, params: JsonObject, deeplyFrozen = false): string {
   return `sha256:${sha256Hex(callKeyJson(call, params, deeplyFrozen))}`;
@@ -175,7 +262,7 @@ export function markResolvedParams(params: JsonObject): void {
 }
 
 /**
- * {@link recordCallHash}, keeping the digests of large arrays when the record's parameters were marked
+ * {@link recordCallHash}, keeping the digests of large containers when the record's parameters were marked
  * resolved: many calls reading one large stored array digest it once. One function for every record, so
  * the memory store keeps filling hashes in lazily (it fills its pending ones when the function changes).
  */
