@@ -1,12 +1,12 @@
 import { ObeliskError, plural } from "@obelisk/core";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import type { PruneRunsResult } from "obelisk";
 import type { CommandContext } from "../command-context.js";
 import { parseCount, threadOption, withFormat, withStore } from "../common-options.js";
 import { displayText } from "../display-text.js";
-import { UNIT_MS, WITH_UNIT } from "../duration-units.js";
 import { withEngine } from "../engine-session.js";
 import { EXIT } from "../exit-codes.js";
+import { millisecondsFlag } from "../milliseconds-flag.js";
 import type { OutputFormat } from "../output.js";
 import { createOutput, type Output } from "../output.js";
 import type { GivenRetention } from "../retention-option.js";
@@ -43,7 +43,7 @@ export function registerRunsPrune(runs: Command, context: CommandContext): void 
     .option(
       "--older-than <ms>",
       "only runs that ended more than this many milliseconds ago (a week: 604800000)",
-      parseMilliseconds,
+      millisecondsFlag("--older-than"),
     );
   withFormat(prune);
   prune.action(async (options: PruneOptions) => {
@@ -110,21 +110,4 @@ function printPruned(output: Output, pruned: PruneRunsResult, options: PruneOpti
         `thread ${displayText(thread)} was left alone: a run holds it (prune again once it has finished)`,
       ),
     );
-}
-
-/**
- * `--older-than <ms>`: a whole number of milliseconds; a duration with a unit (`7d`) is refused with the
- * milliseconds it means (review s41 r2 #15: the refusal said only "expected a whole number").
- */
-function parseMilliseconds(value: string): number {
-  try {
-    return parseCount(value);
-  } catch (error) {
-    const unit = WITH_UNIT.exec(value);
-    if (unit === null || !(error instanceof InvalidArgumentError)) throw error;
-    const ms = Math.round(Number(unit[1]) * (UNIT_MS[unit[2] ?? ""] ?? 1));
-    throw new InvalidArgumentError(
-      `${error.message} (--older-than counts milliseconds: for ${value.trim()}, --older-than ${ms})`,
-    );
-  }
 }
