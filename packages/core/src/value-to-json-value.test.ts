@@ -281,7 +281,8 @@ describe("rememberFrozenCopy", () => {
     // frozen at the top only: a member can still be changed by whoever holds it
     const shallow = Object.freeze({ rows: [{ id: 1 }] });
     expect(rememberFrozenCopy(shallow, 19, 3)).toBe(false);
-    expect(toJsonValue(shallow).ok && toJsonValue(shallow).value).not.toBe(shallow);
+    const copied = toJsonValue(shallow);
+    expect(copied.ok && copied.value).not.toBe(shallow);
     expect(rememberFrozenCopy({ a: 1 }, 7, 1)).toBe(false);
     expect(rememberFrozenCopy("text", 6, 0)).toBe(false);
     for (const [bytes, height] of [
