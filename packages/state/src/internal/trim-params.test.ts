@@ -97,4 +97,20 @@ describe("trimParams (decision 0034)", () => {
     expect(trimmed.open).not.toBe(open);
     expect(Object.isFrozen(trimmed.open)).toBe(true);
   });
+
+  it("measures a long string once however many records hand it over", () => {
+    // 20 calls reading a 20 MB stored text each scanned it for their record's droppedParamsBytes (s42 b1)
+    const text = `t${"x".repeat(200_000)}`;
+    const byteLength = vi.spyOn(Buffer, "byteLength");
+    try {
+      for (let call = 0; call < 20; call++)
+        expect(trimParams({ text, call }, 100)).toEqual({
+          params: { text: null, call },
+          droppedBytes: text.length + 2 + `{"text":,"call":${call}}`.length,
+        });
+      expect(byteLength.mock.calls.filter(([value]) => value === text).length).toBeLessThanOrEqual(1);
+    } finally {
+      byteLength.mockRestore();
+    }
+  });
 });

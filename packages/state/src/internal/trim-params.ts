@@ -55,13 +55,38 @@ export function trimParams(params: JsonValue | undefined, maxBytes: number): Tri
   return { params: root.bytes <= maxBytes ? root.value : undefined, droppedBytes: root.whole };
 }
 
+/** Strings at least this long have their JSON size kept in {@link LONG_STRING_BYTES}. */
+const LONG_STRING = 65_536;
+/** How many long strings' sizes are kept (the ones measured last). */
+const MAX_LONG_STRINGS = 16;
+/**
+ * The JSON size of the long strings measured last: 20 calls reading a 20 MB stored text each scanned it
+ * for their record's `droppedParamsBytes` (a string cannot key a WeakMap; V8 looks a long one up by its
+ * length, then by identity or content). Holds at most {@link MAX_LONG_STRINGS} strings.
+ */
+const LONG_STRING_BYTES = new Map<string, number>();
+
+/** The JSON size of a string, kept for a long one. */
+function stringBytes(text: string): number {
+  if (text.length < LONG_STRING) return jsonByteSize(text);
+  let bytes = LONG_STRING_BYTES.get(text);
+  if (bytes !== undefined) return bytes;
+  bytes = jsonByteSize(text);
+  if (LONG_STRING_BYTES.size >= MAX_LONG_STRINGS) {
+    const oldest = LONG_STRING_BYTES.keys().next();
+    if (oldest.done !== true) LONG_STRING_BYTES.delete(oldest.value);
+  }
+  LONG_STRING_BYTES.set(text, bytes);
+  return bytes;
+}
+
 /** A part replaced by null. */
 const dropped = (whole: number, fixed: boolean): Sized => ({ value: null, bytes: 4, whole, fixed });
 
 /** A part of the parameters with its larger parts replaced by null (itself too when it is still larger). */
 function trimmed(value: JsonValue, maxBytes: number, depth: number): Sized {
   if (typeof value !== "object" || value === null) {
-    const bytes = jsonByteSize(value);
+    const bytes = typeof value === "string" ? stringBytes(value) : jsonByteSize(value);
     return depth > 0 && bytes > maxBytes ? dropped(bytes, true) : { value, bytes, whole: bytes, fixed: true };
   }
   if (depth >= MAX_TRIM_DEPTH) {
