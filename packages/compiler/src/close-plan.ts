@@ -7,12 +7,12 @@ import { commitOrderSteps } from "./commit-order.js";
 import type { CompiledCall } from "./compiled-plan.js";
 import { cycleHint, cycleText, readsByWriters } from "./cycle-text.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
+import { storedStateRefusals } from "./own-stored-write.js";
 import { phantomConflicts } from "./phantom-conflicts.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { analyzeDag } from "./plan-dag.js";
 import { referenceTypeMismatches } from "./reference-types.js";
 import { sortDiagnostics } from "./sort-diagnostics.js";
-import { storedStateWrites } from "./stored-state-writes.js";
 import { mayReadUndeclared, startUndeclaredPass, undeclaredReferences } from "./undeclared-references.js";
 import { unreachableCall, unreachableDownstream } from "./unreachable-calls.js";
 import { phantomUnresolved, unresolvedReferences } from "./unresolved-references.js";
@@ -82,7 +82,7 @@ export function closePlan(
       appendAll(all, unresolvedReferences(builder, entry));
     appendAll(all, referenceTypeMismatches(builder, entry, written));
     // streaming checked it as the call arrived (no later call can change the answer: decision 0091)
-    if (checkStored) storedStateWrites(builder, entry, all);
+    if (checkStored) storedStateRefusals(builder, entry, all);
     if (undeclared) undeclaredReferences(builder, entry, all);
     const unreachable = (summary & CONDITIONAL_OPERAND) === 0 ? undefined : unreachableCall(entry);
     if (unreachable !== undefined) {

@@ -203,6 +203,15 @@ export interface CompileContext {
    * a call neither the plan nor the stored outputs have: its REF_UNRESOLVED then names what to read (SPEC §3).
    */
   readonly writtenBy?: (callId: string) => readonly string[] | undefined;
+  /**
+   * The call (id and tool) that last wrote the stored `†state` value at a reference (`†state.p`, as the
+   * store formats it: its variable's writer), when the host can answer at once (undefined: none or
+   * unknown). Asked only for a call whose write the stored state refuses (decision 0091): when the call
+   * itself wrote that value (a re-sent or resumed plan), it is not judged against it (decision 0114).
+   */
+  readonly stateWriter?: (
+    reference: string,
+  ) => { readonly callId: string; readonly tool: string } | undefined;
   /** Values of host-declared extra kinds. */
   readonly extraKinds?: Readonly<Record<string, JsonValue>>;
   /**

@@ -1,5 +1,6 @@
 import type { Diagnostic, OutputTarget } from "@obelisk/core";
 import { appendPointer } from "@obelisk/core";
+import type { Clash } from "./co-writer-clash.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 
 /** The hint of every OUTPUT_CONFLICT. */
@@ -17,13 +18,15 @@ const nameOf = (side: ConflictSide): string =>
 
 /**
  * OUTPUT_CONFLICT of the call `self` writing `target` with the earlier-reported `other` writing `otherTarget`,
- * at `self`'s `_outputPath`; `related` lists the ids both have.
+ * at `self`'s `_outputPath`; `related` lists the ids both have. `clash`: why two accumulating co-writers of
+ * one path cannot both apply (see `coWriterClash`).
  */
 export function conflictDiagnostic(
   self: ConflictSide,
   target: OutputTarget,
   other: ConflictSide,
   otherTarget: OutputTarget,
+  clash?: Clash,
 ): Diagnostic {
   const paths = target.text === otherTarget.text ? target.text : `${otherTarget.text} and ${target.text}`;
   const calls =
@@ -35,11 +38,11 @@ export function conflictDiagnostic(
   if (self.id !== undefined) related.push(self.id);
   return makeDiagnostic(
     "OUTPUT_CONFLICT",
-    `${calls} both write ${paths}`,
+    clash === undefined ? `${calls} both write ${paths}` : `${calls} both write ${paths}: ${clash.reason}`,
     appendPointer(self.pointer, "_outputPath"),
     {
       callId: self.id,
-      hint: CONFLICT_HINT,
+      hint: clash?.hint ?? CONFLICT_HINT,
       related: related.length === 0 ? undefined : related,
     },
   );

@@ -123,6 +123,19 @@ export class PathIndex<T> {
   }
 
   /**
+   * The first entry stored at exactly `kind` + `path` (the earliest when entries are added in plan order),
+   * in O(path length). For write paths (no negative index).
+   */
+  firstAt(kind: string, path: Path): T | undefined {
+    let node: TrieChild<T> | undefined = this.#roots.get(kind);
+    for (let depth = 0; node !== undefined && depth < path.length; depth++) {
+      if (!isNode(node)) return undefined;
+      node = childOf(node, keyOf(path[depth] as PathSegment));
+    }
+    return node === undefined || !isNode(node) ? node : node.first;
+  }
+
+  /**
    * The first entry stored strictly below `kind` + `path` (the earliest when entries are added in plan
    * order), in O(path length) however many there are. For write paths (no negative index).
    */

@@ -9,6 +9,8 @@ import type {
 import { OUTPUT_METHODS } from "@obelisk/core";
 import type { CallBody } from "./analyze-call.js";
 import type { BuilderSettings, CallEntry, PhantomCall, WriterEntry } from "./builder-types.js";
+import { firstValueTypes } from "./check-output-method-value.js";
+import { type Clash, type CoWriter, coWriterClash } from "./co-writer-clash.js";
 import type { CompiledCall, WriterLink } from "./compiled-plan.js";
 import { conflictDiagnostic } from "./conflict-diagnostic.js";
 import { PathIndex } from "./path-index.js";
@@ -164,8 +166,10 @@ export class PlanBuilderState {
 
   /**
    * OUTPUT_CONFLICT of a call `id` (undefined: one without a valid id) at `pointer` writing `alternatives`
-   * with `method`: for each target, the earliest compiled writer it conflicts with, one diagnostic per
-   * distinct other call, at most `max`. Linear: n writers of one path give n − 1. True when one was found.
+   * with `method` (`value`: the types of its first alternative's value, when known): for each target, the
+   * earliest compiled writer it conflicts with — an accumulating co-writer of the same path too when the
+   * two cannot both apply (`coWriterClash`, decision 0114) — one diagnostic per distinct other call, at
+   * most `max`. Linear: n writers of one path give n − 1. True when one was found.
    */
   reportConflicts(
     id: string | undefined,
@@ -174,22 +178,41 @@ export class PlanBuilderState {
     method: OutputMethod,
     max: number,
     out: Diagnostic[],
+    value?: Set<string>,
   ): boolean {
     let reported: Set<string> | undefined;
     const accumulating = OUTPUT_METHODS[method].accumulating;
-    for (const targets of alternatives) {
-      for (const target of targets) {
+    for (let alternative = 0; alternative < alternatives.length; alternative++) {
+      for (const target of alternatives[alternative] as readonly OutputTarget[]) {
         if (reported !== undefined && reported.size >= max) return true;
-        const first = this.writers.earliestCandidate(target.kind, target.path, accumulating, rankOf);
+        let first = this.writers.earliestCandidate(target.kind, target.path, accumulating, rankOf);
+        let clash: Clash | undefined;
+        if (first === undefined && accumulating) {
+          // co-accumulators of the path: the first one stands for all (each later one was checked against it)
+          first = this.writers.firstAt(target.kind, target.path);
+          const self = { id, method, value: alternative === 0 ? value : undefined };
+          clash = first === undefined ? undefined : coWriterClash(this.#coWriter(first), self);
+          if (clash === undefined) continue;
+        }
         // a call never conflicts with itself (a repeated `_id`: CALL_ID_DUPLICATE says that)
         if (first === undefined || first.callId === id || reported?.has(first.callId)) continue;
         reported ??= new Set();
         reported.add(first.callId);
         out.push(
-          conflictDiagnostic({ id, pointer }, target, { id: first.callId, pointer: "" }, first.target),
+          conflictDiagnostic({ id, pointer }, target, { id: first.callId, pointer: "" }, first.target, clash),
         );
       }
     }
     return reported !== undefined;
+  }
+
+  /** An indexed writer as a co-writer of its path: its value's types only for its first alternative. */
+  #coWriter(writer: WriterEntry): CoWriter {
+    const entry = writer.alternative === 0 ? this.entries.get(writer.callId) : undefined;
+    const value =
+      entry === undefined
+        ? undefined
+        : firstValueTypes(entry.tool, entry.call.hasOutput, entry.call.output, this.declaredTypes);
+    return { id: writer.callId, method: writer.method, value };
   }
 }

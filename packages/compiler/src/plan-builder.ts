@@ -5,7 +5,7 @@ import { appendAll } from "./append-all.js";
 import type { BuilderSettings, CallEntry } from "./builder-types.js";
 import { CallIds, validGivenId } from "./call-ids.js";
 import { callObject, callTool } from "./call-tool.js";
-import { checkOutputMethodValue } from "./check-output-method-value.js";
+import { checkOutputMethodValue, firstValueTypes } from "./check-output-method-value.js";
 import { checkStateSchemaWrites, type StateSchemaCheck } from "./check-state-schema-writes.js";
 import { clearList } from "./clear-list.js";
 import { CommitOrder } from "./commit-order.js";
@@ -16,10 +16,10 @@ import { makeCompiledCall } from "./make-compiled-call.js";
 import { makeDiagnostic } from "./make-diagnostic.js";
 import { OperandGroups } from "./operand-groups.js";
 import { linksAdded, operandsOfCall, writersOfCall } from "./operands-of-call.js";
+import { storedStateRefusals } from "./own-stored-write.js";
 import { PlanBuilderState } from "./plan-builder-state.js";
 import { appended, type WriterGroup, withOutGroup } from "./plan-dag.js";
 import type { RegisteredTool } from "./registered-tool.js";
-import { storedStateWrites } from "./stored-state-writes.js";
 import { streamOrderWarning } from "./stream-order.js";
 import { StreamingOrder } from "./streaming-order.js";
 import type { ToolRegistry } from "./tool-registry.js";
@@ -193,7 +193,7 @@ export class PlanBuilder extends PlanBuilderState {
     // as does a write the stored state refuses (a later call writing above it would conflict with it).
     if (this.options.refuseInvalid) {
       const known = knownReferenceDiagnostics(this, entry, out);
-      if (storedStateWrites(this, entry, out) || known) return undefined;
+      if (storedStateRefusals(this, entry, out) || known) return undefined;
     }
     this.writerLinks += links;
     const own = this.#ownLinks;
@@ -272,6 +272,11 @@ export class PlanBuilder extends PlanBuilderState {
   #checkConflicts(entry: CallEntry, out: Diagnostic[]): boolean {
     const call = entry.call;
     if (call.outputPath === undefined) return false;
+    // the value's types matter only to a merge co-writer (see `coWriterClash`)
+    const value =
+      call.outputMethod === "merge"
+        ? firstValueTypes(entry.tool, call.hasOutput, call.output, this.declaredTypes)
+        : undefined;
     return this.reportConflicts(
       call.id,
       call.pointer,
@@ -279,6 +284,7 @@ export class PlanBuilder extends PlanBuilderState {
       call.outputMethod,
       MAX_CONFLICTS_PER_CALL,
       out,
+      value,
     );
   }
 }

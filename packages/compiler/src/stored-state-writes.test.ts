@@ -99,7 +99,7 @@ describe("a write the thread's stored state certainly refuses is REF_TYPE_MISMAT
 
   it("co-accumulators of the stored path keep its kind: each of them is told", () => {
     expect(
-      found({ s: "str" }, write("†state.s", "push"), write("†state.s", "merge")).map((d) => [
+      found({ s: "str" }, write("†state.s", "push"), write("†state.s", "concat")).map((d) => [
         d.code,
         d.pointer,
       ]),

@@ -15,11 +15,11 @@ const reader = (id: string) => ({
 const writer = (id: string) => ({ _tool: "log", _id: id, message: id, _outputPath: `†state.a.${id}` });
 /** A reader of †state.a and †state.a.x. */
 const both = (id: string) => ({ ...reader(id), message: "{†state.a} {†state.a.x}" });
-/** A merge writer of †state.a (it commits after the earlier ones). */
+/** A merge writer of †state.a (it commits after the earlier ones; its value is an object: decision 0114). */
 const merge = (id: string) => ({
-  _tool: "log",
+  _tool: "fetchUser",
   _id: id,
-  message: id,
+  userId: id,
   _outputPath: "†state.a",
   _outputMethod: "merge",
 });
@@ -67,9 +67,9 @@ describe("a stream's writers sent after many readers of their path", () => {
     for (const id of ids("w", 400))
       expect(
         compiler.addCall({
-          _tool: "log",
+          _tool: "fetchUser",
           _id: id,
-          message: id,
+          userId: id,
           _outputPath: "†state.a",
           _outputMethod: "merge",
         }).ok,

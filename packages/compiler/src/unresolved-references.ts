@@ -76,11 +76,20 @@ export function judgeOperand(
   const links = entry.writers.get(reference.text);
   if (links !== undefined && links.length > 0)
     return atAdd || !builder.typedWriters ? undefined : excludedByWriters(builder, links, reference);
-  if (atAdd && writableLater(builder, reference.kind)) return undefined;
+  if (atAdd && writableLater(builder, reference.kind) && !readsOwnOutput(entry, reference)) return undefined;
   if (builder.phantomTargets.hasOverlap(reference.kind, reference.path)) return undefined;
   if (reference.kind === "calls") return judgeCalls(builder, entry.call.id, reference);
   const verdict = judgeContext(builder, reference);
   return verdict?.near === true ? (selfReadVerdict(entry, reference) ?? verdict) : verdict;
+}
+
+/**
+ * True when `reference` is `†calls.<id>` (or below) of the reading call itself: no later call can make it
+ * (ids are unique, and a call never reads its own output of this run), so a stream judges it at add as
+ * batch does (decision 0114).
+ */
+function readsOwnOutput(entry: CallEntry, reference: Reference): boolean {
+  return reference.kind === "calls" && reference.path[0] === entry.call.id;
 }
 
 /**

@@ -109,9 +109,9 @@ describe("writer groups (bug B6)", () => {
 
     it("accumulating co-writers that read their accumulator too", () => {
       const merger = (id: string) => ({
-        _tool: "log",
+        _tool: "fetchUser",
         _id: id,
-        message: "{†state.profile}",
+        userId: "{†state.profile}",
         _outputPath: "†state.profile",
         _outputMethod: "merge",
       });

@@ -1,5 +1,7 @@
-import type { Reference } from "@obelisk/core";
-import { getAtPath } from "@obelisk/core";
+import type { OutputTarget, Reference } from "@obelisk/core";
+import { getAtPath, isJsonObject } from "@obelisk/core";
+import type { CallEntry } from "./builder-types.js";
+import { firstValueTypes } from "./check-output-method-value.js";
 import type { WriterLink } from "./compiled-plan.js";
 import type { PlanBuilder } from "./plan-builder.js";
 import { jsonTypeOf, schemaAtPath, schemaTypes } from "./schema-types.js";
@@ -30,14 +32,84 @@ export function writtenTypes(
   reference: Reference,
   cache: WrittenTypesCache,
 ): Types {
-  // No compiled call declares what it writes and no state schema narrows it: unknown, without the lookup.
-  if (!builder.typedWriters && builder.settings.context.stateSchema === undefined) return undefined;
+  // No compiled call declares what it writes, no state schema narrows it and some writer does not leave
+  // a known container: unknown, without the lookup.
+  if (
+    !builder.typedWriters &&
+    builder.settings.context.stateSchema === undefined &&
+    !shapesContainers(builder, links, reference)
+  )
+    return undefined;
   // One lookup: an unknown answer is kept as null.
   const known = cache.get(links);
   if (known !== undefined) return known ?? undefined;
   const types = withStateSchema(builder, reference, computeWrittenTypes(builder, links, reference));
   cache.set(links, types ?? null);
   return types;
+}
+
+/** What an accumulating method leaves at its target when it applies (merge: see `mergedTypes`). */
+const ARRAY: Set<string> = new Set(["array"]);
+const OBJECT: Set<string> = new Set(["object"]);
+const ARRAY_OR_OBJECT: Set<string> = new Set(["array", "object"]);
+/** The container push, concat and assign leave at their target when they apply. */
+const CONTAINER_OF: Readonly<Record<"push" | "concat" | "assign", Set<string>>> = {
+  push: ARRAY,
+  concat: ARRAY,
+  assign: OBJECT,
+};
+
+/**
+ * True when every writer of an operand leaves a container of a known kind at its path whatever its value
+ * (an accumulating method at the path, or a write below it): only then are untyped writers' types known.
+ * A valid plan's set writer is an operand's only writer, so this stops at the first link.
+ */
+function shapesContainers(builder: PlanBuilder, links: readonly WriterLink[], reference: Reference): boolean {
+  for (const link of links) {
+    const writer = builder.entries.get(link.callId);
+    if (writer === undefined) return false;
+    const method = writer.call.outputMethod;
+    for (const alternative of link.alternatives)
+      for (const target of writer.alternatives[alternative] ?? [])
+        if (
+          target.path.length < reference.path.length ||
+          (target.path.length === reference.path.length && (method === "set" || method === "merge"))
+        )
+          return false;
+  }
+  return true;
+}
+
+/**
+ * Types the write of `writer` to `target` below the operand's path leaves at it (decision 0114): an object
+ * for a name segment (a missing value is created as one, an array or scalar refuses the write), an array
+ * for an index (created for a missing value) — or the stored object it names a key of, when the state may
+ * hold one there. A reader of a negative index is unknown (`[-1]` may be another item), as is `†calls`.
+ */
+function belowTypes(builder: PlanBuilder, target: OutputTarget, reference: Reference): Types {
+  // `†calls` whole names no value (REF_UNRESOLVED)
+  if (reference.kind === "calls") return undefined;
+  for (const segment of reference.path) if (typeof segment === "number" && segment < 0) return undefined;
+  if (typeof target.path[reference.path.length] === "string") return OBJECT;
+  const state = builder.settings.context.state;
+  if (reference.kind !== "state" || state === undefined) return ARRAY_OR_OBJECT;
+  const stored = getAtPath(state, reference.path);
+  return stored.found && isJsonObject(stored.value) ? OBJECT : ARRAY;
+}
+
+/**
+ * Types a `merge` at the operand's path leaves: an object when it merges, its value when the path is
+ * missing (the first alternative's value types; another alternative's value is unknown).
+ */
+function mergedTypes(builder: PlanBuilder, writer: CallEntry, alternative: number): Types {
+  if (alternative !== 0) return undefined;
+  const value = firstValueTypes(
+    writer.tool,
+    writer.call.hasOutput,
+    writer.call.output,
+    builder.declaredTypes,
+  );
+  return value === undefined ? undefined : union([value, OBJECT]);
 }
 
 /** `writtenTypes` without the cache. */
@@ -49,13 +121,25 @@ function computeWrittenTypes(
   const sets: Types[] = [];
   for (const link of links) {
     const writer = builder.entries.get(link.callId);
-    if (writer === undefined || writer.call.outputMethod !== "set") return undefined;
+    if (writer === undefined) return undefined;
+    const method = writer.call.outputMethod;
     for (const alternative of link.alternatives) {
-      // Only the first alternative's value is known: it is checked against the output schema at run time,
-      // while a `branch(k, value)` for k ≥ 1 may hold any JSON and the last of two or more gets the error.
-      if (alternative !== 0) return undefined;
       for (const target of writer.alternatives[alternative] ?? []) {
-        if (target.kind !== reference.kind || target.path.length > reference.path.length) return undefined;
+        if (target.kind !== reference.kind) return undefined;
+        // A write below the path, or an accumulating one at it, leaves a container whatever its value: a
+        // writer that fails blocks its readers (SPEC §6), so what it leaves when it applies is what they read.
+        if (target.path.length > reference.path.length) {
+          sets.push(belowTypes(builder, target, reference));
+          continue;
+        }
+        if (method !== "set") {
+          if (target.path.length < reference.path.length) return undefined;
+          sets.push(method === "merge" ? mergedTypes(builder, writer, alternative) : CONTAINER_OF[method]);
+          continue;
+        }
+        // Only the first alternative's value is known: it is checked against the output schema at run time,
+        // while a `branch(k, value)` for k ≥ 1 may hold any JSON and the last of two or more gets the error.
+        if (alternative !== 0) return undefined;
         const output = writer.call.hasOutput
           ? undefined
           : (writer.tool.storedOutputSchema ?? writer.tool.outputSchema);

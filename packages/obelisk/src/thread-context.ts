@@ -1,6 +1,12 @@
 import type { CompileContext } from "@obelisk/compiler";
 import type { JsonObject, JsonValue, ThreadId } from "@obelisk/core";
-import { evictionAdvice, type StateStore, stateWrittenByCall, type ThreadInfo } from "@obelisk/state";
+import {
+  evictionAdvice,
+  type StateStore,
+  stateWrittenByCall,
+  type ThreadInfo,
+  type VariableMeta,
+} from "@obelisk/state";
 import type { EngineOptions } from "./engine-types.js";
 import type { KindScope } from "./kind-readers.js";
 import type { HostContext, NormalizedInput } from "./normalize-input.js";
@@ -63,25 +69,45 @@ export async function threadContext(
     ...(hostValues === undefined ? {} : { extraKinds: hostValues }),
     ...(kindScope === undefined ? {} : { mayRead: kindScope.mayRead }),
     callOutput: (id) => storedOutput(store, threadId, id, source.options),
-    writtenBy: writtenBy(store, threadId),
+    ...writersOf(store, threadId),
     evicted: (reference) => evictedAt(store, threadId, reference),
   };
 }
 
+/** What the compiler asks of the thread's variables' writers (see `writersOf`). */
+type Writers = Required<Pick<CompileContext, "writtenBy" | "stateWriter">>;
+
 /**
- * The `†state` references a call of an earlier run wrote through its `_outputPath`, by call id, when the
- * store answers at once: the compiler asks only for a `†calls.<id>` nothing else resolves, to name what
- * to read. The thread's variables are listed once per compile, on the first question (a plan with
- * thousands of such references would otherwise list them thousands of times).
+ * The thread's variables' writers, when the store answers at once, listed once per compile on the first
+ * question (a plan with thousands of questions would otherwise list them thousands of times):
+ * `writtenBy`, the `†state` references a call of an earlier run wrote through its `_outputPath`, by call
+ * id (asked only for a `†calls.<id>` nothing else resolves, to name what to read), and `stateWriter`, the
+ * call that last wrote the value at a `†state` reference (asked only for a write the stored state refuses,
+ * decision 0114).
  */
-function writtenBy(store: StateStore, threadId: ThreadId): (id: string) => readonly string[] | undefined {
+function writersOf(store: StateStore, threadId: ThreadId): Writers {
+  let listed: readonly VariableMeta[] | null | undefined;
+  const variables = (): readonly VariableMeta[] | null => {
+    listed ??= answerNow(() => store.listVariables(threadId)) ?? null;
+    return listed;
+  };
   let byCall: ReadonlyMap<string, readonly string[]> | null | undefined;
-  return (id) => {
-    if (byCall === undefined) {
-      const variables = answerNow(() => store.listVariables(threadId));
-      byCall = variables === undefined ? null : stateWrittenByCall(variables);
-    }
-    return byCall?.get(id);
+  let byReference: ReadonlyMap<string, VariableMeta["writer"]> | null | undefined;
+  return {
+    writtenBy: (id) => {
+      if (byCall === undefined) {
+        const all = variables();
+        byCall = all === null ? null : stateWrittenByCall(all);
+      }
+      return byCall?.get(id);
+    },
+    stateWriter: (reference) => {
+      if (byReference === undefined) {
+        const all = variables();
+        byReference = all === null ? null : new Map(all.map((meta) => [meta.reference, meta.writer]));
+      }
+      return byReference?.get(reference);
+    },
   };
 }
 
