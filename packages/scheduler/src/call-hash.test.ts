@@ -221,6 +221,14 @@ describe("callHash of long strings and large objects (digested, decision 0112)",
     expect(holderKey).toContain(`"p0":\u0000sha256:${sha256Hex(inner)}}`);
   });
 
+  it("never keys the parameters' root by a digest, even one kept from a nested use of the same object", () => {
+    const big = Object.freeze(Object.fromEntries(Array.from({ length: 1_100 }, (_, k) => [`k${k}`, k])));
+    const before = callKeyJson(reading, big as never, true);
+    callKeyJson(reading, Object.freeze({ x: big }) as never, true); // keeps big's digest as a nested value
+    expect(callKeyJson(reading, big as never, true)).toBe(before);
+    expect(before).toBe(callKeyJson(reading, Object.freeze({ ...big }) as never, true));
+  });
+
   it("keeps the digests of the 64 long strings used last", () => {
     const first = text("i0");
     const written = () => stringified(() => callHash(reading, params(first)));

@@ -162,7 +162,8 @@ function withDigests(value: JsonValue, depth: number, walk: Walk): JsonValue {
   }
   walk.weight = 1;
   if (typeof value !== "object" || value === null || depth > DIGEST_MAX_DEPTH) return value;
-  const known = walk.deeplyFrozen ? DIGESTS.get(value) : undefined;
+  // never the root: parameters that are an object digested before as a nested value keep their own text
+  const known = depth > 0 && walk.deeplyFrozen ? DIGESTS.get(value) : undefined;
   if (known !== undefined) {
     walk.weight = known.weight;
     return sentinel(walk, known.text);
