@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { CallId, RunId, ThreadId } from "@obelisk/core";
 import { createMemoryStore, type StateStore } from "@obelisk/state";
 import { createSqliteStore } from "@obelisk/state/sqlite";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -128,6 +129,63 @@ describe.each(kinds)("threads.list({ idleSince }) on the %s store", (_name, open
     await running;
     time = START + 20 * DAY;
     expect(ids(await engine.threads.list({ idleSince: START + 15 * DAY }))).toEqual(["busy"]);
+    await engine.close();
+  });
+});
+
+/**
+ * What a process that died mid-run leaves (review s42 rv #1): a run `running` that started at day 1 holding
+ * its thread's lock, one call committed at day 2, and the lock gone with the process.
+ */
+async function leftRunning(store: StateStore): Promise<void> {
+  const threadId = "crashed" as ThreadId;
+  const runId = "r-crashed" as RunId;
+  const lock = await store.lockThread(threadId);
+  await store.createRun({
+    runId,
+    threadId,
+    planHash: "sha256:x",
+    plan: [],
+    input: {},
+    status: "running",
+    startedAt: new Date(START + DAY).toISOString(),
+  });
+  const record = {
+    threadId,
+    runId,
+    callId: "a" as CallId,
+    tool: "echo",
+    status: "succeeded" as const,
+    attempts: 1,
+    outputMethod: "set" as const,
+    wrote: [],
+    startedAt: new Date(START + DAY).toISOString(),
+    endedAt: new Date(START + 2 * DAY).toISOString(),
+  };
+  const outcome = await store.commitCall({ record, writes: [] });
+  if (!outcome.ok) throw new Error(`commit refused: ${outcome.error.code}`);
+  await lock.release();
+}
+
+describe.each(kinds)("threads.list({ idleSince }) of a run left running on the %s store", (_name, open) => {
+  it("counts it as ended at its last recorded activity, before and after a read marks it interrupted", async () => {
+    let time = START;
+    const now = () => time;
+    const engine = createEngine({ tools, store: open(now), now });
+    await leftRunning(engine.store);
+    time = START + 10 * DAY;
+    // idle since its call's end at day 2, not since whenever someone first looked at it
+    expect(ids(await engine.threads.list({ idleSince: START + 3 * DAY }))).toEqual(["crashed"]);
+    expect(await engine.threads.list({ idleSince: START + 2 * DAY })).toEqual([]);
+    const [marked] = await engine.runs.list({ threadId: "crashed" });
+    expect(marked).toMatchObject({
+      status: "interrupted",
+      endedAt: new Date(START + 10 * DAY).toISOString(),
+    });
+    time = START + 11 * DAY;
+    const [listed] = await engine.threads.list({ idleSince: START + 3 * DAY });
+    expect(listed).toMatchObject({ threadId: "crashed", lastRun: { status: "interrupted" } });
+    expect(await engine.threads.list({ idleSince: START + 2 * DAY })).toEqual([]);
     await engine.close();
   });
 });

@@ -1,5 +1,5 @@
 import { ObeliskError } from "@obelisk/core";
-import type { StateStore, ThreadInfo } from "@obelisk/state";
+import type { RunRecord, StateStore, ThreadInfo } from "@obelisk/state";
 import { describeValue } from "./describe-value.js";
 import { missingStoreMethod } from "./engine-runs.js";
 import type { ThreadListing, ThreadListOptions } from "./engine-types.js";
@@ -64,6 +64,20 @@ function firstAfter(threads: readonly ThreadInfo[], after: string): number {
 }
 
 /**
+ * When a thread's newest run was last active, for a store without `listIdleThreads` (as the built-in stores
+ * answer it): its `endedAt`; an `interrupted` one (`listRuns` marks a run nobody can still be running so)
+ * its last recorded activity, the later of its start and its last call record's end; `"~"` (after every
+ * time) while it is `running`.
+ */
+async function runActivity(store: StateStore, run: RunRecord): Promise<string> {
+  if (run.status === "running") return "~";
+  if (run.status !== "interrupted") return run.endedAt ?? "~";
+  const last = (await store.listCallRecords(run.runId)).at(-1);
+  const recorded = last?.endedAt ?? last?.startedAt;
+  return recorded !== undefined && recorded > run.startedAt ? recorded : run.startedAt;
+}
+
+/**
  * The threads of the page `query` asks for (in id order): those after `after`, idle since `idleSince` when
  * given, at most `limit`. The store's `listIdleThreads` answers the idle ones; a store without it has each
  * thread from the cursor on asked for its newest run until the page is full.
@@ -82,7 +96,7 @@ async function page(store: StateStore, query: ListQuery): Promise<readonly Threa
   for (let at = from; at < threads.length && idle.length !== limit; at++) {
     const thread = threads[at] as ThreadInfo;
     const [last] = await store.listRuns({ threadId: thread.threadId, limit: 1 });
-    const activity = last === undefined ? thread.createdAt : (last.endedAt ?? "~");
+    const activity = last === undefined ? thread.createdAt : await runActivity(store, last);
     if (activity < (idleSince as string)) idle.push(thread);
   }
   return idle;

@@ -38,7 +38,7 @@ import {
   type ThreadModel,
   type VariableEntry,
 } from "./internal/thread-model.js";
-import { byThreadId, lastActivity } from "./internal/thread-order.js";
+import { byThreadId, lastActivity, type OpenRunReads } from "./internal/thread-order.js";
 import type { LockHolder } from "./lock-holder.js";
 import type { StoreOptions } from "./store-options.js";
 import type {
@@ -323,8 +323,12 @@ class MemoryStore extends CachedStore {
   listIdleThreads(idleSince: string): readonly ThreadInfo[] {
     this.assertOpen();
     const idle: ThreadInfo[] = [];
+    const reads: OpenRunReads = {
+      abandoned: (threadId) => this.abandonment(threadId as ThreadId) !== undefined,
+      lastRecord: (runId) => this.records.ofRun(runId).at(-1),
+    };
     for (const { info } of this.models.values())
-      if (lastActivity(info.createdAt, this.runs.newestOf(info.threadId)) < idleSince) idle.push(info);
+      if (lastActivity(info.createdAt, this.runs.newestOf(info.threadId), reads) < idleSince) idle.push(info);
     return byThreadId(idle);
   }
 }

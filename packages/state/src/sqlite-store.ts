@@ -206,7 +206,10 @@ class SqliteStore extends SqliteThreadStore {
   listIdleThreads(idleSince: string): readonly ThreadInfo[] {
     this.assertOpen();
     try {
-      return this.reads.idleThreads(idleSince);
+      return this.reads.idleThreads(
+        idleSince,
+        (threadId) => this.abandonment(threadId as ThreadId) !== undefined,
+      );
     } catch (error) {
       throw wrap("list threads", error, this.file);
     }

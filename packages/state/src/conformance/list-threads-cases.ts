@@ -1,7 +1,7 @@
 import { asRunId, asThreadId } from "@obelisk/core";
 import { describe, expect, it } from "vitest";
 import { setValue } from "../variables/set-value.js";
-import { manualClock, runRecord, THREAD, write } from "./commit-fixtures.js";
+import { commitOf, manualClock, runRecord, THREAD, write } from "./commit-fixtures.js";
 import type { OpenStore } from "./describe-store-conformance.js";
 import { commitCallOk } from "./growth-fixtures.js";
 
@@ -72,6 +72,8 @@ export function listThreadsCases(openStore: OpenStore): void {
       };
       await run("a-ended-early", "r1", "2025-01-01T00:00:01.000Z");
       await run("b-ended-late", "r2", "2025-01-03T00:00:00.000Z");
+      // running: its lock is held (a run left running with its lock free is the next case's)
+      await store.lockThread(asThreadId("c-running"));
       await run("c-running", "r3");
       // the newest run counts: an early run and then a late one is not idle
       await run("d-two-runs", "r4", "2025-01-01T00:00:01.000Z");
@@ -98,6 +100,52 @@ export function listThreadsCases(openStore: OpenStore): void {
       await store.deleteThread?.(asThreadId("a-ended-early"));
       expect(await idle("2025-01-02T00:00:00.000Z")).toEqual(["e-never-run"]);
       expect(await idle("2024-12-31T00:00:00.000Z")).toEqual([]);
+    });
+
+    it("listIdleThreads: a run nobody can still be running counts as ended at its last recorded activity", async () => {
+      const clock = manualClock(Date.UTC(2025, 0, 1));
+      const store = await openStore({ now: clock.now });
+      if (store.listIdleThreads === undefined) return;
+      // started holding the lock, one call committed at 00:00:05, then its process stopped: the lock went
+      const left = async (threadId: string, runId: string, release: boolean) => {
+        const lock = await store.lockThread(asThreadId(threadId));
+        await store.createRun(
+          runRecord({
+            runId: asRunId(runId),
+            threadId: asThreadId(threadId),
+            startedAt: "2025-01-01T00:00:00.000Z",
+          }),
+        );
+        const commit = commitOf({ callId: "a", runId: asRunId(runId), threadId: asThreadId(threadId) });
+        const times = { startedAt: "2025-01-01T00:00:01.000Z", endedAt: "2025-01-01T00:00:05.000Z" };
+        const outcome = await store.commitCall({ ...commit, record: { ...commit.record, ...times } });
+        if (!outcome.ok) throw new Error(`commit refused: ${outcome.error.code}`);
+        if (release) await lock.release();
+      };
+      await left("a-left-running", "r1", true);
+      await left("b-still-held", "r2", false);
+      const lock = await store.lockThread(asThreadId("c-no-call"));
+      await store.createRun(
+        runRecord({
+          runId: asRunId("r3"),
+          threadId: asThreadId("c-no-call"),
+          startedAt: "2025-01-01T00:00:02.000Z",
+        }),
+      );
+      await lock.release();
+      clock.advance(9 * 86_400_000);
+      const idle = async (since: string) =>
+        (await store.listIdleThreads?.(since))?.map((thread) => thread.threadId);
+      // idle since its last call's end (the start without a call); a run whose lock is held is active
+      expect(await idle("2025-01-02T00:00:00.000Z")).toEqual(["a-left-running", "c-no-call"]);
+      expect(await idle("2025-01-01T00:00:05.000Z")).toEqual(["c-no-call"]);
+      expect(await idle("2025-01-01T00:00:02.000Z")).toEqual([]);
+      // once a read marked them interrupted (endedAt: when found), the same: they were not active since
+      const [marked] = await store.listRuns({ threadId: asThreadId("a-left-running") });
+      expect(marked).toMatchObject({ status: "interrupted", endedAt: "2025-01-10T00:00:00.000Z" });
+      await store.listRuns({ threadId: asThreadId("c-no-call") });
+      expect(await idle("2025-01-02T00:00:00.000Z")).toEqual(["a-left-running", "c-no-call"]);
+      expect(await idle("2025-01-01T00:00:05.000Z")).toEqual(["c-no-call"]);
     });
 
     it("answers STORE_CLOSED once the store is closed", async () => {

@@ -3,7 +3,7 @@ import type { CallRecord, StoreStats, ThreadInfo, Tombstone, WriteLogEntry } fro
 import { frozenLoadedOutput } from "./loaded-state.js";
 import { parseStored, parseStoredMutable } from "./parse-frozen.js";
 import type { SqliteStatements } from "./sqlite-schema.js";
-import { byThreadId } from "./thread-order.js";
+import { byThreadId, lastActivity, type OpenRunReads } from "./thread-order.js";
 
 /** Where a thread's call record is read from (a damaged one names its thread). */
 const recordOf = (threadId: ThreadId) => ({ table: "call_records", column: "record", threadId });
@@ -13,6 +13,19 @@ interface ThreadInfoRow {
   thread_id: string;
   state_schema: string | null;
   created_at: string;
+}
+
+/** A `threadListIdle` row: a thread's, with its newest run when that run is `running` or `interrupted`. */
+interface IdleThreadRow extends ThreadInfoRow {
+  open_run: string | null;
+  open_status: string | null;
+  open_started: string | null;
+}
+
+/** A call record's times (`runLastRecordTimes`). */
+interface ActivityRow {
+  started_at: string | null;
+  ended_at: string | null;
 }
 
 /** A thread's information from its row (a damaged schema is STORE_ERROR naming the thread). */
@@ -98,9 +111,35 @@ export class SqliteReads {
     return byThreadId((this.sql.threadList.all() as ThreadInfoRow[]).map(threadInfoOf));
   }
 
-  /** The threads idle since `idleSince` (an ISO time; `listIdleThreads`), by id. */
-  idleThreads(idleSince: string): ThreadInfo[] {
-    return byThreadId((this.sql.threadListIdle.all(idleSince) as ThreadInfoRow[]).map(threadInfoOf));
+  /**
+   * The threads idle since `idleSince` (an ISO time; `listIdleThreads`), by id: those whose newest run did
+   * not end by itself are asked about further (`abandoned`, their last call record: see `lastActivity`).
+   */
+  idleThreads(idleSince: string, abandoned: (threadId: string) => boolean): ThreadInfo[] {
+    const reads: OpenRunReads = {
+      abandoned,
+      lastRecord: (runId) => {
+        const row = this.sql.runLastRecordTimes.get(runId) as ActivityRow | undefined;
+        return row === undefined
+          ? undefined
+          : { startedAt: row.started_at ?? undefined, endedAt: row.ended_at ?? undefined };
+      },
+    };
+    const idle: ThreadInfo[] = [];
+    for (const row of this.sql.threadListIdle.all({ since: idleSince }) as IdleThreadRow[]) {
+      const open =
+        row.open_run === null
+          ? undefined
+          : {
+              runId: row.open_run,
+              threadId: row.thread_id,
+              status: row.open_status ?? "",
+              startedAt: row.open_started ?? undefined,
+            };
+      if (open === undefined || lastActivity(row.created_at, open, reads) < idleSince)
+        idle.push(threadInfoOf(row));
+    }
+    return byThreadId(idle);
   }
 
   /** A thread's information from its `threads` row alone (its state is not read); undefined without one. */

@@ -143,11 +143,15 @@ const STATEMENTS = {
   /** `listThreads`: every thread's row (the order is made in code, as the memory store makes it). */
   threadList: "SELECT thread_id, state_schema, created_at FROM threads",
   /**
-   * `listIdleThreads`: the rows of the threads whose last activity is before `?` (an ISO time): the newest
+   * `listIdleThreads`: the rows of the threads whose last activity is before `@since` (an ISO time): the newest
    * run's `endedAt` (`~`, after every time, while it has none or is damaged), or without a run the thread's
-   * creation. One seek per thread in `runs_thread` (thread_id, seq), never a thread's other runs.
+   * creation — and every thread whose newest run is `running` or `interrupted`, with that run's id and start
+   * (`open_run`, `open_status`, `open_started`), for the store to tell (lock, last call record). One seek per
+   * thread for its newest run in `runs_thread` (thread_id, seq), then that row by `seq`; never other runs.
    */
-  threadListIdle: `SELECT thread_id, state_schema, created_at FROM threads AS t WHERE coalesce((SELECT CASE WHEN json_valid(r.record) THEN coalesce(json_extract(r.record, '$.endedAt'), '~') ELSE '~' END FROM runs AS r WHERE r.thread_id = t.thread_id ORDER BY r.seq DESC LIMIT 1), t.created_at) < ?`,
+  threadListIdle: `SELECT t.thread_id, t.state_schema, t.created_at, CASE WHEN r.status IN ('running', 'interrupted') THEN r.run_id END AS open_run, r.status AS open_status, CASE WHEN json_valid(r.record) THEN json_extract(r.record, '$.startedAt') END AS open_started FROM threads AS t LEFT JOIN runs AS r ON r.seq = (SELECT max(seq) FROM runs WHERE runs.thread_id = t.thread_id) WHERE CASE WHEN r.seq IS NULL THEN t.created_at < @since WHEN r.status IN ('running', 'interrupted') THEN 1 ELSE (CASE WHEN json_valid(r.record) THEN coalesce(json_extract(r.record, '$.endedAt'), '~') ELSE '~' END) < @since END`,
+  /** A run's last committed call record's times (`listIdleThreads`), found in `call_records_run`. */
+  runLastRecordTimes: `SELECT CASE WHEN json_valid(record) THEN json_extract(record, '$.startedAt') END AS started_at, CASE WHEN json_valid(record) THEN json_extract(record, '$.endedAt') END AS ended_at FROM call_records WHERE run_id = ? ORDER BY id DESC LIMIT 1`,
   statsRuns: "SELECT count(*) AS n FROM runs",
   statsRunsThread: "SELECT count(*) AS n FROM runs WHERE thread_id = ?",
   /** Bounded history (decision 0029): a compacted log entry, a record stripped of its result. */
