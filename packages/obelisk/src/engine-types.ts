@@ -284,8 +284,9 @@ export interface ThreadListOptions {
   readonly after?: string | undefined;
   /**
    * Only the threads idle since this time (epoch milliseconds or a `Date`; decision 0104, Amended): whose
-   * newest run ended before it, or, with no run, that were created before it. A thread whose newest run has
-   * not ended is not idle; host edits (`set`, `unset`) are not runs and do not count. Pages as without it.
+   * newest run ended before it, or, with no run, that were created before it. A thread whose newest run is
+   * still running is not idle; one left running by a process that died, or `interrupted`, ended at its last
+   * recorded activity (start or last call's end). Host edits (`set`, `unset`) do not count. Pages as without it.
    */
   readonly idleSince?: number | Date | undefined;
 }

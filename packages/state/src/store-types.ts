@@ -729,8 +729,9 @@ export interface StateStore {
   listThreads?(): Awaitable<readonly ThreadInfo[]>;
   /**
    * The threads of {@link StateStore.listThreads} idle since `idleSince` (an ISO time), in the same order:
-   * those whose newest run ended before it, or, with no run, that were created before it (a newest run not
-   * ended, `running`, is activity now). Optional: both built-in stores have it, reading each thread's newest
+   * those whose newest run ended before it, or, with no run, that were created before it (a newest run
+   * `running` while someone may still run it is activity now; one nobody can, or `interrupted`, ended at its
+   * last recorded activity: its start or its last call record's end). Optional: both built-in stores have it, reading each thread's newest
    * run by the thread's run index (decision 0104, Amended); without it `threads.list({ idleSince })` asks `listRuns`.
    */
   listIdleThreads?(idleSince: string): Awaitable<readonly ThreadInfo[]>;
