@@ -1,4 +1,4 @@
-import type { Diagnostic, JsonValue, OutputMethod, Path } from "@obelisk/core";
+import type { Diagnostic, JsonObject, JsonValue, OutputMethod, Path } from "@obelisk/core";
 import { applyOutput, formatReference } from "@obelisk/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -404,6 +404,56 @@ describe("an index past the end: batch and streaming say the same (decision 0091
       ["REF_TYPE_MISMATCH", "/plan/0/_outputPath"],
       ["TOOL_UNKNOWN", "/plan/1/_tool"],
     ]);
+  });
+});
+
+describe("a writer below the array that the call waits for counts, listed before or after it (review s42 rv #2)", () => {
+  /** A call of `log` reading `message` (a reference, a template or a literal) and writing `path`. */
+  const reads = (message: string, path: string, id?: string) => ({
+    _tool: "log",
+    ...(id === undefined ? {} : { _id: id }),
+    message,
+    _outputPath: path,
+  });
+  const shape = (diagnostics: readonly Diagnostic[]) => diagnostics.map((d) => [d.code, d.pointer]);
+  const both = (state: JsonValue, calls: readonly JsonObject[]) =>
+    batchAndStreamed(registry, calls, { state }, shape);
+  const mismatch = [["REF_TYPE_MISMATCH", "/plan/0/_outputPath"]];
+
+  it("the reader listed first: valid in batch and in a stream, on an empty thread and a stored []", () => {
+    const calls = [reads("†state.a[0]", "†state.a[1]", "B"), reads("first", "†state.a[0]", "A")];
+    expect(both({}, calls)).toEqual([]);
+    expect(both({ a: [] }, calls)).toEqual([]);
+    expect(streamed({}, calls)).toEqual({ accepted: [true, true], closed: [] });
+    // a read below the writer's target, and a template's operand, wait for it too
+    expect(both({}, [reads("†state.a[0].x", "†state.a[1]"), write("†state.a[0]")])).toEqual([]);
+    expect(both({}, [reads("x{†state.a[0]}", "†state.a[1]"), reads("first", "†state.a[0]")])).toEqual([]);
+    // a stored array of one: the reader of the item that lengthens it
+    expect(both({ a: ["s"] }, [reads("†state.a[1]", "†state.a[2]"), reads("t", "†state.a[1]")])).toEqual([]);
+  });
+
+  it("not a read the stored state answers, a fallback, another path, or a writer reached through a third call", () => {
+    // the thread holds a[0]: the reader does not wait (a stream would not either), the later a[1] does not count
+    expect(both({ a: ["s"] }, [reads("†state.a[0]", "†state.a[2]"), reads("t", "†state.a[1]")])).toEqual(
+      mismatch,
+    );
+    // `||`: the reader may take the other alternative without waiting
+    expect(both({}, [reads("†state.a[0] || †state.q", "†state.a[1]"), reads("t", "†state.a[0]")])).toEqual(
+      mismatch,
+    );
+    expect(
+      both({}, [reads("†state.q", "†state.a[1]"), reads("t", "†state.a[0]"), reads("u", "†state.q")]),
+    ).toEqual(mismatch);
+    const chained = [
+      reads("†state.b.done", "†state.a[1]"),
+      reads("x", "†state.a[0]"),
+      reads("†state.a[0]", "†state.b.done"),
+    ];
+    expect(both({}, chained)).toEqual(mismatch);
+  });
+
+  it("a reader no call writes for: its unresolved read is what is said, in batch and at a stream's close", () => {
+    expect(both({}, [reads("†state.a[0]", "†state.a[1]")])).toEqual([["REF_UNRESOLVED", "/plan/0/message"]]);
   });
 });
 

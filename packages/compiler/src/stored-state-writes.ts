@@ -1,7 +1,8 @@
-import type { Diagnostic, JsonValue, OutputMethod, OutputTarget, Path } from "@obelisk/core";
+import type { Diagnostic, JsonValue, OutputMethod, OutputTarget, Path, Reference } from "@obelisk/core";
 import {
   appendPointer,
   formatReference,
+  getAtPath,
   indexPastEndMessage,
   isJsonArray,
   isJsonObject,
@@ -184,8 +185,47 @@ function writtenAbove(
   const path = target.path.slice(0, blocked.depth);
   return (
     builder.writesOver("state", path, blocked.byLength, entry.index) ||
-    ownWriteOver(entry, target, path, blocked)
+    ownWriteOver(entry, target, path, blocked) ||
+    (blocked.byLength && waitsBelow(builder, entry, path))
   );
+}
+
+/** True when `path` starts with every segment of `prefix` (compared as text, as `ownWriteOver` does). */
+function startsWith(path: Path, prefix: Path): boolean {
+  if (path.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (String(path[i]) !== String(prefix[i])) return false;
+  return true;
+}
+
+/**
+ * True when the call reads, as an expression of one operand, a `†state` path at or below the array `path`
+ * that the stored state does not hold (review s42 rv #2): the call waits for a writer of that path, in a
+ * batch and in a stream alike (a streamed reader with no writer yet and no stored value waits for one), so
+ * it commits after it, and every such writer is at or above the array (counted by `writesOver`) or below
+ * it — it may create or lengthen it first, like an earlier writer below. O(operands × path length), asked
+ * only for a refused target.
+ */
+function waitsBelow(builder: PlanBuilder, entry: CallEntry, path: Path): boolean {
+  const state = builder.settings.context.state;
+  if (state === undefined) return false;
+  const { operands, operandShape } = entry.call;
+  let next = 0;
+  const single = (reference: Reference): boolean =>
+    reference.kind === "state" && startsWith(reference.path, path) && !getAtPath(state, reference.path).found;
+  if (operandShape === undefined) {
+    for (const operand of operands) if (single(operand.reference)) return true;
+    return false;
+  }
+  // per expression: its number of alternatives, then each alternative's number of operands
+  for (let at = 0; at < operandShape.length; ) {
+    const alternatives = operandShape[at++] as number;
+    let count = 0;
+    for (let a = 0; a < alternatives; a++) count += operandShape[at++] as number;
+    const operand = operands[next];
+    if (alternatives === 1 && count === 1 && operand !== undefined && single(operand.reference)) return true;
+    next += count;
+  }
+  return false;
 }
 
 /**
