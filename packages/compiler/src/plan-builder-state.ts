@@ -90,8 +90,9 @@ export class PlanBuilderState {
    * call at plan index `index` writes below it (see `storedStateWrites`, which judges the call's own
    * targets): a target above it, or one at it that does not accumulate (co-accumulators of a path keep
    * its kind); with `lengthens` (an index past an array's end), any target at or above it, and one below
-   * it of an earlier call (decision 0091: a stream cannot know later ones). A call that could not be
-   * compiled counts whatever its method. O(path length).
+   * it of an earlier call (decision 0091: a stream cannot know later ones; a later one the call waits
+   * for is `storedStateWrites`' question). A call that could not be compiled counts whatever its method.
+   * O(path length).
    */
   writesOver(kind: string, path: readonly PathSegment[], lengthens: boolean, index: number): boolean {
     if (!lengthens)

@@ -143,7 +143,8 @@ function blockedAt(
  * at the path itself with an accumulating method keeps the kind and does not count. For an index past the
  * end (of a stored or a created array), any other writer at or above the array counts, and one below it
  * of an earlier call or of this one (it may create or lengthen it first; a later call is not known to a
- * stream, so batch does not count it either).
+ * stream, so batch does not count it either), or of any call when this one waits for it: it reads a path
+ * at or below the array that the stored state does not hold (`waitsBelow`).
  * True when one was found.
  */
 export function storedStateWrites(builder: PlanBuilder, entry: CallEntry, out: Diagnostic[]): boolean {
