@@ -36,9 +36,14 @@ const neverObject = (writer: CoWriter): boolean =>
   writer.value.size > 0 &&
   !writer.value.has("object");
 
+/** True unless a merge's value is known not to be an array (unknown types may be one). */
+const mayBeArray = (writer: CoWriter): boolean =>
+  writer.value === undefined || writer.value.size === 0 || writer.value.has("array");
+
 /**
  * Why two accumulating co-writers of one path cannot both apply, whatever order they finish in (decision
- * 0114): one needs an array there and the other an object (push or concat against merge or assign), or a
+ * 0114): one needs an array there and the other an object (push or concat against merge or assign — except a
+ * first merge whose value may be an array: on a missing path it sets that array, and a push appends), or a
  * merge's value is never an object (it sets a missing path to that value, and then the other write fails;
  * after the other, it fails itself). Undefined when both may apply (unknown value types stay silent).
  */
@@ -46,7 +51,8 @@ export function coWriterClash(earlier: CoWriter, later: CoWriter): Clash | undef
   const needs = FAMILY[later.method];
   const leaves = FAMILY[earlier.method];
   if (needs === undefined || leaves === undefined) return undefined;
-  if (needs !== leaves)
+  // a merge sets a missing path to its value: one that may be an array leaves an array there for a push
+  if (needs !== leaves && !(earlier.method === "merge" && needs === "an array" && mayBeArray(earlier)))
     return {
       reason: `${earlier.method} leaves ${leaves} there, and ${later.method} needs ${needs}`,
       hint: FAMILY_HINT,

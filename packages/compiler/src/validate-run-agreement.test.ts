@@ -155,11 +155,22 @@ describe("co-writers of one path whose methods cannot both apply are OUTPUT_CONF
     for (const [a, b] of [
       ["push", "merge"],
       ["concat", "assign"],
-      ["merge", "concat"],
     ] as const)
       expect(both([write("x", "†state.l", a), write("y", "†state.l", b)]), `${a} ${b}`).toEqual([
         ["OUTPUT_CONFLICT", "/plan/1/_outputPath"],
       ]);
+    // a first merge sets a missing path to its value: an array value (unknown here) leaves an array to push onto
+    expect(both([write("x", "†state.l", "merge"), write("y", "†state.l", "concat")])).toEqual([]);
+    const objectMerge = {
+      _tool: "fetchUser",
+      _id: "x",
+      userId: "u",
+      _outputPath: "†state.l",
+      _outputMethod: "merge",
+    };
+    expect(both([objectMerge, write("y", "†state.l", "concat")])).toEqual([
+      ["OUTPUT_CONFLICT", "/plan/1/_outputPath"],
+    ]);
   });
 
   it("one family is fine, as is a single co-writer; each later mismatch is told against the first", () => {
