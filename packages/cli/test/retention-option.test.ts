@@ -96,7 +96,7 @@ describe.concurrent("--retention and OBELISK_RETENTION: the CLI uses the service
       "maxCallOutputAgeMs=24h",
       "(maxCallOutputAgeMs counts milliseconds: for 24h, maxCallOutputAgeMs=86400000)",
     ],
-    ["maxAgeMs=1,", 'expected <name>=<n> (e.g. maxCallOutputAgeMs=86400000), got ""'],
+    ["maxAgeMs=1,", "an empty field (a comma at the end, or two in a row): give name=n between the commas"],
   ])("--retention %s is a usage error (exit 2), nothing created", async (value, message) => {
     const cwd = tempDir();
     writeFileSync(join(cwd, "tools.mjs"), 'export default [{ name: "give", run: (args) => args.v }];\n');
