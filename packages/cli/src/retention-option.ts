@@ -34,7 +34,8 @@ export type GivenRetention = { -readonly [K in keyof RetentionPolicy]?: number }
 
 /** One `name=n` of a retention value: a field and a whole number from 0 or `Infinity` (or why not, as text). */
 function parseEntry(entry: string): [keyof RetentionPolicy, number] | string {
-  if (entry.trim() === "") return "an empty field (a comma at the end, or two in a row): give name=n between the commas";
+  if (entry.trim() === "")
+    return "an empty field (a comma at the end, or two in a row): give name=n between the commas";
   const at = entry.indexOf("=");
   const name = (at < 0 ? entry : entry.slice(0, at)).trim();
   if (at < 0 || name === "") return `expected <name>=<n> (e.g. maxCallOutputAgeMs=86400000), got "${entry}"`;
