@@ -1,6 +1,6 @@
 import { didYouMean } from "@obelisk/core";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { RETENTION_FIELDS, type RetentionPolicy } from "obelisk";
+import type { RetentionPolicy } from "obelisk";
 import type { CliIo } from "./cli-io.js";
 import { UNIT_MS, WITH_UNIT } from "./duration-units.js";
 import { usageError } from "./usage-error.js";
@@ -14,12 +14,20 @@ const RETENTION_FLAG = "--retention";
  */
 const RETENTION_VARIABLE = "OBELISK_RETENTION";
 
-/** The names of the retention fields. */
-const RETENTION_NAMES: readonly (keyof RetentionPolicy)[] = Object.keys(
-  RETENTION_FIELDS,
-) as (keyof RetentionPolicy)[];
+/** The retention fields, as `createEngine({ retention })` spells them (a new field is a compile error here). */
+const FIELDS = {
+  maxVariables: true,
+  maxBytes: true,
+  maxAgeMs: true,
+  maxCallOutputs: true,
+  maxCallOutputBytes: true,
+  maxCallOutputAgeMs: true,
+} as const satisfies Record<keyof RetentionPolicy, true>;
 
-const isField = (name: string): name is keyof RetentionPolicy => Object.hasOwn(RETENTION_FIELDS, name);
+/** The names of the retention fields. */
+const RETENTION_NAMES: readonly (keyof RetentionPolicy)[] = Object.keys(FIELDS) as (keyof RetentionPolicy)[];
+
+const isField = (name: string): name is keyof RetentionPolicy => Object.hasOwn(FIELDS, name);
 
 /** A retention the CLI was given: the fields set, the others the store's defaults. */
 export type GivenRetention = { -readonly [K in keyof RetentionPolicy]?: number };

@@ -35,14 +35,6 @@ describe("the public surface", () => {
     expect(typeof obelisk.ObeliskError.is).toBe("function");
     expect(obelisk.DEFAULT_LIMITS.maxCalls).toBeGreaterThan(0);
     expect(obelisk.RUN_STATUSES).toEqual(["running", "succeeded", "failed", "cancelled", "interrupted"]);
-    expect(Object.keys(obelisk.RETENTION_FIELDS)).toEqual([
-      "maxVariables",
-      "maxBytes",
-      "maxAgeMs",
-      "maxCallOutputs",
-      "maxCallOutputBytes",
-      "maxCallOutputAgeMs",
-    ]);
   });
 });
 

@@ -146,7 +146,7 @@ export type {
   VariableSummary,
   WriteLogEntry,
 } from "@obelisk/state";
-export { createMemoryStore, RETENTION_FIELDS, RUN_STATUSES } from "@obelisk/state";
+export { createMemoryStore, RUN_STATUSES } from "@obelisk/state";
 export type { AgentTool, AgentToolCallOptions, AgentTools, AgentToolsOptions } from "./agent-tools.js";
 export { agentTools } from "./agent-tools.js";
 export type { PlanApprovalRequest, PlanApprover } from "./agent-tools-approval.js";
